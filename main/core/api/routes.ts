@@ -1,0 +1,101 @@
+// The one route table of the Seller API (design notes §2). Client and simulator both read
+// it, so matching a different real deployment means changing this file only.
+import type { z } from 'zod';
+import {
+  LicenseArray,
+  License,
+  MarketplaceEvent,
+  MarketplaceEventList,
+  NewMarketplaceEvent,
+  Order,
+  OrderList,
+  PingResponse,
+  TokenResponse,
+} from './wire';
+
+export type Auth = 'none' | 'basic' | 'bearer';
+
+export interface Route {
+  readonly method: 'GET' | 'POST';
+  /** Path template; `{name}` marks a path parameter. */
+  readonly path: string;
+  readonly auth: Auth;
+  readonly success: number;
+  readonly response: z.ZodType;
+  readonly body?: z.ZodType;
+  /** Present on offset/limit paged lists: the key of the item array in the response. */
+  readonly pageItems?: 'marketplaceEvents' | 'orders';
+  /** Query parameters other than offset/limit. */
+  readonly query?: readonly string[];
+}
+
+export const routes = {
+  ping: { method: 'GET', path: '/base/v1/ping', auth: 'none', success: 200, response: PingResponse },
+  createToken: { method: 'POST', path: '/auth/v1/tokens', auth: 'basic', success: 201, response: TokenResponse },
+  listNewEvents: {
+    method: 'GET',
+    path: '/seller/v1/marketplaceEvents/new',
+    auth: 'bearer',
+    success: 200,
+    response: MarketplaceEventList,
+    pageItems: 'marketplaceEvents',
+  },
+  sendEvent: {
+    method: 'POST',
+    path: '/seller/v1/marketplaceEvents',
+    auth: 'bearer',
+    success: 201,
+    response: MarketplaceEvent,
+    body: NewMarketplaceEvent,
+  },
+  listEvents: {
+    method: 'GET',
+    path: '/seller/v1/marketplaceEvents',
+    auth: 'bearer',
+    success: 200,
+    response: MarketplaceEventList,
+    pageItems: 'marketplaceEvents',
+  },
+  listLicenses: {
+    method: 'GET',
+    path: '/seller/v1/licenses',
+    auth: 'bearer',
+    success: 200,
+    response: LicenseArray,
+    query: ['orderId'],
+  },
+  listOrders: {
+    method: 'GET',
+    path: '/seller/v1/orders',
+    auth: 'bearer',
+    success: 200,
+    response: OrderList,
+    pageItems: 'orders',
+  },
+  getOrder: { method: 'GET', path: '/seller/v1/orders/{orderId}', auth: 'bearer', success: 200, response: Order },
+  getLicense: {
+    method: 'GET',
+    path: '/seller/v1/licenses/{licenseId}',
+    auth: 'bearer',
+    success: 200,
+    response: License,
+  },
+} as const satisfies Record<string, Route>;
+
+export type Operation = keyof typeof routes;
+export const OPERATIONS = Object.keys(routes) as Operation[];
+
+/** Page size defaults and bounds (spec §4 and §8; the maximum is design notes §2). */
+export const PAGE = { defaultOffset: 0, defaultLimit: 50, maxLimit: 100 } as const;
+
+/** Header carrying the caller's id of one logical call (spec §4). */
+export const REQUEST_ID_HEADER = 'X-Request-ID';
+
+/** Fills a route's path template; parameters are URI-encoded. */
+export function routePath(route: Route, params: Readonly<Record<string, string>> = {}): string {
+  return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`missing path parameter ${name} for ${route.path}`);
+    return encodeURIComponent(value);
+  });
+}
