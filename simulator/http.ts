@@ -1,0 +1,71 @@
+// HTTP plumbing shared by the simulator's API and admin handlers.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '../main/core/api/wire';
+
+/** A failed call, answered with the error body of spec §2.15. */
+export class HttpError extends Error {
+  constructor(
+    readonly errorCode: ErrorCode,
+    readonly description: string,
+    readonly detailedDescription: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(`${errorCode}: ${detailedDescription}`);
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.errorCode];
+  }
+
+  body(): ErrorBody {
+    return { errorCode: this.errorCode, description: this.description, detailedDescription: this.detailedDescription };
+  }
+}
+
+export const badRequest = (detail: string): HttpError => new HttpError('BadRequest', 'Invalid request parameters', detail);
+export const notFound = (detail: string): HttpError => new HttpError('NotFound', 'Resource not found', detail);
+
+/** The most a request body may hold: a status event is a few hundred bytes. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const tooLarge = (): HttpError =>
+    new HttpError('PayloadTooLarge', 'Request body too large', `the body exceeds ${MAX_BODY_BYTES} bytes`);
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest('the request body is not valid JSON');
+  }
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  json: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(json),
+    ...headers,
+  });
+  res.end(json);
+}
+
+export function sendError(res: ServerResponse, error: HttpError, headers: Readonly<Record<string, string>> = {}): void {
+  sendJson(res, error.status, JSON.stringify(error.body()), { ...headers, ...error.headers });
+}
+
+export function isLoopback(address: string | undefined): boolean {
+  return address !== undefined && (address === '::1' || /^(::ffff:)?127\./.test(address));
+}

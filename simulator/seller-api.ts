@@ -1,0 +1,207 @@
+// The nine Seller API operations over the store, as design notes §2 fixes them.
+import type { IncomingMessage } from 'node:http';
+import { type Operation, PAGE, REQUEST_ID_HEADER, type Route, routes } from '../main/core/api/routes';
+import { NewMarketplaceEvent, Uuid } from '../main/core/api/wire';
+import type { FaultInjector } from './faults';
+import { badRequest, HttpError, notFound, readJsonBody } from './http';
+import type { MarketplaceStore } from './store';
+import type { TokenAuthority } from './tokens';
+
+export interface ApiCall {
+  operation: Operation;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  req: IncomingMessage;
+}
+
+export interface ApiAnswer {
+  status: number;
+  json: string;
+  /** The call changed the store (persisted state must be written). */
+  mutated: boolean;
+}
+
+interface MatchedRoute {
+  operation: Operation;
+  route: Route;
+  pattern: RegExp;
+  paramNames: string[];
+}
+
+const MATCHERS: MatchedRoute[] = (Object.entries(routes) as [Operation, Route][]).map(([operation, route]) => {
+  const paramNames: string[] = [];
+  const source = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    paramNames.push(name);
+    return '([^/]+)';
+  });
+  return { operation, route, pattern: new RegExp(`^${source}$`), paramNames };
+});
+
+/** The operation a method and path name; 404 or 405 as HTTP has it when there is none. */
+export function matchOperation(method: string, pathname: string): { operation: Operation; params: Record<string, string> } {
+  let pathKnown = false;
+  for (const m of MATCHERS) {
+    const found = m.pattern.exec(pathname);
+    if (!found) continue;
+    pathKnown = true;
+    if (m.route.method !== method) continue;
+    const params: Record<string, string> = {};
+    m.paramNames.forEach((name, i) => {
+      params[name] = decodeURIComponent(found[i + 1] ?? '');
+    });
+    return { operation: m.operation, params };
+  }
+  if (pathKnown) {
+    throw new HttpError('MethodNotAllowed', 'Method not allowed', `${method} is not supported on ${pathname}`);
+  }
+  throw notFound(`no operation at ${pathname}`);
+}
+
+const unauthorized = (detail: string, scheme: 'Basic' | 'Bearer'): HttpError =>
+  new HttpError('Unauthorized', 'Authentication failed', detail, {
+    'WWW-Authenticate': `${scheme} realm="seller-api"`,
+  });
+
+function nonNegativeInt(query: URLSearchParams, name: string, fallback: number, max?: number): number {
+  const raw = query.get(name);
+  if (raw === null) return fallback;
+  const value = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  const min = name === 'limit' ? 1 : 0;
+  if (!Number.isInteger(value) || value < min || (max !== undefined && value > max)) {
+    const range = max === undefined ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
+    throw badRequest(`query parameter ${name} must be ${range}, got "${raw}"`);
+  }
+  return value;
+}
+
+function uuidParam(value: string | null, name: string): string {
+  if (value === null || !Uuid.safeParse(value).success) throw badRequest(`${name} must be a UUID, got "${value ?? ''}"`);
+  return value;
+}
+
+const pageJson = (key: string, hasMore: boolean, itemsJson: string[]): string =>
+  `{"hasMore":${hasMore},"${key}":[${itemsJson.join(',')}]}`;
+
+export class SellerApi {
+  constructor(
+    private readonly store: () => MarketplaceStore,
+    private readonly tokens: TokenAuthority,
+    private readonly faults: FaultInjector,
+    private readonly clock: () => number,
+  ) {}
+
+  /** Authenticates and validates a call, then performs it. */
+  async handle(call: ApiCall): Promise<ApiAnswer> {
+    const route: Route = routes[call.operation];
+    const store = this.store();
+    if (route.auth === 'basic') {
+      const { clientId, sellerId } = this.basicAuth(call.req);
+      requestId(call.req);
+      const accessToken = await this.tokens.issue(clientId, sellerId);
+      return { status: route.success, json: JSON.stringify({ accessToken, tokenType: 'Bearer' }), mutated: false };
+    }
+    if (route.auth === 'none') {
+      return { status: route.success, json: JSON.stringify(pingBody(this.clock())), mutated: false };
+    }
+
+    const sellerId = await this.bearerAuth(call.req);
+    const id = requestId(call.req);
+    const { query, params } = call;
+    const page = () => ({
+      offset: nonNegativeInt(query, 'offset', PAGE.defaultOffset),
+      limit: nonNegativeInt(query, 'limit', PAGE.defaultLimit, PAGE.maxLimit),
+    });
+    const ok = (json: string, mutated = false): ApiAnswer => ({ status: route.success, json, mutated });
+
+    switch (call.operation) {
+      case 'listOrders': {
+        const { offset, limit } = page();
+        const { hasMore, items } = store.listOrderJson(sellerId, offset, limit);
+        return ok(pageJson('orders', hasMore, items));
+      }
+      case 'getOrder': {
+        const json = store.orderJson(sellerId, uuidParam(params.orderId ?? null, 'orderId'));
+        if (json === undefined) throw notFound(`no order ${params.orderId}`);
+        return ok(json);
+      }
+      case 'listLicenses': {
+        const orderId = query.has('orderId') ? uuidParam(query.get('orderId'), 'orderId') : undefined;
+        return ok(JSON.stringify(store.listLicenses(sellerId, orderId)));
+      }
+      case 'getLicense': {
+        const license = store.license(sellerId, uuidParam(params.licenseId ?? null, 'licenseId'));
+        if (license === undefined) throw notFound(`no license ${params.licenseId}`);
+        return ok(JSON.stringify(license));
+      }
+      case 'listEvents': {
+        const { offset, limit } = page();
+        const { hasMore, items } = store.listEvents(sellerId, offset, limit);
+        return ok(pageJson('marketplaceEvents', hasMore, items.map((e) => JSON.stringify(e))));
+      }
+      case 'listNewEvents': {
+        const { offset, limit } = page();
+        const { hasMore, items } = store.listNewEvents(sellerId, offset, limit, this.faults.current.newEvents);
+        return ok(pageJson('marketplaceEvents', hasMore, items.map((e) => JSON.stringify(e))), items.length > 0);
+      }
+      case 'sendEvent': {
+        const event = await this.sendEvent(store, sellerId, id, call.req);
+        return ok(JSON.stringify(event.event), event.kind === 'created');
+      }
+    }
+    throw new Error(`no handler for ${call.operation}`);
+  }
+
+  private async sendEvent(store: MarketplaceStore, sellerId: number, id: string, req: IncomingMessage) {
+    const body = NewMarketplaceEvent.safeParse(await readJsonBody(req));
+    if (!body.success) {
+      const issue = body.error.issues[0];
+      const field = issue?.path.length ? issue.path.join('.') : 'body';
+      throw badRequest(`field ${field}: ${issue?.message ?? 'invalid'}`);
+    }
+    const result = store.postEvent(sellerId, id, body.data);
+    if (result.kind === 'conflict') {
+      throw new HttpError('Conflict', 'Request id already used', `${REQUEST_ID_HEADER} ${id} was used before with a different body`);
+    }
+    if (result.kind === 'invalid') throw badRequest(`field ${result.field}: ${result.problem}`);
+    return result;
+  }
+
+  private basicAuth(req: IncomingMessage): { clientId: string; sellerId: number } {
+    const header = req.headers.authorization;
+    if (!header) throw unauthorized('the Authorization header is missing', 'Basic');
+    const match = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(header.trim());
+    const decoded = match?.[1] ? Buffer.from(match[1], 'base64').toString('utf8') : '';
+    const colon = decoded.indexOf(':');
+    if (colon <= 0) throw unauthorized('the Authorization header is not Basic credentials', 'Basic');
+    const clientId = decoded.slice(0, colon);
+    const sellerId = this.store().authenticateClient(clientId, decoded.slice(colon + 1));
+    if (sellerId === undefined) throw unauthorized('the client id or client secret is wrong', 'Basic');
+    return { clientId, sellerId };
+  }
+
+  private async bearerAuth(req: IncomingMessage): Promise<number> {
+    const header = req.headers.authorization;
+    if (!header) throw unauthorized('the Authorization header is missing', 'Bearer');
+    const match = /^Bearer (\S+)$/i.exec(header.trim());
+    if (!match?.[1]) throw unauthorized('the Authorization header is not a Bearer token', 'Bearer');
+    const check = await this.tokens.check(match[1]);
+    if (!check.ok) throw unauthorized(check.reason, 'Bearer');
+    if (!this.store().hasSeller(check.claims.sellerId)) throw unauthorized('the token names no known seller', 'Bearer');
+    return check.claims.sellerId;
+  }
+}
+
+function requestId(req: IncomingMessage): string {
+  const value = req.headers['x-request-id'];
+  if (value === undefined) throw badRequest(`mandatory header ${REQUEST_ID_HEADER} is missing`);
+  if (Array.isArray(value) || !Uuid.safeParse(value).success) {
+    throw badRequest(`header ${REQUEST_ID_HEADER} must be one UUID`);
+  }
+  return value;
+}
+
+/** Ping's date has the form YYYY-MM-DD-HH:MM:SS (spec §2.13). */
+function pingBody(nowMs: number): Record<string, string> {
+  const iso = new Date(nowMs).toISOString();
+  return { access: 'public', date: `${iso.slice(0, 10)}-${iso.slice(11, 19)}`, stage: 'prod', version: 'v1' };
+}
