@@ -12,7 +12,11 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-function expectError(answer: { status: number; json: unknown }, status: number, errorCode: string): ErrorBody {
+function expectError(
+  answer: { status: number; json: unknown },
+  status: number,
+  errorCode: string,
+): ErrorBody {
   expect(answer.status).toBe(status);
   const body = ErrorBody.parse(answer.json);
   expect(body.errorCode).toBe(errorCode);
@@ -59,7 +63,10 @@ describe('token issue', () => {
   });
 
   it('requires X-Request-ID', async () => {
-    const answer = await rawCall(sim.url, 'createToken', { basic: ['demo-client', 'demo-secret'], requestId: null });
+    const answer = await rawCall(sim.url, 'createToken', {
+      basic: ['demo-client', 'demo-secret'],
+      requestId: null,
+    });
     expect(expectError(answer, 400, 'BadRequest').detailedDescription).toContain('X-Request-ID');
   });
 });
@@ -100,7 +107,11 @@ describe('bearer authentication', () => {
     const [header, payload, signature] = token.split('.');
     const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString());
     const forged = Buffer.from(JSON.stringify({ ...claims, sellerId: 2002 })).toString('base64url');
-    expectError(await rawCall(sim.url, 'listOrders', { token: `${header}.${forged}.${signature}` }), 401, 'Unauthorized');
+    expectError(
+      await rawCall(sim.url, 'listOrders', { token: `${header}.${forged}.${signature}` }),
+      401,
+      'Unauthorized',
+    );
   });
 });
 

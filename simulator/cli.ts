@@ -32,7 +32,9 @@ function fail(message: string): never {
 let parsed: z.infer<typeof Options>;
 try {
   const { values } = parseArgs({
-    options: Object.fromEntries(Object.keys(Options.shape).map((name) => [name, { type: 'string' as const }])),
+    options: Object.fromEntries(
+      Object.keys(Options.shape).map((name) => [name, { type: 'string' as const }]),
+    ),
     strict: true,
   });
   const result = Options.safeParse(values);

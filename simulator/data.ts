@@ -21,8 +21,8 @@ import {
   LAST_NAMES,
   ORDER_NOTES,
   PLACES,
-  PRODUCTS,
   type Place,
+  PRODUCTS,
 } from './catalog';
 import type { Random } from './random';
 
@@ -60,31 +60,52 @@ function personName(random: Random): string {
 }
 
 function emailOf(name: string, company: string): string {
-  const local = name.toLowerCase().normalize('NFD').replace(/[^a-z ]/g, '').replace(' ', '.');
-  const domain = company.toLowerCase().split(' ')[0]?.replace(/[^a-z]/g, '') ?? 'example';
+  const local = name
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/[^a-z ]/g, '')
+    .replace(' ', '.');
+  const domain =
+    company
+      .toLowerCase()
+      .split(' ')[0]
+      ?.replace(/[^a-z]/g, '') ?? 'example';
   return `${local}@${domain}.example`;
 }
 
 /** Addresses come in either variant the spec allows: one `addressLine`, or lines 1 to 3. */
 function postalAddress(random: Random, place: Place): PostalAddress {
   const street = `${random.pick(place.streets)} ${random.int(1, 120)}`;
-  const address: PostalAddress = { cityName: place.city, postalZone: place.postalZone, countryCode: place.countryCode };
+  const address: PostalAddress = {
+    cityName: place.city,
+    postalZone: place.postalZone,
+    countryCode: place.countryCode,
+  };
   if (place.subentity) address.countrySubentityCode = place.subentity;
   if (random.chance(0.5)) {
     address.addressLine = street;
   } else {
     address.addressLine1 = street;
     if (random.chance(0.7)) address.addressLine2 = `Floor ${random.int(1, 9)}`;
-    if (random.chance(0.3)) address.addressLine3 = `c/o ${random.pick(['Reception', 'IT department', 'Mailroom'])}`;
+    if (random.chance(0.3))
+      address.addressLine3 = `c/o ${random.pick(['Reception', 'IT department', 'Mailroom'])}`;
   }
   return address;
 }
 
 function party(random: Random, name: string, place: Place): Party {
-  const identifications = [{ id: `${place.countryCode}${random.int(10_000_000, 99_999_999)}`, schemeId: 'VAT' }];
-  if (random.chance(0.5)) identifications.push({ id: String(random.int(100_000_000, 999_999_999)), schemeId: 'DUNS' });
-  if (random.chance(0.3)) identifications.push({ id: `0${random.int(10 ** 11, 10 ** 12 - 1)}`, schemeId: 'GLN' });
-  return { partyName: name, partyIdentifications: identifications, postalAddress: postalAddress(random, place) };
+  const identifications = [
+    { id: `${place.countryCode}${random.int(10_000_000, 99_999_999)}`, schemeId: 'VAT' },
+  ];
+  if (random.chance(0.5))
+    identifications.push({ id: String(random.int(100_000_000, 999_999_999)), schemeId: 'DUNS' });
+  if (random.chance(0.3))
+    identifications.push({ id: `0${random.int(10 ** 11, 10 ** 12 - 1)}`, schemeId: 'GLN' });
+  return {
+    partyName: name,
+    partyIdentifications: identifications,
+    postalAddress: postalAddress(random, place),
+  };
 }
 
 export interface SellerIdentity {
@@ -94,7 +115,11 @@ export interface SellerIdentity {
 }
 
 export function sellerIdentity(random: Random, sellerId: number): SellerIdentity {
-  return { sellerId, name: `${random.pick(COMPANY_STEMS)} Cloud ${random.pick(COMPANY_FORMS)}`, place: random.pick(PLACES) };
+  return {
+    sellerId,
+    name: `${random.pick(COMPANY_STEMS)} Cloud ${random.pick(COMPANY_FORMS)}`,
+    place: random.pick(PLACES),
+  };
 }
 
 /** A realistic purchase issued at `issueMs`: the order and its licenses. */
@@ -126,11 +151,16 @@ export function makePurchase(random: Random, seller: SellerIdentity, issueMs: nu
         },
       },
     };
-    if (random.chance(0.3)) line.note = `Line ${lineId}: ${random.pick(['annual commitment', 'pilot seats', 'renewal'])}`;
+    if (random.chance(0.3))
+      line.note = `Line ${lineId}: ${random.pick(['annual commitment', 'pilot seats', 'renewal'])}`;
     if (random.chance(0.5) && line.lineItem) {
       const contact = personName(random);
       line.lineItem.delivery = {
-        contact: { name: contact, electronicMail: emailOf(contact, company), telephone: `+358 40 ${random.int(1_000_000, 9_999_999)}` },
+        contact: {
+          name: contact,
+          electronicMail: emailOf(contact, company),
+          telephone: `+358 40 ${random.int(1_000_000, 9_999_999)}`,
+        },
       };
     }
     documentLines.push(line);
@@ -145,7 +175,9 @@ export function makePurchase(random: Random, seller: SellerIdentity, issueMs: nu
     validityPeriod: {
       startDate: isoDate(startMs),
       endDate: isoDate(startMs + random.pick([30, 90, 365]) * DAY_MS),
-      ...(random.chance(0.5) ? { description: random.pick(['Initial term', 'Annual subscription', 'Pilot']) } : {}),
+      ...(random.chance(0.5)
+        ? { description: random.pick(['Initial term', 'Annual subscription', 'Pilot']) }
+        : {}),
     },
     buyerCustomerParty: {
       supplierAssignedAccountId: `ACC-${random.int(100_000, 999_999)}`,
@@ -244,9 +276,16 @@ export function generateSellerData(
   nowMs: number,
 ): SellerData & { unseenEventIds: string[] } {
   const span = 90 * DAY_MS;
-  const issueTimes = Array.from({ length: orderCount }, () => nowMs - random.int(60_000, span)).sort((a, b) => a - b);
+  const issueTimes = Array.from({ length: orderCount }, () => nowMs - random.int(60_000, span)).sort(
+    (a, b) => a - b,
+  );
   const unseenFrom = orderCount - Math.max(1, Math.ceil(orderCount / 10));
-  const data: SellerData & { unseenEventIds: string[] } = { orders: [], licenses: [], events: [], unseenEventIds: [] };
+  const data: SellerData & { unseenEventIds: string[] } = {
+    orders: [],
+    licenses: [],
+    events: [],
+    unseenEventIds: [],
+  };
 
   issueTimes.forEach((issueMs, index) => {
     const { order, licenses } = makePurchase(random, seller, issueMs);
@@ -264,7 +303,8 @@ export function generateSellerData(
     if (unseen) return;
 
     // Progress posted by the seller, at most up to now.
-    const laterMicros = (hours: number): number => Math.min(purchaseMicros + hours * 3_600_000_000, nowMs * 1000 - 1);
+    const laterMicros = (hours: number): number =>
+      Math.min(purchaseMicros + hours * 3_600_000_000, nowMs * 1000 - 1);
     const roll = random.next();
     const history: [StatusCode, string, string?][] = [];
     if (roll < 0.3) return;
@@ -278,7 +318,15 @@ export function generateSellerData(
     history.forEach(([status, description, detail], step) => {
       const time = formatEventTime(laterMicros(step * 6 + random.int(1, 5)) + step);
       data.events.push({
-        event: sellerStatusEvent(random.uuid(), seller.sellerId, order.orderId, status, time, description, detail),
+        event: sellerStatusEvent(
+          random.uuid(),
+          seller.sellerId,
+          order.orderId,
+          status,
+          time,
+          description,
+          detail,
+        ),
         fromMarketplace: false,
       });
     });

@@ -117,6 +117,10 @@ export class FaultInjector {
     }
     this.windowCount += 1;
     if (this.windowCount <= this.settings.rateLimit) return undefined;
-    return { action: 'status', status: 429, retryAfterSeconds: Math.max(1, Math.ceil((this.windowStart + 1000 - now) / 1000)) };
+    return {
+      action: 'status',
+      status: 429,
+      retryAfterSeconds: Math.max(1, Math.ceil((this.windowStart + 1000 - now) / 1000)),
+    };
   }
 }

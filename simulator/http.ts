@@ -18,12 +18,18 @@ export class HttpError extends Error {
   }
 
   body(): ErrorBody {
-    return { errorCode: this.errorCode, description: this.description, detailedDescription: this.detailedDescription };
+    return {
+      errorCode: this.errorCode,
+      description: this.description,
+      detailedDescription: this.detailedDescription,
+    };
   }
 }
 
-export const badRequest = (detail: string): HttpError => new HttpError('BadRequest', 'Invalid request parameters', detail);
-export const notFound = (detail: string): HttpError => new HttpError('NotFound', 'Resource not found', detail);
+export const badRequest = (detail: string): HttpError =>
+  new HttpError('BadRequest', 'Invalid request parameters', detail);
+export const notFound = (detail: string): HttpError =>
+  new HttpError('NotFound', 'Resource not found', detail);
 
 /** The most a request body may hold: a status event is a few hundred bytes. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -62,7 +68,11 @@ export function sendJson(
   res.end(json);
 }
 
-export function sendError(res: ServerResponse, error: HttpError, headers: Readonly<Record<string, string>> = {}): void {
+export function sendError(
+  res: ServerResponse,
+  error: HttpError,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   sendJson(res, error.status, JSON.stringify(error.body()), { ...headers, ...error.headers });
 }
 

@@ -28,17 +28,22 @@ interface MatchedRoute {
   paramNames: string[];
 }
 
-const MATCHERS: MatchedRoute[] = (Object.entries(routes) as [Operation, Route][]).map(([operation, route]) => {
-  const paramNames: string[] = [];
-  const source = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    paramNames.push(name);
-    return '([^/]+)';
-  });
-  return { operation, route, pattern: new RegExp(`^${source}$`), paramNames };
-});
+const MATCHERS: MatchedRoute[] = (Object.entries(routes) as [Operation, Route][]).map(
+  ([operation, route]) => {
+    const paramNames: string[] = [];
+    const source = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      paramNames.push(name);
+      return '([^/]+)';
+    });
+    return { operation, route, pattern: new RegExp(`^${source}$`), paramNames };
+  },
+);
 
 /** The operation a method and path name; 404 or 405 as HTTP has it when there is none. */
-export function matchOperation(method: string, pathname: string): { operation: Operation; params: Record<string, string> } {
+export function matchOperation(
+  method: string,
+  pathname: string,
+): { operation: Operation; params: Record<string, string> } {
   let pathKnown = false;
   for (const m of MATCHERS) {
     const found = m.pattern.exec(pathname);
@@ -52,7 +57,11 @@ export function matchOperation(method: string, pathname: string): { operation: O
     return { operation: m.operation, params };
   }
   if (pathKnown) {
-    throw new HttpError('MethodNotAllowed', 'Method not allowed', `${method} is not supported on ${pathname}`);
+    throw new HttpError(
+      'MethodNotAllowed',
+      'Method not allowed',
+      `${method} is not supported on ${pathname}`,
+    );
   }
   throw notFound(`no operation at ${pathname}`);
 }
@@ -75,7 +84,8 @@ function nonNegativeInt(query: URLSearchParams, name: string, fallback: number, 
 }
 
 function uuidParam(value: string | null, name: string): string {
-  if (value === null || !Uuid.safeParse(value).success) throw badRequest(`${name} must be a UUID, got "${value ?? ''}"`);
+  if (value === null || !Uuid.safeParse(value).success)
+    throw badRequest(`${name} must be a UUID, got "${value ?? ''}"`);
   return value;
 }
 
@@ -98,7 +108,11 @@ export class SellerApi {
       const { clientId, sellerId } = this.basicAuth(call.req);
       requestId(call.req);
       const accessToken = await this.tokens.issue(clientId, sellerId);
-      return { status: route.success, json: JSON.stringify({ accessToken, tokenType: 'Bearer' }), mutated: false };
+      return {
+        status: route.success,
+        json: JSON.stringify({ accessToken, tokenType: 'Bearer' }),
+        mutated: false,
+      };
     }
     if (route.auth === 'none') {
       return { status: route.success, json: JSON.stringify(pingBody(this.clock())), mutated: false };
@@ -136,12 +150,30 @@ export class SellerApi {
       case 'listEvents': {
         const { offset, limit } = page();
         const { hasMore, items } = store.listEvents(sellerId, offset, limit);
-        return ok(pageJson('marketplaceEvents', hasMore, items.map((e) => JSON.stringify(e))));
+        return ok(
+          pageJson(
+            'marketplaceEvents',
+            hasMore,
+            items.map((e) => JSON.stringify(e)),
+          ),
+        );
       }
       case 'listNewEvents': {
         const { offset, limit } = page();
-        const { hasMore, items } = store.listNewEvents(sellerId, offset, limit, this.faults.current.newEvents);
-        return ok(pageJson('marketplaceEvents', hasMore, items.map((e) => JSON.stringify(e))), items.length > 0);
+        const { hasMore, items } = store.listNewEvents(
+          sellerId,
+          offset,
+          limit,
+          this.faults.current.newEvents,
+        );
+        return ok(
+          pageJson(
+            'marketplaceEvents',
+            hasMore,
+            items.map((e) => JSON.stringify(e)),
+          ),
+          items.length > 0,
+        );
       }
       case 'sendEvent': {
         const event = await this.sendEvent(store, sellerId, id, call.req);
@@ -160,7 +192,11 @@ export class SellerApi {
     }
     const result = store.postEvent(sellerId, id, body.data);
     if (result.kind === 'conflict') {
-      throw new HttpError('Conflict', 'Request id already used', `${REQUEST_ID_HEADER} ${id} was used before with a different body`);
+      throw new HttpError(
+        'Conflict',
+        'Request id already used',
+        `${REQUEST_ID_HEADER} ${id} was used before with a different body`,
+      );
     }
     if (result.kind === 'invalid') throw badRequest(`field ${result.field}: ${result.problem}`);
     return result;
@@ -186,7 +222,8 @@ export class SellerApi {
     if (!match?.[1]) throw unauthorized('the Authorization header is not a Bearer token', 'Bearer');
     const check = await this.tokens.check(match[1]);
     if (!check.ok) throw unauthorized(check.reason, 'Bearer');
-    if (!this.store().hasSeller(check.claims.sellerId)) throw unauthorized('the token names no known seller', 'Bearer');
+    if (!this.store().hasSeller(check.claims.sellerId))
+      throw unauthorized('the token names no known seller', 'Bearer');
     return check.claims.sellerId;
   }
 }

@@ -4,12 +4,19 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ZodError } from 'zod';
 import { OPERATIONS, type Operation } from '../main/core/api/routes';
-import { type FaultSettings, FaultInjector, FaultSettingsPatch } from './faults';
+import { FaultInjector, type FaultSettings, FaultSettingsPatch } from './faults';
 import { badRequest, HttpError, isLoopback, notFound, readJsonBody, sendError, sendJson } from './http';
 import { readState, StateWriter } from './persistence';
 import { matchOperation, SellerApi } from './seller-api';
-import { type ClientCredential, MarketplaceStore, PurchaseError, PurchaseRequest, type SellerSetup } from './store';
+import {
+  type ClientCredential,
+  MarketplaceStore,
+  PurchaseError,
+  PurchaseRequest,
+  type SellerSetup,
+} from './store';
 import { TokenAuthority } from './tokens';
 
 export const DEFAULT_CLIENT: ClientCredential = { clientId: 'demo-client', clientSecret: 'demo-secret' };
@@ -54,14 +61,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const setups = options.sellers ?? [
     {
       sellerId: DEFAULT_SELLER_ID,
-      clients: [options.client ?? DEFAULT_CLIENT, { clientId: 'demo-client-2', clientSecret: 'demo-secret-2' }],
+      clients: [
+        options.client ?? DEFAULT_CLIENT,
+        { clientId: 'demo-client-2', clientSecret: 'demo-secret-2' },
+      ],
       orders: options.orders ?? 25,
     },
     OTHER_SELLER,
   ];
   const saved = options.dataFile ? await readState(options.dataFile) : undefined;
   let store =
-    saved === undefined ? MarketplaceStore.generate(seed, setups, clock) : MarketplaceStore.fromSnapshot(saved, clock);
+    saved === undefined
+      ? MarketplaceStore.generate(seed, setups, clock)
+      : restore(saved, options.dataFile, clock);
 
   const faults = new FaultInjector(options.faults, clock);
   const startFaults = structuredClone(faults.current);
@@ -69,7 +81,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const api = new SellerApi(() => store, tokens, faults, clock);
   const requestCounts = Object.fromEntries(OPERATIONS.map((op) => [op, 0])) as Record<Operation, number>;
   const writer = options.dataFile
-    ? new StateWriter(options.dataFile, () => store.snapshot(), (e) => console.error(`simulator: ${e.message}`))
+    ? new StateWriter(
+        options.dataFile,
+        () => store.snapshot(),
+        (e) => console.error(`simulator: ${e.message}`),
+      )
     : undefined;
   if (writer && saved === undefined) writer.changed();
 
@@ -116,7 +132,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     return { sellers: store.summary(), faults: faults.current, requests: requestCounts };
   }
 
-  async function handleApi(req: IncomingMessage, res: ServerResponse, path: string, search: string): Promise<void> {
+  async function handleApi(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    search: string,
+  ): Promise<void> {
     const { operation, params } = matchOperation(req.method ?? 'GET', path);
     requestCounts[operation] += 1;
     const plan = faults.plan(operation);
@@ -125,18 +146,35 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (fault?.action === 'drop') return void req.socket.destroy();
     if (fault?.action === 'status') {
       const retryAfter = fault.retryAfterSeconds ?? (fault.status === 429 ? 1 : undefined);
-      const headers: Record<string, string> = retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) };
+      const headers: Record<string, string> =
+        retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) };
       throw fault.status === 429
-        ? new HttpError('TooManyRequests', 'Too many requests', 'the rate limit is exceeded; retry later', headers)
+        ? new HttpError(
+            'TooManyRequests',
+            'Too many requests',
+            'the rate limit is exceeded; retry later',
+            headers,
+          )
         : fault.status === 503
-          ? new HttpError('ServiceUnavailable', 'Service unavailable', 'the service is temporarily unavailable', headers)
-          : new HttpError('InternalServerError', 'Internal server error', 'an unexpected error occurred', headers);
+          ? new HttpError(
+              'ServiceUnavailable',
+              'Service unavailable',
+              'the service is temporarily unavailable',
+              headers,
+            )
+          : new HttpError(
+              'InternalServerError',
+              'Internal server error',
+              'an unexpected error occurred',
+              headers,
+            );
     }
 
     const answer = await api.handle({ operation, params, query: new URLSearchParams(search), req });
     if (answer.mutated) writer?.changed();
     if (fault?.action === 'dropAfterHandling') return void req.socket.destroy();
-    const json = fault?.action === 'malformed' ? answer.json.slice(0, Math.floor(answer.json.length / 2)) : answer.json;
+    const json =
+      fault?.action === 'malformed' ? answer.json.slice(0, Math.floor(answer.json.length / 2)) : answer.json;
     sendJson(res, answer.status, json, echoRequestId(req));
   }
 
@@ -145,13 +183,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     const search = queryAt < 0 ? '' : url.slice(queryAt + 1);
-    const work = path.startsWith(ADMIN_PREFIX) ? handleAdmin(req, res, path) : handleApi(req, res, path, search);
+    const work = path.startsWith(ADMIN_PREFIX)
+      ? handleAdmin(req, res, path)
+      : handleApi(req, res, path, search);
     work.catch((error: unknown) => {
       if (res.headersSent || req.socket.destroyed) return;
       const httpError =
         error instanceof HttpError
           ? error
-          : new HttpError('InternalServerError', 'Internal server error', (error as Error).message ?? 'unexpected');
+          : new HttpError(
+              'InternalServerError',
+              'Internal server error',
+              (error as Error).message ?? 'unexpected',
+            );
       // A request whose body was not read to the end cannot keep its connection.
       if (httpError.errorCode === 'PayloadTooLarge') res.shouldKeepAlive = false;
       sendError(res, httpError, echoRequestId(req));
@@ -177,6 +221,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       await writer?.flush();
     },
   };
+}
+
+function restore(saved: unknown, file: string | undefined, clock: () => number): MarketplaceStore {
+  try {
+    return MarketplaceStore.fromSnapshot(saved, clock);
+  } catch (error) {
+    const detail =
+      error instanceof ZodError ? (error.issues[0]?.path.join('.') ?? '') : (error as Error).message;
+    throw new Error(`simulator state ${file} is not a valid state file (at ${detail})`);
+  }
 }
 
 function echoRequestId(req: IncomingMessage): Record<string, string> {

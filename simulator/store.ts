@@ -2,19 +2,13 @@
 // Plain data in memory, ordered as the listings return it, with indexes for lookups.
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import {
-  License,
-  MarketplaceEvent,
-  type NewMarketplaceEvent,
-  Order,
-  orderIdOf,
-} from '../main/core/api/wire';
+import { License, MarketplaceEvent, type NewMarketplaceEvent, Order, orderIdOf } from '../main/core/api/wire';
 import {
   formatEventTime,
   generateSellerData,
   makePurchase,
-  parseEventMicros,
   type Purchase,
+  parseEventMicros,
   purchaseEvent,
   type SellerIdentity,
   type StoredEvent,
@@ -84,7 +78,12 @@ const Snapshot = z.object({
       clients: z.array(z.object({ clientId: z.string(), clientSecret: z.string() })),
       orders: z.array(Order.required({ orderId: true, issueTime: true })),
       licenses: z.array(License),
-      events: z.array(z.object({ event: MarketplaceEvent.required({ eventId: true, eventTime: true }), fromMarketplace: z.boolean() })),
+      events: z.array(
+        z.object({
+          event: MarketplaceEvent.required({ eventId: true, eventTime: true }),
+          fromMarketplace: z.boolean(),
+        }),
+      ),
       newEventIds: z.array(z.string()),
       replays: z.array(z.tuple([z.string(), z.string(), z.string()])),
     }),
@@ -156,7 +155,15 @@ export class MarketplaceStore {
         const event = byId.get(eventId);
         return event ? [[requestId, { bodyKey, event }]] : [];
       });
-      store.addSeller(seller.identity, seller.clients, orders, seller.licenses, events, new Set(seller.newEventIds), replays);
+      store.addSeller(
+        seller.identity,
+        seller.clients,
+        orders,
+        seller.licenses,
+        events,
+        new Set(seller.newEventIds),
+        replays,
+      );
     }
     store.lastEventMicros = Math.max(store.lastEventMicros, snapshot.lastEventMicros);
     // Continue with fresh but still seed-derived randomness for purchases made after the restart.
@@ -177,7 +184,11 @@ export class MarketplaceStore {
         licenses: s.licenses,
         events: s.events,
         newEventIds: s.newEvents.map((e) => e.event.eventId),
-        replays: [...s.replays].map(([requestId, r]): [string, string, string] => [requestId, r.bodyKey, r.event.eventId]),
+        replays: [...s.replays].map(([requestId, r]): [string, string, string] => [
+          requestId,
+          r.bodyKey,
+          r.event.eventId,
+        ]),
       })),
     };
   }
@@ -211,12 +222,17 @@ export class MarketplaceStore {
 
   private indexOrder(state: SellerState, order: StoredOrder): void {
     state.orders.push(order);
-    this.orderIndex.set(order.orderId, { sellerId: state.identity.sellerId, order, json: JSON.stringify(order) });
+    this.orderIndex.set(order.orderId, {
+      sellerId: state.identity.sellerId,
+      order,
+      json: JSON.stringify(order),
+    });
   }
 
   private indexLicense(state: SellerState, license: License): void {
     state.licenses.push(license);
-    if (license.licenseId) this.licenseIndex.set(license.licenseId, { sellerId: state.identity.sellerId, license });
+    if (license.licenseId)
+      this.licenseIndex.set(license.licenseId, { sellerId: state.identity.sellerId, license });
     const orderId = orderIdOf(license);
     if (orderId) {
       const list = this.licensesByOrder.get(orderId) ?? [];
@@ -269,7 +285,9 @@ export class MarketplaceStore {
 
   listLicenses(sellerId: number, orderId?: string): License[] {
     if (orderId === undefined) return this.seller(sellerId).licenses;
-    return this.orderIndex.get(orderId)?.sellerId === sellerId ? (this.licensesByOrder.get(orderId) ?? []) : [];
+    return this.orderIndex.get(orderId)?.sellerId === sellerId
+      ? (this.licensesByOrder.get(orderId) ?? [])
+      : [];
   }
 
   license(sellerId: number, licenseId: string): License | undefined {
@@ -303,15 +321,26 @@ export class MarketplaceStore {
     const seller = this.seller(sellerId);
     const bodyKey = canonicalJson(body);
     const previous = seller.replays.get(requestId);
-    if (previous) return previous.bodyKey === bodyKey ? { kind: 'replayed', event: previous.event } : { kind: 'conflict' };
+    if (previous)
+      return previous.bodyKey === bodyKey
+        ? { kind: 'replayed', event: previous.event }
+        : { kind: 'conflict' };
 
     const orderIds = (body.additionalProperties ?? []).filter((p) => p.name === 'orderId');
     if (orderIds.length !== 1) {
-      return { kind: 'invalid', field: 'additionalProperties', problem: 'must hold exactly one entry named orderId' };
+      return {
+        kind: 'invalid',
+        field: 'additionalProperties',
+        problem: 'must hold exactly one entry named orderId',
+      };
     }
     const orderId = orderIds[0]?.value ?? '';
     if (this.orderIndex.get(orderId)?.sellerId !== sellerId) {
-      return { kind: 'invalid', field: 'additionalProperties[orderId].value', problem: `no order ${orderId} of this seller` };
+      return {
+        kind: 'invalid',
+        field: 'additionalProperties[orderId].value',
+        problem: `no order ${orderId} of this seller`,
+      };
     }
     const event: StoredEventBody = {
       ...body,
@@ -333,7 +362,12 @@ export class MarketplaceStore {
     const seller = sellerId === undefined ? undefined : this.sellers.get(sellerId);
     if (!seller) throw new PurchaseError('sellerId', `no seller ${sellerId}`);
     const generated = makePurchase(this.random, seller.identity, this.clock());
-    const merged = { ...generated.order, ...request.order, orderId: generated.order.orderId, issueTime: generated.order.issueTime };
+    const merged = {
+      ...generated.order,
+      ...request.order,
+      orderId: generated.order.orderId,
+      issueTime: generated.order.issueTime,
+    };
     const parsed = Order.safeParse(merged);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

@@ -36,14 +36,21 @@ export class TokenAuthority {
   async check(token: string): Promise<TokenCheck> {
     const nowSeconds = this.clock() / 1000;
     const cached = this.verified.get(token);
-    if (cached) return cached.exp > nowSeconds ? { ok: true, claims: cached } : { ok: false, reason: 'the token has expired' };
+    if (cached)
+      return cached.exp > nowSeconds
+        ? { ok: true, claims: cached }
+        : { ok: false, reason: 'the token has expired' };
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
         currentDate: new Date(this.clock()),
         requiredClaims: ['sub', 'iat', 'exp'],
       });
-      if (typeof payload.sellerId !== 'number' || typeof payload.sub !== 'string' || typeof payload.exp !== 'number') {
+      if (
+        typeof payload.sellerId !== 'number' ||
+        typeof payload.sub !== 'string' ||
+        typeof payload.exp !== 'number'
+      ) {
         return { ok: false, reason: 'the token lacks its claims' };
       }
       const claims = { clientId: payload.sub, sellerId: payload.sellerId, exp: payload.exp };

@@ -52,12 +52,22 @@ export async function tokenFor(baseUrl: string, clientId: string, clientSecret: 
   return answer.json.accessToken;
 }
 
-export async function admin(baseUrl: string, method: string, path: string, body?: unknown): Promise<RawAnswer> {
+export async function admin(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<RawAnswer> {
   const response = await fetch(`${baseUrl}/_simulator/${path}`, {
     method,
     headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: text ? JSON.parse(text) : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: text ? JSON.parse(text) : undefined,
+  };
 }

@@ -2,8 +2,8 @@
 // it, so matching a different real deployment means changing this file only.
 import type { z } from 'zod';
 import {
-  LicenseArray,
   License,
+  LicenseArray,
   MarketplaceEvent,
   MarketplaceEventList,
   NewMarketplaceEvent,
@@ -31,7 +31,13 @@ export interface Route {
 
 export const routes = {
   ping: { method: 'GET', path: '/base/v1/ping', auth: 'none', success: 200, response: PingResponse },
-  createToken: { method: 'POST', path: '/auth/v1/tokens', auth: 'basic', success: 201, response: TokenResponse },
+  createToken: {
+    method: 'POST',
+    path: '/auth/v1/tokens',
+    auth: 'basic',
+    success: 201,
+    response: TokenResponse,
+  },
   listNewEvents: {
     method: 'GET',
     path: '/seller/v1/marketplaceEvents/new',
@@ -72,7 +78,13 @@ export const routes = {
     response: OrderList,
     pageItems: 'orders',
   },
-  getOrder: { method: 'GET', path: '/seller/v1/orders/{orderId}', auth: 'bearer', success: 200, response: Order },
+  getOrder: {
+    method: 'GET',
+    path: '/seller/v1/orders/{orderId}',
+    auth: 'bearer',
+    success: 200,
+    response: Order,
+  },
   getLicense: {
     method: 'GET',
     path: '/seller/v1/licenses/{licenseId}',

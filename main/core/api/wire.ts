@@ -11,7 +11,13 @@ export const Uuid = z.guid();
 export const Timestamp = z.iso.datetime({ offset: true });
 const CalendarDate = z.iso.date();
 
-export const EVENT_TYPE_CODES = ['ServicePurchased', 'Evaluation', 'Trial', 'UpgradeToTrial', 'UpgradeToPurchase'] as const;
+export const EVENT_TYPE_CODES = [
+  'ServicePurchased',
+  'Evaluation',
+  'Trial',
+  'UpgradeToTrial',
+  'UpgradeToPurchase',
+] as const;
 export const STATUS_CODES = [
   'ProvisioningStarted',
   'ProvisioningInProgress',
@@ -133,7 +139,9 @@ export const LineItem = z.looseObject({
   name: z.string().optional(),
   sellersItemId: z.string().optional(),
   quantity: Quantity.optional(),
-  price: z.looseObject({ priceAmount: MonetaryAmount.optional(), baseQuantity: Quantity.optional() }).optional(),
+  price: z
+    .looseObject({ priceAmount: MonetaryAmount.optional(), baseQuantity: Quantity.optional() })
+    .optional(),
   delivery: z.looseObject({ contact: Contact.optional() }).optional(),
 });
 export type LineItem = z.infer<typeof LineItem>;
@@ -184,7 +192,10 @@ export const PingResponse = z.looseObject({
 export type PingResponse = z.infer<typeof PingResponse>;
 
 // 2.14
-export const TokenResponse = z.looseObject({ accessToken: z.string().min(1), tokenType: z.literal('Bearer') });
+export const TokenResponse = z.looseObject({
+  accessToken: z.string().min(1),
+  tokenType: z.literal('Bearer'),
+});
 export type TokenResponse = z.infer<typeof TokenResponse>;
 
 // 2.15
@@ -210,6 +221,8 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /** The `orderId` additional property of an event or license, if it has one. */
-export function orderIdOf(item: { additionalProperties?: AdditionalProperty[] | undefined }): string | undefined {
+export function orderIdOf(item: {
+  additionalProperties?: AdditionalProperty[] | undefined;
+}): string | undefined {
   return item.additionalProperties?.find((p) => p.name === ORDER_ID_PROPERTY)?.value;
 }
