@@ -64,6 +64,14 @@ describe('generated marketplace', () => {
     }
   });
 
+  it('gives every contact a well-formed e-mail address', () => {
+    const mails = [
+      ...seller.licenses.map((l) => l.electronicMail),
+      ...orders.map((o) => o.buyerCustomerParty.buyerContact?.electronicMail),
+    ];
+    for (const mail of mails) expect(mail).toMatch(/^[a-z]+(\.[a-z]+)+@[a-z]+\.example$/);
+  });
+
   it('links every license and event to an order of the seller', () => {
     const ids = new Set(orders.map((o) => o.orderId));
     for (const license of seller.licenses) expect(ids.has(orderIdOf(license) ?? '')).toBe(true);

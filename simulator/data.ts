@@ -64,7 +64,7 @@ function emailOf(name: string, company: string): string {
     .toLowerCase()
     .normalize('NFD')
     .replace(/[^a-z ]/g, '')
-    .replace(' ', '.');
+    .replace(/ +/g, '.');
   const domain =
     company
       .toLowerCase()
