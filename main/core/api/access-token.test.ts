@@ -1,0 +1,77 @@
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { AccessTokens } from './access-token';
+
+const key = new TextEncoder().encode('k'.repeat(32));
+
+/** A token as the server would issue it, by the server's clock. */
+const jwt = (iatSeconds: number, lifetimeSeconds: number) =>
+  new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt(iatSeconds)
+    .setExpirationTime(iatSeconds + lifetimeSeconds)
+    .sign(key);
+
+describe('access tokens', () => {
+  it("measure the token's lifetime from receipt, whatever the server's clock says", async () => {
+    let laptop = 0;
+    let issued = 0;
+    // The server's clock is two hours ahead of the laptop's.
+    const tokens = new AccessTokens(
+      async () => {
+        issued += 1;
+        return jwt(7200 + laptop / 1000, 1800);
+      },
+      () => laptop,
+    );
+    const first = await tokens.get();
+    laptop += 28 * 60_000;
+    expect(await tokens.get()).toBe(first);
+    laptop += 60_001; // within a minute of the 30-minute lifetime
+    expect(await tokens.get()).not.toBe(first);
+    expect(issued).toBe(2);
+  });
+
+  it('share one request among concurrent callers', async () => {
+    let issued = 0;
+    const tokens = new AccessTokens(
+      async () => {
+        issued += 1;
+        await new Promise((r) => setTimeout(r, 10));
+        return jwt(0, 1800);
+      },
+      () => 0,
+    );
+    const all = await Promise.all(Array.from({ length: 20 }, () => tokens.get()));
+    expect(new Set(all).size).toBe(1);
+    expect(issued).toBe(1);
+  });
+
+  it('forget a refused token but keep a newer one', async () => {
+    let n = 0;
+    const tokens = new AccessTokens(
+      async () => `opaque-${++n}`,
+      () => 0,
+    );
+    const first = await tokens.get();
+    tokens.invalidate(first);
+    const second = await tokens.get();
+    expect(second).toBe('opaque-2');
+    tokens.invalidate(first);
+    expect(await tokens.get()).toBe(second);
+  });
+
+  it('let a failed request fail its callers, and try again on the next call', async () => {
+    let n = 0;
+    const tokens = new AccessTokens(
+      async () => {
+        n += 1;
+        if (n === 1) throw new Error('token service down');
+        return 'opaque';
+      },
+      () => 0,
+    );
+    await expect(tokens.get()).rejects.toThrow('down');
+    expect(await tokens.get()).toBe('opaque');
+  });
+});

@@ -1,0 +1,322 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../../simulator/server';
+import { admin } from '../../../test/support/raw-api';
+import { type RetryNotice, SellerApiClient, type SellerApiClientOptions } from './client';
+import { SellerApiError } from './errors';
+import type { Transport } from './transport';
+import { orderIdOf } from './wire';
+
+let serverNow = Date.now();
+let sim: Simulator;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 11, orders: 400, clock: () => serverNow });
+});
+afterEach(async () => {
+  serverNow = Date.now();
+  await admin(sim.url, 'POST', 'reset');
+});
+afterAll(() => sim.close());
+
+/** Every request the client sends, as the server would see it. */
+interface Sent {
+  url: string;
+  method: string;
+  requestId: string | null;
+  authorization: string | null;
+}
+
+function makeClient(overrides: Partial<SellerApiClientOptions> = {}) {
+  const sent: Sent[] = [];
+  const sleeps: number[] = [];
+  const retries: RetryNotice[] = [];
+  const transport: Transport = (url, init) => {
+    const headers = new Headers(init.headers);
+    sent.push({
+      url,
+      method: init.method ?? 'GET',
+      requestId: headers.get('x-request-id'),
+      authorization: headers.get('authorization'),
+    });
+    return fetch(url, init);
+  };
+  const client = new SellerApiClient({
+    baseUrl: sim.url,
+    credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+    transport,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    random: () => 0.5,
+    onRetry: (notice) => retries.push(notice),
+    ...overrides,
+  });
+  return { client, sent, sleeps, retries };
+}
+
+const faults = (body: unknown) => admin(sim.url, 'PATCH', 'faults', body);
+const count = (sent: Sent[], path: string) => sent.filter((s) => new URL(s.url).pathname === path).length;
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of iterable) items.push(item);
+  return items;
+}
+
+async function failure(promise: Promise<unknown>): Promise<SellerApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(SellerApiError);
+  return error as SellerApiError;
+}
+
+describe('tokens', () => {
+  it('renews an expired token in the middle of a 40-page walk and loses no page', async () => {
+    const { client, sent } = makeClient();
+    const orders: string[] = [];
+    for await (const order of client.allOrders(10)) {
+      orders.push(order.orderId ?? '');
+      // The server's clock jumps past the token's expiry halfway; the laptop does not notice.
+      if (orders.length === 200) serverNow += 31 * 60_000;
+    }
+    expect(orders).toHaveLength(400);
+    expect(new Set(orders).size).toBe(400);
+    expect(count(sent, '/auth/v1/tokens')).toBe(2);
+    expect(count(sent, '/seller/v1/orders')).toBe(41); // 40 pages and the one refused call
+  });
+
+  it('renews before expiry by its own clock, without a refused call', async () => {
+    let laptopNow = 1_000_000;
+    const { client, sent } = makeClient({ clock: () => laptopNow });
+    await client.listOrders();
+    laptopNow += 29 * 60_000 + 1; // inside the renewal margin of a 30-minute token
+    await client.listOrders();
+    expect(count(sent, '/auth/v1/tokens')).toBe(2);
+    expect(count(sent, '/seller/v1/orders')).toBe(2);
+  });
+
+  it('is requested once for 20 concurrent callers', async () => {
+    const { client, sent } = makeClient();
+    const pages = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => client.listOrders({ offset: i, limit: 1 })),
+    );
+    expect(pages.every((p) => p.items.length === 1)).toBe(true);
+    expect(count(sent, '/auth/v1/tokens')).toBe(1);
+  });
+
+  it('stops at rejected credentials, without retrying, and never shows the secret', async () => {
+    const { client, sent } = makeClient({
+      credentials: { clientId: 'demo-client', clientSecret: async () => 'wrong-secret' },
+    });
+    const error = await failure(client.listOrders());
+    expect(error.credentialsRejected).toBe(true);
+    expect(error).toMatchObject({ operation: 'createToken', status: 401, errorCode: 'Unauthorized' });
+    expect(count(sent, '/auth/v1/tokens')).toBe(1);
+    expect(count(sent, '/seller/v1/orders')).toBe(0);
+    expect(JSON.stringify(error.toJSON()) + error.message + error.stack).not.toContain('wrong-secret');
+  });
+
+  it('keeps tokens out of error messages', async () => {
+    const { client, sent } = makeClient();
+    await client.listOrders();
+    const error = await failure(client.getOrder(crypto.randomUUID()));
+    const token = sent.at(-1)?.authorization?.slice('Bearer '.length) ?? '';
+    expect(token.length).toBeGreaterThan(20);
+    expect(JSON.stringify(error.toJSON()) + error.message).not.toContain(token);
+  });
+});
+
+describe('retries', () => {
+  it('waits out a burst of 429 as Retry-After asks, with one request id throughout', async () => {
+    await faults({
+      script: [{ operation: 'listOrders', action: 'status', status: 429, retryAfterSeconds: 2, times: 3 }],
+    });
+    const { client, sent, sleeps, retries } = makeClient();
+    const page = await client.listOrders({ limit: 5 });
+    expect(page.items).toHaveLength(5);
+    expect(sleeps).toEqual([2000, 2000, 2000]);
+    const calls = sent.filter((s) => s.url.includes('/seller/v1/orders'));
+    expect(calls).toHaveLength(4);
+    expect(new Set(calls.map((c) => c.requestId)).size).toBe(1);
+    expect(retries.map((r) => r.error.status)).toEqual([429, 429, 429]);
+    expect(retries[0]?.requestId).toBe(calls[0]?.requestId);
+  });
+
+  it('backs off exponentially through a burst of 5xx', async () => {
+    await faults({ script: [{ operation: 'listOrders', action: 'status', status: 503, times: 4 }] });
+    const { client, sleeps } = makeClient();
+    expect((await client.listOrders()).items.length).toBeGreaterThan(0);
+    // With random() = 0.5 each wait is 3/4 of its ceiling: 250, 500, 1000, 2000 ms.
+    expect(sleeps).toEqual([188, 375, 750, 1500]);
+  });
+
+  it('gives up after the last attempt with the server error and its request id', async () => {
+    await faults({ script: [{ operation: 'getOrder', action: 'status', status: 500, times: 5 }] });
+    const { client, sent } = makeClient();
+    const error = await failure(client.getOrder(crypto.randomUUID()));
+    expect(error).toMatchObject({
+      kind: 'http',
+      status: 500,
+      errorCode: 'InternalServerError',
+      operation: 'getOrder',
+    });
+    const calls = sent.filter((s) => s.url.includes('/seller/v1/orders/'));
+    expect(calls).toHaveLength(5);
+    expect(error.requestId).toBe(calls[0]?.requestId);
+    expect(error.message).toContain(error.requestId);
+  });
+
+  it('does not retry other 4xx', async () => {
+    const { client, sent } = makeClient();
+    const error = await failure(client.getOrder(crypto.randomUUID()));
+    expect(error).toMatchObject({ status: 404, errorCode: 'NotFound' });
+    expect(sent.filter((s) => s.url.includes('/seller/v1/orders/'))).toHaveLength(1);
+  });
+
+  it('fails at once when Retry-After asks for longer than it may wait', async () => {
+    await faults({
+      script: [{ operation: 'listOrders', action: 'status', status: 429, retryAfterSeconds: 600 }],
+    });
+    const { client, sleeps } = makeClient();
+    const error = await failure(client.listOrders());
+    expect(error).toMatchObject({ status: 429, retryAfterSeconds: 600 });
+    expect(sleeps).toEqual([]);
+  });
+
+  it('times out a slow answer, then succeeds on retry', async () => {
+    await faults({ script: [{ operation: 'listOrders', action: 'delay', delayMs: 1000 }] });
+    const { client, retries } = makeClient({ timeoutMs: 200 });
+    expect((await client.listOrders()).items.length).toBeGreaterThan(0);
+    expect(retries.map((r) => r.error.kind)).toEqual(['timeout']);
+  });
+
+  it('reports a timeout when every attempt is too slow', async () => {
+    await faults({ latencyMs: 500 });
+    const { client } = makeClient({ timeoutMs: 100, retry: { maxAttempts: 2 } });
+    const error = await failure(client.ping());
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toContain('100 ms');
+  });
+
+  it('retries dropped connections', async () => {
+    await faults({ script: [{ operation: 'listEvents', action: 'drop', times: 2 }] });
+    const { client, retries } = makeClient();
+    expect((await client.listEvents()).items.length).toBeGreaterThan(0);
+    expect(retries.map((r) => r.error.kind)).toEqual(['network', 'network']);
+  });
+
+  it('retries a cut-off JSON answer, and reports it when it persists', async () => {
+    await faults({ script: [{ operation: 'listOrders', action: 'malformed' }] });
+    const { client, retries } = makeClient();
+    expect((await client.listOrders()).items.length).toBeGreaterThan(0);
+    expect(retries).toHaveLength(1);
+
+    await faults({ malformedRate: 1 });
+    const error = await failure(makeClient({ retry: { maxAttempts: 2 } }).client.ping());
+    expect(error.message).toContain('not valid JSON');
+  });
+
+  it('reports an unreachable server as a network error', async () => {
+    const closed = await startSimulator({ port: 0, orders: 1 });
+    await closed.close();
+    const { client } = makeClient({ baseUrl: closed.url, retry: { maxAttempts: 2 } });
+    const error = await failure(client.ping());
+    expect(error.kind).toBe('network');
+    expect(error.message).toMatch(/could not be reached/);
+  });
+});
+
+describe('posting a status', () => {
+  const statusFor = (orderId: string) => ({
+    eventTypeCode: 'ServicePurchased' as const,
+    statusCode: 'ProvisioningInProgress' as const,
+    description: 'Provisioning started',
+    additionalProperties: [{ name: 'orderId', value: orderId }],
+  });
+
+  async function someOrderId(client: SellerApiClient): Promise<string> {
+    return (await client.listOrders({ limit: 1 })).items[0]?.orderId ?? '';
+  }
+
+  it('stores exactly one event when the answer is lost and the post retried', async () => {
+    const { client, sent } = makeClient();
+    const orderId = await someOrderId(client);
+    const before = sim.store.summary()[0]?.events ?? 0;
+    await faults({ script: [{ operation: 'sendEvent', action: 'dropAfterHandling' }] });
+    const event = await client.sendEvent(statusFor(orderId));
+    expect(event.statusCode).toBe('ProvisioningInProgress');
+    expect(sim.store.summary()[0]?.events).toBe(before + 1);
+    const posts = sent.filter((s) => s.method === 'POST' && s.url.includes('marketplaceEvents'));
+    expect(posts).toHaveLength(2);
+    expect(posts[0]?.requestId).toBe(posts[1]?.requestId);
+  });
+
+  it('replays a post repeated with its request id, as after a restart', async () => {
+    const { client } = makeClient();
+    const orderId = await someOrderId(client);
+    const requestId = crypto.randomUUID();
+    const first = await client.sendEvent(statusFor(orderId), requestId);
+    const again = await makeClient().client.sendEvent(statusFor(orderId), requestId);
+    expect(again.eventId).toBe(first.eventId);
+  });
+
+  it('reports a rejected post with the field the server names', async () => {
+    const { client } = makeClient();
+    const error = await failure(client.sendEvent(statusFor(crypto.randomUUID())));
+    expect(error).toMatchObject({ status: 400, errorCode: 'BadRequest' });
+    expect(error.detailedDescription).toContain('orderId');
+  });
+});
+
+describe('pagination of the "new" listing', () => {
+  async function addPurchases(n: number): Promise<Set<string>> {
+    const ids = new Set<string>();
+    for (let i = 0; i < n; i++) ids.add((await admin(sim.url, 'POST', 'purchases')).json.orderId);
+    return ids;
+  }
+
+  it.each(['consume', 'sticky'] as const)(
+    'yields every new event exactly once in %s mode, also with purchases arriving during the walk',
+    async (mode) => {
+      await faults({ newEvents: mode });
+      const expected = new Set<string>();
+      const seeded = sim.store.summary()[0]?.newEvents ?? 0;
+      for (const id of await addPurchases(35)) expected.add(id);
+      const { client, sent } = makeClient();
+      const seen: string[] = [];
+      for await (const event of client.newEvents(10)) {
+        seen.push(orderIdOf(event) ?? '');
+        if (seen.length === 15) for (const id of await addPurchases(5)) expected.add(id);
+      }
+      expect(seen).toHaveLength(seeded + 40);
+      expect(new Set(seen).size).toBe(seen.length);
+      for (const id of expected) expect(seen).toContain(id);
+      const pages = count(sent, '/seller/v1/marketplaceEvents/new');
+      // ceil(80 / 10) pages at most, and sticky mode pays one repeated page to learn it.
+      expect(pages).toBeLessThanOrEqual(Math.ceil((seeded + 40) / 10) + (mode === 'sticky' ? 2 : 1));
+    },
+  );
+
+  it('walks the "all" listing in order from an offset', async () => {
+    const { client } = makeClient();
+    const all = await collect(client.allEvents(100));
+    const tail = await collect(client.allEvents(7, all.length - 20));
+    expect(tail).toEqual(all.slice(-20));
+    const times = all.map((e) => e.eventTime ?? '');
+    expect([...times].sort()).toEqual(times);
+  });
+});
+
+describe('answers', () => {
+  it('passes unknown fields through', async () => {
+    const created = await admin(sim.url, 'POST', 'purchases', { order: { loyaltyTier: 'gold' } });
+    const order = await makeClient().client.getOrder(created.json.orderId);
+    expect(order).toMatchObject({ loyaltyTier: 'gold' });
+  });
+
+  it('refuses an http base URL that is not loopback before any call', () => {
+    expect(() => makeClient({ baseUrl: 'http://marketplace.example' })).toThrow(/https/);
+  });
+});

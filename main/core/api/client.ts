@@ -1,0 +1,294 @@
+// The typed Seller API client: every call of Seller Tray to the marketplace goes through it.
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { AccessTokens } from './access-token';
+import { type ApiErrorDetails, SellerApiError } from './errors';
+import { type FetchPage, type PageOf, walkConsuming, walkStable } from './pagination';
+import { DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryDelayMs } from './retry';
+import { type Operation, PAGE, REQUEST_ID_HEADER, type Route, routePath, routes } from './routes';
+import { checkBaseUrl, isTlsFailure, type Transport } from './transport';
+import {
+  ErrorBody,
+  type License,
+  type MarketplaceEvent,
+  type NewMarketplaceEvent,
+  type Order,
+  type PingResponse,
+} from './wire';
+
+export interface ClientCredentials {
+  clientId: string;
+  /** Read when a token is needed, so the secret stays in the keychain in between. */
+  clientSecret: () => Promise<string>;
+}
+
+export interface RetryNotice {
+  operation: Operation;
+  requestId: string;
+  attempt: number;
+  delayMs: number;
+  error: SellerApiError;
+}
+
+export interface SellerApiClientOptions {
+  baseUrl: string;
+  credentials: ClientCredentials;
+  transport?: Transport;
+  /** Per attempt, from sending the request to the end of the answer's body. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  clock?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Told of every retry, with the request id, so that logs can trace a call. */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+export interface PageQuery {
+  offset?: number;
+  limit?: number;
+}
+
+interface CallInput {
+  params?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** The caller's id of this logical call; a fresh one by default. */
+  requestId?: string;
+}
+
+type ResponseOf<O extends Operation> = z.infer<(typeof routes)[O]['response']>;
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+export class SellerApiClient {
+  readonly baseUrl: string;
+  private readonly transport: Transport;
+  private readonly timeoutMs: number;
+  private readonly retry: RetryPolicy;
+  private readonly clock: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private readonly tokens: AccessTokens;
+
+  constructor(private readonly options: SellerApiClientOptions) {
+    const base = checkBaseUrl(options.baseUrl);
+    if (!base.ok) throw new SellerApiError({ kind: 'config', operation: 'configure' }, base.problem);
+    this.baseUrl = base.url;
+    this.transport = options.transport ?? ((url, init) => fetch(url, init));
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.clock = options.clock ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.random = options.random ?? Math.random;
+    this.tokens = new AccessTokens(() => this.createToken(), this.clock);
+  }
+
+  ping(): Promise<PingResponse> {
+    return this.call('ping');
+  }
+
+  /** Checks that the credentials are accepted (a token is issued). */
+  async authenticate(): Promise<void> {
+    await this.tokens.get();
+  }
+
+  listOrders(page: PageQuery = {}): Promise<PageOf<Order>> {
+    return this.call('listOrders', { query: { ...page } }).then((r) => ({
+      hasMore: r.hasMore,
+      items: r.orders,
+    }));
+  }
+
+  getOrder(orderId: string): Promise<Order> {
+    return this.call('getOrder', { params: { orderId } });
+  }
+
+  listEvents(page: PageQuery = {}): Promise<PageOf<MarketplaceEvent>> {
+    return this.call('listEvents', { query: { ...page } }).then(eventPage);
+  }
+
+  listNewEvents(page: PageQuery = {}): Promise<PageOf<MarketplaceEvent>> {
+    return this.call('listNewEvents', { query: { ...page } }).then(eventPage);
+  }
+
+  listLicenses(orderId?: string): Promise<License[]> {
+    return this.call('listLicenses', { query: { orderId } });
+  }
+
+  getLicense(licenseId: string): Promise<License> {
+    return this.call('getLicense', { params: { licenseId } });
+  }
+
+  /**
+   * Posts a status event. A retry, here or by the caller after a restart, must pass the
+   * same `requestId`: the server then replays the stored event instead of adding another.
+   */
+  sendEvent(event: NewMarketplaceEvent, requestId: string = randomUUID()): Promise<MarketplaceEvent> {
+    return this.call('sendEvent', { body: event, requestId });
+  }
+
+  /** Every order, oldest first. */
+  allOrders(limit: number = PAGE.maxLimit): AsyncGenerator<Order> {
+    return walkStable((offset, l) => this.listOrders({ offset, limit: l }), limit);
+  }
+
+  /** Every event of the "all" listing from `startOffset` on, in listing order. */
+  allEvents(limit: number = PAGE.maxLimit, startOffset = 0): AsyncGenerator<MarketplaceEvent> {
+    const fetchPage: FetchPage<MarketplaceEvent> = (offset, l) =>
+      this.listEvents({ offset: startOffset + offset, limit: l });
+    return walkStable(fetchPage, limit);
+  }
+
+  /** Every event of the "new" listing exactly once, whether the server consumes it on read or not. */
+  newEvents(limit: number = PAGE.maxLimit): AsyncGenerator<MarketplaceEvent> {
+    return walkConsuming((offset, l) => this.listNewEvents({ offset, limit: l }), limit, eventIdentity);
+  }
+
+  private async createToken(): Promise<string> {
+    const { clientId, clientSecret } = this.options.credentials;
+    const basic = Buffer.from(`${clientId}:${await clientSecret()}`).toString('base64');
+    const answer = await this.call('createToken', { authorization: `Basic ${basic}` });
+    return answer.accessToken;
+  }
+
+  /** One logical call: the same request id on every attempt, retried while that can help. */
+  private async call<O extends Operation>(
+    operation: O,
+    input: CallInput & { authorization?: string } = {},
+  ): Promise<ResponseOf<O>> {
+    const route: Route = routes[operation];
+    const requestId = input.requestId ?? randomUUID();
+    let renewedToken = false;
+    for (let attempt = 1; ; attempt++) {
+      const authorization =
+        input.authorization ?? (route.auth === 'bearer' ? `Bearer ${await this.tokens.get()}` : undefined);
+      try {
+        return (await this.attempt(operation, route, input, requestId, authorization)) as ResponseOf<O>;
+      } catch (error) {
+        if (!(error instanceof SellerApiError)) throw error;
+        // A refused token is renewed once (it may have been revoked or have lapsed early).
+        if (error.status === 401 && route.auth === 'bearer' && !renewedToken && authorization) {
+          renewedToken = true;
+          this.tokens.invalidate(authorization.slice('Bearer '.length));
+          attempt -= 1;
+          continue;
+        }
+        if (!error.transient || attempt >= this.retry.maxAttempts) throw error;
+        const delayMs = retryDelayMs(this.retry, attempt, this.random, error.retryAfterSeconds);
+        if (delayMs > this.retry.maxRetryAfterMs) throw error;
+        this.options.onRetry?.({ operation, requestId, attempt, delayMs, error });
+        await this.sleep(delayMs);
+      }
+    }
+  }
+
+  private async attempt(
+    operation: Operation,
+    route: Route,
+    input: CallInput,
+    requestId: string,
+    authorization: string | undefined,
+  ): Promise<unknown> {
+    const url = new URL(this.baseUrl + routePath(route, input.params));
+    for (const [name, value] of Object.entries(input.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (operation !== 'ping') headers[REQUEST_ID_HEADER] = requestId;
+    if (authorization) headers.Authorization = authorization;
+    if (input.body !== undefined) headers['Content-Type'] = 'application/json';
+    const at: Pick<ApiErrorDetails, 'operation' | 'requestId'> = { operation, requestId };
+
+    let status: number;
+    let text: string;
+    let retryAfter: string | null;
+    try {
+      const response = await this.transport(url.href, {
+        method: route.method,
+        headers,
+        body: input.body === undefined ? null : JSON.stringify(input.body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      status = response.status;
+      retryAfter = response.headers.get('retry-after');
+      text = await response.text();
+    } catch (error) {
+      throw transportError(at, error, this.timeoutMs);
+    }
+
+    const retryAfterSeconds = parseRetryAfter(retryAfter, this.clock());
+    let json: unknown;
+    try {
+      json = text === '' ? undefined : JSON.parse(text);
+    } catch (cause) {
+      if (status === route.success) {
+        // A cut-off or garbled answer is a transport failure: the call may be repeated.
+        throw new SellerApiError({ ...at, kind: 'network', status, cause }, 'the answer is not valid JSON');
+      }
+    }
+    if (status !== route.success) throw httpError(at, status, json, retryAfterSeconds);
+
+    const parsed = route.response.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const fieldPath = issue?.path.length ? issue.path.map(String).join('.') : '(the whole answer)';
+      throw new SellerApiError(
+        { ...at, kind: 'schema', status, fieldPath, cause: parsed.error },
+        `unexpected answer at ${fieldPath}: ${issue?.message ?? 'invalid'}`,
+      );
+    }
+    return parsed.data;
+  }
+}
+
+function eventPage(r: ResponseOf<'listEvents'>): PageOf<MarketplaceEvent> {
+  return { hasMore: r.hasMore, items: r.marketplaceEvents };
+}
+
+/** Events without an id (the spec allows it) are told apart by their content. */
+function eventIdentity(event: MarketplaceEvent): string {
+  return event.eventId ?? JSON.stringify(event);
+}
+
+function transportError(
+  at: Pick<ApiErrorDetails, 'operation' | 'requestId'>,
+  error: unknown,
+  timeoutMs: number,
+) {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+    return new SellerApiError({ ...at, kind: 'timeout', cause: error }, `no answer within ${timeoutMs} ms`);
+  }
+  if (isTlsFailure(error)) {
+    return new SellerApiError(
+      { ...at, kind: 'tls', cause: error },
+      `the server's certificate was refused (${rootMessage(error)})`,
+    );
+  }
+  return new SellerApiError(
+    { ...at, kind: 'network', cause: error },
+    `the server could not be reached (${rootMessage(error)})`,
+  );
+}
+
+function rootMessage(error: unknown): string {
+  let e = error;
+  while (e instanceof Error && e.cause instanceof Error) e = e.cause;
+  return e instanceof Error ? e.message : String(e);
+}
+
+function httpError(
+  at: Pick<ApiErrorDetails, 'operation' | 'requestId'>,
+  status: number,
+  json: unknown,
+  retryAfterSeconds: number | undefined,
+): SellerApiError {
+  const body = ErrorBody.safeParse(json);
+  const details: ApiErrorDetails = { ...at, kind: 'http', status, retryAfterSeconds };
+  if (!body.success) return new SellerApiError(details, `HTTP ${status}`);
+  const { errorCode, description, detailedDescription } = body.data;
+  return new SellerApiError(
+    { ...details, errorCode, description, detailedDescription },
+    `HTTP ${status} ${errorCode}: ${description}${detailedDescription ? ` (${detailedDescription})` : ''}`,
+  );
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { checkBaseUrl, isTlsFailure } from './transport';
+
+describe('base URL', () => {
+  it.each([
+    ['https://marketplace.example/', 'https://marketplace.example'],
+    ['https://marketplace.example/api/', 'https://marketplace.example/api'],
+    ['http://127.0.0.1:4010', 'http://127.0.0.1:4010'],
+    ['http://localhost:4010/', 'http://localhost:4010'],
+    ['http://[::1]:4010', 'http://[::1]:4010'],
+  ])('accepts %s as %s', (raw, url) => {
+    expect(checkBaseUrl(raw)).toEqual({ ok: true, url });
+  });
+
+  it.each([
+    ['http://marketplace.example', 'https'],
+    ['http://127.0.0.1.example', 'https'],
+    ['ftp://marketplace.example', 'https'],
+    ['marketplace.example', 'not a URL'],
+    ['https://user:pw@marketplace.example', 'credentials'],
+    ['https://marketplace.example/?x=1', 'query'],
+  ])('refuses %s, saying why', (raw, why) => {
+    const result = checkBaseUrl(raw);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problem).toContain(why);
+  });
+});
+
+describe('TLS failure', () => {
+  it("recognises Node's and Chromium's certificate errors, and nothing else", () => {
+    const nodeError = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }),
+    });
+    expect(isTlsFailure(nodeError)).toBe(true);
+    expect(isTlsFailure(new Error('net::ERR_CERT_AUTHORITY_INVALID'))).toBe(true);
+    const refused = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
+    });
+    expect(isTlsFailure(refused)).toBe(false);
+  });
+});

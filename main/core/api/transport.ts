@@ -1,0 +1,39 @@
+// How the client reaches the network. The shell passes Electron's net.fetch (so the
+// system proxy applies); tests and the CLI pass Node's fetch. Both have this shape.
+
+export type Transport = (url: string, init: RequestInit) => Promise<Response>;
+
+const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
+
+/**
+ * The base URL as the client uses it (no trailing slash), or an explanation of why it
+ * cannot be used: https is required, except on loopback where the simulator runs.
+ */
+export function checkBaseUrl(raw: string): { ok: true; url: string } | { ok: false; problem: string } {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return { ok: false, problem: `"${raw}" is not a URL` };
+  }
+  if (url.username || url.password) return { ok: false, problem: 'the base URL must not carry credentials' };
+  if (url.search || url.hash) return { ok: false, problem: 'the base URL must not have a query or fragment' };
+  const loopback = LOOPBACK_HOSTS.test(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    return {
+      ok: false,
+      problem: 'the base URL must use https (plain http is allowed only on this computer)',
+    };
+  }
+  return { ok: true, url: url.href.replace(/\/+$/, '') };
+}
+
+/** Tells a refused certificate apart from other failures to get an answer. */
+export function isTlsFailure(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    if (/CERT|TLS|SSL/i.test(code) || /certificate|ERR_CERT|ERR_SSL|\bSSL\b|\bTLS\b/i.test(e.message))
+      return true;
+  }
+  return false;
+}
