@@ -116,6 +116,8 @@ export class MarketplaceStore {
   private readonly licenseIndex = new Map<string, { sellerId: number; license: License }>();
   private readonly licensesByOrder = new Map<string, License[]>();
   private lastEventMicros = 0;
+  /** Issue times only grow, so that a new order always appends to the orders listing. */
+  private lastIssueMs = 0;
   private random: Random;
 
   private constructor(
@@ -222,6 +224,7 @@ export class MarketplaceStore {
 
   private indexOrder(state: SellerState, order: StoredOrder): void {
     state.orders.push(order);
+    this.lastIssueMs = Math.max(this.lastIssueMs, Date.parse(order.issueTime));
     this.orderIndex.set(order.orderId, {
       sellerId: state.identity.sellerId,
       order,
@@ -361,7 +364,7 @@ export class MarketplaceStore {
     const sellerId = request.sellerId ?? this.sellerIds()[0];
     const seller = sellerId === undefined ? undefined : this.sellers.get(sellerId);
     if (!seller) throw new PurchaseError('sellerId', `no seller ${sellerId}`);
-    const generated = makePurchase(this.random, seller.identity, this.clock());
+    const generated = makePurchase(this.random, seller.identity, Math.max(this.clock(), this.lastIssueMs + 1));
     const merged = {
       ...generated.order,
       ...request.order,
