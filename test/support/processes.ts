@@ -57,3 +57,25 @@ export async function spawnSimulator(args: string[] = []): Promise<{ url: string
   const match = await waitForLine(child, /^Seller API simulator listening on (http:\/\/\S+)$/);
   return { url: match[1] ?? '', child };
 }
+
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a TypeScript entry point to its end and returns what it printed. */
+export async function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> {
+  const child = spawnTs(entry, args, env);
+  child.stdin?.end();
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const code = await exitOf(child);
+  return { code, stdout, stderr };
+}

@@ -1,0 +1,148 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../simulator/server';
+import { runTs } from '../../test/support/processes';
+import { admin } from '../../test/support/raw-api';
+
+let sim: Simulator;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 5, orders: 30 });
+  env = {
+    SELLER_API_BASE_URL: sim.url,
+    SELLER_CLIENT_ID: 'demo-client',
+    SELLER_CLIENT_SECRET: 'demo-secret',
+  };
+});
+afterEach(() => admin(sim.url, 'POST', 'reset'));
+afterAll(() => sim.close());
+
+const cli = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
+  runTs('main/cli/seller-tray.ts', args, { ...env, ...extraEnv });
+
+async function json(args: string[]) {
+  const run = await cli([...args, '--json']);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout);
+}
+
+const firstOrderId = () => JSON.parse(sim.store.listOrderJson(1001, 0, 1).items[0] ?? '{}').orderId as string;
+
+describe('seller-tray reads', () => {
+  it('pings', async () => {
+    const run = await cli(['ping']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /^access: public\ndate: \d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\nstage: prod\nversion: v1\n$/,
+    );
+  });
+
+  it('lists every order with --all --json, as the API has them', async () => {
+    const orders = await json(['orders', 'list', '--all']);
+    expect(orders).toHaveLength(30);
+    expect(orders[0]).toEqual(JSON.parse(sim.store.listOrderJson(1001, 0, 1).items[0] ?? ''));
+  });
+
+  it('lists one page by default, honouring --offset and --limit, one line per order', async () => {
+    const run = await cli(['orders', 'list', '--offset', '1', '--limit', '2']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]?.split('\t')[0]).toBe(
+      JSON.parse(sim.store.listOrderJson(1001, 1, 1).items[0] ?? '').orderId,
+    );
+  });
+
+  it('gets an order, its licenses and a license', async () => {
+    const orderId = firstOrderId();
+    expect((await json(['orders', 'get', orderId])).orderId).toBe(orderId);
+    const licenses = await json(['licenses', 'list', '--order', orderId]);
+    expect(licenses.length).toBeGreaterThan(0);
+    const license = await json(['licenses', 'get', licenses[0].licenseId]);
+    expect(license).toEqual(licenses[0]);
+  });
+
+  it('reads the "new" events once, and all events any time', async () => {
+    const waiting = sim.store.summary()[0]?.newEvents ?? 0;
+    expect(waiting).toBeGreaterThan(0);
+    const fresh = await json(['events', 'new', '--all']);
+    expect(fresh).toHaveLength(waiting);
+    expect(await json(['events', 'new', '--all'])).toEqual([]);
+    const all = await json(['events', 'all', '--all']);
+    expect(all).toHaveLength(sim.store.summary()[0]?.events ?? -1);
+  });
+});
+
+describe('seller-tray status', () => {
+  it('posts a status with description and detail', async () => {
+    const orderId = firstOrderId();
+    const event = await json([
+      'status',
+      orderId,
+      'Failed',
+      '--description',
+      'Could not provision',
+      '--detail',
+      'Quota',
+    ]);
+    expect(event).toMatchObject({
+      statusCode: 'ProvisioningFailed',
+      description: 'Could not provision',
+      detailedDescription: 'Quota',
+      additionalProperties: [{ name: 'orderId', value: orderId }],
+    });
+    const all = await json(['events', 'all', '--all']);
+    expect(all.at(-1).eventId).toBe(event.eventId);
+  });
+
+  it.each([
+    [['status', 'x', 'Done', '--description', 'd'], 'InProgress, Completed, Failed'],
+    [['status', 'x', 'Completed'], '--description'],
+  ])('refuses %j with exit status 2', async (args, words) => {
+    const run = await cli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(words);
+    expect(run.stdout).toBe('');
+  });
+});
+
+describe('seller-tray failures', () => {
+  it('reports a server error with its code, description and request id, and prints nothing', async () => {
+    const run = await cli(['orders', 'get', crypto.randomUUID()]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/NotFound: Resource not found .*\(request id [0-9a-f-]{36}\)/);
+  });
+
+  it('prints nothing when a walk fails part-way', async () => {
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'listOrders', action: 'status', status: 500, times: 100 }],
+    });
+    const run = await cli(['orders', 'list', '--all', '--limit', '5', '--json']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('InternalServerError');
+  }, 60_000);
+
+  it('says the credentials were rejected, without echoing the secret', async () => {
+    const run = await cli(['orders', 'list'], { SELLER_CLIENT_SECRET: 'not-the-secret' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('rejected');
+    expect(run.stderr).not.toContain('not-the-secret');
+  });
+
+  it.each([
+    [['orders', 'list'], { SELLER_CLIENT_SECRET: '' }, 'SELLER_CLIENT_SECRET'],
+    [['ping'], { SELLER_API_BASE_URL: '' }, 'SELLER_API_BASE_URL'],
+    [['orders', 'list', '--client-secret', 's'], {}, "Unknown option '--client-secret'"],
+    [['orders', 'list', '--limit', 'ten'], {}, '--limit'],
+    [['orders', 'fly'], {}, 'unknown command'],
+    [['orders', 'list'], { SELLER_API_BASE_URL: 'http://marketplace.example' }, 'https'],
+  ])('refuses %j %j with exit status 2 or 1 and a message', async (args, extra, words) => {
+    const run = await cli(args, extra);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain(words);
+    expect(run.stdout).toBe('');
+  });
+});

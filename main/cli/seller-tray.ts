@@ -1,0 +1,120 @@
+// `seller-tray`: the headless command line over the Seller API client, for ops scripts and
+// black-box tests. Output is built whole before it is written: a failure leaves stdout empty.
+import { parseArgs } from 'node:util';
+import { SellerApiClient } from '../core/api/client';
+import { SellerApiError } from '../core/api/errors';
+import { PAGE } from '../core/api/routes';
+import { runCommand, UsageError } from './commands';
+import { formatItems, type Printable } from './format';
+
+const USAGE = `Usage: seller-tray <command> [options]
+
+Commands:
+  ping
+  events new | events all
+  orders list | orders get <orderId>
+  licenses list [--order <orderId>] | licenses get <licenseId>
+  status <orderId> <InProgress|Completed|Failed> --description TEXT [--detail TEXT]
+
+Options:
+  --base-url URL     the Seller API (or SELLER_API_BASE_URL)
+  --client-id ID     the API client id (or SELLER_CLIENT_ID); the secret comes from SELLER_CLIENT_SECRET
+  --json             machine-readable JSON: the API's objects; for lists an array of all items fetched
+  --all              every page of a list; otherwise one page (--offset, --limit)
+  --offset N --limit N
+  --order ID --description TEXT --detail TEXT
+  --help`;
+
+async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    process.stderr.write(`seller-tray: ${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  try {
+    const baseUrl = values['base-url'] ?? process.env.SELLER_API_BASE_URL;
+    if (!baseUrl) throw new UsageError('no base URL: pass --base-url or set SELLER_API_BASE_URL');
+    const clientId = values['client-id'] ?? process.env.SELLER_CLIENT_ID ?? '';
+    const client = new SellerApiClient({
+      baseUrl,
+      credentials: {
+        clientId,
+        clientSecret: async () => {
+          const secret = process.env.SELLER_CLIENT_SECRET;
+          if (!clientId || !secret) {
+            throw new UsageError(
+              'no credentials: set SELLER_CLIENT_ID (or --client-id) and SELLER_CLIENT_SECRET',
+            );
+          }
+          return secret;
+        },
+      },
+    });
+    const result: Printable = await runCommand(client, positionals, {
+      all: values.all ?? false,
+      offset: integerOption(values.offset, 'offset', 0) ?? PAGE.defaultOffset,
+      limit: integerOption(values.limit, 'limit', 1) ?? PAGE.defaultLimit,
+      order: values.order,
+      description: values.description,
+      detail: values.detail,
+    });
+    process.stdout.write(values.json ? `${JSON.stringify(result.value, null, 2)}\n` : formatItems(result));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`seller-tray: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof SellerApiError) {
+      process.stderr.write(`seller-tray: ${describeFailure(error)}\n`);
+      if (values.json) process.stderr.write(`${JSON.stringify({ error: error.toJSON() })}\n`);
+      return 1;
+    }
+    process.stderr.write(`seller-tray: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      'base-url': { type: 'string' },
+      'client-id': { type: 'string' },
+      json: { type: 'boolean' },
+      all: { type: 'boolean' },
+      offset: { type: 'string' },
+      limit: { type: 'string' },
+      order: { type: 'string' },
+      description: { type: 'string' },
+      detail: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+function integerOption(raw: string | undefined, name: string, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min)
+    throw new UsageError(`--${name} must be an integer of at least ${min}`);
+  return Number(raw);
+}
+
+/** What failed, the server's words, and the request id support needs. */
+function describeFailure(error: SellerApiError): string {
+  const lines = [error.message];
+  if (error.credentialsRejected)
+    lines.push('the client id or secret was rejected: check them in the Seller Console');
+  return lines.join('\n');
+}
+
+process.exitCode = await main(process.argv.slice(2));
