@@ -364,7 +364,11 @@ export class MarketplaceStore {
     const sellerId = request.sellerId ?? this.sellerIds()[0];
     const seller = sellerId === undefined ? undefined : this.sellers.get(sellerId);
     if (!seller) throw new PurchaseError('sellerId', `no seller ${sellerId}`);
-    const generated = makePurchase(this.random, seller.identity, Math.max(this.clock(), this.lastIssueMs + 1));
+    const generated = makePurchase(
+      this.random,
+      seller.identity,
+      Math.max(this.clock(), this.lastIssueMs + 1),
+    );
     const merged = {
       ...generated.order,
       ...request.order,
