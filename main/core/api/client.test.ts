@@ -84,7 +84,9 @@ describe('tokens', () => {
     expect(orders).toHaveLength(400);
     expect(new Set(orders).size).toBe(400);
     expect(count(sent, '/auth/v1/tokens')).toBe(2);
-    expect(count(sent, '/seller/v1/orders')).toBe(41); // 40 pages and the one refused call
+    // 40 pages; at most the two calls in flight refused, and one read-ahead past the end.
+    expect(count(sent, '/seller/v1/orders')).toBeGreaterThanOrEqual(41);
+    expect(count(sent, '/seller/v1/orders')).toBeLessThanOrEqual(43);
   });
 
   it('renews before expiry by its own clock, without a refused call', async () => {

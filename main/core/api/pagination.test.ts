@@ -68,6 +68,32 @@ describe('walking a stable listing', () => {
       return { hasMore: offset + items.length < 30, items };
     };
     expect(await collect(walkStable(fetchPage, 10))).toEqual(Array.from({ length: 30 }, (_, i) => i));
-    expect(requests).toEqual([0, 9, 18, 27]);
+    expect(requests).toEqual([0, 9, 18, 27, 36]); // 36: one read-ahead past the end
+  });
+
+  it('reads one page ahead on a long walk, and none on a walk of one page', async () => {
+    const requests: number[] = [];
+    let answered = 0;
+    const fetchPage: FetchPage<number> = async (offset, limit) => {
+      requests.push(offset);
+      await new Promise((r) => setTimeout(r, 5));
+      answered += 1;
+      const items = Array.from({ length: Math.max(0, Math.min(limit, 25 - offset)) }, (_, i) => offset + i);
+      return { hasMore: offset + items.length < 25, items };
+    };
+    const seenInFlight: number[] = [];
+    for await (const item of walkStable(fetchPage, 10)) {
+      if (item % 10 === 0) seenInFlight.push(requests.length - answered);
+    }
+    expect(requests).toEqual([0, 10, 20, 30]); // 30: the read-ahead past the end
+    expect(seenInFlight).toEqual([2, 2, 1]); // while page 1 is read, pages 2 and 3 are on their way
+
+    const single: number[] = [];
+    const onePage: FetchPage<number> = async (offset) => {
+      single.push(offset);
+      return { hasMore: false, items: [offset] };
+    };
+    expect(await collect(walkStable(onePage, 10))).toEqual([0]);
+    expect(single).toEqual([0]);
   });
 });
