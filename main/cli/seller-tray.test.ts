@@ -1,6 +1,11 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../simulator/server';
-import { runTs } from '../../test/support/processes';
+import { REPO_ROOT, runTs } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
 
 let sim: Simulator;
@@ -144,5 +149,22 @@ describe('seller-tray failures', () => {
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain(words);
     expect(run.stdout).toBe('');
+  });
+});
+
+describe('the seller-tray bin', () => {
+  it('is built by npm run build:cli into one file that runs on plain Node', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cli-'));
+    try {
+      const outfile = join(dir, 'seller-tray.mjs');
+      await promisify(execFile)('npm', ['run', '-s', 'build:cli', '--', `--outfile=${outfile}`], { cwd: REPO_ROOT });
+      const { stdout } = await promisify(execFile)(process.execPath, [outfile, 'ping', '--json'], {
+        env: { ...process.env, ...env },
+        cwd: dir,
+      });
+      expect(JSON.parse(stdout)).toMatchObject({ stage: 'prod', version: 'v1' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
