@@ -157,7 +157,9 @@ describe('the seller-tray bin', () => {
     const dir = await mkdtemp(join(tmpdir(), 'cli-'));
     try {
       const outfile = join(dir, 'seller-tray.mjs');
-      await promisify(execFile)('npm', ['run', '-s', 'build:cli', '--', `--outfile=${outfile}`], { cwd: REPO_ROOT });
+      await promisify(execFile)('npm', ['run', '-s', 'build:cli', '--', `--outfile=${outfile}`], {
+        cwd: REPO_ROOT,
+      });
       const { stdout } = await promisify(execFile)(process.execPath, [outfile, 'ping', '--json'], {
         env: { ...process.env, ...env },
         cwd: dir,

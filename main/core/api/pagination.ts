@@ -27,7 +27,11 @@ function settleQuietly<T>(promise: Promise<T>): Promise<T> {
  * with little new) sends no extra request; a longer one at most one unneeded request at
  * its end, and a guess that a short page proves wrong is dropped and asked again.
  */
-export async function* walkStable<T>(fetchPage: FetchPage<T>, limit: number, maxPages = MAX_PAGES): AsyncGenerator<T> {
+export async function* walkStable<T>(
+  fetchPage: FetchPage<T>,
+  limit: number,
+  maxPages = MAX_PAGES,
+): AsyncGenerator<T> {
   let offset = 0;
   let current = settleQuietly(fetchPage(0, limit));
   let ahead: { offset: number; page: Promise<PageOf<T>> } | undefined;
