@@ -9,6 +9,7 @@ import { type Operation, PAGE, REQUEST_ID_HEADER, type Route, routePath, routes 
 import { checkBaseUrl, isTlsFailure, type Transport } from './transport';
 import {
   ErrorBody,
+  eventKey,
   type License,
   type MarketplaceEvent,
   type NewMarketplaceEvent,
@@ -142,7 +143,7 @@ export class SellerApiClient {
 
   /** Every event of the "new" listing exactly once, whether the server consumes it on read or not. */
   newEvents(limit: number = PAGE.maxLimit): AsyncGenerator<MarketplaceEvent> {
-    return walkConsuming((offset, l) => this.listNewEvents({ offset, limit: l }), limit, eventIdentity);
+    return walkConsuming((offset, l) => this.listNewEvents({ offset, limit: l }), limit, eventKey);
   }
 
   private async createToken(): Promise<string> {
@@ -244,11 +245,6 @@ export class SellerApiClient {
 
 function eventPage(r: ResponseOf<'listEvents'>): PageOf<MarketplaceEvent> {
   return { hasMore: r.hasMore, items: r.marketplaceEvents };
-}
-
-/** Events without an id (the spec allows it) are told apart by their content. */
-function eventIdentity(event: MarketplaceEvent): string {
-  return event.eventId ?? JSON.stringify(event);
 }
 
 function transportError(

@@ -226,3 +226,8 @@ export function orderIdOf(item: {
 }): string | undefined {
   return item.additionalProperties?.find((p) => p.name === ORDER_ID_PROPERTY)?.value;
 }
+
+/** What tells events apart: the id, or for an event without one (the spec allows it) its content. */
+export function eventKey(event: MarketplaceEvent): string {
+  return event.eventId ?? JSON.stringify(event);
+}

@@ -1,0 +1,112 @@
+// Which notifications to raise: small pure decisions, so the one place that raises them
+// (the shell's notifier) never has to think.
+import type { Order } from './api/wire';
+
+export interface NotificationRequest {
+  kind: 'order' | 'summary' | 'reminder';
+  title: string;
+  body: string;
+  /** The order a click opens; a summary opens the inbox. */
+  orderId?: string;
+}
+
+/** More new orders than this in one poll become one summary. */
+export const SUMMARY_THRESHOLD = 3;
+
+/** What a notification says about an order: buyer, product × quantity, total. */
+export interface OrderBrief {
+  orderId: string;
+  buyer: string;
+  product: string;
+  total: string;
+}
+
+export function briefOf(orderId: string, order: Order | undefined): OrderBrief {
+  if (!order) return { orderId, buyer: 'A buyer', product: 'a product', total: '' };
+  const line = order.documentLines[0]?.lineItem;
+  const quantity = line?.quantity?.value;
+  const more = order.documentLines.length > 1 ? ` and ${order.documentLines.length - 1} more` : '';
+  const total = order.anticipatedMonetaryTotal;
+  return {
+    orderId,
+    buyer:
+      order.buyerCustomerParty.party?.partyName ?? order.buyerCustomerParty.buyerContact?.name ?? 'A buyer',
+    product: `${line?.name ?? 'a product'}${quantity === undefined ? '' : ` × ${quantity}`}${more}`,
+    total:
+      total?.amount === undefined
+        ? ''
+        : formatMoney(total.amount, total.currencyCode ?? order.documentCurrencyCode),
+  };
+}
+
+export function formatMoney(amount: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(amount);
+  } catch {
+    return `${amount} ${currency}`;
+  }
+}
+
+/** One notification per new order, or one summary when there are more than a few. */
+export function purchaseNotifications(orders: readonly OrderBrief[]): NotificationRequest[] {
+  if (orders.length === 0) return [];
+  if (orders.length > SUMMARY_THRESHOLD) return [summary(orders, 'new orders')];
+  return orders.map((o) => ({
+    kind: 'order',
+    title: `New order from ${o.buyer}`,
+    body: o.total ? `${o.product} — ${o.total}` : o.product,
+    orderId: o.orderId,
+  }));
+}
+
+/** The orders that came in while notifications were paused, as one summary. */
+export function resumeSummary(orders: readonly OrderBrief[]): NotificationRequest[] {
+  return orders.length === 0
+    ? []
+    : [summary(orders, orders.length === 1 ? 'new order while paused' : 'new orders while paused')];
+}
+
+function summary(orders: readonly OrderBrief[], what: string): NotificationRequest {
+  const names = [...new Set(orders.map((o) => o.buyer))];
+  const shown = names.slice(0, 2).join(', ');
+  const rest = names.length > 2 ? ` and ${names.length - 2} more` : '';
+  return { kind: 'summary', title: `${orders.length} ${what}`, body: `From ${shown}${rest}` };
+}
+
+export interface WaitingOrder {
+  orderId: string;
+  /** When the purchase event arrived, ms since the epoch. */
+  since: number;
+}
+
+/** Orders waiting longer than `afterMs` that have not been reminded of yet. */
+export function dueReminders(
+  waiting: readonly WaitingOrder[],
+  reminded: ReadonlySet<string>,
+  nowMs: number,
+  afterMs: number,
+): WaitingOrder[] {
+  if (afterMs <= 0) return [];
+  return waiting.filter((o) => !reminded.has(o.orderId) && nowMs - o.since >= afterMs);
+}
+
+export function reminderNotifications(
+  orders: readonly OrderBrief[],
+  waitedFor: string,
+): NotificationRequest[] {
+  if (orders.length > SUMMARY_THRESHOLD) {
+    return [
+      {
+        kind: 'summary',
+        title: `${orders.length} orders still waiting`,
+        body: `Waiting for over ${waitedFor}`,
+      },
+    ];
+  }
+  return orders.map((o) => ({
+    kind: 'reminder',
+    title: `Still waiting: ${o.buyer}`,
+    body: `${o.product} has waited for over ${waitedFor}`,
+    orderId: o.orderId,
+  }));
+}

@@ -1,0 +1,57 @@
+// An order's provisioning status, derived from its events, and the transitions a user may
+// make without a second thought.
+import type { MarketplaceEvent, StatusCode } from './api/wire';
+
+/** The statuses a user can mark (the marketplace itself sets ProvisioningStarted). */
+export const MARKABLE_STATUSES = [
+  'ProvisioningInProgress',
+  'ProvisioningCompleted',
+  'ProvisioningFailed',
+] as const;
+export type MarkableStatus = (typeof MARKABLE_STATUSES)[number];
+
+const USUAL_TRANSITIONS: Readonly<Record<StatusCode, readonly StatusCode[]>> = {
+  ProvisioningStarted: ['ProvisioningInProgress'],
+  ProvisioningInProgress: ['ProvisioningCompleted', 'ProvisioningFailed'],
+  ProvisioningFailed: ['ProvisioningInProgress'],
+  ProvisioningCompleted: [],
+};
+
+/**
+ * Started → InProgress → Completed or Failed, and Failed → InProgress (a retry). Anything
+ * else (skipping a step, reopening a completed order, an unknown status) is unusual: it
+ * needs the user's explicit override.
+ */
+export function isUsualTransition(from: string | undefined, to: StatusCode): boolean {
+  if (from === undefined) return false;
+  return (USUAL_TRANSITIONS[from as StatusCode] ?? []).includes(to);
+}
+
+/** Listing order: by time, then id, as the API lists events. */
+export function compareEventTime(a: MarketplaceEvent, b: MarketplaceEvent): number {
+  const ta = a.eventTime ? Date.parse(a.eventTime) : 0;
+  const tb = b.eventTime ? Date.parse(b.eventTime) : 0;
+  if (ta !== tb) return ta - tb;
+  // Same millisecond: the text carries microseconds, and equal texts fall back to the id.
+  const sa = a.eventTime ?? '';
+  const sb = b.eventTime ?? '';
+  if (sa !== sb) return sa < sb ? -1 : 1;
+  return (a.eventId ?? '') < (b.eventId ?? '') ? -1 : (a.eventId ?? '') > (b.eventId ?? '') ? 1 : 0;
+}
+
+/** The status carried by the latest event, by event time. */
+export function latestStatus(events: readonly MarketplaceEvent[]): string | undefined {
+  let latest: MarketplaceEvent | undefined;
+  for (const event of events) if (!latest || compareEventTime(event, latest) >= 0) latest = event;
+  return latest?.statusCode;
+}
+
+/** A new purchase nobody has started to provision yet. */
+export function isWaitingForAction(status: string | undefined): boolean {
+  return status === 'ProvisioningStarted';
+}
+
+/** The event a new order arrives with (spec §6). */
+export function isNewPurchase(event: MarketplaceEvent): boolean {
+  return event.eventTypeCode === 'ServicePurchased' && event.statusCode === 'ProvisioningStarted';
+}

@@ -1,0 +1,156 @@
+// The status outbox: a status a user marks is on disk before any network call, and is
+// posted until the server confirms it, always under the same X-Request-ID. The server
+// replays a post it has seen (design notes §2), so a crash or a lost answer can make us
+// post again but never store the event twice.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { SellerApiError } from './api/errors';
+import type { MarketplaceEvent, NewMarketplaceEvent } from './api/wire';
+import { MARKABLE_STATUSES } from './order-status';
+
+export const OutboxItem = z.object({
+  /** Also the X-Request-ID of every post of this item. */
+  requestId: z.guid(),
+  orderId: z.string().min(1),
+  statusCode: z.enum(MARKABLE_STATUSES),
+  description: z.string().min(1),
+  detailedDescription: z.string().optional(),
+  createdAt: z.string(),
+  state: z.enum(['pending', 'sent', 'failed']),
+  attempts: z.int().min(0),
+  /** Why the last post failed, as the user should read it. */
+  lastError: z.string().optional(),
+  /** The stored event, once the server confirmed it. */
+  eventId: z.string().optional(),
+});
+export type OutboxItem = z.infer<typeof OutboxItem>;
+
+export type NewOutboxItem = Pick<
+  OutboxItem,
+  'orderId' | 'statusCode' | 'description' | 'detailedDescription'
+>;
+
+export function eventBody(item: OutboxItem): NewMarketplaceEvent {
+  return {
+    eventTypeCode: 'ServicePurchased',
+    statusCode: item.statusCode,
+    description: item.description,
+    ...(item.detailedDescription ? { detailedDescription: item.detailedDescription } : {}),
+    additionalProperties: [{ name: 'orderId', value: item.orderId }],
+  };
+}
+
+export interface OutboxPorts {
+  /** Persists the items; must be durable when it returns. */
+  save(items: readonly OutboxItem[]): void;
+  post(body: NewMarketplaceEvent, requestId: string): Promise<MarketplaceEvent>;
+  now(): number;
+}
+
+export interface DeliveryReport {
+  sent: OutboxItem[];
+  failed: OutboxItem[];
+  /** Items left pending by a failure that may pass (network, 5xx, 429). */
+  deferred: number;
+  /** The first failure that may pass, to schedule the next try by. */
+  transientError?: SellerApiError;
+}
+
+export class Outbox {
+  private items: OutboxItem[];
+  private delivering: Promise<DeliveryReport> | undefined;
+
+  constructor(
+    items: readonly OutboxItem[],
+    private readonly ports: OutboxPorts,
+  ) {
+    this.items = [...items];
+  }
+
+  all(): readonly OutboxItem[] {
+    return this.items;
+  }
+
+  forOrder(orderId: string): OutboxItem[] {
+    return this.items.filter((item) => item.orderId === orderId);
+  }
+
+  get pendingCount(): number {
+    return this.items.filter((item) => item.state === 'pending').length;
+  }
+
+  /** Queues a status; it is on disk when this returns. */
+  enqueue(input: NewOutboxItem): OutboxItem {
+    const item: OutboxItem = OutboxItem.parse({
+      ...input,
+      requestId: randomUUID(),
+      createdAt: new Date(this.ports.now()).toISOString(),
+      state: 'pending',
+      attempts: 0,
+    });
+    this.items.push(item);
+    this.ports.save(this.items);
+    return item;
+  }
+
+  /** Puts a failed item back in the queue (the user asked to try again). */
+  retry(requestId: string): OutboxItem | undefined {
+    const item = this.items.find((i) => i.requestId === requestId && i.state === 'failed');
+    if (!item) return undefined;
+    item.state = 'pending';
+    item.lastError = undefined;
+    this.ports.save(this.items);
+    return item;
+  }
+
+  /** Drops confirmed items whose events the log now holds: the history shows them from there. */
+  forgetConfirmed(isKnown: (eventId: string) => boolean): void {
+    const kept = this.items.filter((i) => !(i.state === 'sent' && i.eventId && isKnown(i.eventId)));
+    if (kept.length === this.items.length) return;
+    this.items = kept;
+    this.ports.save(this.items);
+  }
+
+  /** Posts pending items, oldest first; one concurrent delivery at most. */
+  deliver(): Promise<DeliveryReport> {
+    this.delivering ??= this.deliverPending().finally(() => {
+      this.delivering = undefined;
+    });
+    return this.delivering;
+  }
+
+  private async deliverPending(): Promise<DeliveryReport> {
+    const report: DeliveryReport = { sent: [], failed: [], deferred: 0 };
+    // An order whose earlier item could not be posted yet keeps its later items back, so
+    // statuses reach the marketplace in the order the user marked them.
+    const blocked = new Set<string>();
+    for (const item of this.items) {
+      if (item.state !== 'pending') continue;
+      if (blocked.has(item.orderId)) {
+        report.deferred += 1;
+        continue;
+      }
+      item.attempts += 1;
+      try {
+        const event = await this.ports.post(eventBody(item), item.requestId);
+        item.state = 'sent';
+        item.eventId = event.eventId;
+        item.lastError = undefined;
+        report.sent.push(item);
+      } catch (error) {
+        const apiError = error instanceof SellerApiError ? error : undefined;
+        item.lastError = apiError?.message ?? (error as Error).message;
+        if (apiError && !apiError.transient && !apiError.credentialsRejected) {
+          item.state = 'failed';
+          report.failed.push(item);
+        } else {
+          blocked.add(item.orderId);
+          report.deferred += 1;
+          report.transientError ??= apiError;
+        }
+      }
+      this.ports.save(this.items);
+    }
+    return report;
+  }
+}

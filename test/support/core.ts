@@ -1,0 +1,90 @@
+// A SellerCore as the app builds it, on a temporary data directory ("a laptop"), talking
+// to a simulator over loopback.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SellerApiClient } from '../../main/core/api/client';
+import type { Timers } from '../../main/core/poller';
+import { type CoreEvent, type CoreSettings, SellerCore } from '../../main/core/seller-core';
+
+export const TEST_SETTINGS: CoreSettings = {
+  pollIntervalSeconds: 60,
+  notificationsEnabled: true,
+  pausedUntil: null,
+  reminderAfterMinutes: 0,
+};
+
+/** Timers that never fire by themselves: tests poll explicitly and read the delays asked for. */
+export class ManualTimers implements Timers {
+  readonly delays: number[] = [];
+  private pending = new Map<number, () => void>();
+  private next = 1;
+
+  setTimeout(callback: () => void, ms: number): unknown {
+    this.delays.push(ms);
+    const handle = this.next++;
+    this.pending.set(handle, callback);
+    return handle;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.pending.delete(handle as number);
+  }
+
+  get scheduled(): number {
+    return this.pending.size;
+  }
+
+  /** Fires every scheduled callback once. */
+  fireAll(): void {
+    const callbacks = [...this.pending.values()];
+    this.pending.clear();
+    for (const callback of callbacks) callback();
+  }
+}
+
+export interface Laptop {
+  core: SellerCore;
+  dataDir: string;
+  events: CoreEvent[];
+  settings: CoreSettings;
+  timers: ManualTimers;
+  notifications(): Extract<CoreEvent, { type: 'notification' }>['request'][];
+  reopen(): Promise<Laptop>;
+}
+
+export async function makeDataDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'laptop-'));
+}
+
+export async function openLaptop(
+  baseUrl: string,
+  dataDir?: string,
+  options: { secret?: string; settings?: Partial<CoreSettings> } = {},
+): Promise<Laptop> {
+  const dir = dataDir ?? (await makeDataDir());
+  const settings: CoreSettings = { ...TEST_SETTINGS, ...options.settings };
+  const timers = new ManualTimers();
+  const client = new SellerApiClient({
+    baseUrl,
+    credentials: { clientId: 'demo-client', clientSecret: async () => options.secret ?? 'demo-secret' },
+    retry: { maxAttempts: 2, baseDelayMs: 1 },
+  });
+  const core = await SellerCore.open({ client, dataDir: dir, settings: () => settings, timers });
+  const events: CoreEvent[] = [];
+  core.on((event) => events.push(event));
+  return {
+    core,
+    dataDir: dir,
+    events,
+    settings,
+    timers,
+    notifications: () => events.flatMap((e) => (e.type === 'notification' ? [e.request] : [])),
+    reopen: () => openLaptop(baseUrl, dir, options),
+  };
+}
+
+export async function removeDataDir(laptop: Laptop): Promise<void> {
+  laptop.core.stop();
+  await rm(laptop.dataDir, { recursive: true, force: true });
+}
