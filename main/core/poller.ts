@@ -57,12 +57,12 @@ export class Poller {
     return this.current;
   }
 
-  /** Starts polling now and on the interval. */
-  start(): void {
-    if (this.isActive()) return;
+  /** Starts polling now and on the interval; resolves when the first poll ended. */
+  start(): Promise<void> {
+    if (this.isActive()) return this.running ?? Promise.resolve();
     this.current = 'idle';
     this.options.onState?.('idle');
-    void this.pollNow();
+    return this.pollNow();
   }
 
   stop(): void {

@@ -141,9 +141,9 @@ export class SellerCore {
   }
 
   /** Starts polling; problems found while loading are told now, to whoever listens. */
-  start(): void {
+  start(): Promise<void> {
     for (const message of this.startupProblems.splice(0)) this.emit({ type: 'problem', message });
-    this.poller.start();
+    return this.poller.start();
   }
 
   stop(): void {

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { Order } from './api/wire';
+import {
+  briefOf,
+  dueReminders,
+  type OrderBrief,
+  purchaseNotifications,
+  resumeSummary,
+} from './notification-policy';
+
+const brief = (n: number): OrderBrief => ({
+  orderId: `o${n}`,
+  buyer: `Buyer ${n}`,
+  product: 'Suite × 2',
+  total: '€10.00',
+});
+
+describe('purchase notifications', () => {
+  it('are one per order up to three', () => {
+    expect(purchaseNotifications([brief(1), brief(2), brief(3)]).map((n) => n.orderId)).toEqual([
+      'o1',
+      'o2',
+      'o3',
+    ]);
+  });
+
+  it('become one summary past three, naming two buyers and counting the rest', () => {
+    expect(purchaseNotifications([1, 2, 3, 4].map(brief))).toEqual([
+      { kind: 'summary', title: '4 new orders', body: 'From Buyer 1, Buyer 2 and 2 more' },
+    ]);
+  });
+
+  it('are none for no orders', () => {
+    expect(purchaseNotifications([])).toEqual([]);
+    expect(resumeSummary([])).toEqual([]);
+  });
+});
+
+describe('order brief', () => {
+  const order: Order = {
+    orderTypeCode: 'Purchase',
+    documentCurrencyCode: 'SEK',
+    buyerCustomerParty: { party: { partyName: 'Fjord AB' } },
+    sellerSupplierParty: {},
+    anticipatedMonetaryTotal: { amount: 1500, currencyCode: 'SEK' },
+    documentLines: [
+      { lineItem: { name: 'Suite', quantity: { value: 12 } } },
+      { lineItem: { name: 'Support' } },
+    ],
+  };
+
+  it('says buyer, first product × quantity with the rest counted, and the total in its currency', () => {
+    expect(briefOf('o1', order)).toEqual({
+      orderId: 'o1',
+      buyer: 'Fjord AB',
+      product: 'Suite × 12 and 1 more',
+      total: expect.stringMatching(/^SEK\s1,500\.00$/),
+    });
+  });
+
+  it('still says something when the order could not be fetched', () => {
+    expect(briefOf('o1', undefined)).toEqual({
+      orderId: 'o1',
+      buyer: 'A buyer',
+      product: 'a product',
+      total: '',
+    });
+  });
+
+  it('keeps an unknown currency code as it is', () => {
+    const odd = { ...order, anticipatedMonetaryTotal: { amount: 5, currencyCode: 'XYZW' } };
+    expect(briefOf('o1', odd).total).toBe('5 XYZW');
+  });
+});
+
+describe('reminders', () => {
+  it('are due once an order waited the configured age, once, and never when off', () => {
+    const waiting = [
+      { orderId: 'old', since: 0 },
+      { orderId: 'young', since: 50 },
+      { orderId: 'done', since: 0 },
+    ];
+    expect(dueReminders(waiting, new Set(['done']), 100, 60).map((o) => o.orderId)).toEqual(['old']);
+    expect(dueReminders(waiting, new Set(), 100, 0)).toEqual([]);
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { SellerApiError } from './api/errors';
+import type { NewMarketplaceEvent } from './api/wire';
+import { Outbox, type OutboxItem } from './outbox';
+
+function outboxWith(post: (body: NewMarketplaceEvent, requestId: string) => Promise<{ eventId: string }>) {
+  const saves: OutboxItem[][] = [];
+  const outbox = new Outbox([], {
+    save: (items) => saves.push(structuredClone([...items])),
+    post: async (body, id) => ({ ...(await post(body, id)), ...body }),
+    now: () => 0,
+  });
+  return { outbox, saves };
+}
+
+const mark = (orderId: string, statusCode: OutboxItem['statusCode'] = 'ProvisioningInProgress') => ({
+  orderId,
+  statusCode,
+  description: `${statusCode} for ${orderId}`,
+});
+
+describe('outbox', () => {
+  it('is saved before anything is posted', async () => {
+    const { outbox, saves } = outboxWith(async () => ({ eventId: 'e1' }));
+    outbox.enqueue(mark('a'));
+    expect(saves).toHaveLength(1);
+    expect(saves[0]?.[0]?.state).toBe('pending');
+  });
+
+  it('posts every try of an item under its one request id', async () => {
+    const ids: string[] = [];
+    let fail = true;
+    const { outbox } = outboxWith(async (_, id) => {
+      ids.push(id);
+      if (fail) throw new SellerApiError({ kind: 'network', operation: 'sendEvent' }, 'down');
+      return { eventId: 'e1' };
+    });
+    const item = outbox.enqueue(mark('a'));
+    await outbox.deliver();
+    fail = false;
+    await outbox.deliver();
+    expect(ids).toEqual([item.requestId, item.requestId]);
+    expect(outbox.all()[0]).toMatchObject({ state: 'sent', eventId: 'e1', attempts: 2 });
+  });
+
+  it("keeps an order's later statuses back while an earlier one cannot be posted", async () => {
+    const posted: string[] = [];
+    const { outbox } = outboxWith(async (body) => {
+      const orderId = body.additionalProperties?.[0]?.value ?? '';
+      if (orderId === 'a' && body.statusCode === 'ProvisioningInProgress') {
+        throw new SellerApiError({ kind: 'http', operation: 'sendEvent', status: 503 }, '503');
+      }
+      posted.push(`${orderId}:${body.statusCode}`);
+      return { eventId: `${orderId}${posted.length}` };
+    });
+    outbox.enqueue(mark('a'));
+    outbox.enqueue(mark('a', 'ProvisioningCompleted'));
+    outbox.enqueue(mark('b'));
+    const report = await outbox.deliver();
+    expect(posted).toEqual(['b:ProvisioningInProgress']);
+    expect(report.deferred).toBe(2);
+  });
+
+  it('marks a refused post failed with the reason, and can try it again', async () => {
+    let refuse = true;
+    const { outbox } = outboxWith(async () => {
+      if (refuse)
+        throw new SellerApiError(
+          { kind: 'http', operation: 'sendEvent', status: 400, errorCode: 'BadRequest' },
+          'HTTP 400 BadRequest',
+        );
+      return { eventId: 'e1' };
+    });
+    const item = outbox.enqueue(mark('a'));
+    await outbox.deliver();
+    expect(outbox.all()[0]).toMatchObject({
+      state: 'failed',
+      lastError: expect.stringContaining('BadRequest'),
+    });
+    refuse = false;
+    outbox.retry(item.requestId);
+    await outbox.deliver();
+    expect(outbox.all()[0]?.state).toBe('sent');
+  });
+
+  it('forgets confirmed items once their event is in the history', async () => {
+    const { outbox } = outboxWith(async () => ({ eventId: 'e1' }));
+    outbox.enqueue(mark('a'));
+    await outbox.deliver();
+    outbox.forgetConfirmed((id) => id === 'e1');
+    expect(outbox.all()).toEqual([]);
+  });
+
+  it('rejects an invalid item instead of queueing it', () => {
+    const { outbox } = outboxWith(async () => ({ eventId: 'e1' }));
+    expect(() =>
+      outbox.enqueue({ orderId: '', statusCode: 'ProvisioningInProgress', description: 'x' }),
+    ).toThrow();
+    expect(outbox.all()).toEqual([]);
+  });
+});

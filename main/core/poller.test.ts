@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { ManualTimers } from '../../test/support/core';
+import { SellerApiError } from './api/errors';
+import { nextPollDelayMs, Poller } from './poller';
+
+const http = (status: number, operation = 'listEvents', retryAfterSeconds?: number) =>
+  new SellerApiError({ kind: 'http', operation, status, retryAfterSeconds }, `HTTP ${status}`);
+
+describe('next poll delay', () => {
+  it('is the interval after a success', () => {
+    expect(nextPollDelayMs(60_000, 0, undefined, () => 0.5)).toBe(60_000);
+  });
+
+  it('doubles from 15 s after failures, with ±20% jitter, up to 15 minutes', () => {
+    const mid = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => nextPollDelayMs(60_000, n, http(503), () => 0.5));
+    expect(mid).toEqual([15_000, 30_000, 60_000, 120_000, 240_000, 480_000, 900_000, 900_000]);
+    expect(nextPollDelayMs(60_000, 1, http(503), () => 0)).toBe(12_000);
+    expect(nextPollDelayMs(60_000, 1, http(503), () => 0.99999999)).toBe(18_000);
+    expect(nextPollDelayMs(60_000, 9, http(503), () => 0.9999)).toBe(900_000);
+  });
+
+  it("is never shorter than the server's Retry-After", () => {
+    expect(nextPollDelayMs(60_000, 1, http(429, 'listEvents', 300), () => 0.5)).toBe(300_000);
+  });
+});
+
+describe('poller', () => {
+  function poller(poll: () => Promise<void>) {
+    const timers = new ManualTimers();
+    const states: string[] = [];
+    const p = new Poller({
+      poll,
+      intervalMs: () => 60_000,
+      timers,
+      random: () => 0.5,
+      onState: (s) => states.push(s),
+    });
+    return { p, timers, states };
+  }
+
+  it('polls on start, then on the interval', async () => {
+    let polls = 0;
+    const { p, timers } = poller(async () => {
+      polls += 1;
+    });
+    await p.start();
+    expect(polls).toBe(1);
+    expect(timers.delays).toEqual([60_000]);
+    timers.fireAll();
+    await p.pollNow();
+    expect(polls).toBeGreaterThanOrEqual(2);
+  });
+
+  it('follows a running poll with exactly one more when asked meanwhile', async () => {
+    let polls = 0;
+    let release: () => void = () => undefined;
+    const { p } = poller(
+      () =>
+        new Promise<void>((resolve) => {
+          polls += 1;
+          release = resolve;
+        }),
+    );
+    p.start();
+    const asks = [p.pollNow(), p.pollNow(), p.pollNow()];
+    release();
+    await new Promise((r) => setTimeout(r, 0));
+    release();
+    await Promise.all(asks);
+    expect(polls).toBe(2);
+  });
+
+  it('stops for good on rejected credentials, until asked again', async () => {
+    let fail = true;
+    const { p, timers, states } = poller(async () => {
+      if (fail) throw http(401, 'createToken');
+    });
+    p.start();
+    await p.pollNow();
+    expect(p.state).toBe('credentials-rejected');
+    expect(timers.scheduled).toBe(0);
+    fail = false;
+    await p.pollNow();
+    expect(p.state).toBe('idle');
+    expect(states).toContain('credentials-rejected');
+  });
+
+  it('is not revived by a poll that ends after stop()', async () => {
+    let release: () => void = () => undefined;
+    const { p, timers } = poller(() => new Promise<void>((resolve) => (release = resolve)));
+    p.start();
+    const running = p.pollNow();
+    p.stop();
+    release();
+    await running;
+    expect(p.state).toBe('stopped');
+    expect(timers.scheduled).toBe(0);
+  });
+
+  it('does nothing while paused, and resumes on start', async () => {
+    let polls = 0;
+    const { p } = poller(async () => {
+      polls += 1;
+    });
+    p.pause();
+    await p.pollNow();
+    expect(polls).toBe(0);
+    await p.start();
+    expect(polls).toBe(1);
+  });
+});
