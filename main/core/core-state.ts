@@ -9,7 +9,7 @@ export const CoreState = z.object({
   version: z.literal(1),
   /** Absent until the first sync: then what is found is the backlog, not news. */
   cursor: z.object({ offset: z.int().min(0), lastEventId: z.string().optional() }).optional(),
-  /** Orders this laptop has notified of (or found in its backlog): never again. */
+  /** New orders this laptop has learned after its first start (and notified of, unless paused or off). */
   notified: z.array(z.string()),
   /** Orders this laptop has reminded of: never again. */
   reminded: z.array(z.string()),

@@ -5,7 +5,7 @@ import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync } from 'node:
 import { dirname } from 'node:path';
 import { eventKey, MarketplaceEvent, orderIdOf } from './api/wire';
 import { readTextIfExists } from './durable-file';
-import { compareEventTime, latestStatus } from './order-status';
+import { compareEventTime, isNewPurchase, isWaitingForAction } from './order-status';
 
 export interface EventLogLoad {
   log: EventLog;
@@ -16,6 +16,10 @@ export interface EventLogLoad {
 export class EventLog {
   private readonly ids = new Set<string>();
   private readonly byOrder = new Map<string, MarketplaceEvent[]>();
+  /** Kept up to date as events arrive, so a poll never scans the history. */
+  private readonly latest = new Map<string, MarketplaceEvent>();
+  private readonly purchasedAt = new Map<string, string>();
+  private readonly waiting = new Map<string, string | undefined>();
 
   private constructor(private readonly file: string) {}
 
@@ -70,7 +74,17 @@ export class EventLog {
   }
 
   status(orderId: string): string | undefined {
-    return latestStatus(this.byOrder.get(orderId) ?? []);
+    return this.latest.get(orderId)?.statusCode;
+  }
+
+  /** When the order's purchase event says it came in. */
+  purchaseTime(orderId: string): string | undefined {
+    return this.purchasedAt.get(orderId);
+  }
+
+  /** Orders whose latest status waits for action, with their purchase time. */
+  waitingOrders(): ReadonlyMap<string, string | undefined> {
+    return this.waiting;
   }
 
   orderIds(): IterableIterator<string> {
@@ -84,6 +98,14 @@ export class EventLog {
     const list = this.byOrder.get(orderId);
     if (list) list.push(event);
     else this.byOrder.set(orderId, [event]);
+    if (isNewPurchase(event) && event.eventTime && !this.purchasedAt.has(orderId)) {
+      this.purchasedAt.set(orderId, event.eventTime);
+    }
+    const latest = this.latest.get(orderId);
+    if (!latest || compareEventTime(event, latest) >= 0) this.latest.set(orderId, event);
+    if (isWaitingForAction(this.latest.get(orderId)?.statusCode))
+      this.waiting.set(orderId, this.purchasedAt.get(orderId));
+    else this.waiting.delete(orderId);
   }
 }
 

@@ -39,13 +39,6 @@ export function compareEventTime(a: MarketplaceEvent, b: MarketplaceEvent): numb
   return (a.eventId ?? '') < (b.eventId ?? '') ? -1 : (a.eventId ?? '') > (b.eventId ?? '') ? 1 : 0;
 }
 
-/** The status carried by the latest event, by event time. */
-export function latestStatus(events: readonly MarketplaceEvent[]): string | undefined {
-  let latest: MarketplaceEvent | undefined;
-  for (const event of events) if (!latest || compareEventTime(event, latest) >= 0) latest = event;
-  return latest?.statusCode;
-}
-
 /** A new purchase nobody has started to provision yet. */
 export function isWaitingForAction(status: string | undefined): boolean {
   return status === 'ProvisioningStarted';

@@ -53,6 +53,8 @@ export interface CoreStatus {
 export type CoreEvent =
   | { type: 'state-changed'; status: CoreStatus }
   | { type: 'notification'; request: NotificationRequest }
+  /** New orders, whether notified or not (paused, notifications off): for the CLI's watch. */
+  | { type: 'orders-arrived'; orderIds: string[] }
   | { type: 'problem'; message: string };
 
 export interface OrderSummary {
@@ -91,6 +93,7 @@ const EVENT_LOG_FILE = 'events.jsonl';
 export class SellerCore {
   private readonly listeners = new Set<(event: CoreEvent) => void>();
   private readonly orderCache = new Map<string, Order>();
+  private readonly notified: Set<string>;
   private readonly poller: Poller;
   private readonly now: () => number;
   private connection: Connection = 'starting';
@@ -105,6 +108,7 @@ export class SellerCore {
     private readonly startupProblems: string[],
   ) {
     this.now = ports.now ?? Date.now;
+    this.notified = new Set(state.notified);
     this.poller = new Poller({
       poll: () => this.poll(),
       intervalMs: () => ports.settings().pollIntervalSeconds * 1000,
@@ -161,7 +165,7 @@ export class SellerCore {
       connection: this.connection,
       lastSuccessfulPoll: this.lastSuccessfulPoll,
       lastError: this.lastError,
-      waitingCount: this.orders().filter((o) => o.waiting).length,
+      waitingCount: this.waitingCount(),
       pendingOutbox: this.outbox.pendingCount,
       notificationsPausedUntil: pausedUntil === null ? null : new Date(pausedUntil).toISOString(),
     };
@@ -172,12 +176,11 @@ export class SellerCore {
     const summaries: OrderSummary[] = [];
     for (const orderId of this.log.orderIds()) {
       const status = this.effectiveStatus(orderId);
-      const purchase = this.log.history(orderId).find(isNewPurchase);
       const last = this.outbox.forOrder(orderId).at(-1);
       summaries.push({
         orderId,
         status,
-        since: purchase?.eventTime,
+        since: this.log.purchaseTime(orderId),
         waiting: isWaitingForAction(status),
         delivery: last?.state ?? null,
       });
@@ -239,34 +242,39 @@ export class SellerCore {
   /** One poll: learn, notify, deliver. Thrown errors go to the poller's backoff. */
   private async poll(): Promise<void> {
     const sync = await syncFeed(this.ports.client, this.log, this.state.cursor);
+    let changed = sync.cursor.offset !== this.state.cursor?.offset;
     this.state.cursor = sync.cursor;
-    const notified = new Set(this.state.notified);
-    const purchases = [...new Set(sync.fresh.filter(isNewPurchase).map(orderIdOf))].filter(
-      (id): id is string => id !== undefined && !notified.has(id),
-    );
-    // Recorded as notified before anything is raised: a crash then may lose a pop-up (the
-    // order still shows in the inbox) but never raises it twice.
-    this.state.notified.push(...purchases);
+    // The backlog of a first start is history: shown in the inbox, never notified.
+    const purchases = sync.backlog
+      ? []
+      : [...new Set(sync.fresh.filter(isNewPurchase).map(orderIdOf))].filter(
+          (id): id is string => id !== undefined && !this.notified.has(id),
+        );
     const paused = this.pausedUntil() !== null;
     const settings = this.ports.settings();
-    if (!sync.backlog && paused) this.state.held.push(...purchases);
+    if (paused) this.state.held.push(...purchases);
     const heldToSummarise = !paused && this.state.held.length > 0 ? this.state.held.splice(0) : [];
-    const reminders = this.remindersDue();
+    const reminders = paused ? [] : this.remindersDue();
+    for (const id of purchases) this.notified.add(id);
+    this.state.notified.push(...purchases);
     this.state.reminded.push(...reminders.map((r) => r.orderId));
-    saveState(join(this.ports.dataDir, STATE_FILE), this.state);
+    changed ||= purchases.length + heldToSummarise.length + reminders.length > 0;
+    // Recorded before anything is raised: a crash then may lose a pop-up (the order still
+    // shows in the inbox) but never raises one twice.
+    if (changed) saveState(join(this.ports.dataDir, STATE_FILE), this.state);
 
     if (settings.notificationsEnabled) {
       const requests: NotificationRequest[] = [];
-      if (!sync.backlog && !paused) requests.push(...purchaseNotifications(await this.briefs(purchases)));
+      if (!paused) requests.push(...purchaseNotifications(await this.briefs(purchases)));
       requests.push(...resumeSummary(await this.briefs(heldToSummarise)));
-      if (!paused)
-        requests.push(
-          ...reminderNotifications(await this.briefs(reminders.map((r) => r.orderId)), waitedFor(settings)),
-        );
+      requests.push(
+        ...reminderNotifications(await this.briefs(reminders.map((r) => r.orderId)), waitedFor(settings)),
+      );
       for (const request of requests) this.emit({ type: 'notification', request });
     }
+    if (purchases.length > 0) this.emit({ type: 'orders-arrived', orderIds: purchases });
 
-    await this.outbox.deliver();
+    if (this.outbox.pendingCount > 0) await this.outbox.deliver();
     this.outbox.forgetConfirmed((eventId) => this.log.has(eventId));
     this.lastSuccessfulPoll = new Date(this.now()).toISOString();
     this.lastError = null;
@@ -274,11 +282,37 @@ export class SellerCore {
 
   private remindersDue() {
     const afterMs = this.ports.settings().reminderAfterMinutes * 60_000;
+    if (afterMs <= 0) return [];
     const reminded = new Set(this.state.reminded);
-    const waiting = this.orders()
-      .filter((o) => o.waiting && o.since !== undefined)
-      .map((o) => ({ orderId: o.orderId, since: Date.parse(o.since ?? '') }));
-    return dueReminders(waiting, reminded, this.now(), afterMs);
+    const waiting = [...this.waitingOrders()].map(([orderId, since]) => ({
+      orderId,
+      since: Date.parse(since ?? ''),
+    }));
+    return dueReminders(
+      waiting.filter((o) => Number.isFinite(o.since)),
+      reminded,
+      this.now(),
+      afterMs,
+    );
+  }
+
+  /** The log's waiting orders less those the user has marked since: counted without a scan. */
+  private waitingCount(): number {
+    const waiting = this.log.waitingOrders();
+    const markedAway = new Set(
+      this.outbox
+        .all()
+        .map((item) => item.orderId)
+        .filter((id) => waiting.has(id) && !isWaitingForAction(this.effectiveStatus(id))),
+    );
+    return waiting.size - markedAway.size;
+  }
+
+  /** Orders waiting for action, with their purchase time, the outbox's marks applied. */
+  private *waitingOrders(): Generator<[string, string | undefined]> {
+    for (const [orderId, since] of this.log.waitingOrders()) {
+      if (isWaitingForAction(this.effectiveStatus(orderId))) yield [orderId, since];
+    }
   }
 
   /** The status the order has, or will have once the outbox delivers what the user marked. */
