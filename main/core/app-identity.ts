@@ -1,0 +1,11 @@
+// The app's identity, in one place: the OS keychain service name, the electron-builder appId and the
+// names users see all come from here, so they can never drift apart.
+
+/**
+ * Reverse-DNS application id. It is the keychain service under which client secrets are stored, so
+ * changing it orphans every secret users already saved: treat it as permanent.
+ */
+export const APP_ID = 'com.sellertray.desktop';
+
+/** The name users see (tray tooltip, notifications, installer, keychain prompts). */
+export const PRODUCT_NAME = 'Seller Tray';
