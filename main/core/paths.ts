@@ -1,0 +1,36 @@
+// Where the app keeps its state on this computer. The desktop app asks Electron
+// (`app.getPath('userData')`); the CLI and the browser preview cannot, so this reproduces Electron's
+// answer for our product name. Both then read and write the same files, and a second home directory
+// behaves like a second laptop.
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { PRODUCT_NAME } from './app-identity';
+
+/**
+ * The directory Electron's `app.getPath('userData')` names for productName 'Seller Tray':
+ * Linux (and other Unix-likes) `$XDG_CONFIG_HOME/Seller Tray`, else `~/.config/Seller Tray`;
+ * macOS `~/Library/Application Support/Seller Tray`; Windows `%APPDATA%\Seller Tray`, else
+ * `~\AppData\Roaming\Seller Tray`.
+ */
+export function userDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homedir(),
+): string {
+  if (platform === 'win32') {
+    return path.win32.join(
+      nonEmpty(env.APPDATA) ?? path.win32.join(home, 'AppData', 'Roaming'),
+      PRODUCT_NAME,
+    );
+  }
+  if (platform === 'darwin') {
+    // Electron ignores XDG variables on macOS.
+    return path.posix.join(home, 'Library', 'Application Support', PRODUCT_NAME);
+  }
+  return path.posix.join(nonEmpty(env.XDG_CONFIG_HOME) ?? path.posix.join(home, '.config'), PRODUCT_NAME);
+}
+
+/** An empty variable counts as unset, as it does for Chromium's XDG lookup. */
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}

@@ -1,0 +1,272 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfSettingsStore, DEFAULT_SETTINGS, parseSettingsPatch, type Settings } from './settings';
+
+let dir: string;
+const NOW = new Date('2026-11-21T16:50:00.123Z');
+const store = (cwd = dir) => new ConfSettingsStore({ cwd, now: () => NOW });
+const settingsFile = (cwd = dir) => path.join(cwd, 'settings.json');
+const onDisk = (cwd = dir) => JSON.parse(readFileSync(settingsFile(cwd), 'utf8'));
+
+const configured: Settings = {
+  baseUrl: 'https://marketplace.example/api',
+  clientId: 'client-1',
+  pollIntervalSeconds: 120,
+  notificationsEnabled: false,
+  pausedUntil: '2026-11-21T18:00:00Z',
+  reminderAfterMinutes: 0,
+  openAtLogin: true,
+  demoMode: false,
+};
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'seller-tray-settings-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('settings defaults', () => {
+  it('are: not configured, every 60 s, notifications on, not paused, reminder after 4 h, no login item, no demo', () => {
+    expect(DEFAULT_SETTINGS).toEqual({
+      baseUrl: '',
+      clientId: '',
+      pollIntervalSeconds: 60,
+      notificationsEnabled: true,
+      pausedUntil: null,
+      reminderAfterMinutes: 240,
+      openAtLogin: false,
+      demoMode: false,
+    });
+  });
+});
+
+describe('settings file', () => {
+  it('is not there at first start: the defaults, and nothing to tell the user', () => {
+    expect(store().load()).toEqual({ settings: DEFAULT_SETTINGS });
+  });
+
+  it('gives back what was saved, in a new store as after a restart', () => {
+    store().save(configured);
+    expect(store().load()).toEqual({ settings: configured });
+    expect(onDisk()).toEqual(configured);
+  });
+
+  it('is written whole on every save, leaving no temporary files behind', () => {
+    const s = store();
+    s.save(configured);
+    s.save({ ...configured, pollIntervalSeconds: 30 });
+    expect(readdirSync(dir)).toEqual(['settings.json']);
+    expect(onDisk().pollIntervalSeconds).toBe(30);
+  });
+
+  it('fills keys missing from an older file with their defaults', () => {
+    writeFileSync(settingsFile(), JSON.stringify({ clientId: 'client-1', pollIntervalSeconds: 300 }));
+    expect(store().load()).toEqual({
+      settings: { ...DEFAULT_SETTINGS, clientId: 'client-1', pollIntervalSeconds: 300 },
+    });
+  });
+
+  it('drops keys it does not know, and the next save writes only settings', () => {
+    writeFileSync(settingsFile(), JSON.stringify({ ...configured, fromANewerVersion: 1 }));
+    const s = store();
+    expect(s.load()).toEqual({ settings: configured });
+    s.save(configured);
+    expect(onDisk()).toEqual(configured);
+  });
+
+  it('that is not JSON is kept aside, the defaults written, and the user told where it is', () => {
+    writeFileSync(settingsFile(), '{"pollIntervalSeconds": 60,');
+    const { settings, problem } = store().load();
+    expect(settings).toEqual(DEFAULT_SETTINGS);
+    const aside = `${settingsFile()}.corrupt-2026-11-21T16-50-00Z`;
+    expect(problem).toBe(
+      `Your settings file was unreadable; it was kept as ${aside} and the defaults are in use.`,
+    );
+    expect(readFileSync(aside, 'utf8')).toBe('{"pollIntervalSeconds": 60,');
+    expect(onDisk()).toEqual(DEFAULT_SETTINGS);
+    // Told once: the next start finds good settings.
+    expect(store().load()).toEqual({ settings: DEFAULT_SETTINGS });
+  });
+
+  it.each([
+    ['empty', ''],
+    ['a JSON array', '[]'],
+    ['JSON null', 'null'],
+  ])('that is %s is treated as unreadable, not as empty settings', (_, content) => {
+    writeFileSync(settingsFile(), content);
+    const { settings, problem } = store().load();
+    expect(settings).toEqual(DEFAULT_SETTINGS);
+    expect(problem).toMatch(/was unreadable; it was kept as .*settings\.json\.corrupt-2026-11-21T16-50-00Z/);
+  });
+
+  it('with a value the schema refuses is kept aside too, and the message names the field', () => {
+    const bad = JSON.stringify({ ...configured, pollIntervalSeconds: 5, baseUrl: 'http://evil.example' });
+    writeFileSync(settingsFile(), bad);
+    const { settings, problem } = store().load();
+    expect(settings).toEqual(DEFAULT_SETTINGS);
+    expect(problem).toContain('pollIntervalSeconds must be a whole number of seconds from 30 to 3600');
+    expect(problem).toContain('baseUrl is not usable: the base URL must use https');
+    expect(problem).toContain('settings.json.corrupt-2026-11-21T16-50-00Z and the defaults are in use.');
+    expect(readFileSync(`${settingsFile()}.corrupt-2026-11-21T16-50-00Z`, 'utf8')).toBe(bad);
+    expect(onDisk()).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('kept aside twice in the same second keeps both bad files', () => {
+    writeFileSync(settingsFile(), 'first');
+    store().load();
+    writeFileSync(settingsFile(), 'second');
+    expect(store().load().problem).toContain('settings.json.corrupt-2026-11-21T16-50-00Z-2 ');
+    expect(readFileSync(`${settingsFile()}.corrupt-2026-11-21T16-50-00Z`, 'utf8')).toBe('first');
+    expect(readFileSync(`${settingsFile()}.corrupt-2026-11-21T16-50-00Z-2`, 'utf8')).toBe('second');
+  });
+
+  it('saved over a bad file that was never loaded still keeps the bad file aside', () => {
+    writeFileSync(settingsFile(), 'not json');
+    store().save(configured);
+    expect(onDisk()).toEqual(configured);
+    expect(readFileSync(`${settingsFile()}.corrupt-2026-11-21T16-50-00Z`, 'utf8')).toBe('not json');
+  });
+
+  it('that cannot be read at all is left alone, and the defaults are used for now', () => {
+    mkdirSync(settingsFile()); // reading a directory fails with EISDIR on every platform
+    expect(store().load()).toEqual({
+      settings: DEFAULT_SETTINGS,
+      problem: `Your settings file ${settingsFile()} could not be read (EISDIR); the defaults are in use until it can be.`,
+    });
+    expect(readdirSync(dir)).toEqual(['settings.json']);
+  });
+
+  it('never holds the client secret, even when a caller slips it in', () => {
+    const withSecret = { ...configured, clientSecret: 's3cr3t-value' } as Settings;
+    store().save(withSecret);
+    const text = readFileSync(settingsFile(), 'utf8');
+    expect(text).not.toContain('s3cr3t-value');
+    expect(text).not.toContain('clientSecret');
+    expect(store().load()).toEqual({ settings: configured });
+  });
+
+  it('refuses to write invalid settings, leaving the saved ones as they were', () => {
+    const s = store();
+    s.save(configured);
+    expect(() => s.save({ ...configured, pollIntervalSeconds: 1 })).toThrow(
+      'Settings not saved: pollIntervalSeconds must be a whole number of seconds from 30 to 3600 (30 seconds to 1 hour)',
+    );
+    expect(onDisk()).toEqual(configured);
+  });
+
+  it('of two user data directories are independent, like two laptops', () => {
+    const other = mkdtempSync(path.join(tmpdir(), 'seller-tray-settings-'));
+    try {
+      store(dir).save(configured);
+      expect(store(other).load()).toEqual({ settings: DEFAULT_SETTINGS });
+      store(other).save({ ...DEFAULT_SETTINGS, demoMode: true });
+      expect(store(dir).load().settings).toEqual(configured);
+      expect(store(other).load().settings.demoMode).toBe(true);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('normalises the base URL the way the API client reads it', () => {
+    store().save({ ...configured, baseUrl: ' https://marketplace.example/api/ ' });
+    expect(onDisk().baseUrl).toBe('https://marketplace.example/api');
+  });
+});
+
+describe('a settings change from the UI', () => {
+  it('may name any subset of the settings', () => {
+    expect(parseSettingsPatch({})).toEqual({ ok: true, patch: {} });
+    expect(parseSettingsPatch({ pollIntervalSeconds: 30 })).toEqual({
+      ok: true,
+      patch: { pollIntervalSeconds: 30 },
+    });
+    expect(
+      parseSettingsPatch({
+        baseUrl: 'http://127.0.0.1:4010/',
+        clientId: ' client-1 ',
+        pollIntervalSeconds: 3600,
+        notificationsEnabled: false,
+        pausedUntil: '2026-11-21T18:00:00+01:00',
+        reminderAfterMinutes: 15,
+        openAtLogin: true,
+        demoMode: true,
+      }),
+    ).toEqual({
+      ok: true,
+      patch: {
+        baseUrl: 'http://127.0.0.1:4010',
+        clientId: 'client-1',
+        pollIntervalSeconds: 3600,
+        notificationsEnabled: false,
+        pausedUntil: '2026-11-21T18:00:00+01:00',
+        reminderAfterMinutes: 15,
+        openAtLogin: true,
+        demoMode: true,
+      },
+    });
+  });
+
+  it('can clear the base URL and client id, lift a pause and turn the reminder off', () => {
+    expect(
+      parseSettingsPatch({ baseUrl: '', clientId: '', pausedUntil: null, reminderAfterMinutes: 0 }),
+    ).toEqual({
+      ok: true,
+      patch: { baseUrl: '', clientId: '', pausedUntil: null, reminderAfterMinutes: 0 },
+    });
+  });
+
+  it('leaves out keys given as undefined, so applying it never blanks a setting', () => {
+    expect(parseSettingsPatch({ demoMode: true, clientId: undefined })).toEqual({
+      ok: true,
+      patch: { demoMode: true },
+    });
+  });
+
+  it.each([
+    [{ pollIntervalSeconds: 29 }, 'pollIntervalSeconds', 'from 30 to 3600'],
+    [{ pollIntervalSeconds: 3601 }, 'pollIntervalSeconds', 'from 30 to 3600'],
+    [{ pollIntervalSeconds: 60.5 }, 'pollIntervalSeconds', 'whole number'],
+    [{ pollIntervalSeconds: '60' }, 'pollIntervalSeconds', 'whole number'],
+    [{ baseUrl: 'http://marketplace.example' }, 'baseUrl', 'must use https'],
+    [{ baseUrl: 'marketplace.example' }, 'baseUrl', 'is not a URL'],
+    [{ baseUrl: 42 }, 'baseUrl', 'address of the Seller API'],
+    [{ clientId: 'x'.repeat(201) }, 'clientId', 'at most 200 characters'],
+    [{ clientId: 'a:b' }, 'clientId', 'colon'],
+    [{ notificationsEnabled: 'yes' }, 'notificationsEnabled', 'true or false'],
+    [{ pausedUntil: 'tomorrow' }, 'pausedUntil', 'date and time'],
+    [{ reminderAfterMinutes: 5 }, 'reminderAfterMinutes', 'or 0 for no reminder'],
+    [{ reminderAfterMinutes: 10081 }, 'reminderAfterMinutes', 'from 15 to 10080'],
+    [{ openAtLogin: 1 }, 'openAtLogin', 'true or false'],
+    [{ demoMode: null }, 'demoMode', 'true or false'],
+    [{ theme: 'dark' }, 'theme', 'theme is not a setting'],
+    [{ clientSecret: 'pw' }, 'clientSecret', 'kept in the system keychain'],
+  ])('refuses %j, naming %s', (input, field, words) => {
+    const result = parseSettingsPatch(input);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]?.field).toBe(field);
+    expect(result.errors[0]?.message).toMatch(new RegExp(`^${field}`));
+    expect(result.errors[0]?.message).toContain(words);
+    expect(result.message).toBe(result.errors[0]?.message);
+  });
+
+  it('reports every bad field at once', () => {
+    const result = parseSettingsPatch({ pollIntervalSeconds: 5, demoMode: 'no', extra: 1 });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.map((e) => e.field).sort()).toEqual(['demoMode', 'extra', 'pollIntervalSeconds']);
+  });
+
+  it.each([null, 'pollIntervalSeconds=60', [], 42])('refuses %j, which is no object of settings', (input) => {
+    const result = parseSettingsPatch(input);
+    expect(result).toEqual({
+      ok: false,
+      errors: [{ field: null, message: 'the settings must be an object of setting names and values' }],
+      message: 'the settings must be an object of setting names and values',
+    });
+  });
+});
