@@ -190,6 +190,12 @@ export class SellerCore {
     );
   }
 
+  /** What the inbox shows of an order, when it has been fetched; never a network call. */
+  cachedBrief(orderId: string): OrderBrief | undefined {
+    const order = this.orderCache.get(orderId);
+    return order ? briefOf(orderId, order) : undefined;
+  }
+
   async order(orderId: string): Promise<OrderDetail> {
     const [order, licenses] = await Promise.all([
       this.fetchOrder(orderId),

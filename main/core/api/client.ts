@@ -1,5 +1,6 @@
 // The typed Seller API client: every call of Seller Tray to the marketplace goes through it.
 import { randomUUID } from 'node:crypto';
+import { decodeJwt } from 'jose';
 import type { z } from 'zod';
 import { AccessTokens } from './access-token';
 import { type ApiErrorDetails, SellerApiError } from './errors';
@@ -89,9 +90,15 @@ export class SellerApiClient {
     return this.call('ping');
   }
 
-  /** Checks that the credentials are accepted (a token is issued). */
-  async authenticate(): Promise<void> {
-    await this.tokens.get();
+  /** Checks that the credentials are accepted; tells which seller they belong to, if the token says. */
+  async authenticate(): Promise<{ sellerId: number | null }> {
+    const token = await this.tokens.get();
+    try {
+      const { sellerId } = decodeJwt(token);
+      return { sellerId: typeof sellerId === 'number' ? sellerId : null };
+    } catch {
+      return { sellerId: null };
+    }
   }
 
   listOrders(page: PageQuery = {}): Promise<PageOf<Order>> {

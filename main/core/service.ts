@@ -1,0 +1,308 @@
+// The one API the shell and the renderer use (through the bridge contract in preload/). It
+// owns the settings, the keychain secret and the core, rebuilds the core when the account
+// changes, and validates every request at this boundary.
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import {
+  type Answer,
+  type AppState,
+  type Channel,
+  type ConnectionTest,
+  type OrderListItem,
+  type Responses,
+  requests,
+} from '../../preload/contract';
+import { SellerApiClient } from './api/client';
+import { SellerApiError } from './api/errors';
+import { checkBaseUrl, type Transport } from './api/transport';
+import { isWaitingForAction } from './order-status';
+import type { Timers } from './poller';
+import { KeychainUnavailableError, SecretInputError, type SecretStore } from './secrets';
+import { type CoreEvent, SellerCore, TransitionError } from './seller-core';
+import { parseSettingsPatch, type Settings, type SettingsStore } from './settings';
+
+export interface ServicePorts {
+  settings: SettingsStore;
+  secrets: SecretStore;
+  /** The user data directory; each account keeps its state in a folder of its own there. */
+  dataRoot: string;
+  transport?: Transport;
+  timers?: Timers;
+  now?: () => number;
+}
+
+export type ServiceEvent = CoreEvent | { type: 'app-state'; state: AppState };
+
+/** A request refused at the boundary, or an operation that cannot be done; the message is for the user. */
+export class ServiceError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class SellerTrayService {
+  private readonly listeners = new Set<(event: ServiceEvent) => void>();
+  private core: SellerCore | undefined;
+  private secretStored = false;
+
+  private constructor(
+    private readonly ports: ServicePorts,
+    private settings: Settings,
+  ) {}
+
+  /** Loads the settings and, when an account is configured, starts its core. */
+  static async open(ports: ServicePorts): Promise<SellerTrayService> {
+    const { settings, problem } = ports.settings.load();
+    const service = new SellerTrayService(ports, settings);
+    await service.connect();
+    if (problem) service.emit({ type: 'problem', message: problem });
+    return service;
+  }
+
+  onEvent(listener: (event: ServiceEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  close(): void {
+    this.core?.stop();
+  }
+
+  /** One bridge request: validated, performed, answered with the value or a clear error. */
+  async handle<C extends Channel>(channel: C, payload: unknown): Promise<Answer<Responses[C]>> {
+    try {
+      const schema: z.ZodType = requests[channel];
+      if (!schema) throw new ServiceError('unknown-channel', `There is no operation "${String(channel)}".`);
+      const input = schema.safeParse(payload);
+      if (!input.success) throw new ServiceError('invalid-input', describeInvalid(input.error));
+      return { ok: true, value: (await this.perform(channel, input.data)) as Responses[C] };
+    } catch (error) {
+      return { ok: false, error: toAnswerError(error) };
+    }
+  }
+
+  private async perform(channel: Channel, input: unknown): Promise<unknown> {
+    switch (channel) {
+      case 'getState':
+        return this.state();
+      case 'getSettings':
+        return this.settings;
+      case 'setSettings':
+        return this.updateSettings(input);
+      case 'setSecret':
+        return this.storeSecret((input as { secret: string }).secret);
+      case 'testConnection':
+        return this.testConnection(input as z.infer<(typeof requests)['testConnection']>);
+      case 'listOrders':
+        return this.listOrders(input as z.infer<(typeof requests)['listOrders']>);
+      case 'getOrder':
+        return this.requireCore().order((input as { orderId: string }).orderId);
+      case 'markStatus':
+        return this.requireCore().markStatus(input as z.infer<(typeof requests)['markStatus']>);
+      case 'retryDelivery': {
+        const item = this.requireCore().retryDelivery((input as { requestId: string }).requestId);
+        if (!item)
+          throw new ServiceError('not-found', 'There is no failed status to send again with that id.');
+        return item;
+      }
+      case 'checkNow':
+        await this.core?.checkNow();
+        return this.state();
+      case 'pauseNotifications':
+        this.saveSettings({ ...this.settings, pausedUntil: (input as { until: string | null }).until });
+        return this.state();
+    }
+  }
+
+  state(): AppState {
+    const status = this.core?.status();
+    return {
+      setup: this.core ? (this.settings.demoMode ? 'demo' : 'configured') : 'unconfigured',
+      baseUrl: this.settings.baseUrl,
+      clientId: this.settings.clientId,
+      secretStored: this.secretStored,
+      connection: status?.connection ?? 'starting',
+      lastSuccessfulPoll: status?.lastSuccessfulPoll ?? null,
+      lastError: status?.lastError ?? null,
+      waitingCount: status?.waitingCount ?? 0,
+      pendingOutbox: status?.pendingOutbox ?? 0,
+      notificationsPausedUntil: status?.notificationsPausedUntil ?? null,
+    };
+  }
+
+  private async updateSettings(input: unknown): Promise<Settings> {
+    const patch = parseSettingsPatch(input);
+    if (!patch.ok) throw new ServiceError('invalid-input', patch.message);
+    const before = this.settings;
+    this.saveSettings({ ...this.settings, ...patch.patch });
+    if (before.baseUrl !== this.settings.baseUrl || before.clientId !== this.settings.clientId)
+      await this.connect();
+    return this.settings;
+  }
+
+  private saveSettings(settings: Settings): void {
+    this.ports.settings.save(settings);
+    this.settings = settings;
+    this.emit({ type: 'app-state', state: this.state() });
+  }
+
+  private async storeSecret(secret: string): Promise<AppState> {
+    if (!this.settings.clientId) {
+      throw new ServiceError(
+        'invalid-input',
+        'Set the client id before the secret: the secret is stored under it.',
+      );
+    }
+    await this.ports.secrets.set(this.settings.clientId, secret);
+    await this.connect();
+    return this.state();
+  }
+
+  /** Ping, then a token: each outcome with a message the user can act on. */
+  private async testConnection(input: z.infer<(typeof requests)['testConnection']>): Promise<ConnectionTest> {
+    const base = checkBaseUrl(input.baseUrl);
+    if (!base.ok)
+      return { ok: false, reason: 'invalid-url', message: `The base URL is not usable: ${base.problem}.` };
+    const secret = input.secret ?? (await this.ports.secrets.get(input.clientId));
+    if (secret === undefined) {
+      return {
+        ok: false,
+        reason: 'credentials',
+        message: 'No client secret is stored for this client id yet.',
+      };
+    }
+    const client = this.makeClient(base.url, input.clientId, async () => secret, { maxAttempts: 1 });
+    try {
+      const ping = await client.ping();
+      const { sellerId } = await client.authenticate();
+      return { ok: true, sellerId, stage: ping.stage ?? null };
+    } catch (error) {
+      if (!(error instanceof SellerApiError)) throw error;
+      if (error.credentialsRejected) {
+        return {
+          ok: false,
+          reason: 'credentials',
+          message: 'The marketplace rejected the client id or secret.',
+        };
+      }
+      if (error.kind === 'tls')
+        return {
+          ok: false,
+          reason: 'tls',
+          message: `The server's certificate was refused. ${error.message}`,
+        };
+      if (error.kind === 'network' || error.kind === 'timeout') {
+        return {
+          ok: false,
+          reason: 'unreachable',
+          message: `The marketplace could not be reached. ${error.message}`,
+        };
+      }
+      return { ok: false, reason: 'server', message: error.message };
+    }
+  }
+
+  /** Orders by status and by a search in id, buyer and product (of the orders fetched so far). */
+  private listOrders(query: z.infer<(typeof requests)['listOrders']>): OrderListItem[] {
+    const core = this.requireCore();
+    const search = query.search.trim().toLowerCase();
+    return core
+      .orders()
+      .filter((o) => {
+        if (query.filter === 'waiting') return isWaitingForAction(o.status);
+        return query.filter === 'all' || o.status === query.filter;
+      })
+      .map((o): OrderListItem => {
+        const brief = core.cachedBrief(o.orderId);
+        return brief ? { ...o, buyer: brief.buyer, product: brief.product, total: brief.total } : o;
+      })
+      .filter(
+        (o) =>
+          search === '' ||
+          [o.orderId, o.buyer, o.product].some((text) => text?.toLowerCase().includes(search)),
+      );
+  }
+
+  /** (Re)builds the core for the configured account; without one, there is none. */
+  private async connect(): Promise<void> {
+    this.core?.stop();
+    this.core = undefined;
+    const { baseUrl, clientId } = this.settings;
+    this.secretStored = clientId ? (await this.ports.secrets.get(clientId)) !== undefined : false;
+    if (!baseUrl || !clientId || !this.secretStored) {
+      this.emit({ type: 'app-state', state: this.state() });
+      return;
+    }
+    const client = this.makeClient(baseUrl, clientId, async () => {
+      const secret = await this.ports.secrets.get(clientId);
+      if (secret === undefined)
+        throw new ServiceError('no-secret', 'The client secret is no longer in the keychain.');
+      return secret;
+    });
+    const core = await SellerCore.open({
+      client,
+      dataDir: accountDir(this.ports.dataRoot, baseUrl, clientId),
+      settings: () => this.settings,
+      ...(this.ports.timers ? { timers: this.ports.timers } : {}),
+      ...(this.ports.now ? { now: this.ports.now } : {}),
+    });
+    core.on((event) =>
+      this.emit(event.type === 'state-changed' ? { type: 'app-state', state: this.state() } : event),
+    );
+    this.core = core;
+    void core.start();
+  }
+
+  private makeClient(
+    baseUrl: string,
+    clientId: string,
+    clientSecret: () => Promise<string>,
+    retry?: { maxAttempts: number },
+  ): SellerApiClient {
+    return new SellerApiClient({
+      baseUrl,
+      credentials: { clientId, clientSecret },
+      ...(this.ports.transport ? { transport: this.ports.transport } : {}),
+      ...(retry ? { retry } : {}),
+    });
+  }
+
+  private requireCore(): SellerCore {
+    if (!this.core)
+      throw new ServiceError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
+    return this.core;
+  }
+
+  private emit(event: ServiceEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+/**
+ * Each account (base URL and client id) keeps its cursor, history and outbox apart, so
+ * switching to another seller neither mixes histories nor notifies the old one's orders.
+ */
+export function accountDir(dataRoot: string, baseUrl: string, clientId: string): string {
+  const key = createHash('sha256').update(`${baseUrl}\n${clientId}`).digest('hex').slice(0, 16);
+  return join(dataRoot, 'accounts', key);
+}
+
+function describeInvalid(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}
+
+function toAnswerError(error: unknown): { code: string; message: string } {
+  if (error instanceof ServiceError) return { code: error.code, message: error.message };
+  if (error instanceof TransitionError) return { code: 'unusual-transition', message: error.message };
+  if (error instanceof KeychainUnavailableError)
+    return { code: 'keychain-unavailable', message: error.message };
+  if (error instanceof SecretInputError) return { code: 'invalid-input', message: error.message };
+  if (error instanceof SellerApiError) return { code: `api-${error.kind}`, message: error.message };
+  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,112 @@
+// The bridge contract between the renderer and the main process: every channel's name,
+// the schema its request must pass, and the type of its answer, in one place. The main
+// process validates every request with these schemas; the renderer is typed by them; the
+// preload exposes exactly these channels and nothing else.
+import { z } from 'zod';
+import type { License, MarketplaceEvent, Order } from '../main/core/api/wire';
+import { MARKABLE_STATUSES } from '../main/core/order-status';
+import type { OutboxItem } from '../main/core/outbox';
+import type { CoreEvent, CoreStatus, OrderSummary } from '../main/core/seller-core';
+import type { Settings } from '../main/core/settings';
+
+const OrderId = z.string().trim().min(1, 'an order id is required').max(100);
+
+export const SetupStatus = z.enum(['unconfigured', 'configured', 'demo']);
+
+/** What the header and the tray show. */
+export interface AppState extends CoreStatus {
+  setup: z.infer<typeof SetupStatus>;
+  baseUrl: string;
+  clientId: string;
+  /** Whether a secret for the client id is in the keychain (the secret itself never leaves it). */
+  secretStored: boolean;
+}
+
+export interface OrderListItem extends OrderSummary {
+  /** Buyer, product and total when the order has been fetched; absent until then. */
+  buyer?: string;
+  product?: string;
+  total?: string;
+}
+
+export interface OrderView {
+  order: Order;
+  licenses: License[];
+  history: MarketplaceEvent[];
+  outbox: OutboxItem[];
+  status: string | undefined;
+}
+
+export type ConnectionTest =
+  | { ok: true; sellerId: number | null; stage: string | null }
+  | { ok: false; reason: 'invalid-url' | 'unreachable' | 'tls' | 'credentials' | 'server'; message: string };
+
+export const requests = {
+  getState: z.undefined(),
+  getSettings: z.undefined(),
+  /** A partial settings update; the settings module validates each field. */
+  setSettings: z.record(z.string(), z.unknown()),
+  /** Write-only: the secret goes to the keychain and is never read back. */
+  setSecret: z.strictObject({ secret: z.string().min(1, 'the client secret is empty').max(4096) }),
+  testConnection: z.strictObject({
+    baseUrl: z.string().max(2048),
+    clientId: z.string().trim().min(1, 'the client id is empty').max(200),
+    /** Omitted: the secret stored in the keychain is used. */
+    secret: z.string().min(1).max(4096).optional(),
+  }),
+  listOrders: z.strictObject({
+    filter: z.enum(['all', 'waiting', ...MARKABLE_STATUSES, 'ProvisioningStarted']).default('all'),
+    search: z.string().max(200).default(''),
+  }),
+  getOrder: z.strictObject({ orderId: OrderId }),
+  markStatus: z
+    .strictObject({
+      orderId: OrderId,
+      statusCode: z.enum(MARKABLE_STATUSES),
+      description: z.string().trim().max(1000).default(''),
+      detailedDescription: z.string().trim().max(4000).optional(),
+      override: z.boolean().default(false),
+    })
+    .refine(
+      (r) => r.statusCode !== 'ProvisioningFailed' || (r.description !== '' && !!r.detailedDescription),
+      {
+        message: 'a failure needs a description and a detailed description of the reason',
+        path: ['detailedDescription'],
+      },
+    ),
+  retryDelivery: z.strictObject({ requestId: z.guid() }),
+  checkNow: z.undefined(),
+  /** Until when notifications are paused (ISO time), or null to resume. */
+  pauseNotifications: z.strictObject({ until: z.iso.datetime({ offset: true }).nullable() }),
+} as const;
+
+export type Channel = keyof typeof requests;
+export type RequestOf<C extends Channel> = z.input<(typeof requests)[C]>;
+
+export interface Responses {
+  getState: AppState;
+  getSettings: Settings;
+  setSettings: Settings;
+  setSecret: AppState;
+  testConnection: ConnectionTest;
+  listOrders: OrderListItem[];
+  getOrder: OrderView;
+  markStatus: OutboxItem;
+  retryDelivery: OutboxItem;
+  checkNow: AppState;
+  pauseNotifications: AppState;
+}
+
+/** The one object the preload exposes: a method per channel, and the event stream. */
+export type Bridge = {
+  [C in Channel]: (request: RequestOf<C>) => Promise<Responses[C]>;
+} & {
+  onEvent(listener: (event: CoreEvent | { type: 'app-state'; state: AppState }) => void): () => void;
+};
+
+/** The IPC channel names, prefixed so they cannot collide with Electron's own. */
+export const ipcChannel = (channel: Channel): string => `seller-tray:${channel}`;
+export const EVENT_CHANNEL = 'seller-tray:event';
+
+/** What every channel answers: the value, or an error a person can act on. */
+export type Answer<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };

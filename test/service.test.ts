@@ -1,0 +1,187 @@
+// The service as the shell and the renderer use it: requests through `handle`, with the
+// real keychain (Secret Service), real settings files, and the simulator over loopback.
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { KeytarSecretStore } from '../main/core/secrets';
+import { SellerTrayService, type ServiceEvent } from '../main/core/service';
+import { ConfSettingsStore } from '../main/core/settings';
+import type { Channel, Responses } from '../preload/contract';
+import { type Simulator, startSimulator } from '../simulator/server';
+import { ManualTimers, makeDataDir } from './support/core';
+
+let sim: Simulator;
+const secrets = new KeytarSecretStore();
+const opened: { service: SellerTrayService; dir: string; clientId: string }[] = [];
+
+beforeAll(async () => {
+  sim = await startSimulator({
+    port: 0,
+    orders: 12,
+    sellers: [
+      { sellerId: 1001, orders: 12, clients: [{ clientId: 'svc-client', clientSecret: 'svc-secret-7f3a' }] },
+    ],
+  });
+});
+afterEach(async () => {
+  for (const { service, dir, clientId } of opened.splice(0)) {
+    service.close();
+    await secrets.delete(clientId);
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+afterAll(() => sim.close());
+
+async function openService(clientId = `svc-client`) {
+  const dir = await makeDataDir();
+  const events: ServiceEvent[] = [];
+  const service = await SellerTrayService.open({
+    settings: new ConfSettingsStore({ cwd: dir }),
+    secrets,
+    dataRoot: dir,
+    timers: new ManualTimers(),
+  });
+  service.onEvent((e) => events.push(e));
+  opened.push({ service, dir, clientId });
+  const call = async <C extends Channel>(channel: C, payload?: unknown): Promise<Responses[C]> => {
+    const answer = await service.handle(channel, payload);
+    if (!answer.ok) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
+    return answer.value;
+  };
+  const refusal = async (channel: Channel, payload?: unknown) => {
+    const answer = await service.handle(channel, payload);
+    if (answer.ok) throw new Error(`${channel} was accepted`);
+    return answer.error;
+  };
+  return { service, dir, events, call, refusal };
+}
+
+async function configured() {
+  const s = await openService();
+  await s.call('setSettings', { baseUrl: sim.url, clientId: 'svc-client' });
+  await s.call('setSecret', { secret: 'svc-secret-7f3a' });
+  await s.call('checkNow');
+  return s;
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true });
+  const files: string[] = [];
+  for (const entry of entries) {
+    const path = join(dir, entry);
+    if ((await stat(path)).isFile()) files.push(path);
+  }
+  return files;
+}
+
+describe('setting up', () => {
+  it('starts unconfigured, and refuses order requests with a clear message', async () => {
+    const { call, refusal } = await openService();
+    expect((await call('getState')).setup).toBe('unconfigured');
+    expect(await refusal('listOrders', {})).toMatchObject({ code: 'not-configured' });
+  });
+
+  it('stores the secret in the keychain only: not in settings, state, or answers', async () => {
+    const { call, dir } = await configured();
+    const state = await call('getState');
+    expect(state).toMatchObject({
+      setup: 'configured',
+      secretStored: true,
+      connection: 'ok',
+      clientId: 'svc-client',
+    });
+    expect(await secrets.get('svc-client')).toBe('svc-secret-7f3a');
+    for (const file of await filesUnder(dir)) {
+      expect(await readFile(file, 'utf8'), file).not.toContain('svc-secret-7f3a');
+    }
+    expect(JSON.stringify(await call('getSettings'))).not.toContain('svc-secret-7f3a');
+    expect(JSON.stringify(state)).not.toContain('svc-secret-7f3a');
+  });
+
+  it('tells each connection-test outcome apart', async () => {
+    const { call } = await openService();
+    const test = (payload: object) => call('testConnection', payload);
+    expect(await test({ baseUrl: 'http://marketplace.example', clientId: 'x', secret: 's' })).toMatchObject({
+      ok: false,
+      reason: 'invalid-url',
+    });
+    expect(await test({ baseUrl: 'http://127.0.0.1:9', clientId: 'svc-client', secret: 's' })).toMatchObject({
+      ok: false,
+      reason: 'unreachable',
+    });
+    expect(await test({ baseUrl: sim.url, clientId: 'svc-client', secret: 'wrong' })).toMatchObject({
+      ok: false,
+      reason: 'credentials',
+    });
+    expect(await test({ baseUrl: sim.url, clientId: 'svc-client', secret: 'svc-secret-7f3a' })).toEqual({
+      ok: true,
+      sellerId: 1001,
+      stage: 'prod',
+    });
+  });
+});
+
+describe('requests', () => {
+  it.each([
+    ['setSettings', { pollIntervalSeconds: 5 }, 'pollIntervalSeconds'],
+    ['setSettings', { clientSecret: 'x' }, 'keychain'],
+    ['getOrder', { orderId: 5 }, 'orderId'],
+    ['markStatus', { orderId: 'o', statusCode: 'ProvisioningDone' }, 'statusCode'],
+    [
+      'markStatus',
+      { orderId: 'o', statusCode: 'ProvisioningFailed', description: 'x' },
+      'detailedDescription',
+    ],
+    ['pauseNotifications', { until: 'tomorrow' }, 'until'],
+    ['getState', { extra: true }, 'expected undefined'],
+  ] as const)('refuses %s %j with a message naming %s', async (channel, payload, words) => {
+    const { refusal } = await configured();
+    const error = await refusal(channel, payload);
+    expect(error.code).toBe('invalid-input');
+    expect(error.message).toContain(words);
+  });
+
+  it('lists, shows and marks orders, and searches by buyer once an order was fetched', async () => {
+    const { call } = await configured();
+    const waiting = await call('listOrders', { filter: 'waiting' });
+    expect(waiting.length).toBeGreaterThan(0);
+    const orderId = waiting[0]?.orderId ?? '';
+    const view = await call('getOrder', { orderId });
+    expect(view.order.orderId).toBe(orderId);
+    const buyer = view.order.buyerCustomerParty.party?.partyName ?? '';
+    expect((await call('listOrders', { search: buyer.slice(0, 6) })).map((o) => o.orderId)).toContain(
+      orderId,
+    );
+
+    const unusual = await call('markStatus', {
+      orderId,
+      statusCode: 'ProvisioningCompleted',
+      description: 'x',
+    }).catch((e: { code: string }) => e);
+    expect(unusual).toMatchObject({ code: 'unusual-transition' });
+    const item = await call('markStatus', {
+      orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'On it',
+    });
+    expect(item.state).toBe('pending');
+    await call('checkNow');
+    expect((await call('getOrder', { orderId })).status).toBe('ProvisioningInProgress');
+  });
+
+  it('pauses and resumes notifications', async () => {
+    const { call } = await configured();
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    expect((await call('pauseNotifications', { until })).notificationsPausedUntil).toBe(until);
+    expect((await call('pauseNotifications', { until: null })).notificationsPausedUntil).toBeNull();
+  });
+
+  it('answers an unknown channel with a clear error', async () => {
+    const { service } = await configured();
+    const answer = await service.handle('dropTables' as Channel, {});
+    expect(answer).toEqual({
+      ok: false,
+      error: { code: 'unknown-channel', message: 'There is no operation "dropTables".' },
+    });
+  });
+});
