@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -22,8 +22,8 @@ beforeAll(async () => {
 afterEach(() => admin(sim.url, 'POST', 'reset'));
 afterAll(() => sim.close());
 
-const cli = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
-  runTs('main/cli/seller-tray.ts', args, { ...env, ...extraEnv });
+const cli = (args: string[], extraEnv: NodeJS.ProcessEnv = {}, input = '') =>
+  runTs('main/cli/seller-tray.ts', args, { ...env, ...extraEnv }, input);
 
 async function json(args: string[]) {
   const run = await cli([...args, '--json']);
@@ -169,4 +169,68 @@ describe('the seller-tray bin', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('seller-tray login and watch', () => {
+  /** A laptop: its own config home, and no credentials in its environment. */
+  async function laptopEnv(): Promise<NodeJS.ProcessEnv> {
+    const dir = await mkdtemp(join(tmpdir(), 'cli-laptop-'));
+    homes.push(dir);
+    return { SELLER_API_BASE_URL: '', SELLER_CLIENT_ID: '', SELLER_CLIENT_SECRET: '', XDG_CONFIG_HOME: dir };
+  }
+  const homes: string[] = [];
+  afterAll(async () => {
+    for (const dir of homes) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('stores nothing when the secret is wrong', async () => {
+    const laptop = await laptopEnv();
+    const run = await cli(
+      ['login', '--base-url', sim.url, '--client-id', 'demo-client-2'],
+      laptop,
+      'wrong\n',
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('rejected');
+    const after = await cli(['orders', 'list'], laptop);
+    expect(after.code).toBe(2);
+    expect(after.stderr).toContain('no base URL');
+  });
+
+  it('keeps the secret in the keychain, so later commands need none in the environment', async () => {
+    const laptop = await laptopEnv();
+    const run = await cli(
+      ['login', '--base-url', sim.url, '--client-id', 'demo-client-2'],
+      laptop,
+      'demo-secret-2\n',
+    );
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('Logged in as client demo-client-2 of seller 1001');
+    const orders = await cli(['orders', 'list', '--json', '--all'], laptop);
+    expect(orders.code).toBe(0);
+    expect(JSON.parse(orders.stdout)).toHaveLength(30);
+    const settings = await readFile(
+      join(laptop.XDG_CONFIG_HOME ?? '', 'Seller Tray', 'settings.json'),
+      'utf8',
+    );
+    expect(settings).toContain('demo-client-2');
+    expect(settings).not.toContain('demo-secret-2');
+  });
+
+  it('prints each new order once on every laptop, and not the backlog', async () => {
+    const a = await laptopEnv();
+    const b = await laptopEnv();
+    for (const laptop of [a, b]) {
+      await cli(['login', '--base-url', sim.url, '--client-id', 'demo-client'], laptop, 'demo-secret');
+      const first = await cli(['watch', '--once'], laptop);
+      expect(first.code).toBe(0);
+      expect(first.stdout).toBe('');
+    }
+    const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId;
+    const seenByA = await cli(['watch', '--once', '--json'], a);
+    const seenByB = await cli(['watch', '--once'], b);
+    expect(JSON.parse(seenByA.stdout)).toMatchObject({ orderId, buyer: expect.any(String) });
+    expect(seenByB.stdout.split('\t')[0]).toBe(orderId);
+    expect((await cli(['watch', '--once'], a)).stdout).toBe('');
+  }, 60_000);
 });

@@ -4,8 +4,11 @@ import { parseArgs } from 'node:util';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
+import { KeychainUnavailableError } from '../core/secrets';
+import { cliStores, resolveAccount } from './account';
 import { runCommand, UsageError } from './commands';
 import { formatItems, type Printable } from './format';
+import { login, watch } from './session';
 
 const USAGE = `Usage: seller-tray <command> [options]
 
@@ -15,10 +18,15 @@ Commands:
   orders list | orders get <orderId>
   licenses list [--order <orderId>] | licenses get <licenseId>
   status <orderId> <InProgress|Completed|Failed> --description TEXT [--detail TEXT]
+  login              reads the client secret from standard input into the system keychain,
+                     and saves --base-url and --client-id for the app and later commands
+  watch [--once] [--interval SECONDS]
+                     polls like the app; prints one line (with --json one object) per new order
 
 Options:
-  --base-url URL     the Seller API (or SELLER_API_BASE_URL)
-  --client-id ID     the API client id (or SELLER_CLIENT_ID); the secret comes from SELLER_CLIENT_SECRET
+  --base-url URL     the Seller API (or SELLER_API_BASE_URL, or what login saved)
+  --client-id ID     the API client id (or SELLER_CLIENT_ID, or what login saved); the secret
+                     comes from SELLER_CLIENT_SECRET or the keychain, never from a flag
   --json             machine-readable JSON: the API's objects; for lists an array of all items fetched
   --all              every page of a list; otherwise one page (--offset, --limit)
   --offset N --limit N
@@ -39,23 +47,24 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    const baseUrl = values['base-url'] ?? process.env.SELLER_API_BASE_URL;
-    if (!baseUrl) throw new UsageError('no base URL: pass --base-url or set SELLER_API_BASE_URL');
-    const clientId = values['client-id'] ?? process.env.SELLER_CLIENT_ID ?? '';
+    const stores = cliStores();
+    const account = resolveAccount({ baseUrl: values['base-url'], clientId: values['client-id'] }, stores);
+    if (positionals[0] === 'login' && positionals.length === 1) {
+      process.stdout.write(await login(account, stores));
+      return 0;
+    }
+    if (positionals[0] === 'watch' && positionals.length === 1) {
+      const intervalSeconds = integerOption(values.interval, 'interval', 30);
+      await watch(account, stores, {
+        once: values.once ?? false,
+        intervalSeconds,
+        json: values.json ?? false,
+      });
+      return 0;
+    }
     const client = new SellerApiClient({
-      baseUrl,
-      credentials: {
-        clientId,
-        clientSecret: async () => {
-          const secret = process.env.SELLER_CLIENT_SECRET;
-          if (!clientId || !secret) {
-            throw new UsageError(
-              'no credentials: set SELLER_CLIENT_ID (or --client-id) and SELLER_CLIENT_SECRET',
-            );
-          }
-          return secret;
-        },
-      },
+      baseUrl: account.baseUrl,
+      credentials: { clientId: account.clientId, clientSecret: account.clientSecret },
     });
     const result: Printable = await runCommand(client, positionals, {
       all: values.all ?? false,
@@ -71,6 +80,10 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof UsageError) {
       process.stderr.write(`seller-tray: ${error.message}\n\n${USAGE}\n`);
       return 2;
+    }
+    if (error instanceof KeychainUnavailableError) {
+      process.stderr.write(`seller-tray: ${error.message}\n`);
+      return 1;
     }
     if (error instanceof SellerApiError) {
       process.stderr.write(`seller-tray: ${describeFailure(error)}\n`);
@@ -97,6 +110,8 @@ function parse(argv: string[]) {
       order: { type: 'string' },
       description: { type: 'string' },
       detail: { type: 'string' },
+      once: { type: 'boolean' },
+      interval: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

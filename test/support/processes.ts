@@ -65,9 +65,14 @@ export interface Finished {
 }
 
 /** Runs a TypeScript entry point to its end and returns what it printed. */
-export async function runTs(entry: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> {
+export async function runTs(
+  entry: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  input = '',
+): Promise<Finished> {
   const child = spawnTs(entry, args, env);
-  child.stdin?.end();
+  child.stdin?.end(input);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk) => {

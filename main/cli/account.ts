@@ -1,0 +1,59 @@
+// Where the CLI finds the account: flags first, then the environment, then the settings
+// the app (or `seller-tray login`) saved; the secret from the environment or the keychain.
+import { userDataDir } from '../core/paths';
+import { KeytarSecretStore, type SecretStore } from '../core/secrets';
+import { ConfSettingsStore, type SettingsStore } from '../core/settings';
+import { UsageError } from './commands';
+
+export interface AccountFlags {
+  baseUrl?: string | undefined;
+  clientId?: string | undefined;
+}
+
+export interface Account {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: () => Promise<string>;
+}
+
+/** The stores the CLI shares with the app: the same directory, the same keychain entries. */
+export interface CliStores {
+  settings: SettingsStore;
+  secrets: SecretStore;
+  dataRoot: string;
+}
+
+export function cliStores(env: NodeJS.ProcessEnv = process.env): CliStores {
+  const dataRoot = userDataDir(env);
+  return { settings: new ConfSettingsStore({ cwd: dataRoot }), secrets: new KeytarSecretStore(), dataRoot };
+}
+
+export function resolveAccount(
+  flags: AccountFlags,
+  stores: CliStores,
+  env: NodeJS.ProcessEnv = process.env,
+): Account {
+  const saved = stores.settings.load().settings;
+  // An empty variable counts as unset, as shells make it easy to export one by accident.
+  const baseUrl = flags.baseUrl || env.SELLER_API_BASE_URL || saved.baseUrl;
+  if (!baseUrl)
+    throw new UsageError('no base URL: pass --base-url, set SELLER_API_BASE_URL, or run seller-tray login');
+  const clientId = flags.clientId || env.SELLER_CLIENT_ID || saved.clientId;
+  return {
+    baseUrl,
+    clientId,
+    clientSecret: async () => {
+      if (!clientId)
+        throw new UsageError(
+          'no client id: pass --client-id, set SELLER_CLIENT_ID, or run seller-tray login',
+        );
+      const secret = env.SELLER_CLIENT_SECRET || (await stores.secrets.get(clientId));
+      if (!secret) {
+        throw new UsageError(
+          `no secret for client ${clientId}: set SELLER_CLIENT_SECRET or store it with seller-tray login`,
+        );
+      }
+      return secret;
+    },
+  };
+}
