@@ -1,25 +1,17 @@
-// The simulator's state file: written atomically (a temporary file renamed over the old
-// one), coalesced so that a burst of changes costs one write.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+// The simulator's state file: written durably and atomically (the core's own writer),
+// coalesced so that a burst of changes costs one write.
+import { readTextIfExists, writeFileDurably } from '../main/core/durable-file';
 
 /** How long changes gather before they are written. */
 const WRITE_DELAY_MS = 100;
 
 export async function readState(file: string): Promise<unknown | undefined> {
   try {
-    return JSON.parse(await readFile(file, 'utf8'));
+    const text = await readTextIfExists(file);
+    return text === undefined ? undefined : JSON.parse(text);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new Error(`cannot read simulator state ${file}: ${(error as Error).message}`);
   }
-}
-
-export async function writeStateAtomically(file: string, state: unknown): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify(state), { mode: 0o600 });
-  await rename(temporary, file);
 }
 
 export class StateWriter {
@@ -53,7 +45,7 @@ export class StateWriter {
   private write(): Promise<void> {
     const state = this.snapshot();
     this.writing = this.writing
-      .then(() => writeStateAtomically(this.file, state))
+      .then(() => writeFileDurably(this.file, JSON.stringify(state)))
       .catch((error: Error) => this.onError(error));
     return this.writing;
   }
