@@ -76,6 +76,8 @@ export const requests = {
     ),
   retryDelivery: z.strictObject({ requestId: z.guid() }),
   checkNow: z.undefined(),
+  /** Runs the built-in simulator and connects to it: a working app without credentials. */
+  startDemo: z.undefined(),
   /** Until when notifications are paused (ISO time), or null to resume. */
   pauseNotifications: z.strictObject({ until: z.iso.datetime({ offset: true }).nullable() }),
 } as const;
@@ -94,6 +96,7 @@ export interface Responses {
   markStatus: OutboxItem;
   retryDelivery: OutboxItem;
   checkNow: AppState;
+  startDemo: AppState;
   pauseNotifications: AppState;
 }
 

@@ -93,6 +93,8 @@ const EVENT_LOG_FILE = 'events.jsonl';
 export class SellerCore {
   private readonly listeners = new Set<(event: CoreEvent) => void>();
   private readonly orderCache = new Map<string, Order>();
+  private readonly orderBriefs = new Map<string, OrderBrief>();
+  private briefsLoading: Promise<void> | undefined;
   private readonly notified: Set<string>;
   private readonly poller: Poller;
   private readonly now: () => number;
@@ -190,10 +192,26 @@ export class SellerCore {
     );
   }
 
-  /** What the inbox shows of an order, when it has been fetched; never a network call. */
-  cachedBrief(orderId: string): OrderBrief | undefined {
-    const order = this.orderCache.get(orderId);
-    return order ? briefOf(orderId, order) : undefined;
+  /** What the inbox shows of an order (buyer, product, total), once known; never a network call. */
+  brief(orderId: string): OrderBrief | undefined {
+    return this.orderBriefs.get(orderId);
+  }
+
+  /**
+   * Reads every order once, for what the inbox shows of each (one walk of the orders
+   * listing, in the background of the first view); later orders are added as they arrive.
+   */
+  loadOrderBriefs(): Promise<void> {
+    this.briefsLoading ??= (async () => {
+      for await (const order of this.ports.client.allOrders()) {
+        if (order.orderId) this.orderBriefs.set(order.orderId, briefOf(order.orderId, order));
+      }
+      this.emitStatus();
+    })().catch((error: unknown) => {
+      this.briefsLoading = undefined; // tried again on the next view
+      this.emit({ type: 'problem', message: `Orders could not be read: ${(error as Error).message}` });
+    });
+    return this.briefsLoading;
   }
 
   async order(orderId: string): Promise<OrderDetail> {
@@ -348,6 +366,7 @@ export class SellerCore {
     }
     const order = await this.ports.client.getOrder(orderId);
     this.orderCache.set(orderId, order);
+    this.orderBriefs.set(orderId, briefOf(orderId, order));
     if (this.orderCache.size > ORDER_CACHE_SIZE)
       this.orderCache.delete(this.orderCache.keys().next().value ?? '');
     return order;

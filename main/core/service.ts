@@ -22,9 +22,15 @@ import { KeychainUnavailableError, SecretInputError, type SecretStore } from './
 import { type CoreEvent, SellerCore, TransitionError } from './seller-core';
 import { parseSettingsPatch, type Settings, type SettingsStore } from './settings';
 
+/** The built-in simulator, for demo mode; its credentials are public, so they skip the keychain. */
+export interface DemoMarketplace {
+  start(): Promise<{ baseUrl: string; clientId: string; clientSecret: string }>;
+}
+
 export interface ServicePorts {
   settings: SettingsStore;
   secrets: SecretStore;
+  demo?: DemoMarketplace;
   /** The user data directory; each account keeps its state in a folder of its own there. */
   dataRoot: string;
   transport?: Transport;
@@ -48,6 +54,8 @@ export class SellerTrayService {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
   private core: SellerCore | undefined;
   private secretStored = false;
+  private demoSecret: string | undefined;
+  private readonly unheard: ServiceEvent[] = [];
 
   private constructor(
     private readonly ports: ServicePorts,
@@ -65,6 +73,8 @@ export class SellerTrayService {
 
   onEvent(listener: (event: ServiceEvent) => void): () => void {
     this.listeners.add(listener);
+    // Problems found while opening (before anyone listened) reach the first listener.
+    for (const event of this.unheard.splice(0)) listener(event);
     return () => this.listeners.delete(listener);
   }
 
@@ -112,6 +122,9 @@ export class SellerTrayService {
       case 'checkNow':
         await this.core?.checkNow();
         return this.state();
+      case 'startDemo':
+        await this.startDemo();
+        return this.state();
       case 'pauseNotifications':
         this.saveSettings({ ...this.settings, pausedUntil: (input as { until: string | null }).until });
         return this.state();
@@ -138,9 +151,12 @@ export class SellerTrayService {
     const patch = parseSettingsPatch(input);
     if (!patch.ok) throw new ServiceError('invalid-input', patch.message);
     const before = this.settings;
-    this.saveSettings({ ...this.settings, ...patch.patch });
-    if (before.baseUrl !== this.settings.baseUrl || before.clientId !== this.settings.clientId)
-      await this.connect();
+    const accountChanged =
+      (patch.patch.baseUrl !== undefined && patch.patch.baseUrl !== before.baseUrl) ||
+      (patch.patch.clientId !== undefined && patch.patch.clientId !== before.clientId);
+    // Pointing the app at another marketplace ends the demo.
+    this.saveSettings({ ...before, ...patch.patch, ...(accountChanged ? { demoMode: false } : {}) });
+    if (accountChanged) await this.connect();
     return this.settings;
   }
 
@@ -160,6 +176,15 @@ export class SellerTrayService {
     await this.ports.secrets.set(this.settings.clientId, secret);
     await this.connect();
     return this.state();
+  }
+
+  private async startDemo(): Promise<void> {
+    if (!this.ports.demo)
+      throw new ServiceError('demo-unavailable', 'This build has no built-in demo marketplace.');
+    const demo = await this.ports.demo.start();
+    this.demoSecret = demo.clientSecret;
+    this.saveSettings({ ...this.settings, demoMode: true, baseUrl: demo.baseUrl, clientId: demo.clientId });
+    await this.connect();
   }
 
   /** Ping, then a token: each outcome with a message the user can act on. */
@@ -209,6 +234,7 @@ export class SellerTrayService {
   /** Orders by status and by a search in id, buyer and product (of the orders fetched so far). */
   private listOrders(query: z.infer<(typeof requests)['listOrders']>): OrderListItem[] {
     const core = this.requireCore();
+    void core.loadOrderBriefs();
     const search = query.search.trim().toLowerCase();
     return core
       .orders()
@@ -217,7 +243,7 @@ export class SellerTrayService {
         return query.filter === 'all' || o.status === query.filter;
       })
       .map((o): OrderListItem => {
-        const brief = core.cachedBrief(o.orderId);
+        const brief = core.brief(o.orderId);
         return brief ? { ...o, buyer: brief.buyer, product: brief.product, total: brief.total } : o;
       })
       .filter(
@@ -231,21 +257,34 @@ export class SellerTrayService {
   private async connect(): Promise<void> {
     this.core?.stop();
     this.core = undefined;
-    const { baseUrl, clientId } = this.settings;
-    this.secretStored = clientId ? (await this.ports.secrets.get(clientId)) !== undefined : false;
-    if (!baseUrl || !clientId || !this.secretStored) {
+    if (this.settings.demoMode && this.demoSecret === undefined && this.ports.demo) {
+      // The demo marketplace runs again, on a port of its own; its account carries on.
+      const demo = await this.ports.demo.start();
+      this.demoSecret = demo.clientSecret;
+      this.saveSettings({ ...this.settings, baseUrl: demo.baseUrl, clientId: demo.clientId });
+    }
+    const { baseUrl, clientId, demoMode } = this.settings;
+    const demoSecret = demoMode ? this.demoSecret : undefined;
+    this.secretStored =
+      demoSecret === undefined && clientId !== '' && (await this.secretInKeychain(clientId));
+    if (!baseUrl || !clientId || (!this.secretStored && demoSecret === undefined)) {
       this.emit({ type: 'app-state', state: this.state() });
       return;
     }
     const client = this.makeClient(baseUrl, clientId, async () => {
-      const secret = await this.ports.secrets.get(clientId);
-      if (secret === undefined)
+      const secret = demoSecret ?? (await this.ports.secrets.get(clientId));
+      if (secret === undefined) {
         throw new ServiceError('no-secret', 'The client secret is no longer in the keychain.');
+      }
       return secret;
     });
     const core = await SellerCore.open({
       client,
-      dataDir: accountDir(this.ports.dataRoot, baseUrl, clientId),
+      // The demo's address changes from run to run; its history should not.
+      dataDir:
+        demoSecret === undefined
+          ? accountDir(this.ports.dataRoot, baseUrl, clientId)
+          : join(this.ports.dataRoot, 'accounts', 'demo'),
       settings: () => this.settings,
       ...(this.ports.timers ? { timers: this.ports.timers } : {}),
       ...(this.ports.now ? { now: this.ports.now } : {}),
@@ -255,6 +294,17 @@ export class SellerTrayService {
     );
     this.core = core;
     void core.start();
+  }
+
+  /** Whether the keychain holds a secret; a missing keychain is told to the user, not thrown. */
+  private async secretInKeychain(clientId: string): Promise<boolean> {
+    try {
+      return (await this.ports.secrets.get(clientId)) !== undefined;
+    } catch (error) {
+      if (!(error instanceof KeychainUnavailableError)) throw error;
+      this.emit({ type: 'problem', message: error.message });
+      return false;
+    }
   }
 
   private makeClient(
@@ -278,6 +328,7 @@ export class SellerTrayService {
   }
 
   private emit(event: ServiceEvent): void {
+    if (this.listeners.size === 0 && event.type === 'problem') this.unheard.push(event);
     for (const listener of this.listeners) listener(event);
   }
 }

@@ -1,0 +1,52 @@
+// `npm run preview`: Seller Tray in the browser, for machines without Electron. Without
+// configured credentials it runs on the built-in demo marketplace.
+
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { userDataDir } from '../core/paths';
+import { KeytarSecretStore } from '../core/secrets';
+import { SellerTrayService } from '../core/service';
+import { ConfSettingsStore } from '../core/settings';
+import { builtInDemo } from '../demo';
+import { startPreview } from './server';
+
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: '4700' }, 'data-dir': { type: 'string' } },
+  strict: true,
+});
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  console.error('preview: --port must be a port number (0 picks a free one)');
+  process.exit(2);
+}
+
+const dataRoot = values['data-dir'] ?? userDataDir();
+const demo = builtInDemo(dataRoot);
+const service = await SellerTrayService.open({
+  settings: new ConfSettingsStore({ cwd: dataRoot }),
+  secrets: new KeytarSecretStore(),
+  dataRoot,
+  demo,
+});
+service.onEvent((event) => {
+  if (event.type === 'problem') console.error(`preview: ${event.message}`);
+});
+if (service.state().setup === 'unconfigured') {
+  const started = await service.handle('startDemo', undefined);
+  if (started.ok) console.log('No credentials are configured: running on the built-in demo marketplace.');
+}
+const preview = await startPreview({
+  service,
+  rendererDir: fileURLToPath(new URL('../../dist/renderer', import.meta.url)),
+  port,
+});
+console.log(`Seller Tray preview: ${preview.url}`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, async () => {
+    service.close();
+    await preview.close();
+    await demo.stop();
+    process.exit(0);
+  });
+}
