@@ -1,0 +1,133 @@
+// The window: onboarding until an account (or the demo) is set up; then the header and
+// status bar over the inbox, an order, or the settings. The app's state comes from the
+// bridge and is kept current by its events; problems the service reports are shown until
+// dismissed.
+import { useCallback, useEffect, useState } from 'react';
+import type { AppState, Bridge } from '../preload/contract';
+import { asBridgeCallError, call } from './bridge/call';
+import { BridgeProvider, useBridge, useBridgeEvents } from './bridge/context';
+import { ErrorAlert } from './components/ErrorAlert';
+import { Header, type Page } from './components/Header';
+import { Inbox } from './components/Inbox';
+import { INITIAL_QUERY, type InboxQuery } from './components/inbox-query';
+import { Onboarding } from './components/Onboarding';
+import { OrderDetail } from './components/OrderDetail';
+import { SettingsView } from './components/SettingsView';
+
+/** At most this many problems are kept on screen; older ones give way. */
+const MAX_PROBLEMS = 3;
+
+type View = { page: 'inbox' } | { page: 'order'; orderId: string } | { page: 'settings' };
+
+export function App({ bridge }: { bridge: Bridge }) {
+  return (
+    <BridgeProvider bridge={bridge}>
+      <Shell />
+    </BridgeProvider>
+  );
+}
+
+function Shell() {
+  const bridge = useBridge();
+  const [state, setState] = useState<AppState | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [view, setView] = useState<View>({ page: 'inbox' });
+  const [query, setQuery] = useState<InboxQuery>(INITIAL_QUERY);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [problems, setProblems] = useState<string[]>([]);
+
+  const addProblem = useCallback((message: string) => {
+    setProblems((shown) => [...shown.filter((m) => m !== message), message].slice(-MAX_PROBLEMS));
+  }, []);
+
+  const loadState = useCallback(() => {
+    setLoadError(null);
+    call(bridge, 'getState', undefined).then(setState, (failure: unknown) =>
+      setLoadError(asBridgeCallError(failure).message),
+    );
+  }, [bridge]);
+  useEffect(loadState, [loadState]);
+
+  useBridgeEvents((event) => {
+    switch (event.type) {
+      case 'app-state':
+        setState(event.state);
+        break;
+      case 'state-changed':
+        setState((current) => (current ? { ...current, ...event.status } : current));
+        break;
+      case 'problem':
+        addProblem(event.message);
+        break;
+      default:
+        break;
+    }
+  });
+
+  const problemList = (
+    <div className="problems">
+      {problems.map((message) => (
+        <ErrorAlert
+          key={message}
+          message={message}
+          onDismiss={() => setProblems((shown) => shown.filter((m) => m !== message))}
+        />
+      ))}
+    </div>
+  );
+
+  if (!state) {
+    return (
+      <main className="app app-loading">
+        {loadError ? (
+          <>
+            <ErrorAlert message={`Seller Tray could not start: ${loadError}`} />
+            <button type="button" onClick={loadState}>
+              Try again
+            </button>
+          </>
+        ) : (
+          <p role="status">Starting…</p>
+        )}
+      </main>
+    );
+  }
+
+  if (state.setup === 'unconfigured') {
+    return (
+      <main className="app">
+        {problemList}
+        <Onboarding state={state} onState={setState} />
+      </main>
+    );
+  }
+
+  const page: Page = view.page === 'settings' ? 'settings' : 'inbox';
+  return (
+    <div className="app">
+      <Header
+        state={state}
+        page={page}
+        onNavigate={(to) => setView({ page: to })}
+        onState={setState}
+        onError={addProblem}
+      />
+      <main className="content">
+        {problemList}
+        {view.page === 'inbox' && (
+          <Inbox
+            query={query}
+            onQueryChange={setQuery}
+            selectedId={selectedId}
+            onSelect={setSelectedId}
+            onOpen={(orderId) => setView({ page: 'order', orderId })}
+          />
+        )}
+        {view.page === 'order' && (
+          <OrderDetail orderId={view.orderId} onBack={() => setView({ page: 'inbox' })} />
+        )}
+        {view.page === 'settings' && <SettingsView state={state} onState={setState} />}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+// What "Test connection" found, in words that say what to do about it.
+import type { ConnectionTest } from '../../preload/contract';
+
+type Failure = Extract<ConnectionTest, { ok: false }>;
+
+const ADVICE: Readonly<Record<Failure['reason'], string>> = {
+  'invalid-url': 'The base URL is not a usable address. Check it against what the marketplace gave you.',
+  unreachable:
+    'The marketplace could not be reached. Check the base URL and your network connection (a VPN or proxy may be needed).',
+  tls: "The connection is not secure: the server's certificate was refused. Check the base URL, or ask your IT team about the certificate.",
+  credentials:
+    'The marketplace did not accept the client id and secret. Check both, and that the secret is current.',
+  server: 'The marketplace answered with an error. Try again in a few minutes.',
+};
+
+export function ConnectionTestResult({ result }: { result: ConnectionTest }) {
+  if (result.ok) {
+    return (
+      <div className="result result-ok" role="status">
+        <strong>Connection works.</strong>{' '}
+        {result.sellerId === null
+          ? 'The marketplace accepted the credentials.'
+          : `Signed in as seller ${result.sellerId}.`}
+        {result.stage && <span className="muted"> (stage: {result.stage})</span>}
+      </div>
+    );
+  }
+  return (
+    <div className={`result result-failed reason-${result.reason}`} role="alert">
+      <strong>{ADVICE[result.reason] ?? 'The connection test failed.'}</strong>
+      {result.message && <span className="result-detail">{result.message}</span>}
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+// Copies an id to the clipboard. The clipboard can be unavailable (no permission, a page
+// without focus): the user is then told to copy the text by hand.
+import { useEffect, useState } from 'react';
+
+export function CopyButton({ value, label }: { value: string; label: string }) {
+  const [feedback, setFeedback] = useState<string | null>(null);
+  useEffect(() => {
+    if (feedback === null) return;
+    const timer = setTimeout(() => setFeedback(null), 4000);
+    return () => clearTimeout(timer);
+  }, [feedback]);
+
+  async function copy(): Promise<void> {
+    try {
+      if (!navigator.clipboard) throw new Error('no clipboard');
+      await navigator.clipboard.writeText(value);
+      setFeedback('Copied');
+    } catch {
+      setFeedback('Could not copy: select the text and copy it by hand');
+    }
+  }
+
+  return (
+    <>
+      <button type="button" className="copy-button" aria-label={`Copy ${label}`} onClick={() => void copy()}>
+        Copy
+      </button>
+      <span className="copy-feedback" role="status">
+        {feedback}
+      </span>
+    </>
+  );
+}

@@ -1,0 +1,88 @@
+// Reporting a failed provisioning: the marketplace (and the buyer) need to know what went
+// wrong, so both the description and the detailed description are required.
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+
+export const DESCRIPTION_MAX = 1000;
+export const DETAILED_DESCRIPTION_MAX = 4000;
+
+export function FailureForm({
+  busy,
+  onSubmit,
+  onCancel,
+}: {
+  busy: boolean;
+  onSubmit: (description: string, detailedDescription: string) => void;
+  onCancel: () => void;
+}) {
+  const [description, setDescription] = useState('');
+  const [detailed, setDetailed] = useState('');
+  const [attempted, setAttempted] = useState(false);
+  const descriptionRef = useRef<HTMLInputElement>(null);
+  const headingId = useId();
+  const descriptionId = useId();
+  const detailedId = useId();
+  const problemId = useId();
+
+  useEffect(() => descriptionRef.current?.focus(), []);
+
+  const missingDescription = description.trim() === '';
+  const missingDetailed = detailed.trim() === '';
+  const missing = [
+    missingDescription ? 'a description' : null,
+    missingDetailed ? 'a detailed description of the reason' : null,
+  ].filter((part) => part !== null);
+  const problem =
+    attempted && missing.length > 0 ? `Please give ${missing.join(' and ')}: a failure needs both.` : null;
+
+  function submit(event: FormEvent): void {
+    event.preventDefault();
+    setAttempted(true);
+    if (missingDescription || missingDetailed) {
+      (missingDescription ? descriptionRef.current : document.getElementById(detailedId))?.focus();
+      return;
+    }
+    onSubmit(description.trim(), detailed.trim());
+  }
+
+  return (
+    <form className="failure-form" aria-labelledby={headingId} noValidate onSubmit={submit}>
+      <h3 id={headingId}>Report a failure</h3>
+      <label htmlFor={descriptionId}>Description (required)</label>
+      <input
+        id={descriptionId}
+        ref={descriptionRef}
+        type="text"
+        required
+        maxLength={DESCRIPTION_MAX}
+        value={description}
+        aria-invalid={attempted && missingDescription}
+        aria-describedby={problem ? problemId : undefined}
+        onChange={(event) => setDescription(event.target.value)}
+      />
+      <label htmlFor={detailedId}>Detailed description of the reason (required)</label>
+      <textarea
+        id={detailedId}
+        required
+        rows={4}
+        maxLength={DETAILED_DESCRIPTION_MAX}
+        value={detailed}
+        aria-invalid={attempted && missingDetailed}
+        aria-describedby={problem ? problemId : undefined}
+        onChange={(event) => setDetailed(event.target.value)}
+      />
+      {problem && (
+        <p id={problemId} className="error-text" role="alert">
+          {problem}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="danger" disabled={busy}>
+          {busy ? 'Marking…' : 'Mark as failed'}
+        </button>
+        <button type="button" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

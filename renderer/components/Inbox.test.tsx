@@ -1,0 +1,166 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createFakeBridge, type FakeBridge } from '../test-support/fake-bridge';
+import { manyOrders } from '../test-support/fixtures';
+import { renderWithBridge } from '../test-support/render';
+import { Inbox, ROW_HEIGHT } from './Inbox';
+import { INITIAL_QUERY, type InboxQuery } from './inbox-query';
+
+// happy-dom does no layout: the list's scroll container is given the height CSS gives it.
+const VIEWPORT = 480;
+const clientHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.classList.contains('inbox-scroll') ? VIEWPORT : 0;
+    },
+  });
+});
+afterAll(() => {
+  if (clientHeight) Object.defineProperty(HTMLElement.prototype, 'clientHeight', clientHeight);
+});
+afterEach(cleanup);
+
+/** The inbox with its query and selection kept as the app keeps them. */
+function Harness({ onOpen }: { onOpen: (orderId: string) => void }) {
+  const [query, setQuery] = useState<InboxQuery>(INITIAL_QUERY);
+  const [selected, setSelected] = useState<string | null>(null);
+  return (
+    <Inbox
+      query={query}
+      onQueryChange={setQuery}
+      selectedId={selected}
+      onSelect={setSelected}
+      onOpen={onOpen}
+    />
+  );
+}
+
+/** The order rows (the filter's <option>s are options too). */
+const rows = () => within(screen.getByRole('listbox', { name: 'Orders' })).queryAllByRole('option');
+
+async function renderInbox(bridge: FakeBridge) {
+  const onOpen = vi.fn();
+  renderWithBridge(bridge, <Harness onOpen={onOpen} />);
+  await waitFor(() => expect(rows().length).toBeGreaterThan(0));
+  return { onOpen, list: screen.getByRole('listbox', { name: 'Orders' }) };
+}
+
+describe('Inbox', () => {
+  it('renders only a window of rows for 10,000 orders', async () => {
+    const bridge = createFakeBridge({ orders: manyOrders(10_000, 3) });
+    const { list } = await renderInbox(bridge);
+    const shown = rows();
+    expect(shown.length).toBeGreaterThanOrEqual(Math.floor(VIEWPORT / ROW_HEIGHT));
+    expect(shown.length).toBeLessThan(50);
+    // The rows are the page's only options (the status filter is a group of radios).
+    expect(screen.getAllByRole('option')).toHaveLength(shown.length);
+    expect(shown[0]?.getAttribute('aria-setsize')).toBe('10000');
+    expect(screen.getByText('10000 orders, 3 waiting for action')).toBeTruthy();
+    // The scroll area is as tall as all rows together, so the scrollbar tells the truth.
+    const spacer = list.firstElementChild as HTMLElement;
+    expect(spacer.style.height).toBe(`${10_000 * ROW_HEIGHT}px`);
+  });
+
+  it('shows status, buyer, product, amount and age; the order id when the details are unknown', async () => {
+    const bridge = createFakeBridge({ orders: manyOrders(8, 1) });
+    await renderInbox(bridge);
+    const [first, , , , , , seventh] = rows();
+    expect(first?.textContent).toContain('New');
+    expect(first?.textContent).toContain('Buyer 0');
+    expect(first?.textContent).toContain('Product 0 × 1');
+    expect(first?.textContent).toContain('€0.00');
+    expect(first?.textContent).toMatch(/waiting \d+ (min|h|d)/);
+    expect(seventh?.textContent).toContain('order-00006');
+    expect(seventh?.textContent).toContain('Completed');
+  });
+
+  it('moves the selection with the arrow keys and opens the order with Enter', async () => {
+    const bridge = createFakeBridge({ orders: manyOrders(100) });
+    const { list, onOpen } = await renderInbox(bridge);
+    list.focus();
+    fireEvent.focus(list);
+    const selected = () => rows().find((r) => r.getAttribute('aria-selected') === 'true');
+    expect(selected()?.id).toBe(list.getAttribute('aria-activedescendant'));
+    expect(selected()?.textContent).toContain('Buyer 0');
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    expect(selected()?.textContent).toContain('Buyer 2');
+    fireEvent.keyDown(list, { key: 'ArrowUp' });
+    expect(selected()?.textContent).toContain('Buyer 1');
+    expect(list.getAttribute('aria-activedescendant')).toBe(selected()?.id);
+    fireEvent.keyDown(list, { key: 'Enter' });
+    expect(onOpen).toHaveBeenCalledWith('order-00001');
+    fireEvent.keyDown(list, { key: 'ArrowUp' });
+    fireEvent.keyDown(list, { key: 'ArrowUp' });
+    expect(selected()?.textContent).toContain('Buyer 0');
+  });
+
+  it('scrolls the selection into view beyond the rendered window', async () => {
+    const bridge = createFakeBridge({ orders: manyOrders(10_000) });
+    const { list } = await renderInbox(bridge);
+    // Scrolling as a browser with layout does it: the offset moves and a scroll event follows.
+    let scrollTop = 0;
+    Object.defineProperty(list, 'scrollTop', { configurable: true, get: () => scrollTop });
+    Object.defineProperty(list, 'scrollHeight', { configurable: true, get: () => 10_000 * ROW_HEIGHT });
+    list.scrollTo = ((options: ScrollToOptions) => {
+      scrollTop = options.top ?? scrollTop;
+      list.dispatchEvent(new Event('scroll'));
+    }) as typeof list.scrollTo;
+    fireEvent.focus(list);
+    fireEvent.keyDown(list, { key: 'End' });
+    await waitFor(() => expect(list.getAttribute('aria-activedescendant')).toBe('inbox-row-9999'));
+    expect(scrollTop).toBe(10_000 * ROW_HEIGHT - VIEWPORT);
+    await waitFor(() =>
+      expect(document.getElementById('inbox-row-9999')?.textContent).toContain('Buyer 9999'),
+    );
+    expect(rows().length).toBeLessThan(50);
+    fireEvent.keyDown(list, { key: 'Home' });
+    await waitFor(() =>
+      expect(document.getElementById('inbox-row-0')?.getAttribute('aria-selected')).toBe('true'),
+    );
+  });
+
+  it('focuses the search with "/" and searches and filters through the bridge', async () => {
+    const bridge = createFakeBridge({ orders: manyOrders(30, 5) });
+    await renderInbox(bridge);
+    fireEvent.keyDown(document.body, { key: '/' });
+    const search = screen.getByRole('searchbox', { name: 'Search orders' });
+    expect(document.activeElement).toBe(search);
+    fireEvent.change(search, { target: { value: 'Buyer 2' } });
+    await waitFor(() =>
+      expect(bridge.callsOf('listOrders').at(-1)).toEqual({ filter: 'all', search: 'Buyer 2' }),
+    );
+    await waitFor(() => expect(rows()).toHaveLength(9)); // 2 and 21..29 less 27 (20 and 27 have no buyer)
+    const filters = screen.getByRole('group', { name: 'Filter by status' });
+    expect(within(filters).getByRole('radio', { name: 'All orders' })).toHaveProperty('checked', true);
+    fireEvent.click(within(filters).getByRole('radio', { name: 'Waiting for action' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('listOrders').at(-1)).toEqual({ filter: 'waiting', search: 'Buyer 2' }),
+    );
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    // ArrowDown from the search goes into the list, on the first order.
+    fireEvent.keyDown(search, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(screen.getByRole('listbox'));
+  });
+
+  it('loads again when the bridge says orders arrived or the state changed', async () => {
+    const bridge = createFakeBridge({ orders: manyOrders(2) });
+    await renderInbox(bridge);
+    bridge.orders = manyOrders(5);
+    act(() => bridge.emit({ type: 'orders-arrived', orderIds: ['order-00004'] }));
+    await waitFor(() => expect(rows()).toHaveLength(5));
+    const before = bridge.callsOf('listOrders').length;
+    act(() => bridge.emit({ type: 'notification', request: { kind: 'order', title: 't', body: 'b' } }));
+    expect(bridge.callsOf('listOrders')).toHaveLength(before);
+  });
+
+  it('says so when there are no orders', async () => {
+    const bridge = createFakeBridge({ orders: [] });
+    renderWithBridge(bridge, <Harness onOpen={() => {}} />);
+    expect(await screen.findByText(/No orders yet/)).toBeTruthy();
+  });
+});

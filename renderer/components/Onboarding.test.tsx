@@ -1,0 +1,121 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ConnectionTest } from '../../preload/contract';
+import { appState, createFakeBridge, FakeBridgeError } from '../test-support/fake-bridge';
+import { renderWithBridge } from '../test-support/render';
+import { Onboarding } from './Onboarding';
+
+afterEach(cleanup);
+
+const unconfigured = appState({ setup: 'unconfigured', baseUrl: '', clientId: '', secretStored: false });
+
+function setup(result?: ConnectionTest) {
+  const bridge = createFakeBridge({ state: unconfigured });
+  if (result) bridge.handle('testConnection', () => result);
+  const onState = vi.fn();
+  renderWithBridge(bridge, <Onboarding state={unconfigured} onState={onState} />);
+  fireEvent.change(screen.getByLabelText('Base URL'), { target: { value: 'https://marketplace.example' } });
+  fireEvent.change(screen.getByLabelText('Client id'), { target: { value: 'seller-client' } });
+  fireEvent.change(screen.getByLabelText('Client secret'), { target: { value: 's3cret' } });
+  return { bridge, onState };
+}
+
+describe('Onboarding', () => {
+  it('asks for the secret in a password field', () => {
+    setup();
+    expect(screen.getByLabelText('Client secret')).toHaveProperty('type', 'password');
+  });
+
+  it('tests the connection with what was typed and shows the seller id on success', async () => {
+    const { bridge } = setup({ ok: true, sellerId: 4711, stage: 'sandbox' });
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    const result = await screen.findByRole('status');
+    expect(result.textContent).toContain('Signed in as seller 4711');
+    expect(result.textContent).toContain('sandbox');
+    expect(bridge.callsOf('testConnection')).toEqual([
+      { baseUrl: 'https://marketplace.example', clientId: 'seller-client', secret: 's3cret' },
+    ]);
+  });
+
+  const failures: [ConnectionTest & { ok: false }, RegExp][] = [
+    [
+      { ok: false, reason: 'invalid-url', message: 'The base URL is not usable: no scheme.' },
+      /base URL is not a usable address/,
+    ],
+    [{ ok: false, reason: 'unreachable', message: 'ECONNREFUSED' }, /could not be reached/],
+    [{ ok: false, reason: 'tls', message: 'self-signed certificate' }, /certificate was refused/],
+    [{ ok: false, reason: 'credentials', message: 'rejected' }, /did not accept the client id and secret/],
+    [{ ok: false, reason: 'server', message: '503 ServiceUnavailable' }, /answered with an error/],
+  ];
+  for (const [result, advice] of failures) {
+    it(`says what to do when the test fails with ${result.reason}`, async () => {
+      setup(result);
+      fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+      const alert = await screen.findByRole('alert');
+      expect(alert.textContent).toMatch(advice);
+      expect(alert.textContent).toContain(result.message);
+    });
+  }
+
+  it('gives each failure reason its own advice', async () => {
+    const texts = new Set<string>();
+    for (const [result] of failures) {
+      setup(result);
+      fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+      texts.add((await screen.findByRole('alert')).querySelector('strong')?.textContent ?? '');
+      cleanup();
+    }
+    expect(texts.size).toBe(failures.length);
+  });
+
+  it('shows an error the bridge throws in an alert', async () => {
+    const { bridge } = setup();
+    bridge.handle('testConnection', () => {
+      throw new FakeBridgeError('invalid-input', 'clientId: the client id is empty');
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('the client id is empty');
+  });
+
+  it('saves the settings, then the secret, and never shows the secret again', async () => {
+    const { bridge, onState } = setup();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onState).toHaveBeenCalled());
+    expect(bridge.calls.map((c) => c.channel)).toEqual(['setSettings', 'setSecret']);
+    expect(bridge.callsOf('setSettings')[0]).toEqual({
+      baseUrl: 'https://marketplace.example',
+      clientId: 'seller-client',
+    });
+    expect(bridge.callsOf('setSecret')[0]).toEqual({ secret: 's3cret' });
+    expect(onState.mock.calls[0]?.[0]).toMatchObject({ setup: 'configured', secretStored: true });
+    expect(screen.queryByLabelText('Client secret')).toBeNull();
+    expect(screen.getByText('Stored in the keychain')).toBeTruthy();
+    expect(document.body.innerHTML).not.toContain('s3cret');
+  });
+
+  it('does not save without a secret, and says what is missing', async () => {
+    const { bridge } = setup();
+    fireEvent.change(screen.getByLabelText('Client secret'), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('the client secret');
+    expect(bridge.calls).toEqual([]);
+  });
+
+  it('shows the service refusing a setting', async () => {
+    const { bridge } = setup();
+    bridge.handle('setSettings', () => {
+      throw new FakeBridgeError('invalid-input', 'baseUrl is not usable: http is only allowed for localhost');
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('http is only allowed for localhost');
+    expect(bridge.callsOf('setSecret')).toEqual([]);
+  });
+
+  it('starts the demo', async () => {
+    const { bridge, onState } = setup();
+    fireEvent.click(screen.getByRole('button', { name: 'Try the demo' }));
+    await waitFor(() => expect(onState).toHaveBeenCalledWith(expect.objectContaining({ setup: 'demo' })));
+    expect(bridge.callsOf('startDemo')).toEqual([undefined]);
+  });
+});

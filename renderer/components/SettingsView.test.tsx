@@ -1,0 +1,135 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES } from '../../main/core/settings';
+import type { AppState } from '../../preload/contract';
+import * as limits from '../limits';
+import { appState, createFakeBridge, FakeBridgeError } from '../test-support/fake-bridge';
+import { renderWithBridge } from '../test-support/render';
+import { tomorrowMorning } from './PauseControl';
+import { SettingsView } from './SettingsView';
+
+afterEach(cleanup);
+
+async function renderSettings(state: AppState = appState()) {
+  const bridge = createFakeBridge({ state });
+  const onState = vi.fn();
+  renderWithBridge(bridge, <SettingsView state={state} onState={onState} />);
+  await screen.findByRole('form', { name: 'Settings' });
+  return { bridge, onState };
+}
+
+describe('SettingsView', () => {
+  it('shows every setting', async () => {
+    await renderSettings();
+    expect(screen.getByLabelText('Base URL')).toHaveProperty('value', 'https://marketplace.example');
+    expect(screen.getByLabelText('Client id')).toHaveProperty('value', 'seller-client');
+    expect(screen.getByLabelText('Check for new orders every (seconds)')).toHaveProperty('value', '60');
+    expect(screen.getByLabelText('Show a notification for each new order')).toHaveProperty('checked', true);
+    expect(screen.getByLabelText('Remind me of an order still waiting after (minutes)')).toHaveProperty(
+      'value',
+      '240',
+    );
+    expect(screen.getByLabelText('Open Seller Tray when I log in')).toHaveProperty('checked', false);
+    expect(screen.getByText('Demo mode is off.')).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Pause notifications' })).toBeTruthy();
+    expect(screen.getByLabelText('New client secret')).toHaveProperty('type', 'password');
+  });
+
+  it('saves only what changed', async () => {
+    const { bridge } = await renderSettings();
+    fireEvent.change(screen.getByLabelText('Check for new orders every (seconds)'), {
+      target: { value: '120' },
+    });
+    fireEvent.click(screen.getByLabelText('Open Seller Tray when I log in'));
+    fireEvent.change(screen.getByLabelText('Remind me of an order still waiting after (minutes)'), {
+      target: { value: '0' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('setSettings')).toEqual([
+        { pollIntervalSeconds: 120, openAtLogin: true, reminderAfterMinutes: 0 },
+      ]),
+    );
+    expect(await screen.findByText('Settings saved.')).toBeTruthy();
+  });
+
+  it("shows the service's validation message next to the form", async () => {
+    const { bridge } = await renderSettings();
+    const message =
+      'pollIntervalSeconds must be a whole number of seconds from 30 to 3600 (30 seconds to 1 hour)';
+    bridge.handle('setSettings', () => {
+      throw new FakeBridgeError('invalid-input', message);
+    });
+    fireEvent.change(screen.getByLabelText('Check for new orders every (seconds)'), {
+      target: { value: '5' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    const form = screen.getByRole('form', { name: 'Settings' });
+    expect((await within(form).findByRole('alert')).textContent).toContain(message);
+    expect(bridge.callsOf('setSettings')).toEqual([{ pollIntervalSeconds: 5 }]);
+    // What the user typed stays, to be corrected.
+    expect(screen.getByLabelText('Check for new orders every (seconds)')).toHaveProperty('value', '5');
+  });
+
+  it('sends text that is no whole number as typed, for the service to refuse', async () => {
+    const { bridge } = await renderSettings();
+    fireEvent.change(screen.getByLabelText('Remind me of an order still waiting after (minutes)'), {
+      target: { value: '1.5' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(bridge.callsOf('setSettings')).toEqual([{ reminderAfterMinutes: '1.5' }]));
+  });
+
+  it('pauses notifications for an hour, until tomorrow, and resumes them', async () => {
+    const { bridge, onState } = await renderSettings();
+    const before = Date.now();
+    fireEvent.click(screen.getByRole('button', { name: 'Pause for 1 hour' }));
+    await waitFor(() => expect(bridge.callsOf('pauseNotifications')).toHaveLength(1));
+    const until = Date.parse(bridge.callsOf('pauseNotifications')[0]?.until ?? '');
+    expect(until - before).toBeGreaterThanOrEqual(3_600_000);
+    expect(until - before).toBeLessThan(3_600_000 + 5_000);
+    expect(onState).toHaveBeenCalled();
+
+    fireEvent.click(screen.getByRole('button', { name: /Pause until tomorrow/ }));
+    await waitFor(() => expect(bridge.callsOf('pauseNotifications')).toHaveLength(2));
+    expect(bridge.callsOf('pauseNotifications')[1]?.until).toBe(tomorrowMorning(Date.now()).toISOString());
+    cleanup();
+
+    const paused = appState({ notificationsPausedUntil: new Date(Date.now() + 60_000).toISOString() });
+    const second = await renderSettings(paused);
+    expect(screen.getByText(/Notifications are paused until/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Resume notifications' }));
+    await waitFor(() => expect(second.bridge.callsOf('pauseNotifications')).toEqual([{ until: null }]));
+  });
+
+  it('replaces the secret without ever showing it', async () => {
+    const { bridge, onState } = await renderSettings();
+    const input = screen.getByLabelText('New client secret');
+    fireEvent.change(input, { target: { value: 'n3w-s3cret' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Replace secret' }));
+    await waitFor(() => expect(bridge.callsOf('setSecret')).toEqual([{ secret: 'n3w-s3cret' }]));
+    expect(await screen.findByText('The new secret is stored in the keychain.')).toBeTruthy();
+    expect(input).toHaveProperty('value', '');
+    expect(onState).toHaveBeenCalled();
+  });
+
+  it('keeps the limits it states in step with the settings schema', () => {
+    expect(limits.POLL_INTERVAL_SECONDS).toEqual({
+      min: POLL_INTERVAL_SECONDS.min,
+      max: POLL_INTERVAL_SECONDS.max,
+    });
+    expect(limits.REMINDER_AFTER_MINUTES).toEqual({
+      off: REMINDER_AFTER_MINUTES.off,
+      min: REMINDER_AFTER_MINUTES.min,
+      max: REMINDER_AFTER_MINUTES.max,
+    });
+  });
+
+  it('shows demo mode as read-only', async () => {
+    const bridge = createFakeBridge({ state: appState({ setup: 'demo' }), settings: { demoMode: true } });
+    renderWithBridge(bridge, <SettingsView state={bridge.state} onState={() => {}} />);
+    expect(await screen.findByText(/Demo mode is on/)).toBeTruthy();
+    expect(screen.getByLabelText('New client secret')).toHaveProperty('disabled', true);
+  });
+});

@@ -1,0 +1,239 @@
+// Every setting of the Settings schema: the account (base URL, client id), how often to
+// check, notifications and their pause, reminders, opening at login, and whether this is
+// the demo (read-only: starting the demo or entering an account changes it). The service
+// validates; its message is shown next to the form. The secret is write-only (SecretField).
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import type { Settings } from '../../main/core/settings';
+import type { AppState } from '../../preload/contract';
+import { asBridgeCallError, call } from '../bridge/call';
+import { useBridge } from '../bridge/context';
+import { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES } from '../limits';
+import { ErrorAlert } from './ErrorAlert';
+import { PauseControl } from './PauseControl';
+import { SecretField } from './SecretField';
+
+interface Draft {
+  baseUrl: string;
+  clientId: string;
+  pollIntervalSeconds: string;
+  notificationsEnabled: boolean;
+  reminderAfterMinutes: string;
+  openAtLogin: boolean;
+}
+
+function draftOf(settings: Settings): Draft {
+  return {
+    baseUrl: settings.baseUrl,
+    clientId: settings.clientId,
+    pollIntervalSeconds: String(settings.pollIntervalSeconds),
+    notificationsEnabled: settings.notificationsEnabled,
+    reminderAfterMinutes: String(settings.reminderAfterMinutes),
+    openAtLogin: settings.openAtLogin,
+  };
+}
+
+/** A whole number as a number; anything else as typed, for the service to refuse in words. */
+function numberOf(text: string): number | string {
+  return /^\s*-?\d+\s*$/.test(text) ? Number(text) : text;
+}
+
+/** The settings the user changed, and only those: an unchanged account is not reconnected. */
+function changes(settings: Settings, draft: Draft): Record<string, unknown> {
+  const next: Record<string, unknown> = {
+    baseUrl: draft.baseUrl.trim(),
+    clientId: draft.clientId.trim(),
+    pollIntervalSeconds: numberOf(draft.pollIntervalSeconds),
+    notificationsEnabled: draft.notificationsEnabled,
+    reminderAfterMinutes: numberOf(draft.reminderAfterMinutes),
+    openAtLogin: draft.openAtLogin,
+  };
+  return Object.fromEntries(
+    Object.entries(next).filter(([key, value]) => settings[key as keyof Settings] !== value),
+  );
+}
+
+export function SettingsView({ state, onState }: { state: AppState; onState: (state: AppState) => void }) {
+  const bridge = useBridge();
+  const [settings, setSettings] = useState<Settings | null>(null);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const id = useId();
+  const ids = {
+    heading: `${id}-heading`,
+    baseUrl: `${id}-base-url`,
+    clientId: `${id}-client-id`,
+    poll: `${id}-poll`,
+    pollHint: `${id}-poll-hint`,
+    notifications: `${id}-notifications`,
+    reminder: `${id}-reminder`,
+    reminderHint: `${id}-reminder-hint`,
+    login: `${id}-login`,
+    error: `${id}-error`,
+  };
+
+  useEffect(() => {
+    let current = true;
+    call(bridge, 'getSettings', undefined).then(
+      (loaded) => {
+        if (!current) return;
+        setSettings(loaded);
+        setDraft(draftOf(loaded));
+      },
+      (failure: unknown) => {
+        if (current) setError(asBridgeCallError(failure).message);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [bridge]);
+
+  async function save(event: FormEvent): Promise<void> {
+    event.preventDefault();
+    if (!settings || !draft) return;
+    setBusy(true);
+    setError(null);
+    setSaved(null);
+    try {
+      const stored = await call(bridge, 'setSettings', changes(settings, draft));
+      setSettings(stored);
+      setDraft(draftOf(stored));
+      setSaved('Settings saved.');
+    } catch (failure) {
+      setError(asBridgeCallError(failure).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const update = (patch: Partial<Draft>) => {
+    setSaved(null);
+    setDraft((d) => (d ? { ...d, ...patch } : d));
+  };
+
+  return (
+    <section className="settings" aria-labelledby={ids.heading}>
+      <h2 id={ids.heading}>Settings</h2>
+      {!draft || !settings ? (
+        error ? (
+          <ErrorAlert message={error} />
+        ) : (
+          <p role="status">Loading the settings…</p>
+        )
+      ) : (
+        <>
+          <form
+            className="form"
+            noValidate
+            aria-label="Settings"
+            aria-describedby={error ? ids.error : undefined}
+            onSubmit={(e) => void save(e)}
+          >
+            <h3>Marketplace</h3>
+            <label htmlFor={ids.baseUrl}>Base URL</label>
+            <input
+              id={ids.baseUrl}
+              type="url"
+              inputMode="url"
+              maxLength={2048}
+              value={draft.baseUrl}
+              onChange={(e) => update({ baseUrl: e.target.value })}
+            />
+            <label htmlFor={ids.clientId}>Client id</label>
+            <input
+              id={ids.clientId}
+              type="text"
+              spellCheck={false}
+              maxLength={200}
+              value={draft.clientId}
+              onChange={(e) => update({ clientId: e.target.value })}
+            />
+            <p className="muted">
+              {settings.demoMode
+                ? 'Demo mode is on: Seller Tray runs on the built-in demo marketplace. Enter your own base URL and client id to leave it.'
+                : 'Demo mode is off.'}
+            </p>
+
+            <h3>Checking and notifications</h3>
+            <label htmlFor={ids.poll}>Check for new orders every (seconds)</label>
+            <input
+              id={ids.poll}
+              type="number"
+              inputMode="numeric"
+              min={POLL_INTERVAL_SECONDS.min}
+              max={POLL_INTERVAL_SECONDS.max}
+              step={1}
+              aria-describedby={ids.pollHint}
+              value={draft.pollIntervalSeconds}
+              onChange={(e) => update({ pollIntervalSeconds: e.target.value })}
+            />
+            <p id={ids.pollHint} className="hint">
+              From {POLL_INTERVAL_SECONDS.min} to {POLL_INTERVAL_SECONDS.max} seconds (1 hour).
+            </p>
+            <div className="check">
+              <input
+                id={ids.notifications}
+                type="checkbox"
+                checked={draft.notificationsEnabled}
+                onChange={(e) => update({ notificationsEnabled: e.target.checked })}
+              />
+              <label htmlFor={ids.notifications}>Show a notification for each new order</label>
+            </div>
+            <label htmlFor={ids.reminder}>Remind me of an order still waiting after (minutes)</label>
+            <input
+              id={ids.reminder}
+              type="number"
+              inputMode="numeric"
+              min={REMINDER_AFTER_MINUTES.off}
+              max={REMINDER_AFTER_MINUTES.max}
+              step={1}
+              aria-describedby={ids.reminderHint}
+              value={draft.reminderAfterMinutes}
+              onChange={(e) => update({ reminderAfterMinutes: e.target.value })}
+            />
+            <p id={ids.reminderHint} className="hint">
+              0 turns reminders off; otherwise {REMINDER_AFTER_MINUTES.min} minutes to{' '}
+              {REMINDER_AFTER_MINUTES.max / 1440} days ({REMINDER_AFTER_MINUTES.max} minutes).
+            </p>
+
+            <h3>Start-up</h3>
+            <div className="check">
+              <input
+                id={ids.login}
+                type="checkbox"
+                checked={draft.openAtLogin}
+                onChange={(e) => update({ openAtLogin: e.target.checked })}
+              />
+              <label htmlFor={ids.login}>Open Seller Tray when I log in</label>
+            </div>
+
+            <div className="form-actions">
+              <button type="submit" className="primary" disabled={busy}>
+                {busy ? 'Saving…' : 'Save settings'}
+              </button>
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => {
+                  setDraft(draftOf(settings));
+                  setError(null);
+                  setSaved(null);
+                }}
+              >
+                Undo changes
+              </button>
+            </div>
+            <div id={ids.error}>
+              <ErrorAlert message={error} onDismiss={() => setError(null)} />
+            </div>
+            <p role="status">{saved}</p>
+          </form>
+          <PauseControl pausedUntil={state.notificationsPausedUntil} onState={onState} />
+          <SecretField state={state} onState={onState} />
+        </>
+      )}
+    </section>
+  );
+}

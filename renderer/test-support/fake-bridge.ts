@@ -1,0 +1,229 @@
+// An in-memory Bridge for the component tests: it answers each channel from plain data,
+// records every call, and lets a test emit events or replace a channel's behaviour. The
+// real bridge (preload, preview server) is exercised end to end by the browser tests.
+import type { MarketplaceEvent } from '../../main/core/api/wire';
+import { isUsualTransition, isWaitingForAction } from '../../main/core/order-status';
+import type { OutboxItem } from '../../main/core/outbox';
+import type { CoreEvent } from '../../main/core/seller-core';
+import type { Settings } from '../../main/core/settings';
+import type {
+  AppState,
+  Bridge,
+  Channel,
+  OrderListItem,
+  OrderView,
+  RequestOf,
+  Responses,
+} from '../../preload/contract';
+
+export type FakeEvent = CoreEvent | { type: 'app-state'; state: AppState };
+
+type Handler<C extends Channel> = (request: RequestOf<C>) => Responses[C] | Promise<Responses[C]>;
+export type Handlers = { [C in Channel]?: Handler<C> };
+
+/** An error as the HTTP bridge throws it: a message for the user and a code. */
+export class FakeBridgeError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  baseUrl: 'https://marketplace.example',
+  clientId: 'seller-client',
+  pollIntervalSeconds: 60,
+  notificationsEnabled: true,
+  pausedUntil: null,
+  reminderAfterMinutes: 240,
+  openAtLogin: false,
+  demoMode: false,
+};
+
+export function appState(overrides: Partial<AppState> = {}): AppState {
+  return {
+    setup: 'configured',
+    baseUrl: DEFAULT_SETTINGS.baseUrl,
+    clientId: DEFAULT_SETTINGS.clientId,
+    secretStored: true,
+    connection: 'ok',
+    lastSuccessfulPoll: '2026-11-21T10:00:00.000Z',
+    lastError: null,
+    waitingCount: 0,
+    pendingOutbox: 0,
+    notificationsPausedUntil: null,
+    ...overrides,
+  };
+}
+
+export interface FakeBridgeOptions {
+  state?: Partial<AppState>;
+  settings?: Partial<Settings>;
+  orders?: OrderListItem[];
+  views?: OrderView[];
+  handlers?: Handlers;
+}
+
+export interface FakeBridge extends Bridge {
+  /** Every call, in order: the channel and the request as sent. */
+  readonly calls: { channel: Channel; request: unknown }[];
+  callsOf<C extends Channel>(channel: C): RequestOf<C>[];
+  state: AppState;
+  settings: Settings;
+  orders: OrderListItem[];
+  readonly views: Map<string, OrderView>;
+  /** Replaces a channel's behaviour (throw a FakeBridgeError to fail it). */
+  handle<C extends Channel>(channel: C, handler: Handler<C>): void;
+  emit(event: FakeEvent): void;
+  readonly listenerCount: number;
+}
+
+export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
+  const calls: { channel: Channel; request: unknown }[] = [];
+  const listeners = new Set<(event: FakeEvent) => void>();
+  const handlers: Handlers = { ...options.handlers };
+  const views = new Map((options.views ?? []).map((view) => [view.order.orderId ?? '', view]));
+  let requestCounter = 0;
+
+  const fake = {
+    calls,
+    state: appState(options.state),
+    settings: { ...DEFAULT_SETTINGS, ...options.settings },
+    orders: options.orders ?? [],
+    views,
+  };
+
+  const defaults: { [C in Channel]: Handler<C> } = {
+    getState: () => fake.state,
+    getSettings: () => fake.settings,
+    setSettings: (patch) => {
+      fake.settings = { ...fake.settings, ...(patch as Partial<Settings>) };
+      return fake.settings;
+    },
+    setSecret: () => {
+      fake.state = {
+        ...fake.state,
+        secretStored: true,
+        setup: fake.settings.baseUrl && fake.settings.clientId ? 'configured' : fake.state.setup,
+      };
+      return fake.state;
+    },
+    testConnection: () => ({ ok: true, sellerId: 42, stage: null }),
+    listOrders: (request) => {
+      const filter = request.filter ?? 'all';
+      const search = (request.search ?? '').trim().toLowerCase();
+      return fake.orders
+        .filter((o) =>
+          filter === 'all' ? true : filter === 'waiting' ? isWaitingForAction(o.status) : o.status === filter,
+        )
+        .filter(
+          (o) =>
+            search === '' || [o.orderId, o.buyer, o.product].some((t) => t?.toLowerCase().includes(search)),
+        );
+    },
+    getOrder: ({ orderId }) => {
+      const view = views.get(orderId);
+      if (!view) throw new FakeBridgeError('api-not-found', `Order ${orderId} was not found.`);
+      return structuredClone(view);
+    },
+    markStatus: (request) => {
+      const view = views.get(request.orderId);
+      if (!request.override && !isUsualTransition(view?.status, request.statusCode)) {
+        throw new FakeBridgeError(
+          'unusual-transition',
+          `Marking ${request.statusCode.replace('Provisioning', '')} after ${view?.status?.replace('Provisioning', '') ?? 'no status'} is unusual; confirm to do it anyway.`,
+        );
+      }
+      requestCounter += 1;
+      const item: OutboxItem = {
+        requestId: `00000000-0000-4000-8000-${String(requestCounter).padStart(12, '0')}`,
+        orderId: request.orderId,
+        statusCode: request.statusCode,
+        description: request.description ?? '',
+        ...(request.detailedDescription === undefined
+          ? {}
+          : { detailedDescription: request.detailedDescription }),
+        createdAt: new Date().toISOString(),
+        state: 'pending',
+        attempts: 0,
+      };
+      if (view) {
+        view.outbox.push(item);
+        view.status = request.statusCode;
+      }
+      return item;
+    },
+    retryDelivery: ({ requestId }) => {
+      for (const view of views.values()) {
+        const item = view.outbox.find((i) => i.requestId === requestId && i.state === 'failed');
+        if (item) {
+          item.state = 'pending';
+          delete item.lastError;
+          return item;
+        }
+      }
+      throw new FakeBridgeError('not-found', 'There is no failed status to send again with that id.');
+    },
+    checkNow: () => {
+      fake.state = { ...fake.state, lastSuccessfulPoll: new Date().toISOString() };
+      return fake.state;
+    },
+    startDemo: () => {
+      fake.settings = { ...fake.settings, demoMode: true };
+      fake.state = { ...fake.state, setup: 'demo', secretStored: false };
+      return fake.state;
+    },
+    pauseNotifications: ({ until }) => {
+      fake.settings = { ...fake.settings, pausedUntil: until };
+      fake.state = { ...fake.state, notificationsPausedUntil: until };
+      return fake.state;
+    },
+  };
+
+  function method<C extends Channel>(channel: C) {
+    return async (request: RequestOf<C>): Promise<Responses[C]> => {
+      calls.push({ channel, request });
+      const handler = (handlers[channel] ?? defaults[channel]) as Handler<C>;
+      return handler(request);
+    };
+  }
+
+  const channels = Object.keys(defaults) as Channel[];
+  const bridge = Object.fromEntries(channels.map((channel) => [channel, method(channel)])) as Omit<
+    Bridge,
+    'onEvent'
+  >;
+
+  const result = Object.assign(fake, bridge, {
+    callsOf<C extends Channel>(channel: C): RequestOf<C>[] {
+      return calls.filter((c) => c.channel === channel).map((c) => c.request as RequestOf<C>);
+    },
+    handle<C extends Channel>(channel: C, handler: Handler<C>): void {
+      (handlers as Record<Channel, unknown>)[channel] = handler;
+    },
+    emit(event: FakeEvent): void {
+      for (const listener of [...listeners]) listener(event);
+    },
+    onEvent(listener: (event: FakeEvent) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  });
+  // A getter (Object.assign would copy its value once).
+  return Object.defineProperty(result, 'listenerCount', { get: () => listeners.size }) as FakeBridge;
+}
+
+/** A history event of an order, as the marketplace lists it. */
+export function historyEvent(orderId: string, overrides: Partial<MarketplaceEvent> = {}): MarketplaceEvent {
+  return {
+    eventId: '11111111-1111-4111-8111-111111111111',
+    eventTypeCode: 'ServicePurchased',
+    statusCode: 'ProvisioningStarted',
+    eventTime: '2026-11-20T09:30:00.000Z',
+    description: 'Service purchased',
+    additionalProperties: [{ name: 'orderId', value: orderId }],
+    ...overrides,
+  };
+}
