@@ -169,6 +169,15 @@ describe('requests', () => {
     expect((await call('getOrder', { orderId })).status).toBe('ProvisioningInProgress');
   });
 
+  it('tells the marketplace a default description when the user gave none, except for a failure', async () => {
+    const { call, refusal } = await configured();
+    const orderId = (await call('listOrders', { filter: 'waiting' }))[0]?.orderId ?? '';
+    const item = await call('markStatus', { orderId, statusCode: 'ProvisioningInProgress' });
+    expect(item.description).toBe('Provisioning has started.');
+    const failure = await refusal('markStatus', { orderId, statusCode: 'ProvisioningFailed' });
+    expect(failure.code).toBe('invalid-input');
+  });
+
   it('pauses and resumes notifications', async () => {
     const { call } = await configured();
     const until = new Date(Date.now() + 3_600_000).toISOString();

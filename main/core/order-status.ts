@@ -10,6 +10,12 @@ export const MARKABLE_STATUSES = [
 ] as const;
 export type MarkableStatus = (typeof MARKABLE_STATUSES)[number];
 
+/** What the marketplace is told with a status when the user gave no words of their own (a failure needs theirs). */
+export const DEFAULT_DESCRIPTIONS = {
+  ProvisioningInProgress: 'Provisioning has started.',
+  ProvisioningCompleted: 'Provisioning is complete.',
+} as const;
+
 const USUAL_TRANSITIONS: Readonly<Record<StatusCode, readonly StatusCode[]>> = {
   ProvisioningStarted: ['ProvisioningInProgress'],
   ProvisioningInProgress: ['ProvisioningCompleted', 'ProvisioningFailed'],

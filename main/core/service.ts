@@ -16,7 +16,7 @@ import {
 import { SellerApiClient } from './api/client';
 import { SellerApiError } from './api/errors';
 import { checkBaseUrl, type Transport } from './api/transport';
-import { isWaitingForAction } from './order-status';
+import { DEFAULT_DESCRIPTIONS, isWaitingForAction } from './order-status';
 import type { Timers } from './poller';
 import { KeychainUnavailableError, SecretInputError, type SecretStore } from './secrets';
 import { type CoreEvent, SellerCore, TransitionError } from './seller-core';
@@ -111,8 +111,13 @@ export class SellerTrayService {
         return this.listOrders(input as z.infer<(typeof requests)['listOrders']>);
       case 'getOrder':
         return this.requireCore().order((input as { orderId: string }).orderId);
-      case 'markStatus':
-        return this.requireCore().markStatus(input as z.infer<(typeof requests)['markStatus']>);
+      case 'markStatus': {
+        const mark = input as z.infer<(typeof requests)['markStatus']>;
+        const description =
+          mark.description ||
+          (mark.statusCode === 'ProvisioningFailed' ? '' : DEFAULT_DESCRIPTIONS[mark.statusCode]);
+        return this.requireCore().markStatus({ ...mark, description });
+      }
       case 'retryDelivery': {
         const item = this.requireCore().retryDelivery((input as { requestId: string }).requestId);
         if (!item)
