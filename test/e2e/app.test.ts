@@ -1,0 +1,241 @@
+// The whole app end to end in real Chromium: the built renderer, the browser preview's
+// bridge, the service and core with the real keychain, and the simulator over loopback.
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { KeytarSecretStore } from '../../main/core/secrets';
+import { SellerTrayService, type ServiceEvent } from '../../main/core/service';
+import { ConfSettingsStore } from '../../main/core/settings';
+import { type Preview, startPreview } from '../../main/preview/server';
+import { type Simulator, startSimulator } from '../../simulator/server';
+import { buildRenderer, launchChromium } from '../support/browser';
+import { makeDataDir } from '../support/core';
+import { REPO_ROOT } from '../support/processes';
+import { admin } from '../support/raw-api';
+
+const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
+const CLIENT = { clientId: 'e2e-client', clientSecret: 'e2e-secret-41c9' };
+
+let renderer: Awaited<ReturnType<typeof buildRenderer>>;
+let browser: Browser;
+let sim: Simulator;
+const secrets = new KeytarSecretStore();
+
+beforeAll(async () => {
+  [renderer, browser, sim] = await Promise.all([
+    buildRenderer(),
+    launchChromium(),
+    startSimulator({ port: 0, sellers: [{ sellerId: 1001, orders: 30, clients: [CLIENT] }] }),
+  ]);
+  await mkdir(SCREENSHOTS, { recursive: true });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await sim?.close();
+  await renderer?.remove();
+});
+
+interface App {
+  page: Page;
+  service: SellerTrayService;
+  events: ServiceEvent[];
+  preview: Preview;
+}
+const running: { app: App; dir: string }[] = [];
+afterEach(async () => {
+  for (const { app, dir } of running.splice(0)) {
+    await app.page.close();
+    app.service.close();
+    await app.preview.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+  await secrets.delete(CLIENT.clientId);
+  await admin(sim.url, 'POST', 'reset');
+});
+
+async function openApp(options: { configured?: boolean; colorScheme?: 'light' | 'dark' } = {}): Promise<App> {
+  const dir = await makeDataDir();
+  const settings = new ConfSettingsStore({ cwd: dir });
+  if (options.configured) {
+    settings.save({ ...settings.load().settings, baseUrl: sim.url, clientId: CLIENT.clientId });
+    await secrets.set(CLIENT.clientId, CLIENT.clientSecret);
+  }
+  const service = await SellerTrayService.open({ settings, secrets, dataRoot: dir });
+  const events: ServiceEvent[] = [];
+  service.onEvent((event) => events.push(event));
+  const preview = await startPreview({ service, rendererDir: renderer.dir });
+  const page = await browser.newPage({
+    colorScheme: options.colorScheme ?? 'light',
+    viewport: { width: 1100, height: 800 },
+  });
+  const app = { page, service, events, preview };
+  running.push({ app, dir });
+  await page.goto(preview.url);
+  return app;
+}
+
+/** Finds an order by its id through the inbox's search, and opens it. */
+async function openOrder(page: Page, orderId: string): Promise<void> {
+  await page.getByLabel('Search orders').fill(orderId);
+  const rows = page.getByRole('listbox', { name: 'Orders' }).getByRole('option');
+  await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(1);
+  await rows.click();
+}
+
+describe('onboarding', () => {
+  it('tells wrong credentials apart, then connects with the right ones', async () => {
+    const { page } = await openApp();
+    await page.getByRole('heading', { name: 'Connect Seller Tray to the marketplace' }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'onboarding.png') });
+    await page.getByLabel('Base URL').fill(sim.url);
+    await page.getByLabel('Client id').fill(CLIENT.clientId);
+    await page.getByLabel('Client secret').fill('not-the-secret');
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.getByText('did not accept the client id and secret').waitFor();
+
+    await page.getByLabel('Client secret').fill(CLIENT.clientSecret);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.getByText('Signed in as seller 1001').waitFor();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('listbox', { name: 'Orders' }).waitFor();
+    expect(await secrets.get(CLIENT.clientId)).toBe(CLIENT.clientSecret);
+    expect(await page.content()).not.toContain(CLIENT.clientSecret);
+  }, 60_000);
+});
+
+describe('orders', () => {
+  it('shows a new purchase in the inbox, with a notification request for it', async () => {
+    const { page, service, events } = await openApp({ configured: true });
+    await page.getByRole('listbox', { name: 'Orders' }).waitFor();
+    const created = await admin(sim.url, 'POST', 'purchases', {
+      order: { buyerCustomerParty: { party: { partyName: 'Tundra Logistics Oy' } } },
+    });
+    await service.handle('checkNow', undefined);
+    await page
+      .getByRole('listbox', { name: 'Orders' })
+      .getByRole('option')
+      .filter({ hasText: 'Tundra Logistics Oy' })
+      .waitFor();
+    expect(events).toContainEqual({
+      type: 'notification',
+      request: expect.objectContaining({
+        kind: 'order',
+        orderId: created.json.orderId,
+        title: 'New order from Tundra Logistics Oy',
+      }),
+    });
+    await page.screenshot({ path: join(SCREENSHOTS, 'inbox.png') });
+  }, 60_000);
+
+  it.each(['light', 'dark'] as const)(
+    'shows every field of an order, as the simulator has it (%s theme)',
+    async (colorScheme) => {
+      const { page } = await openApp({ configured: true, colorScheme });
+      const order = JSON.parse(sim.store.orderJson(1001, firstWaitingOrderId()) ?? '{}');
+      await openOrder(page, order.orderId);
+      await page.getByRole('heading', { name: /Order/ }).first().waitFor();
+      const text = (await page.locator('main').innerText()).replace(/\s+/g, ' ');
+      const buyer = order.buyerCustomerParty;
+      const expected = [
+        order.orderId,
+        buyer.party.partyName,
+        buyer.supplierAssignedAccountId,
+        ...buyer.party.partyIdentifications.map((i: { id: string }) => i.id),
+        buyer.party.postalAddress.cityName,
+        buyer.party.postalAddress.postalZone,
+        buyer.buyerContact.name,
+        buyer.buyerContact.electronicMail,
+        buyer.buyerContact.telephone,
+        order.sellerSupplierParty.party.partyName,
+        order.validityPeriod.startDate,
+        order.validityPeriod.endDate,
+        ...order.documentLines.flatMap((l: { lineItem: { name: string; sellersItemId: string } }) => [
+          l.lineItem.name,
+          l.lineItem.sellersItemId,
+        ]),
+        ...(order.note ? [order.note] : []),
+      ];
+      for (const value of expected) expect(text).toContain(String(value));
+      await page.screenshot({ path: join(SCREENSHOTS, `order-detail-${colorScheme}.png`), fullPage: true });
+    },
+    60_000,
+  );
+
+  it('marks InProgress, then Completed, and the simulator has both events', async () => {
+    const { page, service } = await openApp({ configured: true });
+    const orderId = firstWaitingOrderId();
+    await openOrder(page, orderId);
+    await page.getByRole('button', { name: /^Start/ }).click();
+    await page
+      .getByText(/In progress/i)
+      .first()
+      .waitFor();
+    await service.handle('checkNow', undefined);
+    await page.getByRole('button', { name: /^Completed/ }).click();
+    await service.handle('checkNow', undefined);
+    await expect
+      .poll(() => statusesPosted(orderId), { timeout: 10_000 })
+      .toEqual(['ProvisioningInProgress', 'ProvisioningCompleted']);
+  }, 60_000);
+
+  it('renders HTML and script in order text as inert text', async () => {
+    const payload = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">';
+    const created = await admin(sim.url, 'POST', 'purchases', {
+      order: { note: payload, buyerCustomerParty: { party: { partyName: payload } } },
+    });
+    const { page, service } = await openApp({ configured: true });
+    await service.handle('checkNow', undefined);
+    await page.getByRole('listbox', { name: 'Orders' }).waitFor();
+    await openOrder(page, created.json.orderId);
+    await page.getByText(payload).first().waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.locator('main img').count()).toBe(0);
+    expect(await page.locator('main script').count()).toBe(0);
+  }, 60_000);
+});
+
+describe('connection', () => {
+  it('shows the offline state while the marketplace is gone, and recovers without a reload', async () => {
+    const { page, service } = await openApp({ configured: true });
+    await page.getByRole('listbox', { name: 'Orders' }).waitFor();
+    await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
+    await service.handle('checkNow', undefined);
+    await page
+      .getByRole('list', { name: 'Status' })
+      .getByText(/offline/i)
+      .waitFor();
+    await admin(sim.url, 'PATCH', 'faults', { errorRate: 0 });
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await page
+      .getByRole('list', { name: 'Status' })
+      .getByText(/connected|ok/i)
+      .waitFor();
+  }, 60_000);
+});
+
+function firstWaitingOrderId(): string {
+  const waiting = sim.store
+    .listEvents(1001, 0, 100_000)
+    .items.filter((e) => e.statusCode === 'ProvisioningStarted')
+    .map((e) => e.additionalProperties?.[0]?.value ?? '');
+  const progressed = new Set(
+    sim.store
+      .listEvents(1001, 0, 100_000)
+      .items.filter((e) => e.statusCode !== 'ProvisioningStarted')
+      .map((e) => e.additionalProperties?.[0]?.value),
+  );
+  const id = waiting.find((orderId) => !progressed.has(orderId));
+  if (!id) throw new Error('the simulator has no waiting order');
+  return id;
+}
+
+function statusesPosted(orderId: string): string[] {
+  return sim.store
+    .listEvents(1001, 0, 100_000)
+    .items.filter(
+      (e) =>
+        e.additionalProperties?.some((p) => p.value === orderId) && e.statusCode !== 'ProvisioningStarted',
+    )
+    .map((e) => e.statusCode);
+}

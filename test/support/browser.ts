@@ -1,0 +1,38 @@
+// The renderer in real Chromium: Debian's build, driven by playwright-core (which never
+// downloads a browser of its own), against the browser preview.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { build } from 'vite';
+import { REPO_ROOT } from './processes';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    // No sandbox as root in a container; no GPU; and none of Chromium's calls home, which
+    // this closed network refuses.
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** Builds the renderer as `npm run build:renderer` does, into a directory of its own. */
+export async function buildRenderer(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'renderer-'));
+  await build({
+    configFile: join(REPO_ROOT, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: dir, emptyOutDir: true },
+  });
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
