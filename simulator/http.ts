@@ -31,18 +31,20 @@ export const badRequest = (detail: string): HttpError =>
 export const notFound = (detail: string): HttpError =>
   new HttpError('NotFound', 'Resource not found', detail);
 
-/** The most a request body may hold: a status event is a few hundred bytes. */
+/** The most an API request body may hold: a status event is a few hundred bytes. */
 export const MAX_BODY_BYTES = 64 * 1024;
+/** Admin purchases may describe large orders (hundreds of lines) for tests and benchmarks. */
+export const MAX_ADMIN_BODY_BYTES = 4 * 1024 * 1024;
 
-export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
   const tooLarge = (): HttpError =>
-    new HttpError('PayloadTooLarge', 'Request body too large', `the body exceeds ${MAX_BODY_BYTES} bytes`);
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw tooLarge();
+    new HttpError('PayloadTooLarge', 'Request body too large', `the body exceeds ${limit} bytes`);
+  if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw tooLarge();
+    if (size > limit) throw tooLarge();
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');

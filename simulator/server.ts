@@ -7,7 +7,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ZodError } from 'zod';
 import { OPERATIONS, type Operation } from '../main/core/api/routes';
 import { FaultInjector, type FaultSettings, FaultSettingsPatch } from './faults';
-import { badRequest, HttpError, isLoopback, notFound, readJsonBody, sendError, sendJson } from './http';
+import {
+  badRequest,
+  HttpError,
+  isLoopback,
+  MAX_ADMIN_BODY_BYTES,
+  notFound,
+  readJsonBody,
+  sendError,
+  sendJson,
+} from './http';
 import { readState, StateWriter } from './persistence';
 import { matchOperation, SellerApi } from './seller-api';
 import {
@@ -94,7 +103,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const route = `${req.method} ${path.slice(ADMIN_PREFIX.length)}`;
     switch (route) {
       case 'POST purchases': {
-        const request = PurchaseRequest.safeParse((await readJsonBody(req)) ?? {});
+        const request = PurchaseRequest.safeParse((await readJsonBody(req, MAX_ADMIN_BODY_BYTES)) ?? {});
         if (!request.success) throw badRequest(`purchase: ${request.error.issues[0]?.message ?? 'invalid'}`);
         try {
           const order = store.addPurchase(request.data);

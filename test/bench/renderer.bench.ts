@@ -1,0 +1,146 @@
+// The renderer in Chromium (`npm run bench:renderer`): time to first render of the inbox
+// with 10,000 orders and the number of DOM rows it makes, against an inbox of 100 orders;
+// and the render time of an order with 500 lines, against one of 5. Everything but the
+// browser runs here: the simulator, the service and core, and the preview server.
+import { rm } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import type { SecretStore } from '../../main/core/secrets';
+import { SellerTrayService } from '../../main/core/service';
+import { ConfSettingsStore } from '../../main/core/settings';
+import { startPreview } from '../../main/preview/server';
+import { startSimulator } from '../../simulator/server';
+import { buildRenderer, launchChromium } from '../support/browser';
+import { makeDataDir } from '../support/core';
+import { admin } from '../support/raw-api';
+
+const RUNS = 5;
+
+/** The bench measures rendering, not the keychain: the simulator's public demo secret is held in memory. */
+const demoSecret: SecretStore = {
+  get: async () => 'demo-secret',
+  set: async () => undefined,
+  delete: async () => false,
+};
+
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+async function inboxApp(orders: number, browser: Browser, rendererDir: string) {
+  const sim = await startSimulator({ port: 0, orders, seed: 4 });
+  const dir = await makeDataDir();
+  const settings = new ConfSettingsStore({ cwd: dir });
+  settings.save({ ...settings.load().settings, baseUrl: sim.url, clientId: 'demo-client' });
+  const service = await SellerTrayService.open({ settings, secrets: demoSecret, dataRoot: dir });
+  await service.handle('checkNow', undefined);
+  // Wait until the inbox knows every order's buyer, product and total.
+  for (;;) {
+    const answer = await service.handle('listOrders', {});
+    if (answer.ok && answer.value.length >= orders && answer.value.every((o) => o.buyer !== undefined)) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const preview = await startPreview({ service, rendererDir });
+  return {
+    sim,
+    preview,
+    async close() {
+      service.close();
+      await preview.close();
+      await sim.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** From navigation to the first order row on screen, in a fresh page. */
+async function timeToInbox(browser: Browser, url: string): Promise<{ ms: number; rows: number }> {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+  const started = performance.now();
+  await page.goto(url);
+  const rows = page.getByRole('listbox', { name: 'Orders' }).getByRole('option');
+  await rows.first().waitFor();
+  const ms = performance.now() - started;
+  const count = await rows.count();
+  await page.close();
+  return { ms, rows: count };
+}
+
+/** From the click that opens an order to its last line on screen. */
+async function timeToOrder(page: Page, orderId: string, lines: number): Promise<number> {
+  await page
+    .getByRole('button', { name: /Back to inbox/ })
+    .click()
+    .catch(() => undefined);
+  await page.getByLabel('Search orders').fill(orderId);
+  const row = page.getByRole('listbox', { name: 'Orders' }).getByRole('option');
+  await row.first().waitFor();
+  const started = performance.now();
+  await row.first().click();
+  await page.getByText(`Line item ${lines}`, { exact: true }).waitFor();
+  return performance.now() - started;
+}
+
+function orderWithLines(lines: number) {
+  return {
+    order: {
+      documentLines: Array.from({ length: lines }, (_, i) => ({
+        lineId: i + 1,
+        note: `Note of line ${i + 1}`,
+        lineItem: {
+          name: `Line item ${i + 1}`,
+          sellersItemId: `SKU-${i + 1}`,
+          quantity: { value: (i % 9) + 1, unitCode: 'EA' },
+          price: {
+            priceAmount: { amount: 9.95, currencyCode: 'EUR' },
+            baseQuantity: { value: 1, unitCode: 'MON' },
+          },
+        },
+      })),
+    },
+  };
+}
+
+const [renderer, browser] = await Promise.all([buildRenderer(), launchChromium()]);
+try {
+  const figures: Record<string, Record<string, number>> = {};
+  for (const orders of [100, 10_000]) {
+    const app = await inboxApp(orders, browser, renderer.dir);
+    try {
+      const runs = [];
+      for (let i = 0; i < RUNS; i++) runs.push(await timeToInbox(browser, app.preview.url));
+      figures[`inbox, ${orders} orders`] = {
+        'first render ms (median)': Math.round(median(runs.map((r) => r.ms))),
+        'DOM rows': runs[0]?.rows ?? 0,
+      };
+      if (orders === 100) {
+        const small = (await admin(app.sim.url, 'POST', 'purchases', orderWithLines(5))).json.orderId;
+        const large = (await admin(app.sim.url, 'POST', 'purchases', orderWithLines(500))).json.orderId;
+        const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+        await page.goto(app.preview.url);
+        const times = { 5: [] as number[], 500: [] as number[] };
+        for (let i = 0; i < RUNS; i++) {
+          times[5].push(await timeToOrder(page, small, 5));
+          times[500].push(await timeToOrder(page, large, 500));
+        }
+        await page.close();
+        figures['order, 5 lines'] = { 'render ms (median)': Math.round(median(times[5])) };
+        figures['order, 500 lines'] = { 'render ms (median)': Math.round(median(times[500])) };
+      }
+    } finally {
+      await app.close();
+    }
+  }
+  console.log(`Renderer in Chromium, medians of ${RUNS} runs`);
+  console.table(figures);
+  const inboxRatio =
+    (figures['inbox, 10000 orders']?.['first render ms (median)'] ?? 0) /
+    (figures['inbox, 100 orders']?.['first render ms (median)'] ?? 1);
+  const orderRatio =
+    (figures['order, 500 lines']?.['render ms (median)'] ?? 0) /
+    (figures['order, 5 lines']?.['render ms (median)'] ?? 1);
+  console.log(
+    `inbox 10,000 / 100 orders: ${inboxRatio.toFixed(2)}; order 500 / 5 lines: ${orderRatio.toFixed(2)}`,
+  );
+} finally {
+  await browser.close();
+  await renderer.remove();
+}
