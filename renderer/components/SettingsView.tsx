@@ -65,10 +65,8 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
     baseUrl: `${id}-base-url`,
     clientId: `${id}-client-id`,
     poll: `${id}-poll`,
-    pollHint: `${id}-poll-hint`,
     notifications: `${id}-notifications`,
     reminder: `${id}-reminder`,
-    reminderHint: `${id}-reminder-hint`,
     login: `${id}-login`,
     error: `${id}-error`,
   };
@@ -157,21 +155,14 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
             </p>
 
             <h3>Checking and notifications</h3>
-            <label htmlFor={ids.poll}>Check for new orders every (seconds)</label>
-            <input
+            <WholeNumberField
               id={ids.poll}
-              type="number"
-              inputMode="numeric"
-              min={POLL_INTERVAL_SECONDS.min}
-              max={POLL_INTERVAL_SECONDS.max}
-              step={1}
-              aria-describedby={ids.pollHint}
+              label="Check for new orders every (seconds)"
+              limits={{ min: POLL_INTERVAL_SECONDS.min, max: POLL_INTERVAL_SECONDS.max }}
               value={draft.pollIntervalSeconds}
-              onChange={(e) => update({ pollIntervalSeconds: e.target.value })}
+              onChange={(value) => update({ pollIntervalSeconds: value })}
+              hint={`From ${POLL_INTERVAL_SECONDS.min} to ${POLL_INTERVAL_SECONDS.max} seconds (1 hour).`}
             />
-            <p id={ids.pollHint} className="hint">
-              From {POLL_INTERVAL_SECONDS.min} to {POLL_INTERVAL_SECONDS.max} seconds (1 hour).
-            </p>
             <div className="check">
               <input
                 id={ids.notifications}
@@ -181,22 +172,14 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
               />
               <label htmlFor={ids.notifications}>Show a notification for each new order</label>
             </div>
-            <label htmlFor={ids.reminder}>Remind me of an order still waiting after (minutes)</label>
-            <input
+            <WholeNumberField
               id={ids.reminder}
-              type="number"
-              inputMode="numeric"
-              min={REMINDER_AFTER_MINUTES.off}
-              max={REMINDER_AFTER_MINUTES.max}
-              step={1}
-              aria-describedby={ids.reminderHint}
+              label="Remind me of an order still waiting after (minutes)"
+              limits={{ min: REMINDER_AFTER_MINUTES.off, max: REMINDER_AFTER_MINUTES.max }}
               value={draft.reminderAfterMinutes}
-              onChange={(e) => update({ reminderAfterMinutes: e.target.value })}
+              onChange={(value) => update({ reminderAfterMinutes: value })}
+              hint={`0 turns reminders off; otherwise ${REMINDER_AFTER_MINUTES.min} minutes to ${REMINDER_AFTER_MINUTES.max / 1440} days (${REMINDER_AFTER_MINUTES.max} minutes).`}
             />
-            <p id={ids.reminderHint} className="hint">
-              0 turns reminders off; otherwise {REMINDER_AFTER_MINUTES.min} minutes to{' '}
-              {REMINDER_AFTER_MINUTES.max / 1440} days ({REMINDER_AFTER_MINUTES.max} minutes).
-            </p>
 
             <h3>Start-up</h3>
             <div className="check">
@@ -235,5 +218,36 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
         </>
       )}
     </section>
+  );
+}
+
+/** A labelled whole-number input with its allowed range said in a hint. */
+function WholeNumberField(props: {
+  id: string;
+  label: string;
+  limits: { min: number; max: number };
+  value: string;
+  onChange: (value: string) => void;
+  hint: string;
+}) {
+  const hintId = `${props.id}-hint`;
+  return (
+    <>
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type="number"
+        inputMode="numeric"
+        min={props.limits.min}
+        max={props.limits.max}
+        step={1}
+        aria-describedby={hintId}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      <p id={hintId} className="hint">
+        {props.hint}
+      </p>
+    </>
   );
 }
