@@ -104,8 +104,16 @@ export interface Responses {
 export type Bridge = {
   [C in Channel]: (request: RequestOf<C>) => Promise<Responses[C]>;
 } & {
-  onEvent(listener: (event: CoreEvent | { type: 'app-state'; state: AppState }) => void): () => void;
+  onEvent(
+    listener: (event: CoreEvent | { type: 'app-state'; state: AppState } | ShellEvent) => void,
+  ): () => void;
 };
+
+/** What the Electron shell tells the window: where to go after a notification or tray click. */
+export type ShellEvent =
+  | { type: 'open-order'; orderId: string }
+  | { type: 'open-inbox' }
+  | { type: 'open-settings' };
 
 /** The IPC channel names, prefixed so they cannot collide with Electron's own. */
 export const ipcChannel = (channel: Channel): string => `seller-tray:${channel}`;

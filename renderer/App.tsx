@@ -59,6 +59,15 @@ function Shell() {
       case 'problem':
         addProblem(event.message);
         break;
+      case 'open-order':
+        setView({ page: 'order', orderId: event.orderId });
+        break;
+      case 'open-inbox':
+        setView({ page: 'inbox' });
+        break;
+      case 'open-settings':
+        setView({ page: 'settings' });
+        break;
       default:
         break;
     }

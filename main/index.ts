@@ -1,0 +1,144 @@
+// The Electron main process: wiring only. The core and the service are plain Node (main/core);
+// the shell's parts (main/shell) are tested with fakes of the Electron objects passed here.
+// Nothing else imports 'electron'.
+import { readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import {
+  app,
+  BrowserWindow,
+  ipcMain,
+  Menu,
+  Notification,
+  nativeImage,
+  powerMonitor,
+  protocol,
+  shell,
+  Tray,
+} from 'electron';
+import { APP_ID } from './core/app-identity';
+import { KeytarSecretStore } from './core/secrets';
+import { SellerTrayService } from './core/service';
+import { ConfSettingsStore } from './core/settings';
+import { builtInDemo } from './demo';
+import { CONTENT_SECURITY_POLICY } from './preview/server';
+import { APP_HOST, APP_SCHEME, appFilePath } from './shell/app-origin';
+import { hostOf, openExternalIfAllowed } from './shell/external-links';
+import { forwardEvents, registerIpc } from './shell/ipc';
+import { afterReady, claimSingleInstance, trackQuitting } from './shell/lifecycle';
+import { Notifier } from './shell/notifier';
+import { startTray } from './shell/tray-menu';
+import { AppWindow } from './shell/window';
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+// Before ready: the app's own scheme is a secure, standard origin (so the renderer gets
+// a real origin, and fetch/CSP behave as on https).
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+
+const lifecycle = { app, platform: process.platform, appId: APP_ID };
+/** The window, once the app is ready; a second launch before then has nothing to show yet. */
+let appWindow: AppWindow | undefined;
+const isQuitting = trackQuitting(app);
+
+if (claimSingleInstance(lifecycle, () => appWindow?.show())) {
+  app.whenReady().then(start, (error: unknown) => {
+    console.error('Seller Tray could not start:', error);
+    app.exit(1);
+  });
+
+  async function start(): Promise<void> {
+    const root = app.getAppPath();
+    const rendererDir = join(root, 'dist', 'renderer');
+    protocol.handle(APP_SCHEME, async (request) => {
+      const file = appFilePath(request.url, rendererDir, join);
+      if (!file || new URL(request.url).host !== APP_HOST) return new Response('Not found', { status: 404 });
+      try {
+        const body = await readFile(file);
+        return new Response(body, {
+          headers: {
+            'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+            'content-security-policy': CONTENT_SECURITY_POLICY,
+            'x-content-type-options': 'nosniff',
+          },
+        });
+      } catch {
+        return new Response('Not found', { status: 404 });
+      }
+    });
+
+    const dataRoot = app.getPath('userData');
+    const demo = builtInDemo(dataRoot);
+    const service = await SellerTrayService.open({
+      settings: new ConfSettingsStore({ cwd: dataRoot }),
+      secrets: new KeytarSecretStore(),
+      dataRoot,
+      demo,
+    });
+
+    const openLink = (url: string) => {
+      void openExternalIfAllowed((u) => shell.openExternal(u), url, hostOf(service.state().baseUrl));
+    };
+    const window = new AppWindow({
+      createWindow: (options) => new BrowserWindow(options),
+      preloadPath: join(root, 'dist', 'preload', 'index.cjs'),
+      isQuitting,
+      openExternal: openLink,
+    });
+    // Created (hidden) now, so the problems the service found while opening reach it.
+    appWindow = window;
+    window.get();
+    // Anything else that tries to create web contents (there should be none) gets the same rules.
+    app.on('web-contents-created', (_event, contents) => {
+      contents.setWindowOpenHandler(({ url }) => {
+        openLink(url);
+        return { action: 'deny' };
+      });
+    });
+
+    forwardEvents(service, (event) => window.send(event));
+    registerIpc(ipcMain, service);
+
+    const notifications = {
+      isSupported: () => Notification.isSupported(),
+      create: (options: { title: string; body: string }) => new Notification(options),
+    };
+    const notifier = new Notifier({ service, notifications, show: (event) => window.show(event) });
+
+    const tray = new Tray(nativeImage.createFromPath(join(root, 'build', 'tray.png')));
+    const trayControl = startTray({
+      service,
+      tray: {
+        setToolTip: (text) => tray.setToolTip(text),
+        setTitle: (title) => tray.setTitle(title),
+        setMenu: (template) => tray.setContextMenu(Menu.buildFromTemplate(template)),
+      },
+      open: () => window.show(),
+      settings: () => window.show({ type: 'open-settings' }),
+      quit: () => app.quit(),
+      onFailure: (message) => {
+        if (Notification.isSupported()) new Notification({ title: 'Seller Tray', body: message }).show();
+      },
+    });
+    // The pause labels depend on the clock (a pause ends by itself): refreshed each minute.
+    setInterval(() => trayControl.refresh(), 60_000).unref();
+
+    afterReady({ ...lifecycle, powerMonitor, service });
+    app.on('will-quit', () => {
+      trayControl.stop();
+      notifier.stop();
+      service.close();
+      void demo.stop();
+    });
+
+    if (service.state().setup === 'unconfigured') window.show();
+  }
+}

@@ -1,0 +1,120 @@
+// The little of Electron the shell uses, as structural interfaces: Electron's own objects
+// satisfy them (main/index.ts passes them in, through thin adapters where a call differs),
+// and the tests pass small fakes. Nothing here imports 'electron'.
+
+/** One item of a context menu; a subset of Electron's MenuItemConstructorOptions. */
+export interface MenuItemSpec {
+  label?: string;
+  type?: 'normal' | 'separator' | 'submenu';
+  enabled?: boolean;
+  click?: () => void;
+  submenu?: MenuItemSpec[];
+}
+
+/** The tray icon: its tooltip and its context menu (built from a template by the adapter). */
+export interface TrayPort {
+  setToolTip(toolTip: string): void;
+  setMenu(template: MenuItemSpec[]): void;
+  /** macOS only: text next to the icon (the count). */
+  setTitle?(title: string): void;
+}
+
+/** A native notification, as Electron's Notification. */
+export interface NativeNotification {
+  on(event: 'click', listener: () => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+  show(): void;
+}
+
+export interface NotificationsPort {
+  isSupported(): boolean;
+  create(options: { title: string; body: string }): NativeNotification;
+}
+
+/** What a navigation or close listener may cancel. */
+export interface Cancellable {
+  preventDefault(): void;
+}
+
+export interface SessionPort {
+  setPermissionRequestHandler(
+    handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void) => void,
+  ): void;
+  setPermissionCheckHandler(handler: () => boolean): void;
+}
+
+export interface WebContentsPort {
+  send(channel: string, ...args: unknown[]): void;
+  isLoading(): boolean;
+  isDestroyed(): boolean;
+  once(event: 'did-finish-load', listener: () => void): unknown;
+  on(event: 'will-navigate', listener: (event: Cancellable, url: string) => void): unknown;
+  on(event: 'will-redirect', listener: (event: Cancellable, url: string) => void): unknown;
+  on(event: 'will-attach-webview', listener: (event: Cancellable) => void): unknown;
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
+  readonly session: SessionPort;
+}
+
+/** The one window (a BrowserWindow). */
+export interface WindowPort {
+  show(): void;
+  hide(): void;
+  focus(): void;
+  isMinimized(): boolean;
+  restore(): void;
+  isDestroyed(): boolean;
+  loadURL(url: string): Promise<unknown>;
+  on(event: 'close', listener: (event: Cancellable) => void): unknown;
+  readonly webContents: WebContentsPort;
+}
+
+/** The options the shell creates its window with; a subset of BrowserWindowConstructorOptions. */
+export interface WindowOptions {
+  width: number;
+  height: number;
+  minWidth: number;
+  minHeight: number;
+  show: boolean;
+  title: string;
+  autoHideMenuBar: boolean;
+  webPreferences: {
+    preload: string;
+    contextIsolation: boolean;
+    sandbox: boolean;
+    nodeIntegration: boolean;
+    nodeIntegrationInWorker: boolean;
+    nodeIntegrationInSubFrames: boolean;
+    webSecurity: boolean;
+    allowRunningInsecureContent: boolean;
+    webviewTag: boolean;
+    spellcheck: boolean;
+  };
+}
+
+/** What ipcMain.handle passes its handler: who sent the message. */
+export interface IpcInvokeEvent {
+  readonly senderFrame: { readonly url: string } | null;
+}
+
+export interface IpcMainPort {
+  handle(channel: string, listener: (event: IpcInvokeEvent, ...args: unknown[]) => Promise<unknown>): void;
+}
+
+/** shell.openExternal */
+export type OpenExternal = (url: string) => Promise<void>;
+
+/** The app's lifecycle, as Electron's `app`. */
+export interface AppPort {
+  requestSingleInstanceLock(): boolean;
+  quit(): void;
+  setAppUserModelId(id: string): void;
+  readonly dock?: { hide(): void } | undefined;
+  on(event: 'second-instance', listener: () => void): unknown;
+  on(event: 'before-quit', listener: () => void): unknown;
+  on(event: 'window-all-closed', listener: () => void): unknown;
+}
+
+/** powerMonitor: the machine woke from sleep. */
+export interface PowerMonitorPort {
+  on(event: 'resume', listener: () => void): unknown;
+}

@@ -1,0 +1,115 @@
+// The lifecycle with a fake app and powerMonitor: one instance (a second launch focuses the
+// window), platform bits, a poll on wake.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AppPort, PowerMonitorPort } from './electron-ports';
+import { afterReady, claimSingleInstance, trackQuitting } from './lifecycle';
+import { FakeWindow, openDemoService, type TestService } from './test-fakes';
+import { AppWindow } from './window';
+
+class FakeApp implements AppPort {
+  locked = true;
+  quits = 0;
+  modelId: string | undefined;
+  dockHidden = false;
+  readonly dock = {
+    hide: () => {
+      this.dockHidden = true;
+    },
+  };
+  readonly listeners = new Map<string, () => void>();
+  requestSingleInstanceLock(): boolean {
+    return this.locked;
+  }
+  quit(): void {
+    this.quits++;
+  }
+  setAppUserModelId(id: string): void {
+    this.modelId = id;
+  }
+  on(event: string, listener: () => void): this {
+    this.listeners.set(event, listener);
+    return this;
+  }
+}
+
+const opened: TestService[] = [];
+afterEach(async () => {
+  for (const s of opened.splice(0)) await s.close();
+});
+
+describe('the lifecycle', () => {
+  it('a second instance focuses the first one’s window', () => {
+    const app = new FakeApp();
+    const created: FakeWindow[] = [];
+    const window = new AppWindow({
+      createWindow: (o) => {
+        const w = new FakeWindow(o);
+        created.push(w);
+        return w;
+      },
+      preloadPath: '/p',
+      isQuitting: trackQuitting(app),
+      openExternal: () => {},
+    });
+    expect(claimSingleInstance({ app, platform: 'linux', appId: 'id' }, () => window.show())).toBe(true);
+    window.get();
+    created[0]?.hide();
+    if (created[0]) created[0].minimized = true;
+    app.listeners.get('second-instance')?.();
+    expect([created[0]?.visible, created[0]?.minimized, created[0]?.focused]).toEqual([true, false, 1]);
+    expect(created).toHaveLength(1);
+    expect(app.quits).toBe(0);
+  });
+
+  it('the second instance itself quits when the lock is taken', () => {
+    const app = new FakeApp();
+    app.locked = false;
+    expect(claimSingleInstance({ app, platform: 'linux', appId: 'id' }, () => {})).toBe(false);
+    expect(app.quits).toBe(1);
+    expect(app.listeners.has('second-instance')).toBe(false);
+  });
+
+  it('sets the app user model id on Windows only; hides the dock on macOS only', async () => {
+    const s = await openDemoService();
+    opened.push(s);
+    const power: PowerMonitorPort = { on: () => undefined };
+    for (const platform of ['win32', 'darwin', 'linux'] as const) {
+      const app = new FakeApp();
+      claimSingleInstance({ app, platform, appId: 'com.sellertray.desktop' }, () => {});
+      afterReady({ app, platform, appId: 'x', powerMonitor: power, service: s.service });
+      expect([app.modelId, app.dockHidden], platform).toEqual([
+        platform === 'win32' ? 'com.sellertray.desktop' : undefined,
+        platform === 'darwin',
+      ]);
+    }
+  });
+
+  it('checks for orders at once when the machine wakes', async () => {
+    const s = await openDemoService();
+    opened.push(s);
+    let resume: (() => void) | undefined;
+    const handle = vi.spyOn(s.service, 'handle');
+    afterReady({
+      app: new FakeApp(),
+      platform: 'linux',
+      appId: 'x',
+      powerMonitor: {
+        on: (_event, listener) => {
+          resume = listener;
+        },
+      },
+      service: s.service,
+    });
+    expect(handle).not.toHaveBeenCalled();
+    resume?.();
+    expect(handle).toHaveBeenCalledWith('checkNow', undefined);
+  });
+
+  it('knows when the app is quitting', () => {
+    const app = new FakeApp();
+    const quitting = trackQuitting(app);
+    expect(quitting()).toBe(false);
+    app.listeners.get('before-quit')?.();
+    expect(quitting()).toBe(true);
+  });
+});

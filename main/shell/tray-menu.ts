@@ -1,0 +1,135 @@
+// The tray: its tooltip, its title and its context menu follow the service's state. The menu
+// carries every action (Linux tray clicks are unreliable): Open, Check now, Pause
+// notifications, Settings, Quit.
+import type { AppState } from '../../preload/contract';
+import type { SellerTrayService } from '../core/service';
+import type { MenuItemSpec, TrayPort } from './electron-ports';
+
+export const APP_NAME = 'Seller Tray';
+
+export interface TrayActions {
+  open(): void;
+  checkNow(): void;
+  /** Pauses notifications until the given time, or resumes them (null). */
+  pause(until: Date | null): void;
+  settings(): void;
+  quit(): void;
+}
+
+export interface TrayView {
+  toolTip: string;
+  title: string;
+  template: MenuItemSpec[];
+}
+
+function waitingText(count: number): string {
+  if (count === 0) return 'no orders waiting';
+  return count === 1 ? '1 order waiting' : `${count} orders waiting`;
+}
+
+function pausedUntil(state: AppState, now: Date): Date | null {
+  if (!state.notificationsPausedUntil) return null;
+  const until = new Date(state.notificationsPausedUntil);
+  return Number.isNaN(until.getTime()) || until.getTime() <= now.getTime() ? null : until;
+}
+
+function clock(date: Date, now: Date): string {
+  const time = date.toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' });
+  return date.toDateString() === now.toDateString() ? time : `${date.toLocaleDateString('en')} ${time}`;
+}
+
+/** One hour from now. */
+export function inOneHour(now: Date): Date {
+  return new Date(now.getTime() + 60 * 60 * 1000);
+}
+
+/** Tomorrow at 08:00, local time. */
+export function tomorrowMorning(now: Date): Date {
+  const next = new Date(now);
+  next.setDate(next.getDate() + 1);
+  next.setHours(8, 0, 0, 0);
+  return next;
+}
+
+/** The tray as the state says: pure, so every label is tested without Electron. */
+export function trayView(state: AppState, now: Date, actions: TrayActions): TrayView {
+  const paused = pausedUntil(state, now);
+  const problem =
+    state.setup === 'unconfigured'
+      ? 'not set up'
+      : state.connection === 'offline'
+        ? 'offline'
+        : state.connection === 'credentials-rejected'
+          ? 'credentials rejected'
+          : null;
+  const parts = [waitingText(state.waitingCount)];
+  if (problem) parts.push(problem);
+  if (paused) parts.push(`notifications paused until ${clock(paused, now)}`);
+  const toolTip = `${APP_NAME} — ${parts.join(', ')}`;
+
+  const pauseMenu: MenuItemSpec[] = [
+    { label: 'For 1 hour', click: () => actions.pause(inOneHour(now)) },
+    { label: 'Until tomorrow 08:00', click: () => actions.pause(tomorrowMorning(now)) },
+    { type: 'separator' },
+    { label: 'Resume notifications', enabled: paused !== null, click: () => actions.pause(null) },
+  ];
+  const template: MenuItemSpec[] = [
+    { label: `${APP_NAME}: ${waitingText(state.waitingCount)}`, enabled: false },
+    { type: 'separator' },
+    { label: 'Open', click: actions.open },
+    { label: 'Check now', enabled: state.setup !== 'unconfigured', click: actions.checkNow },
+    {
+      label: paused ? `Notifications paused until ${clock(paused, now)}` : 'Pause notifications',
+      type: 'submenu',
+      submenu: pauseMenu,
+    },
+    { label: 'Settings', click: actions.settings },
+    { type: 'separator' },
+    { label: 'Quit', click: actions.quit },
+  ];
+  return { toolTip, title: state.waitingCount > 0 ? String(state.waitingCount) : '', template };
+}
+
+export interface TrayControllerOptions {
+  service: SellerTrayService;
+  tray: TrayPort;
+  /** Open, Settings and Quit belong to the window and the app; the rest go to the service. */
+  open(): void;
+  settings(): void;
+  quit(): void;
+  now?: () => Date;
+  /** Told when an action the service answered failed (shown as a notification by the caller). */
+  onFailure?(message: string): void;
+}
+
+/** Keeps the tray current with the service, and its actions wired; returns the stop function. */
+export function startTray(options: TrayControllerOptions): { refresh(): void; stop(): void } {
+  const now = options.now ?? (() => new Date());
+  const report = (answer: { ok: boolean; error?: { message: string } }) => {
+    if (!answer.ok && answer.error) options.onFailure?.(answer.error.message);
+  };
+  const actions: TrayActions = {
+    open: () => options.open(),
+    settings: () => options.settings(),
+    quit: () => options.quit(),
+    checkNow: () => {
+      void options.service.handle('checkNow', undefined).then(report);
+    },
+    pause: (until) => {
+      void options.service
+        .handle('pauseNotifications', { until: until ? until.toISOString() : null })
+        .then(report);
+    },
+  };
+  const refresh = () => {
+    const view = trayView(options.service.state(), now(), actions);
+    options.tray.setToolTip(view.toolTip);
+    options.tray.setTitle?.(view.title);
+    options.tray.setMenu(view.template);
+  };
+  refresh();
+  const unsubscribe = options.service.onEvent((event) => {
+    if (event.type === 'app-state' || event.type === 'state-changed') refresh();
+  });
+  return { refresh, stop: unsubscribe };
+}

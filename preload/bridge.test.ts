@@ -1,0 +1,56 @@
+// The preload's bridge with a fake ipcRenderer: exactly one method per contract channel on its
+// IPC channel, answers passed through as received, events relayed without the IPC event.
+import { describe, expect, it } from 'vitest';
+import { createBridge, PRELOAD_CHANNELS, PRELOAD_EVENT_CHANNEL, preloadIpcChannel } from './bridge';
+import { EVENT_CHANNEL, ipcChannel, requests } from './contract';
+
+function fakeIpc() {
+  const invoked: { channel: string; args: unknown[] }[] = [];
+  const listeners = new Map<string, Set<(event: unknown, ...args: unknown[]) => void>>();
+  return {
+    invoked,
+    listeners,
+    async invoke(channel: string, ...args: unknown[]) {
+      invoked.push({ channel, args });
+      return { ok: false, error: { code: 'not-found', message: 'no' } };
+    },
+    on(channel: string, listener: (event: unknown, ...args: unknown[]) => void) {
+      if (!listeners.has(channel)) listeners.set(channel, new Set());
+      listeners.get(channel)?.add(listener);
+    },
+    removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void) {
+      listeners.get(channel)?.delete(listener);
+    },
+  };
+}
+
+describe('the preload bridge', () => {
+  it('has the contract’s channels and names, nothing more', () => {
+    expect([...PRELOAD_CHANNELS].sort()).toEqual(Object.keys(requests).sort());
+    for (const c of PRELOAD_CHANNELS) expect(preloadIpcChannel(c)).toBe(ipcChannel(c));
+    expect(PRELOAD_EVENT_CHANNEL).toBe(EVENT_CHANNEL);
+    const bridge = createBridge(fakeIpc());
+    expect(Object.keys(bridge).sort()).toEqual([...Object.keys(requests), 'onEvent'].sort());
+    expect(Object.isFrozen(bridge)).toBe(true);
+  });
+
+  it('invokes each channel and resolves to the Answer as received', async () => {
+    const ipc = fakeIpc();
+    const bridge = createBridge(ipc);
+    const answer = await bridge.getOrder({ orderId: 'o-1' });
+    expect(answer).toEqual({ ok: false, error: { code: 'not-found', message: 'no' } });
+    expect(ipc.invoked).toEqual([{ channel: 'seller-tray:getOrder', args: [{ orderId: 'o-1' }] }]);
+  });
+
+  it('relays events without the IPC event object, and unsubscribes', () => {
+    const ipc = fakeIpc();
+    const bridge = createBridge(ipc);
+    const got: unknown[] = [];
+    const stop = bridge.onEvent((event) => got.push(event));
+    for (const listener of ipc.listeners.get(EVENT_CHANNEL) ?? [])
+      listener({ sender: 'ipc internals' }, { type: 'open-inbox' });
+    expect(got).toEqual([{ type: 'open-inbox' }]);
+    stop();
+    expect(ipc.listeners.get(EVENT_CHANNEL)?.size).toBe(0);
+  });
+});
