@@ -1,0 +1,19 @@
+// `npm start`: the app in development. Electron fetches its binary on first use; where it
+// cannot (no internet, as on the build machines), this says so and names the way that
+// works without it instead of failing with a download trace.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+let electronBinary: string;
+try {
+  electronBinary = require('electron') as string;
+} catch (error) {
+  console.error(
+    `Seller Tray: Electron's binary is not installed and could not be fetched (${(error as Error).message.split('\n')[0]}).\n` +
+      'Run the app in the browser instead: npm run preview',
+  );
+  process.exit(1);
+}
+const child = spawn(electronBinary, ['.'], { stdio: 'inherit' });
+child.on('exit', (code) => process.exit(code ?? 1));
