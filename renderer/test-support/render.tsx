@@ -1,8 +1,12 @@
 // Renders a component inside the bridge provider, as the app does.
-import { render } from '@testing-library/react';
+import { configure, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { BridgeProvider } from '../bridge/context';
 import type { FakeBridge } from './fake-bridge';
+
+// The default one second for findBy… is too short when CI runs Chromium beside these tests
+// on two cores: a re-render then took just over it. What is awaited is unchanged.
+configure({ asyncUtilTimeout: 5000 });
 
 export function renderWithBridge(bridge: FakeBridge, ui: ReactElement) {
   return render(<BridgeProvider bridge={bridge}>{ui}</BridgeProvider>);
