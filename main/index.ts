@@ -113,7 +113,14 @@ if (claimSingleInstance(lifecycle, () => appWindow?.show())) {
     };
     const notifier = new Notifier({ service, notifications, show: (event) => window.show(event) });
 
-    const tray = new Tray(nativeImage.createFromPath(join(root, 'build', 'tray.png')));
+    // macOS: a template image (Electron picks up @2x and template mode from the names).
+    const trayImage =
+      process.platform === 'darwin'
+        ? join('build', 'tray', 'trayTemplate.png')
+        : process.platform === 'win32'
+          ? join('build', 'icon.ico')
+          : join('build', 'tray', 'tray.png');
+    const tray = new Tray(nativeImage.createFromPath(join(root, trayImage)));
     const trayControl = startTray({
       service,
       tray: {

@@ -1,0 +1,246 @@
+// electron-builder.yml cannot be exercised here (electron-builder downloads Electron), so it is held to
+// electron-builder's own JSON schema, to the app's identity, and to the resources it names.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inflateSync } from 'node:zlib';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { BUILD_DIR, ICO_SIZES, LINUX_ICON_SIZES, PNG_SIGNATURE, writeIcons } from '../build/make-icons';
+import { APP_ID, PRODUCT_NAME } from '../main/core/app-identity';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(import.meta.url);
+// js-yaml comes with electron-builder (no types installed): only `load` is used.
+const yaml = require('js-yaml') as { load(text: string): unknown };
+
+type Config = Record<string, unknown> & {
+  mac: Record<string, unknown>;
+  win: Record<string, unknown>;
+  nsis: Record<string, unknown>;
+  linux: Record<string, unknown>;
+  deb: Record<string, unknown>;
+  electronFuses: Record<string, unknown>;
+};
+
+const configText = readFileSync(join(root, 'electron-builder.yml'), 'utf8');
+const loadConfig = () => yaml.load(configText) as Config;
+
+function validator() {
+  const scheme = JSON.parse(readFileSync(join(root, 'node_modules/app-builder-lib/scheme.json'), 'utf8'));
+  // The scheme is draft-07 and uses a non-standard "typeof" keyword (for function-valued hooks).
+  const ajv = new Ajv({ strict: false, allowUnionTypes: true, allErrors: true });
+  return ajv.compile(scheme);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Image parsing, independent of the generator.
+
+function pngInfo(bytes: Buffer) {
+  expect(bytes.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+  expect(bytes.toString('latin1', 12, 16)).toBe('IHDR');
+  const chunks: Buffer[] = [];
+  let offset = 8;
+  let sawEnd = false;
+  while (offset < bytes.length) {
+    const length = bytes.readUInt32BE(offset);
+    const type = bytes.toString('latin1', offset + 4, offset + 8);
+    if (type === 'IDAT') chunks.push(bytes.subarray(offset + 8, offset + 8 + length));
+    if (type === 'IEND') sawEnd = true;
+    offset += 12 + length;
+  }
+  expect(sawEnd).toBe(true);
+  const width = bytes.readUInt32BE(16);
+  const height = bytes.readUInt32BE(20);
+  const colourType = bytes[25];
+  const raw = inflateSync(Buffer.concat(chunks));
+  return { width, height, bitDepth: bytes[24], colourType, raw };
+}
+
+/** Alpha and RGB of every pixel of an 8-bit RGBA PNG written with filter 0 (as make-icons writes). */
+function pixels(bytes: Buffer) {
+  const { width, height, raw } = pngInfo(bytes);
+  const out: { r: number; g: number; b: number; a: number }[] = [];
+  for (let y = 0; y < height; y++) {
+    expect(raw[y * (width * 4 + 1)]).toBe(0);
+    for (let x = 0; x < width; x++) {
+      const i = y * (width * 4 + 1) + 1 + x * 4;
+      out.push({ r: raw[i] ?? -1, g: raw[i + 1] ?? -1, b: raw[i + 2] ?? -1, a: raw[i + 3] ?? -1 });
+    }
+  }
+  return out;
+}
+
+function icoEntries(bytes: Buffer) {
+  expect(bytes.readUInt16LE(0)).toBe(0);
+  expect(bytes.readUInt16LE(2)).toBe(1);
+  const count = bytes.readUInt16LE(4);
+  return Array.from({ length: count }, (_, i) => {
+    const e = 6 + i * 16;
+    const size = bytes.readUInt32LE(e + 8);
+    const offset = bytes.readUInt32LE(e + 12);
+    return {
+      width: bytes[e] || 256,
+      height: bytes[e + 1] || 256,
+      bitCount: bytes.readUInt16LE(e + 6),
+      image: bytes.subarray(offset, offset + size),
+      end: offset + size,
+    };
+  });
+}
+
+const readBuild = (relative: string) => readFileSync(join(root, relative));
+
+// ---------------------------------------------------------------------------------------------
+
+describe('electron-builder.yml', () => {
+  it('is valid against electron-builder 26 scheme.json', () => {
+    const validate = validator();
+    const ok = validate(loadConfig());
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  it('a broken copy is rejected, so the validation can fail', () => {
+    const validate = validator();
+    const wrongType = loadConfig();
+    wrongType.nsis.perMachine = 'yes';
+    expect(validate(wrongType)).toBe(false);
+    expect(JSON.stringify(validate.errors)).toContain('perMachine');
+
+    const unknownFuse = loadConfig();
+    unknownFuse.electronFuses.runAsNodeEnabled = false;
+    expect(validate(unknownFuse)).toBe(false);
+  });
+
+  it('uses the app identity from main/core/app-identity.ts', () => {
+    const config = loadConfig();
+    expect(config.appId).toBe(APP_ID);
+    expect(config.appId).toBe('com.sellertray.desktop');
+    expect(config.productName).toBe(PRODUCT_NAME);
+  });
+
+  it('packs the built app into an asar with keytar unpacked, and leaves sources out', () => {
+    const config = loadConfig();
+    expect(config.asar).toBe(true);
+    expect(config.asarUnpack).toContain('**/node_modules/keytar/**');
+    expect(config.directories).toEqual({ output: 'dist/installers', buildResources: 'build' });
+    const files = config.files as string[];
+    for (const dir of ['dist/main/**', 'dist/preload/**', 'dist/renderer/**']) expect(files).toContain(dir);
+    expect(files).toContain('package.json');
+    for (const source of ['main', 'preload', 'renderer', 'simulator', 'test']) {
+      expect(files.some((f) => f.startsWith(`${source}/`))).toBe(false);
+    }
+    // The output directory must not be swept into the app by the dist/ globs.
+    expect(files.some((f) => f.startsWith('dist/installers'))).toBe(false);
+  });
+
+  it('sets the fuses', () => {
+    expect(loadConfig().electronFuses).toEqual({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+    });
+  });
+
+  it('macOS: dmg + zip, hardened runtime with entitlements, notarization from the environment, no Dock icon', () => {
+    const { mac } = loadConfig();
+    expect(mac.target).toEqual(['dmg', 'zip']);
+    expect(mac.category).toBe('public.app-category.business');
+    expect(mac.hardenedRuntime).toBe(true);
+    expect(mac.notarize).toBe(true);
+    expect(mac.extendInfo).toEqual({ LSUIElement: true });
+    // No credentials in the file: they come from APPLE_* environment variables.
+    expect(configText).not.toMatch(/^\s*(appleId|appleIdPassword|teamId|password)\s*:/im);
+    for (const key of ['entitlements', 'entitlementsInherit'] as const) {
+      const plist = readFileSync(join(root, mac[key] as string), 'utf8');
+      expect(plist).toContain('<key>com.apple.security.cs.allow-jit</key>');
+      expect(plist).toMatch(/<plist version="1.0">[\s\S]*<\/plist>\s*$/);
+    }
+  });
+
+  it('Windows: per-user one-click NSIS', () => {
+    const { win, nsis } = loadConfig();
+    expect(win.target).toEqual(['nsis']);
+    expect(nsis.oneClick).toBe(true);
+    expect(nsis.perMachine).toBe(false);
+  });
+
+  it('Linux: AppImage + deb depending on libsecret and libnotify', () => {
+    const { linux, deb } = loadConfig();
+    expect(linux.target).toEqual(['AppImage', 'deb']);
+    expect(linux.category).toBe('Office');
+    expect(deb.depends).toEqual(expect.arrayContaining(['libsecret-1-0', 'libnotify4']));
+  });
+});
+
+describe('icons', () => {
+  it('every icon the config references exists at the right size', () => {
+    const config = loadConfig();
+    const macIcon = pngInfo(readBuild(config.mac.icon as string));
+    expect([macIcon.width, macIcon.height, macIcon.bitDepth, macIcon.colourType]).toEqual([512, 512, 8, 6]);
+
+    for (const key of ['icon'] as const) expect(config.win[key]).toBe('build/icon.ico');
+    for (const icoPath of [config.win.icon, config.nsis.installerIcon, config.nsis.uninstallerIcon]) {
+      const ico = readBuild(icoPath as string);
+      const entries = icoEntries(ico);
+      expect(entries.map((e) => e.width)).toEqual([...ICO_SIZES]);
+      expect(entries.at(-1)?.end).toBe(ico.length);
+      for (const entry of entries) {
+        const png = pngInfo(entry.image);
+        expect([png.width, png.height]).toEqual([entry.width, entry.height]);
+        expect(entry.height).toBe(entry.width);
+        expect(entry.bitCount).toBe(32);
+      }
+    }
+
+    const linuxDir = config.linux.icon as string;
+    for (const size of LINUX_ICON_SIZES) {
+      const png = pngInfo(readBuild(`${linuxDir}/${size}x${size}.png`));
+      expect([png.width, png.height]).toEqual([size, size]);
+    }
+  });
+
+  it('tray images: macOS templates are black + alpha at 16 and 32 px; Linux gets a colour PNG', () => {
+    for (const [file, size] of [
+      ['build/tray/trayTemplate.png', 16],
+      ['build/tray/trayTemplate@2x.png', 32],
+    ] as const) {
+      const bytes = readBuild(file);
+      expect([pngInfo(bytes).width, pngInfo(bytes).height]).toEqual([size, size]);
+      const px = pixels(bytes);
+      expect(px.every((p) => p.r === 0 && p.g === 0 && p.b === 0)).toBe(true);
+      expect(px.some((p) => p.a === 255)).toBe(true);
+      expect(px.some((p) => p.a === 0)).toBe(true);
+    }
+    const tray = readBuild('build/tray/tray.png');
+    expect([pngInfo(tray).width, pngInfo(tray).height]).toEqual([32, 32]);
+    expect(pixels(tray).some((p) => p.r !== p.g || p.g !== p.b)).toBe(true);
+    // The tray images and the Windows icon travel inside the app, where main loads them.
+    const files = loadConfig().files as string[];
+    expect(files).toEqual(expect.arrayContaining(['build/tray/**', 'build/icon.ico']));
+  });
+
+  it('make-icons reproduces the committed files byte for byte', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'seller-tray-icons-'));
+    try {
+      const written = await writeIcons(dir);
+      expect(written).toContain('icon.ico');
+      expect(written.length).toBe(LINUX_ICON_SIZES.length + 5);
+      for (const relative of written) {
+        const committed = join(BUILD_DIR, relative);
+        expect(existsSync(committed), relative).toBe(true);
+        const fresh = await readFile(join(dir, relative));
+        expect(fresh.equals(await readFile(committed)), relative).toBe(true);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
