@@ -15,12 +15,9 @@ import {
   shell,
   Tray,
 } from 'electron';
+import { openAppService } from './app-service';
 import { APP_ID } from './core/app-identity';
-import { KeytarSecretStore } from './core/secrets';
-import { SellerTrayService } from './core/service';
-import { ConfSettingsStore } from './core/settings';
-import { builtInDemo } from './demo';
-import { CONTENT_SECURITY_POLICY } from './preview/server';
+import { CONTENT_SECURITY_POLICY, CONTENT_TYPES } from './renderer-serving';
 import { APP_HOST, APP_SCHEME, appFilePath } from './shell/app-origin';
 import { hostOf, openExternalIfAllowed } from './shell/external-links';
 import { forwardEvents, registerIpc } from './shell/ipc';
@@ -28,15 +25,6 @@ import { afterReady, claimSingleInstance, trackQuitting } from './shell/lifecycl
 import { Notifier } from './shell/notifier';
 import { startTray } from './shell/tray-menu';
 import { AppWindow } from './shell/window';
-
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-};
 
 // Before ready: the app's own scheme is a secure, standard origin (so the renderer gets
 // a real origin, and fetch/CSP behave as on https).
@@ -76,13 +64,7 @@ if (claimSingleInstance(lifecycle, () => appWindow?.show())) {
     });
 
     const dataRoot = app.getPath('userData');
-    const demo = builtInDemo(dataRoot);
-    const service = await SellerTrayService.open({
-      settings: new ConfSettingsStore({ cwd: dataRoot }),
-      secrets: new KeytarSecretStore(),
-      dataRoot,
-      demo,
-    });
+    const { service, demo } = await openAppService(dataRoot);
 
     const openLink = (url: string) => {
       void openExternalIfAllowed((u) => shell.openExternal(u), url, hostOf(service.state().baseUrl));

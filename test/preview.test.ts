@@ -7,7 +7,8 @@ import { KeytarSecretStore } from '../main/core/secrets';
 import { SellerTrayService } from '../main/core/service';
 import { ConfSettingsStore } from '../main/core/settings';
 import { builtInDemo } from '../main/demo';
-import { CONTENT_SECURITY_POLICY, type Preview, startPreview } from '../main/preview/server';
+import { type Preview, startPreview } from '../main/preview/server';
+import { CONTENT_SECURITY_POLICY } from '../main/renderer-serving';
 import { makeDataDir } from './support/core';
 
 let dir: string;

@@ -3,11 +3,8 @@
 
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { openAppService } from '../app-service';
 import { userDataDir } from '../core/paths';
-import { KeytarSecretStore } from '../core/secrets';
-import { SellerTrayService } from '../core/service';
-import { ConfSettingsStore } from '../core/settings';
-import { builtInDemo } from '../demo';
 import { startPreview } from './server';
 
 const { values } = parseArgs({
@@ -21,13 +18,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
 }
 
 const dataRoot = values['data-dir'] ?? userDataDir();
-const demo = builtInDemo(dataRoot);
-const service = await SellerTrayService.open({
-  settings: new ConfSettingsStore({ cwd: dataRoot }),
-  secrets: new KeytarSecretStore(),
-  dataRoot,
-  demo,
-});
+const { service, demo } = await openAppService(dataRoot);
 service.onEvent((event) => {
   if (event.type === 'problem') console.error(`preview: ${event.message}`);
 });

@@ -11,21 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { type Channel, requests } from '../../preload/contract';
 import type { SellerTrayService, ServiceEvent } from '../core/service';
-
-/** The renderer's policy, also sent as a header so it holds whatever the HTML says. */
-export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-  "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+import { CONTENT_SECURITY_POLICY, CONTENT_TYPES } from '../renderer-serving';
 
 const MAX_REQUEST_BYTES = 64 * 1024;
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-};
 
 export interface PreviewOptions {
   service: SellerTrayService;

@@ -25,7 +25,7 @@ const demoSecret: SecretStore = {
 const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-async function inboxApp(orders: number, browser: Browser, rendererDir: string) {
+async function inboxApp(orders: number, rendererDir: string) {
   const sim = await startSimulator({ port: 0, orders, seed: 4 });
   const dir = await makeDataDir();
   const settings = new ConfSettingsStore({ cwd: dir });
@@ -103,7 +103,7 @@ const [renderer, browser] = await Promise.all([buildRenderer(), launchChromium()
 try {
   const figures: Record<string, Record<string, number>> = {};
   for (const orders of [100, 10_000]) {
-    const app = await inboxApp(orders, browser, renderer.dir);
+    const app = await inboxApp(orders, renderer.dir);
     try {
       const runs = [];
       for (let i = 0; i < RUNS; i++) runs.push(await timeToInbox(browser, app.preview.url));
