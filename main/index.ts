@@ -20,6 +20,7 @@ import { APP_ID } from './core/app-identity';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES } from './renderer-serving';
 import { APP_HOST, APP_SCHEME, appFilePath } from './shell/app-origin';
 import { hostOf, openExternalIfAllowed } from './shell/external-links';
+import type { NotificationsPort } from './shell/electron-ports';
 import { forwardEvents, registerIpc } from './shell/ipc';
 import { afterReady, claimSingleInstance, trackQuitting } from './shell/lifecycle';
 import { Notifier } from './shell/notifier';
@@ -89,9 +90,11 @@ if (claimSingleInstance(lifecycle, () => appWindow?.show())) {
     forwardEvents(service, (event) => window.send(event));
     registerIpc(ipcMain, service);
 
-    const notifications = {
+    const notifications: NotificationsPort = {
       isSupported: () => Notification.isSupported(),
-      create: (options: { title: string; body: string }) => new Notification(options),
+      // Electron shows notification buttons on macOS and Windows only.
+      actionsSupported: process.platform === 'darwin' || process.platform === 'win32',
+      create: (options) => new Notification(options),
     };
     const notifier = new Notifier({ service, notifications, show: (event) => window.show(event) });
 

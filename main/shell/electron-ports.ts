@@ -23,12 +23,23 @@ export interface TrayPort {
 export interface NativeNotification {
   on(event: 'click', listener: () => void): unknown;
   on(event: 'close', listener: () => void): unknown;
+  /** A button of `actions` was pressed (macOS, Windows). */
+  on(event: 'action', listener: (details: { actionIndex: number }) => void): unknown;
   show(): void;
+}
+
+/** What a notification is created with; a subset of Electron's NotificationConstructorOptions. */
+export interface NotificationOptions {
+  title: string;
+  body: string;
+  actions?: { type: 'button'; text: string }[];
 }
 
 export interface NotificationsPort {
   isSupported(): boolean;
-  create(options: { title: string; body: string }): NativeNotification;
+  /** Whether notifications can carry buttons here (Electron shows them on macOS and Windows). */
+  readonly actionsSupported: boolean;
+  create(options: NotificationOptions): NativeNotification;
 }
 
 /** What a navigation or close listener may cancel. */

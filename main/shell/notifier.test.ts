@@ -2,7 +2,8 @@
 // notifications: shown, kept until clicked or closed, and a click opens the right order.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ShellEvent } from '../../preload/contract';
-import { Notifier } from './notifier';
+import { orderIdOf } from '../core/api/wire';
+import { Notifier, START_PROVISIONING } from './notifier';
 import { FakeNotifications, openDemoService, type TestService, until } from './test-fakes';
 
 const opened: TestService[] = [];
@@ -10,12 +11,12 @@ afterEach(async () => {
   for (const s of opened.splice(0)) await s.close();
 });
 
-async function notifierOnService() {
+async function notifierOnService({ actionsSupported = false } = {}) {
   const s = await openDemoService();
   opened.push(s);
   // The backlog at first start is shown in the inbox, not notified.
   await s.service.handle('checkNow', undefined);
-  const notifications = new FakeNotifications();
+  const notifications = new FakeNotifications(actionsSupported);
   const shown: ShellEvent[] = [];
   const notifier = new Notifier({ service: s.service, notifications, show: (event) => shown.push(event) });
   return { ...s, notifications, shown, notifier };
@@ -62,5 +63,71 @@ describe('the notifier', () => {
     await service.handle('checkNow', undefined);
     await until(() => events.some((e) => e.type === 'notification'));
     expect(notifications.created).toHaveLength(0);
+  });
+
+  it('offers no button where notifications have none (Linux)', async () => {
+    const { sim, service, notifications } = await notifierOnService();
+    sim.store.addPurchase({});
+    await service.handle('checkNow', undefined);
+    await until(() => notifications.created.length === 1);
+    expect(notifications.created[0]?.options.actions).toBeUndefined();
+  });
+
+  describe('"Start provisioning" from the pop-up (macOS, Windows)', () => {
+    it('marks the order InProgress through the outbox, and the simulator receives it once', async () => {
+      const { sim, service, notifications, shown, notifier } = await notifierOnService({
+        actionsSupported: true,
+      });
+      const order = sim.store.addPurchase({});
+      await service.handle('checkNow', undefined);
+      await until(() => notifications.created.length === 1);
+      const [notification] = notifications.created;
+      expect(notification?.options.actions).toEqual([{ type: 'button', text: START_PROVISIONING }]);
+
+      notification?.emit('action', { actionIndex: 0 });
+      expect(notifier.live.size).toBe(0);
+      const posted = () =>
+        sim.store
+          .listEvents(1001, 0, 100_000)
+          .items.filter((e) => orderIdOf(e) === order.orderId && e.statusCode === 'ProvisioningInProgress');
+      await until(() => posted().length === 1);
+      const view = await service.handle('getOrder', { orderId: order.orderId });
+      expect(view.ok && view.value.outbox.map((item) => [item.statusCode, item.state])).toEqual([
+        ['ProvisioningInProgress', 'sent'],
+      ]);
+      // Nothing else: no window, no second notification.
+      expect(shown).toEqual([]);
+      expect(notifications.created).toHaveLength(1);
+    });
+
+    it('says why when the order cannot be started, and that notice opens the order', async () => {
+      const { sim, service, notifications, shown } = await notifierOnService({ actionsSupported: true });
+      const order = sim.store.addPurchase({});
+      await service.handle('checkNow', undefined);
+      await until(() => notifications.created.length === 1);
+      // Meanwhile someone started it from the window.
+      const marked = await service.handle('markStatus', {
+        orderId: order.orderId,
+        statusCode: 'ProvisioningInProgress',
+      });
+      expect(marked.ok).toBe(true);
+
+      notifications.created[0]?.emit('action', { actionIndex: 0 });
+      await until(() => notifications.created.length === 2);
+      const notice = notifications.created[1];
+      expect(notice?.options.title).toBe(`Order ${order.orderId} was not started`);
+      expect(notice?.options.body).toMatch(/unusual/);
+      expect(notice?.options.actions).toBeUndefined();
+      notice?.emit('click');
+      expect(shown).toEqual([{ type: 'open-order', orderId: order.orderId }]);
+    });
+
+    it('puts no button on a summary', async () => {
+      const { sim, service, notifications } = await notifierOnService({ actionsSupported: true });
+      for (let i = 0; i < 4; i++) sim.store.addPurchase({});
+      await service.handle('checkNow', undefined);
+      await until(() => notifications.created.length === 1);
+      expect(notifications.created[0]?.options.actions).toBeUndefined();
+    });
   });
 });

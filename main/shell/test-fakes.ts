@@ -12,6 +12,7 @@ import type {
   IpcMainPort,
   MenuItemSpec,
   NativeNotification,
+  NotificationOptions,
   NotificationsPort,
   TrayPort,
   WindowOptions,
@@ -61,7 +62,7 @@ class Emitter {
 
 export class FakeNotification extends Emitter implements NativeNotification {
   shown = false;
-  constructor(readonly options: { title: string; body: string }) {
+  constructor(readonly options: NotificationOptions) {
     super();
   }
   show(): void {
@@ -72,10 +73,11 @@ export class FakeNotification extends Emitter implements NativeNotification {
 export class FakeNotifications implements NotificationsPort {
   supported = true;
   readonly created: FakeNotification[] = [];
+  constructor(readonly actionsSupported = false) {}
   isSupported(): boolean {
     return this.supported;
   }
-  create(options: { title: string; body: string }): FakeNotification {
+  create(options: NotificationOptions): FakeNotification {
     const notification = new FakeNotification(options);
     this.created.push(notification);
     return notification;
