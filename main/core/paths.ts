@@ -27,7 +27,12 @@ export function userDataDir(
     // Electron ignores XDG variables on macOS.
     return path.posix.join(home, 'Library', 'Application Support', PRODUCT_NAME);
   }
-  return path.posix.join(nonEmpty(env.XDG_CONFIG_HOME) ?? path.posix.join(home, '.config'), PRODUCT_NAME);
+  return path.posix.join(xdgConfigHome(env, home), PRODUCT_NAME);
+}
+
+/** Linux and other Unix-likes: where per-user configuration lives (`$XDG_CONFIG_HOME`, else ~/.config). */
+export function xdgConfigHome(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
+  return nonEmpty(env.XDG_CONFIG_HOME) ?? path.posix.join(home, '.config');
 }
 
 /** An empty variable counts as unset, as it does for Chromium's XDG lookup. */
