@@ -10,20 +10,23 @@ import {
   Menu,
   Notification,
   nativeImage,
+  net,
   powerMonitor,
   protocol,
   shell,
   Tray,
 } from 'electron';
+import ElectronStore from 'electron-store';
 import { openAppService } from './app-service';
 import { APP_ID } from './core/app-identity';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES } from './renderer-serving';
 import { APP_HOST, APP_SCHEME, appFilePath } from './shell/app-origin';
-import { hostOf, openExternalIfAllowed } from './shell/external-links';
 import type { NotificationsPort } from './shell/electron-ports';
+import { hostOf, openExternalIfAllowed } from './shell/external-links';
 import { forwardEvents, registerIpc } from './shell/ipc';
 import { afterReady, claimSingleInstance, trackQuitting } from './shell/lifecycle';
 import { Notifier } from './shell/notifier';
+import { applyOpenAtLogin, autostartDir, followOpenAtLogin, launchCommand } from './shell/open-at-login';
 import { startTray } from './shell/tray-menu';
 import { AppWindow } from './shell/window';
 
@@ -65,7 +68,18 @@ if (claimSingleInstance(lifecycle, () => appWindow?.show())) {
     });
 
     const dataRoot = app.getPath('userData');
-    const { service, demo } = await openAppService(dataRoot);
+    const { service, demo } = await openAppService(dataRoot, {
+      // electron-store is conf with Electron's defaults; it names the file `name`, conf `configName`.
+      // (It also answers 'electron-store-get-data' on ipcMain with the data path and app version
+      // for renderers using it; ours cannot send that: the preload exposes only the contract.)
+      openSettingsFile: ({ configName, ...options }) => new ElectronStore({ ...options, name: configName }),
+      // Chromium's network stack: the system proxy and certificate store apply.
+      transport: (url, init) => net.fetch(url, init),
+    });
+    /** A message for the user when the window may not be open: a plain notification. */
+    const tellUser = (message: string) => {
+      if (Notification.isSupported()) new Notification({ title: 'Seller Tray', body: message }).show();
+    };
 
     const openLink = (url: string) => {
       void openExternalIfAllowed((u) => shell.openExternal(u), url, hostOf(service.state().baseUrl));
@@ -116,15 +130,31 @@ if (claimSingleInstance(lifecycle, () => appWindow?.show())) {
       open: () => window.show(),
       settings: () => window.show({ type: 'open-settings' }),
       quit: () => app.quit(),
-      onFailure: (message) => {
-        if (Notification.isSupported()) new Notification({ title: 'Seller Tray', body: message }).show();
-      },
+      onFailure: tellUser,
     });
     // The pause labels depend on the clock (a pause ends by itself): refreshed each minute.
     setInterval(() => trayControl.refresh(), 60_000).unref();
 
+    const loginItem = {
+      platform: process.platform,
+      app,
+      command: launchCommand({
+        execPath: process.execPath,
+        env: process.env,
+        isPackaged: app.isPackaged,
+        appPath: root,
+      }),
+      autostartDir: autostartDir(),
+    };
+    const stopFollowingLogin = followOpenAtLogin(
+      service,
+      (enabled) => applyOpenAtLogin(enabled, loginItem),
+      tellUser,
+    );
+
     afterReady({ ...lifecycle, powerMonitor, service });
     app.on('will-quit', () => {
+      stopFollowingLogin();
       trayControl.stop();
       notifier.stop();
       service.close();

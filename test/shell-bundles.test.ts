@@ -1,92 +1,196 @@
-// The production bundles of the main process and the preload, built as `npm run build:main`
-// and `npm run build:preload` build them, load in plain Node with a stand-in for the
-// `electron` module (its binary cannot be fetched here), and do what they must at load.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// The production bundles of the main process and the preload, built by vite.config.ts exactly as
+// `npm run build:main` and `npm run build:preload` build them, loaded in plain Node with a stand-in
+// for the `electron` module (its binary cannot be fetched here; test/support/electron-stand-in.ts).
+// The main bundle then really starts: electron-store writes the settings, net.fetch carries the
+// demo marketplace's traffic, the window, tray, protocol and IPC are wired as main/index.ts says.
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../main/renderer-serving';
+import { AUTOSTART_FILE_NAME } from '../main/shell/open-at-login';
+import { until } from '../main/shell/test-fakes';
 import { requests } from '../preload/contract';
+import {
+  type ElectronStandIn,
+  electronStandIn,
+  installStandIn,
+  useStandIn,
+} from './support/electron-stand-in';
 import { REPO_ROOT } from './support/processes';
 
-/** Records what the bundles ask of Electron, on a global the test reads. */
-const ELECTRON_STAND_IN = `
-const calls = (globalThis.__electronCalls = []);
-const record = (name) => (...args) => { calls.push([name, ...args]); };
-exports.contextBridge = { exposeInMainWorld: record('exposeInMainWorld') };
-exports.ipcRenderer = { invoke: record('invoke'), on: record('on'), removeListener: record('removeListener') };
-exports.protocol = { registerSchemesAsPrivileged: record('registerSchemesAsPrivileged'), handle: record('protocol.handle') };
-exports.app = {
-  requestSingleInstanceLock: () => false, // another instance runs: this one must quit at once
-  quit: record('quit'),
-  on: record('app.on'),
-  whenReady: () => new Promise(() => {}),
-};
-for (const name of ['BrowserWindow', 'ipcMain', 'Menu', 'Notification', 'nativeImage', 'powerMonitor', 'shell', 'Tray']) {
-  exports[name] = {};
-}
-`;
-
 let dir: string;
-const calls = () => (globalThis as unknown as { __electronCalls: unknown[][] }).__electronCalls;
+
+async function buildBundle(mode: 'main' | 'preload'): Promise<void> {
+  await build({
+    configFile: join(REPO_ROOT, 'vite.config.ts'),
+    mode,
+    logLevel: 'silent',
+    build: { outDir: join(dir, 'app', 'dist', mode) },
+  });
+}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'bundles-'));
-  await mkdir(join(dir, 'node_modules', 'electron'), { recursive: true });
-  await writeFile(join(dir, 'node_modules', 'electron', 'index.js'), ELECTRON_STAND_IN);
-  await writeFile(
-    join(dir, 'node_modules', 'electron', 'package.json'),
-    '{"name":"electron","main":"index.js"}',
-  );
-  // The same options as the package scripts, read from package.json so the two cannot drift.
+  await installStandIn(dir);
+  // The scripts are the config's modes, so the test builds what `npm run build` builds.
   const scripts = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')).scripts;
-  expect(scripts['build:main']).toContain('--external:electron');
-  expect(scripts['build:preload']).toContain('--format=cjs');
-  await build({
-    entryPoints: [join(REPO_ROOT, 'main/index.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    external: ['electron', 'keytar'],
-    outfile: join(dir, 'main.mjs'),
-    logLevel: 'silent',
-  });
-  await build({
-    entryPoints: [join(REPO_ROOT, 'preload/index.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    external: ['electron'],
-    outfile: join(dir, 'preload.cjs'),
-    logLevel: 'silent',
-  });
+  expect(scripts['build:main']).toBe('vite build --mode main');
+  expect(scripts['build:preload']).toBe('vite build --mode preload');
+  await buildBundle('main');
+  await buildBundle('preload');
+  // A renderer to serve: the shell's protocol handler reads <app>/dist/renderer.
+  await mkdir(join(dir, 'app', 'dist', 'renderer'), { recursive: true });
+  await writeFile(
+    join(dir, 'app', 'dist', 'renderer', 'index.html'),
+    '<!doctype html><title>Seller Tray</title>',
+  );
 }, 60_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
+const mainBundle = (instance: string) =>
+  `${pathToFileURL(join(dir, 'app', 'dist', 'main', 'index.mjs')).href}?instance=${instance}`;
+
 describe('the preload bundle', () => {
   it('exposes exactly the bridge contract as window.sellerTray, nothing raw', async () => {
-    createRequire(join(dir, 'x.js'))(join(dir, 'preload.cjs'));
-    const exposed = calls().find((c) => c[0] === 'exposeInMainWorld');
+    const standIn = electronStandIn({ lock: true, appPath: '', userData: '' });
+    useStandIn(standIn);
+    const preload = join(dir, 'app', 'dist', 'preload', 'index.cjs');
+    createRequire(join(dir, 'x.js'))(preload);
+    const exposed = standIn.calls.find((c) => c[0] === 'contextBridge.exposeInMainWorld');
     expect(exposed?.[1]).toBe('sellerTray');
     const bridge = exposed?.[2] as Record<string, unknown>;
     expect(Object.keys(bridge).sort()).toEqual([...Object.keys(requests), 'onEvent'].sort());
     expect(Object.values(bridge).every((value) => typeof value === 'function')).toBe(true);
-    // Small: the sandboxed preload carries the channel names, not the schemas (zod stays out).
-    expect((await readFile(join(dir, 'preload.cjs'))).length).toBeLessThan(16 * 1024);
+    // One file that requires nothing but electron, as a sandboxed preload must; small, because it
+    // carries the channel names, not the schemas (zod stays out).
+    const source = await readFile(preload, 'utf8');
+    expect([...source.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1])).toEqual(['electron']);
+    expect((await stat(preload)).size).toBeLessThan(16 * 1024);
   });
 });
 
 describe('the main bundle', () => {
-  it('loads, registers its secure scheme, and quits when another instance holds the lock', async () => {
-    await import(pathToFileURL(join(dir, 'main.mjs')).href);
-    const scheme = calls().find((c) => c[0] === 'registerSchemesAsPrivileged')?.[1] as {
+  it('imports nothing but Node built-ins, electron and keytar: everything else is inside', async () => {
+    const source = await readFile(join(dir, 'app', 'dist', 'main', 'index.mjs'), 'utf8');
+    const imported = new Set(
+      [...source.matchAll(/^import .*? from "([^"]+)";$|import\("([^"]+)"\)/gm)].map((m) => m[1] ?? m[2]),
+    );
+    expect([...imported].filter((name) => !name?.startsWith('node:')).sort()).toEqual(['electron', 'keytar']);
+  });
+
+  it('registers its secure scheme, and quits when another instance holds the lock', async () => {
+    const standIn = electronStandIn({ lock: false, appPath: '', userData: '' });
+    useStandIn(standIn);
+    await import(mainBundle('second'));
+    const scheme = standIn.calls.find((c) => c[0] === 'protocol.registerSchemesAsPrivileged')?.[1] as {
       privileges: { secure: boolean; standard: boolean };
     }[];
     expect(scheme?.[0]?.privileges).toMatchObject({ secure: true, standard: true });
-    expect(calls().some((c) => c[0] === 'quit')).toBe(true);
+    expect(standIn.calls.some((c) => c[0] === 'app.quit')).toBe(true);
+    expect(standIn.windows).toHaveLength(0);
+  });
+
+  describe('started with the lock', () => {
+    let standIn: ElectronStandIn;
+    let userData: string;
+    let configHome: string;
+    const savedConfigHome = process.env.XDG_CONFIG_HOME;
+    const appFrame = 'app://seller-tray/index.html';
+
+    beforeAll(async () => {
+      userData = join(dir, 'user-data');
+      configHome = join(dir, 'config-home');
+      process.env.XDG_CONFIG_HOME = configHome;
+      standIn = electronStandIn({ lock: true, appPath: join(dir, 'app'), userData });
+      useStandIn(standIn);
+      await import(mainBundle('first'));
+      await until(() => standIn.trays.length === 1 && standIn.windows.length === 1);
+    });
+    afterAll(() => {
+      standIn.module.app.emit('will-quit');
+      if (savedConfigHome === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = savedConfigHome;
+    });
+
+    it('opens one secure window on the app origin, shown because nothing is set up yet', () => {
+      const [window] = standIn.windows;
+      expect(window?.options.webPreferences).toMatchObject({
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        webviewTag: false,
+        preload: join(dir, 'app', 'dist', 'preload', 'index.cjs'),
+      });
+      expect(window?.loaded).toEqual([appFrame]);
+      expect(window?.visible).toBe(true);
+    });
+
+    it('serves the renderer from app:// with the CSP, and nothing outside it', async () => {
+      const serve = standIn.protocolHandlers.get('app');
+      const page = await serve?.(new Request(appFrame));
+      expect(page?.status).toBe(200);
+      expect(page?.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+      expect(await page?.text()).toContain('<title>Seller Tray</title>');
+      for (const url of [
+        'app://seller-tray/../../package.json',
+        'app://elsewhere/index.html',
+        'app://seller-tray/missing.js',
+      ]) {
+        expect((await serve?.(new Request(url)))?.status).toBe(404);
+      }
+    });
+
+    it('shows the tray with its menu', () => {
+      const [tray] = standIn.trays;
+      expect(tray?.image).toEqual({ path: join(dir, 'app', 'build', 'tray', 'tray.png') });
+      expect(tray?.toolTip).toMatch(/^Seller Tray — .*not set up/);
+      expect(tray?.menu.map((item) => item.label).filter(Boolean)).toEqual([
+        'Seller Tray: no orders waiting',
+        'Open',
+        'Check now',
+        'Pause notifications',
+        'Settings',
+        'Quit',
+      ]);
+    });
+
+    it('answers IPC from its own frame only', async () => {
+      const foreign = (await standIn.ipcMain.invoke('https://evil.example/', 'seller-tray:getState')) as {
+        ok: boolean;
+        error?: { code: string };
+      };
+      expect(foreign).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+      const own = (await standIn.ipcMain.invoke(appFrame, 'seller-tray:getState')) as { ok: boolean };
+      expect(own.ok).toBe(true);
+    });
+
+    it('runs the demo over net.fetch, and keeps its settings through electron-store', async () => {
+      const started = (await standIn.ipcMain.invoke(appFrame, 'seller-tray:startDemo')) as { ok: boolean };
+      expect(started.ok).toBe(true);
+      await until(() => standIn.trays[0]?.toolTip.includes('not set up') === false);
+      expect(standIn.fetched.some((url) => /^http:\/\/127\.0\.0\.1:\d+\/.*token/.test(url))).toBe(true);
+      // electron-store, not plain conf: it registers its data channel when it opens the file.
+      expect(standIn.calls.some((c) => c[0] === 'ipcMain.on' && c[1] === 'electron-store-get-data')).toBe(
+        true,
+      );
+      const saved = JSON.parse(await readFile(join(userData, 'settings.json'), 'utf8'));
+      expect(saved.demoMode).toBe(true);
+    });
+
+    it('follows "open at login" with an autostart entry (Linux)', async () => {
+      const entry = join(configHome, 'autostart', AUTOSTART_FILE_NAME);
+      expect(existsSync(entry)).toBe(false);
+      await standIn.ipcMain.invoke(appFrame, 'seller-tray:setSettings', { openAtLogin: true });
+      await until(() => existsSync(entry));
+      // Not packaged: Electron given the app folder.
+      expect(await readFile(entry, 'utf8')).toContain(`Exec=${process.execPath} ${join(dir, 'app')}`);
+      await standIn.ipcMain.invoke(appFrame, 'seller-tray:setSettings', { openAtLogin: false });
+      await until(() => !existsSync(entry));
+    });
   });
 });

@@ -1,0 +1,133 @@
+// A stand-in for the `electron` module, for loading the production bundles in plain Node (the
+// Electron binary cannot be fetched here). It records what the bundles ask of Electron, built on the
+// same fakes the shell's unit tests use; `net.fetch` is Node's fetch, so the app really talks to the
+// demo marketplace over loopback HTTP.
+import { EventEmitter } from 'node:events';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { MenuItemSpec } from '../../main/shell/electron-ports';
+import {
+  FakeIpcMain,
+  FakeNotification,
+  FakeNotifications,
+  FakeTray,
+  FakeWindow,
+} from '../../main/shell/test-fakes';
+
+export interface StandInOptions {
+  /** Whether this instance gets the single-instance lock (false: another one runs). */
+  lock: boolean;
+  appPath: string;
+  userData: string;
+}
+
+export function electronStandIn(options: StandInOptions) {
+  const calls: unknown[][] = [];
+  const record =
+    (name: string) =>
+    (...args: unknown[]) => {
+      calls.push([name, ...args]);
+    };
+  const app = Object.assign(new EventEmitter(), {
+    isPackaged: false,
+    requestSingleInstanceLock: () => options.lock,
+    whenReady: () => (options.lock ? Promise.resolve() : new Promise<void>(() => {})),
+    getAppPath: () => options.appPath,
+    getPath: (name: string) => {
+      if (name !== 'userData') throw new Error(`the stand-in knows only userData, not ${name}`);
+      return options.userData;
+    },
+    getVersion: () => '0.0.0-test',
+    quit: record('app.quit'),
+    exit: record('app.exit'),
+    setAppUserModelId: record('app.setAppUserModelId'),
+    setLoginItemSettings: record('app.setLoginItemSettings'),
+  });
+  const windows: FakeWindow[] = [];
+  const trays: (FakeTray & { image: unknown })[] = [];
+  const notifications = new FakeNotifications();
+  const protocolHandlers = new Map<string, (request: Request) => Promise<Response>>();
+  const fetched: string[] = [];
+  const ipcMain = Object.assign(new FakeIpcMain(), { on: record('ipcMain.on') });
+
+  const module = {
+    app,
+    ipcMain,
+    powerMonitor: new EventEmitter(),
+    BrowserWindow: class extends FakeWindow {
+      constructor(windowOptions: ConstructorParameters<typeof FakeWindow>[0]) {
+        super(windowOptions);
+        windows.push(this);
+      }
+    },
+    Tray: class extends FakeTray {
+      constructor(readonly image: unknown) {
+        super();
+        trays.push(this);
+      }
+      setContextMenu(menu: MenuItemSpec[]): void {
+        this.setMenu(menu);
+      }
+    },
+    Menu: { buildFromTemplate: (template: MenuItemSpec[]) => template },
+    Notification: class extends FakeNotification {
+      static isSupported(): boolean {
+        return notifications.supported;
+      }
+      constructor(notificationOptions: ConstructorParameters<typeof FakeNotification>[0]) {
+        super(notificationOptions);
+        notifications.created.push(this);
+      }
+    },
+    nativeImage: { createFromPath: (path: string) => ({ path }) },
+    net: {
+      fetch: (url: string, init?: RequestInit) => {
+        fetched.push(url);
+        return fetch(url, init);
+      },
+    },
+    protocol: {
+      registerSchemesAsPrivileged: record('protocol.registerSchemesAsPrivileged'),
+      handle: (scheme: string, handler: (request: Request) => Promise<Response>) => {
+        protocolHandlers.set(scheme, handler);
+      },
+    },
+    shell: { openExternal: async (url: string) => record('shell.openExternal')(url) },
+    // The preload's side.
+    contextBridge: { exposeInMainWorld: record('contextBridge.exposeInMainWorld') },
+    ipcRenderer: {
+      invoke: record('ipcRenderer.invoke'),
+      on: record('ipcRenderer.on'),
+      removeListener: record('ipcRenderer.removeListener'),
+    },
+  };
+  return { module, calls, windows, trays, notifications, protocolHandlers, fetched, ipcMain };
+}
+
+export type ElectronStandIn = ReturnType<typeof electronStandIn>;
+
+const GLOBAL_NAME = '__electronStandIn';
+
+/** Makes `stand-in` what `require('electron')` / `import … from 'electron'` give from now on. */
+export function useStandIn(standIn: ElectronStandIn): void {
+  (globalThis as Record<string, unknown>)[GLOBAL_NAME] = standIn.module;
+}
+
+/**
+ * Writes `<dir>/node_modules/electron`, a CommonJS module whose exports are spelled out (so ES
+ * modules can import them by name) and forward to the stand-in in use when they are touched.
+ */
+export async function installStandIn(dir: string): Promise<void> {
+  const names = Object.keys(electronStandIn({ lock: false, appPath: '', userData: '' }).module);
+  const forward = `const forward = (name) => new Proxy(function () {}, {
+  get: (_, key) => globalThis.${GLOBAL_NAME}[name][key],
+  set: (_, key, value) => { globalThis.${GLOBAL_NAME}[name][key] = value; return true; },
+  construct: (_, args) => new globalThis.${GLOBAL_NAME}[name](...args),
+});
+`;
+  const exports = names.map((name) => `exports.${name} = forward('${name}');`).join('\n');
+  const moduleDir = join(dir, 'node_modules', 'electron');
+  await mkdir(moduleDir, { recursive: true });
+  await writeFile(join(moduleDir, 'index.js'), `${forward}${exports}\n`);
+  await writeFile(join(moduleDir, 'package.json'), '{"name":"electron","main":"index.js"}');
+}
