@@ -9,12 +9,12 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../main/renderer-serving';
 import { AUTOSTART_FILE_NAME } from '../main/shell/open-at-login';
 import { until } from '../main/shell/test-fakes';
 import { requests } from '../preload/contract';
+import { buildPart } from './support/app-build';
 import {
   type ElectronStandIn,
   electronStandIn,
@@ -25,15 +25,6 @@ import { REPO_ROOT } from './support/processes';
 
 let dir: string;
 
-async function buildBundle(mode: 'main' | 'preload'): Promise<void> {
-  await build({
-    configFile: join(REPO_ROOT, 'vite.config.ts'),
-    mode,
-    logLevel: 'silent',
-    build: { outDir: join(dir, 'app', 'dist', mode) },
-  });
-}
-
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'bundles-'));
   await installStandIn(dir);
@@ -41,8 +32,7 @@ beforeAll(async () => {
   const scripts = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')).scripts;
   expect(scripts['build:main']).toBe('vite build --mode main');
   expect(scripts['build:preload']).toBe('vite build --mode preload');
-  await buildBundle('main');
-  await buildBundle('preload');
+  await Promise.all([buildPart(join(dir, 'app'), 'main'), buildPart(join(dir, 'app'), 'preload')]);
   // A renderer to serve: the shell's protocol handler reads <app>/dist/renderer.
   await mkdir(join(dir, 'app', 'dist', 'renderer'), { recursive: true });
   await writeFile(

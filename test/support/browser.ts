@@ -4,8 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
-import { build } from 'vite';
-import { REPO_ROOT } from './processes';
+import { buildPart } from './app-build';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -28,11 +27,10 @@ export function launchChromium(): Promise<Browser> {
 
 /** Builds the renderer as `npm run build:renderer` does, into a directory of its own. */
 export async function buildRenderer(): Promise<{ dir: string; remove(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'renderer-'));
-  await build({
-    configFile: join(REPO_ROOT, 'vite.config.ts'),
-    logLevel: 'warn',
-    build: { outDir: dir, emptyOutDir: true },
-  });
-  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+  const appDir = await mkdtemp(join(tmpdir(), 'renderer-'));
+  await buildPart(appDir, 'renderer');
+  return {
+    dir: join(appDir, 'dist', 'renderer'),
+    remove: () => rm(appDir, { recursive: true, force: true }),
+  };
 }
