@@ -30,6 +30,9 @@ import { applyOpenAtLogin, autostartDir, followOpenAtLogin, launchCommand } from
 import { startTray } from './shell/tray-menu';
 import { AppWindow } from './shell/window';
 
+/** The IPC channel electron-store listens on when it opens a file in the main process. */
+const ELECTRON_STORE_CHANNEL = 'electron-store-get-data';
+
 // Before ready: the app's own scheme is a secure, standard origin (so the renderer gets
 // a real origin, and fetch/CSP behave as on https).
 protocol.registerSchemesAsPrivileged([
@@ -70,9 +73,13 @@ if (claimSingleInstance(lifecycle, () => appWindow?.show())) {
     const dataRoot = app.getPath('userData');
     const { service, demo } = await openAppService(dataRoot, {
       // electron-store is conf with Electron's defaults; it names the file `name`, conf `configName`.
-      // (It also answers 'electron-store-get-data' on ipcMain with the data path and app version
-      // for renderers using it; ours cannot send that: the preload exposes only the contract.)
-      openSettingsFile: ({ configName, ...options }) => new ElectronStore({ ...options, name: configName }),
+      openSettingsFile: ({ configName, ...options }) => {
+        const store = new ElectronStore({ ...options, name: configName });
+        // It also answers 'electron-store-get-data' (data folder, app version) to any renderer, for
+        // renderers that use it. Ours does not, and no IPC may skip the sender check: removed.
+        ipcMain.removeAllListeners(ELECTRON_STORE_CHANNEL);
+        return store;
+      },
       // Chromium's network stack: the system proxy and certificate store apply.
       transport: (url, init) => net.fetch(url, init),
     });

@@ -22,7 +22,8 @@ export interface TrayPort {
 /** A native notification, as Electron's Notification. */
 export interface NativeNotification {
   on(event: 'click', listener: () => void): unknown;
-  on(event: 'close', listener: () => void): unknown;
+  /** `timedOut`: the pop-up went, the notification stays in the Action Center (Windows). */
+  on(event: 'close', listener: (details: { reason?: string }) => void): unknown;
   /** A button of `actions` was pressed (macOS, Windows). */
   on(event: 'action', listener: (details: { actionIndex: number }) => void): unknown;
   show(): void;

@@ -51,7 +51,10 @@ describe('the notifier', () => {
 
     notifier.notify({ kind: 'order', title: 't', body: 'b', orderId: 'x' });
     expect(notifier.live.size).toBe(1);
-    notifications.created[1]?.emit('close');
+    // Timed out into Windows' Action Center: still clickable, so still held.
+    notifications.created[1]?.emit('close', { reason: 'timedOut' });
+    expect(notifier.live.size).toBe(1);
+    notifications.created[1]?.emit('close', { reason: 'userCanceled' });
     expect(notifier.live.size).toBe(0);
     expect(shown).toHaveLength(1);
   });
@@ -119,6 +122,20 @@ describe('the notifier', () => {
       expect(notice?.options.body).toMatch(/unusual/);
       expect(notice?.options.actions).toBeUndefined();
       notice?.emit('click');
+      expect(shown).toEqual([{ type: 'open-order', orderId: order.orderId }]);
+    });
+
+    it('opens the order when even the notice cannot be shown', async () => {
+      const { sim, service, notifications, shown } = await notifierOnService({ actionsSupported: true });
+      const order = sim.store.addPurchase({});
+      await service.handle('checkNow', undefined);
+      await until(() => notifications.created.length === 1);
+      await service.handle('markStatus', { orderId: order.orderId, statusCode: 'ProvisioningInProgress' });
+      notifications.create = () => {
+        throw new Error('the notification server went away');
+      };
+      notifications.created[0]?.emit('action', { actionIndex: 0 });
+      await until(() => shown.length === 1);
       expect(shown).toEqual([{ type: 'open-order', orderId: order.orderId }]);
     });
 

@@ -1,5 +1,6 @@
 // The service's notification requests as native notifications. Each is kept referenced until
-// clicked or closed (otherwise it may be collected and its click lost); a click shows the
+// clicked or dismissed (otherwise it may be collected and its click lost), including after its
+// pop-up times out into Windows' Action Center, where it can still be clicked; a click shows the
 // window on its order, or on the inbox for a summary. Where the system has no notifications
 // (Notification.isSupported() false), none is attempted.
 //
@@ -64,9 +65,14 @@ export class Notifier {
     });
     notification.on('action', ({ actionIndex }) => {
       this.live.delete(notification);
-      if (actionIndex === 0 && onAction) void onAction();
+      if (actionIndex === 0 && onAction) {
+        // Should even the notice fail, the window opens on the order, where the user can act.
+        onAction().catch(() => this.options.show(target));
+      }
     });
-    notification.on('close', () => this.live.delete(notification));
+    notification.on('close', ({ reason } = {}) => {
+      if (reason !== 'timedOut') this.live.delete(notification);
+    });
     notification.show();
     return true;
   }

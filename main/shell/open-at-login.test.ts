@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  APPROVAL_NEEDED,
   AUTOSTART_FILE_NAME,
   applyOpenAtLogin,
   autostartDir,
@@ -33,8 +34,12 @@ async function tempDir(prefix = 'seller-tray-login-'): Promise<string> {
 
 class FakeLoginItems implements LoginItemsPort {
   readonly calls: Parameters<LoginItemsPort['setLoginItemSettings']>[0][] = [];
+  constructor(private readonly status = 'enabled') {}
   setLoginItemSettings(settings: Parameters<LoginItemsPort['setLoginItemSettings']>[0]): void {
     this.calls.push(settings);
+  }
+  getLoginItemSettings(): { status: string } {
+    return { status: this.status };
   }
 }
 
@@ -54,21 +59,43 @@ describe('open at login on macOS and Windows', () => {
     expect(existsSync(path.join(dir, AUTOSTART_FILE_NAME))).toBe(false);
   });
 
-  it('Windows: a login item naming the executable and its arguments', () => {
+  it('macOS 13+: says where to allow the item when the system holds it for approval', () => {
+    const options = {
+      platform: 'darwin' as const,
+      command: ['/Applications/Seller Tray.app/x'],
+      autostartDir: '',
+    };
+    expect(applyOpenAtLogin(true, { ...options, app: new FakeLoginItems('enabled') })).toBeUndefined();
+    expect(applyOpenAtLogin(true, { ...options, app: new FakeLoginItems('requires-approval') })).toBe(
+      APPROVAL_NEEDED,
+    );
+    expect(
+      applyOpenAtLogin(false, { ...options, app: new FakeLoginItems('requires-approval') }),
+    ).toBeUndefined();
+  });
+
+  it('Windows: a login item naming the executable and its arguments, quoted as Windows reads them', () => {
     const app = new FakeLoginItems();
     const command = ['C:\\Users\\ann\\AppData\\Local\\Programs\\Seller Tray\\Seller Tray.exe'];
     applyOpenAtLogin(true, { platform: 'win32', app, command, autostartDir: '' });
-    applyOpenAtLogin(true, {
-      platform: 'win32',
-      app,
-      command: ['C:\\electron.exe', 'C:\\dev\\seller-tray'],
-      autostartDir: '',
-    });
     applyOpenAtLogin(false, { platform: 'win32', app, command, autostartDir: '' });
+    const electron = 'C:\\electron.exe';
+    const args = ['C:\\dev\\seller-tray', 'C:\\Users\\Ann Smith\\seller tray\\', 'say "hi"', 'a\\"b', ''];
+    applyOpenAtLogin(true, { platform: 'win32', app, command: [electron, ...args], autostartDir: '' });
     expect(app.calls).toEqual([
       { openAtLogin: true, path: command[0], args: [] },
-      { openAtLogin: true, path: 'C:\\electron.exe', args: ['C:\\dev\\seller-tray'] },
       { openAtLogin: false, path: command[0], args: [] },
+      {
+        openAtLogin: true,
+        path: electron,
+        args: [
+          'C:\\dev\\seller-tray',
+          '"C:\\Users\\Ann Smith\\seller tray\\\\"',
+          '"say \\"hi\\""',
+          '"a\\\\\\"b"',
+          '""',
+        ],
+      },
     ]);
   });
 });
@@ -179,6 +206,7 @@ describe('following the setting', () => {
       (enabled) => {
         if (fail) throw new Error('EACCES: permission denied');
         applied.push(enabled);
+        return enabled ? APPROVAL_NEEDED : undefined;
       },
       (message) => failures.push(message),
     );
@@ -187,14 +215,15 @@ describe('following the setting', () => {
 
     await s.service.handle('setSettings', { openAtLogin: true });
     await until(() => applied.length === 2);
+    expect(failures).toEqual([APPROVAL_NEEDED]);
     await s.service.handle('setSettings', { pollIntervalSeconds: 120 }); // not this setting
     await s.service.handle('checkNow', undefined);
     expect(applied).toEqual([false, true]);
 
     fail = true;
     await s.service.handle('setSettings', { openAtLogin: false });
-    await until(() => failures.length === 1);
-    expect(failures[0]).toBe('Open at login could not be turned off: EACCES: permission denied');
+    await until(() => failures.length === 2);
+    expect(failures[1]).toBe('Open at login could not be turned off: EACCES: permission denied');
 
     stop();
     fail = false;

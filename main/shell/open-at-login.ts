@@ -3,7 +3,8 @@
 // there): ~/.config/autostart/seller-tray.desktop, written when on, removed when off.
 //
 // The setting in the app is the one source of truth: it is applied at every start and whenever
-// it changes, so the system's entry follows it.
+// it changes, so the system's entry follows it. A failure is told once; turning the setting off
+// and on again, or the next start, tries again.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { PRODUCT_NAME } from '../core/app-identity';
@@ -16,7 +17,13 @@ export const AUTOSTART_FILE_NAME = 'seller-tray.desktop';
 /** Electron's app, as far as login items go. */
 export interface LoginItemsPort {
   setLoginItemSettings(settings: { openAtLogin: boolean; path?: string; args?: string[] }): void;
+  /** `status` is macOS 13+'s: whether the user must still allow the item. */
+  getLoginItemSettings(): { status?: string };
 }
+
+/** macOS 13+ may register the item but hold it until the user allows it; they must be told where. */
+export const APPROVAL_NEEDED =
+  'To open Seller Tray at login, allow it in System Settings → General → Login Items.';
 
 export interface OpenAtLoginOptions {
   platform: NodeJS.Platform;
@@ -47,20 +54,39 @@ export function launchCommand(running: {
   return running.isPackaged ? [running.execPath] : [running.execPath, running.appPath];
 }
 
-/** Makes the system start the app at login, or no longer. Throws when that cannot be done. */
-export function applyOpenAtLogin(enabled: boolean, options: OpenAtLoginOptions): void {
+/**
+ * Makes the system start the app at login, or no longer. Throws when that cannot be done; returns
+ * what the user must still do, if anything.
+ */
+export function applyOpenAtLogin(enabled: boolean, options: OpenAtLoginOptions): string | undefined {
   const [executable, ...args] = options.command;
   if (executable === undefined) throw new Error('There is no command to start the app with.');
   if (options.platform === 'darwin') {
+    // The app bundle itself (a development run registers Electron.app without the app folder:
+    // login items on macOS take no arguments).
     options.app.setLoginItemSettings({ openAtLogin: enabled });
+    if (enabled && options.app.getLoginItemSettings().status === 'requires-approval') return APPROVAL_NEEDED;
   } else if (options.platform === 'win32') {
     // Electron's default is the running executable without arguments: a development run needs both.
-    options.app.setLoginItemSettings({ openAtLogin: enabled, path: executable, args });
+    // The arguments go into the Run key's command line as they are, so they are quoted here.
+    options.app.setLoginItemSettings({
+      openAtLogin: enabled,
+      path: executable,
+      args: args.map(windowsArgument),
+    });
   } else {
     const file = path.join(options.autostartDir, AUTOSTART_FILE_NAME);
     if (enabled) writeFileDurably(file, autostartEntry(options.command));
     else rmSync(file, { force: true });
   }
+  return undefined;
+}
+
+/** One argument of a Windows command line, as CommandLineToArgvW reads it back. */
+function windowsArgument(argument: string): string {
+  if (argument !== '' && !/[\s"]/.test(argument)) return argument;
+  // Backslashes are literal unless they precede a quote (escaped or the closing one): then doubled.
+  return `"${argument.replace(/(\\*)"/g, '$1$1\\"').replace(/(\\+)$/, '$1$1')}"`;
 }
 
 /** An XDG desktop entry that starts `command` at login (Desktop Entry Specification 1.5). */
@@ -95,13 +121,14 @@ function execArgument(argument: string): string {
 }
 
 /**
- * Applies the setting now and after each change of it; a failure is reported (the app goes on).
+ * Applies the setting now and after each change of it; a failure, or a step left to the user, is
+ * told (the app goes on).
  * Returns the unsubscribe function.
  */
 export function followOpenAtLogin(
   service: SellerTrayService,
-  apply: (enabled: boolean) => void,
-  onFailure: (message: string) => void,
+  apply: (enabled: boolean) => string | undefined,
+  tell: (message: string) => void,
 ): () => void {
   let applied: boolean | undefined;
   const sync = async () => {
@@ -109,11 +136,10 @@ export function followOpenAtLogin(
     if (!settings.ok || settings.value.openAtLogin === applied) return;
     applied = settings.value.openAtLogin;
     try {
-      apply(applied);
+      const stillToDo = apply(applied);
+      if (stillToDo) tell(stillToDo);
     } catch (error) {
-      onFailure(
-        `Open at login could not be ${applied ? 'turned on' : 'turned off'}: ${(error as Error).message}`,
-      );
+      tell(`Open at login could not be ${applied ? 'turned on' : 'turned off'}: ${(error as Error).message}`);
     }
   };
   void sync();

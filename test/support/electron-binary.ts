@@ -22,7 +22,12 @@ export function findElectron(env: NodeJS.ProcessEnv = process.env): ElectronAvai
         'On a machine with internet, `npx install-electron` fetches it; or set ELECTRON_OVERRIDE_DIST_PATH.',
     };
   }
-  if (process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY) {
+  if (process.platform !== 'linux') {
+    // The test keeps the app's data in a folder of its own through XDG_CONFIG_HOME, which
+    // Electron honours on Linux only; elsewhere it would use (and change) the real user's data.
+    return { ok: false, reason: `it runs on Linux only (this is ${process.platform}).` };
+  }
+  if (!env.DISPLAY && !env.WAYLAND_DISPLAY) {
     return { ok: false, reason: 'there is no display (set DISPLAY, or run the tests under xvfb-run).' };
   }
   return { ok: true, binary };

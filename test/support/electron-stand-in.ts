@@ -48,7 +48,10 @@ export function electronStandIn(options: StandInOptions) {
   const notifications = new FakeNotifications();
   const protocolHandlers = new Map<string, (request: Request) => Promise<Response>>();
   const fetched: string[] = [];
-  const ipcMain = Object.assign(new FakeIpcMain(), { on: record('ipcMain.on') });
+  const ipcMain = Object.assign(new FakeIpcMain(), {
+    on: record('ipcMain.on'),
+    removeAllListeners: record('ipcMain.removeAllListeners'),
+  });
 
   const module = {
     app,
