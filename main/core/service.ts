@@ -100,7 +100,7 @@ export class SellerTrayService {
       case 'getState':
         return this.state();
       case 'getSettings':
-        return this.settings;
+        return this.currentSettings();
       case 'setSettings':
         return this.updateSettings(input);
       case 'setSecret':
@@ -134,6 +134,11 @@ export class SellerTrayService {
         this.saveSettings({ ...this.settings, pausedUntil: (input as { until: string | null }).until });
         return this.state();
     }
+  }
+
+  /** The settings in force, for the shell's own use (the renderer asks through getSettings). */
+  currentSettings(): Settings {
+    return this.settings;
   }
 
   state(): AppState {

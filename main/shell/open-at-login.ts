@@ -131,10 +131,10 @@ export function followOpenAtLogin(
   tell: (message: string) => void,
 ): () => void {
   let applied: boolean | undefined;
-  const sync = async () => {
-    const settings = await service.handle('getSettings', undefined);
-    if (!settings.ok || settings.value.openAtLogin === applied) return;
-    applied = settings.value.openAtLogin;
+  const sync = () => {
+    const { openAtLogin } = service.currentSettings();
+    if (openAtLogin === applied) return;
+    applied = openAtLogin;
     try {
       const stillToDo = apply(applied);
       if (stillToDo) tell(stillToDo);
@@ -142,8 +142,9 @@ export function followOpenAtLogin(
       tell(`Open at login could not be ${applied ? 'turned on' : 'turned off'}: ${(error as Error).message}`);
     }
   };
-  void sync();
+  sync();
+  // Settings changes come as app-state events; most of those (each poll) leave this setting be.
   return service.onEvent((event) => {
-    if (event.type === 'app-state') void sync();
+    if (event.type === 'app-state') sync();
   });
 }

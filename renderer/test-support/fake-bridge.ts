@@ -5,7 +5,7 @@ import type { MarketplaceEvent } from '../../main/core/api/wire';
 import { isUsualTransition, isWaitingForAction } from '../../main/core/order-status';
 import type { OutboxItem } from '../../main/core/outbox';
 import type { CoreEvent } from '../../main/core/seller-core';
-import type { Settings } from '../../main/core/settings';
+import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS, type Settings } from '../../main/core/settings';
 import type {
   AppState,
   Bridge,
@@ -31,15 +31,11 @@ export class FakeBridgeError extends Error {
   }
 }
 
+/** The app's defaults, with an account configured. */
 export const DEFAULT_SETTINGS: Settings = {
+  ...APP_DEFAULT_SETTINGS,
   baseUrl: 'https://marketplace.example',
   clientId: 'seller-client',
-  pollIntervalSeconds: 60,
-  notificationsEnabled: true,
-  pausedUntil: null,
-  reminderAfterMinutes: 240,
-  openAtLogin: false,
-  demoMode: false,
 };
 
 export function appState(overrides: Partial<AppState> = {}): AppState {
