@@ -55,6 +55,8 @@ export default defineConfig(({ mode }) => {
     test: {
       root: repoRoot,
       include: ['{main,preload,renderer,simulator,test}/**/*.test.{ts,tsx}'],
+      // Each test file gets its own HOME and XDG folders: tests never touch the user's files.
+      setupFiles: ['test/support/hermetic-home.ts'],
       testTimeout: 20_000,
       hookTimeout: 20_000,
     },
