@@ -9,6 +9,7 @@ import { ConfSettingsStore } from '../main/core/settings';
 import type { Channel, Responses } from '../preload/contract';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { ManualTimers, makeDataDir } from './support/core';
+import { admin } from './support/raw-api';
 
 let sim: Simulator;
 const secrets = new KeytarSecretStore();
@@ -192,5 +193,31 @@ describe('requests', () => {
       ok: false,
       error: { code: 'unknown-channel', message: 'There is no operation "dropTables".' },
     });
+  });
+});
+
+describe('changing the account', () => {
+  it('stops the old account: a poll still running then tells nothing from the old marketplace', async () => {
+    const other = await startSimulator({
+      port: 0,
+      sellers: [
+        { sellerId: 3003, orders: 2, clients: [{ clientId: 'svc-client', clientSecret: 'svc-secret-7f3a' }] },
+      ],
+    });
+    try {
+      const s = await configured();
+      const { orderId } = (await admin(sim.url, 'POST', 'purchases')).json;
+      await admin(sim.url, 'PATCH', 'faults', { latencyMs: 200 });
+      const oldPoll = s.call('checkNow');
+      await s.call('setSettings', { baseUrl: other.url });
+      await oldPoll;
+      // The new account's own backlog may bring reminders; the old one's new order must not appear.
+      expect(JSON.stringify(s.events)).not.toContain(orderId);
+      expect(s.events.filter((e) => e.type === 'orders-arrived')).toEqual([]);
+      expect((await s.call('getState')).baseUrl).toBe(other.url);
+    } finally {
+      await admin(sim.url, 'PATCH', 'faults', { latencyMs: 0 });
+      await other.close();
+    }
   });
 });

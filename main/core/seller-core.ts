@@ -152,8 +152,10 @@ export class SellerCore {
     return this.poller.start();
   }
 
+  /** Stops polling for good: a poll still running ends without telling anyone anything. */
   stop(): void {
     this.poller.stop();
+    this.listeners.clear();
   }
 
   /** Check now, resume from sleep, network back, or new credentials. */

@@ -53,6 +53,8 @@ export class ServiceError extends Error {
 export class SellerTrayService {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
   private core: SellerCore | undefined;
+  /** Unsubscribes from the current core: a replaced core's events never reach the app. */
+  private detachCore: (() => void) | undefined;
   private secretStored = false;
   private demoSecret: string | undefined;
   private readonly unheard: ServiceEvent[] = [];
@@ -79,7 +81,14 @@ export class SellerTrayService {
   }
 
   close(): void {
+    this.dropCore();
+  }
+
+  private dropCore(): void {
+    this.detachCore?.();
+    this.detachCore = undefined;
     this.core?.stop();
+    this.core = undefined;
   }
 
   /** One bridge request: validated, performed, answered with the value or a clear error. */
@@ -265,8 +274,7 @@ export class SellerTrayService {
 
   /** (Re)builds the core for the configured account; without one, there is none. */
   private async connect(): Promise<void> {
-    this.core?.stop();
-    this.core = undefined;
+    this.dropCore();
     if (this.settings.demoMode && this.demoSecret === undefined && this.ports.demo) {
       // The demo marketplace runs again, on a port of its own; its account carries on.
       const demo = await this.ports.demo.start();
@@ -299,7 +307,7 @@ export class SellerTrayService {
       ...(this.ports.timers ? { timers: this.ports.timers } : {}),
       ...(this.ports.now ? { now: this.ports.now } : {}),
     });
-    core.on((event) =>
+    this.detachCore = core.on((event) =>
       this.emit(event.type === 'state-changed' ? { type: 'app-state', state: this.state() } : event),
     );
     this.core = core;
