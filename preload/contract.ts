@@ -3,11 +3,11 @@
 // process validates every request with these schemas; the renderer is typed by them; the
 // preload exposes exactly these channels and nothing else.
 import { z } from 'zod';
-import type { License, MarketplaceEvent, Order } from '../main/core/api/wire';
 import { MARKABLE_STATUSES } from '../main/core/order-status';
 import type { OutboxItem } from '../main/core/outbox';
-import type { CoreEvent, CoreStatus, OrderSummary } from '../main/core/seller-core';
+import type { CoreEvent, CoreStatus, OrderDetail } from '../main/core/seller-core';
 import type { Settings } from '../main/core/settings';
+import type { InboxRow } from '../main/core/store/account-store';
 
 const OrderId = z.string().trim().min(1, 'an order id is required').max(100);
 
@@ -22,20 +22,22 @@ export interface AppState extends CoreStatus {
   secretStored: boolean;
 }
 
-export interface OrderListItem extends OrderSummary {
-  /** Buyer, product and total when the order has been fetched; absent until then. */
-  buyer?: string;
-  product?: string;
-  total?: string;
+/** An inbox row; buyer, product and total once the order has been fetched, absent until then. */
+export type OrderListItem = InboxRow;
+
+/** One page of the inbox, and how many orders the whole list has. */
+export interface OrderPage {
+  orders: OrderListItem[];
+  offset: number;
+  /** All orders that match the query, and how many of them wait for action. */
+  total: number;
+  waiting: number;
 }
 
-export interface OrderView {
-  order: Order;
-  licenses: License[];
-  history: MarketplaceEvent[];
-  outbox: OutboxItem[];
-  status: string | undefined;
-}
+/** The most rows one listOrders answer carries. */
+export const MAX_PAGE = 500;
+
+export type OrderView = OrderDetail;
 
 export type ConnectionTest =
   | { ok: true; sellerId: number | null; stage: string | null }
@@ -57,6 +59,8 @@ export const requests = {
   listOrders: z.strictObject({
     filter: z.enum(['all', 'waiting', ...MARKABLE_STATUSES, 'ProvisioningStarted']).default('all'),
     search: z.string().max(200).default(''),
+    offset: z.int().min(0).default(0),
+    limit: z.int().min(1).max(MAX_PAGE).default(100),
   }),
   getOrder: z.strictObject({ orderId: OrderId }),
   markStatus: z
@@ -91,7 +95,7 @@ export interface Responses {
   setSettings: Settings;
   setSecret: AppState;
   testConnection: ConnectionTest;
-  listOrders: OrderListItem[];
+  listOrders: OrderPage;
   getOrder: OrderView;
   markStatus: OutboxItem;
   retryDelivery: OutboxItem;

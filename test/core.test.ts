@@ -3,8 +3,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TransitionError } from '../main/core/seller-core';
+import { DATABASE_FILE } from '../main/core/store/account-store';
 import { type Simulator, startSimulator } from '../simulator/server';
-import { type Laptop, makeDataDir, openLaptop, removeDataDir } from './support/core';
+import { inbox, type Laptop, makeDataDir, openLaptop, removeDataDir } from './support/core';
 import { exitOf, spawnTs, waitForLine } from './support/processes';
 import { admin } from './support/raw-api';
 
@@ -38,7 +39,7 @@ describe('first start', () => {
     a.core.start();
     await a.core.checkNow();
     expect(a.core.status().connection).toBe('ok');
-    expect(a.core.orders()).toHaveLength(40);
+    expect(inbox(a.core)).toHaveLength(40);
     expect(a.core.status().waitingCount).toBeGreaterThan(0);
     expect(a.notifications()).toEqual([]);
   });
@@ -67,7 +68,7 @@ describe('new orders', () => {
         orderId,
       },
     ]);
-    expect(a.core.orders()[0]).toMatchObject({ orderId, waiting: true, status: 'ProvisioningStarted' });
+    expect(inbox(a.core)[0]).toMatchObject({ orderId, waiting: true, status: 'ProvisioningStarted' });
   });
 
   it('reach every laptop of the seller, also when another laptop consumed them from "new"', async () => {
@@ -147,7 +148,7 @@ describe('marking a status', () => {
   async function waitingOrder(a: Laptop): Promise<string> {
     a.core.start();
     await a.core.checkNow();
-    const orderId = a.core.orders().find((o) => o.waiting)?.orderId;
+    const orderId = inbox(a.core).find((o) => o.waiting)?.orderId;
     if (!orderId) throw new Error('no waiting order');
     return orderId;
   }
@@ -248,20 +249,21 @@ describe('failures', () => {
     expect(a.timers.delays.at(-1)).toBe(60_000);
   });
 
-  it('start afresh from a corrupt state file, keeping it aside and saying so', async () => {
+  it('start afresh from a damaged database, keeping it aside, saying so, and announcing nothing again', async () => {
     const a = await laptop();
     a.core.start();
     await a.core.checkNow();
-    a.core.stop();
-    await writeFile(join(a.dataDir, 'state.json'), '{"version": 1, "outbox": [tru');
+    await a.core.close();
+    await writeFile(join(a.dataDir, DATABASE_FILE), 'this is not a database, it is a torn write');
     const again = await a.reopen();
     laptops.push(again);
     again.core.start();
     await again.core.checkNow();
     expect(again.events.find((e) => e.type === 'problem')).toMatchObject({
-      message: expect.stringContaining('state.json.corrupt-'),
+      message: expect.stringContaining(`${DATABASE_FILE}.damaged-`),
     });
-    expect(again.notifications()).toEqual([]); // history is not news
+    expect(inbox(again.core)).toHaveLength(40); // the history is read again
+    expect(again.notifications()).toEqual([]); // and is not news
   });
 });
 

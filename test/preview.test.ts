@@ -112,7 +112,8 @@ describe('the preview server', () => {
     expect(started).toMatchObject({ ok: true, value: { setup: 'demo' } });
     await bridge('checkNow');
     const orders = await (await bridge('listOrders', { body: '{}' })).json();
-    expect(orders.value.length).toBeGreaterThan(0);
+    expect(orders.value.orders.length).toBeGreaterThan(0);
+    expect(orders.value.total).toBe(orders.value.orders.length);
 
     const stream = await fetch(`${preview.origin}/bridge/events?token=${preview.token}`);
     expect(stream.headers.get('content-type')).toContain('text/event-stream');

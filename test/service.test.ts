@@ -145,12 +145,13 @@ describe('requests', () => {
   it('lists, shows and marks orders, and searches by buyer once an order was fetched', async () => {
     const { call } = await configured();
     const waiting = await call('listOrders', { filter: 'waiting' });
-    expect(waiting.length).toBeGreaterThan(0);
-    const orderId = waiting[0]?.orderId ?? '';
+    expect(waiting.total).toBeGreaterThan(0);
+    expect(waiting.waiting).toBe(waiting.total);
+    const orderId = waiting.orders[0]?.orderId ?? '';
     const view = await call('getOrder', { orderId });
     expect(view.order.orderId).toBe(orderId);
     const buyer = view.order.buyerCustomerParty.party?.partyName ?? '';
-    expect((await call('listOrders', { search: buyer.slice(0, 6) })).map((o) => o.orderId)).toContain(
+    expect((await call('listOrders', { search: buyer.slice(0, 6) })).orders.map((o) => o.orderId)).toContain(
       orderId,
     );
 
@@ -172,7 +173,7 @@ describe('requests', () => {
 
   it('tells the marketplace a default description when the user gave none, except for a failure', async () => {
     const { call, refusal } = await configured();
-    const orderId = (await call('listOrders', { filter: 'waiting' }))[0]?.orderId ?? '';
+    const orderId = (await call('listOrders', { filter: 'waiting' })).orders[0]?.orderId ?? '';
     const item = await call('markStatus', { orderId, statusCode: 'ProvisioningInProgress' });
     expect(item.description).toBe('Provisioning has started.');
     const failure = await refusal('markStatus', { orderId, statusCode: 'ProvisioningFailed' });

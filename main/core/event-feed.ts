@@ -6,7 +6,6 @@
 // sees whole. A poll thus costs two small requests whatever the length of the history.
 import type { SellerApiClient } from './api/client';
 import type { MarketplaceEvent } from './api/wire';
-import type { EventLog } from './event-log';
 
 export interface FeedCursor {
   /** Items of the "all" listing already read. */
@@ -16,8 +15,8 @@ export interface FeedCursor {
 }
 
 export interface FeedSync {
-  /** Events learned by this sync, in listing order. */
-  fresh: MarketplaceEvent[];
+  /** Events read by this sync, in listing order (some may be known already: the store drops those). */
+  events: MarketplaceEvent[];
   /** True on the first sync of this laptop: what it found is history, not news. */
   backlog: boolean;
   cursor: FeedCursor;
@@ -28,19 +27,14 @@ async function collect(iterator: AsyncIterable<MarketplaceEvent>, into: Marketpl
 }
 
 /**
- * Reads what is new since `cursor` (undefined on the first start) into the log. The log is
- * written before the caller persists the returned cursor, so a crash in between only
- * means reading a few events again, which the log ignores.
+ * Reads what is new since `cursor` (undefined on the first start). Nothing is written here: the
+ * caller records the events and the returned cursor in one transaction.
  */
-export async function syncFeed(
-  client: SellerApiClient,
-  log: EventLog,
-  cursor: FeedCursor | undefined,
-): Promise<FeedSync> {
+export async function syncFeed(client: SellerApiClient, cursor: FeedCursor | undefined): Promise<FeedSync> {
   if (cursor === undefined) {
     const all: MarketplaceEvent[] = [];
     await collect(client.allEvents(), all);
-    return { fresh: log.append(all), backlog: true, cursor: cursorAfter({ offset: 0 }, all) };
+    return { events: all, backlog: true, cursor: cursorAfter({ offset: 0 }, all) };
   }
 
   const seen: MarketplaceEvent[] = [];
@@ -52,7 +46,7 @@ export async function syncFeed(
   await collect(client.allEvents(undefined, from), tail);
   let next: FeedCursor;
   if (cursor.offset > 0 && tail[0]?.eventId !== cursor.lastEventId) {
-    // The listing shifted (or was reset): read it whole once; the log drops what it knows.
+    // The listing shifted (or was reset): read it whole once; the store drops what it knows.
     const all: MarketplaceEvent[] = [];
     await collect(client.allEvents(), all);
     seen.push(...all);
@@ -61,7 +55,7 @@ export async function syncFeed(
     seen.push(...tail.slice(cursor.offset > 0 ? 1 : 0));
     next = cursorAfter(cursor, tail.slice(cursor.offset > 0 ? 1 : 0));
   }
-  return { fresh: log.append(seen), backlog: false, cursor: next };
+  return { events: seen, backlog: false, cursor: next };
 }
 
 function cursorAfter(cursor: FeedCursor, read: readonly MarketplaceEvent[]): FeedCursor {

@@ -1,16 +1,40 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { SellerApiError } from './api/errors';
 import type { NewMarketplaceEvent } from './api/wire';
 import { Outbox, type OutboxItem } from './outbox';
+import { AccountStore } from './store/account-store';
 
+const opened: { store: AccountStore; dir: string }[] = [];
+afterEach(() => {
+  for (const { store, dir } of opened.splice(0)) {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** An outbox on a real account store; `saves` records what is on disk at each change. */
 function outboxWith(post: (body: NewMarketplaceEvent, requestId: string) => Promise<{ eventId: string }>) {
+  const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
+  const { store } = AccountStore.open(dir);
+  opened.push({ store, dir });
   const saves: OutboxItem[][] = [];
-  const outbox = new Outbox([], {
-    save: (items) => saves.push(structuredClone([...items])),
+  const recording = {
+    outboxItems: (orderId?: string) => store.outboxItems(orderId),
+    pendingOutboxCount: () => store.pendingOutboxCount(),
+    putOutboxItem: (item: OutboxItem) => {
+      store.putOutboxItem(item);
+      saves.push(store.outboxItems());
+    },
+  };
+  const outbox = new Outbox({
+    store: recording,
     post: async (body, id) => ({ ...(await post(body, id)), ...body }),
     now: () => 0,
   });
-  return { outbox, saves };
+  return { outbox, saves, store };
 }
 
 const mark = (orderId: string, statusCode: OutboxItem['statusCode'] = 'ProvisioningInProgress') => ({
@@ -84,10 +108,28 @@ describe('outbox', () => {
   });
 
   it('forgets confirmed items once their event is in the history', async () => {
-    const { outbox } = outboxWith(async () => ({ eventId: 'e1' }));
+    const eventId = '00000000-0000-4000-8000-0000000000e1';
+    const { outbox, store } = outboxWith(async () => ({ eventId }));
     outbox.enqueue(mark('a'));
     await outbox.deliver();
-    outbox.forgetConfirmed((id) => id === 'e1');
+    store.forgetConfirmed();
+    expect(outbox.all()).toHaveLength(1);
+    store.recordPoll({
+      events: [
+        {
+          eventId,
+          eventTypeCode: 'ServicePurchased',
+          statusCode: 'ProvisioningInProgress',
+          description: 'x',
+          additionalProperties: [{ name: 'orderId', value: 'a' }],
+        },
+      ],
+      cursor: { offset: 1 },
+      backlog: false,
+      paused: false,
+      now: new Date(0).toISOString(),
+    });
+    store.forgetConfirmed();
     expect(outbox.all()).toEqual([]);
   });
 

@@ -40,9 +40,15 @@ export function eventBody(item: OutboxItem): NewMarketplaceEvent {
   };
 }
 
+/** Where the items live (the account store): each change is durable when the call returns. */
+export interface OutboxStore {
+  outboxItems(orderId?: string): OutboxItem[];
+  putOutboxItem(item: OutboxItem): void;
+  pendingOutboxCount(): number;
+}
+
 export interface OutboxPorts {
-  /** Persists the items; must be durable when it returns. */
-  save(items: readonly OutboxItem[]): void;
+  store: OutboxStore;
   post(body: NewMarketplaceEvent, requestId: string): Promise<MarketplaceEvent>;
   now(): number;
 }
@@ -57,26 +63,20 @@ export interface DeliveryReport {
 }
 
 export class Outbox {
-  private items: OutboxItem[];
   private delivering: Promise<DeliveryReport> | undefined;
 
-  constructor(
-    items: readonly OutboxItem[],
-    private readonly ports: OutboxPorts,
-  ) {
-    this.items = [...items];
-  }
+  constructor(private readonly ports: OutboxPorts) {}
 
-  all(): readonly OutboxItem[] {
-    return this.items;
+  all(): OutboxItem[] {
+    return this.ports.store.outboxItems();
   }
 
   forOrder(orderId: string): OutboxItem[] {
-    return this.items.filter((item) => item.orderId === orderId);
+    return this.ports.store.outboxItems(orderId);
   }
 
   get pendingCount(): number {
-    return this.items.filter((item) => item.state === 'pending').length;
+    return this.ports.store.pendingOutboxCount();
   }
 
   /** Queues a status; it is on disk when this returns. */
@@ -88,27 +88,23 @@ export class Outbox {
       state: 'pending',
       attempts: 0,
     });
-    this.items.push(item);
-    this.ports.save(this.items);
+    this.ports.store.putOutboxItem(item);
     return item;
   }
 
   /** Puts a failed item back in the queue (the user asked to try again). */
   retry(requestId: string): OutboxItem | undefined {
-    const item = this.items.find((i) => i.requestId === requestId && i.state === 'failed');
+    const item = this.all().find((i) => i.requestId === requestId && i.state === 'failed');
     if (!item) return undefined;
     item.state = 'pending';
     item.lastError = undefined;
-    this.ports.save(this.items);
+    this.ports.store.putOutboxItem(item);
     return item;
   }
 
-  /** Drops confirmed items whose events the log now holds: the history shows them from there. */
-  forgetConfirmed(isKnown: (eventId: string) => boolean): void {
-    const kept = this.items.filter((i) => !(i.state === 'sent' && i.eventId && isKnown(i.eventId)));
-    if (kept.length === this.items.length) return;
-    this.items = kept;
-    this.ports.save(this.items);
+  /** Resolves when no delivery is running. */
+  idle(): Promise<void> {
+    return this.delivering?.then(() => undefined) ?? Promise.resolve();
   }
 
   /** Posts pending items, oldest first; one concurrent delivery at most. */
@@ -124,7 +120,7 @@ export class Outbox {
     // An order whose earlier item could not be posted yet keeps its later items back, so
     // statuses reach the marketplace in the order the user marked them.
     const blocked = new Set<string>();
-    for (const item of this.items) {
+    for (const item of this.all()) {
       if (item.state !== 'pending') continue;
       if (blocked.has(item.orderId)) {
         report.deferred += 1;
@@ -149,7 +145,7 @@ export class Outbox {
           report.transientError ??= apiError;
         }
       }
-      this.ports.save(this.items);
+      this.ports.store.putOutboxItem(item);
     }
     return report;
   }

@@ -69,6 +69,11 @@ export class Poller {
     this.halt('stopped');
   }
 
+  /** Resolves when no poll is running (one still running after stop() ends by itself). */
+  idle(): Promise<void> {
+    return this.running?.catch(() => undefined) ?? Promise.resolve();
+  }
+
   /** Stops polling until start(); the state says so. */
   pause(): void {
     this.halt('paused');

@@ -2,13 +2,10 @@
 // the marketplace, keeps the event history and the order statuses, decides what to
 // notify, and delivers the statuses the user marks. Everything platform-specific comes in
 // through its ports, so it runs the same in Electron, the CLI and the tests.
-import { join } from 'node:path';
 import type { SellerApiClient } from './api/client';
 import { SellerApiError } from './api/errors';
-import { type License, type MarketplaceEvent, type Order, orderIdOf } from './api/wire';
-import { type CoreState, loadState, saveState } from './core-state';
+import type { License, MarketplaceEvent, Order } from './api/wire';
 import { syncFeed } from './event-feed';
-import { EventLog } from './event-log';
 import {
   briefOf,
   dueReminders,
@@ -18,9 +15,12 @@ import {
   reminderNotifications,
   resumeSummary,
 } from './notification-policy';
-import { isNewPurchase, isUsualTransition, isWaitingForAction, type MarkableStatus } from './order-status';
+import { OrderFetcher } from './order-fetcher';
+import { isUsualTransition, type MarkableStatus } from './order-status';
 import { Outbox, type OutboxItem } from './outbox';
 import { Poller, type PollerState, type Timers } from './poller';
+import { AccountStore, type InboxQuery, type InboxRow } from './store/account-store';
+import { importLegacyFiles } from './store/legacy-import';
 
 /** What the core needs to know of the settings, read at each use so changes apply at once. */
 export interface CoreSettings {
@@ -37,6 +37,8 @@ export interface CorePorts {
   settings: () => CoreSettings;
   timers?: Timers;
   now?: () => number;
+  /** Whether a process (of another core on the same data folder) is still running. */
+  isProcessAlive?: (pid: number) => boolean;
 }
 
 export type Connection = 'starting' | 'ok' | 'offline' | 'credentials-rejected' | 'paused';
@@ -55,16 +57,9 @@ export type CoreEvent =
   | { type: 'notification'; request: NotificationRequest }
   /** New orders, whether notified or not (paused, notifications off): for the CLI's watch. */
   | { type: 'orders-arrived'; orderIds: string[] }
+  /** Stored orders changed (fetched or refreshed): views showing them read them again. */
+  | { type: 'orders-updated'; orderIds: string[] }
   | { type: 'problem'; message: string };
-
-export interface OrderSummary {
-  orderId: string;
-  status: string | undefined;
-  /** When the purchase event says the order came in. */
-  since: string | undefined;
-  waiting: boolean;
-  delivery: OutboxItem['state'] | null;
-}
 
 export interface OrderDetail {
   order: Order;
@@ -72,6 +67,10 @@ export interface OrderDetail {
   history: MarketplaceEvent[];
   outbox: OutboxItem[];
   status: string | undefined;
+  /** When the order shown was fetched from the marketplace. */
+  fetchedAt: string | null;
+  /** Why the last refresh failed, when it did: the order shown is then the stored one. */
+  refreshProblem: string | null;
 }
 
 export interface MarkRequest {
@@ -85,32 +84,39 @@ export interface MarkRequest {
 
 export class TransitionError extends Error {}
 
-/** Fetched orders kept for a view that opens at once; older ones are fetched again. */
-const ORDER_CACHE_SIZE = 500;
-const STATE_FILE = 'state.json';
-const EVENT_LOG_FILE = 'events.jsonl';
+/** How long an announcement waits for its order's document, so it can name buyer and amount. */
+export const ANNOUNCE_WAIT_MS = 4_000;
 
 export class SellerCore {
   private readonly listeners = new Set<(event: CoreEvent) => void>();
-  private readonly orderCache = new Map<string, Order>();
-  private readonly orderBriefs = new Map<string, OrderBrief>();
-  private briefsLoading: Promise<void> | undefined;
-  private readonly notified: Set<string>;
   private readonly poller: Poller;
+  private readonly fetcher: OrderFetcher;
+  private readonly outbox: Outbox;
   private readonly now: () => number;
+  private announcing: Promise<void> = Promise.resolve();
+  private closing: Promise<void> | undefined;
+  private updated = new Set<string>();
   private connection: Connection = 'starting';
   private lastSuccessfulPoll: string | null = null;
   private lastError: string | null = null;
 
   private constructor(
     private readonly ports: CorePorts,
-    private readonly state: CoreState,
-    private readonly log: EventLog,
-    private readonly outbox: Outbox,
+    private readonly store: AccountStore,
     private readonly startupProblems: string[],
   ) {
     this.now = ports.now ?? Date.now;
-    this.notified = new Set(state.notified);
+    this.outbox = new Outbox({
+      store,
+      post: (body, requestId) => ports.client.sendEvent(body, requestId),
+      now: this.now,
+    });
+    this.fetcher = new OrderFetcher({
+      due: (limit, skip) => store.ordersToFetch(limit, skip),
+      fetch: (orderId) => this.fetchOrder(orderId),
+      stored: (orderId) => store.storedOrder(orderId)?.document !== undefined,
+      idle: () => this.emitUpdated(),
+    });
     this.poller = new Poller({
       poll: () => this.poll(),
       intervalMs: () => ports.settings().pollIntervalSeconds * 1000,
@@ -119,26 +125,12 @@ export class SellerCore {
     });
   }
 
+  /** Opens the account's store in `dataDir` (importing 0.1's files once); throws if it is too new. */
   static async open(ports: CorePorts): Promise<SellerCore> {
-    const stateFile = join(ports.dataDir, STATE_FILE);
-    const problems: string[] = [];
-    const { state, problem } = await loadState(stateFile, ports.now);
-    if (problem) problems.push(problem);
-    const { log, skippedLines } = await EventLog.open(join(ports.dataDir, EVENT_LOG_FILE));
-    if (skippedLines > 0) {
-      problems.push(
-        `${skippedLines} unreadable line(s) of the event history were skipped; they are read again from the marketplace.`,
-      );
-    }
-    const outbox = new Outbox(state.outbox, {
-      save: (items) => {
-        state.outbox = [...items];
-        saveState(stateFile, state);
-      },
-      post: (body, requestId) => ports.client.sendEvent(body, requestId),
-      now: ports.now ?? Date.now,
-    });
-    return new SellerCore(ports, state, log, outbox, problems);
+    const now = ports.now ?? Date.now;
+    const { store, problems } = AccountStore.open(ports.dataDir, now);
+    problems.push(...importLegacyFiles(ports.dataDir, store, new Date(now()).toISOString()));
+    return new SellerCore(ports, store, problems);
   }
 
   on(listener: (event: CoreEvent) => void): () => void {
@@ -146,16 +138,36 @@ export class SellerCore {
     return () => this.listeners.delete(listener);
   }
 
-  /** Starts polling; problems found while loading are told now, to whoever listens. */
+  /**
+   * Starts polling; problems found while opening are told now, to whoever listens, and new
+   * orders queued before a crash are announced (also when the first poll fails).
+   */
   start(): Promise<void> {
     for (const message of this.startupProblems.splice(0)) this.emit({ type: 'problem', message });
+    void this.announce();
     return this.poller.start();
   }
 
-  /** Stops polling for good: a poll still running ends without telling anyone anything. */
+  /** Stops for good: a poll still running ends without telling anyone anything. */
   stop(): void {
     this.poller.stop();
+    void this.fetcher.stop();
     this.listeners.clear();
+  }
+
+  /** Stops, and closes the store once the poll, fetches and deliveries still running have ended. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.stop();
+      await Promise.allSettled([
+        this.poller.idle(),
+        this.fetcher.stop(),
+        this.outbox.idle(),
+        this.announcing,
+      ]);
+      this.store.close();
+    })();
+    return this.closing;
   }
 
   /** Check now, resume from sleep, network back, or new credentials. */
@@ -169,73 +181,53 @@ export class SellerCore {
       connection: this.connection,
       lastSuccessfulPoll: this.lastSuccessfulPoll,
       lastError: this.lastError,
-      waitingCount: this.waitingCount(),
+      waitingCount: this.store.waitingCount(),
       pendingOutbox: this.outbox.pendingCount,
       notificationsPausedUntil: pausedUntil === null ? null : new Date(pausedUntil).toISOString(),
     };
   }
 
-  /** Every order this laptop knows of, waiting ones first, then newest first. */
-  orders(): OrderSummary[] {
-    const summaries: OrderSummary[] = [];
-    for (const orderId of this.log.orderIds()) {
-      const status = this.effectiveStatus(orderId);
-      const last = this.outbox.forOrder(orderId).at(-1);
-      summaries.push({
-        orderId,
-        status,
-        since: this.log.purchaseTime(orderId),
-        waiting: isWaitingForAction(status),
-        delivery: last?.state ?? null,
-      });
-    }
-    return summaries.sort(
-      (a, b) => Number(b.waiting) - Number(a.waiting) || (b.since ?? '').localeCompare(a.since ?? ''),
-    );
-  }
-
-  /** What the inbox shows of an order (buyer, product, total), once known; never a network call. */
-  brief(orderId: string): OrderBrief | undefined {
-    return this.orderBriefs.get(orderId);
+  /** One page of the inbox from the store: waiting orders first, then newest first. */
+  orders(query: InboxQuery): { rows: InboxRow[]; total: number; waiting: number } {
+    return this.store.inboxPage(query);
   }
 
   /**
-   * Reads every order once, for what the inbox shows of each (one walk of the orders
-   * listing, in the background of the first view); later orders are added as they arrive.
+   * An order from the store, at once, refreshed in the background ("orders-updated" tells when).
+   * An order never fetched yet is fetched now; that fails when the marketplace does not answer.
    */
-  loadOrderBriefs(): Promise<void> {
-    this.briefsLoading ??= (async () => {
-      for await (const order of this.ports.client.allOrders()) {
-        if (order.orderId) this.orderBriefs.set(order.orderId, briefOf(order.orderId, order));
-      }
-      this.emitStatus();
-    })().catch((error: unknown) => {
-      this.briefsLoading = undefined; // tried again on the next view
-      this.emit({ type: 'problem', message: `Orders could not be read: ${(error as Error).message}` });
-    });
-    return this.briefsLoading;
-  }
-
   async order(orderId: string): Promise<OrderDetail> {
-    const [order, licenses] = await Promise.all([
-      this.fetchOrder(orderId),
-      this.ports.client.listLicenses(orderId),
-    ]);
+    let stored = this.store.storedOrder(orderId);
+    if (stored?.document === undefined || stored.licenses === undefined) {
+      const failure = await this.fetcher.refresh(orderId).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      stored = this.store.storedOrder(orderId);
+      if (stored?.document === undefined) throw failure;
+    } else {
+      this.fetcher.refresh(orderId).then(
+        () => this.emitUpdated(),
+        () => this.emit({ type: 'orders-updated', orderIds: [orderId] }),
+      );
+    }
     return {
-      order,
-      licenses,
-      history: this.log.history(orderId),
+      order: stored.document,
+      licenses: stored.licenses ?? [],
+      history: this.store.history(orderId),
       outbox: this.outbox.forOrder(orderId),
-      status: this.effectiveStatus(orderId),
+      status: stored.status,
+      fetchedAt: stored.fetchedAt,
+      refreshProblem: stored.fetchError,
     };
   }
 
   /**
-   * Marks an order's status: on disk in the outbox before this returns, then posted. An
+   * Marks an order's status: committed to the store before this returns, then posted. An
    * unusual transition needs `override`.
    */
   markStatus(request: MarkRequest): OutboxItem {
-    const from = this.effectiveStatus(request.orderId);
+    const from = this.store.storedOrder(request.orderId)?.status;
     if (!request.override && !isUsualTransition(from, request.statusCode)) {
       throw new TransitionError(
         `Marking ${request.statusCode.replace('Provisioning', '')} after ${from?.replace('Provisioning', '') ?? 'no status'} is unusual; confirm to do it anyway.`,
@@ -265,91 +257,103 @@ export class SellerCore {
     return item;
   }
 
-  /** One poll: learn, notify, deliver. Thrown errors go to the poller's backoff. */
+  /** Orders fetched at most this many at once, ever (for the benchmark's report). */
+  get peakFetchesInFlight(): number {
+    return this.fetcher.peakInFlight;
+  }
+
+  /**
+   * One poll: learn (events, cursor and the announcements they call for, in one transaction),
+   * fetch the orders they name, announce, remind, deliver. Thrown errors go to the poller's backoff.
+   */
   private async poll(): Promise<void> {
-    const sync = await syncFeed(this.ports.client, this.log, this.state.cursor);
-    let changed = sync.cursor.offset !== this.state.cursor?.offset;
-    this.state.cursor = sync.cursor;
-    // The backlog of a first start is history: shown in the inbox, never notified.
-    const purchases = sync.backlog
-      ? []
-      : [...new Set(sync.fresh.filter(isNewPurchase).map(orderIdOf))].filter(
-          (id): id is string => id !== undefined && !this.notified.has(id),
-        );
-    const paused = this.pausedUntil() !== null;
-    const settings = this.ports.settings();
-    if (paused) this.state.held.push(...purchases);
-    const heldToSummarise = !paused && this.state.held.length > 0 ? this.state.held.splice(0) : [];
-    const reminders = paused ? [] : this.remindersDue();
-    for (const id of purchases) this.notified.add(id);
-    this.state.notified.push(...purchases);
-    this.state.reminded.push(...reminders.map((r) => r.orderId));
-    changed ||= purchases.length + heldToSummarise.length + reminders.length > 0;
-    // Recorded before anything is raised: a crash then may lose a pop-up (the order still
-    // shows in the inbox) but never raises one twice.
-    if (changed) saveState(join(this.ports.dataDir, STATE_FILE), this.state);
-
-    if (settings.notificationsEnabled) {
-      const requests: NotificationRequest[] = [];
-      if (!paused) requests.push(...purchaseNotifications(await this.briefs(purchases)));
-      requests.push(...resumeSummary(await this.briefs(heldToSummarise)));
-      requests.push(
-        ...reminderNotifications(await this.briefs(reminders.map((r) => r.orderId)), waitedFor(settings)),
-      );
-      for (const request of requests) this.emit({ type: 'notification', request });
-    }
-    if (purchases.length > 0) this.emit({ type: 'orders-arrived', orderIds: purchases });
-
+    const sync = await syncFeed(this.ports.client, this.store.cursor());
+    this.store.recordPoll({
+      events: sync.events,
+      cursor: sync.cursor,
+      backlog: sync.backlog,
+      paused: this.pausedUntil() !== null,
+      now: this.isoNow(),
+    });
+    this.fetcher.round();
+    await this.announce();
+    this.remind();
     if (this.outbox.pendingCount > 0) await this.outbox.deliver();
-    this.outbox.forgetConfirmed((eventId) => this.log.has(eventId));
-    this.lastSuccessfulPoll = new Date(this.now()).toISOString();
+    this.store.forgetConfirmed();
+    this.lastSuccessfulPoll = this.isoNow();
     this.lastError = null;
   }
 
-  private remindersDue() {
+  /** Raises the queued announcements, one run at a time. */
+  private announce(): Promise<void> {
+    this.announcing = this.announcing.then(() => this.announceQueued());
+    return this.announcing;
+  }
+
+  /**
+   * Queued, raised, then marked raised: a crash before the mark raises again on the next start
+   * (the only way to a duplicate); a crash before the raise loses nothing.
+   */
+  private async announceQueued(): Promise<void> {
+    const paused = this.pausedUntil() !== null;
+    const { pending, held } = this.store.claimAnnouncements(
+      process.pid,
+      this.ports.isProcessAlive ?? isProcessAlive,
+      paused,
+    );
+    if (pending.length + held.length === 0) return;
+    await this.fetcher.settled([...pending, ...held], ANNOUNCE_WAIT_MS);
+    if (this.ports.settings().notificationsEnabled) {
+      const requests = [...purchaseNotifications(this.briefs(pending)), ...resumeSummary(this.briefs(held))];
+      for (const request of requests) this.emit({ type: 'notification', request });
+    }
+    this.emit({ type: 'orders-arrived', orderIds: [...pending, ...held] });
+    this.store.markRaised([...pending, ...held], this.isoNow());
+  }
+
+  /** A reminder once for each order still waiting after the configured age (none while paused). */
+  private remind(): void {
     const afterMs = this.ports.settings().reminderAfterMinutes * 60_000;
-    if (afterMs <= 0) return [];
-    const reminded = new Set(this.state.reminded);
-    const waiting = [...this.waitingOrders()].map(([orderId, since]) => ({
-      orderId,
-      since: Date.parse(since ?? ''),
-    }));
-    return dueReminders(
-      waiting.filter((o) => Number.isFinite(o.since)),
-      reminded,
-      this.now(),
-      afterMs,
-    );
-  }
-
-  /** The log's waiting orders less those the user has marked since: counted without a scan. */
-  private waitingCount(): number {
-    const waiting = this.log.waitingOrders();
-    const markedAway = new Set(
-      this.outbox
-        .all()
-        .map((item) => item.orderId)
-        .filter((id) => waiting.has(id) && !isWaitingForAction(this.effectiveStatus(id))),
-    );
-    return waiting.size - markedAway.size;
-  }
-
-  /** Orders waiting for action, with their purchase time, the outbox's marks applied. */
-  private *waitingOrders(): Generator<[string, string | undefined]> {
-    for (const [orderId, since] of this.log.waitingOrders()) {
-      if (isWaitingForAction(this.effectiveStatus(orderId))) yield [orderId, since];
+    if (afterMs <= 0 || this.pausedUntil() !== null) return;
+    const waiting = this.store
+      .unremindedWaiting()
+      .map((o) => ({ orderId: o.orderId, since: Date.parse(o.since) }))
+      .filter((o) => Number.isFinite(o.since));
+    const due = dueReminders(waiting, new Set(), this.now(), afterMs).map((o) => o.orderId);
+    if (due.length === 0) return;
+    // Recorded before raised: a reminder is never repeated, at worst lost to a crash.
+    this.store.markReminded(due, this.isoNow());
+    const settings = this.ports.settings();
+    if (!settings.notificationsEnabled) return;
+    for (const request of reminderNotifications(this.briefs(due), waitedFor(settings))) {
+      this.emit({ type: 'notification', request });
     }
   }
 
-  /** The status the order has, or will have once the outbox delivers what the user marked. */
-  private effectiveStatus(orderId: string): string | undefined {
-    const marked = this.outbox
-      .forOrder(orderId)
-      .filter((i) => i.state !== 'failed')
-      .at(-1);
-    return marked && (marked.state === 'pending' || !this.log.has(marked.eventId ?? ''))
-      ? marked.statusCode
-      : this.log.status(orderId);
+  /** Fetches an order and its licenses into the store, one request at a time. */
+  private async fetchOrder(orderId: string): Promise<void> {
+    try {
+      const order = await this.ports.client.getOrder(orderId);
+      const licenses = await this.ports.client.listLicenses(orderId);
+      this.store.saveOrder(orderId, order, licenses, this.isoNow());
+      this.updated.add(orderId);
+    } catch (error) {
+      this.store.markFetchFailed(orderId, error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+  }
+
+  /** What notifications say of orders, from the store; an order not fetched yet is still told. */
+  private briefs(orderIds: readonly string[]): OrderBrief[] {
+    return orderIds.map((id) => briefOf(id, this.store.storedOrder(id)?.document));
+  }
+
+  private emitUpdated(): void {
+    if (this.updated.size === 0) return;
+    const orderIds = [...this.updated];
+    this.updated.clear();
+    this.emit({ type: 'orders-updated', orderIds });
+    this.emitStatus();
   }
 
   private pausedUntil(): number | null {
@@ -358,27 +362,8 @@ export class SellerCore {
     return Number.isFinite(ms) && ms > this.now() ? ms : null;
   }
 
-  private async fetchOrder(orderId: string): Promise<Order> {
-    const cached = this.orderCache.get(orderId);
-    if (cached) {
-      // Refreshed as most recently used.
-      this.orderCache.delete(orderId);
-      this.orderCache.set(orderId, cached);
-      return cached;
-    }
-    const order = await this.ports.client.getOrder(orderId);
-    this.orderCache.set(orderId, order);
-    this.orderBriefs.set(orderId, briefOf(orderId, order));
-    if (this.orderCache.size > ORDER_CACHE_SIZE)
-      this.orderCache.delete(this.orderCache.keys().next().value ?? '');
-    return order;
-  }
-
-  /** What notifications say of orders; an order that cannot be fetched is still notified. */
-  private async briefs(orderIds: readonly string[]): Promise<OrderBrief[]> {
-    return Promise.all(
-      orderIds.map(async (id) => briefOf(id, await this.fetchOrder(id).catch(() => undefined))),
-    );
+  private isoNow(): string {
+    return new Date(this.now()).toISOString();
   }
 
   private onPollerState(state: PollerState, error?: unknown): void {
@@ -413,4 +398,14 @@ export class SellerCore {
 function waitedFor(settings: CoreSettings): string {
   const minutes = settings.reminderAfterMinutes;
   return minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `${minutes} minutes`;
+}
+
+/** Signal 0 asks the OS whether the process exists, without touching it. */
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

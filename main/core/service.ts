@@ -9,14 +9,14 @@ import {
   type AppState,
   type Channel,
   type ConnectionTest,
-  type OrderListItem,
+  type OrderPage,
   type Responses,
   requests,
 } from '../../preload/contract';
 import { SellerApiClient } from './api/client';
 import { SellerApiError } from './api/errors';
 import { checkBaseUrl, type Transport } from './api/transport';
-import { DEFAULT_DESCRIPTIONS, isWaitingForAction } from './order-status';
+import { DEFAULT_DESCRIPTIONS } from './order-status';
 import type { Timers } from './poller';
 import { KeychainUnavailableError, SecretInputError, type SecretStore } from './secrets';
 import { type CoreEvent, SellerCore, TransitionError } from './seller-core';
@@ -87,7 +87,7 @@ export class SellerTrayService {
   private dropCore(): void {
     this.detachCore?.();
     this.detachCore = undefined;
-    this.core?.stop();
+    void this.core?.close();
     this.core = undefined;
   }
 
@@ -250,26 +250,10 @@ export class SellerTrayService {
     }
   }
 
-  /** Orders by status and by a search in id, buyer and product (of the orders fetched so far). */
-  private listOrders(query: z.infer<(typeof requests)['listOrders']>): OrderListItem[] {
-    const core = this.requireCore();
-    void core.loadOrderBriefs();
-    const search = query.search.trim().toLowerCase();
-    return core
-      .orders()
-      .filter((o) => {
-        if (query.filter === 'waiting') return isWaitingForAction(o.status);
-        return query.filter === 'all' || o.status === query.filter;
-      })
-      .map((o): OrderListItem => {
-        const brief = core.brief(o.orderId);
-        return brief ? { ...o, buyer: brief.buyer, product: brief.product, total: brief.total } : o;
-      })
-      .filter(
-        (o) =>
-          search === '' ||
-          [o.orderId, o.buyer, o.product].some((text) => text?.toLowerCase().includes(search)),
-      );
+  /** One page of orders by status and by a search in id, buyer, products, account id and e-mails. */
+  private listOrders(query: z.infer<(typeof requests)['listOrders']>): OrderPage {
+    const { rows, total, waiting } = this.requireCore().orders(query);
+    return { orders: rows, offset: query.offset, total, waiting };
   }
 
   /** (Re)builds the core for the configured account; without one, there is none. */

@@ -94,10 +94,15 @@ describe('the notifier', () => {
           .listEvents(1001, 0, 100_000)
           .items.filter((e) => orderIdOf(e) === order.orderId && e.statusCode === 'ProvisioningInProgress');
       await until(() => posted().length === 1);
-      const view = await service.handle('getOrder', { orderId: order.orderId });
-      expect(view.ok && view.value.outbox.map((item) => [item.statusCode, item.state])).toEqual([
-        ['ProvisioningInProgress', 'sent'],
-      ]);
+      const outbox = async () => {
+        const view = await service.handle('getOrder', { orderId: order.orderId });
+        return view.ok && view.value.outbox.map((item) => [item.statusCode, item.state]);
+      };
+      // The server has it; the answer reaches the outbox a moment later.
+      for (let tries = 0; tries < 100 && JSON.stringify(await outbox()).includes('pending'); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(await outbox()).toEqual([['ProvisioningInProgress', 'sent']]);
       // Nothing else: no window, no second notification.
       expect(shown).toEqual([]);
       expect(notifications.created).toHaveLength(1);

@@ -1,14 +1,14 @@
-// The inbox: every order this laptop knows of, those waiting for action first (the service
-// sorts them). Virtualised, so ten thousand orders render only the rows in view; rows have
-// one fixed height (ROW_HEIGHT here, .inbox-row in styles.css). Keyboard: ArrowUp/ArrowDown
+// The inbox: every order this laptop knows of, those waiting for action first (the store
+// sorts them). Virtualised and paged, so ten thousand orders load and render only the rows in
+// view; rows have one fixed height (ROW_HEIGHT here, .inbox-row in styles.css). Keyboard: ArrowUp/ArrowDown
 // (and Home, End, PageUp, PageDown) move the selection, Enter opens, "/" goes to the search.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import type { OrderListItem } from '../../preload/contract';
-import { asBridgeCallError, call } from '../bridge/call';
 import { type BridgeEvent, useBridge, useBridgeEvents } from '../bridge/context';
 import { formatAge, formatDateTime, plural } from '../format';
 import { useNow } from '../hooks/useNow';
+import { useOrderPages } from '../hooks/useOrderPages';
 import { ErrorAlert } from './ErrorAlert';
 import { FILTERS, type InboxQuery } from './inbox-query';
 import { StatusChip } from './StatusChip';
@@ -19,6 +19,7 @@ const PAGE = 8;
 const REFRESHING_EVENTS: ReadonlySet<BridgeEvent['type']> = new Set([
   'app-state',
   'orders-arrived',
+  'orders-updated',
   'state-changed',
 ]);
 
@@ -37,29 +38,13 @@ export function Inbox({
 }) {
   const bridge = useBridge();
   const now = useNow();
-  const [orders, setOrders] = useState<OrderListItem[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [reloads, setReloads] = useState(0);
-  const latestLoad = useRef(0);
   const searchRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const filterName = useId();
 
   const { filter, search } = query;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `reloads` is the trigger to load again
-  useEffect(() => {
-    const mine = ++latestLoad.current;
-    call(bridge, 'listOrders', { filter, search }).then(
-      (list) => {
-        if (mine !== latestLoad.current) return;
-        setOrders(list);
-        setError(null);
-      },
-      (failure: unknown) => {
-        if (mine === latestLoad.current) setError(asBridgeCallError(failure).message);
-      },
-    );
-  }, [bridge, filter, search, reloads]);
+  const orders = useOrderPages(bridge, query, reloads);
 
   useBridgeEvents((event) => {
     if (REFRESHING_EVENTS.has(event.type)) setReloads((n) => n + 1);
@@ -78,25 +63,42 @@ export function Inbox({
     return () => document.removeEventListener('keydown', onKey);
   }, []);
 
-  const list = orders ?? [];
+  const count = orders.total ?? 0;
   const virtualizer = useVirtualizer({
-    count: list.length,
+    count,
     getScrollElement: () => listRef.current,
     estimateSize: () => ROW_HEIGHT,
-    getItemKey: (index) => list[index]?.orderId ?? index,
+    getItemKey: (index) => orders.rowAt(index)?.orderId ?? index,
     overscan: 6,
   });
-  const selectedIndex = selectedId === null ? -1 : list.findIndex((o) => o.orderId === selectedId);
+  const visible = virtualizer.getVirtualItems();
+  const firstVisible = visible[0]?.index ?? 0;
+  const lastVisible = visible.at(-1)?.index ?? 0;
+  const { want } = orders;
+  useEffect(() => {
+    if (count > 0) want(firstVisible, lastVisible);
+  }, [want, count, firstVisible, lastVisible]);
+  const selectedIndex = selectedId === null ? -1 : orders.indexOf(selectedId);
+
+  // A row selected before its page arrived (End, PageDown far down) is selected once it is there.
+  const [selectWhenLoaded, setSelectWhenLoaded] = useState<number | null>(null);
+  const arrived = selectWhenLoaded === null ? undefined : orders.rowAt(selectWhenLoaded);
+  useEffect(() => {
+    if (!arrived) return;
+    setSelectWhenLoaded(null);
+    onSelect(arrived.orderId);
+  }, [arrived, onSelect]);
 
   function select(index: number): void {
-    const order = list[index];
-    if (!order) return;
-    onSelect(order.orderId);
+    if (index < 0 || index >= count) return;
     virtualizer.scrollToIndex(index, { align: 'auto' });
+    const order = orders.rowAt(index);
+    if (order) onSelect(order.orderId);
+    else setSelectWhenLoaded(index);
   }
 
   function onListKeyDown(event: KeyboardEvent<HTMLDivElement>): void {
-    const last = list.length - 1;
+    const last = count - 1;
     if (last < 0) return;
     const from = selectedIndex;
     let to: number | undefined;
@@ -120,7 +122,7 @@ export function Inbox({
         to = last;
         break;
       case 'Enter': {
-        const order = list[from];
+        const order = orders.rowAt(from);
         if (order) {
           event.preventDefault();
           onOpen(order.orderId);
@@ -136,7 +138,7 @@ export function Inbox({
 
   function onSearchKeyDown(event: KeyboardEvent<HTMLInputElement>): void {
     if (event.key !== 'ArrowDown' && event.key !== 'Enter') return;
-    if (list.length === 0) return;
+    if (count === 0) return;
     event.preventDefault();
     listRef.current?.focus();
     if (selectedIndex < 0) select(0);
@@ -145,13 +147,13 @@ export function Inbox({
   // Coming back from an order: the list has the focus again, on the order that was open.
   const restoreFocus = useRef(selectedId !== null);
   useEffect(() => {
-    if (!restoreFocus.current || orders === null) return;
+    if (!restoreFocus.current || orders.total === null) return;
     restoreFocus.current = false;
     listRef.current?.focus();
     if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'center' });
-  }, [orders, selectedIndex, virtualizer]);
+  }, [orders.total, selectedIndex, virtualizer]);
 
-  const waiting = list.filter((o) => o.waiting).length;
+  const waiting = orders.waiting;
 
   return (
     <section className="inbox" aria-label="Inbox">
@@ -183,11 +185,11 @@ export function Inbox({
           </label>
         ))}
       </fieldset>
-      <ErrorAlert message={error} />
+      <ErrorAlert message={orders.error} />
       <p className="inbox-count" role="status">
-        {orders === null
+        {orders.total === null
           ? 'Loading orders…'
-          : `${plural(list.length, 'order')}${waiting > 0 ? `, ${waiting} waiting for action` : ''}`}
+          : `${plural(count, 'order')}${waiting > 0 ? `, ${waiting} waiting for action` : ''}`}
       </p>
       <div
         ref={listRef}
@@ -198,10 +200,10 @@ export function Inbox({
         aria-activedescendant={selectedIndex >= 0 ? rowId(selectedIndex) : undefined}
         onKeyDown={onListKeyDown}
         onFocus={(event) => {
-          if (event.target === event.currentTarget && selectedIndex < 0 && list.length > 0) select(0);
+          if (event.target === event.currentTarget && selectedIndex < 0 && count > 0) select(0);
         }}
       >
-        {orders !== null && list.length === 0 && (
+        {orders.total === 0 && (
           <p className="empty">
             {search !== '' || filter !== 'all'
               ? 'No orders match.'
@@ -209,8 +211,8 @@ export function Inbox({
           </p>
         )}
         <div className="inbox-rows" role="presentation" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const order = list[item.index];
+          {visible.map((item) => {
+            const order = orders.rowAt(item.index);
             if (!order) return null;
             return (
               <InboxRow
@@ -219,7 +221,7 @@ export function Inbox({
                 order={order}
                 top={item.start}
                 position={item.index + 1}
-                count={list.length}
+                count={count}
                 selected={item.index === selectedIndex}
                 now={now}
                 onClick={() => {

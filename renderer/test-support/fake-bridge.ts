@@ -110,7 +110,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     listOrders: (request) => {
       const filter = request.filter ?? 'all';
       const search = (request.search ?? '').trim().toLowerCase();
-      return fake.orders
+      const matching = fake.orders
         .filter((o) =>
           filter === 'all' ? true : filter === 'waiting' ? isWaitingForAction(o.status) : o.status === filter,
         )
@@ -118,6 +118,13 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
           (o) =>
             search === '' || [o.orderId, o.buyer, o.product].some((t) => t?.toLowerCase().includes(search)),
         );
+      const offset = request.offset ?? 0;
+      return {
+        orders: matching.slice(offset, offset + (request.limit ?? 100)),
+        offset,
+        total: matching.length,
+        waiting: matching.filter((o) => o.waiting).length,
+      };
     },
     getOrder: ({ orderId }) => {
       const view = views.get(orderId);

@@ -34,8 +34,9 @@ async function inboxApp(orders: number, rendererDir: string) {
   await service.handle('checkNow', undefined);
   // Wait until the inbox knows every order's buyer, product and total.
   for (;;) {
-    const answer = await service.handle('listOrders', {});
-    if (answer.ok && answer.value.length >= orders && answer.value.every((o) => o.buyer !== undefined)) break;
+    const answer = await service.handle('listOrders', { limit: 500 });
+    const page = answer.ok ? answer.value : undefined;
+    if (page && page.total >= orders && page.orders.every((o) => o.buyer !== undefined)) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const preview = await startPreview({ service, rendererDir });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { SellerApiClient } from '../../main/core/api/client';
 import type { Timers } from '../../main/core/poller';
 import { type CoreEvent, type CoreSettings, SellerCore } from '../../main/core/seller-core';
+import type { InboxRow } from '../../main/core/store/account-store';
 
 export const TEST_SETTINGS: CoreSettings = {
   pollIntervalSeconds: 60,
@@ -85,6 +86,11 @@ export async function openLaptop(
 }
 
 export async function removeDataDir(laptop: Laptop): Promise<void> {
-  laptop.core.stop();
+  await laptop.core.close();
   await rm(laptop.dataDir, { recursive: true, force: true });
+}
+
+/** Every order the laptop's inbox holds, in inbox order. */
+export function inbox(core: SellerCore, filter = 'all', search = ''): InboxRow[] {
+  return core.orders({ filter, search, offset: 0, limit: 100_000 }).rows;
 }

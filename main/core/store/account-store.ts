@@ -1,0 +1,545 @@
+// One account's local truth: the event history, order documents and licenses, the status
+// outbox, the announcement queue, reminders and the feed cursor, in one SQLite database. The
+// network only feeds it; every view reads it. What changes together commits together.
+import { join } from 'node:path';
+import { eventKey, type License, type MarketplaceEvent, type Order, orderIdOf } from '../api/wire';
+import type { FeedCursor } from '../event-feed';
+import { briefOf } from '../notification-policy';
+import { isNewPurchase } from '../order-status';
+import type { OutboxItem } from '../outbox';
+import { type Database, isSound, keepAside, openDatabase, openReadOnly, transaction } from './database';
+
+export const DATABASE_FILE = 'seller-tray.db';
+
+const WAITING = 'ProvisioningStarted';
+
+export interface StoredOrder {
+  orderId: string;
+  document: Order | undefined;
+  /** Undefined until fetched (the first start's backlog fetches them when the order is opened). */
+  licenses: License[] | undefined;
+  fetchedAt: string | null;
+  /** Why the last fetch failed, when it did. */
+  fetchError: string | null;
+  status: string | undefined;
+  purchasedAt: string | undefined;
+}
+
+export interface InboxRow {
+  orderId: string;
+  status: string | undefined;
+  since: string | undefined;
+  waiting: boolean;
+  delivery: OutboxItem['state'] | null;
+  buyer?: string;
+  product?: string;
+  total?: string;
+}
+
+export type InboxFilter = 'all' | 'waiting' | string;
+
+export interface InboxQuery {
+  filter: InboxFilter;
+  search: string;
+  offset: number;
+  limit: number;
+}
+
+export interface PollRecord {
+  /** Events learned by this poll, in listing order. */
+  fresh: MarketplaceEvent[];
+  /** New orders queued for announcement by this poll. */
+  arrived: string[];
+}
+
+export interface ClaimedAnnouncements {
+  /** To announce one by one (or as a summary when many). */
+  pending: string[];
+  /** Arrived while notifications were paused: one summary. */
+  held: string[];
+}
+
+export interface StoreOpening {
+  store: AccountStore;
+  /** For the user: what was found wrong and what was done about it. */
+  problems: string[];
+}
+
+interface OrderRow {
+  order_id: string;
+  effective_status: string | null;
+  purchased_at: string | null;
+  buyer: string | null;
+  product: string | null;
+  total: string | null;
+  delivery: string | null;
+}
+
+export class AccountStore {
+  private constructor(private readonly db: Database) {}
+
+  /**
+   * Opens the account's database in `dataDir`. A damaged one is kept aside and a new one made,
+   * carrying over every status the user marked that can still be read; the marketplace then
+   * refills the history (shown, not announced again). A database from a newer version throws.
+   */
+  static open(dataDir: string, now: () => number = Date.now): StoreOpening {
+    const file = join(dataDir, DATABASE_FILE);
+    try {
+      const db = openDatabase(file);
+      if (isSound(db)) return { store: new AccountStore(db), problems: [] };
+      db.close();
+    } catch (error) {
+      if (!isDamage(error)) throw error;
+    }
+    const salvaged = readableOutbox(file);
+    const aside = keepAside(file, new Date(now()).toISOString().replace(/[:.]/g, '-'));
+    const store = new AccountStore(openDatabase(file));
+    for (const item of salvaged) store.putOutboxItem(item);
+    const kept = salvaged.filter((i) => i.state !== 'sent').length;
+    return {
+      store,
+      problems: [
+        `Seller Tray's order database was damaged; it was kept as ${aside} and the order history is read again from the marketplace (nothing is announced twice). ${kept} status(es) not yet confirmed were carried over.`,
+      ],
+    };
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Runs several changes as one: all of them or none reach the disk. */
+  atomically<T>(work: () => T): T {
+    return transaction(this.db, work);
+  }
+
+  // --- The feed -------------------------------------------------------------------------------
+
+  cursor(): FeedCursor | undefined {
+    const value = this.meta('cursor');
+    return value === undefined ? undefined : (JSON.parse(value) as FeedCursor);
+  }
+
+  /**
+   * Records what a poll read, in one transaction: the events not known yet, the orders they
+   * touch (to fetch again), the new orders to announce (none for a first start's backlog, and
+   * held while paused), and the cursor. So the cursor is never ahead of the history.
+   */
+  recordPoll(input: {
+    events: readonly MarketplaceEvent[];
+    /** Undefined leaves the cursor unset: the next poll reads the whole history (not announced). */
+    cursor: FeedCursor | undefined;
+    backlog: boolean;
+    paused: boolean;
+    now: string;
+  }): PollRecord {
+    return this.atomically(() => {
+      const fresh = this.insertEvents(input.events);
+      const arrived: string[] = [];
+      if (!input.backlog) {
+        const queue = this.db.prepare(
+          'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
+        );
+        for (const event of fresh) {
+          const orderId = orderIdOf(event);
+          if (orderId === undefined || !isNewPurchase(event)) continue;
+          if (queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes > 0) {
+            arrived.push(orderId);
+          }
+        }
+      }
+      if (input.cursor) this.setMeta('cursor', JSON.stringify(input.cursor));
+      return { fresh, arrived };
+    });
+  }
+
+  hasEvent(key: string): boolean {
+    return this.db.prepare('SELECT 1 FROM events WHERE key = ?').get(key) !== undefined;
+  }
+
+  eventCount(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n;
+  }
+
+  /** An order's events in time order. */
+  history(orderId: string): MarketplaceEvent[] {
+    const rows = this.db
+      .prepare('SELECT json FROM events WHERE order_id = ? ORDER BY event_ms, event_time, key')
+      .all(orderId) as { json: string }[];
+    return rows.map((row) => JSON.parse(row.json) as MarketplaceEvent);
+  }
+
+  private insertEvents(events: readonly MarketplaceEvent[]): MarketplaceEvent[] {
+    const insert = this.db.prepare(
+      `INSERT OR IGNORE INTO events (key, order_id, event_type, status, event_time, event_ms, json)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const fresh: MarketplaceEvent[] = [];
+    const touched = new Set<string>();
+    for (const event of events) {
+      const orderId = orderIdOf(event) ?? null;
+      const ms = event.eventTime ? Date.parse(event.eventTime) : null;
+      const json = JSON.stringify(event);
+      const inserted = insert.run(
+        eventKey(event),
+        orderId,
+        event.eventTypeCode,
+        event.statusCode,
+        event.eventTime ?? null,
+        Number.isFinite(ms) ? ms : null,
+        json,
+      );
+      if (inserted.changes === 0) continue;
+      fresh.push(event);
+      if (orderId !== null) touched.add(orderId);
+    }
+    for (const orderId of touched) this.refreshOrderFromEvents(orderId);
+    return fresh;
+  }
+
+  /** The order's status and purchase time from its events; it is fetched again. */
+  private refreshOrderFromEvents(orderId: string): void {
+    if (this.db.prepare('INSERT OR IGNORE INTO orders (order_id) VALUES (?)').run(orderId).changes > 0) {
+      this.indexForSearch(orderId, undefined, undefined);
+    }
+    this.db
+      .prepare(
+        `UPDATE orders SET stale = 1,
+           status = (SELECT status FROM events WHERE order_id = $id
+                     ORDER BY event_ms DESC, event_time DESC, key DESC LIMIT 1),
+           purchased_at = (SELECT event_time FROM events WHERE order_id = $id AND status = $started
+                           AND event_time IS NOT NULL ORDER BY event_ms, event_time LIMIT 1),
+           purchase_type = (SELECT event_type FROM events WHERE order_id = $id AND status = $started
+                            ORDER BY event_ms, event_time LIMIT 1)
+         WHERE order_id = $id`,
+      )
+      .run({ $id: orderId, $started: WAITING });
+    this.refreshEffectiveStatus(orderId);
+  }
+
+  /**
+   * The status the order shows: the user's latest mark while the marketplace's history does not
+   * show it yet (pending, or sent but its event not read back), else the marketplace's.
+   */
+  private refreshEffectiveStatus(orderId: string): void {
+    this.db
+      .prepare(
+        `UPDATE orders SET effective_status = COALESCE(
+           (SELECT CASE WHEN x.state = 'pending' OR x.event_id IS NULL
+                          OR NOT EXISTS (SELECT 1 FROM events e WHERE e.key = x.event_id)
+                        THEN x.status_code END
+              FROM outbox x WHERE x.order_id = $id AND x.state != 'failed' ORDER BY x.seq DESC LIMIT 1),
+           status)
+         WHERE order_id = $id`,
+      )
+      .run({ $id: orderId });
+  }
+
+  // --- Orders ---------------------------------------------------------------------------------
+
+  /** Stores a fetched order and its licenses; it is then fresh until its events change. */
+  saveOrder(orderId: string, order: Order, licenses: License[], now: string): void {
+    this.atomically(() => {
+      this.db.prepare('INSERT OR IGNORE INTO orders (order_id) VALUES (?)').run(orderId);
+      const brief = briefOf(orderId, order);
+      this.db
+        .prepare(
+          `UPDATE orders SET document = ?, licenses = ?, fetched_at = ?, stale = 0, fetch_error = NULL,
+             buyer = ?, product = ?, total = ?
+           WHERE order_id = ?`,
+        )
+        .run(
+          JSON.stringify(order),
+          JSON.stringify(licenses),
+          now,
+          brief.buyer,
+          brief.product,
+          brief.total,
+          orderId,
+        );
+      this.indexForSearch(orderId, order, licenses);
+    });
+  }
+
+  /** A fetch failed: the stored order (if any) stays; the reason shows beside it. */
+  markFetchFailed(orderId: string, reason: string): void {
+    this.db.prepare('UPDATE orders SET fetch_error = ? WHERE order_id = ?').run(reason, orderId);
+  }
+
+  /** Orders to fetch (new, changed, or failed before), newest first, less those in `skip`. */
+  ordersToFetch(limit: number, skip: ReadonlySet<string>): string[] {
+    const rows = this.db
+      .prepare('SELECT order_id FROM orders WHERE stale = 1 ORDER BY purchased_at DESC LIMIT ?')
+      .all(limit + skip.size) as { order_id: string }[];
+    return rows
+      .map((r) => r.order_id)
+      .filter((id) => !skip.has(id))
+      .slice(0, limit);
+  }
+
+  storedOrder(orderId: string): StoredOrder | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT document, licenses, fetched_at, fetch_error, effective_status, purchased_at
+         FROM orders WHERE order_id = ?`,
+      )
+      .get(orderId) as
+      | {
+          document: string | null;
+          licenses: string | null;
+          fetched_at: string | null;
+          fetch_error: string | null;
+          effective_status: string | null;
+          purchased_at: string | null;
+        }
+      | undefined;
+    if (!row) return undefined;
+    return {
+      orderId,
+      document: row.document === null ? undefined : (JSON.parse(row.document) as Order),
+      licenses: row.licenses === null ? undefined : (JSON.parse(row.licenses) as License[]),
+      fetchedAt: row.fetched_at,
+      fetchError: row.fetch_error,
+      status: row.effective_status ?? undefined,
+      purchasedAt: row.purchased_at ?? undefined,
+    };
+  }
+
+  /** One page of the inbox: waiting orders first, then newest first; with the counts of all that match. */
+  inboxPage(query: InboxQuery): { rows: InboxRow[]; total: number; waiting: number } {
+    const where: string[] = ['o.status IS NOT NULL OR o.effective_status IS NOT NULL'];
+    const params: Record<string, string | number> = {};
+    if (query.filter === 'waiting') {
+      where.push('o.effective_status = $waiting');
+      params.$waiting = WAITING;
+    } else if (query.filter !== 'all') {
+      where.push('o.effective_status = $status');
+      params.$status = query.filter;
+    }
+    const search = query.search.trim().toLowerCase();
+    if (search !== '') {
+      where.push(`o.rowid IN (SELECT rowid FROM order_search WHERE text LIKE $search ESCAPE '\\')`);
+      params.$search = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    }
+    const condition = where.map((w) => `(${w})`).join(' AND ');
+    const { total, waiting } = this.db
+      .prepare(
+        `SELECT COUNT(*) AS total, COUNT(CASE WHEN o.effective_status = '${WAITING}' THEN 1 END) AS waiting
+         FROM orders o WHERE ${condition}`,
+      )
+      .get(params) as { total: number; waiting: number };
+    const rows = this.db
+      .prepare(
+        `SELECT o.order_id, o.effective_status, o.purchased_at, o.buyer, o.product, o.total,
+           (SELECT x.state FROM outbox x WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1) AS delivery
+         FROM orders o WHERE ${condition}
+         ORDER BY (o.effective_status = '${WAITING}') DESC, o.purchased_at DESC, o.order_id
+         LIMIT $limit OFFSET $offset`,
+      )
+      .all({ ...params, $limit: query.limit, $offset: query.offset }) as unknown as OrderRow[];
+    return { rows: rows.map(inboxRow), total, waiting };
+  }
+
+  waitingCount(): number {
+    return (
+      this.db.prepare('SELECT COUNT(*) AS n FROM orders WHERE effective_status = ?').get(WAITING) as {
+        n: number;
+      }
+    ).n;
+  }
+
+  /** Waiting orders not reminded of yet, with their purchase time. */
+  unremindedWaiting(): { orderId: string; since: string }[] {
+    const rows = this.db
+      .prepare(
+        `SELECT order_id, purchased_at FROM orders
+         WHERE effective_status = ? AND purchased_at IS NOT NULL
+           AND order_id NOT IN (SELECT order_id FROM reminders)`,
+      )
+      .all(WAITING) as { order_id: string; purchased_at: string }[];
+    return rows.map((r) => ({ orderId: r.order_id, since: r.purchased_at }));
+  }
+
+  markReminded(orderIds: readonly string[], now: string): void {
+    this.atomically(() => {
+      const insert = this.db.prepare('INSERT OR IGNORE INTO reminders (order_id, reminded_at) VALUES (?, ?)');
+      for (const id of orderIds) insert.run(id, now);
+    });
+  }
+
+  private indexForSearch(orderId: string, order: Order | undefined, licenses: License[] | undefined): void {
+    const { rowid } = this.db.prepare('SELECT rowid FROM orders WHERE order_id = ?').get(orderId) as {
+      rowid: number;
+    };
+    this.db.prepare('DELETE FROM order_search WHERE rowid = ?').run(rowid);
+    this.db
+      .prepare('INSERT INTO order_search (rowid, text) VALUES (?, ?)')
+      .run(rowid, searchText(orderId, order, licenses));
+  }
+
+  // --- Announcements --------------------------------------------------------------------------
+
+  /**
+   * Takes the queued announcements this process may raise: unclaimed ones, and those claimed by
+   * a process that is gone (killed while raising). While paused none are taken: those waiting
+   * become held, for one summary on resume.
+   */
+  claimAnnouncements(pid: number, isAlive: (pid: number) => boolean, paused: boolean): ClaimedAnnouncements {
+    return this.atomically(() => {
+      const claimed: ClaimedAnnouncements = { pending: [], held: [] };
+      if (paused) {
+        this.db.exec(`UPDATE announcements SET state = 'held', claimed_by = NULL WHERE state = 'pending'`);
+        return claimed;
+      }
+      const rows = this.db
+        .prepare(
+          `SELECT order_id, state, claimed_by FROM announcements WHERE state != 'raised' ORDER BY queued_at`,
+        )
+        .all() as { order_id: string; state: 'pending' | 'held'; claimed_by: number | null }[];
+      const claim = this.db.prepare('UPDATE announcements SET claimed_by = ? WHERE order_id = ?');
+      for (const row of rows) {
+        if (row.claimed_by !== null && row.claimed_by !== pid && isAlive(row.claimed_by)) continue;
+        claim.run(pid, row.order_id);
+        claimed[row.state].push(row.order_id);
+      }
+      return claimed;
+    });
+  }
+
+  /** Announcements from before this store (Seller Tray 0.1's files): already raised, or held. */
+  importAnnouncements(orderIds: readonly string[], state: 'raised' | 'held', now: string): void {
+    const insert = this.db.prepare(
+      'INSERT OR IGNORE INTO announcements (order_id, state, queued_at, raised_at) VALUES (?, ?, ?, ?)',
+    );
+    for (const id of orderIds) insert.run(id, state, now, state === 'raised' ? now : null);
+  }
+
+  markRaised(orderIds: readonly string[], now: string): void {
+    this.atomically(() => {
+      const raised = this.db.prepare(
+        `UPDATE announcements SET state = 'raised', raised_at = ?, claimed_by = NULL WHERE order_id = ?`,
+      );
+      for (const id of orderIds) raised.run(now, id);
+    });
+  }
+
+  // --- The outbox -----------------------------------------------------------------------------
+
+  /** The outbox, oldest first; one order's items when given. */
+  outboxItems(orderId?: string): OutboxItem[] {
+    const rows = (
+      orderId === undefined
+        ? this.db.prepare('SELECT json FROM outbox ORDER BY seq').all()
+        : this.db.prepare('SELECT json FROM outbox WHERE order_id = ? ORDER BY seq').all(orderId)
+    ) as { json: string }[];
+    return rows.map((row) => JSON.parse(row.json) as OutboxItem);
+  }
+
+  pendingOutboxCount(): number {
+    return (
+      this.db.prepare(`SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'`).get() as { n: number }
+    ).n;
+  }
+
+  /** Adds or updates an item; committed (and flushed) when this returns. */
+  putOutboxItem(item: OutboxItem): void {
+    this.atomically(() => {
+      this.db.prepare('INSERT OR IGNORE INTO orders (order_id) VALUES (?)').run(item.orderId);
+      this.db
+        .prepare(
+          `INSERT INTO outbox (request_id, order_id, status_code, state, event_id, json)
+           VALUES ($requestId, $orderId, $statusCode, $state, $eventId, $json)
+           ON CONFLICT (request_id) DO UPDATE SET state = $state, event_id = $eventId, json = $json`,
+        )
+        .run({
+          $requestId: item.requestId,
+          $orderId: item.orderId,
+          $statusCode: item.statusCode,
+          $state: item.state,
+          $eventId: item.eventId ?? null,
+          $json: JSON.stringify(item),
+        });
+      this.refreshEffectiveStatus(item.orderId);
+    });
+  }
+
+  /** Drops confirmed items whose events the history now holds: it shows them from there. */
+  forgetConfirmed(): void {
+    this.db.exec(`DELETE FROM outbox WHERE state = 'sent' AND event_id IN (SELECT key FROM events)`);
+  }
+
+  // --- Small values ---------------------------------------------------------------------------
+
+  meta(key: string): string | undefined {
+    return (this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)
+      ?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db
+      .prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = ?')
+      .run(key, value, value);
+  }
+}
+
+function inboxRow(row: OrderRow): InboxRow {
+  return {
+    orderId: row.order_id,
+    status: row.effective_status ?? undefined,
+    since: row.purchased_at ?? undefined,
+    waiting: row.effective_status === WAITING,
+    delivery: (row.delivery as OutboxItem['state'] | null) ?? null,
+    ...(row.buyer === null ? {} : { buyer: row.buyer }),
+    ...(row.product === null ? {} : { product: row.product }),
+    ...(row.total === null ? {} : { total: row.total }),
+  };
+}
+
+/** What a search finds an order by: id, buyer, our account id, products, contact e-mails. */
+function searchText(orderId: string, order: Order | undefined, licenses: License[] | undefined): string {
+  const parts: (string | undefined)[] = [orderId];
+  if (order) {
+    const buyer = order.buyerCustomerParty;
+    parts.push(buyer.party?.partyName, buyer.supplierAssignedAccountId, buyer.buyerContact?.name);
+    parts.push(buyer.buyerContact?.electronicMail);
+    for (const line of order.documentLines) {
+      const item = line.lineItem;
+      parts.push(item?.name, item?.sellersItemId, item?.delivery?.contact?.electronicMail);
+    }
+  }
+  for (const license of licenses ?? []) parts.push(license.electronicMail);
+  return parts
+    .filter((p): p is string => !!p)
+    .join('\n')
+    .toLowerCase();
+}
+
+/** SQLite's words for a file that is not a sound database. */
+function isDamage(error: unknown): boolean {
+  const text = String((error as Error)?.message ?? error);
+  return /not a database|malformed|corrupt|disk image/i.test(text);
+}
+
+/** The outbox items that can still be read from a damaged database, row by row. */
+function readableOutbox(file: string): OutboxItem[] {
+  const items: OutboxItem[] = [];
+  let db: Database | undefined;
+  try {
+    db = openReadOnly(file);
+    const ids = db.prepare('SELECT seq FROM outbox ORDER BY seq').all() as { seq: number }[];
+    const one = db.prepare('SELECT json FROM outbox WHERE seq = ?');
+    for (const { seq } of ids) {
+      try {
+        items.push(JSON.parse((one.get(seq) as { json: string }).json) as OutboxItem);
+      } catch {
+        // This row is unreadable; the others may not be.
+      }
+    }
+  } catch {
+    // Nothing more can be read.
+  } finally {
+    db?.close();
+  }
+  return items;
+}

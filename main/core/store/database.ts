@@ -1,0 +1,109 @@
+// Opening an account's SQLite database (node:sqlite, built into Node 22 and Electron's Node, so
+// no native module to build or ship): WAL so readers never wait for the poller, a busy timeout so
+// the app and `seller-tray watch` share one file, full sync so a committed status survives a
+// power cut, and forward migrations counted by `PRAGMA user_version`.
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DatabaseSync } from 'node:sqlite';
+import { MIGRATIONS } from './schema';
+
+export type Database = DatabaseSync;
+
+/** A database this version cannot use without losing what is in it: it is left as it is. */
+export class StoreVersionError extends Error {}
+
+let sqlite: typeof import('node:sqlite') | undefined;
+
+/**
+ * node:sqlite, loaded on first use with only its own ExperimentalWarning silenced (Node 22 prints
+ * one at load; it says nothing the user can act on). Every other warning still prints.
+ */
+function sqliteModule(): typeof import('node:sqlite') {
+  if (sqlite) return sqlite;
+  const emitWarning = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const text = typeof warning === 'string' ? warning : warning.message;
+    const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
+    if ((type ?? (warning as Error).name) === 'ExperimentalWarning' && /SQLite/i.test(text)) return;
+    (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    sqlite = process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite');
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+  return sqlite;
+}
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Opens (creating when absent) and migrates; throws when the file is damaged or too new. */
+export function openDatabase(file: string): Database {
+  const { DatabaseSync } = sqliteModule();
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const db = new DatabaseSync(file);
+  try {
+    db.exec('PRAGMA busy_timeout = 10000');
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = FULL');
+    db.exec('PRAGMA foreign_keys = ON');
+    migrate(db, file);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Opens read-only, for taking what can still be read out of a damaged file. */
+export function openReadOnly(file: string): Database {
+  const { DatabaseSync } = sqliteModule();
+  return new DatabaseSync(file, { readOnly: true });
+}
+
+/** `PRAGMA quick_check`: whether SQLite finds the file sound. */
+export function isSound(db: Database): boolean {
+  const rows = db.prepare('PRAGMA quick_check').all() as { quick_check: string }[];
+  return rows.length === 1 && rows[0]?.quick_check === 'ok';
+}
+
+function migrate(db: Database, file: string): void {
+  const { user_version: version } = db.prepare('PRAGMA user_version').get() as { user_version: number };
+  if (version > SCHEMA_VERSION) {
+    throw new StoreVersionError(
+      `${file} was written by a newer Seller Tray (data version ${version}; this one knows ${SCHEMA_VERSION}). Update Seller Tray; the file was left as it is.`,
+    );
+  }
+  for (let next = version; next < SCHEMA_VERSION; next++) {
+    transaction(db, () => {
+      db.exec(MIGRATIONS[next] ?? '');
+      db.exec(`PRAGMA user_version = ${next + 1}`);
+    });
+  }
+}
+
+/**
+ * Runs `work` in one write transaction, taken at once so two processes never deadlock; inside
+ * another transaction it simply joins it.
+ */
+export function transaction<T>(db: Database, work: () => T): T {
+  if (db.isTransaction) return work();
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+/** Moves a damaged database (and its WAL files) aside, keeping it for support; returns the new name. */
+export function keepAside(file: string, stamp: string): string {
+  const aside = `${file}.damaged-${stamp}`;
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (existsSync(file + suffix)) renameSync(file + suffix, aside + suffix);
+  }
+  return aside;
+}

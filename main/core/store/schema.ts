@@ -1,0 +1,77 @@
+// The account database's schema, as forward migrations: MIGRATIONS[n] takes a database from
+// user_version n to n + 1. Append a migration for every change; never edit a shipped one.
+export const MIGRATIONS: readonly string[] = [
+  `
+  -- Every marketplace event learned, raw, with the columns queries need.
+  CREATE TABLE events (
+    seq INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,           -- eventId, or the content of an event without one
+    order_id TEXT,
+    event_type TEXT NOT NULL,
+    status TEXT NOT NULL,
+    event_time TEXT,
+    event_ms REAL,                      -- event_time as ms since the epoch, for ordering
+    json TEXT NOT NULL
+  );
+  CREATE INDEX events_by_order ON events (order_id, event_ms, event_time);
+
+  -- One row per order this laptop knows of; the order document and licenses once fetched.
+  CREATE TABLE orders (
+    order_id TEXT PRIMARY KEY,
+    purchased_at TEXT,                  -- when its purchase event says it came in
+    purchase_type TEXT,                 -- the purchase event's type (ServicePurchased, Trial, ...)
+    status TEXT,                        -- latest status the marketplace has (by event time)
+    effective_status TEXT,              -- the status, or what the user marked and is not confirmed yet
+    document TEXT,                      -- the order's JSON, once fetched
+    licenses TEXT,                      -- its licenses' JSON array, once fetched
+    fetched_at TEXT,
+    stale INTEGER NOT NULL DEFAULT 1,   -- 1: fetch (again) when there is a chance
+    fetch_error TEXT,                   -- why the last fetch failed, shown with the stored order
+    buyer TEXT,
+    product TEXT,
+    total TEXT
+  );
+  CREATE INDEX orders_inbox ON orders (effective_status, purchased_at);
+
+  -- Search over buyer, products, order id, account id and contact e-mails: substrings, any case.
+  -- Its rowid is the order's rowid.
+  CREATE VIRTUAL TABLE order_search USING fts5 (text, tokenize = 'trigram');
+
+  -- New orders to announce: queued in the poll's transaction, raised, then marked raised.
+  CREATE TABLE announcements (
+    order_id TEXT PRIMARY KEY,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'held', 'raised')),  -- held: arrived while paused
+    queued_at TEXT NOT NULL,
+    claimed_by INTEGER,                 -- the process raising it (pid), so two processes do not both
+    raised_at TEXT
+  );
+
+  CREATE TABLE reminders (order_id TEXT PRIMARY KEY, reminded_at TEXT NOT NULL);
+
+  -- Statuses the user marked, until the marketplace's history shows them.
+  CREATE TABLE outbox (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    request_id TEXT NOT NULL UNIQUE,
+    order_id TEXT NOT NULL,
+    status_code TEXT NOT NULL,
+    state TEXT NOT NULL,                -- pending, sent or failed
+    event_id TEXT,                      -- the stored event, once the server confirmed it
+    json TEXT NOT NULL                  -- the whole OutboxItem
+  );
+  CREATE INDEX outbox_by_order ON outbox (order_id);
+
+  -- What the reader could not use, kept raw with where and why.
+  CREATE TABLE unreadable (
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL,
+    field_path TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    raw TEXT NOT NULL,
+    seen_at TEXT NOT NULL,
+    told INTEGER NOT NULL DEFAULT 0
+  );
+
+  -- Small values: the feed cursor and the like.
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  `,
+];
