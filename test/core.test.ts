@@ -1,7 +1,8 @@
 // The core as the app drives it, against the simulator over loopback HTTP.
-import { writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { orderIdOf } from '../main/core/api/wire';
 import { TransitionError } from '../main/core/seller-core';
 import { DATABASE_FILE } from '../main/core/store/account-store';
 import { type Simulator, startSimulator } from '../simulator/server';
@@ -312,3 +313,170 @@ describe('a crash in the middle of a post', () => {
     30_000,
   );
 });
+
+describe('the local store', () => {
+  it('opens a stored order with the marketplace answering 5xx, and says since when it is unchanged', async () => {
+    const a = await laptop();
+    a.core.start();
+    await a.core.checkNow();
+    const orderId = inbox(a.core)[0]?.orderId ?? '';
+    const fresh = await a.core.order(orderId);
+    await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
+    const offline = await a.core.order(orderId); // at once, from the store
+    expect(offline.order).toEqual(fresh.order);
+    expect(offline.licenses).toEqual(fresh.licenses);
+    await until(() => a.events.some((e) => e.type === 'orders-updated' && e.orderIds.includes(orderId)));
+    const after = await a.core.order(orderId);
+    expect(after.order).toEqual(fresh.order);
+    expect(after.fetchedAt).toBe(fresh.fetchedAt);
+    expect(after.refreshProblem).toMatch(/(getOrder|listLicenses): HTTP 50[03]/);
+  });
+
+  it.each([
+    ['paused', { pausedUntil: new Date(Date.now() + 3_600_000).toISOString() }],
+    ['off', { notificationsEnabled: false }],
+  ] as const)(
+    'shows orders that arrive while notifications are %s with buyer, product and total, and finds them',
+    async (_, settings) => {
+      const a = await laptop({ settings });
+      a.core.start();
+      await a.core.checkNow();
+      const orderId = await purchase({
+        buyerCustomerParty: {
+          party: { partyName: 'Zyxqu Holdings AB' },
+          supplierAssignedAccountId: 'ACC-ZQ-7731',
+        },
+        documentCurrencyCode: 'SEK',
+        anticipatedMonetaryTotal: { amount: 990, currencyCode: 'SEK' },
+        documentLines: [{ lineId: 1, lineItem: { name: 'Qwvox Cold Storage', quantity: { value: 2 } } }],
+      });
+      await a.core.checkNow();
+      await until(() => inbox(a.core).find((o) => o.orderId === orderId)?.buyer !== undefined);
+      expect(a.notifications().filter((n) => n.kind !== 'reminder')).toEqual([]);
+      const row = {
+        orderId,
+        buyer: 'Zyxqu Holdings AB',
+        product: 'Qwvox Cold Storage × 2',
+        total: expect.stringMatching(/^SEK\s990\.00$/),
+      };
+      for (const search of ['zyxqu', 'QWVOX COLD', 'acc-zq-7731', orderId.slice(9, 18)]) {
+        expect(inbox(a.core, 'all', search), search).toEqual([expect.objectContaining(row)]);
+      }
+    },
+  );
+
+  it("fetches a first start's backlog at most four orders at a time", async () => {
+    await admin(sim.url, 'PATCH', 'faults', { latencyMs: 15 });
+    const a = await laptop();
+    a.core.start();
+    await a.core.checkNow();
+    await until(() => inbox(a.core).every((o) => o.buyer !== undefined), 15_000);
+    expect(a.core.peakFetchesInFlight).toBeGreaterThan(1);
+    expect(a.core.peakFetchesInFlight).toBeLessThanOrEqual(4);
+  });
+
+  it('refuses a database written by a newer version, leaving it as it is', async () => {
+    const a = await laptop();
+    await a.core.close();
+    const file = join(a.dataDir, DATABASE_FILE);
+    const db = new (process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite')).DatabaseSync(
+      file,
+    );
+    db.exec('PRAGMA user_version = 99');
+    db.close();
+    const before = await readFile(file);
+    await expect(a.reopen()).rejects.toThrow(/newer Seller Tray \(data version 99/);
+    expect(await readFile(file)).toEqual(before);
+  });
+
+  it('carries a pending status over from a damaged database whose outbox can still be read', async () => {
+    const a = await laptop();
+    a.core.start();
+    await a.core.checkNow();
+    const orderId = inbox(a.core, 'waiting')[0]?.orderId ?? '';
+    await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
+    a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Kept through damage' });
+    await a.core.close();
+    await admin(sim.url, 'PATCH', 'faults', { errorRate: 0 });
+    await damageTable(join(a.dataDir, DATABASE_FILE), 'events');
+
+    const again = await a.reopen();
+    laptops.push(again);
+    again.core.start();
+    await again.core.checkNow();
+    expect(again.events.find((e) => e.type === 'problem')).toMatchObject({
+      message: expect.stringContaining('1 status(es) not yet confirmed were carried over'),
+    });
+    const posted = sim.store
+      .listEvents(1001, 0, 100_000)
+      .items.filter((e) => e.description === 'Kept through damage');
+    expect(posted).toHaveLength(1);
+    expect(again.notifications()).toEqual([]);
+  });
+
+  it("imports 0.1's state.json and events.jsonl once, and keeps them aside", async () => {
+    const dataDir = await makeDataDir();
+    const events = sim.store.listEvents(1001, 0, 100_000).items;
+    const waiting = events.find((e) => e.statusCode === 'ProvisioningStarted');
+    const orderId = waiting ? (orderIdOf(waiting) ?? '') : '';
+    const requestId = crypto.randomUUID();
+    await writeFile(join(dataDir, 'events.jsonl'), events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+    await writeFile(
+      join(dataDir, 'state.json'),
+      JSON.stringify({
+        version: 1,
+        cursor: { offset: events.length, lastEventId: events.at(-1)?.eventId },
+        notified: [],
+        reminded: [],
+        held: [],
+        outbox: [
+          {
+            requestId,
+            orderId,
+            statusCode: 'ProvisioningInProgress',
+            description: 'Marked in 0.1',
+            createdAt: new Date().toISOString(),
+            state: 'pending',
+            attempts: 1,
+          },
+        ],
+      }),
+    );
+    const a = await laptop({}, dataDir);
+    expect(inbox(a.core)).toHaveLength(40); // before any poll: from the imported history
+    expect(a.core.status().pendingOutbox).toBe(1);
+    a.core.start();
+    await a.core.checkNow();
+    expect(a.notifications()).toEqual([]);
+    expect(
+      sim.store.listEvents(1001, 0, 100_000).items.filter((e) => e.description === 'Marked in 0.1'),
+    ).toHaveLength(1);
+    expect((await readdir(dataDir)).sort()).toEqual(
+      expect.arrayContaining(['events.jsonl.imported', 'state.json.imported', DATABASE_FILE]),
+    );
+    expect(await readdir(dataDir)).not.toContain('state.json');
+  });
+});
+
+/** Overwrites the root page of one table with noise: SQLite then finds the file unsound. */
+async function damageTable(file: string, table: string): Promise<void> {
+  const sqlite = process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite');
+  const db = new sqlite.DatabaseSync(file);
+  const { rootpage } = db.prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').get(table) as {
+    rootpage: number;
+  };
+  const { page_size: pageSize } = db.prepare('PRAGMA page_size').get() as { page_size: number };
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  db.close();
+  const handle = await open(file, 'r+');
+  await handle.write(Buffer.alloc(pageSize, 0x5a), 0, pageSize, (rootpage - 1) * pageSize);
+  await handle.close();
+}
+
+async function until(check: () => boolean, timeoutMs = 8000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

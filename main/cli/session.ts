@@ -2,7 +2,6 @@
 // keychain and the account in the settings; `watch` runs the core's poller, so two home
 // directories behave as two laptops.
 import { SellerApiClient } from '../core/api/client';
-import { briefOf } from '../core/notification-policy';
 import { SellerCore } from '../core/seller-core';
 import { accountDir } from '../core/service';
 import { parseSettingsPatch } from '../core/settings';
@@ -60,24 +59,19 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
     dataDir: accountDir(stores.dataRoot, account.baseUrl, account.clientId),
     settings: () => settings,
   });
-  let printing = Promise.resolve();
+  // Printed as the core raises them, before it marks them raised: a watch killed in between
+  // prints them again on its next run, never loses one.
   core.on((event) => {
     if (event.type === 'problem') process.stderr.write(`seller-tray: ${event.message}\n`);
     if (event.type !== 'orders-arrived') return;
-    printing = printing.then(async () => {
-      for (const orderId of event.orderIds) {
-        const order = await core
-          .order(orderId)
-          .then((d) => d.order)
-          .catch(() => undefined);
-        const brief = briefOf(orderId, order);
-        process.stdout.write(
-          options.json
-            ? `${JSON.stringify(brief)}\n`
-            : `${[orderId, brief.buyer, brief.product, brief.total].join('\t')}\n`,
-        );
-      }
-    });
+    for (const orderId of event.orderIds) {
+      const brief = core.brief(orderId);
+      process.stdout.write(
+        options.json
+          ? `${JSON.stringify(brief)}\n`
+          : `${[orderId, brief.buyer, brief.product, brief.total].join('\t')}\n`,
+      );
+    }
   });
   const failure = new Promise<never>((_, reject) => {
     core.on((event) => {
@@ -91,15 +85,14 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
   failure.catch(() => undefined); // also observed below; never an unhandled rejection
   await Promise.race([core.start(), failure]);
   if (options.once) {
-    core.stop();
-    await printing;
-    if (core.status().lastError) throw new Error(core.status().lastError ?? '');
+    const { lastError } = core.status();
+    await core.close();
+    if (lastError) throw new Error(lastError);
     return;
   }
   await new Promise<void>((resolve, reject) => {
     failure.catch(reject);
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
   });
-  core.stop();
-  await printing;
+  await core.close();
 }

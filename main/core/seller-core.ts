@@ -192,6 +192,11 @@ export class SellerCore {
     return this.store.inboxPage(query);
   }
 
+  /** What a notification says of an order (buyer, product, total), from the store. */
+  brief(orderId: string): OrderBrief {
+    return briefOf(orderId, this.store.storedOrder(orderId)?.document);
+  }
+
   /**
    * An order from the store, at once, refreshed in the background ("orders-updated" tells when).
    * An order never fetched yet is fetched now; that fails when the marketplace does not answer.
@@ -345,7 +350,7 @@ export class SellerCore {
 
   /** What notifications say of orders, from the store; an order not fetched yet is still told. */
   private briefs(orderIds: readonly string[]): OrderBrief[] {
-    return orderIds.map((id) => briefOf(id, this.store.storedOrder(id)?.document));
+    return orderIds.map((id) => this.brief(id));
   }
 
   private emitUpdated(): void {

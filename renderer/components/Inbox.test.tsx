@@ -132,14 +132,24 @@ describe('Inbox', () => {
     expect(document.activeElement).toBe(search);
     fireEvent.change(search, { target: { value: 'Buyer 2' } });
     await waitFor(() =>
-      expect(bridge.callsOf('listOrders').at(-1)).toEqual({ filter: 'all', search: 'Buyer 2', offset: 0, limit: 100 }),
+      expect(bridge.callsOf('listOrders').at(-1)).toEqual({
+        filter: 'all',
+        search: 'Buyer 2',
+        offset: 0,
+        limit: 100,
+      }),
     );
     await waitFor(() => expect(rows()).toHaveLength(9)); // 2 and 21..29 less 27 (20 and 27 have no buyer)
     const filters = screen.getByRole('group', { name: 'Filter by status' });
     expect(within(filters).getByRole('radio', { name: 'All orders' })).toHaveProperty('checked', true);
     fireEvent.click(within(filters).getByRole('radio', { name: 'Waiting for action' }));
     await waitFor(() =>
-      expect(bridge.callsOf('listOrders').at(-1)).toEqual({ filter: 'waiting', search: 'Buyer 2', offset: 0, limit: 100 }),
+      expect(bridge.callsOf('listOrders').at(-1)).toEqual({
+        filter: 'waiting',
+        search: 'Buyer 2',
+        offset: 0,
+        limit: 100,
+      }),
     );
     await waitFor(() => expect(rows()).toHaveLength(1));
     // ArrowDown from the search goes into the list, on the first order.

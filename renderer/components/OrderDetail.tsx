@@ -49,9 +49,11 @@ export function OrderDetail({ orderId, onBack }: { orderId: string; onBack: () =
     if (shown) headingRef.current?.focus();
   }, [shown]);
 
-  // While something the user marked is on its way, its delivery state changes with the app's state.
+  // While something the user marked is on its way, its delivery state changes with the app's state;
+  // a background refresh of this order (fetched, or failed) shows once it has ended.
   const awaitingDelivery = (view?.outbox.length ?? 0) > 0;
   useBridgeEvents((event) => {
+    if (event.type === 'orders-updated' && event.orderIds.includes(orderId)) void load();
     if (awaitingDelivery && (event.type === 'app-state' || event.type === 'state-changed')) void load();
   });
 
@@ -113,6 +115,21 @@ export function OrderDetail({ orderId, onBack }: { orderId: string; onBack: () =
         )}
       </header>
       <ErrorAlert message={error} onDismiss={() => setError(null)} />
+      {view.refreshProblem !== null && (
+        <p className="stale-note" role="status">
+          {view.fetchedAt === null ? (
+            'The marketplace did not answer; this is the order as this laptop has it.'
+          ) : (
+            <>
+              As of <Time iso={view.fetchedAt} />: the marketplace did not answer since, so this may be out of
+              date.
+            </>
+          )}{' '}
+          <button type="button" className="link-button" onClick={() => void load()}>
+            Try again
+          </button>
+        </p>
+      )}
 
       <ProvisioningActions orderId={orderId} status={status} outbox={outbox} onMarked={() => void load()} />
 
