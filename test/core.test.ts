@@ -322,10 +322,13 @@ describe('the local store', () => {
     const orderId = inbox(a.core)[0]?.orderId ?? '';
     const fresh = await a.core.order(orderId);
     await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
+    const seen = a.events.length;
     const offline = await a.core.order(orderId); // at once, from the store
     expect(offline.order).toEqual(fresh.order);
     expect(offline.licenses).toEqual(fresh.licenses);
-    await until(() => a.events.some((e) => e.type === 'orders-updated' && e.orderIds.includes(orderId)));
+    await until(() =>
+      a.events.slice(seen).some((e) => e.type === 'orders-updated' && e.orderIds.includes(orderId)),
+    );
     const after = await a.core.order(orderId);
     expect(after.order).toEqual(fresh.order);
     expect(after.fetchedAt).toBe(fresh.fetchedAt);
@@ -365,12 +368,21 @@ describe('the local store', () => {
     },
   );
 
-  it("fetches a first start's backlog at most four orders at a time", async () => {
+  it("reads a first start's backlog page by page, and new orders at most four at a time", async () => {
     await admin(sim.url, 'PATCH', 'faults', { latencyMs: 15 });
+    const before = { ...sim.requestCounts };
     const a = await laptop();
     a.core.start();
     await a.core.checkNow();
     await until(() => inbox(a.core).every((o) => o.buyer !== undefined), 15_000);
+    expect(sim.requestCounts.getOrder - (before.getOrder ?? 0)).toBe(0);
+    expect(sim.requestCounts.listOrders - (before.listOrders ?? 0)).toBe(1); // 40 orders: one page
+
+    const arrived = await Promise.all(Array.from({ length: 12 }, () => purchase()));
+    await a.core.checkNow();
+    await until(() =>
+      arrived.every((id) => inbox(a.core).find((o) => o.orderId === id)?.buyer !== undefined),
+    );
     expect(a.core.peakFetchesInFlight).toBeGreaterThan(1);
     expect(a.core.peakFetchesInFlight).toBeLessThanOrEqual(4);
   });
@@ -389,29 +401,37 @@ describe('the local store', () => {
     expect(await readFile(file)).toEqual(before);
   });
 
-  it('carries a pending status over from a damaged database whose outbox can still be read', async () => {
-    const a = await laptop();
+  it('after a crash, carries a pending status over from a damaged database whose outbox can still be read', async () => {
+    const orderId = JSON.parse(sim.store.listOrderJson(1001, 0, 1).items[0] ?? '{}').orderId;
+    const dataDir = await makeDataDir();
+    await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
+    const child = spawnTs('test/support/mark-status-child.ts', [
+      sim.url,
+      dataDir,
+      orderId,
+      'Kept through damage',
+    ]);
+    await waitForLine(child, /^delivery pending/);
+    child.kill('SIGKILL');
+    await exitOf(child);
+    await admin(sim.url, 'PATCH', 'faults', { errorRate: 0 });
+    await damageTable(join(dataDir, DATABASE_FILE), 'events');
+
+    const a = await laptop({}, dataDir);
     a.core.start();
     await a.core.checkNow();
-    const orderId = inbox(a.core, 'waiting')[0]?.orderId ?? '';
-    await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
-    a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Kept through damage' });
-    await a.core.close();
-    await admin(sim.url, 'PATCH', 'faults', { errorRate: 0 });
-    await damageTable(join(a.dataDir, DATABASE_FILE), 'events');
-
-    const again = await a.reopen();
-    laptops.push(again);
-    again.core.start();
-    await again.core.checkNow();
-    expect(again.events.find((e) => e.type === 'problem')).toMatchObject({
+    expect(a.events.find((e) => e.type === 'problem')).toMatchObject({
       message: expect.stringContaining('1 status(es) not yet confirmed were carried over'),
     });
+    await a.core.deliverOutbox();
     const posted = sim.store
       .listEvents(1001, 0, 100_000)
       .items.filter((e) => e.description === 'Kept through damage');
     expect(posted).toHaveLength(1);
-    expect(again.notifications()).toEqual([]);
+    expect(a.notifications()).toEqual([]);
+    expect(await readdir(dataDir)).toEqual(
+      expect.arrayContaining([expect.stringMatching(new RegExp(`^${DATABASE_FILE}\\.damaged-`))]),
+    );
   });
 
   it("imports 0.1's state.json and events.jsonl once, and keeps them aside", async () => {

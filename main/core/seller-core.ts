@@ -19,6 +19,7 @@ import { OrderFetcher } from './order-fetcher';
 import { isUsualTransition, type MarkableStatus } from './order-status';
 import { Outbox, type OutboxItem } from './outbox';
 import { Poller, type PollerState, type Timers } from './poller';
+import { isProcessAlive } from './process-alive';
 import { AccountStore, type InboxQuery, type InboxRow } from './store/account-store';
 import { importLegacyFiles } from './store/legacy-import';
 
@@ -84,6 +85,12 @@ export interface MarkRequest {
 
 export class TransitionError extends Error {}
 
+const DAMAGE_SEEN =
+  "Seller Tray's order database is damaged. Quit and start Seller Tray again: it keeps the damaged file aside and rebuilds the history from the marketplace, keeping the statuses not yet sent.";
+
+/** The backlog walk stores its orders this many at a time (a transaction each). */
+const BACKLOG_BATCH = 500;
+
 /** How long an announcement waits for its order's document, so it can name buyer and amount. */
 export const ANNOUNCE_WAIT_MS = 4_000;
 
@@ -94,6 +101,8 @@ export class SellerCore {
   private readonly outbox: Outbox;
   private readonly now: () => number;
   private announcing: Promise<void> = Promise.resolve();
+  private backlogWalk: Promise<void> | undefined;
+  private stopped = false;
   private closing: Promise<void> | undefined;
   private updated = new Set<string>();
   private connection: Connection = 'starting';
@@ -150,6 +159,7 @@ export class SellerCore {
 
   /** Stops for good: a poll still running ends without telling anyone anything. */
   stop(): void {
+    this.stopped = true;
     this.poller.stop();
     void this.fetcher.stop();
     this.listeners.clear();
@@ -262,6 +272,11 @@ export class SellerCore {
     return item;
   }
 
+  /** Resolves when the first start's backlog walk, if one is running, has ended. */
+  backlogRead(): Promise<void> {
+    return this.backlogWalk ?? Promise.resolve();
+  }
+
   /** Orders fetched at most this many at once, ever (for the benchmark's report). */
   get peakFetchesInFlight(): number {
     return this.fetcher.peakInFlight;
@@ -280,7 +295,8 @@ export class SellerCore {
       paused: this.pausedUntil() !== null,
       now: this.isoNow(),
     });
-    this.fetcher.round();
+    if (sync.backlog) this.backlogWalk ??= this.walkBacklog();
+    else if (!this.backlogWalk) this.fetcher.round();
     await this.announce();
     this.remind();
     if (this.outbox.pendingCount > 0) await this.outbox.deliver();
@@ -335,6 +351,35 @@ export class SellerCore {
     }
   }
 
+  /**
+   * A first start's backlog, in the background: one walk of the orders listing (a page of orders
+   * per request) rather than a request per order. What the walk did not bring is then fetched
+   * order by order.
+   */
+  private async walkBacklog(): Promise<void> {
+    const page: Order[] = [];
+    const save = () => {
+      const orderIds = this.store.saveListedOrders(page.splice(0), this.isoNow());
+      if (orderIds.length > 0) this.emit({ type: 'orders-updated', orderIds });
+    };
+    try {
+      for await (const order of this.ports.client.allOrders()) {
+        if (this.stopped) return;
+        page.push(order);
+        if (page.length >= BACKLOG_BATCH) save();
+      }
+      save();
+    } catch (error) {
+      this.emit({
+        type: 'problem',
+        message: `Orders could not all be read yet: ${(error as Error).message}`,
+      });
+    } finally {
+      this.backlogWalk = undefined;
+      this.fetcher.round();
+    }
+  }
+
   /** Fetches an order and its licenses into the store, one request at a time. */
   private async fetchOrder(orderId: string): Promise<void> {
     try {
@@ -373,6 +418,10 @@ export class SellerCore {
 
   private onPollerState(state: PollerState, error?: unknown): void {
     if (error !== undefined) this.lastError = error instanceof Error ? error.message : String(error);
+    if (error !== undefined && this.store.noteIfDamage(error)) {
+      this.lastError = DAMAGE_SEEN;
+      this.emit({ type: 'problem', message: DAMAGE_SEEN });
+    }
     const connection: Connection | undefined =
       state === 'idle'
         ? 'ok'
@@ -403,14 +452,4 @@ export class SellerCore {
 function waitedFor(settings: CoreSettings): string {
   const minutes = settings.reminderAfterMinutes;
   return minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `${minutes} minutes`;
-}
-
-/** Signal 0 asks the OS whether the process exists, without touching it. */
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -1,106 +1,183 @@
-// The headless core's steady state: a poll that finds nothing new, with a short history
-// (about 1,000 events) and a long one (about 100,000). The two must cost about the same:
-// a poll reads from a cursor, not the history. Reports HTTP requests and CPU per poll,
-// and the resident memory of the core after 100 polls.
+// The headless core over its store, with a short history (about 1,000 events) and a long one
+// (about 100,000). Each step runs in a process of its own: a laptop's first start (the events,
+// then the backlog's orders page by page), then the same laptop started again: open the store,
+// 100 polls that find nothing new, inbox pages with and without a search, opening a stored order.
+// A poll must cost about the same with both histories (it reads from a cursor), and memory must
+// not grow with the history (the store holds it, not the heap).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SellerApiClient } from '../../main/core/api/client';
 import { SellerCore } from '../../main/core/seller-core';
-import { TEST_SETTINGS } from '../support/core';
+import { ManualTimers, TEST_SETTINGS } from '../support/core';
 import { runTs, spawnSimulator } from '../support/processes';
 import { admin } from '../support/raw-api';
 
 const POLLS = 100;
+const QUERIES = 50;
 
-interface Figures {
-  events: number;
+interface FirstStart {
   firstSyncMs: number;
+  backlogMs: number;
+  peakFetchesInFlight: number;
+  firstRssMiB: number;
+}
+
+interface Restart {
+  events: number;
+  orders: number;
+  restartMs: number;
   requestsPerPoll: number;
   cpuMsPerPoll: number;
-  wallMsPerPoll: number;
   rssMiB: number;
   heapMiB: number;
+  inboxPageMs: number;
+  inboxSearchMs: number;
+  openStoredOrderMs: number;
 }
+
+type Figures = FirstStart & Restart;
 
 async function requestsServed(url: string): Promise<number> {
   const state = await admin(url, 'GET', 'state');
   return Object.values(state.json.requests as Record<string, number>).reduce((a, b) => a + b, 0);
 }
 
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+const rss = () => process.memoryUsage().rss / 2 ** 20;
+
+async function timed(times: number, work: () => unknown): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const start = performance.now();
+    await work();
+    samples.push(performance.now() - start);
+  }
+  return median(samples);
+}
+
+function openCore(url: string, dataDir: string): Promise<SellerCore> {
+  const client = new SellerApiClient({
+    baseUrl: url,
+    credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+  });
+  // Timers that never fire: the bench polls by hand with checkNow.
+  return SellerCore.open({ client, dataDir, settings: () => TEST_SETTINGS, timers: new ManualTimers() });
+}
+
+async function firstStart(url: string, dataDir: string): Promise<FirstStart> {
+  const core = await openCore(url, dataDir);
+  const started = performance.now();
+  await core.start();
+  const firstSyncMs = performance.now() - started;
+  await core.backlogRead();
+  const backlogMs = performance.now() - started;
+  await core.close();
+  global.gc?.();
+  return { firstSyncMs, backlogMs, peakFetchesInFlight: core.peakFetchesInFlight, firstRssMiB: rss() };
+}
+
+async function restart(url: string, dataDir: string): Promise<Restart> {
+  const started = performance.now();
+  const core = await openCore(url, dataDir);
+  core.status(); // ready to poll: the store is open and answers
+  const restartMs = performance.now() - started;
+  await core.start();
+  await core.checkNow(); // drains the "new" listing the first sync leaves alone
+  const events = (await admin(url, 'GET', 'state')).json.sellers[0].events as number;
+
+  const requestsBefore = await requestsServed(url);
+  const cpuBefore = process.cpuUsage();
+  for (let i = 0; i < POLLS; i++) await core.checkNow();
+  const cpu = process.cpuUsage(cpuBefore);
+  const requests = (await requestsServed(url)) - requestsBefore - 1; // less the state call itself
+  global.gc?.();
+  const rssMiB = rss();
+  const heapMiB = process.memoryUsage().heapUsed / 2 ** 20;
+
+  const all = { filter: 'all', search: '', offset: 0, limit: 100 };
+  const orders = core.orders(all).total;
+  const inboxPageMs = await timed(QUERIES, () => core.orders({ ...all, offset: orders >> 1 }));
+  const buyer = core.orders(all).rows[0]?.buyer?.split(' ')[0] ?? 'a';
+  const inboxSearchMs = await timed(QUERIES, () => core.orders({ ...all, search: buyer }));
+  const orderId = core.orders(all).rows[0]?.orderId ?? '';
+  await core.order(orderId); // its licenses: fetched on the first opening
+  const openStoredOrderMs = await timed(QUERIES, () => core.order(orderId));
+  await core.close();
+  return {
+    events,
+    orders,
+    restartMs,
+    requestsPerPoll: requests / POLLS,
+    cpuMsPerPoll: (cpu.user + cpu.system) / 1000 / POLLS,
+    rssMiB,
+    heapMiB,
+    inboxPageMs,
+    inboxSearchMs,
+    openStoredOrderMs,
+  };
+}
+
+/** One step in a process of its own, so one's memory does not count for the other. */
+async function step<T>(name: 'first' | 'restart', url: string, dataDir: string): Promise<T> {
+  const { stdout, stderr } = await runTs('test/bench/core.bench.ts', [name, url, dataDir], {
+    NODE_OPTIONS: '--expose-gc',
+  });
+  const line = stdout.trim().split('\n').at(-1) ?? '';
+  if (!line.startsWith('{')) throw new Error(`the measuring process failed: ${stderr}`);
+  return JSON.parse(line) as T;
+}
+
 async function measure(orders: number): Promise<Figures> {
   const { url, child } = await spawnSimulator(['--orders', String(orders), '--seed', '3']);
   const dataDir = await mkdtemp(join(tmpdir(), 'core-bench-'));
   try {
-    const client = new SellerApiClient({
-      baseUrl: url,
-      credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
-    });
-    const core = await SellerCore.open({ client, dataDir, settings: () => TEST_SETTINGS });
-    const firstStarted = performance.now();
-    await core.start();
-    const firstSyncMs = performance.now() - firstStarted;
-    core.stop(); // the bench polls by hand
-    await pollOnce(core); // drains the "new" listing the first sync leaves alone
-    const events = (await admin(url, 'GET', 'state')).json.sellers[0].events as number;
-
-    const requestsBefore = await requestsServed(url);
-    const cpuBefore = process.cpuUsage();
-    const wallBefore = performance.now();
-    for (let i = 0; i < POLLS; i++) await pollOnce(core);
-    const wall = performance.now() - wallBefore;
-    const cpu = process.cpuUsage(cpuBefore);
-    const requests = (await requestsServed(url)) - requestsBefore - 1; // less the state call itself
-    global.gc?.();
-    return {
-      events,
-      firstSyncMs,
-      requestsPerPoll: requests / POLLS,
-      cpuMsPerPoll: (cpu.user + cpu.system) / 1000 / POLLS,
-      wallMsPerPoll: wall / POLLS,
-      rssMiB: process.memoryUsage().rss / 2 ** 20,
-      heapMiB: process.memoryUsage().heapUsed / 2 ** 20,
-    };
+    const first = await step<FirstStart>('first', url, dataDir);
+    return { ...first, ...(await step<Restart>('restart', url, dataDir)) };
   } finally {
     child.kill('SIGTERM');
     await rm(dataDir, { recursive: true, force: true });
   }
 }
 
-/** A stopped core polls once when started and is stopped again: exactly one poll. */
-async function pollOnce(core: SellerCore): Promise<void> {
-  await core.start();
-  core.stop();
-}
-
-/** Each history is measured in a process of its own, so one's memory does not count for the other. */
-async function measureApart(orders: number): Promise<Figures> {
-  const { stdout } = await runTs('test/bench/core.bench.ts', [String(orders)], {
-    NODE_OPTIONS: '--expose-gc',
-  });
-  const line = stdout.trim().split('\n').at(-1) ?? '';
-  return JSON.parse(line) as Figures;
-}
-
-const ordersArg = process.argv[2];
-if (ordersArg !== undefined) {
-  console.log(JSON.stringify(await measure(Number(ordersArg))));
+const [stepName, stepUrl = '', stepDir = ''] = process.argv.slice(2);
+if (stepName !== undefined) {
+  console.log(JSON.stringify(await (stepName === 'first' ? firstStart : restart)(stepUrl, stepDir)));
   process.exit(0);
 }
-const small = await measureApart(420);
-const large = await measureApart(42_000);
+const small = await measure(420);
+const large = await measure(42_000);
+const ms = (value: number) => +value.toFixed(2);
 const row = (f: Figures) => ({
-  'events in history': f.events,
+  events: f.events,
+  orders: f.orders,
   'first sync ms': Math.round(f.firstSyncMs),
+  'backlog read ms': Math.round(f.backlogMs),
+  'fetches in flight (peak)': f.peakFetchesInFlight,
+  'RSS MiB, first start': Math.round(f.firstRssMiB),
+  'restart ms': ms(f.restartMs),
   'requests / poll': +f.requestsPerPoll.toFixed(2),
-  'CPU ms / poll': +f.cpuMsPerPoll.toFixed(2),
-  'wall ms / poll': +f.wallMsPerPoll.toFixed(2),
+  'CPU ms / poll': ms(f.cpuMsPerPoll),
   'RSS MiB after polls': Math.round(f.rssMiB),
   'JS heap MiB': Math.round(f.heapMiB),
+  'inbox page ms': ms(f.inboxPageMs),
+  'inbox search ms': ms(f.inboxSearchMs),
+  'open stored order ms': ms(f.openStoredOrderMs),
 });
-console.log(`Core steady state: ${POLLS} polls that find nothing new`);
-console.table({ 'short history': row(small), 'long history': row(large) });
+console.log(`Core over its store: ${POLLS} polls that find nothing new; medians of ${QUERIES} queries`);
+console.table(
+  Object.fromEntries(
+    Object.keys(row(small)).map((k) => [
+      k,
+      {
+        short: row(small)[k as keyof ReturnType<typeof row>],
+        long: row(large)[k as keyof ReturnType<typeof row>],
+      },
+    ]),
+  ),
+);
+const ratio = (key: keyof Figures) => (large[key] / small[key]).toFixed(2);
 console.log(
-  `long/short: requests per poll ${(large.requestsPerPoll / small.requestsPerPoll).toFixed(2)}, ` +
-    `CPU per poll ${(large.cpuMsPerPoll / small.cpuMsPerPoll).toFixed(2)}`,
+  `long/short: RSS after polls ${ratio('rssMiB')} (first start ${ratio('firstRssMiB')}), JS heap ${ratio('heapMiB')}, ` +
+    `requests per poll ${ratio('requestsPerPoll')}, CPU per poll ${ratio('cpuMsPerPoll')}, restart ${ratio('restartMs')}`,
 );

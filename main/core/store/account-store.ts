@@ -2,12 +2,21 @@
 // outbox, the announcement queue, reminders and the feed cursor, in one SQLite database. The
 // network only feeds it; every view reads it. What changes together commits together.
 import { join } from 'node:path';
+import type { StatementSync } from 'node:sqlite';
 import { eventKey, type License, type MarketplaceEvent, type Order, orderIdOf } from '../api/wire';
 import type { FeedCursor } from '../event-feed';
 import { briefOf } from '../notification-policy';
 import { isNewPurchase } from '../order-status';
 import type { OutboxItem } from '../outbox';
-import { type Database, isSound, keepAside, openDatabase, openReadOnly, transaction } from './database';
+import {
+  type Database,
+  isSound,
+  keepAside,
+  markClosedCleanly,
+  openDatabase,
+  openReadOnly,
+  transaction,
+} from './database';
 
 export const DATABASE_FILE = 'seller-tray.db';
 
@@ -76,7 +85,20 @@ interface OrderRow {
 }
 
 export class AccountStore {
+  /** Prepared once, run many times: preparing costs more than most of these statements' runs. */
+  private readonly statements = new Map<string, StatementSync>();
+  private damageSeen = false;
+
   private constructor(private readonly db: Database) {}
+
+  private sql(text: string): StatementSync {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
 
   /**
    * Opens the account's database in `dataDir`. A damaged one is kept aside and a new one made,
@@ -86,15 +108,15 @@ export class AccountStore {
   static open(dataDir: string, now: () => number = Date.now): StoreOpening {
     const file = join(dataDir, DATABASE_FILE);
     try {
-      const db = openDatabase(file);
-      if (isSound(db)) return { store: new AccountStore(db), problems: [] };
+      const { db, closedCleanly } = openDatabase(file);
+      if (closedCleanly || isSound(db)) return { store: new AccountStore(db), problems: [] };
       db.close();
     } catch (error) {
       if (!isDamage(error)) throw error;
     }
     const salvaged = readableOutbox(file);
     const aside = keepAside(file, new Date(now()).toISOString().replace(/[:.]/g, '-'));
-    const store = new AccountStore(openDatabase(file));
+    const store = new AccountStore(openDatabase(file).db);
     for (const item of salvaged) store.putOutboxItem(item);
     const kept = salvaged.filter((i) => i.state !== 'sent').length;
     return {
@@ -105,8 +127,19 @@ export class AccountStore {
     };
   }
 
+  /**
+   * Closes the database, noting that it was closed cleanly (the next open can skip the full
+   * check), unless damage was seen while it was open: the next open then checks it whole.
+   */
   close(): void {
+    if (!this.damageSeen) markClosedCleanly(this.db);
     this.db.close();
+  }
+
+  /** SQLite found damage while in use; whether `error` says so. */
+  noteIfDamage(error: unknown): boolean {
+    if (isDamage(error)) this.damageSeen = true;
+    return this.damageSeen;
   }
 
   /** Runs several changes as one: all of them or none reach the disk. */
@@ -138,7 +171,7 @@ export class AccountStore {
       const fresh = this.insertEvents(input.events);
       const arrived: string[] = [];
       if (!input.backlog) {
-        const queue = this.db.prepare(
+        const queue = this.sql(
           'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
         );
         for (const event of fresh) {
@@ -155,23 +188,23 @@ export class AccountStore {
   }
 
   hasEvent(key: string): boolean {
-    return this.db.prepare('SELECT 1 FROM events WHERE key = ?').get(key) !== undefined;
+    return this.sql('SELECT 1 FROM events WHERE key = ?').get(key) !== undefined;
   }
 
   eventCount(): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n;
+    return (this.sql('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n;
   }
 
   /** An order's events in time order. */
   history(orderId: string): MarketplaceEvent[] {
-    const rows = this.db
-      .prepare('SELECT json FROM events WHERE order_id = ? ORDER BY event_ms, event_time, key')
-      .all(orderId) as { json: string }[];
+    const rows = this.sql(
+      'SELECT json FROM events WHERE order_id = ? ORDER BY event_ms, event_time, key',
+    ).all(orderId) as { json: string }[];
     return rows.map((row) => JSON.parse(row.json) as MarketplaceEvent);
   }
 
   private insertEvents(events: readonly MarketplaceEvent[]): MarketplaceEvent[] {
-    const insert = this.db.prepare(
+    const insert = this.sql(
       `INSERT OR IGNORE INTO events (key, order_id, event_type, status, event_time, event_ms, json)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -200,12 +233,11 @@ export class AccountStore {
 
   /** The order's status and purchase time from its events; it is fetched again. */
   private refreshOrderFromEvents(orderId: string): void {
-    if (this.db.prepare('INSERT OR IGNORE INTO orders (order_id) VALUES (?)').run(orderId).changes > 0) {
+    if (this.sql('INSERT OR IGNORE INTO orders (order_id) VALUES (?)').run(orderId).changes > 0) {
       this.indexForSearch(orderId, undefined, undefined);
     }
-    this.db
-      .prepare(
-        `UPDATE orders SET stale = 1,
+    this.sql(
+      `UPDATE orders SET stale = 1,
            status = (SELECT status FROM events WHERE order_id = $id
                      ORDER BY event_ms DESC, event_time DESC, key DESC LIMIT 1),
            purchased_at = (SELECT event_time FROM events WHERE order_id = $id AND status = $started
@@ -213,8 +245,7 @@ export class AccountStore {
            purchase_type = (SELECT event_type FROM events WHERE order_id = $id AND status = $started
                             ORDER BY event_ms, event_time LIMIT 1)
          WHERE order_id = $id`,
-      )
-      .run({ $id: orderId, $started: WAITING });
+    ).run({ $id: orderId, $started: WAITING });
     this.refreshEffectiveStatus(orderId);
   }
 
@@ -223,17 +254,15 @@ export class AccountStore {
    * show it yet (pending, or sent but its event not read back), else the marketplace's.
    */
   private refreshEffectiveStatus(orderId: string): void {
-    this.db
-      .prepare(
-        `UPDATE orders SET effective_status = COALESCE(
+    this.sql(
+      `UPDATE orders SET effective_status = COALESCE(
            (SELECT CASE WHEN x.state = 'pending' OR x.event_id IS NULL
                           OR NOT EXISTS (SELECT 1 FROM events e WHERE e.key = x.event_id)
                         THEN x.status_code END
               FROM outbox x WHERE x.order_id = $id AND x.state != 'failed' ORDER BY x.seq DESC LIMIT 1),
            status)
          WHERE order_id = $id`,
-      )
-      .run({ $id: orderId });
+    ).run({ $id: orderId });
   }
 
   // --- Orders ---------------------------------------------------------------------------------
@@ -241,37 +270,59 @@ export class AccountStore {
   /** Stores a fetched order and its licenses; it is then fresh until its events change. */
   saveOrder(orderId: string, order: Order, licenses: License[], now: string): void {
     this.atomically(() => {
-      this.db.prepare('INSERT OR IGNORE INTO orders (order_id) VALUES (?)').run(orderId);
-      const brief = briefOf(orderId, order);
-      this.db
-        .prepare(
-          `UPDATE orders SET document = ?, licenses = ?, fetched_at = ?, stale = 0, fetch_error = NULL,
-             buyer = ?, product = ?, total = ?
-           WHERE order_id = ?`,
-        )
-        .run(
-          JSON.stringify(order),
-          JSON.stringify(licenses),
-          now,
-          brief.buyer,
-          brief.product,
-          brief.total,
-          orderId,
-        );
-      this.indexForSearch(orderId, order, licenses);
+      this.sql('INSERT OR IGNORE INTO orders (order_id) VALUES (?)').run(orderId);
+      this.storeDocument(orderId, order, licenses, now);
     });
+  }
+
+  /**
+   * Stores the orders of one page of the orders listing (a first start's backlog): each only when
+   * the history names it and it is not fetched yet. Their licenses are fetched when opened.
+   */
+  saveListedOrders(orders: readonly Order[], now: string): string[] {
+    return this.atomically(() => {
+      const saved: string[] = [];
+      for (const order of orders) {
+        if (order.orderId === undefined) continue;
+        const row = this.sql('SELECT stale FROM orders WHERE order_id = ?').get(order.orderId) as
+          | { stale: number }
+          | undefined;
+        if (row?.stale !== 1) continue;
+        this.storeDocument(order.orderId, order, undefined, now);
+        saved.push(order.orderId);
+      }
+      return saved;
+    });
+  }
+
+  private storeDocument(orderId: string, order: Order, licenses: License[] | undefined, now: string): void {
+    const brief = briefOf(orderId, order);
+    this.sql(
+      `UPDATE orders SET document = ?, licenses = COALESCE(?, licenses), fetched_at = ?, stale = 0,
+           fetch_error = NULL, buyer = ?, product = ?, total = ?
+         WHERE order_id = ?`,
+    ).run(
+      JSON.stringify(order),
+      licenses ? JSON.stringify(licenses) : null,
+      now,
+      brief.buyer,
+      brief.product,
+      brief.total,
+      orderId,
+    );
+    this.indexForSearch(orderId, order, licenses);
   }
 
   /** A fetch failed: the stored order (if any) stays; the reason shows beside it. */
   markFetchFailed(orderId: string, reason: string): void {
-    this.db.prepare('UPDATE orders SET fetch_error = ? WHERE order_id = ?').run(reason, orderId);
+    this.sql('UPDATE orders SET fetch_error = ? WHERE order_id = ?').run(reason, orderId);
   }
 
   /** Orders to fetch (new, changed, or failed before), newest first, less those in `skip`. */
   ordersToFetch(limit: number, skip: ReadonlySet<string>): string[] {
-    const rows = this.db
-      .prepare('SELECT order_id FROM orders WHERE stale = 1 ORDER BY purchased_at DESC LIMIT ?')
-      .all(limit + skip.size) as { order_id: string }[];
+    const rows = this.sql(
+      'SELECT order_id FROM orders WHERE stale = 1 ORDER BY purchased_at DESC LIMIT ?',
+    ).all(limit + skip.size) as { order_id: string }[];
     return rows
       .map((r) => r.order_id)
       .filter((id) => !skip.has(id))
@@ -279,12 +330,10 @@ export class AccountStore {
   }
 
   storedOrder(orderId: string): StoredOrder | undefined {
-    const row = this.db
-      .prepare(
-        `SELECT document, licenses, fetched_at, fetch_error, effective_status, purchased_at
+    const row = this.sql(
+      `SELECT document, licenses, fetched_at, fetch_error, effective_status, purchased_at
          FROM orders WHERE order_id = ?`,
-      )
-      .get(orderId) as
+    ).get(orderId) as
       | {
           document: string | null;
           licenses: string | null;
@@ -308,7 +357,7 @@ export class AccountStore {
 
   /** One page of the inbox: waiting orders first, then newest first; with the counts of all that match. */
   inboxPage(query: InboxQuery): { rows: InboxRow[]; total: number; waiting: number } {
-    const where: string[] = ['o.status IS NOT NULL OR o.effective_status IS NOT NULL'];
+    const where: string[] = ['1'];
     const params: Record<string, string | number> = {};
     if (query.filter === 'waiting') {
       where.push('o.effective_status = $waiting');
@@ -318,32 +367,32 @@ export class AccountStore {
       params.$status = query.filter;
     }
     const search = query.search.trim().toLowerCase();
-    if (search !== '') {
-      where.push(`o.rowid IN (SELECT rowid FROM order_search WHERE text LIKE $search ESCAPE '\\')`);
-      params.$search = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    if (search.length >= 3) {
+      // The trigram index finds any substring of three characters or more, as a phrase.
+      where.push('o.rowid IN (SELECT rowid FROM order_search WHERE order_search MATCH $phrase)');
+      params.$phrase = `"${search.replaceAll('"', '""')}"`;
+    } else if (search !== '') {
+      where.push(`o.rowid IN (SELECT rowid FROM order_search WHERE text LIKE $like ESCAPE '\\')`);
+      params.$like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     }
     const condition = where.map((w) => `(${w})`).join(' AND ');
-    const { total, waiting } = this.db
-      .prepare(
-        `SELECT COUNT(*) AS total, COUNT(CASE WHEN o.effective_status = '${WAITING}' THEN 1 END) AS waiting
-         FROM orders o WHERE ${condition}`,
-      )
-      .get(params) as { total: number; waiting: number };
-    const rows = this.db
-      .prepare(
-        `SELECT o.order_id, o.effective_status, o.purchased_at, o.buyer, o.product, o.total,
+    // Two counts, each answered from an index, rather than one that reads every row.
+    const count = (extra: string) =>
+      (this.sql(`SELECT COUNT(*) AS n FROM orders o WHERE ${condition}${extra}`).get(params) as { n: number })
+        .n;
+    const rows = this.sql(
+      `SELECT o.order_id, o.effective_status, o.purchased_at, o.buyer, o.product, o.total,
            (SELECT x.state FROM outbox x WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1) AS delivery
          FROM orders o WHERE ${condition}
-         ORDER BY (o.effective_status = '${WAITING}') DESC, o.purchased_at DESC, o.order_id
+         ORDER BY o.waiting DESC, o.purchased_at DESC, o.order_id
          LIMIT $limit OFFSET $offset`,
-      )
-      .all({ ...params, $limit: query.limit, $offset: query.offset }) as unknown as OrderRow[];
-    return { rows: rows.map(inboxRow), total, waiting };
+    ).all({ ...params, $limit: query.limit, $offset: query.offset }) as unknown as OrderRow[];
+    return { rows: rows.map(inboxRow), total: count(''), waiting: count(' AND o.waiting = 1') };
   }
 
   waitingCount(): number {
     return (
-      this.db.prepare('SELECT COUNT(*) AS n FROM orders WHERE effective_status = ?').get(WAITING) as {
+      this.sql('SELECT COUNT(*) AS n FROM orders WHERE effective_status = ?').get(WAITING) as {
         n: number;
       }
     ).n;
@@ -351,31 +400,30 @@ export class AccountStore {
 
   /** Waiting orders not reminded of yet, with their purchase time. */
   unremindedWaiting(): { orderId: string; since: string }[] {
-    const rows = this.db
-      .prepare(
-        `SELECT order_id, purchased_at FROM orders
+    const rows = this.sql(
+      `SELECT order_id, purchased_at FROM orders
          WHERE effective_status = ? AND purchased_at IS NOT NULL
            AND order_id NOT IN (SELECT order_id FROM reminders)`,
-      )
-      .all(WAITING) as { order_id: string; purchased_at: string }[];
+    ).all(WAITING) as { order_id: string; purchased_at: string }[];
     return rows.map((r) => ({ orderId: r.order_id, since: r.purchased_at }));
   }
 
   markReminded(orderIds: readonly string[], now: string): void {
     this.atomically(() => {
-      const insert = this.db.prepare('INSERT OR IGNORE INTO reminders (order_id, reminded_at) VALUES (?, ?)');
+      const insert = this.sql('INSERT OR IGNORE INTO reminders (order_id, reminded_at) VALUES (?, ?)');
       for (const id of orderIds) insert.run(id, now);
     });
   }
 
   private indexForSearch(orderId: string, order: Order | undefined, licenses: License[] | undefined): void {
-    const { rowid } = this.db.prepare('SELECT rowid FROM orders WHERE order_id = ?').get(orderId) as {
+    const { rowid } = this.sql('SELECT rowid FROM orders WHERE order_id = ?').get(orderId) as {
       rowid: number;
     };
-    this.db.prepare('DELETE FROM order_search WHERE rowid = ?').run(rowid);
-    this.db
-      .prepare('INSERT INTO order_search (rowid, text) VALUES (?, ?)')
-      .run(rowid, searchText(orderId, order, licenses));
+    this.sql('DELETE FROM order_search WHERE rowid = ?').run(rowid);
+    this.sql('INSERT INTO order_search (rowid, text) VALUES (?, ?)').run(
+      rowid,
+      searchText(orderId, order, licenses),
+    );
   }
 
   // --- Announcements --------------------------------------------------------------------------
@@ -392,12 +440,10 @@ export class AccountStore {
         this.db.exec(`UPDATE announcements SET state = 'held', claimed_by = NULL WHERE state = 'pending'`);
         return claimed;
       }
-      const rows = this.db
-        .prepare(
-          `SELECT order_id, state, claimed_by FROM announcements WHERE state != 'raised' ORDER BY queued_at`,
-        )
-        .all() as { order_id: string; state: 'pending' | 'held'; claimed_by: number | null }[];
-      const claim = this.db.prepare('UPDATE announcements SET claimed_by = ? WHERE order_id = ?');
+      const rows = this.sql(
+        `SELECT order_id, state, claimed_by FROM announcements WHERE state != 'raised' ORDER BY queued_at`,
+      ).all() as { order_id: string; state: 'pending' | 'held'; claimed_by: number | null }[];
+      const claim = this.sql('UPDATE announcements SET claimed_by = ? WHERE order_id = ?');
       for (const row of rows) {
         if (row.claimed_by !== null && row.claimed_by !== pid && isAlive(row.claimed_by)) continue;
         claim.run(pid, row.order_id);
@@ -409,7 +455,7 @@ export class AccountStore {
 
   /** Announcements from before this store (Seller Tray 0.1's files): already raised, or held. */
   importAnnouncements(orderIds: readonly string[], state: 'raised' | 'held', now: string): void {
-    const insert = this.db.prepare(
+    const insert = this.sql(
       'INSERT OR IGNORE INTO announcements (order_id, state, queued_at, raised_at) VALUES (?, ?, ?, ?)',
     );
     for (const id of orderIds) insert.run(id, state, now, state === 'raised' ? now : null);
@@ -417,7 +463,7 @@ export class AccountStore {
 
   markRaised(orderIds: readonly string[], now: string): void {
     this.atomically(() => {
-      const raised = this.db.prepare(
+      const raised = this.sql(
         `UPDATE announcements SET state = 'raised', raised_at = ?, claimed_by = NULL WHERE order_id = ?`,
       );
       for (const id of orderIds) raised.run(now, id);
@@ -430,36 +476,32 @@ export class AccountStore {
   outboxItems(orderId?: string): OutboxItem[] {
     const rows = (
       orderId === undefined
-        ? this.db.prepare('SELECT json FROM outbox ORDER BY seq').all()
-        : this.db.prepare('SELECT json FROM outbox WHERE order_id = ? ORDER BY seq').all(orderId)
+        ? this.sql('SELECT json FROM outbox ORDER BY seq').all()
+        : this.sql('SELECT json FROM outbox WHERE order_id = ? ORDER BY seq').all(orderId)
     ) as { json: string }[];
     return rows.map((row) => JSON.parse(row.json) as OutboxItem);
   }
 
   pendingOutboxCount(): number {
-    return (
-      this.db.prepare(`SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'`).get() as { n: number }
-    ).n;
+    return (this.sql(`SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'`).get() as { n: number }).n;
   }
 
   /** Adds or updates an item; committed (and flushed) when this returns. */
   putOutboxItem(item: OutboxItem): void {
     this.atomically(() => {
-      this.db.prepare('INSERT OR IGNORE INTO orders (order_id) VALUES (?)').run(item.orderId);
-      this.db
-        .prepare(
-          `INSERT INTO outbox (request_id, order_id, status_code, state, event_id, json)
+      this.sql('INSERT OR IGNORE INTO orders (order_id) VALUES (?)').run(item.orderId);
+      this.sql(
+        `INSERT INTO outbox (request_id, order_id, status_code, state, event_id, json)
            VALUES ($requestId, $orderId, $statusCode, $state, $eventId, $json)
            ON CONFLICT (request_id) DO UPDATE SET state = $state, event_id = $eventId, json = $json`,
-        )
-        .run({
-          $requestId: item.requestId,
-          $orderId: item.orderId,
-          $statusCode: item.statusCode,
-          $state: item.state,
-          $eventId: item.eventId ?? null,
-          $json: JSON.stringify(item),
-        });
+      ).run({
+        $requestId: item.requestId,
+        $orderId: item.orderId,
+        $statusCode: item.statusCode,
+        $state: item.state,
+        $eventId: item.eventId ?? null,
+        $json: JSON.stringify(item),
+      });
       this.refreshEffectiveStatus(item.orderId);
     });
   }
@@ -472,14 +514,16 @@ export class AccountStore {
   // --- Small values ---------------------------------------------------------------------------
 
   meta(key: string): string | undefined {
-    return (this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)
+    return (this.sql('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)
       ?.value;
   }
 
   setMeta(key: string, value: string): void {
-    this.db
-      .prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = ?')
-      .run(key, value, value);
+    this.sql('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = ?').run(
+      key,
+      value,
+      value,
+    );
   }
 }
 

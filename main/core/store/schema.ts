@@ -29,9 +29,13 @@ export const MIGRATIONS: readonly string[] = [
     fetch_error TEXT,                   -- why the last fetch failed, shown with the stored order
     buyer TEXT,
     product TEXT,
-    total TEXT
+    total TEXT,
+    waiting INTEGER GENERATED ALWAYS AS (effective_status IS 'ProvisioningStarted') VIRTUAL
   );
-  CREATE INDEX orders_inbox ON orders (effective_status, purchased_at);
+  -- The inbox's order (waiting first, then newest), and what to fetch next.
+  CREATE INDEX orders_inbox ON orders (waiting DESC, purchased_at DESC, order_id);
+  CREATE INDEX orders_by_status ON orders (effective_status, purchased_at DESC);
+  CREATE INDEX orders_to_fetch ON orders (stale, purchased_at DESC);
 
   -- Search over buyer, products, order id, account id and contact e-mails: substrings, any case.
   -- Its rowid is the order's rowid.
