@@ -32,6 +32,26 @@ const list = (name: string) => screen.getByRole('list', { name }) as HTMLElement
 const region = (name: string) => screen.getByRole('region', { name }) as HTMLElement;
 
 describe('OrderDetail', () => {
+  it('shows a stored order whose refresh failed, says since when, and reads it again when told', async () => {
+    const { bridge } = await renderOrder(
+      fullView({
+        fetchedAt: '2026-11-20T10:42:00.000Z',
+        refreshProblem: 'getOrder: HTTP 503 ServiceUnavailable',
+      }),
+    );
+    const note = screen.getByText(/the marketplace did not answer since/);
+    expect(note.querySelector('time[datetime="2026-11-20T10:42:00.000Z"]')).not.toBeNull();
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toBeTruthy(); // the order is still shown
+    const view = bridge.views.get(FULL_ORDER_ID);
+    if (!view) throw new Error('no view');
+    view.refreshProblem = null;
+    const loads = bridge.callsOf('getOrder').length;
+    act(() => bridge.emit({ type: 'orders-updated', orderIds: ['someone-else'] }));
+    expect(bridge.callsOf('getOrder')).toHaveLength(loads);
+    act(() => bridge.emit({ type: 'orders-updated', orderIds: [FULL_ORDER_ID] }));
+    await waitFor(() => expect(screen.queryByText(/the marketplace did not answer since/)).toBeNull());
+  });
+
   it('shows every field of a fully populated order', async () => {
     const { bridge } = await renderOrder();
     expect(bridge.callsOf('getOrder')).toEqual([{ orderId: FULL_ORDER_ID }]);
