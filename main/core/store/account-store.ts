@@ -182,7 +182,8 @@ export class AccountStore {
           }
         }
       }
-      if (input.cursor) this.setMeta('cursor', JSON.stringify(input.cursor));
+      const cursor = input.cursor && JSON.stringify(input.cursor);
+      if (cursor && cursor !== this.meta('cursor')) this.setMeta('cursor', cursor);
       return { fresh, arrived };
     });
   }
@@ -434,6 +435,10 @@ export class AccountStore {
    * become held, for one summary on resume.
    */
   claimAnnouncements(pid: number, isAlive: (pid: number) => boolean, paused: boolean): ClaimedAnnouncements {
+    // Most polls find none: they write nothing (no transaction, no sync).
+    if (this.sql(`SELECT 1 FROM announcements WHERE state != 'raised' LIMIT 1`).get() === undefined) {
+      return { pending: [], held: [] };
+    }
     return this.atomically(() => {
       const claimed: ClaimedAnnouncements = { pending: [], held: [] };
       if (paused) {
