@@ -7,7 +7,8 @@ export type Printable =
   | { kind: 'orders'; value: Order[] }
   | { kind: 'order'; value: Order }
   | { kind: 'events'; value: MarketplaceEvent[] }
-  | { kind: 'event'; value: MarketplaceEvent }
+  /** A posted status: the stored event, or undefined when the server confirmed without one. */
+  | { kind: 'event'; value: MarketplaceEvent | undefined }
   | { kind: 'licenses'; value: License[] }
   | { kind: 'license'; value: License };
 
@@ -48,7 +49,7 @@ export function formatItems(result: Printable): string {
     case 'events':
       return result.value.map(eventRow).join('');
     case 'event':
-      return eventRow(result.value);
+      return result.value ? eventRow(result.value) : 'delivered (the marketplace sent no event back)\n';
     case 'licenses':
       return result.value.map(licenseRow).join('');
     case 'license':

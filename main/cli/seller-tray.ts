@@ -74,7 +74,9 @@ async function main(argv: string[]): Promise<number> {
       description: values.description,
       detail: values.detail,
     });
-    process.stdout.write(values.json ? `${JSON.stringify(result.value, null, 2)}\n` : formatItems(result));
+    process.stdout.write(
+      values.json ? `${JSON.stringify(result.value ?? null, null, 2)}\n` : formatItems(result),
+    );
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -50,7 +50,12 @@ export function isWaitingForAction(status: string | undefined): boolean {
   return status === 'ProvisioningStarted';
 }
 
-/** The event a new order arrives with (spec §6). */
+/**
+ * The event a new order arrives with: spec §6 names ServicePurchased with ProvisioningStarted,
+ * but any purchase-like type (Trial, Evaluation, UpgradeToTrial, UpgradeToPurchase, one the spec
+ * does not list yet) with that status is a new order to provision too. The wire model has
+ * already matched the status's case.
+ */
 export function isNewPurchase(event: MarketplaceEvent): boolean {
-  return event.eventTypeCode === 'ServicePurchased' && event.statusCode === 'ProvisioningStarted';
+  return event.statusCode === 'ProvisioningStarted';
 }

@@ -49,7 +49,8 @@ export interface OutboxStore {
 
 export interface OutboxPorts {
   store: OutboxStore;
-  post(body: NewMarketplaceEvent, requestId: string): Promise<MarketplaceEvent>;
+  /** Resolves when delivered: with the stored event when the server sent it back. */
+  post(body: NewMarketplaceEvent, requestId: string): Promise<MarketplaceEvent | undefined>;
   now(): number;
 }
 
@@ -130,7 +131,7 @@ export class Outbox {
       try {
         const event = await this.ports.post(eventBody(item), item.requestId);
         item.state = 'sent';
-        item.eventId = event.eventId;
+        item.eventId = event?.eventId;
         item.lastError = undefined;
         report.sent.push(item);
       } catch (error) {

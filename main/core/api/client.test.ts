@@ -248,7 +248,7 @@ describe('posting a status', () => {
     const before = sim.store.summary()[0]?.events ?? 0;
     await faults({ script: [{ operation: 'sendEvent', action: 'dropAfterHandling' }] });
     const event = await client.sendEvent(statusFor(orderId));
-    expect(event.statusCode).toBe('ProvisioningInProgress');
+    expect(event?.statusCode).toBe('ProvisioningInProgress');
     expect(sim.store.summary()[0]?.events).toBe(before + 1);
     const posts = sent.filter((s) => s.method === 'POST' && s.url.includes('marketplaceEvents'));
     expect(posts).toHaveLength(2);
@@ -261,7 +261,8 @@ describe('posting a status', () => {
     const requestId = crypto.randomUUID();
     const first = await client.sendEvent(statusFor(orderId), requestId);
     const again = await makeClient().client.sendEvent(statusFor(orderId), requestId);
-    expect(again.eventId).toBe(first.eventId);
+    expect(again?.eventId).toBe(first?.eventId);
+    expect(first?.eventId).toBeDefined();
   });
 
   it('reports a rejected post with the field the server names', async () => {

@@ -9,7 +9,7 @@ import { DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryDelayMs } from '
 import { type Operation, PAGE, REQUEST_ID_HEADER, type Route, routePath, routes } from './routes';
 import { checkBaseUrl, isTlsFailure, type Transport } from './transport';
 import {
-  ErrorBody,
+  ErrorAnswer,
   eventKey,
   type License,
   type MarketplaceEvent,
@@ -102,10 +102,7 @@ export class SellerApiClient {
   }
 
   listOrders(page: PageQuery = {}): Promise<PageOf<Order>> {
-    return this.call('listOrders', { query: { ...page } }).then((r) => ({
-      hasMore: r.hasMore,
-      items: r.orders,
-    }));
+    return this.call('listOrders', { query: { ...page } }).then((r) => pageOf(r.orders, r.hasMore, page));
   }
 
   getOrder(orderId: string): Promise<Order> {
@@ -113,11 +110,15 @@ export class SellerApiClient {
   }
 
   listEvents(page: PageQuery = {}): Promise<PageOf<MarketplaceEvent>> {
-    return this.call('listEvents', { query: { ...page } }).then(eventPage);
+    return this.call('listEvents', { query: { ...page } }).then((r) =>
+      pageOf(r.marketplaceEvents, r.hasMore, page),
+    );
   }
 
   listNewEvents(page: PageQuery = {}): Promise<PageOf<MarketplaceEvent>> {
-    return this.call('listNewEvents', { query: { ...page } }).then(eventPage);
+    return this.call('listNewEvents', { query: { ...page } }).then((r) =>
+      pageOf(r.marketplaceEvents, r.hasMore, page),
+    );
   }
 
   listLicenses(orderId?: string): Promise<License[]> {
@@ -131,8 +132,12 @@ export class SellerApiClient {
   /**
    * Posts a status event. A retry, here or by the caller after a restart, must pass the
    * same `requestId`: the server then replays the stored event instead of adding another.
+   * Any 2xx answer means delivered; the stored event comes back when the server sends it.
    */
-  sendEvent(event: NewMarketplaceEvent, requestId: string = randomUUID()): Promise<MarketplaceEvent> {
+  sendEvent(
+    event: NewMarketplaceEvent,
+    requestId: string = randomUUID(),
+  ): Promise<MarketplaceEvent | undefined> {
     return this.call('sendEvent', { body: event, requestId });
   }
 
@@ -230,12 +235,13 @@ export class SellerApiClient {
     try {
       json = text === '' ? undefined : JSON.parse(text);
     } catch (cause) {
-      if (status === route.success) {
+      if (status >= 200 && status <= 299) {
         // A cut-off or garbled answer is a transport failure: the call may be repeated.
         throw new SellerApiError({ ...at, kind: 'network', status, cause }, 'the answer is not valid JSON');
       }
     }
-    if (status !== route.success) throw httpError(at, status, json, retryAfterSeconds);
+    // Any 2xx is success: a server may answer 200 where we expect 201 (a token, a post).
+    if (status < 200 || status > 299) throw httpError(at, status, json ?? text, retryAfterSeconds);
 
     const parsed = route.response.safeParse(json);
     if (!parsed.success) {
@@ -250,8 +256,9 @@ export class SellerApiClient {
   }
 }
 
-function eventPage(r: ResponseOf<'listEvents'>): PageOf<MarketplaceEvent> {
-  return { hasMore: r.hasMore, items: r.marketplaceEvents };
+/** A page; without a hasMore, there is more only when the page came back full. */
+function pageOf<T>(items: T[], hasMore: boolean | undefined, page: PageQuery): PageOf<T> {
+  return { hasMore: hasMore ?? items.length >= (page.limit ?? PAGE.defaultLimit), items };
 }
 
 function transportError(
@@ -280,18 +287,46 @@ function rootMessage(error: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** What the server said, from whatever it sent: the error body, problem details, or text. */
 function httpError(
   at: Pick<ApiErrorDetails, 'operation' | 'requestId'>,
   status: number,
-  json: unknown,
+  body: unknown,
   retryAfterSeconds: number | undefined,
 ): SellerApiError {
-  const body = ErrorBody.safeParse(json);
   const details: ApiErrorDetails = { ...at, kind: 'http', status, retryAfterSeconds };
-  if (!body.success) return new SellerApiError(details, `HTTP ${status}`);
-  const { errorCode, description, detailedDescription } = body.data;
+  const parsed = ErrorAnswer.safeParse(body);
+  if (parsed.success) {
+    const { errorCode, title, detail } = parsed.data;
+    const description = parsed.data.description ?? title;
+    const detailedDescription = parsed.data.detailedDescription ?? detail;
+    const words = [
+      errorCode && `${errorCode}:`,
+      description,
+      detailedDescription && `(${detailedDescription})`,
+    ]
+      .filter(Boolean)
+      .join(' ');
+    return new SellerApiError(
+      { ...details, errorCode, description, detailedDescription },
+      `HTTP ${status}${words ? ` ${words}` : ''}`,
+    );
+  }
+  const excerpt = typeof body === 'string' ? textExcerpt(body) : '';
   return new SellerApiError(
-    { ...details, errorCode, description, detailedDescription },
-    `HTTP ${status} ${errorCode}: ${description}${detailedDescription ? ` (${detailedDescription})` : ''}`,
+    { ...details, ...(excerpt ? { description: excerpt } : {}) },
+    `HTTP ${status}${excerpt ? `: ${excerpt}` : ''}`,
   );
+}
+
+/** A short, clean excerpt of a text or HTML answer (a gateway's error page): no markup, no controls. */
+function textExcerpt(text: string): string {
+  const plain = text
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return plain.length > 200 ? `${plain.slice(0, 199)}…` : plain;
 }

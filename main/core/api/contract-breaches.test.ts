@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SellerApiClient } from './client';
 import { SellerApiError } from './errors';
+import { orderIdOf } from './wire';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -20,19 +21,29 @@ afterEach(async () => {
   }
 });
 
+interface Answering {
+  /** The status of every answer but the token's (default: 201 for a POST, 200 otherwise). */
+  status?: number;
+  contentType?: string;
+  token?: { status: number; body: unknown };
+}
+
 /** Answers tokens normally and every other call with `body` (an object is sent as JSON). */
 async function serve(
   body: unknown,
   make: (l: RequestListener) => Server = createHttpServer,
+  answering: Answering = {},
 ): Promise<string> {
   const server = make((req, res) => {
-    res.setHeader('Content-Type', 'application/json');
+    res.setHeader('Content-Type', answering.contentType ?? 'application/json');
     if (req.url?.startsWith('/auth/v1/tokens')) {
-      res.statusCode = 201;
-      return res.end(JSON.stringify({ accessToken: 'opaque-token', tokenType: 'Bearer' }));
+      res.statusCode = answering.token?.status ?? 201;
+      return res.end(
+        JSON.stringify(answering.token?.body ?? { accessToken: 'opaque-token', tokenType: 'Bearer' }),
+      );
     }
-    res.statusCode = req.method === 'POST' ? 201 : 200;
-    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+    res.statusCode = answering.status ?? (req.method === 'POST' ? 201 : 200);
+    res.end(body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body));
   });
   servers.push(server);
   server.listen(0, '127.0.0.1');
@@ -103,7 +114,7 @@ describe('answers that break the schema', () => {
       },
       'orders.0.documentCurrencyCode',
     ],
-    ['no hasMore', { orders: [] }, 'hasMore'],
+    ['a list that is not a list', { hasMore: false, orders: {} }, 'orders'],
     ['an array where an object belongs', [], '(the whole answer)'],
   ])('reports %s as a schema error naming the operation and the field', async (_, body, fieldPath) => {
     const error = await failure(clientFor(await serve(body)).listOrders());
@@ -122,6 +133,153 @@ describe('answers that break the schema', () => {
     };
     const page = await clientFor(await serve({ hasMore: false, marketplaceEvents: [event] })).listEvents();
     expect(page.items).toEqual([event]);
+  });
+});
+
+describe('what a real marketplace may do differently, read as it means', () => {
+  const event = (fields: Record<string, unknown>) => ({
+    eventId: crypto.randomUUID(),
+    eventTypeCode: 'ServicePurchased',
+    statusCode: 'ProvisioningStarted',
+    description: 'A purchase',
+    eventTime: '2026-11-20T10:00:00.000000+00:00',
+    additionalProperties: [{ name: 'orderId', value: 'o-1' }],
+    ...fields,
+  });
+
+  it.each([
+    ['a null detailedDescription', { detailedDescription: null }, { detailedDescription: undefined }],
+    ['a sellerId as a string', { sellerId: '1001' }, { sellerId: 1001 }],
+    [
+      'an additional property whose value is a number or null',
+      {
+        additionalProperties: [
+          { name: 'orderId', value: 'o-1' },
+          { name: 'seats', value: 5 },
+          { name: 'x', value: null },
+        ],
+      },
+      {
+        additionalProperties: [
+          { name: 'orderId', value: 'o-1' },
+          { name: 'seats', value: '5' },
+          { name: 'x' },
+        ],
+      },
+    ],
+    [
+      'a time without an offset (UTC)',
+      { eventTime: '2026-11-20T10:00:00.5' },
+      { eventTime: '2026-11-20T10:00:00.5Z' },
+    ],
+    ['a space before the time', { eventTime: '2026-11-20 10:00:00Z' }, { eventTime: '2026-11-20T10:00:00Z' }],
+    [
+      'an offset without a colon',
+      { seenTime: '2026-11-20T12:00:00+0200' },
+      { seenTime: '2026-11-20T12:00:00+02:00' },
+    ],
+    [
+      'a status in another case',
+      { statusCode: 'provisioningstarted' },
+      { statusCode: 'ProvisioningStarted' },
+    ],
+    ['a null description', { description: null }, { description: '' }],
+  ])('reads an event with %s', async (_, fields, expected) => {
+    const page = await clientFor(
+      await serve({ hasMore: false, marketplaceEvents: [event(fields)] }),
+    ).listEvents();
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]).toMatchObject(expected);
+  });
+
+  it.each([
+    ['missing, on a short page', undefined, 1, false],
+    ['missing, on a full page', undefined, 2, true],
+    ['null, on a short page', null, 1, false],
+    ['"false"', 'false', 2, false],
+    ['"true"', 'true', 1, true],
+  ])('reads hasMore %s', async (_, hasMore, items, expected) => {
+    const body = { marketplaceEvents: Array.from({ length: items }, () => event({})), hasMore };
+    const page = await clientFor(await serve(body)).listEvents({ limit: 2 });
+    expect(page.hasMore).toBe(expected);
+  });
+
+  it('reads an order with an amount as a string, nulls, a lowercase currency and loose dates', async () => {
+    const order = {
+      orderId: crypto.randomUUID(),
+      issueTime: '2026-11-20 09:30:00',
+      orderTypeCode: 'purchase',
+      note: null,
+      documentCurrencyCode: 'eur',
+      validityPeriod: { startDate: '2026-12-01T00:00:00Z', endDate: '2027-11-30' },
+      buyerCustomerParty: { party: { partyName: 'Acme' }, buyerContact: null },
+      sellerSupplierParty: null,
+      anticipatedMonetaryTotal: { amount: '1234.50', currencyCode: 'eur' },
+      documentLines: [{ lineId: '1', lineItem: { name: 'Seats', quantity: { value: '3', unitCode: null } } }],
+    };
+    const read = await clientFor(await serve(order)).getOrder(order.orderId);
+    expect(read).toMatchObject({
+      issueTime: '2026-11-20T09:30:00Z',
+      orderTypeCode: 'Purchase',
+      documentCurrencyCode: 'EUR',
+      validityPeriod: { startDate: '2026-12-01', endDate: '2027-11-30' },
+      anticipatedMonetaryTotal: { amount: 1234.5, currencyCode: 'EUR' },
+      documentLines: [{ lineId: 1, lineItem: { quantity: { value: 3 } } }],
+    });
+    expect(read.note).toBeUndefined();
+  });
+
+  it.each([
+    ['"bearer"', 201, { accessToken: 'opaque-token', tokenType: 'bearer' }],
+    ['no tokenType', 201, { accessToken: 'opaque-token' }],
+    ['200 instead of 201', 200, { accessToken: 'opaque-token', tokenType: 'Bearer' }],
+  ])('logs in with a token answered with %s', async (_, status, body) => {
+    const url = await serve({ hasMore: false, orders: [] }, createHttpServer, { token: { status, body } });
+    expect((await clientFor(url).listOrders()).items).toEqual([]);
+  });
+
+  it.each([200, 202, 204])('counts a status post answered %i without a body as delivered', async (status) => {
+    const url = await serve(undefined, createHttpServer, { status });
+    const body = {
+      eventTypeCode: 'ServicePurchased',
+      statusCode: 'ProvisioningInProgress',
+      description: 'x',
+    } as const;
+    await expect(clientFor(url).sendEvent(body)).resolves.toBeUndefined();
+  });
+
+  it.each([
+    ['OrderId', (id: string) => ({ additionalProperties: [{ name: 'OrderId', value: id }] })],
+    ['orderID', (id: string) => ({ additionalProperties: [{ name: 'orderID', value: id }] })],
+    ['a top-level orderId', (id: string) => ({ additionalProperties: undefined, orderId: id })],
+  ])('finds the order link named %s', async (_, link) => {
+    const page = await clientFor(
+      await serve({ hasMore: false, marketplaceEvents: [event(link('o-7'))] }),
+    ).listEvents();
+    expect(page.items[0] && orderIdOf(page.items[0])).toBe('o-7');
+  });
+});
+
+describe("errors keep the server's words", () => {
+  it.each([
+    ['a partial error body', 'application/json', { errorCode: 'NotFound' }, 'HTTP 404 NotFound:'],
+    [
+      'problem details',
+      'application/problem+json',
+      { type: 'about:blank', title: 'Order not found', detail: 'No order 42 for this seller' },
+      'HTTP 404 Order not found (No order 42 for this seller)',
+    ],
+    [
+      'an HTML gateway page',
+      'text/html',
+      '<html><head><style>b{}</style></head><body><h1>404 Not Found</h1>\n<p>nginx</p></body></html>',
+      'HTTP 404: 404 Not Found nginx',
+    ],
+  ])('from %s, with the status and the request id', async (_, contentType, body, words) => {
+    const url = await serve(body, createHttpServer, { status: 404, contentType });
+    const error = await failure(clientFor(url).getOrder('42'));
+    expect(error.message).toContain(words);
+    expect(error.message).toMatch(/request id [0-9a-f-]{36}/);
   });
 });
 

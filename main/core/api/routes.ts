@@ -51,7 +51,8 @@ export const routes = {
     path: '/seller/v1/marketplaceEvents',
     auth: 'bearer',
     success: 201,
-    response: MarketplaceEvent,
+    // Any 2xx is delivered, with the stored event or without a body (200, 202, 204).
+    response: MarketplaceEvent.optional(),
     body: NewMarketplaceEvent,
   },
   listEvents: {

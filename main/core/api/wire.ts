@@ -1,15 +1,77 @@
 // The Seller API's wire model: one zod schema per resource of the specification
 // (../shared/spec/seller-api.md §2), the TypeScript types inferred from them.
 //
-// Reading is tolerant: unknown fields pass through (loose objects), and codes the spec
-// lists as enums are read as strings so a new event type or status is shown, not
-// crashed on. Writing (what the simulator accepts from a seller) is strict.
+// Reading is tolerant (design notes §2, the tolerant reader): unknown fields pass through
+// (loose objects); null counts as absent for optional fields; numbers may come as numeric
+// strings; times in the ISO 8601 variants servers write; a datetime where a date is expected;
+// codes the spec lists as enums matched in any case and kept as they are when unknown, so a new
+// event type or status is shown, not crashed on. Writing (what the simulator accepts from a
+// seller) is strict. Every leniency lives here, in the one schema module.
 import { z } from 'zod';
 
+/** Null means absent: servers write either for an optional field. */
+function optional<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => (value === null ? undefined : value), schema.optional());
+}
+
+/** A number, or a string that holds one. */
+function numeric<T extends z.ZodType>(schema: T) {
+  return z.preprocess(
+    (value) =>
+      typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+        ? Number(value)
+        : value,
+    schema,
+  );
+}
+
+/** Text, or a number written where text belongs. */
+const Text = z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string());
+
+/** A code matched in any case: a known one in the spec's spelling, an unknown one as it is. */
+function code(known: readonly string[]) {
+  const spelling = new Map(known.map((k) => [k.toLowerCase(), k]));
+  return z.preprocess(
+    (value) =>
+      typeof value === 'string' ? (spelling.get(value.trim().toLowerCase()) ?? value.trim()) : value,
+    z.string().min(1),
+  );
+}
+
+const TIMESTAMP_VARIANT =
+  /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2})(:\d{2}(?:[.,]\d{1,9})?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/**
+ * ISO 8601 as servers write it, in one form: `T` or a space, seconds and 0–9 fraction digits
+ * or none, `Z`, `+02:00`, `+0200` or `+02`, and no offset read as UTC.
+ */
+export function normaliseTimestamp(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const match = TIMESTAMP_VARIANT.exec(value.trim());
+  if (!match) return value;
+  const [, date, minutes, seconds = ':00', offset = 'Z'] = match;
+  const zone =
+    offset.toUpperCase() === 'Z'
+      ? 'Z'
+      : offset.length === 3
+        ? `${offset}:00`
+        : `${offset.slice(0, 3)}:${offset.slice(-2)}`;
+  return `${date}T${minutes}${seconds.replace(',', '.')}${zone}`;
+}
+
 export const Uuid = z.guid();
-/** Timestamps carry fractional seconds and a UTC offset (`Z` or `+00:00`). */
-export const Timestamp = z.iso.datetime({ offset: true });
-const CalendarDate = z.iso.date();
+/** A time with an offset, in any of the variants `normaliseTimestamp` reads. */
+export const Timestamp = z.preprocess(normaliseTimestamp, z.iso.datetime({ offset: true }));
+/** A calendar date; a datetime written where a date belongs gives its date. */
+const CalendarDate = z.preprocess(
+  (value) =>
+    typeof value === 'string' && /^\d{4}-\d{2}-\d{2}[Tt ]/.test(value) ? value.slice(0, 10) : value,
+  z.iso.date(),
+);
+/** A page's hasMore: a boolean, or "true"/"false"; absent is decided by the page's length. */
+const HasMore = optional(
+  z.preprocess((value) => (value === 'true' ? true : value === 'false' ? false : value), z.boolean()),
+);
 
 export const EVENT_TYPE_CODES = [
   'ServicePurchased',
@@ -35,22 +97,23 @@ export const ORDER_ID_PROPERTY = 'orderId';
 // 2.2
 export const AdditionalProperty = z.looseObject({
   name: z.string(),
-  value: z.string(),
-  description: z.string().optional(),
+  value: optional(Text),
+  description: optional(Text),
 });
 export type AdditionalProperty = z.infer<typeof AdditionalProperty>;
 
 // 2.1
 export const MarketplaceEvent = z.looseObject({
-  eventId: Uuid.optional(),
-  sellerId: z.int().optional(),
-  eventTypeCode: z.string().min(1),
-  statusCode: z.string().min(1),
-  eventTime: Timestamp.optional(),
-  description: z.string(),
-  detailedDescription: z.string().optional(),
-  seenTime: Timestamp.optional(),
-  additionalProperties: z.array(AdditionalProperty).optional(),
+  eventId: optional(Uuid),
+  sellerId: optional(numeric(z.int())),
+  eventTypeCode: code(EVENT_TYPE_CODES),
+  statusCode: code(STATUS_CODES),
+  eventTime: optional(Timestamp),
+  /** Required by the spec; an event without one still counts (its status is what matters). */
+  description: z.preprocess((value) => value ?? '', Text),
+  detailedDescription: optional(Text),
+  seenTime: optional(Timestamp),
+  additionalProperties: optional(z.array(AdditionalProperty)),
 });
 export type MarketplaceEvent = z.infer<typeof MarketplaceEvent>;
 
@@ -68,114 +131,118 @@ export type NewMarketplaceEvent = z.infer<typeof NewMarketplaceEvent>;
 
 // 2.3
 export const MarketplaceEventList = z.looseObject({
-  hasMore: z.boolean(),
+  hasMore: HasMore,
   marketplaceEvents: z.array(MarketplaceEvent),
 });
 export type MarketplaceEventList = z.infer<typeof MarketplaceEventList>;
 
 // 2.8
+/** ISO 4217 codes, whatever their case. */
+const Currency = z.preprocess(
+  (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
+  z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code of three letters'),
+);
+
 export const MonetaryAmount = z.looseObject({
-  amount: z.number().optional(),
-  currencyCode: z.string().optional(),
+  amount: optional(numeric(z.number())),
+  currencyCode: optional(Currency),
 });
 export type MonetaryAmount = z.infer<typeof MonetaryAmount>;
 
-const Quantity = z.looseObject({ value: z.number().optional(), unitCode: z.string().optional() });
+const Quantity = z.looseObject({ value: optional(numeric(z.number())), unitCode: optional(Text) });
 export type Quantity = z.infer<typeof Quantity>;
 
 // 2.5
 export const TimePeriod = z.looseObject({
-  startDate: CalendarDate.optional(),
-  endDate: CalendarDate.optional(),
-  description: z.string().optional(),
+  startDate: optional(CalendarDate),
+  endDate: optional(CalendarDate),
+  description: optional(Text),
 });
 export type TimePeriod = z.infer<typeof TimePeriod>;
 
 // 2.10
 export const PostalAddress = z.looseObject({
-  addressLine: z.string().optional(),
-  addressLine1: z.string().optional(),
-  addressLine2: z.string().optional(),
-  addressLine3: z.string().optional(),
-  cityName: z.string().optional(),
-  postalZone: z.string().optional(),
-  countrySubentityCode: z.string().optional(),
-  countryCode: z.string().optional(),
+  addressLine: optional(Text),
+  addressLine1: optional(Text),
+  addressLine2: optional(Text),
+  addressLine3: optional(Text),
+  cityName: optional(Text),
+  postalZone: optional(Text),
+  countrySubentityCode: optional(Text),
+  countryCode: optional(Text),
 });
 export type PostalAddress = z.infer<typeof PostalAddress>;
 
-export const PartyIdentification = z.looseObject({ id: z.string(), schemeId: z.string().optional() });
+export const PartyIdentification = z.looseObject({ id: Text, schemeId: optional(Text) });
 export type PartyIdentification = z.infer<typeof PartyIdentification>;
 
 export const Party = z.looseObject({
-  partyName: z.string().optional(),
-  partyIdentifications: z.array(PartyIdentification).optional(),
-  postalAddress: PostalAddress.optional(),
+  partyName: optional(Text),
+  partyIdentifications: optional(z.array(PartyIdentification)),
+  postalAddress: optional(PostalAddress),
 });
 export type Party = z.infer<typeof Party>;
 
 // 2.11
 export const Contact = z.looseObject({
-  name: z.string().optional(),
-  telephone: z.string().optional(),
-  electronicMail: z.string().optional(),
-  note: z.string().optional(),
+  name: optional(Text),
+  telephone: optional(Text),
+  electronicMail: optional(Text),
+  note: optional(Text),
 });
 export type Contact = z.infer<typeof Contact>;
 
 // 2.6, 2.7
 export const BuyerCustomerParty = z.looseObject({
-  supplierAssignedAccountId: z.string().optional(),
-  party: Party.optional(),
-  buyerContact: Contact.optional(),
+  supplierAssignedAccountId: optional(Text),
+  party: optional(Party),
+  buyerContact: optional(Contact),
 });
 export type BuyerCustomerParty = z.infer<typeof BuyerCustomerParty>;
 
-export const SellerSupplierParty = z.looseObject({ party: Party.optional() });
+export const SellerSupplierParty = z.looseObject({ party: optional(Party) });
 export type SellerSupplierParty = z.infer<typeof SellerSupplierParty>;
 
 // 2.9
 export const LineItem = z.looseObject({
-  name: z.string().optional(),
-  sellersItemId: z.string().optional(),
-  quantity: Quantity.optional(),
-  price: z
-    .looseObject({ priceAmount: MonetaryAmount.optional(), baseQuantity: Quantity.optional() })
-    .optional(),
-  delivery: z.looseObject({ contact: Contact.optional() }).optional(),
+  name: optional(Text),
+  sellersItemId: optional(Text),
+  quantity: optional(Quantity),
+  price: optional(z.looseObject({ priceAmount: optional(MonetaryAmount), baseQuantity: optional(Quantity) })),
+  delivery: optional(z.looseObject({ contact: optional(Contact) })),
 });
 export type LineItem = z.infer<typeof LineItem>;
 
 export const DocumentLine = z.looseObject({
-  lineId: z.int().optional(),
-  note: z.string().optional(),
-  lineItem: LineItem.optional(),
+  lineId: optional(numeric(z.int())),
+  note: optional(Text),
+  lineItem: optional(LineItem),
 });
 export type DocumentLine = z.infer<typeof DocumentLine>;
 
 // 2.4
 export const Order = z.looseObject({
-  orderId: Uuid.optional(),
-  issueTime: Timestamp.optional(),
-  orderTypeCode: z.string().min(1),
-  note: z.string().optional(),
-  documentCurrencyCode: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code of three capital letters'),
-  validityPeriod: TimePeriod.optional(),
+  orderId: optional(Uuid),
+  issueTime: optional(Timestamp),
+  orderTypeCode: code(ORDER_TYPE_CODES),
+  note: optional(Text),
+  documentCurrencyCode: Currency,
+  validityPeriod: optional(TimePeriod),
   buyerCustomerParty: BuyerCustomerParty,
-  sellerSupplierParty: SellerSupplierParty,
-  anticipatedMonetaryTotal: MonetaryAmount.optional(),
-  documentLines: z.array(DocumentLine),
+  sellerSupplierParty: z.preprocess((value) => value ?? {}, SellerSupplierParty),
+  anticipatedMonetaryTotal: optional(MonetaryAmount),
+  documentLines: z.preprocess((value) => value ?? [], z.array(DocumentLine)),
 });
 export type Order = z.infer<typeof Order>;
 
-export const OrderList = z.looseObject({ hasMore: z.boolean(), orders: z.array(Order) });
+export const OrderList = z.looseObject({ hasMore: HasMore, orders: z.array(Order) });
 export type OrderList = z.infer<typeof OrderList>;
 
 // 2.12
 export const License = z.looseObject({
-  licenseId: Uuid.optional(),
-  electronicMail: z.string().optional(),
-  additionalProperties: z.array(AdditionalProperty).optional(),
+  licenseId: optional(Uuid),
+  electronicMail: optional(Text),
+  additionalProperties: optional(z.array(AdditionalProperty)),
 });
 export type License = z.infer<typeof License>;
 
@@ -194,17 +261,35 @@ export type PingResponse = z.infer<typeof PingResponse>;
 // 2.14
 export const TokenResponse = z.looseObject({
   accessToken: z.string().min(1),
-  tokenType: z.literal('Bearer'),
+  /** `Bearer` in any case (RFC 6749 §5.1), and Bearer when absent. */
+  tokenType: z.preprocess(
+    (value) =>
+      value === undefined || value === null || (typeof value === 'string' && value.toLowerCase() === 'bearer')
+        ? 'Bearer'
+        : value,
+    z.literal('Bearer'),
+  ),
 });
 export type TokenResponse = z.infer<typeof TokenResponse>;
 
 // 2.15
+/** The error body of 2.15, as the simulator writes it. */
 export const ErrorBody = z.looseObject({
   errorCode: z.string(),
   description: z.string(),
   detailedDescription: z.string(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** An error answer as the client reads it: each field may be missing (a partial body still tells something). */
+export const ErrorAnswer = z.looseObject({
+  errorCode: optional(Text),
+  description: optional(Text),
+  detailedDescription: optional(Text),
+  /** RFC 9457 problem details, as some gateways answer. */
+  title: optional(Text),
+  detail: optional(Text),
+});
 
 /** The error codes this project assumes (design notes §2), with their HTTP statuses. */
 export const ERROR_STATUS = {
@@ -220,11 +305,19 @@ export const ERROR_STATUS = {
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-/** The `orderId` additional property of an event or license, if it has one. */
+const ORDER_ID_NAME = ORDER_ID_PROPERTY.toLowerCase();
+
+/**
+ * The order an event or license links to: its `orderId` additional property, named in any case
+ * (`OrderId`, `orderID`), or else a top-level `orderId` field.
+ */
 export function orderIdOf(item: {
   additionalProperties?: AdditionalProperty[] | undefined;
+  [field: string]: unknown;
 }): string | undefined {
-  return item.additionalProperties?.find((p) => p.name === ORDER_ID_PROPERTY)?.value;
+  const linked = item.additionalProperties?.find((p) => p.name.toLowerCase() === ORDER_ID_NAME)?.value;
+  if (linked) return linked;
+  return typeof item.orderId === 'string' && item.orderId !== '' ? item.orderId : undefined;
 }
 
 /** What tells events apart: the id, or for an event without one (the spec allows it) its content. */
