@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { orderIdOf } from '../main/core/api/wire';
 import { TransitionError } from '../main/core/seller-core';
 import { DATABASE_FILE } from '../main/core/store/account-store';
+import { until } from '../main/shell/test-fakes';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { inbox, type Laptop, makeDataDir, openLaptop, removeDataDir } from './support/core';
 import { exitOf, spawnTs, waitForLine } from './support/processes';
@@ -326,8 +327,9 @@ describe('the local store', () => {
     const offline = await a.core.order(orderId); // at once, from the store
     expect(offline.order).toEqual(fresh.order);
     expect(offline.licenses).toEqual(fresh.licenses);
-    await until(() =>
-      a.events.slice(seen).some((e) => e.type === 'orders-updated' && e.orderIds.includes(orderId)),
+    await until(
+      () => a.events.slice(seen).some((e) => e.type === 'orders-updated' && e.orderIds.includes(orderId)),
+      8000,
     );
     const after = await a.core.order(orderId);
     expect(after.order).toEqual(fresh.order);
@@ -354,7 +356,7 @@ describe('the local store', () => {
         documentLines: [{ lineId: 1, lineItem: { name: 'Qwvox Cold Storage', quantity: { value: 2 } } }],
       });
       await a.core.checkNow();
-      await until(() => inbox(a.core).find((o) => o.orderId === orderId)?.buyer !== undefined);
+      await until(() => inbox(a.core).find((o) => o.orderId === orderId)?.buyer !== undefined, 8000);
       expect(a.notifications().filter((n) => n.kind !== 'reminder')).toEqual([]);
       const row = {
         orderId,
@@ -380,8 +382,9 @@ describe('the local store', () => {
 
     const arrived = await Promise.all(Array.from({ length: 12 }, () => purchase()));
     await a.core.checkNow();
-    await until(() =>
-      arrived.every((id) => inbox(a.core).find((o) => o.orderId === id)?.buyer !== undefined),
+    await until(
+      () => arrived.every((id) => inbox(a.core).find((o) => o.orderId === id)?.buyer !== undefined),
+      8000,
     );
     expect(a.core.peakFetchesInFlight).toBeGreaterThan(1);
     expect(a.core.peakFetchesInFlight).toBeLessThanOrEqual(4);
@@ -491,12 +494,4 @@ async function damageTable(file: string, table: string): Promise<void> {
   const handle = await open(file, 'r+');
   await handle.write(Buffer.alloc(pageSize, 0x5a), 0, pageSize, (rootpage - 1) * pageSize);
   await handle.close();
-}
-
-async function until(check: () => boolean, timeoutMs = 8000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

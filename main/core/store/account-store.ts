@@ -45,20 +45,12 @@ export interface InboxRow {
   total?: string;
 }
 
-export type InboxFilter = 'all' | 'waiting' | string;
-
 export interface InboxQuery {
-  filter: InboxFilter;
+  /** 'all', 'waiting', or a status code. */
+  filter: string;
   search: string;
   offset: number;
   limit: number;
-}
-
-export interface PollRecord {
-  /** Events learned by this poll, in listing order. */
-  fresh: MarketplaceEvent[];
-  /** New orders queued for announcement by this poll. */
-  arrived: string[];
 }
 
 export interface ClaimedAnnouncements {
@@ -166,10 +158,9 @@ export class AccountStore {
     backlog: boolean;
     paused: boolean;
     now: string;
-  }): PollRecord {
-    return this.atomically(() => {
+  }): void {
+    this.atomically(() => {
       const fresh = this.insertEvents(input.events);
-      const arrived: string[] = [];
       if (!input.backlog) {
         const queue = this.sql(
           'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
@@ -177,23 +168,12 @@ export class AccountStore {
         for (const event of fresh) {
           const orderId = orderIdOf(event);
           if (orderId === undefined || !isNewPurchase(event)) continue;
-          if (queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes > 0) {
-            arrived.push(orderId);
-          }
+          queue.run(orderId, input.paused ? 'held' : 'pending', input.now);
         }
       }
       const cursor = input.cursor && JSON.stringify(input.cursor);
       if (cursor && cursor !== this.meta('cursor')) this.setMeta('cursor', cursor);
-      return { fresh, arrived };
     });
-  }
-
-  hasEvent(key: string): boolean {
-    return this.sql('SELECT 1 FROM events WHERE key = ?').get(key) !== undefined;
-  }
-
-  eventCount(): number {
-    return (this.sql('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n;
   }
 
   /** An order's events in time order. */
@@ -518,12 +498,12 @@ export class AccountStore {
 
   // --- Small values ---------------------------------------------------------------------------
 
-  meta(key: string): string | undefined {
+  private meta(key: string): string | undefined {
     return (this.sql('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)
       ?.value;
   }
 
-  setMeta(key: string, value: string): void {
+  private setMeta(key: string, value: string): void {
     this.sql('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = ?').run(
       key,
       value,
