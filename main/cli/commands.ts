@@ -1,7 +1,7 @@
 // The CLI's commands: each turns its arguments into client calls and returns what to print.
 import type { SellerApiClient } from '../core/api/client';
-import type { PageOf } from '../core/api/pagination';
-import { STATUS_CODES, type StatusCode } from '../core/api/wire';
+import type { PageOf, WalkedPage } from '../core/api/pagination';
+import { type Listed, STATUS_CODES, type StatusCode, type UnreadableItem } from '../core/api/wire';
 import type { Printable } from './format';
 
 export class UsageError extends Error {}
@@ -23,21 +23,38 @@ const STATUS_WORDS: Readonly<Record<string, StatusCode>> = Object.fromEntries(
   ]),
 );
 
-async function collect<T>(iterator: AsyncIterable<T>): Promise<T[]> {
-  const items: T[] = [];
-  for await (const item of iterator) items.push(item);
-  return items;
-}
-
-/** One page, or with --all every item; both print as the list of items. */
-async function list<T>(options: CommandOptions, page: () => Promise<PageOf<T>>, all: () => AsyncIterable<T>) {
-  return options.all ? collect(all()) : (await page()).items;
+/** What a command printed, and the items it listed that could not be read (told on stderr). */
+export interface Outcome {
+  result: Printable;
+  aside: UnreadableItem[];
 }
 
 export async function runCommand(
   client: SellerApiClient,
   args: string[],
   options: CommandOptions,
+): Promise<Outcome> {
+  const aside: UnreadableItem[] = [];
+  const readable = <T>(listed: Listed<T>): T[] => {
+    aside.push(...listed.unreadable);
+    return listed.items;
+  };
+  /** One page, or with --all every item; both print as the list of items. */
+  const list = async <T>(page: () => Promise<PageOf<T>>, all: () => AsyncIterable<WalkedPage<T>>) => {
+    if (!options.all) return readable(await page());
+    const items: T[] = [];
+    for await (const walked of all()) items.push(...readable(walked));
+    return items;
+  };
+  return { result: await printable(client, args, options, list, readable), aside };
+}
+
+async function printable(
+  client: SellerApiClient,
+  args: string[],
+  options: CommandOptions,
+  list: <T>(page: () => Promise<PageOf<T>>, all: () => AsyncIterable<WalkedPage<T>>) => Promise<T[]>,
+  readable: <T>(listed: Listed<T>) => T[],
 ): Promise<Printable> {
   const [noun, verb, ...rest] = args;
   const page = { offset: options.offset, limit: options.limit };
@@ -53,7 +70,6 @@ export async function runCommand(
       return {
         kind: 'events',
         value: await list(
-          options,
           () => client.listNewEvents(page),
           () => client.newEvents(),
         ),
@@ -62,7 +78,6 @@ export async function runCommand(
       return {
         kind: 'events',
         value: await list(
-          options,
           () => client.listEvents(page),
           () => client.allEvents(),
         ),
@@ -71,7 +86,6 @@ export async function runCommand(
       return {
         kind: 'orders',
         value: await list(
-          options,
           () => client.listOrders(page),
           () => client.allOrders(),
         ),
@@ -79,7 +93,7 @@ export async function runCommand(
     case 'orders get':
       return { kind: 'order', value: await client.getOrder(argument('order id')) };
     case 'licenses list':
-      return { kind: 'licenses', value: await client.listLicenses(options.order) };
+      return { kind: 'licenses', value: readable(await client.listLicenses(options.order)) };
     case 'licenses get':
       return { kind: 'license', value: await client.getLicense(argument('license id')) };
   }

@@ -56,3 +56,13 @@ export function formatItems(result: Printable): string {
       return licenseRow(result.value);
   }
 }
+
+/** A problem for stderr: its sentence, then each detail on a line of its own. */
+export function describeProblem(problem: {
+  message: string;
+  details?: readonly string[] | undefined;
+}): string {
+  return [`seller-tray: ${problem.message}`, ...(problem.details ?? []).map((d) => `  ${cell(d)}`)]
+    .map((line) => `${line}\n`)
+    .join('');
+}

@@ -4,10 +4,11 @@ import { parseArgs } from 'node:util';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
+import { describeAside } from '../core/kept-aside';
 import { KeychainUnavailableError } from '../core/secrets';
 import { cliStores, resolveAccount } from './account';
 import { runCommand, UsageError } from './commands';
-import { formatItems, type Printable } from './format';
+import { describeProblem, formatItems } from './format';
 import { login, watch } from './session';
 
 const USAGE = `Usage: seller-tray <command> [options]
@@ -66,7 +67,7 @@ async function main(argv: string[]): Promise<number> {
       baseUrl: account.baseUrl,
       credentials: { clientId: account.clientId, clientSecret: account.clientSecret },
     });
-    const result: Printable = await runCommand(client, positionals, {
+    const { result, aside } = await runCommand(client, positionals, {
       all: values.all ?? false,
       offset: integerOption(values.offset, 'offset', 0) ?? PAGE.defaultOffset,
       limit: integerOption(values.limit, 'limit', 1) ?? PAGE.defaultLimit,
@@ -77,6 +78,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(
       values.json ? `${JSON.stringify(result.value ?? null, null, 2)}\n` : formatItems(result),
     );
+    if (aside.length > 0) process.stderr.write(describeProblem(describeAside(aside)));
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -7,6 +7,7 @@ import { accountDir } from '../core/service';
 import { parseSettingsPatch } from '../core/settings';
 import type { Account, CliStores } from './account';
 import { UsageError } from './commands';
+import { describeProblem } from './format';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -62,7 +63,7 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
   // Printed as the core raises them, before it marks them raised: a watch killed in between
   // prints them again on its next run, never loses one.
   core.on((event) => {
-    if (event.type === 'problem') process.stderr.write(`seller-tray: ${event.message}\n`);
+    if (event.type === 'problem') process.stderr.write(describeProblem(event));
     if (event.type !== 'orders-arrived') return;
     for (const orderId of event.orderIds) {
       const brief = core.brief(orderId);

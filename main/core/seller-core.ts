@@ -4,8 +4,10 @@
 // through its ports, so it runs the same in Electron, the CLI and the tests.
 import type { SellerApiClient } from './api/client';
 import { SellerApiError } from './api/errors';
+import { PAGE } from './api/routes';
 import type { License, MarketplaceEvent, Order } from './api/wire';
 import { syncFeed } from './event-feed';
+import { describeAside } from './kept-aside';
 import {
   briefOf,
   dueReminders,
@@ -60,7 +62,8 @@ export type CoreEvent =
   | { type: 'orders-arrived'; orderIds: string[] }
   /** Stored orders changed (fetched or refreshed): views showing them read them again. */
   | { type: 'orders-updated'; orderIds: string[] }
-  | { type: 'problem'; message: string };
+  /** Something the user should know; `details` say more, one click away. */
+  | { type: 'problem'; message: string; details?: string[] };
 
 export interface OrderDetail {
   order: Order;
@@ -108,6 +111,8 @@ export class SellerCore {
   private connection: Connection = 'starting';
   private lastSuccessfulPoll: string | null = null;
   private lastError: string | null = null;
+  /** The "new" listing's failure was told: it is told again only after it worked in between. */
+  private newListingFailureTold = false;
 
   private constructor(
     private readonly ports: CorePorts,
@@ -139,6 +144,8 @@ export class SellerCore {
     const now = ports.now ?? Date.now;
     const { store, problems } = AccountStore.open(ports.dataDir, now);
     problems.push(...importLegacyFiles(ports.dataDir, store, new Date(now()).toISOString()));
+    const learned = store.learnedPageSize();
+    if (learned !== undefined) ports.client.adoptPageSize(learned);
     return new SellerCore(ports, store, problems);
   }
 
@@ -290,11 +297,15 @@ export class SellerCore {
     const sync = await syncFeed(this.ports.client, this.store.cursor());
     this.store.recordPoll({
       events: sync.events,
+      unreadable: sync.unreadable,
       cursor: sync.cursor,
       backlog: sync.backlog,
       paused: this.pausedUntil() !== null,
       now: this.isoNow(),
     });
+    this.tellNewListingFailure(sync.newListingProblem);
+    this.tellAside();
+    if (this.ports.client.pageSize < PAGE.maxLimit) this.store.rememberPageSize(this.ports.client.pageSize);
     if (sync.backlog) this.backlogWalk ??= this.walkBacklog();
     else if (!this.backlogWalk) this.fetcher.round();
     await this.announce();
@@ -303,6 +314,28 @@ export class SellerCore {
     this.store.forgetConfirmed();
     this.lastSuccessfulPoll = this.isoNow();
     this.lastError = null;
+  }
+
+  /** Items kept aside since the user was last told: one message, what was wrong in its details. */
+  private tellAside(): void {
+    const untold = this.store.untoldAside();
+    if (untold.length === 0) return;
+    this.emit({ type: 'problem', ...describeAside(untold) });
+    this.store.markTold(untold);
+  }
+
+  private tellNewListingFailure(problem: string | undefined): void {
+    if (problem === undefined || this.newListingFailureTold) {
+      this.newListingFailureTold = problem !== undefined;
+      return;
+    }
+    this.newListingFailureTold = true;
+    this.emit({
+      type: 'problem',
+      message:
+        "The marketplace's list of new events does not work, so Seller Tray reads its full list of events instead: no order is missed. If this stays, run Diagnose connection in Settings and send the result to the marketplace.",
+      details: [problem],
+    });
   }
 
   /** Raises the queued announcements, one run at a time. */
@@ -357,18 +390,20 @@ export class SellerCore {
    * order by order.
    */
   private async walkBacklog(): Promise<void> {
-    const page: Order[] = [];
+    const batch: Order[] = [];
     const save = () => {
-      const orderIds = this.store.saveListedOrders(page.splice(0), this.isoNow());
+      const orderIds = this.store.saveListedOrders(batch.splice(0), this.isoNow());
       if (orderIds.length > 0) this.emit({ type: 'orders-updated', orderIds });
     };
     try {
-      for await (const order of this.ports.client.allOrders()) {
+      for await (const page of this.ports.client.allOrders()) {
         if (this.stopped) return;
-        page.push(order);
-        if (page.length >= BACKLOG_BATCH) save();
+        batch.push(...page.items);
+        this.store.setAside(page.unreadable, this.isoNow());
+        if (batch.length >= BACKLOG_BATCH) save();
       }
       save();
+      this.tellAside();
     } catch (error) {
       this.emit({
         type: 'problem',
@@ -385,7 +420,10 @@ export class SellerCore {
     try {
       const order = await this.ports.client.getOrder(orderId);
       const licenses = await this.ports.client.listLicenses(orderId);
-      this.store.saveOrder(orderId, order, licenses, this.isoNow());
+      this.store.atomically(() => {
+        this.store.saveOrder(orderId, order, licenses.items, this.isoNow());
+        this.store.setAside(licenses.unreadable, this.isoNow());
+      });
       this.updated.add(orderId);
     } catch (error) {
       this.store.markFetchFailed(orderId, error instanceof Error ? error.message : String(error));

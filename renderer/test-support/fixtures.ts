@@ -139,6 +139,7 @@ export function manyOrders(count: number, waiting = 0): OrderListItem[] {
     const item: OrderListItem = {
       orderId,
       status: i < waiting ? 'ProvisioningStarted' : 'ProvisioningCompleted',
+      purchaseType: 'ServicePurchased',
       since: new Date(base - i * 60_000).toISOString(),
       waiting: i < waiting,
       delivery: null,

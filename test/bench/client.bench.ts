@@ -67,10 +67,13 @@ const paths = [
 ];
 
 async function walkWithClient(): Promise<number> {
-  const client = new SellerApiClient({ baseUrl: url, credentials });
+  const client = new SellerApiClient({ baseUrl: url, credentials, pageSize: PAGE_SIZE });
   let items = 0;
-  for await (const _ of client.allOrders(PAGE_SIZE)) items += 1;
-  for await (const _ of client.allEvents(PAGE_SIZE)) if (++items === ORDERS + EVENTS) break;
+  for await (const page of client.allOrders()) items += page.items.length;
+  for await (const page of client.allEvents()) {
+    items += page.items.length;
+    if (items >= ORDERS + EVENTS) break;
+  }
   return items;
 }
 

@@ -57,9 +57,9 @@ function makeClient(overrides: Partial<SellerApiClientOptions> = {}) {
 const faults = (body: unknown) => admin(sim.url, 'PATCH', 'faults', body);
 const count = (sent: Sent[], path: string) => sent.filter((s) => new URL(s.url).pathname === path).length;
 
-async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+async function collect<T>(pages: AsyncIterable<{ items: T[] }>): Promise<T[]> {
   const items: T[] = [];
-  for await (const item of iterable) items.push(item);
+  for await (const page of pages) items.push(...page.items);
   return items;
 }
 
@@ -74,10 +74,10 @@ async function failure(promise: Promise<unknown>): Promise<SellerApiError> {
 
 describe('tokens', () => {
   it('renews an expired token in the middle of a 40-page walk and loses no page', async () => {
-    const { client, sent } = makeClient();
+    const { client, sent } = makeClient({ pageSize: 10 });
     const orders: string[] = [];
-    for await (const order of client.allOrders(10)) {
-      orders.push(order.orderId ?? '');
+    for await (const page of client.allOrders()) {
+      orders.push(...page.items.map((order) => order.orderId ?? ''));
       // The server's clock jumps past the token's expiry halfway; the laptop does not notice.
       if (orders.length === 200) serverNow += 31 * 60_000;
     }
@@ -287,11 +287,11 @@ describe('pagination of the "new" listing', () => {
       const expected = new Set<string>();
       const seeded = sim.store.summary()[0]?.newEvents ?? 0;
       for (const id of await addPurchases(35)) expected.add(id);
-      const { client, sent } = makeClient();
+      const { client, sent } = makeClient({ pageSize: 10 });
       const seen: string[] = [];
-      for await (const event of client.newEvents(10)) {
-        seen.push(orderIdOf(event) ?? '');
-        if (seen.length === 15) for (const id of await addPurchases(5)) expected.add(id);
+      for await (const page of client.newEvents()) {
+        seen.push(...page.items.map((event) => orderIdOf(event) ?? ''));
+        if (seen.length === 20) for (const id of await addPurchases(5)) expected.add(id);
       }
       expect(seen).toHaveLength(seeded + 40);
       expect(new Set(seen).size).toBe(seen.length);
@@ -303,9 +303,8 @@ describe('pagination of the "new" listing', () => {
   );
 
   it('walks the "all" listing in order from an offset', async () => {
-    const { client } = makeClient();
-    const all = await collect(client.allEvents(100));
-    const tail = await collect(client.allEvents(7, all.length - 20));
+    const all = await collect(makeClient().client.allEvents());
+    const tail = await collect(makeClient({ pageSize: 7 }).client.allEvents(all.length - 20));
     expect(tail).toEqual(all.slice(-20));
     const times = all.map((e) => e.eventTime ?? '');
     expect([...times].sort()).toEqual(times);

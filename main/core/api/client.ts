@@ -4,18 +4,22 @@ import { decodeJwt } from 'jose';
 import type { z } from 'zod';
 import { AccessTokens } from './access-token';
 import { type ApiErrorDetails, SellerApiError } from './errors';
-import { type FetchPage, type PageOf, walkConsuming, walkStable } from './pagination';
+import { type PageOf, type WalkedPage, walkConsuming, walkStable } from './pagination';
 import { DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryDelayMs } from './retry';
 import { type Operation, PAGE, REQUEST_ID_HEADER, type Route, routePath, routes } from './routes';
 import { checkBaseUrl, isTlsFailure, type Transport } from './transport';
 import {
   ErrorAnswer,
-  eventKey,
+  firstIssue,
+  type ItemKind,
+  itemKey,
   type License,
+  type Listed,
   type MarketplaceEvent,
   type NewMarketplaceEvent,
   type Order,
   type PingResponse,
+  readItems,
 } from './wire';
 
 export interface ClientCredentials {
@@ -44,6 +48,8 @@ export interface SellerApiClientOptions {
   random?: () => number;
   /** Told of every retry, with the request id, so that logs can trace a call. */
   onRetry?: (notice: RetryNotice) => void;
+  /** The page size walks ask for first (a size learned earlier); `PAGE.maxLimit` by default. */
+  pageSize?: number;
 }
 
 export interface PageQuery {
@@ -61,6 +67,8 @@ interface CallInput {
 
 type ResponseOf<O extends Operation> = z.infer<(typeof routes)[O]['response']>;
 
+type PagedOperation = 'listEvents' | 'listNewEvents' | 'listOrders';
+
 const DEFAULT_TIMEOUT_MS = 15_000;
 
 export class SellerApiClient {
@@ -72,6 +80,7 @@ export class SellerApiClient {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private readonly tokens: AccessTokens;
+  #pageSize: number;
 
   constructor(private readonly options: SellerApiClientOptions) {
     const base = checkBaseUrl(options.baseUrl);
@@ -84,6 +93,20 @@ export class SellerApiClient {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.random = options.random ?? Math.random;
     this.tokens = new AccessTokens(() => this.createToken(), this.clock);
+    this.#pageSize = options.pageSize ?? PAGE.maxLimit;
+  }
+
+  /**
+   * The page size walks ask for: `PAGE.maxLimit` until the server shows a smaller maximum, by a
+   * 400 that names it or by pages shorter than asked that say there is more.
+   */
+  get pageSize(): number {
+    return this.#pageSize;
+  }
+
+  /** Starts from a page size learned before (remembered per account); never grows it. */
+  adoptPageSize(size: number): void {
+    if (Number.isInteger(size) && size > 0) this.#pageSize = Math.min(this.#pageSize, size);
   }
 
   ping(): Promise<PingResponse> {
@@ -102,7 +125,7 @@ export class SellerApiClient {
   }
 
   listOrders(page: PageQuery = {}): Promise<PageOf<Order>> {
-    return this.call('listOrders', { query: { ...page } }).then((r) => pageOf(r.orders, r.hasMore, page));
+    return this.listPage('listOrders', page);
   }
 
   getOrder(orderId: string): Promise<Order> {
@@ -110,19 +133,16 @@ export class SellerApiClient {
   }
 
   listEvents(page: PageQuery = {}): Promise<PageOf<MarketplaceEvent>> {
-    return this.call('listEvents', { query: { ...page } }).then((r) =>
-      pageOf(r.marketplaceEvents, r.hasMore, page),
-    );
+    return this.listPage('listEvents', page);
   }
 
   listNewEvents(page: PageQuery = {}): Promise<PageOf<MarketplaceEvent>> {
-    return this.call('listNewEvents', { query: { ...page } }).then((r) =>
-      pageOf(r.marketplaceEvents, r.hasMore, page),
-    );
+    return this.listPage('listNewEvents', page);
   }
 
-  listLicenses(orderId?: string): Promise<License[]> {
-    return this.call('listLicenses', { query: { orderId } });
+  /** An order's licenses (or all of them), each read on its own. */
+  async listLicenses(orderId?: string): Promise<Listed<License>> {
+    return readItems('license', await this.call('listLicenses', { query: { orderId } }));
   }
 
   getLicense(licenseId: string): Promise<License> {
@@ -141,21 +161,61 @@ export class SellerApiClient {
     return this.call('sendEvent', { body: event, requestId });
   }
 
-  /** Every order, oldest first. */
-  allOrders(limit: number = PAGE.maxLimit): AsyncGenerator<Order> {
-    return walkStable((offset, l) => this.listOrders({ offset, limit: l }), limit);
+  /** Every order, oldest first, page by page. */
+  allOrders(): AsyncGenerator<WalkedPage<Order>> {
+    return walkStable(
+      (offset) => this.listOrders({ offset, limit: this.#pageSize }),
+      (order) => itemKey('order', order),
+      () => this.#pageSize,
+    );
   }
 
-  /** Every event of the "all" listing from `startOffset` on, in listing order. */
-  allEvents(limit: number = PAGE.maxLimit, startOffset = 0): AsyncGenerator<MarketplaceEvent> {
-    const fetchPage: FetchPage<MarketplaceEvent> = (offset, l) =>
-      this.listEvents({ offset: startOffset + offset, limit: l });
-    return walkStable(fetchPage, limit);
+  /** Every event of the "all" listing from `startOffset` on, in listing order, page by page. */
+  allEvents(startOffset = 0): AsyncGenerator<WalkedPage<MarketplaceEvent>> {
+    return walkStable(
+      (offset) => this.listEvents({ offset: startOffset + offset, limit: this.#pageSize }),
+      (event) => itemKey('event', event),
+      () => this.#pageSize,
+    );
   }
 
   /** Every event of the "new" listing exactly once, whether the server consumes it on read or not. */
-  newEvents(limit: number = PAGE.maxLimit): AsyncGenerator<MarketplaceEvent> {
-    return walkConsuming((offset, l) => this.listNewEvents({ offset, limit: l }), limit, eventKey);
+  newEvents(): AsyncGenerator<WalkedPage<MarketplaceEvent>> {
+    return walkConsuming(
+      (offset) => this.listNewEvents({ offset, limit: this.#pageSize }),
+      (event) => itemKey('event', event),
+      () => this.#pageSize,
+    );
+  }
+
+  /**
+   * One page of a listing: the envelope checked, each item read on its own. A 400 that names a
+   * smaller maximum page size is learned and the page asked again with it.
+   */
+  private async listPage<O extends PagedOperation>(
+    operation: O,
+    page: PageQuery,
+  ): Promise<PageOf<O extends 'listOrders' ? Order : MarketplaceEvent>> {
+    const limit = page.limit ?? PAGE.defaultLimit;
+    let answer: ResponseOf<PagedOperation>;
+    try {
+      answer = await this.call(operation, { query: { ...page } });
+    } catch (error) {
+      const allowed = page.limit === undefined ? undefined : maximumNamedIn(error, page.limit);
+      if (allowed === undefined) throw error;
+      this.#pageSize = Math.min(this.#pageSize, allowed);
+      return this.listPage(operation, { ...page, limit: allowed });
+    }
+    const itemsKey = routes[operation].pageItems;
+    const raw = (answer as Record<typeof itemsKey, unknown[]>)[itemsKey];
+    const kind: ItemKind = itemsKey === 'orders' ? 'order' : 'event';
+    // A page shorter than asked that says there is more shows the server's own maximum.
+    if (answer.hasMore === true && raw.length >= MIN_LEARNED_PAGE_SIZE && raw.length < limit) {
+      this.#pageSize = Math.min(this.#pageSize, raw.length);
+    }
+    const listed = readItems(kind, raw) as Listed<O extends 'listOrders' ? Order : MarketplaceEvent>;
+    // Without a hasMore, there is more only when the page came back full.
+    return { ...listed, hasMore: answer.hasMore ?? raw.length >= limit };
   }
 
   private async createToken(): Promise<string> {
@@ -245,20 +305,29 @@ export class SellerApiClient {
 
     const parsed = route.response.safeParse(json);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const fieldPath = issue?.path.length ? issue.path.map(String).join('.') : '(the whole answer)';
+      const { fieldPath, reason } = firstIssue(parsed.error, '(the whole answer)');
       throw new SellerApiError(
         { ...at, kind: 'schema', status, fieldPath, cause: parsed.error },
-        `unexpected answer at ${fieldPath}: ${issue?.message ?? 'invalid'}`,
+        `unexpected answer at ${fieldPath}: ${reason}`,
       );
     }
     return parsed.data;
   }
 }
 
-/** A page; without a hasMore, there is more only when the page came back full. */
-function pageOf<T>(items: T[], hasMore: boolean | undefined, page: PageQuery): PageOf<T> {
-  return { hasMore: hasMore ?? items.length >= (page.limit ?? PAGE.defaultLimit), items };
+/** Pages shorter than this do not teach a page size: a server may just have filtered a few items out. */
+const MIN_LEARNED_PAGE_SIZE = 10;
+
+/**
+ * The maximum page size a 400 names ("limit must be between 1 and 50", "maximum page size is
+ * 50"): the largest number in its words below the size asked, when they speak of a limit.
+ */
+function maximumNamedIn(error: unknown, asked: number): number | undefined {
+  if (!(error instanceof SellerApiError) || error.status !== 400) return undefined;
+  const words = [error.errorCode, error.description, error.detailedDescription].filter(Boolean).join(' ');
+  if (!/limit|page size|maximum|at most/i.test(words)) return undefined;
+  const below = (words.match(/\d+/g) ?? []).map(Number).filter((n) => n >= 1 && n < asked);
+  return below.length > 0 ? Math.max(...below) : undefined;
 }
 
 function transportError(

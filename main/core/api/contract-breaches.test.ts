@@ -66,54 +66,42 @@ async function failure(promise: Promise<unknown>): Promise<SellerApiError> {
 }
 
 describe('answers that break the schema', () => {
+  const order = (fields: Record<string, unknown>) => ({
+    orderId: crypto.randomUUID(),
+    orderTypeCode: 'Purchase',
+    documentCurrencyCode: 'EUR',
+    buyerCustomerParty: {},
+    sellerSupplierParty: {},
+    documentLines: [],
+    ...fields,
+  });
+
   it.each([
-    [
-      'a wrong type deep inside an order',
-      {
-        hasMore: false,
-        orders: [
-          {
-            orderTypeCode: 'Purchase',
-            documentCurrencyCode: 'EUR',
-            buyerCustomerParty: {},
-            sellerSupplierParty: {},
-            documentLines: [{ lineId: 'one' }],
-          },
-        ],
-      },
-      'orders.0.documentLines.0.lineId',
-    ],
-    [
-      'a missing required field',
-      {
-        hasMore: false,
-        orders: [
-          {
-            orderTypeCode: 'Purchase',
-            documentCurrencyCode: 'EUR',
-            sellerSupplierParty: {},
-            documentLines: [],
-          },
-        ],
-      },
-      'orders.0.buyerCustomerParty',
-    ],
-    [
-      'a currency that is not ISO 4217',
-      {
-        hasMore: false,
-        orders: [
-          {
-            orderTypeCode: 'Purchase',
-            documentCurrencyCode: 'euro',
-            buyerCustomerParty: {},
-            sellerSupplierParty: {},
-            documentLines: [],
-          },
-        ],
-      },
-      'orders.0.documentCurrencyCode',
-    ],
+    ['a wrong type deep inside an order', { documentLines: [{ lineId: 'one' }] }, 'documentLines.0.lineId'],
+    ['a missing required field', { buyerCustomerParty: undefined }, 'buyerCustomerParty'],
+    ['a currency that is not ISO 4217', { documentCurrencyCode: 'euro' }, 'documentCurrencyCode'],
+  ])(
+    'keeps an order with %s aside, naming the field, and reads the rest of the page',
+    async (_, fields, fieldPath) => {
+      const odd = order(fields);
+      const fine = [order({}), order({})];
+      const page = await clientFor(
+        await serve({ hasMore: false, orders: [fine[0], odd, fine[1]] }),
+      ).listOrders();
+      expect(page.items.map((o) => o.orderId)).toEqual(fine.map((o) => o.orderId));
+      expect(page.unreadable).toEqual([
+        expect.objectContaining({
+          kind: 'order',
+          key: odd.orderId,
+          fieldPath,
+          raw: JSON.parse(JSON.stringify(odd)),
+        }),
+      ]);
+      expect(page.keys).toEqual([fine[0]?.orderId, odd.orderId, fine[1]?.orderId]);
+    },
+  );
+
+  it.each([
     ['a list that is not a list', { hasMore: false, orders: {} }, 'orders'],
     ['an array where an object belongs', [], '(the whole answer)'],
   ])('reports %s as a schema error naming the operation and the field', async (_, body, fieldPath) => {
@@ -129,6 +117,7 @@ describe('answers that break the schema', () => {
       eventTypeCode: 'ServiceCancelled',
       statusCode: 'ProvisioningPaused',
       description: 'From a newer API',
+      additionalProperties: [{ name: 'orderId', value: crypto.randomUUID() }],
       futureField: { nested: true },
     };
     const page = await clientFor(await serve({ hasMore: false, marketplaceEvents: [event] })).listEvents();
@@ -290,11 +279,12 @@ describe('a listing that ignores the offset', () => {
       eventTypeCode: 'ServicePurchased',
       statusCode: 'ProvisioningStarted',
       description: 'x',
+      additionalProperties: [{ name: 'orderId', value: crypto.randomUUID() }],
     };
     const client = clientFor(await serve({ hasMore: true, marketplaceEvents: [event] }));
     let yielded = 0;
     await expect(async () => {
-      for await (const _ of client.newEvents(1)) yielded += 1;
+      for await (const page of client.newEvents()) yielded += page.items.length;
     }).rejects.toThrow(/ignores the offset/);
     expect(yielded).toBe(1);
   });

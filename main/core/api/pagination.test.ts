@@ -1,22 +1,46 @@
 import { describe, expect, it } from 'vitest';
-import { type FetchPage, walkConsuming, walkStable } from './pagination';
+import { type FetchPage, type PageOf, walkConsuming, walkStable } from './pagination';
+import type { UnreadableItem } from './wire';
 
-async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+const self = (x: string | number) => String(x);
+
+/** Every item a walk yields, readable and unreadable (by key), page after page. */
+async function collect<T>(walk: AsyncIterable<{ items: T[]; unreadable: UnreadableItem[] }>) {
   const items: T[] = [];
-  for await (const item of iterable) items.push(item);
-  return items;
+  const aside: string[] = [];
+  for await (const page of walk) {
+    items.push(...page.items);
+    aside.push(...page.unreadable.map((u) => u.key));
+  }
+  return Object.assign(items, { aside });
+}
+
+/** A page of readable items; those named in `odd` come back unreadable, in their place. */
+function pageOf<T extends string | number>(
+  items: T[],
+  hasMore: boolean,
+  odd: ReadonlySet<T> = new Set(),
+): PageOf<T> {
+  return {
+    hasMore,
+    items: items.filter((i) => !odd.has(i)),
+    unreadable: items
+      .filter((i) => odd.has(i))
+      .map((i) => ({ kind: 'event', key: String(i), fieldPath: 'statusCode', reason: 'odd', raw: i })),
+    keys: items.map(String),
+  };
 }
 
 /** An in-memory "new" listing that drops what it returns (consume) or keeps it (sticky). */
-function newListing(size: number, consume: boolean) {
+function newListing(size: number, consume: boolean, limit = 10) {
   const items = Array.from({ length: size }, (_, i) => `e${i}`);
   const requests: number[] = [];
-  const fetchPage: FetchPage<string> = async (offset, limit) => {
+  const fetchPage: FetchPage<string> = async (offset) => {
     requests.push(offset);
     const page = items.slice(offset, offset + limit);
     const hasMore = offset + page.length < items.length;
     if (consume) items.splice(offset, page.length);
-    return { hasMore, items: page };
+    return pageOf(page, hasMore);
   };
   return { fetchPage, requests, items };
 }
@@ -24,7 +48,7 @@ function newListing(size: number, consume: boolean) {
 describe('walking a consuming listing', () => {
   it('reads every item once from a consuming listing, at offset 0 throughout', async () => {
     const listing = newListing(25, true);
-    expect(await collect(walkConsuming(listing.fetchPage, 10, (x) => x))).toEqual(
+    expect([...(await collect(walkConsuming(listing.fetchPage, self, () => 10)))]).toEqual(
       Array.from({ length: 25 }, (_, i) => `e${i}`),
     );
     expect(listing.requests).toEqual([0, 0, 0]);
@@ -32,68 +56,115 @@ describe('walking a consuming listing', () => {
 
   it('reads every item once from a retaining listing, paying one repeated page', async () => {
     const listing = newListing(25, false);
-    const items = await collect(walkConsuming(listing.fetchPage, 10, (x) => x));
-    expect(items).toEqual(Array.from({ length: 25 }, (_, i) => `e${i}`));
+    const items = await collect(walkConsuming(listing.fetchPage, self, () => 10));
+    expect([...items]).toEqual(Array.from({ length: 25 }, (_, i) => `e${i}`));
     expect(listing.requests).toEqual([0, 0, 10, 20]);
   });
 
   it('would skip items of a consuming listing if it grew the offset (why it does not)', async () => {
     const listing = newListing(25, true);
-    const items = await collect(walkStable(listing.fetchPage, 10));
+    const items = await collect(walkStable(listing.fetchPage, self, () => 10));
     expect(items).toHaveLength(15);
     expect(items).not.toContain('e10');
   });
 
-  it('stops at an empty page even if the server claims more', async () => {
-    const fetchPage: FetchPage<string> = async () => ({ hasMore: true, items: [] });
-    expect(await collect(walkConsuming(fetchPage, 10, (x) => x))).toEqual([]);
+  it('gives up after three empty pages that claim more, with a clear error', async () => {
+    const requests: number[] = [];
+    const fetchPage: FetchPage<string> = async (offset) => {
+      requests.push(offset);
+      return pageOf([], true);
+    };
+    await expect(collect(walkConsuming(fetchPage, self, () => 10))).rejects.toThrow(
+      'answered 3 empty pages in a row',
+    );
+    expect(requests).toEqual([0, 10, 20]);
   });
 
   it('gives up on a listing that never ends', async () => {
     let n = 0;
-    const endless: FetchPage<string> = async () => ({ hasMore: true, items: [`x${n++}`] });
-    await expect(collect(walkConsuming(endless, 1, (x) => x, 50))).rejects.toThrow(
+    const endless: FetchPage<string> = async () => pageOf([`x${n++}`], true);
+    await expect(collect(walkConsuming(endless, self, () => 1, 50))).rejects.toThrow(
       'did not end after 50 pages',
     );
-    await expect(collect(walkStable(endless, 1, 50))).rejects.toThrow('did not end after 50 pages');
+    await expect(collect(walkStable(endless, self, () => 1, 50))).rejects.toThrow(
+      'did not end after 50 pages',
+    );
   });
 });
 
 describe('walking a stable listing', () => {
   it('moves the offset by the items it got, short pages included', async () => {
     const requests: number[] = [];
-    const fetchPage: FetchPage<number> = async (offset, limit) => {
+    const fetchPage: FetchPage<number> = async (offset) => {
       requests.push(offset);
-      const items = Array.from({ length: Math.min(limit - 1, 30 - offset) }, (_, i) => offset + i);
-      return { hasMore: offset + items.length < 30, items };
+      const items = Array.from({ length: Math.min(9, 30 - offset) }, (_, i) => offset + i);
+      return pageOf(items, offset + items.length < 30);
     };
-    expect(await collect(walkStable(fetchPage, 10))).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    expect([...(await collect(walkStable(fetchPage, self, () => 10)))]).toEqual(
+      Array.from({ length: 30 }, (_, i) => i),
+    );
     expect(requests).toEqual([0, 9, 18, 27, 36]); // 36: one read-ahead past the end
+  });
+
+  it('moves past unreadable items, yielding them aside in their place', async () => {
+    const odd = new Set([3, 12]);
+    const fetchPage: FetchPage<number> = async (offset) => {
+      const items = Array.from({ length: Math.min(10, 25 - offset) }, (_, i) => offset + i);
+      return pageOf(items, offset + items.length < 25, odd);
+    };
+    const walked = await collect(walkStable(fetchPage, self, () => 10));
+    expect([...walked]).toEqual(Array.from({ length: 25 }, (_, i) => i).filter((i) => !odd.has(i)));
+    expect(walked.aside).toEqual(['3', '12']);
+  });
+
+  it('skips an empty page that claims more, and ends where the listing ends', async () => {
+    const requests: number[] = [];
+    // Offsets 10–19 hold nothing this caller may see; the listing goes on after them.
+    const fetchPage: FetchPage<number> = async (offset) => {
+      requests.push(offset);
+      if (offset === 10) return pageOf([], true);
+      const items = Array.from({ length: Math.max(0, Math.min(10, 35 - offset)) }, (_, i) => offset + i);
+      return pageOf(items, offset + items.length < 35);
+    };
+    const items = await collect(walkStable(fetchPage, self, () => 10));
+    expect([...items]).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => i),
+      ...Array.from({ length: 15 }, (_, i) => 20 + i),
+    ]);
+  });
+
+  it('fails after one repeated page when the server ignores the offset', async () => {
+    const requests: number[] = [];
+    const fetchPage: FetchPage<number> = async (offset) => {
+      requests.push(offset);
+      return pageOf([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], true);
+    };
+    await expect(collect(walkStable(fetchPage, self, () => 10))).rejects.toThrow(/ignore the offset/);
+    expect(requests.length).toBeLessThanOrEqual(3); // the repeated page and at most one read ahead
   });
 
   it('reads one page ahead on a long walk, and none on a walk of one page', async () => {
     const requests: number[] = [];
     let answered = 0;
-    const fetchPage: FetchPage<number> = async (offset, limit) => {
+    const fetchPage: FetchPage<number> = async (offset) => {
       requests.push(offset);
       await new Promise((r) => setTimeout(r, 5));
       answered += 1;
-      const items = Array.from({ length: Math.max(0, Math.min(limit, 25 - offset)) }, (_, i) => offset + i);
-      return { hasMore: offset + items.length < 25, items };
+      const items = Array.from({ length: Math.max(0, Math.min(10, 25 - offset)) }, (_, i) => offset + i);
+      return pageOf(items, offset + items.length < 25);
     };
     const seenInFlight: number[] = [];
-    for await (const item of walkStable(fetchPage, 10)) {
-      if (item % 10 === 0) seenInFlight.push(requests.length - answered);
-    }
+    for await (const _ of walkStable(fetchPage, self, () => 10))
+      seenInFlight.push(requests.length - answered);
     expect(requests).toEqual([0, 10, 20, 30]); // 30: the read-ahead past the end
     expect(seenInFlight).toEqual([2, 2, 1]); // while page 1 is read, pages 2 and 3 are on their way
 
     const single: number[] = [];
     const onePage: FetchPage<number> = async (offset) => {
       single.push(offset);
-      return { hasMore: false, items: [offset] };
+      return pageOf([offset], false);
     };
-    expect(await collect(walkStable(onePage, 10))).toEqual([0]);
+    expect([...(await collect(walkStable(onePage, self, () => 10)))]).toEqual([0]);
     expect(single).toEqual([0]);
   });
 });

@@ -1,14 +1,28 @@
-// Walking offset/limit paged listings.
+// Walking offset/limit paged listings, as real servers page them: pages shorter than asked,
+// pages that say there is more and bring nothing, offsets ignored. A walk yields pages, each
+// with only the items it had not yielded yet (readable or not), and where it read them.
+import type { Listed } from './wire';
 
-export interface PageOf<T> {
+export interface PageOf<T> extends Listed<T> {
   hasMore: boolean;
-  items: T[];
 }
 
-export type FetchPage<T> = (offset: number, limit: number) => Promise<PageOf<T>>;
+/** A page as a walk yields it: the items new to this walk, and where it read them. */
+export interface WalkedPage<T> extends Listed<T> {
+  offset: number;
+  /** Where the next page starts: after every item this page brought, new or not. */
+  end: number;
+  /** The page's last item, new or not: a cursor checks it is still there next time. */
+  lastKey: string | undefined;
+}
+
+export type FetchPage<T> = (offset: number) => Promise<PageOf<T>>;
 
 /** A walk longer than this is a server that never ends, not a real listing. */
 export const MAX_PAGES = 10_000;
+
+/** Pages in a row that say there is more yet bring nothing, before the walk gives up. */
+export const MAX_EMPTY_PAGES = 3;
 
 export class PaginationError extends Error {}
 
@@ -18,8 +32,47 @@ function settleQuietly<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
+/** What one walk has seen: it drops items it yielded before and spots a listing going round. */
+class WalkLedger<T> {
+  private readonly seen = new Set<string>();
+  private emptyRun = 0;
+
+  constructor(private readonly keyOf: (item: T) => string) {}
+
+  /** The page's items this walk has not yielded yet; throws after too many empty pages. */
+  take(page: PageOf<T>, offset: number): WalkedPage<T> & { repeated: number } {
+    const end = offset + page.keys.length;
+    const keys = [...new Set(page.keys)].filter((key) => !this.seen.has(key));
+    const fresh = new Set(keys);
+    // Each key once, even when a page repeats an item.
+    const claim = (key: string) => fresh.delete(key);
+    const taken = {
+      offset,
+      end,
+      lastKey: page.keys.at(-1),
+      keys,
+      items: page.items.filter((item) => claim(this.keyOf(item))),
+      unreadable: page.unreadable.filter((item) => claim(item.key)),
+      repeated: page.keys.length - keys.length,
+    };
+    for (const key of keys) this.seen.add(key);
+    this.emptyRun = page.hasMore && page.keys.length === 0 ? this.emptyRun + 1 : 0;
+    if (this.emptyRun >= MAX_EMPTY_PAGES) {
+      throw new PaginationError(
+        `the listing said it had more but answered ${MAX_EMPTY_PAGES} empty pages in a row (up to offset ${offset})`,
+      );
+    }
+    return taken;
+  }
+}
+
 /**
  * Every item of a stable listing (items stay where they are), page by page.
+ *
+ * The next page starts after the items a page brought, so a server that caps pages below the
+ * size asked loses nothing; an empty page that says there is more is skipped by a page size, at
+ * most `MAX_EMPTY_PAGES` in a row. A page that brings only items already read means the server
+ * ignores the offset: the walk fails then, instead of asking up to `maxPages` times.
  *
  * Once a page says there is more, the page after the next one is requested too, assuming
  * pages as long as this one, so the server prepares it while this side parses: a long walk then costs
@@ -29,24 +82,33 @@ function settleQuietly<T>(promise: Promise<T>): Promise<T> {
  */
 export async function* walkStable<T>(
   fetchPage: FetchPage<T>,
-  limit: number,
+  keyOf: (item: T) => string,
+  pageSize: () => number,
   maxPages = MAX_PAGES,
-): AsyncGenerator<T> {
+): AsyncGenerator<WalkedPage<T>> {
+  const ledger = new WalkLedger(keyOf);
   let offset = 0;
-  let current = settleQuietly(fetchPage(0, limit));
+  let current = settleQuietly(fetchPage(0));
   let ahead: { offset: number; page: Promise<PageOf<T>> } | undefined;
   for (let pages = 0; pages < maxPages; pages++) {
     const page = await current;
-    if (!page.hasMore || page.items.length === 0) {
-      yield* page.items;
+    const fresh = ledger.take(page, offset);
+    if (!page.hasMore) {
+      yield fresh;
       return;
     }
-    const next = offset + page.items.length;
-    current = ahead?.offset === next ? ahead.page : settleQuietly(fetchPage(next, limit));
-    // The server may cap pages below `limit`: the page just read is the best guess of the next.
-    const guess = next + page.items.length;
-    ahead = { offset: guess, page: settleQuietly(fetchPage(guess, limit)) };
-    yield* page.items;
+    if (fresh.repeated > 0 && fresh.keys.length === 0) {
+      throw new PaginationError(
+        `the listing answered items already read at offset ${offset}: it seems to ignore the offset`,
+      );
+    }
+    const read = page.keys.length;
+    const next = read > 0 ? fresh.end : offset + pageSize();
+    current = ahead?.offset === next ? ahead.page : settleQuietly(fetchPage(next));
+    // The server may cap pages below the size asked: the page just read is the best guess of the next.
+    const guess = next + (read > 0 ? read : pageSize());
+    ahead = { offset: guess, page: settleQuietly(fetchPage(guess)) };
+    yield fresh;
     offset = next;
   }
   throw new PaginationError(`the listing did not end after ${maxPages} pages`);
@@ -64,33 +126,26 @@ export async function* walkStable<T>(
  */
 export async function* walkConsuming<T>(
   fetchPage: FetchPage<T>,
-  limit: number,
-  idOf: (item: T) => string,
+  keyOf: (item: T) => string,
+  pageSize: () => number,
   maxPages = MAX_PAGES,
-): AsyncGenerator<T> {
-  const yielded = new Set<string>();
+): AsyncGenerator<WalkedPage<T>> {
+  const ledger = new WalkLedger(keyOf);
   let offset = 0;
   let retains = false;
   for (let pages = 0; pages < maxPages; pages++) {
-    const page = await fetchPage(offset, limit);
-    let repeated = 0;
-    for (const item of page.items) {
-      const id = idOf(item);
-      if (yielded.has(id)) {
-        repeated += 1;
-        continue;
-      }
-      yielded.add(id);
-      yield item;
-    }
-    if (!page.hasMore || page.items.length === 0) return;
-    if (retains && repeated === page.items.length) {
+    const page = await fetchPage(offset);
+    const fresh = ledger.take(page, offset);
+    yield fresh;
+    if (!page.hasMore) return;
+    if (retains && fresh.repeated > 0 && fresh.keys.length === 0) {
       throw new PaginationError(
         `the listing repeats items already read at offset ${offset}: it ignores the offset`,
       );
     }
-    if (repeated > 0) retains = true;
-    if (retains) offset += page.items.length;
+    if (fresh.repeated > 0) retains = true;
+    if (page.keys.length === 0) offset += pageSize();
+    else if (retains) offset += page.keys.length;
   }
   throw new PaginationError(`the listing did not end after ${maxPages} pages`);
 }

@@ -2,13 +2,13 @@
 // it, so matching a different real deployment means changing this file only.
 import type { z } from 'zod';
 import {
+  EventListEnvelope,
   License,
-  LicenseArray,
+  LicenseListEnvelope,
   MarketplaceEvent,
-  MarketplaceEventList,
   NewMarketplaceEvent,
   Order,
-  OrderList,
+  OrderListEnvelope,
   PingResponse,
   TokenResponse,
 } from './wire';
@@ -43,7 +43,7 @@ export const routes = {
     path: '/seller/v1/marketplaceEvents/new',
     auth: 'bearer',
     success: 200,
-    response: MarketplaceEventList,
+    response: EventListEnvelope,
     pageItems: 'marketplaceEvents',
   },
   sendEvent: {
@@ -60,7 +60,7 @@ export const routes = {
     path: '/seller/v1/marketplaceEvents',
     auth: 'bearer',
     success: 200,
-    response: MarketplaceEventList,
+    response: EventListEnvelope,
     pageItems: 'marketplaceEvents',
   },
   listLicenses: {
@@ -68,7 +68,7 @@ export const routes = {
     path: '/seller/v1/licenses',
     auth: 'bearer',
     success: 200,
-    response: LicenseArray,
+    response: LicenseListEnvelope,
     query: ['orderId'],
   },
   listOrders: {
@@ -76,7 +76,7 @@ export const routes = {
     path: '/seller/v1/orders',
     auth: 'bearer',
     success: 200,
-    response: OrderList,
+    response: OrderListEnvelope,
     pageItems: 'orders',
   },
   getOrder: {

@@ -136,6 +136,15 @@ export const MarketplaceEventList = z.looseObject({
 });
 export type MarketplaceEventList = z.infer<typeof MarketplaceEventList>;
 
+/**
+ * An event as a listing must give it to count: its order link readable (by `orderIdOf`), since an
+ * event that names no order can neither be announced nor shown.
+ */
+export const ListedEvent = MarketplaceEvent.refine((event) => orderIdOf(event) !== undefined, {
+  message: 'the event names no order (no orderId additional property)',
+  path: ['additionalProperties'],
+});
+
 // 2.8
 /** ISO 4217 codes, whatever their case. */
 const Currency = z.preprocess(
@@ -249,6 +258,79 @@ export type License = z.infer<typeof License>;
 /** 4.6 answers a bare array of licenses (the wrapped list of 2.12 is not used by any operation). */
 export const LicenseArray = z.array(License);
 
+// --- Lists, as the client reads them: the envelope first, then each item on its own ----------
+
+// A listing's answer; no body at all (204) is an empty page. Items are read by `readItems`.
+export const EventListEnvelope = z.preprocess(
+  (value) => value ?? { marketplaceEvents: [] },
+  z.looseObject({ hasMore: HasMore, marketplaceEvents: z.array(z.unknown()) }),
+);
+export const OrderListEnvelope = z.preprocess(
+  (value) => value ?? { orders: [] },
+  z.looseObject({ hasMore: HasMore, orders: z.array(z.unknown()) }),
+);
+export const LicenseListEnvelope = z.preprocess((value) => value ?? [], z.array(z.unknown()));
+
+/** What a list holds, by the name the store and the messages use. */
+const ITEM_READERS = {
+  event: { schema: ListedEvent, idField: 'eventId' },
+  order: { schema: Order, idField: 'orderId' },
+  license: { schema: License, idField: 'licenseId' },
+} as const;
+export type ItemKind = keyof typeof ITEM_READERS;
+type ItemOf<K extends ItemKind> = z.infer<(typeof ITEM_READERS)[K]['schema']>;
+
+/** An item the reader could not use: kept as it came, with where and why, never dropped. */
+export interface UnreadableItem {
+  kind: ItemKind;
+  key: string;
+  fieldPath: string;
+  reason: string;
+  raw: unknown;
+}
+
+/** The items of one list, each read on its own: one odd item never costs the others. */
+export interface Listed<T> {
+  items: T[];
+  unreadable: UnreadableItem[];
+  /** Every item's key in the list's order, readable or not: what offsets and cursors count. */
+  keys: string[];
+}
+
+/** What tells items apart: the id, or for an item without one (the spec allows it) its content. */
+export function itemKey(kind: ItemKind, item: unknown): string {
+  const id = (item as Record<string, unknown> | null)?.[ITEM_READERS[kind].idField];
+  return typeof id === 'string' && id !== '' ? id : JSON.stringify(item);
+}
+
+export function readItems<K extends ItemKind>(kind: K, raw: readonly unknown[]): Listed<ItemOf<K>> {
+  const listed: Listed<ItemOf<K>> = { items: [], unreadable: [], keys: [] };
+  for (const value of raw) {
+    const parsed = ITEM_READERS[kind].schema.safeParse(value);
+    if (parsed.success) {
+      listed.items.push(parsed.data as ItemOf<K>);
+      listed.keys.push(itemKey(kind, parsed.data));
+    } else {
+      const key = itemKey(kind, value);
+      listed.unreadable.push({ kind, key, raw: value, ...firstIssue(parsed.error) });
+      listed.keys.push(key);
+    }
+  }
+  return listed;
+}
+
+/** Where and why a value failed its schema, in words; `whole` names the value itself. */
+export function firstIssue(
+  error: z.ZodError,
+  whole = '(the whole item)',
+): { fieldPath: string; reason: string } {
+  const issue = error.issues[0];
+  return {
+    fieldPath: issue?.path.length ? issue.path.map(String).join('.') : whole,
+    reason: issue?.message ?? 'invalid',
+  };
+}
+
 // 2.13
 export const PingResponse = z.looseObject({
   access: z.string().optional(),
@@ -320,7 +402,6 @@ export function orderIdOf(item: {
   return typeof item.orderId === 'string' && item.orderId !== '' ? item.orderId : undefined;
 }
 
-/** What tells events apart: the id, or for an event without one (the spec allows it) its content. */
 export function eventKey(event: MarketplaceEvent): string {
-  return event.eventId ?? JSON.stringify(event);
+  return itemKey('event', event);
 }

@@ -3,7 +3,15 @@
 // network only feeds it; every view reads it. What changes together commits together.
 import { join } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
-import { eventKey, type License, type MarketplaceEvent, type Order, orderIdOf } from '../api/wire';
+import {
+  eventKey,
+  type ItemKind,
+  type License,
+  type MarketplaceEvent,
+  type Order,
+  orderIdOf,
+  type UnreadableItem,
+} from '../api/wire';
 import type { FeedCursor } from '../event-feed';
 import { briefOf } from '../notification-policy';
 import { isNewPurchase } from '../order-status';
@@ -37,6 +45,8 @@ export interface StoredOrder {
 export interface InboxRow {
   orderId: string;
   status: string | undefined;
+  /** The purchase event's type (ServicePurchased, Trial, UpgradeToPurchase, or one not known). */
+  purchaseType: string | undefined;
   since: string | undefined;
   waiting: boolean;
   delivery: OutboxItem['state'] | null;
@@ -66,9 +76,19 @@ export interface StoreOpening {
   problems: string[];
 }
 
+/** An item kept aside, as the user is told of it. */
+export interface KeptAside {
+  kind: ItemKind;
+  key: string;
+  fieldPath: string;
+  reason: string;
+  seenAt: string;
+}
+
 interface OrderRow {
   order_id: string;
   effective_status: string | null;
+  purchase_type: string | null;
   purchased_at: string | null;
   buyer: string | null;
   product: string | null;
@@ -153,6 +173,8 @@ export class AccountStore {
    */
   recordPoll(input: {
     events: readonly MarketplaceEvent[];
+    /** Events that could not be read: kept aside, so the cursor may move past them. */
+    unreadable?: readonly UnreadableItem[];
     /** Undefined leaves the cursor unset: the next poll reads the whole history (not announced). */
     cursor: FeedCursor | undefined;
     backlog: boolean;
@@ -161,6 +183,7 @@ export class AccountStore {
   }): void {
     this.atomically(() => {
       const fresh = this.insertEvents(input.events);
+      this.setAside(input.unreadable ?? [], input.now);
       if (!input.backlog) {
         const queue = this.sql(
           'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
@@ -205,6 +228,8 @@ export class AccountStore {
         json,
       );
       if (inserted.changes === 0) continue;
+      // An event the server has since mended is no longer aside.
+      this.sql(`DELETE FROM unreadable WHERE source = 'event' AND key = ?`).run(eventKey(event));
       fresh.push(event);
       if (orderId !== null) touched.add(orderId);
     }
@@ -362,7 +387,7 @@ export class AccountStore {
       (this.sql(`SELECT COUNT(*) AS n FROM orders o WHERE ${condition}${extra}`).get(params) as { n: number })
         .n;
     const rows = this.sql(
-      `SELECT o.order_id, o.effective_status, o.purchased_at, o.buyer, o.product, o.total,
+      `SELECT o.order_id, o.effective_status, o.purchase_type, o.purchased_at, o.buyer, o.product, o.total,
            (SELECT x.state FROM outbox x WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1) AS delivery
          FROM orders o WHERE ${condition}
          ORDER BY o.waiting DESC, o.purchased_at DESC, o.order_id
@@ -496,7 +521,65 @@ export class AccountStore {
     this.db.exec(`DELETE FROM outbox WHERE state = 'sent' AND event_id IN (SELECT key FROM events)`);
   }
 
+  // --- What could not be read ----------------------------------------------------------------
+
+  /** Keeps items the reader could not use, raw with where and why; one row per item. */
+  setAside(items: readonly UnreadableItem[], now: string): void {
+    if (items.length === 0) return;
+    this.atomically(() => {
+      const keep = this.sql(
+        `INSERT INTO unreadable (source, key, field_path, reason, raw, seen_at) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT (source, key) DO UPDATE SET
+             field_path = excluded.field_path, reason = excluded.reason, raw = excluded.raw`,
+      );
+      for (const item of items) {
+        keep.run(item.kind, item.key, item.fieldPath, item.reason, JSON.stringify(item.raw) ?? 'null', now);
+      }
+    });
+  }
+
+  /** Items kept aside that the user has not been told of yet (`markTold` when told). */
+  untoldAside(): KeptAside[] {
+    return this.keptAside('WHERE told = 0');
+  }
+
+  /** The latest items kept aside, told or not (for a diagnosis), and how many there are. */
+  aside(limit: number): { items: KeptAside[]; total: number } {
+    const { n } = this.sql('SELECT COUNT(*) AS n FROM unreadable').get() as { n: number };
+    return { items: this.keptAside('ORDER BY id DESC LIMIT ?', limit), total: n };
+  }
+
+  markTold(items: readonly KeptAside[]): void {
+    this.atomically(() => {
+      const told = this.sql('UPDATE unreadable SET told = 1 WHERE source = ? AND key = ?');
+      for (const item of items) told.run(item.kind, item.key);
+    });
+  }
+
+  private keptAside(clause: string, ...params: number[]): KeptAside[] {
+    const rows = this.sql(`SELECT source, key, field_path, reason, seen_at FROM unreadable ${clause}`).all(
+      ...params,
+    ) as { source: ItemKind; key: string; field_path: string; reason: string; seen_at: string }[];
+    return rows.map((r) => ({
+      kind: r.source,
+      key: r.key,
+      fieldPath: r.field_path,
+      reason: r.reason,
+      seenAt: r.seen_at,
+    }));
+  }
+
   // --- Small values ---------------------------------------------------------------------------
+
+  /** The page size the marketplace was found to allow, when it is smaller than asked. */
+  learnedPageSize(): number | undefined {
+    const value = Number(this.meta('page-size'));
+    return Number.isInteger(value) && value > 0 ? value : undefined;
+  }
+
+  rememberPageSize(size: number): void {
+    if (size !== this.learnedPageSize()) this.setMeta('page-size', String(size));
+  }
 
   private meta(key: string): string | undefined {
     return (this.sql('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)
@@ -516,6 +599,7 @@ function inboxRow(row: OrderRow): InboxRow {
   return {
     orderId: row.order_id,
     status: row.effective_status ?? undefined,
+    purchaseType: row.purchase_type ?? undefined,
     since: row.purchased_at ?? undefined,
     waiting: row.effective_status === WAITING,
     delivery: (row.delivery as OutboxItem['state'] | null) ?? null,

@@ -78,4 +78,10 @@ export const MIGRATIONS: readonly string[] = [
   -- Small values: the feed cursor and the like.
   CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
   `,
+  `
+  -- The tolerant reader's items kept aside: one row per item however often it is read again
+  -- (source is the kind of item: event, order, license; key its id or content).
+  ALTER TABLE unreadable ADD COLUMN key TEXT NOT NULL DEFAULT '';
+  CREATE UNIQUE INDEX unreadable_by_key ON unreadable (source, key);
+  `,
 ];
