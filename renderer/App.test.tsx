@@ -131,6 +131,22 @@ describe('App', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('keeps the details of a problem one click away', async () => {
+    const bridge = createFakeBridge();
+    render(<App bridge={bridge} />);
+    await screen.findByRole('list', { name: 'Status' });
+    const details = ['event 1b2c: statusCode: Invalid input', 'event 3d4e: eventTime: Invalid ISO datetime'];
+    act(() =>
+      bridge.emit({ type: 'problem', message: '2 events from the marketplace could not be read', details }),
+    );
+    const alert = await screen.findByRole('alert');
+    const disclosure = within(alert).getByText('Details').closest('details');
+    expect(disclosure?.open).toBe(false);
+    fireEvent.click(within(alert).getByText('Details'));
+    expect(disclosure?.open).toBe(true);
+    expect(within(alert).getAllByRole('listitem').map((li) => li.textContent)).toEqual(details);
+  });
+
   it('says so when the state cannot be read, and tries again', async () => {
     const bridge = createFakeBridge();
     bridge.handle('getState', () => {

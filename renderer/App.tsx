@@ -17,6 +17,12 @@ import { SettingsView } from './components/SettingsView';
 /** At most this many problems are kept on screen; older ones give way. */
 const MAX_PROBLEMS = 3;
 
+/** A problem the service reported; `details` say more, behind a disclosure. */
+interface Problem {
+  message: string;
+  details?: string[] | undefined;
+}
+
 type View = { page: 'inbox' } | { page: 'order'; orderId: string } | { page: 'settings' };
 
 export function App({ bridge }: { bridge: Bridge }) {
@@ -34,10 +40,12 @@ function Shell() {
   const [view, setView] = useState<View>({ page: 'inbox' });
   const [query, setQuery] = useState<InboxQuery>(INITIAL_QUERY);
   const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [problems, setProblems] = useState<string[]>([]);
+  const [problems, setProblems] = useState<Problem[]>([]);
 
-  const addProblem = useCallback((message: string) => {
-    setProblems((shown) => [...shown.filter((m) => m !== message), message].slice(-MAX_PROBLEMS));
+  const addProblem = useCallback((message: string, details?: string[]) => {
+    setProblems((shown) =>
+      [...shown.filter((p) => p.message !== message), { message, details }].slice(-MAX_PROBLEMS),
+    );
   }, []);
 
   const loadState = useCallback(() => {
@@ -57,7 +65,7 @@ function Shell() {
         setState((current) => (current ? { ...current, ...event.status } : current));
         break;
       case 'problem':
-        addProblem(event.message);
+        addProblem(event.message, event.details);
         break;
       case 'open-order':
         setView({ page: 'order', orderId: event.orderId });
@@ -75,11 +83,12 @@ function Shell() {
 
   const problemList = (
     <div className="problems">
-      {problems.map((message) => (
+      {problems.map(({ message, details }) => (
         <ErrorAlert
           key={message}
           message={message}
-          onDismiss={() => setProblems((shown) => shown.filter((m) => m !== message))}
+          details={details}
+          onDismiss={() => setProblems((shown) => shown.filter((p) => p.message !== message))}
         />
       ))}
     </div>

@@ -1,9 +1,30 @@
-// An error for the user, in an alert region so assistive technology reads it at once.
-export function ErrorAlert({ message, onDismiss }: { message: string | null; onDismiss?: () => void }) {
+// An error for the user, in an alert region so assistive technology reads it at once; what
+// it is about in detail (when there is more to say) one click away.
+export function ErrorAlert({
+  message,
+  details,
+  onDismiss,
+}: {
+  message: string | null;
+  details?: readonly string[] | undefined;
+  onDismiss?: () => void;
+}) {
   if (!message) return null;
   return (
     <div className="alert" role="alert">
-      <span className="alert-text">{message}</span>
+      <div className="alert-text">
+        {message}
+        {details && details.length > 0 && (
+          <details className="alert-details">
+            <summary>Details</summary>
+            <ul>
+              {details.map((detail) => (
+                <li key={detail}>{detail}</li>
+              ))}
+            </ul>
+          </details>
+        )}
+      </div>
       {onDismiss && (
         <button type="button" className="icon-button" aria-label="Dismiss this message" onClick={onDismiss}>
           ×
