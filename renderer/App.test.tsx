@@ -144,7 +144,11 @@ describe('App', () => {
     expect(disclosure?.open).toBe(false);
     fireEvent.click(within(alert).getByText('Details'));
     expect(disclosure?.open).toBe(true);
-    expect(within(alert).getAllByRole('listitem').map((li) => li.textContent)).toEqual(details);
+    expect(
+      within(alert)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(details);
   });
 
   it('says so when the state cannot be read, and tries again', async () => {

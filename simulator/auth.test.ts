@@ -145,6 +145,9 @@ describe('routing', () => {
   it('answers 405 for a known path with the wrong method', async () => {
     const response = await fetch(`${sim.url}/seller/v1/orders`, { method: 'DELETE' });
     expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET');
     expect(ErrorBody.parse(await response.json()).errorCode).toBe('MethodNotAllowed');
+    const events = await fetch(`${sim.url}/seller/v1/marketplaceEvents`, { method: 'PUT' });
+    expect(events.headers.get('allow')).toBe('POST, GET');
   });
 });

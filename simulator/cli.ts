@@ -2,11 +2,17 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { FaultSettings } from './faults';
+import { QUIRK_NAMES, QUIRKS } from './quirks';
 import { startSimulator } from './server';
 
 const USAGE = `Usage: npm run simulator -- [--host 127.0.0.1] [--port 4010] [--seed N] [--orders N]
   [--client-id ID --client-secret SECRET] [--token-ttl SECONDS] [--new-events consume|sticky]
-  [--latency-ms N] [--error-rate F] [--rate-limit N] [--data FILE]`;
+  [--latency-ms N] [--error-rate F] [--rate-limit N] [--data FILE] [--quirks a,b,...]
+
+Quirks (ways a real marketplace may differ from our reading of the spec):
+${Object.entries(QUIRKS)
+  .map(([name, what]) => `  ${name}: ${what}`)
+  .join('\n')}`;
 
 const Count = z.coerce.number().int().min(0);
 const Options = z.strictObject({
@@ -22,6 +28,11 @@ const Options = z.strictObject({
   'error-rate': z.coerce.number().min(0).max(1).optional(),
   'rate-limit': Count.optional(),
   data: z.string().min(1).optional(),
+  quirks: z
+    .string()
+    .transform((list) => list.split(',').map((name) => name.trim()))
+    .pipe(z.array(z.enum(QUIRK_NAMES)))
+    .optional(),
 });
 
 function fail(message: string): never {
@@ -60,6 +71,7 @@ const simulator = await startSimulator({
       latencyMs: parsed['latency-ms'],
       errorRate: parsed['error-rate'],
       rateLimit: parsed['rate-limit'],
+      quirks: parsed.quirks,
     }).filter(([, value]) => value !== undefined),
   ),
   ...(parsed.data ? { dataFile: parsed.data } : {}),

@@ -207,18 +207,19 @@ export function makePurchase(random: Random, seller: SellerIdentity, issueMs: nu
   return { order, licenses };
 }
 
-/** The marketplace's purchase event for an order: ServicePurchased, ProvisioningStarted. */
+/** The marketplace's purchase event for an order: ServicePurchased (or `eventTypeCode`), ProvisioningStarted. */
 export function purchaseEvent(
   eventId: string,
   sellerId: number,
   order: Purchase['order'],
   eventTime: string,
+  eventTypeCode = 'ServicePurchased',
 ): StoredEvent['event'] {
   const product = order.documentLines[0]?.lineItem?.name ?? 'a product';
   return {
     eventId,
     sellerId,
-    eventTypeCode: 'ServicePurchased',
+    eventTypeCode,
     statusCode: 'ProvisioningStarted',
     eventTime,
     description: `New purchase of ${product}`,

@@ -3,6 +3,7 @@
 // benchmarks; the script makes exact sequences for tests ("the next 3 order pages are 503").
 import { z } from 'zod';
 import { OPERATIONS } from '../main/core/api/routes';
+import { QUIRK_NAMES } from './quirks';
 
 const Probability = z.number().min(0).max(1);
 
@@ -37,6 +38,8 @@ export const FaultSettings = z.strictObject({
   tokenTtlSeconds: z.int().min(1).max(86_400),
   newEvents: z.enum(['consume', 'sticky']),
   script: z.array(ScriptedFault).max(1000),
+  /** Ways to differ from our reading of the spec, as a real marketplace may (quirks.ts). */
+  quirks: z.array(z.enum(QUIRK_NAMES)),
 });
 export type FaultSettings = z.infer<typeof FaultSettings>;
 export const FaultSettingsPatch = FaultSettings.partial();
@@ -50,6 +53,7 @@ export const DEFAULT_FAULTS: FaultSettings = {
   tokenTtlSeconds: 30 * 60,
   newEvents: 'consume',
   script: [],
+  quirks: [],
 };
 
 export type Fault =

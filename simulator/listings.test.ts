@@ -149,9 +149,21 @@ describe('orders pagination', () => {
     ['offset', '-1'],
     ['offset', 'x'],
     ['offset', '2.0'],
+    ['offset', '1000000000'],
+    ['offset', '99999999999999999999999'],
   ])('answers 400 BadRequest naming %s for the value "%s"', async (name, value) => {
     const answer = await rawCall(sim.url, 'listOrders', { token, query: { [name]: value } });
     expect(expectError(answer, 400, 'BadRequest').detailedDescription).toContain(name);
+  });
+
+  it('says truly which offsets it takes when one is too large for it', async () => {
+    const answer = await rawCall(sim.url, 'listOrders', {
+      token,
+      query: { offset: '99999999999999999999999' },
+    });
+    expect(expectError(answer, 400, 'BadRequest').detailedDescription).toBe(
+      'query parameter offset must be an integer from 0 to 999999999, got "99999999999999999999999"',
+    );
   });
 
   it('yields every order exactly once over all pages, by issueTime then orderId, each a valid Order', async () => {

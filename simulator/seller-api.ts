@@ -4,6 +4,7 @@ import { type Operation, PAGE, REQUEST_ID_HEADER, type Route, routes } from '../
 import { NewMarketplaceEvent, Uuid } from '../main/core/api/wire';
 import type { FaultInjector } from './faults';
 import { badRequest, HttpError, notFound, readJsonBody } from './http';
+import type { Quirks } from './quirks';
 import type { MarketplaceStore } from './store';
 import type { TokenAuthority } from './tokens';
 
@@ -44,11 +45,11 @@ export function matchOperation(
   method: string,
   pathname: string,
 ): { operation: Operation; params: Record<string, string> } {
-  let pathKnown = false;
+  const allowed: string[] = [];
   for (const m of MATCHERS) {
     const found = m.pattern.exec(pathname);
     if (!found) continue;
-    pathKnown = true;
+    allowed.push(m.route.method);
     if (m.route.method !== method) continue;
     const params: Record<string, string> = {};
     m.paramNames.forEach((name, i) => {
@@ -56,11 +57,12 @@ export function matchOperation(
     });
     return { operation: m.operation, params };
   }
-  if (pathKnown) {
+  if (allowed.length > 0) {
     throw new HttpError(
       'MethodNotAllowed',
       'Method not allowed',
       `${method} is not supported on ${pathname}`,
+      { Allow: allowed.join(', ') },
     );
   }
   throw notFound(`no operation at ${pathname}`);
@@ -71,14 +73,16 @@ const unauthorized = (detail: string, scheme: 'Basic' | 'Bearer'): HttpError =>
     'WWW-Authenticate': `${scheme} realm="seller-api"`,
   });
 
-function nonNegativeInt(query: URLSearchParams, name: string, fallback: number, max?: number): number {
+/** The largest offset a listing takes: more than any listing holds, and exact as a number. */
+const MAX_OFFSET = 999_999_999;
+
+function nonNegativeInt(query: URLSearchParams, name: string, fallback: number, max = MAX_OFFSET): number {
   const raw = query.get(name);
   if (raw === null) return fallback;
-  const value = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   const min = name === 'limit' ? 1 : 0;
-  if (!Number.isInteger(value) || value < min || (max !== undefined && value > max)) {
-    const range = max === undefined ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
-    throw badRequest(`query parameter ${name} must be ${range}, got "${raw}"`);
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw badRequest(`query parameter ${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;
 }
@@ -97,6 +101,7 @@ export class SellerApi {
     private readonly store: () => MarketplaceStore,
     private readonly tokens: TokenAuthority,
     private readonly faults: FaultInjector,
+    private readonly quirks: Quirks,
     private readonly clock: () => number,
   ) {}
 
@@ -121,16 +126,20 @@ export class SellerApi {
     const sellerId = await this.bearerAuth(call.req);
     const id = requestId(call.req);
     const { query, params } = call;
-    const page = () => ({
-      offset: nonNegativeInt(query, 'offset', PAGE.defaultOffset),
-      limit: nonNegativeInt(query, 'limit', PAGE.defaultLimit, PAGE.maxLimit),
-    });
+    this.quirks.refuse(call.operation, query);
+    /** The page asked for, cut from `list` as the server (with its quirks) cuts pages. */
+    const page = <T>(list: (offset: number, limit: number) => { hasMore: boolean; items: T[] }) =>
+      this.quirks.page(
+        call.operation,
+        nonNegativeInt(query, 'offset', PAGE.defaultOffset),
+        nonNegativeInt(query, 'limit', PAGE.defaultLimit, PAGE.maxLimit),
+        list,
+      );
     const ok = (json: string, mutated = false): ApiAnswer => ({ status: route.success, json, mutated });
 
     switch (call.operation) {
       case 'listOrders': {
-        const { offset, limit } = page();
-        const { hasMore, items } = store.listOrderJson(sellerId, offset, limit);
+        const { hasMore, items } = page((offset, limit) => store.listOrderJson(sellerId, offset, limit));
         return ok(pageJson('orders', hasMore, items));
       }
       case 'getOrder': {
@@ -148,8 +157,7 @@ export class SellerApi {
         return ok(JSON.stringify(license));
       }
       case 'listEvents': {
-        const { offset, limit } = page();
-        const { hasMore, items } = store.listEvents(sellerId, offset, limit);
+        const { hasMore, items } = page((offset, limit) => store.listEvents(sellerId, offset, limit));
         return ok(
           pageJson(
             'marketplaceEvents',
@@ -159,12 +167,8 @@ export class SellerApi {
         );
       }
       case 'listNewEvents': {
-        const { offset, limit } = page();
-        const { hasMore, items } = store.listNewEvents(
-          sellerId,
-          offset,
-          limit,
-          this.faults.current.newEvents,
+        const { hasMore, items } = page((offset, limit) =>
+          store.listNewEvents(sellerId, offset, limit, this.faults.current.newEvents),
         );
         return ok(
           pageJson(

@@ -18,6 +18,7 @@ import {
   sendJson,
 } from './http';
 import { readState, StateWriter } from './persistence';
+import { type Answer, Quirks } from './quirks';
 import { matchOperation, SellerApi } from './seller-api';
 import {
   type ClientCredential,
@@ -87,7 +88,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const faults = new FaultInjector(options.faults, clock);
   const startFaults = structuredClone(faults.current);
   const tokens = new TokenAuthority(store.signingKey, () => faults.current.tokenTtlSeconds, clock);
-  const api = new SellerApi(() => store, tokens, faults, clock);
+  const quirks = new Quirks(() => faults.current.quirks);
+  const api = new SellerApi(() => store, tokens, faults, quirks, clock);
   const requestCounts = Object.fromEntries(OPERATIONS.map((op) => [op, 0])) as Record<Operation, number>;
   const writer = options.dataFile
     ? new StateWriter(
@@ -182,9 +184,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const answer = await api.handle({ operation, params, query: new URLSearchParams(search), req });
     if (answer.mutated) writer?.changed();
     if (fault?.action === 'dropAfterHandling') return void req.socket.destroy();
-    const json =
-      fault?.action === 'malformed' ? answer.json.slice(0, Math.floor(answer.json.length / 2)) : answer.json;
-    sendJson(res, answer.status, json, echoRequestId(req));
+    const written = quirks.answer(operation, answer.status, answer.json);
+    if (fault?.action === 'malformed' && written.body !== undefined) {
+      written.body = written.body.slice(0, Math.floor(written.body.length / 2));
+    }
+    send(res, written, echoRequestId(req));
   }
 
   const server = createServer((req, res) => {
@@ -207,7 +211,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
             );
       // A request whose body was not read to the end cannot keep its connection.
       if (httpError.errorCode === 'PayloadTooLarge') res.shouldKeepAlive = false;
-      sendError(res, httpError, echoRequestId(req));
+      const headers = { ...echoRequestId(req), ...httpError.headers };
+      if (path.startsWith(ADMIN_PREFIX)) sendError(res, httpError, headers);
+      else send(res, quirks.error(httpError), headers);
     });
   });
   server.keepAliveTimeout = 10_000;
@@ -240,6 +246,20 @@ function restore(saved: unknown, file: string | undefined, clock: () => number):
       error instanceof ZodError ? (error.issues[0]?.path.join('.') ?? '') : (error as Error).message;
     throw new Error(`simulator state ${file} is not a valid state file (at ${detail})`);
   }
+}
+
+function send(res: ServerResponse, answer: Answer, headers: Readonly<Record<string, string>>): void {
+  if (answer.body === undefined) {
+    res.writeHead(answer.status, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(answer.status, {
+    'Content-Type': answer.contentType,
+    'Content-Length': Buffer.byteLength(answer.body),
+    ...headers,
+  });
+  res.end(answer.body);
 }
 
 function echoRequestId(req: IncomingMessage): Record<string, string> {

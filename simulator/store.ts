@@ -64,6 +64,8 @@ export const PurchaseRequest = z.strictObject({
   sellerId: z.int().optional(),
   order: z.record(z.string(), z.unknown()).optional(),
   licenseEmails: z.array(z.string()).max(100).optional(),
+  /** The purchase event's type: ServicePurchased unless a trial, an upgrade, or one not known yet. */
+  eventTypeCode: z.string().min(1).max(100).optional(),
 });
 export type PurchaseRequest = z.infer<typeof PurchaseRequest>;
 
@@ -392,7 +394,13 @@ export class MarketplaceStore {
     this.indexOrder(seller, order);
     for (const license of licenses) this.indexLicense(seller, license);
     const stored: StoredEvent = {
-      event: purchaseEvent(this.random.uuid(), seller.identity.sellerId, order, this.nextEventTime()),
+      event: purchaseEvent(
+        this.random.uuid(),
+        seller.identity.sellerId,
+        order,
+        this.nextEventTime(),
+        request.eventTypeCode,
+      ),
       fromMarketplace: true,
     };
     seller.events.push(stored);

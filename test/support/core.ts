@@ -46,6 +46,7 @@ export class ManualTimers implements Timers {
 
 export interface Laptop {
   core: SellerCore;
+  client: SellerApiClient;
   dataDir: string;
   events: CoreEvent[];
   settings: CoreSettings;
@@ -76,6 +77,7 @@ export async function openLaptop(
   core.on((event) => events.push(event));
   return {
     core,
+    client,
     dataDir: dir,
     events,
     settings,

@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose';
 import type { z } from 'zod';
 import { AccessTokens } from './access-token';
 import { type ApiErrorDetails, SellerApiError } from './errors';
-import { type PageOf, type WalkedPage, walkConsuming, walkStable } from './pagination';
+import { type PageOf, PaginationError, type WalkedPage, walkConsuming, walkStable } from './pagination';
 import { DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryDelayMs } from './retry';
 import { type Operation, PAGE, REQUEST_ID_HEADER, type Route, routePath, routes } from './routes';
 import { checkBaseUrl, isTlsFailure, type Transport } from './transport';
@@ -163,28 +163,37 @@ export class SellerApiClient {
 
   /** Every order, oldest first, page by page. */
   allOrders(): AsyncGenerator<WalkedPage<Order>> {
-    return walkStable(
-      (offset) => this.listOrders({ offset, limit: this.#pageSize }),
-      (order) => itemKey('order', order),
-      () => this.#pageSize,
+    return named(
+      'listOrders',
+      walkStable(
+        (offset) => this.listOrders({ offset, limit: this.#pageSize }),
+        (order) => itemKey('order', order),
+        () => this.#pageSize,
+      ),
     );
   }
 
   /** Every event of the "all" listing from `startOffset` on, in listing order, page by page. */
   allEvents(startOffset = 0): AsyncGenerator<WalkedPage<MarketplaceEvent>> {
-    return walkStable(
-      (offset) => this.listEvents({ offset: startOffset + offset, limit: this.#pageSize }),
-      (event) => itemKey('event', event),
-      () => this.#pageSize,
+    return named(
+      'listEvents',
+      walkStable(
+        (offset) => this.listEvents({ offset: startOffset + offset, limit: this.#pageSize }),
+        (event) => itemKey('event', event),
+        () => this.#pageSize,
+      ),
     );
   }
 
   /** Every event of the "new" listing exactly once, whether the server consumes it on read or not. */
   newEvents(): AsyncGenerator<WalkedPage<MarketplaceEvent>> {
-    return walkConsuming(
-      (offset) => this.listNewEvents({ offset, limit: this.#pageSize }),
-      (event) => itemKey('event', event),
-      () => this.#pageSize,
+    return named(
+      'listNewEvents',
+      walkConsuming(
+        (offset) => this.listNewEvents({ offset, limit: this.#pageSize }),
+        (event) => itemKey('event', event),
+        () => this.#pageSize,
+      ),
     );
   }
 
@@ -312,6 +321,16 @@ export class SellerApiClient {
       );
     }
     return parsed.data;
+  }
+}
+
+/** A walk whose listing misbehaves says which listing it was. */
+async function* named<T>(operation: PagedOperation, walk: AsyncGenerator<T>): AsyncGenerator<T> {
+  try {
+    yield* walk;
+  } catch (error) {
+    if (error instanceof PaginationError) throw new PaginationError(`${operation}: ${error.message}`);
+    throw error;
   }
 }
 

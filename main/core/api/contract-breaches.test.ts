@@ -182,6 +182,23 @@ describe('what a real marketplace may do differently, read as it means', () => {
   });
 
   it.each([
+    ['names no order', { additionalProperties: [{ name: 'seats', value: '3' }] }, 'additionalProperties'],
+    ['has a status that is not text', { statusCode: 17 }, 'statusCode'],
+    ['has a time that is no time', { eventTime: 'yesterday' }, 'eventTime'],
+  ])('keeps an event that %s aside, naming the field, and reads the others', async (_, fields, fieldPath) => {
+    const odd = event(fields);
+    const fine = event({});
+    const page = await clientFor(
+      await serve({ hasMore: false, marketplaceEvents: [odd, fine] }),
+    ).listEvents();
+    expect(page.items).toEqual([fine]);
+    expect(page.unreadable).toEqual([
+      expect.objectContaining({ kind: 'event', key: odd.eventId, fieldPath, raw: odd }),
+    ]);
+    expect(page.keys).toEqual([odd.eventId, fine.eventId]);
+  });
+
+  it.each([
     ['missing, on a short page', undefined, 1, false],
     ['missing, on a full page', undefined, 2, true],
     ['null, on a short page', null, 1, false],

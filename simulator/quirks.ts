@@ -1,0 +1,220 @@
+// Ways a real marketplace may differ from our reading of the spec (issue 11's numbered cases),
+// so that the app's tolerance is proven over real HTTP, not only in unit tests. Each quirk is
+// something a server could plausibly do where the spec is silent or loose. Turned on with
+// `--quirks a,b` or `PATCH /_simulator/faults {"quirks": [...]}`; none are on by default.
+import type { Operation } from '../main/core/api/routes';
+import { badRequest, type HttpError, notFound } from './http';
+
+export const QUIRKS = {
+  'loose-values':
+    'null for absent fields, numbers as strings, times without offset or as +0200, codes in another case, hasMore as text or left out, dates written as datetimes, currencies in lower case',
+  'unreadable-events': 'events whose id starts with 0 carry a status that is a number',
+  'loose-token': 'the token is answered 200 with tokenType "bearer"',
+  'no-new-listing': 'the "new" listing answers 404',
+  'new-listing-204': 'the "new" listing answers 204 with no body when it has nothing',
+  'max-page-50': 'a limit above 50 is refused with 400 naming the maximum',
+  'short-pages': 'pages hold at most half the items asked for, and say there is more',
+  'empty-page':
+    'the stable listings have 50 places after the 50th that hold nothing (an empty page that says there is more)',
+  'order-link-variants': 'events name their order as OrderId, orderID or a top-level orderId',
+  'post-no-body': 'status posts are answered 200, 202 or 204 without a body',
+  'problem-errors': 'errors are answered as application/problem+json',
+  'html-errors': 'errors are answered as an HTML gateway page',
+  'ignore-offset': 'listings ignore the offset',
+} as const;
+export type Quirk = keyof typeof QUIRKS;
+export const QUIRK_NAMES = Object.keys(QUIRKS) as [Quirk, ...Quirk[]];
+
+export interface Page<T> {
+  hasMore: boolean;
+  items: T[];
+}
+
+export interface Answer {
+  status: number;
+  contentType: string;
+  /** No body at all when undefined. */
+  body: string | undefined;
+}
+
+const MAX_PAGE = 50;
+const GAP_AT = 50;
+const GAP = 50;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+type Json = Record<string, unknown>;
+
+export class Quirks {
+  private posts = 0;
+
+  constructor(private readonly active: () => readonly Quirk[]) {}
+
+  has(quirk: Quirk): boolean {
+    return this.active().includes(quirk);
+  }
+
+  /** Before a call is handled: refuse it as the quirky server would. */
+  refuse(operation: Operation, query: URLSearchParams): void {
+    if (operation === 'listNewEvents' && this.has('no-new-listing')) {
+      throw notFound('no operation at this path');
+    }
+    const limit = Number(query.get('limit'));
+    if (this.has('max-page-50') && limit > MAX_PAGE) {
+      throw badRequest(`query parameter limit must be an integer from 1 to ${MAX_PAGE}, got "${limit}"`);
+    }
+  }
+
+  /** A page of a listing as the quirky server cuts it from `list` (the listing as it is). */
+  page<T>(
+    operation: Operation,
+    offset: number,
+    limit: number,
+    list: (offset: number, limit: number) => Page<T>,
+  ): Page<T> {
+    const from = this.has('ignore-offset') ? 0 : offset;
+    const size = this.has('short-pages') ? Math.ceil(limit / 2) : limit;
+    const stable = operation === 'listEvents' || operation === 'listOrders';
+    return stable && this.has('empty-page') ? withGap(from, size, list) : list(from, size);
+  }
+
+  /** A successful answer as the quirky server writes it. */
+  answer(operation: Operation, status: number, json: string): Answer {
+    const plain: Answer = { status, contentType: JSON_TYPE, body: json };
+    switch (operation) {
+      case 'createToken':
+        if (!this.has('loose-token')) return plain;
+        return { ...plain, status: 200, body: JSON.stringify({ ...JSON.parse(json), tokenType: 'bearer' }) };
+      case 'sendEvent': {
+        if (!this.has('post-no-body')) return plain;
+        const noBody = [200, 202, 204][this.posts++ % 3] ?? 204;
+        return { status: noBody, contentType: JSON_TYPE, body: undefined };
+      }
+      case 'listNewEvents':
+      case 'listEvents': {
+        const page = JSON.parse(json) as { hasMore: boolean; marketplaceEvents: Json[] };
+        if (
+          operation === 'listNewEvents' &&
+          page.marketplaceEvents.length === 0 &&
+          this.has('new-listing-204')
+        ) {
+          return { status: 204, contentType: JSON_TYPE, body: undefined };
+        }
+        page.marketplaceEvents = page.marketplaceEvents.map((event, i) => this.event(event, i));
+        return { ...plain, body: JSON.stringify(this.envelope(page, 'text')) };
+      }
+      case 'listOrders': {
+        const page = JSON.parse(json) as { hasMore: boolean; orders: Json[] };
+        page.orders = page.orders.map((order) => this.order(order));
+        return { ...plain, body: JSON.stringify(this.envelope(page, 'absent')) };
+      }
+      case 'getOrder':
+        return this.has('loose-values')
+          ? { ...plain, body: JSON.stringify(this.order(JSON.parse(json))) }
+          : plain;
+      default:
+        return plain;
+    }
+  }
+
+  /** An error as the quirky server writes it: as the spec has it, problem details, or a gateway's page. */
+  error(error: HttpError): Answer {
+    if (this.has('html-errors')) {
+      return {
+        status: error.status,
+        contentType: 'text/html; charset=utf-8',
+        body: `<!DOCTYPE html><html><head><title>${error.status} ${error.description}</title></head><body><h1>${error.description}</h1><p>${error.detailedDescription}</p><hr><address>gateway</address></body></html>`,
+      };
+    }
+    if (this.has('problem-errors')) {
+      return {
+        status: error.status,
+        contentType: 'application/problem+json',
+        body: JSON.stringify({
+          type: 'about:blank',
+          title: error.description,
+          status: error.status,
+          detail: error.detailedDescription,
+        }),
+      };
+    }
+    return { status: error.status, contentType: JSON_TYPE, body: JSON.stringify(error.body()) };
+  }
+
+  private envelope<P extends { hasMore: boolean }>(page: P, looseHasMore: 'text' | 'absent'): Json {
+    if (!this.has('loose-values')) return page;
+    const { hasMore, ...rest } = page;
+    return looseHasMore === 'text' ? { ...rest, hasMore: String(hasMore) } : rest;
+  }
+
+  private event(event: Json, index: number): Json {
+    const out: Json = { ...event };
+    if (this.has('unreadable-events') && String(out.eventId).startsWith('0')) out.statusCode = 17;
+    if (this.has('loose-values')) {
+      out.detailedDescription ??= null;
+      out.sellerId = String(out.sellerId);
+      out.eventTypeCode = String(out.eventTypeCode).toLowerCase();
+      out.statusCode = typeof out.statusCode === 'string' ? out.statusCode.toUpperCase() : out.statusCode;
+      for (const field of ['eventTime', 'seenTime']) {
+        if (typeof out[field] === 'string') out[field] = looseTime(out[field] as string, index);
+      }
+    }
+    if (this.has('order-link-variants')) linkVariant(out, index);
+    return out;
+  }
+
+  private order(order: Json): Json {
+    if (!this.has('loose-values')) return order;
+    const out = structuredClone(order);
+    if (typeof out.issueTime === 'string') out.issueTime = (out.issueTime as string).replace(/Z$/, '');
+    if (typeof out.documentCurrencyCode === 'string') {
+      out.documentCurrencyCode = (out.documentCurrencyCode as string).toLowerCase();
+    }
+    out.note ??= null;
+    const total = out.anticipatedMonetaryTotal as Json | undefined;
+    if (total && typeof total.amount === 'number') total.amount = String(total.amount);
+    const period = out.validityPeriod as Json | undefined;
+    for (const field of ['startDate', 'endDate']) {
+      if (period && typeof period[field] === 'string') period[field] = `${period[field]}T00:00:00Z`;
+    }
+    return out;
+  }
+}
+
+/**
+ * A listing with a gap: places GAP_AT to GAP_AT + GAP hold nothing, the items after them sit
+ * GAP places later. A page within the gap is empty and says there is more.
+ */
+function withGap<T>(
+  offset: number,
+  limit: number,
+  list: (offset: number, limit: number) => Page<T>,
+): Page<T> {
+  const end = offset + limit;
+  const before = offset < GAP_AT ? list(offset, Math.min(end, GAP_AT) - offset).items : [];
+  const afterFrom = Math.max(offset, GAP_AT + GAP) - GAP;
+  const afterTo = end - GAP;
+  const after = afterTo > afterFrom ? list(afterFrom, afterTo - afterFrom) : { items: [], hasMore: false };
+  const firstBeyond = end <= GAP_AT ? end : Math.max(afterTo, GAP_AT);
+  const beyond = list(firstBeyond, 1).items.length > 0;
+  return { items: [...before, ...after.items], hasMore: beyond };
+}
+
+/** The same instant, written without an offset and a space (read as UTC), or with +0200. */
+function looseTime(iso: string, index: number): string {
+  const ms = Date.parse(iso);
+  if (index % 2 === 0) return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
+  return `${new Date(ms + 2 * 3600_000).toISOString().slice(0, 23)}+0200`;
+}
+
+function linkVariant(event: Json, index: number): void {
+  const properties = (event.additionalProperties as { name: string; value: unknown }[] | undefined) ?? [];
+  const link = properties.find((p) => p.name === 'orderId');
+  if (!link) return;
+  const variant = index % 3;
+  if (variant === 2) {
+    event.additionalProperties = properties.filter((p) => p !== link);
+    event.orderId = link.value;
+  } else {
+    link.name = variant === 0 ? 'OrderId' : 'orderID';
+  }
+}

@@ -1,0 +1,295 @@
+// The tolerant reader over real HTTP: the simulator plays a marketplace that differs from our
+// reading of the spec (simulator/quirks.ts), one way at a time, and the core's poll and the CLI
+// still announce, read everything, deliver, or fail with a clear error in the server's words.
+// Each describe is one of issue 11's numbered cases.
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { orderIdOf } from '../main/core/api/wire';
+import type { CoreEvent } from '../main/core/seller-core';
+import type { Quirk } from '../simulator/quirks';
+import { type Simulator, startSimulator } from '../simulator/server';
+import { inbox, type Laptop, openLaptop, removeDataDir } from './support/core';
+import { runTs } from './support/processes';
+import { admin } from './support/raw-api';
+
+const SELLER = 1001;
+const ORDERS = 120;
+
+let sim: Simulator;
+const laptops: Laptop[] = [];
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 11, orders: ORDERS });
+});
+afterEach(async () => {
+  for (const laptop of laptops.splice(0)) await removeDataDir(laptop);
+  await admin(sim.url, 'POST', 'reset');
+});
+afterAll(() => sim.close());
+
+async function quirks(...names: Quirk[]): Promise<void> {
+  const answer = await admin(sim.url, 'PATCH', 'faults', { quirks: names });
+  expect(answer.status).toBe(200);
+}
+
+/** A laptop that has read the backlog (its first poll), ready to hear of new orders. */
+async function startedLaptop(): Promise<Laptop> {
+  const laptop = await openLaptop(sim.url);
+  laptops.push(laptop);
+  laptop.core.start();
+  await laptop.core.checkNow();
+  await laptop.core.backlogRead();
+  return laptop;
+}
+
+async function purchase(extra: Record<string, unknown> = {}): Promise<string> {
+  return (await admin(sim.url, 'POST', 'purchases', extra)).json.orderId;
+}
+
+/** Two polls: one learns the order, the next has it announced at the latest. */
+async function poll(laptop: Laptop): Promise<void> {
+  await laptop.core.checkNow();
+  await laptop.core.checkNow();
+}
+
+/** New orders the core announced (notified one by one, or in a summary when many came at once). */
+const announced = (laptop: Laptop) =>
+  laptop.events.flatMap((e) => (e.type === 'orders-arrived' ? e.orderIds : []));
+const problems = (laptop: Laptop) =>
+  laptop.events.filter((e): e is Extract<CoreEvent, { type: 'problem' }> => e.type === 'problem');
+const allEvents = () => sim.store.listEvents(SELLER, 0, 1_000_000).items;
+const allOrderIds = () =>
+  sim.store.listOrderJson(SELLER, 0, 1_000_000).items.map((json) => JSON.parse(json).orderId as string);
+
+const cli = (args: string[]) =>
+  runTs('main/cli/seller-tray.ts', args, {
+    SELLER_API_BASE_URL: sim.url,
+    SELLER_CLIENT_ID: 'demo-client',
+    SELLER_CLIENT_SECRET: 'demo-secret',
+  });
+
+async function cliJson(args: string[]): Promise<Record<string, unknown>[]> {
+  const run = await cli([...args, '--json']);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout);
+}
+
+describe('1. odd values in events', () => {
+  it('announces every purchase when events carry nulls, numeric strings, time variants and hasMore as text', async () => {
+    await quirks('loose-values');
+    const laptop = await startedLaptop();
+    expect(inbox(laptop.core)).toHaveLength(ORDERS);
+    const bought = [await purchase(), await purchase()];
+    await poll(laptop);
+    expect(announced(laptop)).toEqual(bought);
+    expect(laptop.core.status().connection).toBe('ok');
+    expect(problems(laptop)).toEqual([]);
+  });
+
+  it('keeps an unreadable event aside, tells it once with its field, and announces the rest', async () => {
+    await quirks('unreadable-events');
+    const odd = allEvents().filter((e) => e.eventId.startsWith('0'));
+    expect(odd.length).toBeGreaterThan(0); // the seed gives some
+    const laptop = await startedLaptop();
+    const [told, ...again] = problems(laptop);
+    expect(again).toEqual([]);
+    expect(told?.message).toContain(
+      `${odd.length} event${odd.length === 1 ? '' : 's'} from the marketplace could not be read`,
+    );
+    expect(told?.details).toHaveLength(odd.length);
+    for (const event of odd) {
+      expect(told?.details).toContainEqual(expect.stringContaining(`event ${event.eventId}: statusCode:`));
+    }
+    const bought = [await purchase(), await purchase(), await purchase()];
+    await poll(laptop);
+    expect(announced(laptop)).toEqual(bought);
+    expect(laptop.core.status().connection).toBe('ok');
+    expect(problems(laptop)).toHaveLength(1); // told once, not at every poll
+
+    // The CLI reads the same listing whole and says what it set aside.
+    const run = await cli(['events', 'all', '--all']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trimEnd().split('\n')).toHaveLength(allEvents().length - odd.length);
+    expect(run.stderr).toContain(`${odd.length} event`);
+    expect(run.stderr).toContain(`event ${odd[0]?.eventId}: statusCode:`);
+  });
+});
+
+describe('2. small token differences', () => {
+  it('logs in with tokenType "bearer" answered 200', async () => {
+    await quirks('loose-token');
+    const laptop = await startedLaptop();
+    expect(laptop.core.status().connection).toBe('ok');
+    expect(await cliJson(['orders', 'list', '--limit', '3'])).toHaveLength(3);
+  });
+});
+
+describe('3. the "new" listing is only an accelerator', () => {
+  it.each([
+    ['answers 404', ['no-new-listing'] as Quirk[], true],
+    ['answers 204 when empty', ['new-listing-204'] as Quirk[], false],
+  ])('announces new orders when the "new" listing %s, not "offline"', async (_, names, told) => {
+    await quirks(...names);
+    const laptop = await startedLaptop();
+    const bought = await purchase();
+    await poll(laptop);
+    await poll(laptop);
+    expect(announced(laptop)).toEqual([bought]);
+    expect(laptop.core.status().connection).toBe('ok');
+    const aboutNew = problems(laptop).filter((p) => p.message.includes('list of new events'));
+    expect(aboutNew).toHaveLength(told ? 1 : 0); // told once, not at every poll
+    if (told) expect(aboutNew[0]?.details?.[0]).toMatch(/listNewEvents: HTTP 404 NotFound/);
+  });
+
+  it('announces new orders while the "new" listing fails with 500', async () => {
+    const laptop = await startedLaptop();
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'listNewEvents', action: 'status', status: 500, times: 100 }],
+    });
+    const bought = await purchase();
+    await poll(laptop);
+    expect(announced(laptop)).toEqual([bought]);
+    expect(laptop.core.status().connection).toBe('ok');
+  });
+});
+
+describe('4. a smaller maximum page size', () => {
+  it('learns it from the 400 that names it, remembers it, and reads everything', async () => {
+    await quirks('max-page-50');
+    const laptop = await startedLaptop();
+    expect(inbox(laptop.core)).toHaveLength(ORDERS);
+    expect(laptop.client.pageSize).toBe(50);
+    await laptop.core.close();
+    const again = await laptop.reopen();
+    laptops.push(again);
+    expect(again.client.pageSize).toBe(50); // remembered: no 400 to learn it again
+    again.core.start();
+    await again.core.checkNow();
+    expect(again.core.status().connection).toBe('ok');
+
+    expect(await cliJson(['events', 'all', '--all'])).toHaveLength(allEvents().length);
+  });
+});
+
+describe('5. purchases of every type', () => {
+  it('announces Trial, Evaluation, UpgradeToTrial, UpgradeToPurchase and unknown types', async () => {
+    const laptop = await startedLaptop();
+    const types = ['Trial', 'Evaluation', 'UpgradeToTrial', 'UpgradeToPurchase', 'ServiceRenewed'];
+    const bought = [];
+    for (const eventTypeCode of types) bought.push(await purchase({ eventTypeCode }));
+    await poll(laptop);
+    expect(announced(laptop).sort()).toEqual([...bought].sort());
+    const rows = inbox(laptop.core, 'waiting');
+    for (const [i, orderId] of bought.entries()) {
+      expect(rows.find((r) => r.orderId === orderId)).toMatchObject({
+        purchaseType: types[i],
+        waiting: true,
+      });
+      expect(rows.find((r) => r.orderId === orderId)?.since).toBeTruthy(); // so reminders can fire
+    }
+  });
+});
+
+describe('6. the order link under another name', () => {
+  it('announces and lists orders whose events name them OrderId, orderID or top-level orderId', async () => {
+    await quirks('order-link-variants');
+    const laptop = await startedLaptop();
+    expect(inbox(laptop.core)).toHaveLength(ORDERS);
+    const bought = [await purchase(), await purchase(), await purchase()];
+    await poll(laptop);
+    expect(announced(laptop)).toEqual(bought);
+    const events = await cliJson(['events', 'all', '--all']);
+    expect(new Set(events.map((e) => orderIdOf(e as never)))).toEqual(new Set([...allOrderIds()]));
+  });
+});
+
+describe('7. short pages and an empty page that says there is more', () => {
+  it('reads every event and order, in the core and the CLI', async () => {
+    await quirks('short-pages', 'empty-page');
+    const laptop = await startedLaptop();
+    expect(inbox(laptop.core)).toHaveLength(ORDERS);
+    const bought = await purchase();
+    await poll(laptop);
+    expect(announced(laptop)).toEqual([bought]);
+    expect(await cliJson(['events', 'all', '--all'])).toHaveLength(allEvents().length);
+    expect((await cliJson(['orders', 'list', '--all'])).map((o) => o.orderId)).toEqual(allOrderIds());
+  });
+});
+
+describe('8. a status post confirmed without a body', () => {
+  it('counts 200, 202 and 204 without a body as delivered, once each', async () => {
+    await quirks('post-no-body');
+    const laptop = await startedLaptop();
+    const orders = [await purchase(), await purchase(), await purchase()];
+    await poll(laptop);
+    for (const orderId of orders) {
+      laptop.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'On it' });
+    }
+    await laptop.core.deliverOutbox(); // the one the first mark started
+    const outbox = await laptop.core.deliverOutbox();
+    expect(outbox.filter((i) => orders.includes(i.orderId)).map((i) => i.state)).toEqual([
+      'sent',
+      'sent',
+      'sent',
+    ]);
+    const posted = allEvents().filter((e) => e.description === 'On it');
+    expect(posted.map((e) => orderIdOf(e)).sort()).toEqual([...orders].sort());
+  });
+});
+
+describe('9. odd values in an order', () => {
+  it('reads orders with amounts as strings, lower-case currencies, times without offset and datetimes for dates', async () => {
+    await quirks('loose-values');
+    const laptop = await startedLaptop();
+    const orderId = await purchase({
+      order: { anticipatedMonetaryTotal: { amount: 99.5, currencyCode: 'EUR' }, documentCurrencyCode: 'EUR' },
+    });
+    await poll(laptop);
+    const view = await laptop.core.order(orderId);
+    expect(view.order.anticipatedMonetaryTotal).toMatchObject({ amount: 99.5 });
+    expect(view.order.documentCurrencyCode).toBe('EUR');
+    expect(view.order.issueTime).toMatch(/Z$/);
+    const listed = await cliJson(['orders', 'list', '--all']);
+    expect(listed).toHaveLength(ORDERS + 1);
+    expect(
+      listed.every((o) => typeof (o.anticipatedMonetaryTotal as { amount?: unknown })?.amount !== 'string'),
+    ).toBe(true);
+  });
+});
+
+describe("10. the server's words", () => {
+  it.each([
+    ['problem+json', 'problem-errors' as Quirk],
+    ['an HTML gateway page', 'html-errors' as Quirk],
+  ])('are kept from %s, with the status and the request id', async (_, quirk) => {
+    await quirks(quirk);
+    const unknown = randomUUID();
+    const run = await cli(['orders', 'get', unknown]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('HTTP 404');
+    expect(run.stderr).toContain('Resource not found');
+    expect(run.stderr).toContain(`no order ${unknown}`);
+    expect(run.stderr).toMatch(/request id [0-9a-f-]{36}/);
+    expect(run.stderr).not.toMatch(/<[a-z]/i); // no markup reaches the terminal
+  });
+});
+
+describe('11. a server that ignores the offset', () => {
+  it('fails the walk after one repeated page, saying why, in the core and the CLI', async () => {
+    await quirks('ignore-offset');
+    const laptop = await openLaptop(sim.url);
+    laptops.push(laptop);
+    laptop.core.start();
+    const before = sim.requestCounts.listEvents;
+    await laptop.core.checkNow();
+    expect(sim.requestCounts.listEvents - before).toBeLessThanOrEqual(3);
+    expect(laptop.core.status().connection).toBe('offline');
+    expect(laptop.core.status().lastError).toMatch(/listEvents: .*ignore the offset/);
+
+    const run = await cli(['orders', 'list', '--all']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/listOrders: .*ignore the offset/);
+  });
+});
