@@ -293,3 +293,61 @@ describe('11. a server that ignores the offset', () => {
     expect(run.stderr).toMatch(/listOrders: .*ignore the offset/);
   });
 });
+
+describe('seller-tray doctor', () => {
+  it('names every difference it can see, and what the app does about it, without a secret or token', async () => {
+    await quirks(
+      'loose-values',
+      'unreadable-events',
+      'loose-token',
+      'no-new-listing',
+      'max-page-50',
+      'order-link-variants',
+      'problem-errors',
+    );
+    const run = await cli(['doctor']);
+    expect(run.code).toBe(0);
+    const report = run.stdout;
+    expect(report).toMatch(/^createToken +tolerated +HTTP 200/m);
+    expect(report).toContain('answered 200 where 201 was expected');
+    expect(report).toContain('tokenType: "bearer" in another case: read as "Bearer"');
+    expect(report).toMatch(/^listNewEvents +tolerated +HTTP 404/m);
+    expect(report).toContain('Resource not found (no operation at this path)'); // problem+json's words
+    expect(report).toContain('reads the full event list instead');
+    expect(report).toContain('a page of 100 was refused');
+    expect(report).toMatch(/page size 50/);
+    expect(report).toMatch(/event 0[0-9a-f-]{35}: statusCode: .*kept aside/);
+    expect(report).toContain('[].sellerId: a number written as text');
+    expect(report).toMatch(/\[\]\.eventTime: written "[^"]*": read as "[^"]*Z"/);
+    expect(report).toContain('[].detailedDescription: null: read as absent');
+    expect(report).toContain('hasMore is "true"');
+    expect(report).toContain('hasMore is missing');
+    expect(report).toContain('the order link "orderId" is named in another case');
+    expect(report).toMatch(/documentCurrencyCode: "[a-z]{3}" in another case: read as "[A-Z]{3}"/);
+    expect(report).toContain('anticipatedMonetaryTotal.amount: a number written as text');
+    expect(report).toMatch(/validityPeriod\.startDate: written "[^"]*T00:00:00Z"/);
+    expect(report).not.toContain('demo-secret');
+    expect(report).not.toMatch(/eyJ[\w-]+\./); // no token
+  });
+
+  it('fails, saying why, when the listings cannot be walked; names short pages', async () => {
+    await quirks('short-pages', 'ignore-offset');
+    const run = await cli(['doctor']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('pages come back with at most 50 items while saying there is more');
+    expect(run.stdout).toMatch(/^listOrders +failed/m);
+    expect(run.stdout).toContain('the marketplace ignores the offset');
+    expect(run.stdout).toMatch(/^getOrder +ok/m); // an order named by an event is still read
+  });
+
+  it('says all is as the spec describes when it is', async () => {
+    const run = await cli(['doctor']);
+    expect(run.code).toBe(0);
+    for (const line of run.stdout
+      .split('\n')
+      .filter((l) => /^[a-zA-Z]+ +(ok|tolerated|failed|skipped)/.test(l))) {
+      expect(line).toMatch(/ ok /);
+    }
+    expect(run.stdout).toContain('Every operation answered as the spec describes.');
+  });
+});

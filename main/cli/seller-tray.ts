@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
+import { APP_VERSION } from '../core/app-identity';
+import { diagnose, formatDiagnosis } from '../core/diagnosis';
 import { describeAside } from '../core/kept-aside';
 import { KeychainUnavailableError } from '../core/secrets';
 import { cliStores, resolveAccount } from './account';
@@ -23,6 +25,9 @@ Commands:
                      and saves --base-url and --client-id for the app and later commands
   watch [--once] [--interval SECONDS]
                      polls like the app; prints one line (with --json one object) per new order
+  doctor             tries each operation the app reads with and reports what answered, how
+                     long it took, and where the marketplace differs from the spec (for support:
+                     no secret or token in it); exit 1 when an operation failed
 
 Options:
   --base-url URL     the Seller API (or SELLER_API_BASE_URL, or what login saved)
@@ -63,10 +68,18 @@ async function main(argv: string[]): Promise<number> {
       });
       return 0;
     }
-    const client = new SellerApiClient({
+    const connection = {
       baseUrl: account.baseUrl,
       credentials: { clientId: account.clientId, clientSecret: account.clientSecret },
-    });
+    };
+    if (positionals[0] === 'doctor' && positionals.length === 1) {
+      const diagnosis = await diagnose(connection);
+      process.stdout.write(
+        values.json ? `${JSON.stringify(diagnosis, null, 2)}\n` : formatDiagnosis(diagnosis, APP_VERSION),
+      );
+      return diagnosis.steps.some((s) => s.outcome === 'failed') ? 1 : 0;
+    }
+    const client = new SellerApiClient(connection);
     const { result, aside } = await runCommand(client, positionals, {
       all: values.all ?? false,
       offset: integerOption(values.offset, 'offset', 0) ?? PAGE.defaultOffset,

@@ -1,5 +1,6 @@
 // The app's identity, in one place: the OS keychain service name, the electron-builder appId and the
 // names users see all come from here, so they can never drift apart.
+import packageJson from '../../package.json' with { type: 'json' };
 
 /**
  * Reverse-DNS application id. It is the keychain service under which client secrets are stored, so
@@ -9,3 +10,6 @@ export const APP_ID = 'com.sellertray.desktop';
 
 /** The name users see (tray tooltip, notifications, installer, keychain prompts). */
 export const PRODUCT_NAME = 'Seller Tray';
+
+/** The version users see (About, diagnosis reports), as package.json and the installers have it. */
+export const APP_VERSION: string = packageJson.version;
