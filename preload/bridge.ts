@@ -17,6 +17,7 @@ export const PRELOAD_CHANNELS = [
   'checkNow',
   'startDemo',
   'pauseNotifications',
+  'diagnose',
 ] as const satisfies readonly Channel[];
 
 // Fails to compile when the contract has a channel the list lacks.

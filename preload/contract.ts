@@ -84,6 +84,8 @@ export const requests = {
   startDemo: z.undefined(),
   /** Until when notifications are paused (ISO time), or null to resume. */
   pauseNotifications: z.strictObject({ until: z.iso.datetime({ offset: true }).nullable() }),
+  /** Tries each operation the app reads with; the report is for a support ticket. */
+  diagnose: z.undefined(),
 } as const;
 
 export type Channel = keyof typeof requests;
@@ -102,6 +104,14 @@ export interface Responses {
   checkNow: AppState;
   startDemo: AppState;
   pauseNotifications: AppState;
+  diagnose: DiagnosisReport;
+}
+
+/** What "Diagnose connection" found, as text to read and paste into a support ticket. */
+export interface DiagnosisReport {
+  report: string;
+  /** An operation failed: the app cannot fully work with this marketplace. */
+  failed: boolean;
 }
 
 /** The one object the preload exposes: a method per channel, and the event stream. */

@@ -2,7 +2,7 @@
 // real keychain (Secret Service), real settings files, and the simulator over loopback.
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { KeytarSecretStore } from '../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../main/core/service';
 import { ConfSettingsStore } from '../main/core/settings';
@@ -185,6 +185,25 @@ describe('requests', () => {
     const until = new Date(Date.now() + 3_600_000).toISOString();
     expect((await call('pauseNotifications', { until })).notificationsPausedUntil).toBe(until);
     expect((await call('pauseNotifications', { until: null })).notificationsPausedUntil).toBeNull();
+  });
+
+  it('diagnoses the connection, naming differences and what this laptop kept aside, with no secret', async () => {
+    await admin(sim.url, 'PATCH', 'faults', { quirks: ['unreadable-events', 'no-new-listing'] });
+    onTestFinished(() => admin(sim.url, 'PATCH', 'faults', { quirks: [] }).then(() => undefined));
+    const { call, refusal } = await openService();
+    expect((await refusal('diagnose')).code).toBe('not-configured');
+    await call('setSettings', { baseUrl: sim.url, clientId: 'svc-client' });
+    await call('setSecret', { secret: 'svc-secret-7f3a' });
+    await call('checkNow');
+    const { report, failed } = await call('diagnose');
+    expect(failed).toBe(false);
+    expect(report).toMatch(/^listNewEvents +tolerated +HTTP 404/m);
+    const odd = sim.store.listEvents(1001, 0, 1000).items.filter((e) => e.eventId.startsWith('0'));
+    expect(odd.length).toBeGreaterThan(0);
+    expect(report).toContain(`Kept aside on this laptop: ${odd.length} item(s)`);
+    expect(report).toContain(`event ${odd[0]?.eventId}: statusCode:`);
+    expect(report).not.toContain('svc-secret-7f3a');
+    expect(report).not.toMatch(/eyJ[\w-]+\./);
   });
 
   it('answers an unknown channel with a clear error', async () => {

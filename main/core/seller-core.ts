@@ -22,7 +22,7 @@ import { isUsualTransition, type MarkableStatus } from './order-status';
 import { Outbox, type OutboxItem } from './outbox';
 import { Poller, type PollerState, type Timers } from './poller';
 import { isProcessAlive } from './process-alive';
-import { AccountStore, type InboxQuery, type InboxRow } from './store/account-store';
+import { AccountStore, type InboxQuery, type InboxRow, type KeptAside } from './store/account-store';
 import { importLegacyFiles } from './store/legacy-import';
 
 /** What the core needs to know of the settings, read at each use so changes apply at once. */
@@ -207,6 +207,11 @@ export class SellerCore {
   /** One page of the inbox from the store: waiting orders first, then newest first. */
   orders(query: InboxQuery): { rows: InboxRow[]; total: number; waiting: number } {
     return this.store.inboxPage(query);
+  }
+
+  /** The latest items the reader kept aside, and how many there are (for a diagnosis). */
+  keptAside(limit: number): { items: KeptAside[]; total: number } {
+    return this.store.aside(limit);
   }
 
   /** What a notification says of an order (buyer, product, total), from the store. */

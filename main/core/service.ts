@@ -9,13 +9,17 @@ import {
   type AppState,
   type Channel,
   type ConnectionTest,
+  type DiagnosisReport,
   type OrderPage,
   type Responses,
   requests,
 } from '../../preload/contract';
-import { SellerApiClient } from './api/client';
+import { type ClientCredentials, SellerApiClient } from './api/client';
 import { SellerApiError } from './api/errors';
 import { checkBaseUrl, type Transport } from './api/transport';
+import { APP_VERSION } from './app-identity';
+import { diagnose, formatDiagnosis } from './diagnosis';
+import { describeAside } from './kept-aside';
 import { DEFAULT_DESCRIPTIONS } from './order-status';
 import type { Timers } from './poller';
 import { KeychainUnavailableError, SecretInputError, type SecretStore } from './secrets';
@@ -38,6 +42,9 @@ export interface ServicePorts {
   now?: () => number;
 }
 
+/** Items kept aside that a diagnosis names one by one. */
+const KEPT_ASIDE_SHOWN = 20;
+
 export type ServiceEvent = CoreEvent | { type: 'app-state'; state: AppState };
 
 /** A request refused at the boundary, or an operation that cannot be done; the message is for the user. */
@@ -53,6 +60,8 @@ export class ServiceError extends Error {
 export class SellerTrayService {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
   private core: SellerCore | undefined;
+  /** The account the core reads, as its client reaches it (the secret read from the keychain at use). */
+  private account: { baseUrl: string; credentials: ClientCredentials } | undefined;
   /** Unsubscribes from the current core: a replaced core's events never reach the app. */
   private detachCore: (() => void) | undefined;
   private secretStored = false;
@@ -85,6 +94,7 @@ export class SellerTrayService {
   }
 
   private dropCore(): void {
+    this.account = undefined;
     this.detachCore?.();
     this.detachCore = undefined;
     void this.core?.close();
@@ -136,6 +146,8 @@ export class SellerTrayService {
       case 'checkNow':
         await this.core?.checkNow();
         return this.state();
+      case 'diagnose':
+        return this.diagnose();
       case 'startDemo':
         await this.startDemo();
         return this.state();
@@ -273,13 +285,15 @@ export class SellerTrayService {
       this.emit({ type: 'app-state', state: this.state() });
       return;
     }
-    const client = this.makeClient(baseUrl, clientId, async () => {
+    const clientSecret = async () => {
       const secret = demoSecret ?? (await this.ports.secrets.get(clientId));
       if (secret === undefined) {
         throw new ServiceError('no-secret', 'The client secret is no longer in the keychain.');
       }
       return secret;
-    });
+    };
+    this.account = { baseUrl, credentials: { clientId, clientSecret } };
+    const client = this.makeClient(baseUrl, clientId, clientSecret);
     const core = await SellerCore.open({
       client,
       // The demo's address changes from run to run; its history should not.
@@ -296,6 +310,30 @@ export class SellerTrayService {
     );
     this.core = core;
     void core.start();
+  }
+
+  /** The account's connection, operation by operation, and what this laptop kept aside. */
+  private async diagnose(): Promise<DiagnosisReport> {
+    const core = this.requireCore();
+    if (!this.account)
+      throw new ServiceError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
+    const diagnosis = await diagnose({
+      ...this.account,
+      ...(this.ports.transport ? { transport: this.ports.transport } : {}),
+    });
+    const { items, total } = core.keptAside(KEPT_ASIDE_SHOWN);
+    const aside =
+      total === 0
+        ? 'Nothing the marketplace sent was kept aside on this laptop.\n'
+        : [
+            `Kept aside on this laptop: ${total} item(s) the marketplace sent that could not be read${total > items.length ? `; the latest ${items.length}` : ''}:`,
+            ...describeAside(items).details.map((line) => `    ${line}`),
+            '',
+          ].join('\n');
+    return {
+      report: `${formatDiagnosis(diagnosis, APP_VERSION)}\n${aside}`,
+      failed: diagnosis.steps.some((s) => s.outcome === 'failed'),
+    };
   }
 
   /** Whether the keychain holds a secret; a missing keychain is told to the user, not thrown. */

@@ -114,6 +114,20 @@ describe('SettingsView', () => {
     expect(onState).toHaveBeenCalled();
   });
 
+  it('diagnoses the connection and shows the report to copy', async () => {
+    const { bridge } = await renderSettings();
+    bridge.handle('diagnose', () => ({
+      report: 'listNewEvents  tolerated HTTP 404 9 ms\n    Seller Tray reads the full event list instead\n',
+      failed: false,
+    }));
+    fireEvent.click(screen.getByRole('button', { name: 'Diagnose connection' }));
+    const report = await screen.findByLabelText('Diagnosis report');
+    expect(report.textContent).toContain('reads the full event list instead');
+    expect(screen.getByText(/Every operation answered/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy diagnosis report' })).toBeTruthy();
+    expect(bridge.callsOf('diagnose')).toHaveLength(1);
+  });
+
   it('keeps the limits it states in step with the settings schema', () => {
     expect(limits.POLL_INTERVAL_SECONDS).toEqual({
       min: POLL_INTERVAL_SECONDS.min,

@@ -8,6 +8,7 @@ import type { AppState } from '../../preload/contract';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES } from '../limits';
+import { DiagnosePanel } from './DiagnosePanel';
 import { ErrorAlert } from './ErrorAlert';
 import { PauseControl } from './PauseControl';
 import { SecretField } from './SecretField';
@@ -215,6 +216,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
           </form>
           <PauseControl pausedUntil={state.notificationsPausedUntil} onState={onState} />
           <SecretField state={state} onState={onState} />
+          {state.setup !== 'unconfigured' && <DiagnosePanel />}
         </>
       )}
     </section>

@@ -107,6 +107,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       return fake.state;
     },
     testConnection: () => ({ ok: true, sellerId: 42, stage: null }),
+    diagnose: () => ({ report: 'ping           ok        HTTP 200 3 ms\n', failed: false }),
     listOrders: (request) => {
       const filter = request.filter ?? 'all';
       const search = (request.search ?? '').trim().toLowerCase();

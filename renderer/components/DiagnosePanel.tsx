@@ -1,0 +1,55 @@
+// "Diagnose connection": tries each operation the app reads with and shows the report as
+// text, to read or to copy into a support ticket (it holds no secret and no token).
+import { useId, useState } from 'react';
+import type { DiagnosisReport } from '../../preload/contract';
+import { asBridgeCallError, call } from '../bridge/call';
+import { useBridge } from '../bridge/context';
+import { CopyButton } from './CopyButton';
+import { ErrorAlert } from './ErrorAlert';
+
+export function DiagnosePanel() {
+  const bridge = useBridge();
+  const headingId = useId();
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<DiagnosisReport | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function run(): Promise<void> {
+    setBusy(true);
+    setError(null);
+    try {
+      setResult(await call(bridge, 'diagnose', undefined));
+    } catch (failure) {
+      setError(asBridgeCallError(failure).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="diagnose" aria-labelledby={headingId}>
+      <h3 id={headingId}>Diagnose connection</h3>
+      <p className="hint">
+        Tries each thing Seller Tray asks the marketplace and says what answered and where it differs from the
+        Seller API. Send the report to your marketplace contact or IT if something does not work.
+      </p>
+      <button type="button" onClick={() => void run()} disabled={busy}>
+        {busy ? 'Diagnosing…' : 'Diagnose connection'}
+      </button>
+      <ErrorAlert message={error} onDismiss={() => setError(null)} />
+      {result && (
+        <>
+          <p role="status">
+            {result.failed
+              ? 'Some operations failed: Seller Tray cannot fully work with this marketplace yet.'
+              : 'Every operation answered.'}{' '}
+            <CopyButton value={result.report} label="diagnosis report" />
+          </p>
+          <pre className="diagnosis-report" aria-label="Diagnosis report">
+            {result.report}
+          </pre>
+        </>
+      )}
+    </section>
+  );
+}
