@@ -318,39 +318,45 @@ function unknownCodes(raw: unknown, prefix: string): string[] {
  */
 export function differencesIn(raw: unknown, read: unknown): string[] {
   const notes = new Map<string, string>();
-  const note = (path: string, kind: string, text: string) => {
-    const key = `${path} ${kind}`;
-    if (!notes.has(key)) notes.set(key, `${path === '' ? '(the answer)' : path}: ${text}`);
-  };
   const compare = (raw: unknown, read: unknown, path: string): void => {
-    if (raw === read) return;
-    if (raw === null && read === undefined) return note(path, 'null', 'null: read as absent');
-    if (raw === undefined)
-      return read === undefined
-        ? undefined
-        : note(path, 'missing', `missing: taken as ${JSON.stringify(read)}`);
-    if (typeof raw === 'string' && typeof read === 'number') {
-      return note(path, 'numeric', `a number written as text ("${raw}"): read as the number`);
-    }
-    if (typeof raw === 'number' && typeof read === 'string')
-      return note(path, 'text', 'a number where text belongs: read as text');
-    if (typeof raw === 'string' && typeof read === 'string') {
-      if (raw.toLowerCase() === read.toLowerCase())
-        return note(path, 'case', `"${raw}" in another case: read as "${read}"`);
-      return note(path, 'form', `written "${raw}": read as "${read}"`);
-    }
     if (Array.isArray(raw) && Array.isArray(read)) {
       raw.forEach((value, i) => compare(value, read[i], `${path}[]`));
-      return;
-    }
-    if (isObject(raw) && isObject(read)) {
+    } else if (isObject(raw) && isObject(read)) {
       for (const key of new Set([...Object.keys(raw), ...Object.keys(read)])) {
         compare(raw[key], read[key], path === '' ? key : `${path}.${key}`);
       }
+    } else {
+      const found = leafDifference(raw, read);
+      const key = found && `${path} ${found.kind}`;
+      if (found && key && !notes.has(key))
+        notes.set(key, `${path === '' ? '(the answer)' : path}: ${found.text}`);
     }
   };
   compare(raw, read, '');
   return [...notes.values()];
+}
+
+/** How a single value as sent differs from the value read, if it does. */
+function leafDifference(raw: unknown, read: unknown): { kind: string; text: string } | undefined {
+  if (raw === read) return undefined;
+  if (raw === null && read === undefined) return { kind: 'null', text: 'null: read as absent' };
+  if (raw === undefined) {
+    return read === undefined
+      ? undefined
+      : { kind: 'missing', text: `missing: taken as ${JSON.stringify(read)}` };
+  }
+  if (typeof raw === 'string' && typeof read === 'number') {
+    return { kind: 'numeric', text: `a number written as text ("${raw}"): read as the number` };
+  }
+  if (typeof raw === 'number' && typeof read === 'string') {
+    return { kind: 'text', text: 'a number where text belongs: read as text' };
+  }
+  if (typeof raw === 'string' && typeof read === 'string') {
+    return raw.toLowerCase() === read.toLowerCase()
+      ? { kind: 'case', text: `"${raw}" in another case: read as "${read}"` }
+      : { kind: 'form', text: `written "${raw}": read as "${read}"` };
+  }
+  return undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
