@@ -320,7 +320,7 @@ export function differencesIn(raw: unknown, read: unknown): string[] {
   const notes = new Map<string, string>();
   const compare = (raw: unknown, read: unknown, path: string): void => {
     if (Array.isArray(raw) && Array.isArray(read)) {
-      raw.forEach((value, i) => compare(value, read[i], `${path}[]`));
+      for (const [i, value] of raw.entries()) compare(value, read[i], `${path}[]`);
     } else if (isObject(raw) && isObject(read)) {
       for (const key of new Set([...Object.keys(raw), ...Object.keys(read)])) {
         compare(raw[key], read[key], path === '' ? key : `${path}.${key}`);

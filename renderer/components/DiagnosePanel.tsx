@@ -45,9 +45,9 @@ export function DiagnosePanel() {
               : 'Every operation answered.'}{' '}
             <CopyButton value={result.report} label="diagnosis report" />
           </p>
-          <pre className="diagnosis-report" aria-label="Diagnosis report">
-            {result.report}
-          </pre>
+          <section aria-label="Diagnosis report">
+            <pre className="diagnosis-report">{result.report}</pre>
+          </section>
         </>
       )}
     </section>
