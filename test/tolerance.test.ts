@@ -3,9 +3,14 @@
 // still announce, read everything, deliver, or fail with a clear error in the server's words.
 // Each describe is one of issue 11's numbered cases.
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { orderIdOf } from '../main/core/api/wire';
+import { userDataDir } from '../main/core/paths';
 import type { CoreEvent } from '../main/core/seller-core';
+import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
 import type { Quirk } from '../simulator/quirks';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { inbox, type Laptop, openLaptop, removeDataDir } from './support/core';
@@ -349,5 +354,58 @@ describe('seller-tray doctor', () => {
       expect(line).toMatch(/ ok /);
     }
     expect(run.stdout).toContain('Every operation answered as the spec describes.');
+  });
+});
+
+describe('the api section of the settings', () => {
+  it('reaches a deployment whose "new" listing lives at another path, without a new build', async () => {
+    // A gateway in front of the simulator: the "new" listing moved to /seller/v2/events/unseen.
+    const gateway = createServer(async (req, res) => {
+      const url = req.url ?? '/';
+      if (url.startsWith('/seller/v1/marketplaceEvents/new')) {
+        res.writeHead(404).end();
+        return;
+      }
+      const path = url.replace('/seller/v2/events/unseen', '/seller/v1/marketplaceEvents/new');
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const answer = await fetch(sim.url + path, {
+        method: req.method ?? 'GET',
+        headers: Object.fromEntries(
+          Object.entries(req.headers).filter(
+            (e): e is [string, string] => typeof e[1] === 'string' && e[0] !== 'host',
+          ),
+        ),
+        ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+      });
+      res.writeHead(answer.status, {
+        'Content-Type': answer.headers.get('content-type') ?? 'application/json',
+      });
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
+    gateway.listen(0, '127.0.0.1');
+    await once(gateway, 'listening');
+    onTestFinished(() => void gateway.close());
+    const gatewayUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+
+    const settings = new ConfSettingsStore({ cwd: userDataDir() });
+    onTestFinished(() => settings.save(DEFAULT_SETTINGS));
+    settings.save({
+      ...DEFAULT_SETTINGS,
+      baseUrl: gatewayUrl,
+      clientId: 'demo-client',
+      api: { routes: { listNewEvents: { path: '/seller/v2/events/unseen' } } },
+    });
+    const newEvents = sim.store.summary()[0]?.newEvents ?? 0;
+    expect(newEvents).toBeGreaterThan(0);
+    const run = await runTs('main/cli/seller-tray.ts', ['events', 'new', '--all', '--json'], {
+      SELLER_CLIENT_SECRET: 'demo-secret',
+    });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toHaveLength(newEvents);
+    const doctor = await runTs('main/cli/seller-tray.ts', ['doctor'], {
+      SELLER_CLIENT_SECRET: 'demo-secret',
+    });
+    expect(doctor.stdout).toMatch(/^listNewEvents +ok +HTTP 200/m);
   });
 });

@@ -1,8 +1,9 @@
 // Where the CLI finds the account: flags first, then the environment, then the settings
 // the app (or `seller-tray login`) saved; the secret from the environment or the keychain.
+import type { SellerApiClientOptions } from '../core/api/client';
 import { userDataDir } from '../core/paths';
 import { KeytarSecretStore, type SecretStore } from '../core/secrets';
-import { ConfSettingsStore, type SettingsStore } from '../core/settings';
+import { apiOptions, ConfSettingsStore, type Settings, type SettingsStore } from '../core/settings';
 import { UsageError } from './commands';
 
 export interface AccountFlags {
@@ -14,6 +15,17 @@ export interface Account {
   baseUrl: string;
   clientId: string;
   clientSecret: () => Promise<string>;
+  /** The saved settings' routes and page size for this marketplace, as the app uses them. */
+  api: Settings['api'];
+}
+
+/** How a client reaches the account, as the app's would. */
+export function clientOptions(account: Account): SellerApiClientOptions {
+  return {
+    baseUrl: account.baseUrl,
+    credentials: { clientId: account.clientId, clientSecret: account.clientSecret },
+    ...apiOptions(account.api),
+  };
 }
 
 /** The stores the CLI shares with the app: the same directory, the same keychain entries. */
@@ -42,6 +54,7 @@ export function resolveAccount(
   return {
     baseUrl,
     clientId,
+    api: saved.api,
     clientSecret: async () => {
       if (!clientId)
         throw new UsageError(

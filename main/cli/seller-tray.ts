@@ -8,7 +8,7 @@ import { APP_VERSION } from '../core/app-identity';
 import { diagnose, formatDiagnosis } from '../core/diagnosis';
 import { describeAside } from '../core/kept-aside';
 import { KeychainUnavailableError } from '../core/secrets';
-import { cliStores, resolveAccount } from './account';
+import { clientOptions, cliStores, resolveAccount } from './account';
 import { runCommand, UsageError } from './commands';
 import { describeProblem, formatItems } from './format';
 import { login, watch } from './session';
@@ -68,10 +68,7 @@ async function main(argv: string[]): Promise<number> {
       });
       return 0;
     }
-    const connection = {
-      baseUrl: account.baseUrl,
-      credentials: { clientId: account.clientId, clientSecret: account.clientSecret },
-    };
+    const connection = clientOptions(account);
     if (positionals[0] === 'doctor' && positionals.length === 1) {
       const diagnosis = await diagnose(connection);
       process.stdout.write(

@@ -5,7 +5,7 @@ import { SellerApiClient } from '../core/api/client';
 import { SellerCore } from '../core/seller-core';
 import { accountDir } from '../core/service';
 import { parseSettingsPatch } from '../core/settings';
-import type { Account, CliStores } from './account';
+import { type Account, type CliStores, clientOptions } from './account';
 import { UsageError } from './commands';
 import { describeProblem } from './format';
 
@@ -25,7 +25,7 @@ export async function login(account: Account, stores: CliStores): Promise<string
   const secret = await readStdin();
   if (!secret) throw new UsageError('login reads the client secret from standard input, and it was empty');
   const client = new SellerApiClient({
-    baseUrl: account.baseUrl,
+    ...clientOptions(account),
     credentials: { clientId: account.clientId, clientSecret: async () => secret },
   });
   const { sellerId } = await client.authenticate();
@@ -51,10 +51,7 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
     ...saved,
     ...(options.intervalSeconds ? { pollIntervalSeconds: options.intervalSeconds } : {}),
   };
-  const client = new SellerApiClient({
-    baseUrl: account.baseUrl,
-    credentials: { clientId: account.clientId, clientSecret: account.clientSecret },
-  });
+  const client = new SellerApiClient(clientOptions(account));
   const core = await SellerCore.open({
     client,
     dataDir: accountDir(stores.dataRoot, account.baseUrl, account.clientId),

@@ -14,7 +14,7 @@ import {
   type Responses,
   requests,
 } from '../../preload/contract';
-import { type ClientCredentials, SellerApiClient } from './api/client';
+import { SellerApiClient, type SellerApiClientOptions } from './api/client';
 import { SellerApiError } from './api/errors';
 import { checkBaseUrl, type Transport } from './api/transport';
 import { APP_VERSION } from './app-identity';
@@ -24,7 +24,7 @@ import { DEFAULT_DESCRIPTIONS } from './order-status';
 import type { Timers } from './poller';
 import { KeychainUnavailableError, SecretInputError, type SecretStore } from './secrets';
 import { type CoreEvent, SellerCore, TransitionError } from './seller-core';
-import { parseSettingsPatch, type Settings, type SettingsStore } from './settings';
+import { apiOptions, parseSettingsPatch, type Settings, type SettingsStore } from './settings';
 
 /** The built-in simulator, for demo mode; its credentials are public, so they skip the keychain. */
 export interface DemoMarketplace {
@@ -61,7 +61,7 @@ export class SellerTrayService {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
   private core: SellerCore | undefined;
   /** The account the core reads, as its client reaches it (the secret read from the keychain at use). */
-  private account: { baseUrl: string; credentials: ClientCredentials } | undefined;
+  private account: SellerApiClientOptions | undefined;
   /** Unsubscribes from the current core: a replaced core's events never reach the app. */
   private detachCore: (() => void) | undefined;
   private secretStored = false;
@@ -185,9 +185,12 @@ export class SellerTrayService {
     const accountChanged =
       (patch.patch.baseUrl !== undefined && patch.patch.baseUrl !== before.baseUrl) ||
       (patch.patch.clientId !== undefined && patch.patch.clientId !== before.clientId);
+    // New routes or page size for the same marketplace: the core's client is made again.
+    const routesChanged =
+      patch.patch.api !== undefined && JSON.stringify(patch.patch.api) !== JSON.stringify(before.api);
     // Pointing the app at another marketplace ends the demo.
     this.saveSettings({ ...before, ...patch.patch, ...(accountChanged ? { demoMode: false } : {}) });
-    if (accountChanged) await this.connect();
+    if (accountChanged || routesChanged) await this.connect();
     return this.settings;
   }
 
@@ -231,7 +234,9 @@ export class SellerTrayService {
         message: 'No client secret is stored for this client id yet.',
       };
     }
-    const client = this.makeClient(base.url, input.clientId, async () => secret, { maxAttempts: 1 });
+    const client = new SellerApiClient(
+      this.clientOptions(base.url, input.clientId, async () => secret, { maxAttempts: 1 }),
+    );
     try {
       const ping = await client.ping();
       const { sellerId } = await client.authenticate();
@@ -292,8 +297,8 @@ export class SellerTrayService {
       }
       return secret;
     };
-    this.account = { baseUrl, credentials: { clientId, clientSecret } };
-    const client = this.makeClient(baseUrl, clientId, clientSecret);
+    this.account = this.clientOptions(baseUrl, clientId, clientSecret);
+    const client = new SellerApiClient(this.account);
     const core = await SellerCore.open({
       client,
       // The demo's address changes from run to run; its history should not.
@@ -317,10 +322,7 @@ export class SellerTrayService {
     const core = this.requireCore();
     if (!this.account)
       throw new ServiceError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
-    const diagnosis = await diagnose({
-      ...this.account,
-      ...(this.ports.transport ? { transport: this.ports.transport } : {}),
-    });
+    const diagnosis = await diagnose(this.account);
     const { items, total } = core.keptAside(KEPT_ASIDE_SHOWN);
     const aside =
       total === 0
@@ -347,18 +349,20 @@ export class SellerTrayService {
     }
   }
 
-  private makeClient(
+  /** How a client reaches the marketplace: the account, the settings' routes, the shell's transport. */
+  private clientOptions(
     baseUrl: string,
     clientId: string,
     clientSecret: () => Promise<string>,
     retry?: { maxAttempts: number },
-  ): SellerApiClient {
-    return new SellerApiClient({
+  ): SellerApiClientOptions {
+    return {
       baseUrl,
       credentials: { clientId, clientSecret },
+      ...apiOptions(this.settings.api),
       ...(this.ports.transport ? { transport: this.ports.transport } : {}),
       ...(retry ? { retry } : {}),
-    });
+    };
   }
 
   private requireCore(): SellerCore {

@@ -19,6 +19,7 @@ const configured: Settings = {
   reminderAfterMinutes: 0,
   openAtLogin: true,
   demoMode: false,
+  api: { routes: { listNewEvents: { path: '/seller/v2/events/unseen' } }, pageSize: 50 },
 };
 
 beforeEach(() => {
@@ -39,6 +40,7 @@ describe('settings defaults', () => {
       reminderAfterMinutes: 240,
       openAtLogin: false,
       demoMode: false,
+      api: null,
     });
   });
 });
@@ -252,6 +254,39 @@ describe('a settings change from the UI', () => {
     expect(result.errors[0]?.message).toMatch(new RegExp(`^${field}`));
     expect(result.errors[0]?.message).toContain(words);
     expect(result.message).toBe(result.errors[0]?.message);
+  });
+
+  it.each([
+    [
+      { routes: { listEvents: { path: 'seller/v1/events' } } },
+      'api.routes.listEvents.path must be a path starting with "/"',
+    ],
+    [
+      { routes: { getOrder: { path: '/orders/{id}' } } },
+      'api.routes.getOrder.path must have the parameter(s) {orderId}',
+    ],
+    [
+      { routes: { listOrders: { path: '/orders/{orderId}' } } },
+      'api.routes.listOrders.path must have no {parameter}',
+    ],
+    [{ routes: { listOrders: { path: '/a/../orders' } } }, 'must not contain "." or ".." segments'],
+    [
+      { routes: { listEverything: { path: '/all' } } },
+      'api.routes.listEverything is not an operation: use one of ping,',
+    ],
+    [{ routes: { listOrders: { method: 'DELETE' } } }, 'api must be null or an object'],
+    [{ pageSize: 500 }, 'page sizes from 1 to 100'],
+  ])('refuses the api section %j, saying what is wrong', (api, words) => {
+    const result = parseSettingsPatch({ api });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toEqual([{ field: 'api', message: expect.stringContaining(words) }]);
+  });
+
+  it("takes an api section whose paths keep their operation's parameters", () => {
+    const api = { routes: { getOrder: { method: 'GET', path: '/v2/order/{orderId}' } }, pageSize: 25 };
+    expect(parseSettingsPatch({ api })).toEqual({ ok: true, patch: { api } });
+    expect(parseSettingsPatch({ api: null })).toEqual({ ok: true, patch: { api: null } });
   });
 
   it('reports every bad field at once', () => {

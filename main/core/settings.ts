@@ -15,6 +15,8 @@ import { existsSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
+import type { SellerApiClientOptions } from './api/client';
+import { OPERATIONS, type Operation, PAGE, type RouteOverrides, routePathProblem } from './api/routes';
 import { checkBaseUrl } from './api/transport';
 import { userDataDir } from './paths';
 
@@ -58,9 +60,47 @@ const fields = {
   openAtLogin: z.boolean(),
   /** Run against the built-in simulator instead of a real Seller API. */
   demoMode: z.boolean(),
+  /**
+   * Where this marketplace's Seller API differs from the built-in routes (design notes §2), set
+   * in the file by whoever deploys the app: per operation its method and path, and the largest
+   * page the server gives. null = the built-in routes.
+   */
+  api: z
+    .strictObject({
+      routes: z
+        .record(
+          z.string(),
+          z.strictObject({ method: z.enum(['GET', 'POST']).optional(), path: z.string().optional() }),
+        )
+        .optional(),
+      pageSize: z.int().min(1).max(PAGE.maxLimit).optional(),
+    })
+    .superRefine((api, context) => {
+      for (const [operation, route] of Object.entries(api.routes ?? {})) {
+        if (!OPERATIONS.includes(operation as Operation)) {
+          context.addIssue({
+            code: 'custom',
+            message: `api.routes.${operation} is not an operation: use one of ${OPERATIONS.join(', ')}`,
+          });
+          continue;
+        }
+        const problem = route.path && routePathProblem(operation as Operation, route.path);
+        if (problem) context.addIssue({ code: 'custom', message: `api.routes.${operation}.path ${problem}` });
+      }
+    })
+    .transform((api) => api as { routes?: RouteOverrides; pageSize?: number })
+    .nullable(),
 };
 
 type Field = keyof typeof fields;
+
+/** The client options a settings `api` section gives: its routes and starting page size. */
+export function apiOptions(api: Settings['api']): Pick<SellerApiClientOptions, 'routes' | 'pageSize'> {
+  return {
+    ...(api?.routes ? { routes: api.routes } : {}),
+    ...(api?.pageSize ? { pageSize: api.pageSize } : {}),
+  };
+}
 
 /** What each field must be, in words a user can act on: used for every refusal of that field. */
 const RULES: Record<Field, string> = {
@@ -72,6 +112,7 @@ const RULES: Record<Field, string> = {
   reminderAfterMinutes: `must be a whole number of minutes from ${REMINDER_AFTER_MINUTES.min} to ${REMINDER_AFTER_MINUTES.max} (7 days), or 0 for no reminder`,
   openAtLogin: 'must be true or false',
   demoMode: 'must be true or false',
+  api: `must be null or an object such as {"routes": {"listNewEvents": {"path": "/seller/v1/events/new"}}, "pageSize": 50}, with page sizes from 1 to ${PAGE.maxLimit}`,
 };
 
 /** The settings as stored: every key present (defaults fill the gaps), unknown keys dropped. */
@@ -84,6 +125,7 @@ export const Settings = z.object({
   reminderAfterMinutes: fields.reminderAfterMinutes.default(REMINDER_AFTER_MINUTES.default),
   openAtLogin: fields.openAtLogin.default(false),
   demoMode: fields.demoMode.default(false),
+  api: fields.api.default(null),
 });
 export type Settings = z.infer<typeof Settings>;
 

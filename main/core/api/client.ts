@@ -6,7 +6,16 @@ import { AccessTokens } from './access-token';
 import { type ApiErrorDetails, SellerApiError } from './errors';
 import { type PageOf, PaginationError, type WalkedPage, walkConsuming, walkStable } from './pagination';
 import { DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryDelayMs } from './retry';
-import { type Operation, PAGE, REQUEST_ID_HEADER, type Route, routePath, routes } from './routes';
+import {
+  type Operation,
+  PAGE,
+  REQUEST_ID_HEADER,
+  type Route,
+  type RouteOverrides,
+  routePath,
+  routes,
+  routeTable,
+} from './routes';
 import { checkBaseUrl, isTlsFailure, type Transport } from './transport';
 import {
   ErrorAnswer,
@@ -50,6 +59,8 @@ export interface SellerApiClientOptions {
   onRetry?: (notice: RetryNotice) => void;
   /** The page size walks ask for first (a size learned earlier); `PAGE.maxLimit` by default. */
   pageSize?: number;
+  /** Where this deployment's paths and methods differ from the built-in routes. */
+  routes?: RouteOverrides;
 }
 
 export interface PageQuery {
@@ -80,6 +91,7 @@ export class SellerApiClient {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private readonly tokens: AccessTokens;
+  private readonly routes: Record<Operation, Route>;
   #pageSize: number;
 
   constructor(private readonly options: SellerApiClientOptions) {
@@ -94,6 +106,7 @@ export class SellerApiClient {
     this.random = options.random ?? Math.random;
     this.tokens = new AccessTokens(() => this.createToken(), this.clock);
     this.#pageSize = options.pageSize ?? PAGE.maxLimit;
+    this.routes = routeTable(options.routes);
   }
 
   /**
@@ -215,6 +228,7 @@ export class SellerApiClient {
       this.#pageSize = Math.min(this.#pageSize, allowed);
       return this.listPage(operation, { ...page, limit: allowed });
     }
+    // Which key holds the items is the API's shape, not a deployment's path: the built-in table says.
     const itemsKey = routes[operation].pageItems;
     const raw = (answer as Record<typeof itemsKey, unknown[]>)[itemsKey];
     const kind: ItemKind = itemsKey === 'orders' ? 'order' : 'event';
@@ -239,7 +253,7 @@ export class SellerApiClient {
     operation: O,
     input: CallInput & { authorization?: string } = {},
   ): Promise<ResponseOf<O>> {
-    const route: Route = routes[operation];
+    const route = this.routes[operation];
     const requestId = input.requestId ?? randomUUID();
     let renewedToken = false;
     for (let attempt = 1; ; attempt++) {

@@ -98,6 +98,47 @@ export const routes = {
 export type Operation = keyof typeof routes;
 export const OPERATIONS = Object.keys(routes) as Operation[];
 
+/** A deployment's own method and path for an operation (the settings file's `api.routes`). */
+export interface RouteOverride {
+  method?: Route['method'] | undefined;
+  path?: string | undefined;
+}
+export type RouteOverrides = Partial<Record<Operation, RouteOverride>>;
+
+/** The route table with a deployment's overrides applied over the built-in routes. */
+export function routeTable(overrides: RouteOverrides = {}): Record<Operation, Route> {
+  return Object.fromEntries(
+    OPERATIONS.map((operation) => {
+      const { method, path } = overrides[operation] ?? {};
+      const route: Route = routes[operation];
+      return [operation, { ...route, ...(method ? { method } : {}), ...(path ? { path } : {}) }];
+    }),
+  ) as Record<Operation, Route>;
+}
+
+/**
+ * Why a path cannot stand for an operation's route, or undefined when it can: it must be an
+ * absolute path without query or fragment and name the same `{parameters}` as the built-in one.
+ */
+export function routePathProblem(operation: Operation, path: string): string | undefined {
+  if (!/^\/[^\s?#]*$/.test(path))
+    return 'must be a path starting with "/", without spaces, query or fragment';
+  if (path.split('/').some((segment) => segment === '..' || segment === '.'))
+    return 'must not contain "." or ".." segments';
+  const names = (p: string) =>
+    [...p.matchAll(/\{(\w+)\}/g)]
+      .map((m) => m[1])
+      .sort()
+      .join(', ');
+  const expected = names(routes[operation].path);
+  if (names(path) !== expected) {
+    return expected === ''
+      ? 'must have no {parameter}'
+      : `must have the parameter(s) {${expected}} and no others`;
+  }
+  return undefined;
+}
+
 /** Page size defaults and bounds (spec §4 and §8; the maximum is design notes §2). */
 export const PAGE = { defaultOffset: 0, defaultLimit: 50, maxLimit: 100 } as const;
 
