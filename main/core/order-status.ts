@@ -16,6 +16,28 @@ export const DEFAULT_DESCRIPTIONS = {
   ProvisioningCompleted: 'Provisioning is complete.',
 } as const;
 
+/** What the purchase event's type is called where people read it (notifications, the inbox). */
+const PURCHASE_TYPE_LABELS: Readonly<Record<string, string>> = {
+  ServicePurchased: 'Purchase',
+  Trial: 'Trial',
+  Evaluation: 'Evaluation',
+  UpgradeToTrial: 'Upgrade to trial',
+  UpgradeToPurchase: 'Upgrade to purchase',
+};
+
+/** A purchase type in words; one this app does not know yet is split into words as it came. */
+export function purchaseTypeLabel(code: string): string {
+  const known = PURCHASE_TYPE_LABELS[code];
+  if (known) return known;
+  const words = code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Whether the purchase is the plain kind: other kinds (a trial, an upgrade) are named where shown. */
+export function isPlainPurchase(code: string | undefined): boolean {
+  return code === undefined || code === 'ServicePurchased';
+}
+
 const USUAL_TRANSITIONS: Readonly<Record<StatusCode, readonly StatusCode[]>> = {
   ProvisioningStarted: ['ProvisioningInProgress'],
   ProvisioningInProgress: ['ProvisioningCompleted', 'ProvisioningFailed'],

@@ -78,6 +78,16 @@ describe('Inbox', () => {
     expect(seventh?.textContent).toContain('Completed');
   });
 
+  it('names the kind of purchase when it is not a plain one: a trial, an upgrade, a type not known yet', async () => {
+    const orders = manyOrders(4, 4).map((order, i) => ({
+      ...order,
+      purchaseType: ['ServicePurchased', 'Trial', 'UpgradeToPurchase', 'ServiceRenewed'][i],
+    }));
+    await renderInbox(createFakeBridge({ orders }));
+    const tags = rows().map((row) => row.querySelector('.purchase-type')?.textContent ?? null);
+    expect(tags).toEqual([null, 'Trial', 'Upgrade to purchase', 'Service renewed']);
+  });
+
   it('moves the selection with the arrow keys and opens the order with Enter', async () => {
     const bridge = createFakeBridge({ orders: manyOrders(100) });
     const { list, onOpen } = await renderInbox(bridge);

@@ -4,6 +4,7 @@
 // (and Home, End, PageUp, PageDown) move the selection, Enter opens, "/" goes to the search.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { isPlainPurchase, purchaseTypeLabel } from '../../main/core/order-status';
 import type { OrderListItem } from '../../preload/contract';
 import { type BridgeEvent, useBridge, useBridgeEvents } from '../bridge/context';
 import { formatAge, formatDateTime, plural } from '../format';
@@ -273,7 +274,12 @@ function InboxRow({
     >
       <StatusChip status={order.status} />
       <span className="row-main">
-        <span className="row-title">{order.buyer ?? order.orderId}</span>
+        <span className="row-title">
+          {!isPlainPurchase(order.purchaseType) && (
+            <span className="purchase-type">{purchaseTypeLabel(order.purchaseType ?? '')}</span>
+          )}
+          {order.buyer ?? order.orderId}
+        </span>
         <span className="row-sub">{order.product ?? (order.buyer === undefined ? '' : order.orderId)}</span>
       </span>
       <span className="row-side">
