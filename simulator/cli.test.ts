@@ -37,6 +37,24 @@ describe('simulator command', () => {
     },
   );
 
+  it('plays the quirks it is started with, and refuses one it does not know', async () => {
+    const { url } = await start(['--quirks', 'max-page-50,loose-token']);
+    const token = await rawCall(url, 'createToken', { basic: ['demo-client', 'demo-secret'] });
+    expect(token.status).toBe(200);
+    expect(token.json.tokenType).toBe('bearer');
+    const page = await rawCall(url, 'listOrders', { token: token.json.accessToken, query: { limit: 100 } });
+    expect(page.status).toBe(400);
+    expect(page.json.detailedDescription).toContain('from 1 to 50');
+
+    const bad = spawnTs('simulator/cli.ts', ['--quirks', 'max-page-50,teleport']);
+    let stderr = '';
+    bad.stderr?.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    expect(await exitOf(bad)).toBe(2);
+    expect(stderr).toContain('--quirks');
+  });
+
   it('applies fault and mode flags', async () => {
     const { url } = await start([
       '--token-ttl',

@@ -40,6 +40,11 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+if (process.argv.includes('--help')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+
 let parsed: z.infer<typeof Options>;
 try {
   const { values } = parseArgs({
