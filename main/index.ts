@@ -83,11 +83,6 @@ if (claimSingleInstance(lifecycle, () => appWindow?.show())) {
       // Chromium's network stack: the system proxy and certificate store apply.
       transport: (url, init) => net.fetch(url, init),
     });
-    /** A message for the user when the window may not be open: a plain notification. */
-    const tellUser = (message: string) => {
-      if (Notification.isSupported()) new Notification({ title: 'Seller Tray', body: message }).show();
-    };
-
     const openLink = (url: string) => {
       void openExternalIfAllowed((u) => shell.openExternal(u), url, hostOf(service.state().baseUrl));
     };
@@ -115,9 +110,13 @@ if (claimSingleInstance(lifecycle, () => appWindow?.show())) {
       isSupported: () => Notification.isSupported(),
       // Electron shows notification buttons on macOS and Windows only.
       actionsSupported: process.platform === 'darwin' || process.platform === 'win32',
+      // libnotify hands the text to a freedesktop notification server, which reads markup.
+      readsMarkup: process.platform === 'linux',
       create: (options) => new Notification(options),
     };
     const notifier = new Notifier({ service, notifications, show: (event) => window.show(event) });
+    /** A message for the user when the window may not be open: a notification, cleaned as all are. */
+    const tellUser = (message: string) => notifier.tell(message);
 
     // macOS: a template image (Electron picks up @2x and template mode from the names).
     const trayImage =

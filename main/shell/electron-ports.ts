@@ -40,6 +40,8 @@ export interface NotificationsPort {
   isSupported(): boolean;
   /** Whether notifications can carry buttons here (Electron shows them on macOS and Windows). */
   readonly actionsSupported: boolean;
+  /** Whether the notification server reads the text as markup (Linux: freedesktop notifications). */
+  readonly readsMarkup: boolean;
   create(options: NotificationOptions): NativeNotification;
 }
 

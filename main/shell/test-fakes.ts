@@ -73,7 +73,10 @@ export class FakeNotification extends Emitter implements NativeNotification {
 export class FakeNotifications implements NotificationsPort {
   supported = true;
   readonly created: FakeNotification[] = [];
-  constructor(readonly actionsSupported = false) {}
+  constructor(
+    readonly actionsSupported = false,
+    readonly readsMarkup = false,
+  ) {}
   isSupported(): boolean {
     return this.supported;
   }
