@@ -4,10 +4,11 @@ import { parseArgs } from 'node:util';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
+import { escapedControls } from '../core/marketplace-text';
 import { KeychainUnavailableError } from '../core/secrets';
 import { cliStores, resolveAccount } from './account';
 import { runCommand, UsageError } from './commands';
-import { formatItems, type Printable } from './format';
+import { formatItems, type Printable, terminalJson } from './format';
 import { login, watch } from './session';
 
 const USAGE = `Usage: seller-tray <command> [options]
@@ -74,9 +75,7 @@ async function main(argv: string[]): Promise<number> {
       description: values.description,
       detail: values.detail,
     });
-    process.stdout.write(
-      values.json ? `${JSON.stringify(result.value ?? null, null, 2)}\n` : formatItems(result),
-    );
+    process.stdout.write(values.json ? terminalJson(result.value) : formatItems(result));
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
@@ -89,10 +88,11 @@ async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof SellerApiError) {
       process.stderr.write(`seller-tray: ${describeFailure(error)}\n`);
-      if (values.json) process.stderr.write(`${JSON.stringify({ error: error.toJSON() })}\n`);
+      if (values.json) process.stderr.write(terminalJson({ error: error.toJSON() }, 0));
       return 1;
     }
-    process.stderr.write(`seller-tray: ${(error as Error).message}\n`);
+    // Such as a poll's last error in `watch --once`, which may quote the server.
+    process.stderr.write(`seller-tray: ${escapedControls((error as Error).message)}\n`);
     return 1;
   }
 }
@@ -126,9 +126,9 @@ function integerOption(raw: string | undefined, name: string, min: number): numb
   return Number(raw);
 }
 
-/** What failed, the server's words, and the request id support needs. */
+/** What failed, the server's words (escaped), and the request id support needs. */
 function describeFailure(error: SellerApiError): string {
-  const lines = [error.message];
+  const lines = [escapedControls(error.message)];
   if (error.credentialsRejected)
     lines.push('the client id or secret was rejected: check them in the Seller Console');
   return lines.join('\n');

@@ -2,11 +2,13 @@
 // keychain and the account in the settings; `watch` runs the core's poller, so two home
 // directories behave as two laptops.
 import { SellerApiClient } from '../core/api/client';
+import { escapedControls } from '../core/marketplace-text';
 import { SellerCore } from '../core/seller-core';
 import { accountDir } from '../core/service';
 import { parseSettingsPatch } from '../core/settings';
 import type { Account, CliStores } from './account';
 import { UsageError } from './commands';
+import { row, terminalJson } from './format';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -62,14 +64,12 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
   // Printed as the core raises them, before it marks them raised: a watch killed in between
   // prints them again on its next run, never loses one.
   core.on((event) => {
-    if (event.type === 'problem') process.stderr.write(`seller-tray: ${event.message}\n`);
+    if (event.type === 'problem') process.stderr.write(`seller-tray: ${escapedControls(event.message)}\n`);
     if (event.type !== 'orders-arrived') return;
     for (const orderId of event.orderIds) {
       const brief = core.brief(orderId);
       process.stdout.write(
-        options.json
-          ? `${JSON.stringify(brief)}\n`
-          : `${[orderId, brief.buyer, brief.product, brief.total].join('\t')}\n`,
+        options.json ? terminalJson(brief, 0) : row([orderId, brief.buyer, brief.product, brief.total]),
       );
     }
   });
