@@ -7,6 +7,7 @@ import {
   escapedInJson,
   notificationBody,
   notificationTitle,
+  paragraphText,
   plainText,
   TITLE_MAX,
 } from './marketplace-text';
@@ -33,6 +34,14 @@ describe('plain text', () => {
     for (const text of ['Fjord AB & Co. <sales>', 'شركة الخليج', 'Café 😀 Ltd', 'a\u200dzwj']) {
       expect(plainText(text)).toBe(text);
     }
+  });
+});
+
+describe('paragraph text (a note)', () => {
+  it('keeps its line breaks, and removes controls and bidi controls as one line would', () => {
+    expect(paragraphText('Deliver\r\nto dock 4\u202e\u001b[2J\n\tfragile\u0007')).toBe(
+      'Deliver\nto dock 4[2J\n fragile',
+    );
   });
 });
 

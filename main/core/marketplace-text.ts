@@ -26,6 +26,15 @@ export function plainText(text: string): string {
   return text.replace(INVISIBLE, '').replace(/\s+/g, ' ').trim();
 }
 
+/** Marketplace text of several lines (a note): its line breaks kept, controls removed. */
+export function paragraphText(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(INVISIBLE, '')
+    .replace(/[\t\v\f]/g, ' ')
+    .trim();
+}
+
 /** At most `max` characters (code points, so no emoji is cut in half), the last an ellipsis when cut. */
 export function capped(text: string, max: number): string {
   const characters = Array.from(text);

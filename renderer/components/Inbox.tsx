@@ -11,6 +11,7 @@ import { useNow } from '../hooks/useNow';
 import { useOrderPages } from '../hooks/useOrderPages';
 import { ErrorAlert } from './ErrorAlert';
 import { FILTERS, type InboxQuery } from './inbox-query';
+import { ServerText } from './ServerText';
 import { StatusChip } from './StatusChip';
 
 /** The height of one row in pixels; the same as `--row-height` in styles.css. */
@@ -273,11 +274,17 @@ function InboxRow({
     >
       <StatusChip status={order.status} />
       <span className="row-main">
-        <span className="row-title">{order.buyer ?? order.orderId}</span>
-        <span className="row-sub">{order.product ?? (order.buyer === undefined ? '' : order.orderId)}</span>
+        <span className="row-title">
+          <ServerText text={order.buyer ?? order.orderId} />
+        </span>
+        <span className="row-sub">
+          <ServerText text={order.product ?? (order.buyer === undefined ? '' : order.orderId)} />
+        </span>
       </span>
       <span className="row-side">
-        <span className="row-amount">{order.total ?? ''}</span>
+        <span className="row-amount">
+          <ServerText text={order.total ?? ''} />
+        </span>
         <span className="row-age" title={order.since === undefined ? undefined : formatDateTime(order.since)}>
           {ageText(age, order.waiting)}
           {order.delivery === 'pending' && ' · sending'}
