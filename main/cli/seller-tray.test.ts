@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../simulator/server';
+import { startCaptureServer } from '../../test/support/capture-server';
 import { CONTROL_OR_BIDI, FORGED_ORDER_ID, hostileOrder } from '../../test/support/hostile-order';
 import { REPO_ROOT, runTs } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
@@ -247,6 +248,23 @@ describe('seller-tray login and watch', () => {
     );
     expect(settings).toContain('demo-client-2');
     expect(settings).not.toContain('demo-secret-2');
+  });
+
+  it('sends the keychain secret only to the marketplace it logged in to', async () => {
+    const laptop = await laptopEnv();
+    await cli(['login', '--base-url', sim.url, '--client-id', 'demo-client-2'], laptop, 'demo-secret-2');
+    const capture = await startCaptureServer();
+    try {
+      const run = await cli(['orders', 'list', '--base-url', capture.url], laptop);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(
+        `No client secret is stored for client demo-client-2 at ${capture.url}: Seller Tray sends a secret only to the marketplace it was entered for. Set SELLER_CLIENT_SECRET or run seller-tray login.`,
+      );
+      expect(capture.requests).toEqual([]);
+    } finally {
+      await capture.close();
+    }
+    expect((await cli(['orders', 'list', '--base-url', `${sim.url}/`], laptop)).code).toBe(0);
   });
 
   it('prints each new order once on every laptop, and not the backlog', async () => {

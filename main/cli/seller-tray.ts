@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
+import { originBound } from '../core/api/transport';
 import { escapedControls } from '../core/marketplace-text';
 import { KeychainUnavailableError } from '../core/secrets';
 import { cliStores, resolveAccount } from './account';
@@ -66,6 +67,7 @@ async function main(argv: string[]): Promise<number> {
     const client = new SellerApiClient({
       baseUrl: account.baseUrl,
       credentials: { clientId: account.clientId, clientSecret: account.clientSecret },
+      transport: originBound(account.baseUrl),
     });
     const result: Printable = await runCommand(client, positionals, {
       all: values.all ?? false,

@@ -2,7 +2,9 @@
 // keychain and the account in the settings; `watch` runs the core's poller, so two home
 // directories behave as two laptops.
 import { SellerApiClient } from '../core/api/client';
+import { originBound } from '../core/api/transport';
 import { escapedControls } from '../core/marketplace-text';
+import { secretOwner } from '../core/secrets';
 import { SellerCore } from '../core/seller-core';
 import { accountDir } from '../core/service';
 import { parseSettingsPatch } from '../core/settings';
@@ -28,9 +30,10 @@ export async function login(account: Account, stores: CliStores): Promise<string
   const client = new SellerApiClient({
     baseUrl: account.baseUrl,
     credentials: { clientId: account.clientId, clientSecret: async () => secret },
+    transport: originBound(account.baseUrl),
   });
   const { sellerId } = await client.authenticate();
-  await stores.secrets.set(account.clientId, secret);
+  await stores.secrets.set(secretOwner(client.baseUrl, account.clientId), secret);
   const { settings } = stores.settings.load();
   stores.settings.save({ ...settings, ...patch.patch });
   return `Logged in as client ${account.clientId}${sellerId === null ? '' : ` of seller ${sellerId}`}; the secret is in the system keychain.\n`;
@@ -55,6 +58,7 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
   const client = new SellerApiClient({
     baseUrl: account.baseUrl,
     credentials: { clientId: account.clientId, clientSecret: account.clientSecret },
+    transport: originBound(account.baseUrl),
   });
   const core = await SellerCore.open({
     client,

@@ -4,7 +4,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KeytarSecretStore } from '../../main/core/secrets';
+import { KeytarSecretStore, secretOwner } from '../../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../../main/core/service';
 import { ConfSettingsStore } from '../../main/core/settings';
 import { type Preview, startPreview } from '../../main/preview/server';
@@ -51,7 +51,7 @@ afterEach(async () => {
     await app.preview.close();
     await rm(dir, { recursive: true, force: true });
   }
-  await secrets.delete(CLIENT.clientId);
+  await secrets.delete(secretOwner(sim.url, CLIENT.clientId));
   await admin(sim.url, 'POST', 'reset');
 });
 
@@ -60,7 +60,7 @@ async function openApp(options: { configured?: boolean; colorScheme?: 'light' | 
   const settings = new ConfSettingsStore({ cwd: dir });
   if (options.configured) {
     settings.save({ ...settings.load().settings, baseUrl: sim.url, clientId: CLIENT.clientId });
-    await secrets.set(CLIENT.clientId, CLIENT.clientSecret);
+    await secrets.set(secretOwner(sim.url, CLIENT.clientId), CLIENT.clientSecret);
   }
   const service = await SellerTrayService.open({ settings, secrets, dataRoot: dir });
   const events: ServiceEvent[] = [];
@@ -100,7 +100,7 @@ describe('onboarding', () => {
     await page.getByText('Signed in as seller 1001').waitFor();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('listbox', { name: 'Orders' }).waitFor();
-    expect(await secrets.get(CLIENT.clientId)).toBe(CLIENT.clientSecret);
+    expect(await secrets.get(secretOwner(sim.url, CLIENT.clientId))).toBe(CLIENT.clientSecret);
     expect(await page.content()).not.toContain(CLIENT.clientSecret);
   }, 60_000);
 });
