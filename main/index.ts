@@ -20,6 +20,7 @@ import ElectronStore from 'electron-store';
 import { openAppService } from './app-service';
 import { APP_ID } from './core/app-identity';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES } from './renderer-serving';
+import { applicationMenu } from './shell/app-menu';
 import { APP_HOST, APP_SCHEME, appFilePath } from './shell/app-origin';
 import type { NotificationsPort } from './shell/electron-ports';
 import { hostOf, openExternalIfAllowed } from './shell/external-links';
@@ -70,6 +71,11 @@ if (claimSingleInstance(lifecycle, () => appWindow?.show())) {
       }
     });
 
+    if (app.isPackaged) {
+      const menu = applicationMenu(process.platform);
+      Menu.setApplicationMenu(menu && Menu.buildFromTemplate(menu));
+    }
+
     const dataRoot = app.getPath('userData');
     const { service, demo } = await openAppService(dataRoot, {
       // electron-store is conf with Electron's defaults; it names the file `name`, conf `configName`.
@@ -89,6 +95,8 @@ if (claimSingleInstance(lifecycle, () => appWindow?.show())) {
     const window = new AppWindow({
       createWindow: (options) => new BrowserWindow(options),
       preloadPath: join(root, 'dist', 'preload', 'index.cjs'),
+      // The packaged app has no DevTools, and no menu that offers them (nor Reload).
+      devTools: !app.isPackaged,
       isQuitting,
       openExternal: openLink,
     });

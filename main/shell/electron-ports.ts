@@ -2,8 +2,10 @@
 // satisfy them (main/index.ts passes them in, through thin adapters where a call differs),
 // and the tests pass small fakes. Nothing here imports 'electron'.
 
-/** One item of a context menu; a subset of Electron's MenuItemConstructorOptions. */
+/** One item of a menu; a subset of Electron's MenuItemConstructorOptions. */
 export interface MenuItemSpec {
+  /** One of Electron's standard menus, whole. */
+  role?: 'appMenu' | 'editMenu' | 'windowMenu';
   label?: string;
   type?: 'normal' | 'separator' | 'submenu';
   enabled?: boolean;
@@ -102,6 +104,7 @@ export interface WindowOptions {
     allowRunningInsecureContent: boolean;
     webviewTag: boolean;
     spellcheck: boolean;
+    devTools: boolean;
   };
 }
 
