@@ -185,6 +185,11 @@ describe('the main bundle', () => {
       ]);
       const saved = JSON.parse(await readFile(join(userData, 'settings.json'), 'utf8'));
       expect(saved.demoMode).toBe(true);
+      // Only its user may read the folder and the file (POSIX modes; Windows keeps them in the profile).
+      if (process.platform !== 'win32') {
+        expect((await stat(userData)).mode & 0o777).toBe(0o700);
+        expect((await stat(join(userData, 'settings.json'))).mode & 0o777).toBe(0o600);
+      }
     });
 
     it.runIf(onLinux)('follows "open at login" with an autostart entry (Linux)', async () => {

@@ -1,6 +1,6 @@
 // Where the CLI finds the account: flags first, then the environment, then the settings
 // the app (or `seller-tray login`) saved; the secret from the environment or the keychain.
-import { userDataDir } from '../core/paths';
+import { ensurePrivateDir, userDataDir } from '../core/paths';
 import {
   adoptUnboundSecret,
   KeytarSecretStore,
@@ -30,7 +30,7 @@ export interface CliStores {
 }
 
 export function cliStores(env: NodeJS.ProcessEnv = process.env): CliStores {
-  const dataRoot = userDataDir(env);
+  const dataRoot = ensurePrivateDir(userDataDir(env));
   return { settings: new ConfSettingsStore({ cwd: dataRoot }), secrets: new KeytarSecretStore(), dataRoot };
 }
 
