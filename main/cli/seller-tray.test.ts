@@ -267,6 +267,17 @@ describe('seller-tray login and watch', () => {
     expect((await cli(['orders', 'list', '--base-url', `${sim.url}/`], laptop)).code).toBe(0);
   });
 
+  it("watch prints a hostile buyer's order on one line, its id first, no control reaching the terminal", async () => {
+    const laptop = await laptopEnv();
+    await cli(['login', '--base-url', sim.url, '--client-id', 'demo-client'], laptop, 'demo-secret');
+    expect((await cli(['watch', '--once'], laptop)).stdout).toBe('');
+    const orderId = (await admin(sim.url, 'POST', 'purchases', { order: hostileOrder })).json.orderId;
+    const seen = (await cli(['watch', '--once'], laptop)).stdout;
+    expect(seen.split('\n')).toHaveLength(2);
+    expect(seen.split('\t')[0]).toBe(orderId);
+    expect(seen.replace(/[\t\n]/g, '')).not.toMatch(CONTROL_OR_BIDI);
+  }, 60_000);
+
   it('prints each new order once on every laptop, and not the backlog', async () => {
     const a = await laptopEnv();
     const b = await laptopEnv();
