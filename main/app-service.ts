@@ -3,6 +3,7 @@
 // on request. The shell passes Electron's parts (electron-store, net.fetch); the preview runs
 // in plain Node and keeps conf and Node's fetch.
 import type { Transport } from './core/api/transport';
+import { ensurePrivateDir } from './core/paths';
 import { KeytarSecretStore } from './core/secrets';
 import { SellerTrayService } from './core/service';
 import { ConfSettingsStore, type ConfSettingsStoreOptions } from './core/settings';
@@ -14,6 +15,7 @@ export interface AppServiceParts {
 }
 
 export async function openAppService(dataRoot: string, parts: AppServiceParts = {}) {
+  ensurePrivateDir(dataRoot);
   const demo = builtInDemo(dataRoot);
   const service = await SellerTrayService.open({
     settings: new ConfSettingsStore({

@@ -20,6 +20,7 @@ import ElectronStore from 'electron-store';
 import { openAppService } from './app-service';
 import { APP_ID } from './core/app-identity';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES } from './renderer-serving';
+import { applicationMenu } from './shell/app-menu';
 import { APP_HOST, APP_SCHEME, appFilePath } from './shell/app-origin';
 import type { NotificationsPort } from './shell/electron-ports';
 import { hostOf, openExternalIfAllowed } from './shell/external-links';
@@ -70,6 +71,11 @@ if (claimSingleInstance(lifecycle, () => appWindow?.show())) {
       }
     });
 
+    if (app.isPackaged) {
+      const menu = applicationMenu(process.platform);
+      Menu.setApplicationMenu(menu && Menu.buildFromTemplate(menu));
+    }
+
     const dataRoot = app.getPath('userData');
     const { service, demo } = await openAppService(dataRoot, {
       // electron-store is conf with Electron's defaults; it names the file `name`, conf `configName`.
@@ -83,17 +89,14 @@ if (claimSingleInstance(lifecycle, () => appWindow?.show())) {
       // Chromium's network stack: the system proxy and certificate store apply.
       transport: (url, init) => net.fetch(url, init),
     });
-    /** A message for the user when the window may not be open: a plain notification. */
-    const tellUser = (message: string) => {
-      if (Notification.isSupported()) new Notification({ title: 'Seller Tray', body: message }).show();
-    };
-
     const openLink = (url: string) => {
       void openExternalIfAllowed((u) => shell.openExternal(u), url, hostOf(service.state().baseUrl));
     };
     const window = new AppWindow({
       createWindow: (options) => new BrowserWindow(options),
       preloadPath: join(root, 'dist', 'preload', 'index.cjs'),
+      // The packaged app has no DevTools, and no menu that offers them (nor Reload).
+      devTools: !app.isPackaged,
       isQuitting,
       openExternal: openLink,
     });
@@ -115,9 +118,13 @@ if (claimSingleInstance(lifecycle, () => appWindow?.show())) {
       isSupported: () => Notification.isSupported(),
       // Electron shows notification buttons on macOS and Windows only.
       actionsSupported: process.platform === 'darwin' || process.platform === 'win32',
+      // libnotify hands the text to a freedesktop notification server, which reads markup.
+      readsMarkup: process.platform === 'linux',
       create: (options) => new Notification(options),
     };
     const notifier = new Notifier({ service, notifications, show: (event) => window.show(event) });
+    /** A message for the user when the window may not be open: a notification, cleaned as all are. */
+    const tellUser = (message: string) => notifier.tell(message);
 
     // macOS: a template image (Electron picks up @2x and template mode from the names).
     const trayImage =

@@ -1,5 +1,6 @@
 // The Seller API simulator: a real HTTP server over the simulated marketplace, with
 // fault injection and the loopback-only admin endpoints under /_simulator/.
+import { timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -51,6 +52,12 @@ export interface SimulatorOptions {
   faults?: Partial<FaultSettings>;
   /** State file: loaded when present, otherwise created; written after every change. */
   dataFile?: string;
+  /**
+   * When set, the admin endpoints answer only calls with `Authorization: Bearer <adminToken>`:
+   * loopback alone lets any local program, and any web page through a no-cors request, add
+   * purchases and faults. Without it (tests, `npm run simulator`) loopback callers are enough.
+   */
+  adminToken?: string;
   clock?: () => number;
 }
 
@@ -101,7 +108,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   if (writer && saved === undefined) writer.changed();
 
   async function handleAdmin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    if (!isLoopback(req.socket.remoteAddress)) throw notFound(`no operation at ${path}`);
+    if (!isLoopback(req.socket.remoteAddress) || !adminAllowed(req, options.adminToken)) {
+      throw notFound(`no operation at ${path}`);
+    }
     const route = `${req.method} ${path.slice(ADMIN_PREFIX.length)}`;
     switch (route) {
       case 'POST purchases': {
@@ -260,6 +269,14 @@ function send(res: ServerResponse, answer: Answer, headers: Readonly<Record<stri
     ...headers,
   });
   res.end(answer.body);
+}
+
+/** A header a no-cors request cannot carry, with the run's token; anything goes without one. */
+function adminAllowed(req: IncomingMessage, token: string | undefined): boolean {
+  if (token === undefined) return true;
+  const presented = Buffer.from(req.headers.authorization ?? '');
+  const expected = Buffer.from(`Bearer ${token}`);
+  return presented.length === expected.length && timingSafeEqual(presented, expected);
 }
 
 function echoRequestId(req: IncomingMessage): Record<string, string> {

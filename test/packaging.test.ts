@@ -2,12 +2,14 @@
 // electron-builder's own JSON schema, to the app's identity, and to the resources it names.
 
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
+import { FuseV1Options, flipFuses, getCurrentFuseWire } from '@electron/fuses';
+import { SENTINEL } from '@electron/fuses/dist/constants';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { BUILD_DIR, ICO_SIZES, LINUX_ICON_SIZES, PNG_SIGNATURE, writeIcons } from '../build/make-icons';
@@ -146,7 +148,46 @@ describe('electron-builder.yml', () => {
       enableNodeCliInspectArguments: false,
       enableEmbeddedAsarIntegrityValidation: true,
       onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+      enableCookieEncryption: true,
     });
+  });
+
+  it("flips them in a binary as electron-builder does, each from Electron's default", async () => {
+    // A stand-in Electron binary: the fuse sentinel, wire version 1 and eight fuses at Electron's
+    // defaults ('1' on: run as node, NODE_OPTIONS, --inspect, file:// privileges; '0' off).
+    const dir = await mkdtemp(join(tmpdir(), 'fuses-'));
+    const binary = join(dir, 'electron');
+    try {
+      await writeFile(binary, `ELF…${SENTINEL}\u0001\u000810110001…`);
+      // electron-builder's own step from electronFuses to @electron/fuses' options.
+      const { PlatformPackager } = require('app-builder-lib');
+      const options = await PlatformPackager.prototype.generateFuseConfig(loadConfig().electronFuses);
+      await flipFuses(binary, options);
+      const wire = await getCurrentFuseWire(binary);
+      const on = (option: FuseV1Options) => String.fromCharCode(wire[option] ?? 0);
+      expect({
+        runAsNode: on(FuseV1Options.RunAsNode),
+        cookieEncryption: on(FuseV1Options.EnableCookieEncryption),
+        nodeOptions: on(FuseV1Options.EnableNodeOptionsEnvironmentVariable),
+        inspect: on(FuseV1Options.EnableNodeCliInspectArguments),
+        asarIntegrity: on(FuseV1Options.EnableEmbeddedAsarIntegrityValidation),
+        onlyAsar: on(FuseV1Options.OnlyLoadAppFromAsar),
+        browserV8Snapshot: on(FuseV1Options.LoadBrowserProcessSpecificV8Snapshot),
+        fileProtocolPrivileges: on(FuseV1Options.GrantFileProtocolExtraPrivileges),
+      }).toEqual({
+        runAsNode: '0',
+        cookieEncryption: '1',
+        nodeOptions: '0',
+        inspect: '0',
+        asarIntegrity: '1',
+        onlyAsar: '1',
+        browserV8Snapshot: '0',
+        fileProtocolPrivileges: '0',
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('macOS: dmg + zip, hardened runtime with entitlements, notarization from the environment, no Dock icon', () => {

@@ -7,7 +7,7 @@ import { KeytarSecretStore } from '../main/core/secrets';
 import { SellerTrayService } from '../main/core/service';
 import { ConfSettingsStore } from '../main/core/settings';
 import { builtInDemo } from '../main/demo';
-import { type Preview, startPreview } from '../main/preview/server';
+import { MAX_EVENT_STREAMS, type Preview, startPreview } from '../main/preview/server';
 import { CONTENT_SECURITY_POLICY } from '../main/renderer-serving';
 import { makeDataDir } from './support/core';
 
@@ -86,8 +86,49 @@ describe('the preview server', () => {
   it('refuses bridge calls without the token, or with another', async () => {
     expect((await bridge('getState', { token: '' })).status).toBe(401);
     expect((await bridge('getState', { token: 'x'.repeat(43) })).status).toBe(401);
-    const events = await fetch(`${preview.origin}/bridge/events?token=wrong`);
+    const events = await fetch(`${preview.origin}/bridge/events`, {
+      headers: { Authorization: 'Bearer wrong' },
+    });
     expect(events.status).toBe(401);
+  });
+
+  it('takes the token only as an Authorization header, never from the address', async () => {
+    const inAddress = await fetch(`${preview.origin}/bridge/events?token=${preview.token}`);
+    expect(inAddress.status).toBe(401);
+    const inQuery = await fetch(`${preview.origin}/bridge/getState?token=${preview.token}`, {
+      method: 'POST',
+    });
+    expect(inQuery.status).toBe(401);
+    const unprefixed = await bridge('getState', { headers: { Authorization: preview.token } });
+    expect(unprefixed.status).toBe(401);
+  });
+
+  it('answers a bad % escape with 400, not a server error', async () => {
+    const host = { Host: new URL(preview.origin).host };
+    for (const path of ['/%E0%A4%A', '/%', '/assets/%zz.js'])
+      expect((await raw(path, host)).status).toBe(400);
+    expect((await raw('/%69ndex.html', host)).status).toBe(200);
+  });
+
+  it(`keeps at most ${MAX_EVENT_STREAMS} event streams open, and takes another once one closes`, async () => {
+    const open = () =>
+      fetch(`${preview.origin}/bridge/events`, { headers: { Authorization: `Bearer ${preview.token}` } });
+    const streams = [];
+    for (let i = 0; i < MAX_EVENT_STREAMS; i++) streams.push(await open());
+    expect(streams.every((s) => s.status === 200)).toBe(true);
+    const refused = await open();
+    expect(refused.status).toBe(503);
+    expect(await refused.text()).toContain('Too many windows');
+    await streams.pop()?.body?.cancel();
+    // The server learns of the closed stream a moment later.
+    await expect
+      .poll(async () => {
+        const again = await open();
+        if (again.ok) streams.push(again);
+        return again.status;
+      })
+      .toBe(200);
+    for (const stream of streams) await stream.body?.cancel();
   });
 
   it('refuses a foreign Host (DNS rebinding) and a foreign Origin', async () => {
@@ -115,7 +156,9 @@ describe('the preview server', () => {
     expect(orders.value.orders.length).toBeGreaterThan(0);
     expect(orders.value.total).toBe(orders.value.orders.length);
 
-    const stream = await fetch(`${preview.origin}/bridge/events?token=${preview.token}`);
+    const stream = await fetch(`${preview.origin}/bridge/events`, {
+      headers: { Authorization: `Bearer ${preview.token}` },
+    });
     expect(stream.headers.get('content-type')).toContain('text/event-stream');
     const reader = stream.body?.getReader();
     const first = new TextDecoder().decode((await reader?.read())?.value);

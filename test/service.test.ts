@@ -2,12 +2,15 @@
 // real keychain (Secret Service), real settings files, and the simulator over loopback.
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import keytar from 'keytar';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { KeytarSecretStore } from '../main/core/secrets';
+import { APP_ID } from '../main/core/app-identity';
+import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../main/core/service';
 import { ConfSettingsStore } from '../main/core/settings';
 import type { Channel, Responses } from '../preload/contract';
 import { type Simulator, startSimulator } from '../simulator/server';
+import { type CaptureServer, startCaptureServer } from './support/capture-server';
 import { ManualTimers, makeDataDir } from './support/core';
 import { admin } from './support/raw-api';
 
@@ -27,7 +30,7 @@ beforeAll(async () => {
 afterEach(async () => {
   for (const { service, dir, clientId } of opened.splice(0)) {
     service.close();
-    await secrets.delete(clientId);
+    await secrets.delete(secretOwner(sim.url, clientId));
     await rm(dir, { recursive: true, force: true });
   }
 });
@@ -91,7 +94,7 @@ describe('setting up', () => {
       connection: 'ok',
       clientId: 'svc-client',
     });
-    expect(await secrets.get('svc-client')).toBe('svc-secret-7f3a');
+    expect(await secrets.get(secretOwner(sim.url, 'svc-client'))).toBe('svc-secret-7f3a');
     for (const file of await filesUnder(dir)) {
       expect(await readFile(file, 'utf8'), file).not.toContain('svc-secret-7f3a');
     }
@@ -239,5 +242,101 @@ describe('changing the account', () => {
       await admin(sim.url, 'PATCH', 'faults', { latencyMs: 0 });
       await other.close();
     }
+  });
+});
+
+describe('the secret, bound to its marketplace', () => {
+  let capture: CaptureServer;
+  beforeAll(async () => {
+    capture = await startCaptureServer();
+  });
+  afterEach(() => {
+    capture.requests.length = 0;
+  });
+  afterAll(() => capture.close());
+
+  it('is not sent when only the base URL changes: the app asks for the secret again', async () => {
+    const s = await configured();
+    await s.call('setSettings', { baseUrl: capture.url });
+    await s.call('checkNow');
+    expect(await s.call('getState')).toMatchObject({
+      setup: 'unconfigured',
+      secretStored: false,
+      baseUrl: capture.url,
+      clientId: 'svc-client',
+    });
+    expect(capture.requests).toEqual([]);
+    // Back at its own marketplace, the stored secret works again.
+    await s.call('setSettings', { baseUrl: sim.url });
+    await s.call('checkNow');
+    expect(await s.call('getState')).toMatchObject({
+      setup: 'configured',
+      secretStored: true,
+      connection: 'ok',
+    });
+  });
+
+  it('is used by a connection test without a secret only at the origin it was stored for', async () => {
+    const { call } = await configured();
+    const test = (baseUrl: string) => call('testConnection', { baseUrl, clientId: 'svc-client' });
+    expect(await test(`${sim.url}/`)).toMatchObject({ ok: true, sellerId: 1001 });
+    // The same server under another name is another origin.
+    const sameServer = sim.url.replace('127.0.0.1', 'localhost');
+    for (const elsewhere of [capture.url, sameServer]) {
+      expect(await test(elsewhere)).toEqual({
+        ok: false,
+        reason: 'credentials',
+        message: `No client secret is stored for client svc-client at ${elsewhere}: Seller Tray sends a secret only to the marketplace it was entered for. Enter it to test.`,
+      });
+    }
+    expect(capture.requests).toEqual([]);
+  });
+
+  it('is never sent on by a redirect, to another origin or its own', async () => {
+    for (const target of [capture.url, '']) {
+      const redirector = await startCaptureServer((req, res) =>
+        res.writeHead(307, { Location: `${target}/elsewhere${req.url}` }).end(),
+      );
+      try {
+        const s = await openService();
+        await s.call('setSettings', { baseUrl: redirector.url, clientId: 'svc-client' });
+        await s.call('setSecret', { secret: 'svc-secret-7f3a' });
+        const answer = await s.call('testConnection', { baseUrl: redirector.url, clientId: 'svc-client' });
+        expect(answer).toMatchObject({ ok: false, reason: 'unreachable' });
+        expect(answer.ok || answer.message).toContain(
+          `redirect to ${target}/elsewhere/base/v1/ping, which Seller Tray does not follow`,
+        );
+        await s.call('checkNow');
+        // Its token request too (Basic with the secret) was answered 307 and went no further.
+        expect(redirector.requests.map((r) => r.url)).toContain('/auth/v1/tokens');
+        expect(redirector.requests.filter((r) => r.url.startsWith('/elsewhere'))).toEqual([]);
+        expect(capture.requests).toEqual([]);
+      } finally {
+        await secrets.delete(secretOwner(redirector.url, 'svc-client'));
+        await redirector.close();
+      }
+    }
+  });
+
+  it("adopts Seller Tray 0.1's entry (client id alone) for the saved marketplace, and sends it nowhere else", async () => {
+    const dir = await makeDataDir();
+    const settings = new ConfSettingsStore({ cwd: dir });
+    settings.save({ ...settings.load().settings, baseUrl: sim.url, clientId: 'svc-client' });
+    await keytar.setPassword(APP_ID, 'svc-client', 'svc-secret-7f3a');
+    const service = await SellerTrayService.open({
+      settings,
+      secrets,
+      dataRoot: dir,
+      timers: new ManualTimers(),
+    });
+    opened.push({ service, dir, clientId: 'svc-client' });
+    await service.handle('checkNow', undefined);
+    expect(service.state()).toMatchObject({ setup: 'configured', secretStored: true, connection: 'ok' });
+    expect(await keytar.getPassword(APP_ID, 'svc-client')).toBeNull();
+    expect(await secrets.get(secretOwner(sim.url, 'svc-client'))).toBe('svc-secret-7f3a');
+
+    await service.handle('setSettings', { baseUrl: capture.url });
+    await service.handle('checkNow', undefined);
+    expect(capture.requests).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../main/renderer-serving';
+import { applicationMenu } from '../main/shell/app-menu';
 import { AUTOSTART_FILE_NAME } from '../main/shell/open-at-login';
 import { until } from '../main/shell/test-fakes';
 import { requests } from '../preload/contract';
@@ -121,6 +122,11 @@ describe('the main bundle', () => {
       expect(window?.visible).toBe(true);
     });
 
+    it('keeps DevTools and Electron’s menu in development (not packaged)', () => {
+      expect(standIn.windows[0]?.options.webPreferences.devTools).toBe(true);
+      expect(standIn.calls.filter((c) => c[0] === 'Menu.setApplicationMenu')).toEqual([]);
+    });
+
     it('serves the renderer from app:// with the CSP, and nothing outside it', async () => {
       const serve = standIn.protocolHandlers.get('app');
       const page = await serve?.(new Request(appFrame));
@@ -179,6 +185,11 @@ describe('the main bundle', () => {
       ]);
       const saved = JSON.parse(await readFile(join(userData, 'settings.json'), 'utf8'));
       expect(saved.demoMode).toBe(true);
+      // Only its user may read the folder and the file (POSIX modes; Windows keeps them in the profile).
+      if (process.platform !== 'win32') {
+        expect((await stat(userData)).mode & 0o777).toBe(0o700);
+        expect((await stat(join(userData, 'settings.json'))).mode & 0o777).toBe(0o600);
+      }
     });
 
     it.runIf(onLinux)('follows "open at login" with an autostart entry (Linux)', async () => {
@@ -191,5 +202,25 @@ describe('the main bundle', () => {
       await standIn.ipcMain.invoke(appFrame, 'seller-tray:setSettings', { openAtLogin: false });
       await until(() => !existsSync(entry));
     });
+  });
+
+  it('packaged: no DevTools, and no menu with developer items (Linux: none at all)', async () => {
+    const standIn = electronStandIn({
+      lock: true,
+      packaged: true,
+      appPath: join(dir, 'app'),
+      userData: join(dir, 'user-data-packaged'),
+    });
+    useStandIn(standIn);
+    await import(mainBundle('packaged'));
+    try {
+      await until(() => standIn.windows.length === 1);
+      expect(standIn.windows[0]?.options.webPreferences.devTools).toBe(false);
+      const menus = standIn.calls.filter((c) => c[0] === 'Menu.setApplicationMenu');
+      expect(menus).toEqual([['Menu.setApplicationMenu', applicationMenu(process.platform)]]);
+      expect(JSON.stringify(menus)).not.toMatch(/toggleDevTools|reload/i);
+    } finally {
+      standIn.module.app.emit('will-quit');
+    }
   });
 });

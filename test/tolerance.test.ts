@@ -180,9 +180,16 @@ describe('4. a smaller maximum page size', () => {
 describe('5. purchases of every type', () => {
   it('announces Trial, Evaluation, UpgradeToTrial, UpgradeToPurchase and unknown types', async () => {
     const laptop = await startedLaptop();
-    const types = ['Trial', 'Evaluation', 'UpgradeToTrial', 'UpgradeToPurchase', 'ServiceRenewed'];
+    const types = ['Trial', 'UpgradeToPurchase', 'Evaluation', 'UpgradeToTrial', 'ServiceRenewed'];
     const bought = [];
-    for (const eventTypeCode of types) bought.push(await purchase({ eventTypeCode }));
+    for (const eventTypeCode of types.slice(0, 2)) bought.push(await purchase({ eventTypeCode }));
+    await poll(laptop);
+    // The notification says which kind of purchase it is.
+    expect(laptop.notifications().map((n) => n.title)).toEqual([
+      expect.stringMatching(/^New trial from /),
+      expect.stringMatching(/^New upgrade to purchase from /),
+    ]);
+    for (const eventTypeCode of types.slice(2)) bought.push(await purchase({ eventTypeCode }));
     await poll(laptop);
     expect(announced(laptop).sort()).toEqual([...bought].sort());
     const rows = inbox(laptop.core, 'waiting');

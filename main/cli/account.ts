@@ -1,8 +1,14 @@
 // Where the CLI finds the account: flags first, then the environment, then the settings
 // the app (or `seller-tray login`) saved; the secret from the environment or the keychain.
 import type { SellerApiClientOptions } from '../core/api/client';
-import { userDataDir } from '../core/paths';
-import { KeytarSecretStore, type SecretStore } from '../core/secrets';
+import { ensurePrivateDir, userDataDir } from '../core/paths';
+import {
+  adoptUnboundSecret,
+  KeytarSecretStore,
+  noSecretFor,
+  type SecretStore,
+  secretOwner,
+} from '../core/secrets';
 import { apiOptions, ConfSettingsStore, type Settings, type SettingsStore } from '../core/settings';
 import { UsageError } from './commands';
 
@@ -36,7 +42,7 @@ export interface CliStores {
 }
 
 export function cliStores(env: NodeJS.ProcessEnv = process.env): CliStores {
-  const dataRoot = userDataDir(env);
+  const dataRoot = ensurePrivateDir(userDataDir(env));
   return { settings: new ConfSettingsStore({ cwd: dataRoot }), secrets: new KeytarSecretStore(), dataRoot };
 }
 
@@ -60,11 +66,13 @@ export function resolveAccount(
         throw new UsageError(
           'no client id: pass --client-id, set SELLER_CLIENT_ID, or run seller-tray login',
         );
-      const secret = env.SELLER_CLIENT_SECRET || (await stores.secrets.get(clientId));
+      if (env.SELLER_CLIENT_SECRET) return env.SELLER_CLIENT_SECRET;
+      // The keychain's secret for this very marketplace: one stored for another never goes here.
+      await adoptUnboundSecret(stores.secrets, saved);
+      const owner = secretOwner(baseUrl, clientId);
+      const secret = await stores.secrets.get(owner);
       if (!secret) {
-        throw new UsageError(
-          `no secret for client ${clientId}: set SELLER_CLIENT_SECRET or store it with seller-tray login`,
-        );
+        throw new UsageError(`${noSecretFor(owner)} Set SELLER_CLIENT_SECRET or run seller-tray login.`);
       }
       return secret;
     },

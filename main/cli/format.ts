@@ -1,6 +1,10 @@
-// Human-readable output of the CLI: one line per item, tab-separated so it pipes into cut/awk.
+// What the CLI prints. Human-readable output is one line per item, tab-separated so it pipes into
+// cut/awk; the server's text in it has its control characters escaped (marketplace-text.ts), so a
+// buyer's name can neither forge a line nor send the terminal an escape sequence. JSON output is
+// the API's objects exactly.
 import type { License, MarketplaceEvent, Order, PingResponse } from '../core/api/wire';
 import { orderIdOf } from '../core/api/wire';
+import { escapedControls, escapedInJson } from '../core/marketplace-text';
 
 export type Printable =
   | { kind: 'ping'; value: PingResponse }
@@ -12,10 +16,10 @@ export type Printable =
   | { kind: 'licenses'; value: License[] }
   | { kind: 'license'; value: License };
 
-/** Server text never carries line structure into the output. */
 const cell = (value: unknown): string =>
-  value === undefined || value === null ? '-' : String(value).replace(/\s+/g, ' ');
-const row = (cells: unknown[]): string => `${cells.map(cell).join('\t')}\n`;
+  value === undefined || value === null ? '-' : escapedControls(String(value));
+/** One item's line: its cells tab-separated, the server's text escaped. */
+export const row = (cells: unknown[]): string => `${cells.map(cell).join('\t')}\n`;
 
 function orderRow(order: Order): string {
   const first = order.documentLines[0]?.lineItem;
@@ -40,7 +44,7 @@ export function formatItems(result: Printable): string {
   switch (result.kind) {
     case 'ping':
       return Object.entries(result.value)
-        .map(([key, value]) => `${key}: ${cell(value)}\n`)
+        .map(([key, value]) => `${cell(key)}: ${cell(value)}\n`)
         .join('');
     case 'orders':
       return result.value.map(orderRow).join('');
@@ -57,12 +61,20 @@ export function formatItems(result: Printable): string {
   }
 }
 
-/** A problem for stderr: its sentence, then each detail on a line of its own. */
+/** A problem for stderr: its sentence, then each detail on a line of its own, the server's text escaped. */
 export function describeProblem(problem: {
   message: string;
   details?: readonly string[] | undefined;
 }): string {
-  return [`seller-tray: ${problem.message}`, ...(problem.details ?? []).map((d) => `  ${cell(d)}`)]
+  return [
+    `seller-tray: ${escapedControls(problem.message)}`,
+    ...(problem.details ?? []).map((d) => `  ${cell(d)}`),
+  ]
     .map((line) => `${line}\n`)
     .join('');
+}
+
+/** JSON, exact once parsed, with nothing in it a terminal could act on; `indent` 0 for one line. */
+export function terminalJson(value: unknown, indent = 2): string {
+  return `${escapedInJson(JSON.stringify(value ?? null, null, indent))}\n`;
 }

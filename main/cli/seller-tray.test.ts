@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../simulator/server';
+import { startCaptureServer } from '../../test/support/capture-server';
+import { CONTROL_OR_BIDI, FORGED_ORDER_ID, hostileOrder } from '../../test/support/hostile-order';
 import { REPO_ROOT, runTs } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
 
@@ -76,6 +78,37 @@ describe('seller-tray reads', () => {
     expect(await json(['events', 'new', '--all'])).toEqual([]);
     const all = await json(['events', 'all', '--all']);
     expect(all).toHaveLength(sim.store.summary()[0]?.events ?? -1);
+  });
+});
+
+describe("the marketplace's text", () => {
+  /** What reaches the terminal besides the tabs and line ends of the output's own structure. */
+  const besidesStructure = (output: string) => output.replace(/[\t\n]/g, '');
+
+  it('is escaped in human output: one line per order, the order id first, no control reaching the terminal', async () => {
+    const orderId = (await admin(sim.url, 'POST', 'purchases', { order: hostileOrder })).json.orderId;
+    const one = await cli(['orders', 'get', orderId]);
+    expect(one.code).toBe(0);
+    expect(one.stdout.split('\n')).toHaveLength(2);
+    expect(besidesStructure(one.stdout)).not.toMatch(CONTROL_OR_BIDI);
+    const [id, , buyer, product, total] = one.stdout.trimEnd().split('\t');
+    expect(id).toBe(orderId);
+    expect(buyer).toContain(`\\x1b]0;pwned\\x07\\x1b[2J\\n${FORGED_ORDER_ID}\\tBcc:`);
+    expect(product).toBe('\\u202e00.1$ :latoT\\u202c × 1');
+    expect(total).toBe('9999.99 EUR');
+
+    const all = await cli(['orders', 'list', '--all']);
+    const lines = all.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(31);
+    const ids = new Set(sim.store.listOrderJson(1001, 0, 100).items.map((o) => JSON.parse(o).orderId));
+    for (const line of lines) expect(ids.has(line.split('\t')[0])).toBe(true);
+  });
+
+  it('stays exact in --json, with the characters a terminal acts on written as \\u escapes', async () => {
+    const orderId = (await admin(sim.url, 'POST', 'purchases', { order: hostileOrder })).json.orderId;
+    const run = await cli(['orders', 'get', orderId, '--json']);
+    expect(besidesStructure(run.stdout)).not.toMatch(CONTROL_OR_BIDI);
+    expect(JSON.parse(run.stdout)).toEqual(JSON.parse(sim.store.orderJson(1001, orderId) ?? ''));
   });
 });
 
@@ -216,6 +249,34 @@ describe('seller-tray login and watch', () => {
     expect(settings).toContain('demo-client-2');
     expect(settings).not.toContain('demo-secret-2');
   });
+
+  it('sends the keychain secret only to the marketplace it logged in to', async () => {
+    const laptop = await laptopEnv();
+    await cli(['login', '--base-url', sim.url, '--client-id', 'demo-client-2'], laptop, 'demo-secret-2');
+    const capture = await startCaptureServer();
+    try {
+      const run = await cli(['orders', 'list', '--base-url', capture.url], laptop);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(
+        `No client secret is stored for client demo-client-2 at ${capture.url}: Seller Tray sends a secret only to the marketplace it was entered for. Set SELLER_CLIENT_SECRET or run seller-tray login.`,
+      );
+      expect(capture.requests).toEqual([]);
+    } finally {
+      await capture.close();
+    }
+    expect((await cli(['orders', 'list', '--base-url', `${sim.url}/`], laptop)).code).toBe(0);
+  });
+
+  it("watch prints a hostile buyer's order on one line, its id first, no control reaching the terminal", async () => {
+    const laptop = await laptopEnv();
+    await cli(['login', '--base-url', sim.url, '--client-id', 'demo-client'], laptop, 'demo-secret');
+    expect((await cli(['watch', '--once'], laptop)).stdout).toBe('');
+    const orderId = (await admin(sim.url, 'POST', 'purchases', { order: hostileOrder })).json.orderId;
+    const seen = (await cli(['watch', '--once'], laptop)).stdout;
+    expect(seen.split('\n')).toHaveLength(2);
+    expect(seen.split('\t')[0]).toBe(orderId);
+    expect(seen.replace(/[\t\n]/g, '')).not.toMatch(CONTROL_OR_BIDI);
+  }, 60_000);
 
   it('prints each new order once on every laptop, and not the backlog', async () => {
     const a = await laptopEnv();

@@ -7,10 +7,11 @@ import { PAGE } from '../core/api/routes';
 import { APP_VERSION } from '../core/app-identity';
 import { diagnose, formatDiagnosis } from '../core/diagnosis';
 import { describeAside } from '../core/kept-aside';
+import { escapedControls } from '../core/marketplace-text';
 import { KeychainUnavailableError } from '../core/secrets';
 import { clientOptions, cliStores, resolveAccount } from './account';
 import { runCommand, UsageError } from './commands';
-import { describeProblem, formatItems } from './format';
+import { describeProblem, formatItems, terminalJson } from './format';
 import { login, watch } from './session';
 
 const USAGE = `Usage: seller-tray <command> [options]
@@ -71,9 +72,7 @@ async function main(argv: string[]): Promise<number> {
     const connection = clientOptions(account);
     if (positionals[0] === 'doctor' && positionals.length === 1) {
       const diagnosis = await diagnose(connection);
-      process.stdout.write(
-        values.json ? `${JSON.stringify(diagnosis, null, 2)}\n` : formatDiagnosis(diagnosis, APP_VERSION),
-      );
+      process.stdout.write(values.json ? terminalJson(diagnosis) : formatDiagnosis(diagnosis, APP_VERSION));
       return diagnosis.steps.some((s) => s.outcome === 'failed') ? 1 : 0;
     }
     const client = new SellerApiClient(connection);
@@ -85,9 +84,7 @@ async function main(argv: string[]): Promise<number> {
       description: values.description,
       detail: values.detail,
     });
-    process.stdout.write(
-      values.json ? `${JSON.stringify(result.value ?? null, null, 2)}\n` : formatItems(result),
-    );
+    process.stdout.write(values.json ? terminalJson(result.value) : formatItems(result));
     if (aside.length > 0) process.stderr.write(describeProblem(describeAside(aside)));
     return 0;
   } catch (error) {
@@ -101,10 +98,11 @@ async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof SellerApiError) {
       process.stderr.write(`seller-tray: ${describeFailure(error)}\n`);
-      if (values.json) process.stderr.write(`${JSON.stringify({ error: error.toJSON() })}\n`);
+      if (values.json) process.stderr.write(terminalJson({ error: error.toJSON() }, 0));
       return 1;
     }
-    process.stderr.write(`seller-tray: ${(error as Error).message}\n`);
+    // Such as a poll's last error in `watch --once`, which may quote the server.
+    process.stderr.write(`seller-tray: ${escapedControls((error as Error).message)}\n`);
     return 1;
   }
 }
@@ -138,9 +136,9 @@ function integerOption(raw: string | undefined, name: string, min: number): numb
   return Number(raw);
 }
 
-/** What failed, the server's words, and the request id support needs. */
+/** What failed, the server's words (escaped), and the request id support needs. */
 function describeFailure(error: SellerApiError): string {
-  const lines = [error.message];
+  const lines = [escapedControls(error.message)];
   if (error.credentialsRejected)
     lines.push('the client id or secret was rejected: check them in the Seller Console');
   return lines.join('\n');

@@ -2,12 +2,13 @@
 // keychain and the account in the settings; `watch` runs the core's poller, so two home
 // directories behave as two laptops.
 import { SellerApiClient } from '../core/api/client';
+import { secretOwner } from '../core/secrets';
 import { SellerCore } from '../core/seller-core';
 import { accountDir } from '../core/service';
 import { parseSettingsPatch } from '../core/settings';
 import { type Account, type CliStores, clientOptions } from './account';
 import { UsageError } from './commands';
-import { describeProblem } from './format';
+import { describeProblem, row, terminalJson } from './format';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -29,7 +30,7 @@ export async function login(account: Account, stores: CliStores): Promise<string
     credentials: { clientId: account.clientId, clientSecret: async () => secret },
   });
   const { sellerId } = await client.authenticate();
-  await stores.secrets.set(account.clientId, secret);
+  await stores.secrets.set(secretOwner(client.baseUrl, account.clientId), secret);
   const { settings } = stores.settings.load();
   stores.settings.save({ ...settings, ...patch.patch });
   return `Logged in as client ${account.clientId}${sellerId === null ? '' : ` of seller ${sellerId}`}; the secret is in the system keychain.\n`;
@@ -65,9 +66,7 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
     for (const orderId of event.orderIds) {
       const brief = core.brief(orderId);
       process.stdout.write(
-        options.json
-          ? `${JSON.stringify(brief)}\n`
-          : `${[orderId, brief.buyer, brief.product, brief.total].join('\t')}\n`,
+        options.json ? terminalJson(brief, 0) : row([orderId, brief.buyer, brief.product, brief.total]),
       );
     }
   });

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { CONTROL_OR_BIDI, hostileOrder, MARKUP, SPOOFED_TOTAL } from '../../test/support/hostile-order';
 import type { Order } from './api/wire';
+import { BODY_MAX, TITLE_MAX } from './marketplace-text';
 import {
   briefOf,
   dueReminders,
   type OrderBrief,
   purchaseNotifications,
+  reminderNotifications,
   resumeSummary,
 } from './notification-policy';
 
@@ -33,6 +36,43 @@ describe('purchase notifications', () => {
   it('are none for no orders', () => {
     expect(purchaseNotifications([])).toEqual([]);
     expect(resumeSummary([])).toEqual([]);
+  });
+});
+
+describe('notifications about a hostile buyer', () => {
+  const hostile = (n: number): OrderBrief => ({
+    ...briefOf(`o${n}`, hostileOrder as Order),
+    orderId: `o${n}`,
+  });
+  const all = [
+    ...purchaseNotifications([hostile(1)]),
+    ...purchaseNotifications([1, 2, 3, 4].map(hostile)),
+    ...resumeSummary([hostile(1)]),
+    ...reminderNotifications([hostile(1)], '4 hours'),
+  ];
+
+  it('carry plain text within the lengths: no control or bidi character, title ≤ 64, body ≤ 200', () => {
+    expect(all).toHaveLength(4);
+    for (const { title, body } of all) {
+      expect(title).not.toMatch(CONTROL_OR_BIDI);
+      expect(body).not.toMatch(CONTROL_OR_BIDI);
+      expect(Array.from(title).length).toBeLessThanOrEqual(TITLE_MAX);
+      expect(Array.from(body).length).toBeLessThanOrEqual(BODY_MAX);
+    }
+    expect(all[0]?.title).toBe(`New order from ${MARKUP.slice(0, 48)}…`);
+  });
+
+  it('always show the total, however long the product name', () => {
+    expect(all[0]?.body).toBe(`${SPOOFED_TOTAL.slice(1, -1)} × 1 — €9,999.99`);
+    const long = purchaseNotifications([{ ...hostile(1), product: 'P'.repeat(5000) }]);
+    expect(long[0]?.body).toMatch(/^P+… — €9,999\.99$/);
+  });
+
+  it('in a summary, name two buyers and still count the rest', () => {
+    const summary = purchaseNotifications(
+      [1, 2, 3, 4].map((n) => ({ ...brief(n), buyer: `${n}${'B'.repeat(500)}` })),
+    );
+    expect(summary[0]?.body).toMatch(/^From 1B+…, 2B+… and 2 more$/);
   });
 });
 

@@ -1,6 +1,9 @@
 // Which notifications to raise: small pure decisions, so the one place that raises them
-// (the shell's notifier) never has to think.
+// (the shell's notifier) never has to think. Every request carries plain, capped text: buyer and
+// product names are the marketplace's words (marketplace-text.ts).
 import type { Order } from './api/wire';
+import { capped, NAME_MAX, notificationBody, notificationTitle, plainText } from './marketplace-text';
+import { isPlainPurchase, purchaseTypeLabel } from './order-status';
 
 export interface NotificationRequest {
   kind: 'order' | 'summary' | 'reminder';
@@ -19,6 +22,8 @@ export interface OrderBrief {
   buyer: string;
   product: string;
   total: string;
+  /** The purchase event's type, when known: a trial or an upgrade is named in the title. */
+  purchaseType?: string | undefined;
 }
 
 export function briefOf(orderId: string, order: Order | undefined): OrderBrief {
@@ -51,12 +56,14 @@ export function formatMoney(amount: number, currency: string): string {
 export function purchaseNotifications(orders: readonly OrderBrief[]): NotificationRequest[] {
   if (orders.length === 0) return [];
   if (orders.length > SUMMARY_THRESHOLD) return [summary(orders, 'new orders')];
-  return orders.map((o) => ({
-    kind: 'order',
-    title: `New order from ${o.buyer}`,
-    body: o.total ? `${o.product} — ${o.total}` : o.product,
-    orderId: o.orderId,
-  }));
+  return orders.map((o) =>
+    cleaned({
+      kind: 'order',
+      title: `New ${isPlainPurchase(o.purchaseType) ? 'order' : purchaseTypeLabel(o.purchaseType ?? '').toLowerCase()} from ${o.buyer}`,
+      body: o.total ? `${name(o.product)} — ${o.total}` : o.product,
+      orderId: o.orderId,
+    }),
+  );
 }
 
 /** The orders that came in while notifications were paused, as one summary. */
@@ -67,10 +74,18 @@ export function resumeSummary(orders: readonly OrderBrief[]): NotificationReques
 }
 
 function summary(orders: readonly OrderBrief[], what: string): NotificationRequest {
-  const names = [...new Set(orders.map((o) => o.buyer))];
+  const names = [...new Set(orders.map((o) => name(o.buyer)))];
   const shown = names.slice(0, 2).join(', ');
   const rest = names.length > 2 ? ` and ${names.length - 2} more` : '';
-  return { kind: 'summary', title: `${orders.length} ${what}`, body: `From ${shown}${rest}` };
+  return cleaned({ kind: 'summary', title: `${orders.length} ${what}`, body: `From ${shown}${rest}` });
+}
+
+/** A name within a text, short enough that what follows it (the total, the count) still shows. */
+const name = (text: string): string => capped(plainText(text), NAME_MAX);
+
+/** The request as it may be shown: title and body plain, within their lengths. */
+function cleaned(request: NotificationRequest): NotificationRequest {
+  return { ...request, title: notificationTitle(request.title), body: notificationBody(request.body) };
 }
 
 export interface WaitingOrder {
@@ -103,10 +118,12 @@ export function reminderNotifications(
       },
     ];
   }
-  return orders.map((o) => ({
-    kind: 'reminder',
-    title: `Still waiting: ${o.buyer}`,
-    body: `${o.product} has waited for over ${waitedFor}`,
-    orderId: o.orderId,
-  }));
+  return orders.map((o) =>
+    cleaned({
+      kind: 'reminder',
+      title: `Still waiting: ${o.buyer}`,
+      body: `${o.product} has waited for over ${waitedFor}`,
+      orderId: o.orderId,
+    }),
+  );
 }

@@ -1,5 +1,8 @@
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { userDataDir } from './paths';
+import { ensurePrivateDir, userDataDir } from './paths';
 
 describe('user data directory (where Electron keeps userData for Seller Tray)', () => {
   it('on Linux is under $XDG_CONFIG_HOME when it is set', () => {
@@ -32,5 +35,22 @@ describe('user data directory (where Electron keeps userData for Seller Tray)', 
 
   it('defaults to the running process environment', () => {
     expect(userDataDir()).toMatch(/Seller Tray$/);
+  });
+});
+
+describe.runIf(process.platform !== 'win32')('the user data directory on disk', () => {
+  it('is made 0700, and narrowed to 0700 when an earlier version made it 0755', () => {
+    const parent = mkdtempSync(join(tmpdir(), 'data-dir-'));
+    try {
+      const dir = join(parent, 'config', 'Seller Tray');
+      const mode = () => statSync(dir).mode & 0o777;
+      expect(ensurePrivateDir(dir)).toBe(dir);
+      expect(mode()).toBe(0o700);
+      chmodSync(dir, 0o755);
+      ensurePrivateDir(dir);
+      expect(mode()).toBe(0o700);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 });

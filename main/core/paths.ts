@@ -2,6 +2,7 @@
 // (`app.getPath('userData')`); the CLI and the browser preview cannot, so this reproduces Electron's
 // answer for our product name. Both then read and write the same files, and a second home directory
 // behaves like a second laptop.
+import { chmodSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { PRODUCT_NAME } from './app-identity';
@@ -38,4 +39,15 @@ export function xdgConfigHome(env: NodeJS.ProcessEnv = process.env, home: string
 /** An empty variable counts as unset, as it does for Chromium's XDG lookup. */
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
+}
+
+/**
+ * Makes `dir` (the user data directory) a folder only its user can enter: it holds the settings,
+ * the stores and the demo marketplace. An existing one, as earlier versions made it (0755), is
+ * narrowed too. Windows has no such modes: its profile folder is already the user's.
+ */
+export function ensurePrivateDir(dir: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+  return dir;
 }

@@ -14,20 +14,28 @@ import {
   MAX_CLIENT_ID_LENGTH,
   MAX_SECRET_LENGTH,
   SecretInputError,
+  type SecretOwner,
+  secretOwner,
 } from './secrets';
 
 const store = new KeytarSecretStore();
+const MARKETPLACE = 'https://marketplace.example';
 const used: string[] = [];
 
-/** A client id no other test (or earlier run) uses; deleted after each test. */
-function clientId(): string {
+/** A client id no other test (or earlier run) uses, at MARKETPLACE or `origin`; deleted after each test. */
+function clientId(origin = MARKETPLACE): SecretOwner {
   const id = `test-client-${randomUUID()}`;
   used.push(id);
-  return id;
+  return { origin, clientId: id };
 }
+const at = (clientId: string): SecretOwner => ({ origin: MARKETPLACE, clientId });
 
 afterEach(async () => {
-  for (const id of used.splice(0)) await store.delete(id);
+  for (const id of used.splice(0)) {
+    for (const { account } of await keytar.findCredentials(APP_ID)) {
+      if (account.startsWith(id)) await keytar.deletePassword(APP_ID, account);
+    }
+  }
 });
 
 describe('KeytarSecretStore against the real Secret Service', () => {
@@ -64,7 +72,8 @@ describe('KeytarSecretStore against the real Secret Service', () => {
     await store.set(id, 'old-secret');
     await store.set(id, 'new-secret');
     expect(await store.get(id)).toBe('new-secret');
-    expect((await keytar.findCredentials(APP_ID)).filter((c) => c.account === id)).toHaveLength(1);
+    const entries = (await keytar.findCredentials(APP_ID)).filter((c) => c.account.startsWith(id.clientId));
+    expect(entries).toHaveLength(1);
   });
 
   it('keeps unusual but valid secrets exactly', async () => {
@@ -74,39 +83,103 @@ describe('KeytarSecretStore against the real Secret Service', () => {
     expect(await store.get(id)).toBe(secret);
   });
 
-  it('stores under service = the app id and account = the client id', async () => {
+  it('stores under service = the app id and account = the client id at the origin', async () => {
     const id = clientId();
     await store.set(id, 'visible-to-other-clients');
     expect(store.service).toBe(APP_ID);
+    const account = `${id.clientId}@https://marketplace.example`;
     expect(await keytar.findCredentials(APP_ID)).toContainEqual({
-      account: id,
+      account,
       password: 'visible-to-other-clients',
     });
     // An independent Secret Service client finds it by the same attributes.
-    const { stdout } = await promisify(execFile)('secret-tool', ['lookup', 'service', APP_ID, 'account', id]);
+    const { stdout } = await promisify(execFile)('secret-tool', [
+      'lookup',
+      'service',
+      APP_ID,
+      'account',
+      account,
+    ]);
     expect(stdout).toBe('visible-to-other-clients');
+  });
+});
+
+describe('a secret bound to its marketplace', () => {
+  it('is found only at its origin: any path there, no other scheme, host or port', async () => {
+    const id = clientId();
+    await store.set(secretOwner('https://marketplace.example/api/', id.clientId), 'bound');
+    expect(await store.get(secretOwner('https://marketplace.example/other', id.clientId))).toBe('bound');
+    for (const elsewhere of [
+      'https://evil.example',
+      'http://marketplace.example',
+      'https://marketplace.example:8443',
+      'https://api.marketplace.example',
+    ]) {
+      expect(await store.get(secretOwner(elsewhere, id.clientId)), elsewhere).toBeUndefined();
+    }
+  });
+
+  it('moves an entry of Seller Tray 0.1 (client id alone) to the marketplace it is adopted for', async () => {
+    const id = clientId();
+    await keytar.setPassword(APP_ID, id.clientId, 'from-0.1');
+    expect(await store.get(id)).toBeUndefined();
+    expect(await store.adoptUnbound(id)).toBe(true);
+    expect(await store.get(id)).toBe('from-0.1');
+    expect(await keytar.getPassword(APP_ID, id.clientId)).toBeNull();
+    expect(await store.adoptUnbound(id)).toBe(false);
+  });
+
+  it('keeps a secret entered since for that marketplace, and drops the unbound one', async () => {
+    const id = clientId();
+    await store.set(id, 'entered-since');
+    await keytar.setPassword(APP_ID, id.clientId, 'from-0.1');
+    expect(await store.adoptUnbound(id)).toBe(false);
+    expect(await store.get(id)).toBe('entered-since');
+    expect(await keytar.getPassword(APP_ID, id.clientId)).toBeNull();
+  });
+
+  it('refuses an owner whose origin is not an http(s) origin', async () => {
+    for (const origin of [
+      '',
+      'null',
+      'file:///etc',
+      'https://user@marketplace.example',
+      'https://m.example/path',
+    ]) {
+      await expect(store.get({ origin, clientId: 'client' }), origin).rejects.toBeInstanceOf(
+        SecretInputError,
+      );
+    }
   });
 });
 
 describe('KeytarSecretStore input checks', () => {
   const cases: Array<[string, () => Promise<unknown>, RegExp]> = [
-    ['an empty client id', () => store.get(''), /Client id is required/],
-    ['a blank client id', () => store.set('   ', 'secret'), /Client id is required/],
+    ['an empty client id', () => store.get(at('')), /Client id is required/],
+    ['a blank client id', () => store.set(at('   '), 'secret'), /Client id is required/],
     [
       'a client id that is not a string',
-      () => store.delete(42 as unknown as string),
+      () => store.delete(at(42 as unknown as string)),
       /Client id is required/,
     ],
     [
       'a client id with surrounding spaces',
-      () => store.get(' abc '),
+      () => store.get(at(' abc ')),
       /must not start or end with whitespace/,
     ],
-    ['a client id with a newline', () => store.get('a\nb'), /control characters/],
-    ['a too long client id', () => store.get('c'.repeat(MAX_CLIENT_ID_LENGTH + 1)), /Client id is too long/],
-    ['an empty secret', () => store.set('client', ''), /Client secret is required/],
-    ['a blank secret', () => store.set('client', ' \t '), /Client secret is required/],
-    ['a secret that is not a string', () => store.set('client', undefined as unknown as string), /required/],
+    ['a client id with a newline', () => store.get(at('a\nb')), /control characters/],
+    [
+      'a too long client id',
+      () => store.get(at('c'.repeat(MAX_CLIENT_ID_LENGTH + 1))),
+      /Client id is too long/,
+    ],
+    ['an empty secret', () => store.set(at('client'), ''), /Client secret is required/],
+    ['a blank secret', () => store.set(at('client'), ' \t '), /Client secret is required/],
+    [
+      'a secret that is not a string',
+      () => store.set(at('client'), undefined as unknown as string),
+      /required/,
+    ],
   ];
   for (const [what, call, message] of cases) {
     it(`rejects ${what} with a clear message`, async () => {
@@ -136,7 +209,7 @@ describe('KeytarSecretStore without a keychain', () => {
   it('fails with KeychainUnavailableError when the keytar native module cannot load', async () => {
     const missing = new Error("Cannot find module '../build/Release/keytar.node'");
     const broken = new KeytarSecretStore({ loadKeytar: () => Promise.reject(missing) });
-    const error = await broken.get('client').catch((e: unknown) => e);
+    const error = await broken.get(at('client')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KeychainUnavailableError);
     expect((error as Error).cause).toBe(missing);
     expect((error as Error).message).toContain('never stored anywhere else');
@@ -150,7 +223,7 @@ describe('KeytarSecretStore without a keychain', () => {
       // An unhandled rejection: Node prints the error with its cause, which is what a log would show.
       const script = [
         `const { KeytarSecretStore } = await import(${JSON.stringify(new URL('./secrets.ts', import.meta.url).href)});`,
-        `await new KeytarSecretStore().set('some-client', process.env.TEST_SECRET);`,
+        `await new KeytarSecretStore().set({ origin: 'https://m.example', clientId: 'some-client' }, process.env.TEST_SECRET);`,
         `console.log('stored');`,
       ].join('\n');
       const env: NodeJS.ProcessEnv = {

@@ -1,16 +1,55 @@
 // The client secret lives in the OS keychain and nowhere else (design notes §3): no settings file, no
 // log, no plaintext fallback when the keychain is missing. Without a keychain the app says so and
 // asks the user to fix it, because a secret silently written to disk would outlive that choice.
+//
+// A secret is bound to the marketplace it was entered for: its keychain entry is keyed by the base
+// URL's origin and the client id, so pointing the app (or the CLI) at another address finds no
+// secret there and asks for one, instead of sending this one along.
 import { APP_ID } from './app-identity';
 
-/** The core's port for the client secret, keyed by client id. */
+/** Whose secret it is: a client id at one marketplace (the base URL's origin). */
+export interface SecretOwner {
+  origin: string;
+  clientId: string;
+}
+
+/** The owner of the secret for this base URL (a checked one: settings, or checkBaseUrl's) and client id. */
+export function secretOwner(baseUrl: string, clientId: string): SecretOwner {
+  return { origin: new URL(baseUrl).origin, clientId };
+}
+
+/**
+ * Seller Tray 0.1 stored the secret under the client id alone: it belongs to the account the
+ * settings name, the one marketplace it has been sent to. So it is adopted for that account only,
+ * by the app at start and by the CLI, never for an address given later.
+ */
+export async function adoptUnboundSecret(
+  secrets: SecretStore,
+  saved: { baseUrl: string; clientId: string; demoMode: boolean },
+): Promise<void> {
+  if (saved.baseUrl && saved.clientId && !saved.demoMode) {
+    await secrets.adoptUnbound(secretOwner(saved.baseUrl, saved.clientId));
+  }
+}
+
+/** Why no secret goes out: none was entered for this marketplace and client id (any other stays put). */
+export function noSecretFor(owner: SecretOwner): string {
+  return `No client secret is stored for client ${owner.clientId} at ${owner.origin}: Seller Tray sends a secret only to the marketplace it was entered for.`;
+}
+
+/** The core's port for the client secret, keyed by its owner. */
 export interface SecretStore {
-  /** The stored secret, or undefined when this client id has none. */
-  get(clientId: string): Promise<string | undefined>;
-  /** Stores the secret, replacing any previous one for this client id. */
-  set(clientId: string, secret: string): Promise<void>;
+  /** The stored secret, or undefined when this owner has none. */
+  get(owner: SecretOwner): Promise<string | undefined>;
+  /** Stores the secret, replacing any previous one of this owner. */
+  set(owner: SecretOwner, secret: string): Promise<void>;
   /** True when a secret was removed, false when there was none. */
-  delete(clientId: string): Promise<boolean>;
+  delete(owner: SecretOwner): Promise<boolean>;
+  /**
+   * Seller Tray 0.1 kept the secret under the client id alone. Moves such an entry to `owner` (the
+   * marketplace the settings name, where it has been in use); true when one was moved.
+   */
+  adoptUnbound(owner: SecretOwner): Promise<boolean>;
 }
 
 /** The part of the `keytar` module this store uses. */
@@ -80,6 +119,15 @@ function checkClientId(clientId: unknown): string {
   return clientId;
 }
 
+/** The keychain account of an owner: unambiguous, as an origin never holds an "@". */
+function accountOf(owner: SecretOwner): string {
+  const clientId = checkClientId(owner.clientId);
+  const origin =
+    typeof owner.origin === 'string' && /^https?:\/\/[^@\s/]+$/.test(owner.origin) ? owner.origin : '';
+  if (!origin) throw new SecretInputError('The marketplace address of the secret is not an http(s) origin.');
+  return `${clientId}@${origin}`;
+}
+
 function checkSecret(secret: unknown): string {
   if (typeof secret !== 'string' || secret.trim() === '') {
     throw new SecretInputError('Client secret is required: it must be a non-empty string.');
@@ -113,7 +161,7 @@ export interface KeytarSecretStoreOptions {
   loadKeytar?: () => Promise<KeytarApi>;
 }
 
-/** Secrets in the OS keychain through keytar: service = APP_ID, account = client id. */
+/** Secrets in the OS keychain through keytar: service = APP_ID, account = "<client id>@<origin>". */
 export class KeytarSecretStore implements SecretStore {
   readonly service = APP_ID;
   readonly #loadKeytar: () => Promise<KeytarApi>;
@@ -122,22 +170,39 @@ export class KeytarSecretStore implements SecretStore {
     this.#loadKeytar = options.loadKeytar ?? importKeytar;
   }
 
-  async get(clientId: string): Promise<string | undefined> {
-    const account = checkClientId(clientId);
-    const secret = await this.#withKeychain((keytar) => keytar.getPassword(this.service, account));
-    // An empty entry (written by another tool) is as good as none: it cannot authenticate.
-    return secret === null || secret === '' ? undefined : secret;
+  async get(owner: SecretOwner): Promise<string | undefined> {
+    const account = accountOf(owner);
+    return this.#withKeychain((keytar) => this.#read(keytar, account));
   }
 
-  async set(clientId: string, secret: string): Promise<void> {
-    const account = checkClientId(clientId);
+  async set(owner: SecretOwner, secret: string): Promise<void> {
+    const account = accountOf(owner);
     const value = checkSecret(secret);
     await this.#withKeychain((keytar) => keytar.setPassword(this.service, account, value), value);
   }
 
-  async delete(clientId: string): Promise<boolean> {
-    const account = checkClientId(clientId);
+  async delete(owner: SecretOwner): Promise<boolean> {
+    const account = accountOf(owner);
     return this.#withKeychain((keytar) => keytar.deletePassword(this.service, account));
+  }
+
+  async adoptUnbound(owner: SecretOwner): Promise<boolean> {
+    const account = accountOf(owner);
+    return this.#withKeychain(async (keytar) => {
+      const unbound = await this.#read(keytar, owner.clientId);
+      if (unbound === undefined) return false;
+      // A secret entered since for this marketplace is newer: the unbound one only goes.
+      const moved = (await this.#read(keytar, account)) === undefined;
+      if (moved) await keytar.setPassword(this.service, account, unbound);
+      await keytar.deletePassword(this.service, owner.clientId);
+      return moved;
+    });
+  }
+
+  /** An empty entry (written by another tool) is as good as none: it cannot authenticate. */
+  async #read(keytar: KeytarApi, account: string): Promise<string | undefined> {
+    const secret = await keytar.getPassword(this.service, account);
+    return secret === null || secret === '' ? undefined : secret;
   }
 
   /** Loads keytar lazily, so a missing or broken native module is reported like a missing keychain. */

@@ -216,7 +216,8 @@ export class SellerCore {
 
   /** What a notification says of an order (buyer, product, total), from the store. */
   brief(orderId: string): OrderBrief {
-    return briefOf(orderId, this.store.storedOrder(orderId)?.document);
+    const stored = this.store.storedOrder(orderId);
+    return { ...briefOf(orderId, stored?.document), purchaseType: stored?.purchaseType };
   }
 
   /**

@@ -1,6 +1,7 @@
 // The one API the shell and the renderer use (through the bridge contract in preload/). It
 // owns the settings, the keychain secret and the core, rebuilds the core when the account
-// changes, and validates every request at this boundary.
+// changes, and validates every request at this boundary. The secret goes only to the origin it
+// was stored for (secrets.ts), and every call only to the account's origin (originBound).
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { z } from 'zod';
@@ -22,7 +23,15 @@ import { diagnose, formatDiagnosis } from './diagnosis';
 import { describeAside } from './kept-aside';
 import { DEFAULT_DESCRIPTIONS } from './order-status';
 import type { Timers } from './poller';
-import { KeychainUnavailableError, SecretInputError, type SecretStore } from './secrets';
+import {
+  adoptUnboundSecret,
+  KeychainUnavailableError,
+  noSecretFor,
+  SecretInputError,
+  type SecretOwner,
+  type SecretStore,
+  secretOwner,
+} from './secrets';
 import { type CoreEvent, SellerCore, TransitionError } from './seller-core';
 import { apiOptions, parseSettingsPatch, type Settings, type SettingsStore } from './settings';
 
@@ -77,6 +86,7 @@ export class SellerTrayService {
   static async open(ports: ServicePorts): Promise<SellerTrayService> {
     const { settings, problem } = ports.settings.load();
     const service = new SellerTrayService(ports, settings);
+    await service.adoptUnboundSecret();
     await service.connect();
     if (problem) service.emit({ type: 'problem', message: problem });
     return service;
@@ -201,13 +211,14 @@ export class SellerTrayService {
   }
 
   private async storeSecret(secret: string): Promise<AppState> {
-    if (!this.settings.clientId) {
+    const { baseUrl, clientId } = this.settings;
+    if (!baseUrl || !clientId) {
       throw new ServiceError(
         'invalid-input',
-        'Set the client id before the secret: the secret is stored under it.',
+        'Set the base URL and the client id before the secret: the secret is kept for that marketplace and client id only.',
       );
     }
-    await this.ports.secrets.set(this.settings.clientId, secret);
+    await this.ports.secrets.set(secretOwner(baseUrl, clientId), secret);
     await this.connect();
     return this.state();
   }
@@ -226,13 +237,11 @@ export class SellerTrayService {
     const base = checkBaseUrl(input.baseUrl);
     if (!base.ok)
       return { ok: false, reason: 'invalid-url', message: `The base URL is not usable: ${base.problem}.` };
-    const secret = input.secret ?? (await this.ports.secrets.get(input.clientId));
+    // Without a secret in the request, only one stored for this very origin may go there.
+    const owner = secretOwner(base.url, input.clientId);
+    const secret = input.secret ?? (await this.ports.secrets.get(owner));
     if (secret === undefined) {
-      return {
-        ok: false,
-        reason: 'credentials',
-        message: 'No client secret is stored for this client id yet.',
-      };
+      return { ok: false, reason: 'credentials', message: `${noSecretFor(owner)} Enter it to test.` };
     }
     const client = new SellerApiClient(
       this.clientOptions(base.url, input.clientId, async () => secret, { maxAttempts: 1 }),
@@ -256,7 +265,8 @@ export class SellerTrayService {
           reason: 'tls',
           message: `The server's certificate was refused. ${error.message}`,
         };
-      if (error.kind === 'network' || error.kind === 'timeout') {
+      // config: the request was refused before it left (a redirect, another origin).
+      if (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'config') {
         return {
           ok: false,
           reason: 'unreachable',
@@ -284,14 +294,15 @@ export class SellerTrayService {
     }
     const { baseUrl, clientId, demoMode } = this.settings;
     const demoSecret = demoMode ? this.demoSecret : undefined;
+    const owner = baseUrl && clientId ? secretOwner(baseUrl, clientId) : undefined;
     this.secretStored =
-      demoSecret === undefined && clientId !== '' && (await this.secretInKeychain(clientId));
-    if (!baseUrl || !clientId || (!this.secretStored && demoSecret === undefined)) {
+      demoSecret === undefined && owner !== undefined && (await this.secretInKeychain(owner));
+    if (!owner || (!this.secretStored && demoSecret === undefined)) {
       this.emit({ type: 'app-state', state: this.state() });
       return;
     }
     const clientSecret = async () => {
-      const secret = demoSecret ?? (await this.ports.secrets.get(clientId));
+      const secret = demoSecret ?? (await this.ports.secrets.get(owner));
       if (secret === undefined) {
         throw new ServiceError('no-secret', 'The client secret is no longer in the keychain.');
       }
@@ -339,13 +350,23 @@ export class SellerTrayService {
   }
 
   /** Whether the keychain holds a secret; a missing keychain is told to the user, not thrown. */
-  private async secretInKeychain(clientId: string): Promise<boolean> {
+  private async secretInKeychain(owner: SecretOwner): Promise<boolean> {
     try {
-      return (await this.ports.secrets.get(clientId)) !== undefined;
+      return (await this.ports.secrets.get(owner)) !== undefined;
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
       this.emit({ type: 'problem', message: error.message });
       return false;
+    }
+  }
+
+  /** Seller Tray 0.1's secret, adopted for the account the settings name before anything can change it. */
+  private async adoptUnboundSecret(): Promise<void> {
+    try {
+      await adoptUnboundSecret(this.ports.secrets, this.settings);
+    } catch (error) {
+      // connect() tells the user about a missing keychain; the move is tried again next start.
+      if (!(error instanceof KeychainUnavailableError)) throw error;
     }
   }
 

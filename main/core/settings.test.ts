@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -27,6 +36,18 @@ beforeEach(() => {
 });
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
+});
+
+// File modes are POSIX: Windows keeps the file in the user's own profile folder instead.
+describe.runIf(process.platform !== 'win32')('settings file mode', () => {
+  it('is 0600, readable by its user only, also over a file an earlier version left 0644', () => {
+    const mode = () => statSync(settingsFile()).mode & 0o777;
+    store().save(configured);
+    expect(mode()).toBe(0o600);
+    chmodSync(settingsFile(), 0o644);
+    store().save({ ...configured, pollIntervalSeconds: 90 });
+    expect(mode()).toBe(0o600);
+  });
 });
 
 describe('settings defaults', () => {

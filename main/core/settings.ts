@@ -223,6 +223,8 @@ export interface KeyValueFileOptions {
   configName: string;
   fileExtension: string;
   clearInvalidConfig: false;
+  /** Readable by the user only: the file names the marketplace and client id. */
+  configFileMode: 0o600;
   deserialize: (text: string) => Record<string, unknown>;
 }
 
@@ -304,6 +306,7 @@ export class ConfSettingsStore implements SettingsStore {
       configName: 'settings',
       fileExtension: 'json',
       clearInvalidConfig: false,
+      configFileMode: 0o600,
       deserialize: deserializeObject,
     });
   }

@@ -1,8 +1,9 @@
 // The browser preview: the core, the built-in simulator and the built renderer in plain
 // Node, the bridge carried over loopback HTTP (requests as POSTs, the event stream as
 // server-sent events). It is how the whole app runs where Electron cannot, so it guards
-// the bridge as the Electron shell does: a random token per run, and Host and Origin
-// checks against DNS rebinding and other sites.
+// the bridge as the Electron shell does: a random token per run, sent only as an
+// Authorization header (never in an address, where logs and history keep it), and Host and
+// Origin checks against DNS rebinding and other sites.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
@@ -14,6 +15,8 @@ import type { SellerTrayService, ServiceEvent } from '../core/service';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES } from '../renderer-serving';
 
 const MAX_REQUEST_BYTES = 64 * 1024;
+/** Event streams open at once: one per window of the app, and more than anyone opens. */
+export const MAX_EVENT_STREAMS = 16;
 
 export interface PreviewOptions {
   service: SellerTrayService;
@@ -59,11 +62,7 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
       if (sentOrigin !== undefined && sentOrigin !== origin && sentOrigin !== `http://${host}`) {
         return send(res, 403, 'text/plain; charset=utf-8', 'Foreign origin');
       }
-      const presented =
-        url.pathname === '/bridge/events'
-          ? (url.searchParams.get('token') ?? '')
-          : (req.headers.authorization ?? '').replace(/^Bearer /, '');
-      if (!sameToken(presented, token))
+      if (!sameToken(req.headers.authorization ?? '', `Bearer ${token}`))
         return send(res, 401, 'text/plain; charset=utf-8', 'Missing or wrong token');
       if (url.pathname === '/bridge/events' && req.method === 'GET') return openStream(res);
       if (req.method !== 'POST') return send(res, 405, 'text/plain; charset=utf-8', 'Use POST');
@@ -85,6 +84,10 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
   }
 
   function openStream(res: ServerResponse): void {
+    if (streams.size >= MAX_EVENT_STREAMS) {
+      send(res, 503, 'text/plain; charset=utf-8', 'Too many windows are open: close one.');
+      return;
+    }
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
@@ -96,7 +99,12 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
   }
 
   async function serveFile(res: ServerResponse, pathname: string): Promise<void> {
-    const relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname.slice(1));
+    let relative: string;
+    try {
+      relative = pathname === '/' ? 'index.html' : decodeURIComponent(pathname.slice(1));
+    } catch {
+      return send(res, 400, 'text/plain; charset=utf-8', 'Bad escape in the address');
+    }
     const file = normalize(join(options.rendererDir, relative));
     if (!file.startsWith(normalize(options.rendererDir) + sep))
       return send(res, 404, 'text/plain; charset=utf-8', 'Not found');

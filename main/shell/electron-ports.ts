@@ -2,8 +2,10 @@
 // satisfy them (main/index.ts passes them in, through thin adapters where a call differs),
 // and the tests pass small fakes. Nothing here imports 'electron'.
 
-/** One item of a context menu; a subset of Electron's MenuItemConstructorOptions. */
+/** One item of a menu; a subset of Electron's MenuItemConstructorOptions. */
 export interface MenuItemSpec {
+  /** One of Electron's standard menus, whole. */
+  role?: 'appMenu' | 'editMenu' | 'windowMenu';
   label?: string;
   type?: 'normal' | 'separator' | 'submenu';
   enabled?: boolean;
@@ -40,6 +42,8 @@ export interface NotificationsPort {
   isSupported(): boolean;
   /** Whether notifications can carry buttons here (Electron shows them on macOS and Windows). */
   readonly actionsSupported: boolean;
+  /** Whether the notification server reads the text as markup (Linux: freedesktop notifications). */
+  readonly readsMarkup: boolean;
   create(options: NotificationOptions): NativeNotification;
 }
 
@@ -100,6 +104,7 @@ export interface WindowOptions {
     allowRunningInsecureContent: boolean;
     webviewTag: boolean;
     spellcheck: boolean;
+    devTools: boolean;
   };
 }
 

@@ -57,6 +57,7 @@ describe('the IPC handlers', () => {
     const window = new AppWindow({
       createWindow: (options) => new FakeWindow(options),
       preloadPath: '/p',
+      devTools: false,
       isQuitting: () => false,
       openExternal: () => {},
     });

@@ -48,6 +48,7 @@ describe('the lifecycle', () => {
         return w;
       },
       preloadPath: '/p',
+      devTools: false,
       isQuitting: trackQuitting(app),
       openExternal: () => {},
     });

@@ -2,6 +2,7 @@
 // notifications: shown, kept until clicked or closed, and a click opens the right order.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ShellEvent } from '../../preload/contract';
+import { CONTROL_OR_BIDI, hostileOrder } from '../../test/support/hostile-order';
 import { orderIdOf } from '../core/api/wire';
 import { Notifier, START_PROVISIONING } from './notifier';
 import { FakeNotifications, openDemoService, type TestService, until } from './test-fakes';
@@ -11,12 +12,12 @@ afterEach(async () => {
   for (const s of opened.splice(0)) await s.close();
 });
 
-async function notifierOnService({ actionsSupported = false } = {}) {
+async function notifierOnService({ actionsSupported = false, readsMarkup = false } = {}) {
   const s = await openDemoService();
   opened.push(s);
   // The backlog at first start is shown in the inbox, not notified.
   await s.service.handle('checkNow', undefined);
-  const notifications = new FakeNotifications(actionsSupported);
+  const notifications = new FakeNotifications(actionsSupported, readsMarkup);
   const shown: ShellEvent[] = [];
   const notifier = new Notifier({ service: s.service, notifications, show: (event) => shown.push(event) });
   return { ...s, notifications, shown, notifier };
@@ -150,6 +151,40 @@ describe('the notifier', () => {
       await service.handle('checkNow', undefined);
       await until(() => notifications.created.length === 1);
       expect(notifications.created[0]?.options.actions).toBeUndefined();
+    });
+  });
+
+  describe("the marketplace's text", () => {
+    /** A purchase by the hostile buyer, through the service's core, as the notifier gets it. */
+    async function hostilePurchase(readsMarkup: boolean) {
+      const { sim, service, notifications, notifier } = await notifierOnService({ readsMarkup });
+      sim.store.addPurchase({ order: hostileOrder });
+      await service.handle('checkNow', undefined);
+      await until(() => notifications.created.length === 1);
+      return { options: notifications.created[0]?.options, notifications, notifier };
+    }
+
+    it('on Linux is escaped, so the notification server shows the tags and builds no link', async () => {
+      const { options } = await hostilePurchase(true);
+      expect(options?.title).toBe('New order from ‹b›URGENT‹/b› ‹a href="https://evil.example/logi…');
+      expect(options?.title).not.toMatch(/[<>]/);
+      expect(options?.body).toBe('00.1$ :latoT × 1 — €9,999.99');
+      for (const text of [options?.title, options?.body]) expect(text).not.toMatch(CONTROL_OR_BIDI);
+    });
+
+    it("on Linux, escapes the body of the app's own notices, which may quote the server", async () => {
+      const { notifications, notifier } = await hostilePurchase(true);
+      notifier.tell('HTTP 502: <a href="https://evil.example">sign in</a> & retry\u001b[2J');
+      expect(notifications.created[1]?.options).toMatchObject({
+        title: 'Seller Tray',
+        body: 'HTTP 502: &lt;a href="https://evil.example"&gt;sign in&lt;/a&gt; &amp; retry[2J',
+      });
+    });
+
+    it('elsewhere is plain text as it is, capped and without control or bidi characters', async () => {
+      const { options } = await hostilePurchase(false);
+      expect(options?.title).toBe('New order from <b>URGENT</b> <a href="https://evil.example/logi…');
+      expect(options?.body).toBe('00.1$ :latoT × 1 — €9,999.99');
     });
   });
 });

@@ -8,6 +8,11 @@
 // provisioning": it marks the order InProgress through the service, so through the outbox,
 // exactly as the window's button does. If that is refused (someone already moved the order on,
 // say), a second notification says why, and its click opens the order.
+//
+// Every notification's text is made plain and capped here too (the refusal notice carries the
+// server's words), and on Linux, whose notification servers read markup, it is escaped.
+import { PRODUCT_NAME } from '../core/app-identity';
+import { notificationBody, notificationTitle } from '../core/marketplace-text';
 import type { NotificationRequest } from '../core/notification-policy';
 import type { SellerTrayService } from '../core/service';
 import type { NativeNotification, NotificationOptions, NotificationsPort } from './electron-ports';
@@ -50,6 +55,11 @@ export class Notifier {
     );
   }
 
+  /** A message of the app's own (a tray action that failed, say); a click opens the window. */
+  tell(message: string): boolean {
+    return this.raise({ title: PRODUCT_NAME, body: message }, { type: 'open-inbox' });
+  }
+
   stop(): void {
     this.unsubscribe();
     this.live.clear();
@@ -57,7 +67,9 @@ export class Notifier {
 
   private raise(options: NotificationOptions, target: ShellEvent, onAction?: () => Promise<void>): boolean {
     if (!this.options.notifications.isSupported()) return false;
-    const notification = this.options.notifications.create(options);
+    const notification = this.options.notifications.create(
+      displayed(options, this.options.notifications.readsMarkup),
+    );
     this.live.add(notification);
     notification.on('click', () => {
       this.live.delete(notification);
@@ -88,4 +100,22 @@ export class Notifier {
       { type: 'open-order', orderId },
     );
   }
+}
+
+/**
+ * The text as the notification server will read it. The freedesktop specification makes the body
+ * markup (GNOME Shell, KDE, dunst and others render <b>, <a href> …): it is escaped, after it was
+ * cut so no entity is cut in half. The title is plain text by the specification, and escaping it
+ * would show "&amp;" on the servers that keep to that; but dunst reads markup there too, so its
+ * angle brackets become look-alikes and no tag can form.
+ */
+function displayed(options: NotificationOptions, readsMarkup: boolean): NotificationOptions {
+  const title = notificationTitle(options.title);
+  const body = notificationBody(options.body);
+  if (!readsMarkup) return { ...options, title, body };
+  return {
+    ...options,
+    title: title.replaceAll('<', '‹').replaceAll('>', '›'),
+    body: body.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;'),
+  };
 }

@@ -3,7 +3,7 @@
 import { rm } from 'node:fs/promises';
 import { DEFAULT_CLIENT, type Simulator, startSimulator } from '../../simulator/server';
 import { ManualTimers, makeDataDir } from '../../test/support/core';
-import type { SecretStore } from '../core/secrets';
+import type { SecretOwner, SecretStore } from '../core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../core/service';
 import { ConfSettingsStore } from '../core/settings';
 import type {
@@ -73,7 +73,10 @@ export class FakeNotification extends Emitter implements NativeNotification {
 export class FakeNotifications implements NotificationsPort {
   supported = true;
   readonly created: FakeNotification[] = [];
-  constructor(readonly actionsSupported = false) {}
+  constructor(
+    readonly actionsSupported = false,
+    readonly readsMarkup = false,
+  ) {}
   isSupported(): boolean {
     return this.supported;
   }
@@ -175,10 +178,12 @@ export class FakeIpcMain implements IpcMainPort {
 
 const memorySecrets = (): SecretStore => {
   const stored = new Map<string, string>();
+  const key = (owner: SecretOwner) => `${owner.clientId}@${owner.origin}`;
   return {
-    get: async (id) => stored.get(id),
-    set: async (id, secret) => void stored.set(id, secret),
-    delete: async (id) => stored.delete(id),
+    get: async (owner) => stored.get(key(owner)),
+    set: async (owner, secret) => void stored.set(key(owner), secret),
+    delete: async (owner) => stored.delete(key(owner)),
+    adoptUnbound: async () => false,
   };
 };
 

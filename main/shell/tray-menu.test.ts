@@ -2,6 +2,7 @@
 // call the service, and the count and tooltip follow the service's state.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppState } from '../../preload/contract';
+import { MARKUP, SPOOFED_TOTAL } from '../../test/support/hostile-order';
 import { FakeTray, openDemoService, type TestService, until } from './test-fakes';
 import { startTray, tomorrowMorning, trayView } from './tray-menu';
 
@@ -45,6 +46,17 @@ const baseState: AppState = {
 const noActions = { open() {}, checkNow() {}, pause() {}, settings() {}, quit() {} };
 
 describe('the tray view', () => {
+  it("carries no marketplace text, so a buyer's or a server's words never speak in the tray", () => {
+    const hostile = `${MARKUP}${SPOOFED_TOTAL}`;
+    const view = trayView(
+      { ...baseState, connection: 'offline', lastError: hostile, baseUrl: hostile, clientId: hostile },
+      NOW,
+      noActions,
+    );
+    expect(view.toolTip).toBe('Seller Tray — no orders waiting, offline');
+    expect(JSON.stringify(view.template)).not.toMatch(/URGENT|latoT/);
+  });
+
   it('says how many orders wait, in the tooltip, the title and the menu', () => {
     expect(trayView({ ...baseState, waitingCount: 3 }, NOW, noActions).toolTip).toBe(
       'Seller Tray — 3 orders waiting',

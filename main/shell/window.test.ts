@@ -2,12 +2,13 @@
 // hidden rather than closed, and navigation, new windows, webviews and permissions denied.
 import { describe, expect, it } from 'vitest';
 import { EVENT_CHANNEL } from '../../preload/contract';
+import { applicationMenu } from './app-menu';
 import { APP_URL } from './app-origin';
 import { hostOf, isAllowedExternalUrl } from './external-links';
 import { cancellable, FakeWindow } from './test-fakes';
 import { AppWindow } from './window';
 
-function appWindow() {
+function appWindow({ devTools = false } = {}) {
   const created: FakeWindow[] = [];
   const external: string[] = [];
   let quitting = false;
@@ -18,6 +19,7 @@ function appWindow() {
       return w;
     },
     preloadPath: '/app/dist/preload/index.cjs',
+    devTools,
     isQuitting: () => quitting,
     openExternal: (url) => {
       if (isAllowedExternalUrl(url, hostOf('https://marketplace.example.com/api'))) external.push(url);
@@ -41,8 +43,15 @@ describe('the window', () => {
       nodeIntegration: false,
       webSecurity: true,
       webviewTag: false,
+      devTools: false,
     });
     expect(created[0]?.loaded).toEqual([APP_URL]);
+  });
+
+  it('has DevTools only where the shell allows them (development)', () => {
+    const { window, created } = appWindow({ devTools: true });
+    window.get();
+    expect(created[0]?.options.webPreferences.devTools).toBe(true);
   });
 
   it('denies navigation away from the app, and every window.open', () => {
@@ -114,5 +123,17 @@ describe('the window', () => {
     expect(w.webContents.sent).toEqual([
       { channel: EVENT_CHANNEL, args: [{ type: 'open-order', orderId: 'ord-1' }] },
     ]);
+  });
+});
+
+describe("the packaged app's menu", () => {
+  it('is on macOS the app, edit and window menus (copy, paste and quit keep their keys), elsewhere none', () => {
+    expect(applicationMenu('darwin')).toEqual([
+      { role: 'appMenu' },
+      { role: 'editMenu' },
+      { role: 'windowMenu' },
+    ]);
+    expect(applicationMenu('linux')).toBeNull();
+    expect(applicationMenu('win32')).toBeNull();
   });
 });

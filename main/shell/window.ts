@@ -11,6 +11,8 @@ export type { ShellEvent };
 export interface AppWindowOptions {
   createWindow(options: WindowOptions): WindowPort;
   preloadPath: string;
+  /** Whether DevTools can be opened: in development only, never in the packaged app. */
+  devTools: boolean;
   /** Whether the app is quitting: then closing the window really closes it. */
   isQuitting(): boolean;
   /** Opens an external link when it is allowed (see external-links.ts). */
@@ -18,7 +20,7 @@ export interface AppWindowOptions {
   url?: string;
 }
 
-export function windowOptions(preloadPath: string): WindowOptions {
+export function windowOptions(preloadPath: string, devTools: boolean): WindowOptions {
   return {
     width: 1100,
     height: 720,
@@ -38,6 +40,7 @@ export function windowOptions(preloadPath: string): WindowOptions {
       allowRunningInsecureContent: false,
       webviewTag: false,
       spellcheck: false,
+      devTools,
     },
   };
 }
@@ -50,7 +53,7 @@ export class AppWindow {
   /** The window, created (hidden, loading the app) on first use. */
   get(): WindowPort {
     if (this.window && !this.window.isDestroyed()) return this.window;
-    const window = this.options.createWindow(windowOptions(this.options.preloadPath));
+    const window = this.options.createWindow(windowOptions(this.options.preloadPath, this.options.devTools));
     secure(window, this.options);
     window.on('close', (event) => {
       if (!this.options.isQuitting()) {

@@ -1,9 +1,13 @@
 // The bridge over loopback HTTP, for the browser preview: the same Bridge the Electron
 // preload exposes, carried as POSTs (one per request) and server-sent events. The run's
-// token arrives in the page address's fragment, which the browser never sends to a server.
+// token arrives in the page address's fragment, which the browser never sends to a server,
+// and goes back only as an Authorization header: the event stream is read with fetch, as
+// EventSource can send no header (and a token in its address would end up in logs).
 import { type Bridge, type Channel, requests } from '../../preload/contract';
 
 const TOKEN_KEY = 'seller-tray-token';
+/** As EventSource does: a dropped stream is opened again after a moment. */
+const RECONNECT_MS = 3000;
 
 /** Takes the token out of the address (so it is not bookmarked or shown) into this tab's storage. */
 function takeToken(): string {
@@ -63,9 +67,49 @@ export function createHttpBridge(): Bridge {
   return {
     ...(methods as Omit<Bridge, 'onEvent'>),
     onEvent(listener) {
-      const source = new EventSource(`/bridge/events?token=${encodeURIComponent(token)}`);
-      source.onmessage = (message) => listener(JSON.parse(message.data as string));
-      return () => source.close();
+      const stop = new AbortController();
+      void followEvents(token, stop.signal, (data) => listener(JSON.parse(data)));
+      return () => stop.abort();
     },
   };
+}
+
+/** Reads the event stream until `signal` aborts, opening it again when it drops; not when refused. */
+async function followEvents(
+  token: string,
+  signal: AbortSignal,
+  onData: (data: string) => void,
+): Promise<void> {
+  while (!signal.aborted) {
+    try {
+      const response = await fetch('/bridge/events', {
+        headers: { Authorization: `Bearer ${token}` },
+        signal,
+      });
+      // A wrong token (401) stays wrong: the calls say so; other refusals may pass.
+      if (response.status === 401) return;
+      if (response.ok && response.body) await readServerSentData(response.body, onData);
+    } catch {
+      // Dropped, or stopped: the loop decides.
+    }
+    await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
+  }
+}
+
+/** The `data:` of each server-sent event, as the preview server writes them (one line each). */
+async function readServerSentData(body: ReadableStream<Uint8Array>, onData: (data: string) => void) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffered += decoder.decode(value, { stream: true });
+    const events = buffered.split('\n\n');
+    buffered = events.pop() ?? '';
+    for (const event of events) {
+      for (const line of event.split('\n'))
+        if (line.startsWith('data: ')) onData(line.slice('data: '.length));
+    }
+  }
 }

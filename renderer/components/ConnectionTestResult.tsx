@@ -1,5 +1,6 @@
 // What "Test connection" found, in words that say what to do about it.
 import type { ConnectionTest } from '../../preload/contract';
+import { ServerText } from './ServerText';
 
 type Failure = Extract<ConnectionTest, { ok: false }>;
 
@@ -21,14 +22,23 @@ export function ConnectionTestResult({ result }: { result: ConnectionTest }) {
         {result.sellerId === null
           ? 'The marketplace accepted the credentials.'
           : `Signed in as seller ${result.sellerId}.`}
-        {result.stage && <span className="muted"> (stage: {result.stage})</span>}
+        {result.stage && (
+          <span className="muted">
+            {' '}
+            (stage: <ServerText text={result.stage} />)
+          </span>
+        )}
       </div>
     );
   }
   return (
     <div className={`result result-failed reason-${result.reason}`} role="alert">
       <strong>{ADVICE[result.reason] ?? 'The connection test failed.'}</strong>
-      {result.message && <span className="result-detail">{result.message}</span>}
+      {result.message && (
+        <span className="result-detail">
+          <ServerText text={result.message} />
+        </span>
+      )}
     </div>
   );
 }

@@ -2,6 +2,7 @@
 // mailto link: no link is ever built from what the server sent.
 import type { Contact } from '../../main/core/api/wire';
 import { FieldList } from './FieldList';
+import { ServerText } from './ServerText';
 
 export function ContactDetails({ contact, label }: { contact: Contact | undefined; label: string }) {
   if (!contact) return null;
@@ -12,7 +13,7 @@ export function ContactDetails({ contact, label }: { contact: Contact | undefine
         ['Contact', contact.name],
         ['Telephone', contact.telephone],
         ['E-mail', contact.electronicMail],
-        ['Contact note', contact.note],
+        ['Contact note', contact.note && <ServerText text={contact.note} lines />],
       ]}
     />
   );

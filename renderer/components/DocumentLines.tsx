@@ -3,6 +3,7 @@ import type { DocumentLine } from '../../main/core/api/wire';
 import { formatAmount, formatQuantity } from '../format';
 import { ContactDetails } from './ContactDetails';
 import { FieldList } from './FieldList';
+import { ServerText } from './ServerText';
 
 export function DocumentLines({ lines, currency }: { lines: DocumentLine[]; currency: string }) {
   if (lines.length === 0) return <p className="muted">The order has no lines.</p>;
@@ -17,7 +18,11 @@ export function DocumentLines({ lines, currency }: { lines: DocumentLine[]; curr
           <li className="line" key={index}>
             <h4>
               {label}
-              {item?.name !== undefined && `: ${item.name}`}
+              {item?.name !== undefined && (
+                <>
+                  : <ServerText text={item.name} />
+                </>
+              )}
             </h4>
             <FieldList
               label={label}
@@ -36,7 +41,7 @@ export function DocumentLines({ lines, currency }: { lines: DocumentLine[]; curr
                 ],
                 ['Price currency', price?.priceAmount?.currencyCode],
                 ['Per', formatQuantity(price?.baseQuantity)],
-                ['Line note', line.note],
+                ['Line note', line.note && <ServerText text={line.note} lines />],
               ]}
             />
             <ContactDetails contact={item?.delivery?.contact} label={`${label}: delivery contact`} />

@@ -1,5 +1,8 @@
 // An error for the user, in an alert region so assistive technology reads it at once; what
-// it is about in detail (when there is more to say) one click away.
+// it is about in detail (when there is more to say) one click away. Its message and details
+// may quote the server, so they are shown as the server's text.
+import { ServerText } from './ServerText';
+
 export function ErrorAlert({
   message,
   details,
@@ -13,13 +16,15 @@ export function ErrorAlert({
   return (
     <div className="alert" role="alert">
       <div className="alert-text">
-        {message}
+        <ServerText text={message} />
         {details && details.length > 0 && (
           <details className="alert-details">
             <summary>Details</summary>
             <ul>
               {details.map((detail) => (
-                <li key={detail}>{detail}</li>
+                <li key={detail}>
+                  <ServerText text={detail} />
+                </li>
               ))}
             </ul>
           </details>

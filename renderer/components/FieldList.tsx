@@ -1,6 +1,7 @@
 // Labelled values as a description list. Absent values are left out, so an order shows
-// exactly the fields it holds.
+// exactly the fields it holds. Text values are shown as the server's text.
 import type { ReactNode } from 'react';
+import { ServerText } from './ServerText';
 
 export type Field = readonly [label: string, value: ReactNode];
 
@@ -15,7 +16,7 @@ export function FieldList({ fields, label }: { fields: readonly Field[]; label?:
         // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list per render; labels from the server may repeat
         <div className="field" key={`${index}:${name}`}>
           <dt>{name}</dt>
-          <dd>{value}</dd>
+          <dd>{typeof value === 'string' ? <ServerText text={value} /> : value}</dd>
         </div>
       ))}
     </dl>

@@ -7,6 +7,7 @@ import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { connectionLabel, formatWhen, plural } from '../format';
 import { useNow } from '../hooks/useNow';
+import { ServerText } from './ServerText';
 
 export type Page = 'inbox' | 'settings';
 
@@ -82,7 +83,9 @@ export function Header({
           <span className="dot" aria-hidden="true" />
           {connectionLabel(state.connection)}
           {state.connection !== 'ok' && state.lastError && (
-            <span className="status-detail">: {state.lastError}</span>
+            <span className="status-detail">
+              : <ServerText text={state.lastError} />
+            </span>
           )}
         </li>
         <li>

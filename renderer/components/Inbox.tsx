@@ -12,6 +12,7 @@ import { useNow } from '../hooks/useNow';
 import { useOrderPages } from '../hooks/useOrderPages';
 import { ErrorAlert } from './ErrorAlert';
 import { FILTERS, type InboxQuery } from './inbox-query';
+import { ServerText } from './ServerText';
 import { StatusChip } from './StatusChip';
 
 /** The height of one row in pixels; the same as `--row-height` in styles.css. */
@@ -276,14 +277,20 @@ function InboxRow({
       <span className="row-main">
         <span className="row-title">
           {!isPlainPurchase(order.purchaseType) && (
-            <span className="purchase-type">{purchaseTypeLabel(order.purchaseType ?? '')}</span>
+            <span className="purchase-type">
+              <ServerText text={purchaseTypeLabel(order.purchaseType ?? '')} />
+            </span>
           )}
-          {order.buyer ?? order.orderId}
+          <ServerText text={order.buyer ?? order.orderId} />
         </span>
-        <span className="row-sub">{order.product ?? (order.buyer === undefined ? '' : order.orderId)}</span>
+        <span className="row-sub">
+          <ServerText text={order.product ?? (order.buyer === undefined ? '' : order.orderId)} />
+        </span>
       </span>
       <span className="row-side">
-        <span className="row-amount">{order.total ?? ''}</span>
+        <span className="row-amount">
+          <ServerText text={order.total ?? ''} />
+        </span>
         <span className="row-age" title={order.since === undefined ? undefined : formatDateTime(order.since)}>
           {ageText(age, order.waiting)}
           {order.delivery === 'pending' && ' · sending'}

@@ -1,8 +1,10 @@
 // The licenses the marketplace issued for the order.
 import type { License } from '../../main/core/api/wire';
 import { ORDER_ID_PROPERTY } from '../../main/core/api/wire';
+import { plainText } from '../../main/core/marketplace-text';
 import { CopyButton } from './CopyButton';
 import { FieldList } from './FieldList';
+import { ServerText } from './ServerText';
 
 export function Licenses({ licenses }: { licenses: License[] }) {
   if (licenses.length === 0) return <p className="muted">No licenses for this order yet.</p>;
@@ -19,7 +21,9 @@ export function Licenses({ licenses }: { licenses: License[] }) {
                   'License id',
                   license.licenseId !== undefined && (
                     <>
-                      <span className="mono">{license.licenseId}</span>{' '}
+                      <span className="mono">
+                        <ServerText text={license.licenseId} />
+                      </span>{' '}
                       <CopyButton value={license.licenseId} label="license id" />
                     </>
                   ),
@@ -28,7 +32,7 @@ export function Licenses({ licenses }: { licenses: License[] }) {
                 ...others.map(
                   (property) =>
                     [
-                      property.name,
+                      plainText(property.name),
                       property.description ? `${property.value} (${property.description})` : property.value,
                     ] as const,
                 ),

@@ -118,4 +118,40 @@ describe('Onboarding', () => {
     await waitFor(() => expect(onState).toHaveBeenCalledWith(expect.objectContaining({ setup: 'demo' })));
     expect(bridge.callsOf('startDemo')).toEqual([undefined]);
   });
+
+  describe('the secret, kept for one marketplace', () => {
+    const stored = appState({
+      setup: 'unconfigured',
+      baseUrl: 'https://marketplace.example',
+      clientId: 'seller-client',
+      secretStored: true,
+    });
+
+    it('is asked for again, saying why, once the address is another origin', () => {
+      renderWithBridge(createFakeBridge({ state: stored }), <Onboarding state={stored} onState={vi.fn()} />);
+      expect(screen.getByText('Stored in the keychain')).toBeTruthy();
+      const baseUrl = screen.getByLabelText('Base URL');
+      fireEvent.change(baseUrl, { target: { value: 'https://marketplace.example/api/v2' } });
+      expect(screen.getByText('Stored in the keychain')).toBeTruthy();
+
+      fireEvent.change(baseUrl, { target: { value: 'https://other-marketplace.example' } });
+      const secret = screen.getByLabelText('Client secret');
+      expect(secret.getAttribute('aria-describedby')).toBeTruthy();
+      expect(document.getElementById(secret.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+        'Seller Tray keeps the client secret for the marketplace and client id it was entered for, and sends it nowhere else. Enter the secret for this address and client id.',
+      );
+    });
+
+    it('is asked for, saying why, when the address was changed in the settings', () => {
+      const moved = { ...stored, baseUrl: 'https://other-marketplace.example', secretStored: false };
+      renderWithBridge(createFakeBridge({ state: moved }), <Onboarding state={moved} onState={vi.fn()} />);
+      expect(screen.getByLabelText('Client secret')).toBeTruthy();
+      expect(screen.getByText(/sends it nowhere else/)).toBeTruthy();
+    });
+
+    it('needs no explanation on a first start', () => {
+      setup();
+      expect(screen.queryByText(/sends it nowhere else/)).toBeNull();
+    });
+  });
 });

@@ -5,6 +5,7 @@ import { type FormEvent, useId, useState } from 'react';
 import type { AppState, ConnectionTest } from '../../preload/contract';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
+import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
 import { ConnectionTestResult } from './ConnectionTestResult';
 import { ErrorAlert } from './ErrorAlert';
 
@@ -20,9 +21,13 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
   const [busy, setBusy] = useState<Busy>(null);
   const [test, setTest] = useState<ConnectionTest | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const ids = { baseUrl: useId(), clientId: useId(), secret: useId(), heading: useId() };
+  const ids = { baseUrl: useId(), clientId: useId(), secret: useId(), secretHint: useId(), heading: useId() };
 
-  const secretKept = secretSaved || (state.secretStored && clientId.trim() === state.clientId);
+  const secretKept =
+    secretSaved ||
+    (state.secretStored && clientId.trim() === state.clientId && sameMarketplace(baseUrl, state.baseUrl));
+  /** An account is set, but its secret does not go to what the form now says (or none is stored). */
+  const secretAskedAgain = !secretKept && state.baseUrl !== '' && state.clientId !== '';
 
   async function run(what: Exclude<Busy, null>, action: () => Promise<void>): Promise<void> {
     setBusy(what);
@@ -111,8 +116,14 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
         ) : (
           <>
             <label htmlFor={ids.secret}>Client secret</label>
+            {secretAskedAgain && (
+              <p className="hint" id={ids.secretHint}>
+                {SECRET_BINDING} Enter the secret for this address and client id.
+              </p>
+            )}
             <input
               id={ids.secret}
+              aria-describedby={secretAskedAgain ? ids.secretHint : undefined}
               type="password"
               autoComplete="new-password"
               spellCheck={false}

@@ -15,6 +15,7 @@ import { Licenses } from './Licenses';
 import { PartyDetails } from './PartyDetails';
 import { ProvisioningActions } from './ProvisioningActions';
 import { ProvisioningHistory } from './ProvisioningHistory';
+import { ServerText } from './ServerText';
 import { StatusChip } from './StatusChip';
 import { CalendarDate, Time } from './Time';
 
@@ -105,7 +106,7 @@ export function OrderDetail({ orderId, onBack }: { orderId: string; onBack: () =
       {back}
       <header className="order-head">
         <h2 id="order-heading" ref={headingRef} tabIndex={-1}>
-          {title}
+          <ServerText text={title} />
         </h2>
         <StatusChip status={status} />
         {total?.amount !== undefined && (
@@ -141,7 +142,9 @@ export function OrderDetail({ orderId, onBack }: { orderId: string; onBack: () =
             [
               'Order id',
               <>
-                <span className="mono">{order.orderId ?? orderId}</span>{' '}
+                <span className="mono">
+                  <ServerText text={order.orderId ?? orderId} />
+                </span>{' '}
                 <CopyButton value={order.orderId ?? orderId} label="order id" />
               </>,
             ],
@@ -154,7 +157,7 @@ export function OrderDetail({ orderId, onBack }: { orderId: string; onBack: () =
                 formatAmount(total.amount, total.currencyCode ?? order.documentCurrencyCode),
             ],
             ['Total currency', total?.currencyCode],
-            ['Note', order.note],
+            ['Note', order.note && <ServerText text={order.note} lines />],
           ]}
         />
         {validity && (
@@ -165,7 +168,7 @@ export function OrderDetail({ orderId, onBack }: { orderId: string; onBack: () =
               fields={[
                 ['Starts', validity.startDate !== undefined && <CalendarDate date={validity.startDate} />],
                 ['Ends', validity.endDate !== undefined && <CalendarDate date={validity.endDate} />],
-                ['Description', validity.description],
+                ['Description', validity.description && <ServerText text={validity.description} lines />],
               ]}
             />
           </>
@@ -182,7 +185,9 @@ export function OrderDetail({ orderId, onBack }: { orderId: string; onBack: () =
               'Account id (ours)',
               buyer.supplierAssignedAccountId !== undefined && (
                 <>
-                  <span className="mono">{buyer.supplierAssignedAccountId}</span>{' '}
+                  <span className="mono">
+                    <ServerText text={buyer.supplierAssignedAccountId} />
+                  </span>{' '}
                   <CopyButton value={buyer.supplierAssignedAccountId} label="buyer account id" />
                 </>
               ),

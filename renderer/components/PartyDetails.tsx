@@ -2,6 +2,7 @@
 // and its postal address in whichever form it came (one address line, or lines 1 to 3).
 import type { Party, PostalAddress } from '../../main/core/api/wire';
 import { type Field, FieldList } from './FieldList';
+import { ServerText } from './ServerText';
 
 export function PartyDetails({
   party,
@@ -28,9 +29,14 @@ export function PartyDetails({
                   // Identifications have no key of their own; the same id may repeat under another scheme.
                   // biome-ignore lint/suspicious/noArrayIndexKey: the list is the server's, in its order, never reordered
                   <li key={index}>
-                    <span className="mono">{identification.id}</span>
+                    <span className="mono">
+                      <ServerText text={identification.id} />
+                    </span>
                     {identification.schemeId !== undefined && (
-                      <span className="muted"> (scheme {identification.schemeId})</span>
+                      <span className="muted">
+                        {' '}
+                        (scheme <ServerText text={identification.schemeId} />)
+                      </span>
                     )}
                   </li>
                 ))}
@@ -63,7 +69,7 @@ export function AddressDetails({ address, label }: { address: PostalAddress | un
               {lines.map((line, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: fixed positions (line, line 1, 2, 3)
                 <span className="address-line" key={index}>
-                  {line}
+                  <ServerText text={line} />
                 </span>
               ))}
             </span>

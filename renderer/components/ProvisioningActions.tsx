@@ -4,6 +4,7 @@
 // again with `override` once confirmed. What was marked is shown on its way: waiting to be
 // sent, sent, or not sent and why.
 import { useRef, useState } from 'react';
+import { plainText } from '../../main/core/marketplace-text';
 import { DEFAULT_DESCRIPTIONS } from '../../main/core/order-status';
 import type { OutboxItem } from '../../main/core/outbox';
 import type { RequestOf } from '../../preload/contract';
@@ -147,5 +148,6 @@ export function ProvisioningActions({
 
 function deliveryLine(item: OutboxItem): string {
   const text = deliveryText(item);
-  return item.state === 'failed' && item.lastError ? `${text}: ${item.lastError}` : `${text}.`;
+  // The reason may quote the server: its words, made plain.
+  return item.state === 'failed' && item.lastError ? `${text}: ${plainText(item.lastError)}` : `${text}.`;
 }

@@ -4,6 +4,7 @@
 import type { MarketplaceEvent } from '../../main/core/api/wire';
 import type { OutboxItem } from '../../main/core/outbox';
 import { statusLabel } from '../format';
+import { ServerText } from './ServerText';
 import { StatusChip } from './StatusChip';
 import { Time } from './Time';
 
@@ -29,11 +30,21 @@ export function ProvisioningHistory({
               <div className="timeline-head">
                 {event.eventTime !== undefined && <Time iso={event.eventTime} />}
                 <StatusChip status={event.statusCode} />
-                <span className="muted">{event.eventTypeCode}</span>
+                {event.eventTypeCode !== undefined && (
+                  <span className="muted">
+                    <ServerText text={event.eventTypeCode} />
+                  </span>
+                )}
               </div>
-              <p className="timeline-text">{event.description}</p>
+              {event.description !== undefined && (
+                <p className="timeline-text">
+                  <ServerText text={event.description} lines />
+                </p>
+              )}
               {event.detailedDescription !== undefined && (
-                <p className="timeline-detail">{event.detailedDescription}</p>
+                <p className="timeline-detail">
+                  <ServerText text={event.detailedDescription} lines />
+                </p>
               )}
             </li>
           ))}
@@ -56,7 +67,11 @@ export function ProvisioningHistory({
                 )}
                 {item.state === 'failed' && (
                   <div className="timeline-actions">
-                    {item.lastError !== undefined && <p className="error-text">{item.lastError}</p>}
+                    {item.lastError !== undefined && (
+                      <p className="error-text">
+                        <ServerText text={item.lastError} />
+                      </p>
+                    )}
                     <button
                       type="button"
                       disabled={retrying === item.requestId}

@@ -103,6 +103,24 @@ describe('SettingsView', () => {
     await waitFor(() => expect(second.bridge.callsOf('pauseNotifications')).toEqual([{ until: null }]));
   });
 
+  it('says the secret will be asked for again before the account moves to another marketplace', async () => {
+    await renderSettings();
+    const hint = () =>
+      document.getElementById(screen.getByLabelText('Base URL').getAttribute('aria-describedby') ?? '');
+    expect(hint()?.textContent).toBe('');
+    fireEvent.change(screen.getByLabelText('Base URL'), {
+      target: { value: 'https://marketplace.example/v2' },
+    });
+    expect(hint()?.textContent).toBe('');
+    fireEvent.change(screen.getByLabelText('Base URL'), { target: { value: 'https://elsewhere.example' } });
+    expect(hint()?.textContent).toBe(
+      'Seller Tray keeps the client secret for the marketplace and client id it was entered for, and sends it nowhere else. After this change it asks for the secret again.',
+    );
+    fireEvent.change(screen.getByLabelText('Base URL'), { target: { value: 'https://marketplace.example' } });
+    fireEvent.change(screen.getByLabelText('Client id'), { target: { value: 'another-client' } });
+    expect(hint()?.textContent).toContain('asks for the secret again');
+  });
+
   it('replaces the secret without ever showing it', async () => {
     const { bridge, onState } = await renderSettings();
     const input = screen.getByLabelText('New client secret');

@@ -8,6 +8,7 @@ import type { AppState } from '../../preload/contract';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES } from '../limits';
+import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
 import { DiagnosePanel } from './DiagnosePanel';
 import { ErrorAlert } from './ErrorAlert';
 import { PauseControl } from './PauseControl';
@@ -65,6 +66,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
     heading: `${id}-heading`,
     baseUrl: `${id}-base-url`,
     clientId: `${id}-client-id`,
+    accountHint: `${id}-account-hint`,
     poll: `${id}-poll`,
     notifications: `${id}-notifications`,
     reminder: `${id}-reminder`,
@@ -134,6 +136,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
             <label htmlFor={ids.baseUrl}>Base URL</label>
             <input
               id={ids.baseUrl}
+              aria-describedby={ids.accountHint}
               type="url"
               inputMode="url"
               maxLength={2048}
@@ -149,6 +152,13 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
               value={draft.clientId}
               onChange={(e) => update({ clientId: e.target.value })}
             />
+            <p className="hint" id={ids.accountHint}>
+              {!settings.demoMode &&
+                settings.baseUrl !== '' &&
+                (!sameMarketplace(draft.baseUrl, settings.baseUrl) ||
+                  draft.clientId.trim() !== settings.clientId) &&
+                `${SECRET_BINDING} After this change it asks for the secret again.`}
+            </p>
             <p className="muted">
               {settings.demoMode
                 ? 'Demo mode is on: Seller Tray runs on the built-in demo marketplace. Enter your own base URL and client id to leave it.'

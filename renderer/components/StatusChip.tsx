@@ -1,7 +1,12 @@
 // An order's provisioning status as a small coloured label; its text says it all, the
-// colour only helps.
+// colour only helps. A status the app does not know is shown as the server sent it.
 import { statusLabel, statusTone } from '../format';
+import { ServerText } from './ServerText';
 
 export function StatusChip({ status }: { status: string | undefined }) {
-  return <span className={`chip chip-${statusTone(status)}`}>{statusLabel(status)}</span>;
+  return (
+    <span className={`chip chip-${statusTone(status)}`}>
+      <ServerText text={statusLabel(status)} />
+    </span>
+  );
 }

@@ -20,6 +20,7 @@ const demoSecret: SecretStore = {
   get: async () => 'demo-secret',
   set: async () => undefined,
   delete: async () => false,
+  adoptUnbound: async () => false,
 };
 
 const median = (values: number[]): number =>

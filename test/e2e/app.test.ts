@@ -2,15 +2,16 @@
 // bridge, the service and core with the real keychain, and the simulator over loopback.
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { KeytarSecretStore } from '../../main/core/secrets';
+import { KeytarSecretStore, secretOwner } from '../../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../../main/core/service';
 import { ConfSettingsStore } from '../../main/core/settings';
 import { type Preview, startPreview } from '../../main/preview/server';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { buildRenderer, launchChromium } from '../support/browser';
 import { makeDataDir } from '../support/core';
+import { CONTROL_OR_BIDI, hostileOrder } from '../support/hostile-order';
 import { REPO_ROOT } from '../support/processes';
 import { admin } from '../support/raw-api';
 
@@ -50,7 +51,7 @@ afterEach(async () => {
     await app.preview.close();
     await rm(dir, { recursive: true, force: true });
   }
-  await secrets.delete(CLIENT.clientId);
+  await secrets.delete(secretOwner(sim.url, CLIENT.clientId));
   await admin(sim.url, 'POST', 'reset');
 });
 
@@ -59,7 +60,7 @@ async function openApp(options: { configured?: boolean; colorScheme?: 'light' | 
   const settings = new ConfSettingsStore({ cwd: dir });
   if (options.configured) {
     settings.save({ ...settings.load().settings, baseUrl: sim.url, clientId: CLIENT.clientId });
-    await secrets.set(CLIENT.clientId, CLIENT.clientSecret);
+    await secrets.set(secretOwner(sim.url, CLIENT.clientId), CLIENT.clientSecret);
   }
   const service = await SellerTrayService.open({ settings, secrets, dataRoot: dir });
   const events: ServiceEvent[] = [];
@@ -99,7 +100,7 @@ describe('onboarding', () => {
     await page.getByText('Signed in as seller 1001').waitFor();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('listbox', { name: 'Orders' }).waitFor();
-    expect(await secrets.get(CLIENT.clientId)).toBe(CLIENT.clientSecret);
+    expect(await secrets.get(secretOwner(sim.url, CLIENT.clientId))).toBe(CLIENT.clientSecret);
     expect(await page.content()).not.toContain(CLIENT.clientSecret);
   }, 60_000);
 });
@@ -195,6 +196,46 @@ describe('orders', () => {
   }, 60_000);
 });
 
+describe("the marketplace's text in the window", () => {
+  it('is isolated and plain, and however long, the actions stay on screen', async () => {
+    const created = await admin(sim.url, 'POST', 'purchases', {
+      order: {
+        ...hostileOrder,
+        sellerSupplierParty: { party: { partyName: 'Acme \u202egoogle.com\u202c Ltd' } },
+      },
+    });
+    const { page, service } = await openApp({ configured: true });
+    await service.handle('checkNow', undefined);
+    const row = page.getByRole('option').filter({ hasText: 'URGENT' });
+    await row.waitFor();
+    // The row keeps its total in view beside a name of 200,000 characters.
+    const total = row.locator('.row-amount');
+    expect(await total.innerText()).toBe('€9,999.99');
+    await expectWithin(total, await row.boundingBox());
+
+    await openOrder(page, created.json.orderId);
+    const heading = page.locator('#order-heading bdi');
+    await heading.waitFor();
+    const viewport = { x: 0, y: 0, ...page.viewportSize() } as Box;
+    for (const name of [/^Start provisioning/, /^Completed/, /^Failed/]) {
+      await expectWithin(page.getByRole('button', { name }), viewport);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+
+    const main = await page.locator('main').innerText();
+    // innerText puts line breaks between blocks, and only there.
+    expect(main.replaceAll('\n', '')).not.toMatch(CONTROL_OR_BIDI);
+    expect(main).toContain('Acme google.com Ltd');
+    // In a name, the buyer's line break and tab forge no line of their own.
+    for (const name of [heading, page.locator('dl[aria-label="Buyer"] dd').first()]) {
+      expect(await name.innerText()).toMatch(/^<b>URGENT<\/b> <a href=[^\n]*\[2J forged-order-id Bcc: /);
+    }
+    expect(main).toContain('Line 1: 00.1$ :latoT');
+    expect(await heading.evaluate((e) => getComputedStyle(e).unicodeBidi)).toBe('isolate');
+    await page.screenshot({ path: join(SCREENSHOTS, 'order-detail-hostile.png') });
+  }, 60_000);
+});
+
 describe('connection', () => {
   it('shows the offline state while the marketplace is gone, and recovers without a reload', async () => {
     const { page, service } = await openApp({ configured: true });
@@ -213,6 +254,20 @@ describe('connection', () => {
       .waitFor();
   }, 60_000);
 });
+
+type Box = { x: number; y: number; width: number; height: number };
+
+/** The element is laid out entirely inside `box` (a row, the viewport). */
+async function expectWithin(element: Locator, box: Box | null): Promise<void> {
+  const inner = await element.boundingBox();
+  expect(inner, 'laid out').not.toBeNull();
+  expect(box).not.toBeNull();
+  if (!inner || !box) return;
+  expect(inner.x).toBeGreaterThanOrEqual(box.x);
+  expect(inner.y).toBeGreaterThanOrEqual(box.y);
+  expect(inner.x + inner.width).toBeLessThanOrEqual(box.x + box.width + 0.5);
+  expect(inner.y + inner.height).toBeLessThanOrEqual(box.y + box.height + 0.5);
+}
 
 function firstWaitingOrderId(): string {
   const waiting = sim.store

@@ -19,6 +19,8 @@ export interface StandInOptions {
   lock: boolean;
   appPath: string;
   userData: string;
+  /** app.isPackaged: false (development) by default. */
+  packaged?: boolean;
 }
 
 export function electronStandIn(options: StandInOptions) {
@@ -29,7 +31,7 @@ export function electronStandIn(options: StandInOptions) {
       calls.push([name, ...args]);
     };
   const app = Object.assign(new EventEmitter(), {
-    isPackaged: false,
+    isPackaged: options.packaged ?? false,
     requestSingleInstanceLock: () => options.lock,
     whenReady: () => (options.lock ? Promise.resolve() : new Promise<void>(() => {})),
     getAppPath: () => options.appPath,
@@ -72,7 +74,10 @@ export function electronStandIn(options: StandInOptions) {
         this.setMenu(menu);
       }
     },
-    Menu: { buildFromTemplate: (template: MenuItemSpec[]) => template },
+    Menu: {
+      buildFromTemplate: (template: MenuItemSpec[]) => template,
+      setApplicationMenu: record('Menu.setApplicationMenu'),
+    },
     Notification: class extends FakeNotification {
       static isSupported(): boolean {
         return notifications.supported;

@@ -52,15 +52,20 @@ export async function tokenFor(baseUrl: string, clientId: string, clientSecret: 
   return answer.json.accessToken;
 }
 
+/** An admin call; `token` when the simulator was started with an adminToken. */
 export async function admin(
   baseUrl: string,
   method: string,
   path: string,
   body?: unknown,
+  token?: string,
 ): Promise<RawAnswer> {
   const response = await fetch(`${baseUrl}/_simulator/${path}`, {
     method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    headers: {
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();

@@ -16,7 +16,7 @@ import {
   routes,
   routeTable,
 } from './routes';
-import { checkBaseUrl, isTlsFailure, type Transport } from './transport';
+import { checkBaseUrl, isTlsFailure, OriginError, originBound, type Transport } from './transport';
 import {
   ErrorAnswer,
   firstIssue,
@@ -98,7 +98,8 @@ export class SellerApiClient {
     const base = checkBaseUrl(options.baseUrl);
     if (!base.ok) throw new SellerApiError({ kind: 'config', operation: 'configure' }, base.problem);
     this.baseUrl = base.url;
-    this.transport = options.transport ?? ((url, init) => fetch(url, init));
+    // Credentials go to this origin only: another is refused unsent, and no redirect is followed.
+    this.transport = originBound(this.baseUrl, options.transport);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.clock = options.clock ?? Date.now;
@@ -368,6 +369,9 @@ function transportError(
   error: unknown,
   timeoutMs: number,
 ) {
+  // Refused before sending (another origin, a redirect): asking again cannot help.
+  if (error instanceof OriginError)
+    return new SellerApiError({ ...at, kind: 'config', cause: error }, error.message);
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return new SellerApiError({ ...at, kind: 'timeout', cause: error }, `no answer within ${timeoutMs} ms`);
   }

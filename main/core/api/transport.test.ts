@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkBaseUrl, isTlsFailure } from './transport';
+import { startCaptureServer } from '../../../test/support/capture-server';
+import { checkBaseUrl, isTlsFailure, OriginError, originBound } from './transport';
 
 describe('base URL', () => {
   it.each([
@@ -37,5 +38,31 @@ describe('TLS failure', () => {
       cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
     });
     expect(isTlsFailure(refused)).toBe(false);
+  });
+});
+
+describe('the transport bound to an origin', () => {
+  it('sends to its origin, under any path, and refuses any other origin before sending', async () => {
+    const marketplace = await startCaptureServer((_req, res) => res.writeHead(200).end('{}'));
+    const elsewhere = await startCaptureServer();
+    try {
+      const transport = originBound(`${marketplace.url}/api`);
+      expect((await transport(`${marketplace.url}/auth/v1/tokens`, { method: 'POST' })).status).toBe(200);
+      for (const url of [
+        `${elsewhere.url}/auth/v1/tokens`,
+        `${marketplace.url.replace('http:', 'https:')}/x`,
+        // What a base URL glued to a path starting with "@" would make of it.
+        `http://127.0.0.1@${elsewhere.url.slice('http://'.length)}/x`,
+      ]) {
+        await expect(transport(url, { headers: { Authorization: 'Basic c2VjcmV0' } })).rejects.toThrow(
+          OriginError,
+        );
+      }
+      expect(marketplace.requests).toHaveLength(1);
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await marketplace.close();
+      await elsewhere.close();
+    }
   });
 });

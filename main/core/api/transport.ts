@@ -3,6 +3,41 @@
 
 export type Transport = (url: string, init: RequestInit) => Promise<Response>;
 
+/** A request the transport would not send: to another origin, or after a redirect. */
+export class OriginError extends Error {
+  override readonly name = 'OriginError';
+}
+
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * A transport that reaches the marketplace at `baseUrl`'s origin and nothing else: the requests
+ * carry its credentials (Basic with the secret, then Bearer with a token), so a request for
+ * another origin is refused before it is sent, and a redirect is never followed (a fetch that
+ * follows would send the request on, and net.fetch's handling of Authorization across origins is
+ * Chromium's). A moved API is fixed by changing the base URL.
+ */
+export function originBound(
+  baseUrl: string,
+  transport: Transport = (url, init) => fetch(url, init),
+): Transport {
+  return async (url, init) => {
+    const origin = new URL(baseUrl).origin;
+    if (new URL(url).origin !== origin) {
+      throw new OriginError(
+        `a request for ${new URL(url).origin} was not sent: this account is at ${origin}`,
+      );
+    }
+    const response = await transport(url, { ...init, redirect: 'manual' });
+    if (!REDIRECT_STATUSES.has(response.status)) return response;
+    await response.body?.cancel();
+    const location = response.headers.get('location');
+    throw new OriginError(
+      `the marketplace answered with a redirect${location ? ` to ${location}` : ''}, which Seller Tray does not follow: check the base URL`,
+    );
+  };
+}
+
 const LOOPBACK_HOSTS = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /**

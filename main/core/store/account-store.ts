@@ -40,6 +40,8 @@ export interface StoredOrder {
   fetchError: string | null;
   status: string | undefined;
   purchasedAt: string | undefined;
+  /** The purchase event's type (ServicePurchased, Trial, ...), once its event is known. */
+  purchaseType: string | undefined;
 }
 
 export interface InboxRow {
@@ -337,7 +339,7 @@ export class AccountStore {
 
   storedOrder(orderId: string): StoredOrder | undefined {
     const row = this.sql(
-      `SELECT document, licenses, fetched_at, fetch_error, effective_status, purchased_at
+      `SELECT document, licenses, fetched_at, fetch_error, effective_status, purchased_at, purchase_type
          FROM orders WHERE order_id = ?`,
     ).get(orderId) as
       | {
@@ -347,6 +349,7 @@ export class AccountStore {
           fetch_error: string | null;
           effective_status: string | null;
           purchased_at: string | null;
+          purchase_type: string | null;
         }
       | undefined;
     if (!row) return undefined;
@@ -358,6 +361,7 @@ export class AccountStore {
       fetchError: row.fetch_error,
       status: row.effective_status ?? undefined,
       purchasedAt: row.purchased_at ?? undefined,
+      purchaseType: row.purchase_type ?? undefined,
     };
   }
 

@@ -1,0 +1,74 @@
+// Text the marketplace sends (buyer and product names, notes, descriptions, error words) is a
+// stranger's words, shown on surfaces that speak for Seller Tray: notifications, the tray, the
+// terminal, the window. Before it gets there it is made plain here, in one place: no control
+// characters (ESC sequences, forged line breaks), no bidirectional controls (a right-to-left
+// override that turns "$1.00" and "€9,999.99" around), no whitespace runs that push words onto a
+// line of their own, and no length beyond what the surface can show. Markup needs no step here:
+// the window renders text as text, and the Linux notifier escapes it for its server.
+
+/**
+ * Control characters (C0, DEL, C1) and the bidirectional controls: embeddings and overrides
+ * (U+202A–U+202E), isolates (U+2066–U+2069), the left-to-right and right-to-left marks
+ * (U+200E, U+200F) and the Arabic letter mark (U+061C).
+ */
+const CONTROLS = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+/** The same, but for the whitespace controls (tab, line feed…), which become a space instead. */
+const INVISIBLE = /(?![\t\n\v\f\r])[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** The longest notification title and body, in characters, the ellipsis included. */
+export const TITLE_MAX = 64;
+export const BODY_MAX = 200;
+/** A name inside a longer text, so the words after it (a total, a count) are never cut off. */
+export const NAME_MAX = 80;
+
+/** Marketplace text as one plain line: whitespace runs (any kind) as one space, controls removed. */
+export function plainText(text: string): string {
+  return text.replace(INVISIBLE, '').replace(/\s+/g, ' ').trim();
+}
+
+/** Marketplace text of several lines (a note): its line breaks kept, controls removed. */
+export function paragraphText(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(INVISIBLE, '')
+    .replace(/[\t\v\f]/g, ' ')
+    .trim();
+}
+
+/** At most `max` characters (code points, so no emoji is cut in half), the last an ellipsis when cut. */
+export function capped(text: string, max: number): string {
+  const characters = Array.from(text);
+  return characters.length <= max ? text : `${characters.slice(0, max - 1).join('')}…`;
+}
+
+export const notificationTitle = (text: string): string => capped(plainText(text), TITLE_MAX);
+export const notificationBody = (text: string): string => capped(plainText(text), BODY_MAX);
+
+const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+
+/**
+ * For a terminal: every control and bidirectional character written as a visible escape (`\n`,
+ * `\x1b`, `\u202e`), so the text keeps its information but can neither start a line nor drive
+ * the terminal.
+ */
+export function escapedControls(text: string): string {
+  return text.replace(CONTROLS, (character) => {
+    const named = NAMED_ESCAPES[character];
+    if (named) return named;
+    const code = character.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`;
+  });
+}
+
+/**
+ * JSON text with the same characters (but the whitespace controls, which JSON.stringify never
+ * leaves raw inside a string) written as \u escapes: it parses to exactly the same values.
+ * JSON.stringify escapes the C0 controls itself, but leaves DEL, the C1 controls (U+009B starts
+ * a control sequence in some terminals) and the bidirectional controls raw.
+ */
+export function escapedInJson(json: string): string {
+  return json.replace(
+    INVISIBLE,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
