@@ -19,6 +19,7 @@ import {
   STATUS_CODES,
   TokenResponse,
 } from './api/wire';
+import { plainText } from './marketplace-text';
 
 export interface DiagnosisStep {
   operation: Operation;
@@ -198,7 +199,7 @@ export function formatDiagnosis(diagnosis: Diagnosis, version: string): string {
   for (const s of diagnosis.steps) {
     const status = s.status === null ? '-' : `HTTP ${s.status}`;
     lines.push(`${s.operation.padEnd(14)} ${s.outcome.padEnd(9)} ${status.padEnd(8)} ${s.ms} ms`);
-    for (const note of s.notes) lines.push(`    ${plain(note)}`);
+    for (const note of s.notes) lines.push(`    ${plainText(note)}`);
   }
   const failed = diagnosis.steps.filter((s) => s.outcome === 'failed').length;
   const tolerated = diagnosis.steps.filter((s) => s.outcome === 'tolerated').length;
@@ -385,10 +386,4 @@ function callerProblem(error: unknown): boolean {
 
 function failureNote(error: unknown): string {
   return error instanceof SellerApiError || error instanceof Error ? error.message : String(error);
-}
-
-/** Server text in the report: no control characters, one line. */
-function plain(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]+/g, ' ');
 }

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { z } from 'zod';
+import { capped, plainText } from '../marketplace-text';
 import { AccessTokens } from './access-token';
 import { type ApiErrorDetails, SellerApiError } from './errors';
 import { type PageOf, PaginationError, type WalkedPage, walkConsuming, walkStable } from './pagination';
@@ -349,6 +350,9 @@ async function* named<T>(operation: PagedOperation, walk: AsyncGenerator<T>): As
   }
 }
 
+/** The longest excerpt of a text answer an error keeps. */
+const EXCERPT_MAX = 200;
+
 /** Pages shorter than this do not teach a page size: a server may just have filtered a few items out. */
 const MIN_LEARNED_PAGE_SIZE = 10;
 
@@ -427,12 +431,6 @@ function httpError(
 
 /** A short, clean excerpt of a text or HTML answer (a gateway's error page): no markup, no controls. */
 function textExcerpt(text: string): string {
-  const plain = text
-    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return plain.length > 200 ? `${plain.slice(0, 199)}…` : plain;
+  const withoutMarkup = text.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ');
+  return capped(plainText(withoutMarkup), EXCERPT_MAX);
 }
