@@ -15,7 +15,7 @@ import type { Quirk } from '../simulator/quirks';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { inbox, type Laptop, openLaptop, removeDataDir } from './support/core';
 import { runTs } from './support/processes';
-import { admin } from './support/raw-api';
+import { admin, rawCall, tokenFor } from './support/raw-api';
 
 const SELLER = 1001;
 const ORDERS = 120;
@@ -350,6 +350,17 @@ describe('seller-tray doctor', () => {
     expect(run.stdout).toMatch(/^listOrders +failed/m);
     expect(run.stdout).toContain('the marketplace ignores the offset');
     expect(run.stdout).toMatch(/^getOrder +ok/m); // an order named by an event is still read
+  });
+
+  it('names an empty "new" listing answered 204 without a body', async () => {
+    await quirks('new-listing-204');
+    await startedLaptop(); // reads the backlog; the next polls empty "new"
+    const token = await tokenFor(sim.url, 'demo-client', 'demo-secret');
+    while ((await rawCall(sim.url, 'listNewEvents', { token, query: { limit: 100 } })).status === 200);
+    const run = await cli(['doctor']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^listNewEvents +tolerated +HTTP 204/m);
+    expect(run.stdout).toContain('no body: read as an empty page');
   });
 
   it('says all is as the spec describes when it is', async () => {
