@@ -35,26 +35,33 @@ export async function runCommand(
   options: CommandOptions,
 ): Promise<Outcome> {
   const aside: UnreadableItem[] = [];
-  const readable = <T>(listed: Listed<T>): T[] => {
-    aside.push(...listed.unreadable);
-    return listed.items;
-  };
-  /** One page, or with --all every item; both print as the list of items. */
-  const list = async <T>(page: () => Promise<PageOf<T>>, all: () => AsyncIterable<WalkedPage<T>>) => {
-    if (!options.all) return readable(await page());
-    const items: T[] = [];
-    for await (const walked of all()) items.push(...readable(walked));
-    return items;
-  };
-  return { result: await printable(client, args, options, list, readable), aside };
+  return { result: await printable(client, args, options, aside), aside };
+}
+
+/** A list's readable items; those that could not be read go to `aside`. */
+function readable<T>(listed: Listed<T>, aside: UnreadableItem[]): T[] {
+  aside.push(...listed.unreadable);
+  return listed.items;
+}
+
+/** One page, or with --all every item; both print as the list of items. */
+async function list<T>(
+  all: boolean,
+  aside: UnreadableItem[],
+  page: () => Promise<PageOf<T>>,
+  walk: () => AsyncIterable<WalkedPage<T>>,
+): Promise<T[]> {
+  if (!all) return readable(await page(), aside);
+  const items: T[] = [];
+  for await (const walked of walk()) items.push(...readable(walked, aside));
+  return items;
 }
 
 async function printable(
   client: SellerApiClient,
   args: string[],
   options: CommandOptions,
-  list: <T>(page: () => Promise<PageOf<T>>, all: () => AsyncIterable<WalkedPage<T>>) => Promise<T[]>,
-  readable: <T>(listed: Listed<T>) => T[],
+  aside: UnreadableItem[],
 ): Promise<Printable> {
   const [noun, verb, ...rest] = args;
   const page = { offset: options.offset, limit: options.limit };
@@ -70,6 +77,8 @@ async function printable(
       return {
         kind: 'events',
         value: await list(
+          options.all,
+          aside,
           () => client.listNewEvents(page),
           () => client.newEvents(),
         ),
@@ -78,6 +87,8 @@ async function printable(
       return {
         kind: 'events',
         value: await list(
+          options.all,
+          aside,
           () => client.listEvents(page),
           () => client.allEvents(),
         ),
@@ -86,6 +97,8 @@ async function printable(
       return {
         kind: 'orders',
         value: await list(
+          options.all,
+          aside,
           () => client.listOrders(page),
           () => client.allOrders(),
         ),
@@ -93,7 +106,7 @@ async function printable(
     case 'orders get':
       return { kind: 'order', value: await client.getOrder(argument('order id')) };
     case 'licenses list':
-      return { kind: 'licenses', value: readable(await client.listLicenses(options.order)) };
+      return { kind: 'licenses', value: readable(await client.listLicenses(options.order), aside) };
     case 'licenses get':
       return { kind: 'license', value: await client.getLicense(argument('license id')) };
   }

@@ -5,7 +5,14 @@ import type { z } from 'zod';
 import { capped, plainText } from '../marketplace-text';
 import { AccessTokens } from './access-token';
 import { type ApiErrorDetails, SellerApiError } from './errors';
-import { type PageOf, PaginationError, type WalkedPage, walkConsuming, walkStable } from './pagination';
+import {
+  type FetchPage,
+  type PageOf,
+  PaginationError,
+  type WalkedPage,
+  walkConsuming,
+  walkStable,
+} from './pagination';
 import { DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryDelayMs } from './retry';
 import {
   type Operation,
@@ -178,38 +185,42 @@ export class SellerApiClient {
 
   /** Every order, oldest first, page by page. */
   allOrders(): AsyncGenerator<WalkedPage<Order>> {
-    return named(
-      'listOrders',
-      walkStable(
-        (offset) => this.listOrders({ offset, limit: this.#pageSize }),
-        (order) => itemKey('order', order),
-        () => this.#pageSize,
-      ),
+    return this.walk('listOrders', 'order', walkStable, (offset) =>
+      this.listOrders({ offset, limit: this.#pageSize }),
     );
   }
 
   /** Every event of the "all" listing from `startOffset` on, in listing order, page by page. */
   allEvents(startOffset = 0): AsyncGenerator<WalkedPage<MarketplaceEvent>> {
-    return named(
-      'listEvents',
-      walkStable(
-        (offset) => this.listEvents({ offset: startOffset + offset, limit: this.#pageSize }),
-        (event) => itemKey('event', event),
-        () => this.#pageSize,
-      ),
+    return this.walk('listEvents', 'event', walkStable, (offset) =>
+      this.listEvents({ offset: startOffset + offset, limit: this.#pageSize }),
     );
   }
 
   /** Every event of the "new" listing exactly once, whether the server consumes it on read or not. */
   newEvents(): AsyncGenerator<WalkedPage<MarketplaceEvent>> {
-    return named(
-      'listNewEvents',
-      walkConsuming(
-        (offset) => this.listNewEvents({ offset, limit: this.#pageSize }),
-        (event) => itemKey('event', event),
-        () => this.#pageSize,
-      ),
+    return this.walk('listNewEvents', 'event', walkConsuming, (offset) =>
+      this.listNewEvents({ offset, limit: this.#pageSize }),
     );
+  }
+
+  /** A walk of a listing at the current page size; when it gives up, it says which listing. */
+  private async *walk<T>(
+    operation: PagedOperation,
+    kind: ItemKind,
+    walker: typeof walkStable,
+    fetchPage: FetchPage<T>,
+  ): AsyncGenerator<WalkedPage<T>> {
+    try {
+      yield* walker(
+        fetchPage,
+        (item) => itemKey(kind, item),
+        () => this.#pageSize,
+      );
+    } catch (error) {
+      if (error instanceof PaginationError) throw new PaginationError(`${operation}: ${error.message}`);
+      throw error;
+    }
   }
 
   /**
@@ -337,16 +348,6 @@ export class SellerApiClient {
       );
     }
     return parsed.data;
-  }
-}
-
-/** A walk whose listing misbehaves says which listing it was. */
-async function* named<T>(operation: PagedOperation, walk: AsyncGenerator<T>): AsyncGenerator<T> {
-  try {
-    yield* walk;
-  } catch (error) {
-    if (error instanceof PaginationError) throw new PaginationError(`${operation}: ${error.message}`);
-    throw error;
   }
 }
 
