@@ -14,6 +14,7 @@ export const PRELOAD_CHANNELS = [
   'getOrder',
   'markStatus',
   'retryDelivery',
+  'undoMark',
   'checkNow',
   'startDemo',
   'pauseNotifications',

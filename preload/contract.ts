@@ -4,7 +4,7 @@
 // preload exposes exactly these channels and nothing else.
 import { z } from 'zod';
 import { MARKABLE_STATUSES } from '../main/core/order-status';
-import type { OutboxItem } from '../main/core/outbox';
+import type { OutboxItem, UndoOutcome } from '../main/core/outbox';
 import type { CoreEvent, CoreStatus, OrderDetail } from '../main/core/seller-core';
 import type { Settings } from '../main/core/settings';
 import type { InboxRow } from '../main/core/store/account-store';
@@ -20,6 +20,8 @@ export interface AppState extends CoreStatus {
   clientId: string;
   /** Whether a secret for the client id is in the keychain (the secret itself never leaves it). */
   secretStored: boolean;
+  /** The name this laptop writes into the statuses it posts: "Your name", or the computer account's. */
+  actorName: string;
 }
 
 /** An inbox row; buyer, product and total once the order has been fetched, absent until then. */
@@ -79,6 +81,8 @@ export const requests = {
       },
     ),
   retryDelivery: z.strictObject({ requestId: z.guid() }),
+  /** Takes back a marked status still in its grace period (settings' undoSeconds). */
+  undoMark: z.strictObject({ requestId: z.guid() }),
   checkNow: z.undefined(),
   /** Runs the built-in simulator and connects to it: a working app without credentials. */
   startDemo: z.undefined(),
@@ -101,6 +105,7 @@ export interface Responses {
   getOrder: OrderView;
   markStatus: OutboxItem;
   retryDelivery: OutboxItem;
+  undoMark: { outcome: UndoOutcome };
   checkNow: AppState;
   startDemo: AppState;
   pauseNotifications: AppState;

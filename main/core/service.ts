@@ -15,13 +15,14 @@ import {
   type Responses,
   requests,
 } from '../../preload/contract';
+import { describeMark } from '../../preload/marked-by';
+import { osAccountName } from './account-name';
 import { SellerApiClient, type SellerApiClientOptions } from './api/client';
 import { SellerApiError } from './api/errors';
 import { checkBaseUrl, type Transport } from './api/transport';
 import { APP_VERSION } from './app-identity';
 import { diagnose, formatDiagnosis } from './diagnosis';
 import { describeAside } from './kept-aside';
-import { DEFAULT_DESCRIPTIONS } from './order-status';
 import type { Timers } from './poller';
 import {
   adoptUnboundSecret,
@@ -49,6 +50,8 @@ export interface ServicePorts {
   transport?: Transport;
   timers?: Timers;
   now?: () => number;
+  /** The computer account's name, for statuses marked without "Your name" set; default account-name.ts. */
+  accountName?: () => string;
 }
 
 /** Items kept aside that a diagnosis names one by one. */
@@ -76,6 +79,7 @@ export class SellerTrayService {
   private secretStored = false;
   private demoSecret: string | undefined;
   private readonly unheard: ServiceEvent[] = [];
+  private accountName: string | undefined;
 
   private constructor(
     private readonly ports: ServicePorts,
@@ -142,11 +146,11 @@ export class SellerTrayService {
         return this.requireCore().order((input as { orderId: string }).orderId);
       case 'markStatus': {
         const mark = input as z.infer<(typeof requests)['markStatus']>;
-        const description =
-          mark.description ||
-          (mark.statusCode === 'ProvisioningFailed' ? '' : DEFAULT_DESCRIPTIONS[mark.statusCode]);
+        const description = describeMark(mark.statusCode, this.actorName(), mark.description);
         return this.requireCore().markStatus({ ...mark, description });
       }
+      case 'undoMark':
+        return { outcome: this.requireCore().undoMark((input as { requestId: string }).requestId) };
       case 'retryDelivery': {
         const item = this.requireCore().retryDelivery((input as { requestId: string }).requestId);
         if (!item)
@@ -172,6 +176,13 @@ export class SellerTrayService {
     return this.settings;
   }
 
+  /** Who this laptop's marks are by: "Your name", else the computer account's name (read once). */
+  private actorName(): string {
+    if (this.settings.actorName !== '') return this.settings.actorName;
+    this.accountName ??= (this.ports.accountName ?? osAccountName)();
+    return this.accountName;
+  }
+
   state(): AppState {
     const status = this.core?.status();
     return {
@@ -179,6 +190,7 @@ export class SellerTrayService {
       baseUrl: this.settings.baseUrl,
       clientId: this.settings.clientId,
       secretStored: this.secretStored,
+      actorName: this.actorName(),
       connection: status?.connection ?? 'starting',
       lastSuccessfulPoll: status?.lastSuccessfulPoll ?? null,
       lastError: status?.lastError ?? null,

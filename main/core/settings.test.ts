@@ -27,6 +27,8 @@ const configured: Settings = {
   pausedUntil: '2026-11-21T18:00:00Z',
   reminderAfterMinutes: 0,
   openAtLogin: true,
+  undoSeconds: 5,
+  actorName: 'Anna Virtanen',
   demoMode: false,
   api: { routes: { listNewEvents: { path: '/seller/v2/events/unseen' } }, pageSize: 50 },
 };
@@ -51,7 +53,7 @@ describe.runIf(process.platform !== 'win32')('settings file mode', () => {
 });
 
 describe('settings defaults', () => {
-  it('are: not configured, every 60 s, notifications on, not paused, reminder after 4 h, no login item, no demo', () => {
+  it('are: not configured, every 60 s, notifications on, not paused, reminder after 4 h, no login item, 10 s to undo, the account name, no demo', () => {
     expect(DEFAULT_SETTINGS).toEqual({
       baseUrl: '',
       clientId: '',
@@ -60,6 +62,8 @@ describe('settings defaults', () => {
       pausedUntil: null,
       reminderAfterMinutes: 240,
       openAtLogin: false,
+      undoSeconds: 10,
+      actorName: '',
       demoMode: false,
       api: null,
     });
@@ -215,6 +219,8 @@ describe('a settings change from the UI', () => {
         pausedUntil: '2026-11-21T18:00:00+01:00',
         reminderAfterMinutes: 15,
         openAtLogin: true,
+        undoSeconds: 0,
+        actorName: '  Anna Virtanen ',
         demoMode: true,
       }),
     ).toEqual({
@@ -227,6 +233,8 @@ describe('a settings change from the UI', () => {
         pausedUntil: '2026-11-21T18:00:00+01:00',
         reminderAfterMinutes: 15,
         openAtLogin: true,
+        undoSeconds: 0,
+        actorName: 'Anna Virtanen',
         demoMode: true,
       },
     });
@@ -263,6 +271,13 @@ describe('a settings change from the UI', () => {
     [{ reminderAfterMinutes: 5 }, 'reminderAfterMinutes', 'or 0 for no reminder'],
     [{ reminderAfterMinutes: 10081 }, 'reminderAfterMinutes', 'from 15 to 10080'],
     [{ openAtLogin: 1 }, 'openAtLogin', 'true or false'],
+    [{ undoSeconds: 61 }, 'undoSeconds', 'from 0 to 60'],
+    [{ undoSeconds: -1 }, 'undoSeconds', 'from 0 to 60'],
+    [{ undoSeconds: 2.5 }, 'undoSeconds', 'whole number'],
+    [{ actorName: 'Anna: admin' }, 'actorName', 'colon'],
+    [{ actorName: 'Anna\nVirtanen' }, 'actorName', 'control characters'],
+    [{ actorName: 'A'.repeat(101) }, 'actorName', 'at most 100 characters'],
+    [{ actorName: 7 }, 'actorName', 'without a colon'],
     [{ demoMode: null }, 'demoMode', 'true or false'],
     [{ theme: 'dark' }, 'theme', 'theme is not a setting'],
     [{ clientSecret: 'pw' }, 'clientSecret', 'kept in the system keychain'],

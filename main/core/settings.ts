@@ -15,6 +15,7 @@ import { existsSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
+import { ACTOR_NAME_MAX, actorNameProblem } from '../../preload/marked-by';
 import type { SellerApiClientOptions } from './api/client';
 import { OPERATIONS, type Operation, PAGE, type RouteOverrides, routePathProblem } from './api/routes';
 import { checkBaseUrl } from './api/transport';
@@ -24,6 +25,8 @@ const MAX_CLIENT_ID_LENGTH = 200;
 export const POLL_INTERVAL_SECONDS = { min: 30, max: 3600, default: 60 } as const;
 /** 0 turns the reminder off; otherwise from 15 minutes to 7 days. */
 export const REMINDER_AFTER_MINUTES = { off: 0, min: 15, max: 7 * 24 * 60, default: 240 } as const;
+/** How long a marked status is held before it is sent, so it can be undone; 0 sends at once. */
+export const UNDO_SECONDS = { min: 0, max: 60, default: 10 } as const;
 
 /** One schema per setting, without defaults: the patch schema is built from the same pieces. */
 const fields = {
@@ -58,6 +61,18 @@ const fields = {
         (m >= REMINDER_AFTER_MINUTES.min && m <= REMINDER_AFTER_MINUTES.max),
     ),
   openAtLogin: z.boolean(),
+  undoSeconds: z.int().min(UNDO_SECONDS.min).max(UNDO_SECONDS.max),
+  /**
+   * The name written into what this laptop posts ("Provisioning started by Anna Virtanen.");
+   * '' = this computer's account name (account-name.ts). No colon: it must read back whole.
+   */
+  actorName: z
+    .string()
+    .trim()
+    .superRefine((name, context) => {
+      const problem = actorNameProblem(name);
+      if (problem) context.addIssue({ code: 'custom', message: `actorName ${problem}` });
+    }),
   /** Run against the built-in simulator instead of a real Seller API. */
   demoMode: z.boolean(),
   /**
@@ -111,6 +126,8 @@ const RULES: Record<Field, string> = {
   pausedUntil: 'must be a date and time such as 2026-11-21T16:50:00Z, or null when not paused',
   reminderAfterMinutes: `must be a whole number of minutes from ${REMINDER_AFTER_MINUTES.min} to ${REMINDER_AFTER_MINUTES.max} (7 days), or 0 for no reminder`,
   openAtLogin: 'must be true or false',
+  undoSeconds: `must be a whole number of seconds from ${UNDO_SECONDS.min} to ${UNDO_SECONDS.max} (0 sends at once, with no undo)`,
+  actorName: `must be a name of at most ${ACTOR_NAME_MAX} characters, without a colon`,
   demoMode: 'must be true or false',
   api: `must be null or an object such as {"routes": {"listNewEvents": {"path": "/seller/v1/events/new"}}, "pageSize": 50}, with page sizes from 1 to ${PAGE.maxLimit}`,
 };
@@ -124,6 +141,8 @@ export const Settings = z.object({
   pausedUntil: fields.pausedUntil.default(null),
   reminderAfterMinutes: fields.reminderAfterMinutes.default(REMINDER_AFTER_MINUTES.default),
   openAtLogin: fields.openAtLogin.default(false),
+  undoSeconds: fields.undoSeconds.default(UNDO_SECONDS.default),
+  actorName: fields.actorName.default(''),
   demoMode: fields.demoMode.default(false),
   api: fields.api.default(null),
 });
