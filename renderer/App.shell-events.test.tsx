@@ -25,7 +25,7 @@ describe('App and the shell’s events', () => {
     await screen.findByRole('list', { name: 'Status' });
 
     act(() => emit({ type: 'open-order', orderId: FULL_ORDER_ID }));
-    expect(await screen.findByRole('heading', { level: 2, name: 'Acme Industrial GmbH' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Industrial GmbH' })).toBeTruthy();
 
     act(() => emit({ type: 'open-settings' }));
     expect(await screen.findByRole('heading', { name: 'Settings' })).toBeTruthy();

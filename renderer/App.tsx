@@ -1,9 +1,9 @@
 // The window: onboarding until an account (or the demo) is set up; then the header and
-// status bar over the inbox, an order, or the settings. The app's state comes from the
-// bridge and is kept current by its events; problems the service reports are shown until
-// dismissed.
+// status bar over the inbox, an order, or the settings, and the bar that offers to undo a
+// status just marked. The app's state comes from the bridge and is kept current by its
+// events; problems the service reports are shown until dismissed.
 import { useCallback, useEffect, useState } from 'react';
-import type { AppState, Bridge } from '../preload/contract';
+import type { AppState, Bridge, OrderListItem } from '../preload/contract';
 import { asBridgeCallError, call } from './bridge/call';
 import { BridgeProvider, useBridge, useBridgeEvents } from './bridge/context';
 import { ErrorAlert } from './components/ErrorAlert';
@@ -11,8 +11,10 @@ import { Header, type Page } from './components/Header';
 import { Inbox } from './components/Inbox';
 import { INITIAL_QUERY, type InboxQuery } from './components/inbox-query';
 import { Onboarding } from './components/Onboarding';
-import { OrderDetail } from './components/OrderDetail';
+import { OrderDetail, type Step } from './components/OrderDetail';
 import { SettingsView } from './components/SettingsView';
+import { UndoProvider } from './components/UndoBar';
+import { orderStep } from './hooks/order-steps';
 
 /** At most this many problems are kept on screen; older ones give way. */
 const MAX_PROBLEMS = 3;
@@ -23,12 +25,18 @@ interface Problem {
   details?: string[] | undefined;
 }
 
-type View = { page: 'inbox' } | { page: 'order'; orderId: string } | { page: 'settings' };
+/** An order opened from the inbox carries its row (shown at once) and where it was in the list. */
+type View =
+  | { page: 'inbox' }
+  | { page: 'order'; orderId: string; row?: OrderListItem; index?: number }
+  | { page: 'settings' };
 
 export function App({ bridge }: { bridge: Bridge }) {
   return (
     <BridgeProvider bridge={bridge}>
-      <Shell />
+      <UndoProvider>
+        <Shell />
+      </UndoProvider>
     </BridgeProvider>
   );
 }
@@ -42,11 +50,29 @@ function Shell() {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [problems, setProblems] = useState<Problem[]>([]);
 
+  const openOrder = useCallback((row: OrderListItem, index: number) => {
+    setSelectedId(row.orderId);
+    setView({ page: 'order', orderId: row.orderId, row, index });
+  }, []);
+
   const addProblem = useCallback((message: string, details?: string[]) => {
     setProblems((shown) =>
       [...shown.filter((p) => p.message !== message), { message, details }].slice(-MAX_PROBLEMS),
     );
   }, []);
+
+  const step = useCallback(
+    (direction: Step) => {
+      if (view.page !== 'order') return;
+      orderStep(bridge, query, { orderId: view.orderId, index: view.index }, direction).then(
+        (next) => next && openOrder(next.row, next.index),
+        (failure: unknown) => addProblem(asBridgeCallError(failure).message),
+      );
+    },
+    [bridge, query, view, openOrder, addProblem],
+  );
+
+  const backToInbox = useCallback(() => setView({ page: 'inbox' }), []);
 
   const loadState = useCallback(() => {
     setLoadError(null);
@@ -68,6 +94,7 @@ function Shell() {
         addProblem(event.message, event.details);
         break;
       case 'open-order':
+        setSelectedId(event.orderId);
         setView({ page: 'order', orderId: event.orderId });
         break;
       case 'open-inbox':
@@ -138,11 +165,17 @@ function Shell() {
             onQueryChange={setQuery}
             selectedId={selectedId}
             onSelect={setSelectedId}
-            onOpen={(orderId) => setView({ page: 'order', orderId })}
+            onOpen={openOrder}
           />
         )}
         {view.page === 'order' && (
-          <OrderDetail orderId={view.orderId} onBack={() => setView({ page: 'inbox' })} />
+          <OrderDetail
+            key={view.orderId}
+            orderId={view.orderId}
+            preview={view.row}
+            onBack={backToInbox}
+            onStep={step}
+          />
         )}
         {view.page === 'settings' && <SettingsView state={state} onState={setState} />}
       </main>

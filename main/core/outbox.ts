@@ -6,6 +6,7 @@
 // which removes it as if never marked.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { isHeld } from '../../preload/hold';
 import { SellerApiError } from './api/errors';
 import type { MarketplaceEvent, NewMarketplaceEvent } from './api/wire';
 import { MARKABLE_STATUSES } from './order-status';
@@ -61,11 +62,6 @@ export type UndoOutcome =
   | 'already-sent'
   /** No such status (undone already, or confirmed and forgotten). */
   | 'unknown';
-
-/** Whether an item is still held at `now` (its grace period has not ended). */
-export function isHeld(item: Pick<OutboxItem, 'state' | 'notBefore'>, now: number): boolean {
-  return item.state === 'pending' && item.notBefore !== undefined && Date.parse(item.notBefore) > now;
-}
 
 export interface OutboxPorts {
   store: OutboxStore;

@@ -1,8 +1,19 @@
-// Copies an id to the clipboard. The clipboard can be unavailable (no permission, a page
-// without focus): the user is then told to copy the text by hand.
+// Copies a value (an id, an e-mail address, a list of them) to the clipboard. The clipboard
+// can be unavailable (no permission, a page without focus): the user is then told to copy
+// the text by hand.
 import { useEffect, useState } from 'react';
 
-export function CopyButton({ value, label }: { value: string; label: string }) {
+export function CopyButton({
+  value,
+  label,
+  text = 'Copy',
+}: {
+  value: string;
+  /** What is copied, for the button's accessible name ("Copy order id"). */
+  label: string;
+  /** The button's visible text. */
+  text?: string;
+}) {
   const [feedback, setFeedback] = useState<string | null>(null);
   useEffect(() => {
     if (feedback === null) return;
@@ -22,8 +33,13 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
 
   return (
     <>
-      <button type="button" className="copy-button" aria-label={`Copy ${label}`} onClick={() => void copy()}>
-        Copy
+      <button
+        type="button"
+        className="copy-button"
+        aria-label={text === 'Copy' ? `Copy ${label}` : undefined}
+        onClick={() => void copy()}
+      >
+        {text}
       </button>
       <span className="copy-feedback" role="status">
         {feedback}

@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { OrderListItem } from '../../preload/contract';
 import { createFakeBridge, type FakeBridge } from '../test-support/fake-bridge';
 import { manyOrders } from '../test-support/fixtures';
 import { renderWithBridge } from '../test-support/render';
@@ -25,7 +26,7 @@ afterAll(() => {
 afterEach(cleanup);
 
 /** The inbox with its query and selection kept as the app keeps them. */
-function Harness({ onOpen }: { onOpen: (orderId: string) => void }) {
+function Harness({ onOpen }: { onOpen: (order: OrderListItem, index: number) => void }) {
   const [query, setQuery] = useState<InboxQuery>(INITIAL_QUERY);
   const [selected, setSelected] = useState<string | null>(null);
   return (
@@ -103,7 +104,10 @@ describe('Inbox', () => {
     expect(selected()?.textContent).toContain('Buyer 1');
     expect(list.getAttribute('aria-activedescendant')).toBe(selected()?.id);
     fireEvent.keyDown(list, { key: 'Enter' });
-    expect(onOpen).toHaveBeenCalledWith('order-00001');
+    expect(onOpen).toHaveBeenCalledWith(
+      expect.objectContaining({ orderId: 'order-00001', buyer: 'Buyer 1' }),
+      1,
+    );
     fireEvent.keyDown(list, { key: 'ArrowUp' });
     fireEvent.keyDown(list, { key: 'ArrowUp' });
     expect(selected()?.textContent).toContain('Buyer 0');

@@ -10,6 +10,7 @@ import { type BridgeEvent, useBridge, useBridgeEvents } from '../bridge/context'
 import { formatAge, formatDateTime, plural } from '../format';
 import { useNow } from '../hooks/useNow';
 import { useOrderPages } from '../hooks/useOrderPages';
+import { isEditable } from '../keyboard';
 import { ErrorAlert } from './ErrorAlert';
 import { FILTERS, type InboxQuery } from './inbox-query';
 import { ServerText } from './ServerText';
@@ -36,7 +37,8 @@ export function Inbox({
   onQueryChange: (query: InboxQuery) => void;
   selectedId: string | null;
   onSelect: (orderId: string) => void;
-  onOpen: (orderId: string) => void;
+  /** Opens an order: its row (shown at once) and where it is in the list (to step to its neighbours). */
+  onOpen: (order: OrderListItem, index: number) => void;
 }) {
   const bridge = useBridge();
   const now = useNow();
@@ -127,7 +129,7 @@ export function Inbox({
         const order = orders.rowAt(from);
         if (order) {
           event.preventDefault();
-          onOpen(order.orderId);
+          onOpen(order, from);
         }
         return;
       }
@@ -228,7 +230,7 @@ export function Inbox({
                 now={now}
                 onClick={() => {
                   onSelect(order.orderId);
-                  onOpen(order.orderId);
+                  onOpen(order, item.index);
                 }}
               />
             );
@@ -308,9 +310,4 @@ function ageText(age: string, waiting: boolean): string {
 
 function rowId(index: number): string {
   return `inbox-row-${index}`;
-}
-
-function isEditable(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }

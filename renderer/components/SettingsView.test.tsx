@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES } from '../../main/core/settings';
+import { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES, UNDO_SECONDS } from '../../main/core/settings';
 import type { AppState } from '../../preload/contract';
+import { ACTOR_NAME_MAX } from '../../preload/marked-by';
 import * as limits from '../limits';
 import { appState, createFakeBridge, FakeBridgeError } from '../test-support/fake-bridge';
 import { renderWithBridge } from '../test-support/render';
@@ -146,6 +147,23 @@ describe('SettingsView', () => {
     expect(bridge.callsOf('diagnose')).toHaveLength(1);
   });
 
+  it('sets the name statuses are marked with (the account name until set) and the time to undo', async () => {
+    const { bridge } = await renderSettings(appState({ actorName: 'anna' }));
+    const name = screen.getByLabelText('Your name');
+    expect(name).toHaveProperty('value', '');
+    expect(name.getAttribute('placeholder')).toBe('anna');
+    expect(screen.getByText(/"Provisioning\s+started by anna\."/)).toBeTruthy();
+    const undo = screen.getByLabelText('Time to undo a marked status (seconds)');
+    expect(undo).toHaveProperty('value', '10');
+    fireEvent.change(name, { target: { value: ' Anna Virtanen ' } });
+    expect(screen.getByText(/"Provisioning\s+started by Anna Virtanen\."/)).toBeTruthy();
+    fireEvent.change(undo, { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('setSettings')).toEqual([{ actorName: 'Anna Virtanen', undoSeconds: 0 }]),
+    );
+  });
+
   it('keeps the limits it states in step with the settings schema', () => {
     expect(limits.POLL_INTERVAL_SECONDS).toEqual({
       min: POLL_INTERVAL_SECONDS.min,
@@ -156,6 +174,8 @@ describe('SettingsView', () => {
       min: REMINDER_AFTER_MINUTES.min,
       max: REMINDER_AFTER_MINUTES.max,
     });
+    expect(limits.UNDO_SECONDS).toEqual({ min: UNDO_SECONDS.min, max: UNDO_SECONDS.max });
+    expect(limits.ACTOR_NAME_MAX).toBe(ACTOR_NAME_MAX);
   });
 
   it('shows demo mode as read-only', async () => {

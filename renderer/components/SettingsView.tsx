@@ -1,13 +1,14 @@
 // Every setting of the Settings schema: the account (base URL, client id), how often to
-// check, notifications and their pause, reminders, opening at login, and whether this is
-// the demo (read-only: starting the demo or entering an account changes it). The service
+// check, notifications and their pause, reminders, the name statuses are marked with and the
+// time to undo one, opening at login, and whether this is the demo (read-only: starting the
+// demo or entering an account changes it). The service
 // validates; its message is shown next to the form. The secret is write-only (SecretField).
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { Settings } from '../../main/core/settings';
 import type { AppState } from '../../preload/contract';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
-import { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES } from '../limits';
+import { ACTOR_NAME_MAX, POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES, UNDO_SECONDS } from '../limits';
 import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
 import { DiagnosePanel } from './DiagnosePanel';
 import { ErrorAlert } from './ErrorAlert';
@@ -20,6 +21,8 @@ interface Draft {
   pollIntervalSeconds: string;
   notificationsEnabled: boolean;
   reminderAfterMinutes: string;
+  actorName: string;
+  undoSeconds: string;
   openAtLogin: boolean;
 }
 
@@ -30,6 +33,8 @@ function draftOf(settings: Settings): Draft {
     pollIntervalSeconds: String(settings.pollIntervalSeconds),
     notificationsEnabled: settings.notificationsEnabled,
     reminderAfterMinutes: String(settings.reminderAfterMinutes),
+    actorName: settings.actorName,
+    undoSeconds: String(settings.undoSeconds),
     openAtLogin: settings.openAtLogin,
   };
 }
@@ -47,6 +52,8 @@ function changes(settings: Settings, draft: Draft): Record<string, unknown> {
     pollIntervalSeconds: numberOf(draft.pollIntervalSeconds),
     notificationsEnabled: draft.notificationsEnabled,
     reminderAfterMinutes: numberOf(draft.reminderAfterMinutes),
+    actorName: draft.actorName.trim(),
+    undoSeconds: numberOf(draft.undoSeconds),
     openAtLogin: draft.openAtLogin,
   };
   return Object.fromEntries(
@@ -70,6 +77,9 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
     poll: `${id}-poll`,
     notifications: `${id}-notifications`,
     reminder: `${id}-reminder`,
+    actorName: `${id}-actor-name`,
+    actorHint: `${id}-actor-hint`,
+    undo: `${id}-undo`,
     login: `${id}-login`,
     error: `${id}-error`,
   };
@@ -190,6 +200,32 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
               value={draft.reminderAfterMinutes}
               onChange={(value) => update({ reminderAfterMinutes: value })}
               hint={`0 turns reminders off; otherwise ${REMINDER_AFTER_MINUTES.min} minutes to ${REMINDER_AFTER_MINUTES.max / 1440} days (${REMINDER_AFTER_MINUTES.max} minutes).`}
+            />
+
+            <h3>Marking statuses</h3>
+            <label htmlFor={ids.actorName}>Your name</label>
+            <input
+              id={ids.actorName}
+              type="text"
+              autoComplete="name"
+              maxLength={ACTOR_NAME_MAX}
+              placeholder={settings.actorName === '' ? state.actorName : undefined}
+              aria-describedby={ids.actorHint}
+              value={draft.actorName}
+              onChange={(e) => update({ actorName: e.target.value })}
+            />
+            <p className="hint" id={ids.actorHint}>
+              Written into each status you mark, so colleagues on other laptops see who did it: "Provisioning
+              started by {draft.actorName.trim() || (settings.actorName === '' ? state.actorName : '') || '…'}
+              ." Left empty, it is this computer's account name.
+            </p>
+            <WholeNumberField
+              id={ids.undo}
+              label="Time to undo a marked status (seconds)"
+              limits={UNDO_SECONDS}
+              value={draft.undoSeconds}
+              onChange={(value) => update({ undoSeconds: value })}
+              hint={`A status is sent to the marketplace after this; until then Undo takes it back. ${UNDO_SECONDS.min} sends at once; at most ${UNDO_SECONDS.max}.`}
             />
 
             <h3>Start-up</h3>

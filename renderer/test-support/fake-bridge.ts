@@ -178,6 +178,8 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
         }
         view.outbox = view.outbox.filter((i) => i !== item);
         view.status = statusBefore.get(requestId);
+        // As the service does: the views showing the order read it again.
+        queueMicrotask(() => result.emit({ type: 'orders-updated', orderIds: [item.orderId] }));
         return { outcome: 'undone' };
       }
       return { outcome: 'unknown' };

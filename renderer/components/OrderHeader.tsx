@@ -1,0 +1,62 @@
+// The top of an order's page: who bought (the buyer's full name, however long), its status,
+// its total, how long it has waited (or when it came in), and who marked it last and when.
+// Drawn at once from the inbox's row while the whole order loads.
+import { forwardRef } from 'react';
+import { capped, plainText } from '../../main/core/marketplace-text';
+import { formatAge, statusLabel } from '../format';
+import { useNow } from '../hooks/useNow';
+import type { LastMark } from '../order-marks';
+import { ServerText } from './ServerText';
+import { StatusChip } from './StatusChip';
+import { Time } from './Time';
+
+export interface HeaderFacts {
+  title: string;
+  status: string | undefined;
+  total: string | undefined;
+  receivedAt: string | undefined;
+  lastMark: LastMark | undefined;
+}
+
+export const OrderHeader = forwardRef<HTMLHeadingElement, { facts: HeaderFacts }>(function OrderHeader(
+  { facts },
+  headingRef,
+) {
+  const now = useNow();
+  const age = formatAge(facts.receivedAt, now);
+  const waiting = facts.status === 'ProvisioningStarted';
+  return (
+    <header className="order-head">
+      <div className="order-title-row">
+        <h1 id="order-heading" ref={headingRef} tabIndex={-1}>
+          <ServerText text={facts.title} />
+        </h1>
+        {facts.total !== undefined && facts.total !== '' && (
+          <span className="order-total">
+            <ServerText text={facts.total} />
+          </span>
+        )}
+      </div>
+      <p className="order-facts">
+        <StatusChip status={facts.status} />
+        {age !== '' && (
+          <span className={waiting ? 'order-waited' : 'muted'}>
+            {age === 'just now' ? 'Came in just now' : waiting ? `Waiting ${age}` : `Came in ${age} ago`}
+          </span>
+        )}
+        {facts.lastMark && (
+          <span className="order-last-mark">
+            Marked {statusLabel(facts.lastMark.status)}
+            {facts.lastMark.actor !== undefined && (
+              <>
+                {' '}
+                by <ServerText text={facts.lastMark.actor} />
+              </>
+            )}
+            , <Time iso={facts.lastMark.at} />
+          </span>
+        )}
+      </p>
+    </header>
+  );
+});
