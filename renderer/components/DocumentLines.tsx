@@ -1,71 +1,67 @@
-// What to provision, line by line: the product, the seller's item id, the quantity with its
-// unit named, the price for its base quantity, and the line's total. One compact block per
-// line (plain text, no nested lists), so an order of hundreds of lines renders about as fast
-// as one of a few. Delivery contacts are listed once each below (DeliveryContacts).
+// What to provision, line by line: the product, the line total, the quantity with its unit
+// named and the price for its base quantity, the seller's item id and the line's note. Few
+// elements per line, and lines out of view are not laid out (styles.css), so an order of
+// hundreds of lines opens about as fast as one of a few. Delivery contacts are listed once
+// each below (DeliveryContacts). The server's words are isolated and plain, as ServerText has them.
+import { memo } from 'react';
 import type { DocumentLine } from '../../main/core/api/wire';
+import { paragraphText, plainText } from '../../main/core/marketplace-text';
 import { formatAmount, formatPer, formatQuantity, lineTotal } from '../format';
-import { ServerText } from './ServerText';
+import { unitName } from '../unit-names';
 
-export function DocumentLines({ lines, currency }: { lines: DocumentLine[]; currency: string }) {
+/** Drawn again only when the order's lines change (not on the page's other state: undo, errors, …). */
+export const DocumentLines = memo(function DocumentLines({
+  lines,
+  currency,
+}: {
+  lines: DocumentLine[];
+  currency: string;
+}) {
   if (lines.length === 0) return <p className="muted">The order has no lines.</p>;
   return (
     <ol className="lines" aria-label="Order lines">
-      {lines.map((line, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: lines keep the server's order; line ids may be absent or repeat
-        <Line key={index} line={line} position={index + 1} currency={currency} />
-      ))}
+      {lines.map((line, index) => lineItem(line, index + 1, currency))}
     </ol>
   );
-}
+});
 
-function Line({ line, position, currency }: { line: DocumentLine; position: number; currency: string }) {
+/** One line (a plain function, not a component: hundreds of them cost no component each). */
+function lineItem(line: DocumentLine, position: number, currency: string) {
   const item = line.lineItem;
   const price = item?.price;
   const priceCurrency = price?.priceAmount?.currencyCode ?? currency;
-  const total = lineTotal(item?.quantity, { amount: price?.priceAmount?.amount, base: price?.baseQuantity });
-  const quantity = formatQuantity(item?.quantity);
   const amount = price?.priceAmount?.amount;
+  const total = lineTotal(item?.quantity, { amount, base: price?.baseQuantity });
+  const quantity = formatQuantity(item?.quantity);
   // "176 users × €9.95 per month"; a quantity without a unit says what it is.
   const counted = quantity === '' || item?.quantity?.unitCode ? quantity : `Quantity ${quantity}`;
   const priced =
-    amount === undefined
-      ? ''
-      : [formatAmount(amount, priceCurrency), formatPer(price?.baseQuantity)].join(' ');
+    amount === undefined ? '' : `${formatAmount(amount, priceCurrency)} ${formatPer(price?.baseQuantity)}`;
   const facts = [counted, priced.trim()].filter((part) => part !== '').join(' × ');
+  // Only a unit code this app does not name is the server's text there: isolated then.
+  const unitCode = item?.quantity?.unitCode;
+  const unknownUnit = unitCode !== undefined && unitCode !== '' && unitName(unitCode, 1) === undefined;
   return (
-    <li className="line">
-      <div className="line-main">
-        <span className="line-product">
-          <ServerText text={item?.name ?? `Line ${line.lineId ?? position}`} />
-        </span>
-        {total && (
-          <span className="line-total">
-            {formatAmount(total.amount, priceCurrency)}
-            {total.per && <span className="muted"> {total.per}</span>}
-          </span>
-        )}
-      </div>
+    // Lines keep the server's order; line ids may be absent or repeat, so the position is the key.
+    <li className="line" key={position}>
+      <bdi className="line-product server-text">
+        {plainText(item?.name ?? `Line ${line.lineId ?? position}`)}
+      </bdi>
       <p className="line-facts">
-        {facts !== '' && (
-          <span className="line-quantity">
-            <ServerText text={facts} />
-          </span>
+        {total && (
+          <span className="line-total">{`${formatAmount(total.amount, priceCurrency)}${total.per && ` ${total.per}`}`}</span>
         )}
+        {unknownUnit ? <bdi className="server-text">{plainText(facts)}</bdi> : facts}
         {item?.sellersItemId !== undefined && (
-          <span className="line-item-id">
-            <span className="muted">Item id </span>
-            <span className="mono">
-              <ServerText text={item.sellersItemId} />
-            </span>
-          </span>
+          <>
+            {/* No-break spaces: "Item id" stays with its id, "Line" with its number. */}
+            {facts === '' ? 'Item\u00a0id\u00a0' : ' · Item\u00a0id\u00a0'}
+            <bdi className="server-text mono">{plainText(item.sellersItemId)}</bdi>
+          </>
         )}
-        <span className="muted line-id">Line {line.lineId ?? position}</span>
+        {` · Line\u00a0${line.lineId ?? position}`}
       </p>
-      {line.note && (
-        <p className="line-note">
-          <ServerText text={line.note} lines />
-        </p>
-      )}
+      {line.note && <p className="line-note server-text server-lines">{paragraphText(line.note)}</p>}
     </li>
   );
 }

@@ -51,12 +51,19 @@ export function OrderDetail({
   const latestLoad = useRef(0);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
+  /** The view shown, as JSON: a reload that brings the same order (a refresh that changed nothing) redraws nothing. */
+  const shownJson = useRef('');
+
   const load = useCallback(async () => {
     const mine = ++latestLoad.current;
     try {
       const loaded = await call(bridge, 'getOrder', { orderId });
       if (mine !== latestLoad.current) return;
-      setView(loaded);
+      const json = JSON.stringify(loaded);
+      if (json !== shownJson.current) {
+        shownJson.current = json;
+        setView(loaded);
+      }
       setError(null);
     } catch (failure) {
       if (mine === latestLoad.current) setError(asBridgeCallError(failure).message);

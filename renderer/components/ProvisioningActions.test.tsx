@@ -58,7 +58,7 @@ describe('ProvisioningActions', () => {
     expect(undoBar().textContent).toContain('Marked In progress: Acme Industrial GmbH.');
     expect(undoBar().textContent).toMatch(/Sending in (10|9) s/);
     expect(within(undoBar()).getByRole('button', { name: /^Undo/ })).toBeTruthy();
-    expect(screen.getByText(/Marked In progress: Held until .* so it can be undone/)).toBeTruthy();
+    expect(screen.getByText('Marked In progress: Held 10 s so it can be undone, then sent.')).toBeTruthy();
     const held = within(screen.getByRole('list', { name: 'Statuses not yet confirmed' })).getByRole(
       'listitem',
     );

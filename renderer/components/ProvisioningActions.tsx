@@ -88,7 +88,10 @@ export function ProvisioningActions({
     try {
       const item = await call(bridge, 'markStatus', request);
       seenInOutbox.current = false;
-      refocus.current = true;
+      // The order is read again and shows its new status: then its first action has the focus
+      // (at once, when a refresh already brought the status before this answer).
+      if (shownStatus.current === item.statusCode) requestAnimationFrame(focusFirstAction);
+      else refocus.current = true;
       setMarked(item);
       setConfirming(null);
       setFailureForm(null);

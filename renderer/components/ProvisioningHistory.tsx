@@ -6,7 +6,7 @@ import type { MarketplaceEvent } from '../../main/core/api/wire';
 import type { OutboxItem } from '../../main/core/outbox';
 import { isHeld } from '../../preload/hold';
 import { parseMark } from '../../preload/marked-by';
-import { formatDateTime, statusLabel } from '../format';
+import { statusLabel } from '../format';
 import { useNow } from '../hooks/useNow';
 import { ServerText } from './ServerText';
 import { StatusChip } from './StatusChip';
@@ -138,12 +138,15 @@ function MarkText({
 
 /** Where a marked status is on its way to the marketplace, in words. */
 export function deliveryText(
-  item: Pick<OutboxItem, 'state' | 'attempts' | 'notBefore'>,
+  item: Pick<OutboxItem, 'state' | 'attempts' | 'notBefore' | 'createdAt'>,
   now: number,
 ): string {
   switch (item.state) {
     case 'pending':
-      if (isHeld(item, now)) return `Held until ${formatDateTime(item.notBefore ?? '')} so it can be undone`;
+      if (isHeld(item, now)) {
+        const seconds = Math.round((Date.parse(item.notBefore ?? '') - Date.parse(item.createdAt)) / 1000);
+        return `Held ${seconds} s so it can be undone, then sent`;
+      }
       return item.attempts > 0 ? 'Waiting to be sent (will try again)' : 'Waiting to be sent';
     case 'sent':
       return 'Sent; waiting for the marketplace to list it';

@@ -233,6 +233,9 @@ describe('the order page', () => {
       const undo = page.locator('.undo-bar').getByRole('button', { name: /^Undo/ });
       await undo.waitFor();
       await expectWithin(undo, { x: 0, y: 0, ...viewport });
+      await page.screenshot({
+        path: join(SCREENSHOTS, `order-page-undo-${viewport.width}x${viewport.height}.png`),
+      });
       // The focus moved on to the next action.
       await expect
         .poll(() => page.evaluate(() => document.activeElement?.textContent))
