@@ -28,7 +28,8 @@ export const OrderHeader = forwardRef<HTMLHeadingElement, { facts: HeaderFacts }
   return (
     <header className="order-head">
       <div className="order-title-row">
-        <h1 id="order-heading" ref={headingRef} tabIndex={-1}>
+        {/* A name longer than three lines is cut here: the title and the Buyer section have it whole. */}
+        <h1 id="order-heading" ref={headingRef} tabIndex={-1} title={capped(plainText(facts.title), 300)}>
           <ServerText text={facts.title} />
         </h1>
         {facts.total !== undefined && facts.total !== '' && (
