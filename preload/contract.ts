@@ -8,6 +8,7 @@ import type { OutboxItem } from '../main/core/outbox';
 import type { CoreEvent, CoreStatus, OrderDetail } from '../main/core/seller-core';
 import type { Settings } from '../main/core/settings';
 import type { InboxRow } from '../main/core/store/account-store';
+import { INBOX_SORTS } from './inbox-sort';
 
 const OrderId = z.string().trim().min(1, 'an order id is required').max(100);
 
@@ -59,6 +60,8 @@ export const requests = {
   listOrders: z.strictObject({
     filter: z.enum(['all', 'waiting', ...MARKABLE_STATUSES, 'ProvisioningStarted']).default('all'),
     search: z.string().max(200).default(''),
+    /** Waiting orders first either way; then the longest waiting, or the newest, first. */
+    sort: z.enum(INBOX_SORTS).default('longest-waiting'),
     offset: z.int().min(0).default(0),
     limit: z.int().min(1).max(MAX_PAGE).default(100),
   }),
@@ -133,5 +136,17 @@ export type ShellEvent =
 export const ipcChannel = (channel: Channel): string => `seller-tray:${channel}`;
 export const EVENT_CHANNEL = 'seller-tray:event';
 
+/**
+ * A refusal: `message` says in plain words what happened and what to do; `details` hold the
+ * technical facts (operation, HTTP status, request id) for a "Details" disclosure; `fields`
+ * name the settings a refused change got wrong, each with its own message.
+ */
+export interface AnswerError {
+  code: string;
+  message: string;
+  details?: string[];
+  fields?: { field: string; message: string }[];
+}
+
 /** What every channel answers: the value, or an error a person can act on. */
-export type Answer<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
+export type Answer<T> = { ok: true; value: T } | { ok: false; error: AnswerError };

@@ -59,15 +59,15 @@ describe('App', () => {
         type: 'app-state',
         state: appState({
           connection: 'credentials-rejected',
-          lastError: 'The marketplace rejected the client id or secret.',
+          lastError: 'createToken: HTTP 401 Unauthorized',
+          problem: { message: 'The marketplace rejected the client id or secret.', details: [] },
           pendingOutbox: 3,
           notificationsPausedUntil: until,
         }),
       }),
     );
-    expect(status.textContent).toContain(
-      'Credentials rejected: The marketplace rejected the client id or secret.',
-    );
+    expect(status.textContent).toContain('Credentials rejected');
+    expect(status.textContent).not.toContain('HTTP 401');
     expect(status.textContent).toContain('3 statuses to send');
     expect(status.textContent).toContain('Notifications paused until');
 
@@ -77,11 +77,48 @@ describe('App', () => {
         status: { ...bridge.state, connection: 'offline', lastError: 'ECONNRESET', lastSuccessfulPoll: null },
       }),
     );
-    expect(status.textContent).toContain('Offline: ECONNRESET');
+    expect(status.textContent).toContain('Offline');
+    expect(status.textContent).not.toContain('ECONNRESET');
     expect(status.textContent).toContain('Not checked yet');
+
+    act(() =>
+      bridge.emit({ type: 'state-changed', status: { ...bridge.state, connection: 'server-problem' } }),
+    );
+    expect(status.textContent).toContain('Marketplace having problems');
 
     act(() => bridge.emit({ type: 'state-changed', status: { ...bridge.state, connection: 'paused' } }));
     expect(status.textContent).toContain('Checking paused');
+  });
+
+  it("shows the connection's problem in plain words while it lasts, its detail one click away", async () => {
+    const bridge = createFakeBridge();
+    render(<App bridge={bridge} />);
+    await screen.findByRole('list', { name: 'Status' });
+    const problem = {
+      message: 'The marketplace is having problems: it answered with a server error.',
+      details: ['Operation: listNewEvents', 'HTTP status: 503 ServiceUnavailable', 'Request id: 5c1d'],
+    };
+    act(() =>
+      bridge.emit({
+        type: 'app-state',
+        state: appState({ connection: 'server-problem', lastError: 'listNewEvents: HTTP 503', problem }),
+      }),
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(problem.message);
+    expect(alert.textContent).not.toContain('listNewEvents: HTTP 503');
+    fireEvent.click(within(alert).getByText('Details'));
+    expect(
+      within(alert)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(problem.details);
+    expect(within(alert).getByRole('button', { name: 'Copy the details' })).toBeTruthy();
+
+    // The next poll works: the banner goes by itself, under a "Connected" status.
+    act(() => bridge.emit({ type: 'app-state', state: appState({ connection: 'ok' }) }));
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    expect(screen.getByRole('list', { name: 'Status' }).textContent).toContain('Connected');
   });
 
   it('checks now', async () => {

@@ -18,9 +18,9 @@ import { SettingsView } from './components/SettingsView';
 const MAX_PROBLEMS = 3;
 
 /** A problem the service reported; `details` say more, behind a disclosure. */
-interface Problem {
+export interface Problem {
   message: string;
-  details?: string[] | undefined;
+  details?: readonly string[] | undefined;
 }
 
 type View = { page: 'inbox' } | { page: 'order'; orderId: string } | { page: 'settings' };
@@ -42,7 +42,7 @@ function Shell() {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [problems, setProblems] = useState<Problem[]>([]);
 
-  const addProblem = useCallback((message: string, details?: string[]) => {
+  const addProblem = useCallback(({ message, details }: Problem) => {
     setProblems((shown) =>
       [...shown.filter((p) => p.message !== message), { message, details }].slice(-MAX_PROBLEMS),
     );
@@ -65,7 +65,7 @@ function Shell() {
         setState((current) => (current ? { ...current, ...event.status } : current));
         break;
       case 'problem':
-        addProblem(event.message, event.details);
+        addProblem(event);
         break;
       case 'open-order':
         setView({ page: 'order', orderId: event.orderId });
@@ -83,6 +83,7 @@ function Shell() {
 
   const problemList = (
     <div className="problems">
+      {state?.problem && <ErrorAlert message={state.problem.message} details={state.problem.details} />}
       {problems.map(({ message, details }) => (
         <ErrorAlert
           key={message}

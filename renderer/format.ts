@@ -79,6 +79,8 @@ const CONNECTION_LABELS: Readonly<Record<Connection, string>> = {
   starting: 'Connecting…',
   ok: 'Connected',
   offline: 'Offline',
+  'server-problem': 'Marketplace having problems',
+  failing: 'Connection problem',
   'credentials-rejected': 'Credentials rejected',
   paused: 'Checking paused',
 };

@@ -233,7 +233,8 @@ describe('failures', () => {
     expect(a.core.status().connection).toBe('credentials-rejected');
     expect(a.timers.scheduled).toBe(0);
     expect(sim.requestCounts.createToken - tokensBefore).toBeLessThanOrEqual(2);
-    expect(a.events.some((e) => e.type === 'problem' && /rejected|401/.test(e.message))).toBe(true);
+    expect(a.core.status().problem?.message).toMatch(/rejected the client id or secret/);
+    expect(a.core.status().problem?.details).toContain('HTTP status: 401 Unauthorized');
   });
 
   it('back off while the server fails, honouring Retry-After', async () => {
@@ -244,10 +245,13 @@ describe('failures', () => {
       script: [{ operation: 'listNewEvents', action: 'status', status: 429, retryAfterSeconds: 120 }],
     });
     await a.core.checkNow();
-    expect(a.core.status().connection).toBe('offline');
+    // It answered: not "offline", but a marketplace with problems, said in words.
+    expect(a.core.status().connection).toBe('server-problem');
+    expect(a.core.status().problem?.message).toMatch(/asked Seller Tray to slow down/);
     expect(a.timers.delays.at(-1)).toBeGreaterThanOrEqual(120_000);
     await a.core.checkNow();
     expect(a.core.status().connection).toBe('ok');
+    expect(a.core.status().problem).toBeNull();
     expect(a.timers.delays.at(-1)).toBe(60_000);
   });
 

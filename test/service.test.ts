@@ -126,8 +126,38 @@ describe('setting up', () => {
 });
 
 describe('requests', () => {
+  it('names each refused setting as the form labels it, field by field', async () => {
+    const { refusal } = await openService();
+    const error = await refusal('setSettings', { pollIntervalSeconds: 5, staleInProgressDays: -1 });
+    expect(error.fields).toEqual([
+      { field: 'pollIntervalSeconds', message: expect.stringMatching(/^Check interval must be/) },
+      { field: 'staleInProgressDays', message: expect.stringMatching(/^In-progress limit must be/) },
+    ]);
+  });
+
+  it('answers a failed marketplace call in plain words, with the technical detail apart', async () => {
+    const { call, refusal } = await configured();
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'getOrder', action: 'status', status: 503, times: 5 }],
+    });
+    const unknown = '00000000-0000-4000-8000-00000000dead';
+    const error = await refusal('getOrder', { orderId: unknown });
+    expect(error.code).toBe('api-http');
+    expect(error.message).toMatch(/^The marketplace is having problems/);
+    expect(error.message).not.toMatch(/HTTP|getOrder|request id/);
+    expect(error.details).toEqual(
+      expect.arrayContaining([
+        'Operation: getOrder',
+        expect.stringMatching(/^HTTP status: 503/),
+        expect.stringMatching(/^Request id: [0-9a-f-]{36}$/),
+      ]),
+    );
+    await admin(sim.url, 'PATCH', 'faults', { script: [] });
+    expect((await call('getState')).setup).toBe('configured');
+  });
+
   it.each([
-    ['setSettings', { pollIntervalSeconds: 5 }, 'pollIntervalSeconds'],
+    ['setSettings', { pollIntervalSeconds: 5 }, 'Check interval must be a whole number'],
     ['setSettings', { clientSecret: 'x' }, 'keychain'],
     ['getOrder', { orderId: 5 }, 'orderId'],
     ['markStatus', { orderId: 'o', statusCode: 'ProvisioningDone' }, 'statusCode'],

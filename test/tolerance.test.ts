@@ -296,8 +296,12 @@ describe('11. a server that ignores the offset', () => {
     const before = sim.requestCounts.listEvents;
     await laptop.core.checkNow();
     expect(sim.requestCounts.listEvents - before).toBeLessThanOrEqual(3);
-    expect(laptop.core.status().connection).toBe('offline');
+    // The marketplace answered, so this is no "offline": a problem the user is told of in words.
+    expect(laptop.core.status().connection).toBe('failing');
     expect(laptop.core.status().lastError).toMatch(/listEvents: .*ignore the offset/);
+    expect(laptop.core.status().problem?.details).toContainEqual(
+      expect.stringMatching(/listEvents: .*ignore the offset/),
+    );
 
     const run = await cli(['orders', 'list', '--all']);
     expect(run.code).toBe(1);

@@ -3,10 +3,10 @@
 // notify, and delivers the statuses the user marks. Everything platform-specific comes in
 // through its ports, so it runs the same in Electron, the CLI and the tests.
 import type { SellerApiClient } from './api/client';
-import { SellerApiError } from './api/errors';
 import { PAGE } from './api/routes';
 import type { License, MarketplaceEvent, Order } from './api/wire';
 import { syncFeed } from './event-feed';
+import { type Explained, explainFailure, type FailureKind, failureKind } from './failure-words';
 import { describeAside } from './kept-aside';
 import {
   briefOf,
@@ -44,12 +44,16 @@ export interface CorePorts {
   isProcessAlive?: (pid: number) => boolean;
 }
 
-export type Connection = 'starting' | 'ok' | 'offline' | 'credentials-rejected' | 'paused';
+/** 'offline': the marketplace could not be reached; 'server-problem': it answered with a server error. */
+export type Connection = 'starting' | 'ok' | 'paused' | FailureKind;
 
 export interface CoreStatus {
   connection: Connection;
   lastSuccessfulPoll: string | null;
+  /** The last poll's failure, technically (for logs and the CLI); null once a poll works. */
   lastError: string | null;
+  /** The same failure for people, shown while it lasts; null once a poll works. */
+  problem: Explained | null;
   waitingCount: number;
   pendingOutbox: number;
   notificationsPausedUntil: string | null;
@@ -111,6 +115,7 @@ export class SellerCore {
   private connection: Connection = 'starting';
   private lastSuccessfulPoll: string | null = null;
   private lastError: string | null = null;
+  private problem: Explained | null = null;
   /** The "new" listing's failure was told: it is told again only after it worked in between. */
   private newListingFailureTold = false;
 
@@ -198,6 +203,7 @@ export class SellerCore {
       connection: this.connection,
       lastSuccessfulPoll: this.lastSuccessfulPoll,
       lastError: this.lastError,
+      problem: this.problem,
       waitingCount: this.store.waitingCount(),
       pendingOutbox: this.outbox.pendingCount,
       notificationsPausedUntil: pausedUntil === null ? null : new Date(pausedUntil).toISOString(),
@@ -320,6 +326,7 @@ export class SellerCore {
     this.store.forgetConfirmed();
     this.lastSuccessfulPoll = this.isoNow();
     this.lastError = null;
+    this.problem = null;
   }
 
   /** Items kept aside since the user was last told: one message, what was wrong in its details. */
@@ -411,9 +418,11 @@ export class SellerCore {
       save();
       this.tellAside();
     } catch (error) {
+      const { message, details } = explainFailure(error);
       this.emit({
         type: 'problem',
-        message: `Orders could not all be read yet: ${(error as Error).message}`,
+        message: `Not every order could be read yet; Seller Tray reads the rest as it goes. ${message}`,
+        details,
       });
     } finally {
       this.backlogWalk = undefined;
@@ -460,17 +469,25 @@ export class SellerCore {
     return new Date(this.now()).toISOString();
   }
 
+  /**
+   * A failed poll is told through the status (connection and problem), not as a passing
+   * message: the header and its banner show it while it lasts and drop it when a poll works.
+   */
   private onPollerState(state: PollerState, error?: unknown): void {
-    if (error !== undefined) this.lastError = error instanceof Error ? error.message : String(error);
+    if (error !== undefined) {
+      this.lastError = error instanceof Error ? error.message : String(error);
+      this.problem = explainFailure(error);
+    }
     if (error !== undefined && this.store.noteIfDamage(error)) {
       this.lastError = DAMAGE_SEEN;
+      this.problem = { message: DAMAGE_SEEN, details: this.problem?.details ?? [] };
       this.emit({ type: 'problem', message: DAMAGE_SEEN });
     }
     const connection: Connection | undefined =
       state === 'idle'
         ? 'ok'
         : state === 'backing-off'
-          ? 'offline'
+          ? failureKind(error)
           : state === 'credentials-rejected'
             ? 'credentials-rejected'
             : state === 'paused'
@@ -479,9 +496,6 @@ export class SellerCore {
     if (connection === undefined) return;
     this.connection = connection;
     this.emitStatus();
-    if (error instanceof SellerApiError && (state === 'credentials-rejected' || state === 'backing-off')) {
-      this.emit({ type: 'problem', message: error.message });
-    }
   }
 
   private emitStatus(): void {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import {
   type Answer,
+  type AnswerError,
   type AppState,
   type Channel,
   type ConnectionTest,
@@ -20,6 +21,7 @@ import { SellerApiError } from './api/errors';
 import { checkBaseUrl, type Transport } from './api/transport';
 import { APP_VERSION } from './app-identity';
 import { diagnose, formatDiagnosis } from './diagnosis';
+import { explainFailure } from './failure-words';
 import { describeAside } from './kept-aside';
 import { DEFAULT_DESCRIPTIONS } from './order-status';
 import type { Timers } from './poller';
@@ -61,6 +63,8 @@ export class ServiceError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** The settings a refused change got wrong, each with its message. */
+    readonly fields?: { field: string; message: string }[],
   ) {
     super(message);
   }
@@ -182,6 +186,7 @@ export class SellerTrayService {
       connection: status?.connection ?? 'starting',
       lastSuccessfulPoll: status?.lastSuccessfulPoll ?? null,
       lastError: status?.lastError ?? null,
+      problem: status?.problem ?? null,
       waitingCount: status?.waitingCount ?? 0,
       pendingOutbox: status?.pendingOutbox ?? 0,
       notificationsPausedUntil: status?.notificationsPausedUntil ?? null,
@@ -190,7 +195,12 @@ export class SellerTrayService {
 
   private async updateSettings(input: unknown): Promise<Settings> {
     const patch = parseSettingsPatch(input);
-    if (!patch.ok) throw new ServiceError('invalid-input', patch.message);
+    if (!patch.ok) {
+      const fields = patch.errors.flatMap(({ field, message }) =>
+        field === null ? [] : [{ field, message }],
+      );
+      throw new ServiceError('invalid-input', patch.message, fields);
+    }
     const before = this.settings;
     const accountChanged =
       (patch.patch.baseUrl !== undefined && patch.patch.baseUrl !== before.baseUrl) ||
@@ -413,12 +423,14 @@ function describeInvalid(error: z.ZodError): string {
     .join('; ');
 }
 
-function toAnswerError(error: unknown): { code: string; message: string } {
-  if (error instanceof ServiceError) return { code: error.code, message: error.message };
+function toAnswerError(error: unknown): AnswerError {
+  if (error instanceof ServiceError) {
+    return { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
+  }
   if (error instanceof TransitionError) return { code: 'unusual-transition', message: error.message };
   if (error instanceof KeychainUnavailableError)
     return { code: 'keychain-unavailable', message: error.message };
   if (error instanceof SecretInputError) return { code: 'invalid-input', message: error.message };
-  if (error instanceof SellerApiError) return { code: `api-${error.kind}`, message: error.message };
+  if (error instanceof SellerApiError) return { code: `api-${error.kind}`, ...explainFailure(error) };
   return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }

@@ -29,6 +29,8 @@ const configured: Settings = {
   openAtLogin: true,
   demoMode: false,
   api: { routes: { listNewEvents: { path: '/seller/v2/events/unseen' } }, pageSize: 50 },
+  staleInProgressDays: 14,
+  inboxSort: 'newest',
 };
 
 beforeEach(() => {
@@ -51,7 +53,7 @@ describe.runIf(process.platform !== 'win32')('settings file mode', () => {
 });
 
 describe('settings defaults', () => {
-  it('are: not configured, every 60 s, notifications on, not paused, reminder after 4 h, no login item, no demo', () => {
+  it('are: not configured, every 60 s, notifications on, not paused, reminder after 4 h, no login item, no demo, in progress flagged after 7 days, longest waiting first', () => {
     expect(DEFAULT_SETTINGS).toEqual({
       baseUrl: '',
       clientId: '',
@@ -62,6 +64,8 @@ describe('settings defaults', () => {
       openAtLogin: false,
       demoMode: false,
       api: null,
+      staleInProgressDays: 7,
+      inboxSort: 'longest-waiting',
     });
   });
 });
@@ -216,6 +220,8 @@ describe('a settings change from the UI', () => {
         reminderAfterMinutes: 15,
         openAtLogin: true,
         demoMode: true,
+        staleInProgressDays: 0,
+        inboxSort: 'newest',
       }),
     ).toEqual({
       ok: true,
@@ -228,6 +234,8 @@ describe('a settings change from the UI', () => {
         reminderAfterMinutes: 15,
         openAtLogin: true,
         demoMode: true,
+        staleInProgressDays: 0,
+        inboxSort: 'newest',
       },
     });
   });
@@ -249,30 +257,33 @@ describe('a settings change from the UI', () => {
   });
 
   it.each([
-    [{ pollIntervalSeconds: 29 }, 'pollIntervalSeconds', 'from 30 to 3600'],
-    [{ pollIntervalSeconds: 3601 }, 'pollIntervalSeconds', 'from 30 to 3600'],
-    [{ pollIntervalSeconds: 60.5 }, 'pollIntervalSeconds', 'whole number'],
-    [{ pollIntervalSeconds: '60' }, 'pollIntervalSeconds', 'whole number'],
-    [{ baseUrl: 'http://marketplace.example' }, 'baseUrl', 'must use https'],
-    [{ baseUrl: 'marketplace.example' }, 'baseUrl', 'is not a URL'],
-    [{ baseUrl: 42 }, 'baseUrl', 'address of the Seller API'],
-    [{ clientId: 'x'.repeat(201) }, 'clientId', 'at most 200 characters'],
-    [{ clientId: 'a:b' }, 'clientId', 'colon'],
-    [{ notificationsEnabled: 'yes' }, 'notificationsEnabled', 'true or false'],
-    [{ pausedUntil: 'tomorrow' }, 'pausedUntil', 'date and time'],
-    [{ reminderAfterMinutes: 5 }, 'reminderAfterMinutes', 'or 0 for no reminder'],
-    [{ reminderAfterMinutes: 10081 }, 'reminderAfterMinutes', 'from 15 to 10080'],
-    [{ openAtLogin: 1 }, 'openAtLogin', 'true or false'],
-    [{ demoMode: null }, 'demoMode', 'true or false'],
-    [{ theme: 'dark' }, 'theme', 'theme is not a setting'],
-    [{ clientSecret: 'pw' }, 'clientSecret', 'kept in the system keychain'],
-  ])('refuses %j, naming %s', (input, field, words) => {
+    [{ pollIntervalSeconds: 29 }, 'pollIntervalSeconds', 'Check interval', 'from 30 to 3600'],
+    [{ pollIntervalSeconds: 3601 }, 'pollIntervalSeconds', 'Check interval', 'from 30 to 3600'],
+    [{ pollIntervalSeconds: 60.5 }, 'pollIntervalSeconds', 'Check interval', 'whole number'],
+    [{ pollIntervalSeconds: '60' }, 'pollIntervalSeconds', 'Check interval', 'whole number'],
+    [{ baseUrl: 'http://marketplace.example' }, 'baseUrl', 'Base URL', 'must use https'],
+    [{ baseUrl: 'marketplace.example' }, 'baseUrl', 'Base URL', 'is not a URL'],
+    [{ baseUrl: 42 }, 'baseUrl', 'Base URL', 'address of the Seller API'],
+    [{ clientId: 'x'.repeat(201) }, 'clientId', 'Client id', 'at most 200 characters'],
+    [{ clientId: 'a:b' }, 'clientId', 'Client id', 'colon'],
+    [{ notificationsEnabled: 'yes' }, 'notificationsEnabled', 'Notifications', 'true or false'],
+    [{ pausedUntil: 'tomorrow' }, 'pausedUntil', 'Pause', 'date and time'],
+    [{ reminderAfterMinutes: 5 }, 'reminderAfterMinutes', 'Reminder delay', 'or 0 for no reminder'],
+    [{ reminderAfterMinutes: 10081 }, 'reminderAfterMinutes', 'Reminder delay', 'from 15 to 10080'],
+    [{ openAtLogin: 1 }, 'openAtLogin', 'Open at login', 'true or false'],
+    [{ demoMode: null }, 'demoMode', 'Demo mode', 'true or false'],
+    [{ staleInProgressDays: 366 }, 'staleInProgressDays', 'In-progress limit', 'from 1 to 365, or 0'],
+    [{ staleInProgressDays: 1.5 }, 'staleInProgressDays', 'In-progress limit', 'whole number of days'],
+    [{ inboxSort: 'oldest' }, 'inboxSort', 'Inbox order', 'longest-waiting, newest'],
+    [{ theme: 'dark' }, 'theme', 'theme', 'theme is not a setting'],
+    [{ clientSecret: 'pw' }, 'clientSecret', 'clientSecret', 'kept in the system keychain'],
+  ])('refuses %j, naming %s as the form labels it', (input, field, label, words) => {
     const result = parseSettingsPatch(input);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors).toHaveLength(1);
     expect(result.errors[0]?.field).toBe(field);
-    expect(result.errors[0]?.message).toMatch(new RegExp(`^${field}`));
+    expect(result.errors[0]?.message).toMatch(new RegExp(`^${label} `));
     expect(result.errors[0]?.message).toContain(words);
     expect(result.message).toBe(result.errors[0]?.message);
   });

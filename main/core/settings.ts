@@ -15,6 +15,7 @@ import { existsSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
+import { INBOX_SORTS } from '../../preload/inbox-sort';
 import type { SellerApiClientOptions } from './api/client';
 import { OPERATIONS, type Operation, PAGE, type RouteOverrides, routePathProblem } from './api/routes';
 import { checkBaseUrl } from './api/transport';
@@ -24,6 +25,8 @@ const MAX_CLIENT_ID_LENGTH = 200;
 export const POLL_INTERVAL_SECONDS = { min: 30, max: 3600, default: 60 } as const;
 /** 0 turns the reminder off; otherwise from 15 minutes to 7 days. */
 export const REMINDER_AFTER_MINUTES = { off: 0, min: 15, max: 7 * 24 * 60, default: 240 } as const;
+/** An order in progress longer than this many days is flagged in the inbox; 0 = never. */
+export const STALE_IN_PROGRESS_DAYS = { off: 0, max: 365, default: 7 } as const;
 
 /** One schema per setting, without defaults: the patch schema is built from the same pieces. */
 const fields = {
@@ -90,6 +93,10 @@ const fields = {
     })
     .transform((api) => api as { routes?: RouteOverrides; pageSize?: number })
     .nullable(),
+
+  // The inbox (issue 12).
+  staleInProgressDays: z.int().min(STALE_IN_PROGRESS_DAYS.off).max(STALE_IN_PROGRESS_DAYS.max),
+  inboxSort: z.enum(INBOX_SORTS),
 };
 
 type Field = keyof typeof fields;
@@ -113,6 +120,30 @@ const RULES: Record<Field, string> = {
   openAtLogin: 'must be true or false',
   demoMode: 'must be true or false',
   api: `must be null or an object such as {"routes": {"listNewEvents": {"path": "/seller/v1/events/new"}}, "pageSize": 50}, with page sizes from 1 to ${PAGE.maxLimit}`,
+
+  // The inbox (issue 12).
+  staleInProgressDays: `must be a whole number of days from 1 to ${STALE_IN_PROGRESS_DAYS.max}, or 0 never to flag an order`,
+  inboxSort: `must be one of ${INBOX_SORTS.join(', ')}`,
+};
+
+/**
+ * Each setting as the window's form labels it: messages for the window and the CLI name the
+ * field so (the settings file's own messages name its keys). The file-only `api` keeps its key.
+ */
+const LABELS: Record<Field, string> = {
+  baseUrl: 'Base URL',
+  clientId: 'Client id',
+  pollIntervalSeconds: 'Check interval',
+  notificationsEnabled: 'Notifications',
+  pausedUntil: 'Pause',
+  reminderAfterMinutes: 'Reminder delay',
+  openAtLogin: 'Open at login',
+  demoMode: 'Demo mode',
+  api: 'api',
+
+  // The inbox (issue 12).
+  staleInProgressDays: 'In-progress limit',
+  inboxSort: 'Inbox order',
 };
 
 /** The settings as stored: every key present (defaults fill the gaps), unknown keys dropped. */
@@ -126,6 +157,10 @@ export const Settings = z.object({
   openAtLogin: fields.openAtLogin.default(false),
   demoMode: fields.demoMode.default(false),
   api: fields.api.default(null),
+
+  // The inbox (issue 12).
+  staleInProgressDays: fields.staleInProgressDays.default(STALE_IN_PROGRESS_DAYS.default),
+  inboxSort: fields.inboxSort.default('longest-waiting'),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -135,7 +170,10 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze(Settings.parse
 const SettingsPatch = z.strictObject(fields).partial();
 export type SettingsPatch = Partial<Settings>;
 
-/** One refusal. `field` is the setting's key (or the unknown key), null when the input is no object. */
+/**
+ * One refusal. `field` is the setting's key (or the unknown key), null when the input is no
+ * object; `message` names the field as the form labels it.
+ */
 export interface SettingsFieldError {
   field: string | null;
   message: string;
@@ -153,7 +191,7 @@ export type SettingsPatchResult =
 export function parseSettingsPatch(input: unknown): SettingsPatchResult {
   const parsed = SettingsPatch.safeParse(input);
   if (!parsed.success) {
-    const errors = describeIssues(parsed.error.issues);
+    const errors = describeIssues(parsed.error.issues, (field) => LABELS[field]);
     return { ok: false, errors, message: errors.map((e) => e.message).join('; ') };
   }
   const patch = Object.fromEntries(
@@ -162,7 +200,14 @@ export function parseSettingsPatch(input: unknown): SettingsPatchResult {
   return { ok: true, patch };
 }
 
-function describeIssues(issues: readonly z.core.$ZodIssue[]): SettingsFieldError[] {
+/** The field's own key: how the settings file's messages name it. */
+const byKey = (field: Field): string => field;
+
+/** Each issue as a message naming its field by `name` (its label or its key), once per message. */
+function describeIssues(
+  issues: readonly z.core.$ZodIssue[],
+  name: (field: Field) => string = byKey,
+): SettingsFieldError[] {
   const errors: SettingsFieldError[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
@@ -174,11 +219,12 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): SettingsFieldError
       errors.push({ field: null, message: 'the settings must be an object of setting names and values' });
       continue;
     }
-    // Our own refinements already say precisely what is wrong; the rest get the field's rule.
+    // Our own refinements already say precisely what is wrong (they start with the key); the
+    // rest get the field's rule.
     const message =
       issue.code === 'custom' && issue.message.startsWith(field)
-        ? issue.message
-        : `${field} ${RULES[field as Field]}`;
+        ? `${name(field as Field)}${issue.message.slice(field.length)}`
+        : `${name(field as Field)} ${RULES[field as Field]}`;
     if (!errors.some((e) => e.field === field && e.message === message)) errors.push({ field, message });
   }
   return errors;

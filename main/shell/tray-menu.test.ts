@@ -39,6 +39,7 @@ const baseState: AppState = {
   connection: 'ok',
   lastSuccessfulPoll: null,
   lastError: null,
+  problem: null,
   waitingCount: 0,
   pendingOutbox: 0,
   notificationsPausedUntil: null,

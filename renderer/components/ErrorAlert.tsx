@@ -1,20 +1,25 @@
-// An error for the user, in an alert region so assistive technology reads it at once; what
-// it is about in detail (when there is more to say) one click away. Its message and details
-// may quote the server, so they are shown as the server's text.
+// An error for the user, in an alert region so assistive technology reads it at once: what
+// happened and what to do, and the technical detail (operation, HTTP status, request id) one
+// click away under "Details", with a button that copies it for a support ticket. Its message
+// and details may quote the server, so they are shown as the server's text.
+import { CopyButton } from './CopyButton';
 import { ServerText } from './ServerText';
 
 export function ErrorAlert({
   message,
   details,
   onDismiss,
+  id,
 }: {
   message: string | null;
   details?: readonly string[] | undefined;
-  onDismiss?: () => void;
+  onDismiss?: (() => void) | undefined;
+  /** For a field's `aria-describedby`. */
+  id?: string | undefined;
 }) {
   if (!message) return null;
   return (
-    <div className="alert" role="alert">
+    <div className="alert" role="alert" id={id}>
       <div className="alert-text">
         <ServerText text={message} />
         {details && details.length > 0 && (
@@ -27,6 +32,7 @@ export function ErrorAlert({
                 </li>
               ))}
             </ul>
+            <CopyButton value={[message, ...details].join('\n')} label="the details" />
           </details>
         )}
       </div>

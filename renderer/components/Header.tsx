@@ -7,7 +7,6 @@ import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { connectionLabel, formatWhen, plural } from '../format';
 import { useNow } from '../hooks/useNow';
-import { ServerText } from './ServerText';
 
 export type Page = 'inbox' | 'settings';
 
@@ -23,7 +22,7 @@ export function Header({
   page: Page;
   onNavigate: (page: Page) => void;
   onState: (state: AppState) => void;
-  onError: (message: string) => void;
+  onError: (problem: { message: string; details: readonly string[] }) => void;
 }) {
   const bridge = useBridge();
   const now = useNow();
@@ -34,7 +33,7 @@ export function Header({
     try {
       onState(await call(bridge, 'checkNow', undefined));
     } catch (failure) {
-      onError(asBridgeCallError(failure).message);
+      onError(asBridgeCallError(failure));
     } finally {
       setChecking(false);
     }
@@ -82,11 +81,6 @@ export function Header({
         <li className={`connection connection-${state.connection}`} aria-live="polite">
           <span className="dot" aria-hidden="true" />
           {connectionLabel(state.connection)}
-          {state.connection !== 'ok' && state.lastError && (
-            <span className="status-detail">
-              : <ServerText text={state.lastError} />
-            </span>
-          )}
         </li>
         <li>
           {state.lastSuccessfulPoll

@@ -151,11 +151,11 @@ describe('Inbox', () => {
     );
     await waitFor(() => expect(rows()).toHaveLength(9)); // 2 and 21..29 less 27 (20 and 27 have no buyer)
     const filters = screen.getByRole('group', { name: 'Filter by status' });
-    expect(within(filters).getByRole('radio', { name: 'All orders' })).toHaveProperty('checked', true);
-    fireEvent.click(within(filters).getByRole('radio', { name: 'Waiting for action' }));
+    expect(within(filters).getByRole('radio', { name: 'All' })).toHaveProperty('checked', true);
+    fireEvent.click(within(filters).getByRole('radio', { name: 'New' }));
     await waitFor(() =>
       expect(bridge.callsOf('listOrders').at(-1)).toEqual({
-        filter: 'waiting',
+        filter: 'ProvisioningStarted',
         search: 'Buyer 2',
         offset: 0,
         limit: 100,

@@ -187,7 +187,7 @@ export function Inbox({
           </label>
         ))}
       </fieldset>
-      <ErrorAlert message={orders.error} />
+      <ErrorAlert message={orders.error?.message ?? null} details={orders.error?.details} />
       <p className="inbox-count" role="status">
         {orders.total === null
           ? 'Loading orders…'

@@ -1,7 +1,11 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES } from '../../main/core/settings';
+import {
+  POLL_INTERVAL_SECONDS,
+  REMINDER_AFTER_MINUTES,
+  STALE_IN_PROGRESS_DAYS,
+} from '../../main/core/settings';
 import type { AppState } from '../../preload/contract';
 import * as limits from '../limits';
 import { appState, createFakeBridge, FakeBridgeError } from '../test-support/fake-bridge';
@@ -24,12 +28,9 @@ describe('SettingsView', () => {
     await renderSettings();
     expect(screen.getByLabelText('Base URL')).toHaveProperty('value', 'https://marketplace.example');
     expect(screen.getByLabelText('Client id')).toHaveProperty('value', 'seller-client');
-    expect(screen.getByLabelText('Check for new orders every (seconds)')).toHaveProperty('value', '60');
+    expect(screen.getByLabelText('Check interval (seconds)')).toHaveProperty('value', '60');
     expect(screen.getByLabelText('Show a notification for each new order')).toHaveProperty('checked', true);
-    expect(screen.getByLabelText('Remind me of an order still waiting after (minutes)')).toHaveProperty(
-      'value',
-      '240',
-    );
+    expect(screen.getByLabelText('Reminder delay (minutes)')).toHaveProperty('value', '240');
     expect(screen.getByLabelText('Open Seller Tray when I log in')).toHaveProperty('checked', false);
     expect(screen.getByText('Demo mode is off.')).toBeTruthy();
     expect(screen.getByRole('group', { name: 'Pause notifications' })).toBeTruthy();
@@ -38,11 +39,11 @@ describe('SettingsView', () => {
 
   it('saves only what changed', async () => {
     const { bridge } = await renderSettings();
-    fireEvent.change(screen.getByLabelText('Check for new orders every (seconds)'), {
+    fireEvent.change(screen.getByLabelText('Check interval (seconds)'), {
       target: { value: '120' },
     });
     fireEvent.click(screen.getByLabelText('Open Seller Tray when I log in'));
-    fireEvent.change(screen.getByLabelText('Remind me of an order still waiting after (minutes)'), {
+    fireEvent.change(screen.getByLabelText('Reminder delay (minutes)'), {
       target: { value: '0' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
@@ -54,27 +55,50 @@ describe('SettingsView', () => {
     expect(await screen.findByText('Settings saved.')).toBeTruthy();
   });
 
-  it("shows the service's validation message next to the form", async () => {
+  it("shows the service's refusal at the field it names, tied to it", async () => {
     const { bridge } = await renderSettings();
-    const message =
-      'pollIntervalSeconds must be a whole number of seconds from 30 to 3600 (30 seconds to 1 hour)';
+    const message = 'Check interval must be a whole number of seconds from 30 to 3600 (30 seconds to 1 hour)';
     bridge.handle('setSettings', () => {
-      throw new FakeBridgeError('invalid-input', message);
+      throw new FakeBridgeError('invalid-input', message, [], [{ field: 'pollIntervalSeconds', message }]);
     });
-    fireEvent.change(screen.getByLabelText('Check for new orders every (seconds)'), {
-      target: { value: '5' },
-    });
+    const input = screen.getByLabelText('Check interval (seconds)');
+    fireEvent.change(input, { target: { value: '5' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     const form = screen.getByRole('form', { name: 'Settings' });
-    expect((await within(form).findByRole('alert')).textContent).toContain(message);
+    expect((await within(form).findByRole('alert')).textContent).toContain('see the fields marked above');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (input.getAttribute('aria-describedby') ?? '').split(' ');
+    expect(describedBy.map((id) => document.getElementById(id)?.textContent)).toContain(message);
     expect(bridge.callsOf('setSettings')).toEqual([{ pollIntervalSeconds: 5 }]);
-    // What the user typed stays, to be corrected.
-    expect(screen.getByLabelText('Check for new orders every (seconds)')).toHaveProperty('value', '5');
+    // What the user typed stays, to be corrected; the other fields are not marked.
+    expect(input).toHaveProperty('value', '5');
+    expect(screen.getByLabelText('Reminder delay (minutes)').getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('shows a refusal that names no field above Save, its detail one click away', async () => {
+    const { bridge } = await renderSettings();
+    bridge.handle('setSettings', () => {
+      throw new FakeBridgeError('internal', 'The settings file could not be written.', ['EACCES']);
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    const alert = await within(screen.getByRole('form', { name: 'Settings' })).findByRole('alert');
+    expect(alert.textContent).toContain('The settings file could not be written.');
+    expect(within(alert).getByText('EACCES')).toBeTruthy();
+  });
+
+  it('saves the in-progress limit and the inbox order', async () => {
+    const { bridge } = await renderSettings();
+    fireEvent.change(screen.getByLabelText('In-progress limit (days)'), { target: { value: '14' } });
+    fireEvent.change(screen.getByLabelText('Inbox order'), { target: { value: 'newest' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('setSettings')).toEqual([{ staleInProgressDays: 14, inboxSort: 'newest' }]),
+    );
   });
 
   it('sends text that is no whole number as typed, for the service to refuse', async () => {
     const { bridge } = await renderSettings();
-    fireEvent.change(screen.getByLabelText('Remind me of an order still waiting after (minutes)'), {
+    fireEvent.change(screen.getByLabelText('Reminder delay (minutes)'), {
       target: { value: '1.5' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
@@ -155,6 +179,10 @@ describe('SettingsView', () => {
       off: REMINDER_AFTER_MINUTES.off,
       min: REMINDER_AFTER_MINUTES.min,
       max: REMINDER_AFTER_MINUTES.max,
+    });
+    expect(limits.STALE_IN_PROGRESS_DAYS).toEqual({
+      off: STALE_IN_PROGRESS_DAYS.off,
+      max: STALE_IN_PROGRESS_DAYS.max,
     });
   });
 

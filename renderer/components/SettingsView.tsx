@@ -7,10 +7,11 @@ import type { Settings } from '../../main/core/settings';
 import type { AppState } from '../../preload/contract';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
-import { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES } from '../limits';
+import { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES, STALE_IN_PROGRESS_DAYS } from '../limits';
 import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
 import { DiagnosePanel } from './DiagnosePanel';
 import { ErrorAlert } from './ErrorAlert';
+import { INBOX_SORT_CHOICES } from './inbox-query';
 import { PauseControl } from './PauseControl';
 import { SecretField } from './SecretField';
 
@@ -20,6 +21,8 @@ interface Draft {
   pollIntervalSeconds: string;
   notificationsEnabled: boolean;
   reminderAfterMinutes: string;
+  staleInProgressDays: string;
+  inboxSort: Settings['inboxSort'];
   openAtLogin: boolean;
 }
 
@@ -30,6 +33,8 @@ function draftOf(settings: Settings): Draft {
     pollIntervalSeconds: String(settings.pollIntervalSeconds),
     notificationsEnabled: settings.notificationsEnabled,
     reminderAfterMinutes: String(settings.reminderAfterMinutes),
+    staleInProgressDays: String(settings.staleInProgressDays),
+    inboxSort: settings.inboxSort,
     openAtLogin: settings.openAtLogin,
   };
 }
@@ -47,6 +52,8 @@ function changes(settings: Settings, draft: Draft): Record<string, unknown> {
     pollIntervalSeconds: numberOf(draft.pollIntervalSeconds),
     notificationsEnabled: draft.notificationsEnabled,
     reminderAfterMinutes: numberOf(draft.reminderAfterMinutes),
+    staleInProgressDays: numberOf(draft.staleInProgressDays),
+    inboxSort: draft.inboxSort,
     openAtLogin: draft.openAtLogin,
   };
   return Object.fromEntries(
@@ -54,12 +61,19 @@ function changes(settings: Settings, draft: Draft): Record<string, unknown> {
   );
 }
 
+/** A refusal as the form shows it: each field's message at its field, the rest above Save. */
+interface Refusal {
+  message: string;
+  details: readonly string[];
+  fields: ReadonlyMap<string, string>;
+}
+
 export function SettingsView({ state, onState }: { state: AppState; onState: (state: AppState) => void }) {
   const bridge = useBridge();
   const [settings, setSettings] = useState<Settings | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Refusal | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const id = useId();
   const ids = {
@@ -70,6 +84,8 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
     poll: `${id}-poll`,
     notifications: `${id}-notifications`,
     reminder: `${id}-reminder`,
+    stale: `${id}-stale`,
+    sort: `${id}-sort`,
     login: `${id}-login`,
     error: `${id}-error`,
   };
@@ -83,7 +99,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
         setDraft(draftOf(loaded));
       },
       (failure: unknown) => {
-        if (current) setError(asBridgeCallError(failure).message);
+        if (current) setError(refusalOf(failure));
       },
     );
     return () => {
@@ -103,7 +119,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
       setDraft(draftOf(stored));
       setSaved('Settings saved.');
     } catch (failure) {
-      setError(asBridgeCallError(failure).message);
+      setError(refusalOf(failure));
     } finally {
       setBusy(false);
     }
@@ -113,13 +129,19 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
     setSaved(null);
     setDraft((d) => (d ? { ...d, ...patch } : d));
   };
+  /** The refusal's message for a field, and the id it is shown under. */
+  const fieldError = (field: keyof Draft) => {
+    const message = error?.fields.get(field);
+    return message === undefined ? undefined : { message, id: `${id}-${field}-error` };
+  };
+  const accountError = fieldError('baseUrl') ?? fieldError('clientId');
 
   return (
     <section className="settings" aria-labelledby={ids.heading}>
       <h2 id={ids.heading}>Settings</h2>
       {!draft || !settings ? (
         error ? (
-          <ErrorAlert message={error} />
+          <ErrorAlert message={error.message} details={error.details} />
         ) : (
           <p role="status">Loading the settings…</p>
         )
@@ -136,43 +158,50 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
             <label htmlFor={ids.baseUrl}>Base URL</label>
             <input
               id={ids.baseUrl}
-              aria-describedby={ids.accountHint}
+              aria-describedby={describedBy(ids.accountHint, fieldError('baseUrl')?.id)}
+              aria-invalid={fieldError('baseUrl') ? true : undefined}
               type="url"
               inputMode="url"
               maxLength={2048}
               value={draft.baseUrl}
               onChange={(e) => update({ baseUrl: e.target.value })}
             />
+            <FieldError error={fieldError('baseUrl')} />
             <label htmlFor={ids.clientId}>Client id</label>
             <input
               id={ids.clientId}
+              aria-describedby={fieldError('clientId')?.id}
+              aria-invalid={fieldError('clientId') ? true : undefined}
               type="text"
               spellCheck={false}
               maxLength={200}
               value={draft.clientId}
               onChange={(e) => update({ clientId: e.target.value })}
             />
+            <FieldError error={fieldError('clientId')} />
             <p className="hint" id={ids.accountHint}>
               {!settings.demoMode &&
                 settings.baseUrl !== '' &&
+                !accountError &&
                 (!sameMarketplace(draft.baseUrl, settings.baseUrl) ||
                   draft.clientId.trim() !== settings.clientId) &&
                 `${SECRET_BINDING} After this change it asks for the secret again.`}
             </p>
             <p className="muted">
               {settings.demoMode
-                ? 'Demo mode is on: Seller Tray runs on the built-in demo marketplace. Enter your own base URL and client id to leave it.'
+                ? 'Demo mode is on: Seller Tray runs on the built-in demo marketplace. Leave the demo (in the header) or enter your own base URL and client id to leave it.'
                 : 'Demo mode is off.'}
             </p>
 
             <h3>Checking and notifications</h3>
             <WholeNumberField
               id={ids.poll}
-              label="Check for new orders every (seconds)"
+              label="Check interval (seconds)"
               limits={{ min: POLL_INTERVAL_SECONDS.min, max: POLL_INTERVAL_SECONDS.max }}
               value={draft.pollIntervalSeconds}
               onChange={(value) => update({ pollIntervalSeconds: value })}
-              hint={`From ${POLL_INTERVAL_SECONDS.min} to ${POLL_INTERVAL_SECONDS.max} seconds (1 hour).`}
+              hint={`How often Seller Tray asks the marketplace for new orders: ${POLL_INTERVAL_SECONDS.min} to ${POLL_INTERVAL_SECONDS.max} seconds (1 hour).`}
+              error={fieldError('pollIntervalSeconds')}
             />
             <div className="check">
               <input
@@ -185,12 +214,36 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
             </div>
             <WholeNumberField
               id={ids.reminder}
-              label="Remind me of an order still waiting after (minutes)"
+              label="Reminder delay (minutes)"
               limits={{ min: REMINDER_AFTER_MINUTES.off, max: REMINDER_AFTER_MINUTES.max }}
               value={draft.reminderAfterMinutes}
               onChange={(value) => update({ reminderAfterMinutes: value })}
-              hint={`0 turns reminders off; otherwise ${REMINDER_AFTER_MINUTES.min} minutes to ${REMINDER_AFTER_MINUTES.max / 1440} days (${REMINDER_AFTER_MINUTES.max} minutes).`}
+              hint={`Remind me of an order still waiting after this long; the inbox marks it late then, and very late after twice as long. 0 turns reminders off; otherwise ${REMINDER_AFTER_MINUTES.min} minutes to ${REMINDER_AFTER_MINUTES.max / 1440} days (${REMINDER_AFTER_MINUTES.max} minutes).`}
+              error={fieldError('reminderAfterMinutes')}
             />
+
+            <h3>Inbox</h3>
+            <WholeNumberField
+              id={ids.stale}
+              label="In-progress limit (days)"
+              limits={{ min: STALE_IN_PROGRESS_DAYS.off, max: STALE_IN_PROGRESS_DAYS.max }}
+              value={draft.staleInProgressDays}
+              onChange={(value) => update({ staleInProgressDays: value })}
+              hint={`The inbox flags an order in progress for longer than this. 0 never flags one; otherwise 1 to ${STALE_IN_PROGRESS_DAYS.max} days.`}
+              error={fieldError('staleInProgressDays')}
+            />
+            <label htmlFor={ids.sort}>Inbox order</label>
+            <select
+              id={ids.sort}
+              value={draft.inboxSort}
+              onChange={(e) => update({ inboxSort: e.target.value as Draft['inboxSort'] })}
+            >
+              {INBOX_SORT_CHOICES.map((choice) => (
+                <option key={choice.value} value={choice.value}>
+                  {choice.label}
+                </option>
+              ))}
+            </select>
 
             <h3>Start-up</h3>
             <div className="check">
@@ -220,7 +273,17 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
               </button>
             </div>
             <div id={ids.error}>
-              <ErrorAlert message={error} onDismiss={() => setError(null)} />
+              {error && (
+                <ErrorAlert
+                  message={
+                    error.fields.size > 0
+                      ? 'Some settings were not saved: see the fields marked above.'
+                      : error.message
+                  }
+                  details={error.details}
+                  onDismiss={() => setError(null)}
+                />
+              )}
             </div>
             <p role="status">{saved}</p>
           </form>
@@ -233,7 +296,28 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
   );
 }
 
-/** A labelled whole-number input with its allowed range said in a hint. */
+function refusalOf(failure: unknown): Refusal {
+  const { message, details, fields } = asBridgeCallError(failure);
+  return { message, details, fields: new Map(fields.map((f) => [f.field, f.message])) };
+}
+
+/** The ids an input is described by, those present. */
+function describedBy(...ids: (string | undefined)[]): string | undefined {
+  const present = ids.filter((i): i is string => !!i);
+  return present.length > 0 ? present.join(' ') : undefined;
+}
+
+/** A field's own refusal, under it, tied to it by its id. */
+function FieldError({ error }: { error: { message: string; id: string } | undefined }) {
+  if (!error) return null;
+  return (
+    <p className="error-text field-error" id={error.id}>
+      {error.message}
+    </p>
+  );
+}
+
+/** A labelled whole-number input with its allowed range said in a hint, and its refusal if any. */
 function WholeNumberField(props: {
   id: string;
   label: string;
@@ -241,6 +325,7 @@ function WholeNumberField(props: {
   value: string;
   onChange: (value: string) => void;
   hint: string;
+  error: { message: string; id: string } | undefined;
 }) {
   const hintId = `${props.id}-hint`;
   return (
@@ -253,13 +338,15 @@ function WholeNumberField(props: {
         min={props.limits.min}
         max={props.limits.max}
         step={1}
-        aria-describedby={hintId}
+        aria-describedby={describedBy(hintId, props.error?.id)}
+        aria-invalid={props.error ? true : undefined}
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}
       />
       <p id={hintId} className="hint">
         {props.hint}
       </p>
+      <FieldError error={props.error} />
     </>
   );
 }

@@ -3,7 +3,7 @@
 // (new orders, a mark) reads the loaded pages again, keeping what is shown until they answer.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OrderListItem, OrderPage } from '../../preload/contract';
-import { asBridgeCallError, call } from '../bridge/call';
+import { asBridgeCallError, type BridgeCallError, call } from '../bridge/call';
 import type { useBridge } from '../bridge/context';
 import type { InboxQuery } from '../components/inbox-query';
 
@@ -13,7 +13,8 @@ export interface OrderPages {
   /** Null until the first page answered. */
   total: number | null;
   waiting: number;
-  error: string | null;
+  /** Why the last page could not be read, with its detail. */
+  error: BridgeCallError | null;
   rowAt(index: number): OrderListItem | undefined;
   indexOf(orderId: string): number;
   /** Asks for the pages holding rows `from` to `to` (the rows in view). */
@@ -27,7 +28,7 @@ export function useOrderPages(
 ): OrderPages {
   const [pages, setPages] = useState<ReadonlyMap<number, OrderListItem[]>>(new Map());
   const [counts, setCounts] = useState<{ total: number; waiting: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<BridgeCallError | null>(null);
   const generation = useRef(0);
   const requested = useRef(new Set<number>());
 
@@ -44,7 +45,7 @@ export function useOrderPages(
         (failure: unknown) => {
           if (mine !== generation.current) return;
           requested.current.delete(page);
-          setError(asBridgeCallError(failure).message);
+          setError(asBridgeCallError(failure));
         },
       );
     },

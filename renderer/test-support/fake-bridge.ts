@@ -21,11 +21,13 @@ export type FakeEvent = CoreEvent | { type: 'app-state'; state: AppState };
 type Handler<C extends Channel> = (request: RequestOf<C>) => Responses[C] | Promise<Responses[C]>;
 export type Handlers = { [C in Channel]?: Handler<C> };
 
-/** An error as the HTTP bridge throws it: a message for the user and a code. */
+/** An error as the HTTP bridge throws it: a message for the user, a code, and maybe detail. */
 export class FakeBridgeError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly details?: string[],
+    readonly fields?: { field: string; message: string }[],
   ) {
     super(message);
   }
@@ -47,6 +49,7 @@ export function appState(overrides: Partial<AppState> = {}): AppState {
     connection: 'ok',
     lastSuccessfulPoll: '2026-11-21T10:00:00.000Z',
     lastError: null,
+    problem: null,
     waitingCount: 0,
     pendingOutbox: 0,
     notificationsPausedUntil: null,
