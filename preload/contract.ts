@@ -33,6 +33,8 @@ export interface OrderPage {
   /** All orders that match the query, and how many of them wait for action. */
   total: number;
   waiting: number;
+  /** The unopened arrivals that match, with their place in the whole list (at most 50). */
+  unopened: { orderId: string; index: number }[];
 }
 
 /** The most rows one listOrders answer carries. */

@@ -121,6 +121,16 @@ describe('App', () => {
     expect(screen.getByRole('list', { name: 'Status' }).textContent).toContain('Connected');
   });
 
+  it('carries the waiting count in the window title, and announces arrivals', async () => {
+    const bridge = createFakeBridge({ state: { waitingCount: 3 }, orders: manyOrders(3, 3) });
+    render(<App bridge={bridge} />);
+    await waitFor(() => expect(document.title).toBe('(3) Seller Tray'));
+    act(() => bridge.emit({ type: 'orders-arrived', orderIds: ['order-00001', 'order-00002'] }));
+    expect(screen.getByText('2 new orders arrived.').getAttribute('role')).toBe('status');
+    act(() => bridge.emit({ type: 'app-state', state: appState({ waitingCount: 0 }) }));
+    await waitFor(() => expect(document.title).toBe('Seller Tray'));
+  });
+
   it('checks now', async () => {
     const bridge = createFakeBridge({ state: { lastSuccessfulPoll: null } });
     render(<App bridge={bridge} />);

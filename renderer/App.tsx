@@ -1,7 +1,8 @@
 // The window: onboarding until an account (or the demo) is set up; then the header and
 // status bar over the inbox, an order, or the settings. The app's state comes from the
 // bridge and is kept current by its events; problems the service reports are shown until
-// dismissed.
+// dismissed, the connection's own problem while it lasts. Arrivals are announced to
+// assistive technology, and the window's title carries how many orders wait.
 import { useCallback, useEffect, useState } from 'react';
 import type { AppState, Bridge } from '../preload/contract';
 import { asBridgeCallError, call } from './bridge/call';
@@ -13,6 +14,8 @@ import { INITIAL_QUERY, type InboxQuery } from './components/inbox-query';
 import { Onboarding } from './components/Onboarding';
 import { OrderDetail } from './components/OrderDetail';
 import { SettingsView } from './components/SettingsView';
+
+const APP_TITLE = 'Seller Tray';
 
 /** At most this many problems are kept on screen; older ones give way. */
 const MAX_PROBLEMS = 3;
@@ -41,6 +44,25 @@ function Shell() {
   const [query, setQuery] = useState<InboxQuery>(INITIAL_QUERY);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [problems, setProblems] = useState<Problem[]>([]);
+  /** Orders that arrived while the app ran and were not in view in the inbox since. */
+  const [arrivals, setArrivals] = useState<readonly string[]>([]);
+  const [announcement, setAnnouncement] = useState('');
+
+  const waitingCount = state?.waitingCount ?? 0;
+  useEffect(() => {
+    document.title = waitingCount > 0 ? `(${waitingCount}) ${APP_TITLE}` : APP_TITLE;
+  }, [waitingCount]);
+
+  const arrivalsSeen = useCallback((seen: readonly string[]) => {
+    setArrivals((before) => before.filter((id) => !seen.includes(id)));
+  }, []);
+  const openOrder = useCallback(
+    (orderId: string) => {
+      arrivalsSeen([orderId]);
+      setView({ page: 'order', orderId });
+    },
+    [arrivalsSeen],
+  );
 
   const addProblem = useCallback(({ message, details }: Problem) => {
     setProblems((shown) =>
@@ -67,8 +89,14 @@ function Shell() {
       case 'problem':
         addProblem(event);
         break;
+      case 'orders-arrived':
+        setArrivals((before) => [...before, ...event.orderIds.filter((id) => !before.includes(id))]);
+        setAnnouncement(
+          `${event.orderIds.length === 1 ? 'A new order' : `${event.orderIds.length} new orders`} arrived.`,
+        );
+        break;
       case 'open-order':
-        setView({ page: 'order', orderId: event.orderId });
+        openOrder(event.orderId);
         break;
       case 'open-inbox':
         setView({ page: 'inbox' });
@@ -139,7 +167,9 @@ function Shell() {
             onQueryChange={setQuery}
             selectedId={selectedId}
             onSelect={setSelectedId}
-            onOpen={(orderId) => setView({ page: 'order', orderId })}
+            onOpen={openOrder}
+            arrivals={arrivals}
+            onArrivalsSeen={arrivalsSeen}
           />
         )}
         {view.page === 'order' && (
@@ -147,6 +177,9 @@ function Shell() {
         )}
         {view.page === 'settings' && <SettingsView state={state} onState={setState} />}
       </main>
+      <p className="sr-only" role="status">
+        {announcement}
+      </p>
     </div>
   );
 }

@@ -135,6 +135,21 @@ describe('requests', () => {
     ]);
   });
 
+  it('marks an arrival in the inbox until it is opened, but not the first start backlog', async () => {
+    const { call } = await configured();
+    const before = await call('listOrders', {});
+    expect(before.orders.some((o) => o.unopened)).toBe(false);
+    expect(before.unopened).toEqual([]);
+    const { orderId } = (await admin(sim.url, 'POST', 'purchases')).json;
+    await call('checkNow');
+    const after = await call('listOrders', {});
+    expect(after.unopened).toEqual([{ orderId, index: after.waiting - 1 }]); // the newest waits least
+    expect(after.orders.find((o) => o.orderId === orderId)?.unopened).toBe(true);
+    expect((await call('listOrders', { sort: 'newest' })).unopened).toEqual([{ orderId, index: 0 }]);
+    await call('getOrder', { orderId });
+    expect((await call('listOrders', {})).unopened).toEqual([]);
+  });
+
   it('answers a failed marketplace call in plain words, with the technical detail apart', async () => {
     const { call, refusal } = await configured();
     await admin(sim.url, 'PATCH', 'faults', {

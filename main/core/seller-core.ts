@@ -22,7 +22,7 @@ import { isUsualTransition, type MarkableStatus } from './order-status';
 import { Outbox, type OutboxItem } from './outbox';
 import { Poller, type PollerState, type Timers } from './poller';
 import { isProcessAlive } from './process-alive';
-import { AccountStore, type InboxQuery, type InboxRow, type KeptAside } from './store/account-store';
+import { AccountStore, type InboxPage, type InboxQuery, type KeptAside } from './store/account-store';
 import { importLegacyFiles } from './store/legacy-import';
 
 /** What the core needs to know of the settings, read at each use so changes apply at once. */
@@ -211,7 +211,7 @@ export class SellerCore {
   }
 
   /** One page of the inbox from the store: waiting orders first, then newest first. */
-  orders(query: InboxQuery): { rows: InboxRow[]; total: number; waiting: number } {
+  orders(query: InboxQuery): InboxPage {
     return this.store.inboxPage(query);
   }
 
@@ -231,6 +231,7 @@ export class SellerCore {
    * An order never fetched yet is fetched now; that fails when the marketplace does not answer.
    */
   async order(orderId: string): Promise<OrderDetail> {
+    this.store.markOpened(orderId, this.isoNow());
     let stored = this.store.storedOrder(orderId);
     if (stored?.document === undefined || stored.licenses === undefined) {
       const failure = await this.fetcher.refresh(orderId).then(

@@ -289,8 +289,8 @@ export class SellerTrayService {
 
   /** One page of orders by status and by a search in id, buyer, products, account id and e-mails. */
   private listOrders(query: z.infer<(typeof requests)['listOrders']>): OrderPage {
-    const { rows, total, waiting } = this.requireCore().orders(query);
-    return { orders: rows, offset: query.offset, total, waiting };
+    const { rows, total, waiting, unopened } = this.requireCore().orders(query);
+    return { orders: rows, offset: query.offset, total, waiting, unopened };
   }
 
   /** (Re)builds the core for the configured account; without one, there is none. */

@@ -128,9 +128,11 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
         offset,
         total: matching.length,
         waiting: matching.filter((o) => o.waiting).length,
+        unopened: matching.flatMap((o, index) => (o.unopened ? [{ orderId: o.orderId, index }] : [])),
       };
     },
     getOrder: ({ orderId }) => {
+      fake.orders = fake.orders.map((o) => (o.orderId === orderId ? { ...o, unopened: false } : o));
       const view = views.get(orderId);
       if (!view) throw new FakeBridgeError('api-not-found', `Order ${orderId} was not found.`);
       return structuredClone(view);

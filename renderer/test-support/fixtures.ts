@@ -141,7 +141,9 @@ export function manyOrders(count: number, waiting = 0): OrderListItem[] {
       status: i < waiting ? 'ProvisioningStarted' : 'ProvisioningCompleted',
       purchaseType: 'ServicePurchased',
       since: new Date(base - i * 60_000).toISOString(),
+      statusSince: new Date(base - i * 60_000).toISOString(),
       waiting: i < waiting,
+      unopened: false,
       delivery: null,
     };
     return i % 7 === 6

@@ -249,7 +249,10 @@ describe('connection', () => {
     await banner.waitFor();
     expect(await banner.innerText()).not.toMatch(/HTTP|request id|listNewEvents/);
     await banner.getByText('Details').click();
-    await banner.getByText(/^Request id: [0-9a-f-]{36}$/).first().waitFor();
+    await banner
+      .getByText(/^Request id: [0-9a-f-]{36}$/)
+      .first()
+      .waitFor();
 
     await admin(sim.url, 'PATCH', 'faults', { errorRate: 0, dropRate: 1 });
     await service.handle('checkNow', undefined);
