@@ -42,6 +42,12 @@ export const MAX_PAGE = 500;
 
 export type OrderView = OrderDetail;
 
+/** What Check now found: the state after it, and how many new orders it brought. */
+export interface CheckResult {
+  state: AppState;
+  newOrders: number;
+}
+
 export type ConnectionTest =
   | { ok: true; sellerId: number | null; stage: string | null }
   | { ok: false; reason: 'invalid-url' | 'unreachable' | 'tls' | 'credentials' | 'server'; message: string };
@@ -106,7 +112,7 @@ export interface Responses {
   getOrder: OrderView;
   markStatus: OutboxItem;
   retryDelivery: OutboxItem;
-  checkNow: AppState;
+  checkNow: CheckResult;
   startDemo: AppState;
   pauseNotifications: AppState;
   diagnose: DiagnosisReport;

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { UNTIL_RESUMED } from '../preload/pause';
 import { App } from './App';
 import { appState, createFakeBridge, FakeBridgeError } from './test-support/fake-bridge';
 import { FULL_ORDER_ID, fullView, manyOrders } from './test-support/fixtures';
@@ -48,7 +49,7 @@ describe('App', () => {
     expect(status.textContent).toContain('Connected');
     expect(status.textContent).toMatch(/Last checked/);
     expect(status.textContent).toContain('1 status to send');
-    expect(status.textContent).toContain('Notifications on');
+    expect(screen.queryByText(/Notifications paused/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Inbox 2 waiting' })).toBeTruthy();
     expect(screen.getByText('Demo')).toBeTruthy();
     expect(bridge.listenerCount).toBe(1);
@@ -69,7 +70,8 @@ describe('App', () => {
     expect(status.textContent).toContain('Credentials rejected');
     expect(status.textContent).not.toContain('HTTP 401');
     expect(status.textContent).toContain('3 statuses to send');
-    expect(status.textContent).toContain('Notifications paused until');
+    // The pause is a banner of its own, with Resume.
+    expect(screen.getByText(/Notifications paused until/).closest('.paused-banner')).toBeTruthy();
 
     act(() =>
       bridge.emit({
@@ -131,7 +133,7 @@ describe('App', () => {
     await waitFor(() => expect(document.title).toBe('Seller Tray'));
   });
 
-  it('checks now', async () => {
+  it('checks now, and says what it found', async () => {
     const bridge = createFakeBridge({ state: { lastSuccessfulPoll: null } });
     render(<App bridge={bridge} />);
     const status = await screen.findByRole('list', { name: 'Status' });
@@ -139,6 +141,54 @@ describe('App', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Check now' }));
     await waitFor(() => expect(status.textContent).toMatch(/Last checked/));
     expect(bridge.callsOf('checkNow')).toEqual([undefined]);
+    expect(within(status).getByRole('status').textContent).toBe('No new orders');
+
+    bridge.handle('checkNow', () => ({ state: bridge.state, newOrders: 2 }));
+    fireEvent.click(screen.getByRole('button', { name: 'Check now' }));
+    await waitFor(() => expect(within(status).getByRole('status').textContent).toBe('2 new orders'));
+
+    bridge.handle('checkNow', () => ({ state: { ...bridge.state, connection: 'offline' }, newOrders: 0 }));
+    fireEvent.click(screen.getByRole('button', { name: 'Check now' }));
+    await waitFor(() => expect(within(status).getByRole('status').textContent).toBe('Check failed'));
+  });
+
+  it('pauses from the header in one click, shows a banner while paused, and resumes from it', async () => {
+    const bridge = createFakeBridge();
+    render(<App bridge={bridge} />);
+    const pause = await screen.findByRole('button', { name: 'Pause notifications' });
+    expect(pause.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(pause);
+    expect(pause.getAttribute('aria-expanded')).toBe('true');
+    const choices = screen.getByText('Pause notifications', { selector: 'p' }).parentElement as HTMLElement;
+    expect(
+      within(choices)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['For 1 hour', 'For 4 hours', 'Until tomorrow 08:00', 'Until I resume']);
+    fireEvent.click(within(choices).getByRole('button', { name: 'Until I resume' }));
+    await waitFor(() => expect(bridge.callsOf('pauseNotifications')).toEqual([{ until: UNTIL_RESUMED }]));
+    const banner = await screen.findByText(/Notifications paused until you resume them/);
+    expect(pause.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.getByRole('button', { name: 'Paused notifications' })).toBe(pause);
+
+    fireEvent.click(
+      within(banner.closest('.paused-banner') as HTMLElement).getByRole('button', { name: 'Resume' }),
+    );
+    await waitFor(() => expect(bridge.callsOf('pauseNotifications').at(-1)).toEqual({ until: null }));
+    await waitFor(() => expect(screen.queryByText(/Notifications paused/)).toBeNull());
+  });
+
+  it('closes the pause choices with Escape, back on their button', async () => {
+    const bridge = createFakeBridge();
+    render(<App bridge={bridge} />);
+    const pause = await screen.findByRole('button', { name: 'Pause notifications' });
+    fireEvent.click(pause);
+    const first = screen.getByRole('button', { name: 'For 1 hour' });
+    await waitFor(() => expect(document.activeElement).toBe(first));
+    fireEvent.keyDown(first, { key: 'Escape' });
+    expect(pause.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(pause);
+    expect(bridge.callsOf('pauseNotifications')).toEqual([]);
   });
 
   it('opens an order from the inbox, goes back with the selection kept, and opens the settings', async () => {
@@ -187,10 +237,13 @@ describe('App', () => {
       bridge.emit({ type: 'problem', message: '2 events from the marketplace could not be read', details }),
     );
     const alert = await screen.findByRole('alert');
-    const disclosure = within(alert).getByText('Details').closest('details');
-    expect(disclosure?.open).toBe(false);
-    fireEvent.click(within(alert).getByText('Details'));
-    expect(disclosure?.open).toBe(true);
+    const toggle = within(alert).getByRole('button', { name: 'Details' });
+    const disclosure = document.getElementById(toggle.getAttribute('aria-controls') ?? '');
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(disclosure?.hidden).toBe(true);
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(disclosure?.hidden).toBe(false);
     expect(
       within(alert)
         .getAllByRole('listitem')

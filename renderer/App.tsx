@@ -13,9 +13,15 @@ import { Inbox } from './components/Inbox';
 import { INITIAL_QUERY, type InboxQuery } from './components/inbox-query';
 import { Onboarding } from './components/Onboarding';
 import { OrderDetail } from './components/OrderDetail';
+import { PausedBanner } from './components/PauseControl';
 import { SettingsView } from './components/SettingsView';
 
 const APP_TITLE = 'Seller Tray';
+const SCREEN_NAMES: Readonly<Record<View['page'], string>> = {
+  inbox: 'Inbox',
+  order: 'Order',
+  settings: 'Settings',
+};
 
 /** At most this many problems are kept on screen; older ones give way. */
 const MAX_PROBLEMS = 3;
@@ -111,7 +117,6 @@ function Shell() {
 
   const problemList = (
     <div className="problems">
-      {state?.problem && <ErrorAlert message={state.problem.message} details={state.problem.details} />}
       {problems.map(({ message, details }) => (
         <ErrorAlert
           key={message}
@@ -154,12 +159,17 @@ function Shell() {
     <div className="app">
       <Header
         state={state}
+        screen={SCREEN_NAMES[view.page]}
         page={page}
         onNavigate={(to) => setView({ page: to })}
         onState={setState}
         onError={addProblem}
       />
-      <main className="content">
+      <div className="banners">
+        {state.problem && <ErrorAlert message={state.problem.message} details={state.problem.details} />}
+        <PausedBanner state={state} onState={setState} />
+      </div>
+      <main className={`content content-${view.page}`}>
         {problemList}
         {view.page === 'inbox' && (
           <Inbox

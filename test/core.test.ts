@@ -60,8 +60,8 @@ describe('new orders', () => {
         { lineId: 1, lineItem: { name: 'Backup Vault 1 TB', quantity: { value: 3, unitCode: 'EA' } } },
       ],
     });
-    await a.core.checkNow();
-    await a.core.checkNow();
+    expect(await a.core.checkNow()).toBe(1); // Check now says what it found
+    expect(await a.core.checkNow()).toBe(0);
     expect(a.notifications()).toEqual([
       {
         kind: 'order',
@@ -70,7 +70,9 @@ describe('new orders', () => {
         orderId,
       },
     ]);
-    expect(inbox(a.core)[0]).toMatchObject({ orderId, waiting: true, status: 'ProvisioningStarted' });
+    // Waiting orders first, the longest waiting first: the newest is the last of them.
+    const waiting = inbox(a.core).filter((o) => o.waiting);
+    expect(waiting.at(-1)).toMatchObject({ orderId, waiting: true, status: 'ProvisioningStarted' });
   });
 
   it('reach every laptop of the seller, also when another laptop consumed them from "new"', async () => {

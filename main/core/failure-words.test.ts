@@ -33,7 +33,7 @@ describe('a failure, in words for people', () => {
     expect(offline.message).toMatch(/^The marketplace could not be reached\. Check your internet connection/);
     const down = explainFailure(http('listNewEvents', 503, 'ServiceUnavailable', 'Try later'));
     expect(down.message).toMatch(/^The marketplace is having problems/);
-    expect(down.message).toMatch(/tries again by itself/);
+    expect(down.message).toMatch(/keeps trying/);
   });
 
   it('keeps the operation, HTTP status, the server words and the request id apart from the sentence', () => {

@@ -37,7 +37,7 @@ function sentence(error: SellerApiError): string {
   }
   switch (error.kind) {
     case 'network':
-      return 'The marketplace could not be reached. Check your internet connection (and VPN or proxy, if you use one); Seller Tray keeps trying.';
+      return 'The marketplace could not be reached. Check your internet connection (and VPN, if you use one); Seller Tray keeps trying.';
     case 'timeout':
       return 'The marketplace did not answer in time. Seller Tray tries again by itself.';
     case 'tls':
@@ -53,7 +53,7 @@ function sentence(error: SellerApiError): string {
   if (status === 429)
     return 'The marketplace asked Seller Tray to slow down. It tries again later by itself.';
   if (status >= 500) {
-    return 'The marketplace is having problems: it answered with a server error. Seller Tray tries again by itself, and nothing you marked is lost.';
+    return 'The marketplace is having problems (a server error). Seller Tray keeps trying; nothing you marked is lost.';
   }
   if (status === 404) {
     return error.operation === 'getOrder'

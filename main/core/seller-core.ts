@@ -116,6 +116,8 @@ export class SellerCore {
   private lastSuccessfulPoll: string | null = null;
   private lastError: string | null = null;
   private problem: Explained | null = null;
+  /** New orders learned since this core started (not the first start's backlog). */
+  private ordersLearned = 0;
   /** The "new" listing's failure was told: it is told again only after it worked in between. */
   private newListingFailureTold = false;
 
@@ -192,9 +194,14 @@ export class SellerCore {
     return this.closing;
   }
 
-  /** Check now, resume from sleep, network back, or new credentials. */
-  checkNow(): Promise<void> {
-    return this.poller.pollNow();
+  /**
+   * Check now, resume from sleep, network back, or new credentials. Answers how many new orders
+   * the polls it waited for learned (a poll already running counts, and the one after it).
+   */
+  async checkNow(): Promise<number> {
+    const before = this.ordersLearned;
+    await this.poller.pollNow();
+    return this.ordersLearned - before;
   }
 
   status(): CoreStatus {
@@ -308,7 +315,7 @@ export class SellerCore {
    */
   private async poll(): Promise<void> {
     const sync = await syncFeed(this.ports.client, this.store.cursor());
-    this.store.recordPoll({
+    this.ordersLearned += this.store.recordPoll({
       events: sync.events,
       unreadable: sync.unreadable,
       cursor: sync.cursor,

@@ -157,9 +157,10 @@ export class SellerTrayService {
           throw new ServiceError('not-found', 'There is no failed status to send again with that id.');
         return item;
       }
-      case 'checkNow':
-        await this.core?.checkNow();
-        return this.state();
+      case 'checkNow': {
+        const newOrders = (await this.core?.checkNow()) ?? 0;
+        return { state: this.state(), newOrders };
+      }
       case 'diagnose':
         return this.diagnose();
       case 'startDemo':

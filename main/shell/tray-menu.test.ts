@@ -2,9 +2,10 @@
 // call the service, and the count and tooltip follow the service's state.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppState } from '../../preload/contract';
+import { tomorrowMorning, UNTIL_RESUMED } from '../../preload/pause';
 import { MARKUP, SPOOFED_TOTAL } from '../../test/support/hostile-order';
 import { FakeTray, openDemoService, type TestService, until } from './test-fakes';
-import { startTray, tomorrowMorning, trayView } from './tray-menu';
+import { startTray, trayView } from './tray-menu';
 
 const NOW = new Date(2026, 10, 21, 14, 30);
 /** The service's core judges pauses by the real clock: the tray on it uses that clock too. */
@@ -102,6 +103,28 @@ describe('the tray view', () => {
     const morning = tomorrowMorning(NOW);
     expect([morning.getDate(), morning.getHours(), morning.getMinutes()]).toEqual([22, 8, 0]);
   });
+
+  it('pauses in one click: 1 hour, 4 hours, until tomorrow 08:00, or until resumed', () => {
+    const pause = trayView(baseState, NOW, noActions).template[4]?.submenu?.map((i) => i.label ?? i.type);
+    expect(pause).toEqual([
+      'For 1 hour',
+      'For 4 hours',
+      'Until tomorrow 08:00',
+      'Until I resume',
+      'separator',
+      'Resume notifications',
+    ]);
+    const forever = { ...baseState, notificationsPausedUntil: UNTIL_RESUMED };
+    expect(trayView(forever, NOW, noActions).template[4]?.label).toBe(
+      'Notifications paused until you resume them',
+    );
+  });
+
+  it('tells a marketplace out of reach from one having problems', () => {
+    expect(trayView({ ...baseState, connection: 'server-problem' }, NOW, noActions).toolTip).toBe(
+      'Seller Tray — no orders waiting, the marketplace is having problems',
+    );
+  });
 });
 
 describe('the tray on the service', () => {
@@ -134,6 +157,15 @@ describe('the tray on the service', () => {
 
     tray.item('Until tomorrow 08:00')?.click?.();
     await until(() => service.state().notificationsPausedUntil === tomorrowMorning(LIVE).toISOString());
+
+    tray.item('For 4 hours')?.click?.();
+    await until(
+      () =>
+        service.state().notificationsPausedUntil === new Date(LIVE.getTime() + 4 * 3_600_000).toISOString(),
+    );
+    tray.item('Until I resume')?.click?.();
+    await until(() => service.state().notificationsPausedUntil === UNTIL_RESUMED);
+    expect(tray.toolTip).toMatch(/notifications paused until you resume them/);
 
     tray.item('Resume notifications')?.click?.();
     await until(() => service.state().notificationsPausedUntil === null);

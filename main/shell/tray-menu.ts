@@ -1,7 +1,9 @@
 // The tray: its tooltip, its title and its context menu follow the service's state. The menu
 // carries every action (Linux tray clicks are unreliable): Open, Check now, Pause
-// notifications, Settings, Quit.
+// notifications (one click: 1 hour, 4 hours, until tomorrow 08:00, until I resume), Settings,
+// Quit.
 import type { AppState } from '../../preload/contract';
+import { isUntilResumed, PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
 import type { SellerTrayService } from '../core/service';
 import type { MenuItemSpec, TrayPort } from './electron-ports';
 
@@ -27,49 +29,41 @@ function waitingText(count: number): string {
   return count === 1 ? '1 order waiting' : `${count} orders waiting`;
 }
 
-function pausedUntil(state: AppState, now: Date): Date | null {
-  if (!state.notificationsPausedUntil) return null;
-  const until = new Date(state.notificationsPausedUntil);
-  return Number.isNaN(until.getTime()) || until.getTime() <= now.getTime() ? null : until;
-}
-
 function clock(date: Date, now: Date): string {
   const time = date.toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' });
   return date.toDateString() === now.toDateString() ? time : `${date.toLocaleDateString('en')} ${time}`;
 }
 
-/** One hour from now. */
-export function inOneHour(now: Date): Date {
-  return new Date(now.getTime() + 60 * 60 * 1000);
+/** "paused until 14:30", or "paused until you resume them". */
+function pausedText(until: Date, now: Date): string {
+  return isUntilResumed(until) ? 'paused until you resume them' : `paused until ${clock(until, now)}`;
 }
 
-/** Tomorrow at 08:00, local time. */
-export function tomorrowMorning(now: Date): Date {
-  const next = new Date(now);
-  next.setDate(next.getDate() + 1);
-  next.setHours(8, 0, 0, 0);
-  return next;
-}
+/** What the tooltip says of a connection that does not work. */
+const TRAY_PROBLEMS: Readonly<Record<AppState['connection'], string | null>> = {
+  starting: null,
+  ok: null,
+  paused: null,
+  offline: 'offline',
+  'server-problem': 'the marketplace is having problems',
+  failing: 'connection problem',
+  'credentials-rejected': 'credentials rejected',
+};
 
 /** The tray as the state says: pure, so every label is tested without Electron. */
 export function trayView(state: AppState, now: Date, actions: TrayActions): TrayView {
-  const paused = pausedUntil(state, now);
-  const problem =
-    state.setup === 'unconfigured'
-      ? 'not set up'
-      : state.connection === 'offline'
-        ? 'offline'
-        : state.connection === 'credentials-rejected'
-          ? 'credentials rejected'
-          : null;
+  const paused = pausedUntil(state.notificationsPausedUntil, now.getTime());
+  const problem = state.setup === 'unconfigured' ? 'not set up' : TRAY_PROBLEMS[state.connection];
   const parts = [waitingText(state.waitingCount)];
   if (problem) parts.push(problem);
-  if (paused) parts.push(`notifications paused until ${clock(paused, now)}`);
+  if (paused) parts.push(`notifications ${pausedText(paused, now)}`);
   const toolTip = `${APP_NAME} — ${parts.join(', ')}`;
 
   const pauseMenu: MenuItemSpec[] = [
-    { label: 'For 1 hour', click: () => actions.pause(inOneHour(now)) },
-    { label: 'Until tomorrow 08:00', click: () => actions.pause(tomorrowMorning(now)) },
+    ...PAUSE_CHOICES.map((choice) => ({
+      label: choice.label,
+      click: () => actions.pause(choice.until(now)),
+    })),
     { type: 'separator' },
     { label: 'Resume notifications', enabled: paused !== null, click: () => actions.pause(null) },
   ];
@@ -79,7 +73,7 @@ export function trayView(state: AppState, now: Date, actions: TrayActions): Tray
     { label: 'Open', click: actions.open },
     { label: 'Check now', enabled: state.setup !== 'unconfigured', click: actions.checkNow },
     {
-      label: paused ? `Notifications paused until ${clock(paused, now)}` : 'Pause notifications',
+      label: paused ? `Notifications ${pausedText(paused, now)}` : 'Pause notifications',
       type: 'submenu',
       submenu: pauseMenu,
     },

@@ -1,7 +1,9 @@
 // An error for the user, in an alert region so assistive technology reads it at once: what
 // happened and what to do, and the technical detail (operation, HTTP status, request id) one
-// click away under "Details", with a button that copies it for a support ticket. Its message
-// and details may quote the server, so they are shown as the server's text.
+// click away behind "Details" (right after the words, so a banner stays short), with a
+// button that copies it all for a support ticket. Its message and details may quote the
+// server, so they are shown as the server's text.
+import { useId, useState } from 'react';
 import { CopyButton } from './CopyButton';
 import { ServerText } from './ServerText';
 
@@ -17,14 +19,30 @@ export function ErrorAlert({
   /** For a field's `aria-describedby`. */
   id?: string | undefined;
 }) {
+  const [open, setOpen] = useState(false);
+  const detailsId = useId();
   if (!message) return null;
+  const hasDetails = details !== undefined && details.length > 0;
   return (
     <div className="alert" role="alert" id={id}>
       <div className="alert-text">
         <ServerText text={message} />
-        {details && details.length > 0 && (
-          <details className="alert-details">
-            <summary>Details</summary>
+        {hasDetails && (
+          <>
+            {' '}
+            <button
+              type="button"
+              className="link-button alert-toggle"
+              aria-expanded={open}
+              aria-controls={detailsId}
+              onClick={() => setOpen((o) => !o)}
+            >
+              Details
+            </button>
+          </>
+        )}
+        {hasDetails && (
+          <div className="alert-details" id={detailsId} hidden={!open}>
             <ul>
               {details.map((detail) => (
                 <li key={detail}>
@@ -33,7 +51,7 @@ export function ErrorAlert({
               ))}
             </ul>
             <CopyButton value={[message, ...details].join('\n')} label="the details" />
-          </details>
+          </div>
         )}
       </div>
       {onDismiss && (

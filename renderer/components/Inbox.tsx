@@ -213,7 +213,7 @@ export function Inbox({
           className="search"
           type="search"
           aria-label="Search orders"
-          placeholder="Search buyer, product, order id  ( / )"
+          placeholder="Search buyer, product, id (/)"
           maxLength={200}
           value={search}
           onChange={(event) => onQueryChange({ filter, search: event.target.value })}
@@ -352,30 +352,26 @@ function InboxRow({
       onClick={onClick}
     >
       <StatusChip status={order.status} />
-      <span className="row-main">
-        <span className="row-title">
-          {order.unopened && (
-            <span className="unopened-mark">
-              <span className="sr-only">Not opened yet: </span>
-            </span>
-          )}
-          {!isPlainPurchase(order.purchaseType) && (
-            <span className="purchase-type">
-              <ServerText text={purchaseTypeLabel(order.purchaseType ?? '')} />
-            </span>
-          )}
-          <ServerText text={buyer} />
-        </span>
-        <span className="row-sub">
-          <ServerText text={product} />
-        </span>
+      <span className="row-title">
+        {order.unopened && (
+          <span className="unopened-mark">
+            <span className="sr-only">Not opened yet: </span>
+          </span>
+        )}
+        {!isPlainPurchase(order.purchaseType) && (
+          <span className="purchase-type">
+            <ServerText text={purchaseTypeLabel(order.purchaseType ?? '')} />
+          </span>
+        )}
+        <ServerText text={buyer} />
       </span>
-      <span className="row-side">
-        <span className="row-amount">
-          <ServerText text={order.total ?? ''} />
-        </span>
-        <RowAge order={order} now={now} urgency={urgency} />
+      <span className="row-sub">
+        <ServerText text={product} />
       </span>
+      <span className="row-amount">
+        <ServerText text={order.total ?? ''} />
+      </span>
+      <RowAge order={order} now={now} urgency={urgency} />
     </div>
   );
 }

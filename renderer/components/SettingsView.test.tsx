@@ -7,10 +7,10 @@ import {
   STALE_IN_PROGRESS_DAYS,
 } from '../../main/core/settings';
 import type { AppState } from '../../preload/contract';
+import { tomorrowMorning, UNTIL_RESUMED } from '../../preload/pause';
 import * as limits from '../limits';
 import { appState, createFakeBridge, FakeBridgeError } from '../test-support/fake-bridge';
 import { renderWithBridge } from '../test-support/render';
-import { tomorrowMorning } from './PauseControl';
 import { SettingsView } from './SettingsView';
 
 afterEach(cleanup);
@@ -105,19 +105,21 @@ describe('SettingsView', () => {
     await waitFor(() => expect(bridge.callsOf('setSettings')).toEqual([{ reminderAfterMinutes: '1.5' }]));
   });
 
-  it('pauses notifications for an hour, until tomorrow, and resumes them', async () => {
+  it('pauses notifications for an hour, four hours, until tomorrow or until resumed, and resumes them', async () => {
     const { bridge, onState } = await renderSettings();
     const before = Date.now();
-    fireEvent.click(screen.getByRole('button', { name: 'Pause for 1 hour' }));
+    fireEvent.click(screen.getByRole('button', { name: 'For 1 hour' }));
     await waitFor(() => expect(bridge.callsOf('pauseNotifications')).toHaveLength(1));
     const until = Date.parse(bridge.callsOf('pauseNotifications')[0]?.until ?? '');
     expect(until - before).toBeGreaterThanOrEqual(3_600_000);
     expect(until - before).toBeLessThan(3_600_000 + 5_000);
     expect(onState).toHaveBeenCalled();
 
-    fireEvent.click(screen.getByRole('button', { name: /Pause until tomorrow/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Until tomorrow 08:00' }));
     await waitFor(() => expect(bridge.callsOf('pauseNotifications')).toHaveLength(2));
-    expect(bridge.callsOf('pauseNotifications')[1]?.until).toBe(tomorrowMorning(Date.now()).toISOString());
+    expect(bridge.callsOf('pauseNotifications')[1]?.until).toBe(tomorrowMorning(new Date()).toISOString());
+    fireEvent.click(screen.getByRole('button', { name: 'Until I resume' }));
+    await waitFor(() => expect(bridge.callsOf('pauseNotifications')[2]).toEqual({ until: UNTIL_RESUMED }));
     cleanup();
 
     const paused = appState({ notificationsPausedUntil: new Date(Date.now() + 60_000).toISOString() });
@@ -125,6 +127,10 @@ describe('SettingsView', () => {
     expect(screen.getByText(/Notifications are paused until/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Resume notifications' }));
     await waitFor(() => expect(second.bridge.callsOf('pauseNotifications')).toEqual([{ until: null }]));
+    cleanup();
+
+    await renderSettings(appState({ notificationsPausedUntil: UNTIL_RESUMED }));
+    expect(screen.getByText('Notifications are paused until you resume them.')).toBeTruthy();
   });
 
   it('says the secret will be asked for again before the account moves to another marketplace', async () => {

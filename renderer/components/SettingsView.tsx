@@ -287,7 +287,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
             </div>
             <p role="status">{saved}</p>
           </form>
-          <PauseControl pausedUntil={state.notificationsPausedUntil} onState={onState} />
+          <PauseControl state={state} onState={onState} />
           <SecretField state={state} onState={onState} />
           {state.setup !== 'unconfigured' && <DiagnosePanel />}
         </>

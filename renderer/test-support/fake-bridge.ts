@@ -177,7 +177,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     },
     checkNow: () => {
       fake.state = { ...fake.state, lastSuccessfulPoll: new Date().toISOString() };
-      return fake.state;
+      return { state: fake.state, newOrders: 0 };
     },
     startDemo: () => {
       fake.settings = { ...fake.settings, demoMode: true };

@@ -9,6 +9,7 @@ import { SellerTrayService, type ServiceEvent } from '../../main/core/service';
 import { ConfSettingsStore } from '../../main/core/settings';
 import { type Preview, startPreview } from '../../main/preview/server';
 import { type Simulator, startSimulator } from '../../simulator/server';
+import { axeViolations, faintFieldBorders } from '../support/axe';
 import { buildRenderer, launchChromium } from '../support/browser';
 import { makeDataDir } from '../support/core';
 import { CONTROL_OR_BIDI, hostileOrder } from '../support/hostile-order';
@@ -55,7 +56,14 @@ afterEach(async () => {
   await admin(sim.url, 'POST', 'reset');
 });
 
-async function openApp(options: { configured?: boolean; colorScheme?: 'light' | 'dark' } = {}): Promise<App> {
+type Viewport = { width: number; height: number };
+const DESKTOP: Viewport = { width: 1280, height: 800 };
+/** The tray popover's size. */
+const POPOVER: Viewport = { width: 420, height: 640 };
+
+async function openApp(
+  options: { configured?: boolean; colorScheme?: 'light' | 'dark'; viewport?: Viewport } = {},
+): Promise<App> {
   const dir = await makeDataDir();
   const settings = new ConfSettingsStore({ cwd: dir });
   if (options.configured) {
@@ -68,7 +76,7 @@ async function openApp(options: { configured?: boolean; colorScheme?: 'light' | 
   const preview = await startPreview({ service, rendererDir: renderer.dir });
   const page = await browser.newPage({
     colorScheme: options.colorScheme ?? 'light',
-    viewport: { width: 1100, height: 800 },
+    viewport: options.viewport ?? { width: 1100, height: 800 },
   });
   const app = { page, service, events, preview };
   running.push({ app, dir });
@@ -103,6 +111,71 @@ describe('onboarding', () => {
     expect(await secrets.get(secretOwner(sim.url, CLIENT.clientId))).toBe(CLIENT.clientSecret);
     expect(await page.content()).not.toContain(CLIENT.clientSecret);
   }, 60_000);
+});
+
+describe.each([
+  ['light', DESKTOP],
+  ['dark', DESKTOP],
+  ['light', POPOVER],
+  ['dark', POPOVER],
+] as const)('every screen in the %s theme at %o', (colorScheme, viewport) => {
+  const size = `${viewport.width}x${viewport.height}`;
+  /**
+   * axe-core finds nothing wrong, of any impact, and every field's outline stands out at 3:1;
+   * the screen is kept as a screenshot to look at.
+   */
+  async function check(page: Page, screen: string): Promise<void> {
+    await page.screenshot({ path: join(SCREENSHOTS, `${screen}-${colorScheme}-${size}.png`) });
+    expect(await axeViolations(page), screen).toEqual([]);
+    expect(await faintFieldBorders(page), screen).toEqual([]);
+  }
+
+  it('onboarding passes axe-core', async () => {
+    const { page } = await openApp({ colorScheme, viewport });
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await check(page, 'onboarding');
+  }, 60_000);
+
+  it('inbox, order, settings and diagnosis pass axe-core', async () => {
+    const { page, service } = await openApp({ configured: true, colorScheme, viewport });
+    await page.getByRole('listbox', { name: 'Orders' }).getByRole('option').first().waitFor();
+    await admin(sim.url, 'POST', 'purchases', {
+      order: { buyerCustomerParty: { party: { partyName: 'Nordlicht Analytics GmbH & Co. KG' } } },
+    });
+    await service.handle('checkNow', undefined);
+    await page.getByRole('option').filter({ hasText: 'Nordlicht' }).waitFor();
+    await check(page, 'inbox');
+
+    await openOrder(page, firstWaitingOrderId());
+    await page.locator('#order-heading').waitFor();
+    await check(page, 'order');
+
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('form', { name: 'Settings' }).waitFor();
+    await check(page, 'settings');
+
+    await page.getByRole('button', { name: 'Diagnose connection' }).click();
+    await page.getByRole('region', { name: 'Diagnosis report' }).waitFor();
+    await page.getByRole('region', { name: 'Diagnosis report' }).scrollIntoViewIfNeeded();
+    await check(page, 'diagnose');
+
+    // Paused, and the marketplace failing: both banners, and the header with them at most a
+    // quarter of the window.
+    await page.getByRole('button', { name: 'Inbox' }).click();
+    await page.getByRole('button', { name: 'Pause notifications' }).click();
+    await page.getByRole('button', { name: 'Until I resume' }).click();
+    await page.getByText('Notifications paused until you resume them').waitFor();
+    await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await page.getByRole('alert').filter({ hasText: 'having problems' }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, `inbox-banners-${colorScheme}-${size}.png`) });
+    const top = await page.evaluate(() => {
+      const box = (selector: string) => document.querySelector(selector)?.getBoundingClientRect().height ?? 0;
+      return box('.app-header') + box('.banners');
+    });
+    expect(top).toBeLessThanOrEqual(viewport.height / 4);
+    await check(page, 'inbox-banners');
+  }, 90_000);
 });
 
 describe('orders', () => {
