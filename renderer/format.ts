@@ -46,18 +46,7 @@ export function formatQuantity(quantity: { value?: number; unitCode?: string } |
   return [quantity.value, quantity.unitCode].filter((part) => part !== undefined && part !== '').join(' ');
 }
 
-const STATUS_LABELS: Readonly<Record<string, string>> = {
-  ProvisioningStarted: 'New',
-  ProvisioningInProgress: 'In progress',
-  ProvisioningCompleted: 'Completed',
-  ProvisioningFailed: 'Failed',
-};
-
-/** A provisioning status in words; an unknown code is shown as it is. */
-export function statusLabel(status: string | undefined): string {
-  if (status === undefined) return 'No status';
-  return STATUS_LABELS[status] ?? status;
-}
+export { statusLabel } from '../preload/status-words';
 
 /** The CSS modifier of a status chip. */
 export function statusTone(status: string | undefined): string {

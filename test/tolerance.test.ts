@@ -225,7 +225,10 @@ describe('7. short pages and an empty page that says there is more', () => {
     await poll(laptop);
     expect(announced(laptop)).toEqual([bought]);
     expect(await cliJson(['events', 'all', '--all'])).toHaveLength(allEvents().length);
-    expect((await cliJson(['orders', 'list', '--all'])).map((o) => o.orderId)).toEqual(allOrderIds());
+    // Newest first: the listing's order, reversed.
+    expect((await cliJson(['orders', 'list', '--all'])).map((o) => o.orderId)).toEqual(
+      allOrderIds().reverse(),
+    );
   });
 });
 

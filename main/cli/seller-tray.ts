@@ -12,20 +12,28 @@ import { KeychainUnavailableError } from '../core/secrets';
 import { clientOptions, cliStores, resolveAccount } from './account';
 import { runCommand, UsageError } from './commands';
 import { describeProblem, formatItems, terminalJson } from './format';
-import { login, watch } from './session';
+import { login, WatchFailed, watch } from './session';
 
 const USAGE = `Usage: seller-tray <command> [options]
 
 Commands:
-  ping
+  help               this text
+  ping               says whether the marketplace answers and, when credentials are given,
+                     whether it accepts them (exit 1 when it rejects them)
   events new | events all
-  orders list | orders get <orderId>
+  orders list        newest first, with each order's status (--limit N of them, default 50;
+                     --all for every one)
+  orders get <orderId>
+                     one order to read: buyer, contact, total, validity, its lines
   licenses list [--order <orderId>] | licenses get <licenseId>
   status <orderId> <InProgress|Completed|Failed> --description TEXT [--detail TEXT]
+                     Failed needs --detail: the reason, as the app asks for it
   login              reads the client secret from standard input into the system keychain,
-                     and saves --base-url and --client-id for the app and later commands
+                     and saves --base-url and --client-id for the app and later commands;
+                     it ends the app's demo mode
   watch [--once] [--interval SECONDS]
-                     polls like the app; prints one line (with --json one object) per new order
+                     polls like the app; prints one line (with --json one object) per new order;
+                     the first run on a computer records the orders already there, unprinted
   doctor             tries each operation the app reads with and reports what answered, how
                      long it took, and where the marketplace differs from the spec (for support:
                      no secret or token in it); exit 1 when an operation failed
@@ -49,7 +57,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const { values, positionals } = parsed;
-  if (values.help) {
+  // Help needs no marketplace.
+  if (values.help || (positionals[0] === 'help' && positionals.length === 1)) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
@@ -83,15 +92,19 @@ async function main(argv: string[]): Promise<number> {
       order: values.order,
       description: values.description,
       detail: values.detail,
+      json: values.json,
     });
-    process.stdout.write(values.json ? terminalJson(result.value) : formatItems(result));
+    const value =
+      result.kind === 'ping' ? { ...result.value, credentials: result.credentials } : result.value;
+    process.stdout.write(values.json ? terminalJson(value) : formatItems(result));
     if (aside.length > 0) process.stderr.write(describeProblem(describeAside(aside)));
-    return 0;
+    return result.kind === 'ping' && result.credentials.outcome === 'rejected' ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`seller-tray: ${error.message}\n\n${USAGE}\n`);
       return 2;
     }
+    if (error instanceof WatchFailed) return 1;
     if (error instanceof KeychainUnavailableError) {
       process.stderr.write(`seller-tray: ${error.message}\n`);
       return 1;

@@ -1,11 +1,14 @@
 // The CLI commands that keep state where the app keeps it: `login` stores the secret in the
 // keychain and the account in the settings; `watch` runs the core's poller, so two home
 // directories behave as two laptops.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { SellerApiClient } from '../core/api/client';
 import { secretOwner } from '../core/secrets';
 import { SellerCore } from '../core/seller-core';
 import { accountDir } from '../core/service';
 import { parseSettingsPatch } from '../core/settings';
+import { DATABASE_FILE } from '../core/store/account-store';
 import { type Account, type CliStores, clientOptions } from './account';
 import { UsageError } from './commands';
 import { describeProblem, row, terminalJson } from './format';
@@ -32,9 +35,15 @@ export async function login(account: Account, stores: CliStores): Promise<string
   const { sellerId } = await client.authenticate();
   await stores.secrets.set(secretOwner(client.baseUrl, account.clientId), secret);
   const { settings } = stores.settings.load();
-  stores.settings.save({ ...settings, ...patch.patch });
+  // A real account ends the demo, in the app too: its next start uses this marketplace.
+  stores.settings.save({ ...settings, ...patch.patch, demoMode: false });
   return `Logged in as client ${account.clientId}${sellerId === null ? '' : ` of seller ${sellerId}`}; the secret is in the system keychain.\n`;
 }
+
+/** `watch --once` could not check: what went wrong is already on stderr, in words. */
+export class WatchFailed extends Error {}
+
+const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 export interface WatchOptions {
   once: boolean;
@@ -53,15 +62,20 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
     ...(options.intervalSeconds ? { pollIntervalSeconds: options.intervalSeconds } : {}),
   };
   const client = new SellerApiClient(clientOptions(account));
-  const core = await SellerCore.open({
-    client,
-    dataDir: accountDir(stores.dataRoot, account.baseUrl, account.clientId),
-    settings: () => settings,
-  });
+  const dataDir = accountDir(stores.dataRoot, account.baseUrl, account.clientId);
+  const firstRun = !existsSync(join(dataDir, DATABASE_FILE));
+  const core = await SellerCore.open({ client, dataDir, settings: () => settings });
   // Printed as the core raises them, before it marks them raised: a watch killed in between
-  // prints them again on its next run, never loses one.
+  // prints them again on its next run, never loses one. A connection problem is told once,
+  // in words, while it lasts.
+  let problemTold: string | undefined;
   core.on((event) => {
     if (event.type === 'problem') process.stderr.write(describeProblem(event));
+    if (event.type === 'state-changed') {
+      const { problem } = event.status;
+      if (problem && problem.message !== problemTold) process.stderr.write(describeProblem(problem));
+      problemTold = problem?.message;
+    }
     if (event.type !== 'orders-arrived') return;
     for (const orderId of event.orderIds) {
       const brief = core.brief(orderId);
@@ -81,10 +95,16 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
   });
   failure.catch(() => undefined); // also observed below; never an unhandled rejection
   await Promise.race([core.start(), failure]);
+  const { problem } = core.status();
+  if (firstRun && !problem) {
+    const { total } = core.orders({ filter: 'all', search: '', offset: 0, limit: 1 });
+    process.stderr.write(
+      `seller-tray: first run on this computer: recorded ${plural(total, 'existing order')} without printing them; new orders are printed from now on.\n`,
+    );
+  }
   if (options.once) {
-    const { lastError } = core.status();
     await core.close();
-    if (lastError) throw new Error(lastError);
+    if (problem) throw new WatchFailed();
     return;
   }
   await new Promise<void>((resolve, reject) => {
