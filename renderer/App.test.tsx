@@ -51,7 +51,7 @@ describe('App', () => {
     expect(status.textContent).toContain('1 status to send');
     expect(screen.queryByText(/Notifications paused/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Inbox 2 waiting' })).toBeTruthy();
-    expect(screen.getByText('Demo')).toBeTruthy();
+    expect(screen.getByText(/This is the demo marketplace/)).toBeTruthy();
     expect(bridge.listenerCount).toBe(1);
 
     const until = new Date(Date.now() + 3_600_000).toISOString();
@@ -215,6 +215,20 @@ describe('App', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
     expect(await screen.findByRole('heading', { name: 'Settings' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Settings' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('leaves the demo in one click, back to onboarding', async () => {
+    const bridge = createFakeBridge({ state: { setup: 'demo' }, settings: { demoMode: true } });
+    render(<App bridge={bridge} />);
+    const leave = await screen.findByRole('button', { name: 'Leave the demo' });
+    bridge.handle('getState', () =>
+      appState({ setup: 'unconfigured', baseUrl: '', clientId: '', secretStored: false }),
+    );
+    fireEvent.click(leave);
+    expect(
+      await screen.findByRole('heading', { name: 'Connect Seller Tray to the marketplace' }),
+    ).toBeTruthy();
+    expect(bridge.callsOf('setSettings')).toEqual([{ demoMode: false }]);
   });
 
   it('shows problems the service reports until dismissed', async () => {

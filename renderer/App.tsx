@@ -7,6 +7,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { AppState, Bridge } from '../preload/contract';
 import { asBridgeCallError, call } from './bridge/call';
 import { BridgeProvider, useBridge, useBridgeEvents } from './bridge/context';
+import { DemoBanner } from './components/DemoBanner';
 import { ErrorAlert } from './components/ErrorAlert';
 import { Header, type Page } from './components/Header';
 import { Inbox } from './components/Inbox';
@@ -168,6 +169,7 @@ function Shell() {
       <div className="banners">
         {state.problem && <ErrorAlert message={state.problem.message} details={state.problem.details} />}
         <PausedBanner state={state} onState={setState} />
+        <DemoBanner state={state} onState={setState} />
       </div>
       <main className={`content content-${view.page}`}>
         {problemList}

@@ -209,9 +209,18 @@ export class SellerTrayService {
     // New routes or page size for the same marketplace: the core's client is made again.
     const routesChanged =
       patch.patch.api !== undefined && JSON.stringify(patch.patch.api) !== JSON.stringify(before.api);
+    // Leaving the demo is one step: its account goes with it, and the app asks for a real one.
+    const leavingDemo = before.demoMode && patch.patch.demoMode === false;
+    const demoAccount = leavingDemo && !accountChanged ? { baseUrl: '', clientId: '' } : {};
     // Pointing the app at another marketplace ends the demo.
-    this.saveSettings({ ...before, ...patch.patch, ...(accountChanged ? { demoMode: false } : {}) });
-    if (accountChanged || routesChanged) await this.connect();
+    this.saveSettings({
+      ...before,
+      ...patch.patch,
+      ...(accountChanged ? { demoMode: false } : {}),
+      ...demoAccount,
+    });
+    if (leavingDemo) this.demoSecret = undefined;
+    if (accountChanged || routesChanged || leavingDemo) await this.connect();
     return this.settings;
   }
 

@@ -68,7 +68,6 @@ export function Header({
         <h1 className="brand">
           Seller Tray<span className="sr-only">: {screen}</span>
         </h1>
-        {state.setup === 'demo' && <span className="badge">Demo</span>}
         <nav aria-label="Main">
           <button
             type="button"

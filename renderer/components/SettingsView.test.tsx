@@ -32,7 +32,7 @@ describe('SettingsView', () => {
     expect(screen.getByLabelText('Show a notification for each new order')).toHaveProperty('checked', true);
     expect(screen.getByLabelText('Reminder delay (minutes)')).toHaveProperty('value', '240');
     expect(screen.getByLabelText('Open Seller Tray when I log in')).toHaveProperty('checked', false);
-    expect(screen.getByText('Demo mode is off.')).toBeTruthy();
+    expect(screen.queryByText(/Demo mode is on/)).toBeNull();
     expect(screen.getByRole('group', { name: 'Pause notifications' })).toBeTruthy();
     expect(screen.getByLabelText('New client secret')).toHaveProperty('type', 'password');
   });
@@ -157,9 +157,22 @@ describe('SettingsView', () => {
     fireEvent.change(input, { target: { value: 'n3w-s3cret' } });
     fireEvent.click(screen.getByRole('button', { name: 'Replace secret' }));
     await waitFor(() => expect(bridge.callsOf('setSecret')).toEqual([{ secret: 'n3w-s3cret' }]));
+    expect(bridge.callsOf('testConnection')).toEqual([
+      { baseUrl: 'https://marketplace.example', clientId: 'seller-client', secret: 'n3w-s3cret' },
+    ]);
     expect(await screen.findByText('The new secret is stored in the keychain.')).toBeTruthy();
     expect(input).toHaveProperty('value', '');
     expect(onState).toHaveBeenCalled();
+  });
+
+  it('does not store a secret the marketplace rejects', async () => {
+    const { bridge, onState } = await renderSettings();
+    bridge.handle('testConnection', () => ({ ok: false, reason: 'credentials', message: 'rejected' }));
+    fireEvent.change(screen.getByLabelText('New client secret'), { target: { value: 'wr0ng' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Replace secret' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('The secret was not stored.');
+    expect(bridge.callsOf('setSecret')).toEqual([]);
+    expect(onState).not.toHaveBeenCalled();
   });
 
   it('diagnoses the connection and shows the report to copy', async () => {
@@ -196,6 +209,7 @@ describe('SettingsView', () => {
     const bridge = createFakeBridge({ state: appState({ setup: 'demo' }), settings: { demoMode: true } });
     renderWithBridge(bridge, <SettingsView state={bridge.state} onState={() => {}} />);
     expect(await screen.findByText(/Demo mode is on/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Leave the demo' })).toBeTruthy();
     expect(screen.getByLabelText('New client secret')).toHaveProperty('disabled', true);
   });
 });

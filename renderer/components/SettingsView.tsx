@@ -9,6 +9,7 @@ import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES, STALE_IN_PROGRESS_DAYS } from '../limits';
 import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
+import { LeaveDemoButton } from './DemoBanner';
 import { DiagnosePanel } from './DiagnosePanel';
 import { ErrorAlert } from './ErrorAlert';
 import { INBOX_SORT_CHOICES } from './inbox-query';
@@ -187,11 +188,15 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
                   draft.clientId.trim() !== settings.clientId) &&
                 `${SECRET_BINDING} After this change it asks for the secret again.`}
             </p>
-            <p className="muted">
-              {settings.demoMode
-                ? 'Demo mode is on: Seller Tray runs on the built-in demo marketplace. Leave the demo (in the header) or enter your own base URL and client id to leave it.'
-                : 'Demo mode is off.'}
-            </p>
+            {settings.demoMode && (
+              <div className="demo-note">
+                <p className="muted">
+                  Demo mode is on: Seller Tray runs on the built-in demo marketplace. Leave it, or enter your
+                  own base URL and client id.
+                </p>
+                <LeaveDemoButton onState={onState} />
+              </div>
+            )}
 
             <h3>Checking and notifications</h3>
             <WholeNumberField

@@ -103,6 +103,11 @@ describe('onboarding', () => {
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page.getByText('did not accept the client id and secret').waitFor();
 
+    // Save asks the marketplace first: a secret it rejects is not stored.
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Nothing was saved.').waitFor();
+    expect(await secrets.get(secretOwner(sim.url, CLIENT.clientId))).toBeUndefined();
+
     await page.getByLabel('Client secret').fill(CLIENT.clientSecret);
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page.getByText('Signed in as seller 1001').waitFor();
@@ -134,6 +139,9 @@ describe.each([
     const { page } = await openApp({ colorScheme, viewport });
     await page.getByRole('heading', { level: 1 }).waitFor();
     await check(page, 'onboarding');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Enter the client secret.').waitFor();
+    await check(page, 'onboarding-errors');
   }, 60_000);
 
   it('inbox, order, settings and diagnosis pass axe-core', async () => {
