@@ -10,8 +10,8 @@ import { paragraphText, plainText } from '../../main/core/marketplace-text';
 /** Words at least this long get break points; shorter ones wrap as words do. */
 const LONG_WORD = 16;
 const HAS_LONG_WORD = new RegExp(`\\S{${LONG_WORD}}`);
-/** Where a long word may break: after @ / - _ and before a dot. */
-const BREAK_POINTS = /(?<=[@/\-_])|(?=\.)/;
+/** Where a long word may break: after @ - _ and a slash (not inside "//"), and before a dot. */
+const BREAK_POINTS = /(?<=[@\-_])|(?<=\/)(?!\/)|(?=\.)/;
 
 export function ServerText({ text, lines = false }: { text: string; lines?: boolean }) {
   return (

@@ -153,6 +153,17 @@ describe.each([
     await service.handle('checkNow', undefined);
     await page.getByRole('option').filter({ hasText: 'Nordlicht' }).waitFor();
     await check(page, 'inbox');
+    // No status chip and no waiting time is cut short, whatever the status.
+    for (const status of ['In progress', 'Completed', 'Failed', 'All']) {
+      await page.locator('label.filter-chip', { hasText: status }).click();
+      await page.locator('.inbox-row .chip').first().waitFor();
+      const cut = await page.evaluate(() =>
+        [...document.querySelectorAll('.inbox-row .chip, .inbox-row .row-age')]
+          .filter((e) => e.scrollWidth > e.clientWidth)
+          .map((e) => e.textContent),
+      );
+      expect(cut, status).toEqual([]);
+    }
 
     await openOrder(page, firstWaitingOrderId());
     await page.locator('#order-heading').waitFor();
