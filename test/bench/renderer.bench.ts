@@ -77,7 +77,7 @@ async function timeToOrder(page: Page, orderId: string, lines: number): Promise<
   await row.first().waitFor();
   const started = performance.now();
   await row.first().click();
-  await page.getByText(`Line item ${lines}`, { exact: true }).waitFor();
+  await page.getByText(`Line item ${lines}`, { exact: true }).first().waitFor();
   return performance.now() - started;
 }
 
