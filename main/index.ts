@@ -145,6 +145,7 @@ if (claimSingleInstance(lifecycle, () => appWindow?.show())) {
       settings: () => window.show({ type: 'open-settings' }),
       quit: () => app.quit(),
       onFailure: tellUser,
+      onChecked: tellUser,
     });
     // The pause labels depend on the clock (a pause ends by itself): refreshed each minute.
     setInterval(() => trayControl.refresh(), 60_000).unref();

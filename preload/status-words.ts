@@ -1,6 +1,6 @@
-// The provisioning statuses as people read them, the same everywhere (the window, the
-// confirmation dialogs, the CLI): New, In progress, Completed, Failed. A status the app does
-// not know is shown as it came. Pure, importable by every process.
+// Words people read, the same everywhere (the window, the tray, the CLI): the provisioning
+// statuses (New, In progress, Completed, Failed; one the app does not know is shown as it
+// came), and what Check now found. Pure, importable by every process.
 const STATUS_LABELS: Readonly<Record<string, string>> = {
   ProvisioningStarted: 'New',
   ProvisioningInProgress: 'In progress',
@@ -12,4 +12,11 @@ const STATUS_LABELS: Readonly<Record<string, string>> = {
 export function statusLabel(status: string | undefined): string {
   if (status === undefined) return 'No status';
   return STATUS_LABELS[status] ?? status;
+}
+
+/** What Check now found, as the header and the tray say it. */
+export function checkFoundText(result: { state: { connection: string }; newOrders: number }): string {
+  if (result.state.connection !== 'ok') return 'Check failed';
+  if (result.newOrders === 0) return 'No new orders';
+  return result.newOrders === 1 ? '1 new order' : `${result.newOrders} new orders`;
 }

@@ -20,6 +20,7 @@ async function trayOnService() {
   opened.push(s);
   const tray = new FakeTray();
   const calls = { open: 0, settings: 0, quit: 0 };
+  const checked: string[] = [];
   const handle = vi.spyOn(s.service, 'handle');
   const control = startTray({
     service: s.service,
@@ -27,9 +28,10 @@ async function trayOnService() {
     open: () => calls.open++,
     settings: () => calls.settings++,
     quit: () => calls.quit++,
+    onChecked: (message) => checked.push(message),
     now: () => LIVE,
   });
-  return { ...s, tray, calls, handle, control };
+  return { ...s, tray, calls, checked, handle, control };
 }
 
 const baseState: AppState = {
@@ -129,7 +131,7 @@ describe('the tray view', () => {
 
 describe('the tray on the service', () => {
   it('Check now asks the service to poll, and the count and tooltip follow its state', async () => {
-    const { tray, handle, sim, service } = await trayOnService();
+    const { tray, handle, sim, service, checked } = await trayOnService();
     tray.item('Check now')?.click?.();
     expect(handle).toHaveBeenCalledWith('checkNow', undefined);
     await until(() => service.state().lastSuccessfulPoll !== null);
@@ -137,12 +139,16 @@ describe('the tray on the service', () => {
     const before = service.state().waitingCount;
     expect(before).toBeGreaterThan(1);
     expect(tray.title).toBe(String(before));
+    await until(() => checked.length === 1);
 
     sim.store.addPurchase({});
     tray.item('Check now')?.click?.();
     await until(() => service.state().waitingCount === before + 1);
     await until(() => tray.toolTip === `Seller Tray — ${before + 1} orders waiting`);
     expect(tray.item(/^Seller Tray: /)?.label).toBe(`Seller Tray: ${before + 1} orders waiting`);
+    // Check now says what it found: the first start's backlog is no news, the purchase is.
+    await until(() => checked.length === 2);
+    expect(checked).toEqual(['No new orders', '1 new order']);
   });
 
   it('Pause for 1 hour, until tomorrow, and Resume set the service’s pause', async () => {

@@ -4,6 +4,7 @@
 // Quit.
 import type { AppState } from '../../preload/contract';
 import { isUntilResumed, PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
+import { checkFoundText } from '../../preload/status-words';
 import type { SellerTrayService } from '../core/service';
 import type { MenuItemSpec, TrayPort } from './electron-ports';
 
@@ -94,6 +95,8 @@ export interface TrayControllerOptions {
   now?: () => Date;
   /** Told when an action the service answered failed (shown as a notification by the caller). */
   onFailure?(message: string): void;
+  /** Told what Check now found ("No new orders", "2 new orders"), as a notification by the caller. */
+  onChecked?(message: string): void;
 }
 
 /** Keeps the tray current with the service, and its actions wired; returns the stop function. */
@@ -107,7 +110,10 @@ export function startTray(options: TrayControllerOptions): { refresh(): void; st
     settings: () => options.settings(),
     quit: () => options.quit(),
     checkNow: () => {
-      void options.service.handle('checkNow', undefined).then(report);
+      void options.service.handle('checkNow', undefined).then((answer) => {
+        report(answer);
+        if (answer.ok) options.onChecked?.(checkFoundText(answer.value));
+      });
     },
     pause: (until) => {
       void options.service

@@ -4,6 +4,7 @@
 // takes at most a quarter of a tray-sized window.
 import { useEffect, useState } from 'react';
 import type { AppState } from '../../preload/contract';
+import { checkFoundText } from '../../preload/status-words';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { connectionLabel, formatWhen, plural } from '../format';
@@ -46,15 +47,9 @@ export function Header({
     setChecking(true);
     setFound(null);
     try {
-      const { state: after, newOrders } = await call(bridge, 'checkNow', undefined);
-      onState(after);
-      setFound(
-        after.connection !== 'ok'
-          ? 'Check failed'
-          : newOrders === 0
-            ? 'No new orders'
-            : plural(newOrders, 'new order'),
-      );
+      const result = await call(bridge, 'checkNow', undefined);
+      onState(result.state);
+      setFound(checkFoundText(result));
     } catch (failure) {
       onError(asBridgeCallError(failure));
     } finally {
