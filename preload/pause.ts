@@ -7,7 +7,7 @@
 export const UNTIL_RESUMED = '9999-12-31T23:59:59.000Z';
 
 /** "Until tomorrow" ends at this hour, local time. */
-export const MORNING_HOUR = 8;
+const MORNING_HOUR = 8;
 
 /** Tomorrow at 08:00, local time. */
 export function tomorrowMorning(now: Date): Date {

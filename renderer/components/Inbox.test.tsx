@@ -52,6 +52,21 @@ function Harness({
 /** The order rows (the filter's <option>s are options too). */
 const rows = () => within(screen.getByRole('listbox', { name: 'Orders' })).queryAllByRole('option');
 
+/**
+ * Scrolls the list as a browser with layout does (the offset moves and a scroll event follows),
+ * for `rows` rows; answers the offset.
+ */
+function scrollsLikeABrowser(list: HTMLElement, rows: number): () => number {
+  let scrollTop = 0;
+  Object.defineProperty(list, 'scrollTop', { configurable: true, get: () => scrollTop });
+  Object.defineProperty(list, 'scrollHeight', { configurable: true, get: () => rows * ROW_HEIGHT });
+  list.scrollTo = ((options: ScrollToOptions) => {
+    scrollTop = options.top ?? scrollTop;
+    list.dispatchEvent(new Event('scroll'));
+  }) as typeof list.scrollTo;
+  return () => scrollTop;
+}
+
 async function renderInbox(bridge: FakeBridge) {
   const onOpen = vi.fn();
   renderWithBridge(bridge, <Harness onOpen={onOpen} />);
@@ -124,18 +139,11 @@ describe('Inbox', () => {
   it('scrolls the selection into view beyond the rendered window', async () => {
     const bridge = createFakeBridge({ orders: manyOrders(10_000) });
     const { list } = await renderInbox(bridge);
-    // Scrolling as a browser with layout does it: the offset moves and a scroll event follows.
-    let scrollTop = 0;
-    Object.defineProperty(list, 'scrollTop', { configurable: true, get: () => scrollTop });
-    Object.defineProperty(list, 'scrollHeight', { configurable: true, get: () => 10_000 * ROW_HEIGHT });
-    list.scrollTo = ((options: ScrollToOptions) => {
-      scrollTop = options.top ?? scrollTop;
-      list.dispatchEvent(new Event('scroll'));
-    }) as typeof list.scrollTo;
+    const scrollTop = scrollsLikeABrowser(list, 10_000);
     fireEvent.focus(list);
     fireEvent.keyDown(list, { key: 'End' });
     await waitFor(() => expect(list.getAttribute('aria-activedescendant')).toBe('inbox-row-9999'));
-    expect(scrollTop).toBe(10_000 * ROW_HEIGHT - VIEWPORT);
+    expect(scrollTop()).toBe(10_000 * ROW_HEIGHT - VIEWPORT);
     await waitFor(() =>
       expect(document.getElementById('inbox-row-9999')?.textContent).toContain('Buyer 9999'),
     );
@@ -271,16 +279,10 @@ describe('Inbox', () => {
     );
     const pill = await screen.findByRole('button', { name: '2 new orders' });
     const list = screen.getByRole('listbox', { name: 'Orders' });
-    let scrollTop = 0;
-    Object.defineProperty(list, 'scrollTop', { configurable: true, get: () => scrollTop });
-    Object.defineProperty(list, 'scrollHeight', { configurable: true, get: () => 200 * ROW_HEIGHT });
-    list.scrollTo = ((options: ScrollToOptions) => {
-      scrollTop = options.top ?? scrollTop;
-      list.dispatchEvent(new Event('scroll'));
-    }) as typeof list.scrollTo;
+    const scrollTop = scrollsLikeABrowser(list, 200);
     fireEvent.click(pill);
     await waitFor(() => expect(seen).toHaveBeenCalledWith(['order-00060']));
-    expect(scrollTop).toBe(60 * ROW_HEIGHT);
+    expect(scrollTop()).toBe(60 * ROW_HEIGHT);
     expect(list.getAttribute('aria-activedescendant')).toBe('inbox-row-60');
     expect(screen.getByRole('button', { name: '1 new order' })).toBeTruthy();
   });

@@ -11,7 +11,7 @@ import { formatWhen } from '../format';
 import { useNow } from '../hooks/useNow';
 
 /** "until 14:30", "until Nov 22, 2026, 8:00 AM", or "until you resume them". */
-export function pauseEnd(until: Date, now: number): string {
+function pauseEnd(until: Date, now: number): string {
   return isUntilResumed(until) ? 'until you resume them' : `until ${formatWhen(until.toISOString(), now)}`;
 }
 

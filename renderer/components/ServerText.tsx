@@ -22,7 +22,7 @@ export function ServerText({ text, lines = false }: { text: string; lines?: bool
 }
 
 /** The text with a <wbr> at the sensible break points of each long word; the text itself unchanged. */
-export function withBreakPoints(text: string): ReactNode {
+function withBreakPoints(text: string): ReactNode {
   if (!HAS_LONG_WORD.test(text)) return text;
   return text.split(/(\s+)/).map((word, i) => {
     if (word.length < LONG_WORD) return word;
