@@ -14,7 +14,7 @@ import { CONTENT_SECURITY_POLICY } from '../main/renderer-serving';
 import { applicationMenu } from '../main/shell/app-menu';
 import { AUTOSTART_FILE_NAME } from '../main/shell/open-at-login';
 import { until } from '../main/shell/test-fakes';
-import { requests } from '../preload/contract';
+import { CHANNELS } from '../preload/contract';
 import { buildPart } from './support/app-build';
 import {
   type ElectronStandIn,
@@ -61,7 +61,7 @@ describe('the preload bundle', () => {
     const exposed = standIn.calls.find((c) => c[0] === 'contextBridge.exposeInMainWorld');
     expect(exposed?.[1]).toBe('sellerTray');
     const bridge = exposed?.[2] as Record<string, unknown>;
-    expect(Object.keys(bridge).sort()).toEqual([...Object.keys(requests), 'onEvent'].sort());
+    expect(Object.keys(bridge).sort()).toEqual([...CHANNELS, 'onEvent'].sort());
     expect(Object.values(bridge).every((value) => typeof value === 'function')).toBe(true);
     // One file that requires nothing but electron, as a sandboxed preload must; small, because it
     // carries the channel names, not the schemas (zod stays out).
