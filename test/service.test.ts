@@ -2,7 +2,6 @@
 // real keychain (Secret Service), real settings files, and the simulator over loopback.
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import keytar from 'keytar';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { APP_ID } from '../main/core/app-identity';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
@@ -12,6 +11,7 @@ import { CHANNELS, type Channel, type Requests, type Responses } from '../preloa
 import { type Simulator, startSimulator } from '../simulator/server';
 import { type CaptureServer, startCaptureServer } from './support/capture-server';
 import { ManualTimers, makeDataDir } from './support/core';
+import { keytar } from './support/keychain';
 import { admin } from './support/raw-api';
 
 let sim: Simulator;
