@@ -1,8 +1,12 @@
 // The Electron main process: wiring only. The core and the service are plain Node (main/core);
 // the shell's parts (main/shell) are tested with fakes of the Electron objects passed here.
 // Nothing else imports 'electron'.
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { extname, join } from 'node:path';
+import { promisify } from 'node:util';
 import {
   app,
   BrowserWindow,
@@ -25,10 +29,13 @@ import { applicationMenu } from './shell/app-menu';
 import { APP_HOST, APP_SCHEME, appFilePath } from './shell/app-origin';
 import type { NotificationsPort } from './shell/electron-ports';
 import { hostOf, openExternalIfAllowed } from './shell/external-links';
+import { detectInstallation, type Installation } from './shell/installation';
 import { forwardEvents, registerIpc } from './shell/ipc';
 import { afterReady, claimSingleInstance, launchArguments, trackQuitting } from './shell/lifecycle';
+import { applicationsDir, registerLinkHandler } from './shell/link-registration';
 import { Notifier } from './shell/notifier';
 import { applyOpenAtLogin, autostartDir, followOpenAtLogin, launchCommand } from './shell/open-at-login';
+import { type OrderLinkPorts, OrderLinks } from './shell/order-links';
 import { startTray, type TrayControllerOptions } from './shell/tray-menu';
 import { AppWindow } from './shell/window';
 
@@ -45,6 +52,8 @@ const lifecycle = { app, platform: process.platform, appId: APP_ID, defaultApp: 
 /** The window, once the app is ready; a second launch before then has nothing to show yet. */
 let appWindow: AppWindow | undefined;
 const isQuitting = trackQuitting(app);
+/** seller-tray:// links; one may come (macOS: as an event) before the app is ready, and waits. */
+const orderLinks = new OrderLinks();
 
 if (claimSingleInstance(lifecycle, (args) => onLaunch(args))) {
   app.whenReady().then(start, (error: unknown) => {
@@ -54,8 +63,13 @@ if (claimSingleInstance(lifecycle, (args) => onLaunch(args))) {
 }
 
 /** A launch while the app runs (a second start, a link the desktop opened): the window comes forward. */
-function onLaunch(_args: string[]): void {
-  appWindow?.show();
+function onLaunch(args: string[]): void {
+  if (!orderLinks.open(args)) appWindow?.show();
+}
+
+/** What the app cannot do but goes on without, for the log. (The log file will take these.) */
+function logWarning(message: string): void {
+  console.warn(`Seller Tray: ${message}`);
 }
 
 async function start(): Promise<void> {
@@ -85,7 +99,24 @@ async function start(): Promise<void> {
   });
 
   if (service.state().setup === 'unconfigured') window.show();
-  onLaunch(launchArguments(process.argv, lifecycle.defaultApp));
+  const installation = detectInstallation({
+    platform: process.platform,
+    isPackaged: app.isPackaged,
+    env: process.env,
+    execPath: process.execPath,
+    resourcesPath: process.resourcesPath,
+    readText: (file) => {
+      try {
+        return readFileSync(file, 'utf8');
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  registerLinks(root, installation);
+  orderLinks.ready(linkPorts(service, window));
+  // The first launch opens the window only for a link: started at login, the app stays in the tray.
+  orderLinks.open(launchArguments(process.argv, lifecycle.defaultApp));
 }
 
 /** The window's files, from the app's own scheme, with the content security policy on each. */
@@ -191,6 +222,45 @@ function trayParts(
   };
 }
 
+/** A link opens the window on its order, or the window says why it cannot. */
+function linkPorts(service: SellerTrayService, window: AppWindow): OrderLinkPorts {
+  return {
+    lookUp: (orderId) => service.lookUpOrder(orderId),
+    showOrder: (orderId) => window.show({ type: 'open-order', orderId }),
+    showProblem: (message, details) => {
+      window.show();
+      window.send({ type: 'problem', message, details });
+    },
+  };
+}
+
+/** seller-tray:// links open this copy of the app (where its installer did not see to it). */
+function registerLinks(root: string, installation: Installation): void {
+  const run = promisify(execFile);
+  registerLinkHandler({
+    platform: process.platform,
+    installation,
+    app,
+    command: appCommand(root),
+    applicationsDir: applicationsDir(process.env, homedir()),
+    xdgMime: async (args) => {
+      await run('xdg-mime', args);
+    },
+  }).catch((error: unknown) =>
+    logWarning(`seller-tray:// links may not open Seller Tray: ${(error as Error).message}`),
+  );
+}
+
+/** The command line that starts this app again (at login, for a link). */
+function appCommand(root: string): string[] {
+  return launchCommand({
+    execPath: process.execPath,
+    env: process.env,
+    isPackaged: app.isPackaged,
+    appPath: root,
+  });
+}
+
 /** Open at login follows the setting, for this executable; returns the stop function. */
 function followLoginSetting(
   root: string,
@@ -200,12 +270,7 @@ function followLoginSetting(
   const loginItem = {
     platform: process.platform,
     app,
-    command: launchCommand({
-      execPath: process.execPath,
-      env: process.env,
-      isPackaged: app.isPackaged,
-      appPath: root,
-    }),
+    command: appCommand(root),
     autostartDir: autostartDir(),
   };
   return followOpenAtLogin(service, (enabled) => applyOpenAtLogin(enabled, loginItem), tellUser);

@@ -1,12 +1,14 @@
 // electron-builder.yml cannot be exercised here (electron-builder downloads Electron), so it is held to
 // electron-builder's own JSON schema, to the app's identity, and to the resources it names.
 
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { inflateSync } from 'node:zlib';
 import { FuseV1Options, flipFuses, getCurrentFuseWire } from '@electron/fuses';
 import { SENTINEL } from '@electron/fuses/dist/constants';
@@ -14,8 +16,10 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { BUILD_DIR, ICO_SIZES, LINUX_ICON_SIZES, PNG_SIGNATURE, writeIcons } from '../build/make-icons';
 import { APP_ID, PRODUCT_NAME } from '../main/core/app-identity';
+import { ORDER_LINK_SCHEME } from '../preload/order-link';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 // js-yaml comes with electron-builder (no types installed): only `load` is used.
 const yaml = require('js-yaml') as { load(text: string): unknown };
@@ -284,4 +288,63 @@ describe('icons', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('seller-tray:// links in the installers', () => {
+  it('are declared once, for the scheme the app reads', () => {
+    expect(loadConfig().protocols).toEqual([
+      { name: 'Seller Tray order link', schemes: [ORDER_LINK_SCHEME] },
+    ]);
+  });
+
+  it.runIf(process.platform === 'linux')(
+    "the deb's desktop entry, as electron-builder writes it, is valid and the desktop resolves links to it",
+    async () => {
+      const config = loadConfig();
+      const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+      // electron-builder's own writer, given what its Linux packager knows of this app.
+      const { LinuxTargetHelper } = require('app-builder-lib/out/targets/LinuxTargetHelper');
+      const helper = new LinuxTargetHelper({
+        appInfo: {
+          productName: PRODUCT_NAME,
+          sanitizedProductName: PRODUCT_NAME,
+          description: packageJson.description,
+        },
+        executableName: packageJson.name,
+        info: { metadata: { desktopName: undefined } },
+        config,
+        platformSpecificBuildOptions: config.linux,
+        fileAssociations: [],
+      });
+      const entry: string = await helper.computeDesktopEntry(config.linux);
+      expect(entry).toContain('\nMimeType=x-scheme-handler/seller-tray;\n');
+      expect(entry).toContain('\nExec="/opt/Seller Tray/seller-tray" %U\n');
+
+      // Installed as the deb installs it, into a throwaway system data folder, and indexed as its
+      // after-install script does (update-desktop-database); no per-user default is set.
+      const dir = await mkdtemp(join(tmpdir(), 'seller-tray-deb-'));
+      try {
+        const applications = join(dir, 'share', 'applications');
+        const file = join(applications, `${packageJson.name}.desktop`);
+        await mkdir(applications, { recursive: true });
+        await writeFile(file, entry);
+        const env = {
+          ...process.env,
+          HOME: dir,
+          XDG_DATA_HOME: join(dir, 'home-data'),
+          XDG_CONFIG_HOME: join(dir, 'home-config'),
+          XDG_DATA_DIRS: join(dir, 'share'),
+          XDG_CONFIG_DIRS: join(dir, 'etc'),
+        };
+        const tool = (command: string, args: string[]) => run(command, args, { env });
+        await tool('desktop-file-validate', [file]);
+        await tool('update-desktop-database', [applications]);
+        // (Not gio: GLib skips an entry whose program is not installed, and /opt/Seller Tray is not.)
+        const byXdgMime = await tool('xdg-mime', ['query', 'default', 'x-scheme-handler/seller-tray']);
+        expect(byXdgMime.stdout.trim()).toBe(`${packageJson.name}.desktop`);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

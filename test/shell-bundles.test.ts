@@ -3,6 +3,7 @@
 // for the `electron` module (its binary cannot be fetched here; test/support/electron-stand-in.ts).
 // The main bundle then really starts: electron-store writes the settings, net.fetch carries the
 // demo marketplace's traffic, the window, tray, protocol and IPC are wired as main/index.ts says.
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -204,6 +205,108 @@ describe('the main bundle', () => {
     });
   });
 
+  describe('order links (seller-tray://order/<id>)', () => {
+    let standIn: ElectronStandIn;
+    const savedArgv = process.argv;
+    const unknownOrder = randomUUID();
+    const sent = () =>
+      standIn.windows[0]?.webContents.sent.flatMap((m) => m.args) as {
+        type: string;
+        orderId?: string;
+        message?: string;
+      }[];
+    const appFrame = 'app://seller-tray/index.html';
+
+    beforeAll(async () => {
+      // A laptop in demo mode, started by a link to an order its account does not have.
+      const userData = join(dir, 'user-data-links');
+      await mkdir(userData, { recursive: true });
+      await writeFile(join(userData, 'settings.json'), JSON.stringify({ demoMode: true }));
+      standIn = electronStandIn({ lock: true, appPath: join(dir, 'app'), userData });
+      useStandIn(standIn);
+      process.argv = [process.execPath, `seller-tray://order/${unknownOrder}`];
+      try {
+        await import(mainBundle('links'));
+        await until(() => sent()?.some((e) => e.type === 'problem') === true, 15_000);
+      } finally {
+        process.argv = savedArgv;
+      }
+    }, 30_000);
+    afterAll(() => standIn.module.app.emit('will-quit'));
+
+    it('at first launch: the window comes up, saying the order is not in this marketplace account', () => {
+      expect(standIn.windows[0]?.visible).toBe(true);
+      expect(sent()).toContainEqual(
+        expect.objectContaining({
+          type: 'problem',
+          message: 'This order is not in this marketplace account.',
+        }),
+      );
+    });
+
+    it('from a second launch (Windows, Linux): the hidden window opens on an order of the account', async () => {
+      let orderId: string | undefined;
+      await until(() => {
+        void standIn.ipcMain.invoke(appFrame, 'seller-tray:listOrders', {}).then((answer) => {
+          orderId = (answer as { value?: { orders: { orderId: string }[] } }).value?.orders[0]?.orderId;
+        });
+        return orderId !== undefined;
+      }, 15_000);
+      const window = standIn.windows[0];
+      window?.hide();
+      standIn.module.app.emit('second-instance', {}, [
+        '/opt/Seller Tray/seller-tray',
+        `seller-tray://order/${orderId}`,
+      ]);
+      await until(() => sent().some((e) => e.type === 'open-order'), 15_000);
+      expect(sent().filter((e) => e.type === 'open-order')).toEqual([{ type: 'open-order', orderId }]);
+      expect(window?.visible).toBe(true);
+    });
+
+    it('from a second launch: a hostile link is refused and said so; a launch without one just shows the window', async () => {
+      standIn.module.app.emit('second-instance', {}, [
+        '/x/seller-tray',
+        'seller-tray://order/../settings?x=1',
+      ]);
+      await until(() =>
+        sent().some((e) => e.message?.startsWith('Seller Tray cannot open this link') === true),
+      );
+      const window = standIn.windows[0];
+      window?.hide();
+      const before = sent().length;
+      standIn.module.app.emit('second-instance', {}, ['/x/seller-tray']);
+      expect(window?.visible).toBe(true);
+      expect(sent()).toHaveLength(before);
+    });
+
+    it.runIf(process.platform === 'linux')(
+      'registers itself for the links (development on Linux: a desktop entry of its own)',
+      async () => {
+        const entry = join(process.env.XDG_DATA_HOME ?? '', 'applications', 'seller-tray-links.desktop');
+        await until(() => existsSync(entry));
+        const text = await readFile(entry, 'utf8');
+        expect(text).toContain(`Exec=${process.execPath} ${join(dir, 'app')} %u`);
+        expect(text).toContain('MimeType=x-scheme-handler/seller-tray;');
+      },
+    );
+  });
+
+  it('started at login without a link, a set-up app stays in the tray', async () => {
+    const userData = join(dir, 'user-data-tray-only');
+    await mkdir(userData, { recursive: true });
+    await writeFile(join(userData, 'settings.json'), JSON.stringify({ demoMode: true }));
+    const standIn = electronStandIn({ lock: true, appPath: join(dir, 'app'), userData });
+    useStandIn(standIn);
+    await import(mainBundle('tray-only'));
+    try {
+      await until(() => standIn.trays.length === 1 && standIn.windows.length === 1);
+      await until(() => standIn.trays[0]?.toolTip.includes('not set up') === false);
+      expect(standIn.windows[0]?.visible).toBe(false);
+    } finally {
+      standIn.module.app.emit('will-quit');
+    }
+  });
+
   it('packaged: no DevTools, and no menu with developer items (Linux: none at all)', async () => {
     const standIn = electronStandIn({
       lock: true,
@@ -212,6 +315,9 @@ describe('the main bundle', () => {
       userData: join(dir, 'user-data-packaged'),
     });
     useStandIn(standIn);
+    // Electron sets it for a packaged app; the app reads how it was installed from there.
+    const running = process as { resourcesPath?: string };
+    running.resourcesPath = join(dir, 'app', 'resources');
     await import(mainBundle('packaged'));
     try {
       await until(() => standIn.windows.length === 1);
@@ -220,6 +326,7 @@ describe('the main bundle', () => {
       expect(menus).toEqual([['Menu.setApplicationMenu', applicationMenu(process.platform)]]);
       expect(JSON.stringify(menus)).not.toMatch(/toggleDevTools|reload/i);
     } finally {
+      delete running.resourcesPath;
       standIn.module.app.emit('will-quit');
     }
   });

@@ -4,6 +4,7 @@
 // the API's objects exactly.
 
 import { escapedControls, escapedInJson } from '../../preload/marketplace-text';
+import { orderLink } from '../../preload/order-link';
 import type { License, MarketplaceEvent, Order, PingResponse } from '../core/api/wire';
 import { orderIdOf } from '../core/api/wire';
 
@@ -36,6 +37,12 @@ function orderRow(order: Order): string {
   ]);
 }
 
+/** `orders get`: the link that opens the order in Seller Tray, on a line of its own (none for an odd id). */
+function linkLine(orderId: string | undefined): string {
+  const link = orderId === undefined ? undefined : orderLink(orderId);
+  return link === undefined ? '' : row(['link', link]);
+}
+
 const eventRow = (e: MarketplaceEvent): string =>
   row([e.eventTime, e.statusCode, e.eventTypeCode, orderIdOf(e), e.eventId, e.description]);
 
@@ -50,7 +57,7 @@ export function formatItems(result: Printable): string {
     case 'orders':
       return result.value.map(orderRow).join('');
     case 'order':
-      return orderRow(result.value);
+      return orderRow(result.value) + linkLine(result.value.orderId);
     case 'events':
       return result.value.map(eventRow).join('');
     case 'event':

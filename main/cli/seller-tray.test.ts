@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseOrderLink } from '../../preload/order-link';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { startCaptureServer } from '../../test/support/capture-server';
 import { CONTROL_OR_BIDI, FORGED_ORDER_ID, hostileOrder } from '../../test/support/hostile-order';
@@ -89,13 +90,17 @@ describe("the marketplace's text", () => {
     const orderId = (await admin(sim.url, 'POST', 'purchases', { order: hostileOrder })).json.orderId;
     const one = await cli(['orders', 'get', orderId]);
     expect(one.code).toBe(0);
-    expect(one.stdout.split('\n')).toHaveLength(2);
+    const [line, linkLine, end] = one.stdout.split('\n');
+    expect(end).toBe('');
     expect(besidesStructure(one.stdout)).not.toMatch(CONTROL_OR_BIDI);
-    const [id, , buyer, product, total] = one.stdout.trimEnd().split('\t');
+    const [id, , buyer, product, total] = (line ?? '').split('\t');
     expect(id).toBe(orderId);
     expect(buyer).toContain(`\\x1b]0;pwned\\x07\\x1b[2J\\n${FORGED_ORDER_ID}\\tBcc:`);
     expect(product).toBe('\\u202e00.1$ :latoT\\u202c × 1');
     expect(total).toBe('9999.99 EUR');
+    // Then the link that opens the order in Seller Tray (the same parser as the app's reads it back).
+    expect(linkLine).toBe(`link\tseller-tray://order/${orderId}`);
+    expect(parseOrderLink(linkLine?.split('\t')[1] ?? '')).toBe(orderId);
 
     const all = await cli(['orders', 'list', '--all']);
     const lines = all.stdout.trimEnd().split('\n');

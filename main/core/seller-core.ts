@@ -191,6 +191,11 @@ export class SellerCore {
     return { ...briefOf(orderId, stored?.document), purchaseType: stored?.purchaseType };
   }
 
+  /** Whether the store holds the order itself (it then opens without the marketplace). */
+  hasOrder(orderId: string): boolean {
+    return this.store.storedOrder(orderId)?.document !== undefined;
+  }
+
   /**
    * An order from the store, at once, refreshed in the background ("orders-updated" tells when).
    * An order never fetched yet is fetched now; that fails when the marketplace does not answer.

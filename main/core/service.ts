@@ -58,6 +58,11 @@ const KEPT_ASIDE_SHOWN = 20;
 
 export type ServiceEvent = CoreEvent | { type: 'app-state'; state: AppState };
 
+/** What looking up a linked order found (see `lookUpOrder`). */
+export type OrderLookup =
+  | { found: true }
+  | { found: false; reason: 'not-configured' | 'not-in-account' | 'unreachable'; detail: string };
+
 /** What a channel does with its checked request. */
 export type Handler<C extends Channel> = (request: CheckedRequest<C>) => Promise<Responses[C]>;
 /** One handler per channel, no more, no fewer. */
@@ -177,6 +182,25 @@ export class SellerTrayService {
       return this.state();
     },
   };
+
+  /**
+   * Whether an order a link names is this account's, for the shell: the store first, then the
+   * marketplace once (which fetches it into the store). Only the marketplace's "not found" says it
+   * is not; any other failure says it could not be told.
+   */
+  async lookUpOrder(orderId: string): Promise<OrderLookup> {
+    const core = this.core;
+    if (!core) return { found: false, reason: 'not-configured', detail: 'no marketplace account is set up' };
+    if (core.hasOrder(orderId)) return { found: true };
+    try {
+      await core.order(orderId);
+      return { found: true };
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      const notFound = error instanceof SellerApiError && error.status === 404;
+      return { found: false, reason: notFound ? 'not-in-account' : 'unreachable', detail };
+    }
+  }
 
   /** The settings in force, for the shell's own use (the renderer asks through getSettings). */
   currentSettings(): Settings {

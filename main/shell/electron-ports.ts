@@ -127,6 +127,8 @@ export interface AppPort {
   setAppUserModelId(id: string): void;
   readonly dock?: { hide(): void } | undefined;
   on(event: 'second-instance', listener: (event: unknown, argv: string[]) => void): unknown;
+  /** macOS: a link (or file) the system asks the app to open; may come before ready. */
+  on(event: 'open-url', listener: (event: { preventDefault(): void }, url: string) => void): unknown;
   on(event: 'before-quit', listener: () => void): unknown;
   on(event: 'window-all-closed', listener: () => void): unknown;
 }

@@ -16,7 +16,7 @@ class FakeApp implements AppPort {
       this.dockHidden = true;
     },
   };
-  readonly listeners = new Map<string, (event: unknown, argv: string[]) => void>();
+  readonly listeners = new Map<string, (...args: never[]) => unknown>();
   requestSingleInstanceLock(): boolean {
     return this.locked;
   }
@@ -26,9 +26,13 @@ class FakeApp implements AppPort {
   setAppUserModelId(id: string): void {
     this.modelId = id;
   }
-  on(event: string, listener: (event: unknown, argv: string[]) => void): this {
+  on(event: string, listener: (...args: never[]) => unknown): this {
     this.listeners.set(event, listener);
     return this;
+  }
+  /** Electron emitting an app event to the listener the code under test registered. */
+  emit(event: string, ...args: unknown[]): void {
+    (this.listeners.get(event) as ((...args: unknown[]) => unknown) | undefined)?.(...args);
   }
 }
 
@@ -64,11 +68,23 @@ describe('the lifecycle', () => {
     window.get();
     created[0]?.hide();
     if (created[0]) created[0].minimized = true;
-    app.listeners.get('second-instance')?.({}, ['/opt/Seller Tray/seller-tray', 'seller-tray://order/o-1']);
+    app.emit('second-instance', {}, ['/opt/Seller Tray/seller-tray', 'seller-tray://order/o-1']);
     expect(launches).toEqual([['seller-tray://order/o-1']]);
     expect([created[0]?.visible, created[0]?.minimized, created[0]?.focused]).toEqual([true, false, 1]);
     expect(created).toHaveLength(1);
     expect(app.quits).toBe(0);
+  });
+
+  it('macOS: a link the system opens is handed over as a launch argument, and the system told it is handled', () => {
+    const app = new FakeApp();
+    const launches: string[][] = [];
+    claimSingleInstance({ app, platform: 'darwin', appId: 'id', defaultApp: false }, (args) =>
+      launches.push(args),
+    );
+    const event = { prevented: false, preventDefault: () => (event.prevented = true) };
+    app.emit('open-url', event, 'seller-tray://order/o-2');
+    expect(launches).toEqual([['seller-tray://order/o-2']]);
+    expect(event.prevented).toBe(true);
   });
 
   it('the second instance itself quits when the lock is taken', () => {
@@ -132,7 +148,7 @@ describe('the lifecycle', () => {
     const app = new FakeApp();
     const quitting = trackQuitting(app);
     expect(quitting()).toBe(false);
-    app.listeners.get('before-quit')?.({}, []);
+    app.emit('before-quit');
     expect(quitting()).toBe(true);
   });
 });

@@ -22,7 +22,8 @@ export function launchArguments(argv: readonly string[], defaultApp: boolean): s
 
 /**
  * Before ready: takes the single-instance lock; false (and quitting) when another instance has it.
- * A second launch's arguments are handed to this, the first instance.
+ * A second launch's arguments, and on macOS each link the system opens, are handed to this, the
+ * first instance.
  */
 export function claimSingleInstance(options: LifecycleOptions, onLaunch: (args: string[]) => void): boolean {
   const { app } = options;
@@ -31,6 +32,11 @@ export function claimSingleInstance(options: LifecycleOptions, onLaunch: (args: 
     return false;
   }
   app.on('second-instance', (_event, argv) => onLaunch(launchArguments(argv, options.defaultApp)));
+  // macOS hands links over as an event, not as arguments (at the first launch too, before ready).
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    onLaunch([url]);
+  });
   // The app lives in the tray: closing its window does not end it.
   app.on('window-all-closed', () => {});
   if (options.platform === 'win32') app.setAppUserModelId(options.appId);

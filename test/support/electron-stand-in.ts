@@ -44,6 +44,10 @@ export function electronStandIn(options: StandInOptions) {
     exit: record('app.exit'),
     setAppUserModelId: record('app.setAppUserModelId'),
     setLoginItemSettings: record('app.setLoginItemSettings'),
+    setAsDefaultProtocolClient: (...args: unknown[]) => {
+      record('app.setAsDefaultProtocolClient')(...args);
+      return true;
+    },
   });
   const windows: FakeWindow[] = [];
   const trays: (FakeTray & { image: unknown })[] = [];
