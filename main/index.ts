@@ -2,7 +2,7 @@
 // the shell's parts (main/shell) are tested with fakes of the Electron objects passed here.
 // Nothing else imports 'electron'.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { extname, join } from 'node:path';
@@ -21,8 +21,9 @@ import {
   Tray,
 } from 'electron';
 import ElectronStore from 'electron-store';
+import { AppImageUpdater, type AppUpdater, MacUpdater, NsisUpdater } from 'electron-updater';
 import { openAppService } from './app-service';
-import { APP_ID } from './core/app-identity';
+import { APP_ID, APP_VERSION, updateChannel } from './core/app-identity';
 import type { SellerTrayService } from './core/service';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES } from './renderer-serving';
 import { applicationMenu } from './shell/app-menu';
@@ -37,6 +38,7 @@ import { Notifier } from './shell/notifier';
 import { applyOpenAtLogin, autostartDir, followOpenAtLogin, launchCommand } from './shell/open-at-login';
 import { type OrderLinkPorts, OrderLinks } from './shell/order-links';
 import { startTray, type TrayControllerOptions } from './shell/tray-menu';
+import { electronUpdaterFeed, Updater, updateAvailability } from './shell/updater';
 import { AppWindow } from './shell/window';
 
 /** The IPC channel electron-store listens on when it opens a file in the main process. */
@@ -84,21 +86,6 @@ async function start(): Promise<void> {
   const notifier = startNotifier(service, window);
   /** A message for the user when the window may not be open: a notification, cleaned as all are. */
   const tellUser = (message: string) => notifier.tell(message);
-  const trayControl = startTray(trayParts(root, service, window, tellUser));
-  // The pause labels depend on the clock (a pause ends by itself): refreshed each minute.
-  setInterval(() => trayControl.refresh(), 60_000).unref();
-  const stopFollowingLogin = followLoginSetting(root, service, tellUser);
-
-  afterReady({ ...lifecycle, powerMonitor, service });
-  app.on('will-quit', () => {
-    stopFollowingLogin();
-    trayControl.stop();
-    notifier.stop();
-    service.close();
-    void demo.stop();
-  });
-
-  if (service.state().setup === 'unconfigured') window.show();
   const installation = detectInstallation({
     platform: process.platform,
     isPackaged: app.isPackaged,
@@ -113,6 +100,27 @@ async function start(): Promise<void> {
       }
     },
   });
+  const updater = openUpdater(service, installation, window, tellUser, () => trayControl.refresh());
+  const trayControl = startTray({
+    ...trayParts(root, service, window, tellUser),
+    moreItems: () => updater.menuItems(),
+  });
+  // The pause labels depend on the clock (a pause ends by itself): refreshed each minute.
+  setInterval(() => trayControl.refresh(), 60_000).unref();
+  const stopFollowingLogin = followLoginSetting(root, service, tellUser);
+
+  afterReady({ ...lifecycle, powerMonitor, service });
+  updater.start();
+  app.on('will-quit', () => {
+    updater.stop();
+    stopFollowingLogin();
+    trayControl.stop();
+    notifier.stop();
+    service.close();
+    void demo.stop();
+  });
+
+  if (service.state().setup === 'unconfigured') window.show();
   registerLinks(root, installation);
   orderLinks.ready(linkPorts(service, window));
   // The first launch opens the window only for a link: started at login, the app stays in the tray.
@@ -220,6 +228,53 @@ function trayParts(
     quit: () => app.quit(),
     onFailure: tellUser,
   };
+}
+
+/**
+ * Updates, for the installs that update themselves and whose build names a feed (app-update.yml,
+ * written by electron-builder from `publish`); the About panel and the tray follow it.
+ */
+function openUpdater(
+  service: SellerTrayService,
+  installation: Installation,
+  window: AppWindow,
+  tellUser: (message: string) => void,
+  refreshTray: () => void,
+): Updater {
+  const hasFeed = app.isPackaged && existsSync(join(process.resourcesPath, 'app-update.yml'));
+  const availability = updateAvailability(installation, hasFeed);
+  const updater = new Updater({
+    feed: availability === 'updater' ? electronUpdaterFeed(platformUpdater()) : undefined,
+    availability,
+    version: APP_VERSION,
+    channel: updateChannel(APP_VERSION),
+    automatic: () => service.currentSettings().checkForUpdatesAutomatically,
+    pendingStatuses: () => service.state().pendingOutbox,
+    onAppChange: (listener) =>
+      service.onEvent((event) => {
+        if (event.type === 'app-state') listener();
+      }),
+    tell: tellUser,
+    log: logWarning,
+    onStatus: (status) => {
+      refreshTray();
+      window.send({ type: 'update-status', status });
+    },
+  });
+  service.attachUpdates({ status: () => updater.status(), check: () => updater.check() });
+  return updater;
+}
+
+/** electron-updater's updater for this platform; its failures reach the Updater, which logs them. */
+function platformUpdater(): AppUpdater {
+  const updater =
+    process.platform === 'win32'
+      ? new NsisUpdater()
+      : process.platform === 'darwin'
+        ? new MacUpdater()
+        : new AppImageUpdater();
+  updater.logger = { info: () => {}, warn: (message) => logWarning(String(message)), error: () => {} };
+  return updater;
 }
 
 /** A link opens the window on its order, or the window says why it cannot. */

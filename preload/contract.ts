@@ -21,6 +21,8 @@ export const CHANNELS = [
   'startDemo',
   'pauseNotifications',
   'diagnose',
+  'getUpdateStatus',
+  'checkForUpdates',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
@@ -88,6 +90,35 @@ export interface DiagnosisReport {
   failed: boolean;
 }
 
+/** What this copy of the app can do about updates (main/shell/updater.ts; About says it in words). */
+export const UPDATE_AVAILABILITIES = [
+  /** It updates itself from the feed its build names. */
+  'updater',
+  /** Built without an update feed. */
+  'no-feed',
+  /** A deb (rpm) install: its package manager updates it. */
+  'package-manager',
+  /** `npm start`. */
+  'development',
+  /** Anything else: an unpacked folder, the browser preview. */
+  'unsupported',
+] as const;
+
+/** The About panel: the version, its channel, and where updates stand. */
+export interface UpdateStatus {
+  version: string;
+  /** The update channel: `latest`, or a pre-release's (`beta`, `alpha`). */
+  channel: string;
+  availability: (typeof UPDATE_AVAILABILITIES)[number];
+  /** The last check: when, and what came of it in words; null before the first. */
+  lastCheck: { at: string; result: string; failed: boolean } | null;
+  checking: boolean;
+  /** A downloaded version that a restart installs; null when none. */
+  ready: string | null;
+  /** A restart was asked for and waits for this many statuses to be sent; null when none waits. */
+  restartWaitsFor: number | null;
+}
+
 /** What each channel takes, as the window sends it (optional fields take their defaults). */
 export interface Requests {
   getState: undefined;
@@ -126,6 +157,9 @@ export interface Requests {
   pauseNotifications: { until: string | null };
   /** Tries each operation the app reads with; the report is for a support ticket. */
   diagnose: undefined;
+  getUpdateStatus: undefined;
+  /** Checks the update feed now (and downloads a newer version in the background). */
+  checkForUpdates: undefined;
 }
 
 export type RequestOf<C extends Channel> = Requests[C];
@@ -144,10 +178,16 @@ export interface Responses {
   startDemo: AppState;
   pauseNotifications: AppState;
   diagnose: DiagnosisReport;
+  getUpdateStatus: UpdateStatus;
+  checkForUpdates: UpdateStatus;
 }
 
 /** What the main process sends the window, unasked. */
-export type AppEvent = CoreEvent | { type: 'app-state'; state: AppState } | ShellEvent;
+export type AppEvent =
+  | CoreEvent
+  | { type: 'app-state'; state: AppState }
+  | ShellEvent
+  | { type: 'update-status'; status: UpdateStatus };
 
 /** The one object the preload exposes: a method per channel, and the event stream. */
 export type Bridge = {

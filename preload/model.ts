@@ -107,6 +107,8 @@ export interface Settings {
   /** Remind of an order still waiting after this many minutes; 0 = off. */
   reminderAfterMinutes: number;
   openAtLogin: boolean;
+  /** Check for updates at start and every 6 hours (main/shell/updater.ts). */
+  checkForUpdatesAutomatically: boolean;
   /** Run against the built-in simulator instead of a real Seller API. */
   demoMode: boolean;
   /** null = the built-in routes. */

@@ -13,10 +13,11 @@ import { inflateSync } from 'node:zlib';
 import { FuseV1Options, flipFuses, getCurrentFuseWire } from '@electron/fuses';
 import { SENTINEL } from '@electron/fuses/dist/constants';
 import { Ajv } from 'ajv';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILD_DIR, ICO_SIZES, LINUX_ICON_SIZES, PNG_SIGNATURE, writeIcons } from '../build/make-icons';
 import { APP_ID, PRODUCT_NAME } from '../main/core/app-identity';
 import { ORDER_LINK_SCHEME } from '../preload/order-link';
+import { runTs } from './support/processes';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
@@ -347,4 +348,92 @@ describe('seller-tray:// links in the installers', () => {
       }
     },
   );
+});
+
+describe('the update feed in the installers', () => {
+  it('publish is a generic feed whose URL comes from SELLER_TRAY_UPDATE_URL, valid against the scheme', () => {
+    const config = loadConfig();
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: electron-builder's macro, written as in the file
+    expect(config.publish).toEqual({ provider: 'generic', url: '${env.SELLER_TRAY_UPDATE_URL}' });
+    const validate = validator();
+    expect(validate(config), JSON.stringify(validate.errors)).toBe(true);
+    // electron-builder's own macro expansion: the variable's value when set, a refusal otherwise
+    // (which is why `npm run dist` builds from electron-builder.no-updates.yml then).
+    const { expandMacro } = require('app-builder-lib/out/util/macroExpander');
+    const url = (config.publish as { url: string }).url;
+    const saved = process.env.SELLER_TRAY_UPDATE_URL;
+    try {
+      process.env.SELLER_TRAY_UPDATE_URL = 'https://updates.example/seller-tray';
+      expect(expandMacro(url, null, {})).toBe('https://updates.example/seller-tray');
+      delete process.env.SELLER_TRAY_UPDATE_URL;
+      expect(() => expandMacro(url, null, {})).toThrow(/SELLER_TRAY_UPDATE_URL is not defined/);
+    } finally {
+      if (saved === undefined) delete process.env.SELLER_TRAY_UPDATE_URL;
+      else process.env.SELLER_TRAY_UPDATE_URL = saved;
+    }
+  });
+
+  it('electron-builder.no-updates.yml is the same configuration without a feed, as electron-builder reads it', async () => {
+    const { getConfig } = require('app-builder-lib/out/util/config/config');
+    const withFeed = await getConfig(root, null, null);
+    const without = await getConfig(root, 'electron-builder.no-updates.yml', null);
+    expect(without.publish).toBeNull();
+    expect(withFeed.publish).toEqual(loadConfig().publish);
+    const { publish: _a, extends: _b, ...rest } = without;
+    const { publish: _c, ...restWithFeed } = withFeed;
+    expect(rest).toEqual(restWithFeed);
+    const validate = validator();
+    expect(validate(without), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  describe('npm run dist', () => {
+    let fakeBin: string;
+    beforeAll(async () => {
+      // A stand-in electron-builder that writes down its arguments (the real one needs internet).
+      fakeBin = await mkdtemp(join(tmpdir(), 'seller-tray-dist-'));
+      await writeFile(
+        join(fakeBin, 'electron-builder'),
+        `#!/bin/sh\nprintf '%s\\n' "$@" > "${join(fakeBin, 'args')}"\n`,
+        { mode: 0o755 },
+      );
+    });
+    afterAll(() => rm(fakeBin, { recursive: true, force: true }));
+    /** `npm run dist -- --linux AppImage`'s second step, with the variable set to `url` (empty: unset). */
+    const dist = async (url: string) => {
+      await rm(join(fakeBin, 'args'), { force: true });
+      const run = await runTs('build/dist.ts', ['--linux', 'AppImage'], {
+        PATH: `${fakeBin}:${process.env.PATH}`,
+        SELLER_TRAY_UPDATE_URL: url,
+      });
+      const written = existsSync(join(fakeBin, 'args'))
+        ? await readFile(join(fakeBin, 'args'), 'utf8')
+        : null;
+      return { ...run, args: written?.trim().split('\n') ?? null };
+    };
+
+    it.runIf(process.platform !== 'win32')(
+      'builds with the feed when SELLER_TRAY_UPDATE_URL is set, without it otherwise',
+      async () => {
+        const withFeed = await dist('https://updates.example/seller-tray');
+        expect(withFeed.code).toBe(0);
+        expect(withFeed.args).toEqual(['--linux', 'AppImage']);
+        const without = await dist('');
+        expect(without.code).toBe(0);
+        expect(without.args).toEqual(['--config', 'electron-builder.no-updates.yml', '--linux', 'AppImage']);
+        expect(without.stdout).toContain('SELLER_TRAY_UPDATE_URL is not set');
+      },
+      30_000,
+    );
+
+    it.runIf(process.platform !== 'win32')(
+      'refuses a feed that is not https',
+      async () => {
+        const plain = await dist('http://updates.example/seller-tray');
+        expect(plain.code).toBe(2);
+        expect(plain.stderr).toContain('must be an https:// address');
+        expect(plain.args).toBeNull();
+      },
+      30_000,
+    );
+  });
 });

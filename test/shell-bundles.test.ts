@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_VERSION } from '../main/core/app-identity';
 import { CONTENT_SECURITY_POLICY } from '../main/renderer-serving';
 import { applicationMenu } from '../main/shell/app-menu';
 import { AUTOSTART_FILE_NAME } from '../main/shell/open-at-login';
@@ -158,6 +159,17 @@ describe('the main bundle', () => {
         'Settings',
         'Quit',
       ]);
+    });
+
+    it('a development run does not update itself, and says so to the About panel', async () => {
+      const answer = (await standIn.ipcMain.invoke(appFrame, 'seller-tray:getUpdateStatus')) as {
+        value: { availability: string; version: string; lastCheck: unknown };
+      };
+      expect(answer.value).toMatchObject({
+        availability: 'development',
+        version: APP_VERSION,
+        lastCheck: null,
+      });
     });
 
     it('answers IPC from its own frame only', async () => {
@@ -318,6 +330,9 @@ describe('the main bundle', () => {
     // Electron sets it for a packaged app; the app reads how it was installed from there.
     const running = process as { resourcesPath?: string };
     running.resourcesPath = join(dir, 'app', 'resources');
+    // On Linux, as an AppImage (an unpacked folder would not update itself in any case).
+    const savedAppImage = process.env.APPIMAGE;
+    if (process.platform === 'linux') process.env.APPIMAGE = join(dir, 'Seller Tray.AppImage');
     await import(mainBundle('packaged'));
     try {
       await until(() => standIn.windows.length === 1);
@@ -325,8 +340,18 @@ describe('the main bundle', () => {
       const menus = standIn.calls.filter((c) => c[0] === 'Menu.setApplicationMenu');
       expect(menus).toEqual([['Menu.setApplicationMenu', applicationMenu(process.platform)]]);
       expect(JSON.stringify(menus)).not.toMatch(/toggleDevTools|reload/i);
+      // Built without a feed (no resources/app-update.yml): no updater, and About says why.
+      const update = (await standIn.ipcMain.invoke(
+        'app://seller-tray/index.html',
+        'seller-tray:getUpdateStatus',
+      )) as {
+        value: { availability: string };
+      };
+      expect(update.value.availability).toBe('no-feed');
     } finally {
       delete running.resourcesPath;
+      if (savedAppImage === undefined) delete process.env.APPIMAGE;
+      else process.env.APPIMAGE = savedAppImage;
       standIn.module.app.emit('will-quit');
     }
   });

@@ -50,6 +50,8 @@ export const requests = {
   startDemo: z.undefined(),
   pauseNotifications: z.strictObject({ until: z.iso.datetime({ offset: true }).nullable() }),
   diagnose: z.undefined(),
+  getUpdateStatus: z.undefined(),
+  checkForUpdates: z.undefined(),
 } satisfies Record<Channel, z.ZodType>;
 
 /** A channel's request once checked: defaults filled in. */

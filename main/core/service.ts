@@ -15,12 +15,13 @@ import {
   type OrderPage,
   type Requests,
   type Responses,
+  type UpdateStatus,
 } from '../../preload/contract';
 import { DEFAULT_DESCRIPTIONS } from '../../preload/order-status';
 import { SellerApiClient, type SellerApiClientOptions } from './api/client';
 import { SellerApiError } from './api/errors';
 import { checkBaseUrl, type Transport } from './api/transport';
-import { APP_VERSION } from './app-identity';
+import { APP_VERSION, updateChannel } from './app-identity';
 import { type CheckedRequest, requests } from './bridge-requests';
 import { diagnose, formatDiagnosis } from './diagnosis';
 import { describeAside } from './kept-aside';
@@ -58,6 +59,27 @@ const KEPT_ASIDE_SHOWN = 20;
 
 export type ServiceEvent = CoreEvent | { type: 'app-state'; state: AppState };
 
+/** The shell's updater (main/shell/updater.ts), as the window's About panel reaches it. */
+export interface UpdatesPort {
+  status(): UpdateStatus;
+  /** Checks now; resolves once the check is done (a download goes on in the background). */
+  check(): Promise<UpdateStatus>;
+}
+
+/** Until a shell attaches its updater (the browser preview never does): none. */
+const NO_UPDATER: UpdatesPort = {
+  status: () => ({
+    version: APP_VERSION,
+    channel: updateChannel(APP_VERSION),
+    availability: 'unsupported',
+    lastCheck: null,
+    checking: false,
+    ready: null,
+    restartWaitsFor: null,
+  }),
+  check: async () => NO_UPDATER.status(),
+};
+
 /** What looking up a linked order found (see `lookUpOrder`). */
 export type OrderLookup =
   | { found: true }
@@ -88,6 +110,7 @@ export class SellerTrayService {
   private secretStored = false;
   private demoSecret: string | undefined;
   private readonly unheard: ServiceEvent[] = [];
+  private updates: UpdatesPort = NO_UPDATER;
 
   private constructor(
     private readonly ports: ServicePorts,
@@ -181,7 +204,14 @@ export class SellerTrayService {
       this.saveSettings({ ...this.settings, pausedUntil: until });
       return this.state();
     },
+    getUpdateStatus: async () => this.updates.status(),
+    checkForUpdates: () => this.updates.check(),
   };
+
+  /** The shell's updater answers the About panel from now on. */
+  attachUpdates(updates: UpdatesPort): void {
+    this.updates = updates;
+  }
 
   /**
    * Whether an order a link names is this account's, for the shell: the store first, then the

@@ -27,6 +27,7 @@ const configured: Settings = {
   pausedUntil: '2026-11-21T18:00:00Z',
   reminderAfterMinutes: 0,
   openAtLogin: true,
+  checkForUpdatesAutomatically: false,
   demoMode: false,
   api: { routes: { listNewEvents: { path: '/seller/v2/events/unseen' } }, pageSize: 50 },
 };
@@ -51,7 +52,7 @@ describe.runIf(process.platform !== 'win32')('settings file mode', () => {
 });
 
 describe('settings defaults', () => {
-  it('are: not configured, every 60 s, notifications on, not paused, reminder after 4 h, no login item, no demo', () => {
+  it('are: not configured, every 60 s, notifications on, not paused, reminder after 4 h, no login item, update checks, no demo', () => {
     expect(DEFAULT_SETTINGS).toEqual({
       baseUrl: '',
       clientId: '',
@@ -60,6 +61,7 @@ describe('settings defaults', () => {
       pausedUntil: null,
       reminderAfterMinutes: 240,
       openAtLogin: false,
+      checkForUpdatesAutomatically: true,
       demoMode: false,
       api: null,
     });

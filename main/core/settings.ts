@@ -63,6 +63,7 @@ const fields = {
         (m >= REMINDER_AFTER_MINUTES.min && m <= REMINDER_AFTER_MINUTES.max),
     ),
   openAtLogin: z.boolean(),
+  checkForUpdatesAutomatically: z.boolean(),
   /** Run against the built-in simulator instead of a real Seller API. */
   demoMode: z.boolean(),
   /**
@@ -117,6 +118,7 @@ const RULES: Record<Field, string> = {
   pausedUntil: 'must be a date and time such as 2026-11-21T16:50:00Z, or null when not paused',
   reminderAfterMinutes: `must be a whole number of minutes from ${REMINDER_AFTER_MINUTES.min} to ${REMINDER_AFTER_MINUTES.max} (7 days), or 0 for no reminder`,
   openAtLogin: 'must be true or false',
+  checkForUpdatesAutomatically: 'must be true or false',
   demoMode: 'must be true or false',
   api: `must be null or an object such as {"routes": {"listNewEvents": {"path": "/seller/v1/events/new"}}, "pageSize": 50}, with page sizes from 1 to ${PAGE.maxLimit}`,
 };
@@ -130,6 +132,7 @@ export const Settings = z.object({
   pausedUntil: fields.pausedUntil.default(null),
   reminderAfterMinutes: fields.reminderAfterMinutes.default(REMINDER_AFTER_MINUTES.default),
   openAtLogin: fields.openAtLogin.default(false),
+  checkForUpdatesAutomatically: fields.checkForUpdatesAutomatically.default(true),
   demoMode: fields.demoMode.default(false),
   api: fields.api.default(null),
 });

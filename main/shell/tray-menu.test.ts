@@ -97,6 +97,12 @@ describe('the tray view', () => {
     expect(resume(ended)?.enabled).toBe(false);
   });
 
+  it('puts the items other parts add (the updater’s) above Quit, set apart', () => {
+    const restart = { label: 'Restart to update', click: () => {} };
+    const labels = trayView(baseState, NOW, noActions, [restart]).template.map((i) => i.label ?? i.type);
+    expect(labels.slice(-4)).toEqual(['separator', 'Restart to update', 'separator', 'Quit']);
+  });
+
   it('pauses until 08:00 the next day', () => {
     const morning = tomorrowMorning(NOW);
     expect([morning.getDate(), morning.getHours(), morning.getMinutes()]).toEqual([22, 8, 0]);

@@ -51,8 +51,16 @@ export function tomorrowMorning(now: Date): Date {
   return next;
 }
 
-/** The tray as the state says: pure, so every label is tested without Electron. */
-export function trayView(state: AppState, now: Date, actions: TrayActions): TrayView {
+/**
+ * The tray as the state says: pure, so every label is tested without Electron. `more`: items other
+ * parts of the shell add above Quit (the updater's).
+ */
+export function trayView(
+  state: AppState,
+  now: Date,
+  actions: TrayActions,
+  more: MenuItemSpec[] = [],
+): TrayView {
   const paused = pausedUntil(state, now);
   const problem =
     state.setup === 'unconfigured'
@@ -84,6 +92,7 @@ export function trayView(state: AppState, now: Date, actions: TrayActions): Tray
       submenu: pauseMenu,
     },
     { label: 'Settings', click: actions.settings },
+    ...(more.length > 0 ? [{ type: 'separator' } as const, ...more] : []),
     { type: 'separator' },
     { label: 'Quit', click: actions.quit },
   ];
@@ -100,6 +109,8 @@ export interface TrayControllerOptions {
   now?: () => Date;
   /** Told when an action the service answered failed (shown as a notification by the caller). */
   onFailure?(message: string): void;
+  /** Items other parts of the shell add above Quit, as they are now (the updater's). */
+  moreItems?(): MenuItemSpec[];
 }
 
 /** Keeps the tray current with the service, and its actions wired; returns the stop function. */
@@ -122,7 +133,7 @@ export function startTray(options: TrayControllerOptions): { refresh(): void; st
     },
   };
   const refresh = () => {
-    const view = trayView(options.service.state(), now(), actions);
+    const view = trayView(options.service.state(), now(), actions, options.moreItems?.());
     options.tray.setToolTip(view.toolTip);
     options.tray.setTitle?.(view.title);
     options.tray.setMenu(view.template);

@@ -13,6 +13,7 @@ import {
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
+import { AboutPanel } from './AboutPanel';
 import { DiagnosePanel } from './DiagnosePanel';
 import { ErrorAlert } from './ErrorAlert';
 import { PauseControl } from './PauseControl';
@@ -25,6 +26,7 @@ interface Draft {
   notificationsEnabled: boolean;
   reminderAfterMinutes: string;
   openAtLogin: boolean;
+  checkForUpdatesAutomatically: boolean;
 }
 
 function draftOf(settings: Settings): Draft {
@@ -35,6 +37,7 @@ function draftOf(settings: Settings): Draft {
     notificationsEnabled: settings.notificationsEnabled,
     reminderAfterMinutes: String(settings.reminderAfterMinutes),
     openAtLogin: settings.openAtLogin,
+    checkForUpdatesAutomatically: settings.checkForUpdatesAutomatically,
   };
 }
 
@@ -52,6 +55,7 @@ function changes(settings: Settings, draft: Draft): Record<string, unknown> {
     notificationsEnabled: draft.notificationsEnabled,
     reminderAfterMinutes: numberOf(draft.reminderAfterMinutes),
     openAtLogin: draft.openAtLogin,
+    checkForUpdatesAutomatically: draft.checkForUpdatesAutomatically,
   };
   return Object.fromEntries(
     Object.entries(next).filter(([key, value]) => settings[key as keyof Settings] !== value),
@@ -75,6 +79,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
     notifications: `${id}-notifications`,
     reminder: `${id}-reminder`,
     login: `${id}-login`,
+    updates: `${id}-updates`,
     error: `${id}-error`,
   };
 
@@ -206,6 +211,15 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
               />
               <label htmlFor={ids.login}>Open Seller Tray when I log in</label>
             </div>
+            <div className="check">
+              <input
+                id={ids.updates}
+                type="checkbox"
+                checked={draft.checkForUpdatesAutomatically}
+                onChange={(e) => update({ checkForUpdatesAutomatically: e.target.checked })}
+              />
+              <label htmlFor={ids.updates}>Check for updates automatically</label>
+            </div>
 
             <div className="form-actions">
               <button type="submit" className="primary" disabled={busy}>
@@ -231,6 +245,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
           <PauseControl pausedUntil={state.notificationsPausedUntil} onState={onState} />
           <SecretField state={state} onState={onState} />
           {state.setup !== 'unconfigured' && <DiagnosePanel />}
+          <AboutPanel />
         </>
       )}
     </section>

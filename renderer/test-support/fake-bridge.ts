@@ -11,12 +11,16 @@ import type {
   OrderView,
   RequestOf,
   Responses,
+  UpdateStatus,
 } from '../../preload/contract';
 import type { MarketplaceEvent } from '../../preload/marketplace';
 import type { CoreEvent, OutboxItem, Settings } from '../../preload/model';
 import { isUsualTransition, isWaitingForAction } from '../../preload/order-status';
 
-export type FakeEvent = CoreEvent | { type: 'app-state'; state: AppState };
+export type FakeEvent =
+  | CoreEvent
+  | { type: 'app-state'; state: AppState }
+  | { type: 'update-status'; status: UpdateStatus };
 
 type Handler<C extends Channel> = (request: RequestOf<C>) => Responses[C] | Promise<Responses[C]>;
 export type Handlers = { [C in Channel]?: Handler<C> };
@@ -53,6 +57,22 @@ export function appState(overrides: Partial<AppState> = {}): AppState {
     ...overrides,
   };
 }
+
+const UP_TO_DATE_CHECK = {
+  at: '2026-11-21T08:00:00.000Z',
+  result: 'Seller Tray 0.1.0 is up to date.',
+  failed: false,
+};
+/** An app that updates itself and found nothing newer at its last check. */
+export const UP_TO_DATE: UpdateStatus = {
+  version: '0.1.0',
+  channel: 'latest',
+  availability: 'updater',
+  lastCheck: UP_TO_DATE_CHECK,
+  checking: false,
+  ready: null,
+  restartWaitsFor: null,
+};
 
 export interface FakeBridgeOptions {
   state?: Partial<AppState>;
@@ -184,6 +204,11 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       fake.state = { ...fake.state, notificationsPausedUntil: until };
       return fake.state;
     },
+    getUpdateStatus: () => UP_TO_DATE,
+    checkForUpdates: () => ({
+      ...UP_TO_DATE,
+      lastCheck: { ...UP_TO_DATE_CHECK, at: new Date().toISOString() },
+    }),
   };
 
   function method<C extends Channel>(channel: C) {
