@@ -21,6 +21,7 @@ export const CHANNELS = [
   'startDemo',
   'pauseNotifications',
   'diagnose',
+  'openLogFolder',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
@@ -88,6 +89,12 @@ export interface DiagnosisReport {
   failed: boolean;
 }
 
+/** Where the log file is, and whether its folder was opened (the browser preview cannot: it shows the path). */
+export interface LogFolder {
+  path: string;
+  opened: boolean;
+}
+
 /** What each channel takes, as the window sends it (optional fields take their defaults). */
 export interface Requests {
   getState: undefined;
@@ -126,6 +133,8 @@ export interface Requests {
   pauseNotifications: { until: string | null };
   /** Tries each operation the app reads with; the report is for a support ticket. */
   diagnose: undefined;
+  /** Shows the folder of the log file in the file manager, for a support ticket. */
+  openLogFolder: undefined;
 }
 
 export type RequestOf<C extends Channel> = Requests[C];
@@ -144,6 +153,7 @@ export interface Responses {
   startDemo: AppState;
   pauseNotifications: AppState;
   diagnose: DiagnosisReport;
+  openLogFolder: LogFolder;
 }
 
 /** What the main process sends the window, unasked. */

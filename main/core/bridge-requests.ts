@@ -50,6 +50,7 @@ export const requests = {
   startDemo: z.undefined(),
   pauseNotifications: z.strictObject({ until: z.iso.datetime({ offset: true }).nullable() }),
   diagnose: z.undefined(),
+  openLogFolder: z.undefined(),
 } satisfies Record<Channel, z.ZodType>;
 
 /** A channel's request once checked: defaults filled in. */

@@ -12,6 +12,7 @@ import {
   type ConnectionTest,
   type DiagnosisReport,
   isChannel,
+  type LogFolder,
   type OrderPage,
   type Requests,
   type Responses,
@@ -24,6 +25,7 @@ import { APP_VERSION } from './app-identity';
 import { type CheckedRequest, requests } from './bridge-requests';
 import { diagnose, formatDiagnosis } from './diagnosis';
 import { describeAside } from './kept-aside';
+import { type Log, silentLog } from './log';
 import type { Timers } from './poller';
 import {
   adoptUnboundSecret,
@@ -36,6 +38,13 @@ import {
 } from './secrets';
 import { type CoreEvent, SellerCore, TransitionError } from './seller-core';
 import { apiOptions, parseSettingsPatch, type Settings, type SettingsStore } from './settings';
+
+/** The folder the log file is written in, and how the platform shows a folder to the user. */
+export interface LogFolderPort {
+  path: string;
+  /** Opens a folder in the file manager; absent where the user's screen cannot be reached (the browser preview). */
+  open?: (path: string) => Promise<void>;
+}
 
 /** The built-in simulator, for demo mode; its credentials are public, so they skip the keychain. */
 export interface DemoMarketplace {
@@ -51,6 +60,9 @@ export interface ServicePorts {
   transport?: Transport;
   timers?: Timers;
   now?: () => number;
+  /** Where the core and its client tell support what happened; silent by default. */
+  log?: Log;
+  logFolder?: LogFolderPort;
 }
 
 /** Items kept aside that a diagnosis names one by one. */
@@ -84,10 +96,14 @@ export class SellerTrayService {
   private demoSecret: string | undefined;
   private readonly unheard: ServiceEvent[] = [];
 
+  private readonly log: Log;
+
   private constructor(
     private readonly ports: ServicePorts,
     private settings: Settings,
-  ) {}
+  ) {
+    this.log = ports.log ?? silentLog;
+  }
 
   /** Loads the settings and, when an account is configured, starts its core. */
   static async open(ports: ServicePorts): Promise<SellerTrayService> {
@@ -176,6 +192,7 @@ export class SellerTrayService {
       this.saveSettings({ ...this.settings, pausedUntil: until });
       return this.state();
     },
+    openLogFolder: () => this.openLogFolder(),
   };
 
   /** The settings in force, for the shell's own use (the renderer asks through getSettings). */
@@ -331,7 +348,9 @@ export class SellerTrayService {
       settings: () => this.settings,
       ...(this.ports.timers ? { timers: this.ports.timers } : {}),
       ...(this.ports.now ? { now: this.ports.now } : {}),
+      log: this.log,
     });
+    this.log.info('account connected', { baseUrl, clientId, demo: demoSecret !== undefined });
     this.detachCore = core.on((event) =>
       this.emit(event.type === 'state-changed' ? { type: 'app-state', state: this.state() } : event),
     );
@@ -358,6 +377,22 @@ export class SellerTrayService {
       report: `${formatDiagnosis(diagnosis, APP_VERSION)}\n${aside}`,
       failed: diagnosis.steps.some((s) => s.outcome === 'failed'),
     };
+  }
+
+  /** Shows the log's folder where the platform can; always says where it is. */
+  private async openLogFolder(): Promise<LogFolder> {
+    const folder = this.ports.logFolder;
+    if (!folder) throw new ServiceError('no-log', 'This build of Seller Tray writes no log file.');
+    if (!folder.open) return { path: folder.path, opened: false };
+    try {
+      await folder.open(folder.path);
+    } catch (error) {
+      throw new ServiceError(
+        'open-failed',
+        `The log folder could not be opened (${(error as Error).message}). It is ${folder.path}`,
+      );
+    }
+    return { path: folder.path, opened: true };
   }
 
   /** Whether the keychain holds a secret; a missing keychain is told to the user, not thrown. */
@@ -394,6 +429,7 @@ export class SellerTrayService {
       ...apiOptions(this.settings.api),
       ...(this.ports.transport ? { transport: this.ports.transport } : {}),
       ...(retry ? { retry } : {}),
+      log: this.log,
     };
   }
 

@@ -43,7 +43,7 @@ const baseState: AppState = {
   pendingOutbox: 0,
   notificationsPausedUntil: null,
 };
-const noActions = { open() {}, checkNow() {}, pause() {}, settings() {}, quit() {} };
+const noActions = { open() {}, checkNow() {}, pause() {}, settings() {}, openLogFolder() {}, quit() {} };
 
 describe('the tray view', () => {
   it("carries no marketplace text, so a buyer's or a server's words never speak in the tray", () => {
@@ -80,6 +80,7 @@ describe('the tray view', () => {
       'Check now',
       'Pause notifications',
       'Settings',
+      'Open log folder',
       'separator',
       'Quit',
     ]);
@@ -137,6 +138,17 @@ describe('the tray on the service', () => {
     tray.item('Resume notifications')?.click?.();
     await until(() => service.state().notificationsPausedUntil === null);
     await until(() => tray.item('Resume notifications')?.enabled === false);
+  });
+
+  it('Open log folder asks the service, and says so when it cannot', async () => {
+    const { tray, handle, service } = await trayOnService();
+    const failures: string[] = [];
+    startTray({ service, tray, open() {}, settings() {}, quit() {}, onFailure: (m) => failures.push(m) });
+    tray.item('Open log folder')?.click?.();
+    expect(handle).toHaveBeenCalledWith('openLogFolder', undefined);
+    // This service was opened without a log folder.
+    await until(() => failures.length > 0);
+    expect(failures[0]).toMatch(/writes no log file/);
   });
 
   it('Open, Settings and Quit reach the window and the app; stop stops following', async () => {

@@ -144,6 +144,27 @@ describe('SettingsView', () => {
     expect(bridge.callsOf('diagnose')).toHaveLength(1);
   });
 
+  it('opens the log folder, and says where it is', async () => {
+    const { bridge } = await renderSettings();
+    fireEvent.click(screen.getByRole('button', { name: 'Open log folder' }));
+    expect(await screen.findByText(/^Opened the log folder:/)).toBeTruthy();
+    expect(screen.getByText('/home/seller/.config/Seller Tray/logs')).toBeTruthy();
+    expect(bridge.callsOf('openLogFolder')).toHaveLength(1);
+
+    // The browser preview cannot open a folder: the path is there to copy.
+    bridge.handle('openLogFolder', () => ({ path: '/srv/preview/logs', opened: false }));
+    fireEvent.click(screen.getByRole('button', { name: 'Open log folder' }));
+    expect(await screen.findByText(/^The log file is in this folder:/)).toBeTruthy();
+    expect(screen.getByText('/srv/preview/logs')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy log folder path' })).toBeTruthy();
+
+    bridge.handle('openLogFolder', () => {
+      throw new FakeBridgeError('open-failed', 'The log folder could not be opened (no file manager).');
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Open log folder' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('could not be opened');
+  });
+
   it('shows demo mode as read-only', async () => {
     const bridge = createFakeBridge({ state: appState({ setup: 'demo' }), settings: { demoMode: true } });
     renderWithBridge(bridge, <SettingsView state={bridge.state} onState={() => {}} />);

@@ -108,6 +108,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     },
     testConnection: () => ({ ok: true, sellerId: 42, stage: null }),
     diagnose: () => ({ report: 'ping           ok        HTTP 200 3 ms\n', failed: false }),
+    openLogFolder: () => ({ path: '/home/seller/.config/Seller Tray/logs', opened: true }),
     listOrders: (request) => {
       const filter = request.filter ?? 'all';
       const search = (request.search ?? '').trim().toLowerCase();

@@ -100,7 +100,13 @@ export function electronStandIn(options: StandInOptions) {
         protocolHandlers.set(scheme, handler);
       },
     },
-    shell: { openExternal: async (url: string) => record('shell.openExternal')(url) },
+    shell: {
+      openExternal: async (url: string) => record('shell.openExternal')(url),
+      openPath: async (path: string) => {
+        record('shell.openPath')(path);
+        return '';
+      },
+    },
     // The preload's side.
     contextBridge: { exposeInMainWorld: record('contextBridge.exposeInMainWorld') },
     ipcRenderer: {
