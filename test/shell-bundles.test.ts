@@ -3,7 +3,7 @@
 // for the `electron` module (its binary cannot be fetched here; test/support/electron-stand-in.ts).
 // The main bundle then really starts: electron-store writes the settings, net.fetch carries the
 // demo marketplace's traffic, the window, tray, protocol and IPC are wired as main/index.ts says.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -155,6 +155,7 @@ describe('the main bundle', () => {
         'Check now',
         'Pause notifications',
         'Settings',
+        'Open log folder',
         'Quit',
       ]);
     });
@@ -190,6 +191,20 @@ describe('the main bundle', () => {
         expect((await stat(userData)).mode & 0o777).toBe(0o700);
         expect((await stat(join(userData, 'settings.json'))).mode & 0o777).toBe(0o600);
       }
+    });
+
+    it('writes its log in the user data folder, and opens that folder from the tray', async () => {
+      await standIn.ipcMain.invoke(appFrame, 'seller-tray:startDemo');
+      const logFile = join(userData, 'logs', 'main.log');
+      await until(() => existsSync(logFile) && readFileSync(logFile, 'utf8').includes('poll ok'));
+      expect(await readFile(logFile, 'utf8')).toMatch(/\[info\] +account connected .*demo=true/);
+      // electron-log's Node entry: none of the IPC listeners its Electron entry would add unchecked.
+      expect(standIn.calls.filter((c) => String(c[1]).includes('__ELECTRON_LOG__'))).toEqual([]);
+      standIn.trays[0]?.item('Open log folder')?.click?.();
+      await until(() => standIn.calls.some((c) => c[0] === 'shell.openPath'));
+      expect(standIn.calls.filter((c) => c[0] === 'shell.openPath')).toEqual([
+        ['shell.openPath', join(userData, 'logs')],
+      ]);
     });
 
     it.runIf(onLinux)('follows "open at login" with an autostart entry (Linux)', async () => {

@@ -59,6 +59,6 @@ export function failureFields(error: unknown): LogFields {
     requestId: error.requestId,
     kind: error.kind,
     errorCode: error.errorCode,
-    reason: error.message,
+    reason: error.summary,
   };
 }
