@@ -13,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../main/renderer-serving';
 import { applicationMenu } from '../main/shell/app-menu';
 import { AUTOSTART_FILE_NAME } from '../main/shell/open-at-login';
-import { until } from '../main/shell/test-fakes';
 import { requests } from '../preload/contract';
 import { buildPart } from './support/app-build';
 import {
@@ -23,6 +22,7 @@ import {
   useStandIn,
 } from './support/electron-stand-in';
 import { REPO_ROOT } from './support/processes';
+import { until } from './support/shell-fakes';
 
 let dir: string;
 /** What each built entry still imports, as the bundler reports it. */

@@ -3,9 +3,9 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES } from '../../main/core/settings';
 import type { AppState } from '../../preload/contract';
+import { appState, createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
+import { renderWithBridge } from '../../test/support/renderer/render';
 import * as limits from '../limits';
-import { appState, createFakeBridge, FakeBridgeError } from '../test-support/fake-bridge';
-import { renderWithBridge } from '../test-support/render';
 import { tomorrowMorning } from './PauseControl';
 import { SettingsView } from './SettingsView';
 

@@ -6,13 +6,7 @@ import { EventEmitter } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MenuItemSpec } from '../../main/shell/electron-ports';
-import {
-  FakeIpcMain,
-  FakeNotification,
-  FakeNotifications,
-  FakeTray,
-  FakeWindow,
-} from '../../main/shell/test-fakes';
+import { FakeIpcMain, FakeNotification, FakeNotifications, FakeTray, FakeWindow } from './shell-fakes';
 
 export interface StandInOptions {
   /** Whether this instance gets the single-instance lock (false: another one runs). */

@@ -1,11 +1,11 @@
 // An in-memory Bridge for the component tests: it answers each channel from plain data,
 // records every call, and lets a test emit events or replace a channel's behaviour. The
 // real bridge (preload, preview server) is exercised end to end by the browser tests.
-import type { MarketplaceEvent } from '../../main/core/api/wire';
-import { isUsualTransition, isWaitingForAction } from '../../main/core/order-status';
-import type { OutboxItem } from '../../main/core/outbox';
-import type { CoreEvent } from '../../main/core/seller-core';
-import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS, type Settings } from '../../main/core/settings';
+import type { MarketplaceEvent } from '../../../main/core/api/wire';
+import { isUsualTransition, isWaitingForAction } from '../../../main/core/order-status';
+import type { OutboxItem } from '../../../main/core/outbox';
+import type { CoreEvent } from '../../../main/core/seller-core';
+import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS, type Settings } from '../../../main/core/settings';
 import type {
   AppState,
   Bridge,
@@ -14,7 +14,7 @@ import type {
   OrderView,
   RequestOf,
   Responses,
-} from '../../preload/contract';
+} from '../../../preload/contract';
 
 export type FakeEvent = CoreEvent | { type: 'app-state'; state: AppState };
 
