@@ -9,11 +9,16 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { build as esbuild } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../main/renderer-serving';
 import { applicationMenu } from '../main/shell/app-menu';
 import { AUTOSTART_FILE_NAME } from '../main/shell/open-at-login';
 import { requests } from '../preload/contract';
+import { FaultInjector, faultyCalls } from '../simulator/faults';
+import { serveMarketplace } from '../simulator/marketplace-server';
+import { QUIRK_NAMES, Quirks } from '../simulator/quirks';
+import { ADMIN_PREFIX, startSimulator } from '../simulator/server';
 import { buildPart } from './support/app-build';
 import {
   type ElectronStandIn,
@@ -73,6 +78,27 @@ describe('the preload bundle', () => {
 describe('the main bundle', () => {
   it('imports nothing but Node built-ins, electron and keytar: everything else is inside', () => {
     expect(mainImports.filter((name) => !name.startsWith('node:')).sort()).toEqual(['electron', 'keytar']);
+  });
+
+  it("carries the demo marketplace, but none of the simulator's fault injection, quirks or admin endpoints", async () => {
+    const markers = [
+      ...[FaultInjector, faultyCalls, Quirks, startSimulator].map((code) => code.name),
+      ...[...QUIRK_NAMES, ADMIN_PREFIX].map((text) => JSON.stringify(text)),
+    ];
+    const found = (code: string) => markers.filter((marker) => code.includes(marker));
+    // The search finds every marker where they are: the full simulator, bundled.
+    const simulator = await esbuild({
+      entryPoints: [join(REPO_ROOT, 'simulator', 'server.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      write: false,
+    });
+    expect(found(simulator.outputFiles[0]?.text ?? '')).toEqual(markers);
+    const main = await readFile(join(dir, 'app', 'dist', 'main', 'index.mjs'), 'utf8');
+    expect(main).toContain(serveMarketplace.name);
+    expect(found(main)).toEqual([]);
   });
 
   it('registers its secure scheme, and quits when another instance holds the lock', async () => {

@@ -16,7 +16,8 @@ import type {
   WindowOptions,
   WindowPort,
 } from '../../main/shell/electron-ports';
-import { DEFAULT_CLIENT, type Simulator, startSimulator } from '../../simulator/server';
+import { DEFAULT_CLIENT } from '../../simulator/marketplace-server';
+import { type Simulator, startSimulator } from '../../simulator/server';
 import { ManualTimers, makeDataDir } from './core';
 
 export class FakeTray implements TrayPort {
