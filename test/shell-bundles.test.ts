@@ -12,7 +12,7 @@ import { build as esbuild } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../main/renderer-serving';
 import { AUTOSTART_FILE_NAME } from '../main/shell/open-at-login';
-import { requests } from '../preload/contract';
+import { CHANNELS } from '../preload/contract';
 import { FaultInjector, faultyCalls } from '../simulator/faults';
 import { serveMarketplace } from '../simulator/marketplace-server';
 import { QUIRK_NAMES, Quirks } from '../simulator/quirks';
@@ -65,7 +65,7 @@ describe('the preload bundle', () => {
     const exposed = standIn.calls.find((c) => c[0] === 'contextBridge.exposeInMainWorld');
     expect(exposed?.[1]).toBe('sellerTray');
     const bridge = exposed?.[2] as Record<string, unknown>;
-    expect(Object.keys(bridge).sort()).toEqual([...Object.keys(requests), 'onEvent'].sort());
+    expect(Object.keys(bridge).sort()).toEqual([...CHANNELS, 'onEvent'].sort());
     expect(Object.values(bridge).every((value) => typeof value === 'function')).toBe(true);
     // One file that requires nothing but electron, as a sandboxed preload must; small, because it
     // carries the channel names, not the schemas (zod stays out).

@@ -2,9 +2,10 @@
 // cut/awk; the server's text in it has its control characters escaped (marketplace-text.ts), so a
 // buyer's name can neither forge a line nor send the terminal an escape sequence. JSON output is
 // the API's objects exactly.
+
+import { escapedControls, escapedInJson } from '../../preload/marketplace-text';
 import type { License, MarketplaceEvent, Order, PingResponse } from '../core/api/wire';
 import { orderIdOf } from '../core/api/wire';
-import { escapedControls, escapedInJson } from '../core/marketplace-text';
 
 export type Printable =
   | { kind: 'ping'; value: PingResponse }

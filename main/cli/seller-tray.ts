@@ -1,13 +1,13 @@
 // `seller-tray`: the headless command line over the Seller API client, for ops scripts and
 // black-box tests. Output is built whole before it is written: a failure leaves stdout empty.
 import { parseArgs } from 'node:util';
+import { escapedControls } from '../../preload/marketplace-text';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
 import { APP_VERSION } from '../core/app-identity';
 import { diagnose, formatDiagnosis } from '../core/diagnosis';
 import { describeAside } from '../core/kept-aside';
-import { escapedControls } from '../core/marketplace-text';
 import { KeychainUnavailableError } from '../core/secrets';
 import { clientOptions, cliStores, resolveAccount } from './account';
 import { runCommand, UsageError } from './commands';

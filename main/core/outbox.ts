@@ -4,9 +4,11 @@
 // post again but never store the event twice.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import type { OutboxItem as SharedOutboxItem } from '../../preload/model';
+import { MARKABLE_STATUSES } from '../../preload/order-status';
 import { SellerApiError } from './api/errors';
 import type { MarketplaceEvent, NewMarketplaceEvent } from './api/wire';
-import { MARKABLE_STATUSES } from './order-status';
+import type { Same } from './same-type';
 
 export const OutboxItem = z.object({
   /** Also the X-Request-ID of every post of this item. */
@@ -23,7 +25,9 @@ export const OutboxItem = z.object({
   /** The stored event, once the server confirmed it. */
   eventId: z.string().optional(),
 });
-export type OutboxItem = z.infer<typeof OutboxItem>;
+export type OutboxItem = SharedOutboxItem;
+// Fails to compile when the stored form reads other than preload/model.ts declares.
+void (true satisfies Same<z.output<typeof OutboxItem>, SharedOutboxItem>);
 
 export type NewOutboxItem = Pick<
   OutboxItem,

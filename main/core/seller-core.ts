@@ -2,23 +2,24 @@
 // the marketplace, keeps the event history and the order statuses, decides what to
 // notify, and delivers the statuses the user marks. Everything platform-specific comes in
 // through its ports, so it runs the same in Electron, the CLI and the tests.
+
+import type { Connection, CoreEvent, CoreStatus, OrderDetail } from '../../preload/model';
+import { isUsualTransition, type MarkableStatus } from '../../preload/order-status';
 import type { SellerApiClient } from './api/client';
 import { SellerApiError } from './api/errors';
 import { PAGE } from './api/routes';
-import type { License, MarketplaceEvent, Order } from './api/wire';
+import type { Order } from './api/wire';
 import { syncFeed } from './event-feed';
 import { describeAside } from './kept-aside';
 import {
   briefOf,
   dueReminders,
-  type NotificationRequest,
   type OrderBrief,
   purchaseNotifications,
   reminderNotifications,
   resumeSummary,
 } from './notification-policy';
 import { OrderFetcher } from './order-fetcher';
-import { isUsualTransition, type MarkableStatus } from './order-status';
 import { Outbox, type OutboxItem } from './outbox';
 import { Poller, type PollerState, type Timers } from './poller';
 import { isProcessAlive } from './process-alive';
@@ -44,38 +45,8 @@ export interface CorePorts {
   isProcessAlive?: (pid: number) => boolean;
 }
 
-export type Connection = 'starting' | 'ok' | 'offline' | 'credentials-rejected' | 'paused';
-
-export interface CoreStatus {
-  connection: Connection;
-  lastSuccessfulPoll: string | null;
-  lastError: string | null;
-  waitingCount: number;
-  pendingOutbox: number;
-  notificationsPausedUntil: string | null;
-}
-
-export type CoreEvent =
-  | { type: 'state-changed'; status: CoreStatus }
-  | { type: 'notification'; request: NotificationRequest }
-  /** New orders, whether notified or not (paused, notifications off): for the CLI's watch. */
-  | { type: 'orders-arrived'; orderIds: string[] }
-  /** Stored orders changed (fetched or refreshed): views showing them read them again. */
-  | { type: 'orders-updated'; orderIds: string[] }
-  /** Something the user should know; `details` say more, one click away. */
-  | { type: 'problem'; message: string; details?: string[] };
-
-export interface OrderDetail {
-  order: Order;
-  licenses: License[];
-  history: MarketplaceEvent[];
-  outbox: OutboxItem[];
-  status: string | undefined;
-  /** When the order shown was fetched from the marketplace. */
-  fetchedAt: string | null;
-  /** Why the last refresh failed, when it did: the order shown is then the stored one. */
-  refreshProblem: string | null;
-}
+// Declared for every process in preload/model.ts.
+export type { Connection, CoreEvent, CoreStatus, OrderDetail } from '../../preload/model';
 
 export interface MarkRequest {
   orderId: string;

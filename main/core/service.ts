@@ -11,17 +11,19 @@ import {
   type Channel,
   type ConnectionTest,
   type DiagnosisReport,
+  isChannel,
   type OrderPage,
+  type Requests,
   type Responses,
-  requests,
 } from '../../preload/contract';
+import { DEFAULT_DESCRIPTIONS } from '../../preload/order-status';
 import { SellerApiClient, type SellerApiClientOptions } from './api/client';
 import { SellerApiError } from './api/errors';
 import { checkBaseUrl, type Transport } from './api/transport';
 import { APP_VERSION } from './app-identity';
+import { type CheckedRequest, requests } from './bridge-requests';
 import { diagnose, formatDiagnosis } from './diagnosis';
 import { describeAside } from './kept-aside';
-import { DEFAULT_DESCRIPTIONS } from './order-status';
 import type { Timers } from './poller';
 import {
   adoptUnboundSecret,
@@ -55,6 +57,11 @@ export interface ServicePorts {
 const KEPT_ASIDE_SHOWN = 20;
 
 export type ServiceEvent = CoreEvent | { type: 'app-state'; state: AppState };
+
+/** What a channel does with its checked request. */
+export type Handler<C extends Channel> = (request: CheckedRequest<C>) => Promise<Responses[C]>;
+/** One handler per channel, no more, no fewer. */
+export type Handlers = { [C in Channel]: Handler<C> };
 
 /** A request refused at the boundary, or an operation that cannot be done; the message is for the user. */
 export class ServiceError extends Error {
@@ -111,61 +118,65 @@ export class SellerTrayService {
     this.core = undefined;
   }
 
-  /** One bridge request: validated, performed, answered with the value or a clear error. */
-  async handle<C extends Channel>(channel: C, payload: unknown): Promise<Answer<Responses[C]>> {
+  /** One request from this process (the shell's tray, notifier, lifecycle): typed, and checked like any other. */
+  handle<C extends Channel>(channel: C, request: Requests[C]): Promise<Answer<Responses[C]>> {
+    return this.handleMessage(channel, request) as Promise<Answer<Responses[C]>>;
+  }
+
+  /** One bridge message as it came from another process: the channel and the request checked, performed, answered. */
+  async handleMessage(channel: string, payload: unknown): Promise<Answer<unknown>> {
     try {
-      const schema: z.ZodType = requests[channel];
-      if (!schema) throw new ServiceError('unknown-channel', `There is no operation "${String(channel)}".`);
-      const input = schema.safeParse(payload);
-      if (!input.success) throw new ServiceError('invalid-input', describeInvalid(input.error));
-      return { ok: true, value: (await this.perform(channel, input.data)) as Responses[C] };
+      if (!isChannel(channel))
+        throw new ServiceError('unknown-channel', `There is no operation "${channel}".`);
+      return { ok: true, value: await this.perform(channel, payload) };
     } catch (error) {
       return { ok: false, error: toAnswerError(error) };
     }
   }
 
-  private async perform(channel: Channel, input: unknown): Promise<unknown> {
-    switch (channel) {
-      case 'getState':
-        return this.state();
-      case 'getSettings':
-        return this.currentSettings();
-      case 'setSettings':
-        return this.updateSettings(input);
-      case 'setSecret':
-        return this.storeSecret((input as { secret: string }).secret);
-      case 'testConnection':
-        return this.testConnection(input as z.infer<(typeof requests)['testConnection']>);
-      case 'listOrders':
-        return this.listOrders(input as z.infer<(typeof requests)['listOrders']>);
-      case 'getOrder':
-        return this.requireCore().order((input as { orderId: string }).orderId);
-      case 'markStatus': {
-        const mark = input as z.infer<(typeof requests)['markStatus']>;
-        const description =
-          mark.description ||
-          (mark.statusCode === 'ProvisioningFailed' ? '' : DEFAULT_DESCRIPTIONS[mark.statusCode]);
-        return this.requireCore().markStatus({ ...mark, description });
-      }
-      case 'retryDelivery': {
-        const item = this.requireCore().retryDelivery((input as { requestId: string }).requestId);
-        if (!item)
-          throw new ServiceError('not-found', 'There is no failed status to send again with that id.');
-        return item;
-      }
-      case 'checkNow':
-        await this.core?.checkNow();
-        return this.state();
-      case 'diagnose':
-        return this.diagnose();
-      case 'startDemo':
-        await this.startDemo();
-        return this.state();
-      case 'pauseNotifications':
-        this.saveSettings({ ...this.settings, pausedUntil: (input as { until: string | null }).until });
-        return this.state();
-    }
+  private perform<C extends Channel>(channel: C, payload: unknown): Promise<Responses[C]> {
+    // TypeScript cannot narrow the table by a generic key; `requests` is checked against the contract.
+    const schema = requests[channel] as unknown as z.ZodType<CheckedRequest<C>>;
+    const input = schema.safeParse(payload);
+    if (!input.success) throw new ServiceError('invalid-input', describeInvalid(input.error));
+    const handler: Handler<C> = this.handlers[channel];
+    return handler(input.data);
   }
+
+  /** What each channel does: the compiler requires one handler per channel of the contract. */
+  private readonly handlers: Handlers = {
+    getState: async () => this.state(),
+    getSettings: async () => this.currentSettings(),
+    setSettings: (patch) => this.updateSettings(patch),
+    setSecret: ({ secret }) => this.storeSecret(secret),
+    testConnection: (request) => this.testConnection(request),
+    listOrders: async (query) => this.listOrders(query),
+    getOrder: ({ orderId }) => this.requireCore().order(orderId),
+    markStatus: async (mark) => {
+      const description =
+        mark.description ||
+        (mark.statusCode === 'ProvisioningFailed' ? '' : DEFAULT_DESCRIPTIONS[mark.statusCode]);
+      return this.requireCore().markStatus({ ...mark, description });
+    },
+    retryDelivery: async ({ requestId }) => {
+      const item = this.requireCore().retryDelivery(requestId);
+      if (!item) throw new ServiceError('not-found', 'There is no failed status to send again with that id.');
+      return item;
+    },
+    checkNow: async () => {
+      await this.core?.checkNow();
+      return this.state();
+    },
+    diagnose: () => this.diagnose(),
+    startDemo: async () => {
+      await this.startDemo();
+      return this.state();
+    },
+    pauseNotifications: async ({ until }) => {
+      this.saveSettings({ ...this.settings, pausedUntil: until });
+      return this.state();
+    },
+  };
 
   /** The settings in force, for the shell's own use (the renderer asks through getSettings). */
   currentSettings(): Settings {
@@ -188,7 +199,7 @@ export class SellerTrayService {
     };
   }
 
-  private async updateSettings(input: unknown): Promise<Settings> {
+  private async updateSettings(input: Partial<Settings>): Promise<Settings> {
     const patch = parseSettingsPatch(input);
     if (!patch.ok) throw new ServiceError('invalid-input', patch.message);
     const before = this.settings;
@@ -233,7 +244,7 @@ export class SellerTrayService {
   }
 
   /** Ping, then a token: each outcome with a message the user can act on. */
-  private async testConnection(input: z.infer<(typeof requests)['testConnection']>): Promise<ConnectionTest> {
+  private async testConnection(input: CheckedRequest<'testConnection'>): Promise<ConnectionTest> {
     const base = checkBaseUrl(input.baseUrl);
     if (!base.ok)
       return { ok: false, reason: 'invalid-url', message: `The base URL is not usable: ${base.problem}.` };
@@ -278,7 +289,7 @@ export class SellerTrayService {
   }
 
   /** One page of orders by status and by a search in id, buyer, products, account id and e-mails. */
-  private listOrders(query: z.infer<(typeof requests)['listOrders']>): OrderPage {
+  private listOrders(query: CheckedRequest<'listOrders'>): OrderPage {
     const { rows, total, waiting } = this.requireCore().orders(query);
     return { orders: rows, offset: query.offset, total, waiting };
   }

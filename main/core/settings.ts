@@ -15,15 +15,20 @@ import { existsSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
+import {
+  type ApiSection,
+  MAX_CLIENT_ID_LENGTH,
+  POLL_INTERVAL_SECONDS,
+  REMINDER_AFTER_MINUTES,
+  type Settings as SharedSettings,
+} from '../../preload/model';
 import type { SellerApiClientOptions } from './api/client';
 import { OPERATIONS, type Operation, PAGE, type RouteOverrides, routePathProblem } from './api/routes';
 import { checkBaseUrl } from './api/transport';
 import { userDataDir } from './paths';
+import type { Same } from './same-type';
 
-const MAX_CLIENT_ID_LENGTH = 200;
-export const POLL_INTERVAL_SECONDS = { min: 30, max: 3600, default: 60 } as const;
-/** 0 turns the reminder off; otherwise from 15 minutes to 7 days. */
-export const REMINDER_AFTER_MINUTES = { off: 0, min: 15, max: 7 * 24 * 60, default: 240 } as const;
+export { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES };
 
 /** One schema per setting, without defaults: the patch schema is built from the same pieces. */
 const fields = {
@@ -88,7 +93,7 @@ const fields = {
         if (problem) context.addIssue({ code: 'custom', message: `api.routes.${operation}.path ${problem}` });
       }
     })
-    .transform((api) => api as { routes?: RouteOverrides; pageSize?: number })
+    .transform((api): ApiSection => api)
     .nullable(),
 };
 
@@ -97,7 +102,8 @@ type Field = keyof typeof fields;
 /** The client options a settings `api` section gives: its routes and starting page size. */
 export function apiOptions(api: Settings['api']): Pick<SellerApiClientOptions, 'routes' | 'pageSize'> {
   return {
-    ...(api?.routes ? { routes: api.routes } : {}),
+    // The operations were checked when the settings were read.
+    ...(api?.routes ? { routes: api.routes as RouteOverrides } : {}),
     ...(api?.pageSize ? { pageSize: api.pageSize } : {}),
   };
 }
@@ -127,7 +133,9 @@ export const Settings = z.object({
   demoMode: fields.demoMode.default(false),
   api: fields.api.default(null),
 });
-export type Settings = z.infer<typeof Settings>;
+export type Settings = SharedSettings;
+// Fails to compile when the stored form reads other than preload/model.ts declares.
+void (true satisfies Same<z.output<typeof Settings>, SharedSettings>);
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze(Settings.parse({}));
 

@@ -126,7 +126,7 @@ export interface AppPort {
   quit(): void;
   setAppUserModelId(id: string): void;
   readonly dock?: { hide(): void } | undefined;
-  on(event: 'second-instance', listener: () => void): unknown;
+  on(event: 'second-instance', listener: (event: unknown, argv: string[]) => void): unknown;
   on(event: 'before-quit', listener: () => void): unknown;
   on(event: 'window-all-closed', listener: () => void): unknown;
 }

@@ -2,7 +2,8 @@
 // the connection, and Save (the secret goes to the system keychain and is never shown
 // again). Or the demo, on the built-in simulator, for a look without credentials.
 import { type FormEvent, useId, useState } from 'react';
-import type { AppState, ConnectionTest } from '../../preload/contract';
+import { type AppState, type ConnectionTest, LIMITS } from '../../preload/contract';
+import { MAX_CLIENT_ID_LENGTH } from '../../preload/model';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
@@ -94,7 +95,7 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
           inputMode="url"
           autoComplete="url"
           placeholder="https://marketplace.example"
-          maxLength={2048}
+          maxLength={LIMITS.baseUrl}
           value={baseUrl}
           onChange={(event) => setBaseUrl(event.target.value)}
         />
@@ -104,7 +105,7 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
           type="text"
           autoComplete="username"
           spellCheck={false}
-          maxLength={200}
+          maxLength={MAX_CLIENT_ID_LENGTH}
           value={clientId}
           onChange={(event) => setClientId(event.target.value)}
         />
@@ -127,7 +128,7 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
               type="password"
               autoComplete="new-password"
               spellCheck={false}
-              maxLength={4096}
+              maxLength={LIMITS.secret}
               value={secret}
               onChange={(event) => setSecret(event.target.value)}
             />

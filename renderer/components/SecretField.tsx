@@ -1,7 +1,7 @@
 // Replacing the client secret. Write-only: the secret goes to the keychain and nothing ever
 // reads it back into the window; the field empties once it is stored.
 import { type FormEvent, useId, useState } from 'react';
-import type { AppState } from '../../preload/contract';
+import { type AppState, LIMITS } from '../../preload/contract';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 
@@ -56,7 +56,7 @@ export function SecretField({ state, onState }: { state: AppState; onState: (sta
         type="password"
         autoComplete="new-password"
         spellCheck={false}
-        maxLength={4096}
+        maxLength={LIMITS.secret}
         disabled={demo}
         value={secret}
         onChange={(event) => setSecret(event.target.value)}

@@ -1,11 +1,9 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES } from '../../main/core/settings';
 import type { AppState } from '../../preload/contract';
 import { appState, createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
 import { renderWithBridge } from '../../test/support/renderer/render';
-import * as limits from '../limits';
 import { tomorrowMorning } from './PauseControl';
 import { SettingsView } from './SettingsView';
 
@@ -144,18 +142,6 @@ describe('SettingsView', () => {
     expect(screen.getByText(/Every operation answered/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Copy diagnosis report' })).toBeTruthy();
     expect(bridge.callsOf('diagnose')).toHaveLength(1);
-  });
-
-  it('keeps the limits it states in step with the settings schema', () => {
-    expect(limits.POLL_INTERVAL_SECONDS).toEqual({
-      min: POLL_INTERVAL_SECONDS.min,
-      max: POLL_INTERVAL_SECONDS.max,
-    });
-    expect(limits.REMINDER_AFTER_MINUTES).toEqual({
-      off: REMINDER_AFTER_MINUTES.off,
-      min: REMINDER_AFTER_MINUTES.min,
-      max: REMINDER_AFTER_MINUTES.max,
-    });
   });
 
   it('shows demo mode as read-only', async () => {

@@ -3,11 +3,15 @@
 // the demo (read-only: starting the demo or entering an account changes it). The service
 // validates; its message is shown next to the form. The secret is write-only (SecretField).
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import type { Settings } from '../../main/core/settings';
-import type { AppState } from '../../preload/contract';
+import { type AppState, LIMITS } from '../../preload/contract';
+import {
+  MAX_CLIENT_ID_LENGTH,
+  POLL_INTERVAL_SECONDS,
+  REMINDER_AFTER_MINUTES,
+  type Settings,
+} from '../../preload/model';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
-import { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES } from '../limits';
 import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
 import { DiagnosePanel } from './DiagnosePanel';
 import { ErrorAlert } from './ErrorAlert';
@@ -139,7 +143,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
               aria-describedby={ids.accountHint}
               type="url"
               inputMode="url"
-              maxLength={2048}
+              maxLength={LIMITS.baseUrl}
               value={draft.baseUrl}
               onChange={(e) => update({ baseUrl: e.target.value })}
             />
@@ -148,7 +152,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
               id={ids.clientId}
               type="text"
               spellCheck={false}
-              maxLength={200}
+              maxLength={MAX_CLIENT_ID_LENGTH}
               value={draft.clientId}
               onChange={(e) => update({ clientId: e.target.value })}
             />

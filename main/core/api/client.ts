@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { z } from 'zod';
-import { capped, plainText } from '../marketplace-text';
+import { capped, plainText } from '../../../preload/marketplace-text';
 import { AccessTokens } from './access-token';
 import { type ApiErrorDetails, SellerApiError } from './errors';
 import {

@@ -1,8 +1,11 @@
 // One account's local truth: the event history, order documents and licenses, the status
 // outbox, the announcement queue, reminders and the feed cursor, in one SQLite database. The
 // network only feeds it; every view reads it. What changes together commits together.
+
 import { join } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
+import type { InboxRow } from '../../../preload/model';
+import { isNewPurchase } from '../../../preload/order-status';
 import {
   eventKey,
   type ItemKind,
@@ -14,7 +17,6 @@ import {
 } from '../api/wire';
 import type { FeedCursor } from '../event-feed';
 import { briefOf } from '../notification-policy';
-import { isNewPurchase } from '../order-status';
 import type { OutboxItem } from '../outbox';
 import {
   type Database,
@@ -44,18 +46,8 @@ export interface StoredOrder {
   purchaseType: string | undefined;
 }
 
-export interface InboxRow {
-  orderId: string;
-  status: string | undefined;
-  /** The purchase event's type (ServicePurchased, Trial, UpgradeToPurchase, or one not known). */
-  purchaseType: string | undefined;
-  since: string | undefined;
-  waiting: boolean;
-  delivery: OutboxItem['state'] | null;
-  buyer?: string;
-  product?: string;
-  total?: string;
-}
+// Declared for every process in preload/model.ts.
+export type { InboxRow } from '../../../preload/model';
 
 export interface InboxQuery {
   /** 'all', 'waiting', or a status code. */

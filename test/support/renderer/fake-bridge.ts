@@ -1,11 +1,7 @@
 // An in-memory Bridge for the component tests: it answers each channel from plain data,
 // records every call, and lets a test emit events or replace a channel's behaviour. The
 // real bridge (preload, preview server) is exercised end to end by the browser tests.
-import type { MarketplaceEvent } from '../../../main/core/api/wire';
-import { isUsualTransition, isWaitingForAction } from '../../../main/core/order-status';
-import type { OutboxItem } from '../../../main/core/outbox';
-import type { CoreEvent } from '../../../main/core/seller-core';
-import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS, type Settings } from '../../../main/core/settings';
+import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS } from '../../../main/core/settings';
 import type {
   AppState,
   Bridge,
@@ -15,6 +11,9 @@ import type {
   RequestOf,
   Responses,
 } from '../../../preload/contract';
+import type { MarketplaceEvent } from '../../../preload/marketplace';
+import type { CoreEvent, OutboxItem, Settings } from '../../../preload/model';
+import { isUsualTransition, isWaitingForAction } from '../../../preload/order-status';
 
 export type FakeEvent = CoreEvent | { type: 'app-state'; state: AppState };
 
