@@ -8,21 +8,25 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { build as esbuild } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../main/renderer-serving';
-import { applicationMenu } from '../main/shell/app-menu';
 import { AUTOSTART_FILE_NAME } from '../main/shell/open-at-login';
-import { until } from '../main/shell/test-fakes';
 import { CHANNELS } from '../preload/contract';
+import { FaultInjector, faultyCalls } from '../simulator/faults';
+import { serveMarketplace } from '../simulator/marketplace-server';
+import { QUIRK_NAMES, Quirks } from '../simulator/quirks';
+import { ADMIN_PREFIX, startSimulator } from '../simulator/server';
 import { buildPart } from './support/app-build';
 import {
+  activateStandIn,
   type ElectronStandIn,
   electronStandIn,
   installStandIn,
-  useStandIn,
+  startMainBundle,
 } from './support/electron-stand-in';
 import { REPO_ROOT } from './support/processes';
+import { until } from './support/shell-fakes';
 
 let dir: string;
 /** What each built entry still imports, as the bundler reports it. */
@@ -49,13 +53,13 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const mainBundle = (instance: string) =>
-  `${pathToFileURL(join(dir, 'app', 'dist', 'main', 'index.mjs')).href}?instance=${instance}`;
+/** The built main bundle (dir is set before any test runs). */
+const mainBundle = () => join(dir, 'app', 'dist', 'main', 'index.mjs');
 
 describe('the preload bundle', () => {
   it('exposes exactly the bridge contract as window.sellerTray, nothing raw', async () => {
     const standIn = electronStandIn({ lock: true, appPath: '', userData: '' });
-    useStandIn(standIn);
+    activateStandIn(standIn);
     const preload = join(dir, 'app', 'dist', 'preload', 'index.cjs');
     createRequire(join(dir, 'x.js'))(preload);
     const exposed = standIn.calls.find((c) => c[0] === 'contextBridge.exposeInMainWorld');
@@ -75,10 +79,29 @@ describe('the main bundle', () => {
     expect(mainImports.filter((name) => !name.startsWith('node:')).sort()).toEqual(['electron', 'keytar']);
   });
 
+  it("carries the demo marketplace, but none of the simulator's fault injection, quirks or admin endpoints", async () => {
+    const markers = [
+      ...[FaultInjector, faultyCalls, Quirks, startSimulator].map((code) => code.name),
+      ...[...QUIRK_NAMES, ADMIN_PREFIX].map((text) => JSON.stringify(text)),
+    ];
+    const found = (code: string) => markers.filter((marker) => code.includes(marker));
+    // The search finds every marker where they are: the full simulator, bundled.
+    const simulator = await esbuild({
+      entryPoints: [join(REPO_ROOT, 'simulator', 'server.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      write: false,
+    });
+    expect(found(simulator.outputFiles[0]?.text ?? '')).toEqual(markers);
+    const main = await readFile(mainBundle(), 'utf8');
+    expect(main).toContain(serveMarketplace.name);
+    expect(found(main)).toEqual([]);
+  });
+
   it('registers its secure scheme, and quits when another instance holds the lock', async () => {
-    const standIn = electronStandIn({ lock: false, appPath: '', userData: '' });
-    useStandIn(standIn);
-    await import(mainBundle('second'));
+    const standIn = await startMainBundle(mainBundle(), { lock: false, appPath: '', userData: '' });
     const scheme = standIn.calls.find((c) => c[0] === 'protocol.registerSchemesAsPrivileged')?.[1] as {
       privileges: { secure: boolean; standard: boolean };
     }[];
@@ -98,10 +121,7 @@ describe('the main bundle', () => {
       userData = join(dir, 'user-data');
       configHome = join(dir, 'config-home');
       process.env.XDG_CONFIG_HOME = configHome;
-      standIn = electronStandIn({ lock: true, appPath: join(dir, 'app'), userData });
-      useStandIn(standIn);
-      await import(mainBundle('first'));
-      await until(() => standIn.trays.length === 1 && standIn.windows.length === 1);
+      standIn = await startMainBundle(mainBundle(), { lock: true, appPath: join(dir, 'app'), userData });
     });
     afterAll(() => {
       standIn.module.app.emit('will-quit');
@@ -217,25 +237,5 @@ describe('the main bundle', () => {
       await standIn.ipcMain.invoke(appFrame, 'seller-tray:setSettings', { openAtLogin: false });
       await until(() => !existsSync(entry));
     });
-  });
-
-  it('packaged: no DevTools, and no menu with developer items (Linux: none at all)', async () => {
-    const standIn = electronStandIn({
-      lock: true,
-      packaged: true,
-      appPath: join(dir, 'app'),
-      userData: join(dir, 'user-data-packaged'),
-    });
-    useStandIn(standIn);
-    await import(mainBundle('packaged'));
-    try {
-      await until(() => standIn.windows.length === 1);
-      expect(standIn.windows[0]?.options.webPreferences.devTools).toBe(false);
-      const menus = standIn.calls.filter((c) => c[0] === 'Menu.setApplicationMenu');
-      expect(menus).toEqual([['Menu.setApplicationMenu', applicationMenu(process.platform)]]);
-      expect(JSON.stringify(menus)).not.toMatch(/toggleDevTools|reload/i);
-    } finally {
-      standIn.module.app.emit('will-quit');
-    }
   });
 });

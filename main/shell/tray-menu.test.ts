@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppState } from '../../preload/contract';
 import { MARKUP, SPOOFED_TOTAL } from '../../test/support/hostile-order';
-import { FakeTray, openDemoService, type TestService, until } from './test-fakes';
+import { FakeTray, openDemoService, type TestService, until } from '../../test/support/shell-fakes';
 import { startTray, tomorrowMorning, trayView } from './tray-menu';
 
 const NOW = new Date(2026, 10, 21, 14, 30);

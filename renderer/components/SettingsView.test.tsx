@@ -2,8 +2,8 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppState } from '../../preload/contract';
-import { appState, createFakeBridge, FakeBridgeError } from '../test-support/fake-bridge';
-import { renderWithBridge } from '../test-support/render';
+import { appState, createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
+import { renderWithBridge } from '../../test/support/renderer/render';
 import { tomorrowMorning } from './PauseControl';
 import { SettingsView } from './SettingsView';
 

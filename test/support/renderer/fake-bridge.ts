@@ -1,8 +1,7 @@
 // An in-memory Bridge for the component tests: it answers each channel from plain data,
 // records every call, and lets a test emit events or replace a channel's behaviour. The
 // real bridge (preload, preview server) is exercised end to end by the browser tests.
-
-import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS } from '../../main/core/settings';
+import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS } from '../../../main/core/settings';
 import type {
   AppState,
   Bridge,
@@ -11,10 +10,10 @@ import type {
   OrderView,
   RequestOf,
   Responses,
-} from '../../preload/contract';
-import type { MarketplaceEvent } from '../../preload/marketplace';
-import type { CoreEvent, OutboxItem, Settings } from '../../preload/model';
-import { isUsualTransition, isWaitingForAction } from '../../preload/order-status';
+} from '../../../preload/contract';
+import type { MarketplaceEvent } from '../../../preload/marketplace';
+import type { CoreEvent, OutboxItem, Settings } from '../../../preload/model';
+import { isUsualTransition, isWaitingForAction } from '../../../preload/order-status';
 
 export type FakeEvent = CoreEvent | { type: 'app-state'; state: AppState };
 
