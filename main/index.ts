@@ -160,6 +160,11 @@ function openService(dataRoot: string) {
     },
     // Chromium's network stack: the system proxy and certificate store apply.
     transport: (url, init) => net.fetch(url, init),
+    // "Open log folder": the platform's file manager (Electron answers a failure in words, not by throwing).
+    openFolder: async (path) => {
+      const failure = await shell.openPath(path);
+      if (failure) throw new Error(failure);
+    },
   });
 }
 

@@ -23,6 +23,7 @@ export const CHANNELS = [
   'diagnose',
   'getUpdateStatus',
   'checkForUpdates',
+  'openLogFolder',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
@@ -119,6 +120,12 @@ export interface UpdateStatus {
   restartWaitsFor: number | null;
 }
 
+/** Where the log file is, and whether its folder was opened (the browser preview cannot: it shows the path). */
+export interface LogFolder {
+  path: string;
+  opened: boolean;
+}
+
 /** What each channel takes, as the window sends it (optional fields take their defaults). */
 export interface Requests {
   getState: undefined;
@@ -160,6 +167,8 @@ export interface Requests {
   getUpdateStatus: undefined;
   /** Checks the update feed now (and downloads a newer version in the background). */
   checkForUpdates: undefined;
+  /** Shows the folder of the log file in the file manager, for a support ticket. */
+  openLogFolder: undefined;
 }
 
 export type RequestOf<C extends Channel> = Requests[C];
@@ -180,6 +189,7 @@ export interface Responses {
   diagnose: DiagnosisReport;
   getUpdateStatus: UpdateStatus;
   checkForUpdates: UpdateStatus;
+  openLogFolder: LogFolder;
 }
 
 /** What the main process sends the window, unasked. */

@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { appState, createFakeBridge, FakeBridgeError } from '../test/support/renderer/fake-bridge';
+import { FULL_ORDER_ID, fullView, manyOrders } from '../test/support/renderer/fixtures';
 import { App } from './App';
-import { appState, createFakeBridge, FakeBridgeError } from './test-support/fake-bridge';
-import { FULL_ORDER_ID, fullView, manyOrders } from './test-support/fixtures';
 
 const clientHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
 beforeAll(() => {

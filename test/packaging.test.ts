@@ -1,5 +1,6 @@
-// electron-builder.yml cannot be exercised here (electron-builder downloads Electron), so it is held to
-// electron-builder's own JSON schema, to the app's identity, and to the resources it names.
+// electron-builder.yml held to electron-builder's own JSON schema, to the app's identity, and to the
+// resources it names, for every platform's installers (none can be built here: electron-builder
+// downloads Electron). test/packaged.test.ts packages the app with it for Linux's unpacked target.
 
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -10,20 +11,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { inflateSync } from 'node:zlib';
-import { FuseV1Options, flipFuses, getCurrentFuseWire } from '@electron/fuses';
-import { SENTINEL } from '@electron/fuses/dist/constants';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILD_DIR, ICO_SIZES, LINUX_ICON_SIZES, PNG_SIGNATURE, writeIcons } from '../build/make-icons';
 import { APP_ID, PRODUCT_NAME } from '../main/core/app-identity';
 import { ORDER_LINK_SCHEME } from '../preload/order-link';
+import { BUILDER_CONFIG_TEXT, loadBuilderConfig } from './support/packaged-app';
 import { runTs } from './support/processes';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
-// js-yaml comes with electron-builder (no types installed): only `load` is used.
-const yaml = require('js-yaml') as { load(text: string): unknown };
 
 type Config = Record<string, unknown> & {
   mac: Record<string, unknown>;
@@ -34,8 +32,7 @@ type Config = Record<string, unknown> & {
   electronFuses: Record<string, unknown>;
 };
 
-const configText = readFileSync(join(root, 'electron-builder.yml'), 'utf8');
-const loadConfig = () => yaml.load(configText) as Config;
+const loadConfig = () => loadBuilderConfig<Config>();
 
 function validator() {
   const scheme = JSON.parse(readFileSync(join(root, 'node_modules/app-builder-lib/scheme.json'), 'utf8'));
@@ -158,43 +155,6 @@ describe('electron-builder.yml', () => {
     });
   });
 
-  it("flips them in a binary as electron-builder does, each from Electron's default", async () => {
-    // A stand-in Electron binary: the fuse sentinel, wire version 1 and eight fuses at Electron's
-    // defaults ('1' on: run as node, NODE_OPTIONS, --inspect, file:// privileges; '0' off).
-    const dir = await mkdtemp(join(tmpdir(), 'fuses-'));
-    const binary = join(dir, 'electron');
-    try {
-      await writeFile(binary, `ELF…${SENTINEL}\u0001\u000810110001…`);
-      // electron-builder's own step from electronFuses to @electron/fuses' options.
-      const { PlatformPackager } = require('app-builder-lib');
-      const options = await PlatformPackager.prototype.generateFuseConfig(loadConfig().electronFuses);
-      await flipFuses(binary, options);
-      const wire = await getCurrentFuseWire(binary);
-      const on = (option: FuseV1Options) => String.fromCharCode(wire[option] ?? 0);
-      expect({
-        runAsNode: on(FuseV1Options.RunAsNode),
-        cookieEncryption: on(FuseV1Options.EnableCookieEncryption),
-        nodeOptions: on(FuseV1Options.EnableNodeOptionsEnvironmentVariable),
-        inspect: on(FuseV1Options.EnableNodeCliInspectArguments),
-        asarIntegrity: on(FuseV1Options.EnableEmbeddedAsarIntegrityValidation),
-        onlyAsar: on(FuseV1Options.OnlyLoadAppFromAsar),
-        browserV8Snapshot: on(FuseV1Options.LoadBrowserProcessSpecificV8Snapshot),
-        fileProtocolPrivileges: on(FuseV1Options.GrantFileProtocolExtraPrivileges),
-      }).toEqual({
-        runAsNode: '0',
-        cookieEncryption: '1',
-        nodeOptions: '0',
-        inspect: '0',
-        asarIntegrity: '1',
-        onlyAsar: '1',
-        browserV8Snapshot: '0',
-        fileProtocolPrivileges: '0',
-      });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-
   it('macOS: dmg + zip, hardened runtime with entitlements, notarization from the environment, no Dock icon', () => {
     const { mac } = loadConfig();
     expect(mac.target).toEqual(['dmg', 'zip']);
@@ -203,7 +163,7 @@ describe('electron-builder.yml', () => {
     expect(mac.notarize).toBe(true);
     expect(mac.extendInfo).toEqual({ LSUIElement: true });
     // No credentials in the file: they come from APPLE_* environment variables.
-    expect(configText).not.toMatch(/^\s*(appleId|appleIdPassword|teamId|password)\s*:/im);
+    expect(BUILDER_CONFIG_TEXT).not.toMatch(/^\s*(appleId|appleIdPassword|teamId|password)\s*:/im);
     for (const key of ['entitlements', 'entitlementsInherit'] as const) {
       const plist = readFileSync(join(root, mac[key] as string), 'utf8');
       expect(plist).toContain('<key>com.apple.security.cs.allow-jit</key>');

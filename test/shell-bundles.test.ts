@@ -4,27 +4,31 @@
 // The main bundle then really starts: electron-store writes the settings, net.fetch carries the
 // demo marketplace's traffic, the window, tray, protocol and IPC are wired as main/index.ts says.
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { build as esbuild } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_VERSION } from '../main/core/app-identity';
 import { CONTENT_SECURITY_POLICY } from '../main/renderer-serving';
-import { applicationMenu } from '../main/shell/app-menu';
 import { AUTOSTART_FILE_NAME } from '../main/shell/open-at-login';
-import { until } from '../main/shell/test-fakes';
 import { CHANNELS } from '../preload/contract';
+import { FaultInjector, faultyCalls } from '../simulator/faults';
+import { serveMarketplace } from '../simulator/marketplace-server';
+import { QUIRK_NAMES, Quirks } from '../simulator/quirks';
+import { ADMIN_PREFIX, startSimulator } from '../simulator/server';
 import { buildPart } from './support/app-build';
 import {
+  activateStandIn,
   type ElectronStandIn,
   electronStandIn,
   installStandIn,
-  useStandIn,
+  startMainBundle,
 } from './support/electron-stand-in';
 import { REPO_ROOT } from './support/processes';
+import { until } from './support/shell-fakes';
 
 let dir: string;
 /** What each built entry still imports, as the bundler reports it. */
@@ -51,13 +55,13 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const mainBundle = (instance: string) =>
-  `${pathToFileURL(join(dir, 'app', 'dist', 'main', 'index.mjs')).href}?instance=${instance}`;
+/** The built main bundle (dir is set before any test runs). */
+const mainBundle = () => join(dir, 'app', 'dist', 'main', 'index.mjs');
 
 describe('the preload bundle', () => {
   it('exposes exactly the bridge contract as window.sellerTray, nothing raw', async () => {
     const standIn = electronStandIn({ lock: true, appPath: '', userData: '' });
-    useStandIn(standIn);
+    activateStandIn(standIn);
     const preload = join(dir, 'app', 'dist', 'preload', 'index.cjs');
     createRequire(join(dir, 'x.js'))(preload);
     const exposed = standIn.calls.find((c) => c[0] === 'contextBridge.exposeInMainWorld');
@@ -77,10 +81,29 @@ describe('the main bundle', () => {
     expect(mainImports.filter((name) => !name.startsWith('node:')).sort()).toEqual(['electron', 'keytar']);
   });
 
+  it("carries the demo marketplace, but none of the simulator's fault injection, quirks or admin endpoints", async () => {
+    const markers = [
+      ...[FaultInjector, faultyCalls, Quirks, startSimulator].map((code) => code.name),
+      ...[...QUIRK_NAMES, ADMIN_PREFIX].map((text) => JSON.stringify(text)),
+    ];
+    const found = (code: string) => markers.filter((marker) => code.includes(marker));
+    // The search finds every marker where they are: the full simulator, bundled.
+    const simulator = await esbuild({
+      entryPoints: [join(REPO_ROOT, 'simulator', 'server.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      write: false,
+    });
+    expect(found(simulator.outputFiles[0]?.text ?? '')).toEqual(markers);
+    const main = await readFile(mainBundle(), 'utf8');
+    expect(main).toContain(serveMarketplace.name);
+    expect(found(main)).toEqual([]);
+  });
+
   it('registers its secure scheme, and quits when another instance holds the lock', async () => {
-    const standIn = electronStandIn({ lock: false, appPath: '', userData: '' });
-    useStandIn(standIn);
-    await import(mainBundle('second'));
+    const standIn = await startMainBundle(mainBundle(), { lock: false, appPath: '', userData: '' });
     const scheme = standIn.calls.find((c) => c[0] === 'protocol.registerSchemesAsPrivileged')?.[1] as {
       privileges: { secure: boolean; standard: boolean };
     }[];
@@ -100,10 +123,7 @@ describe('the main bundle', () => {
       userData = join(dir, 'user-data');
       configHome = join(dir, 'config-home');
       process.env.XDG_CONFIG_HOME = configHome;
-      standIn = electronStandIn({ lock: true, appPath: join(dir, 'app'), userData });
-      useStandIn(standIn);
-      await import(mainBundle('first'));
-      await until(() => standIn.trays.length === 1 && standIn.windows.length === 1);
+      standIn = await startMainBundle(mainBundle(), { lock: true, appPath: join(dir, 'app'), userData });
     });
     afterAll(() => {
       standIn.module.app.emit('will-quit');
@@ -157,6 +177,7 @@ describe('the main bundle', () => {
         'Check now',
         'Pause notifications',
         'Settings',
+        'Open log folder',
         'Quit',
       ]);
     });
@@ -205,6 +226,20 @@ describe('the main bundle', () => {
       }
     });
 
+    it('writes its log in the user data folder, and opens that folder from the tray', async () => {
+      await standIn.ipcMain.invoke(appFrame, 'seller-tray:startDemo');
+      const logFile = join(userData, 'logs', 'main.log');
+      await until(() => existsSync(logFile) && readFileSync(logFile, 'utf8').includes('poll ok'));
+      expect(await readFile(logFile, 'utf8')).toMatch(/\[info\] +account connected .*demo=true/);
+      // electron-log's Node entry: none of the IPC listeners its Electron entry would add unchecked.
+      expect(standIn.calls.filter((c) => String(c[1]).includes('__ELECTRON_LOG__'))).toEqual([]);
+      standIn.trays[0]?.item('Open log folder')?.click?.();
+      await until(() => standIn.calls.some((c) => c[0] === 'shell.openPath'));
+      expect(standIn.calls.filter((c) => c[0] === 'shell.openPath')).toEqual([
+        ['shell.openPath', join(userData, 'logs')],
+      ]);
+    });
+
     it.runIf(onLinux)('follows "open at login" with an autostart entry (Linux)', async () => {
       const entry = join(configHome, 'autostart', AUTOSTART_FILE_NAME);
       expect(existsSync(entry)).toBe(false);
@@ -234,11 +269,9 @@ describe('the main bundle', () => {
       const userData = join(dir, 'user-data-links');
       await mkdir(userData, { recursive: true });
       await writeFile(join(userData, 'settings.json'), JSON.stringify({ demoMode: true }));
-      standIn = electronStandIn({ lock: true, appPath: join(dir, 'app'), userData });
-      useStandIn(standIn);
       process.argv = [process.execPath, `seller-tray://order/${unknownOrder}`];
       try {
-        await import(mainBundle('links'));
+        standIn = await startMainBundle(mainBundle(), { lock: true, appPath: join(dir, 'app'), userData });
         await until(() => sent()?.some((e) => e.type === 'problem') === true, 15_000);
       } finally {
         process.argv = savedArgv;
@@ -307,51 +340,11 @@ describe('the main bundle', () => {
     const userData = join(dir, 'user-data-tray-only');
     await mkdir(userData, { recursive: true });
     await writeFile(join(userData, 'settings.json'), JSON.stringify({ demoMode: true }));
-    const standIn = electronStandIn({ lock: true, appPath: join(dir, 'app'), userData });
-    useStandIn(standIn);
-    await import(mainBundle('tray-only'));
+    const standIn = await startMainBundle(mainBundle(), { lock: true, appPath: join(dir, 'app'), userData });
     try {
-      await until(() => standIn.trays.length === 1 && standIn.windows.length === 1);
       await until(() => standIn.trays[0]?.toolTip.includes('not set up') === false);
       expect(standIn.windows[0]?.visible).toBe(false);
     } finally {
-      standIn.module.app.emit('will-quit');
-    }
-  });
-
-  it('packaged: no DevTools, and no menu with developer items (Linux: none at all)', async () => {
-    const standIn = electronStandIn({
-      lock: true,
-      packaged: true,
-      appPath: join(dir, 'app'),
-      userData: join(dir, 'user-data-packaged'),
-    });
-    useStandIn(standIn);
-    // Electron sets it for a packaged app; the app reads how it was installed from there.
-    const running = process as { resourcesPath?: string };
-    running.resourcesPath = join(dir, 'app', 'resources');
-    // On Linux, as an AppImage (an unpacked folder would not update itself in any case).
-    const savedAppImage = process.env.APPIMAGE;
-    if (process.platform === 'linux') process.env.APPIMAGE = join(dir, 'Seller Tray.AppImage');
-    await import(mainBundle('packaged'));
-    try {
-      await until(() => standIn.windows.length === 1);
-      expect(standIn.windows[0]?.options.webPreferences.devTools).toBe(false);
-      const menus = standIn.calls.filter((c) => c[0] === 'Menu.setApplicationMenu');
-      expect(menus).toEqual([['Menu.setApplicationMenu', applicationMenu(process.platform)]]);
-      expect(JSON.stringify(menus)).not.toMatch(/toggleDevTools|reload/i);
-      // Built without a feed (no resources/app-update.yml): no updater, and About says why.
-      const update = (await standIn.ipcMain.invoke(
-        'app://seller-tray/index.html',
-        'seller-tray:getUpdateStatus',
-      )) as {
-        value: { availability: string };
-      };
-      expect(update.value.availability).toBe('no-feed');
-    } finally {
-      delete running.resourcesPath;
-      if (savedAppImage === undefined) delete process.env.APPIMAGE;
-      else process.env.APPIMAGE = savedAppImage;
       standIn.module.app.emit('will-quit');
     }
   });

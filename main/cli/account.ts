@@ -1,6 +1,7 @@
 // Where the CLI finds the account: flags first, then the environment, then the settings
 // the app (or `seller-tray login`) saved; the secret from the environment or the keychain.
 import type { SellerApiClientOptions } from '../core/api/client';
+import { type Log, silentLog } from '../core/log';
 import { ensurePrivateDir, userDataDir } from '../core/paths';
 import {
   adoptUnboundSecret,
@@ -25,12 +26,13 @@ export interface Account {
   api: Settings['api'];
 }
 
-/** How a client reaches the account, as the app's would. */
-export function clientOptions(account: Account): SellerApiClientOptions {
+/** How a client reaches the account, as the app's would; its failed calls go to `log` (--verbose). */
+export function clientOptions(account: Account, log: Log = silentLog): SellerApiClientOptions {
   return {
     baseUrl: account.baseUrl,
     credentials: { clientId: account.clientId, clientSecret: account.clientSecret },
     ...apiOptions(account.api),
+    log,
   };
 }
 

@@ -283,6 +283,33 @@ describe('seller-tray login and watch', () => {
     expect(seen.replace(/[\t\n]/g, '')).not.toMatch(CONTROL_OR_BIDI);
   }, 60_000);
 
+  it('--verbose writes what the app would log to stderr; without it, stderr stays empty', async () => {
+    const script = { script: [{ operation: 'listOrders', action: 'status', status: 503 }] };
+    await admin(sim.url, 'PATCH', 'faults', script);
+    const quiet = await cli(['orders', 'list']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
+
+    await admin(sim.url, 'PATCH', 'faults', script);
+    const verbose = await cli(['orders', 'list', '--verbose']);
+    expect(verbose.code).toBe(0);
+    expect(verbose.stdout).toBe(quiet.stdout);
+    expect(verbose.stderr).toMatch(
+      /^seller-tray: warn call failed operation=listOrders status=503 requestId=[0-9a-f-]{36} .*attempt=1 next=retry/m,
+    );
+
+    const laptop = await laptopEnv();
+    await cli(['login', '--base-url', sim.url, '--client-id', 'demo-client'], laptop, 'demo-secret');
+    expect((await cli(['watch', '--once'], laptop)).stderr).toBe('');
+    const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId;
+    const watched = await cli(['watch', '--once', '--verbose'], laptop);
+    expect(watched.stderr).toMatch(/^seller-tray: info poll ok events=\d+ newEvents=\d+ newOrders=1 /m);
+    expect(watched.stderr).toContain(`seller-tray: info announcement kind=new-order orderId=${orderId}`);
+    for (const run of [verbose, watched]) {
+      expect(run.stderr).not.toMatch(/demo-secret|Authorization|Bearer |Basic /);
+    }
+  }, 60_000);
+
   it('prints each new order once on every laptop, and not the backlog', async () => {
     const a = await laptopEnv();
     const b = await laptopEnv();

@@ -2,6 +2,7 @@
 // keychain and the account in the settings; `watch` runs the core's poller, so two home
 // directories behave as two laptops.
 import { SellerApiClient } from '../core/api/client';
+import type { Log } from '../core/log';
 import { secretOwner } from '../core/secrets';
 import { SellerCore } from '../core/seller-core';
 import { accountDir } from '../core/service';
@@ -19,14 +20,14 @@ async function readStdin(): Promise<string> {
 }
 
 /** Checks the credentials with a token request, then stores them; a typo is never saved. */
-export async function login(account: Account, stores: CliStores): Promise<string> {
+export async function login(account: Account, stores: CliStores, log: Log): Promise<string> {
   if (!account.clientId) throw new UsageError('login needs --client-id (or SELLER_CLIENT_ID)');
   const patch = parseSettingsPatch({ baseUrl: account.baseUrl, clientId: account.clientId });
   if (!patch.ok) throw new UsageError(patch.message);
   const secret = await readStdin();
   if (!secret) throw new UsageError('login reads the client secret from standard input, and it was empty');
   const client = new SellerApiClient({
-    ...clientOptions(account),
+    ...clientOptions(account, log),
     credentials: { clientId: account.clientId, clientSecret: async () => secret },
   });
   const { sellerId } = await client.authenticate();
@@ -40,6 +41,8 @@ export interface WatchOptions {
   once: boolean;
   intervalSeconds?: number | undefined;
   json: boolean;
+  /** Told of each poll, delivery, announcement and failed call (--verbose). */
+  log: Log;
 }
 
 /**
@@ -52,11 +55,12 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
     ...saved,
     ...(options.intervalSeconds ? { pollIntervalSeconds: options.intervalSeconds } : {}),
   };
-  const client = new SellerApiClient(clientOptions(account));
+  const client = new SellerApiClient(clientOptions(account, options.log));
   const core = await SellerCore.open({
     client,
     dataDir: accountDir(stores.dataRoot, account.baseUrl, account.clientId),
     settings: () => settings,
+    log: options.log,
   });
   // Printed as the core raises them, before it marks them raised: a watch killed in between
   // prints them again on its next run, never loses one.

@@ -52,6 +52,7 @@ export const requests = {
   diagnose: z.undefined(),
   getUpdateStatus: z.undefined(),
   checkForUpdates: z.undefined(),
+  openLogFolder: z.undefined(),
 } satisfies Record<Channel, z.ZodType>;
 
 /** A channel's request once checked: defaults filled in. */

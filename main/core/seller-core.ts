@@ -11,6 +11,7 @@ import { PAGE } from './api/routes';
 import type { Order } from './api/wire';
 import { syncFeed } from './event-feed';
 import { describeAside } from './kept-aside';
+import { failureFields, type Log, silentLog } from './log';
 import {
   briefOf,
   dueReminders,
@@ -43,6 +44,8 @@ export interface CorePorts {
   now?: () => number;
   /** Whether a process (of another core on the same data folder) is still running. */
   isProcessAlive?: (pid: number) => boolean;
+  /** Told of each poll's outcome, delivery and announcement; its client logs its failed calls. */
+  log?: Log;
 }
 
 // Declared for every process in preload/model.ts.
@@ -74,6 +77,7 @@ export class SellerCore {
   private readonly fetcher: OrderFetcher;
   private readonly outbox: Outbox;
   private readonly now: () => number;
+  private readonly log: Log;
   private announcing: Promise<void> = Promise.resolve();
   private backlogWalk: Promise<void> | undefined;
   private stopped = false;
@@ -91,10 +95,12 @@ export class SellerCore {
     private readonly startupProblems: string[],
   ) {
     this.now = ports.now ?? Date.now;
+    this.log = ports.log ?? silentLog;
     this.outbox = new Outbox({
       store,
       post: (body, requestId) => ports.client.sendEvent(body, requestId),
       now: this.now,
+      log: this.log,
     });
     this.fetcher = new OrderFetcher({
       due: (limit, skip) => store.ordersToFetch(limit, skip),
@@ -276,8 +282,9 @@ export class SellerCore {
    * fetch the orders they name, announce, remind, deliver. Thrown errors go to the poller's backoff.
    */
   private async poll(): Promise<void> {
+    const started = this.now();
     const sync = await syncFeed(this.ports.client, this.store.cursor());
-    this.store.recordPoll({
+    const learned = this.store.recordPoll({
       events: sync.events,
       unreadable: sync.unreadable,
       cursor: sync.cursor,
@@ -296,6 +303,15 @@ export class SellerCore {
     this.store.forgetConfirmed();
     this.lastSuccessfulPoll = this.isoNow();
     this.lastError = null;
+    this.log.info('poll ok', {
+      events: sync.events.length,
+      newEvents: learned.newEvents,
+      newOrders: learned.newOrders,
+      unreadable: sync.unreadable.length,
+      backlog: sync.backlog,
+      newListing: sync.newListingProblem === undefined ? 'ok' : 'failed',
+      ms: this.now() - started,
+    });
   }
 
   /** Items kept aside since the user was last told: one message, what was wrong in its details. */
@@ -339,7 +355,10 @@ export class SellerCore {
     );
     if (pending.length + held.length === 0) return;
     await this.fetcher.settled([...pending, ...held], ANNOUNCE_WAIT_MS);
-    if (this.ports.settings().notificationsEnabled) {
+    const notify = this.ports.settings().notificationsEnabled;
+    this.logAnnouncements('new-order', pending, notify);
+    this.logAnnouncements('held-while-paused', held, notify);
+    if (notify) {
       const requests = [...purchaseNotifications(this.briefs(pending)), ...resumeSummary(this.briefs(held))];
       for (const request of requests) this.emit({ type: 'notification', request });
     }
@@ -360,10 +379,16 @@ export class SellerCore {
     // Recorded before raised: a reminder is never repeated, at worst lost to a crash.
     this.store.markReminded(due, this.isoNow());
     const settings = this.ports.settings();
+    this.logAnnouncements('reminder', due, settings.notificationsEnabled);
     if (!settings.notificationsEnabled) return;
     for (const request of reminderNotifications(this.briefs(due), waitedFor(settings))) {
       this.emit({ type: 'notification', request });
     }
+  }
+
+  /** One line per order announced: what kind of announcement, and whether a notification showed it. */
+  private logAnnouncements(kind: string, orderIds: readonly string[], notified: boolean): void {
+    for (const orderId of orderIds) this.log.info('announcement', { kind, orderId, notified });
   }
 
   /**
@@ -437,7 +462,10 @@ export class SellerCore {
   }
 
   private onPollerState(state: PollerState, error?: unknown): void {
-    if (error !== undefined) this.lastError = error instanceof Error ? error.message : String(error);
+    if (error !== undefined) {
+      this.lastError = error instanceof Error ? error.message : String(error);
+      this.log.warn('poll failed', { ...failureFields(error), next: state });
+    }
     if (error !== undefined && this.store.noteIfDamage(error)) {
       this.lastError = DAMAGE_SEEN;
       this.emit({ type: 'problem', message: DAMAGE_SEEN });

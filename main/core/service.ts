@@ -12,6 +12,7 @@ import {
   type ConnectionTest,
   type DiagnosisReport,
   isChannel,
+  type LogFolder,
   type OrderPage,
   type Requests,
   type Responses,
@@ -25,6 +26,7 @@ import { APP_VERSION, updateChannel } from './app-identity';
 import { type CheckedRequest, requests } from './bridge-requests';
 import { diagnose, formatDiagnosis } from './diagnosis';
 import { describeAside } from './kept-aside';
+import { type Log, silentLog } from './log';
 import type { Timers } from './poller';
 import {
   adoptUnboundSecret,
@@ -37,6 +39,13 @@ import {
 } from './secrets';
 import { type CoreEvent, SellerCore, TransitionError } from './seller-core';
 import { apiOptions, parseSettingsPatch, type Settings, type SettingsStore } from './settings';
+
+/** The folder the log file is written in, and how the platform shows a folder to the user. */
+export interface LogFolderPort {
+  path: string;
+  /** Opens a folder in the file manager; absent where the user's screen cannot be reached (the browser preview). */
+  open?: (path: string) => Promise<void>;
+}
 
 /** The built-in simulator, for demo mode; its credentials are public, so they skip the keychain. */
 export interface DemoMarketplace {
@@ -52,6 +61,9 @@ export interface ServicePorts {
   transport?: Transport;
   timers?: Timers;
   now?: () => number;
+  /** Where the core and its client tell support what happened; silent by default. */
+  log?: Log;
+  logFolder?: LogFolderPort;
 }
 
 /** Items kept aside that a diagnosis names one by one. */
@@ -112,10 +124,14 @@ export class SellerTrayService {
   private readonly unheard: ServiceEvent[] = [];
   private updates: UpdatesPort = NO_UPDATER;
 
+  private readonly log: Log;
+
   private constructor(
     private readonly ports: ServicePorts,
     private settings: Settings,
-  ) {}
+  ) {
+    this.log = ports.log ?? silentLog;
+  }
 
   /** Loads the settings and, when an account is configured, starts its core. */
   static async open(ports: ServicePorts): Promise<SellerTrayService> {
@@ -206,6 +222,7 @@ export class SellerTrayService {
     },
     getUpdateStatus: async () => this.updates.status(),
     checkForUpdates: () => this.updates.check(),
+    openLogFolder: () => this.openLogFolder(),
   };
 
   /** The shell's updater answers the About panel from now on. */
@@ -385,7 +402,9 @@ export class SellerTrayService {
       settings: () => this.settings,
       ...(this.ports.timers ? { timers: this.ports.timers } : {}),
       ...(this.ports.now ? { now: this.ports.now } : {}),
+      log: this.log,
     });
+    this.log.info('account connected', { baseUrl, clientId, demo: demoSecret !== undefined });
     this.detachCore = core.on((event) =>
       this.emit(event.type === 'state-changed' ? { type: 'app-state', state: this.state() } : event),
     );
@@ -412,6 +431,22 @@ export class SellerTrayService {
       report: `${formatDiagnosis(diagnosis, APP_VERSION)}\n${aside}`,
       failed: diagnosis.steps.some((s) => s.outcome === 'failed'),
     };
+  }
+
+  /** Shows the log's folder where the platform can; always says where it is. */
+  private async openLogFolder(): Promise<LogFolder> {
+    const folder = this.ports.logFolder;
+    if (!folder) throw new ServiceError('no-log', 'This build of Seller Tray writes no log file.');
+    if (!folder.open) return { path: folder.path, opened: false };
+    try {
+      await folder.open(folder.path);
+    } catch (error) {
+      throw new ServiceError(
+        'open-failed',
+        `The log folder could not be opened (${(error as Error).message}). It is ${folder.path}`,
+      );
+    }
+    return { path: folder.path, opened: true };
   }
 
   /** Whether the keychain holds a secret; a missing keychain is told to the user, not thrown. */
@@ -448,6 +483,7 @@ export class SellerTrayService {
       ...apiOptions(this.settings.api),
       ...(this.ports.transport ? { transport: this.ports.transport } : {}),
       ...(retry ? { retry } : {}),
+      log: this.log,
     };
   }
 

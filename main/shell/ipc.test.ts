@@ -2,9 +2,15 @@
 // answers passed whole, messages from foreign frames refused before the service sees them.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHANNELS, EVENT_CHANNEL, ipcChannel } from '../../preload/contract';
+import {
+  FakeIpcMain,
+  FakeWindow,
+  openDemoService,
+  type TestService,
+  until,
+} from '../../test/support/shell-fakes';
 import { APP_URL } from './app-origin';
 import { FORBIDDEN, forwardEvents, registerIpc } from './ipc';
-import { FakeIpcMain, FakeWindow, openDemoService, type TestService, until } from './test-fakes';
 import { AppWindow } from './window';
 
 const opened: TestService[] = [];

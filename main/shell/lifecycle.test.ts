@@ -1,9 +1,9 @@
 // The lifecycle with a fake app and powerMonitor: one instance (a second launch focuses the
 // window), platform bits, a poll on wake.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FakeWindow, openDemoService, type TestService } from '../../test/support/shell-fakes';
 import type { AppPort, PowerMonitorPort } from './electron-ports';
 import { afterReady, claimSingleInstance, launchArguments, trackQuitting } from './lifecycle';
-import { FakeWindow, openDemoService, type TestService } from './test-fakes';
 import { AppWindow } from './window';
 
 class FakeApp implements AppPort {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { orderLink } from '../../preload/order-link';
+import { until } from '../../test/support/shell-fakes';
 import { detectInstallation, type Installation } from './installation';
 import { launchArguments } from './lifecycle';
 import {
@@ -23,7 +24,6 @@ import {
 } from './link-registration';
 import { launchCommand } from './open-at-login';
 import { OrderLinks } from './order-links';
-import { until } from './test-fakes';
 
 const run = promisify(execFile);
 const cleanup: (() => Promise<void>)[] = [];

@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { orderLink } from '../../preload/order-link';
+import { openDemoService, type TestService, until } from '../../test/support/shell-fakes';
 import type { OrderLookup } from '../core/service';
 import { LOOKUP_MESSAGES, NOT_AN_ORDER_LINK, type OrderLinkPorts, OrderLinks } from './order-links';
-import { openDemoService, type TestService, until } from './test-fakes';
 
 const opened: TestService[] = [];
 afterEach(async () => {

@@ -1,6 +1,6 @@
 // The tray: its tooltip, its title and its context menu follow the service's state. The menu
 // carries every action (Linux tray clicks are unreliable): Open, Check now, Pause
-// notifications, Settings, Quit.
+// notifications, Settings, Open log folder (for a support ticket), Quit.
 import type { AppState } from '../../preload/contract';
 import type { SellerTrayService } from '../core/service';
 import type { MenuItemSpec, TrayPort } from './electron-ports';
@@ -13,6 +13,7 @@ export interface TrayActions {
   /** Pauses notifications until the given time, or resumes them (null). */
   pause(until: Date | null): void;
   settings(): void;
+  openLogFolder(): void;
   quit(): void;
 }
 
@@ -92,6 +93,7 @@ export function trayView(
       submenu: pauseMenu,
     },
     { label: 'Settings', click: actions.settings },
+    { label: 'Open log folder', click: actions.openLogFolder },
     ...(more.length > 0 ? [{ type: 'separator' } as const, ...more] : []),
     { type: 'separator' },
     { label: 'Quit', click: actions.quit },
@@ -125,6 +127,9 @@ export function startTray(options: TrayControllerOptions): { refresh(): void; st
     quit: () => options.quit(),
     checkNow: () => {
       void options.service.handle('checkNow', undefined).then(report);
+    },
+    openLogFolder: () => {
+      void options.service.handle('openLogFolder', undefined).then(report);
     },
     pause: (until) => {
       void options.service

@@ -5,8 +5,8 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UpdateStatus } from '../../preload/contract';
-import { appState, createFakeBridge, UP_TO_DATE } from '../test-support/fake-bridge';
-import { renderWithBridge } from '../test-support/render';
+import { appState, createFakeBridge, UP_TO_DATE } from '../../test/support/renderer/fake-bridge';
+import { renderWithBridge } from '../../test/support/renderer/render';
 import { AboutPanel } from './AboutPanel';
 import { SettingsView } from './SettingsView';
 

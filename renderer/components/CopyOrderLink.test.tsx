@@ -4,9 +4,9 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseOrderLink } from '../../preload/order-link';
-import { createFakeBridge } from '../test-support/fake-bridge';
-import { FULL_ORDER_ID, fullView } from '../test-support/fixtures';
-import { renderWithBridge } from '../test-support/render';
+import { createFakeBridge } from '../../test/support/renderer/fake-bridge';
+import { FULL_ORDER_ID, fullView } from '../../test/support/renderer/fixtures';
+import { renderWithBridge } from '../../test/support/renderer/render';
 import { CopyOrderLink } from './CopyOrderLink';
 import { OrderDetail } from './OrderDetail';
 

@@ -2,8 +2,8 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppState } from '../../preload/contract';
-import { appState, createFakeBridge, FakeBridgeError } from '../test-support/fake-bridge';
-import { renderWithBridge } from '../test-support/render';
+import { appState, createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
+import { renderWithBridge } from '../../test/support/renderer/render';
 import { tomorrowMorning } from './PauseControl';
 import { SettingsView } from './SettingsView';
 
@@ -142,6 +142,27 @@ describe('SettingsView', () => {
     expect(screen.getByText(/Every operation answered/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Copy diagnosis report' })).toBeTruthy();
     expect(bridge.callsOf('diagnose')).toHaveLength(1);
+  });
+
+  it('opens the log folder, and says where it is', async () => {
+    const { bridge } = await renderSettings();
+    fireEvent.click(screen.getByRole('button', { name: 'Open log folder' }));
+    expect(await screen.findByText(/^Opened the log folder:/)).toBeTruthy();
+    expect(screen.getByText('/home/seller/.config/Seller Tray/logs')).toBeTruthy();
+    expect(bridge.callsOf('openLogFolder')).toHaveLength(1);
+
+    // The browser preview cannot open a folder: the path is there to copy.
+    bridge.handle('openLogFolder', () => ({ path: '/srv/preview/logs', opened: false }));
+    fireEvent.click(screen.getByRole('button', { name: 'Open log folder' }));
+    expect(await screen.findByText(/^The log file is in this folder:/)).toBeTruthy();
+    expect(screen.getByText('/srv/preview/logs')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy log folder path' })).toBeTruthy();
+
+    bridge.handle('openLogFolder', () => {
+      throw new FakeBridgeError('open-failed', 'The log folder could not be opened (no file manager).');
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Open log folder' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('could not be opened');
   });
 
   it('shows demo mode as read-only', async () => {

@@ -2,6 +2,7 @@
 // check, notifications and their pause, reminders, opening at login, and whether this is
 // the demo (read-only: starting the demo or entering an account changes it). The service
 // validates; its message is shown next to the form. The secret is write-only (SecretField).
+// Below the form: the pause, the secret, Diagnose connection and the log file's folder.
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { type AppState, LIMITS } from '../../preload/contract';
 import {
@@ -16,6 +17,7 @@ import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
 import { AboutPanel } from './AboutPanel';
 import { DiagnosePanel } from './DiagnosePanel';
 import { ErrorAlert } from './ErrorAlert';
+import { LogFolderPanel } from './LogFolderPanel';
 import { PauseControl } from './PauseControl';
 import { SecretField } from './SecretField';
 
@@ -245,6 +247,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
           <PauseControl pausedUntil={state.notificationsPausedUntil} onState={onState} />
           <SecretField state={state} onState={onState} />
           {state.setup !== 'unconfigured' && <DiagnosePanel />}
+          <LogFolderPanel />
           <AboutPanel />
         </>
       )}

@@ -163,7 +163,8 @@ export class AccountStore {
   /**
    * Records what a poll read, in one transaction: the events not known yet, the orders they
    * touch (to fetch again), the new orders to announce (none for a first start's backlog, and
-   * held while paused), and the cursor. So the cursor is never ahead of the history.
+   * held while paused), and the cursor. So the cursor is never ahead of the history. Says how
+   * many events were new to this laptop and how many new orders it queued to announce.
    */
   recordPoll(input: {
     events: readonly MarketplaceEvent[];
@@ -174,10 +175,11 @@ export class AccountStore {
     backlog: boolean;
     paused: boolean;
     now: string;
-  }): void {
-    this.atomically(() => {
+  }): { newEvents: number; newOrders: number } {
+    return this.atomically(() => {
       const fresh = this.insertEvents(input.events);
       this.setAside(input.unreadable ?? [], input.now);
+      let newOrders = 0;
       if (!input.backlog) {
         const queue = this.sql(
           'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
@@ -185,11 +187,12 @@ export class AccountStore {
         for (const event of fresh) {
           const orderId = orderIdOf(event);
           if (orderId === undefined || !isNewPurchase(event)) continue;
-          queue.run(orderId, input.paused ? 'held' : 'pending', input.now);
+          newOrders += Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
         }
       }
       const cursor = input.cursor && JSON.stringify(input.cursor);
       if (cursor && cursor !== this.meta('cursor')) this.setMeta('cursor', cursor);
+      return { newEvents: fresh.length, newOrders };
     });
   }
 

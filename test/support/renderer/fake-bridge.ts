@@ -1,8 +1,7 @@
 // An in-memory Bridge for the component tests: it answers each channel from plain data,
 // records every call, and lets a test emit events or replace a channel's behaviour. The
 // real bridge (preload, preview server) is exercised end to end by the browser tests.
-
-import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS } from '../../main/core/settings';
+import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS } from '../../../main/core/settings';
 import type {
   AppState,
   Bridge,
@@ -12,10 +11,10 @@ import type {
   RequestOf,
   Responses,
   UpdateStatus,
-} from '../../preload/contract';
-import type { MarketplaceEvent } from '../../preload/marketplace';
-import type { CoreEvent, OutboxItem, Settings } from '../../preload/model';
-import { isUsualTransition, isWaitingForAction } from '../../preload/order-status';
+} from '../../../preload/contract';
+import type { MarketplaceEvent } from '../../../preload/marketplace';
+import type { CoreEvent, OutboxItem, Settings } from '../../../preload/model';
+import { isUsualTransition, isWaitingForAction } from '../../../preload/order-status';
 
 export type FakeEvent =
   | CoreEvent
@@ -128,6 +127,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     },
     testConnection: () => ({ ok: true, sellerId: 42, stage: null }),
     diagnose: () => ({ report: 'ping           ok        HTTP 200 3 ms\n', failed: false }),
+    openLogFolder: () => ({ path: '/home/seller/.config/Seller Tray/logs', opened: true }),
     listOrders: (request) => {
       const filter = request.filter ?? 'all';
       const search = (request.search ?? '').trim().toLowerCase();
