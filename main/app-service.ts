@@ -22,6 +22,7 @@ export async function openAppService(dataRoot: string, parts: AppServiceParts = 
   ensurePrivateDir(dataRoot);
   const demo = builtInDemo(dataRoot);
   const logFolder = logsDir(dataRoot);
+  const log = fileLog(logFolder);
   const service = await SellerTrayService.open({
     settings: new ConfSettingsStore({
       cwd: dataRoot,
@@ -30,9 +31,10 @@ export async function openAppService(dataRoot: string, parts: AppServiceParts = 
     secrets: new KeytarSecretStore(),
     dataRoot,
     demo,
-    log: fileLog(logFolder),
+    log,
     logFolder: { path: logFolder, ...(parts.openFolder ? { open: parts.openFolder } : {}) },
     ...(parts.transport ? { transport: parts.transport } : {}),
   });
-  return { service, demo };
+  // The log goes back too: the shell logs what it cannot do (link registration, updates) there.
+  return { service, demo, log };
 }

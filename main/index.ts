@@ -24,6 +24,7 @@ import ElectronStore from 'electron-store';
 import { AppImageUpdater, type AppUpdater, MacUpdater, NsisUpdater } from 'electron-updater';
 import { openAppService } from './app-service';
 import { APP_ID, APP_VERSION, updateChannel } from './core/app-identity';
+import type { Log } from './core/log';
 import type { SellerTrayService } from './core/service';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES } from './renderer-serving';
 import { applicationMenu } from './shell/app-menu';
@@ -69,9 +70,13 @@ function onLaunch(args: string[]): void {
   if (!orderLinks.open(args)) appWindow?.show();
 }
 
-/** What the app cannot do but goes on without, for the log. (The log file will take these.) */
+/** The log file, once the service has opened it. */
+let appLog: Log | undefined;
+
+/** What the app cannot do but goes on without (a link registration, an update), for the log file. */
 function logWarning(message: string): void {
-  console.warn(`Seller Tray: ${message}`);
+  if (appLog) appLog.warn(message);
+  else console.warn(`Seller Tray: ${message}`);
 }
 
 async function start(): Promise<void> {
@@ -81,7 +86,8 @@ async function start(): Promise<void> {
     const menu = applicationMenu(process.platform);
     Menu.setApplicationMenu(menu && Menu.buildFromTemplate(menu));
   }
-  const { service, demo } = await openService(app.getPath('userData'));
+  const { service, demo, log } = await openService(app.getPath('userData'));
+  appLog = log;
   const window = openWindow(root, service);
   const notifier = startNotifier(service, window);
   /** A message for the user when the window may not be open: a notification, cleaned as all are. */
