@@ -5,6 +5,7 @@ import { useEffect, useId, useState } from 'react';
 import type { UpdateStatus } from '../../preload/contract';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge, useBridgeEvents } from '../bridge/context';
+import { useBridgeCall } from '../hooks/useBridgeCall';
 import { ErrorAlert } from './ErrorAlert';
 import { FieldList } from './FieldList';
 import { Time } from './Time';
@@ -24,35 +25,27 @@ export function AboutPanel() {
   const bridge = useBridge();
   const headingId = useId();
   const [status, setStatus] = useState<UpdateStatus | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [asking, setAsking] = useState(false);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const check = useBridgeCall('checkForUpdates', undefined);
 
   useEffect(() => {
     call(bridge, 'getUpdateStatus', undefined).then(setStatus, (failure: unknown) =>
-      setError(asBridgeCallError(failure).message),
+      setLoadError(asBridgeCallError(failure).message),
     );
   }, [bridge]);
+  useEffect(() => {
+    if (check.answer) setStatus(check.answer);
+  }, [check.answer]);
   useBridgeEvents((event) => {
     if (event.type === 'update-status') setStatus(event.status);
   });
 
-  async function check(): Promise<void> {
-    setAsking(true);
-    setError(null);
-    try {
-      setStatus(await call(bridge, 'checkForUpdates', undefined));
-    } catch (failure) {
-      setError(asBridgeCallError(failure).message);
-    } finally {
-      setAsking(false);
-    }
-  }
-
-  const checking = asking || status?.checking === true;
+  const checking = check.busy || status?.checking === true;
   return (
     <section className="about" aria-labelledby={headingId}>
       <h3 id={headingId}>About Seller Tray</h3>
-      <ErrorAlert message={error} onDismiss={() => setError(null)} />
+      <ErrorAlert message={loadError} onDismiss={() => setLoadError(null)} />
+      <ErrorAlert message={check.error} onDismiss={check.dismissError} />
       {status && (
         <>
           <FieldList
@@ -83,7 +76,7 @@ export function AboutPanel() {
             </p>
           )}
           {status.availability === 'updater' && (
-            <button type="button" onClick={() => void check()} disabled={checking}>
+            <button type="button" onClick={() => void check.run()} disabled={checking}>
               {checking ? 'Checking for updates…' : 'Check for updates'}
             </button>
           )}
