@@ -92,20 +92,7 @@ async function start(): Promise<void> {
   const notifier = startNotifier(service, window);
   /** A message for the user when the window may not be open: a notification, cleaned as all are. */
   const tellUser = (message: string) => notifier.tell(message);
-  const installation = detectInstallation({
-    platform: process.platform,
-    isPackaged: app.isPackaged,
-    env: process.env,
-    execPath: process.execPath,
-    resourcesPath: process.resourcesPath,
-    readText: (file) => {
-      try {
-        return readFileSync(file, 'utf8');
-      } catch {
-        return undefined;
-      }
-    },
-  });
+  const installation = thisInstallation();
   const updater = openUpdater(service, installation, window, tellUser, () => trayControl.refresh());
   const trayControl = startTray({
     ...trayParts(root, service, window, tellUser),
@@ -131,6 +118,24 @@ async function start(): Promise<void> {
   orderLinks.ready(linkPorts(service, window));
   // The first launch opens the window only for a link: started at login, the app stays in the tray.
   orderLinks.open(launchArguments(process.argv, lifecycle.defaultApp));
+}
+
+/** How this copy of the app was installed (AppImage, deb, NSIS, …): it decides links and updates. */
+function thisInstallation(): Installation {
+  return detectInstallation({
+    platform: process.platform,
+    isPackaged: app.isPackaged,
+    env: process.env,
+    execPath: process.execPath,
+    resourcesPath: process.resourcesPath,
+    readText: (file) => {
+      try {
+        return readFileSync(file, 'utf8');
+      } catch {
+        return undefined;
+      }
+    },
+  });
 }
 
 /** The window's files, from the app's own scheme, with the content security policy on each. */
