@@ -4,9 +4,9 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ShellEvent } from '../preload/contract';
+import { createFakeBridge } from '../test/support/renderer/fake-bridge';
+import { FULL_ORDER_ID, fullView, manyOrders } from '../test/support/renderer/fixtures';
 import { App } from './App';
-import { createFakeBridge } from './test-support/fake-bridge';
-import { FULL_ORDER_ID, fullView, manyOrders } from './test-support/fixtures';
 
 afterEach(cleanup);
 

@@ -2,9 +2,9 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UNTIL_RESUMED } from '../preload/pause';
+import { appState, createFakeBridge, FakeBridgeError } from '../test/support/renderer/fake-bridge';
+import { FULL_ORDER_ID, fullView, manyOrders } from '../test/support/renderer/fixtures';
 import { App } from './App';
-import { appState, createFakeBridge, FakeBridgeError } from './test-support/fake-bridge';
-import { FULL_ORDER_ID, fullView, manyOrders } from './test-support/fixtures';
 
 const clientHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
 beforeAll(() => {

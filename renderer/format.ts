@@ -1,8 +1,9 @@
 // How the renderer writes times, durations, statuses and amounts: one place, so every view
 // says the same thing the same way. Whatever the server sent is returned as text (never
 // markup); a value that does not parse is shown as it came.
-import { formatMoney } from '../main/core/notification-policy';
-import type { Connection } from '../main/core/seller-core';
+
+import type { Connection } from '../preload/model';
+import { formatMoney } from '../preload/money';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });

@@ -5,11 +5,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { orderIdOf } from '../main/core/api/wire';
 import { TransitionError } from '../main/core/seller-core';
 import { DATABASE_FILE } from '../main/core/store/account-store';
-import { until } from '../main/shell/test-fakes';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { inbox, type Laptop, makeDataDir, openLaptop, removeDataDir } from './support/core';
 import { exitOf, spawnTs, waitForLine } from './support/processes';
 import { admin } from './support/raw-api';
+import { until } from './support/shell-fakes';
 
 let sim: Simulator;
 const laptops: Laptop[] = [];

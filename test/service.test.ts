@@ -2,16 +2,16 @@
 // real keychain (Secret Service), real settings files, and the simulator over loopback.
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import keytar from 'keytar';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { APP_ID } from '../main/core/app-identity';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../main/core/service';
 import { ConfSettingsStore } from '../main/core/settings';
-import type { Channel, Responses } from '../preload/contract';
+import { CHANNELS, type Channel, type Requests, type Responses } from '../preload/contract';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { type CaptureServer, startCaptureServer } from './support/capture-server';
 import { ManualTimers, makeDataDir } from './support/core';
+import { keytar } from './support/keychain';
 import { admin } from './support/raw-api';
 
 let sim: Simulator;
@@ -47,13 +47,13 @@ async function openService(clientId = `svc-client`) {
   });
   service.onEvent((e) => events.push(e));
   opened.push({ service, dir, clientId });
-  const call = async <C extends Channel>(channel: C, payload?: unknown): Promise<Responses[C]> => {
-    const answer = await service.handle(channel, payload);
+  const call = async <C extends Channel>(channel: C, payload?: Requests[C]): Promise<Responses[C]> => {
+    const answer = await service.handle(channel, payload as Requests[C]);
     if (!answer.ok) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
     return answer.value;
   };
   const refusal = async (channel: Channel, payload?: unknown) => {
-    const answer = await service.handle(channel, payload);
+    const answer = await service.handleMessage(channel, payload);
     if (answer.ok) throw new Error(`${channel} was accepted`);
     return answer.error;
   };
@@ -104,7 +104,7 @@ describe('setting up', () => {
 
   it('tells each connection-test outcome apart', async () => {
     const { call } = await openService();
-    const test = (payload: object) => call('testConnection', payload);
+    const test = (payload: Requests['testConnection']) => call('testConnection', payload);
     expect(await test({ baseUrl: 'http://marketplace.example', clientId: 'x', secret: 's' })).toMatchObject({
       ok: false,
       reason: 'invalid-url',
@@ -254,10 +254,13 @@ describe('requests', () => {
     expect(report).not.toMatch(/eyJ[\w-]+\./);
   });
 
-  it('answers an unknown channel with a clear error', async () => {
+  it('has a handler for every channel of the contract, and answers an unknown one with a clear error', async () => {
     const { service } = await configured();
-    const answer = await service.handle('dropTables' as Channel, {});
-    expect(answer).toEqual({
+    for (const channel of CHANNELS) {
+      const answer = await service.handleMessage(channel, ['not a request']);
+      expect(answer, channel).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    }
+    expect(await service.handleMessage('dropTables', {})).toEqual({
       ok: false,
       error: { code: 'unknown-channel', message: 'There is no operation "dropTables".' },
     });

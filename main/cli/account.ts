@@ -3,6 +3,7 @@
 // The app's demo marketplace lives only inside the running app (its address changes each run),
 // so an account saved in demo mode is no account for the CLI: it says none is configured.
 import type { SellerApiClientOptions } from '../core/api/client';
+import { type Log, silentLog } from '../core/log';
 import { ensurePrivateDir, userDataDir } from '../core/paths';
 import {
   adoptUnboundSecret,
@@ -27,12 +28,13 @@ export interface Account {
   api: Settings['api'];
 }
 
-/** How a client reaches the account, as the app's would. */
-export function clientOptions(account: Account): SellerApiClientOptions {
+/** How a client reaches the account, as the app's would; its failed calls go to `log` (--verbose). */
+export function clientOptions(account: Account, log: Log = silentLog): SellerApiClientOptions {
   return {
     baseUrl: account.baseUrl,
     credentials: { clientId: account.clientId, clientSecret: account.clientSecret },
     ...apiOptions(account.api),
+    log,
   };
 }
 

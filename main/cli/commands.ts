@@ -1,4 +1,6 @@
 // The CLI's commands: each turns its arguments into client calls and returns what to print.
+
+import { compareEventTime } from '../../preload/order-status';
 import type { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import type { PageOf, WalkedPage } from '../core/api/pagination';
@@ -10,7 +12,6 @@ import {
   type StatusCode,
   type UnreadableItem,
 } from '../core/api/wire';
-import { compareEventTime } from '../core/order-status';
 import type { CredentialsCheck, Printable } from './format';
 
 export class UsageError extends Error {}

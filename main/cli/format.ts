@@ -3,10 +3,11 @@
 // characters escaped (marketplace-text.ts), so a buyer's name can neither forge a line nor send
 // the terminal an escape sequence. JSON output is the API's objects exactly.
 
+import { escapedControls, escapedInJson } from '../../preload/marketplace-text';
+import { orderLink } from '../../preload/order-link';
 import { statusLabel } from '../../preload/status-words';
 import type { License, MarketplaceEvent, Order, PingResponse, Quantity } from '../core/api/wire';
 import { orderIdOf } from '../core/api/wire';
-import { escapedControls, escapedInJson } from '../core/marketplace-text';
 
 /** What trying the credentials found: accepted, rejected, or none to try (and why). */
 export type CredentialsCheck =
@@ -69,6 +70,8 @@ function orderView(order: Order): string {
     ['Total', totalOf(order)],
     ['Valid', validity && [validity.startDate, validity.endDate].filter(Boolean).join(' to ')],
     ['Note', order.note],
+    // The link that opens the order in Seller Tray (none for an odd id).
+    ['Link', order.orderId === undefined ? undefined : orderLink(order.orderId)],
   ];
   const lines = order.documentLines.map((line, i) => {
     const item = line.lineItem;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseOrderLink } from '../../preload/order-link';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { startCaptureServer } from '../../test/support/capture-server';
 import { CONTROL_OR_BIDI, FORGED_ORDER_ID, hostileOrder } from '../../test/support/hostile-order';
@@ -167,6 +168,10 @@ describe("the marketplace's text", () => {
     expect(facts.every((line) => /^(\w[\w ]*:| {2}\d+\. )/.test(line))).toBe(true);
     expect(facts.find((line) => line.startsWith('Buyer:'))).toContain(`\\n${FORGED_ORDER_ID}\\tBcc:`);
     expect(facts.find((line) => line.startsWith('Total:'))).toMatch(/ 9999\.99 EUR$/);
+    // And the link that opens the order in Seller Tray (the same parser as the app's reads it back).
+    const link = facts.find((line) => line.startsWith('Link:'))?.split(/ +/)[1] ?? '';
+    expect(link).toBe(`seller-tray://order/${orderId}`);
+    expect(parseOrderLink(link)).toBe(orderId);
   });
 
   it('stays exact in --json, with the characters a terminal acts on written as \\u escapes', async () => {
@@ -360,6 +365,33 @@ describe('seller-tray login and watch', () => {
     expect(seen.split('\n')).toHaveLength(2);
     expect(seen.split('\t')[0]).toBe(orderId);
     expect(seen.replace(/[\t\n]/g, '')).not.toMatch(CONTROL_OR_BIDI);
+  }, 60_000);
+
+  it('--verbose writes what the app would log to stderr; without it, stderr stays empty', async () => {
+    const script = { script: [{ operation: 'listOrders', action: 'status', status: 503 }] };
+    await admin(sim.url, 'PATCH', 'faults', script);
+    const quiet = await cli(['orders', 'list']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
+
+    await admin(sim.url, 'PATCH', 'faults', script);
+    const verbose = await cli(['orders', 'list', '--verbose']);
+    expect(verbose.code).toBe(0);
+    expect(verbose.stdout).toBe(quiet.stdout);
+    expect(verbose.stderr).toMatch(
+      /^seller-tray: warn call failed operation=listOrders status=503 requestId=[0-9a-f-]{36} .*attempt=1 next=retry/m,
+    );
+
+    const laptop = await laptopEnv();
+    await cli(['login', '--base-url', sim.url, '--client-id', 'demo-client'], laptop, 'demo-secret');
+    expect((await cli(['watch', '--once'], laptop)).stderr).toBe('');
+    const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId;
+    const watched = await cli(['watch', '--once', '--verbose'], laptop);
+    expect(watched.stderr).toMatch(/^seller-tray: info poll ok events=\d+ newEvents=\d+ newOrders=1 /m);
+    expect(watched.stderr).toContain(`seller-tray: info announcement kind=new-order orderId=${orderId}`);
+    for (const run of [verbose, watched]) {
+      expect(run.stderr).not.toMatch(/demo-secret|Authorization|Bearer |Basic /);
+    }
   }, 60_000);
 
   it('prints each new order once on every laptop, and not the backlog', async () => {

@@ -1,13 +1,14 @@
 // `seller-tray`: the headless command line over the Seller API client, for ops scripts and
 // black-box tests. Output is built whole before it is written: a failure leaves stdout empty.
 import { parseArgs } from 'node:util';
+import { escapedControls } from '../../preload/marketplace-text';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
 import { APP_VERSION } from '../core/app-identity';
 import { diagnose, formatDiagnosis } from '../core/diagnosis';
 import { describeAside } from '../core/kept-aside';
-import { escapedControls } from '../core/marketplace-text';
+import { lineLog, silentLog } from '../core/log';
 import { KeychainUnavailableError } from '../core/secrets';
 import { clientOptions, cliStores, resolveAccount } from './account';
 import { runCommand, UsageError } from './commands';
@@ -46,6 +47,8 @@ Options:
   --all              every page of a list; otherwise one page (--offset, --limit)
   --offset N --limit N
   --order ID --description TEXT --detail TEXT
+  --verbose          what the app would log, on stderr: failed calls (operation, HTTP status,
+                     request id), polls, deliveries, announcements; never a secret or token
   --help`;
 
 async function main(argv: string[]): Promise<number> {
@@ -62,11 +65,13 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  // Only with --verbose: stderr otherwise carries the failure alone.
+  const log = values.verbose ? lineLog((line) => process.stderr.write(`seller-tray: ${line}\n`)) : silentLog;
   try {
     const stores = cliStores();
     const account = resolveAccount({ baseUrl: values['base-url'], clientId: values['client-id'] }, stores);
     if (positionals[0] === 'login' && positionals.length === 1) {
-      process.stdout.write(await login(account, stores));
+      process.stdout.write(await login(account, stores, log));
       return 0;
     }
     if (positionals[0] === 'watch' && positionals.length === 1) {
@@ -75,10 +80,11 @@ async function main(argv: string[]): Promise<number> {
         once: values.once ?? false,
         intervalSeconds,
         json: values.json ?? false,
+        log,
       });
       return 0;
     }
-    const connection = clientOptions(account);
+    const connection = clientOptions(account, log);
     if (positionals[0] === 'doctor' && positionals.length === 1) {
       const diagnosis = await diagnose(connection);
       process.stdout.write(values.json ? terminalJson(diagnosis) : formatDiagnosis(diagnosis, APP_VERSION));
@@ -137,6 +143,7 @@ function parse(argv: string[]) {
       detail: { type: 'string' },
       once: { type: 'boolean' },
       interval: { type: 'string' },
+      verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });

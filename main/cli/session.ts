@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SellerApiClient } from '../core/api/client';
+import type { Log } from '../core/log';
 import { secretOwner } from '../core/secrets';
 import { SellerCore } from '../core/seller-core';
 import { accountDir } from '../core/service';
@@ -22,14 +23,14 @@ async function readStdin(): Promise<string> {
 }
 
 /** Checks the credentials with a token request, then stores them; a typo is never saved. */
-export async function login(account: Account, stores: CliStores): Promise<string> {
+export async function login(account: Account, stores: CliStores, log: Log): Promise<string> {
   if (!account.clientId) throw new UsageError('login needs --client-id (or SELLER_CLIENT_ID)');
   const patch = parseSettingsPatch({ baseUrl: account.baseUrl, clientId: account.clientId });
   if (!patch.ok) throw new UsageError(patch.message);
   const secret = await readStdin();
   if (!secret) throw new UsageError('login reads the client secret from standard input, and it was empty');
   const client = new SellerApiClient({
-    ...clientOptions(account),
+    ...clientOptions(account, log),
     credentials: { clientId: account.clientId, clientSecret: async () => secret },
   });
   const { sellerId } = await client.authenticate();
@@ -49,6 +50,8 @@ export interface WatchOptions {
   once: boolean;
   intervalSeconds?: number | undefined;
   json: boolean;
+  /** Told of each poll, delivery, announcement and failed call (--verbose). */
+  log: Log;
 }
 
 /**
@@ -61,10 +64,10 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
     ...saved,
     ...(options.intervalSeconds ? { pollIntervalSeconds: options.intervalSeconds } : {}),
   };
-  const client = new SellerApiClient(clientOptions(account));
+  const client = new SellerApiClient(clientOptions(account, options.log));
   const dataDir = accountDir(stores.dataRoot, account.baseUrl, account.clientId);
   const firstRun = !existsSync(join(dataDir, DATABASE_FILE));
-  const core = await SellerCore.open({ client, dataDir, settings: () => settings });
+  const core = await SellerCore.open({ client, dataDir, settings: () => settings, log: options.log });
   // Printed as the core raises them, before it marks them raised: a watch killed in between
   // prints them again on its next run, never loses one. A connection problem is told once,
   // in words, while it lasts.

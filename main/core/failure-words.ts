@@ -2,23 +2,11 @@
 // technical detail (operation, HTTP status, the server's words, request id) as separate lines
 // for a "Details" disclosure, a support ticket or the CLI's stderr. One place, so the header,
 // banners, bridge answers and the CLI say the same thing about the same failure.
+
+import { capped, plainText } from '../../preload/marketplace-text';
+import type { Explained, FailureKind } from '../../preload/model';
 import { SellerApiError } from './api/errors';
 import { PaginationError } from './api/pagination';
-import { capped, plainText } from './marketplace-text';
-
-export interface Explained {
-  /** What happened and what to do, in plain words. */
-  message: string;
-  /** The technical detail, one fact a line; may quote the server (shown as its text). */
-  details: string[];
-}
-
-/**
- * How a failed poll leaves the connection: the marketplace could not be reached (offline), it
- * answered with a server error or asked to slow down (server-problem), it refused the
- * credentials, or it answered in a way that cannot be used (failing).
- */
-export type FailureKind = 'offline' | 'server-problem' | 'credentials-rejected' | 'failing';
 
 export function failureKind(error: unknown): FailureKind {
   if (!(error instanceof SellerApiError)) return 'failing';

@@ -2,23 +2,25 @@
 // the marketplace, keeps the event history and the order statuses, decides what to
 // notify, and delivers the statuses the user marks. Everything platform-specific comes in
 // through its ports, so it runs the same in Electron, the CLI and the tests.
+
+import type { Connection, CoreEvent, CoreStatus, Explained, OrderDetail } from '../../preload/model';
+import { isUsualTransition, type MarkableStatus } from '../../preload/order-status';
 import type { SellerApiClient } from './api/client';
 import { PAGE } from './api/routes';
-import type { License, MarketplaceEvent, Order } from './api/wire';
+import type { Order } from './api/wire';
 import { syncFeed } from './event-feed';
-import { type Explained, explainFailure, type FailureKind, failureKind } from './failure-words';
+import { explainFailure, failureKind } from './failure-words';
 import { describeAside } from './kept-aside';
+import { failureFields, type Log, silentLog } from './log';
 import {
   briefOf,
   dueReminders,
-  type NotificationRequest,
   type OrderBrief,
   purchaseNotifications,
   reminderNotifications,
   resumeSummary,
 } from './notification-policy';
 import { OrderFetcher } from './order-fetcher';
-import { isUsualTransition, type MarkableStatus } from './order-status';
 import { Outbox, type OutboxItem } from './outbox';
 import { Poller, type PollerState, type Timers } from './poller';
 import { isProcessAlive } from './process-alive';
@@ -42,44 +44,12 @@ export interface CorePorts {
   now?: () => number;
   /** Whether a process (of another core on the same data folder) is still running. */
   isProcessAlive?: (pid: number) => boolean;
+  /** Told of each poll's outcome, delivery and announcement; its client logs its failed calls. */
+  log?: Log;
 }
 
-/** 'offline': the marketplace could not be reached; 'server-problem': it answered with a server error. */
-export type Connection = 'starting' | 'ok' | 'paused' | FailureKind;
-
-export interface CoreStatus {
-  connection: Connection;
-  lastSuccessfulPoll: string | null;
-  /** The last poll's failure, technically (for logs and the CLI); null once a poll works. */
-  lastError: string | null;
-  /** The same failure for people, shown while it lasts; null once a poll works. */
-  problem: Explained | null;
-  waitingCount: number;
-  pendingOutbox: number;
-  notificationsPausedUntil: string | null;
-}
-
-export type CoreEvent =
-  | { type: 'state-changed'; status: CoreStatus }
-  | { type: 'notification'; request: NotificationRequest }
-  /** New orders, whether notified or not (paused, notifications off): for the CLI's watch. */
-  | { type: 'orders-arrived'; orderIds: string[] }
-  /** Stored orders changed (fetched or refreshed): views showing them read them again. */
-  | { type: 'orders-updated'; orderIds: string[] }
-  /** Something the user should know; `details` say more, one click away. */
-  | { type: 'problem'; message: string; details?: string[] };
-
-export interface OrderDetail {
-  order: Order;
-  licenses: License[];
-  history: MarketplaceEvent[];
-  outbox: OutboxItem[];
-  status: string | undefined;
-  /** When the order shown was fetched from the marketplace. */
-  fetchedAt: string | null;
-  /** Why the last refresh failed, when it did: the order shown is then the stored one. */
-  refreshProblem: string | null;
-}
+// Declared for every process in preload/model.ts.
+export type { Connection, CoreEvent, CoreStatus, OrderDetail } from '../../preload/model';
 
 export interface MarkRequest {
   orderId: string;
@@ -107,6 +77,7 @@ export class SellerCore {
   private readonly fetcher: OrderFetcher;
   private readonly outbox: Outbox;
   private readonly now: () => number;
+  private readonly log: Log;
   private announcing: Promise<void> = Promise.resolve();
   private backlogWalk: Promise<void> | undefined;
   private stopped = false;
@@ -127,10 +98,12 @@ export class SellerCore {
     private readonly startupProblems: string[],
   ) {
     this.now = ports.now ?? Date.now;
+    this.log = ports.log ?? silentLog;
     this.outbox = new Outbox({
       store,
       post: (body, requestId) => ports.client.sendEvent(body, requestId),
       now: this.now,
+      log: this.log,
     });
     this.fetcher = new OrderFetcher({
       due: (limit, skip) => store.ordersToFetch(limit, skip),
@@ -233,6 +206,11 @@ export class SellerCore {
     return { ...briefOf(orderId, stored?.document), purchaseType: stored?.purchaseType };
   }
 
+  /** Whether the store holds the order itself (it then opens without the marketplace). */
+  hasOrder(orderId: string): boolean {
+    return this.store.storedOrder(orderId)?.document !== undefined;
+  }
+
   /**
    * An order from the store, at once, refreshed in the background ("orders-updated" tells when).
    * An order never fetched yet is fetched now; that fails when the marketplace does not answer.
@@ -314,8 +292,9 @@ export class SellerCore {
    * fetch the orders they name, announce, remind, deliver. Thrown errors go to the poller's backoff.
    */
   private async poll(): Promise<void> {
+    const started = this.now();
     const sync = await syncFeed(this.ports.client, this.store.cursor());
-    this.ordersLearned += this.store.recordPoll({
+    const learned = this.store.recordPoll({
       events: sync.events,
       unreadable: sync.unreadable,
       cursor: sync.cursor,
@@ -335,6 +314,16 @@ export class SellerCore {
     this.lastSuccessfulPoll = this.isoNow();
     this.lastError = null;
     this.problem = null;
+    this.ordersLearned += learned.newOrders;
+    this.log.info('poll ok', {
+      events: sync.events.length,
+      newEvents: learned.newEvents,
+      newOrders: learned.newOrders,
+      unreadable: sync.unreadable.length,
+      backlog: sync.backlog,
+      newListing: sync.newListingProblem === undefined ? 'ok' : 'failed',
+      ms: this.now() - started,
+    });
   }
 
   /** Items kept aside since the user was last told: one message, what was wrong in its details. */
@@ -378,7 +367,10 @@ export class SellerCore {
     );
     if (pending.length + held.length === 0) return;
     await this.fetcher.settled([...pending, ...held], ANNOUNCE_WAIT_MS);
-    if (this.ports.settings().notificationsEnabled) {
+    const notify = this.ports.settings().notificationsEnabled;
+    this.logAnnouncements('new-order', pending, notify);
+    this.logAnnouncements('held-while-paused', held, notify);
+    if (notify) {
       const requests = [...purchaseNotifications(this.briefs(pending)), ...resumeSummary(this.briefs(held))];
       for (const request of requests) this.emit({ type: 'notification', request });
     }
@@ -399,10 +391,16 @@ export class SellerCore {
     // Recorded before raised: a reminder is never repeated, at worst lost to a crash.
     this.store.markReminded(due, this.isoNow());
     const settings = this.ports.settings();
+    this.logAnnouncements('reminder', due, settings.notificationsEnabled);
     if (!settings.notificationsEnabled) return;
     for (const request of reminderNotifications(this.briefs(due), waitedFor(settings))) {
       this.emit({ type: 'notification', request });
     }
+  }
+
+  /** One line per order announced: what kind of announcement, and whether a notification showed it. */
+  private logAnnouncements(kind: string, orderIds: readonly string[], notified: boolean): void {
+    for (const orderId of orderIds) this.log.info('announcement', { kind, orderId, notified });
   }
 
   /**
@@ -485,6 +483,7 @@ export class SellerCore {
     if (error !== undefined) {
       this.lastError = error instanceof Error ? error.message : String(error);
       this.problem = explainFailure(error);
+      this.log.warn('poll failed', { ...failureFields(error), next: state });
     }
     if (error !== undefined && this.store.noteIfDamage(error)) {
       this.lastError = DAMAGE_SEEN;

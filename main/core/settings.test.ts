@@ -27,6 +27,7 @@ const configured: Settings = {
   pausedUntil: '2026-11-21T18:00:00Z',
   reminderAfterMinutes: 0,
   openAtLogin: true,
+  checkForUpdatesAutomatically: false,
   demoMode: false,
   api: { routes: { listNewEvents: { path: '/seller/v2/events/unseen' } }, pageSize: 50 },
   staleInProgressDays: 14,
@@ -53,7 +54,7 @@ describe.runIf(process.platform !== 'win32')('settings file mode', () => {
 });
 
 describe('settings defaults', () => {
-  it('are: not configured, every 60 s, notifications on, not paused, reminder after 4 h, no login item, no demo, in progress flagged after 7 days, longest waiting first', () => {
+  it('are: not configured, every 60 s, notifications on, not paused, reminder after 4 h, no login item, update checks, no demo, in progress flagged after 7 days, longest waiting first', () => {
     expect(DEFAULT_SETTINGS).toEqual({
       baseUrl: '',
       clientId: '',
@@ -62,6 +63,7 @@ describe('settings defaults', () => {
       pausedUntil: null,
       reminderAfterMinutes: 240,
       openAtLogin: false,
+      checkForUpdatesAutomatically: true,
       demoMode: false,
       api: null,
       staleInProgressDays: 7,

@@ -16,17 +16,21 @@ import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
 import { INBOX_SORTS } from '../../preload/inbox-sort';
+import {
+  type ApiSection,
+  MAX_CLIENT_ID_LENGTH,
+  POLL_INTERVAL_SECONDS,
+  REMINDER_AFTER_MINUTES,
+  type Settings as SharedSettings,
+  STALE_IN_PROGRESS_DAYS,
+} from '../../preload/model';
 import type { SellerApiClientOptions } from './api/client';
 import { OPERATIONS, type Operation, PAGE, type RouteOverrides, routePathProblem } from './api/routes';
 import { checkBaseUrl } from './api/transport';
 import { userDataDir } from './paths';
+import type { Same } from './same-type';
 
-const MAX_CLIENT_ID_LENGTH = 200;
-export const POLL_INTERVAL_SECONDS = { min: 30, max: 3600, default: 60 } as const;
-/** 0 turns the reminder off; otherwise from 15 minutes to 7 days. */
-export const REMINDER_AFTER_MINUTES = { off: 0, min: 15, max: 7 * 24 * 60, default: 240 } as const;
-/** An order in progress longer than this many days is flagged in the inbox; 0 = never. */
-export const STALE_IN_PROGRESS_DAYS = { off: 0, max: 365, default: 7 } as const;
+export { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES, STALE_IN_PROGRESS_DAYS };
 
 /** One schema per setting, without defaults: the patch schema is built from the same pieces. */
 const fields = {
@@ -61,6 +65,7 @@ const fields = {
         (m >= REMINDER_AFTER_MINUTES.min && m <= REMINDER_AFTER_MINUTES.max),
     ),
   openAtLogin: z.boolean(),
+  checkForUpdatesAutomatically: z.boolean(),
   /** Run against the built-in simulator instead of a real Seller API. */
   demoMode: z.boolean(),
   /**
@@ -91,7 +96,7 @@ const fields = {
         if (problem) context.addIssue({ code: 'custom', message: `api.routes.${operation}.path ${problem}` });
       }
     })
-    .transform((api) => api as { routes?: RouteOverrides; pageSize?: number })
+    .transform((api): ApiSection => api)
     .nullable(),
 
   // The inbox (issue 12).
@@ -104,7 +109,8 @@ type Field = keyof typeof fields;
 /** The client options a settings `api` section gives: its routes and starting page size. */
 export function apiOptions(api: Settings['api']): Pick<SellerApiClientOptions, 'routes' | 'pageSize'> {
   return {
-    ...(api?.routes ? { routes: api.routes } : {}),
+    // The operations were checked when the settings were read.
+    ...(api?.routes ? { routes: api.routes as RouteOverrides } : {}),
     ...(api?.pageSize ? { pageSize: api.pageSize } : {}),
   };
 }
@@ -118,6 +124,7 @@ const RULES: Record<Field, string> = {
   pausedUntil: 'must be a date and time such as 2026-11-21T16:50:00Z, or null when not paused',
   reminderAfterMinutes: `must be a whole number of minutes from ${REMINDER_AFTER_MINUTES.min} to ${REMINDER_AFTER_MINUTES.max} (7 days), or 0 for no reminder`,
   openAtLogin: 'must be true or false',
+  checkForUpdatesAutomatically: 'must be true or false',
   demoMode: 'must be true or false',
   api: `must be null or an object such as {"routes": {"listNewEvents": {"path": "/seller/v1/events/new"}}, "pageSize": 50}, with page sizes from 1 to ${PAGE.maxLimit}`,
 
@@ -138,6 +145,7 @@ const LABELS: Record<Field, string> = {
   pausedUntil: 'Pause',
   reminderAfterMinutes: 'Reminder delay',
   openAtLogin: 'Open at login',
+  checkForUpdatesAutomatically: 'Check for updates automatically',
   demoMode: 'Demo mode',
   api: 'api',
 
@@ -155,6 +163,7 @@ export const Settings = z.object({
   pausedUntil: fields.pausedUntil.default(null),
   reminderAfterMinutes: fields.reminderAfterMinutes.default(REMINDER_AFTER_MINUTES.default),
   openAtLogin: fields.openAtLogin.default(false),
+  checkForUpdatesAutomatically: fields.checkForUpdatesAutomatically.default(true),
   demoMode: fields.demoMode.default(false),
   api: fields.api.default(null),
 
@@ -162,7 +171,9 @@ export const Settings = z.object({
   staleInProgressDays: fields.staleInProgressDays.default(STALE_IN_PROGRESS_DAYS.default),
   inboxSort: fields.inboxSort.default('longest-waiting'),
 });
-export type Settings = z.infer<typeof Settings>;
+export type Settings = SharedSettings;
+// Fails to compile when the stored form reads other than preload/model.ts declares.
+void (true satisfies Same<z.output<typeof Settings>, SharedSettings>);
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze(Settings.parse({}));
 

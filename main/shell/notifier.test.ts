@@ -3,9 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ShellEvent } from '../../preload/contract';
 import { CONTROL_OR_BIDI, hostileOrder } from '../../test/support/hostile-order';
+import { FakeNotifications, openDemoService, type TestService, until } from '../../test/support/shell-fakes';
 import { orderIdOf } from '../core/api/wire';
 import { Notifier, START_PROVISIONING } from './notifier';
-import { FakeNotifications, openDemoService, type TestService, until } from './test-fakes';
 
 const opened: TestService[] = [];
 afterEach(async () => {

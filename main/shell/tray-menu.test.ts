@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppState } from '../../preload/contract';
 import { tomorrowMorning, UNTIL_RESUMED } from '../../preload/pause';
 import { MARKUP, SPOOFED_TOTAL } from '../../test/support/hostile-order';
-import { FakeTray, openDemoService, type TestService, until } from './test-fakes';
+import { FakeTray, openDemoService, type TestService, until } from '../../test/support/shell-fakes';
 import { startTray, trayView } from './tray-menu';
 
 const NOW = new Date(2026, 10, 21, 14, 30);
@@ -47,7 +47,7 @@ const baseState: AppState = {
   pendingOutbox: 0,
   notificationsPausedUntil: null,
 };
-const noActions = { open() {}, checkNow() {}, pause() {}, settings() {}, quit() {} };
+const noActions = { open() {}, checkNow() {}, pause() {}, settings() {}, openLogFolder() {}, quit() {} };
 
 describe('the tray view', () => {
   it("carries no marketplace text, so a buyer's or a server's words never speak in the tray", () => {
@@ -84,6 +84,7 @@ describe('the tray view', () => {
       'Check now',
       'Pause notifications',
       'Settings',
+      'Open log folder',
       'separator',
       'Quit',
     ]);
@@ -99,6 +100,12 @@ describe('the tray view', () => {
     // A pause that has ended is no pause.
     const ended = { ...baseState, notificationsPausedUntil: new Date(NOW.getTime() - 1000).toISOString() };
     expect(resume(ended)?.enabled).toBe(false);
+  });
+
+  it('puts the items other parts add (the updater’s) above Quit, set apart', () => {
+    const restart = { label: 'Restart to update', click: () => {} };
+    const labels = trayView(baseState, NOW, noActions, [restart]).template.map((i) => i.label ?? i.type);
+    expect(labels.slice(-4)).toEqual(['separator', 'Restart to update', 'separator', 'Quit']);
   });
 
   it('pauses until 08:00 the next day', () => {
@@ -176,6 +183,17 @@ describe('the tray on the service', () => {
     tray.item('Resume notifications')?.click?.();
     await until(() => service.state().notificationsPausedUntil === null);
     await until(() => tray.item('Resume notifications')?.enabled === false);
+  });
+
+  it('Open log folder asks the service, and says so when it cannot', async () => {
+    const { tray, handle, service } = await trayOnService();
+    const failures: string[] = [];
+    startTray({ service, tray, open() {}, settings() {}, quit() {}, onFailure: (m) => failures.push(m) });
+    tray.item('Open log folder')?.click?.();
+    expect(handle).toHaveBeenCalledWith('openLogFolder', undefined);
+    // This service was opened without a log folder.
+    await until(() => failures.length > 0);
+    expect(failures[0]).toMatch(/writes no log file/);
   });
 
   it('Open, Settings and Quit reach the window and the app; stop stops following', async () => {

@@ -1,7 +1,7 @@
 // The tray: its tooltip, its title and its context menu follow the service's state. The menu
 // carries every action (Linux tray clicks are unreliable): Open, Check now, Pause
 // notifications (one click: 1 hour, 4 hours, until tomorrow 08:00, until I resume), Settings,
-// Quit.
+// Open log folder (for a support ticket), Quit.
 import type { AppState } from '../../preload/contract';
 import { isUntilResumed, PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
 import { checkFoundText } from '../../preload/status-words';
@@ -16,6 +16,7 @@ export interface TrayActions {
   /** Pauses notifications until the given time, or resumes them (null). */
   pause(until: Date | null): void;
   settings(): void;
+  openLogFolder(): void;
   quit(): void;
 }
 
@@ -51,8 +52,16 @@ const TRAY_PROBLEMS: Readonly<Record<AppState['connection'], string | null>> = {
   'credentials-rejected': 'credentials rejected',
 };
 
-/** The tray as the state says: pure, so every label is tested without Electron. */
-export function trayView(state: AppState, now: Date, actions: TrayActions): TrayView {
+/**
+ * The tray as the state says: pure, so every label is tested without Electron. `more`: items other
+ * parts of the shell add above Quit (the updater's).
+ */
+export function trayView(
+  state: AppState,
+  now: Date,
+  actions: TrayActions,
+  more: MenuItemSpec[] = [],
+): TrayView {
   const paused = pausedUntil(state.notificationsPausedUntil, now.getTime());
   const problem = state.setup === 'unconfigured' ? 'not set up' : TRAY_PROBLEMS[state.connection];
   const parts = [waitingText(state.waitingCount)];
@@ -79,6 +88,8 @@ export function trayView(state: AppState, now: Date, actions: TrayActions): Tray
       submenu: pauseMenu,
     },
     { label: 'Settings', click: actions.settings },
+    { label: 'Open log folder', click: actions.openLogFolder },
+    ...(more.length > 0 ? [{ type: 'separator' } as const, ...more] : []),
     { type: 'separator' },
     { label: 'Quit', click: actions.quit },
   ];
@@ -97,6 +108,8 @@ export interface TrayControllerOptions {
   onFailure?(message: string): void;
   /** Told what Check now found ("No new orders", "2 new orders"), as a notification by the caller. */
   onChecked?(message: string): void;
+  /** Items other parts of the shell add above Quit, as they are now (the updater's). */
+  moreItems?(): MenuItemSpec[];
 }
 
 /** Keeps the tray current with the service, and its actions wired; returns the stop function. */
@@ -115,6 +128,9 @@ export function startTray(options: TrayControllerOptions): { refresh(): void; st
         if (answer.ok) options.onChecked?.(checkFoundText(answer.value));
       });
     },
+    openLogFolder: () => {
+      void options.service.handle('openLogFolder', undefined).then(report);
+    },
     pause: (until) => {
       void options.service
         .handle('pauseNotifications', { until: until ? until.toISOString() : null })
@@ -122,7 +138,7 @@ export function startTray(options: TrayControllerOptions): { refresh(): void; st
     },
   };
   const refresh = () => {
-    const view = trayView(options.service.state(), now(), actions);
+    const view = trayView(options.service.state(), now(), actions, options.moreItems?.());
     options.tray.setToolTip(view.toolTip);
     options.tray.setTitle?.(view.title);
     options.tray.setMenu(view.template);

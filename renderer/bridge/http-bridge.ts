@@ -3,7 +3,7 @@
 // token arrives in the page address's fragment, which the browser never sends to a server,
 // and goes back only as an Authorization header: the event stream is read with fetch, as
 // EventSource can send no header (and a token in its address would end up in logs).
-import { type AnswerError, type Bridge, type Channel, requests } from '../../preload/contract';
+import { type AnswerError, type Bridge, CHANNELS, type Channel } from '../../preload/contract';
 
 const TOKEN_KEY = 'seller-tray-token';
 /** As EventSource does: a dropped stream is opened again after a moment. */
@@ -59,10 +59,7 @@ export function createHttpBridge(): Bridge {
     return answer.value;
   };
   const methods = Object.fromEntries(
-    (Object.keys(requests) as Channel[]).map((channel) => [
-      channel,
-      (request: unknown) => call(channel, request),
-    ]),
+    CHANNELS.map((channel) => [channel, (request: unknown) => call(channel, request)]),
   );
   return {
     ...(methods as Omit<Bridge, 'onEvent'>),

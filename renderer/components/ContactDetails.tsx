@@ -1,6 +1,6 @@
 // A contact person of an order: name, telephone, e-mail and note. The e-mail is text, not a
 // mailto link: no link is ever built from what the server sent.
-import type { Contact } from '../../main/core/api/wire';
+import type { Contact } from '../../preload/marketplace';
 import { FieldList } from './FieldList';
 import { ServerText } from './ServerText';
 

@@ -2,7 +2,7 @@
 // without focus): the user is then told to copy the text by hand.
 import { useEffect, useState } from 'react';
 
-export function CopyButton({ value, label }: { value: string; label: string }) {
+export function CopyButton({ value, label, text = 'Copy' }: { value: string; label: string; text?: string }) {
   const [feedback, setFeedback] = useState<string | null>(null);
   useEffect(() => {
     if (feedback === null) return;
@@ -23,7 +23,7 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
   return (
     <>
       <button type="button" className="copy-button" aria-label={`Copy ${label}`} onClick={() => void copy()}>
-        Copy
+        {text}
       </button>
       <span className="copy-feedback" role="status">
         {feedback}

@@ -1,5 +1,5 @@
 // The order's lines: what was bought, how many, at what price, and who takes delivery.
-import type { DocumentLine } from '../../main/core/api/wire';
+import type { DocumentLine } from '../../preload/marketplace';
 import { formatAmount, formatQuantity } from '../format';
 import { ContactDetails } from './ContactDetails';
 import { FieldList } from './FieldList';

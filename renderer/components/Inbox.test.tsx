@@ -2,9 +2,9 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createFakeBridge, type FakeBridge } from '../test-support/fake-bridge';
-import { manyOrders } from '../test-support/fixtures';
-import { renderWithBridge } from '../test-support/render';
+import { createFakeBridge, type FakeBridge } from '../../test/support/renderer/fake-bridge';
+import { manyOrders } from '../../test/support/renderer/fixtures';
+import { renderWithBridge } from '../../test/support/renderer/render';
 import { Inbox, ROW_HEIGHT } from './Inbox';
 import { INITIAL_QUERY, type InboxQuery } from './inbox-query';
 

@@ -8,9 +8,9 @@
 // (and Home, End, PageUp, PageDown) move the selection, Enter opens, "/" goes to the search.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
-import { plainText } from '../../main/core/marketplace-text';
-import { isPlainPurchase, purchaseTypeLabel } from '../../main/core/order-status';
-import type { OrderListItem } from '../../preload/contract';
+import { LIMITS, type OrderListItem } from '../../preload/contract';
+import { plainText } from '../../preload/marketplace-text';
+import { isPlainPurchase, purchaseTypeLabel } from '../../preload/order-status';
 import { type BridgeEvent, useBridge, useBridgeEvents } from '../bridge/context';
 import { formatAge, formatDateTime, plural, statusLabel } from '../format';
 import { useNow } from '../hooks/useNow';
@@ -214,7 +214,7 @@ export function Inbox({
           type="search"
           aria-label="Search orders"
           placeholder="Search buyer, product, id (/)"
-          maxLength={200}
+          maxLength={LIMITS.search}
           value={search}
           onChange={(event) => onQueryChange({ filter, search: event.target.value })}
           onKeyDown={onSearchKeyDown}

@@ -1,7 +1,7 @@
 // The licenses the marketplace issued for the order.
-import type { License } from '../../main/core/api/wire';
-import { ORDER_ID_PROPERTY } from '../../main/core/api/wire';
-import { plainText } from '../../main/core/marketplace-text';
+import type { License } from '../../preload/marketplace';
+import { ORDER_ID_PROPERTY } from '../../preload/marketplace';
+import { plainText } from '../../preload/marketplace-text';
 import { CopyButton } from './CopyButton';
 import { FieldList } from './FieldList';
 import { ServerText } from './ServerText';

@@ -5,7 +5,8 @@
 // simulator, for a look without credentials. A missing or refused field is marked and its
 // message tied to it.
 import { type FormEvent, useId, useState } from 'react';
-import type { AppState, ConnectionTest } from '../../preload/contract';
+import { type AppState, type ConnectionTest, LIMITS } from '../../preload/contract';
+import { MAX_CLIENT_ID_LENGTH } from '../../preload/model';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { saveVerdict, UNCHECKED_OFFER } from '../connection-check';
@@ -152,7 +153,7 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
           inputMode="url"
           autoComplete="url"
           placeholder="https://marketplace.example"
-          maxLength={2048}
+          maxLength={LIMITS.baseUrl}
           value={baseUrl}
           onChange={(event) => setBaseUrl(event.target.value)}
         />
@@ -164,7 +165,7 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
           type="text"
           autoComplete="username"
           spellCheck={false}
-          maxLength={200}
+          maxLength={MAX_CLIENT_ID_LENGTH}
           value={clientId}
           onChange={(event) => setClientId(event.target.value)}
         />
@@ -188,7 +189,7 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
               type="password"
               autoComplete="new-password"
               spellCheck={false}
-              maxLength={4096}
+              maxLength={LIMITS.secret}
               value={secret}
               onChange={(event) => setSecret(event.target.value)}
             />

@@ -1,11 +1,11 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Order } from '../../main/core/api/wire';
+import type { Order } from '../../preload/marketplace';
+import { createFakeBridge, historyEvent } from '../../test/support/renderer/fake-bridge';
+import { FULL_ORDER_ID, fullOrder, fullView } from '../../test/support/renderer/fixtures';
+import { renderWithBridge } from '../../test/support/renderer/render';
 import { formatAmount } from '../format';
-import { createFakeBridge, historyEvent } from '../test-support/fake-bridge';
-import { FULL_ORDER_ID, fullOrder, fullView } from '../test-support/fixtures';
-import { renderWithBridge } from '../test-support/render';
 import { OrderDetail } from './OrderDetail';
 
 afterEach(() => {

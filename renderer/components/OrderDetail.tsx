@@ -8,6 +8,7 @@ import { useBridge, useBridgeEvents } from '../bridge/context';
 import { formatAmount } from '../format';
 import { ContactDetails } from './ContactDetails';
 import { CopyButton } from './CopyButton';
+import { CopyOrderLink } from './CopyOrderLink';
 import { DocumentLines } from './DocumentLines';
 import { ErrorAlert } from './ErrorAlert';
 import { FieldList } from './FieldList';
@@ -114,6 +115,7 @@ export function OrderDetail({ orderId, onBack }: { orderId: string; onBack: () =
             {formatAmount(total.amount, total.currencyCode ?? order.documentCurrencyCode)}
           </span>
         )}
+        <CopyOrderLink orderId={order.orderId ?? orderId} />
       </header>
       <ErrorAlert message={error} onDismiss={() => setError(null)} />
       {view.refreshProblem !== null && (

@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFakeBridge, FakeBridgeError } from '../test-support/fake-bridge';
-import { FULL_ORDER_ID, fullView } from '../test-support/fixtures';
-import { renderWithBridge } from '../test-support/render';
+import { createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
+import { FULL_ORDER_ID, fullView } from '../../test/support/renderer/fixtures';
+import { renderWithBridge } from '../../test/support/renderer/render';
 import { OrderDetail } from './OrderDetail';
 
 afterEach(cleanup);

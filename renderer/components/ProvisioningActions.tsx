@@ -4,10 +4,10 @@
 // again with `override` once confirmed. What was marked is shown on its way: waiting to be
 // sent, sent, or not sent and why.
 import { useRef, useState } from 'react';
-import { plainText } from '../../main/core/marketplace-text';
-import { DEFAULT_DESCRIPTIONS } from '../../main/core/order-status';
-import type { OutboxItem } from '../../main/core/outbox';
 import type { RequestOf } from '../../preload/contract';
+import { plainText } from '../../preload/marketplace-text';
+import type { OutboxItem } from '../../preload/model';
+import { DEFAULT_DESCRIPTIONS } from '../../preload/order-status';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { statusLabel } from '../format';

@@ -1,8 +1,8 @@
 // The order's provisioning as a timeline: the events the marketplace holds, then what this
 // laptop marked and the marketplace has not confirmed yet (waiting, sent, or failed with
 // the reason, to send again).
-import type { MarketplaceEvent } from '../../main/core/api/wire';
-import type { OutboxItem } from '../../main/core/outbox';
+import type { MarketplaceEvent } from '../../preload/marketplace';
+import type { OutboxItem } from '../../preload/model';
 import { statusLabel } from '../format';
 import { ServerText } from './ServerText';
 import { StatusChip } from './StatusChip';

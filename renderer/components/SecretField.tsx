@@ -3,7 +3,7 @@
 // marketplace is asked first: a secret it rejects is not stored, and one it could not check
 // (out of reach) only when the user says so.
 import { type FormEvent, useId, useState } from 'react';
-import type { AppState, ConnectionTest } from '../../preload/contract';
+import { type AppState, type ConnectionTest, LIMITS } from '../../preload/contract';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { saveVerdict, UNCHECKED_OFFER } from '../connection-check';
@@ -84,7 +84,7 @@ export function SecretField({ state, onState }: { state: AppState; onState: (sta
         type="password"
         autoComplete="new-password"
         spellCheck={false}
-        maxLength={4096}
+        maxLength={LIMITS.secret}
         disabled={demo}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? errorId : undefined}

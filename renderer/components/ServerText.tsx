@@ -5,7 +5,7 @@
 // (an e-mail address, an id, a URL) at its sensible points first (after @ and /, before a dot,
 // after - and _), and only where none is left, anywhere.
 import { Fragment, type ReactNode } from 'react';
-import { paragraphText, plainText } from '../../main/core/marketplace-text';
+import { paragraphText, plainText } from '../../preload/marketplace-text';
 
 /** Words at least this long get break points; shorter ones wrap as words do. */
 const LONG_WORD = 16;

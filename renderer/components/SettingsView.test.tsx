@@ -1,16 +1,10 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import {
-  POLL_INTERVAL_SECONDS,
-  REMINDER_AFTER_MINUTES,
-  STALE_IN_PROGRESS_DAYS,
-} from '../../main/core/settings';
 import type { AppState } from '../../preload/contract';
 import { tomorrowMorning, UNTIL_RESUMED } from '../../preload/pause';
-import * as limits from '../limits';
-import { appState, createFakeBridge, FakeBridgeError } from '../test-support/fake-bridge';
-import { renderWithBridge } from '../test-support/render';
+import { appState, createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
+import { renderWithBridge } from '../../test/support/renderer/render';
 import { SettingsView } from './SettingsView';
 
 afterEach(cleanup);
@@ -189,20 +183,25 @@ describe('SettingsView', () => {
     expect(bridge.callsOf('diagnose')).toHaveLength(1);
   });
 
-  it('keeps the limits it states in step with the settings schema', () => {
-    expect(limits.POLL_INTERVAL_SECONDS).toEqual({
-      min: POLL_INTERVAL_SECONDS.min,
-      max: POLL_INTERVAL_SECONDS.max,
+  it('opens the log folder, and says where it is', async () => {
+    const { bridge } = await renderSettings();
+    fireEvent.click(screen.getByRole('button', { name: 'Open log folder' }));
+    expect(await screen.findByText(/^Opened the log folder:/)).toBeTruthy();
+    expect(screen.getByText('/home/seller/.config/Seller Tray/logs')).toBeTruthy();
+    expect(bridge.callsOf('openLogFolder')).toHaveLength(1);
+
+    // The browser preview cannot open a folder: the path is there to copy.
+    bridge.handle('openLogFolder', () => ({ path: '/srv/preview/logs', opened: false }));
+    fireEvent.click(screen.getByRole('button', { name: 'Open log folder' }));
+    expect(await screen.findByText(/^The log file is in this folder:/)).toBeTruthy();
+    expect(screen.getByText('/srv/preview/logs')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy log folder path' })).toBeTruthy();
+
+    bridge.handle('openLogFolder', () => {
+      throw new FakeBridgeError('open-failed', 'The log folder could not be opened (no file manager).');
     });
-    expect(limits.REMINDER_AFTER_MINUTES).toEqual({
-      off: REMINDER_AFTER_MINUTES.off,
-      min: REMINDER_AFTER_MINUTES.min,
-      max: REMINDER_AFTER_MINUTES.max,
-    });
-    expect(limits.STALE_IN_PROGRESS_DAYS).toEqual({
-      off: STALE_IN_PROGRESS_DAYS.off,
-      max: STALE_IN_PROGRESS_DAYS.max,
-    });
+    fireEvent.click(screen.getByRole('button', { name: 'Open log folder' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('could not be opened');
   });
 
   it('shows demo mode as read-only', async () => {

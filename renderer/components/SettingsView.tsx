@@ -2,17 +2,25 @@
 // check, notifications and their pause, reminders, opening at login, and whether this is
 // the demo (read-only: starting the demo or entering an account changes it). The service
 // validates; its message is shown next to the form. The secret is write-only (SecretField).
+// Below the form: the pause, the secret, Diagnose connection and the log file's folder.
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import type { Settings } from '../../main/core/settings';
-import type { AppState } from '../../preload/contract';
+import { type AppState, LIMITS } from '../../preload/contract';
+import {
+  MAX_CLIENT_ID_LENGTH,
+  POLL_INTERVAL_SECONDS,
+  REMINDER_AFTER_MINUTES,
+  type Settings,
+  STALE_IN_PROGRESS_DAYS,
+} from '../../preload/model';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
-import { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES, STALE_IN_PROGRESS_DAYS } from '../limits';
 import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
+import { AboutPanel } from './AboutPanel';
 import { LeaveDemoButton } from './DemoBanner';
 import { DiagnosePanel } from './DiagnosePanel';
 import { ErrorAlert } from './ErrorAlert';
 import { INBOX_SORT_CHOICES } from './inbox-query';
+import { LogFolderPanel } from './LogFolderPanel';
 import { PauseControl } from './PauseControl';
 import { SecretField } from './SecretField';
 
@@ -25,6 +33,7 @@ interface Draft {
   staleInProgressDays: string;
   inboxSort: Settings['inboxSort'];
   openAtLogin: boolean;
+  checkForUpdatesAutomatically: boolean;
 }
 
 function draftOf(settings: Settings): Draft {
@@ -37,6 +46,7 @@ function draftOf(settings: Settings): Draft {
     staleInProgressDays: String(settings.staleInProgressDays),
     inboxSort: settings.inboxSort,
     openAtLogin: settings.openAtLogin,
+    checkForUpdatesAutomatically: settings.checkForUpdatesAutomatically,
   };
 }
 
@@ -56,6 +66,7 @@ function changes(settings: Settings, draft: Draft): Record<string, unknown> {
     staleInProgressDays: numberOf(draft.staleInProgressDays),
     inboxSort: draft.inboxSort,
     openAtLogin: draft.openAtLogin,
+    checkForUpdatesAutomatically: draft.checkForUpdatesAutomatically,
   };
   return Object.fromEntries(
     Object.entries(next).filter(([key, value]) => settings[key as keyof Settings] !== value),
@@ -88,6 +99,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
     stale: `${id}-stale`,
     sort: `${id}-sort`,
     login: `${id}-login`,
+    updates: `${id}-updates`,
     error: `${id}-error`,
   };
 
@@ -163,7 +175,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
               aria-invalid={fieldError('baseUrl') ? true : undefined}
               type="url"
               inputMode="url"
-              maxLength={2048}
+              maxLength={LIMITS.baseUrl}
               value={draft.baseUrl}
               onChange={(e) => update({ baseUrl: e.target.value })}
             />
@@ -175,7 +187,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
               aria-invalid={fieldError('clientId') ? true : undefined}
               type="text"
               spellCheck={false}
-              maxLength={200}
+              maxLength={MAX_CLIENT_ID_LENGTH}
               value={draft.clientId}
               onChange={(e) => update({ clientId: e.target.value })}
             />
@@ -260,6 +272,15 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
               />
               <label htmlFor={ids.login}>Open Seller Tray when I log in</label>
             </div>
+            <div className="check">
+              <input
+                id={ids.updates}
+                type="checkbox"
+                checked={draft.checkForUpdatesAutomatically}
+                onChange={(e) => update({ checkForUpdatesAutomatically: e.target.checked })}
+              />
+              <label htmlFor={ids.updates}>Check for updates automatically</label>
+            </div>
 
             <div className="form-actions">
               <button type="submit" className="primary" disabled={busy}>
@@ -295,6 +316,8 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
           <PauseControl state={state} onState={onState} />
           <SecretField state={state} onState={onState} />
           {state.setup !== 'unconfigured' && <DiagnosePanel />}
+          <LogFolderPanel />
+          <AboutPanel />
         </>
       )}
     </section>

@@ -1,7 +1,7 @@
 // The settings as the service has them, for views that follow them (the inbox's order and
 // urgency limits); read again whenever the app's state changes, as a settings change says so.
 import { useCallback, useEffect, useState } from 'react';
-import type { Settings } from '../../main/core/settings';
+import type { Settings } from '../../preload/model';
 import { call } from '../bridge/call';
 import { useBridge, useBridgeEvents } from '../bridge/context';
 

@@ -1,12 +1,13 @@
 // The whole app end to end in real Chromium: the built renderer, the browser preview's
 // bridge, the service and core with the real keychain, and the simulator over loopback.
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KeytarSecretStore, secretOwner } from '../../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../../main/core/service';
 import { ConfSettingsStore } from '../../main/core/settings';
+import { fileLog, LOG_FILE_NAME, logsDir } from '../../main/file-log';
 import { type Preview, startPreview } from '../../main/preview/server';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { axeViolations, faintFieldBorders } from '../support/axe';
@@ -62,7 +63,7 @@ const DESKTOP: Viewport = { width: 1280, height: 800 };
 const POPOVER: Viewport = { width: 420, height: 640 };
 
 async function openApp(
-  options: { configured?: boolean; colorScheme?: 'light' | 'dark'; viewport?: Viewport } = {},
+  options: { configured?: boolean; colorScheme?: 'light' | 'dark'; logs?: boolean; viewport?: Viewport } = {},
 ): Promise<App> {
   const dir = await makeDataDir();
   const settings = new ConfSettingsStore({ cwd: dir });
@@ -70,7 +71,9 @@ async function openApp(
     settings.save({ ...settings.load().settings, baseUrl: sim.url, clientId: CLIENT.clientId });
     await secrets.set(secretOwner(sim.url, CLIENT.clientId), CLIENT.clientSecret);
   }
-  const service = await SellerTrayService.open({ settings, secrets, dataRoot: dir });
+  // With `logs`, the log file as the preview writes it (main/app-service.ts).
+  const logs = options.logs ? { log: fileLog(logsDir(dir)), logFolder: { path: logsDir(dir) } } : {};
+  const service = await SellerTrayService.open({ settings, secrets, dataRoot: dir, ...logs });
   const events: ServiceEvent[] = [];
   service.onEvent((event) => events.push(event));
   const preview = await startPreview({ service, rendererDir: renderer.dir });
@@ -356,6 +359,30 @@ describe('connection', () => {
     await status.getByText('Connected').waitFor();
     await expect.poll(() => page.getByRole('alert').count()).toBe(0);
   }, 90_000);
+});
+
+describe('the log', () => {
+  it('holds the request id of a failed poll; Settings says where the file is', async () => {
+    const { page, service } = await openApp({ configured: true, logs: true });
+    await page.getByRole('listbox', { name: 'Orders' }).waitFor();
+    await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
+    await service.handle('checkNow', undefined);
+    const requestId = service.state().lastError?.match(/request id (\S+)\)/)?.[1];
+    expect(requestId).toBeDefined();
+    await admin(sim.url, 'PATCH', 'faults', { errorRate: 0 });
+
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Open log folder' }).click();
+    const folder = logsDir(running[0]?.dir ?? '');
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'The log file is in this folder:' })
+      .getByText(folder)
+      .waitFor();
+    const text = await readFile(join(folder, LOG_FILE_NAME), 'utf8');
+    expect(text).toMatch(new RegExp(`poll failed operation=\\w+ status=50[03] requestId=${requestId} `));
+    expect(text).not.toContain(CLIENT.clientSecret);
+  }, 60_000);
 });
 
 type Box = { x: number; y: number; width: number; height: number };

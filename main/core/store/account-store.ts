@@ -1,9 +1,12 @@
 // One account's local truth: the event history, order documents and licenses, the status
 // outbox, the announcement queue, reminders and the feed cursor, in one SQLite database. The
 // network only feeds it; every view reads it. What changes together commits together.
+
 import { join } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
 import type { InboxSort } from '../../../preload/inbox-sort';
+import type { InboxRow } from '../../../preload/model';
+import { isNewPurchase } from '../../../preload/order-status';
 import {
   eventKey,
   type ItemKind,
@@ -15,7 +18,6 @@ import {
 } from '../api/wire';
 import type { FeedCursor } from '../event-feed';
 import { briefOf } from '../notification-policy';
-import { isNewPurchase } from '../order-status';
 import type { OutboxItem } from '../outbox';
 import {
   type Database,
@@ -45,22 +47,8 @@ export interface StoredOrder {
   purchaseType: string | undefined;
 }
 
-export interface InboxRow {
-  orderId: string;
-  status: string | undefined;
-  /** The purchase event's type (ServicePurchased, Trial, UpgradeToPurchase, or one not known). */
-  purchaseType: string | undefined;
-  since: string | undefined;
-  /** When the order got its current status (the latest event, or the user's unconfirmed mark). */
-  statusSince: string | undefined;
-  waiting: boolean;
-  /** It arrived on this laptop (not in a first start's backlog) and has not been opened here. */
-  unopened: boolean;
-  delivery: OutboxItem['state'] | null;
-  buyer?: string;
-  product?: string;
-  total?: string;
-}
+// Declared for every process in preload/model.ts.
+export type { InboxRow } from '../../../preload/model';
 
 export interface InboxQuery {
   /** 'all', 'waiting', or a status code. */
@@ -192,8 +180,8 @@ export class AccountStore {
   /**
    * Records what a poll read, in one transaction: the events not known yet, the orders they
    * touch (to fetch again), the new orders to announce (none for a first start's backlog, and
-   * held while paused), and the cursor. So the cursor is never ahead of the history. Answers
-   * how many new orders it queued.
+   * held while paused), and the cursor. So the cursor is never ahead of the history. Says how
+   * many events were new to this laptop and how many new orders it queued to announce.
    */
   recordPoll(input: {
     events: readonly MarketplaceEvent[];
@@ -204,11 +192,11 @@ export class AccountStore {
     backlog: boolean;
     paused: boolean;
     now: string;
-  }): number {
+  }): { newEvents: number; newOrders: number } {
     return this.atomically(() => {
       const fresh = this.insertEvents(input.events);
       this.setAside(input.unreadable ?? [], input.now);
-      let queued = 0;
+      let newOrders = 0;
       if (!input.backlog) {
         const queue = this.sql(
           'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
@@ -216,12 +204,12 @@ export class AccountStore {
         for (const event of fresh) {
           const orderId = orderIdOf(event);
           if (orderId === undefined || !isNewPurchase(event)) continue;
-          queued += Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
+          newOrders += Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
         }
       }
       const cursor = input.cursor && JSON.stringify(input.cursor);
       if (cursor && cursor !== this.meta('cursor')) this.setMeta('cursor', cursor);
-      return queued;
+      return { newEvents: fresh.length, newOrders };
     });
   }
 

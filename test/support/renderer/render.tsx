@@ -1,7 +1,7 @@
 // Renders a component inside the bridge provider, as the app does.
 import { configure, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { BridgeProvider } from '../bridge/context';
+import { BridgeProvider } from '../../../renderer/bridge/context';
 import type { FakeBridge } from './fake-bridge';
 
 // The default one second for findBy… is too short when CI runs Chromium beside these tests
