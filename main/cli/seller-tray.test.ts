@@ -384,7 +384,10 @@ describe('seller-tray login and watch', () => {
 
     const laptop = await laptopEnv();
     await cli(['login', '--base-url', sim.url, '--client-id', 'demo-client'], laptop, 'demo-secret');
-    expect((await cli(['watch', '--once'], laptop)).stderr).toBe('');
+    // Without --verbose no log line: only the first run's one sentence for the user.
+    expect((await cli(['watch', '--once'], laptop)).stderr).toMatch(
+      /^seller-tray: first run on this computer: [^\n]*\n$/,
+    );
     const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId;
     const watched = await cli(['watch', '--once', '--verbose'], laptop);
     expect(watched.stderr).toMatch(/^seller-tray: info poll ok events=\d+ newEvents=\d+ newOrders=1 /m);
