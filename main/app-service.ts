@@ -1,22 +1,28 @@
 // The service as the app runs it, in the Electron shell and the browser preview alike:
 // settings in the user data directory, the secret in the OS keychain, the demo marketplace
-// on request. The shell passes Electron's parts (electron-store, net.fetch); the preview runs
-// in plain Node and keeps conf and Node's fetch.
+// on request, the log file in its logs/ folder. The shell passes Electron's parts
+// (electron-store, net.fetch, a file manager); the preview runs in plain Node and keeps conf and
+// Node's fetch, and has no file manager to reach: "Open log folder" shows the folder's path there.
 import type { Transport } from './core/api/transport';
 import { ensurePrivateDir } from './core/paths';
 import { KeytarSecretStore } from './core/secrets';
-import { SellerTrayService } from './core/service';
+import { type LogFolderPort, SellerTrayService } from './core/service';
 import { ConfSettingsStore, type ConfSettingsStoreOptions } from './core/settings';
 import { builtInDemo } from './demo';
+import { fileLog, logsDir } from './file-log';
 
 export interface AppServiceParts {
   openSettingsFile?: ConfSettingsStoreOptions['open'];
   transport?: Transport;
+  /** Shows a folder in the platform's file manager. */
+  openFolder?: LogFolderPort['open'];
 }
 
 export async function openAppService(dataRoot: string, parts: AppServiceParts = {}) {
   ensurePrivateDir(dataRoot);
   const demo = builtInDemo(dataRoot);
+  const logFolder = logsDir(dataRoot);
+  const log = fileLog(logFolder);
   const service = await SellerTrayService.open({
     settings: new ConfSettingsStore({
       cwd: dataRoot,
@@ -25,7 +31,10 @@ export async function openAppService(dataRoot: string, parts: AppServiceParts = 
     secrets: new KeytarSecretStore(),
     dataRoot,
     demo,
+    log,
+    logFolder: { path: logFolder, ...(parts.openFolder ? { open: parts.openFolder } : {}) },
     ...(parts.transport ? { transport: parts.transport } : {}),
   });
-  return { service, demo };
+  // The log goes back too: the shell logs what it cannot do (link registration, updates) there.
+  return { service, demo, log };
 }

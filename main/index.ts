@@ -1,8 +1,12 @@
 // The Electron main process: wiring only. The core and the service are plain Node (main/core);
 // the shell's parts (main/shell) are tested with fakes of the Electron objects passed here.
 // Nothing else imports 'electron'.
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { extname, join } from 'node:path';
+import { promisify } from 'node:util';
 import {
   app,
   BrowserWindow,
@@ -17,18 +21,25 @@ import {
   Tray,
 } from 'electron';
 import ElectronStore from 'electron-store';
+import { AppImageUpdater, type AppUpdater, MacUpdater, NsisUpdater } from 'electron-updater';
 import { openAppService } from './app-service';
-import { APP_ID } from './core/app-identity';
+import { APP_ID, APP_VERSION, updateChannel } from './core/app-identity';
+import type { Log } from './core/log';
+import type { SellerTrayService } from './core/service';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES } from './renderer-serving';
 import { applicationMenu } from './shell/app-menu';
 import { APP_HOST, APP_SCHEME, appFilePath } from './shell/app-origin';
 import type { NotificationsPort } from './shell/electron-ports';
 import { hostOf, openExternalIfAllowed } from './shell/external-links';
+import { detectInstallation, type Installation } from './shell/installation';
 import { forwardEvents, registerIpc } from './shell/ipc';
-import { afterReady, claimSingleInstance, trackQuitting } from './shell/lifecycle';
+import { afterReady, claimSingleInstance, launchArguments, trackQuitting } from './shell/lifecycle';
+import { applicationsDir, registerLinkHandler } from './shell/link-registration';
 import { Notifier } from './shell/notifier';
 import { applyOpenAtLogin, autostartDir, followOpenAtLogin, launchCommand } from './shell/open-at-login';
-import { startTray } from './shell/tray-menu';
+import { type OrderLinkPorts, OrderLinks } from './shell/order-links';
+import { startTray, type TrayControllerOptions } from './shell/tray-menu';
+import { electronUpdaterFeed, Updater, updateAvailability } from './shell/updater';
 import { AppWindow } from './shell/window';
 
 /** The IPC channel electron-store listens on when it opens a file in the main process. */
@@ -40,141 +51,299 @@ protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
 ]);
 
-const lifecycle = { app, platform: process.platform, appId: APP_ID };
+const lifecycle = { app, platform: process.platform, appId: APP_ID, defaultApp: process.defaultApp === true };
 /** The window, once the app is ready; a second launch before then has nothing to show yet. */
 let appWindow: AppWindow | undefined;
 const isQuitting = trackQuitting(app);
+/** seller-tray:// links; one may come (macOS: as an event) before the app is ready, and waits. */
+const orderLinks = new OrderLinks();
 
-if (claimSingleInstance(lifecycle, () => appWindow?.show())) {
+if (claimSingleInstance(lifecycle, (args) => onLaunch(args))) {
   app.whenReady().then(start, (error: unknown) => {
     console.error('Seller Tray could not start:', error);
     app.exit(1);
   });
+}
 
-  async function start(): Promise<void> {
-    const root = app.getAppPath();
-    const rendererDir = join(root, 'dist', 'renderer');
-    protocol.handle(APP_SCHEME, async (request) => {
-      const file = appFilePath(request.url, rendererDir, join);
-      if (!file || new URL(request.url).host !== APP_HOST) return new Response('Not found', { status: 404 });
-      try {
-        const body = await readFile(file);
-        return new Response(body, {
-          headers: {
-            'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-            'content-security-policy': CONTENT_SECURITY_POLICY,
-            'x-content-type-options': 'nosniff',
-          },
-        });
-      } catch {
-        return new Response('Not found', { status: 404 });
-      }
-    });
+/** A launch while the app runs (a second start, a link the desktop opened): the window comes forward. */
+function onLaunch(args: string[]): void {
+  if (!orderLinks.open(args)) appWindow?.show();
+}
 
-    if (app.isPackaged) {
-      const menu = applicationMenu(process.platform);
-      Menu.setApplicationMenu(menu && Menu.buildFromTemplate(menu));
-    }
+/** The log file, once the service has opened it. */
+let appLog: Log | undefined;
 
-    const dataRoot = app.getPath('userData');
-    const { service, demo } = await openAppService(dataRoot, {
-      // electron-store is conf with Electron's defaults; it names the file `name`, conf `configName`.
-      openSettingsFile: ({ configName, ...options }) => {
-        const store = new ElectronStore({ ...options, name: configName });
-        // It also answers 'electron-store-get-data' (data folder, app version) to any renderer, for
-        // renderers that use it. Ours does not, and no IPC may skip the sender check: removed.
-        ipcMain.removeAllListeners(ELECTRON_STORE_CHANNEL);
-        return store;
-      },
-      // Chromium's network stack: the system proxy and certificate store apply.
-      transport: (url, init) => net.fetch(url, init),
-    });
-    const openLink = (url: string) => {
-      void openExternalIfAllowed((u) => shell.openExternal(u), url, hostOf(service.state().baseUrl));
-    };
-    const window = new AppWindow({
-      createWindow: (options) => new BrowserWindow(options),
-      preloadPath: join(root, 'dist', 'preload', 'index.cjs'),
-      // The packaged app has no DevTools, and no menu that offers them (nor Reload).
-      devTools: !app.isPackaged,
-      isQuitting,
-      openExternal: openLink,
-    });
-    // Created (hidden) now, so the problems the service found while opening reach it.
-    appWindow = window;
-    window.get();
-    // Anything else that tries to create web contents (there should be none) gets the same rules.
-    app.on('web-contents-created', (_event, contents) => {
-      contents.setWindowOpenHandler(({ url }) => {
-        openLink(url);
-        return { action: 'deny' };
-      });
-    });
+/** What the app cannot do but goes on without (a link registration, an update), for the log file. */
+function logWarning(message: string): void {
+  if (appLog) appLog.warn(message);
+  else console.warn(`Seller Tray: ${message}`);
+}
 
-    forwardEvents(service, (event) => window.send(event));
-    registerIpc(ipcMain, service);
-
-    const notifications: NotificationsPort = {
-      isSupported: () => Notification.isSupported(),
-      // Electron shows notification buttons on macOS and Windows only.
-      actionsSupported: process.platform === 'darwin' || process.platform === 'win32',
-      // libnotify hands the text to a freedesktop notification server, which reads markup.
-      readsMarkup: process.platform === 'linux',
-      create: (options) => new Notification(options),
-    };
-    const notifier = new Notifier({ service, notifications, show: (event) => window.show(event) });
-    /** A message for the user when the window may not be open: a notification, cleaned as all are. */
-    const tellUser = (message: string) => notifier.tell(message);
-
-    // macOS: a template image (Electron picks up @2x and template mode from the names).
-    const trayImage =
-      process.platform === 'darwin'
-        ? join('build', 'tray', 'trayTemplate.png')
-        : process.platform === 'win32'
-          ? join('build', 'icon.ico')
-          : join('build', 'tray', 'tray.png');
-    const tray = new Tray(nativeImage.createFromPath(join(root, trayImage)));
-    const trayControl = startTray({
-      service,
-      tray: {
-        setToolTip: (text) => tray.setToolTip(text),
-        setTitle: (title) => tray.setTitle(title),
-        setMenu: (template) => tray.setContextMenu(Menu.buildFromTemplate(template)),
-      },
-      open: () => window.show(),
-      settings: () => window.show({ type: 'open-settings' }),
-      quit: () => app.quit(),
-      onFailure: tellUser,
-    });
-    // The pause labels depend on the clock (a pause ends by itself): refreshed each minute.
-    setInterval(() => trayControl.refresh(), 60_000).unref();
-
-    const loginItem = {
-      platform: process.platform,
-      app,
-      command: launchCommand({
-        execPath: process.execPath,
-        env: process.env,
-        isPackaged: app.isPackaged,
-        appPath: root,
-      }),
-      autostartDir: autostartDir(),
-    };
-    const stopFollowingLogin = followOpenAtLogin(
-      service,
-      (enabled) => applyOpenAtLogin(enabled, loginItem),
-      tellUser,
-    );
-
-    afterReady({ ...lifecycle, powerMonitor, service });
-    app.on('will-quit', () => {
-      stopFollowingLogin();
-      trayControl.stop();
-      notifier.stop();
-      service.close();
-      void demo.stop();
-    });
-
-    if (service.state().setup === 'unconfigured') window.show();
+async function start(): Promise<void> {
+  const root = app.getAppPath();
+  serveRenderer(join(root, 'dist', 'renderer'));
+  if (app.isPackaged) {
+    const menu = applicationMenu(process.platform);
+    Menu.setApplicationMenu(menu && Menu.buildFromTemplate(menu));
   }
+  const { service, demo, log } = await openService(app.getPath('userData'));
+  appLog = log;
+  const window = openWindow(root, service);
+  const notifier = startNotifier(service, window);
+  /** A message for the user when the window may not be open: a notification, cleaned as all are. */
+  const tellUser = (message: string) => notifier.tell(message);
+  const installation = thisInstallation();
+  const updater = openUpdater(service, installation, window, tellUser, () => trayControl.refresh());
+  const trayControl = startTray({
+    ...trayParts(root, service, window, tellUser),
+    moreItems: () => updater.menuItems(),
+  });
+  // The pause labels depend on the clock (a pause ends by itself): refreshed each minute.
+  setInterval(() => trayControl.refresh(), 60_000).unref();
+  const stopFollowingLogin = followLoginSetting(root, service, tellUser);
+
+  afterReady({ ...lifecycle, powerMonitor, service });
+  updater.start();
+  app.on('will-quit', () => {
+    updater.stop();
+    stopFollowingLogin();
+    trayControl.stop();
+    notifier.stop();
+    service.close();
+    void demo.stop();
+  });
+
+  if (service.state().setup === 'unconfigured') window.show();
+  registerLinks(root, installation);
+  orderLinks.ready(linkPorts(service, window));
+  // The first launch opens the window only for a link: started at login, the app stays in the tray.
+  orderLinks.open(launchArguments(process.argv, lifecycle.defaultApp));
+}
+
+/** How this copy of the app was installed (AppImage, deb, NSIS, …): it decides links and updates. */
+function thisInstallation(): Installation {
+  return detectInstallation({
+    platform: process.platform,
+    isPackaged: app.isPackaged,
+    env: process.env,
+    execPath: process.execPath,
+    resourcesPath: process.resourcesPath,
+    readText: (file) => {
+      try {
+        return readFileSync(file, 'utf8');
+      } catch {
+        return undefined;
+      }
+    },
+  });
+}
+
+/** The window's files, from the app's own scheme, with the content security policy on each. */
+function serveRenderer(rendererDir: string): void {
+  protocol.handle(APP_SCHEME, async (request) => {
+    const file = appFilePath(request.url, rendererDir, join);
+    if (!file || new URL(request.url).host !== APP_HOST) return new Response('Not found', { status: 404 });
+    try {
+      const body = await readFile(file);
+      return new Response(body, {
+        headers: {
+          'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+          'content-security-policy': CONTENT_SECURITY_POLICY,
+          'x-content-type-options': 'nosniff',
+        },
+      });
+    } catch {
+      return new Response('Not found', { status: 404 });
+    }
+  });
+}
+
+/** The service with Electron's parts: electron-store for the settings, Chromium's network stack. */
+function openService(dataRoot: string) {
+  return openAppService(dataRoot, {
+    // electron-store is conf with Electron's defaults; it names the file `name`, conf `configName`.
+    openSettingsFile: ({ configName, ...options }) => {
+      const store = new ElectronStore({ ...options, name: configName });
+      // It also answers 'electron-store-get-data' (data folder, app version) to any renderer, for
+      // renderers that use it. Ours does not, and no IPC may skip the sender check: removed.
+      ipcMain.removeAllListeners(ELECTRON_STORE_CHANNEL);
+      return store;
+    },
+    // Chromium's network stack: the system proxy and certificate store apply.
+    transport: (url, init) => net.fetch(url, init),
+    // "Open log folder": the platform's file manager (Electron answers a failure in words, not by throwing).
+    openFolder: async (path) => {
+      const failure = await shell.openPath(path);
+      if (failure) throw new Error(failure);
+    },
+  });
+}
+
+/** The window (created hidden now, so the problems the service found while opening reach it), wired to the service. */
+function openWindow(root: string, service: SellerTrayService): AppWindow {
+  const openLink = (url: string) => {
+    void openExternalIfAllowed((u) => shell.openExternal(u), url, hostOf(service.state().baseUrl));
+  };
+  const window = new AppWindow({
+    createWindow: (options) => new BrowserWindow(options),
+    preloadPath: join(root, 'dist', 'preload', 'index.cjs'),
+    // The packaged app has no DevTools, and no menu that offers them (nor Reload).
+    devTools: !app.isPackaged,
+    isQuitting,
+    openExternal: openLink,
+  });
+  appWindow = window;
+  window.get();
+  // Anything else that tries to create web contents (there should be none) gets the same rules.
+  app.on('web-contents-created', (_event, contents) => {
+    contents.setWindowOpenHandler(({ url }) => {
+      openLink(url);
+      return { action: 'deny' };
+    });
+  });
+  forwardEvents(service, (event) => window.send(event));
+  registerIpc(ipcMain, service);
+  return window;
+}
+
+function startNotifier(service: SellerTrayService, window: AppWindow): Notifier {
+  const notifications: NotificationsPort = {
+    isSupported: () => Notification.isSupported(),
+    // Electron shows notification buttons on macOS and Windows only.
+    actionsSupported: process.platform === 'darwin' || process.platform === 'win32',
+    // libnotify hands the text to a freedesktop notification server, which reads markup.
+    readsMarkup: process.platform === 'linux',
+    create: (options) => new Notification(options),
+  };
+  return new Notifier({ service, notifications, show: (event) => window.show(event) });
+}
+
+function trayParts(
+  root: string,
+  service: SellerTrayService,
+  window: AppWindow,
+  tellUser: (message: string) => void,
+): TrayControllerOptions {
+  // macOS: a template image (Electron picks up @2x and template mode from the names).
+  const trayImage =
+    process.platform === 'darwin'
+      ? join('build', 'tray', 'trayTemplate.png')
+      : process.platform === 'win32'
+        ? join('build', 'icon.ico')
+        : join('build', 'tray', 'tray.png');
+  const tray = new Tray(nativeImage.createFromPath(join(root, trayImage)));
+  return {
+    service,
+    tray: {
+      setToolTip: (text) => tray.setToolTip(text),
+      setTitle: (title) => tray.setTitle(title),
+      setMenu: (template) => tray.setContextMenu(Menu.buildFromTemplate(template)),
+    },
+    open: () => window.show(),
+    settings: () => window.show({ type: 'open-settings' }),
+    quit: () => app.quit(),
+    onFailure: tellUser,
+    onChecked: tellUser,
+  };
+}
+
+/**
+ * Updates, for the installs that update themselves and whose build names a feed (app-update.yml,
+ * written by electron-builder from `publish`); the About panel and the tray follow it.
+ */
+function openUpdater(
+  service: SellerTrayService,
+  installation: Installation,
+  window: AppWindow,
+  tellUser: (message: string) => void,
+  refreshTray: () => void,
+): Updater {
+  const hasFeed = app.isPackaged && existsSync(join(process.resourcesPath, 'app-update.yml'));
+  const availability = updateAvailability(installation, hasFeed);
+  const updater = new Updater({
+    feed: availability === 'updater' ? electronUpdaterFeed(platformUpdater()) : undefined,
+    availability,
+    version: APP_VERSION,
+    channel: updateChannel(APP_VERSION),
+    automatic: () => service.currentSettings().checkForUpdatesAutomatically,
+    pendingStatuses: () => service.state().pendingOutbox,
+    onAppChange: (listener) =>
+      service.onEvent((event) => {
+        if (event.type === 'app-state') listener();
+      }),
+    tell: tellUser,
+    log: logWarning,
+    onStatus: (status) => {
+      refreshTray();
+      window.send({ type: 'update-status', status });
+    },
+  });
+  service.attachUpdates({ status: () => updater.status(), check: () => updater.check() });
+  return updater;
+}
+
+/** electron-updater's updater for this platform; its failures reach the Updater, which logs them. */
+function platformUpdater(): AppUpdater {
+  const updater =
+    process.platform === 'win32'
+      ? new NsisUpdater()
+      : process.platform === 'darwin'
+        ? new MacUpdater()
+        : new AppImageUpdater();
+  updater.logger = { info: () => {}, warn: (message) => logWarning(String(message)), error: () => {} };
+  return updater;
+}
+
+/** A link opens the window on its order, or the window says why it cannot. */
+function linkPorts(service: SellerTrayService, window: AppWindow): OrderLinkPorts {
+  return {
+    lookUp: (orderId) => service.lookUpOrder(orderId),
+    showOrder: (orderId) => window.show({ type: 'open-order', orderId }),
+    showProblem: (message, details) => {
+      window.show();
+      window.send({ type: 'problem', message, details });
+    },
+  };
+}
+
+/** seller-tray:// links open this copy of the app (where its installer did not see to it). */
+function registerLinks(root: string, installation: Installation): void {
+  const run = promisify(execFile);
+  registerLinkHandler({
+    platform: process.platform,
+    installation,
+    app,
+    command: appCommand(root),
+    applicationsDir: applicationsDir(process.env, homedir()),
+    xdgMime: async (args) => {
+      await run('xdg-mime', args);
+    },
+  }).catch((error: unknown) =>
+    logWarning(`seller-tray:// links may not open Seller Tray: ${(error as Error).message}`),
+  );
+}
+
+/** The command line that starts this app again (at login, for a link). */
+function appCommand(root: string): string[] {
+  return launchCommand({
+    execPath: process.execPath,
+    env: process.env,
+    isPackaged: app.isPackaged,
+    appPath: root,
+  });
+}
+
+/** Open at login follows the setting, for this executable; returns the stop function. */
+function followLoginSetting(
+  root: string,
+  service: SellerTrayService,
+  tellUser: (message: string) => void,
+): () => void {
+  const loginItem = {
+    platform: process.platform,
+    app,
+    command: appCommand(root),
+    autostartDir: autostartDir(),
+  };
+  return followOpenAtLogin(service, (enabled) => applyOpenAtLogin(enabled, loginItem), tellUser);
 }

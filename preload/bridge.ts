@@ -1,34 +1,7 @@
 // The preload's bridge, built from an ipcRenderer-like port so it is tested without Electron.
-// It imports only types from the contract: the sandboxed preload is bundled into one script,
-// and zod (the contract's schemas) has no place in it. The channel list below is checked
-// against the contract at compile time (both ways) and by a test (names and prefix).
-import type { Bridge, Channel } from './contract';
-
-export const PRELOAD_CHANNELS = [
-  'getState',
-  'getSettings',
-  'setSettings',
-  'setSecret',
-  'testConnection',
-  'listOrders',
-  'getOrder',
-  'markStatus',
-  'retryDelivery',
-  'undoMark',
-  'checkNow',
-  'startDemo',
-  'pauseNotifications',
-  'diagnose',
-] as const satisfies readonly Channel[];
-
-// Fails to compile when the contract has a channel the list lacks.
-type Missing = Exclude<Channel, (typeof PRELOAD_CHANNELS)[number]>;
-const everyChannel: Missing extends never ? true : Missing = true;
-void everyChannel;
-
-/** Same as the contract's `ipcChannel` and `EVENT_CHANNEL` (a test keeps them equal). */
-export const preloadIpcChannel = (channel: Channel): string => `seller-tray:${channel}`;
-export const PRELOAD_EVENT_CHANNEL = 'seller-tray:event';
+// The contract is plain (no zod, nothing from main/), so the sandboxed preload bundles it into
+// its one script: the channel list and names are the contract's own.
+import { type Bridge, CHANNELS, EVENT_CHANNEL, ipcChannel } from './contract';
 
 /** The part of ipcRenderer the bridge uses. */
 export interface IpcRendererPort {
@@ -44,15 +17,15 @@ export interface IpcRendererPort {
  */
 export function createBridge(ipc: IpcRendererPort): Bridge {
   const bridge: Record<string, unknown> = {};
-  for (const channel of PRELOAD_CHANNELS) {
-    bridge[channel] = (request: unknown) => ipc.invoke(preloadIpcChannel(channel), request);
+  for (const channel of CHANNELS) {
+    bridge[channel] = (request: unknown) => ipc.invoke(ipcChannel(channel), request);
   }
   bridge.onEvent = (listener: (event: unknown) => void) => {
     if (typeof listener !== 'function') throw new TypeError('onEvent needs a listener function');
     const relay = (_event: unknown, data: unknown) => listener(data);
-    ipc.on(PRELOAD_EVENT_CHANNEL, relay);
+    ipc.on(EVENT_CHANNEL, relay);
     return () => {
-      ipc.removeListener(PRELOAD_EVENT_CHANNEL, relay);
+      ipc.removeListener(EVENT_CHANNEL, relay);
     };
   };
   return Object.freeze(bridge) as unknown as Bridge;

@@ -1,21 +1,64 @@
-// The bridge contract between the renderer and the main process: every channel's name,
-// the schema its request must pass, and the type of its answer, in one place. The main
-// process validates every request with these schemas; the renderer is typed by them; the
-// preload exposes exactly these channels and nothing else.
-import { z } from 'zod';
-import { MARKABLE_STATUSES } from '../main/core/order-status';
-import type { OutboxItem, UndoOutcome } from '../main/core/outbox';
-import type { CoreEvent, CoreStatus, OrderDetail } from '../main/core/seller-core';
-import type { Settings } from '../main/core/settings';
-import type { InboxRow } from '../main/core/store/account-store';
+// The bridge contract between the renderer and the main process: every channel's name, the
+// request it takes and the answer it gives, in one place. Plain types and values, importing
+// nothing from main/: the preload and the window use it as it is. The main process checks every
+// request with its schemas (main/core/bridge-requests.ts, held to these types by the compiler)
+// and answers through one handler per channel (main/core/service.ts).
+import type { InboxSort } from './inbox-sort';
+import type {
+  CoreEvent,
+  CoreStatus,
+  InboxRow,
+  OrderDetail,
+  OutboxItem,
+  Settings,
+  UndoOutcome,
+} from './model';
+import type { MarkableStatus } from './order-status';
 
-const OrderId = z.string().trim().min(1, 'an order id is required').max(100);
+/** Every channel, once: the preload exposes exactly these, the main process answers exactly these. */
+export const CHANNELS = [
+  'getState',
+  'getSettings',
+  'setSettings',
+  'setSecret',
+  'testConnection',
+  'listOrders',
+  'getOrder',
+  'markStatus',
+  'retryDelivery',
+  'undoMark',
+  'checkNow',
+  'startDemo',
+  'pauseNotifications',
+  'diagnose',
+  'getUpdateStatus',
+  'checkForUpdates',
+  'openLogFolder',
+] as const;
+export type Channel = (typeof CHANNELS)[number];
 
-export const SetupStatus = z.enum(['unconfigured', 'configured', 'demo']);
+/** Whether a name that came from another process is one of the channels. */
+export function isChannel(name: string): name is Channel {
+  return (CHANNELS as readonly string[]).includes(name);
+}
+
+/** The longest text each request field takes; the window's inputs say the same. */
+export const LIMITS = {
+  orderId: 100,
+  secret: 4096,
+  baseUrl: 2048,
+  search: 200,
+  description: 1000,
+  detailedDescription: 4000,
+  /** The most rows one listOrders answer carries. */
+  page: 500,
+} as const;
+
+export const SETUP_STATUSES = ['unconfigured', 'configured', 'demo'] as const;
 
 /** What the header and the tray show. */
 export interface AppState extends CoreStatus {
-  setup: z.infer<typeof SetupStatus>;
+  setup: (typeof SETUP_STATUSES)[number];
   baseUrl: string;
   clientId: string;
   /** Whether a secret for the client id is in the keychain (the secret itself never leaves it). */
@@ -23,6 +66,17 @@ export interface AppState extends CoreStatus {
   /** The name this laptop writes into the statuses it posts: "Your name", or the computer account's. */
   actorName: string;
 }
+
+/** The inbox's filters: by status, or the orders waiting for action. */
+export const INBOX_FILTERS = [
+  'all',
+  'waiting',
+  'ProvisioningStarted',
+  'ProvisioningInProgress',
+  'ProvisioningCompleted',
+  'ProvisioningFailed',
+] as const;
+export type InboxFilter = (typeof INBOX_FILTERS)[number];
 
 /** An inbox row; buyer, product and total once the order has been fetched, absent until then. */
 export type OrderListItem = InboxRow;
@@ -34,66 +88,114 @@ export interface OrderPage {
   /** All orders that match the query, and how many of them wait for action. */
   total: number;
   waiting: number;
+  /** The unopened arrivals that match, with their place in the whole list (at most 50). */
+  unopened: { orderId: string; index: number }[];
 }
 
-/** The most rows one listOrders answer carries. */
-export const MAX_PAGE = 500;
-
 export type OrderView = OrderDetail;
+
+/** What Check now found: the state after it, and how many new orders it brought. */
+export interface CheckResult {
+  state: AppState;
+  newOrders: number;
+}
 
 export type ConnectionTest =
   | { ok: true; sellerId: number | null; stage: string | null }
   | { ok: false; reason: 'invalid-url' | 'unreachable' | 'tls' | 'credentials' | 'server'; message: string };
 
-export const requests = {
-  getState: z.undefined(),
-  getSettings: z.undefined(),
-  /** A partial settings update; the settings module validates each field. */
-  setSettings: z.record(z.string(), z.unknown()),
-  /** Write-only: the secret goes to the keychain and is never read back. */
-  setSecret: z.strictObject({ secret: z.string().min(1, 'the client secret is empty').max(4096) }),
-  testConnection: z.strictObject({
-    baseUrl: z.string().max(2048),
-    clientId: z.string().trim().min(1, 'the client id is empty').max(200),
-    /** Omitted: the secret stored in the keychain is used. */
-    secret: z.string().min(1).max(4096).optional(),
-  }),
-  listOrders: z.strictObject({
-    filter: z.enum(['all', 'waiting', ...MARKABLE_STATUSES, 'ProvisioningStarted']).default('all'),
-    search: z.string().max(200).default(''),
-    offset: z.int().min(0).default(0),
-    limit: z.int().min(1).max(MAX_PAGE).default(100),
-  }),
-  getOrder: z.strictObject({ orderId: OrderId }),
-  markStatus: z
-    .strictObject({
-      orderId: OrderId,
-      statusCode: z.enum(MARKABLE_STATUSES),
-      description: z.string().trim().max(1000).default(''),
-      detailedDescription: z.string().trim().max(4000).optional(),
-      override: z.boolean().default(false),
-    })
-    .refine(
-      (r) => r.statusCode !== 'ProvisioningFailed' || (r.description !== '' && !!r.detailedDescription),
-      {
-        message: 'a failure needs a description and a detailed description of the reason',
-        path: ['detailedDescription'],
-      },
-    ),
-  retryDelivery: z.strictObject({ requestId: z.guid() }),
-  /** Takes back a marked status still in its grace period (settings' undoSeconds). */
-  undoMark: z.strictObject({ requestId: z.guid() }),
-  checkNow: z.undefined(),
-  /** Runs the built-in simulator and connects to it: a working app without credentials. */
-  startDemo: z.undefined(),
-  /** Until when notifications are paused (ISO time), or null to resume. */
-  pauseNotifications: z.strictObject({ until: z.iso.datetime({ offset: true }).nullable() }),
-  /** Tries each operation the app reads with; the report is for a support ticket. */
-  diagnose: z.undefined(),
-} as const;
+/** What "Diagnose connection" found, as text to read and paste into a support ticket. */
+export interface DiagnosisReport {
+  report: string;
+  /** An operation failed: the app cannot fully work with this marketplace. */
+  failed: boolean;
+}
 
-export type Channel = keyof typeof requests;
-export type RequestOf<C extends Channel> = z.input<(typeof requests)[C]>;
+/** What this copy of the app can do about updates (main/shell/updater.ts; About says it in words). */
+export const UPDATE_AVAILABILITIES = [
+  /** It updates itself from the feed its build names. */
+  'updater',
+  /** Built without an update feed. */
+  'no-feed',
+  /** A deb (rpm) install: its package manager updates it. */
+  'package-manager',
+  /** `npm start`. */
+  'development',
+  /** Anything else: an unpacked folder, the browser preview. */
+  'unsupported',
+] as const;
+
+/** The About panel: the version, its channel, and where updates stand. */
+export interface UpdateStatus {
+  version: string;
+  /** The update channel: `latest`, or a pre-release's (`beta`, `alpha`). */
+  channel: string;
+  availability: (typeof UPDATE_AVAILABILITIES)[number];
+  /** The last check: when, and what came of it in words; null before the first. */
+  lastCheck: { at: string; result: string; failed: boolean } | null;
+  checking: boolean;
+  /** A downloaded version that a restart installs; null when none. */
+  ready: string | null;
+  /** A restart was asked for and waits for this many statuses to be sent; null when none waits. */
+  restartWaitsFor: number | null;
+}
+
+/** Where the log file is, and whether its folder was opened (the browser preview cannot: it shows the path). */
+export interface LogFolder {
+  path: string;
+  opened: boolean;
+}
+
+/** What each channel takes, as the window sends it (optional fields take their defaults). */
+export interface Requests {
+  getState: undefined;
+  getSettings: undefined;
+  /** A partial settings update; the main process checks each field. */
+  setSettings: Partial<Settings>;
+  /** Write-only: the secret goes to the keychain and is never read back. */
+  setSecret: { secret: string };
+  testConnection: {
+    baseUrl: string;
+    clientId: string;
+    /** Omitted: the secret stored in the keychain is used. */
+    secret?: string | undefined;
+  };
+  listOrders: {
+    filter?: InboxFilter | undefined;
+    search?: string | undefined;
+    /** Waiting orders first either way; then the longest waiting (default), or the newest, first. */
+    sort?: InboxSort | undefined;
+    offset?: number | undefined;
+    limit?: number | undefined;
+  };
+  getOrder: { orderId: string };
+  /** A failure needs a description and a detailed description of the reason. */
+  markStatus: {
+    orderId: string;
+    statusCode: MarkableStatus;
+    description?: string | undefined;
+    detailedDescription?: string | undefined;
+    /** The user confirmed an unusual transition. */
+    override?: boolean | undefined;
+  };
+  retryDelivery: { requestId: string };
+  /** Takes back a marked status still in its grace period (the settings' undoSeconds). */
+  undoMark: { requestId: string };
+  checkNow: undefined;
+  /** Runs the built-in simulator and connects to it: a working app without credentials. */
+  startDemo: undefined;
+  /** Until when notifications are paused (ISO time), or null to resume. */
+  pauseNotifications: { until: string | null };
+  /** Tries each operation the app reads with; the report is for a support ticket. */
+  diagnose: undefined;
+  getUpdateStatus: undefined;
+  /** Checks the update feed now (and downloads a newer version in the background). */
+  checkForUpdates: undefined;
+  /** Shows the folder of the log file in the file manager, for a support ticket. */
+  openLogFolder: undefined;
+}
+
+export type RequestOf<C extends Channel> = Requests[C];
 
 export interface Responses {
   getState: AppState;
@@ -106,26 +208,27 @@ export interface Responses {
   markStatus: OutboxItem;
   retryDelivery: OutboxItem;
   undoMark: { outcome: UndoOutcome };
-  checkNow: AppState;
+  checkNow: CheckResult;
   startDemo: AppState;
   pauseNotifications: AppState;
   diagnose: DiagnosisReport;
+  getUpdateStatus: UpdateStatus;
+  checkForUpdates: UpdateStatus;
+  openLogFolder: LogFolder;
 }
 
-/** What "Diagnose connection" found, as text to read and paste into a support ticket. */
-export interface DiagnosisReport {
-  report: string;
-  /** An operation failed: the app cannot fully work with this marketplace. */
-  failed: boolean;
-}
+/** What the main process sends the window, unasked. */
+export type AppEvent =
+  | CoreEvent
+  | { type: 'app-state'; state: AppState }
+  | ShellEvent
+  | { type: 'update-status'; status: UpdateStatus };
 
 /** The one object the preload exposes: a method per channel, and the event stream. */
 export type Bridge = {
   [C in Channel]: (request: RequestOf<C>) => Promise<Responses[C]>;
 } & {
-  onEvent(
-    listener: (event: CoreEvent | { type: 'app-state'; state: AppState } | ShellEvent) => void,
-  ): () => void;
+  onEvent(listener: (event: AppEvent) => void): () => void;
 };
 
 /** What the Electron shell tells the window: where to go after a notification or tray click. */
@@ -138,5 +241,17 @@ export type ShellEvent =
 export const ipcChannel = (channel: Channel): string => `seller-tray:${channel}`;
 export const EVENT_CHANNEL = 'seller-tray:event';
 
+/**
+ * A refusal: `message` says in plain words what happened and what to do; `details` hold the
+ * technical facts (operation, HTTP status, request id) for a "Details" disclosure; `fields`
+ * name the settings a refused change got wrong, each with its own message.
+ */
+export interface AnswerError {
+  code: string;
+  message: string;
+  details?: string[];
+  fields?: { field: string; message: string }[];
+}
+
 /** What every channel answers: the value, or an error a person can act on. */
-export type Answer<T> = { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
+export type Answer<T> = { ok: true; value: T } | { ok: false; error: AnswerError };

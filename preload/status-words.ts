@@ -1,7 +1,6 @@
-// What each provisioning status is called wherever people read it (the window, the core's
-// messages): one list, so the app never says "Started" in one place and "New" in another.
-// Imports nothing, so every process may use it.
-
+// Words people read, the same everywhere (the window, the tray, the CLI): the provisioning
+// statuses (New, In progress, Completed, Failed; one the app does not know is shown as it
+// came), and what Check now found. Pure, importable by every process.
 const STATUS_LABELS: Readonly<Record<string, string>> = {
   ProvisioningStarted: 'New',
   ProvisioningInProgress: 'In progress',
@@ -13,4 +12,11 @@ const STATUS_LABELS: Readonly<Record<string, string>> = {
 export function statusLabel(status: string | undefined): string {
   if (status === undefined) return 'No status';
   return STATUS_LABELS[status] ?? status;
+}
+
+/** What Check now found, as the header and the tray say it. */
+export function checkFoundText(result: { state: { connection: string }; newOrders: number }): string {
+  if (result.state.connection !== 'ok') return 'Check failed';
+  if (result.newOrders === 0) return 'No new orders';
+  return result.newOrders === 1 ? '1 new order' : `${result.newOrders} new orders`;
 }

@@ -4,9 +4,9 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ShellEvent } from '../preload/contract';
+import { createFakeBridge } from '../test/support/renderer/fake-bridge';
+import { FULL_ORDER_ID, fullView, manyOrders } from '../test/support/renderer/fixtures';
 import { App } from './App';
-import { createFakeBridge } from './test-support/fake-bridge';
-import { FULL_ORDER_ID, fullView, manyOrders } from './test-support/fixtures';
 
 afterEach(cleanup);
 
@@ -25,7 +25,7 @@ describe('App and the shell’s events', () => {
     await screen.findByRole('list', { name: 'Status' });
 
     act(() => emit({ type: 'open-order', orderId: FULL_ORDER_ID }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Industrial GmbH' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Acme Industrial GmbH' })).toBeTruthy();
 
     act(() => emit({ type: 'open-settings' }));
     expect(await screen.findByRole('heading', { name: 'Settings' })).toBeTruthy();

@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { UNTIL_RESUMED } from '../preload/pause';
+import { appState, createFakeBridge, FakeBridgeError } from '../test/support/renderer/fake-bridge';
+import { FULL_ORDER_ID, fullView, manyOrders } from '../test/support/renderer/fixtures';
 import { App } from './App';
-import { appState, createFakeBridge, FakeBridgeError } from './test-support/fake-bridge';
-import { FULL_ORDER_ID, fullView, manyOrders } from './test-support/fixtures';
 
 const clientHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
 beforeAll(() => {
@@ -48,9 +49,9 @@ describe('App', () => {
     expect(status.textContent).toContain('Connected');
     expect(status.textContent).toMatch(/Last checked/);
     expect(status.textContent).toContain('1 status to send');
-    expect(status.textContent).toContain('Notifications on');
+    expect(screen.queryByText(/Notifications paused/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Inbox 2 waiting' })).toBeTruthy();
-    expect(screen.getByText('Demo')).toBeTruthy();
+    expect(screen.getByText(/This is the demo marketplace/)).toBeTruthy();
     expect(bridge.listenerCount).toBe(1);
 
     const until = new Date(Date.now() + 3_600_000).toISOString();
@@ -59,17 +60,18 @@ describe('App', () => {
         type: 'app-state',
         state: appState({
           connection: 'credentials-rejected',
-          lastError: 'The marketplace rejected the client id or secret.',
+          lastError: 'createToken: HTTP 401 Unauthorized',
+          problem: { message: 'The marketplace rejected the client id or secret.', details: [] },
           pendingOutbox: 3,
           notificationsPausedUntil: until,
         }),
       }),
     );
-    expect(status.textContent).toContain(
-      'Credentials rejected: The marketplace rejected the client id or secret.',
-    );
+    expect(status.textContent).toContain('Credentials rejected');
+    expect(status.textContent).not.toContain('HTTP 401');
     expect(status.textContent).toContain('3 statuses to send');
-    expect(status.textContent).toContain('Notifications paused until');
+    // The pause is a banner of its own, with Resume.
+    expect(screen.getByText(/Notifications paused until/).closest('.paused-banner')).toBeTruthy();
 
     act(() =>
       bridge.emit({
@@ -77,14 +79,61 @@ describe('App', () => {
         status: { ...bridge.state, connection: 'offline', lastError: 'ECONNRESET', lastSuccessfulPoll: null },
       }),
     );
-    expect(status.textContent).toContain('Offline: ECONNRESET');
+    expect(status.textContent).toContain('Offline');
+    expect(status.textContent).not.toContain('ECONNRESET');
     expect(status.textContent).toContain('Not checked yet');
+
+    act(() =>
+      bridge.emit({ type: 'state-changed', status: { ...bridge.state, connection: 'server-problem' } }),
+    );
+    expect(status.textContent).toContain('Marketplace having problems');
 
     act(() => bridge.emit({ type: 'state-changed', status: { ...bridge.state, connection: 'paused' } }));
     expect(status.textContent).toContain('Checking paused');
   });
 
-  it('checks now', async () => {
+  it("shows the connection's problem in plain words while it lasts, its detail one click away", async () => {
+    const bridge = createFakeBridge();
+    render(<App bridge={bridge} />);
+    await screen.findByRole('list', { name: 'Status' });
+    const problem = {
+      message: 'The marketplace is having problems: it answered with a server error.',
+      details: ['Operation: listNewEvents', 'HTTP status: 503 ServiceUnavailable', 'Request id: 5c1d'],
+    };
+    act(() =>
+      bridge.emit({
+        type: 'app-state',
+        state: appState({ connection: 'server-problem', lastError: 'listNewEvents: HTTP 503', problem }),
+      }),
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(problem.message);
+    expect(alert.textContent).not.toContain('listNewEvents: HTTP 503');
+    fireEvent.click(within(alert).getByText('Details'));
+    expect(
+      within(alert)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(problem.details);
+    expect(within(alert).getByRole('button', { name: 'Copy the details' })).toBeTruthy();
+
+    // The next poll works: the banner goes by itself, under a "Connected" status.
+    act(() => bridge.emit({ type: 'app-state', state: appState({ connection: 'ok' }) }));
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    expect(screen.getByRole('list', { name: 'Status' }).textContent).toContain('Connected');
+  });
+
+  it('carries the waiting count in the window title, and announces arrivals', async () => {
+    const bridge = createFakeBridge({ state: { waitingCount: 3 }, orders: manyOrders(3, 3) });
+    render(<App bridge={bridge} />);
+    await waitFor(() => expect(document.title).toBe('(3) Seller Tray'));
+    act(() => bridge.emit({ type: 'orders-arrived', orderIds: ['order-00001', 'order-00002'] }));
+    expect(screen.getByText('2 new orders arrived.').getAttribute('role')).toBe('status');
+    act(() => bridge.emit({ type: 'app-state', state: appState({ waitingCount: 0 }) }));
+    await waitFor(() => expect(document.title).toBe('Seller Tray'));
+  });
+
+  it('checks now, and says what it found', async () => {
     const bridge = createFakeBridge({ state: { lastSuccessfulPoll: null } });
     render(<App bridge={bridge} />);
     const status = await screen.findByRole('list', { name: 'Status' });
@@ -92,6 +141,54 @@ describe('App', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Check now' }));
     await waitFor(() => expect(status.textContent).toMatch(/Last checked/));
     expect(bridge.callsOf('checkNow')).toEqual([undefined]);
+    expect(within(status).getByRole('status').textContent).toBe('No new orders');
+
+    bridge.handle('checkNow', () => ({ state: bridge.state, newOrders: 2 }));
+    fireEvent.click(screen.getByRole('button', { name: 'Check now' }));
+    await waitFor(() => expect(within(status).getByRole('status').textContent).toBe('2 new orders'));
+
+    bridge.handle('checkNow', () => ({ state: { ...bridge.state, connection: 'offline' }, newOrders: 0 }));
+    fireEvent.click(screen.getByRole('button', { name: 'Check now' }));
+    await waitFor(() => expect(within(status).getByRole('status').textContent).toBe('Check failed'));
+  });
+
+  it('pauses from the header in one click, shows a banner while paused, and resumes from it', async () => {
+    const bridge = createFakeBridge();
+    render(<App bridge={bridge} />);
+    const pause = await screen.findByRole('button', { name: 'Pause notifications' });
+    expect(pause.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(pause);
+    expect(pause.getAttribute('aria-expanded')).toBe('true');
+    const choices = screen.getByText('Pause notifications', { selector: 'p' }).parentElement as HTMLElement;
+    expect(
+      within(choices)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['For 1 hour', 'For 4 hours', 'Until tomorrow 08:00', 'Until I resume']);
+    fireEvent.click(within(choices).getByRole('button', { name: 'Until I resume' }));
+    await waitFor(() => expect(bridge.callsOf('pauseNotifications')).toEqual([{ until: UNTIL_RESUMED }]));
+    const banner = await screen.findByText(/Notifications paused until you resume them/);
+    expect(pause.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.getByRole('button', { name: 'Paused notifications' })).toBe(pause);
+
+    fireEvent.click(
+      within(banner.closest('.paused-banner') as HTMLElement).getByRole('button', { name: 'Resume' }),
+    );
+    await waitFor(() => expect(bridge.callsOf('pauseNotifications').at(-1)).toEqual({ until: null }));
+    await waitFor(() => expect(screen.queryByText(/Notifications paused/)).toBeNull());
+  });
+
+  it('closes the pause choices with Escape, back on their button', async () => {
+    const bridge = createFakeBridge();
+    render(<App bridge={bridge} />);
+    const pause = await screen.findByRole('button', { name: 'Pause notifications' });
+    fireEvent.click(pause);
+    const first = screen.getByRole('button', { name: 'For 1 hour' });
+    await waitFor(() => expect(document.activeElement).toBe(first));
+    fireEvent.keyDown(first, { key: 'Escape' });
+    expect(pause.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(pause);
+    expect(bridge.callsOf('pauseNotifications')).toEqual([]);
   });
 
   it('opens an order from the inbox, goes back with the selection kept, and opens the settings', async () => {
@@ -106,7 +203,7 @@ describe('App', () => {
     render(<App bridge={bridge} />);
     await waitFor(() => expect(orderRows()).toHaveLength(5));
     fireEvent.click(screen.getByRole('option', { name: /Acme Industrial GmbH/ }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Industrial GmbH' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Acme Industrial GmbH' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /Back to inbox/ }));
     await waitFor(() => expect(orderRows()).toHaveLength(5));
     const list = screen.getByRole('listbox', { name: 'Orders' });
@@ -128,25 +225,25 @@ describe('App', () => {
     render(<App bridge={bridge} />);
     await waitFor(() => expect(orderRows()).toHaveLength(5));
     fireEvent.click(screen.getByRole('option', { name: /Buyer 1\b/ }));
-    const heading = await screen.findByRole('heading', { level: 1, name: 'Buyer 1' });
+    const heading = await screen.findByRole('heading', { level: 2, name: 'Buyer 1' });
     expect(document.activeElement).toBe(heading);
     expect(screen.getByText('€1.00')).toBeTruthy();
     expect(screen.getByText('Loading the order…')).toBeTruthy();
 
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'j' });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Buyer 2' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 2' })).toBeTruthy();
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'ArrowDown' });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Buyer 3' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 3' })).toBeTruthy();
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'k' });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Buyer 2' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 2' })).toBeTruthy();
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'ArrowUp' });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Buyer 1' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 1' })).toBeTruthy();
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'ArrowUp' });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Buyer 0' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 0' })).toBeTruthy();
     // At the top there is nowhere to go: it stays.
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'ArrowUp' });
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(screen.getByRole('heading', { level: 1, name: 'Buyer 0' })).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2, name: 'Buyer 0' })).toBeTruthy();
 
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
     const list = await screen.findByRole('listbox', { name: 'Orders' });
@@ -154,6 +251,20 @@ describe('App', () => {
     expect(document.getElementById(list.getAttribute('aria-activedescendant') ?? '')?.textContent).toContain(
       'Buyer 0',
     );
+  });
+
+  it('leaves the demo in one click, back to onboarding', async () => {
+    const bridge = createFakeBridge({ state: { setup: 'demo' }, settings: { demoMode: true } });
+    render(<App bridge={bridge} />);
+    const leave = await screen.findByRole('button', { name: 'Leave the demo' });
+    bridge.handle('getState', () =>
+      appState({ setup: 'unconfigured', baseUrl: '', clientId: '', secretStored: false }),
+    );
+    fireEvent.click(leave);
+    expect(
+      await screen.findByRole('heading', { name: 'Connect Seller Tray to the marketplace' }),
+    ).toBeTruthy();
+    expect(bridge.callsOf('setSettings')).toEqual([{ demoMode: false }]);
   });
 
   it('shows problems the service reports until dismissed', async () => {
@@ -176,10 +287,13 @@ describe('App', () => {
       bridge.emit({ type: 'problem', message: '2 events from the marketplace could not be read', details }),
     );
     const alert = await screen.findByRole('alert');
-    const disclosure = within(alert).getByText('Details').closest('details');
-    expect(disclosure?.open).toBe(false);
-    fireEvent.click(within(alert).getByText('Details'));
-    expect(disclosure?.open).toBe(true);
+    const toggle = within(alert).getByRole('button', { name: 'Details' });
+    const disclosure = document.getElementById(toggle.getAttribute('aria-controls') ?? '');
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(disclosure?.hidden).toBe(true);
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(disclosure?.hidden).toBe(false);
     expect(
       within(alert)
         .getAllByRole('listitem')

@@ -1,28 +1,39 @@
 // The window: onboarding until an account (or the demo) is set up; then the header and
 // status bar over the inbox, an order, or the settings, and the bar that offers to undo a
 // status just marked. The app's state comes from the bridge and is kept current by its
-// events; problems the service reports are shown until dismissed.
+// events; problems the service reports are shown until dismissed, the connection's own problem
+// while it lasts. Arrivals are announced to assistive technology, and the window's title
+// carries how many orders wait.
 import { useCallback, useEffect, useState } from 'react';
 import type { AppState, Bridge, OrderListItem } from '../preload/contract';
 import { asBridgeCallError, call } from './bridge/call';
 import { BridgeProvider, useBridge, useBridgeEvents } from './bridge/context';
+import { DemoBanner } from './components/DemoBanner';
 import { ErrorAlert } from './components/ErrorAlert';
 import { Header, type Page } from './components/Header';
 import { Inbox } from './components/Inbox';
 import { INITIAL_QUERY, type InboxQuery } from './components/inbox-query';
 import { Onboarding } from './components/Onboarding';
 import { OrderDetail, type Step } from './components/OrderDetail';
+import { PausedBanner } from './components/PauseControl';
 import { SettingsView } from './components/SettingsView';
 import { UndoProvider } from './components/UndoBar';
 import { orderStep } from './hooks/order-steps';
+
+const APP_TITLE = 'Seller Tray';
+const SCREEN_NAMES: Readonly<Record<View['page'], string>> = {
+  inbox: 'Inbox',
+  order: 'Order',
+  settings: 'Settings',
+};
 
 /** At most this many problems are kept on screen; older ones give way. */
 const MAX_PROBLEMS = 3;
 
 /** A problem the service reported; `details` say more, behind a disclosure. */
-interface Problem {
+export interface Problem {
   message: string;
-  details?: string[] | undefined;
+  details?: readonly string[] | undefined;
 }
 
 /** An order opened from the inbox carries its row (shown at once) and where it was in the list. */
@@ -49,13 +60,29 @@ function Shell() {
   const [query, setQuery] = useState<InboxQuery>(INITIAL_QUERY);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [problems, setProblems] = useState<Problem[]>([]);
+  /** Orders that arrived while the app ran and were not in view in the inbox since. */
+  const [arrivals, setArrivals] = useState<readonly string[]>([]);
+  const [announcement, setAnnouncement] = useState('');
 
-  const openOrder = useCallback((row: OrderListItem, index: number) => {
-    setSelectedId(row.orderId);
-    setView({ page: 'order', orderId: row.orderId, row, index });
+  const waitingCount = state?.waitingCount ?? 0;
+  useEffect(() => {
+    document.title = waitingCount > 0 ? `(${waitingCount}) ${APP_TITLE}` : APP_TITLE;
+  }, [waitingCount]);
+
+  const arrivalsSeen = useCallback((seen: readonly string[]) => {
+    setArrivals((before) => before.filter((id) => !seen.includes(id)));
   }, []);
+  /** An order opened from the inbox comes with its row and place; from elsewhere with its id only. */
+  const openOrder = useCallback(
+    (orderId: string, from?: { row: OrderListItem; index: number }) => {
+      arrivalsSeen([orderId]);
+      setSelectedId(orderId);
+      setView({ page: 'order', orderId, ...from });
+    },
+    [arrivalsSeen],
+  );
 
-  const addProblem = useCallback((message: string, details?: string[]) => {
+  const addProblem = useCallback(({ message, details }: Problem) => {
     setProblems((shown) =>
       [...shown.filter((p) => p.message !== message), { message, details }].slice(-MAX_PROBLEMS),
     );
@@ -65,8 +92,8 @@ function Shell() {
     (direction: Step) => {
       if (view.page !== 'order') return;
       orderStep(bridge, query, { orderId: view.orderId, index: view.index }, direction).then(
-        (next) => next && openOrder(next.row, next.index),
-        (failure: unknown) => addProblem(asBridgeCallError(failure).message),
+        (next) => next && openOrder(next.row.orderId, next),
+        (failure: unknown) => addProblem({ message: asBridgeCallError(failure).message }),
       );
     },
     [bridge, query, view, openOrder, addProblem],
@@ -91,11 +118,16 @@ function Shell() {
         setState((current) => (current ? { ...current, ...event.status } : current));
         break;
       case 'problem':
-        addProblem(event.message, event.details);
+        addProblem(event);
+        break;
+      case 'orders-arrived':
+        setArrivals((before) => [...before, ...event.orderIds.filter((id) => !before.includes(id))]);
+        setAnnouncement(
+          `${event.orderIds.length === 1 ? 'A new order' : `${event.orderIds.length} new orders`} arrived.`,
+        );
         break;
       case 'open-order':
-        setSelectedId(event.orderId);
-        setView({ page: 'order', orderId: event.orderId });
+        openOrder(event.orderId);
         break;
       case 'open-inbox':
         setView({ page: 'inbox' });
@@ -152,12 +184,18 @@ function Shell() {
     <div className="app">
       <Header
         state={state}
+        screen={SCREEN_NAMES[view.page]}
         page={page}
         onNavigate={(to) => setView({ page: to })}
         onState={setState}
         onError={addProblem}
       />
-      <main className="content">
+      <div className="banners">
+        {state.problem && <ErrorAlert message={state.problem.message} details={state.problem.details} />}
+        <PausedBanner state={state} onState={setState} />
+        <DemoBanner state={state} onState={setState} />
+      </div>
+      <main className={`content content-${view.page}`}>
         {problemList}
         {view.page === 'inbox' && (
           <Inbox
@@ -165,7 +203,9 @@ function Shell() {
             onQueryChange={setQuery}
             selectedId={selectedId}
             onSelect={setSelectedId}
-            onOpen={openOrder}
+            onOpen={(row, index) => openOrder(row.orderId, { row, index })}
+            arrivals={arrivals}
+            onArrivalsSeen={arrivalsSeen}
           />
         )}
         {view.page === 'order' && (
@@ -179,6 +219,9 @@ function Shell() {
         )}
         {view.page === 'settings' && <SettingsView state={state} onState={setState} />}
       </main>
+      <p className="sr-only" role="status">
+        {announcement}
+      </p>
     </div>
   );
 }

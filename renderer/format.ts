@@ -2,7 +2,7 @@
 // one place, in the user's locale (Intl), so every view says the same thing the same way.
 // Whatever the server sent is returned as text (never markup); a value that does not parse is
 // shown as it came.
-import type { Connection } from '../main/core/seller-core';
+import type { Connection } from '../preload/model';
 import { isTimeUnit, unitName } from './unit-names';
 
 export { statusLabel } from '../preload/status-words';
@@ -132,6 +132,8 @@ const CONNECTION_LABELS: Readonly<Record<Connection, string>> = {
   starting: 'Connecting…',
   ok: 'Connected',
   offline: 'Offline',
+  'server-problem': 'Marketplace having problems',
+  failing: 'Connection problem',
   'credentials-rejected': 'Credentials rejected',
   paused: 'Checking paused',
 };

@@ -1,9 +1,10 @@
 // What the order page says of an order's marks: who marked it last and when (from the
 // history, or from what this laptop marked and the marketplace has not listed yet), and since
 // when it has been in.
-import type { MarketplaceEvent, Order } from '../main/core/api/wire';
-import type { OutboxItem } from '../main/core/outbox';
+
 import { parseMark } from '../preload/marked-by';
+import type { MarketplaceEvent, Order } from '../preload/marketplace';
+import type { OutboxItem } from '../preload/model';
 
 export interface LastMark {
   status: string;

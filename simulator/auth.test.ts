@@ -2,7 +2,8 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody, PingResponse, TokenResponse } from '../main/core/api/wire';
 import { rawCall, tokenFor } from '../test/support/raw-api';
-import { OTHER_SELLER, type Simulator, startSimulator } from './server';
+import { OTHER_SELLER } from './marketplace-server';
+import { type Simulator, startSimulator } from './server';
 
 let now = Date.parse('2026-11-21T12:00:00Z');
 let sim: Simulator;

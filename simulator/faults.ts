@@ -1,9 +1,14 @@
 // Faults the simulator injects into Seller API calls, set by flags at start and changed at
 // runtime through `PATCH /_simulator/faults`. Rates make a flaky server for demos and
 // benchmarks; the script makes exact sequences for tests ("the next 3 order pages are 503").
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { OPERATIONS } from '../main/core/api/routes';
+import { HttpError } from './http';
+import { type CallWrapper, DROP_CONNECTION } from './marketplace-server';
 import { QUIRK_NAMES } from './quirks';
+import { SPECIFIED_NEW_EVENTS } from './store';
+import { TOKEN_TTL_SECONDS } from './tokens';
 
 const Probability = z.number().min(0).max(1);
 
@@ -50,8 +55,8 @@ export const DEFAULT_FAULTS: FaultSettings = {
   dropRate: 0,
   malformedRate: 0,
   rateLimit: 0,
-  tokenTtlSeconds: 30 * 60,
-  newEvents: 'consume',
+  tokenTtlSeconds: TOKEN_TTL_SECONDS,
+  newEvents: SPECIFIED_NEW_EVENTS,
   script: [],
   quirks: [],
 };
@@ -127,4 +132,48 @@ export class FaultInjector {
       retryAfterSeconds: Math.max(1, Math.ceil((this.windowStart + 1000 - now) / 1000)),
     };
   }
+}
+
+/** Serving with the injector's faults: each call delayed, refused, dropped or cut off as it plans. */
+export function faultyCalls(faults: FaultInjector): CallWrapper {
+  return async (operation, handle) => {
+    const { delayMs, fault } = faults.plan(operation);
+    if (delayMs > 0) await sleep(delayMs);
+    if (fault?.action === 'drop') return DROP_CONNECTION;
+    if (fault?.action === 'status') throw statusError(fault.status, fault.retryAfterSeconds);
+    const answer = await handle();
+    if (fault?.action === 'dropAfterHandling') return DROP_CONNECTION;
+    if (fault?.action === 'malformed' && answer.body !== undefined) {
+      return { ...answer, body: answer.body.slice(0, Math.floor(answer.body.length / 2)) };
+    }
+    return answer;
+  };
+}
+
+function statusError(status: 429 | 500 | 503, retryAfterSeconds: number | undefined): HttpError {
+  const retryAfter = retryAfterSeconds ?? (status === 429 ? 1 : undefined);
+  const headers: Record<string, string> =
+    retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) };
+  if (status === 429) {
+    return new HttpError(
+      'TooManyRequests',
+      'Too many requests',
+      'the rate limit is exceeded; retry later',
+      headers,
+    );
+  }
+  if (status === 503) {
+    return new HttpError(
+      'ServiceUnavailable',
+      'Service unavailable',
+      'the service is temporarily unavailable',
+      headers,
+    );
+  }
+  return new HttpError(
+    'InternalServerError',
+    'Internal server error',
+    'an unexpected error occurred',
+    headers,
+  );
 }

@@ -2,6 +2,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '../main/core/api/wire';
 
+/** An answer as written on the wire. */
+export interface Answer {
+  status: number;
+  contentType: string;
+  /** No body at all when undefined. */
+  body: string | undefined;
+}
+
 /** A failed call, answered with the error body of spec §2.15. */
 export class HttpError extends Error {
   constructor(
@@ -76,6 +84,20 @@ export function sendError(
   headers: Readonly<Record<string, string>> = {},
 ): void {
   sendJson(res, error.status, JSON.stringify(error.body()), { ...headers, ...error.headers });
+}
+
+export function send(res: ServerResponse, answer: Answer, headers: Readonly<Record<string, string>>): void {
+  if (answer.body === undefined) {
+    res.writeHead(answer.status, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(answer.status, {
+    'Content-Type': answer.contentType,
+    'Content-Length': Buffer.byteLength(answer.body),
+    ...headers,
+  });
+  res.end(answer.body);
 }
 
 export function isLoopback(address: string | undefined): boolean {

@@ -3,7 +3,9 @@
 // something a server could plausibly do where the spec is silent or loose. Turned on with
 // `--quirks a,b` or `PATCH /_simulator/faults {"quirks": [...]}`; none are on by default.
 import type { Operation } from '../main/core/api/routes';
-import { badRequest, type HttpError, notFound } from './http';
+import { AS_SPECIFIED, type Dialect, JSON_TYPE } from './dialect';
+import { type Answer, badRequest, type HttpError, notFound } from './http';
+import type { Page } from './store';
 
 export const QUIRKS = {
   'loose-values':
@@ -25,26 +27,13 @@ export const QUIRKS = {
 export type Quirk = keyof typeof QUIRKS;
 export const QUIRK_NAMES = Object.keys(QUIRKS) as [Quirk, ...Quirk[]];
 
-export interface Page<T> {
-  hasMore: boolean;
-  items: T[];
-}
-
-export interface Answer {
-  status: number;
-  contentType: string;
-  /** No body at all when undefined. */
-  body: string | undefined;
-}
-
 const MAX_PAGE = 50;
 const GAP_AT = 50;
 const GAP = 50;
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 type Json = Record<string, unknown>;
 
-export class Quirks {
+export class Quirks implements Dialect {
   private posts = 0;
 
   constructor(private readonly active: () => readonly Quirk[]) {}
@@ -79,7 +68,7 @@ export class Quirks {
 
   /** A successful answer as the quirky server writes it. */
   answer(operation: Operation, status: number, json: string): Answer {
-    const plain: Answer = { status, contentType: JSON_TYPE, body: json };
+    const plain = AS_SPECIFIED.answer(operation, status, json);
     switch (operation) {
       case 'createToken':
         if (!this.has('loose-token')) return plain;
@@ -137,7 +126,7 @@ export class Quirks {
         }),
       };
     }
-    return { status: error.status, contentType: JSON_TYPE, body: JSON.stringify(error.body()) };
+    return AS_SPECIFIED.error(error);
   }
 
   private envelope<P extends { hasMore: boolean }>(page: P, looseHasMore: 'text' | 'absent'): Json {

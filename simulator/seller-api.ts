@@ -2,10 +2,9 @@
 import type { IncomingMessage } from 'node:http';
 import { type Operation, PAGE, REQUEST_ID_HEADER, type Route, routes } from '../main/core/api/routes';
 import { NewMarketplaceEvent, Uuid } from '../main/core/api/wire';
-import type { FaultInjector } from './faults';
+import type { Dialect } from './dialect';
 import { badRequest, HttpError, notFound, readJsonBody } from './http';
-import type { Quirks } from './quirks';
-import type { MarketplaceStore } from './store';
+import type { MarketplaceStore, NewEventsMode } from './store';
 import type { TokenAuthority } from './tokens';
 
 export interface ApiCall {
@@ -100,8 +99,8 @@ export class SellerApi {
   constructor(
     private readonly store: () => MarketplaceStore,
     private readonly tokens: TokenAuthority,
-    private readonly faults: FaultInjector,
-    private readonly quirks: Quirks,
+    private readonly newEvents: () => NewEventsMode,
+    private readonly dialect: Dialect,
     private readonly clock: () => number,
   ) {}
 
@@ -126,10 +125,10 @@ export class SellerApi {
     const sellerId = await this.bearerAuth(call.req);
     const id = requestId(call.req);
     const { query, params } = call;
-    this.quirks.refuse(call.operation, query);
-    /** The page asked for, cut from `list` as the server (with its quirks) cuts pages. */
+    this.dialect.refuse(call.operation, query);
+    /** The page asked for, cut from `list` as the server's dialect cuts pages. */
     const page = <T>(list: (offset: number, limit: number) => { hasMore: boolean; items: T[] }) =>
-      this.quirks.page(
+      this.dialect.page(
         call.operation,
         nonNegativeInt(query, 'offset', PAGE.defaultOffset),
         nonNegativeInt(query, 'limit', PAGE.defaultLimit, PAGE.maxLimit),
@@ -168,7 +167,7 @@ export class SellerApi {
       }
       case 'listNewEvents': {
         const { hasMore, items } = page((offset, limit) =>
-          store.listNewEvents(sellerId, offset, limit, this.faults.current.newEvents),
+          store.listNewEvents(sellerId, offset, limit, this.newEvents()),
         );
         return ok(
           pageJson(

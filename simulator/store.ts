@@ -28,6 +28,8 @@ export interface SellerSetup {
 }
 
 export type NewEventsMode = 'consume' | 'sticky';
+/** As the spec has it: the "new" listing's events leave it once retrieved. */
+export const SPECIFIED_NEW_EVENTS: NewEventsMode = 'consume';
 
 type StoredOrder = Purchase['order'];
 type StoredEventBody = StoredEvent['event'];

@@ -11,6 +11,9 @@ export interface TokenClaims {
 
 export type TokenCheck = { ok: true; claims: TokenClaims } | { ok: false; reason: string };
 
+/** A token's lifetime as design notes §2 have it: exp = iat + 30 min. */
+export const TOKEN_TTL_SECONDS = 30 * 60;
+
 /** Verified tokens are remembered, so a busy client costs one signature check per token. */
 const VERIFIED_CACHE_LIMIT = 10_000;
 

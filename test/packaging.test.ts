@@ -1,24 +1,27 @@
-// electron-builder.yml cannot be exercised here (electron-builder downloads Electron), so it is held to
-// electron-builder's own JSON schema, to the app's identity, and to the resources it names.
+// electron-builder.yml held to electron-builder's own JSON schema, to the app's identity, and to the
+// resources it names, for every platform's installers (none can be built here: electron-builder
+// downloads Electron). test/packaged.test.ts packages the app with it for Linux's unpacked target.
 
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { inflateSync } from 'node:zlib';
-import { FuseV1Options, flipFuses, getCurrentFuseWire } from '@electron/fuses';
-import { SENTINEL } from '@electron/fuses/dist/constants';
 import { Ajv } from 'ajv';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILD_DIR, ICO_SIZES, LINUX_ICON_SIZES, PNG_SIGNATURE, writeIcons } from '../build/make-icons';
 import { APP_ID, PRODUCT_NAME } from '../main/core/app-identity';
+import { ORDER_LINK_SCHEME } from '../preload/order-link';
+import { BUILDER_CONFIG_TEXT, loadBuilderConfig } from './support/packaged-app';
+import { runTs } from './support/processes';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const run = promisify(execFile);
 const require = createRequire(import.meta.url);
-// js-yaml comes with electron-builder (no types installed): only `load` is used.
-const yaml = require('js-yaml') as { load(text: string): unknown };
 
 type Config = Record<string, unknown> & {
   mac: Record<string, unknown>;
@@ -29,8 +32,7 @@ type Config = Record<string, unknown> & {
   electronFuses: Record<string, unknown>;
 };
 
-const configText = readFileSync(join(root, 'electron-builder.yml'), 'utf8');
-const loadConfig = () => yaml.load(configText) as Config;
+const loadConfig = () => loadBuilderConfig<Config>();
 
 function validator() {
   const scheme = JSON.parse(readFileSync(join(root, 'node_modules/app-builder-lib/scheme.json'), 'utf8'));
@@ -153,43 +155,6 @@ describe('electron-builder.yml', () => {
     });
   });
 
-  it("flips them in a binary as electron-builder does, each from Electron's default", async () => {
-    // A stand-in Electron binary: the fuse sentinel, wire version 1 and eight fuses at Electron's
-    // defaults ('1' on: run as node, NODE_OPTIONS, --inspect, file:// privileges; '0' off).
-    const dir = await mkdtemp(join(tmpdir(), 'fuses-'));
-    const binary = join(dir, 'electron');
-    try {
-      await writeFile(binary, `ELF…${SENTINEL}\u0001\u000810110001…`);
-      // electron-builder's own step from electronFuses to @electron/fuses' options.
-      const { PlatformPackager } = require('app-builder-lib');
-      const options = await PlatformPackager.prototype.generateFuseConfig(loadConfig().electronFuses);
-      await flipFuses(binary, options);
-      const wire = await getCurrentFuseWire(binary);
-      const on = (option: FuseV1Options) => String.fromCharCode(wire[option] ?? 0);
-      expect({
-        runAsNode: on(FuseV1Options.RunAsNode),
-        cookieEncryption: on(FuseV1Options.EnableCookieEncryption),
-        nodeOptions: on(FuseV1Options.EnableNodeOptionsEnvironmentVariable),
-        inspect: on(FuseV1Options.EnableNodeCliInspectArguments),
-        asarIntegrity: on(FuseV1Options.EnableEmbeddedAsarIntegrityValidation),
-        onlyAsar: on(FuseV1Options.OnlyLoadAppFromAsar),
-        browserV8Snapshot: on(FuseV1Options.LoadBrowserProcessSpecificV8Snapshot),
-        fileProtocolPrivileges: on(FuseV1Options.GrantFileProtocolExtraPrivileges),
-      }).toEqual({
-        runAsNode: '0',
-        cookieEncryption: '1',
-        nodeOptions: '0',
-        inspect: '0',
-        asarIntegrity: '1',
-        onlyAsar: '1',
-        browserV8Snapshot: '0',
-        fileProtocolPrivileges: '0',
-      });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-
   it('macOS: dmg + zip, hardened runtime with entitlements, notarization from the environment, no Dock icon', () => {
     const { mac } = loadConfig();
     expect(mac.target).toEqual(['dmg', 'zip']);
@@ -198,7 +163,7 @@ describe('electron-builder.yml', () => {
     expect(mac.notarize).toBe(true);
     expect(mac.extendInfo).toEqual({ LSUIElement: true });
     // No credentials in the file: they come from APPLE_* environment variables.
-    expect(configText).not.toMatch(/^\s*(appleId|appleIdPassword|teamId|password)\s*:/im);
+    expect(BUILDER_CONFIG_TEXT).not.toMatch(/^\s*(appleId|appleIdPassword|teamId|password)\s*:/im);
     for (const key of ['entitlements', 'entitlementsInherit'] as const) {
       const plist = readFileSync(join(root, mac[key] as string), 'utf8');
       expect(plist).toContain('<key>com.apple.security.cs.allow-jit</key>');
@@ -283,5 +248,152 @@ describe('icons', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('seller-tray:// links in the installers', () => {
+  it('are declared once, for the scheme the app reads', () => {
+    expect(loadConfig().protocols).toEqual([
+      { name: 'Seller Tray order link', schemes: [ORDER_LINK_SCHEME] },
+    ]);
+  });
+
+  it.runIf(process.platform === 'linux')(
+    "the deb's desktop entry, as electron-builder writes it, is valid and the desktop resolves links to it",
+    async () => {
+      const config = loadConfig();
+      const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+      // electron-builder's own writer, given what its Linux packager knows of this app.
+      const { LinuxTargetHelper } = require('app-builder-lib/out/targets/LinuxTargetHelper');
+      const helper = new LinuxTargetHelper({
+        appInfo: {
+          productName: PRODUCT_NAME,
+          sanitizedProductName: PRODUCT_NAME,
+          description: packageJson.description,
+        },
+        executableName: packageJson.name,
+        info: { metadata: { desktopName: undefined } },
+        config,
+        platformSpecificBuildOptions: config.linux,
+        fileAssociations: [],
+      });
+      const entry: string = await helper.computeDesktopEntry(config.linux);
+      expect(entry).toContain('\nMimeType=x-scheme-handler/seller-tray;\n');
+      expect(entry).toContain('\nExec="/opt/Seller Tray/seller-tray" %U\n');
+
+      // Installed as the deb installs it, into a throwaway system data folder, and indexed as its
+      // after-install script does (update-desktop-database); no per-user default is set.
+      const dir = await mkdtemp(join(tmpdir(), 'seller-tray-deb-'));
+      try {
+        const applications = join(dir, 'share', 'applications');
+        const file = join(applications, `${packageJson.name}.desktop`);
+        await mkdir(applications, { recursive: true });
+        await writeFile(file, entry);
+        const env = {
+          ...process.env,
+          HOME: dir,
+          XDG_DATA_HOME: join(dir, 'home-data'),
+          XDG_CONFIG_HOME: join(dir, 'home-config'),
+          XDG_DATA_DIRS: join(dir, 'share'),
+          XDG_CONFIG_DIRS: join(dir, 'etc'),
+        };
+        const tool = (command: string, args: string[]) => run(command, args, { env });
+        await tool('desktop-file-validate', [file]);
+        await tool('update-desktop-database', [applications]);
+        // (Not gio: GLib skips an entry whose program is not installed, and /opt/Seller Tray is not.)
+        const byXdgMime = await tool('xdg-mime', ['query', 'default', 'x-scheme-handler/seller-tray']);
+        expect(byXdgMime.stdout.trim()).toBe(`${packageJson.name}.desktop`);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});
+
+describe('the update feed in the installers', () => {
+  it('publish is a generic feed whose URL comes from SELLER_TRAY_UPDATE_URL, valid against the scheme', () => {
+    const config = loadConfig();
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: electron-builder's macro, written as in the file
+    expect(config.publish).toEqual({ provider: 'generic', url: '${env.SELLER_TRAY_UPDATE_URL}' });
+    const validate = validator();
+    expect(validate(config), JSON.stringify(validate.errors)).toBe(true);
+    // electron-builder's own macro expansion: the variable's value when set, a refusal otherwise
+    // (which is why `npm run dist` builds from electron-builder.no-updates.yml then).
+    const { expandMacro } = require('app-builder-lib/out/util/macroExpander');
+    const url = (config.publish as { url: string }).url;
+    const saved = process.env.SELLER_TRAY_UPDATE_URL;
+    try {
+      process.env.SELLER_TRAY_UPDATE_URL = 'https://updates.example/seller-tray';
+      expect(expandMacro(url, null, {})).toBe('https://updates.example/seller-tray');
+      delete process.env.SELLER_TRAY_UPDATE_URL;
+      expect(() => expandMacro(url, null, {})).toThrow(/SELLER_TRAY_UPDATE_URL is not defined/);
+    } finally {
+      if (saved === undefined) delete process.env.SELLER_TRAY_UPDATE_URL;
+      else process.env.SELLER_TRAY_UPDATE_URL = saved;
+    }
+  });
+
+  it('electron-builder.no-updates.yml is the same configuration without a feed, as electron-builder reads it', async () => {
+    const { getConfig } = require('app-builder-lib/out/util/config/config');
+    const withFeed = await getConfig(root, null, null);
+    const without = await getConfig(root, 'electron-builder.no-updates.yml', null);
+    expect(without.publish).toBeNull();
+    expect(withFeed.publish).toEqual(loadConfig().publish);
+    const { publish: _a, extends: _b, ...rest } = without;
+    const { publish: _c, ...restWithFeed } = withFeed;
+    expect(rest).toEqual(restWithFeed);
+    const validate = validator();
+    expect(validate(without), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  describe('npm run dist', () => {
+    let fakeBin: string;
+    beforeAll(async () => {
+      // A stand-in electron-builder that writes down its arguments (the real one needs internet).
+      fakeBin = await mkdtemp(join(tmpdir(), 'seller-tray-dist-'));
+      await writeFile(
+        join(fakeBin, 'electron-builder'),
+        `#!/bin/sh\nprintf '%s\\n' "$@" > "${join(fakeBin, 'args')}"\n`,
+        { mode: 0o755 },
+      );
+    });
+    afterAll(() => rm(fakeBin, { recursive: true, force: true }));
+    /** `npm run dist -- --linux AppImage`'s second step, with the variable set to `url` (empty: unset). */
+    const dist = async (url: string) => {
+      await rm(join(fakeBin, 'args'), { force: true });
+      const run = await runTs('build/dist.ts', ['--linux', 'AppImage'], {
+        PATH: `${fakeBin}:${process.env.PATH}`,
+        SELLER_TRAY_UPDATE_URL: url,
+      });
+      const written = existsSync(join(fakeBin, 'args'))
+        ? await readFile(join(fakeBin, 'args'), 'utf8')
+        : null;
+      return { ...run, args: written?.trim().split('\n') ?? null };
+    };
+
+    it.runIf(process.platform !== 'win32')(
+      'builds with the feed when SELLER_TRAY_UPDATE_URL is set, without it otherwise',
+      async () => {
+        const withFeed = await dist('https://updates.example/seller-tray');
+        expect(withFeed.code).toBe(0);
+        expect(withFeed.args).toEqual(['--linux', 'AppImage']);
+        const without = await dist('');
+        expect(without.code).toBe(0);
+        expect(without.args).toEqual(['--config', 'electron-builder.no-updates.yml', '--linux', 'AppImage']);
+        expect(without.stdout).toContain('SELLER_TRAY_UPDATE_URL is not set');
+      },
+      30_000,
+    );
+
+    it.runIf(process.platform !== 'win32')(
+      'refuses a feed that is not https',
+      async () => {
+        const plain = await dist('http://updates.example/seller-tray');
+        expect(plain.code).toBe(2);
+        expect(plain.stderr).toContain('must be an https:// address');
+        expect(plain.args).toBeNull();
+      },
+      30_000,
+    );
   });
 });

@@ -164,5 +164,11 @@ describe('the preview server', () => {
     const first = new TextDecoder().decode((await reader?.read())?.value);
     expect(first).toMatch(/^data: \{"type":"app-state","state":\{"setup":"demo"/);
     await reader?.cancel();
+
+    // Leaving the demo is one step: back to onboarding, with no demo address left behind.
+    const left = await (await bridge('setSettings', { body: '{"demoMode": false}' })).json();
+    expect(left).toMatchObject({ ok: true, value: { demoMode: false, baseUrl: '', clientId: '' } });
+    const state = await (await bridge('getState')).json();
+    expect(state.value).toMatchObject({ setup: 'unconfigured', baseUrl: '', clientId: '' });
   });
 });

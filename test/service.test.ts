@@ -2,16 +2,16 @@
 // real keychain (Secret Service), real settings files, and the simulator over loopback.
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import keytar from 'keytar';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { APP_ID } from '../main/core/app-identity';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../main/core/service';
 import { ConfSettingsStore } from '../main/core/settings';
-import type { Channel, Responses } from '../preload/contract';
+import { CHANNELS, type Channel, type Requests, type Responses } from '../preload/contract';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { type CaptureServer, startCaptureServer } from './support/capture-server';
 import { ManualTimers, makeDataDir } from './support/core';
+import { keytar } from './support/keychain';
 import { admin } from './support/raw-api';
 
 let sim: Simulator;
@@ -48,13 +48,13 @@ async function openService(clientId = `svc-client`) {
   });
   service.onEvent((e) => events.push(e));
   opened.push({ service, dir, clientId });
-  const call = async <C extends Channel>(channel: C, payload?: unknown): Promise<Responses[C]> => {
-    const answer = await service.handle(channel, payload);
+  const call = async <C extends Channel>(channel: C, payload?: Requests[C]): Promise<Responses[C]> => {
+    const answer = await service.handle(channel, payload as Requests[C]);
     if (!answer.ok) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
     return answer.value;
   };
   const refusal = async (channel: Channel, payload?: unknown) => {
-    const answer = await service.handle(channel, payload);
+    const answer = await service.handleMessage(channel, payload);
     if (answer.ok) throw new Error(`${channel} was accepted`);
     return answer.error;
   };
@@ -105,7 +105,7 @@ describe('setting up', () => {
 
   it('tells each connection-test outcome apart', async () => {
     const { call } = await openService();
-    const test = (payload: object) => call('testConnection', payload);
+    const test = (payload: Requests['testConnection']) => call('testConnection', payload);
     expect(await test({ baseUrl: 'http://marketplace.example', clientId: 'x', secret: 's' })).toMatchObject({
       ok: false,
       reason: 'invalid-url',
@@ -127,8 +127,53 @@ describe('setting up', () => {
 });
 
 describe('requests', () => {
+  it('names each refused setting as the form labels it, field by field', async () => {
+    const { refusal } = await openService();
+    const error = await refusal('setSettings', { pollIntervalSeconds: 5, staleInProgressDays: -1 });
+    expect(error.fields).toEqual([
+      { field: 'pollIntervalSeconds', message: expect.stringMatching(/^Check interval must be/) },
+      { field: 'staleInProgressDays', message: expect.stringMatching(/^In-progress limit must be/) },
+    ]);
+  });
+
+  it('marks an arrival in the inbox until it is opened, but not the first start backlog', async () => {
+    const { call } = await configured();
+    const before = await call('listOrders', {});
+    expect(before.orders.some((o) => o.unopened)).toBe(false);
+    expect(before.unopened).toEqual([]);
+    const { orderId } = (await admin(sim.url, 'POST', 'purchases')).json;
+    await call('checkNow');
+    const after = await call('listOrders', {});
+    expect(after.unopened).toEqual([{ orderId, index: after.waiting - 1 }]); // the newest waits least
+    expect(after.orders.find((o) => o.orderId === orderId)?.unopened).toBe(true);
+    expect((await call('listOrders', { sort: 'newest' })).unopened).toEqual([{ orderId, index: 0 }]);
+    await call('getOrder', { orderId });
+    expect((await call('listOrders', {})).unopened).toEqual([]);
+  });
+
+  it('answers a failed marketplace call in plain words, with the technical detail apart', async () => {
+    const { call, refusal } = await configured();
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'getOrder', action: 'status', status: 503, times: 5 }],
+    });
+    const unknown = '00000000-0000-4000-8000-00000000dead';
+    const error = await refusal('getOrder', { orderId: unknown });
+    expect(error.code).toBe('api-http');
+    expect(error.message).toMatch(/^The marketplace is having problems/);
+    expect(error.message).not.toMatch(/HTTP|getOrder|request id/);
+    expect(error.details).toEqual(
+      expect.arrayContaining([
+        'Operation: getOrder',
+        expect.stringMatching(/^HTTP status: 503/),
+        expect.stringMatching(/^Request id: [0-9a-f-]{36}$/),
+      ]),
+    );
+    await admin(sim.url, 'PATCH', 'faults', { script: [] });
+    expect((await call('getState')).setup).toBe('configured');
+  });
+
   it.each([
-    ['setSettings', { pollIntervalSeconds: 5 }, 'pollIntervalSeconds'],
+    ['setSettings', { pollIntervalSeconds: 5 }, 'Check interval must be a whole number'],
     ['setSettings', { clientSecret: 'x' }, 'keychain'],
     ['getOrder', { orderId: 5 }, 'orderId'],
     ['markStatus', { orderId: 'o', statusCode: 'ProvisioningDone' }, 'statusCode'],
@@ -242,10 +287,13 @@ describe('requests', () => {
     expect(report).not.toMatch(/eyJ[\w-]+\./);
   });
 
-  it('answers an unknown channel with a clear error', async () => {
+  it('has a handler for every channel of the contract, and answers an unknown one with a clear error', async () => {
     const { service } = await configured();
-    const answer = await service.handle('dropTables' as Channel, {});
-    expect(answer).toEqual({
+    for (const channel of CHANNELS) {
+      const answer = await service.handleMessage(channel, ['not a request']);
+      expect(answer, channel).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    }
+    expect(await service.handleMessage('dropTables', {})).toEqual({
       ok: false,
       error: { code: 'unknown-channel', message: 'There is no operation "dropTables".' },
     });

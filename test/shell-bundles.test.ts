@@ -3,26 +3,32 @@
 // for the `electron` module (its binary cannot be fetched here; test/support/electron-stand-in.ts).
 // The main bundle then really starts: electron-store writes the settings, net.fetch carries the
 // demo marketplace's traffic, the window, tray, protocol and IPC are wired as main/index.ts says.
-import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { build as esbuild } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_VERSION } from '../main/core/app-identity';
 import { CONTENT_SECURITY_POLICY } from '../main/renderer-serving';
-import { applicationMenu } from '../main/shell/app-menu';
 import { AUTOSTART_FILE_NAME } from '../main/shell/open-at-login';
-import { until } from '../main/shell/test-fakes';
-import { requests } from '../preload/contract';
+import { CHANNELS } from '../preload/contract';
+import { FaultInjector, faultyCalls } from '../simulator/faults';
+import { serveMarketplace } from '../simulator/marketplace-server';
+import { QUIRK_NAMES, Quirks } from '../simulator/quirks';
+import { ADMIN_PREFIX, startSimulator } from '../simulator/server';
 import { buildPart } from './support/app-build';
 import {
+  activateStandIn,
   type ElectronStandIn,
   electronStandIn,
   installStandIn,
-  useStandIn,
+  startMainBundle,
 } from './support/electron-stand-in';
 import { REPO_ROOT } from './support/processes';
+import { until } from './support/shell-fakes';
 
 let dir: string;
 /** What each built entry still imports, as the bundler reports it. */
@@ -49,19 +55,19 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const mainBundle = (instance: string) =>
-  `${pathToFileURL(join(dir, 'app', 'dist', 'main', 'index.mjs')).href}?instance=${instance}`;
+/** The built main bundle (dir is set before any test runs). */
+const mainBundle = () => join(dir, 'app', 'dist', 'main', 'index.mjs');
 
 describe('the preload bundle', () => {
   it('exposes exactly the bridge contract as window.sellerTray, nothing raw', async () => {
     const standIn = electronStandIn({ lock: true, appPath: '', userData: '' });
-    useStandIn(standIn);
+    activateStandIn(standIn);
     const preload = join(dir, 'app', 'dist', 'preload', 'index.cjs');
     createRequire(join(dir, 'x.js'))(preload);
     const exposed = standIn.calls.find((c) => c[0] === 'contextBridge.exposeInMainWorld');
     expect(exposed?.[1]).toBe('sellerTray');
     const bridge = exposed?.[2] as Record<string, unknown>;
-    expect(Object.keys(bridge).sort()).toEqual([...Object.keys(requests), 'onEvent'].sort());
+    expect(Object.keys(bridge).sort()).toEqual([...CHANNELS, 'onEvent'].sort());
     expect(Object.values(bridge).every((value) => typeof value === 'function')).toBe(true);
     // One file that requires nothing but electron, as a sandboxed preload must; small, because it
     // carries the channel names, not the schemas (zod stays out).
@@ -75,10 +81,29 @@ describe('the main bundle', () => {
     expect(mainImports.filter((name) => !name.startsWith('node:')).sort()).toEqual(['electron', 'keytar']);
   });
 
+  it("carries the demo marketplace, but none of the simulator's fault injection, quirks or admin endpoints", async () => {
+    const markers = [
+      ...[FaultInjector, faultyCalls, Quirks, startSimulator].map((code) => code.name),
+      ...[...QUIRK_NAMES, ADMIN_PREFIX].map((text) => JSON.stringify(text)),
+    ];
+    const found = (code: string) => markers.filter((marker) => code.includes(marker));
+    // The search finds every marker where they are: the full simulator, bundled.
+    const simulator = await esbuild({
+      entryPoints: [join(REPO_ROOT, 'simulator', 'server.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      write: false,
+    });
+    expect(found(simulator.outputFiles[0]?.text ?? '')).toEqual(markers);
+    const main = await readFile(mainBundle(), 'utf8');
+    expect(main).toContain(serveMarketplace.name);
+    expect(found(main)).toEqual([]);
+  });
+
   it('registers its secure scheme, and quits when another instance holds the lock', async () => {
-    const standIn = electronStandIn({ lock: false, appPath: '', userData: '' });
-    useStandIn(standIn);
-    await import(mainBundle('second'));
+    const standIn = await startMainBundle(mainBundle(), { lock: false, appPath: '', userData: '' });
     const scheme = standIn.calls.find((c) => c[0] === 'protocol.registerSchemesAsPrivileged')?.[1] as {
       privileges: { secure: boolean; standard: boolean };
     }[];
@@ -98,10 +123,7 @@ describe('the main bundle', () => {
       userData = join(dir, 'user-data');
       configHome = join(dir, 'config-home');
       process.env.XDG_CONFIG_HOME = configHome;
-      standIn = electronStandIn({ lock: true, appPath: join(dir, 'app'), userData });
-      useStandIn(standIn);
-      await import(mainBundle('first'));
-      await until(() => standIn.trays.length === 1 && standIn.windows.length === 1);
+      standIn = await startMainBundle(mainBundle(), { lock: true, appPath: join(dir, 'app'), userData });
     });
     afterAll(() => {
       standIn.module.app.emit('will-quit');
@@ -155,8 +177,20 @@ describe('the main bundle', () => {
         'Check now',
         'Pause notifications',
         'Settings',
+        'Open log folder',
         'Quit',
       ]);
+    });
+
+    it('a development run does not update itself, and says so to the About panel', async () => {
+      const answer = (await standIn.ipcMain.invoke(appFrame, 'seller-tray:getUpdateStatus')) as {
+        value: { availability: string; version: string; lastCheck: unknown };
+      };
+      expect(answer.value).toMatchObject({
+        availability: 'development',
+        version: APP_VERSION,
+        lastCheck: null,
+      });
     });
 
     it('answers IPC from its own frame only', async () => {
@@ -192,6 +226,20 @@ describe('the main bundle', () => {
       }
     });
 
+    it('writes its log in the user data folder, and opens that folder from the tray', async () => {
+      await standIn.ipcMain.invoke(appFrame, 'seller-tray:startDemo');
+      const logFile = join(userData, 'logs', 'main.log');
+      await until(() => existsSync(logFile) && readFileSync(logFile, 'utf8').includes('poll ok'));
+      expect(await readFile(logFile, 'utf8')).toMatch(/\[info\] +account connected .*demo=true/);
+      // electron-log's Node entry: none of the IPC listeners its Electron entry would add unchecked.
+      expect(standIn.calls.filter((c) => String(c[1]).includes('__ELECTRON_LOG__'))).toEqual([]);
+      standIn.trays[0]?.item('Open log folder')?.click?.();
+      await until(() => standIn.calls.some((c) => c[0] === 'shell.openPath'));
+      expect(standIn.calls.filter((c) => c[0] === 'shell.openPath')).toEqual([
+        ['shell.openPath', join(userData, 'logs')],
+      ]);
+    });
+
     it.runIf(onLinux)('follows "open at login" with an autostart entry (Linux)', async () => {
       const entry = join(configHome, 'autostart', AUTOSTART_FILE_NAME);
       expect(existsSync(entry)).toBe(false);
@@ -204,21 +252,98 @@ describe('the main bundle', () => {
     });
   });
 
-  it('packaged: no DevTools, and no menu with developer items (Linux: none at all)', async () => {
-    const standIn = electronStandIn({
-      lock: true,
-      packaged: true,
-      appPath: join(dir, 'app'),
-      userData: join(dir, 'user-data-packaged'),
+  describe('order links (seller-tray://order/<id>)', () => {
+    let standIn: ElectronStandIn;
+    const savedArgv = process.argv;
+    const unknownOrder = randomUUID();
+    const sent = () =>
+      standIn.windows[0]?.webContents.sent.flatMap((m) => m.args) as {
+        type: string;
+        orderId?: string;
+        message?: string;
+      }[];
+    const appFrame = 'app://seller-tray/index.html';
+
+    beforeAll(async () => {
+      // A laptop in demo mode, started by a link to an order its account does not have.
+      const userData = join(dir, 'user-data-links');
+      await mkdir(userData, { recursive: true });
+      await writeFile(join(userData, 'settings.json'), JSON.stringify({ demoMode: true }));
+      process.argv = [process.execPath, `seller-tray://order/${unknownOrder}`];
+      try {
+        standIn = await startMainBundle(mainBundle(), { lock: true, appPath: join(dir, 'app'), userData });
+        await until(() => sent()?.some((e) => e.type === 'problem') === true, 15_000);
+      } finally {
+        process.argv = savedArgv;
+      }
+    }, 30_000);
+    afterAll(() => standIn.module.app.emit('will-quit'));
+
+    it('at first launch: the window comes up, saying the order is not in this marketplace account', () => {
+      expect(standIn.windows[0]?.visible).toBe(true);
+      expect(sent()).toContainEqual(
+        expect.objectContaining({
+          type: 'problem',
+          message: 'This order is not in this marketplace account.',
+        }),
+      );
     });
-    useStandIn(standIn);
-    await import(mainBundle('packaged'));
+
+    it('from a second launch (Windows, Linux): the hidden window opens on an order of the account', async () => {
+      let orderId: string | undefined;
+      await until(() => {
+        void standIn.ipcMain.invoke(appFrame, 'seller-tray:listOrders', {}).then((answer) => {
+          orderId = (answer as { value?: { orders: { orderId: string }[] } }).value?.orders[0]?.orderId;
+        });
+        return orderId !== undefined;
+      }, 15_000);
+      const window = standIn.windows[0];
+      window?.hide();
+      standIn.module.app.emit('second-instance', {}, [
+        '/opt/Seller Tray/seller-tray',
+        `seller-tray://order/${orderId}`,
+      ]);
+      await until(() => sent().some((e) => e.type === 'open-order'), 15_000);
+      expect(sent().filter((e) => e.type === 'open-order')).toEqual([{ type: 'open-order', orderId }]);
+      expect(window?.visible).toBe(true);
+    });
+
+    it('from a second launch: a hostile link is refused and said so; a launch without one just shows the window', async () => {
+      standIn.module.app.emit('second-instance', {}, [
+        '/x/seller-tray',
+        'seller-tray://order/../settings?x=1',
+      ]);
+      await until(() =>
+        sent().some((e) => e.message?.startsWith('Seller Tray cannot open this link') === true),
+      );
+      const window = standIn.windows[0];
+      window?.hide();
+      const before = sent().length;
+      standIn.module.app.emit('second-instance', {}, ['/x/seller-tray']);
+      expect(window?.visible).toBe(true);
+      expect(sent()).toHaveLength(before);
+    });
+
+    it.runIf(process.platform === 'linux')(
+      'registers itself for the links (development on Linux: a desktop entry of its own)',
+      async () => {
+        const entry = join(process.env.XDG_DATA_HOME ?? '', 'applications', 'seller-tray-links.desktop');
+        await until(() => existsSync(entry));
+        const text = await readFile(entry, 'utf8');
+        expect(text).toContain(`Exec=${process.execPath} ${join(dir, 'app')} %u`);
+        expect(text).toContain('MimeType=x-scheme-handler/seller-tray;');
+      },
+    );
+  });
+
+  it('started at login without a link, a set-up app stays in the tray', async () => {
+    const userData = join(dir, 'user-data-tray-only');
+    await mkdir(userData, { recursive: true });
+    await writeFile(join(userData, 'settings.json'), JSON.stringify({ demoMode: true }));
+    const standIn = await startMainBundle(mainBundle(), { lock: true, appPath: join(dir, 'app'), userData });
     try {
-      await until(() => standIn.windows.length === 1);
-      expect(standIn.windows[0]?.options.webPreferences.devTools).toBe(false);
-      const menus = standIn.calls.filter((c) => c[0] === 'Menu.setApplicationMenu');
-      expect(menus).toEqual([['Menu.setApplicationMenu', applicationMenu(process.platform)]]);
-      expect(JSON.stringify(menus)).not.toMatch(/toggleDevTools|reload/i);
+      await until(() => standIn.trays[0]?.toolTip.includes('not set up') === false);
+      expect(standIn.windows[0]?.visible).toBe(false);
     } finally {
       standIn.module.app.emit('will-quit');
     }

@@ -225,7 +225,10 @@ describe('7. short pages and an empty page that says there is more', () => {
     await poll(laptop);
     expect(announced(laptop)).toEqual([bought]);
     expect(await cliJson(['events', 'all', '--all'])).toHaveLength(allEvents().length);
-    expect((await cliJson(['orders', 'list', '--all'])).map((o) => o.orderId)).toEqual(allOrderIds());
+    // Newest first: the listing's order, reversed.
+    expect((await cliJson(['orders', 'list', '--all'])).map((o) => o.orderId)).toEqual(
+      allOrderIds().reverse(),
+    );
   });
 });
 
@@ -296,8 +299,12 @@ describe('11. a server that ignores the offset', () => {
     const before = sim.requestCounts.listEvents;
     await laptop.core.checkNow();
     expect(sim.requestCounts.listEvents - before).toBeLessThanOrEqual(3);
-    expect(laptop.core.status().connection).toBe('offline');
+    // The marketplace answered, so this is no "offline": a problem the user is told of in words.
+    expect(laptop.core.status().connection).toBe('failing');
     expect(laptop.core.status().lastError).toMatch(/listEvents: .*ignore the offset/);
+    expect(laptop.core.status().problem?.details).toContainEqual(
+      expect.stringMatching(/listEvents: .*ignore the offset/),
+    );
 
     const run = await cli(['orders', 'list', '--all']);
     expect(run.code).toBe(1);

@@ -15,7 +15,7 @@ const root = join(here, '..', '..');
 // prints those only when it writes no report).
 const scan = createRequire(import.meta.url)('@doyensec/electronegativity/dist/runner.js');
 const SOURCES = ['main', 'preload', 'renderer'];
-const isTestFile = (path) => /\.test\.tsx?$|[/\\]test-support[/\\]|test-fakes\.ts$/.test(path);
+const isTestFile = (path) => /\.test\.tsx?$/.test(path);
 
 const input = mkdtempSync(join(tmpdir(), 'electronegativity-'));
 try {

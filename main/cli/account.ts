@@ -1,6 +1,9 @@
 // Where the CLI finds the account: flags first, then the environment, then the settings
 // the app (or `seller-tray login`) saved; the secret from the environment or the keychain.
+// The app's demo marketplace lives only inside the running app (its address changes each run),
+// so an account saved in demo mode is no account for the CLI: it says none is configured.
 import type { SellerApiClientOptions } from '../core/api/client';
+import { type Log, silentLog } from '../core/log';
 import { ensurePrivateDir, userDataDir } from '../core/paths';
 import {
   adoptUnboundSecret,
@@ -25,12 +28,13 @@ export interface Account {
   api: Settings['api'];
 }
 
-/** How a client reaches the account, as the app's would. */
-export function clientOptions(account: Account): SellerApiClientOptions {
+/** How a client reaches the account, as the app's would; its failed calls go to `log` (--verbose). */
+export function clientOptions(account: Account, log: Log = silentLog): SellerApiClientOptions {
   return {
     baseUrl: account.baseUrl,
     credentials: { clientId: account.clientId, clientSecret: account.clientSecret },
     ...apiOptions(account.api),
+    log,
   };
 }
 
@@ -52,11 +56,15 @@ export function resolveAccount(
   env: NodeJS.ProcessEnv = process.env,
 ): Account {
   const saved = stores.settings.load().settings;
+  const account = saved.demoMode ? { baseUrl: '', clientId: '' } : saved;
   // An empty variable counts as unset, as shells make it easy to export one by accident.
-  const baseUrl = flags.baseUrl || env.SELLER_API_BASE_URL || saved.baseUrl;
-  if (!baseUrl)
-    throw new UsageError('no base URL: pass --base-url, set SELLER_API_BASE_URL, or run seller-tray login');
-  const clientId = flags.clientId || env.SELLER_CLIENT_ID || saved.clientId;
+  const baseUrl = flags.baseUrl || env.SELLER_API_BASE_URL || account.baseUrl;
+  if (!baseUrl) {
+    throw new UsageError(
+      `no marketplace configured${saved.demoMode ? ' (the app is in demo mode, whose marketplace runs only inside the app)' : ''}: pass --base-url, set SELLER_API_BASE_URL, or run seller-tray login`,
+    );
+  }
+  const clientId = flags.clientId || env.SELLER_CLIENT_ID || account.clientId;
   return {
     baseUrl,
     clientId,

@@ -1,8 +1,18 @@
 // The CLI's commands: each turns its arguments into client calls and returns what to print.
+
+import { compareEventTime } from '../../preload/order-status';
 import type { SellerApiClient } from '../core/api/client';
+import { SellerApiError } from '../core/api/errors';
 import type { PageOf, WalkedPage } from '../core/api/pagination';
-import { type Listed, STATUS_CODES, type StatusCode, type UnreadableItem } from '../core/api/wire';
-import type { Printable } from './format';
+import {
+  type Listed,
+  type MarketplaceEvent,
+  orderIdOf,
+  STATUS_CODES,
+  type StatusCode,
+  type UnreadableItem,
+} from '../core/api/wire';
+import type { CredentialsCheck, Printable } from './format';
 
 export class UsageError extends Error {}
 
@@ -13,6 +23,8 @@ export interface CommandOptions {
   order?: string | undefined;
   description?: string | undefined;
   detail?: string | undefined;
+  /** JSON output: the API's objects only (an order list then needs no statuses). */
+  json?: boolean | undefined;
 }
 
 /** `InProgress` on the command line is `ProvisioningInProgress` on the wire. */
@@ -44,6 +56,35 @@ function readable<T>(listed: Listed<T>, aside: UnreadableItem[]): T[] {
   return listed.items;
 }
 
+/** Every item of a walk; those that could not be read go to `aside`. */
+async function walked<T>(walk: AsyncIterable<WalkedPage<T>>, aside: UnreadableItem[]): Promise<T[]> {
+  const items: T[] = [];
+  for await (const page of walk) items.push(...readable(page, aside));
+  return items;
+}
+
+/** Each order's status: that of its latest event, as the app reads it. */
+function latestStatuses(events: MarketplaceEvent[]): Map<string, string> {
+  const statuses = new Map<string, string>();
+  for (const event of [...events].sort(compareEventTime)) {
+    const orderId = orderIdOf(event);
+    if (orderId !== undefined) statuses.set(orderId, event.statusCode);
+  }
+  return statuses;
+}
+
+/** Whether the marketplace takes the credentials, when there are any to try. */
+async function checkCredentials(client: SellerApiClient): Promise<CredentialsCheck> {
+  try {
+    const { sellerId } = await client.authenticate();
+    return { outcome: 'accepted', sellerId };
+  } catch (error) {
+    if (error instanceof UsageError) return { outcome: 'not given', reason: error.message };
+    if (error instanceof SellerApiError && error.credentialsRejected) return { outcome: 'rejected' };
+    throw error;
+  }
+}
+
 /** One page, or with --all every item; both print as the list of items. */
 async function list<T>(
   all: boolean,
@@ -52,9 +93,7 @@ async function list<T>(
   walk: () => AsyncIterable<WalkedPage<T>>,
 ): Promise<T[]> {
   if (!all) return readable(await page(), aside);
-  const items: T[] = [];
-  for await (const walked of walk()) items.push(...readable(walked, aside));
-  return items;
+  return walked(walk(), aside);
 }
 
 async function printable(
@@ -72,7 +111,7 @@ async function printable(
   };
   switch (`${noun} ${verb ?? ''}`.trim()) {
     case 'ping':
-      return { kind: 'ping', value: await client.ping() };
+      return { kind: 'ping', value: await client.ping(), credentials: await checkCredentials(client) };
     case 'events new':
       return {
         kind: 'events',
@@ -93,16 +132,15 @@ async function printable(
           () => client.allEvents(),
         ),
       };
-    case 'orders list':
+    case 'orders list': {
+      // The listing is oldest first: the newest are at its end, so it is read whole.
+      const orders = (await walked(client.allOrders(), aside)).reverse();
       return {
         kind: 'orders',
-        value: await list(
-          options.all,
-          aside,
-          () => client.listOrders(page),
-          () => client.allOrders(),
-        ),
+        value: options.all ? orders : orders.slice(options.offset, options.offset + options.limit),
+        ...(options.json ? {} : { statuses: latestStatuses(await walked(client.allEvents(), aside)) }),
       };
+    }
     case 'orders get':
       return { kind: 'order', value: await client.getOrder(argument('order id')) };
     case 'licenses list':
@@ -126,6 +164,10 @@ async function postStatus(
     throw new UsageError(`status takes an order id and one of ${Object.keys(STATUS_WORDS).join(', ')}`);
   }
   if (!options.description?.trim()) throw new UsageError('status needs --description TEXT');
+  // As in the app: a failure says what failed and why, for the buyer's sake.
+  if (statusCode === 'ProvisioningFailed' && !options.detail?.trim()) {
+    throw new UsageError('status Failed needs --detail TEXT: the reason, as the app asks for it');
+  }
   return client.sendEvent({
     eventTypeCode: 'ServicePurchased',
     statusCode,

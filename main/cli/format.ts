@@ -1,14 +1,24 @@
-// What the CLI prints. Human-readable output is one line per item, tab-separated so it pipes into
-// cut/awk; the server's text in it has its control characters escaped (marketplace-text.ts), so a
-// buyer's name can neither forge a line nor send the terminal an escape sequence. JSON output is
-// the API's objects exactly.
-import type { License, MarketplaceEvent, Order, PingResponse } from '../core/api/wire';
+// What the CLI prints. Human-readable lists are one line per item, tab-separated so they pipe
+// into cut/awk; one order is a labelled view, a line per fact. The server's text has its control
+// characters escaped (marketplace-text.ts), so a buyer's name can neither forge a line nor send
+// the terminal an escape sequence. JSON output is the API's objects exactly.
+
+import { escapedControls, escapedInJson } from '../../preload/marketplace-text';
+import { orderLink } from '../../preload/order-link';
+import { statusLabel } from '../../preload/status-words';
+import type { License, MarketplaceEvent, Order, PingResponse, Quantity } from '../core/api/wire';
 import { orderIdOf } from '../core/api/wire';
-import { escapedControls, escapedInJson } from '../core/marketplace-text';
+
+/** What trying the credentials found: accepted, rejected, or none to try (and why). */
+export type CredentialsCheck =
+  | { outcome: 'accepted'; sellerId: number | null }
+  | { outcome: 'rejected' }
+  | { outcome: 'not given'; reason: string };
 
 export type Printable =
-  | { kind: 'ping'; value: PingResponse }
-  | { kind: 'orders'; value: Order[] }
+  | { kind: 'ping'; value: PingResponse; credentials: CredentialsCheck }
+  /** Newest first; with each order's status when the events were read. */
+  | { kind: 'orders'; value: Order[]; statuses?: ReadonlyMap<string, string> }
   | { kind: 'order'; value: Order }
   | { kind: 'events'; value: MarketplaceEvent[] }
   /** A posted status: the stored event, or undefined when the server confirmed without one. */
@@ -21,18 +31,81 @@ const cell = (value: unknown): string =>
 /** One item's line: its cells tab-separated, the server's text escaped. */
 export const row = (cells: unknown[]): string => `${cells.map(cell).join('\t')}\n`;
 
-function orderRow(order: Order): string {
-  const first = order.documentLines[0]?.lineItem;
+const totalOf = (order: Order): string | undefined => {
   const total = order.anticipatedMonetaryTotal;
+  return total?.amount === undefined
+    ? undefined
+    : `${total.amount} ${total.currencyCode ?? order.documentCurrencyCode}`;
+};
+
+/** An order's line: id, issued, status (when known), buyer, first product × quantity, total. */
+function orderRow(order: Order, statuses?: ReadonlyMap<string, string>): string {
+  const first = order.documentLines[0]?.lineItem;
   return row([
     order.orderId,
     order.issueTime,
+    ...(statuses ? [statusLabel(statuses.get(order.orderId ?? ''))] : []),
     order.buyerCustomerParty.party?.partyName,
     first ? `${first.name ?? '?'} × ${first.quantity?.value ?? '?'}` : undefined,
-    total?.amount === undefined
-      ? undefined
-      : `${total.amount} ${total.currencyCode ?? order.documentCurrencyCode}`,
+    totalOf(order),
   ]);
+}
+
+const quantityText = (q: Quantity | undefined): string | undefined =>
+  q?.value === undefined ? undefined : [q.value, q.unitCode].filter((p) => p !== undefined).join(' ');
+
+/** One order to read: a labelled line per fact, its lines indented; nothing absent is printed. */
+function orderView(order: Order): string {
+  const buyer = order.buyerCustomerParty;
+  const contact = buyer.buyerContact;
+  const validity = order.validityPeriod;
+  const facts: [string, unknown][] = [
+    ['Order', order.orderId],
+    ['Issued', order.issueTime],
+    ['Type', order.orderTypeCode],
+    ['Buyer', buyer.party?.partyName],
+    ['Account id', buyer.supplierAssignedAccountId],
+    ['Contact', [contact?.name, contact?.electronicMail, contact?.telephone].filter(Boolean).join(', ')],
+    ['Seller', order.sellerSupplierParty.party?.partyName],
+    ['Total', totalOf(order)],
+    ['Valid', validity && [validity.startDate, validity.endDate].filter(Boolean).join(' to ')],
+    ['Note', order.note],
+    // The link that opens the order in Seller Tray (none for an odd id).
+    ['Link', order.orderId === undefined ? undefined : orderLink(order.orderId)],
+  ];
+  const lines = order.documentLines.map((line, i) => {
+    const item = line.lineItem;
+    const price = item?.price?.priceAmount;
+    const per = quantityText(item?.price?.baseQuantity);
+    return [
+      `  ${line.lineId ?? i + 1}. ${cell(item?.name)}`,
+      item?.sellersItemId && ` (${cell(item.sellersItemId)})`,
+      item?.quantity && ` × ${cell(quantityText(item.quantity))}`,
+      price?.amount !== undefined && ` at ${cell(price.amount)} ${cell(price.currencyCode ?? '')}`.trimEnd(),
+      price?.amount !== undefined && per && ` per ${cell(per)}`,
+      '\n',
+    ]
+      .filter(Boolean)
+      .join('');
+  });
+  const width = Math.max(...facts.map(([label]) => label.length)) + 2;
+  return [
+    ...facts
+      .filter(([, value]) => value !== undefined && value !== '')
+      .map(([label, value]) => `${`${label}:`.padEnd(width)}${cell(value)}\n`),
+    ...(lines.length > 0 ? ['Lines:\n', ...lines] : []),
+  ].join('');
+}
+
+function credentialsLine(check: CredentialsCheck): string {
+  switch (check.outcome) {
+    case 'accepted':
+      return `credentials: accepted${check.sellerId === null ? '' : ` (seller ${check.sellerId})`}\n`;
+    case 'rejected':
+      return 'credentials: rejected: check the client id and secret in the Seller Console\n';
+    case 'not given':
+      return `credentials: not checked (${escapedControls(check.reason)})\n`;
+  }
 }
 
 const eventRow = (e: MarketplaceEvent): string =>
@@ -43,13 +116,15 @@ const licenseRow = (l: License): string => row([l.licenseId, l.electronicMail, o
 export function formatItems(result: Printable): string {
   switch (result.kind) {
     case 'ping':
-      return Object.entries(result.value)
-        .map(([key, value]) => `${cell(key)}: ${cell(value)}\n`)
-        .join('');
+      return (
+        Object.entries(result.value)
+          .map(([key, value]) => `${cell(key)}: ${cell(value)}\n`)
+          .join('') + credentialsLine(result.credentials)
+      );
     case 'orders':
-      return result.value.map(orderRow).join('');
+      return result.value.map((order) => orderRow(order, result.statuses)).join('');
     case 'order':
-      return orderRow(result.value);
+      return orderView(result.value);
     case 'events':
       return result.value.map(eventRow).join('');
     case 'event':

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseOrderLink } from '../../preload/order-link';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { startCaptureServer } from '../../test/support/capture-server';
 import { CONTROL_OR_BIDI, FORGED_ORDER_ID, hostileOrder } from '../../test/support/hostile-order';
@@ -37,28 +38,88 @@ async function json(args: string[]) {
 const firstOrderId = () => JSON.parse(sim.store.listOrderJson(1001, 0, 1).items[0] ?? '{}').orderId as string;
 
 describe('seller-tray reads', () => {
-  it('pings', async () => {
+  it('pings, and says the credentials work', async () => {
     const run = await cli(['ping']);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /^access: public\ndate: \d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\nstage: prod\nversion: v1\n$/,
+      /^access: public\ndate: \d{4}-\d\d-\d\d-\d\d:\d\d:\d\d\nstage: prod\nversion: v1\ncredentials: accepted \(seller 1001\)\n$/,
     );
   });
 
-  it('lists every order with --all --json, as the API has them', async () => {
-    const orders = await json(['orders', 'list', '--all']);
-    expect(orders).toHaveLength(30);
-    expect(orders[0]).toEqual(JSON.parse(sim.store.listOrderJson(1001, 0, 1).items[0] ?? ''));
+  it('pings, and says the marketplace rejects a wrong secret, with exit status 1', async () => {
+    const run = await cli(['ping'], { SELLER_CLIENT_SECRET: 'not-the-secret' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('stage: prod\n');
+    expect(run.stdout).toContain('credentials: rejected');
+    expect(run.stdout).not.toContain('not-the-secret');
+    const json = await cli(['ping', '--json'], { SELLER_CLIENT_SECRET: 'not-the-secret' });
+    expect(JSON.parse(json.stdout)).toMatchObject({ stage: 'prod', credentials: { outcome: 'rejected' } });
   });
 
-  it('lists one page by default, honouring --offset and --limit, one line per order', async () => {
+  it('pings without credentials, saying they were not checked', async () => {
+    const run = await cli(['ping'], { SELLER_CLIENT_ID: '', SELLER_CLIENT_SECRET: '' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/credentials: not checked \(no client id: /);
+  });
+
+  it('lists every order with --all --json, newest first, as the API has them', async () => {
+    const orders = await json(['orders', 'list', '--all']);
+    expect(orders).toHaveLength(30);
+    expect(orders[0]).toEqual(JSON.parse(sim.store.listOrderJson(1001, 29, 1).items[0] ?? ''));
+    expect(orders[29]).toEqual(JSON.parse(sim.store.listOrderJson(1001, 0, 1).items[0] ?? ''));
+  });
+
+  it('lists the newest orders first, honouring --offset and --limit, one line per order with its status', async () => {
     const run = await cli(['orders', 'list', '--offset', '1', '--limit', '2']);
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]?.split('\t')[0]).toBe(
-      JSON.parse(sim.store.listOrderJson(1001, 1, 1).items[0] ?? '').orderId,
+    const [orderId, issued, status] = lines[0]?.split('\t') ?? [];
+    const second = JSON.parse(sim.store.listOrderJson(1001, 28, 1).items[0] ?? '');
+    expect([orderId, issued]).toEqual([second.orderId, second.issueTime]);
+    expect(['New', 'In progress', 'Completed', 'Failed']).toContain(status);
+    // The same status the events say.
+    const latest = sim.store
+      .listEvents(1001, 0, 100_000)
+      .items.filter((e) => e.additionalProperties?.some((p) => p.value === orderId))
+      .at(-1)?.statusCode;
+    expect(status).toBe(
+      {
+        ProvisioningStarted: 'New',
+        ProvisioningInProgress: 'In progress',
+        ProvisioningCompleted: 'Completed',
+        ProvisioningFailed: 'Failed',
+      }[latest ?? ''],
     );
+  });
+
+  it('shows one order as a view to read, a labelled line per fact and a line per order line', async () => {
+    const order = JSON.parse(sim.store.orderJson(1001, firstOrderId()) ?? '{}');
+    const run = await cli(['orders', 'get', order.orderId]);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^Order: +${order.orderId}$`));
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^Buyer: +${order.buyerCustomerParty.party.partyName}$`)),
+    );
+    expect(lines).toContain('Lines:');
+    const first = order.documentLines[0].lineItem;
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^  1\\. ${first.name} \\(${first.sellersItemId}\\) × ${first.quantity.value}`),
+      ),
+    );
+  });
+
+  it('answers help without any configuration', async () => {
+    const run = await cli(['help'], {
+      SELLER_API_BASE_URL: '',
+      SELLER_CLIENT_ID: '',
+      SELLER_CLIENT_SECRET: '',
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: seller-tray/);
+    expect(run.stderr).toBe('');
   });
 
   it('gets an order, its licenses and a license', async () => {
@@ -87,21 +148,30 @@ describe("the marketplace's text", () => {
 
   it('is escaped in human output: one line per order, the order id first, no control reaching the terminal', async () => {
     const orderId = (await admin(sim.url, 'POST', 'purchases', { order: hostileOrder })).json.orderId;
-    const one = await cli(['orders', 'get', orderId]);
-    expect(one.code).toBe(0);
-    expect(one.stdout.split('\n')).toHaveLength(2);
-    expect(besidesStructure(one.stdout)).not.toMatch(CONTROL_OR_BIDI);
-    const [id, , buyer, product, total] = one.stdout.trimEnd().split('\t');
-    expect(id).toBe(orderId);
-    expect(buyer).toContain(`\\x1b]0;pwned\\x07\\x1b[2J\\n${FORGED_ORDER_ID}\\tBcc:`);
-    expect(product).toBe('\\u202e00.1$ :latoT\\u202c × 1');
-    expect(total).toBe('9999.99 EUR');
-
     const all = await cli(['orders', 'list', '--all']);
+    expect(besidesStructure(all.stdout)).not.toMatch(CONTROL_OR_BIDI);
     const lines = all.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(31);
     const ids = new Set(sim.store.listOrderJson(1001, 0, 100).items.map((o) => JSON.parse(o).orderId));
     for (const line of lines) expect(ids.has(line.split('\t')[0])).toBe(true);
+    const [id, , status, buyer, product, total] = lines[0]?.split('\t') ?? [];
+    expect([id, status]).toEqual([orderId, 'New']); // the newest first
+    expect(buyer).toContain(`\\x1b]0;pwned\\x07\\x1b[2J\\n${FORGED_ORDER_ID}\\tBcc:`);
+    expect(product).toBe('\\u202e00.1$ :latoT\\u202c × 1');
+    expect(total).toBe('9999.99 EUR');
+
+    // One order's view: a line per fact, none forged by the buyer's line breaks.
+    const one = await cli(['orders', 'get', orderId]);
+    expect(one.code).toBe(0);
+    expect(besidesStructure(one.stdout)).not.toMatch(CONTROL_OR_BIDI);
+    const facts = one.stdout.trimEnd().split('\n');
+    expect(facts.every((line) => /^(\w[\w ]*:| {2}\d+\. )/.test(line))).toBe(true);
+    expect(facts.find((line) => line.startsWith('Buyer:'))).toContain(`\\n${FORGED_ORDER_ID}\\tBcc:`);
+    expect(facts.find((line) => line.startsWith('Total:'))).toMatch(/ 9999\.99 EUR$/);
+    // And the link that opens the order in Seller Tray (the same parser as the app's reads it back).
+    const link = facts.find((line) => line.startsWith('Link:'))?.split(/ +/)[1] ?? '';
+    expect(link).toBe(`seller-tray://order/${orderId}`);
+    expect(parseOrderLink(link)).toBe(orderId);
   });
 
   it('stays exact in --json, with the characters a terminal acts on written as \\u escapes', async () => {
@@ -137,6 +207,7 @@ describe('seller-tray status', () => {
   it.each([
     [['status', 'x', 'Done', '--description', 'd'], 'InProgress, Completed, Failed'],
     [['status', 'x', 'Completed'], '--description'],
+    [['status', 'x', 'Failed', '--description', 'Could not provision'], 'status Failed needs --detail'],
   ])('refuses %j with exit status 2', async (args, words) => {
     const run = await cli(args);
     expect(run.code).toBe(2);
@@ -227,7 +298,25 @@ describe('seller-tray login and watch', () => {
     expect(run.stderr).toContain('rejected');
     const after = await cli(['orders', 'list'], laptop);
     expect(after.code).toBe(2);
-    expect(after.stderr).toContain('no base URL');
+    expect(after.stderr).toContain('no marketplace configured');
+  });
+
+  it("says no marketplace is configured rather than using the app's demo address", async () => {
+    const laptop = await laptopEnv();
+    const folder = join(laptop.XDG_CONFIG_HOME ?? '', 'Seller Tray');
+    await mkdir(folder, { recursive: true });
+    const demo = { baseUrl: 'http://127.0.0.1:45871', clientId: 'demo-client', demoMode: true };
+    await writeFile(join(folder, 'settings.json'), JSON.stringify(demo));
+    const run = await cli(['orders', 'list'], laptop);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no marketplace configured (the app is in demo mode');
+    expect(run.stderr).not.toMatch(/ECONNREFUSED|45871/);
+
+    // Logging in ends the demo, for the app too.
+    await cli(['login', '--base-url', sim.url, '--client-id', 'demo-client-2'], laptop, 'demo-secret-2');
+    const settings = JSON.parse(await readFile(join(folder, 'settings.json'), 'utf8'));
+    expect(settings).toMatchObject({ baseUrl: sim.url, clientId: 'demo-client-2', demoMode: false });
+    expect((await cli(['orders', 'list'], laptop)).code).toBe(0);
   });
 
   it('keeps the secret in the keychain, so later commands need none in the environment', async () => {
@@ -278,6 +367,36 @@ describe('seller-tray login and watch', () => {
     expect(seen.replace(/[\t\n]/g, '')).not.toMatch(CONTROL_OR_BIDI);
   }, 60_000);
 
+  it('--verbose writes what the app would log to stderr; without it, stderr stays empty', async () => {
+    const script = { script: [{ operation: 'listOrders', action: 'status', status: 503 }] };
+    await admin(sim.url, 'PATCH', 'faults', script);
+    const quiet = await cli(['orders', 'list']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
+
+    await admin(sim.url, 'PATCH', 'faults', script);
+    const verbose = await cli(['orders', 'list', '--verbose']);
+    expect(verbose.code).toBe(0);
+    expect(verbose.stdout).toBe(quiet.stdout);
+    expect(verbose.stderr).toMatch(
+      /^seller-tray: warn call failed operation=listOrders status=503 requestId=[0-9a-f-]{36} .*attempt=1 next=retry/m,
+    );
+
+    const laptop = await laptopEnv();
+    await cli(['login', '--base-url', sim.url, '--client-id', 'demo-client'], laptop, 'demo-secret');
+    // Without --verbose no log line: only the first run's one sentence for the user.
+    expect((await cli(['watch', '--once'], laptop)).stderr).toMatch(
+      /^seller-tray: first run on this computer: [^\n]*\n$/,
+    );
+    const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId;
+    const watched = await cli(['watch', '--once', '--verbose'], laptop);
+    expect(watched.stderr).toMatch(/^seller-tray: info poll ok events=\d+ newEvents=\d+ newOrders=1 /m);
+    expect(watched.stderr).toContain(`seller-tray: info announcement kind=new-order orderId=${orderId}`);
+    for (const run of [verbose, watched]) {
+      expect(run.stderr).not.toMatch(/demo-secret|Authorization|Bearer |Basic /);
+    }
+  }, 60_000);
+
   it('prints each new order once on every laptop, and not the backlog', async () => {
     const a = await laptopEnv();
     const b = await laptopEnv();
@@ -286,10 +405,14 @@ describe('seller-tray login and watch', () => {
       const first = await cli(['watch', '--once'], laptop);
       expect(first.code).toBe(0);
       expect(first.stdout).toBe('');
+      expect(first.stderr).toBe(
+        'seller-tray: first run on this computer: recorded 30 existing orders without printing them; new orders are printed from now on.\n',
+      );
     }
     const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId;
     const seenByA = await cli(['watch', '--once', '--json'], a);
     const seenByB = await cli(['watch', '--once'], b);
+    expect(seenByA.stderr).toBe(''); // not a first run any more
     expect(JSON.parse(seenByA.stdout)).toMatchObject({ orderId, buyer: expect.any(String) });
     expect(seenByB.stdout.split('\t')[0]).toBe(orderId);
     expect((await cli(['watch', '--once'], a)).stdout).toBe('');

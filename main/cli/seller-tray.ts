@@ -1,31 +1,40 @@
 // `seller-tray`: the headless command line over the Seller API client, for ops scripts and
 // black-box tests. Output is built whole before it is written: a failure leaves stdout empty.
 import { parseArgs } from 'node:util';
+import { escapedControls } from '../../preload/marketplace-text';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
 import { APP_VERSION } from '../core/app-identity';
 import { diagnose, formatDiagnosis } from '../core/diagnosis';
 import { describeAside } from '../core/kept-aside';
-import { escapedControls } from '../core/marketplace-text';
+import { lineLog, silentLog } from '../core/log';
 import { KeychainUnavailableError } from '../core/secrets';
 import { clientOptions, cliStores, resolveAccount } from './account';
 import { runCommand, UsageError } from './commands';
 import { describeProblem, formatItems, terminalJson } from './format';
-import { login, watch } from './session';
+import { login, WatchFailed, watch } from './session';
 
 const USAGE = `Usage: seller-tray <command> [options]
 
 Commands:
-  ping
+  help               this text
+  ping               says whether the marketplace answers and, when credentials are given,
+                     whether it accepts them (exit 1 when it rejects them)
   events new | events all
-  orders list | orders get <orderId>
+  orders list        newest first, with each order's status (--limit N of them, default 50;
+                     --all for every one)
+  orders get <orderId>
+                     one order to read: buyer, contact, total, validity, its lines
   licenses list [--order <orderId>] | licenses get <licenseId>
   status <orderId> <InProgress|Completed|Failed> --description TEXT [--detail TEXT]
+                     Failed needs --detail: the reason, as the app asks for it
   login              reads the client secret from standard input into the system keychain,
-                     and saves --base-url and --client-id for the app and later commands
+                     and saves --base-url and --client-id for the app and later commands;
+                     it ends the app's demo mode
   watch [--once] [--interval SECONDS]
-                     polls like the app; prints one line (with --json one object) per new order
+                     polls like the app; prints one line (with --json one object) per new order;
+                     the first run on a computer records the orders already there, unprinted
   doctor             tries each operation the app reads with and reports what answered, how
                      long it took, and where the marketplace differs from the spec (for support:
                      no secret or token in it); exit 1 when an operation failed
@@ -38,6 +47,8 @@ Options:
   --all              every page of a list; otherwise one page (--offset, --limit)
   --offset N --limit N
   --order ID --description TEXT --detail TEXT
+  --verbose          what the app would log, on stderr: failed calls (operation, HTTP status,
+                     request id), polls, deliveries, announcements; never a secret or token
   --help`;
 
 async function main(argv: string[]): Promise<number> {
@@ -49,15 +60,18 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const { values, positionals } = parsed;
-  if (values.help) {
+  // Help needs no marketplace.
+  if (values.help || (positionals[0] === 'help' && positionals.length === 1)) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  // Only with --verbose: stderr otherwise carries the failure alone.
+  const log = values.verbose ? lineLog((line) => process.stderr.write(`seller-tray: ${line}\n`)) : silentLog;
   try {
     const stores = cliStores();
     const account = resolveAccount({ baseUrl: values['base-url'], clientId: values['client-id'] }, stores);
     if (positionals[0] === 'login' && positionals.length === 1) {
-      process.stdout.write(await login(account, stores));
+      process.stdout.write(await login(account, stores, log));
       return 0;
     }
     if (positionals[0] === 'watch' && positionals.length === 1) {
@@ -66,10 +80,11 @@ async function main(argv: string[]): Promise<number> {
         once: values.once ?? false,
         intervalSeconds,
         json: values.json ?? false,
+        log,
       });
       return 0;
     }
-    const connection = clientOptions(account);
+    const connection = clientOptions(account, log);
     if (positionals[0] === 'doctor' && positionals.length === 1) {
       const diagnosis = await diagnose(connection);
       process.stdout.write(values.json ? terminalJson(diagnosis) : formatDiagnosis(diagnosis, APP_VERSION));
@@ -83,15 +98,19 @@ async function main(argv: string[]): Promise<number> {
       order: values.order,
       description: values.description,
       detail: values.detail,
+      json: values.json,
     });
-    process.stdout.write(values.json ? terminalJson(result.value) : formatItems(result));
+    const value =
+      result.kind === 'ping' ? { ...result.value, credentials: result.credentials } : result.value;
+    process.stdout.write(values.json ? terminalJson(value) : formatItems(result));
     if (aside.length > 0) process.stderr.write(describeProblem(describeAside(aside)));
-    return 0;
+    return result.kind === 'ping' && result.credentials.outcome === 'rejected' ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {
       process.stderr.write(`seller-tray: ${error.message}\n\n${USAGE}\n`);
       return 2;
     }
+    if (error instanceof WatchFailed) return 1;
     if (error instanceof KeychainUnavailableError) {
       process.stderr.write(`seller-tray: ${error.message}\n`);
       return 1;
@@ -124,6 +143,7 @@ function parse(argv: string[]) {
       detail: { type: 'string' },
       once: { type: 'boolean' },
       interval: { type: 'string' },
+      verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });

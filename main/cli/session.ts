@@ -1,11 +1,15 @@
 // The CLI commands that keep state where the app keeps it: `login` stores the secret in the
 // keychain and the account in the settings; `watch` runs the core's poller, so two home
 // directories behave as two laptops.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { SellerApiClient } from '../core/api/client';
+import type { Log } from '../core/log';
 import { secretOwner } from '../core/secrets';
 import { SellerCore } from '../core/seller-core';
 import { accountDir } from '../core/service';
 import { parseSettingsPatch } from '../core/settings';
+import { DATABASE_FILE } from '../core/store/account-store';
 import { type Account, type CliStores, clientOptions } from './account';
 import { UsageError } from './commands';
 import { describeProblem, row, terminalJson } from './format';
@@ -19,27 +23,35 @@ async function readStdin(): Promise<string> {
 }
 
 /** Checks the credentials with a token request, then stores them; a typo is never saved. */
-export async function login(account: Account, stores: CliStores): Promise<string> {
+export async function login(account: Account, stores: CliStores, log: Log): Promise<string> {
   if (!account.clientId) throw new UsageError('login needs --client-id (or SELLER_CLIENT_ID)');
   const patch = parseSettingsPatch({ baseUrl: account.baseUrl, clientId: account.clientId });
   if (!patch.ok) throw new UsageError(patch.message);
   const secret = await readStdin();
   if (!secret) throw new UsageError('login reads the client secret from standard input, and it was empty');
   const client = new SellerApiClient({
-    ...clientOptions(account),
+    ...clientOptions(account, log),
     credentials: { clientId: account.clientId, clientSecret: async () => secret },
   });
   const { sellerId } = await client.authenticate();
   await stores.secrets.set(secretOwner(client.baseUrl, account.clientId), secret);
   const { settings } = stores.settings.load();
-  stores.settings.save({ ...settings, ...patch.patch });
+  // A real account ends the demo, in the app too: its next start uses this marketplace.
+  stores.settings.save({ ...settings, ...patch.patch, demoMode: false });
   return `Logged in as client ${account.clientId}${sellerId === null ? '' : ` of seller ${sellerId}`}; the secret is in the system keychain.\n`;
 }
+
+/** `watch --once` could not check: what went wrong is already on stderr, in words. */
+export class WatchFailed extends Error {}
+
+const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 export interface WatchOptions {
   once: boolean;
   intervalSeconds?: number | undefined;
   json: boolean;
+  /** Told of each poll, delivery, announcement and failed call (--verbose). */
+  log: Log;
 }
 
 /**
@@ -52,16 +64,21 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
     ...saved,
     ...(options.intervalSeconds ? { pollIntervalSeconds: options.intervalSeconds } : {}),
   };
-  const client = new SellerApiClient(clientOptions(account));
-  const core = await SellerCore.open({
-    client,
-    dataDir: accountDir(stores.dataRoot, account.baseUrl, account.clientId),
-    settings: () => settings,
-  });
+  const client = new SellerApiClient(clientOptions(account, options.log));
+  const dataDir = accountDir(stores.dataRoot, account.baseUrl, account.clientId);
+  const firstRun = !existsSync(join(dataDir, DATABASE_FILE));
+  const core = await SellerCore.open({ client, dataDir, settings: () => settings, log: options.log });
   // Printed as the core raises them, before it marks them raised: a watch killed in between
-  // prints them again on its next run, never loses one.
+  // prints them again on its next run, never loses one. A connection problem is told once,
+  // in words, while it lasts.
+  let problemTold: string | undefined;
   core.on((event) => {
     if (event.type === 'problem') process.stderr.write(describeProblem(event));
+    if (event.type === 'state-changed') {
+      const { problem } = event.status;
+      if (problem && problem.message !== problemTold) process.stderr.write(describeProblem(problem));
+      problemTold = problem?.message;
+    }
     if (event.type !== 'orders-arrived') return;
     for (const orderId of event.orderIds) {
       const brief = core.brief(orderId);
@@ -81,10 +98,16 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
   });
   failure.catch(() => undefined); // also observed below; never an unhandled rejection
   await Promise.race([core.start(), failure]);
+  const { problem } = core.status();
+  if (firstRun && !problem) {
+    const { total } = core.orders({ filter: 'all', search: '', offset: 0, limit: 1 });
+    process.stderr.write(
+      `seller-tray: first run on this computer: recorded ${plural(total, 'existing order')} without printing them; new orders are printed from now on.\n`,
+    );
+  }
   if (options.once) {
-    const { lastError } = core.status();
     await core.close();
-    if (lastError) throw new Error(lastError);
+    if (problem) throw new WatchFailed();
     return;
   }
   await new Promise<void>((resolve, reject) => {

@@ -13,3 +13,11 @@ export const PRODUCT_NAME = 'Seller Tray';
 
 /** The version users see (About, diagnosis reports), as package.json and the installers have it. */
 export const APP_VERSION: string = packageJson.version;
+
+/**
+ * The update channel of a version, as electron-builder names it: a pre-release's first word
+ * (0.3.0-beta.1 is `beta`), else `latest`. A build reads the feed of its own channel.
+ */
+export function updateChannel(version: string): string {
+  return /^\d+\.\d+\.\d+-([a-z]+)/i.exec(version)?.[1]?.toLowerCase() ?? 'latest';
+}

@@ -2,6 +2,8 @@
 // reads with, tried once, with what answered, how long it took, where the answer differs from
 // the spec and what the app does about each difference. Its report is what a user pastes into
 // a support ticket: the server's words and request ids, never a secret or a token.
+
+import { plainText } from '../../preload/marketplace-text';
 import { SellerApiClient, type SellerApiClientOptions } from './api/client';
 import { SellerApiError } from './api/errors';
 import { type Operation, PAGE, routes } from './api/routes';
@@ -19,7 +21,6 @@ import {
   STATUS_CODES,
   TokenResponse,
 } from './api/wire';
-import { plainText } from './marketplace-text';
 
 export interface DiagnosisStep {
   operation: Operation;

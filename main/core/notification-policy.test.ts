@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { BODY_MAX, TITLE_MAX } from '../../preload/marketplace-text';
 import { CONTROL_OR_BIDI, hostileOrder, MARKUP, SPOOFED_TOTAL } from '../../test/support/hostile-order';
 import type { Order } from './api/wire';
-import { BODY_MAX, TITLE_MAX } from './marketplace-text';
 import {
   briefOf,
   dueReminders,

@@ -1,17 +1,21 @@
 // Which notifications to raise: small pure decisions, so the one place that raises them
 // (the shell's notifier) never has to think. Every request carries plain, capped text: buyer and
 // product names are the marketplace's words (marketplace-text.ts).
-import type { Order } from './api/wire';
-import { capped, NAME_MAX, notificationBody, notificationTitle, plainText } from './marketplace-text';
-import { isPlainPurchase, purchaseTypeLabel } from './order-status';
 
-export interface NotificationRequest {
-  kind: 'order' | 'summary' | 'reminder';
-  title: string;
-  body: string;
-  /** The order a click opens; a summary opens the inbox. */
-  orderId?: string;
-}
+import {
+  capped,
+  NAME_MAX,
+  notificationBody,
+  notificationTitle,
+  plainText,
+} from '../../preload/marketplace-text';
+import type { NotificationRequest } from '../../preload/model';
+import { formatMoney } from '../../preload/money';
+import { isPlainPurchase, purchaseTypeLabel } from '../../preload/order-status';
+import type { Order } from './api/wire';
+
+// Declared for every process in preload/model.ts.
+export type { NotificationRequest } from '../../preload/model';
 
 /** More new orders than this in one poll become one summary. */
 export const SUMMARY_THRESHOLD = 3;
@@ -42,14 +46,6 @@ export function briefOf(orderId: string, order: Order | undefined): OrderBrief {
         ? ''
         : formatMoney(total.amount, total.currencyCode ?? order.documentCurrencyCode),
   };
-}
-
-export function formatMoney(amount: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${amount} ${currency}`;
-  }
 }
 
 /** One notification per new order, or one summary when there are more than a few. */

@@ -7,9 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { isHeld } from '../../preload/hold';
+import type { OutboxItem as SharedOutboxItem, UndoOutcome } from '../../preload/model';
+import { MARKABLE_STATUSES } from '../../preload/order-status';
 import { SellerApiError } from './api/errors';
 import type { MarketplaceEvent, NewMarketplaceEvent } from './api/wire';
-import { MARKABLE_STATUSES } from './order-status';
+import { failureFields, type Log, type LogLevel, silentLog } from './log';
+import type { Same } from './same-type';
 
 export const OutboxItem = z.object({
   /** Also the X-Request-ID of every post of this item. */
@@ -28,7 +31,9 @@ export const OutboxItem = z.object({
   /** Held until this moment (ISO time), so it can be undone; absent: sent at once. */
   notBefore: z.string().optional(),
 });
-export type OutboxItem = z.infer<typeof OutboxItem>;
+export type OutboxItem = SharedOutboxItem;
+// Fails to compile when the stored form reads other than preload/model.ts declares.
+void (true satisfies Same<z.output<typeof OutboxItem>, SharedOutboxItem>);
 
 export type NewOutboxItem = Pick<
   OutboxItem,
@@ -54,20 +59,13 @@ export interface OutboxStore {
   pendingOutboxCount(): number;
 }
 
-/** What undoing a marked status came to. */
-export type UndoOutcome =
-  /** It was still held: it is gone, and the marketplace never hears of it. */
-  | 'undone'
-  /** Its grace period had ended: it is sent, or on its way. */
-  | 'already-sent'
-  /** No such status (undone already, or confirmed and forgotten). */
-  | 'unknown';
-
 export interface OutboxPorts {
   store: OutboxStore;
   /** Resolves when delivered: with the stored event when the server sent it back. */
   post(body: NewMarketplaceEvent, requestId: string): Promise<MarketplaceEvent | undefined>;
   now(): number;
+  /** Told of each delivery: sent, failed, or kept for another try. */
+  log?: Log;
 }
 
 export interface DeliveryReport {
@@ -80,6 +78,13 @@ export interface DeliveryReport {
   /** The first failure that may pass, to schedule the next try by. */
   transientError?: SellerApiError;
 }
+
+/** How a delivery is logged, by the item's state after it. */
+const DELIVERY_OUTCOMES: Record<OutboxItem['state'], [LogLevel, string]> = {
+  sent: ['info', 'sent'],
+  failed: ['error', 'failed'],
+  pending: ['warn', 'will-retry'],
+};
 
 export class Outbox {
   private delivering: Promise<DeliveryReport> | undefined;
@@ -173,6 +178,7 @@ export class Outbox {
         continue;
       }
       item.attempts += 1;
+      let failure: unknown;
       try {
         const event = await this.ports.post(eventBody(item), item.requestId);
         item.state = 'sent';
@@ -180,6 +186,7 @@ export class Outbox {
         item.lastError = undefined;
         report.sent.push(item);
       } catch (error) {
+        failure = error;
         const apiError = error instanceof SellerApiError ? error : undefined;
         item.lastError = apiError?.message ?? (error as Error).message;
         if (apiError && !apiError.transient && !apiError.credentialsRejected) {
@@ -192,7 +199,21 @@ export class Outbox {
         }
       }
       this.ports.store.putOutboxItem(item);
+      this.logDelivery(item, failure);
     }
     return report;
+  }
+
+  /** Sent, failed for good (the server refused it), or pending for another try, and why. */
+  private logDelivery(item: OutboxItem, failure: unknown): void {
+    const [level, outcome] = DELIVERY_OUTCOMES[item.state];
+    (this.ports.log ?? silentLog)[level](`delivery ${outcome}`, {
+      ...(failure === undefined ? {} : failureFields(failure)),
+      orderId: item.orderId,
+      requestId: item.requestId,
+      statusCode: item.statusCode,
+      attempt: item.attempts,
+      eventId: item.eventId,
+    });
   }
 }

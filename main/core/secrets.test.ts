@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import keytar from 'keytar';
 import { afterEach, describe, expect, it } from 'vitest';
+import { keytar } from '../../test/support/keychain';
 import { APP_ID } from './app-identity';
 import {
   KeychainUnavailableError,

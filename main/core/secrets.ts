@@ -145,7 +145,7 @@ function checkSecret(secret: unknown): string {
 }
 
 /** keytar is CommonJS: its functions arrive on `default` under Node's ESM loader. */
-async function importKeytar(): Promise<KeytarApi> {
+export async function importKeytar(): Promise<KeytarApi> {
   const module = (await import('keytar')) as KeytarApi & { default?: KeytarApi };
   return module.default ?? module;
 }

@@ -2,28 +2,37 @@
 // the marketplace, keeps the event history and the order statuses, decides what to
 // notify, and delivers the statuses the user marks. Everything platform-specific comes in
 // through its ports, so it runs the same in Electron, the CLI and the tests.
+
+import type {
+  Connection,
+  CoreEvent,
+  CoreStatus,
+  Explained,
+  OrderDetail,
+  UndoOutcome,
+} from '../../preload/model';
+import { isUsualTransition, type MarkableStatus } from '../../preload/order-status';
 import { statusLabel } from '../../preload/status-words';
 import type { SellerApiClient } from './api/client';
-import { SellerApiError } from './api/errors';
 import { PAGE } from './api/routes';
-import type { License, MarketplaceEvent, Order } from './api/wire';
+import type { Order } from './api/wire';
 import { syncFeed } from './event-feed';
+import { explainFailure, failureKind } from './failure-words';
 import { describeAside } from './kept-aside';
+import { failureFields, type Log, silentLog } from './log';
 import {
   briefOf,
   dueReminders,
-  type NotificationRequest,
   type OrderBrief,
   purchaseNotifications,
   reminderNotifications,
   resumeSummary,
 } from './notification-policy';
 import { OrderFetcher } from './order-fetcher';
-import { isUsualTransition, type MarkableStatus } from './order-status';
-import { Outbox, type OutboxItem, type UndoOutcome } from './outbox';
+import { Outbox, type OutboxItem } from './outbox';
 import { Poller, type PollerState, type Timers } from './poller';
 import { isProcessAlive } from './process-alive';
-import { AccountStore, type InboxQuery, type InboxRow, type KeptAside } from './store/account-store';
+import { AccountStore, type InboxPage, type InboxQuery, type KeptAside } from './store/account-store';
 import { importLegacyFiles } from './store/legacy-import';
 
 /** What the core needs to know of the settings, read at each use so changes apply at once. */
@@ -45,40 +54,12 @@ export interface CorePorts {
   now?: () => number;
   /** Whether a process (of another core on the same data folder) is still running. */
   isProcessAlive?: (pid: number) => boolean;
+  /** Told of each poll's outcome, delivery and announcement; its client logs its failed calls. */
+  log?: Log;
 }
 
-export type Connection = 'starting' | 'ok' | 'offline' | 'credentials-rejected' | 'paused';
-
-export interface CoreStatus {
-  connection: Connection;
-  lastSuccessfulPoll: string | null;
-  lastError: string | null;
-  waitingCount: number;
-  pendingOutbox: number;
-  notificationsPausedUntil: string | null;
-}
-
-export type CoreEvent =
-  | { type: 'state-changed'; status: CoreStatus }
-  | { type: 'notification'; request: NotificationRequest }
-  /** New orders, whether notified or not (paused, notifications off): for the CLI's watch. */
-  | { type: 'orders-arrived'; orderIds: string[] }
-  /** Stored orders changed (fetched or refreshed): views showing them read them again. */
-  | { type: 'orders-updated'; orderIds: string[] }
-  /** Something the user should know; `details` say more, one click away. */
-  | { type: 'problem'; message: string; details?: string[] };
-
-export interface OrderDetail {
-  order: Order;
-  licenses: License[];
-  history: MarketplaceEvent[];
-  outbox: OutboxItem[];
-  status: string | undefined;
-  /** When the order shown was fetched from the marketplace. */
-  fetchedAt: string | null;
-  /** Why the last refresh failed, when it did: the order shown is then the stored one. */
-  refreshProblem: string | null;
-}
+// Declared for every process in preload/model.ts.
+export type { Connection, CoreEvent, CoreStatus, OrderDetail } from '../../preload/model';
 
 export interface MarkRequest {
   orderId: string;
@@ -106,6 +87,7 @@ export class SellerCore {
   private readonly fetcher: OrderFetcher;
   private readonly outbox: Outbox;
   private readonly now: () => number;
+  private readonly log: Log;
   private readonly timers: Timers;
   /** Delivers the held statuses once the first one's grace period ends. */
   private releaseTimer: unknown;
@@ -117,6 +99,9 @@ export class SellerCore {
   private connection: Connection = 'starting';
   private lastSuccessfulPoll: string | null = null;
   private lastError: string | null = null;
+  private problem: Explained | null = null;
+  /** New orders learned since this core started (not the first start's backlog). */
+  private ordersLearned = 0;
   /** The "new" listing's failure was told: it is told again only after it worked in between. */
   private newListingFailureTold = false;
 
@@ -126,11 +111,13 @@ export class SellerCore {
     private readonly startupProblems: string[],
   ) {
     this.now = ports.now ?? Date.now;
+    this.log = ports.log ?? silentLog;
     this.timers = ports.timers ?? { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
     this.outbox = new Outbox({
       store,
       post: (body, requestId) => ports.client.sendEvent(body, requestId),
       now: this.now,
+      log: this.log,
     });
     this.fetcher = new OrderFetcher({
       due: (limit, skip) => store.ordersToFetch(limit, skip),
@@ -196,9 +183,14 @@ export class SellerCore {
     return this.closing;
   }
 
-  /** Check now, resume from sleep, network back, or new credentials. */
-  checkNow(): Promise<void> {
-    return this.poller.pollNow();
+  /**
+   * Check now, resume from sleep, network back, or new credentials. Answers how many new orders
+   * the polls it waited for learned (a poll already running counts, and the one after it).
+   */
+  async checkNow(): Promise<number> {
+    const before = this.ordersLearned;
+    await this.poller.pollNow();
+    return this.ordersLearned - before;
   }
 
   status(): CoreStatus {
@@ -207,6 +199,7 @@ export class SellerCore {
       connection: this.connection,
       lastSuccessfulPoll: this.lastSuccessfulPoll,
       lastError: this.lastError,
+      problem: this.problem,
       waitingCount: this.store.waitingCount(),
       pendingOutbox: this.outbox.pendingCount,
       notificationsPausedUntil: pausedUntil === null ? null : new Date(pausedUntil).toISOString(),
@@ -214,7 +207,7 @@ export class SellerCore {
   }
 
   /** One page of the inbox from the store: waiting orders first, then newest first. */
-  orders(query: InboxQuery): { rows: InboxRow[]; total: number; waiting: number } {
+  orders(query: InboxQuery): InboxPage {
     return this.store.inboxPage(query);
   }
 
@@ -229,11 +222,17 @@ export class SellerCore {
     return { ...briefOf(orderId, stored?.document), purchaseType: stored?.purchaseType };
   }
 
+  /** Whether the store holds the order itself (it then opens without the marketplace). */
+  hasOrder(orderId: string): boolean {
+    return this.store.storedOrder(orderId)?.document !== undefined;
+  }
+
   /**
    * An order from the store, at once, refreshed in the background ("orders-updated" tells when).
    * An order never fetched yet is fetched now; that fails when the marketplace does not answer.
    */
   async order(orderId: string): Promise<OrderDetail> {
+    this.store.markOpened(orderId, this.isoNow());
     let stored = this.store.storedOrder(orderId);
     if (stored?.document === undefined || stored.licenses === undefined) {
       const failure = await this.fetcher.refresh(orderId).then(
@@ -347,8 +346,9 @@ export class SellerCore {
    * fetch the orders they name, announce, remind, deliver. Thrown errors go to the poller's backoff.
    */
   private async poll(): Promise<void> {
+    const started = this.now();
     const sync = await syncFeed(this.ports.client, this.store.cursor());
-    this.store.recordPoll({
+    const learned = this.store.recordPoll({
       events: sync.events,
       unreadable: sync.unreadable,
       cursor: sync.cursor,
@@ -367,6 +367,17 @@ export class SellerCore {
     this.store.forgetConfirmed();
     this.lastSuccessfulPoll = this.isoNow();
     this.lastError = null;
+    this.problem = null;
+    this.ordersLearned += learned.newOrders;
+    this.log.info('poll ok', {
+      events: sync.events.length,
+      newEvents: learned.newEvents,
+      newOrders: learned.newOrders,
+      unreadable: sync.unreadable.length,
+      backlog: sync.backlog,
+      newListing: sync.newListingProblem === undefined ? 'ok' : 'failed',
+      ms: this.now() - started,
+    });
   }
 
   /** Items kept aside since the user was last told: one message, what was wrong in its details. */
@@ -410,7 +421,10 @@ export class SellerCore {
     );
     if (pending.length + held.length === 0) return;
     await this.fetcher.settled([...pending, ...held], ANNOUNCE_WAIT_MS);
-    if (this.ports.settings().notificationsEnabled) {
+    const notify = this.ports.settings().notificationsEnabled;
+    this.logAnnouncements('new-order', pending, notify);
+    this.logAnnouncements('held-while-paused', held, notify);
+    if (notify) {
       const requests = [...purchaseNotifications(this.briefs(pending)), ...resumeSummary(this.briefs(held))];
       for (const request of requests) this.emit({ type: 'notification', request });
     }
@@ -431,10 +445,16 @@ export class SellerCore {
     // Recorded before raised: a reminder is never repeated, at worst lost to a crash.
     this.store.markReminded(due, this.isoNow());
     const settings = this.ports.settings();
+    this.logAnnouncements('reminder', due, settings.notificationsEnabled);
     if (!settings.notificationsEnabled) return;
     for (const request of reminderNotifications(this.briefs(due), waitedFor(settings))) {
       this.emit({ type: 'notification', request });
     }
+  }
+
+  /** One line per order announced: what kind of announcement, and whether a notification showed it. */
+  private logAnnouncements(kind: string, orderIds: readonly string[], notified: boolean): void {
+    for (const orderId of orderIds) this.log.info('announcement', { kind, orderId, notified });
   }
 
   /**
@@ -458,9 +478,11 @@ export class SellerCore {
       save();
       this.tellAside();
     } catch (error) {
+      const { message, details } = explainFailure(error);
       this.emit({
         type: 'problem',
-        message: `Orders could not all be read yet: ${(error as Error).message}`,
+        message: `Not every order could be read yet; Seller Tray reads the rest as it goes. ${message}`,
+        details,
       });
     } finally {
       this.backlogWalk = undefined;
@@ -507,17 +529,26 @@ export class SellerCore {
     return new Date(this.now()).toISOString();
   }
 
+  /**
+   * A failed poll is told through the status (connection and problem), not as a passing
+   * message: the header and its banner show it while it lasts and drop it when a poll works.
+   */
   private onPollerState(state: PollerState, error?: unknown): void {
-    if (error !== undefined) this.lastError = error instanceof Error ? error.message : String(error);
+    if (error !== undefined) {
+      this.lastError = error instanceof Error ? error.message : String(error);
+      this.problem = explainFailure(error);
+      this.log.warn('poll failed', { ...failureFields(error), next: state });
+    }
     if (error !== undefined && this.store.noteIfDamage(error)) {
       this.lastError = DAMAGE_SEEN;
+      this.problem = { message: DAMAGE_SEEN, details: this.problem?.details ?? [] };
       this.emit({ type: 'problem', message: DAMAGE_SEEN });
     }
     const connection: Connection | undefined =
       state === 'idle'
         ? 'ok'
         : state === 'backing-off'
-          ? 'offline'
+          ? failureKind(error)
           : state === 'credentials-rejected'
             ? 'credentials-rejected'
             : state === 'paused'
@@ -526,9 +557,6 @@ export class SellerCore {
     if (connection === undefined) return;
     this.connection = connection;
     this.emitStatus();
-    if (error instanceof SellerApiError && (state === 'credentials-rejected' || state === 'backing-off')) {
-      this.emit({ type: 'problem', message: error.message });
-    }
   }
 
   private emitStatus(): void {

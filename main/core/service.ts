@@ -7,22 +7,29 @@ import { join } from 'node:path';
 import type { z } from 'zod';
 import {
   type Answer,
+  type AnswerError,
   type AppState,
   type Channel,
   type ConnectionTest,
   type DiagnosisReport,
+  isChannel,
+  type LogFolder,
   type OrderPage,
+  type Requests,
   type Responses,
-  requests,
+  type UpdateStatus,
 } from '../../preload/contract';
 import { describeMark } from '../../preload/marked-by';
 import { osAccountName } from './account-name';
 import { SellerApiClient, type SellerApiClientOptions } from './api/client';
 import { SellerApiError } from './api/errors';
 import { checkBaseUrl, type Transport } from './api/transport';
-import { APP_VERSION } from './app-identity';
+import { APP_VERSION, updateChannel } from './app-identity';
+import { type CheckedRequest, requests } from './bridge-requests';
 import { diagnose, formatDiagnosis } from './diagnosis';
+import { explainFailure } from './failure-words';
 import { describeAside } from './kept-aside';
+import { type Log, silentLog } from './log';
 import type { Timers } from './poller';
 import {
   adoptUnboundSecret,
@@ -35,6 +42,13 @@ import {
 } from './secrets';
 import { type CoreEvent, SellerCore, TransitionError } from './seller-core';
 import { apiOptions, parseSettingsPatch, type Settings, type SettingsStore } from './settings';
+
+/** The folder the log file is written in, and how the platform shows a folder to the user. */
+export interface LogFolderPort {
+  path: string;
+  /** Opens a folder in the file manager; absent where the user's screen cannot be reached (the browser preview). */
+  open?: (path: string) => Promise<void>;
+}
 
 /** The built-in simulator, for demo mode; its credentials are public, so they skip the keychain. */
 export interface DemoMarketplace {
@@ -50,6 +64,9 @@ export interface ServicePorts {
   transport?: Transport;
   timers?: Timers;
   now?: () => number;
+  /** Where the core and its client tell support what happened; silent by default. */
+  log?: Log;
+  logFolder?: LogFolderPort;
   /** The computer account's name, for statuses marked without "Your name" set; default account-name.ts. */
   accountName?: () => string;
 }
@@ -59,11 +76,44 @@ const KEPT_ASIDE_SHOWN = 20;
 
 export type ServiceEvent = CoreEvent | { type: 'app-state'; state: AppState };
 
+/** The shell's updater (main/shell/updater.ts), as the window's About panel reaches it. */
+export interface UpdatesPort {
+  status(): UpdateStatus;
+  /** Checks now; resolves once the check is done (a download goes on in the background). */
+  check(): Promise<UpdateStatus>;
+}
+
+/** Until a shell attaches its updater (the browser preview never does): none. */
+const NO_UPDATER: UpdatesPort = {
+  status: () => ({
+    version: APP_VERSION,
+    channel: updateChannel(APP_VERSION),
+    availability: 'unsupported',
+    lastCheck: null,
+    checking: false,
+    ready: null,
+    restartWaitsFor: null,
+  }),
+  check: async () => NO_UPDATER.status(),
+};
+
+/** What looking up a linked order found (see `lookUpOrder`). */
+export type OrderLookup =
+  | { found: true }
+  | { found: false; reason: 'not-configured' | 'not-in-account' | 'unreachable'; detail: string };
+
+/** What a channel does with its checked request. */
+export type Handler<C extends Channel> = (request: CheckedRequest<C>) => Promise<Responses[C]>;
+/** One handler per channel, no more, no fewer. */
+export type Handlers = { [C in Channel]: Handler<C> };
+
 /** A request refused at the boundary, or an operation that cannot be done; the message is for the user. */
 export class ServiceError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** The settings a refused change got wrong, each with its message. */
+    readonly fields?: { field: string; message: string }[],
   ) {
     super(message);
   }
@@ -79,12 +129,17 @@ export class SellerTrayService {
   private secretStored = false;
   private demoSecret: string | undefined;
   private readonly unheard: ServiceEvent[] = [];
+  private updates: UpdatesPort = NO_UPDATER;
   private accountName: string | undefined;
+
+  private readonly log: Log;
 
   private constructor(
     private readonly ports: ServicePorts,
     private settings: Settings,
-  ) {}
+  ) {
+    this.log = ports.log ?? silentLog;
+  }
 
   /** Loads the settings and, when an account is configured, starts its core. */
   static async open(ports: ServicePorts): Promise<SellerTrayService> {
@@ -115,59 +170,89 @@ export class SellerTrayService {
     this.core = undefined;
   }
 
-  /** One bridge request: validated, performed, answered with the value or a clear error. */
-  async handle<C extends Channel>(channel: C, payload: unknown): Promise<Answer<Responses[C]>> {
+  /** One request from this process (the shell's tray, notifier, lifecycle): typed, and checked like any other. */
+  handle<C extends Channel>(channel: C, request: Requests[C]): Promise<Answer<Responses[C]>> {
+    return this.handleMessage(channel, request) as Promise<Answer<Responses[C]>>;
+  }
+
+  /** One bridge message as it came from another process: the channel and the request checked, performed, answered. */
+  async handleMessage(channel: string, payload: unknown): Promise<Answer<unknown>> {
     try {
-      const schema: z.ZodType = requests[channel];
-      if (!schema) throw new ServiceError('unknown-channel', `There is no operation "${String(channel)}".`);
-      const input = schema.safeParse(payload);
-      if (!input.success) throw new ServiceError('invalid-input', describeInvalid(input.error));
-      return { ok: true, value: (await this.perform(channel, input.data)) as Responses[C] };
+      if (!isChannel(channel))
+        throw new ServiceError('unknown-channel', `There is no operation "${channel}".`);
+      return { ok: true, value: await this.perform(channel, payload) };
     } catch (error) {
       return { ok: false, error: toAnswerError(error) };
     }
   }
 
-  private async perform(channel: Channel, input: unknown): Promise<unknown> {
-    switch (channel) {
-      case 'getState':
-        return this.state();
-      case 'getSettings':
-        return this.currentSettings();
-      case 'setSettings':
-        return this.updateSettings(input);
-      case 'setSecret':
-        return this.storeSecret((input as { secret: string }).secret);
-      case 'testConnection':
-        return this.testConnection(input as z.infer<(typeof requests)['testConnection']>);
-      case 'listOrders':
-        return this.listOrders(input as z.infer<(typeof requests)['listOrders']>);
-      case 'getOrder':
-        return this.requireCore().order((input as { orderId: string }).orderId);
-      case 'markStatus': {
-        const mark = input as z.infer<(typeof requests)['markStatus']>;
-        const description = describeMark(mark.statusCode, this.actorName(), mark.description);
-        return this.requireCore().markStatus({ ...mark, description });
-      }
-      case 'undoMark':
-        return { outcome: this.requireCore().undoMark((input as { requestId: string }).requestId) };
-      case 'retryDelivery': {
-        const item = this.requireCore().retryDelivery((input as { requestId: string }).requestId);
-        if (!item)
-          throw new ServiceError('not-found', 'There is no failed status to send again with that id.');
-        return item;
-      }
-      case 'checkNow':
-        await this.core?.checkNow();
-        return this.state();
-      case 'diagnose':
-        return this.diagnose();
-      case 'startDemo':
-        await this.startDemo();
-        return this.state();
-      case 'pauseNotifications':
-        this.saveSettings({ ...this.settings, pausedUntil: (input as { until: string | null }).until });
-        return this.state();
+  private perform<C extends Channel>(channel: C, payload: unknown): Promise<Responses[C]> {
+    // TypeScript cannot narrow the table by a generic key; `requests` is checked against the contract.
+    const schema = requests[channel] as unknown as z.ZodType<CheckedRequest<C>>;
+    const input = schema.safeParse(payload);
+    if (!input.success) throw new ServiceError('invalid-input', describeInvalid(input.error));
+    const handler: Handler<C> = this.handlers[channel];
+    return handler(input.data);
+  }
+
+  /** What each channel does: the compiler requires one handler per channel of the contract. */
+  private readonly handlers: Handlers = {
+    getState: async () => this.state(),
+    getSettings: async () => this.currentSettings(),
+    setSettings: (patch) => this.updateSettings(patch),
+    setSecret: ({ secret }) => this.storeSecret(secret),
+    testConnection: (request) => this.testConnection(request),
+    listOrders: async (query) => this.listOrders(query),
+    getOrder: ({ orderId }) => this.requireCore().order(orderId),
+    markStatus: async (mark) => {
+      const description = describeMark(mark.statusCode, this.actorName(), mark.description);
+      return this.requireCore().markStatus({ ...mark, description });
+    },
+    undoMark: async ({ requestId }) => ({ outcome: this.requireCore().undoMark(requestId) }),
+    retryDelivery: async ({ requestId }) => {
+      const item = this.requireCore().retryDelivery(requestId);
+      if (!item) throw new ServiceError('not-found', 'There is no failed status to send again with that id.');
+      return item;
+    },
+    checkNow: async () => {
+      const newOrders = (await this.core?.checkNow()) ?? 0;
+      return { state: this.state(), newOrders };
+    },
+    diagnose: () => this.diagnose(),
+    startDemo: async () => {
+      await this.startDemo();
+      return this.state();
+    },
+    pauseNotifications: async ({ until }) => {
+      this.saveSettings({ ...this.settings, pausedUntil: until });
+      return this.state();
+    },
+    getUpdateStatus: async () => this.updates.status(),
+    checkForUpdates: () => this.updates.check(),
+    openLogFolder: () => this.openLogFolder(),
+  };
+
+  /** The shell's updater answers the About panel from now on. */
+  attachUpdates(updates: UpdatesPort): void {
+    this.updates = updates;
+  }
+
+  /**
+   * Whether an order a link names is this account's, for the shell: the store first, then the
+   * marketplace once (which fetches it into the store). Only the marketplace's "not found" says it
+   * is not; any other failure says it could not be told.
+   */
+  async lookUpOrder(orderId: string): Promise<OrderLookup> {
+    const core = this.core;
+    if (!core) return { found: false, reason: 'not-configured', detail: 'no marketplace account is set up' };
+    if (core.hasOrder(orderId)) return { found: true };
+    try {
+      await core.order(orderId);
+      return { found: true };
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      const notFound = error instanceof SellerApiError && error.status === 404;
+      return { found: false, reason: notFound ? 'not-in-account' : 'unreachable', detail };
     }
   }
 
@@ -194,15 +279,21 @@ export class SellerTrayService {
       connection: status?.connection ?? 'starting',
       lastSuccessfulPoll: status?.lastSuccessfulPoll ?? null,
       lastError: status?.lastError ?? null,
+      problem: status?.problem ?? null,
       waitingCount: status?.waitingCount ?? 0,
       pendingOutbox: status?.pendingOutbox ?? 0,
       notificationsPausedUntil: status?.notificationsPausedUntil ?? null,
     };
   }
 
-  private async updateSettings(input: unknown): Promise<Settings> {
+  private async updateSettings(input: Partial<Settings>): Promise<Settings> {
     const patch = parseSettingsPatch(input);
-    if (!patch.ok) throw new ServiceError('invalid-input', patch.message);
+    if (!patch.ok) {
+      const fields = patch.errors.flatMap(({ field, message }) =>
+        field === null ? [] : [{ field, message }],
+      );
+      throw new ServiceError('invalid-input', patch.message, fields);
+    }
     const before = this.settings;
     const accountChanged =
       (patch.patch.baseUrl !== undefined && patch.patch.baseUrl !== before.baseUrl) ||
@@ -210,9 +301,18 @@ export class SellerTrayService {
     // New routes or page size for the same marketplace: the core's client is made again.
     const routesChanged =
       patch.patch.api !== undefined && JSON.stringify(patch.patch.api) !== JSON.stringify(before.api);
+    // Leaving the demo is one step: its account goes with it, and the app asks for a real one.
+    const leavingDemo = before.demoMode && patch.patch.demoMode === false;
+    const demoAccount = leavingDemo && !accountChanged ? { baseUrl: '', clientId: '' } : {};
     // Pointing the app at another marketplace ends the demo.
-    this.saveSettings({ ...before, ...patch.patch, ...(accountChanged ? { demoMode: false } : {}) });
-    if (accountChanged || routesChanged) await this.connect();
+    this.saveSettings({
+      ...before,
+      ...patch.patch,
+      ...(accountChanged ? { demoMode: false } : {}),
+      ...demoAccount,
+    });
+    if (leavingDemo) this.demoSecret = undefined;
+    if (accountChanged || routesChanged || leavingDemo) await this.connect();
     return this.settings;
   }
 
@@ -245,7 +345,7 @@ export class SellerTrayService {
   }
 
   /** Ping, then a token: each outcome with a message the user can act on. */
-  private async testConnection(input: z.infer<(typeof requests)['testConnection']>): Promise<ConnectionTest> {
+  private async testConnection(input: CheckedRequest<'testConnection'>): Promise<ConnectionTest> {
     const base = checkBaseUrl(input.baseUrl);
     if (!base.ok)
       return { ok: false, reason: 'invalid-url', message: `The base URL is not usable: ${base.problem}.` };
@@ -290,9 +390,9 @@ export class SellerTrayService {
   }
 
   /** One page of orders by status and by a search in id, buyer, products, account id and e-mails. */
-  private listOrders(query: z.infer<(typeof requests)['listOrders']>): OrderPage {
-    const { rows, total, waiting } = this.requireCore().orders(query);
-    return { orders: rows, offset: query.offset, total, waiting };
+  private listOrders(query: CheckedRequest<'listOrders'>): OrderPage {
+    const { rows, total, waiting, unopened } = this.requireCore().orders(query);
+    return { orders: rows, offset: query.offset, total, waiting, unopened };
   }
 
   /** (Re)builds the core for the configured account; without one, there is none. */
@@ -332,7 +432,9 @@ export class SellerTrayService {
       settings: () => this.settings,
       ...(this.ports.timers ? { timers: this.ports.timers } : {}),
       ...(this.ports.now ? { now: this.ports.now } : {}),
+      log: this.log,
     });
+    this.log.info('account connected', { baseUrl, clientId, demo: demoSecret !== undefined });
     this.detachCore = core.on((event) =>
       this.emit(event.type === 'state-changed' ? { type: 'app-state', state: this.state() } : event),
     );
@@ -359,6 +461,22 @@ export class SellerTrayService {
       report: `${formatDiagnosis(diagnosis, APP_VERSION)}\n${aside}`,
       failed: diagnosis.steps.some((s) => s.outcome === 'failed'),
     };
+  }
+
+  /** Shows the log's folder where the platform can; always says where it is. */
+  private async openLogFolder(): Promise<LogFolder> {
+    const folder = this.ports.logFolder;
+    if (!folder) throw new ServiceError('no-log', 'This build of Seller Tray writes no log file.');
+    if (!folder.open) return { path: folder.path, opened: false };
+    try {
+      await folder.open(folder.path);
+    } catch (error) {
+      throw new ServiceError(
+        'open-failed',
+        `The log folder could not be opened (${(error as Error).message}). It is ${folder.path}`,
+      );
+    }
+    return { path: folder.path, opened: true };
   }
 
   /** Whether the keychain holds a secret; a missing keychain is told to the user, not thrown. */
@@ -395,6 +513,7 @@ export class SellerTrayService {
       ...apiOptions(this.settings.api),
       ...(this.ports.transport ? { transport: this.ports.transport } : {}),
       ...(retry ? { retry } : {}),
+      log: this.log,
     };
   }
 
@@ -425,12 +544,14 @@ function describeInvalid(error: z.ZodError): string {
     .join('; ');
 }
 
-function toAnswerError(error: unknown): { code: string; message: string } {
-  if (error instanceof ServiceError) return { code: error.code, message: error.message };
+function toAnswerError(error: unknown): AnswerError {
+  if (error instanceof ServiceError) {
+    return { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
+  }
   if (error instanceof TransitionError) return { code: 'unusual-transition', message: error.message };
   if (error instanceof KeychainUnavailableError)
     return { code: 'keychain-unavailable', message: error.message };
   if (error instanceof SecretInputError) return { code: 'invalid-input', message: error.message };
-  if (error instanceof SellerApiError) return { code: `api-${error.kind}`, message: error.message };
+  if (error instanceof SellerApiError) return { code: `api-${error.kind}`, ...explainFailure(error) };
   return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }

@@ -27,10 +27,13 @@ const configured: Settings = {
   pausedUntil: '2026-11-21T18:00:00Z',
   reminderAfterMinutes: 0,
   openAtLogin: true,
+  checkForUpdatesAutomatically: false,
   undoSeconds: 5,
   actorName: 'Anna Virtanen',
   demoMode: false,
   api: { routes: { listNewEvents: { path: '/seller/v2/events/unseen' } }, pageSize: 50 },
+  staleInProgressDays: 14,
+  inboxSort: 'newest',
 };
 
 beforeEach(() => {
@@ -53,7 +56,7 @@ describe.runIf(process.platform !== 'win32')('settings file mode', () => {
 });
 
 describe('settings defaults', () => {
-  it('are: not configured, every 60 s, notifications on, not paused, reminder after 4 h, no login item, 10 s to undo, the account name, no demo', () => {
+  it('are: not configured, every 60 s, notifications on, not paused, reminder after 4 h, no login item, update checks, no demo, in progress flagged after 7 days, longest waiting first, 10 s to undo, the account name', () => {
     expect(DEFAULT_SETTINGS).toEqual({
       baseUrl: '',
       clientId: '',
@@ -62,10 +65,13 @@ describe('settings defaults', () => {
       pausedUntil: null,
       reminderAfterMinutes: 240,
       openAtLogin: false,
-      undoSeconds: 10,
-      actorName: '',
+      checkForUpdatesAutomatically: true,
       demoMode: false,
       api: null,
+      staleInProgressDays: 7,
+      inboxSort: 'longest-waiting',
+      undoSeconds: 10,
+      actorName: '',
     });
   });
 });
@@ -222,6 +228,8 @@ describe('a settings change from the UI', () => {
         undoSeconds: 0,
         actorName: '  Anna Virtanen ',
         demoMode: true,
+        staleInProgressDays: 0,
+        inboxSort: 'newest',
       }),
     ).toEqual({
       ok: true,
@@ -236,6 +244,8 @@ describe('a settings change from the UI', () => {
         undoSeconds: 0,
         actorName: 'Anna Virtanen',
         demoMode: true,
+        staleInProgressDays: 0,
+        inboxSort: 'newest',
       },
     });
   });
@@ -257,37 +267,40 @@ describe('a settings change from the UI', () => {
   });
 
   it.each([
-    [{ pollIntervalSeconds: 29 }, 'pollIntervalSeconds', 'from 30 to 3600'],
-    [{ pollIntervalSeconds: 3601 }, 'pollIntervalSeconds', 'from 30 to 3600'],
-    [{ pollIntervalSeconds: 60.5 }, 'pollIntervalSeconds', 'whole number'],
-    [{ pollIntervalSeconds: '60' }, 'pollIntervalSeconds', 'whole number'],
-    [{ baseUrl: 'http://marketplace.example' }, 'baseUrl', 'must use https'],
-    [{ baseUrl: 'marketplace.example' }, 'baseUrl', 'is not a URL'],
-    [{ baseUrl: 42 }, 'baseUrl', 'address of the Seller API'],
-    [{ clientId: 'x'.repeat(201) }, 'clientId', 'at most 200 characters'],
-    [{ clientId: 'a:b' }, 'clientId', 'colon'],
-    [{ notificationsEnabled: 'yes' }, 'notificationsEnabled', 'true or false'],
-    [{ pausedUntil: 'tomorrow' }, 'pausedUntil', 'date and time'],
-    [{ reminderAfterMinutes: 5 }, 'reminderAfterMinutes', 'or 0 for no reminder'],
-    [{ reminderAfterMinutes: 10081 }, 'reminderAfterMinutes', 'from 15 to 10080'],
-    [{ openAtLogin: 1 }, 'openAtLogin', 'true or false'],
-    [{ undoSeconds: 61 }, 'undoSeconds', 'from 0 to 60'],
-    [{ undoSeconds: -1 }, 'undoSeconds', 'from 0 to 60'],
-    [{ undoSeconds: 2.5 }, 'undoSeconds', 'whole number'],
-    [{ actorName: 'Anna: admin' }, 'actorName', 'colon'],
-    [{ actorName: 'Anna\nVirtanen' }, 'actorName', 'control characters'],
-    [{ actorName: 'A'.repeat(101) }, 'actorName', 'at most 100 characters'],
-    [{ actorName: 7 }, 'actorName', 'without a colon'],
-    [{ demoMode: null }, 'demoMode', 'true or false'],
-    [{ theme: 'dark' }, 'theme', 'theme is not a setting'],
-    [{ clientSecret: 'pw' }, 'clientSecret', 'kept in the system keychain'],
-  ])('refuses %j, naming %s', (input, field, words) => {
+    [{ pollIntervalSeconds: 29 }, 'pollIntervalSeconds', 'Check interval', 'from 30 to 3600'],
+    [{ pollIntervalSeconds: 3601 }, 'pollIntervalSeconds', 'Check interval', 'from 30 to 3600'],
+    [{ pollIntervalSeconds: 60.5 }, 'pollIntervalSeconds', 'Check interval', 'whole number'],
+    [{ pollIntervalSeconds: '60' }, 'pollIntervalSeconds', 'Check interval', 'whole number'],
+    [{ baseUrl: 'http://marketplace.example' }, 'baseUrl', 'Base URL', 'must use https'],
+    [{ baseUrl: 'marketplace.example' }, 'baseUrl', 'Base URL', 'is not a URL'],
+    [{ baseUrl: 42 }, 'baseUrl', 'Base URL', 'address of the Seller API'],
+    [{ clientId: 'x'.repeat(201) }, 'clientId', 'Client id', 'at most 200 characters'],
+    [{ clientId: 'a:b' }, 'clientId', 'Client id', 'colon'],
+    [{ notificationsEnabled: 'yes' }, 'notificationsEnabled', 'Notifications', 'true or false'],
+    [{ pausedUntil: 'tomorrow' }, 'pausedUntil', 'Pause', 'date and time'],
+    [{ reminderAfterMinutes: 5 }, 'reminderAfterMinutes', 'Reminder delay', 'or 0 for no reminder'],
+    [{ reminderAfterMinutes: 10081 }, 'reminderAfterMinutes', 'Reminder delay', 'from 15 to 10080'],
+    [{ openAtLogin: 1 }, 'openAtLogin', 'Open at login', 'true or false'],
+    [{ demoMode: null }, 'demoMode', 'Demo mode', 'true or false'],
+    [{ staleInProgressDays: 366 }, 'staleInProgressDays', 'In-progress limit', 'from 1 to 365, or 0'],
+    [{ staleInProgressDays: 1.5 }, 'staleInProgressDays', 'In-progress limit', 'whole number of days'],
+    [{ inboxSort: 'oldest' }, 'inboxSort', 'Inbox order', 'longest-waiting, newest'],
+    [{ undoSeconds: 61 }, 'undoSeconds', 'Time to undo', 'from 0 to 60'],
+    [{ undoSeconds: -1 }, 'undoSeconds', 'Time to undo', 'from 0 to 60'],
+    [{ undoSeconds: 2.5 }, 'undoSeconds', 'Time to undo', 'whole number'],
+    [{ actorName: 'Anna: admin' }, 'actorName', 'Your name', 'colon'],
+    [{ actorName: 'Anna\nVirtanen' }, 'actorName', 'Your name', 'control characters'],
+    [{ actorName: 'A'.repeat(101) }, 'actorName', 'Your name', 'at most 100 characters'],
+    [{ actorName: 7 }, 'actorName', 'Your name', 'without a colon'],
+    [{ theme: 'dark' }, 'theme', 'theme', 'theme is not a setting'],
+    [{ clientSecret: 'pw' }, 'clientSecret', 'clientSecret', 'kept in the system keychain'],
+  ])('refuses %j, naming %s as the form labels it', (input, field, label, words) => {
     const result = parseSettingsPatch(input);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors).toHaveLength(1);
     expect(result.errors[0]?.field).toBe(field);
-    expect(result.errors[0]?.message).toMatch(new RegExp(`^${field}`));
+    expect(result.errors[0]?.message).toMatch(new RegExp(`^${label} `));
     expect(result.errors[0]?.message).toContain(words);
     expect(result.message).toBe(result.errors[0]?.message);
   });

@@ -15,18 +15,24 @@ import { existsSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
+import { INBOX_SORTS } from '../../preload/inbox-sort';
 import { ACTOR_NAME_MAX, actorNameProblem } from '../../preload/marked-by';
+import {
+  type ApiSection,
+  MAX_CLIENT_ID_LENGTH,
+  POLL_INTERVAL_SECONDS,
+  REMINDER_AFTER_MINUTES,
+  type Settings as SharedSettings,
+  STALE_IN_PROGRESS_DAYS,
+  UNDO_SECONDS,
+} from '../../preload/model';
 import type { SellerApiClientOptions } from './api/client';
 import { OPERATIONS, type Operation, PAGE, type RouteOverrides, routePathProblem } from './api/routes';
 import { checkBaseUrl } from './api/transport';
 import { userDataDir } from './paths';
+import type { Same } from './same-type';
 
-const MAX_CLIENT_ID_LENGTH = 200;
-export const POLL_INTERVAL_SECONDS = { min: 30, max: 3600, default: 60 } as const;
-/** 0 turns the reminder off; otherwise from 15 minutes to 7 days. */
-export const REMINDER_AFTER_MINUTES = { off: 0, min: 15, max: 7 * 24 * 60, default: 240 } as const;
-/** How long a marked status is held before it is sent, so it can be undone; 0 sends at once. */
-export const UNDO_SECONDS = { min: 0, max: 60, default: 10 } as const;
+export { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES, STALE_IN_PROGRESS_DAYS, UNDO_SECONDS };
 
 /** One schema per setting, without defaults: the patch schema is built from the same pieces. */
 const fields = {
@@ -61,18 +67,7 @@ const fields = {
         (m >= REMINDER_AFTER_MINUTES.min && m <= REMINDER_AFTER_MINUTES.max),
     ),
   openAtLogin: z.boolean(),
-  undoSeconds: z.int().min(UNDO_SECONDS.min).max(UNDO_SECONDS.max),
-  /**
-   * The name written into what this laptop posts ("Provisioning started by Anna Virtanen.");
-   * '' = this computer's account name (account-name.ts). No colon: it must read back whole.
-   */
-  actorName: z
-    .string()
-    .trim()
-    .superRefine((name, context) => {
-      const problem = actorNameProblem(name);
-      if (problem) context.addIssue({ code: 'custom', message: `actorName ${problem}` });
-    }),
+  checkForUpdatesAutomatically: z.boolean(),
   /** Run against the built-in simulator instead of a real Seller API. */
   demoMode: z.boolean(),
   /**
@@ -103,8 +98,26 @@ const fields = {
         if (problem) context.addIssue({ code: 'custom', message: `api.routes.${operation}.path ${problem}` });
       }
     })
-    .transform((api) => api as { routes?: RouteOverrides; pageSize?: number })
+    .transform((api): ApiSection => api)
     .nullable(),
+
+  // The inbox (issue 12).
+  staleInProgressDays: z.int().min(STALE_IN_PROGRESS_DAYS.off).max(STALE_IN_PROGRESS_DAYS.max),
+  inboxSort: z.enum(INBOX_SORTS),
+
+  // Marking statuses (issue 12).
+  undoSeconds: z.int().min(UNDO_SECONDS.min).max(UNDO_SECONDS.max),
+  /**
+   * The name written into what this laptop posts ("Provisioning started by Anna Virtanen.");
+   * '' = this computer's account name (account-name.ts). No colon: it must read back whole.
+   */
+  actorName: z
+    .string()
+    .trim()
+    .superRefine((name, context) => {
+      const problem = actorNameProblem(name);
+      if (problem) context.addIssue({ code: 'custom', message: `actorName ${problem}` });
+    }),
 };
 
 type Field = keyof typeof fields;
@@ -112,7 +125,8 @@ type Field = keyof typeof fields;
 /** The client options a settings `api` section gives: its routes and starting page size. */
 export function apiOptions(api: Settings['api']): Pick<SellerApiClientOptions, 'routes' | 'pageSize'> {
   return {
-    ...(api?.routes ? { routes: api.routes } : {}),
+    // The operations were checked when the settings were read.
+    ...(api?.routes ? { routes: api.routes as RouteOverrides } : {}),
     ...(api?.pageSize ? { pageSize: api.pageSize } : {}),
   };
 }
@@ -126,10 +140,42 @@ const RULES: Record<Field, string> = {
   pausedUntil: 'must be a date and time such as 2026-11-21T16:50:00Z, or null when not paused',
   reminderAfterMinutes: `must be a whole number of minutes from ${REMINDER_AFTER_MINUTES.min} to ${REMINDER_AFTER_MINUTES.max} (7 days), or 0 for no reminder`,
   openAtLogin: 'must be true or false',
-  undoSeconds: `must be a whole number of seconds from ${UNDO_SECONDS.min} to ${UNDO_SECONDS.max} (0 sends at once, with no undo)`,
-  actorName: `must be a name of at most ${ACTOR_NAME_MAX} characters, without a colon`,
+  checkForUpdatesAutomatically: 'must be true or false',
   demoMode: 'must be true or false',
   api: `must be null or an object such as {"routes": {"listNewEvents": {"path": "/seller/v1/events/new"}}, "pageSize": 50}, with page sizes from 1 to ${PAGE.maxLimit}`,
+
+  // The inbox (issue 12).
+  staleInProgressDays: `must be a whole number of days from 1 to ${STALE_IN_PROGRESS_DAYS.max}, or 0 never to flag an order`,
+  inboxSort: `must be one of ${INBOX_SORTS.join(', ')}`,
+
+  // Marking statuses (issue 12).
+  undoSeconds: `must be a whole number of seconds from ${UNDO_SECONDS.min} to ${UNDO_SECONDS.max} (0 sends at once, with no undo)`,
+  actorName: `must be a name of at most ${ACTOR_NAME_MAX} characters, without a colon`,
+};
+
+/**
+ * Each setting as the window's form labels it: messages for the window and the CLI name the
+ * field so (the settings file's own messages name its keys). The file-only `api` keeps its key.
+ */
+const LABELS: Record<Field, string> = {
+  baseUrl: 'Base URL',
+  clientId: 'Client id',
+  pollIntervalSeconds: 'Check interval',
+  notificationsEnabled: 'Notifications',
+  pausedUntil: 'Pause',
+  reminderAfterMinutes: 'Reminder delay',
+  openAtLogin: 'Open at login',
+  checkForUpdatesAutomatically: 'Check for updates automatically',
+  demoMode: 'Demo mode',
+  api: 'api',
+
+  // The inbox (issue 12).
+  staleInProgressDays: 'In-progress limit',
+  inboxSort: 'Inbox order',
+
+  // Marking statuses (issue 12).
+  undoSeconds: 'Time to undo',
+  actorName: 'Your name',
 };
 
 /** The settings as stored: every key present (defaults fill the gaps), unknown keys dropped. */
@@ -141,12 +187,21 @@ export const Settings = z.object({
   pausedUntil: fields.pausedUntil.default(null),
   reminderAfterMinutes: fields.reminderAfterMinutes.default(REMINDER_AFTER_MINUTES.default),
   openAtLogin: fields.openAtLogin.default(false),
-  undoSeconds: fields.undoSeconds.default(UNDO_SECONDS.default),
-  actorName: fields.actorName.default(''),
+  checkForUpdatesAutomatically: fields.checkForUpdatesAutomatically.default(true),
   demoMode: fields.demoMode.default(false),
   api: fields.api.default(null),
+
+  // The inbox (issue 12).
+  staleInProgressDays: fields.staleInProgressDays.default(STALE_IN_PROGRESS_DAYS.default),
+  inboxSort: fields.inboxSort.default('longest-waiting'),
+
+  // Marking statuses (issue 12).
+  undoSeconds: fields.undoSeconds.default(UNDO_SECONDS.default),
+  actorName: fields.actorName.default(''),
 });
-export type Settings = z.infer<typeof Settings>;
+export type Settings = SharedSettings;
+// Fails to compile when the stored form reads other than preload/model.ts declares.
+void (true satisfies Same<z.output<typeof Settings>, SharedSettings>);
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze(Settings.parse({}));
 
@@ -154,7 +209,10 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze(Settings.parse
 const SettingsPatch = z.strictObject(fields).partial();
 export type SettingsPatch = Partial<Settings>;
 
-/** One refusal. `field` is the setting's key (or the unknown key), null when the input is no object. */
+/**
+ * One refusal. `field` is the setting's key (or the unknown key), null when the input is no
+ * object; `message` names the field as the form labels it.
+ */
 export interface SettingsFieldError {
   field: string | null;
   message: string;
@@ -172,7 +230,7 @@ export type SettingsPatchResult =
 export function parseSettingsPatch(input: unknown): SettingsPatchResult {
   const parsed = SettingsPatch.safeParse(input);
   if (!parsed.success) {
-    const errors = describeIssues(parsed.error.issues);
+    const errors = describeIssues(parsed.error.issues, (field) => LABELS[field]);
     return { ok: false, errors, message: errors.map((e) => e.message).join('; ') };
   }
   const patch = Object.fromEntries(
@@ -181,7 +239,14 @@ export function parseSettingsPatch(input: unknown): SettingsPatchResult {
   return { ok: true, patch };
 }
 
-function describeIssues(issues: readonly z.core.$ZodIssue[]): SettingsFieldError[] {
+/** The field's own key: how the settings file's messages name it. */
+const byKey = (field: Field): string => field;
+
+/** Each issue as a message naming its field by `name` (its label or its key), once per message. */
+function describeIssues(
+  issues: readonly z.core.$ZodIssue[],
+  name: (field: Field) => string = byKey,
+): SettingsFieldError[] {
   const errors: SettingsFieldError[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
@@ -193,11 +258,12 @@ function describeIssues(issues: readonly z.core.$ZodIssue[]): SettingsFieldError
       errors.push({ field: null, message: 'the settings must be an object of setting names and values' });
       continue;
     }
-    // Our own refinements already say precisely what is wrong; the rest get the field's rule.
+    // Our own refinements already say precisely what is wrong (they start with the key); the
+    // rest get the field's rule.
     const message =
       issue.code === 'custom' && issue.message.startsWith(field)
-        ? issue.message
-        : `${field} ${RULES[field as Field]}`;
+        ? `${name(field as Field)}${issue.message.slice(field.length)}`
+        : `${name(field as Field)} ${RULES[field as Field]}`;
     if (!errors.some((e) => e.field === field && e.message === message)) errors.push({ field, message });
   }
   return errors;

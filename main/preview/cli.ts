@@ -1,5 +1,6 @@
-// `npm run preview`: Seller Tray in the browser, for machines without Electron. Without
-// configured credentials it runs on the built-in demo marketplace.
+// `npm run preview`: Seller Tray in the browser, for machines without Electron. A first
+// start shows onboarding, as the desktop app does; "Try the demo" there runs the built-in
+// demo marketplace.
 
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -23,8 +24,7 @@ service.onEvent((event) => {
   if (event.type === 'problem') console.error(`preview: ${event.message}`);
 });
 if (service.state().setup === 'unconfigured') {
-  const started = await service.handle('startDemo', undefined);
-  if (started.ok) console.log('No credentials are configured: running on the built-in demo marketplace.');
+  console.log('No marketplace is set up yet: the window asks for one, or offers the demo.');
 }
 const preview = await startPreview({
   service,

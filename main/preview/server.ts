@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
-import { type Channel, requests } from '../../preload/contract';
+import { isChannel } from '../../preload/contract';
 import type { SellerTrayService, ServiceEvent } from '../core/service';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES } from '../renderer-serving';
 
@@ -67,8 +67,7 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
       if (url.pathname === '/bridge/events' && req.method === 'GET') return openStream(res);
       if (req.method !== 'POST') return send(res, 405, 'text/plain; charset=utf-8', 'Use POST');
       const channel = url.pathname.slice('/bridge/'.length);
-      if (!Object.hasOwn(requests, channel))
-        return send(res, 404, 'text/plain; charset=utf-8', 'No such channel');
+      if (!isChannel(channel)) return send(res, 404, 'text/plain; charset=utf-8', 'No such channel');
       let payload: unknown;
       try {
         payload = await readJson(req);
@@ -76,7 +75,7 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
         const refusal = { ok: false, error: { code: 'invalid-input', message: (error as Error).message } };
         return send(res, 400, 'application/json; charset=utf-8', JSON.stringify(refusal));
       }
-      const answer = await options.service.handle(channel as Channel, payload);
+      const answer = await options.service.handleMessage(channel, payload);
       return send(res, 200, 'application/json; charset=utf-8', JSON.stringify(answer));
     }
     if (req.method !== 'GET') return send(res, 405, 'text/plain; charset=utf-8', 'Use GET');

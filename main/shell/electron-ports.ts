@@ -126,7 +126,9 @@ export interface AppPort {
   quit(): void;
   setAppUserModelId(id: string): void;
   readonly dock?: { hide(): void } | undefined;
-  on(event: 'second-instance', listener: () => void): unknown;
+  on(event: 'second-instance', listener: (event: unknown, argv: string[]) => void): unknown;
+  /** macOS: a link (or file) the system asks the app to open; may come before ready. */
+  on(event: 'open-url', listener: (event: { preventDefault(): void }, url: string) => void): unknown;
   on(event: 'before-quit', listener: () => void): unknown;
   on(event: 'window-all-closed', listener: () => void): unknown;
 }

@@ -2,7 +2,7 @@
 // service's `Answer` whole (an Error's `code` would be lost crossing contextBridge). A message
 // from any frame that is not the app's own page is refused. The service's events go to the
 // window on the event channel.
-import { type Answer, type Channel, ipcChannel, requests } from '../../preload/contract';
+import { type Answer, CHANNELS, ipcChannel } from '../../preload/contract';
 import type { SellerTrayService } from '../core/service';
 import { isAppUrl } from './app-origin';
 import type { IpcInvokeEvent, IpcMainPort } from './electron-ports';
@@ -11,8 +11,6 @@ export const FORBIDDEN: Answer<never> = {
   ok: false,
   error: { code: 'forbidden', message: 'This request did not come from Seller Tray’s own window.' },
 };
-
-export const CHANNELS = Object.keys(requests) as Channel[];
 
 /** Whether an IPC message comes from the app's own page. */
 export function fromAppFrame(event: IpcInvokeEvent): boolean {
@@ -23,7 +21,7 @@ export function registerIpc(ipcMain: IpcMainPort, service: SellerTrayService): v
   for (const channel of CHANNELS) {
     ipcMain.handle(ipcChannel(channel), async (event, payload) => {
       if (!fromAppFrame(event)) return FORBIDDEN;
-      return service.handle(channel, payload);
+      return service.handleMessage(channel, payload);
     });
   }
 }

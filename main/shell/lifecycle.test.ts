@@ -1,9 +1,9 @@
 // The lifecycle with a fake app and powerMonitor: one instance (a second launch focuses the
 // window), platform bits, a poll on wake.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FakeWindow, openDemoService, type TestService } from '../../test/support/shell-fakes';
 import type { AppPort, PowerMonitorPort } from './electron-ports';
-import { afterReady, claimSingleInstance, trackQuitting } from './lifecycle';
-import { FakeWindow, openDemoService, type TestService } from './test-fakes';
+import { afterReady, claimSingleInstance, launchArguments, trackQuitting } from './lifecycle';
 import { AppWindow } from './window';
 
 class FakeApp implements AppPort {
@@ -16,7 +16,7 @@ class FakeApp implements AppPort {
       this.dockHidden = true;
     },
   };
-  readonly listeners = new Map<string, () => void>();
+  readonly listeners = new Map<string, (...args: never[]) => unknown>();
   requestSingleInstanceLock(): boolean {
     return this.locked;
   }
@@ -26,9 +26,13 @@ class FakeApp implements AppPort {
   setAppUserModelId(id: string): void {
     this.modelId = id;
   }
-  on(event: string, listener: () => void): this {
+  on(event: string, listener: (...args: never[]) => unknown): this {
     this.listeners.set(event, listener);
     return this;
+  }
+  /** Electron emitting an app event to the listener the code under test registered. */
+  emit(event: string, ...args: unknown[]): void {
+    (this.listeners.get(event) as ((...args: unknown[]) => unknown) | undefined)?.(...args);
   }
 }
 
@@ -38,7 +42,7 @@ afterEach(async () => {
 });
 
 describe('the lifecycle', () => {
-  it('a second instance focuses the first one’s window', () => {
+  it('a second instance focuses the first one’s window, and hands it its arguments', () => {
     const app = new FakeApp();
     const created: FakeWindow[] = [];
     const window = new AppWindow({
@@ -52,20 +56,43 @@ describe('the lifecycle', () => {
       isQuitting: trackQuitting(app),
       openExternal: () => {},
     });
-    expect(claimSingleInstance({ app, platform: 'linux', appId: 'id' }, () => window.show())).toBe(true);
+    const launches: string[][] = [];
+    const claimed = claimSingleInstance(
+      { app, platform: 'linux', appId: 'id', defaultApp: false },
+      (args) => {
+        launches.push(args);
+        window.show();
+      },
+    );
+    expect(claimed).toBe(true);
     window.get();
     created[0]?.hide();
     if (created[0]) created[0].minimized = true;
-    app.listeners.get('second-instance')?.();
+    app.emit('second-instance', {}, ['/opt/Seller Tray/seller-tray', 'seller-tray://order/o-1']);
+    expect(launches).toEqual([['seller-tray://order/o-1']]);
     expect([created[0]?.visible, created[0]?.minimized, created[0]?.focused]).toEqual([true, false, 1]);
     expect(created).toHaveLength(1);
     expect(app.quits).toBe(0);
   });
 
+  it('macOS: a link the system opens is handed over as a launch argument, and the system told it is handled', () => {
+    const app = new FakeApp();
+    const launches: string[][] = [];
+    claimSingleInstance({ app, platform: 'darwin', appId: 'id', defaultApp: false }, (args) =>
+      launches.push(args),
+    );
+    const event = { prevented: false, preventDefault: () => (event.prevented = true) };
+    app.emit('open-url', event, 'seller-tray://order/o-2');
+    expect(launches).toEqual([['seller-tray://order/o-2']]);
+    expect(event.prevented).toBe(true);
+  });
+
   it('the second instance itself quits when the lock is taken', () => {
     const app = new FakeApp();
     app.locked = false;
-    expect(claimSingleInstance({ app, platform: 'linux', appId: 'id' }, () => {})).toBe(false);
+    expect(claimSingleInstance({ app, platform: 'linux', appId: 'id', defaultApp: false }, () => {})).toBe(
+      false,
+    );
     expect(app.quits).toBe(1);
     expect(app.listeners.has('second-instance')).toBe(false);
   });
@@ -76,8 +103,8 @@ describe('the lifecycle', () => {
     const power: PowerMonitorPort = { on: () => undefined };
     for (const platform of ['win32', 'darwin', 'linux'] as const) {
       const app = new FakeApp();
-      claimSingleInstance({ app, platform, appId: 'com.sellertray.desktop' }, () => {});
-      afterReady({ app, platform, appId: 'x', powerMonitor: power, service: s.service });
+      claimSingleInstance({ app, platform, appId: 'com.sellertray.desktop', defaultApp: false }, () => {});
+      afterReady({ app, platform, appId: 'x', defaultApp: false, powerMonitor: power, service: s.service });
       expect([app.modelId, app.dockHidden], platform).toEqual([
         platform === 'win32' ? 'com.sellertray.desktop' : undefined,
         platform === 'darwin',
@@ -94,6 +121,7 @@ describe('the lifecycle', () => {
       app: new FakeApp(),
       platform: 'linux',
       appId: 'x',
+      defaultApp: false,
       powerMonitor: {
         on: (_event, listener) => {
           resume = listener;
@@ -106,11 +134,21 @@ describe('the lifecycle', () => {
     expect(handle).toHaveBeenCalledWith('checkNow', undefined);
   });
 
+  it('reads a launch’s arguments after the executable, and in development after the app’s folder', () => {
+    expect(launchArguments(['/opt/Seller Tray/seller-tray', 'seller-tray://order/o-1'], false)).toEqual([
+      'seller-tray://order/o-1',
+    ]);
+    expect(launchArguments(['/usr/bin/electron', '/home/me/seller-tray', '--hidden'], true)).toEqual([
+      '--hidden',
+    ]);
+    expect(launchArguments(['/opt/Seller Tray/seller-tray'], false)).toEqual([]);
+  });
+
   it('knows when the app is quitting', () => {
     const app = new FakeApp();
     const quitting = trackQuitting(app);
     expect(quitting()).toBe(false);
-    app.listeners.get('before-quit')?.();
+    app.emit('before-quit');
     expect(quitting()).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-// The app's lifecycle: one instance (a second launch shows the first one's window), the
+// The app's lifecycle: one instance (a second launch's arguments go to the first one), the
 // Windows notification identity, no dock icon on macOS, a poll at once on wake, and the
 // window closing for real only when the app quits.
 import type { SellerTrayService } from '../core/service';
@@ -8,16 +8,35 @@ export interface LifecycleOptions {
   app: AppPort;
   platform: NodeJS.Platform;
   appId: string;
+  /** Electron's `process.defaultApp`: run as `electron <folder>`, so argv carries the folder too. */
+  defaultApp: boolean;
 }
 
-/** Before ready: takes the single-instance lock; false (and quitting) when another instance has it. */
-export function claimSingleInstance(options: LifecycleOptions, onSecondInstance: () => void): boolean {
+/**
+ * What a launch asks for: its arguments after the executable (and, in development, after the
+ * app's folder). A link the desktop opens the app with (seller-tray://…) arrives here.
+ */
+export function launchArguments(argv: readonly string[], defaultApp: boolean): string[] {
+  return argv.slice(defaultApp ? 2 : 1);
+}
+
+/**
+ * Before ready: takes the single-instance lock; false (and quitting) when another instance has it.
+ * A second launch's arguments, and on macOS each link the system opens, are handed to this, the
+ * first instance.
+ */
+export function claimSingleInstance(options: LifecycleOptions, onLaunch: (args: string[]) => void): boolean {
   const { app } = options;
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return false;
   }
-  app.on('second-instance', onSecondInstance);
+  app.on('second-instance', (_event, argv) => onLaunch(launchArguments(argv, options.defaultApp)));
+  // macOS hands links over as an event, not as arguments (at the first launch too, before ready).
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    onLaunch([url]);
+  });
   // The app lives in the tray: closing its window does not end it.
   app.on('window-all-closed', () => {});
   if (options.platform === 'win32') app.setAppUserModelId(options.appId);

@@ -3,9 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ShellEvent } from '../../preload/contract';
 import { CONTROL_OR_BIDI, hostileOrder } from '../../test/support/hostile-order';
+import { FakeNotifications, openDemoService, type TestService, until } from '../../test/support/shell-fakes';
 import { orderIdOf } from '../core/api/wire';
 import { Notifier, START_PROVISIONING } from './notifier';
-import { FakeNotifications, openDemoService, type TestService, until } from './test-fakes';
 
 const opened: TestService[] = [];
 afterEach(async () => {
@@ -82,6 +82,8 @@ describe('the notifier', () => {
       const { sim, service, notifications, shown, notifier } = await notifierOnService({
         actionsSupported: true,
       });
+      // Sent at once: the grace period to undo a mark is the core's to hold (test/core.test.ts).
+      await service.handle('setSettings', { undoSeconds: 0 });
       const order = sim.store.addPurchase({});
       await service.handle('checkNow', undefined);
       await until(() => notifications.created.length === 1);

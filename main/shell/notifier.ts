@@ -11,8 +11,9 @@
 //
 // Every notification's text is made plain and capped here too (the refusal notice carries the
 // server's words), and on Linux, whose notification servers read markup, it is escaped.
+
+import { notificationBody, notificationTitle } from '../../preload/marketplace-text';
 import { PRODUCT_NAME } from '../core/app-identity';
-import { notificationBody, notificationTitle } from '../core/marketplace-text';
 import type { NotificationRequest } from '../core/notification-policy';
 import type { SellerTrayService } from '../core/service';
 import type { NativeNotification, NotificationOptions, NotificationsPort } from './electron-ports';

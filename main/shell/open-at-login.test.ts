@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openDemoService, type TestService, until } from '../../test/support/shell-fakes';
 import {
   APPROVAL_NEEDED,
   AUTOSTART_FILE_NAME,
@@ -18,7 +19,6 @@ import {
   type LoginItemsPort,
   launchCommand,
 } from './open-at-login';
-import { openDemoService, type TestService, until } from './test-fakes';
 
 const run = promisify(execFile);
 const cleanup: (() => Promise<void>)[] = [];

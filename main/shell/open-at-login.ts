@@ -96,12 +96,17 @@ export function autostartEntry(command: readonly string[]): string {
     'Type=Application',
     `Name=${PRODUCT_NAME}`,
     'Comment=New marketplace orders and their provisioning status',
-    `Exec=${command.map(execArgument).join(' ')}`,
+    `Exec=${execLine(command)}`,
     'Icon=seller-tray',
     'Terminal=false',
     'X-GNOME-Autostart-enabled=true',
     '',
   ].join('\n');
+}
+
+/** The Exec key's value that runs `command` (each argument as `execArgument` writes it). */
+export function execLine(command: readonly string[]): string {
+  return command.map(execArgument).join(' ');
 }
 
 /**

@@ -1,7 +1,10 @@
 // The tray: its tooltip, its title and its context menu follow the service's state. The menu
 // carries every action (Linux tray clicks are unreliable): Open, Check now, Pause
-// notifications, Settings, Quit.
+// notifications (one click: 1 hour, 4 hours, until tomorrow 08:00, until I resume), Settings,
+// Open log folder (for a support ticket), Quit.
 import type { AppState } from '../../preload/contract';
+import { isUntilResumed, PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
+import { checkFoundText } from '../../preload/status-words';
 import type { SellerTrayService } from '../core/service';
 import type { MenuItemSpec, TrayPort } from './electron-ports';
 
@@ -13,6 +16,7 @@ export interface TrayActions {
   /** Pauses notifications until the given time, or resumes them (null). */
   pause(until: Date | null): void;
   settings(): void;
+  openLogFolder(): void;
   quit(): void;
 }
 
@@ -27,49 +31,49 @@ function waitingText(count: number): string {
   return count === 1 ? '1 order waiting' : `${count} orders waiting`;
 }
 
-function pausedUntil(state: AppState, now: Date): Date | null {
-  if (!state.notificationsPausedUntil) return null;
-  const until = new Date(state.notificationsPausedUntil);
-  return Number.isNaN(until.getTime()) || until.getTime() <= now.getTime() ? null : until;
-}
-
 function clock(date: Date, now: Date): string {
   const time = date.toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' });
   return date.toDateString() === now.toDateString() ? time : `${date.toLocaleDateString('en')} ${time}`;
 }
 
-/** One hour from now. */
-export function inOneHour(now: Date): Date {
-  return new Date(now.getTime() + 60 * 60 * 1000);
+/** "paused until 14:30", or "paused until you resume them". */
+function pausedText(until: Date, now: Date): string {
+  return isUntilResumed(until) ? 'paused until you resume them' : `paused until ${clock(until, now)}`;
 }
 
-/** Tomorrow at 08:00, local time. */
-export function tomorrowMorning(now: Date): Date {
-  const next = new Date(now);
-  next.setDate(next.getDate() + 1);
-  next.setHours(8, 0, 0, 0);
-  return next;
-}
+/** What the tooltip says of a connection that does not work. */
+const TRAY_PROBLEMS: Readonly<Record<AppState['connection'], string | null>> = {
+  starting: null,
+  ok: null,
+  paused: null,
+  offline: 'offline',
+  'server-problem': 'the marketplace is having problems',
+  failing: 'connection problem',
+  'credentials-rejected': 'credentials rejected',
+};
 
-/** The tray as the state says: pure, so every label is tested without Electron. */
-export function trayView(state: AppState, now: Date, actions: TrayActions): TrayView {
-  const paused = pausedUntil(state, now);
-  const problem =
-    state.setup === 'unconfigured'
-      ? 'not set up'
-      : state.connection === 'offline'
-        ? 'offline'
-        : state.connection === 'credentials-rejected'
-          ? 'credentials rejected'
-          : null;
+/**
+ * The tray as the state says: pure, so every label is tested without Electron. `more`: items other
+ * parts of the shell add above Quit (the updater's).
+ */
+export function trayView(
+  state: AppState,
+  now: Date,
+  actions: TrayActions,
+  more: MenuItemSpec[] = [],
+): TrayView {
+  const paused = pausedUntil(state.notificationsPausedUntil, now.getTime());
+  const problem = state.setup === 'unconfigured' ? 'not set up' : TRAY_PROBLEMS[state.connection];
   const parts = [waitingText(state.waitingCount)];
   if (problem) parts.push(problem);
-  if (paused) parts.push(`notifications paused until ${clock(paused, now)}`);
+  if (paused) parts.push(`notifications ${pausedText(paused, now)}`);
   const toolTip = `${APP_NAME} — ${parts.join(', ')}`;
 
   const pauseMenu: MenuItemSpec[] = [
-    { label: 'For 1 hour', click: () => actions.pause(inOneHour(now)) },
-    { label: 'Until tomorrow 08:00', click: () => actions.pause(tomorrowMorning(now)) },
+    ...PAUSE_CHOICES.map((choice) => ({
+      label: choice.label,
+      click: () => actions.pause(choice.until(now)),
+    })),
     { type: 'separator' },
     { label: 'Resume notifications', enabled: paused !== null, click: () => actions.pause(null) },
   ];
@@ -79,11 +83,13 @@ export function trayView(state: AppState, now: Date, actions: TrayActions): Tray
     { label: 'Open', click: actions.open },
     { label: 'Check now', enabled: state.setup !== 'unconfigured', click: actions.checkNow },
     {
-      label: paused ? `Notifications paused until ${clock(paused, now)}` : 'Pause notifications',
+      label: paused ? `Notifications ${pausedText(paused, now)}` : 'Pause notifications',
       type: 'submenu',
       submenu: pauseMenu,
     },
     { label: 'Settings', click: actions.settings },
+    { label: 'Open log folder', click: actions.openLogFolder },
+    ...(more.length > 0 ? [{ type: 'separator' } as const, ...more] : []),
     { type: 'separator' },
     { label: 'Quit', click: actions.quit },
   ];
@@ -100,6 +106,10 @@ export interface TrayControllerOptions {
   now?: () => Date;
   /** Told when an action the service answered failed (shown as a notification by the caller). */
   onFailure?(message: string): void;
+  /** Told what Check now found ("No new orders", "2 new orders"), as a notification by the caller. */
+  onChecked?(message: string): void;
+  /** Items other parts of the shell add above Quit, as they are now (the updater's). */
+  moreItems?(): MenuItemSpec[];
 }
 
 /** Keeps the tray current with the service, and its actions wired; returns the stop function. */
@@ -113,7 +123,13 @@ export function startTray(options: TrayControllerOptions): { refresh(): void; st
     settings: () => options.settings(),
     quit: () => options.quit(),
     checkNow: () => {
-      void options.service.handle('checkNow', undefined).then(report);
+      void options.service.handle('checkNow', undefined).then((answer) => {
+        report(answer);
+        if (answer.ok) options.onChecked?.(checkFoundText(answer.value));
+      });
+    },
+    openLogFolder: () => {
+      void options.service.handle('openLogFolder', undefined).then(report);
     },
     pause: (until) => {
       void options.service
@@ -122,7 +138,7 @@ export function startTray(options: TrayControllerOptions): { refresh(): void; st
     },
   };
   const refresh = () => {
-    const view = trayView(options.service.state(), now(), actions);
+    const view = trayView(options.service.state(), now(), actions, options.moreItems?.());
     options.tray.setToolTip(view.toolTip);
     options.tray.setTitle?.(view.title);
     options.tray.setMenu(view.template);

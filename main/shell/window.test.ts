@@ -2,10 +2,10 @@
 // hidden rather than closed, and navigation, new windows, webviews and permissions denied.
 import { describe, expect, it } from 'vitest';
 import { EVENT_CHANNEL } from '../../preload/contract';
+import { cancellable, FakeWindow } from '../../test/support/shell-fakes';
 import { applicationMenu } from './app-menu';
 import { APP_URL } from './app-origin';
 import { hostOf, openExternalIfAllowed } from './external-links';
-import { cancellable, FakeWindow } from './test-fakes';
 import { AppWindow } from './window';
 
 function appWindow({ devTools = false } = {}) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Bridge } from '../../preload/contract';
-import { createFakeBridge, FakeBridgeError } from '../test-support/fake-bridge';
+import { createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
 import { BridgeCallError, call } from './call';
 
 describe('call', () => {

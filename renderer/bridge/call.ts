@@ -4,15 +4,23 @@
 // A bridge that passes `Answer`s through whole is unwrapped too (`{ok: true, value}`: no
 // response type has exactly these two keys). Either way the caller gets a thrown `BridgeCallError` with a `code` and a message for the
 // user, so every view handles failures the same way.
-import type { Bridge, Channel, RequestOf, Responses } from '../../preload/contract';
+import type { AnswerError, Bridge, Channel, RequestOf, Responses } from '../../preload/contract';
 
+/** A failed call: `message` for the user, `details` behind "Details", `fields` for a form's inputs. */
 export class BridgeCallError extends Error {
+  readonly details: string[];
+  readonly fields: NonNullable<AnswerError['fields']>;
+
   constructor(
     readonly code: string,
     message: string,
+    details: readonly string[] = [],
+    fields: AnswerError['fields'] = [],
   ) {
     super(message);
     this.name = 'BridgeCallError';
+    this.details = [...details];
+    this.fields = [...fields];
   }
 }
 
@@ -28,7 +36,10 @@ export async function call<C extends Channel>(
   } catch (error) {
     throw asBridgeCallError(error);
   }
-  if (isFailedAnswer(result)) throw new BridgeCallError(result.error.code, result.error.message);
+  if (isFailedAnswer(result)) {
+    const { code, message, details, fields } = result.error;
+    throw new BridgeCallError(code, message, stringsOf(details), fieldsOf(fields));
+  }
   if (isValueAnswer(result)) return result.value as Responses[C];
   return result as Responses[C];
 }
@@ -37,13 +48,31 @@ export async function call<C extends Channel>(
 export function asBridgeCallError(error: unknown): BridgeCallError {
   if (error instanceof BridgeCallError) return error;
   if (typeof error === 'object' && error !== null) {
-    const { code, message } = error as { code?: unknown; message?: unknown };
+    const { code, message, details, fields } = error as Record<string, unknown>;
     if (typeof message === 'string' && message !== '') {
-      return new BridgeCallError(typeof code === 'string' ? code : 'internal', message);
+      return new BridgeCallError(
+        typeof code === 'string' ? code : 'internal',
+        message,
+        stringsOf(details),
+        fieldsOf(fields),
+      );
     }
   }
   if (typeof error === 'string' && error !== '') return new BridgeCallError('internal', error);
   return new BridgeCallError('internal', 'Something went wrong, and the app could not say what.');
+}
+
+/** The strings of a `details` list that crossed the bridge; anything else is dropped. */
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function fieldsOf(value: unknown): NonNullable<AnswerError['fields']> {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (v): v is { field: string; message: string } =>
+      typeof v?.field === 'string' && typeof v?.message === 'string',
+  );
 }
 
 /** The error code of a failure, or undefined when it has none. */
@@ -55,7 +84,7 @@ export function errorCode(error: unknown): string | undefined {
  * `{ok: false, error: {code, message}}`. A `ConnectionTest` that failed is `{ok: false, reason,
  * message}`, an answer rather than an error: it has no `error` object, so it is not matched here.
  */
-function isFailedAnswer(value: unknown): value is { ok: false; error: { code: string; message: string } } {
+function isFailedAnswer(value: unknown): value is { ok: false; error: AnswerError } {
   if (typeof value !== 'object' || value === null) return false;
   const { ok, error } = value as { ok?: unknown; error?: unknown };
   if (ok !== false || typeof error !== 'object' || error === null) return false;

@@ -3,7 +3,7 @@
 // token arrives in the page address's fragment, which the browser never sends to a server,
 // and goes back only as an Authorization header: the event stream is read with fetch, as
 // EventSource can send no header (and a token in its address would end up in logs).
-import { type Bridge, type Channel, requests } from '../../preload/contract';
+import { type AnswerError, type Bridge, CHANNELS, type Channel } from '../../preload/contract';
 
 const TOKEN_KEY = 'seller-tray-token';
 /** As EventSource does: a dropped stream is opened again after a moment. */
@@ -19,11 +19,13 @@ function takeToken(): string {
   return sessionStorage.getItem(TOKEN_KEY) ?? '';
 }
 
-/** A bridge failure, with the service's code ('invalid-input', 'unusual-transition', …). */
+/** A bridge failure, with the service's code ('invalid-input', 'unusual-transition', …) and detail. */
 export class BridgeError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly details?: AnswerError['details'],
+    readonly fields?: AnswerError['fields'],
   ) {
     super(message);
     this.name = 'BridgeError';
@@ -49,20 +51,15 @@ export function createHttpBridge(): Bridge {
         'This page is not authorised: open the address the preview printed.',
       );
     }
-    const answer = (await response.json()) as {
-      ok: boolean;
-      value?: unknown;
-      error?: { code: string; message: string };
-    };
-    if (!answer.ok)
-      throw new BridgeError(answer.error?.code ?? 'internal', answer.error?.message ?? 'Unknown error');
+    const answer = (await response.json()) as { ok: boolean; value?: unknown; error?: AnswerError };
+    if (!answer.ok) {
+      const { code = 'internal', message = 'Unknown error', details, fields } = answer.error ?? {};
+      throw new BridgeError(code, message, details, fields);
+    }
     return answer.value;
   };
   const methods = Object.fromEntries(
-    (Object.keys(requests) as Channel[]).map((channel) => [
-      channel,
-      (request: unknown) => call(channel, request),
-    ]),
+    CHANNELS.map((channel) => [channel, (request: unknown) => call(channel, request)]),
   );
   return {
     ...(methods as Omit<Bridge, 'onEvent'>),

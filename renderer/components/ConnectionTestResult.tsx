@@ -14,7 +14,14 @@ const ADVICE: Readonly<Record<Failure['reason'], string>> = {
   server: 'The marketplace answered with an error. Try again in a few minutes.',
 };
 
-export function ConnectionTestResult({ result }: { result: ConnectionTest }) {
+/** `note` says what followed from the result (a Save refused because of it). */
+export function ConnectionTestResult({
+  result,
+  note,
+}: {
+  result: ConnectionTest;
+  note?: string | undefined;
+}) {
   if (result.ok) {
     return (
       <div className="result result-ok" role="status">
@@ -34,6 +41,7 @@ export function ConnectionTestResult({ result }: { result: ConnectionTest }) {
   return (
     <div className={`result result-failed reason-${result.reason}`} role="alert">
       <strong>{ADVICE[result.reason] ?? 'The connection test failed.'}</strong>
+      {note && ` ${note}`}
       {result.message && (
         <span className="result-detail">
           <ServerText text={result.message} />

@@ -1,6 +1,6 @@
 // A contact person of an order: name, telephone, e-mail and note. The e-mail and telephone
 // are mailto: and tel: links when they are one plain address or number (ContactLink).
-import type { Contact } from '../../main/core/api/wire';
+import type { Contact } from '../../preload/marketplace';
 import { EmailAddress, PhoneNumber } from './ContactLink';
 import { FieldList } from './FieldList';
 import { ServerText } from './ServerText';

@@ -2,8 +2,8 @@
 // is one plain address or number (preload/contact-links.ts), else as text. An address may break
 // after its @ and dots (<wbr>), so a long one wraps where a reader expects it, not mid-word.
 import { Fragment } from 'react';
-import { plainText } from '../../main/core/marketplace-text';
 import { mailtoHref, telHref } from '../../preload/contact-links';
+import { plainText } from '../../preload/marketplace-text';
 
 export function EmailAddress({ address }: { address: string }) {
   const text = plainText(address);

@@ -3,17 +3,7 @@
 // the text by hand.
 import { useEffect, useState } from 'react';
 
-export function CopyButton({
-  value,
-  label,
-  text = 'Copy',
-}: {
-  value: string;
-  /** What is copied, for the button's accessible name ("Copy order id"). */
-  label: string;
-  /** The button's visible text. */
-  text?: string;
-}) {
+export function CopyButton({ value, label, text = 'Copy' }: { value: string; label: string; text?: string }) {
   const [feedback, setFeedback] = useState<string | null>(null);
   useEffect(() => {
     if (feedback === null) return;
@@ -33,12 +23,7 @@ export function CopyButton({
 
   return (
     <>
-      <button
-        type="button"
-        className="copy-button"
-        aria-label={text === 'Copy' ? `Copy ${label}` : undefined}
-        onClick={() => void copy()}
-      >
+      <button type="button" className="copy-button" aria-label={`Copy ${label}`} onClick={() => void copy()}>
         {text}
       </button>
       <span className="copy-feedback" role="status">

@@ -1,6 +1,6 @@
 // Who takes delivery of the order's lines: each contact once, with the lines it is for, so an
 // order of many lines with one administrator shows one card, not one per line.
-import type { Contact, DocumentLine } from '../../main/core/api/wire';
+import type { Contact, DocumentLine } from '../../preload/marketplace';
 import { ContactDetails } from './ContactDetails';
 
 interface DeliveryContact {

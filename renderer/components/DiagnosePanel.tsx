@@ -1,30 +1,13 @@
 // "Diagnose connection": tries each operation the app reads with and shows the report as
 // text, to read or to copy into a support ticket (it holds no secret and no token).
-import { useId, useState } from 'react';
-import type { DiagnosisReport } from '../../preload/contract';
-import { asBridgeCallError, call } from '../bridge/call';
-import { useBridge } from '../bridge/context';
+import { useId } from 'react';
+import { useBridgeCall } from '../hooks/useBridgeCall';
 import { CopyButton } from './CopyButton';
 import { ErrorAlert } from './ErrorAlert';
 
 export function DiagnosePanel() {
-  const bridge = useBridge();
   const headingId = useId();
-  const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<DiagnosisReport | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  async function run(): Promise<void> {
-    setBusy(true);
-    setError(null);
-    try {
-      setResult(await call(bridge, 'diagnose', undefined));
-    } catch (failure) {
-      setError(asBridgeCallError(failure).message);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { run, answer: result, error, busy, dismissError } = useBridgeCall('diagnose', undefined);
 
   return (
     <section className="diagnose" aria-labelledby={headingId}>
@@ -36,7 +19,7 @@ export function DiagnosePanel() {
       <button type="button" onClick={() => void run()} disabled={busy}>
         {busy ? 'Diagnosing…' : 'Diagnose connection'}
       </button>
-      <ErrorAlert message={error} onDismiss={() => setError(null)} />
+      <ErrorAlert message={error} onDismiss={dismissError} />
       {result && (
         <>
           <p role="status">

@@ -4,8 +4,8 @@
 // hundreds of lines opens about as fast as one of a few. Delivery contacts are listed once
 // each below (DeliveryContacts). The server's words are isolated and plain, as ServerText has them.
 import { memo } from 'react';
-import type { DocumentLine } from '../../main/core/api/wire';
-import { paragraphText, plainText } from '../../main/core/marketplace-text';
+import type { DocumentLine } from '../../preload/marketplace';
+import { paragraphText, plainText } from '../../preload/marketplace-text';
 import { formatAmount, formatPer, formatQuantity, lineTotal } from '../format';
 import { unitName } from '../unit-names';
 

@@ -1,25 +1,48 @@
-// An error for the user, in an alert region so assistive technology reads it at once; what
-// it is about in detail (when there is more to say) one click away. Its message and details
-// may quote the server, so they are shown as the server's text.
+// An error for the user, in an alert region so assistive technology reads it at once: what
+// happened and what to do, and the technical detail (operation, HTTP status, request id) one
+// click away behind "Details" (right after the words, so a banner stays short), with a
+// button that copies it all for a support ticket. Its message and details may quote the
+// server, so they are shown as the server's text.
+import { useId, useState } from 'react';
+import { CopyButton } from './CopyButton';
 import { ServerText } from './ServerText';
 
 export function ErrorAlert({
   message,
   details,
   onDismiss,
+  id,
 }: {
   message: string | null;
   details?: readonly string[] | undefined;
-  onDismiss?: () => void;
+  onDismiss?: (() => void) | undefined;
+  /** For a field's `aria-describedby`. */
+  id?: string | undefined;
 }) {
+  const [open, setOpen] = useState(false);
+  const detailsId = useId();
   if (!message) return null;
+  const hasDetails = details !== undefined && details.length > 0;
   return (
-    <div className="alert" role="alert">
+    <div className="alert" role="alert" id={id}>
       <div className="alert-text">
         <ServerText text={message} />
-        {details && details.length > 0 && (
-          <details className="alert-details">
-            <summary>Details</summary>
+        {hasDetails && (
+          <>
+            {' '}
+            <button
+              type="button"
+              className="link-button alert-toggle"
+              aria-expanded={open}
+              aria-controls={detailsId}
+              onClick={() => setOpen((o) => !o)}
+            >
+              Details
+            </button>
+          </>
+        )}
+        {hasDetails && (
+          <div className="alert-details" id={detailsId} hidden={!open}>
             <ul>
               {details.map((detail) => (
                 <li key={detail}>
@@ -27,7 +50,8 @@ export function ErrorAlert({
                 </li>
               ))}
             </ul>
-          </details>
+            <CopyButton value={[message, ...details].join('\n')} label="the details" />
+          </div>
         )}
       </div>
       {onDismiss && (

@@ -1,9 +1,7 @@
 // Reporting a failed provisioning: the marketplace (and the buyer) need to know what went
 // wrong, so both the description and the detailed description are required. Escape cancels.
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-
-export const DESCRIPTION_MAX = 1000;
-export const DETAILED_DESCRIPTION_MAX = 4000;
+import { LIMITS } from '../../preload/contract';
 
 export function FailureForm({
   busy,
@@ -65,7 +63,7 @@ export function FailureForm({
         ref={descriptionRef}
         type="text"
         required
-        maxLength={DESCRIPTION_MAX}
+        maxLength={LIMITS.description}
         value={description}
         aria-invalid={attempted && missingDescription}
         aria-describedby={problem ? problemId : undefined}
@@ -76,7 +74,7 @@ export function FailureForm({
         id={detailedId}
         required
         rows={4}
-        maxLength={DETAILED_DESCRIPTION_MAX}
+        maxLength={LIMITS.detailedDescription}
         value={detailed}
         aria-invalid={attempted && missingDetailed}
         aria-describedby={problem ? problemId : undefined}

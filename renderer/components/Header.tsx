@@ -1,52 +1,68 @@
-// The header and status bar: where the app is (Inbox, Settings), whether it reaches the
-// marketplace, when it last did, what is still to be sent, whether notifications are
-// paused; and "Check now".
-import { useState } from 'react';
+// The header and status bar: where the app is (Inbox, Settings: the screen's one h1 names it),
+// whether it reaches the marketplace, when it last did, what is still to be sent; Pause
+// (notifications) and Check now, which says what it found. Compact, so that with a banner it
+// takes at most a quarter of a tray-sized window.
+import { useEffect, useState } from 'react';
 import type { AppState } from '../../preload/contract';
+import { checkFoundText } from '../../preload/status-words';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { connectionLabel, formatWhen, plural } from '../format';
 import { useNow } from '../hooks/useNow';
-import { ServerText } from './ServerText';
+import { PauseMenu } from './PauseControl';
 
 export type Page = 'inbox' | 'settings';
 
+/** How long what Check now found stays said. */
+const FOUND_SHOWN_MS = 8_000;
+
 export function Header({
   state,
+  screen,
   page,
   onNavigate,
   onState,
   onError,
 }: {
   state: AppState;
+  /** The screen's name (Inbox, Order, Settings): with the app's name, the screen's one h1. */
+  screen: string;
   /** The page shown; an open order belongs to the inbox. */
   page: Page;
   onNavigate: (page: Page) => void;
   onState: (state: AppState) => void;
-  onError: (message: string) => void;
+  onError: (problem: { message: string; details: readonly string[] }) => void;
 }) {
   const bridge = useBridge();
   const now = useNow();
   const [checking, setChecking] = useState(false);
+  const [found, setFound] = useState<string | null>(null);
+  useEffect(() => {
+    if (found === null) return;
+    const timer = setTimeout(() => setFound(null), FOUND_SHOWN_MS);
+    return () => clearTimeout(timer);
+  }, [found]);
 
   async function checkNow(): Promise<void> {
     setChecking(true);
+    setFound(null);
     try {
-      onState(await call(bridge, 'checkNow', undefined));
+      const result = await call(bridge, 'checkNow', undefined);
+      onState(result.state);
+      setFound(checkFoundText(result));
     } catch (failure) {
-      onError(asBridgeCallError(failure).message);
+      onError(asBridgeCallError(failure));
     } finally {
       setChecking(false);
     }
   }
 
-  const paused = pausedUntil(state.notificationsPausedUntil, now);
   return (
     <header className="app-header">
       <div className="header-top">
-        <span className="brand">
-          Seller Tray{state.setup === 'demo' && <span className="badge">Demo</span>}
-        </span>
+        <h1 className="brand">
+          Seller Tray<span className="sr-only">: {screen}</span>
+        </h1>
         <nav aria-label="Main">
           <button
             type="button"
@@ -74,6 +90,7 @@ export function Header({
             Settings
           </button>
         </nav>
+        <PauseMenu state={state} onState={onState} />
         <button type="button" onClick={() => void checkNow()} disabled={checking}>
           {checking ? 'Checking…' : 'Check now'}
         </button>
@@ -82,31 +99,17 @@ export function Header({
         <li className={`connection connection-${state.connection}`} aria-live="polite">
           <span className="dot" aria-hidden="true" />
           {connectionLabel(state.connection)}
-          {state.connection !== 'ok' && state.lastError && (
-            <span className="status-detail">
-              : <ServerText text={state.lastError} />
-            </span>
-          )}
         </li>
         <li>
           {state.lastSuccessfulPoll
             ? `Last checked ${formatWhen(state.lastSuccessfulPoll, now)}`
             : 'Not checked yet'}
         </li>
-        <li>
-          {state.pendingOutbox > 0
-            ? `${plural(state.pendingOutbox, 'status', 'statuses')} to send`
-            : 'Nothing to send'}
+        {state.pendingOutbox > 0 && <li>{plural(state.pendingOutbox, 'status', 'statuses')} to send</li>}
+        <li className="check-found">
+          <span role="status">{found}</span>
         </li>
-        <li>{paused ? `Notifications paused until ${formatWhen(paused, now)}` : 'Notifications on'}</li>
       </ul>
     </header>
   );
-}
-
-/** The pause's end, if it is still ahead. */
-function pausedUntil(until: string | null, now: number): string | null {
-  if (!until) return null;
-  const ms = Date.parse(until);
-  return Number.isFinite(ms) && ms > now ? until : null;
 }

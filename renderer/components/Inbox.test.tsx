@@ -3,9 +3,9 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { useState } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { OrderListItem } from '../../preload/contract';
-import { createFakeBridge, type FakeBridge } from '../test-support/fake-bridge';
-import { manyOrders } from '../test-support/fixtures';
-import { renderWithBridge } from '../test-support/render';
+import { createFakeBridge, type FakeBridge } from '../../test/support/renderer/fake-bridge';
+import { manyOrders } from '../../test/support/renderer/fixtures';
+import { renderWithBridge } from '../../test/support/renderer/render';
 import { Inbox, ROW_HEIGHT } from './Inbox';
 import { INITIAL_QUERY, type InboxQuery } from './inbox-query';
 
@@ -25,8 +25,16 @@ afterAll(() => {
 });
 afterEach(cleanup);
 
-/** The inbox with its query and selection kept as the app keeps them. */
-function Harness({ onOpen }: { onOpen: (order: OrderListItem, index: number) => void }) {
+/** The inbox with its query, selection and arrivals kept as the app keeps them. */
+function Harness({
+  onOpen,
+  arrivals = [],
+  onArrivalsSeen,
+}: {
+  onOpen: (order: OrderListItem, index: number) => void;
+  arrivals?: string[];
+  onArrivalsSeen?: (orderIds: string[]) => void;
+}) {
   const [query, setQuery] = useState<InboxQuery>(INITIAL_QUERY);
   const [selected, setSelected] = useState<string | null>(null);
   return (
@@ -36,12 +44,29 @@ function Harness({ onOpen }: { onOpen: (order: OrderListItem, index: number) => 
       selectedId={selected}
       onSelect={setSelected}
       onOpen={onOpen}
+      arrivals={arrivals}
+      onArrivalsSeen={onArrivalsSeen}
     />
   );
 }
 
 /** The order rows (the filter's <option>s are options too). */
 const rows = () => within(screen.getByRole('listbox', { name: 'Orders' })).queryAllByRole('option');
+
+/**
+ * Scrolls the list as a browser with layout does (the offset moves and a scroll event follows),
+ * for `rows` rows; answers the offset.
+ */
+function scrollsLikeABrowser(list: HTMLElement, rows: number): () => number {
+  let scrollTop = 0;
+  Object.defineProperty(list, 'scrollTop', { configurable: true, get: () => scrollTop });
+  Object.defineProperty(list, 'scrollHeight', { configurable: true, get: () => rows * ROW_HEIGHT });
+  list.scrollTo = ((options: ScrollToOptions) => {
+    scrollTop = options.top ?? scrollTop;
+    list.dispatchEvent(new Event('scroll'));
+  }) as typeof list.scrollTo;
+  return () => scrollTop;
+}
 
 async function renderInbox(bridge: FakeBridge) {
   const onOpen = vi.fn();
@@ -57,8 +82,10 @@ describe('Inbox', () => {
     const shown = rows();
     expect(shown.length).toBeGreaterThanOrEqual(Math.floor(VIEWPORT / ROW_HEIGHT));
     expect(shown.length).toBeLessThan(50);
-    // The rows are the page's only options (the status filter is a group of radios).
-    expect(screen.getAllByRole('option')).toHaveLength(shown.length);
+    // The status filter is a group of radios, not options among the rows.
+    expect(
+      within(screen.getByRole('group', { name: 'Filter by status' })).queryAllByRole('option'),
+    ).toHaveLength(0);
     expect(shown[0]?.getAttribute('aria-setsize')).toBe('10000');
     expect(screen.getByText('10000 orders, 3 waiting for action')).toBeTruthy();
     // The scroll area is as tall as all rows together, so the scrollbar tells the truth.
@@ -74,7 +101,7 @@ describe('Inbox', () => {
     expect(first?.textContent).toContain('Buyer 0');
     expect(first?.textContent).toContain('Product 0 × 1');
     expect(first?.textContent).toContain('€0.00');
-    expect(first?.textContent).toMatch(/waiting \d+ (min|h|d)/);
+    expect(first?.textContent).toMatch(/Waiting \d+ (min|h|d)/);
     expect(seventh?.textContent).toContain('order-00006');
     expect(seventh?.textContent).toContain('Completed');
   });
@@ -116,18 +143,11 @@ describe('Inbox', () => {
   it('scrolls the selection into view beyond the rendered window', async () => {
     const bridge = createFakeBridge({ orders: manyOrders(10_000) });
     const { list } = await renderInbox(bridge);
-    // Scrolling as a browser with layout does it: the offset moves and a scroll event follows.
-    let scrollTop = 0;
-    Object.defineProperty(list, 'scrollTop', { configurable: true, get: () => scrollTop });
-    Object.defineProperty(list, 'scrollHeight', { configurable: true, get: () => 10_000 * ROW_HEIGHT });
-    list.scrollTo = ((options: ScrollToOptions) => {
-      scrollTop = options.top ?? scrollTop;
-      list.dispatchEvent(new Event('scroll'));
-    }) as typeof list.scrollTo;
+    const scrollTop = scrollsLikeABrowser(list, 10_000);
     fireEvent.focus(list);
     fireEvent.keyDown(list, { key: 'End' });
     await waitFor(() => expect(list.getAttribute('aria-activedescendant')).toBe('inbox-row-9999'));
-    expect(scrollTop).toBe(10_000 * ROW_HEIGHT - VIEWPORT);
+    expect(scrollTop()).toBe(10_000 * ROW_HEIGHT - VIEWPORT);
     await waitFor(() =>
       expect(document.getElementById('inbox-row-9999')?.textContent).toContain('Buyer 9999'),
     );
@@ -149,18 +169,20 @@ describe('Inbox', () => {
       expect(bridge.callsOf('listOrders').at(-1)).toEqual({
         filter: 'all',
         search: 'Buyer 2',
+        sort: 'longest-waiting',
         offset: 0,
         limit: 100,
       }),
     );
     await waitFor(() => expect(rows()).toHaveLength(9)); // 2 and 21..29 less 27 (20 and 27 have no buyer)
     const filters = screen.getByRole('group', { name: 'Filter by status' });
-    expect(within(filters).getByRole('radio', { name: 'All orders' })).toHaveProperty('checked', true);
-    fireEvent.click(within(filters).getByRole('radio', { name: 'Waiting for action' }));
+    expect(within(filters).getByRole('radio', { name: 'All' })).toHaveProperty('checked', true);
+    fireEvent.click(within(filters).getByRole('radio', { name: 'New' }));
     await waitFor(() =>
       expect(bridge.callsOf('listOrders').at(-1)).toEqual({
-        filter: 'waiting',
+        filter: 'ProvisioningStarted',
         search: 'Buyer 2',
+        sort: 'longest-waiting',
         offset: 0,
         limit: 100,
       }),
@@ -180,6 +202,93 @@ describe('Inbox', () => {
     const before = bridge.callsOf('listOrders').length;
     act(() => bridge.emit({ type: 'notification', request: { kind: 'order', title: 't', body: 'b' } }));
     expect(bridge.callsOf('listOrders')).toHaveLength(before);
+  });
+
+  it('offers one filter per status and All, none showing the same orders as another', async () => {
+    await renderInbox(createFakeBridge({ orders: manyOrders(3, 1) }));
+    const filters = screen.getByRole('group', { name: 'Filter by status' });
+    expect(
+      within(filters)
+        .getAllByRole('radio')
+        .map((r) => r.closest('label')?.textContent),
+    ).toEqual(['All', 'New', 'In progress', 'Completed', 'Failed']);
+  });
+
+  it('asks for the longest waiting first, or the newest first as chosen, and keeps the choice', async () => {
+    const bridge = createFakeBridge({ orders: manyOrders(5, 2) });
+    await renderInbox(bridge);
+    expect(bridge.callsOf('listOrders')[0]?.sort).toBe('longest-waiting');
+    fireEvent.change(screen.getByLabelText('Order of the inbox'), { target: { value: 'newest' } });
+    await waitFor(() => expect(bridge.callsOf('listOrders').at(-1)?.sort).toBe('newest'));
+    expect(bridge.callsOf('setSettings')).toEqual([{ inboxSort: 'newest' }]);
+    cleanup();
+
+    // Next time, the kept choice is the one asked for.
+    await renderInbox(bridge);
+    await waitFor(() => expect(bridge.callsOf('listOrders').at(-1)?.sort).toBe('newest'));
+    expect(screen.getByLabelText('Order of the inbox')).toHaveProperty('value', 'newest');
+  });
+
+  it('says how long each order waited, "late" past the reminder delay and "very late" past twice it', async () => {
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    const inProgress = { status: 'ProvisioningInProgress', waiting: false };
+    const changes = [
+      { since: ago(30) },
+      { since: ago(5 * 60) },
+      { since: ago(9 * 60) },
+      { ...inProgress, since: ago(40 * 1440), statusSince: ago(35 * 1440) },
+      { ...inProgress, since: ago(3 * 1440), statusSince: ago(2 * 1440) },
+    ];
+    const orders = manyOrders(5, 3).map((order, i) => ({ ...order, ...changes[i] }));
+    await renderInbox(
+      createFakeBridge({ orders, settings: { reminderAfterMinutes: 240, staleInProgressDays: 7 } }),
+    );
+    await waitFor(() => expect(rows()[1]?.textContent).toContain('· late'));
+    const ages = rows().map((row) => row.querySelector('.row-age'));
+    expect(ages.map((age) => age?.textContent)).toEqual([
+      'Waiting 30 min',
+      'Waiting 5 h · late',
+      'Waiting 9 h · very late',
+      'In progress 35 d · stalled',
+      'In progress 2 d',
+    ]);
+    expect(ages.map((age) => age?.className.match(/urgency-[\w-]+/)?.[0])).toEqual([
+      'urgency-none',
+      'urgency-late',
+      'urgency-very-late',
+      'urgency-stalled',
+      'urgency-none',
+    ]);
+  });
+
+  it('marks an order not opened yet, and gives each row its whole buyer and product on hover', async () => {
+    const orders = manyOrders(3, 2);
+    orders[1] = { ...(orders[1] as (typeof orders)[number]), unopened: true, buyer: 'A'.repeat(120) };
+    await renderInbox(createFakeBridge({ orders }));
+    const [first, second] = rows();
+    expect(first?.classList.contains('unopened')).toBe(false);
+    expect(second?.classList.contains('unopened')).toBe(true);
+    expect(second?.textContent).toContain('Not opened yet');
+    expect(second?.getAttribute('title')).toBe(`${'A'.repeat(120)} — Product 1 × 1`);
+  });
+
+  it('brings arrivals out of view in with a pill, and tells when they were seen', async () => {
+    const orders = manyOrders(200, 120);
+    for (const i of [60, 90]) orders[i] = { ...(orders[i] as (typeof orders)[number]), unopened: true };
+    const seen = vi.fn();
+    const bridge = createFakeBridge({ orders });
+    renderWithBridge(
+      bridge,
+      <Harness onOpen={() => {}} arrivals={['order-00060', 'order-00090']} onArrivalsSeen={seen} />,
+    );
+    const pill = await screen.findByRole('button', { name: '2 new orders' });
+    const list = screen.getByRole('listbox', { name: 'Orders' });
+    const scrollTop = scrollsLikeABrowser(list, 200);
+    fireEvent.click(pill);
+    await waitFor(() => expect(seen).toHaveBeenCalledWith(['order-00060']));
+    expect(scrollTop()).toBe(60 * ROW_HEIGHT);
+    expect(list.getAttribute('aria-activedescendant')).toBe('inbox-row-60');
+    expect(screen.getByRole('button', { name: '1 new order' })).toBeTruthy();
   });
 
   it('says so when there are no orders', async () => {

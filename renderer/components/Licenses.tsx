@@ -1,9 +1,9 @@
 // The licenses the marketplace issued for the order: each holder's e-mail first (what the
 // person provisioning needs), with a copy button for each and one for all, then the license
 // id and any other property.
-import type { License } from '../../main/core/api/wire';
-import { ORDER_ID_PROPERTY } from '../../main/core/api/wire';
-import { plainText } from '../../main/core/marketplace-text';
+import type { License } from '../../preload/marketplace';
+import { ORDER_ID_PROPERTY } from '../../preload/marketplace';
+import { plainText } from '../../preload/marketplace-text';
 import { EmailAddress } from './ContactLink';
 import { CopyButton } from './CopyButton';
 import { ServerText } from './ServerText';
@@ -17,7 +17,7 @@ export function Licenses({ licenses }: { licenses: License[] }) {
     <>
       {emails.length > 1 && (
         <p className="copy-all">
-          <CopyButton value={emails.join('\n')} label="all license e-mails" text="Copy all e-mails" />
+          <CopyButton value={emails.join('\n')} label="all e-mails" text="Copy all e-mails" />
         </p>
       )}
       <ul className="license-list" aria-label="Licenses">

@@ -2,8 +2,8 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectionTest } from '../../preload/contract';
-import { appState, createFakeBridge, FakeBridgeError } from '../test-support/fake-bridge';
-import { renderWithBridge } from '../test-support/render';
+import { appState, createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
+import { renderWithBridge } from '../../test/support/renderer/render';
 import { Onboarding } from './Onboarding';
 
 afterEach(cleanup);
@@ -78,11 +78,16 @@ describe('Onboarding', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('the client id is empty');
   });
 
-  it('saves the settings, then the secret, and never shows the secret again', async () => {
+  it('tests the connection, then saves the settings and the secret, and never shows the secret again', async () => {
     const { bridge, onState } = setup();
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onState).toHaveBeenCalled());
-    expect(bridge.calls.map((c) => c.channel)).toEqual(['setSettings', 'setSecret']);
+    expect(bridge.calls.map((c) => c.channel)).toEqual(['testConnection', 'setSettings', 'setSecret']);
+    expect(bridge.callsOf('testConnection')[0]).toEqual({
+      baseUrl: 'https://marketplace.example',
+      clientId: 'seller-client',
+      secret: 's3cret',
+    });
     expect(bridge.callsOf('setSettings')[0]).toEqual({
       baseUrl: 'https://marketplace.example',
       clientId: 'seller-client',
@@ -94,21 +99,59 @@ describe('Onboarding', () => {
     expect(document.body.innerHTML).not.toContain('s3cret');
   });
 
-  it('does not save without a secret, and says what is missing', async () => {
+  it('refuses to save a secret the marketplace rejects, saying nothing was saved', async () => {
+    const { bridge, onState } = setup({ ok: false, reason: 'credentials', message: 'rejected' });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/did not accept the client id and secret\..*Nothing was saved\./);
+    expect(bridge.calls.map((c) => c.channel)).toEqual(['testConnection']);
+    expect(onState).not.toHaveBeenCalled();
+    expect(screen.queryByRole('button', { name: /Save anyway/ })).toBeNull();
+  });
+
+  it('saves without the check only when the marketplace is out of reach, and only when asked', async () => {
+    const { bridge, onState } = setup({ ok: false, reason: 'unreachable', message: 'ECONNREFUSED' });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const anyway = await screen.findByRole('button', { name: 'Save anyway, unchecked' });
+    expect(screen.getByText(/could not be reached, so the secret could not be checked/)).toBeTruthy();
+    expect(bridge.calls.map((c) => c.channel)).toEqual(['testConnection']);
+    fireEvent.click(anyway);
+    await waitFor(() => expect(onState).toHaveBeenCalled());
+    expect(bridge.calls.map((c) => c.channel)).toEqual(['testConnection', 'setSettings', 'setSecret']);
+  });
+
+  it('marks what is missing at its field, tied to it, and asks the marketplace nothing', async () => {
     const { bridge } = setup();
     fireEvent.change(screen.getByLabelText('Client secret'), { target: { value: '' } });
+    fireEvent.change(screen.getByLabelText('Client id'), { target: { value: ' ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('the client secret');
+    for (const [label, message] of [
+      ['Client id', 'Enter the client id.'],
+      ['Client secret', 'Enter the client secret.'],
+    ]) {
+      const input = screen.getByLabelText(label as string);
+      expect(input.getAttribute('aria-invalid')).toBe('true');
+      expect(document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+        message,
+      );
+    }
+    expect(screen.getByLabelText('Base URL').getAttribute('aria-invalid')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByLabelText('Client id'));
     expect(bridge.calls).toEqual([]);
   });
 
-  it('shows the service refusing a setting', async () => {
+  it('shows the service refusing a setting at its field', async () => {
     const { bridge } = setup();
+    const message = 'Base URL is not usable: http is only allowed for localhost';
     bridge.handle('setSettings', () => {
-      throw new FakeBridgeError('invalid-input', 'baseUrl is not usable: http is only allowed for localhost');
+      throw new FakeBridgeError('invalid-input', message, [], [{ field: 'baseUrl', message }]);
     });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('http is only allowed for localhost');
+    const baseUrl = screen.getByLabelText('Base URL');
+    await waitFor(() => expect(baseUrl.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(baseUrl.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      message,
+    );
     expect(bridge.callsOf('setSecret')).toEqual([]);
   });
 

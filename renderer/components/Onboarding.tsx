@@ -1,15 +1,22 @@
 // First start: the marketplace's base URL, the client id and the client secret, a test of
-// the connection, and Save (the secret goes to the system keychain and is never shown
-// again). Or the demo, on the built-in simulator, for a look without credentials.
+// the connection, and Save, which tests first: a secret the marketplace rejects is not saved,
+// and one it could not check (marketplace out of reach) only when the user says so. The secret
+// goes to the system keychain and is never shown again. Or the demo, on the built-in
+// simulator, for a look without credentials. A missing or refused field is marked and its
+// message tied to it.
 import { type FormEvent, useId, useState } from 'react';
-import type { AppState, ConnectionTest } from '../../preload/contract';
+import { type AppState, type ConnectionTest, LIMITS } from '../../preload/contract';
+import { MAX_CLIENT_ID_LENGTH } from '../../preload/model';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
+import { saveVerdict, UNCHECKED_OFFER } from '../connection-check';
 import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
 import { ConnectionTestResult } from './ConnectionTestResult';
 import { ErrorAlert } from './ErrorAlert';
 
 type Busy = 'testing' | 'saving' | 'demo' | null;
+const FIELDS = ['baseUrl', 'clientId', 'secret'] as const;
+type Field = (typeof FIELDS)[number];
 
 export function Onboarding({ state, onState }: { state: AppState; onState: (state: AppState) => void }) {
   const bridge = useBridge();
@@ -20,8 +27,35 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
   const [secretSaved, setSecretSaved] = useState(false);
   const [busy, setBusy] = useState<Busy>(null);
   const [test, setTest] = useState<ConnectionTest | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const ids = { baseUrl: useId(), clientId: useId(), secret: useId(), secretHint: useId(), heading: useId() };
+  /** Save was refused after its test: the result says why, and that nothing was saved. */
+  const [refused, setRefused] = useState(false);
+  /** The marketplace was out of reach: Save anyway is offered. */
+  const [offerUnchecked, setOfferUnchecked] = useState(false);
+  const [error, setError] = useState<{ message: string; details: readonly string[] } | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
+  const id = useId();
+  const ids = {
+    baseUrl: `${id}-base-url`,
+    clientId: `${id}-client-id`,
+    secret: `${id}-secret`,
+    secretHint: `${id}-secret-hint`,
+    heading: `${id}-heading`,
+  };
+  const errorId = (field: Field) => `${ids[field]}-error`;
+  /** The props that mark a field refused and tie its message to it. */
+  const invalid = (field: Field, ...describedBy: (string | false)[]) => {
+    const describers = [...describedBy, fieldErrors[field] !== undefined && errorId(field)].filter(Boolean);
+    return {
+      'aria-invalid': fieldErrors[field] !== undefined ? true : undefined,
+      'aria-describedby': describers.length > 0 ? describers.join(' ') : undefined,
+    };
+  };
+  const fieldError = (field: Field) =>
+    fieldErrors[field] === undefined ? null : (
+      <p className="error-text field-error" id={errorId(field)}>
+        {fieldErrors[field]}
+      </p>
+    );
 
   const secretKept =
     secretSaved ||
@@ -32,50 +66,74 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
   async function run(what: Exclude<Busy, null>, action: () => Promise<void>): Promise<void> {
     setBusy(what);
     setError(null);
+    setFieldErrors({});
+    setRefused(false);
+    setOfferUnchecked(false);
     try {
       await action();
     } catch (failure) {
-      setError(asBridgeCallError(failure).message);
+      const { message, details, fields } = asBridgeCallError(failure);
+      const known = fields.filter((f): f is { field: Field; message: string } =>
+        (FIELDS as readonly string[]).includes(f.field),
+      );
+      setFieldErrors(Object.fromEntries(known.map((f) => [f.field, f.message])));
+      setError(known.length > 0 ? null : { message, details });
     } finally {
       setBusy(null);
     }
   }
 
-  const testConnection = () =>
-    run('testing', async () => {
-      setTest(null);
-      setTest(
-        await call(bridge, 'testConnection', {
-          baseUrl: baseUrl.trim(),
-          clientId: clientId.trim(),
-          ...(secret === '' ? {} : { secret }),
-        }),
-      );
+  const tested = async (): Promise<ConnectionTest> => {
+    setTest(null);
+    const result = await call(bridge, 'testConnection', {
+      baseUrl: baseUrl.trim(),
+      clientId: clientId.trim(),
+      ...(secret === '' ? {} : { secret }),
     });
+    setTest(result);
+    if (!result.ok && result.reason === 'invalid-url') setFieldErrors({ baseUrl: result.message });
+    return result;
+  };
+
+  const testConnection = () => run('testing', async () => void (await tested()));
+
+  /** Stores the account, then the secret: the app then shows the inbox. */
+  const store = async () => {
+    await call(bridge, 'setSettings', { baseUrl: baseUrl.trim(), clientId: clientId.trim() });
+    if (secret !== '') {
+      const next = await call(bridge, 'setSecret', { secret });
+      setSecret('');
+      setSecretSaved(true);
+      onState(next);
+    } else {
+      onState(await call(bridge, 'getState', undefined));
+    }
+  };
 
   const save = (event: FormEvent) => {
     event.preventDefault();
-    const missing = [
-      baseUrl.trim() === '' && 'the base URL',
-      clientId.trim() === '' && 'the client id',
-      !secretKept && secret === '' && 'the client secret',
-    ].filter((part): part is string => typeof part === 'string');
-    if (missing.length > 0) {
-      setError(`Please enter ${missing.join(', ')}.`);
+    const missing: Partial<Record<Field, string>> = {
+      ...(baseUrl.trim() === '' ? { baseUrl: 'Enter the base URL the marketplace gave you.' } : {}),
+      ...(clientId.trim() === '' ? { clientId: 'Enter the client id.' } : {}),
+      ...(!secretKept && secret === '' ? { secret: 'Enter the client secret.' } : {}),
+    };
+    if (Object.keys(missing).length > 0) {
+      setFieldErrors(missing);
+      setTest(null);
+      setError(null);
+      const first = FIELDS.find((f) => missing[f] !== undefined);
+      if (first) document.getElementById(ids[first])?.focus();
       return;
     }
     void run('saving', async () => {
-      await call(bridge, 'setSettings', { baseUrl: baseUrl.trim(), clientId: clientId.trim() });
-      if (secret !== '') {
-        const next = await call(bridge, 'setSecret', { secret });
-        setSecret('');
-        setSecretSaved(true);
-        onState(next);
-      } else {
-        onState(await call(bridge, 'getState', undefined));
-      }
+      const verdict = saveVerdict(await tested());
+      if (verdict === 'save') await store();
+      else if (verdict === 'offer-unchecked') setOfferUnchecked(true);
+      else setRefused(true);
     });
   };
+
+  const saveUnchecked = () => run('saving', store);
 
   const startDemo = () => run('demo', async () => onState(await call(bridge, 'startDemo', undefined)));
 
@@ -90,24 +148,28 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
         <label htmlFor={ids.baseUrl}>Base URL</label>
         <input
           id={ids.baseUrl}
+          {...invalid('baseUrl')}
           type="url"
           inputMode="url"
           autoComplete="url"
           placeholder="https://marketplace.example"
-          maxLength={2048}
+          maxLength={LIMITS.baseUrl}
           value={baseUrl}
           onChange={(event) => setBaseUrl(event.target.value)}
         />
+        {fieldError('baseUrl')}
         <label htmlFor={ids.clientId}>Client id</label>
         <input
           id={ids.clientId}
+          {...invalid('clientId')}
           type="text"
           autoComplete="username"
           spellCheck={false}
-          maxLength={200}
+          maxLength={MAX_CLIENT_ID_LENGTH}
           value={clientId}
           onChange={(event) => setClientId(event.target.value)}
         />
+        {fieldError('clientId')}
         {secretKept ? (
           <>
             <span className="label">Client secret</span>
@@ -123,14 +185,15 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
             )}
             <input
               id={ids.secret}
-              aria-describedby={secretAskedAgain ? ids.secretHint : undefined}
+              {...invalid('secret', secretAskedAgain && ids.secretHint)}
               type="password"
               autoComplete="new-password"
               spellCheck={false}
-              maxLength={4096}
+              maxLength={LIMITS.secret}
               value={secret}
               onChange={(event) => setSecret(event.target.value)}
             />
+            {fieldError('secret')}
           </>
         )}
         <div className="form-actions">
@@ -138,12 +201,24 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
             {busy === 'testing' ? 'Testing…' : 'Test connection'}
           </button>
           <button type="submit" className="primary" disabled={busy !== null}>
-            {busy === 'saving' ? 'Saving…' : 'Save'}
+            {busy === 'saving' ? 'Checking and saving…' : 'Save'}
           </button>
         </div>
       </form>
-      {test && <ConnectionTestResult result={test} />}
-      <ErrorAlert message={error} onDismiss={() => setError(null)} />
+      {test && <ConnectionTestResult result={test} note={refused ? 'Nothing was saved.' : undefined} />}
+      {offerUnchecked && (
+        <div className="unchecked-offer">
+          <p>{UNCHECKED_OFFER}</p>
+          <button type="button" disabled={busy !== null} onClick={() => void saveUnchecked()}>
+            Save anyway, unchecked
+          </button>
+        </div>
+      )}
+      <ErrorAlert
+        message={error?.message ?? null}
+        details={error?.details}
+        onDismiss={() => setError(null)}
+      />
       <div className="demo-offer">
         <p>No credentials yet? See how it works on a built-in demo marketplace.</p>
         <button type="button" disabled={busy !== null} onClick={() => void startDemo()}>

@@ -1,12 +1,12 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Order } from '../../main/core/api/wire';
 import type { OrderView } from '../../preload/contract';
+import type { Order } from '../../preload/marketplace';
+import { createFakeBridge, historyEvent } from '../../test/support/renderer/fake-bridge';
+import { FULL_ORDER_ID, fullOrder, fullView } from '../../test/support/renderer/fixtures';
+import { renderWithUndo } from '../../test/support/renderer/render';
 import { formatAmount, formatDate, formatDateTime } from '../format';
-import { createFakeBridge, historyEvent } from '../test-support/fake-bridge';
-import { FULL_ORDER_ID, fullOrder, fullView } from '../test-support/fixtures';
-import { renderWithUndo } from '../test-support/render';
 import { OrderDetail } from './OrderDetail';
 
 afterEach(() => {
@@ -32,7 +32,7 @@ function fieldValue(scope: HTMLElement, label: string): string | undefined {
 
 const list = (name: string) => screen.getByRole('list', { name }) as HTMLElement;
 const region = (name: string) => screen.getByRole('region', { name }) as HTMLElement;
-const heading = () => screen.getByRole('heading', { level: 1 });
+const heading = () => screen.getByRole('heading', { level: 2 });
 
 /** An order whose lines use the marketplace's unit codes (and one it does not know). */
 function orderWithUnits(): Order {
@@ -90,6 +90,8 @@ describe('OrderDetail', () => {
           purchaseType: 'ServicePurchased',
           since: new Date(Date.now() - 3 * 3_600_000).toISOString(),
           waiting: true,
+          statusSince: new Date(Date.now() - 3 * 3_600_000).toISOString(),
+          unopened: false,
           delivery: null,
           buyer: 'Acme Industrial GmbH',
           product: 'CloudSoft Analytics × 25',
@@ -112,6 +114,44 @@ describe('OrderDetail', () => {
     expect(document.activeElement).toBe(heading()); // the same heading: focus stays
   });
 
+  it('keeps a mark made before the whole order arrived, and the focus on the next action', async () => {
+    const bridge = createFakeBridge({ views: [fullView({ status: 'ProvisioningStarted', outbox: [] })] });
+    const answers: ((view: OrderView) => void)[] = [];
+    bridge.handle('getOrder', () => new Promise<OrderView>((resolve) => answers.push(resolve)));
+    renderWithUndo(
+      bridge,
+      <OrderDetail
+        orderId={FULL_ORDER_ID}
+        preview={{
+          orderId: FULL_ORDER_ID,
+          status: 'ProvisioningStarted',
+          purchaseType: 'ServicePurchased',
+          since: '2026-11-20T09:30:00.000Z',
+          statusSince: '2026-11-20T09:30:00.000Z',
+          waiting: true,
+          unopened: false,
+          delivery: null,
+          buyer: 'Acme Industrial GmbH',
+        }}
+        onBack={() => {}}
+      />,
+    );
+    const start = screen.getByRole('button', { name: 'Start provisioning' });
+    start.focus();
+    fireEvent.click(start);
+    const actions = () => screen.getByRole('region', { name: 'Provisioning actions' });
+    await within(actions()).findByText(/^Marked In progress:/);
+    // The whole order arrives, as marked: the same actions, still telling the mark, focus on.
+    const marked = bridge.views.get(FULL_ORDER_ID);
+    if (!marked) throw new Error('no view');
+    for (const answer of answers.splice(0)) act(() => answer(structuredClone(marked)));
+    await screen.findByRole('region', { name: 'To provision' });
+    expect(within(actions()).getByText(/^Marked In progress:/)).toBeTruthy();
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Mark completed' })),
+    );
+  });
+
   it('puts what to provision first: header, actions, lines, licenses, delivery contacts; then buyer, seller, order', async () => {
     await renderOrder();
     const sequence = [
@@ -129,7 +169,7 @@ describe('OrderDetail', () => {
       // biome-ignore lint/style/noNonNullAssertion: pairs of the list above
       expect(earlier.compareDocumentPosition(later!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     }
-    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
+    expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
       'To provision',
       'Buyer',
       'Seller',
@@ -399,7 +439,7 @@ describe('OrderDetail', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('Order missing was not found.');
     bridge.views.set('missing', fullView());
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Industrial GmbH' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Acme Industrial GmbH' })).toBeTruthy();
   });
 
   it('reads the order again on state events while a status is on its way', async () => {

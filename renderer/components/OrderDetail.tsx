@@ -5,6 +5,7 @@
 // previous or next order of the inbox. All of it is the server's text, rendered as text.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OrderListItem, OrderView } from '../../preload/contract';
+import type { OutboxItem } from '../../preload/model';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge, useBridgeEvents } from '../bridge/context';
 import { formatAmount } from '../format';
@@ -139,43 +140,27 @@ export function OrderDetail({
     />
   );
 
-  if (!view) {
-    return (
-      <section
-        className="order-detail"
-        aria-labelledby={facts ? 'order-heading' : undefined}
-        aria-label="Order"
-      >
-        {back}
-        {facts && <OrderHeader ref={headingRef} facts={facts} />}
-        {error ? (
-          <>
-            <ErrorAlert message={error} />
-            <button type="button" onClick={() => void load()}>
-              Try again
-            </button>
-          </>
-        ) : (
-          <>
-            {actions}
-            <p role="status">Loading the order…</p>
-          </>
-        )}
-      </section>
-    );
-  }
-
-  const { order, licenses, history, outbox } = view;
-  const buyer = order.buyerCustomerParty;
-  const total = order.anticipatedMonetaryTotal;
-  const validity = order.validityPeriod;
-
+  // One tree whether the order is read yet or not: the actions keep their state (a mark on its
+  // way, where the focus goes next) when the whole order arrives.
   return (
-    <section className="order-detail" aria-labelledby="order-heading">
+    <section
+      className="order-detail"
+      aria-labelledby={facts ? 'order-heading' : undefined}
+      aria-label={facts ? undefined : 'Order'}
+    >
       {back}
       {facts && <OrderHeader ref={headingRef} facts={facts} />}
-      <ErrorAlert message={error} onDismiss={() => setError(null)} />
-      {view.refreshProblem !== null && (
+      {view || !error ? (
+        <ErrorAlert message={error} onDismiss={() => setError(null)} />
+      ) : (
+        <>
+          <ErrorAlert message={error} />
+          <button type="button" onClick={() => void load()}>
+            Try again
+          </button>
+        </>
+      )}
+      {view && view.refreshProblem !== null && (
         <p className="stale-note" role="status">
           {view.fetchedAt === null ? (
             'The marketplace did not answer; this is the order as this laptop has it.'
@@ -190,24 +175,56 @@ export function OrderDetail({
           </button>
         </p>
       )}
+      {(view || !error) && actions}
+      {!view && !error && <p role="status">Loading the order…</p>}
+      {view && (
+        <OrderSections
+          view={view}
+          orderId={orderId}
+          retrying={retrying}
+          onRetry={(requestId) => void retry(requestId)}
+          onUndo={(item) => void undo.undo(item)}
+        />
+      )}
+    </section>
+  );
+}
 
-      {actions}
-
+/** What the whole order holds, in the order a person works it after the actions. */
+function OrderSections({
+  view,
+  orderId,
+  retrying,
+  onRetry,
+  onUndo,
+}: {
+  view: OrderView;
+  orderId: string;
+  retrying: string | null;
+  onRetry: (requestId: string) => void;
+  onUndo: (item: OutboxItem) => void;
+}) {
+  const { order, licenses, history, outbox } = view;
+  const buyer = order.buyerCustomerParty;
+  const total = order.anticipatedMonetaryTotal;
+  const validity = order.validityPeriod;
+  return (
+    <>
       <section aria-labelledby="provision-section">
-        <h2 id="provision-section">To provision</h2>
+        <h3 id="provision-section">To provision</h3>
         <DocumentLines lines={order.documentLines} currency={order.documentCurrencyCode} />
-        <h3>Licenses</h3>
+        <h4>Licenses</h4>
         <Licenses licenses={licenses} />
         {order.documentLines.some((line) => line.lineItem?.delivery?.contact) && (
           <>
-            <h3>Delivery contacts</h3>
+            <h4>Delivery contacts</h4>
             <DeliveryContacts lines={order.documentLines} />
           </>
         )}
       </section>
 
       <section aria-labelledby="buyer-section">
-        <h2 id="buyer-section">Buyer</h2>
+        <h3 id="buyer-section">Buyer</h3>
         <PartyDetails
           label="Buyer"
           party={buyer.party}
@@ -229,12 +246,12 @@ export function OrderDetail({
       </section>
 
       <section aria-labelledby="seller-section">
-        <h2 id="seller-section">Seller</h2>
+        <h3 id="seller-section">Seller</h3>
         <PartyDetails label="Seller" party={order.sellerSupplierParty.party} />
       </section>
 
       <section aria-labelledby="order-section">
-        <h2 id="order-section">Order details</h2>
+        <h3 id="order-section">Order details</h3>
         <FieldList
           label="Order details"
           fields={[
@@ -264,16 +281,16 @@ export function OrderDetail({
       </section>
 
       <section aria-labelledby="history-section">
-        <h2 id="history-section">Provisioning history</h2>
+        <h3 id="history-section">Provisioning history</h3>
         <ProvisioningHistory
           history={history}
           outbox={outbox}
           retrying={retrying}
-          onRetry={(requestId) => void retry(requestId)}
-          onUndo={(item) => void undo.undo(item)}
+          onRetry={onRetry}
+          onUndo={onUndo}
         />
       </section>
-    </section>
+    </>
   );
 }
 
@@ -283,6 +300,7 @@ function headerOf(view: OrderView, orderId: string): HeaderFacts {
   const buyer = order.buyerCustomerParty;
   const total = order.anticipatedMonetaryTotal;
   return {
+    orderId: order.orderId ?? orderId,
     title: buyer.party?.partyName ?? buyer.buyerContact?.name ?? `Order ${order.orderId ?? orderId}`,
     status: view.status,
     total:
@@ -297,6 +315,7 @@ function headerOf(view: OrderView, orderId: string): HeaderFacts {
 /** The header's facts from the inbox's row, until the whole order is read. */
 function headerOfRow(row: OrderListItem): HeaderFacts {
   return {
+    orderId: row.orderId,
     title: row.buyer ?? `Order ${row.orderId}`,
     status: row.status,
     total: row.total,

@@ -1,16 +1,19 @@
 // The top of an order's page: who bought (the buyer's full name, however long), its status,
 // its total, how long it has waited (or when it came in), and who marked it last and when.
-// Drawn at once from the inbox's row while the whole order loads.
+// Drawn at once from the inbox's row while the whole order loads. Copy link gives colleagues
+// a seller-tray:// link to the order.
 import { forwardRef } from 'react';
-import { capped, plainText } from '../../main/core/marketplace-text';
+import { capped, plainText } from '../../preload/marketplace-text';
 import { formatAge, statusLabel } from '../format';
 import { useNow } from '../hooks/useNow';
 import type { LastMark } from '../order-marks';
+import { CopyOrderLink } from './CopyOrderLink';
 import { ServerText } from './ServerText';
 import { StatusChip } from './StatusChip';
 import { Time } from './Time';
 
 export interface HeaderFacts {
+  orderId: string;
   title: string;
   status: string | undefined;
   total: string | undefined;
@@ -29,9 +32,9 @@ export const OrderHeader = forwardRef<HTMLHeadingElement, { facts: HeaderFacts }
     <header className="order-head">
       <div className="order-title-row">
         {/* A name longer than three lines is cut here: the title and the Buyer section have it whole. */}
-        <h1 id="order-heading" ref={headingRef} tabIndex={-1} title={capped(plainText(facts.title), 300)}>
+        <h2 id="order-heading" ref={headingRef} tabIndex={-1} title={capped(plainText(facts.title), 300)}>
           <ServerText text={facts.title} />
-        </h1>
+        </h2>
         {facts.total !== undefined && facts.total !== '' && (
           <span className="order-total">
             <ServerText text={facts.total} />
@@ -57,6 +60,7 @@ export const OrderHeader = forwardRef<HTMLHeadingElement, { facts: HeaderFacts }
             , <Time iso={facts.lastMark.at} />
           </span>
         )}
+        <CopyOrderLink orderId={facts.orderId} />
       </p>
     </header>
   );

@@ -1,6 +1,6 @@
 // A party of an order (buyer or seller): its name, every identification with its scheme,
 // and its postal address in whichever form it came (one address line, or lines 1 to 3).
-import type { Party, PostalAddress } from '../../main/core/api/wire';
+import type { Party, PostalAddress } from '../../preload/marketplace';
 import { type Field, FieldList } from './FieldList';
 import { ServerText } from './ServerText';
 

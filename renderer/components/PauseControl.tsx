@@ -1,62 +1,163 @@
-// Pausing notifications: for an hour, until tomorrow morning, or resuming them. New orders
-// still come into the inbox while paused; those that came are summed up on resume.
-import { useState } from 'react';
+// Pausing notifications from where people are: a Pause menu in the header (1 hour, 4 hours,
+// until tomorrow 08:00, until I resume), a banner with Resume while paused, and the same
+// choices in Settings. New orders still come into the inbox while paused; those that came are
+// summed up on resume. The choices are the tray menu's (preload/pause.ts).
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import type { AppState } from '../../preload/contract';
+import { isUntilResumed, PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { formatWhen } from '../format';
 import { useNow } from '../hooks/useNow';
 
-/** "Until tomorrow" ends at this hour, local time. */
-export const TOMORROW_HOUR = 8;
-
-export function tomorrowMorning(now: number): Date {
-  const date = new Date(now);
-  date.setDate(date.getDate() + 1);
-  date.setHours(TOMORROW_HOUR, 0, 0, 0);
-  return date;
+/** "until 14:30", "until Nov 22, 2026, 8:00 AM", or "until you resume them". */
+function pauseEnd(until: Date, now: number): string {
+  return isUntilResumed(until) ? 'until you resume them' : `until ${formatWhen(until.toISOString(), now)}`;
 }
 
-export function PauseControl({
-  pausedUntil,
-  onState,
-}: {
-  pausedUntil: string | null;
-  onState: (state: AppState) => void;
-}) {
+/** The pause as the state has it, and a way to change it that says what went wrong. */
+function usePause(state: AppState, onState: (state: AppState) => void) {
   const bridge = useBridge();
   const now = useNow();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const until = pausedUntil && Date.parse(pausedUntil) > now ? pausedUntil : null;
-
-  async function pause(to: Date | null): Promise<void> {
+  async function pause(until: Date | null): Promise<void> {
     setBusy(true);
     setError(null);
     try {
-      onState(await call(bridge, 'pauseNotifications', { until: to === null ? null : to.toISOString() }));
+      onState(
+        await call(bridge, 'pauseNotifications', { until: until === null ? null : until.toISOString() }),
+      );
     } catch (failure) {
       setError(asBridgeCallError(failure).message);
     } finally {
       setBusy(false);
     }
   }
+  return { until: pausedUntil(state.notificationsPausedUntil, now), now, busy, error, pause };
+}
 
+/** The header's Pause button: one click opens the choices, one more pauses. */
+export function PauseMenu({ state, onState }: { state: AppState; onState: (state: AppState) => void }) {
+  const { until, busy, error, pause } = usePause(state, onState);
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    panelRef.current?.querySelector('button')?.focus();
+    const closeOutside = (event: MouseEvent) => {
+      const target = event.target as Node;
+      if (!panelRef.current?.contains(target) && !buttonRef.current?.contains(target)) setOpen(false);
+    };
+    document.addEventListener('mousedown', closeOutside);
+    return () => document.removeEventListener('mousedown', closeOutside);
+  }, [open]);
+
+  function close(): void {
+    setOpen(false);
+    buttonRef.current?.focus();
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLDivElement>): void {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      close();
+    }
+  }
+
+  async function choose(to: Date | null): Promise<void> {
+    await pause(to);
+    close();
+  }
+
+  return (
+    <div className="pause-menu">
+      <button
+        ref={buttonRef}
+        type="button"
+        aria-expanded={open}
+        aria-controls={menuId}
+        onClick={() => setOpen((o) => !o)}
+      >
+        {until ? 'Paused' : 'Pause'}
+        <span className="sr-only"> notifications</span>
+      </button>
+      {/* A disclosure of plain buttons: Tab and Shift+Tab move through them, Escape closes. */}
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: Escape is caught for the buttons inside */}
+      <div ref={panelRef} id={menuId} className="pause-panel" hidden={!open} onKeyDown={onKeyDown}>
+        <p className="pause-panel-title">Pause notifications</p>
+        <ul className="plain">
+          {PAUSE_CHOICES.map((choice) => (
+            <li key={choice.label}>
+              <button type="button" disabled={busy} onClick={() => void choose(choice.until(new Date()))}>
+                {choice.label}
+              </button>
+            </li>
+          ))}
+          {until && (
+            <li>
+              <button type="button" disabled={busy} onClick={() => void choose(null)}>
+                Resume now
+              </button>
+            </li>
+          )}
+        </ul>
+        {error && (
+          <p className="error-text" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** While paused: a banner that says until when, with Resume. */
+export function PausedBanner({ state, onState }: { state: AppState; onState: (state: AppState) => void }) {
+  const { until, now, busy, error, pause } = usePause(state, onState);
+  if (!until) return null;
+  return (
+    <div className="paused-banner" role="status">
+      <span>
+        Notifications paused {pauseEnd(until, now)}.
+        <span className="paused-more"> New orders still arrive here.</span>
+      </span>
+      <button type="button" disabled={busy} onClick={() => void pause(null)}>
+        Resume
+      </button>
+      {error && (
+        <span className="error-text" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The same choices in Settings, with the pause said in full. */
+export function PauseControl({ state, onState }: { state: AppState; onState: (state: AppState) => void }) {
+  const { until, now, busy, error, pause } = usePause(state, onState);
   return (
     <fieldset className="pause-control">
       <legend>Pause notifications</legend>
       <p role="status">
-        {until
-          ? `Notifications are paused until ${formatWhen(until, now)}.`
-          : 'Notifications are not paused.'}
+        {until ? `Notifications are paused ${pauseEnd(until, now)}.` : 'Notifications are not paused.'}
       </p>
       <div className="button-row">
-        <button type="button" disabled={busy} onClick={() => void pause(new Date(Date.now() + 3_600_000))}>
-          Pause for 1 hour
-        </button>
-        <button type="button" disabled={busy} onClick={() => void pause(tomorrowMorning(Date.now()))}>
-          Pause until tomorrow, {TOMORROW_HOUR}:00
-        </button>
+        {PAUSE_CHOICES.map((choice) => (
+          <button
+            key={choice.label}
+            type="button"
+            disabled={busy}
+            onClick={() => void pause(choice.until(new Date()))}
+          >
+            {choice.label}
+          </button>
+        ))}
         <button type="button" disabled={busy || until === null} onClick={() => void pause(null)}>
           Resume notifications
         </button>

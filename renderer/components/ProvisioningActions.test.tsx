@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Settings } from '../../main/core/settings';
-import { createFakeBridge, FakeBridgeError } from '../test-support/fake-bridge';
-import { FULL_ORDER_ID, fullView } from '../test-support/fixtures';
-import { renderWithUndo } from '../test-support/render';
+import type { Settings } from '../../preload/model';
+import { createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
+import { FULL_ORDER_ID, fullView } from '../../test/support/renderer/fixtures';
+import { renderWithUndo } from '../../test/support/renderer/render';
 import { OrderDetail } from './OrderDetail';
 
 afterEach(cleanup);

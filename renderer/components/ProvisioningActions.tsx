@@ -6,10 +6,10 @@
 // words. A mark is held for a grace period and can be undone (UndoBar). After a mark or an
 // undo, focus goes to the order's next action.
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { plainText } from '../../main/core/marketplace-text';
-import { isUsualTransition, MARKABLE_STATUSES, type MarkableStatus } from '../../main/core/order-status';
-import type { OutboxItem } from '../../main/core/outbox';
 import type { RequestOf } from '../../preload/contract';
+import { plainText } from '../../preload/marketplace-text';
+import type { OutboxItem } from '../../preload/model';
+import { isUsualTransition, MARKABLE_STATUSES, type MarkableStatus } from '../../preload/order-status';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { statusLabel } from '../format';
@@ -53,8 +53,12 @@ export function ProvisioningActions({
   const seenInOutbox = useRef(false);
   const rowRef = useRef<HTMLDivElement>(null);
   const moreRef = useRef<HTMLButtonElement>(null);
-  /** Set by a mark or undo here: the next status shown puts the focus on its first action. */
-  const refocus = useRef(false);
+  /**
+   * Set by a mark or an undo here: once the order shows the status it leads to (and the buttons
+   * are enabled again), its first action has the focus. The order may be read back before or
+   * after the mark's answer comes; either way the focus lands once.
+   */
+  const refocusWhen = useRef<((shown: string | undefined) => boolean) | null>(null);
   const moreId = useId();
 
   const others = MARKABLE_STATUSES.filter((target) => target !== status);
@@ -65,22 +69,23 @@ export function ProvisioningActions({
     rowRef.current?.querySelector<HTMLButtonElement>('button:not([disabled])')?.focus();
   }, []);
 
-  const shownStatus = useRef(status);
-  useEffect(() => {
-    if (shownStatus.current === status) return;
-    shownStatus.current = status;
-    if (!refocus.current) return;
-    refocus.current = false;
+  const refocus = useCallback(() => {
+    if (!refocusWhen.current?.(status) || busy) return;
+    refocusWhen.current = null;
     focusFirstAction();
-  }, [status, focusFirstAction]);
+  }, [status, busy, focusFirstAction]);
+  useEffect(refocus, [refocus]);
 
-  // An undo of this order's mark (from the bar or the history): its next action has the focus,
-  // now, and again once the order is read back with its status as it was.
+  // An undo of this order's mark (from the bar or the history): its next action has the focus
+  // once the order shows another status than the one undone.
+  const { lastUndone } = undo;
+  const handledUndo = useRef(lastUndone);
   useEffect(() => {
-    if (undo.lastUndone?.orderId !== orderId) return;
-    refocus.current = true;
-    focusFirstAction();
-  }, [undo.lastUndone, orderId, focusFirstAction]);
+    if (lastUndone?.orderId !== orderId || handledUndo.current === lastUndone) return;
+    handledUndo.current = lastUndone;
+    refocusWhen.current = (shown) => shown !== lastUndone.statusCode;
+    refocus();
+  }, [lastUndone, orderId, refocus]);
 
   async function mark(request: MarkRequest): Promise<void> {
     setBusy(true);
@@ -88,10 +93,7 @@ export function ProvisioningActions({
     try {
       const item = await call(bridge, 'markStatus', request);
       seenInOutbox.current = false;
-      // The order is read again and shows its new status: then its first action has the focus
-      // (at once, when a refresh already brought the status before this answer).
-      if (shownStatus.current === item.statusCode) requestAnimationFrame(focusFirstAction);
-      else refocus.current = true;
+      refocusWhen.current = (shown) => shown === item.statusCode;
       setMarked(item);
       setConfirming(null);
       setFailureForm(null);
@@ -190,7 +192,6 @@ export function ProvisioningActions({
           busy={busy}
           onCancel={() => {
             setFailureForm(null);
-            refocus.current = false;
             requestAnimationFrame(focusFirstAction);
           }}
           onSubmit={(description, detailedDescription) =>

@@ -2,10 +2,11 @@
 // marked it when Seller Tray posted it (from any laptop: the name is in its description),
 // then what this laptop marked and the marketplace has not confirmed yet (held so it can be
 // undone, waiting, sent, or failed with the reason, to send again).
-import type { MarketplaceEvent } from '../../main/core/api/wire';
-import type { OutboxItem } from '../../main/core/outbox';
+
 import { isHeld } from '../../preload/hold';
 import { parseMark } from '../../preload/marked-by';
+import type { MarketplaceEvent } from '../../preload/marketplace';
+import type { OutboxItem } from '../../preload/model';
 import { statusLabel } from '../format';
 import { useNow } from '../hooks/useNow';
 import { ServerText } from './ServerText';
@@ -51,7 +52,7 @@ export function ProvisioningHistory({
       )}
       {outbox.length > 0 && (
         <>
-          <h3>Not yet confirmed by the marketplace</h3>
+          <h4>Not yet confirmed by the marketplace</h4>
           <ol className="timeline timeline-outbox" aria-label="Statuses not yet confirmed">
             {outbox.map((item) => (
               <li className={`timeline-item delivery-${item.state}`} key={item.requestId}>

@@ -1,9 +1,13 @@
 // Replacing the client secret. Write-only: the secret goes to the keychain and nothing ever
-// reads it back into the window; the field empties once it is stored.
+// reads it back into the window; the field empties once it is stored. As on onboarding, the
+// marketplace is asked first: a secret it rejects is not stored, and one it could not check
+// (out of reach) only when the user says so.
 import { type FormEvent, useId, useState } from 'react';
-import type { AppState } from '../../preload/contract';
+import { type AppState, type ConnectionTest, LIMITS } from '../../preload/contract';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
+import { saveVerdict, UNCHECKED_OFFER } from '../connection-check';
+import { ConnectionTestResult } from './ConnectionTestResult';
 
 export function SecretField({ state, onState }: { state: AppState; onState: (state: AppState) => void }) {
   const bridge = useBridge();
@@ -11,28 +15,52 @@ export function SecretField({ state, onState }: { state: AppState; onState: (sta
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<ConnectionTest | null>(null);
+  const [offerUnchecked, setOfferUnchecked] = useState(false);
   const inputId = useId();
+  const errorId = `${inputId}-error`;
   const demo = state.setup === 'demo';
 
-  async function replace(event: FormEvent): Promise<void> {
-    event.preventDefault();
+  async function attempt(work: () => Promise<void>): Promise<void> {
     setMessage(null);
     setError(null);
-    if (secret === '') {
-      setError('Enter the new client secret first.');
-      return;
-    }
+    setRefusal(null);
+    setOfferUnchecked(false);
     setBusy(true);
     try {
-      const next = await call(bridge, 'setSecret', { secret });
-      setSecret('');
-      setMessage('The new secret is stored in the keychain.');
-      onState(next);
+      await work();
     } catch (failure) {
       setError(asBridgeCallError(failure).message);
     } finally {
       setBusy(false);
     }
+  }
+
+  async function store(): Promise<void> {
+    const next = await call(bridge, 'setSecret', { secret });
+    setSecret('');
+    setMessage('The new secret is stored in the keychain.');
+    onState(next);
+  }
+
+  async function replace(event: FormEvent): Promise<void> {
+    event.preventDefault();
+    if (secret === '') {
+      setMessage(null);
+      setError('Enter the new client secret first.');
+      return;
+    }
+    await attempt(async () => {
+      const test = await call(bridge, 'testConnection', {
+        baseUrl: state.baseUrl,
+        clientId: state.clientId,
+        secret,
+      });
+      const verdict = saveVerdict(test);
+      if (verdict === 'save') await store();
+      else if (verdict === 'offer-unchecked') setOfferUnchecked(true);
+      else setRefusal(test);
+    });
   }
 
   return (
@@ -56,22 +84,33 @@ export function SecretField({ state, onState }: { state: AppState; onState: (sta
         type="password"
         autoComplete="new-password"
         spellCheck={false}
-        maxLength={4096}
+        maxLength={LIMITS.secret}
         disabled={demo}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
         value={secret}
         onChange={(event) => setSecret(event.target.value)}
       />
-      <div className="form-actions">
-        <button type="submit" disabled={busy || demo}>
-          {busy ? 'Storing…' : 'Replace secret'}
-        </button>
-      </div>
-      <p role="status">{message}</p>
       {error && (
-        <p className="error-text" role="alert">
+        <p className="error-text" id={errorId} role="alert">
           {error}
         </p>
       )}
+      <div className="form-actions">
+        <button type="submit" disabled={busy || demo}>
+          {busy ? 'Checking…' : 'Replace secret'}
+        </button>
+      </div>
+      {refusal && <ConnectionTestResult result={refusal} note="The secret was not stored." />}
+      {offerUnchecked && (
+        <div className="unchecked-offer">
+          <p>{UNCHECKED_OFFER}</p>
+          <button type="button" disabled={busy} onClick={() => void attempt(store)}>
+            Store anyway, unchecked
+          </button>
+        </div>
+      )}
+      <p role="status">{message}</p>
     </form>
   );
 }

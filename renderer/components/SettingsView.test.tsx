@@ -1,13 +1,10 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES, UNDO_SECONDS } from '../../main/core/settings';
 import type { AppState } from '../../preload/contract';
-import { ACTOR_NAME_MAX } from '../../preload/marked-by';
-import * as limits from '../limits';
-import { appState, createFakeBridge, FakeBridgeError } from '../test-support/fake-bridge';
-import { renderWithBridge } from '../test-support/render';
-import { tomorrowMorning } from './PauseControl';
+import { tomorrowMorning, UNTIL_RESUMED } from '../../preload/pause';
+import { appState, createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
+import { renderWithBridge } from '../../test/support/renderer/render';
 import { SettingsView } from './SettingsView';
 
 afterEach(cleanup);
@@ -25,25 +22,22 @@ describe('SettingsView', () => {
     await renderSettings();
     expect(screen.getByLabelText('Base URL')).toHaveProperty('value', 'https://marketplace.example');
     expect(screen.getByLabelText('Client id')).toHaveProperty('value', 'seller-client');
-    expect(screen.getByLabelText('Check for new orders every (seconds)')).toHaveProperty('value', '60');
+    expect(screen.getByLabelText('Check interval (seconds)')).toHaveProperty('value', '60');
     expect(screen.getByLabelText('Show a notification for each new order')).toHaveProperty('checked', true);
-    expect(screen.getByLabelText('Remind me of an order still waiting after (minutes)')).toHaveProperty(
-      'value',
-      '240',
-    );
+    expect(screen.getByLabelText('Reminder delay (minutes)')).toHaveProperty('value', '240');
     expect(screen.getByLabelText('Open Seller Tray when I log in')).toHaveProperty('checked', false);
-    expect(screen.getByText('Demo mode is off.')).toBeTruthy();
+    expect(screen.queryByText(/Demo mode is on/)).toBeNull();
     expect(screen.getByRole('group', { name: 'Pause notifications' })).toBeTruthy();
     expect(screen.getByLabelText('New client secret')).toHaveProperty('type', 'password');
   });
 
   it('saves only what changed', async () => {
     const { bridge } = await renderSettings();
-    fireEvent.change(screen.getByLabelText('Check for new orders every (seconds)'), {
+    fireEvent.change(screen.getByLabelText('Check interval (seconds)'), {
       target: { value: '120' },
     });
     fireEvent.click(screen.getByLabelText('Open Seller Tray when I log in'));
-    fireEvent.change(screen.getByLabelText('Remind me of an order still waiting after (minutes)'), {
+    fireEvent.change(screen.getByLabelText('Reminder delay (minutes)'), {
       target: { value: '0' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
@@ -55,46 +49,71 @@ describe('SettingsView', () => {
     expect(await screen.findByText('Settings saved.')).toBeTruthy();
   });
 
-  it("shows the service's validation message next to the form", async () => {
+  it("shows the service's refusal at the field it names, tied to it", async () => {
     const { bridge } = await renderSettings();
-    const message =
-      'pollIntervalSeconds must be a whole number of seconds from 30 to 3600 (30 seconds to 1 hour)';
+    const message = 'Check interval must be a whole number of seconds from 30 to 3600 (30 seconds to 1 hour)';
     bridge.handle('setSettings', () => {
-      throw new FakeBridgeError('invalid-input', message);
+      throw new FakeBridgeError('invalid-input', message, [], [{ field: 'pollIntervalSeconds', message }]);
     });
-    fireEvent.change(screen.getByLabelText('Check for new orders every (seconds)'), {
-      target: { value: '5' },
-    });
+    const input = screen.getByLabelText('Check interval (seconds)');
+    fireEvent.change(input, { target: { value: '5' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     const form = screen.getByRole('form', { name: 'Settings' });
-    expect((await within(form).findByRole('alert')).textContent).toContain(message);
+    expect((await within(form).findByRole('alert')).textContent).toContain('see the fields marked above');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (input.getAttribute('aria-describedby') ?? '').split(' ');
+    expect(describedBy.map((id) => document.getElementById(id)?.textContent)).toContain(message);
     expect(bridge.callsOf('setSettings')).toEqual([{ pollIntervalSeconds: 5 }]);
-    // What the user typed stays, to be corrected.
-    expect(screen.getByLabelText('Check for new orders every (seconds)')).toHaveProperty('value', '5');
+    // What the user typed stays, to be corrected; the other fields are not marked.
+    expect(input).toHaveProperty('value', '5');
+    expect(screen.getByLabelText('Reminder delay (minutes)').getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('shows a refusal that names no field above Save, its detail one click away', async () => {
+    const { bridge } = await renderSettings();
+    bridge.handle('setSettings', () => {
+      throw new FakeBridgeError('internal', 'The settings file could not be written.', ['EACCES']);
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    const alert = await within(screen.getByRole('form', { name: 'Settings' })).findByRole('alert');
+    expect(alert.textContent).toContain('The settings file could not be written.');
+    expect(within(alert).getByText('EACCES')).toBeTruthy();
+  });
+
+  it('saves the in-progress limit and the inbox order', async () => {
+    const { bridge } = await renderSettings();
+    fireEvent.change(screen.getByLabelText('In-progress limit (days)'), { target: { value: '14' } });
+    fireEvent.change(screen.getByLabelText('Inbox order'), { target: { value: 'newest' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('setSettings')).toEqual([{ staleInProgressDays: 14, inboxSort: 'newest' }]),
+    );
   });
 
   it('sends text that is no whole number as typed, for the service to refuse', async () => {
     const { bridge } = await renderSettings();
-    fireEvent.change(screen.getByLabelText('Remind me of an order still waiting after (minutes)'), {
+    fireEvent.change(screen.getByLabelText('Reminder delay (minutes)'), {
       target: { value: '1.5' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() => expect(bridge.callsOf('setSettings')).toEqual([{ reminderAfterMinutes: '1.5' }]));
   });
 
-  it('pauses notifications for an hour, until tomorrow, and resumes them', async () => {
+  it('pauses notifications for an hour, four hours, until tomorrow or until resumed, and resumes them', async () => {
     const { bridge, onState } = await renderSettings();
     const before = Date.now();
-    fireEvent.click(screen.getByRole('button', { name: 'Pause for 1 hour' }));
+    fireEvent.click(screen.getByRole('button', { name: 'For 1 hour' }));
     await waitFor(() => expect(bridge.callsOf('pauseNotifications')).toHaveLength(1));
     const until = Date.parse(bridge.callsOf('pauseNotifications')[0]?.until ?? '');
     expect(until - before).toBeGreaterThanOrEqual(3_600_000);
     expect(until - before).toBeLessThan(3_600_000 + 5_000);
     expect(onState).toHaveBeenCalled();
 
-    fireEvent.click(screen.getByRole('button', { name: /Pause until tomorrow/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Until tomorrow 08:00' }));
     await waitFor(() => expect(bridge.callsOf('pauseNotifications')).toHaveLength(2));
-    expect(bridge.callsOf('pauseNotifications')[1]?.until).toBe(tomorrowMorning(Date.now()).toISOString());
+    expect(bridge.callsOf('pauseNotifications')[1]?.until).toBe(tomorrowMorning(new Date()).toISOString());
+    fireEvent.click(screen.getByRole('button', { name: 'Until I resume' }));
+    await waitFor(() => expect(bridge.callsOf('pauseNotifications')[2]).toEqual({ until: UNTIL_RESUMED }));
     cleanup();
 
     const paused = appState({ notificationsPausedUntil: new Date(Date.now() + 60_000).toISOString() });
@@ -102,6 +121,10 @@ describe('SettingsView', () => {
     expect(screen.getByText(/Notifications are paused until/)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Resume notifications' }));
     await waitFor(() => expect(second.bridge.callsOf('pauseNotifications')).toEqual([{ until: null }]));
+    cleanup();
+
+    await renderSettings(appState({ notificationsPausedUntil: UNTIL_RESUMED }));
+    expect(screen.getByText('Notifications are paused until you resume them.')).toBeTruthy();
   });
 
   it('says the secret will be asked for again before the account moves to another marketplace', async () => {
@@ -128,9 +151,22 @@ describe('SettingsView', () => {
     fireEvent.change(input, { target: { value: 'n3w-s3cret' } });
     fireEvent.click(screen.getByRole('button', { name: 'Replace secret' }));
     await waitFor(() => expect(bridge.callsOf('setSecret')).toEqual([{ secret: 'n3w-s3cret' }]));
+    expect(bridge.callsOf('testConnection')).toEqual([
+      { baseUrl: 'https://marketplace.example', clientId: 'seller-client', secret: 'n3w-s3cret' },
+    ]);
     expect(await screen.findByText('The new secret is stored in the keychain.')).toBeTruthy();
     expect(input).toHaveProperty('value', '');
     expect(onState).toHaveBeenCalled();
+  });
+
+  it('does not store a secret the marketplace rejects', async () => {
+    const { bridge, onState } = await renderSettings();
+    bridge.handle('testConnection', () => ({ ok: false, reason: 'credentials', message: 'rejected' }));
+    fireEvent.change(screen.getByLabelText('New client secret'), { target: { value: 'wr0ng' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Replace secret' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('The secret was not stored.');
+    expect(bridge.callsOf('setSecret')).toEqual([]);
+    expect(onState).not.toHaveBeenCalled();
   });
 
   it('diagnoses the connection and shows the report to copy', async () => {
@@ -153,7 +189,7 @@ describe('SettingsView', () => {
     expect(name).toHaveProperty('value', '');
     expect(name.getAttribute('placeholder')).toBe('anna');
     expect(screen.getByText(/"Provisioning\s+started by anna\."/)).toBeTruthy();
-    const undo = screen.getByLabelText('Time to undo a marked status (seconds)');
+    const undo = screen.getByLabelText('Time to undo (seconds)');
     expect(undo).toHaveProperty('value', '10');
     fireEvent.change(name, { target: { value: ' Anna Virtanen ' } });
     expect(screen.getByText(/"Provisioning\s+started by Anna Virtanen\."/)).toBeTruthy();
@@ -164,24 +200,32 @@ describe('SettingsView', () => {
     );
   });
 
-  it('keeps the limits it states in step with the settings schema', () => {
-    expect(limits.POLL_INTERVAL_SECONDS).toEqual({
-      min: POLL_INTERVAL_SECONDS.min,
-      max: POLL_INTERVAL_SECONDS.max,
+  it('opens the log folder, and says where it is', async () => {
+    const { bridge } = await renderSettings();
+    fireEvent.click(screen.getByRole('button', { name: 'Open log folder' }));
+    expect(await screen.findByText(/^Opened the log folder:/)).toBeTruthy();
+    expect(screen.getByText('/home/seller/.config/Seller Tray/logs')).toBeTruthy();
+    expect(bridge.callsOf('openLogFolder')).toHaveLength(1);
+
+    // The browser preview cannot open a folder: the path is there to copy.
+    bridge.handle('openLogFolder', () => ({ path: '/srv/preview/logs', opened: false }));
+    fireEvent.click(screen.getByRole('button', { name: 'Open log folder' }));
+    expect(await screen.findByText(/^The log file is in this folder:/)).toBeTruthy();
+    expect(screen.getByText('/srv/preview/logs')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy log folder path' })).toBeTruthy();
+
+    bridge.handle('openLogFolder', () => {
+      throw new FakeBridgeError('open-failed', 'The log folder could not be opened (no file manager).');
     });
-    expect(limits.REMINDER_AFTER_MINUTES).toEqual({
-      off: REMINDER_AFTER_MINUTES.off,
-      min: REMINDER_AFTER_MINUTES.min,
-      max: REMINDER_AFTER_MINUTES.max,
-    });
-    expect(limits.UNDO_SECONDS).toEqual({ min: UNDO_SECONDS.min, max: UNDO_SECONDS.max });
-    expect(limits.ACTOR_NAME_MAX).toBe(ACTOR_NAME_MAX);
+    fireEvent.click(screen.getByRole('button', { name: 'Open log folder' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('could not be opened');
   });
 
   it('shows demo mode as read-only', async () => {
     const bridge = createFakeBridge({ state: appState({ setup: 'demo' }), settings: { demoMode: true } });
     renderWithBridge(bridge, <SettingsView state={bridge.state} onState={() => {}} />);
     expect(await screen.findByText(/Demo mode is on/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Leave the demo' })).toBeTruthy();
     expect(screen.getByLabelText('New client secret')).toHaveProperty('disabled', true);
   });
 });

@@ -5,7 +5,7 @@ import { ServerText } from './ServerText';
 
 export function StatusChip({ status }: { status: string | undefined }) {
   return (
-    <span className={`chip chip-${statusTone(status)}`}>
+    <span className={`chip chip-${statusTone(status)}`} title={statusLabel(status)}>
       <ServerText text={statusLabel(status)} />
     </span>
   );

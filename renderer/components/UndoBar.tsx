@@ -13,8 +13,8 @@ import {
   useRef,
   useState,
 } from 'react';
-import { plainText } from '../../main/core/marketplace-text';
-import type { OutboxItem } from '../../main/core/outbox';
+import { plainText } from '../../preload/marketplace-text';
+import type { OutboxItem } from '../../preload/model';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { statusLabel } from '../format';
@@ -31,7 +31,7 @@ interface Offer {
   until: number;
 }
 
-type Mark = Pick<OutboxItem, 'requestId' | 'orderId'>;
+type Mark = Pick<OutboxItem, 'requestId' | 'orderId' | 'statusCode'>;
 
 interface UndoApi {
   /** Shows the Undo of a status just marked, for as long as it is held. */
@@ -61,12 +61,13 @@ export function UndoProvider({ children }: { children: ReactNode }) {
   const [lastUndone, setLastUndone] = useState<Mark | null>(null);
 
   const undo = useCallback(
-    async ({ requestId, orderId }: Mark) => {
+    async (mark: Mark) => {
+      const { requestId } = mark;
       setBusy(true);
       setOffer((current) => (current?.item.requestId === requestId ? null : current));
       try {
         const answer = await call(bridge, 'undoMark', { requestId });
-        if (answer.outcome === 'undone') setLastUndone({ requestId, orderId });
+        if (answer.outcome === 'undone') setLastUndone(mark);
         setOutcome(
           answer.outcome === 'undone'
             ? 'Undone: the marketplace was not told.'

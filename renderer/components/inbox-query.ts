@@ -1,7 +1,9 @@
-// What the inbox asks the bridge for: a status filter and a search text.
+// What the inbox asks the bridge for: a status filter, a search text and an order; and how
+// the filters and orders are named where people choose them.
 import type { RequestOf } from '../../preload/contract';
 
 export type InboxFilter = NonNullable<RequestOf<'listOrders'>['filter']>;
+export type InboxSort = NonNullable<RequestOf<'listOrders'>['sort']>;
 
 export interface InboxQuery {
   filter: InboxFilter;
@@ -10,11 +12,17 @@ export interface InboxQuery {
 
 export const INITIAL_QUERY: InboxQuery = { filter: 'all', search: '' };
 
+/** One filter per status, each showing different orders (New is what waits for action), and All. */
 export const FILTERS: readonly { value: InboxFilter; label: string }[] = [
-  { value: 'all', label: 'All orders' },
-  { value: 'waiting', label: 'Waiting for action' },
+  { value: 'all', label: 'All' },
   { value: 'ProvisioningStarted', label: 'New' },
   { value: 'ProvisioningInProgress', label: 'In progress' },
   { value: 'ProvisioningCompleted', label: 'Completed' },
   { value: 'ProvisioningFailed', label: 'Failed' },
+];
+
+/** Waiting orders come first either way; then the longest waiting or the newest first. */
+export const INBOX_SORT_CHOICES: readonly { value: InboxSort; label: string }[] = [
+  { value: 'longest-waiting', label: 'Longest waiting first' },
+  { value: 'newest', label: 'Newest first' },
 ];

@@ -3,17 +3,21 @@
 // (new orders, a mark) reads the loaded pages again, keeping what is shown until they answer.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OrderListItem, OrderPage } from '../../preload/contract';
-import { asBridgeCallError, call } from '../bridge/call';
+import { asBridgeCallError, type BridgeCallError, call } from '../bridge/call';
 import type { useBridge } from '../bridge/context';
-import type { InboxQuery } from '../components/inbox-query';
+import type { InboxQuery, InboxSort } from '../components/inbox-query';
 
 export const PAGE_SIZE = 100;
+const NONE: OrderPage['unopened'] = [];
 
 export interface OrderPages {
   /** Null until the first page answered. */
   total: number | null;
   waiting: number;
-  error: string | null;
+  /** The unopened arrivals that match, with their place in the list. */
+  unopened: OrderPage['unopened'];
+  /** Why the last page could not be read, with its detail. */
+  error: BridgeCallError | null;
   rowAt(index: number): OrderListItem | undefined;
   indexOf(orderId: string): number;
   /** Asks for the pages holding rows `from` to `to` (the rows in view). */
@@ -23,32 +27,33 @@ export interface OrderPages {
 export function useOrderPages(
   bridge: ReturnType<typeof useBridge>,
   { filter, search }: InboxQuery,
+  sort: InboxSort,
   reloads: number,
 ): OrderPages {
   const [pages, setPages] = useState<ReadonlyMap<number, OrderListItem[]>>(new Map());
-  const [counts, setCounts] = useState<{ total: number; waiting: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [counts, setCounts] = useState<Pick<OrderPage, 'total' | 'waiting' | 'unopened'> | null>(null);
+  const [error, setError] = useState<BridgeCallError | null>(null);
   const generation = useRef(0);
   const requested = useRef(new Set<number>());
 
   const load = useCallback(
     (page: number, mine: number) => {
       requested.current.add(page);
-      call(bridge, 'listOrders', { filter, search, offset: page * PAGE_SIZE, limit: PAGE_SIZE }).then(
+      call(bridge, 'listOrders', { filter, search, sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE }).then(
         (answer: OrderPage) => {
           if (mine !== generation.current) return;
           setPages((before) => new Map(before).set(page, answer.orders));
-          setCounts({ total: answer.total, waiting: answer.waiting });
+          setCounts({ total: answer.total, waiting: answer.waiting, unopened: answer.unopened });
           setError(null);
         },
         (failure: unknown) => {
           if (mine !== generation.current) return;
           requested.current.delete(page);
-          setError(asBridgeCallError(failure).message);
+          setError(asBridgeCallError(failure));
         },
       );
     },
-    [bridge, filter, search],
+    [bridge, filter, search, sort],
   );
 
   // A new query starts from its first page; a reload reads again the pages already loaded.
@@ -56,7 +61,7 @@ export function useOrderPages(
   // biome-ignore lint/correctness/useExhaustiveDependencies: `reloads` is the trigger to load again
   useEffect(() => {
     const mine = ++generation.current;
-    const query = JSON.stringify([filter, search]);
+    const query = JSON.stringify([filter, search, sort]);
     const again = query === lastQuery.current ? [...requested.current] : [];
     lastQuery.current = query;
     if (again.length === 0) {
@@ -90,5 +95,13 @@ export function useOrderPages(
     [load],
   );
 
-  return { total: counts?.total ?? null, waiting: counts?.waiting ?? 0, error, rowAt, indexOf, want };
+  return {
+    total: counts?.total ?? null,
+    waiting: counts?.waiting ?? 0,
+    unopened: counts?.unopened ?? NONE,
+    error,
+    rowAt,
+    indexOf,
+    want,
+  };
 }

@@ -1,14 +1,17 @@
 // The whole app end to end in real Chromium: the built renderer, the browser preview's
 // bridge, the service and core with the real keychain, and the simulator over loopback.
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KeytarSecretStore, secretOwner } from '../../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../../main/core/service';
-import { ConfSettingsStore, type Settings } from '../../main/core/settings';
+import { ConfSettingsStore } from '../../main/core/settings';
+import { fileLog, LOG_FILE_NAME, logsDir } from '../../main/file-log';
 import { type Preview, startPreview } from '../../main/preview/server';
+import type { Settings } from '../../preload/model';
 import { type Simulator, startSimulator } from '../../simulator/server';
+import { axeViolations, faintFieldBorders } from '../support/axe';
 import { buildRenderer, launchChromium } from '../support/browser';
 import { makeDataDir } from '../support/core';
 import { CONTROL_OR_BIDI, hostileOrder } from '../support/hostile-order';
@@ -55,14 +58,20 @@ afterEach(async () => {
   await admin(sim.url, 'POST', 'reset');
 });
 
-interface AppOptions {
-  configured?: boolean;
-  colorScheme?: 'light' | 'dark';
-  viewport?: { width: number; height: number };
-  settings?: Partial<Settings>;
-}
+type Viewport = { width: number; height: number };
+const DESKTOP: Viewport = { width: 1280, height: 800 };
+/** The tray popover's size. */
+const POPOVER: Viewport = { width: 420, height: 640 };
 
-async function openApp(options: AppOptions = {}): Promise<App> {
+async function openApp(
+  options: {
+    configured?: boolean;
+    colorScheme?: 'light' | 'dark';
+    logs?: boolean;
+    viewport?: Viewport;
+    settings?: Partial<Settings>;
+  } = {},
+): Promise<App> {
   const dir = await makeDataDir();
   const settings = new ConfSettingsStore({ cwd: dir });
   if (options.configured) {
@@ -74,7 +83,9 @@ async function openApp(options: AppOptions = {}): Promise<App> {
     });
     await secrets.set(secretOwner(sim.url, CLIENT.clientId), CLIENT.clientSecret);
   }
-  const service = await SellerTrayService.open({ settings, secrets, dataRoot: dir });
+  // With `logs`, the log file as the preview writes it (main/app-service.ts).
+  const logs = options.logs ? { log: fileLog(logsDir(dir)), logFolder: { path: logsDir(dir) } } : {};
+  const service = await SellerTrayService.open({ settings, secrets, dataRoot: dir, ...logs });
   const events: ServiceEvent[] = [];
   service.onEvent((event) => events.push(event));
   const preview = await startPreview({ service, rendererDir: renderer.dir });
@@ -107,6 +118,11 @@ describe('onboarding', () => {
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page.getByText('did not accept the client id and secret').waitFor();
 
+    // Save asks the marketplace first: a secret it rejects is not stored.
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Nothing was saved.').waitFor();
+    expect(await secrets.get(secretOwner(sim.url, CLIENT.clientId))).toBeUndefined();
+
     await page.getByLabel('Client secret').fill(CLIENT.clientSecret);
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page.getByText('Signed in as seller 1001').waitFor();
@@ -115,6 +131,85 @@ describe('onboarding', () => {
     expect(await secrets.get(secretOwner(sim.url, CLIENT.clientId))).toBe(CLIENT.clientSecret);
     expect(await page.content()).not.toContain(CLIENT.clientSecret);
   }, 60_000);
+});
+
+describe.each([
+  ['light', DESKTOP],
+  ['dark', DESKTOP],
+  ['light', POPOVER],
+  ['dark', POPOVER],
+] as const)('every screen in the %s theme at %o', (colorScheme, viewport) => {
+  const size = `${viewport.width}x${viewport.height}`;
+  /**
+   * axe-core finds nothing wrong, of any impact, and every field's outline stands out at 3:1;
+   * the screen is kept as a screenshot to look at.
+   */
+  async function check(page: Page, screen: string): Promise<void> {
+    await page.screenshot({ path: join(SCREENSHOTS, `${screen}-${colorScheme}-${size}.png`) });
+    expect(await axeViolations(page), screen).toEqual([]);
+    expect(await faintFieldBorders(page), screen).toEqual([]);
+  }
+
+  it('onboarding passes axe-core', async () => {
+    const { page } = await openApp({ colorScheme, viewport });
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await check(page, 'onboarding');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Enter the client secret.').waitFor();
+    await check(page, 'onboarding-errors');
+  }, 60_000);
+
+  it('inbox, order, settings and diagnosis pass axe-core', async () => {
+    const { page, service } = await openApp({ configured: true, colorScheme, viewport });
+    await page.getByRole('listbox', { name: 'Orders' }).getByRole('option').first().waitFor();
+    await admin(sim.url, 'POST', 'purchases', {
+      order: { buyerCustomerParty: { party: { partyName: 'Nordlicht Analytics GmbH & Co. KG' } } },
+    });
+    await service.handle('checkNow', undefined);
+    await page.getByRole('option').filter({ hasText: 'Nordlicht' }).waitFor();
+    await check(page, 'inbox');
+    // No status chip and no waiting time is cut short, whatever the status.
+    for (const status of ['In progress', 'Completed', 'Failed', 'All']) {
+      await page.locator('label.filter-chip', { hasText: status }).click();
+      await page.locator('.inbox-row .chip').first().waitFor();
+      const cut = await page.evaluate(() =>
+        [...document.querySelectorAll('.inbox-row .chip, .inbox-row .row-age')]
+          .filter((e) => e.scrollWidth > e.clientWidth)
+          .map((e) => e.textContent),
+      );
+      expect(cut, status).toEqual([]);
+    }
+
+    await openOrder(page, firstWaitingOrderId());
+    await page.locator('#order-heading').waitFor();
+    await check(page, 'order');
+
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('form', { name: 'Settings' }).waitFor();
+    await check(page, 'settings');
+
+    await page.getByRole('button', { name: 'Diagnose connection' }).click();
+    await page.getByRole('region', { name: 'Diagnosis report' }).waitFor();
+    await page.getByRole('region', { name: 'Diagnosis report' }).scrollIntoViewIfNeeded();
+    await check(page, 'diagnose');
+
+    // Paused, and the marketplace failing: both banners, and the header with them at most a
+    // quarter of the window.
+    await page.getByRole('button', { name: 'Inbox' }).click();
+    await page.getByRole('button', { name: 'Pause notifications' }).click();
+    await page.getByRole('button', { name: 'Until I resume' }).click();
+    await page.getByText('Notifications paused until you resume them').waitFor();
+    await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await page.getByRole('alert').filter({ hasText: 'having problems' }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, `inbox-banners-${colorScheme}-${size}.png`) });
+    const top = await page.evaluate(() => {
+      const box = (selector: string) => document.querySelector(selector)?.getBoundingClientRect().height ?? 0;
+      return box('.app-header') + box('.banners');
+    });
+    expect(top).toBeLessThanOrEqual(viewport.height / 4);
+    await check(page, 'inbox-banners');
+  }, 90_000);
 });
 
 describe('orders', () => {
@@ -215,10 +310,7 @@ describe('orders', () => {
   }, 60_000);
 });
 
-const SIZES = [
-  { width: 1280, height: 800 },
-  { width: 420, height: 640 },
-] as const;
+const SIZES = [DESKTOP, POPOVER];
 
 describe('the order page', () => {
   it.each(SIZES)(
@@ -341,21 +433,56 @@ describe("the marketplace's text in the window", () => {
 });
 
 describe('connection', () => {
-  it('shows the offline state while the marketplace is gone, and recovers without a reload', async () => {
+  it('tells a marketplace with problems from one out of reach, and clears the banner when it works again', async () => {
     const { page, service } = await openApp({ configured: true });
+    await page.getByRole('listbox', { name: 'Orders' }).waitFor();
+    const status = page.getByRole('list', { name: 'Status' });
+
+    await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
+    await service.handle('checkNow', undefined);
+    await status.getByText('Marketplace having problems').waitFor();
+    const banner = page.getByRole('alert').filter({ hasText: 'The marketplace is having problems' });
+    await banner.waitFor();
+    expect(await banner.innerText()).not.toMatch(/HTTP|request id|listNewEvents/);
+    await banner.getByText('Details').click();
+    await banner
+      .getByText(/^Request id: [0-9a-f-]{36}$/)
+      .first()
+      .waitFor();
+
+    await admin(sim.url, 'PATCH', 'faults', { errorRate: 0, dropRate: 1 });
+    await service.handle('checkNow', undefined);
+    await status.getByText('Offline').waitFor();
+    await page.getByRole('alert').filter({ hasText: 'could not be reached' }).waitFor();
+
+    await admin(sim.url, 'PATCH', 'faults', { dropRate: 0 });
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await status.getByText('Connected').waitFor();
+    await expect.poll(() => page.getByRole('alert').count()).toBe(0);
+  }, 90_000);
+});
+
+describe('the log', () => {
+  it('holds the request id of a failed poll; Settings says where the file is', async () => {
+    const { page, service } = await openApp({ configured: true, logs: true });
     await page.getByRole('listbox', { name: 'Orders' }).waitFor();
     await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
     await service.handle('checkNow', undefined);
-    await page
-      .getByRole('list', { name: 'Status' })
-      .getByText(/offline/i)
-      .waitFor();
+    const requestId = service.state().lastError?.match(/request id (\S+)\)/)?.[1];
+    expect(requestId).toBeDefined();
     await admin(sim.url, 'PATCH', 'faults', { errorRate: 0 });
-    await page.getByRole('button', { name: 'Check now' }).click();
+
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Open log folder' }).click();
+    const folder = logsDir(running[0]?.dir ?? '');
     await page
-      .getByRole('list', { name: 'Status' })
-      .getByText(/connected|ok/i)
+      .getByRole('status')
+      .filter({ hasText: 'The log file is in this folder:' })
+      .getByText(folder)
       .waitFor();
+    const text = await readFile(join(folder, LOG_FILE_NAME), 'utf8');
+    expect(text).toMatch(new RegExp(`poll failed operation=\\w+ status=50[03] requestId=${requestId} `));
+    expect(text).not.toContain(CLIENT.clientSecret);
   }, 60_000);
 });
 

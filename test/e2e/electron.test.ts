@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_URL } from '../../main/shell/app-origin';
-import { requests } from '../../preload/contract';
+import { CHANNELS } from '../../preload/contract';
 import { buildApp } from '../support/app-build';
 import { findElectron } from '../support/electron-binary';
 
@@ -57,7 +57,7 @@ describe.skipIf(!electron.ok)(title, () => {
       process: typeof (globalThis as { process?: unknown }).process,
     }));
     expect(exposed).toEqual({
-      bridge: [...Object.keys(requests), 'onEvent'].sort(),
+      bridge: [...CHANNELS, 'onEvent'].sort(),
       require: 'undefined',
       process: 'undefined',
     });

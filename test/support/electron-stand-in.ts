@@ -5,14 +5,9 @@
 import { EventEmitter } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { MenuItemSpec } from '../../main/shell/electron-ports';
-import {
-  FakeIpcMain,
-  FakeNotification,
-  FakeNotifications,
-  FakeTray,
-  FakeWindow,
-} from '../../main/shell/test-fakes';
+import { FakeIpcMain, FakeNotification, FakeNotifications, FakeTray, FakeWindow, until } from './shell-fakes';
 
 export interface StandInOptions {
   /** Whether this instance gets the single-instance lock (false: another one runs). */
@@ -44,6 +39,10 @@ export function electronStandIn(options: StandInOptions) {
     exit: record('app.exit'),
     setAppUserModelId: record('app.setAppUserModelId'),
     setLoginItemSettings: record('app.setLoginItemSettings'),
+    setAsDefaultProtocolClient: (...args: unknown[]) => {
+      record('app.setAsDefaultProtocolClient')(...args);
+      return true;
+    },
   });
   const windows: FakeWindow[] = [];
   const trays: (FakeTray & { image: unknown })[] = [];
@@ -100,7 +99,13 @@ export function electronStandIn(options: StandInOptions) {
         protocolHandlers.set(scheme, handler);
       },
     },
-    shell: { openExternal: async (url: string) => record('shell.openExternal')(url) },
+    shell: {
+      openExternal: async (url: string) => record('shell.openExternal')(url),
+      openPath: async (path: string) => {
+        record('shell.openPath')(path);
+        return '';
+      },
+    },
     // The preload's side.
     contextBridge: { exposeInMainWorld: record('contextBridge.exposeInMainWorld') },
     ipcRenderer: {
@@ -117,7 +122,7 @@ export type ElectronStandIn = ReturnType<typeof electronStandIn>;
 const GLOBAL_NAME = '__electronStandIn';
 
 /** Makes `stand-in` what `require('electron')` / `import … from 'electron'` give from now on. */
-export function useStandIn(standIn: ElectronStandIn): void {
+export function activateStandIn(standIn: ElectronStandIn): void {
   (globalThis as Record<string, unknown>)[GLOBAL_NAME] = standIn.module;
 }
 
@@ -138,4 +143,20 @@ export async function installStandIn(dir: string): Promise<void> {
   await mkdir(moduleDir, { recursive: true });
   await writeFile(join(moduleDir, 'index.js'), `${forward}${exports}\n`);
   await writeFile(join(moduleDir, 'package.json'), '{"name":"electron","main":"index.js"}');
+}
+
+/** Module instances loaded so far: each start imports the bundle afresh. */
+let instances = 0;
+
+/**
+ * Starts a built main bundle (`dist/main/index.mjs`, its `electron` served by `installStandIn`)
+ * with a stand-in of its own; with the lock, resolves once its window and tray exist.
+ */
+export async function startMainBundle(bundle: string, options: StandInOptions): Promise<ElectronStandIn> {
+  const standIn = electronStandIn(options);
+  activateStandIn(standIn);
+  instances += 1;
+  await import(`${pathToFileURL(bundle).href}?instance=${instances}`);
+  if (options.lock) await until(() => standIn.windows.length === 1 && standIn.trays.length === 1);
+  return standIn;
 }

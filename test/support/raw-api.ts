@@ -2,6 +2,7 @@
 // headers, bodies) rather than what the client makes of it.
 import { randomUUID } from 'node:crypto';
 import { type Operation, type Route, routePath, routes } from '../../main/core/api/routes';
+import { ADMIN_PREFIX } from '../../simulator/server';
 
 export interface RawCall {
   token?: string;
@@ -52,20 +53,16 @@ export async function tokenFor(baseUrl: string, clientId: string, clientSecret: 
   return answer.json.accessToken;
 }
 
-/** An admin call; `token` when the simulator was started with an adminToken. */
+/** A call of the simulator's admin endpoints. */
 export async function admin(
   baseUrl: string,
   method: string,
   path: string,
   body?: unknown,
-  token?: string,
 ): Promise<RawAnswer> {
-  const response = await fetch(`${baseUrl}/_simulator/${path}`, {
+  const response = await fetch(`${baseUrl}${ADMIN_PREFIX}${path}`, {
     method,
-    headers: {
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
-    },
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();

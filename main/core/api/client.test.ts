@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../../simulator/server';
 import { admin } from '../../../test/support/raw-api';
-import { type RetryNotice, SellerApiClient, type SellerApiClientOptions } from './client';
+import { recordingLog } from '../../../test/support/recording-log';
+import { SellerApiClient, type SellerApiClientOptions } from './client';
 import { SellerApiError } from './errors';
 import type { Transport } from './transport';
 import { orderIdOf } from './wire';
@@ -29,7 +30,7 @@ interface Sent {
 function makeClient(overrides: Partial<SellerApiClientOptions> = {}) {
   const sent: Sent[] = [];
   const sleeps: number[] = [];
-  const retries: RetryNotice[] = [];
+  const { log, entries } = recordingLog();
   const transport: Transport = (url, init) => {
     const headers = new Headers(init.headers);
     sent.push({
@@ -48,10 +49,12 @@ function makeClient(overrides: Partial<SellerApiClientOptions> = {}) {
       sleeps.push(ms);
     },
     random: () => 0.5,
-    onRetry: (notice) => retries.push(notice),
+    log,
     ...overrides,
   });
-  return { client, sent, sleeps, retries };
+  /** The failed attempts the client logged as followed by a retry. */
+  const retries = () => entries.filter((e) => e.message === 'call failed' && e.fields.next === 'retry');
+  return { client, sent, sleeps, retries, logged: entries };
 }
 
 const faults = (body: unknown) => admin(sim.url, 'PATCH', 'faults', body);
@@ -142,8 +145,8 @@ describe('retries', () => {
     const calls = sent.filter((s) => s.url.includes('/seller/v1/orders'));
     expect(calls).toHaveLength(4);
     expect(new Set(calls.map((c) => c.requestId)).size).toBe(1);
-    expect(retries.map((r) => r.error.status)).toEqual([429, 429, 429]);
-    expect(retries[0]?.requestId).toBe(calls[0]?.requestId);
+    expect(retries().map((r) => r.fields.status)).toEqual([429, 429, 429]);
+    expect(retries()[0]?.fields.requestId).toBe(calls[0]?.requestId);
   });
 
   it('backs off exponentially through a burst of 5xx', async () => {
@@ -156,7 +159,7 @@ describe('retries', () => {
 
   it('gives up after the last attempt with the server error and its request id', async () => {
     await faults({ script: [{ operation: 'getOrder', action: 'status', status: 500, times: 5 }] });
-    const { client, sent } = makeClient();
+    const { client, sent, logged } = makeClient();
     const error = await failure(client.getOrder(crypto.randomUUID()));
     expect(error).toMatchObject({
       kind: 'http',
@@ -168,6 +171,14 @@ describe('retries', () => {
     expect(calls).toHaveLength(5);
     expect(error.requestId).toBe(calls[0]?.requestId);
     expect(error.message).toContain(error.requestId);
+    // Each attempt is logged for support: four followed by a retry, then the one that gave up.
+    expect(logged.map((e) => [e.level, e.fields.next])).toEqual([
+      ...Array(4).fill(['warn', 'retry']),
+      ['error', 'give-up'],
+    ]);
+    for (const entry of logged) {
+      expect(entry.fields).toMatchObject({ operation: 'getOrder', status: 500, requestId: error.requestId });
+    }
   });
 
   it('does not retry other 4xx', async () => {
@@ -191,7 +202,7 @@ describe('retries', () => {
     await faults({ script: [{ operation: 'listOrders', action: 'delay', delayMs: 1000 }] });
     const { client, retries } = makeClient({ timeoutMs: 200 });
     expect((await client.listOrders()).items.length).toBeGreaterThan(0);
-    expect(retries.map((r) => r.error.kind)).toEqual(['timeout']);
+    expect(retries().map((r) => r.fields.kind)).toEqual(['timeout']);
   });
 
   it('reports a timeout when every attempt is too slow', async () => {
@@ -206,14 +217,14 @@ describe('retries', () => {
     await faults({ script: [{ operation: 'listEvents', action: 'drop', times: 2 }] });
     const { client, retries } = makeClient();
     expect((await client.listEvents()).items.length).toBeGreaterThan(0);
-    expect(retries.map((r) => r.error.kind)).toEqual(['network', 'network']);
+    expect(retries().map((r) => r.fields.kind)).toEqual(['network', 'network']);
   });
 
   it('retries a cut-off JSON answer, and reports it when it persists', async () => {
     await faults({ script: [{ operation: 'listOrders', action: 'malformed' }] });
     const { client, retries } = makeClient();
     expect((await client.listOrders()).items.length).toBeGreaterThan(0);
-    expect(retries).toHaveLength(1);
+    expect(retries()).toHaveLength(1);
 
     await faults({ malformedRate: 1 });
     const error = await failure(makeClient({ retry: { maxAttempts: 2 } }).client.ping());

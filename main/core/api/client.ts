@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import type { z } from 'zod';
-import { capped, plainText } from '../marketplace-text';
+import { capped, plainText } from '../../../preload/marketplace-text';
+import { failureFields, type Log, silentLog } from '../log';
 import { AccessTokens } from './access-token';
 import { type ApiErrorDetails, SellerApiError } from './errors';
 import {
@@ -45,14 +46,6 @@ export interface ClientCredentials {
   clientSecret: () => Promise<string>;
 }
 
-export interface RetryNotice {
-  operation: Operation;
-  requestId: string;
-  attempt: number;
-  delayMs: number;
-  error: SellerApiError;
-}
-
 export interface SellerApiClientOptions {
   baseUrl: string;
   credentials: ClientCredentials;
@@ -63,8 +56,8 @@ export interface SellerApiClientOptions {
   clock?: () => number;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
-  /** Told of every retry, with the request id, so that logs can trace a call. */
-  onRetry?: (notice: RetryNotice) => void;
+  /** Told of every failed attempt (operation, HTTP status, request id, what comes next), so support can trace a call. */
+  log?: Log;
   /** The page size walks ask for first (a size learned earlier); `PAGE.maxLimit` by default. */
   pageSize?: number;
   /** Where this deployment's paths and methods differ from the built-in routes. */
@@ -100,6 +93,7 @@ export class SellerApiClient {
   private readonly random: () => number;
   private readonly tokens: AccessTokens;
   private readonly routes: Record<Operation, Route>;
+  private readonly log: Log;
   #pageSize: number;
 
   constructor(private readonly options: SellerApiClientOptions) {
@@ -116,6 +110,7 @@ export class SellerApiClient {
     this.tokens = new AccessTokens(() => this.createToken(), this.clock);
     this.#pageSize = options.pageSize ?? PAGE.maxLimit;
     this.routes = routeTable(options.routes);
+    this.log = options.log ?? silentLog;
   }
 
   /**
@@ -276,20 +271,40 @@ export class SellerApiClient {
         return (await this.attempt(operation, route, input, requestId, authorization)) as ResponseOf<O>;
       } catch (error) {
         if (!(error instanceof SellerApiError)) throw error;
-        // A refused token is renewed once (it may have been revoked or have lapsed early).
-        if (error.status === 401 && route.auth === 'bearer' && !renewedToken && authorization) {
+        const next = this.afterFailure(error, route, attempt, renewedToken);
+        // The one place failed calls are logged: each attempt, with what happens next.
+        this.log[next.step === 'give-up' ? 'error' : 'warn']('call failed', {
+          ...failureFields(error),
+          attempt,
+          next: next.step,
+          delayMs: next.step === 'retry' ? next.delayMs : undefined,
+        });
+        if (next.step === 'give-up') throw error;
+        if (next.step === 'renew-token') {
           renewedToken = true;
-          this.tokens.invalidate(authorization.slice('Bearer '.length));
+          this.tokens.invalidate((authorization ?? '').slice('Bearer '.length));
           attempt -= 1;
           continue;
         }
-        if (!error.transient || attempt >= this.retry.maxAttempts) throw error;
-        const delayMs = retryDelayMs(this.retry, attempt, this.random, error.retryAfterSeconds);
-        if (delayMs > this.retry.maxRetryAfterMs) throw error;
-        this.options.onRetry?.({ operation, requestId, attempt, delayMs, error });
-        await this.sleep(delayMs);
+        await this.sleep(next.delayMs);
       }
     }
+  }
+
+  /**
+   * What a failed attempt leads to: a refused token is renewed once (it may have been revoked or
+   * have lapsed early); a failure that may pass is tried again, unless the wait is too long.
+   */
+  private afterFailure(
+    error: SellerApiError,
+    route: Route,
+    attempt: number,
+    tokenRenewed: boolean,
+  ): { step: 'renew-token' } | { step: 'retry'; delayMs: number } | { step: 'give-up' } {
+    if (error.status === 401 && route.auth === 'bearer' && !tokenRenewed) return { step: 'renew-token' };
+    if (!error.transient || attempt >= this.retry.maxAttempts) return { step: 'give-up' };
+    const delayMs = retryDelayMs(this.retry, attempt, this.random, error.retryAfterSeconds);
+    return delayMs > this.retry.maxRetryAfterMs ? { step: 'give-up' } : { step: 'retry', delayMs };
   }
 
   private async attempt(

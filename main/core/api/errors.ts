@@ -35,6 +35,8 @@ export class SellerApiError extends Error {
   readonly detailedDescription: string | undefined;
   readonly retryAfterSeconds: number | undefined;
   readonly fieldPath: string | undefined;
+  /** What went wrong, without the operation and request id the message wraps it in. */
+  readonly summary: string;
 
   constructor(details: ApiErrorDetails, summary: string) {
     super(
@@ -51,6 +53,7 @@ export class SellerApiError extends Error {
     this.detailedDescription = details.detailedDescription;
     this.retryAfterSeconds = details.retryAfterSeconds;
     this.fieldPath = details.fieldPath;
+    this.summary = summary;
   }
 
   /** The client id and secret were refused: retrying cannot help until they change. */

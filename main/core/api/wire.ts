@@ -8,6 +8,48 @@
 // event type or status is shown, not crashed on. Writing (what the simulator accepts from a
 // seller) is strict. Every leniency lives here, in the one schema module.
 import { z } from 'zod';
+import {
+  EVENT_TYPE_CODES,
+  ORDER_ID_PROPERTY,
+  ORDER_TYPE_CODES,
+  type AdditionalProperty as SharedAdditionalProperty,
+  type BuyerCustomerParty as SharedBuyerCustomerParty,
+  type Contact as SharedContact,
+  type DocumentLine as SharedDocumentLine,
+  type License as SharedLicense,
+  type LineItem as SharedLineItem,
+  type MarketplaceEvent as SharedMarketplaceEvent,
+  type MonetaryAmount as SharedMonetaryAmount,
+  type Order as SharedOrder,
+  type Party as SharedParty,
+  type PartyIdentification as SharedPartyIdentification,
+  type PostalAddress as SharedPostalAddress,
+  type Quantity as SharedQuantity,
+  type SellerSupplierParty as SharedSellerSupplierParty,
+  type TimePeriod as SharedTimePeriod,
+  STATUS_CODES,
+} from '../../../preload/marketplace';
+import type { Same } from '../same-type';
+
+export type { EventTypeCode, StatusCode } from '../../../preload/marketplace';
+export { EVENT_TYPE_CODES, ORDER_ID_PROPERTY, ORDER_TYPE_CODES, STATUS_CODES };
+
+// The resources' types are declared once, for every process, in preload/marketplace.ts.
+export type AdditionalProperty = SharedAdditionalProperty;
+export type MarketplaceEvent = SharedMarketplaceEvent;
+export type MonetaryAmount = SharedMonetaryAmount;
+export type Quantity = SharedQuantity;
+export type TimePeriod = SharedTimePeriod;
+export type PostalAddress = SharedPostalAddress;
+export type PartyIdentification = SharedPartyIdentification;
+export type Party = SharedParty;
+export type Contact = SharedContact;
+export type BuyerCustomerParty = SharedBuyerCustomerParty;
+export type SellerSupplierParty = SharedSellerSupplierParty;
+export type LineItem = SharedLineItem;
+export type DocumentLine = SharedDocumentLine;
+export type Order = SharedOrder;
+export type License = SharedLicense;
 
 /** Null means absent: servers write either for an optional field. */
 function optional<T extends z.ZodType>(schema: T) {
@@ -73,34 +115,12 @@ const HasMore = optional(
   z.preprocess((value) => (value === 'true' ? true : value === 'false' ? false : value), z.boolean()),
 );
 
-export const EVENT_TYPE_CODES = [
-  'ServicePurchased',
-  'Evaluation',
-  'Trial',
-  'UpgradeToTrial',
-  'UpgradeToPurchase',
-] as const;
-export const STATUS_CODES = [
-  'ProvisioningStarted',
-  'ProvisioningInProgress',
-  'ProvisioningCompleted',
-  'ProvisioningFailed',
-] as const;
-export const ORDER_TYPE_CODES = ['Purchase', 'Evaluation', 'Trial'] as const;
-
-export type EventTypeCode = (typeof EVENT_TYPE_CODES)[number];
-export type StatusCode = (typeof STATUS_CODES)[number];
-
-/** The additional property that links an event or a license to its order. */
-export const ORDER_ID_PROPERTY = 'orderId';
-
 // 2.2
 export const AdditionalProperty = z.looseObject({
   name: z.string(),
   value: optional(Text),
   description: optional(Text),
 });
-export type AdditionalProperty = z.infer<typeof AdditionalProperty>;
 
 // 2.1
 export const MarketplaceEvent = z.looseObject({
@@ -115,7 +135,6 @@ export const MarketplaceEvent = z.looseObject({
   seenTime: optional(Timestamp),
   additionalProperties: optional(z.array(AdditionalProperty)),
 });
-export type MarketplaceEvent = z.infer<typeof MarketplaceEvent>;
 
 /** What a seller may post (4.4): the known codes only, and the server assigns ids and times. */
 export const NewMarketplaceEvent = z.object({
@@ -156,10 +175,8 @@ export const MonetaryAmount = z.looseObject({
   amount: optional(numeric(z.number())),
   currencyCode: optional(Currency),
 });
-export type MonetaryAmount = z.infer<typeof MonetaryAmount>;
 
-const Quantity = z.looseObject({ value: optional(numeric(z.number())), unitCode: optional(Text) });
-export type Quantity = z.infer<typeof Quantity>;
+export const Quantity = z.looseObject({ value: optional(numeric(z.number())), unitCode: optional(Text) });
 
 // 2.5
 export const TimePeriod = z.looseObject({
@@ -167,7 +184,6 @@ export const TimePeriod = z.looseObject({
   endDate: optional(CalendarDate),
   description: optional(Text),
 });
-export type TimePeriod = z.infer<typeof TimePeriod>;
 
 // 2.10
 export const PostalAddress = z.looseObject({
@@ -180,17 +196,14 @@ export const PostalAddress = z.looseObject({
   countrySubentityCode: optional(Text),
   countryCode: optional(Text),
 });
-export type PostalAddress = z.infer<typeof PostalAddress>;
 
 export const PartyIdentification = z.looseObject({ id: Text, schemeId: optional(Text) });
-export type PartyIdentification = z.infer<typeof PartyIdentification>;
 
 export const Party = z.looseObject({
   partyName: optional(Text),
   partyIdentifications: optional(z.array(PartyIdentification)),
   postalAddress: optional(PostalAddress),
 });
-export type Party = z.infer<typeof Party>;
 
 // 2.11
 export const Contact = z.looseObject({
@@ -199,7 +212,6 @@ export const Contact = z.looseObject({
   electronicMail: optional(Text),
   note: optional(Text),
 });
-export type Contact = z.infer<typeof Contact>;
 
 // 2.6, 2.7
 export const BuyerCustomerParty = z.looseObject({
@@ -207,10 +219,8 @@ export const BuyerCustomerParty = z.looseObject({
   party: optional(Party),
   buyerContact: optional(Contact),
 });
-export type BuyerCustomerParty = z.infer<typeof BuyerCustomerParty>;
 
 export const SellerSupplierParty = z.looseObject({ party: optional(Party) });
-export type SellerSupplierParty = z.infer<typeof SellerSupplierParty>;
 
 // 2.9
 export const LineItem = z.looseObject({
@@ -220,14 +230,12 @@ export const LineItem = z.looseObject({
   price: optional(z.looseObject({ priceAmount: optional(MonetaryAmount), baseQuantity: optional(Quantity) })),
   delivery: optional(z.looseObject({ contact: optional(Contact) })),
 });
-export type LineItem = z.infer<typeof LineItem>;
 
 export const DocumentLine = z.looseObject({
   lineId: optional(numeric(z.int())),
   note: optional(Text),
   lineItem: optional(LineItem),
 });
-export type DocumentLine = z.infer<typeof DocumentLine>;
 
 // 2.4
 export const Order = z.looseObject({
@@ -242,7 +250,6 @@ export const Order = z.looseObject({
   anticipatedMonetaryTotal: optional(MonetaryAmount),
   documentLines: z.preprocess((value) => value ?? [], z.array(DocumentLine)),
 });
-export type Order = z.infer<typeof Order>;
 
 export const OrderList = z.looseObject({ hasMore: HasMore, orders: z.array(Order) });
 export type OrderList = z.infer<typeof OrderList>;
@@ -253,7 +260,6 @@ export const License = z.looseObject({
   electronicMail: optional(Text),
   additionalProperties: optional(z.array(AdditionalProperty)),
 });
-export type License = z.infer<typeof License>;
 
 /** 4.6 answers a bare array of licenses (the wrapped list of 2.12 is not used by any operation). */
 export const LicenseArray = z.array(License);
@@ -405,3 +411,38 @@ export function orderIdOf(item: {
 export function eventKey(event: MarketplaceEvent): string {
   return itemKey('event', event);
 }
+
+// Fails to compile when a schema reads a shape other than the one preload/marketplace.ts declares.
+void ({
+  AdditionalProperty: true,
+  MarketplaceEvent: true,
+  MonetaryAmount: true,
+  Quantity: true,
+  TimePeriod: true,
+  PostalAddress: true,
+  PartyIdentification: true,
+  Party: true,
+  Contact: true,
+  BuyerCustomerParty: true,
+  SellerSupplierParty: true,
+  LineItem: true,
+  DocumentLine: true,
+  Order: true,
+  License: true,
+} satisfies {
+  AdditionalProperty: Same<z.output<typeof AdditionalProperty>, SharedAdditionalProperty>;
+  MarketplaceEvent: Same<z.output<typeof MarketplaceEvent>, SharedMarketplaceEvent>;
+  MonetaryAmount: Same<z.output<typeof MonetaryAmount>, SharedMonetaryAmount>;
+  Quantity: Same<z.output<typeof Quantity>, SharedQuantity>;
+  TimePeriod: Same<z.output<typeof TimePeriod>, SharedTimePeriod>;
+  PostalAddress: Same<z.output<typeof PostalAddress>, SharedPostalAddress>;
+  PartyIdentification: Same<z.output<typeof PartyIdentification>, SharedPartyIdentification>;
+  Party: Same<z.output<typeof Party>, SharedParty>;
+  Contact: Same<z.output<typeof Contact>, SharedContact>;
+  BuyerCustomerParty: Same<z.output<typeof BuyerCustomerParty>, SharedBuyerCustomerParty>;
+  SellerSupplierParty: Same<z.output<typeof SellerSupplierParty>, SharedSellerSupplierParty>;
+  LineItem: Same<z.output<typeof LineItem>, SharedLineItem>;
+  DocumentLine: Same<z.output<typeof DocumentLine>, SharedDocumentLine>;
+  Order: Same<z.output<typeof Order>, SharedOrder>;
+  License: Same<z.output<typeof License>, SharedLicense>;
+});

@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MarketplaceEvent, UnreadableItem } from '../api/wire';
 import { AccountStore } from './account-store';
 
@@ -60,4 +60,70 @@ it('lets an item go from aside when the marketplace sends it mended', () => {
   poll([mended], []);
   expect(store.aside(10).total).toBe(0);
   expect(store.history('o-1')).toHaveLength(1);
+});
+
+const purchase = (orderId: string, time: string, statusCode = 'ProvisioningStarted'): MarketplaceEvent => ({
+  eventId: `${orderId}-${statusCode}`,
+  eventTypeCode: 'ServicePurchased',
+  statusCode,
+  description: statusCode,
+  eventTime: time,
+  additionalProperties: [{ name: 'orderId', value: orderId }],
+});
+const learn = (events: MarketplaceEvent[], backlog: boolean) =>
+  store.recordPoll({ events, cursor: undefined, backlog, paused: false, now: '2026-11-22T00:00:00Z' });
+const page = (sort: 'longest-waiting' | 'newest', offset = 0, limit = 100, filter = 'all') =>
+  store.inboxPage({ filter, search: '', sort, offset, limit });
+const ids = (p: { rows: { orderId: string }[] }) => p.rows.map((r) => r.orderId);
+
+describe('the inbox', () => {
+  beforeEach(() => {
+    // w1 waits longest, w3 arrived last; d1..d2 are done, d2 the newest of them.
+    learn(
+      [
+        purchase('w1', '2026-11-01T08:00:00Z'),
+        purchase('d1', '2026-11-02T08:00:00Z'),
+        purchase('d1', '2026-11-02T09:00:00Z', 'ProvisioningInProgress'),
+        purchase('w2', '2026-11-03T08:00:00Z'),
+        purchase('d2', '2026-11-04T08:00:00Z'),
+        purchase('d2', '2026-11-20T10:00:00Z', 'ProvisioningInProgress'),
+      ],
+      true,
+    );
+    learn([purchase('w3', '2026-11-21T08:00:00Z')], false);
+  });
+
+  it('puts the waiting orders first, the longest waiting first, then the rest newest first', () => {
+    expect(ids(page('longest-waiting'))).toEqual(['w1', 'w2', 'w3', 'd2', 'd1']);
+    expect(ids(page('newest'))).toEqual(['w3', 'w2', 'w1', 'd2', 'd1']);
+    expect(page('longest-waiting')).toMatchObject({ total: 5, waiting: 3 });
+  });
+
+  it('pages across the waiting and the other orders without a gap or a repeat', () => {
+    for (const sort of ['longest-waiting', 'newest'] as const) {
+      const whole = ids(page(sort));
+      const paged = [0, 2, 4].flatMap((offset) => ids(page(sort, offset, 2)));
+      expect(paged).toEqual(whole);
+    }
+    expect(ids(page('longest-waiting', 2, 2))).toEqual(['w3', 'd2']);
+  });
+
+  it('says since when each order has its status', () => {
+    const rows = page('newest').rows;
+    expect(rows.find((r) => r.orderId === 'd2')?.statusSince).toBe('2026-11-20T10:00:00Z');
+    expect(rows.find((r) => r.orderId === 'w1')?.statusSince).toBe('2026-11-01T08:00:00Z');
+  });
+
+  it('marks an arrival (not the first start backlog) until it is opened, and says where it stands', () => {
+    const before = page('longest-waiting');
+    expect(before.rows.filter((r) => r.unopened).map((r) => r.orderId)).toEqual(['w3']);
+    expect(before.unopened).toEqual([{ orderId: 'w3', index: 2 }]);
+    expect(page('newest').unopened).toEqual([{ orderId: 'w3', index: 0 }]);
+    expect(page('longest-waiting', 0, 100, 'ProvisioningInProgress').unopened).toEqual([]);
+
+    store.markOpened('w3', '2026-11-22T01:00:00Z');
+    const after = page('longest-waiting');
+    expect(after.rows.some((r) => r.unopened)).toBe(false);
+    expect(after.unopened).toEqual([]);
+  });
 });

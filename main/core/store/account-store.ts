@@ -1,8 +1,12 @@
 // One account's local truth: the event history, order documents and licenses, the status
 // outbox, the announcement queue, reminders and the feed cursor, in one SQLite database. The
 // network only feeds it; every view reads it. What changes together commits together.
+
 import { join } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
+import type { InboxSort } from '../../../preload/inbox-sort';
+import type { InboxRow } from '../../../preload/model';
+import { isNewPurchase } from '../../../preload/order-status';
 import {
   eventKey,
   type ItemKind,
@@ -14,7 +18,6 @@ import {
 } from '../api/wire';
 import type { FeedCursor } from '../event-feed';
 import { briefOf } from '../notification-policy';
-import { isNewPurchase } from '../order-status';
 import type { OutboxItem } from '../outbox';
 import {
   type Database,
@@ -44,26 +47,30 @@ export interface StoredOrder {
   purchaseType: string | undefined;
 }
 
-export interface InboxRow {
-  orderId: string;
-  status: string | undefined;
-  /** The purchase event's type (ServicePurchased, Trial, UpgradeToPurchase, or one not known). */
-  purchaseType: string | undefined;
-  since: string | undefined;
-  waiting: boolean;
-  delivery: OutboxItem['state'] | null;
-  buyer?: string;
-  product?: string;
-  total?: string;
-}
+// Declared for every process in preload/model.ts.
+export type { InboxRow } from '../../../preload/model';
 
 export interface InboxQuery {
   /** 'all', 'waiting', or a status code. */
   filter: string;
   search: string;
+  /** Waiting orders first either way; then the longest waiting (default) or the newest first. */
+  sort?: InboxSort | undefined;
   offset: number;
   limit: number;
 }
+
+/** One page of the inbox, the counts of all that match, and where the unopened arrivals are. */
+export interface InboxPage {
+  rows: InboxRow[];
+  total: number;
+  waiting: number;
+  /** Orders that match and are unopened, with their place in the whole list (at most 50). */
+  unopened: { orderId: string; index: number }[];
+}
+
+/** The most unopened orders an inbox page locates. */
+const UNOPENED_LOCATED = 50;
 
 export interface ClaimedAnnouncements {
   /** To announce one by one (or as a summary when many). */
@@ -92,6 +99,8 @@ interface OrderRow {
   effective_status: string | null;
   purchase_type: string | null;
   purchased_at: string | null;
+  status_since: string | null;
+  unopened: number;
   buyer: string | null;
   product: string | null;
   total: string | null;
@@ -171,7 +180,8 @@ export class AccountStore {
   /**
    * Records what a poll read, in one transaction: the events not known yet, the orders they
    * touch (to fetch again), the new orders to announce (none for a first start's backlog, and
-   * held while paused), and the cursor. So the cursor is never ahead of the history.
+   * held while paused), and the cursor. So the cursor is never ahead of the history. Says how
+   * many events were new to this laptop and how many new orders it queued to announce.
    */
   recordPoll(input: {
     events: readonly MarketplaceEvent[];
@@ -182,10 +192,11 @@ export class AccountStore {
     backlog: boolean;
     paused: boolean;
     now: string;
-  }): void {
-    this.atomically(() => {
+  }): { newEvents: number; newOrders: number } {
+    return this.atomically(() => {
       const fresh = this.insertEvents(input.events);
       this.setAside(input.unreadable ?? [], input.now);
+      let newOrders = 0;
       if (!input.backlog) {
         const queue = this.sql(
           'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
@@ -193,11 +204,12 @@ export class AccountStore {
         for (const event of fresh) {
           const orderId = orderIdOf(event);
           if (orderId === undefined || !isNewPurchase(event)) continue;
-          queue.run(orderId, input.paused ? 'held' : 'pending', input.now);
+          newOrders += Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
         }
       }
       const cursor = input.cursor && JSON.stringify(input.cursor);
       if (cursor && cursor !== this.meta('cursor')) this.setMeta('cursor', cursor);
+      return { newEvents: fresh.length, newOrders };
     });
   }
 
@@ -365,39 +377,71 @@ export class AccountStore {
     };
   }
 
-  /** One page of the inbox: waiting orders first, then newest first; with the counts of all that match. */
-  inboxPage(query: InboxQuery): { rows: InboxRow[]; total: number; waiting: number } {
-    const where: string[] = ['1'];
-    const params: Record<string, string | number> = {};
-    if (query.filter === 'waiting') {
-      where.push('o.effective_status = $waiting');
-      params.$waiting = WAITING;
-    } else if (query.filter !== 'all') {
-      where.push('o.effective_status = $status');
-      params.$status = query.filter;
-    }
-    const search = query.search.trim().toLowerCase();
-    if (search.length >= 3) {
-      // The trigram index finds any substring of three characters or more, as a phrase.
-      where.push('o.rowid IN (SELECT rowid FROM order_search WHERE order_search MATCH $phrase)');
-      params.$phrase = `"${search.replaceAll('"', '""')}"`;
-    } else if (search !== '') {
-      where.push(`o.rowid IN (SELECT rowid FROM order_search WHERE text LIKE $like ESCAPE '\\')`);
-      params.$like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    }
-    const condition = where.map((w) => `(${w})`).join(' AND ');
+  /**
+   * One page of the inbox: waiting orders first (the longest waiting first, or the newest), then
+   * the others newest first; with the counts of all that match and where the unopened ones are.
+   * The list is two segments, each read in the order of an index, so a page deep in ten thousand
+   * orders costs no sort of them all.
+   */
+  inboxPage(query: InboxQuery): InboxPage {
+    const { condition, params } = inboxCondition(query);
     // Two counts, each answered from an index, rather than one that reads every row.
     const count = (extra: string) =>
       (this.sql(`SELECT COUNT(*) AS n FROM orders o WHERE ${condition}${extra}`).get(params) as { n: number })
         .n;
-    const rows = this.sql(
-      `SELECT o.order_id, o.effective_status, o.purchase_type, o.purchased_at, o.buyer, o.product, o.total,
-           (SELECT x.state FROM outbox x WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1) AS delivery
-         FROM orders o WHERE ${condition}
-         ORDER BY o.waiting DESC, o.purchased_at DESC, o.order_id
-         LIMIT $limit OFFSET $offset`,
-    ).all({ ...params, $limit: query.limit, $offset: query.offset }) as unknown as OrderRow[];
-    return { rows: rows.map(inboxRow), total: count(''), waiting: count(' AND o.waiting = 1') };
+    const total = count('');
+    const waiting = count(' AND o.waiting = 1');
+    const rows: OrderRow[] = [];
+    let start = 0;
+    for (const segment of segments(query.sort, waiting, total)) {
+      const from = Math.max(query.offset - start, 0);
+      const wanted = Math.min(query.limit - rows.length, segment.size - from);
+      if (wanted > 0) {
+        rows.push(
+          ...(this.sql(
+            `SELECT ${INBOX_COLUMNS} FROM orders o WHERE ${condition} AND ${segment.where}
+               ORDER BY ${segment.order} LIMIT $limit OFFSET $offset`,
+          ).all({ ...params, $limit: wanted, $offset: from }) as unknown as OrderRow[]),
+        );
+      }
+      start += segment.size;
+    }
+    return { rows: rows.map(inboxRow), total, waiting, unopened: this.unopenedIn(query, waiting, total) };
+  }
+
+  /** Where the unopened orders that match stand in the list: few, so located only when there are any. */
+  private unopenedIn(query: InboxQuery, waiting: number, total: number): InboxPage['unopened'] {
+    // Most of the time nothing is unopened: one look at the (small) announcements says so.
+    if (this.sql('SELECT 1 FROM announcements WHERE opened_at IS NULL LIMIT 1').get() === undefined)
+      return [];
+    const { condition, params } = inboxCondition(query);
+    const located: InboxPage['unopened'] = [];
+    let start = 0;
+    for (const segment of segments(query.sort, waiting, total)) {
+      const where = `${condition} AND ${segment.where}`;
+      if (this.sql(`SELECT 1 FROM orders o WHERE ${where} AND ${UNOPENED} LIMIT 1`).get(params)) {
+        const found = this.sql(
+          `SELECT order_id, place FROM (
+             SELECT o.order_id, ${UNOPENED} AS unopened, ROW_NUMBER() OVER (ORDER BY ${segment.order}) - 1 AS place
+               FROM orders o WHERE ${where})
+             WHERE unopened LIMIT $limit`,
+        ).all({ ...params, $limit: UNOPENED_LOCATED - located.length }) as {
+          order_id: string;
+          place: number;
+        }[];
+        located.push(...found.map((f) => ({ orderId: f.order_id, index: start + f.place })));
+      }
+      start += segment.size;
+    }
+    return located;
+  }
+
+  /** An order was opened on this laptop: it is no longer marked as an unopened arrival. */
+  markOpened(orderId: string, now: string): void {
+    this.sql('UPDATE announcements SET opened_at = ? WHERE order_id = ? AND opened_at IS NULL').run(
+      now,
+      orderId,
+    );
   }
 
   waitingCount(): number {
@@ -616,13 +660,67 @@ export class AccountStore {
   }
 }
 
+/** An order that arrived on this laptop and was not opened here yet. */
+const UNOPENED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id AND a.opened_at IS NULL)`;
+
+/** What an inbox row shows, for `orders o`. */
+const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purchased_at, o.buyer, o.product, o.total,
+  (SELECT x.state FROM outbox x WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1) AS delivery,
+  ${UNOPENED} AS unopened,
+  CASE WHEN o.effective_status IS o.status
+    THEN (SELECT e.event_time FROM events e WHERE e.order_id = o.order_id
+            ORDER BY e.event_ms DESC, e.event_time DESC, e.key DESC LIMIT 1)
+    ELSE (SELECT json_extract(x.json, '$.createdAt') FROM outbox x WHERE x.order_id = o.order_id
+            ORDER BY x.seq DESC LIMIT 1)
+  END AS status_since`;
+
+/** The query's filter and search as SQL over `orders o`, with its parameters. */
+function inboxCondition(query: InboxQuery): { condition: string; params: Record<string, string | number> } {
+  const where: string[] = ['1'];
+  const params: Record<string, string | number> = {};
+  if (query.filter === 'waiting') {
+    where.push('o.effective_status = $waiting');
+    params.$waiting = WAITING;
+  } else if (query.filter !== 'all') {
+    where.push('o.effective_status = $status');
+    params.$status = query.filter;
+  }
+  const search = query.search.trim().toLowerCase();
+  if (search.length >= 3) {
+    // The trigram index finds any substring of three characters or more, as a phrase.
+    where.push('o.rowid IN (SELECT rowid FROM order_search WHERE order_search MATCH $phrase)');
+    params.$phrase = `"${search.replaceAll('"', '""')}"`;
+  } else if (search !== '') {
+    where.push(`o.rowid IN (SELECT rowid FROM order_search WHERE text LIKE $like ESCAPE '\\')`);
+    params.$like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  }
+  return { condition: where.map((w) => `(${w})`).join(' AND '), params };
+}
+
+/**
+ * The inbox's two segments in list order: the waiting orders (oldest or newest first), then the
+ * rest newest first. Each order follows the orders_inbox index (read backwards for the oldest).
+ */
+function segments(sort: InboxSort | undefined, waiting: number, total: number) {
+  return [
+    {
+      where: 'o.waiting = 1',
+      order: sort === 'newest' ? 'o.purchased_at DESC, o.order_id' : 'o.purchased_at ASC, o.order_id DESC',
+      size: waiting,
+    },
+    { where: 'o.waiting = 0', order: 'o.purchased_at DESC, o.order_id', size: total - waiting },
+  ];
+}
+
 function inboxRow(row: OrderRow): InboxRow {
   return {
     orderId: row.order_id,
     status: row.effective_status ?? undefined,
     purchaseType: row.purchase_type ?? undefined,
     since: row.purchased_at ?? undefined,
+    statusSince: row.status_since ?? undefined,
     waiting: row.effective_status === WAITING,
+    unopened: row.unopened === 1,
     delivery: (row.delivery as OutboxItem['state'] | null) ?? null,
     ...(row.buyer === null ? {} : { buyer: row.buyer }),
     ...(row.product === null ? {} : { product: row.product }),

@@ -84,4 +84,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE unreadable ADD COLUMN key TEXT NOT NULL DEFAULT '';
   CREATE UNIQUE INDEX unreadable_by_key ON unreadable (source, key);
   `,
+  `
+  -- The inbox marks an order that arrived on this laptop until it is opened here (issue 12).
+  -- Those announced before this version count as opened: they are not news any more.
+  ALTER TABLE announcements ADD COLUMN opened_at TEXT;
+  UPDATE announcements SET opened_at = COALESCE(raised_at, queued_at);
+  `,
 ];

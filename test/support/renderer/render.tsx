@@ -2,8 +2,8 @@
 // mark statuses (the order page), as the app does.
 import { configure, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { BridgeProvider } from '../bridge/context';
-import { UndoProvider } from '../components/UndoBar';
+import { BridgeProvider } from '../../../renderer/bridge/context';
+import { UndoProvider } from '../../../renderer/components/UndoBar';
 import type { FakeBridge } from './fake-bridge';
 
 // The default one second for findBy… is too short when CI runs Chromium beside these tests

@@ -1,11 +1,7 @@
 // An in-memory Bridge for the component tests: it answers each channel from plain data,
 // records every call, and lets a test emit events or replace a channel's behaviour. The
 // real bridge (preload, preview server) is exercised end to end by the browser tests.
-import type { MarketplaceEvent } from '../../main/core/api/wire';
-import { isUsualTransition, isWaitingForAction } from '../../main/core/order-status';
-import type { OutboxItem } from '../../main/core/outbox';
-import type { CoreEvent } from '../../main/core/seller-core';
-import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS, type Settings } from '../../main/core/settings';
+import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS } from '../../../main/core/settings';
 import type {
   AppState,
   Bridge,
@@ -14,20 +10,29 @@ import type {
   OrderView,
   RequestOf,
   Responses,
-} from '../../preload/contract';
-import { describeMark } from '../../preload/marked-by';
-import { statusLabel } from '../../preload/status-words';
+  UpdateStatus,
+} from '../../../preload/contract';
+import { describeMark } from '../../../preload/marked-by';
+import type { MarketplaceEvent } from '../../../preload/marketplace';
+import type { CoreEvent, OutboxItem, Settings } from '../../../preload/model';
+import { isUsualTransition, isWaitingForAction } from '../../../preload/order-status';
+import { statusLabel } from '../../../preload/status-words';
 
-export type FakeEvent = CoreEvent | { type: 'app-state'; state: AppState };
+export type FakeEvent =
+  | CoreEvent
+  | { type: 'app-state'; state: AppState }
+  | { type: 'update-status'; status: UpdateStatus };
 
 type Handler<C extends Channel> = (request: RequestOf<C>) => Responses[C] | Promise<Responses[C]>;
 export type Handlers = { [C in Channel]?: Handler<C> };
 
-/** An error as the HTTP bridge throws it: a message for the user and a code. */
+/** An error as the HTTP bridge throws it: a message for the user, a code, and maybe detail. */
 export class FakeBridgeError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly details?: string[],
+    readonly fields?: { field: string; message: string }[],
   ) {
     super(message);
   }
@@ -50,12 +55,29 @@ export function appState(overrides: Partial<AppState> = {}): AppState {
     connection: 'ok',
     lastSuccessfulPoll: '2026-11-21T10:00:00.000Z',
     lastError: null,
+    problem: null,
     waitingCount: 0,
     pendingOutbox: 0,
     notificationsPausedUntil: null,
     ...overrides,
   };
 }
+
+const UP_TO_DATE_CHECK = {
+  at: '2026-11-21T08:00:00.000Z',
+  result: 'Seller Tray 0.1.0 is up to date.',
+  failed: false,
+};
+/** An app that updates itself and found nothing newer at its last check. */
+export const UP_TO_DATE: UpdateStatus = {
+  version: '0.1.0',
+  channel: 'latest',
+  availability: 'updater',
+  lastCheck: UP_TO_DATE_CHECK,
+  checking: false,
+  ready: null,
+  restartWaitsFor: null,
+};
 
 export interface FakeBridgeOptions {
   state?: Partial<AppState>;
@@ -113,6 +135,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     },
     testConnection: () => ({ ok: true, sellerId: 42, stage: null }),
     diagnose: () => ({ report: 'ping           ok        HTTP 200 3 ms\n', failed: false }),
+    openLogFolder: () => ({ path: '/home/seller/.config/Seller Tray/logs', opened: true }),
     listOrders: (request) => {
       const filter = request.filter ?? 'all';
       const search = (request.search ?? '').trim().toLowerCase();
@@ -130,9 +153,11 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
         offset,
         total: matching.length,
         waiting: matching.filter((o) => o.waiting).length,
+        unopened: matching.flatMap((o, index) => (o.unopened ? [{ orderId: o.orderId, index }] : [])),
       };
     },
     getOrder: ({ orderId }) => {
+      fake.orders = fake.orders.map((o) => (o.orderId === orderId ? { ...o, unopened: false } : o));
       const view = views.get(orderId);
       if (!view) throw new FakeBridgeError('api-not-found', `Order ${orderId} was not found.`);
       return structuredClone(view);
@@ -197,7 +222,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     },
     checkNow: () => {
       fake.state = { ...fake.state, lastSuccessfulPoll: new Date().toISOString() };
-      return fake.state;
+      return { state: fake.state, newOrders: 0 };
     },
     startDemo: () => {
       fake.settings = { ...fake.settings, demoMode: true };
@@ -209,6 +234,11 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       fake.state = { ...fake.state, notificationsPausedUntil: until };
       return fake.state;
     },
+    getUpdateStatus: () => UP_TO_DATE,
+    checkForUpdates: () => ({
+      ...UP_TO_DATE,
+      lastCheck: { ...UP_TO_DATE_CHECK, at: new Date().toISOString() },
+    }),
   };
 
   function method<C extends Channel>(channel: C) {

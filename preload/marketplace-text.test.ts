@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CONTROL_OR_BIDI, HOSTILE_BUYER, SPOOFED_TOTAL } from '../../test/support/hostile-order';
+import { CONTROL_OR_BIDI, HOSTILE_BUYER, SPOOFED_TOTAL } from '../test/support/hostile-order';
 import {
   BODY_MAX,
   capped,

@@ -1,11 +1,9 @@
 // Hand-written fakes of the Electron objects the shell uses (never the real 'electron'
 // module: its binary is not here), and a real service on the simulator, for the shell's tests.
 import { rm } from 'node:fs/promises';
-import { DEFAULT_CLIENT, type Simulator, startSimulator } from '../../simulator/server';
-import { ManualTimers, makeDataDir } from '../../test/support/core';
-import type { SecretOwner, SecretStore } from '../core/secrets';
-import { SellerTrayService, type ServiceEvent } from '../core/service';
-import { ConfSettingsStore } from '../core/settings';
+import type { SecretOwner, SecretStore } from '../../main/core/secrets';
+import { SellerTrayService, type ServiceEvent } from '../../main/core/service';
+import { ConfSettingsStore } from '../../main/core/settings';
 import type {
   Cancellable,
   IpcInvokeEvent,
@@ -17,7 +15,10 @@ import type {
   TrayPort,
   WindowOptions,
   WindowPort,
-} from './electron-ports';
+} from '../../main/shell/electron-ports';
+import { DEFAULT_CLIENT } from '../../simulator/marketplace-server';
+import { type Simulator, startSimulator } from '../../simulator/server';
+import { ManualTimers, makeDataDir } from './core';
 
 export class FakeTray implements TrayPort {
   toolTip = '';

@@ -1,6 +1,6 @@
 // An order's provisioning status, derived from its events, and the transitions a user may
 // make without a second thought.
-import type { MarketplaceEvent, StatusCode } from './api/wire';
+import type { MarketplaceEvent, StatusCode } from './marketplace';
 
 /** The statuses a user can mark (the marketplace itself sets ProvisioningStarted). */
 export const MARKABLE_STATUSES = [

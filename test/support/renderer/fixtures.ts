@@ -1,7 +1,7 @@
 // Orders for the component tests: one holding every field the wire model knows (in both
 // postal address variants), and many small list items for the virtualised inbox.
-import type { Order } from '../../main/core/api/wire';
-import type { OrderListItem, OrderView } from '../../preload/contract';
+import type { OrderListItem, OrderView } from '../../../preload/contract';
+import type { Order } from '../../../preload/marketplace';
 import { historyEvent } from './fake-bridge';
 
 export const FULL_ORDER_ID = '3f1c2b9e-8d4a-4c6b-9e2f-0a1b2c3d4e5f';
@@ -141,7 +141,9 @@ export function manyOrders(count: number, waiting = 0): OrderListItem[] {
       status: i < waiting ? 'ProvisioningStarted' : 'ProvisioningCompleted',
       purchaseType: 'ServicePurchased',
       since: new Date(base - i * 60_000).toISOString(),
+      statusSince: new Date(base - i * 60_000).toISOString(),
       waiting: i < waiting,
+      unopened: false,
       delivery: null,
     };
     return i % 7 === 6

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusCode } from './api/wire';
+import type { StatusCode } from './marketplace';
 import { isUsualTransition } from './order-status';
 
 describe('transitions', () => {

@@ -1,0 +1,68 @@
+// The bridge's requests as the main process checks them: one zod schema per channel of the
+// contract (preload/contract.ts), which declares what each takes. The compiler holds the two
+// together: a channel missing here, one too many, or a schema that reads another shape fails to build.
+import { z } from 'zod';
+import { type Channel, INBOX_FILTERS, LIMITS, type Requests } from '../../preload/contract';
+import { INBOX_SORTS } from '../../preload/inbox-sort';
+import { MAX_CLIENT_ID_LENGTH, type Settings } from '../../preload/model';
+import { MARKABLE_STATUSES } from '../../preload/order-status';
+import type { Mutual } from './same-type';
+
+const OrderId = z.string().trim().min(1, 'an order id is required').max(LIMITS.orderId);
+
+export const requests = {
+  getState: z.undefined(),
+  getSettings: z.undefined(),
+  /** Each field is checked by the settings module (parseSettingsPatch), with its own words. */
+  setSettings: z.custom<Partial<Settings>>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    'the settings change must be an object of settings',
+  ),
+  setSecret: z.strictObject({ secret: z.string().min(1, 'the client secret is empty').max(LIMITS.secret) }),
+  testConnection: z.strictObject({
+    baseUrl: z.string().max(LIMITS.baseUrl),
+    clientId: z.string().trim().min(1, 'the client id is empty').max(MAX_CLIENT_ID_LENGTH),
+    secret: z.string().min(1).max(LIMITS.secret).optional(),
+  }),
+  listOrders: z.strictObject({
+    filter: z.enum(INBOX_FILTERS).default('all'),
+    search: z.string().max(LIMITS.search).default(''),
+    sort: z.enum(INBOX_SORTS).default('longest-waiting'),
+    offset: z.int().min(0).default(0),
+    limit: z.int().min(1).max(LIMITS.page).default(100),
+  }),
+  getOrder: z.strictObject({ orderId: OrderId }),
+  markStatus: z
+    .strictObject({
+      orderId: OrderId,
+      statusCode: z.enum(MARKABLE_STATUSES),
+      description: z.string().trim().max(LIMITS.description).default(''),
+      detailedDescription: z.string().trim().max(LIMITS.detailedDescription).optional(),
+      override: z.boolean().default(false),
+    })
+    .refine(
+      (r) => r.statusCode !== 'ProvisioningFailed' || (r.description !== '' && !!r.detailedDescription),
+      {
+        message: 'a failure needs a description and a detailed description of the reason',
+        path: ['detailedDescription'],
+      },
+    ),
+  retryDelivery: z.strictObject({ requestId: z.guid() }),
+  undoMark: z.strictObject({ requestId: z.guid() }),
+  checkNow: z.undefined(),
+  startDemo: z.undefined(),
+  pauseNotifications: z.strictObject({ until: z.iso.datetime({ offset: true }).nullable() }),
+  diagnose: z.undefined(),
+  getUpdateStatus: z.undefined(),
+  checkForUpdates: z.undefined(),
+  openLogFolder: z.undefined(),
+} satisfies Record<Channel, z.ZodType>;
+
+/** A channel's request once checked: defaults filled in. */
+export type CheckedRequest<C extends Channel> = z.output<(typeof requests)[C]>;
+
+// Fails to compile when a schema takes another shape than the contract declares for its channel.
+void ({} as { [C in Channel]: Mutual<z.input<(typeof requests)[C]>, Requests[C]> } satisfies Record<
+  Channel,
+  true
+>);

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { SellerApiError } from './api/errors';
+import { PaginationError } from './api/pagination';
+import { explainFailure, failureKind } from './failure-words';
+
+const REQUEST_ID = '5c1d7e4a-1b2c-4d3e-8f90-0a1b2c3d4e5f';
+const http = (operation: string, status: number, errorCode?: string, description?: string) =>
+  new SellerApiError(
+    { kind: 'http', operation, status, errorCode, description, requestId: REQUEST_ID },
+    `HTTP ${status} ${errorCode ?? ''}`,
+  );
+
+describe('a failure, in words for people', () => {
+  it.each([
+    [new SellerApiError({ kind: 'network', operation: 'listNewEvents' }, 'ECONNREFUSED'), 'offline'],
+    [new SellerApiError({ kind: 'timeout', operation: 'listEvents' }, 'no answer'), 'offline'],
+    [http('listNewEvents', 503, 'ServiceUnavailable'), 'server-problem'],
+    [http('listEvents', 500), 'server-problem'],
+    [http('listEvents', 429, 'TooManyRequests'), 'server-problem'],
+    [http('createToken', 401, 'Unauthorized'), 'credentials-rejected'],
+    [http('listEvents', 400, 'BadRequest'), 'failing'],
+    [new SellerApiError({ kind: 'tls', operation: 'ping' }, 'certificate'), 'failing'],
+    [new SellerApiError({ kind: 'schema', operation: 'listEvents' }, 'unexpected'), 'failing'],
+    [new PaginationError('listEvents: the server seems to ignore the offset'), 'failing'],
+  ])('%s leaves the connection %s', (error, kind) => {
+    expect(failureKind(error)).toBe(kind);
+  });
+
+  it('says "offline" only when the marketplace could not be reached, and what to do', () => {
+    const offline = explainFailure(
+      new SellerApiError({ kind: 'network', operation: 'listNewEvents', requestId: REQUEST_ID }, 'x'),
+    );
+    expect(offline.message).toMatch(/^The marketplace could not be reached\. Check your internet connection/);
+    const down = explainFailure(http('listNewEvents', 503, 'ServiceUnavailable', 'Try later'));
+    expect(down.message).toMatch(/^The marketplace is having problems/);
+    expect(down.message).toMatch(/keeps trying/);
+  });
+
+  it('keeps the operation, HTTP status, the server words and the request id apart from the sentence', () => {
+    const { message, details } = explainFailure(
+      http('listNewEvents', 503, 'ServiceUnavailable', 'Maintenance \u202ewindow\n'),
+    );
+    expect(message).not.toMatch(/listNewEvents|503|request id/i);
+    expect(details).toEqual([
+      'Operation: listNewEvents',
+      'HTTP status: 503 ServiceUnavailable',
+      'The marketplace said: Maintenance window',
+      `Request id: ${REQUEST_ID}`,
+      `Message: listNewEvents: HTTP 503 ServiceUnavailable (request id ${REQUEST_ID})`,
+    ]);
+  });
+
+  it('tells what to do about rejected credentials, an unknown order and an unreadable answer', () => {
+    expect(explainFailure(http('createToken', 401)).message).toMatch(
+      /Enter the current client secret in Settings/,
+    );
+    expect(explainFailure(http('getOrder', 404)).message).toMatch(/does not know this order/);
+    expect(
+      explainFailure(
+        new SellerApiError({ kind: 'schema', operation: 'listEvents', fieldPath: 'events' }, 'x'),
+      ).message,
+    ).toMatch(/run Diagnose connection in Settings/);
+  });
+});

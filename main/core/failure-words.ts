@@ -1,0 +1,84 @@
+// What went wrong, for people: one sentence that says what happened and what to do, and the
+// technical detail (operation, HTTP status, the server's words, request id) as separate lines
+// for a "Details" disclosure, a support ticket or the CLI's stderr. One place, so the header,
+// banners, bridge answers and the CLI say the same thing about the same failure.
+
+import { capped, plainText } from '../../preload/marketplace-text';
+import type { Explained, FailureKind } from '../../preload/model';
+import { SellerApiError } from './api/errors';
+import { PaginationError } from './api/pagination';
+
+export function failureKind(error: unknown): FailureKind {
+  if (!(error instanceof SellerApiError)) return 'failing';
+  if (error.credentialsRejected) return 'credentials-rejected';
+  if (error.kind === 'network' || error.kind === 'timeout') return 'offline';
+  if (error.kind === 'http' && (error.status === 429 || (error.status ?? 0) >= 500)) return 'server-problem';
+  return 'failing';
+}
+
+const DIAGNOSE = 'If it lasts, run Diagnose connection in Settings and send the result to the marketplace.';
+
+/** The sentence for a failure of an API call, by what kind of failure it is. */
+function sentence(error: SellerApiError): string {
+  if (error.credentialsRejected || (error.kind === 'http' && error.status === 401)) {
+    return 'The marketplace rejected the client id or secret. Enter the current client secret in Settings.';
+  }
+  switch (error.kind) {
+    case 'network':
+      return 'The marketplace could not be reached. Check your internet connection (and VPN, if you use one); Seller Tray keeps trying.';
+    case 'timeout':
+      return 'The marketplace did not answer in time. Seller Tray tries again by itself.';
+    case 'tls':
+      return "The marketplace's security certificate was refused, so Seller Tray did not connect. Check the base URL in Settings, or ask your IT team about the certificate.";
+    case 'config':
+      return `Seller Tray could not call the marketplace at the address in Settings. Check the base URL. ${DIAGNOSE}`;
+    case 'schema':
+      return `The marketplace answered in a form Seller Tray cannot read. ${DIAGNOSE}`;
+    case 'http':
+      break;
+  }
+  const status = error.status ?? 0;
+  if (status === 429)
+    return 'The marketplace asked Seller Tray to slow down. It tries again later by itself.';
+  if (status >= 500) {
+    return 'The marketplace is having problems (a server error). Seller Tray keeps trying; nothing you marked is lost.';
+  }
+  if (status === 404) {
+    return error.operation === 'getOrder'
+      ? 'The marketplace does not know this order (it may belong to another seller account).'
+      : `The marketplace did not find what Seller Tray asked for. ${DIAGNOSE}`;
+  }
+  return `The marketplace refused Seller Tray's request. ${DIAGNOSE}`;
+}
+
+/** The server's words and the facts support needs, a line each. */
+function apiDetails(error: SellerApiError): string[] {
+  const said = [error.description, error.detailedDescription]
+    .filter((text): text is string => !!text)
+    .map((text) => capped(plainText(text), 300))
+    .join(' — ');
+  return [
+    `Operation: ${error.operation}`,
+    ...(error.status === undefined
+      ? []
+      : [
+          `HTTP status: ${error.status}${error.errorCode ? ` ${capped(plainText(error.errorCode), 60)}` : ''}`,
+        ]),
+    ...(said ? [`The marketplace said: ${said}`] : []),
+    ...(error.fieldPath ? [`Field: ${error.fieldPath}`] : []),
+    ...(error.requestId ? [`Request id: ${error.requestId}`] : []),
+    `Message: ${error.message}`,
+  ];
+}
+
+export function explainFailure(error: unknown): Explained {
+  if (error instanceof SellerApiError) return { message: sentence(error), details: apiDetails(error) };
+  const text = error instanceof Error ? error.message : String(error);
+  if (error instanceof PaginationError) {
+    return {
+      message: `The marketplace's lists did not page as expected, so Seller Tray could not read them whole. ${DIAGNOSE}`,
+      details: [`Message: ${text}`],
+    };
+  }
+  return { message: `Something went wrong: ${capped(plainText(text), 300)}`, details: [`Message: ${text}`] };
+}

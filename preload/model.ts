@@ -1,0 +1,166 @@
+// What the main process tells every other process about the app and its orders: the core's
+// status and events, an order as the window shows it, the inbox's rows, the status outbox and the
+// settings. Plain types and limits only, declared once here; the main process's zod schemas for
+// the stored forms (outbox items, settings) are checked by the compiler to read exactly these.
+import type { InboxSort } from './inbox-sort';
+import type { License, MarketplaceEvent, Order } from './marketplace';
+import type { MarkableStatus } from './order-status';
+
+/**
+ * How a failed poll leaves the connection: the marketplace could not be reached (offline), it
+ * answered with a server error or asked to slow down (server-problem), it refused the
+ * credentials, or it answered in a way that cannot be used (failing).
+ */
+export type FailureKind = 'offline' | 'server-problem' | 'credentials-rejected' | 'failing';
+
+/** How the app stands with the marketplace, as the header and the tray say it. */
+export type Connection = 'starting' | 'ok' | 'paused' | FailureKind;
+
+/** A failure for people (main/core/failure-words.ts): what happened and what to do, and the detail. */
+export interface Explained {
+  /** What happened and what to do, in plain words. */
+  message: string;
+  /** The technical detail, one fact a line; may quote the server (shown as its text). */
+  details: string[];
+}
+
+export interface CoreStatus {
+  connection: Connection;
+  lastSuccessfulPoll: string | null;
+  /** The last poll's failure, technically (for logs and the CLI); null once a poll works. */
+  lastError: string | null;
+  /** The same failure for people, shown while it lasts; null once a poll works. */
+  problem: Explained | null;
+  waitingCount: number;
+  pendingOutbox: number;
+  notificationsPausedUntil: string | null;
+}
+
+/** A notification to raise: its text is already plain and capped (marketplace-text.ts). */
+export interface NotificationRequest {
+  kind: 'order' | 'summary' | 'reminder';
+  title: string;
+  body: string;
+  /** The order a click opens; a summary opens the inbox. */
+  orderId?: string;
+}
+
+export type CoreEvent =
+  | { type: 'state-changed'; status: CoreStatus }
+  | { type: 'notification'; request: NotificationRequest }
+  /** New orders, whether notified or not (paused, notifications off): for the CLI's watch. */
+  | { type: 'orders-arrived'; orderIds: string[] }
+  /** Stored orders changed (fetched or refreshed): views showing them read them again. */
+  | { type: 'orders-updated'; orderIds: string[] }
+  /** Something the user should know; `details` say more, one click away. */
+  | { type: 'problem'; message: string; details?: string[] };
+
+/** A status the user marked, kept until the marketplace confirmed it (main/core/outbox.ts). */
+export interface OutboxItem {
+  /** Also the X-Request-ID of every post of this item. */
+  requestId: string;
+  orderId: string;
+  statusCode: MarkableStatus;
+  description: string;
+  detailedDescription?: string | undefined;
+  createdAt: string;
+  state: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  /** Why the last post failed, as the user should read it. */
+  lastError?: string | undefined;
+  /** The stored event, once the server confirmed it. */
+  eventId?: string | undefined;
+  /** Held until this moment (ISO time), so it can be undone; absent: sent at once (preload/hold.ts). */
+  notBefore?: string | undefined;
+}
+
+/** What undoing a marked status came to (main/core/outbox.ts). */
+export type UndoOutcome =
+  /** It was still held: it is gone, and the marketplace never hears of it. */
+  | 'undone'
+  /** Its grace period had ended: it is sent, or on its way. */
+  | 'already-sent'
+  /** No such status (undone already, or confirmed and forgotten). */
+  | 'unknown';
+
+/** An order as the window shows it. */
+export interface OrderDetail {
+  order: Order;
+  licenses: License[];
+  history: MarketplaceEvent[];
+  outbox: OutboxItem[];
+  status: string | undefined;
+  /** When the order shown was fetched from the marketplace. */
+  fetchedAt: string | null;
+  /** Why the last refresh failed, when it did: the order shown is then the stored one. */
+  refreshProblem: string | null;
+}
+
+/** An inbox row; buyer, product and total once the order has been fetched, absent until then. */
+export interface InboxRow {
+  orderId: string;
+  status: string | undefined;
+  /** The purchase event's type (ServicePurchased, Trial, UpgradeToPurchase, or one not known). */
+  purchaseType: string | undefined;
+  since: string | undefined;
+  /** When the order got its current status (the latest event, or the user's unconfirmed mark). */
+  statusSince: string | undefined;
+  waiting: boolean;
+  /** It arrived on this laptop (not in a first start's backlog) and has not been opened here. */
+  unopened: boolean;
+  delivery: OutboxItem['state'] | null;
+  buyer?: string;
+  product?: string;
+  total?: string;
+}
+
+/** The settings' limits, as the main process enforces them and the window states them. */
+export const POLL_INTERVAL_SECONDS = { min: 30, max: 3600, default: 60 } as const;
+/** 0 turns the reminder off; otherwise from 15 minutes to 7 days. */
+export const REMINDER_AFTER_MINUTES = { off: 0, min: 15, max: 7 * 24 * 60, default: 240 } as const;
+export const MAX_CLIENT_ID_LENGTH = 200;
+/** An order in progress longer than this many days is flagged in the inbox; 0 = never. */
+export const STALE_IN_PROGRESS_DAYS = { off: 0, max: 365, default: 7 } as const;
+/** How long a marked status is held before it is sent, so it can be undone; 0 sends at once. */
+export const UNDO_SECONDS = { min: 0, max: 60, default: 10 } as const;
+
+/** Where a marketplace's Seller API differs from the built-in routes (main/core/api/routes.ts). */
+export interface ApiSection {
+  /** Per operation: its method and path. */
+  routes?: Record<string, { method?: 'GET' | 'POST' | undefined; path?: string | undefined }>;
+  /** The largest page the server gives. */
+  pageSize?: number;
+}
+
+/** The user's settings (main/core/settings.ts stores and validates them). */
+export interface Settings {
+  /** The Seller API's base URL; '' = not configured yet. */
+  baseUrl: string;
+  /** '' = not configured yet. */
+  clientId: string;
+  pollIntervalSeconds: number;
+  notificationsEnabled: boolean;
+  /** Notifications are paused until this moment; null = not paused. */
+  pausedUntil: string | null;
+  /** Remind of an order still waiting after this many minutes; 0 = off. */
+  reminderAfterMinutes: number;
+  openAtLogin: boolean;
+  /** Check for updates at start and every 6 hours (main/shell/updater.ts). */
+  checkForUpdatesAutomatically: boolean;
+  /** Run against the built-in simulator instead of a real Seller API. */
+  demoMode: boolean;
+  /** null = the built-in routes. */
+  api: ApiSection | null;
+
+  // The inbox (issue 12).
+  /** An order in progress longer than this many days is flagged; 0 = never. */
+  staleInProgressDays: number;
+  /** Waiting orders first either way; then the longest waiting or the newest first. */
+  inboxSort: InboxSort;
+
+  // Marking statuses (issue 12).
+  /** A marked status is held this long before it is sent, so it can be undone; 0 sends at once. */
+  undoSeconds: number;
+  /** The name written into the statuses this laptop posts (preload/marked-by.ts); '' = the computer account's. */
+  actorName: string;
+}

@@ -1,0 +1,73 @@
+// Order links: written for a marketplace order id, read back exactly, and anything else refused:
+// links come from chat and e-mail, so every trick a hostile or mangled link could carry is tried.
+import { describe, expect, it } from 'vitest';
+import { isLinkArgument, isOrderId, ORDER_LINK_SCHEME, orderLink, parseOrderLink } from './order-link';
+
+const id = '3f2b8c1e-9a4d-4c7b-8e2f-1a2b3c4d5e6f';
+
+describe('order links', () => {
+  it('round-trips an order id, in either case, through the link', () => {
+    expect(orderLink(id)).toBe(`seller-tray://order/${id}`);
+    expect(parseOrderLink(`seller-tray://order/${id}`)).toBe(id);
+    expect(parseOrderLink(orderLink(id.toUpperCase()) ?? '')).toBe(id.toUpperCase());
+    // Scheme and host are case-insensitive in URLs; the id keeps the marketplace's spelling.
+    expect(parseOrderLink(`Seller-Tray://ORDER/${id}`)).toBe(id);
+    expect(ORDER_LINK_SCHEME).toBe('seller-tray');
+  });
+
+  it('writes no link for an id the marketplace would not use', () => {
+    for (const bad of ['', 'abc', `${id}/x`, `{${id}}`, id.replaceAll('-', ''), `${id} `, '../settings']) {
+      expect(orderLink(bad), bad).toBeUndefined();
+      expect(isOrderId(bad), bad).toBe(false);
+    }
+  });
+
+  it.each([
+    ['another host', `seller-tray://settings/${id}`],
+    ['no host', `seller-tray:order/${id}`],
+    ['a single slash', `seller-tray:/order/${id}`],
+    ['three slashes', `seller-tray:///order/${id}`],
+    ['another scheme', `https://order/${id}`],
+    ['a look-alike scheme', `seller-trayx://order/${id}`],
+    ['a user before the host', `seller-tray://evil@order/${id}`],
+    ['a port', `seller-tray://order:443/${id}`],
+    ['a trailing slash', `seller-tray://order/${id}/`],
+    ['an extra path part', `seller-tray://order/${id}/delete`],
+    ['a path before the id', `seller-tray://order/x/${id}`],
+    ['dot segments', `seller-tray://order/../order/${id}`],
+    ['a query', `seller-tray://order/${id}?status=Completed`],
+    ['a fragment', `seller-tray://order/${id}#x`],
+    ['an empty query', `seller-tray://order/${id}?`],
+    ['a percent-encoded slash', `seller-tray://order/x%2F${id}`],
+    ['a percent-encoded id', `seller-tray://order/${id.slice(0, -1)}%66`],
+    ['a backslash', `seller-tray://order\\${id}`],
+    ['a line break after the id', `seller-tray://order/${id}\n`],
+    ['a line break before a second link', `seller-tray://order/${id}\nseller-tray://order/${id}`],
+    ['leading space', ` seller-tray://order/${id}`],
+    ['trailing space', `seller-tray://order/${id} `],
+    ['a NUL', `seller-tray://order/${id}\u0000`],
+    ['a right-to-left override', `seller-tray://order/\u202e${id}`],
+    ['an id too short', `seller-tray://order/${id.slice(1)}`],
+    ['an id too long', `seller-tray://order/${id}0`],
+    ['an id with non-hex letters', `seller-tray://order/${id.replace('f', 'g')}`],
+    ['an id without hyphens', `seller-tray://order/${id.replaceAll('-', '')}0000`],
+    ['an id in braces', `seller-tray://order/{${id}}`],
+    ['a URN', `seller-tray://order/urn:uuid:${id}`],
+    ['full-width digits', `seller-tray://order/${id.replace('3', '\uff13')}`],
+    ['no id', 'seller-tray://order/'],
+    ['the bare scheme', 'seller-tray:'],
+    ['a huge link', `seller-tray://order/${id}${'a'.repeat(100_000)}`],
+    ['a command-line switch', `--inspect=seller-tray://order/${id}`],
+  ])('refuses %s', (_name, link) => {
+    expect(parseOrderLink(link)).toBeUndefined();
+  });
+
+  it('tells a link meant for the app (even malformed) from other launch arguments', () => {
+    expect(isLinkArgument(`seller-tray://order/${id}`)).toBe(true);
+    expect(isLinkArgument('SELLER-TRAY://whatever')).toBe(true);
+    expect(isLinkArgument('seller-tray:')).toBe(true);
+    expect(isLinkArgument('--hidden')).toBe(false);
+    expect(isLinkArgument('/opt/Seller Tray')).toBe(false);
+    expect(isLinkArgument(`--x=seller-tray://order/${id}`)).toBe(false);
+  });
+});

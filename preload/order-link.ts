@@ -1,0 +1,49 @@
+// Links to orders, `seller-tray://order/<orderId>`, that open the app on that order on any laptop
+// where it is installed (shared in chat or e-mail: "can you take this one?"). Written and read
+// here only, for every process: the window's "Copy link", the CLI's `orders get`, and the main
+// process, which receives links from the desktop. A link comes from outside the app, so it is read
+// strictly: exactly this scheme, this host, one path part that is an order id, nothing more.
+
+/** The URL scheme the installers and the app register. */
+export const ORDER_LINK_SCHEME = 'seller-tray';
+
+/**
+ * An order id as the marketplace writes them: a UUID (the spec's `string (uuid)`, read by the wire
+ * model as any 8-4-4-4-12 hex form, in either case). Anything else is not an order this app can
+ * look up, so a link carrying it is refused rather than guessed at.
+ */
+const ORDER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The whole link: scheme and host in any case (URLs are case-insensitive there), then the id and
+ * the end. No user, port, further path parts, query, fragment or percent escapes: any of those
+ * refuses the link. (JavaScript's `$` without the `m` flag matches only at the very end.)
+ */
+const ORDER_LINK = new RegExp(`^${ORDER_LINK_SCHEME}://order/([0-9a-f-]{36})$`, 'i');
+
+/** Longer than any link this app writes: refused before any matching. */
+const MAX_LINK_LENGTH = 128;
+
+export function isOrderId(id: string): boolean {
+  return ORDER_ID.test(id);
+}
+
+/** The link to an order, or undefined when the id is not one a link can carry. */
+export function orderLink(orderId: string): string | undefined {
+  return isOrderId(orderId) ? `${ORDER_LINK_SCHEME}://order/${orderId}` : undefined;
+}
+
+/** The order id a link points to, or undefined when it is not exactly an order link. */
+export function parseOrderLink(link: string): string | undefined {
+  if (link.length > MAX_LINK_LENGTH) return undefined;
+  const id = ORDER_LINK.exec(link)?.[1];
+  return id !== undefined && isOrderId(id) ? id : undefined;
+}
+
+/**
+ * Whether a launch argument is meant as a link of this app (valid or not): the desktop passes the
+ * link as one argument, and one that names the scheme but is malformed deserves an answer too.
+ */
+export function isLinkArgument(argument: string): boolean {
+  return argument.toLowerCase().startsWith(`${ORDER_LINK_SCHEME}:`);
+}

@@ -1,0 +1,41 @@
+// Pausing notifications, as the header and the tray menu offer it: for an hour, for four hours,
+// until tomorrow 08:00, or until the user resumes. "Until I resume" is kept as a moment no one
+// reaches (the settings hold one time or none), so every part that reads a pause as a time
+// keeps working; `isUntilResumed` tells it apart for the words. Pure, importable anywhere.
+
+/** The end of a pause that lasts until the user resumes. */
+export const UNTIL_RESUMED = '9999-12-31T23:59:59.000Z';
+
+/** "Until tomorrow" ends at this hour, local time. */
+const MORNING_HOUR = 8;
+
+/** Tomorrow at 08:00, local time. */
+export function tomorrowMorning(now: Date): Date {
+  const next = new Date(now);
+  next.setDate(next.getDate() + 1);
+  next.setHours(MORNING_HOUR, 0, 0, 0);
+  return next;
+}
+
+export interface PauseChoice {
+  label: string;
+  until(now: Date): Date;
+}
+
+export const PAUSE_CHOICES: readonly PauseChoice[] = [
+  { label: 'For 1 hour', until: (now) => new Date(now.getTime() + 3_600_000) },
+  { label: 'For 4 hours', until: (now) => new Date(now.getTime() + 4 * 3_600_000) },
+  { label: `Until tomorrow ${String(MORNING_HOUR).padStart(2, '0')}:00`, until: tomorrowMorning },
+  { label: 'Until I resume', until: () => new Date(UNTIL_RESUMED) },
+];
+
+/** When a pause set now ends, if it is still ahead; null when not paused. */
+export function pausedUntil(until: string | null, now: number): Date | null {
+  if (!until) return null;
+  const ms = Date.parse(until);
+  return Number.isFinite(ms) && ms > now ? new Date(ms) : null;
+}
+
+export function isUntilResumed(until: Date): boolean {
+  return until.getTime() >= Date.parse(UNTIL_RESUMED);
+}

@@ -1,0 +1,227 @@
+// An update feed as electron-builder publishes it (latest-linux.yml beside the AppImage, written with
+// electron-builder's own YAML writer), served by a local HTTP server and read by electron-updater's
+// own code: its AppImageUpdater, given the app-update.yml a build carries, behind the app's
+// `electronUpdaterFeed` and `Updater`. Only Electron's parts are replaced: the app adapter (version,
+// folders) and the HTTP executor (Node's instead of Electron's net), as electron-updater's own tests do.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type RequestOptions, request, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppImageUpdater } from 'electron-updater';
+import type { AppAdapter } from 'electron-updater/out/AppAdapter';
+import { ElectronHttpExecutor } from 'electron-updater/out/electronHttpExecutor';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { electronUpdaterFeed, plainFailure, Updater } from '../main/shell/updater';
+import type { UpdateStatus } from '../preload/contract';
+
+const require = createRequire(import.meta.url);
+
+/** electron-updater's own executor (its download code) with Node's HTTP client where Electron's net would be. */
+class NodeNetExecutor extends ElectronHttpExecutor {
+  override createRequest(options: RequestOptions, callback: (response: IncomingMessage) => void) {
+    return request(options, callback) as unknown as Electron.ClientRequest;
+  }
+  // Electron's net reports redirects as an event; Node's as a response, which HttpExecutor follows.
+  protected override addRedirectHandlers(): void {}
+}
+const { serializeToYaml } = require('builder-util/out/util') as { serializeToYaml(value: unknown): string };
+
+const APP_IMAGE = 'Seller-Tray-0.3.0.AppImage';
+const appImageBytes = Buffer.from('#!/bin/sh\necho "Seller Tray 0.3.0"\n');
+const sha512 = (bytes: Buffer) => createHash('sha512').update(bytes).digest('base64');
+
+/** latest-linux.yml as electron-builder writes it for an AppImage. */
+function latestLinuxYml(version: string, checksum = sha512(appImageBytes)): string {
+  return serializeToYaml({
+    version,
+    files: [{ url: APP_IMAGE, sha512: checksum, size: appImageBytes.length }],
+    path: APP_IMAGE,
+    sha512: checksum,
+    releaseDate: '2026-11-22T08:00:00.000Z',
+  });
+}
+
+let dir: string;
+let server: Server;
+let feedUrl: string;
+/** What the server answers for latest-linux.yml: its body, or a status. */
+let feed: { body: string } | { status: number } = { status: 404 };
+const savedAppImage = process.env.APPIMAGE;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'seller-tray-update-feed-'));
+  // The running AppImage, which an update replaces (electron-updater reads it from $APPIMAGE).
+  process.env.APPIMAGE = join(dir, 'Seller-Tray-0.2.0.AppImage');
+  await writeFile(process.env.APPIMAGE, 'the running version');
+  server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://x').pathname;
+    if (path === '/updates/latest-linux.yml') {
+      if ('status' in feed) response.writeHead(feed.status).end();
+      else response.writeHead(200, { 'content-type': 'text/yaml' }).end(feed.body);
+    } else if (path === `/updates/${APP_IMAGE}`) {
+      response.writeHead(200, { 'content-length': appImageBytes.length }).end(appImageBytes);
+    } else {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  feedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/updates`;
+});
+afterAll(async () => {
+  if (savedAppImage === undefined) delete process.env.APPIMAGE;
+  else process.env.APPIMAGE = savedAppImage;
+  await new Promise((resolve) => server.close(resolve));
+  await rm(dir, { recursive: true, force: true });
+});
+
+let run = 0;
+const updaters: string[] = [];
+afterEach(() => {
+  feed = { status: 404 };
+});
+
+/** electron-updater's AppImage updater for an installed app of `version`, with the build's app-update.yml. */
+async function installedApp(version: string, url = feedUrl) {
+  const home = join(dir, `app-${++run}`);
+  await mkdir(home, { recursive: true });
+  // As electron-builder writes it into the app's resources from electron-builder.yml's `publish`.
+  const configPath = join(home, 'app-update.yml');
+  await writeFile(
+    configPath,
+    serializeToYaml({ provider: 'generic', url, updaterCacheDirName: 'seller-tray-updater' }),
+  );
+  const adapter: AppAdapter = {
+    version,
+    name: 'Seller Tray',
+    isPackaged: true,
+    appUpdateConfigPath: configPath,
+    userDataPath: join(home, 'user-data'),
+    baseCachePath: join(home, 'cache'),
+    whenReady: async () => {},
+    relaunch: () => {},
+    quit: () => {},
+    onQuit: () => {},
+  };
+  const updater = new AppImageUpdater(null, adapter);
+  (updater as unknown as { httpExecutor: unknown }).httpExecutor = new NodeNetExecutor();
+  updater.logger = null;
+  // The AppImage is tiny and has no block map: a full download.
+  updater.disableDifferentialDownload = true;
+  updaters.push(home);
+  return { updater, feed: electronUpdaterFeed(updater), cache: join(home, 'cache', 'seller-tray-updater') };
+}
+
+describe("an update feed read by electron-updater's own code", () => {
+  it('a newer version is found, downloaded, checked against its sha512 and ready', async () => {
+    feed = { body: latestLinuxYml('0.3.0') };
+    const app = await installedApp('0.2.0');
+    const found = await app.feed.check();
+    expect(found).toMatchObject({ newer: true, version: '0.3.0' });
+    if (!found.newer) throw new Error('unreachable');
+    await found.downloaded;
+    const pending = await readdir(join(app.cache, 'pending'));
+    expect(pending).toContain(APP_IMAGE);
+  });
+
+  it('the same version, or an older one, is no update', async () => {
+    feed = { body: latestLinuxYml('0.2.0') };
+    expect(await (await installedApp('0.2.0')).feed.check()).toEqual({ newer: false, latest: '0.2.0' });
+    feed = { body: latestLinuxYml('0.1.9') };
+    expect(await (await installedApp('0.2.0')).feed.check()).toEqual({ newer: false, latest: '0.1.9' });
+  });
+
+  it.each([
+    ['not YAML', 'version: [0.3.0\nfiles: {'],
+    ['no version', serializeToYaml({ files: [{ url: APP_IMAGE, sha512: 'x', size: 1 }], path: APP_IMAGE })],
+    ['a version that is not semver', latestLinuxYml('three')],
+    ['no files', serializeToYaml({ version: '0.3.0', releaseDate: '2026-11-22T08:00:00.000Z' })],
+    ['an HTML error page', '<html><body>Login required</body></html>'],
+  ])('a malformed feed (%s) is a failure told in words, never an update', async (_name, body) => {
+    feed = { body };
+    const app = await installedApp('0.2.0');
+    const failure = await app.feed
+      .check()
+      .then(async (found) => {
+        if (found.newer) await found.downloaded;
+        return found;
+      })
+      .then(
+        (found) => ({ found }),
+        (error: unknown) => ({ error }),
+      );
+    expect('error' in failure, JSON.stringify(failure)).toBe(true);
+    if ('error' in failure) {
+      expect(plainFailure('check', failure.error)).toBe(
+        'The update server’s information could not be read; Seller Tray will try again later.',
+      );
+    }
+  });
+
+  it('a feed that is not there says the server’s information could not be read', async () => {
+    feed = { status: 404 };
+    const error = await (await installedApp('0.2.0')).feed.check().catch((e: unknown) => e);
+    expect(plainFailure('check', error)).toBe(
+      'The update server’s information could not be read; Seller Tray will try again later.',
+    );
+  });
+
+  it('a download whose checksum does not match is refused and not kept', async () => {
+    feed = { body: latestLinuxYml('0.3.0', sha512(Buffer.from('another file'))) };
+    const app = await installedApp('0.2.0');
+    const found = await app.feed.check();
+    if (!found.newer) throw new Error('expected a newer version');
+    const error = await found.downloaded.catch((e: unknown) => e);
+    expect(plainFailure('download', error)).toBe(
+      'A downloaded update failed its integrity check and was discarded; this version keeps running.',
+    );
+    const pending = join(app.cache, 'pending');
+    expect(existsSync(pending) ? await readdir(pending) : []).not.toContain(APP_IMAGE);
+  });
+
+  it('an update server that does not answer is "could not reach"', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const app = await installedApp('0.2.0', `http://127.0.0.1:${port}/updates`);
+    const error = await app.feed.check().catch((e: unknown) => e);
+    expect(plainFailure('check', error)).toBe(
+      'Seller Tray could not reach its update server; it will try again later.',
+    );
+  }, 20_000);
+
+  it('through the app’s Updater: told once that the new version is ready, and no restart by itself', async () => {
+    feed = { body: latestLinuxYml('0.3.0') };
+    const app = await installedApp('0.2.0');
+    const told: string[] = [];
+    let last: UpdateStatus | undefined;
+    let restarts = 0;
+    const updater = new Updater({
+      feed: { ...app.feed, restartAndInstall: () => restarts++ },
+      availability: 'updater',
+      version: '0.2.0',
+      channel: 'latest',
+      automatic: () => true,
+      pendingStatuses: () => 0,
+      onAppChange: () => () => {},
+      tell: (message) => told.push(message),
+      log: () => {},
+      onStatus: (status) => {
+        last = status;
+      },
+      timers: { every: () => () => {} },
+    });
+    updater.start();
+    const deadline = Date.now() + 10_000;
+    while (last?.ready !== '0.3.0' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(last?.ready).toBe('0.3.0');
+    expect(told).toEqual(['Seller Tray 0.3.0 is ready — restart to update.']);
+    expect(restarts).toBe(0);
+    expect(updater.menuItems().map((item) => item.label)).toEqual(['Restart to update', 'Check for updates']);
+    updater.stop();
+  });
+});
