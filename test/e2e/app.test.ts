@@ -181,7 +181,8 @@ describe.each([
     }
 
     await openOrder(page, firstWaitingOrderId());
-    await page.locator('#order-heading').waitFor();
+    // The heading shows at once from the inbox's row: the check waits for the whole order.
+    await page.getByRole('region', { name: 'To provision' }).waitFor();
     await check(page, 'order');
 
     await page.getByRole('button', { name: 'Settings' }).click();
