@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { OrderView } from '../../preload/contract';
+import type { OrderListItem, OrderView } from '../../preload/contract';
 import type { Order } from '../../preload/marketplace';
 import { createFakeBridge, historyEvent } from '../../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullOrder, fullView } from '../../test/support/renderer/fixtures';
@@ -75,31 +75,30 @@ function orderWithUnits(): Order {
   };
 }
 
+/** The full order's inbox row, as the inbox hands it over when the order is opened: it came in `hoursAgo`. */
+function fullRow(hoursAgo: number): OrderListItem {
+  const since = new Date(Date.now() - hoursAgo * 3_600_000).toISOString();
+  return {
+    orderId: FULL_ORDER_ID,
+    status: 'ProvisioningStarted',
+    purchaseType: 'ServicePurchased',
+    since,
+    statusSince: since,
+    waiting: true,
+    unopened: false,
+    delivery: null,
+    buyer: 'Acme Industrial GmbH',
+    product: 'CloudSoft Analytics × 25',
+    total: '€1,234.50',
+  };
+}
+
 describe('OrderDetail', () => {
   it('opens at once from the inbox row, then shows the whole order', async () => {
     const bridge = createFakeBridge({ views: [fullView()] });
     let answer: (view: OrderView) => void = () => undefined;
     bridge.handle('getOrder', () => new Promise<OrderView>((resolve) => (answer = resolve)));
-    renderWithUndo(
-      bridge,
-      <OrderDetail
-        orderId={FULL_ORDER_ID}
-        preview={{
-          orderId: FULL_ORDER_ID,
-          status: 'ProvisioningStarted',
-          purchaseType: 'ServicePurchased',
-          since: new Date(Date.now() - 3 * 3_600_000).toISOString(),
-          waiting: true,
-          statusSince: new Date(Date.now() - 3 * 3_600_000).toISOString(),
-          unopened: false,
-          delivery: null,
-          buyer: 'Acme Industrial GmbH',
-          product: 'CloudSoft Analytics × 25',
-          total: '€1,234.50',
-        }}
-        onBack={() => {}}
-      />,
-    );
+    renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} preview={fullRow(3)} onBack={() => {}} />);
     expect(heading().textContent).toBe('Acme Industrial GmbH');
     expect(document.activeElement).toBe(heading());
     const head = heading().closest('header') as HTMLElement;
@@ -118,24 +117,7 @@ describe('OrderDetail', () => {
     const bridge = createFakeBridge({ views: [fullView({ status: 'ProvisioningStarted', outbox: [] })] });
     const answers: ((view: OrderView) => void)[] = [];
     bridge.handle('getOrder', () => new Promise<OrderView>((resolve) => answers.push(resolve)));
-    renderWithUndo(
-      bridge,
-      <OrderDetail
-        orderId={FULL_ORDER_ID}
-        preview={{
-          orderId: FULL_ORDER_ID,
-          status: 'ProvisioningStarted',
-          purchaseType: 'ServicePurchased',
-          since: '2026-11-20T09:30:00.000Z',
-          statusSince: '2026-11-20T09:30:00.000Z',
-          waiting: true,
-          unopened: false,
-          delivery: null,
-          buyer: 'Acme Industrial GmbH',
-        }}
-        onBack={() => {}}
-      />,
-    );
+    renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} preview={fullRow(24)} onBack={() => {}} />);
     const start = screen.getByRole('button', { name: 'Start provisioning' });
     start.focus();
     fireEvent.click(start);
