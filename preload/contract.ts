@@ -4,7 +4,15 @@
 // request with its schemas (main/core/bridge-requests.ts, held to these types by the compiler)
 // and answers through one handler per channel (main/core/service.ts).
 import type { InboxSort } from './inbox-sort';
-import type { CoreEvent, CoreStatus, InboxRow, OrderDetail, OutboxItem, Settings } from './model';
+import type {
+  CoreEvent,
+  CoreStatus,
+  InboxRow,
+  OrderDetail,
+  OutboxItem,
+  Settings,
+  UndoOutcome,
+} from './model';
 import type { MarkableStatus } from './order-status';
 
 /** Every channel, once: the preload exposes exactly these, the main process answers exactly these. */
@@ -18,6 +26,7 @@ export const CHANNELS = [
   'getOrder',
   'markStatus',
   'retryDelivery',
+  'undoMark',
   'checkNow',
   'startDemo',
   'pauseNotifications',
@@ -54,6 +63,8 @@ export interface AppState extends CoreStatus {
   clientId: string;
   /** Whether a secret for the client id is in the keychain (the secret itself never leaves it). */
   secretStored: boolean;
+  /** The name this laptop writes into the statuses it posts: "Your name", or the computer account's. */
+  actorName: string;
 }
 
 /** The inbox's filters: by status, or the orders waiting for action. */
@@ -168,6 +179,8 @@ export interface Requests {
     override?: boolean | undefined;
   };
   retryDelivery: { requestId: string };
+  /** Takes back a marked status still in its grace period (the settings' undoSeconds). */
+  undoMark: { requestId: string };
   checkNow: undefined;
   /** Runs the built-in simulator and connects to it: a working app without credentials. */
   startDemo: undefined;
@@ -194,6 +207,7 @@ export interface Responses {
   getOrder: OrderView;
   markStatus: OutboxItem;
   retryDelivery: OutboxItem;
+  undoMark: { outcome: UndoOutcome };
   checkNow: CheckResult;
   startDemo: AppState;
   pauseNotifications: AppState;

@@ -70,7 +70,18 @@ export interface OutboxItem {
   lastError?: string | undefined;
   /** The stored event, once the server confirmed it. */
   eventId?: string | undefined;
+  /** Held until this moment (ISO time), so it can be undone; absent: sent at once (preload/hold.ts). */
+  notBefore?: string | undefined;
 }
+
+/** What undoing a marked status came to (main/core/outbox.ts). */
+export type UndoOutcome =
+  /** It was still held: it is gone, and the marketplace never hears of it. */
+  | 'undone'
+  /** Its grace period had ended: it is sent, or on its way. */
+  | 'already-sent'
+  /** No such status (undone already, or confirmed and forgotten). */
+  | 'unknown';
 
 /** An order as the window shows it. */
 export interface OrderDetail {
@@ -110,6 +121,8 @@ export const REMINDER_AFTER_MINUTES = { off: 0, min: 15, max: 7 * 24 * 60, defau
 export const MAX_CLIENT_ID_LENGTH = 200;
 /** An order in progress longer than this many days is flagged in the inbox; 0 = never. */
 export const STALE_IN_PROGRESS_DAYS = { off: 0, max: 365, default: 7 } as const;
+/** How long a marked status is held before it is sent, so it can be undone; 0 sends at once. */
+export const UNDO_SECONDS = { min: 0, max: 60, default: 10 } as const;
 
 /** Where a marketplace's Seller API differs from the built-in routes (main/core/api/routes.ts). */
 export interface ApiSection {
@@ -144,4 +157,10 @@ export interface Settings {
   staleInProgressDays: number;
   /** Waiting orders first either way; then the longest waiting or the newest first. */
   inboxSort: InboxSort;
+
+  // Marking statuses (issue 12).
+  /** A marked status is held this long before it is sent, so it can be undone; 0 sends at once. */
+  undoSeconds: number;
+  /** The name written into the statuses this laptop posts (preload/marked-by.ts); '' = the computer account's. */
+  actorName: string;
 }

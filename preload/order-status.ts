@@ -10,12 +10,6 @@ export const MARKABLE_STATUSES = [
 ] as const;
 export type MarkableStatus = (typeof MARKABLE_STATUSES)[number];
 
-/** What the marketplace is told with a status when the user gave no words of their own (a failure needs theirs). */
-export const DEFAULT_DESCRIPTIONS = {
-  ProvisioningInProgress: 'Provisioning has started.',
-  ProvisioningCompleted: 'Provisioning is complete.',
-} as const;
-
 /** What the purchase event's type is called where people read it (notifications, the inbox). */
 const PURCHASE_TYPE_LABELS: Readonly<Record<string, string>> = {
   ServicePurchased: 'Purchase',

@@ -217,6 +217,42 @@ describe('App', () => {
     expect(screen.getByRole('button', { name: 'Settings' }).getAttribute('aria-current')).toBe('page');
   });
 
+  it('opens an order at once from its row, steps through the inbox with j/k and ↑/↓, and Escape goes back to its row', async () => {
+    const orders = manyOrders(5);
+    const bridge = createFakeBridge({ orders, views: [] });
+    // Each order's page reads its document slowly: the page shows the row meanwhile.
+    bridge.handle('getOrder', () => new Promise(() => {}));
+    render(<App bridge={bridge} />);
+    await waitFor(() => expect(orderRows()).toHaveLength(5));
+    fireEvent.click(screen.getByRole('option', { name: /Buyer 1\b/ }));
+    const heading = await screen.findByRole('heading', { level: 2, name: 'Buyer 1' });
+    expect(document.activeElement).toBe(heading);
+    expect(screen.getByText('€1.00')).toBeTruthy();
+    expect(screen.getByText('Loading the order…')).toBeTruthy();
+
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'j' });
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 2' })).toBeTruthy();
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'ArrowDown' });
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 3' })).toBeTruthy();
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'k' });
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 2' })).toBeTruthy();
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'ArrowUp' });
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 1' })).toBeTruthy();
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'ArrowUp' });
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 0' })).toBeTruthy();
+    // At the top there is nowhere to go: it stays.
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'ArrowUp' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.getByRole('heading', { level: 2, name: 'Buyer 0' })).toBeTruthy();
+
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+    const list = await screen.findByRole('listbox', { name: 'Orders' });
+    await waitFor(() => expect(document.activeElement).toBe(list));
+    expect(document.getElementById(list.getAttribute('aria-activedescendant') ?? '')?.textContent).toContain(
+      'Buyer 0',
+    );
+  });
+
   it('leaves the demo in one click, back to onboarding', async () => {
     const bridge = createFakeBridge({ state: { setup: 'demo' }, settings: { demoMode: true } });
     render(<App bridge={bridge} />);

@@ -1,10 +1,11 @@
 // The window: onboarding until an account (or the demo) is set up; then the header and
-// status bar over the inbox, an order, or the settings. The app's state comes from the
-// bridge and is kept current by its events; problems the service reports are shown until
-// dismissed, the connection's own problem while it lasts. Arrivals are announced to
-// assistive technology, and the window's title carries how many orders wait.
+// status bar over the inbox, an order, or the settings, and the bar that offers to undo a
+// status just marked. The app's state comes from the bridge and is kept current by its
+// events; problems the service reports are shown until dismissed, the connection's own problem
+// while it lasts. Arrivals are announced to assistive technology, and the window's title
+// carries how many orders wait.
 import { useCallback, useEffect, useState } from 'react';
-import type { AppState, Bridge } from '../preload/contract';
+import type { AppState, Bridge, OrderListItem } from '../preload/contract';
 import { asBridgeCallError, call } from './bridge/call';
 import { BridgeProvider, useBridge, useBridgeEvents } from './bridge/context';
 import { DemoBanner } from './components/DemoBanner';
@@ -13,9 +14,11 @@ import { Header, type Page } from './components/Header';
 import { Inbox } from './components/Inbox';
 import { INITIAL_QUERY, type InboxQuery } from './components/inbox-query';
 import { Onboarding } from './components/Onboarding';
-import { OrderDetail } from './components/OrderDetail';
+import { OrderDetail, type Step } from './components/OrderDetail';
 import { PausedBanner } from './components/PauseControl';
 import { SettingsView } from './components/SettingsView';
+import { UndoProvider } from './components/UndoBar';
+import { orderStep } from './hooks/order-steps';
 
 const APP_TITLE = 'Seller Tray';
 const SCREEN_NAMES: Readonly<Record<View['page'], string>> = {
@@ -33,12 +36,18 @@ export interface Problem {
   details?: readonly string[] | undefined;
 }
 
-type View = { page: 'inbox' } | { page: 'order'; orderId: string } | { page: 'settings' };
+/** An order opened from the inbox carries its row (shown at once) and where it was in the list. */
+type View =
+  | { page: 'inbox' }
+  | { page: 'order'; orderId: string; row?: OrderListItem; index?: number }
+  | { page: 'settings' };
 
 export function App({ bridge }: { bridge: Bridge }) {
   return (
     <BridgeProvider bridge={bridge}>
-      <Shell />
+      <UndoProvider>
+        <Shell />
+      </UndoProvider>
     </BridgeProvider>
   );
 }
@@ -63,10 +72,12 @@ function Shell() {
   const arrivalsSeen = useCallback((seen: readonly string[]) => {
     setArrivals((before) => before.filter((id) => !seen.includes(id)));
   }, []);
+  /** An order opened from the inbox comes with its row and place; from elsewhere with its id only. */
   const openOrder = useCallback(
-    (orderId: string) => {
+    (orderId: string, from?: { row: OrderListItem; index: number }) => {
       arrivalsSeen([orderId]);
-      setView({ page: 'order', orderId });
+      setSelectedId(orderId);
+      setView({ page: 'order', orderId, ...from });
     },
     [arrivalsSeen],
   );
@@ -76,6 +87,19 @@ function Shell() {
       [...shown.filter((p) => p.message !== message), { message, details }].slice(-MAX_PROBLEMS),
     );
   }, []);
+
+  const step = useCallback(
+    (direction: Step) => {
+      if (view.page !== 'order') return;
+      orderStep(bridge, query, { orderId: view.orderId, index: view.index }, direction).then(
+        (next) => next && openOrder(next.row.orderId, next),
+        (failure: unknown) => addProblem({ message: asBridgeCallError(failure).message }),
+      );
+    },
+    [bridge, query, view, openOrder, addProblem],
+  );
+
+  const backToInbox = useCallback(() => setView({ page: 'inbox' }), []);
 
   const loadState = useCallback(() => {
     setLoadError(null);
@@ -179,13 +203,19 @@ function Shell() {
             onQueryChange={setQuery}
             selectedId={selectedId}
             onSelect={setSelectedId}
-            onOpen={openOrder}
+            onOpen={(row, index) => openOrder(row.orderId, { row, index })}
             arrivals={arrivals}
             onArrivalsSeen={arrivalsSeen}
           />
         )}
         {view.page === 'order' && (
-          <OrderDetail orderId={view.orderId} onBack={() => setView({ page: 'inbox' })} />
+          <OrderDetail
+            key={view.orderId}
+            orderId={view.orderId}
+            preview={view.row}
+            onBack={backToInbox}
+            onStep={step}
+          />
         )}
         {view.page === 'settings' && <SettingsView state={state} onState={setState} />}
       </main>

@@ -1,17 +1,34 @@
-// How the renderer writes times, durations, statuses and amounts: one place, so every view
-// says the same thing the same way. Whatever the server sent is returned as text (never
-// markup); a value that does not parse is shown as it came.
-
+// How the renderer writes times, dates, durations, statuses, numbers, quantities and amounts:
+// one place, in the user's locale (Intl), so every view says the same thing the same way.
+// Whatever the server sent is returned as text (never markup); a value that does not parse is
+// shown as it came.
 import type { Connection } from '../preload/model';
-import { formatMoney } from '../preload/money';
+import { isTimeUnit, unitName } from './unit-names';
+
+export { statusLabel } from '../preload/status-words';
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** Calendar dates are days, not instants: read and written in UTC so no time zone moves them. */
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const numbers = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
 
 /** A timestamp (ISO 8601) in the user's locale and time zone. */
 export function formatDateTime(iso: string): string {
   const ms = Date.parse(iso);
   return Number.isFinite(ms) ? dateTime.format(ms) : iso;
+}
+
+/** A calendar date (YYYY-MM-DD), such as a validity period's end, in the same style as timestamps. */
+export function formatDate(date: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!match) return date;
+  const ms = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  return Number.isFinite(ms) ? dateOnly.format(ms) : date;
+}
+
+export function formatNumber(value: number): string {
+  return numbers.format(value);
 }
 
 /** Today's times as a time only, others with their date. */
@@ -35,19 +52,65 @@ export function formatAge(iso: string | undefined, now: number): string {
   return `${Math.floor(hours / 24)} d`;
 }
 
-/** An amount with its currency, when it has one. */
+const moneyFormats = new Map<string, Intl.NumberFormat | null>();
+
+/** An amount with its currency, when it has one; a currency code Intl does not know is written after it. */
 export function formatAmount(amount: number | undefined, currency: string | undefined): string {
   if (amount === undefined) return '';
-  return currency ? formatMoney(amount, currency) : String(amount);
+  if (!currency) return formatNumber(amount);
+  let format = moneyFormats.get(currency);
+  if (format === undefined) {
+    try {
+      format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
+    } catch {
+      format = null; // not an ISO 4217 code
+    }
+    moneyFormats.set(currency, format);
+  }
+  return format ? format.format(amount) : `${formatNumber(amount)} ${currency}`;
 }
 
-/** A quantity with its unit code. */
-export function formatQuantity(quantity: { value?: number; unitCode?: string } | undefined): string {
+export interface Quantity {
+  value?: number | undefined;
+  unitCode?: string | undefined;
+}
+
+/** A quantity with its unit named ("176 users", "1 month"); an unknown unit code as it came ("25 SEAT"). */
+export function formatQuantity(quantity: Quantity | undefined): string {
   if (!quantity) return '';
-  return [quantity.value, quantity.unitCode].filter((part) => part !== undefined && part !== '').join(' ');
+  const { value, unitCode } = quantity;
+  const unit = unitCode === undefined || unitCode === '' ? '' : (unitName(unitCode, value ?? 0) ?? unitCode);
+  return [value === undefined ? '' : formatNumber(value), unit].filter((part) => part !== '').join(' ');
 }
 
-export { statusLabel } from '../preload/status-words';
+/** What a price is for: "per month" for one of a unit, "per 12 months" for more. */
+export function formatPer(base: Quantity | undefined): string {
+  if (!base || (base.value === undefined && !base.unitCode)) return '';
+  if (base.value === 1 && base.unitCode && unitName(base.unitCode, 1)) {
+    return `per ${unitName(base.unitCode, 1)}`;
+  }
+  return `per ${formatQuantity(base)}`;
+}
+
+/**
+ * A line's total: its quantity times the price, the price being for its base quantity (UBL).
+ * When the base quantity is a time ("per 12 months"), the total is per one of that unit ("per
+ * month"), which is how the marketplace's order total adds the lines up.
+ */
+export function lineTotal(
+  quantity: Quantity | undefined,
+  price: { amount?: number | undefined; base?: Quantity | undefined },
+): { amount: number; per: string } | undefined {
+  if (quantity?.value === undefined || price.amount === undefined) return undefined;
+  const baseValue = price.base?.value ?? 1;
+  if (!(baseValue > 0)) return undefined;
+  const sameUnit = price.base?.unitCode !== undefined && price.base.unitCode === quantity.unitCode;
+  const timeUnit = isTimeUnit(price.base?.unitCode) && !sameUnit ? price.base?.unitCode : undefined;
+  return {
+    amount: (quantity.value * price.amount) / baseValue,
+    per: timeUnit ? formatPer({ value: 1, unitCode: timeUnit }) : '',
+  };
+}
 
 /** The CSS modifier of a status chip. */
 export function statusTone(status: string | undefined): string {

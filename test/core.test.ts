@@ -225,6 +225,71 @@ describe('marking a status', () => {
   });
 });
 
+describe('the grace period to undo a marked status', () => {
+  /** A laptop on a clock the test moves, that holds what it marks for 10 s. */
+  async function holdingLaptop() {
+    const clock = { ms: Date.now() };
+    const a = await laptop({ settings: { undoSeconds: 10 }, now: () => clock.ms });
+    a.core.start();
+    await a.core.checkNow();
+    const orderId = inbox(a.core).find((o) => o.waiting)?.orderId;
+    if (!orderId) throw new Error('no waiting order');
+    return { a, clock, orderId };
+  }
+  const posted = (description: string) =>
+    sim.store.listEvents(1001, 0, 100_000).items.filter((e) => e.description === description).length;
+
+  it('holds the status unsent until it ends, then posts it once', async () => {
+    const { a, clock, orderId } = await holdingLaptop();
+    const item = a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Held' });
+    expect(item.notBefore).toBe(new Date(clock.ms + 10_000).toISOString());
+    expect((await a.core.order(orderId)).status).toBe('ProvisioningInProgress');
+    await a.core.deliverOutbox();
+    await a.core.checkNow(); // a poll delivers what is due, and this is not
+    expect(posted('Held')).toBe(0);
+    expect(a.timers.delays).toContain(10_000);
+
+    clock.ms += 10_000;
+    a.timers.fireAll();
+    await until(() => posted('Held') === 1);
+    await a.core.deliverOutbox();
+    expect(posted('Held')).toBe(1);
+  });
+
+  it('undone within it, never reaches the marketplace, and the order is as it was', async () => {
+    const { a, clock, orderId } = await holdingLaptop();
+    const waitingBefore = a.core.status().waitingCount;
+    const item = a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Undone' });
+    expect(a.core.status().waitingCount).toBe(waitingBefore - 1);
+    clock.ms += 9_999;
+    expect(a.core.undoMark(item.requestId)).toBe('undone');
+    expect(a.core.status()).toMatchObject({ waitingCount: waitingBefore, pendingOutbox: 0 });
+    expect(a.events).toContainEqual({ type: 'orders-updated', orderIds: [orderId] });
+    const detail = await a.core.order(orderId);
+    expect([detail.status, detail.outbox]).toEqual(['ProvisioningStarted', []]);
+
+    clock.ms += 60_000;
+    a.timers.fireAll();
+    await a.core.deliverOutbox();
+    await a.core.checkNow();
+    expect(posted('Undone')).toBe(0);
+    expect(a.core.undoMark(item.requestId)).toBe('unknown');
+  });
+
+  it('once over, leaves the status to be sent: too late to undo', async () => {
+    const { a, clock, orderId } = await holdingLaptop();
+    const item = a.core.markStatus({
+      orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'Too late',
+    });
+    clock.ms += 10_000;
+    expect(a.core.undoMark(item.requestId)).toBe('already-sent');
+    await a.core.deliverOutbox();
+    expect(posted('Too late')).toBe(1);
+  });
+});
+
 describe('failures', () => {
   it('stop polling once the credentials are rejected, instead of hammering the server', async () => {
     const tokensBefore = sim.requestCounts.createToken;
@@ -295,8 +360,40 @@ describe('a crash in the middle of a post', () => {
     return { dataDir, orderId };
   }
 
-  const storedCount = () =>
-    sim.store.listEvents(1001, 0, 100_000).items.filter((e) => e.description === 'Survives kill -9').length;
+  const storedCount = (description = 'Survives kill -9') =>
+    sim.store.listEvents(1001, 0, 100_000).items.filter((e) => e.description === description).length;
+
+  it('keeps a status held across kill -9 and a restart, then sends it once its grace period ends', async () => {
+    const orderId = JSON.parse(sim.store.listOrderJson(1001, 0, 1).items[0] ?? '{}').orderId;
+    const dataDir = await makeDataDir();
+    const child = spawnTs('test/support/mark-status-child.ts', [
+      sim.url,
+      dataDir,
+      orderId,
+      'Held across a crash',
+      '30',
+    ]);
+    await waitForLine(child, /^delivery pending/);
+    child.kill('SIGKILL');
+    await exitOf(child);
+
+    const clock = { offsetMs: 0 };
+    const a = await laptop({ now: () => Date.now() + clock.offsetMs }, dataDir);
+    a.core.start();
+    await a.core.checkNow();
+    const [held] = await a.core.deliverOutbox();
+    expect(held).toMatchObject({ state: 'pending', attempts: 0, notBefore: expect.any(String) });
+    expect(storedCount('Held across a crash')).toBe(0);
+    // The new process waits out what is left of the grace period.
+    const left = Date.parse(held?.notBefore ?? '') - Date.now();
+    expect(a.timers.delays.some((ms) => ms >= left && ms <= left + 10_000)).toBe(true);
+
+    clock.offsetMs = 30_000;
+    a.timers.fireAll();
+    await until(() => storedCount('Held across a crash') === 1);
+    await a.core.deliverOutbox();
+    expect(storedCount('Held across a crash')).toBe(1);
+  }, 30_000);
 
   it.each([
     ['while the post is in flight', { operation: 'sendEvent', action: 'delay', delayMs: 3000 }, /^marked /],

@@ -44,6 +44,7 @@ async function openService(clientId = `svc-client`) {
     secrets,
     dataRoot: dir,
     timers: new ManualTimers(),
+    accountName: () => 'Anna Virtanen',
   });
   service.onEvent((e) => events.push(e));
   opened.push({ service, dir, clientId });
@@ -219,13 +220,45 @@ describe('requests', () => {
     expect((await call('getOrder', { orderId })).status).toBe('ProvisioningInProgress');
   });
 
-  it('tells the marketplace a default description when the user gave none, except for a failure', async () => {
+  it('tells the marketplace who marked each status: the computer account, or "Your name"', async () => {
+    const { call, refusal } = await configured();
+    expect((await call('getState')).actorName).toBe('Anna Virtanen');
+    const orderId = (await call('listOrders', { filter: 'waiting' })).orders[0]?.orderId ?? '';
+    const started = await call('markStatus', { orderId, statusCode: 'ProvisioningInProgress' });
+    expect(started.description).toBe('Provisioning started by Anna Virtanen.');
+    const failure = await refusal('markStatus', { orderId, statusCode: 'ProvisioningFailed' });
+    expect(failure.code).toBe('invalid-input');
+
+    await call('setSettings', { actorName: 'Bo Berg' });
+    expect((await call('getState')).actorName).toBe('Bo Berg');
+    const failed = await call('markStatus', {
+      orderId,
+      statusCode: 'ProvisioningFailed',
+      description: 'Tenant quota exceeded',
+      detailedDescription: 'eu-central is full',
+    });
+    expect(failed.description).toBe('Provisioning failed, reported by Bo Berg: Tenant quota exceeded');
+    expect((await refusal('setSettings', { actorName: 'Bo: ops' })).message).toContain('colon');
+  });
+
+  it('holds a marked status for the grace period, and undoes it: nothing reaches the marketplace', async () => {
     const { call, refusal } = await configured();
     const orderId = (await call('listOrders', { filter: 'waiting' })).orders[0]?.orderId ?? '';
     const item = await call('markStatus', { orderId, statusCode: 'ProvisioningInProgress' });
-    expect(item.description).toBe('Provisioning has started.');
-    const failure = await refusal('markStatus', { orderId, statusCode: 'ProvisioningFailed' });
-    expect(failure.code).toBe('invalid-input');
+    expect(Date.parse(item.notBefore ?? '') - Date.parse(item.createdAt)).toBe(10_000);
+    expect(await call('undoMark', { requestId: item.requestId })).toEqual({ outcome: 'undone' });
+    expect(await call('undoMark', { requestId: item.requestId })).toEqual({ outcome: 'unknown' });
+    expect((await refusal('undoMark', { requestId: 'not-an-id' })).code).toBe('invalid-input');
+    await call('checkNow');
+    expect((await call('getOrder', { orderId })).status).toBe('ProvisioningStarted');
+    const posted = sim.store
+      .listEvents(1001, 0, 100_000)
+      .items.filter((e) => e.additionalProperties?.some((p) => p.value === orderId));
+    expect(posted.map((e) => e.statusCode)).toEqual(['ProvisioningStarted']);
+
+    await call('setSettings', { undoSeconds: 0 });
+    const atOnce = await call('markStatus', { orderId, statusCode: 'ProvisioningInProgress' });
+    expect(atOnce.notBefore).toBeUndefined();
   });
 
   it('pauses and resumes notifications', async () => {

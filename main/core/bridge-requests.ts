@@ -48,6 +48,7 @@ export const requests = {
       },
     ),
   retryDelivery: z.strictObject({ requestId: z.guid() }),
+  undoMark: z.strictObject({ requestId: z.guid() }),
   checkNow: z.undefined(),
   startDemo: z.undefined(),
   pauseNotifications: z.strictObject({ until: z.iso.datetime({ offset: true }).nullable() }),

@@ -15,14 +15,20 @@ afterEach(() => {
   }
 });
 
-/** An outbox on a real account store; `saves` records what is on disk at each change. */
+/**
+ * An outbox on a real account store; `saves` records what is on disk at each change, and
+ * `clock.now` is the outbox's time.
+ */
 function outboxWith(post: (body: NewMarketplaceEvent, requestId: string) => Promise<{ eventId: string }>) {
   const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
   const { store } = AccountStore.open(dir);
   opened.push({ store, dir });
   const saves: OutboxItem[][] = [];
+  const clock = { now: 0 };
   const recording = {
     outboxItems: (orderId?: string) => store.outboxItems(orderId),
+    outboxItem: (requestId: string) => store.outboxItem(requestId),
+    deleteOutboxItem: (requestId: string) => store.deleteOutboxItem(requestId),
     pendingOutboxCount: () => store.pendingOutboxCount(),
     putOutboxItem: (item: OutboxItem) => {
       store.putOutboxItem(item);
@@ -32,9 +38,9 @@ function outboxWith(post: (body: NewMarketplaceEvent, requestId: string) => Prom
   const outbox = new Outbox({
     store: recording,
     post: async (body, id) => ({ ...(await post(body, id)), ...body }),
-    now: () => 0,
+    now: () => clock.now,
   });
-  return { outbox, saves, store };
+  return { outbox, saves, store, clock };
 }
 
 const mark = (orderId: string, statusCode: OutboxItem['statusCode'] = 'ProvisioningInProgress') => ({
@@ -131,6 +137,63 @@ describe('outbox', () => {
     });
     store.forgetConfirmed();
     expect(outbox.all()).toEqual([]);
+  });
+
+  it('holds an item for its grace period, on disk, then posts it', async () => {
+    const posted: string[] = [];
+    const { outbox, store, clock } = outboxWith(async (body) => {
+      posted.push(body.statusCode);
+      return { eventId: 'e1' };
+    });
+    const item = outbox.enqueue(mark('a'), 10_000);
+    expect(item.notBefore).toBe(new Date(10_000).toISOString());
+    expect(store.outboxItem(item.requestId)?.notBefore).toBe(item.notBefore);
+    expect(outbox.nextRelease()).toBe(10_000);
+    clock.now = 9_999;
+    expect((await outbox.deliver()).held).toBe(1);
+    expect(posted).toEqual([]);
+    clock.now = 10_000;
+    await outbox.deliver();
+    expect(posted).toEqual(['ProvisioningInProgress']);
+    expect(outbox.nextRelease()).toBeUndefined();
+  });
+
+  it('undoes an item still held, and only then', async () => {
+    const posted: string[] = [];
+    const { outbox, clock } = outboxWith(async (body) => {
+      posted.push(body.statusCode);
+      return { eventId: 'e1' };
+    });
+    const undone = outbox.enqueue(mark('a'), 10_000);
+    const late = outbox.enqueue(mark('b'), 10_000);
+    expect(outbox.undo(undone.requestId)).toBe('undone');
+    expect(outbox.undo(undone.requestId)).toBe('unknown');
+    clock.now = 10_000;
+    expect(outbox.undo(late.requestId)).toBe('already-sent');
+    await outbox.deliver();
+    expect(posted).toEqual(['ProvisioningInProgress']);
+    expect(outbox.all().map((i) => i.orderId)).toEqual(['b']);
+  });
+
+  it('posts nothing undone while an earlier post was on its way', async () => {
+    const posted: string[] = [];
+    let release: () => void = () => undefined;
+    const { outbox, clock } = outboxWith(async (body) => {
+      const orderId = body.additionalProperties?.[0]?.value ?? '';
+      if (orderId === 'a') await new Promise<void>((resolve) => (release = resolve));
+      posted.push(orderId);
+      return { eventId: orderId };
+    });
+    outbox.enqueue(mark('a'));
+    const b = outbox.enqueue(mark('b'), 5_000);
+    clock.now = 4_000;
+    const delivery = outbox.deliver(); // posting a; b is read again at its turn
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(outbox.undo(b.requestId)).toBe('undone');
+    clock.now = 6_000; // b's grace period would have ended by its turn
+    release();
+    await delivery;
+    expect(posted).toEqual(['a']);
   });
 
   it('rejects an invalid item instead of queueing it', () => {

@@ -1,10 +1,13 @@
 // The status outbox: a status a user marks is on disk before any network call, and is
 // posted until the server confirms it, always under the same X-Request-ID. The server
 // replays a post it has seen (design notes §2), so a crash or a lost answer can make us
-// post again but never store the event twice.
+// post again but never store the event twice. A status may first be held for a grace period
+// (`notBefore`, on disk with it, so a restart keeps holding it): until then it can be undone,
+// which removes it as if never marked.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { OutboxItem as SharedOutboxItem } from '../../preload/model';
+import { isHeld } from '../../preload/hold';
+import type { OutboxItem as SharedOutboxItem, UndoOutcome } from '../../preload/model';
 import { MARKABLE_STATUSES } from '../../preload/order-status';
 import { SellerApiError } from './api/errors';
 import type { MarketplaceEvent, NewMarketplaceEvent } from './api/wire';
@@ -25,6 +28,8 @@ export const OutboxItem = z.object({
   lastError: z.string().optional(),
   /** The stored event, once the server confirmed it. */
   eventId: z.string().optional(),
+  /** Held until this moment (ISO time), so it can be undone; absent: sent at once. */
+  notBefore: z.string().optional(),
 });
 export type OutboxItem = SharedOutboxItem;
 // Fails to compile when the stored form reads other than preload/model.ts declares.
@@ -48,7 +53,9 @@ export function eventBody(item: OutboxItem): NewMarketplaceEvent {
 /** Where the items live (the account store): each change is durable when the call returns. */
 export interface OutboxStore {
   outboxItems(orderId?: string): OutboxItem[];
+  outboxItem(requestId: string): OutboxItem | undefined;
   putOutboxItem(item: OutboxItem): void;
+  deleteOutboxItem(requestId: string): void;
   pendingOutboxCount(): number;
 }
 
@@ -66,6 +73,8 @@ export interface DeliveryReport {
   failed: OutboxItem[];
   /** Items left pending by a failure that may pass (network, 5xx, 429). */
   deferred: number;
+  /** Items still in their grace period (and those of their orders marked after them). */
+  held: number;
   /** The first failure that may pass, to schedule the next try by. */
   transientError?: SellerApiError;
 }
@@ -94,17 +103,37 @@ export class Outbox {
     return this.ports.store.pendingOutboxCount();
   }
 
-  /** Queues a status; it is on disk when this returns. */
-  enqueue(input: NewOutboxItem): OutboxItem {
+  /** Queues a status, held for `holdMs` first when more than 0; it is on disk when this returns. */
+  enqueue(input: NewOutboxItem, holdMs = 0): OutboxItem {
+    const now = this.ports.now();
     const item: OutboxItem = OutboxItem.parse({
       ...input,
       requestId: randomUUID(),
-      createdAt: new Date(this.ports.now()).toISOString(),
+      createdAt: new Date(now).toISOString(),
       state: 'pending',
       attempts: 0,
+      ...(holdMs > 0 ? { notBefore: new Date(now + holdMs).toISOString() } : {}),
     });
     this.ports.store.putOutboxItem(item);
     return item;
+  }
+
+  /** Removes a status still held; one whose grace period has ended is on its way and stays. */
+  undo(requestId: string): UndoOutcome {
+    const item = this.ports.store.outboxItem(requestId);
+    if (!item) return 'unknown';
+    if (!isHeld(item, this.ports.now())) return 'already-sent';
+    this.ports.store.deleteOutboxItem(requestId);
+    return 'undone';
+  }
+
+  /** When the first held item's grace period ends (ms since the epoch), if one is held. */
+  nextRelease(): number | undefined {
+    const now = this.ports.now();
+    const times = this.all()
+      .filter((item) => isHeld(item, now))
+      .map((item) => Date.parse(item.notBefore ?? ''));
+    return times.length > 0 ? Math.min(...times) : undefined;
   }
 
   /** Puts a failed item back in the queue (the user asked to try again). */
@@ -131,12 +160,19 @@ export class Outbox {
   }
 
   private async deliverPending(): Promise<DeliveryReport> {
-    const report: DeliveryReport = { sent: [], failed: [], deferred: 0 };
-    // An order whose earlier item could not be posted yet keeps its later items back, so
-    // statuses reach the marketplace in the order the user marked them.
+    const report: DeliveryReport = { sent: [], failed: [], deferred: 0, held: 0 };
+    // An order whose earlier item could not be posted yet (or is held) keeps its later items
+    // back, so statuses reach the marketplace in the order the user marked them.
     const blocked = new Set<string>();
-    for (const item of this.all()) {
-      if (item.state !== 'pending') continue;
+    for (const { requestId } of this.all()) {
+      // Read again at its turn: it may have been undone while earlier posts were on their way.
+      const item = this.ports.store.outboxItem(requestId);
+      if (item?.state !== 'pending') continue;
+      if (isHeld(item, this.ports.now())) {
+        blocked.add(item.orderId);
+        report.held += 1;
+        continue;
+      }
       if (blocked.has(item.orderId)) {
         report.deferred += 1;
         continue;

@@ -3,8 +3,16 @@
 // notify, and delivers the statuses the user marks. Everything platform-specific comes in
 // through its ports, so it runs the same in Electron, the CLI and the tests.
 
-import type { Connection, CoreEvent, CoreStatus, Explained, OrderDetail } from '../../preload/model';
+import type {
+  Connection,
+  CoreEvent,
+  CoreStatus,
+  Explained,
+  OrderDetail,
+  UndoOutcome,
+} from '../../preload/model';
 import { isUsualTransition, type MarkableStatus } from '../../preload/order-status';
+import { statusLabel } from '../../preload/status-words';
 import type { SellerApiClient } from './api/client';
 import { PAGE } from './api/routes';
 import type { Order } from './api/wire';
@@ -33,6 +41,8 @@ export interface CoreSettings {
   notificationsEnabled: boolean;
   pausedUntil: string | null;
   reminderAfterMinutes: number;
+  /** A marked status is held this long before it is sent, so it can be undone; 0 sends at once. */
+  undoSeconds: number;
 }
 
 export interface CorePorts {
@@ -78,6 +88,9 @@ export class SellerCore {
   private readonly outbox: Outbox;
   private readonly now: () => number;
   private readonly log: Log;
+  private readonly timers: Timers;
+  /** Delivers the held statuses once the first one's grace period ends. */
+  private releaseTimer: unknown;
   private announcing: Promise<void> = Promise.resolve();
   private backlogWalk: Promise<void> | undefined;
   private stopped = false;
@@ -99,6 +112,7 @@ export class SellerCore {
   ) {
     this.now = ports.now ?? Date.now;
     this.log = ports.log ?? silentLog;
+    this.timers = ports.timers ?? { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
     this.outbox = new Outbox({
       store,
       post: (body, requestId) => ports.client.sendEvent(body, requestId),
@@ -114,7 +128,7 @@ export class SellerCore {
     this.poller = new Poller({
       poll: () => this.poll(),
       intervalMs: () => ports.settings().pollIntervalSeconds * 1000,
-      timers: ports.timers ?? { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) },
+      timers: this.timers,
       onState: (state, error) => this.onPollerState(state, error),
     });
   }
@@ -141,12 +155,14 @@ export class SellerCore {
   start(): Promise<void> {
     for (const message of this.startupProblems.splice(0)) this.emit({ type: 'problem', message });
     void this.announce();
+    this.scheduleRelease();
     return this.poller.start();
   }
 
   /** Stops for good: a poll still running ends without telling anyone anything. */
   stop(): void {
     this.stopped = true;
+    this.timers.clearTimeout(this.releaseTimer);
     this.poller.stop();
     void this.fetcher.stop();
     this.listeners.clear();
@@ -243,25 +259,44 @@ export class SellerCore {
   }
 
   /**
-   * Marks an order's status: committed to the store before this returns, then posted. An
-   * unusual transition needs `override`.
+   * Marks an order's status: committed to the store before this returns, then posted once the
+   * grace period (settings' undoSeconds) has passed. An unusual transition needs `override`.
    */
   markStatus(request: MarkRequest): OutboxItem {
     const from = this.store.storedOrder(request.orderId)?.status;
     if (!request.override && !isUsualTransition(from, request.statusCode)) {
       throw new TransitionError(
-        `Marking ${request.statusCode.replace('Provisioning', '')} after ${from?.replace('Provisioning', '') ?? 'no status'} is unusual; confirm to do it anyway.`,
+        `Marking an order ${statusLabel(request.statusCode)} while it is ${statusLabel(from)} is unusual; confirm to do it anyway.`,
       );
     }
-    const item = this.outbox.enqueue({
-      orderId: request.orderId,
-      statusCode: request.statusCode,
-      description: request.description,
-      detailedDescription: request.detailedDescription,
-    });
+    const item = this.outbox.enqueue(
+      {
+        orderId: request.orderId,
+        statusCode: request.statusCode,
+        description: request.description,
+        detailedDescription: request.detailedDescription,
+      },
+      this.ports.settings().undoSeconds * 1000,
+    );
     this.emitStatus();
-    void this.deliverOutbox();
+    if (item.notBefore === undefined) void this.deliverOutbox();
+    else this.scheduleRelease();
     return item;
+  }
+
+  /**
+   * Takes back a status still in its grace period: it is removed and never sent, and the order
+   * shows its status as before. Past the grace period it is on its way and stays.
+   */
+  undoMark(requestId: string): UndoOutcome {
+    const orderId = this.outbox.all().find((item) => item.requestId === requestId)?.orderId;
+    const outcome = this.outbox.undo(requestId);
+    if (outcome === 'undone' && orderId !== undefined) {
+      this.scheduleRelease();
+      this.emitStatus();
+      this.emit({ type: 'orders-updated', orderIds: [orderId] });
+    }
+    return outcome;
   }
 
   /** The outbox after a delivery attempt, for callers that wait for it (CLI, tests). */
@@ -269,6 +304,25 @@ export class SellerCore {
     const report = await this.outbox.deliver();
     if (report.sent.length + report.failed.length > 0) this.emitStatus();
     return this.outbox.all();
+  }
+
+  /** Delivers when the first held status's grace period ends (also for those held before a restart). */
+  private scheduleRelease(): void {
+    this.timers.clearTimeout(this.releaseTimer);
+    this.releaseTimer = undefined;
+    const release = this.outbox.nextRelease();
+    if (release === undefined || this.stopped) return;
+    this.releaseTimer = this.timers.setTimeout(
+      () => {
+        this.releaseTimer = undefined;
+        // After a delivery already running (which may have passed the item while it was held).
+        void this.outbox
+          .idle()
+          .then(() => this.deliverOutbox())
+          .finally(() => this.scheduleRelease());
+      },
+      Math.max(0, release - this.now()),
+    );
   }
 
   retryDelivery(requestId: string): OutboxItem | undefined {

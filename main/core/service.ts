@@ -19,7 +19,8 @@ import {
   type Responses,
   type UpdateStatus,
 } from '../../preload/contract';
-import { DEFAULT_DESCRIPTIONS } from '../../preload/order-status';
+import { describeMark } from '../../preload/marked-by';
+import { osAccountName } from './account-name';
 import { SellerApiClient, type SellerApiClientOptions } from './api/client';
 import { SellerApiError } from './api/errors';
 import { checkBaseUrl, type Transport } from './api/transport';
@@ -66,6 +67,8 @@ export interface ServicePorts {
   /** Where the core and its client tell support what happened; silent by default. */
   log?: Log;
   logFolder?: LogFolderPort;
+  /** The computer account's name, for statuses marked without "Your name" set; default account-name.ts. */
+  accountName?: () => string;
 }
 
 /** Items kept aside that a diagnosis names one by one. */
@@ -127,6 +130,7 @@ export class SellerTrayService {
   private demoSecret: string | undefined;
   private readonly unheard: ServiceEvent[] = [];
   private updates: UpdatesPort = NO_UPDATER;
+  private accountName: string | undefined;
 
   private readonly log: Log;
 
@@ -201,11 +205,10 @@ export class SellerTrayService {
     listOrders: async (query) => this.listOrders(query),
     getOrder: ({ orderId }) => this.requireCore().order(orderId),
     markStatus: async (mark) => {
-      const description =
-        mark.description ||
-        (mark.statusCode === 'ProvisioningFailed' ? '' : DEFAULT_DESCRIPTIONS[mark.statusCode]);
+      const description = describeMark(mark.statusCode, this.actorName(), mark.description);
       return this.requireCore().markStatus({ ...mark, description });
     },
+    undoMark: async ({ requestId }) => ({ outcome: this.requireCore().undoMark(requestId) }),
     retryDelivery: async ({ requestId }) => {
       const item = this.requireCore().retryDelivery(requestId);
       if (!item) throw new ServiceError('not-found', 'There is no failed status to send again with that id.');
@@ -258,6 +261,13 @@ export class SellerTrayService {
     return this.settings;
   }
 
+  /** Who this laptop's marks are by: "Your name", else the computer account's name (read once). */
+  private actorName(): string {
+    if (this.settings.actorName !== '') return this.settings.actorName;
+    this.accountName ??= (this.ports.accountName ?? osAccountName)();
+    return this.accountName;
+  }
+
   state(): AppState {
     const status = this.core?.status();
     return {
@@ -265,6 +275,7 @@ export class SellerTrayService {
       baseUrl: this.settings.baseUrl,
       clientId: this.settings.clientId,
       secretStored: this.secretStored,
+      actorName: this.actorName(),
       connection: status?.connection ?? 'starting',
       lastSuccessfulPoll: status?.lastSuccessfulPoll ?? null,
       lastError: status?.lastError ?? null,

@@ -28,6 +28,8 @@ const configured: Settings = {
   reminderAfterMinutes: 0,
   openAtLogin: true,
   checkForUpdatesAutomatically: false,
+  undoSeconds: 5,
+  actorName: 'Anna Virtanen',
   demoMode: false,
   api: { routes: { listNewEvents: { path: '/seller/v2/events/unseen' } }, pageSize: 50 },
   staleInProgressDays: 14,
@@ -54,7 +56,7 @@ describe.runIf(process.platform !== 'win32')('settings file mode', () => {
 });
 
 describe('settings defaults', () => {
-  it('are: not configured, every 60 s, notifications on, not paused, reminder after 4 h, no login item, update checks, no demo, in progress flagged after 7 days, longest waiting first', () => {
+  it('are: not configured, every 60 s, notifications on, not paused, reminder after 4 h, no login item, update checks, no demo, in progress flagged after 7 days, longest waiting first, 10 s to undo, the account name', () => {
     expect(DEFAULT_SETTINGS).toEqual({
       baseUrl: '',
       clientId: '',
@@ -68,6 +70,8 @@ describe('settings defaults', () => {
       api: null,
       staleInProgressDays: 7,
       inboxSort: 'longest-waiting',
+      undoSeconds: 10,
+      actorName: '',
     });
   });
 });
@@ -221,6 +225,8 @@ describe('a settings change from the UI', () => {
         pausedUntil: '2026-11-21T18:00:00+01:00',
         reminderAfterMinutes: 15,
         openAtLogin: true,
+        undoSeconds: 0,
+        actorName: '  Anna Virtanen ',
         demoMode: true,
         staleInProgressDays: 0,
         inboxSort: 'newest',
@@ -235,6 +241,8 @@ describe('a settings change from the UI', () => {
         pausedUntil: '2026-11-21T18:00:00+01:00',
         reminderAfterMinutes: 15,
         openAtLogin: true,
+        undoSeconds: 0,
+        actorName: 'Anna Virtanen',
         demoMode: true,
         staleInProgressDays: 0,
         inboxSort: 'newest',
@@ -277,6 +285,13 @@ describe('a settings change from the UI', () => {
     [{ staleInProgressDays: 366 }, 'staleInProgressDays', 'In-progress limit', 'from 1 to 365, or 0'],
     [{ staleInProgressDays: 1.5 }, 'staleInProgressDays', 'In-progress limit', 'whole number of days'],
     [{ inboxSort: 'oldest' }, 'inboxSort', 'Inbox order', 'longest-waiting, newest'],
+    [{ undoSeconds: 61 }, 'undoSeconds', 'Time to undo', 'from 0 to 60'],
+    [{ undoSeconds: -1 }, 'undoSeconds', 'Time to undo', 'from 0 to 60'],
+    [{ undoSeconds: 2.5 }, 'undoSeconds', 'Time to undo', 'whole number'],
+    [{ actorName: 'Anna: admin' }, 'actorName', 'Your name', 'colon'],
+    [{ actorName: 'Anna\nVirtanen' }, 'actorName', 'Your name', 'control characters'],
+    [{ actorName: 'A'.repeat(101) }, 'actorName', 'Your name', 'at most 100 characters'],
+    [{ actorName: 7 }, 'actorName', 'Your name', 'without a colon'],
     [{ theme: 'dark' }, 'theme', 'theme', 'theme is not a setting'],
     [{ clientSecret: 'pw' }, 'clientSecret', 'clientSecret', 'kept in the system keychain'],
   ])('refuses %j, naming %s as the form labels it', (input, field, label, words) => {

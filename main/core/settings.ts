@@ -16,6 +16,7 @@ import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
 import { INBOX_SORTS } from '../../preload/inbox-sort';
+import { ACTOR_NAME_MAX, actorNameProblem } from '../../preload/marked-by';
 import {
   type ApiSection,
   MAX_CLIENT_ID_LENGTH,
@@ -23,6 +24,7 @@ import {
   REMINDER_AFTER_MINUTES,
   type Settings as SharedSettings,
   STALE_IN_PROGRESS_DAYS,
+  UNDO_SECONDS,
 } from '../../preload/model';
 import type { SellerApiClientOptions } from './api/client';
 import { OPERATIONS, type Operation, PAGE, type RouteOverrides, routePathProblem } from './api/routes';
@@ -30,7 +32,7 @@ import { checkBaseUrl } from './api/transport';
 import { userDataDir } from './paths';
 import type { Same } from './same-type';
 
-export { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES, STALE_IN_PROGRESS_DAYS };
+export { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES, STALE_IN_PROGRESS_DAYS, UNDO_SECONDS };
 
 /** One schema per setting, without defaults: the patch schema is built from the same pieces. */
 const fields = {
@@ -102,6 +104,20 @@ const fields = {
   // The inbox (issue 12).
   staleInProgressDays: z.int().min(STALE_IN_PROGRESS_DAYS.off).max(STALE_IN_PROGRESS_DAYS.max),
   inboxSort: z.enum(INBOX_SORTS),
+
+  // Marking statuses (issue 12).
+  undoSeconds: z.int().min(UNDO_SECONDS.min).max(UNDO_SECONDS.max),
+  /**
+   * The name written into what this laptop posts ("Provisioning started by Anna Virtanen.");
+   * '' = this computer's account name (account-name.ts). No colon: it must read back whole.
+   */
+  actorName: z
+    .string()
+    .trim()
+    .superRefine((name, context) => {
+      const problem = actorNameProblem(name);
+      if (problem) context.addIssue({ code: 'custom', message: `actorName ${problem}` });
+    }),
 };
 
 type Field = keyof typeof fields;
@@ -131,6 +147,10 @@ const RULES: Record<Field, string> = {
   // The inbox (issue 12).
   staleInProgressDays: `must be a whole number of days from 1 to ${STALE_IN_PROGRESS_DAYS.max}, or 0 never to flag an order`,
   inboxSort: `must be one of ${INBOX_SORTS.join(', ')}`,
+
+  // Marking statuses (issue 12).
+  undoSeconds: `must be a whole number of seconds from ${UNDO_SECONDS.min} to ${UNDO_SECONDS.max} (0 sends at once, with no undo)`,
+  actorName: `must be a name of at most ${ACTOR_NAME_MAX} characters, without a colon`,
 };
 
 /**
@@ -152,6 +172,10 @@ const LABELS: Record<Field, string> = {
   // The inbox (issue 12).
   staleInProgressDays: 'In-progress limit',
   inboxSort: 'Inbox order',
+
+  // Marking statuses (issue 12).
+  undoSeconds: 'Time to undo',
+  actorName: 'Your name',
 };
 
 /** The settings as stored: every key present (defaults fill the gaps), unknown keys dropped. */
@@ -170,6 +194,10 @@ export const Settings = z.object({
   // The inbox (issue 12).
   staleInProgressDays: fields.staleInProgressDays.default(STALE_IN_PROGRESS_DAYS.default),
   inboxSort: fields.inboxSort.default('longest-waiting'),
+
+  // Marking statuses (issue 12).
+  undoSeconds: fields.undoSeconds.default(UNDO_SECONDS.default),
+  actorName: fields.actorName.default(''),
 });
 export type Settings = SharedSettings;
 // Fails to compile when the stored form reads other than preload/model.ts declares.

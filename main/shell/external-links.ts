@@ -1,5 +1,8 @@
-// Links the app may open in the user's browser: https only, and only to hosts on an
-// allowlist (the configured marketplace's). Everything else is refused, never opened.
+// Links the app may open outside the window: in the browser, https only and only to hosts on
+// an allowlist (the configured marketplace's); and an order contact's mailto: or tel: link
+// of the one plain shape the window makes (preload/contact-links.ts). Everything else is
+// refused, never opened.
+import { isContactHref } from '../../preload/contact-links';
 import type { OpenExternal } from './electron-ports';
 
 /** Whether `url` is an https URL, without credentials, on one of `allowedHosts`. */
@@ -31,7 +34,7 @@ export async function openExternalIfAllowed(
   url: string,
   allowedHosts: readonly string[],
 ): Promise<boolean> {
-  if (!isAllowedExternalUrl(url, allowedHosts)) return false;
+  if (!isAllowedExternalUrl(url, allowedHosts) && !isContactHref(url)) return false;
   await openExternal(url);
   return true;
 }

@@ -88,6 +88,8 @@ describe('the notifier', () => {
       const { sim, service, notifications, shown, notifier } = await notifierOnService({
         actionsSupported: true,
       });
+      // Sent at once: the grace period to undo a mark is the core's to hold (test/core.test.ts).
+      await service.handle('setSettings', { undoSeconds: 0 });
       const order = sim.store.addPurchase({});
       await service.handle('checkNow', undefined);
       await until(() => notifications.created.length === 1);

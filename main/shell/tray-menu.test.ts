@@ -39,6 +39,7 @@ const baseState: AppState = {
   baseUrl: 'http://127.0.0.1:1',
   clientId: 'demo-client',
   secretStored: false,
+  actorName: 'Anna Virtanen',
   connection: 'ok',
   lastSuccessfulPoll: null,
   lastError: null,

@@ -5,7 +5,7 @@ import { EVENT_CHANNEL } from '../../preload/contract';
 import { cancellable, FakeWindow } from '../../test/support/shell-fakes';
 import { applicationMenu } from './app-menu';
 import { APP_URL } from './app-origin';
-import { hostOf, isAllowedExternalUrl } from './external-links';
+import { hostOf, openExternalIfAllowed } from './external-links';
 import { AppWindow } from './window';
 
 function appWindow({ devTools = false } = {}) {
@@ -21,9 +21,15 @@ function appWindow({ devTools = false } = {}) {
     preloadPath: '/app/dist/preload/index.cjs',
     devTools,
     isQuitting: () => quitting,
-    openExternal: (url) => {
-      if (isAllowedExternalUrl(url, hostOf('https://marketplace.example.com/api'))) external.push(url);
-    },
+    // As main/index.ts wires it.
+    openExternal: (url) =>
+      void openExternalIfAllowed(
+        async (allowed) => {
+          external.push(allowed);
+        },
+        url,
+        hostOf('https://marketplace.example.com/api'),
+      ),
   });
   return { window, created, external, quit: () => (quitting = true) };
 }
@@ -81,6 +87,32 @@ describe('the window', () => {
     });
     // Only the allowlisted https link went to the browser.
     expect(external).toEqual(['https://marketplace.example.com/orders/1']);
+  });
+
+  it("opens a contact's plain mailto: or tel: link in the mail or phone app, staying in the app", () => {
+    const { window, created, external } = appWindow();
+    window.get();
+    const contents = created[0]?.webContents;
+    const clicked = [
+      'mailto:erika@acme.example',
+      'tel:+49301234567',
+      'mailto:erika@acme.example?bcc=all@evil.example',
+      'mailto:a@acme.example,b@evil.example',
+      'tel:+49;phone-context=evil',
+      'sms:+4930',
+    ];
+    for (const url of clicked) {
+      const event = cancellable();
+      contents?.emit('will-navigate', event, url);
+      expect(event.prevented, url).toBe(true);
+      expect(contents?.windowOpenHandler?.({ url })).toEqual({ action: 'deny' });
+    }
+    expect(external).toEqual([
+      'mailto:erika@acme.example',
+      'mailto:erika@acme.example',
+      'tel:+49301234567',
+      'tel:+49301234567',
+    ]);
   });
 
   it('denies every permission request and check', () => {

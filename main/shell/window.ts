@@ -1,7 +1,9 @@
 // The one window: created hidden with Electron's security checklist applied, shown and focused
 // from the tray or a notification, hidden rather than closed (the app lives in the tray) unless
 // the app is quitting. It cannot navigate away, open windows, attach webviews, or get
-// permissions; links to allowed https hosts open in the browser instead.
+// permissions; links to allowed https hosts open in the browser instead, and a contact's
+// mailto: or tel: link in the mail or phone app.
+import { isContactHref } from '../../preload/contact-links';
 import { EVENT_CHANNEL, type ShellEvent } from '../../preload/contract';
 import { APP_URL, isAppUrl } from './app-origin';
 import type { WindowOptions, WindowPort } from './electron-ports';
@@ -91,7 +93,11 @@ function secure(window: WindowPort, options: AppWindowOptions): void {
   const stayInApp = (event: { preventDefault(): void }, url: string) => {
     if (!isAppUrl(url)) event.preventDefault();
   };
-  contents.on('will-navigate', stayInApp);
+  contents.on('will-navigate', (event, url) => {
+    stayInApp(event, url);
+    // A click on a contact's e-mail or telephone: the window stays, the mail or phone app opens.
+    if (isContactHref(url)) options.openExternal(url);
+  });
   contents.on('will-redirect', stayInApp);
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {

@@ -1,17 +1,22 @@
-// A modal question. Focus moves into it (to the safe choice), stays inside it while it is
-// open (Tab wraps), Escape cancels, and focus goes back where it was when it closes.
+// A modal question about a risky step. The safe choice is the primary button and has the
+// focus, so Enter or Escape never takes the risk; focus stays inside while it is open (Tab
+// wraps), and goes back where it was when it closes.
 import { type KeyboardEvent, useEffect, useId, useRef } from 'react';
 
 export function ConfirmDialog({
   title,
   message,
-  confirmLabel,
+  safeLabel,
+  riskyLabel,
   onConfirm,
   onCancel,
 }: {
   title: string;
   message: string;
-  confirmLabel: string;
+  /** The primary, focused button: it cancels. */
+  safeLabel: string;
+  /** The secondary button that goes ahead. */
+  riskyLabel: string;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -63,11 +68,11 @@ export function ConfirmDialog({
         <h2 id={titleId}>{title}</h2>
         <p id={messageId}>{message}</p>
         <div className="dialog-actions">
-          <button ref={cancelRef} type="button" onClick={onCancel}>
-            Cancel
+          <button type="button" className="danger-outline" onClick={onConfirm}>
+            {riskyLabel}
           </button>
-          <button type="button" className="primary" onClick={onConfirm}>
-            {confirmLabel}
+          <button ref={cancelRef} type="button" className="primary" onClick={onCancel}>
+            {safeLabel}
           </button>
         </div>
       </div>

@@ -1,5 +1,6 @@
-// Copies an id to the clipboard. The clipboard can be unavailable (no permission, a page
-// without focus): the user is then told to copy the text by hand.
+// Copies a value (an id, an e-mail address, a list of them) to the clipboard. The clipboard
+// can be unavailable (no permission, a page without focus): the user is then told to copy
+// the text by hand.
 import { useEffect, useState } from 'react';
 
 export function CopyButton({ value, label, text = 'Copy' }: { value: string; label: string; text?: string }) {

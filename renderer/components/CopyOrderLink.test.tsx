@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseOrderLink } from '../../preload/order-link';
 import { createFakeBridge } from '../../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullView } from '../../test/support/renderer/fixtures';
-import { renderWithBridge } from '../../test/support/renderer/render';
+import { renderWithUndo } from '../../test/support/renderer/render';
 import { CopyOrderLink } from './CopyOrderLink';
 import { OrderDetail } from './OrderDetail';
 
@@ -19,7 +19,7 @@ describe('Copy link', () => {
   it('is on the order page and copies a link that opens this very order', async () => {
     const writeText = vi.fn().mockResolvedValue(undefined);
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
-    renderWithBridge(
+    renderWithUndo(
       createFakeBridge({ views: [fullView()] }),
       <OrderDetail orderId={FULL_ORDER_ID} onBack={() => {}} />,
     );

@@ -1,53 +1,67 @@
-// The order's lines: what was bought, how many, at what price, and who takes delivery.
+// What to provision, line by line: the product, the line total, the quantity with its unit
+// named and the price for its base quantity, the seller's item id and the line's note. Few
+// elements per line, and lines out of view are not laid out (styles.css), so an order of
+// hundreds of lines opens about as fast as one of a few. Delivery contacts are listed once
+// each below (DeliveryContacts). The server's words are isolated and plain, as ServerText has them.
+import { memo } from 'react';
 import type { DocumentLine } from '../../preload/marketplace';
-import { formatAmount, formatQuantity } from '../format';
-import { ContactDetails } from './ContactDetails';
-import { FieldList } from './FieldList';
-import { ServerText } from './ServerText';
+import { paragraphText, plainText } from '../../preload/marketplace-text';
+import { formatAmount, formatPer, formatQuantity, lineTotal } from '../format';
+import { unitName } from '../unit-names';
 
-export function DocumentLines({ lines, currency }: { lines: DocumentLine[]; currency: string }) {
+/** Drawn again only when the order's lines change (not on the page's other state: undo, errors, …). */
+export const DocumentLines = memo(function DocumentLines({
+  lines,
+  currency,
+}: {
+  lines: DocumentLine[];
+  currency: string;
+}) {
   if (lines.length === 0) return <p className="muted">The order has no lines.</p>;
   return (
     <ol className="lines" aria-label="Order lines">
-      {lines.map((line, index) => {
-        const item = line.lineItem;
-        const price = item?.price;
-        const label = `Line ${line.lineId ?? index + 1}`;
-        return (
-          // biome-ignore lint/suspicious/noArrayIndexKey: lines keep the server's order; line ids may be absent or repeat
-          <li className="line" key={index}>
-            <h4>
-              {label}
-              {item?.name !== undefined && (
-                <>
-                  : <ServerText text={item.name} />
-                </>
-              )}
-            </h4>
-            <FieldList
-              label={label}
-              fields={[
-                ['Line id', line.lineId],
-                ['Product', item?.name],
-                ["Seller's item id", item?.sellersItemId],
-                ['Quantity', formatQuantity(item?.quantity)],
-                [
-                  'Price',
-                  formatAmount(
-                    price?.priceAmount?.amount,
-                    price?.priceAmount?.currencyCode ??
-                      (price?.priceAmount?.amount === undefined ? undefined : currency),
-                  ),
-                ],
-                ['Price currency', price?.priceAmount?.currencyCode],
-                ['Per', formatQuantity(price?.baseQuantity)],
-                ['Line note', line.note && <ServerText text={line.note} lines />],
-              ]}
-            />
-            <ContactDetails contact={item?.delivery?.contact} label={`${label}: delivery contact`} />
-          </li>
-        );
-      })}
+      {lines.map((line, index) => lineItem(line, index + 1, currency))}
     </ol>
+  );
+});
+
+/** One line (a plain function, not a component: hundreds of them cost no component each). */
+function lineItem(line: DocumentLine, position: number, currency: string) {
+  const item = line.lineItem;
+  const price = item?.price;
+  const priceCurrency = price?.priceAmount?.currencyCode ?? currency;
+  const amount = price?.priceAmount?.amount;
+  const total = lineTotal(item?.quantity, { amount, base: price?.baseQuantity });
+  const quantity = formatQuantity(item?.quantity);
+  // "176 users × €9.95 per month"; a quantity without a unit says what it is.
+  const counted = quantity === '' || item?.quantity?.unitCode ? quantity : `Quantity ${quantity}`;
+  const priced =
+    amount === undefined ? '' : `${formatAmount(amount, priceCurrency)} ${formatPer(price?.baseQuantity)}`;
+  const facts = [counted, priced.trim()].filter((part) => part !== '').join(' × ');
+  // Only a unit code this app does not name is the server's text there: isolated then.
+  const unitCode = item?.quantity?.unitCode;
+  const unknownUnit = unitCode !== undefined && unitCode !== '' && unitName(unitCode, 1) === undefined;
+  return (
+    // Lines keep the server's order; line ids may be absent or repeat, so the position is the key.
+    <li className="line" key={position}>
+      <bdi className="line-product server-text">
+        {plainText(item?.name ?? `Line ${line.lineId ?? position}`)}
+      </bdi>
+      <p className="line-facts">
+        {total && (
+          <span className="line-total">{`${formatAmount(total.amount, priceCurrency)}${total.per && ` ${total.per}`}`}</span>
+        )}
+        {unknownUnit ? <bdi className="server-text">{plainText(facts)}</bdi> : facts}
+        {item?.sellersItemId !== undefined && (
+          <>
+            {/* No-break spaces: "Item id" stays with its id, "Line" with its number. */}
+            {facts === '' ? 'Item\u00a0id\u00a0' : ' · Item\u00a0id\u00a0'}
+            <bdi className="server-text mono">{plainText(item.sellersItemId)}</bdi>
+          </>
+        )}
+        {` · Line\u00a0${line.lineId ?? position}`}
+      </p>
+      {line.note && <p className="line-note server-text server-lines">{paragraphText(line.note)}</p>}
+    </li>
   );
 }

@@ -1,5 +1,5 @@
 // Reporting a failed provisioning: the marketplace (and the buyer) need to know what went
-// wrong, so both the description and the detailed description are required.
+// wrong, so both the description and the detailed description are required. Escape cancels.
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { LIMITS } from '../../preload/contract';
 
@@ -43,7 +43,19 @@ export function FailureForm({
   }
 
   return (
-    <form className="failure-form" aria-labelledby={headingId} noValidate onSubmit={submit}>
+    <form
+      className="failure-form"
+      aria-labelledby={headingId}
+      noValidate
+      onSubmit={submit}
+      onKeyDown={(event) => {
+        // Escape leaves the form (not the order), as Cancel does.
+        if (event.key !== 'Escape' || busy) return;
+        event.preventDefault();
+        event.stopPropagation();
+        onCancel();
+      }}
+    >
       <h3 id={headingId}>Report a failure</h3>
       <label htmlFor={descriptionId}>Description (required)</label>
       <input

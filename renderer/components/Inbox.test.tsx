@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { OrderListItem } from '../../preload/contract';
 import { createFakeBridge, type FakeBridge } from '../../test/support/renderer/fake-bridge';
 import { manyOrders } from '../../test/support/renderer/fixtures';
 import { renderWithBridge } from '../../test/support/renderer/render';
@@ -30,7 +31,7 @@ function Harness({
   arrivals = [],
   onArrivalsSeen,
 }: {
-  onOpen: (orderId: string) => void;
+  onOpen: (order: OrderListItem, index: number) => void;
   arrivals?: string[];
   onArrivalsSeen?: (orderIds: string[]) => void;
 }) {
@@ -130,7 +131,10 @@ describe('Inbox', () => {
     expect(selected()?.textContent).toContain('Buyer 1');
     expect(list.getAttribute('aria-activedescendant')).toBe(selected()?.id);
     fireEvent.keyDown(list, { key: 'Enter' });
-    expect(onOpen).toHaveBeenCalledWith('order-00001');
+    expect(onOpen).toHaveBeenCalledWith(
+      expect.objectContaining({ orderId: 'order-00001', buyer: 'Buyer 1' }),
+      1,
+    );
     fireEvent.keyDown(list, { key: 'ArrowUp' });
     fireEvent.keyDown(list, { key: 'ArrowUp' });
     expect(selected()?.textContent).toContain('Buyer 0');

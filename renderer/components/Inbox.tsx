@@ -16,6 +16,7 @@ import { formatAge, formatDateTime, plural, statusLabel } from '../format';
 import { useNow } from '../hooks/useNow';
 import { useOrderPages } from '../hooks/useOrderPages';
 import { useSettings } from '../hooks/useSettings';
+import { isEditable } from '../keyboard';
 import { URGENCY_WORDS, type Urgency, type UrgencyLimits, urgencyOf } from '../urgency';
 import { ErrorAlert } from './ErrorAlert';
 import { FILTERS, INBOX_SORT_CHOICES, type InboxQuery, type InboxSort } from './inbox-query';
@@ -48,7 +49,8 @@ export function Inbox({
   onQueryChange: (query: InboxQuery) => void;
   selectedId: string | null;
   onSelect: (orderId: string) => void;
-  onOpen: (orderId: string) => void;
+  /** Opens an order: its row (shown at once) and where it is in the list (to step to its neighbours). */
+  onOpen: (order: OrderListItem, index: number) => void;
   /** Orders that arrived while the app ran and have not been in view since. */
   arrivals?: readonly string[];
   /** These arrivals came into view (or were opened). */
@@ -148,7 +150,7 @@ export function Inbox({
         const order = orders.rowAt(from);
         if (order) {
           event.preventDefault();
-          onOpen(order.orderId);
+          onOpen(order, from);
         }
         return;
       }
@@ -299,7 +301,7 @@ export function Inbox({
                   limits={limits}
                   onClick={() => {
                     onSelect(order.orderId);
-                    onOpen(order.orderId);
+                    onOpen(order, item.index);
                   }}
                 />
               );
@@ -406,9 +408,4 @@ function RowAge({ order, now, urgency }: { order: OrderListItem; now: number; ur
 
 function rowId(index: number): string {
   return `inbox-row-${index}`;
-}
-
-function isEditable(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }

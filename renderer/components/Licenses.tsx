@@ -1,46 +1,68 @@
-// The licenses the marketplace issued for the order.
+// The licenses the marketplace issued for the order: each holder's e-mail first (what the
+// person provisioning needs), with a copy button for each and one for all, then the license
+// id and any other property.
 import type { License } from '../../preload/marketplace';
 import { ORDER_ID_PROPERTY } from '../../preload/marketplace';
 import { plainText } from '../../preload/marketplace-text';
+import { EmailAddress } from './ContactLink';
 import { CopyButton } from './CopyButton';
-import { FieldList } from './FieldList';
 import { ServerText } from './ServerText';
 
 export function Licenses({ licenses }: { licenses: License[] }) {
   if (licenses.length === 0) return <p className="muted">No licenses for this order yet.</p>;
+  const emails = licenses.flatMap((license) =>
+    license.electronicMail ? [plainText(license.electronicMail)] : [],
+  );
   return (
-    <ul className="cards" aria-label="Licenses">
-      {licenses.map((license, index) => {
-        const others = (license.additionalProperties ?? []).filter((p) => p.name !== ORDER_ID_PROPERTY);
-        return (
-          <li className="card" key={license.licenseId ?? `license-${index}`}>
-            <FieldList
-              label={`License ${index + 1}`}
-              fields={[
-                [
-                  'License id',
-                  license.licenseId !== undefined && (
-                    <>
-                      <span className="mono">
-                        <ServerText text={license.licenseId} />
-                      </span>{' '}
-                      <CopyButton value={license.licenseId} label="license id" />
-                    </>
-                  ),
-                ],
-                ['Holder e-mail', license.electronicMail],
-                ...others.map(
-                  (property) =>
-                    [
-                      plainText(property.name),
-                      property.description ? `${property.value} (${property.description})` : property.value,
-                    ] as const,
-                ),
-              ]}
-            />
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      {emails.length > 1 && (
+        <p className="copy-all">
+          <CopyButton value={emails.join('\n')} label="all e-mails" text="Copy all e-mails" />
+        </p>
+      )}
+      <ul className="license-list" aria-label="Licenses">
+        {licenses.map((license, index) => {
+          const others = (license.additionalProperties ?? []).filter((p) => p.name !== ORDER_ID_PROPERTY);
+          return (
+            <li className="license" key={license.licenseId ?? `license-${index}`}>
+              <span className="license-email">
+                {license.electronicMail ? (
+                  <>
+                    <EmailAddress address={license.electronicMail} />{' '}
+                    <CopyButton value={plainText(license.electronicMail)} label="e-mail" />
+                  </>
+                ) : (
+                  <span className="muted">No e-mail</span>
+                )}
+              </span>
+              {license.licenseId !== undefined && (
+                <span className="license-id">
+                  <span className="muted">License id </span>
+                  <span className="mono">
+                    <ServerText text={license.licenseId} />
+                  </span>{' '}
+                  <CopyButton value={license.licenseId} label="license id" />
+                </span>
+              )}
+              {others.map((property, propertyIndex) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the server's properties, in its order
+                <span className="license-property" key={propertyIndex}>
+                  <span className="muted">
+                    <ServerText text={property.name} />{' '}
+                  </span>
+                  <ServerText
+                    text={
+                      property.description
+                        ? `${property.value ?? ''} (${property.description})`
+                        : (property.value ?? '')
+                    }
+                  />
+                </span>
+              ))}
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }

@@ -1,11 +1,12 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { OrderListItem, OrderView } from '../../preload/contract';
 import type { Order } from '../../preload/marketplace';
 import { createFakeBridge, historyEvent } from '../../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullOrder, fullView } from '../../test/support/renderer/fixtures';
-import { renderWithBridge } from '../../test/support/renderer/render';
-import { formatAmount } from '../format';
+import { renderWithUndo } from '../../test/support/renderer/render';
+import { formatAmount, formatDate, formatDateTime } from '../format';
 import { OrderDetail } from './OrderDetail';
 
 afterEach(() => {
@@ -16,10 +17,11 @@ afterEach(() => {
 async function renderOrder(view = fullView()) {
   const bridge = createFakeBridge({ views: [view] });
   const onBack = vi.fn();
+  const onStep = vi.fn();
   const orderId = view.order.orderId ?? FULL_ORDER_ID;
-  renderWithBridge(bridge, <OrderDetail orderId={orderId} onBack={onBack} />);
-  await screen.findByRole('heading', { level: 2 });
-  return { bridge, onBack };
+  renderWithUndo(bridge, <OrderDetail orderId={orderId} onBack={onBack} onStep={onStep} />);
+  await screen.findByRole('region', { name: 'To provision' });
+  return { bridge, onBack, onStep };
 }
 
 /** The value a description list gives a label, within `scope`. */
@@ -30,48 +32,173 @@ function fieldValue(scope: HTMLElement, label: string): string | undefined {
 
 const list = (name: string) => screen.getByRole('list', { name }) as HTMLElement;
 const region = (name: string) => screen.getByRole('region', { name }) as HTMLElement;
+const heading = () => screen.getByRole('heading', { level: 2 });
+
+/** An order whose lines use the marketplace's unit codes (and one it does not know). */
+function orderWithUnits(): Order {
+  const base = fullOrder();
+  const price = (amount: number, value: number, unitCode = 'MON') => ({
+    priceAmount: { amount, currencyCode: 'EUR' },
+    baseQuantity: { value, unitCode },
+  });
+  return {
+    ...base,
+    documentLines: [
+      {
+        lineId: 1,
+        lineItem: {
+          name: 'Seller Suite Standard',
+          sellersItemId: 'SS-STD',
+          quantity: { value: 176, unitCode: 'USR' },
+          price: price(9.95, 1),
+        },
+      },
+      {
+        lineId: 2,
+        lineItem: {
+          name: 'Backup Vault 1 TB',
+          sellersItemId: 'BV-1TB',
+          quantity: { value: 2, unitCode: 'EA' },
+          price: price(240, 12),
+        },
+      },
+      {
+        lineId: 3,
+        lineItem: {
+          name: 'Priority Support',
+          quantity: { value: 1, unitCode: 'C62' },
+          price: price(1499, 1, 'ANN'),
+        },
+      },
+      { lineId: 4, lineItem: { name: 'Seat pack', quantity: { value: 25, unitCode: 'SEAT' } } },
+    ],
+  };
+}
+
+/** The full order's inbox row, as the inbox hands it over when the order is opened: it came in `hoursAgo`. */
+function fullRow(hoursAgo: number): OrderListItem {
+  const since = new Date(Date.now() - hoursAgo * 3_600_000).toISOString();
+  return {
+    orderId: FULL_ORDER_ID,
+    status: 'ProvisioningStarted',
+    purchaseType: 'ServicePurchased',
+    since,
+    statusSince: since,
+    waiting: true,
+    unopened: false,
+    delivery: null,
+    buyer: 'Acme Industrial GmbH',
+    product: 'CloudSoft Analytics × 25',
+    total: '€1,234.50',
+  };
+}
 
 describe('OrderDetail', () => {
-  it('shows a stored order whose refresh failed, says since when, and reads it again when told', async () => {
-    const { bridge } = await renderOrder(
-      fullView({
-        fetchedAt: '2026-11-20T10:42:00.000Z',
-        refreshProblem: 'getOrder: HTTP 503 ServiceUnavailable',
-      }),
-    );
-    const note = screen.getByText(/the marketplace did not answer since/);
-    expect(note.querySelector('time[datetime="2026-11-20T10:42:00.000Z"]')).not.toBeNull();
-    expect(screen.getByRole('heading', { level: 2 }).textContent).toBeTruthy(); // the order is still shown
-    const view = bridge.views.get(FULL_ORDER_ID);
-    if (!view) throw new Error('no view');
-    view.refreshProblem = null;
-    const loads = bridge.callsOf('getOrder').length;
-    act(() => bridge.emit({ type: 'orders-updated', orderIds: ['someone-else'] }));
-    expect(bridge.callsOf('getOrder')).toHaveLength(loads);
-    act(() => bridge.emit({ type: 'orders-updated', orderIds: [FULL_ORDER_ID] }));
-    await waitFor(() => expect(screen.queryByText(/the marketplace did not answer since/)).toBeNull());
+  it('opens at once from the inbox row, then shows the whole order', async () => {
+    const bridge = createFakeBridge({ views: [fullView()] });
+    let answer: (view: OrderView) => void = () => undefined;
+    bridge.handle('getOrder', () => new Promise<OrderView>((resolve) => (answer = resolve)));
+    renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} preview={fullRow(3)} onBack={() => {}} />);
+    expect(heading().textContent).toBe('Acme Industrial GmbH');
+    expect(document.activeElement).toBe(heading());
+    const head = heading().closest('header') as HTMLElement;
+    expect(head.textContent).toContain('€1,234.50');
+    expect(head.textContent).toContain('New');
+    expect(head.textContent).toContain('Waiting 3 h');
+    expect(screen.getByRole('button', { name: 'Start provisioning' })).toBeTruthy();
+    expect(screen.getByText('Loading the order…')).toBeTruthy();
+
+    act(() => answer(fullView({ status: 'ProvisioningStarted', outbox: [] })));
+    expect(await screen.findByRole('region', { name: 'To provision' })).toBeTruthy();
+    expect(document.activeElement).toBe(heading()); // the same heading: focus stays
   });
 
-  it('shows every field of a fully populated order', async () => {
+  it('keeps a mark made before the whole order arrived, and the focus on the next action', async () => {
+    const bridge = createFakeBridge({ views: [fullView({ status: 'ProvisioningStarted', outbox: [] })] });
+    const answers: ((view: OrderView) => void)[] = [];
+    bridge.handle('getOrder', () => new Promise<OrderView>((resolve) => answers.push(resolve)));
+    renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} preview={fullRow(24)} onBack={() => {}} />);
+    const start = screen.getByRole('button', { name: 'Start provisioning' });
+    start.focus();
+    fireEvent.click(start);
+    const actions = () => screen.getByRole('region', { name: 'Provisioning actions' });
+    await within(actions()).findByText(/^Marked In progress:/);
+    // The whole order arrives, as marked: the same actions, still telling the mark, focus on.
+    const marked = bridge.views.get(FULL_ORDER_ID);
+    if (!marked) throw new Error('no view');
+    for (const answer of answers.splice(0)) act(() => answer(structuredClone(marked)));
+    await screen.findByRole('region', { name: 'To provision' });
+    expect(within(actions()).getByText(/^Marked In progress:/)).toBeTruthy();
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Mark completed' })),
+    );
+  });
+
+  it('puts what to provision first: header, actions, lines, licenses, delivery contacts; then buyer, seller, order', async () => {
+    await renderOrder();
+    const sequence = [
+      heading(),
+      screen.getByRole('region', { name: 'Provisioning actions' }),
+      list('Order lines'),
+      list('Licenses'),
+      list('Delivery contacts'),
+      region('Buyer'),
+      region('Seller'),
+      region('Order details'),
+      region('Provisioning history'),
+    ];
+    for (const [earlier, later] of sequence.slice(0, -1).map((el, i) => [el, sequence[i + 1]] as const)) {
+      // biome-ignore lint/style/noNonNullAssertion: pairs of the list above
+      expect(earlier.compareDocumentPosition(later!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    }
+    expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
+      'To provision',
+      'Buyer',
+      'Seller',
+      'Order details',
+      'Provisioning history',
+    ]);
+  });
+
+  it('names units, gives the price for its base quantity and each line total', async () => {
+    await renderOrder(fullView({ order: orderWithUnits() }));
+    const lines = within(list('Order lines')).getAllByRole('listitem');
+    // No-break spaces keep "Item id" with its id: read as spaces here.
+    const text = lines.map((line) => line.textContent?.replaceAll('\u00a0', ' '));
+    expect(text[0]).toContain('Seller Suite Standard');
+    expect(text[0]).toContain(`176 users × ${formatAmount(9.95, 'EUR')} per month`);
+    expect(text[0]).toContain(`${formatAmount(1751.2, 'EUR')} per month`);
+    expect(text[0]).toContain('Item id SS-STD');
+    expect(text[1]).toContain(`2 units × ${formatAmount(240, 'EUR')} per 12 months`);
+    expect(text[1]).toContain(`${formatAmount(40, 'EUR')} per month`);
+    expect(text[2]).toContain(`1 unit × ${formatAmount(1499, 'EUR')} per year`);
+    expect(text[2]).toContain(`${formatAmount(1499, 'EUR')} per year`);
+    // A unit code the app does not know is shown as it came.
+    expect(text[3]).toContain('25 SEAT');
+    expect(text[3]).not.toContain('undefined');
+  });
+
+  it('shows every field of a fully populated order, dates and amounts in one format', async () => {
     const { bridge } = await renderOrder();
     expect(bridge.callsOf('getOrder')).toEqual([{ orderId: FULL_ORDER_ID }]);
-    const order = region('Order');
+    const order = region('Order details');
     expect(fieldValue(order, 'Order id')).toContain(FULL_ORDER_ID);
-    expect(order.querySelector('time[datetime="2026-11-20T09:30:00.000Z"]')).not.toBeNull();
+    expect(fieldValue(order, 'Issued')).toBe(formatDateTime('2026-11-20T09:30:00.000Z'));
     expect(fieldValue(order, 'Type')).toBe('Purchase');
     expect(fieldValue(order, 'Currency')).toBe('EUR');
     expect(fieldValue(order, 'Note')).toBe('Please provision before Monday');
     expect(fieldValue(order, 'Anticipated total')).toBe(formatAmount(1234.5, 'EUR'));
-    expect(fieldValue(order, 'Total currency')).toBe('EUR');
-    expect(fieldValue(order, 'Starts')).toBe('2026-12-01');
-    expect(fieldValue(order, 'Ends')).toBe('2027-11-30');
-    expect(fieldValue(order, 'Description')).toBe('First contract year');
+    expect(fieldValue(order, 'Valid from')).toBe(formatDate('2026-12-01'));
+    expect(fieldValue(order, 'Valid until')).toBe(formatDate('2027-11-30'));
+    expect(fieldValue(order, 'Validity')).toBe('First contract year');
+    // The same style of date for a calendar date and a timestamp: no YYYY-MM-DD beside "20 Nov 2026".
+    expect(formatDateTime('2026-11-20T09:30:00.000Z')).toContain(formatDate('2026-11-20'));
+    expect(document.body.textContent).not.toMatch(/\d{4}-\d{2}-\d{2}/);
 
     const buyer = region('Buyer');
     expect(fieldValue(buyer, 'Name')).toBe('Acme Industrial GmbH');
-    expect(fieldValue(buyer, 'Account id (ours)')).toContain('ACME-ACCOUNT-77');
+    expect(fieldValue(buyer, 'Our account id')).toContain('ACME-ACCOUNT-77');
     expect(fieldValue(buyer, 'Identifications')).toBe('DE123456789 (scheme VAT)4000001000005 (scheme GLN)');
-    // The buyer's address comes as one addressLine.
     expect(fieldValue(buyer, 'Address')).toBe('Hauptstraße 12');
     expect(fieldValue(buyer, 'Postal code')).toBe('10115');
     expect(fieldValue(buyer, 'City')).toBe('Berlin');
@@ -85,54 +212,115 @@ describe('OrderDetail', () => {
     const seller = region('Seller');
     expect(fieldValue(seller, 'Name')).toBe('CloudSoft Ltd');
     expect(fieldValue(seller, 'Identification')).toBe('GB987654321 (scheme UKVAT)');
-    // The seller's address comes as addressLine1..3, each on a line of its own.
     const lines = [...seller.querySelectorAll('.address-line')].map((l) => l.textContent);
     expect(lines).toEqual(['Unit 4', 'Harbour Business Park', 'Dock Road']);
-    expect(fieldValue(seller, 'Postal code')).toBe('BS1 6AA');
-    expect(fieldValue(seller, 'City')).toBe('Bristol');
-    expect(fieldValue(seller, 'Region')).toBe('ENG');
-    expect(fieldValue(seller, 'Country')).toBe('GB');
 
-    const line = list('Order lines');
-    expect(fieldValue(line, 'Line id')).toBe('1');
-    expect(fieldValue(line, 'Product')).toBe('CloudSoft Analytics');
-    expect(fieldValue(line, "Seller's item id")).toBe('CSA-PRO-25');
-    expect(fieldValue(line, 'Quantity')).toBe('25 SEAT');
-    expect(fieldValue(line, 'Price')).toBe(formatAmount(49.38, 'EUR'));
-    expect(fieldValue(line, 'Price currency')).toBe('EUR');
-    expect(fieldValue(line, 'Per')).toBe('1 MON');
-    expect(fieldValue(line, 'Line note')).toBe('Annual plan, 25 seats');
-    expect(fieldValue(line, 'Contact')).toBe('Max Admin');
-    expect(fieldValue(line, 'Telephone')).toBe('+49 30 7654321');
-    expect(fieldValue(line, 'E-mail')).toBe('it@acme.example');
-    expect(fieldValue(line, 'Contact note')).toBe('Send the login link here');
+    const line = within(list('Order lines')).getByRole('listitem');
+    const lineText = line.textContent?.replaceAll('\u00a0', ' ');
+    expect(lineText).toContain('CloudSoft Analytics');
+    expect(lineText).toContain('Item id CSA-PRO-25');
+    expect(lineText).toContain(`25 SEAT × ${formatAmount(49.38, 'EUR')} per month`);
+    expect(lineText).toContain('Annual plan, 25 seats');
+    expect(lineText).toContain('Line 1');
+
+    const delivery = within(list('Delivery contacts')).getByRole('listitem');
+    expect(delivery.textContent).toContain('For CloudSoft Analytics');
+    expect(fieldValue(delivery, 'Contact')).toBe('Max Admin');
+    expect(fieldValue(delivery, 'E-mail')).toBe('it@acme.example');
+    expect(fieldValue(delivery, 'Contact note')).toBe('Send the login link here');
   });
 
-  it('shows the licenses, the history and the statuses not yet confirmed', async () => {
+  it('links contact e-mails and telephones, breaking addresses after @ and dots', async () => {
     await renderOrder();
-    const licenses = list('Licenses');
-    expect(fieldValue(licenses, 'License id')).toContain('9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d');
-    expect(fieldValue(licenses, 'Holder e-mail')).toBe('licenses@acme.example');
+    const buyer = region('Buyer');
+    expect(within(buyer).getByRole('link', { name: 'erika@acme.example' }).getAttribute('href')).toBe(
+      'mailto:erika@acme.example',
+    );
+    expect(within(buyer).getByRole('link', { name: '+49 30 1234567' }).getAttribute('href')).toBe(
+      'tel:+49301234567',
+    );
+    const email = within(buyer).getByRole('link', { name: 'erika@acme.example' });
+    expect(email.querySelectorAll('wbr')).toHaveLength(2); // after "@" and after "acme."
+  });
 
-    const history = within(list('Provisioning history')).getAllByRole('listitem');
-    expect(history).toHaveLength(2);
-    expect(history[0]?.textContent).toContain('New');
-    expect(history[0]?.textContent).toContain('ServicePurchased');
-    expect(history[0]?.textContent).toContain('Service purchased');
-    expect(history[0]?.querySelector('time[datetime="2026-11-20T09:30:00.000Z"]')).not.toBeNull();
-    expect(history[1]?.textContent).toContain('In progress');
-    expect(history[1]?.textContent).toContain('Setting up the tenant');
-    expect(history[1]?.textContent).toContain('Tenant acme-prod being created in eu-central');
+  it('lists the license e-mails first, to copy one or all', async () => {
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    const view = fullView();
+    view.licenses.push({ licenseId: 'lic-2', electronicMail: 'second.admin@acme.example' });
+    await renderOrder(view);
+    const licenses = within(list('Licenses')).getAllByRole('listitem');
+    expect(licenses.map((l) => l.firstElementChild?.textContent)).toEqual([
+      expect.stringContaining('licenses@acme.example'),
+      expect.stringContaining('second.admin@acme.example'),
+    ]);
+    fireEvent.click(within(licenses[1] as HTMLElement).getByRole('button', { name: 'Copy e-mail' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('second.admin@acme.example'));
+    fireEvent.click(screen.getByRole('button', { name: 'Copy all e-mails' }));
+    await waitFor(() =>
+      expect(writeText).toHaveBeenLastCalledWith('licenses@acme.example\nsecond.admin@acme.example'),
+    );
+  });
 
+  it('shows who marked each status, from any laptop, and in the header who marked it last', async () => {
+    const orderId = FULL_ORDER_ID;
+    await renderOrder(
+      fullView({
+        status: 'ProvisioningCompleted',
+        outbox: [],
+        history: [
+          historyEvent(orderId),
+          historyEvent(orderId, {
+            eventId: '22222222-2222-4222-8222-222222222222',
+            statusCode: 'ProvisioningInProgress',
+            eventTime: '2026-11-20T10:00:00.000Z',
+            description: 'Provisioning started by Anna Virtanen.',
+          }),
+          historyEvent(orderId, {
+            eventId: '33333333-3333-4333-8333-333333333333',
+            statusCode: 'ProvisioningCompleted',
+            eventTime: '2026-11-20T12:00:00.000Z',
+            description: 'Provisioning completed by Bo Berg.',
+          }),
+        ],
+      }),
+    );
+    const events = within(list('Provisioning history')).getAllByRole('listitem');
+    expect(events[0]?.textContent).toContain('Service purchased');
+    expect(events[1]?.textContent).toContain('Marked by Anna Virtanen');
+    expect(events[2]?.textContent).toContain('Marked by Bo Berg');
+    const head = heading().closest('header') as HTMLElement;
+    expect(head.textContent).toContain(
+      `Marked Completed by Bo Berg, ${formatDateTime('2026-11-20T12:00:00.000Z')}`,
+    );
+  });
+
+  it('shows a stored order whose refresh failed, says since when, and reads it again when told', async () => {
+    const { bridge } = await renderOrder(
+      fullView({
+        fetchedAt: '2026-11-20T10:42:00.000Z',
+        refreshProblem: 'getOrder: HTTP 503 ServiceUnavailable',
+      }),
+    );
+    const note = screen.getByText(/the marketplace did not answer since/);
+    expect(note.querySelector('time[datetime="2026-11-20T10:42:00.000Z"]')).not.toBeNull();
+    const view = bridge.views.get(FULL_ORDER_ID);
+    if (!view) throw new Error('no view');
+    view.refreshProblem = null;
+    const loads = bridge.callsOf('getOrder').length;
+    act(() => bridge.emit({ type: 'orders-updated', orderIds: ['someone-else'] }));
+    expect(bridge.callsOf('getOrder')).toHaveLength(loads);
+    act(() => bridge.emit({ type: 'orders-updated', orderIds: [FULL_ORDER_ID] }));
+    await waitFor(() => expect(screen.queryByText(/the marketplace did not answer since/)).toBeNull());
+  });
+
+  it('shows the statuses not yet confirmed, and sends a failed one again', async () => {
+    const { bridge } = await renderOrder();
     const outbox = within(list('Statuses not yet confirmed')).getAllByRole('listitem');
     expect(outbox[0]?.textContent).toContain('Not sent');
     expect(outbox[0]?.textContent).toContain('The marketplace refused the status: BadRequest');
     expect(outbox[1]?.textContent).toContain('Waiting to be sent');
     expect(within(outbox[1] as HTMLElement).queryByRole('button')).toBeNull();
-  });
-
-  it('sends a failed status again', async () => {
-    const { bridge } = await renderOrder();
     fireEvent.click(screen.getByRole('button', { name: /Send again/ }));
     await waitFor(() =>
       expect(bridge.callsOf('retryDelivery')).toEqual([
@@ -140,10 +328,9 @@ describe('OrderDetail', () => {
       ]),
     );
     await waitFor(() => expect(screen.queryByRole('button', { name: /Send again/ })).toBeNull());
-    expect(bridge.callsOf('getOrder')).toHaveLength(2);
   });
 
-  it('renders markup in server text as literal text', async () => {
+  it('renders markup in server text as literal text, and links nothing it cannot check', async () => {
     const script = '<script>alert(1)</script>';
     const img = '<img src=x onerror=alert(1)>';
     const base = fullOrder();
@@ -159,7 +346,12 @@ describe('OrderDetail', () => {
           partyIdentifications: [{ id: img, schemeId: script }],
           postalAddress: { addressLine: img, cityName: script, countryCode: img },
         },
-        buyerContact: { name: img, electronicMail: script, telephone: img, note: script },
+        buyerContact: {
+          name: img,
+          electronicMail: 'a@b.example?bcc=all@evil.example',
+          telephone: 'javascript:alert(1)',
+          note: script,
+        },
       },
       sellerSupplierParty: { party: { partyName: img, postalAddress: { addressLine1: script } } },
       documentLines: [
@@ -179,7 +371,7 @@ describe('OrderDetail', () => {
     );
     expect(document.querySelector('script')).toBeNull();
     expect(document.querySelector('img')).toBeNull();
-    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe(script);
+    expect(heading().textContent).toBe(script);
     expect(screen.getAllByText(script).length).toBeGreaterThan(5);
     expect(screen.getAllByText(img).length).toBeGreaterThan(5);
     expect(document.body.innerHTML).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -203,7 +395,7 @@ describe('OrderDetail', () => {
         status: undefined,
       }),
     );
-    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe(`Order ${FULL_ORDER_ID}`);
+    expect(heading().textContent).toBe(`Order ${FULL_ORDER_ID}`);
     expect(screen.getByText('The order has no lines.')).toBeTruthy();
     expect(screen.getByText('No licenses for this order yet.')).toBeTruthy();
     expect(screen.getByText('No provisioning events yet.')).toBeTruthy();
@@ -225,7 +417,7 @@ describe('OrderDetail', () => {
 
   it('shows an order that cannot be read, and tries again', async () => {
     const bridge = createFakeBridge();
-    renderWithBridge(bridge, <OrderDetail orderId="missing" onBack={() => {}} />);
+    renderWithUndo(bridge, <OrderDetail orderId="missing" onBack={() => {}} />);
     expect((await screen.findByRole('alert')).textContent).toContain('Order missing was not found.');
     bridge.views.set('missing', fullView());
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
@@ -238,9 +430,23 @@ describe('OrderDetail', () => {
     await waitFor(() => expect(bridge.callsOf('getOrder')).toHaveLength(2));
   });
 
-  it('goes back to the inbox', async () => {
-    const { onBack } = await renderOrder();
+  it('goes back to the inbox with its button or Escape, and steps with ↑/↓ and j/k, not while typing', async () => {
+    const { onBack, onStep } = await renderOrder(fullView({ status: 'ProvisioningInProgress', outbox: [] }));
     fireEvent.click(screen.getByRole('button', { name: /Back to inbox/ }));
-    expect(onBack).toHaveBeenCalled();
+    expect(onBack).toHaveBeenCalledTimes(1);
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(onBack).toHaveBeenCalledTimes(2);
+    for (const key of ['ArrowDown', 'j', 'ArrowUp', 'k']) fireEvent.keyDown(heading(), { key });
+    expect(onStep.mock.calls).toEqual([[1], [1], [-1], [-1]]);
+
+    // In the failure form, keys are the form's, and Escape closes only the form.
+    fireEvent.click(screen.getByRole('button', { name: 'Mark failed…' }));
+    const description = screen.getByLabelText('Description (required)');
+    fireEvent.keyDown(description, { key: 'j' });
+    fireEvent.keyDown(description, { key: 'ArrowDown' });
+    fireEvent.keyDown(description, { key: 'Escape' });
+    expect(screen.queryByRole('form', { name: 'Report a failure' })).toBeNull();
+    expect(onStep).toHaveBeenCalledTimes(4);
+    expect(onBack).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,39 +1,70 @@
-// One order, with everything it holds: the order's own fields, both parties with their
-// addresses and contacts, its lines, its licenses and its provisioning history, and the
-// actions to mark its status. All of it is the server's text, rendered as text.
+// One order, in the order a person works it: who bought and where it stands (OrderHeader), the
+// actions, what to provision (lines, licenses, delivery contacts), then the buyer, the seller,
+// the order's own facts and its provisioning history. It opens at once from the inbox's row
+// while the whole order loads. Keyboard: Escape goes back to the inbox, ↑/↓ or j/k move to the
+// previous or next order of the inbox. All of it is the server's text, rendered as text.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { OrderView } from '../../preload/contract';
+import type { OrderListItem, OrderView } from '../../preload/contract';
+import type { OutboxItem } from '../../preload/model';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge, useBridgeEvents } from '../bridge/context';
 import { formatAmount } from '../format';
+import { isEditable } from '../keyboard';
+import { lastMark, receivedAt } from '../order-marks';
 import { ContactDetails } from './ContactDetails';
 import { CopyButton } from './CopyButton';
-import { CopyOrderLink } from './CopyOrderLink';
+import { DeliveryContacts } from './DeliveryContacts';
 import { DocumentLines } from './DocumentLines';
 import { ErrorAlert } from './ErrorAlert';
 import { FieldList } from './FieldList';
 import { Licenses } from './Licenses';
+import { type HeaderFacts, OrderHeader } from './OrderHeader';
 import { PartyDetails } from './PartyDetails';
 import { ProvisioningActions } from './ProvisioningActions';
 import { ProvisioningHistory } from './ProvisioningHistory';
 import { ServerText } from './ServerText';
-import { StatusChip } from './StatusChip';
 import { CalendarDate, Time } from './Time';
+import { useUndo } from './UndoBar';
 
-export function OrderDetail({ orderId, onBack }: { orderId: string; onBack: () => void }) {
+/** Which way to step through the inbox's orders. */
+export type Step = 1 | -1;
+
+const STEP_KEYS: Readonly<Record<string, Step>> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1 };
+
+export function OrderDetail({
+  orderId,
+  preview,
+  onBack,
+  onStep,
+}: {
+  orderId: string;
+  /** The inbox's row of the order, shown until the whole order is read. */
+  preview?: OrderListItem | undefined;
+  onBack: () => void;
+  /** Opens the previous or next order of the inbox. */
+  onStep?: ((step: Step) => void) | undefined;
+}) {
   const bridge = useBridge();
+  const undo = useUndo();
   const [view, setView] = useState<OrderView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [retrying, setRetrying] = useState<string | null>(null);
   const latestLoad = useRef(0);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
+  /** The view shown, as JSON: a reload that brings the same order (a refresh that changed nothing) redraws nothing. */
+  const shownJson = useRef('');
+
   const load = useCallback(async () => {
     const mine = ++latestLoad.current;
     try {
       const loaded = await call(bridge, 'getOrder', { orderId });
       if (mine !== latestLoad.current) return;
-      setView(loaded);
+      const json = JSON.stringify(loaded);
+      if (json !== shownJson.current) {
+        shownJson.current = json;
+        setView(loaded);
+      }
       setError(null);
     } catch (failure) {
       if (mine === latestLoad.current) setError(asBridgeCallError(failure).message);
@@ -42,14 +73,37 @@ export function OrderDetail({ orderId, onBack }: { orderId: string; onBack: () =
 
   useEffect(() => {
     setView(null);
+    setError(null);
     void load();
   }, [load]);
 
-  // Screen readers and the keyboard start at the order once it is shown.
-  const shown = view !== null;
+  const facts = view ? headerOf(view, orderId) : preview ? headerOfRow(preview) : undefined;
+  // Screen readers and the keyboard start at the order, as soon as it is shown (from the row).
+  const shown = facts !== undefined;
   useEffect(() => {
     if (shown) headingRef.current?.focus();
   }, [shown]);
+
+  // Escape: back to the inbox; ↑/↓, j/k: the previous or next order. Not while typing, not in a
+  // dialog or a group that handles the key itself (they stop it).
+  useEffect(() => {
+    function onKey(event: KeyboardEvent): void {
+      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return;
+      if (isEditable(event.target) || document.querySelector('[aria-modal="true"]')) return;
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        onBack();
+        return;
+      }
+      const step = STEP_KEYS[event.key];
+      if (step && onStep) {
+        event.preventDefault();
+        onStep(step);
+      }
+    }
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onBack, onStep]);
 
   // While something the user marked is on its way, its delivery state changes with the app's state;
   // a background refresh of this order (fetched, or failed) shows once it has ended.
@@ -72,53 +126,41 @@ export function OrderDetail({ orderId, onBack }: { orderId: string; onBack: () =
   }
 
   const back = (
-    <button type="button" className="link-button" onClick={onBack}>
-      ← Back to inbox
+    <button type="button" className="link-button back-link" onClick={onBack}>
+      ← Back to inbox <kbd>Esc</kbd>
     </button>
   );
+  const actions = (view || preview) && (
+    <ProvisioningActions
+      orderId={orderId}
+      status={facts?.status}
+      outbox={view?.outbox ?? []}
+      subject={facts?.title ?? orderId}
+      onMarked={() => void load()}
+    />
+  );
 
-  if (!view) {
-    return (
-      <section className="order-detail" aria-label="Order">
-        {back}
-        {error ? (
-          <>
-            <ErrorAlert message={error} />
-            <button type="button" onClick={() => void load()}>
-              Try again
-            </button>
-          </>
-        ) : (
-          <p role="status">Loading the order…</p>
-        )}
-      </section>
-    );
-  }
-
-  const { order, licenses, history, outbox, status } = view;
-  const buyer = order.buyerCustomerParty;
-  const seller = order.sellerSupplierParty;
-  const total = order.anticipatedMonetaryTotal;
-  const validity = order.validityPeriod;
-  const title = buyer.party?.partyName ?? buyer.buyerContact?.name ?? `Order ${order.orderId ?? orderId}`;
-
+  // One tree whether the order is read yet or not: the actions keep their state (a mark on its
+  // way, where the focus goes next) when the whole order arrives.
   return (
-    <section className="order-detail" aria-labelledby="order-heading">
+    <section
+      className="order-detail"
+      aria-labelledby={facts ? 'order-heading' : undefined}
+      aria-label={facts ? undefined : 'Order'}
+    >
       {back}
-      <header className="order-head">
-        <h2 id="order-heading" ref={headingRef} tabIndex={-1}>
-          <ServerText text={title} />
-        </h2>
-        <StatusChip status={status} />
-        {total?.amount !== undefined && (
-          <span className="order-total">
-            {formatAmount(total.amount, total.currencyCode ?? order.documentCurrencyCode)}
-          </span>
-        )}
-        <CopyOrderLink orderId={order.orderId ?? orderId} />
-      </header>
-      <ErrorAlert message={error} onDismiss={() => setError(null)} />
-      {view.refreshProblem !== null && (
+      {facts && <OrderHeader ref={headingRef} facts={facts} />}
+      {view || !error ? (
+        <ErrorAlert message={error} onDismiss={() => setError(null)} />
+      ) : (
+        <>
+          <ErrorAlert message={error} />
+          <button type="button" onClick={() => void load()}>
+            Try again
+          </button>
+        </>
+      )}
+      {view && view.refreshProblem !== null && (
         <p className="stale-note" role="status">
           {view.fetchedAt === null ? (
             'The marketplace did not answer; this is the order as this laptop has it.'
@@ -133,46 +175,50 @@ export function OrderDetail({ orderId, onBack }: { orderId: string; onBack: () =
           </button>
         </p>
       )}
-
-      <ProvisioningActions orderId={orderId} status={status} outbox={outbox} onMarked={() => void load()} />
-
-      <section aria-labelledby="order-section">
-        <h3 id="order-section">Order</h3>
-        <FieldList
-          label="Order"
-          fields={[
-            [
-              'Order id',
-              <>
-                <span className="mono">
-                  <ServerText text={order.orderId ?? orderId} />
-                </span>{' '}
-                <CopyButton value={order.orderId ?? orderId} label="order id" />
-              </>,
-            ],
-            ['Issued', order.issueTime !== undefined && <Time iso={order.issueTime} />],
-            ['Type', order.orderTypeCode],
-            ['Currency', order.documentCurrencyCode],
-            [
-              'Anticipated total',
-              total?.amount !== undefined &&
-                formatAmount(total.amount, total.currencyCode ?? order.documentCurrencyCode),
-            ],
-            ['Total currency', total?.currencyCode],
-            ['Note', order.note && <ServerText text={order.note} lines />],
-          ]}
+      {(view || !error) && actions}
+      {!view && !error && <p role="status">Loading the order…</p>}
+      {view && (
+        <OrderSections
+          view={view}
+          orderId={orderId}
+          retrying={retrying}
+          onRetry={(requestId) => void retry(requestId)}
+          onUndo={(item) => void undo.undo(item)}
         />
-        {validity && (
+      )}
+    </section>
+  );
+}
+
+/** What the whole order holds, in the order a person works it after the actions. */
+function OrderSections({
+  view,
+  orderId,
+  retrying,
+  onRetry,
+  onUndo,
+}: {
+  view: OrderView;
+  orderId: string;
+  retrying: string | null;
+  onRetry: (requestId: string) => void;
+  onUndo: (item: OutboxItem) => void;
+}) {
+  const { order, licenses, history, outbox } = view;
+  const buyer = order.buyerCustomerParty;
+  const total = order.anticipatedMonetaryTotal;
+  const validity = order.validityPeriod;
+  return (
+    <>
+      <section aria-labelledby="provision-section">
+        <h3 id="provision-section">To provision</h3>
+        <DocumentLines lines={order.documentLines} currency={order.documentCurrencyCode} />
+        <h4>Licenses</h4>
+        <Licenses licenses={licenses} />
+        {order.documentLines.some((line) => line.lineItem?.delivery?.contact) && (
           <>
-            <h4>Validity period</h4>
-            <FieldList
-              label="Validity period"
-              fields={[
-                ['Starts', validity.startDate !== undefined && <CalendarDate date={validity.startDate} />],
-                ['Ends', validity.endDate !== undefined && <CalendarDate date={validity.endDate} />],
-                ['Description', validity.description && <ServerText text={validity.description} lines />],
-              ]}
-            />
+            <h4>Delivery contacts</h4>
+            <DeliveryContacts lines={order.documentLines} />
           </>
         )}
       </section>
@@ -184,7 +230,7 @@ export function OrderDetail({ orderId, onBack }: { orderId: string; onBack: () =
           party={buyer.party}
           extra={[
             [
-              'Account id (ours)',
+              'Our account id',
               buyer.supplierAssignedAccountId !== undefined && (
                 <>
                   <span className="mono">
@@ -201,17 +247,37 @@ export function OrderDetail({ orderId, onBack }: { orderId: string; onBack: () =
 
       <section aria-labelledby="seller-section">
         <h3 id="seller-section">Seller</h3>
-        <PartyDetails label="Seller" party={seller.party} />
+        <PartyDetails label="Seller" party={order.sellerSupplierParty.party} />
       </section>
 
-      <section aria-labelledby="lines-section">
-        <h3 id="lines-section">Lines</h3>
-        <DocumentLines lines={order.documentLines} currency={order.documentCurrencyCode} />
-      </section>
-
-      <section aria-labelledby="licenses-section">
-        <h3 id="licenses-section">Licenses</h3>
-        <Licenses licenses={licenses} />
+      <section aria-labelledby="order-section">
+        <h3 id="order-section">Order details</h3>
+        <FieldList
+          label="Order details"
+          fields={[
+            [
+              'Order id',
+              <>
+                <span className="mono">
+                  <ServerText text={order.orderId ?? orderId} />
+                </span>{' '}
+                <CopyButton value={order.orderId ?? orderId} label="order id" />
+              </>,
+            ],
+            ['Issued', order.issueTime !== undefined && <Time iso={order.issueTime} />],
+            ['Type', order.orderTypeCode],
+            ['Valid from', validity?.startDate !== undefined && <CalendarDate date={validity.startDate} />],
+            ['Valid until', validity?.endDate !== undefined && <CalendarDate date={validity.endDate} />],
+            ['Validity', validity?.description && <ServerText text={validity.description} lines />],
+            [
+              'Anticipated total',
+              total?.amount !== undefined &&
+                formatAmount(total.amount, total.currencyCode ?? order.documentCurrencyCode),
+            ],
+            ['Currency', order.documentCurrencyCode],
+            ['Note', order.note && <ServerText text={order.note} lines />],
+          ]}
+        />
       </section>
 
       <section aria-labelledby="history-section">
@@ -220,9 +286,40 @@ export function OrderDetail({ orderId, onBack }: { orderId: string; onBack: () =
           history={history}
           outbox={outbox}
           retrying={retrying}
-          onRetry={(requestId) => void retry(requestId)}
+          onRetry={onRetry}
+          onUndo={onUndo}
         />
       </section>
-    </section>
+    </>
   );
+}
+
+/** The header's facts from the whole order. */
+function headerOf(view: OrderView, orderId: string): HeaderFacts {
+  const { order } = view;
+  const buyer = order.buyerCustomerParty;
+  const total = order.anticipatedMonetaryTotal;
+  return {
+    orderId: order.orderId ?? orderId,
+    title: buyer.party?.partyName ?? buyer.buyerContact?.name ?? `Order ${order.orderId ?? orderId}`,
+    status: view.status,
+    total:
+      total?.amount === undefined
+        ? undefined
+        : formatAmount(total.amount, total.currencyCode ?? order.documentCurrencyCode),
+    receivedAt: receivedAt(view.history, order),
+    lastMark: lastMark(view.history, view.outbox),
+  };
+}
+
+/** The header's facts from the inbox's row, until the whole order is read. */
+function headerOfRow(row: OrderListItem): HeaderFacts {
+  return {
+    orderId: row.orderId,
+    title: row.buyer ?? `Order ${row.orderId}`,
+    status: row.status,
+    total: row.total,
+    receivedAt: row.since,
+    lastMark: undefined,
+  };
 }

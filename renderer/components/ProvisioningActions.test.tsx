@@ -1,38 +1,143 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Settings } from '../../preload/model';
 import { createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullView } from '../../test/support/renderer/fixtures';
-import { renderWithBridge } from '../../test/support/renderer/render';
+import { renderWithUndo } from '../../test/support/renderer/render';
 import { OrderDetail } from './OrderDetail';
 
 afterEach(cleanup);
 
-async function renderOrder(status: string | undefined) {
-  const bridge = createFakeBridge({ views: [fullView({ status, outbox: [] })] });
-  renderWithBridge(bridge, <OrderDetail orderId={FULL_ORDER_ID} onBack={() => {}} />);
-  await screen.findByRole('heading', { level: 2 });
+async function renderOrder(status: string | undefined, settings: Partial<Settings> = {}) {
+  const bridge = createFakeBridge({ views: [fullView({ status, outbox: [] })], settings });
+  renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} onBack={() => {}} />);
+  await screen.findByRole('region', { name: 'To provision' });
   return bridge;
 }
 
+const actions = () => screen.getByRole('region', { name: 'Provisioning actions' });
+const buttonNames = (scope: HTMLElement) =>
+  within(scope)
+    .getAllByRole('button')
+    .map((b) => b.textContent);
+const undoBar = () => document.querySelector('.undo-bar') as HTMLElement;
+
 describe('ProvisioningActions', () => {
-  it('marks an order started, and shows the status on its way', async () => {
+  it.each([
+    ['ProvisioningStarted', ['Start provisioning', 'More…'], ['Mark completed', 'Mark failed…']],
+    ['ProvisioningInProgress', ['Mark completed', 'Mark failed…'], []],
+    ['ProvisioningCompleted', ['More…'], ['Reopen', 'Mark failed…']],
+    ['ProvisioningFailed', ['Start again', 'More…'], ['Mark completed']],
+    [undefined, ['More…'], ['Start provisioning', 'Mark completed', 'Mark failed…']],
+  ])(
+    'offers an order %s only the steps that make sense, the others behind More…',
+    async (status, shown, more) => {
+      await renderOrder(status);
+      expect(buttonNames(actions())).toEqual(shown);
+      if (more.length === 0) return;
+      const toggle = within(actions()).getByRole('button', { name: 'More…' });
+      expect(toggle.getAttribute('aria-expanded')).toBe('false');
+      fireEvent.click(toggle);
+      expect(toggle.getAttribute('aria-expanded')).toBe('true');
+      expect(buttonNames(screen.getByRole('group', { name: 'Other statuses' }))).toEqual(more);
+    },
+  );
+
+  it('marks an order started, holds it to undo, and puts the focus on the next action', async () => {
     const bridge = await renderOrder('ProvisioningStarted');
     fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
     await waitFor(() => expect(bridge.callsOf('markStatus')).toHaveLength(1));
     expect(bridge.callsOf('markStatus')[0]).toEqual({
       orderId: FULL_ORDER_ID,
       statusCode: 'ProvisioningInProgress',
-      description: 'Provisioning has started.',
     });
-    await waitFor(() => expect(screen.getByText(/Marked In progress: Waiting to be sent/)).toBeTruthy());
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Mark completed' })),
+    );
+    expect(undoBar().textContent).toContain('Marked In progress: Acme Industrial GmbH.');
+    expect(undoBar().textContent).toMatch(/Sending in (10|9) s/);
+    expect(within(undoBar()).getByRole('button', { name: /^Undo/ })).toBeTruthy();
+    expect(screen.getByText('Marked In progress: Held 10 s so it can be undone, then sent.')).toBeTruthy();
+    const held = within(screen.getByRole('list', { name: 'Statuses not yet confirmed' })).getByRole(
+      'listitem',
+    );
+    expect(held.textContent).toContain('Marked by Anna Virtanen');
     expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  it('undoes a mark from the bar: the order is as it was, and the focus on its next action', async () => {
+    const bridge = await renderOrder('ProvisioningStarted');
+    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
+    const undo = await within(undoBar()).findByRole('button', { name: /^Undo/ });
+    fireEvent.click(undo);
+    await waitFor(() => expect(bridge.callsOf('undoMark')).toHaveLength(1));
+    expect(bridge.callsOf('undoMark')[0]).toEqual({
+      requestId: bridge.callsOf('markStatus').length && expect.any(String),
+    });
+    expect(await within(undoBar()).findByText('Undone: the marketplace was not told.')).toBeTruthy();
+    const start = await screen.findByRole('button', { name: 'Start provisioning' });
+    await waitFor(() => expect(document.activeElement).toBe(start));
+    expect(bridge.views.get(FULL_ORDER_ID)?.outbox).toEqual([]);
+  });
+
+  it('undoes with Ctrl+Z while the bar offers it, but leaves Ctrl+Z in a text field to the field', async () => {
+    const bridge = await renderOrder('ProvisioningInProgress');
+    fireEvent.click(screen.getByRole('button', { name: 'Mark failed…' }));
+    const description = screen.getByLabelText('Description (required)');
+    fireEvent.change(description, { target: { value: 'Tenant creation failed' } });
+    fireEvent.change(screen.getByLabelText('Detailed description of the reason (required)'), {
+      target: { value: 'Quota exceeded' },
+    });
+    fireEvent.keyDown(description, { key: 'z', ctrlKey: true });
+    expect(bridge.callsOf('undoMark')).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Mark as failed' }));
+    await within(undoBar()).findByRole('button', { name: /^Undo/ });
+    fireEvent.keyDown(document.body, { key: 'z', ctrlKey: true });
+    await waitFor(() => expect(bridge.callsOf('undoMark')).toHaveLength(1));
+    expect(await within(undoBar()).findByText('Undone: the marketplace was not told.')).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Mark completed' })).toBeTruthy();
+  });
+
+  it('says when it is too late to undo', async () => {
+    const bridge = await renderOrder('ProvisioningStarted');
+    bridge.handle('undoMark', () => ({ outcome: 'already-sent' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
+    const undo = await within(undoBar()).findByRole('button', { name: /^Undo/ });
+    undo.focus(); // as a click does in a browser
+    fireEvent.click(undo);
+    expect(await within(undoBar()).findByText(/Too late to undo: it was already sent/)).toBeTruthy();
+    // The focus the Undo button had stays in the bar, on its Dismiss.
+    expect(document.activeElement).toBe(within(undoBar()).getByRole('button', { name: 'Dismiss' }));
+  });
+
+  it('takes the Undo away when the grace period ends, and offers none when it is 0', async () => {
+    const bridge = await renderOrder('ProvisioningStarted', { undoSeconds: 1 });
+    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
+    await within(undoBar()).findByRole('button', { name: /^Undo/ });
+    await waitFor(() => expect(within(undoBar()).queryByRole('button', { name: /^Undo/ })).toBeNull(), {
+      timeout: 3000,
+    });
+    bridge.settings = { ...bridge.settings, undoSeconds: 0 };
+    fireEvent.click(await screen.findByRole('button', { name: 'Mark completed' }));
+    await waitFor(() => expect(bridge.callsOf('markStatus')).toHaveLength(2));
+    expect(within(undoBar()).queryByRole('button', { name: /^Undo/ })).toBeNull();
+  });
+
+  it('undoes a held status from the history too', async () => {
+    const bridge = await renderOrder('ProvisioningStarted');
+    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
+    const pending = await screen.findByRole('list', { name: 'Statuses not yet confirmed' });
+    fireEvent.click(within(pending).getByRole('button', { name: 'Undo: In progress' }));
+    await waitFor(() => expect(bridge.callsOf('undoMark')).toHaveLength(1));
+    await waitFor(() =>
+      expect(screen.queryByRole('list', { name: 'Statuses not yet confirmed' })).toBeNull(),
+    );
   });
 
   it('shows when what was marked failed to send, and why', async () => {
     const bridge = await renderOrder('ProvisioningInProgress');
-    fireEvent.click(screen.getByRole('button', { name: 'Completed' }));
-    expect(await screen.findByText(/Marked Completed: Waiting to be sent/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Mark completed' }));
     await screen.findByRole('list', { name: 'Statuses not yet confirmed' });
     const item = bridge.views.get(FULL_ORDER_ID)?.outbox[0];
     if (!item) throw new Error('the fake did not queue the status');
@@ -54,7 +159,7 @@ describe('ProvisioningActions', () => {
 
   it('requires both a description and a detailed description to mark a failure', async () => {
     const bridge = await renderOrder('ProvisioningInProgress');
-    fireEvent.click(screen.getByRole('button', { name: 'Failed…' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Mark failed…' }));
     const form = screen.getByRole('form', { name: 'Report a failure' });
     const description = screen.getByLabelText('Description (required)');
     const detailed = screen.getByLabelText('Detailed description of the reason (required)');
@@ -68,15 +173,10 @@ describe('ProvisioningActions', () => {
 
     fireEvent.change(description, { target: { value: 'Tenant creation failed' } });
     fireEvent.submit(form);
-    expect(screen.getByRole('alert').textContent).not.toContain('a description and');
     expect(screen.getByRole('alert').textContent).toContain('a detailed description of the reason');
     expect(document.activeElement).toBe(detailed);
 
-    fireEvent.change(description, { target: { value: '' } });
     fireEvent.change(detailed, { target: { value: 'Quota exceeded in eu-central' } });
-    fireEvent.submit(form);
-    expect(bridge.callsOf('markStatus')).toEqual([]);
-
     fireEvent.change(description, { target: { value: '  Tenant creation failed ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Mark as failed' }));
     await waitFor(() =>
@@ -90,55 +190,103 @@ describe('ProvisioningActions', () => {
       ]),
     );
     await waitFor(() => expect(screen.queryByRole('form', { name: 'Report a failure' })).toBeNull());
-  });
-
-  it('asks before an unusual transition, then sends it with override', async () => {
-    const bridge = await renderOrder('ProvisioningStarted');
-    const trigger = screen.getByRole('button', { name: 'Completed' });
-    trigger.focus();
-    fireEvent.click(trigger);
-    const dialog = await screen.findByRole('alertdialog', { name: 'Mark anyway?' });
-    expect(dialog.getAttribute('aria-modal')).toBe('true');
-    expect(dialog.textContent).toContain(
-      'Marking Completed after Started is unusual; confirm to do it anyway.',
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Start again' })),
     );
-    // Focus goes into the dialog, on the safe choice.
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }));
-    expect(bridge.callsOf('markStatus')).toHaveLength(1);
-
-    fireEvent.click(screen.getByRole('button', { name: 'Mark completed anyway' }));
-    await waitFor(() => expect(bridge.callsOf('markStatus')).toHaveLength(2));
-    expect(bridge.callsOf('markStatus')[1]).toEqual({
-      orderId: FULL_ORDER_ID,
-      statusCode: 'ProvisioningCompleted',
-      description: 'Provisioning is complete.',
-      override: true,
-    });
-    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
-    expect(await screen.findByText(/Marked Completed: Waiting to be sent/)).toBeTruthy();
-    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Completed' }));
   });
 
-  it('sends nothing when the unusual transition is cancelled (Escape)', async () => {
+  it('asks before an unusual step, in the words the window uses, keeping the status as the safe choice', async () => {
+    const bridge = await renderOrder('ProvisioningStarted');
+    fireEvent.click(screen.getByRole('button', { name: 'More…' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Mark completed' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Mark this order Completed?' });
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    expect(dialog.textContent).toContain('This order is New: nobody has started provisioning it.');
+    expect(dialog.textContent).not.toContain('Started');
+    const keep = within(dialog).getByRole('button', { name: 'Keep it New' });
+    expect(document.activeElement).toBe(keep);
+    expect(keep.className).toContain('primary');
+    expect(within(dialog).getByRole('button', { name: 'Mark Completed' }).className).not.toContain('primary');
+    expect(bridge.callsOf('markStatus')).toEqual([]);
+
+    fireEvent.click(keep);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(bridge.callsOf('markStatus')).toEqual([]);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Mark completed' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Mark Completed' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('markStatus')).toEqual([
+        { orderId: FULL_ORDER_ID, statusCode: 'ProvisioningCompleted', override: true },
+      ]),
+    );
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+  });
+
+  it('asks first, then takes the reason, for an unusual failure', async () => {
     const bridge = await renderOrder('ProvisioningCompleted');
-    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
+    fireEvent.click(screen.getByRole('button', { name: 'More…' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Mark failed…' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Mark this order Failed?' });
+    expect(dialog.textContent).toContain('This order is Completed.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Mark Failed…' }));
+    fireEvent.change(screen.getByLabelText('Description (required)'), { target: { value: 'Rolled back' } });
+    fireEvent.change(screen.getByLabelText('Detailed description of the reason (required)'), {
+      target: { value: 'The tenant was deleted by mistake' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Mark as failed' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('markStatus')).toEqual([
+        {
+          orderId: FULL_ORDER_ID,
+          statusCode: 'ProvisioningFailed',
+          description: 'Rolled back',
+          detailedDescription: 'The tenant was deleted by mistake',
+          override: true,
+        },
+      ]),
+    );
+  });
+
+  it("asks with the service's words when the order changed meanwhile (a colleague marked it)", async () => {
+    const bridge = await renderOrder('ProvisioningInProgress');
+    const view = bridge.views.get(FULL_ORDER_ID);
+    if (view) view.status = 'ProvisioningCompleted'; // another laptop, not shown yet
+    fireEvent.click(screen.getByRole('button', { name: 'Mark completed' }));
     const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain(
+      'Marking an order Completed while it is Completed is unusual; confirm to do it anyway.',
+    );
     fireEvent.keyDown(dialog, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(bridge.callsOf('markStatus')).toHaveLength(1);
   });
 
-  it('keeps Tab inside the dialog', async () => {
+  it('keeps Tab inside the dialog, and Escape in it closes only the dialog', async () => {
     await renderOrder(undefined);
-    fireEvent.click(screen.getByRole('button', { name: 'Completed' }));
+    fireEvent.click(screen.getByRole('button', { name: 'More…' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Mark completed' }));
     const dialog = await screen.findByRole('alertdialog');
-    const cancel = screen.getByRole('button', { name: 'Cancel' });
-    const confirm = screen.getByRole('button', { name: /anyway/ });
-    confirm.focus();
+    const keep = within(dialog).getByRole('button', { name: 'Cancel' });
+    const risky = within(dialog).getByRole('button', { name: 'Mark Completed' });
+    expect(document.activeElement).toBe(keep);
     fireEvent.keyDown(dialog, { key: 'Tab' });
-    expect(document.activeElement).toBe(cancel);
+    expect(document.activeElement).toBe(risky);
     fireEvent.keyDown(dialog, { key: 'Tab', shiftKey: true });
-    expect(document.activeElement).toBe(confirm);
+    expect(document.activeElement).toBe(keep);
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(screen.getByRole('region', { name: 'To provision' })).toBeTruthy();
+  });
+
+  it('closes More… with Escape, back on its button', async () => {
+    await renderOrder('ProvisioningStarted');
+    const more = screen.getByRole('button', { name: 'More…' });
+    fireEvent.click(more);
+    const group = screen.getByRole('group', { name: 'Other statuses' });
+    fireEvent.keyDown(within(group).getByRole('button', { name: 'Mark completed' }), { key: 'Escape' });
+    expect(screen.queryByRole('group', { name: 'Other statuses' })).toBeNull();
+    expect(document.activeElement).toBe(more);
   });
 
   it('shows other refusals in an alert', async () => {

@@ -1,13 +1,15 @@
-// Marking an order's provisioning status: Start (in progress), Completed, Failed (with the
-// reason). The service refuses an unusual transition (say, Completed straight after the
-// purchase) with the code 'unusual-transition': the user is asked, and the status is sent
-// again with `override` once confirmed. What was marked is shown on its way: waiting to be
-// sent, sent, or not sent and why.
-import { useRef, useState } from 'react';
+// Marking an order's provisioning status. Only the next steps that make sense are buttons
+// (New: Start provisioning; In progress: Mark completed, Mark failed…; Failed: Start again);
+// the unusual ones (skipping a step, reopening a completed order) sit behind "More…" and ask
+// first, with keeping the status as the primary choice. The service also refuses an unusual
+// transition it finds (say a colleague marked the order meanwhile): the same question, with its
+// words. A mark is held for a grace period and can be undone (UndoBar). After a mark or an
+// undo, focus goes to the order's next action.
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { RequestOf } from '../../preload/contract';
 import { plainText } from '../../preload/marketplace-text';
 import type { OutboxItem } from '../../preload/model';
-import { DEFAULT_DESCRIPTIONS } from '../../preload/order-status';
+import { isUsualTransition, MARKABLE_STATUSES, type MarkableStatus } from '../../preload/order-status';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { statusLabel } from '../format';
@@ -15,29 +17,75 @@ import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorAlert } from './ErrorAlert';
 import { FailureForm } from './FailureForm';
 import { deliveryText } from './ProvisioningHistory';
+import { useUndo } from './UndoBar';
 
 type MarkRequest = RequestOf<'markStatus'>;
+
+interface Confirming {
+  target: MarkableStatus;
+  message: string;
+}
 
 export function ProvisioningActions({
   orderId,
   status,
   outbox,
+  subject,
   onMarked,
 }: {
   orderId: string;
   status: string | undefined;
   /** The order's outbox as last read: how what was marked is doing. */
   outbox: OutboxItem[];
+  /** What the order is called (its buyer), for the undo bar. */
+  subject: string;
   onMarked: () => void;
 }) {
   const bridge = useBridge();
+  const undo = useUndo();
   const [busy, setBusy] = useState(false);
-  const [failureFormOpen, setFailureFormOpen] = useState(false);
-  const [confirming, setConfirming] = useState<{ request: MarkRequest; message: string } | null>(null);
+  const [failureForm, setFailureForm] = useState<{ override: boolean } | null>(null);
+  const [moreOpen, setMoreOpen] = useState(false);
+  const [confirming, setConfirming] = useState<Confirming | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [marked, setMarked] = useState<OutboxItem | null>(null);
   /** Whether the outbox has listed the marked item: once gone from it, the marketplace confirmed it. */
   const seenInOutbox = useRef(false);
+  const rowRef = useRef<HTMLDivElement>(null);
+  const moreRef = useRef<HTMLButtonElement>(null);
+  /**
+   * Set by a mark or an undo here: once the order shows the status it leads to (and the buttons
+   * are enabled again), its first action has the focus. The order may be read back before or
+   * after the mark's answer comes; either way the focus lands once.
+   */
+  const refocusWhen = useRef<((shown: string | undefined) => boolean) | null>(null);
+  const moreId = useId();
+
+  const others = MARKABLE_STATUSES.filter((target) => target !== status);
+  const usual = others.filter((target) => isUsualTransition(status, target));
+  const unusual = others.filter((target) => !isUsualTransition(status, target));
+
+  const focusFirstAction = useCallback(() => {
+    rowRef.current?.querySelector<HTMLButtonElement>('button:not([disabled])')?.focus();
+  }, []);
+
+  const refocus = useCallback(() => {
+    if (!refocusWhen.current?.(status) || busy) return;
+    refocusWhen.current = null;
+    focusFirstAction();
+  }, [status, busy, focusFirstAction]);
+  useEffect(refocus, [refocus]);
+
+  // An undo of this order's mark (from the bar or the history): its next action has the focus
+  // once the order shows another status than the one undone.
+  const { lastUndone } = undo;
+  const handledUndo = useRef(lastUndone);
+  useEffect(() => {
+    if (lastUndone?.orderId !== orderId || handledUndo.current === lastUndone) return;
+    handledUndo.current = lastUndone;
+    refocusWhen.current = (shown) => shown !== lastUndone.statusCode;
+    refocus();
+  }, [lastUndone, orderId, refocus]);
 
   async function mark(request: MarkRequest): Promise<void> {
     setBusy(true);
@@ -45,14 +93,17 @@ export function ProvisioningActions({
     try {
       const item = await call(bridge, 'markStatus', request);
       seenInOutbox.current = false;
+      refocusWhen.current = (shown) => shown === item.statusCode;
       setMarked(item);
       setConfirming(null);
-      setFailureFormOpen(false);
+      setFailureForm(null);
+      setMoreOpen(false);
+      undo.offer(item, subject);
       onMarked();
     } catch (failure) {
       const { code, message } = asBridgeCallError(failure);
       if (code === 'unusual-transition' && !request.override) {
-        setConfirming({ request, message });
+        setConfirming({ target: request.statusCode, message });
       } else {
         setConfirming(null);
         setError(message);
@@ -62,6 +113,20 @@ export function ProvisioningActions({
     }
   }
 
+  /** A step of the order: straight on when usual, after the question when not. */
+  function choose(target: MarkableStatus, override: boolean): void {
+    if (!override && !isUsualTransition(status, target)) {
+      setConfirming({ target, message: unusualWarning(status, target) });
+    } else if (target === 'ProvisioningFailed') {
+      setConfirming(null);
+      setMoreOpen(false);
+      setFailureForm({ override });
+    } else {
+      void mark({ orderId, statusCode: target, ...(override ? { override: true } : {}) });
+    }
+  }
+
+  const latest = outbox.filter((item) => item.state !== 'failed').at(-1);
   const current = marked ? outbox.find((item) => item.requestId === marked.requestId) : undefined;
   if (current) seenInOutbox.current = true;
   const delivery = marked
@@ -70,84 +135,134 @@ export function ProvisioningActions({
       : seenInOutbox.current
         ? 'Confirmed by the marketplace.'
         : deliveryLine(marked)
-    : null;
+    : latest
+      ? deliveryLine(latest)
+      : null;
+  const deliveryOf = marked ?? latest;
 
   return (
     <section className="actions" aria-label="Provisioning actions">
-      <div className="button-row">
-        <button
-          type="button"
-          className={status === 'ProvisioningStarted' || status === 'ProvisioningFailed' ? 'primary' : ''}
-          disabled={busy}
-          title="Mark the order's provisioning as in progress"
-          onClick={() =>
-            void mark({
-              orderId,
-              statusCode: 'ProvisioningInProgress',
-              description: DEFAULT_DESCRIPTIONS.ProvisioningInProgress,
-            })
-          }
-        >
-          Start provisioning
-        </button>
-        <button
-          type="button"
-          className={status === 'ProvisioningInProgress' ? 'primary' : ''}
-          disabled={busy}
-          title="Mark the order's provisioning as completed"
-          onClick={() =>
-            void mark({
-              orderId,
-              statusCode: 'ProvisioningCompleted',
-              description: DEFAULT_DESCRIPTIONS.ProvisioningCompleted,
-            })
-          }
-        >
-          Completed
-        </button>
-        <button
-          type="button"
-          className="danger-outline"
-          disabled={busy || failureFormOpen}
-          aria-expanded={failureFormOpen}
-          title="Mark the order's provisioning as failed, with the reason"
-          onClick={() => setFailureFormOpen(true)}
-        >
-          Failed…
-        </button>
+      <div className="button-row" ref={rowRef}>
+        {usual.map((target, index) => (
+          <button
+            key={target}
+            type="button"
+            className={target === 'ProvisioningFailed' ? 'danger-outline' : index === 0 ? 'primary' : ''}
+            disabled={busy || (target === 'ProvisioningFailed' && failureForm !== null)}
+            aria-expanded={target === 'ProvisioningFailed' ? failureForm !== null : undefined}
+            onClick={() => choose(target, false)}
+          >
+            {actionLabel(target, status)}
+          </button>
+        ))}
+        {unusual.length > 0 && (
+          <button
+            ref={moreRef}
+            type="button"
+            aria-expanded={moreOpen}
+            aria-controls={moreId}
+            disabled={busy}
+            onClick={() => setMoreOpen((open) => !open)}
+          >
+            More…
+          </button>
+        )}
       </div>
-      {failureFormOpen && (
+      {moreOpen && unusual.length > 0 && (
+        <fieldset
+          id={moreId}
+          className="more-actions"
+          onKeyDown={(event) => {
+            if (event.key !== 'Escape') return;
+            event.stopPropagation();
+            setMoreOpen(false);
+            moreRef.current?.focus();
+          }}
+        >
+          <legend className="sr-only">Other statuses</legend>
+          {unusual.map((target) => (
+            <button key={target} type="button" disabled={busy} onClick={() => choose(target, false)}>
+              {actionLabel(target, status)}
+            </button>
+          ))}
+        </fieldset>
+      )}
+      {failureForm && (
         <FailureForm
           busy={busy}
-          onCancel={() => setFailureFormOpen(false)}
+          onCancel={() => {
+            setFailureForm(null);
+            requestAnimationFrame(focusFirstAction);
+          }}
           onSubmit={(description, detailedDescription) =>
-            void mark({ orderId, statusCode: 'ProvisioningFailed', description, detailedDescription })
+            void mark({
+              orderId,
+              statusCode: 'ProvisioningFailed',
+              description,
+              detailedDescription,
+              ...(failureForm.override ? { override: true } : {}),
+            })
           }
         />
       )}
       <p className="delivery" role="status">
-        {marked && delivery && (
+        {deliveryOf && delivery && (
           <>
-            Marked {statusLabel(marked.statusCode)}: {delivery}
+            {marked ? 'Marked' : 'Last marked here'} {statusLabel(deliveryOf.statusCode)}: {delivery}
           </>
         )}
       </p>
       <ErrorAlert message={error} onDismiss={() => setError(null)} />
       {confirming && (
         <ConfirmDialog
-          title="Mark anyway?"
+          title={`Mark this order ${statusLabel(confirming.target)}?`}
           message={confirming.message}
-          confirmLabel={`Mark ${statusLabel(confirming.request.statusCode).toLowerCase()} anyway`}
+          safeLabel={status === undefined ? 'Cancel' : `Keep it ${statusLabel(status)}`}
+          riskyLabel={`Mark ${statusLabel(confirming.target)}${confirming.target === 'ProvisioningFailed' ? '…' : ''}`}
           onCancel={() => setConfirming(null)}
-          onConfirm={() => void mark({ ...confirming.request, override: true })}
+          onConfirm={() => choose(confirming.target, true)}
         />
       )}
     </section>
   );
 }
 
+/** The button for a step, as it reads from where the order is. */
+function actionLabel(target: MarkableStatus, from: string | undefined): string {
+  switch (target) {
+    case 'ProvisioningInProgress':
+      if (from === 'ProvisioningFailed') return 'Start again';
+      return from === 'ProvisioningCompleted' ? 'Reopen' : 'Start provisioning';
+    case 'ProvisioningCompleted':
+      return 'Mark completed';
+    case 'ProvisioningFailed':
+      return 'Mark failed…';
+  }
+}
+
+/** Why a step is unusual, in the words the window uses for statuses. */
+export function unusualWarning(from: string | undefined, to: MarkableStatus): string {
+  const target = statusLabel(to);
+  switch (from) {
+    case 'ProvisioningStarted':
+      return to === 'ProvisioningFailed'
+        ? 'This order is New: nobody has started provisioning it. Report a failure only if it cannot be provisioned at all.'
+        : `This order is New: nobody has started provisioning it. Usually an order is In progress before it is ${target}.`;
+    case 'ProvisioningCompleted':
+      return to === 'ProvisioningInProgress'
+        ? 'This order is Completed. Marking it In progress reopens it, and the marketplace is told so.'
+        : 'This order is Completed. Marking it Failed tells the marketplace that provisioning did not work after all.';
+    case 'ProvisioningFailed':
+      return `This order is Failed. Usually it is started again (In progress) before it is ${target}.`;
+    case undefined:
+      return `This order has no status yet, so Seller Tray cannot tell whether ${target} makes sense.`;
+    default:
+      return `This order's status is "${plainText(from)}", which Seller Tray does not know, so it cannot tell whether ${target} makes sense.`;
+  }
+}
+
 function deliveryLine(item: OutboxItem): string {
-  const text = deliveryText(item);
+  const text = deliveryText(item, Date.now());
   // The reason may quote the server: its words, made plain.
   return item.state === 'failed' && item.lastError ? `${text}: ${plainText(item.lastError)}` : `${text}.`;
 }

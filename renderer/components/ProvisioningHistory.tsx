@@ -1,9 +1,14 @@
-// The order's provisioning as a timeline: the events the marketplace holds, then what this
-// laptop marked and the marketplace has not confirmed yet (waiting, sent, or failed with
-// the reason, to send again).
+// The order's provisioning as a timeline: the events the marketplace holds, each with who
+// marked it when Seller Tray posted it (from any laptop: the name is in its description),
+// then what this laptop marked and the marketplace has not confirmed yet (held so it can be
+// undone, waiting, sent, or failed with the reason, to send again).
+
+import { isHeld } from '../../preload/hold';
+import { parseMark } from '../../preload/marked-by';
 import type { MarketplaceEvent } from '../../preload/marketplace';
 import type { OutboxItem } from '../../preload/model';
 import { statusLabel } from '../format';
+import { useNow } from '../hooks/useNow';
 import { ServerText } from './ServerText';
 import { StatusChip } from './StatusChip';
 import { Time } from './Time';
@@ -12,13 +17,17 @@ export function ProvisioningHistory({
   history,
   outbox,
   onRetry,
+  onUndo,
   retrying,
 }: {
   history: MarketplaceEvent[];
   outbox: OutboxItem[];
   onRetry: (requestId: string) => void;
+  onUndo: (item: OutboxItem) => void;
   retrying: string | null;
 }) {
+  // Each second while a status is held, so its Undo goes when its grace period ends.
+  const now = useNow(outbox.some((item) => isHeld(item, Date.now())) ? 1_000 : 60_000);
   return (
     <>
       {history.length === 0 ? (
@@ -36,16 +45,7 @@ export function ProvisioningHistory({
                   </span>
                 )}
               </div>
-              {event.description !== undefined && (
-                <p className="timeline-text">
-                  <ServerText text={event.description} lines />
-                </p>
-              )}
-              {event.detailedDescription !== undefined && (
-                <p className="timeline-detail">
-                  <ServerText text={event.detailedDescription} lines />
-                </p>
-              )}
+              <MarkText description={event.description} detailed={event.detailedDescription} />
             </li>
           ))}
         </ol>
@@ -59,11 +59,19 @@ export function ProvisioningHistory({
                 <div className="timeline-head">
                   <Time iso={item.createdAt} />
                   <StatusChip status={item.statusCode} />
-                  <span className="delivery-state">{deliveryText(item)}</span>
+                  <span className="delivery-state">{deliveryText(item, now)}</span>
                 </div>
-                <p className="timeline-text">{item.description}</p>
-                {item.detailedDescription !== undefined && (
-                  <p className="timeline-detail">{item.detailedDescription}</p>
+                <MarkText description={item.description} detailed={item.detailedDescription} />
+                {isHeld(item, now) && (
+                  <div className="timeline-actions">
+                    <button
+                      type="button"
+                      aria-label={`Undo: ${statusLabel(item.statusCode)}`}
+                      onClick={() => onUndo(item)}
+                    >
+                      Undo
+                    </button>
+                  </div>
                 )}
                 {item.state === 'failed' && (
                   <div className="timeline-actions">
@@ -91,10 +99,55 @@ export function ProvisioningHistory({
   );
 }
 
+/** A mark's words: who marked it when Seller Tray wrote them, and what they said. */
+function MarkText({
+  description,
+  detailed,
+}: {
+  description: string | undefined;
+  detailed: string | undefined;
+}) {
+  const mark = parseMark(description);
+  return (
+    <>
+      {mark ? (
+        <p className="timeline-text">
+          <span className="timeline-actor">
+            Marked by <ServerText text={mark.actor} />
+          </span>
+          {mark.text !== '' && (
+            <>
+              : <ServerText text={mark.text} lines />
+            </>
+          )}
+        </p>
+      ) : (
+        description !== undefined && (
+          <p className="timeline-text">
+            <ServerText text={description} lines />
+          </p>
+        )
+      )}
+      {detailed !== undefined && (
+        <p className="timeline-detail">
+          <ServerText text={detailed} lines />
+        </p>
+      )}
+    </>
+  );
+}
+
 /** Where a marked status is on its way to the marketplace, in words. */
-export function deliveryText(item: Pick<OutboxItem, 'state' | 'attempts'>): string {
+export function deliveryText(
+  item: Pick<OutboxItem, 'state' | 'attempts' | 'notBefore' | 'createdAt'>,
+  now: number,
+): string {
   switch (item.state) {
     case 'pending':
+      if (isHeld(item, now)) {
+        const seconds = Math.round((Date.parse(item.notBefore ?? '') - Date.parse(item.createdAt)) / 1000);
+        return `Held ${seconds} s so it can be undone, then sent`;
+      }
       return item.attempts > 0 ? 'Waiting to be sent (will try again)' : 'Waiting to be sent';
     case 'sent':
       return 'Sent; waiting for the marketplace to list it';

@@ -183,6 +183,23 @@ describe('SettingsView', () => {
     expect(bridge.callsOf('diagnose')).toHaveLength(1);
   });
 
+  it('sets the name statuses are marked with (the account name until set) and the time to undo', async () => {
+    const { bridge } = await renderSettings(appState({ actorName: 'anna' }));
+    const name = screen.getByLabelText('Your name');
+    expect(name).toHaveProperty('value', '');
+    expect(name.getAttribute('placeholder')).toBe('anna');
+    expect(screen.getByText(/"Provisioning\s+started by anna\."/)).toBeTruthy();
+    const undo = screen.getByLabelText('Time to undo (seconds)');
+    expect(undo).toHaveProperty('value', '10');
+    fireEvent.change(name, { target: { value: ' Anna Virtanen ' } });
+    expect(screen.getByText(/"Provisioning\s+started by Anna Virtanen\."/)).toBeTruthy();
+    fireEvent.change(undo, { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('setSettings')).toEqual([{ actorName: 'Anna Virtanen', undoSeconds: 0 }]),
+    );
+  });
+
   it('opens the log folder, and says where it is', async () => {
     const { bridge } = await renderSettings();
     fireEvent.click(screen.getByRole('button', { name: 'Open log folder' }));

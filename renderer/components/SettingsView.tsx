@@ -1,16 +1,19 @@
 // Every setting of the Settings schema: the account (base URL, client id), how often to
-// check, notifications and their pause, reminders, opening at login, and whether this is
-// the demo (read-only: starting the demo or entering an account changes it). The service
+// check, notifications and their pause, reminders, the name statuses are marked with and the
+// time to undo one, opening at login, and whether this is the demo (read-only: starting the
+// demo or entering an account changes it). The service
 // validates; its message is shown next to the form. The secret is write-only (SecretField).
 // Below the form: the pause, the secret, Diagnose connection and the log file's folder.
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { type AppState, LIMITS } from '../../preload/contract';
+import { ACTOR_NAME_MAX } from '../../preload/marked-by';
 import {
   MAX_CLIENT_ID_LENGTH,
   POLL_INTERVAL_SECONDS,
   REMINDER_AFTER_MINUTES,
   type Settings,
   STALE_IN_PROGRESS_DAYS,
+  UNDO_SECONDS,
 } from '../../preload/model';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
@@ -32,6 +35,8 @@ interface Draft {
   reminderAfterMinutes: string;
   staleInProgressDays: string;
   inboxSort: Settings['inboxSort'];
+  actorName: string;
+  undoSeconds: string;
   openAtLogin: boolean;
   checkForUpdatesAutomatically: boolean;
 }
@@ -45,6 +50,8 @@ function draftOf(settings: Settings): Draft {
     reminderAfterMinutes: String(settings.reminderAfterMinutes),
     staleInProgressDays: String(settings.staleInProgressDays),
     inboxSort: settings.inboxSort,
+    actorName: settings.actorName,
+    undoSeconds: String(settings.undoSeconds),
     openAtLogin: settings.openAtLogin,
     checkForUpdatesAutomatically: settings.checkForUpdatesAutomatically,
   };
@@ -65,6 +72,8 @@ function changes(settings: Settings, draft: Draft): Record<string, unknown> {
     reminderAfterMinutes: numberOf(draft.reminderAfterMinutes),
     staleInProgressDays: numberOf(draft.staleInProgressDays),
     inboxSort: draft.inboxSort,
+    actorName: draft.actorName.trim(),
+    undoSeconds: numberOf(draft.undoSeconds),
     openAtLogin: draft.openAtLogin,
     checkForUpdatesAutomatically: draft.checkForUpdatesAutomatically,
   };
@@ -98,6 +107,9 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
     reminder: `${id}-reminder`,
     stale: `${id}-stale`,
     sort: `${id}-sort`,
+    actorName: `${id}-actor-name`,
+    actorHint: `${id}-actor-hint`,
+    undo: `${id}-undo`,
     login: `${id}-login`,
     updates: `${id}-updates`,
     error: `${id}-error`,
@@ -261,6 +273,35 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
                 </option>
               ))}
             </select>
+
+            <h3>Marking statuses</h3>
+            <label htmlFor={ids.actorName}>Your name</label>
+            <input
+              id={ids.actorName}
+              type="text"
+              autoComplete="name"
+              maxLength={ACTOR_NAME_MAX}
+              placeholder={settings.actorName === '' ? state.actorName : undefined}
+              aria-describedby={describedBy(ids.actorHint, fieldError('actorName')?.id)}
+              aria-invalid={fieldError('actorName') ? true : undefined}
+              value={draft.actorName}
+              onChange={(e) => update({ actorName: e.target.value })}
+            />
+            <p className="hint" id={ids.actorHint}>
+              Written into each status you mark, so colleagues on other laptops see who did it: "Provisioning
+              started by {draft.actorName.trim() || (settings.actorName === '' ? state.actorName : '') || '…'}
+              ." Left empty, it is this computer's account name.
+            </p>
+            <FieldError error={fieldError('actorName')} />
+            <WholeNumberField
+              id={ids.undo}
+              label="Time to undo (seconds)"
+              limits={UNDO_SECONDS}
+              value={draft.undoSeconds}
+              onChange={(value) => update({ undoSeconds: value })}
+              hint={`A status is sent to the marketplace after this; until then Undo takes it back. ${UNDO_SECONDS.min} sends at once; at most ${UNDO_SECONDS.max}.`}
+              error={fieldError('undoSeconds')}
+            />
 
             <h3>Start-up</h3>
             <div className="check">

@@ -1,5 +1,6 @@
-// A timestamp in the user's locale; the exact value stays in the element for tools and tooltips.
-import { formatDateTime } from '../format';
+// Times and calendar dates in the user's locale, one style for both (format.ts); the exact
+// value stays in the element for tools and tooltips.
+import { formatDate, formatDateTime } from '../format';
 
 export function Time({ iso }: { iso: string }) {
   return (
@@ -9,10 +10,11 @@ export function Time({ iso }: { iso: string }) {
   );
 }
 
-/**
- * A calendar date (YYYY-MM-DD), such as the start of a validity period: shown as it is, the
- * one way of writing a date that no reader in any locale misreads.
- */
+/** A calendar date (YYYY-MM-DD), such as the start of a validity period. */
 export function CalendarDate({ date }: { date: string }) {
-  return <time dateTime={date}>{date}</time>;
+  return (
+    <time dateTime={date} title={date}>
+      {formatDate(date)}
+    </time>
+  );
 }

@@ -1,6 +1,7 @@
 // The renderer in Chromium (`npm run bench:renderer`): time to first render of the inbox
 // with 10,000 orders and the number of DOM rows it makes, against an inbox of 100 orders;
-// and the render time of an order with 500 lines, against one of 5. Everything but the
+// and the render time of an order with 500 lines, against one of 5 (in the page, and as
+// Playwright's text selector sees it). Everything but the
 // browser runs here: the simulator, the service and core, and the preview server.
 import { rm } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
@@ -66,8 +67,19 @@ async function timeToInbox(browser: Browser, url: string): Promise<{ ms: number;
   return { ms, rows: count };
 }
 
-/** From the click that opens an order to its last line on screen. */
-async function timeToOrder(page: Page, orderId: string, lines: number): Promise<number> {
+/**
+ * From the click that opens an order to its last line on screen, two ways: in the page (the
+ * click's time to the first frame painted after the last line entered the document), and as
+ * Playwright sees it (until its text selector finds the last line visible). Playwright's text
+ * engine reads every element's text on each poll, so its figure grows with the page it
+ * searches (about 50 ms a poll on a page of 500 lines, 10 ms on one of 5): the in-page
+ * figure is the renderer's own.
+ */
+async function timeToOrder(
+  page: Page,
+  orderId: string,
+  lines: number,
+): Promise<{ inPage: number; seen: number }> {
   await page
     .getByRole('button', { name: /Back to inbox/ })
     .click()
@@ -75,10 +87,32 @@ async function timeToOrder(page: Page, orderId: string, lines: number): Promise<
   await page.getByLabel('Search orders').fill(orderId);
   const row = page.getByRole('listbox', { name: 'Orders' }).getByRole('option');
   await row.first().waitFor();
+  const lastLine = `Line item ${lines}`;
+  const painted = page.evaluate(
+    (text) =>
+      new Promise<number>((resolve) => {
+        let clicked = 0;
+        window.addEventListener('click', (event) => (clicked = event.timeStamp), {
+          capture: true,
+          once: true,
+        });
+        const xpath = `//*[text()=${JSON.stringify(text)}]`;
+        const observer = new MutationObserver(() => {
+          if (!document.evaluate(xpath, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE).singleNodeValue)
+            return;
+          observer.disconnect();
+          // The frame that shows it, then the task after its paint.
+          requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - clicked), 0));
+        });
+        observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+      }),
+    lastLine,
+  );
   const started = performance.now();
   await row.first().click();
-  await page.getByText(`Line item ${lines}`, { exact: true }).first().waitFor();
-  return performance.now() - started;
+  await page.getByText(lastLine, { exact: true }).waitFor();
+  const seen = performance.now() - started;
+  return { inPage: await painted, seen };
 }
 
 function orderWithLines(lines: number) {
@@ -118,14 +152,21 @@ try {
         const large = (await admin(app.sim.url, 'POST', 'purchases', orderWithLines(500))).json.orderId;
         const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
         await page.goto(app.preview.url);
-        const times = { 5: [] as number[], 500: [] as number[] };
+        const times = {
+          5: [] as { inPage: number; seen: number }[],
+          500: [] as { inPage: number; seen: number }[],
+        };
         for (let i = 0; i < RUNS; i++) {
           times[5].push(await timeToOrder(page, small, 5));
           times[500].push(await timeToOrder(page, large, 500));
         }
         await page.close();
-        figures['order, 5 lines'] = { 'render ms (median)': Math.round(median(times[5])) };
-        figures['order, 500 lines'] = { 'render ms (median)': Math.round(median(times[500])) };
+        for (const n of [5, 500] as const) {
+          figures[`order, ${n} lines`] = {
+            'render ms (median)': Math.round(median(times[n].map((t) => t.inPage))),
+            'seen by Playwright ms (median)': Math.round(median(times[n].map((t) => t.seen))),
+          };
+        }
       }
     } finally {
       await app.close();
@@ -136,11 +177,10 @@ try {
   const inboxRatio =
     (figures['inbox, 10000 orders']?.['first render ms (median)'] ?? 0) /
     (figures['inbox, 100 orders']?.['first render ms (median)'] ?? 1);
-  const orderRatio =
-    (figures['order, 500 lines']?.['render ms (median)'] ?? 0) /
-    (figures['order, 5 lines']?.['render ms (median)'] ?? 1);
+  const orderRatio = (key: string) =>
+    (figures['order, 500 lines']?.[key] ?? 0) / (figures['order, 5 lines']?.[key] ?? 1);
   console.log(
-    `inbox 10,000 / 100 orders: ${inboxRatio.toFixed(2)}; order 500 / 5 lines: ${orderRatio.toFixed(2)}`,
+    `inbox 10,000 / 100 orders: ${inboxRatio.toFixed(2)}; order 500 / 5 lines: ${orderRatio('render ms (median)').toFixed(2)} (as Playwright sees it: ${orderRatio('seen by Playwright ms (median)').toFixed(2)})`,
   );
 } finally {
   await browser.close();

@@ -9,6 +9,7 @@ import { SellerTrayService, type ServiceEvent } from '../../main/core/service';
 import { ConfSettingsStore } from '../../main/core/settings';
 import { fileLog, LOG_FILE_NAME, logsDir } from '../../main/file-log';
 import { type Preview, startPreview } from '../../main/preview/server';
+import type { Settings } from '../../preload/model';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { axeViolations, faintFieldBorders } from '../support/axe';
 import { buildRenderer, launchChromium } from '../support/browser';
@@ -63,12 +64,23 @@ const DESKTOP: Viewport = { width: 1280, height: 800 };
 const POPOVER: Viewport = { width: 420, height: 640 };
 
 async function openApp(
-  options: { configured?: boolean; colorScheme?: 'light' | 'dark'; logs?: boolean; viewport?: Viewport } = {},
+  options: {
+    configured?: boolean;
+    colorScheme?: 'light' | 'dark';
+    logs?: boolean;
+    viewport?: Viewport;
+    settings?: Partial<Settings>;
+  } = {},
 ): Promise<App> {
   const dir = await makeDataDir();
   const settings = new ConfSettingsStore({ cwd: dir });
   if (options.configured) {
-    settings.save({ ...settings.load().settings, baseUrl: sim.url, clientId: CLIENT.clientId });
+    settings.save({
+      ...settings.load().settings,
+      baseUrl: sim.url,
+      clientId: CLIENT.clientId,
+      ...options.settings,
+    });
     await secrets.set(secretOwner(sim.url, CLIENT.clientId), CLIENT.clientSecret);
   }
   // With `logs`, the log file as the preview writes it (main/app-service.ts).
@@ -169,7 +181,8 @@ describe.each([
     }
 
     await openOrder(page, firstWaitingOrderId());
-    await page.locator('#order-heading').waitFor();
+    // The heading shows at once from the inbox's row: the check waits for the whole order.
+    await page.getByRole('region', { name: 'To provision' }).waitFor();
     await check(page, 'order');
 
     await page.getByRole('button', { name: 'Settings' }).click();
@@ -244,8 +257,15 @@ describe('orders', () => {
         buyer.buyerContact.electronicMail,
         buyer.buyerContact.telephone,
         order.sellerSupplierParty.party.partyName,
-        order.validityPeriod.startDate,
-        order.validityPeriod.endDate,
+        ...(await page.evaluate(
+          (dates) =>
+            dates.map((date) =>
+              new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(
+                Date.parse(`${date}T00:00:00Z`),
+              ),
+            ),
+          [order.validityPeriod.startDate, order.validityPeriod.endDate],
+        )),
         ...order.documentLines.flatMap((l: { lineItem: { name: string; sellersItemId: string } }) => [
           l.lineItem.name,
           l.lineItem.sellersItemId,
@@ -259,16 +279,16 @@ describe('orders', () => {
   );
 
   it('marks InProgress, then Completed, and the simulator has both events', async () => {
-    const { page, service } = await openApp({ configured: true });
+    const { page, service } = await openApp({ configured: true, settings: { undoSeconds: 0 } });
     const orderId = firstWaitingOrderId();
     await openOrder(page, orderId);
-    await page.getByRole('button', { name: /^Start/ }).click();
+    await page.getByRole('button', { name: 'Start provisioning' }).click();
     await page
       .getByText(/In progress/i)
       .first()
       .waitFor();
     await service.handle('checkNow', undefined);
-    await page.getByRole('button', { name: /^Completed/ }).click();
+    await page.getByRole('button', { name: 'Mark completed' }).click();
     await service.handle('checkNow', undefined);
     await expect
       .poll(() => statusesPosted(orderId), { timeout: 10_000 })
@@ -289,6 +309,87 @@ describe('orders', () => {
     expect(await page.locator('main img').count()).toBe(0);
     expect(await page.locator('main script').count()).toBe(0);
   }, 60_000);
+});
+
+const SIZES = [DESKTOP, POPOVER];
+
+describe('the order page', () => {
+  it.each(SIZES)(
+    'at $width×$height, by keyboard: a mark undone posts nothing; a mark left alone is posted once, naming who',
+    async (viewport) => {
+      const { page } = await openApp({ configured: true, viewport, settings: { undoSeconds: 3 } });
+      const orderId = firstWaitingOrderId();
+      await openOrder(page, orderId);
+      const start = page.getByRole('button', { name: 'Start provisioning' });
+      await start.focus();
+      await page.keyboard.press('Enter');
+      const undo = page.locator('.undo-bar').getByRole('button', { name: /^Undo/ });
+      await undo.waitFor();
+      await expectWithin(undo, { x: 0, y: 0, ...viewport });
+      await page.screenshot({
+        path: join(SCREENSHOTS, `order-page-undo-${viewport.width}x${viewport.height}.png`),
+      });
+      // The focus moved on to the next action.
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.textContent))
+        .toBe('Mark completed');
+      await page.keyboard.press('Control+z');
+      await page.getByText('Undone: the marketplace was not told.').waitFor();
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.textContent))
+        .toBe('Start provisioning');
+      await page.waitForTimeout(3_500); // past the grace period
+      expect(statusesPosted(orderId)).toEqual([]);
+
+      await page.keyboard.press('Enter');
+      await undo.waitFor();
+      await expect
+        .poll(() => statusesPosted(orderId), { timeout: 15_000 })
+        .toEqual(['ProvisioningInProgress']);
+      const posted = sim.store
+        .listEvents(1001, 0, 100_000)
+        .items.find(
+          (e) => e.statusCode === 'ProvisioningInProgress' && e.additionalProperties?.[0]?.value === orderId,
+        );
+      expect(posted?.description).toMatch(/^Provisioning started by \S.*\.$/);
+      await page
+        .getByText(/^Marked In progress by /)
+        .first()
+        .waitFor();
+
+      // Escape goes back to the inbox, on this order's row.
+      await page.keyboard.press('Escape');
+      const list = page.getByRole('listbox', { name: 'Orders' });
+      await expect.poll(() => list.evaluate((el) => el === document.activeElement)).toBe(true);
+    },
+    60_000,
+  );
+
+  it.each(
+    SIZES.flatMap((size) => (['light', 'dark'] as const).map((colorScheme) => ({ ...size, colorScheme }))),
+  )(
+    'puts what to provision within the first screen at $width×$height ($colorScheme), and fits the width',
+    async ({ width, height, colorScheme }) => {
+      const { page } = await openApp({ configured: true, colorScheme, viewport: { width, height } });
+      const orderId = orderWithMostLines();
+      await openOrder(page, orderId);
+      const firstLine = page.getByRole('list', { name: 'Order lines' }).getByRole('listitem').first();
+      await firstLine.waitFor();
+      const box = await firstLine.boundingBox();
+      expect(box && box.y + 24).toBeLessThan(height);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
+      const content = page.locator('main.content');
+      expect(await content.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      await page.screenshot({ path: join(SCREENSHOTS, `order-page-${width}x${height}-${colorScheme}.png`) });
+      // The whole page: the content scrolls, so it is shot as tall as it is.
+      const full = await content.evaluate((el) => el.scrollHeight);
+      await page.setViewportSize({ width, height: Math.min(full + 200, 6000) });
+      await page.screenshot({
+        path: join(SCREENSHOTS, `order-page-${width}x${height}-${colorScheme}-full.png`),
+      });
+    },
+    60_000,
+  );
 });
 
 describe("the marketplace's text in the window", () => {
@@ -312,7 +413,7 @@ describe("the marketplace's text in the window", () => {
     const heading = page.locator('#order-heading bdi');
     await heading.waitFor();
     const viewport = { x: 0, y: 0, ...page.viewportSize() } as Box;
-    for (const name of [/^Start provisioning/, /^Completed/, /^Failed/]) {
+    for (const name of [/^Start provisioning/, /^More…/]) {
       await expectWithin(page.getByRole('button', { name }), viewport);
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
@@ -325,7 +426,8 @@ describe("the marketplace's text in the window", () => {
     for (const name of [heading, page.locator('dl[aria-label="Buyer"] dd').first()]) {
       expect(await name.innerText()).toMatch(/^<b>URGENT<\/b> <a href=[^\n]*\[2J forged-order-id Bcc: /);
     }
-    expect(main).toContain('Line 1: 00.1$ :latoT');
+    // The product's right-to-left override is gone: it reads as the characters it holds.
+    expect(await page.locator('.line-product').first().innerText()).toBe('00.1$ :latoT');
     expect(await heading.evaluate((e) => getComputedStyle(e).unicodeBidi)).toBe('isolate');
     await page.screenshot({ path: join(SCREENSHOTS, 'order-detail-hostile.png') });
   }, 60_000);
@@ -412,6 +514,17 @@ function firstWaitingOrderId(): string {
   );
   const id = waiting.find((orderId) => !progressed.has(orderId));
   if (!id) throw new Error('the simulator has no waiting order');
+  return id;
+}
+
+/** The simulator's order with the most lines (and so, most often, delivery contacts). */
+function orderWithMostLines(): string {
+  const orders = sim.store
+    .listOrderJson(1001, 0, 100)
+    .items.map((json) => JSON.parse(json) as { orderId: string; documentLines: unknown[] });
+  orders.sort((a, b) => b.documentLines.length - a.documentLines.length);
+  const id = orders[0]?.orderId;
+  if (!id) throw new Error('the simulator has no order');
   return id;
 }
 

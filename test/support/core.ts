@@ -13,6 +13,8 @@ export const TEST_SETTINGS: CoreSettings = {
   notificationsEnabled: true,
   pausedUntil: null,
   reminderAfterMinutes: 0,
+  /** Sent at once: the tests of the grace period set their own. */
+  undoSeconds: 0,
 };
 
 /** Timers that never fire by themselves: tests poll explicitly and read the delays asked for. */
@@ -62,7 +64,7 @@ export async function makeDataDir(): Promise<string> {
 export async function openLaptop(
   baseUrl: string,
   dataDir?: string,
-  options: { secret?: string; settings?: Partial<CoreSettings> } = {},
+  options: { secret?: string; settings?: Partial<CoreSettings>; now?: () => number } = {},
 ): Promise<Laptop> {
   const dir = dataDir ?? (await makeDataDir());
   const settings: CoreSettings = { ...TEST_SETTINGS, ...options.settings };
@@ -72,7 +74,13 @@ export async function openLaptop(
     credentials: { clientId: 'demo-client', clientSecret: async () => options.secret ?? 'demo-secret' },
     retry: { maxAttempts: 2, baseDelayMs: 1 },
   });
-  const core = await SellerCore.open({ client, dataDir: dir, settings: () => settings, timers });
+  const core = await SellerCore.open({
+    client,
+    dataDir: dir,
+    settings: () => settings,
+    timers,
+    ...(options.now ? { now: options.now } : {}),
+  });
   const events: CoreEvent[] = [];
   core.on((event) => events.push(event));
   return {

@@ -540,6 +540,13 @@ export class AccountStore {
     return rows.map((row) => JSON.parse(row.json) as OutboxItem);
   }
 
+  outboxItem(requestId: string): OutboxItem | undefined {
+    const row = this.sql('SELECT json FROM outbox WHERE request_id = ?').get(requestId) as
+      | { json: string }
+      | undefined;
+    return row === undefined ? undefined : (JSON.parse(row.json) as OutboxItem);
+  }
+
   pendingOutboxCount(): number {
     return (this.sql(`SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'`).get() as { n: number }).n;
   }
@@ -561,6 +568,16 @@ export class AccountStore {
         $json: JSON.stringify(item),
       });
       this.refreshEffectiveStatus(item.orderId);
+    });
+  }
+
+  /** Removes an item (an undone status): the order shows its status as it was. */
+  deleteOutboxItem(requestId: string): void {
+    this.atomically(() => {
+      const row = this.sql('DELETE FROM outbox WHERE request_id = ? RETURNING order_id').get(requestId) as
+        | { order_id: string }
+        | undefined;
+      if (row) this.refreshEffectiveStatus(row.order_id);
     });
   }
 

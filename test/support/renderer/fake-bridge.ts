@@ -12,9 +12,11 @@ import type {
   Responses,
   UpdateStatus,
 } from '../../../preload/contract';
+import { describeMark } from '../../../preload/marked-by';
 import type { MarketplaceEvent } from '../../../preload/marketplace';
 import type { CoreEvent, OutboxItem, Settings } from '../../../preload/model';
 import { isUsualTransition, isWaitingForAction } from '../../../preload/order-status';
+import { statusLabel } from '../../../preload/status-words';
 
 export type FakeEvent =
   | CoreEvent
@@ -49,6 +51,7 @@ export function appState(overrides: Partial<AppState> = {}): AppState {
     baseUrl: DEFAULT_SETTINGS.baseUrl,
     clientId: DEFAULT_SETTINGS.clientId,
     secretStored: true,
+    actorName: 'Anna Virtanen',
     connection: 'ok',
     lastSuccessfulPoll: '2026-11-21T10:00:00.000Z',
     lastError: null,
@@ -104,6 +107,8 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
   const handlers: Handlers = { ...options.handlers };
   const views = new Map((options.views ?? []).map((view) => [view.order.orderId ?? '', view]));
   let requestCounter = 0;
+  /** An order's status before each mark, for undoing it. */
+  const statusBefore = new Map<string, string | undefined>();
 
   const fake = {
     calls,
@@ -162,27 +167,47 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       if (!request.override && !isUsualTransition(view?.status, request.statusCode)) {
         throw new FakeBridgeError(
           'unusual-transition',
-          `Marking ${request.statusCode.replace('Provisioning', '')} after ${view?.status?.replace('Provisioning', '') ?? 'no status'} is unusual; confirm to do it anyway.`,
+          `Marking an order ${statusLabel(request.statusCode)} while it is ${statusLabel(view?.status)} is unusual; confirm to do it anyway.`,
         );
       }
       requestCounter += 1;
+      const now = Date.now();
       const item: OutboxItem = {
         requestId: `00000000-0000-4000-8000-${String(requestCounter).padStart(12, '0')}`,
         orderId: request.orderId,
         statusCode: request.statusCode,
-        description: request.description ?? '',
+        description: describeMark(request.statusCode, fake.state.actorName, request.description),
         ...(request.detailedDescription === undefined
           ? {}
           : { detailedDescription: request.detailedDescription }),
-        createdAt: new Date().toISOString(),
+        createdAt: new Date(now).toISOString(),
         state: 'pending',
         attempts: 0,
+        ...(fake.settings.undoSeconds > 0
+          ? { notBefore: new Date(now + fake.settings.undoSeconds * 1000).toISOString() }
+          : {}),
       };
       if (view) {
+        statusBefore.set(item.requestId, view.status);
         view.outbox.push(item);
         view.status = request.statusCode;
       }
       return item;
+    },
+    undoMark: ({ requestId }) => {
+      for (const view of views.values()) {
+        const item = view.outbox.find((i) => i.requestId === requestId);
+        if (!item) continue;
+        if (item.state !== 'pending' || Date.parse(item.notBefore ?? '') <= Date.now()) {
+          return { outcome: 'already-sent' };
+        }
+        view.outbox = view.outbox.filter((i) => i !== item);
+        view.status = statusBefore.get(requestId);
+        // As the service does: the views showing the order read it again.
+        queueMicrotask(() => result.emit({ type: 'orders-updated', orderIds: [item.orderId] }));
+        return { outcome: 'undone' };
+      }
+      return { outcome: 'unknown' };
     },
     retryDelivery: ({ requestId }) => {
       for (const view of views.values()) {

@@ -1,0 +1,67 @@
+// The top of an order's page: who bought (the buyer's full name, however long), its status,
+// its total, how long it has waited (or when it came in), and who marked it last and when.
+// Drawn at once from the inbox's row while the whole order loads. Copy link gives colleagues
+// a seller-tray:// link to the order.
+import { forwardRef } from 'react';
+import { capped, plainText } from '../../preload/marketplace-text';
+import { formatAge, statusLabel } from '../format';
+import { useNow } from '../hooks/useNow';
+import type { LastMark } from '../order-marks';
+import { CopyOrderLink } from './CopyOrderLink';
+import { ServerText } from './ServerText';
+import { StatusChip } from './StatusChip';
+import { Time } from './Time';
+
+export interface HeaderFacts {
+  orderId: string;
+  title: string;
+  status: string | undefined;
+  total: string | undefined;
+  receivedAt: string | undefined;
+  lastMark: LastMark | undefined;
+}
+
+export const OrderHeader = forwardRef<HTMLHeadingElement, { facts: HeaderFacts }>(function OrderHeader(
+  { facts },
+  headingRef,
+) {
+  const now = useNow();
+  const age = formatAge(facts.receivedAt, now);
+  const waiting = facts.status === 'ProvisioningStarted';
+  return (
+    <header className="order-head">
+      <div className="order-title-row">
+        {/* A name longer than three lines is cut here: the title and the Buyer section have it whole. */}
+        <h2 id="order-heading" ref={headingRef} tabIndex={-1} title={capped(plainText(facts.title), 300)}>
+          <ServerText text={facts.title} />
+        </h2>
+        {facts.total !== undefined && facts.total !== '' && (
+          <span className="order-total">
+            <ServerText text={facts.total} />
+          </span>
+        )}
+      </div>
+      <p className="order-facts">
+        <StatusChip status={facts.status} />
+        {age !== '' && (
+          <span className={waiting ? 'order-waited' : 'muted'}>
+            {age === 'just now' ? 'Came in just now' : waiting ? `Waiting ${age}` : `Came in ${age} ago`}
+          </span>
+        )}
+        {facts.lastMark && (
+          <span className="order-last-mark">
+            Marked {statusLabel(facts.lastMark.status)}
+            {facts.lastMark.actor !== undefined && (
+              <>
+                {' '}
+                by <ServerText text={facts.lastMark.actor} />
+              </>
+            )}
+            , <Time iso={facts.lastMark.at} />
+          </span>
+        )}
+        <CopyOrderLink orderId={facts.orderId} />
+      </p>
+    </header>
+  );
+});

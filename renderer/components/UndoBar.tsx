@@ -1,0 +1,215 @@
+// Undoing a marked status: the service holds each one for a grace period (settings'
+// undoSeconds) before it is sent. The bar at the bottom of the window offers the latest mark's
+// Undo until then, also from Ctrl+Z (⌘Z on a Mac) outside text fields, and says how it went.
+// Views offer a mark (after marking) and undo any held one (the order's history) through
+// `useUndo`, so the bar always tells the outcome.
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import { plainText } from '../../preload/marketplace-text';
+import type { OutboxItem } from '../../preload/model';
+import { asBridgeCallError, call } from '../bridge/call';
+import { useBridge } from '../bridge/context';
+import { statusLabel } from '../format';
+import { useNow } from '../hooks/useNow';
+import { isEditable } from '../keyboard';
+
+/** How long the outcome of an undo stays in the bar. */
+const OUTCOME_MS = 6_000;
+
+interface Offer {
+  item: OutboxItem;
+  /** What the order is called (its buyer), for the bar's text. */
+  subject: string;
+  until: number;
+}
+
+type Mark = Pick<OutboxItem, 'requestId' | 'orderId' | 'statusCode'>;
+
+interface UndoApi {
+  /** Shows the Undo of a status just marked, for as long as it is held. */
+  offer(item: OutboxItem, subject: string): void;
+  /** Takes back a held status; the bar says whether it could. */
+  undo(mark: Mark): Promise<void>;
+  /** The last status undone, so its order's view can put the focus on its next action. */
+  lastUndone: Mark | null;
+}
+
+const UndoContext = createContext<UndoApi | null>(null);
+
+export function useUndo(): UndoApi {
+  const api = useContext(UndoContext);
+  if (!api) throw new Error('useUndo needs an <UndoProvider> around it.');
+  return api;
+}
+
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+export const UNDO_KEYS = isMac ? '⌘Z' : 'Ctrl+Z';
+
+export function UndoProvider({ children }: { children: ReactNode }) {
+  const bridge = useBridge();
+  const [offer, setOffer] = useState<Offer | null>(null);
+  const [outcome, setOutcome] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [lastUndone, setLastUndone] = useState<Mark | null>(null);
+
+  const undo = useCallback(
+    async (mark: Mark) => {
+      const { requestId } = mark;
+      setBusy(true);
+      setOffer((current) => (current?.item.requestId === requestId ? null : current));
+      try {
+        const answer = await call(bridge, 'undoMark', { requestId });
+        if (answer.outcome === 'undone') setLastUndone(mark);
+        setOutcome(
+          answer.outcome === 'undone'
+            ? 'Undone: the marketplace was not told.'
+            : answer.outcome === 'already-sent'
+              ? 'Too late to undo: it was already sent to the marketplace. To change it, mark another status.'
+              : 'There is nothing to undo: it was undone already.',
+        );
+      } catch (failure) {
+        setOutcome(`Could not undo: ${asBridgeCallError(failure).message}`);
+      } finally {
+        setBusy(false);
+      }
+    },
+    [bridge],
+  );
+
+  const api = useMemo<UndoApi>(
+    () => ({
+      offer(item, subject) {
+        const until = Date.parse(item.notBefore ?? '');
+        if (!Number.isFinite(until) || until <= Date.now()) return;
+        setOutcome(null);
+        setOffer({ item, subject, until });
+      },
+      undo,
+      lastUndone,
+    }),
+    [undo, lastUndone],
+  );
+
+  return (
+    <UndoContext.Provider value={api}>
+      {children}
+      <UndoBar
+        offer={offer}
+        outcome={outcome}
+        busy={busy}
+        onUndo={(item) => void undo(item)}
+        onExpired={() => setOffer(null)}
+        onDismiss={() => setOutcome(null)}
+      />
+    </UndoContext.Provider>
+  );
+}
+
+function UndoBar({
+  offer,
+  outcome,
+  busy,
+  onUndo,
+  onExpired,
+  onDismiss,
+}: {
+  offer: Offer | null;
+  outcome: string | null;
+  busy: boolean;
+  onUndo: (mark: Mark) => void;
+  onExpired: () => void;
+  onDismiss: () => void;
+}) {
+  // Re-drawn 4 times a second while offering; the time is read afresh (the tick may be older than the offer).
+  const now = Math.max(useNow(offer ? 250 : 60_000), Date.now());
+  const left = offer ? Math.ceil((offer.until - now) / 1000) : 0;
+  const barRef = useRef<HTMLDivElement>(null);
+  const dismissRef = useRef<HTMLButtonElement>(null);
+  /** The bar's Undo button was used: unless a view took the focus, the outcome's Dismiss has it. */
+  const focusOutcome = useRef(false);
+
+  useEffect(() => {
+    if (!outcome || !focusOutcome.current) return;
+    focusOutcome.current = false;
+    const focused = document.activeElement;
+    const lost = !focused || focused === document.body || barRef.current?.contains(focused);
+    if (lost) dismissRef.current?.focus();
+  }, [outcome]);
+
+  useEffect(() => {
+    if (offer && left <= 0) onExpired();
+  }, [offer, left, onExpired]);
+
+  useEffect(() => {
+    if (!outcome) return;
+    const timer = setTimeout(onDismiss, OUTCOME_MS);
+    return () => clearTimeout(timer);
+  }, [outcome, onDismiss]);
+
+  // Ctrl+Z / ⌘Z while the bar offers an undo; in a text field it stays the field's own undo.
+  useEffect(() => {
+    if (!offer) return;
+    function onKey(event: KeyboardEvent): void {
+      if (event.key.toLowerCase() !== 'z' || event.shiftKey || event.altKey) return;
+      if (!(isMac ? event.metaKey : event.ctrlKey) || isEditable(event.target) || !offer) return;
+      event.preventDefault();
+      onUndo(offer.item);
+    }
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [offer, onUndo]);
+
+  const shown = offer && left > 0;
+  return (
+    <div ref={barRef} className={`undo-bar${shown || outcome ? ' undo-bar-shown' : ''}`}>
+      <p className="undo-text" role="status">
+        {shown ? (
+          <>
+            Marked {statusLabel(offer.item.statusCode)}:{' '}
+            <bdi className="server-text">{plainText(offer.subject)}</bdi>.
+          </>
+        ) : (
+          outcome
+        )}
+      </p>
+      {shown && (
+        <>
+          <span className="undo-time" aria-hidden="true">
+            Sending in {left} s
+          </span>
+          <button
+            type="button"
+            className="primary"
+            disabled={busy}
+            aria-keyshortcuts={isMac ? 'Meta+Z' : 'Control+Z'}
+            onClick={() => {
+              focusOutcome.current = true;
+              onUndo(offer.item);
+            }}
+          >
+            Undo <kbd>{UNDO_KEYS}</kbd>
+          </button>
+        </>
+      )}
+      {!shown && outcome && (
+        <button
+          ref={dismissRef}
+          type="button"
+          className="icon-button"
+          aria-label="Dismiss"
+          onClick={onDismiss}
+        >
+          ×
+        </button>
+      )}
+    </div>
+  );
+}
