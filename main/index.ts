@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import {
   app,
   BrowserWindow,
+  clipboard,
   ipcMain,
   Menu,
   Notification,
@@ -215,7 +216,12 @@ function startNotifier(service: SellerTrayService, window: AppWindow): Notifier 
     readsMarkup: process.platform === 'linux',
     create: (options) => new Notification(options),
   };
-  return new Notifier({ service, notifications, show: (event) => window.show(event) });
+  return new Notifier({
+    service,
+    notifications,
+    show: (event) => window.show(event),
+    copyText: (text) => clipboard.writeText(text),
+  });
 }
 
 function trayParts(

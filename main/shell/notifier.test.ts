@@ -5,7 +5,7 @@ import type { ShellEvent } from '../../preload/contract';
 import { CONTROL_OR_BIDI, hostileOrder } from '../../test/support/hostile-order';
 import { FakeNotifications, openDemoService, type TestService, until } from '../../test/support/shell-fakes';
 import { orderIdOf } from '../core/api/wire';
-import { Notifier, START_PROVISIONING } from './notifier';
+import { COPY_LINK, Notifier, START_PROVISIONING } from './notifier';
 
 const opened: TestService[] = [];
 afterEach(async () => {
@@ -19,8 +19,14 @@ async function notifierOnService({ actionsSupported = false, readsMarkup = false
   await s.service.handle('checkNow', undefined);
   const notifications = new FakeNotifications(actionsSupported, readsMarkup);
   const shown: ShellEvent[] = [];
-  const notifier = new Notifier({ service: s.service, notifications, show: (event) => shown.push(event) });
-  return { ...s, notifications, shown, notifier };
+  const copied: string[] = [];
+  const notifier = new Notifier({
+    service: s.service,
+    notifications,
+    show: (event) => shown.push(event),
+    copyText: (text) => copied.push(text),
+  });
+  return { ...s, notifications, shown, notifier, copied };
 }
 
 describe('the notifier', () => {
@@ -88,7 +94,10 @@ describe('the notifier', () => {
       await service.handle('checkNow', undefined);
       await until(() => notifications.created.length === 1);
       const [notification] = notifications.created;
-      expect(notification?.options.actions).toEqual([{ type: 'button', text: START_PROVISIONING }]);
+      expect(notification?.options.actions).toEqual([
+        { type: 'button', text: START_PROVISIONING },
+        { type: 'button', text: COPY_LINK },
+      ]);
 
       notification?.emit('action', { actionIndex: 0 });
       expect(notifier.live.size).toBe(0);
@@ -109,6 +118,21 @@ describe('the notifier', () => {
       // Nothing else: no window, no second notification.
       expect(shown).toEqual([]);
       expect(notifications.created).toHaveLength(1);
+    });
+
+    it('"Copy link" puts the order\'s link on the clipboard, and marks nothing', async () => {
+      const { sim, service, notifications, shown, copied } = await notifierOnService({
+        actionsSupported: true,
+      });
+      const order = sim.store.addPurchase({});
+      await service.handle('checkNow', undefined);
+      await until(() => notifications.created.length === 1);
+      notifications.created[0]?.emit('action', { actionIndex: 1 });
+      await until(() => copied.length === 1);
+      expect(copied).toEqual([`seller-tray://order/${order.orderId}`]);
+      expect(shown).toEqual([]);
+      const view = await service.handle('getOrder', { orderId: order.orderId });
+      expect(view.ok && view.value.outbox).toEqual([]);
     });
 
     it('says why when the order cannot be started, and that notice opens the order', async () => {

@@ -13,6 +13,7 @@
 // server's words), and on Linux, whose notification servers read markup, it is escaped.
 
 import { notificationBody, notificationTitle } from '../../preload/marketplace-text';
+import { orderLink } from '../../preload/order-link';
 import { PRODUCT_NAME } from '../core/app-identity';
 import type { NotificationRequest } from '../core/notification-policy';
 import type { SellerTrayService } from '../core/service';
@@ -20,12 +21,15 @@ import type { NativeNotification, NotificationOptions, NotificationsPort } from 
 import type { ShellEvent } from './window';
 
 export const START_PROVISIONING = 'Start provisioning';
+export const COPY_LINK = 'Copy link';
 
 export interface NotifierOptions {
   service: SellerTrayService;
   notifications: NotificationsPort;
   /** Shows the window and tells the renderer where to go. */
   show(event: ShellEvent): void;
+  /** Puts text on the clipboard (a link to the order, for a colleague). */
+  copyText(text: string): void;
 }
 
 export class Notifier {
@@ -44,15 +48,24 @@ export class Notifier {
     const { orderId } = request;
     if (orderId === undefined)
       return this.raise({ title: request.title, body: request.body }, { type: 'open-inbox' });
-    const withButton = this.options.notifications.actionsSupported;
+    const link = orderLink(orderId);
+    // Buttons in the order Electron numbers them (actionIndex); none where the platform has none.
+    const buttons: Array<[string, () => Promise<void>]> = this.options.notifications.actionsSupported
+      ? [
+          [START_PROVISIONING, () => this.startProvisioning(orderId)],
+          ...(link
+            ? [[COPY_LINK, async () => this.options.copyText(link)] as [string, () => Promise<void>]]
+            : []),
+        ]
+      : [];
     return this.raise(
       {
         title: request.title,
         body: request.body,
-        ...(withButton ? { actions: [{ type: 'button', text: START_PROVISIONING }] } : {}),
+        ...(buttons.length ? { actions: buttons.map(([text]) => ({ type: 'button' as const, text })) } : {}),
       },
       { type: 'open-order', orderId },
-      withButton ? () => this.startProvisioning(orderId) : undefined,
+      buttons.map(([, run]) => run),
     );
   }
 
@@ -66,7 +79,11 @@ export class Notifier {
     this.live.clear();
   }
 
-  private raise(options: NotificationOptions, target: ShellEvent, onAction?: () => Promise<void>): boolean {
+  private raise(
+    options: NotificationOptions,
+    target: ShellEvent,
+    onActions: ReadonlyArray<() => Promise<void>> = [],
+  ): boolean {
     if (!this.options.notifications.isSupported()) return false;
     const notification = this.options.notifications.create(
       displayed(options, this.options.notifications.readsMarkup),
@@ -78,10 +95,8 @@ export class Notifier {
     });
     notification.on('action', ({ actionIndex }) => {
       this.live.delete(notification);
-      if (actionIndex === 0 && onAction) {
-        // Should even the notice fail, the window opens on the order, where the user can act.
-        onAction().catch(() => this.options.show(target));
-      }
+      // Should even the notice fail, the window opens on the order, where the user can act.
+      onActions[actionIndex]?.().catch(() => this.options.show(target));
     });
     notification.on('close', ({ reason } = {}) => {
       if (reason !== 'timedOut') this.live.delete(notification);
