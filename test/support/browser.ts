@@ -8,8 +8,12 @@ import { buildPart } from './app-build';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
+export async function launchChromium(): Promise<Browser> {
+  // Chromium keeps crash reports in its config folder: a throwaway one, so neither a test nor a
+  // benchmark (which has no hermetic HOME of its own) writes to the user's.
+  const home = await mkdtemp(join(tmpdir(), 'seller-tray-chromium-'));
+  const browser = await chromium.launch({
+    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
     executablePath: CHROMIUM,
     // No sandbox as root in a container; no GPU; and none of Chromium's calls home, which
     // this closed network refuses.
@@ -23,6 +27,8 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+  browser.on('disconnected', () => void rm(home, { recursive: true, force: true }));
+  return browser;
 }
 
 /** Builds the renderer as `npm run build:renderer` does, into a directory of its own. */
