@@ -54,11 +54,9 @@ export const LIMITS = {
   page: 500,
 } as const;
 
-export const SETUP_STATUSES = ['unconfigured', 'configured', 'demo'] as const;
-
 /** What the header and the tray show. */
 export interface AppState extends CoreStatus {
-  setup: (typeof SETUP_STATUSES)[number];
+  setup: 'unconfigured' | 'configured' | 'demo';
   baseUrl: string;
   clientId: string;
   /** Whether a secret for the client id is in the keychain (the secret itself never leaves it). */
@@ -67,10 +65,9 @@ export interface AppState extends CoreStatus {
   actorName: string;
 }
 
-/** The inbox's filters: by status, or the orders waiting for action. */
+/** The inbox's filters: all orders, or those of one status (New is ProvisioningStarted). */
 export const INBOX_FILTERS = [
   'all',
-  'waiting',
   'ProvisioningStarted',
   'ProvisioningInProgress',
   'ProvisioningCompleted',

@@ -193,7 +193,7 @@ describe('requests', () => {
 
   it('lists, shows and marks orders, and searches by buyer once an order was fetched', async () => {
     const { call } = await configured();
-    const waiting = await call('listOrders', { filter: 'waiting' });
+    const waiting = await call('listOrders', { filter: 'ProvisioningStarted' });
     expect(waiting.total).toBeGreaterThan(0);
     expect(waiting.waiting).toBe(waiting.total);
     const orderId = waiting.orders[0]?.orderId ?? '';
@@ -223,7 +223,7 @@ describe('requests', () => {
   it('tells the marketplace who marked each status: the computer account, or "Your name"', async () => {
     const { call, refusal } = await configured();
     expect((await call('getState')).actorName).toBe('Anna Virtanen');
-    const orderId = (await call('listOrders', { filter: 'waiting' })).orders[0]?.orderId ?? '';
+    const orderId = (await call('listOrders', { filter: 'ProvisioningStarted' })).orders[0]?.orderId ?? '';
     const started = await call('markStatus', { orderId, statusCode: 'ProvisioningInProgress' });
     expect(started.description).toBe('Provisioning started by Anna Virtanen.');
     const failure = await refusal('markStatus', { orderId, statusCode: 'ProvisioningFailed' });
@@ -243,7 +243,7 @@ describe('requests', () => {
 
   it('holds a marked status for the grace period, and undoes it: nothing reaches the marketplace', async () => {
     const { call, refusal } = await configured();
-    const orderId = (await call('listOrders', { filter: 'waiting' })).orders[0]?.orderId ?? '';
+    const orderId = (await call('listOrders', { filter: 'ProvisioningStarted' })).orders[0]?.orderId ?? '';
     const item = await call('markStatus', { orderId, statusCode: 'ProvisioningInProgress' });
     expect(Date.parse(item.notBefore ?? '') - Date.parse(item.createdAt)).toBe(10_000);
     expect(await call('undoMark', { requestId: item.requestId })).toEqual({ outcome: 'undone' });

@@ -192,7 +192,7 @@ describe('5. purchases of every type', () => {
     for (const eventTypeCode of types.slice(2)) bought.push(await purchase({ eventTypeCode }));
     await poll(laptop);
     expect(announced(laptop).sort()).toEqual([...bought].sort());
-    const rows = inbox(laptop.core, 'waiting');
+    const rows = inbox(laptop.core, 'ProvisioningStarted');
     for (const [i, orderId] of bought.entries()) {
       expect(rows.find((r) => r.orderId === orderId)).toMatchObject({
         purchaseType: types[i],

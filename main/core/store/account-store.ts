@@ -51,7 +51,7 @@ export interface StoredOrder {
 export type { InboxRow } from '../../../preload/model';
 
 export interface InboxQuery {
-  /** 'all', 'waiting', or a status code. */
+  /** 'all', or a status code. */
   filter: string;
   search: string;
   /** Waiting orders first either way; then the longest waiting (default) or the newest first. */
@@ -678,10 +678,7 @@ const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purcha
 function inboxCondition(query: InboxQuery): { condition: string; params: Record<string, string | number> } {
   const where: string[] = ['1'];
   const params: Record<string, string | number> = {};
-  if (query.filter === 'waiting') {
-    where.push('o.effective_status = $waiting');
-    params.$waiting = WAITING;
-  } else if (query.filter !== 'all') {
+  if (query.filter !== 'all') {
     where.push('o.effective_status = $status');
     params.$status = query.filter;
   }

@@ -15,7 +15,7 @@ import type {
 import { describeMark } from '../../../preload/marked-by';
 import type { MarketplaceEvent } from '../../../preload/marketplace';
 import type { CoreEvent, OutboxItem, Settings } from '../../../preload/model';
-import { isUsualTransition, isWaitingForAction } from '../../../preload/order-status';
+import { isUsualTransition } from '../../../preload/order-status';
 import { statusLabel } from '../../../preload/status-words';
 
 export type FakeEvent =
@@ -140,9 +140,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       const filter = request.filter ?? 'all';
       const search = (request.search ?? '').trim().toLowerCase();
       const matching = fake.orders
-        .filter((o) =>
-          filter === 'all' ? true : filter === 'waiting' ? isWaitingForAction(o.status) : o.status === filter,
-        )
+        .filter((o) => filter === 'all' || o.status === filter)
         .filter(
           (o) =>
             search === '' || [o.orderId, o.buyer, o.product].some((t) => t?.toLowerCase().includes(search)),
