@@ -99,6 +99,14 @@ async function openApp(
   return app;
 }
 
+/**
+ * Waits for the page's next rendering update. Order lines are `content-visibility: auto`, and
+ * Chromium leaves a line out of innerText until a rendering update has found it near the view.
+ */
+async function afterRendering(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
 /** Finds an order by its id through the inbox's search, and opens it. */
 async function openOrder(page: Page, orderId: string): Promise<void> {
   await page.getByLabel('Search orders').fill(orderId);
@@ -243,7 +251,8 @@ describe('orders', () => {
       const { page } = await openApp({ configured: true, colorScheme });
       const order = JSON.parse(sim.store.orderJson(1001, firstWaitingOrderId()) ?? '{}');
       await openOrder(page, order.orderId);
-      await page.getByRole('heading', { name: /Order/ }).first().waitFor();
+      await page.getByRole('heading', { name: 'Order details' }).waitFor();
+      await afterRendering(page);
       const text = (await page.locator('main').innerText()).replace(/\s+/g, ' ');
       const buyer = order.buyerCustomerParty;
       const expected = [
@@ -418,6 +427,7 @@ describe("the marketplace's text in the window", () => {
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
 
+    await afterRendering(page);
     const main = await page.locator('main').innerText();
     // innerText puts line breaks between blocks, and only there.
     expect(main.replaceAll('\n', '')).not.toMatch(CONTROL_OR_BIDI);
