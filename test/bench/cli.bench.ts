@@ -15,7 +15,14 @@ const SMALL = 100;
 const LARGE = 10_000;
 const RUNS = 5;
 const PROCESS_RUNS = 3;
-const OPTIONS = { all: false, offset: PAGE.defaultOffset, limit: PAGE.defaultLimit };
+const OPTIONS = {
+  all: false,
+  offset: PAGE.defaultOffset,
+  limit: PAGE.defaultLimit,
+  actor: () => {
+    throw new Error('orders list marks nothing');
+  },
+};
 
 interface Seller {
   orders: number;
