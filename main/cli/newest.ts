@@ -4,7 +4,7 @@
 // read as it is; of a longer one the CLI finds where it ends (pages of one item, about
 // 2·log2 n requests) and reads back from there, a window at a time, until it has what it
 // prints: the newest orders, the events that say their statuses.
-import type { SellerApiClient } from '../core/api/client';
+import type { PageQuery, SellerApiClient } from '../core/api/client';
 import type { PageOf, WalkedPage } from '../core/api/pagination';
 import {
   type ItemKind,
@@ -22,10 +22,7 @@ export interface Read<T> {
 
 /** A listing as this module reads it, through the client. */
 interface Listing<T> {
-  kind: ItemKind;
-  /** The page size the client asks for now (it learns a server's smaller maximum). */
-  pageSize: () => number;
-  firstPage: () => Promise<PageOf<T>>;
+  page: (query: PageQuery) => Promise<PageOf<T>>;
   /** How many places it has (`atLeast` known to hold something): where its newest end is. */
   places: (atLeast: number) => Promise<number>;
   walkFrom: (offset: number) => AsyncGenerator<WalkedPage<T>>;
@@ -34,8 +31,8 @@ interface Listing<T> {
 /** Where a listing's newest end is: the whole listing when it is one page, else its length. */
 type End<T> = { whole: Read<T> } | { length: number };
 
-async function locate<T>(listing: Listing<T>): Promise<End<T>> {
-  const first = await listing.firstPage();
+async function locate<T>(client: SellerApiClient, listing: Listing<T>): Promise<End<T>> {
+  const first = await listing.page({ offset: 0, limit: client.pageSize });
   if (!first.hasMore) return { whole: first }; // a small seller's
   // The first page said there is more after its items: one place more holds something.
   return { length: await listing.places(first.keys.length + 1) };
@@ -43,6 +40,8 @@ async function locate<T>(listing: Listing<T>): Promise<End<T>> {
 
 /** The newest items of a listing, oldest first, read back from its end until `enough` says so. */
 async function readBack<T>(
+  client: SellerApiClient,
+  kind: ItemKind,
   listing: Listing<T>,
   end: End<T>,
   firstSpan: number,
@@ -66,12 +65,12 @@ async function readBack<T>(
   for (let span = firstSpan; ; span *= 2) {
     // Where a walk from the listing's start would ask a page: a server with places that hold
     // nothing answers a page across their edge with the items after them, out of place.
-    const pageSize = listing.pageSize();
+    const pageSize = client.pageSize;
     const start = Math.floor(Math.max(0, end.length - span) / pageSize) * pageSize;
     const window: Read<T> = { items: [], unreadable: [] };
     for await (const page of listing.walkFrom(start)) {
       // Its last page may reach into the window read before it.
-      window.items.push(...page.items.filter((item) => fresh(itemKey(listing.kind, item))));
+      window.items.push(...page.items.filter((item) => fresh(itemKey(kind, item))));
       window.unreadable.push(...page.unreadable.filter((item) => fresh(item.key)));
       if (start + page.end >= readFrom) break;
     }
@@ -84,13 +83,12 @@ async function readBack<T>(
 /** The newest `count` orders, oldest first. */
 export async function newestOrders(client: SellerApiClient, count: number): Promise<Read<Order>> {
   const orders: Listing<Order> = {
-    kind: 'order',
-    pageSize: () => client.pageSize,
-    firstPage: () => client.listOrders({ offset: 0, limit: client.pageSize }),
+    page: (query) => client.listOrders(query),
     places: (atLeast) => client.orderPlaces(atLeast),
     walkFrom: (offset) => client.allOrders(offset),
   };
-  const read = await readBack(orders, await locate(orders), count, (items) => items.length >= count);
+  const end = await locate(client, orders);
+  const read = await readBack(client, 'order', orders, end, count, (items) => items.length >= count);
   return { ...read, items: read.items.slice(-count) };
 }
 
@@ -104,13 +102,11 @@ export function newestEvents(
   client: SellerApiClient,
 ): (enough: (events: MarketplaceEvent[]) => boolean) => Promise<Read<MarketplaceEvent>> {
   const events: Listing<MarketplaceEvent> = {
-    kind: 'event',
-    pageSize: () => client.pageSize,
-    firstPage: () => client.listEvents({ offset: 0, limit: client.pageSize }),
+    page: (query) => client.listEvents(query),
     places: (atLeast) => client.eventPlaces(atLeast),
     walkFrom: (offset) => client.allEvents(offset),
   };
-  const end = locate(events);
+  const end = locate(client, events);
   end.catch(() => undefined); // a failure is told when read back; unread, it must not surface as unhandled
-  return async (enough) => readBack(events, await end, client.pageSize, enough);
+  return async (enough) => readBack(client, 'event', events, await end, client.pageSize, enough);
 }
