@@ -2,8 +2,11 @@
 // the app (or `seller-tray login`) saved; the secret from the environment or the keychain.
 // The app's demo marketplace lives only inside the running app (its address changes each run),
 // so an account saved in demo mode is no account for the CLI: it says none is configured.
+import { actorNameProblem } from '../../preload/marked-by';
+import { osAccountName } from '../core/account-name';
 import type { SellerApiClientOptions } from '../core/api/client';
 import { type Log, silentLog } from '../core/log';
+import { markActor } from '../core/mark';
 import { ensurePrivateDir, userDataDir } from '../core/paths';
 import {
   adoptUnboundSecret,
@@ -85,4 +88,19 @@ export function resolveAccount(
       return secret;
     },
   };
+}
+
+/**
+ * Who the CLI's marks are by: `--as`, checked as the app checks "Your name"; else as the app
+ * has it, the saved "Your name" or this computer's account.
+ */
+export function markedBy(asFlag: string | undefined, saved: Settings): string {
+  if (asFlag === undefined) return markActor(saved.actorName, osAccountName);
+  const name = asFlag.trim();
+  const problem = name === '' ? 'needs a name' : actorNameProblem(name);
+  if (problem)
+    throw new UsageError(
+      `--as ${problem}: the name is written into the status's description and read back from it`,
+    );
+  return name;
 }

@@ -1,18 +1,21 @@
 // The CLI's commands: each turns its arguments into client calls and returns what to print.
 
-import { compareEventTime } from '../../preload/order-status';
+import type { z } from 'zod';
+import {
+  compareEventTime,
+  isNewPurchase,
+  MARKABLE_STATUSES,
+  type MarkableStatus,
+} from '../../preload/order-status';
 import type { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import type { PageOf, WalkedPage } from '../core/api/pagination';
-import {
-  type Listed,
-  type MarketplaceEvent,
-  orderIdOf,
-  STATUS_CODES,
-  type StatusCode,
-  type UnreadableItem,
-} from '../core/api/wire';
+import { type MarketplaceEvent, orderIdOf, type UnreadableItem } from '../core/api/wire';
+import { requests } from '../core/bridge-requests';
+import { signedMark } from '../core/mark';
+import { eventBody } from '../core/outbox';
 import type { CredentialsCheck, Printable } from './format';
+import { newestEvents, newestOrders, type Read } from './newest';
 
 export class UsageError extends Error {}
 
@@ -23,16 +26,15 @@ export interface CommandOptions {
   order?: string | undefined;
   description?: string | undefined;
   detail?: string | undefined;
+  /** Who a status is marked by (--as, else as the app has it); asked only when marking. */
+  actor: () => string;
   /** JSON output: the API's objects only (an order list then needs no statuses). */
   json?: boolean | undefined;
 }
 
 /** `InProgress` on the command line is `ProvisioningInProgress` on the wire. */
-const STATUS_WORDS: Readonly<Record<string, StatusCode>> = Object.fromEntries(
-  STATUS_CODES.filter((code) => code !== 'ProvisioningStarted').map((code) => [
-    code.replace('Provisioning', ''),
-    code,
-  ]),
+const STATUS_WORDS: Readonly<Record<string, MarkableStatus>> = Object.fromEntries(
+  MARKABLE_STATUSES.map((code) => [code.replace('Provisioning', ''), code]),
 );
 
 /** What a command printed, and the items it listed that could not be read (told on stderr). */
@@ -51,7 +53,7 @@ export async function runCommand(
 }
 
 /** A list's readable items; those that could not be read go to `aside`. */
-function readable<T>(listed: Listed<T>, aside: UnreadableItem[]): T[] {
+function readable<T>(listed: Read<T>, aside: UnreadableItem[]): T[] {
   aside.push(...listed.unreadable);
   return listed.items;
 }
@@ -133,16 +135,35 @@ async function printable(
         ),
       };
     case 'orders list': {
-      // The listing is oldest first: the newest are at its end, so it is read whole.
-      const orders = (await walked(client.allOrders(), aside)).reverse();
-      return {
-        kind: 'orders',
-        value: options.all ? orders : orders.slice(options.offset, options.offset + options.limit),
-        ...(options.json ? {} : { statuses: latestStatuses(await walked(client.allEvents(), aside)) }),
-      };
+      // Where the events end is looked for while the orders are read (not for JSON: no statuses).
+      const eventsBack = options.json ? undefined : newestEvents(client);
+      // The listing is oldest first: the newest, printed first, are read from its end.
+      const orders = (
+        options.all
+          ? await walked(client.allOrders(), aside)
+          : readable(await newestOrders(client, options.offset + options.limit), aside)
+      ).reverse();
+      const printed = options.all ? orders : orders.slice(options.offset);
+      if (!eventsBack) return { kind: 'orders', value: printed };
+      // Each printed order's latest event says its status: read back until every one has one.
+      const ids = new Set(printed.flatMap((order) => order.orderId ?? []));
+      const events = await eventsBack((read) => {
+        const seen = new Set(read.map(orderIdOf));
+        return [...ids].every((id) => seen.has(id));
+      });
+      return { kind: 'orders', value: printed, statuses: latestStatuses(readable(events, aside)) };
     }
-    case 'orders get':
-      return { kind: 'order', value: await client.getOrder(argument('order id')) };
+    case 'orders get': {
+      const orderId = argument('order id');
+      const eventsBack = options.json ? undefined : newestEvents(client);
+      const order = await client.getOrder(orderId);
+      if (!eventsBack) return { kind: 'order', value: order };
+      // Its history: the events back to its purchase, an order's first event.
+      const ofOrder = (event: MarketplaceEvent) => orderIdOf(event) === orderId;
+      const events = await eventsBack((read) => read.some((event) => ofOrder(event) && isNewPurchase(event)));
+      const history = readable(events, aside).filter(ofOrder).sort(compareEventTime);
+      return { kind: 'order', value: order, history };
+    }
     case 'licenses list':
       return { kind: 'licenses', value: readable(await client.listLicenses(options.order), aside) };
     case 'licenses get':
@@ -163,16 +184,32 @@ async function postStatus(
   if (!orderId || !statusCode || extra.length > 0) {
     throw new UsageError(`status takes an order id and one of ${Object.keys(STATUS_WORDS).join(', ')}`);
   }
-  if (!options.description?.trim()) throw new UsageError('status needs --description TEXT');
-  // As in the app: a failure says what failed and why, for the buyer's sake.
-  if (statusCode === 'ProvisioningFailed' && !options.detail?.trim()) {
-    throw new UsageError('status Failed needs --detail TEXT: the reason, as the app asks for it');
-  }
-  return client.sendEvent({
-    eventTypeCode: 'ServicePurchased',
+  // Checked as the app checks a mark: a failure says what failed and why, for the buyer's sake.
+  const mark = requests.markStatus.safeParse({
+    orderId,
     statusCode,
     description: options.description,
-    ...(options.detail === undefined ? {} : { detailedDescription: options.detail }),
-    additionalProperties: [{ name: 'orderId', value: orderId }],
+    detailedDescription: options.detail,
   });
+  if (!mark.success) throw new UsageError(markProblem(mark.error.issues));
+  // Posted as the app posts it, with who marked it in the description.
+  return client.sendEvent(eventBody(signedMark(mark.data, options.actor())));
+}
+
+/** The flag of each field of the app's mark, for saying what to change. */
+const MARK_FLAGS: Readonly<Record<string, string>> = {
+  orderId: 'the order id',
+  description: '--description',
+  detailedDescription: '--detail',
+};
+
+/** Why a mark was refused, in the command line's words. */
+function markProblem(issues: readonly z.core.$ZodIssue[]): string {
+  const [issue] = issues;
+  if (issue?.code === 'custom') {
+    return 'status Failed needs --description TEXT and --detail TEXT: what failed, and the reason, as the app asks for them';
+  }
+  const flag = MARK_FLAGS[String(issue?.path[0])] ?? 'status';
+  if (issue?.code === 'too_big') return `${flag} must be at most ${issue.maximum} characters, as in the app`;
+  return `${flag}: ${issue?.message ?? 'not accepted'}`;
 }

@@ -3,6 +3,7 @@
 // characters escaped (marketplace-text.ts), so a buyer's name can neither forge a line nor send
 // the terminal an escape sequence. JSON output is the API's objects exactly.
 
+import { parseMark } from '../../preload/marked-by';
 import { escapedControls, escapedInJson } from '../../preload/marketplace-text';
 import { orderLink } from '../../preload/order-link';
 import { statusLabel } from '../../preload/status-words';
@@ -19,7 +20,8 @@ export type Printable =
   | { kind: 'ping'; value: PingResponse; credentials: CredentialsCheck }
   /** Newest first; with each order's status when the events were read. */
   | { kind: 'orders'; value: Order[]; statuses?: ReadonlyMap<string, string> }
-  | { kind: 'order'; value: Order }
+  /** With its history (oldest first) when the events were read. */
+  | { kind: 'order'; value: Order; history?: readonly MarketplaceEvent[] }
   | { kind: 'events'; value: MarketplaceEvent[] }
   /** A posted status: the stored event, or undefined when the server confirmed without one. */
   | { kind: 'event'; value: MarketplaceEvent | undefined }
@@ -54,13 +56,42 @@ function orderRow(order: Order, statuses?: ReadonlyMap<string, string>): string 
 const quantityText = (q: Quantity | undefined): string | undefined =>
   q?.value === undefined ? undefined : [q.value, q.unitCode].filter((p) => p !== undefined).join(' ');
 
+/** Who marked an event and their words, when Seller Tray posted it (preload/marked-by.ts); else its description. */
+function eventWords(event: MarketplaceEvent): string | undefined {
+  const mark = parseMark(event.description);
+  if (!mark) return event.description;
+  return `Marked by ${mark.actor}${mark.text === '' ? '' : `: ${mark.text}`}`;
+}
+
+/** An order's status as its latest event says it: since when, and who marked it. */
+function statusFact(latest: MarketplaceEvent | undefined): string | undefined {
+  if (!latest) return undefined;
+  const actor = parseMark(latest.description)?.actor;
+  return [
+    statusLabel(latest.statusCode),
+    latest.eventTime && ` since ${latest.eventTime}`,
+    actor && `, marked by ${actor}`,
+  ]
+    .filter(Boolean)
+    .join('');
+}
+
+/** One event of an order's history on a line: when, the status, who marked it and why. */
+function historyLine(event: MarketplaceEvent, index: number): string {
+  const words = [eventWords(event), event.detailedDescription && `(${event.detailedDescription})`]
+    .filter(Boolean)
+    .join(' ');
+  return `  ${index + 1}. ${[event.eventTime, statusLabel(event.statusCode), words].map(cell).join('  ')}\n`;
+}
+
 /** One order to read: a labelled line per fact, its lines indented; nothing absent is printed. */
-function orderView(order: Order): string {
+function orderView(order: Order, history: readonly MarketplaceEvent[] = []): string {
   const buyer = order.buyerCustomerParty;
   const contact = buyer.buyerContact;
   const validity = order.validityPeriod;
   const facts: [string, unknown][] = [
     ['Order', order.orderId],
+    ['Status', statusFact(history.at(-1))],
     ['Issued', order.issueTime],
     ['Type', order.orderTypeCode],
     ['Buyer', buyer.party?.partyName],
@@ -94,6 +125,7 @@ function orderView(order: Order): string {
       .filter(([, value]) => value !== undefined && value !== '')
       .map(([label, value]) => `${`${label}:`.padEnd(width)}${cell(value)}\n`),
     ...(lines.length > 0 ? ['Lines:\n', ...lines] : []),
+    ...(history.length > 0 ? ['History:\n', ...history.map(historyLine)] : []),
   ].join('');
 }
 
@@ -124,7 +156,7 @@ export function formatItems(result: Printable): string {
     case 'orders':
       return result.value.map((order) => orderRow(order, result.statuses)).join('');
     case 'order':
-      return orderView(result.value);
+      return orderView(result.value, result.history);
     case 'events':
       return result.value.map(eventRow).join('');
     case 'event':

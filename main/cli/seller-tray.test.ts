@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describeMark } from '../../preload/marked-by';
 import { parseOrderLink } from '../../preload/order-link';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { startCaptureServer } from '../../test/support/capture-server';
 import { CONTROL_OR_BIDI, FORGED_ORDER_ID, hostileOrder } from '../../test/support/hostile-order';
 import { REPO_ROOT, runTs } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
+import { osAccountName } from '../core/account-name';
 
 let sim: Simulator;
 let env: NodeJS.ProcessEnv;
@@ -142,6 +144,83 @@ describe('seller-tray reads', () => {
   });
 });
 
+describe('orders list and orders get on a listing of several pages', () => {
+  // More orders (and events) than a page holds: the CLI finds where each listing ends and reads back from there.
+  let big: Simulator;
+  let bigEnv: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    big = await startSimulator({ port: 0, seed: 6, orders: 260 });
+    bigEnv = { SELLER_API_BASE_URL: big.url };
+  });
+  afterEach(() => admin(big.url, 'POST', 'reset'));
+  afterAll(() => big.close());
+
+  const STATUS_WORDS: Record<string, string> = {
+    ProvisioningStarted: 'New',
+    ProvisioningInProgress: 'In progress',
+    ProvisioningCompleted: 'Completed',
+    ProvisioningFailed: 'Failed',
+  };
+  const orderAt = (offset: number) => JSON.parse(big.store.listOrderJson(1001, offset, 1).items[0] ?? '{}');
+  const eventsOf = (orderId: string) =>
+    big.store
+      .listEvents(1001, 0, 100_000)
+      .items.filter((e) => e.additionalProperties?.some((p) => p.value === orderId));
+
+  /** What `orders list --offset --limit` must print: the newest first, each with its latest event's status. */
+  const expected = (offset: number, limit: number) =>
+    Array.from({ length: limit }, (_, i) => {
+      const order = orderAt(259 - offset - i);
+      return [order.orderId, order.issueTime, STATUS_WORDS[eventsOf(order.orderId).at(-1)?.statusCode ?? '']];
+    });
+
+  it.each([
+    { quirks: [], offset: 3, limit: 60 },
+    { quirks: ['short-pages'], offset: 3, limit: 60 },
+    { quirks: ['empty-page'], offset: 3, limit: 60 },
+    // Reaching into the 50 places that hold nothing: read further back.
+    { quirks: ['empty-page'], offset: 200, limit: 20 },
+    { quirks: ['max-page-50', 'short-pages', 'empty-page'], offset: 3, limit: 60 },
+  ])(
+    'prints the newest orders with their statuses, quirks $quirks, from $offset',
+    async ({ quirks, offset, limit }) => {
+      await admin(big.url, 'PATCH', 'faults', { quirks });
+      const run = await cli(['orders', 'list', '--offset', String(offset), '--limit', String(limit)], bigEnv);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const printed = run.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t').slice(0, 3));
+      expect(printed).toEqual(expected(offset, limit));
+    },
+  );
+
+  it('prints the newest orders as JSON, exactly as the API has them', async () => {
+    const run = await cli(['orders', 'list', '--limit', '2', '--json'], bigEnv);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual([orderAt(259), orderAt(258)]);
+  });
+
+  it("shows an old order's whole history", async () => {
+    const order = orderAt(5);
+    const run = await cli(['orders', 'get', order.orderId], bigEnv);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    const history = lines.slice(lines.indexOf('History:') + 1).map((line) => line.split('  ')[2]);
+    expect(history).toEqual(eventsOf(order.orderId).map((e) => STATUS_WORDS[e.statusCode]));
+    expect(history[0]).toBe('New');
+  });
+
+  it('says so when the marketplace ignores the offset, so that no listing can be read past its first page', async () => {
+    await admin(big.url, 'PATCH', 'faults', { quirks: ['ignore-offset'] });
+    const run = await cli(['orders', 'list'], bigEnv);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/listOrders: .*ignore the offset/);
+  });
+});
+
 describe("the marketplace's text", () => {
   /** What reaches the terminal besides the tabs and line ends of the output's own structure. */
   const besidesStructure = (output: string) => output.replace(/[\t\n]/g, '');
@@ -183,32 +262,132 @@ describe("the marketplace's text", () => {
 });
 
 describe('seller-tray status', () => {
-  it('posts a status with description and detail', async () => {
+  /** The order's events as the marketplace holds them, oldest first. */
+  const eventsOf = (orderId: string) =>
+    sim.store
+      .listEvents(1001, 0, 100_000)
+      .items.filter((e) => e.additionalProperties?.some((p) => p.name === 'orderId' && p.value === orderId));
+  const homes: string[] = [];
+  afterAll(async () => {
+    for (const dir of homes) await rm(dir, { recursive: true, force: true });
+  });
+  /** A laptop whose app saved settings (its "Your name"), the marketplace given by the environment. */
+  async function laptopWith(settings: Record<string, unknown>): Promise<NodeJS.ProcessEnv> {
+    const dir = await mkdtemp(join(tmpdir(), 'cli-marker-'));
+    homes.push(dir);
+    await mkdir(join(dir, 'Seller Tray'), { recursive: true });
+    await writeFile(join(dir, 'Seller Tray', 'settings.json'), JSON.stringify(settings));
+    return { XDG_CONFIG_HOME: dir };
+  }
+
+  it('writes who marked it into the description, as the app does: the saved "Your name", or --as', async () => {
     const orderId = firstOrderId();
-    const event = await json([
-      'status',
-      orderId,
-      'Failed',
-      '--description',
-      'Could not provision',
-      '--detail',
-      'Quota',
-    ]);
+    const laptop = await laptopWith({ actorName: 'Anna Virtanen' });
+    const started = await cli(['status', orderId, 'InProgress'], laptop);
+    expect(started.code).toBe(0);
+    expect(eventsOf(orderId).at(-1)).toMatchObject({
+      statusCode: 'ProvisioningInProgress',
+      description: 'Provisioning started by Anna Virtanen.',
+    });
+    expect(eventsOf(orderId).at(-1)).not.toHaveProperty('detailedDescription');
+
+    const completed = await cli(['status', orderId, 'Completed', '--as', ' Bo Berg '], laptop);
+    expect(completed.code).toBe(0);
+    expect(eventsOf(orderId).at(-1)).toMatchObject({
+      statusCode: 'ProvisioningCompleted',
+      description: 'Provisioning completed by Bo Berg.',
+    });
+  });
+
+  it("names this computer's account when no name was saved, as the app does", async () => {
+    const orderId = firstOrderId();
+    const run = await cli(['status', orderId, 'InProgress'], await laptopWith({}));
+    expect(run.code).toBe(0);
+    expect(eventsOf(orderId).at(-1)?.description).toBe(
+      describeMark('ProvisioningInProgress', osAccountName()),
+    );
+  });
+
+  it("puts the user's words after who marked it, and the reason in the detailed description", async () => {
+    const orderId = firstOrderId();
+    const laptop = await laptopWith({ actorName: 'Anna Virtanen' });
+    const run = await cli(
+      ['status', orderId, 'Failed', '--description', 'Could not provision', '--detail', 'Quota', '--json'],
+      laptop,
+    );
+    expect(run.code).toBe(0);
+    const event = JSON.parse(run.stdout);
     expect(event).toMatchObject({
       statusCode: 'ProvisioningFailed',
-      description: 'Could not provision',
+      description: 'Provisioning failed, reported by Anna Virtanen: Could not provision',
       detailedDescription: 'Quota',
       additionalProperties: [{ name: 'orderId', value: orderId }],
     });
-    const all = await json(['events', 'all', '--all']);
-    expect(all.at(-1).eventId).toBe(event.eventId);
+    expect(eventsOf(orderId).at(-1)?.eventId).toBe(event.eventId);
+  });
+
+  it("shows who marked each status in orders get, as the app's history does", async () => {
+    const orderId = firstOrderId();
+    const laptop = await laptopWith({ actorName: 'Anna Virtanen' });
+    await cli(['status', orderId, 'InProgress'], laptop);
+    await cli(
+      ['status', orderId, 'Failed', '--description', 'Stuck', '--detail', 'Quota', '--as', 'Bo Berg'],
+      laptop,
+    );
+    const run = await cli(['orders', 'get', orderId]);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines).toContainEqual(expect.stringMatching(/^Status: +Failed since \S+, marked by Bo Berg$/));
+    const history = lines.slice(lines.indexOf('History:') + 1);
+    expect(history).toHaveLength(eventsOf(orderId).length);
+    expect(history.at(-2)).toMatch(/^ {2}\d+\. \S+ {2}In progress {2}Marked by Anna Virtanen$/);
+    expect(history.at(-1)).toMatch(/^ {2}\d+\. \S+ {2}Failed {2}Marked by Bo Berg: Stuck \(Quota\)$/);
   });
 
   it.each([
-    [['status', 'x', 'Done', '--description', 'd'], 'InProgress, Completed, Failed'],
-    [['status', 'x', 'Completed'], '--description'],
-    [['status', 'x', 'Failed', '--description', 'Could not provision'], 'status Failed needs --detail'],
-  ])('refuses %j with exit status 2', async (args, words) => {
+    { name: 'a colon', flags: ['--as', 'Anna: ops'], words: '--as must not contain a colon' },
+    {
+      name: '101 characters',
+      flags: ['--as', 'x'.repeat(101)],
+      words: '--as must be at most 100 characters',
+    },
+    { name: 'only spaces', flags: ['--as', '  '], words: '--as needs a name' },
+  ])(
+    'refuses a name of $name, which would not read back, with exit status 2, posting nothing',
+    async ({ flags, words }) => {
+      const orderId = firstOrderId();
+      const before = eventsOf(orderId).length;
+      const run = await cli(['status', orderId, 'InProgress', ...flags]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(words);
+      expect(run.stdout).toBe('');
+      expect(eventsOf(orderId)).toHaveLength(before);
+    },
+  );
+
+  const failedNeeds = 'status Failed needs --description TEXT and --detail TEXT';
+  it.each([
+    {
+      name: 'an unknown status',
+      args: ['status', 'x', 'Done', '--description', 'd'],
+      words: 'InProgress, Completed, Failed',
+    },
+    {
+      name: 'Failed without --detail',
+      args: ['status', 'x', 'Failed', '--description', 'Stuck'],
+      words: failedNeeds,
+    },
+    {
+      name: 'Failed without --description',
+      args: ['status', 'x', 'Failed', '--detail', 'Quota'],
+      words: failedNeeds,
+    },
+    {
+      name: 'words longer than the app takes',
+      args: ['status', 'x', 'Completed', '--description', 'd'.repeat(1001)],
+      words: '--description must be at most 1000 characters',
+    },
+  ])('refuses $name with exit status 2', async ({ args, words }) => {
     const run = await cli(args);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(words);

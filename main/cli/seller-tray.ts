@@ -10,7 +10,7 @@ import { diagnose, formatDiagnosis } from '../core/diagnosis';
 import { describeAside } from '../core/kept-aside';
 import { lineLog, silentLog } from '../core/log';
 import { KeychainUnavailableError } from '../core/secrets';
-import { clientOptions, cliStores, resolveAccount } from './account';
+import { clientOptions, cliStores, markedBy, resolveAccount } from './account';
 import { runCommand, UsageError } from './commands';
 import { describeProblem, formatItems, terminalJson } from './format';
 import { login, WatchFailed, watch } from './session';
@@ -25,10 +25,13 @@ Commands:
   orders list        newest first, with each order's status (--limit N of them, default 50;
                      --all for every one)
   orders get <orderId>
-                     one order to read: buyer, contact, total, validity, its lines
+                     one order to read: status, buyer, contact, total, validity, its lines, and
+                     its history with who marked each status
   licenses list [--order <orderId>] | licenses get <licenseId>
-  status <orderId> <InProgress|Completed|Failed> --description TEXT [--detail TEXT]
-                     Failed needs --detail: the reason, as the app asks for it
+  status <orderId> <InProgress|Completed|Failed> [--description TEXT] [--detail TEXT] [--as NAME]
+                     posted as the app posts it: "Provisioning started by NAME.", your words
+                     after it; NAME is --as, else the app's "Your name", else this computer's
+                     account. Failed needs --description and --detail: what failed, and why
   login              reads the client secret from standard input into the system keychain,
                      and saves --base-url and --client-id for the app and later commands;
                      it ends the app's demo mode
@@ -46,7 +49,7 @@ Options:
   --json             machine-readable JSON: the API's objects; for lists an array of all items fetched
   --all              every page of a list; otherwise one page (--offset, --limit)
   --offset N --limit N
-  --order ID --description TEXT --detail TEXT
+  --order ID --description TEXT --detail TEXT --as NAME
   --verbose          what the app would log, on stderr: failed calls (operation, HTTP status,
                      request id), polls, deliveries, announcements; never a secret or token
   --help`;
@@ -98,6 +101,7 @@ async function main(argv: string[]): Promise<number> {
       order: values.order,
       description: values.description,
       detail: values.detail,
+      actor: () => markedBy(values.as, stores.settings.load().settings),
       json: values.json,
     });
     const value =
@@ -141,6 +145,7 @@ function parse(argv: string[]) {
       order: { type: 'string' },
       description: { type: 'string' },
       detail: { type: 'string' },
+      as: { type: 'string' },
       once: { type: 'boolean' },
       interval: { type: 'string' },
       verbose: { type: 'boolean' },

@@ -40,7 +40,8 @@ export type NewOutboxItem = Pick<
   'orderId' | 'statusCode' | 'description' | 'detailedDescription'
 >;
 
-export function eventBody(item: OutboxItem): NewMarketplaceEvent {
+/** The event a mark posts, from the outbox or straight from the CLI: `orderId` its only added property. */
+export function eventBody(item: NewOutboxItem): NewMarketplaceEvent {
   return {
     eventTypeCode: 'ServicePurchased',
     statusCode: item.statusCode,

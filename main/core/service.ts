@@ -19,7 +19,6 @@ import {
   type Responses,
   type UpdateStatus,
 } from '../../preload/contract';
-import { describeMark } from '../../preload/marked-by';
 import { osAccountName } from './account-name';
 import { SellerApiClient, type SellerApiClientOptions } from './api/client';
 import { SellerApiError } from './api/errors';
@@ -30,6 +29,7 @@ import { diagnose, formatDiagnosis } from './diagnosis';
 import { explainFailure } from './failure-words';
 import { describeAside } from './kept-aside';
 import { type Log, silentLog } from './log';
+import { markActor, signedMark } from './mark';
 import type { Timers } from './poller';
 import {
   adoptUnboundSecret,
@@ -204,10 +204,7 @@ export class SellerTrayService {
     testConnection: (request) => this.testConnection(request),
     listOrders: async (query) => this.listOrders(query),
     getOrder: ({ orderId }) => this.requireCore().order(orderId),
-    markStatus: async (mark) => {
-      const description = describeMark(mark.statusCode, this.actorName(), mark.description);
-      return this.requireCore().markStatus({ ...mark, description });
-    },
+    markStatus: async (mark) => this.requireCore().markStatus(signedMark(mark, this.actorName())),
     undoMark: async ({ requestId }) => ({ outcome: this.requireCore().undoMark(requestId) }),
     retryDelivery: async ({ requestId }) => {
       const item = this.requireCore().retryDelivery(requestId);
@@ -263,9 +260,10 @@ export class SellerTrayService {
 
   /** Who this laptop's marks are by: "Your name", else the computer account's name (read once). */
   private actorName(): string {
-    if (this.settings.actorName !== '') return this.settings.actorName;
-    this.accountName ??= (this.ports.accountName ?? osAccountName)();
-    return this.accountName;
+    return markActor(this.settings.actorName, () => {
+      this.accountName ??= (this.ports.accountName ?? osAccountName)();
+      return this.accountName;
+    });
   }
 
   state(): AppState {

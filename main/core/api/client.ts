@@ -8,6 +8,8 @@ import { AccessTokens } from './access-token';
 import { type ApiErrorDetails, SellerApiError } from './errors';
 import {
   type FetchPage,
+  listingLength,
+  MAX_PAGES,
   type PageOf,
   PaginationError,
   type WalkedPage,
@@ -178,10 +180,10 @@ export class SellerApiClient {
     return this.call('sendEvent', { body: event, requestId });
   }
 
-  /** Every order, oldest first, page by page. */
-  allOrders(): AsyncGenerator<WalkedPage<Order>> {
+  /** Every order from `startOffset` on, oldest first, page by page. */
+  allOrders(startOffset = 0): AsyncGenerator<WalkedPage<Order>> {
     return this.walk('listOrders', 'order', walkStable, (offset) =>
-      this.listOrders({ offset, limit: this.#pageSize }),
+      this.listOrders({ offset: startOffset + offset, limit: this.#pageSize }),
     );
   }
 
@@ -199,6 +201,31 @@ export class SellerApiClient {
     );
   }
 
+  /**
+   * How many places the orders listing has (see `listingLength`), `atLeast` of them known to
+   * hold something: where its newest end is.
+   */
+  orderPlaces(atLeast = 0): Promise<number> {
+    return this.length('listOrders', (offset) => this.listOrders({ offset, limit: 1 }), atLeast);
+  }
+
+  /** How many places the "all" events listing has, as `orderPlaces` for the orders. */
+  eventPlaces(atLeast = 0): Promise<number> {
+    return this.length('listEvents', (offset) => this.listEvents({ offset, limit: 1 }), atLeast);
+  }
+
+  private async length<T>(
+    operation: PagedOperation,
+    fetchOne: FetchPage<T>,
+    atLeast: number,
+  ): Promise<number> {
+    try {
+      return await listingLength(fetchOne, MAX_PAGES * PAGE.maxLimit, atLeast);
+    } catch (error) {
+      throw namingListing(operation, error);
+    }
+  }
+
   /** A walk of a listing at the current page size; when it gives up, it says which listing. */
   private async *walk<T>(
     operation: PagedOperation,
@@ -213,8 +240,7 @@ export class SellerApiClient {
         () => this.#pageSize,
       );
     } catch (error) {
-      if (error instanceof PaginationError) throw new PaginationError(`${operation}: ${error.message}`);
-      throw error;
+      throw namingListing(operation, error);
     }
   }
 
@@ -364,6 +390,11 @@ export class SellerApiClient {
     }
     return parsed.data;
   }
+}
+
+/** A listing that could not be read names which one; any other error stays as it is. */
+function namingListing(operation: PagedOperation, error: unknown): unknown {
+  return error instanceof PaginationError ? new PaginationError(`${operation}: ${error.message}`) : error;
 }
 
 /** The longest excerpt of a text answer an error keeps. */

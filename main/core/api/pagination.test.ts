@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type FetchPage, type PageOf, walkConsuming, walkStable } from './pagination';
+import { type FetchPage, listingLength, type PageOf, walkConsuming, walkStable } from './pagination';
 import type { UnreadableItem } from './wire';
 
 const self = (x: string | number) => String(x);
@@ -166,5 +166,49 @@ describe('walking a stable listing', () => {
     };
     expect([...(await collect(walkStable(onePage, self, () => 10)))]).toEqual([0]);
     expect(single).toEqual([0]);
+  });
+});
+
+describe('finding where a stable listing ends', () => {
+  /** A listing of `size` places answering pages of one item; `gap` places hold nothing but say there is more. */
+  function places(size: number, gap: ReadonlySet<number> = new Set()) {
+    const requests: number[] = [];
+    const fetchOne: FetchPage<number> = async (offset) => {
+      requests.push(offset);
+      const hasMore = offset + 1 < size;
+      return pageOf(offset < size && !gap.has(offset) ? [offset] : [], hasMore);
+    };
+    return { fetchOne, requests };
+  }
+
+  it.each([0, 1, 2, 3, 50, 64, 65, 10_000])(
+    'finds %i places in about 2·log2(n) pages of one item',
+    async (size) => {
+      const listing = places(size);
+      expect(await listingLength(listing.fetchOne, 1_000_000)).toBe(size);
+      expect(listing.requests.length).toBeLessThanOrEqual(2 * Math.ceil(Math.log2(size + 1)) + 2);
+    },
+  );
+
+  it('starts from the places known to hold something (a first page read already)', async () => {
+    const listing = places(10_000);
+    expect(await listingLength(listing.fetchOne, 1_000_000, 101)).toBe(10_000);
+    expect(listing.requests).not.toContain(0);
+    expect(Math.min(...listing.requests)).toBe(201);
+    const fromScratch = places(10_000);
+    await listingLength(fromScratch.fetchOne, 1_000_000);
+    expect(listing.requests.length).toBeLessThan(fromScratch.requests.length);
+  });
+
+  it('counts the places of a gap, as a walk steps over them', async () => {
+    const gap = new Set(Array.from({ length: 50 }, (_, i) => 50 + i));
+    expect(await listingLength(places(130, gap).fetchOne, 1_000_000)).toBe(130);
+  });
+
+  it('refuses a listing that ignores the offset, and one that never ends', async () => {
+    const ignoring: FetchPage<number> = async () => pageOf([0], true);
+    await expect(listingLength(ignoring, 1_000_000)).rejects.toThrow(/ignore the offset/);
+    const endless: FetchPage<number> = async (offset) => pageOf([offset], true);
+    await expect(listingLength(endless, 1_000)).rejects.toThrow('did not end before offset 1023');
   });
 });

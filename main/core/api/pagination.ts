@@ -67,6 +67,51 @@ class WalkLedger<T> {
 }
 
 /**
+ * How many places a stable listing has, from pages of one item (`fetchOne`): offsets doubling
+ * from the `atLeast` places known to hold something until one holds nothing, then the interval
+ * halved, about 2·log2(n) requests, so its newest end can be read without reading the rest. A
+ * place holds something when its page brings an item or says there is more: the places of a
+ * gap (pages that say there is more and bring nothing) count, as a walk steps over them too. A
+ * server that ignores the offset answers the same item at two offsets: refused, as a walk
+ * refuses it.
+ */
+export async function listingLength<T>(
+  fetchOne: FetchPage<T>,
+  maxLength: number,
+  atLeast = 0,
+): Promise<number> {
+  const offsetOf = new Map<string, number>();
+  const holds = async (offset: number): Promise<boolean> => {
+    const page = await fetchOne(offset);
+    const key = page.keys[0];
+    if (key !== undefined) {
+      const earlier = offsetOf.get(key);
+      if (earlier !== undefined) {
+        throw new PaginationError(
+          `the listing answered the same item at offsets ${earlier} and ${offset}: it seems to ignore the offset`,
+        );
+      }
+      offsetOf.set(key, offset);
+    }
+    return page.keys.length > 0 || page.hasMore;
+  };
+  if (atLeast === 0 && !(await holds(0))) return 0;
+  let holding = Math.max(0, atLeast - 1);
+  let empty = 2 * holding + 1;
+  while (await holds(empty)) {
+    if (empty >= maxLength) throw new PaginationError(`the listing did not end before offset ${empty}`);
+    holding = empty;
+    empty = 2 * empty + 1;
+  }
+  while (empty - holding > 1) {
+    const middle = holding + Math.floor((empty - holding) / 2);
+    if (await holds(middle)) holding = middle;
+    else empty = middle;
+  }
+  return empty;
+}
+
+/**
  * Every item of a stable listing (items stay where they are), page by page.
  *
  * The next page starts after the items a page brought, so a server that caps pages below the

@@ -1,0 +1,112 @@
+// Reading the newest end of the marketplace's listings without reading the rest. Orders and
+// events are listed oldest first (design notes §2: new items append) with offsets and a
+// `hasMore`, but no count, no other order and no filter by order. A listing of one page is
+// read as it is; of a longer one the CLI finds where it ends (pages of one item, about
+// 2·log2 n requests) and reads back from there, a window at a time, until it has what it
+// prints: the newest orders, the events that say their statuses.
+import type { PageQuery, SellerApiClient } from '../core/api/client';
+import type { PageOf, WalkedPage } from '../core/api/pagination';
+import {
+  type ItemKind,
+  itemKey,
+  type MarketplaceEvent,
+  type Order,
+  type UnreadableItem,
+} from '../core/api/wire';
+
+/** What a read found: its items, and those that could not be read. */
+export interface Read<T> {
+  items: T[];
+  unreadable: UnreadableItem[];
+}
+
+/** A listing as this module reads it, through the client. */
+interface Listing<T> {
+  page: (query: PageQuery) => Promise<PageOf<T>>;
+  /** How many places it has (`atLeast` known to hold something): where its newest end is. */
+  places: (atLeast: number) => Promise<number>;
+  walkFrom: (offset: number) => AsyncGenerator<WalkedPage<T>>;
+}
+
+/** Where a listing's newest end is: the whole listing when it is one page, else its length. */
+type End<T> = { whole: Read<T> } | { length: number };
+
+async function locate<T>(client: SellerApiClient, listing: Listing<T>): Promise<End<T>> {
+  const first = await listing.page({ offset: 0, limit: client.pageSize });
+  if (!first.hasMore) return { whole: first }; // a small seller's
+  // The first page said there is more after its items: one place more holds something.
+  return { length: await listing.places(first.keys.length + 1) };
+}
+
+/** The newest items of a listing, oldest first, read back from its end until `enough` says so. */
+async function readBack<T>(
+  client: SellerApiClient,
+  kind: ItemKind,
+  listing: Listing<T>,
+  end: End<T>,
+  firstSpan: number,
+  enough: (items: T[]) => boolean,
+): Promise<Read<T>> {
+  if ('whole' in end) return end.whole;
+  // Windows doubling back from the end, each read once: at most about twice what was needed.
+  const windows: Read<T>[] = [];
+  const seen = new Set<string>();
+  const fresh = (key: string): boolean => {
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+  const read = (): Read<T> => ({
+    items: windows.toReversed().flatMap((w) => w.items),
+    unreadable: windows.toReversed().flatMap((w) => w.unreadable),
+  });
+  // The first window reads on to the end, with whatever arrived meanwhile.
+  let readFrom = Number.POSITIVE_INFINITY;
+  for (let span = firstSpan; ; span *= 2) {
+    // Where a walk from the listing's start would ask a page: a server with places that hold
+    // nothing answers a page across their edge with the items after them, out of place.
+    const pageSize = client.pageSize;
+    const start = Math.floor(Math.max(0, end.length - span) / pageSize) * pageSize;
+    const window: Read<T> = { items: [], unreadable: [] };
+    for await (const page of listing.walkFrom(start)) {
+      // Its last page may reach into the window read before it.
+      window.items.push(...page.items.filter((item) => fresh(itemKey(kind, item))));
+      window.unreadable.push(...page.unreadable.filter((item) => fresh(item.key)));
+      if (start + page.end >= readFrom) break;
+    }
+    windows.push(window);
+    if (start === 0 || enough(read().items)) return read();
+    readFrom = start;
+  }
+}
+
+/** The newest `count` orders, oldest first. */
+export async function newestOrders(client: SellerApiClient, count: number): Promise<Read<Order>> {
+  const orders: Listing<Order> = {
+    page: (query) => client.listOrders(query),
+    places: (atLeast) => client.orderPlaces(atLeast),
+    walkFrom: (offset) => client.allOrders(offset),
+  };
+  const end = await locate(client, orders);
+  const read = await readBack(client, 'order', orders, end, count, (items) => items.length >= count);
+  return { ...read, items: read.items.slice(-count) };
+}
+
+/**
+ * The newest events of the "all" listing, oldest first, back from its end until `enough` says
+ * they suffice. Where the listing ends is looked for at once, while the caller reads what it
+ * needs to say what is enough. Events are listed by time: once an event of an order is read,
+ * so are its later ones.
+ */
+export function newestEvents(
+  client: SellerApiClient,
+): (enough: (events: MarketplaceEvent[]) => boolean) => Promise<Read<MarketplaceEvent>> {
+  const events: Listing<MarketplaceEvent> = {
+    page: (query) => client.listEvents(query),
+    places: (atLeast) => client.eventPlaces(atLeast),
+    walkFrom: (offset) => client.allEvents(offset),
+  };
+  const end = locate(client, events);
+  end.catch(() => undefined); // a failure is told when read back; unread, it must not surface as unhandled
+  return async (enough) => readBack(client, 'event', events, await end, client.pageSize, enough);
+}
