@@ -5,8 +5,8 @@
 // previous or next order of the inbox. All of it is the server's text, rendered as text.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OrderListItem, OrderView } from '../../preload/contract';
-import type { OutboxItem } from '../../preload/model';
-import { asBridgeCallError, call } from '../bridge/call';
+import type { Explained, OutboxItem } from '../../preload/model';
+import { call, explained } from '../bridge/call';
 import { useBridge, useBridgeEvents } from '../bridge/context';
 import { formatAmount } from '../format';
 import { isEditable } from '../keyboard';
@@ -47,7 +47,7 @@ export function OrderDetail({
   const bridge = useBridge();
   const undo = useUndo();
   const [view, setView] = useState<OrderView | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Explained | null>(null);
   const [retrying, setRetrying] = useState<string | null>(null);
   const latestLoad = useRef(0);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -67,7 +67,7 @@ export function OrderDetail({
       }
       setError(null);
     } catch (failure) {
-      if (mine === latestLoad.current) setError(asBridgeCallError(failure).message);
+      if (mine === latestLoad.current) setError(explained(failure));
     }
   }, [bridge, orderId]);
 
@@ -119,7 +119,7 @@ export function OrderDetail({
       await call(bridge, 'retryDelivery', { requestId });
       await load();
     } catch (failure) {
-      setError(asBridgeCallError(failure).message);
+      setError(explained(failure));
     } finally {
       setRetrying(null);
     }
@@ -151,10 +151,14 @@ export function OrderDetail({
       {back}
       {facts && <OrderHeader ref={headingRef} facts={facts} />}
       {view || !error ? (
-        <ErrorAlert message={error} onDismiss={() => setError(null)} />
+        <ErrorAlert
+          message={error?.message ?? null}
+          details={error?.details}
+          onDismiss={() => setError(null)}
+        />
       ) : (
         <>
-          <ErrorAlert message={error} />
+          <ErrorAlert message={error.message} details={error.details} />
           <button type="button" onClick={() => void load()}>
             Try again
           </button>
