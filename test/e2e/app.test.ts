@@ -401,6 +401,40 @@ describe('the order page', () => {
   );
 });
 
+describe('an error on the order page', () => {
+  it('says what happened in plain words, its request id behind Details, with no axe-core violation', async () => {
+    const { page, service } = await openApp({ configured: true });
+    await page.getByRole('listbox', { name: 'Orders' }).getByRole('option').first().waitFor();
+    // Every read of an order's document fails, at once (a Retry-After of 0 is not waited out).
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'getOrder', action: 'status', status: 503, retryAfterSeconds: 0, times: 10_000 }],
+    });
+    const created = await admin(sim.url, 'POST', 'purchases', {
+      order: { buyerCustomerParty: { party: { partyName: 'Fjordvik Data AS' } } },
+    });
+    await service.handle('checkNow', undefined);
+    await openOrder(page, created.json.orderId);
+
+    const alert = page.getByRole('alert').filter({ hasText: 'The marketplace is having problems' });
+    await alert.waitFor();
+    expect(await alert.innerText()).not.toMatch(/HTTP|request id|getOrder/i);
+    const details = alert.getByRole('button', { name: 'Details', exact: true });
+    await details.click();
+    expect(await details.getAttribute('aria-expanded')).toBe('true');
+    await alert.getByText('Operation: getOrder').waitFor();
+    await alert.getByText('HTTP status: 503 ServiceUnavailable').waitFor();
+    expect(await alert.getByText(/^Request id: /).innerText()).toMatch(/^Request id: [0-9a-f-]{36}$/);
+    await alert.getByRole('button', { name: 'Copy the details' }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'order-error-details.png') });
+    expect(await axeViolations(page)).toEqual([]);
+
+    await admin(sim.url, 'PATCH', 'faults', { script: [] });
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('region', { name: 'To provision' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+  }, 60_000);
+});
+
 describe("the marketplace's text in the window", () => {
   it('is isolated and plain, and however long, the actions stay on screen', async () => {
     const created = await admin(sim.url, 'POST', 'purchases', {
