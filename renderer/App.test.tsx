@@ -5,6 +5,7 @@ import { UNTIL_RESUMED } from '../preload/pause';
 import { appState, createFakeBridge, FakeBridgeError } from '../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullView, manyOrders } from '../test/support/renderer/fixtures';
 import { App } from './App';
+import { formatAmount } from './format';
 
 const clientHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
 beforeAll(() => {
@@ -227,7 +228,7 @@ describe('App', () => {
     fireEvent.click(screen.getByRole('option', { name: /Buyer 1\b/ }));
     const heading = await screen.findByRole('heading', { level: 2, name: 'Buyer 1' });
     expect(document.activeElement).toBe(heading);
-    expect(screen.getByText('€1.00')).toBeTruthy();
+    expect(screen.getByText(formatAmount(1, 'EUR'))).toBeTruthy();
     expect(screen.getByText('Loading the order…')).toBeTruthy();
 
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'j' });

@@ -6,6 +6,7 @@ import type { OrderListItem } from '../../preload/contract';
 import { createFakeBridge, type FakeBridge } from '../../test/support/renderer/fake-bridge';
 import { manyOrders } from '../../test/support/renderer/fixtures';
 import { renderWithBridge } from '../../test/support/renderer/render';
+import { formatAmount } from '../format';
 import { Inbox, ROW_HEIGHT } from './Inbox';
 import { INITIAL_QUERY, type InboxQuery } from './inbox-query';
 
@@ -100,7 +101,7 @@ describe('Inbox', () => {
     expect(first?.textContent).toContain('New');
     expect(first?.textContent).toContain('Buyer 0');
     expect(first?.textContent).toContain('Product 0 × 1');
-    expect(first?.textContent).toContain('€0.00');
+    expect(first?.textContent).toContain(formatAmount(0, 'EUR'));
     expect(first?.textContent).toMatch(/Waiting \d+ (min|h|d)/);
     expect(seventh?.textContent).toContain('order-00006');
     expect(seventh?.textContent).toContain('Completed');

@@ -90,7 +90,7 @@ function fullRow(hoursAgo: number): OrderListItem {
     delivery: null,
     buyer: 'Acme Industrial GmbH',
     product: 'CloudSoft Analytics × 25',
-    total: '€1,234.50',
+    total: { amount: 1234.5, currencyCode: 'EUR' },
   };
 }
 
@@ -103,7 +103,7 @@ describe('OrderDetail', () => {
     expect(heading().textContent).toBe('Acme Industrial GmbH');
     expect(document.activeElement).toBe(heading());
     const head = heading().closest('header') as HTMLElement;
-    expect(head.textContent).toContain('€1,234.50');
+    expect(head.textContent).toContain(formatAmount(1234.5, 'EUR'));
     expect(head.textContent).toContain('New');
     expect(head.textContent).toContain('Waiting 3 h');
     expect(screen.getByRole('button', { name: 'Start provisioning' })).toBeTruthy();

@@ -6,9 +6,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OrderListItem, OrderView } from '../../preload/contract';
 import type { Explained, OutboxItem } from '../../preload/model';
+import { orderTotal } from '../../preload/money';
 import { call, explained } from '../bridge/call';
 import { useBridge, useBridgeEvents } from '../bridge/context';
-import { formatAmount } from '../format';
+import { formatTotal } from '../format';
 import { isEditable } from '../keyboard';
 import { lastMark, receivedAt } from '../order-marks';
 import { ContactDetails } from './ContactDetails';
@@ -210,7 +211,7 @@ function OrderSections({
 }) {
   const { order, licenses, history, outbox } = view;
   const buyer = order.buyerCustomerParty;
-  const total = order.anticipatedMonetaryTotal;
+  const total = orderTotal(order);
   const validity = order.validityPeriod;
   return (
     <>
@@ -273,11 +274,7 @@ function OrderSections({
             ['Valid from', validity?.startDate !== undefined && <CalendarDate date={validity.startDate} />],
             ['Valid until', validity?.endDate !== undefined && <CalendarDate date={validity.endDate} />],
             ['Validity', validity?.description && <ServerText text={validity.description} lines />],
-            [
-              'Anticipated total',
-              total?.amount !== undefined &&
-                formatAmount(total.amount, total.currencyCode ?? order.documentCurrencyCode),
-            ],
+            ['Anticipated total', total && formatTotal(total)],
             ['Currency', order.documentCurrencyCode],
             ['Note', order.note && <ServerText text={order.note} lines />],
           ]}
@@ -302,15 +299,11 @@ function OrderSections({
 function headerOf(view: OrderView, orderId: string): HeaderFacts {
   const { order } = view;
   const buyer = order.buyerCustomerParty;
-  const total = order.anticipatedMonetaryTotal;
   return {
     orderId: order.orderId ?? orderId,
     title: buyer.party?.partyName ?? buyer.buyerContact?.name ?? `Order ${order.orderId ?? orderId}`,
     status: view.status,
-    total:
-      total?.amount === undefined
-        ? undefined
-        : formatAmount(total.amount, total.currencyCode ?? order.documentCurrencyCode),
+    total: orderTotal(order),
     receivedAt: receivedAt(view.history, order),
     lastMark: lastMark(view.history, view.outbox),
   };

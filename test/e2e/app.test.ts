@@ -70,6 +70,8 @@ async function openApp(
     logs?: boolean;
     viewport?: Viewport;
     settings?: Partial<Settings>;
+    /** The browser's locale: English unless a test says otherwise, whatever this machine's. */
+    locale?: string;
   } = {},
 ): Promise<App> {
   const dir = await makeDataDir();
@@ -92,6 +94,7 @@ async function openApp(
   const page = await browser.newPage({
     colorScheme: options.colorScheme ?? 'light',
     viewport: options.viewport ?? { width: 1100, height: 800 },
+    locale: options.locale ?? 'en-US',
   });
   const app = { page, service, events, preview };
   running.push({ app, dir });
@@ -302,6 +305,26 @@ describe('orders', () => {
     await expect
       .poll(() => statusesPosted(orderId), { timeout: 10_000 })
       .toEqual(['ProvisioningInProgress', 'ProvisioningCompleted']);
+  }, 60_000);
+
+  it("writes a total in the browser's locale, the same in the inbox row as on the order page", async () => {
+    const { page, service } = await openApp({ configured: true, locale: 'de-DE' });
+    await page.getByRole('listbox', { name: 'Orders' }).waitFor();
+    const created = await admin(sim.url, 'POST', 'purchases', {
+      order: {
+        buyerCustomerParty: { party: { partyName: 'Brauhaus Kessler KG' } },
+        documentCurrencyCode: 'EUR',
+        anticipatedMonetaryTotal: { amount: 1234.56, currencyCode: 'EUR' },
+      },
+    });
+    await service.handle('checkNow', undefined);
+    const row = page.getByRole('option').filter({ hasText: 'Brauhaus Kessler KG' });
+    await row.locator('.row-amount').filter({ hasText: /\S/ }).waitFor();
+    const inRow = await row.locator('.row-amount').innerText();
+    expect(inRow).toMatch(/^1\.234,56\s€$/);
+    await openOrder(page, created.json.orderId);
+    await page.getByRole('region', { name: 'Order details' }).waitFor();
+    expect(await page.locator('.order-total').innerText()).toBe(inRow);
   }, 60_000);
 
   it('renders HTML and script in order text as inert text', async () => {
