@@ -2,10 +2,11 @@
 // The window in a German user's browser: an order's total reads the same in its inbox row and on
 // its page, in the user's locale ("1.234,56 €"), not in the English the core once wrote rows in.
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, expect, it, vi } from 'vitest';
 import type { OrderListItem } from '../preload/contract';
 import { createFakeBridge } from '../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullOrder, fullView } from '../test/support/renderer/fixtures';
+import { withInboxHeight } from '../test/support/renderer/layout';
 import { App } from './App';
 
 // Before any module builds a number format: Intl's default locale is German, as in such a browser.
@@ -21,20 +22,8 @@ const restoreLocale = vi.hoisted(() => {
   return () => use(original);
 });
 
-// happy-dom does no layout: the inbox's scroll container is given the height CSS gives it.
-const clientHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
-    configurable: true,
-    get(this: HTMLElement) {
-      return this.classList.contains('inbox-scroll') ? 480 : 0;
-    },
-  });
-});
-afterAll(() => {
-  if (clientHeight) Object.defineProperty(HTMLElement.prototype, 'clientHeight', clientHeight);
-  restoreLocale();
-});
+withInboxHeight(480);
+afterAll(restoreLocale);
 afterEach(cleanup);
 
 it('writes a total in the inbox row as on the order page, in the user’s locale', async () => {

@@ -1,29 +1,18 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OrderListItem } from '../../preload/contract';
 import { createFakeBridge, type FakeBridge } from '../../test/support/renderer/fake-bridge';
 import { manyOrders } from '../../test/support/renderer/fixtures';
+import { withInboxHeight } from '../../test/support/renderer/layout';
 import { renderWithBridge } from '../../test/support/renderer/render';
 import { formatAmount } from '../format';
 import { Inbox, ROW_HEIGHT } from './Inbox';
 import { INITIAL_QUERY, type InboxQuery } from './inbox-query';
 
-// happy-dom does no layout: the list's scroll container is given the height CSS gives it.
 const VIEWPORT = 480;
-const clientHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
-    configurable: true,
-    get(this: HTMLElement) {
-      return this.classList.contains('inbox-scroll') ? VIEWPORT : 0;
-    },
-  });
-});
-afterAll(() => {
-  if (clientHeight) Object.defineProperty(HTMLElement.prototype, 'clientHeight', clientHeight);
-});
+withInboxHeight(VIEWPORT);
 afterEach(cleanup);
 
 /** The inbox with its query, selection and arrivals kept as the app keeps them. */
