@@ -16,6 +16,8 @@ export interface AppServiceParts {
   transport?: Transport;
   /** Shows a folder in the platform's file manager. */
   openFolder?: LogFolderPort['open'];
+  /** The locale notifications write amounts in; the runtime's default when absent. */
+  locale?: string | undefined;
 }
 
 export async function openAppService(dataRoot: string, parts: AppServiceParts = {}) {
@@ -34,6 +36,7 @@ export async function openAppService(dataRoot: string, parts: AppServiceParts = 
     log,
     logFolder: { path: logFolder, ...(parts.openFolder ? { open: parts.openFolder } : {}) },
     ...(parts.transport ? { transport: parts.transport } : {}),
+    locale: parts.locale,
   });
   // The log goes back too: the shell logs what it cannot do (link registration, updates) there.
   return { service, demo, log };

@@ -172,6 +172,9 @@ function openService(dataRoot: string) {
     },
     // Chromium's network stack: the system proxy and certificate store apply.
     transport: (url, init) => net.fetch(url, init),
+    // The window's own locale (Chromium's, read after ready): a notification writes a total as
+    // the window does, whatever Node's default in this process is.
+    locale: app.getLocale() || undefined,
     // "Open log folder": the platform's file manager (Electron answers a failure in words, not by throwing).
     openFolder: async (path) => {
       const failure = await shell.openPath(path);

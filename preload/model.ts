@@ -4,6 +4,7 @@
 // the stored forms (outbox items, settings) are checked by the compiler to read exactly these.
 import type { InboxSort } from './inbox-sort';
 import type { License, MarketplaceEvent, Order } from './marketplace';
+import type { Money } from './money';
 import type { MarkableStatus } from './order-status';
 
 /**
@@ -111,7 +112,8 @@ export interface InboxRow {
   delivery: OutboxItem['state'] | null;
   buyer?: string;
   product?: string;
-  total?: string;
+  /** The order's total as a number and currency: the window writes it as the order page does. */
+  total?: Money;
 }
 
 /** The settings' limits, as the main process enforces them and the window states them. */

@@ -1,23 +1,14 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { UNTIL_RESUMED } from '../preload/pause';
 import { appState, createFakeBridge, FakeBridgeError } from '../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullView, manyOrders } from '../test/support/renderer/fixtures';
+import { withInboxHeight } from '../test/support/renderer/layout';
 import { App } from './App';
+import { formatAmount } from './format';
 
-const clientHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
-    configurable: true,
-    get(this: HTMLElement) {
-      return this.classList.contains('inbox-scroll') ? 480 : 0;
-    },
-  });
-});
-afterAll(() => {
-  if (clientHeight) Object.defineProperty(HTMLElement.prototype, 'clientHeight', clientHeight);
-});
+withInboxHeight(480);
 afterEach(cleanup);
 
 const orderRows = () => within(screen.getByRole('listbox', { name: 'Orders' })).queryAllByRole('option');
@@ -227,7 +218,7 @@ describe('App', () => {
     fireEvent.click(screen.getByRole('option', { name: /Buyer 1\b/ }));
     const heading = await screen.findByRole('heading', { level: 2, name: 'Buyer 1' });
     expect(document.activeElement).toBe(heading);
-    expect(screen.getByText('€1.00')).toBeTruthy();
+    expect(screen.getByText(formatAmount(1, 'EUR'))).toBeTruthy();
     expect(screen.getByText('Loading the order…')).toBeTruthy();
 
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'j' });

@@ -6,7 +6,8 @@
 // carries how many orders wait.
 import { useCallback, useEffect, useState } from 'react';
 import type { AppState, Bridge, OrderListItem } from '../preload/contract';
-import { asBridgeCallError, call } from './bridge/call';
+import type { Explained } from '../preload/model';
+import { call, explained } from './bridge/call';
 import { BridgeProvider, useBridge, useBridgeEvents } from './bridge/context';
 import { DemoBanner } from './components/DemoBanner';
 import { ErrorAlert } from './components/ErrorAlert';
@@ -55,7 +56,7 @@ export function App({ bridge }: { bridge: Bridge }) {
 function Shell() {
   const bridge = useBridge();
   const [state, setState] = useState<AppState | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<Explained | null>(null);
   const [view, setView] = useState<View>({ page: 'inbox' });
   const [query, setQuery] = useState<InboxQuery>(INITIAL_QUERY);
   const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -93,7 +94,7 @@ function Shell() {
       if (view.page !== 'order') return;
       orderStep(bridge, query, { orderId: view.orderId, index: view.index }, direction).then(
         (next) => next && openOrder(next.row.orderId, next),
-        (failure: unknown) => addProblem({ message: asBridgeCallError(failure).message }),
+        (failure: unknown) => addProblem(explained(failure)),
       );
     },
     [bridge, query, view, openOrder, addProblem],
@@ -104,7 +105,7 @@ function Shell() {
   const loadState = useCallback(() => {
     setLoadError(null);
     call(bridge, 'getState', undefined).then(setState, (failure: unknown) =>
-      setLoadError(asBridgeCallError(failure).message),
+      setLoadError(explained(failure)),
     );
   }, [bridge]);
   useEffect(loadState, [loadState]);
@@ -158,7 +159,10 @@ function Shell() {
       <main className="app app-loading">
         {loadError ? (
           <>
-            <ErrorAlert message={`Seller Tray could not start: ${loadError}`} />
+            <ErrorAlert
+              message={`Seller Tray could not start: ${loadError.message}`}
+              details={loadError.details}
+            />
             <button type="button" onClick={loadState}>
               Try again
             </button>

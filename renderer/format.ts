@@ -3,6 +3,7 @@
 // Whatever the server sent is returned as text (never markup); a value that does not parse is
 // shown as it came.
 import type { Connection } from '../preload/model';
+import type { Money } from '../preload/money';
 import { isTimeUnit, unitName } from './unit-names';
 
 export { statusLabel } from '../preload/status-words';
@@ -68,6 +69,11 @@ export function formatAmount(amount: number | undefined, currency: string | unde
     moneyFormats.set(currency, format);
   }
   return format ? format.format(amount) : `${formatNumber(amount)} ${currency}`;
+}
+
+/** A total (an inbox row's, an order's): written the same in the row and on the order page. */
+export function formatTotal(total: Money): string {
+  return formatAmount(total.amount, total.currencyCode);
 }
 
 export interface Quantity {

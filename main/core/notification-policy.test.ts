@@ -41,7 +41,7 @@ describe('purchase notifications', () => {
 
 describe('notifications about a hostile buyer', () => {
   const hostile = (n: number): OrderBrief => ({
-    ...briefOf(`o${n}`, hostileOrder as Order),
+    ...briefOf(`o${n}`, hostileOrder as Order, 'en'),
     orderId: `o${n}`,
   });
   const all = [
@@ -90,12 +90,19 @@ describe('order brief', () => {
   };
 
   it('says buyer, first product × quantity with the rest counted, and the total in its currency', () => {
-    expect(briefOf('o1', order)).toEqual({
+    expect(briefOf('o1', order, 'en')).toEqual({
       orderId: 'o1',
       buyer: 'Fjord AB',
       product: 'Suite × 12 and 1 more',
       total: expect.stringMatching(/^SEK\s1,500\.00$/),
     });
+  });
+
+  it("writes the total in the locale it is given, the runtime's by default", () => {
+    expect(briefOf('o1', order, 'de-DE').total).toMatch(/^1\.500,00\sSEK$/);
+    expect(briefOf('o1', order).total).toBe(
+      new Intl.NumberFormat(undefined, { style: 'currency', currency: 'SEK' }).format(1500),
+    );
   });
 
   it('still says something when the order could not be fetched', () => {

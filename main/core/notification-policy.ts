@@ -10,7 +10,7 @@ import {
   plainText,
 } from '../../preload/marketplace-text';
 import type { NotificationRequest } from '../../preload/model';
-import { formatMoney } from '../../preload/money';
+import { formatMoney, orderTotal } from '../../preload/money';
 import { isPlainPurchase, purchaseTypeLabel } from '../../preload/order-status';
 import type { Order } from './api/wire';
 
@@ -25,26 +25,28 @@ export interface OrderBrief {
   orderId: string;
   buyer: string;
   product: string;
+  /** The total as text in the core's locale; '' when the order has none. */
   total: string;
   /** The purchase event's type, when known: a trial or an upgrade is named in the title. */
   purchaseType?: string | undefined;
 }
 
-export function briefOf(orderId: string, order: Order | undefined): OrderBrief {
+/** The brief of an order, its total written in `locale` (the runtime's default when absent). */
+export function briefOf(orderId: string, order: Order | undefined, locale?: string): OrderBrief {
   if (!order) return { orderId, buyer: 'A buyer', product: 'a product', total: '' };
+  const total = orderTotal(order);
+  return { orderId, ...buyerAndProduct(order), total: total ? formatMoney(total, locale) : '' };
+}
+
+/** Who bought what, as a notification and an inbox row name them: the buyer, the first product × quantity. */
+export function buyerAndProduct(order: Order): { buyer: string; product: string } {
   const line = order.documentLines[0]?.lineItem;
   const quantity = line?.quantity?.value;
   const more = order.documentLines.length > 1 ? ` and ${order.documentLines.length - 1} more` : '';
-  const total = order.anticipatedMonetaryTotal;
   return {
-    orderId,
     buyer:
       order.buyerCustomerParty.party?.partyName ?? order.buyerCustomerParty.buyerContact?.name ?? 'A buyer',
     product: `${line?.name ?? 'a product'}${quantity === undefined ? '' : ` × ${quantity}`}${more}`,
-    total:
-      total?.amount === undefined
-        ? ''
-        : formatMoney(total.amount, total.currencyCode ?? order.documentCurrencyCode),
   };
 }
 

@@ -56,6 +56,8 @@ export interface CorePorts {
   isProcessAlive?: (pid: number) => boolean;
   /** Told of each poll's outcome, delivery and announcement; its client logs its failed calls. */
   log?: Log;
+  /** The locale notifications write amounts in; the runtime's default when absent (README, "The window"). */
+  locale?: string | undefined;
 }
 
 // Declared for every process in preload/model.ts.
@@ -219,7 +221,7 @@ export class SellerCore {
   /** What a notification says of an order (buyer, product, total), from the store. */
   brief(orderId: string): OrderBrief {
     const stored = this.store.storedOrder(orderId);
-    return { ...briefOf(orderId, stored?.document), purchaseType: stored?.purchaseType };
+    return { ...briefOf(orderId, stored?.document, this.ports.locale), purchaseType: stored?.purchaseType };
   }
 
   /** Whether the store holds the order itself (it then opens without the marketplace). */

@@ -69,6 +69,8 @@ export interface ServicePorts {
   logFolder?: LogFolderPort;
   /** The computer account's name, for statuses marked without "Your name" set; default account-name.ts. */
   accountName?: () => string;
+  /** The locale notifications write amounts in (the Electron shell: the window's); the runtime's default when absent. */
+  locale?: string | undefined;
 }
 
 /** Items kept aside that a diagnosis names one by one. */
@@ -431,6 +433,7 @@ export class SellerTrayService {
       ...(this.ports.timers ? { timers: this.ports.timers } : {}),
       ...(this.ports.now ? { now: this.ports.now } : {}),
       log: this.log,
+      locale: this.ports.locale,
     });
     this.log.info('account connected', { baseUrl, clientId, demo: demoSecret !== undefined });
     this.detachCore = core.on((event) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Bridge } from '../../preload/contract';
 import { createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
-import { BridgeCallError, call } from './call';
+import { BridgeCallError, call, explained } from './call';
 
 describe('call', () => {
   it('resolves to the response', async () => {
@@ -30,6 +30,23 @@ describe('call', () => {
       code: 'internal',
       message: 'Boom',
     });
+  });
+
+  it("keeps a failure's details for the window, whether it was thrown or answered", async () => {
+    const details = ['Operation: getOrder', 'HTTP status: 503 ServiceUnavailable', 'Request id: r-1'];
+    const bridge = createFakeBridge();
+    bridge.handle('getOrder', () => {
+      throw new FakeBridgeError('api-http', 'The marketplace is having problems.', details);
+    });
+    const thrown = await call(bridge, 'getOrder', { orderId: 'x' }).catch(explained);
+    expect(thrown).toEqual({ message: 'The marketplace is having problems.', details });
+    const answering = {
+      ...bridge,
+      getState: async () => ({ ok: false, error: { code: 'api-http', message: 'Down.', details } }),
+    };
+    const answered = await call(answering as unknown as Bridge, 'getState', undefined).catch(explained);
+    expect(answered).toEqual({ message: 'Down.', details });
+    expect(explained(42)).toEqual({ message: expect.stringMatching(/^Something went wrong/), details: [] });
   });
 
   it('unwraps an Answer of {ok: true, value}', async () => {

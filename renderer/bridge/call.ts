@@ -5,6 +5,7 @@
 // response type has exactly these two keys). Either way the caller gets a thrown `BridgeCallError` with a `code` and a message for the
 // user, so every view handles failures the same way.
 import type { AnswerError, Bridge, Channel, RequestOf, Responses } from '../../preload/contract';
+import type { Explained } from '../../preload/model';
 
 /** A failed call: `message` for the user, `details` behind "Details", `fields` for a form's inputs. */
 export class BridgeCallError extends Error {
@@ -60,6 +61,12 @@ export function asBridgeCallError(error: unknown): BridgeCallError {
   }
   if (typeof error === 'string' && error !== '') return new BridgeCallError('internal', error);
   return new BridgeCallError('internal', 'Something went wrong, and the app could not say what.');
+}
+
+/** A failure as an `ErrorAlert` shows it: the message, and the details behind "Details". */
+export function explained(error: unknown): Explained {
+  const { message, details } = asBridgeCallError(error);
+  return { message, details };
 }
 
 /** The strings of a `details` list that crossed the bridge; anything else is dropped. */

@@ -3,7 +3,8 @@
 // where the app updates itself. Kept current by the main process's update-status events.
 import { useEffect, useId, useState } from 'react';
 import type { UpdateStatus } from '../../preload/contract';
-import { asBridgeCallError, call } from '../bridge/call';
+import type { Explained } from '../../preload/model';
+import { call, explained } from '../bridge/call';
 import { useBridge, useBridgeEvents } from '../bridge/context';
 import { useBridgeCall } from '../hooks/useBridgeCall';
 import { ErrorAlert } from './ErrorAlert';
@@ -25,12 +26,12 @@ export function AboutPanel() {
   const bridge = useBridge();
   const headingId = useId();
   const [status, setStatus] = useState<UpdateStatus | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<Explained | null>(null);
   const check = useBridgeCall('checkForUpdates', undefined);
 
   useEffect(() => {
     call(bridge, 'getUpdateStatus', undefined).then(setStatus, (failure: unknown) =>
-      setLoadError(asBridgeCallError(failure).message),
+      setLoadError(explained(failure)),
     );
   }, [bridge]);
   useEffect(() => {
@@ -44,8 +45,16 @@ export function AboutPanel() {
   return (
     <section className="about" aria-labelledby={headingId}>
       <h3 id={headingId}>About Seller Tray</h3>
-      <ErrorAlert message={loadError} onDismiss={() => setLoadError(null)} />
-      <ErrorAlert message={check.error} onDismiss={check.dismissError} />
+      <ErrorAlert
+        message={loadError?.message ?? null}
+        details={loadError?.details}
+        onDismiss={() => setLoadError(null)}
+      />
+      <ErrorAlert
+        message={check.error?.message ?? null}
+        details={check.error?.details}
+        onDismiss={check.dismissError}
+      />
       {status && (
         <>
           <FieldList

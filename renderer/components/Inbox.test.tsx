@@ -1,28 +1,18 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OrderListItem } from '../../preload/contract';
 import { createFakeBridge, type FakeBridge } from '../../test/support/renderer/fake-bridge';
 import { manyOrders } from '../../test/support/renderer/fixtures';
+import { withInboxHeight } from '../../test/support/renderer/layout';
 import { renderWithBridge } from '../../test/support/renderer/render';
+import { formatAmount } from '../format';
 import { Inbox, ROW_HEIGHT } from './Inbox';
 import { INITIAL_QUERY, type InboxQuery } from './inbox-query';
 
-// happy-dom does no layout: the list's scroll container is given the height CSS gives it.
 const VIEWPORT = 480;
-const clientHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight');
-beforeAll(() => {
-  Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
-    configurable: true,
-    get(this: HTMLElement) {
-      return this.classList.contains('inbox-scroll') ? VIEWPORT : 0;
-    },
-  });
-});
-afterAll(() => {
-  if (clientHeight) Object.defineProperty(HTMLElement.prototype, 'clientHeight', clientHeight);
-});
+withInboxHeight(VIEWPORT);
 afterEach(cleanup);
 
 /** The inbox with its query, selection and arrivals kept as the app keeps them. */
@@ -100,7 +90,7 @@ describe('Inbox', () => {
     expect(first?.textContent).toContain('New');
     expect(first?.textContent).toContain('Buyer 0');
     expect(first?.textContent).toContain('Product 0 × 1');
-    expect(first?.textContent).toContain('€0.00');
+    expect(first?.textContent).toContain(formatAmount(0, 'EUR'));
     expect(first?.textContent).toMatch(/Waiting \d+ (min|h|d)/);
     expect(seventh?.textContent).toContain('order-00006');
     expect(seventh?.textContent).toContain('Completed');

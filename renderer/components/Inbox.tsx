@@ -12,7 +12,7 @@ import { LIMITS, type OrderListItem } from '../../preload/contract';
 import { plainText } from '../../preload/marketplace-text';
 import { isPlainPurchase, purchaseTypeLabel } from '../../preload/order-status';
 import { type BridgeEvent, useBridge, useBridgeEvents } from '../bridge/context';
-import { formatAge, formatDateTime, plural, statusLabel } from '../format';
+import { formatAge, formatDateTime, formatTotal, plural, statusLabel } from '../format';
 import { useNow } from '../hooks/useNow';
 import { useOrderPages } from '../hooks/useOrderPages';
 import { useSettings } from '../hooks/useSettings';
@@ -370,9 +370,7 @@ function InboxRow({
       <span className="row-sub">
         <ServerText text={product} />
       </span>
-      <span className="row-amount">
-        <ServerText text={order.total ?? ''} />
-      </span>
+      <span className="row-amount">{order.total && <ServerText text={formatTotal(order.total)} />}</span>
       <RowAge order={order} now={now} urgency={urgency} />
     </div>
   );

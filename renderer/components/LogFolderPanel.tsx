@@ -20,7 +20,7 @@ export function LogFolderPanel() {
       <button type="button" onClick={() => void run()}>
         Open log folder
       </button>
-      <ErrorAlert message={error} onDismiss={dismissError} />
+      <ErrorAlert message={error?.message ?? null} details={error?.details} onDismiss={dismissError} />
       <p role="status">
         {folder && (
           <>

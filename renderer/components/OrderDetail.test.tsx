@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OrderListItem, OrderView } from '../../preload/contract';
 import type { Order } from '../../preload/marketplace';
+import { apiFailure, expectDetailsOneClickAway } from '../../test/support/renderer/error-details';
 import { createFakeBridge, historyEvent } from '../../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullOrder, fullView } from '../../test/support/renderer/fixtures';
 import { renderWithUndo } from '../../test/support/renderer/render';
@@ -89,7 +90,7 @@ function fullRow(hoursAgo: number): OrderListItem {
     delivery: null,
     buyer: 'Acme Industrial GmbH',
     product: 'CloudSoft Analytics × 25',
-    total: '€1,234.50',
+    total: { amount: 1234.5, currencyCode: 'EUR' },
   };
 }
 
@@ -102,7 +103,7 @@ describe('OrderDetail', () => {
     expect(heading().textContent).toBe('Acme Industrial GmbH');
     expect(document.activeElement).toBe(heading());
     const head = heading().closest('header') as HTMLElement;
-    expect(head.textContent).toContain('€1,234.50');
+    expect(head.textContent).toContain(formatAmount(1234.5, 'EUR'));
     expect(head.textContent).toContain('New');
     expect(head.textContent).toContain('Waiting 3 h');
     expect(screen.getByRole('button', { name: 'Start provisioning' })).toBeTruthy();
@@ -422,6 +423,27 @@ describe('OrderDetail', () => {
     bridge.views.set('missing', fullView());
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { level: 2, name: 'Acme Industrial GmbH' })).toBeTruthy();
+  });
+
+  it('says why an order could not be read in plain words, its operation, HTTP status and request id behind Details', async () => {
+    const bridge = createFakeBridge();
+    const failure = apiFailure('getOrder');
+    bridge.handle('getOrder', () => {
+      throw failure;
+    });
+    renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} onBack={() => {}} />);
+    await expectDetailsOneClickAway(await screen.findByRole('alert'), failure, 'getOrder');
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+
+  it('keeps the details of a failed Send again', async () => {
+    const { bridge } = await renderOrder();
+    const failure = apiFailure('sendEvent');
+    bridge.handle('retryDelivery', () => {
+      throw failure;
+    });
+    fireEvent.click(screen.getByRole('button', { name: /^Send again/ }));
+    await expectDetailsOneClickAway(await screen.findByRole('alert'), failure, 'sendEvent');
   });
 
   it('reads the order again on state events while a status is on its way', async () => {

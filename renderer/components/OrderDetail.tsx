@@ -5,10 +5,11 @@
 // previous or next order of the inbox. All of it is the server's text, rendered as text.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OrderListItem, OrderView } from '../../preload/contract';
-import type { OutboxItem } from '../../preload/model';
-import { asBridgeCallError, call } from '../bridge/call';
+import type { Explained, OutboxItem } from '../../preload/model';
+import { orderTotal } from '../../preload/money';
+import { call, explained } from '../bridge/call';
 import { useBridge, useBridgeEvents } from '../bridge/context';
-import { formatAmount } from '../format';
+import { formatTotal } from '../format';
 import { isEditable } from '../keyboard';
 import { lastMark, receivedAt } from '../order-marks';
 import { ContactDetails } from './ContactDetails';
@@ -47,7 +48,7 @@ export function OrderDetail({
   const bridge = useBridge();
   const undo = useUndo();
   const [view, setView] = useState<OrderView | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Explained | null>(null);
   const [retrying, setRetrying] = useState<string | null>(null);
   const latestLoad = useRef(0);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -67,7 +68,7 @@ export function OrderDetail({
       }
       setError(null);
     } catch (failure) {
-      if (mine === latestLoad.current) setError(asBridgeCallError(failure).message);
+      if (mine === latestLoad.current) setError(explained(failure));
     }
   }, [bridge, orderId]);
 
@@ -119,7 +120,7 @@ export function OrderDetail({
       await call(bridge, 'retryDelivery', { requestId });
       await load();
     } catch (failure) {
-      setError(asBridgeCallError(failure).message);
+      setError(explained(failure));
     } finally {
       setRetrying(null);
     }
@@ -151,10 +152,14 @@ export function OrderDetail({
       {back}
       {facts && <OrderHeader ref={headingRef} facts={facts} />}
       {view || !error ? (
-        <ErrorAlert message={error} onDismiss={() => setError(null)} />
+        <ErrorAlert
+          message={error?.message ?? null}
+          details={error?.details}
+          onDismiss={() => setError(null)}
+        />
       ) : (
         <>
-          <ErrorAlert message={error} />
+          <ErrorAlert message={error.message} details={error.details} />
           <button type="button" onClick={() => void load()}>
             Try again
           </button>
@@ -206,7 +211,7 @@ function OrderSections({
 }) {
   const { order, licenses, history, outbox } = view;
   const buyer = order.buyerCustomerParty;
-  const total = order.anticipatedMonetaryTotal;
+  const total = orderTotal(order);
   const validity = order.validityPeriod;
   return (
     <>
@@ -269,11 +274,7 @@ function OrderSections({
             ['Valid from', validity?.startDate !== undefined && <CalendarDate date={validity.startDate} />],
             ['Valid until', validity?.endDate !== undefined && <CalendarDate date={validity.endDate} />],
             ['Validity', validity?.description && <ServerText text={validity.description} lines />],
-            [
-              'Anticipated total',
-              total?.amount !== undefined &&
-                formatAmount(total.amount, total.currencyCode ?? order.documentCurrencyCode),
-            ],
+            ['Anticipated total', total && formatTotal(total)],
             ['Currency', order.documentCurrencyCode],
             ['Note', order.note && <ServerText text={order.note} lines />],
           ]}
@@ -298,15 +299,11 @@ function OrderSections({
 function headerOf(view: OrderView, orderId: string): HeaderFacts {
   const { order } = view;
   const buyer = order.buyerCustomerParty;
-  const total = order.anticipatedMonetaryTotal;
   return {
     orderId: order.orderId ?? orderId,
     title: buyer.party?.partyName ?? buyer.buyerContact?.name ?? `Order ${order.orderId ?? orderId}`,
     status: view.status,
-    total:
-      total?.amount === undefined
-        ? undefined
-        : formatAmount(total.amount, total.currencyCode ?? order.documentCurrencyCode),
+    total: orderTotal(order),
     receivedAt: receivedAt(view.history, order),
     lastMark: lastMark(view.history, view.outbox),
   };

@@ -4,7 +4,8 @@
 // a seller-tray:// link to the order.
 import { forwardRef } from 'react';
 import { capped, plainText } from '../../preload/marketplace-text';
-import { formatAge, statusLabel } from '../format';
+import type { Money } from '../../preload/money';
+import { formatAge, formatTotal, statusLabel } from '../format';
 import { useNow } from '../hooks/useNow';
 import type { LastMark } from '../order-marks';
 import { CopyOrderLink } from './CopyOrderLink';
@@ -16,7 +17,7 @@ export interface HeaderFacts {
   orderId: string;
   title: string;
   status: string | undefined;
-  total: string | undefined;
+  total: Money | undefined;
   receivedAt: string | undefined;
   lastMark: LastMark | undefined;
 }
@@ -35,9 +36,9 @@ export const OrderHeader = forwardRef<HTMLHeadingElement, { facts: HeaderFacts }
         <h2 id="order-heading" ref={headingRef} tabIndex={-1} title={capped(plainText(facts.title), 300)}>
           <ServerText text={facts.title} />
         </h2>
-        {facts.total !== undefined && facts.total !== '' && (
+        {facts.total && (
           <span className="order-total">
-            <ServerText text={facts.total} />
+            <ServerText text={formatTotal(facts.total)} />
           </span>
         )}
       </div>

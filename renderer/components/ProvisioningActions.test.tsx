@@ -1,13 +1,17 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Settings } from '../../preload/model';
+import { apiFailure, expectDetailsOneClickAway } from '../../test/support/renderer/error-details';
 import { createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullView } from '../../test/support/renderer/fixtures';
 import { renderWithUndo } from '../../test/support/renderer/render';
 import { OrderDetail } from './OrderDetail';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 async function renderOrder(status: string | undefined, settings: Partial<Settings> = {}) {
   const bridge = createFakeBridge({ views: [fullView({ status, outbox: [] })], settings });
@@ -297,5 +301,34 @@ describe('ProvisioningActions', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
     expect((await screen.findByRole('alert')).textContent).toContain('not connected to a marketplace yet');
     expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  it('shows a failed mark in plain words, its operation, HTTP status and request id behind Details', async () => {
+    const bridge = await renderOrder('ProvisioningStarted');
+    const failure = apiFailure('sendEvent');
+    bridge.handle('markStatus', () => {
+      throw failure;
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
+    await expectDetailsOneClickAway(await screen.findByRole('alert'), failure, 'sendEvent');
+  });
+
+  it('says when an undo failed, with its details, until dismissed', async () => {
+    const bridge = await renderOrder('ProvisioningStarted');
+    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
+    const undo = await within(undoBar()).findByRole('button', { name: /^Undo/ });
+    const failure = apiFailure('undoMark');
+    bridge.handle('undoMark', () => {
+      throw failure;
+    });
+    undo.focus(); // as a click does in a browser
+    fireEvent.click(undo);
+    const alert = await within(undoBar()).findByRole('alert');
+    expect(alert.textContent).toMatch(/^Could not undo: The marketplace is having problems/);
+    // The focus the Undo button had stays in the bar, on the alert's Dismiss.
+    expect(document.activeElement).toBe(within(alert).getByRole('button', { name: 'Dismiss this message' }));
+    await expectDetailsOneClickAway(alert, failure, 'undoMark');
+    fireEvent.click(within(alert).getByRole('button', { name: 'Dismiss this message' }));
+    expect(within(undoBar()).queryByRole('alert')).toBeNull();
   });
 });

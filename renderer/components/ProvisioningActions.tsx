@@ -8,9 +8,9 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { RequestOf } from '../../preload/contract';
 import { plainText } from '../../preload/marketplace-text';
-import type { OutboxItem } from '../../preload/model';
+import type { Explained, OutboxItem } from '../../preload/model';
 import { isUsualTransition, MARKABLE_STATUSES, type MarkableStatus } from '../../preload/order-status';
-import { asBridgeCallError, call } from '../bridge/call';
+import { asBridgeCallError, call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { statusLabel } from '../format';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -47,7 +47,7 @@ export function ProvisioningActions({
   const [failureForm, setFailureForm] = useState<{ override: boolean } | null>(null);
   const [moreOpen, setMoreOpen] = useState(false);
   const [confirming, setConfirming] = useState<Confirming | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Explained | null>(null);
   const [marked, setMarked] = useState<OutboxItem | null>(null);
   /** Whether the outbox has listed the marked item: once gone from it, the marketplace confirmed it. */
   const seenInOutbox = useRef(false);
@@ -101,12 +101,12 @@ export function ProvisioningActions({
       undo.offer(item, subject);
       onMarked();
     } catch (failure) {
-      const { code, message } = asBridgeCallError(failure);
-      if (code === 'unusual-transition' && !request.override) {
-        setConfirming({ target: request.statusCode, message });
+      const refusal = asBridgeCallError(failure);
+      if (refusal.code === 'unusual-transition' && !request.override) {
+        setConfirming({ target: request.statusCode, message: refusal.message });
       } else {
         setConfirming(null);
-        setError(message);
+        setError(explained(refusal));
       }
     } finally {
       setBusy(false);
@@ -212,7 +212,11 @@ export function ProvisioningActions({
           </>
         )}
       </p>
-      <ErrorAlert message={error} onDismiss={() => setError(null)} />
+      <ErrorAlert
+        message={error?.message ?? null}
+        details={error?.details}
+        onDismiss={() => setError(null)}
+      />
       {confirming && (
         <ConfirmDialog
           title={`Mark this order ${statusLabel(confirming.target)}?`}

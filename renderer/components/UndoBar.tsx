@@ -1,6 +1,7 @@
 // Undoing a marked status: the service holds each one for a grace period (settings'
 // undoSeconds) before it is sent. The bar at the bottom of the window offers the latest mark's
-// Undo until then, also from Ctrl+Z (⌘Z on a Mac) outside text fields, and says how it went.
+// Undo until then, also from Ctrl+Z (⌘Z on a Mac) outside text fields, and says how it went:
+// for a few seconds when it could, in an alert with its details until dismissed when it could not.
 // Views offer a mark (after marking) and undo any held one (the order's history) through
 // `useUndo`, so the bar always tells the outcome.
 import {
@@ -14,12 +15,13 @@ import {
   useState,
 } from 'react';
 import { plainText } from '../../preload/marketplace-text';
-import type { OutboxItem } from '../../preload/model';
-import { asBridgeCallError, call } from '../bridge/call';
+import type { Explained, OutboxItem } from '../../preload/model';
+import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { statusLabel } from '../format';
 import { useNow } from '../hooks/useNow';
 import { isEditable } from '../keyboard';
+import { ErrorAlert } from './ErrorAlert';
 
 /** How long the outcome of an undo stays in the bar. */
 const OUTCOME_MS = 6_000;
@@ -32,6 +34,9 @@ interface Offer {
 }
 
 type Mark = Pick<OutboxItem, 'requestId' | 'orderId' | 'statusCode'>;
+
+/** What came of an undo: words that go after a while, or a failure that stays until dismissed. */
+type Outcome = { said: string } | { failed: Explained };
 
 interface UndoApi {
   /** Shows the Undo of a status just marked, for as long as it is held. */
@@ -56,7 +61,7 @@ export const UNDO_KEYS = isMac ? '⌘Z' : 'Ctrl+Z';
 export function UndoProvider({ children }: { children: ReactNode }) {
   const bridge = useBridge();
   const [offer, setOffer] = useState<Offer | null>(null);
-  const [outcome, setOutcome] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
   const [lastUndone, setLastUndone] = useState<Mark | null>(null);
 
@@ -68,15 +73,17 @@ export function UndoProvider({ children }: { children: ReactNode }) {
       try {
         const answer = await call(bridge, 'undoMark', { requestId });
         if (answer.outcome === 'undone') setLastUndone(mark);
-        setOutcome(
-          answer.outcome === 'undone'
-            ? 'Undone: the marketplace was not told.'
-            : answer.outcome === 'already-sent'
-              ? 'Too late to undo: it was already sent to the marketplace. To change it, mark another status.'
-              : 'There is nothing to undo: it was undone already.',
-        );
+        setOutcome({
+          said:
+            answer.outcome === 'undone'
+              ? 'Undone: the marketplace was not told.'
+              : answer.outcome === 'already-sent'
+                ? 'Too late to undo: it was already sent to the marketplace. To change it, mark another status.'
+                : 'There is nothing to undo: it was undone already.',
+        });
       } catch (failure) {
-        setOutcome(`Could not undo: ${asBridgeCallError(failure).message}`);
+        const { message, details } = explained(failure);
+        setOutcome({ failed: { message: `Could not undo: ${message}`, details } });
       } finally {
         setBusy(false);
       }
@@ -122,7 +129,7 @@ function UndoBar({
   onDismiss,
 }: {
   offer: Offer | null;
-  outcome: string | null;
+  outcome: Outcome | null;
   busy: boolean;
   onUndo: (mark: Mark) => void;
   onExpired: () => void;
@@ -132,7 +139,6 @@ function UndoBar({
   const now = Math.max(useNow(offer ? 250 : 60_000), Date.now());
   const left = offer ? Math.ceil((offer.until - now) / 1000) : 0;
   const barRef = useRef<HTMLDivElement>(null);
-  const dismissRef = useRef<HTMLButtonElement>(null);
   /** The bar's Undo button was used: unless a view took the focus, the outcome's Dismiss has it. */
   const focusOutcome = useRef(false);
 
@@ -141,7 +147,8 @@ function UndoBar({
     focusOutcome.current = false;
     const focused = document.activeElement;
     const lost = !focused || focused === document.body || barRef.current?.contains(focused);
-    if (lost) dismissRef.current?.focus();
+    // The outcome's only icon button is its Dismiss (the bar's own, or the failure alert's).
+    if (lost) barRef.current?.querySelector<HTMLButtonElement>('.icon-button')?.focus();
   }, [outcome]);
 
   useEffect(() => {
@@ -149,7 +156,7 @@ function UndoBar({
   }, [offer, left, onExpired]);
 
   useEffect(() => {
-    if (!outcome) return;
+    if (!outcome || 'failed' in outcome) return;
     const timer = setTimeout(onDismiss, OUTCOME_MS);
     return () => clearTimeout(timer);
   }, [outcome, onDismiss]);
@@ -168,8 +175,13 @@ function UndoBar({
   }, [offer, onUndo]);
 
   const shown = offer && left > 0;
+  const failed = !shown && outcome !== null && 'failed' in outcome ? outcome.failed : null;
+  const said = !shown && outcome !== null && 'said' in outcome ? outcome.said : null;
   return (
-    <div ref={barRef} className={`undo-bar${shown || outcome ? ' undo-bar-shown' : ''}`}>
+    <div
+      ref={barRef}
+      className={`undo-bar${shown || outcome ? ' undo-bar-shown' : ''}${failed ? ' undo-bar-failed' : ''}`}
+    >
       <p className="undo-text" role="status">
         {shown ? (
           <>
@@ -177,7 +189,7 @@ function UndoBar({
             <bdi className="server-text">{plainText(offer.subject)}</bdi>.
           </>
         ) : (
-          outcome
+          said
         )}
       </p>
       {shown && (
@@ -199,14 +211,9 @@ function UndoBar({
           </button>
         </>
       )}
-      {!shown && outcome && (
-        <button
-          ref={dismissRef}
-          type="button"
-          className="icon-button"
-          aria-label="Dismiss"
-          onClick={onDismiss}
-        >
+      {failed && <ErrorAlert message={failed.message} details={failed.details} onDismiss={onDismiss} />}
+      {said && (
+        <button type="button" className="icon-button" aria-label="Dismiss" onClick={onDismiss}>
           ×
         </button>
       )}

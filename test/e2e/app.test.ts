@@ -70,6 +70,8 @@ async function openApp(
     logs?: boolean;
     viewport?: Viewport;
     settings?: Partial<Settings>;
+    /** The browser's locale: English unless a test says otherwise, whatever this machine's. */
+    locale?: string;
   } = {},
 ): Promise<App> {
   const dir = await makeDataDir();
@@ -92,6 +94,7 @@ async function openApp(
   const page = await browser.newPage({
     colorScheme: options.colorScheme ?? 'light',
     viewport: options.viewport ?? { width: 1100, height: 800 },
+    locale: options.locale ?? 'en-US',
   });
   const app = { page, service, events, preview };
   running.push({ app, dir });
@@ -304,6 +307,26 @@ describe('orders', () => {
       .toEqual(['ProvisioningInProgress', 'ProvisioningCompleted']);
   }, 60_000);
 
+  it("writes a total in the browser's locale, the same in the inbox row as on the order page", async () => {
+    const { page, service } = await openApp({ configured: true, locale: 'de-DE' });
+    await page.getByRole('listbox', { name: 'Orders' }).waitFor();
+    const created = await admin(sim.url, 'POST', 'purchases', {
+      order: {
+        buyerCustomerParty: { party: { partyName: 'Brauhaus Kessler KG' } },
+        documentCurrencyCode: 'EUR',
+        anticipatedMonetaryTotal: { amount: 1234.56, currencyCode: 'EUR' },
+      },
+    });
+    await service.handle('checkNow', undefined);
+    const row = page.getByRole('option').filter({ hasText: 'Brauhaus Kessler KG' });
+    await row.locator('.row-amount').filter({ hasText: /\S/ }).waitFor();
+    const inRow = await row.locator('.row-amount').innerText();
+    expect(inRow).toMatch(/^1\.234,56\s€$/);
+    await openOrder(page, created.json.orderId);
+    await page.getByRole('region', { name: 'Order details' }).waitFor();
+    expect(await page.locator('.order-total').innerText()).toBe(inRow);
+  }, 60_000);
+
   it('renders HTML and script in order text as inert text', async () => {
     const payload = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">';
     const created = await admin(sim.url, 'POST', 'purchases', {
@@ -399,6 +422,40 @@ describe('the order page', () => {
     },
     60_000,
   );
+});
+
+describe('an error on the order page', () => {
+  it('says what happened in plain words, its request id behind Details, with no axe-core violation', async () => {
+    const { page, service } = await openApp({ configured: true });
+    await page.getByRole('listbox', { name: 'Orders' }).getByRole('option').first().waitFor();
+    // Every read of an order's document fails, at once (a Retry-After of 0 is not waited out).
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'getOrder', action: 'status', status: 503, retryAfterSeconds: 0, times: 10_000 }],
+    });
+    const created = await admin(sim.url, 'POST', 'purchases', {
+      order: { buyerCustomerParty: { party: { partyName: 'Fjordvik Data AS' } } },
+    });
+    await service.handle('checkNow', undefined);
+    await openOrder(page, created.json.orderId);
+
+    const alert = page.getByRole('alert').filter({ hasText: 'The marketplace is having problems' });
+    await alert.waitFor();
+    expect(await alert.innerText()).not.toMatch(/HTTP|request id|getOrder/i);
+    const details = alert.getByRole('button', { name: 'Details', exact: true });
+    await details.click();
+    expect(await details.getAttribute('aria-expanded')).toBe('true');
+    await alert.getByText('Operation: getOrder').waitFor();
+    await alert.getByText('HTTP status: 503 ServiceUnavailable').waitFor();
+    expect(await alert.getByText(/^Request id: /).innerText()).toMatch(/^Request id: [0-9a-f-]{36}$/);
+    await alert.getByRole('button', { name: 'Copy the details' }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'order-error-details.png') });
+    expect(await axeViolations(page)).toEqual([]);
+
+    await admin(sim.url, 'PATCH', 'faults', { script: [] });
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('region', { name: 'To provision' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+  }, 60_000);
 });
 
 describe("the marketplace's text in the window", () => {

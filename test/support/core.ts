@@ -64,7 +64,13 @@ export async function makeDataDir(): Promise<string> {
 export async function openLaptop(
   baseUrl: string,
   dataDir?: string,
-  options: { secret?: string; settings?: Partial<CoreSettings>; now?: () => number } = {},
+  options: {
+    secret?: string;
+    settings?: Partial<CoreSettings>;
+    now?: () => number;
+    /** The locale notifications write amounts in. */
+    locale?: string;
+  } = {},
 ): Promise<Laptop> {
   const dir = dataDir ?? (await makeDataDir());
   const settings: CoreSettings = { ...TEST_SETTINGS, ...options.settings };
@@ -80,6 +86,7 @@ export async function openLaptop(
     settings: () => settings,
     timers,
     ...(options.now ? { now: options.now } : {}),
+    locale: options.locale,
   });
   const events: CoreEvent[] = [];
   core.on((event) => events.push(event));

@@ -35,6 +35,8 @@ export function electronStandIn(options: StandInOptions) {
       return options.userData;
     },
     getVersion: () => '0.0.0-test',
+    /** The window's locale, as Chromium gives it (the shell writes notifications' totals in it). */
+    getLocale: () => 'en-US',
     quit: record('app.quit'),
     exit: record('app.exit'),
     setAppUserModelId: record('app.setAppUserModelId'),

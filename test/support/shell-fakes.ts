@@ -204,6 +204,8 @@ export async function openDemoService(): Promise<TestService> {
     secrets: memorySecrets(),
     dataRoot: dir,
     timers: new ManualTimers(),
+    // Notifications write amounts as an English desktop does, whatever this machine's locale.
+    locale: 'en',
     demo: {
       start: async () => ({
         baseUrl: sim.url,

@@ -4,8 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MarketplaceEvent, UnreadableItem } from '../api/wire';
-import { AccountStore } from './account-store';
+import type { MarketplaceEvent, MonetaryAmount, Order, UnreadableItem } from '../api/wire';
+import { AccountStore, DATABASE_FILE } from './account-store';
+import { MIGRATIONS } from './schema';
 
 let dir: string;
 let store: AccountStore;
@@ -125,5 +126,62 @@ describe('the inbox', () => {
     const after = page('longest-waiting');
     expect(after.rows.some((r) => r.unopened)).toBe(false);
     expect(after.unopened).toEqual([]);
+  });
+});
+
+describe("an inbox row's total", () => {
+  const order = (anticipatedMonetaryTotal?: MonetaryAmount): Order => ({
+    orderId: 'o-1',
+    orderTypeCode: 'Purchase',
+    documentCurrencyCode: 'SEK',
+    buyerCustomerParty: { party: { partyName: 'Fjord AB' } },
+    sellerSupplierParty: {},
+    documentLines: [],
+    ...(anticipatedMonetaryTotal ? { anticipatedMonetaryTotal } : {}),
+  });
+  const rowTotal = () => page('newest').rows.find((r) => r.orderId === 'o-1')?.total;
+
+  it('is its amount and currency, for the window to write in the user’s locale', () => {
+    learn([purchase('o-1', '2026-11-20T10:00:00Z')], false);
+    store.saveOrder('o-1', order({ amount: 1234.56, currencyCode: 'EUR' }), [], '2026-11-22T00:00:00Z');
+    expect(rowTotal()).toEqual({ amount: 1234.56, currencyCode: 'EUR' });
+    // Without a currency of its own, the total is in the order's.
+    store.saveOrder('o-1', order({ amount: 990 }), [], '2026-11-22T00:00:00Z');
+    expect(rowTotal()).toEqual({ amount: 990, currencyCode: 'SEK' });
+    store.saveOrder('o-1', order(), [], '2026-11-22T00:00:00Z');
+    expect(rowTotal()).toBeUndefined();
+  });
+
+  it('is read again from the stored orders of a database that kept it as English text', async () => {
+    // A database of the version before, holding one order with a total and one without.
+    const before = await mkdtemp(join(tmpdir(), 'store-before-'));
+    const db = new (process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite')).DatabaseSync(
+      join(before, DATABASE_FILE),
+    );
+    for (const migration of MIGRATIONS.slice(0, 3)) db.exec(migration);
+    db.exec('PRAGMA user_version = 3');
+    const insert = db.prepare(
+      `INSERT INTO orders (order_id, purchased_at, effective_status, document, stale, buyer, product, total)
+       VALUES (?, '2026-11-20T10:00:00Z', 'ProvisioningStarted', ?, 0, 'Fjord AB', 'a product', ?)`,
+    );
+    insert.run('o-1', JSON.stringify(order({ amount: 1234.56 })), 'SEK 1,234.56');
+    insert.run('o-2', JSON.stringify({ ...order(), orderId: 'o-2' }), '');
+    db.close();
+
+    const migrated = AccountStore.open(before).store;
+    try {
+      const { rows } = migrated.inboxPage({
+        filter: 'all',
+        search: '',
+        sort: 'newest',
+        offset: 0,
+        limit: 10,
+      });
+      expect(rows.find((r) => r.orderId === 'o-1')?.total).toEqual({ amount: 1234.56, currencyCode: 'SEK' });
+      expect(rows.find((r) => r.orderId === 'o-2')).not.toHaveProperty('total');
+    } finally {
+      migrated.close();
+      await rm(before, { recursive: true, force: true });
+    }
   });
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
 import type { InboxSort } from '../../../preload/inbox-sort';
 import type { InboxRow } from '../../../preload/model';
+import { orderTotal } from '../../../preload/money';
 import { isNewPurchase } from '../../../preload/order-status';
 import {
   eventKey,
@@ -17,7 +18,7 @@ import {
   type UnreadableItem,
 } from '../api/wire';
 import type { FeedCursor } from '../event-feed';
-import { briefOf } from '../notification-policy';
+import { buyerAndProduct } from '../notification-policy';
 import type { OutboxItem } from '../outbox';
 import {
   type Database,
@@ -103,7 +104,8 @@ interface OrderRow {
   unopened: number;
   buyer: string | null;
   product: string | null;
-  total: string | null;
+  total_amount: number | null;
+  total_currency: string | null;
   delivery: string | null;
 }
 
@@ -316,18 +318,20 @@ export class AccountStore {
   }
 
   private storeDocument(orderId: string, order: Order, licenses: License[] | undefined, now: string): void {
-    const brief = briefOf(orderId, order);
+    const { buyer, product } = buyerAndProduct(order);
+    const total = orderTotal(order);
     this.sql(
       `UPDATE orders SET document = ?, licenses = COALESCE(?, licenses), fetched_at = ?, stale = 0,
-           fetch_error = NULL, buyer = ?, product = ?, total = ?
+           fetch_error = NULL, buyer = ?, product = ?, total_amount = ?, total_currency = ?
          WHERE order_id = ?`,
     ).run(
       JSON.stringify(order),
       licenses ? JSON.stringify(licenses) : null,
       now,
-      brief.buyer,
-      brief.product,
-      brief.total,
+      buyer,
+      product,
+      total?.amount ?? null,
+      total?.currencyCode ?? null,
       orderId,
     );
     this.indexForSearch(orderId, order, licenses);
@@ -664,7 +668,7 @@ export class AccountStore {
 const UNOPENED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id AND a.opened_at IS NULL)`;
 
 /** What an inbox row shows, for `orders o`. */
-const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purchased_at, o.buyer, o.product, o.total,
+const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purchased_at, o.buyer, o.product, o.total_amount, o.total_currency,
   (SELECT x.state FROM outbox x WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1) AS delivery,
   ${UNOPENED} AS unopened,
   CASE WHEN o.effective_status IS o.status
@@ -721,7 +725,9 @@ function inboxRow(row: OrderRow): InboxRow {
     delivery: (row.delivery as OutboxItem['state'] | null) ?? null,
     ...(row.buyer === null ? {} : { buyer: row.buyer }),
     ...(row.product === null ? {} : { product: row.product }),
-    ...(row.total === null ? {} : { total: row.total }),
+    ...(row.total_amount === null || row.total_currency === null
+      ? {}
+      : { total: { amount: row.total_amount, currencyCode: row.total_currency } }),
   };
 }
 

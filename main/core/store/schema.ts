@@ -90,4 +90,16 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE announcements ADD COLUMN opened_at TEXT;
   UPDATE announcements SET opened_at = COALESCE(raised_at, queued_at);
   `,
+  `
+  -- An inbox row's total as its amount and currency, which the window writes in the user's
+  -- locale (issue 12), instead of the English text before: read again from the stored orders.
+  ALTER TABLE orders ADD COLUMN total_amount REAL;
+  ALTER TABLE orders ADD COLUMN total_currency TEXT;
+  UPDATE orders SET
+    total_amount = json_extract(document, '$.anticipatedMonetaryTotal.amount'),
+    total_currency = COALESCE(json_extract(document, '$.anticipatedMonetaryTotal.currencyCode'),
+                              json_extract(document, '$.documentCurrencyCode'))
+  WHERE document IS NOT NULL AND json_type(document, '$.anticipatedMonetaryTotal.amount') IN ('integer', 'real');
+  ALTER TABLE orders DROP COLUMN total;
+  `,
 ];

@@ -148,6 +148,11 @@ export function manyOrders(count: number, waiting = 0): OrderListItem[] {
     };
     return i % 7 === 6
       ? item
-      : { ...item, buyer: `Buyer ${i}`, product: `Product ${i} × 1`, total: `€${i}.00` };
+      : {
+          ...item,
+          buyer: `Buyer ${i}`,
+          product: `Product ${i} × 1`,
+          total: { amount: i, currencyCode: 'EUR' },
+        };
   });
 }
