@@ -1,13 +1,22 @@
 // What to provision, line by line: the product, the line total, the quantity with its unit
 // named and the price for its base quantity, the seller's item id and the line's note. Few
-// elements per line, and lines out of view are not laid out (styles.css), so an order of
-// hundreds of lines opens about as fast as one of a few. Delivery contacts are listed once
+// elements per line, and lines out of view are neither styled nor laid out (styles.css), so an
+// order of hundreds of lines opens about as fast as one of a few. Delivery contacts are listed once
 // each below (DeliveryContacts). The server's words are isolated and plain, as ServerText has them.
 import { memo } from 'react';
 import type { DocumentLine } from '../../preload/marketplace';
 import { paragraphText, plainText } from '../../preload/marketplace-text';
 import { formatAmount, formatPer, formatQuantity, lineTotal } from '../format';
 import { unitName } from '../unit-names';
+
+/**
+ * Lines are grouped for the browser to skip while out of view (`content-visibility` on the
+ * group): one skipped box per twenty lines costs much less than one per line (order 500 / 5
+ * lines, `npm run bench:renderer`: about 1.25 against 1.85). The groups are invisible to
+ * assistive technology (role none): the list holds its lines directly, as an `ol` would, which
+ * cannot hold the groups.
+ */
+const LINES_PER_GROUP = 20;
 
 /** Drawn again only when the order's lines change (not on the page's other state: undo, errors, …). */
 export const DocumentLines = memo(function DocumentLines({
@@ -18,10 +27,20 @@ export const DocumentLines = memo(function DocumentLines({
   currency: string;
 }) {
   if (lines.length === 0) return <p className="muted">The order has no lines.</p>;
+  const groups = [];
+  for (let start = 0; start < lines.length; start += LINES_PER_GROUP) {
+    groups.push(
+      <div className="line-group" role="none" key={start}>
+        {lines
+          .slice(start, start + LINES_PER_GROUP)
+          .map((line, i) => lineItem(line, start + i + 1, currency))}
+      </div>,
+    );
+  }
   return (
-    <ol className="lines" aria-label="Order lines">
-      {lines.map((line, index) => lineItem(line, index + 1, currency))}
-    </ol>
+    <div role="list" className="lines" aria-label="Order lines">
+      {groups}
+    </div>
   );
 });
 
@@ -43,7 +62,7 @@ function lineItem(line: DocumentLine, position: number, currency: string) {
   const unknownUnit = unitCode !== undefined && unitCode !== '' && unitName(unitCode, 1) === undefined;
   return (
     // Lines keep the server's order; line ids may be absent or repeat, so the position is the key.
-    <li className="line" key={position}>
+    <div role="listitem" className="line" key={position}>
       <bdi className="line-product server-text">
         {plainText(item?.name ?? `Line ${line.lineId ?? position}`)}
       </bdi>
@@ -62,6 +81,6 @@ function lineItem(line: DocumentLine, position: number, currency: string) {
         {` · Line\u00a0${line.lineId ?? position}`}
       </p>
       {line.note && <p className="line-note server-text server-lines">{paragraphText(line.note)}</p>}
-    </li>
+    </div>
   );
 }

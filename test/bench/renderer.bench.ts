@@ -34,13 +34,9 @@ async function inboxApp(orders: number, rendererDir: string) {
   settings.save({ ...settings.load().settings, baseUrl: sim.url, clientId: 'demo-client' });
   const service = await SellerTrayService.open({ settings, secrets: demoSecret, dataRoot: dir });
   await service.handle('checkNow', undefined);
-  // Wait until the inbox knows every order's buyer, product and total.
-  for (;;) {
-    const answer = await service.handle('listOrders', { limit: 500 });
-    const page = answer.ok ? answer.value : undefined;
-    if (page && page.total >= orders && page.orders.every((o) => o.buyer !== undefined)) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  // Wait until the inbox knows every order's buyer, product and total: the first start's
+  // backlog read has ended, and does not compete with the renderer for the machine.
+  while (!(await knowsEveryOrder(service, orders))) await new Promise((resolve) => setTimeout(resolve, 200));
   const preview = await startPreview({ service, rendererDir });
   return {
     sim,
@@ -52,6 +48,16 @@ async function inboxApp(orders: number, rendererDir: string) {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+async function knowsEveryOrder(service: SellerTrayService, orders: number): Promise<boolean> {
+  const limit = 500;
+  for (let offset = 0; offset < orders; offset += limit) {
+    const answer = await service.handle('listOrders', { offset, limit });
+    const page = answer.ok ? answer.value : undefined;
+    if (!page || page.total < orders || page.orders.some((o) => o.buyer === undefined)) return false;
+  }
+  return true;
 }
 
 /** From navigation to the first order row on screen, in a fresh page. */

@@ -103,7 +103,7 @@ async function openApp(
 }
 
 /**
- * Waits for the page's next rendering update. Order lines are `content-visibility: auto`, and
+ * Waits for the page's next rendering update. Order lines are drawn in `content-visibility: auto` groups, and
  * Chromium leaves a line out of innerText until a rendering update has found it near the view.
  */
 async function afterRendering(page: Page): Promise<void> {
