@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Settings } from '../../preload/model';
-import { apiFailure, expectDetailsOneClickAway } from '../../test/support/renderer/error-details';
+import { apiFailure, apiProblem, expectDetailsOneClickAway } from '../../test/support/renderer/error-details';
 import { createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullView } from '../../test/support/renderer/fixtures';
 import { renderWithUndo } from '../../test/support/renderer/render';
@@ -145,9 +145,13 @@ describe('ProvisioningActions', () => {
     await screen.findByRole('list', { name: 'Statuses not yet confirmed' });
     const item = bridge.views.get(FULL_ORDER_ID)?.outbox[0];
     if (!item) throw new Error('the fake did not queue the status');
-    Object.assign(item, { state: 'failed', attempts: 1, lastError: 'BadRequest: statusCode' });
+    const problem = apiProblem('sendEvent', 400);
+    Object.assign(item, { state: 'failed', attempts: 1, problem });
     act(() => bridge.emit({ type: 'app-state', state: bridge.state }));
-    expect(await screen.findByText(/Marked Completed: Not sent: BadRequest: statusCode/)).toBeTruthy();
+    // The words beside the actions; the details where the history lists it, to send again.
+    const line = await within(actions()).findByText(/^Marked Completed: Not sent: /);
+    expect(line.textContent).toBe(`Marked Completed: Not sent: ${problem.message}`);
+    expect(line.textContent).not.toMatch(/sendEvent|400|BadRequest|request id/i);
   });
 
   it('shows when the marketplace confirmed what was marked', async () => {

@@ -265,8 +265,9 @@ export function unusualWarning(from: string | undefined, to: MarkableStatus): st
   }
 }
 
+/** Where the item is, and why its last post failed in words (the history has the details). */
 function deliveryLine(item: OutboxItem): string {
   const text = deliveryText(item, Date.now());
-  // The reason may quote the server: its words, made plain.
-  return item.state === 'failed' && item.lastError ? `${text}: ${plainText(item.lastError)}` : `${text}.`;
+  // The words may quote the server (an unexpected failure's text): made plain.
+  return item.problem ? `${text}: ${plainText(item.problem.message)}` : `${text}.`;
 }
