@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { OrderView } from '../../preload/contract';
 import type { Settings } from '../../preload/model';
 import { apiFailure, apiProblem, expectDetailsOneClickAway } from '../../test/support/renderer/error-details';
 import { createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
@@ -113,6 +114,26 @@ describe('ProvisioningActions', () => {
     expect(await within(undoBar()).findByText(/Too late to undo: it was already sent/)).toBeTruthy();
     // The focus the Undo button had stays in the bar, on its Dismiss.
     expect(document.activeElement).toBe(within(undoBar()).getByRole('button', { name: 'Dismiss' }));
+  });
+
+  it('leaves the focus in the bar when the order is read back only after the Undo was taken', async () => {
+    const bridge = await renderOrder('ProvisioningStarted');
+    const readBacks: ((view: OrderView) => void)[] = [];
+    bridge.handle('getOrder', () => new Promise<OrderView>((resolve) => readBacks.push(resolve)));
+    bridge.handle('undoMark', () => ({ outcome: 'already-sent' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
+    const undo = await within(undoBar()).findByRole('button', { name: /^Undo/ });
+    undo.focus(); // as a click does in a browser
+    fireEvent.click(undo);
+    await within(undoBar()).findByText(/Too late to undo/);
+    const dismiss = within(undoBar()).getByRole('button', { name: 'Dismiss' });
+    expect(document.activeElement).toBe(dismiss);
+    // The order as marked arrives now: its next action shows, and the focus stays put.
+    const marked = bridge.views.get(FULL_ORDER_ID);
+    expect(readBacks.length).toBeGreaterThan(0);
+    for (const readBack of readBacks.splice(0)) act(() => readBack(structuredClone(marked as OrderView)));
+    await screen.findByRole('button', { name: 'Mark completed' });
+    expect(document.activeElement).toBe(dismiss);
   });
 
   it('takes the Undo away when the grace period ends, and offers none when it is 0', async () => {
