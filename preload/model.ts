@@ -67,8 +67,8 @@ export interface OutboxItem {
   createdAt: string;
   state: 'pending' | 'sent' | 'failed';
   attempts: number;
-  /** Why the last post failed, as the user should read it. */
-  lastError?: string | undefined;
+  /** Why the last post failed (pending: it is tried again; failed: the user may send it again). */
+  problem?: Explained | undefined;
   /** The stored event, once the server confirmed it. */
   eventId?: string | undefined;
   /** Held until this moment (ISO time), so it can be undone; absent: sent at once (preload/hold.ts). */

@@ -198,7 +198,9 @@ describe('marking a status', () => {
     a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Offline mark' });
     const stuck = await a.core.deliverOutbox();
     expect(stuck[0]?.state).toBe('pending');
-    expect(stuck[0]?.lastError).toMatch(/InternalServerError|ServiceUnavailable/);
+    expect(stuck[0]?.problem?.message).toMatch(
+      /^The marketplace is having problems .*nothing you marked is lost/,
+    );
     await admin(sim.url, 'PATCH', 'faults', { errorRate: 0 });
     const delivered = await a.core.deliverOutbox();
     expect(delivered[0]?.state).toBe('sent');
@@ -208,12 +210,12 @@ describe('marking a status', () => {
     expect(stored).toHaveLength(1);
   });
 
-  it('records a refused post as failed with its reason', async () => {
+  it('records a refused post as failed, why in plain words, the technical detail apart', async () => {
     const a = await laptop();
     a.core.start();
     await a.core.checkNow();
     const unknown = crypto.randomUUID();
-    a.core.markStatus({
+    const marked = a.core.markStatus({
       orderId: unknown,
       statusCode: 'ProvisioningInProgress',
       description: 'x',
@@ -221,7 +223,40 @@ describe('marking a status', () => {
     });
     const [item] = await a.core.deliverOutbox();
     expect(item?.state).toBe('failed');
-    expect(item?.lastError).toContain('BadRequest');
+    expect(item?.problem?.message).toMatch(/^The marketplace refused this status/);
+    expect(item?.problem?.message).not.toMatch(/sendEvent|400|BadRequest|request id/i);
+    expect(item?.problem?.details).toEqual(
+      expect.arrayContaining([
+        'Operation: sendEvent',
+        'HTTP status: 400 BadRequest',
+        expect.stringMatching(/^The marketplace said: .*no order/),
+        `Request id: ${marked.requestId}`,
+      ]),
+    );
+  });
+
+  it('keeps why a post the marketplace could not take waits, its request id one click away', async () => {
+    const a = await laptop();
+    const orderId = await waitingOrder(a);
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'sendEvent', action: 'status', status: 503, retryAfterSeconds: 0, times: 100 }],
+    });
+    const marked = a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Once' });
+    const [item] = await a.core.deliverOutbox();
+    expect(item).toMatchObject({ state: 'pending', attempts: 1 });
+    expect(item?.problem).toEqual({
+      message: expect.stringMatching(/^The marketplace is having problems/),
+      details: expect.arrayContaining([
+        'Operation: sendEvent',
+        'HTTP status: 503 ServiceUnavailable',
+        `Request id: ${marked.requestId}`,
+      ]),
+    });
+    expect((await a.core.order(orderId)).outbox[0]?.problem).toEqual(item?.problem);
+    await admin(sim.url, 'PATCH', 'faults', { script: [] });
+    const [delivered] = await a.core.deliverOutbox();
+    expect(delivered?.state).toBe('sent');
+    expect(delivered).not.toHaveProperty('problem');
   });
 });
 
@@ -546,6 +581,7 @@ describe('the local store', () => {
     const waiting = events.find((e) => e.statusCode === 'ProvisioningStarted');
     const orderId = waiting ? (orderIdOf(waiting) ?? '') : '';
     const requestId = crypto.randomUUID();
+    const refusedId = crypto.randomUUID();
     await writeFile(join(dataDir, 'events.jsonl'), events.map((e) => `${JSON.stringify(e)}\n`).join(''));
     await writeFile(
       join(dataDir, 'state.json'),
@@ -565,6 +601,16 @@ describe('the local store', () => {
             state: 'pending',
             attempts: 1,
           },
+          {
+            requestId: refusedId,
+            orderId,
+            statusCode: 'ProvisioningCompleted',
+            description: 'Refused in 0.1',
+            createdAt: new Date().toISOString(),
+            state: 'failed',
+            attempts: 1,
+            lastError: `sendEvent: HTTP 400 BadRequest (request id ${refusedId})`,
+          },
         ],
       }),
     );
@@ -577,6 +623,15 @@ describe('the local store', () => {
     expect(
       sim.store.listEvents(1001, 0, 100_000).items.filter((e) => e.description === 'Marked in 0.1'),
     ).toHaveLength(1);
+    // Its technical line kept behind Details, under words for people.
+    const refused = (await a.core.deliverOutbox()).find((item) => item.requestId === refusedId);
+    expect(refused).toMatchObject({
+      state: 'failed',
+      problem: {
+        message: expect.stringMatching(/^The marketplace did not take this status/),
+        details: [`Message: sendEvent: HTTP 400 BadRequest (request id ${refusedId})`],
+      },
+    });
     expect((await readdir(dataDir)).sort()).toEqual(
       expect.arrayContaining(['events.jsonl.imported', 'state.json.imported', DATABASE_FILE]),
     );

@@ -50,11 +50,14 @@ describe('a failure, in words for people', () => {
     ]);
   });
 
-  it('tells what to do about rejected credentials, an unknown order and an unreadable answer', () => {
+  it('tells what to do about rejected credentials, an unknown order, a refused status and an unreadable answer', () => {
     expect(explainFailure(http('createToken', 401)).message).toMatch(
       /Enter the current client secret in Settings/,
     );
     expect(explainFailure(http('getOrder', 404)).message).toMatch(/does not know this order/);
+    expect(explainFailure(http('sendEvent', 400, 'BadRequest')).message).toMatch(
+      /^The marketplace refused this status, .*send it again once the cause is fixed\.$/,
+    );
     expect(
       explainFailure(
         new SellerApiError({ kind: 'schema', operation: 'listEvents', fieldPath: 'events' }, 'x'),

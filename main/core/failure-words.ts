@@ -48,6 +48,9 @@ function sentence(error: SellerApiError): string {
       ? 'The marketplace does not know this order (it may belong to another seller account).'
       : `The marketplace did not find what Seller Tray asked for. ${DIAGNOSE}`;
   }
+  if (error.operation === 'sendEvent') {
+    return "The marketplace refused this status, so it is not recorded there. Copy the details for the marketplace's support; send it again once the cause is fixed.";
+  }
   return `The marketplace refused Seller Tray's request. ${DIAGNOSE}`;
 }
 

@@ -91,12 +91,12 @@ describe('outbox', () => {
     expect(report.deferred).toBe(2);
   });
 
-  it('marks a refused post failed with the reason, and can try it again', async () => {
+  it('marks a refused post failed with the reason in words and detail, and can try it again', async () => {
     let refuse = true;
-    const { outbox } = outboxWith(async () => {
+    const { outbox } = outboxWith(async (_, requestId) => {
       if (refuse)
         throw new SellerApiError(
-          { kind: 'http', operation: 'sendEvent', status: 400, errorCode: 'BadRequest' },
+          { kind: 'http', operation: 'sendEvent', status: 400, errorCode: 'BadRequest', requestId },
           'HTTP 400 BadRequest',
         );
       return { eventId: 'e1' };
@@ -105,12 +105,44 @@ describe('outbox', () => {
     await outbox.deliver();
     expect(outbox.all()[0]).toMatchObject({
       state: 'failed',
-      lastError: expect.stringContaining('BadRequest'),
+      problem: {
+        message: expect.stringMatching(/^The marketplace refused this status/),
+        details: expect.arrayContaining(['HTTP status: 400 BadRequest', `Request id: ${item.requestId}`]),
+      },
     });
     refuse = false;
     outbox.retry(item.requestId);
+    expect(outbox.all()[0]).not.toHaveProperty('problem');
     await outbox.deliver();
-    expect(outbox.all()[0]?.state).toBe('sent');
+    expect(outbox.all()[0]).toMatchObject({ state: 'sent' });
+    expect(outbox.all()[0]).not.toHaveProperty('problem');
+  });
+
+  it('reads the items an earlier version stored with only a technical line, and explains them', async () => {
+    const { outbox, store } = outboxWith(async () => ({ eventId: 'e1' }));
+    const technical = 'sendEvent: HTTP 400 BadRequest (request id 0f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b)';
+    // As the previous version wrote them: `lastError`, no `problem`.
+    const earlier = (item: OutboxItem, state: OutboxItem['state']) =>
+      ({ ...item, state, attempts: 1, lastError: technical }) as OutboxItem;
+    store.putOutboxItem(earlier(outbox.enqueue(mark('a')), 'failed'));
+    store.putOutboxItem(earlier(outbox.enqueue(mark('b')), 'pending'));
+
+    const [failed, pending] = outbox.all();
+    expect(failed).not.toHaveProperty('lastError');
+    expect(failed?.problem).toEqual({
+      message: expect.stringMatching(/^The marketplace did not take this status\. Send it again/),
+      details: [`Message: ${technical}`],
+    });
+    expect(pending?.problem?.message).toMatch(/tries again by itself/);
+    expect(outbox.forOrder('a')[0]?.problem).toEqual(failed?.problem);
+
+    // Sent again and delivered, it is stored in today's form.
+    outbox.retry(failed?.requestId ?? '');
+    await outbox.deliver();
+    expect(outbox.all().map((item) => [item.state, item.problem])).toEqual([
+      ['sent', undefined],
+      ['sent', undefined],
+    ]);
   });
 
   it('forgets confirmed items once their event is in the history', async () => {

@@ -7,10 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { isHeld } from '../../preload/hold';
-import type { OutboxItem as SharedOutboxItem, UndoOutcome } from '../../preload/model';
+import type { Explained, OutboxItem as SharedOutboxItem, UndoOutcome } from '../../preload/model';
 import { MARKABLE_STATUSES } from '../../preload/order-status';
 import { SellerApiError } from './api/errors';
 import type { MarketplaceEvent, NewMarketplaceEvent } from './api/wire';
+import { explainFailure } from './failure-words';
 import { failureFields, type Log, type LogLevel, silentLog } from './log';
 import type { Same } from './same-type';
 
@@ -24,8 +25,8 @@ export const OutboxItem = z.object({
   createdAt: z.string(),
   state: z.enum(['pending', 'sent', 'failed']),
   attempts: z.int().min(0),
-  /** Why the last post failed, as the user should read it. */
-  lastError: z.string().optional(),
+  /** Why the last post failed: words for people and the technical detail (failure-words.ts). */
+  problem: z.object({ message: z.string(), details: z.array(z.string()) }).optional(),
   /** The stored event, once the server confirmed it. */
   eventId: z.string().optional(),
   /** Held until this moment (ISO time), so it can be undone; absent: sent at once. */
@@ -34,6 +35,31 @@ export const OutboxItem = z.object({
 export type OutboxItem = SharedOutboxItem;
 // Fails to compile when the stored form reads other than preload/model.ts declares.
 void (true satisfies Same<z.output<typeof OutboxItem>, SharedOutboxItem>);
+
+/**
+ * An item as earlier versions stored it too: before failures were explained, a failed post left
+ * only its technical line, `lastError`.
+ */
+export const StoredOutboxItem = OutboxItem.extend({ lastError: z.string().optional() });
+type StoredOutboxItem = z.output<typeof StoredOutboxItem>;
+
+/** An item read back from the store (JSON): one an earlier version stored gets its failure explained. */
+export function readOutboxItem(json: string): OutboxItem {
+  const { lastError, ...item } = JSON.parse(json) as StoredOutboxItem;
+  if (lastError === undefined || item.problem !== undefined) return item;
+  return { ...item, problem: explainEarlierFailure(item.state, lastError) };
+}
+
+/** Only the technical line is known: the words say what to do from where the item is. */
+function explainEarlierFailure(state: OutboxItem['state'], lastError: string): Explained {
+  return {
+    message:
+      state === 'failed'
+        ? "The marketplace did not take this status. Send it again; if it fails again, copy the details for the marketplace's support."
+        : 'The last try to send this status did not work. Seller Tray tries again by itself.',
+    details: [`Message: ${lastError}`],
+  };
+}
 
 export type NewOutboxItem = Pick<
   OutboxItem,
@@ -142,7 +168,7 @@ export class Outbox {
     const item = this.all().find((i) => i.requestId === requestId && i.state === 'failed');
     if (!item) return undefined;
     item.state = 'pending';
-    item.lastError = undefined;
+    item.problem = undefined;
     this.ports.store.putOutboxItem(item);
     return item;
   }
@@ -184,12 +210,12 @@ export class Outbox {
         const event = await this.ports.post(eventBody(item), item.requestId);
         item.state = 'sent';
         item.eventId = event?.eventId;
-        item.lastError = undefined;
+        item.problem = undefined;
         report.sent.push(item);
       } catch (error) {
         failure = error;
         const apiError = error instanceof SellerApiError ? error : undefined;
-        item.lastError = apiError?.message ?? (error as Error).message;
+        item.problem = explainFailure(error);
         if (apiError && !apiError.transient && !apiError.credentialsRejected) {
           item.state = 'failed';
           report.failed.push(item);

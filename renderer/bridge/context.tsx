@@ -1,7 +1,15 @@
 // The bridge for the component tree, and its event stream shared by every view: one
 // subscription to `bridge.onEvent` for the whole app (the preview's bridge opens a
 // connection per subscription), fanned out to the views that listen.
-import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+} from 'react';
 import type { Bridge } from '../../preload/contract';
 
 export type BridgeEvent = Parameters<Parameters<Bridge['onEvent']>[0]>[0];
@@ -50,7 +58,9 @@ export function useBridge(): Bridge {
 export function useBridgeEvents(listener: Listener): void {
   const { subscribe } = useHub();
   const latest = useRef(listener);
-  useEffect(() => {
+  // In the commit that draws what the listener reads (a layout effect): an event arriving before
+  // the passive effects ran would otherwise reach the version of a render before.
+  useLayoutEffect(() => {
     latest.current = listener;
   });
   useEffect(() => subscribe((event) => latest.current(event)), [subscribe]);

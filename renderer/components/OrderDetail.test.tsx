@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OrderListItem, OrderView } from '../../preload/contract';
 import type { Order } from '../../preload/marketplace';
-import { apiFailure, expectDetailsOneClickAway } from '../../test/support/renderer/error-details';
+import { apiFailure, apiProblem, expectDetailsOneClickAway } from '../../test/support/renderer/error-details';
 import { createFakeBridge, historyEvent } from '../../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullOrder, fullView } from '../../test/support/renderer/fixtures';
 import { renderWithUndo } from '../../test/support/renderer/render';
@@ -319,7 +319,7 @@ describe('OrderDetail', () => {
     const { bridge } = await renderOrder();
     const outbox = within(list('Statuses not yet confirmed')).getAllByRole('listitem');
     expect(outbox[0]?.textContent).toContain('Not sent');
-    expect(outbox[0]?.textContent).toContain('The marketplace refused the status: BadRequest');
+    expect(outbox[0]?.textContent).toContain('The marketplace refused this status');
     expect(outbox[1]?.textContent).toContain('Waiting to be sent');
     expect(within(outbox[1] as HTMLElement).queryByRole('button')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: /Send again/ }));
@@ -436,6 +436,29 @@ describe('OrderDetail', () => {
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
   });
 
+  it('says why a status was not sent in plain words, its operation, HTTP status and request id behind Details', async () => {
+    await renderOrder();
+    const [refused, waiting] = within(list('Statuses not yet confirmed')).getAllByRole('listitem');
+    await expectDetailsOneClickAway(
+      within(refused as HTMLElement).getByRole('alert'),
+      apiProblem('sendEvent', 400),
+      'sendEvent',
+      400,
+    );
+    expect(within(refused as HTMLElement).getByRole('button', { name: /^Send again/ })).toBeTruthy();
+    expect(within(waiting as HTMLElement).queryByRole('alert')).toBeNull();
+  });
+
+  it('says why a status still waits after a failed try, the details behind Details', async () => {
+    const problem = apiProblem('sendEvent');
+    const view = fullView();
+    Object.assign(view.outbox[1] ?? {}, { attempts: 1, problem });
+    await renderOrder(view);
+    const items = within(list('Statuses not yet confirmed')).getAllByRole('listitem');
+    expect(items[1]?.textContent).toContain('Waiting to be sent (will try again)');
+    await expectDetailsOneClickAway(within(items[1] as HTMLElement).getByRole('alert'), problem, 'sendEvent');
+  });
+
   it('keeps the details of a failed Send again', async () => {
     const { bridge } = await renderOrder();
     const failure = apiFailure('sendEvent');
@@ -443,7 +466,9 @@ describe('OrderDetail', () => {
       throw failure;
     });
     fireEvent.click(screen.getByRole('button', { name: /^Send again/ }));
-    await expectDetailsOneClickAway(await screen.findByRole('alert'), failure, 'sendEvent');
+    // The page's alert, beside the one the history shows for the status not sent.
+    const alert = (await screen.findByText(failure.message)).closest<HTMLElement>('[role="alert"]');
+    await expectDetailsOneClickAway(alert ?? document.body, failure, 'sendEvent');
   });
 
   it('reads the order again on state events while a status is on its way', async () => {

@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { OrderView } from '../../preload/contract';
 import type { Settings } from '../../preload/model';
-import { apiFailure, expectDetailsOneClickAway } from '../../test/support/renderer/error-details';
+import { apiFailure, apiProblem, expectDetailsOneClickAway } from '../../test/support/renderer/error-details';
 import { createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullView } from '../../test/support/renderer/fixtures';
 import { renderWithUndo } from '../../test/support/renderer/render';
@@ -115,6 +116,26 @@ describe('ProvisioningActions', () => {
     expect(document.activeElement).toBe(within(undoBar()).getByRole('button', { name: 'Dismiss' }));
   });
 
+  it('leaves the focus in the bar when the order is read back only after the Undo was taken', async () => {
+    const bridge = await renderOrder('ProvisioningStarted');
+    const readBacks: ((view: OrderView) => void)[] = [];
+    bridge.handle('getOrder', () => new Promise<OrderView>((resolve) => readBacks.push(resolve)));
+    bridge.handle('undoMark', () => ({ outcome: 'already-sent' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
+    const undo = await within(undoBar()).findByRole('button', { name: /^Undo/ });
+    undo.focus(); // as a click does in a browser
+    fireEvent.click(undo);
+    await within(undoBar()).findByText(/Too late to undo/);
+    const dismiss = within(undoBar()).getByRole('button', { name: 'Dismiss' });
+    expect(document.activeElement).toBe(dismiss);
+    // The order as marked arrives now: its next action shows, and the focus stays put.
+    const marked = bridge.views.get(FULL_ORDER_ID);
+    expect(readBacks.length).toBeGreaterThan(0);
+    for (const readBack of readBacks.splice(0)) act(() => readBack(structuredClone(marked as OrderView)));
+    await screen.findByRole('button', { name: 'Mark completed' });
+    expect(document.activeElement).toBe(dismiss);
+  });
+
   it('takes the Undo away when the grace period ends, and offers none when it is 0', async () => {
     const bridge = await renderOrder('ProvisioningStarted', { undoSeconds: 1 });
     fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
@@ -145,9 +166,13 @@ describe('ProvisioningActions', () => {
     await screen.findByRole('list', { name: 'Statuses not yet confirmed' });
     const item = bridge.views.get(FULL_ORDER_ID)?.outbox[0];
     if (!item) throw new Error('the fake did not queue the status');
-    Object.assign(item, { state: 'failed', attempts: 1, lastError: 'BadRequest: statusCode' });
+    const problem = apiProblem('sendEvent', 400);
+    Object.assign(item, { state: 'failed', attempts: 1, problem });
     act(() => bridge.emit({ type: 'app-state', state: bridge.state }));
-    expect(await screen.findByText(/Marked Completed: Not sent: BadRequest: statusCode/)).toBeTruthy();
+    // The words beside the actions; the details where the history lists it, to send again.
+    const line = await within(actions()).findByText(/^Marked Completed: Not sent: /);
+    expect(line.textContent).toBe(`Marked Completed: Not sent: ${problem.message}`);
+    expect(line.textContent).not.toMatch(/sendEvent|400|BadRequest|request id/i);
   });
 
   it('shows when the marketplace confirmed what was marked', async () => {

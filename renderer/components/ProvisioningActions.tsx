@@ -4,7 +4,8 @@
 // first, with keeping the status as the primary choice. The service also refuses an unusual
 // transition it finds (say a colleague marked the order meanwhile): the same question, with its
 // words. A mark is held for a grace period and can be undone (UndoBar). After a mark or an
-// undo, focus goes to the order's next action.
+// undo, focus goes to the order's next action (after a mark, unless the user has put it
+// elsewhere before the order showed it).
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { RequestOf } from '../../preload/contract';
 import { plainText } from '../../preload/marketplace-text';
@@ -20,6 +21,13 @@ import { deliveryText } from './ProvisioningHistory';
 import { useUndo } from './UndoBar';
 
 type MarkRequest = RequestOf<'markStatus'>;
+
+/** Where the focus goes next: to the first action, once the order `shows` the status awaited. */
+interface Refocus {
+  shows: (status: string | undefined) => boolean;
+  /** Given up when the focus leaves the actions first (a mark's); an undo's takes it from the bar. */
+  yieldsToUser: boolean;
+}
 
 interface Confirming {
   target: MarkableStatus;
@@ -58,8 +66,22 @@ export function ProvisioningActions({
    * are enabled again), its first action has the focus. The order may be read back before or
    * after the mark's answer comes; either way the focus lands once.
    */
-  const refocusWhen = useRef<((shown: string | undefined) => boolean) | null>(null);
+  const refocusWhen = useRef<Refocus | null>(null);
+  const sectionRef = useRef<HTMLElement>(null);
   const moreId = useId();
+
+  // The focus moved out of the actions while a mark waits to be shown: the user went on (to its
+  // Undo, say), and the focus stays where they put it when the order is read back.
+  useEffect(() => {
+    function onFocusIn(event: FocusEvent): void {
+      const waiting = refocusWhen.current;
+      if (waiting?.yieldsToUser && !sectionRef.current?.contains(event.target as Node)) {
+        refocusWhen.current = null;
+      }
+    }
+    document.addEventListener('focusin', onFocusIn);
+    return () => document.removeEventListener('focusin', onFocusIn);
+  }, []);
 
   const others = MARKABLE_STATUSES.filter((target) => target !== status);
   const usual = others.filter((target) => isUsualTransition(status, target));
@@ -70,20 +92,20 @@ export function ProvisioningActions({
   }, []);
 
   const refocus = useCallback(() => {
-    if (!refocusWhen.current?.(status) || busy) return;
+    if (!refocusWhen.current?.shows(status) || busy) return;
     refocusWhen.current = null;
     focusFirstAction();
   }, [status, busy, focusFirstAction]);
   useEffect(refocus, [refocus]);
 
   // An undo of this order's mark (from the bar or the history): its next action has the focus
-  // once the order shows another status than the one undone.
+  // once the order shows another status than the one undone, taking it from the bar's outcome.
   const { lastUndone } = undo;
   const handledUndo = useRef(lastUndone);
   useEffect(() => {
     if (lastUndone?.orderId !== orderId || handledUndo.current === lastUndone) return;
     handledUndo.current = lastUndone;
-    refocusWhen.current = (shown) => shown !== lastUndone.statusCode;
+    refocusWhen.current = { shows: (shown) => shown !== lastUndone.statusCode, yieldsToUser: false };
     refocus();
   }, [lastUndone, orderId, refocus]);
 
@@ -93,7 +115,7 @@ export function ProvisioningActions({
     try {
       const item = await call(bridge, 'markStatus', request);
       seenInOutbox.current = false;
-      refocusWhen.current = (shown) => shown === item.statusCode;
+      refocusWhen.current = { shows: (shown) => shown === item.statusCode, yieldsToUser: true };
       setMarked(item);
       setConfirming(null);
       setFailureForm(null);
@@ -141,7 +163,7 @@ export function ProvisioningActions({
   const deliveryOf = marked ?? latest;
 
   return (
-    <section className="actions" aria-label="Provisioning actions">
+    <section className="actions" aria-label="Provisioning actions" ref={sectionRef}>
       <div className="button-row" ref={rowRef}>
         {usual.map((target, index) => (
           <button
@@ -265,8 +287,9 @@ export function unusualWarning(from: string | undefined, to: MarkableStatus): st
   }
 }
 
+/** Where the item is, and why its last post failed in words (the history has the details). */
 function deliveryLine(item: OutboxItem): string {
   const text = deliveryText(item, Date.now());
-  // The reason may quote the server: its words, made plain.
-  return item.state === 'failed' && item.lastError ? `${text}: ${plainText(item.lastError)}` : `${text}.`;
+  // The words may quote the server (an unexpected failure's text): made plain.
+  return item.problem ? `${text}: ${plainText(item.problem.message)}` : `${text}.`;
 }

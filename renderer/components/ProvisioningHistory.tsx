@@ -1,7 +1,8 @@
 // The order's provisioning as a timeline: the events the marketplace holds, each with who
 // marked it when Seller Tray posted it (from any laptop: the name is in its description),
 // then what this laptop marked and the marketplace has not confirmed yet (held so it can be
-// undone, waiting, sent, or failed with the reason, to send again).
+// undone, waiting, sent, or failed, to send again), with why its last post failed: plain
+// words, the technical detail behind "Details".
 
 import { isHeld } from '../../preload/hold';
 import { parseMark } from '../../preload/marked-by';
@@ -9,6 +10,7 @@ import type { MarketplaceEvent } from '../../preload/marketplace';
 import type { OutboxItem } from '../../preload/model';
 import { statusLabel } from '../format';
 import { useNow } from '../hooks/useNow';
+import { ErrorAlert } from './ErrorAlert';
 import { ServerText } from './ServerText';
 import { StatusChip } from './StatusChip';
 import { Time } from './Time';
@@ -73,13 +75,9 @@ export function ProvisioningHistory({
                     </button>
                   </div>
                 )}
+                {item.problem && <ErrorAlert message={item.problem.message} details={item.problem.details} />}
                 {item.state === 'failed' && (
                   <div className="timeline-actions">
-                    {item.lastError !== undefined && (
-                      <p className="error-text">
-                        <ServerText text={item.lastError} />
-                      </p>
-                    )}
                     <button
                       type="button"
                       disabled={retrying === item.requestId}

@@ -19,7 +19,7 @@ import {
 } from '../api/wire';
 import type { FeedCursor } from '../event-feed';
 import { buyerAndProduct } from '../notification-policy';
-import type { OutboxItem } from '../outbox';
+import { type OutboxItem, readOutboxItem } from '../outbox';
 import {
   type Database,
   isSound,
@@ -541,14 +541,14 @@ export class AccountStore {
         ? this.sql('SELECT json FROM outbox ORDER BY seq').all()
         : this.sql('SELECT json FROM outbox WHERE order_id = ? ORDER BY seq').all(orderId)
     ) as { json: string }[];
-    return rows.map((row) => JSON.parse(row.json) as OutboxItem);
+    return rows.map((row) => readOutboxItem(row.json));
   }
 
   outboxItem(requestId: string): OutboxItem | undefined {
     const row = this.sql('SELECT json FROM outbox WHERE request_id = ?').get(requestId) as
       | { json: string }
       | undefined;
-    return row === undefined ? undefined : (JSON.parse(row.json) as OutboxItem);
+    return row === undefined ? undefined : readOutboxItem(row.json);
   }
 
   pendingOutboxCount(): number {
@@ -766,7 +766,7 @@ function readableOutbox(file: string): OutboxItem[] {
     const one = db.prepare('SELECT json FROM outbox WHERE seq = ?');
     for (const { seq } of ids) {
       try {
-        items.push(JSON.parse((one.get(seq) as { json: string }).json) as OutboxItem);
+        items.push(readOutboxItem((one.get(seq) as { json: string }).json));
       } catch {
         // This row is unreadable; the others may not be.
       }

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { MarketplaceEvent } from '../api/wire';
-import { OutboxItem } from '../outbox';
+import { StoredOutboxItem } from '../outbox';
 import type { AccountStore } from './account-store';
 
 const STATE_FILE = 'state.json';
@@ -18,7 +18,7 @@ const LegacyState = z.object({
   notified: z.array(z.string()),
   reminded: z.array(z.string()),
   held: z.array(z.string()),
-  outbox: z.array(OutboxItem),
+  outbox: z.array(StoredOutboxItem),
 });
 
 /** Imports the old files when there are any; returns what the user should know. */

@@ -212,7 +212,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
         const item = view.outbox.find((i) => i.requestId === requestId && i.state === 'failed');
         if (item) {
           item.state = 'pending';
-          delete item.lastError;
+          delete item.problem;
           return item;
         }
       }

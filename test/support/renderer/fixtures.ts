@@ -2,6 +2,7 @@
 // postal address variants), and many small list items for the virtualised inbox.
 import type { OrderListItem, OrderView } from '../../../preload/contract';
 import type { Order } from '../../../preload/marketplace';
+import { apiProblem } from './error-details';
 import { historyEvent } from './fake-bridge';
 
 export const FULL_ORDER_ID = '3f1c2b9e-8d4a-4c6b-9e2f-0a1b2c3d4e5f';
@@ -114,7 +115,7 @@ export function fullView(overrides: Partial<OrderView> = {}): OrderView {
         createdAt: '2026-11-20T11:00:00.000Z',
         state: 'failed',
         attempts: 3,
-        lastError: 'The marketplace refused the status: BadRequest',
+        problem: apiProblem('sendEvent', 400),
       },
       {
         requestId: '44444444-4444-4444-8444-444444444444',
