@@ -5,6 +5,7 @@
 
 import { parseMark } from '../../preload/marked-by';
 import { escapedControls, escapedInJson } from '../../preload/marketplace-text';
+import { orderTotal } from '../../preload/money';
 import { orderLink } from '../../preload/order-link';
 import { statusLabel } from '../../preload/status-words';
 import type { License, MarketplaceEvent, Order, PingResponse, Quantity } from '../core/api/wire';
@@ -33,11 +34,10 @@ const cell = (value: unknown): string =>
 /** One item's line: its cells tab-separated, the server's text escaped. */
 export const row = (cells: unknown[]): string => `${cells.map(cell).join('\t')}\n`;
 
+/** An order's total as a pipe reads it, the amount and its currency code: no locale's digits. */
 const totalOf = (order: Order): string | undefined => {
-  const total = order.anticipatedMonetaryTotal;
-  return total?.amount === undefined
-    ? undefined
-    : `${total.amount} ${total.currencyCode ?? order.documentCurrencyCode}`;
+  const total = orderTotal(order);
+  return total && `${total.amount} ${total.currencyCode}`;
 };
 
 /** An order's line: id, issued, status (when known), buyer, first product × quantity, total. */

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { describeMark } from '../../preload/marked-by';
 import { parseOrderLink } from '../../preload/order-link';
+import { statusLabel } from '../../preload/status-words';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { startCaptureServer } from '../../test/support/capture-server';
 import { CONTROL_OR_BIDI, FORGED_ORDER_ID, hostileOrder } from '../../test/support/hostile-order';
@@ -38,6 +39,12 @@ async function json(args: string[]) {
 }
 
 const firstOrderId = () => JSON.parse(sim.store.listOrderJson(1001, 0, 1).items[0] ?? '{}').orderId as string;
+
+/** An order's events as the marketplace holds them, oldest first. */
+const eventsOf = (marketplace: Simulator, orderId: string) =>
+  marketplace.store
+    .listEvents(1001, 0, 100_000)
+    .items.filter((e) => e.additionalProperties?.some((p) => p.name === 'orderId' && p.value === orderId));
 
 describe('seller-tray reads', () => {
   it('pings, and says the credentials work', async () => {
@@ -81,18 +88,7 @@ describe('seller-tray reads', () => {
     expect([orderId, issued]).toEqual([second.orderId, second.issueTime]);
     expect(['New', 'In progress', 'Completed', 'Failed']).toContain(status);
     // The same status the events say.
-    const latest = sim.store
-      .listEvents(1001, 0, 100_000)
-      .items.filter((e) => e.additionalProperties?.some((p) => p.value === orderId))
-      .at(-1)?.statusCode;
-    expect(status).toBe(
-      {
-        ProvisioningStarted: 'New',
-        ProvisioningInProgress: 'In progress',
-        ProvisioningCompleted: 'Completed',
-        ProvisioningFailed: 'Failed',
-      }[latest ?? ''],
-    );
+    expect(status).toBe(statusLabel(eventsOf(sim, orderId ?? '').at(-1)?.statusCode));
   });
 
   it('shows one order as a view to read, a labelled line per fact and a line per order line', async () => {
@@ -155,23 +151,13 @@ describe('orders list and orders get on a listing of several pages', () => {
   afterEach(() => admin(big.url, 'POST', 'reset'));
   afterAll(() => big.close());
 
-  const STATUS_WORDS: Record<string, string> = {
-    ProvisioningStarted: 'New',
-    ProvisioningInProgress: 'In progress',
-    ProvisioningCompleted: 'Completed',
-    ProvisioningFailed: 'Failed',
-  };
   const orderAt = (offset: number) => JSON.parse(big.store.listOrderJson(1001, offset, 1).items[0] ?? '{}');
-  const eventsOf = (orderId: string) =>
-    big.store
-      .listEvents(1001, 0, 100_000)
-      .items.filter((e) => e.additionalProperties?.some((p) => p.value === orderId));
 
   /** What `orders list --offset --limit` must print: the newest first, each with its latest event's status. */
   const expected = (offset: number, limit: number) =>
     Array.from({ length: limit }, (_, i) => {
       const order = orderAt(259 - offset - i);
-      return [order.orderId, order.issueTime, STATUS_WORDS[eventsOf(order.orderId).at(-1)?.statusCode ?? '']];
+      return [order.orderId, order.issueTime, statusLabel(eventsOf(big, order.orderId).at(-1)?.statusCode)];
     });
 
   it.each([
@@ -208,7 +194,7 @@ describe('orders list and orders get on a listing of several pages', () => {
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     const history = lines.slice(lines.indexOf('History:') + 1).map((line) => line.split('  ')[2]);
-    expect(history).toEqual(eventsOf(order.orderId).map((e) => STATUS_WORDS[e.statusCode]));
+    expect(history).toEqual(eventsOf(big, order.orderId).map((e) => statusLabel(e.statusCode)));
     expect(history[0]).toBe('New');
   });
 
@@ -262,11 +248,6 @@ describe("the marketplace's text", () => {
 });
 
 describe('seller-tray status', () => {
-  /** The order's events as the marketplace holds them, oldest first. */
-  const eventsOf = (orderId: string) =>
-    sim.store
-      .listEvents(1001, 0, 100_000)
-      .items.filter((e) => e.additionalProperties?.some((p) => p.name === 'orderId' && p.value === orderId));
   const homes: string[] = [];
   afterAll(async () => {
     for (const dir of homes) await rm(dir, { recursive: true, force: true });
@@ -285,15 +266,15 @@ describe('seller-tray status', () => {
     const laptop = await laptopWith({ actorName: 'Anna Virtanen' });
     const started = await cli(['status', orderId, 'InProgress'], laptop);
     expect(started.code).toBe(0);
-    expect(eventsOf(orderId).at(-1)).toMatchObject({
+    expect(eventsOf(sim, orderId).at(-1)).toMatchObject({
       statusCode: 'ProvisioningInProgress',
       description: 'Provisioning started by Anna Virtanen.',
     });
-    expect(eventsOf(orderId).at(-1)).not.toHaveProperty('detailedDescription');
+    expect(eventsOf(sim, orderId).at(-1)).not.toHaveProperty('detailedDescription');
 
     const completed = await cli(['status', orderId, 'Completed', '--as', ' Bo Berg '], laptop);
     expect(completed.code).toBe(0);
-    expect(eventsOf(orderId).at(-1)).toMatchObject({
+    expect(eventsOf(sim, orderId).at(-1)).toMatchObject({
       statusCode: 'ProvisioningCompleted',
       description: 'Provisioning completed by Bo Berg.',
     });
@@ -303,7 +284,7 @@ describe('seller-tray status', () => {
     const orderId = firstOrderId();
     const run = await cli(['status', orderId, 'InProgress'], await laptopWith({}));
     expect(run.code).toBe(0);
-    expect(eventsOf(orderId).at(-1)?.description).toBe(
+    expect(eventsOf(sim, orderId).at(-1)?.description).toBe(
       describeMark('ProvisioningInProgress', osAccountName()),
     );
   });
@@ -323,7 +304,7 @@ describe('seller-tray status', () => {
       detailedDescription: 'Quota',
       additionalProperties: [{ name: 'orderId', value: orderId }],
     });
-    expect(eventsOf(orderId).at(-1)?.eventId).toBe(event.eventId);
+    expect(eventsOf(sim, orderId).at(-1)?.eventId).toBe(event.eventId);
   });
 
   it("shows who marked each status in orders get, as the app's history does", async () => {
@@ -339,7 +320,7 @@ describe('seller-tray status', () => {
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines).toContainEqual(expect.stringMatching(/^Status: +Failed since \S+, marked by Bo Berg$/));
     const history = lines.slice(lines.indexOf('History:') + 1);
-    expect(history).toHaveLength(eventsOf(orderId).length);
+    expect(history).toHaveLength(eventsOf(sim, orderId).length);
     expect(history.at(-2)).toMatch(/^ {2}\d+\. \S+ {2}In progress {2}Marked by Anna Virtanen$/);
     expect(history.at(-1)).toMatch(/^ {2}\d+\. \S+ {2}Failed {2}Marked by Bo Berg: Stuck \(Quota\)$/);
   });
@@ -356,12 +337,12 @@ describe('seller-tray status', () => {
     'refuses a name of $name, which would not read back, with exit status 2, posting nothing',
     async ({ flags, words }) => {
       const orderId = firstOrderId();
-      const before = eventsOf(orderId).length;
+      const before = eventsOf(sim, orderId).length;
       const run = await cli(['status', orderId, 'InProgress', ...flags]);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(words);
       expect(run.stdout).toBe('');
-      expect(eventsOf(orderId)).toHaveLength(before);
+      expect(eventsOf(sim, orderId)).toHaveLength(before);
     },
   );
 
