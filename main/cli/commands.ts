@@ -11,7 +11,7 @@ import type { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import type { PageOf, WalkedPage } from '../core/api/pagination';
 import { type MarketplaceEvent, orderIdOf, type UnreadableItem } from '../core/api/wire';
-import { requests } from '../core/bridge-requests';
+import { FAILURE_NEEDS_REASON, requests } from '../core/bridge-requests';
 import { signedMark } from '../core/mark';
 import { eventBody } from '../core/outbox';
 import type { CredentialsCheck, Printable } from './format';
@@ -204,9 +204,12 @@ const MARK_FLAGS: Readonly<Record<string, string>> = {
 };
 
 /** Why a mark was refused, in the command line's words. */
-function markProblem(issues: readonly z.core.$ZodIssue[]): string {
+export function markProblem(issues: readonly z.core.$ZodIssue[]): string {
   const [issue] = issues;
-  if (issue?.code === 'custom') {
+  if (
+    issue?.code === FAILURE_NEEDS_REASON.code &&
+    issue.path.join('.') === FAILURE_NEEDS_REASON.path.join('.')
+  ) {
     return 'status Failed needs --description TEXT and --detail TEXT: what failed, and the reason, as the app asks for them';
   }
   const flag = MARK_FLAGS[String(issue?.path[0])] ?? 'status';

@@ -10,6 +10,13 @@ import type { Mutual } from './same-type';
 
 const OrderId = z.string().trim().min(1, 'an order id is required').max(LIMITS.orderId);
 
+/** The issue a mark of a failure without its words and its reason raises (the CLI names its flags for it). */
+export const FAILURE_NEEDS_REASON = {
+  code: 'custom',
+  path: ['detailedDescription'],
+  message: 'a failure needs a description and a detailed description of the reason',
+} as const;
+
 export const requests = {
   getState: z.undefined(),
   getSettings: z.undefined(),
@@ -42,10 +49,7 @@ export const requests = {
     })
     .refine(
       (r) => r.statusCode !== 'ProvisioningFailed' || (r.description !== '' && !!r.detailedDescription),
-      {
-        message: 'a failure needs a description and a detailed description of the reason',
-        path: ['detailedDescription'],
-      },
+      { message: FAILURE_NEEDS_REASON.message, path: [...FAILURE_NEEDS_REASON.path] },
     ),
   retryDelivery: z.strictObject({ requestId: z.guid() }),
   undoMark: z.strictObject({ requestId: z.guid() }),
