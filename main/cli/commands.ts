@@ -49,7 +49,15 @@ export async function runCommand(
   options: CommandOptions,
 ): Promise<Outcome> {
   const aside: UnreadableItem[] = [];
-  return { result: await printable(client, args, options, aside), aside };
+  // What the command started and no longer waits for ends with it: the search for where the
+  // events end when the order could not be read, a page read ahead. Nothing then holds the
+  // process open after a failure.
+  const command = new AbortController();
+  try {
+    return { result: await printable(client, args, options, aside, command.signal), aside };
+  } finally {
+    command.abort();
+  }
 }
 
 /** A list's readable items; those that could not be read go to `aside`. */
@@ -103,6 +111,7 @@ async function printable(
   args: string[],
   options: CommandOptions,
   aside: UnreadableItem[],
+  signal: AbortSignal,
 ): Promise<Printable> {
   const [noun, verb, ...rest] = args;
   const page = { offset: options.offset, limit: options.limit };
@@ -121,7 +130,7 @@ async function printable(
           options.all,
           aside,
           () => client.listNewEvents(page),
-          () => client.newEvents(),
+          () => client.newEvents({ signal }),
         ),
       };
     case 'events all':
@@ -131,17 +140,17 @@ async function printable(
           options.all,
           aside,
           () => client.listEvents(page),
-          () => client.allEvents(),
+          () => client.allEvents(0, { signal }),
         ),
       };
     case 'orders list': {
       // Where the events end is looked for while the orders are read (not for JSON: no statuses).
-      const eventsBack = options.json ? undefined : newestEvents(client);
+      const eventsBack = options.json ? undefined : newestEvents(client, signal);
       // The listing is oldest first: the newest, printed first, are read from its end.
       const orders = (
         options.all
-          ? await walked(client.allOrders(), aside)
-          : readable(await newestOrders(client, options.offset + options.limit), aside)
+          ? await walked(client.allOrders(0, { signal }), aside)
+          : readable(await newestOrders(client, options.offset + options.limit, signal), aside)
       ).reverse();
       const printed = options.all ? orders : orders.slice(options.offset);
       if (!eventsBack) return { kind: 'orders', value: printed };
@@ -155,7 +164,7 @@ async function printable(
     }
     case 'orders get': {
       const orderId = argument('order id');
-      const eventsBack = options.json ? undefined : newestEvents(client);
+      const eventsBack = options.json ? undefined : newestEvents(client, signal);
       const order = await client.getOrder(orderId);
       if (!eventsBack) return { kind: 'order', value: order };
       // Its history: the events back to its purchase, an order's first event.

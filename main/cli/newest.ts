@@ -3,7 +3,8 @@
 // `hasMore`, but no count, no other order and no filter by order. A listing of one page is
 // read as it is; of a longer one the CLI finds where it ends (pages of one item, about
 // 2·log2 n requests) and reads back from there, a window at a time, until it has what it
-// prints: the newest orders, the events that say their statuses.
+// prints: the newest orders, the events that say their statuses. Each read ends when its
+// `signal` aborts: the CLI aborts it when the command ends, failed or not.
 import type { PageQuery, SellerApiClient } from '../core/api/client';
 import type { PageOf, WalkedPage } from '../core/api/pagination';
 import {
@@ -81,11 +82,15 @@ async function readBack<T>(
 }
 
 /** The newest `count` orders, oldest first. */
-export async function newestOrders(client: SellerApiClient, count: number): Promise<Read<Order>> {
+export async function newestOrders(
+  client: SellerApiClient,
+  count: number,
+  signal: AbortSignal,
+): Promise<Read<Order>> {
   const orders: Listing<Order> = {
-    page: (query) => client.listOrders(query),
-    places: (atLeast) => client.orderPlaces(atLeast),
-    walkFrom: (offset) => client.allOrders(offset),
+    page: (query) => client.listOrders(query, { signal }),
+    places: (atLeast) => client.orderPlaces(atLeast, { signal }),
+    walkFrom: (offset) => client.allOrders(offset, { signal }),
   };
   const end = await locate(client, orders);
   const read = await readBack(client, 'order', orders, end, count, (items) => items.length >= count);
@@ -100,13 +105,14 @@ export async function newestOrders(client: SellerApiClient, count: number): Prom
  */
 export function newestEvents(
   client: SellerApiClient,
+  signal: AbortSignal,
 ): (enough: (events: MarketplaceEvent[]) => boolean) => Promise<Read<MarketplaceEvent>> {
   const events: Listing<MarketplaceEvent> = {
-    page: (query) => client.listEvents(query),
-    places: (atLeast) => client.eventPlaces(atLeast),
-    walkFrom: (offset) => client.allEvents(offset),
+    page: (query) => client.listEvents(query, { signal }),
+    places: (atLeast) => client.eventPlaces(atLeast, { signal }),
+    walkFrom: (offset) => client.allEvents(offset, { signal }),
   };
   const end = locate(client, events);
-  end.catch(() => undefined); // a failure is told when read back; unread, it must not surface as unhandled
+  end.catch(() => undefined); // a failure is told when read back; unread (aborted), it must not surface as unhandled
   return async (enough) => readBack(client, 'event', events, await end, client.pageSize, enough);
 }

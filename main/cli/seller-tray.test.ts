@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,9 +14,21 @@ import { CONTROL_OR_BIDI, FORGED_ORDER_ID, hostileOrder } from '../../test/suppo
 import { REPO_ROOT, runTs } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
 import { osAccountName } from '../core/account-name';
+import { SellerApiClient, type SellerApiClientOptions } from '../core/api/client';
+import { type CommandOptions, runCommand } from './commands';
 
 let sim: Simulator;
 let env: NodeJS.ProcessEnv;
+
+/** `orders list` and `orders get` as seller-tray's defaults have them. */
+const LIST_OPTIONS: CommandOptions = {
+  all: false,
+  offset: 0,
+  limit: 50,
+  actor: () => {
+    throw new Error('reading marks nothing');
+  },
+};
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, seed: 5, orders: 30 });
@@ -197,6 +210,44 @@ describe('orders list and orders get on a listing of several pages', () => {
     expect(history).toEqual(eventsOf(big, order.orderId).map((e) => statusLabel(e.statusCode)));
     expect(history[0]).toBe('New');
   });
+
+  /** A command as seller-tray runs it, in this process: a new client of this marketplace, a new token. */
+  const command = (args: string[], client: Partial<SellerApiClientOptions> = {}) =>
+    runCommand(
+      new SellerApiClient({
+        baseUrl: big.url,
+        credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+        ...client,
+      }),
+      args,
+      LIST_OPTIONS,
+    );
+  /** Requests the marketplace has received. */
+  const received = () => Object.values(big.requestCounts).reduce((a, b) => a + b, 0);
+
+  it.each([
+    { name: 'orders get of an order that is not there', args: ['orders', 'get', randomUUID()], failing: [] },
+    // A server error, not retried here: the orders listing fails before the events' end is found.
+    {
+      name: 'orders list whose orders cannot be read',
+      args: ['orders', 'list'],
+      failing: [{ operation: 'listOrders', action: 'status', status: 500 }],
+    },
+  ])(
+    'ends every request of a failed $name with it, so the process can exit at once',
+    async ({ args, failing }) => {
+      // The events listing answers slowly: where it ends is still being looked for when the command fails.
+      const slowEvents = { operation: 'listEvents', action: 'delay', delayMs: 20, times: 1000 };
+      await admin(big.url, 'PATCH', 'faults', { script: [...failing, slowEvents] });
+      await expect(command(args, { retry: { maxAttempts: 1 } })).rejects.toThrow(
+        /NotFound|InternalServerError/,
+      );
+      const atFailure = received();
+      expect(atFailure).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(received()).toBe(atFailure);
+    },
+  );
 
   it('says so when the marketplace ignores the offset, so that no listing can be read past its first page', async () => {
     await admin(big.url, 'PATCH', 'faults', { quirks: ['ignore-offset'] });

@@ -241,6 +241,59 @@ describe('retries', () => {
   });
 });
 
+describe('a call its caller abandons', () => {
+  /** What `call` settles with, `abortAfterMs` after it starts with a signal that then aborts. */
+  async function abandoned(call: (signal: AbortSignal) => Promise<unknown>, abortAfterMs: number) {
+    const abandon = new AbortController();
+    const started = performance.now();
+    const settled = call(abandon.signal).then(
+      () => 'answered',
+      (e: unknown) => e,
+    );
+    setTimeout(() => abandon.abort(), abortAfterMs);
+    return { reason: await settled, ms: performance.now() - started };
+  }
+
+  it('aborts the request in flight at once, as abandoned rather than a timeout to retry', async () => {
+    await faults({ script: [{ operation: 'listOrders', action: 'delay', delayMs: 5000 }] });
+    const { client, sent, retries } = makeClient();
+    const { reason, ms } = await abandoned((signal) => client.listOrders({}, { signal }), 100);
+    expect(reason).toMatchObject({ name: 'AbortError' });
+    expect(ms).toBeLessThan(2000);
+    expect(count(sent, '/seller/v1/orders')).toBe(1);
+    expect(retries()).toEqual([]);
+  });
+
+  it('ends its wait before a retry, and sends no other attempt', async () => {
+    await faults({ script: [{ operation: 'listEvents', action: 'status', status: 503, times: 5 }] });
+    // The client's own wait (from 2 s on with these figures), not the test's instant one.
+    const { client, sent } = makeClient({ sleep: undefined, retry: { baseDelayMs: 4000 } });
+    const { reason, ms } = await abandoned((signal) => client.listEvents({}, { signal }), 100);
+    expect(reason).toMatchObject({ name: 'AbortError' });
+    expect(ms).toBeLessThan(1500);
+    expect(count(sent, '/seller/v1/marketplaceEvents')).toBe(1);
+  });
+
+  it('stops a walk and a search for where a listing ends, with nothing more sent', async () => {
+    const abandon = new AbortController();
+    const { client, sent } = makeClient({ pageSize: 10 });
+    const pages: number[] = [];
+    await expect(
+      (async () => {
+        for await (const page of client.allOrders(0, abandon)) {
+          pages.push(page.offset);
+          if (pages.length === 2) abandon.abort();
+        }
+      })(),
+    ).rejects.toMatchObject({ name: 'AbortError' });
+    expect(pages).toEqual([0, 10]);
+    const walked = count(sent, '/seller/v1/orders');
+    await expect(client.orderPlaces(0, abandon)).rejects.toMatchObject({ name: 'AbortError' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(count(sent, '/seller/v1/orders')).toBe(walked);
+  });
+});
+
 describe('posting a status', () => {
   const statusFor = (orderId: string) => ({
     eventTypeCode: 'ServicePurchased' as const,

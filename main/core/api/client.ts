@@ -1,5 +1,6 @@
 // The typed Seller API client: every call of Seller Tray to the marketplace goes through it.
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { decodeJwt } from 'jose';
 import type { z } from 'zod';
 import { capped, plainText } from '../../../preload/marketplace-text';
@@ -56,7 +57,8 @@ export interface SellerApiClientOptions {
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   clock?: () => number;
-  sleep?: (ms: number) => Promise<void>;
+  /** The wait before a retry; it may end early when `signal` aborts (the call then ends). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   /** Told of every failed attempt (operation, HTTP status, request id, what comes next), so support can trace a call. */
   log?: Log;
@@ -71,7 +73,16 @@ export interface PageQuery {
   limit?: number;
 }
 
-interface CallInput {
+/**
+ * A reader's hold on its calls: once `signal` aborts, a call in flight is aborted, none is sent
+ * or retried, and the call rejects with the signal's reason. A walk or a search for a listing's
+ * end that the reader no longer waits for then ends with it.
+ */
+export interface Abortable {
+  signal?: AbortSignal | undefined;
+}
+
+interface CallInput extends Abortable {
   params?: Record<string, string>;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
@@ -91,7 +102,7 @@ export class SellerApiClient {
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
   private readonly clock: () => number;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly random: () => number;
   private readonly tokens: AccessTokens;
   private readonly routes: Record<Operation, Route>;
@@ -107,7 +118,8 @@ export class SellerApiClient {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.clock = options.clock ?? Date.now;
-    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    // An aborted wait ends at once; the call then ends with the signal's reason.
+    this.sleep = options.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }).catch(() => undefined));
     this.random = options.random ?? Math.random;
     this.tokens = new AccessTokens(() => this.createToken(), this.clock);
     this.#pageSize = options.pageSize ?? PAGE.maxLimit;
@@ -143,20 +155,20 @@ export class SellerApiClient {
     }
   }
 
-  listOrders(page: PageQuery = {}): Promise<PageOf<Order>> {
-    return this.listPage('listOrders', page);
+  listOrders(page: PageQuery = {}, { signal }: Abortable = {}): Promise<PageOf<Order>> {
+    return this.listPage('listOrders', page, signal);
   }
 
   getOrder(orderId: string): Promise<Order> {
     return this.call('getOrder', { params: { orderId } });
   }
 
-  listEvents(page: PageQuery = {}): Promise<PageOf<MarketplaceEvent>> {
-    return this.listPage('listEvents', page);
+  listEvents(page: PageQuery = {}, { signal }: Abortable = {}): Promise<PageOf<MarketplaceEvent>> {
+    return this.listPage('listEvents', page, signal);
   }
 
-  listNewEvents(page: PageQuery = {}): Promise<PageOf<MarketplaceEvent>> {
-    return this.listPage('listNewEvents', page);
+  listNewEvents(page: PageQuery = {}, { signal }: Abortable = {}): Promise<PageOf<MarketplaceEvent>> {
+    return this.listPage('listNewEvents', page, signal);
   }
 
   /** An order's licenses (or all of them), each read on its own. */
@@ -180,24 +192,24 @@ export class SellerApiClient {
     return this.call('sendEvent', { body: event, requestId });
   }
 
-  /** Every order from `startOffset` on, oldest first, page by page. */
-  allOrders(startOffset = 0): AsyncGenerator<WalkedPage<Order>> {
+  /** Every order from `startOffset` on, oldest first, page by page (its pages read ahead included). */
+  allOrders(startOffset = 0, abortable: Abortable = {}): AsyncGenerator<WalkedPage<Order>> {
     return this.walk('listOrders', 'order', walkStable, (offset) =>
-      this.listOrders({ offset: startOffset + offset, limit: this.#pageSize }),
+      this.listOrders({ offset: startOffset + offset, limit: this.#pageSize }, abortable),
     );
   }
 
   /** Every event of the "all" listing from `startOffset` on, in listing order, page by page. */
-  allEvents(startOffset = 0): AsyncGenerator<WalkedPage<MarketplaceEvent>> {
+  allEvents(startOffset = 0, abortable: Abortable = {}): AsyncGenerator<WalkedPage<MarketplaceEvent>> {
     return this.walk('listEvents', 'event', walkStable, (offset) =>
-      this.listEvents({ offset: startOffset + offset, limit: this.#pageSize }),
+      this.listEvents({ offset: startOffset + offset, limit: this.#pageSize }, abortable),
     );
   }
 
   /** Every event of the "new" listing exactly once, whether the server consumes it on read or not. */
-  newEvents(): AsyncGenerator<WalkedPage<MarketplaceEvent>> {
+  newEvents(abortable: Abortable = {}): AsyncGenerator<WalkedPage<MarketplaceEvent>> {
     return this.walk('listNewEvents', 'event', walkConsuming, (offset) =>
-      this.listNewEvents({ offset, limit: this.#pageSize }),
+      this.listNewEvents({ offset, limit: this.#pageSize }, abortable),
     );
   }
 
@@ -205,13 +217,13 @@ export class SellerApiClient {
    * How many places the orders listing has (see `listingLength`), `atLeast` of them known to
    * hold something: where its newest end is.
    */
-  orderPlaces(atLeast = 0): Promise<number> {
-    return this.length('listOrders', (offset) => this.listOrders({ offset, limit: 1 }), atLeast);
+  orderPlaces(atLeast = 0, abortable: Abortable = {}): Promise<number> {
+    return this.length('listOrders', (offset) => this.listOrders({ offset, limit: 1 }, abortable), atLeast);
   }
 
   /** How many places the "all" events listing has, as `orderPlaces` for the orders. */
-  eventPlaces(atLeast = 0): Promise<number> {
-    return this.length('listEvents', (offset) => this.listEvents({ offset, limit: 1 }), atLeast);
+  eventPlaces(atLeast = 0, abortable: Abortable = {}): Promise<number> {
+    return this.length('listEvents', (offset) => this.listEvents({ offset, limit: 1 }, abortable), atLeast);
   }
 
   private async length<T>(
@@ -251,16 +263,17 @@ export class SellerApiClient {
   private async listPage<O extends PagedOperation>(
     operation: O,
     page: PageQuery,
+    signal: AbortSignal | undefined,
   ): Promise<PageOf<O extends 'listOrders' ? Order : MarketplaceEvent>> {
     const limit = page.limit ?? PAGE.defaultLimit;
     let answer: ResponseOf<PagedOperation>;
     try {
-      answer = await this.call(operation, { query: { ...page } });
+      answer = await this.call(operation, { query: { ...page }, signal });
     } catch (error) {
       const allowed = page.limit === undefined ? undefined : maximumNamedIn(error, page.limit);
       if (allowed === undefined) throw error;
       this.#pageSize = Math.min(this.#pageSize, allowed);
-      return this.listPage(operation, { ...page, limit: allowed });
+      return this.listPage(operation, { ...page, limit: allowed }, signal);
     }
     // Which key holds the items is the API's shape, not a deployment's path: the built-in table says.
     const itemsKey = routes[operation].pageItems;
@@ -291,6 +304,7 @@ export class SellerApiClient {
     const requestId = input.requestId ?? randomUUID();
     let renewedToken = false;
     for (let attempt = 1; ; attempt++) {
+      input.signal?.throwIfAborted();
       const authorization =
         input.authorization ?? (route.auth === 'bearer' ? `Bearer ${await this.tokens.get()}` : undefined);
       try {
@@ -312,7 +326,7 @@ export class SellerApiClient {
           attempt -= 1;
           continue;
         }
-        await this.sleep(next.delayMs);
+        await this.sleep(next.delayMs, input.signal);
       }
     }
   }
@@ -353,17 +367,20 @@ export class SellerApiClient {
     let status: number;
     let text: string;
     let retryAfter: string | null;
+    const timeout = AbortSignal.timeout(this.timeoutMs);
     try {
       const response = await this.transport(url.href, {
         method: route.method,
         headers,
         body: input.body === undefined ? null : JSON.stringify(input.body),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: input.signal ? AbortSignal.any([timeout, input.signal]) : timeout,
       });
       status = response.status;
       retryAfter = response.headers.get('retry-after');
       text = await response.text();
     } catch (error) {
+      // Abandoned by its caller: not a failure of the marketplace, nothing to retry.
+      input.signal?.throwIfAborted();
       throw transportError(at, error, this.timeoutMs);
     }
 
