@@ -15,6 +15,8 @@ import { REPO_ROOT, runTs } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
 import { osAccountName } from '../core/account-name';
 import { SellerApiClient, type SellerApiClientOptions } from '../core/api/client';
+import { PAGE } from '../core/api/routes';
+import { orderIdOf } from '../core/api/wire';
 import { type CommandOptions, runCommand } from './commands';
 
 let sim: Simulator;
@@ -255,6 +257,61 @@ describe('orders list and orders get on a listing of several pages', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/listOrders: .*ignore the offset/);
+  });
+});
+
+describe('orders list on a seller of 10,000 orders', () => {
+  const ORDERS = 10_000;
+  let large: Simulator;
+  beforeAll(async () => {
+    large = await startSimulator({ port: 0, seed: 4, orders: ORDERS });
+  });
+  afterAll(() => large.close());
+
+  const received = () => Object.values(large.requestCounts).reduce((a, b) => a + b, 0);
+  const pageSize = PAGE.maxLimit;
+  /** Finding where a listing of `length` places ends: its first page, then pages of one item (listingLength's bound, pagination.test.ts). */
+  const findEnd = (length: number) => 1 + 2 * Math.ceil(Math.log2(length + 1)) + 2;
+  /**
+   * Reading back from a listing's end until the last `needed` items are read, in windows doubling
+   * from `firstSpan`: at most twice what is needed and a page for the first window's start, and
+   * per window a page read ahead and one where it starts off its predecessor's edge.
+   */
+  const readBack = (needed: number, firstSpan: number) => {
+    const windows = Math.ceil(Math.log2(Math.max(needed / firstSpan, 1))) + 1;
+    return Math.ceil((Math.max(2 * needed, firstSpan) + pageSize) / pageSize) + 2 * windows;
+  };
+
+  it('reads only the newest end of both listings, about 2·log2 n requests, not the listings whole', async () => {
+    const limit = PAGE.defaultLimit;
+    const events = large.store.listEvents(1001, 0, 1_000_000).items;
+    // The events it must read: back to the oldest of the printed orders' latest events.
+    const printed = new Set(
+      large.store.listOrderJson(1001, ORDERS - limit, limit).items.map((o) => JSON.parse(o).orderId),
+    );
+    const oldestLatest = Math.min(
+      ...[...printed].map((id) => events.findLastIndex((e) => orderIdOf(e) === id)),
+    );
+    const bound =
+      1 + // the token
+      findEnd(ORDERS) +
+      readBack(limit, limit) + // the orders printed
+      findEnd(events.length) +
+      readBack(events.length - oldestLatest, pageSize);
+    // Both listings whole, a page read ahead past each end.
+    const whole = 1 + Math.ceil(ORDERS / pageSize) + 1 + Math.ceil(events.length / pageSize) + 1;
+    expect(bound).toBeLessThan(whole / 3);
+
+    const before = received();
+    const run = await cli(['orders', 'list'], { SELLER_API_BASE_URL: large.url });
+    expect(run.code).toBe(0);
+    expect(
+      run.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t')[0]),
+    ).toEqual([...printed].reverse());
+    expect(received() - before).toBeLessThanOrEqual(bound);
   });
 });
 
