@@ -11,6 +11,8 @@ export const QUIRKS = {
   'loose-values':
     'null for absent fields, numbers as strings, times without offset or as +0200, codes in another case, hasMore as text or left out, dates written as datetimes, currencies in lower case',
   'unreadable-events': 'events whose id starts with 0 carry a status that is a number',
+  'unreadable-orders': 'orders whose id starts with 0 carry a currency that is a number',
+  'unlinked-events': 'events whose id starts with 1 name no order',
   'loose-token': 'the token is answered 200 with tokenType "bearer"',
   'no-new-listing': 'the "new" listing answers 404',
   'new-listing-204': 'the "new" listing answers 204 with no body when it has nothing',
@@ -97,7 +99,7 @@ export class Quirks implements Dialect {
         return { ...plain, body: JSON.stringify(this.envelope(page, 'absent')) };
       }
       case 'getOrder':
-        return this.has('loose-values')
+        return this.has('loose-values') || this.has('unreadable-orders')
           ? { ...plain, body: JSON.stringify(this.order(JSON.parse(json))) }
           : plain;
       default:
@@ -148,11 +150,17 @@ export class Quirks implements Dialect {
       }
     }
     if (this.has('order-link-variants')) linkVariant(out, index);
+    if (this.has('unlinked-events') && String(out.eventId).startsWith('1')) return unlinked(out);
     return out;
   }
 
   private order(order: Json): Json {
-    if (!this.has('loose-values')) return order;
+    const unreadable = this.has('unreadable-orders') && String(order.orderId).startsWith('0');
+    const out = this.has('loose-values') ? this.looseOrder(order) : order;
+    return unreadable ? { ...out, documentCurrencyCode: 978 } : out;
+  }
+
+  private looseOrder(order: Json): Json {
     const out = structuredClone(order);
     if (typeof out.issueTime === 'string') out.issueTime = (out.issueTime as string).replace(/Z$/, '');
     if (typeof out.documentCurrencyCode === 'string') {
@@ -193,6 +201,12 @@ function looseTime(iso: string, index: number): string {
   const ms = Date.parse(iso);
   if (index % 2 === 0) return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
   return `${new Date(ms + 2 * 3600_000).toISOString().slice(0, 23)}+0200`;
+}
+
+/** The event without its order link, wherever it was. */
+function unlinked({ orderId: _, ...event }: Json): Json {
+  const properties = (event.additionalProperties as { name: string }[] | undefined) ?? [];
+  return { ...event, additionalProperties: properties.filter((p) => p.name.toLowerCase() !== 'orderid') };
 }
 
 function linkVariant(event: Json, index: number): void {

@@ -408,6 +408,19 @@ export function orderIdOf(item: {
   return typeof item.orderId === 'string' && item.orderId !== '' ? item.orderId : undefined;
 }
 
+/**
+ * The order an item that could not be read names, when that much of it can be read (an event
+ * whose status is odd still names its order); undefined when it names none that can be read.
+ */
+export function linkedOrderId(raw: unknown): string | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const item = raw as Record<string, unknown>;
+  const properties = Array.isArray(item.additionalProperties)
+    ? item.additionalProperties.flatMap((p) => AdditionalProperty.safeParse(p).data ?? [])
+    : undefined;
+  return orderIdOf({ ...item, additionalProperties: properties });
+}
+
 export function eventKey(event: MarketplaceEvent): string {
   return itemKey('event', event);
 }
