@@ -10,12 +10,18 @@ import {
 import type { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import type { PageOf, WalkedPage } from '../core/api/pagination';
-import { type MarketplaceEvent, orderIdOf, type UnreadableItem } from '../core/api/wire';
+import {
+  type Listed,
+  linkedOrderId,
+  type MarketplaceEvent,
+  orderIdOf,
+  type UnreadableItem,
+} from '../core/api/wire';
 import { FAILURE_NEEDS_REASON, requests } from '../core/bridge-requests';
 import { signedMark } from '../core/mark';
 import { eventBody } from '../core/outbox';
 import type { CredentialsCheck, Printable } from './format';
-import { newestEvents, newestOrders, type Read } from './newest';
+import { newestEvents, newestOrders } from './newest';
 
 export class UsageError extends Error {}
 
@@ -37,40 +43,64 @@ const STATUS_WORDS: Readonly<Record<string, MarkableStatus>> = Object.fromEntrie
   MARKABLE_STATUSES.map((code) => [code.replace('Provisioning', ''), code]),
 );
 
-/** What a command printed, and the items it listed that could not be read (told on stderr). */
+/** What a command printed, and what it read that could not be read (told on stderr). */
 export interface Outcome {
   result: Printable;
+  /** The unreadable items among those printed, and the unreadable events of the orders printed. */
   aside: UnreadableItem[];
+  /** Unreadable events read along that name no order that can be read: they may be of one printed. */
+  ofUnknownOrder: UnreadableItem[];
 }
+
+/** What could not be read, as a command collects it. */
+type Unread = Omit<Outcome, 'result'>;
 
 export async function runCommand(
   client: SellerApiClient,
   args: string[],
   options: CommandOptions,
 ): Promise<Outcome> {
-  const aside: UnreadableItem[] = [];
+  const unread: Unread = { aside: [], ofUnknownOrder: [] };
   // What the command started and no longer waits for ends with it: the search for where the
   // events end when the order could not be read, a page read ahead. Nothing then holds the
   // process open after a failure.
   const command = new AbortController();
   try {
-    return { result: await printable(client, args, options, aside, command.signal), aside };
+    return { result: await printable(client, args, options, unread, command.signal), ...unread };
   } finally {
     command.abort();
   }
 }
 
-/** A list's readable items; those that could not be read go to `aside`. */
-function readable<T>(listed: Read<T>, aside: UnreadableItem[]): T[] {
-  aside.push(...listed.unreadable);
+/** A list's readable items; those that could not be read are told. */
+function readable<T>(listed: Omit<Listed<T>, 'keys'>, unread: Unread): T[] {
+  unread.aside.push(...listed.unreadable);
   return listed.items;
 }
 
-/** Every item of a walk; those that could not be read go to `aside`. */
-async function walked<T>(walk: AsyncIterable<WalkedPage<T>>, aside: UnreadableItem[]): Promise<T[]> {
+/** Every item of a walk; those that could not be read are told. */
+async function walked<T>(walk: AsyncIterable<WalkedPage<T>>, unread: Unread): Promise<T[]> {
   const items: T[] = [];
-  for await (const page of walk) items.push(...readable(page, aside));
+  for await (const page of walk) items.push(...readable(page, unread));
   return items;
+}
+
+/**
+ * Events read back to say what printed orders' statuses are: their readable ones. Of those that
+ * could not be read, the ones of a printed order are told, and those that name no order that
+ * can be read, apart; those of other orders (read along in the same windows) are not.
+ */
+function eventsOfOrders(
+  events: Listed<MarketplaceEvent>,
+  orderIds: ReadonlySet<string>,
+  unread: Unread,
+): MarketplaceEvent[] {
+  for (const item of events.unreadable) {
+    const orderId = linkedOrderId(item.raw);
+    if (orderId === undefined) unread.ofUnknownOrder.push(item);
+    else if (orderIds.has(orderId)) unread.aside.push(item);
+  }
+  return events.items;
 }
 
 /** Each order's status: that of its latest event, as the app reads it. */
@@ -98,19 +128,19 @@ async function checkCredentials(client: SellerApiClient): Promise<CredentialsChe
 /** One page, or with --all every item; both print as the list of items. */
 async function list<T>(
   all: boolean,
-  aside: UnreadableItem[],
+  unread: Unread,
   page: () => Promise<PageOf<T>>,
   walk: () => AsyncIterable<WalkedPage<T>>,
 ): Promise<T[]> {
-  if (!all) return readable(await page(), aside);
-  return walked(walk(), aside);
+  if (!all) return readable(await page(), unread);
+  return walked(walk(), unread);
 }
 
 async function printable(
   client: SellerApiClient,
   args: string[],
   options: CommandOptions,
-  aside: UnreadableItem[],
+  unread: Unread,
   signal: AbortSignal,
 ): Promise<Printable> {
   const [noun, verb, ...rest] = args;
@@ -128,7 +158,7 @@ async function printable(
         kind: 'events',
         value: await list(
           options.all,
-          aside,
+          unread,
           () => client.listNewEvents(page),
           () => client.newEvents({ signal }),
         ),
@@ -138,7 +168,7 @@ async function printable(
         kind: 'events',
         value: await list(
           options.all,
-          aside,
+          unread,
           () => client.listEvents(page),
           () => client.allEvents(0, { signal }),
         ),
@@ -147,12 +177,9 @@ async function printable(
       // Where the events end is looked for while the orders are read (not for JSON: no statuses).
       const eventsBack = options.json ? undefined : newestEvents(client, signal);
       // The listing is oldest first: the newest, printed first, are read from its end.
-      const orders = (
-        options.all
-          ? await walked(client.allOrders(0, { signal }), aside)
-          : readable(await newestOrders(client, options.offset + options.limit, signal), aside)
-      ).reverse();
-      const printed = options.all ? orders : orders.slice(options.offset);
+      const printed = options.all
+        ? (await walked(client.allOrders(0, { signal }), unread)).reverse()
+        : readable(await newestOrders(client, page, signal), unread);
       if (!eventsBack) return { kind: 'orders', value: printed };
       // Each printed order's latest event says its status: read back until every one has one.
       const ids = new Set(printed.flatMap((order) => order.orderId ?? []));
@@ -160,7 +187,11 @@ async function printable(
         const seen = new Set(read.map(orderIdOf));
         return [...ids].every((id) => seen.has(id));
       });
-      return { kind: 'orders', value: printed, statuses: latestStatuses(readable(events, aside)) };
+      return {
+        kind: 'orders',
+        value: printed,
+        statuses: latestStatuses(eventsOfOrders(events, ids, unread)),
+      };
     }
     case 'orders get': {
       const orderId = argument('order id');
@@ -170,11 +201,13 @@ async function printable(
       // Its history: the events back to its purchase, an order's first event.
       const ofOrder = (event: MarketplaceEvent) => orderIdOf(event) === orderId;
       const events = await eventsBack((read) => read.some((event) => ofOrder(event) && isNewPurchase(event)));
-      const history = readable(events, aside).filter(ofOrder).sort(compareEventTime);
+      const history = eventsOfOrders(events, new Set([orderId]), unread)
+        .filter(ofOrder)
+        .sort(compareEventTime);
       return { kind: 'order', value: order, history };
     }
     case 'licenses list':
-      return { kind: 'licenses', value: readable(await client.listLicenses(options.order), aside) };
+      return { kind: 'licenses', value: readable(await client.listLicenses(options.order), unread) };
     case 'licenses get':
       return { kind: 'license', value: await client.getLicense(argument('license id')) };
   }

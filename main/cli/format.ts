@@ -10,6 +10,7 @@ import { orderLink } from '../../preload/order-link';
 import { statusLabel } from '../../preload/status-words';
 import type { License, MarketplaceEvent, Order, PingResponse, Quantity } from '../core/api/wire';
 import { orderIdOf } from '../core/api/wire';
+import { type AsideItem, describeAside } from '../core/kept-aside';
 
 /** What trying the credentials found: accepted, rejected, or none to try (and why). */
 export type CredentialsCheck =
@@ -179,6 +180,24 @@ export function describeProblem(problem: {
   ]
     .map((line) => `${line}\n`)
     .join('');
+}
+
+/** Why an unreadable event is told although it may be of an order not printed. */
+const UNKNOWN_ORDER = 'it names no order that can be read, so it may be of an order not printed here';
+
+/**
+ * What a command read that could not be read, for stderr (outcome as runCommand's): an event
+ * told only because its order cannot be told says so.
+ */
+export function describeUnread(unread: {
+  aside: readonly AsideItem[];
+  ofUnknownOrder: readonly AsideItem[];
+}): string {
+  const unplaced = unread.ofUnknownOrder.map((item) => ({
+    ...item,
+    reason: `${item.reason} (${UNKNOWN_ORDER})`,
+  }));
+  return describeProblem(describeAside([...unread.aside, ...unplaced]));
 }
 
 /** JSON, exact once parsed, with nothing in it a terminal could act on; `indent` 0 for one line. */

@@ -7,19 +7,7 @@
 // `signal` aborts: the CLI aborts it when the command ends, failed or not.
 import type { PageQuery, SellerApiClient } from '../core/api/client';
 import type { PageOf, WalkedPage } from '../core/api/pagination';
-import {
-  type ItemKind,
-  itemKey,
-  type MarketplaceEvent,
-  type Order,
-  type UnreadableItem,
-} from '../core/api/wire';
-
-/** What a read found: its items, and those that could not be read. */
-export interface Read<T> {
-  items: T[];
-  unreadable: UnreadableItem[];
-}
+import { type ItemKind, itemKey, type Listed, type MarketplaceEvent, type Order } from '../core/api/wire';
 
 /** A listing as this module reads it, through the client. */
 interface Listing<T> {
@@ -30,7 +18,7 @@ interface Listing<T> {
 }
 
 /** Where a listing's newest end is: the whole listing when it is one page, else its length. */
-type End<T> = { whole: Read<T> } | { length: number };
+type End<T> = { whole: Listed<T> } | { length: number };
 
 async function locate<T>(client: SellerApiClient, listing: Listing<T>): Promise<End<T>> {
   const first = await listing.page({ offset: 0, limit: client.pageSize });
@@ -39,7 +27,10 @@ async function locate<T>(client: SellerApiClient, listing: Listing<T>): Promise<
   return { length: await listing.places(first.keys.length + 1) };
 }
 
-/** The newest items of a listing, oldest first, read back from its end until `enough` says so. */
+/**
+ * The newest items of a listing, oldest first, read back from its end until `enough` says so;
+ * with every key read in listing order, readable or not, to say where each item sits.
+ */
 async function readBack<T>(
   client: SellerApiClient,
   kind: ItemKind,
@@ -47,19 +38,15 @@ async function readBack<T>(
   end: End<T>,
   firstSpan: number,
   enough: (items: T[]) => boolean,
-): Promise<Read<T>> {
+): Promise<Listed<T>> {
   if ('whole' in end) return end.whole;
   // Windows doubling back from the end, each read once: at most about twice what was needed.
-  const windows: Read<T>[] = [];
+  const windows: Listed<T>[] = [];
   const seen = new Set<string>();
-  const fresh = (key: string): boolean => {
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  };
-  const read = (): Read<T> => ({
+  const read = (): Listed<T> => ({
     items: windows.toReversed().flatMap((w) => w.items),
     unreadable: windows.toReversed().flatMap((w) => w.unreadable),
+    keys: windows.toReversed().flatMap((w) => w.keys),
   });
   // The first window reads on to the end, with whatever arrived meanwhile.
   let readFrom = Number.POSITIVE_INFINITY;
@@ -68,11 +55,14 @@ async function readBack<T>(
     // nothing answers a page across their edge with the items after them, out of place.
     const pageSize = client.pageSize;
     const start = Math.floor(Math.max(0, end.length - span) / pageSize) * pageSize;
-    const window: Read<T> = { items: [], unreadable: [] };
+    const window: Listed<T> = { items: [], unreadable: [], keys: [] };
     for await (const page of listing.walkFrom(start)) {
       // Its last page may reach into the window read before it.
-      window.items.push(...page.items.filter((item) => fresh(itemKey(kind, item))));
-      window.unreadable.push(...page.unreadable.filter((item) => fresh(item.key)));
+      const fresh = new Set(page.keys.filter((key) => !seen.has(key)));
+      for (const key of fresh) seen.add(key);
+      window.keys.push(...fresh);
+      window.items.push(...page.items.filter((item) => fresh.has(itemKey(kind, item))));
+      window.unreadable.push(...page.unreadable.filter((item) => fresh.has(item.key)));
       if (start + page.end >= readFrom) break;
     }
     windows.push(window);
@@ -81,20 +71,40 @@ async function readBack<T>(
   }
 }
 
-/** The newest `count` orders, oldest first. */
+/**
+ * The orders `orders list` prints, `limit` from the `offset`th newest, newest first, and the
+ * orders that could not be read among their places: from the oldest one printed up to the next
+ * newer order (or the newest end), and from the listing's start when no older order could be
+ * read. Paging through with offsets thus tells each unreadable order once.
+ */
 export async function newestOrders(
   client: SellerApiClient,
-  count: number,
+  { offset, limit }: { offset: number; limit: number },
   signal: AbortSignal,
-): Promise<Read<Order>> {
+): Promise<Omit<Listed<Order>, 'keys'>> {
   const orders: Listing<Order> = {
     page: (query) => client.listOrders(query, { signal }),
     places: (atLeast) => client.orderPlaces(atLeast, { signal }),
     walkFrom: (offset) => client.allOrders(offset, { signal }),
   };
   const end = await locate(client, orders);
+  // One more than printed: the next older order, where the printed ones' places begin.
+  const count = offset + limit + 1;
   const read = await readBack(client, 'order', orders, end, count, (items) => items.length >= count);
-  return { ...read, items: read.items.slice(-count) };
+  const newestFirst = read.items.toReversed();
+  const printed = newestFirst.slice(offset, offset + limit);
+  const oldest = printed.at(-1);
+  // None printed: on the first page every order is unreadable; past it, they went with a page before.
+  if (!oldest) return { items: [], unreadable: offset === 0 ? read.unreadable : [] };
+  const placeOf = (order: Order) => read.keys.indexOf(itemKey('order', order));
+  const newer = newestFirst[offset - 1];
+  const places = new Set(
+    read.keys.slice(
+      newestFirst[offset + limit] ? placeOf(oldest) : 0,
+      newer ? placeOf(newer) : read.keys.length,
+    ),
+  );
+  return { items: printed, unreadable: read.unreadable.filter((item) => places.has(item.key)) };
 }
 
 /**
@@ -106,7 +116,7 @@ export async function newestOrders(
 export function newestEvents(
   client: SellerApiClient,
   signal: AbortSignal,
-): (enough: (events: MarketplaceEvent[]) => boolean) => Promise<Read<MarketplaceEvent>> {
+): (enough: (events: MarketplaceEvent[]) => boolean) => Promise<Listed<MarketplaceEvent>> {
   const events: Listing<MarketplaceEvent> = {
     page: (query) => client.listEvents(query, { signal }),
     places: (atLeast) => client.eventPlaces(atLeast, { signal }),

@@ -213,6 +213,96 @@ describe('orders list and orders get on a listing of several pages', () => {
     expect(history[0]).toBe('New');
   });
 
+  describe('items that could not be read', () => {
+    /** The listing oldest first, and the orders the 'unreadable-orders' quirk spoils. */
+    const listing = () => big.store.listOrderJson(1001, 0, 1000).items.map((o) => JSON.parse(o));
+    const spoilt = (id: string) => id.startsWith('0');
+    /** What stderr tells as unreadable: the keys of each kind, in order, and each detail line. */
+    function told(stderr: string) {
+      const lines = [...stderr.matchAll(/^ {2}(event|order) (\S+): .*$/gm)];
+      const keys = (kind: string) => lines.filter((l) => l[1] === kind).map((l) => l[2] ?? '');
+      return { events: keys('event'), orders: keys('order'), lines: lines.map((l) => l[0]) };
+    }
+
+    it("tells an order's own unreadable events, not those of other orders read along", async () => {
+      await admin(big.url, 'PATCH', 'faults', { quirks: ['unreadable-events'] });
+      const odd = (e: { eventId: string }) => e.eventId.startsWith('0');
+      // An older order with an unreadable event: its events are read back along with others'.
+      const order = listing()
+        .slice(0, 200)
+        .findLast((o) => eventsOf(big, o.orderId).some(odd));
+      const run = await cli(['orders', 'get', order.orderId], bigEnv);
+      expect(run.code).toBe(0);
+      const own = eventsOf(big, order.orderId);
+      expect(told(run.stderr)).toMatchObject({ events: own.filter(odd).map((e) => e.eventId), orders: [] });
+      const history = run.stdout.split('History:\n')[1]?.trimEnd().split('\n') ?? [];
+      expect(history).toHaveLength(own.filter((e) => !odd(e)).length);
+    });
+
+    it('tells the unreadable orders among those printed and their unreadable events, each page its own', async () => {
+      await admin(big.url, 'PATCH', 'faults', { quirks: ['unreadable-events', 'unreadable-orders'] });
+      const orders = listing();
+      const readable = orders.filter((o) => !spoilt(o.orderId)).reverse();
+      const place = (order: unknown) => orders.indexOf(order);
+      const limit = 60;
+      for (const offset of [0, limit]) {
+        const printed = readable.slice(offset, offset + limit);
+        // Its places: from the oldest printed up to the order printed before it, on the newer page.
+        const places = orders.slice(
+          place(printed.at(-1)),
+          offset === 0 ? orders.length : place(readable[offset - 1]),
+        );
+        const unreadableOrders = places.map((o) => o.orderId).filter(spoilt);
+        expect(unreadableOrders.length).toBeGreaterThan(0);
+        const ids = new Set(printed.map((o) => o.orderId));
+        const unreadableEvents = big.store
+          .listEvents(1001, 0, 100_000)
+          .items.filter((e) => e.eventId.startsWith('0') && ids.has(orderIdOf(e) ?? ''))
+          .map((e) => e.eventId);
+
+        const run = await cli(
+          ['orders', 'list', '--offset', String(offset), '--limit', String(limit)],
+          bigEnv,
+        );
+        expect(run.code).toBe(0);
+        expect(
+          run.stdout
+            .trimEnd()
+            .split('\n')
+            .map((line) => line.split('\t')[0]),
+        ).toEqual([...ids]);
+        const { events, orders: toldOrders } = told(run.stderr);
+        expect(toldOrders.toSorted()).toEqual(unreadableOrders.toSorted());
+        expect(events.toSorted()).toEqual(unreadableEvents.toSorted());
+      }
+    });
+
+    it('tells unreadable events that name no order, saying they may be of another order', async () => {
+      await admin(big.url, 'PATCH', 'faults', { quirks: ['unlinked-events'] });
+      const unlinked = (e: { eventId: string }) => e.eventId.startsWith('1');
+      const order = listing()
+        .slice(0, 200)
+        .findLast((o) => eventsOf(big, o.orderId).some(unlinked));
+      const run = await cli(['orders', 'get', order.orderId], bigEnv);
+      expect(run.code).toBe(0);
+      const { events, lines } = told(run.stderr);
+      // Its own among them, and none told as if it were known to be this order's.
+      expect(events).toEqual(
+        expect.arrayContaining(
+          eventsOf(big, order.orderId)
+            .filter(unlinked)
+            .map((e) => e.eventId),
+        ),
+      );
+      expect(events.every((id) => id.startsWith('1'))).toBe(true);
+      for (const line of lines) {
+        expect(line).toMatch(
+          /\(it names no order that can be read, so it may be of an order not printed here\)$/,
+        );
+      }
+    });
+  });
+
   /** A command as seller-tray runs it, in this process: a new client of this marketplace, a new token. */
   const command = (args: string[], client: Partial<SellerApiClientOptions> = {}) =>
     runCommand(
@@ -295,7 +385,7 @@ describe('orders list on a seller of 10,000 orders', () => {
     const bound =
       1 + // the token
       findEnd(ORDERS) +
-      readBack(limit, limit) + // the orders printed
+      readBack(limit + 1, limit + 1) + // the orders printed, and the next older one
       findEnd(events.length) +
       readBack(events.length - oldestLatest, pageSize);
     // Both listings whole, a page read ahead past each end.

@@ -7,12 +7,11 @@ import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
 import { APP_VERSION } from '../core/app-identity';
 import { diagnose, formatDiagnosis } from '../core/diagnosis';
-import { describeAside } from '../core/kept-aside';
 import { lineLog, silentLog } from '../core/log';
 import { KeychainUnavailableError } from '../core/secrets';
 import { clientOptions, cliStores, markedBy, resolveAccount } from './account';
 import { runCommand, UsageError } from './commands';
-import { describeProblem, formatItems, terminalJson } from './format';
+import { describeUnread, formatItems, terminalJson } from './format';
 import { login, WatchFailed, watch } from './session';
 
 const USAGE = `Usage: seller-tray <command> [options]
@@ -94,7 +93,7 @@ async function main(argv: string[]): Promise<number> {
       return diagnosis.steps.some((s) => s.outcome === 'failed') ? 1 : 0;
     }
     const client = new SellerApiClient(connection);
-    const { result, aside } = await runCommand(client, positionals, {
+    const { result, ...unread } = await runCommand(client, positionals, {
       all: values.all ?? false,
       offset: integerOption(values.offset, 'offset', 0) ?? PAGE.defaultOffset,
       limit: integerOption(values.limit, 'limit', 1) ?? PAGE.defaultLimit,
@@ -107,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
     const value =
       result.kind === 'ping' ? { ...result.value, credentials: result.credentials } : result.value;
     process.stdout.write(values.json ? terminalJson(value) : formatItems(result));
-    if (aside.length > 0) process.stderr.write(describeProblem(describeAside(aside)));
+    if (unread.aside.length + unread.ofUnknownOrder.length > 0) process.stderr.write(describeUnread(unread));
     return result.kind === 'ping' && result.credentials.outcome === 'rejected' ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {
