@@ -55,6 +55,13 @@ async function json(args: string[]) {
 
 const firstOrderId = () => JSON.parse(sim.store.listOrderJson(1001, 0, 1).items[0] ?? '{}').orderId as string;
 
+/** The orders a human-readable `orders list` printed: each line's first cell, its order id. */
+const printedIds = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => line.split('\t')[0]);
+
 /** An order's events as the marketplace holds them, oldest first. */
 const eventsOf = (marketplace: Simulator, orderId: string) =>
   marketplace.store
@@ -214,29 +221,37 @@ describe('orders list and orders get on a listing of several pages', () => {
   });
 
   describe('items that could not be read', () => {
-    /** The listing oldest first, and the orders the 'unreadable-orders' quirk spoils. */
+    /** The listing oldest first. */
     const listing = () => big.store.listOrderJson(1001, 0, 1000).items.map((o) => JSON.parse(o));
+    /** Orders and events 'unreadable-orders' and 'unreadable-events' spoil; those 'unlinked-events' unlinks. */
     const spoilt = (id: string) => id.startsWith('0');
+    const unlinked = (id: string) => id.startsWith('1');
     /** What stderr tells as unreadable: the keys of each kind, in order, and each detail line. */
     function told(stderr: string) {
       const lines = [...stderr.matchAll(/^ {2}(event|order) (\S+): .*$/gm)];
       const keys = (kind: string) => lines.filter((l) => l[1] === kind).map((l) => l[2] ?? '');
       return { events: keys('event'), orders: keys('order'), lines: lines.map((l) => l[0]) };
     }
-
-    it("tells an order's own unreadable events, not those of other orders read along", async () => {
-      await admin(big.url, 'PATCH', 'faults', { quirks: ['unreadable-events'] });
-      const odd = (e: { eventId: string }) => e.eventId.startsWith('0');
-      // An older order with an unreadable event: its events are read back along with others'.
+    /**
+     * `orders get` under `quirk` of an older order with an event it `affects`: the order's events
+     * are read back along with other orders'. Its output, and the order's events.
+     */
+    async function getOlderOrder(quirk: string, affects: (eventId: string) => boolean) {
+      await admin(big.url, 'PATCH', 'faults', { quirks: [quirk] });
       const order = listing()
         .slice(0, 200)
-        .findLast((o) => eventsOf(big, o.orderId).some(odd));
+        .findLast((o) => eventsOf(big, o.orderId).some((e) => affects(e.eventId)));
       const run = await cli(['orders', 'get', order.orderId], bigEnv);
       expect(run.code).toBe(0);
-      const own = eventsOf(big, order.orderId);
-      expect(told(run.stderr)).toMatchObject({ events: own.filter(odd).map((e) => e.eventId), orders: [] });
+      return { run, own: eventsOf(big, order.orderId) };
+    }
+
+    it("tells an order's own unreadable events, not those of other orders read along", async () => {
+      const { run, own } = await getOlderOrder('unreadable-events', spoilt);
+      const odd = own.filter((e) => spoilt(e.eventId));
+      expect(told(run.stderr)).toMatchObject({ events: odd.map((e) => e.eventId), orders: [] });
       const history = run.stdout.split('History:\n')[1]?.trimEnd().split('\n') ?? [];
-      expect(history).toHaveLength(own.filter((e) => !odd(e)).length);
+      expect(history).toHaveLength(own.length - odd.length);
     });
 
     it('tells the unreadable orders among those printed and their unreadable events, each page its own', async () => {
@@ -257,7 +272,7 @@ describe('orders list and orders get on a listing of several pages', () => {
         const ids = new Set(printed.map((o) => o.orderId));
         const unreadableEvents = big.store
           .listEvents(1001, 0, 100_000)
-          .items.filter((e) => e.eventId.startsWith('0') && ids.has(orderIdOf(e) ?? ''))
+          .items.filter((e) => spoilt(e.eventId) && ids.has(orderIdOf(e) ?? ''))
           .map((e) => e.eventId);
 
         const run = await cli(
@@ -265,12 +280,7 @@ describe('orders list and orders get on a listing of several pages', () => {
           bigEnv,
         );
         expect(run.code).toBe(0);
-        expect(
-          run.stdout
-            .trimEnd()
-            .split('\n')
-            .map((line) => line.split('\t')[0]),
-        ).toEqual([...ids]);
+        expect(printedIds(run.stdout)).toEqual([...ids]);
         const { events, orders: toldOrders } = told(run.stderr);
         expect(toldOrders.toSorted()).toEqual(unreadableOrders.toSorted());
         expect(events.toSorted()).toEqual(unreadableEvents.toSorted());
@@ -278,23 +288,12 @@ describe('orders list and orders get on a listing of several pages', () => {
     });
 
     it('tells unreadable events that name no order, saying they may be of another order', async () => {
-      await admin(big.url, 'PATCH', 'faults', { quirks: ['unlinked-events'] });
-      const unlinked = (e: { eventId: string }) => e.eventId.startsWith('1');
-      const order = listing()
-        .slice(0, 200)
-        .findLast((o) => eventsOf(big, o.orderId).some(unlinked));
-      const run = await cli(['orders', 'get', order.orderId], bigEnv);
-      expect(run.code).toBe(0);
+      const { run, own } = await getOlderOrder('unlinked-events', unlinked);
       const { events, lines } = told(run.stderr);
       // Its own among them, and none told as if it were known to be this order's.
-      expect(events).toEqual(
-        expect.arrayContaining(
-          eventsOf(big, order.orderId)
-            .filter(unlinked)
-            .map((e) => e.eventId),
-        ),
-      );
-      expect(events.every((id) => id.startsWith('1'))).toBe(true);
+      const ownUnlinked = own.filter((e) => unlinked(e.eventId)).map((e) => e.eventId);
+      expect(events).toEqual(expect.arrayContaining(ownUnlinked));
+      expect(events.every(unlinked)).toBe(true);
       for (const line of lines) {
         expect(line).toMatch(
           /\(it names no order that can be read, so it may be of an order not printed here\)$/,
@@ -395,12 +394,7 @@ describe('orders list on a seller of 10,000 orders', () => {
     const before = received();
     const run = await cli(['orders', 'list'], { SELLER_API_BASE_URL: large.url });
     expect(run.code).toBe(0);
-    expect(
-      run.stdout
-        .trimEnd()
-        .split('\n')
-        .map((line) => line.split('\t')[0]),
-    ).toEqual([...printed].reverse());
+    expect(printedIds(run.stdout)).toEqual([...printed].reverse());
     expect(received() - before).toBeLessThanOrEqual(bound);
   });
 });
