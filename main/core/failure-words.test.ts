@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SellerApiError } from './api/errors';
 import { PaginationError } from './api/pagination';
 import { explainFailure, failureKind } from './failure-words';
+import { KeychainUnavailableError } from './secrets';
 
 const REQUEST_ID = '5c1d7e4a-1b2c-4d3e-8f90-0a1b2c3d4e5f';
 const http = (operation: string, status: number, errorCode?: string, description?: string) =>
@@ -63,5 +64,26 @@ describe('a failure, in words for people', () => {
         new SellerApiError({ kind: 'schema', operation: 'listEvents', fieldPath: 'events' }, 'x'),
       ).message,
     ).toMatch(/run Diagnose connection in Settings/);
+  });
+
+  it("says what to fix when the keychain cannot be reached, the keychain's own error behind the words", () => {
+    const cause = new Error('Cannot autolaunch D-Bus without X11 $DISPLAY');
+    expect(explainFailure(new KeychainUnavailableError(cause, 'linux'))).toEqual({
+      message:
+        'No OS keychain is available (Secret Service over D-Bus): install and unlock gnome-keyring or KWallet; ' +
+        'the client secret is never stored anywhere else.',
+      details: ['Keychain error: Cannot autolaunch D-Bus without X11 $DISPLAY'],
+    });
+    expect(explainFailure(new KeychainUnavailableError(cause, 'darwin')).message).toMatch(
+      /^The macOS Keychain is not available: unlock your login keychain/,
+    );
+  });
+
+  it('says anything else went wrong in its own words, and keeps them as the detail', () => {
+    const error = new Error("EACCES: permission denied, open '/home/anna/.config/Seller Tray/config.json'");
+    expect(explainFailure(error)).toEqual({
+      message: `Something went wrong: ${error.message}`,
+      details: [`Message: ${error.message}`],
+    });
   });
 });

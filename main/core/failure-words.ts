@@ -7,6 +7,7 @@ import { capped, plainText } from '../../preload/marketplace-text';
 import type { Explained, FailureKind } from '../../preload/model';
 import { SellerApiError } from './api/errors';
 import { PaginationError } from './api/pagination';
+import { KeychainUnavailableError } from './secrets';
 
 export function failureKind(error: unknown): FailureKind {
   if (!(error instanceof SellerApiError)) return 'failing';
@@ -76,6 +77,9 @@ function apiDetails(error: SellerApiError): string[] {
 
 export function explainFailure(error: unknown): Explained {
   if (error instanceof SellerApiError) return { message: sentence(error), details: apiDetails(error) };
+  if (error instanceof KeychainUnavailableError) {
+    return { message: error.advice, details: [`Keychain error: ${error.reason}`] };
+  }
   const text = error instanceof Error ? error.message : String(error);
   if (error instanceof PaginationError) {
     return {
