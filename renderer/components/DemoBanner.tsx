@@ -1,14 +1,17 @@
 // Demo mode said plainly, with the one button that leaves it: the demo's account goes, and the
-// app asks for a real marketplace (onboarding) again.
+// app asks for a real marketplace (onboarding) again. Leaving may fail: it says so beside the
+// button, the detail behind "Details".
 import { useState } from 'react';
 import type { AppState } from '../../preload/contract';
-import { asBridgeCallError, call } from '../bridge/call';
+import type { Explained } from '../../preload/model';
+import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
+import { ErrorAlert } from './ErrorAlert';
 
 export function LeaveDemoButton({ onState }: { onState: (state: AppState) => void }) {
   const bridge = useBridge();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<Explained | null>(null);
   async function leave(): Promise<void> {
     setBusy(true);
     setError(null);
@@ -16,7 +19,7 @@ export function LeaveDemoButton({ onState }: { onState: (state: AppState) => voi
       await call(bridge, 'setSettings', { demoMode: false });
       onState(await call(bridge, 'getState', undefined));
     } catch (failure) {
-      setError(asBridgeCallError(failure).message);
+      setError(explained(failure));
       setBusy(false);
     }
   }
@@ -25,11 +28,11 @@ export function LeaveDemoButton({ onState }: { onState: (state: AppState) => voi
       <button type="button" disabled={busy} onClick={() => void leave()}>
         {busy ? 'Leaving the demo…' : 'Leave the demo'}
       </button>
-      {error && (
-        <span className="error-text" role="alert">
-          {error}
-        </span>
-      )}
+      <ErrorAlert
+        message={error?.message ?? null}
+        details={error?.details}
+        onDismiss={() => setError(null)}
+      />
     </>
   );
 }
