@@ -1,6 +1,7 @@
 // Demo mode said plainly, with the one button that leaves it: the demo's account goes, and the
-// app asks for a real marketplace (onboarding) again. Leaving may fail: it says so beside the
-// button, the detail behind "Details".
+// app asks for a real marketplace (onboarding) again. Leaving may fail: it says so in plain
+// words, the detail behind "Details": beside the button in Settings; the banner's goes to the
+// app's problems, so the banners never grow.
 import { useState } from 'react';
 import type { AppState } from '../../preload/contract';
 import type { Explained } from '../../preload/model';
@@ -8,7 +9,14 @@ import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { ErrorAlert } from './ErrorAlert';
 
-export function LeaveDemoButton({ onState }: { onState: (state: AppState) => void }) {
+/** Leaves the demo; a failure goes to `onError` if given, else shows beside the button. */
+export function LeaveDemoButton({
+  onState,
+  onError,
+}: {
+  onState: (state: AppState) => void;
+  onError?: ((problem: Explained) => void) | undefined;
+}) {
   const bridge = useBridge();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<Explained | null>(null);
@@ -19,7 +27,7 @@ export function LeaveDemoButton({ onState }: { onState: (state: AppState) => voi
       await call(bridge, 'setSettings', { demoMode: false });
       onState(await call(bridge, 'getState', undefined));
     } catch (failure) {
-      setError(explained(failure));
+      (onError ?? setError)(explained(failure));
       setBusy(false);
     }
   }
@@ -37,12 +45,20 @@ export function LeaveDemoButton({ onState }: { onState: (state: AppState) => voi
   );
 }
 
-export function DemoBanner({ state, onState }: { state: AppState; onState: (state: AppState) => void }) {
+export function DemoBanner({
+  state,
+  onState,
+  onError,
+}: {
+  state: AppState;
+  onState: (state: AppState) => void;
+  onError: (problem: Explained) => void;
+}) {
   if (state.setup !== 'demo') return null;
   return (
     <div className="demo-banner">
       <span>This is the demo marketplace: its orders are made up.</span>
-      <LeaveDemoButton onState={onState} />
+      <LeaveDemoButton onState={onState} onError={onError} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // A pause that fails, in each place it can be asked for (the header's menu, the banner's Resume,
-// Settings): it says so there in plain words, its detail behind "Details".
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+// Settings): it says so in plain words, its detail behind "Details"; the banner's under the banners.
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UNTIL_RESUMED } from '../../preload/pause';
 import {
@@ -11,6 +11,7 @@ import {
 } from '../../test/support/renderer/error-details';
 import { appState, createFakeBridge, type FakeBridge } from '../../test/support/renderer/fake-bridge';
 import { renderWithBridge } from '../../test/support/renderer/render';
+import { App } from '../App';
 import { PauseControl, PausedBanner, PauseMenu } from './PauseControl';
 
 afterEach(() => {
@@ -19,6 +20,7 @@ afterEach(() => {
 });
 
 const PAUSED = appState({ notificationsPausedUntil: UNTIL_RESUMED });
+const BANNER_WORDS = 'Notifications paused until you resume them. New orders still arrive here.Resume';
 
 /** A bridge whose pauses fail as a settings file that cannot be written makes them. */
 function failingBridge(): FakeBridge {
@@ -69,15 +71,27 @@ describe('a pause that fails', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
-  it('says so in the banner when Resume fails, and the banner stays', async () => {
-    renderWithBridge(failingBridge(), <PausedBanner state={PAUSED} onState={() => {}} />);
-    fireEvent.click(screen.getByRole('button', { name: 'Resume' }));
-    const alert = await screen.findByRole('alert');
-    expect(alert.closest('.paused-banner')).toBeTruthy();
-    expect(screen.getByText(/Notifications paused until you resume them/)).toBeTruthy();
-    await expectExplainedOneClickAway(alert, settingsWriteProblem());
-    fireEvent.click(within(alert).getByRole('button', { name: 'Dismiss this message' }));
+  it("hands a failed Resume in the banner to the app's problems, the banner as it was", async () => {
+    const onError = vi.fn();
+    renderWithBridge(failingBridge(), <PausedBanner state={PAUSED} onState={() => {}} onError={onError} />);
+    const resume = screen.getByRole('button', { name: 'Resume' });
+    fireEvent.click(resume);
+    await waitFor(() => expect(onError).toHaveBeenCalledOnce());
+    expect(onError).toHaveBeenCalledWith(settingsWriteProblem());
+    await waitFor(() => expect(resume).toHaveProperty('disabled', false));
+    expect(screen.getByRole('status').textContent).toBe(BANNER_WORDS);
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows a failed Resume under the banners, not in them, its detail behind Details', async () => {
+    const bridge = failingBridge();
+    bridge.state = PAUSED;
+    const { container } = render(<App bridge={bridge} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Resume' }));
+    const alert = await screen.findByRole('alert');
+    expect(container.querySelector('.problems')?.contains(alert)).toBe(true);
+    expect(container.querySelector('.banners')?.textContent).toBe(BANNER_WORDS);
+    await expectExplainedOneClickAway(alert, settingsWriteProblem());
   });
 
   it('says so in Settings, under the choices', async () => {

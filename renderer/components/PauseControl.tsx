@@ -2,7 +2,8 @@
 // until tomorrow 08:00, until I resume), a banner with Resume while paused, and the same
 // choices in Settings. New orders still come into the inbox while paused; those that came are
 // summed up on resume. The choices are the tray menu's (preload/pause.ts). A pause that fails
-// says so where it was asked for, its detail behind "Details".
+// says so in plain words, its detail behind "Details": in the menu's panel and in Settings where
+// it was asked for; the banner's goes to the app's problems, so the banners never grow.
 import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { AppState } from '../../preload/contract';
 import type { Explained } from '../../preload/model';
@@ -18,8 +19,15 @@ function pauseEnd(until: Date, now: number): string {
   return isUntilResumed(until) ? 'until you resume them' : `until ${formatWhen(until.toISOString(), now)}`;
 }
 
-/** The pause as the state has it, and a way to change it that says what went wrong. */
-function usePause(state: AppState, onState: (state: AppState) => void) {
+/**
+ * The pause as the state has it, and a way to change it that says what went wrong: to `onError`
+ * if given, else in `failureAlert`.
+ */
+function usePause(
+  state: AppState,
+  onState: (state: AppState) => void,
+  onError?: (problem: Explained) => void,
+) {
   const bridge = useBridge();
   const now = useNow();
   const [busy, setBusy] = useState(false);
@@ -34,7 +42,7 @@ function usePause(state: AppState, onState: (state: AppState) => void) {
       );
       return true;
     } catch (failure) {
-      setError(explained(failure));
+      (onError ?? setError)(explained(failure));
       return false;
     } finally {
       setBusy(false);
@@ -146,9 +154,17 @@ export function PauseMenu({ state, onState }: { state: AppState; onState: (state
   );
 }
 
-/** While paused: a banner that says until when, with Resume. */
-export function PausedBanner({ state, onState }: { state: AppState; onState: (state: AppState) => void }) {
-  const { until, now, busy, failureAlert, pause } = usePause(state, onState);
+/** While paused: a banner that says until when, with Resume; a failed Resume goes to `onError`. */
+export function PausedBanner({
+  state,
+  onState,
+  onError,
+}: {
+  state: AppState;
+  onState: (state: AppState) => void;
+  onError: (problem: Explained) => void;
+}) {
+  const { until, now, busy, pause } = usePause(state, onState, onError);
   if (!until) return null;
   return (
     <div className="paused-banner" role="status">
@@ -159,7 +175,6 @@ export function PausedBanner({ state, onState }: { state: AppState; onState: (st
       <button type="button" disabled={busy} onClick={() => void pause(null)}>
         Resume
       </button>
-      {failureAlert}
     </div>
   );
 }
