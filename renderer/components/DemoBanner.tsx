@@ -7,6 +7,7 @@ import type { AppState } from '../../preload/contract';
 import type { Explained } from '../../preload/model';
 import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
+import type { BannerProps } from './banner';
 import { ErrorAlert } from './ErrorAlert';
 
 /** Leaves the demo; a failure goes to `onError` if given, else shows beside the button. */
@@ -45,15 +46,7 @@ export function LeaveDemoButton({
   );
 }
 
-export function DemoBanner({
-  state,
-  onState,
-  onError,
-}: {
-  state: AppState;
-  onState: (state: AppState) => void;
-  onError: (problem: Explained) => void;
-}) {
+export function DemoBanner({ state, onState, onError }: BannerProps) {
   if (state.setup !== 'demo') return null;
   return (
     <div className="demo-banner">

@@ -12,6 +12,7 @@ import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { formatWhen } from '../format';
 import { useNow } from '../hooks/useNow';
+import type { BannerProps } from './banner';
 import { ErrorAlert } from './ErrorAlert';
 
 /** "until 14:30", "until Nov 22, 2026, 8:00 AM", or "until you resume them". */
@@ -155,15 +156,7 @@ export function PauseMenu({ state, onState }: { state: AppState; onState: (state
 }
 
 /** While paused: a banner that says until when, with Resume; a failed Resume goes to `onError`. */
-export function PausedBanner({
-  state,
-  onState,
-  onError,
-}: {
-  state: AppState;
-  onState: (state: AppState) => void;
-  onError: (problem: Explained) => void;
-}) {
+export function PausedBanner({ state, onState, onError }: BannerProps) {
   const { until, now, busy, pause } = usePause(state, onState, onError);
   if (!until) return null;
   return (
