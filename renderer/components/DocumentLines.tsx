@@ -3,7 +3,7 @@
 // elements per line, and lines out of view are neither styled nor laid out (styles.css), so an
 // order of hundreds of lines opens about as fast as one of a few. Delivery contacts are listed once
 // each below (DeliveryContacts). The server's words are isolated and plain, as ServerText has them.
-import { memo } from 'react';
+import { type CSSProperties, memo } from 'react';
 import type { DocumentLine } from '../../preload/marketplace';
 import { paragraphText, plainText } from '../../preload/marketplace-text';
 import { formatAmount, formatPer, formatQuantity, lineTotal } from '../format';
@@ -29,15 +29,18 @@ export const DocumentLines = memo(function DocumentLines({
   if (lines.length === 0) return <p className="muted">The order has no lines.</p>;
   const groups = [];
   for (let start = 0; start < lines.length; start += LINES_PER_GROUP) {
+    const group = lines.slice(start, start + LINES_PER_GROUP);
+    // The group's line count sizes it until it is drawn (styles.css): a short last group
+    // takes its own height, so what follows the lines does not move when it comes into view.
+    const size = { '--lines': group.length } as CSSProperties;
     groups.push(
-      <div className="line-group" role="none" key={start}>
-        {lines
-          .slice(start, start + LINES_PER_GROUP)
-          .map((line, i) => lineItem(line, start + i + 1, currency))}
+      <div className="line-group" role="none" style={size} key={start}>
+        {group.map((line, i) => lineItem(line, start + i + 1, currency))}
       </div>,
     );
   }
   return (
+    // biome-ignore lint/a11y/useSemanticElements: an ol cannot hold the groups (see LINES_PER_GROUP).
     <div role="list" className="lines" aria-label="Order lines">
       {groups}
     </div>
@@ -62,6 +65,7 @@ function lineItem(line: DocumentLine, position: number, currency: string) {
   const unknownUnit = unitCode !== undefined && unitCode !== '' && unitName(unitCode, 1) === undefined;
   return (
     // Lines keep the server's order; line ids may be absent or repeat, so the position is the key.
+    // biome-ignore lint/a11y/useSemanticElements: an ol cannot hold the groups (see LINES_PER_GROUP).
     <div role="listitem" className="line" key={position}>
       <bdi className="line-product server-text">
         {plainText(item?.name ?? `Line ${line.lineId ?? position}`)}

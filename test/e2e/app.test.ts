@@ -307,6 +307,15 @@ describe('orders', () => {
         ...(order.note ? [order.note] : []),
       ];
       for (const value of expected) expect(text).toContain(String(value));
+      // Until drawn, the lines' group is as tall as the lines it holds (its style is let through the CSP).
+      const reserved = await page.locator('.line-group').evaluate((group) => {
+        const style = getComputedStyle(group);
+        return { size: style.containIntrinsicSize, line: 3.2 * Number.parseFloat(style.fontSize) };
+      });
+      expect(reserved.size).toMatch(/^auto [\d.]+px$/);
+      expect(Number.parseFloat(reserved.size.slice('auto '.length))).toBeCloseTo(
+        order.documentLines.length * reserved.line,
+      );
       await page.screenshot({ path: join(SCREENSHOTS, `order-detail-${colorScheme}.png`), fullPage: true });
     },
     60_000,
