@@ -79,8 +79,46 @@ describe('a failure, in words for people', () => {
     );
   });
 
+  it.each([
+    [
+      'EACCES',
+      'open',
+      /^Seller Tray is not allowed to write its files on this computer\. Check that its folder/,
+    ],
+    ['ENOSPC', 'write', /^The disk is full, so Seller Tray could not save its files\. Free some space/],
+    ['EROFS', 'mkdir', /read-only disk/],
+    [
+      'EISDIR',
+      'rename',
+      /^Seller Tray could not read or write its files on this computer\. Try again; if it stays, send the log/,
+    ],
+  ])(
+    'says what a %s from the file system means for the user, its code and call in the details',
+    (code, syscall, words) => {
+      const error = Object.assign(
+        new Error(`${code}: failed, ${syscall} '/home/anna/.config/Seller Tray/config.json'`),
+        {
+          code,
+          syscall,
+        },
+      );
+      const explained = explainFailure(error);
+      expect(explained.message).toMatch(words);
+      expect(explained.message).not.toContain(code);
+      expect(explained.details).toEqual([
+        `Error code: ${code}`,
+        `File operation: ${syscall}`,
+        `Message: ${error.message}`,
+      ]);
+    },
+  );
+
   it('says anything else went wrong in its own words, and keeps them as the detail', () => {
-    const error = new Error("EACCES: permission denied, open '/home/anna/.config/Seller Tray/config.json'");
+    // A failure with a code but not from a file (here a socket's) is not taken for a file's.
+    const error = Object.assign(new Error('ECONNRESET: socket hang up'), {
+      code: 'ECONNRESET',
+      syscall: 'connect',
+    });
     expect(explainFailure(error)).toEqual({
       message: `Something went wrong: ${error.message}`,
       details: [`Message: ${error.message}`],

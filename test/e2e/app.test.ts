@@ -230,7 +230,10 @@ describe.each([
     await rm(settingsFile);
     await mkdir(settingsFile);
     await page.locator('.paused-banner').getByRole('button', { name: 'Resume' }).click();
-    const failed = page.locator('.problems').getByRole('alert').filter({ hasText: 'Something went wrong' });
+    const failed = page
+      .locator('.problems')
+      .getByRole('alert')
+      .filter({ hasText: 'could not read or write its files' });
     await failed.getByRole('button', { name: 'Details' }).click();
     await failed.getByText(/^Message: EISDIR/).waitFor();
     expect(await top()).toBeLessThanOrEqual(viewport.height / 4);
