@@ -1,7 +1,12 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UNTIL_RESUMED } from '../preload/pause';
+import {
+  bridgeFailure,
+  expectExplainedOneClickAway,
+  settingsWriteProblem,
+} from '../test/support/renderer/error-details';
 import { appState, createFakeBridge, FakeBridgeError } from '../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullView, manyOrders } from '../test/support/renderer/fixtures';
 import { withInboxHeight } from '../test/support/renderer/layout';
@@ -9,7 +14,10 @@ import { App } from './App';
 import { formatAmount } from './format';
 
 withInboxHeight(480);
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 const orderRows = () => within(screen.getByRole('listbox', { name: 'Orders' })).queryAllByRole('option');
 
@@ -257,6 +265,36 @@ describe('App', () => {
     ).toBeTruthy();
     expect(bridge.callsOf('setSettings')).toEqual([{ demoMode: false }]);
   });
+
+  it.each([
+    {
+      button: 'Resume',
+      channel: 'pauseNotifications',
+      options: { state: { notificationsPausedUntil: UNTIL_RESUMED } },
+      words: 'Notifications paused until you resume them. New orders still arrive here.Resume',
+    },
+    {
+      button: 'Leave the demo',
+      channel: 'setSettings',
+      options: { state: { setup: 'demo' }, settings: { demoMode: true } },
+      words: 'This is the demo marketplace: its orders are made up.Leave the demo',
+    },
+  ] as const)(
+    'says a failed $button under the banners, not in them',
+    async ({ button, channel, options, words }) => {
+      const bridge = createFakeBridge(options);
+      bridge.handle(channel, () => {
+        throw bridgeFailure('internal', settingsWriteProblem());
+      });
+      const { container } = render(<App bridge={bridge} />);
+      fireEvent.click(await screen.findByRole('button', { name: button }));
+
+      const alert = await screen.findByRole('alert');
+      expect(container.querySelector('.problems')?.contains(alert)).toBe(true);
+      expect(container.querySelector('.banners')?.textContent).toBe(words);
+      await expectExplainedOneClickAway(alert, settingsWriteProblem());
+    },
+  );
 
   it('shows problems the service reports until dismissed', async () => {
     const bridge = createFakeBridge();

@@ -196,8 +196,8 @@ function Shell() {
       />
       <div className="banners">
         {state.problem && <ErrorAlert message={state.problem.message} details={state.problem.details} />}
-        <PausedBanner state={state} onState={setState} />
-        <DemoBanner state={state} onState={setState} />
+        <PausedBanner state={state} onState={setState} onError={addProblem} />
+        <DemoBanner state={state} onState={setState} onError={addProblem} />
       </div>
       <main className={`content content-${view.page}`}>
         {problemList}

@@ -4,7 +4,7 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { APP_ID } from '../main/core/app-identity';
-import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
+import { KeychainUnavailableError, KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../main/core/service';
 import { ConfSettingsStore } from '../main/core/settings';
 import { CHANNELS, type Channel, type Requests, type Responses } from '../preload/contract';
@@ -122,6 +122,34 @@ describe('setting up', () => {
       ok: true,
       sellerId: 1001,
       stage: 'prod',
+    });
+  });
+});
+
+describe('a keychain out of reach', () => {
+  it('is told in plain words, on start and when a secret is stored, its own error behind Details', async () => {
+    const dir = await makeDataDir();
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const missing = new Error("Cannot find module '../build/Release/keytar.node'");
+    const service = await SellerTrayService.open({
+      settings: new ConfSettingsStore({ cwd: dir }),
+      secrets: new KeytarSecretStore({ loadKeytar: () => Promise.reject(missing) }),
+      dataRoot: dir,
+      timers: new ManualTimers(),
+    });
+    onTestFinished(() => service.close());
+    const events: ServiceEvent[] = [];
+    service.onEvent((e) => events.push(e));
+    const words = new KeychainUnavailableError(missing).advice;
+    const told = { message: words, details: [`Keychain error: ${missing.message}`] };
+
+    expect(await service.handle('setSettings', { baseUrl: sim.url, clientId: 'svc-client' })).toMatchObject({
+      ok: true,
+    });
+    expect(events).toContainEqual({ type: 'problem', ...told });
+    expect(await service.handleMessage('setSecret', { secret: 'svc-secret-7f3a' })).toEqual({
+      ok: false,
+      error: { code: 'keychain-unavailable', ...told },
     });
   });
 });

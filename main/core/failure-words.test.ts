@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SellerApiError } from './api/errors';
 import { PaginationError } from './api/pagination';
 import { explainFailure, failureKind } from './failure-words';
+import { KeychainUnavailableError } from './secrets';
 
 const REQUEST_ID = '5c1d7e4a-1b2c-4d3e-8f90-0a1b2c3d4e5f';
 const http = (operation: string, status: number, errorCode?: string, description?: string) =>
@@ -63,5 +64,64 @@ describe('a failure, in words for people', () => {
         new SellerApiError({ kind: 'schema', operation: 'listEvents', fieldPath: 'events' }, 'x'),
       ).message,
     ).toMatch(/run Diagnose connection in Settings/);
+  });
+
+  it("says what to fix when the keychain cannot be reached, the keychain's own error behind the words", () => {
+    const cause = new Error('Cannot autolaunch D-Bus without X11 $DISPLAY');
+    expect(explainFailure(new KeychainUnavailableError(cause, 'linux'))).toEqual({
+      message:
+        'No OS keychain is available (Secret Service over D-Bus): install and unlock gnome-keyring or KWallet; ' +
+        'the client secret is never stored anywhere else.',
+      details: ['Keychain error: Cannot autolaunch D-Bus without X11 $DISPLAY'],
+    });
+    expect(explainFailure(new KeychainUnavailableError(cause, 'darwin')).message).toMatch(
+      /^The macOS Keychain is not available: unlock your login keychain/,
+    );
+  });
+
+  it.each([
+    [
+      'EACCES',
+      'open',
+      /^Seller Tray is not allowed to write its files on this computer\. Check that its folder/,
+    ],
+    ['ENOSPC', 'write', /^The disk is full, so Seller Tray could not save its files\. Free some space/],
+    ['EROFS', 'mkdir', /read-only disk/],
+    [
+      'EISDIR',
+      'rename',
+      /^Seller Tray could not read or write its files on this computer\. Try again; if it stays, send the log/,
+    ],
+  ])(
+    'says what a %s from the file system means for the user, its code and call in the details',
+    (code, syscall, words) => {
+      const error = Object.assign(
+        new Error(`${code}: failed, ${syscall} '/home/anna/.config/Seller Tray/config.json'`),
+        {
+          code,
+          syscall,
+        },
+      );
+      const explained = explainFailure(error);
+      expect(explained.message).toMatch(words);
+      expect(explained.message).not.toContain(code);
+      expect(explained.details).toEqual([
+        `Error code: ${code}`,
+        `File operation: ${syscall}`,
+        `Message: ${error.message}`,
+      ]);
+    },
+  );
+
+  it('says anything else went wrong in its own words, and keeps them as the detail', () => {
+    // A failure with a code but not from a file (here a socket's) is not taken for a file's.
+    const error = Object.assign(new Error('ECONNRESET: socket hang up'), {
+      code: 'ECONNRESET',
+      syscall: 'connect',
+    });
+    expect(explainFailure(error)).toEqual({
+      message: `Something went wrong: ${error.message}`,
+      details: [`Message: ${error.message}`],
+    });
   });
 });

@@ -7,6 +7,7 @@ import { capped, plainText } from '../../preload/marketplace-text';
 import type { Explained, FailureKind } from '../../preload/model';
 import { SellerApiError } from './api/errors';
 import { PaginationError } from './api/pagination';
+import { KeychainUnavailableError } from './secrets';
 
 export function failureKind(error: unknown): FailureKind {
   if (!(error instanceof SellerApiError)) return 'failing';
@@ -76,6 +77,9 @@ function apiDetails(error: SellerApiError): string[] {
 
 export function explainFailure(error: unknown): Explained {
   if (error instanceof SellerApiError) return { message: sentence(error), details: apiDetails(error) };
+  if (error instanceof KeychainUnavailableError) {
+    return { message: error.advice, details: [`Keychain error: ${error.reason}`] };
+  }
   const text = error instanceof Error ? error.message : String(error);
   if (error instanceof PaginationError) {
     return {
@@ -83,5 +87,58 @@ export function explainFailure(error: unknown): Explained {
       details: [`Message: ${text}`],
     };
   }
+  const file = fileFailure(error);
+  if (file) {
+    return {
+      message: FILE_WORDS[file.code] ?? FILE_TROUBLE,
+      details: [`Error code: ${file.code}`, `File operation: ${file.syscall}`, `Message: ${text}`],
+    };
+  }
   return { message: `Something went wrong: ${capped(plainText(text), 300)}`, details: [`Message: ${text}`] };
+}
+
+const LOG_ADVICE = 'if it stays, send the log (Settings → Open log folder) to your IT support.';
+const NOT_ALLOWED = `Seller Tray is not allowed to write its files on this computer. Check that its folder belongs to you and is writable, then try again; ${LOG_ADVICE}`;
+const FULL = 'The disk is full, so Seller Tray could not save its files. Free some space, then try again.';
+
+/** This computer's own files (settings, the store, the log) could not be read or written. */
+const FILE_WORDS: Readonly<Record<string, string>> = {
+  ENOSPC: FULL,
+  EDQUOT: FULL,
+  EACCES: NOT_ALLOWED,
+  EPERM: NOT_ALLOWED,
+  EROFS: `Seller Tray's folder is on a read-only disk, so it could not save its files; ${LOG_ADVICE}`,
+};
+const FILE_TROUBLE = `Seller Tray could not read or write its files on this computer. Try again; ${LOG_ADVICE}`;
+
+/** The file system calls whose failures are this computer's files' (not a network's). */
+const FILE_CALLS = new Set([
+  'open',
+  'close',
+  'read',
+  'write',
+  'rename',
+  'mkdir',
+  'rmdir',
+  'unlink',
+  'stat',
+  'lstat',
+  'fstat',
+  'fsync',
+  'copyfile',
+  'access',
+  'chmod',
+  'opendir',
+  'scandir',
+  'realpath',
+  'utime',
+]);
+
+/** Node's error from a file system call, with its code (EACCES, ENOSPC, …) and the call's name. */
+function fileFailure(error: unknown): { code: string; syscall: string } | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  return typeof code === 'string' && typeof syscall === 'string' && FILE_CALLS.has(syscall)
+    ? { code, syscall }
+    : undefined;
 }

@@ -82,13 +82,17 @@ function missingKeychainHint(platform: NodeJS.Platform): string {
  */
 export class KeychainUnavailableError extends Error {
   override readonly name = 'KeychainUnavailableError';
+  /** What to fix, in plain words (the window shows the reason behind "Details"). */
+  readonly advice: string;
+  /** What the keychain (or keytar) said. */
+  readonly reason: string;
 
   constructor(cause: unknown, platform: NodeJS.Platform = process.platform) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(
-      `${missingKeychainHint(platform)}; the client secret is never stored anywhere else. (Keychain error: ${reason})`,
-      { cause },
-    );
+    const advice = `${missingKeychainHint(platform)}; the client secret is never stored anywhere else.`;
+    super(`${advice} (Keychain error: ${reason})`, { cause });
+    this.advice = advice;
+    this.reason = reason;
   }
 }
 

@@ -486,7 +486,7 @@ export class SellerTrayService {
       return (await this.ports.secrets.get(owner)) !== undefined;
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
-      this.emit({ type: 'problem', message: error.message });
+      this.emit({ type: 'problem', ...explainFailure(error) });
       return false;
     }
   }
@@ -551,8 +551,8 @@ function toAnswerError(error: unknown): AnswerError {
   }
   if (error instanceof TransitionError) return { code: 'unusual-transition', message: error.message };
   if (error instanceof KeychainUnavailableError)
-    return { code: 'keychain-unavailable', message: error.message };
+    return { code: 'keychain-unavailable', ...explainFailure(error) };
   if (error instanceof SecretInputError) return { code: 'invalid-input', message: error.message };
   if (error instanceof SellerApiError) return { code: `api-${error.kind}`, ...explainFailure(error) };
-  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+  return { code: 'internal', ...explainFailure(error) };
 }

@@ -82,11 +82,6 @@ function fieldsOf(value: unknown): NonNullable<AnswerError['fields']> {
   );
 }
 
-/** The error code of a failure, or undefined when it has none. */
-export function errorCode(error: unknown): string | undefined {
-  return asBridgeCallError(error).code;
-}
-
 /**
  * `{ok: false, error: {code, message}}`. A `ConnectionTest` that failed is `{ok: false, reason,
  * message}`, an answer rather than an error: it has no `error` object, so it is not matched here.

@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import type { AppState } from '../../preload/contract';
 import { checkFoundText } from '../../preload/status-words';
-import { asBridgeCallError, call } from '../bridge/call';
+import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { connectionLabel, formatWhen, plural } from '../format';
 import { useNow } from '../hooks/useNow';
@@ -51,7 +51,7 @@ export function Header({
       onState(result.state);
       setFound(checkFoundText(result));
     } catch (failure) {
-      onError(asBridgeCallError(failure));
+      onError(explained(failure));
     } finally {
       setChecking(false);
     }

@@ -1,52 +1,86 @@
 // Pausing notifications from where people are: a Pause menu in the header (1 hour, 4 hours,
 // until tomorrow 08:00, until I resume), a banner with Resume while paused, and the same
 // choices in Settings. New orders still come into the inbox while paused; those that came are
-// summed up on resume. The choices are the tray menu's (preload/pause.ts).
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+// summed up on resume. The choices are the tray menu's (preload/pause.ts). A pause that fails
+// says so in plain words, its detail behind "Details": in the menu's panel and in Settings where
+// it was asked for; the banner's goes to the app's problems, so the banners never grow.
+import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { AppState } from '../../preload/contract';
+import type { Explained } from '../../preload/model';
 import { isUntilResumed, PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
-import { asBridgeCallError, call } from '../bridge/call';
+import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { formatWhen } from '../format';
 import { useNow } from '../hooks/useNow';
+import type { BannerProps } from './banner';
+import { ErrorAlert } from './ErrorAlert';
 
 /** "until 14:30", "until Nov 22, 2026, 8:00 AM", or "until you resume them". */
 function pauseEnd(until: Date, now: number): string {
   return isUntilResumed(until) ? 'until you resume them' : `until ${formatWhen(until.toISOString(), now)}`;
 }
 
-/** The pause as the state has it, and a way to change it that says what went wrong. */
-function usePause(state: AppState, onState: (state: AppState) => void) {
+/**
+ * The pause as the state has it, and a way to change it that says what went wrong: to `onError`
+ * if given, else in `failureAlert`.
+ */
+function usePause(
+  state: AppState,
+  onState: (state: AppState) => void,
+  onError?: (problem: Explained) => void,
+) {
   const bridge = useBridge();
   const now = useNow();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  async function pause(until: Date | null): Promise<void> {
+  const [error, setError] = useState<Explained | null>(null);
+  /** Whether the pause changed. */
+  async function pause(until: Date | null): Promise<boolean> {
     setBusy(true);
     setError(null);
     try {
       onState(
         await call(bridge, 'pauseNotifications', { until: until === null ? null : until.toISOString() }),
       );
+      return true;
     } catch (failure) {
-      setError(asBridgeCallError(failure).message);
+      (onError ?? setError)(explained(failure));
+      return false;
     } finally {
       setBusy(false);
     }
   }
-  return { until: pausedUntil(state.notificationsPausedUntil, now), now, busy, error, pause };
+  const dismissFailure = useCallback(() => setError(null), []);
+  const failureAlert = (
+    <ErrorAlert message={error?.message ?? null} details={error?.details} onDismiss={dismissFailure} />
+  );
+  return {
+    until: pausedUntil(state.notificationsPausedUntil, now),
+    now,
+    busy,
+    failureAlert,
+    dismissFailure,
+    pause,
+  };
 }
 
 /** The header's Pause button: one click opens the choices, one more pauses. */
 export function PauseMenu({ state, onState }: { state: AppState; onState: (state: AppState) => void }) {
-  const { until, busy, error, pause } = usePause(state, onState);
+  const { until, busy, failureAlert, dismissFailure, pause } = usePause(state, onState);
   const [open, setOpen] = useState(false);
+  /** The choice that failed: the focus goes back to it once it is enabled again. */
+  const [failedChoice, setFailedChoice] = useState<HTMLButtonElement | null>(null);
   const menuId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
+    if (!busy) failedChoice?.focus();
+  }, [busy, failedChoice]);
+
+  // The choices open afresh, without the failure of an earlier try.
+  useEffect(() => {
     if (!open) return;
+    dismissFailure();
     panelRef.current?.querySelector('button')?.focus();
     const closeOutside = (event: MouseEvent) => {
       const target = event.target as Node;
@@ -54,7 +88,7 @@ export function PauseMenu({ state, onState }: { state: AppState; onState: (state
     };
     document.addEventListener('mousedown', closeOutside);
     return () => document.removeEventListener('mousedown', closeOutside);
-  }, [open]);
+  }, [open, dismissFailure]);
 
   function close(): void {
     setOpen(false);
@@ -69,9 +103,14 @@ export function PauseMenu({ state, onState }: { state: AppState; onState: (state
     }
   }
 
-  async function choose(to: Date | null): Promise<void> {
-    await pause(to);
-    close();
+  /**
+   * Closes once the pause is made. A failed one leaves the choices open under its message, the
+   * focus back on the choice (disabled while it ran), so it can be tried again or closed with Escape.
+   */
+  async function choose(to: Date | null, chosen: HTMLButtonElement): Promise<void> {
+    setFailedChoice(null);
+    if (await pause(to)) close();
+    else setFailedChoice(chosen);
   }
 
   return (
@@ -93,32 +132,32 @@ export function PauseMenu({ state, onState }: { state: AppState; onState: (state
         <ul className="plain">
           {PAUSE_CHOICES.map((choice) => (
             <li key={choice.label}>
-              <button type="button" disabled={busy} onClick={() => void choose(choice.until(new Date()))}>
+              <button
+                type="button"
+                disabled={busy}
+                onClick={(e) => void choose(choice.until(new Date()), e.currentTarget)}
+              >
                 {choice.label}
               </button>
             </li>
           ))}
           {until && (
             <li>
-              <button type="button" disabled={busy} onClick={() => void choose(null)}>
+              <button type="button" disabled={busy} onClick={(e) => void choose(null, e.currentTarget)}>
                 Resume now
               </button>
             </li>
           )}
         </ul>
-        {error && (
-          <p className="error-text" role="alert">
-            {error}
-          </p>
-        )}
+        {failureAlert}
       </div>
     </div>
   );
 }
 
-/** While paused: a banner that says until when, with Resume. */
-export function PausedBanner({ state, onState }: { state: AppState; onState: (state: AppState) => void }) {
-  const { until, now, busy, error, pause } = usePause(state, onState);
+/** While paused: a banner that says until when, with Resume; a failed Resume goes to `onError`. */
+export function PausedBanner({ state, onState, onError }: BannerProps) {
+  const { until, now, busy, pause } = usePause(state, onState, onError);
   if (!until) return null;
   return (
     <div className="paused-banner" role="status">
@@ -129,18 +168,13 @@ export function PausedBanner({ state, onState }: { state: AppState; onState: (st
       <button type="button" disabled={busy} onClick={() => void pause(null)}>
         Resume
       </button>
-      {error && (
-        <span className="error-text" role="alert">
-          {error}
-        </span>
-      )}
     </div>
   );
 }
 
 /** The same choices in Settings, with the pause said in full. */
 export function PauseControl({ state, onState }: { state: AppState; onState: (state: AppState) => void }) {
-  const { until, now, busy, error, pause } = usePause(state, onState);
+  const { until, now, busy, failureAlert, pause } = usePause(state, onState);
   return (
     <fieldset className="pause-control">
       <legend>Pause notifications</legend>
@@ -162,11 +196,7 @@ export function PauseControl({ state, onState }: { state: AppState; onState: (st
           Resume notifications
         </button>
       </div>
-      {error && (
-        <p className="error-text" role="alert">
-          {error}
-        </p>
-      )}
+      {failureAlert}
     </fieldset>
   );
 }

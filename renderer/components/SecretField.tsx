@@ -1,20 +1,24 @@
 // Replacing the client secret. Write-only: the secret goes to the keychain and nothing ever
 // reads it back into the window; the field empties once it is stored. As on onboarding, the
 // marketplace is asked first: a secret it rejects is not stored, and one it could not check
-// (out of reach) only when the user says so.
+// (out of reach) only when the user says so. An empty field is the field's own error; a failed
+// call (a keychain that cannot be reached) says what to do, its detail behind "Details".
 import { type FormEvent, useId, useState } from 'react';
 import { type AppState, type ConnectionTest, LIMITS } from '../../preload/contract';
-import { asBridgeCallError, call } from '../bridge/call';
+import type { Explained } from '../../preload/model';
+import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { saveVerdict, UNCHECKED_OFFER } from '../connection-check';
 import { ConnectionTestResult } from './ConnectionTestResult';
+import { ErrorAlert } from './ErrorAlert';
 
 export function SecretField({ state, onState }: { state: AppState; onState: (state: AppState) => void }) {
   const bridge = useBridge();
   const [secret, setSecret] = useState('');
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Explained | null>(null);
   const [refusal, setRefusal] = useState<ConnectionTest | null>(null);
   const [offerUnchecked, setOfferUnchecked] = useState(false);
   const inputId = useId();
@@ -23,14 +27,15 @@ export function SecretField({ state, onState }: { state: AppState; onState: (sta
 
   async function attempt(work: () => Promise<void>): Promise<void> {
     setMessage(null);
-    setError(null);
+    setInvalid(null);
+    setFailure(null);
     setRefusal(null);
     setOfferUnchecked(false);
     setBusy(true);
     try {
       await work();
-    } catch (failure) {
-      setError(asBridgeCallError(failure).message);
+    } catch (error) {
+      setFailure(explained(error));
     } finally {
       setBusy(false);
     }
@@ -47,7 +52,8 @@ export function SecretField({ state, onState }: { state: AppState; onState: (sta
     event.preventDefault();
     if (secret === '') {
       setMessage(null);
-      setError('Enter the new client secret first.');
+      setFailure(null);
+      setInvalid('Enter the new client secret first.');
       return;
     }
     await attempt(async () => {
@@ -86,14 +92,14 @@ export function SecretField({ state, onState }: { state: AppState; onState: (sta
         spellCheck={false}
         maxLength={LIMITS.secret}
         disabled={demo}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
+        aria-invalid={invalid ? true : undefined}
+        aria-describedby={invalid ? errorId : undefined}
         value={secret}
         onChange={(event) => setSecret(event.target.value)}
       />
-      {error && (
+      {invalid && (
         <p className="error-text" id={errorId} role="alert">
-          {error}
+          {invalid}
         </p>
       )}
       <div className="form-actions">
@@ -101,6 +107,11 @@ export function SecretField({ state, onState }: { state: AppState; onState: (sta
           {busy ? 'Checking…' : 'Replace secret'}
         </button>
       </div>
+      <ErrorAlert
+        message={failure?.message ?? null}
+        details={failure?.details}
+        onDismiss={() => setFailure(null)}
+      />
       {refusal && <ConnectionTestResult result={refusal} note="The secret was not stored." />}
       {offerUnchecked && (
         <div className="unchecked-offer">

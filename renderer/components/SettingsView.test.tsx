@@ -3,11 +3,19 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppState } from '../../preload/contract';
 import { tomorrowMorning, UNTIL_RESUMED } from '../../preload/pause';
+import {
+  bridgeFailure,
+  expectExplainedOneClickAway,
+  settingsWriteProblem,
+} from '../../test/support/renderer/error-details';
 import { appState, createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
 import { renderWithBridge } from '../../test/support/renderer/render';
 import { SettingsView } from './SettingsView';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 async function renderSettings(state: AppState = appState()) {
   const bridge = createFakeBridge({ state });
@@ -219,6 +227,26 @@ describe('SettingsView', () => {
     });
     fireEvent.click(screen.getByRole('button', { name: 'Open log folder' }));
     expect((await screen.findByRole('alert')).textContent).toContain('could not be opened');
+  });
+
+  it('says why leaving the demo failed beside its button, the detail one click away, and stays in the demo', async () => {
+    const bridge = createFakeBridge({ state: appState({ setup: 'demo' }), settings: { demoMode: true } });
+    bridge.handle('setSettings', () => {
+      throw bridgeFailure('internal', settingsWriteProblem());
+    });
+    const onState = vi.fn();
+    renderWithBridge(bridge, <SettingsView state={bridge.state} onState={onState} />);
+    const leave = await screen.findByRole('button', { name: 'Leave the demo' });
+    fireEvent.click(leave);
+
+    const note = leave.closest('.demo-note') as HTMLElement;
+    const alert = await within(note).findByRole('alert');
+    expect(leave).toHaveProperty('disabled', false);
+    expect(onState).not.toHaveBeenCalled();
+    expect(bridge.callsOf('setSettings')).toEqual([{ demoMode: false }]);
+    await expectExplainedOneClickAway(alert, settingsWriteProblem());
+    fireEvent.click(within(alert).getByRole('button', { name: 'Dismiss this message' }));
+    expect(within(note).queryByRole('alert')).toBeNull();
   });
 
   it('shows demo mode as read-only', async () => {

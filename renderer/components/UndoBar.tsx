@@ -147,8 +147,8 @@ function UndoBar({
     focusOutcome.current = false;
     const focused = document.activeElement;
     const lost = !focused || focused === document.body || barRef.current?.contains(focused);
-    // The outcome's only icon button is its Dismiss (the bar's own, or the failure alert's).
-    if (lost) barRef.current?.querySelector<HTMLButtonElement>('.icon-button')?.focus();
+    // The outcome's Dismiss: the bar's own ("Dismiss"), or the failure alert's ("Dismiss this message").
+    if (lost) barRef.current?.querySelector<HTMLButtonElement>('button[aria-label^="Dismiss"]')?.focus();
   }, [outcome]);
 
   useEffect(() => {

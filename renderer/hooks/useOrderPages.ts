@@ -3,7 +3,8 @@
 // (new orders, a mark) reads the loaded pages again, keeping what is shown until they answer.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OrderListItem, OrderPage } from '../../preload/contract';
-import { asBridgeCallError, type BridgeCallError, call } from '../bridge/call';
+import type { Explained } from '../../preload/model';
+import { call, explained } from '../bridge/call';
 import type { useBridge } from '../bridge/context';
 import type { InboxQuery, InboxSort } from '../components/inbox-query';
 
@@ -17,7 +18,7 @@ export interface OrderPages {
   /** The unopened arrivals that match, with their place in the list. */
   unopened: OrderPage['unopened'];
   /** Why the last page could not be read, with its detail. */
-  error: BridgeCallError | null;
+  error: Explained | null;
   rowAt(index: number): OrderListItem | undefined;
   indexOf(orderId: string): number;
   /** Asks for the pages holding rows `from` to `to` (the rows in view). */
@@ -32,7 +33,7 @@ export function useOrderPages(
 ): OrderPages {
   const [pages, setPages] = useState<ReadonlyMap<number, OrderListItem[]>>(new Map());
   const [counts, setCounts] = useState<Pick<OrderPage, 'total' | 'waiting' | 'unopened'> | null>(null);
-  const [error, setError] = useState<BridgeCallError | null>(null);
+  const [error, setError] = useState<Explained | null>(null);
   const generation = useRef(0);
   const requested = useRef(new Set<number>());
 
@@ -49,7 +50,7 @@ export function useOrderPages(
         (failure: unknown) => {
           if (mine !== generation.current) return;
           requested.current.delete(page);
-          setError(asBridgeCallError(failure));
+          setError(explained(failure));
         },
       );
     },

@@ -45,6 +45,7 @@ interface App {
   service: SellerTrayService;
   events: ServiceEvent[];
   preview: Preview;
+  settingsFile: string;
 }
 const running: { app: App; dir: string }[] = [];
 afterEach(async () => {
@@ -96,7 +97,7 @@ async function openApp(
     viewport: options.viewport ?? { width: 1100, height: 800 },
     locale: options.locale ?? 'en-US',
   });
-  const app = { page, service, events, preview };
+  const app = { page, service, events, preview, settingsFile: settings.path };
   running.push({ app, dir });
   await page.goto(preview.url);
   return app;
@@ -171,7 +172,7 @@ describe.each([
   }, 60_000);
 
   it('inbox, order, settings and diagnosis pass axe-core', async () => {
-    const { page, service } = await openApp({ configured: true, colorScheme, viewport });
+    const { page, service, settingsFile } = await openApp({ configured: true, colorScheme, viewport });
     await page.getByRole('listbox', { name: 'Orders' }).getByRole('option').first().waitFor();
     await admin(sim.url, 'POST', 'purchases', {
       order: { buyerCustomerParty: { party: { partyName: 'Nordlicht Analytics GmbH & Co. KG' } } },
@@ -215,12 +216,36 @@ describe.each([
     await page.getByRole('button', { name: 'Check now' }).click();
     await page.getByRole('alert').filter({ hasText: 'having problems' }).waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, `inbox-banners-${colorScheme}-${size}.png`) });
-    const top = await page.evaluate(() => {
-      const box = (selector: string) => document.querySelector(selector)?.getBoundingClientRect().height ?? 0;
-      return box('.app-header') + box('.banners');
-    });
-    expect(top).toBeLessThanOrEqual(viewport.height / 4);
+    const top = () =>
+      page.evaluate(() => {
+        const box = (selector: string) =>
+          document.querySelector(selector)?.getBoundingClientRect().height ?? 0;
+        return box('.app-header') + box('.banners');
+      });
+    expect(await top()).toBeLessThanOrEqual(viewport.height / 4);
     await check(page, 'inbox-banners');
+
+    // Resume failing as well (the settings file turned into a folder cannot be written): it is
+    // said under the banners, which keep their size, its detail behind Details.
+    await rm(settingsFile);
+    await mkdir(settingsFile);
+    await page.locator('.paused-banner').getByRole('button', { name: 'Resume' }).click();
+    const failed = page
+      .locator('.problems')
+      .getByRole('alert')
+      .filter({ hasText: 'could not read or write its files' });
+    await failed.getByRole('button', { name: 'Details' }).click();
+    await failed.getByText(/^Message: EISDIR/).waitFor();
+    expect(await top()).toBeLessThanOrEqual(viewport.height / 4);
+    await check(page, 'inbox-resume-failed');
+    // And from the header's menu: said in its panel, which floats over the page.
+    await page.getByRole('button', { name: 'Paused notifications' }).click();
+    await page.getByRole('button', { name: 'For 1 hour' }).click();
+    const inMenu = page.locator('.pause-panel').getByRole('alert');
+    await inMenu.getByRole('button', { name: 'Details' }).click();
+    await inMenu.getByText(/^Message: EISDIR/).waitFor();
+    expect(await top()).toBeLessThanOrEqual(viewport.height / 4);
+    await check(page, 'inbox-pause-failed');
   }, 90_000);
 });
 

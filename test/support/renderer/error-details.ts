@@ -1,11 +1,12 @@
-// A failed marketplace call as the service answers it over the bridge or keeps it on an outbox
-// item (its words from main/core/failure-words.ts), and the check that a view shows it as people
-// should see it: the plain message, the technical lines behind a collapsed "Details", and a
-// Copy of them all.
+// A failed call as the service answers it over the bridge or keeps it on an outbox item (its
+// words from main/core/failure-words.ts): a marketplace call, a keychain out of reach, a file
+// that could not be written. And the check that a view shows it as people should see it: the
+// plain message, the technical lines behind a collapsed "Details", and a Copy of them all.
 import { fireEvent, within } from '@testing-library/react';
 import { expect, vi } from 'vitest';
 import { SellerApiError } from '../../../main/core/api/errors';
 import { explainFailure } from '../../../main/core/failure-words';
+import { KeychainUnavailableError } from '../../../main/core/secrets';
 import type { Explained } from '../../../preload/model';
 import { FakeBridgeError } from './fake-bridge';
 
@@ -32,8 +33,29 @@ export function apiProblem(operation: string, status: FailedStatus = 503): Expla
 
 /** A 503 of `operation`, as the service's bridge answer carries it. */
 export function apiFailure(operation: string): FakeBridgeError {
-  const { message, details } = apiProblem(operation);
-  return new FakeBridgeError('api-http', message, details);
+  return bridgeFailure('api-http', apiProblem(operation));
+}
+
+/** The keychain's own words when Secret Service cannot be reached (what D-Bus says without a session). */
+export const KEYCHAIN_ERROR = 'Cannot autolaunch D-Bus without X11 $DISPLAY';
+
+/** Storing a secret on Linux without a keychain, in the service's words. */
+export function keychainProblem(): Explained {
+  return explainFailure(new KeychainUnavailableError(new Error(KEYCHAIN_ERROR), 'linux'));
+}
+
+/** A settings file that could not be written: a failure with no words of its own, as the service words it. */
+export function settingsWriteProblem(): Explained {
+  const error = Object.assign(
+    new Error("EACCES: permission denied, open '/home/anna/.config/Seller Tray/config.json'"),
+    { code: 'EACCES' },
+  );
+  return explainFailure(error);
+}
+
+/** `problem` as the service's bridge answer carries it, under `code`. */
+export function bridgeFailure(code: string, { message, details }: Explained): FakeBridgeError {
+  return new FakeBridgeError(code, message, details);
 }
 
 /**
@@ -46,19 +68,39 @@ export async function expectDetailsOneClickAway(
   operation: string,
   status: FailedStatus = 503,
 ): Promise<void> {
-  const writeText = vi.fn().mockResolvedValue(undefined);
-  vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
   const lines = [
     `Operation: ${operation}`,
     `HTTP status: ${status} ${ANSWERS[status].errorCode}`,
     `Request id: ${FAILED_REQUEST_ID}`,
   ];
+  await expectBehindDetails(alert, failure.message, lines, new RegExp(`HTTP|${status}|request id`, 'i'));
+}
+
+/**
+ * `alert` says `problem` in plain words, and every one of its detail lines is behind a collapsed
+ * "Details" that opens, and whose Copy puts the message and every line on the clipboard: for a
+ * failure with no HTTP status, whose lines are its own (a keychain's error, a file's).
+ */
+export async function expectExplainedOneClickAway(alert: HTMLElement, problem: Explained): Promise<void> {
+  expect(problem.details.length).toBeGreaterThan(0);
+  await expectBehindDetails(alert, problem.message, problem.details);
+}
+
+async function expectBehindDetails(
+  alert: HTMLElement,
+  message: string,
+  lines: string[],
+  notShown?: RegExp,
+): Promise<void> {
+  const writeText = vi.fn().mockResolvedValue(undefined);
+  vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
 
   const toggle = within(alert).getByRole('button', { name: 'Details' });
   const disclosure = document.getElementById(toggle.getAttribute('aria-controls') ?? '');
   const visible = alert.textContent?.replace(disclosure?.textContent ?? '', '');
-  expect(visible).toContain(failure.message);
-  expect(visible).not.toMatch(new RegExp(`HTTP|${status}|request id`, 'i'));
+  expect(visible).toContain(message);
+  for (const line of lines) expect(visible).not.toContain(line);
+  if (notShown) expect(visible).not.toMatch(notShown);
   expect(toggle.getAttribute('aria-expanded')).toBe('false');
   expect(disclosure?.hidden).toBe(true);
 
@@ -73,6 +115,6 @@ export async function expectDetailsOneClickAway(
   fireEvent.click(within(disclosure as HTMLElement).getByRole('button', { name: 'Copy the details' }));
   await vi.waitFor(() => expect(writeText).toHaveBeenCalledOnce());
   const copied = String(writeText.mock.calls[0]?.[0]).split('\n');
-  expect(copied[0]).toContain(failure.message);
+  expect(copied[0]).toContain(message);
   expect(copied).toEqual(expect.arrayContaining(lines));
 }
