@@ -143,12 +143,11 @@ function Shell() {
 
   const problemList = (
     <div className="problems">
-      {problems.map(({ message, details }) => (
+      {problems.map((problem) => (
         <ErrorAlert
-          key={message}
-          message={message}
-          details={details}
-          onDismiss={() => setProblems((shown) => shown.filter((p) => p.message !== message))}
+          key={problem.message}
+          problem={problem}
+          onDismiss={() => setProblems((shown) => shown.filter((p) => p.message !== problem.message))}
         />
       ))}
     </div>
@@ -160,8 +159,7 @@ function Shell() {
         {loadError ? (
           <>
             <ErrorAlert
-              message={`Seller Tray could not start: ${loadError.message}`}
-              details={loadError.details}
+              problem={{ ...loadError, message: `Seller Tray could not start: ${loadError.message}` }}
             />
             <button type="button" onClick={loadState}>
               Try again
@@ -195,7 +193,7 @@ function Shell() {
         onError={addProblem}
       />
       <div className="banners">
-        {state.problem && <ErrorAlert message={state.problem.message} details={state.problem.details} />}
+        {state.problem && <ErrorAlert problem={state.problem} />}
         <PausedBanner state={state} onState={setState} onError={addProblem} />
         <DemoBanner state={state} onState={setState} onError={addProblem} />
       </div>

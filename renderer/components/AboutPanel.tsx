@@ -45,16 +45,8 @@ export function AboutPanel() {
   return (
     <section className="about" aria-labelledby={headingId}>
       <h3 id={headingId}>About Seller Tray</h3>
-      <ErrorAlert
-        message={loadError?.message ?? null}
-        details={loadError?.details}
-        onDismiss={() => setLoadError(null)}
-      />
-      <ErrorAlert
-        message={check.error?.message ?? null}
-        details={check.error?.details}
-        onDismiss={check.dismissError}
-      />
+      <ErrorAlert problem={loadError} onDismiss={() => setLoadError(null)} />
+      <ErrorAlert problem={check.error} onDismiss={check.dismissError} />
       {status && (
         <>
           <FieldList

@@ -37,11 +37,7 @@ export function LeaveDemoButton({
       <button type="button" disabled={busy} onClick={() => void leave()}>
         {busy ? 'Leaving the demo…' : 'Leave the demo'}
       </button>
-      <ErrorAlert
-        message={error?.message ?? null}
-        details={error?.details}
-        onDismiss={() => setError(null)}
-      />
+      <ErrorAlert problem={error} onDismiss={() => setError(null)} />
     </>
   );
 }

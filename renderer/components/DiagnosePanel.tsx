@@ -19,7 +19,7 @@ export function DiagnosePanel() {
       <button type="button" onClick={() => void run()} disabled={busy}>
         {busy ? 'Diagnosing…' : 'Diagnose connection'}
       </button>
-      <ErrorAlert message={error?.message ?? null} details={error?.details} onDismiss={dismissError} />
+      <ErrorAlert problem={error} onDismiss={dismissError} />
       {result && (
         <>
           <p role="status">

@@ -8,20 +8,20 @@ import { CopyButton } from './CopyButton';
 import { ServerText } from './ServerText';
 
 export function ErrorAlert({
-  message,
-  details,
+  problem,
   onDismiss,
   id,
 }: {
-  message: string | null;
-  details?: readonly string[] | undefined;
+  /** A failure as explained (preload/model.ts `Explained`) or a message alone; nothing is shown without one. */
+  problem: { message: string; details?: readonly string[] | undefined } | null | undefined;
   onDismiss?: (() => void) | undefined;
   /** For a field's `aria-describedby`. */
   id?: string | undefined;
 }) {
   const [open, setOpen] = useState(false);
   const detailsId = useId();
-  if (!message) return null;
+  if (!problem?.message) return null;
+  const { message, details } = problem;
   const hasDetails = details !== undefined && details.length > 0;
   return (
     <div className="alert" role="alert" id={id}>

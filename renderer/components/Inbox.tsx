@@ -252,7 +252,7 @@ export function Inbox({
           </label>
         ))}
       </fieldset>
-      <ErrorAlert message={orders.error?.message ?? null} details={orders.error?.details} />
+      <ErrorAlert problem={orders.error} />
       <p className="inbox-count" role="status">
         {orders.total === null
           ? 'Loading orders…'

@@ -20,7 +20,7 @@ export function LogFolderPanel() {
       <button type="button" onClick={() => void run()}>
         Open log folder
       </button>
-      <ErrorAlert message={error?.message ?? null} details={error?.details} onDismiss={dismissError} />
+      <ErrorAlert problem={error} onDismiss={dismissError} />
       <p role="status">
         {folder && (
           <>

@@ -214,11 +214,7 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
           </button>
         </div>
       )}
-      <ErrorAlert
-        message={error?.message ?? null}
-        details={error?.details}
-        onDismiss={() => setError(null)}
-      />
+      <ErrorAlert problem={error} onDismiss={() => setError(null)} />
       <div className="demo-offer">
         <p>No credentials yet? See how it works on a built-in demo marketplace.</p>
         <button type="button" disabled={busy !== null} onClick={() => void startDemo()}>

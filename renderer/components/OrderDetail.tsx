@@ -152,14 +152,10 @@ export function OrderDetail({
       {back}
       {facts && <OrderHeader ref={headingRef} facts={facts} />}
       {view || !error ? (
-        <ErrorAlert
-          message={error?.message ?? null}
-          details={error?.details}
-          onDismiss={() => setError(null)}
-        />
+        <ErrorAlert problem={error} onDismiss={() => setError(null)} />
       ) : (
         <>
-          <ErrorAlert message={error.message} details={error.details} />
+          <ErrorAlert problem={error} />
           <button type="button" onClick={() => void load()}>
             Try again
           </button>

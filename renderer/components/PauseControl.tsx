@@ -50,9 +50,7 @@ function usePause(
     }
   }
   const dismissFailure = useCallback(() => setError(null), []);
-  const failureAlert = (
-    <ErrorAlert message={error?.message ?? null} details={error?.details} onDismiss={dismissFailure} />
-  );
+  const failureAlert = <ErrorAlert problem={error} onDismiss={dismissFailure} />;
   return {
     until: pausedUntil(state.notificationsPausedUntil, now),
     now,

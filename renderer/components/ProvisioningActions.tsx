@@ -234,11 +234,7 @@ export function ProvisioningActions({
           </>
         )}
       </p>
-      <ErrorAlert
-        message={error?.message ?? null}
-        details={error?.details}
-        onDismiss={() => setError(null)}
-      />
+      <ErrorAlert problem={error} onDismiss={() => setError(null)} />
       {confirming && (
         <ConfirmDialog
           title={`Mark this order ${statusLabel(confirming.target)}?`}

@@ -75,7 +75,7 @@ export function ProvisioningHistory({
                     </button>
                   </div>
                 )}
-                {item.problem && <ErrorAlert message={item.problem.message} details={item.problem.details} />}
+                {item.problem && <ErrorAlert problem={item.problem} />}
                 {item.state === 'failed' && (
                   <div className="timeline-actions">
                     <button

@@ -107,11 +107,7 @@ export function SecretField({ state, onState }: { state: AppState; onState: (sta
           {busy ? 'Checking…' : 'Replace secret'}
         </button>
       </div>
-      <ErrorAlert
-        message={failure?.message ?? null}
-        details={failure?.details}
-        onDismiss={() => setFailure(null)}
-      />
+      <ErrorAlert problem={failure} onDismiss={() => setFailure(null)} />
       {refusal && <ConnectionTestResult result={refusal} note="The secret was not stored." />}
       {offerUnchecked && (
         <div className="unchecked-offer">

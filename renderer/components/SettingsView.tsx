@@ -166,7 +166,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
       <h2 id={ids.heading}>Settings</h2>
       {!draft || !settings ? (
         error ? (
-          <ErrorAlert message={error.message} details={error.details} />
+          <ErrorAlert problem={error} />
         ) : (
           <p role="status">Loading the settings…</p>
         )
@@ -342,12 +342,13 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
             <div id={ids.error}>
               {error && (
                 <ErrorAlert
-                  message={
-                    error.fields.size > 0
-                      ? 'Some settings were not saved: see the fields marked above.'
-                      : error.message
-                  }
-                  details={error.details}
+                  problem={{
+                    message:
+                      error.fields.size > 0
+                        ? 'Some settings were not saved: see the fields marked above.'
+                        : error.message,
+                    details: error.details,
+                  }}
                   onDismiss={() => setError(null)}
                 />
               )}

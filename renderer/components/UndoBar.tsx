@@ -211,7 +211,7 @@ function UndoBar({
           </button>
         </>
       )}
-      {failed && <ErrorAlert message={failed.message} details={failed.details} onDismiss={onDismiss} />}
+      {failed && <ErrorAlert problem={failed} onDismiss={onDismiss} />}
       {said && (
         <button type="button" className="icon-button" aria-label="Dismiss" onClick={onDismiss}>
           ×
