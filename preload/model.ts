@@ -87,7 +87,8 @@ export type UndoOutcome =
 /** An order as the window shows it. */
 export interface OrderDetail {
   order: Order;
-  licenses: License[];
+  /** Null while they have not been read from the marketplace (it did not answer yet). */
+  licenses: License[] | null;
   history: MarketplaceEvent[];
   outbox: OutboxItem[];
   status: string | undefined;

@@ -98,6 +98,8 @@ export class SellerCore {
   private stopped = false;
   private closing: Promise<void> | undefined;
   private updated = new Set<string>();
+  /** When an open last refreshed each order (see openRefreshDue). */
+  private readonly openRefreshes = new Map<string, number>();
   private connection: Connection = 'starting';
   private lastSuccessfulPoll: string | null = null;
   private lastError: string | null = null;
@@ -230,28 +232,32 @@ export class SellerCore {
   }
 
   /**
-   * An order from the store, at once, refreshed in the background ("orders-updated" tells when).
-   * An order never fetched yet is fetched now; that fails when the marketplace does not answer.
+   * An order from the store, at once. Opening it refreshes it from the marketplace at most once a
+   * poll interval (a view reloads the order on every change it is told of, so refreshing on every
+   * read would feed on itself); "orders-updated" tells when the refresh changed something. An order
+   * never fetched yet is fetched now; that fails when the marketplace does not answer.
    */
   async order(orderId: string): Promise<OrderDetail> {
     this.store.markOpened(orderId, this.isoNow());
     let stored = this.store.storedOrder(orderId);
-    if (stored?.document === undefined || stored.licenses === undefined) {
+    // A document without its licenses (read from the orders listing) has not been fetched whole yet.
+    const due = this.openRefreshDue(orderId, stored?.licenses === undefined ? null : stored.fetchedAt);
+    if (stored?.document === undefined || (due && stored.licenses === undefined)) {
       const failure = await this.fetcher.refresh(orderId).then(
         () => undefined,
         (error: unknown) => error,
       );
       stored = this.store.storedOrder(orderId);
       if (stored?.document === undefined) throw failure;
-    } else {
+    } else if (due) {
       this.fetcher.refresh(orderId).then(
         () => this.emitUpdated(),
-        () => this.emit({ type: 'orders-updated', orderIds: [orderId] }),
+        () => this.emitUpdated(),
       );
     }
     return {
       order: stored.document,
-      licenses: stored.licenses ?? [],
+      licenses: stored.licenses ?? null,
       history: this.store.history(orderId),
       outbox: this.outbox.forOrder(orderId),
       status: stored.status,
@@ -497,15 +503,31 @@ export class SellerCore {
     try {
       const order = await this.ports.client.getOrder(orderId);
       const licenses = await this.ports.client.listLicenses(orderId);
-      this.store.atomically(() => {
-        this.store.saveOrder(orderId, order, licenses.items, this.isoNow());
+      const changed = this.store.atomically(() => {
         this.store.setAside(licenses.unreadable, this.isoNow());
+        return this.store.saveOrder(orderId, order, licenses.items, this.isoNow());
       });
-      this.updated.add(orderId);
+      if (changed) this.updated.add(orderId);
     } catch (error) {
-      this.store.markFetchFailed(orderId, error instanceof Error ? error.message : String(error));
+      if (this.store.markFetchFailed(orderId, error instanceof Error ? error.message : String(error))) {
+        this.updated.add(orderId);
+      }
       throw error;
     }
+  }
+
+  /**
+   * Whether opening an order should refresh it: not when it was fetched, or an open tried to, within
+   * the poll interval. Records the try.
+   */
+  private openRefreshDue(orderId: string, fetchedAt: string | null): boolean {
+    const now = this.now();
+    const interval = this.ports.settings().pollIntervalSeconds * 1000;
+    for (const [id, at] of this.openRefreshes) if (now - at >= interval) this.openRefreshes.delete(id);
+    const fetched = fetchedAt === null ? Number.NaN : Date.parse(fetchedAt);
+    if (this.openRefreshes.has(orderId) || now - fetched < interval) return false;
+    this.openRefreshes.set(orderId, now);
+    return true;
   }
 
   /** What notifications say of orders, from the store; an order not fetched yet is still told. */

@@ -8,7 +8,14 @@ import { EmailAddress } from './ContactLink';
 import { CopyButton } from './CopyButton';
 import { ServerText } from './ServerText';
 
-export function Licenses({ licenses }: { licenses: License[] }) {
+export function Licenses({ licenses }: { licenses: License[] | null }) {
+  if (licenses === null) {
+    return (
+      <p className="muted">
+        Licenses not loaded yet: the marketplace has not answered. They show when it does.
+      </p>
+    );
+  }
   if (licenses.length === 0) return <p className="muted">No licenses for this order yet.</p>;
   const emails = licenses.flatMap((license) =>
     license.electronicMail ? [plainText(license.electronicMail)] : [],

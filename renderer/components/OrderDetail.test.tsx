@@ -244,11 +244,17 @@ describe('OrderDetail', () => {
     expect(email.querySelectorAll('wbr')).toHaveLength(2); // after "@" and after "acme."
   });
 
+  it('says licenses not read yet are not loaded, rather than that there are none', async () => {
+    await renderOrder({ ...fullView(), licenses: null });
+    expect(screen.getByText(/Licenses not loaded yet/)).toBeTruthy();
+    expect(screen.queryByText('No licenses for this order yet.')).toBeNull();
+  });
+
   it('lists the license e-mails first, to copy one or all', async () => {
     const writeText = vi.fn().mockResolvedValue(undefined);
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
     const view = fullView();
-    view.licenses.push({ licenseId: 'lic-2', electronicMail: 'second.admin@acme.example' });
+    view.licenses?.push({ licenseId: 'lic-2', electronicMail: 'second.admin@acme.example' });
     await renderOrder(view);
     const licenses = within(list('Licenses')).getAllByRole('listitem');
     expect(licenses.map((l) => l.firstElementChild?.textContent)).toEqual([

@@ -289,11 +289,22 @@ export class AccountStore {
 
   // --- Orders ---------------------------------------------------------------------------------
 
-  /** Stores a fetched order and its licenses; it is then fresh until its events change. */
-  saveOrder(orderId: string, order: Order, licenses: License[], now: string): void {
-    this.atomically(() => {
+  /**
+   * Stores a fetched order and its licenses; it is then fresh until its events change. Answers
+   * whether what a view shows of it changed (document, licenses, or a failure now gone).
+   */
+  saveOrder(orderId: string, order: Order, licenses: License[], now: string): boolean {
+    return this.atomically(() => {
       this.sql('INSERT OR IGNORE INTO orders (order_id) VALUES (?)').run(orderId);
+      const before = this.sql('SELECT document, licenses, fetch_error FROM orders WHERE order_id = ?').get(
+        orderId,
+      ) as { document: string | null; licenses: string | null; fetch_error: string | null };
       this.storeDocument(orderId, order, licenses, now);
+      return (
+        before.document !== JSON.stringify(order) ||
+        before.licenses !== JSON.stringify(licenses) ||
+        before.fetch_error !== null
+      );
     });
   }
 
@@ -337,9 +348,12 @@ export class AccountStore {
     this.indexForSearch(orderId, order, licenses);
   }
 
-  /** A fetch failed: the stored order (if any) stays; the reason shows beside it. */
-  markFetchFailed(orderId: string, reason: string): void {
-    this.sql('UPDATE orders SET fetch_error = ? WHERE order_id = ?').run(reason, orderId);
+  /** A fetch failed: the stored order (if any) stays; the reason shows beside it. Answers whether it is a new reason. */
+  markFetchFailed(orderId: string, reason: string): boolean {
+    const { changes } = this.sql(
+      'UPDATE orders SET fetch_error = ? WHERE order_id = ? AND fetch_error IS NOT ?',
+    ).run(reason, orderId, reason);
+    return Number(changes) > 0;
   }
 
   /** Orders to fetch (new, changed, or failed before), newest first, less those in `skip`. */
