@@ -71,8 +71,24 @@ export interface OutboxItem {
   problem?: Explained | undefined;
   /** The stored event, once the server confirmed it. */
   eventId?: string | undefined;
+  /** When the marketplace accepted the post (ISO time). */
+  sentAt?: string | undefined;
   /** Held until this moment (ISO time), so it can be undone; absent: sent at once (preload/hold.ts). */
   notBefore?: string | undefined;
+}
+
+/**
+ * A status marked here that has left the outbox, kept a while so that every view can say what
+ * became of it: undone before it was sent, or confirmed (the marketplace's history lists it).
+ */
+export interface SettledMark {
+  requestId: string;
+  orderId: string;
+  statusCode: MarkableStatus;
+  createdAt: string;
+  outcome: 'undone' | 'confirmed';
+  /** When it was undone or read back (ISO time). */
+  settledAt: string;
 }
 
 /** What undoing a marked status came to (main/core/outbox.ts). */
@@ -91,6 +107,8 @@ export interface OrderDetail {
   licenses: License[] | null;
   history: MarketplaceEvent[];
   outbox: OutboxItem[];
+  /** This order's marks that left the outbox lately (undone or confirmed), oldest first. */
+  settled: SettledMark[];
   status: string | undefined;
   /** When the order shown was fetched from the marketplace. */
   fetchedAt: string | null;

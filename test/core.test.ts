@@ -176,6 +176,28 @@ describe('marking a status', () => {
     expect(detail.licenses?.length).toBeGreaterThan(0);
   });
 
+  it('tells what became of each mark: undone, or sent with its time and then confirmed', async () => {
+    const a = await laptop({ settings: { undoSeconds: 10 } });
+    const orderId = await waitingOrder(a);
+    const held = a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Oops' });
+    expect(a.core.undoMark(held.requestId)).toBe('undone');
+    expect((await a.core.order(orderId)).settled).toEqual([
+      expect.objectContaining({ requestId: held.requestId, outcome: 'undone' }),
+    ]);
+    a.settings.undoSeconds = 0;
+    const item = a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Started' });
+    await a.core.deliverOutbox();
+    const sent = (await a.core.order(orderId)).outbox.find((i) => i.requestId === item.requestId);
+    expect(sent).toMatchObject({ state: 'sent', sentAt: expect.stringMatching(/^\d{4}-/) });
+    await a.core.checkNow();
+    const detail = await a.core.order(orderId);
+    expect(detail.outbox).toEqual([]);
+    expect(detail.settled.map((m) => [m.requestId, m.outcome])).toEqual([
+      [held.requestId, 'undone'],
+      [item.requestId, 'confirmed'],
+    ]);
+  });
+
   it('refuses an unusual transition unless overridden', async () => {
     const a = await laptop();
     const orderId = await waitingOrder(a);

@@ -7,7 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { isHeld } from '../../preload/hold';
-import type { Explained, OutboxItem as SharedOutboxItem, UndoOutcome } from '../../preload/model';
+import type {
+  Explained,
+  SettledMark,
+  OutboxItem as SharedOutboxItem,
+  UndoOutcome,
+} from '../../preload/model';
 import { MARKABLE_STATUSES } from '../../preload/order-status';
 import { SellerApiError } from './api/errors';
 import type { MarketplaceEvent, NewMarketplaceEvent } from './api/wire';
@@ -29,6 +34,8 @@ export const OutboxItem = z.object({
   problem: z.object({ message: z.string(), details: z.array(z.string()) }).optional(),
   /** The stored event, once the server confirmed it. */
   eventId: z.string().optional(),
+  /** When the marketplace accepted the post. */
+  sentAt: z.string().optional(),
   /** Held until this moment (ISO time), so it can be undone; absent: sent at once. */
   notBefore: z.string().optional(),
 });
@@ -113,8 +120,13 @@ const DELIVERY_OUTCOMES: Record<OutboxItem['state'], [LogLevel, string]> = {
   pending: ['warn', 'will-retry'],
 };
 
+/** How long a mark that left the outbox (undone, confirmed) is still told of by its order's view. */
+export const SETTLED_KEPT_MS = 10 * 60_000;
+
 export class Outbox {
   private delivering: Promise<DeliveryReport> | undefined;
+  /** Marks that left the outbox lately, so views say what became of them (memory only: minutes matter). */
+  private readonly settled = new Map<string, SettledMark>();
 
   constructor(private readonly ports: OutboxPorts) {}
 
@@ -151,7 +163,29 @@ export class Outbox {
     if (!item) return 'unknown';
     if (!isHeld(item, this.ports.now())) return 'already-sent';
     this.ports.store.deleteOutboxItem(requestId);
+    this.settle([item], 'undone');
     return 'undone';
+  }
+
+  /** Items the store let go because the marketplace's history now lists them. */
+  confirmed(items: readonly OutboxItem[]): void {
+    this.settle(items, 'confirmed');
+  }
+
+  /** An order's marks that left the outbox within SETTLED_KEPT_MS, oldest first. */
+  settledFor(orderId: string): SettledMark[] {
+    const oldest = this.ports.now() - SETTLED_KEPT_MS;
+    for (const [requestId, mark] of this.settled) {
+      if (Date.parse(mark.settledAt) < oldest) this.settled.delete(requestId);
+    }
+    return [...this.settled.values()].filter((mark) => mark.orderId === orderId);
+  }
+
+  private settle(items: readonly OutboxItem[], outcome: SettledMark['outcome']): void {
+    const settledAt = new Date(this.ports.now()).toISOString();
+    for (const { requestId, orderId, statusCode, createdAt } of items) {
+      this.settled.set(requestId, { requestId, orderId, statusCode, createdAt, outcome, settledAt });
+    }
   }
 
   /** When the first held item's grace period ends (ms since the epoch), if one is held. */
@@ -209,6 +243,7 @@ export class Outbox {
       try {
         const event = await this.ports.post(eventBody(item), item.requestId);
         item.state = 'sent';
+        item.sentAt = new Date(this.ports.now()).toISOString();
         item.eventId = event?.eventId;
         item.problem = undefined;
         report.sent.push(item);

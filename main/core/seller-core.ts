@@ -260,6 +260,7 @@ export class SellerCore {
       licenses: stored.licenses ?? null,
       history: this.store.history(orderId),
       outbox: this.outbox.forOrder(orderId),
+      settled: this.outbox.settledFor(orderId),
       status: stored.status,
       fetchedAt: stored.fetchedAt,
       refreshProblem: stored.fetchError,
@@ -372,7 +373,7 @@ export class SellerCore {
     await this.announce();
     this.remind();
     if (this.outbox.pendingCount > 0) await this.outbox.deliver();
-    this.store.forgetConfirmed();
+    this.outbox.confirmed(this.store.forgetConfirmed());
     this.lastSuccessfulPoll = this.isoNow();
     this.lastError = null;
     this.problem = null;

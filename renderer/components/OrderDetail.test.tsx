@@ -326,7 +326,7 @@ describe('OrderDetail', () => {
     const outbox = within(list('Statuses not yet confirmed')).getAllByRole('listitem');
     expect(outbox[0]?.textContent).toContain('Not sent');
     expect(outbox[0]?.textContent).toContain('The marketplace refused this status');
-    expect(outbox[1]?.textContent).toContain('Waiting to be sent');
+    expect(outbox[1]?.textContent).toContain('Sending');
     expect(within(outbox[1] as HTMLElement).queryByRole('button')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: /Send again/ }));
     await waitFor(() =>
@@ -461,7 +461,7 @@ describe('OrderDetail', () => {
     Object.assign(view.outbox[1] ?? {}, { attempts: 1, problem });
     await renderOrder(view);
     const items = within(list('Statuses not yet confirmed')).getAllByRole('listitem');
-    expect(items[1]?.textContent).toContain('Waiting to be sent (will try again)');
+    expect(items[1]?.textContent).toContain('Not sent yet; Seller Tray tries again by itself');
     await expectDetailsOneClickAway(within(items[1] as HTMLElement).getByRole('alert'), problem, 'sendEvent');
   });
 

@@ -136,6 +136,7 @@ export function OrderDetail({
       orderId={orderId}
       status={facts?.status}
       outbox={view?.outbox ?? []}
+      settled={view?.settled ?? []}
       subject={facts?.title ?? orderId}
       onMarked={() => void load()}
     />

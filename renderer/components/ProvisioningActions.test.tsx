@@ -171,19 +171,53 @@ describe('ProvisioningActions', () => {
     act(() => bridge.emit({ type: 'app-state', state: bridge.state }));
     // The words beside the actions; the details where the history lists it, to send again.
     const line = await within(actions()).findByText(/^Marked Completed: Not sent: /);
-    expect(line.textContent).toBe(`Marked Completed: Not sent: ${problem.message}`);
+    expect(line.textContent).toBe(
+      `Marked Completed: Not sent: the marketplace refused it. ${problem.message}`,
+    );
     expect(line.textContent).not.toMatch(/sendEvent|400|BadRequest|request id/i);
   });
 
-  it('shows when the marketplace confirmed what was marked', async () => {
+  it('follows what was marked through sent and confirmed, each with its time', async () => {
     const bridge = await renderOrder('ProvisioningStarted');
     fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
     await screen.findByRole('list', { name: 'Statuses not yet confirmed' });
     const view = bridge.views.get(FULL_ORDER_ID);
-    if (!view) throw new Error('no view');
-    view.outbox = [];
+    const item = view?.outbox[0];
+    if (!view || !item) throw new Error('the fake did not queue the status');
+    Object.assign(item, {
+      state: 'sent',
+      attempts: 1,
+      notBefore: undefined,
+      sentAt: new Date().toISOString(),
+    });
     act(() => bridge.emit({ type: 'app-state', state: bridge.state }));
-    expect(await screen.findByText(/Marked In progress: Confirmed by the marketplace/)).toBeTruthy();
+    await within(actions()).findByText(/^Marked In progress: Sent: the marketplace accepted it \(.+\)\.$/);
+    const { requestId, orderId, statusCode, createdAt } = item;
+    view.outbox = [];
+    view.settled = [
+      {
+        requestId,
+        orderId,
+        statusCode,
+        createdAt,
+        outcome: 'confirmed',
+        settledAt: new Date().toISOString(),
+      },
+    ];
+    act(() => bridge.emit({ type: 'app-state', state: bridge.state }));
+    await within(actions()).findByText(/^Marked In progress: Confirmed: the marketplace lists it \(.+\)\.$/);
+  });
+
+  it('says a mark undone was undone, in the bar and beside the actions alike', async () => {
+    await renderOrder('ProvisioningStarted');
+    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
+    await screen.findByRole('list', { name: 'Statuses not yet confirmed' });
+    await within(undoBar()).findByRole('button', { name: /^Undo/ });
+    fireEvent.keyDown(document.body, { key: 'z', ctrlKey: true });
+    expect(await within(undoBar()).findByText('Undone: the marketplace was not told.')).toBeTruthy();
+    const line = await within(actions()).findByText(/^Marked In progress: Undone/);
+    expect(line.textContent).toMatch(/^Marked In progress: Undone: the marketplace was not told \(.+\)\.$/);
+    expect(screen.queryByText(/Confirmed/)).toBeNull();
   });
 
   it('requires both a description and a detailed description to mark a failure', async () => {

@@ -8,16 +8,18 @@
 // elsewhere before the order showed it).
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { RequestOf } from '../../preload/contract';
+import { isHeld } from '../../preload/hold';
+import { latestMark, type Mark, markPhase, markPhaseTime, markPhaseWords } from '../../preload/mark-phase';
 import { plainText } from '../../preload/marketplace-text';
-import type { Explained, OutboxItem } from '../../preload/model';
+import type { Explained, OutboxItem, SettledMark } from '../../preload/model';
 import { isUsualTransition, MARKABLE_STATUSES, type MarkableStatus } from '../../preload/order-status';
 import { asBridgeCallError, call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
-import { statusLabel } from '../format';
+import { formatWhen, statusLabel } from '../format';
+import { useNow } from '../hooks/useNow';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorAlert } from './ErrorAlert';
 import { FailureForm } from './FailureForm';
-import { deliveryText } from './ProvisioningHistory';
 import { useUndo } from './UndoBar';
 
 type MarkRequest = RequestOf<'markStatus'>;
@@ -38,6 +40,7 @@ export function ProvisioningActions({
   orderId,
   status,
   outbox,
+  settled,
   subject,
   onMarked,
 }: {
@@ -45,6 +48,8 @@ export function ProvisioningActions({
   status: string | undefined;
   /** The order's outbox as last read: how what was marked is doing. */
   outbox: OutboxItem[];
+  /** The order's marks that lately left the outbox: undone, or confirmed. */
+  settled: SettledMark[];
   /** What the order is called (its buyer), for the undo bar. */
   subject: string;
   onMarked: () => void;
@@ -57,8 +62,6 @@ export function ProvisioningActions({
   const [confirming, setConfirming] = useState<Confirming | null>(null);
   const [error, setError] = useState<Explained | null>(null);
   const [marked, setMarked] = useState<OutboxItem | null>(null);
-  /** Whether the outbox has listed the marked item: once gone from it, the marketplace confirmed it. */
-  const seenInOutbox = useRef(false);
   const rowRef = useRef<HTMLDivElement>(null);
   const moreRef = useRef<HTMLButtonElement>(null);
   /**
@@ -82,6 +85,11 @@ export function ProvisioningActions({
     document.addEventListener('focusin', onFocusIn);
     return () => document.removeEventListener('focusin', onFocusIn);
   }, []);
+
+  // Each second while a mark is held, so the line says "Sending" when its grace period ends.
+  const now = useNow(
+    [...outbox, ...(marked ? [marked] : [])].some((item) => isHeld(item, Date.now())) ? 1_000 : 60_000,
+  );
 
   const others = MARKABLE_STATUSES.filter((target) => target !== status);
   const usual = others.filter((target) => isUsualTransition(status, target));
@@ -114,7 +122,6 @@ export function ProvisioningActions({
     setError(null);
     try {
       const item = await call(bridge, 'markStatus', request);
-      seenInOutbox.current = false;
       refocusWhen.current = { shows: (shown) => shown === item.statusCode, yieldsToUser: true };
       setMarked(item);
       setConfirming(null);
@@ -148,19 +155,13 @@ export function ProvisioningActions({
     }
   }
 
-  const latest = outbox.filter((item) => item.state !== 'failed').at(-1);
-  const current = marked ? outbox.find((item) => item.requestId === marked.requestId) : undefined;
-  if (current) seenInOutbox.current = true;
-  const delivery = marked
-    ? current
-      ? deliveryLine(current)
-      : seenInOutbox.current
-        ? 'Confirmed by the marketplace.'
-        : deliveryLine(marked)
-    : latest
-      ? deliveryLine(latest)
-      : null;
-  const deliveryOf = marked ?? latest;
+  // The mark made here as the order was last read (until read back, as the service answered it),
+  // else the order's latest; its phase in the words every view uses (preload/mark-phase.ts).
+  const shownMark = marked
+    ? (outbox.find((item) => item.requestId === marked.requestId) ??
+      settled.find((mark) => mark.requestId === marked.requestId) ??
+      marked)
+    : latestMark(outbox, settled);
 
   return (
     <section className="actions" aria-label="Provisioning actions" ref={sectionRef}>
@@ -228,9 +229,10 @@ export function ProvisioningActions({
         />
       )}
       <p className="delivery" role="status">
-        {deliveryOf && delivery && (
+        {shownMark && (
           <>
-            {marked ? 'Marked' : 'Last marked here'} {statusLabel(deliveryOf.statusCode)}: {delivery}
+            {marked ? 'Marked' : 'Last marked here'} {statusLabel(shownMark.statusCode)}:{' '}
+            {markLine(shownMark, now)}
           </>
         )}
       </p>
@@ -283,9 +285,12 @@ export function unusualWarning(from: string | undefined, to: MarkableStatus): st
   }
 }
 
-/** Where the item is, and why its last post failed in words (the history has the details). */
-function deliveryLine(item: OutboxItem): string {
-  const text = deliveryText(item, Date.now());
+/** Where the mark is and since when, and why its last post failed in words (the history has the details). */
+function markLine(mark: Mark, now: number): string {
+  const words = markPhaseWords(mark, now);
+  const at = markPhaseTime(mark, now);
+  const when = at !== undefined && markPhase(mark, now) !== 'held' ? ` (${formatWhen(at, now)})` : '';
   // The words may quote the server (an unexpected failure's text): made plain.
-  return item.problem ? `${text}: ${plainText(item.problem.message)}` : `${text}.`;
+  const problem = 'problem' in mark && mark.problem ? ` ${plainText(mark.problem.message)}` : '';
+  return `${words}${when}.${problem}`;
 }

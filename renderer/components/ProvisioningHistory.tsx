@@ -5,6 +5,7 @@
 // words, the technical detail behind "Details".
 
 import { isHeld } from '../../preload/hold';
+import { markPhaseWords } from '../../preload/mark-phase';
 import { parseMark } from '../../preload/marked-by';
 import type { MarketplaceEvent } from '../../preload/marketplace';
 import type { OutboxItem } from '../../preload/model';
@@ -61,7 +62,7 @@ export function ProvisioningHistory({
                 <div className="timeline-head">
                   <Time iso={item.createdAt} />
                   <StatusChip status={item.statusCode} />
-                  <span className="delivery-state">{deliveryText(item, now)}</span>
+                  <span className="delivery-state">{markPhaseWords(item, now)}</span>
                 </div>
                 <MarkText description={item.description} detailed={item.detailedDescription} />
                 {isHeld(item, now) && (
@@ -133,23 +134,4 @@ function MarkText({
       )}
     </>
   );
-}
-
-/** Where a marked status is on its way to the marketplace, in words. */
-export function deliveryText(
-  item: Pick<OutboxItem, 'state' | 'attempts' | 'notBefore' | 'createdAt'>,
-  now: number,
-): string {
-  switch (item.state) {
-    case 'pending':
-      if (isHeld(item, now)) {
-        const seconds = Math.round((Date.parse(item.notBefore ?? '') - Date.parse(item.createdAt)) / 1000);
-        return `Held ${seconds} s so it can be undone, then sent`;
-      }
-      return item.attempts > 0 ? 'Waiting to be sent (will try again)' : 'Waiting to be sent';
-    case 'sent':
-      return 'Sent; waiting for the marketplace to list it';
-    case 'failed':
-      return 'Not sent';
-  }
 }

@@ -14,6 +14,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { MARK_PHASE_WORDS } from '../../preload/mark-phase';
 import { plainText } from '../../preload/marketplace-text';
 import type { Explained, OutboxItem } from '../../preload/model';
 import { call, explained } from '../bridge/call';
@@ -76,7 +77,7 @@ export function UndoProvider({ children }: { children: ReactNode }) {
         setOutcome({
           said:
             answer.outcome === 'undone'
-              ? 'Undone: the marketplace was not told.'
+              ? `${MARK_PHASE_WORDS.undone}.`
               : answer.outcome === 'already-sent'
                 ? 'Too late to undo: it was already sent to the marketplace. To change it, mark another status.'
                 : 'There is nothing to undo: it was undone already.',

@@ -97,10 +97,10 @@ function settled(sim: Simulator): boolean {
   return Date.now() - last.at >= 1000;
 }
 
-async function until(condition: () => boolean, ms = 30_000): Promise<void> {
+async function until(condition: () => boolean, failure = () => 'timed out', ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (!condition()) {
-    if (Date.now() > end) throw new Error('timed out');
+    if (Date.now() > end) throw new Error(failure());
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -172,7 +172,10 @@ async function hold(screen: Screen): Promise<Held> {
   const { page } = await openApp(sim, screen.window);
   const start = { ...sim.requestCounts };
   if (page && screen.reach) await screen.reach(page, sim);
-  await until(() => settled(sim));
+  await until(
+    () => settled(sim),
+    () => `${screen.name}: the calls never stopped: ${JSON.stringify(since(start, sim.requestCounts))}`,
+  );
   const reached = { ...sim.requestCounts };
   // A purchase arrives during the minute: the views are told of it, and must not feed on it.
   setTimeout(() => void admin(sim.url, 'POST', 'purchases', {}), HOLD_MS / 3);

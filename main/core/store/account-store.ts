@@ -599,9 +599,12 @@ export class AccountStore {
     });
   }
 
-  /** Drops confirmed items whose events the history now holds: it shows them from there. */
-  forgetConfirmed(): void {
-    this.db.exec(`DELETE FROM outbox WHERE state = 'sent' AND event_id IN (SELECT key FROM events)`);
+  /** Drops confirmed items whose events the history now holds (it shows them from there); answers them. */
+  forgetConfirmed(): OutboxItem[] {
+    const rows = this.sql(
+      `DELETE FROM outbox WHERE state = 'sent' AND event_id IN (SELECT key FROM events) RETURNING json`,
+    ).all() as { json: string }[];
+    return rows.map((row) => readOutboxItem(row.json));
   }
 
   // --- What could not be read ----------------------------------------------------------------

@@ -200,6 +200,12 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
           return { outcome: 'already-sent' };
         }
         view.outbox = view.outbox.filter((i) => i !== item);
+        const { orderId, statusCode, createdAt } = item;
+        const settledAt = new Date().toISOString();
+        view.settled = [
+          ...view.settled,
+          { requestId, orderId, statusCode, createdAt, outcome: 'undone', settledAt },
+        ];
         view.status = statusBefore.get(requestId);
         // As the service does: the views showing the order read it again.
         queueMicrotask(() => result.emit({ type: 'orders-updated', orderIds: [item.orderId] }));

@@ -127,6 +127,7 @@ export function fullView(overrides: Partial<OrderView> = {}): OrderView {
         attempts: 0,
       },
     ],
+    settled: [],
     status: 'ProvisioningInProgress',
     ...overrides,
   };
