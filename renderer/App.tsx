@@ -102,6 +102,24 @@ function Shell() {
 
   const backToInbox = useCallback(() => setView({ page: 'inbox' }), []);
 
+  /** The waiting order that has waited longest, other than the one shown; the inbox when none is left. */
+  const nextWaiting = useCallback(() => {
+    if (view.page !== 'order') return;
+    const shown = view.orderId;
+    call(bridge, 'listOrders', { filter: 'ProvisioningStarted', offset: 0, limit: 2 }).then(
+      (page) => {
+        const index = page.orders.findIndex((row) => row.orderId !== shown);
+        const row = page.orders[index];
+        if (row) openOrder(row.orderId, { row, index });
+        else {
+          backToInbox();
+          setAnnouncement('No other order is waiting.');
+        }
+      },
+      (failure: unknown) => addProblem(explained(failure)),
+    );
+  }, [bridge, view, openOrder, backToInbox, addProblem]);
+
   const loadState = useCallback(() => {
     setLoadError(null);
     call(bridge, 'getState', undefined).then(setState, (failure: unknown) =>
@@ -217,6 +235,7 @@ function Shell() {
             preview={view.row}
             onBack={backToInbox}
             onStep={step}
+            onNextWaiting={nextWaiting}
           />
         )}
         {view.page === 'settings' && <SettingsView state={state} onState={setState} />}

@@ -1,7 +1,9 @@
 // Reporting a failed provisioning: the marketplace (and the buyer) need to know what went
 // wrong, so both the description and the detailed description are required. Escape cancels.
+
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { LIMITS } from '../../preload/contract';
+import { useEscapeLayer } from '../hooks/useEscapeLayer';
 
 export function FailureForm({
   busy,
@@ -42,20 +44,13 @@ export function FailureForm({
     onSubmit(description.trim(), detailed.trim());
   }
 
+  // Escape leaves the form (not the order), as Cancel does; not while it is being sent.
+  useEscapeLayer(true, () => {
+    if (!busy) onCancel();
+  });
+
   return (
-    <form
-      className="failure-form"
-      aria-labelledby={headingId}
-      noValidate
-      onSubmit={submit}
-      onKeyDown={(event) => {
-        // Escape leaves the form (not the order), as Cancel does.
-        if (event.key !== 'Escape' || busy) return;
-        event.preventDefault();
-        event.stopPropagation();
-        onCancel();
-      }}
-    >
+    <form className="failure-form" aria-labelledby={headingId} noValidate onSubmit={submit}>
       <h3 id={headingId}>Report a failure</h3>
       <label htmlFor={descriptionId}>Description (required)</label>
       <input

@@ -37,6 +37,7 @@ export function OrderDetail({
   preview,
   onBack,
   onStep,
+  onNextWaiting,
 }: {
   orderId: string;
   /** The inbox's row of the order, shown until the whole order is read. */
@@ -44,6 +45,8 @@ export function OrderDetail({
   onBack: () => void;
   /** Opens the previous or next order of the inbox. */
   onStep?: ((step: Step) => void) | undefined;
+  /** Opens the order that has waited longest (after a mark, the way on). */
+  onNextWaiting?: (() => void) | undefined;
 }) {
   const bridge = useBridge();
   const undo = useUndo();
@@ -139,6 +142,7 @@ export function OrderDetail({
       settled={view?.settled ?? []}
       subject={facts?.title ?? orderId}
       onMarked={() => void load()}
+      onNextWaiting={onNextWaiting}
     />
   );
 

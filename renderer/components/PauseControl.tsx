@@ -4,13 +4,15 @@
 // summed up on resume. The choices are the tray menu's (preload/pause.ts). A pause that fails
 // says so in plain words, its detail behind "Details": in the menu's panel and in Settings where
 // it was asked for; the banner's goes to the app's problems, so the banners never grow.
-import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
+
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { AppState } from '../../preload/contract';
 import type { Explained } from '../../preload/model';
 import { isUntilResumed, PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
 import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { formatWhen } from '../format';
+import { useEscapeLayer } from '../hooks/useEscapeLayer';
 import { useNow } from '../hooks/useNow';
 import type { BannerProps } from './banner';
 import { ErrorAlert } from './ErrorAlert';
@@ -93,13 +95,7 @@ export function PauseMenu({ state, onState }: { state: AppState; onState: (state
     buttonRef.current?.focus();
   }
 
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>): void {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      close();
-    }
-  }
+  useEscapeLayer(open, close);
 
   /**
    * Closes once the pause is made. A failed one leaves the choices open under its message, the
@@ -124,8 +120,7 @@ export function PauseMenu({ state, onState }: { state: AppState; onState: (state
         <span className="sr-only"> notifications</span>
       </button>
       {/* A disclosure of plain buttons: Tab and Shift+Tab move through them, Escape closes. */}
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: Escape is caught for the buttons inside */}
-      <div ref={panelRef} id={menuId} className="pause-panel" hidden={!open} onKeyDown={onKeyDown}>
+      <div ref={panelRef} id={menuId} className="pause-panel" hidden={!open}>
         <p className="pause-panel-title">Pause notifications</p>
         <ul className="plain">
           {PAUSE_CHOICES.map((choice) => (

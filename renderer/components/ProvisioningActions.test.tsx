@@ -14,9 +14,16 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function renderOrder(status: string | undefined, settings: Partial<Settings> = {}) {
+async function renderOrder(
+  status: string | undefined,
+  settings: Partial<Settings> = {},
+  onNextWaiting?: () => void,
+) {
   const bridge = createFakeBridge({ views: [fullView({ status, outbox: [] })], settings });
-  renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} onBack={() => {}} />);
+  renderWithUndo(
+    bridge,
+    <OrderDetail orderId={FULL_ORDER_ID} onBack={() => {}} onNextWaiting={onNextWaiting} />,
+  );
   await screen.findByRole('region', { name: 'To provision' });
   return bridge;
 }
@@ -49,17 +56,19 @@ describe('ProvisioningActions', () => {
     },
   );
 
-  it('marks an order started, holds it to undo, and puts the focus on the next action', async () => {
-    const bridge = await renderOrder('ProvisioningStarted');
+  it('marks an order started, holds it to undo, and puts the focus on the way to the next waiting order', async () => {
+    const nextWaiting = vi.fn();
+    const bridge = await renderOrder('ProvisioningStarted', {}, nextWaiting);
     fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
     await waitFor(() => expect(bridge.callsOf('markStatus')).toHaveLength(1));
     expect(bridge.callsOf('markStatus')[0]).toEqual({
       orderId: FULL_ORDER_ID,
       statusCode: 'ProvisioningInProgress',
     });
-    await waitFor(() =>
-      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Mark completed' })),
-    );
+    const next = screen.getByRole('button', { name: 'Next waiting order →' });
+    await waitFor(() => expect(document.activeElement).toBe(next));
+    fireEvent.click(next);
+    expect(nextWaiting).toHaveBeenCalledTimes(1);
     expect(undoBar().textContent).toContain('Marked In progress: Acme Industrial GmbH.');
     expect(undoBar().textContent).toMatch(/Sending in (10|9) s/);
     expect(within(undoBar()).getByRole('button', { name: /^Undo/ })).toBeTruthy();
@@ -253,9 +262,38 @@ describe('ProvisioningActions', () => {
       ]),
     );
     await waitFor(() => expect(screen.queryByRole('form', { name: 'Report a failure' })).toBeNull());
-    await waitFor(() =>
-      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Start again' })),
-    );
+    // Not on the next step ("Start again"): on the actions, from where the user chooses.
+    await screen.findByRole('button', { name: 'Start again' });
+    await waitFor(() => expect(document.activeElement).toBe(actions()));
+  });
+
+  it('marks one status on a double Enter: the focus leaves the next step, and a press right after a mark is ignored', async () => {
+    const bridge = await renderOrder('ProvisioningStarted', {}, () => {});
+    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
+    const next = await screen.findByRole('button', { name: 'Next waiting order →' });
+    await waitFor(() => expect(document.activeElement).toBe(next));
+    // A second press lands on the next step all the same (a click, or a focus moved by hand).
+    fireEvent.click(await screen.findByRole('button', { name: 'Mark completed' }));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(bridge.callsOf('markStatus')).toHaveLength(1);
+    // Later it is a decision of its own.
+    await new Promise((r) => setTimeout(r, 600));
+    fireEvent.click(screen.getByRole('button', { name: 'Mark completed' }));
+    await waitFor(() => expect(bridge.callsOf('markStatus')).toHaveLength(2));
+  });
+
+  it('closes the innermost thing first: Escape on More… closes its choices, and only then leaves the order', async () => {
+    const onBack = vi.fn();
+    const bridge = createFakeBridge({ views: [fullView({ status: 'ProvisioningStarted', outbox: [] })] });
+    renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} onBack={onBack} />);
+    const more = await screen.findByRole('button', { name: 'More…' });
+    fireEvent.click(more);
+    more.focus();
+    fireEvent.keyDown(more, { key: 'Escape' });
+    expect(more.getAttribute('aria-expanded')).toBe('false');
+    expect(onBack).not.toHaveBeenCalled();
+    fireEvent.keyDown(more, { key: 'Escape' });
+    expect(onBack).toHaveBeenCalledTimes(1);
   });
 
   it('asks before an unusual step, in the words the window uses, keeping the status as the safe choice', async () => {

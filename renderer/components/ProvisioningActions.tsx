@@ -16,6 +16,7 @@ import { isUsualTransition, MARKABLE_STATUSES, type MarkableStatus } from '../..
 import { asBridgeCallError, call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { formatWhen, statusLabel } from '../format';
+import { useEscapeLayer } from '../hooks/useEscapeLayer';
 import { useNow } from '../hooks/useNow';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorAlert } from './ErrorAlert';
@@ -24,9 +25,13 @@ import { useUndo } from './UndoBar';
 
 type MarkRequest = RequestOf<'markStatus'>;
 
-/** Where the focus goes next: to the first action, once the order `shows` the status awaited. */
+/** A press of an action this soon after a mark is taken for the same press: a double Enter or click. */
+const REPEATED_PRESS_MS = 600;
+
+/** Where the focus goes next, once the order `shows` the status awaited. */
 interface Refocus {
   shows: (status: string | undefined) => boolean;
+  focus: () => void;
   /** Given up when the focus leaves the actions first (a mark's); an undo's takes it from the bar. */
   yieldsToUser: boolean;
 }
@@ -43,6 +48,7 @@ export function ProvisioningActions({
   settled,
   subject,
   onMarked,
+  onNextWaiting,
 }: {
   orderId: string;
   status: string | undefined;
@@ -53,6 +59,8 @@ export function ProvisioningActions({
   /** What the order is called (its buyer), for the undo bar. */
   subject: string;
   onMarked: () => void;
+  /** Opens the next waiting order: where the focus goes after a mark. */
+  onNextWaiting?: (() => void) | undefined;
 }) {
   const bridge = useBridge();
   const undo = useUndo();
@@ -64,6 +72,9 @@ export function ProvisioningActions({
   const [marked, setMarked] = useState<OutboxItem | null>(null);
   const rowRef = useRef<HTMLDivElement>(null);
   const moreRef = useRef<HTMLButtonElement>(null);
+  const nextRef = useRef<HTMLButtonElement>(null);
+  /** When a mark was last made here: a press right after it (a double Enter or click) is no second decision. */
+  const lastMarked = useRef(0);
   /**
    * Set by a mark or an undo here: once the order shows the status it leads to (and the buttons
    * are enabled again), its first action has the focus. The order may be read back before or
@@ -91,6 +102,11 @@ export function ProvisioningActions({
     [...outbox, ...(marked ? [marked] : [])].some((item) => isHeld(item, Date.now())) ? 1_000 : 60_000,
   );
 
+  useEscapeLayer(moreOpen && !confirming, () => {
+    setMoreOpen(false);
+    moreRef.current?.focus();
+  });
+
   const others = MARKABLE_STATUSES.filter((target) => target !== status);
   const usual = others.filter((target) => isUsualTransition(status, target));
   const unusual = others.filter((target) => !isUsualTransition(status, target));
@@ -99,11 +115,18 @@ export function ProvisioningActions({
     rowRef.current?.querySelector<HTMLButtonElement>('button:not([disabled])')?.focus();
   }, []);
 
+  /** After a mark, never the next irreversible step: the way on to the next waiting order, else the actions. */
+  const focusAfterMark = useCallback(() => {
+    if (nextRef.current) nextRef.current.focus();
+    else sectionRef.current?.focus();
+  }, []);
+
   const refocus = useCallback(() => {
-    if (!refocusWhen.current?.shows(status) || busy) return;
+    const waiting = refocusWhen.current;
+    if (!waiting?.shows(status) || busy) return;
     refocusWhen.current = null;
-    focusFirstAction();
-  }, [status, busy, focusFirstAction]);
+    waiting.focus();
+  }, [status, busy]);
   useEffect(refocus, [refocus]);
 
   // An undo of this order's mark (from the bar or the history): its next action has the focus
@@ -113,16 +136,25 @@ export function ProvisioningActions({
   useEffect(() => {
     if (lastUndone?.orderId !== orderId || handledUndo.current === lastUndone) return;
     handledUndo.current = lastUndone;
-    refocusWhen.current = { shows: (shown) => shown !== lastUndone.statusCode, yieldsToUser: false };
+    refocusWhen.current = {
+      shows: (shown) => shown !== lastUndone.statusCode,
+      focus: focusFirstAction,
+      yieldsToUser: false,
+    };
     refocus();
-  }, [lastUndone, orderId, refocus]);
+  }, [lastUndone, orderId, refocus, focusFirstAction]);
 
   async function mark(request: MarkRequest): Promise<void> {
+    lastMarked.current = Date.now();
     setBusy(true);
     setError(null);
     try {
       const item = await call(bridge, 'markStatus', request);
-      refocusWhen.current = { shows: (shown) => shown === item.statusCode, yieldsToUser: true };
+      refocusWhen.current = {
+        shows: (shown) => shown === item.statusCode,
+        focus: focusAfterMark,
+        yieldsToUser: true,
+      };
       setMarked(item);
       setConfirming(null);
       setFailureForm(null);
@@ -144,6 +176,7 @@ export function ProvisioningActions({
 
   /** A step of the order: straight on when usual, after the question when not. */
   function choose(target: MarkableStatus, override: boolean): void {
+    if (!override && Date.now() - lastMarked.current < REPEATED_PRESS_MS) return;
     if (!override && !isUsualTransition(status, target)) {
       setConfirming({ target, message: unusualWarning(status, target) });
     } else if (target === 'ProvisioningFailed') {
@@ -164,7 +197,7 @@ export function ProvisioningActions({
     : latestMark(outbox, settled);
 
   return (
-    <section className="actions" aria-label="Provisioning actions" ref={sectionRef}>
+    <section className="actions" aria-label="Provisioning actions" ref={sectionRef} tabIndex={-1}>
       <div className="button-row" ref={rowRef}>
         {usual.map((target, index) => (
           <button
@@ -192,16 +225,7 @@ export function ProvisioningActions({
         )}
       </div>
       {moreOpen && unusual.length > 0 && (
-        <fieldset
-          id={moreId}
-          className="more-actions"
-          onKeyDown={(event) => {
-            if (event.key !== 'Escape') return;
-            event.stopPropagation();
-            setMoreOpen(false);
-            moreRef.current?.focus();
-          }}
-        >
+        <fieldset id={moreId} className="more-actions">
           <legend className="sr-only">Other statuses</legend>
           {unusual.map((target) => (
             <button key={target} type="button" disabled={busy} onClick={() => choose(target, false)}>
@@ -236,6 +260,11 @@ export function ProvisioningActions({
           </>
         )}
       </p>
+      {marked && onNextWaiting && (
+        <button type="button" ref={nextRef} className="next-waiting" onClick={onNextWaiting}>
+          Next waiting order →
+        </button>
+      )}
       <ErrorAlert problem={error} onDismiss={() => setError(null)} />
       {confirming && (
         <ConfirmDialog

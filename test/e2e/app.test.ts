@@ -395,10 +395,10 @@ describe('the order page', () => {
       await page.screenshot({
         path: join(SCREENSHOTS, `order-page-undo-${viewport.width}x${viewport.height}.png`),
       });
-      // The focus moved on to the next action.
+      // The focus moved on to the next waiting order, never to the next step (a double Enter marks once).
       await expect
         .poll(() => page.evaluate(() => document.activeElement?.textContent))
-        .toBe('Mark completed');
+        .toBe('Next waiting order →');
       await page.keyboard.press('Control+z');
       await page.getByText('Undone: the marketplace was not told.').waitFor();
       await expect

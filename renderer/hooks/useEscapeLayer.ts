@@ -1,0 +1,33 @@
+// Escape closes the innermost thing open (a menu, a form, a disclosure) wherever the focus is,
+// its toggle included; only with nothing open does a view's own Escape act (an order's: back to
+// the inbox). One capture listener for all, so no view has to know what another opened. A modal
+// dialog handles its own Escape.
+import { useEffect, useRef } from 'react';
+
+const layers: { close: () => void }[] = [];
+
+function closeInnermost(event: KeyboardEvent): void {
+  if (event.key !== 'Escape' || event.defaultPrevented || document.querySelector('[aria-modal="true"]'))
+    return;
+  const innermost = layers.at(-1);
+  if (!innermost) return;
+  event.preventDefault();
+  event.stopPropagation();
+  innermost.close();
+}
+
+/** While `open`, Escape calls `close` (the latest one given), before anything opened earlier. */
+export function useEscapeLayer(open: boolean, close: () => void): void {
+  const latest = useRef(close);
+  latest.current = close;
+  useEffect(() => {
+    if (!open) return;
+    const layer = { close: () => latest.current() };
+    if (layers.length === 0) document.addEventListener('keydown', closeInnermost, true);
+    layers.push(layer);
+    return () => {
+      layers.splice(layers.indexOf(layer), 1);
+      if (layers.length === 0) document.removeEventListener('keydown', closeInnermost, true);
+    };
+  }, [open]);
+}
