@@ -99,7 +99,11 @@ export interface CheckResult {
 
 export type ConnectionTest =
   | { ok: true; sellerId: number | null; stage: string | null }
-  | { ok: false; reason: 'invalid-url' | 'unreachable' | 'tls' | 'credentials' | 'server'; message: string };
+  | {
+      ok: false;
+      reason: 'invalid-url' | 'unreachable' | 'tls' | 'credentials' | 'wrong-address' | 'refused' | 'server';
+      message: string;
+    };
 
 /** What "Diagnose connection" found, as text to read and paste into a support ticket. */
 export interface DiagnosisReport {

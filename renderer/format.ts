@@ -32,6 +32,18 @@ export function formatNumber(value: number): string {
   return numbers.format(value);
 }
 
+const regions = new Intl.DisplayNames(undefined, { type: 'region', fallback: 'code' });
+
+/** A country by its name in the user's language ("FI" → "Finland"); a code Intl does not know, as it came. */
+export function countryName(code: string): string {
+  if (!/^[A-Za-z]{2}$/.test(code)) return code;
+  try {
+    return regions.of(code.toUpperCase()) ?? code;
+  } catch {
+    return code;
+  }
+}
+
 /** Today's times as a time only, others with their date. */
 export function formatWhen(iso: string, now: number): string {
   const ms = Date.parse(iso);

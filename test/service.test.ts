@@ -118,6 +118,10 @@ describe('setting up', () => {
       ok: false,
       reason: 'credentials',
     });
+    // A wrong path answers 404: the address is wrong, not something to wait out.
+    expect(
+      await test({ baseUrl: `${sim.url}/wrong/path`, clientId: 'svc-client', secret: 'svc-secret-7f3a' }),
+    ).toMatchObject({ ok: false, reason: 'wrong-address' });
     expect(await test({ baseUrl: sim.url, clientId: 'svc-client', secret: 'svc-secret-7f3a' })).toEqual({
       ok: true,
       sellerId: 1001,

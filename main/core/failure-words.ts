@@ -47,7 +47,7 @@ function sentence(error: SellerApiError): string {
   if (status === 404) {
     return error.operation === 'getOrder'
       ? 'The marketplace does not know this order (it may belong to another seller account).'
-      : `The marketplace did not find what Seller Tray asked for. ${DIAGNOSE}`;
+      : `The marketplace has no such operation at this address: the base URL in Settings (its path) is probably wrong. Check it against what the marketplace gave you. ${DIAGNOSE}`;
   }
   if (error.operation === 'sendEvent') {
     return "The marketplace refused this status, so it is not recorded there. Copy the details for the marketplace's support; send it again once the cause is fixed.";

@@ -385,7 +385,7 @@ export class SellerTrayService {
           message: `The marketplace could not be reached. ${error.message}`,
         };
       }
-      return { ok: false, reason: 'server', message: error.message };
+      return { ok: false, reason: answeredReason(error), message: error.message };
     }
   }
 
@@ -555,4 +555,14 @@ function toAnswerError(error: unknown): AnswerError {
   if (error instanceof SecretInputError) return { code: 'invalid-input', message: error.message };
   if (error instanceof SellerApiError) return { code: `api-${error.kind}`, ...explainFailure(error) };
   return { code: 'internal', ...explainFailure(error) };
+}
+
+/**
+ * Why the marketplace's answer failed a connection test: no such operation at that address (a
+ * wrong path in the base URL: not something to wait out), trouble of its own (wait), or a refusal.
+ */
+function answeredReason(error: SellerApiError): 'wrong-address' | 'refused' | 'server' {
+  const status = error.status ?? 0;
+  if (error.kind === 'schema' || status === 404 || status === 405 || status === 410) return 'wrong-address';
+  return status === 429 || status >= 500 ? 'server' : 'refused';
 }

@@ -11,7 +11,12 @@ const ADVICE: Readonly<Record<Failure['reason'], string>> = {
   tls: "The connection is not secure: the server's certificate was refused. Check the base URL, or ask your IT team about the certificate.",
   credentials:
     'The marketplace did not accept the client id and secret. Check both, and that the secret is current.',
-  server: 'The marketplace answered with an error. Try again in a few minutes.',
+  'wrong-address':
+    'Something answered at this address, but not the Seller API: the base URL (its path) is probably wrong. Check it against what the marketplace gave you.',
+  refused:
+    'The marketplace refused the test. Check the base URL and the client id; the words below say what it answered.',
+  server:
+    'The marketplace is having problems (a server error or too many requests). Try again in a few minutes.',
 };
 
 /** `note` says what followed from the result (a Save refused because of it). */
@@ -29,11 +34,12 @@ export function ConnectionTestResult({
         {result.sellerId === null
           ? 'The marketplace accepted the credentials.'
           : `Signed in as seller ${result.sellerId}.`}
-        {result.stage && (
-          <span className="muted">
+        {/* The stage is an API code; said only when it is not production, which matters to know. */}
+        {result.stage && !/^prod(uction)?$/i.test(result.stage) && (
+          <>
             {' '}
-            (stage: <ServerText text={result.stage} />)
-          </span>
+            This is the marketplace's “<ServerText text={result.stage} />” stage, not production.
+          </>
         )}
       </div>
     );

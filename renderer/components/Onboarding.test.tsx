@@ -32,7 +32,7 @@ describe('Onboarding', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
     const result = await screen.findByRole('status');
     expect(result.textContent).toContain('Signed in as seller 4711');
-    expect(result.textContent).toContain('sandbox');
+    expect(result.textContent).toContain("This is the marketplace's “sandbox” stage, not production.");
     expect(bridge.callsOf('testConnection')).toEqual([
       { baseUrl: 'https://marketplace.example', clientId: 'seller-client', secret: 's3cret' },
     ]);
@@ -46,7 +46,15 @@ describe('Onboarding', () => {
     [{ ok: false, reason: 'unreachable', message: 'ECONNREFUSED' }, /could not be reached/],
     [{ ok: false, reason: 'tls', message: 'self-signed certificate' }, /certificate was refused/],
     [{ ok: false, reason: 'credentials', message: 'rejected' }, /did not accept the client id and secret/],
-    [{ ok: false, reason: 'server', message: '503 ServiceUnavailable' }, /answered with an error/],
+    [
+      { ok: false, reason: 'server', message: '503 ServiceUnavailable' },
+      /having problems.*Try again in a few minutes/,
+    ],
+    [
+      { ok: false, reason: 'wrong-address', message: '404 NotFound' },
+      /not the Seller API: the base URL \(its path\)/,
+    ],
+    [{ ok: false, reason: 'refused', message: '400 BadRequest' }, /refused the test/],
   ];
   for (const [result, advice] of failures) {
     it(`says what to do when the test fails with ${result.reason}`, async () => {
@@ -97,6 +105,16 @@ describe('Onboarding', () => {
     expect(screen.queryByLabelText('Client secret')).toBeNull();
     expect(screen.getByText('Stored in the keychain')).toBeTruthy();
     expect(document.body.innerHTML).not.toContain('s3cret');
+  });
+
+  it('shows no success beside a failure: a keychain out of reach after a passing test is the only word', async () => {
+    const { bridge } = setup({ ok: true, sellerId: 4711, stage: null });
+    bridge.handle('setSecret', () => {
+      throw new FakeBridgeError('keychain', 'The system keychain could not be reached.');
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('keychain could not be reached');
+    expect(screen.queryByText(/Connection works/)).toBeNull();
   });
 
   it('refuses to save a secret the marketplace rejects, saying nothing was saved', async () => {

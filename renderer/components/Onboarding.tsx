@@ -72,6 +72,8 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
     try {
       await action();
     } catch (failure) {
+      // No success beside a failure: a test that passed says nothing once saving failed after it.
+      setTest(null);
       const { message, details, fields } = asBridgeCallError(failure);
       const known = fields.filter((f): f is { field: Field; message: string } =>
         (FIELDS as readonly string[]).includes(f.field),

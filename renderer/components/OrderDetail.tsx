@@ -253,7 +253,13 @@ function OrderSections({
 
       <section aria-labelledby="seller-section">
         <h3 id="seller-section">Seller</h3>
-        <PartyDetails label="Seller" party={order.sellerSupplierParty.party} />
+        {/* Our own company, the same on every order: folded away, one click to check it. */}
+        <details className="seller-details">
+          <summary>
+            <ServerText text={order.sellerSupplierParty.party?.partyName ?? 'Your company'} /> (your company)
+          </summary>
+          <PartyDetails label="Seller" party={order.sellerSupplierParty.party} />
+        </details>
       </section>
 
       <section aria-labelledby="order-section">

@@ -1,6 +1,8 @@
 // A party of an order (buyer or seller): its name, every identification with its scheme,
-// and its postal address in whichever form it came (one address line, or lines 1 to 3).
+// and its postal address on one line (whichever form it came in: one address line, or lines 1
+// to 3), the country by its name.
 import type { Party, PostalAddress } from '../../preload/marketplace';
+import { countryName } from '../format';
 import { type Field, FieldList } from './FieldList';
 import { ServerText } from './ServerText';
 
@@ -51,35 +53,23 @@ export function PartyDetails({
 }
 
 export function AddressDetails({ address, label }: { address: PostalAddress | undefined; label: string }) {
-  if (!address) return null;
-  const lines = [
+  const text = address && addressText(address);
+  if (!text) return null;
+  return <FieldList label={label} fields={[['Address', <ServerText key="address" text={text} />]]} />;
+}
+
+/** An address on one line, as people write it: street lines, postal code and city, region, country by name. */
+function addressText(address: PostalAddress): string {
+  const town = [address.postalZone, address.cityName].filter(Boolean).join(' ');
+  return [
     address.addressLine,
     address.addressLine1,
     address.addressLine2,
     address.addressLine3,
-  ].filter((line): line is string => line !== undefined && line !== '');
-  return (
-    <FieldList
-      label={label}
-      fields={[
-        [
-          'Address',
-          lines.length > 0 && (
-            <span className="address-lines">
-              {lines.map((line, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: fixed positions (line, line 1, 2, 3)
-                <span className="address-line" key={index}>
-                  <ServerText text={line} />
-                </span>
-              ))}
-            </span>
-          ),
-        ],
-        ['Postal code', address.postalZone],
-        ['City', address.cityName],
-        ['Region', address.countrySubentityCode],
-        ['Country', address.countryCode],
-      ]}
-    />
-  );
+    town,
+    address.countrySubentityCode,
+    address.countryCode && countryName(address.countryCode),
+  ]
+    .filter((part): part is string => part !== undefined && part !== '')
+    .join(', ');
 }

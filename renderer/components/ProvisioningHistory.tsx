@@ -9,6 +9,7 @@ import { markPhaseWords } from '../../preload/mark-phase';
 import { parseMark } from '../../preload/marked-by';
 import type { MarketplaceEvent } from '../../preload/marketplace';
 import type { OutboxItem } from '../../preload/model';
+import { isPlainPurchase, purchaseTypeLabel } from '../../preload/order-status';
 import { statusLabel } from '../format';
 import { useNow } from '../hooks/useNow';
 import { ErrorAlert } from './ErrorAlert';
@@ -42,9 +43,9 @@ export function ProvisioningHistory({
               <div className="timeline-head">
                 {event.eventTime !== undefined && <Time iso={event.eventTime} />}
                 <StatusChip status={event.statusCode} />
-                {event.eventTypeCode !== undefined && (
+                {!isPlainPurchase(event.eventTypeCode) && (
                   <span className="muted">
-                    <ServerText text={event.eventTypeCode} />
+                    <ServerText text={purchaseTypeLabel(event.eventTypeCode ?? '')} />
                   </span>
                 )}
               </div>
