@@ -16,6 +16,8 @@ export interface AppServiceParts {
   transport?: Transport;
   /** Shows a folder in the platform's file manager. */
   openFolder?: LogFolderPort['open'];
+  /** Turns the tray popover into the full-size window (the Electron shell). */
+  openInWindow?: () => void;
   /** The locale notifications write amounts in; the runtime's default when absent. */
   locale?: string | undefined;
 }
@@ -36,6 +38,7 @@ export async function openAppService(dataRoot: string, parts: AppServiceParts = 
     log,
     logFolder: { path: logFolder, ...(parts.openFolder ? { open: parts.openFolder } : {}) },
     ...(parts.transport ? { transport: parts.transport } : {}),
+    ...(parts.openInWindow ? { openInWindow: parts.openInWindow } : {}),
     locale: parts.locale,
   });
   // The log goes back too: the shell logs what it cannot do (link registration, updates) there.

@@ -18,6 +18,7 @@ import {
   net,
   powerMonitor,
   protocol,
+  screen,
   shell,
   Tray,
 } from 'electron';
@@ -56,6 +57,8 @@ const lifecycle = { app, platform: process.platform, appId: APP_ID, defaultApp: 
 /** The window, once the app is ready; a second launch before then has nothing to show yet. */
 let appWindow: AppWindow | undefined;
 const isQuitting = trackQuitting(app);
+/** The tray icon, once created: the popover opens at it. */
+let trayIcon: Tray | undefined;
 /** seller-tray:// links; one may come (macOS: as an event) before the app is ready, and waits. */
 const orderLinks = new OrderLinks();
 
@@ -175,6 +178,7 @@ function openService(dataRoot: string) {
     // The window's own locale (Chromium's, read after ready): a notification writes a total as
     // the window does, whatever Node's default in this process is.
     locale: app.getLocale() || undefined,
+    openInWindow: () => appWindow?.openInWindow(),
     // "Open log folder": the platform's file manager (Electron answers a failure in words, not by throwing).
     openFolder: async (path) => {
       const failure = await shell.openPath(path);
@@ -195,6 +199,8 @@ function openWindow(root: string, service: SellerTrayService): AppWindow {
     devTools: !app.isPackaged,
     isQuitting,
     openExternal: openLink,
+    trayBounds: () => trayIcon?.getBounds(),
+    workArea: (near) => (near ? screen.getDisplayMatching(near) : screen.getPrimaryDisplay()).workArea,
   });
   appWindow = window;
   window.get();
@@ -241,6 +247,9 @@ function trayParts(
         ? join('build', 'icon.ico')
         : join('build', 'tray', 'tray.png');
   const tray = new Tray(nativeImage.createFromPath(join(root, trayImage)));
+  trayIcon = tray;
+  // A click on the icon (Windows, some Linux panels; macOS opens the menu) opens or closes the popover.
+  tray.on('click', () => window.togglePopover());
   return {
     service,
     tray: {

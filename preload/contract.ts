@@ -34,6 +34,7 @@ export const CHANNELS = [
   'getUpdateStatus',
   'checkForUpdates',
   'openLogFolder',
+  'openInWindow',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
@@ -194,6 +195,8 @@ export interface Requests {
   checkForUpdates: undefined;
   /** Shows the folder of the log file in the file manager, for a support ticket. */
   openLogFolder: undefined;
+  /** The tray popover's "Open in a window": the full-size window (the desktop app only). */
+  openInWindow: undefined;
 }
 
 export type RequestOf<C extends Channel> = Requests[C];
@@ -216,6 +219,7 @@ export interface Responses {
   getUpdateStatus: UpdateStatus;
   checkForUpdates: UpdateStatus;
   openLogFolder: LogFolder;
+  openInWindow: { opened: true };
 }
 
 /** What the main process sends the window, unasked. */
@@ -236,7 +240,9 @@ export type Bridge = {
 export type ShellEvent =
   | { type: 'open-order'; orderId: string }
   | { type: 'open-inbox' }
-  | { type: 'open-settings' };
+  | { type: 'open-settings' }
+  /** How the window is shown now: the popover at the tray icon, or the full-size window. */
+  | { type: 'window-mode'; mode: 'popover' | 'window' };
 
 /** The IPC channel names, prefixed so they cannot collide with Electron's own. */
 export const ipcChannel = (channel: Channel): string => `seller-tray:${channel}`;

@@ -38,6 +38,18 @@ describe('App', () => {
     expect(screen.queryByLabelText('Client secret')).toBeNull();
   });
 
+  it('offers "Open in a window" only while the desktop app shows it as the tray popover', async () => {
+    const bridge = createFakeBridge({ orders: manyOrders(3) });
+    render(<App bridge={bridge} />);
+    await waitFor(() => expect(orderRows()).toHaveLength(3));
+    expect(screen.queryByRole('button', { name: 'Open in a window' })).toBeNull();
+    act(() => bridge.emit({ type: 'window-mode', mode: 'popover' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Open in a window' }));
+    await waitFor(() => expect(bridge.callsOf('openInWindow')).toHaveLength(1));
+    act(() => bridge.emit({ type: 'window-mode', mode: 'window' }));
+    expect(screen.queryByRole('button', { name: 'Open in a window' })).toBeNull();
+  });
+
   it('shows the state in the status bar and follows its events', async () => {
     const bridge = createFakeBridge({
       state: { connection: 'ok', waitingCount: 2, pendingOutbox: 1, setup: 'demo' },

@@ -64,6 +64,8 @@ function Shell() {
   /** Orders that arrived while the app ran and were not in view in the inbox since. */
   const [arrivals, setArrivals] = useState<readonly string[]>([]);
   const [announcement, setAnnouncement] = useState('');
+  /** Shown as the tray popover (the desktop app tells): "Open in a window" is offered. */
+  const [popover, setPopover] = useState(false);
 
   const waitingCount = state?.waitingCount ?? 0;
   useEffect(() => {
@@ -154,6 +156,9 @@ function Shell() {
       case 'open-settings':
         setView({ page: 'settings' });
         break;
+      case 'window-mode':
+        setPopover(event.mode === 'popover');
+        break;
       default:
         break;
     }
@@ -209,6 +214,7 @@ function Shell() {
         onNavigate={(to) => setView({ page: to })}
         onState={setState}
         onError={addProblem}
+        popover={popover}
       />
       <div className="banners">
         {state.problem && <ErrorAlert problem={state.problem} />}

@@ -193,6 +193,23 @@ describe('the main bundle', () => {
       });
     });
 
+    it('opens as a popover under the tray icon; a click on the icon closes it; "Open in a window" gives the full-size window', async () => {
+      const [window] = standIn.windows;
+      const [tray] = standIn.trays;
+      if (!window || !tray) throw new Error('no window or tray');
+      // The stand-in's icon is at the top right of a screen with a top bar.
+      expect(window.bounds).toEqual({ x: 1496, y: 32, width: 420, height: 640 }); // its right edge kept on the screen
+      expect([window.skipTaskbar, window.alwaysOnTop]).toEqual([true, true]);
+      for (const click of tray.clicks) click();
+      expect(window.visible).toBe(false);
+      for (const click of tray.clicks) click();
+      expect(window.visible).toBe(true);
+      const opened = (await standIn.ipcMain.invoke(appFrame, 'seller-tray:openInWindow')) as { ok: boolean };
+      expect(opened.ok).toBe(true);
+      expect(window.bounds).toEqual({ x: 410, y: 194, width: 1100, height: 720 });
+      expect([window.skipTaskbar, window.alwaysOnTop, window.visible]).toEqual([false, false, true]);
+    });
+
     it('answers IPC from its own frame only', async () => {
       const foreign = (await standIn.ipcMain.invoke('https://evil.example/', 'seller-tray:getState')) as {
         ok: boolean;
@@ -321,7 +338,8 @@ describe('the main bundle', () => {
       const before = sent().length;
       standIn.module.app.emit('second-instance', {}, ['/x/seller-tray']);
       expect(window?.visible).toBe(true);
-      expect(sent()).toHaveLength(before);
+      // Shown as the popover again; nowhere else to go.
+      expect(sent().slice(before)).toEqual([{ type: 'window-mode', mode: 'popover' }]);
     });
 
     it.runIf(process.platform === 'linux')(

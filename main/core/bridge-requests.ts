@@ -60,6 +60,7 @@ export const requests = {
   getUpdateStatus: z.undefined(),
   checkForUpdates: z.undefined(),
   openLogFolder: z.undefined(),
+  openInWindow: z.undefined(),
 } satisfies Record<Channel, z.ZodType>;
 
 /** A channel's request once checked: defaults filled in. */

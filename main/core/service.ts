@@ -67,6 +67,8 @@ export interface ServicePorts {
   /** Where the core and its client tell support what happened; silent by default. */
   log?: Log;
   logFolder?: LogFolderPort;
+  /** Turns the tray popover into the full-size window; absent where there are no windows (the preview). */
+  openInWindow?: () => void;
   /** The computer account's name, for statuses marked without "Your name" set; default account-name.ts. */
   accountName?: () => string;
   /** The locale notifications write amounts in (the Electron shell: the window's); the runtime's default when absent. */
@@ -229,6 +231,12 @@ export class SellerTrayService {
     getUpdateStatus: async () => this.updates.status(),
     checkForUpdates: () => this.updates.check(),
     openLogFolder: () => this.openLogFolder(),
+    openInWindow: async () => {
+      if (!this.ports.openInWindow)
+        throw new ServiceError('no-window', 'Only the desktop app opens windows.');
+      this.ports.openInWindow();
+      return { opened: true };
+    },
   };
 
   /** The shell's updater answers the About panel from now on. */

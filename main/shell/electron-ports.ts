@@ -1,6 +1,7 @@
 // The little of Electron the shell uses, as structural interfaces: Electron's own objects
 // satisfy them (main/index.ts passes them in, through thin adapters where a call differs),
 // and the tests pass small fakes. Nothing here imports 'electron'.
+import type { Rect } from './window-placement';
 
 /** One item of a menu; a subset of Electron's MenuItemConstructorOptions. */
 export interface MenuItemSpec {
@@ -15,6 +16,8 @@ export interface MenuItemSpec {
 
 /** The tray icon: its tooltip and its context menu (built from a template by the adapter). */
 export interface TrayPort {
+  /** Where the icon is on the screen; empty or absent where the platform does not tell (Linux, often). */
+  getBounds?(): Rect;
   setToolTip(toolTip: string): void;
   setMenu(template: MenuItemSpec[]): void;
   /** macOS only: text next to the icon (the count). */
@@ -76,11 +79,17 @@ export interface WindowPort {
   show(): void;
   hide(): void;
   focus(): void;
+  isVisible(): boolean;
+  setBounds(bounds: Rect): void;
+  /** A popover stays out of the taskbar and above other windows; the full-size window does not. */
+  setSkipTaskbar(skip: boolean): void;
+  setAlwaysOnTop(flag: boolean): void;
   isMinimized(): boolean;
   restore(): void;
   isDestroyed(): boolean;
   loadURL(url: string): Promise<unknown>;
   on(event: 'close', listener: (event: Cancellable) => void): unknown;
+  on(event: 'blur', listener: () => void): unknown;
   readonly webContents: WebContentsPort;
 }
 

@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHANNELS, EVENT_CHANNEL, ipcChannel } from '../../preload/contract';
 import {
+  FAKE_SCREEN,
   FakeIpcMain,
   FakeWindow,
   openDemoService,
@@ -60,6 +61,7 @@ describe('the IPC handlers', () => {
   it('forwards the service’s events to the window on the event channel', async () => {
     const { service } = await ipcOnService();
     const window = new AppWindow({
+      ...FAKE_SCREEN,
       createWindow: (options) => new FakeWindow(options),
       preloadPath: '/p',
       devTools: false,

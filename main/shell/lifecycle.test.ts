@@ -1,7 +1,7 @@
 // The lifecycle with a fake app and powerMonitor: one instance (a second launch focuses the
 // window), platform bits, a poll on wake.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FakeWindow, openDemoService, type TestService } from '../../test/support/shell-fakes';
+import { FAKE_SCREEN, FakeWindow, openDemoService, type TestService } from '../../test/support/shell-fakes';
 import type { AppPort, PowerMonitorPort } from './electron-ports';
 import { afterReady, claimSingleInstance, launchArguments, trackQuitting } from './lifecycle';
 import { AppWindow } from './window';
@@ -46,6 +46,7 @@ describe('the lifecycle', () => {
     const app = new FakeApp();
     const created: FakeWindow[] = [];
     const window = new AppWindow({
+      ...FAKE_SCREEN,
       createWindow: (o) => {
         const w = new FakeWindow(o);
         created.push(w);

@@ -2,17 +2,20 @@
 // hidden rather than closed, and navigation, new windows, webviews and permissions denied.
 import { describe, expect, it } from 'vitest';
 import { EVENT_CHANNEL } from '../../preload/contract';
-import { cancellable, FakeWindow } from '../../test/support/shell-fakes';
+import { cancellable, FAKE_SCREEN, FakeWindow } from '../../test/support/shell-fakes';
 import { applicationMenu } from './app-menu';
 import { APP_URL } from './app-origin';
 import { hostOf, openExternalIfAllowed } from './external-links';
 import { AppWindow } from './window';
+import type { Rect } from './window-placement';
 
-function appWindow({ devTools = false } = {}) {
+function appWindow({ devTools = false, tray }: { devTools?: boolean; tray?: Rect | undefined } = {}) {
   const created: FakeWindow[] = [];
   const external: string[] = [];
   let quitting = false;
   const window = new AppWindow({
+    ...FAKE_SCREEN,
+    trayBounds: () => tray,
     createWindow: (options) => {
       const w = new FakeWindow(options);
       created.push(w);
@@ -153,8 +156,66 @@ describe('the window', () => {
     w.webContents.loading = false;
     w.webContents.emit('did-finish-load');
     expect(w.webContents.sent).toEqual([
+      { channel: EVENT_CHANNEL, args: [{ type: 'window-mode', mode: 'popover' }] },
       { channel: EVENT_CHANNEL, args: [{ type: 'open-order', orderId: 'ord-1' }] },
     ]);
+  });
+});
+
+describe('the popover at the tray icon', () => {
+  const ICON = { x: 1500, y: 2, width: 24, height: 24 };
+
+  function shown(tray: Rect | 'not told' = ICON) {
+    const made = appWindow({ tray: tray === 'not told' ? undefined : tray });
+    made.window.show();
+    const w = made.created[0];
+    if (!w) throw new Error('no window');
+    return { ...made, w, modes: () => w.webContents.sent.map((m) => (m.args[0] as { mode?: string }).mode) };
+  }
+
+  it('opens tray-sized under the icon, out of the taskbar and above other windows, and goes when it loses focus', () => {
+    const { w, modes } = shown();
+    expect(w.bounds).toEqual({ x: 1302, y: 32, width: 420, height: 640 }); // under the top bar
+    expect([w.skipTaskbar, w.alwaysOnTop, w.visible]).toEqual([true, true, true]);
+    expect(modes()).toEqual(['popover']);
+    w.emit('blur');
+    expect(w.visible).toBe(false);
+  });
+
+  it('opens and closes with clicks on the icon', () => {
+    const { window, w } = shown();
+    window.togglePopover();
+    expect(w.visible).toBe(false);
+    window.togglePopover();
+    expect(w.visible).toBe(true);
+  });
+
+  it('becomes the full-size window on "Open in a window", which stays when it loses focus, and the renderer is told', () => {
+    const { window, w, modes } = shown();
+    window.openInWindow();
+    expect(w.bounds).toEqual({ x: 410, y: 194, width: 1100, height: 720 });
+    expect([w.skipTaskbar, w.alwaysOnTop]).toEqual([false, false]);
+    w.emit('blur');
+    expect(w.visible).toBe(true);
+    // Shown again (a notification, the tray menu's Open): as it was left, where the user put it.
+    w.bounds = { x: 10, y: 40, width: 900, height: 700 };
+    window.show({ type: 'open-inbox' });
+    expect(w.bounds).toEqual({ x: 10, y: 40, width: 900, height: 700 });
+    // The icon's click brings the popover back.
+    window.togglePopover();
+    expect(w.bounds).toMatchObject({ width: 420, height: 640 });
+    expect(modes().filter(Boolean)).toEqual(['popover', 'window', 'popover']);
+  });
+
+  it('opens at the top-right corner where the tray does not tell where its icon is', () => {
+    const { w } = shown('not told');
+    expect(w.bounds).toEqual({ x: 1920 - 420 - 4, y: 32, width: 420, height: 640 });
+  });
+
+  it('can be made as narrow as the tray-sized layout allows, not wider than it needs', () => {
+    const { w } = shown();
+    expect([w.options.minWidth, w.options.minHeight]).toEqual([360, 420]);
+    expect([w.options.width, w.options.height]).toEqual([420, 640]);
   });
 });
 

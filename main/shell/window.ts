@@ -1,12 +1,15 @@
 // The one window: created hidden with Electron's security checklist applied, shown and focused
 // from the tray or a notification, hidden rather than closed (the app lives in the tray) unless
-// the app is quitting. It cannot navigate away, open windows, attach webviews, or get
+// the app is quitting. It is shown as a popover at the tray icon (tray-sized, out of the taskbar,
+// gone when it loses focus) until the user asks for the full-size window ("Open in a window"),
+// which stays until closed; the renderer is told which, to offer that choice. It cannot navigate away, open windows, attach webviews, or get
 // permissions; links to allowed https hosts open in the browser instead, and a contact's
 // mailto: or tel: link in the mail or phone app.
 import { isContactHref } from '../../preload/contact-links';
 import { EVENT_CHANNEL, type ShellEvent } from '../../preload/contract';
 import { APP_URL, isAppUrl } from './app-origin';
 import type { WindowOptions, WindowPort } from './electron-ports';
+import { popoverBounds, type Rect, WINDOW_SIZES, type WindowMode, windowBounds } from './window-placement';
 
 export type { ShellEvent };
 
@@ -19,15 +22,21 @@ export interface AppWindowOptions {
   isQuitting(): boolean;
   /** Opens an external link when it is allowed (see external-links.ts). */
   openExternal(url: string): void;
+  /** The tray icon's place, where the platform tells it. */
+  trayBounds(): Rect | undefined;
+  /** The work area of the screen nearest to `near` (the primary screen's without it). */
+  workArea(near: Rect | undefined): Rect;
   url?: string;
 }
 
+/** The smallest the window may be made: the popover's layout, a little narrower. */
+const MINIMUM_SIZE = { width: 360, height: 420 };
+
 export function windowOptions(preloadPath: string, devTools: boolean): WindowOptions {
   return {
-    width: 1100,
-    height: 720,
-    minWidth: 640,
-    minHeight: 420,
+    ...WINDOW_SIZES.popover,
+    minWidth: MINIMUM_SIZE.width,
+    minHeight: MINIMUM_SIZE.height,
     show: false,
     title: 'Seller Tray',
     autoHideMenuBar: true,
@@ -49,6 +58,8 @@ export function windowOptions(preloadPath: string, devTools: boolean): WindowOpt
 
 export class AppWindow {
   private window: WindowPort | undefined;
+  /** How the window was last placed; none before it was first shown. */
+  private mode: WindowMode | undefined;
 
   constructor(private readonly options: AppWindowOptions) {}
 
@@ -63,18 +74,48 @@ export class AppWindow {
         window.hide();
       }
     });
+    // A popover goes as soon as the user turns to something else, as tray popovers do.
+    window.on('blur', () => {
+      if (this.mode === 'popover' && !this.options.isQuitting()) window.hide();
+    });
     void window.loadURL(this.options.url ?? APP_URL);
     this.window = window;
     return window;
   }
 
-  /** Shows and focuses the window; with an event, tells the renderer where to go once it has loaded. */
-  show(event?: ShellEvent): void {
+  /**
+   * Shows and focuses the window as it was last shown (first: the popover at the tray icon); with
+   * an event, tells the renderer where to go once it has loaded.
+   */
+  show(event?: ShellEvent, mode: WindowMode = this.mode ?? 'popover'): void {
     const window = this.get();
+    if (mode === 'popover' || mode !== this.mode) this.place(window, mode);
     if (window.isMinimized()) window.restore();
     window.show();
     window.focus();
     if (event) this.send(event);
+  }
+
+  /** The tray icon's click: the popover opens, or closes when it is open. */
+  togglePopover(): void {
+    if (this.mode === 'popover' && this.window?.isVisible()) this.window.hide();
+    else this.show(undefined, 'popover');
+  }
+
+  /** "Open in a window": the full-size window, where the popover was. */
+  openInWindow(): void {
+    this.show(undefined, 'window');
+  }
+
+  /** Sizes and places the window for `mode` (a popover at the icon each time: the icon may have moved). */
+  private place(window: WindowPort, mode: WindowMode): void {
+    const tray = mode === 'popover' ? this.options.trayBounds() : undefined;
+    const area = this.options.workArea(tray);
+    window.setBounds(mode === 'popover' ? popoverBounds(tray, area) : windowBounds(area));
+    window.setSkipTaskbar(mode === 'popover');
+    window.setAlwaysOnTop(mode === 'popover');
+    this.mode = mode;
+    this.send({ type: 'window-mode', mode });
   }
 
   /** Sends an event to the renderer, after it has loaded; dropped when there is no window. */

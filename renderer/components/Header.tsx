@@ -23,6 +23,7 @@ export function Header({
   onNavigate,
   onState,
   onError,
+  popover = false,
 }: {
   state: AppState;
   /** The screen's name (Inbox, Order, Settings): with the app's name, the screen's one h1. */
@@ -32,6 +33,8 @@ export function Header({
   onNavigate: (page: Page) => void;
   onState: (state: AppState) => void;
   onError: (problem: { message: string; details: readonly string[] }) => void;
+  /** Shown as the tray popover (the desktop app): it offers the full-size window. */
+  popover?: boolean;
 }) {
   const bridge = useBridge();
   const now = useNow();
@@ -42,6 +45,14 @@ export function Header({
     const timer = setTimeout(() => setFound(null), FOUND_SHOWN_MS);
     return () => clearTimeout(timer);
   }, [found]);
+
+  async function openInWindow(): Promise<void> {
+    try {
+      await call(bridge, 'openInWindow', undefined);
+    } catch (failure) {
+      onError(explained(failure));
+    }
+  }
 
   async function checkNow(): Promise<void> {
     setChecking(true);
@@ -109,6 +120,13 @@ export function Header({
         <li className="check-found">
           <span role="status">{found}</span>
         </li>
+        {popover && (
+          <li className="open-in-window">
+            <button type="button" className="link-button" onClick={() => void openInWindow()}>
+              Open in a window
+            </button>
+          </li>
+        )}
       </ul>
     </header>
   );

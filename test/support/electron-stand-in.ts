@@ -18,6 +18,9 @@ export interface StandInOptions {
   packaged?: boolean;
 }
 
+/** One 1920×1080 screen with a top bar of 28 px. */
+const STAND_IN_DISPLAY = { workArea: { x: 0, y: 28, width: 1920, height: 1052 } };
+
 export function electronStandIn(options: StandInOptions) {
   const calls: unknown[][] = [];
   const record =
@@ -47,7 +50,7 @@ export function electronStandIn(options: StandInOptions) {
     },
   });
   const windows: FakeWindow[] = [];
-  const trays: (FakeTray & { image: unknown })[] = [];
+  const trays: (FakeTray & { image: unknown; clicks: (() => void)[] })[] = [];
   const notifications = new FakeNotifications();
   const protocolHandlers = new Map<string, (request: Request) => Promise<Response>>();
   const fetched: string[] = [];
@@ -67,9 +70,17 @@ export function electronStandIn(options: StandInOptions) {
       }
     },
     Tray: class extends FakeTray {
+      readonly clicks: (() => void)[] = [];
       constructor(readonly image: unknown) {
         super();
         trays.push(this);
+      }
+      on(event: string, listener: () => void): void {
+        if (event === 'click') this.clicks.push(listener);
+      }
+      /** An icon at the top right, as in a top bar. */
+      getBounds() {
+        return { x: 1860, y: 0, width: 24, height: 24 };
       }
       setContextMenu(menu: MenuItemSpec[]): void {
         this.setMenu(menu);
@@ -89,6 +100,10 @@ export function electronStandIn(options: StandInOptions) {
       }
     },
     nativeImage: { createFromPath: (path: string) => ({ path }) },
+    screen: {
+      getPrimaryDisplay: () => STAND_IN_DISPLAY,
+      getDisplayMatching: () => STAND_IN_DISPLAY,
+    },
     net: {
       fetch: (url: string, init?: RequestInit) => {
         fetched.push(url);

@@ -16,6 +16,7 @@ import type {
   WindowOptions,
   WindowPort,
 } from '../../main/shell/electron-ports';
+import type { Rect } from '../../main/shell/window-placement';
 import { DEFAULT_CLIENT } from '../../simulator/marketplace-server';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { ManualTimers, makeDataDir } from './core';
@@ -132,6 +133,9 @@ export class FakeWebContents extends Emitter {
 
 export class FakeWindow extends Emitter implements WindowPort {
   visible = false;
+  bounds: Rect | undefined;
+  skipTaskbar = false;
+  alwaysOnTop = false;
   focused = 0;
   minimized = false;
   destroyed = false;
@@ -148,6 +152,18 @@ export class FakeWindow extends Emitter implements WindowPort {
   }
   focus(): void {
     this.focused++;
+  }
+  isVisible(): boolean {
+    return this.visible;
+  }
+  setBounds(bounds: Rect): void {
+    this.bounds = bounds;
+  }
+  setSkipTaskbar(skip: boolean): void {
+    this.skipTaskbar = skip;
+  }
+  setAlwaysOnTop(flag: boolean): void {
+    this.alwaysOnTop = flag;
   }
   isMinimized(): boolean {
     return this.minimized;
@@ -238,3 +254,9 @@ export async function until(check: () => boolean, timeoutMs = 5000): Promise<voi
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** A 1920×1080 screen with a top bar of 28 px, whose tray does not tell where its icon is (as on many Linux panels). */
+export const FAKE_SCREEN = {
+  trayBounds: (): Rect | undefined => undefined,
+  workArea: (): Rect => ({ x: 0, y: 28, width: 1920, height: 1052 }),
+};

@@ -3,6 +3,7 @@
 // real bridge (preload, preview server) is exercised end to end by the browser tests.
 import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS } from '../../../main/core/settings';
 import type {
+  AppEvent,
   AppState,
   Bridge,
   Channel,
@@ -14,14 +15,12 @@ import type {
 } from '../../../preload/contract';
 import { describeMark } from '../../../preload/marked-by';
 import type { MarketplaceEvent } from '../../../preload/marketplace';
-import type { CoreEvent, OutboxItem, Settings } from '../../../preload/model';
+import type { OutboxItem, Settings } from '../../../preload/model';
 import { isUsualTransition } from '../../../preload/order-status';
 import { statusLabel } from '../../../preload/status-words';
 
-export type FakeEvent =
-  | CoreEvent
-  | { type: 'app-state'; state: AppState }
-  | { type: 'update-status'; status: UpdateStatus };
+/** What the fake sends the window: all the main process may send, the shell's events too. */
+export type FakeEvent = AppEvent;
 
 type Handler<C extends Channel> = (request: RequestOf<C>) => Responses[C] | Promise<Responses[C]>;
 export type Handlers = { [C in Channel]?: Handler<C> };
@@ -136,6 +135,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     testConnection: () => ({ ok: true, sellerId: 42, stage: null }),
     diagnose: () => ({ report: 'ping           ok        HTTP 200 3 ms\n', failed: false }),
     openLogFolder: () => ({ path: '/home/seller/.config/Seller Tray/logs', opened: true }),
+    openInWindow: () => ({ opened: true }),
     listOrders: (request) => {
       const filter = request.filter ?? 'all';
       const search = (request.search ?? '').trim().toLowerCase();
