@@ -117,6 +117,20 @@ describe('Onboarding', () => {
     expect(screen.queryByText(/Connection works/)).toBeNull();
   });
 
+  it('asks "Your name" once, prefilled with the computer account\'s name, and saves the one typed', async () => {
+    const { bridge, onState } = setup();
+    const name = screen.getByLabelText('Your name') as HTMLInputElement;
+    expect(name.value).toBe(unconfigured.actorName);
+    fireEvent.change(name, { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Enter the name your colleagues know you by.')).toBeTruthy();
+    expect(bridge.calls).toEqual([]);
+    fireEvent.change(name, { target: { value: ' Anna K. Virtanen ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onState).toHaveBeenCalled());
+    expect(bridge.callsOf('setSettings')[0]).toMatchObject({ actorName: 'Anna K. Virtanen' });
+  });
+
   it('refuses to save a secret the marketplace rejects, saying nothing was saved', async () => {
     const { bridge, onState } = setup({ ok: false, reason: 'credentials', message: 'rejected' });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));

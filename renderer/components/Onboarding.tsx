@@ -3,9 +3,11 @@
 // and one it could not check (marketplace out of reach) only when the user says so. The secret
 // goes to the system keychain and is never shown again. Or the demo, on the built-in
 // simulator, for a look without credentials. A missing or refused field is marked and its
-// message tied to it.
+// message tied to it. "Your name" is asked here, once, prefilled with the computer account's
+// name, so statuses are not signed "by root" or by a login name nobody knows.
 import { type FormEvent, useId, useState } from 'react';
 import { type AppState, type ConnectionTest, LIMITS } from '../../preload/contract';
+import { ACTOR_NAME_MAX } from '../../preload/marked-by';
 import { MAX_CLIENT_ID_LENGTH } from '../../preload/model';
 import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
@@ -15,7 +17,7 @@ import { ConnectionTestResult } from './ConnectionTestResult';
 import { ErrorAlert } from './ErrorAlert';
 
 type Busy = 'testing' | 'saving' | 'demo' | null;
-const FIELDS = ['baseUrl', 'clientId', 'secret'] as const;
+const FIELDS = ['baseUrl', 'clientId', 'secret', 'actorName'] as const;
 type Field = (typeof FIELDS)[number];
 
 export function Onboarding({ state, onState }: { state: AppState; onState: (state: AppState) => void }) {
@@ -23,6 +25,7 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
   const [baseUrl, setBaseUrl] = useState(state.baseUrl);
   const [clientId, setClientId] = useState(state.clientId);
   const [secret, setSecret] = useState('');
+  const [actorName, setActorName] = useState(state.actorName);
   /** The secret went to the keychain in this session: the field is gone for good. */
   const [secretSaved, setSecretSaved] = useState(false);
   const [busy, setBusy] = useState<Busy>(null);
@@ -39,6 +42,8 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
     clientId: `${id}-client-id`,
     secret: `${id}-secret`,
     secretHint: `${id}-secret-hint`,
+    actorName: `${id}-actor-name`,
+    actorHint: `${id}-actor-hint`,
     heading: `${id}-heading`,
   };
   const errorId = (field: Field) => `${ids[field]}-error`;
@@ -101,7 +106,11 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
 
   /** Stores the account, then the secret: the app then shows the inbox. */
   const store = async () => {
-    await call(bridge, 'setSettings', { baseUrl: baseUrl.trim(), clientId: clientId.trim() });
+    await call(bridge, 'setSettings', {
+      baseUrl: baseUrl.trim(),
+      clientId: clientId.trim(),
+      ...(actorName.trim() === state.actorName ? {} : { actorName: actorName.trim() }),
+    });
     if (secret !== '') {
       const next = await call(bridge, 'setSecret', { secret });
       setSecret('');
@@ -118,6 +127,7 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
       ...(baseUrl.trim() === '' ? { baseUrl: 'Enter the base URL the marketplace gave you.' } : {}),
       ...(clientId.trim() === '' ? { clientId: 'Enter the client id.' } : {}),
       ...(!secretKept && secret === '' ? { secret: 'Enter the client secret.' } : {}),
+      ...(actorName.trim() === '' ? { actorName: 'Enter the name your colleagues know you by.' } : {}),
     };
     if (Object.keys(missing).length > 0) {
       setFieldErrors(missing);
@@ -198,6 +208,20 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
             {fieldError('secret')}
           </>
         )}
+        <label htmlFor={ids.actorName}>Your name</label>
+        <p className="hint" id={ids.actorHint}>
+          Shown on each status you mark, so your colleagues see who did it.
+        </p>
+        <input
+          id={ids.actorName}
+          {...invalid('actorName', ids.actorHint)}
+          type="text"
+          autoComplete="name"
+          maxLength={ACTOR_NAME_MAX}
+          value={actorName}
+          onChange={(event) => setActorName(event.target.value)}
+        />
+        {fieldError('actorName')}
         <div className="form-actions">
           <button type="button" disabled={busy !== null} onClick={() => void testConnection()}>
             {busy === 'testing' ? 'Testing…' : 'Test connection'}
