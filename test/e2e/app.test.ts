@@ -431,6 +431,23 @@ describe('the order page', () => {
     60_000,
   );
 
+  it('at 420×640, the undo bar covers nothing: it takes its own room below the page while a mark is held', async () => {
+    const { page } = await openApp({ configured: true, viewport: POPOVER, settings: { undoSeconds: 30 } });
+    await openOrder(page, firstWaitingOrderId());
+    await page.getByRole('button', { name: 'Start provisioning' }).click();
+    await page.locator('.undo-bar').getByRole('button', { name: /^Undo/ }).waitFor();
+    await page.waitForTimeout(700); // a press right after a mark is taken for the same press
+    await page.getByRole('button', { name: 'Mark failed…' }).click();
+    await page.getByRole('button', { name: 'Mark as failed' }).waitFor();
+    // The bar takes its own room below the page: no part of what scrolls lies under it.
+    const [content, bar] = await Promise.all([
+      page.locator('main.content').boundingBox(),
+      page.locator('.undo-bar').boundingBox(),
+    ]);
+    if (!content || !bar) throw new Error('not laid out');
+    expect(content.y + content.height).toBeLessThanOrEqual(bar.y);
+  }, 60_000);
+
   it.each(
     SIZES.flatMap((size) => (['light', 'dark'] as const).map((colorScheme) => ({ ...size, colorScheme }))),
   )(
