@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SellerApiClient } from '../../main/core/api/client';
 import { SellerCore } from '../../main/core/seller-core';
-import { ManualTimers, TEST_SETTINGS } from '../support/core';
+import { DEFAULT_SETTINGS } from '../../main/core/settings';
+import { ManualTimers } from '../support/core';
 import { runTs, spawnSimulator } from '../support/processes';
 import { admin } from '../support/raw-api';
 
@@ -61,8 +62,9 @@ function openCore(url: string, dataDir: string): Promise<SellerCore> {
     baseUrl: url,
     credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
   });
-  // Timers that never fire: the bench polls by hand with checkNow.
-  return SellerCore.open({ client, dataDir, settings: () => TEST_SETTINGS, timers: new ManualTimers() });
+  // Timers that never fire: the bench polls by hand with checkNow. The app's own defaults
+  // (reminders, undo, stale flags on), not the tests': what users run is what is measured.
+  return SellerCore.open({ client, dataDir, settings: () => DEFAULT_SETTINGS, timers: new ManualTimers() });
 }
 
 async function firstStart(url: string, dataDir: string): Promise<FirstStart> {

@@ -185,3 +185,55 @@ describe("an inbox row's total", () => {
     }
   });
 });
+
+describe('reminders', () => {
+  const purchase = (orderId: string, eventTime: string): MarketplaceEvent => ({
+    ...mended,
+    eventId: `e-${orderId}`,
+    eventTime,
+    additionalProperties: [{ name: 'orderId', value: orderId }],
+  });
+
+  it('are found among the waiting orders not reminded yet, not by walking every waiting order', () => {
+    poll(
+      Array.from({ length: 50 }, (_, i) =>
+        purchase(`o-${i}`, `2026-11-20T10:${String(i).padStart(2, '0')}:00Z`),
+      ),
+      [],
+    );
+    store.markReminded(
+      Array.from({ length: 48 }, (_, i) => `o-${i}`),
+      '2026-11-21T00:00:00Z',
+    );
+    expect(store.unremindedWaiting().map((o) => o.orderId)).toEqual(['o-48', 'o-49']);
+    // Read through the partial index of the waiting orders not reminded: the query names it
+    // (INDEXED BY), and SQLite refuses the query when its condition no longer fits the index.
+  });
+
+  it('carry over from a database of the version before, which kept them in a table of their own', async () => {
+    const before = await mkdtemp(join(tmpdir(), 'store-before-'));
+    const db = new (process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite')).DatabaseSync(
+      join(before, DATABASE_FILE),
+    );
+    for (const migration of MIGRATIONS.slice(0, 4)) db.exec(migration);
+    db.exec('PRAGMA user_version = 4');
+    const insert = db.prepare(
+      `INSERT INTO orders (order_id, purchased_at, effective_status, stale)
+       VALUES (?, '2026-11-20T10:00:00Z', 'ProvisioningStarted', 0)`,
+    );
+    for (const id of ['o-1', 'o-2']) insert.run(id);
+    db.prepare('INSERT INTO reminders (order_id, reminded_at) VALUES (?, ?)').run(
+      'o-1',
+      '2026-11-21T00:00:00Z',
+    );
+    db.close();
+
+    const migrated = AccountStore.open(before).store;
+    try {
+      expect(migrated.unremindedWaiting().map((o) => o.orderId)).toEqual(['o-2']);
+    } finally {
+      migrated.close();
+      await rm(before, { recursive: true, force: true });
+    }
+  });
+});

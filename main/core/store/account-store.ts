@@ -470,20 +470,23 @@ export class AccountStore {
     ).n;
   }
 
-  /** Waiting orders not reminded of yet, with their purchase time. */
+  /**
+   * Waiting orders not reminded of yet, with their purchase time: through the partial index
+   * `orders_to_remind`, whose condition the query repeats word for word (a bound parameter would
+   * keep SQLite from using it), so a poll reads the few not reminded, not every waiting order.
+   */
   unremindedWaiting(): { orderId: string; since: string }[] {
     const rows = this.sql(
-      `SELECT order_id, purchased_at FROM orders
-         WHERE effective_status = ? AND purchased_at IS NOT NULL
-           AND order_id NOT IN (SELECT order_id FROM reminders)`,
-    ).all(WAITING) as { order_id: string; purchased_at: string }[];
+      `SELECT order_id, purchased_at FROM orders INDEXED BY orders_to_remind
+         WHERE effective_status = '${WAITING}' AND reminded_at IS NULL AND purchased_at IS NOT NULL`,
+    ).all() as { order_id: string; purchased_at: string }[];
     return rows.map((r) => ({ orderId: r.order_id, since: r.purchased_at }));
   }
 
   markReminded(orderIds: readonly string[], now: string): void {
     this.atomically(() => {
-      const insert = this.sql('INSERT OR IGNORE INTO reminders (order_id, reminded_at) VALUES (?, ?)');
-      for (const id of orderIds) insert.run(id, now);
+      const remind = this.sql('UPDATE orders SET reminded_at = ? WHERE order_id = ? AND reminded_at IS NULL');
+      for (const id of orderIds) remind.run(now, id);
     });
   }
 

@@ -102,4 +102,13 @@ export const MIGRATIONS: readonly string[] = [
   WHERE document IS NOT NULL AND json_type(document, '$.anticipatedMonetaryTotal.amount') IN ('integer', 'real');
   ALTER TABLE orders DROP COLUMN total;
   `,
+  `
+  -- Reminders are found through an index of the waiting orders not reminded yet (issue 27): the
+  -- query behind each poll walked every waiting order, thousands already reminded on a long history.
+  ALTER TABLE orders ADD COLUMN reminded_at TEXT;
+  UPDATE orders SET reminded_at = (SELECT r.reminded_at FROM reminders r WHERE r.order_id = orders.order_id);
+  DROP TABLE reminders;
+  CREATE INDEX orders_to_remind ON orders (purchased_at)
+    WHERE effective_status = 'ProvisioningStarted' AND reminded_at IS NULL;
+  `,
 ];
