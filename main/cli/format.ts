@@ -56,7 +56,7 @@ const totalOf = (order: Order): string | undefined => {
   return total && `${total.amount} ${total.currencyCode}`;
 };
 
-/** An order's line: id, issued, status (when known), buyer, first product × quantity, total. */
+/** An order's line: id, issued, status (when known), buyer, first product × quantity (its unit named), total. */
 function orderRow(order: Order, statuses?: ReadonlyMap<string, string>): string {
   const first = order.documentLines[0]?.lineItem;
   return row([
@@ -64,7 +64,7 @@ function orderRow(order: Order, statuses?: ReadonlyMap<string, string>): string 
     order.issueTime,
     ...(statuses ? [statusLabel(statuses.get(order.orderId ?? ''))] : []),
     order.buyerCustomerParty.party?.partyName,
-    first ? `${first.name ?? '?'} × ${first.quantity?.value ?? '?'}` : undefined,
+    first ? `${first.name ?? '?'} × ${quantityWords(first.quantity, String) || '?'}` : undefined,
     totalOf(order),
   ]);
 }

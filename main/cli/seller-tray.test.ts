@@ -191,7 +191,7 @@ describe('seller-tray reads', () => {
     expect(license).toEqual(licenses[0]);
   });
 
-  it('names the units of each line, as the window does, an unknown code as it came', async () => {
+  it('names the units of each line, as the window does, an unknown code as it came, and in the list', async () => {
     const line = (name: string, quantity: unknown, amount: number, baseQuantity: unknown) => ({
       lineItem: { name, quantity, price: { priceAmount: { amount, currencyCode: 'EUR' }, baseQuantity } },
     });
@@ -213,6 +213,15 @@ describe('seller-tray reads', () => {
         '',
       ].join('\n'),
     );
+    // The list names the first line's unit too: the order is the newest.
+    const listed = await cli(['orders', 'list', '--limit', '1']);
+    expect(listed.stdout.split('\t').slice(0, 5)).toEqual([
+      orderId,
+      expect.any(String),
+      'New',
+      expect.any(String),
+      'Seats × 176 users',
+    ]);
   });
 
   it('reads the "new" events once, and all events any time', async () => {
