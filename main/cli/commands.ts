@@ -70,6 +70,9 @@ export async function runCommand(
   const command = new AbortController();
   try {
     return { result: await printable(client, args, options, unread, command.signal), ...unread };
+  } catch (error) {
+    if (error instanceof Refusal) error.unread = unread;
+    throw error;
   } finally {
     command.abort();
   }

@@ -207,7 +207,7 @@ function markText(mark: PostedMark, event: MarketplaceEvent | undefined): string
 export function refusedMarkText(order: NamedOrder, latest: MarketplaceEvent | undefined, to: string): string {
   const named = orderNamed(order);
   if (!latest) {
-    return `No status was found for ${named}: none of its events is in the marketplace's history, so whether ${statusLabel(to)} is the usual next step is unknown. Nothing was posted; add --force to mark it ${statusLabel(to)} anyway.`;
+    return `No status was found for ${named}: none of the events the marketplace lists can be read as this order's, so whether ${statusLabel(to)} is the usual next step is unknown. Nothing was posted; add --force to mark it ${statusLabel(to)} anyway.`;
   }
   if (latest.statusCode === to) {
     return `The ${named} is already ${cell(statusFact(latest))}. Nothing was posted; add --force to mark it ${statusLabel(to)} again.`;

@@ -2,6 +2,8 @@
 // line): a usage error (exit 2) is in the command itself, whatever the marketplace holds; a
 // refusal (exit 1, like a failed call) comes from what the marketplace holds, read before
 // anything was posted.
+import type { AsideItem } from '../core/kept-aside';
+
 export class UsageError extends Error {}
 
 /** The kinds of refusal, named in `--json`'s error object for scripts. */
@@ -21,4 +23,10 @@ export class Refusal extends Error {
   ) {
     super(message);
   }
+
+  /** What the command read that could not be read: a refusal rests on the rest, so it is told too. */
+  unread: { aside: readonly AsideItem[]; ofUnknownOrder: readonly AsideItem[] } = {
+    aside: [],
+    ofUnknownOrder: [],
+  };
 }

@@ -360,6 +360,27 @@ describe('orders list and orders get on a listing of several pages', () => {
       }
     });
 
+    it('refuses to mark an order none of whose events can be read as its own, telling those events', async () => {
+      await admin(big.url, 'PATCH', 'faults', { quirks: ['unlinked-events'] });
+      const own = (id: string) => eventsOf(big, id);
+      const orderId = listing()
+        .map((o) => o.orderId as string)
+        .find((id) => own(id).length > 0 && own(id).every((e) => unlinked(e.eventId)));
+      if (!orderId) throw new Error('seed 6 has no order all of whose events the quirk unlinks');
+      const marked = own(orderId).length;
+      const run = await cli(['status', orderId, 'InProgress'], bigEnv);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.split('\n')[0]).toMatch(
+        new RegExp(
+          `^seller-tray: No status was found for order ${orderId} \\(.+\\): none of the events the marketplace lists can be read as this order's, .* add --force to mark it In progress anyway\\.$`,
+        ),
+      );
+      // Its own events are among those told, as possibly of an order not printed.
+      expect(told(run.stderr).events).toEqual(expect.arrayContaining(own(orderId).map((e) => e.eventId)));
+      expect(own(orderId)).toHaveLength(marked);
+    });
+
     it('tells unreadable events that name no order, saying they may be of another order', async () => {
       const { run, own } = await getOlderOrder('unlinked-events', unlinked);
       const { events, lines } = told(run.stderr);

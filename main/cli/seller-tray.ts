@@ -115,7 +115,7 @@ async function main(argv: string[]): Promise<number> {
     const value =
       result.kind === 'ping' ? { ...result.value, credentials: result.credentials } : result.value;
     process.stdout.write(values.json ? terminalJson(value) : formatItems(result));
-    if (unread.aside.length + unread.ofUnknownOrder.length > 0) process.stderr.write(describeUnread(unread));
+    tellUnread(unread);
     return result.kind === 'ping' && result.credentials.outcome === 'rejected' ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {
@@ -125,6 +125,7 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof WatchFailed) return 1;
     if (error instanceof Refusal) {
       process.stderr.write(describeProblem(error));
+      tellUnread(error.unread);
       if (values.json)
         process.stderr.write(terminalJson({ error: { code: error.code, message: error.message } }, 0));
       return 1;
@@ -167,6 +168,11 @@ function parse(argv: string[]) {
       help: { type: 'boolean', short: 'h' },
     },
   });
+}
+
+/** What a command read but could not, on stderr (nothing when it read everything). */
+function tellUnread(unread: Parameters<typeof describeUnread>[0]): void {
+  if (unread.aside.length + unread.ofUnknownOrder.length > 0) process.stderr.write(describeUnread(unread));
 }
 
 function integerOption(raw: string | undefined, name: string, min: number): number | undefined {
