@@ -4,7 +4,7 @@
 // shown as it came.
 import type { Connection } from '../preload/model';
 import type { Money } from '../preload/money';
-import { isTimeUnit, unitName } from './unit-names';
+import { isTimeUnit, perWords, type Quantity, quantityWords } from '../preload/unit-names';
 
 export { statusLabel } from '../preload/status-words';
 
@@ -88,27 +88,12 @@ export function formatTotal(total: Money): string {
   return formatAmount(total.amount, total.currencyCode);
 }
 
-export interface Quantity {
-  value?: number | undefined;
-  unitCode?: string | undefined;
-}
-
-/** A quantity with its unit named ("176 users", "1 month"); an unknown unit code as it came ("25 SEAT"). */
-export function formatQuantity(quantity: Quantity | undefined): string {
-  if (!quantity) return '';
-  const { value, unitCode } = quantity;
-  const unit = unitCode === undefined || unitCode === '' ? '' : (unitName(unitCode, value ?? 0) ?? unitCode);
-  return [value === undefined ? '' : formatNumber(value), unit].filter((part) => part !== '').join(' ');
-}
+/** A quantity with its unit named ("176 users", "1 month"), its number in the user's locale. */
+export const formatQuantity = (quantity: Quantity | undefined): string =>
+  quantityWords(quantity, formatNumber);
 
 /** What a price is for: "per month" for one of a unit, "per 12 months" for more. */
-export function formatPer(base: Quantity | undefined): string {
-  if (!base || (base.value === undefined && !base.unitCode)) return '';
-  if (base.value === 1 && base.unitCode && unitName(base.unitCode, 1)) {
-    return `per ${unitName(base.unitCode, 1)}`;
-  }
-  return `per ${formatQuantity(base)}`;
-}
+export const formatPer = (base: Quantity | undefined): string => perWords(base, formatNumber);
 
 /**
  * A line's total: its quantity times the price, the price being for its base quantity (UBL).

@@ -16,7 +16,7 @@ import {
   secretOwner,
 } from '../core/secrets';
 import { apiOptions, ConfSettingsStore, type Settings, type SettingsStore } from '../core/settings';
-import { UsageError } from './commands';
+import { UsageError } from './refusals';
 
 export interface AccountFlags {
   baseUrl?: string | undefined;

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import {
   compareEventTime,
   isNewPurchase,
+  isUsualTransition,
   MARKABLE_STATUSES,
   type MarkableStatus,
 } from '../../preload/order-status';
@@ -20,10 +21,10 @@ import {
 import { FAILURE_NEEDS_REASON, requests } from '../core/bridge-requests';
 import { signedMark } from '../core/mark';
 import { eventBody } from '../core/outbox';
-import type { CredentialsCheck, Printable } from './format';
+import { type CredentialsCheck, type Printable, refusedMarkText } from './format';
 import { newestEvents, newestOrders } from './newest';
-
-export class UsageError extends Error {}
+import { orderIdArgument, resolveOrderId } from './order-id';
+import { Refusal, UsageError } from './refusals';
 
 export interface CommandOptions {
   all: boolean;
@@ -36,6 +37,8 @@ export interface CommandOptions {
   actor: () => string;
   /** JSON output: the API's objects only (an order list then needs no statuses). */
   json?: boolean | undefined;
+  /** Post a status even where the window would ask first (an unusual transition, the same status again). */
+  force?: boolean | undefined;
 }
 
 /** `InProgress` on the command line is `ProvisioningInProgress` on the wire. */
@@ -67,6 +70,9 @@ export async function runCommand(
   const command = new AbortController();
   try {
     return { result: await printable(client, args, options, unread, command.signal), ...unread };
+  } catch (error) {
+    if (error instanceof Refusal) error.unread = unread;
+    throw error;
   } finally {
     command.abort();
   }
@@ -101,6 +107,13 @@ function eventsOfOrders(
     else if (orderIds.has(orderId)) unread.aside.push(item);
   }
   return events.items;
+}
+
+/** One order's readable events, oldest first; its unreadable ones are told. */
+function historyOf(events: Listed<MarketplaceEvent>, orderId: string, unread: Unread): MarketplaceEvent[] {
+  return eventsOfOrders(events, new Set([orderId]), unread)
+    .filter((event) => orderIdOf(event) === orderId)
+    .sort(compareEventTime);
 }
 
 /** Each order's status: that of its latest event, as the app reads it. */
@@ -194,48 +207,77 @@ async function printable(
       };
     }
     case 'orders get': {
-      const orderId = argument('order id');
+      const given = orderIdArgument(argument('order id'));
       const eventsBack = options.json ? undefined : newestEvents(client, signal);
+      const { orderId } = await resolveOrderId(client, given, signal);
       const order = await client.getOrder(orderId);
       if (!eventsBack) return { kind: 'order', value: order };
       // Its history: the events back to its purchase, an order's first event.
-      const ofOrder = (event: MarketplaceEvent) => orderIdOf(event) === orderId;
-      const events = await eventsBack((read) => read.some((event) => ofOrder(event) && isNewPurchase(event)));
-      const history = eventsOfOrders(events, new Set([orderId]), unread)
-        .filter(ofOrder)
-        .sort(compareEventTime);
-      return { kind: 'order', value: order, history };
+      const events = await eventsBack((read) =>
+        read.some((event) => orderIdOf(event) === orderId && isNewPurchase(event)),
+      );
+      return { kind: 'order', value: order, history: historyOf(events, orderId, unread) };
     }
-    case 'licenses list':
-      return { kind: 'licenses', value: readable(await client.listLicenses(options.order), unread) };
+    case 'licenses list': {
+      const given = options.order === undefined ? undefined : orderIdArgument(options.order);
+      const orderId = given && (await resolveOrderId(client, given, signal)).orderId;
+      return { kind: 'licenses', value: readable(await client.listLicenses(orderId), unread) };
+    }
     case 'licenses get':
       return { kind: 'license', value: await client.getLicense(argument('license id')) };
   }
-  if (noun === 'status') return { kind: 'event', value: await postStatus(client, verb, rest, options) };
+  if (noun === 'status') return postStatus(client, verb, rest, options, unread, signal);
   throw new UsageError(args.length === 0 ? 'no command given' : `unknown command "${args.join(' ')}"`);
 }
 
+/**
+ * Posts a status as the window marks one, and refuses what the window would ask about first
+ * (an unusual transition, the status the order already has) unless --force. The CLI keeps no
+ * status: the order's latest event says it, read back from the newest end of the events.
+ */
 async function postStatus(
   client: SellerApiClient,
-  orderId: string | undefined,
+  given: string | undefined,
   rest: string[],
   options: CommandOptions,
-) {
+  unread: Unread,
+  signal: AbortSignal,
+): Promise<Printable> {
   const [word, ...extra] = rest;
   const statusCode = word === undefined ? undefined : STATUS_WORDS[word];
-  if (!orderId || !statusCode || extra.length > 0) {
+  if (!given || !statusCode || extra.length > 0) {
     throw new UsageError(`status takes an order id and one of ${Object.keys(STATUS_WORDS).join(', ')}`);
   }
   // Checked as the app checks a mark: a failure says what failed and why, for the buyer's sake.
   const mark = requests.markStatus.safeParse({
-    orderId,
+    orderId: given,
     statusCode,
     description: options.description,
     detailedDescription: options.detail,
+    override: options.force ?? false,
   });
   if (!mark.success) throw new UsageError(markProblem(mark.error.issues));
+  const actor = options.actor();
+  const id = orderIdArgument(given);
+  const eventsBack = newestEvents(client, signal);
+  const resolved = await resolveOrderId(client, id, signal);
+  const { orderId } = resolved;
+  const buyer = (resolved.order ?? (await client.getOrder(orderId))).buyerCustomerParty.party?.partyName;
+  // Its latest event: once one of its events is read back from the end, so are its later ones.
+  const events = await eventsBack((read) => read.some((event) => orderIdOf(event) === orderId));
+  const latest = historyOf(events, orderId, unread).at(-1);
+  const forced = mark.data.override;
+  if (!forced && !isUsualTransition(latest?.statusCode, statusCode)) {
+    const code = latest?.statusCode === statusCode ? 'same-status' : 'unusual-transition';
+    throw new Refusal(code, refusedMarkText({ orderId, buyer }, latest, statusCode));
+  }
   // Posted as the app posts it, with who marked it in the description.
-  return client.sendEvent(eventBody(signedMark(mark.data, options.actor())));
+  const value = await client.sendEvent(eventBody(signedMark({ ...mark.data, orderId }, actor)));
+  return {
+    kind: 'mark',
+    value,
+    mark: { orderId, buyer, from: latest?.statusCode, to: statusCode, actor, forced },
+  };
 }
 
 /** The flag of each field of the app's mark, for saying what to change. */

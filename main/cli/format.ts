@@ -8,7 +8,8 @@ import { escapedControls, escapedInJson } from '../../preload/marketplace-text';
 import { orderTotal } from '../../preload/money';
 import { orderLink } from '../../preload/order-link';
 import { statusLabel } from '../../preload/status-words';
-import type { License, MarketplaceEvent, Order, PingResponse, Quantity } from '../core/api/wire';
+import { perWords, quantityWords } from '../../preload/unit-names';
+import type { License, MarketplaceEvent, Order, PingResponse } from '../core/api/wire';
 import { orderIdOf } from '../core/api/wire';
 import { type AsideItem, describeAside } from '../core/kept-aside';
 
@@ -25,10 +26,24 @@ export type Printable =
   /** With its history (oldest first) when the events were read. */
   | { kind: 'order'; value: Order; history?: readonly MarketplaceEvent[] }
   | { kind: 'events'; value: MarketplaceEvent[] }
-  /** A posted status: the stored event, or undefined when the server confirmed without one. */
-  | { kind: 'event'; value: MarketplaceEvent | undefined }
+  /** A posted status: the stored event (undefined when the server confirmed without one), and what it did. */
+  | { kind: 'mark'; value: MarketplaceEvent | undefined; mark: PostedMark }
   | { kind: 'licenses'; value: License[] }
   | { kind: 'license'; value: License };
+
+/** An order as a sentence names it: its id, and its buyer when known. */
+export interface NamedOrder {
+  orderId: string;
+  buyer?: string | undefined;
+}
+
+/** A status posted by `status`: the order, its status before (if any was found), the one marked, by whom. */
+export interface PostedMark extends NamedOrder {
+  from: string | undefined;
+  to: string;
+  actor: string;
+  forced: boolean;
+}
 
 const cell = (value: unknown): string =>
   value === undefined || value === null ? '-' : escapedControls(String(value));
@@ -41,7 +56,7 @@ const totalOf = (order: Order): string | undefined => {
   return total && `${total.amount} ${total.currencyCode}`;
 };
 
-/** An order's line: id, issued, status (when known), buyer, first product × quantity, total. */
+/** An order's line: id, issued, status (when known), buyer, first product × quantity (its unit named), total. */
 function orderRow(order: Order, statuses?: ReadonlyMap<string, string>): string {
   const first = order.documentLines[0]?.lineItem;
   return row([
@@ -49,13 +64,10 @@ function orderRow(order: Order, statuses?: ReadonlyMap<string, string>): string 
     order.issueTime,
     ...(statuses ? [statusLabel(statuses.get(order.orderId ?? ''))] : []),
     order.buyerCustomerParty.party?.partyName,
-    first ? `${first.name ?? '?'} × ${first.quantity?.value ?? '?'}` : undefined,
+    first ? `${first.name ?? '?'} × ${quantityWords(first.quantity, String) || '?'}` : undefined,
     totalOf(order),
   ]);
 }
-
-const quantityText = (q: Quantity | undefined): string | undefined =>
-  q?.value === undefined ? undefined : [q.value, q.unitCode].filter((p) => p !== undefined).join(' ');
 
 /** Who marked an event and their words, when Seller Tray posted it (preload/marked-by.ts); else its description. */
 function eventWords(event: MarketplaceEvent): string | undefined {
@@ -65,7 +77,7 @@ function eventWords(event: MarketplaceEvent): string | undefined {
 }
 
 /** An order's status as its latest event says it: since when, and who marked it. */
-function statusFact(latest: MarketplaceEvent | undefined): string | undefined {
+export function statusFact(latest: MarketplaceEvent | undefined): string | undefined {
   if (!latest) return undefined;
   const actor = parseMark(latest.description)?.actor;
   return [
@@ -108,13 +120,14 @@ function orderView(order: Order, history: readonly MarketplaceEvent[] = []): str
   const lines = order.documentLines.map((line, i) => {
     const item = line.lineItem;
     const price = item?.price?.priceAmount;
-    const per = quantityText(item?.price?.baseQuantity);
+    // Units by name ("176 users at 9.95 EUR per month"), numbers as they came, for pipes.
+    const per = perWords(item?.price?.baseQuantity, String);
     return [
       `  ${line.lineId ?? i + 1}. ${cell(item?.name)}`,
       item?.sellersItemId && ` (${cell(item.sellersItemId)})`,
-      item?.quantity && ` × ${cell(quantityText(item.quantity))}`,
+      item?.quantity?.value !== undefined && ` × ${cell(quantityWords(item.quantity, String))}`,
       price?.amount !== undefined && ` at ${cell(price.amount)} ${cell(price.currencyCode ?? '')}`.trimEnd(),
-      price?.amount !== undefined && per && ` per ${cell(per)}`,
+      price?.amount !== undefined && per && ` ${cell(per)}`,
       '\n',
     ]
       .filter(Boolean)
@@ -160,13 +173,46 @@ export function formatItems(result: Printable): string {
       return orderView(result.value, result.history);
     case 'events':
       return result.value.map(eventRow).join('');
-    case 'event':
-      return result.value ? eventRow(result.value) : 'delivered (the marketplace sent no event back)\n';
+    case 'mark':
+      return markText(result.mark, result.value);
     case 'licenses':
       return result.value.map(licenseRow).join('');
     case 'license':
       return licenseRow(result.value);
   }
+}
+
+const orderNamed = ({ orderId, buyer }: NamedOrder): string =>
+  `order ${cell(orderId)}${buyer ? ` (${cell(buyer)})` : ''}`;
+
+/** What `status` did, in a sentence: "Marked order … In progress as Anna Virtanen, from New; the marketplace accepted it (event …)." */
+function markText(mark: PostedMark, event: MarketplaceEvent | undefined): string {
+  const before =
+    mark.from === undefined
+      ? 'no status found before'
+      : `${mark.from === mark.to ? 'already' : 'from'} ${statusLabel(mark.from)}`;
+  return [
+    `Marked ${orderNamed(mark)} ${statusLabel(mark.to)}`,
+    mark.actor && ` as ${cell(mark.actor)}`,
+    `, ${before}${mark.forced ? ' (--force)' : ''}`,
+    '; the marketplace accepted it',
+    event?.eventId ? ` (event ${cell(event.eventId)})` : ' (it sent no event back)',
+    '.\n',
+  ]
+    .filter(Boolean)
+    .join('');
+}
+
+/** Why `status` posted nothing without --force: the order's status, and why the mark is not the usual next step. */
+export function refusedMarkText(order: NamedOrder, latest: MarketplaceEvent | undefined, to: string): string {
+  const named = orderNamed(order);
+  if (!latest) {
+    return `No status was found for ${named}: none of the events the marketplace lists can be read as this order's, so whether ${statusLabel(to)} is the usual next step is unknown. Nothing was posted; add --force to mark it ${statusLabel(to)} anyway.`;
+  }
+  if (latest.statusCode === to) {
+    return `The ${named} is already ${cell(statusFact(latest))}. Nothing was posted; add --force to mark it ${statusLabel(to)} again.`;
+  }
+  return `The ${named} is ${cell(statusFact(latest))}: marking it ${statusLabel(to)} now is unusual, so the window asks first. Nothing was posted; add --force to do it anyway.`;
 }
 
 /** A problem for stderr: its sentence, then each detail on a line of its own, the server's text escaped. */

@@ -18,6 +18,7 @@ import { SellerApiClient, type SellerApiClientOptions } from '../core/api/client
 import { PAGE } from '../core/api/routes';
 import { orderIdOf } from '../core/api/wire';
 import { type CommandOptions, runCommand } from './commands';
+import { PREFIX_PAGES } from './order-id';
 
 let sim: Simulator;
 let env: NodeJS.ProcessEnv;
@@ -31,6 +32,29 @@ const LIST_OPTIONS: CommandOptions = {
     throw new Error('reading marks nothing');
   },
 };
+
+/** A command as seller-tray runs it, in this process: a new client of `marketplace`, a new token. */
+const command = (
+  marketplace: Simulator,
+  args: string[],
+  options: CommandOptions,
+  client: Partial<SellerApiClientOptions> = {},
+) =>
+  runCommand(
+    new SellerApiClient({
+      baseUrl: marketplace.url,
+      credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+      ...client,
+    }),
+    args,
+    options,
+  );
+
+/** Requests `marketplace` has received, of every operation or of one. */
+const requestsTo = (marketplace: Simulator, operation?: keyof Simulator['requestCounts']) =>
+  operation === undefined
+    ? Object.values(marketplace.requestCounts).reduce((a, b) => a + b, 0)
+    : marketplace.requestCounts[operation];
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, seed: 5, orders: 30 });
@@ -61,6 +85,22 @@ const printedIds = (stdout: string) =>
     .trimEnd()
     .split('\n')
     .map((line) => line.split('\t')[0]);
+
+/** The orders whose latest event (in the listing's order) says `status`, oldest first. */
+function ordersWhose(marketplace: Simulator, status: string): string[] {
+  const latest = new Map<string, string>();
+  for (const event of marketplace.store.listEvents(1001, 0, 1_000_000).items) {
+    latest.set(orderIdOf(event) ?? '', event.statusCode);
+  }
+  return [...latest].filter(([, code]) => code === status).map(([orderId]) => orderId);
+}
+
+/** An order of `marketplace` (seller-tray's test one by default) whose status is `status`. */
+function orderWhose(status: string, marketplace = sim): string {
+  const [orderId] = ordersWhose(marketplace, status);
+  if (!orderId) throw new Error(`the simulator has no order whose status is ${status}`);
+  return orderId;
+}
 
 /** An order's events as the marketplace holds them, oldest first. */
 const eventsOf = (marketplace: Simulator, orderId: string) =>
@@ -149,6 +189,39 @@ describe('seller-tray reads', () => {
     expect(licenses.length).toBeGreaterThan(0);
     const license = await json(['licenses', 'get', licenses[0].licenseId]);
     expect(license).toEqual(licenses[0]);
+  });
+
+  it('names the units of each line, as the window does, an unknown code as it came, and in the list', async () => {
+    const line = (name: string, quantity: unknown, amount: number, baseQuantity: unknown) => ({
+      lineItem: { name, quantity, price: { priceAmount: { amount, currencyCode: 'EUR' }, baseQuantity } },
+    });
+    const documentLines = [
+      line('Seats', { value: 176, unitCode: 'USR' }, 9.95, { value: 1, unitCode: 'MON' }),
+      line('Vault', { value: 1, unitCode: 'EA' }, 240, { value: 12, unitCode: 'MON' }),
+      line('Support', { value: 2, unitCode: 'ann' }, 1499, { value: 1, unitCode: 'ANN' }),
+      line('Odd', { value: 25, unitCode: 'SEAT' }, 5, { value: 1, unitCode: 'HUR' }),
+    ];
+    const orderId = (await admin(sim.url, 'POST', 'purchases', { order: { documentLines } })).json.orderId;
+    const run = await cli(['orders', 'get', orderId]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('Lines:\n')[1]?.split('History:\n')[0]).toBe(
+      [
+        '  1. Seats × 176 users at 9.95 EUR per month',
+        '  2. Vault × 1 unit at 240 EUR per 12 months',
+        '  3. Support × 2 years at 1499 EUR per year',
+        '  4. Odd × 25 SEAT at 5 EUR per hour',
+        '',
+      ].join('\n'),
+    );
+    // The list names the first line's unit too: the order is the newest.
+    const listed = await cli(['orders', 'list', '--limit', '1']);
+    expect(listed.stdout.split('\t').slice(0, 5)).toEqual([
+      orderId,
+      expect.any(String),
+      'New',
+      expect.any(String),
+      'Seats × 176 users',
+    ]);
   });
 
   it('reads the "new" events once, and all events any time', async () => {
@@ -287,6 +360,27 @@ describe('orders list and orders get on a listing of several pages', () => {
       }
     });
 
+    it('refuses to mark an order none of whose events can be read as its own, telling those events', async () => {
+      await admin(big.url, 'PATCH', 'faults', { quirks: ['unlinked-events'] });
+      const own = (id: string) => eventsOf(big, id);
+      const orderId = listing()
+        .map((o) => o.orderId as string)
+        .find((id) => own(id).length > 0 && own(id).every((e) => unlinked(e.eventId)));
+      if (!orderId) throw new Error('seed 6 has no order all of whose events the quirk unlinks');
+      const marked = own(orderId).length;
+      const run = await cli(['status', orderId, 'InProgress'], bigEnv);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.split('\n')[0]).toMatch(
+        new RegExp(
+          `^seller-tray: No status was found for order ${orderId} \\(.+\\): none of the events the marketplace lists can be read as this order's, .* add --force to mark it In progress anyway\\.$`,
+        ),
+      );
+      // Its own events are among those told, as possibly of an order not printed.
+      expect(told(run.stderr).events).toEqual(expect.arrayContaining(own(orderId).map((e) => e.eventId)));
+      expect(own(orderId)).toHaveLength(marked);
+    });
+
     it('tells unreadable events that name no order, saying they may be of another order', async () => {
       const { run, own } = await getOlderOrder('unlinked-events', unlinked);
       const { events, lines } = told(run.stderr);
@@ -302,19 +396,7 @@ describe('orders list and orders get on a listing of several pages', () => {
     });
   });
 
-  /** A command as seller-tray runs it, in this process: a new client of this marketplace, a new token. */
-  const command = (args: string[], client: Partial<SellerApiClientOptions> = {}) =>
-    runCommand(
-      new SellerApiClient({
-        baseUrl: big.url,
-        credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
-        ...client,
-      }),
-      args,
-      LIST_OPTIONS,
-    );
-  /** Requests the marketplace has received. */
-  const received = () => Object.values(big.requestCounts).reduce((a, b) => a + b, 0);
+  const received = () => requestsTo(big);
 
   it.each([
     { name: 'orders get of an order that is not there', args: ['orders', 'get', randomUUID()], failing: [] },
@@ -330,7 +412,7 @@ describe('orders list and orders get on a listing of several pages', () => {
       // The events listing answers slowly: where it ends is still being looked for when the command fails.
       const slowEvents = { operation: 'listEvents', action: 'delay', delayMs: 20, times: 1000 };
       await admin(big.url, 'PATCH', 'faults', { script: [...failing, slowEvents] });
-      await expect(command(args, { retry: { maxAttempts: 1 } })).rejects.toThrow(
+      await expect(command(big, args, LIST_OPTIONS, { retry: { maxAttempts: 1 } })).rejects.toThrow(
         /NotFound|InternalServerError/,
       );
       const atFailure = received();
@@ -349,6 +431,114 @@ describe('orders list and orders get on a listing of several pages', () => {
   });
 });
 
+describe('an order id by its beginning, as git takes a commit', () => {
+  const ORDERS = 1_000;
+  let many: Simulator;
+  let manyEnv: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    many = await startSimulator({ port: 0, seed: 7, orders: ORDERS });
+    manyEnv = { SELLER_API_BASE_URL: many.url };
+  });
+  afterEach(() => admin(many.url, 'POST', 'reset'));
+  afterAll(() => many.close());
+
+  const ids = () =>
+    many.store.listOrderJson(1001, 0, ORDERS).items.map((o) => JSON.parse(o).orderId as string);
+  /** The shortest beginning of `orderId`, of at least 4 hex digits, that no other order's id has. */
+  function uniqueBeginning(orderId: string): string {
+    const all = ids();
+    for (let length = 4; ; length++) {
+      const beginning = orderId.slice(0, length);
+      if (all.filter((id) => id.startsWith(beginning)).length === 1) return beginning;
+    }
+  }
+  /** A walk of the whole listing: its pages, and at most one read ahead past its end. */
+  const wholeListing = Math.ceil(ORDERS / PAGE.maxLimit) + 1;
+
+  it('shows the one order whose id begins so, in any case, reading the orders listing once', async () => {
+    const orderId = ids()[700] ?? '';
+    const beginning = uniqueBeginning(orderId).toUpperCase();
+    const before = requestsTo(many, 'listOrders');
+    const run = await cli(['orders', 'get', beginning], manyEnv);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n')[0]).toMatch(new RegExp(`^Order: +${orderId}$`));
+    expect(requestsTo(many, 'listOrders') - before).toBeLessThanOrEqual(wholeListing);
+  });
+
+  it("marks the one order whose id begins so, and lists that order's licenses", async () => {
+    const orderId = orderWhose('ProvisioningStarted', many);
+    const beginning = uniqueBeginning(orderId);
+    const run = await cli(['status', beginning, 'InProgress', '--as', 'Anna Virtanen'], manyEnv);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      new RegExp(`^Marked order ${orderId} \\(.+\\) In progress as Anna Virtanen, from New;`),
+    );
+    expect(eventsOf(many, orderId).at(-1)?.statusCode).toBe('ProvisioningInProgress');
+    const licenses = await cli(['licenses', 'list', '--order', beginning, '--json'], manyEnv);
+    expect(licenses.code).toBe(0);
+    const listed = JSON.parse(licenses.stdout);
+    expect(listed.length).toBeGreaterThan(0);
+    for (const license of listed) expect(orderIdOf(license)).toBe(orderId);
+  });
+
+  it('lists the orders an ambiguous beginning fits and exits 1, posting nothing', async () => {
+    const byBeginning = new Map<string, string[]>();
+    for (const id of ids()) byBeginning.set(id.slice(0, 4), [...(byBeginning.get(id.slice(0, 4)) ?? []), id]);
+    const shared = [...byBeginning].filter(([, group]) => group.length > 1);
+    expect(shared.length).toBeGreaterThan(0);
+    for (const [beginning, group] of shared.slice(0, 2)) {
+      const events = many.store.summary()[0]?.events;
+      const run = await cli(['status', beginning, 'InProgress'], manyEnv);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      const [sentence, ...candidates] = run.stderr.trimEnd().split('\n');
+      expect(sentence).toBe(
+        `seller-tray: "${beginning}" begins the ids of ${group.length} orders; give more of the id:`,
+      );
+      expect(candidates.map((line) => line.trim().split(/ +/)[0])).toEqual(group);
+      expect(many.store.summary()[0]?.events).toBe(events);
+    }
+  });
+
+  it.each([
+    { given: 'abc', words: '"abc" is too short to name an order: give at least 4 hex digits' },
+    { given: '3f2-', words: 'too short' },
+    { given: 'order-17', words: '"order-17" is not an order id' },
+  ])(
+    'refuses "$given" with exit status 2 before asking the marketplace anything',
+    async ({ given, words }) => {
+      const before = requestsTo(many);
+      for (const args of [
+        ['orders', 'get', given],
+        ['status', given, 'InProgress'],
+      ]) {
+        const run = await cli(args, manyEnv);
+        expect(run.code).toBe(2);
+        expect(run.stderr).toContain(words);
+      }
+      expect(requestsTo(many)).toBe(before);
+    },
+  );
+
+  it("says no order's id begins so for an id mistyped or one character long, instead of the marketplace's 400", async () => {
+    const orderId = ids()[3] ?? '';
+    // One digit changed, and one digit too many.
+    const place = 20;
+    const mistyped = `${orderId.slice(0, place)}${orderId[place] === '0' ? '1' : '0'}${orderId.slice(place + 1, -1)}`;
+    for (const given of [mistyped, `${orderId}0`]) {
+      expect(ids().some((id) => id.startsWith(given))).toBe(false);
+      const run = await cli(['orders', 'get', given], manyEnv);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(`seller-tray: No order's id begins with "${given}" (of ${ORDERS} orders).\n`);
+    }
+    // One digit short is the beginning of the one order.
+    const short = await cli(['orders', 'get', orderId.slice(0, -1)], manyEnv);
+    expect(short.stdout.split('\n')[0]).toMatch(new RegExp(`^Order: +${orderId}$`));
+  });
+});
+
 describe('orders list on a seller of 10,000 orders', () => {
   const ORDERS = 10_000;
   let large: Simulator;
@@ -357,7 +547,7 @@ describe('orders list on a seller of 10,000 orders', () => {
   });
   afterAll(() => large.close());
 
-  const received = () => Object.values(large.requestCounts).reduce((a, b) => a + b, 0);
+  const received = () => requestsTo(large);
   const pageSize = PAGE.maxLimit;
   /** Finding where a listing of `length` places ends: its first page, then pages of one item (listingLength's bound, pagination.test.ts). */
   const findEnd = (length: number) => 1 + 2 * Math.ceil(Math.log2(length + 1)) + 2;
@@ -396,6 +586,35 @@ describe('orders list on a seller of 10,000 orders', () => {
     expect(run.code).toBe(0);
     expect(printedIds(run.stdout)).toEqual([...printed].reverse());
     expect(received() - before).toBeLessThanOrEqual(bound);
+  });
+  it('marks a recent order reading only the newest end of the events: its latest event, not its history', async () => {
+    const events = large.store.listEvents(1001, 0, 1_000_000).items;
+    const orderId = ordersWhose(large, 'ProvisioningStarted').at(-1) ?? '';
+    const latest = events.findLastIndex((e) => orderIdOf(e) === orderId);
+    // The token, the order (for its buyer), the events back to its latest one, the post.
+    const bound = 1 + 1 + findEnd(events.length) + readBack(events.length - latest, pageSize) + 1;
+    expect(bound).toBeLessThan((1 + Math.ceil(events.length / pageSize) + 1) / 3);
+    const before = received();
+    const run = await cli(['status', orderId, 'InProgress', '--as', 'Anna Virtanen'], {
+      SELLER_API_BASE_URL: large.url,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/ In progress as Anna Virtanen, from New; the marketplace accepted it/);
+    expect(received() - before).toBeLessThanOrEqual(bound);
+    await admin(large.url, 'POST', 'reset');
+  });
+
+  it(`refuses an id by its beginning past ${PREFIX_PAGES} pages of orders, having read no more`, async () => {
+    const orderId = JSON.parse(large.store.listOrderJson(1001, 0, 1).items[0] ?? '{}').orderId as string;
+    const before = requestsTo(large, 'listOrders');
+    const run = await cli(['orders', 'get', orderId.slice(0, 8)], { SELLER_API_BASE_URL: large.url });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(
+      /^seller-tray: This seller has more than 2000 orders, more than are read to find an id by its beginning: give the whole order id/,
+    );
+    // Its pages, the one past them that shows there are more, and one read ahead.
+    expect(requestsTo(large, 'listOrders') - before).toBeLessThanOrEqual(PREFIX_PAGES + 2);
   });
 });
 
@@ -454,7 +673,7 @@ describe('seller-tray status', () => {
   }
 
   it('writes who marked it into the description, as the app does: the saved "Your name", or --as', async () => {
-    const orderId = firstOrderId();
+    const orderId = orderWhose('ProvisioningStarted');
     const laptop = await laptopWith({ actorName: 'Anna Virtanen' });
     const started = await cli(['status', orderId, 'InProgress'], laptop);
     expect(started.code).toBe(0);
@@ -473,7 +692,7 @@ describe('seller-tray status', () => {
   });
 
   it("names this computer's account when no name was saved, as the app does", async () => {
-    const orderId = firstOrderId();
+    const orderId = orderWhose('ProvisioningStarted');
     const run = await cli(['status', orderId, 'InProgress'], await laptopWith({}));
     expect(run.code).toBe(0);
     expect(eventsOf(sim, orderId).at(-1)?.description).toBe(
@@ -482,7 +701,7 @@ describe('seller-tray status', () => {
   });
 
   it("puts the user's words after who marked it, and the reason in the detailed description", async () => {
-    const orderId = firstOrderId();
+    const orderId = orderWhose('ProvisioningInProgress');
     const laptop = await laptopWith({ actorName: 'Anna Virtanen' });
     const run = await cli(
       ['status', orderId, 'Failed', '--description', 'Could not provision', '--detail', 'Quota', '--json'],
@@ -500,7 +719,7 @@ describe('seller-tray status', () => {
   });
 
   it("shows who marked each status in orders get, as the app's history does", async () => {
-    const orderId = firstOrderId();
+    const orderId = orderWhose('ProvisioningStarted');
     const laptop = await laptopWith({ actorName: 'Anna Virtanen' });
     await cli(['status', orderId, 'InProgress'], laptop);
     await cli(
@@ -515,6 +734,114 @@ describe('seller-tray status', () => {
     expect(history).toHaveLength(eventsOf(sim, orderId).length);
     expect(history.at(-2)).toMatch(/^ {2}\d+\. \S+ {2}In progress {2}Marked by Anna Virtanen$/);
     expect(history.at(-1)).toMatch(/^ {2}\d+\. \S+ {2}Failed {2}Marked by Bo Berg: Stuck \(Quota\)$/);
+  });
+
+  it('says in a sentence what it marked, from which status, as whom, and the event the marketplace stored', async () => {
+    const orderId = orderWhose('ProvisioningStarted');
+    const buyer = JSON.parse(sim.store.orderJson(1001, orderId) ?? '{}').buyerCustomerParty.party.partyName;
+    const run = await cli(['status', orderId, 'InProgress', '--as', 'Anna Virtanen']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const event = eventsOf(sim, orderId).at(-1);
+    expect(event?.statusCode).toBe('ProvisioningInProgress');
+    expect(run.stdout).toBe(
+      `Marked order ${orderId} (${buyer}) In progress as Anna Virtanen, from New; the marketplace accepted it (event ${event?.eventId}).\n`,
+    );
+  });
+
+  it('refuses Completed twice with exit status 1, saying the order already is, and posts it again only with --force', async () => {
+    const orderId = orderWhose('ProvisioningStarted');
+    const laptop = await laptopWith({ actorName: 'Anna Virtanen' });
+    for (const step of ['InProgress', 'Completed'])
+      expect((await cli(['status', orderId, step], laptop)).code).toBe(0);
+    const marked = eventsOf(sim, orderId).length;
+    const again = await cli(['status', orderId, 'Completed'], laptop);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toMatch(
+      new RegExp(
+        `^seller-tray: The order ${orderId} \\(.+\\) is already Completed since \\S+, marked by Anna Virtanen\\. Nothing was posted; add --force to mark it Completed again\\.\\n$`,
+      ),
+    );
+    expect(eventsOf(sim, orderId)).toHaveLength(marked);
+
+    const forced = await cli(['status', orderId, 'Completed', '--force', '--json'], laptop);
+    expect(forced.code).toBe(0);
+    expect(eventsOf(sim, orderId)).toHaveLength(marked + 1);
+    // --json keeps the machine form: the stored event, exactly.
+    expect(JSON.parse(forced.stdout)).toMatchObject({
+      statusCode: 'ProvisioningCompleted',
+      eventId: eventsOf(sim, orderId).at(-1)?.eventId,
+      description: 'Provisioning completed by Anna Virtanen.',
+    });
+  });
+
+  it('refuses to reopen a Completed order unless --force; with --json the refusal is also an object on stderr', async () => {
+    const orderId = orderWhose('ProvisioningCompleted');
+    const marked = eventsOf(sim, orderId).length;
+    const run = await cli(['status', orderId, 'InProgress', '--json']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    const [sentence, json] = run.stderr.trimEnd().split('\n');
+    expect(sentence).toMatch(
+      /is Completed since \S+: marking it In progress now is unusual, so the window asks first\. Nothing was posted; add --force to do it anyway\.$/,
+    );
+    expect(JSON.parse(json ?? '')).toEqual({
+      error: { code: 'unusual-transition', message: sentence?.replace(/^seller-tray: /, '') },
+    });
+    expect(eventsOf(sim, orderId)).toHaveLength(marked);
+
+    const forced = await cli(['status', orderId, 'InProgress', '--force', '--as', 'Bo Berg']);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toMatch(
+      / In progress as Bo Berg, from Completed \(--force\); the marketplace accepted it/,
+    );
+    expect(eventsOf(sim, orderId).at(-1)?.statusCode).toBe('ProvisioningInProgress');
+  });
+
+  /** The window's usual steps, written out here rather than read from the code under test. */
+  const USUAL = new Set([
+    'ProvisioningStarted ProvisioningInProgress',
+    'ProvisioningInProgress ProvisioningCompleted',
+    'ProvisioningInProgress ProvisioningFailed',
+    'ProvisioningFailed ProvisioningInProgress',
+  ]);
+  const WORDS = {
+    ProvisioningInProgress: 'InProgress',
+    ProvisioningCompleted: 'Completed',
+    ProvisioningFailed: 'Failed',
+  } as const;
+  it.each(
+    ['ProvisioningStarted', 'ProvisioningInProgress', 'ProvisioningCompleted', 'ProvisioningFailed'].flatMap(
+      (from) =>
+        (Object.keys(WORDS) as (keyof typeof WORDS)[]).map((to) => ({
+          from,
+          to,
+          usual: USUAL.has(`${from} ${to}`),
+        })),
+    ),
+  )('from $from to $to: posted at once $usual, else only with --force', async ({ from, to, usual }) => {
+    const orderId = orderWhose(from);
+    const mark = (force: boolean) =>
+      command(sim, ['status', orderId, WORDS[to]], {
+        ...LIST_OPTIONS,
+        actor: () => 'Anna Virtanen',
+        description: 'Checked',
+        detail: 'By the test',
+        force,
+      });
+    const before = eventsOf(sim, orderId).length;
+    if (usual) {
+      await expect(mark(false)).resolves.toMatchObject({ result: { kind: 'mark', mark: { from, to } } });
+    } else {
+      await expect(mark(false)).rejects.toMatchObject({
+        code: from === to ? 'same-status' : 'unusual-transition',
+      });
+      expect(eventsOf(sim, orderId)).toHaveLength(before);
+      await expect(mark(true)).resolves.toMatchObject({ result: { mark: { from, to, forced: true } } });
+    }
+    expect(eventsOf(sim, orderId)).toHaveLength(before + 1);
+    expect(eventsOf(sim, orderId).at(-1)?.statusCode).toBe(to);
   });
 
   it.each([

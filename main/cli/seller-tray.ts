@@ -10,8 +10,10 @@ import { diagnose, formatDiagnosis } from '../core/diagnosis';
 import { lineLog, silentLog } from '../core/log';
 import { KeychainUnavailableError } from '../core/secrets';
 import { clientOptions, cliStores, markedBy, resolveAccount } from './account';
-import { runCommand, UsageError } from './commands';
-import { describeUnread, formatItems, terminalJson } from './format';
+import { runCommand } from './commands';
+import { describeProblem, describeUnread, formatItems, terminalJson } from './format';
+import { PREFIX_PAGES } from './order-id';
+import { Refusal, UsageError } from './refusals';
 import { login, WatchFailed, watch } from './session';
 
 const USAGE = `Usage: seller-tray <command> [options]
@@ -28,9 +30,12 @@ Commands:
                      its history with who marked each status
   licenses list [--order <orderId>] | licenses get <licenseId>
   status <orderId> <InProgress|Completed|Failed> [--description TEXT] [--detail TEXT] [--as NAME]
-                     posted as the app posts it: "Provisioning started by NAME.", your words
+         [--force]   posted as the app posts it: "Provisioning started by NAME.", your words
                      after it; NAME is --as, else the app's "Your name", else this computer's
-                     account. Failed needs --description and --detail: what failed, and why
+                     account. Failed needs --description and --detail: what failed, and why.
+                     What the window asks about first (a step out of the usual New → In
+                     progress → Completed or Failed, Failed → In progress; the status the
+                     order already has) is refused (exit 1) unless --force
   login              reads the client secret from standard input into the system keychain,
                      and saves --base-url and --client-id for the app and later commands;
                      it ends the app's demo mode
@@ -41,6 +46,9 @@ Commands:
                      long it took, and where the marketplace differs from the spec (for support:
                      no secret or token in it); exit 1 when an operation failed
 
+An <orderId> may be the beginning of one (at least 4 hex digits) when no other order's id
+begins so, as git takes a commit's; it costs a read of the orders listing, at most ${PREFIX_PAGES} pages (${PREFIX_PAGES * PAGE.maxLimit} orders).
+
 Options:
   --base-url URL     the Seller API (or SELLER_API_BASE_URL, or what login saved)
   --client-id ID     the API client id (or SELLER_CLIENT_ID, or what login saved); the secret
@@ -48,7 +56,7 @@ Options:
   --json             machine-readable JSON: the API's objects; for lists an array of all items fetched
   --all              every page of a list; otherwise one page (--offset, --limit)
   --offset N --limit N
-  --order ID --description TEXT --detail TEXT --as NAME
+  --order ID --description TEXT --detail TEXT --as NAME --force
   --verbose          what the app would log, on stderr: failed calls (operation, HTTP status,
                      request id), polls, deliveries, announcements; never a secret or token
   --help`;
@@ -102,11 +110,12 @@ async function main(argv: string[]): Promise<number> {
       detail: values.detail,
       actor: () => markedBy(values.as, stores.settings.load().settings),
       json: values.json,
+      force: values.force,
     });
     const value =
       result.kind === 'ping' ? { ...result.value, credentials: result.credentials } : result.value;
     process.stdout.write(values.json ? terminalJson(value) : formatItems(result));
-    if (unread.aside.length + unread.ofUnknownOrder.length > 0) process.stderr.write(describeUnread(unread));
+    tellUnread(unread);
     return result.kind === 'ping' && result.credentials.outcome === 'rejected' ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {
@@ -114,6 +123,13 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     if (error instanceof WatchFailed) return 1;
+    if (error instanceof Refusal) {
+      process.stderr.write(describeProblem(error));
+      tellUnread(error.unread);
+      if (values.json)
+        process.stderr.write(terminalJson({ error: { code: error.code, message: error.message } }, 0));
+      return 1;
+    }
     if (error instanceof KeychainUnavailableError) {
       process.stderr.write(`seller-tray: ${error.message}\n`);
       return 1;
@@ -145,12 +161,18 @@ function parse(argv: string[]) {
       description: { type: 'string' },
       detail: { type: 'string' },
       as: { type: 'string' },
+      force: { type: 'boolean' },
       once: { type: 'boolean' },
       interval: { type: 'string' },
       verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
+}
+
+/** What a command read but could not, on stderr (nothing when it read everything). */
+function tellUnread(unread: Parameters<typeof describeUnread>[0]): void {
+  if (unread.aside.length + unread.ofUnknownOrder.length > 0) process.stderr.write(describeUnread(unread));
 }
 
 function integerOption(raw: string | undefined, name: string, min: number): number | undefined {

@@ -11,8 +11,8 @@ import { accountDir } from '../core/service';
 import { parseSettingsPatch } from '../core/settings';
 import { DATABASE_FILE } from '../core/store/account-store';
 import { type Account, type CliStores, clientOptions } from './account';
-import { UsageError } from './commands';
 import { describeProblem, row, terminalJson } from './format';
+import { UsageError } from './refusals';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];

@@ -6,8 +6,8 @@
 import { type CSSProperties, memo } from 'react';
 import type { DocumentLine } from '../../preload/marketplace';
 import { paragraphText, plainText } from '../../preload/marketplace-text';
+import { unitName } from '../../preload/unit-names';
 import { formatAmount, formatPer, formatQuantity, lineTotal } from '../format';
-import { unitName } from '../unit-names';
 
 /**
  * Lines are grouped for the browser to skip while out of view (`content-visibility` on the

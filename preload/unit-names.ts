@@ -1,7 +1,8 @@
 // Names for the unit codes of quantities (UN/ECE Recommendation 20, as UBL orders use them):
 // the codes this marketplace's orders carry, and the time units a price is commonly given
 // per. A code not listed here is shown as it came. USR is not in Recommendation 20, but the
-// marketplace uses it for seats.
+// marketplace uses it for seats. One table for the window and the CLI, which write numbers
+// their own way (the window in the user's locale, the CLI plainly for pipes).
 
 /** Singular and plural, in English, as the window is. */
 const UNIT_NAMES: Readonly<Record<string, readonly [one: string, other: string]>> = {
@@ -39,4 +40,24 @@ export function unitName(code: string, count: number): string | undefined {
 
 export function isTimeUnit(code: string | undefined): boolean {
   return code !== undefined && TIME_UNITS.has(code.toUpperCase());
+}
+
+export interface Quantity {
+  value?: number | undefined;
+  unitCode?: string | undefined;
+}
+
+/** A quantity with its unit named ("176 users", "1 month"); an unknown unit code as it came ("25 SEAT"). */
+export function quantityWords(quantity: Quantity | undefined, number: (value: number) => string): string {
+  if (!quantity) return '';
+  const { value, unitCode } = quantity;
+  const unit = unitCode === undefined || unitCode === '' ? '' : (unitName(unitCode, value ?? 0) ?? unitCode);
+  return [value === undefined ? '' : number(value), unit].filter((part) => part !== '').join(' ');
+}
+
+/** What a price is for: "per month" for one of a unit, "per 12 months" for more. */
+export function perWords(base: Quantity | undefined, number: (value: number) => string): string {
+  if (!base || (base.value === undefined && !base.unitCode)) return '';
+  const one = base.value === 1 && base.unitCode ? unitName(base.unitCode, 1) : undefined;
+  return `per ${one ?? quantityWords(base, number)}`;
 }

@@ -1,0 +1,32 @@
+// Why the CLI did not do what it was asked, as its exit status tells it (README, The command
+// line): a usage error (exit 2) is in the command itself, whatever the marketplace holds; a
+// refusal (exit 1, like a failed call) comes from what the marketplace holds, read before
+// anything was posted.
+import type { AsideItem } from '../core/kept-aside';
+
+export class UsageError extends Error {}
+
+/** The kinds of refusal, named in `--json`'s error object for scripts. */
+export type RefusalCode =
+  | 'unusual-transition'
+  | 'same-status'
+  | 'no-such-order'
+  | 'ambiguous-order-id'
+  | 'too-many-orders';
+
+/** Refused given what the marketplace holds; nothing was posted. `details` are lines under the sentence. */
+export class Refusal extends Error {
+  constructor(
+    readonly code: RefusalCode,
+    message: string,
+    readonly details: readonly string[] = [],
+  ) {
+    super(message);
+  }
+
+  /** What the command read that could not be read: a refusal rests on the rest, so it is told too. */
+  unread: { aside: readonly AsideItem[]; ofUnknownOrder: readonly AsideItem[] } = {
+    aside: [],
+    ofUnknownOrder: [],
+  };
+}
