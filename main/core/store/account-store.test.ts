@@ -237,3 +237,23 @@ describe('reminders', () => {
     }
   });
 });
+
+describe('what each poll looks for', () => {
+  it('is found through an index, whatever the history holds', () => {
+    const db = (store as unknown as { db: import('node:sqlite').DatabaseSync }).db;
+    const plan = (sql: string) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((p) => p.detail).join('; ');
+    // The queries as the store runs them each poll (claimAnnouncements, untoldAside).
+    expect(plan(`SELECT 1 FROM announcements WHERE state != 'raised' LIMIT 1`)).toContain(
+      'announcements_unraised',
+    );
+    expect(
+      plan(
+        `SELECT order_id, state, claimed_by FROM announcements WHERE state != 'raised' ORDER BY queued_at`,
+      ),
+    ).toContain('announcements_unraised');
+    expect(plan('SELECT source, key, field_path, reason, seen_at FROM unreadable WHERE told = 0')).toContain(
+      'unreadable_untold',
+    );
+  });
+});

@@ -110,5 +110,9 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE reminders;
   CREATE INDEX orders_to_remind ON orders (purchased_at)
     WHERE effective_status = 'ProvisioningStarted' AND reminded_at IS NULL;
+  -- Likewise what each poll looks for among every announcement ever made and every item ever
+  -- kept aside: those not raised, those not told.
+  CREATE INDEX announcements_unraised ON announcements (queued_at) WHERE state != 'raised';
+  CREATE INDEX unreadable_untold ON unreadable (id) WHERE told = 0;
   `,
 ];
