@@ -231,6 +231,7 @@ describe('reminders', () => {
     const migrated = AccountStore.open(before).store;
     try {
       expect(migrated.unremindedWaiting().map((o) => o.orderId)).toEqual(['o-2']);
+      expect(migrated.waitingCount()).toBe(2); // the counts start from what the database held
     } finally {
       migrated.close();
       await rm(before, { recursive: true, force: true });
@@ -255,5 +256,52 @@ describe('what each poll looks for', () => {
     expect(plan('SELECT source, key, field_path, reason, seen_at FROM unreadable WHERE told = 0')).toContain(
       'unreadable_untold',
     );
+  });
+});
+
+describe('the waiting count', () => {
+  it("follows every change of an order's status, as counting them would say", () => {
+    const db = (store as unknown as { db: import('node:sqlite').DatabaseSync }).db;
+    const counted = () =>
+      (
+        db
+          .prepare(`SELECT COUNT(*) AS n FROM orders WHERE effective_status = 'ProvisioningStarted'`)
+          .get() as {
+          n: number;
+        }
+      ).n;
+    const purchases = Array.from({ length: 5 }, (_, i) => ({
+      ...mended,
+      eventId: `p-${i}`,
+      additionalProperties: [{ name: 'orderId', value: `o-${i}` }],
+    }));
+    poll(purchases, []);
+    expect(store.waitingCount()).toBe(5);
+    // Marked here (pending), marked by the marketplace's history, and a mark undone.
+    const item = {
+      requestId: '5b0e1c1a-8d7f-4c1e-9a51-3f1f9c1d2e01',
+      orderId: 'o-0',
+      statusCode: 'ProvisioningInProgress' as const,
+      description: 'Started',
+      createdAt: '2026-11-22T00:00:00Z',
+      state: 'pending' as const,
+      attempts: 0,
+    };
+    store.putOutboxItem(item);
+    poll(
+      [
+        {
+          ...mended,
+          eventId: 'c-1',
+          statusCode: 'ProvisioningCompleted',
+          eventTime: '2026-11-21T00:00:00Z',
+          additionalProperties: [{ name: 'orderId', value: 'o-1' }],
+        },
+      ],
+      [],
+    );
+    expect([store.waitingCount(), counted()]).toEqual([3, 3]);
+    store.deleteOutboxItem(item.requestId);
+    expect([store.waitingCount(), counted()]).toEqual([4, 4]);
   });
 });

@@ -462,12 +462,12 @@ export class AccountStore {
     );
   }
 
+  /** How many orders wait for action: kept by triggers (status_counts), so reading it costs nothing. */
   waitingCount(): number {
-    return (
-      this.sql('SELECT COUNT(*) AS n FROM orders WHERE effective_status = ?').get(WAITING) as {
-        n: number;
-      }
-    ).n;
+    const row = this.sql('SELECT n FROM status_counts WHERE status = ?').get(WAITING) as
+      | { n: number }
+      | undefined;
+    return row?.n ?? 0;
   }
 
   /**

@@ -114,5 +114,23 @@ export const MIGRATIONS: readonly string[] = [
   -- kept aside: those not raised, those not told.
   CREATE INDEX announcements_unraised ON announcements (queued_at) WHERE state != 'raised';
   CREATE INDEX unreadable_untold ON unreadable (id) WHERE told = 0;
+
+  -- How many orders have each status, kept by triggers on every change: the tray's and the
+  -- header's waiting count is read after each poll, and counting 17,500 waiting orders took 1.3 ms.
+  CREATE TABLE status_counts (status TEXT PRIMARY KEY, n INTEGER NOT NULL);
+  INSERT INTO status_counts SELECT COALESCE(effective_status, ''), COUNT(*) FROM orders GROUP BY 1;
+  CREATE TRIGGER orders_counted_on_insert AFTER INSERT ON orders BEGIN
+    INSERT INTO status_counts VALUES (COALESCE(NEW.effective_status, ''), 1)
+      ON CONFLICT (status) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER orders_counted_on_update AFTER UPDATE OF effective_status ON orders
+    WHEN OLD.effective_status IS NOT NEW.effective_status BEGIN
+    UPDATE status_counts SET n = n - 1 WHERE status = COALESCE(OLD.effective_status, '');
+    INSERT INTO status_counts VALUES (COALESCE(NEW.effective_status, ''), 1)
+      ON CONFLICT (status) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER orders_counted_on_delete AFTER DELETE ON orders BEGIN
+    UPDATE status_counts SET n = n - 1 WHERE status = COALESCE(OLD.effective_status, '');
+  END;
   `,
 ];
