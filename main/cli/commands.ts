@@ -1,8 +1,9 @@
 // The CLI's commands: each turns its arguments into client calls and returns what to print.
 
 import type { z } from 'zod';
+import { canonicalOrderId } from '../../preload/order-link';
 import {
-  compareEventTime,
+  causalOrder,
   isNewPurchase,
   MARKABLE_STATUSES,
   type MarkableStatus,
@@ -103,12 +104,17 @@ function eventsOfOrders(
   return events.items;
 }
 
-/** Each order's status: that of its latest event, as the app reads it. */
+/** Each order's status: that of its latest event in causal order, as the app reads it. */
 function latestStatuses(events: MarketplaceEvent[]): Map<string, string> {
-  const statuses = new Map<string, string>();
-  for (const event of [...events].sort(compareEventTime)) {
+  const byOrder = new Map<string, MarketplaceEvent[]>();
+  for (const event of events) {
     const orderId = orderIdOf(event);
-    if (orderId !== undefined) statuses.set(orderId, event.statusCode);
+    if (orderId !== undefined) byOrder.set(orderId, [...(byOrder.get(orderId) ?? []), event]);
+  }
+  const statuses = new Map<string, string>();
+  for (const [orderId, history] of byOrder) {
+    const latest = causalOrder(history).at(-1);
+    if (latest) statuses.set(orderId, latest.statusCode);
   }
   return statuses;
 }
@@ -194,16 +200,14 @@ async function printable(
       };
     }
     case 'orders get': {
-      const orderId = argument('order id');
+      const orderId = canonicalOrderId(argument('order id'));
       const eventsBack = options.json ? undefined : newestEvents(client, signal);
       const order = await client.getOrder(orderId);
       if (!eventsBack) return { kind: 'order', value: order };
       // Its history: the events back to its purchase, an order's first event.
       const ofOrder = (event: MarketplaceEvent) => orderIdOf(event) === orderId;
       const events = await eventsBack((read) => read.some((event) => ofOrder(event) && isNewPurchase(event)));
-      const history = eventsOfOrders(events, new Set([orderId]), unread)
-        .filter(ofOrder)
-        .sort(compareEventTime);
+      const history = causalOrder(eventsOfOrders(events, new Set([orderId]), unread).filter(ofOrder));
       return { kind: 'order', value: order, history };
     }
     case 'licenses list':

@@ -17,6 +17,7 @@ import {
   OrderListEnvelope,
   orderIdOf,
   PingResponse,
+  parseJson,
   readItems,
   STATUS_CODES,
   TokenResponse,
@@ -102,7 +103,7 @@ export async function diagnose(
               `pages come back with at most ${client.pageSize} items while saying there is more: pages of ${client.pageSize} are read`,
             ]
           : []),
-        ...(main ? differences(parseJson(main.text), result) : []),
+        ...(main ? differences(readAnswer(main.text), result) : []),
       ];
       done(notes.length > 0 ? 'tolerated' : 'ok', notes);
       return result;
@@ -328,7 +329,7 @@ export function differencesIn(raw: unknown, read: unknown): string[] {
         compare(raw[key], read[key], path === '' ? key : `${path}.${key}`);
       }
     } else {
-      const found = leafDifference(raw, read);
+      const found = leafDifference(raw, read, ID_FIELD.test(path));
       const key = found && `${path} ${found.kind}`;
       if (found && key && !notes.has(key))
         notes.set(key, `${path === '' ? '(the answer)' : path}: ${found.text}`);
@@ -338,10 +339,25 @@ export function differencesIn(raw: unknown, read: unknown): string[] {
   return [...notes.values()];
 }
 
+/** A field that holds an id (sellerId, lineId, orderID): text to the app, whether written as a number or not. */
+const ID_FIELD = /id$/i;
+
 /** How a single value as sent differs from the value read, if it does. */
-function leafDifference(raw: unknown, read: unknown): { kind: string; text: string } | undefined {
+function leafDifference(
+  raw: unknown,
+  read: unknown,
+  isId: boolean,
+): { kind: string; text: string } | undefined {
   if (raw === read) return undefined;
   if (raw === null && read === undefined) return { kind: 'null', text: 'null: read as absent' };
+  if (raw !== undefined && read === undefined) {
+    const written = JSON.stringify(raw) ?? String(raw);
+    return {
+      kind: 'unreadable',
+      text: `${written.length > 40 ? `${written.slice(0, 40)}…` : written} cannot be read: taken as absent (the app can do without it)`,
+    };
+  }
+  if (isId && typeof raw === 'number' && read === String(raw)) return undefined;
   if (raw === undefined) {
     return read === undefined
       ? undefined
@@ -365,9 +381,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function parseJson(text: string): unknown {
+/** An answer's JSON as the client reads it (wire.ts's parseJson), or undefined when it is none. */
+function readAnswer(text: string): unknown {
   try {
-    return text === '' ? undefined : JSON.parse(text);
+    return text === '' ? undefined : parseJson(text);
   } catch {
     return undefined;
   }

@@ -46,7 +46,7 @@ function orderWithUnits(): Order {
     ...base,
     documentLines: [
       {
-        lineId: 1,
+        lineId: '1',
         lineItem: {
           name: 'Seller Suite Standard',
           sellersItemId: 'SS-STD',
@@ -55,7 +55,7 @@ function orderWithUnits(): Order {
         },
       },
       {
-        lineId: 2,
+        lineId: '2',
         lineItem: {
           name: 'Backup Vault 1 TB',
           sellersItemId: 'BV-1TB',
@@ -64,14 +64,14 @@ function orderWithUnits(): Order {
         },
       },
       {
-        lineId: 3,
+        lineId: '3',
         lineItem: {
           name: 'Priority Support',
           quantity: { value: 1, unitCode: 'C62' },
           price: price(1499, 1, 'ANN'),
         },
       },
-      { lineId: 4, lineItem: { name: 'Seat pack', quantity: { value: 25, unitCode: 'SEAT' } } },
+      { lineId: '4', lineItem: { name: 'Seat pack', quantity: { value: 25, unitCode: 'SEAT' } } },
     ],
   };
 }

@@ -7,7 +7,7 @@ import type { StatementSync } from 'node:sqlite';
 import type { InboxSort } from '../../../preload/inbox-sort';
 import type { InboxRow } from '../../../preload/model';
 import { orderTotal } from '../../../preload/money';
-import { isNewPurchase } from '../../../preload/order-status';
+import { causalOrder, isNewPurchase } from '../../../preload/order-status';
 import {
   eventKey,
   type ItemKind,
@@ -114,7 +114,9 @@ export class AccountStore {
   private readonly statements = new Map<string, StatementSync>();
   private damageSeen = false;
 
-  private constructor(private readonly db: Database) {}
+  private constructor(private readonly db: Database) {
+    this.deriveAllOrders();
+  }
 
   private sql(text: string): StatementSync {
     let statement = this.statements.get(text);
@@ -196,16 +198,18 @@ export class AccountStore {
     now: string;
   }): { newEvents: number; newOrders: number } {
     return this.atomically(() => {
-      const fresh = this.insertEvents(input.events);
+      const { fresh, firstLearned } = this.insertEvents(input.events);
       this.setAside(input.unreadable ?? [], input.now);
       let newOrders = 0;
       if (!input.backlog) {
         const queue = this.sql(
           'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
         );
-        for (const event of fresh) {
-          const orderId = orderIdOf(event);
-          if (orderId === undefined || !isNewPurchase(event)) continue;
+        // A new purchase; or an order first learned here in another status (a colleague's laptop
+        // moved it on, and the marketplace rewrote its purchase event in place): new here too.
+        const arrived = new Set(fresh.filter(isNewPurchase).flatMap((event) => orderIdOf(event) ?? []));
+        for (const orderId of firstLearned) arrived.add(orderId);
+        for (const orderId of arrived) {
           newOrders += Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
         }
       }
@@ -215,60 +219,126 @@ export class AccountStore {
     });
   }
 
-  /** An order's events in time order. */
+  /** An order's events in causal order (the purchase first, then the statuses by their clock). */
   history(orderId: string): MarketplaceEvent[] {
-    const rows = this.sql(
-      'SELECT json FROM events WHERE order_id = ? ORDER BY event_ms, event_time, key',
-    ).all(orderId) as { json: string }[];
-    return rows.map((row) => JSON.parse(row.json) as MarketplaceEvent);
+    const rows = this.sql('SELECT json FROM events WHERE order_id = ? ORDER BY seq').all(orderId) as {
+      json: string;
+    }[];
+    return causalOrder(rows.map((row) => JSON.parse(row.json) as MarketplaceEvent));
   }
 
-  private insertEvents(events: readonly MarketplaceEvent[]): MarketplaceEvent[] {
-    const insert = this.sql(
-      `INSERT OR IGNORE INTO events (key, order_id, event_type, status, event_time, event_ms, json)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  /**
+   * Stores the events not known yet, and the known ones the marketplace has since rewritten under
+   * the same id (a status post may update the purchase event in place). Answers the events new to
+   * this laptop and the orders it learned of through them.
+   */
+  private insertEvents(events: readonly MarketplaceEvent[]): {
+    fresh: MarketplaceEvent[];
+    firstLearned: string[];
+  } {
+    const known = this.sql('SELECT order_id, event_type, status, event_time, json FROM events WHERE key = ?');
+    const write = this.sql(
+      `INSERT INTO events (key, order_id, event_type, status, event_time, event_ms, json)
+         VALUES ($key, $orderId, $type, $status, $time, $ms, $json)
+         ON CONFLICT (key) DO UPDATE SET order_id = $orderId, event_type = $type, status = $status,
+           event_time = $time, event_ms = $ms, json = $json`,
     );
     const fresh: MarketplaceEvent[] = [];
+    const firstLearned: string[] = [];
     const touched = new Set<string>();
     for (const event of events) {
+      const key = eventKey(event);
       const orderId = orderIdOf(event) ?? null;
-      const ms = event.eventTime ? Date.parse(event.eventTime) : null;
       const json = JSON.stringify(event);
-      const inserted = insert.run(
-        eventKey(event),
-        orderId,
-        event.eventTypeCode,
-        event.statusCode,
-        event.eventTime ?? null,
-        Number.isFinite(ms) ? ms : null,
-        json,
-      );
-      if (inserted.changes === 0) continue;
-      // An event the server has since mended is no longer aside.
-      this.sql(`DELETE FROM unreadable WHERE source = 'event' AND key = ?`).run(eventKey(event));
-      fresh.push(event);
+      const before = known.get(key) as
+        | {
+            order_id: string | null;
+            event_type: string;
+            status: string;
+            event_time: string | null;
+            json: string;
+          }
+        | undefined;
+      if (before?.json === json) continue;
+      const ms = event.eventTime ? Date.parse(event.eventTime) : Number.NaN;
+      write.run({
+        $key: key,
+        $orderId: orderId,
+        $type: event.eventTypeCode,
+        $status: event.statusCode,
+        $time: event.eventTime ?? null,
+        $ms: Number.isFinite(ms) ? ms : null,
+        $json: json,
+      });
+      if (before) {
+        // Rewritten in place: its order follows when what the order shows changed (not a seenTime).
+        const changed =
+          before.order_id !== orderId ||
+          before.event_type !== event.eventTypeCode ||
+          before.status !== event.statusCode ||
+          before.event_time !== (event.eventTime ?? null) ||
+          (JSON.parse(before.json) as MarketplaceEvent).description !== event.description;
+        if (!changed) continue;
+        if (before.order_id !== null) touched.add(before.order_id);
+      } else {
+        // An event the server has since mended is no longer aside.
+        this.sql(`DELETE FROM unreadable WHERE source = 'event' AND key = ?`).run(key);
+        fresh.push(event);
+      }
       if (orderId !== null) touched.add(orderId);
     }
-    for (const orderId of touched) this.refreshOrderFromEvents(orderId);
-    return fresh;
+    for (const orderId of touched) {
+      if (this.sql('INSERT OR IGNORE INTO orders (order_id) VALUES (?)').run(orderId).changes > 0) {
+        this.indexForSearch(orderId, undefined, undefined);
+        firstLearned.push(orderId);
+      }
+      this.deriveOrder(orderId, true);
+    }
+    return { fresh, firstLearned };
   }
 
-  /** The order's status and purchase time from its events; it is fetched again. */
-  private refreshOrderFromEvents(orderId: string): void {
-    if (this.sql('INSERT OR IGNORE INTO orders (order_id) VALUES (?)').run(orderId).changes > 0) {
-      this.indexForSearch(orderId, undefined, undefined);
-    }
+  /**
+   * The order's status, when it got it, its purchase time and type, from its events in causal
+   * order (not by the clocks: a status posted answers the purchase whatever the two stamps say).
+   * `refetch` has the order fetched again (its events changed).
+   */
+  private deriveOrder(orderId: string, refetch: boolean): void {
+    const rows = this.sql(
+      'SELECT event_type, status, event_time FROM events WHERE order_id = ? ORDER BY seq',
+    ).all(orderId) as { event_type: string; status: string; event_time: string | null }[];
+    const history = causalOrder(
+      rows.map((r) => ({
+        eventTypeCode: r.event_type,
+        statusCode: r.status,
+        description: '',
+        ...(r.event_time === null ? {} : { eventTime: r.event_time }),
+      })),
+    );
+    const latest = history.at(-1);
+    const purchases = history.filter(isNewPurchase);
     this.sql(
-      `UPDATE orders SET stale = 1,
-           status = (SELECT status FROM events WHERE order_id = $id
-                     ORDER BY event_ms DESC, event_time DESC, key DESC LIMIT 1),
-           purchased_at = (SELECT event_time FROM events WHERE order_id = $id AND status = $started
-                           AND event_time IS NOT NULL ORDER BY event_ms, event_time LIMIT 1),
-           purchase_type = (SELECT event_type FROM events WHERE order_id = $id AND status = $started
-                            ORDER BY event_ms, event_time LIMIT 1)
+      `UPDATE orders SET stale = MAX(stale, $refetch), status = $status, status_at = $statusAt,
+           purchased_at = $purchasedAt, purchase_type = $purchaseType
          WHERE order_id = $id`,
-    ).run({ $id: orderId, $started: WAITING });
+    ).run({
+      $id: orderId,
+      $refetch: refetch ? 1 : 0,
+      $status: latest?.statusCode ?? null,
+      $statusAt: latest?.eventTime ?? null,
+      $purchasedAt: purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null,
+      $purchaseType: purchases[0]?.eventTypeCode ?? null,
+    });
     this.refreshEffectiveStatus(orderId);
+  }
+
+  /** Derives every order's status again (once, after a store from before issue 20 migrated). */
+  private deriveAllOrders(): void {
+    if (this.meta('derive-statuses') === undefined) return;
+    this.atomically(() => {
+      const rows = this.sql('SELECT order_id FROM orders').all() as { order_id: string }[];
+      for (const { order_id } of rows) this.deriveOrder(order_id, false);
+      this.sql(`DELETE FROM meta WHERE key = 'derive-statuses'`).run();
+    });
   }
 
   /**
@@ -285,6 +355,15 @@ export class AccountStore {
            status)
          WHERE order_id = $id`,
     ).run({ $id: orderId });
+  }
+
+  /**
+   * Records the event a status post was answered with, at once: the marketplace has it, and may
+   * have rewritten an event this laptop knows under its id (the purchase, updated in place).
+   */
+  recordPosted(event: MarketplaceEvent): void {
+    if (orderIdOf(event) === undefined) return;
+    this.atomically(() => this.insertEvents([event]));
   }
 
   // --- Orders ---------------------------------------------------------------------------------
@@ -672,8 +751,7 @@ const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purcha
   (SELECT x.state FROM outbox x WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1) AS delivery,
   ${UNOPENED} AS unopened,
   CASE WHEN o.effective_status IS o.status
-    THEN (SELECT e.event_time FROM events e WHERE e.order_id = o.order_id
-            ORDER BY e.event_ms DESC, e.event_time DESC, e.key DESC LIMIT 1)
+    THEN o.status_at
     ELSE (SELECT json_extract(x.json, '$.createdAt') FROM outbox x WHERE x.order_id = o.order_id
             ORDER BY x.seq DESC LIMIT 1)
   END AS status_since`;
