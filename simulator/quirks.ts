@@ -31,7 +31,8 @@ export const QUIRKS = {
   'in-place-updates':
     "a status post rewrites its order's purchase event under the purchase's eventId (status, words, time) and answers with it; the listing holds one event per order, where it last changed",
   'id-case': 'order ids come in upper case: in orders, licenses and every other event',
-  'big-numbers': 'sellerId and lineId are integers beyond 2^53, written as JSON numbers',
+  'big-numbers':
+    'sellerId and lineId are integers beyond 2^53, and amounts have more digits than a double holds, written as JSON numbers',
   'odd-unused-fields':
     'events carry sellerId as an object and seenTime as a number, every third one an eventTime that is no time; orders a note that is an object',
   'long-currency': 'orders are in a currency whose code is not three letters ("USDT")',
@@ -57,8 +58,8 @@ const GAP = 50;
 
 type Json = Record<string, unknown>;
 
-/** An integer the simulator writes (1001, 3) as 'big-numbers' writes it: the same digits after 2^63's first 16. */
-export function bigNumber(n: number): string {
+/** A number the simulator writes (1001, 3, 249.9) as 'big-numbers' writes it: its digits after 2^63's first 16. */
+export function bigNumber(n: number | string): string {
   return `9223372036854775${n}`;
 }
 
@@ -109,7 +110,10 @@ export class Quirks implements Dialect {
     return this.has('big-numbers') && typeof answer.body === 'string'
       ? {
           ...answer,
-          body: answer.body.replace(/"(sellerId|lineId)":"?(\d+)"?/g, (_, f, n) => `"${f}":${bigNumber(n)}`),
+          body: answer.body.replace(
+            /"(sellerId|lineId|amount)":"?(\d+(?:\.\d+)?)"?/g,
+            (_, f, n) => `"${f}":${bigNumber(n)}`,
+          ),
         }
       : answer;
   }

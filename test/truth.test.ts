@@ -222,6 +222,7 @@ describe('one order, one identity', () => {
       INSERT INTO outbox (request_id, order_id, status_code, state, json) VALUES ('r1', '${ID}', 'ProvisioningCompleted', 'pending',
         '{"requestId":"r1","orderId":"${ID}","statusCode":"ProvisioningCompleted","description":"Done","createdAt":"2026-11-20T12:00:00Z","state":"pending","attempts":0}');
       ALTER TABLE orders DROP COLUMN status_at;
+      ALTER TABLE orders DROP COLUMN total_exact;
       PRAGMA user_version = 4;
     `);
     db.close();
@@ -251,11 +252,15 @@ describe('numbers the app does not compute with are text', () => {
       expect(view.order.documentLines[0]?.lineId).toBe(bigNumber(1));
       expect(view.history[0]?.sellerId).toBe(bigNumber(1001));
     }
-    // The notification names the buyer: the order was read, not set aside.
+    // The notification names the buyer (the order was read, not set aside) and its exact total.
     const order = all[0] && (await all[0].core.order(orderId)).order;
     const buyer = order?.buyerCustomerParty.party?.partyName ?? '';
-    expect(buyer).not.toBe('');
-    expect(all[0]?.notifications().some((n) => n.orderId === orderId && n.title.includes(buyer))).toBe(true);
+    const exact = order?.anticipatedMonetaryTotal?.exactAmount ?? '';
+    expect(exact).toMatch(/^9223372036854775\d+(\.\d+)?$/);
+    const told = all[0]?.notifications().find((n) => n.orderId === orderId);
+    expect(told?.title).toContain(buyer);
+    expect(told?.body.replace(/\D/g, '')).toContain(exact.split('.')[0]);
+    for (const laptop of all) expect(rowsOf(laptop, orderId)[0]?.total?.exact).toBe(exact);
   });
 
   it('records and announces purchases whose unused fields are odd (sellerId an object, seenTime a number, no time)', async () => {

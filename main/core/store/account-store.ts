@@ -106,6 +106,7 @@ interface OrderRow {
   product: string | null;
   total_amount: number | null;
   total_currency: string | null;
+  total_exact: string | null;
   delivery: string | null;
 }
 
@@ -401,7 +402,7 @@ export class AccountStore {
     const total = orderTotal(order);
     this.sql(
       `UPDATE orders SET document = ?, licenses = COALESCE(?, licenses), fetched_at = ?, stale = 0,
-           fetch_error = NULL, buyer = ?, product = ?, total_amount = ?, total_currency = ?
+           fetch_error = NULL, buyer = ?, product = ?, total_amount = ?, total_currency = ?, total_exact = ?
          WHERE order_id = ?`,
     ).run(
       JSON.stringify(order),
@@ -411,6 +412,7 @@ export class AccountStore {
       product,
       total?.amount ?? null,
       total?.currencyCode ?? null,
+      total?.exact ?? null,
       orderId,
     );
     this.indexForSearch(orderId, order, licenses);
@@ -747,7 +749,7 @@ export class AccountStore {
 const UNOPENED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id AND a.opened_at IS NULL)`;
 
 /** What an inbox row shows, for `orders o`. */
-const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purchased_at, o.buyer, o.product, o.total_amount, o.total_currency,
+const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purchased_at, o.buyer, o.product, o.total_amount, o.total_currency, o.total_exact,
   (SELECT x.state FROM outbox x WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1) AS delivery,
   ${UNOPENED} AS unopened,
   CASE WHEN o.effective_status IS o.status
@@ -805,7 +807,13 @@ function inboxRow(row: OrderRow): InboxRow {
     ...(row.product === null ? {} : { product: row.product }),
     ...(row.total_amount === null || row.total_currency === null
       ? {}
-      : { total: { amount: row.total_amount, currencyCode: row.total_currency } }),
+      : {
+          total: {
+            amount: row.total_amount,
+            currencyCode: row.total_currency,
+            ...(row.total_exact === null ? {} : { exact: row.total_exact }),
+          },
+        }),
   };
 }
 

@@ -143,6 +143,8 @@ export const MIGRATIONS: readonly string[] = [
 
   -- When the order got its status: the time of the event that set it, in causal order.
   ALTER TABLE orders ADD COLUMN status_at TEXT;
+  -- A total's exact decimal text, when its number would lose digits (filled when fetched again).
+  ALTER TABLE orders ADD COLUMN total_exact TEXT;
   -- Statuses are derived from causality, not from the clocks (issue 20): every order's status is
   -- derived again when the store opens (AccountStore, 'derive-statuses').
   INSERT INTO meta (key, value) VALUES ('derive-statuses', '1')
