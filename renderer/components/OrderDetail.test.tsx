@@ -315,6 +315,13 @@ describe('OrderDetail', () => {
     await waitFor(() => expect(screen.queryByText(/the marketplace did not answer since/)).toBeNull());
   });
 
+  it('says when another laptop moved the status back', async () => {
+    await renderOrder(
+      fullView({ statusReversal: 'Marked In progress by Bruno Costa after it was Completed' }),
+    );
+    expect(screen.getByText('Marked In progress by Bruno Costa after it was Completed.')).toBeTruthy();
+  });
+
   it('shows the statuses not yet confirmed, and sends a failed one again', async () => {
     const { bridge } = await renderOrder();
     const outbox = within(list('Statuses not yet confirmed')).getAllByRole('listitem');
