@@ -237,7 +237,7 @@ export class AccountStore {
     fresh: MarketplaceEvent[];
     firstLearned: string[];
   } {
-    const known = this.sql('SELECT order_id, event_type, status, event_time, json FROM events WHERE key = ?');
+    const known = this.sql('SELECT json FROM events WHERE key = ?');
     const write = this.sql(
       `INSERT INTO events (key, order_id, event_type, status, event_time, event_ms, json)
          VALUES ($key, $orderId, $type, $status, $time, $ms, $json)
@@ -250,17 +250,10 @@ export class AccountStore {
     for (const event of events) {
       const key = eventKey(event);
       const orderId = orderIdOf(event) ?? null;
-      const json = JSON.stringify(event);
-      const before = known.get(key) as
-        | {
-            order_id: string | null;
-            event_type: string;
-            status: string;
-            event_time: string | null;
-            json: string;
-          }
-        | undefined;
-      if (before?.json === json) continue;
+      const stored = known.get(key) as { json: string } | undefined;
+      const before = stored && (JSON.parse(stored.json) as MarketplaceEvent);
+      // Known as it is (a seenTime set, a time written another way is no change): nothing to write.
+      if (before && !rewritten(before, event)) continue;
       const ms = event.eventTime ? Date.parse(event.eventTime) : Number.NaN;
       write.run({
         $key: key,
@@ -269,18 +262,12 @@ export class AccountStore {
         $status: event.statusCode,
         $time: event.eventTime ?? null,
         $ms: Number.isFinite(ms) ? ms : null,
-        $json: json,
+        $json: JSON.stringify(event),
       });
       if (before) {
-        // Rewritten in place: its order follows when what the order shows changed (not a seenTime).
-        const changed =
-          before.order_id !== orderId ||
-          before.event_type !== event.eventTypeCode ||
-          before.status !== event.statusCode ||
-          before.event_time !== (event.eventTime ?? null) ||
-          (JSON.parse(before.json) as MarketplaceEvent).description !== event.description;
-        if (!changed) continue;
-        if (before.order_id !== null) touched.add(before.order_id);
+        // Rewritten in place: the order it named before follows too.
+        const previous = orderIdOf(before);
+        if (previous !== undefined) touched.add(previous);
       } else {
         // An event the server has since mended is no longer aside.
         this.sql(`DELETE FROM unreadable WHERE source = 'event' AND key = ?`).run(key);
@@ -743,6 +730,19 @@ export class AccountStore {
       value,
     );
   }
+}
+
+/** Whether the marketplace rewrote an event in what an order shows of it (not a seenTime, not a time's form). */
+function rewritten(before: MarketplaceEvent, after: MarketplaceEvent): boolean {
+  const instant = (event: MarketplaceEvent) => (event.eventTime ? Date.parse(event.eventTime) : Number.NaN);
+  return (
+    orderIdOf(before) !== orderIdOf(after) ||
+    before.eventTypeCode !== after.eventTypeCode ||
+    before.statusCode !== after.statusCode ||
+    before.description !== after.description ||
+    before.detailedDescription !== after.detailedDescription ||
+    !Object.is(instant(before), instant(after))
+  );
 }
 
 /** An order that arrived on this laptop and was not opened here yet. */
