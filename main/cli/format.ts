@@ -7,6 +7,7 @@ import { parseMark } from '../../preload/marked-by';
 import { escapedControls, escapedInJson } from '../../preload/marketplace-text';
 import { orderTotal } from '../../preload/money';
 import { orderLink } from '../../preload/order-link';
+import { currentReversal, reversalText } from '../../preload/order-status';
 import { statusLabel } from '../../preload/status-words';
 import type { License, MarketplaceEvent, Order, PingResponse, Quantity } from '../core/api/wire';
 import { orderIdOf } from '../core/api/wire';
@@ -38,7 +39,7 @@ export const row = (cells: unknown[]): string => `${cells.map(cell).join('\t')}\
 /** An order's total as a pipe reads it, the amount and its currency code: no locale's digits. */
 const totalOf = (order: Order): string | undefined => {
   const total = orderTotal(order);
-  return total && `${total.amount} ${total.currencyCode}`;
+  return total && `${total.exact ?? total.amount} ${total.currencyCode}`;
 };
 
 /** An order's line: id, issued, status (when known), buyer, first product × quantity, total. */
@@ -90,9 +91,12 @@ function orderView(order: Order, history: readonly MarketplaceEvent[] = []): str
   const buyer = order.buyerCustomerParty;
   const contact = buyer.buyerContact;
   const validity = order.validityPeriod;
+  const reversal = currentReversal(history);
   const facts: [string, unknown][] = [
     ['Order', order.orderId],
     ['Status', statusFact(history.at(-1))],
+    // Another laptop moved the status back: said, as the order page says it.
+    ['Moved back', reversal && reversalText(reversal)],
     ['Issued', order.issueTime],
     ['Type', order.orderTypeCode],
     ['Buyer', buyer.party?.partyName],
@@ -113,7 +117,8 @@ function orderView(order: Order, history: readonly MarketplaceEvent[] = []): str
       `  ${line.lineId ?? i + 1}. ${cell(item?.name)}`,
       item?.sellersItemId && ` (${cell(item.sellersItemId)})`,
       item?.quantity && ` × ${cell(quantityText(item.quantity))}`,
-      price?.amount !== undefined && ` at ${cell(price.amount)} ${cell(price.currencyCode ?? '')}`.trimEnd(),
+      price?.amount !== undefined &&
+        ` at ${cell(price.exactAmount ?? price.amount)} ${cell(price.currencyCode ?? '')}`.trimEnd(),
       price?.amount !== undefined && per && ` per ${cell(per)}`,
       '\n',
     ]

@@ -617,6 +617,22 @@ describe("an order's truth whatever the marketplace's clocks, ids and numbers do
     expect(order.anticipatedMonetaryTotal.exactAmount).toMatch(/^9223372036854775\d+/);
     const run = await cli(['orders', 'get', orderId]);
     expect(run.stdout).toContain(bigNumber(1));
+    // The total as the marketplace wrote it, every digit.
+    expect(run.stdout).toMatch(
+      new RegExp(`^Total: +${order.anticipatedMonetaryTotal.exactAmount.replace('.', '\\.')} `, 'm'),
+    );
+    expect(run.stdout).toContain(` at ${order.documentLines[0].lineItem.price.priceAmount.exactAmount} `);
+  });
+
+  it('says when another laptop moved a completed order back', async () => {
+    const orderId = firstOrderId();
+    for (const word of ['InProgress', 'Completed', 'InProgress']) {
+      expect((await cli(['status', orderId, word, '--as', word === 'Completed' ? 'Anna' : 'Bo'])).code).toBe(
+        0,
+      );
+    }
+    const run = await cli(['orders', 'get', orderId]);
+    expect(run.stdout).toMatch(/^Moved back: +Marked In progress by Bo after it was Completed$/m);
   });
 });
 
