@@ -254,12 +254,15 @@ describe('what a real marketplace may do differently, read as it means', () => {
     expect(read.documentCurrencyCode).toBe('USDT');
     expect(read.sellerSupplierParty.sellerId).toBe('18446744073709551615');
     expect(read.anticipatedMonetaryTotal).toEqual({
-      amount: 12345678901234567890.25,
+      amount: Number('12345678901234567890.25'),
       exactAmount: '12345678901234567890.25',
       currencyCode: 'usdt', // not three letters: as given
     });
     expect(read.documentLines[0]?.lineId).toBe('9223372036854775807');
-    expect(read.documentLines[0]?.lineItem?.quantity).toEqual({ value: 3, exactValue: '3.000000000000000001' });
+    expect(read.documentLines[0]?.lineItem?.quantity).toEqual({
+      value: 3,
+      exactValue: '3.000000000000000001',
+    });
     // A number a double holds exactly has no text beside it.
     expect(read.documentLines[0]?.lineItem?.price?.priceAmount).toEqual({ amount: 19.99 });
   });
