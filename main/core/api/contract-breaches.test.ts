@@ -145,6 +145,12 @@ describe('what a real marketplace may do differently, read as it means', () => {
     ['a seenTime as a number', { seenTime: 1_763_632_800 }, { seenTime: undefined }],
     ['a time that is no time', { eventTime: 'yesterday' }, { eventTime: undefined }],
     ['an eventId that is not a UUID', { eventId: 'evt-17' }, { eventId: 'evt-17' }],
+    ['a description that is an object', { description: { text: 'A purchase' } }, { description: '' }],
+    [
+      'an additional property that cannot be read beside the order link',
+      { additionalProperties: [{ name: 7 }, 'seats', { name: 'orderId', value: 'o-1' }] },
+      { additionalProperties: [{ name: 'orderId', value: 'o-1' }] },
+    ],
     [
       'an additional property whose value is a number or null',
       {

@@ -76,6 +76,16 @@ function numeric<T extends z.ZodType>(schema: T) {
 /** Text, or a number written where text belongs. */
 const Text = z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string());
 
+/**
+ * A list of entries the app reads one by one (additional properties, party identifications): an
+ * entry that cannot be read is left out, and the others count (the order link among them).
+ */
+function entries<T extends z.ZodType>(schema: T) {
+  return z
+    .array(z.unknown())
+    .transform((items) => items.flatMap((item) => schema.safeParse(item).data ?? []));
+}
+
 /** An id the app only compares or shows (sellerId, lineId): text, whatever its size. */
 const Id = z.preprocess((value) => (typeof value === 'string' ? value.trim() : value), Text);
 
@@ -190,10 +200,10 @@ export const MarketplaceEvent = z.looseObject({
   statusCode: code(STATUS_CODES),
   eventTime: optional(Timestamp),
   /** Required by the spec; an event without one still counts (its status is what matters). */
-  description: z.preprocess((value) => value ?? '', Text),
+  description: z.preprocess((value) => value ?? '', Text).catch(''),
   detailedDescription: optional(Text),
   seenTime: optional(Timestamp),
-  additionalProperties: optional(z.array(AdditionalProperty)),
+  additionalProperties: optional(entries(AdditionalProperty)),
 });
 
 /** What a seller may post (4.4): the known codes only, and the server assigns ids and times. */
@@ -276,7 +286,7 @@ export const PartyIdentification = z.looseObject({ id: Text, schemeId: optional(
 
 export const Party = z.looseObject({
   partyName: optional(Text),
-  partyIdentifications: optional(z.array(PartyIdentification)),
+  partyIdentifications: optional(entries(PartyIdentification)),
   postalAddress: optional(PostalAddress),
 });
 
@@ -333,7 +343,7 @@ export type OrderList = z.infer<typeof OrderList>;
 export const License = z.looseObject({
   licenseId: optional(ResourceId),
   electronicMail: optional(Text),
-  additionalProperties: optional(z.array(AdditionalProperty)),
+  additionalProperties: optional(entries(AdditionalProperty)),
 });
 
 /** 4.6 answers a bare array of licenses (the wrapped list of 2.12 is not used by any operation). */
@@ -492,9 +502,7 @@ export function orderIdOf(item: {
 export function linkedOrderId(raw: unknown): string | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const item = raw as Record<string, unknown>;
-  const properties = Array.isArray(item.additionalProperties)
-    ? item.additionalProperties.flatMap((p) => AdditionalProperty.safeParse(p).data ?? [])
-    : undefined;
+  const properties = entries(AdditionalProperty).safeParse(item.additionalProperties).data;
   return orderIdOf({ ...item, additionalProperties: properties });
 }
 
