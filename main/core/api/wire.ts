@@ -388,10 +388,10 @@ export interface Listed<T> {
   keys: string[];
 }
 
-/** What tells items apart: the id, or for an item without one (the spec allows it) its content. */
+/** What tells items apart: the id (a UUID in its one case), or for an item without one (the spec allows it) its content. */
 export function itemKey(kind: ItemKind, item: unknown): string {
   const id = (item as Record<string, unknown> | null)?.[ITEM_READERS[kind].idField];
-  return typeof id === 'string' && id !== '' ? id : JSON.stringify(item);
+  return typeof id === 'string' && id.trim() !== '' ? canonicalOrderId(id) : JSON.stringify(item);
 }
 
 export function readItems<K extends ItemKind>(kind: K, raw: readonly unknown[]): Listed<ItemOf<K>> {
