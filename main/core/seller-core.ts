@@ -294,7 +294,9 @@ export class SellerCore {
     if (!request.override) await this.refreshBeforeMark();
     const from = this.store.storedOrder(request.orderId)?.status;
     if (!request.override && !isUsualTransition(from, request.statusCode)) {
-      const by = parseMark(this.store.history(request.orderId).at(-1)?.description)?.actor;
+      // Who marked it, when the marketplace's history holds the status shown.
+      const last = this.store.history(request.orderId).at(-1);
+      const by = last?.statusCode === from ? parseMark(last?.description)?.actor : undefined;
       throw new TransitionError(
         `Marking an order ${statusLabel(request.statusCode)} while it is ${statusLabel(from)}${by ? ` (marked by ${by})` : ''} is unusual; confirm to do it anyway.`,
       );
