@@ -119,11 +119,17 @@ export function losesDigits(text: string): boolean {
  * that text and amounts with their exact text beside the value. The one place answers are parsed.
  */
 export function parseJson(text: string): unknown {
+  // A double holds every number of 15 digits or fewer: without a longer run of digits the body
+  // is parsed plainly (a reviver costs several times the parse).
+  if (!LONG_DIGIT_RUN.test(text)) return JSON.parse(text);
   return JSON.parse(text, ((_key: string, value: unknown, context?: { source?: string }) =>
     typeof value === 'number' && context?.source !== undefined && losesDigits(context.source)
       ? context.source
       : value) as (key: string, value: unknown) => unknown);
 }
+
+/** Where a number of more digits than a double holds may be: 16 digits (and dots) in a row. */
+const LONG_DIGIT_RUN = /[\d.]{16}/;
 
 /**
  * A decimal the app computes with (an amount, a quantity), as a number; when the number would
