@@ -13,6 +13,7 @@ import { describeMark } from '../preload/marked-by';
 import { bigNumber, LONG_CURRENCY, type Quirk } from '../simulator/quirks';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { inbox, type Laptop, makeDataDir, openLaptop, removeDataDir } from './support/core';
+import { runTs } from './support/processes';
 import { admin } from './support/raw-api';
 
 const ORDERS = 30;
@@ -277,5 +278,25 @@ describe('numbers the app does not compute with are text', () => {
     }
     const told = all[0]?.notifications().find((n) => n.orderId === orderId);
     expect(told?.body).toContain(LONG_CURRENCY);
+  });
+});
+
+describe('seller-tray doctor', () => {
+  it('says which fields it reads as absent, and which numbers it keeps exactly', async () => {
+    await quirks('odd-unused-fields', 'big-numbers', 'id-case');
+    const run = await runTs('main/cli/seller-tray.ts', ['doctor'], {
+      SELLER_API_BASE_URL: sim.url,
+      SELLER_CLIENT_ID: 'demo-client',
+      SELLER_CLIENT_SECRET: 'demo-secret',
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('[].sellerId: {"id":');
+    expect(run.stdout).toContain('[].seenTime: 1763632800 cannot be read: taken as absent');
+    expect(run.stdout).toMatch(
+      /anticipatedMonetaryTotal\.amount: 9223372036854775\S+ has more digits than a number holds/,
+    );
+    expect(run.stdout).toMatch(/orderId: "[0-9A-F-]{36}" in another case: read as "[0-9a-f-]{36}"/);
+    expect(run.stdout).not.toContain('exactAmount');
+    expect(run.stdout).toContain('Every operation answered');
   });
 });

@@ -12,6 +12,7 @@ import {
   EVENT_TYPE_CODES,
   EventListEnvelope,
   type ItemKind,
+  losesDigits,
   ORDER_TYPE_CODES,
   Order,
   OrderListEnvelope,
@@ -329,7 +330,7 @@ export function differencesIn(raw: unknown, read: unknown): string[] {
         compare(raw[key], read[key], path === '' ? key : `${path}.${key}`);
       }
     } else {
-      const found = leafDifference(raw, read, ID_FIELD.test(path));
+      const found = leafDifference(raw, read, path);
       const key = found && `${path} ${found.kind}`;
       if (found && key && !notes.has(key))
         notes.set(key, `${path === '' ? '(the answer)' : path}: ${found.text}`);
@@ -341,14 +342,23 @@ export function differencesIn(raw: unknown, read: unknown): string[] {
 
 /** A field that holds an id (sellerId, lineId, orderID): text to the app, whether written as a number or not. */
 const ID_FIELD = /id$/i;
+/** The fields the reader adds beside a number of more digits than a double holds. */
+const EXACT_FIELD = /exact(Amount|Value)$/;
 
-/** How a single value as sent differs from the value read, if it does. */
+/** How a single value as sent (at `path`) differs from the value read, if it does. */
 function leafDifference(
   raw: unknown,
   read: unknown,
-  isId: boolean,
+  path: string,
 ): { kind: string; text: string } | undefined {
   if (raw === read) return undefined;
+  if (raw === undefined && EXACT_FIELD.test(path)) return undefined;
+  if (typeof raw === 'string' && typeof read === 'number' && losesDigits(raw)) {
+    return {
+      kind: 'long',
+      text: `${raw} has more digits than a number holds: read with its exact text beside it`,
+    };
+  }
   if (raw === null && read === undefined) return { kind: 'null', text: 'null: read as absent' };
   if (raw !== undefined && read === undefined) {
     const written = JSON.stringify(raw) ?? String(raw);
@@ -357,7 +367,7 @@ function leafDifference(
       text: `${written.length > 40 ? `${written.slice(0, 40)}…` : written} cannot be read: taken as absent (the app can do without it)`,
     };
   }
-  if (isId && typeof raw === 'number' && read === String(raw)) return undefined;
+  if (ID_FIELD.test(path) && typeof raw === 'number' && read === String(raw)) return undefined;
   if (raw === undefined) {
     return read === undefined
       ? undefined
