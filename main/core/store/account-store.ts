@@ -237,12 +237,15 @@ export class AccountStore {
     fresh: MarketplaceEvent[];
     firstLearned: string[];
   } {
+    const insert = this.sql(
+      `INSERT OR IGNORE INTO events (key, order_id, event_type, status, event_time, event_ms, json)
+         VALUES ($key, $orderId, $type, $status, $time, $ms, $json)`,
+    );
     const known = this.sql('SELECT json FROM events WHERE key = ?');
-    const write = this.sql(
-      `INSERT INTO events (key, order_id, event_type, status, event_time, event_ms, json)
-         VALUES ($key, $orderId, $type, $status, $time, $ms, $json)
-         ON CONFLICT (key) DO UPDATE SET order_id = $orderId, event_type = $type, status = $status,
-           event_time = $time, event_ms = $ms, json = $json`,
+    const update = this.sql(
+      `UPDATE events SET order_id = $orderId, event_type = $type, status = $status, event_time = $time,
+           event_ms = $ms, json = $json
+         WHERE key = $key`,
     );
     const fresh: MarketplaceEvent[] = [];
     const firstLearned: string[] = [];
@@ -250,12 +253,8 @@ export class AccountStore {
     for (const event of events) {
       const key = eventKey(event);
       const orderId = orderIdOf(event) ?? null;
-      const stored = known.get(key) as { json: string } | undefined;
-      const before = stored && (JSON.parse(stored.json) as MarketplaceEvent);
-      // Known as it is (a seenTime set, a time written another way is no change): nothing to write.
-      if (before && !rewritten(before, event)) continue;
       const ms = event.eventTime ? Date.parse(event.eventTime) : Number.NaN;
-      write.run({
+      const row = {
         $key: key,
         $orderId: orderId,
         $type: event.eventTypeCode,
@@ -263,15 +262,19 @@ export class AccountStore {
         $time: event.eventTime ?? null,
         $ms: Number.isFinite(ms) ? ms : null,
         $json: JSON.stringify(event),
-      });
-      if (before) {
-        // Rewritten in place: the order it named before follows too.
-        const previous = orderIdOf(before);
-        if (previous !== undefined) touched.add(previous);
-      } else {
+      };
+      if (insert.run(row).changes > 0) {
         // An event the server has since mended is no longer aside.
         this.sql(`DELETE FROM unreadable WHERE source = 'event' AND key = ?`).run(key);
         fresh.push(event);
+      } else {
+        const before = JSON.parse((known.get(key) as { json: string }).json) as MarketplaceEvent;
+        // Known as it is (a seenTime set, a time written another way is no change): nothing to write.
+        if (!rewritten(before, event)) continue;
+        // Rewritten in place: stored as it is now, and the order it named before follows too.
+        update.run(row);
+        const previous = orderIdOf(before);
+        if (previous !== undefined) touched.add(previous);
       }
       if (orderId !== null) touched.add(orderId);
     }
