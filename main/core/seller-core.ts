@@ -129,7 +129,7 @@ export class SellerCore {
       store,
       post: async (body, requestId) => {
         const event = await ports.client.sendEvent(body, requestId);
-        if (event) store.recordPosted(event);
+        if (event) store.recordPosted(event, new Date(this.now()).toISOString());
         return event;
       },
       now: this.now,

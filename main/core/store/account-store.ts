@@ -199,7 +199,7 @@ export class AccountStore {
     now: string;
   }): { newEvents: number; newOrders: number } {
     return this.atomically(() => {
-      const { fresh, firstLearned } = this.insertEvents(input.events);
+      const { fresh, firstLearned } = this.insertEvents(input.events, input.now);
       this.setAside(input.unreadable ?? [], input.now);
       let newOrders = 0;
       if (!input.backlog) {
@@ -233,7 +233,10 @@ export class AccountStore {
    * the same id (a status post may update the purchase event in place). Answers the events new to
    * this laptop and the orders it learned of through them.
    */
-  private insertEvents(events: readonly MarketplaceEvent[]): {
+  private insertEvents(
+    events: readonly MarketplaceEvent[],
+    now: string,
+  ): {
     fresh: MarketplaceEvent[];
     firstLearned: string[];
   } {
@@ -279,7 +282,8 @@ export class AccountStore {
       if (orderId !== null) touched.add(orderId);
     }
     for (const orderId of touched) {
-      if (this.sql('INSERT OR IGNORE INTO orders (order_id) VALUES (?)').run(orderId).changes > 0) {
+      const learned = this.sql('INSERT OR IGNORE INTO orders (order_id, learned_at) VALUES (?, ?)');
+      if (learned.run(orderId, now).changes > 0) {
         this.indexForSearch(orderId, undefined, undefined);
         firstLearned.push(orderId);
       }
@@ -352,9 +356,9 @@ export class AccountStore {
    * Records the event a status post was answered with, at once: the marketplace has it, and may
    * have rewritten an event this laptop knows under its id (the purchase, updated in place).
    */
-  recordPosted(event: MarketplaceEvent): void {
+  recordPosted(event: MarketplaceEvent, now: string): void {
     if (orderIdOf(event) === undefined) return;
-    this.atomically(() => this.insertEvents([event]));
+    this.atomically(() => this.insertEvents([event], now));
   }
 
   // --- Orders ---------------------------------------------------------------------------------
@@ -527,14 +531,17 @@ export class AccountStore {
     ).n;
   }
 
-  /** Waiting orders not reminded of yet, with their purchase time. */
+  /**
+   * Waiting orders not reminded of yet, with their purchase time; when that cannot be read, the
+   * time this laptop learned of the order (so its reminder still comes).
+   */
   unremindedWaiting(): { orderId: string; since: string }[] {
     const rows = this.sql(
-      `SELECT order_id, purchased_at FROM orders
-         WHERE effective_status = ? AND purchased_at IS NOT NULL
+      `SELECT order_id, COALESCE(purchased_at, learned_at) AS since FROM orders
+         WHERE effective_status = ? AND COALESCE(purchased_at, learned_at) IS NOT NULL
            AND order_id NOT IN (SELECT order_id FROM reminders)`,
-    ).all(WAITING) as { order_id: string; purchased_at: string }[];
-    return rows.map((r) => ({ orderId: r.order_id, since: r.purchased_at }));
+    ).all(WAITING) as { order_id: string; since: string }[];
+    return rows.map((r) => ({ orderId: r.order_id, since: r.since }));
   }
 
   markReminded(orderIds: readonly string[], now: string): void {

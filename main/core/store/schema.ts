@@ -143,6 +143,9 @@ export const MIGRATIONS: readonly string[] = [
 
   -- When the order got its status: the time of the event that set it, in causal order.
   ALTER TABLE orders ADD COLUMN status_at TEXT;
+  -- When this laptop learned of the order: its reminder counts from there when the purchase's
+  -- time cannot be read.
+  ALTER TABLE orders ADD COLUMN learned_at TEXT;
   -- A total's exact decimal text, when its number would lose digits (filled when fetched again).
   ALTER TABLE orders ADD COLUMN total_exact TEXT;
   -- Statuses are derived from causality, not from the clocks (issue 20): every order's status is
