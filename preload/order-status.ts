@@ -52,6 +52,21 @@ export function isUsualTransition(from: string | undefined, to: StatusCode): boo
   return (USUAL_TRANSITIONS[from as StatusCode] ?? []).includes(to);
 }
 
+/**
+ * Why a mark needs a second thought, in words: "Marking an order In progress while it is
+ * Completed (marked by Anna Virtanen) is unusual". Who marked it is named when the history (in
+ * causal order) holds the status it is in. Each caller says how to confirm.
+ */
+export function unusualMarkText(
+  to: StatusCode,
+  from: string | undefined,
+  history: readonly MarketplaceEvent[],
+): string {
+  const last = history.at(-1);
+  const by = last?.statusCode === from ? parseMark(last?.description)?.actor : undefined;
+  return `Marking an order ${statusLabel(to)} while it is ${statusLabel(from)}${by ? ` (marked by ${by})` : ''} is unusual`;
+}
+
 /** How far along a status is: a move to a lower rank is a move back (Failed to In progress is a retry). */
 const RANK: Readonly<Record<string, number>> = {
   ProvisioningStarted: 0,

@@ -5,8 +5,10 @@ import { canonicalOrderId } from '../../preload/order-link';
 import {
   causalOrder,
   isNewPurchase,
+  isUsualTransition,
   MARKABLE_STATUSES,
   type MarkableStatus,
+  unusualMarkText,
 } from '../../preload/order-status';
 import type { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
@@ -21,6 +23,7 @@ import {
 import { FAILURE_NEEDS_REASON, requests } from '../core/bridge-requests';
 import { signedMark } from '../core/mark';
 import { eventBody } from '../core/outbox';
+import { TransitionError } from '../core/seller-core';
 import type { CredentialsCheck, Printable } from './format';
 import { newestEvents, newestOrders } from './newest';
 
@@ -37,6 +40,8 @@ export interface CommandOptions {
   actor: () => string;
   /** JSON output: the API's objects only (an order list then needs no statuses). */
   json?: boolean | undefined;
+  /** Mark a status even when it is unusual after the order's status in the marketplace. */
+  anyway?: boolean | undefined;
 }
 
 /** `InProgress` on the command line is `ProvisioningInProgress` on the wire. */
@@ -204,19 +209,28 @@ async function printable(
       const eventsBack = options.json ? undefined : newestEvents(client, signal);
       const order = await client.getOrder(orderId);
       if (!eventsBack) return { kind: 'order', value: order };
-      // Its history: the events back to its purchase, an order's first event.
-      const ofOrder = (event: MarketplaceEvent) => orderIdOf(event) === orderId;
-      const events = await eventsBack((read) => read.some((event) => ofOrder(event) && isNewPurchase(event)));
-      const history = causalOrder(eventsOfOrders(events, new Set([orderId]), unread).filter(ofOrder));
-      return { kind: 'order', value: order, history };
+      return { kind: 'order', value: order, history: await historyOf(orderId, eventsBack, unread) };
     }
     case 'licenses list':
       return { kind: 'licenses', value: readable(await client.listLicenses(options.order), unread) };
     case 'licenses get':
       return { kind: 'license', value: await client.getLicense(argument('license id')) };
   }
-  if (noun === 'status') return { kind: 'event', value: await postStatus(client, verb, rest, options) };
+  if (noun === 'status') {
+    return { kind: 'event', value: await postStatus(client, verb, rest, options, unread, signal) };
+  }
   throw new UsageError(args.length === 0 ? 'no command given' : `unknown command "${args.join(' ')}"`);
+}
+
+/** An order's history in causal order: its events read back from the newest to its purchase. */
+async function historyOf(
+  orderId: string,
+  eventsBack: ReturnType<typeof newestEvents>,
+  unread: Unread,
+): Promise<MarketplaceEvent[]> {
+  const ofOrder = (event: MarketplaceEvent) => orderIdOf(event) === orderId;
+  const events = await eventsBack((read) => read.some((event) => ofOrder(event) && isNewPurchase(event)));
+  return causalOrder(eventsOfOrders(events, new Set([orderId]), unread).filter(ofOrder));
 }
 
 async function postStatus(
@@ -224,6 +238,8 @@ async function postStatus(
   orderId: string | undefined,
   rest: string[],
   options: CommandOptions,
+  unread: Unread,
+  signal: AbortSignal,
 ) {
   const [word, ...extra] = rest;
   const statusCode = word === undefined ? undefined : STATUS_WORDS[word];
@@ -238,8 +254,19 @@ async function postStatus(
     detailedDescription: options.detail,
   });
   if (!mark.success) throw new UsageError(markProblem(mark.error.issues));
-  // Posted as the app posts it, with who marked it in the description.
-  return client.sendEvent(eventBody(signedMark(mark.data, options.actor())));
+  // Posted as the app posts it, with who marked it in the description (checked before any call).
+  const signed = signedMark(mark.data, options.actor());
+  if (!options.anyway) {
+    // As the app does: the order's status in the marketplace first, and an unusual mark refused.
+    const history = await historyOf(mark.data.orderId, newestEvents(client, signal), unread);
+    const from = history.at(-1)?.statusCode;
+    if (!isUsualTransition(from, mark.data.statusCode)) {
+      throw new TransitionError(
+        `${unusualMarkText(mark.data.statusCode, from, history)}; add --anyway to mark it so.`,
+      );
+    }
+  }
+  return client.sendEvent(eventBody(signed));
 }
 
 /** The flag of each field of the app's mark, for saying what to change. */

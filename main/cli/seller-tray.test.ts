@@ -451,6 +451,9 @@ describe('seller-tray status', () => {
   afterAll(async () => {
     for (const dir of homes) await rm(dir, { recursive: true, force: true });
   });
+  /** A new purchase: New, as the marks below expect. */
+  const newOrder = async () => (await admin(sim.url, 'POST', 'purchases', {})).json.orderId as string;
+
   /** A laptop whose app saved settings (its "Your name"), the marketplace given by the environment. */
   async function laptopWith(settings: Record<string, unknown>): Promise<NodeJS.ProcessEnv> {
     const dir = await mkdtemp(join(tmpdir(), 'cli-marker-'));
@@ -461,7 +464,7 @@ describe('seller-tray status', () => {
   }
 
   it('writes who marked it into the description, as the app does: the saved "Your name", or --as', async () => {
-    const orderId = firstOrderId();
+    const orderId = await newOrder();
     const laptop = await laptopWith({ actorName: 'Anna Virtanen' });
     const started = await cli(['status', orderId, 'InProgress'], laptop);
     expect(started.code).toBe(0);
@@ -480,7 +483,7 @@ describe('seller-tray status', () => {
   });
 
   it("names this computer's account when no name was saved, as the app does", async () => {
-    const orderId = firstOrderId();
+    const orderId = await newOrder();
     const run = await cli(['status', orderId, 'InProgress'], await laptopWith({}));
     expect(run.code).toBe(0);
     expect(eventsOf(sim, orderId).at(-1)?.description).toBe(
@@ -489,10 +492,21 @@ describe('seller-tray status', () => {
   });
 
   it("puts the user's words after who marked it, and the reason in the detailed description", async () => {
-    const orderId = firstOrderId();
+    const orderId = await newOrder();
     const laptop = await laptopWith({ actorName: 'Anna Virtanen' });
     const run = await cli(
-      ['status', orderId, 'Failed', '--description', 'Could not provision', '--detail', 'Quota', '--json'],
+      // Failed straight after New is unusual: --anyway.
+      [
+        'status',
+        orderId,
+        'Failed',
+        '--description',
+        'Could not provision',
+        '--detail',
+        'Quota',
+        '--json',
+        '--anyway',
+      ],
       laptop,
     );
     expect(run.code).toBe(0);
@@ -507,7 +521,7 @@ describe('seller-tray status', () => {
   });
 
   it("shows who marked each status in orders get, as the app's history does", async () => {
-    const orderId = firstOrderId();
+    const orderId = await newOrder();
     const laptop = await laptopWith({ actorName: 'Anna Virtanen' });
     await cli(['status', orderId, 'InProgress'], laptop);
     await cli(
@@ -522,6 +536,21 @@ describe('seller-tray status', () => {
     expect(history).toHaveLength(eventsOf(sim, orderId).length);
     expect(history.at(-2)).toMatch(/^ {2}\d+\. \S+ {2}In progress {2}Marked by Anna Virtanen$/);
     expect(history.at(-1)).toMatch(/^ {2}\d+\. \S+ {2}Failed {2}Marked by Bo Berg: Stuck \(Quota\)$/);
+  });
+
+  it('refuses a mark unusual after the status the marketplace shows, naming who marked it, unless --anyway', async () => {
+    const orderId = await newOrder();
+    expect((await cli(['status', orderId, 'InProgress', '--as', 'Anna Virtanen'])).code).toBe(0);
+    expect((await cli(['status', orderId, 'Completed', '--as', 'Anna Virtanen'])).code).toBe(0);
+    const before = eventsOf(sim, orderId).length;
+    const refused = await cli(['status', orderId, 'InProgress', '--as', 'Bo Berg']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'Marking an order In progress while it is Completed (marked by Anna Virtanen) is unusual; add --anyway to mark it so.',
+    );
+    expect(eventsOf(sim, orderId)).toHaveLength(before);
+    expect((await cli(['status', orderId, 'InProgress', '--as', 'Bo Berg', '--anyway'])).code).toBe(0);
+    expect(eventsOf(sim, orderId)).toHaveLength(before + 1);
   });
 
   it.each([
@@ -627,9 +656,8 @@ describe("an order's truth whatever the marketplace's clocks, ids and numbers do
   it('says when another laptop moved a completed order back', async () => {
     const orderId = firstOrderId();
     for (const word of ['InProgress', 'Completed', 'InProgress']) {
-      expect((await cli(['status', orderId, word, '--as', word === 'Completed' ? 'Anna' : 'Bo'])).code).toBe(
-        0,
-      );
+      const as = word === 'Completed' ? 'Anna' : 'Bo';
+      expect((await cli(['status', orderId, word, '--as', as, '--anyway'])).code).toBe(0);
     }
     const run = await cli(['orders', 'get', orderId]);
     expect(run.stdout).toMatch(/^Moved back: +Marked In progress by Bo after it was Completed$/m);

@@ -29,9 +29,11 @@ Commands:
                      its history with who marked each status
   licenses list [--order <orderId>] | licenses get <licenseId>
   status <orderId> <InProgress|Completed|Failed> [--description TEXT] [--detail TEXT] [--as NAME]
-                     posted as the app posts it: "Provisioning started by NAME.", your words
+         [--anyway]  posted as the app posts it: "Provisioning started by NAME.", your words
                      after it; NAME is --as, else the app's "Your name", else this computer's
-                     account. Failed needs --description and --detail: what failed, and why
+                     account. Failed needs --description and --detail: what failed, and why.
+                     A mark unusual after the order's status in the marketplace (In progress
+                     after Completed) is refused, exit 1, unless --anyway
   login              reads the client secret from standard input into the system keychain,
                      and saves --base-url and --client-id for the app and later commands;
                      it ends the app's demo mode
@@ -101,6 +103,7 @@ async function main(argv: string[]): Promise<number> {
       order: values.order === undefined ? undefined : canonicalOrderId(values.order),
       description: values.description,
       detail: values.detail,
+      anyway: values.anyway,
       actor: () => markedBy(values.as, stores.settings.load().settings),
       json: values.json,
     });
@@ -146,6 +149,7 @@ function parse(argv: string[]) {
       description: { type: 'string' },
       detail: { type: 'string' },
       as: { type: 'string' },
+      anyway: { type: 'boolean' },
       once: { type: 'boolean' },
       interval: { type: 'string' },
       verbose: { type: 'boolean' },

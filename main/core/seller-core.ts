@@ -3,7 +3,6 @@
 // notify, and delivers the statuses the user marks. Everything platform-specific comes in
 // through its ports, so it runs the same in Electron, the CLI and the tests.
 
-import { parseMark } from '../../preload/marked-by';
 import type {
   Connection,
   CoreEvent,
@@ -18,8 +17,8 @@ import {
   isUsualTransition,
   type MarkableStatus,
   reversalText,
+  unusualMarkText,
 } from '../../preload/order-status';
-import { statusLabel } from '../../preload/status-words';
 import type { SellerApiClient } from './api/client';
 import { PAGE } from './api/routes';
 import type { Order } from './api/wire';
@@ -294,11 +293,9 @@ export class SellerCore {
     if (!request.override) await this.refreshBeforeMark();
     const from = this.store.storedOrder(request.orderId)?.status;
     if (!request.override && !isUsualTransition(from, request.statusCode)) {
-      // Who marked it, when the marketplace's history holds the status shown.
-      const last = this.store.history(request.orderId).at(-1);
-      const by = last?.statusCode === from ? parseMark(last?.description)?.actor : undefined;
+      const history = this.store.history(request.orderId);
       throw new TransitionError(
-        `Marking an order ${statusLabel(request.statusCode)} while it is ${statusLabel(from)}${by ? ` (marked by ${by})` : ''} is unusual; confirm to do it anyway.`,
+        `${unusualMarkText(request.statusCode, from, history)}; confirm to do it anyway.`,
       );
     }
     const item = this.outbox.enqueue(
