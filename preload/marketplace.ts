@@ -4,7 +4,9 @@
 // types and code lists only: nothing here may import from main/ or carry zod into the window.
 //
 // Fields the spec marks optional may be absent; codes the spec lists as enums are kept as text
-// (a new event type or status is shown, not refused); unknown fields pass through.
+// (a new event type or status is shown, not refused); unknown fields pass through. Ids are text
+// whatever their size (a 64-bit `sellerId` keeps its digits); amounts and quantities are numbers,
+// with their exact decimal text beside them when a number would lose digits.
 
 export const EVENT_TYPE_CODES = [
   'ServicePurchased',
@@ -42,7 +44,8 @@ export interface AdditionalProperty extends Open {
 // 2.1
 export interface MarketplaceEvent extends Open {
   eventId?: string;
-  sellerId?: number;
+  /** The spec's integer, as text: the app only shows it, and it may exceed 2^53. */
+  sellerId?: string;
   eventTypeCode: string;
   statusCode: string;
   eventTime?: string;
@@ -55,12 +58,16 @@ export interface MarketplaceEvent extends Open {
 // 2.8
 export interface MonetaryAmount extends Open {
   amount?: number;
-  /** ISO 4217, upper case. */
+  /** The amount as the marketplace wrote it, when `amount` would lose digits of it. */
+  exactAmount?: string;
+  /** ISO 4217, upper case; a code that is not three letters as it came. */
   currencyCode?: string;
 }
 
 export interface Quantity extends Open {
   value?: number;
+  /** The value as the marketplace wrote it, when `value` would lose digits of it. */
+  exactValue?: string;
   /** A UN/ECE Recommendation 20 code, as the marketplace sent it. */
   unitCode?: string;
 }
@@ -125,7 +132,8 @@ export interface LineItem extends Open {
 }
 
 export interface DocumentLine extends Open {
-  lineId?: number;
+  /** The spec's integer, as text: the app only shows it, and it may exceed 2^53. */
+  lineId?: string;
   note?: string;
   lineItem?: LineItem;
 }

@@ -114,6 +114,11 @@ export interface OrderDetail {
   fetchedAt: string | null;
   /** Why the last refresh failed, when it did: the order shown is then the stored one. */
   refreshProblem: string | null;
+  /**
+   * The status went back (another laptop marked it In progress after it was Completed), in words:
+   * "Marked In progress by Anna Virtanen after it was Completed"; absent otherwise.
+   */
+  statusReversal?: string;
 }
 
 /** An inbox row; buyer, product and total once the order has been fetched, absent until then. */

@@ -9,8 +9,10 @@ describe('order links', () => {
   it('round-trips an order id, in either case, through the link', () => {
     expect(orderLink(id)).toBe(`seller-tray://order/${id}`);
     expect(parseOrderLink(`seller-tray://order/${id}`)).toBe(id);
-    expect(parseOrderLink(orderLink(id.toUpperCase()) ?? '')).toBe(id.toUpperCase());
-    // Scheme and host are case-insensitive in URLs; the id keeps the marketplace's spelling.
+    // An id in upper case is the same order: written and read in its one form, lower case.
+    expect(orderLink(id.toUpperCase())).toBe(`seller-tray://order/${id}`);
+    expect(parseOrderLink(`seller-tray://order/${id.toUpperCase()}`)).toBe(id);
+    // Scheme and host are case-insensitive in URLs.
     expect(parseOrderLink(`Seller-Tray://ORDER/${id}`)).toBe(id);
     expect(ORDER_LINK_SCHEME).toBe('seller-tray');
   });

@@ -28,16 +28,26 @@ export function isOrderId(id: string): boolean {
   return ORDER_ID.test(id);
 }
 
+/**
+ * An order id in the one form every comparison uses: a UUID in lower case (RFC 9562 reads them
+ * in any case, and marketplaces write either), anything else as it came, trimmed. Every entry
+ * of an order id (the wire model, links, the command line, the bridge) passes through here.
+ */
+export function canonicalOrderId(id: string): string {
+  const trimmed = id.trim();
+  return ORDER_ID.test(trimmed) ? trimmed.toLowerCase() : trimmed;
+}
+
 /** The link to an order, or undefined when the id is not one a link can carry. */
 export function orderLink(orderId: string): string | undefined {
-  return isOrderId(orderId) ? `${ORDER_LINK_SCHEME}://order/${orderId}` : undefined;
+  return isOrderId(orderId) ? `${ORDER_LINK_SCHEME}://order/${canonicalOrderId(orderId)}` : undefined;
 }
 
 /** The order id a link points to, or undefined when it is not exactly an order link. */
 export function parseOrderLink(link: string): string | undefined {
   if (link.length > MAX_LINK_LENGTH) return undefined;
   const id = ORDER_LINK.exec(link)?.[1];
-  return id !== undefined && isOrderId(id) ? id : undefined;
+  return id !== undefined && isOrderId(id) ? canonicalOrderId(id) : undefined;
 }
 
 /**

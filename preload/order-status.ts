@@ -1,6 +1,9 @@
 // An order's provisioning status, derived from its events, and the transitions a user may
 // make without a second thought.
+
+import { parseMark } from './marked-by';
 import type { MarketplaceEvent, StatusCode } from './marketplace';
+import { statusLabel } from './status-words';
 
 /** The statuses a user can mark (the marketplace itself sets ProvisioningStarted). */
 export const MARKABLE_STATUSES = [
@@ -49,16 +52,82 @@ export function isUsualTransition(from: string | undefined, to: StatusCode): boo
   return (USUAL_TRANSITIONS[from as StatusCode] ?? []).includes(to);
 }
 
-/** Listing order: by time, then id, as the API lists events. */
-export function compareEventTime(a: MarketplaceEvent, b: MarketplaceEvent): number {
-  const ta = a.eventTime ? Date.parse(a.eventTime) : 0;
-  const tb = b.eventTime ? Date.parse(b.eventTime) : 0;
-  if (ta !== tb) return ta - tb;
-  // Same millisecond: the text carries microseconds, and equal texts fall back to the id.
-  const sa = a.eventTime ?? '';
-  const sb = b.eventTime ?? '';
-  if (sa !== sb) return sa < sb ? -1 : 1;
-  return (a.eventId ?? '') < (b.eventId ?? '') ? -1 : (a.eventId ?? '') > (b.eventId ?? '') ? 1 : 0;
+/**
+ * Why a mark needs a second thought, in words: "Marking an order In progress while it is
+ * Completed (marked by Anna Virtanen) is unusual". Who marked it is named when the history (in
+ * causal order) holds the status it is in. Each caller says how to confirm.
+ */
+export function unusualMarkText(
+  to: StatusCode,
+  from: string | undefined,
+  history: readonly MarketplaceEvent[],
+): string {
+  const last = history.at(-1);
+  const by = last?.statusCode === from ? parseMark(last?.description)?.actor : undefined;
+  return `Marking an order ${statusLabel(to)} while it is ${statusLabel(from)}${by ? ` (marked by ${by})` : ''} is unusual`;
+}
+
+/** How far along a status is: a move to a lower rank is a move back (Failed to In progress is a retry). */
+const RANK: Readonly<Record<string, number>> = {
+  ProvisioningStarted: 0,
+  ProvisioningInProgress: 1,
+  ProvisioningCompleted: 2,
+  ProvisioningFailed: 2,
+};
+
+/**
+ * An order's events in causal order, from its events in listing order. The purchase comes first
+ * whatever the clocks say: every other status was posted in answer to it (by the seller, from any
+ * laptop), and the marketplace's clock that stamps purchases need not agree with the one that
+ * stamps posts. Among purchases, and among the other statuses, an event's own time orders it;
+ * ties keep the listing's order, and an event without a readable time stays where the listing put
+ * it (right after the one before it).
+ */
+export function causalOrder<T extends MarketplaceEvent>(events: readonly T[]): T[] {
+  const latest = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  const keyed = events.map((event, index) => {
+    const phase = isNewPurchase(event) ? 0 : 1;
+    const own = event.eventTime === undefined ? Number.NaN : Date.parse(event.eventTime);
+    if (Number.isFinite(own)) latest[phase] = own;
+    return { event, phase, ms: latest[phase] ?? Number.NEGATIVE_INFINITY, index };
+  });
+  keyed.sort((a, b) => a.phase - b.phase || Math.sign(a.ms - b.ms || 0) || a.index - b.index);
+  return keyed.map((k) => k.event);
+}
+
+/** A status that went back (Completed, then In progress): the event that moved it and the status it left. */
+export interface StatusReversal<T extends MarketplaceEvent = MarketplaceEvent> {
+  event: T;
+  from: string;
+}
+
+/**
+ * Whether the order's current status came from a move back (another laptop marked In progress an
+ * order that was Completed): then the order says so rather than go back silently. `history` is in
+ * causal order.
+ */
+export function currentReversal<T extends MarketplaceEvent>(
+  history: readonly T[],
+): StatusReversal<T> | undefined {
+  // The event that set the current status: the first of the run of it at the end.
+  let at = history.length - 1;
+  const current = history[at]?.statusCode;
+  while (at > 0 && history[at - 1]?.statusCode === current) at--;
+  const event = history[at];
+  const before = history[at - 1];
+  if (!event || !before) return undefined;
+  const from = RANK[before.statusCode];
+  const to = RANK[event.statusCode];
+  if (from === undefined || to === undefined || to >= from) return undefined;
+  return isUsualTransition(before.statusCode, event.statusCode as StatusCode)
+    ? undefined
+    : { event, from: before.statusCode };
+}
+
+/** A move back in words: "Marked In progress by Anna Virtanen after it was Completed". */
+export function reversalText({ event, from }: StatusReversal): string {
+  const actor = parseMark(event.description)?.actor;
+  return `Marked ${statusLabel(event.statusCode)}${actor ? ` by ${actor}` : ''} after it was ${statusLabel(from)}`;
 }
 
 /** A new purchase nobody has started to provision yet. */

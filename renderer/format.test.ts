@@ -69,4 +69,12 @@ describe('dates and amounts', () => {
     expect(formatAmount(5, 'NOT A CODE')).toBe('5 NOT A CODE');
     expect(formatAmount(undefined, 'EUR')).toBe('');
   });
+
+  it('write an amount a number would round with every digit the marketplace wrote', () => {
+    const exact = '12345678901234567890.25';
+    const digits = (text: string) => text.replace(/\D/g, '');
+    expect(digits(formatAmount(Number(exact), 'EUR', exact))).toBe('1234567890123456789025');
+    expect(digits(formatAmount(Number(exact), 'USDT', exact))).toBe('1234567890123456789025');
+    expect(digits(formatAmount(Number(exact), 'EUR'))).not.toBe('1234567890123456789025');
+  });
 });

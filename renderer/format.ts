@@ -3,7 +3,7 @@
 // Whatever the server sent is returned as text (never markup); a value that does not parse is
 // shown as it came.
 import type { Connection } from '../preload/model';
-import type { Money } from '../preload/money';
+import { exactly, type Money } from '../preload/money';
 import { isTimeUnit, perWords, type Quantity, quantityWords } from '../preload/unit-names';
 
 export { statusLabel } from '../preload/status-words';
@@ -68,9 +68,14 @@ export function formatAge(iso: string | undefined, now: number): string {
 const moneyFormats = new Map<string, Intl.NumberFormat | null>();
 
 /** An amount with its currency, when it has one; a currency code Intl does not know is written after it. */
-export function formatAmount(amount: number | undefined, currency: string | undefined): string {
+export function formatAmount(
+  amount: number | undefined,
+  currency: string | undefined,
+  exact?: string | undefined,
+): string {
   if (amount === undefined) return '';
-  if (!currency) return formatNumber(amount);
+  const value = exactly(amount, exact);
+  if (!currency) return formatNumber(value);
   let format = moneyFormats.get(currency);
   if (format === undefined) {
     try {
@@ -80,12 +85,12 @@ export function formatAmount(amount: number | undefined, currency: string | unde
     }
     moneyFormats.set(currency, format);
   }
-  return format ? format.format(amount) : `${formatNumber(amount)} ${currency}`;
+  return format ? format.format(value) : `${formatNumber(value)} ${currency}`;
 }
 
 /** A total (an inbox row's, an order's): written the same in the row and on the order page. */
 export function formatTotal(total: Money): string {
-  return formatAmount(total.amount, total.currencyCode);
+  return formatAmount(total.amount, total.currencyCode, total.exact);
 }
 
 /** A quantity with its unit named ("176 users", "1 month"), its number in the user's locale. */

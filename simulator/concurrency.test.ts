@@ -73,7 +73,7 @@ describe('concurrent clients', () => {
       expect(tokenAnswer.status).toBe(201);
       expect(posted.status).toBe(201);
       expect(posted.headers.get('x-request-id')).toBe(requestId);
-      expect(MarketplaceEvent.parse(posted.json)).toMatchObject({ ...statusBody(i), sellerId: 1001 });
+      expect(MarketplaceEvent.parse(posted.json)).toMatchObject({ ...statusBody(i), sellerId: '1001' });
       expect(orders.status).toBe(200);
       expect(OrderList.parse(orders.json).orders).toHaveLength(Math.min(10, 30 - (i % 30)));
     }
@@ -96,7 +96,9 @@ describe('concurrent clients', () => {
     }
     expect(times).toEqual([...times].sort());
     // Each listed event is the one its post answered.
-    const answered = new Map(results.map((r) => [r.posted.json.eventId, r.posted.json]));
+    const answered = new Map(
+      results.map((r) => [r.posted.json.eventId, MarketplaceEvent.parse(r.posted.json)]),
+    );
     for (const event of newest) expect(event).toEqual(answered.get(event.eventId));
   });
 

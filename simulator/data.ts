@@ -28,6 +28,12 @@ import type { Random } from './random';
 
 const DAY_MS = 86_400_000;
 
+/**
+ * The spec's integer ids (sellerId, lineId) as the simulator writes them: JSON numbers. The app's
+ * types hold them as text (wire.ts reads any id as text, whatever its size).
+ */
+export const specInteger = (n: number): string => n as unknown as string;
+
 export interface Purchase {
   order: Order & { orderId: string; issueTime: string };
   licenses: License[];
@@ -140,7 +146,7 @@ export function makePurchase(random: Random, seller: SellerIdentity, issueMs: nu
     const price = round2(product.unitPrice * (0.9 + random.next() * 0.2));
     total += (quantity * price) / baseQuantity;
     const line: DocumentLine = {
-      lineId,
+      lineId: specInteger(lineId),
       lineItem: {
         name: product.name,
         sellersItemId: product.sellersItemId,
@@ -218,7 +224,7 @@ export function purchaseEvent(
   const product = order.documentLines[0]?.lineItem?.name ?? 'a product';
   return {
     eventId,
-    sellerId,
+    sellerId: specInteger(sellerId),
     eventTypeCode,
     statusCode: 'ProvisioningStarted',
     eventTime,
@@ -240,7 +246,7 @@ export function sellerStatusEvent(
 ): StoredEvent['event'] {
   return {
     eventId,
-    sellerId,
+    sellerId: specInteger(sellerId),
     eventTypeCode: 'ServicePurchased',
     statusCode,
     eventTime,

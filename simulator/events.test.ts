@@ -80,7 +80,7 @@ describe('posting a status event', () => {
     const event = MarketplaceEvent.parse(answer.json);
     expect(event).toMatchObject(body);
     expect(event.eventId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(event.sellerId).toBe(1001);
+    expect(event.sellerId).toBe('1001');
     expect(event.eventTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
     expect(Date.parse(event.eventTime ?? '')).toBe(now);
     expect(event.seenTime).toBeUndefined();
@@ -93,7 +93,7 @@ describe('posting a status event', () => {
     expect(answer.status).toBe(201);
     const events = await allEvents();
     expect(events).toHaveLength(before + 1);
-    expect(events.at(-1)).toEqual(answer.json);
+    expect(events.at(-1)).toEqual(MarketplaceEvent.parse(answer.json));
     expect(storedEvents()).toBe(before + 1);
   });
 
@@ -123,7 +123,7 @@ describe('posting a status event', () => {
     expect(answer.status).toBe(201);
     const event = MarketplaceEvent.parse(answer.json);
     expect(event.eventId).not.toBe(claimed.eventId);
-    expect(event.sellerId).toBe(1001);
+    expect(event.sellerId).toBe('1001');
     expect(Date.parse(event.eventTime ?? '')).toBe(now);
     expect(event.seenTime).toBeUndefined();
     expect((await allEvents(otherToken)).map((e) => e.eventId)).not.toContain(event.eventId);

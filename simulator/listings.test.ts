@@ -230,11 +230,11 @@ describe('events "all" listing', () => {
     expect(ids(events)).toEqual(ids([...events].sort(eventSort)));
     for (const event of events) {
       expect(MarketplaceEvent.safeParse(event).success).toBe(true);
-      expect(event.sellerId).toBe(1001);
+      expect(event.sellerId).toBe('1001');
     }
     const others = await allEvents(otherToken);
     expect(others.length).toBeGreaterThan(0);
-    for (const event of others) expect(event.sellerId).toBe(2002);
+    for (const event of others) expect(event.sellerId).toBe('2002');
     const mine = new Set(ids(events));
     expect(ids(others).some((id) => mine.has(id))).toBe(false);
   });
@@ -295,7 +295,7 @@ describe('"new" versus "all" events', () => {
     expect(event).toMatchObject({
       eventTypeCode: 'ServicePurchased',
       statusCode: 'ProvisioningStarted',
-      sellerId: 1001,
+      sellerId: '1001', // as the app reads it: ids are text
     });
     expect(event && orderIdOf(event)).toBe(orderId);
     expect((await eventsPage('listNewEvents')).marketplaceEvents).toEqual([]);

@@ -3,6 +3,7 @@
 // something a server could plausibly do where the spec is silent or loose. Turned on with
 // `--quirks a,b` or `PATCH /_simulator/faults {"quirks": [...]}`; none are on by default.
 import type { Operation } from '../main/core/api/routes';
+import { formatEventTime, parseEventMicros } from './data';
 import { AS_SPECIFIED, type Dialect, JSON_TYPE } from './dialect';
 import { type Answer, badRequest, type HttpError, notFound } from './http';
 import type { Page } from './store';
@@ -25,20 +26,51 @@ export const QUIRKS = {
   'problem-errors': 'errors are answered as application/problem+json',
   'html-errors': 'errors are answered as an HTML gateway page',
   'ignore-offset': 'listings ignore the offset',
+  // Issue 20: an order's truth whatever the clocks, ids and numbers do.
+  'clock-skew': 'purchases are stamped by a clock an hour ahead of the one that stamps status posts',
+  'in-place-updates':
+    "a status post rewrites its order's purchase event under the purchase's eventId (status, words, time) and answers with it; the listing holds one event per order, where it last changed",
+  'id-case': 'order ids come in upper case: in orders, licenses and every other event',
+  'big-numbers':
+    'sellerId and lineId are integers beyond 2^53, and amounts have more digits than a double holds, written as JSON numbers',
+  'odd-unused-fields':
+    'events carry sellerId as an object and seenTime as a number, every third one an eventTime that is no time; orders a note that is an object',
+  'long-currency': 'orders are in a currency whose code is not three letters ("USDT")',
 } as const;
 export type Quirk = keyof typeof QUIRKS;
 export const QUIRK_NAMES = Object.keys(QUIRKS) as [Quirk, ...Quirk[]];
 
 const MAX_PAGE = 50;
+/** How far ahead the clock that stamps purchases runs, with 'clock-skew'. */
+export const SKEW_MS = 3_600_000;
+/** The quirks that rewrite an order document. */
+const ORDER_QUIRKS: readonly Quirk[] = [
+  'loose-values',
+  'unreadable-orders',
+  'id-case',
+  'odd-unused-fields',
+  'long-currency',
+];
+/** The currency code of every order, with 'long-currency'. */
+export const LONG_CURRENCY = 'USDT';
 const GAP_AT = 50;
 const GAP = 50;
 
 type Json = Record<string, unknown>;
 
+/** A number the simulator writes (1001, 3, 249.9) as 'big-numbers' writes it: its digits after 2^63's first 16. */
+export function bigNumber(n: number | string): string {
+  return `9223372036854775${n}`;
+}
+
 export class Quirks implements Dialect {
   private posts = 0;
 
-  constructor(private readonly active: () => readonly Quirk[]) {}
+  /** `history` gives a seller's events in listing order, as the marketplace keeps them. */
+  constructor(
+    private readonly active: () => readonly Quirk[],
+    private readonly history: (sellerId: number) => readonly Json[] = () => [],
+  ) {}
 
   has(quirk: Quirk): boolean {
     return this.active().includes(quirk);
@@ -64,18 +96,36 @@ export class Quirks implements Dialect {
   ): Page<T> {
     const from = this.has('ignore-offset') ? 0 : offset;
     const size = this.has('short-pages') ? Math.ceil(limit / 2) : limit;
+    if (operation === 'listEvents' && this.has('in-place-updates')) {
+      const all = rewrittenInPlace(list(0, Number.MAX_SAFE_INTEGER).items as Json[]) as T[];
+      return { items: all.slice(from, from + size), hasMore: from + size < all.length };
+    }
     const stable = operation === 'listEvents' || operation === 'listOrders';
     return stable && this.has('empty-page') ? withGap(from, size, list) : list(from, size);
   }
 
   /** A successful answer as the quirky server writes it. */
   answer(operation: Operation, status: number, json: string): Answer {
+    const answer = this.rewrite(operation, status, json);
+    return this.has('big-numbers') && typeof answer.body === 'string'
+      ? {
+          ...answer,
+          body: answer.body.replace(
+            /"(sellerId|lineId|amount)":"?(\d+(?:\.\d+)?)"?/g,
+            (_, f, n) => `"${f}":${bigNumber(n)}`,
+          ),
+        }
+      : answer;
+  }
+
+  private rewrite(operation: Operation, status: number, json: string): Answer {
     const plain = AS_SPECIFIED.answer(operation, status, json);
     switch (operation) {
       case 'createToken':
         if (!this.has('loose-token')) return plain;
         return { ...plain, status: 200, body: JSON.stringify({ ...JSON.parse(json), tokenType: 'bearer' }) };
       case 'sendEvent': {
+        if (this.has('in-place-updates')) return { ...plain, body: JSON.stringify(this.rewrittenPost(json)) };
         if (!this.has('post-no-body')) return plain;
         const noBody = [200, 202, 204][this.posts++ % 3] ?? 204;
         return { status: noBody, contentType: JSON_TYPE, body: undefined };
@@ -99,9 +149,14 @@ export class Quirks implements Dialect {
         return { ...plain, body: JSON.stringify(this.envelope(page, 'absent')) };
       }
       case 'getOrder':
-        return this.has('loose-values') || this.has('unreadable-orders')
+        return ORDER_QUIRKS.some((quirk) => this.has(quirk))
           ? { ...plain, body: JSON.stringify(this.order(JSON.parse(json))) }
           : plain;
+      case 'listLicenses': {
+        if (!this.has('id-case')) return plain;
+        const licenses = JSON.parse(json) as Json[];
+        return { ...plain, body: JSON.stringify(licenses.map((license) => upperCaseLink(license))) };
+      }
       default:
         return plain;
     }
@@ -139,6 +194,21 @@ export class Quirks implements Dialect {
 
   private event(event: Json, index: number): Json {
     const out: Json = { ...event };
+    if (
+      this.has('clock-skew') &&
+      out.statusCode === 'ProvisioningStarted' &&
+      typeof out.eventTime === 'string'
+    ) {
+      out.eventTime = formatEventTime(parseEventMicros(out.eventTime) + SKEW_MS * 1000);
+    }
+    if (this.has('id-case') && parseInt(String(out.eventId).slice(-1), 16) % 2 === 1) {
+      Object.assign(out, upperCaseLink(out));
+    }
+    if (this.has('odd-unused-fields')) {
+      out.sellerId = { id: out.sellerId };
+      out.seenTime = 1_763_632_800;
+      if (parseInt(String(out.eventId).slice(-1), 16) % 3 === 0) out.eventTime = 'not recorded';
+    }
     if (this.has('unreadable-events') && String(out.eventId).startsWith('0')) out.statusCode = 17;
     if (this.has('loose-values')) {
       out.detailedDescription ??= null;
@@ -156,8 +226,19 @@ export class Quirks implements Dialect {
 
   private order(order: Json): Json {
     const unreadable = this.has('unreadable-orders') && String(order.orderId).startsWith('0');
-    const out = this.has('loose-values') ? this.looseOrder(order) : order;
+    let out = this.has('loose-values') ? this.looseOrder(order) : order;
+    if (this.has('id-case')) out = { ...out, orderId: String(out.orderId).toUpperCase() };
+    if (this.has('odd-unused-fields')) out = { ...out, note: { text: out.note } };
+    if (this.has('long-currency')) out = inCurrency(out, LONG_CURRENCY);
     return unreadable ? { ...out, documentCurrencyCode: 978 } : out;
+  }
+
+  /** What a post answers with 'in-place-updates': its order's purchase event, rewritten by it. */
+  private rewrittenPost(json: string): Json {
+    const posted = JSON.parse(json) as Json;
+    const orderId = linkOf(posted);
+    const listing = rewrittenInPlace([...this.history(Number(posted.sellerId))]);
+    return listing.find((event) => linkOf(event) === orderId) ?? posted;
   }
 
   private looseOrder(order: Json): Json {
@@ -194,6 +275,58 @@ function withGap<T>(
   const firstBeyond = end <= GAP_AT ? end : Math.max(afterTo, GAP_AT);
   const beyond = list(firstBeyond, 1).items.length > 0;
   return { items: [...before, ...after.items], hasMore: beyond };
+}
+
+/**
+ * A listing whose purchase events are rewritten in place by the posts that answer them: one event
+ * per order, under its purchase's eventId, with the latest post's status, words and time, at the
+ * place of that post. Events that name no known purchase stay as they are.
+ */
+function rewrittenInPlace(events: readonly Json[]): Json[] {
+  const latest = new Map<string, Json>();
+  for (const event of events) {
+    const orderId = linkOf(event);
+    const purchase = orderId === undefined ? undefined : latest.get(orderId);
+    const key = orderId ?? String(event.eventId);
+    if (purchase === undefined || event.statusCode === 'ProvisioningStarted') {
+      if (!latest.has(key)) latest.set(key, event);
+      continue;
+    }
+    const { detailedDescription: _, ...kept } = purchase;
+    latest.delete(key);
+    latest.set(key, {
+      ...kept,
+      statusCode: event.statusCode,
+      description: event.description,
+      eventTime: event.eventTime,
+      ...(event.detailedDescription === undefined ? {} : { detailedDescription: event.detailedDescription }),
+    });
+  }
+  return [...latest.values()];
+}
+
+/** The order an event or license names in its orderId property. */
+function linkOf(item: Json): string | undefined {
+  const properties = (item.additionalProperties as { name: string; value: unknown }[] | undefined) ?? [];
+  const value = properties.find((p) => p.name === 'orderId')?.value;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The item with its order link in upper case. */
+function upperCaseLink(item: Json): Json {
+  const properties = (item.additionalProperties as { name: string; value: unknown }[] | undefined) ?? [];
+  return {
+    ...item,
+    additionalProperties: properties.map((p) =>
+      p.name === 'orderId' && typeof p.value === 'string' ? { ...p, value: p.value.toUpperCase() } : p,
+    ),
+  };
+}
+
+/** The order with every amount in `currency`. */
+function inCurrency(order: Json, currency: string): Json {
+  const text = JSON.stringify(order).replace(/"currencyCode":"[^"]*"/g, `"currencyCode":"${currency}"`);
+  return { ...(JSON.parse(text) as Json), documentCurrencyCode: currency };
 }
 
 /** The same instant, written without an offset and a space (read as UTC), or with +0200. */

@@ -21,8 +21,11 @@ export const ADMIN_PREFIX = '/_simulator/';
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const faults = new FaultInjector(options.faults, options.clock);
   const startFaults = structuredClone(faults.current);
-  const quirks = new Quirks(() => faults.current.quirks);
-  const marketplace = await serveMarketplace(options, {
+  const quirks = new Quirks(
+    () => faults.current.quirks,
+    (sellerId) => marketplace.store.listEvents(sellerId, 0, Number.MAX_SAFE_INTEGER).items,
+  );
+  const marketplace: Marketplace = await serveMarketplace(options, {
     dialect: quirks,
     wrapCall: faultyCalls(faults),
     tokenTtlSeconds: () => faults.current.tokenTtlSeconds,

@@ -13,6 +13,7 @@ import {
   type SellerIdentity,
   type StoredEvent,
   sellerIdentity,
+  specInteger,
 } from './data';
 import { type Random, seededRandom } from './random';
 
@@ -352,7 +353,7 @@ export class MarketplaceStore {
     const event: StoredEventBody = {
       ...body,
       eventId: randomUUID(),
-      sellerId,
+      sellerId: specInteger(sellerId),
       eventTime: this.nextEventTime(),
     };
     seller.events.push({ event, fromMarketplace: false });

@@ -161,7 +161,11 @@ describe('marking a status', () => {
     const a = await laptop();
     const orderId = await waitingOrder(a);
     const before = a.core.status().waitingCount;
-    const item = a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Started' });
+    const item = await a.core.markStatus({
+      orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'Started',
+    });
     expect(a.core.status().waitingCount).toBe(before - 1);
     const outbox = await a.core.deliverOutbox();
     expect(outbox.find((i) => i.requestId === item.requestId)?.state).toBe('sent');
@@ -179,13 +183,21 @@ describe('marking a status', () => {
   it('tells what became of each mark: undone, or sent with its time and then confirmed', async () => {
     const a = await laptop({ settings: { undoSeconds: 10 } });
     const orderId = await waitingOrder(a);
-    const held = a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Oops' });
+    const held = await a.core.markStatus({
+      orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'Oops',
+    });
     expect(a.core.undoMark(held.requestId)).toBe('undone');
     expect((await a.core.order(orderId)).settled).toEqual([
       expect.objectContaining({ requestId: held.requestId, outcome: 'undone' }),
     ]);
     a.settings.undoSeconds = 0;
-    const item = a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Started' });
+    const item = await a.core.markStatus({
+      orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'Started',
+    });
     await a.core.deliverOutbox();
     const sent = (await a.core.order(orderId)).outbox.find((i) => i.requestId === item.requestId);
     expect(sent).toMatchObject({ state: 'sent', sentAt: expect.stringMatching(/^\d{4}-/) });
@@ -201,10 +213,10 @@ describe('marking a status', () => {
   it('refuses an unusual transition unless overridden', async () => {
     const a = await laptop();
     const orderId = await waitingOrder(a);
-    expect(() =>
+    await expect(
       a.core.markStatus({ orderId, statusCode: 'ProvisioningCompleted', description: 'Done' }),
-    ).toThrow(TransitionError);
-    const item = a.core.markStatus({
+    ).rejects.toThrow(TransitionError);
+    const item = await a.core.markStatus({
       orderId,
       statusCode: 'ProvisioningCompleted',
       description: 'Done',
@@ -217,7 +229,7 @@ describe('marking a status', () => {
     const a = await laptop();
     const orderId = await waitingOrder(a);
     await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
-    a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Offline mark' });
+    await a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Offline mark' });
     const stuck = await a.core.deliverOutbox();
     expect(stuck[0]?.state).toBe('pending');
     expect(stuck[0]?.problem?.message).toMatch(
@@ -237,7 +249,7 @@ describe('marking a status', () => {
     a.core.start();
     await a.core.checkNow();
     const unknown = crypto.randomUUID();
-    const marked = a.core.markStatus({
+    const marked = await a.core.markStatus({
       orderId: unknown,
       statusCode: 'ProvisioningInProgress',
       description: 'x',
@@ -263,7 +275,11 @@ describe('marking a status', () => {
     await admin(sim.url, 'PATCH', 'faults', {
       script: [{ operation: 'sendEvent', action: 'status', status: 503, retryAfterSeconds: 0, times: 100 }],
     });
-    const marked = a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Once' });
+    const marked = await a.core.markStatus({
+      orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'Once',
+    });
     const [item] = await a.core.deliverOutbox();
     expect(item).toMatchObject({ state: 'pending', attempts: 1 });
     expect(item?.problem).toEqual({
@@ -298,7 +314,11 @@ describe('the grace period to undo a marked status', () => {
 
   it('holds the status unsent until it ends, then posts it once', async () => {
     const { a, clock, orderId } = await holdingLaptop();
-    const item = a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Held' });
+    const item = await a.core.markStatus({
+      orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'Held',
+    });
     expect(item.notBefore).toBe(new Date(clock.ms + 10_000).toISOString());
     expect((await a.core.order(orderId)).status).toBe('ProvisioningInProgress');
     await a.core.deliverOutbox();
@@ -316,7 +336,11 @@ describe('the grace period to undo a marked status', () => {
   it('undone within it, never reaches the marketplace, and the order is as it was', async () => {
     const { a, clock, orderId } = await holdingLaptop();
     const waitingBefore = a.core.status().waitingCount;
-    const item = a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Undone' });
+    const item = await a.core.markStatus({
+      orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'Undone',
+    });
     expect(a.core.status().waitingCount).toBe(waitingBefore - 1);
     clock.ms += 9_999;
     expect(a.core.undoMark(item.requestId)).toBe('undone');
@@ -335,7 +359,7 @@ describe('the grace period to undo a marked status', () => {
 
   it('once over, leaves the status to be sent: too late to undo', async () => {
     const { a, clock, orderId } = await holdingLaptop();
-    const item = a.core.markStatus({
+    const item = await a.core.markStatus({
       orderId,
       statusCode: 'ProvisioningInProgress',
       description: 'Too late',

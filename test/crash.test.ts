@@ -135,7 +135,7 @@ describe('the app and seller-tray watch on one data folder', () => {
     try {
       const target = JSON.parse(sim.store.listOrderJson(1001, 0, 1).items[0] ?? '{}').orderId as string;
       await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
-      app.markStatus({
+      await app.markStatus({
         orderId: target,
         statusCode: 'ProvisioningInProgress',
         description: 'Shared',

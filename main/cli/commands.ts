@@ -2,7 +2,7 @@
 
 import type { z } from 'zod';
 import {
-  compareEventTime,
+  causalOrder,
   isNewPurchase,
   isUsualTransition,
   MARKABLE_STATUSES,
@@ -109,19 +109,24 @@ function eventsOfOrders(
   return events.items;
 }
 
-/** One order's readable events, oldest first; its unreadable ones are told. */
+/** One order's readable events in causal order; its unreadable ones are told. */
 function historyOf(events: Listed<MarketplaceEvent>, orderId: string, unread: Unread): MarketplaceEvent[] {
-  return eventsOfOrders(events, new Set([orderId]), unread)
-    .filter((event) => orderIdOf(event) === orderId)
-    .sort(compareEventTime);
+  return causalOrder(
+    eventsOfOrders(events, new Set([orderId]), unread).filter((event) => orderIdOf(event) === orderId),
+  );
 }
 
-/** Each order's status: that of its latest event, as the app reads it. */
+/** Each order's status: that of its latest event in causal order, as the app reads it. */
 function latestStatuses(events: MarketplaceEvent[]): Map<string, string> {
-  const statuses = new Map<string, string>();
-  for (const event of [...events].sort(compareEventTime)) {
+  const byOrder = new Map<string, MarketplaceEvent[]>();
+  for (const event of events) {
     const orderId = orderIdOf(event);
-    if (orderId !== undefined) statuses.set(orderId, event.statusCode);
+    if (orderId !== undefined) byOrder.set(orderId, [...(byOrder.get(orderId) ?? []), event]);
+  }
+  const statuses = new Map<string, string>();
+  for (const [orderId, history] of byOrder) {
+    const latest = causalOrder(history).at(-1);
+    if (latest) statuses.set(orderId, latest.statusCode);
   }
   return statuses;
 }

@@ -7,6 +7,7 @@ import { parseMark } from '../../preload/marked-by';
 import { escapedControls, escapedInJson } from '../../preload/marketplace-text';
 import { orderTotal } from '../../preload/money';
 import { orderLink } from '../../preload/order-link';
+import { currentReversal, reversalText } from '../../preload/order-status';
 import { statusLabel } from '../../preload/status-words';
 import { perWords, quantityWords } from '../../preload/unit-names';
 import type { License, MarketplaceEvent, Order, PingResponse } from '../core/api/wire';
@@ -53,7 +54,7 @@ export const row = (cells: unknown[]): string => `${cells.map(cell).join('\t')}\
 /** An order's total as a pipe reads it, the amount and its currency code: no locale's digits. */
 const totalOf = (order: Order): string | undefined => {
   const total = orderTotal(order);
-  return total && `${total.amount} ${total.currencyCode}`;
+  return total && `${total.exact ?? total.amount} ${total.currencyCode}`;
 };
 
 /** An order's line: id, issued, status (when known), buyer, first product × quantity (its unit named), total. */
@@ -102,9 +103,12 @@ function orderView(order: Order, history: readonly MarketplaceEvent[] = []): str
   const buyer = order.buyerCustomerParty;
   const contact = buyer.buyerContact;
   const validity = order.validityPeriod;
+  const reversal = currentReversal(history);
   const facts: [string, unknown][] = [
     ['Order', order.orderId],
     ['Status', statusFact(history.at(-1))],
+    // Another laptop moved the status back: said, as the order page says it.
+    ['Moved back', reversal && reversalText(reversal)],
     ['Issued', order.issueTime],
     ['Type', order.orderTypeCode],
     ['Buyer', buyer.party?.partyName],
@@ -125,8 +129,10 @@ function orderView(order: Order, history: readonly MarketplaceEvent[] = []): str
     return [
       `  ${line.lineId ?? i + 1}. ${cell(item?.name)}`,
       item?.sellersItemId && ` (${cell(item.sellersItemId)})`,
-      item?.quantity?.value !== undefined && ` × ${cell(quantityWords(item.quantity, String))}`,
-      price?.amount !== undefined && ` at ${cell(price.amount)} ${cell(price.currencyCode ?? '')}`.trimEnd(),
+      item?.quantity?.value !== undefined &&
+        ` × ${cell(quantityWords(item.quantity, (value) => item.quantity?.exactValue ?? String(value)))}`,
+      price?.amount !== undefined &&
+        ` at ${cell(price.exactAmount ?? price.amount)} ${cell(price.currencyCode ?? '')}`.trimEnd(),
       price?.amount !== undefined && per && ` ${cell(per)}`,
       '\n',
     ]

@@ -4,6 +4,7 @@
 // beginning is unique: it is walked from the start, at most PREFIX_PAGES pages (README, The
 // command line). The CLI reads the marketplace, not the app's store (as `orders list` does).
 import { escapedControls } from '../../preload/marketplace-text';
+import { canonicalOrderId } from '../../preload/order-link';
 import type { SellerApiClient } from '../core/api/client';
 import type { Order } from '../core/api/wire';
 import { Refusal, UsageError } from './refusals';
@@ -53,7 +54,7 @@ export async function resolveOrderId(
   { given, whole }: OrderIdArgument,
   signal: AbortSignal,
 ): Promise<ResolvedOrder> {
-  if (whole) return { orderId: given };
+  if (whole) return { orderId: canonicalOrderId(given) };
   const prefix = given.toLowerCase();
   // Every id beginning so, readable or not: an unreadable order is a candidate too.
   const ids: string[] = [];

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { describeMark } from '../../preload/marked-by';
 import { parseOrderLink } from '../../preload/order-link';
 import { statusLabel } from '../../preload/status-words';
+import { bigNumber, type Quirk } from '../../simulator/quirks';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { startCaptureServer } from '../../test/support/capture-server';
 import { CONTROL_OR_BIDI, FORGED_ORDER_ID, hostileOrder } from '../../test/support/hostile-order';
@@ -16,7 +17,7 @@ import { admin } from '../../test/support/raw-api';
 import { osAccountName } from '../core/account-name';
 import { SellerApiClient, type SellerApiClientOptions } from '../core/api/client';
 import { PAGE } from '../core/api/routes';
-import { orderIdOf } from '../core/api/wire';
+import { Order, orderIdOf } from '../core/api/wire';
 import { type CommandOptions, runCommand } from './commands';
 import { PREFIX_PAGES } from './order-id';
 
@@ -133,11 +134,13 @@ describe('seller-tray reads', () => {
     expect(run.stdout).toMatch(/credentials: not checked \(no client id: /);
   });
 
-  it('lists every order with --all --json, newest first, as the API has them', async () => {
+  it('lists every order with --all --json, newest first, as the API has them (ids as text)', async () => {
     const orders = await json(['orders', 'list', '--all']);
     expect(orders).toHaveLength(30);
-    expect(orders[0]).toEqual(JSON.parse(sim.store.listOrderJson(1001, 29, 1).items[0] ?? ''));
-    expect(orders[29]).toEqual(JSON.parse(sim.store.listOrderJson(1001, 0, 1).items[0] ?? ''));
+    const read = (offset: number) =>
+      Order.parse(JSON.parse(sim.store.listOrderJson(1001, offset, 1).items[0] ?? ''));
+    expect(orders[0]).toEqual(read(29));
+    expect(orders[29]).toEqual(read(0));
   });
 
   it('lists the newest orders first, honouring --offset and --limit, one line per order with its status', async () => {
@@ -246,7 +249,11 @@ describe('orders list and orders get on a listing of several pages', () => {
   afterEach(() => admin(big.url, 'POST', 'reset'));
   afterAll(() => big.close());
 
-  const orderAt = (offset: number) => JSON.parse(big.store.listOrderJson(1001, offset, 1).items[0] ?? '{}');
+  /** The order at `offset` of the listing, as the app reads it (ids as text). */
+  const orderAt = (offset: number) =>
+    Order.parse(JSON.parse(big.store.listOrderJson(1001, offset, 1).items[0] ?? '{}')) as Order & {
+      orderId: string;
+    };
 
   /** What `orders list --offset --limit` must print: the newest first, each with its latest event's status. */
   const expected = (offset: number, limit: number) =>
@@ -277,7 +284,7 @@ describe('orders list and orders get on a listing of several pages', () => {
     },
   );
 
-  it('prints the newest orders as JSON, exactly as the API has them', async () => {
+  it('prints the newest orders as JSON, as the API has them (ids as text)', async () => {
     const run = await cli(['orders', 'list', '--limit', '2', '--json'], bigEnv);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual([orderAt(259), orderAt(258)]);
@@ -663,6 +670,9 @@ describe('seller-tray status', () => {
   afterAll(async () => {
     for (const dir of homes) await rm(dir, { recursive: true, force: true });
   });
+  /** A new purchase: New, as the marks below expect. */
+  const newOrder = async () => (await admin(sim.url, 'POST', 'purchases', {})).json.orderId as string;
+
   /** A laptop whose app saved settings (its "Your name"), the marketplace given by the environment. */
   async function laptopWith(settings: Record<string, unknown>): Promise<NodeJS.ProcessEnv> {
     const dir = await mkdtemp(join(tmpdir(), 'cli-marker-'));
@@ -892,6 +902,66 @@ describe('seller-tray status', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(words);
     expect(run.stdout).toBe('');
+  });
+});
+
+describe("an order's truth whatever the marketplace's clocks, ids and numbers do (issue 20)", () => {
+  /** The status `orders list` prints for an order (its third cell), and what it told on stderr. */
+  async function listed(orderId: string): Promise<{ status: string | undefined; stderr: string }> {
+    const run = await cli(['orders', 'list', '--limit', '5']);
+    expect(run.code).toBe(0);
+    const line = run.stdout.split('\n').find((l) => l.startsWith(`${orderId}\t`));
+    return { status: line?.split('\t')[2], stderr: run.stderr };
+  }
+
+  it.each<Quirk>([
+    'clock-skew',
+    'in-place-updates',
+    'id-case',
+    'big-numbers',
+    'odd-unused-fields',
+    'long-currency',
+  ])(
+    'under %s, orders list and orders get show the status marked, and nothing is set aside',
+    async (quirk) => {
+      await admin(sim.url, 'PATCH', 'faults', { quirks: [quirk] });
+      const orderId = (await admin(sim.url, 'POST', 'purchases', {})).json.orderId as string;
+      expect(await listed(orderId)).toEqual({ status: 'New', stderr: '' });
+      // The id as another spelling of it: the one order.
+      const marked = await cli(['status', orderId.toUpperCase(), 'InProgress', '--as', 'Anna Virtanen']);
+      expect(marked.code).toBe(0);
+      expect(await listed(orderId)).toEqual({ status: 'In progress', stderr: '' });
+      const got = await cli(['orders', 'get', orderId.toUpperCase()]);
+      expect(got.stderr).toBe('');
+      const lines = got.stdout.trimEnd().split('\n');
+      expect(lines.at(-1)).toContain('In progress');
+      expect(lines.at(-1)).toContain('Anna Virtanen');
+    },
+  );
+
+  it('prints ids beyond 2^53 with every digit', async () => {
+    await admin(sim.url, 'PATCH', 'faults', { quirks: ['big-numbers'] });
+    const orderId = (await admin(sim.url, 'POST', 'purchases', {})).json.orderId as string;
+    const order = await json(['orders', 'get', orderId]);
+    expect(order.documentLines[0].lineId).toBe(bigNumber(1));
+    expect(order.anticipatedMonetaryTotal.exactAmount).toMatch(/^9223372036854775\d+/);
+    const run = await cli(['orders', 'get', orderId]);
+    expect(run.stdout).toContain(bigNumber(1));
+    // The total as the marketplace wrote it, every digit.
+    expect(run.stdout).toMatch(
+      new RegExp(`^Total: +${order.anticipatedMonetaryTotal.exactAmount.replace('.', '\\.')} `, 'm'),
+    );
+    expect(run.stdout).toContain(` at ${order.documentLines[0].lineItem.price.priceAmount.exactAmount} `);
+  });
+
+  it('says when another laptop moved a completed order back', async () => {
+    const orderId = firstOrderId();
+    for (const word of ['InProgress', 'Completed', 'InProgress']) {
+      const as = word === 'Completed' ? 'Anna' : 'Bo';
+      expect((await cli(['status', orderId, word, '--as', as, '--force'])).code).toBe(0);
+    }
+    const run = await cli(['orders', 'get', orderId]);
+    expect(run.stdout).toMatch(/^Moved back: +Marked In progress by Bo after it was Completed$/m);
   });
 });
 

@@ -2,6 +2,7 @@
 // black-box tests. Output is built whole before it is written: a failure leaves stdout empty.
 import { parseArgs } from 'node:util';
 import { escapedControls } from '../../preload/marketplace-text';
+import { canonicalOrderId } from '../../preload/order-link';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
@@ -105,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
       all: values.all ?? false,
       offset: integerOption(values.offset, 'offset', 0) ?? PAGE.defaultOffset,
       limit: integerOption(values.limit, 'limit', 1) ?? PAGE.defaultLimit,
-      order: values.order,
+      order: values.order === undefined ? undefined : canonicalOrderId(values.order),
       description: values.description,
       detail: values.detail,
       actor: () => markedBy(values.as, stores.settings.load().settings),

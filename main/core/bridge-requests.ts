@@ -5,10 +5,17 @@ import { z } from 'zod';
 import { type Channel, INBOX_FILTERS, LIMITS, type Requests } from '../../preload/contract';
 import { INBOX_SORTS } from '../../preload/inbox-sort';
 import { MAX_CLIENT_ID_LENGTH, type Settings } from '../../preload/model';
+import { canonicalOrderId } from '../../preload/order-link';
 import { MARKABLE_STATUSES } from '../../preload/order-status';
 import type { Mutual } from './same-type';
 
-const OrderId = z.string().trim().min(1, 'an order id is required').max(LIMITS.orderId);
+/** An order id from outside (the window, a link, the command line), in the one form the store compares. */
+const OrderId = z
+  .string()
+  .trim()
+  .min(1, 'an order id is required')
+  .max(LIMITS.orderId)
+  .transform(canonicalOrderId);
 
 /** The issue a mark of a failure without its words and its reason raises (the CLI names its flags for it). */
 export const FAILURE_NEEDS_REASON = {

@@ -12,11 +12,13 @@ import {
   EVENT_TYPE_CODES,
   EventListEnvelope,
   type ItemKind,
+  losesDigits,
   ORDER_TYPE_CODES,
   Order,
   OrderListEnvelope,
   orderIdOf,
   PingResponse,
+  parseJson,
   readItems,
   STATUS_CODES,
   TokenResponse,
@@ -102,7 +104,7 @@ export async function diagnose(
               `pages come back with at most ${client.pageSize} items while saying there is more: pages of ${client.pageSize} are read`,
             ]
           : []),
-        ...(main ? differences(parseJson(main.text), result) : []),
+        ...(main ? differences(readAnswer(main.text), result) : []),
       ];
       done(notes.length > 0 ? 'tolerated' : 'ok', notes);
       return result;
@@ -328,7 +330,7 @@ export function differencesIn(raw: unknown, read: unknown): string[] {
         compare(raw[key], read[key], path === '' ? key : `${path}.${key}`);
       }
     } else {
-      const found = leafDifference(raw, read);
+      const found = leafDifference(raw, read, path);
       const key = found && `${path} ${found.kind}`;
       if (found && key && !notes.has(key))
         notes.set(key, `${path === '' ? '(the answer)' : path}: ${found.text}`);
@@ -338,10 +340,34 @@ export function differencesIn(raw: unknown, read: unknown): string[] {
   return [...notes.values()];
 }
 
-/** How a single value as sent differs from the value read, if it does. */
-function leafDifference(raw: unknown, read: unknown): { kind: string; text: string } | undefined {
+/** A field that holds an id (sellerId, lineId, orderID): text to the app, whether written as a number or not. */
+const ID_FIELD = /id$/i;
+/** The fields the reader adds beside a number of more digits than a double holds. */
+const EXACT_FIELD = /exact(Amount|Value)$/;
+
+/** How a single value as sent (at `path`) differs from the value read, if it does. */
+function leafDifference(
+  raw: unknown,
+  read: unknown,
+  path: string,
+): { kind: string; text: string } | undefined {
   if (raw === read) return undefined;
+  if (raw === undefined && EXACT_FIELD.test(path)) return undefined;
+  if (typeof raw === 'string' && typeof read === 'number' && losesDigits(raw)) {
+    return {
+      kind: 'long',
+      text: `${raw} has more digits than a number holds: read with its exact text beside it`,
+    };
+  }
   if (raw === null && read === undefined) return { kind: 'null', text: 'null: read as absent' };
+  if (raw !== undefined && read === undefined) {
+    const written = JSON.stringify(raw) ?? String(raw);
+    return {
+      kind: 'unreadable',
+      text: `${written.length > 40 ? `${written.slice(0, 40)}…` : written} cannot be read: taken as absent (the app can do without it)`,
+    };
+  }
+  if (ID_FIELD.test(path) && typeof raw === 'number' && read === String(raw)) return undefined;
   if (raw === undefined) {
     return read === undefined
       ? undefined
@@ -365,9 +391,10 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function parseJson(text: string): unknown {
+/** An answer's JSON as the client reads it (wire.ts's parseJson), or undefined when it is none. */
+function readAnswer(text: string): unknown {
   try {
-    return text === '' ? undefined : JSON.parse(text);
+    return text === '' ? undefined : parseJson(text);
   } catch {
     return undefined;
   }

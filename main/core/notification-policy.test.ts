@@ -41,7 +41,7 @@ describe('purchase notifications', () => {
 
 describe('notifications about a hostile buyer', () => {
   const hostile = (n: number): OrderBrief => ({
-    ...briefOf(`o${n}`, hostileOrder as Order, 'en'),
+    ...briefOf(`o${n}`, hostileOrder as unknown as Order, 'en'),
     orderId: `o${n}`,
   });
   const all = [

@@ -11,8 +11,14 @@ import type {
   OrderDetail,
   UndoOutcome,
 } from '../../preload/model';
-import { isUsualTransition, type MarkableStatus } from '../../preload/order-status';
-import { statusLabel } from '../../preload/status-words';
+import { canonicalOrderId } from '../../preload/order-link';
+import {
+  currentReversal,
+  isUsualTransition,
+  type MarkableStatus,
+  reversalText,
+  unusualMarkText,
+} from '../../preload/order-status';
 import type { SellerApiClient } from './api/client';
 import { PAGE } from './api/routes';
 import type { Order } from './api/wire';
@@ -80,6 +86,9 @@ const DAMAGE_SEEN =
 /** The backlog walk stores its orders this many at a time (a transaction each). */
 const BACKLOG_BATCH = 500;
 
+/** How long a mark waits for the order's history to be read again before it is checked. */
+export const MARK_REFRESH_MS = 5_000;
+
 /** How long an announcement waits for its order's document, so it can name buyer and amount. */
 export const ANNOUNCE_WAIT_MS = 4_000;
 
@@ -119,7 +128,11 @@ export class SellerCore {
     this.timers = ports.timers ?? { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
     this.outbox = new Outbox({
       store,
-      post: (body, requestId) => ports.client.sendEvent(body, requestId),
+      post: async (body, requestId) => {
+        const event = await ports.client.sendEvent(body, requestId);
+        if (event) store.recordPosted(event, new Date(this.now()).toISOString());
+        return event;
+      },
       now: this.now,
       log: this.log,
     });
@@ -221,14 +234,15 @@ export class SellerCore {
   }
 
   /** What a notification says of an order (buyer, product, total), from the store. */
-  brief(orderId: string): OrderBrief {
+  brief(id: string): OrderBrief {
+    const orderId = canonicalOrderId(id);
     const stored = this.store.storedOrder(orderId);
     return { ...briefOf(orderId, stored?.document, this.ports.locale), purchaseType: stored?.purchaseType };
   }
 
   /** Whether the store holds the order itself (it then opens without the marketplace). */
   hasOrder(orderId: string): boolean {
-    return this.store.storedOrder(orderId)?.document !== undefined;
+    return this.store.storedOrder(canonicalOrderId(orderId))?.document !== undefined;
   }
 
   /**
@@ -237,7 +251,8 @@ export class SellerCore {
    * read would feed on itself); "orders-updated" tells when the refresh changed something. An order
    * never fetched yet is fetched now; that fails when the marketplace does not answer.
    */
-  async order(orderId: string): Promise<OrderDetail> {
+  async order(id: string): Promise<OrderDetail> {
+    const orderId = canonicalOrderId(id);
     this.store.markOpened(orderId, this.isoNow());
     let stored = this.store.storedOrder(orderId);
     // A document without its licenses (read from the orders listing) has not been fetched whole yet.
@@ -255,27 +270,39 @@ export class SellerCore {
         () => this.emitUpdated(),
       );
     }
+    const history = this.store.history(orderId);
+    const reversal = currentReversal(history);
     return {
       order: stored.document,
       licenses: stored.licenses ?? null,
-      history: this.store.history(orderId),
+      history,
       outbox: this.outbox.forOrder(orderId),
       settled: this.outbox.settledFor(orderId),
       status: stored.status,
       fetchedAt: stored.fetchedAt,
       refreshProblem: stored.fetchError,
+      // Told while the order shows the status it went back to.
+      ...(reversal && reversal.event.statusCode === stored.status
+        ? { statusReversal: reversalText(reversal) }
+        : {}),
     };
   }
 
   /**
-   * Marks an order's status: committed to the store before this returns, then posted once the
-   * grace period (settings' undoSeconds) has passed. An unusual transition needs `override`.
+   * Marks an order's status: committed to the store before this resolves, then posted once the
+   * grace period (settings' undoSeconds) has passed. The order's history is read again first
+   * (bounded by MARK_REFRESH_MS; offline, the store's view counts), so a mark behind what the
+   * marketplace shows (another laptop completed it meanwhile) is asked about, not made blindly:
+   * an unusual transition needs `override`.
    */
-  markStatus(request: MarkRequest): OutboxItem {
+  async markStatus(mark: MarkRequest): Promise<OutboxItem> {
+    const request = { ...mark, orderId: canonicalOrderId(mark.orderId) };
+    if (!request.override) await this.refreshBeforeMark();
     const from = this.store.storedOrder(request.orderId)?.status;
     if (!request.override && !isUsualTransition(from, request.statusCode)) {
+      const history = this.store.history(request.orderId);
       throw new TransitionError(
-        `Marking an order ${statusLabel(request.statusCode)} while it is ${statusLabel(from)} is unusual; confirm to do it anyway.`,
+        `${unusualMarkText(request.statusCode, from, history)}; confirm to do it anyway.`,
       );
     }
     const item = this.outbox.enqueue(
@@ -291,6 +318,18 @@ export class SellerCore {
     if (item.notBefore === undefined) void this.deliverOutbox();
     else this.scheduleRelease();
     return item;
+  }
+
+  /** A poll before a mark, waited for at most MARK_REFRESH_MS; its failure is the poller's to tell. */
+  private async refreshBeforeMark(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      this.checkNow().catch(() => undefined),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, MARK_REFRESH_MS);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /**

@@ -58,7 +58,9 @@ function lineItem(line: DocumentLine, position: number, currency: string) {
   // "176 users × €9.95 per month"; a quantity without a unit says what it is.
   const counted = quantity === '' || item?.quantity?.unitCode ? quantity : `Quantity ${quantity}`;
   const priced =
-    amount === undefined ? '' : `${formatAmount(amount, priceCurrency)} ${formatPer(price?.baseQuantity)}`;
+    amount === undefined
+      ? ''
+      : `${formatAmount(amount, priceCurrency, price?.priceAmount?.exactAmount)} ${formatPer(price?.baseQuantity)}`;
   const facts = [counted, priced.trim()].filter((part) => part !== '').join(' × ');
   // Only a unit code this app does not name is the server's text there: isolated then.
   const unitCode = item?.quantity?.unitCode;

@@ -46,7 +46,7 @@ function orderWithUnits(): Order {
     ...base,
     documentLines: [
       {
-        lineId: 1,
+        lineId: '1',
         lineItem: {
           name: 'Seller Suite Standard',
           sellersItemId: 'SS-STD',
@@ -55,7 +55,7 @@ function orderWithUnits(): Order {
         },
       },
       {
-        lineId: 2,
+        lineId: '2',
         lineItem: {
           name: 'Backup Vault 1 TB',
           sellersItemId: 'BV-1TB',
@@ -64,14 +64,14 @@ function orderWithUnits(): Order {
         },
       },
       {
-        lineId: 3,
+        lineId: '3',
         lineItem: {
           name: 'Priority Support',
           quantity: { value: 1, unitCode: 'C62' },
           price: price(1499, 1, 'ANN'),
         },
       },
-      { lineId: 4, lineItem: { name: 'Seat pack', quantity: { value: 25, unitCode: 'SEAT' } } },
+      { lineId: '4', lineItem: { name: 'Seat pack', quantity: { value: 25, unitCode: 'SEAT' } } },
     ],
   };
 }
@@ -318,6 +318,13 @@ describe('OrderDetail', () => {
     expect(bridge.callsOf('getOrder')).toHaveLength(loads);
     act(() => bridge.emit({ type: 'orders-updated', orderIds: [FULL_ORDER_ID] }));
     await waitFor(() => expect(screen.queryByText(/the marketplace did not answer since/)).toBeNull());
+  });
+
+  it('says when another laptop moved the status back', async () => {
+    await renderOrder(
+      fullView({ statusReversal: 'Marked In progress by Bruno Costa after it was Completed' }),
+    );
+    expect(screen.getByText('Marked In progress by Bruno Costa after it was Completed.')).toBeTruthy();
   });
 
   it('shows the statuses not yet confirmed, and sends a failed one again', async () => {

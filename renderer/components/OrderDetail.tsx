@@ -181,6 +181,12 @@ export function OrderDetail({
           </button>
         </p>
       )}
+      {view?.statusReversal !== undefined && (
+        // Another laptop moved the status back: said, never silent (README, "An order's status").
+        <p className="stale-note" role="status">
+          <ServerText text={`${view.statusReversal}.`} />
+        </p>
+      )}
       {(view || !error) && actions}
       {!view && !error && <p role="status">Loading the order…</p>}
       {view && (

@@ -16,7 +16,12 @@ const core = await SellerCore.open({
   dataDir,
   settings: () => ({ ...TEST_SETTINGS, undoSeconds: Number(undoSeconds) }),
 });
-const item = core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description, override: true });
+const item = await core.markStatus({
+  orderId,
+  statusCode: 'ProvisioningInProgress',
+  description,
+  override: true,
+});
 console.log(`marked ${item.requestId}`);
 const outbox = await core.deliverOutbox();
 console.log(`delivery ${outbox[0]?.state}`);

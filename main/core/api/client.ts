@@ -40,6 +40,7 @@ import {
   type NewMarketplaceEvent,
   type Order,
   type PingResponse,
+  parseJson,
   readItems,
 } from './wire';
 
@@ -387,7 +388,7 @@ export class SellerApiClient {
     const retryAfterSeconds = parseRetryAfter(retryAfter, this.clock());
     let json: unknown;
     try {
-      json = text === '' ? undefined : JSON.parse(text);
+      json = text === '' ? undefined : parseJson(text);
     } catch (cause) {
       if (status >= 200 && status <= 299) {
         // A cut-off or garbled answer is a transport failure: the call may be repeated.

@@ -77,9 +77,9 @@ describe('answers that break the schema', () => {
   });
 
   it.each([
-    ['a wrong type deep inside an order', { documentLines: [{ lineId: 'one' }] }, 'documentLines.0.lineId'],
+    ['a wrong type inside an order', { documentLines: [42] }, 'documentLines.0'],
     ['a missing required field', { buyerCustomerParty: undefined }, 'buyerCustomerParty'],
-    ['a currency that is not ISO 4217', { documentCurrencyCode: 'euro' }, 'documentCurrencyCode'],
+    ['a currency that is a number, not a code', { documentCurrencyCode: 978 }, 'documentCurrencyCode'],
   ])(
     'keeps an order with %s aside, naming the field, and reads the rest of the page',
     async (_, fields, fieldPath) => {
@@ -138,7 +138,19 @@ describe('what a real marketplace may do differently, read as it means', () => {
 
   it.each([
     ['a null detailedDescription', { detailedDescription: null }, { detailedDescription: undefined }],
-    ['a sellerId as a string', { sellerId: '1001' }, { sellerId: 1001 }],
+    ['a sellerId as a string', { sellerId: '1001' }, { sellerId: '1001' }],
+    ['a sellerId as a number', { sellerId: 1001 }, { sellerId: '1001' }],
+    // Fields the app does not need: read as absent when they cannot be read (README, tolerant reader).
+    ['a sellerId as an object', { sellerId: { id: 1001 } }, { sellerId: undefined }],
+    ['a seenTime as a number', { seenTime: 1_763_632_800 }, { seenTime: undefined }],
+    ['a time that is no time', { eventTime: 'yesterday' }, { eventTime: undefined }],
+    ['an eventId that is not a UUID', { eventId: 'evt-17' }, { eventId: 'evt-17' }],
+    ['a description that is an object', { description: { text: 'A purchase' } }, { description: '' }],
+    [
+      'an additional property that cannot be read beside the order link',
+      { additionalProperties: [{ name: 7 }, 'seats', { name: 'orderId', value: 'o-1' }] },
+      { additionalProperties: [{ name: 'orderId', value: 'o-1' }] },
+    ],
     [
       'an additional property whose value is a number or null',
       {
@@ -184,7 +196,7 @@ describe('what a real marketplace may do differently, read as it means', () => {
   it.each([
     ['names no order', { additionalProperties: [{ name: 'seats', value: '3' }] }, 'additionalProperties'],
     ['has a status that is not text', { statusCode: 17 }, 'statusCode'],
-    ['has a time that is no time', { eventTime: 'yesterday' }, 'eventTime'],
+    ['has a type that is not text', { eventTypeCode: { code: 'ServicePurchased' } }, 'eventTypeCode'],
   ])('keeps an event that %s aside, naming the field, and reads the others', async (_, fields, fieldPath) => {
     const odd = event(fields);
     const fine = event({});
@@ -230,9 +242,46 @@ describe('what a real marketplace may do differently, read as it means', () => {
       documentCurrencyCode: 'EUR',
       validityPeriod: { startDate: '2026-12-01', endDate: '2027-11-30' },
       anticipatedMonetaryTotal: { amount: 1234.5, currencyCode: 'EUR' },
-      documentLines: [{ lineId: 1, lineItem: { quantity: { value: 3 } } }],
+      documentLines: [{ lineId: '1', lineItem: { quantity: { value: 3 } } }],
     });
     expect(read.note).toBeUndefined();
+  });
+
+  it('keeps every digit of ids beyond 2^53 and the exact text of amounts a number would round', async () => {
+    const orderId = crypto.randomUUID();
+    // Written as the server writes them: JSON numbers of more digits than a double holds.
+    const body = `{"orderId":"${orderId.toUpperCase()}","orderTypeCode":"Purchase","documentCurrencyCode":"USDT",
+      "buyerCustomerParty":{},"sellerSupplierParty":{"sellerId":18446744073709551615},
+      "anticipatedMonetaryTotal":{"amount":12345678901234567890.25,"currencyCode":"usdt"},
+      "documentLines":[{"lineId":9223372036854775807,"lineItem":{"quantity":{"value":3.000000000000000001},
+        "price":{"priceAmount":{"amount":19.99}}}}]}`;
+    const read = await clientFor(await serve(body)).getOrder(orderId);
+    expect(read.orderId).toBe(orderId);
+    expect(read.documentCurrencyCode).toBe('USDT');
+    expect(read.sellerSupplierParty.sellerId).toBe('18446744073709551615');
+    expect(read.anticipatedMonetaryTotal).toEqual({
+      amount: Number('12345678901234567890.25'),
+      exactAmount: '12345678901234567890.25',
+      currencyCode: 'usdt', // not three letters: as given
+    });
+    expect(read.documentLines[0]?.lineId).toBe('9223372036854775807');
+    expect(read.documentLines[0]?.lineItem?.quantity).toEqual({
+      value: 3,
+      exactValue: '3.000000000000000001',
+    });
+    // A number a double holds exactly has no text beside it.
+    expect(read.documentLines[0]?.lineItem?.price?.priceAmount).toEqual({ amount: 19.99 });
+  });
+
+  it('reads an event whose sellerId is beyond 2^53 with every digit', async () => {
+    const fine = event({});
+    const body = JSON.stringify({ hasMore: false, marketplaceEvents: [fine] }).replace(
+      '"eventTypeCode"',
+      '"sellerId":123456789012345678901,"eventTypeCode"',
+    );
+    const page = await clientFor(await serve(body)).listEvents();
+    expect(page.unreadable).toEqual([]);
+    expect(page.items[0]?.sellerId).toBe('123456789012345678901');
   });
 
   it.each([

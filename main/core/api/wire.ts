@@ -2,11 +2,13 @@
 // (../shared/spec/seller-api.md §2), the TypeScript types inferred from them.
 //
 // Reading is tolerant (design notes §2, the tolerant reader): unknown fields pass through
-// (loose objects); null counts as absent for optional fields; numbers may come as numeric
-// strings; times in the ISO 8601 variants servers write; a datetime where a date is expected;
-// codes the spec lists as enums matched in any case and kept as they are when unknown, so a new
-// event type or status is shown, not crashed on. Writing (what the simulator accepts from a
-// seller) is strict. Every leniency lives here, in the one schema module.
+// (loose objects); null counts as absent for optional fields, and so does an optional field that
+// cannot be read (the app only shows it, or can do without it); numbers may come as numeric
+// strings; ids are text whatever their size (`parseJson` keeps every digit); times in the ISO 8601
+// variants servers write; a datetime where a date is expected; codes the spec lists as enums
+// matched in any case and kept as they are when unknown, so a new event type or status is shown,
+// not crashed on; order ids in one case (`canonicalOrderId`). Writing (what the simulator accepts
+// from a seller) is strict. Every leniency lives here, in the one schema module.
 import { z } from 'zod';
 import {
   EVENT_TYPE_CODES,
@@ -29,6 +31,7 @@ import {
   type TimePeriod as SharedTimePeriod,
   STATUS_CODES,
 } from '../../../preload/marketplace';
+import { canonicalOrderId } from '../../../preload/order-link';
 import type { Same } from '../same-type';
 
 export type { EventTypeCode, StatusCode } from '../../../preload/marketplace';
@@ -51,9 +54,12 @@ export type DocumentLine = SharedDocumentLine;
 export type Order = SharedOrder;
 export type License = SharedLicense;
 
-/** Null means absent: servers write either for an optional field. */
+/**
+ * Null means absent: servers write either for an optional field. So does a value that cannot be
+ * read: an optional field is one the app can do without, and one odd field never costs its item.
+ */
 function optional<T extends z.ZodType>(schema: T) {
-  return z.preprocess((value) => (value === null ? undefined : value), schema.optional());
+  return z.preprocess((value) => (value === null ? undefined : value), schema.optional()).catch(undefined);
 }
 
 /** A number, or a string that holds one. */
@@ -69,6 +75,75 @@ function numeric<T extends z.ZodType>(schema: T) {
 
 /** Text, or a number written where text belongs. */
 const Text = z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.string());
+
+/**
+ * A list of entries the app reads one by one (additional properties, party identifications): an
+ * entry that cannot be read is left out, and the others count (the order link among them).
+ */
+function entries<T extends z.ZodType>(schema: T) {
+  return z
+    .array(z.unknown())
+    .transform((items) => items.flatMap((item) => schema.safeParse(item).data ?? []));
+}
+
+/** An id the app only compares or shows (sellerId, lineId): text, whatever its size. */
+const Id = z.preprocess((value) => (typeof value === 'string' ? value.trim() : value), Text);
+
+/** A resource's own id (eventId, orderId, licenseId): text, and a UUID in its one case. */
+const ResourceId = Id.pipe(z.string().min(1).transform(canonicalOrderId));
+
+/**
+ * The significant digits and the exponent of a decimal text ("1234.50" and "1.2345e3" alike give
+ * "12345e-1"), or undefined when it is not a decimal.
+ */
+function decimalDigits(text: string): string | undefined {
+  const match = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/.exec(text);
+  if (!match || `${match[2]}${match[3] ?? ''}` === '') return undefined;
+  const [, sign, whole = '', fraction = '', exponent = '0'] = match;
+  const digits = `${whole}${fraction}`.replace(/^0+/, '');
+  const significant = digits.replace(/0+$/, '');
+  if (significant === '') return '0';
+  const scale = Number(exponent) - fraction.length + (digits.length - significant.length);
+  return `${sign === '-' ? '-' : ''}${significant}e${scale}`;
+}
+
+/** Whether a number written as `text` loses digits as a JavaScript number. */
+export function losesDigits(text: string): boolean {
+  const value = Number(text);
+  return Number.isFinite(value) && decimalDigits(text) !== decimalDigits(String(value));
+}
+
+/**
+ * An answer's JSON, with every number that would lose digits as a JavaScript number kept as the
+ * text the server wrote (a 64-bit id, an amount of twenty digits): the schemas then read ids as
+ * that text and amounts with their exact text beside the value. The one place answers are parsed.
+ */
+export function parseJson(text: string): unknown {
+  // A double holds every number of 15 digits or fewer: without a longer run of digits the body
+  // is parsed plainly (a reviver costs several times the parse).
+  if (!LONG_DIGIT_RUN.test(text)) return JSON.parse(text);
+  return JSON.parse(text, ((_key: string, value: unknown, context?: { source?: string }) =>
+    typeof value === 'number' && context?.source !== undefined && losesDigits(context.source)
+      ? context.source
+      : value) as (key: string, value: unknown) => unknown);
+}
+
+/** Where a number of more digits than a double holds may be: 16 digits (and dots) in a row. */
+const LONG_DIGIT_RUN = /[\d.]{16}/;
+
+/**
+ * A decimal the app computes with (an amount, a quantity), as a number; when the number would
+ * lose digits of what the server wrote, its exact text is kept beside it under `exactField`.
+ */
+function withExactText(field: string, exactField: string) {
+  return (value: unknown): unknown => {
+    if (typeof value !== 'object' || value === null) return value;
+    const written = (value as Record<string, unknown>)[field];
+    return typeof written === 'string' && losesDigits(written)
+      ? { ...value, [exactField]: written.trim() }
+      : value;
+  };
+}
 
 /** A code matched in any case: a known one in the spec's spelling, an unknown one as it is. */
 function code(known: readonly string[]) {
@@ -101,6 +176,7 @@ export function normaliseTimestamp(value: unknown): unknown {
   return `${date}T${minutes}${seconds.replace(',', '.')}${zone}`;
 }
 
+/** A UUID in any case (what the simulator checks of ids it is given). */
 export const Uuid = z.guid();
 /** A time with an offset, in any of the variants `normaliseTimestamp` reads. */
 export const Timestamp = z.preprocess(normaliseTimestamp, z.iso.datetime({ offset: true }));
@@ -124,16 +200,16 @@ export const AdditionalProperty = z.looseObject({
 
 // 2.1
 export const MarketplaceEvent = z.looseObject({
-  eventId: optional(Uuid),
-  sellerId: optional(numeric(z.int())),
+  eventId: optional(ResourceId),
+  sellerId: optional(Id),
   eventTypeCode: code(EVENT_TYPE_CODES),
   statusCode: code(STATUS_CODES),
   eventTime: optional(Timestamp),
   /** Required by the spec; an event without one still counts (its status is what matters). */
-  description: z.preprocess((value) => value ?? '', Text),
+  description: z.preprocess((value) => value ?? '', Text).catch(''),
   detailedDescription: optional(Text),
   seenTime: optional(Timestamp),
-  additionalProperties: optional(z.array(AdditionalProperty)),
+  additionalProperties: optional(entries(AdditionalProperty)),
 });
 
 /** What a seller may post (4.4): the known codes only, and the server assigns ids and times. */
@@ -165,18 +241,33 @@ export const ListedEvent = MarketplaceEvent.refine((event) => orderIdOf(event) !
 });
 
 // 2.8
-/** ISO 4217 codes, whatever their case. */
+/**
+ * An ISO 4217 code in upper case, whatever its case; a code that is not three letters ("EURO",
+ * "USDT") as it came, shown as given. A currency must be text: a number is no code.
+ */
 const Currency = z.preprocess(
-  (value) => (typeof value === 'string' ? value.trim().toUpperCase() : value),
-  z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code of three letters'),
+  (value) =>
+    typeof value === 'string' && /^\s*[a-z]{3}\s*$/i.test(value) ? value.trim().toUpperCase() : value,
+  z.string().trim().min(1, 'a currency code'),
 );
 
-export const MonetaryAmount = z.looseObject({
-  amount: optional(numeric(z.number())),
-  currencyCode: optional(Currency),
-});
+export const MonetaryAmount = z.preprocess(
+  withExactText('amount', 'exactAmount'),
+  z.looseObject({
+    amount: optional(numeric(z.number())),
+    exactAmount: optional(z.string()),
+    currencyCode: optional(Currency),
+  }),
+);
 
-export const Quantity = z.looseObject({ value: optional(numeric(z.number())), unitCode: optional(Text) });
+export const Quantity = z.preprocess(
+  withExactText('value', 'exactValue'),
+  z.looseObject({
+    value: optional(numeric(z.number())),
+    exactValue: optional(z.string()),
+    unitCode: optional(Text),
+  }),
+);
 
 // 2.5
 export const TimePeriod = z.looseObject({
@@ -201,7 +292,7 @@ export const PartyIdentification = z.looseObject({ id: Text, schemeId: optional(
 
 export const Party = z.looseObject({
   partyName: optional(Text),
-  partyIdentifications: optional(z.array(PartyIdentification)),
+  partyIdentifications: optional(entries(PartyIdentification)),
   postalAddress: optional(PostalAddress),
 });
 
@@ -232,14 +323,14 @@ export const LineItem = z.looseObject({
 });
 
 export const DocumentLine = z.looseObject({
-  lineId: optional(numeric(z.int())),
+  lineId: optional(Id),
   note: optional(Text),
   lineItem: optional(LineItem),
 });
 
 // 2.4
 export const Order = z.looseObject({
-  orderId: optional(Uuid),
+  orderId: optional(ResourceId),
   issueTime: optional(Timestamp),
   orderTypeCode: code(ORDER_TYPE_CODES),
   note: optional(Text),
@@ -256,9 +347,9 @@ export type OrderList = z.infer<typeof OrderList>;
 
 // 2.12
 export const License = z.looseObject({
-  licenseId: optional(Uuid),
+  licenseId: optional(ResourceId),
   electronicMail: optional(Text),
-  additionalProperties: optional(z.array(AdditionalProperty)),
+  additionalProperties: optional(entries(AdditionalProperty)),
 });
 
 /** 4.6 answers a bare array of licenses (the wrapped list of 2.12 is not used by any operation). */
@@ -303,10 +394,10 @@ export interface Listed<T> {
   keys: string[];
 }
 
-/** What tells items apart: the id, or for an item without one (the spec allows it) its content. */
+/** What tells items apart: the id (a UUID in its one case), or for an item without one (the spec allows it) its content. */
 export function itemKey(kind: ItemKind, item: unknown): string {
   const id = (item as Record<string, unknown> | null)?.[ITEM_READERS[kind].idField];
-  return typeof id === 'string' && id !== '' ? id : JSON.stringify(item);
+  return typeof id === 'string' && id.trim() !== '' ? canonicalOrderId(id) : JSON.stringify(item);
 }
 
 export function readItems<K extends ItemKind>(kind: K, raw: readonly unknown[]): Listed<ItemOf<K>> {
@@ -404,8 +495,10 @@ export function orderIdOf(item: {
   [field: string]: unknown;
 }): string | undefined {
   const linked = item.additionalProperties?.find((p) => p.name.toLowerCase() === ORDER_ID_NAME)?.value;
-  if (linked) return linked;
-  return typeof item.orderId === 'string' && item.orderId !== '' ? item.orderId : undefined;
+  if (linked?.trim()) return canonicalOrderId(linked);
+  return typeof item.orderId === 'string' && item.orderId.trim() !== ''
+    ? canonicalOrderId(item.orderId)
+    : undefined;
 }
 
 /**
@@ -415,9 +508,7 @@ export function orderIdOf(item: {
 export function linkedOrderId(raw: unknown): string | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const item = raw as Record<string, unknown>;
-  const properties = Array.isArray(item.additionalProperties)
-    ? item.additionalProperties.flatMap((p) => AdditionalProperty.safeParse(p).data ?? [])
-    : undefined;
+  const properties = entries(AdditionalProperty).safeParse(item.additionalProperties).data;
   return orderIdOf({ ...item, additionalProperties: properties });
 }
 

@@ -7,7 +7,7 @@ import type { StatementSync } from 'node:sqlite';
 import type { InboxSort } from '../../../preload/inbox-sort';
 import type { InboxRow } from '../../../preload/model';
 import { orderTotal } from '../../../preload/money';
-import { isNewPurchase } from '../../../preload/order-status';
+import { causalOrder, isNewPurchase } from '../../../preload/order-status';
 import {
   eventKey,
   type ItemKind,
@@ -106,6 +106,7 @@ interface OrderRow {
   product: string | null;
   total_amount: number | null;
   total_currency: string | null;
+  total_exact: string | null;
   delivery: string | null;
 }
 
@@ -114,7 +115,9 @@ export class AccountStore {
   private readonly statements = new Map<string, StatementSync>();
   private damageSeen = false;
 
-  private constructor(private readonly db: Database) {}
+  private constructor(private readonly db: Database) {
+    this.deriveAllOrders();
+  }
 
   private sql(text: string): StatementSync {
     let statement = this.statements.get(text);
@@ -196,16 +199,18 @@ export class AccountStore {
     now: string;
   }): { newEvents: number; newOrders: number } {
     return this.atomically(() => {
-      const fresh = this.insertEvents(input.events);
+      const { fresh, firstLearned } = this.insertEvents(input.events, input.now);
       this.setAside(input.unreadable ?? [], input.now);
       let newOrders = 0;
       if (!input.backlog) {
         const queue = this.sql(
           'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
         );
-        for (const event of fresh) {
-          const orderId = orderIdOf(event);
-          if (orderId === undefined || !isNewPurchase(event)) continue;
+        // A new purchase; or an order first learned here in another status (a colleague's laptop
+        // moved it on, and the marketplace rewrote its purchase event in place): new here too.
+        const arrived = new Set(fresh.filter(isNewPurchase).flatMap((event) => orderIdOf(event) ?? []));
+        for (const orderId of firstLearned) arrived.add(orderId);
+        for (const orderId of arrived) {
           newOrders += Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
         }
       }
@@ -215,60 +220,120 @@ export class AccountStore {
     });
   }
 
-  /** An order's events in time order. */
+  /** An order's events in causal order (the purchase first, then the statuses by their clock). */
   history(orderId: string): MarketplaceEvent[] {
-    const rows = this.sql(
-      'SELECT json FROM events WHERE order_id = ? ORDER BY event_ms, event_time, key',
-    ).all(orderId) as { json: string }[];
-    return rows.map((row) => JSON.parse(row.json) as MarketplaceEvent);
+    const rows = this.sql('SELECT json FROM events WHERE order_id = ? ORDER BY seq').all(orderId) as {
+      json: string;
+    }[];
+    return causalOrder(rows.map((row) => JSON.parse(row.json) as MarketplaceEvent));
   }
 
-  private insertEvents(events: readonly MarketplaceEvent[]): MarketplaceEvent[] {
+  /**
+   * Stores the events not known yet, and the known ones the marketplace has since rewritten under
+   * the same id (a status post may update the purchase event in place). Answers the events new to
+   * this laptop and the orders it learned of through them.
+   */
+  private insertEvents(
+    events: readonly MarketplaceEvent[],
+    now: string,
+  ): {
+    fresh: MarketplaceEvent[];
+    firstLearned: string[];
+  } {
     const insert = this.sql(
       `INSERT OR IGNORE INTO events (key, order_id, event_type, status, event_time, event_ms, json)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+         VALUES ($key, $orderId, $type, $status, $time, $ms, $json)`,
+    );
+    const known = this.sql('SELECT json FROM events WHERE key = ?');
+    const update = this.sql(
+      `UPDATE events SET order_id = $orderId, event_type = $type, status = $status, event_time = $time,
+           event_ms = $ms, json = $json
+         WHERE key = $key`,
     );
     const fresh: MarketplaceEvent[] = [];
+    const firstLearned: string[] = [];
     const touched = new Set<string>();
     for (const event of events) {
+      const key = eventKey(event);
       const orderId = orderIdOf(event) ?? null;
-      const ms = event.eventTime ? Date.parse(event.eventTime) : null;
-      const json = JSON.stringify(event);
-      const inserted = insert.run(
-        eventKey(event),
-        orderId,
-        event.eventTypeCode,
-        event.statusCode,
-        event.eventTime ?? null,
-        Number.isFinite(ms) ? ms : null,
-        json,
-      );
-      if (inserted.changes === 0) continue;
-      // An event the server has since mended is no longer aside.
-      this.sql(`DELETE FROM unreadable WHERE source = 'event' AND key = ?`).run(eventKey(event));
-      fresh.push(event);
+      const ms = event.eventTime ? Date.parse(event.eventTime) : Number.NaN;
+      const row = {
+        $key: key,
+        $orderId: orderId,
+        $type: event.eventTypeCode,
+        $status: event.statusCode,
+        $time: event.eventTime ?? null,
+        $ms: Number.isFinite(ms) ? ms : null,
+        $json: JSON.stringify(event),
+      };
+      if (insert.run(row).changes > 0) {
+        // An event the server has since mended is no longer aside.
+        this.sql(`DELETE FROM unreadable WHERE source = 'event' AND key = ?`).run(key);
+        fresh.push(event);
+      } else {
+        const before = JSON.parse((known.get(key) as { json: string }).json) as MarketplaceEvent;
+        // Known as it is (a seenTime set, a time written another way is no change): nothing to write.
+        if (!rewritten(before, event)) continue;
+        // Rewritten in place: stored as it is now, and the order it named before follows too.
+        update.run(row);
+        const previous = orderIdOf(before);
+        if (previous !== undefined) touched.add(previous);
+      }
       if (orderId !== null) touched.add(orderId);
     }
-    for (const orderId of touched) this.refreshOrderFromEvents(orderId);
-    return fresh;
+    for (const orderId of touched) {
+      const learned = this.sql('INSERT OR IGNORE INTO orders (order_id, learned_at) VALUES (?, ?)');
+      if (learned.run(orderId, now).changes > 0) {
+        this.indexForSearch(orderId, undefined, undefined);
+        firstLearned.push(orderId);
+      }
+      this.deriveOrder(orderId, true);
+    }
+    return { fresh, firstLearned };
   }
 
-  /** The order's status and purchase time from its events; it is fetched again. */
-  private refreshOrderFromEvents(orderId: string): void {
-    if (this.sql('INSERT OR IGNORE INTO orders (order_id) VALUES (?)').run(orderId).changes > 0) {
-      this.indexForSearch(orderId, undefined, undefined);
-    }
+  /**
+   * The order's status, when it got it, its purchase time and type, from its events in causal
+   * order (not by the clocks: a status posted answers the purchase whatever the two stamps say).
+   * `refetch` has the order fetched again (its events changed).
+   */
+  private deriveOrder(orderId: string, refetch: boolean): void {
+    const rows = this.sql(
+      'SELECT event_type, status, event_time FROM events WHERE order_id = ? ORDER BY seq',
+    ).all(orderId) as { event_type: string; status: string; event_time: string | null }[];
+    const history = causalOrder(
+      rows.map((r) => ({
+        eventTypeCode: r.event_type,
+        statusCode: r.status,
+        description: '',
+        ...(r.event_time === null ? {} : { eventTime: r.event_time }),
+      })),
+    );
+    const latest = history.at(-1);
+    const purchases = history.filter(isNewPurchase);
     this.sql(
-      `UPDATE orders SET stale = 1,
-           status = (SELECT status FROM events WHERE order_id = $id
-                     ORDER BY event_ms DESC, event_time DESC, key DESC LIMIT 1),
-           purchased_at = (SELECT event_time FROM events WHERE order_id = $id AND status = $started
-                           AND event_time IS NOT NULL ORDER BY event_ms, event_time LIMIT 1),
-           purchase_type = (SELECT event_type FROM events WHERE order_id = $id AND status = $started
-                            ORDER BY event_ms, event_time LIMIT 1)
+      `UPDATE orders SET stale = MAX(stale, $refetch), status = $status, status_at = $statusAt,
+           purchased_at = $purchasedAt, purchase_type = $purchaseType
          WHERE order_id = $id`,
-    ).run({ $id: orderId, $started: WAITING });
+    ).run({
+      $id: orderId,
+      $refetch: refetch ? 1 : 0,
+      $status: latest?.statusCode ?? null,
+      $statusAt: latest?.eventTime ?? null,
+      $purchasedAt: purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null,
+      $purchaseType: purchases[0]?.eventTypeCode ?? null,
+    });
     this.refreshEffectiveStatus(orderId);
+  }
+
+  /** Derives every order's status again (once, after a store from before issue 20 migrated). */
+  private deriveAllOrders(): void {
+    if (this.meta('derive-statuses') === undefined) return;
+    this.atomically(() => {
+      const rows = this.sql('SELECT order_id FROM orders').all() as { order_id: string }[];
+      for (const { order_id } of rows) this.deriveOrder(order_id, false);
+      this.sql(`DELETE FROM meta WHERE key = 'derive-statuses'`).run();
+    });
   }
 
   /**
@@ -285,6 +350,15 @@ export class AccountStore {
            status)
          WHERE order_id = $id`,
     ).run({ $id: orderId });
+  }
+
+  /**
+   * Records the event a status post was answered with, at once: the marketplace has it, and may
+   * have rewritten an event this laptop knows under its id (the purchase, updated in place).
+   */
+  recordPosted(event: MarketplaceEvent, now: string): void {
+    if (orderIdOf(event) === undefined) return;
+    this.atomically(() => this.insertEvents([event], now));
   }
 
   // --- Orders ---------------------------------------------------------------------------------
@@ -333,7 +407,7 @@ export class AccountStore {
     const total = orderTotal(order);
     this.sql(
       `UPDATE orders SET document = ?, licenses = COALESCE(?, licenses), fetched_at = ?, stale = 0,
-           fetch_error = NULL, buyer = ?, product = ?, total_amount = ?, total_currency = ?
+           fetch_error = NULL, buyer = ?, product = ?, total_amount = ?, total_currency = ?, total_exact = ?
          WHERE order_id = ?`,
     ).run(
       JSON.stringify(order),
@@ -343,6 +417,7 @@ export class AccountStore {
       product,
       total?.amount ?? null,
       total?.currencyCode ?? null,
+      total?.exact ?? null,
       orderId,
     );
     this.indexForSearch(orderId, order, licenses);
@@ -471,16 +546,18 @@ export class AccountStore {
   }
 
   /**
-   * Waiting orders not reminded of yet, with their purchase time: through the partial index
-   * `orders_to_remind`, whose condition the query repeats word for word (a bound parameter would
-   * keep SQLite from using it), so a poll reads the few not reminded, not every waiting order.
+   * Waiting orders not reminded of yet, with their purchase time; when that cannot be read, the
+   * time this laptop learned of the order (so its reminder still comes). Read through the partial
+   * index \`orders_to_remind\`, whose condition the query repeats word for word (a bound parameter
+   * would keep SQLite from using it), so a poll reads the few not reminded, not every waiting order.
    */
   unremindedWaiting(): { orderId: string; since: string }[] {
     const rows = this.sql(
-      `SELECT order_id, purchased_at FROM orders INDEXED BY orders_to_remind
-         WHERE effective_status = '${WAITING}' AND reminded_at IS NULL AND purchased_at IS NOT NULL`,
-    ).all() as { order_id: string; purchased_at: string }[];
-    return rows.map((r) => ({ orderId: r.order_id, since: r.purchased_at }));
+      `SELECT order_id, COALESCE(purchased_at, learned_at) AS since FROM orders INDEXED BY orders_to_remind
+         WHERE effective_status = '${WAITING}' AND reminded_at IS NULL
+           AND COALESCE(purchased_at, learned_at) IS NOT NULL`,
+    ).all() as { order_id: string; since: string }[];
+    return rows.map((r) => ({ orderId: r.order_id, since: r.since }));
   }
 
   markReminded(orderIds: readonly string[], now: string): void {
@@ -684,16 +761,28 @@ export class AccountStore {
   }
 }
 
+/** Whether the marketplace rewrote an event in what an order shows of it (not a seenTime, not a time's form). */
+function rewritten(before: MarketplaceEvent, after: MarketplaceEvent): boolean {
+  const instant = (event: MarketplaceEvent) => (event.eventTime ? Date.parse(event.eventTime) : Number.NaN);
+  return (
+    orderIdOf(before) !== orderIdOf(after) ||
+    before.eventTypeCode !== after.eventTypeCode ||
+    before.statusCode !== after.statusCode ||
+    before.description !== after.description ||
+    before.detailedDescription !== after.detailedDescription ||
+    !Object.is(instant(before), instant(after))
+  );
+}
+
 /** An order that arrived on this laptop and was not opened here yet. */
 const UNOPENED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id AND a.opened_at IS NULL)`;
 
 /** What an inbox row shows, for `orders o`. */
-const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purchased_at, o.buyer, o.product, o.total_amount, o.total_currency,
+const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purchased_at, o.buyer, o.product, o.total_amount, o.total_currency, o.total_exact,
   (SELECT x.state FROM outbox x WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1) AS delivery,
   ${UNOPENED} AS unopened,
   CASE WHEN o.effective_status IS o.status
-    THEN (SELECT e.event_time FROM events e WHERE e.order_id = o.order_id
-            ORDER BY e.event_ms DESC, e.event_time DESC, e.key DESC LIMIT 1)
+    THEN o.status_at
     ELSE (SELECT json_extract(x.json, '$.createdAt') FROM outbox x WHERE x.order_id = o.order_id
             ORDER BY x.seq DESC LIMIT 1)
   END AS status_since`;
@@ -747,7 +836,13 @@ function inboxRow(row: OrderRow): InboxRow {
     ...(row.product === null ? {} : { product: row.product }),
     ...(row.total_amount === null || row.total_currency === null
       ? {}
-      : { total: { amount: row.total_amount, currencyCode: row.total_currency } }),
+      : {
+          total: {
+            amount: row.total_amount,
+            currencyCode: row.total_currency,
+            ...(row.total_exact === null ? {} : { exact: row.total_exact }),
+          },
+        }),
   };
 }
 

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { canonicalOrderId } from '../../../preload/order-link';
 import { MarketplaceEvent } from '../api/wire';
 import { StoredOutboxItem } from '../outbox';
 import type { AccountStore } from './account-store';
@@ -11,14 +12,19 @@ import type { AccountStore } from './account-store';
 const STATE_FILE = 'state.json';
 const EVENT_LOG_FILE = 'events.jsonl';
 
+/** An order id as 0.1 kept it, in the one form the store compares. */
+const OrderId = z.string().transform(canonicalOrderId);
+
 /** state.json as 0.1 wrote it. */
 const LegacyState = z.object({
   version: z.literal(1),
   cursor: z.object({ offset: z.int().min(0), lastEventId: z.string().optional() }).optional(),
-  notified: z.array(z.string()),
-  reminded: z.array(z.string()),
-  held: z.array(z.string()),
-  outbox: z.array(StoredOutboxItem),
+  notified: z.array(OrderId),
+  reminded: z.array(OrderId),
+  held: z.array(OrderId),
+  outbox: z.array(
+    StoredOutboxItem.transform((item) => ({ ...item, orderId: canonicalOrderId(item.orderId) })),
+  ),
 });
 
 /** Imports the old files when there are any; returns what the user should know. */

@@ -1,5 +1,13 @@
 // The account database's schema, as forward migrations: MIGRATIONS[n] takes a database from
 // user_version n to n + 1. Append a migration for every change; never edit a shipped one.
+
+/** A column's value that has the shape of a UUID (canonicalOrderId's: those are compared in lower case). */
+const uuidShaped = (column: string) =>
+  `${column} GLOB '${'[0-9a-fA-F]'.repeat(8)}-${'[0-9a-fA-F]'.repeat(4)}-${'[0-9a-fA-F]'.repeat(4)}-${'[0-9a-fA-F]'.repeat(4)}-${'[0-9a-fA-F]'.repeat(12)}'`;
+
+/** Rows of `table` whose `column` differs from its canonical (lower-case) form only by case. */
+const notCanonical = (column: string) => `${uuidShaped(column)} AND ${column} != lower(${column})`;
+
 export const MIGRATIONS: readonly string[] = [
   `
   -- Every marketplace event learned, raw, with the columns queries need.
@@ -101,6 +109,49 @@ export const MIGRATIONS: readonly string[] = [
                               json_extract(document, '$.documentCurrencyCode'))
   WHERE document IS NOT NULL AND json_type(document, '$.anticipatedMonetaryTotal.amount') IN ('integer', 'real');
   ALTER TABLE orders DROP COLUMN total;
+  `,
+  `
+  -- One order, one identity (issue 20): order and event ids that are UUIDs are compared in lower
+  -- case. Rows that differ only by case become one: the events and the order's status are read
+  -- again from them, an announcement raised (or opened) under either case counts for both, and
+  -- the outbox and reminders keep every item under the one id.
+  UPDATE OR IGNORE events SET key = lower(key) WHERE ${notCanonical('key')};
+  DELETE FROM events WHERE ${notCanonical('key')};
+  UPDATE events SET order_id = lower(order_id) WHERE ${notCanonical('order_id')};
+
+  UPDATE announcements AS keep SET
+      state = CASE WHEN 'raised' IN (keep.state, twin.state) THEN 'raised' ELSE keep.state END,
+      raised_at = COALESCE(keep.raised_at, twin.raised_at),
+      opened_at = COALESCE(keep.opened_at, twin.opened_at)
+    FROM announcements AS twin
+    WHERE twin.order_id != keep.order_id AND lower(twin.order_id) = keep.order_id;
+  UPDATE OR IGNORE announcements SET order_id = lower(order_id) WHERE ${notCanonical('order_id')};
+  DELETE FROM announcements WHERE ${notCanonical('order_id')};
+
+  UPDATE OR IGNORE reminders SET order_id = lower(order_id) WHERE ${notCanonical('order_id')};
+  DELETE FROM reminders WHERE ${notCanonical('order_id')};
+
+  UPDATE outbox SET order_id = lower(order_id), json = json_set(json, '$.orderId', lower(order_id))
+    WHERE ${notCanonical('order_id')};
+
+  -- An order stored under both cases keeps the canonical row (fetched again); the other goes.
+  UPDATE orders SET stale = 1
+    WHERE order_id IN (SELECT lower(order_id) FROM orders WHERE ${notCanonical('order_id')});
+  UPDATE OR IGNORE orders SET order_id = lower(order_id), stale = 1 WHERE ${notCanonical('order_id')};
+  DELETE FROM orders WHERE ${notCanonical('order_id')};
+  DELETE FROM order_search WHERE rowid NOT IN (SELECT rowid FROM orders);
+
+  -- When the order got its status: the time of the event that set it, in causal order.
+  ALTER TABLE orders ADD COLUMN status_at TEXT;
+  -- When this laptop learned of the order: its reminder counts from there when the purchase's
+  -- time cannot be read.
+  ALTER TABLE orders ADD COLUMN learned_at TEXT;
+  -- A total's exact decimal text, when its number would lose digits (filled when fetched again).
+  ALTER TABLE orders ADD COLUMN total_exact TEXT;
+  -- Statuses are derived from causality, not from the clocks (issue 20): every order's status is
+  -- derived again when the store opens (AccountStore, 'derive-statuses').
+  INSERT INTO meta (key, value) VALUES ('derive-statuses', '1')
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value;
   `,
   `
   -- Reminders are found through an index of the waiting orders not reminded yet (issue 27): the

@@ -57,7 +57,7 @@ export function fullOrder(orderId = FULL_ORDER_ID): Order {
     anticipatedMonetaryTotal: { amount: 1234.5, currencyCode: 'EUR' },
     documentLines: [
       {
-        lineId: 1,
+        lineId: '1',
         note: 'Annual plan, 25 seats',
         lineItem: {
           name: 'CloudSoft Analytics',
