@@ -9,6 +9,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TransitionError } from '../main/core/seller-core';
 import { AccountStore, DATABASE_FILE } from '../main/core/store/account-store';
+import { MIGRATIONS } from '../main/core/store/schema';
 import { describeMark } from '../preload/marked-by';
 import { bigNumber, LONG_CURRENCY, type Quirk } from '../simulator/quirks';
 import { type Simulator, startSimulator } from '../simulator/server';
@@ -189,9 +190,9 @@ describe('one order, one identity', () => {
     const file = join(dataDir, DATABASE_FILE);
     const id = '3f2b8c1e-9a4d-4c7b-8e2f-1a2b3c4d5e6f';
     const ID = id.toUpperCase();
-    AccountStore.open(dataDir).store.close();
     // As a store of version 4 held them: one order under two spellings.
     const db = new DatabaseSync(file);
+    for (const migration of MIGRATIONS.slice(0, 4)) db.exec(migration);
     const event = (eventId: string, orderId: string, status: string, time: string) =>
       db
         .prepare(
@@ -222,9 +223,6 @@ describe('one order, one identity', () => {
       INSERT INTO announcements (order_id, state, queued_at) VALUES ('${id}', 'pending', 't');
       INSERT INTO outbox (request_id, order_id, status_code, state, json) VALUES ('r1', '${ID}', 'ProvisioningCompleted', 'pending',
         '{"requestId":"r1","orderId":"${ID}","statusCode":"ProvisioningCompleted","description":"Done","createdAt":"2026-11-20T12:00:00Z","state":"pending","attempts":0}');
-      ALTER TABLE orders DROP COLUMN status_at;
-      ALTER TABLE orders DROP COLUMN total_exact;
-      ALTER TABLE orders DROP COLUMN learned_at;
       PRAGMA user_version = 4;
     `);
     db.close();

@@ -670,8 +670,6 @@ describe('seller-tray status', () => {
   afterAll(async () => {
     for (const dir of homes) await rm(dir, { recursive: true, force: true });
   });
-  /** A new purchase: New, as the marks below expect. */
-  const newOrder = async () => (await admin(sim.url, 'POST', 'purchases', {})).json.orderId as string;
 
   /** A laptop whose app saved settings (its "Your name"), the marketplace given by the environment. */
   async function laptopWith(settings: Record<string, unknown>): Promise<NodeJS.ProcessEnv> {

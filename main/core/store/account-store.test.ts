@@ -221,7 +221,24 @@ describe('reminders', () => {
       `INSERT INTO orders (order_id, purchased_at, effective_status, stale)
        VALUES (?, '2026-11-20T10:00:00Z', 'ProvisioningStarted', 0)`,
     );
-    for (const id of ['o-1', 'o-2']) insert.run(id);
+    const purchase = db.prepare(
+      `INSERT INTO events (key, order_id, event_type, status, event_time, event_ms, json)
+       VALUES (?, ?, 'ServicePurchased', 'ProvisioningStarted', '2026-11-20T10:00:00Z', ?, ?)`,
+    );
+    for (const id of ['o-1', 'o-2']) {
+      insert.run(id);
+      // Its purchase event too: the store derives every order's status from its events again.
+      purchase.run(
+        `e-${id}`,
+        id,
+        Date.parse('2026-11-20T10:00:00Z'),
+        JSON.stringify({
+          ...mended,
+          eventId: `e-${id}`,
+          additionalProperties: [{ name: 'orderId', value: id }],
+        }),
+      );
+    }
     db.prepare('INSERT INTO reminders (order_id, reminded_at) VALUES (?, ?)').run(
       'o-1',
       '2026-11-21T00:00:00Z',
