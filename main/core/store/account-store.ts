@@ -2,6 +2,7 @@
 // outbox, the announcement queue, reminders and the feed cursor, in one SQLite database. The
 // network only feeds it; every view reads it. What changes together commits together.
 
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
 import type { InboxSort } from '../../../preload/inbox-sort';
@@ -29,6 +30,7 @@ import {
   openReadOnly,
   transaction,
 } from './database';
+import { type Journal, journalFile, readJournal, writeJournal } from './journal';
 
 export const DATABASE_FILE = 'seller-tray.db';
 
@@ -86,6 +88,12 @@ export interface StoreOpening {
   problems: string[];
 }
 
+/** What a store put back after losing it: statuses not yet confirmed, new orders not yet announced. */
+interface Restored {
+  statuses: number;
+  announcements: number;
+}
+
 /** An item kept aside, as the user is told of it. */
 export interface KeptAside {
   kind: ItemKind;
@@ -113,8 +121,14 @@ export class AccountStore {
   /** Prepared once, run many times: preparing costs more than most of these statements' runs. */
   private readonly statements = new Map<string, StatementSync>();
   private damageSeen = false;
+  /** The transaction running changed what the journal holds: it is rewritten before the commit. */
+  private journalChanged = false;
 
-  private constructor(private readonly db: Database) {}
+  private constructor(
+    private db: Database,
+    private readonly dataDir: string,
+    private readonly now: () => number,
+  ) {}
 
   private sql(text: string): StatementSync {
     let statement = this.statements.get(text);
@@ -132,32 +146,91 @@ export class AccountStore {
    */
   static open(dataDir: string, now: () => number = Date.now): StoreOpening {
     const file = join(dataDir, DATABASE_FILE);
+    const missing = !existsSync(file) && existsSync(journalFile(dataDir));
     try {
       const { db, closedCleanly } = openDatabase(file);
-      if (closedCleanly || isSound(db)) return { store: new AccountStore(db), problems: [] };
+      if (closedCleanly || isSound(db)) {
+        const store = new AccountStore(db, dataDir, now);
+        const restored = store.restoreFromJournal();
+        const lost = missing || restored.statuses + restored.announcements > 0;
+        const problems = lost ? [lostWords(missing ? 'missing' : 'lost-changes', restored)] : [];
+        return { store, problems };
+      }
       db.close();
     } catch (error) {
       if (!isDamage(error)) throw error;
     }
-    const salvaged = readableOutbox(file);
+    const { db, aside } = AccountStore.setAside(file, now);
+    const store = new AccountStore(db, dataDir, now);
+    return { store, problems: [store.restoreAfterDamage(aside)] };
+  }
+
+  /**
+   * Damage met while running: the file is set aside and a new one made at once, carrying over
+   * what the journal and the damaged file still hold. Says what happened, for the user.
+   */
+  rebuild(): string {
+    const file = join(this.dataDir, DATABASE_FILE);
+    this.statements.clear();
+    try {
+      this.db.close();
+    } catch {
+      // Already unusable: it is set aside all the same.
+    }
+    const { db, aside } = AccountStore.setAside(file, this.now);
+    this.db = db;
+    this.damageSeen = false;
+    return this.restoreAfterDamage(aside);
+  }
+
+  /** Keeps the damaged file (and its -wal and -shm files) aside and opens a new database. */
+  private static setAside(file: string, now: () => number): { db: Database; aside: string } {
     const aside = keepAside(file, new Date(now()).toISOString().replace(/[:.]/g, '-'));
-    const store = new AccountStore(openDatabase(file).db);
-    for (const item of salvaged) store.putOutboxItem(item);
-    const kept = salvaged.filter((i) => i.state !== 'sent').length;
-    return {
-      store,
-      problems: [
-        `Seller Tray's order database was damaged; it was kept as ${aside} and the order history is read again from the marketplace (nothing is announced twice). ${kept} status(es) not yet confirmed were carried over.`,
-      ],
-    };
+    return { db: openDatabase(file).db, aside };
+  }
+
+  /** Fills a new database from the journal, and the statuses still readable from the damaged file. */
+  private restoreAfterDamage(aside: string): string {
+    return lostWords('damaged', this.restoreFromJournal(readableOutbox(aside)), aside);
+  }
+
+  /**
+   * Puts back what the journal holds and the database lacks (its commits lost with the -wal file,
+   * or the whole file lost), with `salvaged` items for a journal that lacks them; answers how many
+   * statuses and announcements came back. Kept in step with the journal from then on.
+   */
+  private restoreFromJournal(salvaged: readonly OutboxItem[] = []): Restored {
+    const journal = readJournal(this.dataDir);
+    return this.atomically(() => {
+      this.journalChanged = true;
+      const restored = { statuses: 0, announcements: 0 };
+      const items = new Map(salvaged.filter((i) => i.state !== 'sent').map((i) => [i.requestId, i]));
+      for (const item of journal?.outbox ?? []) items.set(item.requestId, item);
+      for (const item of items.values()) {
+        if (this.outboxItem(item.requestId) !== undefined) continue;
+        this.putOutboxItem(item);
+        restored.statuses += 1;
+      }
+      const queue = this.sql(
+        'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
+      );
+      for (const { orderId, state } of journal?.announcements ?? []) {
+        restored.announcements += Number(
+          queue.run(orderId, state, new Date(this.now()).toISOString()).changes,
+        );
+      }
+      this.noteNewestPurchase(journal?.newestPurchaseMs ?? null);
+      return restored;
+    });
   }
 
   /**
    * Closes the database, noting that it was closed cleanly (the next open can skip the full
-   * check), unless damage was seen while it was open: the next open then checks it whole.
+   * check) when `clean`: nothing was left undone. Not after damage seen while it was open, nor
+   * after a close that gave up waiting: the next open then checks it whole.
    */
-  close(): void {
-    if (!this.damageSeen) markClosedCleanly(this.db);
+  close(clean = true): void {
+    if (clean && !this.damageSeen) markClosedCleanly(this.db);
     this.db.close();
   }
 
@@ -167,9 +240,46 @@ export class AccountStore {
     return this.damageSeen;
   }
 
-  /** Runs several changes as one: all of them or none reach the disk. */
+  /**
+   * Runs several changes as one: all of them or none reach the disk. The journal is written
+   * before the commit when they change what it holds, so it is never behind the database.
+   */
   atomically<T>(work: () => T): T {
-    return transaction(this.db, work);
+    if (this.db.isTransaction) return work();
+    return transaction(this.db, () => {
+      this.journalChanged = false;
+      const result = work();
+      if (this.journalChanged) writeJournal(this.dataDir, this.journal());
+      return result;
+    });
+  }
+
+  /** What the journal holds, as the database (this transaction's changes included) says. */
+  private journal(): Journal {
+    const outbox = this.sql(`SELECT json FROM outbox WHERE state != 'sent' ORDER BY seq`).all() as {
+      json: string;
+    }[];
+    const announcements = this.sql(
+      `SELECT order_id, state FROM announcements WHERE state != 'raised' ORDER BY queued_at`,
+    ).all() as { order_id: string; state: 'pending' | 'held' }[];
+    return {
+      version: 1,
+      outbox: outbox.map((row) => readOutboxItem(row.json)),
+      announcements: announcements.map((a) => ({ orderId: a.order_id, state: a.state })),
+      newestPurchaseMs: this.newestPurchase() ?? null,
+    };
+  }
+
+  /** The newest purchase event's time recorded (ms), if any. */
+  private newestPurchase(): number | undefined {
+    const value = Number(this.meta('newest-purchase-ms') ?? Number.NaN);
+    return Number.isFinite(value) ? value : undefined;
+  }
+
+  private noteNewestPurchase(ms: number | null): void {
+    if (ms === null || ms <= (this.newestPurchase() ?? Number.NEGATIVE_INFINITY)) return;
+    this.setMeta('newest-purchase-ms', String(ms));
+    this.journalChanged = true;
   }
 
   // --- The feed -------------------------------------------------------------------------------
@@ -199,16 +309,20 @@ export class AccountStore {
       const fresh = this.insertEvents(input.events);
       this.setAside(input.unreadable ?? [], input.now);
       let newOrders = 0;
-      if (!input.backlog) {
-        const queue = this.sql(
-          'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
-        );
-        for (const event of fresh) {
-          const orderId = orderIdOf(event);
-          if (orderId === undefined || !isNewPurchase(event)) continue;
-          newOrders += Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
-        }
+      const purchases = fresh.filter(isNewPurchase);
+      // A backlog is not news, but for purchases newer than any this laptop recorded before (a
+      // store rebuilt after damage reads the whole history again; the journal kept that time).
+      const newerThan = input.backlog ? (this.newestPurchase() ?? Number.POSITIVE_INFINITY) : undefined;
+      const queue = this.sql(
+        'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
+      );
+      for (const event of purchases) {
+        const orderId = orderIdOf(event);
+        if (orderId === undefined || (newerThan !== undefined && !(eventMs(event) > newerThan))) continue;
+        newOrders += Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
       }
+      if (newOrders > 0) this.journalChanged = true;
+      this.noteNewestPurchase(Math.max(...purchases.map(eventMs).filter(Number.isFinite)));
       const cursor = input.cursor && JSON.stringify(input.cursor);
       if (cursor && cursor !== this.meta('cursor')) this.setMeta('cursor', cursor);
       return { newEvents: fresh.length, newOrders };
@@ -232,7 +346,7 @@ export class AccountStore {
     const touched = new Set<string>();
     for (const event of events) {
       const orderId = orderIdOf(event) ?? null;
-      const ms = event.eventTime ? Date.parse(event.eventTime) : null;
+      const ms = eventMs(event);
       const json = JSON.stringify(event);
       const inserted = insert.run(
         eventKey(event),
@@ -500,6 +614,7 @@ export class AccountStore {
       const claimed: ClaimedAnnouncements = { pending: [], held: [] };
       if (paused) {
         this.db.exec(`UPDATE announcements SET state = 'held', claimed_by = NULL WHERE state = 'pending'`);
+        this.journalChanged = true;
         return claimed;
       }
       const rows = this.sql(
@@ -521,6 +636,7 @@ export class AccountStore {
       'INSERT OR IGNORE INTO announcements (order_id, state, queued_at, raised_at) VALUES (?, ?, ?, ?)',
     );
     for (const id of orderIds) insert.run(id, state, now, state === 'raised' ? now : null);
+    this.journalChanged = true;
   }
 
   markRaised(orderIds: readonly string[], now: string): void {
@@ -529,6 +645,7 @@ export class AccountStore {
         `UPDATE announcements SET state = 'raised', raised_at = ?, claimed_by = NULL WHERE order_id = ?`,
       );
       for (const id of orderIds) raised.run(now, id);
+      this.journalChanged = true;
     });
   }
 
@@ -572,6 +689,7 @@ export class AccountStore {
         $json: JSON.stringify(item),
       });
       this.refreshEffectiveStatus(item.orderId);
+      this.journalChanged = true;
     });
   }
 
@@ -582,6 +700,7 @@ export class AccountStore {
         | { order_id: string }
         | undefined;
       if (row) this.refreshEffectiveStatus(row.order_id);
+      this.journalChanged = true;
     });
   }
 
@@ -750,10 +869,28 @@ function searchText(orderId: string, order: Order | undefined, licenses: License
     .toLowerCase();
 }
 
-/** SQLite's words for a file that is not a sound database. */
+/** An event's time in ms since the epoch; NaN when it has none or it cannot be read. */
+function eventMs(event: MarketplaceEvent): number {
+  return event.eventTime ? Date.parse(event.eventTime) : Number.NaN;
+}
+
+/** What the user is told when the database lost something, and what was put back. */
+function lostWords(what: 'damaged' | 'missing' | 'lost-changes', restored: Restored, aside?: string): string {
+  const put = `${restored.statuses} status(es) not yet confirmed and ${restored.announcements} new order(s) not yet announced were carried over`;
+  switch (what) {
+    case 'damaged':
+      return `Seller Tray's order database was damaged; it was kept as ${aside} and the order history is read again from the marketplace (nothing is announced twice). ${put}.`;
+    case 'missing':
+      return `Seller Tray's order database was missing; the order history is read again from the marketplace (nothing is announced twice). ${put}.`;
+    case 'lost-changes':
+      return `Seller Tray's order database had lost its latest changes (its -wal file was damaged or removed after Seller Tray was stopped abruptly). ${put}.`;
+  }
+}
+
+/** SQLite's own errors for a file that is not a sound database: SQLITE_CORRUPT and SQLITE_NOTADB. */
 function isDamage(error: unknown): boolean {
-  const text = String((error as Error)?.message ?? error);
-  return /not a database|malformed|corrupt|disk image/i.test(text);
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
+  return code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number' && [11, 26].includes(errcode & 0xff);
 }
 
 /** The outbox items that can still be read from a damaged database, row by row. */

@@ -1,0 +1,42 @@
+// The store's journal: a small side file beside the account's database holding what no damage may
+// take, the statuses not yet confirmed, the new orders not yet announced, and the newest purchase
+// this laptop recorded. SQLite cannot read a database cut shorter than its header says, and a
+// commit that lives only in the -wal file is gone with that file; this file, written durably
+// (durable-file.ts) before each such commit, is what a rebuilt store starts from.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileDurably } from '../durable-file';
+import { OutboxItem } from '../outbox';
+
+export const JOURNAL_FILE = 'seller-tray.journal.json';
+
+const Journal = z.object({
+  version: z.literal(1),
+  /** Every outbox item not confirmed by the marketplace (pending or failed). */
+  outbox: z.array(OutboxItem),
+  /** New orders queued for announcement and not raised yet. */
+  announcements: z.array(z.object({ orderId: z.string().min(1), state: z.enum(['pending', 'held']) })),
+  /** The newest purchase event's time (ms) recorded: a rebuilt store announces purchases after it. */
+  newestPurchaseMs: z.number().nullable(),
+});
+export type Journal = z.output<typeof Journal>;
+
+export function journalFile(dataDir: string): string {
+  return join(dataDir, JOURNAL_FILE);
+}
+
+/** The journal, or undefined when there is none or it cannot be read (it is then rewritten at the next change). */
+export function readJournal(dataDir: string): Journal | undefined {
+  try {
+    const parsed = Journal.safeParse(JSON.parse(readFileSync(journalFile(dataDir), 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Synchronous and flushed: it is on disk before the database commit it describes. */
+export function writeJournal(dataDir: string, journal: Journal): void {
+  writeFileDurably(journalFile(dataDir), JSON.stringify(journal));
+}
