@@ -30,7 +30,7 @@ import {
   openReadOnly,
   transaction,
 } from './database';
-import { type Journal, journalFile, readJournal, writeJournal } from './journal';
+import { type Journal, journalFile, RAISED_KEPT, readJournal, writeJournal } from './journal';
 
 export const DATABASE_FILE = 'seller-tray.db';
 
@@ -88,10 +88,14 @@ export interface StoreOpening {
   problems: string[];
 }
 
-/** What a store put back after losing it: statuses not yet confirmed, new orders not yet announced. */
+/** What a store put back after losing it, from its journal. */
 interface Restored {
+  /** Statuses not yet confirmed. */
   statuses: number;
+  /** New orders' announcements, queued or raised. */
   announcements: number;
+  /** The journal had recorded newer purchases than the database: it lost a poll, read again. */
+  history: boolean;
 }
 
 /** An item kept aside, as the user is told of it. */
@@ -147,12 +151,14 @@ export class AccountStore {
   static open(dataDir: string, now: () => number = Date.now): StoreOpening {
     const file = join(dataDir, DATABASE_FILE);
     const missing = !existsSync(file) && existsSync(journalFile(dataDir));
+    // A -wal file without its database belongs to a file that is gone: it is not replayed into a new one.
+    if (!existsSync(file) && existsSync(`${file}-wal`)) keepAside(file, stamp(now));
     try {
       const { db, closedCleanly } = openDatabase(file);
       if (closedCleanly || isSound(db)) {
         const store = new AccountStore(db, dataDir, now);
         const restored = store.restoreFromJournal();
-        const lost = missing || restored.statuses + restored.announcements > 0;
+        const lost = missing || restored.statuses + restored.announcements > 0 || restored.history;
         const problems = lost ? [lostWords(missing ? 'missing' : 'lost-changes', restored)] : [];
         return { store, problems };
       }
@@ -185,7 +191,7 @@ export class AccountStore {
 
   /** Keeps the damaged file (and its -wal and -shm files) aside and opens a new database. */
   private static setAside(file: string, now: () => number): { db: Database; aside: string } {
-    const aside = keepAside(file, new Date(now()).toISOString().replace(/[:.]/g, '-'));
+    const aside = keepAside(file, stamp(now));
     return { db: openDatabase(file).db, aside };
   }
 
@@ -203,21 +209,31 @@ export class AccountStore {
     const journal = readJournal(this.dataDir);
     return this.atomically(() => {
       this.journalChanged = true;
-      const restored = { statuses: 0, announcements: 0 };
+      const restored: Restored = {
+        statuses: 0,
+        announcements: 0,
+        history:
+          (journal?.newestPurchaseMs ?? Number.NEGATIVE_INFINITY) >
+          (this.newestPurchase() ?? Number.NEGATIVE_INFINITY),
+      };
       const items = new Map(salvaged.filter((i) => i.state !== 'sent').map((i) => [i.requestId, i]));
       for (const item of journal?.outbox ?? []) items.set(item.requestId, item);
+      // The journal is written before each commit: an item it holds otherwise lost that commit.
       for (const item of items.values()) {
-        if (this.outboxItem(item.requestId) !== undefined) continue;
+        const stored = this.outboxItem(item.requestId);
+        if (stored?.state === item.state && stored.attempts === item.attempts) continue;
         this.putOutboxItem(item);
         restored.statuses += 1;
       }
+      const now = new Date(this.now()).toISOString();
       const queue = this.sql(
-        'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
+        `INSERT INTO announcements (order_id, state, queued_at, raised_at, opened_at)
+           VALUES ($id, $state, $now, IIF($state = 'raised', $now, NULL), IIF($state = 'raised', $now, NULL))
+           ON CONFLICT (order_id) DO UPDATE SET state = excluded.state, raised_at = excluded.raised_at,
+             claimed_by = NULL WHERE announcements.state != excluded.state`,
       );
       for (const { orderId, state } of journal?.announcements ?? []) {
-        restored.announcements += Number(
-          queue.run(orderId, state, new Date(this.now()).toISOString()).changes,
-        );
+        restored.announcements += Number(queue.run({ $id: orderId, $state: state, $now: now }).changes);
       }
       this.noteNewestPurchase(journal?.newestPurchaseMs ?? null);
       return restored;
@@ -260,8 +276,10 @@ export class AccountStore {
       json: string;
     }[];
     const announcements = this.sql(
-      `SELECT order_id, state FROM announcements WHERE state != 'raised' ORDER BY queued_at`,
-    ).all() as { order_id: string; state: 'pending' | 'held' }[];
+      `SELECT order_id, state FROM announcements WHERE state != 'raised'
+       UNION ALL SELECT * FROM (SELECT order_id, state FROM announcements WHERE state = 'raised'
+                                ORDER BY raised_at DESC LIMIT ${RAISED_KEPT})`,
+    ).all() as { order_id: string; state: Journal['announcements'][number]['state'] }[];
     return {
       version: 1,
       outbox: outbox.map((row) => readOutboxItem(row.json)),
@@ -869,6 +887,11 @@ function searchText(orderId: string, order: Order | undefined, licenses: License
     .toLowerCase();
 }
 
+/** A moment as it can stand in a file name. */
+function stamp(now: () => number): string {
+  return new Date(now()).toISOString().replace(/[:.]/g, '-');
+}
+
 /** An event's time in ms since the epoch; NaN when it has none or it cannot be read. */
 function eventMs(event: MarketplaceEvent): number {
   return event.eventTime ? Date.parse(event.eventTime) : Number.NaN;
@@ -876,14 +899,14 @@ function eventMs(event: MarketplaceEvent): number {
 
 /** What the user is told when the database lost something, and what was put back. */
 function lostWords(what: 'damaged' | 'missing' | 'lost-changes', restored: Restored, aside?: string): string {
-  const put = `${restored.statuses} status(es) not yet confirmed and ${restored.announcements} new order(s) not yet announced were carried over`;
+  const kept = `${restored.statuses} status(es) not yet confirmed and ${restored.announcements} announcement(s) of new orders were carried over from its journal, and the order history is read again from the marketplace (no order is announced twice, none is missed)`;
   switch (what) {
     case 'damaged':
-      return `Seller Tray's order database was damaged; it was kept as ${aside} and the order history is read again from the marketplace (nothing is announced twice). ${put}.`;
+      return `Seller Tray's order database was damaged and was kept aside as ${aside}. ${kept}.`;
     case 'missing':
-      return `Seller Tray's order database was missing; the order history is read again from the marketplace (nothing is announced twice). ${put}.`;
+      return `Seller Tray's order database was missing. ${kept}.`;
     case 'lost-changes':
-      return `Seller Tray's order database had lost its latest changes (its -wal file was damaged or removed after Seller Tray was stopped abruptly). ${put}.`;
+      return `Seller Tray's order database had lost its latest changes (its -wal file was damaged or removed after Seller Tray was stopped abruptly). ${kept}.`;
   }
 }
 

@@ -11,12 +11,20 @@ import { OutboxItem } from '../outbox';
 
 export const JOURNAL_FILE = 'seller-tray.journal.json';
 
+/** The latest announcements raised that the journal keeps: more than a day of any seller's orders. */
+export const RAISED_KEPT = 1_000;
+
 const Journal = z.object({
   version: z.literal(1),
   /** Every outbox item not confirmed by the marketplace (pending or failed). */
   outbox: z.array(OutboxItem),
-  /** New orders queued for announcement and not raised yet. */
-  announcements: z.array(z.object({ orderId: z.string().min(1), state: z.enum(['pending', 'held']) })),
+  /**
+   * New orders queued for announcement and not raised yet, and the latest ones raised (so a
+   * poll read again after the -wal file was lost does not announce them twice).
+   */
+  announcements: z.array(
+    z.object({ orderId: z.string().min(1), state: z.enum(['pending', 'held', 'raised']) }),
+  ),
   /** The newest purchase event's time (ms) recorded: a rebuilt store announces purchases after it. */
   newestPurchaseMs: z.number().nullable(),
 });
