@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreEvent, SellerCore } from '../main/core/seller-core';
 import { DATABASE_FILE } from '../main/core/store/account-store';
+import { openDatabase } from '../main/core/store/database';
 import { JOURNAL_FILE, readJournal } from '../main/core/store/journal';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { openChildCore } from './support/child-core';
@@ -168,4 +169,79 @@ describe.each(Object.entries(MOMENTS))('kill -9 when %s, then', (momentName, mom
     },
     30_000,
   );
+});
+
+describe('damage met while running', () => {
+  it('is set aside and the store rebuilt in the same start: told, the pending status delivered once, a purchase announced once', async () => {
+    const dataDir = await laptopDir();
+    const core = await openChildCore(sim.url, dataDir);
+    const events: CoreEvent[] = [];
+    core.on((event) => events.push(event));
+    try {
+      await core.start();
+      const orderId = JSON.parse(sim.store.listOrderJson(1001, 0, 1).items[0] ?? '{}').orderId;
+      await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
+      core.markStatus({
+        orderId,
+        statusCode: 'ProvisioningInProgress',
+        description: 'Rebuilt',
+        override: true,
+      });
+      await core.deliverOutbox();
+      await admin(sim.url, 'PATCH', 'faults', { errorRate: 0 });
+      const bought = await purchase();
+      await garbleUnderRunningCore(join(dataDir, DATABASE_FILE));
+
+      await core.checkNow();
+      await core.backlogRead();
+      await core.deliverOutbox();
+      expect(events.filter((e) => e.type === 'problem')).toEqual([
+        { type: 'problem', message: expect.stringMatching(/order database was damaged and was kept aside/) },
+      ]);
+      expect(posted('Rebuilt')).toBe(1);
+      expect(events.flatMap((e) => (e.type === 'orders-arrived' ? e.orderIds : []))).toEqual([bought]);
+      expect(core.status().connection).toBe('ok');
+      const later = await purchase();
+      await core.checkNow();
+      expect(events.flatMap((e) => (e.type === 'orders-arrived' ? e.orderIds : []))).toEqual([bought, later]);
+    } finally {
+      await core.close();
+    }
+  }, 30_000);
+});
+
+/**
+ * Garbles every page but the first of a database a core has open, then has another connection
+ * write its header: the core's connection drops its page cache and meets the damage at its next
+ * read, as it would meet a bad sector.
+ */
+async function garbleUnderRunningCore(file: string): Promise<void> {
+  const { DatabaseSync } = process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite');
+  const writer = new DatabaseSync(file);
+  writer.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  const handle = await open(file, 'r+');
+  const { size } = await handle.stat();
+  await handle.write(Buffer.alloc(size - 4096, 0xa5), 0, size - 4096, 4096);
+  await handle.close();
+  writer.exec('PRAGMA application_id = 7');
+  writer.close();
+}
+
+describe('the mark "closed cleanly"', () => {
+  it('is not trusted after kill -9 with the -wal file deleted: the next open checks the file', async () => {
+    const dataDir = await laptopDir(); // closed cleanly: the file holds the mark
+    await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
+    const child = spawnTs('test/support/mark-status-child.ts', [
+      sim.url,
+      dataDir,
+      crypto.randomUUID(),
+      'Killed',
+    ]);
+    await killWhen(child, async () => void (await waitForLine(child, /^delivery pending/)));
+    await admin(sim.url, 'PATCH', 'faults', { errorRate: 0 });
+    await rm(join(dataDir, FILES.wal));
+    const { db, closedCleanly } = openDatabase(join(dataDir, DATABASE_FILE));
+    db.close();
+    expect(closedCleanly).toBe(false);
+  }, 30_000);
 });
