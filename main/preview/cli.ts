@@ -33,10 +33,11 @@ const preview = await startPreview({
 });
 console.log(`Seller Tray preview: ${preview.url}`);
 
+// Stopped (Ctrl+C, a session ending): exits once the store is closed (the core waits, bounded,
+// for the work under way), so no commit is left only in its -wal file.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
-    service.close();
-    await preview.close();
+    await Promise.all([service.close(), preview.close()]);
     await demo.stop();
     process.exit(0);
   });
