@@ -340,7 +340,9 @@ export class AccountStore {
         newOrders += Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
       }
       if (newOrders > 0) this.journalChanged = true;
-      this.noteNewestPurchase(Math.max(...purchases.map(eventMs).filter(Number.isFinite)));
+      this.noteNewestPurchase(
+        purchases.map(eventMs).reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY),
+      );
       const cursor = input.cursor && JSON.stringify(input.cursor);
       if (cursor && cursor !== this.meta('cursor')) this.setMeta('cursor', cursor);
       return { newEvents: fresh.length, newOrders };
