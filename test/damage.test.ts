@@ -5,7 +5,7 @@
 // journal, the log file). The next start delivers the status once, announces each purchase once
 // (one made after the damage too), tells the user what was lost, and polls on.
 import { existsSync } from 'node:fs';
-import { open, readFile, rm, stat, truncate } from 'node:fs/promises';
+import { open, readdir, readFile, rm, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreEvent, SellerCore } from '../main/core/seller-core';
@@ -206,6 +206,43 @@ describe('damage met while running', () => {
       expect(events.flatMap((e) => (e.type === 'orders-arrived' ? e.orderIds : []))).toEqual([bought, later]);
     } finally {
       await core.close();
+    }
+  }, 30_000);
+
+  it('on a folder two processes share: the second to meet it takes the new file the first made', async () => {
+    const dataDir = await laptopDir();
+    const [app, watch] = await Promise.all([
+      openChildCore(sim.url, dataDir),
+      openChildCore(sim.url, dataDir),
+    ]);
+    const arrived: string[] = [];
+    const problems: string[] = [];
+    for (const core of [app, watch]) {
+      core.on((event) => {
+        if (event.type === 'orders-arrived') arrived.push(...event.orderIds);
+        if (event.type === 'problem') problems.push(event.message);
+      });
+    }
+    try {
+      await Promise.all([app.start(), watch.start()]);
+      const bought = await purchase();
+      await garbleUnderRunningCore(join(dataDir, DATABASE_FILE));
+      await app.checkNow();
+      await app.backlogRead();
+      await watch.checkNow();
+      await watch.backlogRead();
+      expect(problems).toHaveLength(2); // each process tells its own user
+      expect(arrived).toEqual([bought]);
+      expect(
+        (await readdir(dataDir)).filter((f) => /^seller-tray\.db\.damaged-[\dTZ-]+$/.test(f)),
+      ).toHaveLength(1);
+      const later = await purchase();
+      await watch.checkNow();
+      await app.checkNow();
+      expect(arrived).toEqual([bought, later]);
+      expect([app.status().connection, watch.status().connection]).toEqual(['ok', 'ok']);
+    } finally {
+      await Promise.all([app.close(), watch.close()]);
     }
   }, 30_000);
 });

@@ -2,7 +2,7 @@
 // outbox, the announcement queue, reminders and the feed cursor, in one SQLite database. The
 // network only feeds it; every view reads it. What changes together commits together.
 
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
 import type { InboxSort } from '../../../preload/inbox-sort';
@@ -128,11 +128,20 @@ export class AccountStore {
   /** The transaction running changed what the journal holds: it is rewritten before the commit. */
   private journalChanged = false;
 
+  /** Which file the database is (its inode): another process on the folder may replace it. */
+  private fileId: number;
+
   private constructor(
     private db: Database,
     private readonly dataDir: string,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.fileId = statSync(this.file).ino;
+  }
+
+  private get file(): string {
+    return join(this.dataDir, DATABASE_FILE);
+  }
 
   private sql(text: string): StatementSync {
     let statement = this.statements.get(text);
@@ -176,16 +185,22 @@ export class AccountStore {
    * what the journal and the damaged file still hold. Says what happened, for the user.
    */
   rebuild(): string {
-    const file = join(this.dataDir, DATABASE_FILE);
     this.statements.clear();
     try {
       this.db.close();
     } catch {
       // Already unusable: it is set aside all the same.
     }
-    const { db, aside } = AccountStore.setAside(file, this.now);
-    this.db = db;
     this.damageSeen = false;
+    // Another process on this folder (the app and `watch`) met it first and made a new file: use that.
+    if (existsSync(this.file) && statSync(this.file).ino !== this.fileId) {
+      this.db = openDatabase(this.file).db;
+      this.fileId = statSync(this.file).ino;
+      return lostWords('damaged', this.restoreFromJournal());
+    }
+    const { db, aside } = AccountStore.setAside(this.file, this.now);
+    this.db = db;
+    this.fileId = statSync(this.file).ino;
     return this.restoreAfterDamage(aside);
   }
 
@@ -904,7 +919,7 @@ function lostWords(what: 'damaged' | 'missing' | 'lost-changes', restored: Resto
   const kept = `${restored.statuses} status(es) not yet confirmed and ${restored.announcements} announcement(s) of new orders were carried over from its journal, and the order history is read again from the marketplace (no order is announced twice, none is missed)`;
   switch (what) {
     case 'damaged':
-      return `Seller Tray's order database was damaged and was kept aside as ${aside}. ${kept}.`;
+      return `Seller Tray's order database was damaged and was kept aside${aside ? ` as ${aside}` : ''}. ${kept}.`;
     case 'missing':
       return `Seller Tray's order database was missing. ${kept}.`;
     case 'lost-changes':
