@@ -153,9 +153,10 @@ export class AccountStore {
   }
 
   /**
-   * Opens the account's database in `dataDir`. A damaged one is kept aside and a new one made,
-   * carrying over every status the user marked that can still be read; the marketplace then
-   * refills the history (shown, not announced again). A database from a newer version throws.
+   * Opens the account's database in `dataDir`, putting back what its journal holds and it lost.
+   * A damaged one is kept aside and a new one made from the journal (and the statuses the damaged
+   * file still shows); the marketplace then refills the history (shown, not announced again, but
+   * for purchases newer than any recorded). A database from a newer version throws.
    */
   static open(dataDir: string, now: () => number = Date.now): StoreOpening {
     const file = join(dataDir, DATABASE_FILE);
