@@ -38,6 +38,9 @@ function sqliteModule(): typeof import('node:sqlite') {
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
+/** How long a write waits for another process's (the app and `watch` share the file). */
+const BUSY_TIMEOUT_MS = 10_000;
+
 export interface OpenedDatabase {
   db: Database;
   /** The last process to use the file closed it; false after a crash (or for a file never closed). */
@@ -54,7 +57,7 @@ export function openDatabase(file: string): OpenedDatabase {
   closeSync(openSync(file, 'a', 0o600)); // SQLite gives its -wal and -shm files the same mode
   const db = new DatabaseSync(file);
   try {
-    db.exec('PRAGMA busy_timeout = 10000');
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = FULL');
     db.exec('PRAGMA foreign_keys = ON');
@@ -108,10 +111,20 @@ export function markClosedCleanly(db: Database): void {
   if (!checkpoint(db)) db.exec(`DELETE FROM meta WHERE key = 'closed-cleanly'`);
 }
 
-/** Copies the -wal file into the main file and empties it; false when another connection kept it busy. */
+/**
+ * Copies the -wal file into the main file and empties it; false when another connection kept it
+ * busy. It does not wait for that connection (a quit never hangs on it): busy, it is left undone.
+ */
 function checkpoint(db: Database): boolean {
-  const row = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as { busy: number } | undefined;
-  return row?.busy === 0;
+  db.exec('PRAGMA busy_timeout = 0');
+  try {
+    const row = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as { busy: number } | undefined;
+    return row?.busy === 0;
+  } catch {
+    return false;
+  } finally {
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
 }
 
 function openBy(db: Database): number[] {
