@@ -160,7 +160,9 @@ export class SellerCore {
    */
   start(): Promise<void> {
     for (const message of this.startupProblems.splice(0)) this.emit({ type: 'problem', message });
-    void this.announce();
+    this.announce().catch((error: unknown) => {
+      if (!this.recoverFromDamage(error)) this.log.warn('announcing failed', failureFields(error));
+    });
     this.scheduleRelease();
     return this.poller.start();
   }
@@ -461,7 +463,8 @@ export class SellerCore {
 
   /** Raises the queued announcements, one run at a time. */
   private announce(): Promise<void> {
-    this.announcing = this.announcing.then(() => this.announceQueued());
+    // One run that failed (the store damaged under it) is told by its caller; the next runs anew.
+    this.announcing = this.announcing.catch(() => undefined).then(() => this.announceQueued());
     return this.announcing;
   }
 
