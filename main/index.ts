@@ -35,7 +35,13 @@ import type { NotificationsPort } from './shell/electron-ports';
 import { hostOf, openExternalIfAllowed } from './shell/external-links';
 import { detectInstallation, type Installation } from './shell/installation';
 import { forwardEvents, registerIpc } from './shell/ipc';
-import { afterReady, claimSingleInstance, launchArguments, trackQuitting } from './shell/lifecycle';
+import {
+  afterReady,
+  claimSingleInstance,
+  closeBeforeQuit,
+  launchArguments,
+  trackQuitting,
+} from './shell/lifecycle';
 import { applicationsDir, registerLinkHandler } from './shell/link-registration';
 import { Notifier } from './shell/notifier';
 import { applyOpenAtLogin, autostartDir, followOpenAtLogin, launchCommand } from './shell/open-at-login';
@@ -108,13 +114,12 @@ async function start(): Promise<void> {
 
   afterReady({ ...lifecycle, powerMonitor, service });
   updater.start();
-  app.on('will-quit', () => {
+  closeBeforeQuit(app, async () => {
     updater.stop();
     stopFollowingLogin();
     trayControl.stop();
     notifier.stop();
-    service.close();
-    void demo.stop();
+    await Promise.all([service.close(), demo.stop()]);
   });
 
   if (service.state().setup === 'unconfigured') window.show();

@@ -1,7 +1,7 @@
 // `npm start`: the app in development. Electron fetches its binary on first use; where it
 // cannot (no internet, as on the build machines), this says so and names the way that
-// works without it instead of failing with a download trace.
-import { spawn } from 'node:child_process';
+// works without it instead of failing with a download trace. A stop is passed on to the app.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -15,5 +15,10 @@ try {
   );
   process.exit(1);
 }
-const child = spawn(electronBinary, ['.'], { stdio: 'inherit' });
+// A stop of `npm start` (SIGTERM, Ctrl+C) reaches the app, which quits as from its menu (closing
+// its store first); this process ends when the app has. Listening before the app starts leaves
+// no moment when a stop would end this process alone (the listeners run once `child` is set).
+let child: ChildProcess | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child?.kill(signal));
+child = spawn(electronBinary, ['.'], { stdio: 'inherit' });
 child.on('exit', (code) => process.exit(code ?? 1));

@@ -639,7 +639,9 @@ describe('the local store', () => {
     a.core.start();
     await a.core.checkNow();
     expect(a.events.find((e) => e.type === 'problem')).toMatchObject({
-      message: expect.stringContaining('1 status(es) not yet confirmed were carried over'),
+      message: expect.stringContaining(
+        '1 status(es) not yet confirmed and 0 announcement(s) of new orders were carried over',
+      ),
     });
     await a.core.deliverOutbox();
     const posted = sim.store

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../main/renderer-serving';
 import { applicationMenu } from '../main/shell/app-menu';
 import { APP_URL } from '../main/shell/app-origin';
-import { installStandIn, startMainBundle } from './support/electron-stand-in';
+import { installStandIn, quitMainBundle, startMainBundle } from './support/electron-stand-in';
 import {
   ELECTRON_DEFAULT_FUSES,
   loadBuilderConfig,
@@ -172,7 +172,7 @@ describe('its main bundle, taken out of the asar', () => {
       expect(update.value.availability).toBe('unsupported');
     } finally {
       delete running.resourcesPath;
-      standIn.module.app.emit('will-quit');
+      await quitMainBundle(standIn);
     }
   });
 });

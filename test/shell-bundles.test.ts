@@ -25,10 +25,12 @@ import {
   type ElectronStandIn,
   electronStandIn,
   installStandIn,
+  quitMainBundle,
   startMainBundle,
 } from './support/electron-stand-in';
 import { REPO_ROOT } from './support/processes';
 import { until } from './support/shell-fakes';
+import { closedCleanly } from './support/store-files';
 
 let dir: string;
 /** What each built entry still imports, as the bundler reports it. */
@@ -125,8 +127,8 @@ describe('the main bundle', () => {
       process.env.XDG_CONFIG_HOME = configHome;
       standIn = await startMainBundle(mainBundle(), { lock: true, appPath: join(dir, 'app'), userData });
     });
-    afterAll(() => {
-      standIn.module.app.emit('will-quit');
+    afterAll(async () => {
+      await quitMainBundle(standIn);
       if (savedConfigHome === undefined) delete process.env.XDG_CONFIG_HOME;
       else process.env.XDG_CONFIG_HOME = savedConfigHome;
     });
@@ -294,7 +296,7 @@ describe('the main bundle', () => {
         process.argv = savedArgv;
       }
     }, 30_000);
-    afterAll(() => standIn.module.app.emit('will-quit'));
+    afterAll(() => quitMainBundle(standIn));
 
     it('at first launch: the window comes up, saying the order is not in this marketplace account', () => {
       expect(standIn.windows[0]?.visible).toBe(true);
@@ -354,7 +356,7 @@ describe('the main bundle', () => {
     );
   });
 
-  it('started at login without a link, a set-up app stays in the tray', async () => {
+  it('started at login without a link, a set-up app stays in the tray; its quit closes the store cleanly', async () => {
     const userData = join(dir, 'user-data-tray-only');
     await mkdir(userData, { recursive: true });
     await writeFile(join(userData, 'settings.json'), JSON.stringify({ demoMode: true }));
@@ -363,7 +365,8 @@ describe('the main bundle', () => {
       await until(() => standIn.trays[0]?.toolTip.includes('not set up') === false);
       expect(standIn.windows[0]?.visible).toBe(false);
     } finally {
-      standIn.module.app.emit('will-quit');
+      await quitMainBundle(standIn);
     }
+    expect(closedCleanly(join(userData, 'accounts', 'demo'))).toBe(true);
   });
 });

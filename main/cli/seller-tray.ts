@@ -192,3 +192,8 @@ function describeFailure(error: SellerApiError): string {
 }
 
 process.exitCode = await main(process.argv.slice(2));
+// A request the bounded close gave up on (watch stopped in the middle of a post) would keep the
+// process alive until the server answers: the store is closed by now, so the process ends once
+// what it printed is flushed.
+for (const stream of [process.stdout, process.stderr]) await new Promise((done) => stream.write('', done));
+process.exit();

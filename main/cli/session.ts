@@ -97,22 +97,26 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
     });
   });
   failure.catch(() => undefined); // also observed below; never an unhandled rejection
-  await Promise.race([core.start(), failure]);
-  const { problem } = core.status();
-  if (firstRun && !problem) {
-    const { total } = core.orders({ filter: 'all', search: '', offset: 0, limit: 1 });
-    process.stderr.write(
-      `seller-tray: first run on this computer: recorded ${plural(total, 'existing order')} without printing them; new orders are printed from now on.\n`,
-    );
-  }
-  if (options.once) {
-    await core.close();
-    if (problem) throw new WatchFailed();
-    return;
-  }
-  await new Promise<void>((resolve, reject) => {
-    failure.catch(reject);
+  // Ctrl+C or SIGTERM, from the first poll on: the core then closes its store before the exit.
+  const stopped = new Promise<void>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
   });
-  await core.close();
+  try {
+    await Promise.race([core.start(), failure, stopped]);
+    const { problem } = core.status();
+    if (firstRun && !problem) {
+      const { total } = core.orders({ filter: 'all', search: '', offset: 0, limit: 1 });
+      process.stderr.write(
+        `seller-tray: first run on this computer: recorded ${plural(total, 'existing order')} without printing them; new orders are printed from now on.\n`,
+      );
+    }
+    if (options.once) {
+      if (problem) throw new WatchFailed();
+      return;
+    }
+    await Promise.race([stopped, failure]);
+  } finally {
+    // Every way out of watch closes the store (waiting, bounded, for the work under way).
+    await core.close();
+  }
 }

@@ -80,8 +80,12 @@ export interface MarkRequest {
 
 export class TransitionError extends Error {}
 
-const DAMAGE_SEEN =
-  "Seller Tray's order database is damaged. Quit and start Seller Tray again: it keeps the damaged file aside and rebuilds the history from the marketplace, keeping the statuses not yet sent.";
+/**
+ * How long closing waits for the poll, fetches and deliveries under way: a quit never hangs on
+ * the network. What is cut short stays in the store (a status still pending is posted at the
+ * next start under its request id); the store is then not marked closed cleanly.
+ */
+export const CLOSE_WITHIN_MS = 4_000;
 
 /** The backlog walk stores its orders this many at a time (a transaction each). */
 const BACKLOG_BATCH = 500;
@@ -171,7 +175,9 @@ export class SellerCore {
    */
   start(): Promise<void> {
     for (const message of this.startupProblems.splice(0)) this.emit({ type: 'problem', message });
-    void this.announce();
+    this.announce().catch((error: unknown) => {
+      if (!this.recoverFromDamage(error)) this.log.warn('announcing failed', failureFields(error));
+    });
     this.scheduleRelease();
     return this.poller.start();
   }
@@ -185,17 +191,28 @@ export class SellerCore {
     this.listeners.clear();
   }
 
-  /** Stops, and closes the store once the poll, fetches and deliveries still running have ended. */
-  close(): Promise<void> {
+  /**
+   * Stops, and closes the store once the poll, fetches and deliveries still running have ended,
+   * waiting for them at most `withinMs`; the store is marked closed cleanly only when they did.
+   */
+  close(withinMs = CLOSE_WITHIN_MS): Promise<void> {
     this.closing ??= (async () => {
       this.stop();
-      await Promise.allSettled([
+      const drained = Promise.allSettled([
         this.poller.idle(),
         this.fetcher.stop(),
         this.outbox.idle(),
         this.announcing,
-      ]);
-      this.store.close();
+      ]).then(() => true);
+      // The clock's own timer, not the poller's (tests drive those by hand): a quit is real time.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), withinMs);
+      });
+      const clean = await Promise.race([drained, late]);
+      clearTimeout(timer);
+      if (!clean) this.log.warn('closed before the work under way ended', { withinMs });
+      this.store.close(clean);
     })();
     return this.closing;
   }
@@ -217,7 +234,7 @@ export class SellerCore {
       lastSuccessfulPoll: this.lastSuccessfulPoll,
       lastError: this.lastError,
       problem: this.problem,
-      waitingCount: this.store.waitingCount(),
+      waitingCount: this.withStore(() => this.store.waitingCount()),
       pendingOutbox: this.outbox.pendingCount,
       notificationsPausedUntil: pausedUntil === null ? null : new Date(pausedUntil).toISOString(),
     };
@@ -225,7 +242,7 @@ export class SellerCore {
 
   /** One page of the inbox from the store: waiting orders first, then newest first. */
   orders(query: InboxQuery): InboxPage {
-    return this.store.inboxPage(query);
+    return this.withStore(() => this.store.inboxPage(query));
   }
 
   /** The latest items the reader kept aside, and how many there are (for a diagnosis). */
@@ -298,24 +315,26 @@ export class SellerCore {
   async markStatus(mark: MarkRequest): Promise<OutboxItem> {
     const request = { ...mark, orderId: canonicalOrderId(mark.orderId) };
     if (!request.override) await this.refreshBeforeMark();
-    const from = this.store.storedOrder(request.orderId)?.status;
+    const from = this.withStore(() => this.store.storedOrder(request.orderId)?.status);
     if (!request.override && !isUsualTransition(from, request.statusCode)) {
       const history = this.store.history(request.orderId);
       throw new TransitionError(
         `${unusualMarkText(request.statusCode, from, history)}; confirm to do it anyway.`,
       );
     }
-    const item = this.outbox.enqueue(
-      {
-        orderId: request.orderId,
-        statusCode: request.statusCode,
-        description: request.description,
-        detailedDescription: request.detailedDescription,
-      },
-      this.ports.settings().undoSeconds * 1000,
+    const item = this.withStore(() =>
+      this.outbox.enqueue(
+        {
+          orderId: request.orderId,
+          statusCode: request.statusCode,
+          description: request.description,
+          detailedDescription: request.detailedDescription,
+        },
+        this.ports.settings().undoSeconds * 1000,
+      ),
     );
     this.emitStatus();
-    if (item.notBefore === undefined) void this.deliverOutbox();
+    if (item.notBefore === undefined) this.deliverInBackground();
     else this.scheduleRelease();
     return item;
   }
@@ -354,6 +373,13 @@ export class SellerCore {
     return this.outbox.all();
   }
 
+  /** Delivers without a caller waiting: a failure that is not the marketplace's is logged. */
+  private deliverInBackground(): void {
+    this.deliverOutbox().catch((error: unknown) => {
+      if (!this.recoverFromDamage(error)) this.log.warn('delivery stopped', failureFields(error));
+    });
+  }
+
   /** Delivers when the first held status's grace period ends (also for those held before a restart). */
   private scheduleRelease(): void {
     this.timers.clearTimeout(this.releaseTimer);
@@ -375,7 +401,7 @@ export class SellerCore {
 
   retryDelivery(requestId: string): OutboxItem | undefined {
     const item = this.outbox.retry(requestId);
-    if (item) void this.deliverOutbox();
+    if (item) this.deliverInBackground();
     return item;
   }
 
@@ -394,6 +420,37 @@ export class SellerCore {
    * fetch the orders they name, announce, remind, deliver. Thrown errors go to the poller's backoff.
    */
   private async poll(): Promise<void> {
+    try {
+      await this.pollOnce();
+    } catch (error) {
+      if (!this.recoverFromDamage(error)) throw error;
+      await this.pollOnce();
+    }
+  }
+
+  /**
+   * Damage met while running: the store sets the file aside and starts a new one at once,
+   * keeping what its journal holds, and the user is told. Whether `error` was such damage.
+   */
+  private recoverFromDamage(error: unknown): boolean {
+    if (!this.store.noteIfDamage(error) || this.stopped) return false;
+    this.log.warn('store damaged: rebuilt', failureFields(error));
+    this.emit({ type: 'problem', message: this.store.rebuild() });
+    this.emitStatus();
+    return true;
+  }
+
+  /** `work` on the store, once more after a rebuild when it met damage. */
+  private withStore<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      if (!this.recoverFromDamage(error)) throw error;
+      return work();
+    }
+  }
+
+  private async pollOnce(): Promise<void> {
     const started = this.now();
     const sync = await syncFeed(this.ports.client, this.store.cursor());
     const learned = this.store.recordPoll({
@@ -452,7 +509,8 @@ export class SellerCore {
 
   /** Raises the queued announcements, one run at a time. */
   private announce(): Promise<void> {
-    this.announcing = this.announcing.then(() => this.announceQueued());
+    // One run that failed (the store damaged under it) is told by its caller; the next runs anew.
+    this.announcing = this.announcing.catch(() => undefined).then(() => this.announceQueued());
     return this.announcing;
   }
 
@@ -602,11 +660,6 @@ export class SellerCore {
       this.lastError = error instanceof Error ? error.message : String(error);
       this.problem = explainFailure(error);
       this.log.warn('poll failed', { ...failureFields(error), next: state });
-    }
-    if (error !== undefined && this.store.noteIfDamage(error)) {
-      this.lastError = DAMAGE_SEEN;
-      this.problem = { message: DAMAGE_SEEN, details: this.problem?.details ?? [] };
-      this.emit({ type: 'problem', message: DAMAGE_SEEN });
     }
     const connection: Connection | undefined =
       state === 'idle'

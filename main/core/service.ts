@@ -162,16 +162,18 @@ export class SellerTrayService {
     return () => this.listeners.delete(listener);
   }
 
-  close(): void {
-    this.dropCore();
+  /** Stops the core; resolves once its store is closed (bounded: see SellerCore.close). */
+  close(): Promise<void> {
+    return this.dropCore();
   }
 
-  private dropCore(): void {
+  private dropCore(): Promise<void> {
     this.account = undefined;
     this.detachCore?.();
     this.detachCore = undefined;
-    void this.core?.close();
+    const closed = this.core?.close() ?? Promise.resolve();
     this.core = undefined;
+    return closed;
   }
 
   /** One request from this process (the shell's tray, notifier, lifecycle): typed, and checked like any other. */
@@ -405,7 +407,7 @@ export class SellerTrayService {
 
   /** (Re)builds the core for the configured account; without one, there is none. */
   private async connect(): Promise<void> {
-    this.dropCore();
+    void this.dropCore();
     if (this.settings.demoMode && this.demoSecret === undefined && this.ports.demo) {
       // The demo marketplace runs again, on a port of its own; its account carries on.
       const demo = await this.ports.demo.start();

@@ -18,6 +18,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(2);
 }
 
+// Stopped (Ctrl+C, a session ending), from the start on: it exits once the store is closed (the
+// core waits, bounded, for the work under way), so no commit is left only in its -wal file.
+const stopped = new Promise<void>((resolve) => {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
+});
+
 const dataRoot = values['data-dir'] ?? userDataDir();
 const { service, demo } = await openAppService(dataRoot);
 service.onEvent((event) => {
@@ -33,11 +39,7 @@ const preview = await startPreview({
 });
 console.log(`Seller Tray preview: ${preview.url}`);
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    service.close();
-    await preview.close();
-    await demo.stop();
-    process.exit(0);
-  });
-}
+await stopped;
+await Promise.all([service.close(), preview.close()]);
+await demo.stop();
+process.exit(0);

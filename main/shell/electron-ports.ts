@@ -139,6 +139,8 @@ export interface AppPort {
   /** macOS: a link (or file) the system asks the app to open; may come before ready. */
   on(event: 'open-url', listener: (event: { preventDefault(): void }, url: string) => void): unknown;
   on(event: 'before-quit', listener: () => void): unknown;
+  /** The last moment to hold the quit (preventDefault) while the store closes. */
+  on(event: 'will-quit', listener: (event: { preventDefault(): void }) => void): unknown;
   on(event: 'window-all-closed', listener: () => void): unknown;
 }
 

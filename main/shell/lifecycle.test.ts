@@ -1,9 +1,23 @@
 // The lifecycle with a fake app and powerMonitor: one instance (a second launch focuses the
-// window), platform bits, a poll on wake.
+// window), platform bits, a poll on wake, a quit that waits (bounded) for the store to close.
+import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FAKE_SCREEN, FakeWindow, openDemoService, type TestService } from '../../test/support/shell-fakes';
+import {
+  cancellable,
+  FAKE_SCREEN,
+  FakeWindow,
+  openDemoService,
+  type TestService,
+  until,
+} from '../../test/support/shell-fakes';
 import type { AppPort, PowerMonitorPort } from './electron-ports';
-import { afterReady, claimSingleInstance, launchArguments, trackQuitting } from './lifecycle';
+import {
+  afterReady,
+  claimSingleInstance,
+  closeBeforeQuit,
+  launchArguments,
+  trackQuitting,
+} from './lifecycle';
 import { AppWindow } from './window';
 
 class FakeApp implements AppPort {
@@ -151,5 +165,52 @@ describe('the lifecycle', () => {
     expect(quitting()).toBe(false);
     app.emit('before-quit');
     expect(quitting()).toBe(true);
+  });
+});
+
+describe('quitting', () => {
+  it('waits for the store to close before the app quits for real, and quits once', async () => {
+    const app = new FakeApp();
+    let closed!: () => void;
+    let closes = 0;
+    closeBeforeQuit(
+      app,
+      () => {
+        closes++;
+        return new Promise<void>((resolve) => {
+          closed = resolve;
+        });
+      },
+      { signals: new EventEmitter() },
+    );
+    const first = cancellable();
+    app.emit('will-quit', first);
+    app.emit('will-quit', cancellable()); // a second quit while closing waits for the same close
+    expect(first.prevented).toBe(true);
+    expect(closes).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(app.quits).toBe(0);
+    closed();
+    await until(() => app.quits === 1);
+    const last = cancellable();
+    app.emit('will-quit', last);
+    expect(last.prevented).toBe(false);
+  });
+
+  it('is let go after its bound when closing hangs', async () => {
+    const app = new FakeApp();
+    closeBeforeQuit(app, () => new Promise<void>(() => {}), { signals: new EventEmitter(), withinMs: 50 });
+    app.emit('will-quit', cancellable());
+    await until(() => app.quits === 1, 1_000);
+  });
+
+  it('quits the same way on SIGINT and SIGTERM', () => {
+    for (const signal of ['SIGINT', 'SIGTERM']) {
+      const app = new FakeApp();
+      const signals = new EventEmitter();
+      closeBeforeQuit(app, async () => {}, { signals });
+      signals.emit(signal);
+      expect(app.quits).toBe(1);
+    }
   });
 });

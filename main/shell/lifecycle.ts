@@ -1,6 +1,8 @@
 // The app's lifecycle: one instance (a second launch's arguments go to the first one), the
-// Windows notification identity, no dock icon on macOS, a poll at once on wake, and the
-// window closing for real only when the app quits.
+// Windows notification identity, no dock icon on macOS, a poll at once on wake, the window
+// closing for real only when the app quits, and a quit (or SIGINT/SIGTERM) that waits for the
+// store to close.
+import { CLOSE_WITHIN_MS } from '../core/seller-core';
 import type { SellerTrayService } from '../core/service';
 import type { AppPort, PowerMonitorPort } from './electron-ports';
 
@@ -50,6 +52,44 @@ export function trackQuitting(app: AppPort): () => boolean {
     quitting = true;
   });
   return () => quitting;
+}
+
+/** Where SIGINT and SIGTERM arrive: the process. */
+export interface SignalsPort {
+  once(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+}
+
+/** The longest a quit waits for `close`: the core's own bound, and a margin for the rest. */
+export const QUIT_WITHIN_MS = CLOSE_WITHIN_MS + 1_000;
+
+/**
+ * Quitting waits for `close` (the core's work under way to end, the store to close cleanly), at
+ * most `withinMs`: the first will-quit is held, and the app quits for real once `close` is done.
+ * SIGINT and SIGTERM (a terminal's Ctrl+C, a session ending) quit the same way.
+ */
+export function closeBeforeQuit(
+  app: AppPort,
+  close: () => Promise<void>,
+  options: { signals?: SignalsPort; withinMs?: number } = {},
+): void {
+  let closing: 'no' | 'under way' | 'done' = 'no';
+  app.on('will-quit', (event) => {
+    if (closing === 'done') return;
+    event.preventDefault();
+    if (closing === 'under way') return;
+    closing = 'under way';
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, options.withinMs ?? QUIT_WITHIN_MS);
+    });
+    void Promise.race([close().catch(() => undefined), late]).then(() => {
+      clearTimeout(timer);
+      closing = 'done';
+      app.quit();
+    });
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    (options.signals ?? process).once(signal, () => app.quit());
 }
 
 /** After ready: no dock icon on macOS; check for orders at once when the machine wakes. */

@@ -7,7 +7,15 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { MenuItemSpec } from '../../main/shell/electron-ports';
-import { FakeIpcMain, FakeNotification, FakeNotifications, FakeTray, FakeWindow, until } from './shell-fakes';
+import {
+  cancellable,
+  FakeIpcMain,
+  FakeNotification,
+  FakeNotifications,
+  FakeTray,
+  FakeWindow,
+  until,
+} from './shell-fakes';
 
 export interface StandInOptions {
   /** Whether this instance gets the single-instance lock (false: another one runs). */
@@ -176,4 +184,16 @@ export async function startMainBundle(bundle: string, options: StandInOptions): 
   await import(`${pathToFileURL(bundle).href}?instance=${instances}`);
   if (options.lock) await until(() => standIn.windows.length === 1 && standIn.trays.length === 1);
   return standIn;
+}
+
+/**
+ * Quits a started bundle as Electron does: will-quit, which the app holds while its store closes;
+ * resolves once it quits for real.
+ */
+export async function quitMainBundle(standIn: ElectronStandIn): Promise<void> {
+  const quits = () => standIn.calls.filter((c) => c[0] === 'app.quit').length;
+  const before = quits();
+  const event = cancellable();
+  standIn.module.app.emit('will-quit', event);
+  if (event.prevented) await until(() => quits() > before, 10_000);
 }

@@ -1,11 +1,12 @@
-// The store's part of the tolerant reader, on a real SQLite file: what is kept aside is kept
-// once, told once, and leaves when the item is read mended.
-import { mkdtemp, rm } from 'node:fs/promises';
+// The store on a real SQLite file: what is kept aside is kept once, told once, and leaves when the
+// item is read mended; the inbox's order; and the journal kept beside the database.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MarketplaceEvent, MonetaryAmount, Order, UnreadableItem } from '../api/wire';
 import { AccountStore, DATABASE_FILE } from './account-store';
+import { JOURNAL_FILE, RAISED_KEPT, readJournal } from './journal';
 import { MIGRATIONS } from './schema';
 
 let dir: string;
@@ -187,13 +188,6 @@ describe("an inbox row's total", () => {
 });
 
 describe('reminders', () => {
-  const purchase = (orderId: string, eventTime: string): MarketplaceEvent => ({
-    ...mended,
-    eventId: `e-${orderId}`,
-    eventTime,
-    additionalProperties: [{ name: 'orderId', value: orderId }],
-  });
-
   it('are found among the waiting orders not reminded yet, not by walking every waiting order', () => {
     poll(
       Array.from({ length: 50 }, (_, i) =>
@@ -320,5 +314,47 @@ describe('the waiting count', () => {
     expect([store.waitingCount(), counted()]).toEqual([3, 3]);
     store.deleteOutboxItem(item.requestId);
     expect([store.waitingCount(), counted()]).toEqual([4, 4]);
+  });
+});
+
+describe('the journal', () => {
+  it('keeps every announcement not raised, the latest raised ones, and the newest purchase, before the commit', () => {
+    learn([purchase('old', '2026-11-01T08:00:00Z')], true);
+    learn(
+      Array.from({ length: RAISED_KEPT + 2 }, (_, i) =>
+        purchase(`n${i}`, new Date(Date.UTC(2026, 10, 2) + i * 60_000).toISOString()),
+      ),
+      false,
+    );
+    const raised = Array.from({ length: RAISED_KEPT + 1 }, (_, i) => `n${i}`);
+    store.markRaised(raised, '2026-11-22T00:00:00Z');
+    const journal = readJournal(dir);
+    expect(journal?.announcements.filter((a) => a.state !== 'raised')).toEqual([
+      { orderId: `n${RAISED_KEPT + 1}`, state: 'pending' },
+    ]);
+    expect(journal?.announcements.filter((a) => a.state === 'raised')).toHaveLength(RAISED_KEPT);
+    expect(journal?.newestPurchaseMs).toBe(Date.UTC(2026, 10, 2) + (RAISED_KEPT + 1) * 60_000);
+  });
+
+  it('that cannot be read is ignored at the next open and written anew', async () => {
+    learn([purchase('p1', '2026-11-01T08:00:00Z')], true);
+    store.close();
+    await writeFile(join(dir, JOURNAL_FILE), '{"version": 1, "outbox": [');
+    const reopened = AccountStore.open(dir);
+    store = reopened.store;
+    expect(reopened.problems).toEqual([]);
+    expect(readJournal(dir)?.newestPurchaseMs).toBe(Date.parse('2026-11-01T08:00:00Z'));
+  });
+
+  it('makes a rebuilt store announce the purchases newer than any recorded, and only those', async () => {
+    learn([purchase('p1', '2026-11-01T08:00:00Z')], true);
+    store.close();
+    await rm(join(dir, DATABASE_FILE));
+    const reopened = AccountStore.open(dir);
+    store = reopened.store;
+    expect(reopened.problems).toEqual([expect.stringMatching(/order database was missing/)]);
+    const backlog = [purchase('p1', '2026-11-01T08:00:00Z'), purchase('p2', '2026-11-01T09:00:00Z')];
+    expect(learn(backlog, true).newOrders).toBe(1);
+    expect(store.claimAnnouncements(process.pid, () => true, false).pending).toEqual(['p2']);
   });
 });

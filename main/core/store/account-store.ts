@@ -2,6 +2,7 @@
 // outbox, the announcement queue, reminders and the feed cursor, in one SQLite database. The
 // network only feeds it; every view reads it. What changes together commits together.
 
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
 import type { InboxSort } from '../../../preload/inbox-sort';
@@ -29,6 +30,7 @@ import {
   openReadOnly,
   transaction,
 } from './database';
+import { type Journal, journalFile, RAISED_KEPT, readJournal, writeJournal } from './journal';
 
 export const DATABASE_FILE = 'seller-tray.db';
 
@@ -86,6 +88,16 @@ export interface StoreOpening {
   problems: string[];
 }
 
+/** What a store put back after losing it, from its journal. */
+interface Restored {
+  /** Statuses not yet confirmed. */
+  statuses: number;
+  /** New orders' announcements, queued or raised. */
+  announcements: number;
+  /** The journal had recorded newer purchases than the database: it lost a poll, read again. */
+  history: boolean;
+}
+
 /** An item kept aside, as the user is told of it. */
 export interface KeptAside {
   kind: ItemKind;
@@ -114,9 +126,23 @@ export class AccountStore {
   /** Prepared once, run many times: preparing costs more than most of these statements' runs. */
   private readonly statements = new Map<string, StatementSync>();
   private damageSeen = false;
+  /** The transaction running changed what the journal holds: it is rewritten before the commit. */
+  private journalChanged = false;
 
-  private constructor(private readonly db: Database) {
+  /** Which file the database is (its inode): another process on the folder may replace it. */
+  private fileId: number;
+
+  private constructor(
+    private db: Database,
+    private readonly dataDir: string,
+    private readonly now: () => number,
+  ) {
+    this.fileId = statSync(this.file).ino;
     this.deriveAllOrders();
+  }
+
+  private get file(): string {
+    return join(this.dataDir, DATABASE_FILE);
   }
 
   private sql(text: string): StatementSync {
@@ -129,38 +155,116 @@ export class AccountStore {
   }
 
   /**
-   * Opens the account's database in `dataDir`. A damaged one is kept aside and a new one made,
-   * carrying over every status the user marked that can still be read; the marketplace then
-   * refills the history (shown, not announced again). A database from a newer version throws.
+   * Opens the account's database in `dataDir`, putting back what its journal holds and it lost.
+   * A damaged one is kept aside and a new one made from the journal (and the statuses the damaged
+   * file still shows); the marketplace then refills the history (shown, not announced again, but
+   * for purchases newer than any recorded). A database from a newer version throws.
    */
   static open(dataDir: string, now: () => number = Date.now): StoreOpening {
     const file = join(dataDir, DATABASE_FILE);
+    const missing = !existsSync(file) && existsSync(journalFile(dataDir));
+    // A -wal file without its database belongs to a file that is gone: it is not replayed into a new one.
+    if (!existsSync(file) && existsSync(`${file}-wal`)) keepAside(file, stamp(now));
     try {
       const { db, closedCleanly } = openDatabase(file);
-      if (closedCleanly || isSound(db)) return { store: new AccountStore(db), problems: [] };
+      if (closedCleanly || isSound(db)) {
+        const store = new AccountStore(db, dataDir, now);
+        const restored = store.restoreFromJournal();
+        const lost = missing || restored.statuses + restored.announcements > 0 || restored.history;
+        const problems = lost ? [lostWords(missing ? 'missing' : 'lost-changes', restored)] : [];
+        return { store, problems };
+      }
       db.close();
     } catch (error) {
       if (!isDamage(error)) throw error;
     }
-    const salvaged = readableOutbox(file);
-    const aside = keepAside(file, new Date(now()).toISOString().replace(/[:.]/g, '-'));
-    const store = new AccountStore(openDatabase(file).db);
-    for (const item of salvaged) store.putOutboxItem(item);
-    const kept = salvaged.filter((i) => i.state !== 'sent').length;
-    return {
-      store,
-      problems: [
-        `Seller Tray's order database was damaged; it was kept as ${aside} and the order history is read again from the marketplace (nothing is announced twice). ${kept} status(es) not yet confirmed were carried over.`,
-      ],
-    };
+    const { db, aside } = AccountStore.setAside(file, now);
+    const store = new AccountStore(db, dataDir, now);
+    return { store, problems: [store.restoreAfterDamage(aside)] };
+  }
+
+  /**
+   * Damage met while running: the file is set aside and a new one made at once, carrying over
+   * what the journal and the damaged file still hold. Says what happened, for the user.
+   */
+  rebuild(): string {
+    this.statements.clear();
+    try {
+      this.db.close();
+    } catch {
+      // Already unusable: it is set aside all the same.
+    }
+    this.damageSeen = false;
+    // Another process on this folder (the app and `watch`) met it first and made a new file: use that.
+    if (existsSync(this.file) && statSync(this.file).ino !== this.fileId) {
+      this.db = openDatabase(this.file).db;
+      this.fileId = statSync(this.file).ino;
+      return lostWords('damaged', this.restoreFromJournal());
+    }
+    const { db, aside } = AccountStore.setAside(this.file, this.now);
+    this.db = db;
+    this.fileId = statSync(this.file).ino;
+    return this.restoreAfterDamage(aside);
+  }
+
+  /** Keeps the damaged file (and its -wal and -shm files) aside and opens a new database. */
+  private static setAside(file: string, now: () => number): { db: Database; aside: string } {
+    const aside = keepAside(file, stamp(now));
+    return { db: openDatabase(file).db, aside };
+  }
+
+  /** Fills a new database from the journal, and the statuses still readable from the damaged file. */
+  private restoreAfterDamage(aside: string): string {
+    return lostWords('damaged', this.restoreFromJournal(readableOutbox(aside)), aside);
+  }
+
+  /**
+   * Puts back what the journal holds and the database lacks (its commits lost with the -wal file,
+   * or the whole file lost), with `salvaged` items for a journal that lacks them; answers how many
+   * statuses and announcements came back. Kept in step with the journal from then on.
+   */
+  private restoreFromJournal(salvaged: readonly OutboxItem[] = []): Restored {
+    const journal = readJournal(this.dataDir);
+    return this.atomically(() => {
+      this.journalChanged = true;
+      const restored: Restored = {
+        statuses: 0,
+        announcements: 0,
+        history:
+          (journal?.newestPurchaseMs ?? Number.NEGATIVE_INFINITY) >
+          (this.newestPurchase() ?? Number.NEGATIVE_INFINITY),
+      };
+      const items = new Map(salvaged.filter((i) => i.state !== 'sent').map((i) => [i.requestId, i]));
+      for (const item of journal?.outbox ?? []) items.set(item.requestId, item);
+      // The journal is written before each commit: an item it holds otherwise lost that commit.
+      for (const item of items.values()) {
+        const stored = this.outboxItem(item.requestId);
+        if (stored?.state === item.state && stored.attempts === item.attempts) continue;
+        this.putOutboxItem(item);
+        restored.statuses += 1;
+      }
+      const now = new Date(this.now()).toISOString();
+      const queue = this.sql(
+        `INSERT INTO announcements (order_id, state, queued_at, raised_at, opened_at)
+           VALUES ($id, $state, $now, IIF($state = 'raised', $now, NULL), IIF($state = 'raised', $now, NULL))
+           ON CONFLICT (order_id) DO UPDATE SET state = excluded.state, raised_at = excluded.raised_at,
+             claimed_by = NULL WHERE announcements.state != excluded.state`,
+      );
+      for (const { orderId, state } of journal?.announcements ?? []) {
+        restored.announcements += Number(queue.run({ $id: orderId, $state: state, $now: now }).changes);
+      }
+      this.noteNewestPurchase(journal?.newestPurchaseMs ?? null);
+      return restored;
+    });
   }
 
   /**
    * Closes the database, noting that it was closed cleanly (the next open can skip the full
-   * check), unless damage was seen while it was open: the next open then checks it whole.
+   * check) when `clean`: nothing was left undone. Not after damage seen while it was open, nor
+   * after a close that gave up waiting: the next open then checks it whole.
    */
-  close(): void {
-    if (!this.damageSeen) markClosedCleanly(this.db);
+  close(clean = true): void {
+    if (clean && !this.damageSeen) markClosedCleanly(this.db);
     this.db.close();
   }
 
@@ -170,9 +274,48 @@ export class AccountStore {
     return this.damageSeen;
   }
 
-  /** Runs several changes as one: all of them or none reach the disk. */
+  /**
+   * Runs several changes as one: all of them or none reach the disk. The journal is written
+   * before the commit when they change what it holds, so it is never behind the database.
+   */
   atomically<T>(work: () => T): T {
-    return transaction(this.db, work);
+    if (this.db.isTransaction) return work();
+    return transaction(this.db, () => {
+      this.journalChanged = false;
+      const result = work();
+      if (this.journalChanged) writeJournal(this.dataDir, this.journal());
+      return result;
+    });
+  }
+
+  /** What the journal holds, as the database (this transaction's changes included) says. */
+  private journal(): Journal {
+    const outbox = this.sql(`SELECT json FROM outbox WHERE state != 'sent' ORDER BY seq`).all() as {
+      json: string;
+    }[];
+    const announcements = this.sql(
+      `SELECT order_id, state FROM announcements WHERE state != 'raised'
+       UNION ALL SELECT * FROM (SELECT order_id, state FROM announcements WHERE state = 'raised'
+                                ORDER BY raised_at DESC LIMIT ${RAISED_KEPT})`,
+    ).all() as { order_id: string; state: Journal['announcements'][number]['state'] }[];
+    return {
+      version: 1,
+      outbox: outbox.map((row) => readOutboxItem(row.json)),
+      announcements: announcements.map((a) => ({ orderId: a.order_id, state: a.state })),
+      newestPurchaseMs: this.newestPurchase() ?? null,
+    };
+  }
+
+  /** The newest purchase event's time recorded (ms), if any. */
+  private newestPurchase(): number | undefined {
+    const value = Number(this.meta('newest-purchase-ms') ?? Number.NaN);
+    return Number.isFinite(value) ? value : undefined;
+  }
+
+  private noteNewestPurchase(ms: number | null): void {
+    if (ms === null || ms <= (this.newestPurchase() ?? Number.NEGATIVE_INFINITY)) return;
+    this.setMeta('newest-purchase-ms', String(ms));
+    this.journalChanged = true;
   }
 
   // --- The feed -------------------------------------------------------------------------------
@@ -202,18 +345,29 @@ export class AccountStore {
       const { fresh, firstLearned } = this.insertEvents(input.events, input.now);
       this.setAside(input.unreadable ?? [], input.now);
       let newOrders = 0;
-      if (!input.backlog) {
-        const queue = this.sql(
-          'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
-        );
-        // A new purchase; or an order first learned here in another status (a colleague's laptop
-        // moved it on, and the marketplace rewrote its purchase event in place): new here too.
-        const arrived = new Set(fresh.filter(isNewPurchase).flatMap((event) => orderIdOf(event) ?? []));
-        for (const orderId of firstLearned) arrived.add(orderId);
-        for (const orderId of arrived) {
-          newOrders += Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
-        }
+      const purchases = fresh.filter(isNewPurchase);
+      // A backlog is not news, but for purchases newer than any this laptop recorded before (a
+      // store rebuilt after damage reads the whole history again; the journal kept that time).
+      const newerThan = input.backlog ? (this.newestPurchase() ?? Number.POSITIVE_INFINITY) : undefined;
+      const queue = this.sql(
+        'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
+      );
+      const arrived = new Set<string>();
+      for (const event of purchases) {
+        const orderId = orderIdOf(event);
+        if (orderId === undefined || (newerThan !== undefined && !(eventMs(event) > newerThan))) continue;
+        arrived.add(orderId);
       }
+      // An order first learned here in another status (a colleague's laptop moved it on, and the
+      // marketplace rewrote its purchase event in place): new here too, unless it is history.
+      if (!input.backlog) for (const orderId of firstLearned) arrived.add(orderId);
+      for (const orderId of arrived) {
+        newOrders += Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
+      }
+      if (newOrders > 0) this.journalChanged = true;
+      this.noteNewestPurchase(
+        purchases.map(eventMs).reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY),
+      );
       const cursor = input.cursor && JSON.stringify(input.cursor);
       if (cursor && cursor !== this.meta('cursor')) this.setMeta('cursor', cursor);
       return { newEvents: fresh.length, newOrders };
@@ -256,7 +410,7 @@ export class AccountStore {
     for (const event of events) {
       const key = eventKey(event);
       const orderId = orderIdOf(event) ?? null;
-      const ms = event.eventTime ? Date.parse(event.eventTime) : Number.NaN;
+      const ms = eventMs(event);
       const row = {
         $key: key,
         $orderId: orderId,
@@ -594,6 +748,7 @@ export class AccountStore {
       const claimed: ClaimedAnnouncements = { pending: [], held: [] };
       if (paused) {
         this.db.exec(`UPDATE announcements SET state = 'held', claimed_by = NULL WHERE state = 'pending'`);
+        this.journalChanged = true;
         return claimed;
       }
       const rows = this.sql(
@@ -615,6 +770,7 @@ export class AccountStore {
       'INSERT OR IGNORE INTO announcements (order_id, state, queued_at, raised_at) VALUES (?, ?, ?, ?)',
     );
     for (const id of orderIds) insert.run(id, state, now, state === 'raised' ? now : null);
+    this.journalChanged = true;
   }
 
   markRaised(orderIds: readonly string[], now: string): void {
@@ -623,6 +779,7 @@ export class AccountStore {
         `UPDATE announcements SET state = 'raised', raised_at = ?, claimed_by = NULL WHERE order_id = ?`,
       );
       for (const id of orderIds) raised.run(now, id);
+      this.journalChanged = true;
     });
   }
 
@@ -666,6 +823,7 @@ export class AccountStore {
         $json: JSON.stringify(item),
       });
       this.refreshEffectiveStatus(item.orderId);
+      this.journalChanged = true;
     });
   }
 
@@ -676,6 +834,7 @@ export class AccountStore {
         | { order_id: string }
         | undefined;
       if (row) this.refreshEffectiveStatus(row.order_id);
+      this.journalChanged = true;
     });
   }
 
@@ -865,10 +1024,33 @@ function searchText(orderId: string, order: Order | undefined, licenses: License
     .toLowerCase();
 }
 
-/** SQLite's words for a file that is not a sound database. */
+/** A moment as it can stand in a file name. */
+function stamp(now: () => number): string {
+  return new Date(now()).toISOString().replace(/[:.]/g, '-');
+}
+
+/** An event's time in ms since the epoch; NaN when it has none or it cannot be read. */
+function eventMs(event: MarketplaceEvent): number {
+  return event.eventTime ? Date.parse(event.eventTime) : Number.NaN;
+}
+
+/** What the user is told when the database lost something, and what was put back. */
+function lostWords(what: 'damaged' | 'missing' | 'lost-changes', restored: Restored, aside?: string): string {
+  const kept = `${restored.statuses} status(es) not yet confirmed and ${restored.announcements} announcement(s) of new orders were carried over from its journal, and the order history is read again from the marketplace (no order is announced twice, none is missed)`;
+  switch (what) {
+    case 'damaged':
+      return `Seller Tray's order database was damaged and was kept aside${aside ? ` as ${aside}` : ''}. ${kept}.`;
+    case 'missing':
+      return `Seller Tray's order database was missing. ${kept}.`;
+    case 'lost-changes':
+      return `Seller Tray's order database had lost its latest changes (its -wal file was damaged or removed after Seller Tray was stopped abruptly). ${kept}.`;
+  }
+}
+
+/** SQLite's own errors for a file that is not a sound database: SQLITE_CORRUPT and SQLITE_NOTADB. */
 function isDamage(error: unknown): boolean {
-  const text = String((error as Error)?.message ?? error);
-  return /not a database|malformed|corrupt|disk image/i.test(text);
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
+  return code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number' && [11, 26].includes(errcode & 0xff);
 }
 
 /** The outbox items that can still be read from a damaged database, row by row. */

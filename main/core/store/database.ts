@@ -38,6 +38,9 @@ function sqliteModule(): typeof import('node:sqlite') {
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
+/** How long a write waits for another process's (the app and `watch` share the file). */
+const BUSY_TIMEOUT_MS = 10_000;
+
 export interface OpenedDatabase {
   db: Database;
   /** The last process to use the file closed it; false after a crash (or for a file never closed). */
@@ -54,7 +57,7 @@ export function openDatabase(file: string): OpenedDatabase {
   closeSync(openSync(file, 'a', 0o600)); // SQLite gives its -wal and -shm files the same mode
   const db = new DatabaseSync(file);
   try {
-    db.exec('PRAGMA busy_timeout = 10000');
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.exec('PRAGMA journal_mode = WAL');
     db.exec('PRAGMA synchronous = FULL');
     db.exec('PRAGMA foreign_keys = ON');
@@ -77,24 +80,51 @@ function takeCleanCloseMark(db: Database): boolean {
     const rows = db.prepare(`PRAGMA quick_check(${table})`).all() as { quick_check: string }[];
     if (rows[0]?.quick_check !== 'ok') return false;
   }
-  return transaction(db, () => {
+  const { clean, marked } = transaction(db, () => {
     const users = openBy(db);
     const crashed = users.some((pid) => pid !== process.pid && !isProcessAlive(pid));
     const marked = db.prepare(`DELETE FROM meta WHERE key = 'closed-cleanly'`).run().changes > 0;
     const running = users.filter((pid) => pid !== process.pid && isProcessAlive(pid));
     setOpenBy(db, [...running, process.pid]);
-    return !crashed && (marked || running.length > 0 || isNew(db));
+    return { clean: !crashed && (marked || running.length > 0 || isNew(db)), marked };
   });
+  // Taking the mark must reach the main file: were it only in the -wal file, losing that file
+  // after a crash would bring back a stale "closed cleanly" and skip the check. Nobody else has
+  // the file open when the mark was there, so the checkpoint waits for no one.
+  if (marked) checkpoint(db);
+  return clean;
 }
 
-/** Notes that this process closed the file; the last one to close marks it closed cleanly. */
+/**
+ * Notes that this process closed the file. The last one to close marks it closed cleanly, but
+ * only once everything is in the main file (the -wal file checkpointed and emptied): the mark
+ * then means no commit depends on the -wal file.
+ */
 export function markClosedCleanly(db: Database): void {
-  transaction(db, () => {
+  const last = transaction(db, () => {
     const others = openBy(db).filter((pid) => pid !== process.pid);
     setOpenBy(db, others);
-    if (others.length === 0)
-      db.exec(`INSERT OR IGNORE INTO meta (key, value) VALUES ('closed-cleanly', '1')`);
+    return others.length === 0;
   });
+  if (!last || !checkpoint(db)) return;
+  db.exec(`INSERT OR IGNORE INTO meta (key, value) VALUES ('closed-cleanly', '1')`);
+  if (!checkpoint(db)) db.exec(`DELETE FROM meta WHERE key = 'closed-cleanly'`);
+}
+
+/**
+ * Copies the -wal file into the main file and empties it; false when another connection kept it
+ * busy. It does not wait for that connection (a quit never hangs on it): busy, it is left undone.
+ */
+function checkpoint(db: Database): boolean {
+  db.exec('PRAGMA busy_timeout = 0');
+  try {
+    const row = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as { busy: number } | undefined;
+    return row?.busy === 0;
+  } catch {
+    return false;
+  } finally {
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
 }
 
 function openBy(db: Database): number[] {
