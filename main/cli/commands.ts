@@ -1,5 +1,6 @@
 // The CLI's commands: each turns its arguments into client calls and returns what to print.
 
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
   compareEventTime,
@@ -19,7 +20,7 @@ import {
 } from '../core/api/wire';
 import { FAILURE_NEEDS_REASON, requests } from '../core/bridge-requests';
 import { signedMark } from '../core/mark';
-import { eventBody } from '../core/outbox';
+import { eventsFrom, postOnce } from '../core/status-post';
 import type { CredentialsCheck, Printable } from './format';
 import { newestEvents, newestOrders } from './newest';
 
@@ -211,7 +212,10 @@ async function printable(
     case 'licenses get':
       return { kind: 'license', value: await client.getLicense(argument('license id')) };
   }
-  if (noun === 'status') return { kind: 'event', value: await postStatus(client, verb, rest, options) };
+  if (noun === 'status') {
+    const { event, eventId } = await postStatus(client, verb, rest, options);
+    return { kind: 'event', value: event, eventId };
+  }
   throw new UsageError(args.length === 0 ? 'no command given' : `unknown command "${args.join(' ')}"`);
 }
 
@@ -234,8 +238,20 @@ async function postStatus(
     detailedDescription: options.detail,
   });
   if (!mark.success) throw new UsageError(markProblem(mark.error.issues));
-  // Posted as the app posts it, with who marked it in the description.
-  return client.sendEvent(eventBody(signedMark(mark.data, options.actor())));
+  // Posted as the app posts it, with who marked it in the description; an answer lost on the
+  // way is read back from the listing's end before the status is posted again.
+  const posted = await postOnce(
+    {
+      post: (body, requestId) => client.sendEvent(body, requestId),
+      recentEvents: async function* () {
+        yield* eventsFrom(client, (await client.eventPlaces()) - client.pageSize);
+      },
+    },
+    signedMark(mark.data, options.actor()),
+    randomUUID(),
+    {},
+  );
+  return posted;
 }
 
 /** The flag of each field of the app's mark, for saying what to change. */

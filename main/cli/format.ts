@@ -25,8 +25,8 @@ export type Printable =
   /** With its history (oldest first) when the events were read. */
   | { kind: 'order'; value: Order; history?: readonly MarketplaceEvent[] }
   | { kind: 'events'; value: MarketplaceEvent[] }
-  /** A posted status: the stored event, or undefined when the server confirmed without one. */
-  | { kind: 'event'; value: MarketplaceEvent | undefined }
+  /** A posted status: the stored event, or undefined when the server confirmed without one (perhaps naming its id). */
+  | { kind: 'event'; value: MarketplaceEvent | undefined; eventId?: string | undefined }
   | { kind: 'licenses'; value: License[] }
   | { kind: 'license'; value: License };
 
@@ -161,7 +161,10 @@ export function formatItems(result: Printable): string {
     case 'events':
       return result.value.map(eventRow).join('');
     case 'event':
-      return result.value ? eventRow(result.value) : 'delivered (the marketplace sent no event back)\n';
+      if (result.value) return eventRow(result.value);
+      return result.eventId === undefined
+        ? 'delivered (the marketplace sent no event back)\n'
+        : `delivered as event ${cell(result.eventId)} (the marketplace sent back only its id)\n`;
     case 'licenses':
       return result.value.map(licenseRow).join('');
     case 'license':

@@ -32,6 +32,7 @@ import { OrderFetcher } from './order-fetcher';
 import { Outbox, type OutboxItem } from './outbox';
 import { Poller, type PollerState, type Timers } from './poller';
 import { isProcessAlive } from './process-alive';
+import { eventsFrom } from './status-post';
 import { AccountStore, type InboxPage, type InboxQuery, type KeptAside } from './store/account-store';
 import { importLegacyFiles } from './store/legacy-import';
 
@@ -117,7 +118,15 @@ export class SellerCore {
     this.timers = ports.timers ?? { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
     this.outbox = new Outbox({
       store,
-      post: (body, requestId) => ports.client.sendEvent(body, requestId),
+      posting: {
+        post: (body, requestId) => ports.client.sendEvent(body, requestId),
+        // What the store has of the order (a poll may have read the post), then the listing's
+        // end from a page before the cursor (the listing may have lost old events meanwhile).
+        recentEvents: async function* (orderId) {
+          yield store.history(orderId);
+          yield* eventsFrom(ports.client, (store.cursor()?.offset ?? 0) - ports.client.pageSize);
+        },
+      },
       now: this.now,
       log: this.log,
     });

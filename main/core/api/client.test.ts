@@ -306,13 +306,26 @@ describe('posting a status', () => {
     return (await client.listOrders({ limit: 1 })).items[0]?.orderId ?? '';
   }
 
-  it('stores exactly one event when the answer is lost and the post retried', async () => {
+  it('does not repeat a post whose answer was lost: it says the post may have been carried out', async () => {
     const { client, sent } = makeClient();
     const orderId = await someOrderId(client);
     const before = sim.store.summary()[0]?.events ?? 0;
     await faults({ script: [{ operation: 'sendEvent', action: 'dropAfterHandling' }] });
-    const event = await client.sendEvent(statusFor(orderId));
-    expect(event?.statusCode).toBe('ProvisioningInProgress');
+    const error = await failure(client.sendEvent(statusFor(orderId)));
+    expect(error).toMatchObject({ kind: 'network', mayHaveBeenCarriedOut: true });
+    expect(sim.store.summary()[0]?.events).toBe(before + 1);
+    expect(sent.filter((s) => s.method === 'POST' && s.url.includes('marketplaceEvents'))).toHaveLength(1);
+  });
+
+  it('repeats a post turned away unhandled (429), under its one request id', async () => {
+    const { client, sent } = makeClient();
+    const orderId = await someOrderId(client);
+    const before = sim.store.summary()[0]?.events ?? 0;
+    await faults({
+      script: [{ operation: 'sendEvent', action: 'status', status: 429, retryAfterSeconds: 1 }],
+    });
+    const posted = await client.sendEvent(statusFor(orderId));
+    expect(posted.event?.statusCode).toBe('ProvisioningInProgress');
     expect(sim.store.summary()[0]?.events).toBe(before + 1);
     const posts = sent.filter((s) => s.method === 'POST' && s.url.includes('marketplaceEvents'));
     expect(posts).toHaveLength(2);
