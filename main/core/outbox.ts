@@ -198,8 +198,12 @@ export class Outbox {
       item.attempts += 1;
       let failure: unknown;
       let readBack = false;
+      // On disk before the post: a crash while it is on its way leaves the item to be read back.
+      const tries = { mayBePosted: item.mayBePosted };
+      item.mayBePosted = true;
+      this.ports.store.putOutboxItem(item);
       try {
-        const delivered = await postOnce(this.ports.posting, item, item.requestId, item);
+        const delivered = await postOnce(this.ports.posting, item, item.requestId, tries);
         item.state = 'sent';
         item.eventId = delivered.eventId;
         item.problem = undefined;
@@ -210,6 +214,7 @@ export class Outbox {
         failure = error;
         const apiError = error instanceof SellerApiError ? error : undefined;
         item.problem = explainFailure(error);
+        item.mayBePosted = tries.mayBePosted || undefined;
         if (apiError && !apiError.transient && !apiError.credentialsRejected) {
           item.state = 'failed';
           report.failed.push(item);

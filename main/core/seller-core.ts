@@ -14,11 +14,12 @@ import type {
 import { isUsualTransition, type MarkableStatus } from '../../preload/order-status';
 import { statusLabel } from '../../preload/status-words';
 import type { SellerApiClient } from './api/client';
+import { SellerApiError } from './api/errors';
 import { PAGE } from './api/routes';
-import type { Order } from './api/wire';
+import type { MarketplaceEvent, Order, UnreadableItem } from './api/wire';
 import { syncFeed } from './event-feed';
 import { explainFailure, failureKind } from './failure-words';
-import { describeAside } from './kept-aside';
+import { anotherSellers, describeAside } from './kept-aside';
 import { failureFields, type Log, silentLog } from './log';
 import {
   briefOf,
@@ -359,9 +360,10 @@ export class SellerCore {
   private async poll(): Promise<void> {
     const started = this.now();
     const sync = await syncFeed(this.ports.client, this.store.cursor());
+    const { events, foreign } = await this.ownEvents(sync.events);
     const learned = this.store.recordPoll({
-      events: sync.events,
-      unreadable: sync.unreadable,
+      events,
+      unreadable: [...sync.unreadable, ...foreign],
       cursor: sync.cursor,
       backlog: sync.backlog,
       paused: this.pausedUntil() !== null,
@@ -389,6 +391,32 @@ export class SellerCore {
       newListing: sync.newListingProblem === undefined ? 'ok' : 'failed',
       ms: this.now() - started,
     });
+  }
+
+  /**
+   * The events of this account, and those another seller's `sellerId` names (the token says
+   * which seller this account is): kept aside, never announced.
+   */
+  private async ownEvents(
+    events: readonly MarketplaceEvent[],
+  ): Promise<{ events: MarketplaceEvent[]; foreign: UnreadableItem[] }> {
+    const own = sellerOf((await this.ports.client.authenticate()).sellerId);
+    const foreign = (event: MarketplaceEvent) => {
+      const seller = sellerOf(event.sellerId);
+      return own !== undefined && seller !== undefined && seller !== own;
+    };
+    return {
+      events: events.filter((event) => !foreign(event)),
+      foreign: events
+        .filter(foreign)
+        .map((event) =>
+          anotherSellers(
+            event,
+            'sellerId',
+            `seller ${sellerOf(event.sellerId)}, while this account is seller ${own}`,
+          ),
+        ),
+    };
   }
 
   /** Items kept aside since the user was last told: one message, what was wrong in its details. */
@@ -425,13 +453,18 @@ export class SellerCore {
    */
   private async announceQueued(): Promise<void> {
     const paused = this.pausedUntil() !== null;
-    const { pending, held } = this.store.claimAnnouncements(
+    let { pending, held } = this.store.claimAnnouncements(
       process.pid,
       this.ports.isProcessAlive ?? isProcessAlive,
       paused,
     );
     if (pending.length + held.length === 0) return;
     await this.fetcher.settled([...pending, ...held], ANNOUNCE_WAIT_MS);
+    // An order found meanwhile to be another seller's has left the store: it is not announced.
+    const stillHeld = (orderIds: string[]) =>
+      orderIds.filter((id) => this.store.storedOrder(id) !== undefined);
+    pending = stillHeld(pending);
+    held = stillHeld(held);
     const notify = this.ports.settings().notificationsEnabled;
     this.logAnnouncements('new-order', pending, notify);
     this.logAnnouncements('held-while-paused', held, notify);
@@ -512,7 +545,19 @@ export class SellerCore {
       });
       this.updated.add(orderId);
     } catch (error) {
-      this.store.markFetchFailed(orderId, error instanceof Error ? error.message : String(error));
+      if (error instanceof SellerApiError && error.operation === 'getOrder' && error.status === 404) {
+        // Another seller's order: the marketplace answers 404 rather than reveal it (design notes §2).
+        this.store.setOrderAside(
+          orderId,
+          (event) =>
+            anotherSellers(event, 'orderId', `its order ${orderId} is not found for this account (HTTP 404)`),
+          this.isoNow(),
+        );
+        this.tellAside();
+        this.emit({ type: 'orders-updated', orderIds: [orderId] });
+      } else {
+        this.store.markFetchFailed(orderId, error instanceof Error ? error.message : String(error));
+      }
       throw error;
     }
   }
@@ -577,6 +622,14 @@ export class SellerCore {
   private emit(event: CoreEvent): void {
     for (const listener of this.listeners) listener(event);
   }
+}
+
+/** A seller id as digits, from a number or a text of digits; anything else names no seller. */
+function sellerOf(value: unknown): string | undefined {
+  const text = typeof value === 'number' && Number.isInteger(value) ? String(value) : value;
+  return typeof text === 'string' && /^\s*\d+\s*$/.test(text)
+    ? text.trim().replace(/^0+(?=\d)/, '')
+    : undefined;
 }
 
 function waitedFor(settings: CoreSettings): string {

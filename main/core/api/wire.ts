@@ -389,6 +389,7 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 export const ERROR_STATUS = {
   BadRequest: 400,
   Unauthorized: 401,
+  Forbidden: 403,
   NotFound: 404,
   MethodNotAllowed: 405,
   Conflict: 409,
