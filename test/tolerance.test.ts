@@ -613,6 +613,18 @@ describe('seller-tray doctor', () => {
     expect(run.stdout).toContain('no body: read as an empty page');
   });
 
+  it("measures the token's real lifetime when a gateway lets it lapse before its exp", async () => {
+    await quirks('gateway-403');
+    await admin(sim.url, 'PATCH', 'faults', { latencyMs: 250 }); // the run outlasts the gateway's second
+    const run = await cli(['doctor']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^createToken +tolerated/m);
+    expect(run.stdout).toMatch(
+      /a token was refused \d+(\.\d)? s after it came, though it says it lasts 30 min: Seller Tray renews a refused token once and repeats the call/,
+    );
+    expect(run.stdout).not.toMatch(/^\w+ +failed/m);
+  });
+
   it('says all is as the spec describes when it is', async () => {
     const run = await cli(['doctor']);
     expect(run.code).toBe(0);
