@@ -472,6 +472,58 @@ describe('seller-tray status', () => {
     });
   });
 
+  it.each([
+    ['the marketplace stored the post but its answer was lost', 'dropAfterHandling', 1],
+    ['the connection dropped before the marketplace had the post', 'drop', 1],
+  ] as const)(
+    'posts once on a marketplace that does not deduplicate request ids, when %s',
+    async (_, action, expected) => {
+      const orderId = firstOrderId();
+      const before = eventsOf(sim, orderId).length;
+      await admin(sim.url, 'PATCH', 'faults', {
+        quirks: ['non-idempotent-posts'],
+        script: [{ operation: 'sendEvent', action }],
+      });
+      const run = await cli(
+        ['status', orderId, 'InProgress', '--json'],
+        await laptopWith({ actorName: 'Anna' }),
+      );
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const marked = eventsOf(sim, orderId).slice(before);
+      expect(marked).toHaveLength(expected);
+      // What it printed is the event the marketplace holds, read back when the answer was lost.
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        eventId: marked[0]?.eventId,
+        statusCode: 'ProvisioningInProgress',
+      });
+    },
+  );
+
+  it('keeps working when a gateway lets its token lapse between calls (403), and keeps its words when it refuses', async () => {
+    const orderId = firstOrderId();
+    // Pages of 10, a quarter second each: the walk outlasts the gateway's second.
+    const laptop = await laptopWith({ actorName: 'Anna', api: { pageSize: 10 } });
+    await admin(sim.url, 'PATCH', 'faults', { quirks: ['gateway-403'], latencyMs: 250 });
+    const tokens = sim.requestCounts.createToken;
+    const run = await cli(['events', 'all', '--all', '--json'], laptop);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toHaveLength(sim.store.listEvents(1001, 0, 100_000).items.length);
+    expect(sim.requestCounts.createToken).toBeGreaterThan(tokens + 1); // renewed on the way
+    await admin(sim.url, 'PATCH', 'faults', {
+      latencyMs: 0,
+      quirks: [],
+      script: [{ operation: 'sendEvent', action: 'status', status: 403, times: 2 }],
+    });
+    const refused = await cli(['status', orderId, 'InProgress'], laptop);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'The marketplace does not allow this API client to post order statuses, also with a fresh sign-in (it said: “this client is not allowed to call this operation”).',
+    );
+    expect(refused.stderr).toContain('sendEvent: HTTP 403 Forbidden: Forbidden (this client is not allowed');
+  });
+
   it("names this computer's account when no name was saved, as the app does", async () => {
     const orderId = firstOrderId();
     const run = await cli(['status', orderId, 'InProgress'], await laptopWith({}));

@@ -7,6 +7,7 @@ import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
 import { APP_VERSION } from '../core/app-identity';
 import { diagnose, formatDiagnosis } from '../core/diagnosis';
+import { explainFailure } from '../core/failure-words';
 import { lineLog, silentLog } from '../core/log';
 import { KeychainUnavailableError } from '../core/secrets';
 import { clientOptions, cliStores, markedBy, resolveAccount } from './account';
@@ -165,6 +166,8 @@ function describeFailure(error: SellerApiError): string {
   const lines = [escapedControls(error.message)];
   if (error.credentialsRejected)
     lines.push('the client id or secret was rejected: check them in the Seller Console');
+  // Refused again with a fresh token: a permission this client lacks, said as the app says it.
+  if (error.permissionRefused) lines.push(escapedControls(explainFailure(error).message));
   return lines.join('\n');
 }
 
