@@ -62,6 +62,22 @@ async function poll(laptop: Laptop): Promise<void> {
 /** New orders the core announced (notified one by one, or in a summary when many came at once). */
 const announced = (laptop: Laptop) =>
   laptop.events.flatMap((e) => (e.type === 'orders-arrived' ? e.orderIds : []));
+/** Polling goes on: a purchase made now is announced by the next polls, the connection ok. */
+async function announcesTheNextPurchase(laptop: Laptop): Promise<void> {
+  const before = announced(laptop).length;
+  const bought = await purchase();
+  await poll(laptop);
+  expect(announced(laptop).slice(before)).toEqual([bought]);
+  expect(laptop.core.status().connection).toBe('ok');
+}
+
+/** Marks an order In progress and waits for the delivery the mark starts: the item as it then stands. */
+async function markInProgress(laptop: Laptop, orderId: string, description: string) {
+  const marked = laptop.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description });
+  await laptop.core.deliverOutbox(); // the delivery the mark started
+  return (await laptop.core.deliverOutbox()).find((i) => i.requestId === marked.requestId);
+}
+
 const problems = (laptop: Laptop) =>
   laptop.events.filter((e): e is Extract<CoreEvent, { type: 'problem' }> => e.type === 'problem');
 const allEvents = () => sim.store.listEvents(SELLER, 0, 1_000_000).items;
@@ -154,10 +170,7 @@ describe('3. the "new" listing is only an accelerator', () => {
     await admin(sim.url, 'PATCH', 'faults', {
       script: [{ operation: 'listNewEvents', action: 'status', status: 500, times: 100 }],
     });
-    const bought = await purchase();
-    await poll(laptop);
-    expect(announced(laptop)).toEqual([bought]);
-    expect(laptop.core.status().connection).toBe('ok');
+    await announcesTheNextPurchase(laptop);
   });
 });
 
@@ -349,10 +362,7 @@ describe('a gateway that lets tokens lapse early and answers 403', () => {
       /^The marketplace does not allow this API client to read events, also with a fresh sign-in \(it said: “this client is not allowed to call this operation”\)\./,
     );
     expect(a.core.status().problem?.details).toContain('HTTP status: 403 Forbidden');
-    const bought = await purchase();
-    await poll(a);
-    expect(announced(a)).toEqual([bought]);
-    expect(a.core.status().connection).toBe('ok');
+    await announcesTheNextPurchase(a);
   });
 });
 
@@ -410,10 +420,7 @@ describe('a Retry-After of any kind', () => {
       expect(ms).toBeLessThanOrEqual(15 * 60_000 * 1.2);
     }
     await admin(sim.url, 'PATCH', 'faults', { script: [] });
-    const bought = await purchase();
-    await poll(a);
-    expect(announced(a)).toEqual([bought]);
-    expect(a.core.status().connection).toBe('ok');
+    await announcesTheNextPurchase(a);
   });
 });
 
@@ -424,14 +431,7 @@ describe('a status post answered with only its event id', () => {
     const b = await startedLaptop();
     const orderId = await purchase();
     await poll(a);
-    const marked = a.core.markStatus({
-      orderId,
-      statusCode: 'ProvisioningInProgress',
-      description: 'Partial',
-    });
-    await a.core.deliverOutbox();
-    const outbox = await a.core.deliverOutbox();
-    const item = outbox.find((i) => i.requestId === marked.requestId);
+    const item = await markInProgress(a, orderId, 'Partial');
     const posted = allEvents().filter((e) => e.description === 'Partial');
     expect(posted).toHaveLength(1);
     expect(item).toMatchObject({ state: 'sent', eventId: posted[0]?.eventId });
@@ -468,15 +468,9 @@ describe('a marketplace that does not deduplicate X-Request-ID', () => {
       const orderId = await purchase();
       await poll(a);
       await admin(sim.url, 'PATCH', 'faults', { script: [{ operation: 'sendEvent', action }] });
-      const marked = a.core.markStatus({
-        orderId,
-        statusCode: 'ProvisioningInProgress',
-        description: 'Provisioning started by Anna Virtanen.',
-      });
-      await a.core.deliverOutbox();
-      const outbox = await a.core.deliverOutbox();
+      const item = await markInProgress(a, orderId, 'Provisioning started by Anna Virtanen.');
       expect(marksOf(orderId)).toHaveLength(1);
-      expect(outbox.find((i) => i.requestId === marked.requestId)).toMatchObject({
+      expect(item).toMatchObject({
         state: 'sent',
         eventId: marksOf(orderId)[0]?.eventId,
       });
@@ -544,10 +538,7 @@ describe("another seller's purchases in this account's listing", () => {
       expect(laptop.core.keptAside(10).total).toBeGreaterThanOrEqual(2);
       expect(laptop.core.status().connection).toBe('ok');
     }
-    // Polling goes on: the next purchase is announced as usual.
-    const next = await purchase();
-    await poll(a);
-    expect(announced(a)).toEqual([own, next]);
+    await announcesTheNextPurchase(a);
   });
 });
 
