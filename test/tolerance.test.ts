@@ -419,6 +419,7 @@ describe('a Retry-After of any kind', () => {
       expect(ms).toBeGreaterThanOrEqual(1_000);
       expect(ms).toBeLessThanOrEqual(15 * 60_000 * 1.2);
     }
+    expect(pollDelays).toContain(15 * 60_000); // "99999999999" and a century ahead, at the ceiling
     await admin(sim.url, 'PATCH', 'faults', { script: [] });
     await announcesTheNextPurchase(a);
   });

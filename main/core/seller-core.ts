@@ -545,8 +545,14 @@ export class SellerCore {
       });
       this.updated.add(orderId);
     } catch (error) {
-      if (error instanceof SellerApiError && error.operation === 'getOrder' && error.status === 404) {
-        // Another seller's order: the marketplace answers 404 rather than reveal it (design notes §2).
+      if (
+        error instanceof SellerApiError &&
+        error.operation === 'getOrder' &&
+        error.status === 404 &&
+        this.store.storedOrder(orderId)?.document === undefined
+      ) {
+        // Never readable here: another seller's order, which the marketplace answers 404 rather
+        // than reveal (design notes §2). One read before stays, its failed refresh shown beside it.
         this.store.setOrderAside(
           orderId,
           (event) =>

@@ -61,6 +61,37 @@ describe('access tokens', () => {
     expect(await tokens.get()).toBe(second);
   });
 
+  it('renew before the age at which the server refused one, when that is a minute or more', async () => {
+    let laptop = 0;
+    let n = 0;
+    const tokens = new AccessTokens(
+      async () => {
+        n += 1;
+        return jwt(laptop / 1000, 1800);
+      },
+      () => laptop,
+    );
+    const first = await tokens.get();
+    laptop += 5 * 60_000; // the gateway refused it at five minutes; a fresh one was accepted
+    tokens.lapsed(tokens.invalidate(first) ?? 0);
+    expect(tokens.lifetime()).toEqual({ statedMs: 1_800_000, refusedAfterMs: 300_000 });
+    const second = await tokens.get();
+    laptop += 4 * 60_000;
+    expect(await tokens.get()).toBe(second);
+    laptop += 31_000; // past a tenth before five minutes
+    expect(await tokens.get()).not.toBe(second);
+    expect(n).toBe(3);
+
+    // A refusal seconds after issue is renewed as it comes, not planned for.
+    const fast = new AccessTokens(
+      async () => jwt(0, 1800),
+      () => 0,
+    );
+    fast.lapsed(2_000);
+    const held = await fast.get();
+    expect(await fast.get()).toBe(held);
+  });
+
   it('let a failed request fail its callers, and try again on the next call', async () => {
     let n = 0;
     const tokens = new AccessTokens(

@@ -8,6 +8,11 @@ import { decodeJwt } from 'jose';
 const RENEW_MARGIN_MS = 60_000;
 /** A token that says nothing of its lifetime is assumed to live this long. */
 const ASSUMED_LIFETIME_MS = 5 * 60_000;
+/**
+ * A refusal age below this is not planned for (renewing that often would double the calls, and
+ * one early refusal may be a revocation): such refusals are renewed as they come.
+ */
+const MIN_PLANNED_LIFETIME_MS = 60_000;
 
 interface Held {
   token: string;
@@ -27,6 +32,8 @@ export class AccessTokens {
   private pending: Promise<string> | undefined;
   /** The youngest age at which a token was refused and a fresh one then accepted. */
   private refusedAfterMs: number | undefined;
+  /** What the latest token said of its lifetime. */
+  private statedMs: number | undefined;
 
   constructor(
     private readonly fetchToken: () => Promise<string>,
@@ -38,7 +45,8 @@ export class AccessTokens {
     if (this.held && this.clock() < this.renewAt(this.held)) return this.held.token;
     this.pending ??= this.fetchToken()
       .then((token) => {
-        this.held = { token, receivedAtMs: this.clock(), statedMs: statedLifetimeMs(token) };
+        this.statedMs = statedLifetimeMs(token);
+        this.held = { token, receivedAtMs: this.clock(), statedMs: this.statedMs };
         return token;
       })
       .finally(() => {
@@ -64,13 +72,14 @@ export class AccessTokens {
   }
 
   lifetime(): TokenLifetime {
-    return { statedMs: this.held?.statedMs, refusedAfterMs: this.refusedAfterMs };
+    return { statedMs: this.statedMs, refusedAfterMs: this.refusedAfterMs };
   }
 
   private renewAt(held: Held): number {
+    const refused = this.refusedAfterMs ?? Number.POSITIVE_INFINITY;
     const lifetime = Math.min(
       held.statedMs ?? ASSUMED_LIFETIME_MS,
-      this.refusedAfterMs ?? Number.POSITIVE_INFINITY,
+      refused >= MIN_PLANNED_LIFETIME_MS ? refused : Number.POSITIVE_INFINITY,
     );
     return held.receivedAtMs + lifetime - Math.min(RENEW_MARGIN_MS, lifetime / 10);
   }

@@ -188,6 +188,17 @@ describe('retries', () => {
     expect(sent.filter((s) => s.url.includes('/seller/v1/orders/'))).toHaveLength(1);
   });
 
+  it('waits at least its own backoff when Retry-After says 0 or a date long past', async () => {
+    await faults({
+      quirks: ['wild-retry-after'], // 0, -5, then huge: the third ends the call
+      script: [{ operation: 'listOrders', action: 'status', status: 429, retryAfterSeconds: 1, times: 3 }],
+    });
+    const { client, sleeps } = makeClient();
+    const error = await failure(client.listOrders());
+    expect(sleeps).toEqual([188, 375]); // the backoff, not 0
+    expect(error).toMatchObject({ status: 429, retryAfterSeconds: 15 * 60 });
+  });
+
   it('fails at once when Retry-After asks for longer than it may wait', async () => {
     await faults({
       script: [{ operation: 'listOrders', action: 'status', status: 429, retryAfterSeconds: 600 }],
