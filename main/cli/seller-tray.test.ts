@@ -821,4 +821,33 @@ describe('seller-tray login and watch', () => {
     expect(seenByB.stdout.split('\t')[0]).toBe(orderId);
     expect((await cli(['watch', '--once'], a)).stdout).toBe('');
   }, 60_000);
+
+  it("prints none of another seller's purchases that leak into the listing, and says it kept them aside", async () => {
+    const laptop = await laptopEnv();
+    await cli(['login', '--base-url', sim.url, '--client-id', 'demo-client'], laptop, 'demo-secret');
+    await cli(['watch', '--once'], laptop);
+    await admin(sim.url, 'PATCH', 'faults', { quirks: ['foreign-seller-events'] });
+    // One leaks with its sellerId, one without (its order answers 404 here); then one of ours.
+    const foreign = [
+      (await admin(sim.url, 'POST', 'purchases', { sellerId: 2002 })).json.orderId,
+      (await admin(sim.url, 'POST', 'purchases', { sellerId: 2002 })).json.orderId,
+    ];
+    const own = (await admin(sim.url, 'POST', 'purchases')).json.orderId;
+    const seen = await cli(['watch', '--once'], laptop);
+    expect(seen.code).toBe(0);
+    expect(printedIds(seen.stdout)).toEqual([own]);
+    // Each told as it is found: by its sellerId while polling, by its order's 404 when fetched.
+    expect(
+      seen.stderr.match(
+        /1 event of another seller account came with this account's and is kept aside, not announced/g,
+      ),
+    ).toHaveLength(2);
+    expect(seen.stderr).toContain(
+      'sellerId: of another seller account: seller 2002, while this account is seller 1001',
+    );
+    expect(seen.stderr).toContain(
+      `orderId: of another seller account: its order ${foreign[1]} is not found for this account`,
+    );
+    expect((await cli(['watch', '--once'], laptop)).stdout).toBe('');
+  }, 60_000);
 });
