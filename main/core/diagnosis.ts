@@ -52,9 +52,14 @@ const MAX_NOTES = 16;
 /** Items kept aside named one by one in a step; the rest are counted. */
 const MAX_ASIDE_NOTES = 3;
 
+/**
+ * `seen` is what the app's own client learned of the token's lifetime while it polled (hours
+ * of use, where a diagnosis lasts seconds): the youngest refusal of either counts.
+ */
 export async function diagnose(
   options: SellerApiClientOptions,
   now: () => number = Date.now,
+  seen?: TokenLifetime,
 ): Promise<Diagnosis> {
   const answers: RawAnswer[] = [];
   const send: Transport = options.transport ?? ((url, init) => fetch(url, init));
@@ -184,7 +189,12 @@ export async function diagnose(
   }
   // What the token's lifetime turned out to be, once every other step has used it.
   const tokenStep = steps.find((s) => s.operation === 'createToken' && s.outcome !== 'failed');
-  const lifetime = tokenNotes(client.tokenLifetime());
+  const measured = client.tokenLifetime();
+  const refusals = [measured.refusedAfterMs, seen?.refusedAfterMs].filter((ms) => ms !== undefined);
+  const lifetime = tokenNotes({
+    statedMs: measured.statedMs ?? seen?.statedMs,
+    refusedAfterMs: refusals.length > 0 ? Math.min(...refusals) : undefined,
+  });
   if (tokenStep && lifetime.length > 0) {
     tokenStep.notes.push(...lifetime);
     tokenStep.outcome = 'tolerated';

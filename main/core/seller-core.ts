@@ -13,6 +13,7 @@ import type {
 } from '../../preload/model';
 import { isUsualTransition, type MarkableStatus } from '../../preload/order-status';
 import { statusLabel } from '../../preload/status-words';
+import type { TokenLifetime } from './api/access-token';
 import type { SellerApiClient } from './api/client';
 import { SellerApiError } from './api/errors';
 import { PAGE } from './api/routes';
@@ -221,6 +222,11 @@ export class SellerCore {
   /** One page of the inbox from the store: waiting orders first, then newest first. */
   orders(query: InboxQuery): InboxPage {
     return this.store.inboxPage(query);
+  }
+
+  /** What the account's client learned of its tokens' lifetime while it polled (for a diagnosis). */
+  tokenLifetime(): TokenLifetime {
+    return this.ports.client.tokenLifetime();
   }
 
   /** The latest items the reader kept aside, and how many there are (for a diagnosis). */
