@@ -636,9 +636,13 @@ export class SellerCore {
   }
 }
 
-/** A seller id as digits, from a number or a text of digits; anything else names no seller. */
+/**
+ * A seller id as digits, from a number or a text of digits; anything else names no seller, and
+ * so does a number beyond 2^53 (JSON numbers lose digits there: a token's big `sellerId` would
+ * tell every event apart from it).
+ */
 function sellerOf(value: unknown): string | undefined {
-  const text = typeof value === 'number' && Number.isInteger(value) ? String(value) : value;
+  const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
   return typeof text === 'string' && /^\s*\d+\s*$/.test(text)
     ? text.trim().replace(/^0+(?=\d)/, '')
     : undefined;
