@@ -503,6 +503,10 @@ describe('a marketplace that does not deduplicate X-Request-ID', () => {
     await a.core.deliverOutbox();
     const [pending] = (await a.core.deliverOutbox()).filter((i) => i.orderId === orderId);
     expect(pending).toMatchObject({ state: 'pending', mayBePosted: true });
+    expect(pending?.problem?.details.slice(0, 2)).toEqual([
+      'Seller Tray was reading back whether the marketplace already has this status (an earlier answer was lost).',
+      'Operation: listEvents',
+    ]);
     await a.core.close();
     const again = await a.reopen();
     laptops.push(again);

@@ -214,6 +214,12 @@ export class Outbox {
         failure = error;
         const apiError = error instanceof SellerApiError ? error : undefined;
         item.problem = explainFailure(error);
+        if (apiError && apiError.operation !== 'sendEvent') {
+          // The read-back failed, not a post: say what it was for.
+          item.problem.details.unshift(
+            'Seller Tray was reading back whether the marketplace already has this status (an earlier answer was lost).',
+          );
+        }
         item.mayBePosted = tries.mayBePosted || undefined;
         if (apiError && !apiError.transient && !apiError.credentialsRejected) {
           item.state = 'failed';
