@@ -450,6 +450,8 @@ describe('a status post answered with only its event id', () => {
     expect(run.stdout).toMatch(
       /^delivered as event [0-9a-f-]{36} \(the marketplace sent back only its id\)$/m,
     );
+    const printed = await cliJson(['status', orderId, 'Failed', '--description', 'x', '--detail', 'y']);
+    expect(printed).toEqual({ eventId: allEvents().at(-1)?.eventId });
   });
 });
 

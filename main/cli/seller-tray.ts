@@ -105,7 +105,12 @@ async function main(argv: string[]): Promise<number> {
       json: values.json,
     });
     const value =
-      result.kind === 'ping' ? { ...result.value, credentials: result.credentials } : result.value;
+      result.kind === 'ping'
+        ? { ...result.value, credentials: result.credentials }
+        : // A post answered with only its event's id prints that much.
+          result.kind === 'event' && result.value === undefined && result.eventId !== undefined
+          ? { eventId: result.eventId }
+          : result.value;
     process.stdout.write(values.json ? terminalJson(value) : formatItems(result));
     if (unread.aside.length + unread.ofUnknownOrder.length > 0) process.stderr.write(describeUnread(unread));
     return result.kind === 'ping' && result.credentials.outcome === 'rejected' ? 1 : 0;
