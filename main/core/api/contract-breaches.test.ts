@@ -317,6 +317,30 @@ describe("errors keep the server's words", () => {
       'HTTP 404 OrderNotFound: No such order',
     ],
     [
+      "Apigee's fault",
+      'application/json',
+      { fault: { faultstring: 'Invalid ApiKey', detail: { errorcode: 'oauth.v2.InvalidApiKey' } } },
+      'HTTP 404 oauth.v2.InvalidApiKey: Invalid ApiKey',
+    ],
+    [
+      "Spring Boot's error",
+      'application/json',
+      {
+        timestamp: '2026-11-26T06:00:00Z',
+        status: 404,
+        error: 'Not Found',
+        message: 'No order 42',
+        path: '/x',
+      },
+      'HTTP 404 Not Found: No order 42',
+    ],
+    [
+      "problem details with Zalando's violations",
+      'application/problem+json',
+      { title: 'Constraint Violation', violations: [{ field: 'orderId', message: 'must be a UUID' }] },
+      'HTTP 404 Constraint Violation; orderId: must be a UUID',
+    ],
+    [
       'problem details naming invalid parameters',
       'application/problem+json',
       {

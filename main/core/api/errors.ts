@@ -162,7 +162,8 @@ const firstSaid = (...values: unknown[]): string | undefined =>
 /**
  * Reads every shape of error answer we know servers and gateways write, into one form:
  * the spec's `{errorCode, description, detailedDescription}`; a gateway's `{"message": …}`
- * (`Message` too); OAuth's `{error, error_description}`; `{error: {code, message}}`; problem
+ * (`Message` too); OAuth's `{error, error_description}`; `{error: {code, message}}`; Apigee's
+ * `{fault: {faultstring, detail: {errorcode}}}`; problem
  * details (RFC 9457: `title`, `detail`, and the fields named in `invalid-params` or `errors`);
  * ASP.NET's validation `errors` map of field names to messages; or a text or HTML page, of
  * which a short plain excerpt is kept.
@@ -173,12 +174,14 @@ export function serverWords(body: unknown): ServerWords {
     return { description: said(withoutMarkup, EXCERPT_MAX), fields: [] };
   }
   if (!isObject(body)) return { fields: [] };
-  const nested = isObject(body.error) ? body.error : {};
+  // {"error": {"code", "message"}} (Google, Azure), or Apigee's {"fault": {"faultstring", "detail": {"errorcode"}}}.
+  const nested = isObject(body.error) ? body.error : isObject(body.fault) ? body.fault : {};
   const errorCode = firstSaid(
     body.errorCode,
     body.code,
     typeof body.error === 'string' ? body.error : undefined,
     nested.code,
+    isObject(nested.detail) ? nested.detail.errorcode : undefined,
   );
   const description = firstSaid(
     body.description,
@@ -187,6 +190,7 @@ export function serverWords(body: unknown): ServerWords {
     body.Message,
     body.error_description,
     nested.message,
+    nested.faultstring,
   );
   const detailed = [body.detailedDescription, body.detail, body.error_description, nested.details]
     .map((value) => said(value))
@@ -195,13 +199,15 @@ export function serverWords(body: unknown): ServerWords {
     errorCode,
     description,
     detailedDescription: detailed,
-    fields: [...fieldProblems(body['invalid-params']), ...fieldProblems(body.errors)].slice(0, FIELDS_MAX),
+    fields: [body['invalid-params'], body.errors, body.violations]
+      .flatMap(fieldProblems)
+      .slice(0, FIELDS_MAX),
   };
 }
 
 /**
  * The fields a server named: a list of `{name|field|pointer|parameter, reason|message|detail}`
- * (problem details' `invalid-params` and `errors`), or a map of field names to a message or a
+ * (problem details' `invalid-params` and `errors`, Zalando's `violations`), or a map of field names to a message or a
  * list of messages (ASP.NET). A field named as a JSON pointer or path reads as a dotted name.
  */
 function fieldProblems(value: unknown): FieldProblem[] {
