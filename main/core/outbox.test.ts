@@ -116,6 +116,25 @@ describe('outbox', () => {
     });
   });
 
+  it('reads back again when a repeated post is answered 409 (the server knows its request id)', async () => {
+    const stored: MarketplaceEvent[] = [];
+    let posts = 0;
+    const { outbox } = outboxWith(
+      async (body) => {
+        posts += 1;
+        if (posts === 1) throw new SellerApiError({ kind: 'timeout', operation: 'sendEvent' }, 'no answer');
+        // The listing shows the first post only now; the server refuses the repeat.
+        stored.push({ ...body, eventId: 'e1' });
+        throw new SellerApiError({ kind: 'http', status: 409, operation: 'sendEvent' }, 'Conflict');
+      },
+      () => stored,
+    );
+    outbox.enqueue(mark('a'));
+    await outbox.deliver();
+    expect(posts).toBe(2);
+    expect(outbox.all()[0]).toMatchObject({ state: 'sent', eventId: 'e1' });
+  });
+
   it("keeps an order's later statuses back while an earlier one cannot be posted", async () => {
     const posted: string[] = [];
     const { outbox } = outboxWith(async (body) => {

@@ -96,7 +96,10 @@ export async function postOnce(
     try {
       return { ...(await ports.post(body, requestId)), readBack: false };
     } catch (error) {
-      tries.mayBePosted = error instanceof SellerApiError && error.mayHaveBeenCarriedOut;
+      const apiError = error instanceof SellerApiError ? error : undefined;
+      // A 409 to a post repeated with its request id: the server knows the id, so the first may be there.
+      const known = tries.mayBePosted === true && apiError?.status === 409;
+      tries.mayBePosted = apiError?.mayHaveBeenCarriedOut === true || known;
       if (!tries.mayBePosted || round >= MAX_ROUNDS) throw error;
     }
   }
