@@ -488,6 +488,30 @@ describe('a marketplace that does not deduplicate X-Request-ID', () => {
     },
   );
 
+  it('tells apart the same words marked on two laptops, both answers lost: each lands once', async () => {
+    await quirks('non-idempotent-posts');
+    const a = await startedLaptop();
+    const b = await startedLaptop();
+    const orderId = await purchase();
+    await poll(a);
+    await poll(b);
+    // A's post is stored and its answer lost; B's is lost before the marketplace has it.
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [
+        { operation: 'sendEvent', action: 'dropAfterHandling' },
+        { operation: 'sendEvent', action: 'drop' },
+      ],
+    });
+    // One person, two laptops, the same words: only each post's own request id tells them apart
+    // (by its words alone, B would take A's event for its own and never post).
+    const fromA = await markInProgress(a, orderId, 'Provisioning started by Anna Virtanen.');
+    const fromB = await markInProgress(b, orderId, 'Provisioning started by Anna Virtanen.');
+    const marks = marksOf(orderId);
+    expect(marks).toHaveLength(2);
+    expect([fromA?.eventId, fromB?.eventId].sort()).toEqual(marks.map((e) => e.eventId).sort());
+    expect([fromA?.state, fromB?.state]).toEqual(['sent', 'sent']);
+  });
+
   it('reads back before posting again after a restart, so a post whose answer was lost lands once', async () => {
     await quirks('non-idempotent-posts');
     const a = await startedLaptop();
