@@ -71,6 +71,16 @@ async function announcesTheNextPurchase(laptop: Laptop): Promise<void> {
   expect(laptop.core.status().connection).toBe('ok');
 }
 
+/** Two laptops of the seller under `quirk`, and a purchase the first has polled. */
+async function twoLaptopsAndAPurchase(quirk: Quirk): Promise<{ a: Laptop; b: Laptop; orderId: string }> {
+  await quirks(quirk);
+  const a = await startedLaptop();
+  const b = await startedLaptop();
+  const orderId = await purchase();
+  await poll(a);
+  return { a, b, orderId };
+}
+
 /** Marks an order In progress and waits for the delivery the mark starts: the item as it then stands. */
 async function markInProgress(laptop: Laptop, orderId: string, description: string) {
   const marked = laptop.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description });
@@ -427,11 +437,7 @@ describe('a Retry-After of any kind', () => {
 
 describe('a status post answered with only its event id', () => {
   it('is delivered, its event id kept, and never posted again, on two laptops', async () => {
-    await quirks('partial-post-body');
-    const a = await startedLaptop();
-    const b = await startedLaptop();
-    const orderId = await purchase();
-    await poll(a);
+    const { a, b, orderId } = await twoLaptopsAndAPurchase('partial-post-body');
     const item = await markInProgress(a, orderId, 'Partial');
     const posted = allEvents().filter((e) => e.description === 'Partial');
     expect(posted).toHaveLength(1);
@@ -465,11 +471,7 @@ describe('a marketplace that does not deduplicate X-Request-ID', () => {
   ] as const)(
     'posts a status exactly once when %s, and the other laptop shows who marked it',
     async (_, action) => {
-      await quirks('non-idempotent-posts');
-      const a = await startedLaptop();
-      const b = await startedLaptop();
-      const orderId = await purchase();
-      await poll(a);
+      const { a, b, orderId } = await twoLaptopsAndAPurchase('non-idempotent-posts');
       await admin(sim.url, 'PATCH', 'faults', { script: [{ operation: 'sendEvent', action }] });
       const item = await markInProgress(a, orderId, 'Provisioning started by Anna Virtanen.');
       expect(marksOf(orderId)).toHaveLength(1);
@@ -489,11 +491,7 @@ describe('a marketplace that does not deduplicate X-Request-ID', () => {
   );
 
   it('tells apart the same words marked on two laptops, both answers lost: each lands once', async () => {
-    await quirks('non-idempotent-posts');
-    const a = await startedLaptop();
-    const b = await startedLaptop();
-    const orderId = await purchase();
-    await poll(a);
+    const { a, b, orderId } = await twoLaptopsAndAPurchase('non-idempotent-posts');
     await poll(b);
     // A's post is stored and its answer lost; B's is lost before the marketplace has it.
     await admin(sim.url, 'PATCH', 'faults', {
