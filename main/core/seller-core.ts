@@ -467,10 +467,10 @@ export class SellerCore {
     if (pending.length + held.length === 0) return;
     await this.fetcher.settled([...pending, ...held], ANNOUNCE_WAIT_MS);
     // An order found meanwhile to be another seller's has left the store: it is not announced.
-    const stillHeld = (orderIds: string[]) =>
+    const stillStored = (orderIds: string[]) =>
       orderIds.filter((id) => this.store.storedOrder(id) !== undefined);
-    pending = stillHeld(pending);
-    held = stillHeld(held);
+    pending = stillStored(pending);
+    held = stillStored(held);
     const notify = this.ports.settings().notificationsEnabled;
     this.logAnnouncements('new-order', pending, notify);
     this.logAnnouncements('held-while-paused', held, notify);
