@@ -75,6 +75,8 @@ export interface OutboxItem {
   sentAt?: string | undefined;
   /** Held until this moment (ISO time), so it can be undone; absent: sent at once (preload/hold.ts). */
   notBefore?: string | undefined;
+  /** A post of it may have reached the marketplace unconfirmed (its answer was lost): read back before posting again. */
+  mayBePosted?: boolean | undefined;
 }
 
 /**

@@ -6,8 +6,10 @@ import type { Answer, HttpError } from './http';
 import type { Page } from './store';
 
 export interface Dialect {
-  /** Before a call is handled: throws the HttpError it is refused with, if it is. */
-  refuse(operation: Operation, query: URLSearchParams): void;
+  /** Before a call is handled (its token checked): throws the HttpError it is refused with, if it is. */
+  refuse(operation: Operation, query: URLSearchParams, token: string): void;
+  /** Whether a post repeated under its X-Request-ID is replayed (design notes §2) or stored again. */
+  deduplicatesPosts(): boolean;
   /** A page of a listing, cut from `list` (the listing as it is). */
   page<T>(
     operation: Operation,
@@ -25,6 +27,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 export const AS_SPECIFIED: Dialect = {
   refuse: () => {},
+  deduplicatesPosts: () => true,
   page: (_operation, offset, limit, list) => list(offset, limit),
   answer: (_operation, status, json) => ({ status, contentType: JSON_TYPE, body: json }),
   error: (error) => ({ status: error.status, contentType: JSON_TYPE, body: JSON.stringify(error.body()) }),

@@ -193,3 +193,72 @@ describe('error body', () => {
     expect(Object.keys(answer.json).sort()).toEqual(['description', 'detailedDescription', 'errorCode']);
   });
 });
+
+describe('quirks of gateways and marketplaces that differ in behaviour, on the wire', () => {
+  const quirks = (...names: string[]) => admin(sim.url, 'PATCH', 'faults', { quirks: names });
+  const firstOrderId = () =>
+    JSON.parse(sim.store.listOrderJson(1001, 0, 1).items[0] ?? '{}').orderId as string;
+  const status = (orderId: string) => ({
+    eventTypeCode: 'ServicePurchased',
+    statusCode: 'ProvisioningInProgress',
+    description: 'On it',
+    additionalProperties: [{ name: 'orderId', value: orderId }],
+  });
+
+  it('gateway-403: a token older than a second is refused 403 with the gateway\'s {"message"}; a fresh one passes', async () => {
+    // Issued before the gateway came (another client: a token of the same second would be the same text).
+    const old = await tokenFor(sim.url, 'demo-client-2', 'demo-secret-2');
+    await quirks('gateway-403');
+    const fresh = await tokenFor(sim.url, 'demo-client', 'demo-secret');
+    expect((await rawCall(sim.url, 'listOrders', { token: fresh, query: { limit: 1 } })).status).toBe(200);
+    const refused = await rawCall(sim.url, 'listOrders', { token: old, query: { limit: 1 } });
+    expect(refused.status).toBe(403);
+    expect(refused.json).toEqual({ message: 'User is not authorized to access this resource' });
+  });
+
+  it('non-idempotent-posts: a post repeated under its request id is stored again', async () => {
+    await quirks('non-idempotent-posts');
+    const requestId = crypto.randomUUID();
+    const orderId = firstOrderId();
+    const first = await rawCall(sim.url, 'sendEvent', { token, requestId, body: status(orderId) });
+    const again = await rawCall(sim.url, 'sendEvent', { token, requestId, body: status(orderId) });
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.json.eventId).not.toBe(first.json.eventId);
+  });
+
+  it('partial-post-body: a post is answered 201 with only its event id', async () => {
+    await quirks('partial-post-body');
+    const answer = await rawCall(sim.url, 'sendEvent', { token, body: status(firstOrderId()) });
+    expect(answer.status).toBe(201);
+    expect(Object.keys(answer.json)).toEqual(['eventId']);
+  });
+
+  it('wild-retry-after: Retry-After is 0, negative, huge, a date past, a date far ahead, then garbage', async () => {
+    await admin(sim.url, 'PATCH', 'faults', {
+      quirks: ['wild-retry-after'],
+      script: [{ operation: 'listOrders', action: 'status', status: 429, retryAfterSeconds: 1, times: 6 }],
+    });
+    const said: (string | null)[] = [];
+    for (let i = 0; i < 6; i++) {
+      said.push((await rawCall(sim.url, 'listOrders', { token })).headers.get('retry-after'));
+    }
+    expect(said.slice(0, 4)).toEqual(['0', '-5', '99999999999', 'Thu, 01 Jan 1970 00:00:00 GMT']);
+    expect(Date.parse(said[4] ?? '')).toBeGreaterThan(Date.now() + 50 * 365 * 86_400_000);
+    expect(said[5]).toBe('soon');
+  });
+
+  it("foreign-seller-events: another seller's purchases show in this seller's listings, every other one without its sellerId", async () => {
+    await quirks('foreign-seller-events');
+    const orders = [
+      (await admin(sim.url, 'POST', 'purchases', { sellerId: 2002 })).json.orderId,
+      (await admin(sim.url, 'POST', 'purchases', { sellerId: 2002 })).json.orderId,
+    ];
+    const all = await rawCall(sim.url, 'listEvents', { token, query: { offset: 0, limit: 100 } });
+    const leaked = (
+      all.json.marketplaceEvents as { sellerId?: number; additionalProperties: { value: string }[] }[]
+    ).filter((e) => orders.includes(e.additionalProperties[0]?.value ?? ''));
+    expect(leaked.map((e) => e.sellerId)).toEqual([2002, undefined]);
+    const order = await rawCall(sim.url, 'getOrder', { token, params: { orderId: orders[0] } });
+    expect(order.status).toBe(404);
+  });
+});

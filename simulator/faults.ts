@@ -16,14 +16,15 @@ export const ScriptedFault = z.strictObject({
   /** Only calls of this operation consume the step; any call does when absent. */
   operation: z.enum(OPERATIONS).optional(),
   /**
-   * status: answer with `status` and the error body instead of handling the call;
+   * status: answer with `status` and the error body instead of handling the call (403: a
+   * permission the client lacks, whatever its token);
    * drop: close the connection without answering, before handling;
    * dropAfterHandling: handle the call (a post is stored) and then close without answering;
    * malformed: handle the call and answer with a cut-off JSON body;
    * delay: answer `delayMs` later.
    */
   action: z.enum(['status', 'drop', 'dropAfterHandling', 'malformed', 'delay']),
-  status: z.union([z.literal(429), z.literal(500), z.literal(503)]).default(503),
+  status: z.union([z.literal(403), z.literal(429), z.literal(500), z.literal(503)]).default(503),
   retryAfterSeconds: z.int().min(0).max(3600).optional(),
   delayMs: z.int().min(0).max(120_000).default(0),
   times: z.int().min(1).max(10_000).default(1),
@@ -62,7 +63,7 @@ export const DEFAULT_FAULTS: FaultSettings = {
 };
 
 export type Fault =
-  | { action: 'status'; status: 429 | 500 | 503; retryAfterSeconds?: number | undefined }
+  | { action: 'status'; status: 403 | 429 | 500 | 503; retryAfterSeconds?: number | undefined }
   | { action: 'drop' | 'dropAfterHandling' | 'malformed' };
 
 export interface FaultPlan {
@@ -150,7 +151,10 @@ export function faultyCalls(faults: FaultInjector): CallWrapper {
   };
 }
 
-function statusError(status: 429 | 500 | 503, retryAfterSeconds: number | undefined): HttpError {
+function statusError(status: 403 | 429 | 500 | 503, retryAfterSeconds: number | undefined): HttpError {
+  if (status === 403) {
+    return new HttpError('Forbidden', 'Forbidden', 'this client is not allowed to call this operation');
+  }
   const retryAfter = retryAfterSeconds ?? (status === 429 ? 1 : undefined);
   const headers: Record<string, string> =
     retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) };

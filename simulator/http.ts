@@ -8,6 +8,8 @@ export interface Answer {
   contentType: string;
   /** No body at all when undefined. */
   body: string | undefined;
+  /** Headers that replace those the call would be answered with (a gateway's own). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** A failed call, answered with the error body of spec §2.15. */
@@ -86,7 +88,12 @@ export function sendError(
   sendJson(res, error.status, JSON.stringify(error.body()), { ...headers, ...error.headers });
 }
 
-export function send(res: ServerResponse, answer: Answer, headers: Readonly<Record<string, string>>): void {
+export function send(
+  res: ServerResponse,
+  answer: Answer,
+  callHeaders: Readonly<Record<string, string>>,
+): void {
+  const headers = { ...callHeaders, ...answer.headers };
   if (answer.body === undefined) {
     res.writeHead(answer.status, headers);
     res.end();

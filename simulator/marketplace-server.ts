@@ -82,7 +82,11 @@ export interface Marketplace {
   /** Calls answered per operation since start. */
   readonly requestCounts: Readonly<Record<Operation, number>>;
   /** A new purchase (order, licenses, its "new" purchase event), saved to the state file. */
-  addPurchase(request: PurchaseRequest): ReturnType<MarketplaceStore['addPurchase']>;
+  /** A purchase; `leakInto` names sellers whose listings show it too (a marketplace's leak). */
+  addPurchase(
+    request: PurchaseRequest,
+    leakInto?: readonly number[],
+  ): ReturnType<MarketplaceStore['addPurchase']>;
   /** Back to the seeded marketplace; the signing key survives, so tokens issued before stay valid. */
   reset(): void;
   close(): Promise<void>;
@@ -183,8 +187,8 @@ export async function serveMarketplace(
       return store;
     },
     requestCounts,
-    addPurchase(request) {
-      const order = store.addPurchase(request);
+    addPurchase(request, leakInto) {
+      const order = store.addPurchase(request, leakInto);
       writer?.changed();
       return order;
     },

@@ -2,10 +2,11 @@
 // so that the app's tolerance is proven over real HTTP, not only in unit tests. Each quirk is
 // something a server could plausibly do where the spec is silent or loose. Turned on with
 // `--quirks a,b` or `PATCH /_simulator/faults {"quirks": [...]}`; none are on by default.
+import { randomUUID } from 'node:crypto';
 import type { Operation } from '../main/core/api/routes';
 import { formatEventTime, parseEventMicros } from './data';
 import { AS_SPECIFIED, type Dialect, JSON_TYPE } from './dialect';
-import { type Answer, badRequest, type HttpError, notFound } from './http';
+import { type Answer, badRequest, HttpError, notFound } from './http';
 import type { Page } from './store';
 
 export const QUIRKS = {
@@ -36,6 +37,17 @@ export const QUIRKS = {
   'odd-unused-fields':
     'events carry sellerId as an object and seenTime as a number, every third one an eventTime that is no time; orders a note that is an object',
   'long-currency': 'orders are in a currency whose code is not three letters ("USDT")',
+  // Issue 20: gateways, retries, posts and other sellers.
+  'gateway-403':
+    'a gateway in front lets tokens lapse 1 s after they are issued (whatever exp says) and answers 403 {"message": …}',
+  'gateway-error-shapes':
+    'errors are answered in the shapes gateways and frameworks write, in turn: {"message"}, OAuth {"error", "error_description"}, problem+json with invalid-params, ASP.NET validation errors by field',
+  'wild-retry-after':
+    'Retry-After of 429 and 503 answers is, in turn, 0, negative, huge, a date long past, a date far ahead, or garbage',
+  'non-idempotent-posts': 'a status post repeated under its X-Request-ID is stored again, not replayed',
+  'partial-post-body': 'status posts are answered 201 with only {"eventId": …}',
+  'foreign-seller-events':
+    "another seller's purchases show in every seller's listings (every other one without its sellerId; its order answers 404)",
 } as const;
 export type Quirk = keyof typeof QUIRKS;
 export const QUIRK_NAMES = Object.keys(QUIRKS) as [Quirk, ...Quirk[]];
@@ -53,6 +65,22 @@ const ORDER_QUIRKS: readonly Quirk[] = [
 ];
 /** The currency code of every order, with 'long-currency'. */
 export const LONG_CURRENCY = 'USDT';
+/** How long the gateway of 'gateway-403' honours a token. */
+const GATEWAY_TOKEN_MS = 1000;
+/** Tokens the gateway remembers the issue of; older ones are refused as lapsed anyway. */
+const GATEWAY_TOKENS_KEPT = 10_000;
+/** The Retry-After values of 'wild-retry-after', in turn. */
+const WILD_RETRY_AFTER = [
+  () => '0',
+  () => '-5',
+  () => '99999999999',
+  () => 'Thu, 01 Jan 1970 00:00:00 GMT',
+  () => new Date(Date.now() + 100 * 365 * 86_400_000).toUTCString(),
+  () => 'soon',
+];
+
+/** A refusal by a gateway in front of the API: its own words in its own shape, whatever the API's dialect. */
+class GatewayRefusal extends HttpError {}
 const GAP_AT = 50;
 const GAP = 50;
 
@@ -65,11 +93,16 @@ export function bigNumber(n: number | string): string {
 
 export class Quirks implements Dialect {
   private posts = 0;
+  private errors = 0;
+  private retryAfters = 0;
+  /** When the gateway of 'gateway-403' saw each token issued. */
+  private readonly issued = new Map<string, number>();
 
   /** `history` gives a seller's events in listing order, as the marketplace keeps them. */
   constructor(
     private readonly active: () => readonly Quirk[],
     private readonly history: (sellerId: number) => readonly Json[] = () => [],
+    private readonly clock: () => number = Date.now,
   ) {}
 
   has(quirk: Quirk): boolean {
@@ -77,7 +110,10 @@ export class Quirks implements Dialect {
   }
 
   /** Before a call is handled: refuse it as the quirky server would. */
-  refuse(operation: Operation, query: URLSearchParams): void {
+  refuse(operation: Operation, query: URLSearchParams, token: string): void {
+    if (this.has('gateway-403') && this.clock() - (this.issued.get(token) ?? 0) > GATEWAY_TOKEN_MS) {
+      throw new GatewayRefusal('Forbidden', 'User is not authorized to access this resource', '');
+    }
     if (operation === 'listNewEvents' && this.has('no-new-listing')) {
       throw notFound('no operation at this path');
     }
@@ -85,6 +121,10 @@ export class Quirks implements Dialect {
     if (this.has('max-page-50') && limit > MAX_PAGE) {
       throw badRequest(`query parameter limit must be an integer from 1 to ${MAX_PAGE}, got "${limit}"`);
     }
+  }
+
+  deduplicatesPosts(): boolean {
+    return !this.has('non-idempotent-posts');
   }
 
   /** A page of a listing as the quirky server cuts it from `list` (the listing as it is). */
@@ -122,10 +162,14 @@ export class Quirks implements Dialect {
     const plain = AS_SPECIFIED.answer(operation, status, json);
     switch (operation) {
       case 'createToken':
+        if (this.has('gateway-403')) this.remember(JSON.parse(json).accessToken);
         if (!this.has('loose-token')) return plain;
         return { ...plain, status: 200, body: JSON.stringify({ ...JSON.parse(json), tokenType: 'bearer' }) };
       case 'sendEvent': {
         if (this.has('in-place-updates')) return { ...plain, body: JSON.stringify(this.rewrittenPost(json)) };
+        if (this.has('partial-post-body')) {
+          return { ...plain, status: 201, body: JSON.stringify({ eventId: JSON.parse(json).eventId }) };
+        }
         if (!this.has('post-no-body')) return plain;
         const noBody = [200, 202, 204][this.posts++ % 3] ?? 204;
         return { status: noBody, contentType: JSON_TYPE, body: undefined };
@@ -164,6 +208,22 @@ export class Quirks implements Dialect {
 
   /** An error as the quirky server writes it: as the spec has it, problem details, or a gateway's page. */
   error(error: HttpError): Answer {
+    const answer = this.errorBody(error);
+    const retryAfter = error.headers['Retry-After'];
+    if (retryAfter === undefined || !this.has('wild-retry-after')) return answer;
+    const wild = WILD_RETRY_AFTER[this.retryAfters++ % WILD_RETRY_AFTER.length]?.() ?? retryAfter;
+    return { ...answer, headers: { 'Retry-After': wild } };
+  }
+
+  private errorBody(error: HttpError): Answer {
+    if (error instanceof GatewayRefusal) {
+      return {
+        status: error.status,
+        contentType: JSON_TYPE,
+        body: JSON.stringify({ message: error.description }),
+      };
+    }
+    if (this.has('gateway-error-shapes')) return gatewayShaped(error, this.errors++);
     if (this.has('html-errors')) {
       return {
         status: error.status,
@@ -184,6 +244,12 @@ export class Quirks implements Dialect {
       };
     }
     return AS_SPECIFIED.error(error);
+  }
+
+  /** A token the gateway honours for a while from now. */
+  private remember(token: string): void {
+    if (this.issued.size >= GATEWAY_TOKENS_KEPT) this.issued.clear();
+    this.issued.set(token, this.clock());
   }
 
   private envelope<P extends { hasMore: boolean }>(page: P, looseHasMore: 'text' | 'absent'): Json {
@@ -255,6 +321,57 @@ export class Quirks implements Dialect {
       if (period && typeof period[field] === 'string') period[field] = `${period[field]}T00:00:00Z`;
     }
     return out;
+  }
+}
+
+/** The field a simulator error names ("field statusCode: …", "query parameter limit must …"), and why. */
+function namedField(detail: string): { field: string; reason: string } | undefined {
+  const match = /^(?:field|query parameter|(?:mandatory )?header) ([^\s:]+):? (.+)$/.exec(detail);
+  return match?.[1] && match[2] ? { field: match[1], reason: match[2] } : undefined;
+}
+
+/** An error in the `n`th of the shapes gateways and web frameworks write (the quirk gateway-error-shapes). */
+function gatewayShaped(error: HttpError, n: number): Answer {
+  const named = namedField(error.detailedDescription);
+  const problem = 'application/problem+json';
+  switch (n % 4) {
+    case 0:
+      return {
+        status: error.status,
+        contentType: JSON_TYPE,
+        body: JSON.stringify({ message: `${error.description}: ${error.detailedDescription}` }),
+      };
+    case 1:
+      return {
+        status: error.status,
+        contentType: JSON_TYPE,
+        body: JSON.stringify({ error: error.errorCode, error_description: error.detailedDescription }),
+      };
+    case 2:
+      return {
+        status: error.status,
+        contentType: problem,
+        body: JSON.stringify({
+          type: 'about:blank',
+          title: error.description,
+          status: error.status,
+          ...(named
+            ? { 'invalid-params': [{ name: named.field, reason: named.reason }] }
+            : { detail: error.detailedDescription }),
+        }),
+      };
+    default:
+      return {
+        status: error.status,
+        contentType: problem,
+        body: JSON.stringify({
+          type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
+          title: 'One or more validation errors occurred.',
+          status: error.status,
+          errors: { [named?.field ?? '$']: [named?.reason ?? error.detailedDescription] },
+          traceId: `00-${randomUUID().replaceAll('-', '')}-01`,
+        }),
+      };
   }
 }
 

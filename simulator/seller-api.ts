@@ -1,4 +1,5 @@
 // The nine Seller API operations over the store, as design notes §2 fixes them.
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { type Operation, PAGE, REQUEST_ID_HEADER, type Route, routes } from '../main/core/api/routes';
 import { NewMarketplaceEvent, Uuid } from '../main/core/api/wire';
@@ -122,10 +123,10 @@ export class SellerApi {
       return { status: route.success, json: JSON.stringify(pingBody(this.clock())), mutated: false };
     }
 
-    const sellerId = await this.bearerAuth(call.req);
+    const { sellerId, token } = await this.bearerAuth(call.req);
     const id = requestId(call.req);
     const { query, params } = call;
-    this.dialect.refuse(call.operation, query);
+    this.dialect.refuse(call.operation, query, token);
     /** The page asked for, cut from `list` as the server's dialect cuts pages. */
     const page = <T>(list: (offset: number, limit: number) => { hasMore: boolean; items: T[] }) =>
       this.dialect.page(
@@ -193,7 +194,8 @@ export class SellerApi {
       const field = issue?.path.length ? issue.path.join('.') : 'body';
       throw badRequest(`field ${field}: ${issue?.message ?? 'invalid'}`);
     }
-    const result = store.postEvent(sellerId, id, body.data);
+    // A server that does not deduplicate stores each post as new, whatever its request id.
+    const result = store.postEvent(sellerId, this.dialect.deduplicatesPosts() ? id : randomUUID(), body.data);
     if (result.kind === 'conflict') {
       throw new HttpError(
         'Conflict',
@@ -218,7 +220,7 @@ export class SellerApi {
     return { clientId, sellerId };
   }
 
-  private async bearerAuth(req: IncomingMessage): Promise<number> {
+  private async bearerAuth(req: IncomingMessage): Promise<{ sellerId: number; token: string }> {
     const header = req.headers.authorization;
     if (!header) throw unauthorized('the Authorization header is missing', 'Bearer');
     const match = /^Bearer (\S+)$/i.exec(header.trim());
@@ -227,7 +229,7 @@ export class SellerApi {
     if (!check.ok) throw unauthorized(check.reason, 'Bearer');
     if (!this.store().hasSeller(check.claims.sellerId))
       throw unauthorized('the token names no known seller', 'Bearer');
-    return check.claims.sellerId;
+    return { sellerId: check.claims.sellerId, token: match[1] };
   }
 }
 

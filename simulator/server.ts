@@ -24,6 +24,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const quirks = new Quirks(
     () => faults.current.quirks,
     (sellerId) => marketplace.store.listEvents(sellerId, 0, Number.MAX_SAFE_INTEGER).items,
+    options.clock,
   );
   const marketplace: Marketplace = await serveMarketplace(options, {
     dialect: quirks,
@@ -59,7 +60,11 @@ async function handleAdmin(
       const request = PurchaseRequest.safeParse((await readJsonBody(req, MAX_ADMIN_BODY_BYTES)) ?? {});
       if (!request.success) throw badRequest(`purchase: ${request.error.issues[0]?.message ?? 'invalid'}`);
       try {
-        return sendJson(res, 201, JSON.stringify(marketplace.addPurchase(request.data)));
+        // With foreign-seller-events, another seller's purchase shows in every seller's listings.
+        const leakInto = faults.current.quirks.includes('foreign-seller-events')
+          ? marketplace.store.summary().map((seller) => seller.sellerId)
+          : [];
+        return sendJson(res, 201, JSON.stringify(marketplace.addPurchase(request.data, leakInto)));
       } catch (error) {
         if (error instanceof PurchaseError) throw badRequest(error.message);
         throw error;

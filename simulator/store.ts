@@ -123,6 +123,8 @@ export class MarketplaceStore {
   private lastEventMicros = 0;
   /** Issue times only grow, so that a new order always appends to the orders listing. */
   private lastIssueMs = 0;
+  /** Purchases filed under other sellers too (the quirk foreign-seller-events). */
+  private leaks = 0;
   private random: Random;
 
   private constructor(
@@ -365,7 +367,7 @@ export class MarketplaceStore {
    * A new purchase, as a buyer would make it: order, licenses, and the purchase event that
    * the "new" listing offers. Fields of `request.order` replace the generated ones.
    */
-  addPurchase(request: PurchaseRequest): StoredOrder {
+  addPurchase(request: PurchaseRequest, leakInto: readonly number[] = []): StoredOrder {
     const sellerId = request.sellerId ?? this.sellerIds()[0];
     const seller = sellerId === undefined ? undefined : this.sellers.get(sellerId);
     if (!seller) throw new PurchaseError('sellerId', `no seller ${sellerId}`);
@@ -408,6 +410,20 @@ export class MarketplaceStore {
     };
     seller.events.push(stored);
     seller.newEvents.push(stored);
+    // A marketplace that files a purchase under other sellers too (the quirk foreign-seller-events):
+    // every other leaked copy without its sellerId, so only its order's 404 tells it apart.
+    for (const sellerId of leakInto) {
+      const other = this.sellers.get(sellerId);
+      if (!other || other === seller) continue;
+      this.leaks += 1;
+      const { sellerId: _, ...anonymous } = stored.event;
+      const leaked: StoredEvent = {
+        ...stored,
+        event: this.leaks % 2 === 0 ? anonymous : { ...stored.event },
+      };
+      other.events.push(leaked);
+      other.newEvents.push(leaked);
+    }
     return order;
   }
 

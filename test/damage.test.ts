@@ -181,7 +181,7 @@ describe('damage met while running', () => {
       await core.start();
       const orderId = JSON.parse(sim.store.listOrderJson(1001, 0, 1).items[0] ?? '{}').orderId;
       await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
-      core.markStatus({
+      await core.markStatus({
         orderId,
         statusCode: 'ProvisioningInProgress',
         description: 'Rebuilt',

@@ -319,6 +319,21 @@ describe('requests', () => {
     expect(report).not.toMatch(/eyJ[\w-]+\./);
   });
 
+  it("reports the token lifetime the app saw while polling, shorter than the token's exp says", async () => {
+    await admin(sim.url, 'PATCH', 'faults', { quirks: ['gateway-403'] });
+    onTestFinished(() => admin(sim.url, 'PATCH', 'faults', { quirks: [] }).then(() => undefined));
+    const { call } = await openService();
+    await call('setSettings', { baseUrl: sim.url, clientId: 'svc-client' });
+    await call('setSecret', { secret: 'svc-secret-7f3a' });
+    await call('checkNow');
+    await new Promise((resolve) => setTimeout(resolve, 1_200)); // the gateway lets the token lapse
+    await call('checkNow');
+    const { report, failed } = await call('diagnose');
+    expect(failed).toBe(false);
+    expect(report).toMatch(/^createToken +tolerated/m);
+    expect(report).toMatch(/a token was refused \d+(\.\d)? s after it came, though it says it lasts 30 min/);
+  });
+
   it('has a handler for every channel of the contract, and answers an unknown one with a clear error', async () => {
     const { service } = await configured();
     for (const channel of CHANNELS) {

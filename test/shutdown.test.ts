@@ -83,7 +83,7 @@ describe('seller-tray watch, stopped while a status is being posted', () => {
     const orderId = JSON.parse(sim.store.listOrderJson(1001, 0, 1).items[0] ?? '{}').orderId;
     const description = `Posted across a stop ${Math.random()}`;
     await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
-    core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description, override: true });
+    await core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description, override: true });
     await core.deliverOutbox();
     await admin(sim.url, 'PATCH', 'faults', { errorRate: 0 });
     await core.close();

@@ -6,11 +6,13 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { orderIdOf } from '../main/core/api/wire';
 import { userDataDir } from '../main/core/paths';
 import type { CoreEvent } from '../main/core/seller-core';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
+import { parseMark } from '../preload/marked-by';
 import type { Quirk } from '../simulator/quirks';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { inbox, type Laptop, openLaptop, removeDataDir } from './support/core';
@@ -60,6 +62,37 @@ async function poll(laptop: Laptop): Promise<void> {
 /** New orders the core announced (notified one by one, or in a summary when many came at once). */
 const announced = (laptop: Laptop) =>
   laptop.events.flatMap((e) => (e.type === 'orders-arrived' ? e.orderIds : []));
+/** Polling goes on: a purchase made now is announced by the next polls, the connection ok. */
+async function announcesTheNextPurchase(laptop: Laptop): Promise<void> {
+  const before = announced(laptop).length;
+  const bought = await purchase();
+  await poll(laptop);
+  expect(announced(laptop).slice(before)).toEqual([bought]);
+  expect(laptop.core.status().connection).toBe('ok');
+}
+
+/** Two laptops of the seller under `quirk`, and a purchase the first has polled. */
+async function twoLaptopsAndAPurchase(quirk: Quirk): Promise<{ a: Laptop; b: Laptop; orderId: string }> {
+  await quirks(quirk);
+  const a = await startedLaptop();
+  const b = await startedLaptop();
+  const orderId = await purchase();
+  await poll(a);
+  return { a, b, orderId };
+}
+
+/** Marks an order In progress and waits for the delivery the mark starts: the item as it then stands. */
+async function markInProgress(laptop: Laptop, orderId: string, description: string, override = false) {
+  const marked = await laptop.core.markStatus({
+    orderId,
+    statusCode: 'ProvisioningInProgress',
+    description,
+    ...(override ? { override } : {}),
+  });
+  await laptop.core.deliverOutbox(); // the delivery the mark started
+  return (await laptop.core.deliverOutbox()).find((i) => i.requestId === marked.requestId);
+}
+
 const problems = (laptop: Laptop) =>
   laptop.events.filter((e): e is Extract<CoreEvent, { type: 'problem' }> => e.type === 'problem');
 const allEvents = () => sim.store.listEvents(SELLER, 0, 1_000_000).items;
@@ -152,10 +185,7 @@ describe('3. the "new" listing is only an accelerator', () => {
     await admin(sim.url, 'PATCH', 'faults', {
       script: [{ operation: 'listNewEvents', action: 'status', status: 500, times: 100 }],
     });
-    const bought = await purchase();
-    await poll(laptop);
-    expect(announced(laptop)).toEqual([bought]);
-    expect(laptop.core.status().connection).toBe('ok');
+    await announcesTheNextPurchase(laptop);
   });
 });
 
@@ -313,6 +343,253 @@ describe('11. a server that ignores the offset', () => {
   });
 });
 
+// Issue 20 (gateways, tokens, posts, foreign sellers): each over real HTTP through the core, with
+// two laptops where it matters, and through the CLI.
+
+describe('a gateway that lets tokens lapse early and answers 403', () => {
+  it('renews the token once and repeats the call: polls go on, and the lapse is learned', async () => {
+    await quirks('gateway-403');
+    const a = await startedLaptop();
+    const tokensBefore = sim.requestCounts.createToken;
+    const bought = await purchase();
+    await sleep(1_200); // past the gateway's lifetime, well within the token's 30 minutes
+    await poll(a);
+    expect(announced(a)).toEqual([bought]);
+    expect(a.core.status()).toMatchObject({ connection: 'ok', problem: null });
+    expect(problems(a)).toEqual([]);
+    expect(sim.requestCounts.createToken).toBeGreaterThan(tokensBefore);
+    const { statedMs, refusedAfterMs } = a.client.tokenLifetime();
+    expect(statedMs).toBe(30 * 60_000);
+    expect(refusedAfterMs).toBeGreaterThanOrEqual(1_000);
+    expect(refusedAfterMs).toBeLessThan(60_000);
+  });
+
+  it('tells a 403 that persists with a fresh token as a refused permission, and polls again after', async () => {
+    const a = await startedLaptop();
+    const tokensBefore = sim.requestCounts.createToken;
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'listEvents', action: 'status', status: 403, times: 2 }],
+    });
+    await a.core.checkNow();
+    expect(sim.requestCounts.createToken).toBe(tokensBefore + 1); // renewed once, not in a loop
+    expect(a.core.status().connection).toBe('failing');
+    expect(a.core.status().problem?.message).toMatch(
+      /^The marketplace does not allow this API client to read events, also with a fresh sign-in \(it said: “this client is not allowed to call this operation”\)\./,
+    );
+    expect(a.core.status().problem?.details).toContain('HTTP status: 403 Forbidden');
+    await announcesTheNextPurchase(a);
+  });
+});
+
+describe("errors in gateways' and frameworks' shapes", () => {
+  it('keep the marketplace words, whatever the shape, in the core and the CLI', async () => {
+    await quirks('gateway-error-shapes');
+    const unknown = randomUUID();
+    // Four calls, one per shape: {"message"}, OAuth, problem+json, ASP.NET's map.
+    for (let shape = 0; shape < 4; shape++) {
+      const run = await cli(['orders', 'get', unknown]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('HTTP 404');
+      expect(run.stderr).toContain(`no order ${unknown}`);
+      expect(run.stderr).toMatch(/request id [0-9a-f-]{36}/);
+    }
+    // A refused status names the field the marketplace named, in the sentence and the details.
+    const a = await startedLaptop();
+    for (let shape = 0; shape < 4; shape++) {
+      const marked = await a.core.markStatus({
+        orderId: randomUUID(),
+        statusCode: 'ProvisioningInProgress',
+        description: 'x',
+        override: true,
+      });
+      const item = (await a.core.deliverOutbox()).find((i) => i.requestId === marked.requestId);
+      expect(item?.state).toBe('failed');
+      expect(item?.problem?.message).toMatch(
+        /^The marketplace refused this status, .*no order [0-9a-f-]{36} of this seller/,
+      );
+      expect(item?.problem?.details.join('\n')).toMatch(/no order [0-9a-f-]{36} of this seller/);
+    }
+    const details = (await a.core.deliverOutbox()).flatMap((i) => i.problem?.details ?? []);
+    // problem+json's invalid-params and ASP.NET's map name the field.
+    expect(
+      details.filter((d) => /^Field additionalProperties\[orderId\]\.value: no order/.test(d)),
+    ).toHaveLength(2);
+  });
+});
+
+describe('a Retry-After of any kind', () => {
+  it('is waited out between a floor and a ceiling: polling goes on', async () => {
+    await quirks('wild-retry-after');
+    const a = await startedLaptop();
+    // 0, -5, huge, a date long past, a date a century ahead, garbage: one poll each.
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'listEvents', action: 'status', status: 429, retryAfterSeconds: 1, times: 12 }],
+    });
+    const started = Date.now();
+    for (let i = 0; i < 6; i++) await a.core.checkNow();
+    expect(Date.now() - started).toBeLessThan(20_000); // no wait of the server's asking in the test's time
+    const pollDelays = a.timers.delays.filter((ms) => ms > 0);
+    expect(pollDelays.length).toBeGreaterThan(0);
+    for (const ms of pollDelays) {
+      expect(ms).toBeGreaterThanOrEqual(1_000);
+      expect(ms).toBeLessThanOrEqual(15 * 60_000 * 1.2);
+    }
+    expect(pollDelays).toContain(15 * 60_000); // "99999999999" and a century ahead, at the ceiling
+    await admin(sim.url, 'PATCH', 'faults', { script: [] });
+    await announcesTheNextPurchase(a);
+  });
+});
+
+describe('a status post answered with only its event id', () => {
+  it('is delivered, its event id kept, and never posted again, on two laptops', async () => {
+    const { a, b, orderId } = await twoLaptopsAndAPurchase('partial-post-body');
+    const item = await markInProgress(a, orderId, 'Partial');
+    const posted = allEvents().filter((e) => e.description === 'Partial');
+    expect(posted).toHaveLength(1);
+    expect(item).toMatchObject({ state: 'sent', eventId: posted[0]?.eventId });
+    expect(item).not.toHaveProperty('problem');
+    await poll(a);
+    await poll(b);
+    expect(allEvents().filter((e) => e.description === 'Partial')).toHaveLength(1);
+    for (const laptop of [a, b]) {
+      expect((await laptop.core.order(orderId)).status).toBe('ProvisioningInProgress');
+    }
+
+    // The CLI says what came back.
+    const run = await cli(['status', orderId, 'Completed']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/; the marketplace accepted it \(event [0-9a-f-]{36}\)\.$/m);
+    expect(run.stdout).toContain(`(event ${allEvents().at(-1)?.eventId})`);
+    const printed = await cliJson([
+      'status',
+      orderId,
+      'Failed',
+      '--description',
+      'x',
+      '--detail',
+      'y',
+      '--force',
+    ]);
+    expect(printed).toEqual({ eventId: allEvents().at(-1)?.eventId });
+  });
+});
+
+describe('a marketplace that does not deduplicate X-Request-ID', () => {
+  const marksOf = (orderId: string) =>
+    allEvents().filter((e) => orderIdOf(e) === orderId && e.statusCode === 'ProvisioningInProgress');
+
+  it.each([
+    ['the marketplace stored the post but its answer was lost', 'dropAfterHandling'],
+    ['the connection dropped before the marketplace had the post', 'drop'],
+  ] as const)(
+    'posts a status exactly once when %s, and the other laptop shows who marked it',
+    async (_, action) => {
+      const { a, b, orderId } = await twoLaptopsAndAPurchase('non-idempotent-posts');
+      await admin(sim.url, 'PATCH', 'faults', { script: [{ operation: 'sendEvent', action }] });
+      const item = await markInProgress(a, orderId, 'Provisioning started by Anna Virtanen.');
+      expect(marksOf(orderId)).toHaveLength(1);
+      expect(item).toMatchObject({
+        state: 'sent',
+        eventId: marksOf(orderId)[0]?.eventId,
+      });
+      await poll(a);
+      await poll(b);
+      expect(marksOf(orderId)).toHaveLength(1);
+      const seen = await b.core.order(orderId);
+      expect(seen.status).toBe('ProvisioningInProgress');
+      expect(parseMark(seen.history.at(-1)?.description)?.actor).toBe('Anna Virtanen');
+      // What people read is as written: the request id rides in the order link's description.
+      expect(seen.history.at(-1)?.detailedDescription).toBeUndefined();
+    },
+  );
+
+  it('tells apart the same words marked on two laptops, both answers lost: each lands once', async () => {
+    const { a, b, orderId } = await twoLaptopsAndAPurchase('non-idempotent-posts');
+    await poll(b);
+    // A's post is stored and its answer lost; B's is lost before the marketplace has it.
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [
+        { operation: 'sendEvent', action: 'dropAfterHandling' },
+        { operation: 'sendEvent', action: 'drop' },
+      ],
+    });
+    // One person, two laptops, the same words: only each post's own request id tells them apart
+    // (by its words alone, B would take A's event for its own and never post).
+    const fromA = await markInProgress(a, orderId, 'Provisioning started by Anna Virtanen.');
+    // B marks it too, past the question (the mark reads A's back first and asks).
+    const fromB = await markInProgress(b, orderId, 'Provisioning started by Anna Virtanen.', true);
+    const marks = marksOf(orderId);
+    expect(marks).toHaveLength(2);
+    expect([fromA?.eventId, fromB?.eventId].sort()).toEqual(marks.map((e) => e.eventId).sort());
+    expect([fromA?.state, fromB?.state]).toEqual(['sent', 'sent']);
+  });
+
+  it('reads back before posting again after a restart, so a post whose answer was lost lands once', async () => {
+    await quirks('non-idempotent-posts');
+    const a = await startedLaptop();
+    const orderId = await purchase();
+    await poll(a);
+    // The marketplace stores the post, then nothing answers until the laptop gives up and quits.
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [
+        { operation: 'sendEvent', action: 'dropAfterHandling' },
+        // Two tries of the read-back in each of the two deliveries below.
+        { operation: 'listEvents', action: 'status', status: 503, times: 4 },
+      ],
+    });
+    await a.core.markStatus({
+      orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'Across a restart',
+      override: true, // no history read before it: the faults above are the delivery's
+    });
+    await a.core.deliverOutbox();
+    const [pending] = (await a.core.deliverOutbox()).filter((i) => i.orderId === orderId);
+    expect(pending).toMatchObject({ state: 'pending', mayBePosted: true });
+    expect(pending?.problem?.details.slice(0, 2)).toEqual([
+      'Seller Tray was reading back whether the marketplace already has this status (an earlier answer was lost).',
+      'Operation: listEvents',
+    ]);
+    await a.core.close();
+    const again = await a.reopen();
+    laptops.push(again);
+    const [sent] = (await again.core.deliverOutbox()).filter((i) => i.orderId === orderId);
+    expect(sent?.state).toBe('sent');
+    expect(marksOf(orderId)).toHaveLength(1);
+  });
+});
+
+describe("another seller's purchases in this account's listing", () => {
+  it('are kept aside and told, never announced, on every laptop, and polling goes on', async () => {
+    await quirks('foreign-seller-events');
+    const a = await startedLaptop();
+    const b = await startedLaptop();
+    // The first leaks with its sellerId (2002), the second without one: its order answers 404 here.
+    const foreign = [await purchase({ sellerId: 2002 }), await purchase({ sellerId: 2002 })];
+    const own = await purchase();
+    await poll(a);
+    await poll(b);
+    for (const laptop of [a, b]) {
+      expect(announced(laptop)).toEqual([own]);
+      expect(laptop.notifications().map((n) => n.orderId)).toEqual([own]);
+      for (const orderId of foreign) expect(inbox(laptop.core).map((o) => o.orderId)).not.toContain(orderId);
+      const told = problems(laptop).filter((p) => p.message.includes('another seller account'));
+      expect(told.flatMap((p) => p.details).join('\n')).toMatch(
+        /sellerId: of another seller account: seller 2002/,
+      );
+      expect(told.flatMap((p) => p.details).join('\n')).toMatch(
+        new RegExp(`orderId: of another seller account: its order ${foreign[1]} is not found`),
+      );
+      expect(told[0]?.message).toMatch(
+        /of another seller account came with this account's and (is|are) kept aside, not announced/,
+      );
+      expect(laptop.core.keptAside(10).total).toBeGreaterThanOrEqual(2);
+      expect(laptop.core.status().connection).toBe('ok');
+    }
+    await announcesTheNextPurchase(a);
+  });
+});
+
 describe('seller-tray doctor', () => {
   it('names every difference it can see, and what the app does about it, without a secret or token', async () => {
     await quirks(
@@ -369,6 +646,18 @@ describe('seller-tray doctor', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^listNewEvents +tolerated +HTTP 204/m);
     expect(run.stdout).toContain('no body: read as an empty page');
+  });
+
+  it("measures the token's real lifetime when a gateway lets it lapse before its exp", async () => {
+    await quirks('gateway-403');
+    await admin(sim.url, 'PATCH', 'faults', { latencyMs: 250 }); // the run outlasts the gateway's second
+    const run = await cli(['doctor']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^createToken +tolerated/m);
+    expect(run.stdout).toMatch(
+      /a token was refused \d+(\.\d)? s after it came, though it says it lasts 30 min: Seller Tray renews a refused token once and repeats the call/,
+    );
+    expect(run.stdout).not.toMatch(/^\w+ +failed/m);
   });
 
   it('says all is as the spec describes when it is', async () => {

@@ -1,5 +1,6 @@
 // The CLI's commands: each turns its arguments into client calls and returns what to print.
 
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
   causalOrder,
@@ -20,7 +21,7 @@ import {
 } from '../core/api/wire';
 import { FAILURE_NEEDS_REASON, requests } from '../core/bridge-requests';
 import { signedMark } from '../core/mark';
-import { eventBody } from '../core/outbox';
+import { eventsFrom, postOnce } from '../core/status-post';
 import { type CredentialsCheck, type Printable, refusedMarkText } from './format';
 import { newestEvents, newestOrders } from './newest';
 import { orderIdArgument, resolveOrderId } from './order-id';
@@ -276,11 +277,23 @@ async function postStatus(
     const code = latest?.statusCode === statusCode ? 'same-status' : 'unusual-transition';
     throw new Refusal(code, refusedMarkText({ orderId, buyer }, latest, statusCode));
   }
-  // Posted as the app posts it, with who marked it in the description.
-  const value = await client.sendEvent(eventBody(signedMark({ ...mark.data, orderId }, actor)));
+  // Posted as the app posts it, with who marked it in the description; an answer lost on the
+  // way is read back from the listing's end before the status is posted again.
+  const posted = await postOnce(
+    {
+      post: (body, requestId) => client.sendEvent(body, requestId),
+      recentEvents: async function* () {
+        yield* eventsFrom(client, (await client.eventPlaces()) - client.pageSize);
+      },
+    },
+    signedMark({ ...mark.data, orderId }, actor),
+    randomUUID(),
+    {},
+  );
   return {
     kind: 'mark',
-    value,
+    value: posted.event,
+    eventId: posted.eventId,
     mark: { orderId, buyer, from: latest?.statusCode, to: statusCode, actor, forced },
   };
 }

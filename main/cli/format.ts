@@ -27,8 +27,8 @@ export type Printable =
   /** With its history (oldest first) when the events were read. */
   | { kind: 'order'; value: Order; history?: readonly MarketplaceEvent[] }
   | { kind: 'events'; value: MarketplaceEvent[] }
-  /** A posted status: the stored event (undefined when the server confirmed without one), and what it did. */
-  | { kind: 'mark'; value: MarketplaceEvent | undefined; mark: PostedMark }
+  /** A posted status: the stored event (undefined when the server confirmed without one, perhaps naming its id), and what it did. */
+  | { kind: 'mark'; value: MarketplaceEvent | undefined; eventId?: string | undefined; mark: PostedMark }
   | { kind: 'licenses'; value: License[] }
   | { kind: 'license'; value: License };
 
@@ -180,7 +180,7 @@ export function formatItems(result: Printable): string {
     case 'events':
       return result.value.map(eventRow).join('');
     case 'mark':
-      return markText(result.mark, result.value);
+      return markText(result.mark, result.eventId ?? result.value?.eventId);
     case 'licenses':
       return result.value.map(licenseRow).join('');
     case 'license':
@@ -192,7 +192,7 @@ const orderNamed = ({ orderId, buyer }: NamedOrder): string =>
   `order ${cell(orderId)}${buyer ? ` (${cell(buyer)})` : ''}`;
 
 /** What `status` did, in a sentence: "Marked order … In progress as Anna Virtanen, from New; the marketplace accepted it (event …)." */
-function markText(mark: PostedMark, event: MarketplaceEvent | undefined): string {
+function markText(mark: PostedMark, eventId: string | undefined): string {
   const before =
     mark.from === undefined
       ? 'no status found before'
@@ -202,7 +202,7 @@ function markText(mark: PostedMark, event: MarketplaceEvent | undefined): string
     mark.actor && ` as ${cell(mark.actor)}`,
     `, ${before}${mark.forced ? ' (--force)' : ''}`,
     '; the marketplace accepted it',
-    event?.eventId ? ` (event ${cell(event.eventId)})` : ' (it sent no event back)',
+    eventId ? ` (event ${cell(eventId)})` : ' (it sent no event back)',
     '.\n',
   ]
     .filter(Boolean)

@@ -699,6 +699,58 @@ describe('seller-tray status', () => {
     });
   });
 
+  it.each([
+    ['the marketplace stored the post but its answer was lost', 'dropAfterHandling', 1],
+    ['the connection dropped before the marketplace had the post', 'drop', 1],
+  ] as const)(
+    'posts once on a marketplace that does not deduplicate request ids, when %s',
+    async (_, action, expected) => {
+      const orderId = orderWhose('ProvisioningStarted');
+      const before = eventsOf(sim, orderId).length;
+      await admin(sim.url, 'PATCH', 'faults', {
+        quirks: ['non-idempotent-posts'],
+        script: [{ operation: 'sendEvent', action }],
+      });
+      const run = await cli(
+        ['status', orderId, 'InProgress', '--json'],
+        await laptopWith({ actorName: 'Anna' }),
+      );
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const marked = eventsOf(sim, orderId).slice(before);
+      expect(marked).toHaveLength(expected);
+      // What it printed is the event the marketplace holds, read back when the answer was lost.
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        eventId: marked[0]?.eventId,
+        statusCode: 'ProvisioningInProgress',
+      });
+    },
+  );
+
+  it('keeps working when a gateway lets its token lapse between calls (403), and keeps its words when it refuses', async () => {
+    const orderId = orderWhose('ProvisioningStarted');
+    // Pages of 10, a quarter second each: the walk outlasts the gateway's second.
+    const laptop = await laptopWith({ actorName: 'Anna', api: { pageSize: 10 } });
+    await admin(sim.url, 'PATCH', 'faults', { quirks: ['gateway-403'], latencyMs: 250 });
+    const tokens = sim.requestCounts.createToken;
+    const run = await cli(['events', 'all', '--all', '--json'], laptop);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toHaveLength(sim.store.listEvents(1001, 0, 100_000).items.length);
+    expect(sim.requestCounts.createToken).toBeGreaterThan(tokens + 1); // renewed on the way
+    await admin(sim.url, 'PATCH', 'faults', {
+      latencyMs: 0,
+      quirks: [],
+      script: [{ operation: 'sendEvent', action: 'status', status: 403, times: 2 }],
+    });
+    const refused = await cli(['status', orderId, 'InProgress'], laptop);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'The marketplace does not allow this API client to post order statuses, also with a fresh sign-in (it said: “this client is not allowed to call this operation”).',
+    );
+    expect(refused.stderr).toContain('sendEvent: HTTP 403 Forbidden: Forbidden (this client is not allowed');
+  });
+
   it("names this computer's account when no name was saved, as the app does", async () => {
     const orderId = orderWhose('ProvisioningStarted');
     const run = await cli(['status', orderId, 'InProgress'], await laptopWith({}));
@@ -1163,5 +1215,34 @@ describe('seller-tray login and watch', () => {
     expect(JSON.parse(seenByA.stdout)).toMatchObject({ orderId, buyer: expect.any(String) });
     expect(seenByB.stdout.split('\t')[0]).toBe(orderId);
     expect((await cli(['watch', '--once'], a)).stdout).toBe('');
+  }, 60_000);
+
+  it("prints none of another seller's purchases that leak into the listing, and says it kept them aside", async () => {
+    const laptop = await laptopEnv();
+    await cli(['login', '--base-url', sim.url, '--client-id', 'demo-client'], laptop, 'demo-secret');
+    await cli(['watch', '--once'], laptop);
+    await admin(sim.url, 'PATCH', 'faults', { quirks: ['foreign-seller-events'] });
+    // One leaks with its sellerId, one without (its order answers 404 here); then one of ours.
+    const foreign = [
+      (await admin(sim.url, 'POST', 'purchases', { sellerId: 2002 })).json.orderId,
+      (await admin(sim.url, 'POST', 'purchases', { sellerId: 2002 })).json.orderId,
+    ];
+    const own = (await admin(sim.url, 'POST', 'purchases')).json.orderId;
+    const seen = await cli(['watch', '--once'], laptop);
+    expect(seen.code).toBe(0);
+    expect(printedIds(seen.stdout)).toEqual([own]);
+    // Each told as it is found: by its sellerId while polling, by its order's 404 when fetched.
+    expect(
+      seen.stderr.match(
+        /1 event of another seller account came with this account's and is kept aside, not announced/g,
+      ),
+    ).toHaveLength(2);
+    expect(seen.stderr).toContain(
+      'sellerId: of another seller account: seller 2002, while this account is seller 1001',
+    );
+    expect(seen.stderr).toContain(
+      `orderId: of another seller account: its order ${foreign[1]} is not found for this account`,
+    );
+    expect((await cli(['watch', '--once'], laptop)).stdout).toBe('');
   }, 60_000);
 });

@@ -8,6 +8,7 @@ import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
 import { APP_VERSION } from '../core/app-identity';
 import { diagnose, formatDiagnosis } from '../core/diagnosis';
+import { explainFailure } from '../core/failure-words';
 import { lineLog, silentLog } from '../core/log';
 import { KeychainUnavailableError } from '../core/secrets';
 import { clientOptions, cliStores, markedBy, resolveAccount } from './account';
@@ -114,7 +115,12 @@ async function main(argv: string[]): Promise<number> {
       force: values.force,
     });
     const value =
-      result.kind === 'ping' ? { ...result.value, credentials: result.credentials } : result.value;
+      result.kind === 'ping'
+        ? { ...result.value, credentials: result.credentials }
+        : // A post answered with only its event's id prints that much.
+          result.kind === 'mark' && result.value === undefined && result.eventId !== undefined
+          ? { eventId: result.eventId }
+          : result.value;
     process.stdout.write(values.json ? terminalJson(value) : formatItems(result));
     tellUnread(unread);
     return result.kind === 'ping' && result.credentials.outcome === 'rejected' ? 1 : 0;
@@ -188,6 +194,8 @@ function describeFailure(error: SellerApiError): string {
   const lines = [escapedControls(error.message)];
   if (error.credentialsRejected)
     lines.push('the client id or secret was rejected: check them in the Seller Console');
+  // Refused again with a fresh token: a permission this client lacks, said as the app says it.
+  if (error.permissionRefused) lines.push(escapedControls(explainFailure(error).message));
   return lines.join('\n');
 }
 

@@ -4,6 +4,7 @@
 // a support ticket: the server's words and request ids, never a secret or a token.
 
 import { plainText } from '../../preload/marketplace-text';
+import type { TokenLifetime } from './api/access-token';
 import { SellerApiClient, type SellerApiClientOptions } from './api/client';
 import { SellerApiError } from './api/errors';
 import { type Operation, PAGE, routes } from './api/routes';
@@ -53,9 +54,14 @@ const MAX_NOTES = 16;
 /** Items kept aside named one by one in a step; the rest are counted. */
 const MAX_ASIDE_NOTES = 3;
 
+/**
+ * `seen` is what the app's own client learned of the token's lifetime while it polled (hours
+ * of use, where a diagnosis lasts seconds): the youngest refusal of either counts.
+ */
 export async function diagnose(
   options: SellerApiClientOptions,
   now: () => number = Date.now,
+  seen?: TokenLifetime,
 ): Promise<Diagnosis> {
   const answers: RawAnswer[] = [];
   const send: Transport = options.transport ?? ((url, init) => fetch(url, init));
@@ -183,6 +189,18 @@ export async function diagnose(
       );
     }
   }
+  // What the token's lifetime turned out to be, once every other step has used it.
+  const tokenStep = steps.find((s) => s.operation === 'createToken' && s.outcome !== 'failed');
+  const measured = client.tokenLifetime();
+  const refusals = [measured.refusedAfterMs, seen?.refusedAfterMs].filter((ms) => ms !== undefined);
+  const lifetime = tokenNotes({
+    statedMs: measured.statedMs ?? seen?.statedMs,
+    refusedAfterMs: refusals.length > 0 ? Math.min(...refusals) : undefined,
+  });
+  if (tokenStep && lifetime.length > 0) {
+    tokenStep.notes.push(...lifetime);
+    tokenStep.outcome = 'tolerated';
+  }
   return {
     at: new Date(now()).toISOString(),
     baseUrl: client.baseUrl,
@@ -279,6 +297,39 @@ async function ignoresOffset(client: SellerApiClient, firstPage: readonly string
   if (firstPage.length < 2) return false;
   const second = await client.listOrders({ offset: 1, limit: 1 });
   return second.keys[0] === firstPage[0];
+}
+
+/** The spec's token lifetime (4.2). */
+const SPEC_TOKEN_MS = 30 * 60_000;
+
+/**
+ * Where the token's lifetime differs from the spec's: what `exp` says, and the age at which the
+ * marketplace refused a token during this diagnosis (a gateway may let tokens lapse early).
+ */
+function tokenNotes({ statedMs, refusedAfterMs }: TokenLifetime): string[] {
+  const notes: string[] = [];
+  if (statedMs === undefined) {
+    notes.push(
+      'the token does not say how long it lasts (no readable iat and exp): Seller Tray renews it every 5 minutes, and at once when it is refused',
+    );
+  } else if (statedMs !== SPEC_TOKEN_MS) {
+    notes.push(
+      `the token says it lasts ${duration(statedMs)} (exp - iat), where the spec says 30 min: Seller Tray renews it before then`,
+    );
+  }
+  if (refusedAfterMs !== undefined) {
+    notes.push(
+      `a token was refused ${duration(refusedAfterMs)} after it came${statedMs === undefined ? '' : `, though it says it lasts ${duration(statedMs)}`}: Seller Tray renews a refused token once and repeats the call, and renews later tokens before that age`,
+    );
+  }
+  return notes;
+}
+
+/** "1.2 s", "29 min", "2 h". */
+function duration(ms: number): string {
+  if (ms < 60_000) return `${Math.round(ms / 100) / 10} s`;
+  if (ms < 2 * 3_600_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 360_000) / 10} h`;
 }
 
 function statusNotes(

@@ -66,6 +66,32 @@ describe('a failure, in words for people', () => {
     ).toMatch(/run Diagnose connection in Settings/);
   });
 
+  it('tells a refused permission in plain words, and a refused status with the fields the marketplace named', () => {
+    const forbidden = new SellerApiError(
+      { kind: 'http', operation: 'listEvents', status: 403, description: 'Insufficient scope: events.read' },
+      'HTTP 403',
+    );
+    expect(explainFailure(forbidden).message).toBe(
+      'The marketplace does not allow this API client to read events, also with a fresh sign-in (it said: “Insufficient scope: events.read”). Ask whoever manages your Seller Console to give the client that permission, or enter another client in Settings.',
+    );
+    const refused = new SellerApiError(
+      {
+        kind: 'http',
+        operation: 'sendEvent',
+        status: 400,
+        description: 'One or more validation errors occurred.',
+        fields: [{ field: 'statusCode', reason: 'Unknown status.' }],
+      },
+      'HTTP 400',
+    );
+    const { message, details } = explainFailure(refused);
+    expect(message).toMatch(
+      /^The marketplace refused this status, so it is not recorded there \(it said: “statusCode: Unknown status\.”\)\./,
+    );
+    expect(details).toContain('The marketplace said: One or more validation errors occurred.');
+    expect(details).toContain('Field statusCode: Unknown status.');
+  });
+
   it("says what to fix when the keychain cannot be reached, the keychain's own error behind the words", () => {
     const cause = new Error('Cannot autolaunch D-Bus without X11 $DISPLAY');
     expect(explainFailure(new KeychainUnavailableError(cause, 'linux'))).toEqual({

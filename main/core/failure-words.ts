@@ -49,11 +49,34 @@ function sentence(error: SellerApiError): string {
       ? 'The marketplace does not know this order (it may belong to another seller account).'
       : `The marketplace has no such operation at this address: the base URL in Settings (its path) is probably wrong. Check it against what the marketplace gave you. ${DIAGNOSE}`;
   }
+  if (error.permissionRefused) {
+    return `The marketplace does not allow this API client to ${ACTIONS[error.operation] ?? 'do this'}, also with a fresh sign-in${quoted(error)}. Ask whoever manages your Seller Console to give the client that permission, or enter another client in Settings.`;
+  }
   if (error.operation === 'sendEvent') {
-    return "The marketplace refused this status, so it is not recorded there. Copy the details for the marketplace's support; send it again once the cause is fixed.";
+    return `The marketplace refused this status, so it is not recorded there${quoted(error)}. Copy the details for the marketplace's support; send it again once the cause is fixed.`;
   }
   return `The marketplace refused Seller Tray's request. ${DIAGNOSE}`;
 }
+
+/** What each operation does, for saying what the marketplace did not allow. */
+const ACTIONS: Readonly<Record<string, string>> = {
+  listNewEvents: 'read new events',
+  listEvents: 'read events',
+  sendEvent: 'post order statuses',
+  listOrders: 'read orders',
+  getOrder: 'read this order',
+  listLicenses: 'read licenses',
+  getLicense: 'read this license',
+};
+
+/** The server's own words, short, for the sentence itself (where they name what to fix). */
+function quoted(error: SellerApiError): string {
+  const said = error.fields.length > 0 ? fieldsSaid(error) : (error.detailedDescription ?? error.description);
+  return said ? ` (it said: “${capped(plainText(said), 160)}”)` : '';
+}
+
+const fieldsSaid = (error: SellerApiError): string =>
+  error.fields.map(({ field, reason }) => (field ? `${field}: ${reason}` : reason)).join('; ');
 
 /** The server's words and the facts support needs, a line each. */
 function apiDetails(error: SellerApiError): string[] {
@@ -69,6 +92,9 @@ function apiDetails(error: SellerApiError): string[] {
           `HTTP status: ${error.status}${error.errorCode ? ` ${capped(plainText(error.errorCode), 60)}` : ''}`,
         ]),
     ...(said ? [`The marketplace said: ${said}`] : []),
+    ...error.fields.map(({ field, reason }) =>
+      field ? `Field ${capped(plainText(field), 100)}: ${capped(plainText(reason), 300)}` : `Also: ${reason}`,
+    ),
     ...(error.fieldPath ? [`Field: ${error.fieldPath}`] : []),
     ...(error.requestId ? [`Request id: ${error.requestId}`] : []),
     `Message: ${error.message}`,

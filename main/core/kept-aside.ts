@@ -1,6 +1,7 @@
 // How the items the tolerant reader kept aside are told: one sentence for the user, what was
-// wrong with each one click away (the window's Details, the CLI's following lines).
-import type { ItemKind } from './api/wire';
+// wrong with each one click away (the window's Details, the CLI's following lines). Events of
+// another seller account are kept aside the same way, and told as such.
+import { type ItemKind, itemKey, type MarketplaceEvent, type UnreadableItem } from './api/wire';
 
 export interface AsideItem {
   kind: ItemKind;
@@ -18,16 +19,44 @@ const NOUNS: Record<ItemKind, [string, string]> = {
 /** Keys longer than an id are the content of an item that has none. */
 const MAX_SHOWN_KEY = 64;
 
-export function describeAside(items: readonly AsideItem[]): { message: string; details: string[] } {
-  const counts = new Map<ItemKind, number>();
-  for (const item of items) counts.set(item.kind, (counts.get(item.kind) ?? 0) + 1);
-  const phrase = [...counts].map(([kind, n]) => `${n} ${NOUNS[kind][n === 1 ? 0 : 1]}`).join(' and ');
-  const one = items.length === 1;
+/** How the reason of an event of another seller account opens, so it is told as such. */
+const ANOTHER_SELLER = 'of another seller account';
+
+/**
+ * An event kept aside because it is another seller's (by its `sellerId`, or because its order
+ * answers 404 for this account): never announced, told as such.
+ */
+export function anotherSellers(event: MarketplaceEvent, fieldPath: string, why: string): UnreadableItem {
   return {
-    message: `${phrase} from the marketplace could not be read and ${one ? 'is' : 'are'} kept aside; everything else was read as usual.`,
-    details: items.map((item) => {
+    kind: 'event',
+    key: itemKey('event', event),
+    fieldPath,
+    reason: `${ANOTHER_SELLER}: ${why}`,
+    raw: event,
+  };
+}
+
+export function describeAside(items: readonly AsideItem[]): { message: string; details: string[] } {
+  const foreign = items.filter((item) => item.reason.startsWith(ANOTHER_SELLER));
+  const unreadable = items.filter((item) => !item.reason.startsWith(ANOTHER_SELLER));
+  const sentences = [
+    unreadable.length > 0 &&
+      `${phrase(unreadable)} from the marketplace could not be read and ${unreadable.length === 1 ? 'is' : 'are'} kept aside; everything else was read as usual.`,
+    foreign.length > 0 &&
+      `${phrase(foreign)} of another seller account came with this account's and ${foreign.length === 1 ? 'is' : 'are'} kept aside, not announced. If this lasts, tell the marketplace: its lists should hold only your own orders.`,
+  ];
+  return {
+    message: sentences.filter(Boolean).join(' '),
+    details: [...unreadable, ...foreign].map((item) => {
       const id = item.key.length > MAX_SHOWN_KEY ? '(without an id)' : item.key;
       return `${NOUNS[item.kind][0]} ${id}: ${item.fieldPath}: ${item.reason}`;
     }),
   };
+}
+
+/** "2 events and 1 order". */
+function phrase(items: readonly AsideItem[]): string {
+  const counts = new Map<ItemKind, number>();
+  for (const item of items) counts.set(item.kind, (counts.get(item.kind) ?? 0) + 1);
+  return [...counts].map(([kind, n]) => `${n} ${NOUNS[kind][n === 1 ? 0 : 1]}`).join(' and ');
 }

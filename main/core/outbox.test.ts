@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SellerApiError } from './api/errors';
-import type { NewMarketplaceEvent } from './api/wire';
+import type { MarketplaceEvent, NewMarketplaceEvent } from './api/wire';
 import { Outbox, type OutboxItem } from './outbox';
 import { AccountStore } from './store/account-store';
 
@@ -19,7 +19,10 @@ afterEach(() => {
  * An outbox on a real account store; `saves` records what is on disk at each change, and
  * `clock.now` is the outbox's time.
  */
-function outboxWith(post: (body: NewMarketplaceEvent, requestId: string) => Promise<{ eventId: string }>) {
+function outboxWith(
+  post: (body: NewMarketplaceEvent, requestId: string) => Promise<{ eventId: string }>,
+  recent: () => MarketplaceEvent[] = () => [],
+) {
   const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
   const { store } = AccountStore.open(dir);
   opened.push({ store, dir });
@@ -37,7 +40,15 @@ function outboxWith(post: (body: NewMarketplaceEvent, requestId: string) => Prom
   };
   const outbox = new Outbox({
     store: recording,
-    post: async (body, id) => ({ ...(await post(body, id)), ...body }),
+    posting: {
+      post: async (body, id) => {
+        const { eventId } = await post(body, id);
+        return { eventId, event: { ...body, eventId } };
+      },
+      recentEvents: async function* () {
+        yield recent();
+      },
+    },
     now: () => clock.now,
   });
   return { outbox, saves, store, clock };
@@ -62,7 +73,7 @@ describe('outbox', () => {
     let fail = true;
     const { outbox } = outboxWith(async (_, id) => {
       ids.push(id);
-      if (fail) throw new SellerApiError({ kind: 'network', operation: 'sendEvent' }, 'down');
+      if (fail) throw new SellerApiError({ kind: 'http', status: 429, operation: 'sendEvent' }, 'slow down');
       return { eventId: 'e1' };
     });
     const item = outbox.enqueue(mark('a'));
@@ -71,6 +82,57 @@ describe('outbox', () => {
     await outbox.deliver();
     expect(ids).toEqual([item.requestId, item.requestId]);
     expect(outbox.all()[0]).toMatchObject({ state: 'sent', eventId: 'e1', attempts: 2 });
+  });
+
+  it('reads back a post whose answer was lost, and posts it again only when the marketplace lacks it', async () => {
+    const lost = () => new SellerApiError({ kind: 'timeout', operation: 'sendEvent' }, 'no answer');
+    const stored: MarketplaceEvent[] = [];
+    let posts = 0;
+    const { outbox } = outboxWith(
+      async (body) => {
+        posts += 1;
+        const event = { ...body, eventId: `e${posts}` };
+        // The first post is stored but its answer lost; the next is not even stored (no answer either).
+        if (posts === 1) stored.push(event);
+        throw lost();
+      },
+      () => stored,
+    );
+    outbox.enqueue(mark('a'));
+    await outbox.deliver();
+    expect(posts).toBe(1);
+    expect(outbox.all()[0]).toMatchObject({ state: 'sent', eventId: 'e1' });
+
+    // Not in the marketplace: posted again, up to three times in one delivery, then kept for later.
+    stored.length = 0;
+    posts = 1;
+    const second = outbox.enqueue(mark('b'));
+    const report = await outbox.deliver();
+    expect(posts).toBe(4);
+    expect(report.deferred).toBe(1);
+    expect(outbox.all().find((i) => i.requestId === second.requestId)).toMatchObject({
+      state: 'pending',
+      mayBePosted: true,
+    });
+  });
+
+  it('reads back again when a repeated post is answered 409 (the server knows its request id)', async () => {
+    const stored: MarketplaceEvent[] = [];
+    let posts = 0;
+    const { outbox } = outboxWith(
+      async (body) => {
+        posts += 1;
+        if (posts === 1) throw new SellerApiError({ kind: 'timeout', operation: 'sendEvent' }, 'no answer');
+        // The listing shows the first post only now; the server refuses the repeat.
+        stored.push({ ...body, eventId: 'e1' });
+        throw new SellerApiError({ kind: 'http', status: 409, operation: 'sendEvent' }, 'Conflict');
+      },
+      () => stored,
+    );
+    outbox.enqueue(mark('a'));
+    await outbox.deliver();
+    expect(posts).toBe(2);
+    expect(outbox.all()[0]).toMatchObject({ state: 'sent', eventId: 'e1' });
   });
 
   it("keeps an order's later statuses back while an earlier one cannot be posted", async () => {

@@ -1,7 +1,7 @@
 // The status outbox: a status a user marks is on disk before any network call, and is
-// posted until the server confirms it, always under the same X-Request-ID. The server
-// replays a post it has seen (design notes §2), so a crash or a lost answer can make us
-// post again but never store the event twice. A status may first be held for a grace period
+// posted until the server confirms it, always under the same X-Request-ID. A post whose answer
+// was lost is read back before it is posted again (status-post.ts), since the server may not
+// deduplicate request ids; the item remembers across restarts that it must be. A status may first be held for a grace period
 // (`notBefore`, on disk with it, so a restart keeps holding it): until then it can be undone,
 // which removes it as if never marked.
 import { randomUUID } from 'node:crypto';
@@ -15,10 +15,10 @@ import type {
 } from '../../preload/model';
 import { MARKABLE_STATUSES } from '../../preload/order-status';
 import { SellerApiError } from './api/errors';
-import type { MarketplaceEvent, NewMarketplaceEvent } from './api/wire';
 import { explainFailure } from './failure-words';
 import { failureFields, type Log, type LogLevel, silentLog } from './log';
 import type { Same } from './same-type';
+import { type PostingPorts, postOnce } from './status-post';
 
 export const OutboxItem = z.object({
   /** Also the X-Request-ID of every post of this item. */
@@ -38,6 +38,8 @@ export const OutboxItem = z.object({
   sentAt: z.string().optional(),
   /** Held until this moment (ISO time), so it can be undone; absent: sent at once. */
   notBefore: z.string().optional(),
+  /** A post may have reached the marketplace unconfirmed: read back before posting again. */
+  mayBePosted: z.boolean().optional(),
 });
 export type OutboxItem = SharedOutboxItem;
 // Fails to compile when the stored form reads other than preload/model.ts declares.
@@ -73,17 +75,6 @@ export type NewOutboxItem = Pick<
   'orderId' | 'statusCode' | 'description' | 'detailedDescription'
 >;
 
-/** The event a mark posts, from the outbox or straight from the CLI: `orderId` its only added property. */
-export function eventBody(item: NewOutboxItem): NewMarketplaceEvent {
-  return {
-    eventTypeCode: 'ServicePurchased',
-    statusCode: item.statusCode,
-    description: item.description,
-    ...(item.detailedDescription ? { detailedDescription: item.detailedDescription } : {}),
-    additionalProperties: [{ name: 'orderId', value: item.orderId }],
-  };
-}
-
 /** Where the items live (the account store): each change is durable when the call returns. */
 export interface OutboxStore {
   outboxItems(orderId?: string): OutboxItem[];
@@ -95,8 +86,8 @@ export interface OutboxStore {
 
 export interface OutboxPorts {
   store: OutboxStore;
-  /** Resolves when delivered: with the stored event when the server sent it back. */
-  post(body: NewMarketplaceEvent, requestId: string): Promise<MarketplaceEvent | undefined>;
+  /** Posts, and reads back the marketplace's recent events (status-post.ts). */
+  posting: PostingPorts;
   now(): number;
   /** Told of each delivery: sent, failed, or kept for another try. */
   log?: Log;
@@ -240,17 +231,31 @@ export class Outbox {
       }
       item.attempts += 1;
       let failure: unknown;
+      let readBack = false;
+      // On disk before the post: a crash while it is on its way leaves the item to be read back.
+      const tries = { mayBePosted: item.mayBePosted };
+      item.mayBePosted = true;
+      this.ports.store.putOutboxItem(item);
       try {
-        const event = await this.ports.post(eventBody(item), item.requestId);
+        const delivered = await postOnce(this.ports.posting, item, item.requestId, tries);
         item.state = 'sent';
         item.sentAt = new Date(this.ports.now()).toISOString();
-        item.eventId = event?.eventId;
+        item.eventId = delivered.eventId;
         item.problem = undefined;
+        item.mayBePosted = undefined;
+        readBack = delivered.readBack;
         report.sent.push(item);
       } catch (error) {
         failure = error;
         const apiError = error instanceof SellerApiError ? error : undefined;
         item.problem = explainFailure(error);
+        if (apiError && apiError.operation !== 'sendEvent') {
+          // The read-back failed, not a post: say what it was for.
+          item.problem.details.unshift(
+            'Seller Tray was reading back whether the marketplace already has this status (an earlier answer was lost).',
+          );
+        }
+        item.mayBePosted = tries.mayBePosted || undefined;
         if (apiError && !apiError.transient && !apiError.credentialsRejected) {
           item.state = 'failed';
           report.failed.push(item);
@@ -261,13 +266,13 @@ export class Outbox {
         }
       }
       this.ports.store.putOutboxItem(item);
-      this.logDelivery(item, failure);
+      this.logDelivery(item, failure, readBack);
     }
     return report;
   }
 
   /** Sent, failed for good (the server refused it), or pending for another try, and why. */
-  private logDelivery(item: OutboxItem, failure: unknown): void {
+  private logDelivery(item: OutboxItem, failure: unknown, readBack: boolean): void {
     const [level, outcome] = DELIVERY_OUTCOMES[item.state];
     (this.ports.log ?? silentLog)[level](`delivery ${outcome}`, {
       ...(failure === undefined ? {} : failureFields(failure)),
@@ -276,6 +281,9 @@ export class Outbox {
       statusCode: item.statusCode,
       attempt: item.attempts,
       eventId: item.eventId,
+      // Found already in the marketplace after a lost answer, so not posted again.
+      ...(readBack ? { readBack } : {}),
+      ...(item.mayBePosted ? { mayBePosted: true } : {}),
     });
   }
 }

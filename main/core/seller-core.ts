@@ -19,12 +19,14 @@ import {
   reversalText,
   unusualMarkText,
 } from '../../preload/order-status';
+import type { TokenLifetime } from './api/access-token';
 import type { SellerApiClient } from './api/client';
+import { SellerApiError } from './api/errors';
 import { PAGE } from './api/routes';
-import type { Order } from './api/wire';
+import type { MarketplaceEvent, Order, UnreadableItem } from './api/wire';
 import { syncFeed } from './event-feed';
 import { explainFailure, failureKind } from './failure-words';
-import { describeAside } from './kept-aside';
+import { anotherSellers, describeAside } from './kept-aside';
 import { failureFields, type Log, silentLog } from './log';
 import {
   briefOf,
@@ -38,6 +40,7 @@ import { OrderFetcher } from './order-fetcher';
 import { Outbox, type OutboxItem } from './outbox';
 import { Poller, type PollerState, type Timers } from './poller';
 import { isProcessAlive } from './process-alive';
+import { eventsFrom } from './status-post';
 import { AccountStore, type InboxPage, type InboxQuery, type KeptAside } from './store/account-store';
 import { importLegacyFiles } from './store/legacy-import';
 
@@ -132,10 +135,19 @@ export class SellerCore {
     this.timers = ports.timers ?? { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
     this.outbox = new Outbox({
       store,
-      post: async (body, requestId) => {
-        const event = await ports.client.sendEvent(body, requestId);
-        if (event) store.recordPosted(event, new Date(this.now()).toISOString());
-        return event;
+      posting: {
+        post: async (body, requestId) => {
+          const answer = await ports.client.sendEvent(body, requestId);
+          // The stored event the marketplace answered with counts at once (causality: it is ours).
+          if (answer.event) store.recordPosted(answer.event, new Date(this.now()).toISOString());
+          return answer;
+        },
+        // What the store has of the order (a poll may have read the post), then the listing's
+        // end from a page before the cursor (the listing may have lost old events meanwhile).
+        recentEvents: async function* (orderId) {
+          yield store.history(orderId);
+          yield* eventsFrom(ports.client, (store.cursor()?.offset ?? 0) - ports.client.pageSize);
+        },
       },
       now: this.now,
       log: this.log,
@@ -243,6 +255,11 @@ export class SellerCore {
   /** One page of the inbox from the store: waiting orders first, then newest first. */
   orders(query: InboxQuery): InboxPage {
     return this.withStore(() => this.store.inboxPage(query));
+  }
+
+  /** What the account's client learned of its tokens' lifetime while it polled (for a diagnosis). */
+  tokenLifetime(): TokenLifetime {
+    return this.ports.client.tokenLifetime();
   }
 
   /** The latest items the reader kept aside, and how many there are (for a diagnosis). */
@@ -453,9 +470,10 @@ export class SellerCore {
   private async pollOnce(): Promise<void> {
     const started = this.now();
     const sync = await syncFeed(this.ports.client, this.store.cursor());
+    const { events, foreign } = await this.ownEvents(sync.events);
     const learned = this.store.recordPoll({
-      events: sync.events,
-      unreadable: sync.unreadable,
+      events,
+      unreadable: [...sync.unreadable, ...foreign],
       cursor: sync.cursor,
       backlog: sync.backlog,
       paused: this.pausedUntil() !== null,
@@ -483,6 +501,32 @@ export class SellerCore {
       newListing: sync.newListingProblem === undefined ? 'ok' : 'failed',
       ms: this.now() - started,
     });
+  }
+
+  /**
+   * The events of this account, and those another seller's `sellerId` names (the token says
+   * which seller this account is): kept aside, never announced.
+   */
+  private async ownEvents(
+    events: readonly MarketplaceEvent[],
+  ): Promise<{ events: MarketplaceEvent[]; foreign: UnreadableItem[] }> {
+    const own = sellerOf((await this.ports.client.authenticate()).sellerId);
+    const foreign = (event: MarketplaceEvent) => {
+      const seller = sellerOf(event.sellerId);
+      return own !== undefined && seller !== undefined && seller !== own;
+    };
+    return {
+      events: events.filter((event) => !foreign(event)),
+      foreign: events
+        .filter(foreign)
+        .map((event) =>
+          anotherSellers(
+            event,
+            'sellerId',
+            `seller ${sellerOf(event.sellerId)}, while this account is seller ${own}`,
+          ),
+        ),
+    };
   }
 
   /** Items kept aside since the user was last told: one message, what was wrong in its details. */
@@ -520,13 +564,18 @@ export class SellerCore {
    */
   private async announceQueued(): Promise<void> {
     const paused = this.pausedUntil() !== null;
-    const { pending, held } = this.store.claimAnnouncements(
+    let { pending, held } = this.store.claimAnnouncements(
       process.pid,
       this.ports.isProcessAlive ?? isProcessAlive,
       paused,
     );
     if (pending.length + held.length === 0) return;
     await this.fetcher.settled([...pending, ...held], ANNOUNCE_WAIT_MS);
+    // An order found meanwhile to be another seller's has left the store: it is not announced.
+    const stillStored = (orderIds: string[]) =>
+      orderIds.filter((id) => this.store.storedOrder(id) !== undefined);
+    pending = stillStored(pending);
+    held = stillStored(held);
     const notify = this.ports.settings().notificationsEnabled;
     this.logAnnouncements('new-order', pending, notify);
     this.logAnnouncements('held-while-paused', held, notify);
@@ -607,7 +656,25 @@ export class SellerCore {
       });
       if (changed) this.updated.add(orderId);
     } catch (error) {
-      if (this.store.markFetchFailed(orderId, error instanceof Error ? error.message : String(error))) {
+      if (
+        error instanceof SellerApiError &&
+        error.operation === 'getOrder' &&
+        error.status === 404 &&
+        this.store.storedOrder(orderId)?.document === undefined
+      ) {
+        // Never readable here: another seller's order, which the marketplace answers 404 rather
+        // than reveal (design notes §2). One read before stays, its failed refresh shown beside it.
+        this.store.setOrderAside(
+          orderId,
+          (event) =>
+            anotherSellers(event, 'orderId', `its order ${orderId} is not found for this account (HTTP 404)`),
+          this.isoNow(),
+        );
+        this.tellAside();
+        this.emit({ type: 'orders-updated', orderIds: [orderId] });
+      } else if (
+        this.store.markFetchFailed(orderId, error instanceof Error ? error.message : String(error))
+      ) {
         this.updated.add(orderId);
       }
       throw error;
@@ -683,6 +750,18 @@ export class SellerCore {
   private emit(event: CoreEvent): void {
     for (const listener of this.listeners) listener(event);
   }
+}
+
+/**
+ * A seller id as digits, from a number or a text of digits; anything else names no seller, and
+ * so does one beyond 2^53, on either side: the token's JSON loses such digits, so a marketplace
+ * whose seller ids are that large cannot be told apart by them (an order's 404 still tells).
+ */
+function sellerOf(value: unknown): string | undefined {
+  const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
+  if (typeof text !== 'string' || !/^\s*\d+\s*$/.test(text)) return undefined;
+  const digits = text.trim().replace(/^0+(?=\d)/, '');
+  return Number.isSafeInteger(Number(digits)) ? digits : undefined;
 }
 
 function waitedFor(settings: CoreSettings): string {

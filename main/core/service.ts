@@ -458,13 +458,13 @@ export class SellerTrayService {
     const core = this.requireCore();
     if (!this.account)
       throw new ServiceError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
-    const diagnosis = await diagnose(this.account);
+    const diagnosis = await diagnose(this.account, undefined, core.tokenLifetime());
     const { items, total } = core.keptAside(KEPT_ASIDE_SHOWN);
     const aside =
       total === 0
         ? 'Nothing the marketplace sent was kept aside on this laptop.\n'
         : [
-            `Kept aside on this laptop: ${total} item(s) the marketplace sent that could not be read${total > items.length ? `; the latest ${items.length}` : ''}:`,
+            `Kept aside on this laptop: ${total} item(s) the marketplace sent that could not be read or are another seller's${total > items.length ? `; the latest ${items.length}` : ''}:`,
             ...describeAside(items).details.map((line) => `    ${line}`),
             '',
           ].join('\n');

@@ -479,7 +479,7 @@ describe('an error on the order page', () => {
   it('says what happened in plain words, its request id behind Details, with no axe-core violation', async () => {
     const { page, service } = await openApp({ configured: true });
     await page.getByRole('listbox', { name: 'Orders' }).getByRole('option').first().waitFor();
-    // Every read of an order's document fails, at once (a Retry-After of 0 is not waited out).
+    // Every read of an order's document fails, soon (a Retry-After of 0 waits only the short backoff).
     await admin(sim.url, 'PATCH', 'faults', {
       script: [{ operation: 'getOrder', action: 'status', status: 503, retryAfterSeconds: 0, times: 10_000 }],
     });

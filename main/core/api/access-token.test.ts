@@ -12,24 +12,30 @@ const jwt = (iatSeconds: number, lifetimeSeconds: number) =>
     .setExpirationTime(iatSeconds + lifetimeSeconds)
     .sign(key);
 
+/** Tokens that say they last 30 minutes, issued by a server whose clock is `aheadSeconds` ahead. */
+function thirtyMinuteTokens(aheadSeconds: number) {
+  const laptop = { ms: 0 };
+  let issued = 0;
+  const tokens = new AccessTokens(
+    async () => {
+      issued += 1;
+      return jwt(aheadSeconds + laptop.ms / 1000, 1800);
+    },
+    () => laptop.ms,
+  );
+  return { tokens, laptop, issued: () => issued };
+}
+
 describe('access tokens', () => {
   it("measure the token's lifetime from receipt, whatever the server's clock says", async () => {
-    let laptop = 0;
-    let issued = 0;
     // The server's clock is two hours ahead of the laptop's.
-    const tokens = new AccessTokens(
-      async () => {
-        issued += 1;
-        return jwt(7200 + laptop / 1000, 1800);
-      },
-      () => laptop,
-    );
+    const { tokens, laptop, issued } = thirtyMinuteTokens(7200);
     const first = await tokens.get();
-    laptop += 28 * 60_000;
+    laptop.ms += 28 * 60_000;
     expect(await tokens.get()).toBe(first);
-    laptop += 60_001; // within a minute of the 30-minute lifetime
+    laptop.ms += 60_001; // within a minute of the 30-minute lifetime
     expect(await tokens.get()).not.toBe(first);
-    expect(issued).toBe(2);
+    expect(issued()).toBe(2);
   });
 
   it('share one request among concurrent callers', async () => {
@@ -59,6 +65,29 @@ describe('access tokens', () => {
     expect(second).toBe('opaque-2');
     tokens.invalidate(first);
     expect(await tokens.get()).toBe(second);
+  });
+
+  it('renew before the age at which the server refused one, when that is a minute or more', async () => {
+    const { tokens, laptop, issued } = thirtyMinuteTokens(0);
+    const first = await tokens.get();
+    laptop.ms += 5 * 60_000; // the gateway refused it at five minutes; a fresh one was accepted
+    tokens.lapsed(tokens.invalidate(first) ?? 0);
+    expect(tokens.lifetime()).toEqual({ statedMs: 1_800_000, refusedAfterMs: 300_000 });
+    const second = await tokens.get();
+    laptop.ms += 4 * 60_000;
+    expect(await tokens.get()).toBe(second);
+    laptop.ms += 31_000; // past a tenth before five minutes
+    expect(await tokens.get()).not.toBe(second);
+    expect(issued()).toBe(3);
+
+    // A refusal seconds after issue is renewed as it comes, not planned for.
+    const fast = new AccessTokens(
+      async () => jwt(0, 1800),
+      () => 0,
+    );
+    fast.lapsed(2_000);
+    const held = await fast.get();
+    expect(await fast.get()).toBe(held);
   });
 
   it('let a failed request fail its callers, and try again on the next call', async () => {

@@ -1,20 +1,39 @@
 // The access token: fetched with the client credentials, shared by all callers, reused
-// until shortly before it expires.
+// until shortly before it expires. A gateway may let tokens lapse before their `exp`: the age
+// at which a refused token was cured by a fresh one is learned, and later tokens are renewed
+// before it.
 import { decodeJwt } from 'jose';
 
-/** Renew this long before expiry, so no call goes out with a token about to lapse. */
+/** Renew this long before expiry (a tenth of a shorter lifetime), so no call goes out with a token about to lapse. */
 const RENEW_MARGIN_MS = 60_000;
 /** A token that says nothing of its lifetime is assumed to live this long. */
 const ASSUMED_LIFETIME_MS = 5 * 60_000;
+/**
+ * A refusal age below this is not planned for (renewing that often would double the calls, and
+ * one early refusal may be a revocation): such refusals are renewed as they come.
+ */
+const MIN_PLANNED_LIFETIME_MS = 60_000;
 
 interface Held {
   token: string;
-  renewAtMs: number;
+  receivedAtMs: number;
+  /** What the token says of its lifetime (exp - iat), when it says it. */
+  statedMs: number | undefined;
+}
+
+/** What is known of tokens' lifetimes: what they state, and the age at which the server refused one. */
+export interface TokenLifetime {
+  statedMs: number | undefined;
+  refusedAfterMs: number | undefined;
 }
 
 export class AccessTokens {
   private held: Held | undefined;
   private pending: Promise<string> | undefined;
+  /** The youngest age at which a token was refused and a fresh one then accepted. */
+  private refusedAfterMs: number | undefined;
+  /** What the latest token said of its lifetime. */
+  private statedMs: number | undefined;
 
   constructor(
     private readonly fetchToken: () => Promise<string>,
@@ -23,10 +42,11 @@ export class AccessTokens {
 
   /** The current token; concurrent callers share one token request. */
   async get(): Promise<string> {
-    if (this.held && this.clock() < this.held.renewAtMs) return this.held.token;
+    if (this.held && this.clock() < this.renewAt(this.held)) return this.held.token;
     this.pending ??= this.fetchToken()
       .then((token) => {
-        this.held = { token, renewAtMs: this.clock() + lifetimeMs(token) - RENEW_MARGIN_MS };
+        this.statedMs = statedLifetimeMs(token);
+        this.held = { token, receivedAtMs: this.clock(), statedMs: this.statedMs };
         return token;
       })
       .finally(() => {
@@ -35,9 +55,33 @@ export class AccessTokens {
     return this.pending;
   }
 
-  /** Forgets `token` after the server refused it, unless a newer one replaced it already. */
-  invalidate(token: string): void {
-    if (this.held?.token === token) this.held = undefined;
+  /**
+   * Forgets `token` after the server refused it, unless a newer one replaced it already; answers
+   * its age when it was the one held (for `lapsed`, once a fresh token has been accepted).
+   */
+  invalidate(token: string): number | undefined {
+    if (this.held?.token !== token) return undefined;
+    const age = this.clock() - this.held.receivedAtMs;
+    this.held = undefined;
+    return age;
+  }
+
+  /** A token refused at `ageMs` was then replaced by one the server accepted: it lapsed, and later ones are renewed before that age. */
+  lapsed(ageMs: number): void {
+    this.refusedAfterMs = Math.min(this.refusedAfterMs ?? Number.POSITIVE_INFINITY, ageMs);
+  }
+
+  lifetime(): TokenLifetime {
+    return { statedMs: this.statedMs, refusedAfterMs: this.refusedAfterMs };
+  }
+
+  private renewAt(held: Held): number {
+    const refused = this.refusedAfterMs ?? Number.POSITIVE_INFINITY;
+    const lifetime = Math.min(
+      held.statedMs ?? ASSUMED_LIFETIME_MS,
+      refused >= MIN_PLANNED_LIFETIME_MS ? refused : Number.POSITIVE_INFINITY,
+    );
+    return held.receivedAtMs + lifetime - Math.min(RENEW_MARGIN_MS, lifetime / 10);
   }
 }
 
@@ -45,14 +89,12 @@ export class AccessTokens {
  * The token's lifetime as the server states it (exp - iat, both from the server's clock).
  * Measured from receipt on the laptop's clock, this is immune to skew between the two.
  */
-function lifetimeMs(token: string): number {
+function statedLifetimeMs(token: string): number | undefined {
   try {
     const { iat, exp } = decodeJwt(token);
-    if (typeof iat === 'number' && typeof exp === 'number' && exp > iat) {
-      return Math.max((exp - iat) * 1000, RENEW_MARGIN_MS * 2);
-    }
+    if (typeof iat === 'number' && typeof exp === 'number' && exp > iat) return (exp - iat) * 1000;
   } catch {
-    // Not a JWT we can read: fall back to a short assumed lifetime; a 401 renews it anyway.
+    // Not a JWT we can read: a short lifetime is assumed; a refusal renews it anyway.
   }
-  return ASSUMED_LIFETIME_MS;
+  return undefined;
 }

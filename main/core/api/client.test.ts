@@ -188,6 +188,17 @@ describe('retries', () => {
     expect(sent.filter((s) => s.url.includes('/seller/v1/orders/'))).toHaveLength(1);
   });
 
+  it('waits at least its own backoff when Retry-After says 0 or a date long past', async () => {
+    await faults({
+      quirks: ['wild-retry-after'], // 0, -5, then huge: the third ends the call
+      script: [{ operation: 'listOrders', action: 'status', status: 429, retryAfterSeconds: 1, times: 3 }],
+    });
+    const { client, sleeps } = makeClient();
+    const error = await failure(client.listOrders());
+    expect(sleeps).toEqual([188, 375]); // the backoff, not 0
+    expect(error).toMatchObject({ status: 429, retryAfterSeconds: 15 * 60 });
+  });
+
   it('fails at once when Retry-After asks for longer than it may wait', async () => {
     await faults({
       script: [{ operation: 'listOrders', action: 'status', status: 429, retryAfterSeconds: 600 }],
@@ -306,13 +317,26 @@ describe('posting a status', () => {
     return (await client.listOrders({ limit: 1 })).items[0]?.orderId ?? '';
   }
 
-  it('stores exactly one event when the answer is lost and the post retried', async () => {
+  it('does not repeat a post whose answer was lost: it says the post may have been carried out', async () => {
     const { client, sent } = makeClient();
     const orderId = await someOrderId(client);
     const before = sim.store.summary()[0]?.events ?? 0;
     await faults({ script: [{ operation: 'sendEvent', action: 'dropAfterHandling' }] });
-    const event = await client.sendEvent(statusFor(orderId));
-    expect(event?.statusCode).toBe('ProvisioningInProgress');
+    const error = await failure(client.sendEvent(statusFor(orderId)));
+    expect(error).toMatchObject({ kind: 'network', mayHaveBeenCarriedOut: true });
+    expect(sim.store.summary()[0]?.events).toBe(before + 1);
+    expect(sent.filter((s) => s.method === 'POST' && s.url.includes('marketplaceEvents'))).toHaveLength(1);
+  });
+
+  it('repeats a post turned away unhandled (429), under its one request id', async () => {
+    const { client, sent } = makeClient();
+    const orderId = await someOrderId(client);
+    const before = sim.store.summary()[0]?.events ?? 0;
+    await faults({
+      script: [{ operation: 'sendEvent', action: 'status', status: 429, retryAfterSeconds: 1 }],
+    });
+    const posted = await client.sendEvent(statusFor(orderId));
+    expect(posted.event?.statusCode).toBe('ProvisioningInProgress');
     expect(sim.store.summary()[0]?.events).toBe(before + 1);
     const posts = sent.filter((s) => s.method === 'POST' && s.url.includes('marketplaceEvents'));
     expect(posts).toHaveLength(2);

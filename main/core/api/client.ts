@@ -3,10 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { decodeJwt } from 'jose';
 import type { z } from 'zod';
-import { capped, plainText } from '../../../preload/marketplace-text';
 import { failureFields, type Log, silentLog } from '../log';
-import { AccessTokens } from './access-token';
-import { type ApiErrorDetails, SellerApiError } from './errors';
+import { AccessTokens, type TokenLifetime } from './access-token';
+import { type ApiErrorDetails, httpError, SellerApiError } from './errors';
 import {
   type FetchPage,
   listingLength,
@@ -30,7 +29,6 @@ import {
 } from './routes';
 import { checkBaseUrl, isTlsFailure, OriginError, originBound, type Transport } from './transport';
 import {
-  ErrorAnswer,
   firstIssue,
   type ItemKind,
   itemKey,
@@ -40,6 +38,7 @@ import {
   type NewMarketplaceEvent,
   type Order,
   type PingResponse,
+  type PostAnswer,
   parseJson,
   readItems,
 } from './wire';
@@ -182,14 +181,11 @@ export class SellerApiClient {
   }
 
   /**
-   * Posts a status event. A retry, here or by the caller after a restart, must pass the
-   * same `requestId`: the server then replays the stored event instead of adding another.
-   * Any 2xx answer means delivered; the stored event comes back when the server sends it.
+   * Posts a status event. Any 2xx answer means delivered; the stored event, or its id, comes
+   * back when the server sends it. An attempt whose answer was lost is not repeated: a server
+   * need not deduplicate `requestId` (see status-post.ts, which reads back first).
    */
-  sendEvent(
-    event: NewMarketplaceEvent,
-    requestId: string = randomUUID(),
-  ): Promise<MarketplaceEvent | undefined> {
+  sendEvent(event: NewMarketplaceEvent, requestId: string = randomUUID()): Promise<PostAnswer> {
     return this.call('sendEvent', { body: event, requestId });
   }
 
@@ -303,16 +299,25 @@ export class SellerApiClient {
   ): Promise<ResponseOf<O>> {
     const route = this.routes[operation];
     const requestId = input.requestId ?? randomUUID();
-    let renewedToken = false;
+    /** Set once the token was renewed for this call: the age of the one refused, when it was held. */
+    let renewed: { refusedAtAge: number | undefined } | undefined;
     for (let attempt = 1; ; attempt++) {
       input.signal?.throwIfAborted();
       const authorization =
         input.authorization ?? (route.auth === 'bearer' ? `Bearer ${await this.tokens.get()}` : undefined);
       try {
-        return (await this.attempt(operation, route, input, requestId, authorization)) as ResponseOf<O>;
+        const answer = (await this.attempt(
+          operation,
+          route,
+          input,
+          requestId,
+          authorization,
+        )) as ResponseOf<O>;
+        if (renewed?.refusedAtAge !== undefined) this.tokens.lapsed(renewed.refusedAtAge);
+        return answer;
       } catch (error) {
         if (!(error instanceof SellerApiError)) throw error;
-        const next = this.afterFailure(error, route, attempt, renewedToken);
+        const next = this.afterFailure(error, route, attempt, renewed !== undefined);
         // The one place failed calls are logged: each attempt, with what happens next.
         this.log[next.step === 'give-up' ? 'error' : 'warn']('call failed', {
           ...failureFields(error),
@@ -322,8 +327,7 @@ export class SellerApiClient {
         });
         if (next.step === 'give-up') throw error;
         if (next.step === 'renew-token') {
-          renewedToken = true;
-          this.tokens.invalidate((authorization ?? '').slice('Bearer '.length));
+          renewed = { refusedAtAge: this.tokens.invalidate((authorization ?? '').slice('Bearer '.length)) };
           attempt -= 1;
           continue;
         }
@@ -332,9 +336,17 @@ export class SellerApiClient {
     }
   }
 
+  /** What is known of the tokens' lifetime: what they state, and the age at which one was refused. */
+  tokenLifetime(): TokenLifetime {
+    return this.tokens.lifetime();
+  }
+
   /**
-   * What a failed attempt leads to: a refused token is renewed once (it may have been revoked or
-   * have lapsed early); a failure that may pass is tried again, unless the wait is too long.
+   * What a failed attempt leads to. A refused token (401, or 403 as gateways answer a token they
+   * let lapse early) is renewed once and the call repeated; a 403 that persists with the fresh
+   * token is a refused permission, told as such. A failure that may pass is tried again, unless
+   * the wait is too long or the call may have been carried out already (a post the server may
+   * not deduplicate: its caller reads back whether it arrived before sending it again).
    */
   private afterFailure(
     error: SellerApiError,
@@ -342,8 +354,11 @@ export class SellerApiClient {
     attempt: number,
     tokenRenewed: boolean,
   ): { step: 'renew-token' } | { step: 'retry'; delayMs: number } | { step: 'give-up' } {
-    if (error.status === 401 && route.auth === 'bearer' && !tokenRenewed) return { step: 'renew-token' };
+    if ((error.status === 401 || error.status === 403) && route.auth === 'bearer' && !tokenRenewed) {
+      return { step: 'renew-token' };
+    }
     if (!error.transient || attempt >= this.retry.maxAttempts) return { step: 'give-up' };
+    if (route.repeatable === false && error.mayHaveBeenCarriedOut) return { step: 'give-up' };
     const delayMs = retryDelayMs(this.retry, attempt, this.random, error.retryAfterSeconds);
     return delayMs > this.retry.maxRetryAfterMs ? { step: 'give-up' } : { step: 'retry', delayMs };
   }
@@ -390,8 +405,9 @@ export class SellerApiClient {
     try {
       json = text === '' ? undefined : parseJson(text);
     } catch (cause) {
-      if (status >= 200 && status <= 299) {
-        // A cut-off or garbled answer is a transport failure: the call may be repeated.
+      // A cut-off or garbled answer is a transport failure, and the call is repeated; but a
+      // call that must not be carried out twice was (it is a 2xx), whatever its body.
+      if (status >= 200 && status <= 299 && route.repeatable !== false) {
         throw new SellerApiError({ ...at, kind: 'network', status, cause }, 'the answer is not valid JSON');
       }
     }
@@ -414,9 +430,6 @@ export class SellerApiClient {
 function namingListing(operation: PagedOperation, error: unknown): unknown {
   return error instanceof PaginationError ? new PaginationError(`${operation}: ${error.message}`) : error;
 }
-
-/** The longest excerpt of a text answer an error keeps. */
-const EXCERPT_MAX = 200;
 
 /** Pages shorter than this do not teach a page size: a server may just have filtered a few items out. */
 const MIN_LEARNED_PAGE_SIZE = 10;
@@ -460,42 +473,4 @@ function rootMessage(error: unknown): string {
   let e = error;
   while (e instanceof Error && e.cause instanceof Error) e = e.cause;
   return e instanceof Error ? e.message : String(e);
-}
-
-/** What the server said, from whatever it sent: the error body, problem details, or text. */
-function httpError(
-  at: Pick<ApiErrorDetails, 'operation' | 'requestId'>,
-  status: number,
-  body: unknown,
-  retryAfterSeconds: number | undefined,
-): SellerApiError {
-  const details: ApiErrorDetails = { ...at, kind: 'http', status, retryAfterSeconds };
-  const parsed = ErrorAnswer.safeParse(body);
-  if (parsed.success) {
-    const { errorCode, title, detail } = parsed.data;
-    const description = parsed.data.description ?? title;
-    const detailedDescription = parsed.data.detailedDescription ?? detail;
-    const words = [
-      errorCode && `${errorCode}:`,
-      description,
-      detailedDescription && `(${detailedDescription})`,
-    ]
-      .filter(Boolean)
-      .join(' ');
-    return new SellerApiError(
-      { ...details, errorCode, description, detailedDescription },
-      `HTTP ${status}${words ? ` ${words}` : ''}`,
-    );
-  }
-  const excerpt = typeof body === 'string' ? textExcerpt(body) : '';
-  return new SellerApiError(
-    { ...details, ...(excerpt ? { description: excerpt } : {}) },
-    `HTTP ${status}${excerpt ? `: ${excerpt}` : ''}`,
-  );
-}
-
-/** A short, clean excerpt of a text or HTML answer (a gateway's error page): no markup, no controls. */
-function textExcerpt(text: string): string {
-  const withoutMarkup = text.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ');
-  return capped(plainText(withoutMarkup), EXCERPT_MAX);
 }

@@ -293,14 +293,25 @@ describe('what a real marketplace may do differently, read as it means', () => {
     expect((await clientFor(url).listOrders()).items).toEqual([]);
   });
 
-  it.each([200, 202, 204])('counts a status post answered %i without a body as delivered', async (status) => {
-    const url = await serve(undefined, createHttpServer, { status });
+  const eventId = crypto.randomUUID();
+  it.each([
+    ['200 without a body', 200, undefined, undefined],
+    ['202 without a body', 202, undefined, undefined],
+    ['204 without a body', 204, undefined, undefined],
+    ['201 with only the event id', 201, { eventId }, eventId],
+    ['201 with an event missing its status', 201, { eventId, description: 'x' }, eventId],
+    ['201 with an empty object', 201, {}, undefined],
+    ['201 with a text body', 201, 'Created', undefined],
+    ['201 with cut-off JSON', 201, '{"eventId": "', undefined],
+    ['200 with an array', 200, [1, 2], undefined],
+  ])('counts a status post answered %s as delivered', async (_, status, answer, id) => {
+    const url = await serve(answer, createHttpServer, { status });
     const body = {
       eventTypeCode: 'ServicePurchased',
       statusCode: 'ProvisioningInProgress',
       description: 'x',
     } as const;
-    await expect(clientFor(url).sendEvent(body)).resolves.toBeUndefined();
+    await expect(clientFor(url).sendEvent(body)).resolves.toMatchObject({ eventId: id });
   });
 
   it.each([
@@ -330,11 +341,106 @@ describe("errors keep the server's words", () => {
       '<html><head><style>b{}</style></head><body><h1>404 Not Found</h1>\n<p>nginx</p></body></html>',
       'HTTP 404: 404 Not Found nginx',
     ],
+    [
+      "a gateway's message",
+      'application/json',
+      { message: 'Missing Authentication Token' },
+      'HTTP 404 Missing Authentication Token',
+    ],
+    [
+      "a gateway's Message",
+      'application/json',
+      { Message: 'User is not authorized to access this resource' },
+      'HTTP 404 User is not authorized to access this resource',
+    ],
+    [
+      'an OAuth error',
+      'application/json',
+      { error: 'invalid_request', error_description: 'orderId is not a UUID' },
+      'HTTP 404 invalid_request: orderId is not a UUID',
+    ],
+    [
+      'a nested error object',
+      'application/json',
+      { error: { code: 'OrderNotFound', message: 'No such order' } },
+      'HTTP 404 OrderNotFound: No such order',
+    ],
+    [
+      "Apigee's fault",
+      'application/json',
+      { fault: { faultstring: 'Invalid ApiKey', detail: { errorcode: 'oauth.v2.InvalidApiKey' } } },
+      'HTTP 404 oauth.v2.InvalidApiKey: Invalid ApiKey',
+    ],
+    [
+      "Spring Boot's error",
+      'application/json',
+      {
+        timestamp: '2026-11-26T06:00:00Z',
+        status: 404,
+        error: 'Not Found',
+        message: 'No order 42',
+        path: '/x',
+      },
+      'HTTP 404 Not Found: No order 42',
+    ],
+    [
+      "problem details with Zalando's violations",
+      'application/problem+json',
+      { title: 'Constraint Violation', violations: [{ field: 'orderId', message: 'must be a UUID' }] },
+      'HTTP 404 Constraint Violation; orderId: must be a UUID',
+    ],
+    [
+      'problem details naming invalid parameters',
+      'application/problem+json',
+      {
+        title: 'Your request parameters did not validate.',
+        'invalid-params': [
+          { name: 'orderId', reason: 'must be a UUID' },
+          { name: 'limit', reason: 'must be at most 50' },
+        ],
+      },
+      'HTTP 404 Your request parameters did not validate.; orderId: must be a UUID; limit: must be at most 50',
+    ],
+    [
+      'problem details with a list of errors by pointer',
+      'application/problem+json',
+      { title: 'Invalid', errors: [{ detail: 'must be a UUID', pointer: '#/orderId' }, 'one more thing'] },
+      'HTTP 404 Invalid; orderId: must be a UUID; one more thing',
+    ],
+    [
+      'an ASP.NET validation map',
+      'application/problem+json',
+      {
+        type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
+        title: 'One or more validation errors occurred.',
+        status: 400,
+        errors: {
+          StatusCode: ['The StatusCode field is required.'],
+          '$.orderId': ['Not a GUID.', 'Too long.'],
+        },
+        traceId: '00-abc-01',
+      },
+      'HTTP 404 One or more validation errors occurred.; StatusCode: The StatusCode field is required.; orderId: Not a GUID.; Too long.',
+    ],
   ])('from %s, with the status and the request id', async (_, contentType, body, words) => {
     const url = await serve(body, createHttpServer, { status: 404, contentType });
     const error = await failure(clientFor(url).getOrder('42'));
     expect(error.message).toContain(words);
     expect(error.message).toMatch(/request id [0-9a-f-]{36}/);
+  });
+
+  it('names each field a server named, for the Details', async () => {
+    const url = await serve(
+      { title: 'Invalid', errors: { statusCode: ['Unknown status.'], description: 'Required.' } },
+      createHttpServer,
+      { status: 400, contentType: 'application/problem+json' },
+    );
+    const error = await failure(clientFor(url).getOrder('42'));
+    expect(error.fields).toEqual([
+      { field: 'statusCode', reason: 'Unknown status.' },
+      { field: 'description', reason: 'Required.' },
+    ]);
+    expect(error.toJSON()).toMatchObject({ fields: error.fields });
   });
 });
 

@@ -9,8 +9,9 @@ describe('retry delay', () => {
     expect(high).toEqual([250, 500, 1000, 2000, 4000, 8000, 8000, 8000]);
   });
 
-  it("takes the server's Retry-After over its own backoff", () => {
+  it("takes the server's Retry-After over its own backoff, but never waits less than the backoff", () => {
     expect(retryDelayMs(DEFAULT_RETRY, 1, () => 0.5, 3)).toBe(3000);
+    expect(retryDelayMs(DEFAULT_RETRY, 3, () => 0.5, 0)).toBe(750);
   });
 });
 
@@ -21,6 +22,14 @@ describe('Retry-After', () => {
     [' 0 ', 0],
     ['Sat, 21 Nov 2026 12:00:30 GMT', 30],
     ['Sat, 21 Nov 2026 11:00:00 GMT', 0],
+    ['2.5', 3],
+    ['99999999999999999999999', 900],
+    ['Sat, 21 Nov 2126 12:00:00 GMT', 900],
+    ['-5', undefined],
+    ['1e3', undefined],
+    ['garbage 12', undefined],
+    ['21 Nov 2026 12:00:30', undefined],
+    ['Sat, 99 Nov 2026 12:00:30 GMT', undefined],
     ['soon', undefined],
     ['', undefined],
     [null, undefined],

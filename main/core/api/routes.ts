@@ -5,11 +5,11 @@ import {
   EventListEnvelope,
   License,
   LicenseListEnvelope,
-  MarketplaceEvent,
   NewMarketplaceEvent,
   Order,
   OrderListEnvelope,
   PingResponse,
+  PostAnswer,
   TokenResponse,
 } from './wire';
 
@@ -27,6 +27,11 @@ export interface Route {
   readonly pageItems?: 'marketplaceEvents' | 'orders';
   /** Query parameters other than offset/limit. */
   readonly query?: readonly string[];
+  /**
+   * False when carrying the call out twice does harm: a server need not deduplicate request ids,
+   * so a post whose answer was lost is not repeated blindly (its caller reads back first).
+   */
+  readonly repeatable?: false;
 }
 
 export const routes = {
@@ -51,9 +56,10 @@ export const routes = {
     path: '/seller/v1/marketplaceEvents',
     auth: 'bearer',
     success: 201,
-    // Any 2xx is delivered, with the stored event or without a body (200, 202, 204).
-    response: MarketplaceEvent.optional(),
+    // Any 2xx is delivered, whatever its body: the stored event, part of it, or none.
+    response: PostAnswer,
     body: NewMarketplaceEvent,
+    repeatable: false,
   },
   listEvents: {
     method: 'GET',

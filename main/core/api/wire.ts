@@ -224,6 +224,22 @@ export const NewMarketplaceEvent = z.object({
 });
 export type NewMarketplaceEvent = z.infer<typeof NewMarketplaceEvent>;
 
+/**
+ * What a status post answers (4.4): any 2xx means delivered, whatever its body. The stored
+ * event when the body is one; else the event id it names (a partial body such as
+ * `{"eventId": …}`), if any.
+ */
+export const PostAnswer = z.unknown().transform((value): PostAnswer => {
+  const event = MarketplaceEvent.safeParse(value);
+  if (event.success) return { eventId: event.data.eventId, event: event.data };
+  const eventId = (value as { eventId?: unknown } | null | undefined)?.eventId;
+  return { eventId: typeof eventId === 'string' && eventId.trim() !== '' ? eventId.trim() : undefined };
+});
+export interface PostAnswer {
+  eventId: string | undefined;
+  event?: MarketplaceEvent | undefined;
+}
+
 // 2.3
 export const MarketplaceEventList = z.looseObject({
   hasMore: HasMore,
@@ -460,20 +476,11 @@ export const ErrorBody = z.looseObject({
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-/** An error answer as the client reads it: each field may be missing (a partial body still tells something). */
-export const ErrorAnswer = z.looseObject({
-  errorCode: optional(Text),
-  description: optional(Text),
-  detailedDescription: optional(Text),
-  /** RFC 9457 problem details, as some gateways answer. */
-  title: optional(Text),
-  detail: optional(Text),
-});
-
 /** The error codes this project assumes (design notes §2), with their HTTP statuses. */
 export const ERROR_STATUS = {
   BadRequest: 400,
   Unauthorized: 401,
+  Forbidden: 403,
   NotFound: 404,
   MethodNotAllowed: 405,
   Conflict: 409,

@@ -863,6 +863,25 @@ export class AccountStore {
     });
   }
 
+  /**
+   * Sets an order that is not this account's aside (its events leaked into this account's
+   * listing): its events are kept aside with `item`'s reason, and the order, its announcement and
+   * reminder leave the store, so it is neither announced nor shown. Nothing happens to an order
+   * the store does not hold.
+   */
+  setOrderAside(orderId: string, item: (event: MarketplaceEvent) => UnreadableItem, now: string): void {
+    this.atomically(() => {
+      this.setAside(this.history(orderId).map(item), now);
+      const row = this.sql('SELECT rowid FROM orders WHERE order_id = ?').get(orderId) as
+        | { rowid: number }
+        | undefined;
+      if (row) this.sql('DELETE FROM order_search WHERE rowid = ?').run(row.rowid);
+      for (const table of ['events', 'announcements', 'orders']) {
+        this.sql(`DELETE FROM ${table} WHERE order_id = ?`).run(orderId);
+      }
+    });
+  }
+
   /** Items kept aside that the user has not been told of yet (`markTold` when told). */
   untoldAside(): KeptAside[] {
     return this.keptAside('WHERE told = 0');
