@@ -2,7 +2,7 @@
 // so that the app's tolerance is proven over real HTTP, not only in unit tests. Each quirk is
 // something a server could plausibly do where the spec is silent or loose. Turned on with
 // `--quirks a,b` or `PATCH /_simulator/faults {"quirks": [...]}`; none are on by default.
-import type { Operation } from '../main/core/api/routes';
+import { type Operation, PAGE } from '../main/core/api/routes';
 import { AS_SPECIFIED, type Dialect, JSON_TYPE } from './dialect';
 import { type Answer, badRequest, type HttpError, notFound } from './http';
 import type { Page } from './store';
@@ -25,6 +25,18 @@ export const QUIRKS = {
   'problem-errors': 'errors are answered as application/problem+json',
   'html-errors': 'errors are answered as an HTML gateway page',
   'ignore-offset': 'listings ignore the offset',
+  'result-window':
+    'the events and orders listings refuse a page whose offset + limit passes the window (faults resultWindow, 10,000 by default) with a 400 in the words of Elasticsearch, naming the window',
+  'result-window-unnamed': 'as result-window, but the 400 does not name the window',
+  retention:
+    'each call of the "new" listing expires the oldest events of the "all" listing (faults retention, 1 by default), shifting every offset',
+  'late-inserts':
+    'a purchase\'s event lands before the newest events of the "all" listing (faults lateBy places, 2 by default), stamped before them',
+  'flipping-order':
+    'events come in groups of three with one eventTime (ties), listed in another order at each call of the "all" listing',
+  'empty-2xx': 'a listing page with no items is answered without a body, 200 and 204 in turn',
+  'endless-more':
+    'the listings say there is more on every page, their last one included, and answer empty pages past their end',
 } as const;
 export type Quirk = keyof typeof QUIRKS;
 export const QUIRK_NAMES = Object.keys(QUIRKS) as [Quirk, ...Quirk[]];
@@ -32,16 +44,29 @@ export const QUIRK_NAMES = Object.keys(QUIRKS) as [Quirk, ...Quirk[]];
 const MAX_PAGE = 50;
 const GAP_AT = 50;
 const GAP = 50;
+/** Events of one eventTime, as flipping-order lists them. */
+const TIE = 3;
 
 type Json = Record<string, unknown>;
 
+/** The fault settings the quirks read (faults.ts). */
+export interface QuirkSettings {
+  quirks: readonly Quirk[];
+  resultWindow: number;
+  retention: number;
+}
+
 export class Quirks implements Dialect {
   private posts = 0;
+  /** Events the retention quirk has expired (of every seller alike). */
+  private expired = 0;
+  private listings = 0;
+  private emptyAnswers = 0;
 
-  constructor(private readonly active: () => readonly Quirk[]) {}
+  constructor(private readonly settings: () => QuirkSettings) {}
 
   has(quirk: Quirk): boolean {
-    return this.active().includes(quirk);
+    return this.settings().quirks.includes(quirk);
   }
 
   /** Before a call is handled: refuse it as the quirky server would. */
@@ -53,6 +78,17 @@ export class Quirks implements Dialect {
     if (this.has('max-page-50') && limit > MAX_PAGE) {
       throw badRequest(`query parameter limit must be an integer from 1 to ${MAX_PAGE}, got "${limit}"`);
     }
+    const end =
+      Number(query.get('offset') ?? PAGE.defaultOffset) + Number(query.get('limit') ?? PAGE.defaultLimit);
+    const window = this.settings().resultWindow;
+    if ((operation === 'listEvents' || operation === 'listOrders') && end > window) {
+      if (this.has('result-window')) {
+        throw badRequest(
+          `Result window is too large, from + size must be less than or equal to: [${window}] but was [${end}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
+        );
+      }
+      if (this.has('result-window-unnamed')) throw badRequest('the query cannot be answered');
+    }
   }
 
   /** A page of a listing as the quirky server cuts it from `list` (the listing as it is). */
@@ -62,10 +98,19 @@ export class Quirks implements Dialect {
     limit: number,
     list: (offset: number, limit: number) => Page<T>,
   ): Page<T> {
+    if (!this.has('retention')) this.expired = 0;
+    else if (operation === 'listNewEvents') this.expired += this.settings().retention;
     const from = this.has('ignore-offset') ? 0 : offset;
     const size = this.has('short-pages') ? Math.ceil(limit / 2) : limit;
     const stable = operation === 'listEvents' || operation === 'listOrders';
-    return stable && this.has('empty-page') ? withGap(from, size, list) : list(from, size);
+    let cut: (offset: number, limit: number) => Page<T> = list;
+    if (operation === 'listEvents' && this.has('retention')) {
+      const expired = this.expired;
+      cut = (offset, limit) => list(offset + expired, limit);
+    }
+    if (operation === 'listEvents' && this.has('flipping-order')) cut = flipped(cut, this.listings++);
+    const page = stable && this.has('empty-page') ? withGap(from, size, cut) : cut(from, size);
+    return stable && this.has('endless-more') ? { ...page, hasMore: true } : page;
   }
 
   /** A successful answer as the quirky server writes it. */
@@ -83,6 +128,7 @@ export class Quirks implements Dialect {
       case 'listNewEvents':
       case 'listEvents': {
         const page = JSON.parse(json) as { hasMore: boolean; marketplaceEvents: Json[] };
+        if (page.marketplaceEvents.length === 0 && this.has('empty-2xx')) return this.noBody();
         if (
           operation === 'listNewEvents' &&
           page.marketplaceEvents.length === 0 &&
@@ -95,6 +141,7 @@ export class Quirks implements Dialect {
       }
       case 'listOrders': {
         const page = JSON.parse(json) as { hasMore: boolean; orders: Json[] };
+        if (page.orders.length === 0 && this.has('empty-2xx')) return this.noBody();
         page.orders = page.orders.map((order) => this.order(order));
         return { ...plain, body: JSON.stringify(this.envelope(page, 'absent')) };
       }
@@ -129,6 +176,11 @@ export class Quirks implements Dialect {
       };
     }
     return AS_SPECIFIED.error(error);
+  }
+
+  /** A 2xx without a body: 200 with nothing in it, then 204, in turn. */
+  private noBody(): Answer {
+    return { status: this.emptyAnswers++ % 2 === 0 ? 200 : 204, contentType: JSON_TYPE, body: undefined };
   }
 
   private envelope<P extends { hasMore: boolean }>(page: P, looseHasMore: 'text' | 'absent'): Json {
@@ -194,6 +246,28 @@ function withGap<T>(
   const firstBeyond = end <= GAP_AT ? end : Math.max(afterTo, GAP_AT);
   const beyond = list(firstBeyond, 1).items.length > 0;
   return { items: [...before, ...after.items], hasMore: beyond };
+}
+
+/**
+ * The listing as flipping-order lists it at its `call`th call: events in groups of `TIE` places
+ * share the group's first eventTime (ties), and each group is rotated by the call's number.
+ */
+function flipped<T>(list: (offset: number, limit: number) => Page<T>, call: number) {
+  return (offset: number, limit: number): Page<T> => {
+    const first = Math.floor(offset / TIE) * TIE;
+    const around = list(first, Math.ceil((offset + limit - first) / TIE) * TIE).items as Json[];
+    const ties: Json[] = around.map((_, i) => {
+      const group = i - (i % TIE);
+      const size = Math.min(TIE, around.length - group);
+      const item = around[group + ((i - group + call) % size)] as Json;
+      return { ...item, eventTime: around[group]?.eventTime };
+    });
+    const page = list(offset, limit);
+    return {
+      hasMore: page.hasMore,
+      items: ties.slice(offset - first, offset - first + page.items.length) as T[],
+    };
+  };
 }
 
 /** The same instant, written without an offset and a space (read as UTC), or with +0200. */

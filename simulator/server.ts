@@ -21,7 +21,7 @@ export const ADMIN_PREFIX = '/_simulator/';
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const faults = new FaultInjector(options.faults, options.clock);
   const startFaults = structuredClone(faults.current);
-  const quirks = new Quirks(() => faults.current.quirks);
+  const quirks = new Quirks(() => faults.current);
   const marketplace = await serveMarketplace(options, {
     dialect: quirks,
     wrapCall: faultyCalls(faults),
@@ -56,7 +56,8 @@ async function handleAdmin(
       const request = PurchaseRequest.safeParse((await readJsonBody(req, MAX_ADMIN_BODY_BYTES)) ?? {});
       if (!request.success) throw badRequest(`purchase: ${request.error.issues[0]?.message ?? 'invalid'}`);
       try {
-        return sendJson(res, 201, JSON.stringify(marketplace.addPurchase(request.data)));
+        const late = faults.current.quirks.includes('late-inserts') ? { lateBy: faults.current.lateBy } : {};
+        return sendJson(res, 201, JSON.stringify(marketplace.addPurchase({ ...late, ...request.data })));
       } catch (error) {
         if (error instanceof PurchaseError) throw badRequest(error.message);
         throw error;

@@ -145,7 +145,14 @@ export async function diagnose(
     await step('listNewEvents', () => client.listNewEvents({ limit: 1 }), listingNotes('event'));
     const events = await step(
       'listEvents',
-      () => client.listEvents({ limit: client.pageSize }),
+      async () => {
+        const page = await client.listEvents({ limit: client.pageSize });
+        // The next page too: a short page that says there is more shows a maximum only when it is not the end.
+        if (page.hasMore && page.keys.length > 0) {
+          await client.listEvents({ offset: page.keys.length, limit: client.pageSize });
+        }
+        return page;
+      },
       listingNotes('event'),
     );
     const orders = await step(

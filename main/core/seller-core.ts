@@ -16,7 +16,7 @@ import { statusLabel } from '../../preload/status-words';
 import type { SellerApiClient } from './api/client';
 import { PAGE } from './api/routes';
 import type { Order } from './api/wire';
-import { syncFeed } from './event-feed';
+import { syncFeed, takeNewEvents } from './event-feed';
 import { explainFailure, failureKind } from './failure-words';
 import { describeAside } from './kept-aside';
 import { failureFields, type Log, silentLog } from './log';
@@ -106,6 +106,8 @@ export class SellerCore {
   private ordersLearned = 0;
   /** The "new" listing's failure was told: it is told again only after it worked in between. */
   private newListingFailureTold = false;
+  /** The events listing's result window was told (once per start). */
+  private windowTold = false;
 
   private constructor(
     private readonly ports: CorePorts,
@@ -142,6 +144,7 @@ export class SellerCore {
     problems.push(...importLegacyFiles(ports.dataDir, store, new Date(now()).toISOString()));
     const learned = store.learnedPageSize();
     if (learned !== undefined) ports.client.adoptPageSize(learned);
+    ports.client.adoptResultWindows(store.learnedResultWindows());
     return new SellerCore(ports, store, problems);
   }
 
@@ -349,18 +352,34 @@ export class SellerCore {
    */
   private async poll(): Promise<void> {
     const started = this.now();
-    const sync = await syncFeed(this.ports.client, this.store.cursor());
-    const learned = this.store.recordPoll({
-      events: sync.events,
-      unreadable: sync.unreadable,
-      cursor: sync.cursor,
-      backlog: sync.backlog,
-      paused: this.pausedUntil() !== null,
-      now: this.isoNow(),
-    });
-    this.tellNewListingFailure(sync.newListingProblem);
+    const cursor = this.store.cursor();
+    let newOrders = 0;
+    let newListingProblem: string | undefined;
+    const record = (read: Omit<Parameters<AccountStore['recordPoll']>[0], 'paused' | 'now'>) => {
+      const learned = this.store.recordPoll({
+        ...read,
+        paused: this.pausedUntil() !== null,
+        now: this.isoNow(),
+      });
+      newOrders += learned.newOrders;
+      this.ordersLearned += learned.newOrders;
+      return learned;
+    };
+    // What "new" hands over is recorded (and announced) at once: it is gone from "new" once read,
+    // so a failure of the rest of the poll must not lose it. A first start reads "all" alone.
+    if (cursor !== undefined) {
+      newListingProblem = await takeNewEvents(this.ports.client, ({ items, unreadable }) => {
+        if (record({ events: items, unreadable, cursor: undefined, backlog: false }).newOrders === 0) return;
+        this.fetcher.round();
+        void this.announce();
+      });
+    }
+    const sync = await syncFeed(this.ports.client, cursor);
+    const learned = record({ ...sync });
+    this.tellNewListingFailure(newListingProblem);
+    this.tellWindow(sync.atWindow);
     this.tellAside();
-    if (this.ports.client.pageSize < PAGE.maxLimit) this.store.rememberPageSize(this.ports.client.pageSize);
+    this.rememberListingLimits();
     if (sync.backlog) this.backlogWalk ??= this.walkBacklog();
     else if (!this.backlogWalk) this.fetcher.round();
     await this.announce();
@@ -370,15 +389,34 @@ export class SellerCore {
     this.lastSuccessfulPoll = this.isoNow();
     this.lastError = null;
     this.problem = null;
-    this.ordersLearned += learned.newOrders;
     this.log.info('poll ok', {
       events: sync.events.length,
       newEvents: learned.newEvents,
-      newOrders: learned.newOrders,
+      newOrders,
       unreadable: sync.unreadable.length,
       backlog: sync.backlog,
-      newListing: sync.newListingProblem === undefined ? 'ok' : 'failed',
+      newListing: newListingProblem === undefined ? 'ok' : 'failed',
       ms: this.now() - started,
+    });
+  }
+
+  /** What the client learned of the listings' limits (page size, result windows), for the next start. */
+  private rememberListingLimits(): void {
+    const { client } = this.ports;
+    if (client.pageSize < PAGE.maxLimit) this.store.rememberPageSize(client.pageSize);
+    this.store.rememberResultWindows(client.resultWindows);
+  }
+
+  /**
+   * The events listing reached its result window: what lies past it (the newest events while the
+   * listing is longer) cannot be read. Told once per start.
+   */
+  private tellWindow(window: number | undefined): void {
+    if (window === undefined || this.windowTold) return;
+    this.windowTold = true;
+    this.emit({
+      type: 'problem',
+      message: `The marketplace lists only its first ${window.toLocaleString('en')} events, so Seller Tray cannot read events past them. New orders still arrive through its list of new events, on the laptop that reads them first; other laptops see them once older events expire. Run Diagnose connection in Settings and send the result to the marketplace.`,
     });
   }
 

@@ -68,16 +68,30 @@ describe('walking a consuming listing', () => {
     expect(items).not.toContain('e10');
   });
 
-  it('gives up after three empty pages that claim more, with a clear error', async () => {
+  it('ends at an empty page at offset 0, whatever it says of more', async () => {
     const requests: number[] = [];
     const fetchPage: FetchPage<string> = async (offset) => {
       requests.push(offset);
       return pageOf([], true);
     };
-    await expect(collect(walkConsuming(fetchPage, self, () => 10))).rejects.toThrow(
-      'answered 3 empty pages in a row',
-    );
-    expect(requests).toEqual([0, 10, 20]);
+    expect([...(await collect(walkConsuming(fetchPage, self, () => 10)))]).toEqual([]);
+    expect(requests).toEqual([0]);
+  });
+
+  it('reads three empty pages that claim more at the end of a listing as its end, saying so', async () => {
+    const items = Array.from({ length: 25 }, (_, i) => `e${i}`);
+    const requests: number[] = [];
+    // Says "more" on every page, its last one and those past its end included.
+    const endless: FetchPage<string> = async (offset) => {
+      requests.push(offset);
+      return pageOf(items.slice(offset, offset + 10), true);
+    };
+    for (const walker of [walkStable, walkConsuming]) {
+      const pages = [];
+      for await (const page of walker(endless, self, () => 10)) pages.push(page);
+      expect(pages.flatMap((p) => p.items)).toEqual(items);
+      expect(pages.at(-1)?.endless).toBe(true);
+    }
   });
 
   it('gives up on a listing that never ends', async () => {
@@ -210,5 +224,12 @@ describe('finding where a stable listing ends', () => {
     await expect(listingLength(ignoring, 1_000_000)).rejects.toThrow(/ignore the offset/);
     const endless: FetchPage<number> = async (offset) => pageOf([offset], true);
     await expect(listingLength(endless, 1_000)).rejects.toThrow('did not end before offset 1023');
+  });
+
+  it('ends a listing that says "more" past its end at its last item', async () => {
+    for (const size of [1, 7, 100, 1_000]) {
+      const endless: FetchPage<number> = async (offset) => pageOf(offset < size ? [offset] : [], true);
+      expect(await listingLength(endless, 1_000_000)).toBe(size);
+    }
   });
 });

@@ -8,6 +8,7 @@ import type { InboxSort } from '../../../preload/inbox-sort';
 import type { InboxRow } from '../../../preload/model';
 import { orderTotal } from '../../../preload/money';
 import { isNewPurchase } from '../../../preload/order-status';
+import type { ResultWindows } from '../api/client';
 import {
   eventKey,
   type ItemKind,
@@ -648,6 +649,18 @@ export class AccountStore {
 
   rememberPageSize(size: number): void {
     if (size !== this.learnedPageSize()) this.setMeta('page-size', String(size));
+  }
+
+  /** The result windows the marketplace's listings were found to have (meta `result-windows`). */
+  learnedResultWindows(): ResultWindows {
+    const value = this.meta('result-windows');
+    const parsed: unknown = value === undefined ? undefined : JSON.parse(value);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as ResultWindows) : {};
+  }
+
+  rememberResultWindows(windows: ResultWindows): void {
+    const value = JSON.stringify(windows);
+    if (value !== '{}' && value !== this.meta('result-windows')) this.setMeta('result-windows', value);
   }
 
   private meta(key: string): string | undefined {
