@@ -217,5 +217,39 @@ describe('a result window', () => {
         .slice(window - 5, window)
         .toReversed(),
     );
+    expect(run.stderr).toContain(`lists only its first ${window} orders (a result window)`);
+    // With statuses, read back from the events listing's own window.
+    const human = await cli(['orders', 'list', '--limit', '5']);
+    expect(human.code).toBe(0);
+    expect(
+      human.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t')[0]),
+    ).toEqual(printed);
+  });
+});
+
+describe('seller-tray doctor reads the far end of the listings', () => {
+  it("names a result window, with the server's words, and what the app does about it", async () => {
+    const window = ORDERS - 20;
+    await faults({ quirks: ['result-window'], resultWindow: window });
+    const run = await cli(['doctor']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^listEvents +tolerated/m);
+    expect(run.stdout).toContain(
+      `pages past its first ${window} events are refused (a result window, HTTP 400`,
+    );
+    expect(run.stdout).toContain('Result window is too large');
+    expect(run.stdout).toContain('new orders past it are announced only on the laptop that takes them');
+    expect(run.stdout).toContain(`pages past its first ${window} orders are refused`);
+  });
+
+  it('names a listing that says "more" past its end', async () => {
+    await faults({ quirks: ['endless-more'] });
+    const run = await cli(['doctor']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('it says there is more past its last event (empty pages that say more)');
+    expect(run.stdout).toContain('it says there is more past its last order');
   });
 });

@@ -11,7 +11,7 @@ import { lineLog, silentLog } from '../core/log';
 import { KeychainUnavailableError } from '../core/secrets';
 import { clientOptions, cliStores, markedBy, resolveAccount } from './account';
 import { runCommand, UsageError } from './commands';
-import { describeUnread, formatItems, terminalJson } from './format';
+import { describeUnread, describeWindows, formatItems, terminalJson } from './format';
 import { login, WatchFailed, watch } from './session';
 
 const USAGE = `Usage: seller-tray <command> [options]
@@ -107,6 +107,7 @@ async function main(argv: string[]): Promise<number> {
       result.kind === 'ping' ? { ...result.value, credentials: result.credentials } : result.value;
     process.stdout.write(values.json ? terminalJson(value) : formatItems(result));
     if (unread.aside.length + unread.ofUnknownOrder.length > 0) process.stderr.write(describeUnread(unread));
+    process.stderr.write(describeWindows(client.resultWindows));
     return result.kind === 'ping' && result.credentials.outcome === 'rejected' ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {

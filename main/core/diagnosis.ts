@@ -3,7 +3,7 @@
 // the spec and what the app does about each difference. Its report is what a user pastes into
 // a support ticket: the server's words and request ids, never a secret or a token.
 
-import { plainText } from '../../preload/marketplace-text';
+import { capped, plainText } from '../../preload/marketplace-text';
 import { SellerApiClient, type SellerApiClientOptions } from './api/client';
 import { SellerApiError } from './api/errors';
 import { type Operation, PAGE, routes } from './api/routes';
@@ -68,12 +68,16 @@ export async function diagnose(
   const client = new SellerApiClient({ ...options, transport, retry: { maxAttempts: 1 } });
   const steps: DiagnosisStep[] = [];
 
+  /** Where each step's answers begin. */
+  const starts = new Map<Operation, number>();
+
   async function step<T>(
     operation: Operation,
     run: () => Promise<T>,
     differences: (raw: unknown, result: T) => string[],
   ): Promise<T | undefined> {
     const first = answers.length;
+    starts.set(operation, first);
     const sizeBefore = client.pageSize;
     const started = performance.now();
     // The answer the step is about: its first success (after a refused page size, before a probe).
@@ -94,7 +98,7 @@ export async function diagnose(
       const result = await run();
       const main = answered();
       const notes = [
-        ...statusNotes(operation, answers.slice(first), main),
+        ...statusNotes(operation, answers.slice(first), main, client.pageSize < sizeBefore),
         ...(client.pageSize < sizeBefore &&
         main?.status !== 400 &&
         !answers.slice(first).some((a) => a.status === 400)
@@ -118,6 +122,46 @@ export async function diagnose(
       }
       return undefined;
     }
+  }
+
+  /**
+   * What can break polling later, at a listing's far end: a result window refusing deep pages,
+   * a "more" that never ends. Told on the listing's step, with what the app does about it.
+   */
+  async function farEnd(operation: 'listEvents' | 'listOrders', answered: boolean): Promise<void> {
+    const listed = steps.findLast((s) => s.operation === operation);
+    if (!listed || !answered) return;
+    const first = answers.length;
+    const started = performance.now();
+    const notes: string[] = [];
+    const noun = operation === 'listEvents' ? 'events' : 'orders';
+    try {
+      const length = await (operation === 'listEvents' ? client.eventPlaces() : client.orderPlaces());
+      const window = client.resultWindows[operation];
+      const refusal = answers.slice(starts.get(operation) ?? first).find((a) => a.status >= 400);
+      if (window !== undefined) {
+        notes.push(
+          `pages past its first ${window} ${noun} are refused (a result window${refusal ? `, HTTP ${refusal.status}: ${wordsOf(refusal)}` : ''}): Seller Tray reads the listing within it`,
+          length >= window
+            ? operation === 'listEvents'
+              ? `the listing reaches the window: newer events cannot be read from it, so new orders past it are announced only on the laptop that takes them from the "new" listing, until older events expire`
+              : 'the listing reaches the window: newer orders cannot be listed from it (each is still read by its id)'
+            : `the listing holds ${length} ${noun}: within the window for now`,
+        );
+      }
+      const page = client[operation]({ offset: length, limit: 1 });
+      const past = await page;
+      if (past.hasMore && past.keys.length === 0 && (window === undefined || length < window)) {
+        notes.push(
+          `it says there is more past its last ${noun.slice(0, -1)} (empty pages that say more): Seller Tray reads empty pages at its end as the end`,
+        );
+      }
+    } catch (error) {
+      notes.push(`its far end could not be read: ${failureNote(error)}`);
+    }
+    listed.ms += Math.round(performance.now() - started);
+    listed.notes.push(...notes);
+    if (notes.length > 0 && listed.outcome === 'ok') listed.outcome = 'tolerated';
   }
 
   await step(
@@ -168,6 +212,8 @@ export async function diagnose(
       },
       listingNotes('order'),
     );
+    await farEnd('listEvents', events !== undefined);
+    await farEnd('listOrders', orders !== undefined);
     const orderId =
       orders?.items.find((o) => o.orderId)?.orderId ??
       events?.items.map(orderIdOf).find((id) => id !== undefined);
@@ -290,9 +336,10 @@ function statusNotes(
   operation: Operation,
   read: readonly RawAnswer[],
   main: RawAnswer | undefined,
+  pageShrank: boolean,
 ): string[] {
   const notes: string[] = [];
-  if (read.some((a) => a.status === 400) && main && main.status !== 400) {
+  if (pageShrank && read.some((a) => a.status === 400) && main && main.status !== 400) {
     notes.push(
       `a page of ${PAGE.maxLimit} was refused (HTTP 400 naming a smaller maximum): smaller pages are read`,
     );
@@ -390,6 +437,17 @@ function callerProblem(error: unknown): boolean {
     error.status === 401 ||
     error.status === 403
   );
+}
+
+/** The words of a refusal as it came: its description, else the start of its text. */
+function wordsOf(answer: RawAnswer): string {
+  const body = parseJson(answer.text);
+  const words = isObject(body)
+    ? [body.description ?? body.title, body.detailedDescription ?? body.detail]
+        .filter((w) => typeof w === 'string')
+        .join(': ')
+    : answer.text;
+  return capped(plainText(words), 240);
 }
 
 function failureNote(error: unknown): string {
