@@ -42,7 +42,8 @@ export function windowNamedIn(error: unknown, asked: number): number | undefined
  * The window, from pages of one item: whether a page ending at `end` (offset end - 1, limit 1)
  * answers. `answered` places are known to answer, `refused` (offset + limit of the refused page)
  * not; in between the interval is halved, about log2(refused - answered) requests. Undefined when
- * not even the first place answers: then the refusal was about something else.
+ * not even the first place answers, or the refused end answers when asked again: then the
+ * refusal was about something else.
  */
 export async function deepestAnswering(
   answers: (end: number) => Promise<boolean>,
@@ -60,5 +61,8 @@ export async function deepestAnswering(
     if (await answers(middle)) good = middle;
     else bad = middle;
   }
+  // The refused end asked once more when no nearer place was refused: a refusal that passed is
+  // no window (remembered, a wrong one would hide the listing's end for good).
+  if (bad === refused && (await answers(refused))) return undefined;
   return good;
 }
