@@ -190,6 +190,13 @@ describe('a result window', () => {
     await pollAll([a, b]);
     expect(announced(a)).toEqual([...within, ...past]); // a took them from "new"
     expect(announced(b).slice(0, 2)).toEqual(within);
+    // Past the window, with "all" failing right after "new" handed it over: "new" is all there is.
+    const last = await purchase();
+    await faults({ script: [{ operation: 'listEvents', action: 'status', status: 503, times: 2 }] });
+    await a.core.checkNow();
+    await until(() => announced(a).includes(last));
+    await pollAll([a, b]);
+    expect(announced(a)).toEqual([...within, ...past, last]);
     for (const laptop of [a, b]) {
       expect(laptop.core.status().connection).toBe('ok');
       expect(laptop.client.resultWindows.listEvents).toBe(window);

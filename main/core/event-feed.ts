@@ -72,7 +72,7 @@ export async function takeNewEvents(
 export async function syncFeed(client: SellerApiClient, cursor: FeedCursor | undefined): Promise<FeedSync> {
   const read = new Reading();
   if (cursor === undefined) {
-    read.endless = (await read.walk(client, 0, read.window())) === 'endless';
+    read.endless = await read.walk(client, 0, read.window());
     return read.sync(client, true);
   }
   const reach = client.resultWindows.listEvents ?? Number.POSITIVE_INFINITY;
@@ -120,37 +120,37 @@ class Reading {
       first.keys.length > 0
         ? from + first.keys.length - tiedAtEnd(first, (e) => itemKey('event', e), eventTie)
         : from + client.pageSize;
-    this.endless = (await this.walk(client, next, window)) === 'endless';
+    this.endless = await this.walk(client, next, window);
   }
 
   /**
    * Windows doubling back from `until` until one holds a key of `known` or the listing's start
-   * is read: after retention, the place the cursor had is earlier than it says.
+   * is read: after retention, the place the cursor had is earlier than it says. Each window is
+   * read page by page up to where the one after it begins (nothing read ahead, nothing twice).
    */
   async back(client: SellerApiClient, until: number, known: ReadonlySet<string>): Promise<void> {
     for (let span = client.pageSize, stop = until; stop > 0; span *= 2) {
       const start = Math.max(0, stop - span);
       const window = this.window(true);
-      await this.walk(client, start, window, stop);
+      for (let offset = start; offset < stop; ) {
+        const page = await client.listEvents({ offset, limit: Math.min(client.pageSize, stop - offset) });
+        this.take(page, window);
+        if (page.keys.length === 0) break;
+        offset += page.keys.length;
+      }
       if (window.keys.some((key) => known.has(key))) return;
       stop = start;
     }
   }
 
-  /** Pages from `start` into `window`, until `stop` or the listing's end: how the walk ended. */
-  async walk(
-    client: SellerApiClient,
-    start: number,
-    window: Listed<MarketplaceEvent>,
-    stop = Number.POSITIVE_INFINITY,
-  ): Promise<'end' | 'endless' | 'stopped'> {
+  /** Pages from `start` to the listing's end into `window`: whether it ended saying "more". */
+  async walk(client: SellerApiClient, start: number, window: Listed<MarketplaceEvent>): Promise<boolean> {
     for await (const page of client.allEvents(start)) {
       this.take(page, window);
       if (page.keys.length > 0) this.end = Math.max(this.end, start + page.end);
-      if (page.endless) return 'endless';
-      if (start + page.end >= stop) return 'stopped';
+      if (page.endless) return true;
     }
-    return 'end';
+    return false;
   }
 
   sync(client: SellerApiClient, backlog: boolean): FeedSync {
