@@ -252,6 +252,16 @@ describe('seller-tray doctor reads the far end of the listings', () => {
     expect(run.stdout).toContain(`pages past its first ${window} orders are refused`);
   });
 
+  it('names events expired at the old end (retention)', async () => {
+    await faults({ quirks: ['retention'], retention: 30 });
+    const run = await cli(['doctor']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^listEvents +tolerated/m);
+    expect(run.stdout).toContain('the oldest events have expired (retention)');
+    await faults({ quirks: [] });
+    expect((await cli(['doctor'])).stdout).not.toContain('retention');
+  });
+
   it('names a listing that says "more" past its end', async () => {
     await faults({ quirks: ['endless-more'] });
     const run = await cli(['doctor']);

@@ -12,6 +12,7 @@ import {
   EVENT_TYPE_CODES,
   EventListEnvelope,
   type ItemKind,
+  type MarketplaceEvent,
   ORDER_TYPE_CODES,
   Order,
   OrderListEnvelope,
@@ -214,6 +215,12 @@ export async function diagnose(
     );
     await farEnd('listEvents', events !== undefined);
     await farEnd('listOrders', orders !== undefined);
+    const expired = events && orders ? retentionNote(events.items, orders.items) : undefined;
+    if (expired) {
+      const listed = steps.findLast((s) => s.operation === 'listEvents');
+      listed?.notes.push(expired);
+      if (listed?.outcome === 'ok') listed.outcome = 'tolerated';
+    }
     const orderId =
       orders?.items.find((o) => o.orderId)?.orderId ??
       events?.items.map(orderIdOf).find((id) => id !== undefined);
@@ -437,6 +444,23 @@ function callerProblem(error: unknown): boolean {
     error.status === 401 ||
     error.status === 403
   );
+}
+
+/** Events listed after a purchase's this much are of a later time than it. */
+const HOUR_MS = 3_600_000;
+
+/**
+ * The events listing's old end, against the orders listing's: when its first events are later
+ * than the oldest order and none of them is that order's, older events have expired (retention).
+ */
+function retentionNote(events: readonly MarketplaceEvent[], orders: readonly Order[]): string | undefined {
+  const oldest = orders[0];
+  const firstTime = events[0]?.eventTime;
+  if (oldest?.orderId === undefined || oldest.issueTime === undefined || firstTime === undefined)
+    return undefined;
+  if (events.some((event) => orderIdOf(event) === oldest.orderId)) return undefined;
+  if (Date.parse(firstTime) - Date.parse(oldest.issueTime) < HOUR_MS) return undefined;
+  return `the oldest events have expired (retention): the listing begins at ${firstTime}, after the oldest order (issued ${oldest.issueTime}): Seller Tray finds its place by the events' ids, so events expiring while it polls lose nothing`;
 }
 
 /** The words of a refusal as it came: its description, else the start of its text. */
