@@ -137,6 +137,7 @@ class Reading {
         this.take(page, window);
         if (page.keys.length === 0) break;
         offset += page.keys.length;
+        this.end = Math.max(this.end, offset);
       }
       if (window.keys.some((key) => known.has(key))) return;
       stop = start;
