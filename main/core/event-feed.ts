@@ -138,6 +138,7 @@ class Reading {
         if (page.keys.length === 0) break;
         offset += page.keys.length;
         this.end = Math.max(this.end, offset);
+        if (!page.hasMore) break;
       }
       if (window.keys.some((key) => known.has(key))) return;
       stop = start;

@@ -95,7 +95,7 @@ async function outage(): Promise<{
 }> {
   const sim = await startSimulator({ port: 0, seed: 4, orders: 100 });
   const dirs: string[] = [];
-  const started = performance.now();
+  let started = performance.now();
   const simulated = () => ((performance.now() - started) * SCALE) / 1000;
   /** Per laptop, the simulated times of its requests and of its successful polls. */
   const sent: number[][] = [];
@@ -123,7 +123,14 @@ async function outage(): Promise<{
       });
       cores.push(core);
     }
-    for (const core of cores) void core.start(); // all in the same second
+    // All started in the same second; time 0 is when every one has read its first start's backlog.
+    await Promise.all(
+      cores.map(async (core) => {
+        await core.start();
+        await core.backlogRead();
+      }),
+    );
+    started = performance.now();
     await delay((OUTAGE_START_S * 1000) / SCALE - (performance.now() - started));
     sim.faults.update({ errorRate: 1 });
     await delay(((OUTAGE_START_S + OUTAGE_S) * 1000) / SCALE - (performance.now() - started));
