@@ -35,6 +35,8 @@ export const QUIRKS = {
   'flipping-order':
     'events come in groups of three with one eventTime (ties), listed in another order at each call of the "all" listing',
   'empty-2xx': 'a listing page with no items is answered without a body, 200 and 204 in turn',
+  'offset-past-end':
+    'the events and orders listings refuse an offset past their end with 400 "offset is out of range"',
   'endless-more':
     'the listings say there is more on every page, their last one included, and answer empty pages past their end',
 } as const;
@@ -109,6 +111,9 @@ export class Quirks implements Dialect {
       cut = (offset, limit) => list(offset + expired, limit);
     }
     if (operation === 'listEvents' && this.has('flipping-order')) cut = flipped(cut, this.listings++);
+    if (stable && this.has('offset-past-end') && from > 0 && cut(from - 1, 1).items.length === 0) {
+      throw badRequest('offset is out of range');
+    }
     const page = stable && this.has('empty-page') ? withGap(from, size, cut) : cut(from, size);
     return stable && this.has('endless-more') ? { ...page, hasMore: true } : page;
   }

@@ -272,3 +272,21 @@ describe('seller-tray doctor reads the far end of the listings', () => {
     expect(run.stdout).toContain('it says there is more past its last order');
   });
 });
+
+describe('a listing that refuses an offset past its end', () => {
+  it('is no window: the end is read as the end, nothing is remembered, polls and orders list go on', async () => {
+    await faults({ quirks: ['offset-past-end'] });
+    const [a, b] = await startedLaptops(2);
+    if (!a || !b) throw new Error('two laptops');
+    const bought = [await purchase(), await purchase()];
+    await pollAll([a, b]);
+    for (const laptop of [a, b]) {
+      expect(announced(laptop)).toEqual(bought);
+      expect(laptop.client.resultWindows).toEqual({});
+    }
+    const run = await cli(['orders', 'list', '--limit', '2', '--json']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout).map((o: { orderId: string }) => o.orderId)).toEqual(bought.toReversed());
+  });
+});

@@ -321,8 +321,13 @@ export class SellerApiClient {
       }
       const learned = await this.learnWindow(operation, offset, limit, error, signal);
       if (learned === undefined) throw error;
-      this.#windows[operation] = learned;
-      this.log.warn('result window', { operation, window: learned });
+      if ('end' in learned) {
+        // Read up to the end found; past it there is nothing.
+        if (learned.end <= offset) return { items: [], unreadable: [], keys: [], hasMore: false };
+        return this.listPage(operation, { ...page, limit: learned.end - offset }, signal);
+      }
+      this.#windows[operation] = learned.window;
+      this.log.warn('result window', { operation, window: learned.window });
       return this.listPage(operation, page, signal);
     }
     this.#answeredTo[operation] = Math.max(this.#answeredTo[operation] ?? 0, offset + limit);
@@ -344,8 +349,10 @@ export class SellerApiClient {
   }
 
   /**
-   * The window a listing's refusal reveals, smaller than any known: named in its words, or the
-   * deepest place that still answers a page of one item. Undefined when it is no window.
+   * What a listing's refusal reveals: a window smaller than any known, named in its words or the
+   * deepest place that still answers a page of one item, when the listing says it goes on past
+   * it; or, when it does not, its end (a server that refuses offsets past its end): nothing is
+   * remembered then. Undefined when the refusal is neither.
    */
   private async learnWindow(
     operation: PagedOperation,
@@ -353,21 +360,28 @@ export class SellerApiClient {
     limit: number,
     error: unknown,
     signal: AbortSignal | undefined,
-  ): Promise<number | undefined> {
+  ): Promise<{ window: number } | { end: number } | undefined> {
     if (offset === 0 || !mayBeWindowRefusal(error)) return undefined;
     const known = this.#windows[operation] ?? Number.POSITIVE_INFINITY;
     const named = windowNamedIn(error, offset + limit);
-    if (named !== undefined && named < known) return named;
+    if (named !== undefined && named < known) return { window: named };
+    const saidMore = new Map<number, boolean>();
     const answers = (end: number) =>
       this.call(operation, { query: { offset: end - 1, limit: 1 }, signal }).then(
-        () => true,
+        (answer) => {
+          const items = (answer as Record<string, unknown>)[routes[operation].pageItems];
+          saidMore.set(end, answer.hasMore ?? (Array.isArray(items) && items.length > 0));
+          return true;
+        },
         (refusal: unknown) => {
           if (mayBeWindowRefusal(refusal)) return false;
           throw refusal;
         },
       );
     const found = await deepestAnswering(answers, this.#answeredTo[operation] ?? 0, offset + limit);
-    return found !== undefined && found < known ? found : undefined;
+    if (found === undefined || found >= known) return undefined;
+    if (!saidMore.has(found)) await answers(found);
+    return saidMore.get(found) ? { window: found } : { end: found };
   }
 
   private async createToken(): Promise<string> {
