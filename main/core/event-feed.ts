@@ -27,6 +27,11 @@ export interface FeedCursor {
   tail?: string[] | undefined;
   /** The listing says it has more past its end: a page shorter than asked is its end. */
   endless?: true | undefined;
+  /**
+   * How far the last event read had moved toward the start by the next poll (old events
+   * expiring): the next poll looks back that much further, so its look-back stays whole.
+   */
+  drift?: number | undefined;
 }
 
 export interface FeedSync {
@@ -77,7 +82,9 @@ export async function syncFeed(client: SellerApiClient, cursor: FeedCursor | und
   }
   const reach = client.resultWindows.listEvents ?? Number.POSITIVE_INFINITY;
   const lookBack = Math.min(LOOK_BACK, Math.floor(client.pageSize / 2));
-  const from = Math.max(0, Math.min(cursor.offset, reach) - lookBack);
+  // Looking back further by the last drift, no further than one page still reaches the old end.
+  const drift = Math.max(Math.min(0, cursor.drift ?? 0), lookBack - client.pageSize);
+  const from = Math.max(0, Math.min(cursor.offset, reach) - lookBack + drift);
   await read.tail(client, from, cursor.endless === true);
   const known = new Set(cursor.tail ?? (cursor.lastEventId ? [cursor.lastEventId] : []));
   // None of the last keys read came back: the listing shifted further than the look-back (old
@@ -85,13 +92,19 @@ export async function syncFeed(client: SellerApiClient, cursor: FeedCursor | und
   if (from > 0 && cursor.offset <= reach && known.size > 0 && !read.holdsAny(known)) {
     await read.back(client, from, known);
   }
-  return read.sync(client, false);
+  const place = cursor.lastEventId === undefined ? undefined : read.placeOf(cursor.lastEventId);
+  // Found nearer to the first place read than the look-back: the places before it too.
+  const lookedFrom = place === undefined ? undefined : Math.max(0, place + 1 - lookBack);
+  if (lookedFrom !== undefined && lookedFrom < read.start) {
+    await read.range(client, lookedFrom, read.start, read.window(true, lookedFrom));
+  }
+  return read.sync(client, false, place === undefined ? 0 : Math.min(0, place - (cursor.offset - 1)));
 }
 
 /** What one sync read of the "all" listing, in listing order, each item once. */
 class Reading {
-  /** Parts of the listing read, oldest first. */
-  private readonly windows: Listed<MarketplaceEvent>[] = [];
+  /** Parts of the listing read, oldest first, each with the place it starts at. */
+  private readonly windows: (Listed<MarketplaceEvent> & { start: number })[] = [];
   private readonly seen = new Set<string>();
   /** The place after the last item read. */
   private end = 0;
@@ -102,12 +115,26 @@ class Reading {
     return this.windows.some((w) => w.keys.some((key) => keys.has(key)));
   }
 
+  /** The first place read. */
+  get start(): number {
+    return Math.min(...this.windows.map((w) => w.start));
+  }
+
+  /** Where an item read is now in the listing, if it was read. */
+  placeOf(key: string): number | undefined {
+    for (const window of this.windows) {
+      const index = window.keys.indexOf(key);
+      if (index >= 0) return window.start + index;
+    }
+    return undefined;
+  }
+
   /**
    * From `from` to the end: one page, and a walk on only when it says there is more. A listing
    * known to say "more" forever ends at a page shorter than asked.
    */
   async tail(client: SellerApiClient, from: number, endless: boolean): Promise<void> {
-    const window = this.window();
+    const window = this.window(false, from);
     const first = await client.listEvents({ offset: from, limit: client.pageSize });
     this.take(first, window);
     if (first.keys.length > 0) this.end = Math.max(this.end, from + first.keys.length);
@@ -131,17 +158,27 @@ class Reading {
   async back(client: SellerApiClient, until: number, known: ReadonlySet<string>): Promise<void> {
     for (let span = client.pageSize, stop = until; stop > 0; span *= 2) {
       const start = Math.max(0, stop - span);
-      const window = this.window(true);
-      for (let offset = start; offset < stop; ) {
-        const page = await client.listEvents({ offset, limit: Math.min(client.pageSize, stop - offset) });
-        this.take(page, window);
-        if (page.keys.length === 0) break;
-        offset += page.keys.length;
-        this.end = Math.max(this.end, offset);
-        if (!page.hasMore) break;
-      }
+      const window = this.window(true, start);
+      await this.range(client, start, stop, window);
       if (window.keys.some((key) => known.has(key))) return;
       stop = start;
+    }
+  }
+
+  /** The places from `start` up to `stop` into `window`, page by page (nothing read ahead). */
+  async range(
+    client: SellerApiClient,
+    start: number,
+    stop: number,
+    window: Listed<MarketplaceEvent>,
+  ): Promise<void> {
+    for (let offset = start; offset < stop; ) {
+      const page = await client.listEvents({ offset, limit: Math.min(client.pageSize, stop - offset) });
+      this.take(page, window);
+      if (page.keys.length === 0) break;
+      offset += page.keys.length;
+      this.end = Math.max(this.end, offset);
+      if (!page.hasMore) break;
     }
   }
 
@@ -155,7 +192,7 @@ class Reading {
     return false;
   }
 
-  sync(client: SellerApiClient, backlog: boolean): FeedSync {
+  sync(client: SellerApiClient, backlog: boolean, drift = 0): FeedSync {
     const keys = this.windows.flatMap((w) => w.keys);
     const reach = client.resultWindows.listEvents;
     return {
@@ -166,14 +203,20 @@ class Reading {
         offset: this.end,
         ...(keys.length > 0 ? { lastEventId: keys.at(-1), tail: keys.slice(-TAIL_KEYS).sort() } : {}),
         ...(this.endless ? { endless: true as const } : {}),
+        ...(drift < 0 ? { drift } : {}),
       },
       atWindow: reach !== undefined && this.end >= reach ? reach : undefined,
     };
   }
 
-  /** A new part of the listing to read into; an earlier one (`older`) goes before those read. */
-  window(older = false): Listed<MarketplaceEvent> {
-    const window: Listed<MarketplaceEvent> = { items: [], unreadable: [], keys: [] };
+  /** A new part of the listing to read into, from `start`; an earlier one (`older`) goes before those read. */
+  window(older = false, start = 0): Listed<MarketplaceEvent> {
+    const window: Listed<MarketplaceEvent> & { start: number } = {
+      items: [],
+      unreadable: [],
+      keys: [],
+      start,
+    };
     if (older) this.windows.unshift(window);
     else this.windows.push(window);
     return window;
