@@ -47,7 +47,7 @@ export interface FeedSync {
 }
 
 /** Places read again before the cursor on every poll: late inserts there are still found. */
-export const LOOK_BACK = 50;
+const LOOK_BACK = 50;
 /** Keys of the last items read the cursor keeps. */
 const TAIL_KEYS = 16;
 
