@@ -138,7 +138,13 @@ class Reading {
     const first = await client.listEvents({ offset: from, limit: client.pageSize });
     this.take(first, window);
     if (first.keys.length > 0) this.end = Math.max(this.end, from + first.keys.length);
-    if (!first.hasMore) return;
+    // At the result window's edge nothing more can be read, whatever the page says.
+    if (
+      !first.hasMore ||
+      from + first.keys.length >= (client.resultWindows.listEvents ?? Number.POSITIVE_INFINITY)
+    ) {
+      return;
+    }
     if (endless && first.keys.length < client.pageSize) {
       this.endless = true;
       return;

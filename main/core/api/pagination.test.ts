@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type FetchPage, listingLength, type PageOf, walkConsuming, walkStable } from './pagination';
+import {
+  type FetchPage,
+  listingLength,
+  type PageOf,
+  tiedAtEnd,
+  walkConsuming,
+  walkStable,
+} from './pagination';
 import type { UnreadableItem } from './wire';
 
 const self = (x: string | number) => String(x);
@@ -231,5 +238,35 @@ describe('finding where a stable listing ends', () => {
       const endless: FetchPage<number> = async (offset) => pageOf(offset < size ? [offset] : [], true);
       expect(await listingLength(endless, 1_000_000)).toBe(size);
     }
+  });
+});
+
+describe('ties at a page boundary', () => {
+  const tieOf = (item: string) => item.split(':')[0];
+
+  it('starts the next page at the last run of ties, at most half the page, none without a tie function', () => {
+    const page = pageOf(['1:a', '2:b', '3:c', '3:d', '3:e'], true);
+    expect(tiedAtEnd(page, self, tieOf)).toBe(2); // three tied, capped at half of five
+    expect(tiedAtEnd(pageOf(['1:a', '2:b', '2:c', '3:d'], true), self, tieOf)).toBe(1);
+    expect(tiedAtEnd(pageOf(['1:a', '2:b', '2:c', '2:d'], true), self, tieOf)).toBe(2);
+    expect(tiedAtEnd(page, self, undefined)).toBe(0);
+    // An unreadable item ends the run.
+    expect(tiedAtEnd(pageOf(['1:a', '3:b', '3:c', '3:d'], true, new Set(['3:c'])), self, tieOf)).toBe(1);
+    expect(tiedAtEnd(pageOf(['1:a', '3:b'], true, new Set(['3:b'])), self, tieOf)).toBe(0);
+  });
+
+  it('loses no item of a tie a server lists in another order at each call', async () => {
+    // Places 3–5 hold one tie, listed rotated at each call; pages of four.
+    const items = ['0:a', '1:b', '2:c', '3:d', '3:e', '3:f', '4:g', '5:h'];
+    let call = 0;
+    const flipping: FetchPage<string> = async (offset) => {
+      const turn = call++;
+      const listed = [...items];
+      const tie = [items[3], items[4], items[5]] as string[];
+      for (let i = 0; i < 3; i++) listed[3 + i] = tie[(i + turn) % 3] as string;
+      return pageOf(listed.slice(offset, offset + 4), offset + 4 < items.length);
+    };
+    const read = await collect(walkStable(flipping, self, () => 4, 100, tieOf));
+    expect([...read].sort()).toEqual([...items].sort());
   });
 });

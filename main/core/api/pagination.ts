@@ -61,7 +61,8 @@ class WalkLedger<T> {
       repeated: page.keys.length - keys.length,
     };
     for (const key of keys) this.seen.add(key);
-    this.emptyRun = page.hasMore && page.keys.length === 0 ? this.emptyRun + 1 : 0;
+    // A page that brings nothing new (a tie read again at the end included) counts as empty.
+    this.emptyRun = page.hasMore && keys.length === 0 ? this.emptyRun + 1 : 0;
     // Trailing empty pages are the end, not a failure: polling must go on (README, tolerant reader).
     return this.emptyRun >= MAX_EMPTY_PAGES ? { ...taken, endless: true } : taken;
   }
@@ -127,8 +128,9 @@ export async function listingLength<T>(
 
 /**
  * How many of the page's last places hold items tied with its last item (`tieOf` gives the same
- * value), that one included, at most half the page: where the next page should start again.
- * An unreadable item ends the run.
+ * value), that one included, at most half the page: where the next page should start again, as
+ * the tie may go on past the page (so the last item is read again whenever it has a value). An
+ * unreadable item ends the run.
  */
 export function tiedAtEnd<T>(
   page: Listed<T>,
@@ -146,7 +148,7 @@ export function tiedAtEnd<T>(
     if (item === undefined || tieOf(item) !== tie) break;
     run += 1;
   }
-  return run > 1 ? Math.min(run, Math.floor(page.keys.length / 2)) : 0;
+  return Math.min(run, Math.floor(page.keys.length / 2));
 }
 
 /**
@@ -179,6 +181,8 @@ export async function* walkStable<T>(
   let current = settleQuietly(fetchPage(0));
   let ahead: { offset: number; page: Promise<PageOf<T>> } | undefined;
   let span = Number.POSITIVE_INFINITY;
+  /** Places the page asked for last reads again (a tie at the end of the one before). */
+  let again = 0;
   for (let pages = 0; pages < maxPages; pages++) {
     const page = await current;
     const fresh = ledger.take(page, offset);
@@ -186,7 +190,7 @@ export async function* walkStable<T>(
       yield fresh;
       return;
     }
-    if (fresh.repeated > 0 && fresh.keys.length === 0) {
+    if (fresh.repeated > again && fresh.keys.length === 0) {
       throw new PaginationError(
         `the listing answered items already read at offset ${offset}: it seems to ignore the offset`,
       );
@@ -194,11 +198,12 @@ export async function* walkStable<T>(
     const read = page.keys.length;
     // An empty page is stepped over by the fewest places a page said more after: a server that
     // caps pages below the size asked covered no more places than that.
-    if (read > 0) span = Math.min(span, read);
-    const next = read > 0 ? fresh.end - tiedAtEnd(page, keyOf, tieOf) : offset + Math.min(pageSize(), span);
+    if (fresh.keys.length > 0) span = Math.min(span, read);
+    again = read > 0 ? tiedAtEnd(page, keyOf, tieOf) : 0;
+    const next = read > 0 ? fresh.end - again : offset + Math.min(pageSize(), span);
     current = ahead?.offset === next ? ahead.page : settleQuietly(fetchPage(next));
     // The server may cap pages below the size asked: the page just read is the best guess of the next.
-    const guess = next + (read > 0 ? read : Math.min(pageSize(), span));
+    const guess = next + (read > 0 ? read - again : Math.min(pageSize(), span));
     ahead = { offset: guess, page: settleQuietly(fetchPage(guess)) };
     yield fresh;
     offset = next;
