@@ -46,6 +46,12 @@ export const FaultSettings = z.strictObject({
   script: z.array(ScriptedFault).max(1000),
   /** Ways to differ from our reading of the spec, as a real marketplace may (quirks.ts). */
   quirks: z.array(z.enum(QUIRK_NAMES)),
+  /** The result-window quirks' window: a page whose offset + limit passes it is refused. */
+  resultWindow: z.int().min(1),
+  /** Events the retention quirk expires from the old end at each call of the "new" listing. */
+  retention: z.int().min(1),
+  /** Places before the newest event the late-inserts quirk puts a purchase's event. */
+  lateBy: z.int().min(1),
 });
 export type FaultSettings = z.infer<typeof FaultSettings>;
 export const FaultSettingsPatch = FaultSettings.partial();
@@ -60,6 +66,9 @@ export const DEFAULT_FAULTS: FaultSettings = {
   newEvents: SPECIFIED_NEW_EVENTS,
   script: [],
   quirks: [],
+  resultWindow: 10_000,
+  retention: 1,
+  lateBy: 2,
 };
 
 export type Fault =

@@ -3,7 +3,7 @@
 // something a server could plausibly do where the spec is silent or loose. Turned on with
 // `--quirks a,b` or `PATCH /_simulator/faults {"quirks": [...]}`; none are on by default.
 import { randomUUID } from 'node:crypto';
-import type { Operation } from '../main/core/api/routes';
+import { type Operation, PAGE } from '../main/core/api/routes';
 import { formatEventTime, parseEventMicros } from './data';
 import { AS_SPECIFIED, type Dialect, JSON_TYPE } from './dialect';
 import { type Answer, badRequest, HttpError, notFound } from './http';
@@ -48,6 +48,21 @@ export const QUIRKS = {
   'partial-post-body': 'status posts are answered 201 with only {"eventId": …}',
   'foreign-seller-events':
     "another seller's purchases show in every seller's listings (every other one without its sellerId; its order answers 404)",
+  // Issue 20: listings that change while they are read.
+  'result-window':
+    'the events and orders listings refuse a page whose offset + limit passes the window (faults resultWindow, 10,000 by default) with a 400 in the words of Elasticsearch, naming the window',
+  'result-window-unnamed': 'as result-window, but the 400 does not name the window',
+  retention:
+    'each call of the "new" listing expires the oldest events of the "all" listing (faults retention, 1 by default), shifting every offset',
+  'late-inserts':
+    'a purchase\'s event lands before the newest events of the "all" listing (faults lateBy places, 2 by default), stamped before them',
+  'flipping-order':
+    'events come in groups of three with one eventTime (ties), listed in another order at each call of the "all" listing',
+  'empty-2xx': 'a listing page with no items is answered without a body, 200 and 204 in turn',
+  'offset-past-end':
+    'the events and orders listings refuse an offset past their end with 400 "offset is out of range"',
+  'endless-more':
+    'the listings say there is more on every page, their last one included, and answer empty pages past their end',
 } as const;
 export type Quirk = keyof typeof QUIRKS;
 export const QUIRK_NAMES = Object.keys(QUIRKS) as [Quirk, ...Quirk[]];
@@ -83,6 +98,8 @@ const WILD_RETRY_AFTER = [
 class GatewayRefusal extends HttpError {}
 const GAP_AT = 50;
 const GAP = 50;
+/** Events of one eventTime, as flipping-order lists them. */
+const TIE = 3;
 
 type Json = Record<string, unknown>;
 
@@ -91,22 +108,33 @@ export function bigNumber(n: number | string): string {
   return `9223372036854775${n}`;
 }
 
+/** The fault settings the quirks read (faults.ts). */
+export interface QuirkSettings {
+  quirks: readonly Quirk[];
+  resultWindow: number;
+  retention: number;
+}
+
 export class Quirks implements Dialect {
   private posts = 0;
   private errors = 0;
   private retryAfters = 0;
   /** When the gateway of 'gateway-403' saw each token issued. */
   private readonly issued = new Map<string, number>();
+  /** Events the retention quirk has expired (of every seller alike). */
+  private expired = 0;
+  private listings = 0;
+  private emptyAnswers = 0;
 
   /** `history` gives a seller's events in listing order, as the marketplace keeps them. */
   constructor(
-    private readonly active: () => readonly Quirk[],
+    private readonly settings: () => QuirkSettings,
     private readonly history: (sellerId: number) => readonly Json[] = () => [],
     private readonly clock: () => number = Date.now,
   ) {}
 
   has(quirk: Quirk): boolean {
-    return this.active().includes(quirk);
+    return this.settings().quirks.includes(quirk);
   }
 
   /** Before a call is handled: refuse it as the quirky server would. */
@@ -121,6 +149,17 @@ export class Quirks implements Dialect {
     if (this.has('max-page-50') && limit > MAX_PAGE) {
       throw badRequest(`query parameter limit must be an integer from 1 to ${MAX_PAGE}, got "${limit}"`);
     }
+    const end =
+      Number(query.get('offset') ?? PAGE.defaultOffset) + Number(query.get('limit') ?? PAGE.defaultLimit);
+    const window = this.settings().resultWindow;
+    if ((operation === 'listEvents' || operation === 'listOrders') && end > window) {
+      if (this.has('result-window')) {
+        throw badRequest(
+          `Result window is too large, from + size must be less than or equal to: [${window}] but was [${end}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
+        );
+      }
+      if (this.has('result-window-unnamed')) throw badRequest('the query cannot be answered');
+    }
   }
 
   deduplicatesPosts(): boolean {
@@ -134,6 +173,8 @@ export class Quirks implements Dialect {
     limit: number,
     list: (offset: number, limit: number) => Page<T>,
   ): Page<T> {
+    if (!this.has('retention')) this.expired = 0;
+    else if (operation === 'listNewEvents') this.expired += this.settings().retention;
     const from = this.has('ignore-offset') ? 0 : offset;
     const size = this.has('short-pages') ? Math.ceil(limit / 2) : limit;
     if (operation === 'listEvents' && this.has('in-place-updates')) {
@@ -141,7 +182,17 @@ export class Quirks implements Dialect {
       return { items: all.slice(from, from + size), hasMore: from + size < all.length };
     }
     const stable = operation === 'listEvents' || operation === 'listOrders';
-    return stable && this.has('empty-page') ? withGap(from, size, list) : list(from, size);
+    let cut: (offset: number, limit: number) => Page<T> = list;
+    if (operation === 'listEvents' && this.has('retention')) {
+      const expired = this.expired;
+      cut = (offset, limit) => list(offset + expired, limit);
+    }
+    if (operation === 'listEvents' && this.has('flipping-order')) cut = flipped(cut, this.listings++);
+    if (stable && this.has('offset-past-end') && from > 0 && cut(from - 1, 1).items.length === 0) {
+      throw badRequest('offset is out of range');
+    }
+    const page = stable && this.has('empty-page') ? withGap(from, size, cut) : cut(from, size);
+    return stable && this.has('endless-more') ? { ...page, hasMore: true } : page;
   }
 
   /** A successful answer as the quirky server writes it. */
@@ -177,6 +228,7 @@ export class Quirks implements Dialect {
       case 'listNewEvents':
       case 'listEvents': {
         const page = JSON.parse(json) as { hasMore: boolean; marketplaceEvents: Json[] };
+        if (page.marketplaceEvents.length === 0 && this.has('empty-2xx')) return this.noBody();
         if (
           operation === 'listNewEvents' &&
           page.marketplaceEvents.length === 0 &&
@@ -189,6 +241,7 @@ export class Quirks implements Dialect {
       }
       case 'listOrders': {
         const page = JSON.parse(json) as { hasMore: boolean; orders: Json[] };
+        if (page.orders.length === 0 && this.has('empty-2xx')) return this.noBody();
         page.orders = page.orders.map((order) => this.order(order));
         return { ...plain, body: JSON.stringify(this.envelope(page, 'absent')) };
       }
@@ -250,6 +303,11 @@ export class Quirks implements Dialect {
   private remember(token: string): void {
     if (this.issued.size >= GATEWAY_TOKENS_KEPT) this.issued.clear();
     this.issued.set(token, this.clock());
+  }
+
+  /** A 2xx without a body: 200 with nothing in it, then 204, in turn. */
+  private noBody(): Answer {
+    return { status: this.emptyAnswers++ % 2 === 0 ? 200 : 204, contentType: JSON_TYPE, body: undefined };
   }
 
   private envelope<P extends { hasMore: boolean }>(page: P, looseHasMore: 'text' | 'absent'): Json {
@@ -444,6 +502,28 @@ function upperCaseLink(item: Json): Json {
 function inCurrency(order: Json, currency: string): Json {
   const text = JSON.stringify(order).replace(/"currencyCode":"[^"]*"/g, `"currencyCode":"${currency}"`);
   return { ...(JSON.parse(text) as Json), documentCurrencyCode: currency };
+}
+
+/**
+ * The listing as flipping-order lists it at its `call`th call: events in groups of `TIE` places
+ * share the group's first eventTime (ties), and each group is rotated by the call's number.
+ */
+function flipped<T>(list: (offset: number, limit: number) => Page<T>, call: number) {
+  return (offset: number, limit: number): Page<T> => {
+    const first = Math.floor(offset / TIE) * TIE;
+    const around = list(first, Math.ceil((offset + limit - first) / TIE) * TIE).items as Json[];
+    const ties: Json[] = around.map((_, i) => {
+      const group = i - (i % TIE);
+      const size = Math.min(TIE, around.length - group);
+      const item = around[group + ((i - group + call) % size)] as Json;
+      return { ...item, eventTime: around[group]?.eventTime };
+    });
+    const page = list(offset, limit);
+    return {
+      hasMore: page.hasMore,
+      items: ties.slice(offset - first, offset - first + page.items.length) as T[],
+    };
+  };
 }
 
 /** The same instant, written without an offset and a space (read as UTC), or with +0200. */

@@ -22,7 +22,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const faults = new FaultInjector(options.faults, options.clock);
   const startFaults = structuredClone(faults.current);
   const quirks = new Quirks(
-    () => faults.current.quirks,
+    () => faults.current,
     (sellerId) => marketplace.store.listEvents(sellerId, 0, Number.MAX_SAFE_INTEGER).items,
     options.clock,
   );
@@ -60,11 +60,17 @@ async function handleAdmin(
       const request = PurchaseRequest.safeParse((await readJsonBody(req, MAX_ADMIN_BODY_BYTES)) ?? {});
       if (!request.success) throw badRequest(`purchase: ${request.error.issues[0]?.message ?? 'invalid'}`);
       try {
-        // With foreign-seller-events, another seller's purchase shows in every seller's listings.
+        // With foreign-seller-events, another seller's purchase shows in every seller's listings;
+        // with late-inserts, a purchase lands before the newest events.
         const leakInto = faults.current.quirks.includes('foreign-seller-events')
           ? marketplace.store.summary().map((seller) => seller.sellerId)
           : [];
-        return sendJson(res, 201, JSON.stringify(marketplace.addPurchase(request.data, leakInto)));
+        const late = faults.current.quirks.includes('late-inserts') ? { lateBy: faults.current.lateBy } : {};
+        return sendJson(
+          res,
+          201,
+          JSON.stringify(marketplace.addPurchase({ ...late, ...request.data }, leakInto)),
+        );
       } catch (error) {
         if (error instanceof PurchaseError) throw badRequest(error.message);
         throw error;

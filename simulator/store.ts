@@ -69,6 +69,11 @@ export const PurchaseRequest = z.strictObject({
   licenseEmails: z.array(z.string()).max(100).optional(),
   /** The purchase event's type: ServicePurchased unless a trial, an upgrade, or one not known yet. */
   eventTypeCode: z.string().min(1).max(100).optional(),
+  /**
+   * The purchase event arrives late: it lands this many places before the newest event of the
+   * "all" listing, stamped just before the one it lands before (the "new" listing offers it as usual).
+   */
+  lateBy: z.int().min(1).optional(),
 });
 export type PurchaseRequest = z.infer<typeof PurchaseRequest>;
 
@@ -398,17 +403,19 @@ export class MarketplaceStore {
 
     this.indexOrder(seller, order);
     for (const license of licenses) this.indexLicense(seller, license);
+    const at = Math.max(0, seller.events.length - (request.lateBy ?? 0));
+    const before = seller.events[at]?.event.eventTime;
     const stored: StoredEvent = {
       event: purchaseEvent(
         this.random.uuid(),
         seller.identity.sellerId,
         order,
-        this.nextEventTime(),
+        before === undefined ? this.nextEventTime() : formatEventTime(parseEventMicros(before) - 1),
         request.eventTypeCode,
       ),
       fromMarketplace: true,
     };
-    seller.events.push(stored);
+    seller.events.splice(at, 0, stored);
     seller.newEvents.push(stored);
     // A marketplace that files a purchase under other sellers too (the quirk foreign-seller-events):
     // every other leaked copy without its sellerId, so only its order's 404 tells it apart.

@@ -256,3 +256,22 @@ export function describeUnread(unread: {
 export function terminalJson(value: unknown, indent = 2): string {
   return `${escapedInJson(JSON.stringify(value ?? null, null, indent))}\n`;
 }
+
+const WINDOW_NOUNS: Readonly<Record<string, string>> = {
+  listEvents: 'events',
+  listNewEvents: 'new events',
+  listOrders: 'orders',
+};
+
+/**
+ * The result windows a command met, for stderr: the listing is read within its window, so what
+ * lies past it (the newest items while the listing is longer) is not printed.
+ */
+export function describeWindows(windows: Readonly<Record<string, number>>): string {
+  return Object.entries(windows)
+    .map(
+      ([operation, size]) =>
+        `seller-tray: the marketplace lists only its first ${size.toLocaleString('en')} ${WINDOW_NOUNS[operation] ?? operation} (a result window): those past them cannot be read, so what is shown ends there.\n`,
+    )
+    .join('');
+}

@@ -13,7 +13,7 @@ import { lineLog, silentLog } from '../core/log';
 import { KeychainUnavailableError } from '../core/secrets';
 import { clientOptions, cliStores, markedBy, resolveAccount } from './account';
 import { runCommand } from './commands';
-import { describeProblem, describeUnread, formatItems, terminalJson } from './format';
+import { describeProblem, describeUnread, describeWindows, formatItems, terminalJson } from './format';
 import { PREFIX_PAGES } from './order-id';
 import { Refusal, UsageError } from './refusals';
 import { login, WatchFailed, watch } from './session';
@@ -123,6 +123,7 @@ async function main(argv: string[]): Promise<number> {
           : result.value;
     process.stdout.write(values.json ? terminalJson(value) : formatItems(result));
     tellUnread(unread);
+    process.stderr.write(describeWindows(client.resultWindows));
     return result.kind === 'ping' && result.credentials.outcome === 'rejected' ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {

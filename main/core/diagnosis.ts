@@ -3,7 +3,7 @@
 // the spec and what the app does about each difference. Its report is what a user pastes into
 // a support ticket: the server's words and request ids, never a secret or a token.
 
-import { plainText } from '../../preload/marketplace-text';
+import { capped, plainText } from '../../preload/marketplace-text';
 import type { TokenLifetime } from './api/access-token';
 import { SellerApiClient, type SellerApiClientOptions } from './api/client';
 import { SellerApiError } from './api/errors';
@@ -14,6 +14,7 @@ import {
   EventListEnvelope,
   type ItemKind,
   losesDigits,
+  type MarketplaceEvent,
   ORDER_TYPE_CODES,
   Order,
   OrderListEnvelope,
@@ -76,12 +77,16 @@ export async function diagnose(
   const client = new SellerApiClient({ ...options, transport, retry: { maxAttempts: 1 } });
   const steps: DiagnosisStep[] = [];
 
+  /** Where each step's answers begin. */
+  const starts = new Map<Operation, number>();
+
   async function step<T>(
     operation: Operation,
     run: () => Promise<T>,
     differences: (raw: unknown, result: T) => string[],
   ): Promise<T | undefined> {
     const first = answers.length;
+    starts.set(operation, first);
     const sizeBefore = client.pageSize;
     const started = performance.now();
     // The answer the step is about: its first success (after a refused page size, before a probe).
@@ -102,7 +107,7 @@ export async function diagnose(
       const result = await run();
       const main = answered();
       const notes = [
-        ...statusNotes(operation, answers.slice(first), main),
+        ...statusNotes(operation, answers.slice(first), main, client.pageSize < sizeBefore),
         ...(client.pageSize < sizeBefore &&
         main?.status !== 400 &&
         !answers.slice(first).some((a) => a.status === 400)
@@ -126,6 +131,46 @@ export async function diagnose(
       }
       return undefined;
     }
+  }
+
+  /**
+   * What can break polling later, at a listing's far end: a result window refusing deep pages,
+   * a "more" that never ends. Told on the listing's step, with what the app does about it.
+   */
+  async function farEnd(operation: 'listEvents' | 'listOrders', answered: boolean): Promise<void> {
+    const listed = steps.findLast((s) => s.operation === operation);
+    if (!listed || !answered) return;
+    const first = answers.length;
+    const started = performance.now();
+    const notes: string[] = [];
+    const noun = operation === 'listEvents' ? 'events' : 'orders';
+    try {
+      const length = await (operation === 'listEvents' ? client.eventPlaces() : client.orderPlaces());
+      const window = client.resultWindows[operation];
+      const refusal = answers.slice(starts.get(operation) ?? first).find((a) => a.status >= 400);
+      if (window !== undefined) {
+        notes.push(
+          `pages past its first ${window} ${noun} are refused (a result window${refusal ? `, HTTP ${refusal.status}: ${wordsOf(refusal)}` : ''}): Seller Tray reads the listing within it`,
+          length >= window
+            ? operation === 'listEvents'
+              ? `the listing reaches the window: newer events cannot be read from it, so new orders past it are announced only on the laptop that takes them from the "new" listing, until older events expire`
+              : 'the listing reaches the window: newer orders cannot be listed from it (each is still read by its id)'
+            : `the listing holds ${length} ${noun}: within the window for now`,
+        );
+      }
+      const page = client[operation]({ offset: length, limit: 1 });
+      const past = await page;
+      if (past.hasMore && past.keys.length === 0 && (window === undefined || length < window)) {
+        notes.push(
+          `it says there is more past its last ${noun.slice(0, -1)} (empty pages that say more): Seller Tray reads empty pages at its end as the end`,
+        );
+      }
+    } catch (error) {
+      notes.push(`its far end could not be read: ${failureNote(error)}`);
+    }
+    listed.ms += Math.round(performance.now() - started);
+    listed.notes.push(...notes);
+    if (notes.length > 0 && listed.outcome === 'ok') listed.outcome = 'tolerated';
   }
 
   await step(
@@ -153,7 +198,14 @@ export async function diagnose(
     await step('listNewEvents', () => client.listNewEvents({ limit: 1 }), listingNotes('event'));
     const events = await step(
       'listEvents',
-      () => client.listEvents({ limit: client.pageSize }),
+      async () => {
+        const page = await client.listEvents({ limit: client.pageSize });
+        // The next page too: a short page that says there is more shows a maximum only when it is not the end.
+        if (page.hasMore && page.keys.length > 0) {
+          await client.listEvents({ offset: page.keys.length, limit: client.pageSize });
+        }
+        return page;
+      },
       listingNotes('event'),
     );
     const orders = await step(
@@ -169,6 +221,14 @@ export async function diagnose(
       },
       listingNotes('order'),
     );
+    await farEnd('listEvents', events !== undefined);
+    await farEnd('listOrders', orders !== undefined);
+    const expired = events && orders ? retentionNote(events.items, orders.items) : undefined;
+    if (expired) {
+      const listed = steps.findLast((s) => s.operation === 'listEvents');
+      listed?.notes.push(expired);
+      if (listed?.outcome === 'ok') listed.outcome = 'tolerated';
+    }
     const orderId =
       orders?.items.find((o) => o.orderId)?.orderId ??
       events?.items.map(orderIdOf).find((id) => id !== undefined);
@@ -336,9 +396,10 @@ function statusNotes(
   operation: Operation,
   read: readonly RawAnswer[],
   main: RawAnswer | undefined,
+  pageShrank: boolean,
 ): string[] {
   const notes: string[] = [];
-  if (read.some((a) => a.status === 400) && main && main.status !== 400) {
+  if (pageShrank && read.some((a) => a.status === 400) && main && main.status !== 400) {
     notes.push(
       `a page of ${PAGE.maxLimit} was refused (HTTP 400 naming a smaller maximum): smaller pages are read`,
     );
@@ -461,6 +522,34 @@ function callerProblem(error: unknown): boolean {
     error.status === 401 ||
     error.status === 403
   );
+}
+
+/** Events listed after a purchase's this much are of a later time than it. */
+const HOUR_MS = 3_600_000;
+
+/**
+ * The events listing's old end, against the orders listing's: when its first events are later
+ * than the oldest order and none of them is that order's, older events have expired (retention).
+ */
+function retentionNote(events: readonly MarketplaceEvent[], orders: readonly Order[]): string | undefined {
+  const oldest = orders[0];
+  const firstTime = events[0]?.eventTime;
+  if (oldest?.orderId === undefined || oldest.issueTime === undefined || firstTime === undefined)
+    return undefined;
+  if (events.some((event) => orderIdOf(event) === oldest.orderId)) return undefined;
+  if (Date.parse(firstTime) - Date.parse(oldest.issueTime) < HOUR_MS) return undefined;
+  return `the oldest events have expired (retention): the listing begins at ${firstTime}, after the oldest order (issued ${oldest.issueTime}): Seller Tray finds its place by the events' ids, so events expiring while it polls lose nothing`;
+}
+
+/** The words of a refusal as it came: its description, else the start of its text. */
+function wordsOf(answer: RawAnswer): string {
+  const body = parseJson(answer.text);
+  const words = isObject(body)
+    ? [body.description ?? body.title, body.detailedDescription ?? body.detail]
+        .filter((w) => typeof w === 'string')
+        .join(': ')
+    : answer.text;
+  return capped(plainText(words), 240);
 }
 
 function failureNote(error: unknown): string {

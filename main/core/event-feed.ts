@@ -1,20 +1,37 @@
 // What this laptop learns from the marketplace on each poll.
 //
-// The "new" listing is read first, but it cannot be relied on: another laptop of the same
-// seller may have consumed an event from it, and its path is a guess the spec leaves open. So
-// every poll also reads the "all" listing from a persisted cursor (design notes §2: new items
-// append there), which every laptop sees whole; when the "new" listing fails, the poll goes on
-// from "all" alone. A poll thus costs two small requests whatever the length of the history.
-import type { SellerApiClient } from './api/client';
+// The "new" listing is read first, and what it hands over is given to the caller page by page
+// before anything else is asked: it is gone from "new" once read, so it must be recorded before
+// the rest of the poll can fail. It cannot be relied on alone: another laptop of the same seller
+// may have taken an event from it, and its path is a guess the spec leaves open. So every poll
+// also reads the "all" listing (design notes §2), which every laptop sees whole, from a cursor.
+//
+// The "all" listing changes under the cursor: the oldest events expire (retention) and shift every
+// offset down, events arrive late before the newest, ties come back in another order, a search
+// back end refuses offsets past a result window. So the cursor is the place after the last item
+// read *and* the keys of the last items read: each poll reads from a little before that place (a
+// look-back, which also brings late inserts near the end), finds one of those keys in what came
+// back, and only when none is there (the listing shifted further) looks further back for them. A
+// poll thus costs two small requests however the history changes.
+import { eventTie, type SellerApiClient } from './api/client';
 import { SellerApiError } from './api/errors';
-import { PaginationError, type WalkedPage } from './api/pagination';
-import type { MarketplaceEvent, UnreadableItem } from './api/wire';
+import { PaginationError, tiedAtEnd } from './api/pagination';
+import { itemKey, type Listed, type MarketplaceEvent, type UnreadableItem } from './api/wire';
 
 export interface FeedCursor {
-  /** Items of the "all" listing already read, readable or not. */
+  /** Places of the "all" listing read, up to the last item read. */
   offset: number;
-  /** The key of the last of them, to check that the listing has not shifted under the cursor. */
+  /** The key of the last of them (all a cursor of older versions holds). */
   lastEventId?: string | undefined;
+  /** Keys of the last items read (sorted: a set), to find the place again when the listing moved. */
+  tail?: string[] | undefined;
+  /** The listing says it has more past its end: a page shorter than asked is its end. */
+  endless?: true | undefined;
+  /**
+   * How far the last event read had moved toward the start by the next poll (old events
+   * expiring): the next poll looks back that much further, so its look-back stays whole.
+   */
+  drift?: number | undefined;
 }
 
 export interface FeedSync {
@@ -25,77 +42,200 @@ export interface FeedSync {
   /** True on the first sync of this laptop: what it found is history, not news. */
   backlog: boolean;
   cursor: FeedCursor;
-  /** Why the "new" listing could not be used, when it could not: this sync read "all" alone. */
-  newListingProblem?: string;
+  /** The "all" listing's result window, when this sync read up to it: what lies past is out of reach. */
+  atWindow?: number | undefined;
 }
 
-interface Walked {
-  events: MarketplaceEvent[];
-  unreadable: UnreadableItem[];
-  firstKey: string | undefined;
-  /** Where the walk ended, from its start, and the last item it read there. */
-  end: number;
-  lastKey: string | undefined;
-}
+/** Places read again before the cursor on every poll: late inserts there are still found. */
+const LOOK_BACK = 50;
+/** Keys of the last items read the cursor keeps. */
+const TAIL_KEYS = 16;
 
-async function walk(pages: AsyncIterable<WalkedPage<MarketplaceEvent>>): Promise<Walked> {
-  const walked: Walked = { events: [], unreadable: [], firstKey: undefined, end: 0, lastKey: undefined };
-  for await (const page of pages) {
-    walked.firstKey ??= page.keys[0];
-    walked.events.push(...page.items);
-    walked.unreadable.push(...page.unreadable);
-    walked.end = page.end;
-    walked.lastKey = page.lastKey ?? walked.lastKey;
+/**
+ * Reads the "new" listing, giving each page to `record` as soon as it is read. Says why the
+ * listing could not be used, when it could not: the poll then goes on from "all" alone.
+ */
+export async function takeNewEvents(
+  client: SellerApiClient,
+  record: (page: Listed<MarketplaceEvent>) => void,
+): Promise<string | undefined> {
+  try {
+    for await (const page of client.newEvents()) {
+      if (page.keys.length > 0) record(page);
+    }
+    return undefined;
+  } catch (error) {
+    if (!isListingFailure(error)) throw error;
+    return (error as Error).message;
   }
-  return walked;
 }
 
 /**
- * Reads what is new since `cursor` (undefined on the first start). Nothing is written here: the
- * caller records the events and the returned cursor in one transaction.
+ * Reads what is new in the "all" listing since `cursor` (undefined on the first start). Nothing
+ * is written here: the caller records the events and the returned cursor in one transaction.
  */
 export async function syncFeed(client: SellerApiClient, cursor: FeedCursor | undefined): Promise<FeedSync> {
+  const read = new Reading();
   if (cursor === undefined) {
-    const all = await walk(client.allEvents());
-    return { ...readFrom(0, all), backlog: true };
+    read.endless = await read.walk(client, 0, read.window());
+    return read.sync(client, true);
   }
-
-  let fresh: Walked | undefined;
-  let newListingProblem: string | undefined;
-  try {
-    fresh = await walk(client.newEvents());
-  } catch (error) {
-    if (!isListingFailure(error)) throw error;
-    newListingProblem = (error as Error).message;
+  const reach = client.resultWindows.listEvents ?? Number.POSITIVE_INFINITY;
+  const lookBack = Math.min(LOOK_BACK, Math.floor(client.pageSize / 2));
+  // Looking back further by the last drift, no further than one page still reaches the old end.
+  const drift = Math.max(Math.min(0, cursor.drift ?? 0), lookBack - client.pageSize);
+  const from = Math.max(0, Math.min(cursor.offset, reach) - lookBack + drift);
+  await read.tail(client, from, cursor.endless === true);
+  const known = new Set(cursor.tail ?? (cursor.lastEventId ? [cursor.lastEventId] : []));
+  // None of the last keys read came back: the listing shifted further than the look-back (old
+  // events expired), or was rebuilt. Unless the place is out of the window's reach anyway.
+  if (from > 0 && cursor.offset <= reach && known.size > 0 && !read.holdsAny(known)) {
+    await read.back(client, from, known);
   }
-
-  // Read from one item before the cursor: it must be the last event read last time.
-  const from = Math.max(0, cursor.offset - 1);
-  let tail = await walk(client.allEvents(from));
-  let start = from;
-  if (cursor.offset > 0 && tail.firstKey !== cursor.lastEventId) {
-    // The listing shifted (or was reset): read it whole once; the store drops what it knows.
-    tail = await walk(client.allEvents());
-    start = 0;
+  const place = cursor.lastEventId === undefined ? undefined : read.placeOf(cursor.lastEventId);
+  // Found nearer to the first place read than the look-back: the places before it too.
+  const lookedFrom = place === undefined ? undefined : Math.max(0, place + 1 - lookBack);
+  if (lookedFrom !== undefined && lookedFrom < read.start) {
+    await read.range(client, lookedFrom, read.start, read.window(true, lookedFrom));
   }
-  const read = readFrom(start, tail);
-  return {
-    events: [...(fresh?.events ?? []), ...read.events],
-    unreadable: [...(fresh?.unreadable ?? []), ...read.unreadable],
-    cursor: read.cursor,
-    backlog: false,
-    ...(newListingProblem === undefined ? {} : { newListingProblem }),
-  };
+  return read.sync(client, false, place === undefined ? 0 : Math.min(0, place - (cursor.offset - 1)));
 }
 
-function readFrom(start: number, walked: Walked): Omit<FeedSync, 'backlog'> {
-  return {
-    events: walked.events,
-    unreadable: walked.unreadable,
-    cursor: walked.lastKey
-      ? { offset: start + walked.end, lastEventId: walked.lastKey }
-      : { offset: start + walked.end },
-  };
+/** What one sync read of the "all" listing, in listing order, each item once. */
+class Reading {
+  /** Parts of the listing read, oldest first, each with the place it starts at. */
+  private readonly windows: (Listed<MarketplaceEvent> & { start: number })[] = [];
+  private readonly seen = new Set<string>();
+  /** The place after the last item read. */
+  private end = 0;
+  /** Whether the listing says "more" past its end. */
+  endless = false;
+
+  holdsAny(keys: ReadonlySet<string>): boolean {
+    return this.windows.some((w) => w.keys.some((key) => keys.has(key)));
+  }
+
+  /** The first place read. */
+  get start(): number {
+    return Math.min(...this.windows.map((w) => w.start));
+  }
+
+  /** Where an item read is now in the listing, if it was read. */
+  placeOf(key: string): number | undefined {
+    for (const window of this.windows) {
+      const index = window.keys.indexOf(key);
+      if (index >= 0) return window.start + index;
+    }
+    return undefined;
+  }
+
+  /**
+   * From `from` to the end: one page, and a walk on only when it says there is more. A listing
+   * known to say "more" forever ends at a page shorter than asked.
+   */
+  async tail(client: SellerApiClient, from: number, endless: boolean): Promise<void> {
+    const window = this.window(false, from);
+    const first = await client.listEvents({ offset: from, limit: client.pageSize });
+    this.take(first, window);
+    if (first.keys.length > 0) this.end = Math.max(this.end, from + first.keys.length);
+    // At the result window's edge nothing more can be read, whatever the page says.
+    if (
+      !first.hasMore ||
+      from + first.keys.length >= (client.resultWindows.listEvents ?? Number.POSITIVE_INFINITY)
+    ) {
+      return;
+    }
+    if (endless && first.keys.length < client.pageSize) {
+      this.endless = true;
+      return;
+    }
+    const next =
+      first.keys.length > 0
+        ? from + first.keys.length - tiedAtEnd(first, (e) => itemKey('event', e), eventTie)
+        : from + client.pageSize;
+    this.endless = await this.walk(client, next, window);
+  }
+
+  /**
+   * Windows doubling back from `until` until one holds a key of `known` or the listing's start
+   * is read: after retention, the place the cursor had is earlier than it says. Each window is
+   * read page by page up to where the one after it begins (nothing read ahead, nothing twice).
+   */
+  async back(client: SellerApiClient, until: number, known: ReadonlySet<string>): Promise<void> {
+    for (let span = client.pageSize, stop = until; stop > 0; span *= 2) {
+      const start = Math.max(0, stop - span);
+      const window = this.window(true, start);
+      await this.range(client, start, stop, window);
+      if (window.keys.some((key) => known.has(key))) return;
+      stop = start;
+    }
+  }
+
+  /** The places from `start` up to `stop` into `window`, page by page (nothing read ahead). */
+  async range(
+    client: SellerApiClient,
+    start: number,
+    stop: number,
+    window: Listed<MarketplaceEvent>,
+  ): Promise<void> {
+    for (let offset = start; offset < stop; ) {
+      const page = await client.listEvents({ offset, limit: Math.min(client.pageSize, stop - offset) });
+      this.take(page, window);
+      if (page.keys.length === 0) break;
+      offset += page.keys.length;
+      this.end = Math.max(this.end, offset);
+      if (!page.hasMore) break;
+    }
+  }
+
+  /** Pages from `start` to the listing's end into `window`: whether it ended saying "more". */
+  async walk(client: SellerApiClient, start: number, window: Listed<MarketplaceEvent>): Promise<boolean> {
+    for await (const page of client.allEvents(start)) {
+      this.take(page, window);
+      if (page.keys.length > 0) this.end = Math.max(this.end, start + page.end);
+      if (page.endless) return true;
+    }
+    return false;
+  }
+
+  sync(client: SellerApiClient, backlog: boolean, drift = 0): FeedSync {
+    const keys = this.windows.flatMap((w) => w.keys);
+    const reach = client.resultWindows.listEvents;
+    return {
+      events: this.windows.flatMap((w) => w.items),
+      unreadable: this.windows.flatMap((w) => w.unreadable),
+      backlog,
+      cursor: {
+        offset: this.end,
+        ...(keys.length > 0 ? { lastEventId: keys.at(-1), tail: keys.slice(-TAIL_KEYS).sort() } : {}),
+        ...(this.endless ? { endless: true as const } : {}),
+        ...(drift < 0 ? { drift } : {}),
+      },
+      atWindow: reach !== undefined && this.end >= reach ? reach : undefined,
+    };
+  }
+
+  /** A new part of the listing to read into, from `start`; an earlier one (`older`) goes before those read. */
+  window(older = false, start = 0): Listed<MarketplaceEvent> {
+    const window: Listed<MarketplaceEvent> & { start: number } = {
+      items: [],
+      unreadable: [],
+      keys: [],
+      start,
+    };
+    if (older) this.windows.unshift(window);
+    else this.windows.push(window);
+    return window;
+  }
+
+  /** The page's items not read yet by this sync (a look-back or a flipped tie repeats some). */
+  private take(page: Listed<MarketplaceEvent>, window: Listed<MarketplaceEvent>): void {
+    const fresh = new Set(page.keys.filter((key) => !this.seen.has(key)));
+    for (const key of fresh) this.seen.add(key);
+    window.keys.push(...fresh);
+    window.items.push(...page.items.filter((item) => fresh.has(itemKey('event', item))));
+    window.unreadable.push(...page.unreadable.filter((item) => fresh.has(item.key)));
+  }
 }
 
 /** Answers about the caller rather than the listing: the credentials, or "slow down". */

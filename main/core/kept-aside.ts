@@ -20,7 +20,7 @@ const NOUNS: Record<ItemKind, [string, string]> = {
 const MAX_SHOWN_KEY = 64;
 
 /** How the reason of an event of another seller account opens, so it is told as such. */
-const ANOTHER_SELLER = 'of another seller account';
+export const ANOTHER_SELLER = 'of another seller account';
 
 /**
  * An event kept aside because it is another seller's (by its `sellerId`, or because its order

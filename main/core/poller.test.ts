@@ -6,21 +6,53 @@ import { nextPollDelayMs, Poller } from './poller';
 const http = (status: number, operation = 'listEvents', retryAfterSeconds?: number) =>
   new SellerApiError({ kind: 'http', operation, status, retryAfterSeconds }, `HTTP ${status}`);
 
+/** A seeded generator (mulberry32), so the spread below is the same at every run. */
+function seeded(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
 describe('next poll delay', () => {
-  it('is the interval after a success', () => {
+  it('is the interval after a success, ±10% at random', () => {
     expect(nextPollDelayMs(60_000, 0, undefined, () => 0.5)).toBe(60_000);
+    expect(nextPollDelayMs(60_000, 0, undefined, () => 0)).toBe(54_000);
+    expect(nextPollDelayMs(60_000, 0, undefined, () => 0.99999999)).toBe(66_000);
   });
 
-  it('doubles from 15 s after failures, with ±20% jitter, up to 15 minutes', () => {
-    const mid = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => nextPollDelayMs(60_000, n, http(503), () => 0.5));
-    expect(mid).toEqual([15_000, 30_000, 60_000, 120_000, 240_000, 480_000, 900_000, 900_000]);
-    expect(nextPollDelayMs(60_000, 1, http(503), () => 0)).toBe(12_000);
-    expect(nextPollDelayMs(60_000, 1, http(503), () => 0.99999999)).toBe(18_000);
-    expect(nextPollDelayMs(60_000, 9, http(503), () => 0.9999)).toBe(900_000);
+  it('doubles from 15 s after failures up to the interval, anywhere from half to one and a half times it', () => {
+    const mid = [1, 2, 3, 4, 5, 9].map((n) => nextPollDelayMs(60_000, n, http(503), () => 0.5));
+    expect(mid).toEqual([15_000, 30_000, 60_000, 60_000, 60_000, 60_000]);
+    expect(nextPollDelayMs(60_000, 1, http(503), () => 0)).toBe(7_500);
+    expect(nextPollDelayMs(60_000, 5, http(503), () => 0)).toBe(30_000);
+    expect(nextPollDelayMs(60_000, 5, http(503), () => 0.99999999)).toBe(90_000);
+    expect(nextPollDelayMs(5 * 60_000, 6, http(503), () => 0.5)).toBe(5 * 60_000);
   });
 
-  it("is never shorter than the server's Retry-After", () => {
+  it("is never shorter than the server's Retry-After, nor longer than 15 minutes", () => {
     expect(nextPollDelayMs(60_000, 1, http(429, 'listEvents', 300), () => 0.5)).toBe(300_000);
+    expect(nextPollDelayMs(60_000, 1, http(429, 'listEvents', 86_400), () => 0.5)).toBe(900_000);
+  });
+
+  it('brings 20 laptops back from a 5-minute outage spread over more than 30 s, each within 2 intervals', () => {
+    const interval = 60_000;
+    const outageEnd = 5 * 60_000;
+    const random = seeded(20);
+    const returns = Array.from({ length: 20 }, (_, laptop) => {
+      // Polling on the interval since it started, a few seconds apart; then failing until the end.
+      let at = laptop * 500;
+      while (at < 30_000) at += nextPollDelayMs(interval, 0, undefined, random);
+      for (let failures = 1; at < outageEnd; failures++)
+        at += nextPollDelayMs(interval, failures, http(503), random);
+      return at - outageEnd;
+    });
+    expect(Math.max(...returns)).toBeLessThanOrEqual(2 * interval);
+    const firstMinute = returns.filter((ms) => ms < interval);
+    expect(Math.max(...firstMinute) - Math.min(...firstMinute)).toBeGreaterThanOrEqual(30_000);
   });
 });
 

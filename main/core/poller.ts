@@ -10,15 +10,24 @@ export interface Timers {
 
 export type PollerState = 'idle' | 'polling' | 'backing-off' | 'credentials-rejected' | 'paused' | 'stopped';
 
-/** After errors the wait doubles from this, up to the cap. */
+/** After errors the wait doubles from this, up to the poll interval. */
 const FIRST_BACKOFF_MS = 15_000;
+/** The longest wait, whatever the server asks. */
 const MAX_BACKOFF_MS = 15 * 60_000;
+/** A regular wait is this share longer or shorter at random: laptops started together drift apart. */
+const INTERVAL_JITTER = 0.1;
+
+/** `ms` at a random point of [1 - spread, 1 + spread] times it. */
+function jittered(ms: number, spread: number, random: () => number): number {
+  return Math.round(ms * (1 - spread + 2 * spread * random()));
+}
 
 /**
- * The wait before the next poll: the interval after a success; after `failures` failures
- * in a row a doubling backoff (with jitter, so laptops that lost the network together do
- * not return together), never shorter than the server's Retry-After, never longer than
- * the cap or, unless the server asks, the regular interval times the failures.
+ * The wait before the next poll: the interval after a success (±10%, so many laptops of one
+ * seller spread their polls); after `failures` failures in a row a wait doubling from 15 s up to
+ * the interval, at a random point between half and one and a half times it (so laptops that lost
+ * the marketplace together do not return together, and each is back within 1.5 intervals of its
+ * return); never shorter than the server's Retry-After, never longer than 15 minutes.
  */
 export function nextPollDelayMs(
   intervalMs: number,
@@ -26,14 +35,13 @@ export function nextPollDelayMs(
   error: unknown,
   random: () => number,
 ): number {
-  if (failures === 0) return intervalMs;
-  const doubling = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (failures - 1));
-  const jittered = Math.round(doubling * (0.8 + random() * 0.4));
+  if (failures === 0) return jittered(intervalMs, INTERVAL_JITTER, random);
+  const doubling = Math.min(intervalMs, FIRST_BACKOFF_MS * 2 ** (failures - 1));
   const retryAfterMs =
     error instanceof SellerApiError && error.retryAfterSeconds !== undefined
       ? error.retryAfterSeconds * 1000
       : 0;
-  return Math.max(Math.min(jittered, MAX_BACKOFF_MS), retryAfterMs);
+  return Math.min(MAX_BACKOFF_MS, Math.max(jittered(doubling, 0.5, random), retryAfterMs));
 }
 
 export interface PollerOptions {

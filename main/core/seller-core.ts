@@ -24,7 +24,7 @@ import type { SellerApiClient } from './api/client';
 import { SellerApiError } from './api/errors';
 import { PAGE } from './api/routes';
 import type { MarketplaceEvent, Order, UnreadableItem } from './api/wire';
-import { syncFeed } from './event-feed';
+import { syncFeed, takeNewEvents } from './event-feed';
 import { explainFailure, failureKind } from './failure-words';
 import { anotherSellers, describeAside } from './kept-aside';
 import { failureFields, type Log, silentLog } from './log';
@@ -124,6 +124,8 @@ export class SellerCore {
   private ordersLearned = 0;
   /** The "new" listing's failure was told: it is told again only after it worked in between. */
   private newListingFailureTold = false;
+  /** The events listing's result window was told (once per start). */
+  private windowTold = false;
 
   private constructor(
     private readonly ports: CorePorts,
@@ -173,6 +175,7 @@ export class SellerCore {
     problems.push(...importLegacyFiles(ports.dataDir, store, new Date(now()).toISOString()));
     const learned = store.learnedPageSize();
     if (learned !== undefined) ports.client.adoptPageSize(learned);
+    ports.client.adoptResultWindows(store.learnedResultWindows());
     return new SellerCore(ports, store, problems);
   }
 
@@ -469,19 +472,39 @@ export class SellerCore {
 
   private async pollOnce(): Promise<void> {
     const started = this.now();
-    const sync = await syncFeed(this.ports.client, this.store.cursor());
-    const { events, foreign } = await this.ownEvents(sync.events);
-    const learned = this.store.recordPoll({
-      events,
-      unreadable: [...sync.unreadable, ...foreign],
-      cursor: sync.cursor,
-      backlog: sync.backlog,
-      paused: this.pausedUntil() !== null,
-      now: this.isoNow(),
-    });
-    this.tellNewListingFailure(sync.newListingProblem);
+    const cursor = this.store.cursor();
+    // Which seller this account is (the token says): another seller's events are kept aside.
+    const own = sellerOf((await this.ports.client.authenticate()).sellerId);
+    let newOrders = 0;
+    let newListingProblem: string | undefined;
+    const record = (read: Omit<Parameters<AccountStore['recordPoll']>[0], 'paused' | 'now'>) => {
+      const { events, foreign } = ownEvents(read.events, own);
+      const learned = this.store.recordPoll({
+        ...read,
+        events,
+        unreadable: [...(read.unreadable ?? []), ...foreign],
+        paused: this.pausedUntil() !== null,
+        now: this.isoNow(),
+      });
+      newOrders += learned.newOrders;
+      this.ordersLearned += learned.newOrders;
+      return learned;
+    };
+    // What "new" hands over is recorded (and announced) at once: it is gone from "new" once read,
+    // so a failure of the rest of the poll must not lose it. A first start reads "all" alone.
+    if (cursor !== undefined) {
+      newListingProblem = await takeNewEvents(this.ports.client, ({ items, unreadable }) => {
+        if (record({ events: items, unreadable, cursor: undefined, backlog: false }).newOrders === 0) return;
+        this.fetcher.round();
+        void this.announce();
+      });
+    }
+    const sync = await syncFeed(this.ports.client, cursor);
+    const learned = record({ ...sync });
+    this.tellNewListingFailure(newListingProblem);
+    this.tellWindow(sync.atWindow);
     this.tellAside();
-    if (this.ports.client.pageSize < PAGE.maxLimit) this.store.rememberPageSize(this.ports.client.pageSize);
+    this.rememberListingLimits();
     if (sync.backlog) this.backlogWalk ??= this.walkBacklog();
     else if (!this.backlogWalk) this.fetcher.round();
     await this.announce();
@@ -491,42 +514,35 @@ export class SellerCore {
     this.lastSuccessfulPoll = this.isoNow();
     this.lastError = null;
     this.problem = null;
-    this.ordersLearned += learned.newOrders;
     this.log.info('poll ok', {
       events: sync.events.length,
       newEvents: learned.newEvents,
-      newOrders: learned.newOrders,
+      newOrders,
       unreadable: sync.unreadable.length,
       backlog: sync.backlog,
-      newListing: sync.newListingProblem === undefined ? 'ok' : 'failed',
+      newListing: newListingProblem === undefined ? 'ok' : 'failed',
       ms: this.now() - started,
     });
   }
 
+  /** What the client learned of the listings' limits (page size, result windows), for the next start. */
+  private rememberListingLimits(): void {
+    const { client } = this.ports;
+    if (client.pageSize < PAGE.maxLimit) this.store.rememberPageSize(client.pageSize);
+    this.store.rememberResultWindows(client.resultWindows);
+  }
+
   /**
-   * The events of this account, and those another seller's `sellerId` names (the token says
-   * which seller this account is): kept aside, never announced.
+   * The events listing reached its result window: what lies past it (the newest events while the
+   * listing is longer) cannot be read. Told once per start.
    */
-  private async ownEvents(
-    events: readonly MarketplaceEvent[],
-  ): Promise<{ events: MarketplaceEvent[]; foreign: UnreadableItem[] }> {
-    const own = sellerOf((await this.ports.client.authenticate()).sellerId);
-    const foreign = (event: MarketplaceEvent) => {
-      const seller = sellerOf(event.sellerId);
-      return own !== undefined && seller !== undefined && seller !== own;
-    };
-    return {
-      events: events.filter((event) => !foreign(event)),
-      foreign: events
-        .filter(foreign)
-        .map((event) =>
-          anotherSellers(
-            event,
-            'sellerId',
-            `seller ${sellerOf(event.sellerId)}, while this account is seller ${own}`,
-          ),
-        ),
-    };
+  private tellWindow(window: number | undefined): void {
+    if (window === undefined || this.windowTold) return;
+    this.windowTold = true;
+    this.emit({
+      type: 'problem',
+      message: `The marketplace lists only its first ${window.toLocaleString('en')} events, so Seller Tray cannot read events past them. New orders still arrive through its list of new events, on the laptop that reads them first; other laptops see them once older events expire. Run Diagnose connection in Settings and send the result to the marketplace.`,
+    });
   }
 
   /** Items kept aside since the user was last told: one message, what was wrong in its details. */
@@ -750,6 +766,32 @@ export class SellerCore {
   private emit(event: CoreEvent): void {
     for (const listener of this.listeners) listener(event);
   }
+}
+
+/**
+ * The events of this account, and those another seller's `sellerId` names (`own`, from the
+ * token): kept aside, never announced.
+ */
+function ownEvents(
+  events: readonly MarketplaceEvent[],
+  own: string | undefined,
+): { events: MarketplaceEvent[]; foreign: UnreadableItem[] } {
+  const foreign = (event: MarketplaceEvent) => {
+    const seller = sellerOf(event.sellerId);
+    return own !== undefined && seller !== undefined && seller !== own;
+  };
+  return {
+    events: events.filter((event) => !foreign(event)),
+    foreign: events
+      .filter(foreign)
+      .map((event) =>
+        anotherSellers(
+          event,
+          'sellerId',
+          `seller ${sellerOf(event.sellerId)}, while this account is seller ${own}`,
+        ),
+      ),
+  };
 }
 
 /**

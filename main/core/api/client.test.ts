@@ -79,17 +79,23 @@ describe('tokens', () => {
   it('renews an expired token in the middle of a 40-page walk and loses no page', async () => {
     const { client, sent } = makeClient({ pageSize: 10 });
     const orders: string[] = [];
+    let jumped = false;
     for await (const page of client.allOrders()) {
       orders.push(...page.items.map((order) => order.orderId ?? ''));
       // The server's clock jumps past the token's expiry halfway; the laptop does not notice.
-      if (orders.length === 200) serverNow += 31 * 60_000;
+      if (!jumped && orders.length >= 200) {
+        serverNow += 31 * 60_000;
+        jumped = true;
+      }
     }
     expect(orders).toHaveLength(400);
     expect(new Set(orders).size).toBe(400);
     expect(count(sent, '/auth/v1/tokens')).toBe(2);
-    // 40 pages; at most the two calls in flight refused, and one read-ahead past the end.
-    expect(count(sent, '/seller/v1/orders')).toBeGreaterThanOrEqual(41);
-    expect(count(sent, '/seller/v1/orders')).toBeLessThanOrEqual(43);
+    // 45 pages (each after the first starts at the last order before it, read again: it may be
+    // tied with the next); at most the two calls in flight refused, and one read-ahead past the end.
+    const pages = Math.ceil((400 - 1) / (10 - 1));
+    expect(count(sent, '/seller/v1/orders')).toBeGreaterThanOrEqual(pages + 1);
+    expect(count(sent, '/seller/v1/orders')).toBeLessThanOrEqual(pages + 3);
   });
 
   it('renews before expiry by its own clock, without a refused call', async () => {
@@ -297,7 +303,8 @@ describe('a call its caller abandons', () => {
         }
       })(),
     ).rejects.toMatchObject({ name: 'AbortError' });
-    expect(pages).toEqual([0, 10]);
+    // The second page starts at the first one's last order, read again: it may be tied with the next.
+    expect(pages).toEqual([0, 9]);
     const walked = count(sent, '/seller/v1/orders');
     await expect(client.orderPlaces(0, abandon)).rejects.toMatchObject({ name: 'AbortError' });
     await new Promise((resolve) => setTimeout(resolve, 100));

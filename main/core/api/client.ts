@@ -16,6 +16,7 @@ import {
   walkConsuming,
   walkStable,
 } from './pagination';
+import { deepestAnswering, mayBeWindowRefusal, windowNamedIn } from './result-window';
 import { DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryDelayMs } from './retry';
 import {
   type Operation,
@@ -94,6 +95,9 @@ type ResponseOf<O extends Operation> = z.infer<(typeof routes)[O]['response']>;
 
 type PagedOperation = 'listEvents' | 'listNewEvents' | 'listOrders';
 
+/** The result window each listing was found to have: offset + limit past it is refused. */
+export type ResultWindows = Partial<Record<PagedOperation, number>>;
+
 const DEFAULT_TIMEOUT_MS = 15_000;
 
 export class SellerApiClient {
@@ -108,6 +112,11 @@ export class SellerApiClient {
   private readonly routes: Record<Operation, Route>;
   private readonly log: Log;
   #pageSize: number;
+  readonly #windows: ResultWindows = {};
+  /** How deep each listing answered (offset + limit): a refusal past it may be a window. */
+  readonly #answeredTo: ResultWindows = {};
+  /** Short pages that said there is more, by where the next page starts: their size. */
+  readonly #shortPages = new Map<string, number>();
 
   constructor(private readonly options: SellerApiClientOptions) {
     const base = checkBaseUrl(options.baseUrl);
@@ -138,6 +147,20 @@ export class SellerApiClient {
   /** Starts from a page size learned before (remembered per account); never grows it. */
   adoptPageSize(size: number): void {
     if (Number.isInteger(size) && size > 0) this.#pageSize = Math.min(this.#pageSize, size);
+  }
+
+  /** The windows found (or adopted): each listing is read only within its own. */
+  get resultWindows(): Readonly<ResultWindows> {
+    return { ...this.#windows };
+  }
+
+  /** Starts from windows learned before (remembered per account); a window never grows. */
+  adoptResultWindows(windows: ResultWindows): void {
+    for (const [operation, size] of Object.entries(windows) as [PagedOperation, number][]) {
+      if (Number.isInteger(size) && size > 0) {
+        this.#windows[operation] = Math.min(this.#windows[operation] ?? size, size);
+      }
+    }
   }
 
   ping(): Promise<PingResponse> {
@@ -191,15 +214,23 @@ export class SellerApiClient {
 
   /** Every order from `startOffset` on, oldest first, page by page (its pages read ahead included). */
   allOrders(startOffset = 0, abortable: Abortable = {}): AsyncGenerator<WalkedPage<Order>> {
-    return this.walk('listOrders', 'order', walkStable, (offset) =>
-      this.listOrders({ offset: startOffset + offset, limit: this.#pageSize }, abortable),
+    return this.walk(
+      'listOrders',
+      'order',
+      walkStable,
+      (offset) => this.listOrders({ offset: startOffset + offset, limit: this.#pageSize }, abortable),
+      (order) => order.issueTime,
     );
   }
 
   /** Every event of the "all" listing from `startOffset` on, in listing order, page by page. */
   allEvents(startOffset = 0, abortable: Abortable = {}): AsyncGenerator<WalkedPage<MarketplaceEvent>> {
-    return this.walk('listEvents', 'event', walkStable, (offset) =>
-      this.listEvents({ offset: startOffset + offset, limit: this.#pageSize }, abortable),
+    return this.walk(
+      'listEvents',
+      'event',
+      walkStable,
+      (offset) => this.listEvents({ offset: startOffset + offset, limit: this.#pageSize }, abortable),
+      eventTie,
     );
   }
 
@@ -241,12 +272,15 @@ export class SellerApiClient {
     kind: ItemKind,
     walker: typeof walkStable,
     fetchPage: FetchPage<T>,
+    tieOf?: (item: T) => string | undefined,
   ): AsyncGenerator<WalkedPage<T>> {
     try {
       yield* walker(
         fetchPage,
         (item) => itemKey(kind, item),
         () => this.#pageSize,
+        MAX_PAGES,
+        tieOf,
       );
     } catch (error) {
       throw namingListing(operation, error);
@@ -255,34 +289,96 @@ export class SellerApiClient {
 
   /**
    * One page of a listing: the envelope checked, each item read on its own. A 400 that names a
-   * smaller maximum page size is learned and the page asked again with it.
+   * smaller maximum page size is learned and the page asked again with it. Within a result window
+   * the page is cut at the window; past it the listing reads as ended there (no request).
    */
   private async listPage<O extends PagedOperation>(
     operation: O,
     page: PageQuery,
     signal: AbortSignal | undefined,
   ): Promise<PageOf<O extends 'listOrders' ? Order : MarketplaceEvent>> {
-    const limit = page.limit ?? PAGE.defaultLimit;
+    const offset = page.offset ?? 0;
+    const window = this.#windows[operation] ?? Number.POSITIVE_INFINITY;
+    if (offset >= window) return { items: [], unreadable: [], keys: [], hasMore: false };
+    const asked = page.limit ?? PAGE.defaultLimit;
+    const limit = Math.min(asked, window - offset);
     let answer: ResponseOf<PagedOperation>;
     try {
-      answer = await this.call(operation, { query: { ...page }, signal });
+      answer = await this.call(operation, {
+        query: { ...page, ...(limit < asked ? { limit } : {}) },
+        signal,
+      });
     } catch (error) {
+      // A page size named is learned before a window is looked for: asked for a page of one
+      // item, a server refusing the page size would answer, and seem to have a window.
       const allowed = page.limit === undefined ? undefined : maximumNamedIn(error, page.limit);
-      if (allowed === undefined) throw error;
-      this.#pageSize = Math.min(this.#pageSize, allowed);
-      return this.listPage(operation, { ...page, limit: allowed }, signal);
+      if (allowed !== undefined && windowNamedIn(error, offset + limit) === undefined) {
+        this.#pageSize = Math.min(this.#pageSize, allowed);
+        return this.listPage(operation, { ...page, limit: allowed }, signal);
+      }
+      const learned = await this.learnWindow(operation, offset, limit, error, signal);
+      if (learned === undefined) throw error;
+      if ('end' in learned) {
+        // Read up to the end found; past it there is nothing.
+        if (learned.end <= offset) return { items: [], unreadable: [], keys: [], hasMore: false };
+        return this.listPage(operation, { ...page, limit: learned.end - offset }, signal);
+      }
+      this.#windows[operation] = learned.window;
+      this.log.warn('result window', { operation, window: learned.window });
+      return this.listPage(operation, page, signal);
     }
+    this.#answeredTo[operation] = Math.max(this.#answeredTo[operation] ?? 0, offset + limit);
     // Which key holds the items is the API's shape, not a deployment's path: the built-in table says.
     const itemsKey = routes[operation].pageItems;
     const raw = (answer as Record<typeof itemsKey, unknown[]>)[itemsKey];
     const kind: ItemKind = itemsKey === 'orders' ? 'order' : 'event';
-    // A page shorter than asked that says there is more shows the server's own maximum.
+    // A page shorter than asked that says there is more shows the server's own maximum, once the
+    // page after it brings items: a listing that says "more" forever ends with a short page too.
+    const shortBefore = this.#shortPages.get(`${operation} ${offset}`);
+    if (shortBefore !== undefined && raw.length > 0) this.#pageSize = Math.min(this.#pageSize, shortBefore);
     if (answer.hasMore === true && raw.length >= MIN_LEARNED_PAGE_SIZE && raw.length < limit) {
-      this.#pageSize = Math.min(this.#pageSize, raw.length);
+      if (this.#shortPages.size >= MAX_SHORT_PAGES) this.#shortPages.clear();
+      this.#shortPages.set(`${operation} ${offset + raw.length}`, raw.length);
     }
     const listed = readItems(kind, raw) as Listed<O extends 'listOrders' ? Order : MarketplaceEvent>;
     // Without a hasMore, there is more only when the page came back full.
     return { ...listed, hasMore: answer.hasMore ?? raw.length >= limit };
+  }
+
+  /**
+   * What a listing's refusal reveals: a window smaller than any known, named in its words or the
+   * deepest place that still answers a page of one item, when the listing says it goes on past
+   * it; or, when it does not, its end (a server that refuses offsets past its end): nothing is
+   * remembered then. Undefined when the refusal is neither.
+   */
+  private async learnWindow(
+    operation: PagedOperation,
+    offset: number,
+    limit: number,
+    error: unknown,
+    signal: AbortSignal | undefined,
+  ): Promise<{ window: number } | { end: number } | undefined> {
+    if (offset === 0 || !mayBeWindowRefusal(error)) return undefined;
+    const known = this.#windows[operation] ?? Number.POSITIVE_INFINITY;
+    const named = windowNamedIn(error, offset + limit);
+    if (named !== undefined && named < known) return { window: named };
+    const saidMore = new Map<number, boolean>();
+    const answers = (end: number) =>
+      this.call(operation, { query: { offset: end - 1, limit: 1 }, signal }).then(
+        (answer) => {
+          const items = (answer as Record<string, unknown>)[routes[operation].pageItems];
+          saidMore.set(end, answer.hasMore ?? (Array.isArray(items) && items.length > 0));
+          return true;
+        },
+        (refusal: unknown) => {
+          if (mayBeWindowRefusal(refusal)) return false;
+          throw refusal;
+        },
+      );
+    const found = await deepestAnswering(answers, this.#answeredTo[operation] ?? 0, offset + limit);
+    if (found === undefined || found >= known) return undefined;
+    if (!saidMore.has(found)) await answers(found);
+    return saidMore.get(found) ? { window: found } : { end: found };
   }
 
   private async createToken(): Promise<string> {
@@ -426,6 +522,9 @@ export class SellerApiClient {
   }
 }
 
+/** Events listed in one place of the order: those of one time (the listing orders by time). */
+export const eventTie = (event: MarketplaceEvent): string | undefined => event.eventTime;
+
 /** A listing that could not be read names which one; any other error stays as it is. */
 function namingListing(operation: PagedOperation, error: unknown): unknown {
   return error instanceof PaginationError ? new PaginationError(`${operation}: ${error.message}`) : error;
@@ -433,6 +532,8 @@ function namingListing(operation: PagedOperation, error: unknown): unknown {
 
 /** Pages shorter than this do not teach a page size: a server may just have filtered a few items out. */
 const MIN_LEARNED_PAGE_SIZE = 10;
+/** Short pages remembered until the page after them is read (a walk reads at most two ahead). */
+const MAX_SHORT_PAGES = 16;
 
 /**
  * The maximum page size a 400 names ("limit must be between 1 and 50", "maximum page size is

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type FetchPage, listingLength, type PageOf, walkConsuming, walkStable } from './pagination';
+import {
+  type FetchPage,
+  listingLength,
+  type PageOf,
+  tiedAtEnd,
+  walkConsuming,
+  walkStable,
+} from './pagination';
 import type { UnreadableItem } from './wire';
 
 const self = (x: string | number) => String(x);
@@ -68,16 +75,30 @@ describe('walking a consuming listing', () => {
     expect(items).not.toContain('e10');
   });
 
-  it('gives up after three empty pages that claim more, with a clear error', async () => {
+  it('ends at an empty page at offset 0, whatever it says of more', async () => {
     const requests: number[] = [];
     const fetchPage: FetchPage<string> = async (offset) => {
       requests.push(offset);
       return pageOf([], true);
     };
-    await expect(collect(walkConsuming(fetchPage, self, () => 10))).rejects.toThrow(
-      'answered 3 empty pages in a row',
-    );
-    expect(requests).toEqual([0, 10, 20]);
+    expect([...(await collect(walkConsuming(fetchPage, self, () => 10)))]).toEqual([]);
+    expect(requests).toEqual([0]);
+  });
+
+  it('reads three empty pages that claim more at the end of a listing as its end, saying so', async () => {
+    const items = Array.from({ length: 25 }, (_, i) => `e${i}`);
+    const requests: number[] = [];
+    // Says "more" on every page, its last one and those past its end included.
+    const endless: FetchPage<string> = async (offset) => {
+      requests.push(offset);
+      return pageOf(items.slice(offset, offset + 10), true);
+    };
+    for (const walker of [walkStable, walkConsuming]) {
+      const pages = [];
+      for await (const page of walker(endless, self, () => 10)) pages.push(page);
+      expect(pages.flatMap((p) => p.items)).toEqual(items);
+      expect(pages.at(-1)?.endless).toBe(true);
+    }
   });
 
   it('gives up on a listing that never ends', async () => {
@@ -210,5 +231,42 @@ describe('finding where a stable listing ends', () => {
     await expect(listingLength(ignoring, 1_000_000)).rejects.toThrow(/ignore the offset/);
     const endless: FetchPage<number> = async (offset) => pageOf([offset], true);
     await expect(listingLength(endless, 1_000)).rejects.toThrow('did not end before offset 1023');
+  });
+
+  it('ends a listing that says "more" past its end at its last item', async () => {
+    for (const size of [1, 7, 100, 1_000]) {
+      const endless: FetchPage<number> = async (offset) => pageOf(offset < size ? [offset] : [], true);
+      expect(await listingLength(endless, 1_000_000)).toBe(size);
+    }
+  });
+});
+
+describe('ties at a page boundary', () => {
+  const tieOf = (item: string) => item.split(':')[0];
+
+  it('starts the next page at the last run of ties, at most half the page, none without a tie function', () => {
+    const page = pageOf(['1:a', '2:b', '3:c', '3:d', '3:e'], true);
+    expect(tiedAtEnd(page, self, tieOf)).toBe(2); // three tied, capped at half of five
+    expect(tiedAtEnd(pageOf(['1:a', '2:b', '2:c', '3:d'], true), self, tieOf)).toBe(1);
+    expect(tiedAtEnd(pageOf(['1:a', '2:b', '2:c', '2:d'], true), self, tieOf)).toBe(2);
+    expect(tiedAtEnd(page, self, undefined)).toBe(0);
+    // An unreadable item ends the run.
+    expect(tiedAtEnd(pageOf(['1:a', '3:b', '3:c', '3:d'], true, new Set(['3:c'])), self, tieOf)).toBe(1);
+    expect(tiedAtEnd(pageOf(['1:a', '3:b'], true, new Set(['3:b'])), self, tieOf)).toBe(0);
+  });
+
+  it('loses no item of a tie a server lists in another order at each call', async () => {
+    // Places 3–5 hold one tie, listed rotated at each call; pages of four.
+    const items = ['0:a', '1:b', '2:c', '3:d', '3:e', '3:f', '4:g', '5:h'];
+    let call = 0;
+    const flipping: FetchPage<string> = async (offset) => {
+      const turn = call++;
+      const listed = [...items];
+      const tie = [items[3], items[4], items[5]] as string[];
+      for (let i = 0; i < 3; i++) listed[3 + i] = tie[(i + turn) % 3] as string;
+      return pageOf(listed.slice(offset, offset + 4), offset + 4 < items.length);
+    };
+    const read = await collect(walkStable(flipping, self, () => 4, 100, tieOf));
+    expect([...read].sort()).toEqual([...items].sort());
   });
 });

@@ -14,6 +14,11 @@ export interface WalkedPage<T> extends Listed<T> {
   end: number;
   /** The page's last item, new or not: a cursor checks it is still there next time. */
   lastKey: string | undefined;
+  /**
+   * The walk ends here although the listing said it had more: it answered `MAX_EMPTY_PAGES` empty
+   * pages in a row at its end, read as the end (a listing that says "more" forever).
+   */
+  endless?: true;
 }
 
 export type FetchPage<T> = (offset: number) => Promise<PageOf<T>>;
@@ -21,7 +26,7 @@ export type FetchPage<T> = (offset: number) => Promise<PageOf<T>>;
 /** A walk longer than this is a server that never ends, not a real listing. */
 export const MAX_PAGES = 10_000;
 
-/** Pages in a row that say there is more yet bring nothing, before the walk gives up. */
+/** Pages in a row that say there is more yet bring nothing: the listing's end, whatever it says. */
 export const MAX_EMPTY_PAGES = 3;
 
 export class PaginationError extends Error {}
@@ -39,7 +44,7 @@ class WalkLedger<T> {
 
   constructor(private readonly keyOf: (item: T) => string) {}
 
-  /** The page's items this walk has not yielded yet; throws after too many empty pages. */
+  /** The page's items this walk has not yielded yet; `endless` after too many empty pages. */
   take(page: PageOf<T>, offset: number): WalkedPage<T> & { repeated: number } {
     const end = offset + page.keys.length;
     const keys = [...new Set(page.keys)].filter((key) => !this.seen.has(key));
@@ -56,13 +61,10 @@ class WalkLedger<T> {
       repeated: page.keys.length - keys.length,
     };
     for (const key of keys) this.seen.add(key);
-    this.emptyRun = page.hasMore && page.keys.length === 0 ? this.emptyRun + 1 : 0;
-    if (this.emptyRun >= MAX_EMPTY_PAGES) {
-      throw new PaginationError(
-        `the listing said it had more but answered ${MAX_EMPTY_PAGES} empty pages in a row (up to offset ${offset})`,
-      );
-    }
-    return taken;
+    // A page that brings nothing new (a tie read again at the end included) counts as empty.
+    this.emptyRun = page.hasMore && keys.length === 0 ? this.emptyRun + 1 : 0;
+    // Trailing empty pages are the end, not a failure: polling must go on (README, tolerant reader).
+    return this.emptyRun >= MAX_EMPTY_PAGES ? { ...taken, endless: true } : taken;
   }
 }
 
@@ -71,7 +73,8 @@ class WalkLedger<T> {
  * from the `atLeast` places known to hold something until one holds nothing, then the interval
  * halved, about 2·log2(n) requests, so its newest end can be read without reading the rest. A
  * place holds something when its page brings an item or says there is more: the places of a
- * gap (pages that say there is more and bring nothing) count, as a walk steps over them too. A
+ * gap (pages that say there is more and bring nothing) count, as a walk steps over them too,
+ * unless the listing says "more" forever past its end (then only items count). A
  * server that ignores the offset answers the same item at two offsets: refused, as a walk
  * refuses it.
  */
@@ -81,6 +84,10 @@ export async function listingLength<T>(
   atLeast = 0,
 ): Promise<number> {
   const offsetOf = new Map<string, number>();
+  // Once two probes in a row only say there is more, the listing says "more" forever past its
+  // end (no gap is that long): from then on only places that bring an item hold something.
+  let itemsOnly = false;
+  let saidMore = 0;
   const holds = async (offset: number): Promise<boolean> => {
     const page = await fetchOne(offset);
     const key = page.keys[0];
@@ -93,13 +100,21 @@ export async function listingLength<T>(
       }
       offsetOf.set(key, offset);
     }
-    return page.keys.length > 0 || page.hasMore;
+    saidMore = key === undefined && page.hasMore ? saidMore + 1 : 0;
+    return key !== undefined || (page.hasMore && !itemsOnly);
   };
   if (atLeast === 0 && !(await holds(0))) return 0;
   let holding = Math.max(0, atLeast - 1);
+  let withItem = holding;
   let empty = 2 * holding + 1;
   while (await holds(empty)) {
     if (empty >= maxLength) throw new PaginationError(`the listing did not end before offset ${empty}`);
+    if (saidMore >= 2) {
+      itemsOnly = true;
+      holding = withItem;
+      break;
+    }
+    if (saidMore === 0) withItem = empty;
     holding = empty;
     empty = 2 * empty + 1;
   }
@@ -112,12 +127,41 @@ export async function listingLength<T>(
 }
 
 /**
+ * How many of the page's last places hold items tied with its last item (`tieOf` gives the same
+ * value), that one included, at most half the page: where the next page should start again, as
+ * the tie may go on past the page (so the last item is read again whenever it has a value). An
+ * unreadable item ends the run.
+ */
+export function tiedAtEnd<T>(
+  page: Listed<T>,
+  keyOf: (item: T) => string,
+  tieOf: ((item: T) => string | undefined) | undefined,
+): number {
+  if (tieOf === undefined) return 0;
+  const byKey = new Map(page.items.map((item) => [keyOf(item), item]));
+  const last = byKey.get(page.keys.at(-1) ?? '');
+  const tie = last === undefined ? undefined : tieOf(last);
+  if (tie === undefined) return 0;
+  let run = 0;
+  for (const key of page.keys.toReversed()) {
+    const item = byKey.get(key);
+    if (item === undefined || tieOf(item) !== tie) break;
+    run += 1;
+  }
+  return Math.min(run, Math.floor(page.keys.length / 2));
+}
+
+/**
  * Every item of a stable listing (items stay where they are), page by page.
  *
  * The next page starts after the items a page brought, so a server that caps pages below the
  * size asked loses nothing; an empty page that says there is more is skipped by a page size, at
  * most `MAX_EMPTY_PAGES` in a row. A page that brings only items already read means the server
  * ignores the offset: the walk fails then, instead of asking up to `maxPages` times.
+ *
+ * Items listed in the same place of the order (ties: `tieOf` gives the same value) may come back
+ * in another order at each call: the next page starts at the page's last run of ties, so none is
+ * lost across the boundary (those read again are dropped).
  *
  * Once a page says there is more, the page after the next one is requested too, assuming
  * pages as long as this one, so the server prepares it while this side parses: a long walk then costs
@@ -130,28 +174,36 @@ export async function* walkStable<T>(
   keyOf: (item: T) => string,
   pageSize: () => number,
   maxPages = MAX_PAGES,
+  tieOf?: (item: T) => string | undefined,
 ): AsyncGenerator<WalkedPage<T>> {
   const ledger = new WalkLedger(keyOf);
   let offset = 0;
   let current = settleQuietly(fetchPage(0));
   let ahead: { offset: number; page: Promise<PageOf<T>> } | undefined;
+  let span = Number.POSITIVE_INFINITY;
+  /** Places the page asked for last reads again (a tie at the end of the one before). */
+  let again = 0;
   for (let pages = 0; pages < maxPages; pages++) {
     const page = await current;
     const fresh = ledger.take(page, offset);
-    if (!page.hasMore) {
+    if (!page.hasMore || fresh.endless) {
       yield fresh;
       return;
     }
-    if (fresh.repeated > 0 && fresh.keys.length === 0) {
+    if (fresh.repeated > again && fresh.keys.length === 0) {
       throw new PaginationError(
         `the listing answered items already read at offset ${offset}: it seems to ignore the offset`,
       );
     }
     const read = page.keys.length;
-    const next = read > 0 ? fresh.end : offset + pageSize();
+    // An empty page is stepped over by the fewest places a page said more after: a server that
+    // caps pages below the size asked covered no more places than that.
+    if (fresh.keys.length > 0) span = Math.min(span, read);
+    again = read > 0 ? tiedAtEnd(page, keyOf, tieOf) : 0;
+    const next = read > 0 ? fresh.end - again : offset + Math.min(pageSize(), span);
     current = ahead?.offset === next ? ahead.page : settleQuietly(fetchPage(next));
     // The server may cap pages below the size asked: the page just read is the best guess of the next.
-    const guess = next + (read > 0 ? read : pageSize());
+    const guess = next + (read > 0 ? read - again : Math.min(pageSize(), span));
     ahead = { offset: guess, page: settleQuietly(fetchPage(guess)) };
     yield fresh;
     offset = next;
@@ -182,7 +234,8 @@ export async function* walkConsuming<T>(
     const page = await fetchPage(offset);
     const fresh = ledger.take(page, offset);
     yield fresh;
-    if (!page.hasMore) return;
+    // Nothing at offset 0 is nothing left, whatever the page says of more.
+    if (!page.hasMore || fresh.endless || (offset === 0 && page.keys.length === 0)) return;
     if (retains && fresh.repeated > 0 && fresh.keys.length === 0) {
       throw new PaginationError(
         `the listing repeats items already read at offset ${offset}: it ignores the offset`,

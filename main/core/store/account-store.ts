@@ -9,6 +9,7 @@ import type { InboxSort } from '../../../preload/inbox-sort';
 import type { InboxRow } from '../../../preload/model';
 import { orderTotal } from '../../../preload/money';
 import { causalOrder, isNewPurchase } from '../../../preload/order-status';
+import type { ResultWindows } from '../api/client';
 import {
   eventKey,
   type ItemKind,
@@ -19,6 +20,7 @@ import {
   type UnreadableItem,
 } from '../api/wire';
 import type { FeedCursor } from '../event-feed';
+import { ANOTHER_SELLER } from '../kept-aside';
 import { buyerAndProduct } from '../notification-policy';
 import { type OutboxItem, readOutboxItem } from '../outbox';
 import {
@@ -404,11 +406,16 @@ export class AccountStore {
            event_ms = $ms, json = $json
          WHERE key = $key`,
     );
+    const keptAsForeign = this.sql(
+      `SELECT 1 FROM unreadable WHERE source = 'event' AND key = ? AND reason LIKE ?`,
+    );
     const fresh: MarketplaceEvent[] = [];
     const firstLearned: string[] = [];
     const touched = new Set<string>();
     for (const event of events) {
       const key = eventKey(event);
+      // Another seller's, set aside when its order answered 404: it stays aside when read again.
+      if (keptAsForeign.get(key, `${ANOTHER_SELLER}%`) !== undefined) continue;
       const orderId = orderIdOf(event) ?? null;
       const ms = eventMs(event);
       const row = {
@@ -923,6 +930,18 @@ export class AccountStore {
 
   rememberPageSize(size: number): void {
     if (size !== this.learnedPageSize()) this.setMeta('page-size', String(size));
+  }
+
+  /** The result windows the marketplace's listings were found to have (meta `result-windows`). */
+  learnedResultWindows(): ResultWindows {
+    const value = this.meta('result-windows');
+    const parsed: unknown = value === undefined ? undefined : JSON.parse(value);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as ResultWindows) : {};
+  }
+
+  rememberResultWindows(windows: ResultWindows): void {
+    const value = JSON.stringify(windows);
+    if (value !== '{}' && value !== this.meta('result-windows')) this.setMeta('result-windows', value);
   }
 
   private meta(key: string): string | undefined {
