@@ -200,14 +200,16 @@ describe('the log file, after polls with failures, a delivery, an announcement a
 describe('a log line', () => {
   it('is one line whatever the server said, with credentials removed', () => {
     const line = logLine('call failed', {
-      reason: 'HTTP 401: token Bearer eyJhbGciOi.eyJzdWIi.c2ln refused\n[error] forged line\u202e',
+      reason:
+        'HTTP 401: token Bearer eyJhbGciOi.eyJzdWIi.c2ln refused\n[error] forged line\u202e\u2028[error] forged too\u2029',
+      header: '{"authorization": "opaque-9f2c", "client_secret": "s3cr3t"}',
       echoed: 'Basic ZGVtbzpzZWNyZXQ=',
       jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.sig',
       status: 401,
       absent: undefined,
     });
     expect(line).toBe(
-      `call failed reason="HTTP 401: token ${CREDENTIALS_REMOVED} refused\\n[error] forged line\\u202e" echoed="${CREDENTIALS_REMOVED}" jwt=${CREDENTIALS_REMOVED} status=401`,
+      `call failed reason="HTTP 401: token ${CREDENTIALS_REMOVED} refused\\n[error] forged line\\u202e\\u2028[error] forged too\\u2029" header="{\\"${CREDENTIALS_REMOVED}\\", \\"${CREDENTIALS_REMOVED}\\"}" echoed="${CREDENTIALS_REMOVED}" jwt=${CREDENTIALS_REMOVED} status=401`,
     );
   });
 });

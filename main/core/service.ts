@@ -28,7 +28,7 @@ import { type CheckedRequest, requests } from './bridge-requests';
 import { diagnose, formatDiagnosis } from './diagnosis';
 import { explainFailure } from './failure-words';
 import { describeAside } from './kept-aside';
-import { type Log, silentLog } from './log';
+import { type Log, silentLog, withoutCredentials } from './log';
 import { markActor, signedMark } from './mark';
 import type { Timers } from './poller';
 import {
@@ -467,7 +467,8 @@ export class SellerTrayService {
             '',
           ].join('\n');
     return {
-      report: `${formatDiagnosis(diagnosis, APP_VERSION)}\n${aside}`,
+      // The items kept aside hold the server's words too.
+      report: `${formatDiagnosis(diagnosis, APP_VERSION)}\n${withoutCredentials(aside)}`,
       failed: diagnosis.steps.some((s) => s.outcome === 'failed'),
     };
   }

@@ -4,7 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { decodeJwt } from 'jose';
 import type { z } from 'zod';
 import { capped, plainText } from '../../../preload/marketplace-text';
-import { failureFields, type Log, silentLog } from '../log';
+import { credentialsIn, failureFields, type Log, silentLog, withoutCredentials } from '../log';
 import { AccessTokens } from './access-token';
 import { type ApiErrorDetails, SellerApiError } from './errors';
 import {
@@ -378,6 +378,8 @@ export class SellerApiClient {
       status = response.status;
       retryAfter = response.headers.get('retry-after');
       text = await response.text();
+      // A server or gateway may quote the request in its error words: never the credentials it carried.
+      if (status < 200 || status > 299) text = withoutCredentials(text, credentialsIn(authorization));
     } catch (error) {
       // Abandoned by its caller: not a failure of the marketplace, nothing to retry.
       input.signal?.throwIfAborted();
