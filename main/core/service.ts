@@ -306,9 +306,6 @@ export class SellerTrayService {
     const accountChanged =
       (patch.patch.baseUrl !== undefined && patch.patch.baseUrl !== before.baseUrl) ||
       (patch.patch.clientId !== undefined && patch.patch.clientId !== before.clientId);
-    // New routes or page size for the same marketplace: the core's client is made again.
-    const routesChanged =
-      patch.patch.api !== undefined && JSON.stringify(patch.patch.api) !== JSON.stringify(before.api);
     // Leaving the demo is one step: its account goes with it, and the app asks for a real one.
     const leavingDemo = before.demoMode && patch.patch.demoMode === false;
     const demoAccount = leavingDemo && !accountChanged ? { baseUrl: '', clientId: '' } : {};
@@ -320,7 +317,7 @@ export class SellerTrayService {
       ...demoAccount,
     });
     if (leavingDemo) this.demoSecret = undefined;
-    if (accountChanged || routesChanged || leavingDemo) await this.connect();
+    if (accountChanged || leavingDemo) await this.connect();
     return this.settings;
   }
 

@@ -106,6 +106,8 @@ export class SellerApiClient {
   private readonly random: () => number;
   private readonly tokens: AccessTokens;
   private readonly routes: Record<Operation, Route>;
+  /** The base URL's path, without a final slash: every call's path starts with it. */
+  private readonly basePath: string;
   private readonly log: Log;
   #pageSize: number;
 
@@ -113,6 +115,7 @@ export class SellerApiClient {
     const base = checkBaseUrl(options.baseUrl);
     if (!base.ok) throw new SellerApiError({ kind: 'config', operation: 'configure' }, base.problem);
     this.baseUrl = base.url;
+    this.basePath = new URL(base.url).pathname.replace(/\/$/, '');
     // Credentials go to this origin only: another is refused unsent, and no redirect is followed.
     this.transport = originBound(this.baseUrl, options.transport);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -363,6 +366,14 @@ export class SellerApiClient {
     if (authorization) headers.Authorization = authorization;
     if (input.body !== undefined) headers['Content-Type'] = 'application/json';
     const at: Pick<ApiErrorDetails, 'operation' | 'requestId'> = { operation, requestId };
+    // The settings file's routes are checked when read; this holds for any route or parameter:
+    // a dot segment in any spelling the URL parser resolves never leaves the base URL's path.
+    if (!url.pathname.startsWith(`${this.basePath}/`)) {
+      throw new SellerApiError(
+        { ...at, kind: 'config' },
+        `the path ${route.path} leads out of the marketplace's base path ${this.basePath || '/'}`,
+      );
+    }
 
     let status: number;
     let text: string;
