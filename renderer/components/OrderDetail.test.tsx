@@ -399,7 +399,16 @@ describe('OrderDetail', () => {
       ...hostileOrder,
       documentLines: [...hostileOrder.documentLines, ...base.documentLines],
     } as Order;
-    await renderOrder(fullView({ order }));
+    const history = [
+      historyEvent(FULL_ORDER_ID),
+      historyEvent(FULL_ORDER_ID, {
+        eventId: '33333333-3333-4333-8333-333333333333',
+        statusCode: SPOOFED_TOTAL,
+        description: `Marked\u2028${FORGED_ORDER_ID}`,
+        eventTime: '2026-11-20T11:00:00.000Z',
+      }),
+    ];
+    await renderOrder(fullView({ order, history, outbox: [], status: SPOOFED_TOTAL }));
     const caption = list('Delivery contacts').querySelector('.card-caption');
     // The override would read "For Seat licence Total: $1.00" on a €9,999.99 order.
     expect(caption?.textContent).toMatch(/^For 00\.1\$ :latoT/);
