@@ -3,6 +3,8 @@
 // own code: its AppImageUpdater, given the app-update.yml a build carries, behind the app's
 // `electronUpdaterFeed` and `Updater`. Only Electron's parts are replaced: the app adapter (version,
 // folders) and the HTTP executor (Node's instead of Electron's net), as electron-updater's own tests do.
+// The attacks of issue 22 (a file named elsewhere, a feed or file that redirects) point at another
+// origin, which records every request: none may reach it.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
