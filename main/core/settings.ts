@@ -22,6 +22,7 @@ import {
   MAX_CLIENT_ID_LENGTH,
   POLL_INTERVAL_SECONDS,
   REMINDER_AFTER_MINUTES,
+  type SettingsChange,
   type Settings as SharedSettings,
   STALE_IN_PROGRESS_DAYS,
   UNDO_SECONDS,
@@ -212,7 +213,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze(Settings.parse
  */
 const { api: _fileOnly, ...changeable } = fields;
 const SettingsPatch = z.strictObject(changeable).partial();
-export type SettingsPatch = Partial<Omit<Settings, 'api'>>;
+export type SettingsPatch = SettingsChange;
 
 /**
  * One refusal. `field` is the setting's key (or the unknown key), null when the input is no
