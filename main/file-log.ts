@@ -3,6 +3,13 @@
 // main.old.log and a new one starts, so at most twice that is kept). Both use electron-log's Node
 // entry: its Electron entry would add IPC listeners that answer any frame without the sender
 // check every channel of this app has, and the window logs nothing of its own.
+//
+// The log is never written through a link (a symlink planted at logs/ or main.log would make the
+// app append to, or create, a file of the planter's choosing): a link found there at start is
+// removed (the app never makes one), and every write opens the file with O_NOFOLLOW, so a link
+// planted while the app runs makes the writes fail instead (Windows has no such flag: there the
+// check at start is the guard).
+import { constants, lstatSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import electronLog from 'electron-log/node';
 import { PRODUCT_NAME } from './core/app-identity';
@@ -23,10 +30,16 @@ export interface FileLog extends Log {
   readonly file: string;
 }
 
+/** Append, creating the file, and fail rather than follow a link at the file itself. */
+const APPEND_NO_FOLLOW =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
+
 /** A log writing `dir`/main.log, readable by its user only, one line per entry. */
 export function fileLog(dir: string, maxBytes: number = LOG_MAX_BYTES): FileLog {
-  ensurePrivateDir(dir);
   const file = join(dir, LOG_FILE_NAME);
+  const linkAtDir = removeLink(dir);
+  ensurePrivateDir(dir);
+  const removed = linkAtDir ? dir : removeLink(file) ? file : undefined;
   const logger = electronLog.create({ logId: `seller-tray ${file}` });
   // Only the file: no console, no IPC to windows, nothing sent anywhere.
   for (const [name, transport] of Object.entries(logger.transports)) {
@@ -36,11 +49,26 @@ export function fileLog(dir: string, maxBytes: number = LOG_MAX_BYTES): FileLog 
   transport.level = 'info';
   transport.maxSize = maxBytes;
   transport.resolvePathFn = () => file;
-  transport.writeOptions = { flag: 'a', mode: 0o600, encoding: 'utf8' };
+  // Node's fs takes numeric flags, which electron-log passes on; its type lists the strings only.
+  transport.writeOptions = { flag: APPEND_NO_FOLLOW as unknown as 'a', mode: 0o600, encoding: 'utf8' };
   transport.format = '[{iso}] [{level}] {text}';
   // Its path variables start from the app's name, which it would otherwise look for in a package.json.
   transport.setAppName(PRODUCT_NAME);
   const at = (level: LogLevel) => (message: string, fields?: Parameters<Log['info']>[1]) =>
     logger[level](logLine(message, fields));
-  return { file, info: at('info'), warn: at('warn'), error: at('error') };
+  const log = { file, info: at('info'), warn: at('warn'), error: at('error') };
+  if (removed)
+    log.warn('a link found at the log was removed: the log is written only to its own file', { removed });
+  return log;
+}
+
+/** Removes `path` if it is a symbolic link; whether it was one. */
+function removeLink(path: string): boolean {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return false;
+  } catch {
+    return false; // not there yet
+  }
+  unlinkSync(path);
+  return true;
 }

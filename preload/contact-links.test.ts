@@ -1,5 +1,6 @@
 // Contact links are made only from one plain address or number, and only those are opened.
 import { describe, expect, it } from 'vitest';
+import { HOSTILE_EMAIL } from '../test/support/hostile-order';
 import { isContactHref, mailtoHref, telHref } from './contact-links';
 
 describe('contact links', () => {
@@ -19,6 +20,12 @@ describe('contact links', () => {
     'erika@acme',
     'erika @acme.example',
     'javascript:alert(1)//@x.example',
+    // Decoded by the mail program: a second recipient, a header line, a query.
+    HOSTILE_EMAIL,
+    'erika%2Cboss@acme.example',
+    'erika%0d%0aBcc:spy@acme.example',
+    'erika%3Fbcc=spy@acme.example',
+    'erika@acme%2Eexample.com',
   ])('are not made from %j', (address) => {
     expect(mailtoHref(address)).toBeUndefined();
     expect(isContactHref(`mailto:${address}`)).toBe(false);

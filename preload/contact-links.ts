@@ -3,9 +3,12 @@
 // no subject or body, no other scheme), and the Electron shell opens only links of exactly
 // that shape (main/shell/external-links.ts). Imports nothing, so every process may use it.
 
-/** One address: no spaces, quotes, commas, angle brackets or query characters. */
+/**
+ * One address: no spaces, quotes, commas, angle brackets or query characters, and no `%`: a mail
+ * program decodes the link, so `%2C` would be a second recipient and `%0D%0A` a header line.
+ */
 const EMAIL =
-  /^[A-Za-z0-9.!#$%&'*+/=^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+  /^[A-Za-z0-9.!#$&'*+/=^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 /** A number as people write it: an optional +, digits, and spaces, dots, dashes or brackets between. */
 const PHONE = /^\+?[0-9][0-9 ().-]{2,30}$/;
 

@@ -11,6 +11,7 @@ import type {
   OrderDetail,
   OutboxItem,
   Settings,
+  SettingsChange,
   UndoOutcome,
 } from './model';
 import type { MarkableStatus } from './order-status';
@@ -153,7 +154,7 @@ export interface Requests {
   getState: undefined;
   getSettings: undefined;
   /** A partial settings update; the main process checks each field. */
-  setSettings: Partial<Settings>;
+  setSettings: SettingsChange;
   /** Write-only: the secret goes to the keychain and is never read back. */
   setSecret: { secret: string };
   testConnection: {

@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { CONTROL_OR_BIDI, HOSTILE_BUYER, SPOOFED_TOTAL } from '../test/support/hostile-order';
+import {
+  CONTROL_OR_BIDI,
+  FORGED_ORDER_ID,
+  HOSTILE_BUYER,
+  LINK_SHAPED,
+  MARKUP,
+  SPOOFED_TOTAL,
+} from '../test/support/hostile-order';
 import {
   BODY_MAX,
   capped,
   escapedControls,
   escapedInJson,
+  linkless,
   notificationBody,
   notificationTitle,
   paragraphText,
@@ -42,6 +50,58 @@ describe('paragraph text (a note)', () => {
     expect(paragraphText('Deliver\r\nto dock 4\u202e\u001b[2J\n\tfragile\u0007')).toBe(
       'Deliver\nto dock 4[2J\n fragile',
     );
+  });
+});
+
+describe('the line and paragraph separators (U+2028, U+2029)', () => {
+  /** Lines as Python's str.splitlines() sees them: it breaks at both separators too. */
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the line breaks splitlines knows
+  const pythonLines = (text: string) => text.split(/\r\n|[\n\v\f\r\x1c-\x1e\x85\u2028\u2029]/);
+
+  it('forge no line anywhere: a space in a name, a line break in a note, an escape for a terminal', () => {
+    const forged = `Acme\u2028${FORGED_ORDER_ID}\u2029Ltd`;
+    expect(plainText(forged)).toBe(`Acme ${FORGED_ORDER_ID} Ltd`);
+    expect(paragraphText(forged)).toBe(`Acme\n${FORGED_ORDER_ID}\nLtd`);
+    expect(escapedControls(forged)).toBe(`Acme\\u2028${FORGED_ORDER_ID}\\u2029Ltd`);
+    expect(pythonLines(escapedControls(HOSTILE_BUYER))).toHaveLength(1);
+    for (const text of [
+      plainText(HOSTILE_BUYER),
+      notificationTitle(HOSTILE_BUYER),
+      notificationBody(HOSTILE_BUYER),
+    ])
+      expect(text).not.toMatch(/[\u2028\u2029]/);
+  });
+
+  it('are escaped in JSON, which JSON.stringify leaves raw, and parse back the same', () => {
+    const value = { buyer: `a\u2028b\u2029c` };
+    expect(JSON.stringify(value)).toMatch(/\u2028/);
+    const json = escapedInJson(JSON.stringify(value));
+    expect(json).toBe('{"buyer":"a\\u2028b\\u2029c"}');
+    expect(JSON.parse(json)).toEqual(value);
+  });
+});
+
+describe('text without links, for a notification', () => {
+  it('leaves nothing a notification server would offer as a link, and still reads the same', () => {
+    for (const text of [
+      MARKUP,
+      HOSTILE_BUYER,
+      'Pay at www.evil.example now',
+      'evil.example/login',
+      'write to attacker@evil.example',
+      'mailto:attacker@evil.example',
+      'ftp://10.0.0.1/x',
+    ]) {
+      expect(notificationBody(text)).not.toMatch(LINK_SHAPED);
+      expect(notificationTitle(text)).not.toMatch(LINK_SHAPED);
+    }
+    expect(linkless('https://evil.example/login')).toBe('https\ua789//evil\u2024example/login');
+  });
+
+  it('keeps a total, a time and ordinary sentences as they are, character for character', () => {
+    for (const text of ['Seat licence × 5 — €9,999.99', 'Paused until 16:50', 'Acme Ltd. Note: 1.5 seats'])
+      expect(linkless(text)).toBe(text);
+    expect(linkless('a.b:c')).toHaveLength(5);
   });
 });
 

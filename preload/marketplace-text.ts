@@ -3,17 +3,24 @@
 // terminal, the window. Before it gets there it is made plain here, in one place: no control
 // characters (ESC sequences, forged line breaks), no bidirectional controls (a right-to-left
 // override that turns "$1.00" and "€9,999.99" around), no whitespace runs that push words onto a
-// line of their own, and no length beyond what the surface can show. Markup needs no step here:
-// the window renders text as text, and the Linux notifier escapes it for its server.
+// line of their own, and no length beyond what the surface can show; in a notification, no text
+// a server would offer as a link. Markup needs no step here: the window renders text as text,
+// and the Linux notifier escapes it for its server.
 
 /**
- * Control characters (C0, DEL, C1) and the bidirectional controls: embeddings and overrides
- * (U+202A–U+202E), isolates (U+2066–U+2069), the left-to-right and right-to-left marks
- * (U+200E, U+200F) and the Arabic letter mark (U+061C).
+ * Control characters (C0, DEL, C1), the line and paragraph separators (U+2028, U+2029: a line
+ * break to JavaScript, Python's splitlines and many editors) and the bidirectional controls:
+ * embeddings and overrides (U+202A–U+202E), isolates (U+2066–U+2069), the left-to-right and
+ * right-to-left marks (U+200E, U+200F) and the Arabic letter mark (U+061C).
  */
-const CONTROLS = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
-/** The same, but for the whitespace controls (tab, line feed…), which become a space instead. */
+const CONTROLS = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+/**
+ * The same, but for the whitespace controls (tab, line feed…) and the separators, which become a
+ * space (a line break in a note) instead.
+ */
 const INVISIBLE = /(?![\t\n\v\f\r])[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+/** What JSON.stringify leaves raw of CONTROLS: all but the whitespace controls it escapes itself. */
+const RAW_IN_JSON = /(?![\t\n\v\f\r])[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 
 /** The longest notification title and body, in characters, the ellipsis included. */
 export const TITLE_MAX = 64;
@@ -29,7 +36,7 @@ export function plainText(text: string): string {
 /** Marketplace text of several lines (a note): its line breaks kept, controls removed. */
 export function paragraphText(text: string): string {
   return text
-    .replace(/\r\n?/g, '\n')
+    .replace(/\r\n?|[\u2028\u2029]/g, '\n')
     .replace(INVISIBLE, '')
     .replace(/[\t\v\f]/g, ' ')
     .trim();
@@ -41,8 +48,19 @@ export function capped(text: string, max: number): string {
   return characters.length <= max ? text : `${characters.slice(0, max - 1).join('')}…`;
 }
 
-export const notificationTitle = (text: string): string => capped(plainText(text), TITLE_MAX);
-export const notificationBody = (text: string): string => capped(plainText(text), BODY_MAX);
+export const notificationTitle = (text: string): string => capped(linkless(plainText(text)), TITLE_MAX);
+export const notificationBody = (text: string): string => capped(linkless(plainText(text)), BODY_MAX);
+
+/**
+ * Text no notification server can offer as a link (some Linux servers turn "https://…", "www.…",
+ * "mailto:…", "example.com/…" or an e-mail address in plain text into one), still readable: a
+ * colon between a letter and what follows becomes U+A789 (꞉), a dot between a letter or digit
+ * and a letter U+2024 (․). Look-alikes rather than a zero-width joiner, which some servers drop
+ * before they look for links; one character for one, so the lengths stay as capped.
+ */
+export function linkless(text: string): string {
+  return text.replace(/(?<=\p{L}):(?=\S)/gu, '\ua789').replace(/(?<=[\p{L}\p{N}])\.(?=\p{L})/gu, '\u2024');
+}
 
 const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
@@ -64,11 +82,12 @@ export function escapedControls(text: string): string {
  * JSON text with the same characters (but the whitespace controls, which JSON.stringify never
  * leaves raw inside a string) written as \u escapes: it parses to exactly the same values.
  * JSON.stringify escapes the C0 controls itself, but leaves DEL, the C1 controls (U+009B starts
- * a control sequence in some terminals) and the bidirectional controls raw.
+ * a control sequence in some terminals), the line and paragraph separators and the
+ * bidirectional controls raw.
  */
 export function escapedInJson(json: string): string {
   return json.replace(
-    INVISIBLE,
+    RAW_IN_JSON,
     (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }

@@ -177,7 +177,7 @@ export interface Settings {
   checkForUpdatesAutomatically: boolean;
   /** Run against the built-in simulator instead of a real Seller API. */
   demoMode: boolean;
-  /** null = the built-in routes. */
+  /** null = the built-in routes. Set in the settings file only, never through a SettingsChange. */
   api: ApiSection | null;
 
   // The inbox (issue 12).
@@ -192,3 +192,6 @@ export interface Settings {
   /** The name written into the statuses this laptop posts (preload/marked-by.ts); '' = the computer account's. */
   actorName: string;
 }
+
+/** A change the window or the CLI may ask for: any setting but the file-only `api`. */
+export type SettingsChange = Partial<Omit<Settings, 'api'>>;

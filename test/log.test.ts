@@ -2,7 +2,7 @@
 // adapter the app and the browser preview use (main/file-log.ts), then the file read back. Failed
 // calls carry their operation, HTTP status and request id; polls, deliveries and announcements are
 // there; the secret, the access tokens and any Authorization header are not.
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAppService } from '../main/app-service';
@@ -200,14 +200,16 @@ describe('the log file, after polls with failures, a delivery, an announcement a
 describe('a log line', () => {
   it('is one line whatever the server said, with credentials removed', () => {
     const line = logLine('call failed', {
-      reason: 'HTTP 401: token Bearer eyJhbGciOi.eyJzdWIi.c2ln refused\n[error] forged line\u202e',
+      reason:
+        'HTTP 401: token Bearer eyJhbGciOi.eyJzdWIi.c2ln refused\n[error] forged line\u202e\u2028[error] forged too\u2029',
+      header: '{"authorization": "opaque-9f2c", "client_secret": "s3cr3t"}',
       echoed: 'Basic ZGVtbzpzZWNyZXQ=',
       jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.sig',
       status: 401,
       absent: undefined,
     });
     expect(line).toBe(
-      `call failed reason="HTTP 401: token ${CREDENTIALS_REMOVED} refused\\n[error] forged line\\u202e" echoed="${CREDENTIALS_REMOVED}" jwt=${CREDENTIALS_REMOVED} status=401`,
+      `call failed reason="HTTP 401: token ${CREDENTIALS_REMOVED} refused\\n[error] forged line\\u202e\\u2028[error] forged too\\u2029" header="{\\"${CREDENTIALS_REMOVED}\\", \\"${CREDENTIALS_REMOVED}\\"}" echoed="${CREDENTIALS_REMOVED}" jwt=${CREDENTIALS_REMOVED} status=401`,
     );
   });
 });
@@ -252,5 +254,48 @@ describe('the log file as the app and the preview write it', () => {
     const current = await readFile(join(folder, 'main.log'), 'utf8');
     expect(current.length).toBeLessThan(LOG_MAX_BYTES);
     expect(current.trimEnd().split('\n').at(-1)).toMatch(/\[info\] +last entry$/);
+  });
+
+  describe('with a link planted at it', () => {
+    /** A file of someone else's choosing, outside the log's folder. */
+    async function victim(): Promise<string> {
+      const path = join(await dataDir(), 'victim.txt');
+      await writeFile(path, 'untouched\n');
+      return path;
+    }
+
+    it('removes a link at main.log at start, and writes its own file', async () => {
+      const folder = logsDir(await dataDir());
+      const target = await victim();
+      await mkdir(folder, { recursive: true });
+      await symlink(target, join(folder, LOG_FILE_NAME));
+      fileLog(folder).info('entry after the link');
+      expect(await readFile(target, 'utf8')).toBe('untouched\n');
+      expect((await lstat(join(folder, LOG_FILE_NAME))).isFile()).toBe(true);
+      const text = await readFile(join(folder, LOG_FILE_NAME), 'utf8');
+      expect(text).toMatch(/\[warn\] +a link found at the log was removed/);
+      expect(text).toMatch(/entry after the link/);
+    });
+
+    it('removes a link at the logs folder at start, so nothing lands in the folder it pointed to', async () => {
+      const data = await dataDir();
+      const elsewhere = join(data, 'elsewhere');
+      await mkdir(elsewhere);
+      await symlink(elsewhere, logsDir(data));
+      fileLog(logsDir(data)).info('entry');
+      expect(await readdir(elsewhere)).toEqual([]);
+      expect((await lstat(logsDir(data))).isDirectory()).toBe(true);
+    });
+
+    it.skipIf(process.platform === 'win32')('never writes through a link planted while it runs', async () => {
+      const folder = logsDir(await dataDir());
+      const target = await victim();
+      const log = fileLog(folder);
+      log.info('before');
+      await unlink(join(folder, LOG_FILE_NAME));
+      await symlink(target, join(folder, LOG_FILE_NAME));
+      log.info('after the link was planted');
+      expect(await readFile(target, 'utf8')).toBe('untouched\n');
+    });
   });
 });

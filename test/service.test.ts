@@ -334,6 +334,16 @@ describe('requests', () => {
     expect(report).toMatch(/a token was refused \d+(\.\d)? s after it came, though it says it lasts 30 min/);
   });
 
+  it("refuses the settings file's api routes through the bridge: a page cannot send calls down other paths", async () => {
+    const { call, refusal } = await openService();
+    for (const api of [{ routes: { listOrders: { path: '/%2e%2e/elsewhere' } } }, null]) {
+      const refused = await refusal('setSettings', { api });
+      expect(refused).toMatchObject({ code: 'invalid-input' });
+      expect(refused.message).toBe('api is set in the settings file only, by whoever deploys Seller Tray');
+    }
+    expect((await call('getSettings')).api).toBeNull();
+  });
+
   it('has a handler for every channel of the contract, and answers an unknown one with a clear error', async () => {
     const { service } = await configured();
     for (const channel of CHANNELS) {

@@ -3,6 +3,8 @@
 // own code: its AppImageUpdater, given the app-update.yml a build carries, behind the app's
 // `electronUpdaterFeed` and `Updater`. Only Electron's parts are replaced: the app adapter (version,
 // folders) and the HTTP executor (Node's instead of Electron's net), as electron-updater's own tests do.
+// The attacks of issue 22 (a file named elsewhere, a feed or file that redirects) point at another
+// origin, which records every request: none may reach it.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -17,6 +19,7 @@ import { ElectronHttpExecutor } from 'electron-updater/out/electronHttpExecutor'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { electronUpdaterFeed, plainFailure, Updater } from '../main/shell/updater';
 import type { UpdateStatus } from '../preload/contract';
+import { type CaptureServer, startCaptureServer } from './support/capture-server';
 
 const require = createRequire(import.meta.url);
 
@@ -34,12 +37,12 @@ const APP_IMAGE = 'Seller-Tray-0.3.0.AppImage';
 const appImageBytes = Buffer.from('#!/bin/sh\necho "Seller Tray 0.3.0"\n');
 const sha512 = (bytes: Buffer) => createHash('sha512').update(bytes).digest('base64');
 
-/** latest-linux.yml as electron-builder writes it for an AppImage. */
-function latestLinuxYml(version: string, checksum = sha512(appImageBytes)): string {
+/** latest-linux.yml as electron-builder writes it for an AppImage (`url`: another place to name). */
+function latestLinuxYml(version: string, checksum = sha512(appImageBytes), url = APP_IMAGE): string {
   return serializeToYaml({
     version,
-    files: [{ url: APP_IMAGE, sha512: checksum, size: appImageBytes.length }],
-    path: APP_IMAGE,
+    files: [{ url, sha512: checksum, size: appImageBytes.length }],
+    path: url,
     sha512: checksum,
     releaseDate: '2026-11-22T08:00:00.000Z',
   });
@@ -48,8 +51,12 @@ function latestLinuxYml(version: string, checksum = sha512(appImageBytes)): stri
 let dir: string;
 let server: Server;
 let feedUrl: string;
-/** What the server answers for latest-linux.yml: its body, or a status. */
-let feed: { body: string } | { status: number } = { status: 404 };
+/** What the server answers for latest-linux.yml: its body, a status, or a redirect. */
+let feed: { body: string } | { status: number } | { redirect: string } = { status: 404 };
+/** Where the server sends a request for the AppImage instead of answering it, if anywhere. */
+let fileRedirect: string | undefined;
+/** Another origin, which records what it is asked for: none of it may be fetched. */
+let elsewhere: CaptureServer;
 const savedAppImage = process.env.APPIMAGE;
 
 beforeAll(async () => {
@@ -61,7 +68,10 @@ beforeAll(async () => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     if (path === '/updates/latest-linux.yml') {
       if ('status' in feed) response.writeHead(feed.status).end();
+      else if ('redirect' in feed) response.writeHead(302, { location: feed.redirect }).end();
       else response.writeHead(200, { 'content-type': 'text/yaml' }).end(feed.body);
+    } else if (path === `/updates/${APP_IMAGE}` && fileRedirect) {
+      response.writeHead(302, { location: fileRedirect }).end();
     } else if (path === `/updates/${APP_IMAGE}`) {
       response.writeHead(200, { 'content-length': appImageBytes.length }).end(appImageBytes);
     } else {
@@ -70,11 +80,17 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   feedUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/updates`;
+  // It serves a feed and the AppImage as the real one does, so only the origin check stops them.
+  elsewhere = await startCaptureServer((request, response) => {
+    if (request.url?.endsWith('.yml')) response.writeHead(200).end(latestLinuxYml('0.3.0'));
+    else response.writeHead(200, { 'content-length': appImageBytes.length }).end(appImageBytes);
+  });
 });
 afterAll(async () => {
   if (savedAppImage === undefined) delete process.env.APPIMAGE;
   else process.env.APPIMAGE = savedAppImage;
   await new Promise((resolve) => server.close(resolve));
+  await elsewhere.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -82,6 +98,7 @@ let run = 0;
 const updaters: string[] = [];
 afterEach(() => {
   feed = { status: 404 };
+  fileRedirect = undefined;
 });
 
 /** electron-updater's AppImage updater for an installed app of `version`, with the build's app-update.yml. */
@@ -193,6 +210,57 @@ describe("an update feed read by electron-updater's own code", () => {
       'Seller Tray could not reach its update server; it will try again later.',
     );
   }, 20_000);
+
+  /** The feed's outcome once any download has ended: what it found, or the failure in words. */
+  async function outcome(app: Awaited<ReturnType<typeof installedApp>>) {
+    try {
+      const found = await app.feed.check();
+      if (found.newer) await found.downloaded;
+      return { found };
+    } catch (error) {
+      return { told: plainFailure('check', error) };
+    }
+  }
+
+  it.each([
+    ['on another origin', () => `${elsewhere.url}/${APP_IMAGE}`],
+    ['over plain http by an absolute URL, even on the feed’s own host', () => `${feedUrl}/${APP_IMAGE}`],
+    ['up a folder', () => `../elsewhere/${APP_IMAGE}`],
+    ['up a folder, percent-encoded', () => `%2e%2e%2F${APP_IMAGE}`],
+    ['by an absolute path', () => `/${APP_IMAGE}`],
+    ['protocol-relative', () => `//${elsewhere.url.slice('http://'.length)}/${APP_IMAGE}`],
+  ])('a feed naming its file %s is refused, and nothing is downloaded', async (_name, url) => {
+    feed = { body: latestLinuxYml('0.3.0', sha512(appImageBytes), url()) };
+    const app = await installedApp('0.2.0');
+    expect(await outcome(app)).toEqual({
+      told: 'The update feed names a file that is not beside it, which Seller Tray does not download. Nothing was installed.',
+    });
+    expect(elsewhere.requests).toEqual([]);
+    expect(existsSync(join(app.cache, 'pending'))).toBe(false);
+  });
+
+  it('a feed that redirects, to another origin or its own, is not followed', async () => {
+    for (const target of [`${elsewhere.url}/updates/latest-linux.yml`, `${feedUrl}/latest-linux.yml?moved`]) {
+      feed = { redirect: target };
+      expect(await outcome(await installedApp('0.2.0'))).toEqual({
+        told: 'The update server answered with a redirect, which Seller Tray does not follow: the feed and its files must be served at the feed’s own address. Nothing was installed.',
+      });
+    }
+    expect(elsewhere.requests).toEqual([]);
+  });
+
+  it('an update file that redirects to another origin is not followed, and nothing is kept', async () => {
+    feed = { body: latestLinuxYml('0.3.0') };
+    fileRedirect = `${elsewhere.url}/${APP_IMAGE}`;
+    const app = await installedApp('0.2.0');
+    const found = await app.feed.check();
+    if (!found.newer) throw new Error('expected a newer version');
+    const error = await found.downloaded.catch((e: unknown) => e);
+    expect(plainFailure('download', error)).toMatch(/^The update server answered with a redirect/);
+    expect(elsewhere.requests).toEqual([]);
+    const pending = join(app.cache, 'pending');
+    expect(existsSync(pending) ? await readdir(pending) : []).not.toContain(APP_IMAGE);
+  });
 
   it('through the app’s Updater: told once that the new version is ready, and no restart by itself', async () => {
     feed = { body: latestLinuxYml('0.3.0') };

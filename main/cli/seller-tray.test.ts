@@ -647,6 +647,8 @@ describe("the marketplace's text", () => {
     const [id, , status, buyer, product, total] = lines[0]?.split('\t') ?? [];
     expect([id, status]).toEqual([orderId, 'New']); // the newest first
     expect(buyer).toContain(`\\x1b]0;pwned\\x07\\x1b[2J\\n${FORGED_ORDER_ID}\\tBcc:`);
+    // The line and paragraph separators, line breaks to Python's splitlines, are escaped too.
+    expect(buyer).toContain(`\\u2028${FORGED_ORDER_ID}\\u2029${FORGED_ORDER_ID}`);
     expect(product).toBe('\\u202e00.1$ :latoT\\u202c × 1');
     expect(total).toBe('9999.99 EUR');
 

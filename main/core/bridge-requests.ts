@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { type Channel, INBOX_FILTERS, LIMITS, type Requests } from '../../preload/contract';
 import { INBOX_SORTS } from '../../preload/inbox-sort';
-import { MAX_CLIENT_ID_LENGTH, type Settings } from '../../preload/model';
+import { MAX_CLIENT_ID_LENGTH, type SettingsChange } from '../../preload/model';
 import { canonicalOrderId } from '../../preload/order-link';
 import { MARKABLE_STATUSES } from '../../preload/order-status';
 import type { Mutual } from './same-type';
@@ -28,7 +28,7 @@ export const requests = {
   getState: z.undefined(),
   getSettings: z.undefined(),
   /** Each field is checked by the settings module (parseSettingsPatch), with its own words. */
-  setSettings: z.custom<Partial<Settings>>(
+  setSettings: z.custom<SettingsChange>(
     (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
     'the settings change must be an object of settings',
   ),

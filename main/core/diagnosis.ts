@@ -1,7 +1,8 @@
 // `seller-tray doctor` and Settings' "Diagnose connection": every Seller API operation the app
 // reads with, tried once, with what answered, how long it took, where the answer differs from
 // the spec and what the app does about each difference. Its report is what a user pastes into
-// a support ticket: the server's words and request ids, never a secret or a token.
+// a support ticket: the server's words and request ids, never a secret or a token, even where
+// the server echoes them in its words (the log's scrub, given every credential the run sent).
 
 import { capped, plainText } from '../../preload/marketplace-text';
 import type { TokenLifetime } from './api/access-token';
@@ -25,6 +26,7 @@ import {
   STATUS_CODES,
   TokenResponse,
 } from './api/wire';
+import { credentialsIn, withoutCredentials } from './log';
 
 export interface DiagnosisStep {
   operation: Operation;
@@ -65,9 +67,12 @@ export async function diagnose(
   seen?: TokenLifetime,
 ): Promise<Diagnosis> {
   const answers: RawAnswer[] = [];
+  /** Every credential the run sent (the secret, the token): the notes (answers that succeeded too) are scrubbed of them. */
+  const sent = new Set<string>();
   const send: Transport = options.transport ?? ((url, init) => fetch(url, init));
   // Keeps each answer's status and text as it came, for comparing with what the client read.
   const transport: Transport = async (url, init) => {
+    for (const value of credentialsIn(new Headers(init.headers).get('authorization'))) sent.add(value);
     const response = await send(url, init);
     const text = await response.text();
     answers.push({ status: response.status, text });
@@ -266,7 +271,7 @@ export async function diagnose(
     baseUrl: client.baseUrl,
     clientId: options.credentials.clientId,
     pageSize: client.pageSize,
-    steps,
+    steps: steps.map((s) => ({ ...s, notes: s.notes.map((note) => withoutCredentials(note, sent)) })),
   };
 }
 

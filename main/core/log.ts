@@ -24,11 +24,52 @@ export const silentLog: Log = { info() {}, warn() {}, error() {} };
 const VALUE_MAX = 300;
 
 /**
- * An Authorization value ("Bearer …", "Basic …") or a JWT, wherever it hides (a server may echo
- * a header in its error words): removed whole, scheme included.
+ * Credentials, wherever they hide (a marketplace or a gateway may echo a request's header or
+ * form in its error words): an Authorization header's value whatever its scheme, a "Bearer …" or
+ * "Basic …" value, a JWT, and the value of a client_secret, token or password field. Each is
+ * removed whole, its scheme or key included.
  */
-const CREDENTIALS = /\b(?:Bearer|Basic)\s+[^\s"]+|\beyJ[\w-]*\.[\w-]+\.[\w-]*/gi;
+const CREDENTIALS = new RegExp(
+  [
+    // Quotes may come escaped (a log line quotes values as JSON): `authorization\": \"…`.
+    String.raw`\b(?:proxy-)?authorization\b[\\"']*\s*[:=]\s*[\\"']*(?:\w+\s+)?[^\s"'\\,;]+`,
+    String.raw`\b(?:Bearer|Basic)\s+[^\s"'\\,;]+`,
+    String.raw`\b(?:client_secret|access_token|refresh_token|id_token|password)\b[\\"']*\s*[:=]\s*[\\"']*[^\s"'\\&,;]+`,
+    String.raw`\beyJ[\w-]*\.[\w-]+\.[\w-]*`,
+  ].join('|'),
+  'gi',
+);
 export const CREDENTIALS_REMOVED = '[credentials removed]';
+/** Shorter known values are not looked for: they would cut up ordinary words. */
+const KNOWN_MIN = 4;
+
+/**
+ * The text without credentials: the one scrub of the log and of the diagnosis report. `known`:
+ * values the caller sent as credentials (a secret, a token), removed wherever they appear, as
+ * they are or percent-encoded, even without a key or scheme that gives them away.
+ */
+export function withoutCredentials(text: string, known: Iterable<string> = []): string {
+  let scrubbed = text;
+  for (const value of known) {
+    if (value.length < KNOWN_MIN) continue;
+    for (const form of new Set([value, encodeURIComponent(value)])) {
+      scrubbed = scrubbed.replaceAll(form, CREDENTIALS_REMOVED);
+    }
+  }
+  return scrubbed.replace(CREDENTIALS, CREDENTIALS_REMOVED);
+}
+
+/**
+ * What an Authorization value gives away, for `withoutCredentials`' known values: the value, its
+ * credential after the scheme, and for Basic the secret it encodes.
+ */
+export function credentialsIn(authorization: string | null | undefined): string[] {
+  if (!authorization) return [];
+  const [scheme = '', credential = ''] = authorization.split(/\s+/, 2);
+  if (scheme.toLowerCase() !== 'basic') return [authorization, credential];
+  const decoded = Buffer.from(credential, 'base64').toString('utf8');
+  return [authorization, credential, decoded.slice(decoded.indexOf(':') + 1)];
+}
 
 /** `message key=value …`: a value with spaces, quotes or `=` in JSON quotes; absent values left out. */
 export function logLine(message: string, fields: LogFields = {}): string {
@@ -38,7 +79,7 @@ export function logLine(message: string, fields: LogFields = {}): string {
     const text = capped(String(value), VALUE_MAX);
     parts.push(`${key}=${/^[^\s"=]+$/.test(text) ? text : JSON.stringify(text)}`);
   }
-  return escapedControls(parts.join(' ')).replace(CREDENTIALS, CREDENTIALS_REMOVED);
+  return withoutCredentials(escapedControls(parts.join(' ')));
 }
 
 /** A log that writes each entry as one line, its level first (the CLI's stderr, tests). */

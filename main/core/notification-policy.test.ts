@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BODY_MAX, TITLE_MAX } from '../../preload/marketplace-text';
-import { CONTROL_OR_BIDI, hostileOrder, MARKUP, SPOOFED_TOTAL } from '../../test/support/hostile-order';
+import { BODY_MAX, linkless, TITLE_MAX } from '../../preload/marketplace-text';
+import {
+  CONTROL_OR_BIDI,
+  hostileOrder,
+  LINK_SHAPED,
+  MARKUP,
+  SPOOFED_TOTAL,
+} from '../../test/support/hostile-order';
 import type { Order } from './api/wire';
 import {
   briefOf,
@@ -56,10 +62,11 @@ describe('notifications about a hostile buyer', () => {
     for (const { title, body } of all) {
       expect(title).not.toMatch(CONTROL_OR_BIDI);
       expect(body).not.toMatch(CONTROL_OR_BIDI);
+      expect(`${title} ${body}`).not.toMatch(LINK_SHAPED);
       expect(Array.from(title).length).toBeLessThanOrEqual(TITLE_MAX);
       expect(Array.from(body).length).toBeLessThanOrEqual(BODY_MAX);
     }
-    expect(all[0]?.title).toBe(`New order from ${MARKUP.slice(0, 48)}…`);
+    expect(all[0]?.title).toBe(`New order from ${linkless(MARKUP.slice(0, 48))}…`);
   });
 
   it('always show the total, however long the product name', () => {

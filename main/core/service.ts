@@ -28,7 +28,7 @@ import { type CheckedRequest, requests } from './bridge-requests';
 import { diagnose, formatDiagnosis } from './diagnosis';
 import { explainFailure } from './failure-words';
 import { describeAside } from './kept-aside';
-import { type Log, silentLog } from './log';
+import { type Log, silentLog, withoutCredentials } from './log';
 import { markActor, signedMark } from './mark';
 import type { Timers } from './poller';
 import {
@@ -308,9 +308,6 @@ export class SellerTrayService {
     const accountChanged =
       (patch.patch.baseUrl !== undefined && patch.patch.baseUrl !== before.baseUrl) ||
       (patch.patch.clientId !== undefined && patch.patch.clientId !== before.clientId);
-    // New routes or page size for the same marketplace: the core's client is made again.
-    const routesChanged =
-      patch.patch.api !== undefined && JSON.stringify(patch.patch.api) !== JSON.stringify(before.api);
     // Leaving the demo is one step: its account goes with it, and the app asks for a real one.
     const leavingDemo = before.demoMode && patch.patch.demoMode === false;
     const demoAccount = leavingDemo && !accountChanged ? { baseUrl: '', clientId: '' } : {};
@@ -322,7 +319,7 @@ export class SellerTrayService {
       ...demoAccount,
     });
     if (leavingDemo) this.demoSecret = undefined;
-    if (accountChanged || routesChanged || leavingDemo) await this.connect();
+    if (accountChanged || leavingDemo) await this.connect();
     return this.settings;
   }
 
@@ -469,7 +466,8 @@ export class SellerTrayService {
             '',
           ].join('\n');
     return {
-      report: `${formatDiagnosis(diagnosis, APP_VERSION)}\n${aside}`,
+      // The items kept aside hold the server's words too.
+      report: `${formatDiagnosis(diagnosis, APP_VERSION)}\n${withoutCredentials(aside)}`,
       failed: diagnosis.steps.some((s) => s.outcome === 'failed'),
     };
   }

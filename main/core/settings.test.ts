@@ -305,7 +305,7 @@ describe('a settings change from the UI', () => {
     expect(result.message).toBe(result.errors[0]?.message);
   });
 
-  it.each([
+  it.each<[unknown, string]>([
     [
       { routes: { listEvents: { path: 'seller/v1/events' } } },
       'api.routes.listEvents.path must be a path starting with "/"',
@@ -319,23 +319,55 @@ describe('a settings change from the UI', () => {
       'api.routes.listOrders.path must have no {parameter}',
     ],
     [{ routes: { listOrders: { path: '/a/../orders' } } }, 'must not contain "." or ".." segments'],
+    // Dot segments in the spellings a URL parser or a server decodes: out of the base URL's path.
+    ...[
+      '/%2e%2e/orders',
+      '/%2E./orders',
+      '/.%2e/orders',
+      '/%252e%252e/orders',
+      '/a/%2e/orders',
+      '/a\\..\\orders',
+      '/a%2f..%2forders',
+      '/a%5c..%5corders',
+    ].map((path): [unknown, string] => [
+      { routes: { listOrders: { path } } },
+      'must not contain "." or ".." segments, in any encoding',
+    ]),
+    [
+      { routes: { listOrders: { path: '/orders%zz%2e' } } },
+      'must not hold percent escapes that cannot be decoded',
+    ],
     [
       { routes: { listEverything: { path: '/all' } } },
       'api.routes.listEverything is not an operation: use one of ping,',
     ],
     [{ routes: { listOrders: { method: 'DELETE' } } }, 'api must be null or an object'],
     [{ pageSize: 500 }, 'page sizes from 1 to 100'],
-  ])('refuses the api section %j, saying what is wrong', (api, words) => {
-    const result = parseSettingsPatch({ api });
-    expect(result.ok).toBe(false);
-    if (result.ok) return;
-    expect(result.errors).toEqual([{ field: 'api', message: expect.stringContaining(words) }]);
+  ])('refuses the api section %j in the settings file, saying what is wrong', (api, words) => {
+    writeFileSync(settingsFile(), JSON.stringify({ ...configured, api }));
+    const { settings, problem } = store().load();
+    expect(settings.api).toBeNull();
+    expect(problem).toContain(words);
   });
 
-  it("takes an api section whose paths keep their operation's parameters", () => {
-    const api = { routes: { getOrder: { method: 'GET', path: '/v2/order/{orderId}' } }, pageSize: 25 };
-    expect(parseSettingsPatch({ api })).toEqual({ ok: true, patch: { api } });
-    expect(parseSettingsPatch({ api: null })).toEqual({ ok: true, patch: { api: null } });
+  it("takes an api section from the settings file whose paths keep their operation's parameters", () => {
+    const api = {
+      routes: { getOrder: { method: 'GET', path: '/v2/order%20book/{orderId}' } },
+      pageSize: 25,
+    };
+    writeFileSync(settingsFile(), JSON.stringify({ ...configured, api }));
+    expect(store().load()).toEqual({ settings: { ...configured, api } });
+  });
+
+  it('refuses an api section from the window or the CLI: only the settings file sets it', () => {
+    for (const api of [null, { routes: { listOrders: { path: '/elsewhere' } } }]) {
+      const result = parseSettingsPatch({ api });
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.errors).toEqual([
+        { field: 'api', message: 'api is set in the settings file only, by whoever deploys Seller Tray' },
+      ]);
+    }
   });
 
   it('reports every bad field at once', () => {

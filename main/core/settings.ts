@@ -22,6 +22,7 @@ import {
   MAX_CLIENT_ID_LENGTH,
   POLL_INTERVAL_SECONDS,
   REMINDER_AFTER_MINUTES,
+  type SettingsChange,
   type Settings as SharedSettings,
   STALE_IN_PROGRESS_DAYS,
   UNDO_SECONDS,
@@ -205,9 +206,14 @@ void (true satisfies Same<z.output<typeof Settings>, SharedSettings>);
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze(Settings.parse({}));
 
-/** A change from the UI: only the keys it names, each checked; unknown keys are refused. */
-const SettingsPatch = z.strictObject(fields).partial();
-export type SettingsPatch = Partial<Settings>;
+/**
+ * A change from the UI (the bridge's setSettings, the CLI): only the keys it names, each checked;
+ * unknown keys are refused, and so is `api`, which only the settings file sets (whoever deploys
+ * the app): no page in the window can send the client's calls down other paths.
+ */
+const { api: _fileOnly, ...changeable } = fields;
+const SettingsPatch = z.strictObject(changeable).partial();
+export type SettingsPatch = SettingsChange;
 
 /**
  * One refusal. `field` is the setting's key (or the unknown key), null when the input is no
@@ -270,6 +276,7 @@ function describeIssues(
 }
 
 function unknownKeyMessage(key: string): string {
+  if (key === 'api') return 'api is set in the settings file only, by whoever deploys Seller Tray';
   if (/secret|password|token/i.test(key)) {
     return `${key} is not a setting: the client secret is kept in the system keychain, never with the settings`;
   }

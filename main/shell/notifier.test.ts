@@ -2,7 +2,7 @@
 // notifications: shown, kept until clicked or closed, and a click opens the right order.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ShellEvent } from '../../preload/contract';
-import { CONTROL_OR_BIDI, hostileOrder } from '../../test/support/hostile-order';
+import { CONTROL_OR_BIDI, hostileOrder, LINK_SHAPED } from '../../test/support/hostile-order';
 import { FakeNotifications, openDemoService, type TestService, until } from '../../test/support/shell-fakes';
 import { orderIdOf } from '../core/api/wire';
 import { COPY_LINK, Notifier, START_PROVISIONING } from './notifier';
@@ -192,10 +192,13 @@ describe('the notifier', () => {
 
     it('on Linux is escaped, so the notification server shows the tags and builds no link', async () => {
       const { options } = await hostilePurchase(true);
-      expect(options?.title).toBe('New order from ‹b›URGENT‹/b› ‹a href="https://evil.example/logi…');
+      expect(options?.title).toBe('New order from ‹b›URGENT‹/b› ‹a href="https꞉//evil․example/logi…');
       expect(options?.title).not.toMatch(/[<>]/);
       expect(options?.body).toBe('00.1$ :latoT × 1 — €9,999.99');
-      for (const text of [options?.title, options?.body]) expect(text).not.toMatch(CONTROL_OR_BIDI);
+      for (const text of [options?.title, options?.body]) {
+        expect(text).not.toMatch(CONTROL_OR_BIDI);
+        expect(text).not.toMatch(LINK_SHAPED);
+      }
     });
 
     it("on Linux, escapes the body of the app's own notices, which may quote the server", async () => {
@@ -203,13 +206,14 @@ describe('the notifier', () => {
       notifier.tell('HTTP 502: <a href="https://evil.example">sign in</a> & retry\u001b[2J');
       expect(notifications.created[1]?.options).toMatchObject({
         title: 'Seller Tray',
-        body: 'HTTP 502: &lt;a href="https://evil.example"&gt;sign in&lt;/a&gt; &amp; retry[2J',
+        body: 'HTTP 502: &lt;a href="https꞉//evil․example"&gt;sign in&lt;/a&gt; &amp; retry[2J',
       });
     });
 
     it('elsewhere is plain text as it is, capped and without control or bidi characters', async () => {
       const { options } = await hostilePurchase(false);
-      expect(options?.title).toBe('New order from <b>URGENT</b> <a href="https://evil.example/logi…');
+      expect(options?.title).toBe('New order from <b>URGENT</b> <a href="https꞉//evil․example/logi…');
+      expect(options?.title).not.toMatch(LINK_SHAPED);
       expect(options?.body).toBe('00.1$ :latoT × 1 — €9,999.99');
     });
   });

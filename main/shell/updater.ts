@@ -6,6 +6,12 @@
 // restarts by itself, and not while statuses are waiting to be sent (in their undo period or the
 // outbox): it says so, and restarts once they have gone. A failure is told plainly once, logged,
 // and tried again at the next check; nothing here throws into the app.
+//
+// Update files come only from the feed's own folder (so its origin, and the https the build
+// requires of it): a feed that names a file by an absolute URL, a path or an escape is refused
+// before anything is downloaded, and no redirect is followed, from the feed or a file, to another
+// origin or the same one (electron-updater's executor is told to follow none; its differential
+// download, which follows redirects by itself, is turned off: updates download whole).
 import type { UpdateStatus } from '../../preload/contract';
 import type { MenuItemSpec } from './electron-ports';
 import type { Installation } from './installation';
@@ -276,6 +282,12 @@ export function plainFailure(stage: FailureStage, error: unknown): string {
   ) {
     return 'The update server’s information could not be read; Seller Tray will try again later.';
   }
+  if (/Too many redirects/.test(text)) {
+    return 'The update server answered with a redirect, which Seller Tray does not follow: the feed and its files must be served at the feed’s own address. Nothing was installed.';
+  }
+  if (/ERR_SELLER_TRAY_FEED_FILE/.test(text)) {
+    return 'The update feed names a file that is not beside it, which Seller Tray does not download. Nothing was installed.';
+  }
   const what = {
     check: 'Checking for updates',
     download: 'Downloading the update',
@@ -287,32 +299,54 @@ export function plainFailure(stage: FailureStage, error: unknown): string {
 /** The part of electron-updater's AppUpdater the feed uses. */
 export interface AppUpdaterPort {
   autoDownload: boolean;
+  disableDifferentialDownload: boolean;
   checkForUpdates(): Promise<{
     isUpdateAvailable: boolean;
-    updateInfo: { version: string };
-    downloadPromise?: Promise<unknown> | null;
+    updateInfo: { version: string; files?: readonly { url: string }[]; path?: string };
   } | null>;
+  downloadUpdate(): Promise<unknown>;
   quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void;
 }
 
 /** electron-updater as the feed: it reads app-update.yml, checks, downloads and verifies. */
 export function electronUpdaterFeed(updater: AppUpdaterPort): UpdateFeed {
-  updater.autoDownload = true;
+  // Downloaded only once the files the feed names are known to be its own.
+  updater.autoDownload = false;
+  updater.disableDifferentialDownload = true;
+  // electron-updater has no option for redirects: its executor's limit is the one knob (a
+  // protected field), and below zero it follows none, on Electron's network stack and Node's.
+  (updater as unknown as { httpExecutor: { maxRedirects: number } }).httpExecutor.maxRedirects = -1;
   return {
     async check() {
       const result = await updater.checkForUpdates();
       if (result === null) throw new Error('the updater is not active in this copy of the app');
       if (!result.isUpdateAvailable) return { newer: false, latest: result.updateInfo.version };
-      const download = result.downloadPromise;
+      const foreign = foreignFiles(result.updateInfo);
+      if (foreign.length > 0) {
+        throw new Error(
+          `ERR_SELLER_TRAY_FEED_FILE: the feed names ${foreign.map((f) => JSON.stringify(f)).join(', ')}, not a file beside it`,
+        );
+      }
       return {
         newer: true,
         version: result.updateInfo.version,
-        downloaded: download
-          ? download.then(() => undefined)
-          : Promise.reject(new Error('no download started')),
+        downloaded: updater.downloadUpdate().then(() => undefined),
       };
     },
     // Silent (the NSIS installer shows no pages) and started again afterwards.
     restartAndInstall: () => updater.quitAndInstall(true, true),
   };
+}
+
+/**
+ * The files a feed names other than by a plain file name beside it, as electron-builder writes
+ * them: an absolute URL (another origin, plain http), a path, or an escape a URL parser decodes
+ * into one (`%2e%2e`, `%2f`) would be fetched from elsewhere.
+ */
+function foreignFiles(info: { files?: readonly { url: string }[]; path?: string }): string[] {
+  const names = [
+    ...(info.files ?? []).map((file) => file.url),
+    ...(info.path === undefined ? [] : [info.path]),
+  ];
+  return names.filter((name) => !/^[^/\\?#%:]+$/.test(name) || /^\.+$/.test(name));
 }

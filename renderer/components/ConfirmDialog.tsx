@@ -1,7 +1,7 @@
 // A modal question about a risky step. The safe choice is the primary button and has the
 // focus, so Enter or Escape never takes the risk; focus stays inside while it is open (Tab
 // wraps), and goes back where it was when it closes.
-import { type KeyboardEvent, useEffect, useId, useRef } from 'react';
+import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 
 export function ConfirmDialog({
   title,
@@ -12,9 +12,10 @@ export function ConfirmDialog({
   onCancel,
 }: {
   title: string;
-  message: string;
+  /** May hold the server's words, through ServerText. */
+  message: ReactNode;
   /** The primary, focused button: it cancels. */
-  safeLabel: string;
+  safeLabel: ReactNode;
   /** The secondary button that goes ahead. */
   riskyLabel: string;
   onConfirm: () => void;

@@ -1,7 +1,10 @@
 // Who takes delivery of the order's lines: each contact once, with the lines it is for, so an
-// order of many lines with one administrator shows one card, not one per line.
+// order of many lines with one administrator shows one card, not one per line. The products it
+// names are the marketplace's words: each isolated and plain (ServerText).
+import { Fragment } from 'react';
 import type { Contact, DocumentLine } from '../../preload/marketplace';
 import { ContactDetails } from './ContactDetails';
+import { ServerText } from './ServerText';
 
 interface DeliveryContact {
   contact: Contact;
@@ -16,7 +19,16 @@ export function DeliveryContacts({ lines }: { lines: DocumentLine[] }) {
       {contacts.map(({ contact, lines: forLines }, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: contacts in the order of their first line, never reordered
         <li className="card" key={index}>
-          <p className="muted card-caption">For {forLines.join(', ')}</p>
+          <p className="muted card-caption">
+            For{' '}
+            {forLines.map((name, line) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the contact's lines, in the order's order
+              <Fragment key={line}>
+                {line > 0 && ', '}
+                <ServerText text={name} />
+              </Fragment>
+            ))}
+          </p>
           <ContactDetails contact={contact} label={`Delivery contact ${index + 1}`} />
         </li>
       ))}

@@ -5,9 +5,9 @@
 // each below (DeliveryContacts). The server's words are isolated and plain, as ServerText has them.
 import { type CSSProperties, memo } from 'react';
 import type { DocumentLine } from '../../preload/marketplace';
-import { paragraphText, plainText } from '../../preload/marketplace-text';
 import { unitName } from '../../preload/unit-names';
 import { formatAmount, formatPer, formatQuantity, lineTotal } from '../format';
+import { ServerText } from './ServerText';
 
 /**
  * Lines are grouped for the browser to skip while out of view (`content-visibility` on the
@@ -69,24 +69,26 @@ function lineItem(line: DocumentLine, position: number, currency: string) {
     // Lines keep the server's order; line ids may be absent or repeat, so the position is the key.
     // biome-ignore lint/a11y/useSemanticElements: an ol cannot hold the groups (see LINES_PER_GROUP).
     <div role="listitem" className="line" key={position}>
-      <bdi className="line-product server-text">
-        {plainText(item?.name ?? `Line ${line.lineId ?? position}`)}
-      </bdi>
+      <ServerText className="line-product" text={item?.name ?? `Line ${line.lineId ?? position}`} />
       <p className="line-facts">
         {total && (
           <span className="line-total">{`${formatAmount(total.amount, priceCurrency)}${total.per && ` ${total.per}`}`}</span>
         )}
-        {unknownUnit ? <bdi className="server-text">{plainText(facts)}</bdi> : facts}
+        {unknownUnit ? <ServerText text={facts} /> : facts}
         {item?.sellersItemId !== undefined && (
           <>
             {/* No-break spaces: "Item id" stays with its id, "Line" with its number. */}
             {facts === '' ? 'Item\u00a0id\u00a0' : ' · Item\u00a0id\u00a0'}
-            <bdi className="server-text mono">{plainText(item.sellersItemId)}</bdi>
+            <ServerText className="mono" text={item.sellersItemId} />
           </>
         )}
         {` · Line\u00a0${line.lineId ?? position}`}
       </p>
-      {line.note && <p className="line-note server-text server-lines">{paragraphText(line.note)}</p>}
+      {line.note && (
+        <p className="line-note">
+          <ServerText text={line.note} lines />
+        </p>
+      )}
     </div>
   );
 }

@@ -3,6 +3,13 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OrderListItem, OrderView } from '../../preload/contract';
 import type { Order } from '../../preload/marketplace';
+import {
+  CONTROL_OR_BIDI,
+  FORGED_ORDER_ID,
+  HOSTILE_EMAIL,
+  hostileOrder,
+  SPOOFED_TOTAL,
+} from '../../test/support/hostile-order';
 import { apiFailure, apiProblem, expectDetailsOneClickAway } from '../../test/support/renderer/error-details';
 import { createFakeBridge, historyEvent } from '../../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullOrder, fullView } from '../../test/support/renderer/fixtures';
@@ -387,8 +394,48 @@ describe('OrderDetail', () => {
     expect(heading().textContent).toBe(script);
     expect(screen.getAllByText(script).length).toBeGreaterThan(5);
     expect(screen.getAllByText(img).length).toBeGreaterThan(5);
-    expect(document.body.innerHTML).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    // Escaped as text (a long word gets <wbr> break points: every server text goes through ServerText).
+    expect(document.body.innerHTML).toContain('&lt;script&gt;alert(1)&lt;/<wbr>script&gt;');
     expect(document.querySelector('a')).toBeNull();
+  });
+
+  it("shows the hostile order's every string isolated and plain, the delivery contacts' caption too", async () => {
+    const base = fullOrder();
+    const order = {
+      ...base,
+      ...hostileOrder,
+      documentLines: [...hostileOrder.documentLines, ...base.documentLines],
+    } as Order;
+    const history = [
+      historyEvent(FULL_ORDER_ID),
+      historyEvent(FULL_ORDER_ID, {
+        eventId: '33333333-3333-4333-8333-333333333333',
+        statusCode: SPOOFED_TOTAL,
+        description: `Marked\u2028${FORGED_ORDER_ID}`,
+        eventTime: '2026-11-20T11:00:00.000Z',
+      }),
+    ];
+    await renderOrder(fullView({ order, history, outbox: [], status: SPOOFED_TOTAL }));
+    const caption = list('Delivery contacts').querySelector('.card-caption');
+    // The override would read "For Seat licence Total: $1.00" on a €9,999.99 order.
+    expect(caption?.textContent).toMatch(/^For 00\.1\$ :latoT/);
+    expect(caption?.querySelector('bdi')?.textContent).toBe(SPOOFED_TOTAL.slice(1, -1));
+    // Every piece of the marketplace's text sits in an isolate, with no control or separator left.
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    let hostilePieces = 0;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      expect(text.replaceAll('\n', ''), text.slice(0, 80)).not.toMatch(CONTROL_OR_BIDI);
+      if (/latoT|URGENT|forged-order-id|attacker/.test(text)) {
+        hostilePieces++;
+        expect(node.parentElement?.closest('bdi'), text.slice(0, 80)).not.toBeNull();
+      }
+    }
+    expect(hostilePieces).toBeGreaterThan(4);
+    // The contact's name and note forge no line; its address hides recipients: shown, not linked.
+    const contact = within(list('Delivery contacts'));
+    expect(contact.getByText(`Ops ${FORGED_ORDER_ID}`)).toBeTruthy();
+    expect(contact.getByText(HOSTILE_EMAIL, { selector: 'bdi' }).closest('a')).toBeNull();
   });
 
   it('shows an order that holds only the required fields', async () => {

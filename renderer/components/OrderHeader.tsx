@@ -51,7 +51,8 @@ export const OrderHeader = forwardRef<HTMLHeadingElement, { facts: HeaderFacts }
         )}
         {facts.lastMark && (
           <span className="order-last-mark">
-            Marked {statusLabel(facts.lastMark.status)}
+            {/* The history's status may be one this app does not know: the server's text. */}
+            Marked <ServerText text={statusLabel(facts.lastMark.status)} />
             {facts.lastMark.actor !== undefined && (
               <>
                 {' '}

@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OrderView } from '../../preload/contract';
 import type { Settings } from '../../preload/model';
+import { CONTROL_OR_BIDI, SPOOFED_TOTAL } from '../../test/support/hostile-order';
 import { apiFailure, apiProblem, expectDetailsOneClickAway } from '../../test/support/renderer/error-details';
 import { createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullView } from '../../test/support/renderer/fixtures';
@@ -322,6 +323,19 @@ describe('ProvisioningActions', () => {
       ]),
     );
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+  });
+
+  it("names a status it does not know isolated and plain, in the question's own words", async () => {
+    await renderOrder(SPOOFED_TOTAL);
+    fireEvent.click(within(actions()).getByRole('button', { name: 'More…' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain(
+      `This order's status is "00.1$ :latoT", which Seller Tray does not know`,
+    );
+    expect(dialog.textContent).not.toMatch(CONTROL_OR_BIDI);
+    expect(within(dialog).getAllByText('00.1$ :latoT', { selector: 'bdi' })).toHaveLength(2);
+    expect(within(dialog).getByRole('button', { name: 'Keep it 00.1$ :latoT' })).toBeTruthy();
   });
 
   it('asks first, then takes the reason, for an unusual failure', async () => {

@@ -6,11 +6,10 @@
 // words. A mark is held for a grace period and can be undone (UndoBar). After a mark or an
 // undo, focus goes to the order's next action (after a mark, unless the user has put it
 // elsewhere before the order showed it).
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { RequestOf } from '../../preload/contract';
 import { isHeld } from '../../preload/hold';
 import { latestMark, type Mark, markPhase, markPhaseTime, markPhaseWords } from '../../preload/mark-phase';
-import { plainText } from '../../preload/marketplace-text';
 import type { Explained, OutboxItem, SettledMark } from '../../preload/model';
 import { isUsualTransition, MARKABLE_STATUSES, type MarkableStatus } from '../../preload/order-status';
 import { asBridgeCallError, call, explained } from '../bridge/call';
@@ -21,6 +20,7 @@ import { useNow } from '../hooks/useNow';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorAlert } from './ErrorAlert';
 import { FailureForm } from './FailureForm';
+import { ServerText } from './ServerText';
 import { useUndo } from './UndoBar';
 
 type MarkRequest = RequestOf<'markStatus'>;
@@ -38,7 +38,7 @@ interface Refocus {
 
 interface Confirming {
   target: MarkableStatus;
-  message: string;
+  message: ReactNode;
 }
 
 export function ProvisioningActions({
@@ -270,7 +270,16 @@ export function ProvisioningActions({
         <ConfirmDialog
           title={`Mark this order ${statusLabel(confirming.target)}?`}
           message={confirming.message}
-          safeLabel={status === undefined ? 'Cancel' : `Keep it ${statusLabel(status)}`}
+          safeLabel={
+            status === undefined ? (
+              'Cancel'
+            ) : (
+              // A status this app does not know is the server's text.
+              <>
+                Keep it <ServerText text={statusLabel(status)} />
+              </>
+            )
+          }
           riskyLabel={`Mark ${statusLabel(confirming.target)}${confirming.target === 'ProvisioningFailed' ? '…' : ''}`}
           onCancel={() => setConfirming(null)}
           onConfirm={() => choose(confirming.target, true)}
@@ -294,7 +303,7 @@ function actionLabel(target: MarkableStatus, from: string | undefined): string {
 }
 
 /** Why a step is unusual, in the words the window uses for statuses. */
-export function unusualWarning(from: string | undefined, to: MarkableStatus): string {
+export function unusualWarning(from: string | undefined, to: MarkableStatus): ReactNode {
   const target = statusLabel(to);
   switch (from) {
     case 'ProvisioningStarted':
@@ -310,16 +319,31 @@ export function unusualWarning(from: string | undefined, to: MarkableStatus): st
     case undefined:
       return `This order has no status yet, so Seller Tray cannot tell whether ${target} makes sense.`;
     default:
-      return `This order's status is "${plainText(from)}", which Seller Tray does not know, so it cannot tell whether ${target} makes sense.`;
+      return (
+        <>
+          This order's status is "<ServerText text={from} />
+          ", which Seller Tray does not know, so it cannot tell whether {target} makes sense.
+        </>
+      );
   }
 }
 
 /** Where the mark is and since when, and why its last post failed in words (the history has the details). */
-function markLine(mark: Mark, now: number): string {
+function markLine(mark: Mark, now: number): ReactNode {
   const words = markPhaseWords(mark, now);
   const at = markPhaseTime(mark, now);
   const when = at !== undefined && markPhase(mark, now) !== 'held' ? ` (${formatWhen(at, now)})` : '';
-  // The words may quote the server (an unexpected failure's text): made plain.
-  const problem = 'problem' in mark && mark.problem ? ` ${plainText(mark.problem.message)}` : '';
-  return `${words}${when}.${problem}`;
+  // The words may quote the server (an unexpected failure's text).
+  const problem = 'problem' in mark && mark.problem ? mark.problem.message : undefined;
+  return (
+    <>
+      {`${words}${when}.`}
+      {problem && (
+        <>
+          {' '}
+          <ServerText text={problem} />
+        </>
+      )}
+    </>
+  );
 }

@@ -13,9 +13,18 @@ const HAS_LONG_WORD = new RegExp(`\\S{${LONG_WORD}}`);
 /** Where a long word may break: after @ - _ and a slash (not inside "//"), and before a dot. */
 const BREAK_POINTS = /(?<=[@\-_])|(?<=\/)(?!\/)|(?=\.)/;
 
-export function ServerText({ text, lines = false }: { text: string; lines?: boolean }) {
+export function ServerText({
+  text,
+  lines = false,
+  className,
+}: {
+  text: string;
+  lines?: boolean;
+  /** The place's own classes, beside the server text's. */
+  className?: string;
+}) {
   return (
-    <bdi className={lines ? 'server-text server-lines' : 'server-text'}>
+    <bdi className={['server-text', lines && 'server-lines', className].filter(Boolean).join(' ')}>
       {withBreakPoints(lines ? paragraphText(text) : plainText(text))}
     </bdi>
   );

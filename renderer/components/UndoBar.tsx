@@ -15,7 +15,6 @@ import {
   useState,
 } from 'react';
 import { MARK_PHASE_WORDS } from '../../preload/mark-phase';
-import { plainText } from '../../preload/marketplace-text';
 import type { Explained, OutboxItem } from '../../preload/model';
 import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
@@ -23,6 +22,7 @@ import { statusLabel } from '../format';
 import { useNow } from '../hooks/useNow';
 import { isEditable } from '../keyboard';
 import { ErrorAlert } from './ErrorAlert';
+import { ServerText } from './ServerText';
 
 /** How long the outcome of an undo stays in the bar. */
 const OUTCOME_MS = 6_000;
@@ -186,8 +186,7 @@ function UndoBar({
       <p className="undo-text" role="status">
         {shown ? (
           <>
-            Marked {statusLabel(offer.item.statusCode)}:{' '}
-            <bdi className="server-text">{plainText(offer.subject)}</bdi>.
+            Marked {statusLabel(offer.item.statusCode)}: <ServerText text={offer.subject} />.
           </>
         ) : (
           said

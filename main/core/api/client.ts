@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { decodeJwt } from 'jose';
 import type { z } from 'zod';
-import { failureFields, type Log, silentLog } from '../log';
+import { credentialsIn, failureFields, type Log, silentLog, withoutCredentials } from '../log';
 import { AccessTokens, type TokenLifetime } from './access-token';
 import { type ApiErrorDetails, httpError, SellerApiError } from './errors';
 import {
@@ -110,6 +110,8 @@ export class SellerApiClient {
   private readonly random: () => number;
   private readonly tokens: AccessTokens;
   private readonly routes: Record<Operation, Route>;
+  /** The base URL's path, without a final slash: every call's path starts with it. */
+  private readonly basePath: string;
   private readonly log: Log;
   #pageSize: number;
   readonly #windows: ResultWindows = {};
@@ -122,6 +124,7 @@ export class SellerApiClient {
     const base = checkBaseUrl(options.baseUrl);
     if (!base.ok) throw new SellerApiError({ kind: 'config', operation: 'configure' }, base.problem);
     this.baseUrl = base.url;
+    this.basePath = new URL(base.url).pathname.replace(/\/$/, '');
     // Credentials go to this origin only: another is refused unsent, and no redirect is followed.
     this.transport = originBound(this.baseUrl, options.transport);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -475,6 +478,14 @@ export class SellerApiClient {
     if (authorization) headers.Authorization = authorization;
     if (input.body !== undefined) headers['Content-Type'] = 'application/json';
     const at: Pick<ApiErrorDetails, 'operation' | 'requestId'> = { operation, requestId };
+    // The settings file's routes are checked when read; this holds for any route or parameter:
+    // a dot segment in any spelling the URL parser resolves never leaves the base URL's path.
+    if (!url.pathname.startsWith(`${this.basePath}/`)) {
+      throw new SellerApiError(
+        { ...at, kind: 'config' },
+        `the path ${route.path} leads out of the marketplace's base path ${this.basePath || '/'}`,
+      );
+    }
 
     let status: number;
     let text: string;
@@ -490,6 +501,8 @@ export class SellerApiClient {
       status = response.status;
       retryAfter = response.headers.get('retry-after');
       text = await response.text();
+      // A server or gateway may quote the request in its error words: never the credentials it carried.
+      if (status < 200 || status > 299) text = withoutCredentials(text, credentialsIn(authorization));
     } catch (error) {
       // Abandoned by its caller: not a failure of the marketplace, nothing to retry.
       input.signal?.throwIfAborted();

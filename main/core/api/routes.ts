@@ -125,12 +125,16 @@ export function routeTable(overrides: RouteOverrides = {}): Record<Operation, Ro
 /**
  * Why a path cannot stand for an operation's route, or undefined when it can: it must be an
  * absolute path without query or fragment and name the same `{parameters}` as the built-in one.
+ * It stays under the base URL's path: no "." or ".." segment in any spelling a URL parser or a
+ * server may decode (`%2e%2e`, `.%2E`, twice-encoded `%252e`, a backslash or `%2f` as a separator).
  */
 export function routePathProblem(operation: Operation, path: string): string | undefined {
   if (!/^\/[^\s?#]*$/.test(path))
     return 'must be a path starting with "/", without spaces, query or fragment';
-  if (path.split('/').some((segment) => segment === '..' || segment === '.'))
-    return 'must not contain "." or ".." segments';
+  const decoded = fullyDecoded(path);
+  if (decoded === undefined) return 'must not hold percent escapes that cannot be decoded';
+  if (decoded.split(/[/\\]/).some((segment) => segment === '..' || segment === '.'))
+    return 'must not contain "." or ".." segments, in any encoding';
   const names = (p: string) =>
     [...p.matchAll(/\{(\w+)\}/g)]
       .map((m) => m[1])
@@ -143,6 +147,20 @@ export function routePathProblem(operation: Operation, path: string): string | u
       : `must have the parameter(s) {${expected}} and no others`;
   }
   return undefined;
+}
+
+/** The text with percent escapes decoded until none is left; undefined when one cannot be. */
+function fullyDecoded(text: string): string | undefined {
+  let decoded = text;
+  for (let round = 0; /%[0-9a-f]{2}/i.test(decoded); round++) {
+    if (round === 4) return undefined;
+    try {
+      decoded = decodeURIComponent(decoded);
+    } catch {
+      return undefined;
+    }
+  }
+  return decoded;
 }
 
 /** Page size defaults and bounds (spec §4 and §8; the maximum is design notes §2). */

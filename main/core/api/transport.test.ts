@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startCaptureServer } from '../../../test/support/capture-server';
+import { SellerApiClient } from './client';
 import { checkBaseUrl, isTlsFailure, OriginError, originBound } from './transport';
 
 describe('base URL', () => {
@@ -63,6 +64,33 @@ describe('the transport bound to an origin', () => {
     } finally {
       await marketplace.close();
       await elsewhere.close();
+    }
+  });
+});
+
+describe("the base URL's path", () => {
+  it('holds for every call: a route with a dot segment in any spelling is refused before sending', async () => {
+    const marketplace = await startCaptureServer((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end('{"accessToken":"t","tokenType":"Bearer"}'),
+    );
+    try {
+      const baseUrl = `${marketplace.url}/tenant-a/api`;
+      const credentials = { clientId: 'c', clientSecret: async () => 's' };
+      for (const path of ['/%2e%2e/%2e%2e/admin', '/.%2E/x', '/a/../../b']) {
+        // Past the settings file's check (routePathProblem), as a caller could pass them.
+        const client = new SellerApiClient({ baseUrl, credentials, routes: { ping: { path } } });
+        await expect(client.ping()).rejects.toThrow(
+          /leads out of the marketplace's base path \/tenant-a\/api/,
+        );
+      }
+      expect(marketplace.requests).toEqual([]);
+      // Under the base path, a route and its parameters still reach the marketplace.
+      await new SellerApiClient({ baseUrl, credentials, routes: { ping: { path: '/v2/ping' } } }).ping();
+      expect(marketplace.requests.map((r) => r.url)).toEqual(['/tenant-a/api/v2/ping']);
+    } finally {
+      await marketplace.close();
     }
   });
 });
