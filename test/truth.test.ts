@@ -4,18 +4,16 @@
 // every laptop, the status a person marked shows everywhere (on a laptop started later too), and
 // no reminder fires for an order already marked.
 
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TransitionError } from '../main/core/seller-core';
-import { AccountStore, DATABASE_FILE } from '../main/core/store/account-store';
-import { MIGRATIONS } from '../main/core/store/schema';
+import { AccountStore } from '../main/core/store/account-store';
 import { describeMark } from '../preload/marked-by';
 import { bigNumber, LONG_CURRENCY, type Quirk } from '../simulator/quirks';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { inbox, type Laptop, makeDataDir, openLaptop, removeDataDir } from './support/core';
 import { runTs } from './support/processes';
 import { admin } from './support/raw-api';
+import { databaseOfVersion } from './support/store-files';
 
 const ORDERS = 30;
 /** How far ahead the laptops' clock runs: a day on, every waiting order is due its reminder. */
@@ -187,12 +185,10 @@ describe('one order, one identity', () => {
 
   it('merges the rows of an existing store that differ only by case, keeping the outbox and announcements', async () => {
     const dataDir = await makeDataDir();
-    const file = join(dataDir, DATABASE_FILE);
     const id = '3f2b8c1e-9a4d-4c7b-8e2f-1a2b3c4d5e6f';
     const ID = id.toUpperCase();
     // As a store of version 4 held them: one order under two spellings.
-    const db = new DatabaseSync(file);
-    for (const migration of MIGRATIONS.slice(0, 4)) db.exec(migration);
+    const db = databaseOfVersion(dataDir, 4);
     const event = (eventId: string, orderId: string, status: string, time: string) =>
       db
         .prepare(
@@ -223,7 +219,6 @@ describe('one order, one identity', () => {
       INSERT INTO announcements (order_id, state, queued_at) VALUES ('${id}', 'pending', 't');
       INSERT INTO outbox (request_id, order_id, status_code, state, json) VALUES ('r1', '${ID}', 'ProvisioningCompleted', 'pending',
         '{"requestId":"r1","orderId":"${ID}","statusCode":"ProvisioningCompleted","description":"Done","createdAt":"2026-11-20T12:00:00Z","state":"pending","attempts":0}');
-      PRAGMA user_version = 4;
     `);
     db.close();
 

@@ -1,7 +1,9 @@
-// What an account's store files say from outside, for tests of how the app ended.
+// An account's store files from outside: what they say of how the app ended, and a database as an
+// earlier version left it.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATABASE_FILE } from '../../main/core/store/account-store';
+import { MIGRATIONS } from '../../main/core/store/schema';
 
 /** Whether the store says it was closed cleanly, with nothing left in a -wal file. */
 export function closedCleanly(dataDir: string): boolean {
@@ -14,4 +16,16 @@ export function closedCleanly(dataDir: string): boolean {
   } finally {
     db.close();
   }
+}
+
+/**
+ * A database in `dataDir` as an earlier version left it: the schema's first `version`
+ * migrations, its version said so; the caller fills it and closes it, and the store migrates it.
+ */
+export function databaseOfVersion(dataDir: string, version: number): import('node:sqlite').DatabaseSync {
+  const { DatabaseSync } = process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite');
+  const db = new DatabaseSync(join(dataDir, DATABASE_FILE));
+  for (const migration of MIGRATIONS.slice(0, version)) db.exec(migration);
+  db.exec(`PRAGMA user_version = ${version}`);
+  return db;
 }

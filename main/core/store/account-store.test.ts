@@ -4,10 +4,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { databaseOfVersion } from '../../../test/support/store-files';
 import type { MarketplaceEvent, MonetaryAmount, Order, UnreadableItem } from '../api/wire';
 import { AccountStore, DATABASE_FILE } from './account-store';
 import { JOURNAL_FILE, RAISED_KEPT, readJournal } from './journal';
-import { MIGRATIONS } from './schema';
 
 let dir: string;
 let store: AccountStore;
@@ -156,11 +156,7 @@ describe("an inbox row's total", () => {
   it('is read again from the stored orders of a database that kept it as English text', async () => {
     // A database of the version before, holding one order with a total and one without.
     const before = await mkdtemp(join(tmpdir(), 'store-before-'));
-    const db = new (process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite')).DatabaseSync(
-      join(before, DATABASE_FILE),
-    );
-    for (const migration of MIGRATIONS.slice(0, 3)) db.exec(migration);
-    db.exec('PRAGMA user_version = 3');
+    const db = databaseOfVersion(before, 3);
     const insert = db.prepare(
       `INSERT INTO orders (order_id, purchased_at, effective_status, document, stale, buyer, product, total)
        VALUES (?, '2026-11-20T10:00:00Z', 'ProvisioningStarted', ?, 0, 'Fjord AB', 'a product', ?)`,
@@ -206,11 +202,7 @@ describe('reminders', () => {
 
   it('carry over from a database of the version before, which kept them in a table of their own', async () => {
     const before = await mkdtemp(join(tmpdir(), 'store-before-'));
-    const db = new (process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite')).DatabaseSync(
-      join(before, DATABASE_FILE),
-    );
-    for (const migration of MIGRATIONS.slice(0, 4)) db.exec(migration);
-    db.exec('PRAGMA user_version = 4');
+    const db = databaseOfVersion(before, 4);
     const insert = db.prepare(
       `INSERT INTO orders (order_id, purchased_at, effective_status, stale)
        VALUES (?, '2026-11-20T10:00:00Z', 'ProvisioningStarted', 0)`,
