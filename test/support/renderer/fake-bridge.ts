@@ -12,6 +12,7 @@ import type {
   Responses,
   UpdateStatus,
 } from '../../../preload/contract';
+import { backlogShown, INBOX_GROUPS, type InboxGroupName } from '../../../preload/inbox-sort';
 import { describeMark } from '../../../preload/marked-by';
 import type { MarketplaceEvent } from '../../../preload/marketplace';
 import type { CoreEvent, OutboxItem, Settings } from '../../../preload/model';
@@ -101,6 +102,12 @@ export interface FakeBridge extends Bridge {
   readonly listenerCount: number;
 }
 
+/** Which group of the inbox a fake row is in (the store's groups by time are tested with the store). */
+function fakeGroupOf(order: OrderListItem): InboxGroupName {
+  if (order.backlog) return 'backlog';
+  return order.waiting ? 'waiting' : 'rest';
+}
+
 export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
   const calls: { channel: Channel; request: unknown }[] = [];
   const listeners = new Set<(event: FakeEvent) => void>();
@@ -145,13 +152,24 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
           (o) =>
             search === '' || [o.orderId, o.buyer, o.product].some((t) => t?.toLowerCase().includes(search)),
         );
+      // The orders are given in list order, each group's together (fakeGroupOf); a folded backlog leaves the list.
+      const holds = (name: InboxGroupName) => matching.filter((o) => fakeGroupOf(o) === name).length;
+      const folded = !backlogShown(request.backlog ?? 'by-size', holds('backlog'));
+      const listed = folded ? matching.filter((o) => !o.backlog) : matching;
+      let start = 0;
+      const groups = INBOX_GROUPS.map((name) => {
+        const size = folded && name === 'backlog' ? 0 : holds(name);
+        start += size;
+        return { name, start: start - size, size, holds: holds(name) };
+      });
       const offset = request.offset ?? 0;
       return {
-        orders: matching.slice(offset, offset + (request.limit ?? 100)),
+        orders: listed.slice(offset, offset + (request.limit ?? 100)),
         offset,
-        total: matching.length,
+        total: listed.length,
         waiting: matching.filter((o) => o.waiting).length,
-        unopened: matching.flatMap((o, index) => (o.unopened ? [{ orderId: o.orderId, index }] : [])),
+        groups,
+        unopened: listed.flatMap((o, index) => (o.unopened ? [{ orderId: o.orderId, index }] : [])),
       };
     },
     getOrder: ({ orderId }) => {
