@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UNTIL_RESUMED } from '../preload/pause';
 import {
   bridgeFailure,
@@ -9,11 +9,13 @@ import {
 } from '../test/support/renderer/error-details';
 import { appState, createFakeBridge, FakeBridgeError } from '../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullView, manyOrders } from '../test/support/renderer/fixtures';
-import { withInboxHeight } from '../test/support/renderer/layout';
+import { setWindowSize, withInboxHeight } from '../test/support/renderer/layout';
 import { App } from './App';
 import { formatAmount } from './format';
 
 withInboxHeight(480);
+// The tray-sized window, one page at a time; the split view's tests widen it.
+beforeEach(() => setWindowSize(420, 640));
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();

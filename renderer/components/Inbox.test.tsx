@@ -6,7 +6,7 @@ import type { OrderListItem } from '../../preload/contract';
 import { createFakeBridge, type FakeBridge } from '../../test/support/renderer/fake-bridge';
 import { manyOrders } from '../../test/support/renderer/fixtures';
 import { withInboxHeight } from '../../test/support/renderer/layout';
-import { renderWithBridge } from '../../test/support/renderer/render';
+import { renderWithUndo } from '../../test/support/renderer/render';
 import { formatAmount } from '../format';
 import { Inbox, ROW_HEIGHT } from './Inbox';
 import { INITIAL_QUERY, type InboxQuery } from './inbox-query';
@@ -60,7 +60,7 @@ function scrollsLikeABrowser(list: HTMLElement, rows: number): () => number {
 
 async function renderInbox(bridge: FakeBridge) {
   const onOpen = vi.fn();
-  renderWithBridge(bridge, <Harness onOpen={onOpen} />);
+  renderWithUndo(bridge, <Harness onOpen={onOpen} />);
   await waitFor(() => expect(rows().length).toBeGreaterThan(0));
   return { onOpen, list: screen.getByRole('listbox', { name: 'Orders' }) };
 }
@@ -267,7 +267,7 @@ describe('Inbox', () => {
     for (const i of [60, 90]) orders[i] = { ...(orders[i] as (typeof orders)[number]), unopened: true };
     const seen = vi.fn();
     const bridge = createFakeBridge({ orders });
-    renderWithBridge(
+    renderWithUndo(
       bridge,
       <Harness onOpen={() => {}} arrivals={['order-00060', 'order-00090']} onArrivalsSeen={seen} />,
     );
@@ -283,7 +283,7 @@ describe('Inbox', () => {
 
   it('says so when there are no orders', async () => {
     const bridge = createFakeBridge({ orders: [] });
-    renderWithBridge(bridge, <Harness onOpen={() => {}} />);
+    renderWithUndo(bridge, <Harness onOpen={() => {}} />);
     expect(await screen.findByText(/No orders yet/)).toBeTruthy();
   });
 });
