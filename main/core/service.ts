@@ -393,7 +393,8 @@ export class SellerTrayService {
   private listOrders(query: CheckedRequest<'listOrders'>): OrderPage {
     const { rows, ...counts } = this.requireCore().orders({
       ...query,
-      backlog: query.backlog ?? 'by-size',
+      // The window's backlog folds away when large, but a search shows every order it finds.
+      backlog: query.backlog ?? (query.search.trim() === '' ? 'by-size' : 'shown'),
       now: new Date(this.ports.now?.() ?? Date.now()).toISOString(),
       stalledAfterDays: this.settings.staleInProgressDays,
     });

@@ -42,7 +42,7 @@ const GROUP_HEADINGS: Readonly<Record<InboxGroupName, string>> = {
   arrived: 'Just arrived',
   waiting: 'Waiting',
   stalled: 'Stalled in progress',
-  backlog: 'Backlog: waiting since before Seller Tray first synced',
+  backlog: 'Backlog, from before the first sync',
   rest: 'Other orders',
 };
 const PAGE = 8;
@@ -566,7 +566,7 @@ function GroupHeading({
         </span>
       )}
       {GROUP_HEADINGS[group.name]} · {group.holds}
-      {folded && <span className="group-note"> (folded away: show them)</span>}
+      {folded && <span className="group-note"> · folded away</span>}
     </div>
   );
 }

@@ -179,7 +179,40 @@ describe.each([
     });
     await service.handle('checkNow', undefined);
     await page.getByRole('option').filter({ hasText: 'Nordlicht' }).waitFor();
+    // The arrival on top, the first sync's backlog folded away under its heading.
+    await page.locator('.inbox-group.group-backlog').waitFor();
     await check(page, 'inbox');
+    await page.getByRole('button', { name: 'Show the backlog' }).click();
+    await page.locator('.inbox-row.backlog').first().waitFor();
+    await check(page, 'inbox-backlog');
+    expect(await page.locator('.inbox-row.backlog .urgency-word').count()).toBe(0);
+
+    // Two rows selected for a bulk step, and its question.
+    const list = page.getByRole('listbox', { name: 'Orders' });
+    await list.focus();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.getByText('2 orders selected').waitFor();
+    await check(page, 'inbox-selected');
+    await page.getByRole('button', { name: /^Start provisioning \(/ }).click();
+    await page.getByRole('alertdialog').waitFor();
+    await check(page, 'inbox-bulk-confirm');
+    await page.getByRole('button', { name: 'Keep them as they are' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByText('2 orders selected').waitFor({ state: 'detached' });
+
+    // The keys, from "?".
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await check(page, 'keys');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor({ state: 'detached' });
+
+    // A search that finds nothing: no empty list of options.
+    await page.getByLabel('Search orders').fill('no order is called this');
+    await page.getByText('No orders match.').waitFor();
+    await check(page, 'inbox-empty-search');
+    await page.getByLabel('Search orders').fill('');
     // No status chip and no waiting time is cut short, whatever the status.
     for (const status of ['In progress', 'Completed', 'Failed', 'All']) {
       await page.locator('label.filter-chip', { hasText: status }).click();
@@ -195,7 +228,10 @@ describe.each([
     await openOrder(page, firstWaitingOrderId());
     // The heading shows at once from the inbox's row: the check waits for the whole order.
     await page.getByRole('region', { name: 'To provision' }).waitFor();
-    await check(page, 'order');
+    // From 900 px the inbox stays beside the order.
+    const split = viewport.width >= 900;
+    expect(await page.locator('.split').count()).toBe(split ? 1 : 0);
+    await check(page, split ? 'order-split' : 'order');
 
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('form', { name: 'Settings' }).waitFor();
