@@ -436,8 +436,8 @@ export function Inbox({
         <p className="inbox-count" role="status">
           {orders.total === null
             ? 'Loading orders…'
-            : `${plural(count, 'order')}${waiting > 0 ? `, ${waiting} waiting for action` : ''}`}
-          {folded && ` (${backlogGroup.holds} of them in the backlog, folded away)`}
+            : `${plural(count + (folded ? backlogGroup.holds : 0), 'order')}${waiting > 0 ? `, ${waiting} waiting for action` : ''}`}
+          {folded && `, ${backlogGroup.holds} of them folded away in the backlog`}
           {backlogGroup !== undefined && backlogGroup.holds > 0 && (
             <>
               {' '}
@@ -447,7 +447,7 @@ export function Inbox({
                 aria-expanded={!folded}
                 onClick={() => showBacklog(folded)}
               >
-                {folded ? 'Show the backlog' : 'Fold the backlog away'}
+                {folded ? 'Show the backlog' : 'Fold the backlog'}
               </button>
             </>
           )}

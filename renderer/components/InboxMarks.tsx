@@ -109,10 +109,11 @@ export function useInboxMarks(onMarked: (marked: readonly OutboxItem[]) => void)
       override: false,
       title: `${step.label}: ${plural(rows.length, 'order')}?`,
       message: [
-        `Each is marked ${statusLabel(step.target)} and held a few seconds, so the whole batch can be undone, then sent to the marketplace.`,
-        left > 0
-          ? `${plural(left, 'selected order')} ${left === 1 ? 'is' : 'are'} not at that step and stay as ${left === 1 ? 'it is' : 'they are'}.`
-          : '',
+        rows.length === 1
+          ? `It is marked ${statusLabel(step.target)} and held a few seconds, so it can be undone, then sent to the marketplace.`
+          : `Each is marked ${statusLabel(step.target)} and held a few seconds, so the whole batch can be undone, then sent to the marketplace.`,
+        left === 1 ? 'One selected order is at another step and stays as it is.' : '',
+        left > 1 ? `${left} selected orders are at another step and stay as they are.` : '',
       ]
         .filter(Boolean)
         .join(' '),

@@ -116,6 +116,13 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
   let requestCounter = 0;
   /** An order's status before each mark, for undoing it. */
   const statusBefore = new Map<string, string | undefined>();
+  /** Marks of orders that have only an inbox row (no order page), by request id. */
+  const rowMarks = new Map<string, OutboxItem>();
+  const setRowStatus = (orderId: string, status: string | undefined) => {
+    fake.orders = fake.orders.map((o) =>
+      o.orderId === orderId ? { ...o, status, waiting: status === 'ProvisioningStarted' } : o,
+    );
+  };
 
   const fake = {
     calls,
@@ -180,10 +187,11 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     },
     markStatus: (request) => {
       const view = views.get(request.orderId);
-      if (!request.override && !isUsualTransition(view?.status, request.statusCode)) {
+      const status = view ? view.status : fake.orders.find((o) => o.orderId === request.orderId)?.status;
+      if (!request.override && !isUsualTransition(status, request.statusCode)) {
         throw new FakeBridgeError(
           'unusual-transition',
-          `Marking an order ${statusLabel(request.statusCode)} while it is ${statusLabel(view?.status)} is unusual; confirm to do it anyway.`,
+          `Marking an order ${statusLabel(request.statusCode)} while it is ${statusLabel(status)} is unusual; confirm to do it anyway.`,
         );
       }
       requestCounter += 1;
@@ -203,10 +211,14 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
           ? { notBefore: new Date(now + fake.settings.undoSeconds * 1000).toISOString() }
           : {}),
       };
+      statusBefore.set(item.requestId, status);
       if (view) {
-        statusBefore.set(item.requestId, view.status);
         view.outbox.push(item);
         view.status = request.statusCode;
+      } else {
+        // An inbox row without an order page: its row shows the mark, held as the outbox holds it.
+        rowMarks.set(item.requestId, item);
+        setRowStatus(request.orderId, request.statusCode);
       }
       return item;
     },
@@ -227,6 +239,13 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
         view.status = statusBefore.get(requestId);
         // As the service does: the views showing the order read it again.
         queueMicrotask(() => result.emit({ type: 'orders-updated', orderIds: [item.orderId] }));
+        return { outcome: 'undone' };
+      }
+      const rowMark = rowMarks.get(requestId);
+      if (rowMark) {
+        if (Date.parse(rowMark.notBefore ?? '') <= Date.now()) return { outcome: 'already-sent' };
+        rowMarks.delete(requestId);
+        setRowStatus(rowMark.orderId, statusBefore.get(requestId));
         return { outcome: 'undone' };
       }
       return { outcome: 'unknown' };
