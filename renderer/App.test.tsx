@@ -254,6 +254,57 @@ describe('App', () => {
     );
   });
 
+  it('from 900 px wide shows the list and the open order side by side: the order follows the list', async () => {
+    setWindowSize(1280, 800);
+    const bridge = createFakeBridge({ orders: manyOrders(5, 3), views: [] });
+    bridge.handle('getOrder', () => new Promise(() => {}));
+    render(<App bridge={bridge} />);
+    await waitFor(() => expect(orderRows()).toHaveLength(5));
+    expect(screen.getByText(/Choose an order in the list/)).toBeTruthy();
+    const list = screen.getByRole('listbox', { name: 'Orders' });
+    list.focus();
+    fireEvent.focus(list);
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 0' })).toBeTruthy();
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 1' })).toBeTruthy();
+    // The list keeps the focus and stays on screen; the order has no way "back".
+    expect(document.activeElement).toBe(list);
+    expect(screen.getByRole('listbox', { name: 'Orders' })).toBe(list);
+    expect(screen.queryByRole('button', { name: /Back to inbox/ })).toBeNull();
+    // s in the list marks the order shown, and the focus stays in the list.
+    fireEvent.keyDown(list, { key: 's' });
+    await waitFor(() =>
+      expect(bridge.callsOf('markStatus')).toEqual([
+        { orderId: 'order-00001', statusCode: 'ProvisioningInProgress' },
+      ]),
+    );
+    expect(document.activeElement).toBe(list);
+    // A click on a row shows it beside the list, too.
+    fireEvent.click(screen.getByRole('option', { name: /Buyer 3\b/ }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 3' })).toBeTruthy();
+    expect(screen.getByRole('listbox', { name: 'Orders' })).toBeTruthy();
+  });
+
+  it('lists every key on "?" (not while typing), and Escape closes the list', async () => {
+    const bridge = createFakeBridge({ orders: manyOrders(3) });
+    render(<App bridge={bridge} />);
+    await waitFor(() => expect(orderRows()).toHaveLength(3));
+    fireEvent.keyDown(screen.getByRole('searchbox', { name: 'Search orders' }), { key: '?' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    fireEvent.keyDown(document.body, { key: '?' });
+    const dialog = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    const keys = within(dialog)
+      .getAllByRole('row')
+      .map((row) => row.textContent);
+    for (const key of ['s', 'c', 'f', '?', 'Esc']) expect(keys.some((k) => k.startsWith(key))).toBe(true);
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: /Close/ }));
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    // Its button in the inbox opens it too.
+    fireEvent.click(screen.getByRole('button', { name: 'Keyboard shortcuts' }));
+    expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeTruthy();
+  });
+
   it('leaves the demo in one click, back to onboarding', async () => {
     const bridge = createFakeBridge({ state: { setup: 'demo' }, settings: { demoMode: true } });
     render(<App bridge={bridge} />);
