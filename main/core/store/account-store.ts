@@ -758,10 +758,9 @@ const STATUS_SINCE = `CASE WHEN o.effective_status IS o.status
             ORDER BY x.seq DESC LIMIT 1)
   END`;
 
-/** The same as ms since the epoch, to compare and order by whatever way the time was written. */
+/** The same as ms since the epoch, to compare and order by whatever way the time was written (one index look-up). */
 const STATUS_SINCE_MS = `CASE WHEN o.effective_status IS o.status
-    THEN (SELECT e.event_ms FROM events e WHERE e.order_id = o.order_id
-            ORDER BY e.event_ms DESC, e.event_time DESC, e.key DESC LIMIT 1)
+    THEN (SELECT MAX(e.event_ms) FROM events e WHERE e.order_id = o.order_id)
     ELSE (SELECT (julianday(json_extract(x.json, '$.createdAt')) - 2440587.5) * 86400000 FROM outbox x
             WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1)
   END`;
