@@ -116,7 +116,11 @@ export function Inbox({
   }, [queryKey]);
   const clearChecked = useCallback(() => setChecked(new Map()), []);
   useEscapeLayer(checked.size > 0, clearChecked);
-  const marks = useInboxMarks(clearChecked);
+  // After a bulk step the selection is done with; the list has the focus again (its bar is gone).
+  const marks = useInboxMarks(() => {
+    if (checked.size > 0) listRef.current?.focus();
+    clearChecked();
+  });
 
   // "/" anywhere in the inbox (but in a text field) goes to the search box.
   useEffect(() => {
@@ -437,7 +441,7 @@ export function Inbox({
           {orders.total === null
             ? 'Loading orders…'
             : `${plural(count + (folded ? backlogGroup.holds : 0), 'order')}${waiting > 0 ? `, ${waiting} waiting for action` : ''}`}
-          {folded && `, ${backlogGroup.holds} of them folded away in the backlog`}
+          {folded && ` · ${backlogGroup.holds} in the backlog`}
           {backlogGroup !== undefined && backlogGroup.holds > 0 && (
             <>
               {' '}
@@ -445,9 +449,10 @@ export function Inbox({
                 type="button"
                 className="link-button backlog-toggle"
                 aria-expanded={!folded}
+                aria-label={folded ? 'Show the backlog' : 'Fold the backlog'}
                 onClick={() => showBacklog(folded)}
               >
-                {folded ? 'Show the backlog' : 'Fold the backlog'}
+                {folded ? 'Show' : 'Fold'}
               </button>
             </>
           )}
