@@ -365,11 +365,14 @@ describe('orders', () => {
     const orderId = firstWaitingOrderId();
     await openOrder(page, orderId);
     await page.getByRole('button', { name: 'Start provisioning' }).click();
+    // The order's own status (beside the inbox, its filters say "In progress" too).
     await page
+      .locator('.order-detail')
       .getByText(/In progress/i)
       .first()
       .waitFor();
     await service.handle('checkNow', undefined);
+    await page.waitForTimeout(700); // a second decision, not a double click
     await page.getByRole('button', { name: 'Mark completed' }).click();
     await service.handle('checkNow', undefined);
     await expect
@@ -627,13 +630,15 @@ describe('an error on the order page', () => {
 
 describe("the marketplace's text in the window", () => {
   it('is isolated and plain, and however long, the actions stay on screen', async () => {
+    const { page, service } = await openApp({ configured: true });
+    // An arrival (an order of the first sync's backlog would be folded away with it).
+    await page.getByRole('listbox', { name: 'Orders' }).waitFor();
     const created = await admin(sim.url, 'POST', 'purchases', {
       order: {
         ...hostileOrder,
         sellerSupplierParty: { party: { partyName: 'Acme \u202egoogle.com\u202c Ltd' } },
       },
     });
-    const { page, service } = await openApp({ configured: true });
     await service.handle('checkNow', undefined);
     const row = page.getByRole('option').filter({ hasText: 'URGENT' });
     await row.waitFor();
