@@ -332,6 +332,8 @@ describe('Inbox', () => {
     await renderInbox(createFakeBridge({ orders: triageOrders(3) }));
     expect(rows()).toHaveLength(8);
     expect(buyersOf(rows().slice(2, 5))).toEqual(['Backlog 0', 'Backlog 1', 'Backlog 2']);
+    // Nothing to fold: a small backlog is just shown.
+    expect(screen.queryByRole('button', { name: /backlog/ })).toBeNull();
   });
 
   it('lists nothing as a listbox when a search finds nothing', async () => {

@@ -348,6 +348,8 @@ export function Inbox({
 
   const backlogGroup = orders.groups.find((g) => g.name === 'backlog');
   const folded = backlogGroup !== undefined && backlogGroup.holds > 0 && backlogGroup.size === 0;
+  // Folding is offered for a backlog folded away, or shown by the user's choice (not a small one, or a search's).
+  const foldable = folded || backlog === 'shown';
   function showBacklog(shown: boolean): void {
     onQueryChange({ ...query, backlog: shown ? 'shown' : 'hidden' });
   }
@@ -442,7 +444,7 @@ export function Inbox({
             ? 'Loading orders…'
             : `${plural(count + (folded ? backlogGroup.holds : 0), 'order')}${waiting > 0 ? `, ${waiting} waiting for action` : ''}`}
           {folded && ` · ${backlogGroup.holds} in the backlog`}
-          {backlogGroup !== undefined && backlogGroup.holds > 0 && (
+          {foldable && (
             <>
               {' '}
               <button
@@ -504,7 +506,9 @@ export function Inbox({
                       group={heading}
                       top={item.start}
                       onToggle={
-                        heading.name === 'backlog' ? () => showBacklog(heading.size === 0) : undefined
+                        heading.name === 'backlog' && foldable
+                          ? () => showBacklog(heading.size === 0)
+                          : undefined
                       }
                     />
                   );
