@@ -285,6 +285,19 @@ describe('App', () => {
     expect(screen.getByRole('listbox', { name: 'Orders' })).toBeTruthy();
   });
 
+  it('goes on to a backlog order when only the backlog waits, though the inbox folds it away', async () => {
+    const orders = manyOrders(14, 13).map((o, i) => (i > 0 && o.waiting ? { ...o, backlog: true } : o));
+    const bridge = createFakeBridge({ orders, views: [] });
+    bridge.handle('getOrder', () => new Promise(() => {}));
+    render(<App bridge={bridge} />);
+    // The arrival and the one done are listed; the twelve of the backlog are folded away.
+    await waitFor(() => expect(orderRows()).toHaveLength(2));
+    fireEvent.click(screen.getByRole('option', { name: /Buyer 0\b/ }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Start provisioning' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Next waiting order →' }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 1' })).toBeTruthy();
+  });
+
   it('lists every key on "?" (not while typing), and Escape closes the list', async () => {
     const bridge = createFakeBridge({ orders: manyOrders(3) });
     render(<App bridge={bridge} />);

@@ -120,7 +120,9 @@ function Shell() {
   const nextWaiting = useCallback(() => {
     if (view.page !== 'order') return;
     const shown = view.orderId;
-    call(bridge, 'listOrders', { filter: 'ProvisioningStarted', offset: 0, limit: 2 }).then(
+    // The backlog counts too: when only it waits, its longest waiting order is next.
+    const request = { filter: 'ProvisioningStarted', backlog: 'shown', offset: 0, limit: 2 } as const;
+    call(bridge, 'listOrders', request).then(
       (page) => {
         const index = page.orders.findIndex((row) => row.orderId !== shown);
         const row = page.orders[index];
