@@ -3,7 +3,7 @@
 // nothing from main/: the preload and the window use it as it is. The main process checks every
 // request with its schemas (main/core/bridge-requests.ts, held to these types by the compiler)
 // and answers through one handler per channel (main/core/service.ts).
-import type { InboxSort } from './inbox-sort';
+import type { InboxGroup, InboxSort } from './inbox-sort';
 import type {
   CoreEvent,
   CoreStatus,
@@ -84,9 +84,11 @@ export type OrderListItem = InboxRow;
 export interface OrderPage {
   orders: OrderListItem[];
   offset: number;
-  /** All orders that match the query, and how many of them wait for action. */
+  /** The rows of the whole list (a folded backlog's are not in it), and how many orders wait for action. */
   total: number;
   waiting: number;
+  /** The list's groups, top to bottom (preload/inbox-sort.ts), each with its place and size. */
+  groups: InboxGroup[];
   /** The unopened arrivals that match, with their place in the whole list (at most 50). */
   unopened: { orderId: string; index: number }[];
 }
@@ -168,6 +170,8 @@ export interface Requests {
     search?: string | undefined;
     /** Waiting orders first either way; then the longest waiting (default), or the newest, first. */
     sort?: InboxSort | undefined;
+    /** The first sync's waiting orders in the list or folded away; by their number when not said. */
+    backlog?: 'shown' | 'hidden' | undefined;
     offset?: number | undefined;
     limit?: number | undefined;
   };

@@ -135,6 +135,8 @@ export interface InboxRow {
   waiting: boolean;
   /** It arrived on this laptop (not in a first start's backlog) and has not been opened here. */
   unopened: boolean;
+  /** It waits since the first sync (there before Seller Tray first ran): not an alarm. */
+  backlog: boolean;
   delivery: OutboxItem['state'] | null;
   buyer?: string;
   product?: string;

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UNTIL_RESUMED } from '../preload/pause';
 import {
   bridgeFailure,
@@ -9,11 +9,13 @@ import {
 } from '../test/support/renderer/error-details';
 import { appState, createFakeBridge, FakeBridgeError } from '../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullView, manyOrders } from '../test/support/renderer/fixtures';
-import { withInboxHeight } from '../test/support/renderer/layout';
+import { setWindowSize, withInboxHeight } from '../test/support/renderer/layout';
 import { App } from './App';
 import { formatAmount } from './format';
 
 withInboxHeight(480);
+// The tray-sized window, one page at a time; the split view's tests widen it.
+beforeEach(() => setWindowSize(420, 640));
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -262,6 +264,70 @@ describe('App', () => {
     expect(document.getElementById(list.getAttribute('aria-activedescendant') ?? '')?.textContent).toContain(
       'Buyer 0',
     );
+  });
+
+  it('from 900 px wide shows the list and the open order side by side: the order follows the list', async () => {
+    setWindowSize(1280, 800);
+    const bridge = createFakeBridge({ orders: manyOrders(5, 3), views: [] });
+    bridge.handle('getOrder', () => new Promise(() => {}));
+    render(<App bridge={bridge} />);
+    await waitFor(() => expect(orderRows()).toHaveLength(5));
+    expect(screen.getByText(/Choose an order in the list/)).toBeTruthy();
+    const list = screen.getByRole('listbox', { name: 'Orders' });
+    list.focus();
+    fireEvent.focus(list);
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 0' })).toBeTruthy();
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 1' })).toBeTruthy();
+    // The list keeps the focus and stays on screen; the order has no way "back".
+    expect(document.activeElement).toBe(list);
+    expect(screen.getByRole('listbox', { name: 'Orders' })).toBe(list);
+    expect(screen.queryByRole('button', { name: /Back to inbox/ })).toBeNull();
+    // s in the list marks the order shown, and the focus stays in the list.
+    fireEvent.keyDown(list, { key: 's' });
+    await waitFor(() =>
+      expect(bridge.callsOf('markStatus')).toEqual([
+        { orderId: 'order-00001', statusCode: 'ProvisioningInProgress' },
+      ]),
+    );
+    expect(document.activeElement).toBe(list);
+    // A click on a row shows it beside the list, too.
+    fireEvent.click(screen.getByRole('option', { name: /Buyer 3\b/ }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 3' })).toBeTruthy();
+    expect(screen.getByRole('listbox', { name: 'Orders' })).toBeTruthy();
+  });
+
+  it('goes on to a backlog order when only the backlog waits, though the inbox folds it away', async () => {
+    const orders = manyOrders(14, 13).map((o, i) => (i > 0 && o.waiting ? { ...o, backlog: true } : o));
+    const bridge = createFakeBridge({ orders, views: [] });
+    bridge.handle('getOrder', () => new Promise(() => {}));
+    render(<App bridge={bridge} />);
+    // The arrival and the one done are listed; the twelve of the backlog are folded away.
+    await waitFor(() => expect(orderRows()).toHaveLength(2));
+    fireEvent.click(screen.getByRole('option', { name: /Buyer 0\b/ }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Start provisioning' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Next waiting order →' }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 1' })).toBeTruthy();
+  });
+
+  it('lists every key on "?" (not while typing), and Escape closes the list', async () => {
+    const bridge = createFakeBridge({ orders: manyOrders(3) });
+    render(<App bridge={bridge} />);
+    await waitFor(() => expect(orderRows()).toHaveLength(3));
+    fireEvent.keyDown(screen.getByRole('searchbox', { name: 'Search orders' }), { key: '?' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    fireEvent.keyDown(document.body, { key: '?' });
+    const dialog = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    const keys = within(dialog)
+      .getAllByRole('row')
+      .map((row) => row.textContent);
+    for (const key of ['s', 'c', 'f', '?', 'Esc']) expect(keys.some((k) => k.startsWith(key))).toBe(true);
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: /Close/ }));
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    // Its button in the inbox opens it too.
+    fireEvent.click(screen.getByRole('button', { name: 'Keyboard shortcuts' }));
+    expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeTruthy();
   });
 
   it('leaves the demo in one click, back to onboarding', async () => {

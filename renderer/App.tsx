@@ -3,10 +3,13 @@
 // status just marked. The app's state comes from the bridge and is kept current by its
 // events; problems the service reports are shown until dismissed, the connection's own problem
 // while it lasts. Arrivals are announced to assistive technology, and the window's title
-// carries how many orders wait.
+// carries how many orders wait. From 900 px wide the inbox and the open order are side by side
+// (the split view: the current row's order follows the list); narrower, one page at a time. "?"
+// lists the keys.
 import { useCallback, useEffect, useState } from 'react';
 import type { AppState, Bridge, OrderListItem } from '../preload/contract';
 import type { Explained } from '../preload/model';
+import type { MarkableStatus } from '../preload/order-status';
 import { call, explained } from './bridge/call';
 import { BridgeProvider, useBridge, useBridgeEvents } from './bridge/context';
 import { DemoBanner } from './components/DemoBanner';
@@ -14,12 +17,14 @@ import { ErrorAlert } from './components/ErrorAlert';
 import { Header, type Page } from './components/Header';
 import { Inbox } from './components/Inbox';
 import { INITIAL_QUERY, type InboxQuery } from './components/inbox-query';
+import { KeysDialog, useKeysDialog } from './components/KeysDialog';
 import { Onboarding } from './components/Onboarding';
 import { OrderDetail, type Step } from './components/OrderDetail';
 import { PausedBanner } from './components/PauseControl';
 import { SettingsView } from './components/SettingsView';
 import { UndoProvider } from './components/UndoBar';
 import { orderStep } from './hooks/order-steps';
+import { useMediaQuery } from './hooks/useMediaQuery';
 
 const APP_TITLE = 'Seller Tray';
 const SCREEN_NAMES: Readonly<Record<View['page'], string>> = {
@@ -27,6 +32,9 @@ const SCREEN_NAMES: Readonly<Record<View['page'], string>> = {
   order: 'Order',
   settings: 'Settings',
 };
+
+/** From this width the inbox and the open order are side by side. */
+const SPLIT_VIEW = '(min-width: 900px)';
 
 /** At most this many problems are kept on screen; older ones give way. */
 const MAX_PROBLEMS = 3;
@@ -37,10 +45,10 @@ export interface Problem {
   details?: readonly string[] | undefined;
 }
 
-/** An order opened from the inbox carries its row (shown at once) and where it was in the list. */
+/** An order opened from the inbox carries its row (shown at once), where it was in the list, and maybe a step to take. */
 type View =
   | { page: 'inbox' }
-  | { page: 'order'; orderId: string; row?: OrderListItem; index?: number }
+  | { page: 'order'; orderId: string; row?: OrderListItem; index?: number; press?: MarkableStatus }
   | { page: 'settings' };
 
 export function App({ bridge }: { bridge: Bridge }) {
@@ -66,6 +74,8 @@ function Shell() {
   const [announcement, setAnnouncement] = useState('');
   /** Shown as the tray popover (the desktop app tells): "Open in a window" is offered. */
   const [popover, setPopover] = useState(false);
+  const split = useMediaQuery(SPLIT_VIEW);
+  const keys = useKeysDialog();
 
   const waitingCount = state?.waitingCount ?? 0;
   useEffect(() => {
@@ -77,10 +87,10 @@ function Shell() {
   }, []);
   /** An order opened from the inbox comes with its row and place; from elsewhere with its id only. */
   const openOrder = useCallback(
-    (orderId: string, from?: { row: OrderListItem; index: number }) => {
+    (orderId: string, from?: { row: OrderListItem; index: number }, press?: MarkableStatus) => {
       arrivalsSeen([orderId]);
       setSelectedId(orderId);
-      setView({ page: 'order', orderId, ...from });
+      setView({ page: 'order', orderId, ...from, ...(press ? { press } : {}) });
     },
     [arrivalsSeen],
   );
@@ -102,13 +112,19 @@ function Shell() {
     [bridge, query, view, openOrder, addProblem],
   );
 
-  const backToInbox = useCallback(() => setView({ page: 'inbox' }), []);
+  // Beside the inbox, "back" is to the list, the order staying open.
+  const backToInbox = useCallback(() => {
+    if (split) document.getElementById('inbox-list')?.focus();
+    else setView({ page: 'inbox' });
+  }, [split]);
 
   /** The waiting order that has waited longest, other than the one shown; the inbox when none is left. */
   const nextWaiting = useCallback(() => {
     if (view.page !== 'order') return;
     const shown = view.orderId;
-    call(bridge, 'listOrders', { filter: 'ProvisioningStarted', offset: 0, limit: 2 }).then(
+    // The backlog counts too: when only it waits, its longest waiting order is next.
+    const request = { filter: 'ProvisioningStarted', backlog: 'shown', offset: 0, limit: 2 } as const;
+    call(bridge, 'listOrders', request).then(
       (page) => {
         const index = page.orders.findIndex((row) => row.orderId !== shown);
         const row = page.orders[index];
@@ -205,6 +221,32 @@ function Shell() {
   }
 
   const page: Page = view.page === 'settings' ? 'settings' : 'inbox';
+  const inbox = (
+    <Inbox
+      query={query}
+      onQueryChange={setQuery}
+      selectedId={selectedId}
+      onSelect={setSelectedId}
+      onOpen={(row, index) => openOrder(row.orderId, { row, index })}
+      onFail={(row, index) => openOrder(row.orderId, { row, index }, 'ProvisioningFailed')}
+      arrivals={arrivals}
+      onArrivalsSeen={arrivalsSeen}
+      split={split}
+      onShowKeys={keys.show}
+    />
+  );
+  const order = view.page === 'order' && (
+    <OrderDetail
+      key={view.orderId}
+      orderId={view.orderId}
+      preview={view.row}
+      onBack={backToInbox}
+      onStep={step}
+      onNextWaiting={nextWaiting}
+      beside={split}
+      pressOnOpen={view.press}
+    />
+  );
   return (
     <div className="app">
       <Header
@@ -221,31 +263,27 @@ function Shell() {
         <PausedBanner state={state} onState={setState} onError={addProblem} />
         <DemoBanner state={state} onState={setState} onError={addProblem} />
       </div>
-      <main className={`content content-${view.page}`}>
-        {problemList}
-        {view.page === 'inbox' && (
-          <Inbox
-            query={query}
-            onQueryChange={setQuery}
-            selectedId={selectedId}
-            onSelect={setSelectedId}
-            onOpen={(row, index) => openOrder(row.orderId, { row, index })}
-            arrivals={arrivals}
-            onArrivalsSeen={arrivalsSeen}
-          />
-        )}
-        {view.page === 'order' && (
-          <OrderDetail
-            key={view.orderId}
-            orderId={view.orderId}
-            preview={view.row}
-            onBack={backToInbox}
-            onStep={step}
-            onNextWaiting={nextWaiting}
-          />
-        )}
-        {view.page === 'settings' && <SettingsView state={state} onState={setState} />}
-      </main>
+      {split && view.page !== 'settings' ? (
+        <main className="content content-split">
+          {problemList}
+          <div className="split">
+            <div className="split-list">{inbox}</div>
+            <section className="split-order" aria-label={order ? undefined : 'Open order'}>
+              {order || (
+                <p className="empty">Choose an order in the list (↑/↓, or a click) to see it here.</p>
+              )}
+            </section>
+          </div>
+        </main>
+      ) : (
+        <main className={`content content-${view.page}`}>
+          {problemList}
+          {view.page === 'inbox' && inbox}
+          {order}
+          {view.page === 'settings' && <SettingsView state={state} onState={setState} />}
+        </main>
+      )}
+      {keys.open && <KeysDialog onClose={keys.close} />}
       <p className="sr-only" role="status">
         {announcement}
       </p>

@@ -36,6 +36,7 @@ it('writes a total in the inbox row as on the order page, in the user’s locale
     statusSince: '2026-11-20T09:30:00.000Z',
     waiting: true,
     unopened: false,
+    backlog: false,
     delivery: null,
     buyer: 'Acme Industrial GmbH',
     product: 'CloudSoft Analytics × 25',

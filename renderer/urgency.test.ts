@@ -13,6 +13,11 @@ describe('how pressing an order is', () => {
     expect(urgencyOf(waiting(2.5), NOW, limits)).toBe('very-late');
   });
 
+  it("is never late for the first sync's backlog: those orders were there before the app", () => {
+    expect(urgencyOf({ ...waiting(24 * 84), backlog: true }, NOW, limits)).toBe('none');
+    expect(urgencyOf({ ...waiting(24 * 84), backlog: false }, NOW, limits)).toBe('very-late');
+  });
+
   it('is never late with reminders off, nor stalled with the limit off', () => {
     expect(urgencyOf(waiting(500), NOW, { reminderAfterMinutes: 0, staleInProgressDays: 0 })).toBe('none');
     const inProgress = { waiting: false, status: 'ProvisioningInProgress', statusSince: hoursAgo(24 * 30) };

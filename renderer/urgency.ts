@@ -1,6 +1,6 @@
 // How pressing an order in the inbox is: a waiting order is "late" past the reminder delay and
-// "very late" past twice it; an order in progress longer than the in-progress limit is
-// "stalled". Pure, so the thresholds are tested without a window; the inbox shows each as a
+// "very late" past twice it (but for the first sync's backlog: orders there before Seller Tray
+// first ran are not alarms); an order in progress longer than the in-progress limit is "stalled". Pure, so the thresholds are tested without a window; the inbox shows each as a
 // word and a colour (never the colour alone).
 
 export type Urgency = 'none' | 'late' | 'very-late' | 'stalled';
@@ -18,6 +18,8 @@ export interface UrgencyLimits {
 export function urgencyOf(
   order: {
     waiting: boolean;
+    /** Waiting since the first sync. */
+    backlog?: boolean | undefined;
     status: string | undefined;
     since?: string | undefined;
     statusSince?: string | undefined;
@@ -26,6 +28,7 @@ export function urgencyOf(
   limits: UrgencyLimits,
 ): Urgency {
   if (order.waiting) {
+    if (order.backlog) return 'none';
     const waited = now - Date.parse(order.since ?? '');
     const after = limits.reminderAfterMinutes * MINUTE;
     if (!(after > 0) || !Number.isFinite(waited)) return 'none';

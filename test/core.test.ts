@@ -70,9 +70,15 @@ describe('new orders', () => {
         orderId,
       },
     ]);
-    // Waiting orders first, the longest waiting first: the newest is the last of them.
+    // An arrival comes before the first sync's backlog of waiting orders, however long they waited.
     const waiting = inbox(a.core).filter((o) => o.waiting);
-    expect(waiting.at(-1)).toMatchObject({ orderId, waiting: true, status: 'ProvisioningStarted' });
+    expect(waiting[0]).toMatchObject({
+      orderId,
+      waiting: true,
+      backlog: false,
+      status: 'ProvisioningStarted',
+    });
+    expect(waiting.slice(1).every((o) => o.backlog)).toBe(true);
   });
 
   it('reach every laptop of the seller, also when another laptop consumed them from "new"', async () => {

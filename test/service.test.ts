@@ -176,7 +176,9 @@ describe('requests', () => {
     const { orderId } = (await admin(sim.url, 'POST', 'purchases')).json;
     await call('checkNow');
     const after = await call('listOrders', {});
-    expect(after.unopened).toEqual([{ orderId, index: after.waiting - 1 }]); // the newest waits least
+    // Just arrived: on top, whatever the sort, above the first sync's backlog.
+    expect(after.unopened).toEqual([{ orderId, index: 0 }]);
+    expect(after.groups[0]).toEqual({ name: 'arrived', start: 0, size: 1, holds: 1 });
     expect(after.orders.find((o) => o.orderId === orderId)?.unopened).toBe(true);
     expect((await call('listOrders', { sort: 'newest' })).unopened).toEqual([{ orderId, index: 0 }]);
     await call('getOrder', { orderId });

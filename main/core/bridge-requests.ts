@@ -42,6 +42,7 @@ export const requests = {
     filter: z.enum(INBOX_FILTERS).default('all'),
     search: z.string().max(LIMITS.search).default(''),
     sort: z.enum(INBOX_SORTS).default('longest-waiting'),
+    backlog: z.enum(['shown', 'hidden']).optional(),
     offset: z.int().min(0).default(0),
     limit: z.int().min(1).max(LIMITS.page).default(100),
   }),

@@ -398,8 +398,14 @@ export class SellerTrayService {
 
   /** One page of orders by status and by a search in id, buyer, products, account id and e-mails. */
   private listOrders(query: CheckedRequest<'listOrders'>): OrderPage {
-    const { rows, total, waiting, unopened } = this.requireCore().orders(query);
-    return { orders: rows, offset: query.offset, total, waiting, unopened };
+    const { rows, ...counts } = this.requireCore().orders({
+      ...query,
+      // The window's backlog folds away when large, but a search shows every order it finds.
+      backlog: query.backlog ?? (query.search.trim() === '' ? 'by-size' : 'shown'),
+      now: new Date(this.ports.now?.() ?? Date.now()).toISOString(),
+      stalledAfterDays: this.settings.staleInProgressDays,
+    });
+    return { orders: rows, offset: query.offset, ...counts };
   }
 
   /** (Re)builds the core for the configured account; without one, there is none. */

@@ -1,7 +1,7 @@
 // A modal question about a risky step. The safe choice is the primary button and has the
-// focus, so Enter or Escape never takes the risk; focus stays inside while it is open (Tab
-// wraps), and goes back where it was when it closes.
-import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 'react';
+// focus, so Enter or Escape never takes the risk (Dialog keeps the focus inside while open).
+import { type ReactNode, useId, useRef } from 'react';
+import { Dialog } from './Dialog';
 
 export function ConfirmDialog({
   title,
@@ -21,62 +21,25 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
-  const titleId = useId();
   const messageId = useId();
-  const dialogRef = useRef<HTMLDivElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    cancelRef.current?.focus();
-    return () => {
-      if (previous?.isConnected) previous.focus();
-    };
-  }, []);
-
-  function onKeyDown(event: KeyboardEvent<HTMLDivElement>): void {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      onCancel();
-      return;
-    }
-    if (event.key !== 'Tab') return;
-    const focusable = [...(dialogRef.current?.querySelectorAll<HTMLElement>('button:not([disabled])') ?? [])];
-    const first = focusable[0];
-    const last = focusable.at(-1);
-    if (!first || !last) return;
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  }
-
   return (
-    <div className="backdrop">
-      <div
-        ref={dialogRef}
-        className="dialog"
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={messageId}
-        onKeyDown={onKeyDown}
-      >
-        <h2 id={titleId}>{title}</h2>
-        <p id={messageId}>{message}</p>
-        <div className="dialog-actions">
-          <button type="button" className="danger-outline" onClick={onConfirm}>
-            {riskyLabel}
-          </button>
-          <button ref={cancelRef} type="button" className="primary" onClick={onCancel}>
-            {safeLabel}
-          </button>
-        </div>
+    <Dialog
+      title={title}
+      role="alertdialog"
+      initialFocus={cancelRef}
+      describedBy={messageId}
+      onClose={onCancel}
+    >
+      <p id={messageId}>{message}</p>
+      <div className="dialog-actions">
+        <button type="button" className="danger-outline" onClick={onConfirm}>
+          {riskyLabel}
+        </button>
+        <button ref={cancelRef} type="button" className="primary" onClick={onCancel}>
+          {safeLabel}
+        </button>
       </div>
-    </div>
+    </Dialog>
   );
 }

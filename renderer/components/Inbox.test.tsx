@@ -6,8 +6,9 @@ import type { OrderListItem } from '../../preload/contract';
 import { createFakeBridge, type FakeBridge } from '../../test/support/renderer/fake-bridge';
 import { manyOrders } from '../../test/support/renderer/fixtures';
 import { withInboxHeight } from '../../test/support/renderer/layout';
-import { renderWithBridge } from '../../test/support/renderer/render';
+import { renderWithUndo } from '../../test/support/renderer/render';
 import { formatAmount } from '../format';
+import { REPEATED_PRESS_MS } from '../hooks/useRepeatGuard';
 import { Inbox, ROW_HEIGHT } from './Inbox';
 import { INITIAL_QUERY, type InboxQuery } from './inbox-query';
 
@@ -20,10 +21,12 @@ function Harness({
   onOpen,
   arrivals = [],
   onArrivalsSeen,
+  onFail,
 }: {
   onOpen: (order: OrderListItem, index: number) => void;
   arrivals?: string[];
   onArrivalsSeen?: (orderIds: string[]) => void;
+  onFail?: (order: OrderListItem, index: number) => void;
 }) {
   const [query, setQuery] = useState<InboxQuery>(INITIAL_QUERY);
   const [selected, setSelected] = useState<string | null>(null);
@@ -36,6 +39,7 @@ function Harness({
       onOpen={onOpen}
       arrivals={arrivals}
       onArrivalsSeen={onArrivalsSeen}
+      onFail={onFail}
     />
   );
 }
@@ -60,9 +64,24 @@ function scrollsLikeABrowser(list: HTMLElement, rows: number): () => number {
 
 async function renderInbox(bridge: FakeBridge) {
   const onOpen = vi.fn();
-  renderWithBridge(bridge, <Harness onOpen={onOpen} />);
+  const onFail = vi.fn();
+  renderWithUndo(bridge, <Harness onOpen={onOpen} onFail={onFail} />);
   await waitFor(() => expect(rows().length).toBeGreaterThan(0));
-  return { onOpen, list: screen.getByRole('listbox', { name: 'Orders' }) };
+  return { onOpen, onFail, list: screen.getByRole('listbox', { name: 'Orders' }) };
+}
+
+const checkedRows = () => rows().filter((r) => r.getAttribute('aria-checked') === 'true');
+const buyersOf = (shown: HTMLElement[]) => shown.map((r) => r.querySelector('.row-title')?.textContent);
+
+/** Two orders that arrived while the app ran, the first sync's backlog of `backlog` (84 days old), and three done. */
+function triageOrders(backlog: number): OrderListItem[] {
+  const old = new Date(Date.now() - 84 * 86_400_000).toISOString();
+  const all = manyOrders(5 + backlog, 2 + backlog);
+  return [
+    ...all.slice(0, 2),
+    ...all.slice(2, 2 + backlog).map((o, i) => ({ ...o, buyer: `Backlog ${i}`, since: old, backlog: true })),
+    ...all.slice(2 + backlog),
+  ];
 }
 
 describe('Inbox', () => {
@@ -267,7 +286,7 @@ describe('Inbox', () => {
     for (const i of [60, 90]) orders[i] = { ...(orders[i] as (typeof orders)[number]), unopened: true };
     const seen = vi.fn();
     const bridge = createFakeBridge({ orders });
-    renderWithBridge(
+    renderWithUndo(
       bridge,
       <Harness onOpen={() => {}} arrivals={['order-00060', 'order-00090']} onArrivalsSeen={seen} />,
     );
@@ -281,9 +300,146 @@ describe('Inbox', () => {
     expect(screen.getByRole('button', { name: '1 new order' })).toBeTruthy();
   });
 
+  it('folds a large backlog away under its heading, shows it when asked, and raises no late alarm on it', async () => {
+    const bridge = createFakeBridge({ orders: triageOrders(15), settings: { reminderAfterMinutes: 240 } });
+    await renderInbox(bridge);
+    expect(rows()).toHaveLength(5);
+    expect(document.querySelector('.inbox-count')?.textContent).toBe(
+      '20 orders, 17 waiting for action · 15 in the backlog Show',
+    );
+    const headings = () => [...document.querySelectorAll('.inbox-group')].map((h) => h.textContent);
+    expect(headings()).toEqual([
+      'Waiting · 2',
+      '▸Backlog, from before the first sync · 15 · folded away',
+      'Other orders · 3',
+    ]);
+    // Each group's rows are a group of options, named for assistive technology.
+    expect(within(screen.getByRole('group', { name: 'Waiting' })).getAllByRole('option')).toHaveLength(2);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Show the backlog' }));
+    await waitFor(() => expect(bridge.callsOf('listOrders').at(-1)?.backlog).toBe('shown'));
+    await waitFor(() => expect(document.querySelectorAll('.inbox-row.backlog').length).toBeGreaterThan(3));
+    const backlogAges = [...document.querySelectorAll('.inbox-row.backlog .row-age')];
+    expect(backlogAges.map((age) => age.textContent)).toContain('Waiting 84 d');
+    expect(backlogAges.every((age) => age.className.includes('urgency-none'))).toBe(true);
+    expect(screen.getByRole('button', { name: 'Fold the backlog' }).getAttribute('aria-expanded')).toBe(
+      'true',
+    );
+    expect(headings()[1]).toBe('▾Backlog, from before the first sync · 15');
+  });
+
+  it('shows a small backlog at once', async () => {
+    await renderInbox(createFakeBridge({ orders: triageOrders(3) }));
+    expect(rows()).toHaveLength(8);
+    expect(buyersOf(rows().slice(2, 5))).toEqual(['Backlog 0', 'Backlog 1', 'Backlog 2']);
+    // Nothing to fold: a small backlog is just shown.
+    expect(screen.queryByRole('button', { name: /backlog/ })).toBeNull();
+  });
+
+  it('lists nothing as a listbox when a search finds nothing', async () => {
+    const bridge = createFakeBridge({ orders: manyOrders(5) });
+    await renderInbox(bridge);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search orders' }), {
+      target: { value: 'nobody' },
+    });
+    await screen.findByText('No orders match.');
+    expect(screen.queryByRole('listbox')).toBeNull();
+  });
+
+  it('selects rows by keyboard for a bulk step that asks first, marks each through the outbox and undoes them as one', async () => {
+    const bridge = createFakeBridge({ orders: manyOrders(30, 5) });
+    const { list } = await renderInbox(bridge);
+    list.focus();
+    fireEvent.focus(list);
+    fireEvent.keyDown(list, { key: ' ' });
+    expect(buyersOf(checkedRows())).toEqual(['Buyer 0']);
+    fireEvent.keyDown(list, { key: 'ArrowDown', shiftKey: true });
+    fireEvent.keyDown(list, { key: 'ArrowDown', shiftKey: true });
+    expect(buyersOf(checkedRows())).toEqual(['Buyer 0', 'Buyer 1', 'Buyer 2']);
+    expect(screen.getByText('3 orders selected')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Mark completed (0)' })).toHaveProperty('disabled', true);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning (3)' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Start provisioning: 3 orders?' });
+    // The safe choice is the primary one, with the focus: Enter or Escape marks nothing.
+    expect(document.activeElement).toBe(
+      within(dialog).getByRole('button', { name: 'Keep them as they are' }),
+    );
+    expect(bridge.callsOf('markStatus')).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Start provisioning (3)' }));
+    await waitFor(() => expect(bridge.callsOf('markStatus')).toHaveLength(3));
+    expect(bridge.callsOf('markStatus').map((r) => [r.orderId, r.statusCode])).toEqual(
+      ['order-00000', 'order-00001', 'order-00002'].map((id) => [id, 'ProvisioningInProgress']),
+    );
+    const bar = document.querySelector('.undo-bar') as HTMLElement;
+    await waitFor(() => expect(bar.textContent).toContain('Marked In progress: 3 orders.'));
+    expect(checkedRows()).toEqual([]);
+    await waitFor(() => expect(document.activeElement).toBe(list));
+
+    fireEvent.keyDown(document.body, { key: 'z', ctrlKey: true });
+    await waitFor(() => expect(bridge.callsOf('undoMark')).toHaveLength(3));
+    await waitFor(() =>
+      expect(bar.textContent).toContain('3 of 3 undone: the marketplace was not told of them.'),
+    );
+    expect(bridge.orders.slice(0, 3).map((o) => o.status)).toEqual(Array(3).fill('ProvisioningStarted'));
+  });
+
+  it('selects every order of the list with Ctrl+A, a range with Shift+click, and Escape clears', async () => {
+    const bridge = createFakeBridge({ orders: manyOrders(250, 5) });
+    const { list, onOpen } = await renderInbox(bridge);
+    fireEvent.keyDown(list, { key: 'a', ctrlKey: true });
+    // The pages not loaded yet are read for it.
+    await screen.findByText('250 orders selected');
+    expect(screen.getByRole('button', { name: 'Start provisioning (5)' })).toBeTruthy();
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(screen.queryByText(/selected$/)).toBeNull();
+
+    // A click on a row's box selects it; Shift+click selects up to another; a plain click opens.
+    fireEvent.click(rows()[1]?.querySelector('.row-check') as Element);
+    fireEvent.click(rows()[3] as Element, { shiftKey: true });
+    expect(buyersOf(checkedRows())).toEqual(['Buyer 1', 'Buyer 2', 'Buyer 3']);
+    expect(onOpen).not.toHaveBeenCalled();
+    fireEvent.click(rows()[4] as Element);
+    expect(onOpen).toHaveBeenCalledWith(expect.objectContaining({ orderId: 'order-00004' }), 4);
+  });
+
+  it('marks the current row with s, asks first for an unusual c, opens it for f, never while typing or twice', async () => {
+    const bridge = createFakeBridge({ orders: manyOrders(10, 5) });
+    const { list, onFail } = await renderInbox(bridge);
+    list.focus();
+    fireEvent.focus(list);
+    fireEvent.keyDown(list, { key: 's' });
+    fireEvent.keyDown(list, { key: 's' }); // the same press twice: one mark
+    await waitFor(() => expect(bridge.callsOf('markStatus')).toHaveLength(1));
+    expect(bridge.callsOf('markStatus')[0]).toEqual({
+      orderId: 'order-00000',
+      statusCode: 'ProvisioningInProgress',
+    });
+    await waitFor(() =>
+      expect(document.querySelector('.undo-bar')?.textContent).toContain('Marked In progress: Buyer 0.'),
+    );
+
+    // Past the guard against a repeated press (REPEATED_PRESS_MS), another step is another decision.
+    await new Promise((done) => setTimeout(done, REPEATED_PRESS_MS + 50));
+    fireEvent.keyDown(list, { key: 'ArrowDown' });
+    fireEvent.keyDown(list, { key: 'c' });
+    const dialog = await screen.findByRole('alertdialog', { name: 'Mark this order Completed?' });
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Keep it New' }));
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(bridge.callsOf('markStatus')).toHaveLength(1);
+
+    fireEvent.keyDown(list, { key: 'f' });
+    expect(onFail).toHaveBeenCalledWith(expect.objectContaining({ orderId: 'order-00001' }), 1);
+
+    const search = screen.getByRole('searchbox', { name: 'Search orders' });
+    fireEvent.keyDown(search, { key: 's' });
+    expect(bridge.callsOf('markStatus')).toHaveLength(1);
+  });
+
   it('says so when there are no orders', async () => {
     const bridge = createFakeBridge({ orders: [] });
-    renderWithBridge(bridge, <Harness onOpen={() => {}} />);
+    renderWithUndo(bridge, <Harness onOpen={() => {}} />);
     expect(await screen.findByText(/No orders yet/)).toBeTruthy();
   });
 });

@@ -1,30 +1,50 @@
-// The inbox: every order this laptop knows of, those waiting for action first, the longest
-// waiting (or, as the user chooses and the settings keep, the newest) first: the store sorts
-// them. How long an order waited is said prominently, "late" past the reminder delay and "very
-// late" past twice it; an order in progress past the in-progress limit is "stalled". Arrivals
-// are marked until opened, and a pill brings into view those that came in out of view.
-// Virtualised and paged, so ten thousand orders load and render only the rows in view; rows
-// have one fixed height (ROW_HEIGHT here, .inbox-row in styles.css). Keyboard: ArrowUp/ArrowDown
-// (and Home, End, PageUp, PageDown) move the selection, Enter opens, "/" goes to the search.
+// The inbox: every order this laptop knows of, in the store's groups (preload/inbox-sort.ts): just
+// arrived (on top for an hour), waiting (the longest waiting or, as the user chooses and the
+// settings keep, the newest first), stalled in progress, the first sync's backlog (folded away
+// when large: old orders, not alarms), then the rest. How long an order waited is said
+// prominently, "late" past the reminder delay and "very late" past twice it; an order in progress
+// past the in-progress limit is "stalled". Arrivals are marked until opened, and a pill brings
+// into view those that came in out of view. Rows can be selected for a bulk Start or Complete
+// (InboxMarks). Virtualised and paged, so ten thousand orders load and render only the rows in
+// view; rows and group headings have fixed heights (ROW_HEIGHT and HEADING_HEIGHT here, the same
+// in styles.css). Keyboard: ArrowUp/ArrowDown (and Home, End, PageUp, PageDown) move the current
+// row, Enter opens, Space selects, Shift+arrows select on the way, Ctrl/⌘+A selects all, s/c/f
+// mark the current row (in the split view the open order's page takes them), "/" searches.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { LIMITS, type OrderListItem } from '../../preload/contract';
+import type { InboxGroup, InboxGroupName } from '../../preload/inbox-sort';
 import { plainText } from '../../preload/marketplace-text';
+import type { MarkableStatus } from '../../preload/order-status';
 import { isPlainPurchase, purchaseTypeLabel } from '../../preload/order-status';
+import { call } from '../bridge/call';
 import { type BridgeEvent, useBridge, useBridgeEvents } from '../bridge/context';
 import { formatAge, formatDateTime, formatTotal, plural, statusLabel } from '../format';
+import { useEscapeLayer } from '../hooks/useEscapeLayer';
 import { useNow } from '../hooks/useNow';
 import { useOrderPages } from '../hooks/useOrderPages';
 import { useSettings } from '../hooks/useSettings';
-import { isEditable } from '../keyboard';
+import { ACTION_KEYS, isEditable, isWindowKey } from '../keyboard';
 import { URGENCY_WORDS, type Urgency, type UrgencyLimits, urgencyOf } from '../urgency';
 import { ErrorAlert } from './ErrorAlert';
+import { BULK_STEPS, rowsFor, useInboxMarks } from './InboxMarks';
 import { FILTERS, INBOX_SORT_CHOICES, type InboxQuery, type InboxSort } from './inbox-query';
 import { ServerText } from './ServerText';
 import { StatusChip } from './StatusChip';
 
 /** The height of one row in pixels; the same as `--row-height` in styles.css. */
 export const ROW_HEIGHT = 56;
+/** The height of a group's heading in pixels; the same as `--heading-height` in styles.css. */
+export const HEADING_HEIGHT = 32;
+/** The groups that are headed when the list has any of them (otherwise the list has no headings). */
+const NOTABLE_GROUPS: ReadonlySet<InboxGroupName> = new Set(['arrived', 'stalled', 'backlog']);
+const GROUP_HEADINGS: Readonly<Record<InboxGroupName, string>> = {
+  arrived: 'Just arrived',
+  waiting: 'Waiting',
+  stalled: 'Stalled in progress',
+  backlog: 'Backlog, from before the first sync',
+  rest: 'Other orders',
+};
 const PAGE = 8;
 const REFRESHING_EVENTS: ReadonlySet<BridgeEvent['type']> = new Set([
   'app-state',
@@ -44,6 +64,9 @@ export function Inbox({
   onOpen,
   arrivals = NO_ARRIVALS,
   onArrivalsSeen,
+  split = false,
+  onFail,
+  onShowKeys,
 }: {
   query: InboxQuery;
   onQueryChange: (query: InboxQuery) => void;
@@ -55,6 +78,12 @@ export function Inbox({
   arrivals?: readonly string[];
   /** These arrivals came into view (or were opened). */
   onArrivalsSeen?: (orderIds: string[]) => void;
+  /** Beside the open order: moving the current row opens it, and the order's page takes s, c and f. */
+  split?: boolean;
+  /** "f" on a row: the order opens with its failure form (the same question first when unusual). */
+  onFail?: (order: OrderListItem, index: number) => void;
+  /** Shows the keyboard shortcuts (as "?" does). */
+  onShowKeys?: () => void;
 }) {
   const bridge = useBridge();
   const now = useNow();
@@ -68,11 +97,29 @@ export function Inbox({
   const sort = sortChosen ?? settings?.inboxSort ?? 'longest-waiting';
   const limits = settings ?? DEFAULT_LIMITS;
 
-  const { filter, search } = query;
+  const { filter, search, backlog } = query;
   const orders = useOrderPages(bridge, query, sort, reloads);
+  const reload = useCallback(() => setReloads((n) => n + 1), []);
 
   useBridgeEvents((event) => {
-    if (REFRESHING_EVENTS.has(event.type)) setReloads((n) => n + 1);
+    if (REFRESHING_EVENTS.has(event.type)) reload();
+  });
+
+  // The rows selected for a bulk step, as last seen (a new query starts with none).
+  const [checked, setChecked] = useState<ReadonlyMap<string, OrderListItem>>(new Map());
+  const anchor = useRef<number | null>(null);
+  const queryKey = JSON.stringify([filter, search, sort, backlog]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new query is the trigger
+  useEffect(() => {
+    setChecked(new Map());
+    anchor.current = null;
+  }, [queryKey]);
+  const clearChecked = useCallback(() => setChecked(new Map()), []);
+  useEscapeLayer(checked.size > 0, clearChecked);
+  // After a bulk step the selection is done with; the list has the focus again (its bar is gone).
+  const marks = useInboxMarks(() => {
+    if (checked.size > 0) listRef.current?.focus();
+    clearChecked();
   });
 
   // "/" anywhere in the inbox (but in a text field) goes to the search box.
@@ -89,16 +136,25 @@ export function Inbox({
   }, []);
 
   const count = orders.total ?? 0;
+  const layout = listLayout(orders.groups, count);
   const virtualizer = useVirtualizer({
-    count,
+    count: count + layout.headings.length,
     getScrollElement: () => listRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    getItemKey: (index) => orders.rowAt(index)?.orderId ?? index,
+    estimateSize: (at) => (layout.itemAt(at).heading ? HEADING_HEIGHT : ROW_HEIGHT),
+    getItemKey: (at) => {
+      const item = layout.itemAt(at);
+      if (item.heading) return `group-${item.heading.name}`;
+      return (item.row === undefined ? undefined : orders.rowAt(item.row)?.orderId) ?? `place-${at}`;
+    },
     overscan: 6,
   });
   const visible = virtualizer.getVirtualItems();
-  const firstVisible = visible[0]?.index ?? 0;
-  const lastVisible = visible.at(-1)?.index ?? 0;
+  const visibleRows = visible.flatMap((item) => {
+    const { row } = layout.itemAt(item.index);
+    return row === undefined ? [] : [row];
+  });
+  const firstVisible = visibleRows[0] ?? 0;
+  const lastVisible = visibleRows.at(-1) ?? 0;
   const { want } = orders;
   useEffect(() => {
     if (count > 0) want(firstVisible, lastVisible);
@@ -116,16 +172,66 @@ export function Inbox({
 
   function select(index: number): void {
     if (index < 0 || index >= count) return;
-    virtualizer.scrollToIndex(index, { align: 'auto' });
+    virtualizer.scrollToIndex(layout.placeOf(index), { align: 'auto' });
     const order = orders.rowAt(index);
-    if (order) onSelect(order.orderId);
-    else setSelectWhenLoaded(index);
+    if (!order) setSelectWhenLoaded(index);
+    else if (split) onOpen(order, index);
+    else onSelect(order.orderId);
+  }
+
+  /** Rows `from` to `to` (either way) selected, or unselected when `on` is false; those loaded. */
+  function check(from: number, to: number, on: boolean): void {
+    setChecked((before) => {
+      const next = new Map(before);
+      for (let index = Math.min(from, to); index <= Math.max(from, to); index++) {
+        const order = orders.rowAt(index);
+        if (order && on) next.set(order.orderId, order);
+        else if (order) next.delete(order.orderId);
+      }
+      return next;
+    });
+  }
+
+  function toggle(index: number): void {
+    const order = orders.rowAt(index);
+    if (!order) return;
+    anchor.current = index;
+    check(index, index, !checked.has(order.orderId));
+  }
+
+  /** Every row of the list selected, pages not loaded yet read for it. */
+  async function checkAll(): Promise<void> {
+    const all = new Map<string, OrderListItem>();
+    for (let offset = 0; offset < count; offset += LIMITS.page) {
+      const request = { filter, search, sort, ...(backlog ? { backlog } : {}), offset, limit: LIMITS.page };
+      const page = await call(bridge, 'listOrders', request).catch(() => null);
+      if (!page) return;
+      for (const order of page.orders) all.set(order.orderId, order);
+    }
+    setChecked(all);
   }
 
   function onListKeyDown(event: KeyboardEvent<HTMLDivElement>): void {
     const last = count - 1;
     if (last < 0) return;
     const from = selectedIndex;
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'a' && !event.altKey) {
+      event.preventDefault();
+      void checkAll();
+      return;
+    }
+    const step = ACTION_KEYS[event.key];
+    const current = orders.rowAt(from);
+    if (step && !split && current && !event.shiftKey && isWindowKey(event.nativeEvent)) {
+      event.preventDefault();
+      rowKey(current, from, step);
+      return;
+    }
+    if (event.key === ' ' && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      if (from >= 0) toggle(from);
+      return;
+    }
     let to: number | undefined;
     switch (event.key) {
       case 'ArrowDown':
@@ -158,7 +264,34 @@ export function Inbox({
         return;
     }
     event.preventDefault();
+    // Shift with an arrow selects the rows on the way, from where the selection began.
+    if (event.shiftKey && (event.key === 'ArrowDown' || event.key === 'ArrowUp') && from >= 0) {
+      anchor.current ??= from;
+      check(anchor.current, to, true);
+    }
     select(to);
+  }
+
+  /** A row's s, c or f: the same steps as the order page's buttons. */
+  function rowKey(order: OrderListItem, index: number, target: MarkableStatus): void {
+    if (target === 'ProvisioningFailed') onFail?.(order, index);
+    else marks.rowStep(order, target);
+  }
+
+  /** A click on a row opens it; on its box, or with Ctrl/⌘, selects it; with Shift, the rows from the last one selected. */
+  function onRowClick(event: MouseEvent, order: OrderListItem, index: number): void {
+    const box = (event.target as Element).closest('.row-check') !== null;
+    if (event.shiftKey && anchor.current !== null) {
+      check(anchor.current, index, true);
+    } else if (box || event.ctrlKey || event.metaKey) {
+      toggle(index);
+    } else {
+      onSelect(order.orderId);
+      onOpen(order, index);
+      return;
+    }
+    anchor.current ??= index;
+    onSelect(order.orderId);
   }
 
   function onSearchKeyDown(event: KeyboardEvent<HTMLInputElement>): void {
@@ -175,16 +308,22 @@ export function Inbox({
     if (!restoreFocus.current || orders.total === null) return;
     restoreFocus.current = false;
     listRef.current?.focus();
-    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'center' });
-  }, [orders.total, selectedIndex, virtualizer]);
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(layout.placeOf(selectedIndex), { align: 'center' });
+  }, [orders.total, selectedIndex, virtualizer, layout]);
 
   const waiting = orders.waiting;
 
   // Arrivals in view are seen; those out of view are counted on the pill that brings them in.
   const scrollTop = virtualizer.scrollOffset ?? 0;
   const height = virtualizer.scrollRect?.height ?? 0;
-  const firstInView = Math.ceil(scrollTop / ROW_HEIGHT);
-  const lastInView = Math.floor((scrollTop + height) / ROW_HEIGHT) - 1;
+  const inView = visible
+    .filter((item) => item.start >= scrollTop && item.end <= scrollTop + height)
+    .flatMap((item) => {
+      const { row } = layout.itemAt(item.index);
+      return row === undefined ? [] : [row];
+    });
+  const firstInView = inView[0] ?? Number.POSITIVE_INFINITY;
+  const lastInView = inView.at(-1) ?? Number.NEGATIVE_INFINITY;
   const newcomers = orders.unopened.filter((o) => arrivals.includes(o.orderId));
   const seen = newcomers.filter((o) => o.index >= firstInView && o.index <= lastInView).map((o) => o.orderId);
   const outOfView = newcomers.filter((o) => o.index < firstInView || o.index > lastInView);
@@ -199,13 +338,23 @@ export function Inbox({
     listRef.current?.focus();
     select(first);
     // At the top of the view, so arrivals after it come into view with it.
-    virtualizer.scrollToIndex(first, { align: 'start' });
+    virtualizer.scrollToIndex(layout.placeOf(first), { align: 'start' });
   }
 
   function chooseSort(next: InboxSort): void {
     setSortChosen(next);
     void save({ inboxSort: next }).catch(() => undefined); // Kept for this session all the same.
   }
+
+  const backlogGroup = orders.groups.find((g) => g.name === 'backlog');
+  const folded = backlogGroup !== undefined && backlogGroup.holds > 0 && backlogGroup.size === 0;
+  // Folding is offered for a backlog folded away, or shown by the user's choice (not a small one, or a search's).
+  const foldable = folded || backlog === 'shown';
+  function showBacklog(shown: boolean): void {
+    onQueryChange({ ...query, backlog: shown ? 'shown' : 'hidden' });
+  }
+  const selectedRows = [...checked.values()].map((row) => orders.rowAt(orders.indexOf(row.orderId)) ?? row);
+  const listed = count > 0;
 
   return (
     <section className="inbox" aria-label="Inbox">
@@ -218,7 +367,7 @@ export function Inbox({
           placeholder="Search buyer, product, id (/)"
           maxLength={LIMITS.search}
           value={search}
-          onChange={(event) => onQueryChange({ filter, search: event.target.value })}
+          onChange={(event) => onQueryChange({ ...query, search: event.target.value })}
           onKeyDown={onSearchKeyDown}
         />
         <label className="sr-only" htmlFor={sortId}>
@@ -236,6 +385,17 @@ export function Inbox({
             </option>
           ))}
         </select>
+        {onShowKeys && (
+          <button
+            type="button"
+            className="keys-button"
+            aria-label="Keyboard shortcuts"
+            title="Keyboard shortcuts (?)"
+            onClick={onShowKeys}
+          >
+            ?
+          </button>
+        )}
       </div>
       <fieldset className="filter">
         <legend className="sr-only">Filter by status</legend>
@@ -246,18 +406,60 @@ export function Inbox({
               name={filterName}
               value={option.value}
               checked={filter === option.value}
-              onChange={() => onQueryChange({ search, filter: option.value })}
+              onChange={() => onQueryChange({ ...query, filter: option.value })}
             />
             {option.label}
           </label>
         ))}
       </fieldset>
       <ErrorAlert problem={orders.error} />
-      <p className="inbox-count" role="status">
-        {orders.total === null
-          ? 'Loading orders…'
-          : `${plural(count, 'order')}${waiting > 0 ? `, ${waiting} waiting for action` : ''}`}
-      </p>
+      <ErrorAlert problem={marks.problem} onDismiss={marks.dismissProblem} />
+      {checked.size > 0 ? (
+        <fieldset className="bulk-bar">
+          <legend className="sr-only">Selected orders</legend>
+          <span className="bulk-count" role="status">
+            {plural(checked.size, 'order')} selected
+          </span>
+          {BULK_STEPS.map((step) => {
+            const fit = rowsFor(selectedRows, step.target).length;
+            return (
+              <button
+                key={step.target}
+                type="button"
+                className={step.target === 'ProvisioningInProgress' ? 'primary' : ''}
+                disabled={fit === 0 || marks.busy}
+                onClick={() => marks.bulkStep(selectedRows, step)}
+              >
+                {step.label} ({fit})
+              </button>
+            );
+          })}
+          <button type="button" className="link-button" onClick={clearChecked}>
+            Clear selection <kbd>Esc</kbd>
+          </button>
+        </fieldset>
+      ) : (
+        <p className="inbox-count" role="status">
+          {orders.total === null
+            ? 'Loading orders…'
+            : `${plural(count + (folded ? backlogGroup.holds : 0), 'order')}${waiting > 0 ? `, ${waiting} waiting for action` : ''}`}
+          {folded && ` · ${backlogGroup.holds} in the backlog`}
+          {foldable && (
+            <>
+              {' '}
+              <button
+                type="button"
+                className="link-button backlog-toggle"
+                aria-expanded={!folded}
+                aria-label={folded ? 'Show the backlog' : 'Fold the backlog'}
+                onClick={() => showBacklog(folded)}
+              >
+                {folded ? 'Show' : 'Fold'}
+              </button>
+            </>
+          )}
+        </p>
+      )}
       <div className="inbox-list">
         {outOfView.length > 0 && (
           <button type="button" className={`arrivals-pill ${pillAt}`} onClick={showArrivals}>
@@ -265,51 +467,116 @@ export function Inbox({
             {plural(outOfView.length, 'new order')}
           </button>
         )}
+        {orders.total === 0 && (
+          <p className="empty">
+            {search !== '' || filter !== 'all'
+              ? 'No orders match.'
+              : 'No orders yet: they appear here as they come in.'}
+          </p>
+        )}
+        {/* biome-ignore lint/a11y/noStaticElementInteractions: a listbox whenever it lists an order (below) */}
         <div
           ref={listRef}
+          id="inbox-list"
           className="inbox-scroll"
-          role="listbox"
-          aria-label="Orders"
-          tabIndex={0}
-          aria-activedescendant={selectedIndex >= 0 ? rowId(selectedIndex) : undefined}
+          // Only a list of orders is a listbox: one with no options is not.
+          {...(listed
+            ? {
+                role: 'listbox',
+                'aria-label': 'Orders',
+                tabIndex: 0,
+                'aria-activedescendant': selectedIndex >= 0 ? rowId(selectedIndex) : undefined,
+              }
+            : {})}
           onKeyDown={onListKeyDown}
           onFocus={(event) => {
             if (event.target === event.currentTarget && selectedIndex < 0 && count > 0) select(0);
           }}
         >
-          {orders.total === 0 && (
-            <p className="empty">
-              {search !== '' || filter !== 'all'
-                ? 'No orders match.'
-                : 'No orders yet: they appear here as they come in.'}
-            </p>
-          )}
           <div className="inbox-rows" role="presentation" style={{ height: virtualizer.getTotalSize() }}>
-            {visible.map((item) => {
-              const order = orders.rowAt(item.index);
-              if (!order) return null;
-              return (
-                <InboxRow
-                  key={item.key}
-                  id={rowId(item.index)}
-                  order={order}
-                  top={item.start}
-                  position={item.index + 1}
-                  count={count}
-                  selected={item.index === selectedIndex}
-                  now={now}
-                  limits={limits}
-                  onClick={() => {
-                    onSelect(order.orderId);
-                    onOpen(order, item.index);
-                  }}
-                />
+            {groupsOf(
+              visible.map((item) => ({ item, ...layout.itemAt(item.index) })),
+              layout.headings.length > 0,
+            ).map(({ group, items }) => {
+              const rowsShown = items.map(({ item, row, heading }) => {
+                if (heading) {
+                  return (
+                    <GroupHeading
+                      key={item.key}
+                      group={heading}
+                      top={item.start}
+                      onToggle={
+                        heading.name === 'backlog' && foldable
+                          ? () => showBacklog(heading.size === 0)
+                          : undefined
+                      }
+                    />
+                  );
+                }
+                const order = row === undefined ? undefined : orders.rowAt(row);
+                if (!order || row === undefined) return null;
+                return (
+                  <InboxRow
+                    key={item.key}
+                    id={rowId(row)}
+                    order={order}
+                    top={item.start}
+                    position={row + 1}
+                    count={count}
+                    selected={row === selectedIndex}
+                    checked={checked.has(order.orderId)}
+                    now={now}
+                    limits={limits}
+                    onClick={(event) => onRowClick(event, order, row)}
+                  />
+                );
+              });
+              return group ? (
+                // biome-ignore lint/a11y/useSemanticElements: a listbox's group of options, not a form's
+                <div key={group} role="group" aria-label={GROUP_HEADINGS[group]}>
+                  {rowsShown}
+                </div>
+              ) : (
+                rowsShown
               );
             })}
           </div>
         </div>
       </div>
+      {marks.dialog}
     </section>
+  );
+}
+
+/** A group's heading in the list: its name and how many it holds; the backlog's folds it away or shows it. */
+function GroupHeading({
+  group,
+  top,
+  onToggle,
+}: {
+  group: InboxGroup;
+  top: number;
+  onToggle?: (() => void) | undefined;
+}) {
+  const folded = group.size === 0;
+  return (
+    // A label of the rows under it, not an option: the backlog's "Show the backlog" button above
+    // the list does this by keyboard; a click here is the same for the mouse.
+    // biome-ignore lint/a11y/noStaticElementInteractions: the keyboard's way is the button above the list
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard's way is the button above the list
+    <div
+      className={`inbox-group group-${group.name}${onToggle ? ' toggles' : ''}`}
+      style={{ transform: `translateY(${top}px)`, height: HEADING_HEIGHT }}
+      onClick={onToggle}
+    >
+      {onToggle && (
+        <span className="group-caret" aria-hidden="true">
+          {folded ? '▸' : '▾'}
+        </span>
+      )}
+      {GROUP_HEADINGS[group.name]} · {group.holds}
+      {folded && <span className="group-note"> · folded away</span>}
+    </div>
   );
 }
 
@@ -320,6 +587,7 @@ function InboxRow({
   position,
   count,
   selected,
+  checked,
   now,
   limits,
   onClick,
@@ -330,9 +598,11 @@ function InboxRow({
   position: number;
   count: number;
   selected: boolean;
+  /** Selected for a bulk step. */
+  checked: boolean;
   now: number;
   limits: UrgencyLimits;
-  onClick: () => void;
+  onClick: (event: MouseEvent) => void;
 }) {
   const urgency = urgencyOf(order, now, limits);
   const buyer = order.buyer ?? order.orderId;
@@ -344,15 +614,20 @@ function InboxRow({
       id={id}
       role="option"
       aria-selected={selected}
+      aria-checked={checked}
       aria-setsize={count}
       aria-posinset={position}
       tabIndex={-1}
-      className={`inbox-row${selected ? ' selected' : ''}${order.waiting ? ' waiting' : ''}${order.unopened ? ' unopened' : ''}`}
+      className={`inbox-row${selected ? ' selected' : ''}${checked ? ' checked' : ''}${order.waiting ? ' waiting' : ''}${order.unopened ? ' unopened' : ''}${order.backlog ? ' backlog' : ''}`}
       style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
       // The whole name and product on hover: the row may cut them short.
       title={plainText([buyer, product].filter(Boolean).join(' — '))}
       onClick={onClick}
     >
+      {/* The row's box: a click selects it (the option says it is checked to assistive technology). */}
+      <span className="row-check" aria-hidden="true">
+        {checked ? '✓' : ''}
+      </span>
       <StatusChip status={order.status} />
       <span className="row-title">
         {order.unopened && (
@@ -406,4 +681,54 @@ function RowAge({ order, now, urgency }: { order: OrderListItem; now: number; ur
 
 function rowId(index: number): string {
   return `inbox-row-${index}`;
+}
+
+/** One item of the list: a group's heading or a row (its index among the rows). */
+interface ListItem {
+  heading?: InboxGroup;
+  row?: number;
+  /** The group of the heading or row, when the list is headed. */
+  group?: InboxGroupName;
+}
+
+/**
+ * Where the rows and the groups' headings are in the list: each non-empty group headed when the
+ * list has a notable one (just arrived, stalled, the backlog), else no heading at all.
+ */
+function listLayout(groups: readonly InboxGroup[], count: number) {
+  const headed = groups.some((g) => g.holds > 0 && NOTABLE_GROUPS.has(g.name));
+  const headings = headed
+    ? groups.filter((g) => g.holds > 0).map((group, i) => ({ group, at: group.start + i }))
+    : [];
+  return {
+    headings,
+    /** The item at a place of the list. */
+    itemAt(at: number): ListItem {
+      const heading = headings.find((h) => h.at === at);
+      if (heading) return { heading: heading.group, group: heading.group.name };
+      const row = at - headings.filter((h) => h.at < at).length;
+      if (row >= count) return {};
+      const group = headings.find((h) => h.group.start <= row && row < h.group.start + h.group.size);
+      return group ? { row, group: group.group.name } : { row };
+    },
+    /** The place of a row in the list. */
+    placeOf(row: number): number {
+      return row + headings.filter((h) => h.group.start <= row).length;
+    },
+  };
+}
+
+/** The items in view, each group's together (under its name for assistive technology), when headed. */
+function groupsOf<T extends ListItem>(
+  items: readonly T[],
+  headed: boolean,
+): { group: InboxGroupName | undefined; items: T[] }[] {
+  if (!headed) return [{ group: undefined, items: [...items] }];
+  const out: { group: InboxGroupName | undefined; items: T[] }[] = [];
+  for (const item of items) {
+    const last = out.at(-1);
+    if (last && last.group === item.group) last.items.push(item);
+    else out.push({ group: item.group, items: [item] });
+  }
+  return out;
 }

@@ -94,6 +94,7 @@ function fullRow(hoursAgo: number): OrderListItem {
     statusSince: since,
     waiting: true,
     unopened: false,
+    backlog: false,
     delivery: null,
     buyer: 'Acme Industrial GmbH',
     product: 'CloudSoft Analytics × 25',

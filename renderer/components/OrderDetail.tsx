@@ -2,11 +2,13 @@
 // actions, what to provision (lines, licenses, delivery contacts), then the buyer, the seller,
 // the order's own facts and its provisioning history. It opens at once from the inbox's row
 // while the whole order loads. Keyboard: Escape goes back to the inbox, ↑/↓ or j/k move to the
-// previous or next order of the inbox. All of it is the server's text, rendered as text.
+// previous or next order of the inbox (beside the inbox, in the split view, the list has those
+// keys and the focus stays there). All of it is the server's text, rendered as text.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { OrderListItem, OrderView } from '../../preload/contract';
 import type { Explained, OutboxItem } from '../../preload/model';
 import { orderTotal } from '../../preload/money';
+import type { MarkableStatus } from '../../preload/order-status';
 import { call, explained } from '../bridge/call';
 import { useBridge, useBridgeEvents } from '../bridge/context';
 import { formatTotal } from '../format';
@@ -38,6 +40,8 @@ export function OrderDetail({
   onBack,
   onStep,
   onNextWaiting,
+  beside = false,
+  pressOnOpen,
 }: {
   orderId: string;
   /** The inbox's row of the order, shown until the whole order is read. */
@@ -47,6 +51,10 @@ export function OrderDetail({
   onStep?: ((step: Step) => void) | undefined;
   /** Opens the order that has waited longest (after a mark, the way on). */
   onNextWaiting?: (() => void) | undefined;
+  /** Beside the inbox (the split view): no way back, no focus taken, the list's arrows. */
+  beside?: boolean;
+  /** A step to take as it opens (the inbox's "f" on a row). */
+  pressOnOpen?: MarkableStatus | undefined;
 }) {
   const bridge = useBridge();
   const undo = useUndo();
@@ -85,8 +93,8 @@ export function OrderDetail({
   // Screen readers and the keyboard start at the order, as soon as it is shown (from the row).
   const shown = facts !== undefined;
   useEffect(() => {
-    if (shown) headingRef.current?.focus();
-  }, [shown]);
+    if (shown && !beside) headingRef.current?.focus();
+  }, [shown, beside]);
 
   // Escape: back to the inbox; ↑/↓, j/k: the previous or next order. Not while typing, not in a
   // dialog or a group that handles the key itself (they stop it).
@@ -100,14 +108,14 @@ export function OrderDetail({
         return;
       }
       const step = STEP_KEYS[event.key];
-      if (step && onStep) {
+      if (step && onStep && !beside) {
         event.preventDefault();
         onStep(step);
       }
     }
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [onBack, onStep]);
+  }, [onBack, onStep, beside]);
 
   // While something the user marked is on its way, its delivery state changes with the app's state;
   // a background refresh of this order (fetched, or failed) shows once it has ended.
@@ -143,6 +151,7 @@ export function OrderDetail({
       subject={facts?.title ?? orderId}
       onMarked={() => void load()}
       onNextWaiting={onNextWaiting}
+      pressOnOpen={pressOnOpen}
     />
   );
 
@@ -154,7 +163,7 @@ export function OrderDetail({
       aria-labelledby={facts ? 'order-heading' : undefined}
       aria-label={facts ? undefined : 'Order'}
     >
-      {back}
+      {!beside && back}
       {facts && <OrderHeader ref={headingRef} facts={facts} />}
       {view || !error ? (
         <ErrorAlert problem={error} onDismiss={() => setError(null)} />

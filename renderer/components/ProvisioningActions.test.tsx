@@ -8,6 +8,7 @@ import { apiFailure, apiProblem, expectDetailsOneClickAway } from '../../test/su
 import { createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullView } from '../../test/support/renderer/fixtures';
 import { renderWithUndo } from '../../test/support/renderer/render';
+import { REPEATED_PRESS_MS } from '../hooks/useRepeatGuard';
 import { OrderDetail } from './OrderDetail';
 
 afterEach(() => {
@@ -281,6 +282,48 @@ describe('ProvisioningActions', () => {
     await new Promise((r) => setTimeout(r, 600));
     fireEvent.click(screen.getByRole('button', { name: 'Mark completed' }));
     await waitFor(() => expect(bridge.callsOf('markStatus')).toHaveLength(2));
+  });
+
+  it('takes s, c and f as its buttons: a usual step at once, an unusual one asked first, never while typing', async () => {
+    const bridge = await renderOrder('ProvisioningStarted', {}, () => {});
+    // c on a New order is unusual: asked first, keeping the status the safe choice.
+    fireEvent.keyDown(document.body, { key: 'c' });
+    const dialog = screen.getByRole('alertdialog', { name: 'Mark this order Completed?' });
+    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'Keep it New' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep it New' }));
+    expect(bridge.callsOf('markStatus')).toEqual([]);
+
+    fireEvent.keyDown(document.body, { key: 's' });
+    fireEvent.keyDown(document.body, { key: 's' });
+    await waitFor(() => expect(bridge.callsOf('markStatus')).toHaveLength(1));
+    expect(bridge.callsOf('markStatus')[0]).toEqual({
+      orderId: FULL_ORDER_ID,
+      statusCode: 'ProvisioningInProgress',
+    });
+    const next = await screen.findByRole('button', { name: 'Next waiting order →' });
+    await waitFor(() => expect(document.activeElement).toBe(next));
+
+    // f opens the failure form; letters typed into it are the form's.
+    await new Promise((r) => setTimeout(r, REPEATED_PRESS_MS + 50));
+    fireEvent.keyDown(document.body, { key: 'f' });
+    const description = await screen.findByLabelText('Description (required)');
+    fireEvent.keyDown(description, { key: 'c' });
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(bridge.callsOf('markStatus')).toHaveLength(1);
+    // With Ctrl or ⌘ a letter is no step (Ctrl+C copies).
+    fireEvent.keyDown(document.body, { key: 'c', ctrlKey: true });
+    expect(bridge.callsOf('markStatus')).toHaveLength(1);
+  });
+
+  it("opens with the failure form when the inbox's f opened it, asking first when unusual", async () => {
+    const bridge = createFakeBridge({ views: [fullView({ status: 'ProvisioningStarted', outbox: [] })] });
+    renderWithUndo(
+      bridge,
+      <OrderDetail orderId={FULL_ORDER_ID} onBack={() => {}} pressOnOpen="ProvisioningFailed" />,
+    );
+    const dialog = await screen.findByRole('alertdialog', { name: 'Mark this order Failed?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Mark Failed…' }));
+    expect(await screen.findByLabelText('Description (required)')).toBeTruthy();
   });
 
   it('closes the innermost thing first: Escape on More… closes its choices, and only then leaves the order', async () => {

@@ -5,7 +5,9 @@
 // transition it finds (say a colleague marked the order meanwhile): the same question, with its
 // words. A mark is held for a grace period and can be undone (UndoBar). After a mark or an
 // undo, focus goes to the order's next action (after a mark, unless the user has put it
-// elsewhere before the order showed it).
+// elsewhere before the order showed it). Keys: s starts, c completes, f opens the failure form,
+// by the same rules as the buttons (an unusual step asks first), not while typing; a key pressed
+// in the inbox's list beside the order (the split view) leaves the focus there.
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { RequestOf } from '../../preload/contract';
 import { isHeld } from '../../preload/hold';
@@ -17,6 +19,8 @@ import { useBridge } from '../bridge/context';
 import { formatWhen, statusLabel } from '../format';
 import { useEscapeLayer } from '../hooks/useEscapeLayer';
 import { useNow } from '../hooks/useNow';
+import { useRepeatGuard } from '../hooks/useRepeatGuard';
+import { ACTION_KEYS, isWindowKey } from '../keyboard';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorAlert } from './ErrorAlert';
 import { FailureForm } from './FailureForm';
@@ -24,9 +28,6 @@ import { ServerText } from './ServerText';
 import { useUndo } from './UndoBar';
 
 type MarkRequest = RequestOf<'markStatus'>;
-
-/** A press of an action this soon after a mark is taken for the same press: a double Enter or click. */
-const REPEATED_PRESS_MS = 600;
 
 /** Where the focus goes next, once the order `shows` the status awaited. */
 interface Refocus {
@@ -49,6 +50,7 @@ export function ProvisioningActions({
   subject,
   onMarked,
   onNextWaiting,
+  pressOnOpen,
 }: {
   orderId: string;
   status: string | undefined;
@@ -61,6 +63,8 @@ export function ProvisioningActions({
   onMarked: () => void;
   /** Opens the next waiting order: where the focus goes after a mark. */
   onNextWaiting?: (() => void) | undefined;
+  /** A step to take as the order opens (the inbox's "f" on a row): as if its key was pressed here. */
+  pressOnOpen?: MarkableStatus | undefined;
 }) {
   const bridge = useBridge();
   const undo = useUndo();
@@ -73,8 +77,8 @@ export function ProvisioningActions({
   const rowRef = useRef<HTMLDivElement>(null);
   const moreRef = useRef<HTMLButtonElement>(null);
   const nextRef = useRef<HTMLButtonElement>(null);
-  /** When a mark was last made here: a press right after it (a double Enter or click) is no second decision. */
-  const lastMarked = useRef(0);
+  /** A press right after a mark here (a double Enter, click or key) is no second decision. */
+  const repeat = useRepeatGuard();
   /**
    * Set by a mark or an undo here: once the order shows the status it leads to (and the buttons
    * are enabled again), its first action has the focus. The order may be read back before or
@@ -145,16 +149,16 @@ export function ProvisioningActions({
   }, [lastUndone, orderId, refocus, focusFirstAction]);
 
   async function mark(request: MarkRequest): Promise<void> {
-    lastMarked.current = Date.now();
+    repeat.marked();
     setBusy(true);
     setError(null);
+    // A key pressed in the inbox's list beside the order: the focus stays in the list.
+    const fromList = document.activeElement?.closest('[role="listbox"]') != null;
     try {
       const item = await call(bridge, 'markStatus', request);
-      refocusWhen.current = {
-        shows: (shown) => shown === item.statusCode,
-        focus: focusAfterMark,
-        yieldsToUser: true,
-      };
+      refocusWhen.current = fromList
+        ? null
+        : { shows: (shown) => shown === item.statusCode, focus: focusAfterMark, yieldsToUser: true };
       setMarked(item);
       setConfirming(null);
       setFailureForm(null);
@@ -176,7 +180,7 @@ export function ProvisioningActions({
 
   /** A step of the order: straight on when usual, after the question when not. */
   function choose(target: MarkableStatus, override: boolean): void {
-    if (!override && Date.now() - lastMarked.current < REPEATED_PRESS_MS) return;
+    if (!override && repeat.tooSoon()) return;
     if (!override && !isUsualTransition(status, target)) {
       setConfirming({ target, message: unusualWarning(status, target) });
     } else if (target === 'ProvisioningFailed') {
@@ -187,6 +191,27 @@ export function ProvisioningActions({
       void mark({ orderId, statusCode: target, ...(override ? { override: true } : {}) });
     }
   }
+
+  // s, c, f: the step of the button (or of More…), asked first when unusual.
+  const press = useRef<(event: KeyboardEvent) => void>(() => undefined);
+  press.current = (event) => {
+    const target = ACTION_KEYS[event.key];
+    if (!target || event.shiftKey || !isWindowKey(event) || busy || target === status) return;
+    event.preventDefault();
+    choose(target, false);
+  };
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => press.current(event);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+  const pressed = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the order opens
+  useEffect(() => {
+    if (!pressOnOpen || pressed.current || pressOnOpen === status) return;
+    pressed.current = true;
+    choose(pressOnOpen, false);
+  }, []);
 
   // The mark made here as the order was last read (until read back, as the service answered it),
   // else the order's latest; its phase in the words every view uses (preload/mark-phase.ts).
@@ -270,16 +295,7 @@ export function ProvisioningActions({
         <ConfirmDialog
           title={`Mark this order ${statusLabel(confirming.target)}?`}
           message={confirming.message}
-          safeLabel={
-            status === undefined ? (
-              'Cancel'
-            ) : (
-              // A status this app does not know is the server's text.
-              <>
-                Keep it <ServerText text={statusLabel(status)} />
-              </>
-            )
-          }
+          safeLabel={keepStatusLabel(status)}
           riskyLabel={`Mark ${statusLabel(confirming.target)}${confirming.target === 'ProvisioningFailed' ? '…' : ''}`}
           onCancel={() => setConfirming(null)}
           onConfirm={() => choose(confirming.target, true)}
@@ -300,6 +316,16 @@ function actionLabel(target: MarkableStatus, from: string | undefined): string {
     case 'ProvisioningFailed':
       return 'Mark failed…';
   }
+}
+
+/** The safe choice of the question about a step: keeping the status (one this app does not know is the server's text). */
+export function keepStatusLabel(status: string | undefined): ReactNode {
+  if (status === undefined) return 'Cancel';
+  return (
+    <>
+      Keep it <ServerText text={statusLabel(status)} />
+    </>
+  );
 }
 
 /** Why a step is unusual, in the words the window uses for statuses. */

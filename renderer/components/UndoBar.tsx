@@ -2,8 +2,9 @@
 // undoSeconds) before it is sent. The bar at the bottom of the window offers the latest mark's
 // Undo until then, also from Ctrl+Z (⌘Z on a Mac) outside text fields, and says how it went:
 // for a few seconds when it could, in an alert with its details until dismissed when it could not.
-// Views offer a mark (after marking) and undo any held one (the order's history) through
-// `useUndo`, so the bar always tells the outcome.
+// Views offer a mark (after marking), or a batch of them (the inbox's bulk step: one Undo takes
+// back the whole batch), and undo any held one (the order's history) through `useUndo`, so the
+// bar always tells the outcome.
 import {
   createContext,
   type ReactNode,
@@ -15,7 +16,7 @@ import {
   useState,
 } from 'react';
 import { MARK_PHASE_WORDS } from '../../preload/mark-phase';
-import type { Explained, OutboxItem } from '../../preload/model';
+import type { Explained, OutboxItem, UndoOutcome } from '../../preload/model';
 import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { statusLabel } from '../format';
@@ -28,9 +29,11 @@ import { ServerText } from './ServerText';
 const OUTCOME_MS = 6_000;
 
 interface Offer {
-  item: OutboxItem;
-  /** What the order is called (its buyer), for the bar's text. */
+  /** One mark, or a batch marked together (all of the same status). */
+  items: readonly OutboxItem[];
+  /** What the order is called (its buyer), or how many orders, for the bar's text. */
   subject: string;
+  /** Until when all of them are held. */
   until: number;
 }
 
@@ -40,10 +43,10 @@ type Mark = Pick<OutboxItem, 'requestId' | 'orderId' | 'statusCode'>;
 type Outcome = { said: string } | { failed: Explained };
 
 interface UndoApi {
-  /** Shows the Undo of a status just marked, for as long as it is held. */
-  offer(item: OutboxItem, subject: string): void;
-  /** Takes back a held status; the bar says whether it could. */
-  undo(mark: Mark): Promise<void>;
+  /** Shows the Undo of a status just marked (or of a batch), for as long as it is held. */
+  offer(items: OutboxItem | readonly OutboxItem[], subject: string): void;
+  /** Takes back held statuses (one, or a batch); the bar says whether it could. */
+  undo(marks: Mark | readonly Mark[]): Promise<void>;
   /** The last status undone, so its order's view can put the focus on its next action. */
   lastUndone: Mark | null;
 }
@@ -67,24 +70,23 @@ export function UndoProvider({ children }: { children: ReactNode }) {
   const [lastUndone, setLastUndone] = useState<Mark | null>(null);
 
   const undo = useCallback(
-    async (mark: Mark) => {
-      const { requestId } = mark;
+    async (marks: Mark | readonly Mark[]) => {
+      const batch: readonly Mark[] = Array.isArray(marks) ? marks : [marks as Mark];
+      const ids = new Set(batch.map((mark) => mark.requestId));
       setBusy(true);
-      setOffer((current) => (current?.item.requestId === requestId ? null : current));
+      setOffer((current) => (current?.items.some((item) => ids.has(item.requestId)) ? null : current));
+      const outcomes: UndoOutcome[] = [];
       try {
-        const answer = await call(bridge, 'undoMark', { requestId });
-        if (answer.outcome === 'undone') setLastUndone(mark);
-        setOutcome({
-          said:
-            answer.outcome === 'undone'
-              ? `${MARK_PHASE_WORDS.undone}.`
-              : answer.outcome === 'already-sent'
-                ? 'Too late to undo: it was already sent to the marketplace. To change it, mark another status.'
-                : 'There is nothing to undo: it was undone already.',
-        });
+        for (const mark of batch) {
+          const answer = await call(bridge, 'undoMark', { requestId: mark.requestId });
+          if (answer.outcome === 'undone') setLastUndone(mark);
+          outcomes.push(answer.outcome);
+        }
+        setOutcome({ said: undoWords(outcomes) });
       } catch (failure) {
         const { message, details } = explained(failure);
-        setOutcome({ failed: { message: `Could not undo: ${message}`, details } });
+        const before = outcomes.length > 0 ? ` (${undoWords(outcomes)})` : '';
+        setOutcome({ failed: { message: `Could not undo: ${message}${before}`, details } });
       } finally {
         setBusy(false);
       }
@@ -94,11 +96,12 @@ export function UndoProvider({ children }: { children: ReactNode }) {
 
   const api = useMemo<UndoApi>(
     () => ({
-      offer(item, subject) {
-        const until = Date.parse(item.notBefore ?? '');
-        if (!Number.isFinite(until) || until <= Date.now()) return;
+      offer(marked, subject) {
+        const items: readonly OutboxItem[] = Array.isArray(marked) ? marked : [marked as OutboxItem];
+        const until = Math.min(...items.map((item) => Date.parse(item.notBefore ?? '')));
+        if (items.length === 0 || !Number.isFinite(until) || until <= Date.now()) return;
         setOutcome(null);
-        setOffer({ item, subject, until });
+        setOffer({ items, subject, until });
       },
       undo,
       lastUndone,
@@ -113,7 +116,7 @@ export function UndoProvider({ children }: { children: ReactNode }) {
         offer={offer}
         outcome={outcome}
         busy={busy}
-        onUndo={(item) => void undo(item)}
+        onUndo={(items) => void undo(items)}
         onExpired={() => setOffer(null)}
         onDismiss={() => setOutcome(null)}
       />
@@ -132,7 +135,7 @@ function UndoBar({
   offer: Offer | null;
   outcome: Outcome | null;
   busy: boolean;
-  onUndo: (mark: Mark) => void;
+  onUndo: (marks: readonly Mark[]) => void;
   onExpired: () => void;
   onDismiss: () => void;
 }) {
@@ -169,7 +172,7 @@ function UndoBar({
       if (event.key.toLowerCase() !== 'z' || event.shiftKey || event.altKey) return;
       if (!(isMac ? event.metaKey : event.ctrlKey) || isEditable(event.target) || !offer) return;
       event.preventDefault();
-      onUndo(offer.item);
+      onUndo(offer.items);
     }
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
@@ -186,7 +189,7 @@ function UndoBar({
       <p className="undo-text" role="status">
         {shown ? (
           <>
-            Marked {statusLabel(offer.item.statusCode)}: <ServerText text={offer.subject} />.
+            Marked {statusLabel(offer.items[0]?.statusCode)}: <ServerText text={offer.subject} />.
           </>
         ) : (
           said
@@ -204,7 +207,7 @@ function UndoBar({
             aria-keyshortcuts={isMac ? 'Meta+Z' : 'Control+Z'}
             onClick={() => {
               focusOutcome.current = true;
-              onUndo(offer.item);
+              onUndo(offer.items);
             }}
           >
             Undo <kbd>{UNDO_KEYS}</kbd>
@@ -219,4 +222,22 @@ function UndoBar({
       )}
     </div>
   );
+}
+
+/** What came of undoing one mark or a batch, in words. */
+function undoWords(outcomes: readonly UndoOutcome[]): string {
+  const count = (outcome: UndoOutcome) => outcomes.filter((o) => o === outcome).length;
+  const [undone, sent, unknown] = [count('undone'), count('already-sent'), count('unknown')];
+  if (outcomes.length === 1) {
+    if (undone === 1) return `${MARK_PHASE_WORDS.undone}.`;
+    return sent === 1
+      ? 'Too late to undo: it was already sent to the marketplace. To change it, mark another status.'
+      : 'There is nothing to undo: it was undone already.';
+  }
+  const parts = [
+    undone > 0 && `${undone} of ${outcomes.length} undone: the marketplace was not told of them`,
+    sent > 0 && `${sent} already sent to the marketplace (to change them, mark another status)`,
+    unknown > 0 && `${unknown} undone already`,
+  ].filter(Boolean);
+  return `${parts.join('; ')}.`;
 }

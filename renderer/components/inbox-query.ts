@@ -8,6 +8,8 @@ export type InboxSort = NonNullable<RequestOf<'listOrders'>['sort']>;
 export interface InboxQuery {
   filter: InboxFilter;
   search: string;
+  /** The first sync's waiting orders shown or folded away, as the user chose; by their number until then. */
+  backlog?: 'shown' | 'hidden' | undefined;
 }
 
 export const INITIAL_QUERY: InboxQuery = { filter: 'all', search: '' };

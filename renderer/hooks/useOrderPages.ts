@@ -10,11 +10,14 @@ import type { InboxQuery, InboxSort } from '../components/inbox-query';
 
 export const PAGE_SIZE = 100;
 const NONE: OrderPage['unopened'] = [];
+const NO_GROUPS: OrderPage['groups'] = [];
 
 export interface OrderPages {
   /** Null until the first page answered. */
   total: number | null;
   waiting: number;
+  /** The list's groups (just arrived, waiting, stalled, backlog, the rest), each with its place. */
+  groups: OrderPage['groups'];
   /** The unopened arrivals that match, with their place in the list. */
   unopened: OrderPage['unopened'];
   /** Why the last page could not be read, with its detail. */
@@ -27,12 +30,14 @@ export interface OrderPages {
 
 export function useOrderPages(
   bridge: ReturnType<typeof useBridge>,
-  { filter, search }: InboxQuery,
+  { filter, search, backlog }: InboxQuery,
   sort: InboxSort,
   reloads: number,
 ): OrderPages {
   const [pages, setPages] = useState<ReadonlyMap<number, OrderListItem[]>>(new Map());
-  const [counts, setCounts] = useState<Pick<OrderPage, 'total' | 'waiting' | 'unopened'> | null>(null);
+  const [counts, setCounts] = useState<Pick<OrderPage, 'total' | 'waiting' | 'groups' | 'unopened'> | null>(
+    null,
+  );
   const [error, setError] = useState<Explained | null>(null);
   const generation = useRef(0);
   const requested = useRef(new Set<number>());
@@ -40,11 +45,17 @@ export function useOrderPages(
   const load = useCallback(
     (page: number, mine: number) => {
       requested.current.add(page);
-      call(bridge, 'listOrders', { filter, search, sort, offset: page * PAGE_SIZE, limit: PAGE_SIZE }).then(
+      const request = { filter, search, sort, ...(backlog ? { backlog } : {}) };
+      call(bridge, 'listOrders', { ...request, offset: page * PAGE_SIZE, limit: PAGE_SIZE }).then(
         (answer: OrderPage) => {
           if (mine !== generation.current) return;
           setPages((before) => new Map(before).set(page, answer.orders));
-          setCounts({ total: answer.total, waiting: answer.waiting, unopened: answer.unopened });
+          setCounts({
+            total: answer.total,
+            waiting: answer.waiting,
+            groups: answer.groups,
+            unopened: answer.unopened,
+          });
           setError(null);
         },
         (failure: unknown) => {
@@ -54,7 +65,7 @@ export function useOrderPages(
         },
       );
     },
-    [bridge, filter, search, sort],
+    [bridge, filter, search, sort, backlog],
   );
 
   // A new query starts from its first page; a reload reads again the pages already loaded.
@@ -62,7 +73,7 @@ export function useOrderPages(
   // biome-ignore lint/correctness/useExhaustiveDependencies: `reloads` is the trigger to load again
   useEffect(() => {
     const mine = ++generation.current;
-    const query = JSON.stringify([filter, search, sort]);
+    const query = JSON.stringify([filter, search, sort, backlog]);
     const again = query === lastQuery.current ? [...requested.current] : [];
     lastQuery.current = query;
     if (again.length === 0) {
@@ -99,6 +110,7 @@ export function useOrderPages(
   return {
     total: counts?.total ?? null,
     waiting: counts?.waiting ?? 0,
+    groups: counts?.groups ?? NO_GROUPS,
     unopened: counts?.unopened ?? NONE,
     error,
     rowAt,

@@ -53,7 +53,8 @@ async function inboxApp(orders: number, rendererDir: string) {
 async function knowsEveryOrder(service: SellerTrayService, orders: number): Promise<boolean> {
   const limit = 500;
   for (let offset = 0; offset < orders; offset += limit) {
-    const answer = await service.handle('listOrders', { offset, limit });
+    // Every order listed: the backlog too (the window folds a large one away).
+    const answer = await service.handle('listOrders', { backlog: 'shown', offset, limit });
     const page = answer.ok ? answer.value : undefined;
     if (!page || page.total < orders || page.orders.some((o) => o.buyer === undefined)) return false;
   }

@@ -179,7 +179,40 @@ describe.each([
     });
     await service.handle('checkNow', undefined);
     await page.getByRole('option').filter({ hasText: 'Nordlicht' }).waitFor();
+    // The arrival on top, the first sync's backlog folded away under its heading.
+    await page.locator('.inbox-group.group-backlog').waitFor();
     await check(page, 'inbox');
+    await page.getByRole('button', { name: 'Show the backlog' }).click();
+    await page.locator('.inbox-row.backlog').first().waitFor();
+    await check(page, 'inbox-backlog');
+    expect(await page.locator('.inbox-row.backlog .urgency-word').count()).toBe(0);
+
+    // Two rows selected for a bulk step, and its question.
+    const list = page.getByRole('listbox', { name: 'Orders' });
+    await list.focus();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.getByText('2 orders selected').waitFor();
+    await check(page, 'inbox-selected');
+    await page.getByRole('button', { name: /^Start provisioning \(/ }).click();
+    await page.getByRole('alertdialog').waitFor();
+    await check(page, 'inbox-bulk-confirm');
+    await page.getByRole('button', { name: 'Keep them as they are' }).click();
+    await page.keyboard.press('Escape');
+    await page.getByText('2 orders selected').waitFor({ state: 'detached' });
+
+    // The keys, from "?".
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await check(page, 'keys');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor({ state: 'detached' });
+
+    // A search that finds nothing: no empty list of options.
+    await page.getByLabel('Search orders').fill('no order is called this');
+    await page.getByText('No orders match.').waitFor();
+    await check(page, 'inbox-empty-search');
+    await page.getByLabel('Search orders').fill('');
     // No status chip and no waiting time is cut short, whatever the status.
     for (const status of ['In progress', 'Completed', 'Failed', 'All']) {
       await page.locator('label.filter-chip', { hasText: status }).click();
@@ -195,7 +228,10 @@ describe.each([
     await openOrder(page, firstWaitingOrderId());
     // The heading shows at once from the inbox's row: the check waits for the whole order.
     await page.getByRole('region', { name: 'To provision' }).waitFor();
-    await check(page, 'order');
+    // From 900 px the inbox stays beside the order.
+    const split = viewport.width >= 900;
+    expect(await page.locator('.split').count()).toBe(split ? 1 : 0);
+    await check(page, split ? 'order-split' : 'order');
 
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('form', { name: 'Settings' }).waitFor();
@@ -329,11 +365,14 @@ describe('orders', () => {
     const orderId = firstWaitingOrderId();
     await openOrder(page, orderId);
     await page.getByRole('button', { name: 'Start provisioning' }).click();
+    // The order's own status (beside the inbox, its filters say "In progress" too).
     await page
+      .locator('.order-detail')
       .getByText(/In progress/i)
       .first()
       .waitFor();
     await service.handle('checkNow', undefined);
+    await page.waitForTimeout(700); // a second decision, not a double click
     await page.getByRole('button', { name: 'Mark completed' }).click();
     await service.handle('checkNow', undefined);
     await expect
@@ -475,6 +514,103 @@ describe('the order page', () => {
   );
 });
 
+describe('acting where you are', () => {
+  /** New purchases in the marketplace, read by the app: they are "Just arrived", on top. */
+  async function arrive(page: Page, service: SellerTrayService, buyers: string[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (const partyName of buyers) {
+      const created = await admin(sim.url, 'POST', 'purchases', {
+        order: { buyerCustomerParty: { party: { partyName } } },
+      });
+      ids.push(created.json.orderId);
+    }
+    await service.handle('checkNow', undefined);
+    const orders = page.getByRole('listbox', { name: 'Orders' }).getByRole('option');
+    for (const buyer of buyers) await orders.filter({ hasText: buyer }).waitFor();
+    return ids;
+  }
+
+  it.each(SIZES)(
+    'at $width×$height: a new order on top, then Completed with four keys and no click, or three clicks',
+    async (viewport) => {
+      const { page, service } = await openApp({ configured: true, viewport, settings: { undoSeconds: 1 } });
+      await page.getByRole('listbox', { name: 'Orders' }).getByRole('option').first().waitFor();
+      const [byClicks, byKeys] = await arrive(page, service, ['Mouse AB', 'Keyboard Oy']);
+      // Both just arrived: on top under "Longest waiting first", above 30 older orders.
+      const orders = page.getByRole('listbox', { name: 'Orders' }).getByRole('option');
+      const first = orders.first();
+      expect(await first.innerText()).toContain('Keyboard Oy');
+      expect(await page.locator('.inbox-group').first().innerText()).toBe('Just arrived · 2');
+
+      // By keyboard: "/" to the search, ↓ into the list (on its first order), s, then c.
+      await page.keyboard.press('/');
+      await page.keyboard.press('ArrowDown');
+      const row = orders.filter({ hasText: 'Keyboard Oy' });
+      await expect.poll(() => row.getAttribute('aria-selected')).toBe('true');
+      await page.keyboard.press('s');
+      await row.locator('.chip', { hasText: 'In progress' }).waitFor();
+      await page.waitForTimeout(700); // a second decision, not a double press
+      await page.keyboard.press('c');
+      await row.locator('.chip', { hasText: 'Completed' }).waitFor();
+      await page.screenshot({
+        path: join(SCREENSHOTS, `keys-to-completed-${viewport.width}x${viewport.height}.png`),
+      });
+      await expect
+        .poll(() => statusesPosted(byKeys as string), { timeout: 15_000 })
+        .toEqual(['ProvisioningInProgress', 'ProvisioningCompleted']);
+
+      // By mouse: the row, Start provisioning, Mark completed.
+      await orders.filter({ hasText: 'Mouse AB' }).click();
+      await page.getByRole('button', { name: 'Start provisioning' }).click();
+      await page.waitForTimeout(700); // a second decision, not a double click
+      await page.getByRole('button', { name: 'Mark completed' }).click();
+      await expect
+        .poll(() => statusesPosted(byClicks as string), { timeout: 15_000 })
+        .toEqual(['ProvisioningInProgress', 'ProvisioningCompleted']);
+    },
+    60_000,
+  );
+
+  it('bulk: two arrivals started together after the question; Ctrl+Z takes both back, nothing posted', async () => {
+    const { page, service } = await openApp({
+      configured: true,
+      viewport: POPOVER,
+      settings: { undoSeconds: 3 },
+    });
+    await page.getByRole('listbox', { name: 'Orders' }).getByRole('option').first().waitFor();
+    const ids = await arrive(page, service, ['Bulk One Oy', 'Bulk Two AB']);
+    const list = page.getByRole('listbox', { name: 'Orders' });
+    await list.focus();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.getByRole('button', { name: 'Start provisioning (2)' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Start provisioning: 2 orders?' });
+    // Enter takes the safe choice: nothing is marked.
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Start provisioning (2)' }).click();
+    await dialog.getByRole('button', { name: 'Start provisioning (2)' }).click();
+    const bar = page.locator('.undo-bar');
+    await bar.getByText('Marked In progress: 2 orders.').waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'bulk-undo-420x640.png') });
+    await page.keyboard.press('Control+z');
+    await bar.getByText('2 of 2 undone: the marketplace was not told of them.').waitFor();
+    await page.waitForTimeout(3_500); // past the hold
+    for (const id of ids) expect(statusesPosted(id)).toEqual([]);
+
+    // Left alone, each is posted once.
+    await list.focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.getByRole('button', { name: 'Start provisioning (2)' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Start provisioning (2)' }).click();
+    for (const id of ids) {
+      await expect.poll(() => statusesPosted(id), { timeout: 15_000 }).toEqual(['ProvisioningInProgress']);
+    }
+  }, 60_000);
+});
+
 describe('an error on the order page', () => {
   it('says what happened in plain words, its request id behind Details, with no axe-core violation', async () => {
     const { page, service } = await openApp({ configured: true });
@@ -511,13 +647,15 @@ describe('an error on the order page', () => {
 
 describe("the marketplace's text in the window", () => {
   it('is isolated and plain, and however long, the actions stay on screen', async () => {
+    const { page, service } = await openApp({ configured: true });
+    // An arrival (an order of the first sync's backlog would be folded away with it).
+    await page.getByRole('listbox', { name: 'Orders' }).waitFor();
     const created = await admin(sim.url, 'POST', 'purchases', {
       order: {
         ...hostileOrder,
         sellerSupplierParty: { party: { partyName: 'Acme \u202egoogle.com\u202c Ltd' } },
       },
     });
-    const { page, service } = await openApp({ configured: true });
     await service.handle('checkNow', undefined);
     const row = page.getByRole('option').filter({ hasText: 'URGENT' });
     await row.waitFor();

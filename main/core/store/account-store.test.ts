@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databaseOfVersion } from '../../../test/support/store-files';
 import type { MarketplaceEvent, MonetaryAmount, Order, UnreadableItem } from '../api/wire';
-import { AccountStore, DATABASE_FILE } from './account-store';
+import { AccountStore, DATABASE_FILE, type InboxQuery } from './account-store';
 import { JOURNAL_FILE, RAISED_KEPT, readJournal } from './journal';
 
 let dir: string;
@@ -74,8 +74,13 @@ const purchase = (orderId: string, time: string, statusCode = 'ProvisioningStart
 });
 const learn = (events: MarketplaceEvent[], backlog: boolean) =>
   store.recordPoll({ events, cursor: undefined, backlog, paused: false, now: '2026-11-22T00:00:00Z' });
-const page = (sort: 'longest-waiting' | 'newest', offset = 0, limit = 100, filter = 'all') =>
-  store.inboxPage({ filter, search: '', sort, offset, limit });
+const page = (
+  sort: 'longest-waiting' | 'newest',
+  offset = 0,
+  limit = 100,
+  filter = 'all',
+  more: Partial<InboxQuery> = {},
+) => store.inboxPage({ filter, search: '', sort, offset, limit, ...more });
 const ids = (p: { rows: { orderId: string }[] }) => p.rows.map((r) => r.orderId);
 
 describe('the inbox', () => {
@@ -95,19 +100,108 @@ describe('the inbox', () => {
     learn([purchase('w3', '2026-11-21T08:00:00Z')], false);
   });
 
-  it('puts the waiting orders first, the longest waiting first, then the rest newest first', () => {
-    expect(ids(page('longest-waiting'))).toEqual(['w1', 'w2', 'w3', 'd2', 'd1']);
+  it("puts the waiting orders first, those that arrived before the first sync's backlog, then the rest newest first", () => {
+    expect(ids(page('longest-waiting'))).toEqual(['w3', 'w1', 'w2', 'd2', 'd1']);
     expect(ids(page('newest'))).toEqual(['w3', 'w2', 'w1', 'd2', 'd1']);
     expect(page('longest-waiting')).toMatchObject({ total: 5, waiting: 3 });
+    const rows = page('longest-waiting').rows;
+    expect(rows.filter((r) => r.backlog).map((r) => r.orderId)).toEqual(['w1', 'w2']);
+    expect(page('longest-waiting').groups).toEqual([
+      { name: 'arrived', start: 0, size: 0, holds: 0 },
+      { name: 'waiting', start: 0, size: 1, holds: 1 },
+      { name: 'stalled', start: 1, size: 0, holds: 0 },
+      { name: 'backlog', start: 1, size: 2, holds: 2 },
+      { name: 'rest', start: 3, size: 2, holds: 2 },
+    ]);
   });
 
-  it('pages across the waiting and the other orders without a gap or a repeat', () => {
+  it('pages across the groups without a gap or a repeat', () => {
     for (const sort of ['longest-waiting', 'newest'] as const) {
-      const whole = ids(page(sort));
-      const paged = [0, 2, 4].flatMap((offset) => ids(page(sort, offset, 2)));
-      expect(paged).toEqual(whole);
+      for (const more of [{}, { now: '2026-11-22T00:30:00Z', stalledAfterDays: 7 }]) {
+        const whole = ids(page(sort, 0, 100, 'all', more));
+        const paged = [0, 2, 4].flatMap((offset) => ids(page(sort, offset, 2, 'all', more)));
+        expect(paged).toEqual(whole);
+        expect(new Set(whole).size).toBe(5);
+      }
     }
-    expect(ids(page('longest-waiting', 2, 2))).toEqual(['w3', 'd2']);
+    expect(ids(page('longest-waiting', 2, 2))).toEqual(['w2', 'd2']);
+  });
+
+  it('keeps an arrival on top for an hour whatever the sort, then with the other waiting orders', () => {
+    // w3 was queued at 00:00; w0 arrives at 00:40, purchased before any other order.
+    store.recordPoll({
+      events: [purchase('w0', '2026-10-01T08:00:00Z')],
+      cursor: undefined,
+      backlog: false,
+      paused: false,
+      now: '2026-11-22T00:40:00Z',
+    });
+    const at = (now: string, sort: 'longest-waiting' | 'newest') => ids(page(sort, 0, 100, 'all', { now }));
+    // Both within the hour: the newest purchase first, above the backlog whatever the sort.
+    expect(at('2026-11-22T00:50:00Z', 'longest-waiting')).toEqual(['w3', 'w0', 'w1', 'w2', 'd2', 'd1']);
+    expect(at('2026-11-22T00:50:00Z', 'newest')).toEqual(['w3', 'w0', 'w2', 'w1', 'd2', 'd1']);
+    // An hour after w3 came, it is one of the waiting orders (sorted); w0 is still just arrived.
+    expect(at('2026-11-22T01:10:00Z', 'longest-waiting')).toEqual(['w0', 'w3', 'w1', 'w2', 'd2', 'd1']);
+    expect(page('longest-waiting', 0, 100, 'all', { now: '2026-11-22T01:10:00Z' }).groups[0]).toEqual({
+      name: 'arrived',
+      start: 0,
+      size: 1,
+      holds: 1,
+    });
+    // Without the time, nothing is "just arrived" (the CLI's list).
+    expect(ids(page('longest-waiting'))).toEqual(['w0', 'w3', 'w1', 'w2', 'd2', 'd1']);
+  });
+
+  it('lists the stalled orders in progress after the waiting ones, the longest in progress first', () => {
+    const at = (stalledAfterDays: number) =>
+      page('newest', 0, 100, 'all', { now: '2026-11-22T00:00:00Z', stalledAfterDays });
+    // d1 is in progress since Nov 2 (20 days), d2 since Nov 20 (1.6 days).
+    expect(ids(at(7))).toEqual(['w3', 'd1', 'w2', 'w1', 'd2']);
+    expect(at(7).groups.find((g) => g.name === 'stalled')).toEqual({
+      name: 'stalled',
+      start: 1,
+      size: 1,
+      holds: 1,
+    });
+    expect(ids(at(1))).toEqual(['w3', 'd1', 'd2', 'w2', 'w1']);
+    // 0: no order is ever stalled.
+    expect(ids(at(0))).toEqual(['w3', 'w2', 'w1', 'd2', 'd1']);
+    // An order the user marked is in progress since the mark.
+    expect(
+      ids(
+        page('newest', 0, 100, 'ProvisioningInProgress', {
+          now: '2026-11-22T00:00:00Z',
+          stalledAfterDays: 1,
+        }),
+      ),
+    ).toEqual(['d1', 'd2']);
+  });
+
+  it('folds a large backlog away when asked, or by its size, and a new arrival is never below it', () => {
+    const backlog = Array.from({ length: 140 }, (_, i) =>
+      purchase(
+        `b${String(i).padStart(3, '0')}`,
+        new Date(Date.parse('2026-08-01T00:00:00Z') + i * 3600_000).toISOString(),
+      ),
+    );
+    learn(backlog, true);
+    learn([purchase('new', '2026-11-22T00:05:00Z')], false);
+    const now = '2026-11-22T00:10:00Z';
+    const shown = page('longest-waiting', 0, 500, 'all', { now });
+    expect(ids(shown)[0]).toBe('new');
+    expect(shown.groups.find((g) => g.name === 'backlog')).toMatchObject({ size: 142, holds: 142 });
+    for (const backlogChoice of ['by-size', 'hidden'] as const) {
+      const folded = page('longest-waiting', 0, 500, 'all', { now, backlog: backlogChoice });
+      expect(folded.groups.find((g) => g.name === 'backlog')).toMatchObject({ size: 0, holds: 142 });
+      expect(ids(folded)).toEqual(['new', 'w3', 'd2', 'd1']);
+      expect(folded).toMatchObject({ total: 4, waiting: 144 });
+    }
+    // Later on, under "Longest waiting first", the arrival still comes before the backlog.
+    expect(ids(page('longest-waiting', 0, 3, 'all', { now: '2026-11-23T00:00:00Z' }))).toEqual([
+      'w3',
+      'new',
+      'b000',
+    ]);
   });
 
   it('says since when each order has its status', () => {
@@ -119,7 +213,8 @@ describe('the inbox', () => {
   it('marks an arrival (not the first start backlog) until it is opened, and says where it stands', () => {
     const before = page('longest-waiting');
     expect(before.rows.filter((r) => r.unopened).map((r) => r.orderId)).toEqual(['w3']);
-    expect(before.unopened).toEqual([{ orderId: 'w3', index: 2 }]);
+    // It arrived while the app ran: above the first sync's backlog.
+    expect(before.unopened).toEqual([{ orderId: 'w3', index: 0 }]);
     expect(page('newest').unopened).toEqual([{ orderId: 'w3', index: 0 }]);
     expect(page('longest-waiting', 0, 100, 'ProvisioningInProgress').unopened).toEqual([]);
 

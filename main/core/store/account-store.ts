@@ -5,7 +5,14 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
-import type { InboxSort } from '../../../preload/inbox-sort';
+import {
+  backlogShown,
+  INBOX_GROUPS,
+  type InboxGroup,
+  type InboxGroupName,
+  type InboxSort,
+  JUST_ARRIVED_MINUTES,
+} from '../../../preload/inbox-sort';
 import type { InboxRow } from '../../../preload/model';
 import { orderTotal } from '../../../preload/money';
 import { causalOrder, isNewPurchase } from '../../../preload/order-status';
@@ -37,6 +44,9 @@ import { type Journal, journalFile, RAISED_KEPT, readJournal, writeJournal } fro
 export const DATABASE_FILE = 'seller-tray.db';
 
 const WAITING = 'ProvisioningStarted';
+const IN_PROGRESS = 'ProvisioningInProgress';
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 
 export interface StoredOrder {
   orderId: string;
@@ -59,17 +69,26 @@ export interface InboxQuery {
   /** 'all', or a status code. */
   filter: string;
   search: string;
-  /** Waiting orders first either way; then the longest waiting (default) or the newest first. */
+  /** Waiting orders: the longest waiting (default) or the newest first. */
   sort?: InboxSort | undefined;
+  /** The backlog's orders in the list (default) or folded away, or folded away when large (the window's way). */
+  backlog?: 'shown' | 'hidden' | 'by-size' | undefined;
   offset: number;
   limit: number;
+  /** The time now (ISO): what arrived within the hour before is "just arrived"; none without it. */
+  now?: string | undefined;
+  /** Days in progress after which an order is stalled; 0 or none = never. */
+  stalledAfterDays?: number | undefined;
 }
 
 /** One page of the inbox, the counts of all that match, and where the unopened arrivals are. */
 export interface InboxPage {
   rows: InboxRow[];
+  /** The rows of the whole list (a folded backlog's are not in it). */
   total: number;
+  /** All waiting orders that match, the backlog's included. */
   waiting: number;
+  groups: InboxGroup[];
   /** Orders that match and are unopened, with their place in the whole list (at most 50). */
   unopened: { orderId: string; index: number }[];
 }
@@ -116,6 +135,7 @@ interface OrderRow {
   purchased_at: string | null;
   status_since: string | null;
   unopened: number;
+  backlog: number;
   buyer: string | null;
   product: string | null;
   total_amount: number | null;
@@ -632,60 +652,100 @@ export class AccountStore {
   }
 
   /**
-   * One page of the inbox: waiting orders first (the longest waiting first, or the newest), then
-   * the others newest first; with the counts of all that match and where the unopened ones are.
-   * The list is two segments, each read in the order of an index, so a page deep in ten thousand
-   * orders costs no sort of them all.
+   * One page of the inbox, in its groups (preload/inbox-sort.ts): just arrived, waiting, stalled,
+   * the backlog (left out of the list unless shown), then the rest; with the counts of all that
+   * match and where the unopened ones are. Each group is read in its own order, so a page deep in
+   * ten thousand orders costs no sort of them all.
    */
   inboxPage(query: InboxQuery): InboxPage {
     const { condition, params } = inboxCondition(query);
-    // Two counts, each answered from an index, rather than one that reads every row.
-    const count = (extra: string) =>
-      (this.sql(`SELECT COUNT(*) AS n FROM orders o WHERE ${condition}${extra}`).get(params) as { n: number })
-        .n;
-    const total = count('');
-    const waiting = count(' AND o.waiting = 1');
+    const groups = this.inboxGroups(query, condition, params);
     const rows: OrderRow[] = [];
-    let start = 0;
-    for (const segment of segments(query.sort, waiting, total)) {
-      const from = Math.max(query.offset - start, 0);
-      const wanted = Math.min(query.limit - rows.length, segment.size - from);
-      if (wanted > 0) {
-        rows.push(
-          ...(this.sql(
-            `SELECT ${INBOX_COLUMNS} FROM orders o WHERE ${condition} AND ${segment.where}
-               ORDER BY ${segment.order} LIMIT $limit OFFSET $offset`,
-          ).all({ ...params, $limit: wanted, $offset: from }) as unknown as OrderRow[]),
-        );
-      }
-      start += segment.size;
+    for (const group of groups) {
+      const from = Math.max(query.offset - group.start, 0);
+      const wanted = Math.min(query.limit - rows.length, group.size - from);
+      if (wanted <= 0) continue;
+      const sql = `SELECT ${INBOX_COLUMNS} FROM orders o WHERE ${condition} AND ${group.where}
+             ORDER BY ${group.order} LIMIT $limit OFFSET $offset`;
+      rows.push(
+        ...(this.sql(sql).all(
+          bound(sql, { ...params, $limit: wanted, $offset: from }),
+        ) as unknown as OrderRow[]),
+      );
     }
-    return { rows: rows.map(inboxRow), total, waiting, unopened: this.unopenedIn(query, waiting, total) };
+    const last = groups.at(-1);
+    return {
+      rows: rows.map(inboxRow),
+      total: last ? last.start + last.size : 0,
+      waiting: this.count(`${condition} AND o.waiting = 1`, params),
+      groups: groups.map(({ name, start, size, holds }) => ({ name, start, size, holds })),
+      unopened: this.unopenedIn(groups, condition, params),
+    };
+  }
+
+  private count(where: string, params: Params): number {
+    const sql = `SELECT COUNT(*) AS n FROM orders o WHERE ${where}`;
+    return (this.sql(sql).get(bound(sql, params)) as { n: number }).n;
+  }
+
+  /** The list's groups for the query, each with its size; counted from indexes and the (smaller) announcements. */
+  private inboxGroups(query: InboxQuery, condition: string, params: Params): Segment[] {
+    const arrivals = (extra: string) => {
+      const sql = `SELECT COUNT(*) AS n FROM announcements a JOIN orders o ON o.order_id = a.order_id
+                     WHERE ${condition} AND o.waiting = 1${extra}`;
+      return (this.sql(sql).get(bound(sql, params)) as { n: number }).n;
+    };
+    const total = this.count(condition, params);
+    const waiting = this.count(`${condition} AND o.waiting = 1`, params);
+    const arrived = arrivals(' AND a.queued_at >= $recent');
+    const announced = arrivals('');
+    const stalled = params.$stalledBefore === null ? 0 : this.count(`${condition} AND ${STALLED}`, params);
+    const backlog = waiting - announced;
+    const waitingOrder =
+      query.sort === 'newest' ? 'o.purchased_at DESC, o.order_id' : 'o.purchased_at ASC, o.order_id DESC';
+    const holds: Record<InboxGroupName, number> = {
+      arrived,
+      waiting: announced - arrived,
+      stalled,
+      backlog,
+      rest: total - waiting - stalled,
+    };
+    const sql: Record<InboxGroupName, Pick<Segment, 'where' | 'order'>> = {
+      arrived: { where: `o.waiting = 1 AND ${JUST_ARRIVED}`, order: 'o.purchased_at DESC, o.order_id' },
+      waiting: { where: `o.waiting = 1 AND ${ARRIVED} AND NOT ${JUST_ARRIVED}`, order: waitingOrder },
+      stalled: { where: STALLED, order: `${STATUS_SINCE_MS}, o.order_id` },
+      backlog: { where: `o.waiting = 1 AND NOT ${ARRIVED}`, order: waitingOrder },
+      rest: { where: `o.waiting = 0 AND ${NOT_STALLED}`, order: 'o.purchased_at DESC, o.order_id' },
+    };
+    let start = 0;
+    return INBOX_GROUPS.map((name) => {
+      const shown = name !== 'backlog' || backlogShown(query.backlog ?? 'shown', backlog);
+      const size = shown ? holds[name] : 0;
+      const segment = { name, start, size, holds: holds[name], ...sql[name] };
+      start += size;
+      return segment;
+    });
   }
 
   /** Where the unopened orders that match stand in the list: few, so located only when there are any. */
-  private unopenedIn(query: InboxQuery, waiting: number, total: number): InboxPage['unopened'] {
+  private unopenedIn(groups: readonly Segment[], condition: string, params: Params): InboxPage['unopened'] {
     // Most of the time nothing is unopened: one look at the (small) announcements says so.
     if (this.sql('SELECT 1 FROM announcements WHERE opened_at IS NULL LIMIT 1').get() === undefined)
       return [];
-    const { condition, params } = inboxCondition(query);
     const located: InboxPage['unopened'] = [];
-    let start = 0;
-    for (const segment of segments(query.sort, waiting, total)) {
-      const where = `${condition} AND ${segment.where}`;
-      if (this.sql(`SELECT 1 FROM orders o WHERE ${where} AND ${UNOPENED} LIMIT 1`).get(params)) {
-        const found = this.sql(
-          `SELECT order_id, place FROM (
-             SELECT o.order_id, ${UNOPENED} AS unopened, ROW_NUMBER() OVER (ORDER BY ${segment.order}) - 1 AS place
+    for (const group of groups) {
+      if (group.size === 0) continue;
+      const where = `${condition} AND ${group.where}`;
+      const any = `SELECT 1 FROM orders o WHERE ${where} AND ${UNOPENED} LIMIT 1`;
+      if (!this.sql(any).get(bound(any, params))) continue;
+      const sql = `SELECT order_id, place FROM (
+             SELECT o.order_id, ${UNOPENED} AS unopened, ROW_NUMBER() OVER (ORDER BY ${group.order}) - 1 AS place
                FROM orders o WHERE ${where})
-             WHERE unopened LIMIT $limit`,
-        ).all({ ...params, $limit: UNOPENED_LOCATED - located.length }) as {
-          order_id: string;
-          place: number;
-        }[];
-        located.push(...found.map((f) => ({ orderId: f.order_id, index: start + f.place })));
-      }
-      start += segment.size;
+             WHERE unopened LIMIT $limit`;
+      const found = this.sql(sql).all(
+        bound(sql, { ...params, $limit: UNOPENED_LOCATED - located.length }),
+      ) as { order_id: string; place: number }[];
+      located.push(...found.map((f) => ({ orderId: f.order_id, index: group.start + f.place })));
     }
     return located;
   }
@@ -974,20 +1034,50 @@ function rewritten(before: MarketplaceEvent, after: MarketplaceEvent): boolean {
 /** An order that arrived on this laptop and was not opened here yet. */
 const UNOPENED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id AND a.opened_at IS NULL)`;
 
-/** What an inbox row shows, for `orders o`. */
-const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purchased_at, o.buyer, o.product, o.total_amount, o.total_currency, o.total_exact,
-  (SELECT x.state FROM outbox x WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1) AS delivery,
-  ${UNOPENED} AS unopened,
-  CASE WHEN o.effective_status IS o.status
+/** An order that arrived while the app ran: the first sync's backlog was never announced. */
+const ARRIVED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id)`;
+
+/** An order that arrived since `$recent`. */
+const JUST_ARRIVED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id AND a.queued_at >= $recent)`;
+
+/** Since when the order has its status: its latest event, or the user's mark the history does not show yet. */
+const STATUS_SINCE = `CASE WHEN o.effective_status IS o.status
     THEN o.status_at
     ELSE (SELECT json_extract(x.json, '$.createdAt') FROM outbox x WHERE x.order_id = o.order_id
             ORDER BY x.seq DESC LIMIT 1)
-  END AS status_since`;
+  END`;
+
+/** The same as ms since the epoch, to compare and order by whatever way the time was written. */
+const STATUS_SINCE_MS = `CASE WHEN o.effective_status IS o.status
+    THEN (julianday(o.status_at) - 2440587.5) * 86400000
+    ELSE (SELECT (julianday(json_extract(x.json, '$.createdAt')) - 2440587.5) * 86400000 FROM outbox x
+            WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1)
+  END`;
+
+/** In progress since before `$stalledBefore` (ms); never when that is null (the limit is off). */
+const STALLED = `(o.effective_status = '${IN_PROGRESS}' AND COALESCE((${STATUS_SINCE_MS}) < $stalledBefore, 0))`;
+
+/**
+ * The stalled orders' ids, found once per statement: the rest of the list is read past them
+ * from the inbox's index alone, with no look-up of each row.
+ */
+const NOT_STALLED = `o.order_id NOT IN (SELECT o.order_id FROM orders o WHERE ${STALLED})`;
+
+/** What an inbox row shows, for `orders o`. */
+const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purchased_at, o.buyer, o.product, o.total_amount, o.total_currency, o.total_exact,
+  (SELECT x.state FROM outbox x WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1) AS delivery,
+  ${UNOPENED} AS unopened, NOT ${ARRIVED} AS backlog, ${STATUS_SINCE} AS status_since`;
 
 /** The query's filter and search as SQL over `orders o`, with its parameters. */
-function inboxCondition(query: InboxQuery): { condition: string; params: Record<string, string | number> } {
+function inboxCondition(query: InboxQuery): { condition: string; params: Params } {
   const where: string[] = ['1'];
-  const params: Record<string, string | number> = {};
+  const now = Date.parse(query.now ?? '');
+  const days = query.stalledAfterDays ?? 0;
+  const known = Number.isFinite(now);
+  const params: Params = {
+    $recent: known ? new Date(now - JUST_ARRIVED_MINUTES * MINUTE).toISOString() : null,
+    $stalledBefore: known && days > 0 ? now - days * DAY : null,
+  };
   if (query.filter !== 'all') {
     where.push('o.effective_status = $status');
     params.$status = query.filter;
@@ -1004,19 +1094,17 @@ function inboxCondition(query: InboxQuery): { condition: string; params: Record<
   return { condition: where.map((w) => `(${w})`).join(' AND '), params };
 }
 
-/**
- * The inbox's two segments in list order: the waiting orders (oldest or newest first), then the
- * rest newest first. Each order follows the orders_inbox index (read backwards for the oldest).
- */
-function segments(sort: InboxSort | undefined, waiting: number, total: number) {
-  return [
-    {
-      where: 'o.waiting = 1',
-      order: sort === 'newest' ? 'o.purchased_at DESC, o.order_id' : 'o.purchased_at ASC, o.order_id DESC',
-      size: waiting,
-    },
-    { where: 'o.waiting = 0', order: 'o.purchased_at DESC, o.order_id', size: total - waiting },
-  ];
+/** A group of the inbox as SQL over `orders o`: which orders, in which order, where it starts in the list. */
+interface Segment extends InboxGroup {
+  where: string;
+  order: string;
+}
+
+type Params = Record<string, string | number | null>;
+
+/** Only the parameters `sql` names: SQLite refuses a named parameter its statement does not have. */
+function bound(sql: string, params: Params): Params {
+  return Object.fromEntries(Object.entries(params).filter(([name]) => sql.includes(name)));
 }
 
 function inboxRow(row: OrderRow): InboxRow {
@@ -1028,6 +1116,7 @@ function inboxRow(row: OrderRow): InboxRow {
     statusSince: row.status_since ?? undefined,
     waiting: row.effective_status === WAITING,
     unopened: row.unopened === 1,
+    backlog: row.backlog === 1 && row.effective_status === WAITING,
     delivery: (row.delivery as OutboxItem['state'] | null) ?? null,
     ...(row.buyer === null ? {} : { buyer: row.buyer }),
     ...(row.product === null ? {} : { product: row.product }),

@@ -13,6 +13,7 @@ import type {
   Responses,
   UpdateStatus,
 } from '../../../preload/contract';
+import { backlogShown, INBOX_GROUPS, type InboxGroupName } from '../../../preload/inbox-sort';
 import { describeMark } from '../../../preload/marked-by';
 import type { MarketplaceEvent } from '../../../preload/marketplace';
 import type { OutboxItem, Settings } from '../../../preload/model';
@@ -100,6 +101,12 @@ export interface FakeBridge extends Bridge {
   readonly listenerCount: number;
 }
 
+/** Which group of the inbox a fake row is in (the store's groups by time are tested with the store). */
+function fakeGroupOf(order: OrderListItem): InboxGroupName {
+  if (order.backlog) return 'backlog';
+  return order.waiting ? 'waiting' : 'rest';
+}
+
 export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
   const calls: { channel: Channel; request: unknown }[] = [];
   const listeners = new Set<(event: FakeEvent) => void>();
@@ -108,6 +115,13 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
   let requestCounter = 0;
   /** An order's status before each mark, for undoing it. */
   const statusBefore = new Map<string, string | undefined>();
+  /** Marks of orders that have only an inbox row (no order page), by request id. */
+  const rowMarks = new Map<string, OutboxItem>();
+  const setRowStatus = (orderId: string, status: string | undefined) => {
+    fake.orders = fake.orders.map((o) =>
+      o.orderId === orderId ? { ...o, status, waiting: status === 'ProvisioningStarted' } : o,
+    );
+  };
 
   const fake = {
     calls,
@@ -145,13 +159,24 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
           (o) =>
             search === '' || [o.orderId, o.buyer, o.product].some((t) => t?.toLowerCase().includes(search)),
         );
+      // The orders are given in list order, each group's together (fakeGroupOf); a folded backlog leaves the list.
+      const holds = (name: InboxGroupName) => matching.filter((o) => fakeGroupOf(o) === name).length;
+      const folded = !backlogShown(request.backlog ?? 'by-size', holds('backlog'));
+      const listed = folded ? matching.filter((o) => !o.backlog) : matching;
+      let start = 0;
+      const groups = INBOX_GROUPS.map((name) => {
+        const size = folded && name === 'backlog' ? 0 : holds(name);
+        start += size;
+        return { name, start: start - size, size, holds: holds(name) };
+      });
       const offset = request.offset ?? 0;
       return {
-        orders: matching.slice(offset, offset + (request.limit ?? 100)),
+        orders: listed.slice(offset, offset + (request.limit ?? 100)),
         offset,
-        total: matching.length,
+        total: listed.length,
         waiting: matching.filter((o) => o.waiting).length,
-        unopened: matching.flatMap((o, index) => (o.unopened ? [{ orderId: o.orderId, index }] : [])),
+        groups,
+        unopened: listed.flatMap((o, index) => (o.unopened ? [{ orderId: o.orderId, index }] : [])),
       };
     },
     getOrder: ({ orderId }) => {
@@ -162,10 +187,11 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     },
     markStatus: (request) => {
       const view = views.get(request.orderId);
-      if (!request.override && !isUsualTransition(view?.status, request.statusCode)) {
+      const status = view ? view.status : fake.orders.find((o) => o.orderId === request.orderId)?.status;
+      if (!request.override && !isUsualTransition(status, request.statusCode)) {
         throw new FakeBridgeError(
           'unusual-transition',
-          `Marking an order ${statusLabel(request.statusCode)} while it is ${statusLabel(view?.status)} is unusual; confirm to do it anyway.`,
+          `Marking an order ${statusLabel(request.statusCode)} while it is ${statusLabel(status)} is unusual; confirm to do it anyway.`,
         );
       }
       requestCounter += 1;
@@ -185,10 +211,14 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
           ? { notBefore: new Date(now + fake.settings.undoSeconds * 1000).toISOString() }
           : {}),
       };
+      statusBefore.set(item.requestId, status);
       if (view) {
-        statusBefore.set(item.requestId, view.status);
         view.outbox.push(item);
         view.status = request.statusCode;
+      } else {
+        // An inbox row without an order page: its row shows the mark, held as the outbox holds it.
+        rowMarks.set(item.requestId, item);
+        setRowStatus(request.orderId, request.statusCode);
       }
       return item;
     },
@@ -209,6 +239,13 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
         view.status = statusBefore.get(requestId);
         // As the service does: the views showing the order read it again.
         queueMicrotask(() => result.emit({ type: 'orders-updated', orderIds: [item.orderId] }));
+        return { outcome: 'undone' };
+      }
+      const rowMark = rowMarks.get(requestId);
+      if (rowMark) {
+        if (Date.parse(rowMark.notBefore ?? '') <= Date.now()) return { outcome: 'already-sent' };
+        rowMarks.delete(requestId);
+        setRowStatus(rowMark.orderId, statusBefore.get(requestId));
         return { outcome: 'undone' };
       }
       return { outcome: 'unknown' };

@@ -146,6 +146,7 @@ export function manyOrders(count: number, waiting = 0): OrderListItem[] {
       statusSince: new Date(base - i * 60_000).toISOString(),
       waiting: i < waiting,
       unopened: false,
+      backlog: false,
       delivery: null,
     };
     return i % 7 === 6

@@ -16,3 +16,13 @@ export function withInboxHeight(height: number): void {
     if (clientHeight) Object.defineProperty(HTMLElement.prototype, 'clientHeight', clientHeight);
   });
 }
+
+/** The window's size (happy-dom's viewport), which media queries read: the split view's 900 px. */
+export function setWindowSize(width: number, height = 720): void {
+  (
+    window as unknown as { happyDOM: { setViewport(size: { width: number; height: number }): void } }
+  ).happyDOM.setViewport({
+    width,
+    height,
+  });
+}

@@ -1,0 +1,23 @@
+// A press of a marking action right after a mark is taken for the same press (a double Enter,
+// click or key), not a second decision: the order page's buttons and keys and the inbox's row
+// keys all ask this one guard.
+import { useCallback, useMemo, useRef } from 'react';
+
+/** A press of an action this soon after a mark is taken for the same press. */
+export const REPEATED_PRESS_MS = 600;
+
+export interface RepeatGuard {
+  /** Whether a press now is the repeat of the mark just made. */
+  tooSoon(): boolean;
+  /** A mark is being made now. */
+  marked(): void;
+}
+
+export function useRepeatGuard(): RepeatGuard {
+  const last = useRef(Number.NEGATIVE_INFINITY);
+  const tooSoon = useCallback(() => Date.now() - last.current < REPEATED_PRESS_MS, []);
+  const marked = useCallback(() => {
+    last.current = Date.now();
+  }, []);
+  return useMemo(() => ({ tooSoon, marked }), [tooSoon, marked]);
+}
