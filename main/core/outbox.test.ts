@@ -298,3 +298,26 @@ describe('outbox', () => {
     expect(outbox.all()).toEqual([]);
   });
 });
+
+describe('a delivery asked for while one runs', () => {
+  it('runs once more after it, so a status marked meanwhile is not left for the next poll', async () => {
+    let release: () => void = () => undefined;
+    const posted: string[] = [];
+    const { outbox } = outboxWith(async (body) => {
+      posted.push(body.description);
+      if (posted.length === 1) await new Promise<void>((resolve) => (release = resolve));
+      return { eventId: `e-${posted.length}` };
+    });
+    outbox.enqueue(mark('o-1'));
+    const first = outbox.deliver();
+    await new Promise((r) => setTimeout(r, 10)); // the first post is on its way
+    outbox.enqueue(mark('o-2'));
+    const second = outbox.deliver();
+    release();
+    await first;
+    const report = await second;
+    expect(report.sent.map((item) => item.orderId)).toEqual(['o-2']);
+    expect(posted).toEqual(['ProvisioningInProgress for o-1', 'ProvisioningInProgress for o-2']);
+    expect(outbox.all().map((item) => item.state)).toEqual(['sent', 'sent']);
+  });
+});

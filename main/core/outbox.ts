@@ -116,6 +116,7 @@ export const SETTLED_KEPT_MS = 10 * 60_000;
 
 export class Outbox {
   private delivering: Promise<DeliveryReport> | undefined;
+  private deliveringAgain: Promise<DeliveryReport> | undefined;
   /** Marks that left the outbox lately, so views say what became of them (memory only: minutes matter). */
   private readonly settled = new Map<string, SettledMark>();
 
@@ -205,7 +206,16 @@ export class Outbox {
 
   /** Posts pending items, oldest first; one concurrent delivery at most. */
   deliver(): Promise<DeliveryReport> {
-    this.delivering ??= this.deliverPending().finally(() => {
+    // Asked while one runs (a mark released meanwhile, a bulk step): one more runs after it, since
+    // the running one read the outbox when it began and would leave the new item for the next poll.
+    if (this.delivering) {
+      this.deliveringAgain ??= this.delivering.then(() => {
+        this.deliveringAgain = undefined;
+        return this.deliver();
+      });
+      return this.deliveringAgain;
+    }
+    this.delivering = this.deliverPending().finally(() => {
       this.delivering = undefined;
     });
     return this.delivering;
