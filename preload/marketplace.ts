@@ -1,4 +1,4 @@
-// The marketplace's resources as Seller Tray reads them (../shared/spec/seller-api.md §2), for
+// The marketplace's resources as Seller Tray reads them (main/core/api/seller-api.md §2), for
 // every process: the main process's wire schemas (main/core/api/wire.ts) read the server's
 // answers into exactly these shapes (the compiler checks it), and the window shows them. Plain
 // types and code lists only: nothing here may import from main/ or carry zod into the window.

@@ -1,5 +1,5 @@
 // The Seller API's wire model: one zod schema per resource of the specification
-// (../shared/spec/seller-api.md §2), the TypeScript types inferred from them.
+// (main/core/api/seller-api.md §2), the TypeScript types inferred from them.
 //
 // Reading is tolerant (design notes §2, the tolerant reader): unknown fields pass through
 // (loose objects); null counts as absent for optional fields, and so does an optional field that
