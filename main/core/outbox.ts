@@ -116,7 +116,6 @@ export const SETTLED_KEPT_MS = 10 * 60_000;
 
 export class Outbox {
   private delivering: Promise<DeliveryReport> | undefined;
-  private deliveringAgain: Promise<DeliveryReport> | undefined;
   /** Marks that left the outbox lately, so views say what became of them (memory only: minutes matter). */
   private readonly settled = new Map<string, SettledMark>();
 
@@ -206,16 +205,7 @@ export class Outbox {
 
   /** Posts pending items, oldest first; one concurrent delivery at most. */
   deliver(): Promise<DeliveryReport> {
-    // Asked while one runs (a mark released meanwhile, a bulk step): one more runs after it, since
-    // the running one read the outbox when it began and would leave the new item for the next poll.
-    if (this.delivering) {
-      this.deliveringAgain ??= this.delivering.then(() => {
-        this.deliveringAgain = undefined;
-        return this.deliver();
-      });
-      return this.deliveringAgain;
-    }
-    this.delivering = this.deliverPending().finally(() => {
+    this.delivering ??= this.deliverPending().finally(() => {
       this.delivering = undefined;
     });
     return this.delivering;
@@ -226,7 +216,13 @@ export class Outbox {
     // An order whose earlier item could not be posted yet (or is held) keeps its later items
     // back, so statuses reach the marketplace in the order the user marked them.
     const blocked = new Set<string>();
-    for (const { requestId } of this.all()) {
+    // Each item once, oldest first, those marked while this delivery runs too (a bulk step, a
+    // second mark): they would otherwise wait for the next poll.
+    const visited = new Set<string>();
+    for (;;) {
+      const requestId = this.all().find((listed) => !visited.has(listed.requestId))?.requestId;
+      if (requestId === undefined) break;
+      visited.add(requestId);
       // Read again at its turn: it may have been undone while earlier posts were on their way.
       const item = this.ports.store.outboxItem(requestId);
       if (item?.state !== 'pending') continue;

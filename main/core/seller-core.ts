@@ -155,9 +155,18 @@ export class SellerCore {
       log: this.log,
     });
     this.fetcher = new OrderFetcher({
-      due: (limit, skip) => store.ordersToFetch(limit, skip),
+      // Asked between fetches, in the background: damage met there is mended as anywhere else, and
+      // anything else leaves the queue for the next round rather than failing unseen.
+      due: (limit, skip) => {
+        try {
+          return this.withStore(() => store.ordersToFetch(limit, skip));
+        } catch (error) {
+          this.log.warn('orders to fetch could not be read', failureFields(error));
+          return [];
+        }
+      },
       fetch: (orderId) => this.fetchOrder(orderId),
-      stored: (orderId) => store.storedOrder(orderId)?.document !== undefined,
+      stored: (orderId) => this.withStore(() => store.storedOrder(orderId)?.document !== undefined),
       idle: () => this.emitUpdated(),
     });
     this.poller = new Poller({
