@@ -21,6 +21,7 @@ import { call } from '../bridge/call';
 import { type BridgeEvent, useBridge, useBridgeEvents } from '../bridge/context';
 import { formatAge, formatDateTime, formatTotal, plural, statusLabel } from '../format';
 import { useEscapeLayer } from '../hooks/useEscapeLayer';
+import { useNarrow } from '../hooks/useNarrow';
 import { useNow } from '../hooks/useNow';
 import { useOrderPages } from '../hooks/useOrderPages';
 import { useSettings } from '../hooks/useSettings';
@@ -34,6 +35,13 @@ import { StatusChip } from './StatusChip';
 
 /** The height of one row in pixels; the same as `--row-height` in styles.css. */
 export const ROW_HEIGHT = 56;
+/**
+ * A narrow list (a tray-sized window, the split view's pane) gives the product a line of its own
+ * (a third), so it is not cut after a dozen characters beside the status and the waiting time; the
+ * same width (a container query on `.inbox-scroll`) and height in styles.css.
+ */
+export const NARROW_LIST_WIDTH = 560;
+export const NARROW_ROW_HEIGHT = 76;
 /** The height of a group's heading in pixels; the same as `--heading-height` in styles.css. */
 export const HEADING_HEIGHT = 32;
 /** The groups that are headed when the list has any of them (otherwise the list has no headings). */
@@ -137,10 +145,11 @@ export function Inbox({
 
   const count = orders.total ?? 0;
   const layout = listLayout(orders.groups, count);
+  const rowHeight = useNarrow(listRef, NARROW_LIST_WIDTH) ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
   const virtualizer = useVirtualizer({
     count: count + layout.headings.length,
     getScrollElement: () => listRef.current,
-    estimateSize: (at) => (layout.itemAt(at).heading ? HEADING_HEIGHT : ROW_HEIGHT),
+    estimateSize: (at) => (layout.itemAt(at).heading ? HEADING_HEIGHT : rowHeight),
     getItemKey: (at) => {
       const item = layout.itemAt(at);
       if (item.heading) return `group-${item.heading.name}`;
@@ -148,6 +157,9 @@ export function Inbox({
     },
     overscan: 6,
   });
+  // The window crossed the narrow width: every row's place is measured again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: run again when the row height changes
+  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
   const visible = virtualizer.getVirtualItems();
   const visibleRows = visible.flatMap((item) => {
     const { row } = layout.itemAt(item.index);
@@ -521,6 +533,7 @@ export function Inbox({
                     id={rowId(row)}
                     order={order}
                     top={item.start}
+                    height={rowHeight}
                     position={row + 1}
                     count={count}
                     selected={row === selectedIndex}
@@ -584,6 +597,7 @@ function InboxRow({
   id,
   order,
   top,
+  height,
   position,
   count,
   selected,
@@ -595,6 +609,7 @@ function InboxRow({
   id: string;
   order: OrderListItem;
   top: number;
+  height: number;
   position: number;
   count: number;
   selected: boolean;
@@ -619,7 +634,7 @@ function InboxRow({
       aria-posinset={position}
       tabIndex={-1}
       className={`inbox-row${selected ? ' selected' : ''}${checked ? ' checked' : ''}${order.waiting ? ' waiting' : ''}${order.unopened ? ' unopened' : ''}${order.backlog ? ' backlog' : ''}`}
-      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
+      style={{ transform: `translateY(${top}px)`, height }}
       // The whole name and product on hover: the row may cut them short.
       title={plainText([buyer, product].filter(Boolean).join(' — '))}
       onClick={onClick}
