@@ -2,41 +2,32 @@
 // loopback HTTP, the simulator's quirks play retention, late inserts, ties in flipping order,
 // result windows, body-less answers and a "more" that never ends, and two or three laptops of one
 // seller must each announce every purchase once, keep polling, and pay about two requests a poll.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { orderIdOf } from '../main/core/api/wire';
 import type { CoreEvent } from '../main/core/seller-core';
 import type { FaultSettingsPatch } from '../simulator/faults';
-import { type Simulator, startSimulator } from '../simulator/server';
-import { inbox, type Laptop, openLaptop, removeDataDir } from './support/core';
+import { inbox, type Laptop, openLaptop } from './support/core';
 import { runTs } from './support/processes';
 import { admin } from './support/raw-api';
+import { sharedMarketplace } from './support/shared-marketplace';
 import { until } from './support/shell-fakes';
 
 const SELLER = 1001;
 const ORDERS = 120;
 
-let sim: Simulator;
-const laptops: Laptop[] = [];
-
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0, seed: 20, orders: ORDERS });
-});
-afterEach(async () => {
-  for (const laptop of laptops.splice(0)) await removeDataDir(laptop);
-  await admin(sim.url, 'POST', 'reset');
-});
-afterAll(() => sim.close());
+const market = sharedMarketplace({ seed: 20, orders: ORDERS });
+const { laptops } = market;
 
 async function faults(patch: z.input<typeof FaultSettingsPatch>): Promise<void> {
-  expect((await admin(sim.url, 'PATCH', 'faults', patch)).status).toBe(200);
+  expect((await admin(market.sim.url, 'PATCH', 'faults', patch)).status).toBe(200);
 }
 
 /** Laptops that have read the backlog (their first poll), ready to hear of new orders. */
 async function startedLaptops(count: number): Promise<Laptop[]> {
   const started: Laptop[] = [];
   for (let i = 0; i < count; i++) {
-    const laptop = await openLaptop(sim.url);
+    const laptop = await openLaptop(market.sim.url);
     laptops.push(laptop);
     started.push(laptop);
     laptop.core.start();
@@ -47,17 +38,19 @@ async function startedLaptops(count: number): Promise<Laptop[]> {
 }
 
 async function purchase(): Promise<string> {
-  return (await admin(sim.url, 'POST', 'purchases', {})).json.orderId;
+  return (await admin(market.sim.url, 'POST', 'purchases', {})).json.orderId;
 }
 
 const announced = (laptop: Laptop) =>
   laptop.events.flatMap((e) => (e.type === 'orders-arrived' ? e.orderIds : []));
 const problems = (laptop: Laptop) =>
   laptop.events.filter((e): e is Extract<CoreEvent, { type: 'problem' }> => e.type === 'problem');
-const requests = () => Object.values(sim.requestCounts).reduce((a, b) => a + b, 0);
-const eventCount = () => sim.store.listEvents(SELLER, 0, 1_000_000).items.length;
+const requests = () => Object.values(market.sim.requestCounts).reduce((a, b) => a + b, 0);
+const eventCount = () => market.sim.store.listEvents(SELLER, 0, 1_000_000).items.length;
 const orderIds = () =>
-  sim.store.listOrderJson(SELLER, 0, 1_000_000).items.map((json) => JSON.parse(json).orderId as string);
+  market.sim.store
+    .listOrderJson(SELLER, 0, 1_000_000)
+    .items.map((json) => JSON.parse(json).orderId as string);
 
 /** Each laptop polls in turn (the first takes what "new" hands over); twice, so all is announced. */
 async function pollAll(all: Laptop[]): Promise<void> {
@@ -73,7 +66,7 @@ async function idleCost(laptop: Laptop, polls = 10): Promise<number> {
 
 const cli = (args: string[]) =>
   runTs('main/cli/seller-tray.ts', args, {
-    SELLER_API_BASE_URL: sim.url,
+    SELLER_API_BASE_URL: market.sim.url,
     SELLER_CLIENT_ID: 'demo-client',
     SELLER_CLIENT_SECRET: 'demo-secret',
   });
@@ -88,7 +81,7 @@ describe('what "new" hands over', () => {
     await a.core.checkNow();
     expect(a.core.status().connection).toBe('server-problem');
     await until(() => announced(a).includes(bought));
-    expect(sim.store.summary()[0]?.newEvents).toBe(0); // gone from "new"
+    expect(market.sim.store.summary()[0]?.newEvents).toBe(0); // gone from "new"
     await pollAll([a, b]);
     expect(a.core.status().connection).toBe('ok');
     for (const laptop of [a, b]) expect(announced(laptop)).toEqual([bought]);
@@ -138,7 +131,7 @@ describe('history that changes under the cursor', () => {
       expect(new Set(inbox(laptop.core).map((r) => r.orderId))).toEqual(new Set(orderIds()));
     }
     // Every event read, those of ties across a page boundary too: each order's whole history.
-    const events = sim.store.listEvents(SELLER, 0, 1_000_000).items;
+    const events = market.sim.store.listEvents(SELLER, 0, 1_000_000).items;
     for (const orderId of orderIds()) {
       const history = (await a.core.order(orderId)).history;
       expect(history.length).toBe(events.filter((e) => orderIdOf(e) === orderId).length);

@@ -4,41 +4,34 @@
 // every laptop, the status a person marked shows everywhere (on a laptop started later too), and
 // no reminder fires for an order already marked.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { TransitionError } from '../main/core/seller-core';
 import { AccountStore } from '../main/core/store/account-store';
 import { describeMark } from '../preload/marked-by';
 import { bigNumber, LONG_CURRENCY, type Quirk } from '../simulator/quirks';
-import { type Simulator, startSimulator } from '../simulator/server';
-import { inbox, type Laptop, makeDataDir, openLaptop, removeDataDir } from './support/core';
+import { inbox, type Laptop, makeDataDir, openLaptop } from './support/core';
 import { runTs } from './support/processes';
 import { admin } from './support/raw-api';
+import { sharedMarketplace } from './support/shared-marketplace';
 import { databaseOfVersion } from './support/store-files';
 
 const ORDERS = 30;
 /** How far ahead the laptops' clock runs: a day on, every waiting order is due its reminder. */
 let ahead = 0;
 
-let sim: Simulator;
-const laptops: Laptop[] = [];
-
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0, seed: 20, orders: ORDERS });
-});
-afterEach(async () => {
-  for (const laptop of laptops.splice(0)) await removeDataDir(laptop);
-  await admin(sim.url, 'POST', 'reset');
+const market = sharedMarketplace({ seed: 20, orders: ORDERS });
+const { laptops } = market;
+afterEach(() => {
   ahead = 0;
 });
-afterAll(() => sim.close());
 
 async function quirks(...names: Quirk[]): Promise<void> {
-  expect((await admin(sim.url, 'PATCH', 'faults', { quirks: names })).status).toBe(200);
+  expect((await admin(market.sim.url, 'PATCH', 'faults', { quirks: names })).status).toBe(200);
 }
 
 /** A laptop that has read the backlog (its first poll), with reminders after 15 minutes. */
 async function startedLaptop(): Promise<Laptop> {
-  const laptop = await openLaptop(sim.url, undefined, {
+  const laptop = await openLaptop(market.sim.url, undefined, {
     settings: { reminderAfterMinutes: 15 },
     now: () => Date.now() + ahead,
   });
@@ -89,7 +82,7 @@ async function remindsOfWaitingOnly(all: readonly Laptop[], marked: string): Pro
  */
 async function markedEverywhere(): Promise<{ orderId: string; all: Laptop[] }> {
   const [a, b, d] = [await startedLaptop(), await startedLaptop(), await startedLaptop()];
-  const orderId = (await admin(sim.url, 'POST', 'purchases', {})).json.orderId as string;
+  const orderId = (await admin(market.sim.url, 'POST', 'purchases', {})).json.orderId as string;
   await poll(a);
   await poll(b);
   await a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'On it' });
@@ -136,7 +129,7 @@ describe('a status follows causality, not the clocks', () => {
 
   it('says so when another laptop moved a completed order back, and asks before marking behind it', async () => {
     const [a, b] = [await startedLaptop(), await startedLaptop()];
-    const orderId = (await admin(sim.url, 'POST', 'purchases', {})).json.orderId as string;
+    const orderId = (await admin(market.sim.url, 'POST', 'purchases', {})).json.orderId as string;
     await poll(a);
     await poll(b);
     const mark = async (laptop: Laptop, statusCode: 'ProvisioningInProgress' | 'ProvisioningCompleted') => {
@@ -279,7 +272,7 @@ describe('seller-tray doctor', () => {
   it('says which fields it reads as absent, and which numbers it keeps exactly', async () => {
     await quirks('odd-unused-fields', 'big-numbers', 'id-case');
     const run = await runTs('main/cli/seller-tray.ts', ['doctor'], {
-      SELLER_API_BASE_URL: sim.url,
+      SELLER_API_BASE_URL: market.sim.url,
       SELLER_CLIENT_ID: 'demo-client',
       SELLER_CLIENT_SECRET: 'demo-secret',
     });
