@@ -216,6 +216,28 @@ describe('marking a status', () => {
     ]);
   });
 
+  it('reads the history once for marks in a row (a bulk step), not once per order', async () => {
+    const a = await laptop({ settings: { undoSeconds: 10 } });
+    await waitingOrder(a);
+    const [first, second] = inbox(a.core).filter((o) => o.waiting);
+    if (!first || !second) throw new Error('two waiting orders needed');
+    const polls = () => sim.requestCounts.listNewEvents;
+    const before = polls();
+    await a.core.markStatus({
+      orderId: first.orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'One',
+    });
+    const afterFirst = polls();
+    await a.core.markStatus({
+      orderId: second.orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'Two',
+    });
+    expect(afterFirst).toBe(before + 1);
+    expect(polls()).toBe(afterFirst);
+  });
+
   it('refuses an unusual transition unless overridden', async () => {
     const a = await laptop();
     const orderId = await waitingOrder(a);

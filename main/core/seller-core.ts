@@ -114,6 +114,9 @@ export class SellerCore {
   private stopped = false;
   private closing: Promise<void> | undefined;
   private updated = new Set<string>();
+  /** The poll a mark reads the history with, and when the last one ended (see refreshBeforeMark). */
+  private markRefresh: Promise<void> | undefined;
+  private markRefreshEnded = Number.NEGATIVE_INFINITY;
   /** When an open last refreshed each order (see openRefreshDue). */
   private readonly openRefreshes = new Map<string, number>();
   private connection: Connection = 'starting';
@@ -368,11 +371,22 @@ export class SellerCore {
     return item;
   }
 
-  /** A poll before a mark, waited for at most MARK_REFRESH_MS; its failure is the poller's to tell. */
+  /**
+   * A poll before a mark, waited for at most MARK_REFRESH_MS; its failure is the poller's to tell.
+   * Marks in a row (a bulk step) share one: a poll that ended within MARK_REFRESH_MS, or one under
+   * way, is read again rather than another made per order.
+   */
   private async refreshBeforeMark(): Promise<void> {
+    if (this.now() - this.markRefreshEnded < MARK_REFRESH_MS) return;
+    this.markRefresh ??= this.checkNow()
+      .catch(() => undefined)
+      .then(() => {
+        this.markRefreshEnded = this.now();
+        this.markRefresh = undefined;
+      });
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
-      this.checkNow().catch(() => undefined),
+      this.markRefresh,
       new Promise((resolve) => {
         timer = setTimeout(resolve, MARK_REFRESH_MS);
       }),
@@ -689,14 +703,17 @@ export class SellerCore {
       ) {
         // Never readable here: another seller's order, which the marketplace answers 404 rather
         // than reveal (design notes §2). One read before stays, its failed refresh shown beside it.
-        this.store.setOrderAside(
+        // Told once: an order already set aside (a view asking for it again) changes nothing.
+        const setAside = this.store.setOrderAside(
           orderId,
           (event) =>
             anotherSellers(event, 'orderId', `its order ${orderId} is not found for this account (HTTP 404)`),
           this.isoNow(),
         );
-        this.tellAside();
-        this.emit({ type: 'orders-updated', orderIds: [orderId] });
+        if (setAside) {
+          this.tellAside();
+          this.emit({ type: 'orders-updated', orderIds: [orderId] });
+        }
       } else if (
         this.store.markFetchFailed(orderId, error instanceof Error ? error.message : String(error))
       ) {

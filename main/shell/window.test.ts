@@ -190,6 +190,13 @@ describe('the popover at the tray icon', () => {
     expect(w.visible).toBe(true);
   });
 
+  it('stays closed when the click on the icon first took the focus from it (Windows, most Linux trays)', () => {
+    const { window, w } = shown();
+    w.emit('blur'); // the click on the icon blurs the popover: it hides
+    window.togglePopover(); // then the click itself
+    expect(w.visible).toBe(false);
+  });
+
   it('becomes the full-size window on "Open in a window", which stays when it loses focus, and the renderer is told', () => {
     const { window, w, modes } = shown();
     window.openInWindow();

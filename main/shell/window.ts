@@ -29,6 +29,9 @@ export interface AppWindowOptions {
   url?: string;
 }
 
+/** A click on the tray icon this soon after the popover hid on losing the focus was meant to close it. */
+const CLICK_AFTER_BLUR_MS = 300;
+
 /** The smallest the window may be made: the popover's layout, a little narrower. */
 const MINIMUM_SIZE = { width: 360, height: 420 };
 
@@ -60,6 +63,8 @@ export class AppWindow {
   private window: WindowPort | undefined;
   /** How the window was last placed; none before it was first shown. */
   private mode: WindowMode | undefined;
+  /** When the popover last hid because it lost the focus. */
+  private hiddenOnBlurAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: AppWindowOptions) {}
 
@@ -76,7 +81,9 @@ export class AppWindow {
     });
     // A popover goes as soon as the user turns to something else, as tray popovers do.
     window.on('blur', () => {
-      if (this.mode === 'popover' && !this.options.isQuitting()) window.hide();
+      if (this.mode !== 'popover' || this.options.isQuitting()) return;
+      window.hide();
+      this.hiddenOnBlurAt = Date.now();
     });
     void window.loadURL(this.options.url ?? APP_URL);
     this.window = window;
@@ -98,7 +105,9 @@ export class AppWindow {
 
   /** The tray icon's click: the popover opens, or closes when it is open. */
   togglePopover(): void {
-    if (this.mode === 'popover' && this.window?.isVisible()) this.window.hide();
+    // The click on the icon blurs the popover first (it hides then): that click was to close it.
+    const justHidden = Date.now() - this.hiddenOnBlurAt < CLICK_AFTER_BLUR_MS;
+    if (this.mode === 'popover' && (this.window?.isVisible() || justHidden)) this.window?.hide();
     else this.show(undefined, 'popover');
   }
 

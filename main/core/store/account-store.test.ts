@@ -445,3 +445,29 @@ describe('the journal', () => {
     expect(store.claimAnnouncements(process.pid, () => true, false).pending).toEqual(['p2']);
   });
 });
+
+describe("an order set aside as another seller's", () => {
+  const foreign = (event: MarketplaceEvent): UnreadableItem => ({
+    kind: 'event',
+    key: event.eventId ?? '',
+    fieldPath: 'orderId',
+    reason: 'of another seller account: its order answers 404 here',
+    raw: event,
+  });
+
+  it('changes nothing when set aside again, and its later events are kept aside, not recorded or announced', () => {
+    learn([purchase('x-1', '2026-11-20T10:00:00Z')], false);
+    expect(store.setOrderAside('x-1', foreign, '2026-11-22T00:00:00Z')).toBe(true);
+    // A view asking for it again meets the same 404: nothing to set aside, nothing to tell.
+    expect(store.setOrderAside('x-1', foreign, '2026-11-22T00:00:01Z')).toBe(false);
+    store.markTold(store.untoldAside());
+    const later = learn([purchase('x-1', '2026-11-20T11:00:00Z', 'ProvisioningInProgress')], false);
+    expect(later).toEqual({ newEvents: 0, newOrders: 0 });
+    expect(store.history('x-1')).toEqual([]);
+    expect(store.storedOrder('x-1')).toBeUndefined();
+    expect(store.waitingCount()).toBe(0);
+    expect(store.untoldAside().map((item) => [item.kind, item.key])).toEqual([
+      ['event', 'x-1-ProvisioningInProgress'],
+    ]);
+  });
+});

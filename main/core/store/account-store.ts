@@ -27,7 +27,7 @@ import {
   type UnreadableItem,
 } from '../api/wire';
 import type { FeedCursor } from '../event-feed';
-import { ANOTHER_SELLER } from '../kept-aside';
+import { ANOTHER_SELLER, anotherSellers } from '../kept-aside';
 import { buyerAndProduct } from '../notification-policy';
 import { type OutboxItem, readOutboxItem } from '../outbox';
 import {
@@ -426,16 +426,23 @@ export class AccountStore {
            event_ms = $ms, json = $json
          WHERE key = $key`,
     );
-    const keptAsForeign = this.sql(
-      `SELECT 1 FROM unreadable WHERE source = 'event' AND key = ? AND reason LIKE ?`,
-    );
+    const keptAsForeign = this.sql(`SELECT 1 FROM unreadable WHERE source = ? AND key = ? AND reason LIKE ?`);
+    const foreignLater: UnreadableItem[] = [];
     const fresh: MarketplaceEvent[] = [];
     const firstLearned: string[] = [];
     const touched = new Set<string>();
     for (const event of events) {
       const key = eventKey(event);
       // Another seller's, set aside when its order answered 404: it stays aside when read again.
-      if (keptAsForeign.get(key, `${ANOTHER_SELLER}%`) !== undefined) continue;
+      if (keptAsForeign.get('event', key, `${ANOTHER_SELLER}%`) !== undefined) continue;
+      // A later event of an order set aside as another seller's is kept aside as it comes.
+      const linked = orderIdOf(event);
+      if (linked !== undefined && keptAsForeign.get('order', linked, `${ANOTHER_SELLER}%`) !== undefined) {
+        foreignLater.push(
+          anotherSellers(event, 'orderId', `its order ${linked} is not found for this account (HTTP 404)`),
+        );
+        continue;
+      }
       const orderId = orderIdOf(event) ?? null;
       const ms = eventMs(event);
       const row = {
@@ -470,6 +477,7 @@ export class AccountStore {
       }
       this.deriveOrder(orderId, true);
     }
+    this.setAside(foreignLater, now);
     return { fresh, firstLearned };
   }
 
@@ -933,12 +941,23 @@ export class AccountStore {
   /**
    * Sets an order that is not this account's aside (its events leaked into this account's
    * listing): its events are kept aside with `item`'s reason, and the order, its announcement and
-   * reminder leave the store, so it is neither announced nor shown. Nothing happens to an order
-   * the store does not hold.
+   * reminder leave the store, so it is neither announced nor shown; its later events are kept
+   * aside as they come (insertEvents). Answers whether the store held the order (else nothing
+   * changed: it was set aside before, or never known).
    */
-  setOrderAside(orderId: string, item: (event: MarketplaceEvent) => UnreadableItem, now: string): void {
-    this.atomically(() => {
+  setOrderAside(orderId: string, item: (event: MarketplaceEvent) => UnreadableItem, now: string): boolean {
+    return this.atomically(() => {
       this.setAside(this.history(orderId).map(item), now);
+      // The order itself, told with its events: what keeps its later events out.
+      this.sql(
+        `INSERT INTO unreadable (source, key, field_path, reason, raw, seen_at, told)
+           VALUES ('order', ?, 'orderId', ?, ?, ?, 1) ON CONFLICT (source, key) DO NOTHING`,
+      ).run(
+        orderId,
+        `${ANOTHER_SELLER}: its order answers 404 for this account`,
+        JSON.stringify({ orderId }),
+        now,
+      );
       const row = this.sql('SELECT rowid FROM orders WHERE order_id = ?').get(orderId) as
         | { rowid: number }
         | undefined;
@@ -946,6 +965,7 @@ export class AccountStore {
       for (const table of ['events', 'announcements', 'orders']) {
         this.sql(`DELETE FROM ${table} WHERE order_id = ?`).run(orderId);
       }
+      return row !== undefined;
     });
   }
 
