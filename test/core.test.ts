@@ -548,13 +548,18 @@ describe('a crash in the middle of a post', () => {
   }, 30_000);
 });
 
+/** A laptop whose clock a test moves on, started, and the first order of its inbox. */
+async function laptopOnAClock(): Promise<{ a: Laptop; clock: { now: number }; orderId: string }> {
+  const clock = { now: Date.now() };
+  const a = await laptop({ now: () => clock.now });
+  a.core.start();
+  await a.core.checkNow();
+  return { a, clock, orderId: inbox(a.core)[0]?.orderId ?? '' };
+}
+
 describe('the request budget of an open order', () => {
   it('fetches an order opened again and again at most once a poll interval, and tells views only of a change', async () => {
-    let clock = Date.now();
-    const a = await laptop({ now: () => clock });
-    a.core.start();
-    await a.core.checkNow();
-    const orderId = inbox(a.core)[0]?.orderId ?? '';
+    const { a, clock, orderId } = await laptopOnAClock();
     await a.core.order(orderId); // fetched whole the first time (the backlog brought no licenses)
     await until(() => sim.requestCounts.listLicenses > 0, 8000);
     const fetches = () => sim.requestCounts.getOrder + sim.requestCounts.listLicenses;
@@ -567,7 +572,7 @@ describe('the request budget of an open order', () => {
       }
     });
     for (let i = 0; i < 50; i += 1) await a.core.order(orderId);
-    clock += TEST_SETTINGS.pollIntervalSeconds * 1000;
+    clock.now += TEST_SETTINGS.pollIntervalSeconds * 1000;
     await a.core.order(orderId); // a poll interval later: refreshed once, in the background
     await until(() => fetches() >= before + 2, 8000);
     await new Promise((r) => setTimeout(r, 1000));
@@ -579,14 +584,10 @@ describe('the request budget of an open order', () => {
 
 describe('the local store', () => {
   it('opens a stored order with the marketplace answering 5xx, and says since when it is unchanged', async () => {
-    let clock = Date.now();
-    const a = await laptop({ now: () => clock });
-    a.core.start();
-    await a.core.checkNow();
-    const orderId = inbox(a.core)[0]?.orderId ?? '';
+    const { a, clock, orderId } = await laptopOnAClock();
     const fresh = await a.core.order(orderId);
     await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
-    clock += TEST_SETTINGS.pollIntervalSeconds * 1000; // an open refreshes at most once a poll interval
+    clock.now += TEST_SETTINGS.pollIntervalSeconds * 1000; // an open refreshes at most once a poll interval
     const seen = a.events.length;
     const offline = await a.core.order(orderId); // at once, from the store
     expect(offline.order).toEqual(fresh.order);
