@@ -264,6 +264,7 @@ function trayParts(
     },
     open: () => window.show(),
     settings: () => window.show({ type: 'open-settings' }),
+    help: () => window.show({ type: 'open-help' }),
     quit: () => app.quit(),
     onFailure: tellUser,
     onChecked: tellUser,

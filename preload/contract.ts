@@ -241,11 +241,12 @@ export type Bridge = {
   onEvent(listener: (event: AppEvent) => void): () => void;
 };
 
-/** What the Electron shell tells the window: where to go after a notification or tray click. */
+/** What the Electron shell tells the window: where to go after a notification or tray click (Settings, Help). */
 export type ShellEvent =
   | { type: 'open-order'; orderId: string }
   | { type: 'open-inbox' }
   | { type: 'open-settings' }
+  | { type: 'open-help' }
   /** How the window is shown now: the popover at the tray icon, or the full-size window. */
   | { type: 'window-mode'; mode: 'popover' | 'window' };
 

@@ -310,26 +310,6 @@ describe('App', () => {
     expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 1' })).toBeTruthy();
   });
 
-  it('lists every key on "?" (not while typing), and Escape closes the list', async () => {
-    const bridge = createFakeBridge({ orders: manyOrders(3) });
-    render(<App bridge={bridge} />);
-    await waitFor(() => expect(orderRows()).toHaveLength(3));
-    fireEvent.keyDown(screen.getByRole('searchbox', { name: 'Search orders' }), { key: '?' });
-    expect(screen.queryByRole('dialog')).toBeNull();
-    fireEvent.keyDown(document.body, { key: '?' });
-    const dialog = screen.getByRole('dialog', { name: 'Keyboard shortcuts' });
-    const keys = within(dialog)
-      .getAllByRole('row')
-      .map((row) => row.textContent);
-    for (const key of ['s', 'c', 'f', '?', 'Esc']) expect(keys.some((k) => k.startsWith(key))).toBe(true);
-    expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: /Close/ }));
-    fireEvent.keyDown(dialog, { key: 'Escape' });
-    expect(screen.queryByRole('dialog')).toBeNull();
-    // Its button in the inbox opens it too.
-    fireEvent.click(screen.getByRole('button', { name: 'Keyboard shortcuts' }));
-    expect(screen.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeTruthy();
-  });
-
   it('leaves the demo in one click, back to onboarding', async () => {
     const bridge = createFakeBridge({ state: { setup: 'demo' }, settings: { demoMode: true } });
     render(<App bridge={bridge} />);

@@ -4,8 +4,8 @@
 // events; problems the service reports are shown until dismissed, the connection's own problem
 // while it lasts. Arrivals are announced to assistive technology, and the window's title
 // carries how many orders wait. From 900 px wide the inbox and the open order are side by side
-// (the split view: the current row's order follows the list); narrower, one page at a time. "?"
-// lists the keys.
+// (the split view: the current row's order follows the list); narrower, one page at a time. Help
+// opens from the header, the tray menu and "?", and goes back to where it was opened.
 import { useCallback, useEffect, useState } from 'react';
 import type { AppState, Bridge, OrderListItem } from '../preload/contract';
 import type { Explained } from '../preload/model';
@@ -15,9 +15,9 @@ import { BridgeProvider, useBridge, useBridgeEvents } from './bridge/context';
 import { DemoBanner } from './components/DemoBanner';
 import { ErrorAlert } from './components/ErrorAlert';
 import { Header, type Page } from './components/Header';
+import { Help, type HelpPart } from './components/Help';
 import { Inbox } from './components/Inbox';
 import { INITIAL_QUERY, type InboxQuery } from './components/inbox-query';
-import { KeysDialog, useKeysDialog } from './components/KeysDialog';
 import { Onboarding } from './components/Onboarding';
 import { OrderDetail, type Step } from './components/OrderDetail';
 import { PausedBanner } from './components/PauseControl';
@@ -25,12 +25,14 @@ import { SettingsView } from './components/SettingsView';
 import { UndoProvider } from './components/UndoBar';
 import { orderStep } from './hooks/order-steps';
 import { useMediaQuery } from './hooks/useMediaQuery';
+import { isWindowKey, keyAction } from './keyboard';
 
 const APP_TITLE = 'Seller Tray';
 const SCREEN_NAMES: Readonly<Record<View['page'], string>> = {
   inbox: 'Inbox',
   order: 'Order',
   settings: 'Settings',
+  help: 'Help',
 };
 
 /** From this width the inbox and the open order are side by side. */
@@ -49,7 +51,9 @@ export interface Problem {
 type View =
   | { page: 'inbox' }
   | { page: 'order'; orderId: string; row?: OrderListItem; index?: number; press?: MarkableStatus }
-  | { page: 'settings' };
+  | { page: 'settings' }
+  /** Help, over the view it goes back to, maybe at a part of it. */
+  | { page: 'help'; back: Exclude<View, { page: 'help' }>; part?: HelpPart };
 
 export function App({ bridge }: { bridge: Bridge }) {
   return (
@@ -75,7 +79,22 @@ function Shell() {
   /** Shown as the tray popover (the desktop app tells): "Open in a window" is offered. */
   const [popover, setPopover] = useState(false);
   const split = useMediaQuery(SPLIT_VIEW);
-  const keys = useKeysDialog();
+
+  /** Help over the view shown; again from Help, only its part changes. */
+  const openHelp = useCallback((part?: HelpPart) => {
+    setView((shown) => ({ page: 'help', back: shown.page === 'help' ? shown.back : shown, part }));
+  }, []);
+  const closeHelp = useCallback(() => setView((shown) => (shown.page === 'help' ? shown.back : shown)), []);
+  // "?" anywhere but in a text field or a dialog.
+  useEffect(() => {
+    function onKey(event: KeyboardEvent): void {
+      if (keyAction(event, 'window') !== 'help' || !isWindowKey(event)) return;
+      event.preventDefault();
+      openHelp();
+    }
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [openHelp]);
 
   const waitingCount = state?.waitingCount ?? 0;
   useEffect(() => {
@@ -172,6 +191,9 @@ function Shell() {
       case 'open-settings':
         setView({ page: 'settings' });
         break;
+      case 'open-help':
+        openHelp();
+        break;
       case 'window-mode':
         setPopover(event.mode === 'popover');
         break;
@@ -220,7 +242,7 @@ function Shell() {
     );
   }
 
-  const page: Page = view.page === 'settings' ? 'settings' : 'inbox';
+  const page: Page = view.page === 'settings' || view.page === 'help' ? view.page : 'inbox';
   const inbox = (
     <Inbox
       query={query}
@@ -232,7 +254,7 @@ function Shell() {
       arrivals={arrivals}
       onArrivalsSeen={arrivalsSeen}
       split={split}
-      onShowKeys={keys.show}
+      onShowKeys={() => openHelp('keys')}
     />
   );
   const order = view.page === 'order' && (
@@ -253,7 +275,7 @@ function Shell() {
         state={state}
         screen={SCREEN_NAMES[view.page]}
         page={page}
-        onNavigate={(to) => setView({ page: to })}
+        onNavigate={(to) => (to === 'help' ? openHelp() : setView({ page: to }))}
         onState={setState}
         onError={addProblem}
         popover={popover}
@@ -263,7 +285,7 @@ function Shell() {
         <PausedBanner state={state} onState={setState} onError={addProblem} />
         <DemoBanner state={state} onState={setState} onError={addProblem} />
       </div>
-      {split && view.page !== 'settings' ? (
+      {split && view.page !== 'settings' && view.page !== 'help' ? (
         <main className="content content-split">
           {problemList}
           <div className="split">
@@ -281,9 +303,11 @@ function Shell() {
           {view.page === 'inbox' && inbox}
           {order}
           {view.page === 'settings' && <SettingsView state={state} onState={setState} />}
+          {view.page === 'help' && (
+            <Help part={view.part} onClose={closeHelp} onSettings={() => setView({ page: 'settings' })} />
+          )}
         </main>
       )}
-      {keys.open && <KeysDialog onClose={keys.close} />}
       <p className="sr-only" role="status">
         {announcement}
       </p>

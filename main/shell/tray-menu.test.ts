@@ -19,7 +19,7 @@ async function trayOnService() {
   const s = await openDemoService();
   opened.push(s);
   const tray = new FakeTray();
-  const calls = { open: 0, settings: 0, quit: 0 };
+  const calls = { open: 0, settings: 0, help: 0, quit: 0 };
   const checked: string[] = [];
   const handle = vi.spyOn(s.service, 'handle');
   const control = startTray({
@@ -27,6 +27,7 @@ async function trayOnService() {
     tray,
     open: () => calls.open++,
     settings: () => calls.settings++,
+    help: () => calls.help++,
     quit: () => calls.quit++,
     onChecked: (message) => checked.push(message),
     now: () => LIVE,
@@ -48,7 +49,15 @@ const baseState: AppState = {
   pendingOutbox: 0,
   notificationsPausedUntil: null,
 };
-const noActions = { open() {}, checkNow() {}, pause() {}, settings() {}, openLogFolder() {}, quit() {} };
+const noActions = {
+  open() {},
+  checkNow() {},
+  pause() {},
+  settings() {},
+  help() {},
+  openLogFolder() {},
+  quit() {},
+};
 
 describe('the tray view', () => {
   it("carries no marketplace text, so a buyer's or a server's words never speak in the tray", () => {
@@ -85,6 +94,7 @@ describe('the tray view', () => {
       'Check now',
       'Pause notifications',
       'Settings',
+      'Help',
       'Open log folder',
       'separator',
       'Quit',
@@ -189,7 +199,15 @@ describe('the tray on the service', () => {
   it('Open log folder asks the service, and says so when it cannot', async () => {
     const { tray, handle, service } = await trayOnService();
     const failures: string[] = [];
-    startTray({ service, tray, open() {}, settings() {}, quit() {}, onFailure: (m) => failures.push(m) });
+    startTray({
+      service,
+      tray,
+      open() {},
+      settings() {},
+      help() {},
+      quit() {},
+      onFailure: (m) => failures.push(m),
+    });
     tray.item('Open log folder')?.click?.();
     expect(handle).toHaveBeenCalledWith('openLogFolder', undefined);
     // This service was opened without a log folder.
@@ -197,12 +215,13 @@ describe('the tray on the service', () => {
     expect(failures[0]).toMatch(/writes no log file/);
   });
 
-  it('Open, Settings and Quit reach the window and the app; stop stops following', async () => {
+  it('Open, Settings, Help and Quit reach the window and the app; stop stops following', async () => {
     const { tray, calls, control, service } = await trayOnService();
     tray.item('Open')?.click?.();
     tray.item('Settings')?.click?.();
+    tray.item('Help')?.click?.();
     tray.item('Quit')?.click?.();
-    expect(calls).toEqual({ open: 1, settings: 1, quit: 1 });
+    expect(calls).toEqual({ open: 1, settings: 1, help: 1, quit: 1 });
     control.stop();
     tray.toolTip = 'unchanged';
     await service.handle('pauseNotifications', { until: null });

@@ -1,10 +1,10 @@
 // The tray: its tooltip, its title and its context menu follow the service's state. The menu
 // carries every action (Linux tray clicks are unreliable): Open, Check now, Pause
 // notifications (one click: 1 hour, 4 hours, until tomorrow 08:00, until I resume), Settings,
-// Open log folder (for a support ticket), Quit.
+// Help, Open log folder (for a support ticket), Quit.
 import type { AppState } from '../../preload/contract';
 import { isUntilResumed, PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
-import { checkFoundText } from '../../preload/status-words';
+import { checkFoundText, TRAY_PROBLEMS } from '../../preload/status-words';
 import type { SellerTrayService } from '../core/service';
 import type { MenuItemSpec, TrayPort } from './electron-ports';
 
@@ -16,6 +16,7 @@ export interface TrayActions {
   /** Pauses notifications until the given time, or resumes them (null). */
   pause(until: Date | null): void;
   settings(): void;
+  help(): void;
   openLogFolder(): void;
   quit(): void;
 }
@@ -40,17 +41,6 @@ function clock(date: Date, now: Date): string {
 function pausedText(until: Date, now: Date): string {
   return isUntilResumed(until) ? 'paused until you resume them' : `paused until ${clock(until, now)}`;
 }
-
-/** What the tooltip says of a connection that does not work. */
-const TRAY_PROBLEMS: Readonly<Record<AppState['connection'], string | null>> = {
-  starting: null,
-  ok: null,
-  paused: null,
-  offline: 'offline',
-  'server-problem': 'the marketplace is having problems',
-  failing: 'connection problem',
-  'credentials-rejected': 'credentials rejected',
-};
 
 /**
  * The tray as the state says: pure, so every label is tested without Electron. `more`: items other
@@ -88,6 +78,7 @@ export function trayView(
       submenu: pauseMenu,
     },
     { label: 'Settings', click: actions.settings },
+    { label: 'Help', click: actions.help },
     { label: 'Open log folder', click: actions.openLogFolder },
     ...(more.length > 0 ? [{ type: 'separator' } as const, ...more] : []),
     { type: 'separator' },
@@ -99,9 +90,10 @@ export function trayView(
 export interface TrayControllerOptions {
   service: SellerTrayService;
   tray: TrayPort;
-  /** Open, Settings and Quit belong to the window and the app; the rest go to the service. */
+  /** Open, Settings, Help and Quit belong to the window and the app; the rest go to the service. */
   open(): void;
   settings(): void;
+  help(): void;
   quit(): void;
   now?: () => Date;
   /** Told when an action the service answered failed (shown as a notification by the caller). */
@@ -121,6 +113,7 @@ export function startTray(options: TrayControllerOptions): { refresh(): void; st
   const actions: TrayActions = {
     open: () => options.open(),
     settings: () => options.settings(),
+    help: () => options.help(),
     quit: () => options.quit(),
     checkNow: () => {
       void options.service.handle('checkNow', undefined).then((answer) => {

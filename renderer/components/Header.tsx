@@ -1,4 +1,4 @@
-// The header and status bar: where the app is (Inbox, Settings: the screen's one h1 names it),
+// The header and status bar: where the app is (Inbox, Settings, Help: the screen's one h1 names it),
 // whether it reaches the marketplace, when it last did, what is still to be sent; Pause
 // (notifications) and Check now, which says what it found. Compact, so that with a banner it
 // takes at most a quarter of a tray-sized window.
@@ -11,7 +11,7 @@ import { connectionLabel, formatWhen, plural } from '../format';
 import { useNow } from '../hooks/useNow';
 import { PauseMenu } from './PauseControl';
 
-export type Page = 'inbox' | 'settings';
+export type Page = 'inbox' | 'settings' | 'help';
 
 /** How long what Check now found stays said. */
 const FOUND_SHOWN_MS = 8_000;
@@ -99,6 +99,15 @@ export function Header({
             onClick={() => onNavigate('settings')}
           >
             Settings
+          </button>
+          <button
+            type="button"
+            className="nav-button"
+            aria-current={page === 'help' ? 'page' : undefined}
+            aria-keyshortcuts="?"
+            onClick={() => onNavigate('help')}
+          >
+            Help
           </button>
         </nav>
         <PauseMenu state={state} onState={onState} />

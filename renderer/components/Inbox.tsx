@@ -25,7 +25,7 @@ import { useNarrow } from '../hooks/useNarrow';
 import { useNow } from '../hooks/useNow';
 import { useOrderPages } from '../hooks/useOrderPages';
 import { useSettings } from '../hooks/useSettings';
-import { ACTION_KEYS, isEditable, isWindowKey } from '../keyboard';
+import { isEditable, isWindowKey, keyAction, markKey } from '../keyboard';
 import { URGENCY_WORDS, type Urgency, type UrgencyLimits, urgencyOf } from '../urgency';
 import { ErrorAlert } from './ErrorAlert';
 import { BULK_STEPS, rowsFor, useInboxMarks } from './InboxMarks';
@@ -133,8 +133,7 @@ export function Inbox({
   // "/" anywhere in the inbox (but in a text field) goes to the search box.
   useEffect(() => {
     function onKey(event: globalThis.KeyboardEvent): void {
-      if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
-      if (isEditable(event.target)) return;
+      if (keyAction(event, 'window') !== 'search' || isEditable(event.target)) return;
       event.preventDefault();
       searchRef.current?.focus();
       searchRef.current?.select();
@@ -227,57 +226,58 @@ export function Inbox({
     const last = count - 1;
     if (last < 0) return;
     const from = selectedIndex;
-    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'a' && !event.altKey) {
-      event.preventDefault();
-      void checkAll();
-      return;
-    }
-    const step = ACTION_KEYS[event.key];
+    const action = keyAction(event.nativeEvent, 'list');
+    const step = markKey(event.nativeEvent, 'list');
     const current = orders.rowAt(from);
-    if (step && !split && current && !event.shiftKey && isWindowKey(event.nativeEvent)) {
+    if (step) {
+      // In the split view the open order's page takes them.
+      if (split || !current || !isWindowKey(event.nativeEvent)) return;
       event.preventDefault();
       rowKey(current, from, step);
       return;
     }
-    if (event.key === ' ' && !event.ctrlKey && !event.metaKey && !event.altKey) {
-      event.preventDefault();
-      if (from >= 0) toggle(from);
-      return;
-    }
     let to: number | undefined;
-    switch (event.key) {
-      case 'ArrowDown':
-        to = from < 0 ? 0 : Math.min(from + 1, last);
-        break;
-      case 'ArrowUp':
-        to = from < 0 ? 0 : Math.max(from - 1, 0);
-        break;
-      case 'PageDown':
-        to = Math.min(Math.max(from, 0) + PAGE, last);
-        break;
-      case 'PageUp':
-        to = Math.max(from - PAGE, 0);
-        break;
-      case 'Home':
-        to = 0;
-        break;
-      case 'End':
-        to = last;
-        break;
-      case 'Enter': {
-        const order = orders.rowAt(from);
-        if (order) {
+    switch (action) {
+      case 'selectAll':
+        event.preventDefault();
+        void checkAll();
+        return;
+      case 'select':
+        event.preventDefault();
+        if (from >= 0) toggle(from);
+        return;
+      case 'open':
+        if (current) {
           event.preventDefault();
-          onOpen(order, from);
+          onOpen(current, from);
         }
         return;
-      }
+      case 'next':
+      case 'selectNext':
+        to = from < 0 ? 0 : Math.min(from + 1, last);
+        break;
+      case 'previous':
+      case 'selectPrevious':
+        to = from < 0 ? 0 : Math.max(from - 1, 0);
+        break;
+      case 'pageDown':
+        to = Math.min(Math.max(from, 0) + PAGE, last);
+        break;
+      case 'pageUp':
+        to = Math.max(from - PAGE, 0);
+        break;
+      case 'first':
+        to = 0;
+        break;
+      case 'last':
+        to = last;
+        break;
       default:
         return;
     }
     event.preventDefault();
     // Shift with an arrow selects the rows on the way, from where the selection began.
-    if (event.shiftKey && (event.key === 'ArrowDown' || event.key === 'ArrowUp') && from >= 0) {
+    if ((action === 'selectNext' || action === 'selectPrevious') && from >= 0) {
       anchor.current ??= from;
       check(anchor.current, to, true);
     }

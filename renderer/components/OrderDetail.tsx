@@ -12,7 +12,7 @@ import type { MarkableStatus } from '../../preload/order-status';
 import { call, explained } from '../bridge/call';
 import { useBridge, useBridgeEvents } from '../bridge/context';
 import { formatTotal } from '../format';
-import { isEditable } from '../keyboard';
+import { isWindowKey, keyAction } from '../keyboard';
 import { lastMark, receivedAt } from '../order-marks';
 import { ContactDetails } from './ContactDetails';
 import { CopyButton } from './CopyButton';
@@ -31,8 +31,6 @@ import { useUndo } from './UndoBar';
 
 /** Which way to step through the inbox's orders. */
 export type Step = 1 | -1;
-
-const STEP_KEYS: Readonly<Record<string, Step>> = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1 };
 
 export function OrderDetail({
   orderId,
@@ -100,14 +98,14 @@ export function OrderDetail({
   // dialog or a group that handles the key itself (they stop it).
   useEffect(() => {
     function onKey(event: KeyboardEvent): void {
-      if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || event.shiftKey) return;
-      if (isEditable(event.target) || document.querySelector('[aria-modal="true"]')) return;
-      if (event.key === 'Escape') {
+      if (!isWindowKey(event)) return;
+      const action = keyAction(event, 'order');
+      if (action === 'back') {
         event.preventDefault();
         onBack();
         return;
       }
-      const step = STEP_KEYS[event.key];
+      const step = action === 'next' ? 1 : action === 'previous' ? -1 : undefined;
       if (step && onStep && !beside) {
         event.preventDefault();
         onStep(step);

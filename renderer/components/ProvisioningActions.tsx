@@ -20,7 +20,7 @@ import { formatWhen, statusLabel } from '../format';
 import { useEscapeLayer } from '../hooks/useEscapeLayer';
 import { useNow } from '../hooks/useNow';
 import { useRepeatGuard } from '../hooks/useRepeatGuard';
-import { ACTION_KEYS, isWindowKey } from '../keyboard';
+import { isWindowKey, markKey } from '../keyboard';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorAlert } from './ErrorAlert';
 import { FailureForm } from './FailureForm';
@@ -195,8 +195,8 @@ export function ProvisioningActions({
   // s, c, f: the step of the button (or of More…), asked first when unusual.
   const press = useRef<(event: KeyboardEvent) => void>(() => undefined);
   press.current = (event) => {
-    const target = ACTION_KEYS[event.key];
-    if (!target || event.shiftKey || !isWindowKey(event) || busy || target === status) return;
+    const target = markKey(event, 'order');
+    if (!target || !isWindowKey(event) || busy || target === status) return;
     event.preventDefault();
     choose(target, false);
   };

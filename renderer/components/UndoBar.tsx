@@ -21,7 +21,7 @@ import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { statusLabel } from '../format';
 import { useNow } from '../hooks/useNow';
-import { isEditable } from '../keyboard';
+import { chordsOf, isEditable, isMac, keyAction, keyLabel } from '../keyboard';
 import { ErrorAlert } from './ErrorAlert';
 import { ServerText } from './ServerText';
 
@@ -59,8 +59,7 @@ export function useUndo(): UndoApi {
   return api;
 }
 
-const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
-export const UNDO_KEYS = isMac ? '⌘Z' : 'Ctrl+Z';
+export const UNDO_KEYS = keyLabel(chordsOf('undo')[0] ?? '');
 
 export function UndoProvider({ children }: { children: ReactNode }) {
   const bridge = useBridge();
@@ -169,8 +168,7 @@ function UndoBar({
   useEffect(() => {
     if (!offer) return;
     function onKey(event: KeyboardEvent): void {
-      if (event.key.toLowerCase() !== 'z' || event.shiftKey || event.altKey) return;
-      if (!(isMac ? event.metaKey : event.ctrlKey) || isEditable(event.target) || !offer) return;
+      if (keyAction(event, 'window') !== 'undo' || isEditable(event.target) || !offer) return;
       event.preventDefault();
       onUndo(offer.items);
     }

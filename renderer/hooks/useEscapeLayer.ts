@@ -3,11 +3,16 @@
 // the inbox). One capture listener for all, so no view has to know what another opened. A modal
 // dialog handles its own Escape.
 import { useEffect, useRef } from 'react';
+import { keyAction } from '../keyboard';
 
 const layers: { close: () => void }[] = [];
 
 function closeInnermost(event: KeyboardEvent): void {
-  if (event.key !== 'Escape' || event.defaultPrevented || document.querySelector('[aria-modal="true"]'))
+  if (
+    keyAction(event, 'window') !== 'close' ||
+    event.defaultPrevented ||
+    document.querySelector('[aria-modal="true"]')
+  )
     return;
   const innermost = layers.at(-1);
   if (!innermost) return;
