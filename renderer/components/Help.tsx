@@ -2,7 +2,7 @@
 // where a mark of yours is on its way, the keys (listed from keyboard.ts's KEYS, the table the
 // handlers read), what the tray and the status line say, and what to do when something is wrong.
 // Opened from the header, by "?" and from the tray menu; Escape or Close goes back.
-import { type RefObject, useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { MARK_PHASE_WORDS, type MarkPhase } from '../../preload/mark-phase';
 import type { Connection } from '../../preload/model';
 import { type STATUS_LABELS, TRAY_PROBLEMS } from '../../preload/status-words';
@@ -35,7 +35,8 @@ const CONNECTION_MEANING: Readonly<Record<Connection, string>> = {
   paused: 'You paused checking; nothing new arrives until you resume.',
   offline: 'This computer has no network. Seller Tray checks again when it is back.',
   'server-problem': 'The marketplace answers with errors. Seller Tray keeps trying; nothing is lost.',
-  failing: 'Seller Tray cannot reach the marketplace. Run Diagnose connection.',
+  failing:
+    'The marketplace’s answers do not work for Seller Tray (a certificate, an odd answer). Run Diagnose connection.',
   'credentials-rejected': 'The marketplace refuses the client id or secret. Check them in Settings.',
 };
 
@@ -57,9 +58,7 @@ export function Help({
   useEscapeLayer(true, onClose);
   // Screen readers and the keyboard start at the help (or the part asked for).
   useEffect(() => {
-    const target: RefObject<HTMLHeadingElement | null> = part === 'keys' ? keysRef : headingRef;
-    target.current?.focus();
-    target.current?.scrollIntoView?.({ block: 'start' });
+    (part === 'keys' ? keysRef : headingRef).current?.focus();
   }, [part]);
 
   return (
@@ -122,6 +121,10 @@ export function Help({
       {KEYS.map((section) => (
         <table key={section.title} className="keys help-keys">
           <caption>{section.title}</caption>
+          <colgroup>
+            <col className="help-keys-keys" />
+            <col />
+          </colgroup>
           <thead className="sr-only">
             <tr>
               <th scope="col">Keys</th>
@@ -153,7 +156,7 @@ export function Help({
         not set up, or notifications paused. Its menu (a right-click; a click on a Mac) carries every action.
       </p>
       <p>The dot at the top of this window:</p>
-      <dl className="help-terms">
+      <dl className="help-terms help-terms-wide">
         {Object.entries(CONNECTION_MEANING).map(([connection, meaning]) => (
           <div key={connection}>
             <dt className={`connection connection-${connection}`}>
