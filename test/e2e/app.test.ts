@@ -282,6 +282,46 @@ describe.each([
     expect(await top()).toBeLessThanOrEqual(viewport.height / 4);
     await check(page, 'inbox-pause-failed');
   }, 90_000);
+
+  it('help opens by "?" and by click, and passes axe-core', async () => {
+    const { page } = await openApp({ configured: true, colorScheme, viewport });
+    const help = page.getByRole('region', { name: 'Help' });
+    const list = page.getByRole('listbox', { name: 'Orders' });
+    await list.getByRole('option').first().waitFor();
+    // "?" typed into the search box is the search's own.
+    await page.getByLabel('Search orders').fill('?');
+    await page.getByText('No orders match.').waitFor();
+    expect(await help.count()).toBe(0);
+    await page.getByLabel('Search orders').fill('');
+
+    // "?" from the list: Help, its heading focused, nothing wider than the window; Escape: back.
+    await list.focus();
+    await page.keyboard.press('?');
+    await help.waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Help');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      viewport.width,
+    );
+    await check(page, 'help');
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
+    await list.waitFor();
+
+    // The header's Help, and its Close; the inbox's keys button opens it at the keys.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Help' }).click();
+    await help.waitFor();
+    await help.getByRole('button', { name: /^Close/ }).click();
+    await help.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+    await help.getByRole('heading', { name: 'Keys' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Keys');
+    await check(page, 'help-keys');
+    // Its end: what to do when something is wrong, and the way to Settings.
+    await help.getByRole('button', { name: 'Open Settings' }).scrollIntoViewIfNeeded();
+    await check(page, 'help-trouble');
+    await help.getByRole('button', { name: 'Open Settings' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Settings' }).waitFor();
+  }, 60_000);
 });
 
 describe('orders', () => {
