@@ -179,9 +179,20 @@ describe('the main bundle', () => {
         'Check now',
         'Pause notifications',
         'Settings',
+        'Help',
         'Open log folder',
         'Quit',
       ]);
+    });
+
+    it("the tray's Help shows the window on its Help screen", () => {
+      const [window] = standIn.windows;
+      standIn.trays[0]?.item('Help')?.click?.();
+      expect(window?.visible).toBe(true);
+      expect(window?.webContents.sent.at(-1)).toEqual({
+        channel: 'seller-tray:event',
+        args: [{ type: 'open-help' }],
+      });
     });
 
     it('a development run does not update itself, and says so to the About panel', async () => {
