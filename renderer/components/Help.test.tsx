@@ -172,7 +172,7 @@ describe('Help’s keys', () => {
 });
 
 describe('Help', () => {
-  it('opens by "?" (not while typing) and Escape goes back to the order it was opened over', async () => {
+  it('opens by "?" (not while typing) and Escape goes back to the order it was opened over, held or not', async () => {
     await renderInbox();
     fireEvent.keyDown(screen.getByRole('searchbox', { name: 'Search orders' }), { key: '?' });
     expect(screen.queryByRole('region', { name: 'Help' })).toBeNull();
@@ -185,6 +185,11 @@ describe('Help', () => {
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
     expect(await screen.findByRole('heading', { level: 2, name: 'Acme Industrial GmbH' })).toBeTruthy();
     expect(screen.queryByRole('region', { name: 'Help' })).toBeNull();
+    // The same Escape held down (the keyboard repeating it) stays on the order.
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape', repeat: true });
+    expect(screen.getByRole('heading', { level: 2, name: 'Acme Industrial GmbH' })).toBeTruthy();
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+    await waitFor(() => expect(orderRows()).toHaveLength(4));
   });
 
   it('opens from the header, from the inbox’s keys button at the keys, and from the tray', async () => {

@@ -102,7 +102,8 @@ export function OrderDetail({
       const action = keyAction(event, 'order');
       if (action === 'back') {
         event.preventDefault();
-        onBack();
+        // A held Escape that closed something over the order (Help, a menu) does not leave it too.
+        if (!event.repeat) onBack();
         return;
       }
       const step = action === 'next' ? 1 : action === 'previous' ? -1 : undefined;
