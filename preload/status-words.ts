@@ -4,7 +4,7 @@
 // importable by every process.
 import type { Connection } from './model';
 
-export const STATUS_LABELS: Readonly<Record<string, string>> = {
+const STATUS_LABELS: Readonly<Record<string, string>> = {
   ProvisioningStarted: 'New',
   ProvisioningInProgress: 'In progress',
   ProvisioningCompleted: 'Completed',

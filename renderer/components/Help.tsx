@@ -5,7 +5,8 @@
 import { useEffect, useId, useRef } from 'react';
 import { MARK_PHASE_WORDS, type MarkPhase } from '../../preload/mark-phase';
 import type { Connection } from '../../preload/model';
-import { type STATUS_LABELS, TRAY_PROBLEMS } from '../../preload/status-words';
+import type { MarkableStatus } from '../../preload/order-status';
+import { TRAY_PROBLEMS } from '../../preload/status-words';
 import { connectionLabel } from '../format';
 import { useEscapeLayer } from '../hooks/useEscapeLayer';
 import { KEYS, keyLabel } from '../keyboard';
@@ -14,8 +15,8 @@ import { StatusChip } from './StatusChip';
 import { UNDO_KEYS } from './UndoBar';
 
 /** What each status tells the buyer, in the marketplace's order list. */
-const STATUS_MEANING: Readonly<Record<keyof typeof STATUS_LABELS, string>> = {
-  ProvisioningStarted: 'The buyer has bought; nobody has started yet. It waits for you.',
+const STATUS_MEANING: Readonly<Record<'ProvisioningStarted' | MarkableStatus, string>> = {
+  ProvisioningStarted: 'The buyer has bought and waits; nobody has started yet.',
   ProvisioningInProgress: 'The buyer is told you are setting it up.',
   ProvisioningCompleted: 'The buyer is told it is ready to use.',
   ProvisioningFailed: 'The buyer is told it could not be set up, with the reason you gave.',

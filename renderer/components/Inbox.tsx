@@ -90,7 +90,7 @@ export function Inbox({
   split?: boolean;
   /** "f" on a row: the order opens with its failure form (the same question first when unusual). */
   onFail?: (order: OrderListItem, index: number) => void;
-  /** Shows the keyboard shortcuts (as "?" does). */
+  /** Opens Help at its keys. */
   onShowKeys?: () => void;
 }) {
   const bridge = useBridge();
