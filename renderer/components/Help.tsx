@@ -120,7 +120,7 @@ export function Help({
       </h3>
       <p className="hint">Letters act only when no text field has the focus.</p>
       {KEYS.map((section) => (
-        <table key={section.title} className="keys help-keys">
+        <table key={section.title} className="help-keys">
           <caption>{section.title}</caption>
           <colgroup>
             <col className="help-keys-keys" />
