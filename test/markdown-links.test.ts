@@ -1,6 +1,7 @@
 // No reference leaves the repository: every relative link in the project's Markdown files names a
 // file or folder of the repository, so a clone has what its documents cite (the specification and
-// the design notes included), and every `#anchor` names a heading of the page it points to.
+// the design notes included), every `#anchor` names a heading of the page it points to, and every
+// Markdown document the code, scripts or configuration cite by path is in the repository.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -75,6 +76,26 @@ function problem(file: string, target: string): string | null {
     : 'names no heading';
 }
 
+/** The Markdown documents the code, scripts and configuration cite by path (`docs/cli.md`). */
+function citedDocuments(): { file: string; cited: string }[] {
+  const { execFileSync } = process.getBuiltinModule(
+    'node:child_process',
+  ) as typeof import('node:child_process');
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((file) => /\.(ts|tsx|mjs|js|json|ya?ml|sh|css|html)$/.test(file) || file === '.ci/run')
+    .filter((file) => file !== 'test/markdown-links.test.ts' && existsSync(join(REPO_ROOT, file)));
+  return files.flatMap((file) =>
+    [...readFileSync(join(REPO_ROOT, file), 'utf8').matchAll(/[\w./-]*\w\.md\b/g)]
+      .map((m) => m[0])
+      .filter((cited) => !cited.includes('node_modules'))
+      .map((cited) => ({ file, cited })),
+  );
+}
+
 describe('the Markdown files', () => {
   it('link only to what the repository holds, and to headings that exist', () => {
     const files = markdownFiles();
@@ -89,6 +110,17 @@ describe('the Markdown files', () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it('are where the code, scripts and configuration say they are', () => {
+    const cited = citedDocuments();
+    expect(cited.map((c) => c.cited)).toContain('main/core/api/seller-api.md');
+    // From the repository's root or from the citing file's folder, and inside the repository.
+    const found = (path: string) => !relative(REPO_ROOT, path).startsWith('..') && existsSync(path);
+    const missing = cited.filter(
+      ({ file, cited }) => !found(join(REPO_ROOT, cited)) && !found(resolve(REPO_ROOT, dirname(file), cited)),
+    );
+    expect(missing.map(({ file, cited }) => `${file}: ${cited}`)).toEqual([]);
   });
 
   it('finds every kind of link, and no link written as code', () => {
