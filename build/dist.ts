@@ -1,5 +1,5 @@
 // `npm run dist`: electron-builder with electron-builder.yml, the command line passed on (targets,
-// options). The update feed comes from SELLER_TRAY_UPDATE_URL (README, "Updates"): set, the build
+// options). The update feed comes from SELLER_TRAY_UPDATE_URL (docs/desktop-shell.md, "Updates"): set, the build
 // carries it (app-update.yml) and the app updates itself from it; unset, it is built from
 // electron-builder.no-updates.yml instead, without a feed, and the app has no updater (About says so).
 import { spawnSync } from 'node:child_process';

@@ -20,7 +20,7 @@ export function orderTotal(order: Order): Money | undefined {
 }
 
 /**
- * An amount in `locale` (the runtime's default when absent: README, "The window"); a currency
+ * An amount in `locale` (the runtime's default when absent: docs/window.md, "Order"); a currency
  * code Intl does not know, or a locale it does not, gives the number with the code after it.
  */
 export function formatMoney({ amount, currencyCode, exact }: Money, locale?: string): string {

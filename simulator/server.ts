@@ -39,7 +39,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   return Object.assign(marketplace, { faults });
 }
 
-/** The admin endpoints (README, "Admin endpoints"): answered to loopback callers only. */
+/** The admin endpoints (simulator/README.md, "Admin endpoints"): answered to loopback callers only. */
 async function handleAdmin(
   req: IncomingMessage,
   res: ServerResponse,

@@ -1,8 +1,8 @@
 // Which order an id on the command line means: a whole id as it is, or the beginning of one (at
 // least 4 hex digits) that begins exactly one order's id, as git takes a commit's. The API has
 // no search and lists orders by issue time, not id, so only the whole listing can show that a
-// beginning is unique: it is walked from the start, at most PREFIX_PAGES pages (README, The
-// command line). The CLI reads the marketplace, not the app's store (as `orders list` does).
+// beginning is unique: it is walked from the start, at most PREFIX_PAGES pages
+// (docs/cli.md). The CLI reads the marketplace, not the app's store (as `orders list` does).
 import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
 import type { SellerApiClient } from '../core/api/client';

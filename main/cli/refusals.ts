@@ -1,5 +1,5 @@
-// Why the CLI did not do what it was asked, as its exit status tells it (README, The command
-// line): a usage error (exit 2) is in the command itself, whatever the marketplace holds; a
+// Why the CLI did not do what it was asked, as its exit status tells it (docs/cli.md): a
+// usage error (exit 2) is in the command itself, whatever the marketplace holds; a
 // refusal (exit 1, like a failed call) comes from what the marketplace holds, read before
 // anything was posted.
 import type { AsideItem } from '../core/kept-aside';

@@ -65,7 +65,7 @@ export interface CorePorts {
   isProcessAlive?: (pid: number) => boolean;
   /** Told of each poll's outcome, delivery and announcement; its client logs its failed calls. */
   log?: Log;
-  /** The locale notifications write amounts in; the runtime's default when absent (README, "The window"). */
+  /** The locale notifications write amounts in; the runtime's default when absent (docs/window.md, "Order"). */
   locale?: string | undefined;
 }
 

@@ -190,7 +190,7 @@ export function OrderDetail({
         </p>
       )}
       {view?.statusReversal !== undefined && (
-        // Another laptop moved the status back: said, never silent (README, "An order's status").
+        // Another laptop moved the status back: said, never silent (docs/api-client.md, "An order's status").
         <p className="stale-note" role="status">
           <ServerText text={`${view.statusReversal}.`} />
         </p>

@@ -140,7 +140,7 @@ describe('what a real marketplace may do differently, read as it means', () => {
     ['a null detailedDescription', { detailedDescription: null }, { detailedDescription: undefined }],
     ['a sellerId as a string', { sellerId: '1001' }, { sellerId: '1001' }],
     ['a sellerId as a number', { sellerId: 1001 }, { sellerId: '1001' }],
-    // Fields the app does not need: read as absent when they cannot be read (README, tolerant reader).
+    // Fields the app does not need: read as absent when they cannot be read (docs/api-client.md, tolerant reader).
     ['a sellerId as an object', { sellerId: { id: 1001 } }, { sellerId: undefined }],
     ['a seenTime as a number', { seenTime: 1_763_632_800 }, { seenTime: undefined }],
     ['a time that is no time', { eventTime: 'yesterday' }, { eventTime: undefined }],

@@ -63,7 +63,7 @@ class WalkLedger<T> {
     for (const key of keys) this.seen.add(key);
     // A page that brings nothing new (a tie read again at the end included) counts as empty.
     this.emptyRun = page.hasMore && keys.length === 0 ? this.emptyRun + 1 : 0;
-    // Trailing empty pages are the end, not a failure: polling must go on (README, tolerant reader).
+    // Trailing empty pages are the end, not a failure: polling must go on (docs/api-client.md, tolerant reader).
     return this.emptyRun >= MAX_EMPTY_PAGES ? { ...taken, endless: true } : taken;
   }
 }
