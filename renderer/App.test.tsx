@@ -1,13 +1,14 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CodedError } from '../preload/coded-error';
 import { UNTIL_RESUMED } from '../preload/pause';
 import {
   bridgeFailure,
   expectExplainedOneClickAway,
   settingsWriteProblem,
 } from '../test/support/renderer/error-details';
-import { appState, createFakeBridge, FakeBridgeError } from '../test/support/renderer/fake-bridge';
+import { appState, createFakeBridge } from '../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullView, manyOrders } from '../test/support/renderer/fixtures';
 import { setWindowSize, withInboxHeight } from '../test/support/renderer/layout';
 import { App } from './App';
@@ -411,7 +412,7 @@ describe('App', () => {
   it('says so when the state cannot be read, and tries again', async () => {
     const bridge = createFakeBridge();
     bridge.handle('getState', () => {
-      throw new FakeBridgeError('preview-unreachable', 'The Seller Tray preview server is not running.');
+      throw new CodedError('preview-unreachable', 'The Seller Tray preview server is not running.');
     });
     render(<App bridge={bridge} />);
     expect((await screen.findByRole('alert')).textContent).toContain('preview server is not running');

@@ -3,6 +3,7 @@
 // notify, and delivers the statuses the user marks. Everything platform-specific comes in
 // through its ports, so it runs the same in Electron, the CLI and the tests.
 
+import { CodedError } from '../../preload/coded-error';
 import type {
   Connection,
   CoreEvent,
@@ -81,7 +82,12 @@ export interface MarkRequest {
   override?: boolean | undefined;
 }
 
-export class TransitionError extends Error {}
+/** A mark the order's history makes unusual: the user confirms it (`override`) or leaves it. */
+export class TransitionError extends CodedError<'unusual-transition'> {
+  constructor(message: string) {
+    super('unusual-transition', message);
+  }
+}
 
 /**
  * How long closing waits for the poll, fetches and deliveries under way: a quit never hangs on
