@@ -92,6 +92,8 @@ export interface OrderPage {
   groups: InboxGroup[];
   /** The unopened arrivals that match, with their place in the whole list (at most 50). */
   unopened: { orderId: string; index: number }[];
+  /** When the groups next change by the clock alone (an arrival an hour old, an order stalling; ISO), or null. */
+  regroupsAt: string | null;
 }
 
 export type OrderView = OrderDetail;
@@ -228,12 +230,14 @@ export interface Responses {
   openInWindow: { opened: true };
 }
 
+/**
+ * What the service tells the app: the core's events, its status not as it is ('state-changed')
+ * but within the whole app state the header and the tray show ('app-state').
+ */
+export type ServiceEvent = Exclude<CoreEvent, { type: 'state-changed' }> | { type: 'app-state'; state: AppState };
+
 /** What the main process sends the window, unasked. */
-export type AppEvent =
-  | CoreEvent
-  | { type: 'app-state'; state: AppState }
-  | ShellEvent
-  | { type: 'update-status'; status: UpdateStatus };
+export type AppEvent = ServiceEvent | ShellEvent | { type: 'update-status'; status: UpdateStatus };
 
 /**
  * The one object the preload exposes: a method per channel, each resolving to the main process's

@@ -89,8 +89,8 @@ describe('App', () => {
 
     act(() =>
       bridge.emit({
-        type: 'state-changed',
-        status: { ...bridge.state, connection: 'offline', lastError: 'ECONNRESET', lastSuccessfulPoll: null },
+        type: 'app-state',
+        state: { ...bridge.state, connection: 'offline', lastError: 'ECONNRESET', lastSuccessfulPoll: null },
       }),
     );
     expect(status.textContent).toContain('Offline');
@@ -98,11 +98,11 @@ describe('App', () => {
     expect(status.textContent).toContain('Not checked yet');
 
     act(() =>
-      bridge.emit({ type: 'state-changed', status: { ...bridge.state, connection: 'server-problem' } }),
+      bridge.emit({ type: 'app-state', state: { ...bridge.state, connection: 'server-problem' } }),
     );
     expect(status.textContent).toContain('Marketplace having problems');
 
-    act(() => bridge.emit({ type: 'state-changed', status: { ...bridge.state, connection: 'paused' } }));
+    act(() => bridge.emit({ type: 'app-state', state: { ...bridge.state, connection: 'paused' } }));
     expect(status.textContent).toContain('Checking paused');
   });
 

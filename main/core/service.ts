@@ -18,6 +18,7 @@ import {
   type OrderPage,
   type Requests,
   type Responses,
+  type ServiceEvent,
   type UpdateStatus,
 } from '../../preload/contract';
 import { osAccountName } from './account-name';
@@ -79,7 +80,7 @@ export interface ServicePorts {
 /** Items kept aside that a diagnosis names one by one. */
 const KEPT_ASIDE_SHOWN = 20;
 
-export type ServiceEvent = CoreEvent | { type: 'app-state'; state: AppState };
+export type { ServiceEvent } from '../../preload/contract';
 
 /** The shell's updater (main/shell/updater.ts), as the window's About panel reaches it. */
 export interface UpdatesPort {

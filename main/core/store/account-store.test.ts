@@ -462,7 +462,7 @@ describe("an order set aside as another seller's", () => {
     expect(store.setOrderAside('x-1', foreign, '2026-11-22T00:00:01Z')).toBe(false);
     store.markTold(store.untoldAside());
     const later = learn([purchase('x-1', '2026-11-20T11:00:00Z', 'ProvisioningInProgress')], false);
-    expect(later).toEqual({ newEvents: 0, newOrders: 0 });
+    expect(later).toEqual({ newEvents: 0, newOrders: 0, changed: [] });
     expect(store.history('x-1')).toEqual([]);
     expect(store.storedOrder('x-1')).toBeUndefined();
     expect(store.waitingCount()).toBe(0);

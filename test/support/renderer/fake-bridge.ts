@@ -169,6 +169,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
         waiting: matching.filter((o) => o.waiting).length,
         groups,
         unopened: listed.flatMap((o, index) => (o.unopened ? [{ orderId: o.orderId, index }] : [])),
+        regroupsAt: null,
       };
     },
     getOrder: ({ orderId }) => {
@@ -230,7 +231,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
         ];
         view.status = statusBefore.get(requestId);
         // As the service does: the views showing the order read it again.
-        queueMicrotask(() => result.emit({ type: 'orders-updated', orderIds: [item.orderId] }));
+        queueMicrotask(() => result.emit({ type: 'orders-updated', orderIds: [item.orderId], moved: true }));
         return { outcome: 'undone' };
       }
       const rowMark = rowMarks.get(requestId);
