@@ -234,7 +234,9 @@ export interface Responses {
  * What the service tells the app: the core's events, its status not as it is ('state-changed')
  * but within the whole app state the header and the tray show ('app-state').
  */
-export type ServiceEvent = Exclude<CoreEvent, { type: 'state-changed' }> | { type: 'app-state'; state: AppState };
+export type ServiceEvent =
+  | Exclude<CoreEvent, { type: 'state-changed' }>
+  | { type: 'app-state'; state: AppState };
 
 /** What the main process sends the window, unasked. */
 export type AppEvent = ServiceEvent | ShellEvent | { type: 'update-status'; status: UpdateStatus };

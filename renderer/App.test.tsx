@@ -97,9 +97,7 @@ describe('App', () => {
     expect(status.textContent).not.toContain('ECONNRESET');
     expect(status.textContent).toContain('Not checked yet');
 
-    act(() =>
-      bridge.emit({ type: 'app-state', state: { ...bridge.state, connection: 'server-problem' } }),
-    );
+    act(() => bridge.emit({ type: 'app-state', state: { ...bridge.state, connection: 'server-problem' } }));
     expect(status.textContent).toContain('Marketplace having problems');
 
     act(() => bridge.emit({ type: 'app-state', state: { ...bridge.state, connection: 'paused' } }));

@@ -42,7 +42,7 @@ import {
   type SecretStore,
   secretOwner,
 } from './secrets';
-import { type CoreEvent, SellerCore } from './seller-core';
+import { SellerCore } from './seller-core';
 import { apiOptions, parseSettingsPatch, type Settings, type SettingsStore } from './settings';
 
 /** The folder the log file is written in, and how the platform shows a folder to the user. */
