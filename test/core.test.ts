@@ -6,7 +6,15 @@ import { orderIdOf } from '../main/core/api/wire';
 import { TransitionError } from '../main/core/seller-core';
 import { DATABASE_FILE } from '../main/core/store/account-store';
 import { type Simulator, startSimulator } from '../simulator/server';
-import { inbox, type Laptop, makeDataDir, openLaptop, removeDataDir, TEST_SETTINGS } from './support/core';
+import {
+  inbox,
+  type Laptop,
+  makeDataDir,
+  openLaptop,
+  removeDataDir,
+  startedElsewhere,
+  TEST_SETTINGS,
+} from './support/core';
 import { exitOf, spawnTs, waitForLine } from './support/processes';
 import { admin } from './support/raw-api';
 import { until } from './support/shell-fakes';
@@ -576,13 +584,7 @@ describe('what views are told of the store', () => {
     await b.core.checkNow();
     const [first, second] = inbox(a.core).filter((row) => row.waiting);
     const orderId = first?.orderId ?? '';
-    await b.core.markStatus({
-      orderId,
-      statusCode: 'ProvisioningInProgress',
-      description: 'By b',
-      override: true,
-    });
-    await b.core.deliverOutbox();
+    await startedElsewhere(b, orderId);
     seen = a.events.length;
     await a.core.checkNow();
     expect(told(a, seen)).toContainEqual({ type: 'orders-updated', orderIds: [orderId], moved: true });

@@ -21,7 +21,7 @@ import { UndoProvider } from '../renderer/components/UndoBar';
 import { statusLabel } from '../renderer/format';
 import { PAGE_SIZE } from '../renderer/hooks/useOrderPages';
 import { type Simulator, startSimulator } from '../simulator/server';
-import { makeDataDir, openLaptop, removeDataDir } from './support/core';
+import { makeDataDir, openLaptop, removeDataDir, startedElsewhere } from './support/core';
 import { admin } from './support/raw-api';
 import { withInboxHeight } from './support/renderer/layout';
 
@@ -189,15 +189,7 @@ describe('the inbox on each poll, with 500 orders loaded', () => {
     });
     const orderId = waiting.ok ? (waiting.value.orders[0]?.orderId ?? '') : '';
     expect(orderId).not.toBe('');
-    const statusChange = await perPoll(async () => {
-      await other.core.markStatus({
-        orderId,
-        statusCode: 'ProvisioningInProgress',
-        description: 'Started by a colleague',
-        override: true,
-      });
-      await other.core.deliverOutbox();
-    });
+    const statusChange = await perPoll(() => startedElsewhere(other, orderId));
     await removeDataDir(other);
 
     // A new order: it arrives at the top, every row below moves down one.

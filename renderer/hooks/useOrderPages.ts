@@ -5,7 +5,7 @@
 // pages holding rows changed in place; the first page when new orders arrived on top (the rows
 // below move down as many, which the loaded pages know); every loaded page when rows moved
 // otherwise. What is shown stays until the pages answer. A poll that changed nothing reads nothing.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { OrderListItem, OrderPage } from '../../preload/contract';
 import type { Explained } from '../../preload/model';
 import { call, explained } from '../bridge/call';
@@ -55,9 +55,11 @@ export function useOrderPages(
   /** The pages asked for under this query, and each one's latest request: an older answer is dropped. */
   const requested = useRef(new Map<number, number>());
   const requests = useRef(0);
-  // What is shown, for a change to compare with (events come after the render that drew it).
+  // What is shown, for a change to compare with: as committed (events come after the render that drew it).
   const shown = useRef<{ pages: Pages; counts: Counts | null }>({ pages, counts });
-  shown.current = { pages, counts };
+  useLayoutEffect(() => {
+    shown.current = { pages, counts };
+  });
 
   const load = useCallback(
     (page: number): Promise<OrderPage | null> => {
