@@ -230,6 +230,24 @@ describe('Inbox', () => {
     expect(reads()).toBe(before + 1);
   });
 
+  it('reads the list again when the clock regroups it, as the page said', async () => {
+    const bridge = createFakeBridge();
+    const data = createFakeBridge({ orders: manyOrders(3, 1) });
+    let regroupsAt: string | null = new Date(Date.now() + 100).toISOString();
+    bridge.handle('listOrders', async (request) => {
+      const answer = await data.listOrders(request);
+      if (!answer.ok) throw new Error('the fake failed');
+      const page = { ...answer.value, regroupsAt };
+      regroupsAt = null;
+      return page;
+    });
+    await renderInbox(bridge);
+    const first = bridge.callsOf('listOrders').length;
+    await waitFor(() => expect(bridge.callsOf('listOrders').length).toBe(first + 1));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(bridge.callsOf('listOrders').length).toBe(first + 1);
+  });
+
   it('moves the loaded rows down when orders arrive on top, reading only the first page', async () => {
     const orders = manyOrders(250);
     const bridge = createFakeBridge({ orders });
@@ -248,9 +266,9 @@ describe('Inbox', () => {
       unopened: true,
     } as OrderListItem;
     bridge.orders = [arrived, ...orders];
+    const data = createFakeBridge({ orders: bridge.orders });
     bridge.handle('listOrders', (request) => {
-      const page = createFakeBridge({ orders: bridge.orders }).listOrders(request);
-      return page.then((answer) => {
+      return data.listOrders(request).then((answer) => {
         if (!answer.ok) throw new Error('the fake failed');
         // As the store groups it: the arrival on top, in a group of its own.
         const groups = answer.value.groups.map((g) =>

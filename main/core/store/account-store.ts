@@ -698,7 +698,8 @@ export class AccountStore {
 
   /**
    * The next moment the list's groups change with no event: the first arrival leaves "just
-   * arrived" an hour after it came, the first order in progress not stalled yet becomes stalled.
+   * arrived" an hour after it came, the first order in progress not stalled yet becomes stalled
+   * (each the millisecond after its limit, as the conditions compare; the times read as whole ms).
    */
   private regroupsAt(now: number, condition: string, params: Params): string | null {
     if (params.$recent === null) return null;
@@ -706,13 +707,13 @@ export class AccountStore {
     const arrived = `SELECT MIN(a.queued_at) AS at FROM announcements a JOIN orders o ON o.order_id = a.order_id
                        WHERE ${condition} AND o.waiting = 1 AND a.queued_at >= $recent`;
     const { at } = this.sql(arrived).get(bound(arrived, params)) as { at: string | null };
-    if (at !== null) moments.push(Date.parse(at) + JUST_ARRIVED_MINUTES * MINUTE);
+    if (at !== null) moments.push(Date.parse(at) + JUST_ARRIVED_MINUTES * MINUTE + 1);
     const stalledBefore = params.$stalledBefore;
     if (typeof stalledBefore === 'number') {
       const stalls = `SELECT MIN(${STATUS_SINCE_MS}) AS ms FROM orders o
                         WHERE ${condition} AND o.effective_status = '${IN_PROGRESS}' AND NOT ${STALLED}`;
       const { ms } = this.sql(stalls).get(bound(stalls, params)) as { ms: number | null };
-      if (ms !== null) moments.push(ms + (now - stalledBefore));
+      if (ms !== null) moments.push(Math.round(ms) + (now - stalledBefore) + 1);
     }
     const next = moments.filter(Number.isFinite).sort((a, b) => a - b)[0];
     return next === undefined ? null : new Date(next).toISOString();
