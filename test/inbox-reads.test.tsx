@@ -71,6 +71,8 @@ afterAll(async () => {
 /** The window's bridge, in this process: every call answered by the service, every page read counted. */
 function countingBridge() {
   const pages: number[] = [];
+  /** Every call but the pages, by channel. */
+  const others: string[] = [];
   let inFlight = 0;
   let lastActivity = Date.now();
   const bridge = Object.fromEntries(
@@ -78,6 +80,7 @@ function countingBridge() {
       channel,
       async (request: unknown) => {
         if (channel === 'listOrders') pages.push((request as { offset?: number }).offset ?? 0);
+        else others.push(channel);
         inFlight += 1;
         lastActivity = Date.now();
         try {
@@ -97,6 +100,7 @@ function countingBridge() {
   return {
     bridge,
     pages,
+    others,
     /** Resolves once no call is under way and nothing happened for a while (the fetches after a poll included). */
     async quiet(): Promise<void> {
       await waitFor(() => expect(inFlight === 0 && Date.now() - lastActivity > 400).toBe(true), {
@@ -165,6 +169,7 @@ describe('the inbox on each poll, with 500 orders loaded', () => {
     const perPoll = async (change?: () => Promise<void>): Promise<number[]> => {
       await change?.();
       counting.pages.length = 0;
+      counting.others.length = 0;
       await service.handle('checkNow', undefined);
       await counting.quiet();
       const read = [...counting.pages];
@@ -178,6 +183,8 @@ describe('the inbox on each poll, with 500 orders loaded', () => {
     };
 
     const quiet = await perPoll();
+    // The inbox's settings (its order, its urgency limits) are read again on each state event.
+    const otherCalls = [...counting.others];
 
     // Another laptop of the seller starts a waiting order: its row changes and moves to another group.
     const other = await openLaptop(sim.url);
@@ -200,7 +207,8 @@ describe('the inbox on each poll, with 500 orders loaded', () => {
     console.log(
       `inbox pages read per poll with ${ORDERS} orders (${PAGES} pages) loaded: ` +
         `nothing changed ${quiet.length}; one order's status changed ${statusChange.length}; ` +
-        `a new order ${arrival.length} (offsets ${JSON.stringify({ quiet, statusChange, arrival })})`,
+        `a new order ${arrival.length} (offsets ${JSON.stringify({ quiet, statusChange, arrival })}); ` +
+        `other calls on a quiet poll: ${JSON.stringify(otherCalls)}`,
     );
     expect(quiet).toEqual([]);
     // Rows moved: each loaded page once, and the changed row's page again when its document is read.
