@@ -39,6 +39,21 @@ describe('the preload bridge', () => {
     expect(ipc.invoked).toEqual([{ channel: 'seller-tray:getOrder', args: [{ orderId: 'o-1' }] }]);
   });
 
+  it('answers an invoke that failed on its way as a failed Answer, never a rejection', async () => {
+    const ipc = fakeIpc();
+    ipc.invoke = async () => {
+      throw new Error("Error invoking remote method 'seller-tray:getState': no handler registered");
+    };
+    const answer = await createBridge(ipc).getState(undefined);
+    expect(answer).toEqual({
+      ok: false,
+      error: {
+        code: 'ipc-failed',
+        message: expect.stringMatching(/could not reach its main process \(Error invoking .*no handler/),
+      },
+    });
+  });
+
   it('relays events without the IPC event object, and unsubscribes', () => {
     const ipc = fakeIpc();
     const bridge = createBridge(ipc);

@@ -3,6 +3,7 @@
 // nothing from main/: the preload and the window use it as it is. The main process checks every
 // request with its schemas (main/core/bridge-requests.ts, held to these types by the compiler)
 // and answers through one handler per channel (main/core/service.ts).
+import type { AnswerError } from './coded-error';
 import type { InboxGroup, InboxSort } from './inbox-sort';
 import type {
   CoreEvent,
@@ -91,6 +92,8 @@ export interface OrderPage {
   groups: InboxGroup[];
   /** The unopened arrivals that match, with their place in the whole list (at most 50). */
   unopened: { orderId: string; index: number }[];
+  /** When the groups next change by the clock alone (an arrival an hour old, an order stalling; ISO), or null. */
+  regroupsAt: string | null;
 }
 
 export type OrderView = OrderDetail;
@@ -227,16 +230,24 @@ export interface Responses {
   openInWindow: { opened: true };
 }
 
-/** What the main process sends the window, unasked. */
-export type AppEvent =
-  | CoreEvent
-  | { type: 'app-state'; state: AppState }
-  | ShellEvent
-  | { type: 'update-status'; status: UpdateStatus };
+/**
+ * What the service tells the app: the core's events, its status not as it is ('state-changed')
+ * but within the whole app state the header and the tray show ('app-state').
+ */
+export type ServiceEvent =
+  | Exclude<CoreEvent, { type: 'state-changed' }>
+  | { type: 'app-state'; state: AppState };
 
-/** The one object the preload exposes: a method per channel, and the event stream. */
+/** What the main process sends the window, unasked. */
+export type AppEvent = ServiceEvent | ShellEvent | { type: 'update-status'; status: UpdateStatus };
+
+/**
+ * The one object the preload exposes: a method per channel, each resolving to the main process's
+ * `Answer` as it was sent (a failure of the way there, too, is an `Answer`: it never rejects), and
+ * the event stream. The window unwraps answers in one place (renderer/bridge/call.ts).
+ */
 export type Bridge = {
-  [C in Channel]: (request: RequestOf<C>) => Promise<Responses[C]>;
+  [C in Channel]: (request: RequestOf<C>) => Promise<Answer<Responses[C]>>;
 } & {
   onEvent(listener: (event: AppEvent) => void): () => void;
 };
@@ -254,17 +265,12 @@ export type ShellEvent =
 export const ipcChannel = (channel: Channel): string => `seller-tray:${channel}`;
 export const EVENT_CHANNEL = 'seller-tray:event';
 
-/**
- * A refusal: `message` says in plain words what happened and what to do; `details` hold the
- * technical facts (operation, HTTP status, request id) for a "Details" disclosure; `fields`
- * name the settings a refused change got wrong, each with its own message.
- */
-export interface AnswerError {
-  code: string;
-  message: string;
-  details?: string[];
-  fields?: { field: string; message: string }[];
-}
+export type { AnswerError } from './coded-error';
 
-/** What every channel answers: the value, or an error a person can act on. */
+/** What every channel answers: the value, or an error a person can act on (a `CodedError`'s data). */
 export type Answer<T> = { ok: true; value: T } | { ok: false; error: AnswerError };
+
+/** The answer of a call that failed on its way (no process answered it). */
+export function failedAnswer(code: string, message: string): Answer<never> {
+  return { ok: false, error: { code, message } };
+}

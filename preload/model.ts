@@ -51,8 +51,12 @@ export type CoreEvent =
   | { type: 'notification'; request: NotificationRequest }
   /** New orders, whether notified or not (paused, notifications off): for the CLI's watch. */
   | { type: 'orders-arrived'; orderIds: string[] }
-  /** Stored orders changed (fetched or refreshed): views showing them read them again. */
-  | { type: 'orders-updated'; orderIds: string[] }
+  /**
+   * Stored orders changed: views showing them read them again. `moved`: rows may have moved in the
+   * inbox and its counts changed (a status, an order new or gone); otherwise only these rows
+   * changed, each in its place (its document fetched, a fetch failure, opened).
+   */
+  | { type: 'orders-updated'; orderIds: string[]; moved: boolean }
   /** Something the user should know; `details` say more, one click away. */
   | { type: 'problem'; message: string; details?: string[] };
 

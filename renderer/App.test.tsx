@@ -1,13 +1,14 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CodedError } from '../preload/coded-error';
 import { UNTIL_RESUMED } from '../preload/pause';
 import {
   bridgeFailure,
   expectExplainedOneClickAway,
   settingsWriteProblem,
 } from '../test/support/renderer/error-details';
-import { appState, createFakeBridge, FakeBridgeError } from '../test/support/renderer/fake-bridge';
+import { appState, createFakeBridge } from '../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullView, manyOrders } from '../test/support/renderer/fixtures';
 import { setWindowSize, withInboxHeight } from '../test/support/renderer/layout';
 import { App } from './App';
@@ -88,20 +89,18 @@ describe('App', () => {
 
     act(() =>
       bridge.emit({
-        type: 'state-changed',
-        status: { ...bridge.state, connection: 'offline', lastError: 'ECONNRESET', lastSuccessfulPoll: null },
+        type: 'app-state',
+        state: { ...bridge.state, connection: 'offline', lastError: 'ECONNRESET', lastSuccessfulPoll: null },
       }),
     );
     expect(status.textContent).toContain('Offline');
     expect(status.textContent).not.toContain('ECONNRESET');
     expect(status.textContent).toContain('Not checked yet');
 
-    act(() =>
-      bridge.emit({ type: 'state-changed', status: { ...bridge.state, connection: 'server-problem' } }),
-    );
+    act(() => bridge.emit({ type: 'app-state', state: { ...bridge.state, connection: 'server-problem' } }));
     expect(status.textContent).toContain('Marketplace having problems');
 
-    act(() => bridge.emit({ type: 'state-changed', status: { ...bridge.state, connection: 'paused' } }));
+    act(() => bridge.emit({ type: 'app-state', state: { ...bridge.state, connection: 'paused' } }));
     expect(status.textContent).toContain('Checking paused');
   });
 
@@ -391,7 +390,7 @@ describe('App', () => {
   it('says so when the state cannot be read, and tries again', async () => {
     const bridge = createFakeBridge();
     bridge.handle('getState', () => {
-      throw new FakeBridgeError('preview-unreachable', 'The Seller Tray preview server is not running.');
+      throw new CodedError('preview-unreachable', 'The Seller Tray preview server is not running.');
     });
     render(<App bridge={bridge} />);
     expect((await screen.findByRole('alert')).textContent).toContain('preview server is not running');

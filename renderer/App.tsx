@@ -170,9 +170,6 @@ function Shell() {
       case 'app-state':
         setState(event.state);
         break;
-      case 'state-changed':
-        setState((current) => (current ? { ...current, ...event.status } : current));
-        break;
       case 'problem':
         addProblem(event);
         break;

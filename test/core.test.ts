@@ -6,7 +6,15 @@ import { orderIdOf } from '../main/core/api/wire';
 import { TransitionError } from '../main/core/seller-core';
 import { DATABASE_FILE } from '../main/core/store/account-store';
 import { type Simulator, startSimulator } from '../simulator/server';
-import { inbox, type Laptop, makeDataDir, openLaptop, removeDataDir, TEST_SETTINGS } from './support/core';
+import {
+  inbox,
+  type Laptop,
+  makeDataDir,
+  openLaptop,
+  removeDataDir,
+  startedElsewhere,
+  TEST_SETTINGS,
+} from './support/core';
 import { exitOf, spawnTs, waitForLine } from './support/processes';
 import { admin } from './support/raw-api';
 import { until } from './support/shell-fakes';
@@ -373,7 +381,7 @@ describe('the grace period to undo a marked status', () => {
     clock.ms += 9_999;
     expect(a.core.undoMark(item.requestId)).toBe('undone');
     expect(a.core.status()).toMatchObject({ waitingCount: waitingBefore, pendingOutbox: 0 });
-    expect(a.events).toContainEqual({ type: 'orders-updated', orderIds: [orderId] });
+    expect(a.events).toContainEqual({ type: 'orders-updated', orderIds: [orderId], moved: true });
     const detail = await a.core.order(orderId);
     expect([detail.status, detail.outbox]).toEqual(['ProvisioningStarted', []]);
 
@@ -556,6 +564,38 @@ async function laptopOnAClock(): Promise<{ a: Laptop; clock: { now: number }; or
   await a.core.checkNow();
   return { a, clock, orderId: inbox(a.core)[0]?.orderId ?? '' };
 }
+
+describe('what views are told of the store', () => {
+  const told = (a: Laptop, from: number) =>
+    a.events.slice(from).flatMap((e) => (e.type === 'orders-updated' ? [e] : []));
+
+  it('tells which orders changed and whether rows may have moved; a poll that changed nothing tells nothing', async () => {
+    const a = await laptop();
+    a.core.start();
+    await a.core.checkNow();
+    await a.core.backlogRead();
+    await a.core.checkNow();
+    let seen = a.events.length;
+    await a.core.checkNow();
+    expect(told(a, seen)).toEqual([]);
+
+    // Another laptop starts an order: its status, and so its place in the inbox, changed.
+    const b = await laptop();
+    await b.core.checkNow();
+    const [first, second] = inbox(a.core).filter((row) => row.waiting);
+    const orderId = first?.orderId ?? '';
+    await startedElsewhere(b, orderId);
+    seen = a.events.length;
+    await a.core.checkNow();
+    expect(told(a, seen)).toContainEqual({ type: 'orders-updated', orderIds: [orderId], moved: true });
+
+    // This laptop's own mark moves its row at once.
+    seen = a.events.length;
+    const mine = second?.orderId ?? '';
+    await a.core.markStatus({ orderId: mine, statusCode: 'ProvisioningInProgress', description: 'By a' });
+    expect(told(a, seen)).toContainEqual({ type: 'orders-updated', orderIds: [mine], moved: true });
+  });
+});
 
 describe('the request budget of an open order', () => {
   it('fetches an order opened again and again at most once a poll interval, and tells views only of a change', async () => {

@@ -3,6 +3,7 @@
 // notify, and delivers the statuses the user marks. Everything platform-specific comes in
 // through its ports, so it runs the same in Electron, the CLI and the tests.
 
+import { CodedError } from '../../preload/coded-error';
 import type {
   Connection,
   CoreEvent,
@@ -81,7 +82,12 @@ export interface MarkRequest {
   override?: boolean | undefined;
 }
 
-export class TransitionError extends Error {}
+/** A mark the order's history makes unusual: the user confirms it (`override`) or leaves it. */
+export class TransitionError extends CodedError<'unusual-transition'> {
+  constructor(message: string) {
+    super('unusual-transition', message);
+  }
+}
 
 /**
  * How long closing waits for the poll, fetches and deliveries under way: a quit never hangs on
@@ -302,7 +308,7 @@ export class SellerCore {
    */
   async order(id: string): Promise<OrderDetail> {
     const orderId = canonicalOrderId(id);
-    this.store.markOpened(orderId, this.isoNow());
+    if (this.store.markOpened(orderId, this.isoNow())) this.emitChanged([orderId], false);
     let stored = this.store.storedOrder(orderId);
     // A document without its licenses (read from the orders listing) has not been fetched whole yet.
     const due = this.openRefreshDue(orderId, stored?.licenses === undefined ? null : stored.fetchedAt);
@@ -366,6 +372,7 @@ export class SellerCore {
       ),
     );
     this.emitStatus();
+    this.emitChanged([request.orderId], true);
     if (item.notBefore === undefined) this.deliverInBackground();
     else this.scheduleRelease();
     return item;
@@ -404,7 +411,7 @@ export class SellerCore {
     if (outcome === 'undone' && orderId !== undefined) {
       this.scheduleRelease();
       this.emitStatus();
-      this.emit({ type: 'orders-updated', orderIds: [orderId] });
+      this.emitChanged([orderId], true);
     }
     return outcome;
   }
@@ -412,7 +419,12 @@ export class SellerCore {
   /** The outbox after a delivery attempt, for callers that wait for it (CLI, tests). */
   async deliverOutbox(): Promise<readonly OutboxItem[]> {
     const report = await this.outbox.deliver();
-    if (report.sent.length + report.failed.length > 0) this.emitStatus();
+    const settled = [...report.sent, ...report.failed];
+    if (settled.length > 0) {
+      this.emitStatus();
+      // A failed status no longer shows as the order's, a sent one is in its history.
+      this.emitChanged([...new Set(settled.map((item) => item.orderId))], true);
+    }
     return this.outbox.all();
   }
 
@@ -511,6 +523,7 @@ export class SellerCore {
       });
       newOrders += learned.newOrders;
       this.ordersLearned += learned.newOrders;
+      this.emitChanged(learned.changed, true);
       return learned;
     };
     // What "new" hands over is recorded (and announced) at once: it is gone from "new" once read,
@@ -660,7 +673,7 @@ export class SellerCore {
     const batch: Order[] = [];
     const save = () => {
       const orderIds = this.store.saveListedOrders(batch.splice(0), this.isoNow());
-      if (orderIds.length > 0) this.emit({ type: 'orders-updated', orderIds });
+      this.emitChanged(orderIds, true);
     };
     try {
       for await (const page of this.ports.client.allOrders()) {
@@ -712,7 +725,7 @@ export class SellerCore {
         );
         if (setAside) {
           this.tellAside();
-          this.emit({ type: 'orders-updated', orderIds: [orderId] });
+          this.emitChanged([orderId], true);
         }
       } else if (
         this.store.markFetchFailed(orderId, error instanceof Error ? error.message : String(error))
@@ -746,7 +759,8 @@ export class SellerCore {
     if (this.updated.size === 0) return;
     const orderIds = [...this.updated];
     this.updated.clear();
-    this.emit({ type: 'orders-updated', orderIds });
+    // Fetched documents and fetch failures: what a row shows, not where it stands.
+    this.emitChanged(orderIds, false);
     this.emitStatus();
   }
 
@@ -787,6 +801,11 @@ export class SellerCore {
 
   private emitStatus(): void {
     this.emit({ type: 'state-changed', status: this.status() });
+  }
+
+  /** Tells the views which stored orders changed, and whether rows may have moved (see CoreEvent). */
+  private emitChanged(orderIds: string[], moved: boolean): void {
+    if (orderIds.length > 0) this.emit({ type: 'orders-updated', orderIds, moved });
   }
 
   private emit(event: CoreEvent): void {

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { z } from 'zod';
+import { CodedError } from '../../preload/coded-error';
 import {
   type Answer,
   type AnswerError,
@@ -17,6 +18,7 @@ import {
   type OrderPage,
   type Requests,
   type Responses,
+  type ServiceEvent,
   type UpdateStatus,
 } from '../../preload/contract';
 import { osAccountName } from './account-name';
@@ -40,7 +42,7 @@ import {
   type SecretStore,
   secretOwner,
 } from './secrets';
-import { type CoreEvent, SellerCore, TransitionError } from './seller-core';
+import { SellerCore } from './seller-core';
 import { apiOptions, parseSettingsPatch, type Settings, type SettingsStore } from './settings';
 
 /** The folder the log file is written in, and how the platform shows a folder to the user. */
@@ -78,7 +80,7 @@ export interface ServicePorts {
 /** Items kept aside that a diagnosis names one by one. */
 const KEPT_ASIDE_SHOWN = 20;
 
-export type ServiceEvent = CoreEvent | { type: 'app-state'; state: AppState };
+export type { ServiceEvent } from '../../preload/contract';
 
 /** The shell's updater (main/shell/updater.ts), as the window's About panel reaches it. */
 export interface UpdatesPort {
@@ -110,18 +112,6 @@ export type OrderLookup =
 export type Handler<C extends Channel> = (request: CheckedRequest<C>) => Promise<Responses[C]>;
 /** One handler per channel, no more, no fewer. */
 export type Handlers = { [C in Channel]: Handler<C> };
-
-/** A request refused at the boundary, or an operation that cannot be done; the message is for the user. */
-export class ServiceError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    /** The settings a refused change got wrong, each with its message. */
-    readonly fields?: { field: string; message: string }[],
-  ) {
-    super(message);
-  }
-}
 
 export class SellerTrayService {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
@@ -184,8 +174,7 @@ export class SellerTrayService {
   /** One bridge message as it came from another process: the channel and the request checked, performed, answered. */
   async handleMessage(channel: string, payload: unknown): Promise<Answer<unknown>> {
     try {
-      if (!isChannel(channel))
-        throw new ServiceError('unknown-channel', `There is no operation "${channel}".`);
+      if (!isChannel(channel)) throw new CodedError('unknown-channel', `There is no operation "${channel}".`);
       return { ok: true, value: await this.perform(channel, payload) };
     } catch (error) {
       return { ok: false, error: toAnswerError(error) };
@@ -196,7 +185,7 @@ export class SellerTrayService {
     // TypeScript cannot narrow the table by a generic key; `requests` is checked against the contract.
     const schema = requests[channel] as unknown as z.ZodType<CheckedRequest<C>>;
     const input = schema.safeParse(payload);
-    if (!input.success) throw new ServiceError('invalid-input', describeInvalid(input.error));
+    if (!input.success) throw new CodedError('invalid-input', describeInvalid(input.error));
     const handler: Handler<C> = this.handlers[channel];
     return handler(input.data);
   }
@@ -214,7 +203,7 @@ export class SellerTrayService {
     undoMark: async ({ requestId }) => ({ outcome: this.requireCore().undoMark(requestId) }),
     retryDelivery: async ({ requestId }) => {
       const item = this.requireCore().retryDelivery(requestId);
-      if (!item) throw new ServiceError('not-found', 'There is no failed status to send again with that id.');
+      if (!item) throw new CodedError('not-found', 'There is no failed status to send again with that id.');
       return item;
     },
     checkNow: async () => {
@@ -234,8 +223,7 @@ export class SellerTrayService {
     checkForUpdates: () => this.updates.check(),
     openLogFolder: () => this.openLogFolder(),
     openInWindow: async () => {
-      if (!this.ports.openInWindow)
-        throw new ServiceError('no-window', 'Only the desktop app opens windows.');
+      if (!this.ports.openInWindow) throw new CodedError('no-window', 'Only the desktop app opens windows.');
       this.ports.openInWindow();
       return { opened: true };
     },
@@ -302,7 +290,7 @@ export class SellerTrayService {
       const fields = patch.errors.flatMap(({ field, message }) =>
         field === null ? [] : [{ field, message }],
       );
-      throw new ServiceError('invalid-input', patch.message, fields);
+      throw new CodedError('invalid-input', patch.message, { fields });
     }
     const before = this.settings;
     const accountChanged =
@@ -332,7 +320,7 @@ export class SellerTrayService {
   private async storeSecret(secret: string): Promise<AppState> {
     const { baseUrl, clientId } = this.settings;
     if (!baseUrl || !clientId) {
-      throw new ServiceError(
+      throw new CodedError(
         'invalid-input',
         'Set the base URL and the client id before the secret: the secret is kept for that marketplace and client id only.',
       );
@@ -344,7 +332,7 @@ export class SellerTrayService {
 
   private async startDemo(): Promise<void> {
     if (!this.ports.demo)
-      throw new ServiceError('demo-unavailable', 'This build has no built-in demo marketplace.');
+      throw new CodedError('demo-unavailable', 'This build has no built-in demo marketplace.');
     const demo = await this.ports.demo.start();
     this.demoSecret = demo.clientSecret;
     this.saveSettings({ ...this.settings, demoMode: true, baseUrl: demo.baseUrl, clientId: demo.clientId });
@@ -429,7 +417,7 @@ export class SellerTrayService {
     const clientSecret = async () => {
       const secret = demoSecret ?? (await this.ports.secrets.get(owner));
       if (secret === undefined) {
-        throw new ServiceError('no-secret', 'The client secret is no longer in the keychain.');
+        throw new CodedError('no-secret', 'The client secret is no longer in the keychain.');
       }
       return secret;
     };
@@ -460,7 +448,7 @@ export class SellerTrayService {
   private async diagnose(): Promise<DiagnosisReport> {
     const core = this.requireCore();
     if (!this.account)
-      throw new ServiceError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
+      throw new CodedError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
     const diagnosis = await diagnose(this.account, undefined, core.tokenLifetime());
     const { items, total } = core.keptAside(KEPT_ASIDE_SHOWN);
     const aside =
@@ -481,12 +469,12 @@ export class SellerTrayService {
   /** Shows the log's folder where the platform can; always says where it is. */
   private async openLogFolder(): Promise<LogFolder> {
     const folder = this.ports.logFolder;
-    if (!folder) throw new ServiceError('no-log', 'This build of Seller Tray writes no log file.');
+    if (!folder) throw new CodedError('no-log', 'This build of Seller Tray writes no log file.');
     if (!folder.open) return { path: folder.path, opened: false };
     try {
       await folder.open(folder.path);
     } catch (error) {
-      throw new ServiceError(
+      throw new CodedError(
         'open-failed',
         `The log folder could not be opened (${(error as Error).message}). It is ${folder.path}`,
       );
@@ -534,7 +522,7 @@ export class SellerTrayService {
 
   private requireCore(): SellerCore {
     if (!this.core)
-      throw new ServiceError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
+      throw new CodedError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
     return this.core;
   }
 
@@ -560,10 +548,7 @@ function describeInvalid(error: z.ZodError): string {
 }
 
 function toAnswerError(error: unknown): AnswerError {
-  if (error instanceof ServiceError) {
-    return { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
-  }
-  if (error instanceof TransitionError) return { code: 'unusual-transition', message: error.message };
+  if (error instanceof CodedError) return error.toAnswerError();
   if (error instanceof KeychainUnavailableError)
     return { code: 'keychain-unavailable', ...explainFailure(error) };
   if (error instanceof SecretInputError) return { code: 'invalid-input', message: error.message };

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
-import { isChannel } from '../../preload/contract';
+import { failedAnswer, isChannel } from '../../preload/contract';
 import type { SellerTrayService, ServiceEvent } from '../core/service';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES } from '../renderer-serving';
 
@@ -72,7 +72,7 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
       try {
         payload = await readJson(req);
       } catch (error) {
-        const refusal = { ok: false, error: { code: 'invalid-input', message: (error as Error).message } };
+        const refusal = failedAnswer('invalid-input', (error as Error).message);
         return send(res, 400, 'application/json; charset=utf-8', JSON.stringify(refusal));
       }
       const answer = await options.service.handleMessage(channel, payload);

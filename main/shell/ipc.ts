@@ -1,16 +1,17 @@
 // The bridge's main side: one ipcMain handler per channel of the contract, each answering the
-// service's `Answer` whole (an Error's `code` would be lost crossing contextBridge). A message
+// service's `Answer` whole (an Error's `code` would be lost crossing contextBridge): the window's
+// `call` unwraps it (renderer/bridge/call.ts). A message
 // from any frame that is not the app's own page is refused. The service's events go to the
 // window on the event channel.
-import { type Answer, CHANNELS, ipcChannel } from '../../preload/contract';
+import { type Answer, CHANNELS, failedAnswer, ipcChannel } from '../../preload/contract';
 import type { SellerTrayService } from '../core/service';
 import { isAppUrl } from './app-origin';
 import type { IpcInvokeEvent, IpcMainPort } from './electron-ports';
 
-export const FORBIDDEN: Answer<never> = {
-  ok: false,
-  error: { code: 'forbidden', message: 'This request did not come from Seller Tray’s own window.' },
-};
+export const FORBIDDEN: Answer<never> = failedAnswer(
+  'forbidden',
+  'This request did not come from Seller Tray’s own window.',
+);
 
 /** Whether an IPC message comes from the app's own page. */
 export function fromAppFrame(event: IpcInvokeEvent): boolean {

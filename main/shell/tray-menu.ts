@@ -138,7 +138,7 @@ export function startTray(options: TrayControllerOptions): { refresh(): void; st
   };
   refresh();
   const unsubscribe = options.service.onEvent((event) => {
-    if (event.type === 'app-state' || event.type === 'state-changed') refresh();
+    if (event.type === 'app-state') refresh();
   });
   return { refresh, stop: unsubscribe };
 }

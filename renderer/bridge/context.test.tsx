@@ -18,7 +18,7 @@ function Listening({ shown, heard }: { shown: number; heard: number[] }) {
 /** An event in the commit that draws `shown` (a layout effect): before the passive effects. */
 function EmitsOnDraw({ bridge, shown }: { bridge: FakeBridge; shown: number }) {
   useLayoutEffect(() => {
-    if (shown > 1) bridge.emit({ type: 'state-changed', status: bridge.state });
+    if (shown > 1) bridge.emit({ type: 'app-state', state: bridge.state });
   }, [bridge, shown]);
   return null;
 }

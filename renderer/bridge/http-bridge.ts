@@ -1,9 +1,10 @@
 // The bridge over loopback HTTP, for the browser preview: the same Bridge the Electron
-// preload exposes, carried as POSTs (one per request) and server-sent events. The run's
+// preload exposes, carried as POSTs (one per request, answered with the service's `Answer`) and
+// server-sent events. A call that fails on its way resolves to a failed `Answer` too. The run's
 // token arrives in the page address's fragment, which the browser never sends to a server,
 // and goes back only as an Authorization header: the event stream is read with fetch, as
 // EventSource can send no header (and a token in its address would end up in logs).
-import { type AnswerError, type Bridge, CHANNELS, type Channel } from '../../preload/contract';
+import { type Answer, type Bridge, CHANNELS, type Channel, failedAnswer } from '../../preload/contract';
 
 const TOKEN_KEY = 'seller-tray-token';
 /** As EventSource does: a dropped stream is opened again after a moment. */
@@ -19,22 +20,9 @@ function takeToken(): string {
   return sessionStorage.getItem(TOKEN_KEY) ?? '';
 }
 
-/** A bridge failure, with the service's code ('invalid-input', 'unusual-transition', …) and detail. */
-export class BridgeError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly details?: AnswerError['details'],
-    readonly fields?: AnswerError['fields'],
-  ) {
-    super(message);
-    this.name = 'BridgeError';
-  }
-}
-
 export function createHttpBridge(): Bridge {
   const token = takeToken();
-  const call = async (channel: Channel, request: unknown): Promise<unknown> => {
+  const call = async (channel: Channel, request: unknown): Promise<Answer<unknown>> => {
     let response: Response;
     try {
       response = await fetch(`/bridge/${channel}`, {
@@ -43,20 +31,22 @@ export function createHttpBridge(): Bridge {
         ...(request === undefined ? {} : { body: JSON.stringify(request) }),
       });
     } catch {
-      throw new BridgeError('preview-unreachable', 'The Seller Tray preview server is not running.');
+      return failedAnswer('preview-unreachable', 'The Seller Tray preview server is not running.');
     }
     if (response.status === 401) {
-      throw new BridgeError(
+      return failedAnswer(
         'unauthorized',
         'This page is not authorised: open the address the preview printed.',
       );
     }
-    const answer = (await response.json()) as { ok: boolean; value?: unknown; error?: AnswerError };
-    if (!answer.ok) {
-      const { code = 'internal', message = 'Unknown error', details, fields } = answer.error ?? {};
-      throw new BridgeError(code, message, details, fields);
+    try {
+      return (await response.json()) as Answer<unknown>;
+    } catch {
+      return failedAnswer(
+        'preview-unreadable',
+        `The Seller Tray preview server gave an answer the window cannot read (HTTP ${response.status}).`,
+      );
     }
-    return answer.value;
   };
   const methods = Object.fromEntries(
     CHANNELS.map((channel) => [channel, (request: unknown) => call(channel, request)]),

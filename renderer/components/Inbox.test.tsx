@@ -202,15 +202,96 @@ describe('Inbox', () => {
     expect(document.activeElement).toBe(screen.getByRole('listbox'));
   });
 
-  it('loads again when the bridge says orders arrived or the state changed', async () => {
+  it('reads again what the store says changed: the list when rows moved, only their page when in place', async () => {
     const bridge = createFakeBridge({ orders: manyOrders(2) });
     await renderInbox(bridge);
+    const reads = () => bridge.callsOf('listOrders').length;
     bridge.orders = manyOrders(5);
-    act(() => bridge.emit({ type: 'orders-arrived', orderIds: ['order-00004'] }));
+    act(() => bridge.emit({ type: 'orders-updated', orderIds: ['order-00004'], moved: true }));
     await waitFor(() => expect(rows()).toHaveLength(5));
-    const before = bridge.callsOf('listOrders').length;
+    // Polls that changed nothing, and what is not about the list, read nothing.
+    let before = reads();
+    act(() => bridge.emit({ type: 'app-state', state: bridge.state }));
     act(() => bridge.emit({ type: 'notification', request: { kind: 'order', title: 't', body: 'b' } }));
-    expect(bridge.callsOf('listOrders')).toHaveLength(before);
+    act(() => bridge.emit({ type: 'orders-arrived', orderIds: ['order-00004'] }));
+    // A row not in the list changed in place: nothing shown changed.
+    act(() => bridge.emit({ type: 'orders-updated', orderIds: ['elsewhere'], moved: false }));
+    expect(reads()).toBe(before);
+    // A row shown changed in place: its page is read again.
+    bridge.orders = bridge.orders.map((o) => (o.orderId === 'order-00001' ? { ...o, buyer: 'Renamed' } : o));
+    act(() => bridge.emit({ type: 'orders-updated', orderIds: ['order-00001'], moved: false }));
+    await waitFor(() => expect(buyersOf(rows())).toContain('Renamed'));
+    expect(reads()).toBe(before + 1);
+    // Another account: another list.
+    before = reads();
+    bridge.orders = manyOrders(3);
+    act(() => bridge.emit({ type: 'app-state', state: { ...bridge.state, clientId: 'another-client' } }));
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    expect(reads()).toBe(before + 1);
+  });
+
+  it('reads the list again when the clock regroups it, as the page said', async () => {
+    const bridge = createFakeBridge();
+    const data = createFakeBridge({ orders: manyOrders(3, 1) });
+    let regroupsAt: string | null = new Date(Date.now() + 100).toISOString();
+    bridge.handle('listOrders', async (request) => {
+      const answer = await data.listOrders(request);
+      if (!answer.ok) throw new Error('the fake failed');
+      const page = { ...answer.value, regroupsAt };
+      regroupsAt = null;
+      return page;
+    });
+    await renderInbox(bridge);
+    const first = bridge.callsOf('listOrders').length;
+    await waitFor(() => expect(bridge.callsOf('listOrders').length).toBe(first + 1));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(bridge.callsOf('listOrders').length).toBe(first + 1);
+  });
+
+  it('moves the loaded rows down when orders arrive on top, reading only the first page', async () => {
+    const orders = manyOrders(250);
+    const bridge = createFakeBridge({ orders });
+    const { list } = await renderInbox(bridge);
+    const scrollTop = scrollsLikeABrowser(list, 250);
+    for (const index of [150, 240]) {
+      act(() => list.scrollTo({ top: index * ROW_HEIGHT }));
+      await waitFor(() =>
+        expect(bridge.callsOf('listOrders').map((r) => r.offset)).toContain(index - (index % 100)),
+      );
+    }
+    const arrived = {
+      ...manyOrders(1, 1)[0],
+      orderId: 'arrived-1',
+      buyer: 'Arrived',
+      unopened: true,
+    } as OrderListItem;
+    bridge.orders = [arrived, ...orders];
+    const data = createFakeBridge({ orders: bridge.orders });
+    bridge.handle('listOrders', (request) => {
+      return data.listOrders(request).then((answer) => {
+        if (!answer.ok) throw new Error('the fake failed');
+        // As the store groups it: the arrival on top, in a group of its own.
+        const groups = answer.value.groups.map((g) =>
+          g.name === 'arrived'
+            ? { ...g, size: 1, holds: 1 }
+            : g.name === 'waiting'
+              ? { ...g, start: g.start + 1, size: g.size - 1, holds: g.holds - 1 }
+              : g,
+        );
+        return { ...answer.value, groups };
+      });
+    });
+    const before = bridge.callsOf('listOrders').length;
+    act(() => bridge.emit({ type: 'orders-updated', orderIds: ['arrived-1'], moved: true }));
+    await waitFor(() => expect(bridge.callsOf('listOrders').length).toBe(before + 1));
+    expect(bridge.callsOf('listOrders').at(-1)?.offset).toBe(0);
+    // Deep in the list each row is the one before it: the order that was at 239 is at 240.
+    act(() => list.scrollTo({ top: 238 * ROW_HEIGHT }));
+    await waitFor(() => expect(buyersOf(rows())).toContain('Buyer 239'));
+    const shown = rows().find((r) => r.querySelector('.row-title')?.textContent === 'Buyer 239');
+    expect(shown?.getAttribute('aria-posinset')).toBe('241');
+    expect(scrollTop()).toBe(238 * ROW_HEIGHT);
+    expect(bridge.callsOf('listOrders').length).toBe(before + 1);
   });
 
   it('offers one filter per status and All, none showing the same orders as another', async () => {

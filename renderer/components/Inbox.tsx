@@ -18,7 +18,7 @@ import { plainText } from '../../preload/marketplace-text';
 import type { MarkableStatus } from '../../preload/order-status';
 import { isPlainPurchase, purchaseTypeLabel } from '../../preload/order-status';
 import { call } from '../bridge/call';
-import { type BridgeEvent, useBridge, useBridgeEvents } from '../bridge/context';
+import { useBridge, useBridgeEvents } from '../bridge/context';
 import { formatAge, formatDateTime, formatTotal, plural, statusLabel } from '../format';
 import { useEscapeLayer } from '../hooks/useEscapeLayer';
 import { useNarrow } from '../hooks/useNarrow';
@@ -54,12 +54,6 @@ const GROUP_HEADINGS: Readonly<Record<InboxGroupName, string>> = {
   rest: 'Other orders',
 };
 const PAGE = 8;
-const REFRESHING_EVENTS: ReadonlySet<BridgeEvent['type']> = new Set([
-  'app-state',
-  'orders-arrived',
-  'orders-updated',
-  'state-changed',
-]);
 const NO_ARRIVALS: readonly string[] = [];
 /** The defaults of the settings, until the settings answer. */
 const DEFAULT_LIMITS: UrgencyLimits = { reminderAfterMinutes: 240, staleInProgressDays: 7 };
@@ -95,7 +89,6 @@ export function Inbox({
 }) {
   const bridge = useBridge();
   const now = useNow();
-  const [reloads, setReloads] = useState(0);
   const searchRef = useRef<HTMLInputElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const filterName = useId();
@@ -106,11 +99,16 @@ export function Inbox({
   const limits = settings ?? DEFAULT_LIMITS;
 
   const { filter, search, backlog } = query;
-  const orders = useOrderPages(bridge, query, sort, reloads);
-  const reload = useCallback(() => setReloads((n) => n + 1), []);
-
+  const orders = useOrderPages(bridge, query, sort);
+  // The store tells what changed; another account (or the demo) is another list altogether.
+  const account = useRef<string | null>(null);
   useBridgeEvents((event) => {
-    if (REFRESHING_EVENTS.has(event.type)) reload();
+    if (event.type === 'orders-updated') orders.refresh(event);
+    if (event.type !== 'app-state') return;
+    const { setup, baseUrl, clientId } = event.state;
+    const now = JSON.stringify([setup, baseUrl, clientId]);
+    if (account.current !== null && account.current !== now) orders.refresh('all');
+    account.current = now;
   });
 
   // The rows selected for a bulk step, as last seen (a new query starts with none).

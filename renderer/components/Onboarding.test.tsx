@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CodedError } from '../../preload/coded-error';
 import type { ConnectionTest } from '../../preload/contract';
-import { appState, createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
+import { appState, createFakeBridge } from '../../test/support/renderer/fake-bridge';
 import { renderWithBridge } from '../../test/support/renderer/render';
 import { Onboarding } from './Onboarding';
 
@@ -80,7 +81,7 @@ describe('Onboarding', () => {
   it('shows an error the bridge throws in an alert', async () => {
     const { bridge } = setup();
     bridge.handle('testConnection', () => {
-      throw new FakeBridgeError('invalid-input', 'clientId: the client id is empty');
+      throw new CodedError('invalid-input', 'clientId: the client id is empty');
     });
     fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
     expect((await screen.findByRole('alert')).textContent).toContain('the client id is empty');
@@ -110,7 +111,7 @@ describe('Onboarding', () => {
   it('shows no success beside a failure: a keychain out of reach after a passing test is the only word', async () => {
     const { bridge } = setup({ ok: true, sellerId: 4711, stage: null });
     bridge.handle('setSecret', () => {
-      throw new FakeBridgeError('keychain', 'The system keychain could not be reached.');
+      throw new CodedError('keychain', 'The system keychain could not be reached.');
     });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect((await screen.findByRole('alert')).textContent).toContain('keychain could not be reached');
@@ -176,7 +177,7 @@ describe('Onboarding', () => {
     const { bridge } = setup();
     const message = 'Base URL is not usable: http is only allowed for localhost';
     bridge.handle('setSettings', () => {
-      throw new FakeBridgeError('invalid-input', message, [], [{ field: 'baseUrl', message }]);
+      throw new CodedError('invalid-input', message, { fields: [{ field: 'baseUrl', message }] });
     });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     const baseUrl = screen.getByLabelText('Base URL');

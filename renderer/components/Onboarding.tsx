@@ -9,7 +9,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { type AppState, type ConnectionTest, LIMITS } from '../../preload/contract';
 import { ACTOR_NAME_MAX } from '../../preload/marked-by';
 import { MAX_CLIENT_ID_LENGTH } from '../../preload/model';
-import { asBridgeCallError, call } from '../bridge/call';
+import { asCodedError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { saveVerdict, UNCHECKED_OFFER } from '../connection-check';
 import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
@@ -79,7 +79,7 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
     } catch (failure) {
       // No success beside a failure: a test that passed says nothing once saving failed after it.
       setTest(null);
-      const { message, details, fields } = asBridgeCallError(failure);
+      const { message, details, fields } = asCodedError(failure);
       const known = fields.filter((f): f is { field: Field; message: string } =>
         (FIELDS as readonly string[]).includes(f.field),
       );

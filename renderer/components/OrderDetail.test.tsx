@@ -322,9 +322,9 @@ describe('OrderDetail', () => {
     if (!view) throw new Error('no view');
     view.refreshProblem = null;
     const loads = bridge.callsOf('getOrder').length;
-    act(() => bridge.emit({ type: 'orders-updated', orderIds: ['someone-else'] }));
+    act(() => bridge.emit({ type: 'orders-updated', orderIds: ['someone-else'], moved: false }));
     expect(bridge.callsOf('getOrder')).toHaveLength(loads);
-    act(() => bridge.emit({ type: 'orders-updated', orderIds: [FULL_ORDER_ID] }));
+    act(() => bridge.emit({ type: 'orders-updated', orderIds: [FULL_ORDER_ID], moved: false }));
     await waitFor(() => expect(screen.queryByText(/the marketplace did not answer since/)).toBeNull());
   });
 
@@ -533,7 +533,7 @@ describe('OrderDetail', () => {
 
   it('reads the order again on state events while a status is on its way', async () => {
     const { bridge } = await renderOrder();
-    act(() => bridge.emit({ type: 'state-changed', status: { ...bridge.state } }));
+    act(() => bridge.emit({ type: 'app-state', state: bridge.state }));
     await waitFor(() => expect(bridge.callsOf('getOrder')).toHaveLength(2));
   });
 

@@ -121,7 +121,7 @@ export function OrderDetail({
   const awaitingDelivery = (view?.outbox.length ?? 0) > 0;
   useBridgeEvents((event) => {
     if (event.type === 'orders-updated' && event.orderIds.includes(orderId)) void load();
-    if (awaitingDelivery && (event.type === 'app-state' || event.type === 'state-changed')) void load();
+    if (awaitingDelivery && event.type === 'app-state') void load();
   });
 
   async function retry(requestId: string): Promise<void> {

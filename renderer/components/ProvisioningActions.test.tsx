@@ -1,11 +1,12 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CodedError } from '../../preload/coded-error';
 import type { OrderView } from '../../preload/contract';
 import type { Settings } from '../../preload/model';
 import { CONTROL_OR_BIDI, SPOOFED_TOTAL } from '../../test/support/hostile-order';
 import { apiFailure, apiProblem, expectDetailsOneClickAway } from '../../test/support/renderer/error-details';
-import { createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
+import { createFakeBridge } from '../../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullView } from '../../test/support/renderer/fixtures';
 import { renderWithUndo } from '../../test/support/renderer/render';
 import { REPEATED_PRESS_MS } from '../hooks/useRepeatGuard';
@@ -450,7 +451,7 @@ describe('ProvisioningActions', () => {
   it('shows other refusals in an alert', async () => {
     const bridge = await renderOrder('ProvisioningStarted');
     bridge.handle('markStatus', () => {
-      throw new FakeBridgeError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
+      throw new CodedError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
     });
     fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
     expect((await screen.findByRole('alert')).textContent).toContain('not connected to a marketplace yet');

@@ -14,7 +14,7 @@ import { isHeld } from '../../preload/hold';
 import { latestMark, type Mark, markPhase, markPhaseTime, markPhaseWords } from '../../preload/mark-phase';
 import type { Explained, OutboxItem, SettledMark } from '../../preload/model';
 import { isUsualTransition, MARKABLE_STATUSES, type MarkableStatus } from '../../preload/order-status';
-import { asBridgeCallError, call, explained } from '../bridge/call';
+import { asCodedError, call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { formatWhen, statusLabel } from '../format';
 import { useEscapeLayer } from '../hooks/useEscapeLayer';
@@ -166,7 +166,7 @@ export function ProvisioningActions({
       undo.offer(item, subject);
       onMarked();
     } catch (failure) {
-      const refusal = asBridgeCallError(failure);
+      const refusal = asCodedError(failure);
       if (refusal.code === 'unusual-transition' && !request.override) {
         setConfirming({ target: request.statusCode, message: refusal.message });
       } else {

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CodedError } from '../../preload/coded-error';
 import type { AppState } from '../../preload/contract';
 import { tomorrowMorning, UNTIL_RESUMED } from '../../preload/pause';
 import {
@@ -8,7 +9,7 @@ import {
   expectExplainedOneClickAway,
   settingsWriteProblem,
 } from '../../test/support/renderer/error-details';
-import { appState, createFakeBridge, FakeBridgeError } from '../../test/support/renderer/fake-bridge';
+import { appState, createFakeBridge } from '../../test/support/renderer/fake-bridge';
 import { renderWithBridge } from '../../test/support/renderer/render';
 import { SettingsView } from './SettingsView';
 
@@ -61,7 +62,7 @@ describe('SettingsView', () => {
     const { bridge } = await renderSettings();
     const message = 'Check interval must be a whole number of seconds from 30 to 3600 (30 seconds to 1 hour)';
     bridge.handle('setSettings', () => {
-      throw new FakeBridgeError('invalid-input', message, [], [{ field: 'pollIntervalSeconds', message }]);
+      throw new CodedError('invalid-input', message, { fields: [{ field: 'pollIntervalSeconds', message }] });
     });
     const input = screen.getByLabelText('Check interval (seconds)');
     fireEvent.change(input, { target: { value: '5' } });
@@ -80,7 +81,7 @@ describe('SettingsView', () => {
   it('shows a refusal that names no field above Save, its detail one click away', async () => {
     const { bridge } = await renderSettings();
     bridge.handle('setSettings', () => {
-      throw new FakeBridgeError('internal', 'The settings file could not be written.', ['EACCES']);
+      throw new CodedError('internal', 'The settings file could not be written.', { details: ['EACCES'] });
     });
     fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
     const alert = await within(screen.getByRole('form', { name: 'Settings' })).findByRole('alert');
@@ -223,7 +224,7 @@ describe('SettingsView', () => {
     expect(screen.getByRole('button', { name: 'Copy log folder path' })).toBeTruthy();
 
     bridge.handle('openLogFolder', () => {
-      throw new FakeBridgeError('open-failed', 'The log folder could not be opened (no file manager).');
+      throw new CodedError('open-failed', 'The log folder could not be opened (no file manager).');
     });
     fireEvent.click(screen.getByRole('button', { name: 'Open log folder' }));
     expect((await screen.findByRole('alert')).textContent).toContain('could not be opened');

@@ -15,7 +15,7 @@ import {
   STALE_IN_PROGRESS_DAYS,
   UNDO_SECONDS,
 } from '../../preload/model';
-import { asBridgeCallError, call } from '../bridge/call';
+import { asCodedError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
 import { AboutPanel } from './AboutPanel';
@@ -367,7 +367,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
 }
 
 function refusalOf(failure: unknown): Refusal {
-  const { message, details, fields } = asBridgeCallError(failure);
+  const { message, details, fields } = asCodedError(failure);
   return { message, details, fields: new Map(fields.map((f) => [f.field, f.message])) };
 }
 

@@ -13,7 +13,14 @@ export async function launchChromium(): Promise<Browser> {
   // benchmark (which has no hermetic HOME of its own) writes to the user's.
   const home = await mkdtemp(join(tmpdir(), 'seller-tray-chromium-'));
   const browser = await chromium.launch({
-    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') },
+    // No session bus either: the keychain tests' private one would start an accessibility bus for
+    // it and log that (Chromium needs none of it headless).
+    env: {
+      ...process.env,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      DBUS_SESSION_BUS_ADDRESS: 'disabled:',
+    },
     executablePath: CHROMIUM,
     // No sandbox as root in a container; no GPU; and none of Chromium's calls home, which
     // this closed network refuses.

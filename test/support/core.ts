@@ -107,6 +107,17 @@ export async function removeDataDir(laptop: Laptop): Promise<void> {
   await rm(laptop.dataDir, { recursive: true, force: true });
 }
 
+/** Another laptop of the seller starts an order (whatever its own store says of it), and posts it at once. */
+export async function startedElsewhere(laptop: Laptop, orderId: string): Promise<void> {
+  await laptop.core.markStatus({
+    orderId,
+    statusCode: 'ProvisioningInProgress',
+    description: 'Started on another laptop',
+    override: true,
+  });
+  await laptop.core.deliverOutbox();
+}
+
 /** Every order the laptop's inbox holds, in inbox order. */
 export function inbox(core: SellerCore, filter = 'all', search = ''): InboxRow[] {
   return core.orders({ filter, search, offset: 0, limit: 100_000 }).rows;

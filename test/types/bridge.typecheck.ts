@@ -3,11 +3,18 @@
 // (a channel without a handler, a misspelled one, a wrong answer or request) fails the build.
 
 import type { Handler, Handlers, SellerTrayService } from '../../main/core/service';
-import type { Bridge } from '../../preload/contract';
+import type { AppState, Bridge } from '../../preload/contract';
 
 declare const handlers: Handlers;
 declare const service: SellerTrayService;
 declare const bridge: Bridge;
+
+export async function answerTests(): Promise<unknown[]> {
+  // @ts-expect-error: a channel resolves to an Answer (renderer/bridge/call.ts unwraps it), not the value
+  const unwrapped: AppState = await bridge.getState(undefined);
+  const answer = await bridge.getState(undefined);
+  return [unwrapped, answer.ok ? answer.value.clientId : answer.error.code];
+}
 
 export function typeTests(): unknown[] {
   const { diagnose: _omitted, ...allButOne } = handlers;

@@ -127,6 +127,22 @@ describe('the inbox', () => {
     expect(ids(page('longest-waiting', 2, 2))).toEqual(['w2', 'd2']);
   });
 
+  it('says when its groups next change by the clock alone: an arrival an hour on, an order stalling', () => {
+    // w3 was queued at 00:00; d2 has been in progress since 11-20 10:00, d1 long enough to be stalled.
+    const at = (now: string, stalledAfterDays = 0) =>
+      page('newest', 0, 100, 'all', { now, stalledAfterDays }).regroupsAt;
+    expect(at('2026-11-22T00:30:00Z')).toBe('2026-11-22T01:00:00.001Z');
+    expect(at('2026-11-22T00:30:00Z', 7)).toBe('2026-11-22T01:00:00.001Z');
+    expect(at('2026-11-22T01:30:00Z', 7)).toBe('2026-11-27T10:00:00.001Z');
+    expect(at('2026-11-22T01:30:00Z')).toBeNull();
+    expect(page('newest').regroupsAt).toBeNull();
+    // By that moment d2 has stalled (a second before, it had not).
+    const stalled = (now: string) =>
+      page('newest', 0, 100, 'all', { now, stalledAfterDays: 7 }).groups.find((g) => g.name === 'stalled')
+        ?.size;
+    expect([stalled('2026-11-27T09:59:59.000Z'), stalled('2026-11-27T10:00:00.001Z')]).toEqual([1, 2]);
+  });
+
   it('keeps an arrival on top for an hour whatever the sort, then with the other waiting orders', () => {
     // w3 was queued at 00:00; w0 arrives at 00:40, purchased before any other order.
     store.recordPoll({
@@ -462,7 +478,7 @@ describe("an order set aside as another seller's", () => {
     expect(store.setOrderAside('x-1', foreign, '2026-11-22T00:00:01Z')).toBe(false);
     store.markTold(store.untoldAside());
     const later = learn([purchase('x-1', '2026-11-20T11:00:00Z', 'ProvisioningInProgress')], false);
-    expect(later).toEqual({ newEvents: 0, newOrders: 0 });
+    expect(later).toEqual({ newEvents: 0, newOrders: 0, changed: [] });
     expect(store.history('x-1')).toEqual([]);
     expect(store.storedOrder('x-1')).toBeUndefined();
     expect(store.waitingCount()).toBe(0);

@@ -91,6 +91,8 @@ export interface InboxPage {
   groups: InboxGroup[];
   /** Orders that match and are unopened, with their place in the whole list (at most 50). */
   unopened: { orderId: string; index: number }[];
+  /** When the groups next change by the clock alone (ISO), or null: the window reads the list again then. */
+  regroupsAt: string | null;
 }
 
 /** The most unopened orders an inbox page locates. */
@@ -351,7 +353,8 @@ export class AccountStore {
    * Records what a poll read, in one transaction: the events not known yet, the orders they
    * touch (to fetch again), the new orders to announce (none for a first start's backlog, and
    * held while paused), and the cursor. So the cursor is never ahead of the history. Says how
-   * many events were new to this laptop and how many new orders it queued to announce.
+   * many events were new to this laptop, how many new orders it queued to announce, and which
+   * orders' events changed (their status and place in the inbox may have).
    */
   recordPoll(input: {
     events: readonly MarketplaceEvent[];
@@ -362,9 +365,9 @@ export class AccountStore {
     backlog: boolean;
     paused: boolean;
     now: string;
-  }): { newEvents: number; newOrders: number } {
+  }): { newEvents: number; newOrders: number; changed: string[] } {
     return this.atomically(() => {
-      const { fresh, firstLearned } = this.insertEvents(input.events, input.now);
+      const { fresh, firstLearned, changed } = this.insertEvents(input.events, input.now);
       this.setAside(input.unreadable ?? [], input.now);
       let newOrders = 0;
       const purchases = fresh.filter(isNewPurchase);
@@ -392,7 +395,7 @@ export class AccountStore {
       );
       const cursor = input.cursor && JSON.stringify(input.cursor);
       if (cursor && cursor !== this.meta('cursor')) this.setMeta('cursor', cursor);
-      return { newEvents: fresh.length, newOrders };
+      return { newEvents: fresh.length, newOrders, changed };
     });
   }
 
@@ -407,7 +410,7 @@ export class AccountStore {
   /**
    * Stores the events not known yet, and the known ones the marketplace has since rewritten under
    * the same id (a status post may update the purchase event in place). Answers the events new to
-   * this laptop and the orders it learned of through them.
+   * this laptop, the orders it learned of through them, and every order whose events changed.
    */
   private insertEvents(
     events: readonly MarketplaceEvent[],
@@ -415,6 +418,7 @@ export class AccountStore {
   ): {
     fresh: MarketplaceEvent[];
     firstLearned: string[];
+    changed: string[];
   } {
     const insert = this.sql(
       `INSERT OR IGNORE INTO events (key, order_id, event_type, status, event_time, event_ms, json)
@@ -478,7 +482,7 @@ export class AccountStore {
       this.deriveOrder(orderId, true);
     }
     this.setAside(foreignLater, now);
-    return { fresh, firstLearned };
+    return { fresh, firstLearned, changed: [...touched] };
   }
 
   /**
@@ -688,7 +692,31 @@ export class AccountStore {
       waiting: this.count(`${condition} AND o.waiting = 1`, params),
       groups: groups.map(({ name, start, size, holds }) => ({ name, start, size, holds })),
       unopened: this.unopenedIn(groups, condition, params),
+      regroupsAt: this.regroupsAt(Date.parse(query.now ?? ''), condition, params),
     };
+  }
+
+  /**
+   * The next moment the list's groups change with no event: the first arrival leaves "just
+   * arrived" an hour after it came, the first order in progress not stalled yet becomes stalled
+   * (each the millisecond after its limit, as the conditions compare; the times read as whole ms).
+   */
+  private regroupsAt(now: number, condition: string, params: Params): string | null {
+    if (params.$recent === null) return null;
+    const moments: number[] = [];
+    const arrived = `SELECT MIN(a.queued_at) AS at FROM announcements a JOIN orders o ON o.order_id = a.order_id
+                       WHERE ${condition} AND o.waiting = 1 AND a.queued_at >= $recent`;
+    const { at } = this.sql(arrived).get(bound(arrived, params)) as { at: string | null };
+    if (at !== null) moments.push(Date.parse(at) + JUST_ARRIVED_MINUTES * MINUTE + 1);
+    const stalledBefore = params.$stalledBefore;
+    if (typeof stalledBefore === 'number') {
+      const stalls = `SELECT MIN(${STATUS_SINCE_MS}) AS ms FROM orders o
+                        WHERE ${condition} AND o.effective_status = '${IN_PROGRESS}' AND NOT ${STALLED}`;
+      const { ms } = this.sql(stalls).get(bound(stalls, params)) as { ms: number | null };
+      if (ms !== null) moments.push(Math.round(ms) + (now - stalledBefore) + 1);
+    }
+    const next = moments.filter(Number.isFinite).sort((a, b) => a - b)[0];
+    return next === undefined ? null : new Date(next).toISOString();
   }
 
   private count(where: string, params: Params): number {
@@ -758,12 +786,12 @@ export class AccountStore {
     return located;
   }
 
-  /** An order was opened on this laptop: it is no longer marked as an unopened arrival. */
-  markOpened(orderId: string, now: string): void {
-    this.sql('UPDATE announcements SET opened_at = ? WHERE order_id = ? AND opened_at IS NULL').run(
-      now,
-      orderId,
-    );
+  /** An order was opened on this laptop: it is no longer marked as an unopened arrival. Answers whether it was. */
+  markOpened(orderId: string, now: string): boolean {
+    const { changes } = this.sql(
+      'UPDATE announcements SET opened_at = ? WHERE order_id = ? AND opened_at IS NULL',
+    ).run(now, orderId);
+    return Number(changes) > 0;
   }
 
   /** How many orders wait for action: kept by triggers (status_counts), so reading it costs nothing. */

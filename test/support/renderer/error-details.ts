@@ -7,8 +7,8 @@ import { expect, vi } from 'vitest';
 import { SellerApiError } from '../../../main/core/api/errors';
 import { explainFailure } from '../../../main/core/failure-words';
 import { KeychainUnavailableError } from '../../../main/core/secrets';
+import { CodedError } from '../../../preload/coded-error';
 import type { Explained } from '../../../preload/model';
-import { FakeBridgeError } from './fake-bridge';
 
 /** The request id of `apiProblem`'s and `apiFailure`'s call. */
 export const FAILED_REQUEST_ID = '5d0c7a9e-2b41-4e8f-9c3a-7f1e2d3c4b5a';
@@ -32,7 +32,7 @@ export function apiProblem(operation: string, status: FailedStatus = 503): Expla
 }
 
 /** A 503 of `operation`, as the service's bridge answer carries it. */
-export function apiFailure(operation: string): FakeBridgeError {
+export function apiFailure(operation: string): CodedError {
   return bridgeFailure('api-http', apiProblem(operation));
 }
 
@@ -54,8 +54,8 @@ export function settingsWriteProblem(): Explained {
 }
 
 /** `problem` as the service's bridge answer carries it, under `code`. */
-export function bridgeFailure(code: string, { message, details }: Explained): FakeBridgeError {
-  return new FakeBridgeError(code, message, details);
+export function bridgeFailure(code: string, { message, details }: Explained): CodedError {
+  return new CodedError(code, message, { details: details ?? [] });
 }
 
 /**

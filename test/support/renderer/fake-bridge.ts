@@ -1,8 +1,11 @@
-// An in-memory Bridge for the component tests: it answers each channel from plain data,
+// An in-memory Bridge for the component tests: it answers each channel from plain data, as the
+// main process does (an `Answer`: a handler that throws a `CodedError` answers with its error),
 // records every call, and lets a test emit events or replace a channel's behaviour. The
 // real bridge (preload, preview server) is exercised end to end by the browser tests.
 import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS } from '../../../main/core/settings';
+import { CodedError } from '../../../preload/coded-error';
 import type {
+  Answer,
   AppEvent,
   AppState,
   Bridge,
@@ -19,24 +22,13 @@ import type { MarketplaceEvent } from '../../../preload/marketplace';
 import type { OutboxItem, Settings } from '../../../preload/model';
 import { isUsualTransition } from '../../../preload/order-status';
 import { statusLabel } from '../../../preload/status-words';
+import { asCodedError } from '../../../renderer/bridge/call';
 
 /** What the fake sends the window: all the main process may send, the shell's events too. */
 export type FakeEvent = AppEvent;
 
 type Handler<C extends Channel> = (request: RequestOf<C>) => Responses[C] | Promise<Responses[C]>;
 export type Handlers = { [C in Channel]?: Handler<C> };
-
-/** An error as the HTTP bridge throws it: a message for the user, a code, and maybe detail. */
-export class FakeBridgeError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly details?: string[],
-    readonly fields?: { field: string; message: string }[],
-  ) {
-    super(message);
-  }
-}
 
 /** The app's defaults, with an account configured. */
 export const DEFAULT_SETTINGS: Settings = {
@@ -95,7 +87,7 @@ export interface FakeBridge extends Bridge {
   settings: Settings;
   orders: OrderListItem[];
   readonly views: Map<string, OrderView>;
-  /** Replaces a channel's behaviour (throw a FakeBridgeError to fail it). */
+  /** Replaces a channel's behaviour (throw a `CodedError` to fail it). */
   handle<C extends Channel>(channel: C, handler: Handler<C>): void;
   emit(event: FakeEvent): void;
   readonly listenerCount: number;
@@ -177,19 +169,20 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
         waiting: matching.filter((o) => o.waiting).length,
         groups,
         unopened: listed.flatMap((o, index) => (o.unopened ? [{ orderId: o.orderId, index }] : [])),
+        regroupsAt: null,
       };
     },
     getOrder: ({ orderId }) => {
       fake.orders = fake.orders.map((o) => (o.orderId === orderId ? { ...o, unopened: false } : o));
       const view = views.get(orderId);
-      if (!view) throw new FakeBridgeError('api-not-found', `Order ${orderId} was not found.`);
+      if (!view) throw new CodedError('api-not-found', `Order ${orderId} was not found.`);
       return structuredClone(view);
     },
     markStatus: (request) => {
       const view = views.get(request.orderId);
       const status = view ? view.status : fake.orders.find((o) => o.orderId === request.orderId)?.status;
       if (!request.override && !isUsualTransition(status, request.statusCode)) {
-        throw new FakeBridgeError(
+        throw new CodedError(
           'unusual-transition',
           `Marking an order ${statusLabel(request.statusCode)} while it is ${statusLabel(status)} is unusual; confirm to do it anyway.`,
         );
@@ -238,7 +231,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
         ];
         view.status = statusBefore.get(requestId);
         // As the service does: the views showing the order read it again.
-        queueMicrotask(() => result.emit({ type: 'orders-updated', orderIds: [item.orderId] }));
+        queueMicrotask(() => result.emit({ type: 'orders-updated', orderIds: [item.orderId], moved: true }));
         return { outcome: 'undone' };
       }
       const rowMark = rowMarks.get(requestId);
@@ -259,7 +252,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
           return item;
         }
       }
-      throw new FakeBridgeError('not-found', 'There is no failed status to send again with that id.');
+      throw new CodedError('not-found', 'There is no failed status to send again with that id.');
     },
     checkNow: () => {
       fake.state = { ...fake.state, lastSuccessfulPoll: new Date().toISOString() };
@@ -283,10 +276,15 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
   };
 
   function method<C extends Channel>(channel: C) {
-    return async (request: RequestOf<C>): Promise<Responses[C]> => {
+    return async (request: RequestOf<C>): Promise<Answer<Responses[C]>> => {
       calls.push({ channel, request });
       const handler = (handlers[channel] ?? defaults[channel]) as Handler<C>;
-      return handler(request);
+      try {
+        return { ok: true, value: await handler(request) };
+      } catch (error) {
+        // As the service answers (main/core/service.ts): a coded refusal keeps its code; anything else is internal.
+        return { ok: false, error: asCodedError(error).toAnswerError() };
+      }
     };
   }
 
