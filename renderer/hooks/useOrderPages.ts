@@ -2,13 +2,13 @@
 // many orders match, so ten thousand orders cost the pages in view, not the whole list. A reload
 // (new orders, a mark) reads the loaded pages again, keeping what is shown until they answer.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { OrderListItem, OrderPage } from '../../preload/contract';
+import { INBOX_PAGE_ROWS, type OrderListItem, type OrderPage } from '../../preload/contract';
 import type { Explained } from '../../preload/model';
 import { call, explained } from '../bridge/call';
 import type { useBridge } from '../bridge/context';
 import type { InboxQuery, InboxSort } from '../components/inbox-query';
 
-export const PAGE_SIZE = 100;
+export const PAGE_SIZE = INBOX_PAGE_ROWS;
 const NONE: OrderPage['unopened'] = [];
 const NO_GROUPS: OrderPage['groups'] = [];
 
