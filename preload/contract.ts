@@ -48,6 +48,9 @@ export function isChannel(name: string): name is Channel {
 /** The longest text each request field takes; the window's inputs say the same. */
 export const LIMITS = {
   orderId: 100,
+  /** Client ids are short tokens issued by the Seller Console; anything longer is a paste gone wrong. */
+  clientId: 200,
+  /** Generous for any issued secret, and far below what keychains accept. */
   secret: 4096,
   baseUrl: 2048,
   search: 200,
@@ -56,6 +59,9 @@ export const LIMITS = {
   /** The most rows one listOrders answer carries. */
   page: 500,
 } as const;
+
+/** The rows of one inbox page the window asks for, and a listOrders without a limit gets. */
+export const INBOX_PAGE_ROWS = 100;
 
 /** What the header and the tray show. */
 export interface AppState extends CoreStatus {

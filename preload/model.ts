@@ -1,11 +1,12 @@
 // What the main process tells every other process about the app and its orders: the core's
 // status and events, an order as the window shows it, the inbox's rows, the status outbox and the
-// settings. Plain types and limits only, declared once here; the main process's zod schemas for
-// the stored forms (outbox items, settings) are checked by the compiler to read exactly these.
-import type { InboxSort } from './inbox-sort';
+// settings (each declared in settings-declaration.ts). Plain types only, declared once here; the main
+// process's zod schemas for the stored forms (outbox items, settings) are checked by the compiler to
+// read exactly these.
 import type { License, MarketplaceEvent, Order } from './marketplace';
 import type { Money } from './money';
 import type { MarkableStatus } from './order-status';
+import type { ChangeableKey, DeclaredSettings } from './settings-declaration';
 
 /**
  * How a failed poll leaves the connection: the marketplace could not be reached (offline), it
@@ -148,56 +149,9 @@ export interface InboxRow {
   total?: Money;
 }
 
-/** The settings' limits, as the main process enforces them and the window states them. */
-export const POLL_INTERVAL_SECONDS = { min: 30, max: 3600, default: 60 } as const;
-/** 0 turns the reminder off; otherwise from 15 minutes to 7 days. */
-export const REMINDER_AFTER_MINUTES = { off: 0, min: 15, max: 7 * 24 * 60, default: 240 } as const;
-export const MAX_CLIENT_ID_LENGTH = 200;
-/** An order in progress longer than this many days is flagged in the inbox; 0 = never. */
-export const STALE_IN_PROGRESS_DAYS = { off: 0, max: 365, default: 7 } as const;
-/** How long a marked status is held before it is sent, so it can be undone; 0 sends at once. */
-export const UNDO_SECONDS = { min: 0, max: 60, default: 10 } as const;
+/** The user's settings: each declared once, with its limits, in settings-declaration.ts. */
+export type Settings = DeclaredSettings;
+export type { ApiSection } from './settings-declaration';
 
-/** Where a marketplace's Seller API differs from the built-in routes (main/core/api/routes.ts). */
-export interface ApiSection {
-  /** Per operation: its method and path. */
-  routes?: Record<string, { method?: 'GET' | 'POST' | undefined; path?: string | undefined }>;
-  /** The largest page the server gives. */
-  pageSize?: number;
-}
-
-/** The user's settings (main/core/settings.ts stores and validates them). */
-export interface Settings {
-  /** The Seller API's base URL; '' = not configured yet. */
-  baseUrl: string;
-  /** '' = not configured yet. */
-  clientId: string;
-  pollIntervalSeconds: number;
-  notificationsEnabled: boolean;
-  /** Notifications are paused until this moment; null = not paused. */
-  pausedUntil: string | null;
-  /** Remind of an order still waiting after this many minutes; 0 = off. */
-  reminderAfterMinutes: number;
-  openAtLogin: boolean;
-  /** Check for updates at start and every 6 hours (main/shell/updater.ts). */
-  checkForUpdatesAutomatically: boolean;
-  /** Run against the built-in simulator instead of a real Seller API. */
-  demoMode: boolean;
-  /** null = the built-in routes. Set in the settings file only, never through a SettingsChange. */
-  api: ApiSection | null;
-
-  // The inbox (issue 12).
-  /** An order in progress longer than this many days is flagged; 0 = never. */
-  staleInProgressDays: number;
-  /** Waiting orders first either way; then the longest waiting or the newest first. */
-  inboxSort: InboxSort;
-
-  // Marking statuses (issue 12).
-  /** A marked status is held this long before it is sent, so it can be undone; 0 sends at once. */
-  undoSeconds: number;
-  /** The name written into the statuses this laptop posts (preload/marked-by.ts); '' = the computer account's. */
-  actorName: string;
-}
-
-/** A change the window or the CLI may ask for: any setting but the file-only `api`. */
-export type SettingsChange = Partial<Omit<Settings, 'api'>>;
+/** A change the window or the CLI may ask for: any setting but the file-only ones (`api`). */
+export type SettingsChange = Partial<Pick<Settings, ChangeableKey>>;

@@ -5,11 +5,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountFolder, accountRef } from '../main/core/account/account-ref';
 import { SellerApiClient } from '../main/core/api/client';
 import { orderIdOf } from '../main/core/api/wire';
 import { userDataDir } from '../main/core/paths';
 import { SellerCore } from '../main/core/seller-core';
-import { accountDir } from '../main/core/service';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { TEST_SETTINGS } from './support/core';
 import { runTs, spawnTs } from './support/processes';
@@ -121,7 +121,10 @@ describe('the app and seller-tray watch on one data folder', () => {
   it('lose nothing of each other: a pending status is delivered once, an order announced once', async () => {
     const env = await laptopEnv();
     await runTs('main/cli/seller-tray.ts', ['watch', '--once'], env);
-    const dataDir = accountDir(userDataDir(env), sim.url, 'demo-client');
+    const dataDir = accountFolder(
+      userDataDir(env),
+      accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id,
+    );
     const client = new SellerApiClient({
       baseUrl: sim.url,
       credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },

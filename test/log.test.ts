@@ -6,6 +6,7 @@ import { lstat, mkdir, readdir, readFile, rm, stat, symlink, unlink, writeFile }
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAppService } from '../main/app-service';
+import { accountRef } from '../main/core/account/account-ref';
 import type { Transport } from '../main/core/api/transport';
 import { CREDENTIALS_REMOVED, logLine } from '../main/core/log';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
@@ -156,6 +157,13 @@ describe('the log file, after polls with failures, a delivery, an announcement a
       expect(line).toMatch(/^\[\d{4}-\d\d-\d\dT[\d:.]+Z\] \[(warn|error)\] /);
       expect(sentIds.has(line.match(/requestId=(\S+)/)?.[1] ?? '')).toBe(true);
     }
+  });
+
+  it('names the account on every line of its work: calls, polls, announcements, deliveries', () => {
+    const account = accountRef({ baseUrl: sim.url, clientId: CLIENT_ID }).id;
+    const work = lines(/ (call failed|poll ok|poll failed|announcement|delivery sent) /);
+    expect(work.length).toBeGreaterThanOrEqual(8);
+    for (const line of work) expect(line).toMatch(new RegExp(` account=${account}$`));
   });
 
   it('has each poll: the ones that worked with their counts, the failed ones with the reason', () => {

@@ -4,10 +4,10 @@
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountFolder, accountRef } from '../main/core/account/account-ref';
 import { userDataDir } from '../main/core/paths';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { CLOSE_WITHIN_MS } from '../main/core/seller-core';
-import { accountDir } from '../main/core/service';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { openChildCore } from './support/child-core';
 import { makeDataDir } from './support/core';
@@ -57,7 +57,11 @@ describe('the preview, stopped while a poll waits for the marketplace', () => {
         await received('listEvents', before);
         child.kill(signal);
         expect(await exitOf(child)).toBe(0);
-        expect(closedCleanly(accountDir(dataRoot, sim.url, 'demo-client'))).toBe(true);
+        expect(
+          closedCleanly(
+            accountFolder(dataRoot, accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id),
+          ),
+        ).toBe(true);
       } finally {
         child.kill('SIGKILL');
         await admin(sim.url, 'PATCH', 'faults', { script: [] });
@@ -76,7 +80,10 @@ describe('seller-tray watch, stopped while a status is being posted', () => {
       SELLER_CLIENT_ID: 'demo-client',
       SELLER_CLIENT_SECRET: 'demo-secret',
     };
-    const dataDir = accountDir(userDataDir(env), sim.url, 'demo-client');
+    const dataDir = accountFolder(
+      userDataDir(env),
+      accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id,
+    );
     // A status marked while the marketplace failed: pending when watch starts.
     const core = await openChildCore(sim.url, dataDir);
     await core.start();

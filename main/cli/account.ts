@@ -3,19 +3,20 @@
 // The app's demo marketplace lives only inside the running app (its address changes each run),
 // so an account saved in demo mode is no account for the CLI: it says none is configured.
 import { actorNameProblem } from '../../preload/marked-by';
+import {
+  type AccountRef,
+  accountLog,
+  accountRef,
+  clientOptionsFor,
+  keychainEntry,
+} from '../core/account/account-ref';
 import { osAccountName } from '../core/account-name';
 import type { SellerApiClientOptions } from '../core/api/client';
 import { type Log, silentLog } from '../core/log';
 import { markActor } from '../core/mark';
 import { ensurePrivateDir, userDataDir } from '../core/paths';
-import {
-  adoptUnboundSecret,
-  KeytarSecretStore,
-  noSecretFor,
-  type SecretStore,
-  secretOwner,
-} from '../core/secrets';
-import { apiOptions, ConfSettingsStore, type Settings, type SettingsStore } from '../core/settings';
+import { adoptUnboundSecret, KeytarSecretStore, noSecretFor, type SecretStore } from '../core/secrets';
+import { ConfSettingsStore, type Settings, type SettingsStore } from '../core/settings';
 import { UsageError } from './refusals';
 
 export interface AccountFlags {
@@ -23,22 +24,15 @@ export interface AccountFlags {
   clientId?: string | undefined;
 }
 
+/** The account a command serves (with the saved settings' routes, as the app uses them) and its secret. */
 export interface Account {
-  baseUrl: string;
-  clientId: string;
+  ref: AccountRef;
   clientSecret: () => Promise<string>;
-  /** The saved settings' routes and page size for this marketplace, as the app uses them. */
-  api: Settings['api'];
 }
 
 /** How a client reaches the account, as the app's would; its failed calls go to `log` (--verbose). */
 export function clientOptions(account: Account, log: Log = silentLog): SellerApiClientOptions {
-  return {
-    baseUrl: account.baseUrl,
-    credentials: { clientId: account.clientId, clientSecret: account.clientSecret },
-    ...apiOptions(account.api),
-    log,
-  };
+  return clientOptionsFor(account.ref, account.clientSecret, { log: accountLog(log, account.ref) });
 }
 
 /** The stores the CLI shares with the app: the same directory, the same keychain entries. */
@@ -68,10 +62,9 @@ export function resolveAccount(
     );
   }
   const clientId = flags.clientId || env.SELLER_CLIENT_ID || account.clientId;
+  const ref = accountRef({ baseUrl, clientId, api: saved.api });
   return {
-    baseUrl,
-    clientId,
-    api: saved.api,
+    ref,
     clientSecret: async () => {
       if (!clientId)
         throw new UsageError(
@@ -80,7 +73,7 @@ export function resolveAccount(
       if (env.SELLER_CLIENT_SECRET) return env.SELLER_CLIENT_SECRET;
       // The keychain's secret for this very marketplace: one stored for another never goes here.
       await adoptUnboundSecret(stores.secrets, saved);
-      const owner = secretOwner(baseUrl, clientId);
+      const owner = keychainEntry(ref);
       const secret = await stores.secrets.get(owner);
       if (!secret) {
         throw new UsageError(`${noSecretFor(owner)} Set SELLER_CLIENT_SECRET or run seller-tray login.`);

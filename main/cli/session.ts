@@ -1,15 +1,11 @@
 // The CLI commands that keep state where the app keeps it: `login` stores the secret in the
 // keychain and the account in the settings; `watch` runs the core's poller, so two home
 // directories behave as two laptops.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { keychainEntry } from '../core/account/account-ref';
+import { AccountSession } from '../core/account/session';
 import { SellerApiClient } from '../core/api/client';
 import type { Log } from '../core/log';
-import { secretOwner } from '../core/secrets';
-import { SellerCore } from '../core/seller-core';
-import { accountDir } from '../core/service';
 import { parseSettingsPatch } from '../core/settings';
-import { DATABASE_FILE } from '../core/store/account-store';
 import { type Account, type CliStores, clientOptions } from './account';
 import { describeProblem, row, terminalJson } from './format';
 import { UsageError } from './refusals';
@@ -24,21 +20,19 @@ async function readStdin(): Promise<string> {
 
 /** Checks the credentials with a token request, then stores them; a typo is never saved. */
 export async function login(account: Account, stores: CliStores, log: Log): Promise<string> {
-  if (!account.clientId) throw new UsageError('login needs --client-id (or SELLER_CLIENT_ID)');
-  const patch = parseSettingsPatch({ baseUrl: account.baseUrl, clientId: account.clientId });
+  const { clientId } = account.ref;
+  if (!clientId) throw new UsageError('login needs --client-id (or SELLER_CLIENT_ID)');
+  const patch = parseSettingsPatch({ baseUrl: account.ref.baseUrl, clientId });
   if (!patch.ok) throw new UsageError(patch.message);
   const secret = await readStdin();
   if (!secret) throw new UsageError('login reads the client secret from standard input, and it was empty');
-  const client = new SellerApiClient({
-    ...clientOptions(account, log),
-    credentials: { clientId: account.clientId, clientSecret: async () => secret },
-  });
+  const client = new SellerApiClient(clientOptions({ ...account, clientSecret: async () => secret }, log));
   const { sellerId } = await client.authenticate();
-  await stores.secrets.set(secretOwner(client.baseUrl, account.clientId), secret);
+  await stores.secrets.set(keychainEntry(account.ref), secret);
   const { settings } = stores.settings.load();
   // A real account ends the demo, in the app too: its next start uses this marketplace.
   stores.settings.save({ ...settings, ...patch.patch, demoMode: false });
-  return `Logged in as client ${account.clientId}${sellerId === null ? '' : ` of seller ${sellerId}`}; the secret is in the system keychain.\n`;
+  return `Logged in as client ${clientId}${sellerId === null ? '' : ` of seller ${sellerId}`}; the secret is in the system keychain.\n`;
 }
 
 /** `watch --once` could not check: what went wrong is already on stderr, in words. */
@@ -64,10 +58,13 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
     ...saved,
     ...(options.intervalSeconds ? { pollIntervalSeconds: options.intervalSeconds } : {}),
   };
-  const client = new SellerApiClient(clientOptions(account, options.log));
-  const dataDir = accountDir(stores.dataRoot, account.baseUrl, account.clientId);
-  const firstRun = !existsSync(join(dataDir, DATABASE_FILE));
-  const core = await SellerCore.open({ client, dataDir, settings: () => settings, log: options.log });
+  const session = await AccountSession.open(account.ref, {
+    dataRoot: stores.dataRoot,
+    clientSecret: account.clientSecret,
+    settings: () => settings,
+    log: options.log,
+  });
+  const { core, firstRun } = session;
   // Printed as the core raises them, before it marks them raised: a watch killed in between
   // prints them again on its next run, never loses one. A connection problem is told once,
   // in words, while it lasts.
@@ -91,7 +88,9 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
     core.on((event) => {
       if (event.type === 'state-changed' && event.status.connection === 'credentials-rejected') {
         reject(
-          new UsageError(`the marketplace rejected client ${account.clientId}: run seller-tray login again`),
+          new UsageError(
+            `the marketplace rejected client ${account.ref.clientId}: run seller-tray login again`,
+          ),
         );
       }
     });
@@ -117,6 +116,6 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
     await Promise.race([stopped, failure]);
   } finally {
     // Every way out of watch closes the store (waiting, bounded, for the work under way).
-    await core.close();
+    await session.close();
   }
 }

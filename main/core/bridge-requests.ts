@@ -2,9 +2,9 @@
 // contract (preload/contract.ts), which declares what each takes. The compiler holds the two
 // together: a channel missing here, one too many, or a schema that reads another shape fails to build.
 import { z } from 'zod';
-import { type Channel, INBOX_FILTERS, LIMITS, type Requests } from '../../preload/contract';
+import { type Channel, INBOX_FILTERS, INBOX_PAGE_ROWS, LIMITS, type Requests } from '../../preload/contract';
 import { INBOX_SORTS } from '../../preload/inbox-sort';
-import { MAX_CLIENT_ID_LENGTH, type SettingsChange } from '../../preload/model';
+import type { SettingsChange } from '../../preload/model';
 import { canonicalOrderId } from '../../preload/order-link';
 import { MARKABLE_STATUSES } from '../../preload/order-status';
 import type { Mutual } from './same-type';
@@ -35,7 +35,7 @@ export const requests = {
   setSecret: z.strictObject({ secret: z.string().min(1, 'the client secret is empty').max(LIMITS.secret) }),
   testConnection: z.strictObject({
     baseUrl: z.string().max(LIMITS.baseUrl),
-    clientId: z.string().trim().min(1, 'the client id is empty').max(MAX_CLIENT_ID_LENGTH),
+    clientId: z.string().trim().min(1, 'the client id is empty').max(LIMITS.clientId),
     secret: z.string().min(1).max(LIMITS.secret).optional(),
   }),
   listOrders: z.strictObject({
@@ -44,7 +44,7 @@ export const requests = {
     sort: z.enum(INBOX_SORTS).default('longest-waiting'),
     backlog: z.enum(['shown', 'hidden']).optional(),
     offset: z.int().min(0).default(0),
-    limit: z.int().min(1).max(LIMITS.page).default(100),
+    limit: z.int().min(1).max(LIMITS.page).default(INBOX_PAGE_ROWS),
   }),
   getOrder: z.strictObject({ orderId: OrderId }),
   markStatus: z

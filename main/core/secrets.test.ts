@@ -6,13 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LIMITS } from '../../preload/contract';
 import { keytar } from '../../test/support/keychain';
 import { APP_ID } from './app-identity';
 import {
   KeychainUnavailableError,
   KeytarSecretStore,
-  MAX_CLIENT_ID_LENGTH,
-  MAX_SECRET_LENGTH,
   SecretInputError,
   type SecretOwner,
   secretOwner,
@@ -78,7 +77,7 @@ describe('KeytarSecretStore against the real Secret Service', () => {
 
   it('keeps unusual but valid secrets exactly', async () => {
     const id = clientId();
-    const secret = ` ünïcødé:🔑 "quotes" \\ and spaces ${'x'.repeat(MAX_SECRET_LENGTH - 40)}`;
+    const secret = ` ünïcødé:🔑 "quotes" \\ and spaces ${'x'.repeat(LIMITS.secret - 40)}`;
     await store.set(id, secret);
     expect(await store.get(id)).toBe(secret);
   });
@@ -168,11 +167,7 @@ describe('KeytarSecretStore input checks', () => {
       /must not start or end with whitespace/,
     ],
     ['a client id with a newline', () => store.get(at('a\nb')), /control characters/],
-    [
-      'a too long client id',
-      () => store.get(at('c'.repeat(MAX_CLIENT_ID_LENGTH + 1))),
-      /Client id is too long/,
-    ],
+    ['a too long client id', () => store.get(at('c'.repeat(LIMITS.clientId + 1))), /Client id is too long/],
     ['an empty secret', () => store.set(at('client'), ''), /Client secret is required/],
     ['a blank secret', () => store.set(at('client'), ' \t '), /Client secret is required/],
     [
@@ -190,7 +185,7 @@ describe('KeytarSecretStore input checks', () => {
 
   it('rejects a too long secret without quoting it, and stores nothing', async () => {
     const id = clientId();
-    const secret = `TOO-LONG-${'y'.repeat(MAX_SECRET_LENGTH)}`;
+    const secret = `TOO-LONG-${'y'.repeat(LIMITS.secret)}`;
     const error = await store.set(id, secret).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SecretInputError);
     expect((error as Error).message).toMatch(/Client secret is too long \(\d+ characters; at most 4096\)/);

@@ -5,6 +5,7 @@
 // A secret is bound to the marketplace it was entered for: its keychain entry is keyed by the base
 // URL's origin and the client id, so pointing the app (or the CLI) at another address finds no
 // secret there and asks for one, instead of sending this one along.
+import { LIMITS } from '../../preload/contract';
 import { APP_ID } from './app-identity';
 
 /** Whose secret it is: a client id at one marketplace (the base URL's origin). */
@@ -59,11 +60,6 @@ export interface KeytarApi {
   deletePassword(service: string, account: string): Promise<boolean>;
 }
 
-/** Client ids are short tokens issued by the Seller Console; anything longer is a paste gone wrong. */
-export const MAX_CLIENT_ID_LENGTH = 256;
-/** Generous for any issued secret, and far below what keychains accept. */
-export const MAX_SECRET_LENGTH = 4096;
-
 /** What the user has to provide, per platform, for the secret to be stored. */
 function missingKeychainHint(platform: NodeJS.Platform): string {
   switch (platform) {
@@ -112,9 +108,9 @@ function checkClientId(clientId: unknown): string {
     // A different account in the keychain than the one the user meant: refuse rather than guess.
     throw new SecretInputError('Client id must not start or end with whitespace.');
   }
-  if (clientId.length > MAX_CLIENT_ID_LENGTH) {
+  if (clientId.length > LIMITS.clientId) {
     throw new SecretInputError(
-      `Client id is too long (${clientId.length} characters; at most ${MAX_CLIENT_ID_LENGTH}).`,
+      `Client id is too long (${clientId.length} characters; at most ${LIMITS.clientId}).`,
     );
   }
   if (CONTROL_CHARACTERS.test(clientId)) {
@@ -136,9 +132,9 @@ function checkSecret(secret: unknown): string {
   if (typeof secret !== 'string' || secret.trim() === '') {
     throw new SecretInputError('Client secret is required: it must be a non-empty string.');
   }
-  if (secret.length > MAX_SECRET_LENGTH) {
+  if (secret.length > LIMITS.secret) {
     throw new SecretInputError(
-      `Client secret is too long (${secret.length} characters; at most ${MAX_SECRET_LENGTH}).`,
+      `Client secret is too long (${secret.length} characters; at most ${LIMITS.secret}).`,
     );
   }
   if (secret.includes('\u0000')) {

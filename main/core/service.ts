@@ -1,9 +1,7 @@
 // The one API the shell and the renderer use (through the bridge contract in preload/). It
-// owns the settings, the keychain secret and the core, rebuilds the core when the account
-// changes, and validates every request at this boundary. The secret goes only to the origin it
-// was stored for (secrets.ts), and every call only to the account's origin (originBound).
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+// owns the handler table, the settings, the keychain secret and the demo, holds a session per
+// account (account/session.ts), reopens it when the account changes, and validates every
+// request at this boundary. The secret goes only to the origin it was stored for (secrets.ts).
 import type { z } from 'zod';
 import { CodedError } from '../../preload/coded-error';
 import {
@@ -11,7 +9,6 @@ import {
   type AnswerError,
   type AppState,
   type Channel,
-  type ConnectionTest,
   type DiagnosisReport,
   isChannel,
   type LogFolder,
@@ -21,29 +18,29 @@ import {
   type ServiceEvent,
   type UpdateStatus,
 } from '../../preload/contract';
+import { type AccountId, type AccountRef, accountRef, keychainEntry } from './account/account-ref';
+import { testConnection } from './account/connection-test';
+import { AccountSession, type OrderLookup } from './account/session';
 import { osAccountName } from './account-name';
-import { SellerApiClient, type SellerApiClientOptions } from './api/client';
 import { SellerApiError } from './api/errors';
-import { checkBaseUrl, type Transport } from './api/transport';
+import type { Transport } from './api/transport';
 import { APP_VERSION, updateChannel } from './app-identity';
 import { type CheckedRequest, requests } from './bridge-requests';
-import { diagnose, formatDiagnosis } from './diagnosis';
 import { explainFailure } from './failure-words';
-import { describeAside } from './kept-aside';
-import { type Log, silentLog, withoutCredentials } from './log';
+import { type Log, silentLog } from './log';
 import { markActor, signedMark } from './mark';
 import type { Timers } from './poller';
 import {
   adoptUnboundSecret,
   KeychainUnavailableError,
-  noSecretFor,
   SecretInputError,
   type SecretOwner,
   type SecretStore,
-  secretOwner,
 } from './secrets';
-import { SellerCore } from './seller-core';
-import { apiOptions, parseSettingsPatch, type Settings, type SettingsStore } from './settings';
+import type { SellerCore } from './seller-core';
+import { parseSettingsPatch, type Settings, type SettingsStore } from './settings';
+
+export type { OrderLookup } from './account/session';
 
 /** The folder the log file is written in, and how the platform shows a folder to the user. */
 export interface LogFolderPort {
@@ -77,9 +74,6 @@ export interface ServicePorts {
   locale?: string | undefined;
 }
 
-/** Items kept aside that a diagnosis names one by one. */
-const KEPT_ASIDE_SHOWN = 20;
-
 export type { ServiceEvent } from '../../preload/contract';
 
 /** The shell's updater (main/shell/updater.ts), as the window's About panel reaches it. */
@@ -103,11 +97,6 @@ const NO_UPDATER: UpdatesPort = {
   check: async () => NO_UPDATER.status(),
 };
 
-/** What looking up a linked order found (see `lookUpOrder`). */
-export type OrderLookup =
-  | { found: true }
-  | { found: false; reason: 'not-configured' | 'not-in-account' | 'unreachable'; detail: string };
-
 /** What a channel does with its checked request. */
 export type Handler<C extends Channel> = (request: CheckedRequest<C>) => Promise<Responses[C]>;
 /** One handler per channel, no more, no fewer. */
@@ -115,11 +104,10 @@ export type Handlers = { [C in Channel]: Handler<C> };
 
 export class SellerTrayService {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
-  private core: SellerCore | undefined;
-  /** The account the core reads, as its client reaches it (the secret read from the keychain at use). */
-  private account: SellerApiClientOptions | undefined;
-  /** Unsubscribes from the current core: a replaced core's events never reach the app. */
-  private detachCore: (() => void) | undefined;
+  /** The open accounts, each with its session; one until several accounts land (issue 23). */
+  private readonly sessions = new Map<AccountId, AccountSession>();
+  /** Unsubscribes from each session: a replaced session's events never reach the app. */
+  private readonly detach = new Map<AccountId, () => void>();
   private secretStored = false;
   private demoSecret: string | undefined;
   private readonly unheard: ServiceEvent[] = [];
@@ -152,18 +140,26 @@ export class SellerTrayService {
     return () => this.listeners.delete(listener);
   }
 
-  /** Stops the core; resolves once its store is closed (bounded: see SellerCore.close). */
+  /** Stops every session; resolves once their stores are closed (bounded: see SellerCore.close). */
   close(): Promise<void> {
-    return this.dropCore();
+    return this.dropSessions();
   }
 
-  private dropCore(): Promise<void> {
-    this.account = undefined;
-    this.detachCore?.();
-    this.detachCore = undefined;
-    const closed = this.core?.close() ?? Promise.resolve();
-    this.core = undefined;
-    return closed;
+  private async dropSessions(): Promise<void> {
+    const closing = [...this.sessions.values()].map((session) => session.close());
+    for (const detach of this.detach.values()) detach();
+    this.detach.clear();
+    this.sessions.clear();
+    await Promise.all(closing);
+  }
+
+  /** The account the window works with (the only one, until several accounts land). */
+  private get session(): AccountSession | undefined {
+    return this.sessions.values().next().value;
+  }
+
+  private get core(): SellerCore | undefined {
+    return this.session?.core;
   }
 
   /** One request from this process (the shell's tray, notifier, lifecycle): typed, and checked like any other. */
@@ -196,7 +192,13 @@ export class SellerTrayService {
     getSettings: async () => this.currentSettings(),
     setSettings: (patch) => this.updateSettings(patch),
     setSecret: ({ secret }) => this.storeSecret(secret),
-    testConnection: (request) => this.testConnection(request),
+    testConnection: (request) =>
+      testConnection(request, {
+        secrets: this.ports.secrets,
+        api: this.settings.api,
+        transport: this.ports.transport,
+        log: this.log,
+      }),
     listOrders: async (query) => this.listOrders(query),
     getOrder: ({ orderId }) => this.requireCore().order(orderId),
     markStatus: async (mark) => this.requireCore().markStatus(signedMark(mark, this.actorName())),
@@ -234,23 +236,16 @@ export class SellerTrayService {
     this.updates = updates;
   }
 
-  /**
-   * Whether an order a link names is this account's, for the shell: the store first, then the
-   * marketplace once (which fetches it into the store). Only the marketplace's "not found" says it
-   * is not; any other failure says it could not be told.
-   */
-  async lookUpOrder(orderId: string): Promise<OrderLookup> {
-    const core = this.core;
-    if (!core) return { found: false, reason: 'not-configured', detail: 'no marketplace account is set up' };
-    if (core.hasOrder(orderId)) return { found: true };
-    try {
-      await core.order(orderId);
-      return { found: true };
-    } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error);
-      const notFound = error instanceof SellerApiError && error.status === 404;
-      return { found: false, reason: notFound ? 'not-in-account' : 'unreachable', detail };
-    }
+  /** Whether an order a link names is this account's, for the shell (AccountSession.lookUpOrder). */
+  lookUpOrder(orderId: string): Promise<OrderLookup> {
+    const session = this.session;
+    if (!session)
+      return Promise.resolve({
+        found: false,
+        reason: 'not-configured',
+        detail: 'no marketplace account is set up',
+      });
+    return session.lookUpOrder(orderId);
   }
 
   /** The settings in force, for the shell's own use (the renderer asks through getSettings). */
@@ -325,7 +320,7 @@ export class SellerTrayService {
         'Set the base URL and the client id before the secret: the secret is kept for that marketplace and client id only.',
       );
     }
-    await this.ports.secrets.set(secretOwner(baseUrl, clientId), secret);
+    await this.ports.secrets.set(keychainEntry(accountRef({ baseUrl, clientId })), secret);
     await this.connect();
     return this.state();
   }
@@ -337,51 +332,6 @@ export class SellerTrayService {
     this.demoSecret = demo.clientSecret;
     this.saveSettings({ ...this.settings, demoMode: true, baseUrl: demo.baseUrl, clientId: demo.clientId });
     await this.connect();
-  }
-
-  /** Ping, then a token: each outcome with a message the user can act on. */
-  private async testConnection(input: CheckedRequest<'testConnection'>): Promise<ConnectionTest> {
-    const base = checkBaseUrl(input.baseUrl);
-    if (!base.ok)
-      return { ok: false, reason: 'invalid-url', message: `The base URL is not usable: ${base.problem}.` };
-    // Without a secret in the request, only one stored for this very origin may go there.
-    const owner = secretOwner(base.url, input.clientId);
-    const secret = input.secret ?? (await this.ports.secrets.get(owner));
-    if (secret === undefined) {
-      return { ok: false, reason: 'credentials', message: `${noSecretFor(owner)} Enter it to test.` };
-    }
-    const client = new SellerApiClient(
-      this.clientOptions(base.url, input.clientId, async () => secret, { maxAttempts: 1 }),
-    );
-    try {
-      const ping = await client.ping();
-      const { sellerId } = await client.authenticate();
-      return { ok: true, sellerId, stage: ping.stage ?? null };
-    } catch (error) {
-      if (!(error instanceof SellerApiError)) throw error;
-      if (error.credentialsRejected) {
-        return {
-          ok: false,
-          reason: 'credentials',
-          message: 'The marketplace rejected the client id or secret.',
-        };
-      }
-      if (error.kind === 'tls')
-        return {
-          ok: false,
-          reason: 'tls',
-          message: `The server's certificate was refused. ${error.message}`,
-        };
-      // config: the request was refused before it left (a redirect, another origin).
-      if (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'config') {
-        return {
-          ok: false,
-          reason: 'unreachable',
-          message: `The marketplace could not be reached. ${error.message}`,
-        };
-      }
-      return { ok: false, reason: answeredReason(error), message: error.message };
-    }
   }
 
   /** One page of orders by status and by a search in id, buyer, products, account id and e-mails. */
@@ -396,74 +346,62 @@ export class SellerTrayService {
     return { orders: rows, offset: query.offset, ...counts };
   }
 
-  /** (Re)builds the core for the configured account; without one, there is none. */
+  /** (Re)opens the session of the configured account; without one, there is none. */
   private async connect(): Promise<void> {
-    void this.dropCore();
+    void this.dropSessions();
     if (this.settings.demoMode && this.demoSecret === undefined && this.ports.demo) {
       // The demo marketplace runs again, on a port of its own; its account carries on.
       const demo = await this.ports.demo.start();
       this.demoSecret = demo.clientSecret;
       this.saveSettings({ ...this.settings, baseUrl: demo.baseUrl, clientId: demo.clientId });
     }
-    const { baseUrl, clientId, demoMode } = this.settings;
+    const { baseUrl, clientId, demoMode, api } = this.settings;
     const demoSecret = demoMode ? this.demoSecret : undefined;
-    const owner = baseUrl && clientId ? secretOwner(baseUrl, clientId) : undefined;
+    const ref =
+      baseUrl && clientId
+        ? accountRef({ baseUrl, clientId, api, demo: demoSecret !== undefined })
+        : undefined;
     this.secretStored =
-      demoSecret === undefined && owner !== undefined && (await this.secretInKeychain(owner));
-    if (!owner || (!this.secretStored && demoSecret === undefined)) {
+      demoSecret === undefined && ref !== undefined && (await this.secretInKeychain(keychainEntry(ref)));
+    if (!ref || (!this.secretStored && demoSecret === undefined)) {
       this.emit({ type: 'app-state', state: this.state() });
       return;
     }
-    const clientSecret = async () => {
-      const secret = demoSecret ?? (await this.ports.secrets.get(owner));
-      if (secret === undefined) {
-        throw new CodedError('no-secret', 'The client secret is no longer in the keychain.');
-      }
-      return secret;
-    };
-    this.account = this.clientOptions(baseUrl, clientId, clientSecret);
-    const client = new SellerApiClient(this.account);
-    const core = await SellerCore.open({
-      client,
-      // The demo's address changes from run to run; its history should not.
-      dataDir:
-        demoSecret === undefined
-          ? accountDir(this.ports.dataRoot, baseUrl, clientId)
-          : join(this.ports.dataRoot, 'accounts', 'demo'),
+    const session = await AccountSession.open(ref, {
+      dataRoot: this.ports.dataRoot,
+      clientSecret: () => this.secretOf(ref, demoSecret),
       settings: () => this.settings,
-      ...(this.ports.timers ? { timers: this.ports.timers } : {}),
-      ...(this.ports.now ? { now: this.ports.now } : {}),
+      transport: this.ports.transport,
+      timers: this.ports.timers,
+      now: this.ports.now,
       log: this.log,
       locale: this.ports.locale,
     });
-    this.log.info('account connected', { baseUrl, clientId, demo: demoSecret !== undefined });
-    this.detachCore = core.on((event) =>
-      this.emit(event.type === 'state-changed' ? { type: 'app-state', state: this.state() } : event),
+    this.detach.set(
+      ref.id,
+      session.on((event) =>
+        this.emit(event.type === 'state-changed' ? { type: 'app-state', state: this.state() } : event),
+      ),
     );
-    this.core = core;
-    void core.start();
+    this.sessions.set(ref.id, session);
+    void session.core.start();
   }
 
-  /** The account's connection, operation by operation, and what this laptop kept aside. */
+  /** The account's secret at each use: the demo's, or the keychain's for this very marketplace. */
+  private async secretOf(ref: AccountRef, demoSecret: string | undefined): Promise<string> {
+    const secret = demoSecret ?? (await this.ports.secrets.get(keychainEntry(ref)));
+    if (secret === undefined) {
+      throw new CodedError('no-secret', 'The client secret is no longer in the keychain.');
+    }
+    return secret;
+  }
+
+  /** The account's connection and what this laptop kept aside (AccountSession.diagnose). */
   private async diagnose(): Promise<DiagnosisReport> {
-    const core = this.requireCore();
-    if (!this.account)
+    const session = this.session;
+    if (!session)
       throw new CodedError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
-    const diagnosis = await diagnose(this.account, undefined, core.tokenLifetime());
-    const { items, total } = core.keptAside(KEPT_ASIDE_SHOWN);
-    const aside =
-      total === 0
-        ? 'Nothing the marketplace sent was kept aside on this laptop.\n'
-        : [
-            `Kept aside on this laptop: ${total} item(s) the marketplace sent that could not be read or are another seller's${total > items.length ? `; the latest ${items.length}` : ''}:`,
-            ...describeAside(items).details.map((line) => `    ${line}`),
-            '',
-          ].join('\n');
-    return {
-      // The items kept aside hold the server's words too.
-      report: `${formatDiagnosis(diagnosis, APP_VERSION)}\n${withoutCredentials(aside)}`,
-      failed: diagnosis.steps.some((s) => s.outcome === 'failed'),
-    };
+    return session.diagnose();
   }
 
   /** Shows the log's folder where the platform can; always says where it is. */
@@ -503,23 +441,6 @@ export class SellerTrayService {
     }
   }
 
-  /** How a client reaches the marketplace: the account, the settings' routes, the shell's transport. */
-  private clientOptions(
-    baseUrl: string,
-    clientId: string,
-    clientSecret: () => Promise<string>,
-    retry?: { maxAttempts: number },
-  ): SellerApiClientOptions {
-    return {
-      baseUrl,
-      credentials: { clientId, clientSecret },
-      ...apiOptions(this.settings.api),
-      ...(this.ports.transport ? { transport: this.ports.transport } : {}),
-      ...(retry ? { retry } : {}),
-      log: this.log,
-    };
-  }
-
   private requireCore(): SellerCore {
     if (!this.core)
       throw new CodedError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
@@ -530,15 +451,6 @@ export class SellerTrayService {
     if (this.listeners.size === 0 && event.type === 'problem') this.unheard.push(event);
     for (const listener of this.listeners) listener(event);
   }
-}
-
-/**
- * Each account (base URL and client id) keeps its cursor, history and outbox apart, so
- * switching to another seller neither mixes histories nor notifies the old one's orders.
- */
-export function accountDir(dataRoot: string, baseUrl: string, clientId: string): string {
-  const key = createHash('sha256').update(`${baseUrl}\n${clientId}`).digest('hex').slice(0, 16);
-  return join(dataRoot, 'accounts', key);
 }
 
 function describeInvalid(error: z.ZodError): string {
@@ -554,14 +466,4 @@ function toAnswerError(error: unknown): AnswerError {
   if (error instanceof SecretInputError) return { code: 'invalid-input', message: error.message };
   if (error instanceof SellerApiError) return { code: `api-${error.kind}`, ...explainFailure(error) };
   return { code: 'internal', ...explainFailure(error) };
-}
-
-/**
- * Why the marketplace's answer failed a connection test: no such operation at that address (a
- * wrong path in the base URL: not something to wait out), trouble of its own (wait), or a refusal.
- */
-function answeredReason(error: SellerApiError): 'wrong-address' | 'refused' | 'server' {
-  const status = error.status ?? 0;
-  if (error.kind === 'schema' || status === 404 || status === 405 || status === 410) return 'wrong-address';
-  return status === 429 || status >= 500 ? 'server' : 'refused';
 }

@@ -11,6 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SETTING_ENTRIES } from '../../preload/settings-declaration';
 import { ConfSettingsStore, DEFAULT_SETTINGS, parseSettingsPatch, type Settings } from './settings';
 
 let dir: string;
@@ -384,5 +385,31 @@ describe('a settings change from the UI', () => {
       errors: [{ field: null, message: 'the settings must be an object of setting names and values' }],
       message: 'the settings must be an object of setting names and values',
     });
+  });
+});
+
+describe('settings declared once (preload/settings-declaration.ts)', () => {
+  it('derive the defaults, the limits and the refusals of every whole-number setting', () => {
+    for (const [key, setting] of SETTING_ENTRIES) {
+      expect(DEFAULT_SETTINGS[key]).toEqual(setting.default);
+      if (setting.type !== 'whole') continue;
+      expect(parseSettingsPatch({ [key]: setting.max }).ok).toBe(true);
+      expect(parseSettingsPatch({ [key]: setting.min }).ok).toBe(true);
+      if (setting.off !== undefined) expect(parseSettingsPatch({ [key]: setting.off }).ok).toBe(true);
+      for (const wrong of [setting.max + 1, setting.min - 1, setting.min + 0.5]) {
+        if (wrong === setting.off) continue;
+        expect(parseSettingsPatch({ [key]: wrong })).toEqual({
+          ok: false,
+          errors: [{ field: key, message: `${setting.label} ${setting.rule}` }],
+          message: `${setting.label} ${setting.rule}`,
+        });
+      }
+    }
+  });
+
+  it('keep the file-only settings out of every change from the window or the CLI', () => {
+    const fileOnly = SETTING_ENTRIES.filter(([, setting]) => setting.shows.in === 'file');
+    expect(fileOnly.map(([key]) => key)).toEqual(['api']);
+    for (const [key] of fileOnly) expect(parseSettingsPatch({ [key]: null }).ok).toBe(false);
   });
 });

@@ -15,67 +15,41 @@ import { existsSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
-import { INBOX_SORTS } from '../../preload/inbox-sort';
-import { ACTOR_NAME_MAX, actorNameProblem } from '../../preload/marked-by';
+import { LIMITS } from '../../preload/contract';
+import { actorNameProblem } from '../../preload/marked-by';
+import type { SettingsChange, Settings as SharedSettings } from '../../preload/model';
 import {
   type ApiSection,
-  MAX_CLIENT_ID_LENGTH,
-  POLL_INTERVAL_SECONDS,
-  REMINDER_AFTER_MINUTES,
-  type SettingsChange,
-  type Settings as SharedSettings,
-  STALE_IN_PROGRESS_DAYS,
-  UNDO_SECONDS,
-} from '../../preload/model';
-import type { SellerApiClientOptions } from './api/client';
-import { OPERATIONS, type Operation, PAGE, type RouteOverrides, routePathProblem } from './api/routes';
+  type ChangeableKey,
+  SETTING_ENTRIES,
+  SETTINGS,
+  type SettingKey,
+  type WholeSetting,
+} from '../../preload/settings-declaration';
+import { OPERATIONS, type Operation, PAGE, routePathProblem } from './api/routes';
 import { checkBaseUrl } from './api/transport';
 import { userDataDir } from './paths';
 import type { Same } from './same-type';
 
-export { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES, STALE_IN_PROGRESS_DAYS, UNDO_SECONDS };
-
-/** One schema per setting, without defaults: the patch schema is built from the same pieces. */
-const fields = {
-  /** The Seller API's base URL, stored in the form `checkBaseUrl` gives it; '' = not configured yet. */
+/**
+ * The settings whose checks say more than their declaration's type (preload/settings-declaration.ts):
+ * each a schema without its default. The rest are derived from their declaration (`declared`).
+ */
+const checked = {
   baseUrl: z.string().transform((raw, context) => {
     if (raw.trim() === '') return '';
-    const checked = checkBaseUrl(raw);
-    if (checked.ok) return checked.url;
-    context.addIssue({ code: 'custom', message: `baseUrl is not usable: ${checked.problem}` });
+    const result = checkBaseUrl(raw);
+    if (result.ok) return result.url;
+    context.addIssue({ code: 'custom', message: `baseUrl is not usable: ${result.problem}` });
     return z.NEVER;
   }),
-  /** '' = not configured yet. HTTP Basic cannot carry a colon in the user id (RFC 7617 §2). */
   clientId: z
     .string()
     .trim()
-    .max(MAX_CLIENT_ID_LENGTH)
+    .max(LIMITS.clientId)
     .refine((id) => !id.includes(':'), { message: 'clientId must not contain a colon (":")' })
     .refine((id) => !/\p{Cc}/u.test(id), { message: 'clientId must not contain control characters' }),
-  pollIntervalSeconds: z.int().min(POLL_INTERVAL_SECONDS.min).max(POLL_INTERVAL_SECONDS.max),
-  notificationsEnabled: z.boolean(),
-  /** Notifications are paused until this moment; null = not paused. */
   pausedUntil: z.iso.datetime({ offset: true }).nullable(),
-  /**
-   * Remind the user of an order still waiting for action after this many minutes. 0 = off, so
-   * "off" needs no second setting; any other value is 15 min (less would nag) to 7 days.
-   */
-  reminderAfterMinutes: z
-    .int()
-    .refine(
-      (m) =>
-        m === REMINDER_AFTER_MINUTES.off ||
-        (m >= REMINDER_AFTER_MINUTES.min && m <= REMINDER_AFTER_MINUTES.max),
-    ),
-  openAtLogin: z.boolean(),
-  checkForUpdatesAutomatically: z.boolean(),
-  /** Run against the built-in simulator instead of a real Seller API. */
-  demoMode: z.boolean(),
-  /**
-   * Where this marketplace's Seller API differs from the built-in routes (design notes §2), set
-   * in the file by whoever deploys the app: per operation its method and path, and the largest
-   * page the server gives. null = the built-in routes.
-   */
   api: z
     .strictObject({
       routes: z
@@ -101,17 +75,6 @@ const fields = {
     })
     .transform((api): ApiSection => api)
     .nullable(),
-
-  // The inbox (issue 12).
-  staleInProgressDays: z.int().min(STALE_IN_PROGRESS_DAYS.off).max(STALE_IN_PROGRESS_DAYS.max),
-  inboxSort: z.enum(INBOX_SORTS),
-
-  // Marking statuses (issue 12).
-  undoSeconds: z.int().min(UNDO_SECONDS.min).max(UNDO_SECONDS.max),
-  /**
-   * The name written into what this laptop posts ("Provisioning started by Anna Virtanen.");
-   * '' = this computer's account name (account-name.ts). No colon: it must read back whole.
-   */
   actorName: z
     .string()
     .trim()
@@ -119,100 +82,70 @@ const fields = {
       const problem = actorNameProblem(name);
       if (problem) context.addIssue({ code: 'custom', message: `actorName ${problem}` });
     }),
-};
+} satisfies Partial<Record<SettingKey, z.ZodType>>;
 
-type Field = keyof typeof fields;
+type CheckedKey = keyof typeof checked;
+type DeclaredKey = Exclude<SettingKey, CheckedKey>;
 
-/** The client options a settings `api` section gives: its routes and starting page size. */
-export function apiOptions(api: Settings['api']): Pick<SellerApiClientOptions, 'routes' | 'pageSize'> {
-  return {
-    // The operations were checked when the settings were read.
-    ...(api?.routes ? { routes: api.routes as RouteOverrides } : {}),
-    ...(api?.pageSize ? { pageSize: api.pageSize } : {}),
-  };
+/** A whole number within its declared limits, or its "off" value. */
+function wholeSchema(setting: WholeSetting): z.ZodType<number> {
+  const { off, min, max } = setting;
+  return z.int().refine((n) => n === off || (n >= min && n <= max));
 }
 
+/** The schema a declaration's type gives. */
+function schemaOf(key: DeclaredKey): z.ZodType<SharedSettings[DeclaredKey]> {
+  const setting = SETTINGS[key];
+  switch (setting.type) {
+    case 'whole':
+      return wholeSchema(setting);
+    case 'boolean':
+      return z.boolean();
+    case 'choice':
+      return z.enum(setting.choices.map((c) => c.value) as [SharedSettings['inboxSort']]);
+  }
+}
+
+/** One schema per setting, without defaults: the stored form and the patch are built from the same pieces. */
+const fields = Object.fromEntries(
+  SETTING_ENTRIES.map(([key]) => [
+    key,
+    key in checked ? checked[key as CheckedKey] : schemaOf(key as DeclaredKey),
+  ]),
+) as { [K in CheckedKey]: (typeof checked)[K] } & { [K in DeclaredKey]: z.ZodType<SharedSettings[K]> };
+
+type Field = SettingKey;
+
 /** What each field must be, in words a user can act on: used for every refusal of that field. */
-const RULES: Record<Field, string> = {
-  baseUrl: 'must be the address of the Seller API, such as https://marketplace.example',
-  clientId: `must be text of at most ${MAX_CLIENT_ID_LENGTH} characters`,
-  pollIntervalSeconds: `must be a whole number of seconds from ${POLL_INTERVAL_SECONDS.min} to ${POLL_INTERVAL_SECONDS.max} (30 seconds to 1 hour)`,
-  notificationsEnabled: 'must be true or false',
-  pausedUntil: 'must be a date and time such as 2026-11-21T16:50:00Z, or null when not paused',
-  reminderAfterMinutes: `must be a whole number of minutes from ${REMINDER_AFTER_MINUTES.min} to ${REMINDER_AFTER_MINUTES.max} (7 days), or 0 for no reminder`,
-  openAtLogin: 'must be true or false',
-  checkForUpdatesAutomatically: 'must be true or false',
-  demoMode: 'must be true or false',
-  api: `must be null or an object such as {"routes": {"listNewEvents": {"path": "/seller/v1/events/new"}}, "pageSize": 50}, with page sizes from 1 to ${PAGE.maxLimit}`,
-
-  // The inbox (issue 12).
-  staleInProgressDays: `must be a whole number of days from 1 to ${STALE_IN_PROGRESS_DAYS.max}, or 0 never to flag an order`,
-  inboxSort: `must be one of ${INBOX_SORTS.join(', ')}`,
-
-  // Marking statuses (issue 12).
-  undoSeconds: `must be a whole number of seconds from ${UNDO_SECONDS.min} to ${UNDO_SECONDS.max} (0 sends at once, with no undo)`,
-  actorName: `must be a name of at most ${ACTOR_NAME_MAX} characters, without a colon`,
-};
-
-/**
- * Each setting as the window's form labels it: messages for the window and the CLI name the
- * field so (the settings file's own messages name its keys). The file-only `api` keeps its key.
- */
-const LABELS: Record<Field, string> = {
-  baseUrl: 'Base URL',
-  clientId: 'Client id',
-  pollIntervalSeconds: 'Check interval',
-  notificationsEnabled: 'Notifications',
-  pausedUntil: 'Pause',
-  reminderAfterMinutes: 'Reminder delay',
-  openAtLogin: 'Open at login',
-  checkForUpdatesAutomatically: 'Check for updates automatically',
-  demoMode: 'Demo mode',
-  api: 'api',
-
-  // The inbox (issue 12).
-  staleInProgressDays: 'In-progress limit',
-  inboxSort: 'Inbox order',
-
-  // Marking statuses (issue 12).
-  undoSeconds: 'Time to undo',
-  actorName: 'Your name',
-};
+function rule(field: Field): string {
+  const { rule } = SETTINGS[field];
+  return field === 'api' ? `${rule}, with page sizes from 1 to ${PAGE.maxLimit}` : rule;
+}
 
 /** The settings as stored: every key present (defaults fill the gaps), unknown keys dropped. */
-export const Settings = z.object({
-  baseUrl: fields.baseUrl.default(''),
-  clientId: fields.clientId.default(''),
-  pollIntervalSeconds: fields.pollIntervalSeconds.default(POLL_INTERVAL_SECONDS.default),
-  notificationsEnabled: fields.notificationsEnabled.default(true),
-  pausedUntil: fields.pausedUntil.default(null),
-  reminderAfterMinutes: fields.reminderAfterMinutes.default(REMINDER_AFTER_MINUTES.default),
-  openAtLogin: fields.openAtLogin.default(false),
-  checkForUpdatesAutomatically: fields.checkForUpdatesAutomatically.default(true),
-  demoMode: fields.demoMode.default(false),
-  api: fields.api.default(null),
-
-  // The inbox (issue 12).
-  staleInProgressDays: fields.staleInProgressDays.default(STALE_IN_PROGRESS_DAYS.default),
-  inboxSort: fields.inboxSort.default('longest-waiting'),
-
-  // Marking statuses (issue 12).
-  undoSeconds: fields.undoSeconds.default(UNDO_SECONDS.default),
-  actorName: fields.actorName.default(''),
-});
+export const Settings = z.object(
+  Object.fromEntries(
+    SETTING_ENTRIES.map(([key, setting]) => [key, (fields[key] as z.ZodType).default(setting.default)]),
+  ) as { [K in Field]: z.ZodDefault<z.ZodType<SharedSettings[K]>> },
+);
 export type Settings = SharedSettings;
-// Fails to compile when the stored form reads other than preload/model.ts declares.
+// Fails to compile when the stored form reads other than preload/settings-declaration.ts declares.
 void (true satisfies Same<z.output<typeof Settings>, SharedSettings>);
 
 export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze(Settings.parse({}));
 
 /**
  * A change from the UI (the bridge's setSettings, the CLI): only the keys it names, each checked;
- * unknown keys are refused, and so is `api`, which only the settings file sets (whoever deploys
- * the app): no page in the window can send the client's calls down other paths.
+ * unknown keys are refused, and so are the file-only ones (`api`), which only the settings file
+ * sets (whoever deploys the app): no page in the window can send the client's calls down other paths.
  */
-const { api: _fileOnly, ...changeable } = fields;
-const SettingsPatch = z.strictObject(changeable).partial();
+const SettingsPatch = z
+  .strictObject(
+    Object.fromEntries(
+      SETTING_ENTRIES.filter(([, setting]) => setting.type !== 'file').map(([key]) => [key, fields[key]]),
+    ) as { [K in ChangeableKey]: (typeof fields)[K] },
+  )
+  .partial();
 export type SettingsPatch = SettingsChange;
 
 /**
@@ -236,7 +169,7 @@ export type SettingsPatchResult =
 export function parseSettingsPatch(input: unknown): SettingsPatchResult {
   const parsed = SettingsPatch.safeParse(input);
   if (!parsed.success) {
-    const errors = describeIssues(parsed.error.issues, (field) => LABELS[field]);
+    const errors = describeIssues(parsed.error.issues, (field) => SETTINGS[field].label);
     return { ok: false, errors, message: errors.map((e) => e.message).join('; ') };
   }
   const patch = Object.fromEntries(
@@ -260,7 +193,7 @@ function describeIssues(
       continue;
     }
     const field = issue.path[0];
-    if (typeof field !== 'string' || !(field in RULES)) {
+    if (typeof field !== 'string' || !(field in SETTINGS)) {
       errors.push({ field: null, message: 'the settings must be an object of setting names and values' });
       continue;
     }
@@ -269,14 +202,14 @@ function describeIssues(
     const message =
       issue.code === 'custom' && issue.message.startsWith(field)
         ? `${name(field as Field)}${issue.message.slice(field.length)}`
-        : `${name(field as Field)} ${RULES[field as Field]}`;
+        : `${name(field as Field)} ${rule(field as Field)}`;
     if (!errors.some((e) => e.field === field && e.message === message)) errors.push({ field, message });
   }
   return errors;
 }
 
 function unknownKeyMessage(key: string): string {
-  if (key === 'api') return 'api is set in the settings file only, by whoever deploys Seller Tray';
+  if (key in SETTINGS) return 'api is set in the settings file only, by whoever deploys Seller Tray';
   if (/secret|password|token/i.test(key)) {
     return `${key} is not a setting: the client secret is kept in the system keychain, never with the settings`;
   }

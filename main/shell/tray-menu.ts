@@ -5,10 +5,9 @@
 import type { AppState } from '../../preload/contract';
 import { isUntilResumed, PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
 import { checkFoundText, TRAY_PROBLEMS } from '../../preload/status-words';
+import { PRODUCT_NAME } from '../core/app-identity';
 import type { SellerTrayService } from '../core/service';
 import type { MenuItemSpec, TrayPort } from './electron-ports';
-
-export const APP_NAME = 'Seller Tray';
 
 export interface TrayActions {
   open(): void;
@@ -57,7 +56,7 @@ export function trayView(
   const parts = [waitingText(state.waitingCount)];
   if (problem) parts.push(problem);
   if (paused) parts.push(`notifications ${pausedText(paused, now)}`);
-  const toolTip = `${APP_NAME} — ${parts.join(', ')}`;
+  const toolTip = `${PRODUCT_NAME} — ${parts.join(', ')}`;
 
   const pauseMenu: MenuItemSpec[] = [
     ...PAUSE_CHOICES.map((choice) => ({
@@ -68,7 +67,7 @@ export function trayView(
     { label: 'Resume notifications', enabled: paused !== null, click: () => actions.pause(null) },
   ];
   const template: MenuItemSpec[] = [
-    { label: `${APP_NAME}: ${waitingText(state.waitingCount)}`, enabled: false },
+    { label: `${PRODUCT_NAME}: ${waitingText(state.waitingCount)}`, enabled: false },
     { type: 'separator' },
     { label: 'Open', click: actions.open },
     { label: 'Check now', enabled: state.setup !== 'unconfigured', click: actions.checkNow },

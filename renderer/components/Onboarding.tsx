@@ -8,7 +8,6 @@
 import { type FormEvent, useId, useState } from 'react';
 import { type AppState, type ConnectionTest, LIMITS } from '../../preload/contract';
 import { ACTOR_NAME_MAX } from '../../preload/marked-by';
-import { MAX_CLIENT_ID_LENGTH } from '../../preload/model';
 import { asCodedError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { saveVerdict, UNCHECKED_OFFER } from '../connection-check';
@@ -177,7 +176,7 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
           type="text"
           autoComplete="username"
           spellCheck={false}
-          maxLength={MAX_CLIENT_ID_LENGTH}
+          maxLength={LIMITS.clientId}
           value={clientId}
           onChange={(event) => setClientId(event.target.value)}
         />

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CodedError } from '../../preload/coded-error';
 import type { AppState } from '../../preload/contract';
 import { tomorrowMorning, UNTIL_RESUMED } from '../../preload/pause';
+import { SETTING_ENTRIES, SETTINGS_SECTIONS } from '../../preload/settings-declaration';
 import {
   bridgeFailure,
   expectExplainedOneClickAway,
@@ -27,6 +28,28 @@ async function renderSettings(state: AppState = appState()) {
 }
 
 describe('SettingsView', () => {
+  it('draws a labelled control for every setting its declaration shows in the form, in its section', async () => {
+    await renderSettings();
+    const form = screen.getByRole('form', { name: 'Settings' });
+    const sections = within(form)
+      .getAllByRole('heading', { level: 3 })
+      .map((h) => h.textContent);
+    expect(sections).toEqual([...SETTINGS_SECTIONS]);
+    for (const [, setting] of SETTING_ENTRIES) {
+      const { shows } = setting;
+      if (shows.in !== 'form') continue;
+      const label =
+        setting.type === 'whole'
+          ? `${setting.label} (${setting.unit})`
+          : (setting.type === 'boolean' && shows.text) || setting.label;
+      const control = within(form).getByLabelText(label);
+      if (setting.type === 'whole') {
+        expect(control.getAttribute('max')).toBe(String(setting.max));
+        expect(control.getAttribute('min')).toBe(String(setting.off ?? setting.min));
+      }
+    }
+  });
+
   it('shows every setting', async () => {
     await renderSettings();
     expect(screen.getByLabelText('Base URL')).toHaveProperty('value', 'https://marketplace.example');

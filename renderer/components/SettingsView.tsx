@@ -1,20 +1,17 @@
-// Every setting of the Settings schema: the account (base URL, client id), how often to
-// check, notifications and their pause, reminders, the name statuses are marked with and the
-// time to undo one, opening at login, and whether this is the demo (read-only: starting the
-// demo or entering an account changes it). The service
-// validates; its message is shown next to the form. The secret is write-only (SecretField).
-// Below the form: the pause, the secret, Diagnose connection and the log file's folder.
-import { type FormEvent, useEffect, useId, useState } from 'react';
-import { type AppState, LIMITS } from '../../preload/contract';
-import { ACTOR_NAME_MAX } from '../../preload/marked-by';
+// The Settings view: the form of every setting that shows in it, each drawn from its
+// declaration (preload/settings-declaration.ts: its section, label, limits and hint), with the
+// account (base URL, client id) and "Your name" drawn here, as they need more than their value.
+// The service validates; its message is shown next to the form. The secret is write-only
+// (SecretField). Below the form: the pause, the secret, Diagnose connection and the log file's folder.
+import { type FormEvent, Fragment, type ReactNode, useEffect, useId, useState } from 'react';
+import type { AppState } from '../../preload/contract';
+import type { Settings } from '../../preload/model';
 import {
-  MAX_CLIENT_ID_LENGTH,
-  POLL_INTERVAL_SECONDS,
-  REMINDER_AFTER_MINUTES,
-  type Settings,
-  STALE_IN_PROGRESS_DAYS,
-  UNDO_SECONDS,
-} from '../../preload/model';
+  SETTING_ENTRIES,
+  SETTINGS,
+  SETTINGS_SECTIONS,
+  type SettingKey,
+} from '../../preload/settings-declaration';
 import { asCodedError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
@@ -22,39 +19,25 @@ import { AboutPanel } from './AboutPanel';
 import { LeaveDemoButton } from './DemoBanner';
 import { DiagnosePanel } from './DiagnosePanel';
 import { ErrorAlert } from './ErrorAlert';
-import { INBOX_SORT_CHOICES } from './inbox-query';
 import { LogFolderPanel } from './LogFolderPanel';
 import { PauseControl } from './PauseControl';
 import { SecretField } from './SecretField';
 
-interface Draft {
-  baseUrl: string;
-  clientId: string;
-  pollIntervalSeconds: string;
-  notificationsEnabled: boolean;
-  reminderAfterMinutes: string;
-  staleInProgressDays: string;
-  inboxSort: Settings['inboxSort'];
-  actorName: string;
-  undoSeconds: string;
-  openAtLogin: boolean;
-  checkForUpdatesAutomatically: boolean;
-}
+/** The settings the form edits: those its declaration shows in the form. */
+const FORM_KEYS = SETTING_ENTRIES.filter(
+  ([, setting]) => setting.shows.in === 'form' || setting.shows.in === 'form-own-control',
+).map(([key]) => key);
+
+/** The form's values as typed: whole numbers as text (the service refuses what is no number). */
+type Draft = Partial<Record<SettingKey, string | boolean>>;
 
 function draftOf(settings: Settings): Draft {
-  return {
-    baseUrl: settings.baseUrl,
-    clientId: settings.clientId,
-    pollIntervalSeconds: String(settings.pollIntervalSeconds),
-    notificationsEnabled: settings.notificationsEnabled,
-    reminderAfterMinutes: String(settings.reminderAfterMinutes),
-    staleInProgressDays: String(settings.staleInProgressDays),
-    inboxSort: settings.inboxSort,
-    actorName: settings.actorName,
-    undoSeconds: String(settings.undoSeconds),
-    openAtLogin: settings.openAtLogin,
-    checkForUpdatesAutomatically: settings.checkForUpdatesAutomatically,
-  };
+  return Object.fromEntries(
+    FORM_KEYS.map((key) => {
+      const value = settings[key];
+      return [key, SETTINGS[key].type === 'whole' ? String(value) : (value as string | boolean)];
+    }),
+  );
 }
 
 /** A whole number as a number; anything else as typed, for the service to refuse in words. */
@@ -64,22 +47,12 @@ function numberOf(text: string): number | string {
 
 /** The settings the user changed, and only those: an unchanged account is not reconnected. */
 function changes(settings: Settings, draft: Draft): Record<string, unknown> {
-  const next: Record<string, unknown> = {
-    baseUrl: draft.baseUrl.trim(),
-    clientId: draft.clientId.trim(),
-    pollIntervalSeconds: numberOf(draft.pollIntervalSeconds),
-    notificationsEnabled: draft.notificationsEnabled,
-    reminderAfterMinutes: numberOf(draft.reminderAfterMinutes),
-    staleInProgressDays: numberOf(draft.staleInProgressDays),
-    inboxSort: draft.inboxSort,
-    actorName: draft.actorName.trim(),
-    undoSeconds: numberOf(draft.undoSeconds),
-    openAtLogin: draft.openAtLogin,
-    checkForUpdatesAutomatically: draft.checkForUpdatesAutomatically,
-  };
-  return Object.fromEntries(
-    Object.entries(next).filter(([key, value]) => settings[key as keyof Settings] !== value),
-  );
+  const next = FORM_KEYS.map((key): [SettingKey, unknown] => {
+    const value = draft[key];
+    if (typeof value !== 'string') return [key, value];
+    return [key, SETTINGS[key].type === 'whole' ? numberOf(value) : value.trim()];
+  });
+  return Object.fromEntries(next.filter(([key, value]) => settings[key] !== value));
 }
 
 /** A refusal as the form shows it: each field's message at its field, the rest above Save. */
@@ -99,21 +72,12 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
   const id = useId();
   const ids = {
     heading: `${id}-heading`,
-    baseUrl: `${id}-base-url`,
-    clientId: `${id}-client-id`,
     accountHint: `${id}-account-hint`,
-    poll: `${id}-poll`,
-    notifications: `${id}-notifications`,
-    reminder: `${id}-reminder`,
-    stale: `${id}-stale`,
-    sort: `${id}-sort`,
-    actorName: `${id}-actor-name`,
     actorHint: `${id}-actor-hint`,
-    undo: `${id}-undo`,
-    login: `${id}-login`,
-    updates: `${id}-updates`,
     error: `${id}-error`,
   };
+  /** The input of a setting. */
+  const inputId = (key: SettingKey) => `${id}-${key}`;
 
   useEffect(() => {
     let current = true;
@@ -155,11 +119,95 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
     setDraft((d) => (d ? { ...d, ...patch } : d));
   };
   /** The refusal's message for a field, and the id it is shown under. */
-  const fieldError = (field: keyof Draft) => {
+  const fieldError = (field: SettingKey) => {
     const message = error?.fields.get(field);
     return message === undefined ? undefined : { message, id: `${id}-${field}-error` };
   };
   const accountError = fieldError('baseUrl') ?? fieldError('clientId');
+
+  /** The controls of the settings that need more than their value: the account and "Your name". */
+  const ownControl = (key: SettingKey): ReactNode => {
+    if (!draft || !settings) return null;
+    const text = (k: SettingKey) => String(draft[k] ?? '');
+    switch (key) {
+      case 'baseUrl':
+        return (
+          <>
+            <label htmlFor={inputId(key)}>{SETTINGS.baseUrl.label}</label>
+            <input
+              id={inputId(key)}
+              aria-describedby={describedBy(ids.accountHint, fieldError(key)?.id)}
+              aria-invalid={fieldError(key) ? true : undefined}
+              type="url"
+              inputMode="url"
+              maxLength={SETTINGS.baseUrl.maxLength}
+              value={text(key)}
+              onChange={(e) => update({ baseUrl: e.target.value })}
+            />
+            <FieldError error={fieldError(key)} />
+          </>
+        );
+      case 'clientId':
+        return (
+          <>
+            <label htmlFor={inputId(key)}>{SETTINGS.clientId.label}</label>
+            <input
+              id={inputId(key)}
+              aria-describedby={fieldError(key)?.id}
+              aria-invalid={fieldError(key) ? true : undefined}
+              type="text"
+              spellCheck={false}
+              maxLength={SETTINGS.clientId.maxLength}
+              value={text(key)}
+              onChange={(e) => update({ clientId: e.target.value })}
+            />
+            <FieldError error={fieldError(key)} />
+            <p className="hint" id={ids.accountHint}>
+              {!settings.demoMode &&
+                settings.baseUrl !== '' &&
+                !accountError &&
+                (!sameMarketplace(text('baseUrl'), settings.baseUrl) ||
+                  text('clientId').trim() !== settings.clientId) &&
+                `${SECRET_BINDING} After this change it asks for the secret again.`}
+            </p>
+            {settings.demoMode && (
+              <div className="demo-note">
+                <p className="muted">
+                  Demo mode is on: Seller Tray runs on the built-in demo marketplace. Leave it, or enter your
+                  own base URL and client id.
+                </p>
+                <LeaveDemoButton onState={onState} />
+              </div>
+            )}
+          </>
+        );
+      case 'actorName':
+        return (
+          <>
+            <label htmlFor={inputId(key)}>{SETTINGS.actorName.label}</label>
+            <input
+              id={inputId(key)}
+              type="text"
+              autoComplete="name"
+              maxLength={SETTINGS.actorName.maxLength}
+              placeholder={settings.actorName === '' ? state.actorName : undefined}
+              aria-describedby={describedBy(ids.actorHint, fieldError(key)?.id)}
+              aria-invalid={fieldError(key) ? true : undefined}
+              value={text(key)}
+              onChange={(e) => update({ actorName: e.target.value })}
+            />
+            <p className="hint" id={ids.actorHint}>
+              Written into each status you mark, so colleagues on other laptops see who did it: "Provisioning
+              started by {text(key).trim() || (settings.actorName === '' ? state.actorName : '') || '…'}
+              ." Left empty, it is this computer's account name.
+            </p>
+            <FieldError error={fieldError(key)} />
+          </>
+        );
+      default:
+        throw new Error(`The Settings view draws no control of its own for ${key}.`);
+    }
+  };
 
   return (
     <section className="settings" aria-labelledby={ids.heading}>
@@ -179,149 +227,26 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
             aria-describedby={error ? ids.error : undefined}
             onSubmit={(e) => void save(e)}
           >
-            <h3>Marketplace</h3>
-            <label htmlFor={ids.baseUrl}>Base URL</label>
-            <input
-              id={ids.baseUrl}
-              aria-describedby={describedBy(ids.accountHint, fieldError('baseUrl')?.id)}
-              aria-invalid={fieldError('baseUrl') ? true : undefined}
-              type="url"
-              inputMode="url"
-              maxLength={LIMITS.baseUrl}
-              value={draft.baseUrl}
-              onChange={(e) => update({ baseUrl: e.target.value })}
-            />
-            <FieldError error={fieldError('baseUrl')} />
-            <label htmlFor={ids.clientId}>Client id</label>
-            <input
-              id={ids.clientId}
-              aria-describedby={fieldError('clientId')?.id}
-              aria-invalid={fieldError('clientId') ? true : undefined}
-              type="text"
-              spellCheck={false}
-              maxLength={MAX_CLIENT_ID_LENGTH}
-              value={draft.clientId}
-              onChange={(e) => update({ clientId: e.target.value })}
-            />
-            <FieldError error={fieldError('clientId')} />
-            <p className="hint" id={ids.accountHint}>
-              {!settings.demoMode &&
-                settings.baseUrl !== '' &&
-                !accountError &&
-                (!sameMarketplace(draft.baseUrl, settings.baseUrl) ||
-                  draft.clientId.trim() !== settings.clientId) &&
-                `${SECRET_BINDING} After this change it asks for the secret again.`}
-            </p>
-            {settings.demoMode && (
-              <div className="demo-note">
-                <p className="muted">
-                  Demo mode is on: Seller Tray runs on the built-in demo marketplace. Leave it, or enter your
-                  own base URL and client id.
-                </p>
-                <LeaveDemoButton onState={onState} />
-              </div>
-            )}
-
-            <h3>Checking and notifications</h3>
-            <WholeNumberField
-              id={ids.poll}
-              label="Check interval (seconds)"
-              limits={{ min: POLL_INTERVAL_SECONDS.min, max: POLL_INTERVAL_SECONDS.max }}
-              value={draft.pollIntervalSeconds}
-              onChange={(value) => update({ pollIntervalSeconds: value })}
-              hint={`How often Seller Tray asks the marketplace for new orders: ${POLL_INTERVAL_SECONDS.min} to ${POLL_INTERVAL_SECONDS.max} seconds (1 hour).`}
-              error={fieldError('pollIntervalSeconds')}
-            />
-            <div className="check">
-              <input
-                id={ids.notifications}
-                type="checkbox"
-                checked={draft.notificationsEnabled}
-                onChange={(e) => update({ notificationsEnabled: e.target.checked })}
-              />
-              <label htmlFor={ids.notifications}>Show a notification for each new order</label>
-            </div>
-            <WholeNumberField
-              id={ids.reminder}
-              label="Reminder delay (minutes)"
-              limits={{ min: REMINDER_AFTER_MINUTES.off, max: REMINDER_AFTER_MINUTES.max }}
-              value={draft.reminderAfterMinutes}
-              onChange={(value) => update({ reminderAfterMinutes: value })}
-              hint={`Remind me of an order still waiting after this long; the inbox marks it late then, and very late after twice as long. 0 turns reminders off; otherwise ${REMINDER_AFTER_MINUTES.min} minutes to ${REMINDER_AFTER_MINUTES.max / 1440} days (${REMINDER_AFTER_MINUTES.max} minutes).`}
-              error={fieldError('reminderAfterMinutes')}
-            />
-
-            <h3>Inbox</h3>
-            <WholeNumberField
-              id={ids.stale}
-              label="In-progress limit (days)"
-              limits={{ min: STALE_IN_PROGRESS_DAYS.off, max: STALE_IN_PROGRESS_DAYS.max }}
-              value={draft.staleInProgressDays}
-              onChange={(value) => update({ staleInProgressDays: value })}
-              hint={`The inbox flags an order in progress for longer than this. 0 never flags one; otherwise 1 to ${STALE_IN_PROGRESS_DAYS.max} days.`}
-              error={fieldError('staleInProgressDays')}
-            />
-            <label htmlFor={ids.sort}>Inbox order</label>
-            <select
-              id={ids.sort}
-              value={draft.inboxSort}
-              onChange={(e) => update({ inboxSort: e.target.value as Draft['inboxSort'] })}
-            >
-              {INBOX_SORT_CHOICES.map((choice) => (
-                <option key={choice.value} value={choice.value}>
-                  {choice.label}
-                </option>
-              ))}
-            </select>
-
-            <h3>Marking statuses</h3>
-            <label htmlFor={ids.actorName}>Your name</label>
-            <input
-              id={ids.actorName}
-              type="text"
-              autoComplete="name"
-              maxLength={ACTOR_NAME_MAX}
-              placeholder={settings.actorName === '' ? state.actorName : undefined}
-              aria-describedby={describedBy(ids.actorHint, fieldError('actorName')?.id)}
-              aria-invalid={fieldError('actorName') ? true : undefined}
-              value={draft.actorName}
-              onChange={(e) => update({ actorName: e.target.value })}
-            />
-            <p className="hint" id={ids.actorHint}>
-              Written into each status you mark, so colleagues on other laptops see who did it: "Provisioning
-              started by {draft.actorName.trim() || (settings.actorName === '' ? state.actorName : '') || '…'}
-              ." Left empty, it is this computer's account name.
-            </p>
-            <FieldError error={fieldError('actorName')} />
-            <WholeNumberField
-              id={ids.undo}
-              label="Time to undo (seconds)"
-              limits={UNDO_SECONDS}
-              value={draft.undoSeconds}
-              onChange={(value) => update({ undoSeconds: value })}
-              hint={`A status is sent to the marketplace after this; until then Undo takes it back. ${UNDO_SECONDS.min} sends at once; at most ${UNDO_SECONDS.max}.`}
-              error={fieldError('undoSeconds')}
-            />
-
-            <h3>Start-up</h3>
-            <div className="check">
-              <input
-                id={ids.login}
-                type="checkbox"
-                checked={draft.openAtLogin}
-                onChange={(e) => update({ openAtLogin: e.target.checked })}
-              />
-              <label htmlFor={ids.login}>Open Seller Tray when I log in</label>
-            </div>
-            <div className="check">
-              <input
-                id={ids.updates}
-                type="checkbox"
-                checked={draft.checkForUpdatesAutomatically}
-                onChange={(e) => update({ checkForUpdatesAutomatically: e.target.checked })}
-              />
-              <label htmlFor={ids.updates}>Check for updates automatically</label>
-            </div>
+            {SETTINGS_SECTIONS.map((section) => (
+              <Fragment key={section}>
+                <h3>{section}</h3>
+                {FORM_KEYS.filter((key) => sectionOf(key) === section).map((key) => (
+                  <Fragment key={key}>
+                    {SETTINGS[key].shows.in === 'form-own-control' ? (
+                      ownControl(key)
+                    ) : (
+                      <DeclaredField
+                        setting={key}
+                        id={inputId(key)}
+                        value={draft[key]}
+                        onChange={(value) => update({ [key]: value })}
+                        error={fieldError(key)}
+                      />
+                    )}
+                  </Fragment>
+                ))}
+              </Fragment>
+            ))}
 
             <div className="form-actions">
               <button type="submit" className="primary" disabled={busy}>
@@ -385,6 +310,80 @@ function FieldError({ error }: { error: { message: string; id: string } | undefi
       {error.message}
     </p>
   );
+}
+
+/** Which section of the form a setting shows in, if any. */
+function sectionOf(key: SettingKey): string | undefined {
+  const { shows } = SETTINGS[key];
+  return 'section' in shows ? shows.section : undefined;
+}
+
+/** A setting drawn as its declaration's type asks: a number, a checkbox, a choice or text. */
+function DeclaredField(props: {
+  setting: SettingKey;
+  id: string;
+  value: string | boolean | undefined;
+  onChange: (value: string | boolean) => void;
+  error: { message: string; id: string } | undefined;
+}) {
+  const setting = SETTINGS[props.setting];
+  const { shows } = setting;
+  const hint = shows.in === 'form' ? shows.hint : undefined;
+  switch (setting.type) {
+    case 'whole':
+      return (
+        <WholeNumberField
+          id={props.id}
+          label={`${setting.label} (${setting.unit})`}
+          limits={{ min: setting.off ?? setting.min, max: setting.max }}
+          value={String(props.value ?? '')}
+          onChange={props.onChange}
+          hint={hint ?? ''}
+          error={props.error}
+        />
+      );
+    case 'boolean':
+      return (
+        <div className="check">
+          <input
+            id={props.id}
+            type="checkbox"
+            checked={props.value === true}
+            onChange={(e) => props.onChange(e.target.checked)}
+          />
+          <label htmlFor={props.id}>{(shows.in === 'form' && shows.text) || setting.label}</label>
+        </div>
+      );
+    case 'choice':
+      return (
+        <>
+          <label htmlFor={props.id}>{setting.label}</label>
+          <select id={props.id} value={String(props.value)} onChange={(e) => props.onChange(e.target.value)}>
+            {setting.choices.map((choice) => (
+              <option key={choice.value} value={choice.value}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        </>
+      );
+    default:
+      return (
+        <>
+          <label htmlFor={props.id}>{setting.label}</label>
+          <input
+            id={props.id}
+            type="text"
+            maxLength={'maxLength' in setting ? setting.maxLength : undefined}
+            aria-describedby={props.error?.id}
+            aria-invalid={props.error ? true : undefined}
+            value={String(props.value ?? '')}
+            onChange={(e) => props.onChange(e.target.value)}
+          />
+          <FieldError error={props.error} />
+        </>
+      );
+  }
 }
 
 /** A labelled whole-number input with its allowed range said in a hint, and its refusal if any. */

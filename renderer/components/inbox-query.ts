@@ -1,6 +1,7 @@
 // What the inbox asks the bridge for: a status filter, a search text and an order; and how
 // the filters and orders are named where people choose them.
 import type { RequestOf } from '../../preload/contract';
+import { SETTINGS } from '../../preload/settings-declaration';
 
 export type InboxFilter = NonNullable<RequestOf<'listOrders'>['filter']>;
 export type InboxSort = NonNullable<RequestOf<'listOrders'>['sort']>;
@@ -23,8 +24,5 @@ export const FILTERS: readonly { value: InboxFilter; label: string }[] = [
   { value: 'ProvisioningFailed', label: 'Failed' },
 ];
 
-/** Waiting orders come first either way; then the longest waiting or the newest first. */
-export const INBOX_SORT_CHOICES: readonly { value: InboxSort; label: string }[] = [
-  { value: 'longest-waiting', label: 'Longest waiting first' },
-  { value: 'newest', label: 'Newest first' },
-];
+/** Waiting orders come first either way; then the longest waiting or the newest first (the setting's choices). */
+export const INBOX_SORT_CHOICES = SETTINGS.inboxSort.choices;

@@ -6,13 +6,13 @@
 // below move down as many, which the loaded pages know); every loaded page when rows moved
 // otherwise. What is shown stays until the pages answer. A poll that changed nothing reads nothing.
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { OrderListItem, OrderPage } from '../../preload/contract';
+import { INBOX_PAGE_ROWS, type OrderListItem, type OrderPage } from '../../preload/contract';
 import type { Explained } from '../../preload/model';
 import { call, explained } from '../bridge/call';
 import type { useBridge } from '../bridge/context';
 import type { InboxQuery, InboxSort } from '../components/inbox-query';
 
-export const PAGE_SIZE = 100;
+export const PAGE_SIZE = INBOX_PAGE_ROWS;
 const NONE: OrderPage['unopened'] = [];
 const NO_GROUPS: OrderPage['groups'] = [];
 /** The longest a timer may wait (setTimeout's limit, 24 days): a regroup further off is left to other changes. */

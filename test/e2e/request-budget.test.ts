@@ -10,7 +10,7 @@ import { KeytarSecretStore, secretOwner } from '../../main/core/secrets';
 import { SellerTrayService } from '../../main/core/service';
 import { ConfSettingsStore } from '../../main/core/settings';
 import { startPreview } from '../../main/preview/server';
-import { POLL_INTERVAL_SECONDS } from '../../preload/model';
+import { SETTINGS } from '../../preload/settings-declaration';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { buildRenderer, launchChromium } from '../support/browser';
 import { makeDataDir } from '../support/core';
@@ -20,7 +20,7 @@ import { admin } from '../support/raw-api';
 const CLIENT = { clientId: 'budget-client', clientSecret: 'budget-secret-77a1' };
 const HOLD_MS = 60_000;
 /** The shortest interval the settings allow, so that the minute holds more than one poll. */
-const INTERVAL_SECONDS = POLL_INTERVAL_SECONDS.min;
+const INTERVAL_SECONDS = SETTINGS.pollIntervalSeconds.min;
 /** Polls that can start within the hold: one per interval, and one more as the hold's edges fall. */
 const POLLS_IN_HOLD = Math.floor(HOLD_MS / (INTERVAL_SECONDS * 1000)) + 1;
 

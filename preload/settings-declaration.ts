@@ -1,0 +1,252 @@
+// Every setting, declared once: its type, default, limits, how refusals word it, its label and
+// where it shows. The settings file's schema and the bridge's checks (main/core/settings.ts), the
+// `Settings` type every process shares (model.ts) and the Settings view's form are derived from
+// this table, so a new setting is one entry here plus its use. Settings that can be changed only
+// through their own control (the pause, the demo) or only in the file (`api`) say so here too; a
+// later "managed by your organization" flag belongs beside `shows`.
+import { LIMITS } from './contract';
+import { INBOX_SORTS, type InboxSort } from './inbox-sort';
+import { ACTOR_NAME_MAX } from './marked-by';
+
+/** The Settings view's sections, top to bottom. */
+export const SETTINGS_SECTIONS = [
+  'Marketplace',
+  'Checking and notifications',
+  'Inbox',
+  'Marking statuses',
+  'Start-up',
+] as const;
+export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
+
+/**
+ * Where a setting shows: in the Settings form with the control its type gives (`text` beside a
+ * checkbox, `hint` under an input), in the form with a control of the view's own (it needs more
+ * than its value: the account, "Your name"), through a control of its own elsewhere (the pause,
+ * the demo), or only in the settings file (whoever deploys the app sets it; the bridge refuses it).
+ */
+export type Shows =
+  | { in: 'form'; section: SettingsSection; text?: string; hint?: string }
+  | { in: 'form-own-control'; section: SettingsSection }
+  | { in: 'elsewhere' }
+  | { in: 'file' };
+
+interface Declared<T> {
+  default: T;
+  /** The setting as the form labels it: refusals for the window and the CLI name it so. */
+  label: string;
+  /** What it must be, in words a user can act on: every refusal of it says this. */
+  rule: string;
+  shows: Shows;
+}
+
+/** A whole number from `min` to `max`, or exactly `off` (which turns the feature off) where there is one. */
+export interface WholeSetting extends Declared<number> {
+  type: 'whole';
+  min: number;
+  max: number;
+  off?: number;
+  /** The unit the form's label names: "Check interval (seconds)". */
+  unit: string;
+}
+export interface BooleanSetting extends Declared<boolean> {
+  type: 'boolean';
+}
+export interface ChoiceSetting<T extends string> extends Declared<T> {
+  type: 'choice';
+  choices: readonly { value: T; label: string }[];
+}
+/** Text the main process checks further (settings.ts): an address, a client id, a name, a time. */
+export interface CheckedSetting<T> extends Declared<T> {
+  type: 'checked';
+  /** The longest the form lets one type; the main process refuses longer. */
+  maxLength?: number;
+}
+/** Set in the settings file only: the bridge and the form never change it. */
+export interface FileSetting<T> extends Declared<T> {
+  type: 'file';
+  shows: { in: 'file' };
+}
+
+const whole = (s: Omit<WholeSetting, 'type'>): WholeSetting => ({ type: 'whole', ...s });
+const boolean = (s: Omit<BooleanSetting, 'type' | 'rule'>): BooleanSetting => ({
+  type: 'boolean',
+  rule: 'must be true or false',
+  ...s,
+});
+const choice = <T extends string>(s: Omit<ChoiceSetting<T>, 'type' | 'rule'>): ChoiceSetting<T> => ({
+  type: 'choice',
+  rule: `must be one of ${s.choices.map((c) => c.value).join(', ')}`,
+  ...s,
+});
+const checked = <T>(s: Omit<CheckedSetting<T>, 'type'>): CheckedSetting<T> => ({ type: 'checked', ...s });
+const fileOnly = <T>(s: Omit<FileSetting<T>, 'type' | 'shows'>): FileSetting<T> => ({
+  type: 'file',
+  shows: { in: 'file' },
+  ...s,
+});
+
+/** Where a marketplace's Seller API differs from the built-in routes (main/core/api/routes.ts). */
+export interface ApiSection {
+  /** Per operation: its method and path. */
+  routes?: Record<string, { method?: 'GET' | 'POST' | undefined; path?: string | undefined }>;
+  /** The largest page the server gives. */
+  pageSize?: number;
+}
+
+const POLL = { min: 30, max: 3600 };
+const REMINDER = { off: 0, min: 15, max: 7 * 24 * 60 };
+const STALE = { off: 0, min: 1, max: 365 };
+const UNDO = { min: 0, max: 60 };
+
+/** The settings, in the order the form shows them within each section. */
+export const SETTINGS = {
+  /** The Seller API's base URL, stored in the form `checkBaseUrl` gives it; '' = not configured yet. */
+  baseUrl: checked<string>({
+    default: '',
+    label: 'Base URL',
+    rule: 'must be the address of the Seller API, such as https://marketplace.example',
+    maxLength: LIMITS.baseUrl,
+    shows: { in: 'form-own-control', section: 'Marketplace' },
+  }),
+  /** '' = not configured yet. HTTP Basic cannot carry a colon in the user id (RFC 7617 §2). */
+  clientId: checked<string>({
+    default: '',
+    label: 'Client id',
+    rule: `must be text of at most ${LIMITS.clientId} characters`,
+    maxLength: LIMITS.clientId,
+    shows: { in: 'form-own-control', section: 'Marketplace' },
+  }),
+  pollIntervalSeconds: whole({
+    ...POLL,
+    default: 60,
+    label: 'Check interval',
+    unit: 'seconds',
+    rule: `must be a whole number of seconds from ${POLL.min} to ${POLL.max} (30 seconds to 1 hour)`,
+    shows: {
+      in: 'form',
+      section: 'Checking and notifications',
+      hint: `How often Seller Tray asks the marketplace for new orders: ${POLL.min} to ${POLL.max} seconds (1 hour).`,
+    },
+  }),
+  notificationsEnabled: boolean({
+    default: true,
+    label: 'Notifications',
+    shows: {
+      in: 'form',
+      section: 'Checking and notifications',
+      text: 'Show a notification for each new order',
+    },
+  }),
+  /** Notifications are paused until this moment; null = not paused (the pause control sets it). */
+  pausedUntil: checked<string | null>({
+    default: null,
+    label: 'Pause',
+    rule: 'must be a date and time such as 2026-11-21T16:50:00Z, or null when not paused',
+    shows: { in: 'elsewhere' },
+  }),
+  /**
+   * Remind the user of an order still waiting for action after this many minutes. 0 = off, so
+   * "off" needs no second setting; any other value is 15 min (less would nag) to 7 days.
+   */
+  reminderAfterMinutes: whole({
+    ...REMINDER,
+    default: 240,
+    label: 'Reminder delay',
+    unit: 'minutes',
+    rule: `must be a whole number of minutes from ${REMINDER.min} to ${REMINDER.max} (7 days), or 0 for no reminder`,
+    shows: {
+      in: 'form',
+      section: 'Checking and notifications',
+      hint: `Remind me of an order still waiting after this long; the inbox marks it late then, and very late after twice as long. 0 turns reminders off; otherwise ${REMINDER.min} minutes to ${REMINDER.max / 1440} days (${REMINDER.max} minutes).`,
+    },
+  }),
+  openAtLogin: boolean({
+    default: false,
+    label: 'Open at login',
+    shows: { in: 'form', section: 'Start-up', text: 'Open Seller Tray when I log in' },
+  }),
+  /** Check for updates at start and every 6 hours (main/shell/updater.ts). */
+  checkForUpdatesAutomatically: boolean({
+    default: true,
+    label: 'Check for updates automatically',
+    shows: { in: 'form', section: 'Start-up', text: 'Check for updates automatically' },
+  }),
+  /** Run against the built-in simulator instead of a real Seller API (starting or leaving the demo sets it). */
+  demoMode: boolean({ default: false, label: 'Demo mode', shows: { in: 'elsewhere' } }),
+  /**
+   * Where this marketplace's Seller API differs from the built-in routes (design notes §2): per
+   * operation its method and path, and the largest page the server gives. null = the built-in routes.
+   */
+  api: fileOnly<ApiSection | null>({
+    default: null,
+    label: 'api',
+    // The largest page is the API's (main/core/api/routes.ts PAGE); settings.ts adds it to the rule.
+    rule: 'must be null or an object such as {"routes": {"listNewEvents": {"path": "/seller/v1/events/new"}}, "pageSize": 50}',
+  }),
+
+  // The inbox (issue 12).
+  /** An order in progress longer than this many days is flagged in the inbox; 0 = never. */
+  staleInProgressDays: whole({
+    ...STALE,
+    default: 7,
+    label: 'In-progress limit',
+    unit: 'days',
+    rule: `must be a whole number of days from ${STALE.min} to ${STALE.max}, or 0 never to flag an order`,
+    shows: {
+      in: 'form',
+      section: 'Inbox',
+      hint: `The inbox flags an order in progress for longer than this. 0 never flags one; otherwise ${STALE.min} to ${STALE.max} days.`,
+    },
+  }),
+  /** Waiting orders first either way; then the longest waiting or the newest first. */
+  inboxSort: choice<InboxSort>({
+    default: 'longest-waiting',
+    label: 'Inbox order',
+    choices: [
+      { value: INBOX_SORTS[0], label: 'Longest waiting first' },
+      { value: INBOX_SORTS[1], label: 'Newest first' },
+    ],
+    shows: { in: 'form', section: 'Inbox' },
+  }),
+
+  // Marking statuses (issue 12).
+  /**
+   * The name written into what this laptop posts ("Provisioning started by Anna Virtanen.");
+   * '' = this computer's account name (account-name.ts). No colon: it must read back whole.
+   */
+  actorName: checked<string>({
+    default: '',
+    label: 'Your name',
+    rule: `must be a name of at most ${ACTOR_NAME_MAX} characters, without a colon`,
+    maxLength: ACTOR_NAME_MAX,
+    shows: { in: 'form-own-control', section: 'Marking statuses' },
+  }),
+  /** A marked status is held this long before it is sent, so it can be undone; 0 sends at once. */
+  undoSeconds: whole({
+    ...UNDO,
+    default: 10,
+    label: 'Time to undo',
+    unit: 'seconds',
+    rule: `must be a whole number of seconds from ${UNDO.min} to ${UNDO.max} (0 sends at once, with no undo)`,
+    shows: {
+      in: 'form',
+      section: 'Marking statuses',
+      hint: `A status is sent to the marketplace after this; until then Undo takes it back. ${UNDO.min} sends at once; at most ${UNDO.max}.`,
+    },
+  }),
+};
+
+export type SettingKey = keyof typeof SETTINGS;
+
+/** The user's settings, as the table above declares them (main/core/settings.ts stores and checks them). */
+export type DeclaredSettings = {
+  [K in SettingKey]: (typeof SETTINGS)[K] extends Declared<infer T> ? T : never;
+};
+
+/** The settings the bridge may change: all but the file-only ones. */
+export type ChangeableKey = {
+  [K in SettingKey]: (typeof SETTINGS)[K] extends FileSetting<unknown> ? never : K;
+}[SettingKey];
+
+/** Each setting's key and declaration, in the table's order. */
+export const SETTING_ENTRIES = Object.entries(SETTINGS) as [SettingKey, (typeof SETTINGS)[SettingKey]][];
