@@ -5,11 +5,13 @@
 // and answers through one handler per channel (main/core/service.ts).
 import type { InboxGroup, InboxSort } from './inbox-sort';
 import type {
+  Attention,
   CoreEvent,
   CoreStatus,
   InboxRow,
   OrderDetail,
   OutboxItem,
+  ResendOutcome,
   Settings,
   SettingsChange,
   UndoOutcome,
@@ -28,6 +30,9 @@ export const CHANNELS = [
   'markStatus',
   'retryDelivery',
   'undoMark',
+  'getAttention',
+  'resendStatus',
+  'markAsideSeen',
   'checkNow',
   'startDemo',
   'pauseNotifications',
@@ -188,6 +193,12 @@ export interface Requests {
   retryDelivery: { requestId: string };
   /** Takes back a marked status still in its grace period (the settings' undoSeconds). */
   undoMark: { requestId: string };
+  /** The Needs attention view, from the store (no marketplace call). */
+  getAttention: undefined;
+  /** Sends again a status the marketplace's listing did not show, after checking it is really absent. */
+  resendStatus: { requestId: string };
+  /** The items kept aside up to this id were looked at: they leave Needs attention. */
+  markAsideSeen: { upToId: number };
   checkNow: undefined;
   /** Runs the built-in simulator and connects to it: a working app without credentials. */
   startDemo: undefined;
@@ -217,6 +228,9 @@ export interface Responses {
   markStatus: OutboxItem;
   retryDelivery: OutboxItem;
   undoMark: { outcome: UndoOutcome };
+  getAttention: Attention;
+  resendStatus: { outcome: ResendOutcome; item: OutboxItem };
+  markAsideSeen: AppState;
   checkNow: CheckResult;
   startDemo: AppState;
   pauseNotifications: AppState;
@@ -245,6 +259,7 @@ export type Bridge = {
 export type ShellEvent =
   | { type: 'open-order'; orderId: string }
   | { type: 'open-inbox' }
+  | { type: 'open-attention' }
   | { type: 'open-settings' }
   /** How the window is shown now: the popover at the tray icon, or the full-size window. */
   | { type: 'window-mode'; mode: 'popover' | 'window' };

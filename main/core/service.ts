@@ -19,6 +19,7 @@ import {
   type Responses,
   type UpdateStatus,
 } from '../../preload/contract';
+import { NO_ATTENTION } from '../../preload/model';
 import { osAccountName } from './account-name';
 import { SellerApiClient, type SellerApiClientOptions } from './api/client';
 import { SellerApiError } from './api/errors';
@@ -40,7 +41,7 @@ import {
   type SecretStore,
   secretOwner,
 } from './secrets';
-import { type CoreEvent, SellerCore, TransitionError } from './seller-core';
+import { type CoreEvent, NoSuchStatusError, SellerCore, TransitionError } from './seller-core';
 import { apiOptions, parseSettingsPatch, type Settings, type SettingsStore } from './settings';
 
 /** The folder the log file is written in, and how the platform shows a folder to the user. */
@@ -212,6 +213,12 @@ export class SellerTrayService {
     getOrder: ({ orderId }) => this.requireCore().order(orderId),
     markStatus: async (mark) => this.requireCore().markStatus(signedMark(mark, this.actorName())),
     undoMark: async ({ requestId }) => ({ outcome: this.requireCore().undoMark(requestId) }),
+    getAttention: async () => this.requireCore().attention(),
+    resendStatus: async ({ requestId }) => this.requireCore().resendStatus(requestId),
+    markAsideSeen: async ({ upToId }) => {
+      this.requireCore().markAsideSeen(upToId);
+      return this.state();
+    },
     retryDelivery: async ({ requestId }) => {
       const item = this.requireCore().retryDelivery(requestId);
       if (!item) throw new ServiceError('not-found', 'There is no failed status to send again with that id.');
@@ -288,11 +295,13 @@ export class SellerTrayService {
       actorName: this.actorName(),
       connection: status?.connection ?? 'starting',
       lastSuccessfulPoll: status?.lastSuccessfulPoll ?? null,
+      health: status?.health ?? 'healthy',
       lastError: status?.lastError ?? null,
       problem: status?.problem ?? null,
       waitingCount: status?.waitingCount ?? 0,
       pendingOutbox: status?.pendingOutbox ?? 0,
       notificationsPausedUntil: status?.notificationsPausedUntil ?? null,
+      attention: status?.attention ?? NO_ATTENTION,
     };
   }
 
@@ -564,6 +573,7 @@ function toAnswerError(error: unknown): AnswerError {
     return { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
   }
   if (error instanceof TransitionError) return { code: 'unusual-transition', message: error.message };
+  if (error instanceof NoSuchStatusError) return { code: 'not-found', message: error.message };
   if (error instanceof KeychainUnavailableError)
     return { code: 'keychain-unavailable', ...explainFailure(error) };
   if (error instanceof SecretInputError) return { code: 'invalid-input', message: error.message };

@@ -46,8 +46,12 @@ export class Notifier {
   /** Raises one notification; false when the system has none. */
   notify(request: NotificationRequest): boolean {
     const { orderId } = request;
+    // An outage or a recovery opens the window where its words are (the header); a summary, the inbox.
     if (orderId === undefined)
-      return this.raise({ title: request.title, body: request.body }, { type: 'open-inbox' });
+      return this.raise(
+        { title: request.title, body: request.body },
+        { type: request.kind === 'connection' ? 'open-attention' : 'open-inbox' },
+      );
     const link = orderLink(orderId);
     // Buttons in the order Electron numbers them (actionIndex); none where the platform has none.
     const buttons: Array<[string, () => Promise<void>]> = this.options.notifications.actionsSupported

@@ -13,7 +13,7 @@ import {
   type InboxSort,
   JUST_ARRIVED_MINUTES,
 } from '../../../preload/inbox-sort';
-import type { InboxRow } from '../../../preload/model';
+import type { Attention, AttentionCounts, AttentionMark, InboxRow } from '../../../preload/model';
 import { orderTotal } from '../../../preload/money';
 import { causalOrder, isNewPurchase } from '../../../preload/order-status';
 import type { ResultWindows } from '../api/client';
@@ -30,6 +30,7 @@ import type { FeedCursor } from '../event-feed';
 import { ANOTHER_SELLER, anotherSellers } from '../kept-aside';
 import { buyerAndProduct } from '../notification-policy';
 import { type OutboxItem, readOutboxItem } from '../outbox';
+import { eventBody, isPostOf } from '../status-post';
 import {
   type Database,
   isSound,
@@ -365,6 +366,7 @@ export class AccountStore {
   }): { newEvents: number; newOrders: number } {
     return this.atomically(() => {
       const { fresh, firstLearned } = this.insertEvents(input.events, input.now);
+      this.noteReadBack(input.events, input.now);
       this.setAside(input.unreadable ?? [], input.now);
       let newOrders = 0;
       const purchases = fresh.filter(isNewPurchase);
@@ -913,12 +915,161 @@ export class AccountStore {
     });
   }
 
-  /** Drops confirmed items whose events the history now holds (it shows them from there); answers them. */
+  /**
+   * Drops confirmed items, those a poll's listing showed (the history shows them from there; the
+   * answer to the post alone does not confirm it); answers them. An item sent before read-backs
+   * were recorded (no sentAtPoll) is confirmed, as before, once its event is in the history.
+   */
   forgetConfirmed(): OutboxItem[] {
     const rows = this.sql(
-      `DELETE FROM outbox WHERE state = 'sent' AND event_id IN (SELECT key FROM events) RETURNING json`,
+      `DELETE FROM outbox WHERE state = 'sent' AND (json_extract(json, '$.readBackAt') IS NOT NULL
+         OR (json_extract(json, '$.sentAtPoll') IS NULL AND event_id IN (SELECT key FROM events)))
+       RETURNING json`,
     ).all() as { json: string }[];
     return rows.map((row) => readOutboxItem(row.json));
+  }
+
+  /** Sent statuses not shown back yet, and refused ones, with what the inbox shows of their orders. */
+  private marksToConfirm(): (AttentionMark & { sent: boolean })[] {
+    // The outbox holds only what is not confirmed yet: a few rows, whatever the history.
+    const rows = this.sql(
+      `SELECT x.json, o.buyer, o.product FROM outbox x LEFT JOIN orders o ON o.order_id = x.order_id
+         WHERE x.state IN ('sent', 'failed') ORDER BY x.seq`,
+    ).all() as { json: string; buyer: string | null; product: string | null }[];
+    return rows.map((row) => {
+      const item = readOutboxItem(row.json);
+      return {
+        item,
+        sent: item.state === 'sent',
+        ...(row.buyer === null ? {} : { buyer: row.buyer }),
+        ...(row.product === null ? {} : { product: row.product }),
+      };
+    });
+  }
+
+  /**
+   * Sent statuses that a listing read by a poll shows, recorded as read back: by the event id
+   * the post was answered with, else by the request id the event names (status-post.ts).
+   */
+  private noteReadBack(events: readonly MarketplaceEvent[], now: string): void {
+    if (events.length === 0) return;
+    for (const { item, sent } of this.marksToConfirm()) {
+      if (!sent || item.readBackAt !== undefined) continue;
+      const body = eventBody(item, item.requestId);
+      const shown = events.some(
+        (event) =>
+          (item.eventId !== undefined && event.eventId === item.eventId) ||
+          isPostOf(event, body, item.requestId),
+      );
+      if (shown) this.putOutboxItem({ ...item, readBackAt: now });
+    }
+  }
+
+  // --- Needs attention ----------------------------------------------------------------------
+
+  /**
+   * How many things need attention, each kind counted through an index or the outbox (which holds
+   * only what is not confirmed): what a poll adds to the tray's count costs what waits, not what
+   * the history holds.
+   */
+  attentionCounts(limits: AttentionLimits): AttentionCounts {
+    const { params } = attentionParams(limits);
+    const marks = this.marksToConfirm();
+    return {
+      notStarted: params.$notStartedBefore === null ? 0 : this.notStartedCount(params.$notStartedBefore),
+      stalled: params.$stalledBefore === null ? 0 : this.count(STALLED, params),
+      unconfirmed: marks.filter((mark) => this.isUnconfirmed(mark)).length,
+      failed: marks.filter((mark) => !mark.sent).length,
+      keptAside: (
+        this.sql(
+          `SELECT COUNT(*) AS n FROM unreadable WHERE id > ? AND reason NOT LIKE '${ANOTHER_SELLER}%'`,
+        ).get(this.asideSeenUpTo()) as { n: number }
+      ).n,
+    };
+  }
+
+  /** The Needs attention view: each kind's count and its first `limit` rows. */
+  attention(
+    limits: AttentionLimits,
+    limit: number,
+  ): Omit<Attention, 'reminderAfterMinutes' | 'stalledAfterDays'> {
+    const { params } = attentionParams(limits);
+    const rows = (where: string, order: string) => {
+      const sql = `SELECT ${INBOX_COLUMNS} FROM orders o WHERE ${where} ORDER BY ${order} LIMIT $limit`;
+      return (this.sql(sql).all(bound(sql, { ...params, $limit: limit })) as unknown as OrderRow[]).map(
+        inboxRow,
+      );
+    };
+    const marks = this.marksToConfirm();
+    const aside = this.sql(
+      `SELECT id, source, key, field_path, reason, seen_at FROM unreadable
+         WHERE id > ? AND reason NOT LIKE '${ANOTHER_SELLER}%' ORDER BY id DESC LIMIT ?`,
+    ).all(this.asideSeenUpTo(), limit) as {
+      id: number;
+      source: string;
+      key: string;
+      field_path: string;
+      reason: string;
+      seen_at: string;
+    }[];
+    const strip = ({ sent: _, ...mark }: AttentionMark & { sent: boolean }): AttentionMark => mark;
+    return {
+      counts: this.attentionCounts(limits),
+      // The newest first, through orders_by_status: the waiting orders past the delay, not all of them.
+      notStarted:
+        params.$notStartedBefore === null
+          ? []
+          : rows(
+              `o.effective_status = '${WAITING}' AND o.purchased_at < $notStartedBefore`,
+              'o.purchased_at DESC, o.order_id',
+            ),
+      stalled: params.$stalledBefore === null ? [] : rows(STALLED, `${STATUS_SINCE_MS}, o.order_id`),
+      unconfirmed: marks.filter((mark) => this.isUnconfirmed(mark)).map(strip),
+      failed: marks.filter((mark) => !mark.sent).map(strip),
+      keptAside: aside.map((r) => ({
+        id: r.id,
+        kind: r.source,
+        key: r.key,
+        fieldPath: r.field_path,
+        reason: r.reason,
+        seenAt: r.seen_at,
+      })),
+    };
+  }
+
+  /** A sent status that the listings of UNCONFIRMED_AFTER_POLLS polls since did not show. */
+  private isUnconfirmed(mark: { item: OutboxItem; sent: boolean }): boolean {
+    const { sentAtPoll, readBackAt } = mark.item;
+    return (
+      mark.sent &&
+      readBackAt === undefined &&
+      sentAtPoll !== undefined &&
+      this.pollsSucceeded() - sentAtPoll >= UNCONFIRMED_AFTER_POLLS
+    );
+  }
+
+  /**
+   * Waiting orders bought before `before`: all waiting orders (counted by triggers) less those
+   * bought since (few: an index range) and those whose purchase time is not known.
+   */
+  private notStartedCount(before: string): number {
+    const counted = (where: string, ...params: string[]) =>
+      (
+        this.sql(`SELECT COUNT(*) AS n FROM orders WHERE effective_status = '${WAITING}' AND ${where}`).get(
+          ...params,
+        ) as { n: number }
+      ).n;
+    return this.waitingCount() - counted('purchased_at >= ?', before) - counted('purchased_at IS NULL');
+  }
+
+  /** Items kept aside up to this id were looked at in the Needs attention view. */
+  private asideSeenUpTo(): number {
+    return Number(this.meta('aside-seen-up-to') ?? 0) || 0;
+  }
+
+  /** The user looked at the items kept aside up to `id`: they no longer need attention. */
+  markAsideSeen(id: number): void {
+    if (id > this.asideSeenUpTo()) this.setMeta('aside-seen-up-to', String(id));
   }
 
   // --- What could not be read ----------------------------------------------------------------
@@ -1002,6 +1153,42 @@ export class AccountStore {
 
   // --- Small values ---------------------------------------------------------------------------
 
+  /** A poll read the marketplace: when, and how many have so far (one small write per poll). */
+  notePollSucceeded(now: string): void {
+    this.setMeta('last-poll', JSON.stringify({ at: now, n: this.pollsSucceeded() + 1 }));
+  }
+
+  /** When a poll last read the marketplace on this laptop (ISO), if one ever did. */
+  lastSuccessfulPoll(): string | undefined {
+    return readLastPoll(this.meta('last-poll'))?.at;
+  }
+
+  /** How many polls read the marketplace on this laptop so far. */
+  pollsSucceeded(): number {
+    return readLastPoll(this.meta('last-poll'))?.n ?? 0;
+  }
+
+  /**
+   * When the app (or `watch`) last read the marketplace with the store in `dataDir`, read without
+   * opening it for writing (the CLI's doctor, beside a running app); undefined when none did.
+   */
+  static lastSuccessfulPollIn(dataDir: string): string | undefined {
+    const file = join(dataDir, DATABASE_FILE);
+    if (!existsSync(file)) return undefined;
+    let db: Database | undefined;
+    try {
+      db = openReadOnly(file);
+      const row = db.prepare(`SELECT value FROM meta WHERE key = 'last-poll'`).get() as
+        | { value: string }
+        | undefined;
+      return readLastPoll(row?.value)?.at;
+    } catch {
+      return undefined; // damaged, or too old to say: the doctor says it does not know
+    } finally {
+      db?.close();
+    }
+  }
+
   /** The page size the marketplace was found to allow, when it is smaller than asked. */
   learnedPageSize(): number | undefined {
     const value = Number(this.meta('page-size'));
@@ -1082,6 +1269,36 @@ const STALLED = `(o.effective_status = '${IN_PROGRESS}' AND COALESCE((${STATUS_S
  * from the inbox's index alone, with no look-up of each row.
  */
 const NOT_STALLED = `o.order_id NOT IN (SELECT o.order_id FROM orders o WHERE ${STALLED})`;
+
+/** A status sent from here that the listings of this many polls since did not show needs attention. */
+export const UNCONFIRMED_AFTER_POLLS = 3;
+
+/** What draws the Needs attention lists: the time now and the settings' limits. */
+export interface AttentionLimits {
+  now: string;
+  /** A waiting order bought longer ago needs attention; 0 = never. */
+  reminderAfterMinutes: number;
+  /** An order in progress longer needs attention; 0 = never. */
+  stalledAfterDays: number;
+}
+
+/** The limits as the queries' parameters: null where a limit is off (or the time unknown). */
+function attentionParams(limits: AttentionLimits): {
+  params: { $notStartedBefore: string | null; $stalledBefore: number | null };
+} {
+  const now = Date.parse(limits.now);
+  const known = Number.isFinite(now);
+  return {
+    params: {
+      // Purchase times are compared as text, through the index: ISO times in UTC, as marketplaces write them.
+      $notStartedBefore:
+        known && limits.reminderAfterMinutes > 0
+          ? new Date(now - limits.reminderAfterMinutes * MINUTE).toISOString()
+          : null,
+      $stalledBefore: known && limits.stalledAfterDays > 0 ? now - limits.stalledAfterDays * DAY : null,
+    },
+  };
+}
 
 /** What an inbox row shows, for `orders o`. */
 const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purchased_at, o.buyer, o.product, o.total_amount, o.total_currency, o.total_exact,
@@ -1169,6 +1386,15 @@ function searchText(orderId: string, order: Order | undefined, licenses: License
     .filter((p): p is string => !!p)
     .join('\n')
     .toLowerCase();
+}
+
+/** The meta row a successful poll writes: when, and how many polls have so far. */
+function readLastPoll(value: string | undefined): { at: string; n: number } | undefined {
+  if (value === undefined) return undefined;
+  const parsed = JSON.parse(value) as { at?: unknown; n?: unknown };
+  return typeof parsed.at === 'string' && typeof parsed.n === 'number'
+    ? { at: parsed.at, n: parsed.n }
+    : undefined;
 }
 
 /** A moment as it can stand in a file name. */
