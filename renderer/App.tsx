@@ -12,6 +12,7 @@ import type { Explained } from '../preload/model';
 import type { MarkableStatus } from '../preload/order-status';
 import { call, explained } from './bridge/call';
 import { BridgeProvider, useBridge, useBridgeEvents } from './bridge/context';
+import { AttentionView } from './components/AttentionView';
 import { DemoBanner } from './components/DemoBanner';
 import { ErrorAlert } from './components/ErrorAlert';
 import { Header, type Page } from './components/Header';
@@ -29,6 +30,7 @@ import { useMediaQuery } from './hooks/useMediaQuery';
 const APP_TITLE = 'Seller Tray';
 const SCREEN_NAMES: Readonly<Record<View['page'], string>> = {
   inbox: 'Inbox',
+  attention: 'Needs attention',
   order: 'Order',
   settings: 'Settings',
 };
@@ -49,6 +51,7 @@ export interface Problem {
 type View =
   | { page: 'inbox' }
   | { page: 'order'; orderId: string; row?: OrderListItem; index?: number; press?: MarkableStatus }
+  | { page: 'attention' }
   | { page: 'settings' };
 
 export function App({ bridge }: { bridge: Bridge }) {
@@ -172,6 +175,9 @@ function Shell() {
       case 'open-settings':
         setView({ page: 'settings' });
         break;
+      case 'open-attention':
+        setView({ page: 'attention' });
+        break;
       case 'window-mode':
         setPopover(event.mode === 'popover');
         break;
@@ -220,7 +226,7 @@ function Shell() {
     );
   }
 
-  const page: Page = view.page === 'settings' ? 'settings' : 'inbox';
+  const page: Page = view.page === 'order' ? 'inbox' : view.page;
   const inbox = (
     <Inbox
       query={query}
@@ -263,7 +269,7 @@ function Shell() {
         <PausedBanner state={state} onState={setState} onError={addProblem} />
         <DemoBanner state={state} onState={setState} onError={addProblem} />
       </div>
-      {split && view.page !== 'settings' ? (
+      {split && (view.page === 'inbox' || view.page === 'order') ? (
         <main className="content content-split">
           {problemList}
           <div className="split">
@@ -280,6 +286,7 @@ function Shell() {
           {problemList}
           {view.page === 'inbox' && inbox}
           {order}
+          {view.page === 'attention' && <AttentionView onOpen={(orderId) => openOrder(orderId)} />}
           {view.page === 'settings' && <SettingsView state={state} onState={setState} />}
         </main>
       )}
