@@ -5,9 +5,12 @@
 // and one the recovery.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LIVENESS_TICK_MS } from '../main/core/liveness';
+import { userDataDir } from '../main/core/paths';
+import { accountDir } from '../main/core/service';
 import { AccountStore } from '../main/core/store/account-store';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { type Laptop, openLaptop, removeDataDir } from './support/core';
+import { runTs } from './support/processes';
 import { admin } from './support/raw-api';
 
 const MINUTE = 60_000;
@@ -154,5 +157,32 @@ describe('liveness over the simulator', () => {
     const again = await a.reopen();
     laptops.push(again);
     expect(again.core.status().lastSuccessfulPoll).toBe(lastRead);
+  });
+});
+
+describe('seller-tray doctor', () => {
+  it('says when this laptop last read the marketplace, from the store the app keeps', async () => {
+    const doctor = (...args: string[]) =>
+      runTs('main/cli/seller-tray.ts', ['doctor', ...args], {
+        SELLER_API_BASE_URL: sim.url,
+        SELLER_CLIENT_ID: 'demo-client',
+        SELLER_CLIENT_SECRET: 'demo-secret',
+      });
+    const never = await doctor();
+    expect(never.code).toBe(0);
+    expect(never.stdout).toContain('This laptop: Seller Tray has not read this marketplace here yet');
+
+    // The app's store for this account, where the CLI looks for it.
+    const laptop = await openLaptop(sim.url, accountDir(userDataDir(), sim.url, 'demo-client'));
+    laptops.push(laptop);
+    await laptop.core.start();
+    const lastRead = laptop.core.status().lastSuccessfulPoll;
+    // The app still running beside it: the store is only read.
+    const run = await doctor();
+    expect(run.stdout).toMatch(
+      new RegExp(`^This laptop: Checked (just now|1 min ago) \\(${lastRead}\\) by the app's polls\\.$`, 'm'),
+    );
+    expect(JSON.parse((await doctor('--json')).stdout).lastSuccessfulPoll).toBe(lastRead);
+    expect(laptop.core.status().connection).toBe('ok');
   });
 });

@@ -11,6 +11,8 @@ import { diagnose, formatDiagnosis } from '../core/diagnosis';
 import { explainFailure } from '../core/failure-words';
 import { lineLog, silentLog } from '../core/log';
 import { KeychainUnavailableError } from '../core/secrets';
+import { accountDir } from '../core/service';
+import { AccountStore } from '../core/store/account-store';
 import { clientOptions, cliStores, markedBy, resolveAccount } from './account';
 import { runCommand } from './commands';
 import { describeProblem, describeUnread, describeWindows, formatItems, terminalJson } from './format';
@@ -98,7 +100,12 @@ async function main(argv: string[]): Promise<number> {
     }
     const connection = clientOptions(account, log);
     if (positionals[0] === 'doctor' && positionals.length === 1) {
-      const diagnosis = await diagnose(connection);
+      const diagnosis = {
+        ...(await diagnose(connection)),
+        lastSuccessfulPoll:
+          AccountStore.lastSuccessfulPollIn(accountDir(stores.dataRoot, account.baseUrl, account.clientId)) ??
+          null,
+      };
       process.stdout.write(values.json ? terminalJson(diagnosis) : formatDiagnosis(diagnosis, APP_VERSION));
       return diagnosis.steps.some((s) => s.outcome === 'failed') ? 1 : 0;
     }

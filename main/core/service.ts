@@ -470,7 +470,10 @@ export class SellerTrayService {
     const core = this.requireCore();
     if (!this.account)
       throw new ServiceError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
-    const diagnosis = await diagnose(this.account, undefined, core.tokenLifetime());
+    const diagnosis = {
+      ...(await diagnose(this.account, undefined, core.tokenLifetime())),
+      lastSuccessfulPoll: core.status().lastSuccessfulPoll,
+    };
     const { items, total } = core.keptAside(KEPT_ASIDE_SHOWN);
     const aside =
       total === 0
