@@ -2,7 +2,7 @@
 // outbox, the announcement queue, reminders and the feed cursor, in one SQLite database. The
 // network only feeds it; every view reads it. What changes together commits together.
 
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
 import {
@@ -154,6 +154,8 @@ export class AccountStore {
 
   /** Which file the database is (its inode): another process on the folder may replace it. */
   private fileId: number;
+  /** The last successful poll's time and count (LAST_POLL_FILE). */
+  private lastPoll: { at: string; n: number } | undefined;
 
   private constructor(
     private db: Database,
@@ -161,6 +163,7 @@ export class AccountStore {
     private readonly now: () => number,
   ) {
     this.fileId = statSync(this.file).ino;
+    this.lastPoll = readLastPoll(dataDir);
     this.deriveAllOrders();
   }
 
@@ -770,7 +773,12 @@ export class AccountStore {
 
   /** How many orders wait for action: kept by triggers (status_counts), so reading it costs nothing. */
   waitingCount(): number {
-    const row = this.sql('SELECT n FROM status_counts WHERE status = ?').get(WAITING) as
+    return this.statusCount(WAITING);
+  }
+
+  /** How many orders show `status`, from status_counts. */
+  private statusCount(status: string): number {
+    const row = this.sql('SELECT n FROM status_counts WHERE status = ?').get(status) as
       | { n: number }
       | undefined;
     return row?.n ?? 0;
@@ -977,7 +985,7 @@ export class AccountStore {
     const marks = this.marksToConfirm();
     return {
       notStarted: params.$notStartedBefore === null ? 0 : this.notStartedCount(params.$notStartedBefore),
-      stalled: params.$stalledBefore === null ? 0 : this.count(STALLED, params),
+      stalled: params.$stalledBefore === null ? 0 : this.stalledCount(params.$stalledBefore),
       unconfirmed: marks.filter((mark) => this.isUnconfirmed(mark)).length,
       failed: marks.filter((mark) => !mark.sent).length,
       keptAside: (
@@ -994,8 +1002,8 @@ export class AccountStore {
     limit: number,
   ): Omit<Attention, 'reminderAfterMinutes' | 'stalledAfterDays'> {
     const { params } = attentionParams(limits);
-    const rows = (where: string, order: string) => {
-      const sql = `SELECT ${INBOX_COLUMNS} FROM orders o WHERE ${where} ORDER BY ${order} LIMIT $limit`;
+    const rows = (index: string, where: string, order: string) => {
+      const sql = `SELECT ${INBOX_COLUMNS} FROM orders o INDEXED BY ${index} WHERE ${where} ORDER BY ${order} LIMIT $limit`;
       return (this.sql(sql).all(bound(sql, { ...params, $limit: limit })) as unknown as OrderRow[]).map(
         inboxRow,
       );
@@ -1015,15 +1023,24 @@ export class AccountStore {
     const strip = ({ sent: _, ...mark }: AttentionMark & { sent: boolean }): AttentionMark => mark;
     return {
       counts: this.attentionCounts(limits),
-      // The newest first, through orders_by_status: the waiting orders past the delay, not all of them.
+      // Each in its index's order (no sort of all that match): the newest waiting past the delay first.
       notStarted:
         params.$notStartedBefore === null
           ? []
           : rows(
+              'orders_by_status',
               `o.effective_status = '${WAITING}' AND o.purchased_at < $notStartedBefore`,
-              'o.purchased_at DESC, o.order_id',
+              'o.purchased_at DESC',
             ),
-      stalled: params.$stalledBefore === null ? [] : rows(STALLED, `${STATUS_SINCE_MS}, o.order_id`),
+      // The longest in progress first.
+      stalled:
+        params.$stalledBefore === null
+          ? []
+          : rows(
+              'orders_in_progress_since',
+              `${LISTED_IN_PROGRESS('o.')} AND julianday(o.status_at) < $inProgressBeforeDay`,
+              'julianday(o.status_at)',
+            ),
       unconfirmed: marks.filter((mark) => this.isUnconfirmed(mark)).map(strip),
       failed: marks.filter((mark) => !mark.sent).map(strip),
       keptAside: aside.map((r) => ({
@@ -1060,6 +1077,31 @@ export class AccountStore {
         ) as { n: number }
       ).n;
     return this.waitingCount() - counted('purchased_at >= ?', before) - counted('purchased_at IS NULL');
+  }
+
+  /**
+   * Orders the marketplace lists in progress since before `before` (ms): all shown in progress
+   * (status_counts) less those marked so here and not listed yet (the outbox's few), those in
+   * progress since then and those of no readable time (orders_in_progress_since's ranges).
+   */
+  private stalledCount(before: number): number {
+    const listed = (where: string, ...params: number[]) =>
+      (
+        this.sql(
+          `SELECT COUNT(*) AS n FROM orders INDEXED BY orders_in_progress_since WHERE ${LISTED_IN_PROGRESS('')} AND ${where}`,
+        ).get(...params) as { n: number }
+      ).n;
+    // From the outbox outwards (CROSS JOIN keeps SQLite to that order): its few rows, not the orders.
+    const { n: marked } = this.sql(
+      `SELECT COUNT(DISTINCT o.order_id) AS n FROM outbox x CROSS JOIN orders o ON o.order_id = x.order_id
+         WHERE o.effective_status = '${IN_PROGRESS}' AND o.status IS NOT '${IN_PROGRESS}'`,
+    ).get() as { n: number };
+    return (
+      this.statusCount(IN_PROGRESS) -
+      marked -
+      listed('julianday(status_at) >= ?', julianDay(before)) -
+      listed('julianday(status_at) IS NULL')
+    );
   }
 
   /** Items kept aside up to this id were looked at in the Needs attention view. */
@@ -1153,40 +1195,36 @@ export class AccountStore {
 
   // --- Small values ---------------------------------------------------------------------------
 
-  /** A poll read the marketplace: when, and how many have so far (one small write per poll). */
+  /**
+   * A poll read the marketplace: when, and how many have so far, in a small file beside the
+   * database (LAST_POLL_FILE), not in it: a poll that learns nothing commits nothing. Written
+   * without a flush: a power cut may lose the last few, which only tells "Checked" a little early.
+   */
   notePollSucceeded(now: string): void {
-    this.setMeta('last-poll', JSON.stringify({ at: now, n: this.pollsSucceeded() + 1 }));
+    this.lastPoll = { at: now, n: this.pollsSucceeded() + 1 };
+    try {
+      writeFileSync(join(this.dataDir, LAST_POLL_FILE), JSON.stringify(this.lastPoll), { mode: 0o600 });
+    } catch {
+      // Said from memory while this process runs; the doctor then says an older time.
+    }
   }
 
   /** When a poll last read the marketplace on this laptop (ISO), if one ever did. */
   lastSuccessfulPoll(): string | undefined {
-    return readLastPoll(this.meta('last-poll'))?.at;
+    return this.lastPoll?.at;
   }
 
   /** How many polls read the marketplace on this laptop so far. */
   pollsSucceeded(): number {
-    return readLastPoll(this.meta('last-poll'))?.n ?? 0;
+    return this.lastPoll?.n ?? 0;
   }
 
   /**
-   * When the app (or `watch`) last read the marketplace with the store in `dataDir`, read without
-   * opening it for writing (the CLI's doctor, beside a running app); undefined when none did.
+   * When the app (or `watch`) last read the marketplace with the store in `dataDir`, from its
+   * file (the CLI's doctor, beside a running app); undefined when none did or it cannot be read.
    */
   static lastSuccessfulPollIn(dataDir: string): string | undefined {
-    const file = join(dataDir, DATABASE_FILE);
-    if (!existsSync(file)) return undefined;
-    let db: Database | undefined;
-    try {
-      db = openReadOnly(file);
-      const row = db.prepare(`SELECT value FROM meta WHERE key = 'last-poll'`).get() as
-        | { value: string }
-        | undefined;
-      return readLastPoll(row?.value)?.at;
-    } catch {
-      return undefined; // damaged, or too old to say: the doctor says it does not know
-    } finally {
-      db?.close();
-    }
+    return readLastPoll(dataDir)?.at;
   }
 
   /** The page size the marketplace was found to allow, when it is smaller than asked. */
@@ -1284,10 +1322,15 @@ export interface AttentionLimits {
 
 /** The limits as the queries' parameters: null where a limit is off (or the time unknown). */
 function attentionParams(limits: AttentionLimits): {
-  params: { $notStartedBefore: string | null; $stalledBefore: number | null };
+  params: {
+    $notStartedBefore: string | null;
+    $stalledBefore: number | null;
+    $inProgressBeforeDay: number | null;
+  };
 } {
   const now = Date.parse(limits.now);
   const known = Number.isFinite(now);
+  const stalledBefore = known && limits.stalledAfterDays > 0 ? now - limits.stalledAfterDays * DAY : null;
   return {
     params: {
       // Purchase times are compared as text, through the index: ISO times in UTC, as marketplaces write them.
@@ -1295,10 +1338,21 @@ function attentionParams(limits: AttentionLimits): {
         known && limits.reminderAfterMinutes > 0
           ? new Date(now - limits.reminderAfterMinutes * MINUTE).toISOString()
           : null,
-      $stalledBefore: known && limits.stalledAfterDays > 0 ? now - limits.stalledAfterDays * DAY : null,
+      $stalledBefore: stalledBefore,
+      $inProgressBeforeDay: stalledBefore === null ? null : julianDay(stalledBefore),
     },
   };
 }
+
+/** A moment (ms since the epoch) as SQLite's julianday() writes it. */
+const julianDay = (ms: number): number => ms / DAY + 2440587.5;
+
+/**
+ * Listed in progress: the marketplace's status and the one shown (no mark of this laptop on its
+ * way), the condition of the index orders_in_progress_since, which queries repeat word for word.
+ */
+const LISTED_IN_PROGRESS = (table: string) =>
+  `${table}status = '${IN_PROGRESS}' AND ${table}effective_status = '${IN_PROGRESS}'`;
 
 /** What an inbox row shows, for `orders o`. */
 const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purchased_at, o.buyer, o.product, o.total_amount, o.total_currency, o.total_exact,
@@ -1388,13 +1442,22 @@ function searchText(orderId: string, order: Order | undefined, licenses: License
     .toLowerCase();
 }
 
-/** The meta row a successful poll writes: when, and how many polls have so far. */
-function readLastPoll(value: string | undefined): { at: string; n: number } | undefined {
-  if (value === undefined) return undefined;
-  const parsed = JSON.parse(value) as { at?: unknown; n?: unknown };
-  return typeof parsed.at === 'string' && typeof parsed.n === 'number'
-    ? { at: parsed.at, n: parsed.n }
-    : undefined;
+/** Where a successful poll writes when it was and how many there were: `{"at": ISO time, "n": count}`. */
+export const LAST_POLL_FILE = 'last-poll.json';
+
+/** What the last successful poll wrote in `dataDir`; undefined when nothing readable is there. */
+function readLastPoll(dataDir: string): { at: string; n: number } | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(join(dataDir, LAST_POLL_FILE), 'utf8')) as {
+      at?: unknown;
+      n?: unknown;
+    };
+    return typeof parsed.at === 'string' && Number.isSafeInteger(parsed.n)
+      ? { at: parsed.at, n: parsed.n as number }
+      : undefined;
+  } catch {
+    return undefined; // none yet, or damaged: the next poll writes it anew
+  }
 }
 
 /** A moment as it can stand in a file name. */
