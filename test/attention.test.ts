@@ -3,46 +3,38 @@
 // through the outbox; one that was there after all is not sent again; new orders past the
 // reminder delay, orders stalled in progress and unreadable items are counted for the tray and
 // listed; and holding the Needs attention view open costs the marketplace no call.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SellerApiClient } from '../main/core/api/client';
 import { NoSuchStatusError } from '../main/core/seller-core';
 import { eventBody } from '../main/core/status-post';
 import { UNCONFIRMED_AFTER_POLLS } from '../main/core/store/account-store';
 import { trayCount } from '../preload/model';
-import { type Simulator, startSimulator } from '../simulator/server';
-import { inbox, type Laptop, openLaptop, removeDataDir } from './support/core';
+import { inbox, type Laptop, openLaptop } from './support/core';
 import { admin } from './support/raw-api';
+import { sharedMarketplace } from './support/shared-marketplace';
 
-let sim: Simulator;
-const laptops: Laptop[] = [];
 const MINUTE = 60_000;
 
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0, seed: 7, orders: 30 });
-});
-afterEach(async () => {
-  for (const laptop of laptops.splice(0)) await removeDataDir(laptop);
-  await admin(sim.url, 'POST', 'reset');
-});
-afterAll(() => sim.close());
+const market = sharedMarketplace({ seed: 7, orders: 30 });
+const { laptops } = market;
 
 async function laptop(options: Parameters<typeof openLaptop>[2] = {}): Promise<Laptop> {
-  const opened = await openLaptop(sim.url, undefined, options);
+  const opened = await openLaptop(market.sim.url, undefined, options);
   laptops.push(opened);
   await opened.core.start();
   return opened;
 }
 
-const quirks = (...names: string[]) => admin(sim.url, 'PATCH', 'faults', { quirks: names });
+const quirks = (...names: string[]) => admin(market.sim.url, 'PATCH', 'faults', { quirks: names });
 /** Requests the simulator answered so far, per operation. */
 const requests = async (): Promise<Record<string, number>> =>
-  (await admin(sim.url, 'GET', 'state')).json.requests;
+  (await admin(market.sim.url, 'GET', 'state')).json.requests;
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
 /** The marketplace's own events of an order, as the "all" listing has them. */
 async function listed(orderId: string): Promise<{ statusCode: string; description: string }[]> {
   const client = new SellerApiClient({
-    baseUrl: sim.url,
+    baseUrl: market.sim.url,
     credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
   });
   const events = [];
@@ -117,7 +109,7 @@ describe('statuses the marketplace never showed', () => {
     // The marketplace lists it late (another copy naming the same request, as a delayed write would).
     await quirks();
     const other = new SellerApiClient({
-      baseUrl: sim.url,
+      baseUrl: market.sim.url,
       credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
     });
     await other.sendEvent(eventBody(item, item.requestId));
@@ -140,7 +132,7 @@ describe('what needs attention', () => {
     const waiting = a.core.status().waitingCount;
     // The seeded waiting orders are older than 15 minutes; one bought now is not yet.
     expect(view.counts.notStarted).toBe(waiting);
-    await admin(sim.url, 'POST', 'purchases', {});
+    await admin(market.sim.url, 'POST', 'purchases', {});
     await a.core.checkNow();
     expect(a.core.status().waitingCount).toBe(waiting + 1);
     expect(a.core.status().attention.notStarted).toBe(waiting);

@@ -3,33 +3,25 @@
 // revokes the client; the clock jumps (a sleep). Each time the status says when the marketplace
 // was last read and whether that is too long ago, one notification tells the outage in words,
 // and one the recovery.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LIVENESS_TICK_MS } from '../main/core/liveness';
 import { userDataDir } from '../main/core/paths';
 import { accountDir } from '../main/core/service';
 import { AccountStore } from '../main/core/store/account-store';
-import { type Simulator, startSimulator } from '../simulator/server';
-import { type Laptop, openLaptop, removeDataDir } from './support/core';
+import { type Laptop, openLaptop } from './support/core';
 import { runTs } from './support/processes';
 import { admin } from './support/raw-api';
+import { sharedMarketplace } from './support/shared-marketplace';
 
 const MINUTE = 60_000;
-let sim: Simulator;
-const laptops: Laptop[] = [];
 
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0, seed: 26, orders: 10 });
-});
-afterEach(async () => {
-  for (const laptop of laptops.splice(0)) await removeDataDir(laptop);
-  await admin(sim.url, 'POST', 'reset');
-});
-afterAll(() => sim.close());
+const market = sharedMarketplace({ seed: 26, orders: 10 });
+const { laptops } = market;
 
 /** A started laptop whose first poll worked, on a clock the test moves. */
 async function liveLaptop(secret: () => string = () => 'demo-secret') {
   const clock = { now: Date.parse('2026-11-26T09:00:00Z') };
-  const laptop = await openLaptop(sim.url, undefined, { now: () => clock.now, secret });
+  const laptop = await openLaptop(market.sim.url, undefined, { now: () => clock.now, secret });
   laptops.push(laptop);
   await laptop.core.start();
   expect(laptop.core.status()).toMatchObject({ connection: 'ok', health: 'healthy' });
@@ -45,9 +37,9 @@ async function liveLaptop(secret: () => string = () => 'demo-secret') {
   return { ...laptop, clock, pass, told };
 }
 
-const faults = (patch: Record<string, unknown>) => admin(sim.url, 'PATCH', 'faults', patch);
+const faults = (patch: Record<string, unknown>) => admin(market.sim.url, 'PATCH', 'faults', patch);
 const calls = async (operation: string) =>
-  ((await admin(sim.url, 'GET', 'state')).json.requests?.[operation] as number | undefined) ?? 0;
+  ((await admin(market.sim.url, 'GET', 'state')).json.requests?.[operation] as number | undefined) ?? 0;
 
 describe('liveness over the simulator', () => {
   it('a marketplace answering errors: stale after 3 intervals, told once after 15 minutes more, recovery told once', async () => {
@@ -164,7 +156,7 @@ describe('seller-tray doctor', () => {
   it('says when this laptop last read the marketplace, from the store the app keeps', async () => {
     const doctor = (...args: string[]) =>
       runTs('main/cli/seller-tray.ts', ['doctor', ...args], {
-        SELLER_API_BASE_URL: sim.url,
+        SELLER_API_BASE_URL: market.sim.url,
         SELLER_CLIENT_ID: 'demo-client',
         SELLER_CLIENT_SECRET: 'demo-secret',
       });
@@ -173,7 +165,7 @@ describe('seller-tray doctor', () => {
     expect(never.stdout).toContain('This laptop: Seller Tray has not read this marketplace here yet');
 
     // The app's store for this account, where the CLI looks for it.
-    const laptop = await openLaptop(sim.url, accountDir(userDataDir(), sim.url, 'demo-client'));
+    const laptop = await openLaptop(market.sim.url, accountDir(userDataDir(), market.sim.url, 'demo-client'));
     laptops.push(laptop);
     await laptop.core.start();
     const lastRead = laptop.core.status().lastSuccessfulPoll;

@@ -90,6 +90,75 @@ export function AttentionView({ onOpen }: { onOpen: (orderId: string) => void })
   }
   const { counts } = attention;
   const newestAside = attention.keptAside[0]?.id;
+  const orderItems = (rows: InboxRow[], detail: (row: InboxRow) => string) =>
+    rows.map((row) => <OrderItem key={row.orderId} row={row} onOpen={onOpen} detail={detail(row)} />);
+  const markItems = (
+    marks: AttentionMark[],
+    send: (mark: AttentionMark) => Promise<void>,
+    detail: (mark: AttentionMark) => React.ReactNode,
+  ) =>
+    marks.map((mark) => (
+      <MarkItem key={mark.item.requestId} mark={mark} onOpen={onOpen} onSend={send}>
+        {detail(mark)}
+      </MarkItem>
+    ));
+  /** Each kind, in the order of what to do first: its heading, how many, why, its first items. */
+  const kinds: { title: string; count: number; why: string; items: React.ReactNode[] }[] = [
+    {
+      title: 'New orders not started',
+      count: counts.notStarted,
+      why:
+        attention.reminderAfterMinutes > 0
+          ? `Waiting for longer than the reminder delay (${plural(attention.reminderAfterMinutes, 'minute')}).`
+          : 'The reminder is off in Settings, so no order is listed here.',
+      items: orderItems(attention.notStarted, (row) => `waiting ${formatAge(row.since, now)}`),
+    },
+    {
+      title: 'In progress without a final status',
+      count: counts.stalled,
+      why:
+        attention.stalledAfterDays > 0
+          ? `In progress for longer than ${plural(attention.stalledAfterDays, 'day')} (the in-progress limit in Settings).`
+          : 'The in-progress limit is off in Settings, so no order is listed here.',
+      items: orderItems(attention.stalled, (row) => `in progress for ${formatAge(row.statusSince, now)}`),
+    },
+    {
+      title: 'Statuses the marketplace did not show',
+      count: counts.unconfirmed,
+      why: "Sent from this laptop and accepted, but the marketplace's list of events has not shown them after several checks. Send again checks the list first, and sends only a status that is really missing.",
+      items: markItems(
+        attention.unconfirmed,
+        resend,
+        (mark) => `sent ${mark.item.sentAt ? formatDateTime(mark.item.sentAt) : ''}, not listed since`,
+      ),
+    },
+    {
+      title: 'Statuses the marketplace refused',
+      count: counts.failed,
+      why: 'The marketplace did not take them: they are not recorded there.',
+      items: markItems(
+        attention.failed,
+        retry,
+        (mark) => mark.item.problem && <ServerText text={mark.item.problem.message} />,
+      ),
+    },
+    {
+      title: 'Unreadable items kept aside',
+      count: counts.keptAside,
+      why: 'The marketplace sent these in a form Seller Tray cannot read; everything else was read. Diagnose connection in Settings puts them in a report for the marketplace.',
+      items: attention.keptAside.map((item) => (
+        <li key={item.id}>
+          <span className="attention-what">
+            {item.kind} <ServerText text={item.key} />
+          </span>
+          <span className="attention-detail">
+            <ServerText text={item.fieldPath} />: <ServerText text={item.reason} /> (
+            {formatDateTime(item.seenAt)})
+          </span>
+        </li>
+      )),
+    },
+  ];
   return (
     <div className="attention">
       {problem && <ErrorAlert problem={problem} onDismiss={() => setProblem(null)} />}
@@ -101,103 +170,17 @@ export function AttentionView({ onOpen }: { onOpen: (orderId: string) => void })
           Nothing needs attention: every order is started in time, every status is confirmed.
         </p>
       )}
-
-      <Section
-        title="New orders not started"
-        count={counts.notStarted}
-        shown={attention.notStarted.length}
-        why={
-          attention.reminderAfterMinutes > 0
-            ? `Waiting for longer than the reminder delay (${plural(attention.reminderAfterMinutes, 'minute')}).`
-            : 'The reminder is off in Settings, so no order is listed here.'
-        }
-      >
-        {attention.notStarted.map((row) => (
-          <OrderItem
-            key={row.orderId}
-            row={row}
-            onOpen={onOpen}
-            detail={`waiting ${formatAge(row.since, now)}`}
-          />
-        ))}
-      </Section>
-
-      <Section
-        title="In progress without a final status"
-        count={counts.stalled}
-        shown={attention.stalled.length}
-        why={
-          attention.stalledAfterDays > 0
-            ? `In progress for longer than ${plural(attention.stalledAfterDays, 'day')} (the in-progress limit in Settings).`
-            : 'The in-progress limit is off in Settings, so no order is listed here.'
-        }
-      >
-        {attention.stalled.map((row) => (
-          <OrderItem
-            key={row.orderId}
-            row={row}
-            onOpen={onOpen}
-            detail={`in progress for ${formatAge(row.statusSince, now)}`}
-          />
-        ))}
-      </Section>
-
-      <Section
-        title="Statuses the marketplace did not show"
-        count={counts.unconfirmed}
-        shown={attention.unconfirmed.length}
-        why="Sent from this laptop and accepted, but the marketplace's list of events has not shown them after several checks. Send again checks the list first, and sends only a status that is really missing."
-      >
-        {attention.unconfirmed.map((mark) => (
-          <MarkItem
-            key={mark.item.requestId}
-            mark={mark}
-            onOpen={onOpen}
-            action="Send again"
-            onAction={resend}
-          >
-            sent {mark.item.sentAt ? formatDateTime(mark.item.sentAt) : ''}, not listed since
-          </MarkItem>
-        ))}
-      </Section>
-
-      <Section
-        title="Statuses the marketplace refused"
-        count={counts.failed}
-        shown={attention.failed.length}
-        why="The marketplace did not take them: they are not recorded there."
-      >
-        {attention.failed.map((mark) => (
-          <MarkItem
-            key={mark.item.requestId}
-            mark={mark}
-            onOpen={onOpen}
-            action="Send again"
-            onAction={retry}
-          >
-            {mark.item.problem && <ServerText text={mark.item.problem.message} />}
-          </MarkItem>
-        ))}
-      </Section>
-
-      <Section
-        title="Unreadable items kept aside"
-        count={counts.keptAside}
-        shown={attention.keptAside.length}
-        why="The marketplace sent these in a form Seller Tray cannot read; everything else was read. Diagnose connection in Settings puts them in a report for the marketplace."
-      >
-        {attention.keptAside.map((item) => (
-          <li key={item.id}>
-            <span className="attention-what">
-              {item.kind} <ServerText text={item.key} />
-            </span>
-            <span className="attention-detail">
-              <ServerText text={item.fieldPath} />: <ServerText text={item.reason} /> (
-              {formatDateTime(item.seenAt)})
-            </span>
-          </li>
-        ))}
-      </Section>
+      {kinds.map((kind) => (
+        <Section
+          key={kind.title}
+          title={kind.title}
+          count={kind.count}
+          shown={kind.items.length}
+          why={kind.why}
+        >
+          {kind.items}
+        </Section>
+      ))}
       {newestAside !== undefined && (
         <button type="button" onClick={() => void seen(newestAside)}>
           Mark the unreadable items as seen
@@ -261,17 +244,16 @@ function OrderItem({
   );
 }
 
+/** A status marked here: for which order, what became of it, and Send again. */
 function MarkItem({
   mark,
   onOpen,
-  action,
-  onAction,
+  onSend,
   children,
 }: {
   mark: AttentionMark;
   onOpen: (orderId: string) => void;
-  action: string;
-  onAction: (mark: AttentionMark) => Promise<void>;
+  onSend: (mark: AttentionMark) => Promise<void>;
   children: React.ReactNode;
 }) {
   const [busy, setBusy] = useState(false);
@@ -285,13 +267,13 @@ function MarkItem({
       <button
         type="button"
         disabled={busy}
-        aria-label={`${action}: ${statusLabel(mark.item.statusCode)} for ${plainText(whose)}`}
+        aria-label={`Send again: ${statusLabel(mark.item.statusCode)} for ${plainText(whose)}`}
         onClick={() => {
           setBusy(true);
-          void onAction(mark).finally(() => setBusy(false));
+          void onSend(mark).finally(() => setBusy(false));
         }}
       >
-        {busy ? 'Checking…' : action}
+        {busy ? 'Checking…' : 'Send again'}
       </button>
     </li>
   );
