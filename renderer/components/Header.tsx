@@ -103,7 +103,8 @@ export function Header({
             aria-current={page === 'attention' ? 'page' : undefined}
             onClick={() => onNavigate('attention')}
           >
-            Needs attention
+            <span className="nav-first-word">Needs </span>
+            <span className="nav-last-word">attention</span>
             {attention > 0 && (
               <>
                 {' '}
