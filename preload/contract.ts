@@ -33,6 +33,7 @@ export const CHANNELS = [
   'getAttention',
   'resendStatus',
   'markAsideSeen',
+  'snoozeOrder',
   'checkNow',
   'startDemo',
   'pauseNotifications',
@@ -199,6 +200,8 @@ export interface Requests {
   resendStatus: { requestId: string };
   /** The items kept aside up to this id were looked at: they leave Needs attention. */
   markAsideSeen: { upToId: number };
+  /** Puts off a new order's urgent announcement on this laptop until then (ISO time). */
+  snoozeOrder: { orderId: string; until: string };
   checkNow: undefined;
   /** Runs the built-in simulator and connects to it: a working app without credentials. */
   startDemo: undefined;
@@ -231,6 +234,7 @@ export interface Responses {
   getAttention: Attention;
   resendStatus: { outcome: ResendOutcome; item: OutboxItem };
   markAsideSeen: AppState;
+  snoozeOrder: { snoozedUntil: string };
   checkNow: CheckResult;
   startDemo: AppState;
   pauseNotifications: AppState;

@@ -109,6 +109,10 @@ export interface Attention {
   /** The limits the lists were drawn with: the reminder delay (minutes, 0 = off) and the in-progress limit (days, 0 = off). */
   reminderAfterMinutes: number;
   stalledAfterDays: number;
+  /** The escalation delay (minutes, 0 = off): a new order not started is announced again, urgent, then. */
+  escalateAfterMinutes: number;
+  /** The orders of notStarted whose urgent announcement is snoozed on this laptop, and until when (ISO). */
+  snoozed: Record<string, string>;
 }
 
 /** The most rows of each kind the Needs attention view is sent. */
@@ -123,8 +127,11 @@ export type ResendOutcome =
 
 /** A notification to raise: its text is already plain and capped (marketplace-text.ts). */
 export interface NotificationRequest {
-  /** connection: the marketplace has not been read for a while, or is read again (liveness.ts). */
-  kind: 'order' | 'summary' | 'reminder' | 'connection';
+  /**
+   * connection: the marketplace has not been read for a while, or is read again (liveness.ts);
+   * urgent: a new order nobody started within the escalation delay.
+   */
+  kind: 'order' | 'summary' | 'reminder' | 'urgent' | 'connection';
   title: string;
   body: string;
   /** The order a click opens; a summary opens the inbox. */
@@ -238,6 +245,8 @@ export const POLL_INTERVAL_SECONDS = { min: 30, max: 3600, default: 60 } as cons
 /** 0 turns the reminder off; otherwise from 15 minutes to 7 days. */
 export const REMINDER_AFTER_MINUTES = { off: 0, min: 15, max: 7 * 24 * 60, default: 240 } as const;
 export const MAX_CLIENT_ID_LENGTH = 200;
+/** A new order nobody started after this many minutes is announced again, urgent; 0 = never. */
+export const ESCALATE_AFTER_MINUTES = { off: 0, min: 5, max: 24 * 60, default: 60 } as const;
 /** An order in progress longer than this many days is flagged in the inbox; 0 = never. */
 export const STALE_IN_PROGRESS_DAYS = { off: 0, max: 365, default: 7 } as const;
 /** How long a marked status is held before it is sent, so it can be undone; 0 sends at once. */
@@ -263,6 +272,8 @@ export interface Settings {
   pausedUntil: string | null;
   /** Remind of an order still waiting after this many minutes; 0 = off. */
   reminderAfterMinutes: number;
+  /** Announce again, urgent, a new order nobody started after this many minutes; 0 = off (issue 26). */
+  escalateAfterMinutes: number;
   openAtLogin: boolean;
   /** Check for updates at start and every 6 hours (main/shell/updater.ts). */
   checkForUpdatesAutomatically: boolean;

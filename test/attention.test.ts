@@ -5,7 +5,7 @@
 // listed; and holding the Needs attention view open costs the marketplace no call.
 import { describe, expect, it } from 'vitest';
 import { SellerApiClient } from '../main/core/api/client';
-import { NoSuchStatusError } from '../main/core/seller-core';
+import { NotFoundError } from '../main/core/seller-core';
 import { eventBody } from '../main/core/status-post';
 import { UNCONFIRMED_AFTER_POLLS } from '../main/core/store/account-store';
 import { trayCount } from '../preload/model';
@@ -83,7 +83,7 @@ describe('statuses the marketplace never showed', () => {
     expect(outcome).toBe('sent-again');
     expect(again.requestId).not.toBe(item.requestId);
     // A second click finds nothing to send again.
-    await expect(a.core.resendStatus(item.requestId)).rejects.toBeInstanceOf(NoSuchStatusError);
+    await expect(a.core.resendStatus(item.requestId)).rejects.toBeInstanceOf(NotFoundError);
     await a.core.deliverOutbox();
     const after = await requests();
     expect((after.sendEvent ?? 0) - (calls.sendEvent ?? 0)).toBe(1);

@@ -64,6 +64,7 @@ export const requests = {
   getAttention: z.undefined(),
   resendStatus: z.strictObject({ requestId: z.guid() }),
   markAsideSeen: z.strictObject({ upToId: z.int().min(0) }),
+  snoozeOrder: z.strictObject({ orderId: OrderId, until: z.iso.datetime({ offset: true }) }),
   checkNow: z.undefined(),
   startDemo: z.undefined(),
   pauseNotifications: z.strictObject({ until: z.iso.datetime({ offset: true }).nullable() }),

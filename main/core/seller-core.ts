@@ -77,6 +77,8 @@ export interface CoreSettings {
   undoSeconds: number;
   /** An order in progress longer than this many days needs attention; 0 = never. */
   staleInProgressDays: number;
+  /** A new order nobody started after this many minutes is announced again, urgent; 0 = never. */
+  escalateAfterMinutes: number;
 }
 
 export interface CorePorts {
@@ -108,8 +110,8 @@ export interface MarkRequest {
 
 export class TransitionError extends Error {}
 
-/** A request about a status that cannot be met (no such status to send again): the message is for the user. */
-export class NoSuchStatusError extends Error {}
+/** A request about something this laptop does not have (a status to send again, an order): the message is for the user. */
+export class NotFoundError extends Error {}
 
 /** "Send again" reads the listing back to an hour before the post: a later-stamped copy is not missed. */
 const RESEND_LOOK_BACK_MS = 60 * 60_000;
@@ -359,6 +361,7 @@ export class SellerCore {
       ...found,
       reminderAfterMinutes: settings.reminderAfterMinutes,
       stalledAfterDays: settings.staleInProgressDays,
+      escalateAfterMinutes: settings.escalateAfterMinutes,
     };
   }
 
@@ -378,7 +381,7 @@ export class SellerCore {
   async resendStatus(requestId: string): Promise<{ outcome: ResendOutcome; item: OutboxItem }> {
     const item = this.store.outboxItem(requestId);
     if (!item || item.state !== 'sent' || item.readBackAt !== undefined || this.resending.has(requestId)) {
-      throw new NoSuchStatusError('There is no unconfirmed status to send again with that id.');
+      throw new NotFoundError('There is no unconfirmed status to send again with that id.');
     }
     this.resending.add(requestId);
     try {
@@ -804,24 +807,59 @@ export class SellerCore {
     this.store.markRaised([...pending, ...held], this.isoNow());
   }
 
-  /** A reminder once for each order still waiting after the configured age (none while paused). */
+  /**
+   * Orders announced again (none while paused): a reminder once for each order still waiting after
+   * the reminder delay, and, urgent, once for each new order nobody started within the escalation
+   * delay (again when a snooze on this laptop ends). Every laptop does so, from the same truth.
+   */
   private remind(): void {
-    const afterMs = this.ports.settings().reminderAfterMinutes * 60_000;
-    if (afterMs <= 0 || this.pausedUntil() !== null) return;
-    const waiting = this.store
-      .unremindedWaiting()
+    if (this.pausedUntil() !== null) return;
+    const settings = this.ports.settings();
+    this.announceAgain('reminder', settings.reminderAfterMinutes, this.store.unremindedWaiting(), (due, at) =>
+      this.store.markReminded(due, at),
+    );
+    this.announceAgain(
+      'urgent',
+      settings.escalateAfterMinutes,
+      this.store.unescalatedWaiting(this.isoNow()),
+      (due, at) => this.store.markEscalated(due, at),
+    );
+  }
+
+  private announceAgain(
+    kind: 'reminder' | 'urgent',
+    afterMinutes: number,
+    candidates: readonly { orderId: string; since: string }[],
+    mark: (orderIds: string[], at: string) => void,
+  ): void {
+    const afterMs = afterMinutes * 60_000;
+    if (afterMs <= 0) return;
+    const waiting = candidates
       .map((o) => ({ orderId: o.orderId, since: Date.parse(o.since) }))
       .filter((o) => Number.isFinite(o.since));
     const due = dueReminders(waiting, new Set(), this.now(), afterMs).map((o) => o.orderId);
     if (due.length === 0) return;
-    // Recorded before raised: a reminder is never repeated, at worst lost to a crash.
-    this.store.markReminded(due, this.isoNow());
-    const settings = this.ports.settings();
-    this.logAnnouncements('reminder', due, settings.notificationsEnabled);
-    if (!settings.notificationsEnabled) return;
-    for (const request of reminderNotifications(this.briefs(due), waitedFor(settings))) {
+    // Recorded before raised: never repeated, at worst lost to a crash.
+    mark(due, this.isoNow());
+    const { notificationsEnabled } = this.ports.settings();
+    this.logAnnouncements(kind, due, notificationsEnabled);
+    if (!notificationsEnabled) return;
+    for (const request of reminderNotifications(this.briefs(due), waitedFor(afterMinutes), kind === 'urgent')) {
       this.emit({ type: 'notification', request });
     }
+  }
+
+  /**
+   * Puts off a new order's urgent announcement on this laptop until `until` (ISO): announced then
+   * if nobody started it meanwhile. Other laptops announce it as they would.
+   */
+  snooze(id: string, until: string): void {
+    const orderId = canonicalOrderId(id);
+    if (!this.withStore(() => this.store.snooze(orderId, until))) {
+      throw new NotFoundError('This laptop does not know that order.');
+    }
+    this.log.info('snoozed', { orderId, until });
+    this.emit({ type: 'orders-updated', orderIds: [orderId] });
   }
 
   /** One line per order announced: what kind of announcement, and whether a notification showed it. */
@@ -1011,7 +1049,6 @@ function sellerOf(value: unknown): string | undefined {
   return Number.isSafeInteger(Number(digits)) ? digits : undefined;
 }
 
-function waitedFor(settings: CoreSettings): string {
-  const minutes = settings.reminderAfterMinutes;
+function waitedFor(minutes: number): string {
   return minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `${minutes} minutes`;
 }

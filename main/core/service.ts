@@ -41,7 +41,7 @@ import {
   type SecretStore,
   secretOwner,
 } from './secrets';
-import { type CoreEvent, NoSuchStatusError, SellerCore, TransitionError } from './seller-core';
+import { type CoreEvent, NotFoundError, SellerCore, TransitionError } from './seller-core';
 import { apiOptions, parseSettingsPatch, type Settings, type SettingsStore } from './settings';
 
 /** The folder the log file is written in, and how the platform shows a folder to the user. */
@@ -215,6 +215,10 @@ export class SellerTrayService {
     undoMark: async ({ requestId }) => ({ outcome: this.requireCore().undoMark(requestId) }),
     getAttention: async () => this.requireCore().attention(),
     resendStatus: async ({ requestId }) => this.requireCore().resendStatus(requestId),
+    snoozeOrder: async ({ orderId, until }) => {
+      this.requireCore().snooze(orderId, until);
+      return { snoozedUntil: until };
+    },
     markAsideSeen: async ({ upToId }) => {
       this.requireCore().markAsideSeen(upToId);
       return this.state();
@@ -576,7 +580,7 @@ function toAnswerError(error: unknown): AnswerError {
     return { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
   }
   if (error instanceof TransitionError) return { code: 'unusual-transition', message: error.message };
-  if (error instanceof NoSuchStatusError) return { code: 'not-found', message: error.message };
+  if (error instanceof NotFoundError) return { code: 'not-found', message: error.message };
   if (error instanceof KeychainUnavailableError)
     return { code: 'keychain-unavailable', ...explainFailure(error) };
   if (error instanceof SecretInputError) return { code: 'invalid-input', message: error.message };

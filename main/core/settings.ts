@@ -19,6 +19,7 @@ import { INBOX_SORTS } from '../../preload/inbox-sort';
 import { ACTOR_NAME_MAX, actorNameProblem } from '../../preload/marked-by';
 import {
   type ApiSection,
+  ESCALATE_AFTER_MINUTES,
   MAX_CLIENT_ID_LENGTH,
   POLL_INTERVAL_SECONDS,
   REMINDER_AFTER_MINUTES,
@@ -33,7 +34,13 @@ import { checkBaseUrl } from './api/transport';
 import { userDataDir } from './paths';
 import type { Same } from './same-type';
 
-export { POLL_INTERVAL_SECONDS, REMINDER_AFTER_MINUTES, STALE_IN_PROGRESS_DAYS, UNDO_SECONDS };
+export {
+  ESCALATE_AFTER_MINUTES,
+  POLL_INTERVAL_SECONDS,
+  REMINDER_AFTER_MINUTES,
+  STALE_IN_PROGRESS_DAYS,
+  UNDO_SECONDS,
+};
 
 /** One schema per setting, without defaults: the patch schema is built from the same pieces. */
 const fields = {
@@ -102,6 +109,15 @@ const fields = {
     .transform((api): ApiSection => api)
     .nullable(),
 
+  // Escalation (issue 26).
+  escalateAfterMinutes: z
+    .int()
+    .refine(
+      (m) =>
+        m === ESCALATE_AFTER_MINUTES.off ||
+        (m >= ESCALATE_AFTER_MINUTES.min && m <= ESCALATE_AFTER_MINUTES.max),
+    ),
+
   // The inbox (issue 12).
   staleInProgressDays: z.int().min(STALE_IN_PROGRESS_DAYS.off).max(STALE_IN_PROGRESS_DAYS.max),
   inboxSort: z.enum(INBOX_SORTS),
@@ -145,6 +161,9 @@ const RULES: Record<Field, string> = {
   demoMode: 'must be true or false',
   api: `must be null or an object such as {"routes": {"listNewEvents": {"path": "/seller/v1/events/new"}}, "pageSize": 50}, with page sizes from 1 to ${PAGE.maxLimit}`,
 
+  // Escalation (issue 26).
+  escalateAfterMinutes: `must be a whole number of minutes from ${ESCALATE_AFTER_MINUTES.min} to ${ESCALATE_AFTER_MINUTES.max} (a day), or 0 never to announce an order again`,
+
   // The inbox (issue 12).
   staleInProgressDays: `must be a whole number of days from 1 to ${STALE_IN_PROGRESS_DAYS.max}, or 0 never to flag an order`,
   inboxSort: `must be one of ${INBOX_SORTS.join(', ')}`,
@@ -170,6 +189,9 @@ const LABELS: Record<Field, string> = {
   demoMode: 'Demo mode',
   api: 'api',
 
+  // Escalation (issue 26).
+  escalateAfterMinutes: 'Urgent after',
+
   // The inbox (issue 12).
   staleInProgressDays: 'In-progress limit',
   inboxSort: 'Inbox order',
@@ -191,6 +213,9 @@ export const Settings = z.object({
   checkForUpdatesAutomatically: fields.checkForUpdatesAutomatically.default(true),
   demoMode: fields.demoMode.default(false),
   api: fields.api.default(null),
+
+  // Escalation (issue 26).
+  escalateAfterMinutes: fields.escalateAfterMinutes.default(ESCALATE_AFTER_MINUTES.default),
 
   // The inbox (issue 12).
   staleInProgressDays: fields.staleInProgressDays.default(STALE_IN_PROGRESS_DAYS.default),

@@ -43,6 +43,8 @@ export interface NativeNotification {
 export interface NotificationOptions {
   title: string;
   body: string;
+  /** Linux: 'critical' stays on screen until dismissed (an urgent order, the marketplace not read). */
+  urgency?: 'normal' | 'critical';
   actions?: { type: 'button'; text: string }[];
 }
 

@@ -79,6 +79,8 @@ const SOME: Attention = {
   ],
   reminderAfterMinutes: 240,
   stalledAfterDays: 7,
+  escalateAfterMinutes: 60,
+  snoozed: {},
 };
 
 function renderView(attention: Attention) {
@@ -146,6 +148,30 @@ describe('Needs attention', () => {
     await waitFor(() => expect(bridge.callsOf('markAsideSeen')).toEqual([{ upToId: 9 }]));
     fireEvent.click(screen.getByRole('button', { name: 'Kestrel Foods Oy' }));
     expect(opened).toEqual(['order-c']);
+  });
+
+  it('snoozes a new order’s urgent announcement on this laptop, and says until when', async () => {
+    const snoozed = new Date(Date.now() + 3 * HOUR).toISOString();
+    const { bridge } = renderView({ ...SOME, snoozed: { 'order-a': snoozed } });
+    const section = await screen.findByRole('region', { name: 'New orders not started' });
+    expect(section.textContent).toContain('urgent announcement snoozed until');
+    const before = Date.now();
+    fireEvent.click(within(section).getByRole('button', { name: 'Snooze for 1 hour: Kestrel Foods Oy' }));
+    await waitFor(() => expect(bridge.callsOf('snoozeOrder')).toHaveLength(1));
+    const [{ orderId, until }] = bridge.callsOf('snoozeOrder') as [{ orderId: string; until: string }];
+    expect(orderId).toBe('order-c');
+    expect(Date.parse(until) - before).toBeGreaterThanOrEqual(HOUR);
+    expect(Date.parse(until) - before).toBeLessThan(HOUR + 60_000);
+    await screen.findByText(/^Kestrel Foods Oy: not announced as urgent on this laptop before /);
+    expect(
+      within(section).getByRole('button', { name: 'Snooze until tomorrow 08:00: Kestrel Foods Oy' }),
+    ).toBeTruthy();
+  });
+
+  it('offers no snooze while escalation is off', async () => {
+    renderView({ ...SOME, escalateAfterMinutes: 0 });
+    await screen.findByRole('region', { name: 'New orders not started' });
+    expect(screen.queryAllByRole('button', { name: /^Snooze/ })).toEqual([]);
   });
 
   it('reads the store again on the app’s events, and asks nothing else of the bridge', async () => {

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { plainText } from '../../preload/marketplace-text';
 import type { Attention, AttentionMark, Explained, InboxRow } from '../../preload/model';
 import { attentionTotal } from '../../preload/model';
+import { type PauseChoice, SNOOZE_CHOICES } from '../../preload/pause';
 import { call, explained } from '../bridge/call';
 import { type BridgeEvent, useBridge, useBridgeEvents } from '../bridge/context';
 import { formatAge, formatDateTime, plural, statusLabel } from '../format';
@@ -79,6 +80,12 @@ export function AttentionView({ onOpen }: { onOpen: (orderId: string) => void })
       await call(bridge, 'retryDelivery', { requestId: mark.item.requestId });
       return `${statusLabel(mark.item.statusCode)} is being sent again.`;
     });
+  const snooze = (row: InboxRow, choice: PauseChoice) =>
+    act(async () => {
+      const until = choice.until(new Date()).toISOString();
+      await call(bridge, 'snoozeOrder', { orderId: row.orderId, until });
+      return `${plainText(row.buyer ?? row.orderId)}: not announced as urgent on this laptop before ${formatDateTime(until)}.`;
+    });
   const seen = (upToId: number) =>
     act(async () => {
       await call(bridge, 'markAsideSeen', { upToId });
@@ -90,8 +97,18 @@ export function AttentionView({ onOpen }: { onOpen: (orderId: string) => void })
   }
   const { counts } = attention;
   const newestAside = attention.keptAside[0]?.id;
-  const orderItems = (rows: InboxRow[], detail: (row: InboxRow) => string) =>
-    rows.map((row) => <OrderItem key={row.orderId} row={row} onOpen={onOpen} detail={detail(row)} />);
+  const orderItems = (rows: InboxRow[], detail: (row: InboxRow) => string, snoozable = false) =>
+    rows.map((row) => (
+      <OrderItem key={row.orderId} row={row} onOpen={onOpen} detail={detail(row)}>
+        {snoozable && attention.escalateAfterMinutes > 0 && (
+          <Snooze
+            until={attention.snoozed[row.orderId]}
+            buyer={row.buyer ?? row.orderId}
+            onSnooze={(choice) => snooze(row, choice)}
+          />
+        )}
+      </OrderItem>
+    ));
   const markItems = (
     marks: AttentionMark[],
     send: (mark: AttentionMark) => Promise<void>,
@@ -111,7 +128,7 @@ export function AttentionView({ onOpen }: { onOpen: (orderId: string) => void })
         attention.reminderAfterMinutes > 0
           ? `Waiting for longer than the reminder delay (${plural(attention.reminderAfterMinutes, 'minute')}).`
           : 'The reminder is off in Settings, so no order is listed here.',
-      items: orderItems(attention.notStarted, (row) => `waiting ${formatAge(row.since, now)}`),
+      items: orderItems(attention.notStarted, (row) => `waiting ${formatAge(row.since, now)}`, true),
     },
     {
       title: 'In progress without a final status',
@@ -222,10 +239,13 @@ function OrderItem({
   row,
   onOpen,
   detail,
+  children,
 }: {
   row: InboxRow;
   onOpen: (orderId: string) => void;
   detail: string;
+  /** What can be done about it here (Snooze). */
+  children?: React.ReactNode;
 }) {
   return (
     <li>
@@ -240,7 +260,38 @@ function OrderItem({
         )}
         {detail}
       </span>
+      {children}
     </li>
+  );
+}
+
+/** A new order's urgent announcement on this laptop: snoozed until when, or the choices to snooze it. */
+function Snooze({
+  until,
+  buyer,
+  onSnooze,
+}: {
+  until: string | undefined;
+  buyer: string;
+  onSnooze: (choice: PauseChoice) => Promise<void>;
+}) {
+  if (until)
+    return (
+      <span className="attention-detail">urgent announcement snoozed until {formatDateTime(until)}</span>
+    );
+  return (
+    <span className="attention-actions">
+      {SNOOZE_CHOICES.map((choice) => (
+        <button
+          key={choice.label}
+          type="button"
+          aria-label={`Snooze ${choice.label.toLowerCase()}: ${plainText(buyer)}`}
+          onClick={() => void onSnooze(choice)}
+        >
+          Snooze {choice.label.toLowerCase()}
+        </button>
+      ))}
+    </span>
   );
 }
 

@@ -8,6 +8,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { type AppState, LIMITS } from '../../preload/contract';
 import { ACTOR_NAME_MAX } from '../../preload/marked-by';
 import {
+  ESCALATE_AFTER_MINUTES,
   MAX_CLIENT_ID_LENGTH,
   POLL_INTERVAL_SECONDS,
   REMINDER_AFTER_MINUTES,
@@ -33,6 +34,7 @@ interface Draft {
   pollIntervalSeconds: string;
   notificationsEnabled: boolean;
   reminderAfterMinutes: string;
+  escalateAfterMinutes: string;
   staleInProgressDays: string;
   inboxSort: Settings['inboxSort'];
   actorName: string;
@@ -48,6 +50,7 @@ function draftOf(settings: Settings): Draft {
     pollIntervalSeconds: String(settings.pollIntervalSeconds),
     notificationsEnabled: settings.notificationsEnabled,
     reminderAfterMinutes: String(settings.reminderAfterMinutes),
+    escalateAfterMinutes: String(settings.escalateAfterMinutes),
     staleInProgressDays: String(settings.staleInProgressDays),
     inboxSort: settings.inboxSort,
     actorName: settings.actorName,
@@ -70,6 +73,7 @@ function changes(settings: Settings, draft: Draft): Record<string, unknown> {
     pollIntervalSeconds: numberOf(draft.pollIntervalSeconds),
     notificationsEnabled: draft.notificationsEnabled,
     reminderAfterMinutes: numberOf(draft.reminderAfterMinutes),
+    escalateAfterMinutes: numberOf(draft.escalateAfterMinutes),
     staleInProgressDays: numberOf(draft.staleInProgressDays),
     inboxSort: draft.inboxSort,
     actorName: draft.actorName.trim(),
@@ -105,6 +109,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
     poll: `${id}-poll`,
     notifications: `${id}-notifications`,
     reminder: `${id}-reminder`,
+    escalate: `${id}-escalate`,
     stale: `${id}-stale`,
     sort: `${id}-sort`,
     actorName: `${id}-actor-name`,
@@ -250,6 +255,15 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
               hint={`Remind me of an order still waiting after this long; the inbox marks it late then, and very late after twice as long. 0 turns reminders off; otherwise ${REMINDER_AFTER_MINUTES.min} minutes to ${REMINDER_AFTER_MINUTES.max / 1440} days (${REMINDER_AFTER_MINUTES.max} minutes).`}
               error={fieldError('reminderAfterMinutes')}
             />
+            <WholeNumberField
+              id={ids.escalate}
+              label="Urgent after (minutes)"
+              limits={{ min: ESCALATE_AFTER_MINUTES.off, max: ESCALATE_AFTER_MINUTES.max }}
+              value={draft.escalateAfterMinutes}
+              onChange={(value) => update({ escalateAfterMinutes: value })}
+              hint={`A new order nobody started after this long is announced again, marked urgent, on every laptop (Needs attention can snooze it on this one). 0 never does; otherwise ${ESCALATE_AFTER_MINUTES.min} to ${ESCALATE_AFTER_MINUTES.max} minutes.`}
+              error={fieldError('escalateAfterMinutes')}
+            />
 
             <h3>Inbox</h3>
             <WholeNumberField
@@ -258,7 +272,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
               limits={{ min: STALE_IN_PROGRESS_DAYS.off, max: STALE_IN_PROGRESS_DAYS.max }}
               value={draft.staleInProgressDays}
               onChange={(value) => update({ staleInProgressDays: value })}
-              hint={`The inbox flags an order in progress for longer than this. 0 never flags one; otherwise 1 to ${STALE_IN_PROGRESS_DAYS.max} days.`}
+              hint={`The inbox flags an order in progress for longer than this, and Needs attention lists it. 0 never flags one; otherwise 1 to ${STALE_IN_PROGRESS_DAYS.max} days.`}
               error={fieldError('staleInProgressDays')}
             />
             <label htmlFor={ids.sort}>Inbox order</label>

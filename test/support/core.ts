@@ -16,6 +16,8 @@ export const TEST_SETTINGS: CoreSettings = {
   /** Sent at once: the tests of the grace period set their own. */
   undoSeconds: 0,
   staleInProgressDays: 7,
+  /** Off: the tests of escalation set their own. */
+  escalateAfterMinutes: 0,
 };
 
 /** Timers that never fire by themselves: tests poll explicitly and read the delays asked for. */

@@ -391,6 +391,9 @@ export class AccountStore {
       for (const orderId of arrived) {
         newOrders += Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
       }
+      // History is not news: it is never escalated (a new order is, once, when nobody starts it).
+      const history = this.sql('UPDATE orders SET escalated_at = ? WHERE order_id = ? AND escalated_at IS NULL');
+      for (const orderId of firstLearned) if (!arrived.has(orderId)) history.run(input.now, orderId);
       if (newOrders > 0) this.journalChanged = true;
       this.noteNewestPurchase(
         purchases.map(eventMs).reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY),
@@ -784,25 +787,80 @@ export class AccountStore {
     return row?.n ?? 0;
   }
 
-  /**
-   * Waiting orders not reminded of yet, with their purchase time; when that cannot be read, the
-   * time this laptop learned of the order (so its reminder still comes). Read through the partial
-   * index \`orders_to_remind\`, whose condition the query repeats word for word (a bound parameter
-   * would keep SQLite from using it), so a poll reads the few not reminded, not every waiting order.
-   */
+  /** Waiting orders not reminded of yet (waitingNotYet), through orders_to_remind. */
   unremindedWaiting(): { orderId: string; since: string }[] {
+    return this.waitingNotYet('reminded_at', 'orders_to_remind');
+  }
+
+  markReminded(orderIds: readonly string[], now: string): void {
+    this.markAnnouncedAgain('reminded_at', orderIds, now);
+  }
+
+  /**
+   * New orders still waiting and not escalated yet, through the partial index orders_to_escalate
+   * (those started, escalated or from before leave it), less those snoozed on this laptop.
+   */
+  unescalatedWaiting(now: string): { orderId: string; since: string }[] {
+    const snoozed = new Set(
+      (
+        this.sql(
+          `SELECT order_id FROM orders INDEXED BY orders_to_escalate
+             WHERE effective_status = '${WAITING}' AND escalated_at IS NULL AND snoozed_until > ?`,
+        ).all(now) as { order_id: string }[]
+      ).map((r) => r.order_id),
+    );
+    return this.waitingNotYet('escalated_at', 'orders_to_escalate').filter((o) => !snoozed.has(o.orderId));
+  }
+
+  markEscalated(orderIds: readonly string[], now: string): void {
+    this.markAnnouncedAgain('escalated_at', orderIds, now);
+  }
+
+  /**
+   * Puts off an order's urgent announcement on this laptop until `until`: announced (again) then,
+   * if nobody started it meanwhile. Answers whether the store knows the order.
+   */
+  snooze(orderId: string, until: string): boolean {
+    const { changes } = this.sql('UPDATE orders SET snoozed_until = ?, escalated_at = NULL WHERE order_id = ?').run(
+      until,
+      orderId,
+    );
+    return Number(changes) > 0;
+  }
+
+  /** The orders of `orderIds` snoozed past `now`, and until when. */
+  snoozedUntil(orderIds: readonly string[], now: string): Record<string, string> {
+    const get = this.sql('SELECT snoozed_until FROM orders WHERE order_id = ? AND snoozed_until > ?');
+    const found: Record<string, string> = {};
+    for (const id of orderIds) {
+      const row = get.get(id, now) as { snoozed_until: string } | undefined;
+      if (row) found[id] = row.snoozed_until;
+    }
+    return found;
+  }
+
+  /**
+   * Waiting orders not announced again yet in `column`, with their purchase time (else when this
+   * laptop learned of them, so the announcement still comes), through the partial index `index`,
+   * whose condition the query repeats word for word (a bound parameter would keep SQLite from
+   * using it): a poll reads the few due, not every waiting order.
+   */
+  private waitingNotYet(
+    column: 'reminded_at' | 'escalated_at',
+    index: 'orders_to_remind' | 'orders_to_escalate',
+  ): { orderId: string; since: string }[] {
     const rows = this.sql(
-      `SELECT order_id, COALESCE(purchased_at, learned_at) AS since FROM orders INDEXED BY orders_to_remind
-         WHERE effective_status = '${WAITING}' AND reminded_at IS NULL
+      `SELECT order_id, COALESCE(purchased_at, learned_at) AS since FROM orders INDEXED BY ${index}
+         WHERE effective_status = '${WAITING}' AND ${column} IS NULL
            AND COALESCE(purchased_at, learned_at) IS NOT NULL`,
     ).all() as { order_id: string; since: string }[];
     return rows.map((r) => ({ orderId: r.order_id, since: r.since }));
   }
 
-  markReminded(orderIds: readonly string[], now: string): void {
+  private markAnnouncedAgain(column: 'reminded_at' | 'escalated_at', orderIds: readonly string[], now: string): void {
     this.atomically(() => {
-      const remind = this.sql('UPDATE orders SET reminded_at = ? WHERE order_id = ? AND reminded_at IS NULL');
-      for (const id of orderIds) remind.run(now, id);
+      const mark = this.sql(`UPDATE orders SET ${column} = ? WHERE order_id = ? AND ${column} IS NULL`);
+      for (const id of orderIds) mark.run(now, id);
     });
   }
 
@@ -1000,7 +1058,7 @@ export class AccountStore {
   attention(
     limits: AttentionLimits,
     limit: number,
-  ): Omit<Attention, 'reminderAfterMinutes' | 'stalledAfterDays'> {
+  ): Omit<Attention, 'reminderAfterMinutes' | 'stalledAfterDays' | 'escalateAfterMinutes'> {
     const { params } = attentionParams(limits);
     const rows = (index: string, where: string, order: string) => {
       const sql = `SELECT ${INBOX_COLUMNS} FROM orders o INDEXED BY ${index} WHERE ${where} ORDER BY ${order} LIMIT $limit`;
@@ -1021,17 +1079,22 @@ export class AccountStore {
       seen_at: string;
     }[];
     const strip = ({ sent: _, ...mark }: AttentionMark & { sent: boolean }): AttentionMark => mark;
+    // Each in its index's order (no sort of all that match): the newest waiting past the delay first.
+    const notStarted =
+      params.$notStartedBefore === null
+        ? []
+        : rows(
+            'orders_by_status',
+            `o.effective_status = '${WAITING}' AND o.purchased_at < $notStartedBefore`,
+            'o.purchased_at DESC',
+          );
     return {
       counts: this.attentionCounts(limits),
-      // Each in its index's order (no sort of all that match): the newest waiting past the delay first.
-      notStarted:
-        params.$notStartedBefore === null
-          ? []
-          : rows(
-              'orders_by_status',
-              `o.effective_status = '${WAITING}' AND o.purchased_at < $notStartedBefore`,
-              'o.purchased_at DESC',
-            ),
+      notStarted,
+      snoozed: this.snoozedUntil(
+        notStarted.map((row) => row.orderId),
+        limits.now,
+      ),
       // The longest in progress first.
       stalled:
         params.$stalledBefore === null

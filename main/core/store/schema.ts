@@ -190,5 +190,13 @@ export const MIGRATIONS: readonly string[] = [
   -- recent ones: an index range of what changed lately, not a walk of every order in progress.
   CREATE INDEX orders_in_progress_since ON orders (julianday(status_at))
     WHERE status = 'ProvisioningInProgress' AND effective_status = 'ProvisioningInProgress';
+
+  -- Escalation (issue 26): a new order nobody started is announced again, urgent, once; a snooze
+  -- (on this laptop) puts it off. Orders from before this version are not new: not escalated.
+  ALTER TABLE orders ADD COLUMN escalated_at TEXT;
+  ALTER TABLE orders ADD COLUMN snoozed_until TEXT;
+  UPDATE orders SET escalated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now');
+  CREATE INDEX orders_to_escalate ON orders (purchased_at)
+    WHERE effective_status = 'ProvisioningStarted' AND escalated_at IS NULL;
   `,
 ];

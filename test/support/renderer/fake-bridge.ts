@@ -101,6 +101,8 @@ export const NOTHING_TO_ATTEND: Attention = {
   keptAside: [],
   reminderAfterMinutes: APP_DEFAULT_SETTINGS.reminderAfterMinutes,
   stalledAfterDays: APP_DEFAULT_SETTINGS.staleInProgressDays,
+  escalateAfterMinutes: APP_DEFAULT_SETTINGS.escalateAfterMinutes,
+  snoozed: {},
 };
 
 export interface FakeBridge extends Bridge {
@@ -249,6 +251,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       };
     },
     markAsideSeen: () => fake.state,
+    snoozeOrder: ({ until }) => ({ snoozedUntil: until }),
     undoMark: ({ requestId }) => {
       for (const view of views.values()) {
         const item = view.outbox.find((i) => i.requestId === requestId);
