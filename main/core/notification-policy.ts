@@ -115,8 +115,16 @@ export function reminderNotifications(
   if (orders.length > SUMMARY_THRESHOLD) {
     return [
       urgent
-        ? { kind: 'urgent', title: `Urgent: ${orders.length} new orders not started`, body: `Waiting for over ${waitedFor}` }
-        : { kind: 'summary', title: `${orders.length} orders still waiting`, body: `Waiting for over ${waitedFor}` },
+        ? {
+            kind: 'urgent',
+            title: `Urgent: ${orders.length} new orders not started`,
+            body: `Waiting for over ${waitedFor}`,
+          }
+        : {
+            kind: 'summary',
+            title: `${orders.length} orders still waiting`,
+            body: `Waiting for over ${waitedFor}`,
+          },
     ];
   }
   return orders.map((o) =>

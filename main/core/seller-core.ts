@@ -844,7 +844,11 @@ export class SellerCore {
     const { notificationsEnabled } = this.ports.settings();
     this.logAnnouncements(kind, due, notificationsEnabled);
     if (!notificationsEnabled) return;
-    for (const request of reminderNotifications(this.briefs(due), waitedFor(afterMinutes), kind === 'urgent')) {
+    for (const request of reminderNotifications(
+      this.briefs(due),
+      waitedFor(afterMinutes),
+      kind === 'urgent',
+    )) {
       this.emit({ type: 'notification', request });
     }
   }

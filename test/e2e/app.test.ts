@@ -318,9 +318,15 @@ describe.each([
     await lost.waitFor({ state: 'detached' });
     // Snoozing a new order's urgent announcement, on this laptop.
     const notStarted = page.getByRole('region', { name: 'New orders not started' });
-    await notStarted.getByRole('button', { name: /^Snooze for 1 hour: / }).first().click();
+    await notStarted
+      .getByRole('button', { name: /^Snooze for 1 hour: / })
+      .first()
+      .click();
     await page.getByText(/not announced as urgent on this laptop before /).waitFor();
-    await notStarted.getByText(/urgent announcement snoozed until/).first().waitFor();
+    await notStarted
+      .getByText(/urgent announcement snoozed until/)
+      .first()
+      .waitFor();
     await page.getByRole('button', { name: 'Mark the unreadable items as seen' }).click();
     await page.getByRole('region', { name: 'Unreadable items kept aside' }).waitFor({ state: 'detached' });
     await check(page, 'attention-after');

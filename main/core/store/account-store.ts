@@ -392,7 +392,9 @@ export class AccountStore {
         newOrders += Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
       }
       // History is not news: it is never escalated (a new order is, once, when nobody starts it).
-      const history = this.sql('UPDATE orders SET escalated_at = ? WHERE order_id = ? AND escalated_at IS NULL');
+      const history = this.sql(
+        'UPDATE orders SET escalated_at = ? WHERE order_id = ? AND escalated_at IS NULL',
+      );
       for (const orderId of firstLearned) if (!arrived.has(orderId)) history.run(input.now, orderId);
       if (newOrders > 0) this.journalChanged = true;
       this.noteNewestPurchase(
@@ -821,10 +823,9 @@ export class AccountStore {
    * if nobody started it meanwhile. Answers whether the store knows the order.
    */
   snooze(orderId: string, until: string): boolean {
-    const { changes } = this.sql('UPDATE orders SET snoozed_until = ?, escalated_at = NULL WHERE order_id = ?').run(
-      until,
-      orderId,
-    );
+    const { changes } = this.sql(
+      'UPDATE orders SET snoozed_until = ?, escalated_at = NULL WHERE order_id = ?',
+    ).run(until, orderId);
     return Number(changes) > 0;
   }
 
@@ -857,7 +858,11 @@ export class AccountStore {
     return rows.map((r) => ({ orderId: r.order_id, since: r.since }));
   }
 
-  private markAnnouncedAgain(column: 'reminded_at' | 'escalated_at', orderIds: readonly string[], now: string): void {
+  private markAnnouncedAgain(
+    column: 'reminded_at' | 'escalated_at',
+    orderIds: readonly string[],
+    now: string,
+  ): void {
     this.atomically(() => {
       const mark = this.sql(`UPDATE orders SET ${column} = ? WHERE order_id = ? AND ${column} IS NULL`);
       for (const id of orderIds) mark.run(now, id);
