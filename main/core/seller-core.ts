@@ -415,7 +415,7 @@ export class SellerCore {
     const reachedPost = (events: MarketplaceEvent[]) =>
       events.some(
         (event) =>
-          (orderIdOf(event) === item.orderId && isNewPurchase(event)) ||
+          (canonicalOrderId(orderIdOf(event) ?? '') === item.orderId && isNewPurchase(event)) ||
           Date.parse(event.eventTime ?? '') < since,
       );
     const body = eventBody(item, item.requestId);

@@ -1376,7 +1376,11 @@ const STALLED = `(o.effective_status = '${IN_PROGRESS}' AND COALESCE((${STATUS_S
  */
 const NOT_STALLED = `o.order_id NOT IN (SELECT o.order_id FROM orders o WHERE ${STALLED})`;
 
-/** A status sent from here that the listings of this many polls since did not show needs attention. */
+/**
+ * A status sent from here needs attention when this many polls ended since it was sent and their
+ * listings did not show it (sent by a poll's delivery, that poll counts, though it read the listing
+ * before the post: two or three reads of the listing since, at the poll interval).
+ */
 export const UNCONFIRMED_AFTER_POLLS = 3;
 
 /** What draws the Needs attention lists: the time now and the settings' limits. */
