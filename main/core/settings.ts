@@ -42,6 +42,10 @@ export {
   UNDO_SECONDS,
 };
 
+/** A number of minutes within `limits`, or `limits.off` (0) for a setting turned off. */
+const minutesOrOff = (limits: { off: number; min: number; max: number }) =>
+  z.int().refine((m) => m === limits.off || (m >= limits.min && m <= limits.max));
+
 /** One schema per setting, without defaults: the patch schema is built from the same pieces. */
 const fields = {
   /** The Seller API's base URL, stored in the form `checkBaseUrl` gives it; '' = not configured yet. */
@@ -67,13 +71,7 @@ const fields = {
    * Remind the user of an order still waiting for action after this many minutes. 0 = off, so
    * "off" needs no second setting; any other value is 15 min (less would nag) to 7 days.
    */
-  reminderAfterMinutes: z
-    .int()
-    .refine(
-      (m) =>
-        m === REMINDER_AFTER_MINUTES.off ||
-        (m >= REMINDER_AFTER_MINUTES.min && m <= REMINDER_AFTER_MINUTES.max),
-    ),
+  reminderAfterMinutes: minutesOrOff(REMINDER_AFTER_MINUTES),
   openAtLogin: z.boolean(),
   checkForUpdatesAutomatically: z.boolean(),
   /** Run against the built-in simulator instead of a real Seller API. */
@@ -110,13 +108,8 @@ const fields = {
     .nullable(),
 
   // Escalation (issue 26).
-  escalateAfterMinutes: z
-    .int()
-    .refine(
-      (m) =>
-        m === ESCALATE_AFTER_MINUTES.off ||
-        (m >= ESCALATE_AFTER_MINUTES.min && m <= ESCALATE_AFTER_MINUTES.max),
-    ),
+  /** A new order nobody started after this many minutes is announced again, urgent; 0 = off. */
+  escalateAfterMinutes: minutesOrOff(ESCALATE_AFTER_MINUTES),
 
   // The inbox (issue 12).
   staleInProgressDays: z.int().min(STALE_IN_PROGRESS_DAYS.off).max(STALE_IN_PROGRESS_DAYS.max),
