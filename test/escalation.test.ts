@@ -67,6 +67,26 @@ describe('escalation', () => {
     expect(a.core.status().waitingCount).toBeGreaterThan(1);
   });
 
+  it('on a laptop that learns of the order late (it was off), counts from then: new first, urgent later', async () => {
+    const { a, b, clock, later, purchase } = await team();
+    const orderId = await purchase('Tundra Media AB');
+    // Only A polls for 40 minutes.
+    for (let minutes = 0; minutes < 40; minutes += 10) {
+      clock.now += 10 * MINUTE;
+      await a.core.checkNow();
+    }
+    expect(urgent(a).map((n) => n.orderId)).toEqual([orderId]);
+    await b.core.checkNow();
+    // Announced as new (reminders of the backlog aside), not urgent.
+    expect(b.notifications().filter((n) => n.kind === 'order' || n.kind === 'urgent')).toEqual([
+      expect.objectContaining({ kind: 'order', orderId }),
+    ]);
+    await later(29);
+    expect(urgent(b)).toEqual([]);
+    await later(2);
+    expect(urgent(b).map((n) => n.orderId)).toEqual([orderId]);
+  });
+
   it('does not announce an order a colleague started in time', async () => {
     const { a, b, poll, later, purchase } = await team();
     const orderId = await purchase('Fjord Health GmbH');

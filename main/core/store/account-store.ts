@@ -811,7 +811,13 @@ export class AccountStore {
         ).all(now) as { order_id: string }[]
       ).map((r) => r.order_id),
     );
-    return this.waitingNotYet('escalated_at', 'orders_to_escalate').filter((o) => !snoozed.has(o.orderId));
+    // Counted from when this laptop learned of the order when that is later (it was off when the
+    // order came): announced as new first, urgent only if nobody starts it within the delay then.
+    const since = `CASE WHEN julianday(learned_at) > julianday(purchased_at) THEN learned_at
+                        ELSE COALESCE(purchased_at, learned_at) END`;
+    return this.waitingNotYet('escalated_at', 'orders_to_escalate', since).filter(
+      (o) => !snoozed.has(o.orderId),
+    );
   }
 
   markEscalated(orderIds: readonly string[], now: string): void {
@@ -841,17 +847,19 @@ export class AccountStore {
   }
 
   /**
-   * Waiting orders not announced again yet in `column`, with their purchase time (else when this
-   * laptop learned of them, so the announcement still comes), through the partial index `index`,
-   * whose condition the query repeats word for word (a bound parameter would keep SQLite from
-   * using it): a poll reads the few due, not every waiting order.
+   * Waiting orders not announced again yet in `column`, with the time they wait since: `since`,
+   * their purchase time (else when this laptop learned of them, so the announcement still comes)
+   * by default. Through the partial index `index`, whose condition the query repeats word for
+   * word (a bound parameter would keep SQLite from using it): a poll reads the few due, not every
+   * waiting order.
    */
   private waitingNotYet(
     column: 'reminded_at' | 'escalated_at',
     index: 'orders_to_remind' | 'orders_to_escalate',
+    since = 'COALESCE(purchased_at, learned_at)',
   ): { orderId: string; since: string }[] {
     const rows = this.sql(
-      `SELECT order_id, COALESCE(purchased_at, learned_at) AS since FROM orders INDEXED BY ${index}
+      `SELECT order_id, ${since} AS since FROM orders INDEXED BY ${index}
          WHERE effective_status = '${WAITING}' AND ${column} IS NULL
            AND COALESCE(purchased_at, learned_at) IS NOT NULL`,
     ).all() as { order_id: string; since: string }[];
