@@ -89,7 +89,7 @@ export interface AttentionMark {
 }
 
 /** An item kept aside as unreadable, as the Needs attention view lists it (its text is the server's). */
-export interface AsideItem {
+export interface KeptAsideItem {
   id: number;
   kind: string;
   key: string;
@@ -105,7 +105,7 @@ export interface Attention {
   stalled: InboxRow[];
   unconfirmed: AttentionMark[];
   failed: AttentionMark[];
-  keptAside: AsideItem[];
+  keptAside: KeptAsideItem[];
   /** The limits the lists were drawn with: the reminder delay (minutes, 0 = off) and the in-progress limit (days, 0 = off). */
   reminderAfterMinutes: number;
   stalledAfterDays: number;
