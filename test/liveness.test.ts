@@ -8,7 +8,7 @@ import { LIVENESS_TICK_MS } from '../main/core/liveness';
 import { userDataDir } from '../main/core/paths';
 import { accountDir } from '../main/core/service';
 import { AccountStore } from '../main/core/store/account-store';
-import { type Laptop, openLaptop } from './support/core';
+import { openLaptop } from './support/core';
 import { runTs } from './support/processes';
 import { admin } from './support/raw-api';
 import { sharedMarketplace } from './support/shared-marketplace';

@@ -380,7 +380,7 @@ export class SellerCore {
    */
   async resendStatus(requestId: string): Promise<{ outcome: ResendOutcome; item: OutboxItem }> {
     const item = this.store.outboxItem(requestId);
-    if (!item || item.state !== 'sent' || item.readBackAt !== undefined || this.resending.has(requestId)) {
+    if (item?.state !== 'sent' || item.readBackAt !== undefined || this.resending.has(requestId)) {
       throw new NotFoundError('There is no unconfirmed status to send again with that id.');
     }
     this.resending.add(requestId);

@@ -285,6 +285,7 @@ function Snooze({
         <button
           key={choice.label}
           type="button"
+          className="snooze-button"
           aria-label={`Snooze ${choice.label.toLowerCase()}: ${plainText(buyer)}`}
           onClick={() => void onSnooze(choice)}
         >
