@@ -310,6 +310,9 @@ describe.each([
     await lost.waitFor();
     await page.getByRole('region', { name: 'Unreadable items kept aside' }).waitFor();
     await check(page, 'attention');
+    // The statuses and the items kept aside, scrolled to, to look at too.
+    await lost.scrollIntoViewIfNeeded();
+    await check(page, 'attention-statuses');
 
     await admin(sim.url, 'PATCH', 'faults', { quirks: [] });
     await lost.getByRole('button', { name: /^Send again: In progress for / }).click();
