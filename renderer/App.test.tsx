@@ -162,6 +162,9 @@ describe('App', () => {
         }),
       }),
     );
+    // Polls that neither work nor fail are not "Connected".
+    expect(status.textContent).toContain('No answer from the marketplace');
+    expect(status.textContent).not.toContain('Connected');
     const checked = status.querySelector('.checked');
     expect(checked?.textContent).toMatch(/^⚠ Not checked for 20 min \(at /);
     expect(checked?.className).toBe('checked checked-stale');

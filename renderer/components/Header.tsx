@@ -43,6 +43,8 @@ export function Header({
   const now = useNow();
   const attention = attentionTotal(state.attention);
   const stale = state.health !== 'healthy';
+  // The polls neither work nor fail (a request that never returns): not "Connected".
+  const waiting = stale && (state.connection === 'ok' || state.connection === 'starting');
   const [checking, setChecking] = useState(false);
   const [found, setFound] = useState<string | null>(null);
   useEffect(() => {
@@ -130,9 +132,12 @@ export function Header({
         </button>
       </div>
       <ul className="status-bar" aria-label="Status">
-        <li className={`connection connection-${state.connection}`} aria-live="polite">
+        <li
+          className={`connection connection-${waiting ? 'no-answer' : state.connection}`}
+          aria-live="polite"
+        >
           <span className="dot" aria-hidden="true" />
-          {connectionLabel(state.connection)}
+          {waiting ? 'No answer from the marketplace' : connectionLabel(state.connection)}
         </li>
         <li className={stale ? 'checked checked-stale' : 'checked'}>
           {stale && <span aria-hidden="true">⚠ </span>}
