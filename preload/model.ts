@@ -207,6 +207,11 @@ export interface OrderDetail {
   outbox: OutboxItem[];
   /** This order's marks that left the outbox lately (undone or confirmed), oldest first. */
   settled: SettledMark[];
+  /**
+   * The request ids of its statuses sent from here that the marketplace's listing did not show
+   * after a few polls (Needs attention lists them too); absent: none.
+   */
+  unconfirmed?: string[];
   status: string | undefined;
   /** When the order shown was fetched from the marketplace. */
   fetchedAt: string | null;

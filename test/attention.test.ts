@@ -76,6 +76,8 @@ describe('statuses the marketplace never showed', () => {
       },
     ]);
     expect(await listed(orderId)).toHaveLength(1); // its purchase only: the status was lost
+    // The order's page says so too.
+    expect((await a.core.order(orderId)).unconfirmed).toEqual([item.requestId]);
 
     await quirks();
     const calls = await requests();
@@ -97,7 +99,8 @@ describe('statuses the marketplace never showed', () => {
       'ProvisioningStarted',
       'ProvisioningInProgress',
     ]);
-    expect((await a.core.order(orderId)).outbox).toEqual([]);
+    const page = await a.core.order(orderId);
+    expect([page.outbox, page.unconfirmed]).toEqual([[], undefined]);
   });
 
   it('one that was there after all is not sent again', async () => {

@@ -499,12 +499,14 @@ export class SellerCore {
     }
     const history = this.store.history(orderId);
     const reversal = currentReversal(history);
+    const unconfirmed = this.store.unconfirmedOf(orderId);
     return {
       order: stored.document,
       licenses: stored.licenses ?? null,
       history,
       outbox: this.outbox.forOrder(orderId),
       settled: this.outbox.settledFor(orderId),
+      ...(unconfirmed.length > 0 ? { unconfirmed } : {}),
       status: stored.status,
       fetchedAt: stored.fetchedAt,
       refreshProblem: stored.fetchError,

@@ -1130,6 +1130,13 @@ export class AccountStore {
     };
   }
 
+  /** The request ids of an order's sent statuses that the listings did not show (isUnconfirmed). */
+  unconfirmedOf(orderId: string): string[] {
+    return this.marksToConfirm()
+      .filter((mark) => mark.item.orderId === orderId && this.isUnconfirmed(mark))
+      .map((mark) => mark.item.requestId);
+  }
+
   /** A sent status that the listings of UNCONFIRMED_AFTER_POLLS polls since did not show. */
   private isUnconfirmed(mark: { item: OutboxItem; sent: boolean }): boolean {
     const { sentAtPoll, readBackAt } = mark.item;
