@@ -3,6 +3,9 @@
 //
 // The mark is an inbox tray: a rounded outline whose lower band is filled, with a slot in the middle
 // of the band's top edge. It is drawn by sampling shapes on a 4x4 grid per pixel (anti-aliasing),
+// The tray also has a warning form (the marketplace has not been read for a while: liveness.ts),
+// the mark with a badge, a disc with an exclamation mark, at its top right: a shape, not only a
+// colour, so it tells on monochrome menu bars and to colour-blind eyes. It is
 // encoded as 8-bit RGBA PNG by hand (node:zlib for the deflate stream), and the Windows .ico is a
 // hand-written ICONDIR whose entries embed the PNGs. The output depends only on this file and Node's
 // zlib (level 9), so running it twice gives the same bytes; a test holds the committed files to that.
@@ -19,6 +22,8 @@ type Rgb = readonly [number, number, number];
 const BRAND: Rgb = [14, 124, 102];
 const WHITE: Rgb = [255, 255, 255];
 const BLACK: Rgb = [0, 0, 0];
+/** The warning badge's colour on the colour tray images. */
+const WARNING: Rgb = [196, 40, 28];
 
 /** Sub-samples per pixel side: 4x4 = 16 samples, enough for smooth edges at every size here. */
 const SAMPLES = 4;
@@ -136,6 +141,46 @@ export function drawAppIcon(size: number, margin: number): Rgba {
   return { width: size, height: size, data };
 }
 
+/** Where the warning badge is, in unit coordinates: the disc, the exclamation mark in it, the gap around it. */
+function inBadge(u: number, v: number): 'disc' | 'mark' | 'gap' | null {
+  const cx = 0.75;
+  const cy = 0.27;
+  const r = 0.26;
+  const d = Math.hypot(u - cx, v - cy);
+  if (d > r + 0.07) return null;
+  if (d > r) return 'gap';
+  const bar = Math.abs(u - cx) < 0.05 && v > cy - 0.17 && v < cy + 0.04;
+  const dot = Math.hypot(u - cx, v - (cy + 0.12)) < 0.055;
+  return bar || dot ? 'mark' : 'disc';
+}
+
+/**
+ * An image with the warning badge on it: the gap around the disc is cleared, the disc drawn in
+ * `disc`, the exclamation mark punched through (template images) or drawn in `mark`.
+ */
+export function withBadge(image: Rgba, disc: Rgb, mark: Rgb | null): Rgba {
+  const size = image.width;
+  const data = new Uint8Array(image.data);
+  for (let y = 0; y < size; y++) {
+    for (let x = 0; x < size; x++) {
+      const cover = (part: 'disc' | 'mark' | 'gap') => coverage(size, x, y, (u, v) => inBadge(u, v) === part);
+      const [discA, markA, gapA] = [cover('disc'), cover('mark'), cover('gap')];
+      if (discA + markA + gapA === 0) continue;
+      const i = (y * size + x) * 4;
+      const keep = 1 - discA - markA - gapA;
+      const solid = discA + (mark ? markA : 0);
+      for (let c = 0; c < 3; c++) {
+        const drawn = (disc[c] ?? 0) * discA + (mark?.[c] ?? 0) * (mark ? markA : 0);
+        const under = (data[i + c] ?? 0) * keep * ((data[i + 3] ?? 0) / 255);
+        const alpha = solid + keep * ((data[i + 3] ?? 0) / 255);
+        data[i + c] = alpha > 0 ? Math.round((drawn + under) / alpha) : 0;
+      }
+      data[i + 3] = Math.round((solid + keep * ((data[i + 3] ?? 0) / 255)) * 255);
+    }
+  }
+  return { width: size, height: size, data };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Encoding.
 
@@ -243,6 +288,10 @@ export function renderIcons(): Map<string, Buffer> {
   files.set('tray/trayTemplate@2x.png', encodePng(drawMark(32, BLACK)));
   // Linux tray: colour, legible on light and dark panels alike.
   files.set('tray/tray.png', encodePng(drawAppIcon(32, 0)));
+  // The warning forms: the same with the badge (Windows uses the colour PNG too).
+  files.set('tray/trayWarningTemplate.png', encodePng(withBadge(drawMark(16, BLACK), BLACK, null)));
+  files.set('tray/trayWarningTemplate@2x.png', encodePng(withBadge(drawMark(32, BLACK), BLACK, null)));
+  files.set('tray/tray-warning.png', encodePng(withBadge(drawAppIcon(32, 0), WARNING, WHITE)));
   return files;
 }
 

@@ -31,7 +31,7 @@ import type { SellerTrayService } from './core/service';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES } from './renderer-serving';
 import { applicationMenu } from './shell/app-menu';
 import { APP_HOST, APP_SCHEME, appFilePath } from './shell/app-origin';
-import type { NotificationsPort } from './shell/electron-ports';
+import type { NotificationsPort, TrayIcon } from './shell/electron-ports';
 import { hostOf, openExternalIfAllowed } from './shell/external-links';
 import { detectInstallation, type Installation } from './shell/installation';
 import { forwardEvents, registerIpc } from './shell/ipc';
@@ -108,8 +108,9 @@ async function start(): Promise<void> {
     ...trayParts(root, service, window, tellUser),
     moreItems: () => updater.menuItems(),
   });
-  // The pause labels depend on the clock (a pause ends by itself): refreshed each minute.
-  setInterval(() => trayControl.refresh(), 60_000).unref();
+  // The pause labels and "checked 1 min ago" depend on the clock: refreshed each 20 s, from the
+  // service's state (no call to the marketplace).
+  setInterval(() => trayControl.refresh(), 20_000).unref();
   const stopFollowingLogin = followLoginSetting(root, service, tellUser);
 
   afterReady({ ...lifecycle, powerMonitor, service });
@@ -244,25 +245,32 @@ function trayParts(
   window: AppWindow,
   tellUser: (message: string) => void,
 ): TrayControllerOptions {
-  // macOS: a template image (Electron picks up @2x and template mode from the names).
-  const trayImage =
+  // macOS: template images (Electron picks up @2x and template mode from the names).
+  const trayImages: Record<TrayIcon, string> =
     process.platform === 'darwin'
-      ? join('build', 'tray', 'trayTemplate.png')
+      ? { normal: 'tray/trayTemplate.png', warning: 'tray/trayWarningTemplate.png' }
       : process.platform === 'win32'
-        ? join('build', 'icon.ico')
-        : join('build', 'tray', 'tray.png');
-  const tray = new Tray(nativeImage.createFromPath(join(root, trayImage)));
+        ? { normal: 'icon.ico', warning: 'tray/tray-warning.png' }
+        : { normal: 'tray/tray.png', warning: 'tray/tray-warning.png' };
+  const image = (icon: TrayIcon) => nativeImage.createFromPath(join(root, 'build', trayImages[icon]));
+  const tray = new Tray(image('normal'));
+  let shown: TrayIcon = 'normal';
   trayIcon = tray;
   // A click on the icon (Windows, some Linux panels; macOS opens the menu) opens or closes the popover.
   tray.on('click', () => window.togglePopover());
   return {
     service,
     tray: {
+      setIcon: (icon) => {
+        if (icon !== shown) tray.setImage(image(icon));
+        shown = icon;
+      },
       setToolTip: (text) => tray.setToolTip(text),
       setTitle: (title) => tray.setTitle(title),
       setMenu: (template) => tray.setContextMenu(Menu.buildFromTemplate(template)),
     },
     open: () => window.show(),
+    attention: () => window.show({ type: 'open-attention' }),
     settings: () => window.show({ type: 'open-settings' }),
     help: () => window.show({ type: 'open-help' }),
     quit: () => app.quit(),

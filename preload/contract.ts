@@ -6,11 +6,13 @@
 import type { AnswerError } from './coded-error';
 import type { InboxGroup, InboxSort } from './inbox-sort';
 import type {
+  Attention,
   CoreEvent,
   CoreStatus,
   InboxRow,
   OrderDetail,
   OutboxItem,
+  ResendOutcome,
   Settings,
   SettingsChange,
   UndoOutcome,
@@ -29,6 +31,10 @@ export const CHANNELS = [
   'markStatus',
   'retryDelivery',
   'undoMark',
+  'getAttention',
+  'resendStatus',
+  'markAsideSeen',
+  'snoozeOrder',
   'checkNow',
   'startDemo',
   'pauseNotifications',
@@ -197,6 +203,14 @@ export interface Requests {
   retryDelivery: { requestId: string };
   /** Takes back a marked status still in its grace period (the settings' undoSeconds). */
   undoMark: { requestId: string };
+  /** The Needs attention view, from the store (no marketplace call). */
+  getAttention: undefined;
+  /** Sends again a status the marketplace's listing did not show, after checking it is really absent. */
+  resendStatus: { requestId: string };
+  /** The items kept aside up to this id were looked at: they leave Needs attention. */
+  markAsideSeen: { upToId: number };
+  /** Puts off a new order's urgent announcement on this laptop until then (ISO time). */
+  snoozeOrder: { orderId: string; until: string };
   checkNow: undefined;
   /** Runs the built-in simulator and connects to it: a working app without credentials. */
   startDemo: undefined;
@@ -226,6 +240,10 @@ export interface Responses {
   markStatus: OutboxItem;
   retryDelivery: OutboxItem;
   undoMark: { outcome: UndoOutcome };
+  getAttention: Attention;
+  resendStatus: { outcome: ResendOutcome; item: OutboxItem };
+  markAsideSeen: AppState;
+  snoozeOrder: { snoozedUntil: string };
   checkNow: CheckResult;
   startDemo: AppState;
   pauseNotifications: AppState;
@@ -262,6 +280,7 @@ export type Bridge = {
 export type ShellEvent =
   | { type: 'open-order'; orderId: string }
   | { type: 'open-inbox' }
+  | { type: 'open-attention' }
   | { type: 'open-settings' }
   | { type: 'open-help' }
   /** How the window is shown now: the popover at the tray icon, or the full-size window. */

@@ -18,6 +18,12 @@ export type FailureKind = 'offline' | 'server-problem' | 'credentials-rejected' 
 /** How the app stands with the marketplace, as the header and the tray say it. */
 export type Connection = 'starting' | 'ok' | 'paused' | FailureKind;
 
+/**
+ * Whether the marketplace is being read (main/core/liveness.ts): healthy, stale (no successful
+ * poll for 3 intervals awake: the tray warns), down (stale for 15 minutes more: one notification).
+ */
+export type Health = 'healthy' | 'stale' | 'down';
+
 /** A failure for people (main/core/failure-words.ts): what happened and what to do, and the detail. */
 export interface Explained {
   /** What happened and what to do, in plain words. */
@@ -28,7 +34,9 @@ export interface Explained {
 
 export interface CoreStatus {
   connection: Connection;
+  /** When a poll last read the marketplace (ISO), kept across restarts; null before the first. */
   lastSuccessfulPoll: string | null;
+  health: Health;
   /** The last poll's failure, technically (for logs and the CLI); null once a poll works. */
   lastError: string | null;
   /** The same failure for people, shown while it lasts; null once a poll works. */
@@ -36,11 +44,95 @@ export interface CoreStatus {
   waitingCount: number;
   pendingOutbox: number;
   notificationsPausedUntil: string | null;
+  /** How many things of each kind need attention (the Needs attention view); the tray counts them. */
+  attention: AttentionCounts;
 }
+
+/** What needs attention, by kind (the Needs attention view lists them). */
+export interface AttentionCounts {
+  /** New orders not started after the reminder delay (they are waiting orders too). */
+  notStarted: number;
+  /** In progress without a final status after the settings' limit. */
+  stalled: number;
+  /** Statuses posted here that the marketplace's listing has not shown after a few polls. */
+  unconfirmed: number;
+  /** Statuses the marketplace refused. */
+  failed: number;
+  /** Items the marketplace sent that could not be read, since they were last looked at. */
+  keptAside: number;
+}
+
+/** Nothing needs attention (no account yet). */
+export const NO_ATTENTION: AttentionCounts = {
+  notStarted: 0,
+  stalled: 0,
+  unconfirmed: 0,
+  failed: 0,
+  keptAside: 0,
+};
+
+/** What the tray counts: the waiting orders, and what needs attention beside them. */
+export function trayCount(status: Pick<CoreStatus, 'waitingCount' | 'attention'>): number {
+  const { stalled, unconfirmed, failed, keptAside } = status.attention;
+  return status.waitingCount + stalled + unconfirmed + failed + keptAside;
+}
+
+/** All that needs attention, as the window's Needs attention count says. */
+export function attentionTotal(counts: AttentionCounts): number {
+  return counts.notStarted + counts.stalled + counts.unconfirmed + counts.failed + counts.keptAside;
+}
+
+/** A status marked here that needs attention, with what the inbox shows of its order. */
+export interface AttentionMark {
+  item: OutboxItem;
+  buyer?: string;
+  product?: string;
+}
+
+/** An item kept aside as unreadable, as the Needs attention view lists it (its text is the server's). */
+export interface KeptAsideItem {
+  id: number;
+  kind: string;
+  key: string;
+  fieldPath: string;
+  reason: string;
+  seenAt: string;
+}
+
+/** The Needs attention view: each kind's total and its first rows (at most ATTENTION_SHOWN each). */
+export interface Attention {
+  counts: AttentionCounts;
+  notStarted: InboxRow[];
+  stalled: InboxRow[];
+  unconfirmed: AttentionMark[];
+  failed: AttentionMark[];
+  keptAside: KeptAsideItem[];
+  /** The limits the lists were drawn with: the reminder delay (minutes, 0 = off) and the in-progress limit (days, 0 = off). */
+  reminderAfterMinutes: number;
+  stalledAfterDays: number;
+  /** The escalation delay (minutes, 0 = off): a new order not started is announced again, urgent, then. */
+  escalateAfterMinutes: number;
+  /** The orders of notStarted whose urgent announcement is snoozed on this laptop, and until when (ISO). */
+  snoozed: Record<string, string>;
+}
+
+/** The most rows of each kind the Needs attention view is sent. */
+export const ATTENTION_SHOWN = 50;
+
+/** What "Send again" for a status the marketplace did not show came to. */
+export type ResendOutcome =
+  /** It was found after all (the check read it): nothing was sent. */
+  | 'found'
+  /** It was absent: posted again as a new status, through the outbox. */
+  | 'sent-again';
 
 /** A notification to raise: its text is already plain and capped (marketplace-text.ts). */
 export interface NotificationRequest {
-  kind: 'order' | 'summary' | 'reminder';
+  /**
+   * connection: the marketplace has not been read for a while, or is read again (liveness.ts);
+   * urgent: a new order nobody started within the escalation delay.
+   */
+  kind: 'order' | 'summary' | 'reminder' | 'urgent' | 'connection';
   title: string;
   body: string;
   /** The order a click opens; a summary opens the inbox. */
@@ -82,6 +174,10 @@ export interface OutboxItem {
   notBefore?: string | undefined;
   /** A post of it may have reached the marketplace unconfirmed (its answer was lost): read back before posting again. */
   mayBePosted?: boolean | undefined;
+  /** Sent: how many successful polls this laptop had made then (it is unconfirmed a few polls later). */
+  sentAtPoll?: number | undefined;
+  /** When a listing read by a poll showed it (ISO time): confirmed. */
+  readBackAt?: string | undefined;
 }
 
 /**
@@ -116,6 +212,11 @@ export interface OrderDetail {
   outbox: OutboxItem[];
   /** This order's marks that left the outbox lately (undone or confirmed), oldest first. */
   settled: SettledMark[];
+  /**
+   * The request ids of its statuses sent from here that the marketplace's listing did not show
+   * after a few polls (Needs attention lists them too); absent: none.
+   */
+  unconfirmed?: string[];
   status: string | undefined;
   /** When the order shown was fetched from the marketplace. */
   fetchedAt: string | null;

@@ -1,5 +1,6 @@
 // Pausing notifications, as the header and the tray menu offer it: for an hour, for four hours,
-// until tomorrow 08:00, or until the user resumes. "Until I resume" is kept as a moment no one
+// until tomorrow 08:00, or until the user resumes; and snoozing a new order's urgent announcement
+// (for an hour, or until tomorrow 08:00). "Until I resume" is kept as a moment no one
 // reaches (the settings hold one time or none), so every part that reads a pause as a time
 // keeps working; `isUntilResumed` tells it apart for the words. Pure, importable anywhere.
 
@@ -22,12 +23,21 @@ export interface PauseChoice {
   until(now: Date): Date;
 }
 
+const FOR_AN_HOUR: PauseChoice = { label: 'For 1 hour', until: (now) => new Date(now.getTime() + 3_600_000) };
+const UNTIL_TOMORROW: PauseChoice = {
+  label: `Until tomorrow ${String(MORNING_HOUR).padStart(2, '0')}:00`,
+  until: tomorrowMorning,
+};
+
 export const PAUSE_CHOICES: readonly PauseChoice[] = [
-  { label: 'For 1 hour', until: (now) => new Date(now.getTime() + 3_600_000) },
+  FOR_AN_HOUR,
   { label: 'For 4 hours', until: (now) => new Date(now.getTime() + 4 * 3_600_000) },
-  { label: `Until tomorrow ${String(MORNING_HOUR).padStart(2, '0')}:00`, until: tomorrowMorning },
+  UNTIL_TOMORROW,
   { label: 'Until I resume', until: () => new Date(UNTIL_RESUMED) },
 ];
+
+/** How long a new order's urgent announcement can be put off, on one laptop. */
+export const SNOOZE_CHOICES: readonly PauseChoice[] = [FOR_AN_HOUR, UNTIL_TOMORROW];
 
 /** When a pause set now ends, if it is still ahead; null when not paused. */
 export function pausedUntil(until: string | null, now: number): Date | null {

@@ -95,6 +95,7 @@ export interface ApiSection {
 
 const POLL = { min: 30, max: 3600 };
 const REMINDER = { off: 0, min: 15, max: 7 * 24 * 60 };
+const ESCALATE = { off: 0, min: 5, max: 24 * 60 };
 const STALE = { off: 0, min: 1, max: 365 };
 const UNDO = { min: 0, max: 60 };
 
@@ -158,6 +159,19 @@ export const SETTINGS = {
       in: 'form',
       section: 'Checking and notifications',
       hint: `Remind me of an order still waiting after this long; the inbox marks it late then, and very late after twice as long. 0 turns reminders off; otherwise ${REMINDER.min} minutes to ${REMINDER.max / 1440} days (${REMINDER.max} minutes).`,
+    },
+  }),
+  /** A new order nobody started after this many minutes is announced again, urgent, on every laptop; 0 = never (issue 26). */
+  escalateAfterMinutes: whole({
+    ...ESCALATE,
+    default: 60,
+    label: 'Urgent after',
+    unit: 'minutes',
+    rule: `must be a whole number of minutes from ${ESCALATE.min} to ${ESCALATE.max} (1 day), or 0 never to announce an order again`,
+    shows: {
+      in: 'form',
+      section: 'Checking and notifications',
+      hint: `A new order nobody started after this long is announced again, marked urgent, on every laptop (Needs attention can snooze it on this one). 0 never does; otherwise ${ESCALATE.min} to ${ESCALATE.max} minutes.`,
     },
   }),
   openAtLogin: boolean({

@@ -1,7 +1,7 @@
 // Words people read, the same everywhere (the window, the tray, the CLI): the provisioning
 // statuses (New, In progress, Completed, Failed; one the app does not know is shown as it
-// came), what the tray says of a connection that does not work, and what Check now found. Pure,
-// importable by every process.
+// came), what the tray says of a connection that does not work, what Check now found, and when
+// the marketplace was last read. Pure, importable by every process.
 import type { Connection } from './model';
 
 const STATUS_LABELS: Readonly<Record<string, string>> = {
@@ -33,4 +33,26 @@ export function checkFoundText(result: { state: { connection: string }; newOrder
   if (result.state.connection !== 'ok') return 'Check failed';
   if (result.newOrders === 0) return 'No new orders';
   return result.newOrders === 1 ? '1 new order' : `${result.newOrders} new orders`;
+}
+
+/** How long since `fromMs`, compactly: "just now", "12 min", "3 h", "5 d". */
+export function ageText(fromMs: number, nowMs: number): string {
+  const minutes = Math.floor((nowMs - fromMs) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.floor(hours / 24)} d`;
+}
+
+/**
+ * When a poll last read the marketplace, as the header, the tray and the CLI say it: "Checked 1 min
+ * ago", or while that is too long ago (`stale`, liveness.ts), "Not checked for 20 min".
+ */
+export function checkedText(lastSuccessfulPoll: string | null, nowMs: number, stale = false): string {
+  const ms = lastSuccessfulPoll === null ? Number.NaN : Date.parse(lastSuccessfulPoll);
+  if (!Number.isFinite(ms)) return 'Not checked yet';
+  const age = ageText(ms, nowMs);
+  if (stale) return `Not checked for ${age}`;
+  return age === 'just now' ? 'Checked just now' : `Checked ${age} ago`;
 }

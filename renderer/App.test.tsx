@@ -61,7 +61,7 @@ describe('App', () => {
     render(<App bridge={bridge} />);
     const status = await screen.findByRole('list', { name: 'Status' });
     expect(status.textContent).toContain('Connected');
-    expect(status.textContent).toMatch(/Last checked/);
+    expect(status.textContent).toMatch(/Checked \d+ \w+ ago/);
     expect(status.textContent).toContain('1 status to send');
     expect(screen.queryByText(/Notifications paused/)).toBeNull();
     expect(screen.getByRole('button', { name: 'Inbox 2 waiting' })).toBeTruthy();
@@ -145,13 +145,52 @@ describe('App', () => {
     await waitFor(() => expect(document.title).toBe('Seller Tray'));
   });
 
+  it('says when the marketplace was last read, and warns while it is not', async () => {
+    const bridge = createFakeBridge({
+      state: { lastSuccessfulPoll: new Date(Date.now() - 90_000).toISOString() },
+    });
+    render(<App bridge={bridge} />);
+    const status = await screen.findByRole('list', { name: 'Status' });
+    expect(status.textContent).toContain('Checked 1 min ago');
+    act(() =>
+      bridge.emit({
+        type: 'app-state',
+        state: appState({
+          health: 'stale',
+          lastSuccessfulPoll: new Date(Date.now() - 20.5 * 60_000).toISOString(),
+        }),
+      }),
+    );
+    // Polls that neither work nor fail are not "Connected".
+    expect(status.textContent).toContain('No answer from the marketplace');
+    expect(status.textContent).not.toContain('Connected');
+    const checked = status.querySelector('.checked');
+    expect(checked?.textContent).toMatch(/^⚠ Not checked for 20 min \(at /);
+    expect(checked?.className).toBe('checked checked-stale');
+  });
+
+  it('opens Needs attention from the header, with its count, and from the tray', async () => {
+    const bridge = createFakeBridge({
+      state: { attention: { notStarted: 1, stalled: 0, unconfirmed: 1, failed: 0, keptAside: 0 } },
+    });
+    render(<App bridge={bridge} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Needs attention 2 items' }));
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Seller Tray: Needs attention');
+    await waitFor(() => expect(bridge.callsOf('getAttention')).toHaveLength(1));
+    fireEvent.click(screen.getByRole('button', { name: 'Inbox' }));
+    act(() => bridge.emit({ type: 'open-attention' }));
+    expect(screen.getByRole('button', { name: 'Needs attention 2 items' }).getAttribute('aria-current')).toBe(
+      'page',
+    );
+  });
+
   it('checks now, and says what it found', async () => {
     const bridge = createFakeBridge({ state: { lastSuccessfulPoll: null } });
     render(<App bridge={bridge} />);
     const status = await screen.findByRole('list', { name: 'Status' });
     expect(status.textContent).toContain('Not checked yet');
     fireEvent.click(screen.getByRole('button', { name: 'Check now' }));
-    await waitFor(() => expect(status.textContent).toMatch(/Last checked/));
+    await waitFor(() => expect(status.textContent).toMatch(/Checked just now/));
     expect(bridge.callsOf('checkNow')).toEqual([undefined]);
     expect(within(status).getByRole('status').textContent).toBe('No new orders');
 

@@ -12,6 +12,7 @@ import type { Explained } from '../preload/model';
 import type { MarkableStatus } from '../preload/order-status';
 import { call, explained } from './bridge/call';
 import { BridgeProvider, useBridge, useBridgeEvents } from './bridge/context';
+import { AttentionView } from './components/AttentionView';
 import { DemoBanner } from './components/DemoBanner';
 import { ErrorAlert } from './components/ErrorAlert';
 import { Header, type Page } from './components/Header';
@@ -30,6 +31,7 @@ import { isWindowKey, keyAction } from './keyboard';
 const APP_TITLE = 'Seller Tray';
 const SCREEN_NAMES: Readonly<Record<View['page'], string>> = {
   inbox: 'Inbox',
+  attention: 'Needs attention',
   order: 'Order',
   settings: 'Settings',
   help: 'Help',
@@ -51,6 +53,7 @@ export interface Problem {
 type View =
   | { page: 'inbox' }
   | { page: 'order'; orderId: string; row?: OrderListItem; index?: number; press?: MarkableStatus }
+  | { page: 'attention' }
   | { page: 'settings' }
   /** Help, over the view it goes back to, maybe at a part of it. */
   | { page: 'help'; back: Exclude<View, { page: 'help' }>; part?: HelpPart };
@@ -191,6 +194,9 @@ function Shell() {
       case 'open-help':
         openHelp();
         break;
+      case 'open-attention':
+        setView({ page: 'attention' });
+        break;
       case 'window-mode':
         setPopover(event.mode === 'popover');
         break;
@@ -239,7 +245,7 @@ function Shell() {
     );
   }
 
-  const page: Page = view.page === 'settings' || view.page === 'help' ? view.page : 'inbox';
+  const page: Page = view.page === 'order' ? 'inbox' : view.page;
   const inbox = (
     <Inbox
       query={query}
@@ -282,7 +288,7 @@ function Shell() {
         <PausedBanner state={state} onState={setState} onError={addProblem} />
         <DemoBanner state={state} onState={setState} onError={addProblem} />
       </div>
-      {split && view.page !== 'settings' && view.page !== 'help' ? (
+      {split && (view.page === 'inbox' || view.page === 'order') ? (
         <main className="content content-split">
           {problemList}
           <div className="split">
@@ -299,6 +305,7 @@ function Shell() {
           {problemList}
           {view.page === 'inbox' && inbox}
           {order}
+          {view.page === 'attention' && <AttentionView onOpen={(orderId) => openOrder(orderId)} />}
           {view.page === 'settings' && <SettingsView state={state} onState={setState} />}
           {view.page === 'help' && (
             <Help part={view.part} onClose={closeHelp} onSettings={() => setView({ page: 'settings' })} />

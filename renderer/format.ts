@@ -4,6 +4,7 @@
 // shown as it came.
 import type { Connection } from '../preload/model';
 import { exactly, type Money } from '../preload/money';
+import { ageText } from '../preload/status-words';
 import { isTimeUnit, perWords, type Quantity, quantityWords } from '../preload/unit-names';
 
 export { statusLabel } from '../preload/status-words';
@@ -56,13 +57,7 @@ export function formatWhen(iso: string, now: number): string {
 /** How long since `iso`, compactly: "just now", "12 min", "3 h", "5 d". */
 export function formatAge(iso: string | undefined, now: number): string {
   const ms = iso === undefined ? Number.NaN : Date.parse(iso);
-  if (!Number.isFinite(ms)) return '';
-  const minutes = Math.floor((now - ms) / 60_000);
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 48) return `${hours} h`;
-  return `${Math.floor(hours / 24)} d`;
+  return Number.isFinite(ms) ? ageText(ms, now) : '';
 }
 
 const moneyFormats = new Map<string, Intl.NumberFormat | null>();

@@ -10,6 +10,8 @@ export interface Dialect {
   refuse(operation: Operation, query: URLSearchParams, token: string): void;
   /** Whether a post repeated under its X-Request-ID is replayed (design notes §2) or stored again. */
   deduplicatesPosts(): boolean;
+  /** Whether a post it answered as stored is kept (listed), or lost after the answer. */
+  keepsPosts(): boolean;
   /** A page of a listing, cut from `list` (the listing as it is). */
   page<T>(
     operation: Operation,
@@ -28,6 +30,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 export const AS_SPECIFIED: Dialect = {
   refuse: () => {},
   deduplicatesPosts: () => true,
+  keepsPosts: () => true,
   page: (_operation, offset, limit, list) => list(offset, limit),
   answer: (_operation, status, json) => ({ status, contentType: JSON_TYPE, body: json }),
   error: (error) => ({ status: error.status, contentType: JSON_TYPE, body: JSON.stringify(error.body()) }),

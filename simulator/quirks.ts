@@ -46,6 +46,9 @@ export const QUIRKS = {
     'Retry-After of 429 and 503 answers is, in turn, 0, negative, huge, a date long past, a date far ahead, or garbage',
   'non-idempotent-posts': 'a status post repeated under its X-Request-ID is stored again, not replayed',
   'partial-post-body': 'status posts are answered 201 with only {"eventId": …}',
+  // Issue 26: what a laptop posted and the marketplace never shows.
+  'lost-posts':
+    'status posts are answered 201 with the event they store, which is then lost: never listed (a repeat under the same X-Request-ID replays it)',
   'foreign-seller-events':
     "another seller's purchases show in every seller's listings (every other one without its sellerId; its order answers 404)",
   // Issue 20: listings that change while they are read.
@@ -164,6 +167,10 @@ export class Quirks implements Dialect {
 
   deduplicatesPosts(): boolean {
     return !this.has('non-idempotent-posts');
+  }
+
+  keepsPosts(): boolean {
+    return !this.has('lost-posts');
   }
 
   /** A page of a listing as the quirky server cuts it from `list` (the listing as it is). */

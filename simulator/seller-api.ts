@@ -204,6 +204,8 @@ export class SellerApi {
       );
     }
     if (result.kind === 'invalid') throw badRequest(`field ${result.field}: ${result.problem}`);
+    if (result.kind === 'created' && !this.dialect.keepsPosts())
+      store.losePosted(sellerId, result.event.eventId);
     return result;
   }
 

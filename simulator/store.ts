@@ -368,6 +368,13 @@ export class MarketplaceStore {
     return { kind: 'created', event };
   }
 
+  /** A posted event lost after it was answered: never listed ('lost-posts'); its replay stays. */
+  losePosted(sellerId: number, eventId: string | undefined): void {
+    const events = this.seller(sellerId).events;
+    const at = events.findIndex(({ event }) => event.eventId === eventId);
+    if (at >= 0) events.splice(at, 1);
+  }
+
   /**
    * A new purchase, as a buyer would make it: order, licenses, and the purchase event that
    * the "new" listing offers. Fields of `request.order` replace the generated ones.

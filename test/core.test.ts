@@ -3,6 +3,7 @@ import { open, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { orderIdOf } from '../main/core/api/wire';
+import { LIVENESS_TICK_MS } from '../main/core/liveness';
 import { TransitionError } from '../main/core/seller-core';
 import { DATABASE_FILE } from '../main/core/store/account-store';
 import { type Simulator, startSimulator } from '../simulator/server';
@@ -415,7 +416,8 @@ describe('failures', () => {
     await a.core.checkNow();
     await a.core.checkNow();
     expect(a.core.status().connection).toBe('credentials-rejected');
-    expect(a.timers.scheduled).toBe(0);
+    // No poll is scheduled; the liveness clock ticks on, to tell the user (test/liveness.test.ts).
+    expect(a.timers.pendingDelays).toEqual([LIVENESS_TICK_MS]);
     expect(sim.requestCounts.createToken - tokensBefore).toBeLessThanOrEqual(2);
     expect(a.core.status().problem?.message).toMatch(/rejected the client id or secret/);
     expect(a.core.status().problem?.details).toContain('HTTP status: 401 Unauthorized');

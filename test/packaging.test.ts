@@ -217,6 +217,8 @@ describe('icons', () => {
     for (const [file, size] of [
       ['build/tray/trayTemplate.png', 16],
       ['build/tray/trayTemplate@2x.png', 32],
+      ['build/tray/trayWarningTemplate.png', 16],
+      ['build/tray/trayWarningTemplate@2x.png', 32],
     ] as const) {
       const bytes = readBuild(file);
       expect([pngInfo(bytes).width, pngInfo(bytes).height]).toEqual([size, size]);
@@ -228,6 +230,14 @@ describe('icons', () => {
     const tray = readBuild('build/tray/tray.png');
     expect([pngInfo(tray).width, pngInfo(tray).height]).toEqual([32, 32]);
     expect(pixels(tray).some((p) => p.r !== p.g || p.g !== p.b)).toBe(true);
+    // The warning form (liveness) is another shape, not only another colour: its pixels differ.
+    const warning = readBuild('build/tray/tray-warning.png');
+    expect([pngInfo(warning).width, pngInfo(warning).height]).toEqual([32, 32]);
+    expect(
+      readBuild('build/tray/trayWarningTemplate.png').equals(readBuild('build/tray/trayTemplate.png')),
+    ).toBe(false);
+    const usual = pixels(tray);
+    expect(pixels(warning).filter((p, i) => p.a !== usual[i]?.a).length).toBeGreaterThan(20);
     // The tray images and the Windows icon travel inside the app, where main loads them.
     const files = loadConfig().files as string[];
     expect(files).toEqual(expect.arrayContaining(['build/tray/**', 'build/icon.ico']));
@@ -238,7 +248,8 @@ describe('icons', () => {
     try {
       const written = await writeIcons(dir);
       expect(written).toContain('icon.ico');
-      expect(written.length).toBe(LINUX_ICON_SIZES.length + 5);
+      // icon.png, icon.ico, the three tray images and their three warning forms.
+      expect(written.length).toBe(LINUX_ICON_SIZES.length + 8);
       for (const relative of written) {
         const committed = join(BUILD_DIR, relative);
         expect(existsSync(committed), relative).toBe(true);

@@ -176,6 +176,7 @@ describe('the main bundle', () => {
       expect(tray?.menu.map((item) => item.label).filter(Boolean)).toEqual([
         'Seller Tray: no orders waiting',
         'Open',
+        'Needs attention',
         'Check now',
         'Pause notifications',
         'Settings',

@@ -11,6 +11,7 @@ import {
 } from '../../preload/order-status';
 import type { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
+import { newestEvents, newestOrders } from '../core/api/newest';
 import type { PageOf, WalkedPage } from '../core/api/pagination';
 import {
   type Listed,
@@ -23,7 +24,6 @@ import { FAILURE_NEEDS_REASON, requests } from '../core/bridge-requests';
 import { signedMark } from '../core/mark';
 import { eventsFrom, postOnce } from '../core/status-post';
 import { type CredentialsCheck, type Printable, refusedMarkText } from './format';
-import { newestEvents, newestOrders } from './newest';
 import { orderIdArgument, resolveOrderId } from './order-id';
 import { Refusal, UsageError } from './refusals';
 

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
+import { accountFolder } from '../core/account/account-ref';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
@@ -11,6 +12,7 @@ import { diagnose, formatDiagnosis } from '../core/diagnosis';
 import { explainFailure } from '../core/failure-words';
 import { lineLog, silentLog } from '../core/log';
 import { KeychainUnavailableError } from '../core/secrets';
+import { AccountStore } from '../core/store/account-store';
 import { clientOptions, cliStores, markedBy, resolveAccount } from './account';
 import { runCommand } from './commands';
 import { describeProblem, describeUnread, describeWindows, formatItems, terminalJson } from './format';
@@ -98,7 +100,11 @@ async function main(argv: string[]): Promise<number> {
     }
     const connection = clientOptions(account, log);
     if (positionals[0] === 'doctor' && positionals.length === 1) {
-      const diagnosis = await diagnose(connection);
+      const diagnosis = {
+        ...(await diagnose(connection)),
+        lastSuccessfulPoll:
+          AccountStore.lastSuccessfulPollIn(accountFolder(stores.dataRoot, account.ref.id)) ?? null,
+      };
       process.stdout.write(values.json ? terminalJson(diagnosis) : formatDiagnosis(diagnosis, APP_VERSION));
       return diagnosis.steps.some((s) => s.outcome === 'failed') ? 1 : 0;
     }

@@ -5,6 +5,7 @@
 // the server echoes them in its words (the log's scrub, given every credential the run sent).
 
 import { capped, plainText } from '../../preload/marketplace-text';
+import { checkedText } from '../../preload/status-words';
 import type { TokenLifetime } from './api/access-token';
 import { SellerApiClient, type SellerApiClientOptions } from './api/client';
 import { SellerApiError } from './api/errors';
@@ -45,6 +46,11 @@ export interface Diagnosis {
   /** The page size the marketplace allows, as found. */
   pageSize: number;
   steps: DiagnosisStep[];
+  /**
+   * When this laptop's app (or `seller-tray watch`) last read the marketplace, from its store:
+   * null when it never did; absent when not known (the caller did not look).
+   */
+  lastSuccessfulPoll?: string | null;
 }
 
 interface RawAnswer {
@@ -280,6 +286,9 @@ export function formatDiagnosis(diagnosis: Diagnosis, version: string): string {
   const lines = [
     `Seller Tray ${version} diagnosis, ${diagnosis.at}`,
     `Marketplace ${diagnosis.baseUrl}, client ${diagnosis.clientId}, page size ${diagnosis.pageSize}`,
+    ...(diagnosis.lastSuccessfulPoll === undefined
+      ? []
+      : [lastReadLine(diagnosis.lastSuccessfulPoll, diagnosis.at)]),
     '',
   ];
   for (const s of diagnosis.steps) {
@@ -298,6 +307,13 @@ export function formatDiagnosis(diagnosis: Diagnosis, version: string): string {
         : 'Every operation answered as the spec describes.',
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** When this laptop last read the marketplace, as of the diagnosis: the header's words, and the time. */
+function lastReadLine(lastSuccessfulPoll: string | null, at: string): string {
+  if (lastSuccessfulPoll === null)
+    return 'This laptop: Seller Tray has not read this marketplace here yet (the app or `seller-tray watch` does).';
+  return `This laptop: ${checkedText(lastSuccessfulPoll, Date.parse(at))} (${lastSuccessfulPoll}) by the app's polls.`;
 }
 
 function listingNotes(kind: ItemKind) {

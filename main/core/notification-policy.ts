@@ -103,23 +103,34 @@ export function dueReminders(
   return waiting.filter((o) => !reminded.has(o.orderId) && nowMs - o.since >= afterMs);
 }
 
+/**
+ * Orders announced again: reminders, or (`urgent`) new orders nobody started within the
+ * escalation delay; several as one summary.
+ */
 export function reminderNotifications(
   orders: readonly OrderBrief[],
   waitedFor: string,
+  urgent = false,
 ): NotificationRequest[] {
   if (orders.length > SUMMARY_THRESHOLD) {
     return [
-      {
-        kind: 'summary',
-        title: `${orders.length} orders still waiting`,
-        body: `Waiting for over ${waitedFor}`,
-      },
+      urgent
+        ? {
+            kind: 'urgent',
+            title: `Urgent: ${orders.length} new orders not started`,
+            body: `Waiting for over ${waitedFor}`,
+          }
+        : {
+            kind: 'summary',
+            title: `${orders.length} orders still waiting`,
+            body: `Waiting for over ${waitedFor}`,
+          },
     ];
   }
   return orders.map((o) =>
     cleaned({
-      kind: 'reminder',
-      title: `Still waiting: ${o.buyer}`,
+      kind: urgent ? 'urgent' : 'reminder',
+      title: urgent ? `Urgent: not started, ${o.buyer}` : `Still waiting: ${o.buyer}`,
       body: `${o.product} has waited for over ${waitedFor}`,
       orderId: o.orderId,
     }),

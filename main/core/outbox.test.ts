@@ -33,6 +33,7 @@ function outboxWith(
     outboxItem: (requestId: string) => store.outboxItem(requestId),
     deleteOutboxItem: (requestId: string) => store.deleteOutboxItem(requestId),
     pendingOutboxCount: () => store.pendingOutboxCount(),
+    pollsSucceeded: () => store.pollsSucceeded(),
     putOutboxItem: (item: OutboxItem) => {
       store.putOutboxItem(item);
       saves.push(store.outboxItems());

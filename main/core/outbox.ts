@@ -40,6 +40,10 @@ export const OutboxItem = z.object({
   notBefore: z.string().optional(),
   /** A post may have reached the marketplace unconfirmed: read back before posting again. */
   mayBePosted: z.boolean().optional(),
+  /** Sent: how many successful polls this laptop had made then. */
+  sentAtPoll: z.int().min(0).optional(),
+  /** When a listing read by a poll showed it: confirmed. */
+  readBackAt: z.string().optional(),
 });
 export type OutboxItem = SharedOutboxItem;
 // Fails to compile when the stored form reads other than preload/model.ts declares.
@@ -82,6 +86,8 @@ export interface OutboxStore {
   putOutboxItem(item: OutboxItem): void;
   deleteOutboxItem(requestId: string): void;
   pendingOutboxCount(): number;
+  /** How many polls read the marketplace on this laptop so far: a sent status is unconfirmed a few polls on. */
+  pollsSucceeded(): number;
 }
 
 export interface OutboxPorts {
@@ -246,6 +252,7 @@ export class Outbox {
         const delivered = await postOnce(this.ports.posting, item, item.requestId, tries);
         item.state = 'sent';
         item.sentAt = new Date(this.ports.now()).toISOString();
+        item.sentAtPoll = this.ports.store.pollsSucceeded();
         item.eventId = delivered.eventId;
         item.problem = undefined;
         item.mayBePosted = undefined;

@@ -4,17 +4,23 @@
 // through its ports, so it runs the same in Electron, the CLI and the tests.
 
 import { CodedError } from '../../preload/coded-error';
-import type {
-  Connection,
-  CoreEvent,
-  CoreStatus,
-  Explained,
-  OrderDetail,
-  UndoOutcome,
+import {
+  ATTENTION_SHOWN,
+  type Attention,
+  type AttentionCounts,
+  type Connection,
+  type CoreEvent,
+  type CoreStatus,
+  type Explained,
+  type Health,
+  type OrderDetail,
+  type ResendOutcome,
+  type UndoOutcome,
 } from '../../preload/model';
 import { canonicalOrderId } from '../../preload/order-link';
 import {
   currentReversal,
+  isNewPurchase,
   isUsualTransition,
   type MarkableStatus,
   reversalText,
@@ -23,11 +29,22 @@ import {
 import type { TokenLifetime } from './api/access-token';
 import type { SellerApiClient } from './api/client';
 import { SellerApiError } from './api/errors';
+import { newestEvents } from './api/newest';
 import { PAGE } from './api/routes';
-import type { MarketplaceEvent, Order, UnreadableItem } from './api/wire';
+import { type MarketplaceEvent, type Order, orderIdOf, type UnreadableItem } from './api/wire';
 import { syncFeed, takeNewEvents } from './event-feed';
 import { explainFailure, failureKind } from './failure-words';
 import { anotherSellers, describeAside } from './kept-aside';
+import {
+  health,
+  LIVENESS_TICK_MS,
+  type LivenessState,
+  livenessNotification,
+  startLiveness,
+  succeeded,
+  tick,
+  toTell,
+} from './liveness';
 import { failureFields, type Log, silentLog } from './log';
 import {
   briefOf,
@@ -41,8 +58,14 @@ import { OrderFetcher } from './order-fetcher';
 import { Outbox, type OutboxItem } from './outbox';
 import { Poller, type PollerState, type Timers } from './poller';
 import { isProcessAlive } from './process-alive';
-import { eventsFrom } from './status-post';
-import { AccountStore, type InboxPage, type InboxQuery, type KeptAside } from './store/account-store';
+import { eventBody, eventsFrom, isPostOf } from './status-post';
+import {
+  AccountStore,
+  type AttentionLimits,
+  type InboxPage,
+  type InboxQuery,
+  type KeptAside,
+} from './store/account-store';
 import { importLegacyFiles } from './store/legacy-import';
 
 /** What the core needs to know of the settings, read at each use so changes apply at once. */
@@ -53,6 +76,10 @@ export interface CoreSettings {
   reminderAfterMinutes: number;
   /** A marked status is held this long before it is sent, so it can be undone; 0 sends at once. */
   undoSeconds: number;
+  /** An order in progress longer than this many days needs attention; 0 = never. */
+  staleInProgressDays: number;
+  /** A new order nobody started after this many minutes is announced again, urgent; 0 = never. */
+  escalateAfterMinutes: number;
 }
 
 export interface CorePorts {
@@ -88,6 +115,16 @@ export class TransitionError extends CodedError<'unusual-transition'> {
     super('unusual-transition', message);
   }
 }
+
+/** A request about something this laptop does not have (a status to send again, an order): the message is for the user. */
+export class NotFoundError extends CodedError<'not-found'> {
+  constructor(message: string) {
+    super('not-found', message);
+  }
+}
+
+/** "Send again" reads the listing back to an hour before the post: a later-stamped copy is not missed. */
+const RESEND_LOOK_BACK_MS = 60 * 60_000;
 
 /**
  * How long closing waits for the poll, fetches and deliveries under way: a quit never hangs on
@@ -126,7 +163,15 @@ export class SellerCore {
   /** When an open last refreshed each order (see openRefreshDue). */
   private readonly openRefreshes = new Map<string, number>();
   private connection: Connection = 'starting';
-  private lastSuccessfulPoll: string | null = null;
+  private lastSuccessfulPoll: string | null;
+  /** Whether the marketplace is being read (liveness.ts), ticked on a timer once started. */
+  private liveness: LivenessState | undefined;
+  private health: Health = 'healthy';
+  private livenessTimer: unknown;
+  /** What needs attention, counted when the status is told (after a poll, a mark, a delivery). */
+  private attentionCounts: AttentionCounts | undefined;
+  /** Statuses being sent again: a second click waits for nothing and sends nothing. */
+  private readonly resending = new Set<string>();
   private lastError: string | null = null;
   private problem: Explained | null = null;
   /** New orders learned since this core started (not the first start's backlog). */
@@ -143,6 +188,7 @@ export class SellerCore {
   ) {
     this.now = ports.now ?? Date.now;
     this.log = ports.log ?? silentLog;
+    this.lastSuccessfulPoll = store.lastSuccessfulPoll() ?? null;
     this.timers = ports.timers ?? { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
     this.outbox = new Outbox({
       store,
@@ -212,13 +258,53 @@ export class SellerCore {
       if (!this.recoverFromDamage(error)) this.log.warn('announcing failed', failureFields(error));
     });
     this.scheduleRelease();
+    const last = this.lastSuccessfulPoll === null ? null : Date.parse(this.lastSuccessfulPoll);
+    this.liveness = startLiveness(this.now(), Number.isFinite(last) ? last : null);
+    this.scheduleTick();
     return this.poller.start();
+  }
+
+  /** Ticks the liveness clock: a jump (a sleep no one told of) polls at once. */
+  private scheduleTick(): void {
+    this.livenessTimer = this.timers.setTimeout(() => {
+      if (this.stopped || !this.liveness) return;
+      const { state, woke } = tick(this.liveness, this.now());
+      this.liveness = state;
+      if (woke) {
+        this.log.info('clock jumped (sleep?): polling now', {});
+        void this.poller.pollNow();
+      }
+      this.judgeLiveness();
+      this.scheduleTick();
+    }, LIVENESS_TICK_MS);
+  }
+
+  /** Says in the status when the marketplace stops being read, and once in a notification. */
+  private judgeLiveness(): void {
+    if (!this.liveness) return;
+    const settings = this.ports.settings();
+    const now = health(this.liveness, settings.pollIntervalSeconds * 1000);
+    const notify = settings.notificationsEnabled && this.pausedUntil() === null;
+    const { state, tell } = toTell(this.liveness, now, notify);
+    this.liveness = state;
+    if (tell) {
+      this.log.info('liveness told', { tell, connection: this.connection });
+      this.emit({
+        type: 'notification',
+        request: livenessNotification(tell, state, this.now(), this.connection),
+      });
+    }
+    if (now === this.health) return;
+    this.log.warn('liveness', { health: now, lastSuccessfulPoll: this.lastSuccessfulPoll });
+    this.health = now;
+    this.emitStatus();
   }
 
   /** Stops for good: a poll still running ends without telling anyone anything. */
   stop(): void {
     this.stopped = true;
     this.timers.clearTimeout(this.releaseTimer);
+    this.timers.clearTimeout(this.livenessTimer);
     this.poller.stop();
     void this.fetcher.stop();
     this.listeners.clear();
@@ -262,15 +348,111 @@ export class SellerCore {
 
   status(): CoreStatus {
     const pausedUntil = this.pausedUntil();
+    this.attentionCounts ??= this.countAttention();
     return {
       connection: this.connection,
       lastSuccessfulPoll: this.lastSuccessfulPoll,
+      health: this.health,
       lastError: this.lastError,
       problem: this.problem,
       waitingCount: this.withStore(() => this.store.waitingCount()),
       pendingOutbox: this.outbox.pendingCount,
       notificationsPausedUntil: pausedUntil === null ? null : new Date(pausedUntil).toISOString(),
+      attention: this.attentionCounts,
     };
+  }
+
+  /** The Needs attention view, from the store alone: holding it open costs the marketplace nothing. */
+  attention(): Attention {
+    const settings = this.ports.settings();
+    const found = this.withStore(() => this.store.attention(this.attentionLimits(), ATTENTION_SHOWN));
+    this.attentionCounts = found.counts;
+    return {
+      ...found,
+      reminderAfterMinutes: settings.reminderAfterMinutes,
+      stalledAfterDays: settings.staleInProgressDays,
+      escalateAfterMinutes: settings.escalateAfterMinutes,
+    };
+  }
+
+  /** The items kept aside up to `id` were looked at: they no longer need attention. */
+  markAsideSeen(id: number): void {
+    this.withStore(() => this.store.markAsideSeen(id));
+    this.emitStatus();
+  }
+
+  /**
+   * "Send again" for a status the marketplace's listing did not show after a few polls. It is
+   * first looked for where the listing keeps the order's latest events (read back from the end to
+   * an hour before it was sent, or to the order's purchase): found, it counts as confirmed and
+   * nothing is sent; absent, it is posted again through the outbox under a new request id (the
+   * marketplace may remember the old one as stored).
+   */
+  async resendStatus(requestId: string): Promise<{ outcome: ResendOutcome; item: OutboxItem }> {
+    const item = this.store.outboxItem(requestId);
+    if (item?.state !== 'sent' || item.readBackAt !== undefined || this.resending.has(requestId)) {
+      throw new NotFoundError('There is no unconfirmed status to send again with that id.');
+    }
+    this.resending.add(requestId);
+    try {
+      if (await this.isInMarketplace(item)) {
+        this.withStore(() => this.store.putOutboxItem({ ...item, readBackAt: this.isoNow() }));
+        this.outbox.confirmed(this.store.forgetConfirmed());
+        this.log.info('resend: found after all', { orderId: item.orderId, requestId });
+        this.emitStatus();
+        return { outcome: 'found', item };
+      }
+      const { orderId, statusCode, description, detailedDescription } = item;
+      const again = this.withStore(() =>
+        this.store.atomically(() => {
+          this.store.deleteOutboxItem(requestId);
+          return this.outbox.enqueue({ orderId, statusCode, description, detailedDescription });
+        }),
+      );
+      this.log.info('resend: absent, sent again', { orderId, requestId, newRequestId: again.requestId });
+      this.emitStatus();
+      this.emit({ type: 'orders-updated', orderIds: [orderId], moved: true });
+      this.deliverInBackground();
+      return { outcome: 'sent-again', item: again };
+    } finally {
+      this.resending.delete(requestId);
+    }
+  }
+
+  /** Whether the listing shows the status after all: its end read back past the post's time. */
+  private async isInMarketplace(item: OutboxItem): Promise<boolean> {
+    const since = Date.parse(item.sentAt ?? item.createdAt) - RESEND_LOOK_BACK_MS;
+    const reachedPost = (events: MarketplaceEvent[]) =>
+      events.some(
+        (event) =>
+          (canonicalOrderId(orderIdOf(event) ?? '') === item.orderId && isNewPurchase(event)) ||
+          Date.parse(event.eventTime ?? '') < since,
+      );
+    const body = eventBody(item, item.requestId);
+    const stop = new AbortController();
+    try {
+      const read = await newestEvents(this.ports.client, stop.signal)(reachedPost);
+      return read.items.some(
+        (event) =>
+          (item.eventId !== undefined && event.eventId === item.eventId) ||
+          isPostOf(event, body, item.requestId),
+      );
+    } finally {
+      stop.abort(); // what was read ahead is not waited for
+    }
+  }
+
+  private attentionLimits(): AttentionLimits {
+    const settings = this.ports.settings();
+    return {
+      now: this.isoNow(),
+      reminderAfterMinutes: settings.reminderAfterMinutes,
+      stalledAfterDays: settings.staleInProgressDays,
+    };
+  }
+
+  private countAttention(): AttentionCounts {
+    return this.withStore(() => this.store.attentionCounts(this.attentionLimits()));
   }
 
   /** One page of the inbox from the store: waiting orders first, then newest first. */
@@ -327,12 +509,14 @@ export class SellerCore {
     }
     const history = this.store.history(orderId);
     const reversal = currentReversal(history);
+    const unconfirmed = this.store.unconfirmedOf(orderId);
     return {
       order: stored.document,
       licenses: stored.licenses ?? null,
       history,
       outbox: this.outbox.forOrder(orderId),
       settled: this.outbox.settledFor(orderId),
+      ...(unconfirmed.length > 0 ? { unconfirmed } : {}),
       status: stored.status,
       fetchedAt: stored.fetchedAt,
       refreshProblem: stored.fetchError,
@@ -548,6 +732,9 @@ export class SellerCore {
     if (this.outbox.pendingCount > 0) await this.outbox.deliver();
     this.outbox.confirmed(this.store.forgetConfirmed());
     this.lastSuccessfulPoll = this.isoNow();
+    this.store.notePollSucceeded(this.lastSuccessfulPoll);
+    if (this.liveness) this.liveness = succeeded(this.liveness, this.now());
+    this.judgeLiveness();
     this.lastError = null;
     this.problem = null;
     this.log.info('poll ok', {
@@ -639,24 +826,63 @@ export class SellerCore {
     this.store.markRaised([...pending, ...held], this.isoNow());
   }
 
-  /** A reminder once for each order still waiting after the configured age (none while paused). */
+  /**
+   * Orders announced again (none while paused): a reminder once for each order still waiting after
+   * the reminder delay, and, urgent, once for each new order nobody started within the escalation
+   * delay (again when a snooze on this laptop ends). Every laptop does so, from the same truth.
+   */
   private remind(): void {
-    const afterMs = this.ports.settings().reminderAfterMinutes * 60_000;
-    if (afterMs <= 0 || this.pausedUntil() !== null) return;
-    const waiting = this.store
-      .unremindedWaiting()
+    if (this.pausedUntil() !== null) return;
+    const settings = this.ports.settings();
+    this.announceAgain('reminder', settings.reminderAfterMinutes, this.store.unremindedWaiting(), (due, at) =>
+      this.store.markReminded(due, at),
+    );
+    this.announceAgain(
+      'urgent',
+      settings.escalateAfterMinutes,
+      this.store.unescalatedWaiting(this.isoNow()),
+      (due, at) => this.store.markEscalated(due, at),
+    );
+  }
+
+  private announceAgain(
+    kind: 'reminder' | 'urgent',
+    afterMinutes: number,
+    candidates: readonly { orderId: string; since: string }[],
+    mark: (orderIds: string[], at: string) => void,
+  ): void {
+    const afterMs = afterMinutes * 60_000;
+    if (afterMs <= 0) return;
+    const waiting = candidates
       .map((o) => ({ orderId: o.orderId, since: Date.parse(o.since) }))
       .filter((o) => Number.isFinite(o.since));
     const due = dueReminders(waiting, new Set(), this.now(), afterMs).map((o) => o.orderId);
     if (due.length === 0) return;
-    // Recorded before raised: a reminder is never repeated, at worst lost to a crash.
-    this.store.markReminded(due, this.isoNow());
-    const settings = this.ports.settings();
-    this.logAnnouncements('reminder', due, settings.notificationsEnabled);
-    if (!settings.notificationsEnabled) return;
-    for (const request of reminderNotifications(this.briefs(due), waitedFor(settings))) {
+    // Recorded before raised: never repeated, at worst lost to a crash.
+    mark(due, this.isoNow());
+    const { notificationsEnabled } = this.ports.settings();
+    this.logAnnouncements(kind, due, notificationsEnabled);
+    if (!notificationsEnabled) return;
+    for (const request of reminderNotifications(
+      this.briefs(due),
+      waitedFor(afterMinutes),
+      kind === 'urgent',
+    )) {
       this.emit({ type: 'notification', request });
     }
+  }
+
+  /**
+   * Puts off a new order's urgent announcement on this laptop until `until` (ISO): announced then
+   * if nobody started it meanwhile. Other laptops announce it as they would.
+   */
+  snooze(id: string, until: string): void {
+    const orderId = canonicalOrderId(id);
+    if (!this.withStore(() => this.store.snooze(orderId, until))) {
+      throw new NotFoundError('This laptop does not know that order.');
+    }
+    this.log.info('snoozed', { orderId, until });
+    this.emit({ type: 'orders-updated', orderIds: [orderId], moved: false });
   }
 
   /** One line per order announced: what kind of announcement, and whether a notification showed it. */
@@ -800,6 +1026,7 @@ export class SellerCore {
   }
 
   private emitStatus(): void {
+    this.attentionCounts = this.countAttention();
     this.emit({ type: 'state-changed', status: this.status() });
   }
 
@@ -851,7 +1078,6 @@ function sellerOf(value: unknown): string | undefined {
   return Number.isSafeInteger(Number(digits)) ? digits : undefined;
 }
 
-function waitedFor(settings: CoreSettings): string {
-  const minutes = settings.reminderAfterMinutes;
+function waitedFor(minutes: number): string {
   return minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `${minutes} minutes`;
 }

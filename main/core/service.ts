@@ -18,6 +18,7 @@ import {
   type ServiceEvent,
   type UpdateStatus,
 } from '../../preload/contract';
+import { NO_ATTENTION } from '../../preload/model';
 import { type AccountId, type AccountRef, accountRef, keychainEntry } from './account/account-ref';
 import { testConnection } from './account/connection-test';
 import { AccountSession, type OrderLookup } from './account/session';
@@ -203,6 +204,16 @@ export class SellerTrayService {
     getOrder: ({ orderId }) => this.requireCore().order(orderId),
     markStatus: async (mark) => this.requireCore().markStatus(signedMark(mark, this.actorName())),
     undoMark: async ({ requestId }) => ({ outcome: this.requireCore().undoMark(requestId) }),
+    getAttention: async () => this.requireCore().attention(),
+    resendStatus: async ({ requestId }) => this.requireCore().resendStatus(requestId),
+    snoozeOrder: async ({ orderId, until }) => {
+      this.requireCore().snooze(orderId, until);
+      return { snoozedUntil: until };
+    },
+    markAsideSeen: async ({ upToId }) => {
+      this.requireCore().markAsideSeen(upToId);
+      return this.state();
+    },
     retryDelivery: async ({ requestId }) => {
       const item = this.requireCore().retryDelivery(requestId);
       if (!item) throw new CodedError('not-found', 'There is no failed status to send again with that id.');
@@ -271,11 +282,13 @@ export class SellerTrayService {
       actorName: this.actorName(),
       connection: status?.connection ?? 'starting',
       lastSuccessfulPoll: status?.lastSuccessfulPoll ?? null,
+      health: status?.health ?? 'healthy',
       lastError: status?.lastError ?? null,
       problem: status?.problem ?? null,
       waitingCount: status?.waitingCount ?? 0,
       pendingOutbox: status?.pendingOutbox ?? 0,
       notificationsPausedUntil: status?.notificationsPausedUntil ?? null,
+      attention: status?.attention ?? NO_ATTENTION,
     };
   }
 

@@ -27,6 +27,7 @@ const configured: Settings = {
   notificationsEnabled: false,
   pausedUntil: '2026-11-21T18:00:00Z',
   reminderAfterMinutes: 0,
+  escalateAfterMinutes: 30,
   openAtLogin: true,
   checkForUpdatesAutomatically: false,
   undoSeconds: 5,
@@ -57,7 +58,7 @@ describe.runIf(process.platform !== 'win32')('settings file mode', () => {
 });
 
 describe('settings defaults', () => {
-  it('are: not configured, every 60 s, notifications on, not paused, reminder after 4 h, no login item, update checks, no demo, in progress flagged after 7 days, longest waiting first, 10 s to undo, the account name', () => {
+  it('are: not configured, every 60 s, notifications on, not paused, reminder after 4 h, urgent after 1 h, no login item, update checks, no demo, in progress flagged after 7 days, longest waiting first, 10 s to undo, the account name', () => {
     expect(DEFAULT_SETTINGS).toEqual({
       baseUrl: '',
       clientId: '',
@@ -65,6 +66,7 @@ describe('settings defaults', () => {
       notificationsEnabled: true,
       pausedUntil: null,
       reminderAfterMinutes: 240,
+      escalateAfterMinutes: 60,
       openAtLogin: false,
       checkForUpdatesAutomatically: true,
       demoMode: false,
@@ -281,6 +283,8 @@ describe('a settings change from the UI', () => {
     [{ pausedUntil: 'tomorrow' }, 'pausedUntil', 'Pause', 'date and time'],
     [{ reminderAfterMinutes: 5 }, 'reminderAfterMinutes', 'Reminder delay', 'or 0 for no reminder'],
     [{ reminderAfterMinutes: 10081 }, 'reminderAfterMinutes', 'Reminder delay', 'from 15 to 10080'],
+    [{ escalateAfterMinutes: 4 }, 'escalateAfterMinutes', 'Urgent after', 'from 5 to 1440 (a day), or 0'],
+    [{ escalateAfterMinutes: 1441 }, 'escalateAfterMinutes', 'Urgent after', 'from 5 to 1440'],
     [{ openAtLogin: 1 }, 'openAtLogin', 'Open at login', 'true or false'],
     [{ demoMode: null }, 'demoMode', 'Demo mode', 'true or false'],
     [{ staleInProgressDays: 366 }, 'staleInProgressDays', 'In-progress limit', 'from 1 to 365, or 0'],

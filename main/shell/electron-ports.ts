@@ -14,8 +14,13 @@ export interface MenuItemSpec {
   submenu?: MenuItemSpec[];
 }
 
-/** The tray icon: its tooltip and its context menu (built from a template by the adapter). */
+/** The tray icon's forms: as usual, or warning that the marketplace has not been read for a while. */
+export type TrayIcon = 'normal' | 'warning';
+
+/** The tray icon: its image, tooltip and context menu (built from a template by the adapter). */
 export interface TrayPort {
+  /** Shows the icon's form (the adapter knows the platform's image for each). */
+  setIcon?(icon: TrayIcon): void;
   /** Where the icon is on the screen; empty or absent where the platform does not tell (Linux, often). */
   getBounds?(): Rect;
   setToolTip(toolTip: string): void;
@@ -38,6 +43,8 @@ export interface NativeNotification {
 export interface NotificationOptions {
   title: string;
   body: string;
+  /** Linux: 'critical' stays on screen until dismissed (an urgent order, the marketplace not read). */
+  urgency?: 'normal' | 'critical';
   actions?: { type: 'button'; text: string }[];
 }
 

@@ -66,6 +66,39 @@ describe('the notifier', () => {
     expect(shown).toHaveLength(1);
   });
 
+  it('keeps an urgent order and an outage on screen (Linux urgency), and opens Needs attention for them', async () => {
+    const { notifications, shown, notifier } = await notifierOnService({ actionsSupported: true });
+    notifier.notify({
+      kind: 'urgent',
+      title: 'Urgent: not started, Kestrel Foods Oy',
+      body: 'b',
+      orderId: 'o-1',
+    });
+    notifier.notify({ kind: 'urgent', title: 'Urgent: 5 new orders not started', body: 'b' });
+    notifier.notify({ kind: 'connection', title: 'Seller Tray cannot read the marketplace', body: 'b' });
+    notifier.notify({
+      kind: 'reminder',
+      title: 'Still waiting: Kestrel Foods Oy',
+      body: 'b',
+      orderId: 'o-1',
+    });
+    expect(notifications.created.map((n) => n.options.urgency)).toEqual([
+      'critical',
+      'critical',
+      'critical',
+      undefined,
+    ]);
+    // The urgent order offers Start provisioning as every order's notification does.
+    expect(notifications.created[0]?.options.actions?.[0]?.text).toBe(START_PROVISIONING);
+    for (const n of notifications.created) n.emit('click');
+    expect(shown).toEqual([
+      { type: 'open-order', orderId: 'o-1' },
+      { type: 'open-attention' },
+      { type: 'open-attention' },
+      { type: 'open-order', orderId: 'o-1' },
+    ]);
+  });
+
   it('raises nothing where the system has no notifications', async () => {
     const { sim, service, notifications, events } = await notifierOnService();
     notifications.supported = false;

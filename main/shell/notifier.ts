@@ -46,8 +46,15 @@ export class Notifier {
   /** Raises one notification; false when the system has none. */
   notify(request: NotificationRequest): boolean {
     const { orderId } = request;
-    if (orderId === undefined)
-      return this.raise({ title: request.title, body: request.body }, { type: 'open-inbox' });
+    // What must not pass unseen stays on screen (Linux): an urgent order, the marketplace not read.
+    const critical = request.kind === 'urgent' || request.kind === 'connection';
+    const text = {
+      title: request.title,
+      body: request.body,
+      ...(critical ? { urgency: 'critical' as const } : {}),
+    };
+    // Urgent orders, an outage or a recovery open Needs attention (its words are in the header); a summary, the inbox.
+    if (orderId === undefined) return this.raise(text, { type: critical ? 'open-attention' : 'open-inbox' });
     const link = orderLink(orderId);
     // Buttons in the order Electron numbers them (actionIndex); none where the platform has none.
     const buttons: Array<[string, () => Promise<void>]> = this.options.notifications.actionsSupported
@@ -60,8 +67,7 @@ export class Notifier {
       : [];
     return this.raise(
       {
-        title: request.title,
-        body: request.body,
+        ...text,
         ...(buttons.length ? { actions: buttons.map(([text]) => ({ type: 'button' as const, text })) } : {}),
       },
       { type: 'open-order', orderId },

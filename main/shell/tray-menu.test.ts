@@ -2,9 +2,11 @@
 // call the service, and the count and tooltip follow the service's state.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppState } from '../../preload/contract';
+import { NO_ATTENTION, trayCount } from '../../preload/model';
 import { tomorrowMorning, UNTIL_RESUMED } from '../../preload/pause';
 import { MARKUP, SPOOFED_TOTAL } from '../../test/support/hostile-order';
 import { FakeTray, openDemoService, type TestService, until } from '../../test/support/shell-fakes';
+import type { MenuItemSpec } from './electron-ports';
 import { startTray, trayView } from './tray-menu';
 
 const NOW = new Date(2026, 10, 21, 14, 30);
@@ -19,13 +21,14 @@ async function trayOnService() {
   const s = await openDemoService();
   opened.push(s);
   const tray = new FakeTray();
-  const calls = { open: 0, settings: 0, help: 0, quit: 0 };
+  const calls = { open: 0, attention: 0, settings: 0, help: 0, quit: 0 };
   const checked: string[] = [];
   const handle = vi.spyOn(s.service, 'handle');
   const control = startTray({
     service: s.service,
     tray,
     open: () => calls.open++,
+    attention: () => calls.attention++,
     settings: () => calls.settings++,
     help: () => calls.help++,
     quit: () => calls.quit++,
@@ -48,9 +51,12 @@ const baseState: AppState = {
   waitingCount: 0,
   pendingOutbox: 0,
   notificationsPausedUntil: null,
+  health: 'healthy',
+  attention: NO_ATTENTION,
 };
 const noActions = {
   open() {},
+  attention() {},
   checkNow() {},
   pause() {},
   settings() {},
@@ -58,6 +64,8 @@ const noActions = {
   openLogFolder() {},
   quit() {},
 };
+/** The Pause notifications item of a tray view's menu. */
+const pauseItem = (view: { template: MenuItemSpec[] }) => view.template.find((i) => i.type === 'submenu');
 
 describe('the tray view', () => {
   it("carries no marketplace text, so a buyer's or a server's words never speak in the tray", () => {
@@ -67,19 +75,19 @@ describe('the tray view', () => {
       NOW,
       noActions,
     );
-    expect(view.toolTip).toBe('Seller Tray — no orders waiting, offline');
+    expect(view.toolTip).toBe('Seller Tray — no orders waiting, offline, not checked yet');
     expect(JSON.stringify(view.template)).not.toMatch(/URGENT|latoT/);
   });
 
   it('says how many orders wait, in the tooltip, the title and the menu', () => {
     expect(trayView({ ...baseState, waitingCount: 3 }, NOW, noActions).toolTip).toBe(
-      'Seller Tray — 3 orders waiting',
+      'Seller Tray — 3 orders waiting, not checked yet',
     );
     expect(trayView({ ...baseState, waitingCount: 1 }, NOW, noActions).toolTip).toBe(
-      'Seller Tray — 1 order waiting',
+      'Seller Tray — 1 order waiting, not checked yet',
     );
     const none = trayView(baseState, NOW, noActions);
-    expect(none.toolTip).toBe('Seller Tray — no orders waiting');
+    expect(none.toolTip).toBe('Seller Tray — no orders waiting, not checked yet');
     expect(none.title).toBe('');
     expect(trayView({ ...baseState, waitingCount: 3 }, NOW, noActions).title).toBe('3');
     expect(trayView({ ...baseState, connection: 'offline' }, NOW, noActions).toolTip).toContain('offline');
@@ -89,8 +97,10 @@ describe('the tray view', () => {
     const labels = trayView(baseState, NOW, noActions).template.map((i) => i.label ?? i.type);
     expect(labels).toEqual([
       'Seller Tray: no orders waiting',
+      'Not checked yet',
       'separator',
       'Open',
+      'Needs attention',
       'Check now',
       'Pause notifications',
       'Settings',
@@ -100,14 +110,14 @@ describe('the tray view', () => {
       'Quit',
     ]);
     const resume = (state: AppState) =>
-      trayView(state, NOW, noActions).template[4]?.submenu?.find((i) => i.label === 'Resume notifications');
+      pauseItem(trayView(state, NOW, noActions))?.submenu?.find((i) => i.label === 'Resume notifications');
     expect(resume(baseState)?.enabled).toBe(false);
     const paused = {
       ...baseState,
       notificationsPausedUntil: new Date(NOW.getTime() + 3_600_000).toISOString(),
     };
     expect(resume(paused)?.enabled).toBe(true);
-    expect(trayView(paused, NOW, noActions).template[4]?.label).toMatch(/^Notifications paused until/);
+    expect(pauseItem(trayView(paused, NOW, noActions))?.label).toMatch(/^Notifications paused until/);
     // A pause that has ended is no pause.
     const ended = { ...baseState, notificationsPausedUntil: new Date(NOW.getTime() - 1000).toISOString() };
     expect(resume(ended)?.enabled).toBe(false);
@@ -125,7 +135,7 @@ describe('the tray view', () => {
   });
 
   it('pauses in one click: 1 hour, 4 hours, until tomorrow 08:00, or until resumed', () => {
-    const pause = trayView(baseState, NOW, noActions).template[4]?.submenu?.map((i) => i.label ?? i.type);
+    const pause = pauseItem(trayView(baseState, NOW, noActions))?.submenu?.map((i) => i.label ?? i.type);
     expect(pause).toEqual([
       'For 1 hour',
       'For 4 hours',
@@ -135,15 +145,67 @@ describe('the tray view', () => {
       'Resume notifications',
     ]);
     const forever = { ...baseState, notificationsPausedUntil: UNTIL_RESUMED };
-    expect(trayView(forever, NOW, noActions).template[4]?.label).toBe(
+    expect(pauseItem(trayView(forever, NOW, noActions))?.label).toBe(
       'Notifications paused until you resume them',
     );
   });
 
   it('tells a marketplace out of reach from one having problems', () => {
     expect(trayView({ ...baseState, connection: 'server-problem' }, NOW, noActions).toolTip).toBe(
-      'Seller Tray — no orders waiting, the marketplace is having problems',
+      'Seller Tray — no orders waiting, the marketplace is having problems, not checked yet',
     );
+  });
+});
+
+describe('the tray says the marketplace is being read', () => {
+  const at = (minutesAgo: number) => new Date(NOW.getTime() - minutesAgo * 60_000).toISOString();
+
+  it('says when it was last read, in the tooltip and the menu, from the clock it is given', () => {
+    const view = trayView({ ...baseState, lastSuccessfulPoll: at(1) }, NOW, noActions);
+    expect(view.toolTip).toBe('Seller Tray — no orders waiting, checked 1 min ago');
+    expect(view.template[1]).toEqual({ label: 'Checked 1 min ago', enabled: false });
+    expect(view.icon).toBe('normal');
+    // The same state a minute on: renewed without asking anything of the service.
+    const later = trayView(
+      { ...baseState, lastSuccessfulPoll: at(1) },
+      new Date(NOW.getTime() + 60_000),
+      noActions,
+    );
+    expect(later.template[1]?.label).toBe('Checked 2 min ago');
+  });
+
+  it('takes the warning form while the marketplace is not read, and says since when', () => {
+    for (const health of ['stale', 'down'] as const) {
+      const view = trayView({ ...baseState, health, lastSuccessfulPoll: at(20) }, NOW, noActions);
+      expect(view.icon).toBe('warning');
+      expect(view.toolTip).toBe('Seller Tray — no orders waiting, not checked for 20 min');
+      expect(view.template[1]?.label).toBe('⚠ Not checked for 20 min');
+    }
+    // Not set up: nothing is read, and nothing to warn of.
+    const unset = trayView({ ...baseState, setup: 'unconfigured', health: 'stale' }, NOW, noActions);
+    expect(unset.icon).toBe('normal');
+    expect(unset.template.map((i) => i.label)).not.toContain('Not checked yet');
+  });
+
+  it('counts what needs attention beside the waiting orders, and opens the view from the menu', () => {
+    const opened: string[] = [];
+    const view = trayView(
+      {
+        ...baseState,
+        waitingCount: 3,
+        lastSuccessfulPoll: at(0),
+        attention: { notStarted: 2, stalled: 1, unconfirmed: 1, failed: 0, keptAside: 2 },
+      },
+      NOW,
+      { ...noActions, attention: () => opened.push('attention') },
+    );
+    // The 2 not started are among the 3 waiting: counted once.
+    expect(view.title).toBe('7');
+    expect(view.toolTip).toBe('Seller Tray — 3 orders waiting, 4 more need attention, checked just now');
+    const item = view.template.find((i) => i.label?.startsWith('Needs attention'));
+    expect(item?.label).toBe('Needs attention (4)');
+    item?.click?.();
+    expect(opened).toEqual(['attention']);
   });
 });
 
@@ -153,16 +215,20 @@ describe('the tray on the service', () => {
     tray.item('Check now')?.click?.();
     expect(handle).toHaveBeenCalledWith('checkNow', undefined);
     await until(() => service.state().lastSuccessfulPoll !== null);
-    await until(() => tray.toolTip === `Seller Tray — ${service.state().waitingCount} orders waiting`);
+    const waitingTip = (n: number) =>
+      new RegExp(`^Seller Tray — ${n} orders waiting, (\\d+ more needs? attention, )?checked just now$`);
+    await until(() => waitingTip(service.state().waitingCount).test(tray.toolTip));
     const before = service.state().waitingCount;
     expect(before).toBeGreaterThan(1);
-    expect(tray.title).toBe(String(before));
+    // The count is the waiting orders and what needs attention beside them.
+    expect(tray.title).toBe(String(trayCount(service.state())));
+    expect(tray.icon).toBe('normal');
     await until(() => checked.length === 1);
 
     sim.store.addPurchase({});
     tray.item('Check now')?.click?.();
     await until(() => service.state().waitingCount === before + 1);
-    await until(() => tray.toolTip === `Seller Tray — ${before + 1} orders waiting`);
+    await until(() => waitingTip(before + 1).test(tray.toolTip));
     expect(tray.item(/^Seller Tray: /)?.label).toBe(`Seller Tray: ${before + 1} orders waiting`);
     // Check now says what it found: the first start's backlog is no news, the purchase is.
     await until(() => checked.length === 2);
@@ -203,6 +269,7 @@ describe('the tray on the service', () => {
       service,
       tray,
       open() {},
+      attention() {},
       settings() {},
       help() {},
       quit() {},
@@ -218,10 +285,11 @@ describe('the tray on the service', () => {
   it('Open, Settings, Help and Quit reach the window and the app; stop stops following', async () => {
     const { tray, calls, control, service } = await trayOnService();
     tray.item('Open')?.click?.();
+    tray.item(/^Needs attention/)?.click?.();
     tray.item('Settings')?.click?.();
     tray.item('Help')?.click?.();
     tray.item('Quit')?.click?.();
-    expect(calls).toEqual({ open: 1, settings: 1, help: 1, quit: 1 });
+    expect(calls).toEqual({ open: 1, attention: 1, settings: 1, help: 1, quit: 1 });
     control.stop();
     tray.toolTip = 'unchanged';
     await service.handle('pauseNotifications', { until: null });

@@ -1,16 +1,22 @@
-// The tray: its tooltip, its title and its context menu follow the service's state. The menu
-// carries every action (Linux tray clicks are unreliable): Open, Check now, Pause
-// notifications (one click: 1 hour, 4 hours, until tomorrow 08:00, until I resume), Settings,
-// Help, Open log folder (for a support ticket), Quit.
+// The tray: its icon, tooltip, title and context menu follow the service's state. It says when
+// the marketplace was last read ("checked 1 min ago", renewed by the caller's clock, no call to
+// the marketplace), and its icon takes a warning form when that is too long ago (liveness.ts).
+// The count is what waits and what needs attention. The menu carries every action (Linux tray
+// clicks are unreliable): Open, Needs attention, Check now, Pause notifications (one click:
+// 1 hour, 4 hours, until tomorrow 08:00, until I resume), Settings, Help, Open log
+// folder (for a support ticket), Quit.
 import type { AppState } from '../../preload/contract';
+import { trayCount } from '../../preload/model';
 import { isUntilResumed, PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
-import { checkFoundText, TRAY_PROBLEMS } from '../../preload/status-words';
+import { checkedText, checkFoundText, TRAY_PROBLEMS } from '../../preload/status-words';
 import { PRODUCT_NAME } from '../core/app-identity';
 import type { SellerTrayService } from '../core/service';
-import type { MenuItemSpec, TrayPort } from './electron-ports';
+import type { MenuItemSpec, TrayIcon, TrayPort } from './electron-ports';
 
 export interface TrayActions {
   open(): void;
+  /** Opens the window on the Needs attention view. */
+  attention(): void;
   checkNow(): void;
   /** Pauses notifications until the given time, or resumes them (null). */
   pause(until: Date | null): void;
@@ -21,6 +27,7 @@ export interface TrayActions {
 }
 
 export interface TrayView {
+  icon: TrayIcon;
   toolTip: string;
   title: string;
   template: MenuItemSpec[];
@@ -52,9 +59,16 @@ export function trayView(
   more: MenuItemSpec[] = [],
 ): TrayView {
   const paused = pausedUntil(state.notificationsPausedUntil, now.getTime());
-  const problem = state.setup === 'unconfigured' ? 'not set up' : TRAY_PROBLEMS[state.connection];
+  const configured = state.setup !== 'unconfigured';
+  const problem = configured ? TRAY_PROBLEMS[state.connection] : 'not set up';
+  const count = trayCount(state);
+  const beside = count - state.waitingCount;
+  const stale = configured && state.health !== 'healthy';
+  const checked = checkedText(state.lastSuccessfulPoll, now.getTime(), stale);
   const parts = [waitingText(state.waitingCount)];
+  if (beside > 0) parts.push(`${beside} more need${beside === 1 ? 's' : ''} attention`);
   if (problem) parts.push(problem);
+  if (configured) parts.push(checked.toLowerCase());
   if (paused) parts.push(`notifications ${pausedText(paused, now)}`);
   const toolTip = `${PRODUCT_NAME} — ${parts.join(', ')}`;
 
@@ -68,8 +82,14 @@ export function trayView(
   ];
   const template: MenuItemSpec[] = [
     { label: `${PRODUCT_NAME}: ${waitingText(state.waitingCount)}`, enabled: false },
+    ...(configured ? [{ label: stale ? `⚠ ${checked}` : checked, enabled: false } as const] : []),
     { type: 'separator' },
     { label: 'Open', click: actions.open },
+    {
+      label: beside > 0 ? `Needs attention (${beside})` : 'Needs attention',
+      enabled: configured,
+      click: actions.attention,
+    },
     { label: 'Check now', enabled: state.setup !== 'unconfigured', click: actions.checkNow },
     {
       label: paused ? `Notifications ${pausedText(paused, now)}` : 'Pause notifications',
@@ -83,7 +103,7 @@ export function trayView(
     { type: 'separator' },
     { label: 'Quit', click: actions.quit },
   ];
-  return { toolTip, title: state.waitingCount > 0 ? String(state.waitingCount) : '', template };
+  return { icon: stale ? 'warning' : 'normal', toolTip, title: count > 0 ? String(count) : '', template };
 }
 
 export interface TrayControllerOptions {
@@ -91,6 +111,8 @@ export interface TrayControllerOptions {
   tray: TrayPort;
   /** Open, Settings, Help and Quit belong to the window and the app; the rest go to the service. */
   open(): void;
+  /** The window on the Needs attention view. */
+  attention(): void;
   settings(): void;
   help(): void;
   quit(): void;
@@ -111,6 +133,7 @@ export function startTray(options: TrayControllerOptions): { refresh(): void; st
   };
   const actions: TrayActions = {
     open: () => options.open(),
+    attention: () => options.attention(),
     settings: () => options.settings(),
     help: () => options.help(),
     quit: () => options.quit(),
@@ -131,6 +154,7 @@ export function startTray(options: TrayControllerOptions): { refresh(): void; st
   };
   const refresh = () => {
     const view = trayView(options.service.state(), now(), actions, options.moreItems?.());
+    options.tray.setIcon?.(view.icon);
     options.tray.setToolTip(view.toolTip);
     options.tray.setTitle?.(view.title);
     options.tray.setMenu(view.template);

@@ -1,17 +1,20 @@
-// The header and status bar: where the app is (Inbox, Settings, Help: the screen's one h1 names it),
-// whether it reaches the marketplace, when it last did, what is still to be sent; Pause
+// The header and status bar: where the app is (Inbox, Needs attention, Settings, Help: the screen's
+// one h1 names it), whether it reaches the marketplace, when it last read it ("Checked 1 min ago",
+// renewed by the window's clock; "Not checked for 20 min" marked as a warning when too long ago),
+// what is still to be sent; Pause
 // (notifications) and Check now, which says what it found. Compact, so that with a banner it
 // takes at most a quarter of a tray-sized window.
 import { useEffect, useState } from 'react';
 import type { AppState } from '../../preload/contract';
-import { checkFoundText } from '../../preload/status-words';
+import { attentionTotal } from '../../preload/model';
+import { checkedText, checkFoundText } from '../../preload/status-words';
 import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { connectionLabel, formatWhen, plural } from '../format';
 import { useNow } from '../hooks/useNow';
 import { PauseMenu } from './PauseControl';
 
-export type Page = 'inbox' | 'settings' | 'help';
+export type Page = 'inbox' | 'attention' | 'settings' | 'help';
 
 /** How long what Check now found stays said. */
 const FOUND_SHOWN_MS = 8_000;
@@ -38,6 +41,10 @@ export function Header({
 }) {
   const bridge = useBridge();
   const now = useNow();
+  const attention = attentionTotal(state.attention);
+  const stale = state.health !== 'healthy';
+  // The polls neither work nor fail (a request that never returns): not "Connected".
+  const waiting = stale && (state.connection === 'ok' || state.connection === 'starting');
   const [checking, setChecking] = useState(false);
   const [found, setFound] = useState<string | null>(null);
   useEffect(() => {
@@ -95,6 +102,24 @@ export function Header({
           <button
             type="button"
             className="nav-button"
+            aria-current={page === 'attention' ? 'page' : undefined}
+            onClick={() => onNavigate('attention')}
+          >
+            <span className="nav-first-word">Needs </span>
+            <span className="nav-last-word">attention</span>
+            {attention > 0 && (
+              <>
+                {' '}
+                <span className="count count-attention">
+                  {attention}
+                  <span className="sr-only"> items</span>
+                </span>
+              </>
+            )}
+          </button>
+          <button
+            type="button"
+            className="nav-button"
             aria-current={page === 'settings' ? 'page' : undefined}
             onClick={() => onNavigate('settings')}
           >
@@ -116,14 +141,19 @@ export function Header({
         </button>
       </div>
       <ul className="status-bar" aria-label="Status">
-        <li className={`connection connection-${state.connection}`} aria-live="polite">
+        <li
+          className={`connection connection-${waiting ? 'no-answer' : state.connection}`}
+          aria-live="polite"
+        >
           <span className="dot" aria-hidden="true" />
-          {connectionLabel(state.connection)}
+          {waiting ? 'No answer from the marketplace' : connectionLabel(state.connection)}
         </li>
-        <li>
-          {state.lastSuccessfulPoll
-            ? `Last checked ${formatWhen(state.lastSuccessfulPoll, now)}`
-            : 'Not checked yet'}
+        <li className={stale ? 'checked checked-stale' : 'checked'}>
+          {stale && <span aria-hidden="true">⚠ </span>}
+          {checkedText(state.lastSuccessfulPoll, now, stale)}
+          {state.lastSuccessfulPoll && (
+            <span className="sr-only"> (at {formatWhen(state.lastSuccessfulPoll, now)})</span>
+          )}
         </li>
         {state.pendingOutbox > 0 && <li>{plural(state.pendingOutbox, 'status', 'statuses')} to send</li>}
         <li className="check-found">

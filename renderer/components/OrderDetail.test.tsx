@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OrderListItem, OrderView } from '../../preload/contract';
 import type { Order } from '../../preload/marketplace';
+import type { OutboxItem } from '../../preload/model';
 import {
   CONTROL_OR_BIDI,
   FORGED_ORDER_ID,
@@ -349,6 +350,24 @@ describe('OrderDetail', () => {
       ]),
     );
     await waitFor(() => expect(screen.queryByRole('button', { name: /Send again/ })).toBeNull());
+  });
+
+  it('says a sent status the marketplace never listed, and sends it again through the check', async () => {
+    const view = fullView();
+    const sent = view.outbox[1];
+    Object.assign(sent ?? {}, { state: 'sent', sentAt: '2026-11-21T10:00:00.000Z', eventId: 'e-lost' });
+    const requestId = sent?.requestId ?? '';
+    const { bridge } = await renderOrder({ ...view, unconfirmed: [requestId] });
+    const items = within(list('Statuses not yet confirmed')).getAllByRole('listitem');
+    expect(items[1]?.textContent).toContain('Sent: the marketplace accepted it');
+    expect(items[1]?.textContent).toContain('The marketplace has not listed it after several checks.');
+    bridge.handle('resendStatus', () => ({
+      outcome: 'sent-again',
+      item: { ...(sent as OutboxItem), state: 'pending' },
+    }));
+    fireEvent.click(within(items[1] as HTMLElement).getByRole('button', { name: /^Send again/ }));
+    await waitFor(() => expect(bridge.callsOf('resendStatus')).toEqual([{ requestId }]));
+    expect(bridge.callsOf('retryDelivery')).toEqual([]);
   });
 
   it('renders markup in server text as literal text, and links nothing it cannot check', async () => {

@@ -124,10 +124,12 @@ export function OrderDetail({
     if (awaitingDelivery && event.type === 'app-state') void load();
   });
 
+  /** Send again: a refused status through the outbox; one the marketplace never listed, once checked absent. */
   async function retry(requestId: string): Promise<void> {
     setRetrying(requestId);
     try {
-      await call(bridge, 'retryDelivery', { requestId });
+      if (view?.unconfirmed?.includes(requestId)) await call(bridge, 'resendStatus', { requestId });
+      else await call(bridge, 'retryDelivery', { requestId });
       await load();
     } catch (failure) {
       setError(explained(failure));
@@ -307,6 +309,7 @@ function OrderSections({
         <ProvisioningHistory
           history={history}
           outbox={outbox}
+          unconfirmed={view.unconfirmed}
           retrying={retrying}
           onRetry={onRetry}
           onUndo={onUndo}

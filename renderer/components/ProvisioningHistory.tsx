@@ -1,8 +1,9 @@
 // The order's provisioning as a timeline: the events the marketplace holds, each with who
 // marked it when Seller Tray posted it (from any laptop: the name is in its description),
 // then what this laptop marked and the marketplace has not confirmed yet (held so it can be
-// undone, waiting, sent, or failed, to send again), with why its last post failed: plain
-// words, the technical detail behind "Details".
+// undone, waiting, sent, or failed, to send again; sent but never listed after a few polls, to
+// send again once it is checked to be absent), with why its last post failed: plain words, the
+// technical detail behind "Details".
 
 import { isHeld } from '../../preload/hold';
 import { markPhaseWords } from '../../preload/mark-phase';
@@ -20,12 +21,15 @@ import { Time } from './Time';
 export function ProvisioningHistory({
   history,
   outbox,
+  unconfirmed = [],
   onRetry,
   onUndo,
   retrying,
 }: {
   history: MarketplaceEvent[];
   outbox: OutboxItem[];
+  /** Sent statuses the marketplace's listing did not show after a few polls (their request ids). */
+  unconfirmed?: readonly string[];
   onRetry: (requestId: string) => void;
   onUndo: (item: OutboxItem) => void;
   retrying: string | null;
@@ -78,7 +82,13 @@ export function ProvisioningHistory({
                   </div>
                 )}
                 {item.problem && <ErrorAlert problem={item.problem} />}
-                {item.state === 'failed' && (
+                {unconfirmed.includes(item.requestId) && (
+                  <p className="timeline-detail">
+                    The marketplace has not listed it after several checks. Send again checks first that it is
+                    really missing.
+                  </p>
+                )}
+                {(item.state === 'failed' || unconfirmed.includes(item.requestId)) && (
                   <div className="timeline-actions">
                     <button
                       type="button"

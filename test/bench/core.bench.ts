@@ -1,7 +1,8 @@
 // The headless core over its store, with a short history (about 1,000 events) and a long one
 // (about 100,000). Each step runs in a process of its own: a laptop's first start (the events,
 // then the backlog's orders page by page), then the same laptop started again: open the store,
-// 100 polls that find nothing new, inbox pages with and without a search, opening a stored order.
+// 100 polls that find nothing new, inbox pages with and without a search, opening a stored order,
+// the Needs attention view (issue 26: read from the store; its counts are taken after each poll).
 // A poll must cost about the same with both histories (it reads from a cursor), and memory must
 // not grow with the history (the store holds it, not the heap).
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -35,6 +36,7 @@ interface Restart {
   inboxPageMs: number;
   inboxSearchMs: number;
   openStoredOrderMs: number;
+  attentionViewMs: number;
 }
 
 type Figures = FirstStart & Restart;
@@ -112,6 +114,7 @@ async function restart(url: string, dataDir: string): Promise<Restart> {
   const orderId = core.orders(all).rows[0]?.orderId ?? '';
   await core.order(orderId); // its licenses: fetched on the first opening
   const openStoredOrderMs = await timed(QUERIES, () => core.order(orderId));
+  const attentionViewMs = await timed(QUERIES, () => core.attention());
   await core.close();
   return {
     events,
@@ -124,6 +127,7 @@ async function restart(url: string, dataDir: string): Promise<Restart> {
     inboxPageMs,
     inboxSearchMs,
     openStoredOrderMs,
+    attentionViewMs,
   };
 }
 
@@ -172,6 +176,7 @@ const row = (f: Figures) => ({
   'inbox page ms': ms(f.inboxPageMs),
   'inbox search ms': ms(f.inboxSearchMs),
   'open stored order ms': ms(f.openStoredOrderMs),
+  'needs attention view ms': ms(f.attentionViewMs),
 });
 console.log(`Core over its store: ${POLLS} polls that find nothing new; medians of ${QUERIES} queries`);
 console.table(

@@ -322,6 +322,56 @@ describe.each([
     await help.getByRole('button', { name: 'Open Settings' }).click();
     await page.getByRole('heading', { level: 2, name: 'Settings' }).waitFor();
   }, 60_000);
+  it('needs attention passes axe-core, and sends again a status the marketplace lost', async () => {
+    const { page, service } = await openApp({
+      configured: true,
+      colorScheme,
+      viewport,
+      settings: { reminderAfterMinutes: 15, staleInProgressDays: 1, undoSeconds: 0 },
+    });
+    await page.getByRole('listbox', { name: 'Orders' }).getByRole('option').first().waitFor();
+    // A status the marketplace accepts and never lists, then events it sends that cannot be read.
+    await admin(sim.url, 'PATCH', 'faults', { quirks: ['lost-posts'] });
+    const marked = await service.handle('markStatus', {
+      orderId: firstWaitingOrderId(),
+      statusCode: 'ProvisioningInProgress',
+    });
+    expect(marked.ok).toBe(true);
+    await expect.poll(() => service.state().pendingOutbox).toBe(0);
+    for (let poll = 0; poll < 3; poll++) await service.handle('checkNow', undefined);
+    await admin(sim.url, 'PATCH', 'faults', { quirks: ['unreadable-events'] });
+    await service.handle('checkNow', undefined);
+    expect(service.state().attention).toMatchObject({ unconfirmed: 1 });
+
+    await page.getByRole('button', { name: /^Needs attention/ }).click();
+    const lost = page.getByRole('region', { name: 'Statuses the marketplace did not show' });
+    await lost.waitFor();
+    await page.getByRole('region', { name: 'Unreadable items kept aside' }).waitFor();
+    await check(page, 'attention');
+    // The statuses and the items kept aside, scrolled to, to look at too.
+    await lost.scrollIntoViewIfNeeded();
+    await check(page, 'attention-statuses');
+
+    await admin(sim.url, 'PATCH', 'faults', { quirks: [] });
+    await lost.getByRole('button', { name: /^Send again: In progress for / }).click();
+    await page.getByText('In progress is being sent again.').waitFor();
+    await service.handle('checkNow', undefined);
+    await lost.waitFor({ state: 'detached' });
+    // Snoozing a new order's urgent announcement, on this laptop.
+    const notStarted = page.getByRole('region', { name: 'New orders not started' });
+    await notStarted
+      .getByRole('button', { name: /^Snooze for 1 hour: / })
+      .first()
+      .click();
+    await page.getByText(/not announced as urgent on this laptop before /).waitFor();
+    await notStarted
+      .getByText(/urgent announcement snoozed until/)
+      .first()
+      .waitFor();
+    await page.getByRole('button', { name: 'Mark the unreadable items as seen' }).click();
+    await page.getByRole('region', { name: 'Unreadable items kept aside' }).waitFor({ state: 'detached' });
+    await check(page, 'attention-after');
+  }, 90_000);
 });
 
 describe('orders', () => {

@@ -141,6 +141,14 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'needs attention',
+    window: true,
+    async reach(page) {
+      await page.getByRole('button', { name: /^Needs attention/ }).click();
+      await page.locator('.attention').waitFor();
+    },
+  },
+  {
     name: 'settings',
     window: true,
     async reach(page) {

@@ -15,18 +15,21 @@ export const TEST_SETTINGS: CoreSettings = {
   reminderAfterMinutes: 0,
   /** Sent at once: the tests of the grace period set their own. */
   undoSeconds: 0,
+  staleInProgressDays: 7,
+  /** Off: the tests of escalation set their own. */
+  escalateAfterMinutes: 0,
 };
 
 /** Timers that never fire by themselves: tests poll explicitly and read the delays asked for. */
 export class ManualTimers implements Timers {
   readonly delays: number[] = [];
-  private pending = new Map<number, () => void>();
+  private pending = new Map<number, { callback: () => void; ms: number }>();
   private next = 1;
 
   setTimeout(callback: () => void, ms: number): unknown {
     this.delays.push(ms);
     const handle = this.next++;
-    this.pending.set(handle, callback);
+    this.pending.set(handle, { callback, ms });
     return handle;
   }
 
@@ -38,11 +41,25 @@ export class ManualTimers implements Timers {
     return this.pending.size;
   }
 
+  /** The delays of the timers scheduled now. */
+  get pendingDelays(): number[] {
+    return [...this.pending.values()].map((timer) => timer.ms);
+  }
+
   /** Fires every scheduled callback once. */
   fireAll(): void {
     const callbacks = [...this.pending.values()];
     this.pending.clear();
-    for (const callback of callbacks) callback();
+    for (const { callback } of callbacks) callback();
+  }
+
+  /** Fires the callbacks scheduled with exactly this delay (one kind of timer: the liveness tick's). */
+  fire(ms: number): void {
+    for (const [handle, timer] of [...this.pending]) {
+      if (timer.ms !== ms) continue;
+      this.pending.delete(handle);
+      timer.callback();
+    }
   }
 }
 
@@ -65,7 +82,8 @@ export async function openLaptop(
   baseUrl: string,
   dataDir?: string,
   options: {
-    secret?: string;
+    /** The client secret, or what it is at each token request (a secret revoked meanwhile). */
+    secret?: string | (() => string);
     settings?: Partial<CoreSettings>;
     now?: () => number;
     /** The locale notifications write amounts in. */
@@ -77,7 +95,11 @@ export async function openLaptop(
   const timers = new ManualTimers();
   const client = new SellerApiClient({
     baseUrl,
-    credentials: { clientId: 'demo-client', clientSecret: async () => options.secret ?? 'demo-secret' },
+    credentials: {
+      clientId: 'demo-client',
+      clientSecret: async () =>
+        (typeof options.secret === 'function' ? options.secret() : options.secret) ?? 'demo-secret',
+    },
     retry: { maxAttempts: 2, baseDelayMs: 1 },
   });
   const core = await SellerCore.open({

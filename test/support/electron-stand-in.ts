@@ -93,6 +93,11 @@ export function electronStandIn(options: StandInOptions) {
       setContextMenu(menu: MenuItemSpec[]): void {
         this.setMenu(menu);
       }
+      /** Electron's: the image of the icon's other form (the warning, liveness). */
+      setImage(image: unknown): void {
+        this.images.push(image);
+      }
+      readonly images: unknown[] = [];
     },
     Menu: {
       buildFromTemplate: (template: MenuItemSpec[]) => template,

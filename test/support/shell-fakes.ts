@@ -12,6 +12,7 @@ import type {
   NativeNotification,
   NotificationOptions,
   NotificationsPort,
+  TrayIcon,
   TrayPort,
   WindowOptions,
   WindowPort,
@@ -22,9 +23,13 @@ import { type Simulator, startSimulator } from '../../simulator/server';
 import { ManualTimers, makeDataDir } from './core';
 
 export class FakeTray implements TrayPort {
+  icon: TrayIcon = 'normal';
   toolTip = '';
   title = '';
   menu: MenuItemSpec[] = [];
+  setIcon(icon: TrayIcon): void {
+    this.icon = icon;
+  }
   setToolTip(toolTip: string): void {
     this.toolTip = toolTip;
   }

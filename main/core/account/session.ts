@@ -93,7 +93,10 @@ export class AccountSession {
 
   /** The account's connection, operation by operation, and what this laptop kept aside. */
   async diagnose(): Promise<DiagnosisReport> {
-    const diagnosis = await diagnose(this.options, undefined, this.core.tokenLifetime());
+    const diagnosis = {
+      ...(await diagnose(this.options, undefined, this.core.tokenLifetime())),
+      lastSuccessfulPoll: this.core.status().lastSuccessfulPoll,
+    };
     const { items, total } = this.core.keptAside(KEPT_ASIDE_SHOWN);
     const aside =
       total === 0

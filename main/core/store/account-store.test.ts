@@ -346,6 +346,8 @@ describe('reminders', () => {
     try {
       expect(migrated.unremindedWaiting().map((o) => o.orderId)).toEqual(['o-2']);
       expect(migrated.waitingCount()).toBe(2); // the counts start from what the database held
+      // Orders from before escalation (issue 26) are not new: none is announced again as urgent.
+      expect(migrated.unescalatedWaiting('2026-11-22T00:00:00Z')).toEqual([]);
     } finally {
       migrated.close();
       await rm(before, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 // outbox, the announcement queue, reminders and the feed cursor, in one SQLite database. The
 // network only feeds it; every view reads it. What changes together commits together.
 
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
 import {
@@ -13,7 +13,7 @@ import {
   type InboxSort,
   JUST_ARRIVED_MINUTES,
 } from '../../../preload/inbox-sort';
-import type { InboxRow } from '../../../preload/model';
+import type { Attention, AttentionCounts, AttentionMark, InboxRow } from '../../../preload/model';
 import { orderTotal } from '../../../preload/money';
 import { causalOrder, isNewPurchase } from '../../../preload/order-status';
 import type { ResultWindows } from '../api/client';
@@ -30,6 +30,7 @@ import type { FeedCursor } from '../event-feed';
 import { ANOTHER_SELLER, anotherSellers } from '../kept-aside';
 import { buyerAndProduct } from '../notification-policy';
 import { type OutboxItem, readOutboxItem } from '../outbox';
+import { eventBody, isPostOf } from '../status-post';
 import {
   type Database,
   isSound,
@@ -155,6 +156,8 @@ export class AccountStore {
 
   /** Which file the database is (its inode): another process on the folder may replace it. */
   private fileId: number;
+  /** The last successful poll's time and count (LAST_POLL_FILE). */
+  private lastPoll: { at: string; n: number } | undefined;
 
   private constructor(
     private db: Database,
@@ -162,6 +165,7 @@ export class AccountStore {
     private readonly now: () => number,
   ) {
     this.fileId = statSync(this.file).ino;
+    this.lastPoll = readLastPoll(dataDir);
     this.deriveAllOrders();
   }
 
@@ -368,6 +372,7 @@ export class AccountStore {
   }): { newEvents: number; newOrders: number; changed: string[] } {
     return this.atomically(() => {
       const { fresh, firstLearned, changed } = this.insertEvents(input.events, input.now);
+      this.noteReadBack(input.events, input.now);
       this.setAside(input.unreadable ?? [], input.now);
       let newOrders = 0;
       const purchases = fresh.filter(isNewPurchase);
@@ -389,6 +394,11 @@ export class AccountStore {
       for (const orderId of arrived) {
         newOrders += Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
       }
+      // History is not news: it is never escalated (a new order is, once, when nobody starts it).
+      const history = this.sql(
+        'UPDATE orders SET escalated_at = ? WHERE order_id = ? AND escalated_at IS NULL',
+      );
+      for (const orderId of firstLearned) if (!arrived.has(orderId)) history.run(input.now, orderId);
       if (newOrders > 0) this.journalChanged = true;
       this.noteNewestPurchase(
         purchases.map(eventMs).reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY),
@@ -796,31 +806,102 @@ export class AccountStore {
 
   /** How many orders wait for action: kept by triggers (status_counts), so reading it costs nothing. */
   waitingCount(): number {
-    const row = this.sql('SELECT n FROM status_counts WHERE status = ?').get(WAITING) as
+    return this.statusCount(WAITING);
+  }
+
+  /** How many orders show `status`, from status_counts. */
+  private statusCount(status: string): number {
+    const row = this.sql('SELECT n FROM status_counts WHERE status = ?').get(status) as
       | { n: number }
       | undefined;
     return row?.n ?? 0;
   }
 
-  /**
-   * Waiting orders not reminded of yet, with their purchase time; when that cannot be read, the
-   * time this laptop learned of the order (so its reminder still comes). Read through the partial
-   * index \`orders_to_remind\`, whose condition the query repeats word for word (a bound parameter
-   * would keep SQLite from using it), so a poll reads the few not reminded, not every waiting order.
-   */
+  /** Waiting orders not reminded of yet (waitingNotYet), through orders_to_remind. */
   unremindedWaiting(): { orderId: string; since: string }[] {
+    return this.waitingNotYet('reminded_at', 'orders_to_remind');
+  }
+
+  markReminded(orderIds: readonly string[], now: string): void {
+    this.markAnnouncedAgain('reminded_at', orderIds, now);
+  }
+
+  /**
+   * New orders still waiting and not escalated yet, through the partial index orders_to_escalate
+   * (those started, escalated or from before leave it), less those snoozed on this laptop.
+   */
+  unescalatedWaiting(now: string): { orderId: string; since: string }[] {
+    const snoozed = new Set(
+      (
+        this.sql(
+          `SELECT order_id FROM orders INDEXED BY orders_to_escalate
+             WHERE effective_status = '${WAITING}' AND escalated_at IS NULL AND snoozed_until > ?`,
+        ).all(now) as { order_id: string }[]
+      ).map((r) => r.order_id),
+    );
+    // Counted from when this laptop learned of the order when that is later (it was off when the
+    // order came): announced as new first, urgent only if nobody starts it within the delay then.
+    const since = `CASE WHEN julianday(learned_at) > julianday(purchased_at) THEN learned_at
+                        ELSE COALESCE(purchased_at, learned_at) END`;
+    return this.waitingNotYet('escalated_at', 'orders_to_escalate', since).filter(
+      (o) => !snoozed.has(o.orderId),
+    );
+  }
+
+  markEscalated(orderIds: readonly string[], now: string): void {
+    this.markAnnouncedAgain('escalated_at', orderIds, now);
+  }
+
+  /**
+   * Puts off an order's urgent announcement on this laptop until `until`: announced (again) then,
+   * if nobody started it meanwhile. Answers whether the store knows the order.
+   */
+  snooze(orderId: string, until: string): boolean {
+    const { changes } = this.sql(
+      'UPDATE orders SET snoozed_until = ?, escalated_at = NULL WHERE order_id = ?',
+    ).run(until, orderId);
+    return Number(changes) > 0;
+  }
+
+  /** The orders of `orderIds` snoozed past `now`, and until when. */
+  snoozedUntil(orderIds: readonly string[], now: string): Record<string, string> {
+    const get = this.sql('SELECT snoozed_until FROM orders WHERE order_id = ? AND snoozed_until > ?');
+    const found: Record<string, string> = {};
+    for (const id of orderIds) {
+      const row = get.get(id, now) as { snoozed_until: string } | undefined;
+      if (row) found[id] = row.snoozed_until;
+    }
+    return found;
+  }
+
+  /**
+   * Waiting orders not announced again yet in `column`, with the time they wait since: `since`,
+   * their purchase time (else when this laptop learned of them, so the announcement still comes)
+   * by default. Through the partial index `index`, whose condition the query repeats word for
+   * word (a bound parameter would keep SQLite from using it): a poll reads the few due, not every
+   * waiting order.
+   */
+  private waitingNotYet(
+    column: 'reminded_at' | 'escalated_at',
+    index: 'orders_to_remind' | 'orders_to_escalate',
+    since = 'COALESCE(purchased_at, learned_at)',
+  ): { orderId: string; since: string }[] {
     const rows = this.sql(
-      `SELECT order_id, COALESCE(purchased_at, learned_at) AS since FROM orders INDEXED BY orders_to_remind
-         WHERE effective_status = '${WAITING}' AND reminded_at IS NULL
+      `SELECT order_id, ${since} AS since FROM orders INDEXED BY ${index}
+         WHERE effective_status = '${WAITING}' AND ${column} IS NULL
            AND COALESCE(purchased_at, learned_at) IS NOT NULL`,
     ).all() as { order_id: string; since: string }[];
     return rows.map((r) => ({ orderId: r.order_id, since: r.since }));
   }
 
-  markReminded(orderIds: readonly string[], now: string): void {
+  private markAnnouncedAgain(
+    column: 'reminded_at' | 'escalated_at',
+    orderIds: readonly string[],
+    now: string,
+  ): void {
     this.atomically(() => {
-      const remind = this.sql('UPDATE orders SET reminded_at = ? WHERE order_id = ? AND reminded_at IS NULL');
-      for (const id of orderIds) remind.run(now, id);
+      const mark = this.sql(`UPDATE orders SET ${column} = ? WHERE order_id = ? AND ${column} IS NULL`);
+      for (const id of orderIds) mark.run(now, id);
     });
   }
 
@@ -941,12 +1022,207 @@ export class AccountStore {
     });
   }
 
-  /** Drops confirmed items whose events the history now holds (it shows them from there); answers them. */
+  /**
+   * Drops confirmed items, those a poll's listing showed (the history shows them from there; the
+   * answer to the post alone does not confirm it); answers them. An item sent before read-backs
+   * were recorded (no sentAtPoll) is confirmed, as before, once its event is in the history.
+   */
   forgetConfirmed(): OutboxItem[] {
     const rows = this.sql(
-      `DELETE FROM outbox WHERE state = 'sent' AND event_id IN (SELECT key FROM events) RETURNING json`,
+      `DELETE FROM outbox WHERE state = 'sent' AND (json_extract(json, '$.readBackAt') IS NOT NULL
+         OR (json_extract(json, '$.sentAtPoll') IS NULL AND event_id IN (SELECT key FROM events)))
+       RETURNING json`,
     ).all() as { json: string }[];
     return rows.map((row) => readOutboxItem(row.json));
+  }
+
+  /** Sent statuses not shown back yet, and refused ones, with what the inbox shows of their orders. */
+  private marksToConfirm(): (AttentionMark & { sent: boolean })[] {
+    // The outbox holds only what is not confirmed yet: a few rows, whatever the history.
+    const rows = this.sql(
+      `SELECT x.json, o.buyer, o.product FROM outbox x LEFT JOIN orders o ON o.order_id = x.order_id
+         WHERE x.state IN ('sent', 'failed') ORDER BY x.seq`,
+    ).all() as { json: string; buyer: string | null; product: string | null }[];
+    return rows.map((row) => {
+      const item = readOutboxItem(row.json);
+      return {
+        item,
+        sent: item.state === 'sent',
+        ...(row.buyer === null ? {} : { buyer: row.buyer }),
+        ...(row.product === null ? {} : { product: row.product }),
+      };
+    });
+  }
+
+  /**
+   * Sent statuses that a listing read by a poll shows, recorded as read back: by the event id
+   * the post was answered with, else by the request id the event names (status-post.ts).
+   */
+  private noteReadBack(events: readonly MarketplaceEvent[], now: string): void {
+    if (events.length === 0) return;
+    for (const { item, sent } of this.marksToConfirm()) {
+      if (!sent || item.readBackAt !== undefined) continue;
+      const body = eventBody(item, item.requestId);
+      const shown = events.some(
+        (event) =>
+          (item.eventId !== undefined && event.eventId === item.eventId) ||
+          isPostOf(event, body, item.requestId),
+      );
+      if (shown) this.putOutboxItem({ ...item, readBackAt: now });
+    }
+  }
+
+  // --- Needs attention ----------------------------------------------------------------------
+
+  /**
+   * How many things need attention, each kind counted through an index or the outbox (which holds
+   * only what is not confirmed): what a poll adds to the tray's count costs what waits, not what
+   * the history holds.
+   */
+  attentionCounts(limits: AttentionLimits): AttentionCounts {
+    const { params } = attentionParams(limits);
+    const marks = this.marksToConfirm();
+    return {
+      notStarted: params.$notStartedBefore === null ? 0 : this.notStartedCount(params.$notStartedBefore),
+      stalled: params.$stalledBefore === null ? 0 : this.stalledCount(params.$stalledBefore),
+      unconfirmed: marks.filter((mark) => this.isUnconfirmed(mark)).length,
+      failed: marks.filter((mark) => !mark.sent).length,
+      keptAside: (
+        this.sql(
+          `SELECT COUNT(*) AS n FROM unreadable WHERE id > ? AND reason NOT LIKE '${ANOTHER_SELLER}%'`,
+        ).get(this.asideSeenUpTo()) as { n: number }
+      ).n,
+    };
+  }
+
+  /** The Needs attention view: each kind's count and its first `limit` rows. */
+  attention(
+    limits: AttentionLimits,
+    limit: number,
+  ): Omit<Attention, 'reminderAfterMinutes' | 'stalledAfterDays' | 'escalateAfterMinutes'> {
+    const { params } = attentionParams(limits);
+    const rows = (index: string, where: string, order: string) => {
+      const sql = `SELECT ${INBOX_COLUMNS} FROM orders o INDEXED BY ${index} WHERE ${where} ORDER BY ${order} LIMIT $limit`;
+      return (this.sql(sql).all(bound(sql, { ...params, $limit: limit })) as unknown as OrderRow[]).map(
+        inboxRow,
+      );
+    };
+    const marks = this.marksToConfirm();
+    const aside = this.sql(
+      `SELECT id, source, key, field_path, reason, seen_at FROM unreadable
+         WHERE id > ? AND reason NOT LIKE '${ANOTHER_SELLER}%' ORDER BY id DESC LIMIT ?`,
+    ).all(this.asideSeenUpTo(), limit) as {
+      id: number;
+      source: string;
+      key: string;
+      field_path: string;
+      reason: string;
+      seen_at: string;
+    }[];
+    const strip = ({ sent: _, ...mark }: AttentionMark & { sent: boolean }): AttentionMark => mark;
+    // Each in its index's order (no sort of all that match): the newest waiting past the delay first.
+    const notStarted =
+      params.$notStartedBefore === null
+        ? []
+        : rows(
+            'orders_by_status',
+            `o.effective_status = '${WAITING}' AND o.purchased_at < $notStartedBefore`,
+            'o.purchased_at DESC',
+          );
+    return {
+      counts: this.attentionCounts(limits),
+      notStarted,
+      snoozed: this.snoozedUntil(
+        notStarted.map((row) => row.orderId),
+        limits.now,
+      ),
+      // The longest in progress first.
+      stalled:
+        params.$stalledBefore === null
+          ? []
+          : rows(
+              'orders_in_progress_since',
+              `${LISTED_IN_PROGRESS('o.')} AND julianday(o.status_at) < $inProgressBeforeDay`,
+              'julianday(o.status_at)',
+            ),
+      unconfirmed: marks.filter((mark) => this.isUnconfirmed(mark)).map(strip),
+      failed: marks.filter((mark) => !mark.sent).map(strip),
+      keptAside: aside.map((r) => ({
+        id: r.id,
+        kind: r.source,
+        key: r.key,
+        fieldPath: r.field_path,
+        reason: r.reason,
+        seenAt: r.seen_at,
+      })),
+    };
+  }
+
+  /** The request ids of an order's sent statuses that the listings did not show (isUnconfirmed). */
+  unconfirmedOf(orderId: string): string[] {
+    return this.marksToConfirm()
+      .filter((mark) => mark.item.orderId === orderId && this.isUnconfirmed(mark))
+      .map((mark) => mark.item.requestId);
+  }
+
+  /** A sent status that the listings of UNCONFIRMED_AFTER_POLLS polls since did not show. */
+  private isUnconfirmed(mark: { item: OutboxItem; sent: boolean }): boolean {
+    const { sentAtPoll, readBackAt } = mark.item;
+    return (
+      mark.sent &&
+      readBackAt === undefined &&
+      sentAtPoll !== undefined &&
+      this.pollsSucceeded() - sentAtPoll >= UNCONFIRMED_AFTER_POLLS
+    );
+  }
+
+  /**
+   * Waiting orders bought before `before`: all waiting orders (counted by triggers) less those
+   * bought since (few: an index range) and those whose purchase time is not known.
+   */
+  private notStartedCount(before: string): number {
+    const counted = (where: string, ...params: string[]) =>
+      (
+        this.sql(`SELECT COUNT(*) AS n FROM orders WHERE effective_status = '${WAITING}' AND ${where}`).get(
+          ...params,
+        ) as { n: number }
+      ).n;
+    return this.waitingCount() - counted('purchased_at >= ?', before) - counted('purchased_at IS NULL');
+  }
+
+  /**
+   * Orders the marketplace lists in progress since before `before` (ms): all shown in progress
+   * (status_counts) less those marked so here and not listed yet (the outbox's few), those in
+   * progress since then and those of no readable time (orders_in_progress_since's ranges).
+   */
+  private stalledCount(before: number): number {
+    const listed = (where: string, ...params: number[]) =>
+      (
+        this.sql(
+          `SELECT COUNT(*) AS n FROM orders INDEXED BY orders_in_progress_since WHERE ${LISTED_IN_PROGRESS('')} AND ${where}`,
+        ).get(...params) as { n: number }
+      ).n;
+    // From the outbox outwards (CROSS JOIN keeps SQLite to that order): its few rows, not the orders.
+    const { n: marked } = this.sql(
+      `SELECT COUNT(DISTINCT o.order_id) AS n FROM outbox x CROSS JOIN orders o ON o.order_id = x.order_id
+         WHERE o.effective_status = '${IN_PROGRESS}' AND o.status IS NOT '${IN_PROGRESS}'`,
+    ).get() as { n: number };
+    return (
+      this.statusCount(IN_PROGRESS) -
+      marked -
+      listed('julianday(status_at) >= ?', julianDay(before)) -
+      listed('julianday(status_at) IS NULL')
+    );
+  }
+
+  /** Items kept aside up to this id were looked at in the Needs attention view. */
+  private asideSeenUpTo(): number {
+    return Number(this.meta('aside-seen-up-to') ?? 0) || 0;
+  }
+
+  /** The user looked at the items kept aside up to `id`: they no longer need attention. */
+  markAsideSeen(id: number): void {
+    if (id > this.asideSeenUpTo()) this.setMeta('aside-seen-up-to', String(id));
   }
 
   // --- What could not be read ----------------------------------------------------------------
@@ -1030,6 +1306,38 @@ export class AccountStore {
 
   // --- Small values ---------------------------------------------------------------------------
 
+  /**
+   * A poll read the marketplace: when, and how many have so far, in a small file beside the
+   * database (LAST_POLL_FILE), not in it: a poll that learns nothing commits nothing. Written
+   * without a flush: a power cut may lose the last few, which only tells "Checked" a little early.
+   */
+  notePollSucceeded(now: string): void {
+    this.lastPoll = { at: now, n: this.pollsSucceeded() + 1 };
+    try {
+      writeFileSync(join(this.dataDir, LAST_POLL_FILE), JSON.stringify(this.lastPoll), { mode: 0o600 });
+    } catch {
+      // Said from memory while this process runs; the doctor then says an older time.
+    }
+  }
+
+  /** When a poll last read the marketplace on this laptop (ISO), if one ever did. */
+  lastSuccessfulPoll(): string | undefined {
+    return this.lastPoll?.at;
+  }
+
+  /** How many polls read the marketplace on this laptop so far. */
+  pollsSucceeded(): number {
+    return this.lastPoll?.n ?? 0;
+  }
+
+  /**
+   * When the app (or `watch`) last read the marketplace with the store in `dataDir`, from its
+   * file (the CLI's doctor, beside a running app); undefined when none did or it cannot be read.
+   */
+  static lastSuccessfulPollIn(dataDir: string): string | undefined {
+    return readLastPoll(dataDir)?.at;
+  }
+
   /** The page size the marketplace was found to allow, when it is smaller than asked. */
   learnedPageSize(): number | undefined {
     const value = Number(this.meta('page-size'));
@@ -1110,6 +1418,56 @@ const STALLED = `(o.effective_status = '${IN_PROGRESS}' AND COALESCE((${STATUS_S
  * from the inbox's index alone, with no look-up of each row.
  */
 const NOT_STALLED = `o.order_id NOT IN (SELECT o.order_id FROM orders o WHERE ${STALLED})`;
+
+/**
+ * A status sent from here needs attention when this many polls ended since it was sent and their
+ * listings did not show it (sent by a poll's delivery, that poll counts, though it read the listing
+ * before the post: two or three reads of the listing since, at the poll interval).
+ */
+export const UNCONFIRMED_AFTER_POLLS = 3;
+
+/** What draws the Needs attention lists: the time now and the settings' limits. */
+export interface AttentionLimits {
+  now: string;
+  /** A waiting order bought longer ago needs attention; 0 = never. */
+  reminderAfterMinutes: number;
+  /** An order in progress longer needs attention; 0 = never. */
+  stalledAfterDays: number;
+}
+
+/** The limits as the queries' parameters: null where a limit is off (or the time unknown). */
+function attentionParams(limits: AttentionLimits): {
+  params: {
+    $notStartedBefore: string | null;
+    $stalledBefore: number | null;
+    $inProgressBeforeDay: number | null;
+  };
+} {
+  const now = Date.parse(limits.now);
+  const known = Number.isFinite(now);
+  const stalledBefore = known && limits.stalledAfterDays > 0 ? now - limits.stalledAfterDays * DAY : null;
+  return {
+    params: {
+      // Purchase times are compared as text, through the index: ISO times in UTC, as marketplaces write them.
+      $notStartedBefore:
+        known && limits.reminderAfterMinutes > 0
+          ? new Date(now - limits.reminderAfterMinutes * MINUTE).toISOString()
+          : null,
+      $stalledBefore: stalledBefore,
+      $inProgressBeforeDay: stalledBefore === null ? null : julianDay(stalledBefore),
+    },
+  };
+}
+
+/** A moment (ms since the epoch) as SQLite's julianday() writes it. */
+const julianDay = (ms: number): number => ms / DAY + 2440587.5;
+
+/**
+ * Listed in progress: the marketplace's status and the one shown (no mark of this laptop on its
+ * way), the condition of the index orders_in_progress_since, which queries repeat word for word.
+ */
+const LISTED_IN_PROGRESS = (table: string) =>
+  `${table}status = '${IN_PROGRESS}' AND ${table}effective_status = '${IN_PROGRESS}'`;
 
 /** What an inbox row shows, for `orders o`. */
 const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purchased_at, o.buyer, o.product, o.total_amount, o.total_currency, o.total_exact,
@@ -1197,6 +1555,24 @@ function searchText(orderId: string, order: Order | undefined, licenses: License
     .filter((p): p is string => !!p)
     .join('\n')
     .toLowerCase();
+}
+
+/** Where a successful poll writes when it was and how many there were: `{"at": ISO time, "n": count}`. */
+export const LAST_POLL_FILE = 'last-poll.json';
+
+/** What the last successful poll wrote in `dataDir`; undefined when nothing readable is there. */
+function readLastPoll(dataDir: string): { at: string; n: number } | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(join(dataDir, LAST_POLL_FILE), 'utf8')) as {
+      at?: unknown;
+      n?: unknown;
+    };
+    return typeof parsed.at === 'string' && Number.isSafeInteger(parsed.n)
+      ? { at: parsed.at, n: parsed.n as number }
+      : undefined;
+  } catch {
+    return undefined; // none yet, or damaged: the next poll writes it anew
+  }
 }
 
 /** A moment as it can stand in a file name. */

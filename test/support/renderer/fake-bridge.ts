@@ -19,7 +19,7 @@ import type {
 import { backlogShown, INBOX_GROUPS, type InboxGroupName } from '../../../preload/inbox-sort';
 import { describeMark } from '../../../preload/marked-by';
 import type { MarketplaceEvent } from '../../../preload/marketplace';
-import type { OutboxItem, Settings } from '../../../preload/model';
+import { type Attention, NO_ATTENTION, type OutboxItem, type Settings } from '../../../preload/model';
 import { isUsualTransition } from '../../../preload/order-status';
 import { statusLabel } from '../../../preload/status-words';
 import { asCodedError } from '../../../renderer/bridge/call';
@@ -51,6 +51,8 @@ export function appState(overrides: Partial<AppState> = {}): AppState {
     waitingCount: 0,
     pendingOutbox: 0,
     notificationsPausedUntil: null,
+    health: 'healthy',
+    attention: NO_ATTENTION,
     ...overrides,
   };
 }
@@ -76,8 +78,24 @@ export interface FakeBridgeOptions {
   settings?: Partial<Settings>;
   orders?: OrderListItem[];
   views?: OrderView[];
+  /** What the Needs attention view is answered; nothing by default. */
+  attention?: Attention;
   handlers?: Handlers;
 }
+
+/** Nothing needs attention, with the default limits. */
+export const NOTHING_TO_ATTEND: Attention = {
+  counts: NO_ATTENTION,
+  notStarted: [],
+  stalled: [],
+  unconfirmed: [],
+  failed: [],
+  keptAside: [],
+  reminderAfterMinutes: APP_DEFAULT_SETTINGS.reminderAfterMinutes,
+  stalledAfterDays: APP_DEFAULT_SETTINGS.staleInProgressDays,
+  escalateAfterMinutes: APP_DEFAULT_SETTINGS.escalateAfterMinutes,
+  snoozed: {},
+};
 
 export interface FakeBridge extends Bridge {
   /** Every call, in order: the channel and the request as sent. */
@@ -215,6 +233,18 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       }
       return item;
     },
+    getAttention: () => structuredClone(options.attention ?? NOTHING_TO_ATTEND),
+    resendStatus: ({ requestId }) => {
+      const found = options.attention?.unconfirmed.find((mark) => mark.item.requestId === requestId);
+      if (!found)
+        throw new CodedError('not-found', 'There is no unconfirmed status to send again with that id.');
+      return {
+        outcome: 'sent-again',
+        item: { ...found.item, state: 'pending', requestId: crypto.randomUUID() },
+      };
+    },
+    markAsideSeen: () => fake.state,
+    snoozeOrder: ({ until }) => ({ snoozedUntil: until }),
     undoMark: ({ requestId }) => {
       for (const view of views.values()) {
         const item = view.outbox.find((i) => i.requestId === requestId);

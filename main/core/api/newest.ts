@@ -1,13 +1,14 @@
 // Reading the newest end of the marketplace's listings without reading the rest. Orders and
 // events are listed oldest first (design notes §2: new items append) with offsets and a
 // `hasMore`, but no count, no other order and no filter by order. A listing of one page is
-// read as it is; of a longer one the CLI finds where it ends (pages of one item, about
-// 2·log2 n requests) and reads back from there, a window at a time, until it has what it
-// prints: the newest orders, the events that say their statuses. Each read ends when its
-// `signal` aborts: the CLI aborts it when the command ends, failed or not.
-import type { PageQuery, SellerApiClient } from '../core/api/client';
-import type { PageOf, WalkedPage } from '../core/api/pagination';
-import { type ItemKind, itemKey, type Listed, type MarketplaceEvent, type Order } from '../core/api/wire';
+// read as it is; of a longer one its end is found (pages of one item, about 2·log2 n requests)
+// and read back from there, a window at a time, until the caller has what it needs: the CLI the
+// newest orders and the events that say their statuses, the core whether a status it posted is
+// really absent before sending it again. Each read ends when its `signal` aborts: the CLI aborts
+// it when the command ends, failed or not.
+import type { PageQuery, SellerApiClient } from './client';
+import type { PageOf, WalkedPage } from './pagination';
+import { type ItemKind, itemKey, type Listed, type MarketplaceEvent, type Order } from './wire';
 
 /** A listing as this module reads it, through the client. */
 interface Listing<T> {

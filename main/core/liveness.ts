@@ -1,0 +1,111 @@
+// Whether the marketplace is really being read: the one place that decides when silence stops
+// meaning "nothing new". Pure, on a clock the caller moves: the core ticks it on a timer, records
+// each successful poll, and does what it answers (warn in the tray, notify once, poll after a
+// sleep it noticed). Time asleep does not count against the marketplace: a laptop that slept two
+// hours is not "down" for two hours, it polls as it wakes and is judged from then.
+import { notificationBody, notificationTitle } from '../../preload/marketplace-text';
+import type { Connection, Health, NotificationRequest } from '../../preload/model';
+import { ageText } from '../../preload/status-words';
+
+/** How often the core ticks the clock (and the tray's "Checked … ago" is renewed). */
+export const LIVENESS_TICK_MS = 20_000;
+/** A gap between ticks longer than this is the clock jumping (sleep), not time spent awake. */
+export const CLOCK_JUMP_MS = 90_000;
+/** Without a successful poll for this many intervals (awake), the tray warns. */
+export const STALE_AFTER_INTERVALS = 3;
+/** Warned for this long, one notification says so. */
+export const NOTIFY_AFTER_STALE_MS = 15 * 60_000;
+
+export interface LivenessState {
+  /** The last successful poll (wall clock, ms); null before the first one of this account. */
+  readonly lastSuccessMs: number | null;
+  /** Awake time since the last success (or since the start): what staleness is judged by. */
+  readonly awakeWithoutSuccessMs: number;
+  readonly lastTickMs: number;
+  /** The outage was told: 'raised' as a notification, 'silent' while notifications were off. */
+  readonly told: 'raised' | 'silent' | null;
+}
+
+export function startLiveness(nowMs: number, lastSuccessMs: number | null): LivenessState {
+  return { lastSuccessMs, awakeWithoutSuccessMs: 0, lastTickMs: nowMs, told: null };
+}
+
+/** Time passes: awake time is counted, a jump of the clock is not, and is reported as a wake. */
+export function tick(state: LivenessState, nowMs: number): { state: LivenessState; woke: boolean } {
+  const gap = nowMs - state.lastTickMs;
+  // A clock set back counts as nothing; one far ahead is a sleep (or a suspended process).
+  const woke = gap > CLOCK_JUMP_MS;
+  const awake = woke || gap < 0 ? 0 : gap;
+  return {
+    state: { ...state, awakeWithoutSuccessMs: state.awakeWithoutSuccessMs + awake, lastTickMs: nowMs },
+    woke,
+  };
+}
+
+/** A poll read the marketplace. */
+export function succeeded(state: LivenessState, nowMs: number): LivenessState {
+  return { ...state, lastSuccessMs: nowMs, awakeWithoutSuccessMs: 0, lastTickMs: nowMs };
+}
+
+/**
+ * healthy: read within the last 3 intervals awake; stale: not, and the tray warns; down: stale
+ * for 15 minutes more, and the user is told in words.
+ */
+export function health(state: LivenessState, intervalMs: number): Health {
+  const staleAfter = STALE_AFTER_INTERVALS * intervalMs;
+  if (state.awakeWithoutSuccessMs <= staleAfter) return 'healthy';
+  return state.awakeWithoutSuccessMs > staleAfter + NOTIFY_AFTER_STALE_MS ? 'down' : 'stale';
+}
+
+/** What to tell: the outage once when it turns "down", the recovery once after a told outage. */
+export function toTell(
+  state: LivenessState,
+  now: Health,
+  notify: boolean,
+): { state: LivenessState; tell: 'down' | 'recovered' | null } {
+  if (now === 'down' && state.told === null) {
+    return { state: { ...state, told: notify ? 'raised' : 'silent' }, tell: notify ? 'down' : null };
+  }
+  if (now === 'healthy' && state.told !== null) {
+    return { state: { ...state, told: null }, tell: state.told === 'raised' ? 'recovered' : null };
+  }
+  return { state, tell: null };
+}
+
+/** What to do about a connection that does not work, by how it fails (the poller's last word). */
+const WHAT_TO_DO: Readonly<Record<Connection, string>> = {
+  // Still "ok" or "starting": the last poll neither worked nor failed, it is waiting for an answer.
+  ok: 'Its requests get no answer: check the network, VPN or proxy, or choose Check now.',
+  starting: 'Its requests get no answer: check the network, VPN or proxy, or choose Check now.',
+  paused: 'Polling is paused.',
+  offline: 'This computer cannot reach it: check the network, VPN or proxy. Seller Tray keeps trying.',
+  'server-problem':
+    'The marketplace answers with errors; Seller Tray keeps trying. If it lasts, run Diagnose connection in Settings.',
+  'credentials-rejected':
+    'The marketplace refuses the client secret (revoked or replaced?): enter the current one in Settings.',
+  failing:
+    'Its answers cannot be used: run Diagnose connection in Settings and send the result to the marketplace.',
+};
+
+/** The notification for an outage or a recovery, in words with what to do. */
+export function livenessNotification(
+  tell: 'down' | 'recovered',
+  state: LivenessState,
+  nowMs: number,
+  connection: Connection,
+): NotificationRequest {
+  const last = state.lastSuccessMs === null ? null : ageText(state.lastSuccessMs, nowMs);
+  if (tell === 'recovered') {
+    return {
+      kind: 'connection',
+      title: notificationTitle('Seller Tray reads the marketplace again'),
+      body: notificationBody('Orders that came in meanwhile are in the inbox.'),
+    };
+  }
+  const since = last === null ? 'since it started' : `for ${last} (new orders may be waiting)`;
+  return {
+    kind: 'connection',
+    title: notificationTitle('Seller Tray cannot read the marketplace'),
+    body: notificationBody(`Not checked ${since}. ${WHAT_TO_DO[connection]}`),
+  };
+}
