@@ -167,7 +167,7 @@ export const SETTINGS = {
     default: 60,
     label: 'Urgent after',
     unit: 'minutes',
-    rule: `must be a whole number of minutes from ${ESCALATE.min} to ${ESCALATE.max} (1 day), or 0 never to announce an order again`,
+    rule: `must be a whole number of minutes from ${ESCALATE.min} to ${ESCALATE.max} (a day), or 0 never to announce an order again`,
     shows: {
       in: 'form',
       section: 'Checking and notifications',
