@@ -241,3 +241,17 @@ export function lockedSettings(policies: Policies): SettingKey[] {
 export function describeProblem({ origin, message }: PolicyProblem): string {
   return `${origin}: ${message}`;
 }
+
+/** The policies in force and those ignored, as lines for Diagnose and `doctor`; none when nobody manages this laptop. */
+export function policyReport(policies: Policies): string[] {
+  const { inForce, problems } = policies;
+  if (inForce.length === 0 && problems.length === 0) return [];
+  return [
+    `Policies of your organization: ${inForce.length} in force${problems.length > 0 ? `, ${problems.length} ignored` : ''}`,
+    ...inForce.map(
+      (p) =>
+        `  ${p.key} = ${JSON.stringify(p.value)} (${p.level === 'managed' ? 'locked' : 'recommended'}; ${p.origin})`,
+    ),
+    ...problems.map((p) => `  ignored: ${describeProblem(p)}`),
+  ];
+}
