@@ -6,7 +6,7 @@ import { AccountSession } from '../core/account/session';
 import { SellerApiClient } from '../core/api/client';
 import type { Log } from '../core/log';
 import { parseSettingsPatch } from '../core/settings';
-import { type Account, type CliStores, clientOptions } from './account';
+import { type Account, type CliStores, clientOptions, refuseManaged } from './account';
 import { describeProblem, row, terminalJson } from './format';
 import { UsageError } from './refusals';
 
@@ -53,6 +53,8 @@ export interface WatchOptions {
  * laptop records the backlog silently, as the app does.
  */
 export async function watch(account: Account, stores: CliStores, options: WatchOptions): Promise<void> {
+  if (options.intervalSeconds)
+    refuseManaged('--interval', { pollIntervalSeconds: options.intervalSeconds }, stores.policies);
   const saved = stores.settings.load().settings;
   const settings = {
     ...saved,

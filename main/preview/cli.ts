@@ -25,7 +25,7 @@ const stopped = new Promise<void>((resolve) => {
 });
 
 const dataRoot = values['data-dir'] ?? userDataDir();
-const { service, demo } = await openAppService(dataRoot);
+const { service, demo, policies } = await openAppService(dataRoot);
 service.onEvent((event) => {
   if (event.type === 'problem') console.error(`preview: ${event.message}`);
 });
@@ -40,6 +40,7 @@ const preview = await startPreview({
 console.log(`Seller Tray preview: ${preview.url}`);
 
 await stopped;
+policies.close();
 await Promise.all([service.close(), preview.close()]);
 await demo.stop();
 process.exit(0);

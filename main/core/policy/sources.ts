@@ -219,3 +219,31 @@ export function platformPolicySource(platform: NodeJS.Platform = process.platfor
   if (platform === 'darwin') return macPolicySource();
   return linuxPolicySource();
 }
+
+/** Several sources as one, the first highest: a key the first sets, a later one cannot change. */
+export function combinedSource(...sources: PolicySource[]): PolicySource {
+  return {
+    watched: sources.flatMap((source) => source.watched),
+    read: async () => {
+      const reads = await Promise.all(sources.map((source) => source.read()));
+      return {
+        documents: reads.flatMap((read) => read.documents),
+        problems: reads.flatMap((read) => read.problems),
+      };
+    },
+  };
+}
+
+/**
+ * Where the app, the preview and the CLI read policies: the platform's place, then the folder
+ * SELLER_TRAY_POLICY_ROOT names (laid out as Linux's), below it: a way to try policies out and to
+ * test them, which can add a policy but never lift one the system sets.
+ */
+export function policySourceFor(
+  env: NodeJS.ProcessEnv = process.env,
+  platform = process.platform,
+): PolicySource {
+  const system = platformPolicySource(platform);
+  const extra = env.SELLER_TRAY_POLICY_ROOT;
+  return extra ? combinedSource(system, linuxPolicySource(extra)) : system;
+}

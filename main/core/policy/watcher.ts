@@ -14,8 +14,14 @@ export interface PolicyPort {
   onChange(listener: (policies: Policies) => void): () => void;
 }
 
+/** Policies read once, for a process that ends before IT changes them (the CLI). */
+export const fixedPolicies = (policies: Policies): PolicyPort => ({
+  current: () => policies,
+  onChange: () => () => {},
+});
+
 /** No organization's policies: a laptop nobody manages, and the tests that are not about policies. */
-export const UNMANAGED: PolicyPort = { current: () => NO_POLICIES, onChange: () => () => {} };
+export const UNMANAGED: PolicyPort = fixedPolicies(NO_POLICIES);
 
 export interface PolicyWatcherOptions {
   log: Log;
