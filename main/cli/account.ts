@@ -13,6 +13,8 @@ import {
 } from '../core/account/account-ref';
 import { osAccountName } from '../core/account-name';
 import type { SellerApiClientOptions } from '../core/api/client';
+import { nodeTransport } from '../core/api/node-transport';
+import type { Transport } from '../core/api/transport';
 import { type Log, silentLog } from '../core/log';
 import { markActor } from '../core/mark';
 import { ensurePrivateDir, userDataDir } from '../core/paths';
@@ -34,9 +36,19 @@ export interface Account {
   clientSecret: () => Promise<string>;
 }
 
+let transport: Transport | undefined;
+/** The CLI's one way to the network: the proxy and the authorities of a corporate network (node-transport.ts). */
+export function cliTransport(): Transport {
+  transport ??= nodeTransport();
+  return transport;
+}
+
 /** How a client reaches the account, as the app's would; its failed calls go to `log` (--verbose). */
 export function clientOptions(account: Account, log: Log = silentLog): SellerApiClientOptions {
-  return clientOptionsFor(account.ref, account.clientSecret, { log: accountLog(log, account.ref) });
+  return clientOptionsFor(account.ref, account.clientSecret, {
+    log: accountLog(log, account.ref),
+    transport: cliTransport(),
+  });
 }
 
 /** The stores the CLI shares with the app: the same directory, the same keychain entries. */

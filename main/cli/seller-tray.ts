@@ -210,6 +210,10 @@ function describeFailure(error: SellerApiError): string {
     lines.push('the client id or secret was rejected: check them in the Seller Console');
   // Refused again with a fresh token: a permission this client lacks, said as the app says it.
   if (error.permissionRefused) lines.push(escapedControls(explainFailure(error).message));
+  if (error.kind === 'tls')
+    lines.push(
+      "the certificate is not one this computer trusts: where your network inspects TLS, set NODE_EXTRA_CA_CERTS to your organization's CA certificate (a PEM file), or install it in the system's certificate store",
+    );
   return lines.join('\n');
 }
 

@@ -6,7 +6,7 @@ import { AccountSession } from '../core/account/session';
 import { SellerApiClient } from '../core/api/client';
 import type { Log } from '../core/log';
 import { parseSettingsPatch } from '../core/settings';
-import { type Account, type CliStores, clientOptions, refuseManaged } from './account';
+import { type Account, type CliStores, clientOptions, cliTransport, refuseManaged } from './account';
 import { describeProblem, row, terminalJson } from './format';
 import { UsageError } from './refusals';
 
@@ -65,6 +65,7 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
     clientSecret: account.clientSecret,
     settings: () => settings,
     log: options.log,
+    transport: cliTransport(),
   });
   const { core, firstRun } = session;
   // Printed as the core raises them, before it marks them raised: a watch killed in between
