@@ -153,6 +153,8 @@ export const UPDATE_AVAILABILITIES = [
   'no-feed',
   /** A deb (rpm) install: its package manager updates it. */
   'package-manager',
+  /** Installed for every user, or updates turned off by a policy: the organization deploys them. */
+  'managed',
   /** `npm start`. */
   'development',
   /** Anything else: an unpacked folder, the browser preview. */

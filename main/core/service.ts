@@ -29,7 +29,7 @@ import { type CheckedRequest, requests } from './bridge-requests';
 import { explainFailure } from './failure-words';
 import { type Log, silentLog } from './log';
 import { markActor, signedMark } from './mark';
-import { demoAllowed, lockedSettings, policyRefusals, policyReport } from './policy/layers';
+import { demoAllowed, lockedSettings, type Policies, policyRefusals, policyReport } from './policy/layers';
 import { ManagedSettingsStore } from './policy/managed-settings';
 import { type PolicyPort, UNMANAGED } from './policy/watcher';
 import type { Timers } from './poller';
@@ -271,6 +271,11 @@ export class SellerTrayService {
         detail: 'no marketplace account is set up',
       });
     return session.lookUpOrder(orderId);
+  }
+
+  /** The organization's policies in force, for the shell (where updates come from) and automations (whether they may run). */
+  currentPolicies(): Policies {
+    return this.policies.current();
   }
 
   /** The settings in force, for the shell's own use (the renderer asks through getSettings). */
