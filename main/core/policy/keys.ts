@@ -12,9 +12,16 @@ interface RuleDeclaration<T> {
   label: string;
   rule: string;
   schema: z.ZodType<T>;
+  /** A number's limits, or a text's values: the Group Policy templates offer them (build/policies/). */
+  range?: { min: number; max: number };
+  choices?: readonly { value: string; label: string }[];
 }
 
 const rule = <T>(d: RuleDeclaration<T>): RuleDeclaration<T> => d;
+const NAME_SOURCES = [
+  { value: 'user', label: 'Your name, as each user sets it' },
+  { value: 'computer-account', label: "The computer account's name" },
+] as const;
 const poll = SETTINGS.pollIntervalSeconds;
 
 export const RULES = {
@@ -24,6 +31,7 @@ export const RULES = {
     label: 'Shortest check interval',
     rule: `must be a whole number of seconds from ${poll.min} to ${poll.max}`,
     schema: z.int().min(poll.min).max(poll.max),
+    range: { min: poll.min, max: poll.max },
   }),
   /** false: no "Try the demo", and a laptop in demo mode leaves it. */
   demoAllowed: rule({
@@ -65,7 +73,8 @@ export const RULES = {
     kind: 'text',
     label: 'Name on statuses',
     rule: 'must be user or computer-account',
-    schema: z.enum(['user', 'computer-account']),
+    schema: z.enum(NAME_SOURCES.map((c) => c.value) as ['user', 'computer-account']),
+    choices: NAME_SOURCES,
   }),
   /** The language and region amounts and dates are written in, such as en-GB. */
   locale: rule({
