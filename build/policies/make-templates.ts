@@ -73,7 +73,7 @@ export function offeredPolicies(): { settings: Offered[]; rules: Offered[] } {
   return { settings, rules };
 }
 
-const escape = (text: string) =>
+const xmlText = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
 const RECOMMENDED = 'Recommended';
@@ -103,7 +103,7 @@ ${category}
         ? `<enum id="${id}" valueName="${offered.name}">\n${element.items
             .map(
               (item) =>
-                `          <item displayName="$(string.${id}_${item.value.replace(/\W/g, '_')})"><value><string>${escape(item.value)}</string></value></item>`,
+                `          <item displayName="$(string.${id}_${item.value.replace(/\W/g, '_')})"><value><string>${xmlText(item.value)}</string></value></item>`,
             )
             .join('\n')}\n        </enum>`
         : `<text id="${id}" valueName="${offered.name}" maxLength="${element.maxLength}" />`;
@@ -118,12 +118,12 @@ ${category}
 function admlStrings(offered: Offered, recommended: boolean): string[] {
   const id = idOf(offered, recommended);
   const lines = [
-    `<string id="${id}">${escape(offered.label)}${recommended ? ' (recommended)' : ''}</string>`,
-    `<string id="${id}_Explain">${escape(offered.explain)}${recommended ? ' Recommended: the user may change it; until they do, this value replaces the built-in default.' : ' Locked: the user cannot change it, and Seller Tray shows it as managed by your organization.'}</string>`,
+    `<string id="${id}">${xmlText(offered.label)}${recommended ? ' (recommended)' : ''}</string>`,
+    `<string id="${id}_Explain">${xmlText(offered.explain)}${recommended ? ' Recommended: the user may change it; until they do, this value replaces the built-in default.' : ' Locked: the user cannot change it, and Seller Tray shows it as managed by your organization.'}</string>`,
   ];
   if (offered.element.type === 'enum') {
     for (const item of offered.element.items)
-      lines.push(`<string id="${id}_${item.value.replace(/\W/g, '_')}">${escape(item.label)}</string>`);
+      lines.push(`<string id="${id}_${item.value.replace(/\W/g, '_')}">${xmlText(item.label)}</string>`);
   }
   return lines;
 }
@@ -131,7 +131,7 @@ function admlStrings(offered: Offered, recommended: boolean): string[] {
 function admlPresentation(offered: Offered, recommended: boolean): string | undefined {
   const id = idOf(offered, recommended);
   const { element } = offered;
-  const label = escape(offered.label);
+  const label = xmlText(offered.label);
   switch (element.type) {
     case 'boolean':
       return undefined;
