@@ -109,6 +109,16 @@ describe('the Group Policy templates', () => {
   });
 });
 
+describe('docs/administrators.md', () => {
+  it('names every policy key the app reads', () => {
+    const page = readFileSync(new URL('../docs/administrators.md', import.meta.url), 'utf8');
+    const { settings, rules } = offeredPolicies();
+    expect(
+      [...settings, ...rules].map((o) => o.name).filter((key) => !page.includes(`| \`${key}\` |`)),
+    ).toEqual([]);
+  });
+});
+
 describe('the example configuration profile', () => {
   it('parses as a plist, and its payload for the app id is read with no problem', async () => {
     const profile = parsePlist(read('com.sellertray.desktop.mobileconfig')) as Record<string, unknown>;
