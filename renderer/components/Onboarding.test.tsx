@@ -259,6 +259,7 @@ describe('Onboarding on a managed laptop', () => {
       );
     }
     expect((screen.getByLabelText('Your name') as HTMLInputElement).readOnly).toBe(false);
+    screen.getByText(/Your organization has set the marketplace and client id: enter the client secret/);
     expect(screen.queryByRole('button', { name: 'Try the demo' })).toBeNull();
     fireEvent.change(screen.getByLabelText('Client secret'), { target: { value: 's3cret' } });
     bridge.handle('testConnection', () => ({ ok: true, sellerId: 1, stage: null }));

@@ -162,8 +162,10 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
     <section className="onboarding" aria-labelledby={ids.heading}>
       <h1 id={ids.heading}>Connect Seller Tray to the marketplace</h1>
       <p className="muted">
-        Enter the Seller API credentials the marketplace gave you. The client secret is kept in your system's
-        keychain, nowhere else.
+        {locked('baseUrl') && locked('clientId')
+          ? 'Your organization has set the marketplace and client id: enter the client secret you were given.'
+          : 'Enter the Seller API credentials the marketplace gave you.'}{' '}
+        The client secret is kept in your system's keychain, nowhere else.
       </p>
       <form className="form" noValidate onSubmit={save} aria-label="Marketplace credentials">
         <label htmlFor={ids.baseUrl}>Base URL</label>
