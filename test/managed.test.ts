@@ -12,9 +12,9 @@ import { PolicyWatcher } from '../main/core/policy/watcher';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../main/core/service';
 import { ConfSettingsStore } from '../main/core/settings';
-import type { Channel, Requests, Responses } from '../preload/contract';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { ManualTimers, makeDataDir } from './support/core';
+import { serviceCalls } from './support/service-calls';
 
 const CLIENT = { clientId: 'fleet-client', clientSecret: 'fleet-secret-51c2' };
 let sim: Simulator;
@@ -63,16 +63,7 @@ async function managedLaptop(policies: { managed?: object; recommended?: object 
       () => service.close(),
       () => watcher.close(),
     );
-    const call = async <C extends Channel>(channel: C, payload?: Requests[C]): Promise<Responses[C]> => {
-      const answer = await service.handle(channel, payload as Requests[C]);
-      if (!answer.ok) throw new Error(answer.error.message);
-      return answer.value;
-    };
-    const refusal = async (channel: Channel, payload?: unknown) => {
-      const answer = await service.handleMessage(channel, payload);
-      if (answer.ok) throw new Error(`${channel} was accepted`);
-      return answer.error;
-    };
+    const { call, refusal } = serviceCalls(service);
     return { service, watcher, events, call, refusal };
   };
   const settingsFile = path.join(dir, 'settings.json');
