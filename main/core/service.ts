@@ -129,7 +129,11 @@ export class SellerTrayService {
   ) {
     this.log = ports.log ?? silentLog;
     this.policies = ports.policies ?? UNMANAGED;
-    this.unwatchPolicies = this.policies.onChange(() => void this.policiesChanged());
+    this.unwatchPolicies = this.policies.onChange(() =>
+      this.policiesChanged().catch((error: unknown) =>
+        this.log.error('policy change not applied', { error: String(error) }),
+      ),
+    );
   }
 
   /** Loads the settings (under the policies) and, when an account is configured, starts its core. */

@@ -183,6 +183,21 @@ describe('Linux: /etc/seller-tray/policies', () => {
       watcher.close();
     }
   });
+
+  it('keeps watching a folder IT removes and makes again', async () => {
+    write('managed/a.json', { clientId: 'first' });
+    const watcher = await PolicyWatcher.start(linuxPolicySource(root), { log: silentLog, settleMs: 50 });
+    try {
+      rmSync(path.join(root, 'managed'), { recursive: true });
+      await expect.poll(() => watcher.current().managed.clientId, { timeout: 5000 }).toBeUndefined();
+      write('managed/b.json', { clientId: 'second' });
+      await expect.poll(() => watcher.current().managed.clientId, { timeout: 5000 }).toBe('second');
+      write('managed/b.json', { clientId: 'third' }); // a change inside the folder made again
+      await expect.poll(() => watcher.current().managed.clientId, { timeout: 5000 }).toBe('third');
+    } finally {
+      watcher.close();
+    }
+  });
 });
 
 describe('macOS: managed preferences', () => {

@@ -2,7 +2,7 @@
 // changes (Linux's policy folders, macOS's managed preferences) and on a timer where nothing can be
 // watched (the Windows registry), and told to listeners only when what is in force changed. Each
 // problem is logged once per change, never thrown.
-import { type FSWatcher, watch } from 'node:fs';
+import { existsSync, type FSWatcher, watch } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import type { Log } from '../log';
 import { describeProblem, NO_POLICIES, type Policies, resolvePolicies } from './layers';
@@ -31,13 +31,17 @@ export interface PolicyWatcherOptions {
   settleMs?: number;
 }
 
-/** Reads `source` once; `start` resolves with the policies in force. */
+/** Reads `source` once, and logs what is in force and what was ignored. */
 export async function readPolicies(source: PolicySource, log: Log): Promise<Policies> {
   const policies = resolvePolicies(await source.read());
+  logPolicies(policies, log);
+  return policies;
+}
+
+function logPolicies(policies: Policies, log: Log): void {
   for (const problem of policies.problems) log.warn('policy ignored', { problem: describeProblem(problem) });
   if (policies.inForce.length > 0)
     log.info('policies in force', { keys: policies.inForce.map((p) => `${p.key} (${p.level})`).join(', ') });
-  return policies;
 }
 
 export class PolicyWatcher implements PolicyPort {
@@ -70,13 +74,17 @@ export class PolicyWatcher implements PolicyPort {
 
   /** Reads the policies again now; resolves once listeners have heard of a change. */
   refresh(): Promise<void> {
-    this.reading = this.reading.then(async () => {
-      const next = await readPolicies(this.source, this.options.log);
-      this.watchFolders(); // one made since (the managed folder, once IT adds it)
-      if (isDeepStrictEqual(next, this.policies)) return;
-      this.policies = next;
-      for (const listener of this.listeners) listener(next);
-    });
+    this.reading = this.reading
+      .then(async () => {
+        const next = resolvePolicies(await this.source.read());
+        this.watchFolders(); // one made since (the managed folder, once IT adds it), or made again
+        if (isDeepStrictEqual(next, this.policies)) return;
+        logPolicies(next, this.options.log); // logged when they change, not at every reading
+        this.policies = next;
+        for (const listener of this.listeners) listener(next);
+      })
+      // Never a crash: the policies in force stay, and the next change or timer reads again.
+      .catch((error: unknown) => this.options.log.error('policies not read', { error: String(error) }));
     return this.reading;
   }
 
@@ -100,6 +108,12 @@ export class PolicyWatcher implements PolicyPort {
       this.settle = setTimeout(() => void this.refresh(), this.options.settleMs ?? 300);
     };
     for (const folder of this.source.watched) {
+      const watching = this.watchers.get(folder);
+      // A folder removed leaves its watch on nothing: dropped, and watched again once it is back.
+      if (watching && !existsSync(folder)) {
+        watching.close();
+        this.watchers.delete(folder);
+      }
       if (this.watchers.has(folder)) continue;
       try {
         const watcher = watch(folder, changed);
