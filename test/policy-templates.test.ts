@@ -84,18 +84,20 @@ describe('the Group Policy templates', () => {
   });
 
   it('write values the Windows reader takes as policies', async () => {
-    // What Group Policy writes for each template, as `reg query` prints it back.
+    // What Group Policy writes for each template, as `reg export` writes it back.
     const { settings, rules } = offeredPolicies();
     const line = (name: string, element: (typeof settings)[number]['element']) =>
       element.type === 'boolean' || element.type === 'decimal'
-        ? `    ${name}    REG_DWORD    0x1`
-        : `    ${name}    REG_SZ    ${element.type === 'enum' ? element.items[0]?.value : 'text'}`;
+        ? `"${name}"=dword:00000001`
+        : `"${name}"="${element.type === 'enum' ? element.items[0]?.value : 'text'}"`;
     const key = `HKEY_LOCAL_MACHINE\\${WINDOWS_POLICY_KEY}`;
     const output = [
-      key,
+      'Windows Registry Editor Version 5.00',
+      '',
+      `[${key}]`,
       ...[...settings, ...rules].map((o) => line(o.name, o.element)),
       '',
-      `${key}\\Recommended`,
+      `[${key}\\Recommended]`,
       ...settings.map((o) => line(o.name, o.element)),
     ].join('\r\n');
     const policies = resolvePolicies(

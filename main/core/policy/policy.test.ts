@@ -18,7 +18,13 @@ import {
   resolvePolicies,
   userSettingsAfter,
 } from './layers';
-import { linuxPolicySource, macPolicySource, parseRegQuery, windowsPolicySource } from './sources';
+import {
+  decodeRegFile,
+  linuxPolicySource,
+  macPolicySource,
+  parseRegExport,
+  windowsPolicySource,
+} from './sources';
 import { PolicyWatcher } from './watcher';
 
 const fixture = (name: string) => path.join(import.meta.dirname, 'fixtures', name);
@@ -239,32 +245,53 @@ describe('macOS: managed preferences', () => {
 });
 
 describe('Windows: HKLM then HKCU, each with Recommended', () => {
-  const query = async (key: string) =>
-    key.startsWith('HKEY_LOCAL_MACHINE')
-      ? readFileSync(fixture('reg-query-hklm.txt'), 'utf8')
-      : readFileSync(fixture('reg-query-hkcu.txt'), 'utf8');
+  /** Each hive's key as `reg export` writes it: UTF-16LE with a byte-order mark. */
+  const exported = async (key: string) =>
+    decodeRegFile(
+      readFileSync(
+        fixture(key.startsWith('HKEY_LOCAL_MACHINE') ? 'reg-export-hklm.reg' : 'reg-export-hkcu.reg'),
+      ),
+    );
 
-  it('parses reg query output: text as text, DWORDs as numbers, keys by their lower-case name', () => {
-    const keys = parseRegQuery(readFileSync(fixture('reg-query-hklm.txt'), 'utf8'));
-    expect(keys.get('hkey_local_machine\\software\\policies\\sellertray')).toMatchObject({
+  it('parses a .reg export: text unescaped and whole, DWORD and QWORD as numbers, continued lines, keys by their lower-case name', async () => {
+    const keys = parseRegExport(await exported('HKEY_LOCAL_MACHINE'));
+    expect(keys.get('hkey_local_machine\\software\\policies\\sellertray')).toEqual({
       BaseUrl: 'https://marketplace.example.com/seller',
+      ClientId: 'acme-fleet',
       PollIntervalMinimumSeconds: 120,
+      UpdatesEnabled: 0,
+      DemoAllowed: 2,
       api: '{"pageSize": 50}',
+      UpdateFeedUrl: 'https://updates.example.com/seller-tray',
     });
+    expect(keys.get('hkey_local_machine\\software\\policies\\sellertray\\recommended')).toMatchObject({
+      StaleInProgressDays: 14,
+    });
+    expect(readFileSync(fixture('reg-export-hkcu.reg')).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xfe]));
   });
 
-  it('gives the machine precedence, reads DWORD booleans and JSON text, and never takes a secret', async () => {
-    const policies = resolvePolicies(await windowsPolicySource(query).read());
+  it('gives the machine precedence, reads DWORD booleans, JSON text and any script, and never takes a secret', async () => {
+    const policies = resolvePolicies(await windowsPolicySource(exported).read());
     expect(policies.managed).toEqual({
       baseUrl: 'https://marketplace.example.com/seller',
       clientId: 'acme-fleet', // HKLM over HKCU's someone-else
       api: { pageSize: 50 },
       notificationsEnabled: false, // HKCU only
+      actorName: 'Jürgen Łuczak', // outside any console code page, read whole
       checkForUpdatesAutomatically: false, // UpdatesEnabled 0
       demoMode: false, // the marketplace is IT's
     });
-    expect(policies.rules).toEqual({ pollIntervalMinimumSeconds: 120, updatesEnabled: false });
-    expect(policies.recommended).toEqual({ reminderAfterMinutes: 60, inboxSort: 'newest', undoSeconds: 5 });
+    expect(policies.rules).toEqual({
+      pollIntervalMinimumSeconds: 120,
+      updatesEnabled: false,
+      updateFeedUrl: 'https://updates.example.com/seller-tray',
+    });
+    expect(policies.recommended).toEqual({
+      reminderAfterMinutes: 60,
+      inboxSort: 'newest',
+      staleInProgressDays: 14,
+      undoSeconds: 5,
+    });
     expect(policies.problems.map((p) => `${p.key}: ${p.message}`)).toEqual([
       'DemoAllowed: demoAllowed must be true or false; ignored', // DWORD 2
       "ClientSecret: ClientSecret is never a policy: the client secret is kept in each laptop's keychain",

@@ -3,10 +3,10 @@
 // - macOS: the managed preferences a configuration profile installs for the app id (root keys
 //   managed, a `Recommended` dictionary), XML or binary plists, read with `plist`;
 // - Windows: HKLM\SOFTWARE\Policies\SellerTray, then the same under HKCU, each with a
-//   `Recommended` subkey, read with `reg query` (reg.exe, on every Windows) behind a small port.
+//   `Recommended` subkey, read with `reg export` (reg.exe, on every Windows) behind a small port.
 // A source never throws: what it cannot read is a problem, and the documents it could read stand.
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseBinary, parse as parsePlist } from 'plist';
@@ -146,21 +146,40 @@ function withoutPayloadKeys(values: Record<string, unknown>): Record<string, unk
 export const WINDOWS_POLICY_KEY = 'SOFTWARE\\Policies\\SellerTray';
 const HIVES = ['HKEY_LOCAL_MACHINE', 'HKEY_CURRENT_USER'] as const;
 
-/** `reg query <key> /s`'s output; undefined when the key does not exist. */
-export type RegQuery = (key: string) => Promise<string | undefined>;
+/** A key exported as a .reg file's text (`reg export`), subkeys included; undefined when the key does not exist. */
+export type RegExport = (key: string) => Promise<string | undefined>;
 
-/** reg.exe, present on every Windows; it exits 1 when the key does not exist. */
-export const regQuery: RegQuery = (key) =>
-  new Promise((resolve, reject) => {
-    execFile('reg', ['query', key, '/s'], { windowsHide: true, timeout: 10_000 }, (error, stdout) => {
-      if (!error) resolve(stdout);
-      else if ((error as { code?: unknown }).code === 1) resolve(undefined);
-      else reject(error);
+/**
+ * reg.exe, present on every Windows: `reg export` writes the key to a file in UTF-16, so a value
+ * outside the console's code page (a name with ü, a label in Greek) reads back whole, which
+ * `reg query`'s output would not. It exits 1 when the key does not exist.
+ */
+export const regExport: RegExport = async (key) => {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'seller-tray-policies-'));
+  const file = path.join(folder, 'policies.reg');
+  try {
+    const exported = await new Promise<boolean>((resolve, reject) => {
+      execFile('reg', ['export', key, file, '/y'], { windowsHide: true, timeout: 10_000 }, (error) => {
+        if (!error) resolve(true);
+        else if ((error as { code?: unknown }).code === 1) resolve(false);
+        else reject(error);
+      });
     });
-  });
+    return exported ? decodeRegFile(readFileSync(file)) : undefined;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+};
+
+/** A .reg file's bytes as text: UTF-16LE with a byte-order mark as reg.exe writes it, else UTF-8. */
+export function decodeRegFile(bytes: Buffer): string {
+  return bytes[0] === 0xff && bytes[1] === 0xfe
+    ? bytes.subarray(2).toString('utf16le')
+    : bytes.toString('utf8');
+}
 
 /** HKLM before HKCU (the machine's policy wins over one set for the user), each key's `Recommended` subkey recommended. */
-export function windowsPolicySource(query: RegQuery = regQuery): PolicySource {
+export function windowsPolicySource(exportKey: RegExport = regExport): PolicySource {
   return {
     watched: [],
     read: async () => {
@@ -168,14 +187,14 @@ export function windowsPolicySource(query: RegQuery = regQuery): PolicySource {
       const byLevel: Record<PolicyLevel, PolicyDocument[]> = { managed: [], recommended: [] };
       for (const hive of HIVES) {
         const key = `${hive}\\${WINDOWS_POLICY_KEY}`;
-        let output: string | undefined;
+        let text: string | undefined;
         try {
-          output = await query(key);
+          text = await exportKey(key);
         } catch (error) {
           read.problems.push(problemOf(key, error));
           continue;
         }
-        const keys = parseRegQuery(output ?? '');
+        const keys = parseRegExport(text ?? '');
         for (const [level, name] of [
           ['managed', key],
           ['recommended', `${key}\\Recommended`],
@@ -191,26 +210,44 @@ export function windowsPolicySource(query: RegQuery = regQuery): PolicySource {
 }
 
 /**
- * `reg query /s` output: a key's full name on a line of its own, then its values indented by four
- * spaces as `name    REG_TYPE    data`. Numbers (REG_DWORD, REG_QWORD) come as hexadecimal, text as
- * it is. Keys come back by their lower-case name (the registry ignores case).
+ * A .reg file (Windows Registry Editor Version 5.00): `[key]` lines, then `"name"=value` lines,
+ * long values continued by a trailing backslash. Text (`"..."`, with \\ and \" escaped) and
+ * expandable text (hex(2), UTF-16LE bytes) come back as text, REG_DWORD (dword:) and REG_QWORD
+ * (hex(b), little-endian) as numbers; any other type as its raw form, which no policy accepts.
+ * Keys come back by their lower-case name (the registry ignores case).
  */
-export function parseRegQuery(output: string): Map<string, Record<string, unknown>> {
+export function parseRegExport(text: string): Map<string, Record<string, unknown>> {
   const keys = new Map<string, Record<string, unknown>>();
   let current: Record<string, unknown> | undefined;
-  for (const line of output.split(/\r?\n/)) {
-    if (/^HKEY_/i.test(line)) {
+  const lines = text.replace(/\\\r?\n\s*/g, '').split(/\r?\n/);
+  for (const line of lines) {
+    const key = /^\[(.+)\]\s*$/.exec(line);
+    if (key) {
       current = {};
-      keys.set(line.trim().toLowerCase(), current);
+      keys.set((key[1] as string).toLowerCase(), current);
       continue;
     }
-    const value = /^ {4}(.+?) {4}(REG_[A-Z_]+)(?: {4}(.*))?$/.exec(line);
+    const value = /^"((?:[^"\\]|\\.)*)"=(.*)$/.exec(line);
     if (!value || !current) continue;
-    const [, name, type, data = ''] = value as unknown as [string, string, string, string?];
-    if (name === '(Default)') continue;
-    current[name] = /^REG_(DWORD|QWORD)$/.test(type) ? Number.parseInt(data, 16) : data;
+    current[unescapeReg(value[1] as string)] = regValue(value[2] as string);
   }
   return keys;
+}
+
+const unescapeReg = (text: string): string => text.replace(/\\(.)/g, '$1');
+
+function regValue(raw: string): unknown {
+  const text = /^"((?:[^"\\]|\\.)*)"$/.exec(raw);
+  if (text) return unescapeReg(text[1] as string);
+  const dword = /^dword:([0-9a-f]{8})$/i.exec(raw);
+  if (dword) return Number.parseInt(dword[1] as string, 16);
+  const hex = /^hex\((2|b)\):([0-9a-f,\s]*)$/i.exec(raw);
+  if (!hex) return raw;
+  const bytes = Buffer.from(
+    ((hex[2] as string).match(/[0-9a-f]{2}/gi) ?? []).map((b) => Number.parseInt(b, 16)),
+  );
+  if (hex[1] === '2') return bytes.toString('utf16le').replace(/\0+$/, '');
+  return bytes.length === 8 ? Number(bytes.readBigUInt64LE()) : raw;
 }
 
 /** The platform's source; Linux's is also the one for any other Unix. */
