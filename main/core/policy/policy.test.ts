@@ -1,5 +1,5 @@
 // The policy layers and their sources: Linux's JSON folders for real, the macOS managed
-// preferences (XML and binary plists) and `reg query`'s output from fixtures in their real formats,
+// preferences (XML and binary plists) and `reg export`'s .reg files from fixtures in their real formats,
 // the layering and its refusals, and the watch of a folder.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
