@@ -1,9 +1,9 @@
 // A laptop on a corporate network (issue 25): the marketplace is reached through a CONNECT proxy
 // and its certificate is signed by the company's own CA (a TLS-inspecting proxy's). The CLI, run
-// as a process, and the service as the preview opens it (node-transport.ts) work when the CA is
-// trusted (NODE_EXTRA_CA_CERTS) and say which certificate problem stopped them when it is not;
-// NO_PROXY and loopback go direct.
-import { mkdtemp, rm } from 'node:fs/promises';
+// as a process, the service as the preview opens it (node-transport.ts), and `npm run preview`'s
+// process with a policy folder work when the CA is trusted (NODE_EXTRA_CA_CERTS) and say which
+// certificate problem stopped them when it is not; NO_PROXY and loopback go direct.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ import {
   startConnectProxy,
   startTlsFront,
 } from './support/corporate-network';
-import { runTs } from './support/processes';
+import { exitOf, runTs, spawnTs, waitForLine } from './support/processes';
 
 let sim: Simulator;
 let ca: PrivateCa;
@@ -134,4 +134,57 @@ describe('the preview’s service behind a proxy, with a private CA', () => {
       await demo.stop();
     }
   });
+});
+
+describe('npm run preview on a managed laptop behind a proxy', () => {
+  it('takes the policies and reaches the marketplace through the proxy, trusting the CA the environment names', async () => {
+    const dataDir = await mkdtemp(join(home, 'preview-process-'));
+    const policies = join(dataDir, 'policies');
+    await mkdir(join(policies, 'managed'), { recursive: true });
+    await writeFile(
+      join(policies, 'managed', 'fleet.json'),
+      JSON.stringify({ baseUrl: internal(), clientId: 'demo-client' }),
+    );
+    const child = spawnTs('main/preview/cli.ts', ['--port', '0', '--data-dir', dataDir], {
+      HTTPS_PROXY: proxy.url,
+      https_proxy: '',
+      NO_PROXY: '',
+      no_proxy: '',
+      NODE_EXTRA_CA_CERTS: ca.caFile,
+      SELLER_TRAY_POLICY_ROOT: policies,
+    });
+    try {
+      const [, url] = await waitForLine(child, /^Seller Tray preview: (\S+)$/);
+      const { origin, hash } = new URL(url ?? '');
+      const token = new URLSearchParams(hash.slice(1)).get('token');
+      const bridge = async (channel: string, body?: unknown) =>
+        (
+          await fetch(`${origin}/bridge/${channel}`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${token}` },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          })
+        ).json();
+      expect(await bridge('getState')).toMatchObject({
+        ok: true,
+        value: { baseUrl: internal(), managed: { locked: expect.arrayContaining(['baseUrl', 'clientId']) } },
+      });
+      const before = proxy.tunnels.length;
+      expect(
+        await bridge('testConnection', {
+          baseUrl: internal(),
+          clientId: 'demo-client',
+          secret: 'demo-secret',
+        }),
+      ).toMatchObject({ ok: true, value: { ok: true } });
+      expect(proxy.tunnels.length).toBeGreaterThan(before);
+      expect(await bridge('setSettings', { baseUrl: 'https://elsewhere.example' })).toMatchObject({
+        ok: false,
+        error: { code: 'managed' },
+      });
+    } finally {
+      child.kill('SIGTERM');
+      await exitOf(child);
+    }
+  }, 60_000);
 });
