@@ -29,7 +29,7 @@ import { type CheckedRequest, requests } from './bridge-requests';
 import { explainFailure } from './failure-words';
 import { type Log, silentLog } from './log';
 import { markActor, signedMark } from './mark';
-import { demoAllowed, lockedSettings, type Policies, policyRefusals, policyReport } from './policy/layers';
+import { demoAllowed, lockedSettings, type Policies, policyReport } from './policy/layers';
 import { ManagedSettingsStore } from './policy/managed-settings';
 import { type PolicyPort, UNMANAGED } from './policy/watcher';
 import type { Timers } from './poller';
@@ -323,6 +323,7 @@ export class SellerTrayService {
     };
   }
 
+  /** A change from the window; one a policy forbids is refused by the store (ManagedSettingsStore), nothing changed. */
   private async updateSettings(input: Partial<Settings>): Promise<Settings> {
     const patch = parseSettingsPatch(input);
     if (!patch.ok) {
@@ -330,12 +331,6 @@ export class SellerTrayService {
         field === null ? [] : [{ field, message }],
       );
       throw new CodedError('invalid-input', patch.message, { fields });
-    }
-    const refused = policyRefusals(patch.patch, this.policies.current());
-    if (refused.length > 0) {
-      throw new CodedError('managed', refused.map((r) => r.message).join('; '), {
-        fields: refused.map(({ field, message }) => ({ field: field ?? '', message })),
-      });
     }
     const before = this.settings;
     const accountChanged =

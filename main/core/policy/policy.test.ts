@@ -18,6 +18,7 @@ import {
   resolvePolicies,
   userSettingsAfter,
 } from './layers';
+import { ManagedSettingsStore } from './managed-settings';
 import {
   decodeRegFile,
   linuxPolicySource,
@@ -25,7 +26,7 @@ import {
   parseRegExport,
   windowsPolicySource,
 } from './sources';
-import { PolicyWatcher } from './watcher';
+import { fixedPolicies, PolicyWatcher } from './watcher';
 
 const fixture = (name: string) => path.join(import.meta.dirname, 'fixtures', name);
 let root: string;
@@ -148,6 +149,28 @@ describe('applying the layers', () => {
       },
     ]);
     expect(policyRefusals({ clientId: 'fleet', pollIntervalSeconds: 300 }, policies)).toEqual([]);
+  });
+});
+
+describe('the settings store under policies', () => {
+  it('refuses a save that changes a locked setting, whichever path it comes by, and writes only the user’s own', () => {
+    let file: Settings = { ...DEFAULT_SETTINGS, clientId: 'mine' };
+    const inner = {
+      load: () => ({ settings: file }),
+      save: (settings: Settings) => {
+        file = settings;
+      },
+    };
+    const policies = resolvePolicies(docs({ level: 'managed', origin: 'm', values: { clientId: 'fleet' } }));
+    const store = new ManagedSettingsStore(inner, fixedPolicies(policies));
+    const inForce = store.load().settings;
+    expect(inForce.clientId).toBe('fleet');
+    expect(() => store.save({ ...inForce, clientId: 'other' })).toThrow(
+      expect.objectContaining({ code: 'managed', message: 'Client id is managed by your organization' }),
+    );
+    expect(file.clientId).toBe('mine');
+    store.save({ ...inForce, undoSeconds: 3 });
+    expect(file).toEqual({ ...DEFAULT_SETTINGS, clientId: 'mine', undoSeconds: 3 });
   });
 });
 
