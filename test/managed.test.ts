@@ -10,11 +10,9 @@ import { silentLog } from '../main/core/log';
 import { linuxPolicySource } from '../main/core/policy/sources';
 import { PolicyWatcher } from '../main/core/policy/watcher';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
-import { SellerTrayService, type ServiceEvent } from '../main/core/service';
-import { ConfSettingsStore } from '../main/core/settings';
 import { type Simulator, startSimulator } from '../simulator/server';
-import { ManualTimers, makeDataDir } from './support/core';
-import { serviceCalls } from './support/service-calls';
+import { makeDataDir } from './support/core';
+import { openTestService, serviceCalls } from './support/test-service';
 
 const CLIENT = { clientId: 'fleet-client', clientSecret: 'fleet-secret-51c2' };
 let sim: Simulator;
@@ -49,16 +47,7 @@ async function managedLaptop(policies: { managed?: object; recommended?: object 
   cleanup.push(() => rm(dir, { recursive: true, force: true }));
   const open = async () => {
     const watcher = await PolicyWatcher.start(linuxPolicySource(root), { log: silentLog, settleMs: 50 });
-    const events: ServiceEvent[] = [];
-    const service = await SellerTrayService.open({
-      settings: new ConfSettingsStore({ cwd: dir }),
-      secrets,
-      dataRoot: dir,
-      timers: new ManualTimers(),
-      accountName: () => 'Anna Virtanen',
-      policies: watcher,
-    });
-    service.onEvent((e) => events.push(e));
+    const { service, events } = await openTestService(dir, { secrets, policies: watcher });
     cleanup.push(
       () => service.close(),
       () => watcher.close(),

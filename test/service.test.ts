@@ -13,7 +13,7 @@ import { type CaptureServer, startCaptureServer } from './support/capture-server
 import { ManualTimers, makeDataDir } from './support/core';
 import { keytar } from './support/keychain';
 import { admin } from './support/raw-api';
-import { serviceCalls } from './support/service-calls';
+import { openTestService, serviceCalls } from './support/test-service';
 
 let sim: Simulator;
 const secrets = new KeytarSecretStore();
@@ -39,15 +39,7 @@ afterAll(() => sim.close());
 
 async function openService(clientId = `svc-client`) {
   const dir = await makeDataDir();
-  const events: ServiceEvent[] = [];
-  const service = await SellerTrayService.open({
-    settings: new ConfSettingsStore({ cwd: dir }),
-    secrets,
-    dataRoot: dir,
-    timers: new ManualTimers(),
-    accountName: () => 'Anna Virtanen',
-  });
-  service.onEvent((e) => events.push(e));
+  const { service, events } = await openTestService(dir, { secrets });
   opened.push({ service, dir, clientId });
   const { call, refusal } = serviceCalls(service);
   return { service, dir, events, call, refusal };
