@@ -3,8 +3,11 @@
 // on request, the log file in its logs/ folder. The shell passes Electron's parts
 // (electron-store, net.fetch, a file manager); the preview runs in plain Node and keeps conf and
 // Node's fetch, and has no file manager to reach: "Open log folder" shows the folder's path there.
+// Both read the organization's policies where the platform keeps them, and watch them.
 import type { Transport } from './core/api/transport';
 import { ensurePrivateDir } from './core/paths';
+import { type PolicySource, policySourceFor } from './core/policy/sources';
+import { PolicyWatcher } from './core/policy/watcher';
 import { KeytarSecretStore } from './core/secrets';
 import { type LogFolderPort, SellerTrayService } from './core/service';
 import { ConfSettingsStore, type ConfSettingsStoreOptions } from './core/settings';
@@ -20,6 +23,8 @@ export interface AppServiceParts {
   openInWindow?: () => void;
   /** The locale notifications write amounts in; the runtime's default when absent. */
   locale?: string | undefined;
+  /** Where the organization's policies are read; the platform's place by default (sources.ts `policySourceFor`). */
+  policySource?: PolicySource;
 }
 
 export async function openAppService(dataRoot: string, parts: AppServiceParts = {}) {
@@ -27,6 +32,7 @@ export async function openAppService(dataRoot: string, parts: AppServiceParts = 
   const demo = builtInDemo(dataRoot);
   const logFolder = logsDir(dataRoot);
   const log = fileLog(logFolder);
+  const policies = await PolicyWatcher.start(parts.policySource ?? policySourceFor(), { log });
   const service = await SellerTrayService.open({
     settings: new ConfSettingsStore({
       cwd: dataRoot,
@@ -40,7 +46,8 @@ export async function openAppService(dataRoot: string, parts: AppServiceParts = 
     ...(parts.transport ? { transport: parts.transport } : {}),
     ...(parts.openInWindow ? { openInWindow: parts.openInWindow } : {}),
     locale: parts.locale,
+    policies,
   });
   // The log goes back too: the shell logs what it cannot do (link registration, updates) there.
-  return { service, demo, log };
+  return { service, demo, log, policies };
 }

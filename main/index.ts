@@ -2,7 +2,7 @@
 // the shell's parts (main/shell) are tested with fakes of the Electron objects passed here.
 // Nothing else imports 'electron'.
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { extname, join } from 'node:path';
@@ -143,6 +143,14 @@ function thisInstallation(): Installation {
         return readFileSync(file, 'utf8');
       } catch {
         return undefined;
+      }
+    },
+    canWrite: (file) => {
+      try {
+        accessSync(file, constants.W_OK);
+        return true;
+      } catch {
+        return false;
       }
     },
   });
@@ -291,12 +299,18 @@ function openUpdater(
   refreshTray: () => void,
 ): Updater {
   const hasFeed = app.isPackaged && existsSync(join(process.resourcesPath, 'app-update.yml'));
-  const availability = updateAvailability(installation, hasFeed);
+  // The organization's update policies, as they stand at start (a change applies at the next start).
+  const { rules } = service.currentPolicies();
+  const availability = updateAvailability(installation, hasFeed, rules.updatesEnabled !== false);
+  const channel = rules.updateChannel ?? updateChannel(APP_VERSION);
   const updater = new Updater({
-    feed: availability === 'updater' ? electronUpdaterFeed(platformUpdater()) : undefined,
+    feed:
+      availability === 'updater'
+        ? electronUpdaterFeed(platformUpdater(rules.updateChannel, rules.updateFeedUrl))
+        : undefined,
     availability,
     version: APP_VERSION,
-    channel: updateChannel(APP_VERSION),
+    channel,
     automatic: () => service.currentSettings().checkForUpdatesAutomatically,
     pendingStatuses: () => service.state().pendingOutbox,
     onAppChange: (listener) =>
@@ -314,14 +328,21 @@ function openUpdater(
   return updater;
 }
 
-/** electron-updater's updater for this platform; its failures reach the Updater, which logs them. */
-function platformUpdater(): AppUpdater {
+/**
+ * electron-updater's updater for this platform, on the organization's channel and from its feed
+ * where a policy names them (else the build's own, app-update.yml); its failures reach the Updater,
+ * which logs them. electron-updater allows a downgrade once a channel is set: moving a laptop from
+ * beta back to latest is what such a policy is for.
+ */
+function platformUpdater(channel: string | undefined, feedUrl: string | undefined): AppUpdater {
   const updater =
     process.platform === 'win32'
       ? new NsisUpdater()
       : process.platform === 'darwin'
         ? new MacUpdater()
         : new AppImageUpdater();
+  if (feedUrl) updater.setFeedURL({ provider: 'generic', url: feedUrl, ...(channel ? { channel } : {}) });
+  if (channel) updater.channel = channel;
   updater.logger = { info: () => {}, warn: (message) => logWarning(String(message)), error: () => {} };
   return updater;
 }

@@ -18,6 +18,7 @@ import type {
   UndoOutcome,
 } from './model';
 import type { MarkableStatus } from './order-status';
+import type { SettingKey } from './settings-declaration';
 
 /** Every channel, once: the preload exposes exactly these, the main process answers exactly these. */
 export const CHANNELS = [
@@ -78,7 +79,26 @@ export interface AppState extends CoreStatus {
   secretStored: boolean;
   /** The name this laptop writes into the statuses it posts: "Your name", or the computer account's. */
   actorName: string;
+  /** What the organization's policies decide here. */
+  managed: ManagedState;
 }
+
+/** What an organization's policies (main/core/policy/) decide for this laptop, as the window shows it. */
+export interface ManagedState {
+  /** The settings a policy locks: shown with a lock and "Managed by your organization", refused if changed. */
+  locked: SettingKey[];
+  /** Whether "Try the demo" is offered. */
+  demoAllowed: boolean;
+  /** The shortest check interval the organization allows; null when it sets none. */
+  pollIntervalMinimumSeconds: number | null;
+}
+
+/** A laptop no organization manages. */
+export const UNMANAGED_STATE: ManagedState = Object.freeze({
+  locked: [],
+  demoAllowed: true,
+  pollIntervalMinimumSeconds: null,
+});
 
 /** The inbox's filters: all orders, or those of one status (New is ProvisioningStarted). */
 export const INBOX_FILTERS = [
@@ -139,6 +159,8 @@ export const UPDATE_AVAILABILITIES = [
   'no-feed',
   /** A deb (rpm) install: its package manager updates it. */
   'package-manager',
+  /** Installed for every user, or updates turned off by a policy: the organization deploys them. */
+  'managed',
   /** `npm start`. */
   'development',
   /** Anything else: an unpacked folder, the browser preview. */

@@ -2,8 +2,8 @@
 // where it shows. The settings file's schema and the bridge's checks (main/core/settings.ts), the
 // `Settings` type every process shares (model.ts) and the Settings view's form are derived from
 // this table, so a new setting is one entry here plus its use. Settings that can be changed only
-// through their own control (the pause, the demo) or only in the file (`api`) say so here too; a
-// later "managed by your organization" flag belongs beside `shows`.
+// through their own control (the pause, the demo) or only in the file (`api`) say so here too, and
+// so do those an organization's policy cannot set (`policy: false`, main/core/policy/).
 import { LIMITS } from './contract';
 import { INBOX_SORTS, type InboxSort } from './inbox-sort';
 import { ACTOR_NAME_MAX } from './marked-by';
@@ -37,6 +37,11 @@ interface Declared<T> {
   /** What it must be, in words a user can act on: every refusal of it says this. */
   rule: string;
   shows: Shows;
+  /**
+   * false: no policy sets it (a user's own moment, such as the pause; or one a policy of its own
+   * governs: demoAllowed). Every other setting can be managed (locked) or recommended by IT.
+   */
+  policy?: false;
 }
 
 /** A whole number from `min` to `max`, or exactly `off` (which turns the feature off) where there is one. */
@@ -144,6 +149,7 @@ export const SETTINGS = {
     label: 'Pause',
     rule: 'must be a date and time such as 2026-11-21T16:50:00Z, or null when not paused',
     shows: { in: 'elsewhere' },
+    policy: false,
   }),
   /**
    * Remind the user of an order still waiting for action after this many minutes. 0 = off, so
@@ -186,7 +192,7 @@ export const SETTINGS = {
     shows: { in: 'form', section: 'Start-up', text: 'Check for updates automatically' },
   }),
   /** Run against the built-in simulator instead of a real Seller API (starting or leaving the demo sets it). */
-  demoMode: boolean({ default: false, label: 'Demo mode', shows: { in: 'elsewhere' } }),
+  demoMode: boolean({ default: false, label: 'Demo mode', shows: { in: 'elsewhere' }, policy: false }),
   /**
    * Where this marketplace's Seller API differs from the built-in routes (design notes §2): per
    * operation its method and path, and the largest page the server gives. null = the built-in routes.

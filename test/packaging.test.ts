@@ -357,6 +357,31 @@ describe('the update feed in the installers', () => {
     expect(validate(without), JSON.stringify(validate.errors)).toBe(true);
   });
 
+  it('electron-builder.fleet.yml installs for every user (NSIS per machine, a macOS pkg) without a feed', async () => {
+    const { getConfig } = require('app-builder-lib/out/util/config/config');
+    const base = await getConfig(root, 'electron-builder.no-updates.yml', null);
+    const fleet = await getConfig(root, 'electron-builder.fleet.yml', null);
+    const validate = validator();
+    expect(validate(fleet), JSON.stringify(validate.errors)).toBe(true);
+    expect(fleet.publish).toBeNull();
+    expect(fleet.nsis).toMatchObject({ oneClick: true, perMachine: true });
+    expect(fleet.mac.target).toContain('pkg');
+    expect(fleet.pkg).toMatchObject({ installLocation: '/Applications', isRelocatable: false });
+    // Everything else is the same app: identity, files, fuses, links.
+    for (const key of [
+      'appId',
+      'productName',
+      'files',
+      'asar',
+      'asarUnpack',
+      'electronFuses',
+      'protocols',
+      'linux',
+      'deb',
+    ])
+      expect(fleet[key], key).toEqual(base[key]);
+  });
+
   describe('npm run dist', () => {
     let fakeBin: string;
     beforeAll(async () => {
@@ -392,6 +417,21 @@ describe('the update feed in the installers', () => {
         expect(without.code).toBe(0);
         expect(without.args).toEqual(['--config', 'electron-builder.no-updates.yml', '--linux', 'AppImage']);
         expect(without.stdout).toContain('SELLER_TRAY_UPDATE_URL is not set');
+      },
+      30_000,
+    );
+
+    it.runIf(process.platform !== 'win32')(
+      'builds the fleet installers with --fleet, never with a feed',
+      async () => {
+        await rm(join(fakeBin, 'args'), { force: true });
+        const run = await runTs('build/dist.ts', ['--fleet', '--win', 'nsis'], {
+          PATH: `${fakeBin}:${process.env.PATH}`,
+          SELLER_TRAY_UPDATE_URL: 'https://updates.example/seller-tray',
+        });
+        expect(run.code).toBe(0);
+        const args = (await readFile(join(fakeBin, 'args'), 'utf8')).trim().split('\n');
+        expect(args).toEqual(['--config', 'electron-builder.fleet.yml', '--win', 'nsis']);
       },
       30_000,
     );

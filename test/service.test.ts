@@ -7,12 +7,13 @@ import { APP_ID } from '../main/core/app-identity';
 import { KeychainUnavailableError, KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../main/core/service';
 import { ConfSettingsStore } from '../main/core/settings';
-import { CHANNELS, type Channel, type Requests, type Responses } from '../preload/contract';
+import { CHANNELS, type Requests } from '../preload/contract';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { type CaptureServer, startCaptureServer } from './support/capture-server';
 import { ManualTimers, makeDataDir } from './support/core';
 import { keytar } from './support/keychain';
 import { admin } from './support/raw-api';
+import { openTestService, serviceCalls } from './support/test-service';
 
 let sim: Simulator;
 const secrets = new KeytarSecretStore();
@@ -38,26 +39,9 @@ afterAll(() => sim.close());
 
 async function openService(clientId = `svc-client`) {
   const dir = await makeDataDir();
-  const events: ServiceEvent[] = [];
-  const service = await SellerTrayService.open({
-    settings: new ConfSettingsStore({ cwd: dir }),
-    secrets,
-    dataRoot: dir,
-    timers: new ManualTimers(),
-    accountName: () => 'Anna Virtanen',
-  });
-  service.onEvent((e) => events.push(e));
+  const { service, events } = await openTestService(dir, { secrets });
   opened.push({ service, dir, clientId });
-  const call = async <C extends Channel>(channel: C, payload?: Requests[C]): Promise<Responses[C]> => {
-    const answer = await service.handle(channel, payload as Requests[C]);
-    if (!answer.ok) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
-    return answer.value;
-  };
-  const refusal = async (channel: Channel, payload?: unknown) => {
-    const answer = await service.handleMessage(channel, payload);
-    if (answer.ok) throw new Error(`${channel} was accepted`);
-    return answer.error;
-  };
+  const { call, refusal } = serviceCalls(service);
   return { service, dir, events, call, refusal };
 }
 

@@ -1,7 +1,8 @@
 // Where the CLI finds the account: flags first, then the environment, then the settings
 // the app (or `seller-tray login`) saved; the secret from the environment or the keychain.
 // The app's demo marketplace lives only inside the running app (its address changes each run),
-// so an account saved in demo mode is no account for the CLI: it says none is configured.
+// so an account saved in demo mode is no account for the CLI: it says none is configured. The
+// organization's policies apply as in the app: a flag or variable may not change a locked setting.
 import { actorNameProblem } from '../../preload/marked-by';
 import {
   type AccountRef,
@@ -12,12 +13,17 @@ import {
 } from '../core/account/account-ref';
 import { osAccountName } from '../core/account-name';
 import type { SellerApiClientOptions } from '../core/api/client';
+import { nodeTransport } from '../core/api/node-transport';
+import type { Transport } from '../core/api/transport';
 import { type Log, silentLog } from '../core/log';
 import { markActor } from '../core/mark';
 import { ensurePrivateDir, userDataDir } from '../core/paths';
+import { NO_POLICIES, type Policies, policyRefusals } from '../core/policy/layers';
+import { ManagedSettingsStore } from '../core/policy/managed-settings';
+import { fixedPolicies } from '../core/policy/watcher';
 import { adoptUnboundSecret, KeytarSecretStore, noSecretFor, type SecretStore } from '../core/secrets';
-import { ConfSettingsStore, type Settings, type SettingsStore } from '../core/settings';
-import { UsageError } from './refusals';
+import { ConfSettingsStore, parseSettingsPatch, type Settings, type SettingsStore } from '../core/settings';
+import { Refusal, UsageError } from './refusals';
 
 export interface AccountFlags {
   baseUrl?: string | undefined;
@@ -30,21 +36,48 @@ export interface Account {
   clientSecret: () => Promise<string>;
 }
 
+let transport: Transport | undefined;
+/** The CLI's one way to the network: the proxy and the authorities of a corporate network (node-transport.ts). */
+export function cliTransport(): Transport {
+  transport ??= nodeTransport();
+  return transport;
+}
+
 /** How a client reaches the account, as the app's would; its failed calls go to `log` (--verbose). */
 export function clientOptions(account: Account, log: Log = silentLog): SellerApiClientOptions {
-  return clientOptionsFor(account.ref, account.clientSecret, { log: accountLog(log, account.ref) });
+  return clientOptionsFor(account.ref, account.clientSecret, {
+    log: accountLog(log, account.ref),
+    transport: cliTransport(),
+  });
 }
 
 /** The stores the CLI shares with the app: the same directory, the same keychain entries. */
 export interface CliStores {
+  /** The saved settings under the organization's policies, as the app reads them. */
   settings: SettingsStore;
   secrets: SecretStore;
   dataRoot: string;
+  policies: Policies;
 }
 
-export function cliStores(env: NodeJS.ProcessEnv = process.env): CliStores {
+export function cliStores(env: NodeJS.ProcessEnv = process.env, policies: Policies = NO_POLICIES): CliStores {
   const dataRoot = ensurePrivateDir(userDataDir(env));
-  return { settings: new ConfSettingsStore({ cwd: dataRoot }), secrets: new KeytarSecretStore(), dataRoot };
+  const settings = new ManagedSettingsStore(
+    new ConfSettingsStore({ cwd: dataRoot }),
+    fixedPolicies(policies),
+  );
+  return { settings, secrets: new KeytarSecretStore(), dataRoot, policies };
+}
+
+/** Refuses a command-line change of what a policy locks, naming the flag or variable that asked for it. */
+export function refuseManaged(asked: string, change: Partial<Settings>, policies: Policies): void {
+  const parsed = parseSettingsPatch(change);
+  const refused = parsed.ok ? policyRefusals(parsed.patch, policies) : [];
+  if (refused.length > 0)
+    throw new Refusal(
+      'managed',
+      `${refused.map((r) => r.message).join('; ')}: ${asked} cannot change it here`,
+    );
 }
 
 export function resolveAccount(
@@ -55,13 +88,29 @@ export function resolveAccount(
   const saved = stores.settings.load().settings;
   const account = saved.demoMode ? { baseUrl: '', clientId: '' } : saved;
   // An empty variable counts as unset, as shells make it easy to export one by accident.
-  const baseUrl = flags.baseUrl || env.SELLER_API_BASE_URL || account.baseUrl;
+  const asked = {
+    baseUrl: flags.baseUrl || env.SELLER_API_BASE_URL,
+    clientId: flags.clientId || env.SELLER_CLIENT_ID,
+  };
+  if (asked.baseUrl)
+    refuseManaged(
+      flags.baseUrl ? '--base-url' : 'SELLER_API_BASE_URL',
+      { baseUrl: asked.baseUrl },
+      stores.policies,
+    );
+  if (asked.clientId)
+    refuseManaged(
+      flags.clientId ? '--client-id' : 'SELLER_CLIENT_ID',
+      { clientId: asked.clientId },
+      stores.policies,
+    );
+  const baseUrl = asked.baseUrl || account.baseUrl;
   if (!baseUrl) {
     throw new UsageError(
       `no marketplace configured${saved.demoMode ? ' (the app is in demo mode, whose marketplace runs only inside the app)' : ''}: pass --base-url, set SELLER_API_BASE_URL, or run seller-tray login`,
     );
   }
-  const clientId = flags.clientId || env.SELLER_CLIENT_ID || account.clientId;
+  const clientId = asked.clientId || account.clientId;
   const ref = accountRef({ baseUrl, clientId, api: saved.api });
   return {
     ref,
@@ -87,9 +136,14 @@ export function resolveAccount(
  * Who the CLI's marks are by: `--as`, checked as the app checks "Your name"; else as the app
  * has it, the saved "Your name" or this computer's account.
  */
-export function markedBy(asFlag: string | undefined, saved: Settings): string {
+export function markedBy(
+  asFlag: string | undefined,
+  saved: Settings,
+  policies: Policies = NO_POLICIES,
+): string {
   if (asFlag === undefined) return markActor(saved.actorName, osAccountName);
   const name = asFlag.trim();
+  refuseManaged('--as', { actorName: name }, policies);
   const problem = name === '' ? 'needs a name' : actorNameProblem(name);
   if (problem)
     throw new UsageError(

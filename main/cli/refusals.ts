@@ -12,7 +12,9 @@ export type RefusalCode =
   | 'same-status'
   | 'no-such-order'
   | 'ambiguous-order-id'
-  | 'too-many-orders';
+  | 'too-many-orders'
+  /** A flag or variable that would change what the organization's policies lock. */
+  | 'managed';
 
 /** Refused given what the marketplace holds; nothing was posted. `details` are lines under the sentence. */
 export class Refusal extends Error {

@@ -11,6 +11,9 @@ import { APP_VERSION } from '../core/app-identity';
 import { diagnose, formatDiagnosis } from '../core/diagnosis';
 import { explainFailure } from '../core/failure-words';
 import { lineLog, silentLog } from '../core/log';
+import { policyReport } from '../core/policy/layers';
+import { policySourceFor } from '../core/policy/sources';
+import { readPolicies } from '../core/policy/watcher';
 import { KeychainUnavailableError } from '../core/secrets';
 import { AccountStore } from '../core/store/account-store';
 import { clientOptions, cliStores, markedBy, resolveAccount } from './account';
@@ -48,7 +51,8 @@ Commands:
                      the first run on a computer records the orders already there, unprinted
   doctor             tries each operation the app reads with and reports what answered, how
                      long it took, and where the marketplace differs from the spec (for support:
-                     no secret or token in it); exit 1 when an operation failed
+                     no secret or token in it), and the organization's policies in force and
+                     ignored; exit 1 when an operation failed
 
 An <orderId> may be the beginning of one (at least 4 hex digits) when no other order's id
 begins so, as git takes a commit's; it costs a read of the orders listing, at most ${PREFIX_PAGES} pages (${PREFIX_PAGES * PAGE.maxLimit} orders).
@@ -82,7 +86,8 @@ async function main(argv: string[]): Promise<number> {
   // Only with --verbose: stderr otherwise carries the failure alone.
   const log = values.verbose ? lineLog((line) => process.stderr.write(`seller-tray: ${line}\n`)) : silentLog;
   try {
-    const stores = cliStores();
+    const policies = await readPolicies(policySourceFor(), log);
+    const stores = cliStores(process.env, policies);
     const account = resolveAccount({ baseUrl: values['base-url'], clientId: values['client-id'] }, stores);
     if (positionals[0] === 'login' && positionals.length === 1) {
       process.stdout.write(await login(account, stores, log));
@@ -105,7 +110,15 @@ async function main(argv: string[]): Promise<number> {
         lastSuccessfulPoll:
           AccountStore.lastSuccessfulPollIn(accountFolder(stores.dataRoot, account.ref.id)) ?? null,
       };
-      process.stdout.write(values.json ? terminalJson(diagnosis) : formatDiagnosis(diagnosis, APP_VERSION));
+      const inForce = policyReport(policies);
+      process.stdout.write(
+        values.json
+          ? terminalJson({
+              ...diagnosis,
+              policies: { inForce: policies.inForce, ignored: policies.problems },
+            })
+          : `${formatDiagnosis(diagnosis, APP_VERSION)}${inForce.length > 0 ? `\n${inForce.map(escapedControls).join('\n')}\n` : ''}`,
+      );
       return diagnosis.steps.some((s) => s.outcome === 'failed') ? 1 : 0;
     }
     const client = new SellerApiClient(connection);
@@ -116,7 +129,7 @@ async function main(argv: string[]): Promise<number> {
       order: values.order === undefined ? undefined : canonicalOrderId(values.order),
       description: values.description,
       detail: values.detail,
-      actor: () => markedBy(values.as, stores.settings.load().settings),
+      actor: () => markedBy(values.as, stores.settings.load().settings, policies),
       json: values.json,
       force: values.force,
     });
@@ -203,6 +216,10 @@ function describeFailure(error: SellerApiError): string {
     lines.push('the client id or secret was rejected: check them in the Seller Console');
   // Refused again with a fresh token: a permission this client lacks, said as the app says it.
   if (error.permissionRefused) lines.push(escapedControls(explainFailure(error).message));
+  if (error.kind === 'tls')
+    lines.push(
+      "the certificate is not one this computer trusts: where your network inspects TLS, set NODE_EXTRA_CA_CERTS to your organization's CA certificate (a PEM file), or install it in the system's certificate store",
+    );
   return lines.join('\n');
 }
 

@@ -6,7 +6,7 @@ import { AccountSession } from '../core/account/session';
 import { SellerApiClient } from '../core/api/client';
 import type { Log } from '../core/log';
 import { parseSettingsPatch } from '../core/settings';
-import { type Account, type CliStores, clientOptions } from './account';
+import { type Account, type CliStores, clientOptions, cliTransport, refuseManaged } from './account';
 import { describeProblem, row, terminalJson } from './format';
 import { UsageError } from './refusals';
 
@@ -53,6 +53,8 @@ export interface WatchOptions {
  * laptop records the backlog silently, as the app does.
  */
 export async function watch(account: Account, stores: CliStores, options: WatchOptions): Promise<void> {
+  if (options.intervalSeconds)
+    refuseManaged('--interval', { pollIntervalSeconds: options.intervalSeconds }, stores.policies);
   const saved = stores.settings.load().settings;
   const settings = {
     ...saved,
@@ -63,6 +65,7 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
     clientSecret: account.clientSecret,
     settings: () => settings,
     log: options.log,
+    transport: cliTransport(),
   });
   const { core, firstRun } = session;
   // Printed as the core raises them, before it marks them raised: a watch killed in between

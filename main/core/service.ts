@@ -30,6 +30,9 @@ import { type CheckedRequest, requests } from './bridge-requests';
 import { explainFailure } from './failure-words';
 import { type Log, silentLog } from './log';
 import { markActor, signedMark } from './mark';
+import { demoAllowed, lockedSettings, type Policies, policyReport } from './policy/layers';
+import { ManagedSettingsStore } from './policy/managed-settings';
+import { type PolicyPort, UNMANAGED } from './policy/watcher';
 import type { Timers } from './poller';
 import {
   adoptUnboundSecret,
@@ -73,6 +76,8 @@ export interface ServicePorts {
   accountName?: () => string;
   /** The locale notifications write amounts in (the Electron shell: the window's); the runtime's default when absent. */
   locale?: string | undefined;
+  /** The organization's policies (main/core/policy/), over the user's settings; none when absent. */
+  policies?: PolicyPort;
 }
 
 export type { ServiceEvent } from '../../preload/contract';
@@ -116,18 +121,27 @@ export class SellerTrayService {
   private accountName: string | undefined;
 
   private readonly log: Log;
+  private readonly policies: PolicyPort;
+  private readonly unwatchPolicies: () => void;
 
   private constructor(
-    private readonly ports: ServicePorts,
+    private readonly ports: ServicePorts & { settings: ManagedSettingsStore },
     private settings: Settings,
   ) {
     this.log = ports.log ?? silentLog;
+    this.policies = ports.policies ?? UNMANAGED;
+    this.unwatchPolicies = this.policies.onChange(() =>
+      this.policiesChanged().catch((error: unknown) =>
+        this.log.error('policy change not applied', { error: String(error) }),
+      ),
+    );
   }
 
-  /** Loads the settings and, when an account is configured, starts its core. */
+  /** Loads the settings (under the policies) and, when an account is configured, starts its core. */
   static async open(ports: ServicePorts): Promise<SellerTrayService> {
-    const { settings, problem } = ports.settings.load();
-    const service = new SellerTrayService(ports, settings);
+    const store = new ManagedSettingsStore(ports.settings, ports.policies ?? UNMANAGED);
+    const { settings, problem } = store.load();
+    const service = new SellerTrayService({ ...ports, settings: store }, settings);
     await service.adoptUnboundSecret();
     await service.connect();
     if (problem) service.emit({ type: 'problem', message: problem });
@@ -143,7 +157,22 @@ export class SellerTrayService {
 
   /** Stops every session; resolves once their stores are closed (bounded: see SellerCore.close). */
   close(): Promise<void> {
+    this.unwatchPolicies();
     return this.dropSessions();
+  }
+
+  /** IT changed a policy while the app runs: the settings in force follow, and a changed account reconnects. */
+  private async policiesChanged(): Promise<void> {
+    const before = this.settings;
+    this.settings = this.ports.settings.inForce();
+    const { baseUrl, clientId, demoMode, api } = this.settings;
+    const accountChanged =
+      baseUrl !== before.baseUrl ||
+      clientId !== before.clientId ||
+      demoMode !== before.demoMode ||
+      JSON.stringify(api) !== JSON.stringify(before.api);
+    if (accountChanged) await this.connect();
+    else this.emit({ type: 'app-state', state: this.state() });
   }
 
   private async dropSessions(): Promise<void> {
@@ -259,6 +288,11 @@ export class SellerTrayService {
     return session.lookUpOrder(orderId);
   }
 
+  /** The organization's policies in force, for the shell (where updates come from) and automations (whether they may run). */
+  currentPolicies(): Policies {
+    return this.policies.current();
+  }
+
   /** The settings in force, for the shell's own use (the renderer asks through getSettings). */
   currentSettings(): Settings {
     return this.settings;
@@ -280,6 +314,7 @@ export class SellerTrayService {
       clientId: this.settings.clientId,
       secretStored: this.secretStored,
       actorName: this.actorName(),
+      managed: this.managedState(),
       connection: status?.connection ?? 'starting',
       lastSuccessfulPoll: status?.lastSuccessfulPoll ?? null,
       health: status?.health ?? 'healthy',
@@ -292,6 +327,16 @@ export class SellerTrayService {
     };
   }
 
+  private managedState(): AppState['managed'] {
+    const policies = this.policies.current();
+    return {
+      locked: lockedSettings(policies),
+      demoAllowed: demoAllowed(policies),
+      pollIntervalMinimumSeconds: policies.rules.pollIntervalMinimumSeconds ?? null,
+    };
+  }
+
+  /** A change from the window; one a policy forbids is refused by the store (ManagedSettingsStore), nothing changed. */
   private async updateSettings(input: Partial<Settings>): Promise<Settings> {
     const patch = parseSettingsPatch(input);
     if (!patch.ok) {
@@ -339,6 +384,11 @@ export class SellerTrayService {
   }
 
   private async startDemo(): Promise<void> {
+    if (!demoAllowed(this.policies.current()))
+      throw new CodedError(
+        'managed',
+        'Your organization has turned the demo off on this computer: Seller Tray works with its marketplace only.',
+      );
     if (!this.ports.demo)
       throw new CodedError('demo-unavailable', 'This build has no built-in demo marketplace.');
     const demo = await this.ports.demo.start();
@@ -388,7 +438,7 @@ export class SellerTrayService {
       timers: this.ports.timers,
       now: this.ports.now,
       log: this.log,
-      locale: this.ports.locale,
+      locale: this.policies.current().rules.locale ?? this.ports.locale,
     });
     this.detach.set(
       ref.id,
@@ -414,7 +464,11 @@ export class SellerTrayService {
     const session = this.session;
     if (!session)
       throw new CodedError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
-    return session.diagnose();
+    const diagnosis = await session.diagnose();
+    const policies = policyReport(this.policies.current());
+    return policies.length === 0
+      ? diagnosis
+      : { ...diagnosis, report: `${diagnosis.report}\n\n${policies.join('\n')}` };
   }
 
   /** Shows the log's folder where the platform can; always says where it is. */

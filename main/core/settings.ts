@@ -178,6 +178,22 @@ export function parseSettingsPatch(input: unknown): SettingsPatchResult {
   return { ok: true, patch };
 }
 
+/**
+ * One setting's value checked as the settings file checks it (its declaration and its own checks):
+ * the policies (main/core/policy/) hold IT's values to the same rules as the user's.
+ */
+export function checkSettingValue(
+  key: SettingKey,
+  value: unknown,
+): { ok: true; value: unknown } | { ok: false; message: string } {
+  const parsed = (fields[key] as z.ZodType).safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const [error] = describeIssues(
+    parsed.error.issues.map((issue) => ({ ...issue, path: [key, ...issue.path] })),
+  );
+  return { ok: false, message: error?.message ?? `${key} ${rule(key)}` };
+}
+
 /** The field's own key: how the settings file's messages name it. */
 const byKey = (field: Field): string => field;
 

@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openAppService } from '../app-service';
+import { nodeTransport } from '../core/api/node-transport';
 import { userDataDir } from '../core/paths';
 import { startPreview } from './server';
 
@@ -25,7 +26,8 @@ const stopped = new Promise<void>((resolve) => {
 });
 
 const dataRoot = values['data-dir'] ?? userDataDir();
-const { service, demo } = await openAppService(dataRoot);
+// The corporate network's proxy and authorities, as the desktop app has them from Chromium.
+const { service, demo, policies } = await openAppService(dataRoot, { transport: nodeTransport() });
 service.onEvent((event) => {
   if (event.type === 'problem') console.error(`preview: ${event.message}`);
 });
@@ -40,6 +42,7 @@ const preview = await startPreview({
 console.log(`Seller Tray preview: ${preview.url}`);
 
 await stopped;
+policies.close();
 await Promise.all([service.close(), preview.close()]);
 await demo.stop();
 process.exit(0);

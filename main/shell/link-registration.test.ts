@@ -126,6 +126,42 @@ describe('registering seller-tray:// links', () => {
     expect(detectInstallation({ ...running, platform: 'darwin' })).toEqual({ kind: 'macos' });
   });
 
+  it('tells a copy installed for every user: under Program Files, or an app bundle this user cannot write', () => {
+    const windows = {
+      platform: 'win32' as const,
+      isPackaged: true,
+      env: { ProgramFiles: 'C:\\Program Files', 'ProgramFiles(x86)': 'C:\\Program Files (x86)' },
+      execPath: 'C:\\Program Files\\Seller Tray\\Seller Tray.exe',
+      resourcesPath: 'C:\\Program Files\\Seller Tray\\resources',
+      readText: () => undefined,
+    };
+    expect(detectInstallation(windows)).toEqual({ kind: 'nsis', perMachine: true });
+    expect(
+      detectInstallation({ ...windows, execPath: 'c:\\program files (x86)\\Seller Tray\\Seller Tray.exe' }),
+    ).toEqual({ kind: 'nsis', perMachine: true });
+    expect(
+      detectInstallation({
+        ...windows,
+        execPath: 'C:\\Users\\anna\\AppData\\Local\\Programs\\Seller Tray\\Seller Tray.exe',
+      }),
+    ).toEqual({ kind: 'nsis' });
+    const mac = {
+      ...windows,
+      platform: 'darwin' as const,
+      env: {},
+      execPath: '/Applications/Seller Tray.app/Contents/MacOS/Seller Tray',
+      resourcesPath: '/Applications/Seller Tray.app/Contents/Resources',
+    };
+    const asked: string[] = [];
+    const readOnly = (file: string) => {
+      asked.push(file);
+      return false;
+    };
+    expect(detectInstallation({ ...mac, canWrite: readOnly })).toEqual({ kind: 'macos', perMachine: true });
+    expect(asked).toEqual(['/Applications/Seller Tray.app']);
+    expect(detectInstallation({ ...mac, canWrite: () => true })).toEqual({ kind: 'macos' });
+  });
+
   it('the XDG applications folder follows $XDG_DATA_HOME', () => {
     expect(applicationsDir({ XDG_DATA_HOME: '/d' }, '/home/me')).toBe('/d/applications');
     expect(applicationsDir({ XDG_DATA_HOME: '' }, '/home/me')).toBe('/home/me/.local/share/applications');

@@ -1,7 +1,7 @@
 // The tray with a real service (demo mode on the simulator) and a fake tray: the menu's items
 // call the service, and the count and tooltip follow the service's state.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AppState } from '../../preload/contract';
+import { type AppState, UNMANAGED_STATE } from '../../preload/contract';
 import { NO_ATTENTION, trayCount } from '../../preload/model';
 import { tomorrowMorning, UNTIL_RESUMED } from '../../preload/pause';
 import { MARKUP, SPOOFED_TOTAL } from '../../test/support/hostile-order';
@@ -44,6 +44,7 @@ const baseState: AppState = {
   clientId: 'demo-client',
   secretStored: false,
   actorName: 'Anna Virtanen',
+  managed: UNMANAGED_STATE,
   connection: 'ok',
   lastSuccessfulPoll: null,
   lastError: null,

@@ -306,4 +306,26 @@ describe('who updates the app', () => {
     expect(updateAvailability({ kind: 'development' }, true)).toBe('development');
     expect(updateAvailability({ kind: 'unpacked' }, true)).toBe('unsupported');
   });
+
+  it('leaves a copy installed for every user, or one whose policy turns updates off, to the organization', () => {
+    expect(updateAvailability({ kind: 'nsis', perMachine: true }, true)).toBe('managed');
+    expect(updateAvailability({ kind: 'macos', perMachine: true }, true)).toBe('managed');
+    expect(updateAvailability({ kind: 'nsis' }, true, false)).toBe('managed');
+    expect(updateAvailability({ kind: 'package', manager: 'deb' }, true, false)).toBe('package-manager');
+    const updater = new Updater({
+      feed: undefined,
+      availability: 'managed',
+      version: '0.1.0',
+      channel: 'latest',
+      automatic: () => true,
+      pendingStatuses: () => 0,
+      onAppChange: () => () => {},
+      tell: () => {},
+      log: () => {},
+      onStatus: () => {},
+    });
+    updater.start(); // no feed: never a check, never a prompt
+    expect(updater.menuItems()).toEqual([{ label: 'Updates come from your organization', enabled: false }]);
+    expect(updater.status()).toMatchObject({ availability: 'managed', lastCheck: null, checking: false });
+  });
 });

@@ -52,10 +52,16 @@ export interface UpdaterOptions {
   now?: () => Date;
 }
 
-/** Who updates this copy of the app, from how it was installed and whether its build names a feed. */
+/**
+ * Who updates this copy of the app, from how it was installed, whether its build names a feed and
+ * whether the organization's policies let it update itself (updatesEnabled). A copy installed for
+ * every user is IT's to update: replacing it would need an administrator at each update, the
+ * prompt loop fleets report, so it never tries.
+ */
 export function updateAvailability(
   installation: Installation,
   hasFeed: boolean,
+  updatesAllowed = true,
 ): UpdateStatus['availability'] {
   switch (installation.kind) {
     case 'development':
@@ -65,6 +71,7 @@ export function updateAvailability(
     case 'unpacked':
       return 'unsupported';
     default:
+      if (('perMachine' in installation && installation.perMachine) || !updatesAllowed) return 'managed';
       return hasFeed ? 'updater' : 'no-feed';
   }
 }
@@ -154,6 +161,9 @@ export class Updater {
   menuItems(): MenuItemSpec[] {
     if (this.options.availability === 'package-manager') {
       return [{ label: 'Updates come from your package manager', enabled: false }];
+    }
+    if (this.options.availability === 'managed') {
+      return [{ label: 'Updates come from your organization', enabled: false }];
     }
     if (this.options.availability !== 'updater') return [];
     const items: MenuItemSpec[] = [];

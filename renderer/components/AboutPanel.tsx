@@ -18,6 +18,8 @@ const WHO_UPDATES: Record<UpdateStatus['availability'], string> = {
   'no-feed':
     'This build of Seller Tray has no update server, so it does not update itself: install new versions by hand.',
   'package-manager': 'Seller Tray was installed as a package: your package manager (such as apt) updates it.',
+  managed:
+    'Your organization installs the updates of Seller Tray on this computer: it does not update itself.',
   development: 'A development run: it is updated from its source, not by itself.',
   unsupported: 'This copy of Seller Tray cannot update itself: install new versions by hand.',
 };

@@ -231,3 +231,39 @@ describe('Onboarding', () => {
     });
   });
 });
+
+describe('Onboarding on a managed laptop', () => {
+  it('shows the marketplace IT set, read-only and described as managed, asks only for the secret, and offers no demo', async () => {
+    const managed = appState({
+      setup: 'unconfigured',
+      baseUrl: 'https://marketplace.example',
+      clientId: 'fleet-client',
+      secretStored: false,
+      managed: {
+        locked: ['baseUrl', 'clientId', 'demoMode'],
+        demoAllowed: false,
+        pollIntervalMinimumSeconds: null,
+      },
+    });
+    const bridge = createFakeBridge({ state: managed });
+    renderWithBridge(bridge, <Onboarding state={managed} onState={vi.fn()} />);
+    for (const [label, value] of [
+      ['Base URL', 'https://marketplace.example'],
+      ['Client id', 'fleet-client'],
+    ] as const) {
+      const input = screen.getByLabelText(label) as HTMLInputElement;
+      expect(input.readOnly).toBe(true);
+      expect(input.value).toBe(value);
+      expect(document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+        'Managed by your organization',
+      );
+    }
+    expect((screen.getByLabelText('Your name') as HTMLInputElement).readOnly).toBe(false);
+    screen.getByText(/Your organization has set the marketplace and client id: enter the client secret/);
+    expect(screen.queryByRole('button', { name: 'Try the demo' })).toBeNull();
+    fireEvent.change(screen.getByLabelText('Client secret'), { target: { value: 's3cret' } });
+    bridge.handle('testConnection', () => ({ ok: true, sellerId: 1, stage: null }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(bridge.callsOf('setSecret')).toEqual([{ secret: 's3cret' }]));
+  });
+});

@@ -14,6 +14,7 @@ import { saveVerdict, UNCHECKED_OFFER } from '../connection-check';
 import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
 import { ConnectionTestResult } from './ConnectionTestResult';
 import { ErrorAlert } from './ErrorAlert';
+import { ManagedNote } from './ManagedNote';
 
 type Busy = 'testing' | 'saving' | 'demo' | null;
 const FIELDS = ['baseUrl', 'clientId', 'secret', 'actorName'] as const;
@@ -46,14 +47,23 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
     heading: `${id}-heading`,
   };
   const errorId = (field: Field) => `${ids[field]}-error`;
-  /** The props that mark a field refused and tie its message to it. */
+  /** A field an organization's policy sets: read-only, with "Managed by your organization" under it. */
+  const locked = (field: Field) => (state.managed.locked as readonly string[]).includes(field);
+  const managedId = (field: Field) => `${ids[field]}-managed`;
+  /** The props that mark a field refused or managed and tie their messages to it. */
   const invalid = (field: Field, ...describedBy: (string | false)[]) => {
-    const describers = [...describedBy, fieldErrors[field] !== undefined && errorId(field)].filter(Boolean);
+    const describers = [
+      ...describedBy,
+      locked(field) && managedId(field),
+      fieldErrors[field] !== undefined && errorId(field),
+    ].filter(Boolean);
     return {
       'aria-invalid': fieldErrors[field] !== undefined ? true : undefined,
       'aria-describedby': describers.length > 0 ? describers.join(' ') : undefined,
+      readOnly: locked(field),
     };
   };
+  const managedNote = (field: Field) => (locked(field) ? <ManagedNote id={managedId(field)} /> : null);
   const fieldError = (field: Field) =>
     fieldErrors[field] === undefined ? null : (
       <p className="error-text field-error" id={errorId(field)}>
@@ -152,8 +162,10 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
     <section className="onboarding" aria-labelledby={ids.heading}>
       <h1 id={ids.heading}>Connect Seller Tray to the marketplace</h1>
       <p className="muted">
-        Enter the Seller API credentials the marketplace gave you. The client secret is kept in your system's
-        keychain, nowhere else.
+        {locked('baseUrl') && locked('clientId')
+          ? 'Your organization has set the marketplace and client id: enter the client secret you were given.'
+          : 'Enter the Seller API credentials the marketplace gave you.'}{' '}
+        The client secret is kept in your system's keychain, nowhere else.
       </p>
       <form className="form" noValidate onSubmit={save} aria-label="Marketplace credentials">
         <label htmlFor={ids.baseUrl}>Base URL</label>
@@ -168,6 +180,7 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
           value={baseUrl}
           onChange={(event) => setBaseUrl(event.target.value)}
         />
+        {managedNote('baseUrl')}
         {fieldError('baseUrl')}
         <label htmlFor={ids.clientId}>Client id</label>
         <input
@@ -180,6 +193,7 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
           value={clientId}
           onChange={(event) => setClientId(event.target.value)}
         />
+        {managedNote('clientId')}
         {fieldError('clientId')}
         {secretKept ? (
           <>
@@ -220,6 +234,7 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
           value={actorName}
           onChange={(event) => setActorName(event.target.value)}
         />
+        {managedNote('actorName')}
         {fieldError('actorName')}
         <div className="form-actions">
           <button type="button" disabled={busy !== null} onClick={() => void testConnection()}>
@@ -240,12 +255,14 @@ export function Onboarding({ state, onState }: { state: AppState; onState: (stat
         </div>
       )}
       <ErrorAlert problem={error} onDismiss={() => setError(null)} />
-      <div className="demo-offer">
-        <p>No credentials yet? See how it works on a built-in demo marketplace.</p>
-        <button type="button" disabled={busy !== null} onClick={() => void startDemo()}>
-          {busy === 'demo' ? 'Starting the demo…' : 'Try the demo'}
-        </button>
-      </div>
+      {state.managed.demoAllowed && (
+        <div className="demo-offer">
+          <p>No credentials yet? See how it works on a built-in demo marketplace.</p>
+          <button type="button" disabled={busy !== null} onClick={() => void startDemo()}>
+            {busy === 'demo' ? 'Starting the demo…' : 'Try the demo'}
+          </button>
+        </div>
+      )}
     </section>
   );
 }

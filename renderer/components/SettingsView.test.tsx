@@ -281,3 +281,42 @@ describe('SettingsView', () => {
     expect(screen.getByLabelText('New client secret')).toHaveProperty('disabled', true);
   });
 });
+
+describe('SettingsView on a managed laptop', () => {
+  /** Every setting the form shows that a policy may set. */
+  const lockable = SETTING_ENTRIES.filter(
+    ([, s]) => (s.shows.in === 'form' || s.shows.in === 'form-own-control') && s.policy !== false,
+  ).map(([key]) => key);
+
+  it('shows each locked setting disabled, described as managed by the organization, and saves the rest', async () => {
+    const locked = lockable.filter((key) => key !== 'notificationsEnabled');
+    const { bridge } = await renderSettings(
+      appState({ managed: { locked, demoAllowed: false, pollIntervalMinimumSeconds: null } }),
+    );
+    const form = screen.getByRole('form', { name: 'Settings' });
+    const groups = form.querySelectorAll('fieldset.managed-setting');
+    expect(groups).toHaveLength(locked.length);
+    for (const group of groups) {
+      expect((group as HTMLFieldSetElement).disabled).toBe(true);
+      const note = document.getElementById(group.getAttribute('aria-describedby') ?? '');
+      expect(note?.textContent).toBe('Managed by your organization');
+      expect(group.querySelectorAll('input, select').length).toBeGreaterThan(0);
+    }
+    const free = screen.getByLabelText('Show a notification for each new order');
+    expect(free.closest('fieldset.managed-setting')).toBeNull();
+    fireEvent.click(free);
+    fireEvent.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() => expect(bridge.callsOf('setSettings')).toEqual([{ notificationsEnabled: false }]));
+  });
+
+  it('says the shortest check interval the organization allows, and asks no less', async () => {
+    await renderSettings(
+      appState({ managed: { locked: [], demoAllowed: true, pollIntervalMinimumSeconds: 300 } }),
+    );
+    const interval = screen.getByLabelText('Check interval (seconds)');
+    expect(interval.getAttribute('min')).toBe('300');
+    expect(
+      document.getElementById(interval.getAttribute('aria-describedby')?.split(' ')[0] ?? '')?.textContent,
+    ).toContain('Your organization allows no less than 300 seconds.');
+  });
+});

@@ -1,8 +1,9 @@
 // The Settings view: the form of every setting that shows in it, each drawn from its
 // declaration (preload/settings-declaration.ts: its section, label, limits and hint), with the
 // account (base URL, client id) and "Your name" drawn here, as they need more than their value.
-// The service validates; its message is shown next to the form. The secret is write-only
-// (SecretField). Below the form: the pause, the secret, Diagnose connection and the log file's folder.
+// The service validates; its message is shown next to the form. A setting the organization's
+// policies lock is shown disabled, with a lock and "Managed by your organization" (state.managed);
+// the service refuses a change to it anyway. The secret is write-only (SecretField). Below the form: the pause, the secret, Diagnose connection and the log file's folder.
 import { type FormEvent, Fragment, type ReactNode, useEffect, useId, useState } from 'react';
 import type { AppState } from '../../preload/contract';
 import type { Settings } from '../../preload/model';
@@ -20,6 +21,7 @@ import { LeaveDemoButton } from './DemoBanner';
 import { DiagnosePanel } from './DiagnosePanel';
 import { ErrorAlert } from './ErrorAlert';
 import { LogFolderPanel } from './LogFolderPanel';
+import { ManagedNote } from './ManagedNote';
 import { PauseControl } from './PauseControl';
 import { SecretField } from './SecretField';
 
@@ -231,7 +233,11 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
               <Fragment key={section}>
                 <h3>{section}</h3>
                 {FORM_KEYS.filter((key) => sectionOf(key) === section).map((key) => (
-                  <Fragment key={key}>
+                  <Lockable
+                    key={key}
+                    locked={state.managed.locked.includes(key)}
+                    id={`${inputId(key)}-managed`}
+                  >
                     {SETTINGS[key].shows.in === 'form-own-control' ? (
                       ownControl(key)
                     ) : (
@@ -241,9 +247,12 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
                         value={draft[key]}
                         onChange={(value) => update({ [key]: value })}
                         error={fieldError(key)}
+                        floor={
+                          key === 'pollIntervalSeconds' ? state.managed.pollIntervalMinimumSeconds : null
+                        }
                       />
                     )}
-                  </Fragment>
+                  </Lockable>
                 ))}
               </Fragment>
             ))}
@@ -312,6 +321,17 @@ function FieldError({ error }: { error: { message: string; id: string } | undefi
   );
 }
 
+/** A setting as the form shows it: as it is, or, when a policy locks it, disabled under a lock. */
+function Lockable({ locked, id, children }: { locked: boolean; id: string; children: ReactNode }) {
+  if (!locked) return <>{children}</>;
+  return (
+    <fieldset className="managed-setting" disabled aria-describedby={id}>
+      {children}
+      <ManagedNote id={id} />
+    </fieldset>
+  );
+}
+
 /** Which section of the form a setting shows in, if any. */
 function sectionOf(key: SettingKey): string | undefined {
   const { shows } = SETTINGS[key];
@@ -325,23 +345,27 @@ function DeclaredField(props: {
   value: string | boolean | undefined;
   onChange: (value: string | boolean) => void;
   error: { message: string; id: string } | undefined;
+  /** The least the organization allows, where it sets one. */
+  floor?: number | null;
 }) {
   const setting = SETTINGS[props.setting];
   const { shows } = setting;
   const hint = shows.in === 'form' ? shows.hint : undefined;
   switch (setting.type) {
-    case 'whole':
+    case 'whole': {
+      const floor = props.floor ?? null;
       return (
         <WholeNumberField
           id={props.id}
           label={`${setting.label} (${setting.unit})`}
-          limits={{ min: setting.off ?? setting.min, max: setting.max }}
+          limits={{ min: floor ?? setting.off ?? setting.min, max: setting.max }}
           value={String(props.value ?? '')}
           onChange={props.onChange}
-          hint={hint ?? ''}
+          hint={`${hint ?? ''}${floor === null ? '' : ` Your organization allows no less than ${floor} ${setting.unit}.`}`}
           error={props.error}
         />
       );
+    }
     case 'boolean':
       return (
         <div className="check">

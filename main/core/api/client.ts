@@ -574,13 +574,22 @@ function transportError(
   if (isTlsFailure(error)) {
     return new SellerApiError(
       { ...at, kind: 'tls', cause: error },
-      `the server's certificate was refused (${rootMessage(error)})`,
+      `the server's certificate was refused (${rootMessage(error)}${tlsCode(error)})`,
     );
   }
   return new SellerApiError(
     { ...at, kind: 'network', cause: error },
     `the server could not be reached (${rootMessage(error)})`,
   );
+}
+
+/** The TLS library's own name for the certificate problem (UNABLE_TO_GET_ISSUER_CERT_LOCALLY…), for support to look up. */
+function tlsCode(error: unknown): string {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code && /CERT|SELF_SIGNED|UNABLE_TO|HOSTNAME|ERR_TLS/.test(code)) return `: ${code}`;
+  }
+  return '';
 }
 
 function rootMessage(error: unknown): string {

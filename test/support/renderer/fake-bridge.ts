@@ -4,17 +4,18 @@
 // real bridge (preload, preview server) is exercised end to end by the browser tests.
 import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS } from '../../../main/core/settings';
 import { CodedError } from '../../../preload/coded-error';
-import type {
-  Answer,
-  AppEvent,
-  AppState,
-  Bridge,
-  Channel,
-  OrderListItem,
-  OrderView,
-  RequestOf,
-  Responses,
-  UpdateStatus,
+import {
+  type Answer,
+  type AppEvent,
+  type AppState,
+  type Bridge,
+  type Channel,
+  type OrderListItem,
+  type OrderView,
+  type RequestOf,
+  type Responses,
+  UNMANAGED_STATE,
+  type UpdateStatus,
 } from '../../../preload/contract';
 import { backlogShown, INBOX_GROUPS, type InboxGroupName } from '../../../preload/inbox-sort';
 import { describeMark } from '../../../preload/marked-by';
@@ -44,6 +45,7 @@ export function appState(overrides: Partial<AppState> = {}): AppState {
     clientId: DEFAULT_SETTINGS.clientId,
     secretStored: true,
     actorName: 'Anna Virtanen',
+    managed: UNMANAGED_STATE,
     connection: 'ok',
     lastSuccessfulPoll: '2026-11-21T10:00:00.000Z',
     lastError: null,

@@ -1,0 +1,105 @@
+// The CLI on a laptop an organization manages (issue 25): it reads the same policies as the app
+// (here from a folder SELLER_TRAY_POLICY_ROOT adds, laid out as /etc/seller-tray/policies), no
+// flag, variable or login changes what they lock, and `doctor` lists them. Run as a process
+// against the simulator over loopback.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../simulator/server';
+import { runTs } from '../../test/support/processes';
+
+let sim: Simulator;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+const settingsFile = () => join(dir, 'Seller Tray', 'settings.json');
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 7, orders: 5 });
+  dir = await mkdtemp(join(tmpdir(), 'cli-managed-'));
+  const policies = join(dir, 'policies');
+  await mkdir(join(policies, 'managed'), { recursive: true });
+  await writeFile(
+    join(policies, 'managed', 'fleet.json'),
+    JSON.stringify({
+      baseUrl: sim.url,
+      clientId: 'demo-client',
+      actorNameSource: 'computer-account',
+      pollIntervalMinimumSeconds: 120,
+      notificationsEnabled: 'yes',
+    }),
+  );
+  // What the user had before IT managed the laptop, and edits later: never in force over a lock.
+  await mkdir(join(dir, 'Seller Tray'), { recursive: true });
+  await writeFile(settingsFile(), JSON.stringify({ baseUrl: 'https://elsewhere.example', clientId: 'mine' }));
+  env = {
+    XDG_CONFIG_HOME: dir,
+    SELLER_TRAY_POLICY_ROOT: policies,
+    SELLER_API_BASE_URL: '',
+    SELLER_CLIENT_ID: '',
+    SELLER_CLIENT_SECRET: 'demo-secret',
+  };
+});
+afterAll(async () => {
+  await sim.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const cli = (args: string[], extra: NodeJS.ProcessEnv = {}, input = '') =>
+  runTs('main/cli/seller-tray.ts', args, { ...env, ...extra }, input);
+
+describe('seller-tray under policies', () => {
+  it('serves the marketplace the policy names, whatever the settings file says', async () => {
+    const run = await cli(['orders', 'list', '--limit', '2']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split('\n')).toHaveLength(2);
+  });
+
+  it('refuses a flag or variable that would change a locked setting, naming it', async () => {
+    const flag = await cli(['--base-url', 'https://elsewhere.example', 'orders', 'list']);
+    expect(flag.code).toBe(1);
+    expect(flag.stderr).toContain(
+      'Base URL is managed by your organization: --base-url cannot change it here',
+    );
+    const variable = await cli(['orders', 'list'], { SELLER_CLIENT_ID: 'someone-else' });
+    expect(variable.code).toBe(1);
+    expect(variable.stderr).toContain(
+      'Client id is managed by your organization: SELLER_CLIENT_ID cannot change it here',
+    );
+    // The same value as the policy's is no change.
+    expect((await cli(['--base-url', `${sim.url}/`, 'orders', 'list', '--limit', '1'])).code).toBe(0);
+  });
+
+  it('refuses login to another client, --as where statuses carry the computer account, --interval under the shortest', async () => {
+    const before = await readFile(settingsFile(), 'utf8');
+    const login = await cli(['login', '--client-id', 'other-client'], {}, 'other-secret\n');
+    expect(login.code).toBe(1);
+    expect(login.stderr).toContain('Client id is managed by your organization');
+    expect(await readFile(settingsFile(), 'utf8')).toBe(before);
+
+    const orderId = JSON.parse(sim.store.listOrderJson(1001, 0, 1).items[0] ?? '{}').orderId as string;
+    const as = await cli(['status', orderId, 'InProgress', '--as', 'Someone Else']);
+    expect(as.code).toBe(1);
+    expect(as.stderr).toContain('Your name is managed by your organization: --as cannot change it here');
+
+    const watch = await cli(['watch', '--once', '--interval', '30']);
+    expect(watch.code).toBe(1);
+    expect(watch.stderr).toContain('must be at least 120 seconds');
+  });
+
+  it('lists the policies in force and those ignored in doctor', async () => {
+    const run = await cli(['doctor']);
+    expect(run.stdout).toContain('Policies of your organization: 4 in force, 1 ignored');
+    expect(run.stdout).toContain(`  baseUrl = "${sim.url}" (locked; `);
+    expect(run.stdout).toMatch(/ignored: .*fleet\.json: notificationsEnabled must be true or false; ignored/);
+    const json = JSON.parse((await cli(['doctor', '--json'])).stdout);
+    expect(json.policies.inForce.map((p: { key: string }) => p.key)).toEqual([
+      'baseUrl',
+      'clientId',
+      'actorNameSource',
+      'pollIntervalMinimumSeconds',
+    ]);
+    expect(json.policies.ignored).toHaveLength(1);
+  });
+});

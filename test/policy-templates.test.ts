@@ -1,0 +1,150 @@
+// The policy templates administrators deploy (build/policies/): the ADMX/ADML are what
+// make-templates.ts writes from the declarations, well-formed, every string and presentation they
+// reference defined, and every value they write a key the app reads as a policy (read back through
+// the Windows reader); the example configuration profile parses and its payload is read by the
+// macOS reader with no problem.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DOMParser, type Document as XmlDocument, type Element as XmlElement } from '@xmldom/xmldom';
+import { build as buildPlist, parse as parsePlist } from 'plist';
+import { describe, expect, it } from 'vitest';
+import { offeredPolicies, POLICIES_DIR, templates } from '../build/policies/make-templates';
+import { APP_ID } from '../main/core/app-identity';
+import { RULES } from '../main/core/policy/keys';
+import { resolvePolicies } from '../main/core/policy/layers';
+import { macPolicySource, WINDOWS_POLICY_KEY, windowsPolicySource } from '../main/core/policy/sources';
+import { SETTING_ENTRIES } from '../preload/settings-declaration';
+
+const read = (relative: string) => readFileSync(path.join(POLICIES_DIR, relative), 'utf8');
+
+/** The document, or the parser's complaints. */
+function parseXml(text: string) {
+  const errors: string[] = [];
+  const parser = new DOMParser({
+    onError: (level, message) => {
+      if (level !== 'warning') errors.push(message);
+    },
+  });
+  try {
+    return { document: parser.parseFromString(text, 'text/xml'), errors };
+  } catch (error) {
+    // A fatal error throws after it was reported.
+    return { document: undefined, errors: errors.length > 0 ? errors : [String(error)] };
+  }
+}
+
+const elements = (within: XmlDocument | XmlElement, name: string): XmlElement[] => [
+  ...within.getElementsByTagName(name),
+];
+
+/** The registry value a policy writes: on the policy itself (a boolean), or on its element. */
+const valueNameOf = (policy: XmlElement) =>
+  policy.getAttribute('valueName') ||
+  ['decimal', 'text', 'enum']
+    .flatMap((tag) => elements(policy, tag))
+    .map((element) => element.getAttribute('valueName'))
+    .find(Boolean);
+
+describe('the Group Policy templates', () => {
+  const admx = parseXml(read('SellerTray.admx'));
+  const adml = parseXml(read('en-US/SellerTray.adml'));
+  const admxDocument = () => admx.document as XmlDocument;
+  const admlDocument = () => adml.document as XmlDocument;
+
+  it('are what make-templates.ts writes from the declarations', () => {
+    expect(read('SellerTray.admx')).toBe(templates().admx);
+    expect(read('en-US/SellerTray.adml')).toBe(templates().adml);
+  });
+
+  it('are well-formed, and the ADML defines every string and presentation the ADMX names', () => {
+    expect(admx.errors).toEqual([]);
+    expect(adml.errors).toEqual([]);
+    expect(parseXml('<policyDefinitions><policies></policyDefinitions>').errors).not.toEqual([]);
+    const strings = new Set(elements(admlDocument(), 'string').map((s) => s.getAttribute('id')));
+    const presentations = new Set(elements(admlDocument(), 'presentation').map((p) => p.getAttribute('id')));
+    const text = read('SellerTray.admx');
+    const named = (kind: string) =>
+      [...text.matchAll(new RegExp(`\\$\\(${kind}\\.([\\w]+)\\)`, 'g'))].map((m) => m[1]);
+    expect(named('string').filter((id) => !strings.has(id ?? ''))).toEqual([]);
+    expect(named('presentation').filter((id) => !presentations.has(id ?? ''))).toEqual([]);
+  });
+
+  it('offer every policy the app reads, locked and (for settings) recommended, and nothing else', () => {
+    const policies = elements(admxDocument(), 'policy');
+    const valueNames = (key: string) =>
+      policies
+        .filter((p) => p.getAttribute('key') === key)
+        .map(valueNameOf)
+        .sort();
+    const settings = SETTING_ENTRIES.filter(([, s]) => s.policy !== false).map(([key]) => key);
+    expect(valueNames(WINDOWS_POLICY_KEY)).toEqual([...settings, ...Object.keys(RULES)].sort());
+    expect(valueNames(`${WINDOWS_POLICY_KEY}\\Recommended`)).toEqual([...settings].sort());
+    expect(new Set(policies.map((p) => p.getAttribute('class')))).toEqual(new Set(['Both']));
+  });
+
+  it('write values the Windows reader takes as policies', async () => {
+    // What Group Policy writes for each template, as `reg export` writes it back.
+    const { settings, rules } = offeredPolicies();
+    const line = (name: string, element: (typeof settings)[number]['element']) =>
+      element.type === 'boolean' || element.type === 'decimal'
+        ? `"${name}"=dword:00000001`
+        : `"${name}"="${element.type === 'enum' ? element.items[0]?.value : 'text'}"`;
+    const key = `HKEY_LOCAL_MACHINE\\${WINDOWS_POLICY_KEY}`;
+    const output = [
+      'Windows Registry Editor Version 5.00',
+      '',
+      `[${key}]`,
+      ...[...settings, ...rules].map((o) => line(o.name, o.element)),
+      '',
+      `[${key}\\Recommended]`,
+      ...settings.map((o) => line(o.name, o.element)),
+    ].join('\r\n');
+    const policies = resolvePolicies(
+      await windowsPolicySource(async (asked) => (asked === key ? output : undefined)).read(),
+    );
+    const notPolicies = policies.problems.filter((p) =>
+      /not a Seller Tray policy|cannot be set|managed policy only/.test(p.message),
+    );
+    expect(notPolicies).toEqual([]);
+    expect(policies.inForce.length).toBeGreaterThan(0);
+  });
+});
+
+describe('docs/administrators.md', () => {
+  it('names every policy key the app reads', () => {
+    const page = readFileSync(new URL('../docs/administrators.md', import.meta.url), 'utf8');
+    const { settings, rules } = offeredPolicies();
+    expect(
+      [...settings, ...rules].map((o) => o.name).filter((key) => !page.includes(`| \`${key}\` |`)),
+    ).toEqual([]);
+  });
+});
+
+describe('the example configuration profile', () => {
+  it('parses as a plist, and its payload for the app id is read with no problem', async () => {
+    const profile = parsePlist(read('com.sellertray.desktop.mobileconfig')) as Record<string, unknown>;
+    expect(profile).toMatchObject({
+      PayloadType: 'Configuration',
+      PayloadVersion: 1,
+      PayloadScope: 'System',
+    });
+    const [payload] = profile.PayloadContent as Record<string, unknown>[];
+    expect(payload).toMatchObject({ PayloadType: APP_ID, PayloadEnabled: true });
+    // macOS installs the payload as the app id's managed preferences: read it there.
+    const root = mkdtempSync(path.join(tmpdir(), 'managed-preferences-'));
+    try {
+      mkdirSync(root, { recursive: true });
+      writeFileSync(path.join(root, `${APP_ID}.plist`), buildPlist(payload as never));
+      const policies = resolvePolicies(await macPolicySource(root, 'anna').read());
+      expect(policies.problems).toEqual([]);
+      expect(policies.managed).toMatchObject({
+        clientId: 'example-corp-sales',
+        checkForUpdatesAutomatically: false,
+      });
+      expect(policies.recommended).toEqual({ reminderAfterMinutes: 60, openAtLogin: true });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
