@@ -103,6 +103,13 @@ export function Help({
             <dd>{meaning}</dd>
           </div>
         ))}
+        <div>
+          <dt className="connection connection-no-answer">
+            <span className="dot" aria-hidden="true" />
+            No answer from the marketplace
+          </dt>
+          <dd>Checks neither work nor fail: a request gets no answer. Check the network, VPN or proxy.</dd>
+        </div>
       </dl>
       <p>
         An order waiting past the reminder time is marked <i>{URGENCY_WORDS.late}</i>, past twice that{' '}
@@ -152,9 +159,22 @@ export function Help({
 
       <h3>The tray and the status line</h3>
       <p>
-        The tray icon keeps its look; the number beside it (on a Mac) and its tooltip say how many orders
-        wait. The tooltip also says what is wrong: {Object.values(TRAY_PROBLEMS).filter(Boolean).join(', ')},
-        not set up, or notifications paused. Its menu (a right-click; a click on a Mac) carries every action.
+        The number beside the tray icon (on a Mac) and its tooltip say how many orders wait, and when the
+        marketplace was last checked. The tooltip also says what is wrong:{' '}
+        {Object.values(TRAY_PROBLEMS).filter(Boolean).join(', ')}, not set up, or notifications paused. Its
+        menu (a right-click; a click on a Mac) carries every action. When the marketplace has not been read
+        for a while, the icon gets a warning badge, and a notification says so later.
+      </p>
+      <p>
+        <b>Checked 1 min ago</b> at the top of this window says when the marketplace was last read;{' '}
+        <b>Not checked for 20 min</b> is a warning: new orders may be waiting unseen. Choose <b>Check now</b>.
+      </p>
+      <p>
+        <b>Needs attention</b> (at the top, and in the tray menu) lists what someone should act on: new orders
+        not started after the reminder delay, orders in progress too long, statuses the marketplace has not
+        shown or refused (<b>Send again</b> checks first), and items it sent that could not be read. A new
+        order nobody starts within <b>Urgent after</b> (Settings) is announced again, urgent; <b>Snooze</b>{' '}
+        there puts that off on this computer.
       </p>
       <p>The dot at the top of this window:</p>
       <dl className="help-terms help-terms-wide">
