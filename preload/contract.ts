@@ -91,6 +91,8 @@ export interface OrderPage {
   groups: InboxGroup[];
   /** The unopened arrivals that match, with their place in the whole list (at most 50). */
   unopened: { orderId: string; index: number }[];
+  /** A search while the first start's orders are still being indexed for search: it may miss some. */
+  searchIncomplete?: true;
 }
 
 export type OrderView = OrderDetail;

@@ -39,9 +39,9 @@ export interface FeedSync {
   events: MarketplaceEvent[];
   /** Events that could not be read: kept aside, and the cursor moves past them. */
   unreadable: UnreadableItem[];
-  /** True on the first sync of this laptop: what it found is history, not news. */
-  backlog: boolean;
   cursor: FeedCursor;
+  /** The sync stopped at its page budget before the listing's end: another one goes on from `cursor`. */
+  more: boolean;
   /** The "all" listing's result window, when this sync read up to it: what lies past is out of reach. */
   atWindow?: number | undefined;
 }
@@ -71,14 +71,21 @@ export async function takeNewEvents(
 }
 
 /**
- * Reads what is new in the "all" listing since `cursor` (undefined on the first start). Nothing
- * is written here: the caller records the events and the returned cursor in one transaction.
+ * Reads what is new in the "all" listing since `cursor` (undefined on the first start), at most
+ * about `maxPages` pages: a longer history (a first start, a laptop long offline) is read in
+ * several syncs, each from the cursor the one before returned (`more`), so memory and each
+ * transaction stay bounded whatever the history's length. Nothing is written here: the caller
+ * records the events and the returned cursor in one transaction.
  */
-export async function syncFeed(client: SellerApiClient, cursor: FeedCursor | undefined): Promise<FeedSync> {
-  const read = new Reading();
+export async function syncFeed(
+  client: SellerApiClient,
+  cursor: FeedCursor | undefined,
+  maxPages = Number.POSITIVE_INFINITY,
+): Promise<FeedSync> {
+  const read = new Reading(maxPages);
   if (cursor === undefined) {
     read.endless = await read.walk(client, 0, read.window());
-    return read.sync(client, true);
+    return read.sync(client);
   }
   const reach = client.resultWindows.listEvents ?? Number.POSITIVE_INFINITY;
   const lookBack = Math.min(LOOK_BACK, Math.floor(client.pageSize / 2));
@@ -98,7 +105,7 @@ export async function syncFeed(client: SellerApiClient, cursor: FeedCursor | und
   if (lookedFrom !== undefined && lookedFrom < read.start) {
     await read.range(client, lookedFrom, read.start, read.window(true, lookedFrom));
   }
-  return read.sync(client, false, place === undefined ? 0 : Math.min(0, place - (cursor.offset - 1)));
+  return read.sync(client, place === undefined ? 0 : Math.min(0, place - (cursor.offset - 1)));
 }
 
 /** What one sync read of the "all" listing, in listing order, each item once. */
@@ -110,6 +117,11 @@ class Reading {
   private end = 0;
   /** Whether the listing says "more" past its end. */
   endless = false;
+  /** The walk stopped at the page budget, before the listing's end. */
+  private stoppedEarly = false;
+
+  /** `pagesLeft`: how many more pages a walk may read (the first page of a tail counts too). */
+  constructor(private pagesLeft: number) {}
 
   holdsAny(keys: ReadonlySet<string>): boolean {
     return this.windows.some((w) => w.keys.some((key) => keys.has(key)));
@@ -136,6 +148,7 @@ class Reading {
   async tail(client: SellerApiClient, from: number, endless: boolean): Promise<void> {
     const window = this.window(false, from);
     const first = await client.listEvents({ offset: from, limit: client.pageSize });
+    this.pagesLeft -= 1;
     this.take(first, window);
     if (first.keys.length > 0) this.end = Math.max(this.end, from + first.keys.length);
     // At the result window's edge nothing more can be read, whatever the page says.
@@ -188,23 +201,30 @@ class Reading {
     }
   }
 
-  /** Pages from `start` to the listing's end into `window`: whether it ended saying "more". */
+  /**
+   * Pages from `start` to the listing's end (or the page budget) into `window`: whether it ended
+   * saying "more". Stopped at the budget, the next sync goes on from the cursor (`more`).
+   */
   async walk(client: SellerApiClient, start: number, window: Listed<MarketplaceEvent>): Promise<boolean> {
     for await (const page of client.allEvents(start)) {
       this.take(page, window);
       if (page.keys.length > 0) this.end = Math.max(this.end, start + page.end);
       if (page.endless) return true;
+      if (--this.pagesLeft <= 0) {
+        this.stoppedEarly = true;
+        break;
+      }
     }
     return false;
   }
 
-  sync(client: SellerApiClient, backlog: boolean, drift = 0): FeedSync {
+  sync(client: SellerApiClient, drift = 0): FeedSync {
     const keys = this.windows.flatMap((w) => w.keys);
     const reach = client.resultWindows.listEvents;
     return {
       events: this.windows.flatMap((w) => w.items),
       unreadable: this.windows.flatMap((w) => w.unreadable),
-      backlog,
+      more: this.stoppedEarly && !(reach !== undefined && this.end >= reach),
       cursor: {
         offset: this.end,
         ...(keys.length > 0 ? { lastEventId: keys.at(-1), tail: keys.slice(-TAIL_KEYS).sort() } : {}),

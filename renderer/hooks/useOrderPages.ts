@@ -20,6 +20,8 @@ export interface OrderPages {
   groups: OrderPage['groups'];
   /** The unopened arrivals that match, with their place in the list. */
   unopened: OrderPage['unopened'];
+  /** The search may miss orders: the first start's are still being indexed. */
+  searchIncomplete: boolean;
   /** Why the last page could not be read, with its detail. */
   error: Explained | null;
   rowAt(index: number): OrderListItem | undefined;
@@ -35,9 +37,10 @@ export function useOrderPages(
   reloads: number,
 ): OrderPages {
   const [pages, setPages] = useState<ReadonlyMap<number, OrderListItem[]>>(new Map());
-  const [counts, setCounts] = useState<Pick<OrderPage, 'total' | 'waiting' | 'groups' | 'unopened'> | null>(
-    null,
-  );
+  const [counts, setCounts] = useState<Pick<
+    OrderPage,
+    'total' | 'waiting' | 'groups' | 'unopened' | 'searchIncomplete'
+  > | null>(null);
   const [error, setError] = useState<Explained | null>(null);
   const generation = useRef(0);
   const requested = useRef(new Set<number>());
@@ -55,6 +58,7 @@ export function useOrderPages(
             waiting: answer.waiting,
             groups: answer.groups,
             unopened: answer.unopened,
+            ...(answer.searchIncomplete ? { searchIncomplete: true } : {}),
           });
           setError(null);
         },
@@ -112,6 +116,7 @@ export function useOrderPages(
     waiting: counts?.waiting ?? 0,
     groups: counts?.groups ?? NO_GROUPS,
     unopened: counts?.unopened ?? NONE,
+    searchIncomplete: counts?.searchIncomplete === true,
     error,
     rowAt,
     indexOf,

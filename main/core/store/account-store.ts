@@ -48,6 +48,11 @@ const IN_PROGRESS = 'ProvisioningInProgress';
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
+/** Meta key: a first start's history is being recorded (its value: which purchases are news, see recordPoll). */
+const FIRST_SYNC = 'first-sync';
+/** Meta key: where the first start's walk of the orders listing goes on from (walkOrders). */
+const ORDERS_WALK = 'orders-walk';
+
 export interface StoredOrder {
   orderId: string;
   document: Order | undefined;
@@ -91,6 +96,8 @@ export interface InboxPage {
   groups: InboxGroup[];
   /** Orders that match and are unopened, with their place in the whole list (at most 50). */
   unopened: { orderId: string; index: number }[];
+  /** A search, while the first start's orders wait for the search index: it may miss some. */
+  searchIncomplete?: true;
 }
 
 /** The most unopened orders an inbox page locates. */
@@ -275,7 +282,7 @@ export class AccountStore {
       for (const { orderId, state } of journal?.announcements ?? []) {
         restored.announcements += Number(queue.run({ $id: orderId, $state: state, $now: now }).changes);
       }
-      this.noteNewestPurchase(journal?.newestPurchaseMs ?? null);
+      if (this.noteNewestPurchase(journal?.newestPurchaseMs ?? null)) this.journalChanged = true;
       return restored;
     });
   }
@@ -334,10 +341,11 @@ export class AccountStore {
     return Number.isFinite(value) ? value : undefined;
   }
 
-  private noteNewestPurchase(ms: number | null): void {
-    if (ms === null || ms <= (this.newestPurchase() ?? Number.NEGATIVE_INFINITY)) return;
+  /** Records a purchase time (ms) as the newest when it is; answers whether it was (the journal holds it too). */
+  private noteNewestPurchase(ms: number | null): boolean {
+    if (ms === null || !(ms > (this.newestPurchase() ?? Number.NEGATIVE_INFINITY))) return false;
     this.setMeta('newest-purchase-ms', String(ms));
-    this.journalChanged = true;
+    return true;
   }
 
   // --- The feed -------------------------------------------------------------------------------
@@ -348,10 +356,20 @@ export class AccountStore {
   }
 
   /**
+   * A first start's reading of the history is under way: it is recorded in several transactions
+   * (recordPoll with `more`), and goes on from the cursor after a crash, still as history.
+   */
+  firstSyncUnderway(): boolean {
+    return this.meta(FIRST_SYNC) !== undefined;
+  }
+
+  /**
    * Records what a poll read, in one transaction: the events not known yet, the orders they
    * touch (to fetch again), the new orders to announce (none for a first start's backlog, and
-   * held while paused), and the cursor. So the cursor is never ahead of the history. Says how
-   * many events were new to this laptop and how many new orders it queued to announce.
+   * held while paused), and the cursor. So the cursor is never ahead of the history. A backlog
+   * may come in several records, each but the last with `more`: until the last, the cursor
+   * stays marked as a first start's (firstSyncUnderway). Says how many events were new to this
+   * laptop and how many new orders it queued to announce.
    */
   recordPoll(input: {
     events: readonly MarketplaceEvent[];
@@ -360,17 +378,27 @@ export class AccountStore {
     /** Undefined leaves the cursor unset: the next poll reads the whole history (not announced). */
     cursor: FeedCursor | undefined;
     backlog: boolean;
+    /** The backlog goes on in the next record. */
+    more?: boolean | undefined;
     paused: boolean;
     now: string;
   }): { newEvents: number; newOrders: number } {
     return this.atomically(() => {
-      const { fresh, firstLearned } = this.insertEvents(input.events, input.now);
+      const underway = this.meta(FIRST_SYNC);
+      const backlogGoesOn = input.backlog && input.more === true;
+      // A backlog is not news, but for purchases newer than any this laptop recorded before it
+      // began (a store rebuilt after damage reads the whole history again; the journal kept that
+      // time). Taken when the backlog begins: its own pages must not raise it.
+      const announceAfter: number | null | undefined = !input.backlog
+        ? undefined
+        : underway !== undefined
+          ? (JSON.parse(underway) as { announceAfter: number | null }).announceAfter
+          : (this.newestPurchase() ?? null);
+      const { fresh, firstLearned } = this.insertEvents(input.events, input.now, input.backlog);
       this.setAside(input.unreadable ?? [], input.now);
       let newOrders = 0;
       const purchases = fresh.filter(isNewPurchase);
-      // A backlog is not news, but for purchases newer than any this laptop recorded before (a
-      // store rebuilt after damage reads the whole history again; the journal kept that time).
-      const newerThan = input.backlog ? (this.newestPurchase() ?? Number.POSITIVE_INFINITY) : undefined;
+      const newerThan = announceAfter === undefined ? undefined : (announceAfter ?? Number.POSITIVE_INFINITY);
       const queue = this.sql(
         'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
       );
@@ -387,9 +415,18 @@ export class AccountStore {
         newOrders += Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
       }
       if (newOrders > 0) this.journalChanged = true;
-      this.noteNewestPurchase(
-        purchases.map(eventMs).reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY),
-      );
+      const newest = purchases.map(eventMs).reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY);
+      // The journal learns the backlog's newest purchase once it is all recorded: were the store
+      // lost midway, a rebuilt one must not take the rest of that backlog for news.
+      if (this.noteNewestPurchase(newest) && !backlogGoesOn) this.journalChanged = true;
+      if (backlogGoesOn) {
+        if (underway === undefined) this.setMeta(FIRST_SYNC, JSON.stringify({ announceAfter }));
+      } else if (input.backlog && input.cursor !== undefined) {
+        // The whole history is recorded: its orders are read next, page by page (walkOrders).
+        if (underway !== undefined) this.sql('DELETE FROM meta WHERE key = ?').run(FIRST_SYNC);
+        this.journalChanged = true;
+        this.setMeta(ORDERS_WALK, '0');
+      }
       const cursor = input.cursor && JSON.stringify(input.cursor);
       if (cursor && cursor !== this.meta('cursor')) this.setMeta('cursor', cursor);
       return { newEvents: fresh.length, newOrders };
@@ -412,6 +449,7 @@ export class AccountStore {
   private insertEvents(
     events: readonly MarketplaceEvent[],
     now: string,
+    backlog = false,
   ): {
     fresh: MarketplaceEvent[];
     firstLearned: string[];
@@ -472,7 +510,9 @@ export class AccountStore {
     for (const orderId of touched) {
       const learned = this.sql('INSERT OR IGNORE INTO orders (order_id, learned_at) VALUES (?, ?)');
       if (learned.run(orderId, now).changes > 0) {
-        this.indexForSearch(orderId, undefined, undefined);
+        // A backlog's orders are indexed once, with their documents, after it (indexForSearchLater).
+        if (backlog) this.sql('UPDATE orders SET unindexed = 1 WHERE order_id = ?').run(orderId);
+        else this.indexForSearch(orderId, undefined, undefined);
         firstLearned.push(orderId);
       }
       this.deriveOrder(orderId, true);
@@ -572,11 +612,15 @@ export class AccountStore {
   }
 
   /**
-   * Stores the orders of one page of the orders listing (a first start's backlog): each only when
-   * the history names it and it is not fetched yet. Their licenses are fetched when opened.
+   * Stores orders of the orders listing (a first start's backlog): each only when the history
+   * names it and it is not fetched yet. Their licenses are fetched when opened. `reached` is where
+   * the walk goes on from after them (recorded with them, so a crash resumes there), or undefined
+   * when the walk has ended.
    */
-  saveListedOrders(orders: readonly Order[], now: string): string[] {
+  saveListedOrders(orders: readonly Order[], reached: number | undefined, now: string): string[] {
     return this.atomically(() => {
+      if (reached === undefined) this.sql('DELETE FROM meta WHERE key = ?').run(ORDERS_WALK);
+      else this.setMeta(ORDERS_WALK, String(reached));
       const saved: string[] = [];
       for (const order of orders) {
         if (order.orderId === undefined) continue;
@@ -688,6 +732,7 @@ export class AccountStore {
       waiting: this.count(`${condition} AND o.waiting = 1`, params),
       groups: groups.map(({ name, start, size, holds }) => ({ name, start, size, holds })),
       unopened: this.unopenedIn(groups, condition, params),
+      ...(query.search.trim() !== '' && this.searchIndexing() ? { searchIncomplete: true as const } : {}),
     };
   }
 
@@ -796,15 +841,57 @@ export class AccountStore {
     });
   }
 
+  /**
+   * Writes the order's search text now, unless it waits for the index's build (indexForSearchLater):
+   * an order first learned in a backlog is written once, with its document, not once per change.
+   */
   private indexForSearch(orderId: string, order: Order | undefined, licenses: License[] | undefined): void {
-    const { rowid } = this.sql('SELECT rowid FROM orders WHERE order_id = ?').get(orderId) as {
-      rowid: number;
-    };
+    const { rowid, unindexed } = this.sql('SELECT rowid, unindexed FROM orders WHERE order_id = ?').get(
+      orderId,
+    ) as { rowid: number; unindexed: number };
+    if (unindexed === 1) return;
+    this.writeSearchText(rowid, searchText(orderId, order, licenses));
+  }
+
+  private writeSearchText(rowid: number, text: string): void {
     this.sql('DELETE FROM order_search WHERE rowid = ?').run(rowid);
-    this.sql('INSERT INTO order_search (rowid, text) VALUES (?, ?)').run(
-      rowid,
-      searchText(orderId, order, licenses),
+    this.sql('INSERT INTO order_search (rowid, text) VALUES (?, ?)').run(rowid, text);
+  }
+
+  /**
+   * Indexes up to `limit` of the orders that wait for the search index, in one transaction, with
+   * what the store holds of them now; answers how many. Read through the partial index
+   * \`orders_to_index\`, so it costs nothing once the index is built.
+   */
+  indexForSearchLater(limit: number): number {
+    return this.atomically(() => {
+      const rows = this.sql(
+        `SELECT rowid, order_id, document, licenses FROM orders INDEXED BY orders_to_index
+           WHERE unindexed = 1 LIMIT ?`,
+      ).all(limit) as { rowid: number; order_id: string; document: string | null; licenses: string | null }[];
+      const done = this.sql('UPDATE orders SET unindexed = 0 WHERE rowid = ?');
+      for (const row of rows) {
+        const order = row.document === null ? undefined : (JSON.parse(row.document) as Order);
+        const licenses = row.licenses === null ? undefined : (JSON.parse(row.licenses) as License[]);
+        this.writeSearchText(row.rowid, searchText(row.order_id, order, licenses));
+        done.run(row.rowid);
+      }
+      return rows.length;
+    });
+  }
+
+  /** Whether some orders wait for the search index (a search may miss them meanwhile). */
+  searchIndexing(): boolean {
+    return (
+      this.sql('SELECT 1 FROM orders INDEXED BY orders_to_index WHERE unindexed = 1 LIMIT 1').get() !==
+      undefined
     );
+  }
+
+  /** Where the first start's walk of the orders listing goes on from; undefined when there is none to do. */
+  ordersWalkFrom(): number | undefined {
+    const value = this.meta(ORDERS_WALK);
+    return value === undefined ? undefined : Number(value);
   }
 
   // --- Announcements --------------------------------------------------------------------------

@@ -184,4 +184,11 @@ export const MIGRATIONS: readonly string[] = [
     UPDATE status_counts SET n = n - 1 WHERE status = COALESCE(OLD.effective_status, '');
   END;
   `,
+  `
+  -- A first start's orders are indexed for search once each, after the backlog, with their
+  -- documents (issue 27): writing each order's text when its events came and again when its
+  -- document did was a quarter of a first start's work. 1: not in the search index yet.
+  ALTER TABLE orders ADD COLUMN unindexed INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX orders_to_index ON orders (unindexed) WHERE unindexed = 1;
+  `,
 ];
