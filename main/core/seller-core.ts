@@ -239,6 +239,7 @@ export class SellerCore {
       this.stop();
       const drained = Promise.allSettled([
         this.poller.idle(),
+        this.backlogWalk,
         this.fetcher.stop(),
         this.outbox.idle(),
         this.announcing,
@@ -568,8 +569,10 @@ export class SellerCore {
     this.lastError = null;
     this.problem = null;
     this.log.info('poll ok', {
-      ...read,
+      events: read.events,
+      newEvents: read.newEvents,
       newOrders,
+      unreadable: read.unreadable,
       backlog,
       newListing: newListingProblem === undefined ? 'ok' : 'failed',
       ms: this.now() - started,
@@ -694,10 +697,11 @@ export class SellerCore {
     };
     try {
       for await (const page of this.ports.client.allOrders(from)) {
-        if (this.stopped) return;
         batch.push(...page.items);
         this.store.setAside(page.unreadable, this.isoNow());
-        if (batch.length >= BACKLOG_BATCH) save(from + page.end);
+        // Stopped (a quit), what was read is kept: the next start goes on after it.
+        if (batch.length >= BACKLOG_BATCH || this.stopped) save(from + page.end);
+        if (this.stopped) return;
       }
       save(undefined);
       this.tellAside();
