@@ -71,22 +71,26 @@ export async function takeNewEvents(
 }
 
 /**
- * Reads what is new in the "all" listing since `cursor` (undefined on the first start), at most
- * about `maxPages` pages: a longer history (a first start, a laptop long offline) is read in
- * several syncs, each from the cursor the one before returned (`more`), so memory and each
- * transaction stay bounded whatever the history's length. Nothing is written here: the caller
- * records the events and the returned cursor in one transaction.
+ * Reads what is new in the "all" listing since `cursor` (undefined on the first start), so that
+ * memory and each transaction stay bounded whatever the history's length. A first start walks
+ * the whole listing once and hands every `maxPages` pages to `part` as it goes, each with the
+ * cursor after it (the next page is already on its way meanwhile). From a cursor (a first start a
+ * crash cut short, a laptop long offline) it reads about `maxPages` pages and says `more`: the
+ * caller syncs again from the cursor returned. Nothing is written here: the caller records each
+ * part's events and cursor in one transaction, and the rest this returns likewise.
  */
 export async function syncFeed(
   client: SellerApiClient,
   cursor: FeedCursor | undefined,
   maxPages = Number.POSITIVE_INFINITY,
+  part?: (sync: FeedSync) => void,
 ): Promise<FeedSync> {
-  const read = new Reading(maxPages);
   if (cursor === undefined) {
-    read.endless = await read.walk(client, 0, read.window());
+    const read = new Reading(Number.POSITIVE_INFINITY);
+    read.endless = await read.walk(client, 0, read.window(), { every: maxPages, part });
     return read.sync(client);
   }
+  const read = new Reading(maxPages);
   const reach = client.resultWindows.listEvents ?? Number.POSITIVE_INFINITY;
   const lookBack = Math.min(LOOK_BACK, Math.floor(client.pageSize / 2));
   // Looking back further by the last drift, no further than one page still reaches the old end.
@@ -203,13 +207,27 @@ class Reading {
 
   /**
    * Pages from `start` to the listing's end (or the page budget) into `window`: whether it ended
-   * saying "more". Stopped at the budget, the next sync goes on from the cursor (`more`).
+   * saying "more". Stopped at the budget, the next sync goes on from the cursor (`more`). With
+   * `parts`, what was read is handed over every `every` pages and the walk goes on.
    */
-  async walk(client: SellerApiClient, start: number, window: Listed<MarketplaceEvent>): Promise<boolean> {
+  async walk(
+    client: SellerApiClient,
+    start: number,
+    window: Listed<MarketplaceEvent>,
+    parts?: { every: number; part: ((sync: FeedSync) => void) | undefined },
+  ): Promise<boolean> {
+    let pages = 0;
     for await (const page of client.allEvents(start)) {
       this.take(page, window);
       if (page.keys.length > 0) this.end = Math.max(this.end, start + page.end);
       if (page.endless) return true;
+      if (parts?.part && ++pages % parts.every === 0) {
+        parts.part(this.sync(client, 0, true));
+        // Handed over: only the last keys stay, for the cursor's tail.
+        window.items = [];
+        window.unreadable = [];
+        window.keys = window.keys.slice(-TAIL_KEYS);
+      }
       if (--this.pagesLeft <= 0) {
         this.stoppedEarly = true;
         break;
@@ -218,13 +236,14 @@ class Reading {
     return false;
   }
 
-  sync(client: SellerApiClient, drift = 0): FeedSync {
+  /** What was read, with the cursor after it; `more` for a part of a walk that goes on. */
+  sync(client: SellerApiClient, drift = 0, more = false): FeedSync {
     const keys = this.windows.flatMap((w) => w.keys);
     const reach = client.resultWindows.listEvents;
     return {
       events: this.windows.flatMap((w) => w.items),
       unreadable: this.windows.flatMap((w) => w.unreadable),
-      more: this.stoppedEarly && !(reach !== undefined && this.end >= reach),
+      more: more || (this.stoppedEarly && !(reach !== undefined && this.end >= reach)),
       cursor: {
         offset: this.end,
         ...(keys.length > 0 ? { lastEventId: keys.at(-1), tail: keys.slice(-TAIL_KEYS).sort() } : {}),

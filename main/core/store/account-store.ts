@@ -465,6 +465,12 @@ export class AccountStore {
          WHERE key = $key`,
     );
     const keptAsForeign = this.sql(`SELECT 1 FROM unreadable WHERE source = ? AND key = ? AND reason LIKE ?`);
+    // Looked up per event only when the store holds any such item (most never do): a first
+    // start's hundred thousand events then cost one look each, not four.
+    const anyForeign =
+      this.sql(`SELECT 1 FROM unreadable WHERE reason LIKE '${ANOTHER_SELLER}%' LIMIT 1`).get() !== undefined;
+    const anyEventAside =
+      this.sql(`SELECT 1 FROM unreadable WHERE source = 'event' LIMIT 1`).get() !== undefined;
     const foreignLater: UnreadableItem[] = [];
     const fresh: MarketplaceEvent[] = [];
     const firstLearned: string[] = [];
@@ -472,10 +478,14 @@ export class AccountStore {
     for (const event of events) {
       const key = eventKey(event);
       // Another seller's, set aside when its order answered 404: it stays aside when read again.
-      if (keptAsForeign.get('event', key, `${ANOTHER_SELLER}%`) !== undefined) continue;
+      if (anyForeign && keptAsForeign.get('event', key, `${ANOTHER_SELLER}%`) !== undefined) continue;
       // A later event of an order set aside as another seller's is kept aside as it comes.
       const linked = orderIdOf(event);
-      if (linked !== undefined && keptAsForeign.get('order', linked, `${ANOTHER_SELLER}%`) !== undefined) {
+      if (
+        anyForeign &&
+        linked !== undefined &&
+        keptAsForeign.get('order', linked, `${ANOTHER_SELLER}%`) !== undefined
+      ) {
         foreignLater.push(
           anotherSellers(event, 'orderId', `its order ${linked} is not found for this account (HTTP 404)`),
         );
@@ -494,7 +504,7 @@ export class AccountStore {
       };
       if (insert.run(row).changes > 0) {
         // An event the server has since mended is no longer aside.
-        this.sql(`DELETE FROM unreadable WHERE source = 'event' AND key = ?`).run(key);
+        if (anyEventAside) this.sql(`DELETE FROM unreadable WHERE source = 'event' AND key = ?`).run(key);
         fresh.push(event);
       } else {
         const before = JSON.parse((known.get(key) as { json: string }).json) as MarketplaceEvent;
@@ -542,7 +552,8 @@ export class AccountStore {
     const purchases = history.filter(isNewPurchase);
     this.sql(
       `UPDATE orders SET stale = MAX(stale, $refetch), status = $status, status_at = $statusAt,
-           purchased_at = $purchasedAt, purchase_type = $purchaseType
+           purchased_at = $purchasedAt, purchase_type = $purchaseType,
+           effective_status = COALESCE(${MARKED}, $status)
          WHERE order_id = $id`,
     ).run({
       $id: orderId,
@@ -552,7 +563,6 @@ export class AccountStore {
       $purchasedAt: purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null,
       $purchaseType: purchases[0]?.eventTypeCode ?? null,
     });
-    this.refreshEffectiveStatus(orderId);
   }
 
   /** Derives every order's status again (once, after a store from before issue 20 migrated). */
@@ -570,15 +580,9 @@ export class AccountStore {
    * show it yet (pending, or sent but its event not read back), else the marketplace's.
    */
   private refreshEffectiveStatus(orderId: string): void {
-    this.sql(
-      `UPDATE orders SET effective_status = COALESCE(
-           (SELECT CASE WHEN x.state = 'pending' OR x.event_id IS NULL
-                          OR NOT EXISTS (SELECT 1 FROM events e WHERE e.key = x.event_id)
-                        THEN x.status_code END
-              FROM outbox x WHERE x.order_id = $id AND x.state != 'failed' ORDER BY x.seq DESC LIMIT 1),
-           status)
-         WHERE order_id = $id`,
-    ).run({ $id: orderId });
+    this.sql(`UPDATE orders SET effective_status = COALESCE(${MARKED}, status) WHERE order_id = $id`).run({
+      $id: orderId,
+    });
   }
 
   /**
@@ -1137,6 +1141,12 @@ function rewritten(before: MarketplaceEvent, after: MarketplaceEvent): boolean {
     !Object.is(instant(before), instant(after))
   );
 }
+
+/** The status the user marked on order `$id` that the marketplace's history does not show yet, if any. */
+const MARKED = `(SELECT CASE WHEN x.state = 'pending' OR x.event_id IS NULL
+                      OR NOT EXISTS (SELECT 1 FROM events e WHERE e.key = x.event_id)
+                    THEN x.status_code END
+          FROM outbox x WHERE x.order_id = $id AND x.state != 'failed' ORDER BY x.seq DESC LIMIT 1)`;
 
 /** An order that arrived on this laptop and was not opened here yet. */
 const UNOPENED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id AND a.opened_at IS NULL)`;
