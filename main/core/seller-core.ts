@@ -738,6 +738,8 @@ export class SellerCore {
       while (!this.stopped && this.withStore(() => this.store.indexForSearchLater(SEARCH_INDEX_BATCH)) > 0) {
         await new Promise((resolve) => setImmediate(resolve));
       }
+      // The store grew from nothing: the planner learns its tables' shape for the inbox's queries.
+      if (!this.stopped) this.withStore(() => this.store.optimize());
     } catch (error) {
       this.log.warn('search index not built', failureFields(error));
     } finally {

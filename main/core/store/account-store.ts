@@ -37,6 +37,7 @@ import {
   markClosedCleanly,
   openDatabase,
   openReadOnly,
+  optimize,
   transaction,
 } from './database';
 import { type Journal, journalFile, RAISED_KEPT, readJournal, writeJournal } from './journal';
@@ -553,7 +554,7 @@ export class AccountStore {
     this.sql(
       `UPDATE orders SET stale = MAX(stale, $refetch), status = $status, status_at = $statusAt,
            purchased_at = $purchasedAt, purchase_type = $purchaseType,
-           effective_status = COALESCE(${MARKED}, $status)
+           effective_status = COALESCE(${MARKED}, $status), since_ms = ${sinceMs('$status', '$statusAt')}
          WHERE order_id = $id`,
     ).run({
       $id: orderId,
@@ -580,9 +581,10 @@ export class AccountStore {
    * show it yet (pending, or sent but its event not read back), else the marketplace's.
    */
   private refreshEffectiveStatus(orderId: string): void {
-    this.sql(`UPDATE orders SET effective_status = COALESCE(${MARKED}, status) WHERE order_id = $id`).run({
-      $id: orderId,
-    });
+    this.sql(
+      `UPDATE orders SET effective_status = COALESCE(${MARKED}, status), since_ms = ${sinceMs('status', 'status_at')}
+         WHERE order_id = $id`,
+    ).run({ $id: orderId });
   }
 
   /**
@@ -770,7 +772,7 @@ export class AccountStore {
     const sql: Record<InboxGroupName, Pick<Segment, 'where' | 'order'>> = {
       arrived: { where: `o.waiting = 1 AND ${JUST_ARRIVED}`, order: 'o.purchased_at DESC, o.order_id' },
       waiting: { where: `o.waiting = 1 AND ${ARRIVED} AND NOT ${JUST_ARRIVED}`, order: waitingOrder },
-      stalled: { where: STALLED, order: `${STATUS_SINCE_MS}, o.order_id` },
+      stalled: { where: STALLED, order: 'o.since_ms, o.order_id' },
       backlog: { where: `o.waiting = 1 AND NOT ${ARRIVED}`, order: waitingOrder },
       rest: { where: `o.waiting = 0 AND ${NOT_STALLED}`, order: 'o.purchased_at DESC, o.order_id' },
     };
@@ -882,6 +884,11 @@ export class AccountStore {
       }
       return rows.length;
     });
+  }
+
+  /** The planner's statistics brought up to date, after a large change (a first start). */
+  optimize(): void {
+    optimize(this.db);
   }
 
   /** Whether some orders wait for the search index (a search may miss them meanwhile). */
@@ -1164,15 +1171,22 @@ const STATUS_SINCE = `CASE WHEN o.effective_status IS o.status
             ORDER BY x.seq DESC LIMIT 1)
   END`;
 
-/** The same as ms since the epoch, to compare and order by whatever way the time was written. */
-const STATUS_SINCE_MS = `CASE WHEN o.effective_status IS o.status
-    THEN (julianday(o.status_at) - 2440587.5) * 86400000
+/**
+ * STATUS_SINCE as ms since the epoch (compared and ordered whatever way the time was written), for
+ * order `$id` as the UPDATE that sets its `status` and `status_at` to these leaves it: kept in
+ * \`orders.since_ms\` with the effective status, so the stalled orders are read from an index
+ * (\`orders_in_progress_since\`), not worked out again for every order in progress at each inbox page.
+ */
+function sinceMs(status: string, statusAt: string): string {
+  return `CASE WHEN COALESCE(${MARKED}, ${status}) IS ${status}
+    THEN (julianday(${statusAt}) - 2440587.5) * 86400000
     ELSE (SELECT (julianday(json_extract(x.json, '$.createdAt')) - 2440587.5) * 86400000 FROM outbox x
-            WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1)
+            WHERE x.order_id = $id ORDER BY x.seq DESC LIMIT 1)
   END`;
+}
 
 /** In progress since before `$stalledBefore` (ms); never when that is null (the limit is off). */
-const STALLED = `(o.effective_status = '${IN_PROGRESS}' AND COALESCE((${STATUS_SINCE_MS}) < $stalledBefore, 0))`;
+const STALLED = `(o.effective_status = '${IN_PROGRESS}' AND o.since_ms < $stalledBefore)`;
 
 /**
  * The stalled orders' ids, found once per statement: the rest of the list is read past them

@@ -73,6 +73,7 @@ export function openDatabase(file: string): OpenedDatabase {
     db.exec('PRAGMA synchronous = NORMAL');
     db.exec('PRAGMA foreign_keys = ON');
     migrate(db, file);
+    optimize(db);
     return { db, closedCleanly: takeCleanCloseMark(db) };
   } catch (error) {
     db.close();
@@ -154,6 +155,16 @@ function setOpenBy(db: Database, pids: readonly number[]): void {
 /** A database made by this open: nothing in it to check. */
 function isNew(db: Database): boolean {
   return db.prepare('SELECT 1 FROM events LIMIT 1').get() === undefined && openBy(db).length <= 1;
+}
+
+/**
+ * Gives the query planner statistics of the tables where they are missing or out of date (SQLite's
+ * advice for connections that live long: at open, and after large changes such as a first start).
+ * Without them it walked every order in progress and every waiting order for the inbox's counts
+ * (45 ms a page on 42,000 orders, 7.6 ms with them). Cheap when they are current.
+ */
+export function optimize(db: Database): void {
+  db.exec('PRAGMA optimize=0x10002');
 }
 
 /** Opens read-only, for taking what can still be read out of a damaged file. */
