@@ -509,6 +509,36 @@ describe("a first start's history recorded in parts", () => {
     expect(store.claimAnnouncements(process.pid, () => true, false).pending.sort()).toEqual(['p2', 'p3']);
   });
 
+  it('from a database of the version before: its orders stay found by search, and its stalled ones stalled', async () => {
+    const before = await mkdtemp(join(tmpdir(), 'store-before-'));
+    const db = databaseOfVersion(before, 5);
+    db.prepare(
+      `INSERT INTO orders (order_id, purchased_at, status, status_at, effective_status, stale)
+         VALUES ('o-1', '2026-11-01T10:00:00Z', 'ProvisioningInProgress', '2026-11-02T10:00:00Z', 'ProvisioningInProgress', 0)`,
+    ).run();
+    db.prepare(`INSERT INTO order_search (rowid, text) SELECT rowid, order_id FROM orders`).run();
+    // Version 5 had derived every status from its events already (this order has none here).
+    db.prepare(`DELETE FROM meta WHERE key = 'derive-statuses'`).run();
+    db.close();
+    const migrated = AccountStore.open(before).store;
+    try {
+      const page = migrated.inboxPage({
+        filter: 'all',
+        search: 'o-1',
+        offset: 0,
+        limit: 10,
+        now: '2026-11-22T00:00:00Z',
+        stalledAfterDays: 7,
+      });
+      expect(page.rows.map((r) => r.orderId)).toEqual(['o-1']);
+      expect(page.searchIncomplete).toBeUndefined();
+      expect(page.groups.find((g) => g.name === 'stalled')?.size).toBe(1);
+    } finally {
+      migrated.close();
+      await rm(before, { recursive: true, force: true });
+    }
+  });
+
   it('is indexed for search after it, each order once with its document; a search says so meanwhile', () => {
     part([purchase('a-order', '2026-11-01T08:00:00Z')], false, 1);
     const search = () => store.inboxPage({ filter: 'all', search: 'a-ord', offset: 0, limit: 10 });
