@@ -126,6 +126,8 @@ export interface OrderPage {
   unopened: { orderId: string; index: number }[];
   /** When the groups next change by the clock alone (an arrival an hour old, an order stalling; ISO), or null. */
   regroupsAt: string | null;
+  /** A search while the first start's orders are still being indexed for search: it may miss some. */
+  searchIncomplete?: true;
 }
 
 export type OrderView = OrderDetail;

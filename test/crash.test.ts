@@ -1,18 +1,21 @@
 // Nothing announced is lost to kill -9: laptops (CLI `watch` processes, each with its own config
-// home) killed at random moments while polling a faulty marketplace, and the app and `watch`
-// sharing one data folder.
+// home) killed at random moments while polling a faulty marketplace, the app and `watch`
+// sharing one data folder, and a first start killed midway through its history or its orders.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountFolder, accountRef } from '../main/core/account/account-ref';
 import { SellerApiClient } from '../main/core/api/client';
 import { orderIdOf } from '../main/core/api/wire';
 import { userDataDir } from '../main/core/paths';
 import { SellerCore } from '../main/core/seller-core';
+import { DATABASE_FILE } from '../main/core/store/account-store';
+import { openReadOnly } from '../main/core/store/database';
 import { type Simulator, startSimulator } from '../simulator/server';
-import { TEST_SETTINGS } from './support/core';
-import { runTs, spawnTs } from './support/processes';
+import { makeDataDir, TEST_SETTINGS } from './support/core';
+import { exitOf, runTs, spawnTs } from './support/processes';
 import { admin } from './support/raw-api';
 
 let sim: Simulator;
@@ -105,8 +108,13 @@ describe('kill -9', () => {
     const env = await laptopEnv();
     await watchOnce(env);
     const orderId = await purchase();
+    // The order's document comes late whichever way it is read: alone, or in the orders listing
+    // (the first start's walk of it, cut short by the first run's quit, goes on in this run).
     await admin(sim.url, 'PATCH', 'faults', {
-      script: [{ operation: 'getOrder', action: 'delay', delayMs: 3000 }],
+      script: [
+        { operation: 'getOrder', action: 'delay', delayMs: 3000 },
+        { operation: 'listOrders', action: 'delay', delayMs: 3000 },
+      ],
     });
     // Killed while the announcement waits for the order document: it is queued, not raised.
     const killed = await watchOnce(env, 2500);
@@ -162,4 +170,137 @@ describe('the app and seller-tray watch on one data folder', () => {
       await app.close();
     }
   }, 30_000);
+});
+
+describe('a first start killed with kill -9 midway', () => {
+  // A history of about 3,500 events (two syncs of 20 pages) and 1,500 orders (three batches),
+  // read slowly enough to be killed midway.
+  let big: Simulator;
+  beforeAll(async () => {
+    big = await startSimulator({ port: 0, seed: 12, orders: 1_500 });
+    await admin(big.url, 'PATCH', 'faults', { latencyMs: 15 });
+  });
+  afterAll(() => big.close());
+
+  /** What the store of `dataDir` holds now, read beside the process writing it. */
+  function storeNow(dataDir: string) {
+    let db: ReturnType<typeof openReadOnly>;
+    try {
+      db = openReadOnly(join(dataDir, DATABASE_FILE));
+    } catch {
+      return undefined; // not made yet
+    }
+    try {
+      const meta = (key: string) =>
+        (db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+      const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+      return {
+        firstSync: meta('first-sync'),
+        cursor:
+          meta('cursor') === undefined ? undefined : (JSON.parse(meta('cursor') ?? '') as { offset: number }),
+        ordersWalk: meta('orders-walk') === undefined ? undefined : Number(meta('orders-walk')),
+        events: count('SELECT COUNT(*) AS n FROM events'),
+        announcements: count('SELECT COUNT(*) AS n FROM announcements'),
+      };
+    } catch {
+      return undefined; // its tables not made yet
+    } finally {
+      db.close();
+    }
+  }
+
+  /** A laptop's first start in a process of its own, killed once `midway` holds of its store. */
+  async function killedWhen(dataDir: string, midway: (store: ReturnType<typeof storeNow>) => boolean) {
+    const child = spawnTs('test/support/poll-child.ts', [big.url, dataDir]);
+    let stdout = '';
+    child.stdout?.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    for (let tries = 0; tries < 1_500 && !midway(storeNow(dataDir)); tries++) await delay(20);
+    child.kill('SIGKILL');
+    await exitOf(child);
+    expect(stdout, 'nothing of the backlog announced').not.toMatch(/arrived/);
+    const store = storeNow(dataDir);
+    expect(store && midway(store), 'killed midway').toBe(true);
+    return store as NonNullable<typeof store>;
+  }
+
+  /** The same laptop started again in this process, with the offsets of the pages it asks for. */
+  async function resumed(dataDir: string) {
+    const asked: { listEvents: number[]; listOrders: number[] } = { listEvents: [], listOrders: [] };
+    const client = new SellerApiClient({
+      baseUrl: big.url,
+      credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+      transport: (input, init) => {
+        const url = new URL(String(input));
+        const offset = Number(url.searchParams.get('offset') ?? Number.NaN);
+        if (url.pathname.endsWith('/marketplaceEvents')) asked.listEvents.push(offset);
+        if (url.pathname.endsWith('/orders')) asked.listOrders.push(offset);
+        return fetch(input, init);
+      },
+    });
+    const core = await SellerCore.open({ client, dataDir, settings: () => TEST_SETTINGS });
+    const arrived: string[] = [];
+    core.on((event) => {
+      if (event.type === 'orders-arrived') arrived.push(...event.orderIds);
+    });
+    await core.start();
+    await core.backlogRead();
+    return { core, asked, arrived };
+  }
+
+  const allEvents = () => big.store.listEvents(1001, 0, 1_000_000).items.length;
+  const allOrders = () => big.store.listOrderJson(1001, 0, 1_000_000).items.length;
+
+  it('in its history: goes on from what it recorded, announces none of it, and then announces a purchase once', async () => {
+    const dataDir = await makeDataDir();
+    homes.push(dataDir);
+    const killed = await killedWhen(dataDir, (s) => s?.firstSync !== undefined && s.events > 0);
+    expect(killed.events).toBeLessThan(allEvents());
+    expect(killed.announcements).toBe(0);
+
+    const { core, asked, arrived } = await resumed(dataDir);
+    try {
+      // Read on from the cursor it recorded (less the look-back of half a page), not from the start.
+      expect(Math.min(...asked.listEvents)).toBeGreaterThanOrEqual((killed.cursor?.offset ?? 0) - 50);
+      const after = storeNow(dataDir);
+      expect(after?.events).toBe(allEvents());
+      expect(after?.firstSync).toBeUndefined();
+      expect(after?.announcements).toBe(0);
+      expect(arrived).toEqual([]);
+      const all = core.orders({ filter: 'all', search: '', offset: 0, limit: 1 });
+      expect(all.total).toBe(allOrders());
+      // Every order of the history is found by search once the first start has ended.
+      const orderId = all.rows[0]?.orderId ?? '';
+      const found = core.orders({ filter: 'all', search: orderId.slice(-12), offset: 0, limit: 5 });
+      expect(found.rows.map((r) => r.orderId)).toContain(orderId);
+      expect(found.searchIncomplete).toBeUndefined();
+
+      const bought = (await admin(big.url, 'POST', 'purchases')).json.orderId as string;
+      await core.checkNow();
+      await core.checkNow();
+      expect(arrived).toEqual([bought]);
+    } finally {
+      await core.close();
+    }
+  }, 90_000);
+
+  it('in its orders: goes on from the page it reached, every order stored, none announced', async () => {
+    const dataDir = await makeDataDir();
+    homes.push(dataDir);
+    const killed = await killedWhen(dataDir, (s) => (s?.ordersWalk ?? 0) > 0);
+    expect(killed.events).toBe(allEvents());
+
+    const { core, asked, arrived } = await resumed(dataDir);
+    try {
+      expect(Math.min(...asked.listOrders)).toBe(killed.ordersWalk);
+      expect(storeNow(dataDir)?.ordersWalk).toBeUndefined();
+      expect(arrived).toEqual([]);
+      const page = core.orders({ filter: 'all', search: '', offset: 0, limit: 5_000, backlog: 'shown' });
+      expect(page.total).toBe(allOrders());
+      expect(page.rows.filter((r) => r.buyer === undefined)).toEqual([]);
+    } finally {
+      await core.close();
+    }
+  }, 90_000);
 });

@@ -64,6 +64,7 @@ async function laptopDir(): Promise<string> {
   dirs.push(dataDir);
   const core = await openChildCore(sim.url, dataDir);
   await core.start();
+  await core.backlogRead(); // a walk cut short by the close would go on at the next start
   await core.close();
   return dataDir;
 }

@@ -39,9 +39,9 @@ export interface FeedSync {
   events: MarketplaceEvent[];
   /** Events that could not be read: kept aside, and the cursor moves past them. */
   unreadable: UnreadableItem[];
-  /** True on the first sync of this laptop: what it found is history, not news. */
-  backlog: boolean;
   cursor: FeedCursor;
+  /** The sync stopped at its page budget before the listing's end: another one goes on from `cursor`. */
+  more: boolean;
   /** The "all" listing's result window, when this sync read up to it: what lies past is out of reach. */
   atWindow?: number | undefined;
 }
@@ -71,15 +71,26 @@ export async function takeNewEvents(
 }
 
 /**
- * Reads what is new in the "all" listing since `cursor` (undefined on the first start). Nothing
- * is written here: the caller records the events and the returned cursor in one transaction.
+ * Reads what is new in the "all" listing since `cursor` (undefined on the first start), so that
+ * memory and each transaction stay bounded whatever the history's length. A first start walks
+ * the whole listing once and hands every `maxPages` pages to `part` as it goes, each with the
+ * cursor after it (the next page is already on its way meanwhile). From a cursor (a first start a
+ * crash cut short, a laptop long offline) it reads about `maxPages` pages and says `more`: the
+ * caller syncs again from the cursor returned. Nothing is written here: the caller records each
+ * part's events and cursor in one transaction, and the rest this returns likewise.
  */
-export async function syncFeed(client: SellerApiClient, cursor: FeedCursor | undefined): Promise<FeedSync> {
-  const read = new Reading();
+export async function syncFeed(
+  client: SellerApiClient,
+  cursor: FeedCursor | undefined,
+  maxPages = Number.POSITIVE_INFINITY,
+  part?: (sync: FeedSync) => void,
+): Promise<FeedSync> {
   if (cursor === undefined) {
-    read.endless = await read.walk(client, 0, read.window());
-    return read.sync(client, true);
+    const read = new Reading(Number.POSITIVE_INFINITY);
+    read.endless = await read.walk(client, 0, read.window(), { every: maxPages, part });
+    return read.sync(client);
   }
+  const read = new Reading(maxPages);
   const reach = client.resultWindows.listEvents ?? Number.POSITIVE_INFINITY;
   const lookBack = Math.min(LOOK_BACK, Math.floor(client.pageSize / 2));
   // Looking back further by the last drift, no further than one page still reaches the old end.
@@ -98,7 +109,7 @@ export async function syncFeed(client: SellerApiClient, cursor: FeedCursor | und
   if (lookedFrom !== undefined && lookedFrom < read.start) {
     await read.range(client, lookedFrom, read.start, read.window(true, lookedFrom));
   }
-  return read.sync(client, false, place === undefined ? 0 : Math.min(0, place - (cursor.offset - 1)));
+  return read.sync(client, place === undefined ? 0 : Math.min(0, place - (cursor.offset - 1)));
 }
 
 /** What one sync read of the "all" listing, in listing order, each item once. */
@@ -110,6 +121,11 @@ class Reading {
   private end = 0;
   /** Whether the listing says "more" past its end. */
   endless = false;
+  /** The walk stopped at the page budget, before the listing's end. */
+  private stoppedEarly = false;
+
+  /** `pagesLeft`: how many more pages a walk may read (the first page of a tail counts too). */
+  constructor(private pagesLeft: number) {}
 
   holdsAny(keys: ReadonlySet<string>): boolean {
     return this.windows.some((w) => w.keys.some((key) => keys.has(key)));
@@ -136,6 +152,7 @@ class Reading {
   async tail(client: SellerApiClient, from: number, endless: boolean): Promise<void> {
     const window = this.window(false, from);
     const first = await client.listEvents({ offset: from, limit: client.pageSize });
+    this.pagesLeft -= 1;
     this.take(first, window);
     if (first.keys.length > 0) this.end = Math.max(this.end, from + first.keys.length);
     // At the result window's edge nothing more can be read, whatever the page says.
@@ -188,23 +205,45 @@ class Reading {
     }
   }
 
-  /** Pages from `start` to the listing's end into `window`: whether it ended saying "more". */
-  async walk(client: SellerApiClient, start: number, window: Listed<MarketplaceEvent>): Promise<boolean> {
+  /**
+   * Pages from `start` to the listing's end (or the page budget) into `window`: whether it ended
+   * saying "more". Stopped at the budget, the next sync goes on from the cursor (`more`). With
+   * `parts`, what was read is handed over every `every` pages and the walk goes on.
+   */
+  async walk(
+    client: SellerApiClient,
+    start: number,
+    window: Listed<MarketplaceEvent>,
+    parts?: { every: number; part: ((sync: FeedSync) => void) | undefined },
+  ): Promise<boolean> {
+    let pages = 0;
     for await (const page of client.allEvents(start)) {
       this.take(page, window);
       if (page.keys.length > 0) this.end = Math.max(this.end, start + page.end);
       if (page.endless) return true;
+      if (parts?.part && ++pages % parts.every === 0) {
+        parts.part(this.sync(client, 0, true));
+        // Handed over: only the last keys stay, for the cursor's tail.
+        window.items = [];
+        window.unreadable = [];
+        window.keys = window.keys.slice(-TAIL_KEYS);
+      }
+      if (--this.pagesLeft <= 0) {
+        this.stoppedEarly = true;
+        break;
+      }
     }
     return false;
   }
 
-  sync(client: SellerApiClient, backlog: boolean, drift = 0): FeedSync {
+  /** What was read, with the cursor after it; `more` for a part of a walk that goes on. */
+  sync(client: SellerApiClient, drift = 0, more = false): FeedSync {
     const keys = this.windows.flatMap((w) => w.keys);
     const reach = client.resultWindows.listEvents;
     return {
       events: this.windows.flatMap((w) => w.items),
       unreadable: this.windows.flatMap((w) => w.unreadable),
-      backlog,
+      more: more || (this.stoppedEarly && !(reach !== undefined && this.end >= reach)),
       cursor: {
         offset: this.end,
         ...(keys.length > 0 ? { lastEventId: keys.at(-1), tail: keys.slice(-TAIL_KEYS).sort() } : {}),

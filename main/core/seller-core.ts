@@ -32,7 +32,7 @@ import { SellerApiError } from './api/errors';
 import { newestEvents } from './api/newest';
 import { PAGE } from './api/routes';
 import { type MarketplaceEvent, type Order, orderIdOf, type UnreadableItem } from './api/wire';
-import { syncFeed, takeNewEvents } from './event-feed';
+import { type FeedSync, syncFeed, takeNewEvents } from './event-feed';
 import { explainFailure, failureKind } from './failure-words';
 import { anotherSellers, describeAside } from './kept-aside';
 import {
@@ -133,8 +133,21 @@ const RESEND_LOOK_BACK_MS = 60 * 60_000;
  */
 export const CLOSE_WITHIN_MS = 4_000;
 
-/** The backlog walk stores its orders this many at a time (a transaction each). */
-const BACKLOG_BATCH = 500;
+/**
+ * The backlog walk stores its orders this many at a time (a transaction each): a page of them.
+ * Held across requests, larger batches lived long enough to fill the heap's old space (a first
+ * start of 42,000 orders peaked 40 MB higher with 500).
+ */
+const BACKLOG_BATCH = 100;
+
+/**
+ * Pages of events recorded in one transaction at most (1,000 events at the usual 100 a page): a
+ * first start's memory and transactions stay bounded.
+ */
+const SYNC_PAGES = 10;
+
+/** Orders indexed for search per transaction after a first start. */
+const SEARCH_INDEX_BATCH = 200;
 
 /** How long a mark waits for the order's history to be read again before it is checked. */
 export const MARK_REFRESH_MS = 5_000;
@@ -154,6 +167,9 @@ export class SellerCore {
   private releaseTimer: unknown;
   private announcing: Promise<void> = Promise.resolve();
   private backlogWalk: Promise<void> | undefined;
+  private searchBuild: Promise<void> | undefined;
+  /** The backlog walk failed in this start: the fetcher takes the rest; the next start goes on with it. */
+  private backlogWalkFailed = false;
   private stopped = false;
   private closing: Promise<void> | undefined;
   private updated = new Set<string>();
@@ -319,6 +335,7 @@ export class SellerCore {
       this.stop();
       const drained = Promise.allSettled([
         this.poller.idle(),
+        this.backlogWalk,
         this.fetcher.stop(),
         this.outbox.idle(),
         this.announcing,
@@ -644,9 +661,10 @@ export class SellerCore {
     return item;
   }
 
-  /** Resolves when the first start's backlog walk, if one is running, has ended. */
-  backlogRead(): Promise<void> {
-    return this.backlogWalk ?? Promise.resolve();
+  /** Resolves when the first start's backlog walk and search index, if under way, have ended. */
+  async backlogRead(): Promise<void> {
+    await this.backlogWalk;
+    await this.searchBuild;
   }
 
   /** Orders fetched at most this many at once, ever (for the benchmark's report). */
@@ -691,7 +709,9 @@ export class SellerCore {
 
   private async pollOnce(): Promise<void> {
     const started = this.now();
-    const cursor = this.store.cursor();
+    let cursor = this.store.cursor();
+    // A first start's history (also one a crash cut short, going on from its cursor) is not news.
+    const backlog = cursor === undefined || this.store.firstSyncUnderway();
     // Which seller this account is (the token says): another seller's events are kept aside.
     const own = sellerOf((await this.ports.client.authenticate()).sellerId);
     let newOrders = 0;
@@ -712,21 +732,39 @@ export class SellerCore {
     };
     // What "new" hands over is recorded (and announced) at once: it is gone from "new" once read,
     // so a failure of the rest of the poll must not lose it. A first start reads "all" alone.
-    if (cursor !== undefined) {
+    if (!backlog) {
       newListingProblem = await takeNewEvents(this.ports.client, ({ items, unreadable }) => {
         if (record({ events: items, unreadable, cursor: undefined, backlog: false }).newOrders === 0) return;
         this.fetcher.round();
         void this.announce();
       });
     }
-    const sync = await syncFeed(this.ports.client, cursor);
-    const learned = record({ ...sync });
+    // A long history (a first start, a laptop long offline) is read and recorded a bounded part at
+    // a time, each with its cursor: memory and each transaction stay small, and a crash loses at
+    // most the part under way.
+    const read = { events: 0, newEvents: 0, unreadable: 0 };
+    const recordPart = (sync: FeedSync) => {
+      const learned = record({ ...sync, backlog, more: sync.more });
+      read.events += sync.events.length;
+      read.newEvents += learned.newEvents;
+      read.unreadable += sync.unreadable.length;
+      this.tellWindow(sync.atWindow);
+    };
+    for (;;) {
+      const sync = await syncFeed(this.ports.client, cursor, SYNC_PAGES, recordPart);
+      recordPart(sync);
+      cursor = sync.cursor;
+      if (!sync.more || this.stopped) break;
+    }
     this.tellNewListingFailure(newListingProblem);
-    this.tellWindow(sync.atWindow);
     this.tellAside();
     this.rememberListingLimits();
-    if (sync.backlog) this.backlogWalk ??= this.walkBacklog();
-    else if (!this.backlogWalk) this.fetcher.round();
+    if (this.store.ordersWalkFrom() !== undefined && !this.backlogWalkFailed)
+      this.backlogWalk ??= this.walkBacklog();
+    else if (!this.backlogWalk) {
+      this.fetcher.round();
+      if (this.store.searchIndexing()) this.searchBuild ??= this.buildSearchIndex();
+    }
     await this.announce();
     this.remind();
     if (this.outbox.pendingCount > 0) await this.outbox.deliver();
@@ -738,11 +776,11 @@ export class SellerCore {
     this.lastError = null;
     this.problem = null;
     this.log.info('poll ok', {
-      events: sync.events.length,
-      newEvents: learned.newEvents,
+      events: read.events,
+      newEvents: read.newEvents,
       newOrders,
-      unreadable: sync.unreadable.length,
-      backlog: sync.backlog,
+      unreadable: read.unreadable,
+      backlog,
       newListing: newListingProblem === undefined ? 'ok' : 'failed',
       ms: this.now() - started,
     });
@@ -892,25 +930,29 @@ export class SellerCore {
 
   /**
    * A first start's backlog, in the background: one walk of the orders listing (a page of orders
-   * per request) rather than a request per order. What the walk did not bring is then fetched
-   * order by order.
+   * per request) rather than a request per order, stored a batch at a time with the place reached
+   * (a crash goes on from there). What the walk did not bring is then fetched order by order, and
+   * the orders are indexed for search.
    */
   private async walkBacklog(): Promise<void> {
+    const from = this.store.ordersWalkFrom() ?? 0;
     const batch: Order[] = [];
-    const save = () => {
-      const orderIds = this.store.saveListedOrders(batch.splice(0), this.isoNow());
+    const save = (reached: number | undefined) => {
+      const orderIds = this.store.saveListedOrders(batch.splice(0), reached, this.isoNow());
       this.emitChanged(orderIds, true);
     };
     try {
-      for await (const page of this.ports.client.allOrders()) {
-        if (this.stopped) return;
+      for await (const page of this.ports.client.allOrders(from)) {
         batch.push(...page.items);
         this.store.setAside(page.unreadable, this.isoNow());
-        if (batch.length >= BACKLOG_BATCH) save();
+        // Stopped (a quit), what was read is kept: the next start goes on after it.
+        if (batch.length >= BACKLOG_BATCH || this.stopped) save(from + page.end);
+        if (this.stopped) return;
       }
-      save();
+      save(undefined);
       this.tellAside();
     } catch (error) {
+      this.backlogWalkFailed = true;
       const { message, details } = explainFailure(error);
       this.emit({
         type: 'problem',
@@ -919,7 +961,28 @@ export class SellerCore {
       });
     } finally {
       this.backlogWalk = undefined;
-      this.fetcher.round();
+      if (!this.stopped) {
+        this.fetcher.round();
+        this.searchBuild ??= this.buildSearchIndex();
+      }
+    }
+  }
+
+  /**
+   * Indexes the first start's orders for search, a batch per transaction, letting polls and views
+   * in between; a search says it may miss orders until this ends (InboxPage.searchIncomplete).
+   */
+  private async buildSearchIndex(): Promise<void> {
+    try {
+      while (!this.stopped && this.withStore(() => this.store.indexForSearchLater(SEARCH_INDEX_BATCH)) > 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      // The store grew from nothing: the planner learns its tables' shape for the inbox's queries.
+      if (!this.stopped) this.withStore(() => this.store.optimize());
+    } catch (error) {
+      this.log.warn('search index not built', failureFields(error));
+    } finally {
+      this.searchBuild = undefined;
     }
   }
 

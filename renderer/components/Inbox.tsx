@@ -454,6 +454,8 @@ export function Inbox({
             ? 'Loading orders…'
             : `${plural(count + (folded ? backlogGroup.holds : 0), 'order')}${waiting > 0 ? `, ${waiting} waiting for action` : ''}`}
           {folded && ` · ${backlogGroup.holds} in the backlog`}
+          {orders.searchIncomplete &&
+            ' · Search is still indexing the orders of the first sync, so it may miss some: try again in a minute.'}
           {foldable && (
             <>
               {' '}

@@ -18,7 +18,10 @@ const NO_GROUPS: OrderPage['groups'] = [];
 /** The longest a timer may wait (setTimeout's limit, 24 days): a regroup further off is left to other changes. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
-type Counts = Pick<OrderPage, 'total' | 'waiting' | 'groups' | 'unopened' | 'regroupsAt'>;
+type Counts = Pick<
+  OrderPage,
+  'total' | 'waiting' | 'groups' | 'unopened' | 'regroupsAt' | 'searchIncomplete'
+>;
 type Pages = ReadonlyMap<number, OrderListItem[]>;
 
 /** What changed in the store: these orders, and whether rows may have moved; or all of it. */
@@ -32,6 +35,8 @@ export interface OrderPages {
   groups: OrderPage['groups'];
   /** The unopened arrivals that match, with their place in the list. */
   unopened: OrderPage['unopened'];
+  /** The search may miss orders: the first start's are still being indexed. */
+  searchIncomplete: boolean;
   /** Why the last page could not be read, with its detail. */
   error: Explained | null;
   rowAt(index: number): OrderListItem | undefined;
@@ -72,8 +77,15 @@ export function useOrderPages(
         (answer: OrderPage) => {
           if (!current()) return null;
           setPages((before) => new Map(before).set(page, answer.orders));
-          const { total, waiting, groups, unopened, regroupsAt } = answer;
-          setCounts({ total, waiting, groups, unopened, regroupsAt });
+          const { total, waiting, groups, unopened, regroupsAt, searchIncomplete } = answer;
+          setCounts({
+            total,
+            waiting,
+            groups,
+            unopened,
+            regroupsAt,
+            ...(searchIncomplete ? { searchIncomplete } : {}),
+          });
           setError(null);
           return answer;
         },
@@ -163,6 +175,7 @@ export function useOrderPages(
     waiting: counts?.waiting ?? 0,
     groups: counts?.groups ?? NO_GROUPS,
     unopened: counts?.unopened ?? NONE,
+    searchIncomplete: counts?.searchIncomplete === true,
     error,
     rowAt,
     indexOf,

@@ -1,28 +1,58 @@
 // The headless core over its store, with a short history (about 1,000 events) and a long one
-// (about 100,000). Each step runs in a process of its own: a laptop's first start (the events,
-// then the backlog's orders page by page), then the same laptop started again: open the store,
-// 100 polls that find nothing new, inbox pages with and without a search, opening a stored order,
-// the Needs attention view (issue 26: read from the store; its counts are taken after each poll).
-// A poll must cost about the same with both histories (it reads from a cursor), and memory must
-// not grow with the history (the store holds it, not the heap).
+// (about 100,000), under the app's own default settings (reminders, undo and stale flags on: the
+// bench refuses to run otherwise). Each step runs in a process of its own: the fetch-and-parse
+// floor of the first start's pages (floor.ts); a laptop's first start (the events, then the
+// backlog's orders page by page and the search index), with the peak RSS of the whole process;
+// then the same laptop started again: open the store, 100 polls that find nothing new (alone, and
+// with the window's inbox page read after each, as the window does on every state change), inbox
+// pages with and without a search, opening a stored order, the Needs attention view (issue 26:
+// read from the store; its counts are taken after each poll). A poll must cost about the same with
+// both histories (it reads from a cursor and indexes), the first start about its floor, and
+// memory must not grow with the history (the store holds it, not the heap).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SellerApiClient } from '../../main/core/api/client';
 import { SellerCore } from '../../main/core/seller-core';
-import { DEFAULT_SETTINGS } from '../../main/core/settings';
+import { DEFAULT_SETTINGS, type Settings } from '../../main/core/settings';
 import { ManualTimers } from '../support/core';
 import { runTs, spawnSimulator } from '../support/processes';
 import { admin } from '../support/raw-api';
+import { floorWalker } from './floor';
 
 const POLLS = 100;
 const QUERIES = 50;
+const PAGE_SIZE = 100;
+
+/**
+ * The settings every core of the bench runs with: the app's defaults, checked at each read. The
+ * bench measures what users run, so it stops, loudly, when they drift from DEFAULT_SETTINGS or
+ * when the defaults turn off a feature that costs per poll.
+ */
+const SETTINGS: Readonly<Settings> = { ...DEFAULT_SETTINGS };
+function appDefaults(): Readonly<Settings> {
+  if (JSON.stringify(SETTINGS) !== JSON.stringify(DEFAULT_SETTINGS)) {
+    throw new Error('core.bench: its settings drifted from DEFAULT_SETTINGS: it must measure what users run');
+  }
+  const off = (['reminderAfterMinutes', 'undoSeconds', 'staleInProgressDays'] as const).filter(
+    (key) => !(SETTINGS[key] > 0),
+  );
+  if (off.length > 0) {
+    throw new Error(`core.bench: the app's defaults turn off ${off.join(', ')}; the bench measures them on`);
+  }
+  return SETTINGS;
+}
+
+interface Floor {
+  eventsFloorMs: number;
+  ordersFloorMs: number;
+}
 
 interface FirstStart {
   firstSyncMs: number;
   backlogMs: number;
   peakFetchesInFlight: number;
-  firstRssMiB: number;
+  firstPeakRssMiB: number;
 }
 
 interface Restart {
@@ -31,6 +61,7 @@ interface Restart {
   restartMs: number;
   requestsPerPoll: number;
   cpuMsPerPoll: number;
+  cpuMsPerPollWindowOpen: number;
   rssMiB: number;
   heapMiB: number;
   inboxPageMs: number;
@@ -39,7 +70,7 @@ interface Restart {
   attentionViewMs: number;
 }
 
-type Figures = FirstStart & Restart;
+type Figures = Floor & FirstStart & Restart;
 
 async function requestsServed(url: string): Promise<number> {
   const state = await admin(url, 'GET', 'state');
@@ -64,9 +95,21 @@ function openCore(url: string, dataDir: string): Promise<SellerCore> {
     baseUrl: url,
     credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
   });
-  // Timers that never fire: the bench polls by hand with checkNow. The app's own defaults
-  // (reminders, undo, stale flags on), not the tests': what users run is what is measured.
-  return SellerCore.open({ client, dataDir, settings: () => DEFAULT_SETTINGS, timers: new ManualTimers() });
+  // Timers that never fire: the bench polls by hand with checkNow.
+  return SellerCore.open({ client, dataDir, settings: appDefaults, timers: new ManualTimers() });
+}
+
+/** The same pages the first start reads (every event, then every order), fetched and checked, nothing stored. */
+async function floor(url: string): Promise<Floor> {
+  const walker = await floorWalker(url);
+  let started = performance.now();
+  await walker.walk('listEvents', PAGE_SIZE);
+  const eventsFloorMs = performance.now() - started;
+  started = performance.now();
+  await walker.walk('listOrders', PAGE_SIZE);
+  const ordersFloorMs = performance.now() - started;
+  walker.close();
+  return { eventsFloorMs, ordersFloorMs };
 }
 
 async function firstStart(url: string, dataDir: string): Promise<FirstStart> {
@@ -77,8 +120,9 @@ async function firstStart(url: string, dataDir: string): Promise<FirstStart> {
   await core.backlogRead();
   const backlogMs = performance.now() - started;
   await core.close();
-  global.gc?.();
-  return { firstSyncMs, backlogMs, peakFetchesInFlight: core.peakFetchesInFlight, firstRssMiB: rss() };
+  // The whole process's peak, the first start's every moment included (not only after it).
+  const firstPeakRssMiB = process.resourceUsage().maxRSS / 1024;
+  return { firstSyncMs, backlogMs, peakFetchesInFlight: core.peakFetchesInFlight, firstPeakRssMiB };
 }
 
 async function restart(url: string, dataDir: string): Promise<Restart> {
@@ -101,14 +145,23 @@ async function restart(url: string, dataDir: string): Promise<Restart> {
 
   const all = { filter: 'all', search: '', offset: 0, limit: 100 };
   const orders = core.orders(all).total;
-  // As the window asks (main/core/service.ts): with its groups by time, the backlog shown.
-  const windowQuery = {
+  // As the window asks (main/core/service.ts): with its groups by time, the backlog by size.
+  const windowQuery = (offset: number, backlog: 'shown' | 'by-size' = 'shown') => ({
     ...all,
-    backlog: 'shown' as const,
+    offset,
+    sort: appDefaults().inboxSort,
+    backlog,
     now: new Date().toISOString(),
-    stalledAfterDays: 7,
-  };
-  const inboxPageMs = await timed(QUERIES, () => core.orders({ ...windowQuery, offset: orders >> 1 }));
+    stalledAfterDays: appDefaults().staleInProgressDays,
+  });
+  // The window open on the inbox reads its first page again after each poll (the state changed).
+  const windowCpuBefore = process.cpuUsage();
+  for (let i = 0; i < POLLS; i++) {
+    await core.checkNow();
+    core.orders(windowQuery(0, 'by-size'));
+  }
+  const windowCpu = process.cpuUsage(windowCpuBefore);
+  const inboxPageMs = await timed(QUERIES, () => core.orders(windowQuery(orders >> 1)));
   const buyer = core.orders(all).rows[0]?.buyer?.split(' ')[0] ?? 'a';
   const inboxSearchMs = await timed(QUERIES, () => core.orders({ ...all, search: buyer }));
   const orderId = core.orders(all).rows[0]?.orderId ?? '';
@@ -122,6 +175,7 @@ async function restart(url: string, dataDir: string): Promise<Restart> {
     restartMs,
     requestsPerPoll: requests / POLLS,
     cpuMsPerPoll: (cpu.user + cpu.system) / 1000 / POLLS,
+    cpuMsPerPollWindowOpen: (windowCpu.user + windowCpu.system) / 1000 / POLLS,
     rssMiB,
     heapMiB,
     inboxPageMs,
@@ -132,7 +186,7 @@ async function restart(url: string, dataDir: string): Promise<Restart> {
 }
 
 /** One step in a process of its own, so one's memory does not count for the other. */
-async function step<T>(name: 'first' | 'restart', url: string, dataDir: string): Promise<T> {
+async function step<T>(name: 'floor' | 'first' | 'restart', url: string, dataDir: string): Promise<T> {
   const { stdout, stderr } = await runTs('test/bench/core.bench.ts', [name, url, dataDir], {
     NODE_OPTIONS: '--expose-gc',
   });
@@ -145,32 +199,40 @@ async function measure(orders: number): Promise<Figures> {
   const { url, child } = await spawnSimulator(['--orders', String(orders), '--seed', '3']);
   const dataDir = await mkdtemp(join(tmpdir(), 'core-bench-'));
   try {
+    const floorFigures = await step<Floor>('floor', url, dataDir);
     const first = await step<FirstStart>('first', url, dataDir);
-    return { ...first, ...(await step<Restart>('restart', url, dataDir)) };
+    return { ...floorFigures, ...first, ...(await step<Restart>('restart', url, dataDir)) };
   } finally {
     child.kill('SIGTERM');
     await rm(dataDir, { recursive: true, force: true });
   }
 }
 
+const STEPS = { floor, first: firstStart, restart };
 const [stepName, stepUrl = '', stepDir = ''] = process.argv.slice(2);
 if (stepName !== undefined) {
-  console.log(JSON.stringify(await (stepName === 'first' ? firstStart : restart)(stepUrl, stepDir)));
+  console.log(JSON.stringify(await STEPS[stepName as keyof typeof STEPS](stepUrl, stepDir)));
   process.exit(0);
 }
+appDefaults();
 const small = await measure(420);
 const large = await measure(42_000);
 const ms = (value: number) => +value.toFixed(2);
 const row = (f: Figures) => ({
   events: f.events,
   orders: f.orders,
+  'events floor ms (fetch + parse)': Math.round(f.eventsFloorMs),
   'first sync ms': Math.round(f.firstSyncMs),
-  'backlog read ms': Math.round(f.backlogMs),
+  'first sync / floor': +(f.firstSyncMs / f.eventsFloorMs).toFixed(2),
+  'events + orders floor ms': Math.round(f.eventsFloorMs + f.ordersFloorMs),
+  'first start ms (backlog read, search built)': Math.round(f.backlogMs),
+  'first start / floor': +(f.backlogMs / (f.eventsFloorMs + f.ordersFloorMs)).toFixed(2),
   'fetches in flight (peak)': f.peakFetchesInFlight,
-  'RSS MiB, first start': Math.round(f.firstRssMiB),
+  'peak RSS MiB, first start': Math.round(f.firstPeakRssMiB),
   'restart ms': ms(f.restartMs),
   'requests / poll': +f.requestsPerPoll.toFixed(2),
   'CPU ms / poll': ms(f.cpuMsPerPoll),
+  'CPU ms / poll, window open': ms(f.cpuMsPerPollWindowOpen),
   'RSS MiB after polls': Math.round(f.rssMiB),
   'JS heap MiB': Math.round(f.heapMiB),
   'inbox page ms': ms(f.inboxPageMs),
@@ -178,7 +240,9 @@ const row = (f: Figures) => ({
   'open stored order ms': ms(f.openStoredOrderMs),
   'needs attention view ms': ms(f.attentionViewMs),
 });
-console.log(`Core over its store: ${POLLS} polls that find nothing new; medians of ${QUERIES} queries`);
+console.log(
+  `Core over its store, the app's default settings: ${POLLS} polls that find nothing new; medians of ${QUERIES} queries`,
+);
 console.table(
   Object.fromEntries(
     Object.keys(row(small)).map((k) => [
@@ -192,6 +256,11 @@ console.table(
 );
 const ratio = (key: keyof Figures) => (large[key] / small[key]).toFixed(2);
 console.log(
-  `long/short: RSS after polls ${ratio('rssMiB')} (first start ${ratio('firstRssMiB')}), JS heap ${ratio('heapMiB')}, ` +
-    `requests per poll ${ratio('requestsPerPoll')}, CPU per poll ${ratio('cpuMsPerPoll')}, restart ${ratio('restartMs')}`,
+  `long/short: CPU per poll ${ratio('cpuMsPerPoll')} (target ≤ 1.2; window open ${ratio('cpuMsPerPollWindowOpen')}), ` +
+    `requests per poll ${ratio('requestsPerPoll')} (target 1.0), first-start peak RSS ${ratio('firstPeakRssMiB')} (target ≤ 1.3), ` +
+    `restart ${ratio('restartMs')} (target ≤ 3), RSS after polls ${ratio('rssMiB')}, JS heap ${ratio('heapMiB')}`,
+);
+console.log(
+  `long first sync / its fetch-and-parse floor: ${(large.firstSyncMs / large.eventsFloorMs).toFixed(2)} (target ≤ 1.5); ` +
+    `whole first start / floor of events and orders: ${(large.backlogMs / (large.eventsFloorMs + large.ordersFloorMs)).toFixed(2)}`,
 );

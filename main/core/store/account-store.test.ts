@@ -1,5 +1,6 @@
 // The store on a real SQLite file: what is kept aside is kept once, told once, and leaves when the
-// item is read mended; the inbox's order; and the journal kept beside the database.
+// item is read mended; the inbox's order; the journal kept beside the database; and a first
+// start's history recorded in parts, indexed for search after it.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -487,5 +488,83 @@ describe("an order set aside as another seller's", () => {
     expect(store.untoldAside().map((item) => [item.kind, item.key])).toEqual([
       ['event', 'x-1-ProvisioningInProgress'],
     ]);
+  });
+});
+
+describe("a first start's history recorded in parts", () => {
+  const part = (events: MarketplaceEvent[], more: boolean, offset: number) =>
+    store.recordPoll({
+      events,
+      cursor: { offset },
+      backlog: true,
+      more,
+      paused: false,
+      now: '2026-11-22T00:00:00Z',
+    });
+
+  it('announces none of it, and the journal learns its newest purchase once it is all recorded', () => {
+    expect(part([purchase('a', '2026-11-01T08:00:00Z')], true, 1).newOrders).toBe(0);
+    expect(store.firstSyncUnderway()).toBe(true);
+    expect(readJournal(dir)?.newestPurchaseMs ?? null).toBeNull();
+    expect(part([purchase('b', '2026-11-01T09:00:00Z')], false, 2).newOrders).toBe(0);
+    expect(store.firstSyncUnderway()).toBe(false);
+    expect(readJournal(dir)?.newestPurchaseMs).toBe(Date.parse('2026-11-01T09:00:00Z'));
+    expect(store.cursor()).toEqual({ offset: 2 });
+    expect(store.ordersWalkFrom()).toBe(0);
+  });
+
+  it('rebuilt, announces only purchases newer than any recorded before it began, whichever part holds them', async () => {
+    learn([purchase('p1', '2026-11-01T08:00:00Z')], true);
+    store.close();
+    await rm(join(dir, DATABASE_FILE));
+    store = AccountStore.open(dir).store;
+    expect(
+      part([purchase('p1', '2026-11-01T08:00:00Z'), purchase('p2', '2026-11-01T09:00:00Z')], true, 2)
+        .newOrders,
+    ).toBe(1);
+    // p2 is recorded now, yet p3 of the next part is compared with what came before the backlog.
+    expect(part([purchase('p3', '2026-11-01T08:30:00Z')], false, 3).newOrders).toBe(1);
+    expect(store.claimAnnouncements(process.pid, () => true, false).pending.sort()).toEqual(['p2', 'p3']);
+  });
+
+  it('from a database of the version before: its orders stay found by search, and its stalled ones stalled', async () => {
+    const before = await mkdtemp(join(tmpdir(), 'store-before-'));
+    const db = databaseOfVersion(before, 5);
+    db.prepare(
+      `INSERT INTO orders (order_id, purchased_at, status, status_at, effective_status, stale)
+         VALUES ('o-1', '2026-11-01T10:00:00Z', 'ProvisioningInProgress', '2026-11-02T10:00:00Z', 'ProvisioningInProgress', 0)`,
+    ).run();
+    db.prepare(`INSERT INTO order_search (rowid, text) SELECT rowid, order_id FROM orders`).run();
+    // Version 5 had derived every status from its events already (this order has none here).
+    db.prepare(`DELETE FROM meta WHERE key = 'derive-statuses'`).run();
+    db.close();
+    const migrated = AccountStore.open(before).store;
+    try {
+      const page = migrated.inboxPage({
+        filter: 'all',
+        search: 'o-1',
+        offset: 0,
+        limit: 10,
+        now: '2026-11-22T00:00:00Z',
+        stalledAfterDays: 7,
+      });
+      expect(page.rows.map((r) => r.orderId)).toEqual(['o-1']);
+      expect(page.searchIncomplete).toBeUndefined();
+      expect(page.groups.find((g) => g.name === 'stalled')?.size).toBe(1);
+    } finally {
+      migrated.close();
+      await rm(before, { recursive: true, force: true });
+    }
+  });
+
+  it('is indexed for search after it, each order once with its document; a search says so meanwhile', () => {
+    part([purchase('a-order', '2026-11-01T08:00:00Z')], false, 1);
+    const search = () => store.inboxPage({ filter: 'all', search: 'a-ord', offset: 0, limit: 10 });
+    expect(search().rows).toEqual([]);
+    expect(search().searchIncomplete).toBe(true);
+    expect(store.indexForSearchLater(10)).toBe(1);
+    expect(search().rows.map((r) => r.orderId)).toEqual(['a-order']);
+    expect(search().searchIncomplete).toBeUndefined();
+    expect(store.indexForSearchLater(10)).toBe(0);
   });
 });

@@ -38,6 +38,7 @@ import {
   markClosedCleanly,
   openDatabase,
   openReadOnly,
+  optimize,
   transaction,
 } from './database';
 import { type Journal, journalFile, RAISED_KEPT, readJournal, writeJournal } from './journal';
@@ -48,6 +49,11 @@ const WAITING = 'ProvisioningStarted';
 const IN_PROGRESS = 'ProvisioningInProgress';
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
+
+/** Meta key: a first start's history is being recorded (its value: which purchases are news, see recordPoll). */
+const FIRST_SYNC = 'first-sync';
+/** Meta key: where the first start's walk of the orders listing goes on from (walkOrders). */
+const ORDERS_WALK = 'orders-walk';
 
 export interface StoredOrder {
   orderId: string;
@@ -94,6 +100,8 @@ export interface InboxPage {
   unopened: { orderId: string; index: number }[];
   /** When the groups next change by the clock alone (ISO), or null: the window reads the list again then. */
   regroupsAt: string | null;
+  /** A search, while the first start's orders wait for the search index: it may miss some. */
+  searchIncomplete?: true;
 }
 
 /** The most unopened orders an inbox page locates. */
@@ -281,7 +289,7 @@ export class AccountStore {
       for (const { orderId, state } of journal?.announcements ?? []) {
         restored.announcements += Number(queue.run({ $id: orderId, $state: state, $now: now }).changes);
       }
-      this.noteNewestPurchase(journal?.newestPurchaseMs ?? null);
+      if (this.noteNewestPurchase(journal?.newestPurchaseMs ?? null)) this.journalChanged = true;
       return restored;
     });
   }
@@ -340,10 +348,11 @@ export class AccountStore {
     return Number.isFinite(value) ? value : undefined;
   }
 
-  private noteNewestPurchase(ms: number | null): void {
-    if (ms === null || ms <= (this.newestPurchase() ?? Number.NEGATIVE_INFINITY)) return;
+  /** Records a purchase time (ms) as the newest when it is; answers whether it was (the journal holds it too). */
+  private noteNewestPurchase(ms: number | null): boolean {
+    if (ms === null || !(ms > (this.newestPurchase() ?? Number.NEGATIVE_INFINITY))) return false;
     this.setMeta('newest-purchase-ms', String(ms));
-    this.journalChanged = true;
+    return true;
   }
 
   // --- The feed -------------------------------------------------------------------------------
@@ -354,11 +363,21 @@ export class AccountStore {
   }
 
   /**
+   * A first start's reading of the history is under way: it is recorded in several transactions
+   * (recordPoll with `more`), and goes on from the cursor after a crash, still as history.
+   */
+  firstSyncUnderway(): boolean {
+    return this.meta(FIRST_SYNC) !== undefined;
+  }
+
+  /**
    * Records what a poll read, in one transaction: the events not known yet, the orders they
    * touch (to fetch again), the new orders to announce (none for a first start's backlog, and
-   * held while paused), and the cursor. So the cursor is never ahead of the history. Says how
-   * many events were new to this laptop, how many new orders it queued to announce, and which
-   * orders' events changed (their status and place in the inbox may have).
+   * held while paused), and the cursor. So the cursor is never ahead of the history. A backlog
+   * may come in several records, each but the last with `more`: until the last, the cursor
+   * stays marked as a first start's (firstSyncUnderway). Says how many events were new to this
+   * laptop, how many new orders it queued to announce, and which orders' events changed (their
+   * status and place in the inbox may have).
    */
   recordPoll(input: {
     events: readonly MarketplaceEvent[];
@@ -367,18 +386,28 @@ export class AccountStore {
     /** Undefined leaves the cursor unset: the next poll reads the whole history (not announced). */
     cursor: FeedCursor | undefined;
     backlog: boolean;
+    /** The backlog goes on in the next record. */
+    more?: boolean | undefined;
     paused: boolean;
     now: string;
   }): { newEvents: number; newOrders: number; changed: string[] } {
     return this.atomically(() => {
-      const { fresh, firstLearned, changed } = this.insertEvents(input.events, input.now);
+      const underway = this.meta(FIRST_SYNC);
+      const backlogGoesOn = input.backlog && input.more === true;
+      // A backlog is not news, but for purchases newer than any this laptop recorded before it
+      // began (a store rebuilt after damage reads the whole history again; the journal kept that
+      // time). Taken when the backlog begins: its own pages must not raise it.
+      const announceAfter: number | null | undefined = !input.backlog
+        ? undefined
+        : underway !== undefined
+          ? (JSON.parse(underway) as { announceAfter: number | null }).announceAfter
+          : (this.newestPurchase() ?? null);
+      const { fresh, firstLearned, changed } = this.insertEvents(input.events, input.now, input.backlog);
       this.noteReadBack(input.events, input.now);
       this.setAside(input.unreadable ?? [], input.now);
       let newOrders = 0;
       const purchases = fresh.filter(isNewPurchase);
-      // A backlog is not news, but for purchases newer than any this laptop recorded before (a
-      // store rebuilt after damage reads the whole history again; the journal kept that time).
-      const newerThan = input.backlog ? (this.newestPurchase() ?? Number.POSITIVE_INFINITY) : undefined;
+      const newerThan = announceAfter === undefined ? undefined : (announceAfter ?? Number.POSITIVE_INFINITY);
       const queue = this.sql(
         'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
       );
@@ -400,9 +429,18 @@ export class AccountStore {
       );
       for (const orderId of firstLearned) if (!arrived.has(orderId)) history.run(input.now, orderId);
       if (newOrders > 0) this.journalChanged = true;
-      this.noteNewestPurchase(
-        purchases.map(eventMs).reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY),
-      );
+      const newest = purchases.map(eventMs).reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY);
+      // The journal learns the backlog's newest purchase once it is all recorded: were the store
+      // lost midway, a rebuilt one must not take the rest of that backlog for news.
+      if (this.noteNewestPurchase(newest) && !backlogGoesOn) this.journalChanged = true;
+      if (backlogGoesOn) {
+        if (underway === undefined) this.setMeta(FIRST_SYNC, JSON.stringify({ announceAfter }));
+      } else if (input.backlog && input.cursor !== undefined) {
+        // The whole history is recorded: its orders are read next, page by page (walkOrders).
+        if (underway !== undefined) this.sql('DELETE FROM meta WHERE key = ?').run(FIRST_SYNC);
+        this.journalChanged = true;
+        this.setMeta(ORDERS_WALK, '0');
+      }
       const cursor = input.cursor && JSON.stringify(input.cursor);
       if (cursor && cursor !== this.meta('cursor')) this.setMeta('cursor', cursor);
       return { newEvents: fresh.length, newOrders, changed };
@@ -425,6 +463,7 @@ export class AccountStore {
   private insertEvents(
     events: readonly MarketplaceEvent[],
     now: string,
+    backlog = false,
   ): {
     fresh: MarketplaceEvent[];
     firstLearned: string[];
@@ -441,6 +480,12 @@ export class AccountStore {
          WHERE key = $key`,
     );
     const keptAsForeign = this.sql(`SELECT 1 FROM unreadable WHERE source = ? AND key = ? AND reason LIKE ?`);
+    // Looked up per event only when the store holds any such item (most never do): a first
+    // start's hundred thousand events then cost one look each, not four.
+    const anyForeign =
+      this.sql(`SELECT 1 FROM unreadable WHERE reason LIKE '${ANOTHER_SELLER}%' LIMIT 1`).get() !== undefined;
+    const anyEventAside =
+      this.sql(`SELECT 1 FROM unreadable WHERE source = 'event' LIMIT 1`).get() !== undefined;
     const foreignLater: UnreadableItem[] = [];
     const fresh: MarketplaceEvent[] = [];
     const firstLearned: string[] = [];
@@ -448,10 +493,14 @@ export class AccountStore {
     for (const event of events) {
       const key = eventKey(event);
       // Another seller's, set aside when its order answered 404: it stays aside when read again.
-      if (keptAsForeign.get('event', key, `${ANOTHER_SELLER}%`) !== undefined) continue;
+      if (anyForeign && keptAsForeign.get('event', key, `${ANOTHER_SELLER}%`) !== undefined) continue;
       // A later event of an order set aside as another seller's is kept aside as it comes.
       const linked = orderIdOf(event);
-      if (linked !== undefined && keptAsForeign.get('order', linked, `${ANOTHER_SELLER}%`) !== undefined) {
+      if (
+        anyForeign &&
+        linked !== undefined &&
+        keptAsForeign.get('order', linked, `${ANOTHER_SELLER}%`) !== undefined
+      ) {
         foreignLater.push(
           anotherSellers(event, 'orderId', `its order ${linked} is not found for this account (HTTP 404)`),
         );
@@ -470,7 +519,7 @@ export class AccountStore {
       };
       if (insert.run(row).changes > 0) {
         // An event the server has since mended is no longer aside.
-        this.sql(`DELETE FROM unreadable WHERE source = 'event' AND key = ?`).run(key);
+        if (anyEventAside) this.sql(`DELETE FROM unreadable WHERE source = 'event' AND key = ?`).run(key);
         fresh.push(event);
       } else {
         const before = JSON.parse((known.get(key) as { json: string }).json) as MarketplaceEvent;
@@ -486,7 +535,9 @@ export class AccountStore {
     for (const orderId of touched) {
       const learned = this.sql('INSERT OR IGNORE INTO orders (order_id, learned_at) VALUES (?, ?)');
       if (learned.run(orderId, now).changes > 0) {
-        this.indexForSearch(orderId, undefined, undefined);
+        // A backlog's orders are indexed once, with their documents, after it (indexForSearchLater).
+        if (backlog) this.sql('UPDATE orders SET unindexed = 1 WHERE order_id = ?').run(orderId);
+        else this.indexForSearch(orderId, undefined, undefined);
         firstLearned.push(orderId);
       }
       this.deriveOrder(orderId, true);
@@ -516,7 +567,8 @@ export class AccountStore {
     const purchases = history.filter(isNewPurchase);
     this.sql(
       `UPDATE orders SET stale = MAX(stale, $refetch), status = $status, status_at = $statusAt,
-           purchased_at = $purchasedAt, purchase_type = $purchaseType
+           purchased_at = $purchasedAt, purchase_type = $purchaseType,
+           effective_status = COALESCE(${MARKED}, $status), since_ms = ${sinceMs('$status', '$statusAt')}
          WHERE order_id = $id`,
     ).run({
       $id: orderId,
@@ -526,7 +578,6 @@ export class AccountStore {
       $purchasedAt: purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null,
       $purchaseType: purchases[0]?.eventTypeCode ?? null,
     });
-    this.refreshEffectiveStatus(orderId);
   }
 
   /** Derives every order's status again (once, after a store from before issue 20 migrated). */
@@ -545,12 +596,7 @@ export class AccountStore {
    */
   private refreshEffectiveStatus(orderId: string): void {
     this.sql(
-      `UPDATE orders SET effective_status = COALESCE(
-           (SELECT CASE WHEN x.state = 'pending' OR x.event_id IS NULL
-                          OR NOT EXISTS (SELECT 1 FROM events e WHERE e.key = x.event_id)
-                        THEN x.status_code END
-              FROM outbox x WHERE x.order_id = $id AND x.state != 'failed' ORDER BY x.seq DESC LIMIT 1),
-           status)
+      `UPDATE orders SET effective_status = COALESCE(${MARKED}, status), since_ms = ${sinceMs('status', 'status_at')}
          WHERE order_id = $id`,
     ).run({ $id: orderId });
   }
@@ -586,11 +632,15 @@ export class AccountStore {
   }
 
   /**
-   * Stores the orders of one page of the orders listing (a first start's backlog): each only when
-   * the history names it and it is not fetched yet. Their licenses are fetched when opened.
+   * Stores orders of the orders listing (a first start's backlog): each only when the history
+   * names it and it is not fetched yet. Their licenses are fetched when opened. `reached` is where
+   * the walk goes on from after them (recorded with them, so a crash resumes there), or undefined
+   * when the walk has ended.
    */
-  saveListedOrders(orders: readonly Order[], now: string): string[] {
+  saveListedOrders(orders: readonly Order[], reached: number | undefined, now: string): string[] {
     return this.atomically(() => {
+      if (reached === undefined) this.sql('DELETE FROM meta WHERE key = ?').run(ORDERS_WALK);
+      else this.setMeta(ORDERS_WALK, String(reached));
       const saved: string[] = [];
       for (const order of orders) {
         if (order.orderId === undefined) continue;
@@ -703,6 +753,7 @@ export class AccountStore {
       groups: groups.map(({ name, start, size, holds }) => ({ name, start, size, holds })),
       unopened: this.unopenedIn(groups, condition, params),
       regroupsAt: this.regroupsAt(Date.parse(query.now ?? ''), condition, params),
+      ...(query.search.trim() !== '' && this.searchIndexing() ? { searchIncomplete: true as const } : {}),
     };
   }
 
@@ -720,7 +771,7 @@ export class AccountStore {
     if (at !== null) moments.push(Date.parse(at) + JUST_ARRIVED_MINUTES * MINUTE + 1);
     const stalledBefore = params.$stalledBefore;
     if (typeof stalledBefore === 'number') {
-      const stalls = `SELECT MIN(${STATUS_SINCE_MS}) AS ms FROM orders o
+      const stalls = `SELECT MIN(o.since_ms) AS ms FROM orders o
                         WHERE ${condition} AND o.effective_status = '${IN_PROGRESS}' AND NOT ${STALLED}`;
       const { ms } = this.sql(stalls).get(bound(stalls, params)) as { ms: number | null };
       if (ms !== null) moments.push(Math.round(ms) + (now - stalledBefore) + 1);
@@ -759,7 +810,7 @@ export class AccountStore {
     const sql: Record<InboxGroupName, Pick<Segment, 'where' | 'order'>> = {
       arrived: { where: `o.waiting = 1 AND ${JUST_ARRIVED}`, order: 'o.purchased_at DESC, o.order_id' },
       waiting: { where: `o.waiting = 1 AND ${ARRIVED} AND NOT ${JUST_ARRIVED}`, order: waitingOrder },
-      stalled: { where: STALLED, order: `${STATUS_SINCE_MS}, o.order_id` },
+      stalled: { where: STALLED, order: 'o.since_ms, o.order_id' },
       backlog: { where: `o.waiting = 1 AND NOT ${ARRIVED}`, order: waitingOrder },
       rest: { where: `o.waiting = 0 AND ${NOT_STALLED}`, order: 'o.purchased_at DESC, o.order_id' },
     };
@@ -905,15 +956,62 @@ export class AccountStore {
     });
   }
 
+  /**
+   * Writes the order's search text now, unless it waits for the index's build (indexForSearchLater):
+   * an order first learned in a backlog is written once, with its document, not once per change.
+   */
   private indexForSearch(orderId: string, order: Order | undefined, licenses: License[] | undefined): void {
-    const { rowid } = this.sql('SELECT rowid FROM orders WHERE order_id = ?').get(orderId) as {
-      rowid: number;
-    };
+    const { rowid, unindexed } = this.sql('SELECT rowid, unindexed FROM orders WHERE order_id = ?').get(
+      orderId,
+    ) as { rowid: number; unindexed: number };
+    if (unindexed === 1) return;
+    this.writeSearchText(rowid, searchText(orderId, order, licenses));
+  }
+
+  private writeSearchText(rowid: number, text: string): void {
     this.sql('DELETE FROM order_search WHERE rowid = ?').run(rowid);
-    this.sql('INSERT INTO order_search (rowid, text) VALUES (?, ?)').run(
-      rowid,
-      searchText(orderId, order, licenses),
+    this.sql('INSERT INTO order_search (rowid, text) VALUES (?, ?)').run(rowid, text);
+  }
+
+  /**
+   * Indexes up to `limit` of the orders that wait for the search index, in one transaction, with
+   * what the store holds of them now; answers how many. Read through the partial index
+   * \`orders_to_index\`, so it costs nothing once the index is built.
+   */
+  indexForSearchLater(limit: number): number {
+    return this.atomically(() => {
+      const rows = this.sql(
+        `SELECT rowid, order_id, document, licenses FROM orders INDEXED BY orders_to_index
+           WHERE unindexed = 1 LIMIT ?`,
+      ).all(limit) as { rowid: number; order_id: string; document: string | null; licenses: string | null }[];
+      const done = this.sql('UPDATE orders SET unindexed = 0 WHERE rowid = ?');
+      for (const row of rows) {
+        const order = row.document === null ? undefined : (JSON.parse(row.document) as Order);
+        const licenses = row.licenses === null ? undefined : (JSON.parse(row.licenses) as License[]);
+        this.writeSearchText(row.rowid, searchText(row.order_id, order, licenses));
+        done.run(row.rowid);
+      }
+      return rows.length;
+    });
+  }
+
+  /** The planner's statistics brought up to date, after a large change (a first start). */
+  optimize(): void {
+    optimize(this.db);
+  }
+
+  /** Whether some orders wait for the search index (a search may miss them meanwhile). */
+  searchIndexing(): boolean {
+    return (
+      this.sql('SELECT 1 FROM orders INDEXED BY orders_to_index WHERE unindexed = 1 LIMIT 1').get() !==
+      undefined
     );
+  }
+
+  /** Where the first start's walk of the orders listing goes on from; undefined when there is none to do. */
+  ordersWalkFrom(): number | undefined {
+    const value = this.meta(ORDERS_WALK);
+    return value === undefined ? undefined : Number(value);
   }
 
   // --- Announcements --------------------------------------------------------------------------
@@ -1387,6 +1485,12 @@ function rewritten(before: MarketplaceEvent, after: MarketplaceEvent): boolean {
   );
 }
 
+/** The status the user marked on order `$id` that the marketplace's history does not show yet, if any. */
+const MARKED = `(SELECT CASE WHEN x.state = 'pending' OR x.event_id IS NULL
+                      OR NOT EXISTS (SELECT 1 FROM events e WHERE e.key = x.event_id)
+                    THEN x.status_code END
+          FROM outbox x WHERE x.order_id = $id AND x.state != 'failed' ORDER BY x.seq DESC LIMIT 1)`;
+
 /** An order that arrived on this laptop and was not opened here yet. */
 const UNOPENED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id AND a.opened_at IS NULL)`;
 
@@ -1403,15 +1507,22 @@ const STATUS_SINCE = `CASE WHEN o.effective_status IS o.status
             ORDER BY x.seq DESC LIMIT 1)
   END`;
 
-/** The same as ms since the epoch, to compare and order by whatever way the time was written. */
-const STATUS_SINCE_MS = `CASE WHEN o.effective_status IS o.status
-    THEN (julianday(o.status_at) - 2440587.5) * 86400000
+/**
+ * STATUS_SINCE as ms since the epoch (compared and ordered whatever way the time was written), for
+ * order `$id` as the UPDATE that sets its `status` and `status_at` to these leaves it: kept in
+ * \`orders.since_ms\` with the effective status, so the stalled orders are read from an index
+ * (\`orders_stalled_by_since\`), not worked out again for every order in progress at each inbox page.
+ */
+function sinceMs(status: string, statusAt: string): string {
+  return `CASE WHEN COALESCE(${MARKED}, ${status}) IS ${status}
+    THEN (julianday(${statusAt}) - 2440587.5) * 86400000
     ELSE (SELECT (julianday(json_extract(x.json, '$.createdAt')) - 2440587.5) * 86400000 FROM outbox x
-            WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1)
+            WHERE x.order_id = $id ORDER BY x.seq DESC LIMIT 1)
   END`;
+}
 
 /** In progress since before `$stalledBefore` (ms); never when that is null (the limit is off). */
-const STALLED = `(o.effective_status = '${IN_PROGRESS}' AND COALESCE((${STATUS_SINCE_MS}) < $stalledBefore, 0))`;
+const STALLED = `(o.effective_status = '${IN_PROGRESS}' AND o.since_ms < $stalledBefore)`;
 
 /**
  * The stalled orders' ids, found once per statement: the rest of the list is read past them

@@ -1,7 +1,18 @@
 // Opening an account's SQLite database (node:sqlite, built into Node 22 and Electron's Node, so
 // no native module to build or ship): WAL so readers never wait for the poller, a busy timeout so
-// the app and `seller-tray watch` share one file, full sync so a committed status survives a
-// power cut, and forward migrations counted by `PRAGMA user_version`.
+// the app and `seller-tray watch` share one file, and forward migrations counted by
+// `PRAGMA user_version`.
+//
+// Durability: WAL with `synchronous = NORMAL`. A commit is in the -wal file when it returns, so it
+// survives the app's crash or a kill -9; only a power cut (or an OS crash) before the next
+// checkpoint may roll the last commits back, never part of one, never damaging the file. What
+// such a loss costs: the latest events, documents and the cursor with them (read again from the
+// marketplace: the cursor goes back with the events), an opened or reminded mark (an order shows
+// unopened again, a reminder may repeat). The outbox and the announcement queue need no FULL
+// sync of their own: the journal (journal.ts) is written and flushed before every commit that
+// changes them, and the store puts back from it what the database lost; a status whose "sent"
+// was lost is posted again under its request id, read back first (status-post.ts). FULL cost a
+// flush per commit: 1.5 s of a 100,000-event first start.
 import { closeSync, existsSync, mkdirSync, openSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
@@ -59,9 +70,10 @@ export function openDatabase(file: string): OpenedDatabase {
   try {
     db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.exec('PRAGMA journal_mode = WAL');
-    db.exec('PRAGMA synchronous = FULL');
+    db.exec('PRAGMA synchronous = NORMAL');
     db.exec('PRAGMA foreign_keys = ON');
     migrate(db, file);
+    optimize(db);
     return { db, closedCleanly: takeCleanCloseMark(db) };
   } catch (error) {
     db.close();
@@ -143,6 +155,16 @@ function setOpenBy(db: Database, pids: readonly number[]): void {
 /** A database made by this open: nothing in it to check. */
 function isNew(db: Database): boolean {
   return db.prepare('SELECT 1 FROM events LIMIT 1').get() === undefined && openBy(db).length <= 1;
+}
+
+/**
+ * Gives the query planner statistics of the tables where they are missing or out of date (SQLite's
+ * advice for connections that live long: at open, and after large changes such as a first start).
+ * Without them it walked every order in progress and every waiting order for the inbox's counts
+ * (45 ms a page on 42,000 orders, 7.6 ms with them). Cheap when they are current.
+ */
+export function optimize(db: Database): void {
+  db.exec('PRAGMA optimize=0x10002');
 }
 
 /** Opens read-only, for taking what can still be read out of a damaged file. */

@@ -199,4 +199,23 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX orders_to_escalate ON orders (purchased_at)
     WHERE effective_status = 'ProvisioningStarted' AND escalated_at IS NULL;
   `,
+  `
+  -- A first start's orders are indexed for search once each, after the backlog, with their
+  -- documents (issue 27): writing each order's text when its events came and again when its
+  -- document did was a quarter of a first start's work. 1: not in the search index yet.
+  ALTER TABLE orders ADD COLUMN unindexed INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX orders_to_index ON orders (unindexed) WHERE unindexed = 1;
+
+  -- Since when an order has its status, as ms (its latest event's time, or the user's mark the
+  -- history does not show yet), kept with the status: the inbox's stalled orders are read from an
+  -- index instead of working it out for every order in progress at each page (the window reads a
+  -- page after every poll: 20-40 ms with 7,456 orders in progress).
+  ALTER TABLE orders ADD COLUMN since_ms REAL;
+  UPDATE orders AS o SET since_ms = CASE WHEN o.effective_status IS o.status
+      THEN (julianday(o.status_at) - 2440587.5) * 86400000
+      ELSE (SELECT (julianday(json_extract(x.json, '$.createdAt')) - 2440587.5) * 86400000 FROM outbox x
+              WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1)
+    END;
+  CREATE INDEX orders_stalled_by_since ON orders (since_ms) WHERE effective_status = 'ProvisioningInProgress';
+  `,
 ];
