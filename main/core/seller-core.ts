@@ -3,6 +3,7 @@
 // notify, and delivers the statuses the user marks. Everything platform-specific comes in
 // through its ports, so it runs the same in Electron, the CLI and the tests.
 
+import type { AutomationSetting } from '../../preload/automations';
 import { CodedError } from '../../preload/coded-error';
 import type {
   Connection,
@@ -25,6 +26,7 @@ import type { SellerApiClient } from './api/client';
 import { SellerApiError } from './api/errors';
 import { PAGE } from './api/routes';
 import type { MarketplaceEvent, Order, UnreadableItem } from './api/wire';
+import { automationsToQueue } from './automation/automation-settings';
 import { syncFeed, takeNewEvents } from './event-feed';
 import { explainFailure, failureKind } from './failure-words';
 import { anotherSellers, describeAside } from './kept-aside';
@@ -53,6 +55,10 @@ export interface CoreSettings {
   reminderAfterMinutes: number;
   /** A marked status is held this long before it is sent, so it can be undone; 0 sends at once. */
   undoSeconds: number;
+  /** This laptop runs the account's automations (off when absent). */
+  automationsEnabled?: boolean | undefined;
+  /** The account's automations, from the settings file only. */
+  automations?: readonly AutomationSetting[] | undefined;
 }
 
 export interface CorePorts {
@@ -520,6 +526,7 @@ export class SellerCore {
         unreadable: [...(read.unreadable ?? []), ...foreign],
         paused: this.pausedUntil() !== null,
         now: this.isoNow(),
+        automations: automationsToQueue(this.ports.settings()),
       });
       newOrders += learned.newOrders;
       this.ordersLearned += learned.newOrders;

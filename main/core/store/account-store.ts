@@ -2,9 +2,11 @@
 // outbox, the announcement queue, reminders and the feed cursor, in one SQLite database. The
 // network only feeds it; every view reads it. What changes together commits together.
 
+import { randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
+import type { AutomationRun, RunState, RunTrigger } from '../../../preload/automations';
 import {
   backlogShown,
   INBOX_GROUPS,
@@ -365,6 +367,8 @@ export class AccountStore {
     backlog: boolean;
     paused: boolean;
     now: string;
+    /** The automations switched on for new orders: a run of each is queued with each announcement. */
+    automations?: readonly string[] | undefined;
   }): { newEvents: number; newOrders: number; changed: string[] } {
     return this.atomically(() => {
       const { fresh, firstLearned, changed } = this.insertEvents(input.events, input.now);
@@ -387,7 +391,11 @@ export class AccountStore {
       // marketplace rewrote its purchase event in place): new here too, unless it is history.
       if (!input.backlog) for (const orderId of firstLearned) arrived.add(orderId);
       for (const orderId of arrived) {
-        newOrders += Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
+        const queued = Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
+        newOrders += queued;
+        // In the announcement's transaction: a new order's automations run even if the process dies now.
+        if (queued > 0)
+          for (const name of input.automations ?? []) this.queueRun(orderId, name, 'new-order', input.now);
       }
       if (newOrders > 0) this.journalChanged = true;
       this.noteNewestPurchase(
@@ -886,6 +894,103 @@ export class AccountStore {
     });
   }
 
+  // --- Automations' runs ---------------------------------------------------------------------
+
+  /**
+   * Queues a run of `automation` for the order under a new delivery id (answered); a new order's
+   * run is queued once however often it is asked for (undefined then).
+   */
+  queueRun(orderId: string, automation: string, trigger: RunTrigger, now: string): string | undefined {
+    const deliveryId = randomUUID();
+    const inserted = this.sql(
+      `INSERT OR IGNORE INTO automation_runs (delivery_id, order_id, automation, trigger, state, queued_at, due_at)
+         VALUES (?, ?, ?, ?, 'queued', ?, ?)`,
+    ).run(deliveryId, orderId, automation, trigger, now, now);
+    return inserted.changes > 0 ? deliveryId : undefined;
+  }
+
+  /**
+   * Takes up to `limit` runs this process may start now: queued ones that are due, and those a
+   * process that is gone was running (killed in the middle: run again, same delivery id). Each
+   * taken counts an attempt.
+   */
+  claimRuns(pid: number, isAlive: (pid: number) => boolean, now: string, limit: number): AutomationRun[] {
+    const candidates = () =>
+      this.sql(
+        `SELECT delivery_id, state, claimed_by FROM automation_runs
+           WHERE state IN ('queued', 'running') AND due_at <= ? ORDER BY due_at LIMIT ?`,
+      ).all(now, limit * 4) as { delivery_id: string; state: RunState; claimed_by: number | null }[];
+    // Most polls find none: they write nothing.
+    if (candidates().length === 0) return [];
+    return this.atomically(() => {
+      const claim = this.sql(
+        `UPDATE automation_runs SET state = 'running', claimed_by = ?, attempts = attempts + 1, started_at = ?
+           WHERE delivery_id = ?`,
+      );
+      const taken: string[] = [];
+      for (const row of candidates()) {
+        if (taken.length >= limit) break;
+        if (row.state === 'running' && (row.claimed_by === pid || isAlive(row.claimed_by ?? pid))) continue;
+        claim.run(pid, now, row.delivery_id);
+        taken.push(row.delivery_id);
+      }
+      return taken.map((id) => this.run(id) as AutomationRun);
+    });
+  }
+
+  /** A run's end: succeeded, failed or skipped (its filters left the order out), or queued again at `dueAt`. */
+  finishRun(
+    deliveryId: string,
+    outcome: {
+      state: Exclude<RunState, 'running'>;
+      dueAt?: string | undefined;
+      exitCode?: number | null | undefined;
+      httpStatus?: number | null | undefined;
+      detail: string;
+      output?: string | null | undefined;
+    },
+    now: string,
+  ): void {
+    this.sql(
+      `UPDATE automation_runs SET state = $state, claimed_by = NULL, due_at = COALESCE($due, due_at),
+           finished_at = IIF($state = 'queued', NULL, $now), exit_code = $exit, http_status = $http,
+           detail = $detail, output = $output
+         WHERE delivery_id = $id`,
+    ).run({
+      $id: deliveryId,
+      $state: outcome.state,
+      $due: outcome.dueAt ?? null,
+      $now: now,
+      $exit: outcome.exitCode ?? null,
+      $http: outcome.httpStatus ?? null,
+      $detail: outcome.detail,
+      $output: outcome.output ?? null,
+    });
+  }
+
+  run(deliveryId: string): AutomationRun | undefined {
+    const row = this.sql('SELECT * FROM automation_runs WHERE delivery_id = ?').get(deliveryId) as
+      | RunRow
+      | undefined;
+    return row && runOf(row);
+  }
+
+  /** An order's runs, oldest first. */
+  runsFor(orderId: string): AutomationRun[] {
+    const rows = this.sql('SELECT * FROM automation_runs WHERE order_id = ? ORDER BY queued_at, rowid').all(
+      orderId,
+    ) as unknown as RunRow[];
+    return rows.map(runOf);
+  }
+
+  /** When the next queued run is due (a retry waiting), if any. */
+  nextRunDue(): string | undefined {
+    const row = this.sql(
+      `SELECT MIN(due_at) AS at FROM automation_runs WHERE state IN ('queued', 'running')`,
+    ).get() as { at: string | null };
+    return row.at ?? undefined;
+  }
+
   // --- The outbox -----------------------------------------------------------------------------
 
   /** The outbox, oldest first; one order's items when given. */
@@ -990,7 +1095,8 @@ export class AccountStore {
         | { rowid: number }
         | undefined;
       if (row) this.sql('DELETE FROM order_search WHERE rowid = ?').run(row.rowid);
-      for (const table of ['events', 'announcements', 'orders']) {
+      // Another seller's order is neither announced nor handed to an automation.
+      for (const table of ['events', 'announcements', 'automation_runs', 'orders']) {
         this.sql(`DELETE FROM ${table} WHERE order_id = ?`).run(orderId);
       }
       return row !== undefined;
@@ -1200,6 +1306,42 @@ function searchText(orderId: string, order: Order | undefined, licenses: License
 }
 
 /** A moment as it can stand in a file name. */
+interface RunRow {
+  delivery_id: string;
+  order_id: string;
+  automation: string;
+  trigger: RunTrigger;
+  state: RunState;
+  attempts: number;
+  queued_at: string;
+  due_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  exit_code: number | null;
+  http_status: number | null;
+  detail: string | null;
+  output: string | null;
+}
+
+function runOf(row: RunRow): AutomationRun {
+  return {
+    deliveryId: row.delivery_id,
+    orderId: row.order_id,
+    automation: row.automation,
+    trigger: row.trigger,
+    state: row.state,
+    attempts: row.attempts,
+    queuedAt: row.queued_at,
+    dueAt: row.due_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    exitCode: row.exit_code,
+    httpStatus: row.http_status,
+    detail: row.detail,
+    output: row.output,
+  };
+}
+
 function stamp(now: () => number): string {
   return new Date(now()).toISOString().replace(/[:.]/g, '-');
 }
