@@ -3,7 +3,7 @@
 // notify, and delivers the statuses the user marks. Everything platform-specific comes in
 // through its ports, so it runs the same in Electron, the CLI and the tests.
 
-import type { AutomationSetting } from '../../preload/automations';
+import type { AutomationRun, AutomationSetting } from '../../preload/automations';
 import { CodedError } from '../../preload/coded-error';
 import type {
   Connection,
@@ -27,6 +27,7 @@ import { SellerApiError } from './api/errors';
 import { PAGE } from './api/routes';
 import type { MarketplaceEvent, Order, UnreadableItem } from './api/wire';
 import { automationsToQueue } from './automation/automation-settings';
+import { type AutomationPorts, AutomationRunner } from './automation/runner';
 import { syncFeed, takeNewEvents } from './event-feed';
 import { explainFailure, failureKind } from './failure-words';
 import { anotherSellers, describeAside } from './kept-aside';
@@ -74,6 +75,8 @@ export interface CorePorts {
   log?: Log;
   /** The locale notifications write amounts in; the runtime's default when absent (docs/window.md, "Order"). */
   locale?: string | undefined;
+  /** What automations need to run here (keychain, account, laptop); none run without it. */
+  automations?: AutomationPorts | undefined;
 }
 
 // Declared for every process in preload/model.ts.
@@ -116,6 +119,7 @@ export class SellerCore {
   private readonly poller: Poller;
   private readonly fetcher: OrderFetcher;
   private readonly outbox: Outbox;
+  private readonly runner: AutomationRunner | undefined;
   private readonly now: () => number;
   private readonly log: Log;
   private readonly timers: Timers;
@@ -184,6 +188,22 @@ export class SellerCore {
       stored: (orderId) => this.withStore(() => store.storedOrder(orderId)?.document !== undefined),
       idle: () => this.emitUpdated(),
     });
+    this.runner =
+      ports.automations &&
+      new AutomationRunner({
+        store,
+        settings: ports.settings,
+        ports: ports.automations,
+        now: this.now,
+        timers: this.timers,
+        log: this.log,
+        isAlive: ports.isProcessAlive ?? isProcessAlive,
+        brief: (orderId) => this.brief(orderId),
+        // As a person's mark, checked against the order's history; held for undo like one.
+        mark: (mark) => this.markStatus(mark),
+        changed: (orderIds) => this.emitChanged(orderIds, false),
+        failed: (message, details) => this.emit({ type: 'problem', message, details }),
+      });
     this.poller = new Poller({
       poll: () => this.poll(),
       intervalMs: () => ports.settings().pollIntervalSeconds * 1000,
@@ -218,6 +238,8 @@ export class SellerCore {
       if (!this.recoverFromDamage(error)) this.log.warn('announcing failed', failureFields(error));
     });
     this.scheduleRelease();
+    // Runs queued before a crash or a stop: taken again under their delivery ids.
+    this.runAutomations();
     return this.poller.start();
   }
 
@@ -225,6 +247,7 @@ export class SellerCore {
   stop(): void {
     this.stopped = true;
     this.timers.clearTimeout(this.releaseTimer);
+    this.runner?.stop();
     this.poller.stop();
     void this.fetcher.stop();
     this.listeners.clear();
@@ -242,6 +265,7 @@ export class SellerCore {
         this.fetcher.stop(),
         this.outbox.idle(),
         this.announcing,
+        this.runner?.idle(),
       ]).then(() => true);
       // The clock's own timer, not the poller's (tests drive those by hand): a quit is real time.
       let timer: NodeJS.Timeout | undefined;
@@ -551,6 +575,7 @@ export class SellerCore {
     if (sync.backlog) this.backlogWalk ??= this.walkBacklog();
     else if (!this.backlogWalk) this.fetcher.round();
     await this.announce();
+    this.runAutomations();
     this.remind();
     if (this.outbox.pendingCount > 0) await this.outbox.deliver();
     this.outbox.confirmed(this.store.forgetConfirmed());
@@ -644,6 +669,43 @@ export class SellerCore {
     }
     this.emit({ type: 'orders-arrived', orderIds: [...pending, ...held] });
     this.store.markRaised([...pending, ...held], this.isoNow());
+  }
+
+  /** Starts the automations' runs that are due (none unless this laptop runs automations). */
+  private runAutomations(): void {
+    try {
+      this.withStore(() => this.runner?.kick());
+    } catch (error) {
+      this.log.warn('automations could not start', failureFields(error));
+    }
+  }
+
+  /** An order's automation runs, oldest first. */
+  automationRuns(orderId: string): AutomationRun[] {
+    return this.withStore(() => this.store.runsFor(canonicalOrderId(orderId)));
+  }
+
+  /**
+   * Queues a run of the automation for the order under a new delivery id ("Run again", or a
+   * `test`), starts it, and resolves with the run once it ended (or waits to be tried again).
+   */
+  async runAutomation(
+    orderId: string,
+    automation: string,
+    trigger: 'again' | 'test',
+  ): Promise<AutomationRun> {
+    const id = canonicalOrderId(orderId);
+    const known = this.ports.settings().automations?.some((a) => a.name === automation);
+    if (!known) throw new CodedError('not-found', `No automation is named ${automation} in the settings.`);
+    if (!this.runner) throw new CodedError('not-found', 'Automations do not run in this process.');
+    const deliveryId = this.withStore(() =>
+      this.store.queueRun(id, automation, trigger, this.isoNow()),
+    ) as string;
+    this.emitChanged([id], false);
+    this.runAutomations();
+    const run = await this.runner.ended(deliveryId);
+    if (!run) throw new CodedError('not-found', `The run ${deliveryId} is no longer in the store.`);
+    return run;
   }
 
   /** A reminder once for each order still waiting after the configured age (none while paused). */
