@@ -52,7 +52,8 @@ export const AUTOMATION_LIMITS = {
   payloadVersion: 1,
 } as const;
 
-export const AUTOMATION_NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u;
+/** Letters and digits first and last, space, dot, dash and underscore between. */
+export const AUTOMATION_NAME = /^[\p{L}\p{N}](?:[\p{L}\p{N} ._-]*[\p{L}\p{N}._-])?$/u;
 
 /** What started a run: a new order, a person's "Run again", or `seller-tray automations test`. */
 export type RunTrigger = 'new-order' | 'again' | 'test';

@@ -702,8 +702,7 @@ export class SellerCore {
       this.store.queueRun(id, automation, trigger, this.isoNow()),
     ) as string;
     this.emitChanged([id], false);
-    this.runAutomations();
-    const run = await this.runner.ended(deliveryId);
+    const run = await this.runner.runNow(deliveryId);
     if (!run) throw new CodedError('not-found', `The run ${deliveryId} is no longer in the store.`);
     return run;
   }

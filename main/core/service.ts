@@ -25,6 +25,7 @@ import { osAccountName } from './account-name';
 import { SellerApiError } from './api/errors';
 import type { Transport } from './api/transport';
 import { APP_VERSION, updateChannel } from './app-identity';
+import { automationPortsFor } from './automation/ports';
 import { type CheckedRequest, requests } from './bridge-requests';
 import { explainFailure } from './failure-words';
 import { type Log, silentLog } from './log';
@@ -376,6 +377,8 @@ export class SellerTrayService {
       now: this.ports.now,
       log: this.log,
       locale: this.ports.locale,
+      // They run only while the settings say this laptop runs them (automationsEnabled).
+      automations: automationPortsFor(ref, this.ports),
     });
     this.detach.set(
       ref.id,

@@ -93,24 +93,36 @@ export class AutomationRunner {
   kick(): void {
     if (this.stopping.signal.aborted || !this.deps.settings().automationsEnabled) return;
     const free = RUNS_AT_ONCE - this.inFlight.size;
-    if (free > 0) {
-      const claimed = this.deps.store.claimRuns(process.pid, this.deps.isAlive, this.isoNow(), free);
-      for (const run of claimed) {
-        const running = this.carryOut(run)
-          .catch((error: unknown) => this.deps.log.warn('automation run failed', failureFields(error)))
-          .finally(() => {
-            this.inFlight.delete(run.deliveryId);
-            this.tellWaiters(run.deliveryId);
-            this.kick();
-          });
-        this.inFlight.set(run.deliveryId, running);
-      }
-    }
+    if (free > 0) this.start(this.deps.store.claimRuns(process.pid, this.deps.isAlive, this.isoNow(), free));
     this.planNext();
   }
 
+  /**
+   * Runs one queued run now, whether this laptop runs automations or not (a person asked for it:
+   * "Run again", `automations test`), and resolves once it ended or waits to be tried again.
+   */
+  runNow(deliveryId: string): Promise<AutomationRun | undefined> {
+    if (!this.stopping.signal.aborted) {
+      this.start(this.deps.store.claimRuns(process.pid, this.deps.isAlive, this.isoNow(), 1, deliveryId));
+    }
+    return this.ended(deliveryId);
+  }
+
+  private start(claimed: readonly AutomationRun[]): void {
+    for (const run of claimed) {
+      const running = this.carryOut(run)
+        .catch((error: unknown) => this.deps.log.warn('automation run failed', failureFields(error)))
+        .finally(() => {
+          this.inFlight.delete(run.deliveryId);
+          this.tellWaiters(run.deliveryId);
+          this.kick();
+        });
+      this.inFlight.set(run.deliveryId, running);
+    }
+  }
+
   /** Resolves when the run has ended (or been queued again to wait); undefined when it is not known. */
-  ended(deliveryId: string): Promise<AutomationRun | undefined> {
+  private ended(deliveryId: string): Promise<AutomationRun | undefined> {
     const run = this.deps.store.run(deliveryId);
     if (!run || (run.state !== 'queued' && run.state !== 'running') || this.stopping.signal.aborted) {
       return Promise.resolve(run);
@@ -210,7 +222,8 @@ export class AutomationRunner {
             detail: 'waiting for the order to be read from the marketplace',
           };
     }
-    if (!matches(automation, stored.document, stored.purchaseType)) {
+    // A run asked for by name (Run again, a test) runs whatever the filters say.
+    if (run.trigger === 'new-order' && !matches(automation, stored.document, stored.purchaseType)) {
       return { state: 'skipped', detail: "the order's products or type are not among this automation's" };
     }
     const payload = orderPayload({

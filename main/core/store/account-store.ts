@@ -914,12 +914,24 @@ export class AccountStore {
    * process that is gone was running (killed in the middle: run again, same delivery id). Each
    * taken counts an attempt.
    */
-  claimRuns(pid: number, isAlive: (pid: number) => boolean, now: string, limit: number): AutomationRun[] {
+  claimRuns(
+    pid: number,
+    isAlive: (pid: number) => boolean,
+    now: string,
+    limit: number,
+    /** Only this run (a test or "Run again" started by hand), due or not. */
+    only?: string,
+  ): AutomationRun[] {
     const candidates = () =>
-      this.sql(
-        `SELECT delivery_id, state, claimed_by FROM automation_runs
-           WHERE state IN ('queued', 'running') AND due_at <= ? ORDER BY due_at LIMIT ?`,
-      ).all(now, limit * 4) as { delivery_id: string; state: RunState; claimed_by: number | null }[];
+      (only === undefined
+        ? this.sql(
+            `SELECT delivery_id, state, claimed_by FROM automation_runs
+               WHERE state IN ('queued', 'running') AND due_at <= ? ORDER BY due_at LIMIT ?`,
+          ).all(now, limit * 4)
+        : this.sql(
+            `SELECT delivery_id, state, claimed_by FROM automation_runs
+               WHERE state IN ('queued', 'running') AND delivery_id = ?`,
+          ).all(only)) as { delivery_id: string; state: RunState; claimed_by: number | null }[];
     // Most polls find none: they write nothing.
     if (candidates().length === 0) return [];
     return this.atomically(() => {

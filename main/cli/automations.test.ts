@@ -1,0 +1,176 @@
+// The CLI's automations, run as users run them (a child process per command, its own config home,
+// the simulator over loopback): `run` runs the settings' automations and stops cleanly on
+// SIGTERM, queuing what it cut short for its next start; `listen --exec` hands each new order to
+// a command; `automations list` and `automations test`.
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import type { AutomationRun } from '../../preload/automations';
+import { type Simulator, startSimulator } from '../../simulator/server';
+import { exitOf, runTs, spawnTs, waitForLine } from '../../test/support/processes';
+import { admin } from '../../test/support/raw-api';
+import { accountFolder, accountRef } from '../core/account/account-ref';
+import { AccountStore } from '../core/store/account-store';
+
+let sim: Simulator;
+let home: string;
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 7, orders: 3 });
+});
+afterAll(() => sim.close());
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'cli-automations-'));
+  env = {
+    XDG_CONFIG_HOME: home,
+    SELLER_API_BASE_URL: sim.url,
+    SELLER_CLIENT_ID: 'demo-client',
+    SELLER_CLIENT_SECRET: 'demo-secret',
+  };
+  // This computer has read the history: the next purchase is news.
+  expect((await cli(['watch', '--once'])).code).toBe(0);
+});
+afterEach(async () => {
+  await admin(sim.url, 'POST', 'reset');
+  await rm(home, { recursive: true, force: true });
+});
+
+const cli = (args: string[]) => runTs('main/cli/seller-tray.ts', args, env);
+
+async function settingsWith(automations: unknown[]): Promise<void> {
+  const folder = join(home, 'Seller Tray');
+  await mkdir(folder, { recursive: true });
+  await writeFile(join(folder, 'settings.json'), JSON.stringify({ automations }));
+}
+
+function runs(orderId: string): AutomationRun[] {
+  const dir = accountFolder(
+    join(home, 'Seller Tray'),
+    accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id,
+  );
+  const { store } = AccountStore.open(dir);
+  try {
+    return store.runsFor(orderId);
+  } finally {
+    store.close(false);
+  }
+}
+
+async function until<T>(read: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+it('run: runs the automations for a new order, stops cleanly on SIGTERM, and its next start finishes what it cut short', async () => {
+  const marker = join(home, 'ids.txt');
+  // The first run waits (and is stopped); the second ends at once.
+  const script = `const fs=require('fs'),f=process.argv[1];fs.appendFileSync(f,process.env.SELLER_TRAY_DELIVERY_ID+'\\n');if(fs.readFileSync(f,'utf8').trim().split('\\n').length<2)setTimeout(()=>{},60000)`;
+  await settingsWith([
+    { name: 'provision', action: { type: 'command', command: [process.execPath, '-e', script, marker] } },
+  ]);
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const first = spawnTs('main/cli/seller-tray.ts', ['run'], env);
+  await waitForLine(first, new RegExp(orderId));
+  await until(() => (existsSync(marker) ? true : undefined));
+  const stopping = Date.now();
+  first.kill('SIGTERM');
+  expect(await exitOf(first)).toBe(0);
+  expect(Date.now() - stopping).toBeLessThan(8_000);
+  const [cut] = runs(orderId);
+  expect(cut).toMatchObject({ state: 'queued', attempts: 1 });
+  expect(cut?.detail).toContain('stopped before it ended');
+
+  const second = spawnTs('main/cli/seller-tray.ts', ['run'], env);
+  try {
+    const [done] = await until(() => {
+      const now = runs(orderId);
+      return now[0]?.state === 'succeeded' ? now : undefined;
+    });
+    expect(done).toMatchObject({ deliveryId: cut?.deliveryId, attempts: 2, exitCode: 0 });
+    expect(readFileSync(marker, 'utf8').trim().split('\n')).toEqual([cut?.deliveryId, cut?.deliveryId]);
+  } finally {
+    second.kill('SIGTERM');
+    expect(await exitOf(second)).toBe(0);
+  }
+});
+
+it('run: refuses to start without automations in the settings file', async () => {
+  const { code, stderr } = await cli(['run']);
+  expect(code).toBe(2);
+  expect(stderr).toContain('no automations are declared in the settings file');
+});
+
+it('listen --exec: each new order JSON on the command standard input, no settings needed', async () => {
+  const out = join(home, 'orders.jsonl');
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const listener = spawnTs(
+    'main/cli/seller-tray.ts',
+    [
+      'listen',
+      '--exec',
+      '--',
+      process.execPath,
+      '-e',
+      `require('fs').appendFileSync(process.argv[1], require('fs').readFileSync(0,'utf8')+'\\n')`,
+      out,
+    ],
+    env,
+  );
+  try {
+    const order = await until(() =>
+      existsSync(out) ? JSON.parse(readFileSync(out, 'utf8').trim()) : undefined,
+    );
+    expect(order).toMatchObject({ version: 1, event: 'order.created', orderId, automation: 'listen' });
+  } finally {
+    listener.kill('SIGTERM');
+    expect(await exitOf(listener)).toBe(0);
+  }
+});
+
+it('listen: refuses plain http to another computer, and a missing target', async () => {
+  const remote = await cli(['listen', '--forward-to', 'http://hooks.example.com/x']);
+  expect(remote.code).toBe(2);
+  expect(remote.stderr).toContain('must use https://');
+  expect((await cli(['listen'])).code).toBe(2);
+});
+
+it('automations list and test: what each does; a test runs it once for an order, saying how it went', async () => {
+  await settingsWith([
+    {
+      name: 'provision',
+      products: ['nope'],
+      action: {
+        type: 'command',
+        command: [
+          process.execPath,
+          '-e',
+          `console.log('hello \\u001b[2J'+require('fs').readFileSync(0,'utf8').length);process.exit(3)`,
+        ],
+      },
+    },
+    { name: 'chat', action: { type: 'slack' } },
+  ]);
+  const list = await cli(['automations', 'list']);
+  expect(list.code).toBe(0);
+  expect(list.stdout).toContain("This computer's app does not run them");
+  expect(list.stdout).toMatch(/provision\ton\tcommand .* \(300 s\)\tproduct nope\tno\t-/);
+  expect(list.stdout).toMatch(/chat\ton\tslack message\tevery new order\tno\t(missing|keychain unavailable)/);
+
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const test = await cli(['automations', 'test', 'provision', '--order', orderId]);
+  // A test runs whatever the filters say (it is asked for by name), and fails here: exit 3.
+  expect(test.code).toBe(1);
+  expect(test.stdout).toMatch(/^provision: failed exit 3 — exit 3\n/);
+  expect(test.stdout).toMatch(/\nhello \d+\n$/);
+  expect(runs(orderId)).toEqual([expect.objectContaining({ trigger: 'test', state: 'failed', exitCode: 3 })]);
+  expect((await cli(['automations', 'test', 'nope', '--order', orderId])).stderr).toContain(
+    'no automation is named nope',
+  );
+});
