@@ -3,9 +3,8 @@
 // commands (Node scripts) that succeed, fail, hang past their limit, crash, print megabytes or
 // a status line, Slack and Teams payloads held to their documented shapes, and a hostile buyer
 // through every action.
-import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,6 +17,7 @@ import type { AutomationRun, AutomationSetting } from '../preload/automations';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { ManualTimers, TEST_SETTINGS } from './support/core';
 import { CONTROL_OR_BIDI, HOSTILE_BUYER, hostileOrder } from './support/hostile-order';
+import { REPO_ROOT } from './support/processes';
 import { admin } from './support/raw-api';
 
 const SECRET = 'whsec_test_0123456789';
@@ -145,15 +145,19 @@ const node = (script: string, extra: Partial<AutomationSetting> = {}, timeoutSec
     ...extra,
   });
 
-/** The signature check a receiver makes (docs/automations.md shows it in Node). */
+/** The signature check docs/automations.md gives receivers, taken from the page as it is. */
+let verify: (body: string, header: string, secret: string) => boolean;
+beforeAll(async () => {
+  const page = await readFile(join(REPO_ROOT, 'docs/automations.md'), 'utf8');
+  const code = /```js\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
+  const file = join(tmpdir(), `verify-${process.pid}.mjs`);
+  await writeFile(file, `${code}\nexport { verify };\n`);
+  verify = (await import(file)).verify;
+  await rm(file);
+});
+
 function verified(request: Received, secret: string): boolean {
-  const header = String(request.headers['seller-tray-signature']);
-  const { t, v1 } = Object.fromEntries(header.split(',').map((part) => part.split('='))) as Record<
-    string,
-    string
-  >;
-  const expected = createHmac('sha256', secret).update(`${t}.${request.body}`).digest('hex');
-  return v1 === expected && Math.abs(Date.now() / 1000 - Number(t)) < 300;
+  return verify(request.body, String(request.headers['seller-tray-signature']), secret);
 }
 
 /** Whether a process runs (a zombie waiting for a parent gone too does not: it is reaped by init). */
