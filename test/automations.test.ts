@@ -532,13 +532,13 @@ describe('run again and test', () => {
     await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
     const orderId = await newOrder();
     const [first] = await settled(orderId);
-    const again = await core.runAutomation(orderId, 'hook', 'again');
+    const again = await core.runAutomation(orderId, 'hook', 'again').ended;
     expect(again).toMatchObject({ state: 'succeeded', trigger: 'again' });
     expect(again.deliveryId).not.toBe(first?.deliveryId);
-    const test = await core.runAutomation(orderId, 'hook', 'test');
+    const test = await core.runAutomation(orderId, 'hook', 'test').ended;
     expect(JSON.parse(received.at(-1)?.body ?? '{}').event).toBe('order.test');
     expect(test.state).toBe('succeeded');
-    await expect(core.runAutomation(orderId, 'nope', 'again')).rejects.toThrow('No automation is named nope');
+    expect(() => core.runAutomation(orderId, 'nope', 'again')).toThrow('No automation is named nope');
   });
 
   it('queues nothing while this laptop does not run automations', async () => {

@@ -166,7 +166,7 @@ export async function testAutomation(
   try {
     const id = canonicalOrderId(orderId);
     await session.core.order(id); // into the store, from the marketplace when it is not there yet
-    const run = await session.core.runAutomation(id, name, 'test');
+    const run = await session.core.runAutomation(id, name, 'test').ended;
     return { text: describeRun(run), run };
   } finally {
     await session.close();

@@ -366,6 +366,7 @@ export class SellerCore {
       status: stored.status,
       fetchedAt: stored.fetchedAt,
       refreshProblem: stored.fetchError,
+      automationRuns: this.store.runsFor(orderId),
       // Told while the order shows the status it went back to.
       ...(reversal && reversal.event.statusCode === stored.status
         ? { statusReversal: reversalText(reversal) }
@@ -687,24 +688,25 @@ export class SellerCore {
 
   /**
    * Queues a run of the automation for the order under a new delivery id ("Run again", or a
-   * `test`), starts it, and resolves with the run once it ended (or waits to be tried again).
+   * `test`) and starts it: the run as queued, and once it ended (or waits to be tried again).
    */
-  async runAutomation(
+  runAutomation(
     orderId: string,
     automation: string,
     trigger: 'again' | 'test',
-  ): Promise<AutomationRun> {
+  ): { queued: AutomationRun; ended: Promise<AutomationRun> } {
     const id = canonicalOrderId(orderId);
     const known = this.ports.settings().automations?.some((a) => a.name === automation);
     if (!known) throw new CodedError('not-found', `No automation is named ${automation} in the settings.`);
-    if (!this.runner) throw new CodedError('not-found', 'Automations do not run in this process.');
-    const deliveryId = this.withStore(() =>
-      this.store.queueRun(id, automation, trigger, this.isoNow()),
-    ) as string;
+    const runner = this.runner;
+    if (!runner) throw new CodedError('not-found', 'Automations do not run in this process.');
+    const queued = this.withStore(() => {
+      const deliveryId = this.store.queueRun(id, automation, trigger, this.isoNow()) as string;
+      return this.store.run(deliveryId) as AutomationRun;
+    });
     this.emitChanged([id], false);
-    const run = await this.runner.runNow(deliveryId);
-    if (!run) throw new CodedError('not-found', `The run ${deliveryId} is no longer in the store.`);
-    return run;
+    const ended = runner.runNow(queued.deliveryId).then((run) => run ?? queued);
+    return { queued, ended };
   }
 
   /** A reminder once for each order still waiting after the configured age (none while paused). */

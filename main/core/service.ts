@@ -204,6 +204,9 @@ export class SellerTrayService {
     getOrder: ({ orderId }) => this.requireCore().order(orderId),
     markStatus: async (mark) => this.requireCore().markStatus(signedMark(mark, this.actorName())),
     undoMark: async ({ requestId }) => ({ outcome: this.requireCore().undoMark(requestId) }),
+    // Answered once queued: the order page hears of its end through orders-updated.
+    runAutomation: async ({ orderId, automation }) =>
+      this.requireCore().runAutomation(orderId, automation, 'again').queued,
     retryDelivery: async ({ requestId }) => {
       const item = this.requireCore().retryDelivery(requestId);
       if (!item) throw new CodedError('not-found', 'There is no failed status to send again with that id.');
