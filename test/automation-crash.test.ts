@@ -2,19 +2,20 @@
 // webhook delivery leaves its run in the store, and the next start runs it again under the same
 // delivery id, so the receiver can tell the repeat; nothing is lost.
 import { createHmac } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { AccountStore } from '../main/core/store/account-store';
-import type { AutomationRun, AutomationSetting } from '../preload/automations';
+import type { AutomationSetting } from '../preload/automations';
 import { type Simulator, startSimulator } from '../simulator/server';
+import { fileAppears, runsOnceFirst, runsOnDisk } from './support/automation-runs';
 import { openChildCore } from './support/child-core';
 import { exitOf, spawnTs, waitForLine } from './support/processes';
 import { admin } from './support/raw-api';
+import { until } from './support/shell-fakes';
 
 let sim: Simulator;
 let dir: string;
@@ -38,26 +39,6 @@ function laptop(automations: AutomationSetting[], env: NodeJS.ProcessEnv = {}) {
   return spawnTs('test/support/automation-child.ts', [sim.url, dir, JSON.stringify(automations)], env);
 }
 
-async function until<T>(read: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The order's runs as the store on disk has them (another process writes them). */
-function runs(orderId: string): AutomationRun[] {
-  const { store } = AccountStore.open(dir);
-  try {
-    return store.runsFor(orderId);
-  } finally {
-    store.close(false);
-  }
-}
-
 const base = { enabled: true, products: [] as string[], orderTypes: [] as string[], reportStatus: null };
 
 it('kill -9 during a command: the next start runs it again under the same delivery id', async () => {
@@ -73,21 +54,20 @@ it('kill -9 during a command: the next start runs it again under the same delive
   ];
   const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
   const first = laptop(automations);
-  await until(() => (existsSync(ids) ? true : undefined));
+  await fileAppears(ids);
   first.kill('SIGKILL');
   await exitOf(first);
   const [firstLine = ''] = readFileSync(ids, 'utf8').trim().split('\n');
   const [deliveryId, orphan] = firstLine.split(' ');
   // The command outlives a killed parent (at least once, not at most once): the test ends it.
   process.kill(-Number(orphan), 'SIGKILL');
-  expect(runs(orderId)).toEqual([expect.objectContaining({ state: 'running', attempts: 1, deliveryId })]);
+  expect(runsOnDisk(dir, orderId)).toEqual([
+    expect.objectContaining({ state: 'running', attempts: 1, deliveryId }),
+  ]);
 
   const second = laptop(automations);
   try {
-    const [run] = await until(() => {
-      const now = runs(orderId);
-      return now[0]?.state === 'succeeded' ? now : undefined;
-    });
+    const [run] = await runsOnceFirst(dir, orderId, 'succeeded');
     expect(run).toMatchObject({ deliveryId, attempts: 2, exitCode: 0 });
     expect(
       readFileSync(ids, 'utf8')
@@ -128,16 +108,13 @@ it('kill -9 during a webhook delivery: delivered on the next start under the sam
     const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
     const env = { AUTOMATION_SECRET: secret };
     const first = laptop(automations, env);
-    await until(() => (deliveries.length > 0 ? true : undefined));
+    await until(() => deliveries.length > 0, 20_000);
     first.kill('SIGKILL');
     await exitOf(first);
     const second = laptop(automations, env);
     try {
       await waitForLine(second, /^polled$/);
-      const [run] = await until(() => {
-        const now = runs(orderId);
-        return now[0]?.state === 'succeeded' ? now : undefined;
-      });
+      const [run] = await runsOnceFirst(dir, orderId, 'succeeded');
       expect(run).toMatchObject({ attempts: 2, httpStatus: 204 });
       expect(deliveries).toEqual([
         { id: run?.deliveryId, signed: true },

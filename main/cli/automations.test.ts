@@ -2,17 +2,16 @@
 // the simulator over loopback): `run` runs the settings' automations and stops cleanly on
 // SIGTERM, queuing what it cut short for its next start; `listen --exec` hands each new order to
 // a command; `automations list` and `automations test`.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { AutomationRun } from '../../preload/automations';
 import { type Simulator, startSimulator } from '../../simulator/server';
+import { fileAppears, runsOnceFirst, runsOnDisk } from '../../test/support/automation-runs';
 import { exitOf, runTs, spawnTs, waitForLine } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
 import { accountFolder, accountRef } from '../core/account/account-ref';
-import { AccountStore } from '../core/store/account-store';
 
 let sim: Simulator;
 let home: string;
@@ -45,28 +44,9 @@ async function settingsWith(automations: unknown[]): Promise<void> {
   await writeFile(join(folder, 'settings.json'), JSON.stringify({ automations }));
 }
 
-function runs(orderId: string): AutomationRun[] {
-  const dir = accountFolder(
-    join(home, 'Seller Tray'),
-    accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id,
-  );
-  const { store } = AccountStore.open(dir);
-  try {
-    return store.runsFor(orderId);
-  } finally {
-    store.close(false);
-  }
-}
-
-async function until<T>(read: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** This computer's store of the account. */
+const accountDir = () =>
+  accountFolder(join(home, 'Seller Tray'), accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id);
 
 it('run: runs the automations for a new order, stops cleanly on SIGTERM, and its next start finishes what it cut short', async () => {
   const marker = join(home, 'ids.txt');
@@ -78,21 +58,18 @@ it('run: runs the automations for a new order, stops cleanly on SIGTERM, and its
   const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
   const first = spawnTs('main/cli/seller-tray.ts', ['run'], env);
   await waitForLine(first, new RegExp(orderId));
-  await until(() => (existsSync(marker) ? true : undefined));
+  await fileAppears(marker);
   const stopping = Date.now();
   first.kill('SIGTERM');
   expect(await exitOf(first)).toBe(0);
   expect(Date.now() - stopping).toBeLessThan(8_000);
-  const [cut] = runs(orderId);
+  const [cut] = runsOnDisk(accountDir(), orderId);
   expect(cut).toMatchObject({ state: 'queued', attempts: 1 });
   expect(cut?.detail).toContain('stopped before it ended');
 
   const second = spawnTs('main/cli/seller-tray.ts', ['run'], env);
   try {
-    const [done] = await until(() => {
-      const now = runs(orderId);
-      return now[0]?.state === 'succeeded' ? now : undefined;
-    });
+    const [done] = await runsOnceFirst(accountDir(), orderId, 'succeeded');
     expect(done).toMatchObject({ deliveryId: cut?.deliveryId, attempts: 2, exitCode: 0 });
     expect(readFileSync(marker, 'utf8').trim().split('\n')).toEqual([cut?.deliveryId, cut?.deliveryId]);
   } finally {
@@ -124,9 +101,8 @@ it('listen --exec: each new order JSON on the command standard input, no setting
     env,
   );
   try {
-    const order = await until(() =>
-      existsSync(out) ? JSON.parse(readFileSync(out, 'utf8').trim()) : undefined,
-    );
+    await fileAppears(out);
+    const order = JSON.parse(readFileSync(out, 'utf8').trim());
     expect(order).toMatchObject({ version: 1, event: 'order.created', orderId, automation: 'listen' });
   } finally {
     listener.kill('SIGTERM');
@@ -169,7 +145,9 @@ it('automations list and test: what each does; a test runs it once for an order,
   expect(test.code).toBe(1);
   expect(test.stdout).toMatch(/^provision: failed exit 3 — exit 3\n/);
   expect(test.stdout).toMatch(/\nhello \d+\n$/);
-  expect(runs(orderId)).toEqual([expect.objectContaining({ trigger: 'test', state: 'failed', exitCode: 3 })]);
+  expect(runsOnDisk(accountDir(), orderId)).toEqual([
+    expect.objectContaining({ trigger: 'test', state: 'failed', exitCode: 3 }),
+  ]);
   expect((await cli(['automations', 'test', 'nope', '--order', orderId])).stderr).toContain(
     'no automation is named nope',
   );
