@@ -1,6 +1,6 @@
 // Automations (issue 24), as every process sees them: what the settings file declares (when a
 // new order arrives: run a command, call a signed webhook, post to Slack or Teams), the words
-// the declarations are held to, and a run as the store keeps it. Plain types and limits only;
+// the declarations are held to, a run as the store keeps it and how its end is said. Imports nothing;
 // main/core/automation/ checks them (zod) and runs them.
 
 /** A command: an argument list (no shell), run in `cwd` for at most `timeoutSeconds`. */
@@ -79,4 +79,11 @@ export interface AutomationRun {
   detail: string | null;
   /** The end of the command's output or the receiver's answer, cleaned and bounded. */
   output: string | null;
+}
+
+/** What a run ended with, as the order page and the CLI say it: "exit 2", "HTTP 503", and what happened when it says more. */
+export function runOutcome(run: AutomationRun): { code: string; detail: string } {
+  const code =
+    run.exitCode !== null ? `exit ${run.exitCode}` : run.httpStatus !== null ? `HTTP ${run.httpStatus}` : '';
+  return { code, detail: run.detail && run.detail !== code ? run.detail : '' };
 }

@@ -143,7 +143,7 @@ it('automations list and test: what each does; a test runs it once for an order,
   const test = await cli(['automations', 'test', 'provision', '--order', orderId]);
   // A test runs whatever the filters say (it is asked for by name), and fails here: exit 3.
   expect(test.code).toBe(1);
-  expect(test.stdout).toMatch(/^provision: failed exit 3 — exit 3\n/);
+  expect(test.stdout).toMatch(/^provision: failed exit 3\n/);
   expect(test.stdout).toMatch(/\nhello \d+\n$/);
   expect(runsOnDisk(accountDir(), orderId)).toEqual([
     expect.objectContaining({ trigger: 'test', state: 'failed', exitCode: 3 }),

@@ -4,7 +4,12 @@
 // from the settings file only; their secrets from the keychain (or, for `listen`, one made for
 // the session).
 import { randomBytes } from 'node:crypto';
-import { AUTOMATION_LIMITS, type AutomationRun, type AutomationSetting } from '../../preload/automations';
+import {
+  AUTOMATION_LIMITS,
+  type AutomationRun,
+  type AutomationSetting,
+  runOutcome,
+} from '../../preload/automations';
 import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
 import { AccountSession } from '../core/account/session';
@@ -175,14 +180,9 @@ export async function testAutomation(
 
 /** A run for a terminal: its outcome, then its output (cleaned already; escaped for the terminal). */
 export function describeRun(run: AutomationRun): string {
-  const code =
-    run.exitCode !== null
-      ? ` exit ${run.exitCode}`
-      : run.httpStatus !== null
-        ? ` HTTP ${run.httpStatus}`
-        : '';
+  const { code, detail } = runOutcome(run);
   const lines = [
-    `${run.automation}: ${run.state}${code} — ${run.detail ?? ''}`,
+    `${run.automation}: ${run.state}${code ? ` ${code}` : ''}${detail ? ` — ${detail}` : ''}`,
     `delivery ${run.deliveryId}, attempt ${run.attempts}`,
   ];
   if (run.output) lines.push('', ...run.output.split('\n'));

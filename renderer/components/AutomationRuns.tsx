@@ -2,7 +2,7 @@
 // "Slack ✓ 12:03 · provision ✗ exit 2", with its output behind "Show output" and "Run again". The
 // output and details were cleaned by the main process; they are still rendered only as text.
 import { useState } from 'react';
-import type { AutomationRun, RunState } from '../../preload/automations';
+import { type AutomationRun, type RunState, runOutcome } from '../../preload/automations';
 import type { Explained } from '../../preload/model';
 import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
@@ -22,12 +22,6 @@ function latestRuns(runs: readonly AutomationRun[]): AutomationRun[] {
   const latest = new Map<string, AutomationRun>();
   for (const run of runs) latest.set(run.automation, run);
   return [...latest.values()];
-}
-
-function outcome(run: AutomationRun): string {
-  if (run.exitCode !== null) return `exit ${run.exitCode}`;
-  if (run.httpStatus !== null) return `HTTP ${run.httpStatus}`;
-  return '';
 }
 
 export function AutomationRuns({
@@ -64,13 +58,14 @@ export function AutomationRuns({
         {latestRuns(runs).map((run) => {
           const { mark, words } = MARKS[run.state];
           const busy = run.state === 'queued' || run.state === 'running';
+          const { code, detail } = runOutcome(run);
           return (
             <li key={run.deliveryId} className={`automation-run run-${run.state}`}>
               <span className="automation-name">{run.automation}</span> <span aria-hidden="true">{mark}</span>
               <span className="sr-only">{words}</span>{' '}
               {(run.finishedAt ?? run.startedAt) && <Time iso={run.finishedAt ?? run.startedAt ?? ''} />}
-              {outcome(run) && <> · {outcome(run)}</>}
-              {run.detail && <span className="muted"> — {run.detail}</span>}
+              {code && <> · {code}</>}
+              {detail && <span className="muted"> — {detail}</span>}
               {run.output && (
                 <details>
                   <summary>Show output</summary>

@@ -599,7 +599,7 @@ describe("the order's automations", () => {
     const runs = within(region('Automations')).getAllByRole('listitem');
     expect(runs.map((item) => item.textContent)).toEqual([
       expect.stringMatching(/^Slack ✓succeeded .* · HTTP 200 — delivered \(HTTP 200\)Run again Slack$/),
-      expect.stringMatching(/^provision ✗failed .* · exit 2 — exit 2Show output.*Run again provision$/s),
+      expect.stringMatching(/^provision ✗failed .* · exit 2Show output.*Run again provision$/s),
     ]);
     // The output is text, never markup; the details element keeps it folded until asked for.
     const output = within(runs[1] as HTMLElement).getByText(/quota exceeded/);

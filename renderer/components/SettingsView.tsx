@@ -344,15 +344,24 @@ function DeclaredField(props: {
       );
     case 'boolean':
       return (
-        <div className="check">
-          <input
-            id={props.id}
-            type="checkbox"
-            checked={props.value === true}
-            onChange={(e) => props.onChange(e.target.checked)}
-          />
-          <label htmlFor={props.id}>{(shows.in === 'form' && shows.text) || setting.label}</label>
-        </div>
+        <>
+          <div className="check">
+            <input
+              id={props.id}
+              type="checkbox"
+              checked={props.value === true}
+              onChange={(e) => props.onChange(e.target.checked)}
+              aria-describedby={hint ? `${props.id}-hint` : undefined}
+            />
+            <label htmlFor={props.id}>{(shows.in === 'form' && shows.text) || setting.label}</label>
+          </div>
+          {/* A switch with consequences says them (the automations run on each computer that has it on). */}
+          {hint && (
+            <p className="hint" id={`${props.id}-hint`}>
+              {hint}
+            </p>
+          )}
+        </>
       );
     case 'choice':
       return (
