@@ -777,6 +777,8 @@ export class SellerCore {
         return this.store.saveOrder(orderId, order, licenses.items, this.isoNow());
       });
       if (changed) this.updated.add(orderId);
+      // Its automations' runs wait for the order itself.
+      this.runAutomations();
     } catch (error) {
       if (
         error instanceof SellerApiError &&

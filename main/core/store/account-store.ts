@@ -910,9 +910,9 @@ export class AccountStore {
   }
 
   /**
-   * Takes up to `limit` runs this process may start now: queued ones that are due, and those a
-   * process that is gone was running (killed in the middle: run again, same delivery id). Each
-   * taken counts an attempt.
+   * Takes up to `limit` runs this process may start now: queued ones that are due and whose order
+   * has been read, and those a process that is gone was running (killed in the middle: run
+   * again, same delivery id). Each taken counts an attempt.
    */
   claimRuns(
     pid: number,
@@ -925,8 +925,11 @@ export class AccountStore {
     const candidates = () =>
       (only === undefined
         ? this.sql(
-            `SELECT delivery_id, state, claimed_by FROM automation_runs
-               WHERE state IN ('queued', 'running') AND due_at <= ? ORDER BY due_at LIMIT ?`,
+            // Only runs whose order has been read: the rest wait for it without spending an attempt.
+            `SELECT delivery_id, state, claimed_by FROM automation_runs r
+               WHERE state IN ('queued', 'running') AND due_at <= ?
+                 AND EXISTS (SELECT 1 FROM orders o WHERE o.order_id = r.order_id AND o.document IS NOT NULL)
+               ORDER BY due_at LIMIT ?`,
           ).all(now, limit * 4)
         : this.sql(
             `SELECT delivery_id, state, claimed_by FROM automation_runs

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { MarketplaceEvent } from '../api/wire';
+import type { MarketplaceEvent, Order } from '../api/wire';
 import { AccountStore } from './account-store';
 
 let dir: string;
@@ -37,6 +37,20 @@ const learn = (events: MarketplaceEvent[], options: { backlog?: boolean; automat
     now: NOW,
     automations: options.automations ?? ['slack', 'provision'],
   });
+/** The order's document arrived (runs wait for it). */
+const fetched = (orderId: string) =>
+  store.saveOrder(
+    orderId,
+    {
+      orderId,
+      documentCurrencyCode: 'EUR',
+      buyerCustomerParty: {},
+      sellerSupplierParty: {},
+      documentLines: [],
+    } as unknown as Order,
+    [],
+    NOW,
+  );
 const alive = () => true;
 const gone = () => false;
 
@@ -74,6 +88,9 @@ it('commits the runs with the announcement or not at all', () => {
 
 it('takes a run once; a run whose process is gone is taken again under the same delivery id', () => {
   learn([purchase('o-1')], { automations: ['provision'] });
+  // Not before its order has been read: no attempt spent waiting for it.
+  expect(store.claimRuns(100, alive, NOW, 4)).toEqual([]);
+  fetched('o-1');
   const [first] = store.claimRuns(100, alive, NOW, 4);
   expect(first).toMatchObject({ state: 'running', attempts: 1 });
   // Another process while the first runs it: nothing to take.
@@ -85,6 +102,7 @@ it('takes a run once; a run whose process is gone is taken again under the same 
 
 it('keeps what a run ended with, and a retry waits until it is due', () => {
   learn([purchase('o-1')], { automations: ['hook'] });
+  fetched('o-1');
   const [run] = store.claimRuns(100, alive, NOW, 4);
   const id = run?.deliveryId ?? '';
   const later = '2026-11-22T00:00:30.000Z';
