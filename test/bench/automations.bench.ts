@@ -82,6 +82,17 @@ async function laptop(url: string, hook: boolean): Promise<Figures> {
   });
   await core.start();
   await core.backlogRead();
+  // Memory over more deliveries: BENCH_ROUNDS thousands first, RSS after each (stderr).
+  for (let round = 1; round < Number(process.env.BENCH_ROUNDS ?? 1); round++) {
+    for (let i = 0; i < ORDERS; i++) await admin(url, 'POST', 'purchases');
+    await core.checkNow();
+    while (hook && delivered < ORDERS * round) await new Promise((resolve) => setTimeout(resolve, 5));
+    globalThis.gc?.();
+    process.stderr.write(
+      `round ${round}: RSS ${rss().toFixed(1)} MiB, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(1)} MiB\n`,
+    );
+  }
+  delivered = 0;
   for (let i = 0; i < ORDERS; i++) await admin(url, 'POST', 'purchases');
   globalThis.gc?.();
   const rssBeforeMiB = rss();
