@@ -1,9 +1,13 @@
-// The CLI's automations, run as users run them (a child process per command, its own config home,
-// the simulator over loopback): `run` runs the settings' automations and stops cleanly on
-// SIGTERM, queuing what it cut short for its next start; `listen --exec` hands each new order to
-// a command; `automations list` and `automations test`.
+// The CLI's automations, run as users run them (a child process per command, its own config
+// home, the simulator over loopback, the keychain: run with test/with-keychain.sh): `run` runs
+// the settings' automations and stops cleanly on SIGTERM, queuing what it cut short for its next
+// start; `listen --exec` hands each new order to a command; `automations list`, `test` and
+// `secret`.
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
@@ -36,7 +40,7 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-const cli = (args: string[]) => runTs('main/cli/seller-tray.ts', args, env);
+const cli = (args: string[], input = '') => runTs('main/cli/seller-tray.ts', args, env, input);
 
 async function settingsWith(automations: unknown[]): Promise<void> {
   const folder = join(home, 'Seller Tray');
@@ -151,4 +155,52 @@ it('automations list and test: what each does; a test runs it once for an order,
   expect((await cli(['automations', 'test', 'nope', '--order', orderId])).stderr).toContain(
     'no automation is named nope',
   );
+});
+
+it('automations secret: a webhook signing secret made and shown once, a chat address checked, both in the keychain and used', async () => {
+  const received: { signature: string; body: string }[] = [];
+  const receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      received.push({ signature: String(request.headers['seller-tray-signature']), body });
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  try {
+    await settingsWith([
+      { name: 'hook', action: { type: 'webhook', url } },
+      { name: 'chat', action: { type: 'teams' } },
+    ]);
+    const made = await cli(['automations', 'secret', 'hook']);
+    expect(made.code).toBe(0);
+    const secret = /shown once\): (whsec_\S+)/.exec(made.stdout)?.[1] ?? '';
+    expect(secret).toMatch(/^whsec_[\w-]{32}$/);
+    const refused = await cli(['automations', 'secret', 'chat'], 'http://chat.example.com/hook');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('must use https://');
+    expect((await cli(['automations', 'secret', 'chat'], url)).code).toBe(0);
+    expect((await cli(['automations', 'list'])).stdout).toMatch(
+      /hook\ton\twebhook .*\tstored\n.*chat\ton\tteams message\tevery new order\tno\tstored\n/s,
+    );
+    // Never in the settings file.
+    expect(readFileSync(join(home, 'Seller Tray', 'settings.json'), 'utf8')).not.toContain(secret);
+
+    const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+    expect((await cli(['automations', 'test', 'hook', '--order', orderId])).code).toBe(0);
+    expect((await cli(['automations', 'test', 'chat', '--order', orderId])).code).toBe(0);
+    const [signed, chat] = received;
+    const t = /t=(\d+)/.exec(signed?.signature ?? '')?.[1];
+    const expected = createHmac('sha256', secret).update(`${t}.${signed?.body}`).digest('hex');
+    expect(signed?.signature).toBe(`t=${t},v1=${expected}`);
+    expect(JSON.parse(chat?.body ?? '{}').attachments[0].contentType).toBe(
+      'application/vnd.microsoft.card.adaptive',
+    );
+  } finally {
+    receiver.close();
+  }
 });
