@@ -87,3 +87,15 @@ export function runOutcome(run: AutomationRun): { code: string; detail: string }
     run.exitCode !== null ? `exit ${run.exitCode}` : run.httpStatus !== null ? `HTTP ${run.httpStatus}` : '';
   return { code, detail: run.detail && run.detail !== code ? run.detail : '' };
 }
+
+/** What an automation does and for which orders, as Settings and `automations list` say it. */
+export function describeAutomation(a: AutomationSetting): { action: string; orders: string } {
+  const action =
+    a.action.type === 'command'
+      ? `command ${a.action.command.join(' ')} (${a.action.timeoutSeconds} s)`
+      : a.action.type === 'webhook'
+        ? `webhook ${a.action.url}`
+        : `${a.action.type} message`;
+  const filters = [...a.products.map((p) => `product ${p}`), ...a.orderTypes.map((t) => `type ${t}`)];
+  return { action, orders: filters.length === 0 ? 'every new order' : filters.join(', ') };
+}

@@ -8,6 +8,7 @@ import {
   AUTOMATION_LIMITS,
   type AutomationRun,
   type AutomationSetting,
+  describeAutomation,
   runOutcome,
 } from '../../preload/automations';
 import { escapedControls } from '../../preload/marketplace-text';
@@ -96,30 +97,10 @@ export async function listAutomations(account: Account, stores: CliStores): Prom
             (value) => (value ? 'stored' : 'missing'),
             () => 'keychain unavailable',
           );
-    const filters = [...a.products.map((p) => `product ${p}`), ...a.orderTypes.map((t) => `type ${t}`)];
-    lines.push(
-      row([
-        a.name,
-        a.enabled ? 'on' : 'off',
-        describeAction(a),
-        filters.length === 0 ? 'every new order' : filters.join(', '),
-        a.reportStatus ?? 'no',
-        secret,
-      ]),
-    );
+    const { action, orders } = describeAutomation(a);
+    lines.push(row([a.name, a.enabled ? 'on' : 'off', action, orders, a.reportStatus ?? 'no', secret]));
   }
   return lines.join('');
-}
-
-function describeAction(a: AutomationSetting): string {
-  switch (a.action.type) {
-    case 'command':
-      return `command ${a.action.command.join(' ')} (${a.action.timeoutSeconds} s)`;
-    case 'webhook':
-      return `webhook ${a.action.url}`;
-    default:
-      return `${a.action.type} message`;
-  }
 }
 
 /** `automations secret NAME`: its webhook's signing secret or chat address from stdin into the keychain. */

@@ -16,6 +16,7 @@ import { asCodedError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
 import { AboutPanel } from './AboutPanel';
+import { DeclaredAutomations } from './DeclaredAutomations';
 import { LeaveDemoButton } from './DemoBanner';
 import { DiagnosePanel } from './DiagnosePanel';
 import { ErrorAlert } from './ErrorAlert';
@@ -245,6 +246,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
                     )}
                   </Fragment>
                 ))}
+                {section === 'Automations' && <DeclaredAutomations automations={settings.automations} />}
               </Fragment>
             ))}
 

@@ -906,6 +906,11 @@ describe('automations', () => {
       await toggle.scrollIntoViewIfNeeded();
       expect(await toggle.getAttribute('aria-describedby')).toBeTruthy();
       await page.getByText(/switch it on in one place only/).waitFor();
+      const declared = page.getByRole('list', { name: 'Declared automations' }).getByRole('listitem');
+      expect(await declared.allInnerTexts()).toEqual([
+        expect.stringMatching(/^notify: command .* \(30 s\), for every new order$/),
+        expect.stringMatching(/^provision: command .* \(30 s\), for every new order$/),
+      ]);
       await page.screenshot({ path: join(SCREENSHOTS, `settings-automations-${colorScheme}-1280x800.png`) });
       expect(await axeViolations(page)).toEqual([]);
     },
