@@ -29,7 +29,7 @@ interface Received {
 }
 let receiver: Server;
 let receiverUrl: string;
-let mode: 'ok' | 'refuse' | 'fail' | 'slow' | 'never' = 'ok';
+let mode: 'ok' | 'refuse' | 'moved' | 'fail' | 'slow' | 'never' = 'ok';
 const received: Received[] = [];
 
 let sim: Simulator;
@@ -42,7 +42,7 @@ beforeAll(async () => {
     });
     request.on('end', () => {
       received.push({ headers: request.headers, body });
-      const status = { ok: 200, refuse: 422, fail: 503, slow: 200, never: 0 }[mode];
+      const status = { ok: 200, refuse: 422, moved: 302, fail: 503, slow: 200, never: 0 }[mode];
       if (status === 0) return request.socket.destroy();
       const answer = () => {
         response
@@ -207,12 +207,15 @@ describe('a webhook', () => {
     expect(received).toHaveLength(1);
   });
 
-  it('refused (4xx) is failed at once, not tried again, and told once', async () => {
-    mode = 'refuse';
+  it.each([
+    ['refused (4xx)', 'refuse', 422],
+    ['redirected (3xx, not followed)', 'moved', 302],
+  ] as const)('%s is failed at once, not tried again, and told once', async (_, answer, status) => {
+    mode = answer;
     await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
     const orderId = await newOrder();
     const [run] = await settled(orderId);
-    expect(run).toMatchObject({ state: 'failed', httpStatus: 422, attempts: 1 });
+    expect(run).toMatchObject({ state: 'failed', httpStatus: status, attempts: 1 });
     expect(problems().filter((m) => m.includes('automation hook failed'))).toHaveLength(1);
     clock += 3_600_000;
     await core.checkNow();

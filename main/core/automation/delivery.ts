@@ -1,6 +1,6 @@
 // One HTTP delivery of an automation (a signed webhook, a Slack or Teams incoming webhook), and
-// what its answer means: 2xx delivered; a refusal that a retry cannot change (4xx but 408 and
-// 429) failed at once; anything else (5xx, 408, 429, no answer, too slow) tried again with
+// what its answer means: 2xx delivered; an answer a retry cannot change (a redirect, 4xx but
+// 408 and 429) failed at once; anything else (5xx, 408, 429, no answer, too slow) tried again with
 // growing waits until RETRY_FOR_MS after the run was queued.
 import { cleanOutput } from './command';
 
@@ -55,11 +55,13 @@ export async function deliver(
     const { status } = response;
     if (status >= 200 && status < 300)
       return { status, outcome: 'delivered', detail: `delivered (HTTP ${status})`, answer };
-    const final = status >= 400 && status < 500 && status !== 408 && status !== 429;
+    // A redirect is not followed (the body and its signature are for this address), nor tried again.
+    const final =
+      (status >= 300 && status < 400) || (status >= 400 && status < 500 && status !== 408 && status !== 429);
     return {
       status,
       outcome: final ? 'refused' : 'retry',
-      detail: `the receiver answered HTTP ${status}${final ? ': not tried again' : ''}`,
+      detail: `the receiver answered HTTP ${status}${status < 400 ? ' (a redirect, not followed)' : ''}${final ? ': not tried again' : ''}`,
       answer,
     };
   } catch (error) {
