@@ -41,7 +41,7 @@ export interface CoreStatus {
 
 /** A notification to raise: its text is already plain and capped (marketplace-text.ts). */
 export interface NotificationRequest {
-  kind: 'order' | 'summary' | 'reminder';
+  kind: 'order' | 'summary' | 'reminder' | 'automation-failed';
   title: string;
   body: string;
   /** The order a click opens; a summary opens the inbox. */

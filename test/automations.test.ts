@@ -171,6 +171,10 @@ function running(pid: number): boolean {
   return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 }
 
+const failureNotifications = () =>
+  events.flatMap((e) =>
+    e.type === 'notification' && e.request.kind === 'automation-failed' ? [e.request] : [],
+  );
 const problems = () => events.flatMap((e) => (e.type === 'problem' ? [e.message] : []));
 
 describe('a webhook', () => {
@@ -217,6 +221,9 @@ describe('a webhook', () => {
     const [run] = await settled(orderId);
     expect(run).toMatchObject({ state: 'failed', httpStatus: status, attempts: 1 });
     expect(problems().filter((m) => m.includes('automation hook failed'))).toHaveLength(1);
+    expect(failureNotifications()).toEqual([
+      expect.objectContaining({ kind: 'automation-failed', title: 'Automation hook failed', orderId }),
+    ]);
     clock += 3_600_000;
     await core.checkNow();
     expect(received).toHaveLength(1);
@@ -526,6 +533,10 @@ describe('a hostile buyer through every action', () => {
     const told = events.filter((e) => e.type === 'problem');
     expect(JSON.stringify(told).replace(/\\n/g, '')).not.toMatch(/\\u001b|\\u202e/);
     expect(problems().join('\n')).not.toMatch(CONTROL_OR_BIDI);
+    const [notified] = failureNotifications();
+    expect(notified?.title).toBe('Automation provision failed');
+    expect(`${notified?.title}${notified?.body}`).not.toMatch(CONTROL_OR_BIDI);
+    expect(notified?.body.length).toBeLessThanOrEqual(200);
   });
 });
 

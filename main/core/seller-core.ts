@@ -5,6 +5,7 @@
 
 import type { AutomationRun, AutomationSetting } from '../../preload/automations';
 import { CodedError } from '../../preload/coded-error';
+import { capped, NAME_MAX, plainText } from '../../preload/marketplace-text';
 import type {
   Connection,
   CoreEvent,
@@ -33,6 +34,7 @@ import { explainFailure, failureKind } from './failure-words';
 import { anotherSellers, describeAside } from './kept-aside';
 import { failureFields, type Log, silentLog } from './log';
 import {
+  automationFailedNotification,
   briefOf,
   dueReminders,
   type OrderBrief,
@@ -202,7 +204,7 @@ export class SellerCore {
         // As a person's mark, checked against the order's history; held for undo like one.
         mark: (mark) => this.markStatus(mark),
         changed: (orderIds) => this.emitChanged(orderIds, false),
-        failed: (message, details) => this.emit({ type: 'problem', message, details }),
+        failed: (run, detail, lastOutput) => this.tellAutomationFailed(run, detail, lastOutput),
       });
     this.poller = new Poller({
       poll: () => this.poll(),
@@ -678,6 +680,22 @@ export class SellerCore {
       this.withStore(() => this.runner?.kick());
     } catch (error) {
       this.log.warn('automations could not start', failureFields(error));
+    }
+  }
+
+  /** A run that failed for good, told once: in the banner, and as a notification unless they are off or paused. */
+  private tellAutomationFailed(run: AutomationRun, detail: string, lastOutput: string): void {
+    const brief = this.brief(run.orderId);
+    this.emit({
+      type: 'problem',
+      message: `The automation ${run.automation} failed for the order of ${capped(plainText(brief.buyer), NAME_MAX)}: ${detail}. The order page shows its output and can run it again.`,
+      details: [`order ${run.orderId}`, `delivery ${run.deliveryId}`, ...(lastOutput ? [lastOutput] : [])],
+    });
+    if (this.ports.settings().notificationsEnabled && this.pausedUntil() === null) {
+      this.emit({
+        type: 'notification',
+        request: automationFailedNotification(brief, run.automation, detail),
+      });
     }
   }
 

@@ -65,8 +65,8 @@ export interface RunnerDeps {
   mark: (mark: MarkRequest) => Promise<unknown>;
   /** A run of these orders changed (the order page shows runs). */
   changed: (orderIds: string[]) => void;
-  /** A run failed for good: told once (banner, tray). */
-  failed: (message: string, details: string[]) => void;
+  /** A run failed for good (what happened, its output's last line): told once, banner and notification. */
+  failed: (run: AutomationRun, detail: string, lastOutput: string) => void;
 }
 
 /** How a run ended, as the store keeps it. */
@@ -196,17 +196,8 @@ export class AutomationRunner {
       httpStatus: final.httpStatus,
     });
     this.deps.changed([run.orderId]);
-    if (final.state === 'failed') {
-      const { buyer } = this.deps.brief(run.orderId);
-      this.deps.failed(
-        `The automation ${run.automation} failed for the order of ${capped(paragraphText(buyer), 80)}: ${final.detail}. The order page shows its output and can run it again.`,
-        [
-          `order ${run.orderId}`,
-          `delivery ${run.deliveryId}`,
-          ...(final.output ? [lastLine(final.output)] : []),
-        ],
-      );
-    }
+    if (final.state === 'failed')
+      this.deps.failed(run, final.detail, final.output ? lastLine(final.output) : '');
   }
 
   /** One attempt of a run: its order, its filters, then its action. */
