@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { SellerApiClient } from '../main/core/api/client';
 import type { AutomationPorts } from '../main/core/automation/runner';
 import { type CoreEvent, type CoreSettings, SellerCore } from '../main/core/seller-core';
+import { AccountStore } from '../main/core/store/account-store';
 import type { AutomationRun, AutomationSetting } from '../preload/automations';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { ManualTimers, TEST_SETTINGS } from './support/core';
@@ -553,6 +554,23 @@ describe('run again and test', () => {
     expect(JSON.parse(received.at(-1)?.body ?? '{}').event).toBe('order.test');
     expect(test.state).toBe('succeeded');
     expect(() => core.runAutomation(orderId, 'nope', 'again')).toThrow('No automation is named nope');
+  });
+
+  it('takes over a run left running by an earlier process that had this pid', async () => {
+    secrets.set('hook', SECRET);
+    await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
+    settings = { ...settings, automationsEnabled: false };
+    const orderId = await newOrder();
+    await core.order(orderId);
+    // As an earlier process of this pid left it, killed in the middle (pids are reused).
+    const { store } = AccountStore.open(dir);
+    const deliveryId = store.queueRun(orderId, 'hook', 'new-order', new Date(clock).toISOString());
+    store.claimRuns(process.pid, () => false, new Date(clock).toISOString(), 1);
+    store.close(false);
+    settings = { ...settings, automationsEnabled: true };
+    await core.checkNow();
+    const [run] = await settled(orderId);
+    expect(run).toMatchObject({ deliveryId, state: 'succeeded', attempts: 2 });
   });
 
   it('queues nothing while this laptop does not run automations', async () => {

@@ -93,7 +93,7 @@ export class AutomationRunner {
   kick(): void {
     if (this.stopping.signal.aborted || !this.deps.settings().automationsEnabled) return;
     const free = RUNS_AT_ONCE - this.inFlight.size;
-    if (free > 0) this.start(this.deps.store.claimRuns(process.pid, this.deps.isAlive, this.isoNow(), free));
+    if (free > 0) this.start(this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), free));
     this.planNext();
   }
 
@@ -103,10 +103,17 @@ export class AutomationRunner {
    */
   runNow(deliveryId: string): Promise<AutomationRun | undefined> {
     if (!this.stopping.signal.aborted) {
-      this.start(this.deps.store.claimRuns(process.pid, this.deps.isAlive, this.isoNow(), 1, deliveryId));
+      this.start(this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), 1, deliveryId));
     }
     return this.ended(deliveryId);
   }
+
+  /**
+   * Whether a run claimed by `pid` is still being carried out: by this process only while it is in
+   * flight here (a process killed before may have had this pid), by another while it lives.
+   */
+  private readonly stillRunning = (pid: number, deliveryId: string): boolean =>
+    pid === process.pid ? this.inFlight.has(deliveryId) : this.deps.isAlive(pid);
 
   private start(claimed: readonly AutomationRun[]): void {
     for (const run of claimed) {

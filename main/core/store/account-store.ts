@@ -911,12 +911,13 @@ export class AccountStore {
 
   /**
    * Takes up to `limit` runs this process may start now: queued ones that are due and whose order
-   * has been read, and those a process that is gone was running (killed in the middle: run
-   * again, same delivery id). Each taken counts an attempt.
+   * has been read, and those no one runs any more (`stillRunning` says, from the process that
+   * claimed each: a process killed in the middle, or an earlier one of this pid): run again,
+   * same delivery id. Each taken counts an attempt.
    */
   claimRuns(
     pid: number,
-    isAlive: (pid: number) => boolean,
+    stillRunning: (claimedBy: number, deliveryId: string) => boolean,
     now: string,
     limit: number,
     /** Only this run (a test or "Run again" started by hand), due or not. */
@@ -945,7 +946,7 @@ export class AccountStore {
       const taken: string[] = [];
       for (const row of candidates()) {
         if (taken.length >= limit) break;
-        if (row.state === 'running' && (row.claimed_by === pid || isAlive(row.claimed_by ?? pid))) continue;
+        if (row.state === 'running' && stillRunning(row.claimed_by ?? -1, row.delivery_id)) continue;
         claim.run(pid, now, row.delivery_id);
         taken.push(row.delivery_id);
       }

@@ -86,7 +86,7 @@ it('commits the runs with the announcement or not at all', () => {
   expect(store.runsFor('o-3')).toHaveLength(2);
 });
 
-it('takes a run once; a run whose process is gone is taken again under the same delivery id', () => {
+it('takes a run once; a run no one runs any more is taken again under the same delivery id', () => {
   learn([purchase('o-1')], { automations: ['provision'] });
   // Not before its order has been read: no attempt spent waiting for it.
   expect(store.claimRuns(100, alive, NOW, 4)).toEqual([]);
