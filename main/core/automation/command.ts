@@ -47,8 +47,11 @@ export function runCommand(
     });
     const kill = (signal: NodeJS.Signals) => {
       try {
-        if (child.pid !== undefined && process.platform !== 'win32') process.kill(-child.pid, signal);
-        else child.kill(signal);
+        if (child.pid === undefined) return;
+        if (process.platform !== 'win32') process.kill(-child.pid, signal);
+        // Windows has no process groups: taskkill ends the tree (untested here: no Windows runner).
+        else
+          spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
       } catch {
         // Already gone.
       }
@@ -78,8 +81,8 @@ export function runCommand(
       clearTimeout(limit);
       clearTimeout(killTimer);
       options.signal?.removeEventListener('abort', stop);
-      // What it left running in its group goes with it.
-      if (!startError) kill('SIGKILL');
+      // What it left running in its group goes with it (Windows: its pid may be another's by now).
+      if (!startError && process.platform !== 'win32') kill('SIGKILL');
       resolve({
         exitCode: startError ? null : exitCode,
         signal,
