@@ -5,8 +5,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { databaseOfVersion } from '../../../test/support/store-files';
 import type { MarketplaceEvent, Order } from '../api/wire';
 import { AccountStore } from './account-store';
+import { MIGRATIONS } from './schema';
 
 let dir: string;
 let store: AccountStore;
@@ -145,4 +147,19 @@ it('keeps runs across a restart', () => {
   store.close();
   store = AccountStore.open(dir).store;
   expect(store.runsFor('o-1').map((r) => r.state)).toEqual(['queued']);
+});
+
+it('comes to a store of the version before it, whose orders and announcements stay as they were', async () => {
+  store.close();
+  await rm(dir, { recursive: true, force: true });
+  dir = await mkdtemp(join(tmpdir(), 'runs-upgrade-'));
+  const before = MIGRATIONS.length - 1;
+  const db = databaseOfVersion(dir, before);
+  db.exec(`INSERT INTO announcements (order_id, state, queued_at) VALUES ('o-9', 'raised', '${NOW}')`);
+  db.close();
+  store = AccountStore.open(dir).store;
+  expect(store.claimAnnouncements(100, alive, false).pending).toEqual([]);
+  expect(store.runsFor('o-9')).toEqual([]);
+  learn([purchase('o-10')], { automations: ['hook'] });
+  expect(store.runsFor('o-10').map((r) => r.state)).toEqual(['queued']);
 });
