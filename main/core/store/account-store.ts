@@ -241,7 +241,26 @@ export class AccountStore {
 
   /** Fills a new database from the journal, and the statuses still readable from the damaged file. */
   private restoreAfterDamage(aside: string): string {
-    return lostWords('damaged', this.restoreFromJournal(readableOutbox(aside)), aside);
+    const words = lostWords('damaged', this.restoreFromJournal(readableOutbox(aside)), aside);
+    this.putBackRuns(readableRuns(aside));
+    return words;
+  }
+
+  /**
+   * The automations' runs not finished that a damaged file still shows, queued again under their
+   * delivery ids (the journal does not hold runs: rewriting it at each delivery would cost more
+   * than the rare damage). They wait for their orders, which the marketplace refills.
+   */
+  private putBackRuns(rows: readonly RunRow[]): void {
+    if (rows.length === 0) return;
+    this.atomically(() => {
+      const insert = this.sql(
+        `INSERT OR IGNORE INTO automation_runs (delivery_id, order_id, automation, trigger, state, attempts, queued_at, due_at)
+           VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)`,
+      );
+      for (const r of rows)
+        insert.run(r.delivery_id, r.order_id, r.automation, r.trigger, r.attempts, r.queued_at, r.due_at);
+    });
   }
 
   /**
@@ -1387,6 +1406,21 @@ function isDamage(error: unknown): boolean {
 }
 
 /** The outbox items that can still be read from a damaged database, row by row. */
+/** The unfinished automations' runs a damaged file still shows; none when they cannot be read. */
+function readableRuns(file: string): RunRow[] {
+  let db: Database | undefined;
+  try {
+    db = openReadOnly(file);
+    return db
+      .prepare(`SELECT * FROM automation_runs WHERE state IN ('queued', 'running')`)
+      .all() as unknown as RunRow[];
+  } catch {
+    return [];
+  } finally {
+    db?.close();
+  }
+}
+
 function readableOutbox(file: string): OutboxItem[] {
   const items: OutboxItem[] = [];
   let db: Database | undefined;

@@ -1,13 +1,13 @@
 // Automations' runs in the store (issue 24): queued in the poll's transaction with the
 // announcement, once per automation and new order, taken over with the same delivery id when
 // the process running them is gone, and gone with an order found to be another seller's.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { databaseOfVersion } from '../../../test/support/store-files';
 import type { MarketplaceEvent, Order } from '../api/wire';
-import { AccountStore } from './account-store';
+import { AccountStore, DATABASE_FILE } from './account-store';
 import { MIGRATIONS } from './schema';
 
 let dir: string;
@@ -162,4 +162,29 @@ it('comes to a store of the version before it, whose orders and announcements st
   expect(store.runsFor('o-9')).toEqual([]);
   learn([purchase('o-10')], { automations: ['hook'] });
   expect(store.runsFor('o-10').map((r) => r.state)).toEqual(['queued']);
+});
+
+it('keeps unfinished runs, under their delivery ids, when the file is found damaged and set aside', async () => {
+  learn([purchase('o-1')], { automations: ['hook'] });
+  const [queued] = store.runsFor('o-1');
+  store.close(false); // not closed cleanly: the next open checks the file
+  // Garbage over one page of an index: the check finds it, the runs' own pages stay readable.
+  const { DatabaseSync } = process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite');
+  const db = new DatabaseSync(join(dir, DATABASE_FILE));
+  const { rootpage } = db.prepare(`SELECT rootpage FROM sqlite_master WHERE name = 'orders_inbox'`).get() as {
+    rootpage: number;
+  };
+  const { page_size } = db.prepare('PRAGMA page_size').get() as { page_size: number };
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  db.close();
+  const file = await open(join(dir, DATABASE_FILE), 'r+');
+  await file.write(Buffer.alloc(page_size, 0xa5), 0, page_size, (rootpage - 1) * page_size);
+  await file.close();
+
+  const opening = AccountStore.open(dir);
+  store = opening.store;
+  expect(opening.problems.join(' ')).toContain('damaged');
+  expect(store.runsFor('o-1')).toEqual([
+    expect.objectContaining({ deliveryId: queued?.deliveryId, state: 'queued', automation: 'hook' }),
+  ]);
 });
