@@ -3,6 +3,7 @@
 // nothing from main/: the preload and the window use it as it is. The main process checks every
 // request with its schemas (main/core/bridge-requests.ts, held to these types by the compiler)
 // and answers through one handler per channel (main/core/service.ts).
+import type { AutomationRun } from './automations';
 import type { AnswerError } from './coded-error';
 import type { InboxGroup, InboxSort } from './inbox-sort';
 import type {
@@ -31,6 +32,7 @@ export const CHANNELS = [
   'getOrder',
   'markStatus',
   'retryDelivery',
+  'runAutomation',
   'undoMark',
   'getAttention',
   'resendStatus',
@@ -225,6 +227,8 @@ export interface Requests {
     override?: boolean | undefined;
   };
   retryDelivery: { requestId: string };
+  /** The order page's "Run again": a new run of the automation for the order (docs/automations.md). */
+  runAutomation: { orderId: string; automation: string };
   /** Takes back a marked status still in its grace period (the settings' undoSeconds). */
   undoMark: { requestId: string };
   /** The Needs attention view, from the store (no marketplace call). */
@@ -263,6 +267,7 @@ export interface Responses {
   getOrder: OrderView;
   markStatus: OutboxItem;
   retryDelivery: OutboxItem;
+  runAutomation: AutomationRun;
   undoMark: { outcome: UndoOutcome };
   getAttention: Attention;
   resendStatus: { outcome: ResendOutcome; item: OutboxItem };

@@ -3,6 +3,7 @@
 // settings (each declared in settings-declaration.ts). Plain types only, declared once here; the main
 // process's zod schemas for the stored forms (outbox items, settings) are checked by the compiler to
 // read exactly these.
+import type { AutomationRun } from './automations';
 import type { License, MarketplaceEvent, Order } from './marketplace';
 import type { Money } from './money';
 import type { MarkableStatus } from './order-status';
@@ -130,9 +131,10 @@ export type ResendOutcome =
 export interface NotificationRequest {
   /**
    * connection: the marketplace has not been read for a while, or is read again (liveness.ts);
-   * urgent: a new order nobody started within the escalation delay.
+   * urgent: a new order nobody started within the escalation delay; automation-failed: a run of
+   * an automation failed (told once).
    */
-  kind: 'order' | 'summary' | 'reminder' | 'urgent' | 'connection';
+  kind: 'order' | 'summary' | 'reminder' | 'urgent' | 'connection' | 'automation-failed';
   title: string;
   body: string;
   /** The order a click opens; a summary opens the inbox. */
@@ -227,6 +229,8 @@ export interface OrderDetail {
    * "Marked In progress by Anna Virtanen after it was Completed"; absent otherwise.
    */
   statusReversal?: string;
+  /** What this laptop's automations did for the order (docs/automations.md), oldest first. */
+  automationRuns: AutomationRun[];
 }
 
 /** An inbox row; buyer, product and total once the order has been fetched, absent until then. */

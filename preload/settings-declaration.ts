@@ -4,6 +4,7 @@
 // this table, so a new setting is one entry here plus its use. Settings that can be changed only
 // through their own control (the pause, the demo) or only in the file (`api`) say so here too, and
 // so do those an organization's policy cannot set (`policy: false`, main/core/policy/).
+import type { AutomationSetting } from './automations';
 import { LIMITS } from './contract';
 import { INBOX_SORTS, type InboxSort } from './inbox-sort';
 import { ACTOR_NAME_MAX } from './marked-by';
@@ -14,6 +15,7 @@ export const SETTINGS_SECTIONS = [
   'Checking and notifications',
   'Inbox',
   'Marking statuses',
+  'Automations',
   'Start-up',
 ] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
@@ -253,6 +255,31 @@ export const SETTINGS = {
       section: 'Marking statuses',
       hint: `A status is sent to the marketplace after this; until then Undo takes it back. ${UNDO.min} sends at once; at most ${UNDO.max}.`,
     },
+  }),
+
+  // Automations (issue 24).
+  /**
+   * This laptop runs the account's automations. Off by default: every laptop with it on runs
+   * them, so a team switches it on in one place (or runs `seller-tray run` there).
+   */
+  automationsEnabled: boolean({
+    default: false,
+    label: 'Automations',
+    shows: {
+      in: 'form',
+      section: 'Automations',
+      text: 'Run the automations on this computer',
+      hint: 'Each computer with this on runs every automation for each new order: switch it on in one place only (or run seller-tray run on a server). Automations are declared in the settings file; see docs/automations.md.',
+    },
+  }),
+  /**
+   * The account's automations: what to do when a new order arrives. Only from this file (and
+   * later IT policy), never from the marketplace; they run only where automationsEnabled is on.
+   */
+  automations: fileOnly<AutomationSetting[]>({
+    default: [],
+    label: 'automations',
+    rule: 'must be a list of automations such as [{"name": "provision", "action": {"type": "command", "command": ["/opt/provision.sh"]}}] (docs/automations.md)',
   }),
 };
 

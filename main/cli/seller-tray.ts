@@ -17,6 +17,7 @@ import { readPolicies } from '../core/policy/watcher';
 import { KeychainUnavailableError } from '../core/secrets';
 import { AccountStore } from '../core/store/account-store';
 import { clientOptions, cliStores, markedBy, resolveAccount } from './account';
+import { listAutomations, listen, runHeadless, storeAutomationSecret, testAutomation } from './automations';
 import { runCommand } from './commands';
 import { describeProblem, describeUnread, describeWindows, formatItems, terminalJson } from './format';
 import { PREFIX_PAGES } from './order-id';
@@ -49,6 +50,21 @@ Commands:
   watch [--once] [--interval SECONDS]
                      polls like the app; prints one line (with --json one object) per new order;
                      the first run on a computer records the orders already there, unprinted
+  run [--interval SECONDS]
+                     polls like the app and runs the automations of the settings file for each
+                     new order, with no window, logging to stderr, until SIGTERM or Ctrl+C (the
+                     one place a team runs them; docs/automations.md has a systemd unit and a
+                     launchd plist)
+  listen --forward-to URL | listen --exec -- COMMAND ARGUMENTS...
+                     like run, but only for this session: each new order's JSON posted to URL
+                     (signed with a secret printed at the start) or given to COMMAND on stdin
+  automations list   the automations, what each does, for which orders, whether its secret is stored
+  automations test NAME --order ID
+                     runs NAME once for the order now (event order.test); marks no status;
+                     exit 1 when it failed
+  automations secret NAME
+                     reads a webhook's signing secret (none: one is made and shown) or a Slack or
+                     Teams incoming webhook address from standard input into the system keychain
   doctor             tries each operation the app reads with and reports what answered, how
                      long it took, and where the marketplace differs from the spec (for support:
                      no secret or token in it), and the organization's policies in force and
@@ -64,7 +80,7 @@ Options:
   --json             machine-readable JSON: the API's objects; for lists an array of all items fetched
   --all              every page of a list; otherwise one page (--offset, --limit)
   --offset N --limit N
-  --order ID --description TEXT --detail TEXT --as NAME --force
+  --order ID --description TEXT --detail TEXT --as NAME --force --forward-to URL --exec
   --verbose          what the app would log, on stderr: failed calls (operation, HTTP status,
                      request id), polls, deliveries, announcements; never a secret or token
   --help`;
@@ -83,8 +99,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  // Only with --verbose: stderr otherwise carries the failure alone.
-  const log = values.verbose ? lineLog((line) => process.stderr.write(`seller-tray: ${line}\n`)) : silentLog;
+  // Only with --verbose (and always for the automations' services): stderr otherwise carries the failure alone.
+  const logged = values.verbose || ['run', 'listen'].includes(positionals[0] ?? '');
+  const log = logged ? lineLog((line) => process.stderr.write(`seller-tray: ${line}\n`)) : silentLog;
   try {
     const policies = await readPolicies(policySourceFor(), log);
     const stores = cliStores(process.env, policies);
@@ -102,6 +119,40 @@ async function main(argv: string[]): Promise<number> {
         log,
       });
       return 0;
+    }
+    const headless = {
+      intervalSeconds: integerOption(values.interval, 'interval', 30),
+      json: values.json ?? false,
+      log,
+    };
+    if (positionals[0] === 'run' && positionals.length === 1) {
+      await runHeadless(account, stores, headless);
+      return 0;
+    }
+    if (positionals[0] === 'listen') {
+      await listen(account, stores, {
+        ...headless,
+        forwardTo: values['forward-to'],
+        exec: values.exec ? positionals.slice(1) : undefined,
+      });
+      return 0;
+    }
+    if (positionals[0] === 'automations') {
+      const [, sub, name] = positionals;
+      if (sub === 'list' && positionals.length === 2) {
+        process.stdout.write(await listAutomations(account, stores));
+        return 0;
+      }
+      if (sub === 'secret' && name && positionals.length === 3) {
+        process.stdout.write(await storeAutomationSecret(account, stores, name));
+        return 0;
+      }
+      if (sub === 'test' && name && positionals.length === 3) {
+        const { text, run } = await testAutomation(account, stores, name, values.order, log);
+        process.stdout.write(values.json ? terminalJson(run) : text);
+        return run.state === 'succeeded' ? 0 : 1;
+      }
+      throw new UsageError('automations takes list, test NAME --order ID, or secret NAME');
     }
     const connection = clientOptions(account, log);
     if (positionals[0] === 'doctor' && positionals.length === 1) {
@@ -191,6 +242,8 @@ function parse(argv: string[]) {
       force: { type: 'boolean' },
       once: { type: 'boolean' },
       interval: { type: 'string' },
+      'forward-to': { type: 'string' },
+      exec: { type: 'boolean' },
       verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -4,13 +4,15 @@
 import { keychainEntry } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
 import { SellerApiClient } from '../core/api/client';
+import { automationPortsFor } from '../core/automation/ports';
 import type { Log } from '../core/log';
 import { parseSettingsPatch } from '../core/settings';
 import { type Account, type CliStores, clientOptions, cliTransport, refuseManaged } from './account';
+import type { Headless } from './automations';
 import { describeProblem, row, terminalJson } from './format';
 import { UsageError } from './refusals';
 
-async function readStdin(): Promise<string> {
+export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks)
@@ -46,6 +48,8 @@ export interface WatchOptions {
   json: boolean;
   /** Told of each poll, delivery, announcement and failed call (--verbose). */
   log: Log;
+  /** `run` and `listen`: the automations run for each new order (`watch` runs none). */
+  automations?: Headless | undefined;
 }
 
 /**
@@ -56,16 +60,24 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
   if (options.intervalSeconds)
     refuseManaged('--interval', { pollIntervalSeconds: options.intervalSeconds }, stores.policies);
   const saved = stores.settings.load().settings;
+  const headless = options.automations;
   const settings = {
     ...saved,
     ...(options.intervalSeconds ? { pollIntervalSeconds: options.intervalSeconds } : {}),
+    // The one place that runs them: whatever the app's switch on this computer says.
+    ...(headless ? { automationsEnabled: true, automations: headless.automations } : {}),
   };
+  const automations = headless && automationPortsFor(account.ref, stores);
   const session = await AccountSession.open(account.ref, {
     dataRoot: stores.dataRoot,
     clientSecret: account.clientSecret,
     settings: () => settings,
     log: options.log,
     transport: cliTransport(),
+    automations:
+      automations && headless?.secret !== undefined
+        ? { ...automations, secret: async () => headless.secret }
+        : automations,
   });
   const { core, firstRun } = session;
   // Printed as the core raises them, before it marks them raised: a watch killed in between

@@ -2,6 +2,7 @@
 // contract (preload/contract.ts), which declares what each takes. The compiler holds the two
 // together: a channel missing here, one too many, or a schema that reads another shape fails to build.
 import { z } from 'zod';
+import { AUTOMATION_LIMITS } from '../../preload/automations';
 import { type Channel, INBOX_FILTERS, INBOX_PAGE_ROWS, LIMITS, type Requests } from '../../preload/contract';
 import { INBOX_SORTS } from '../../preload/inbox-sort';
 import type { SettingsChange } from '../../preload/model';
@@ -60,6 +61,10 @@ export const requests = {
       { message: FAILURE_NEEDS_REASON.message, path: [...FAILURE_NEEDS_REASON.path] },
     ),
   retryDelivery: z.strictObject({ requestId: z.guid() }),
+  runAutomation: z.strictObject({
+    orderId: OrderId,
+    automation: z.string().min(1).max(AUTOMATION_LIMITS.nameMax),
+  }),
   undoMark: z.strictObject({ requestId: z.guid() }),
   getAttention: z.undefined(),
   resendStatus: z.strictObject({ requestId: z.guid() }),

@@ -81,6 +81,20 @@ function summary(orders: readonly OrderBrief[], what: string): NotificationReque
 /** A name within a text, short enough that what follows it (the total, the count) still shows. */
 const name = (text: string): string => capped(plainText(text), NAME_MAX);
 
+/** An automation failed for an order: told once, a click opens the order (its output, Run again). */
+export function automationFailedNotification(
+  brief: OrderBrief,
+  automation: string,
+  what: string,
+): NotificationRequest {
+  return cleaned({
+    kind: 'automation-failed',
+    title: `Automation ${automation} failed`,
+    body: `${name(brief.buyer)}: ${what}`,
+    orderId: brief.orderId,
+  });
+}
+
 /** The request as it may be shown: title and body plain, within their lengths. */
 function cleaned(request: NotificationRequest): NotificationRequest {
   return { ...request, title: notificationTitle(request.title), body: notificationBody(request.body) };

@@ -3,7 +3,9 @@
 // notify, and delivers the statuses the user marks. Everything platform-specific comes in
 // through its ports, so it runs the same in Electron, the CLI and the tests.
 
+import type { AutomationRun, AutomationSetting } from '../../preload/automations';
 import { CodedError } from '../../preload/coded-error';
+import { capped, NAME_MAX, plainText } from '../../preload/marketplace-text';
 import {
   ATTENTION_SHOWN,
   type Attention,
@@ -32,6 +34,8 @@ import { SellerApiError } from './api/errors';
 import { newestEvents } from './api/newest';
 import { PAGE } from './api/routes';
 import { type MarketplaceEvent, type Order, orderIdOf, type UnreadableItem } from './api/wire';
+import { automationsToQueue } from './automation/automation-settings';
+import { type AutomationPorts, AutomationRunner } from './automation/runner';
 import { type FeedSync, syncFeed, takeNewEvents } from './event-feed';
 import { explainFailure, failureKind } from './failure-words';
 import { anotherSellers, describeAside } from './kept-aside';
@@ -47,6 +51,7 @@ import {
 } from './liveness';
 import { failureFields, type Log, silentLog } from './log';
 import {
+  automationFailedNotification,
   briefOf,
   dueReminders,
   type OrderBrief,
@@ -80,6 +85,10 @@ export interface CoreSettings {
   staleInProgressDays: number;
   /** A new order nobody started after this many minutes is announced again, urgent; 0 = never. */
   escalateAfterMinutes: number;
+  /** This laptop runs the account's automations (off when absent). */
+  automationsEnabled?: boolean | undefined;
+  /** The account's automations, from the settings file only. */
+  automations?: readonly AutomationSetting[] | undefined;
 }
 
 export interface CorePorts {
@@ -95,6 +104,8 @@ export interface CorePorts {
   log?: Log;
   /** The locale notifications write amounts in; the runtime's default when absent (docs/window.md, "Order"). */
   locale?: string | undefined;
+  /** What automations need to run here (keychain, account, laptop); none run without it. */
+  automations?: AutomationPorts | undefined;
 }
 
 // Declared for every process in preload/model.ts.
@@ -160,6 +171,7 @@ export class SellerCore {
   private readonly poller: Poller;
   private readonly fetcher: OrderFetcher;
   private readonly outbox: Outbox;
+  private readonly runner: AutomationRunner | undefined;
   private readonly now: () => number;
   private readonly log: Log;
   private readonly timers: Timers;
@@ -240,6 +252,22 @@ export class SellerCore {
       stored: (orderId) => this.withStore(() => store.storedOrder(orderId)?.document !== undefined),
       idle: () => this.emitUpdated(),
     });
+    this.runner =
+      ports.automations &&
+      new AutomationRunner({
+        store,
+        settings: ports.settings,
+        ports: ports.automations,
+        now: this.now,
+        timers: this.timers,
+        log: this.log,
+        isAlive: ports.isProcessAlive ?? isProcessAlive,
+        brief: (orderId) => this.brief(orderId),
+        // As a person's mark, checked against the order's history; held for undo like one.
+        mark: (mark) => this.markStatus(mark),
+        changed: (orderIds) => this.emitChanged(orderIds, false),
+        failed: (run, detail, lastOutput) => this.tellAutomationFailed(run, detail, lastOutput),
+      });
     this.poller = new Poller({
       poll: () => this.poll(),
       intervalMs: () => ports.settings().pollIntervalSeconds * 1000,
@@ -277,6 +305,8 @@ export class SellerCore {
     const last = this.lastSuccessfulPoll === null ? null : Date.parse(this.lastSuccessfulPoll);
     this.liveness = startLiveness(this.now(), Number.isFinite(last) ? last : null);
     this.scheduleTick();
+    // Runs queued before a crash or a stop: taken again under their delivery ids.
+    this.runAutomations();
     return this.poller.start();
   }
 
@@ -321,6 +351,7 @@ export class SellerCore {
     this.stopped = true;
     this.timers.clearTimeout(this.releaseTimer);
     this.timers.clearTimeout(this.livenessTimer);
+    this.runner?.stop();
     this.poller.stop();
     void this.fetcher.stop();
     this.listeners.clear();
@@ -339,6 +370,7 @@ export class SellerCore {
         this.fetcher.stop(),
         this.outbox.idle(),
         this.announcing,
+        this.runner?.idle(),
       ]).then(() => true);
       // The clock's own timer, not the poller's (tests drive those by hand): a quit is real time.
       let timer: NodeJS.Timeout | undefined;
@@ -537,6 +569,7 @@ export class SellerCore {
       status: stored.status,
       fetchedAt: stored.fetchedAt,
       refreshProblem: stored.fetchError,
+      automationRuns: this.store.runsFor(orderId),
       // Told while the order shows the status it went back to.
       ...(reversal && reversal.event.statusCode === stored.status
         ? { statusReversal: reversalText(reversal) }
@@ -724,6 +757,7 @@ export class SellerCore {
         unreadable: [...(read.unreadable ?? []), ...foreign],
         paused: this.pausedUntil() !== null,
         now: this.isoNow(),
+        automations: automationsToQueue(this.ports.settings()),
       });
       newOrders += learned.newOrders;
       this.ordersLearned += learned.newOrders;
@@ -766,6 +800,7 @@ export class SellerCore {
       if (this.store.searchIndexing()) this.searchBuild ??= this.buildSearchIndex();
     }
     await this.announce();
+    this.runAutomations();
     this.remind();
     if (this.outbox.pendingCount > 0) await this.outbox.deliver();
     this.outbox.confirmed(this.store.forgetConfirmed());
@@ -862,6 +897,59 @@ export class SellerCore {
     }
     this.emit({ type: 'orders-arrived', orderIds: [...pending, ...held] });
     this.store.markRaised([...pending, ...held], this.isoNow());
+  }
+
+  /** Starts the automations' runs that are due (none unless this laptop runs automations). */
+  private runAutomations(): void {
+    try {
+      this.withStore(() => this.runner?.kick());
+    } catch (error) {
+      this.log.warn('automations could not start', failureFields(error));
+    }
+  }
+
+  /** A run that failed for good, told once: in the banner, and as a notification unless they are off or paused. */
+  private tellAutomationFailed(run: AutomationRun, detail: string, lastOutput: string): void {
+    const brief = this.brief(run.orderId);
+    this.emit({
+      type: 'problem',
+      message: `The automation ${run.automation} failed for the order of ${capped(plainText(brief.buyer), NAME_MAX)}: ${detail}. The order page shows its output and can run it again.`,
+      details: [`order ${run.orderId}`, `delivery ${run.deliveryId}`, ...(lastOutput ? [lastOutput] : [])],
+    });
+    if (this.ports.settings().notificationsEnabled && this.pausedUntil() === null) {
+      this.emit({
+        type: 'notification',
+        request: automationFailedNotification(brief, run.automation, detail),
+      });
+    }
+  }
+
+  /** An order's automation runs, oldest first. */
+  automationRuns(orderId: string): AutomationRun[] {
+    return this.withStore(() => this.store.runsFor(canonicalOrderId(orderId)));
+  }
+
+  /**
+   * Queues a run of the automation for the order under a new delivery id ("Run again", or a
+   * `test`) and starts it: the run as queued, and once it ended (or waits to be tried again).
+   */
+  runAutomation(
+    orderId: string,
+    automation: string,
+    trigger: 'again' | 'test',
+  ): { queued: AutomationRun; ended: Promise<AutomationRun> } {
+    const id = canonicalOrderId(orderId);
+    const known = this.ports.settings().automations?.some((a) => a.name === automation);
+    if (!known) throw new CodedError('not-found', `No automation is named ${automation} in the settings.`);
+    const runner = this.runner;
+    if (!runner) throw new CodedError('not-found', 'Automations do not run in this process.');
+    const queued = this.withStore(() => {
+      const deliveryId = this.store.queueRun(id, automation, trigger, this.isoNow()) as string;
+      return this.store.run(deliveryId) as AutomationRun;
+    });
+    this.emitChanged([id], false);
+    const ended = runner.runNow(queued.deliveryId).then((run) => run ?? queued);
+    return { queued, ended };
   }
 
   /**
@@ -996,6 +1084,8 @@ export class SellerCore {
         return this.store.saveOrder(orderId, order, licenses.items, this.isoNow());
       });
       if (changed) this.updated.add(orderId);
+      // Its automations' runs wait for the order itself.
+      this.runAutomations();
     } catch (error) {
       if (
         error instanceof SellerApiError &&

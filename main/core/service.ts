@@ -26,6 +26,7 @@ import { osAccountName } from './account-name';
 import { SellerApiError } from './api/errors';
 import type { Transport } from './api/transport';
 import { APP_VERSION, updateChannel } from './app-identity';
+import { automationPortsFor } from './automation/ports';
 import { type CheckedRequest, requests } from './bridge-requests';
 import { explainFailure } from './failure-words';
 import { type Log, silentLog } from './log';
@@ -243,6 +244,9 @@ export class SellerTrayService {
       this.requireCore().markAsideSeen(upToId);
       return this.state();
     },
+    // Answered once queued: the order page hears of its end through orders-updated.
+    runAutomation: async ({ orderId, automation }) =>
+      this.requireCore().runAutomation(orderId, automation, 'again').queued,
     retryDelivery: async ({ requestId }) => {
       const item = this.requireCore().retryDelivery(requestId);
       if (!item) throw new CodedError('not-found', 'There is no failed status to send again with that id.');
@@ -439,6 +443,8 @@ export class SellerTrayService {
       now: this.ports.now,
       log: this.log,
       locale: this.policies.current().rules.locale ?? this.ports.locale,
+      // They run only while the settings say this laptop runs them (automationsEnabled).
+      automations: automationPortsFor(ref, this.ports),
     });
     this.detach.set(
       ref.id,

@@ -36,6 +36,25 @@ const configured: Settings = {
   api: { routes: { listNewEvents: { path: '/seller/v2/events/unseen' } }, pageSize: 50 },
   staleInProgressDays: 14,
   inboxSort: 'newest',
+  automationsEnabled: true,
+  automations: [
+    {
+      name: 'provision',
+      enabled: true,
+      products: ['sku-1'],
+      orderTypes: [],
+      action: { type: 'command', command: ['/opt/provision.sh', '--quiet'], timeoutSeconds: 60 },
+      reportStatus: 'completed',
+    },
+    {
+      name: 'Team chat',
+      enabled: false,
+      products: [],
+      orderTypes: ['Trial'],
+      action: { type: 'slack' },
+      reportStatus: null,
+    },
+  ],
 };
 
 beforeEach(() => {
@@ -75,6 +94,8 @@ describe('settings defaults', () => {
       inboxSort: 'longest-waiting',
       undoSeconds: 10,
       actorName: '',
+      automationsEnabled: false,
+      automations: [],
     });
   });
 });
@@ -364,6 +385,58 @@ describe('a settings change from the UI', () => {
     expect(store().load()).toEqual({ settings: { ...configured, api } });
   });
 
+  it('takes automations from the settings file, filling their defaults', () => {
+    const automations = [
+      { name: 'hook', action: { type: 'webhook', url: 'http://127.0.0.1:9000/hook' } },
+      { name: 'run it', action: { type: 'command', command: ['provision'] }, reportStatus: 'in-progress' },
+    ];
+    writeFileSync(settingsFile(), JSON.stringify({ ...configured, automations }));
+    expect(store().load().settings.automations).toEqual([
+      { ...automations[0], enabled: true, products: [], orderTypes: [], reportStatus: null },
+      {
+        ...automations[1],
+        action: { type: 'command', command: ['provision'], timeoutSeconds: 300 },
+        enabled: true,
+        products: [],
+        orderTypes: [],
+      },
+    ]);
+  });
+
+  it.each([
+    [
+      [{ name: 'a', action: { type: 'webhook', url: 'http://hooks.example.com/x' } }],
+      'automations[0].action.url: url must use https://',
+    ],
+    [
+      [{ name: 'a', action: { type: 'webhook', url: 'https://user:pw@hooks.example.com/x' } }],
+      'must not carry a user name',
+    ],
+    [[{ name: 'by me: x', action: { type: 'slack' } }], 'automations[0].name: a name is letters'],
+    [[{ name: 'a', action: { type: 'command', command: [] } }], 'automations[0].action.command'],
+    [
+      [{ name: 'a', action: { type: 'command', command: ['x'], cwd: 'relative' } }],
+      'cwd must be an absolute folder',
+    ],
+    [
+      [{ name: 'a', action: { type: 'slack', url: 'https://hooks.slack.com/services/T/B/X' } }],
+      'automations[0].action',
+    ],
+    [[{ name: 'a', action: { type: 'shell', command: 'rm -rf /' } }], 'automations[0].action.type'],
+    [
+      [
+        { name: 'a', action: { type: 'teams' } },
+        { name: 'A', action: { type: 'slack' } },
+      ],
+      'automations name A twice',
+    ],
+  ])('refuses automations %j, saying where and why', (automations, words) => {
+    writeFileSync(settingsFile(), JSON.stringify({ ...configured, automations }));
+    const { settings, problem } = store().load();
+    expect(settings.automations).toEqual([]);
+    expect(problem).toContain(words);
+  });
+
   it('refuses an api section from the window or the CLI: only the settings file sets it', () => {
     for (const api of [null, { routes: { listOrders: { path: '/elsewhere' } } }]) {
       const result = parseSettingsPatch({ api });
@@ -413,7 +486,7 @@ describe('settings declared once (preload/settings-declaration.ts)', () => {
 
   it('keep the file-only settings out of every change from the window or the CLI', () => {
     const fileOnly = SETTING_ENTRIES.filter(([, setting]) => setting.shows.in === 'file');
-    expect(fileOnly.map(([key]) => key)).toEqual(['api']);
+    expect(fileOnly.map(([key]) => key)).toEqual(['api', 'automations']);
     for (const [key] of fileOnly) expect(parseSettingsPatch({ [key]: null }).ok).toBe(false);
   });
 });

@@ -28,6 +28,7 @@ import {
 } from '../../preload/settings-declaration';
 import { OPERATIONS, type Operation, PAGE, routePathProblem } from './api/routes';
 import { checkBaseUrl } from './api/transport';
+import { AutomationList } from './automation/automation-settings';
 import { userDataDir } from './paths';
 import type { Same } from './same-type';
 
@@ -82,6 +83,7 @@ const checked = {
       const problem = actorNameProblem(name);
       if (problem) context.addIssue({ code: 'custom', message: `actorName ${problem}` });
     }),
+  automations: AutomationList,
 } satisfies Partial<Record<SettingKey, z.ZodType>>;
 
 type CheckedKey = keyof typeof checked;
@@ -204,6 +206,13 @@ function describeIssues(
 ): SettingsFieldError[] {
   const errors: SettingsFieldError[] = [];
   for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys' && issue.path[0] === 'automations') {
+      errors.push({
+        field: 'automations',
+        message: `${issuePath(issue.path)}: ${issue.keys.join(', ')} ${CHAT_URL_HINT}`,
+      });
+      continue;
+    }
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) errors.push({ field: key, message: unknownKeyMessage(key) });
       continue;
@@ -215,8 +224,11 @@ function describeIssues(
     }
     // Our own refinements already say precisely what is wrong (they start with the key); the
     // rest get the field's rule.
-    const message =
-      issue.code === 'custom' && issue.message.startsWith(field)
+    // Inside the automations' list, where and what (a rule for the whole list says too little).
+    const inList = field === 'automations' && issue.path.length > 1;
+    const message = inList
+      ? `${issuePath(issue.path)}: ${issue.message}`
+      : issue.code === 'custom' && issue.message.startsWith(field)
         ? `${name(field as Field)}${issue.message.slice(field.length)}`
         : `${name(field as Field)} ${rule(field as Field)}`;
     if (!errors.some((e) => e.field === field && e.message === message)) errors.push({ field, message });
@@ -224,8 +236,18 @@ function describeIssues(
   return errors;
 }
 
+/** Where in a setting an issue is, as a reader of the file finds it: automations[0].action.url. */
+function issuePath(path: readonly PropertyKey[]): string {
+  return path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
+    .join('');
+}
+
+const CHAT_URL_HINT =
+  'is not known here (a Slack or Teams address, and a signing secret, are kept in the keychain: seller-tray automations secret NAME)';
+
 function unknownKeyMessage(key: string): string {
-  if (key in SETTINGS) return 'api is set in the settings file only, by whoever deploys Seller Tray';
+  if (key in SETTINGS) return `${key} is set in the settings file only, by whoever deploys Seller Tray`;
   if (/secret|password|token/i.test(key)) {
     return `${key} is not a setting: the client secret is kept in the system keychain, never with the settings`;
   }

@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AutomationRun } from '../../preload/automations';
 import type { OrderListItem, OrderView } from '../../preload/contract';
 import type { Order } from '../../preload/marketplace';
 import type { OutboxItem } from '../../preload/model';
@@ -574,5 +575,63 @@ describe('OrderDetail', () => {
     expect(screen.queryByRole('form', { name: 'Report a failure' })).toBeNull();
     expect(onStep).toHaveBeenCalledTimes(4);
     expect(onBack).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("the order's automations", () => {
+  const run = (over: Partial<AutomationRun>): AutomationRun => ({
+    deliveryId: '0c0f9d0e-5b53-4c8e-9f0e-2f7a1c3b6a11',
+    orderId: FULL_ORDER_ID,
+    automation: 'Slack',
+    trigger: 'new-order',
+    state: 'succeeded',
+    attempts: 1,
+    queuedAt: '2026-11-20T12:03:00.000Z',
+    dueAt: '2026-11-20T12:03:00.000Z',
+    startedAt: '2026-11-20T12:03:00.000Z',
+    finishedAt: '2026-11-20T12:03:01.000Z',
+    exitCode: null,
+    httpStatus: 200,
+    detail: 'delivered (HTTP 200)',
+    output: null,
+    ...over,
+  });
+
+  it('are not shown when none ran', async () => {
+    await renderOrder();
+    expect(screen.queryByRole('region', { name: 'Automations' })).toBeNull();
+  });
+
+  it('show the latest run of each, its output on demand, and run one again', async () => {
+    const failed = run({
+      deliveryId: '1c0f9d0e-5b53-4c8e-9f0e-2f7a1c3b6a11',
+      automation: 'provision',
+      state: 'failed',
+      exitCode: 2,
+      httpStatus: null,
+      detail: 'exit 2',
+      output: `creating tenant\n${SPOOFED_TOTAL} quota exceeded`,
+    });
+    const { bridge } = await renderOrder(
+      fullView({ automationRuns: [run({ state: 'failed', httpStatus: 503 }), run({}), failed] }),
+    );
+    const runs = within(region('Automations')).getAllByRole('listitem');
+    expect(runs.map((item) => item.textContent)).toEqual([
+      expect.stringMatching(/^Slack ✓succeeded .* · HTTP 200 — delivered \(HTTP 200\)Run again Slack$/),
+      expect.stringMatching(/^provision ✗failed .* · exit 2Show output.*Run again provision$/s),
+    ]);
+    // The output is text, never markup; the details element keeps it folded until asked for.
+    const output = within(runs[1] as HTMLElement).getByText(/quota exceeded/);
+    expect(output.tagName).toBe('PRE');
+    fireEvent.click(within(runs[1] as HTMLElement).getByRole('button', { name: 'Run again provision' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('runAutomation')).toEqual([{ orderId: FULL_ORDER_ID, automation: 'provision' }]),
+    );
+    // The page reads the order again, and shows the new run waiting.
+    await waitFor(() =>
+      expect(within(region('Automations')).getAllByRole('listitem')[1]?.textContent).toMatch(
+        /waiting to run/,
+      ),
+    );
   });
 });

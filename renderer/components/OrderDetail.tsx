@@ -14,6 +14,7 @@ import { useBridge, useBridgeEvents } from '../bridge/context';
 import { formatTotal } from '../format';
 import { isWindowKey, keyAction } from '../keyboard';
 import { lastMark, receivedAt } from '../order-marks';
+import { AutomationRuns } from './AutomationRuns';
 import { ContactDetails } from './ContactDetails';
 import { CopyButton } from './CopyButton';
 import { DeliveryContacts } from './DeliveryContacts';
@@ -198,6 +199,7 @@ export function OrderDetail({
         </p>
       )}
       {(view || !error) && actions}
+      {view && <AutomationRuns orderId={orderId} runs={view.automationRuns} onRan={() => void load()} />}
       {!view && !error && <p role="status">Loading the order…</p>}
       {view && (
         <OrderSections

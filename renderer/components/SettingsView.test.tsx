@@ -3,6 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CodedError } from '../../preload/coded-error';
 import type { AppState } from '../../preload/contract';
+import type { Settings } from '../../preload/model';
 import { tomorrowMorning, UNTIL_RESUMED } from '../../preload/pause';
 import { SETTING_ENTRIES, SETTINGS_SECTIONS } from '../../preload/settings-declaration';
 import {
@@ -19,8 +20,8 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function renderSettings(state: AppState = appState()) {
-  const bridge = createFakeBridge({ state });
+async function renderSettings(state: AppState = appState(), settings: Partial<Settings> = {}) {
+  const bridge = createFakeBridge({ state, settings });
   const onState = vi.fn();
   renderWithBridge(bridge, <SettingsView state={state} onState={onState} />);
   await screen.findByRole('form', { name: 'Settings' });
@@ -61,6 +62,45 @@ describe('SettingsView', () => {
     expect(screen.queryByText(/Demo mode is on/)).toBeNull();
     expect(screen.getByRole('group', { name: 'Pause notifications' })).toBeTruthy();
     expect(screen.getByLabelText('New client secret')).toHaveProperty('type', 'password');
+  });
+
+  it("says what the settings file's automations do, and warns that each computer with them on runs them", async () => {
+    await renderSettings(appState(), {
+      automations: [
+        {
+          name: 'provision',
+          enabled: true,
+          products: ['BV-1TB'],
+          orderTypes: [],
+          action: { type: 'command', command: ['/opt/provision.sh', '--eu'], timeoutSeconds: 300 },
+          reportStatus: 'completed',
+        },
+        {
+          name: 'sales',
+          enabled: false,
+          products: [],
+          orderTypes: [],
+          action: { type: 'slack' },
+          reportStatus: null,
+        },
+      ],
+    });
+    const toggle = screen.getByLabelText('Run the automations on this computer');
+    expect(toggle).toHaveProperty('checked', false);
+    const warning = document.getElementById(toggle.getAttribute('aria-describedby') ?? '');
+    expect(warning?.textContent).toMatch(/switch it on in one place only/);
+    const declared = within(screen.getByRole('list', { name: 'Declared automations' })).getAllByRole(
+      'listitem',
+    );
+    expect(declared.map((item) => item.textContent)).toEqual([
+      'provision: command /opt/provision.sh --eu (300 s), for product BV-1TB; marks Completed or Failed',
+      'sales (off): slack message, for every new order',
+    ]);
+  });
+
+  it('says none are declared, and where they go', async () => {
+    await renderSettings();
+    expect(screen.getByText(/None are declared yet: they are added to the settings file/)).toBeTruthy();
   });
 
   it('saves only what changed', async () => {

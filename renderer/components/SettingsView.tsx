@@ -17,6 +17,7 @@ import { asCodedError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
 import { AboutPanel } from './AboutPanel';
+import { DeclaredAutomations } from './DeclaredAutomations';
 import { LeaveDemoButton } from './DemoBanner';
 import { DiagnosePanel } from './DiagnosePanel';
 import { ErrorAlert } from './ErrorAlert';
@@ -254,6 +255,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
                     )}
                   </Lockable>
                 ))}
+                {section === 'Automations' && <DeclaredAutomations automations={settings.automations} />}
               </Fragment>
             ))}
 
@@ -368,15 +370,24 @@ function DeclaredField(props: {
     }
     case 'boolean':
       return (
-        <div className="check">
-          <input
-            id={props.id}
-            type="checkbox"
-            checked={props.value === true}
-            onChange={(e) => props.onChange(e.target.checked)}
-          />
-          <label htmlFor={props.id}>{(shows.in === 'form' && shows.text) || setting.label}</label>
-        </div>
+        <>
+          <div className="check">
+            <input
+              id={props.id}
+              type="checkbox"
+              checked={props.value === true}
+              onChange={(e) => props.onChange(e.target.checked)}
+              aria-describedby={hint ? `${props.id}-hint` : undefined}
+            />
+            <label htmlFor={props.id}>{(shows.in === 'form' && shows.text) || setting.label}</label>
+          </div>
+          {/* A switch with consequences says them (the automations run on each computer that has it on). */}
+          {hint && (
+            <p className="hint" id={`${props.id}-hint`}>
+              {hint}
+            </p>
+          )}
+        </>
       );
     case 'choice':
       return (

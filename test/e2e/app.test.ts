@@ -882,3 +882,88 @@ function statusesPosted(orderId: string): string[] {
     )
     .map((e) => e.statusCode);
 }
+
+describe('automations', () => {
+  it.each(['light', 'dark'] as const)(
+    'the order page shows their runs, output on demand and Run again; settings has their switch; axe-core finds nothing (%s)',
+    async (colorScheme) => {
+      const provision = `console.log('creating tenant for', JSON.parse(require('fs').readFileSync(0,'utf8')).orderId);console.error('quota exceeded in eu-central');process.exit(2)`;
+      const { page, service } = await openApp({
+        configured: true,
+        colorScheme,
+        viewport: DESKTOP,
+        settings: {
+          automationsEnabled: true,
+          automations: [
+            {
+              name: 'notify',
+              enabled: true,
+              products: [],
+              orderTypes: [],
+              action: {
+                type: 'command',
+                command: [process.execPath, '-e', `console.log('posted')`],
+                timeoutSeconds: 30,
+              },
+              reportStatus: null,
+            },
+            {
+              name: 'provision',
+              enabled: true,
+              products: [],
+              orderTypes: [],
+              action: { type: 'command', command: [process.execPath, '-e', provision], timeoutSeconds: 30 },
+              reportStatus: null,
+            },
+          ],
+        },
+      });
+      await page.getByRole('listbox', { name: 'Orders' }).getByRole('option').first().waitFor();
+      const { orderId } = (
+        await admin(sim.url, 'POST', 'purchases', {
+          order: { buyerCustomerParty: { party: { partyName: 'Nordlicht Analytics GmbH & Co. KG' } } },
+        })
+      ).json;
+      await service.handle('checkNow', undefined);
+      await openOrder(page, orderId);
+      const runs = page.getByRole('region', { name: 'Automations' }).getByRole('listitem');
+      await expect
+        .poll(() => runs.allInnerTexts(), { timeout: 15_000 })
+        .toEqual([
+          expect.stringMatching(/^notify ✓\s*succeeded\s.* · exit 0\sShow output/s),
+          expect.stringMatching(/^provision ✗\s*failed\s.* · exit 2\sShow output/s),
+        ]);
+      await runs.nth(1).getByText('Show output').click();
+      await runs
+        .nth(1)
+        .getByText(/quota exceeded in eu-central/)
+        .waitFor();
+      await page.screenshot({ path: join(SCREENSHOTS, `order-automations-${colorScheme}-1280x800.png`) });
+      expect(await axeViolations(page)).toEqual([]);
+
+      await runs.nth(1).getByRole('button', { name: 'Run again provision' }).click();
+      // A new run under a new delivery id, failing again: its time is later.
+      const runCount = async () => {
+        const answer = await service.handle('getOrder', { orderId });
+        return answer.ok ? answer.value.automationRuns.length : -1;
+      };
+      await expect.poll(runCount, { timeout: 15_000 }).toBe(3);
+
+      await page.getByRole('button', { name: 'Settings' }).first().click();
+      const toggle = page.getByLabel('Run the automations on this computer');
+      await toggle.waitFor();
+      expect(await toggle.isChecked()).toBe(true);
+      await toggle.scrollIntoViewIfNeeded();
+      expect(await toggle.getAttribute('aria-describedby')).toBeTruthy();
+      await page.getByText(/switch it on in one place only/).waitFor();
+      const declared = page.getByRole('list', { name: 'Declared automations' }).getByRole('listitem');
+      expect(await declared.allInnerTexts()).toEqual([
+        expect.stringMatching(/^notify: command .* \(30 s\), for every new order$/),
+        expect.stringMatching(/^provision: command .* \(30 s\), for every new order$/),
+      ]);
+      await page.screenshot({ path: join(SCREENSHOTS, `settings-automations-${colorScheme}-1280x800.png`) });
+      expect(await axeViolations(page)).toEqual([]);
+    },
+    90_000,
+  );
+});

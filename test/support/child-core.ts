@@ -3,11 +3,17 @@
 // one of the files a damage test can cut, garble or delete).
 import { join } from 'node:path';
 import { SellerApiClient } from '../../main/core/api/client';
+import type { AutomationPorts } from '../../main/core/automation/runner';
 import { type CoreSettings, SellerCore } from '../../main/core/seller-core';
 import { fileLog } from '../../main/file-log';
 import { TEST_SETTINGS } from './core';
 
-export function openChildCore(baseUrl: string, dataDir: string, settings: Partial<CoreSettings> = {}) {
+export function openChildCore(
+  baseUrl: string,
+  dataDir: string,
+  settings: Partial<CoreSettings> = {},
+  automations?: AutomationPorts,
+) {
   const client = new SellerApiClient({
     baseUrl,
     credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
@@ -18,5 +24,6 @@ export function openChildCore(baseUrl: string, dataDir: string, settings: Partia
     dataDir,
     settings: () => ({ ...TEST_SETTINGS, ...settings }),
     log: fileLog(join(dataDir, 'logs')),
+    ...(automations ? { automations } : {}),
   });
 }

@@ -8,6 +8,7 @@ import { SellerApiClient, type SellerApiClientOptions } from '../api/client';
 import { SellerApiError } from '../api/errors';
 import type { Transport } from '../api/transport';
 import { APP_VERSION } from '../app-identity';
+import type { AutomationPorts } from '../automation/runner';
 import { diagnose, formatDiagnosis } from '../diagnosis';
 import { describeAside } from '../kept-aside';
 import { type Log, silentLog, withoutCredentials } from '../log';
@@ -27,6 +28,8 @@ export interface SessionPorts {
   now?: (() => number) | undefined;
   log?: Log | undefined;
   locale?: string | undefined;
+  /** What the account's automations need; none run without it (automation/ports.ts). */
+  automations?: AutomationPorts | undefined;
 }
 
 /** What looking up a linked order found (see `lookUpOrder`). */
@@ -60,6 +63,7 @@ export class AccountSession {
       ...(ports.now ? { now: ports.now } : {}),
       log,
       locale: ports.locale,
+      automations: ports.automations,
     });
     log.info('account connected', { baseUrl: ref.baseUrl, clientId: ref.clientId, demo: ref.demo });
     return new AccountSession(ref, core, firstRun, options);

@@ -165,13 +165,14 @@ export function resolvePolicies(read: PolicyRead): Policies {
   return withConsequences(policies as Policies);
 }
 
-/** The settings some rules lock: the demo where it is not allowed, "Your name", automatic update checks. */
+/** The settings some rules lock: the demo where it is not allowed, "Your name", automatic update checks, automations. */
 function withConsequences(policies: Policies): Policies {
   const { rules, managed } = policies;
   const locks: Partial<Settings> = {
     ...(demoAllowed(policies) ? {} : { demoMode: false }),
     ...(rules.actorNameSource === 'computer-account' ? { actorName: '' } : {}),
     ...(rules.updatesEnabled === false ? { checkForUpdatesAutomatically: false } : {}),
+    ...(rules.automationsAllowed === false ? { automationsEnabled: false } : {}),
   };
   return { ...policies, managed: { ...locks, ...managed } };
 }

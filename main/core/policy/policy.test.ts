@@ -93,15 +93,19 @@ describe('resolvePolicies', () => {
     ]);
   });
 
-  it('locks what the rules imply: the demo, "Your name", automatic update checks', () => {
+  it('locks what the rules imply: the demo, "Your name", automatic update checks, automations', () => {
     const policies = resolvePolicies(
       docs({
         level: 'managed',
         origin: 'x',
-        values: { actorNameSource: 'computer-account', updatesEnabled: false },
+        values: { actorNameSource: 'computer-account', updatesEnabled: false, automationsAllowed: false },
       }),
     );
-    expect(policies.managed).toEqual({ actorName: '', checkForUpdatesAutomatically: false });
+    expect(policies.managed).toEqual({
+      actorName: '',
+      checkForUpdatesAutomatically: false,
+      automationsEnabled: false,
+    });
     expect(demoAllowed(policies)).toBe(true);
     const pointed = resolvePolicies(
       docs({ level: 'managed', origin: 'x', values: { baseUrl: 'https://m.example' } }),

@@ -2,9 +2,11 @@
 // outbox, the announcement queue, reminders and the feed cursor, in one SQLite database. The
 // network only feeds it; every view reads it. What changes together commits together.
 
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
+import type { AutomationRun, RunState, RunTrigger } from '../../../preload/automations';
 import {
   backlogShown,
   INBOX_GROUPS,
@@ -251,7 +253,26 @@ export class AccountStore {
 
   /** Fills a new database from the journal, and the statuses still readable from the damaged file. */
   private restoreAfterDamage(aside: string): string {
-    return lostWords('damaged', this.restoreFromJournal(readableOutbox(aside)), aside);
+    const words = lostWords('damaged', this.restoreFromJournal(readableOutbox(aside)), aside);
+    this.putBackRuns(readableRuns(aside));
+    return words;
+  }
+
+  /**
+   * The automations' runs not finished that a damaged file still shows, queued again under their
+   * delivery ids (the journal does not hold runs: rewriting it at each delivery would cost more
+   * than the rare damage). They wait for their orders, which the marketplace refills.
+   */
+  private putBackRuns(rows: readonly RunRow[]): void {
+    if (rows.length === 0) return;
+    this.atomically(() => {
+      const insert = this.sql(
+        `INSERT OR IGNORE INTO automation_runs (delivery_id, order_id, automation, trigger, state, attempts, queued_at, due_at)
+           VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)`,
+      );
+      for (const r of rows)
+        insert.run(r.delivery_id, r.order_id, r.automation, r.trigger, r.attempts, r.queued_at, r.due_at);
+    });
   }
 
   /**
@@ -390,6 +411,8 @@ export class AccountStore {
     more?: boolean | undefined;
     paused: boolean;
     now: string;
+    /** The automations switched on for new orders: a run of each is queued with each announcement. */
+    automations?: readonly string[] | undefined;
   }): { newEvents: number; newOrders: number; changed: string[] } {
     return this.atomically(() => {
       const underway = this.meta(FIRST_SYNC);
@@ -421,7 +444,11 @@ export class AccountStore {
       // marketplace rewrote its purchase event in place): new here too, unless it is history.
       if (!input.backlog) for (const orderId of firstLearned) arrived.add(orderId);
       for (const orderId of arrived) {
-        newOrders += Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
+        const queued = Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
+        newOrders += queued;
+        // In the announcement's transaction: a new order's automations run even if the process dies now.
+        if (queued > 0)
+          for (const name of input.automations ?? []) this.queueRun(orderId, name, 'new-order', input.now);
       }
       // History is not news: it is never escalated (a new order is, once, when nobody starts it).
       const history = this.sql(
@@ -1065,6 +1092,119 @@ export class AccountStore {
     });
   }
 
+  // --- Automations' runs ---------------------------------------------------------------------
+
+  /**
+   * Queues a run of `automation` for the order under a new delivery id (answered); a new order's
+   * run is queued once however often it is asked for (undefined then).
+   */
+  queueRun(orderId: string, automation: string, trigger: RunTrigger, now: string): string | undefined {
+    const deliveryId = randomUUID();
+    const inserted = this.sql(
+      `INSERT OR IGNORE INTO automation_runs (delivery_id, order_id, automation, trigger, state, queued_at, due_at)
+         VALUES (?, ?, ?, ?, 'queued', ?, ?)`,
+    ).run(deliveryId, orderId, automation, trigger, now, now);
+    return inserted.changes > 0 ? deliveryId : undefined;
+  }
+
+  /**
+   * Takes up to `limit` runs this process may start now: queued ones that are due and whose order
+   * has been read, and those no one runs any more (`stillRunning` says, from the process that
+   * claimed each: a process killed in the middle, or an earlier one of this pid): run again,
+   * same delivery id. Each taken counts an attempt.
+   */
+  claimRuns(
+    pid: number,
+    stillRunning: (claimedBy: number, deliveryId: string) => boolean,
+    now: string,
+    limit: number,
+    /** Only this run (a test or "Run again" started by hand), due or not. */
+    only?: string,
+  ): AutomationRun[] {
+    const candidates = () =>
+      (only === undefined
+        ? this.sql(
+            // Only runs whose order has been read: the rest wait for it without spending an attempt.
+            `SELECT delivery_id, state, claimed_by FROM automation_runs r
+               WHERE state IN ('queued', 'running') AND due_at <= ?
+                 AND EXISTS (SELECT 1 FROM orders o WHERE o.order_id = r.order_id AND o.document IS NOT NULL)
+               ORDER BY due_at LIMIT ?`,
+          ).all(now, limit * 4)
+        : this.sql(
+            `SELECT delivery_id, state, claimed_by FROM automation_runs
+               WHERE state IN ('queued', 'running') AND delivery_id = ?`,
+          ).all(only)) as { delivery_id: string; state: RunState; claimed_by: number | null }[];
+    // Most polls find none: they write nothing.
+    if (candidates().length === 0) return [];
+    return this.atomically(() => {
+      const claim = this.sql(
+        `UPDATE automation_runs SET state = 'running', claimed_by = ?, attempts = attempts + 1, started_at = ?
+           WHERE delivery_id = ?`,
+      );
+      const taken: string[] = [];
+      for (const row of candidates()) {
+        if (taken.length >= limit) break;
+        if (row.state === 'running' && stillRunning(row.claimed_by ?? -1, row.delivery_id)) continue;
+        claim.run(pid, now, row.delivery_id);
+        taken.push(row.delivery_id);
+      }
+      return taken.map((id) => this.run(id) as AutomationRun);
+    });
+  }
+
+  /** A run's end: succeeded, failed or skipped (its filters left the order out), or queued again at `dueAt`. */
+  finishRun(
+    deliveryId: string,
+    outcome: {
+      state: Exclude<RunState, 'running'>;
+      dueAt?: string | undefined;
+      exitCode?: number | null | undefined;
+      httpStatus?: number | null | undefined;
+      detail: string;
+      output?: string | null | undefined;
+    },
+    now: string,
+  ): void {
+    this.sql(
+      `UPDATE automation_runs SET state = $state, claimed_by = NULL, due_at = COALESCE($due, due_at),
+           finished_at = IIF($state = 'queued', NULL, $now), exit_code = $exit, http_status = $http,
+           detail = $detail, output = $output
+         WHERE delivery_id = $id`,
+    ).run({
+      $id: deliveryId,
+      $state: outcome.state,
+      $due: outcome.dueAt ?? null,
+      $now: now,
+      $exit: outcome.exitCode ?? null,
+      $http: outcome.httpStatus ?? null,
+      $detail: outcome.detail,
+      $output: outcome.output ?? null,
+    });
+  }
+
+  run(deliveryId: string): AutomationRun | undefined {
+    const row = this.sql('SELECT * FROM automation_runs WHERE delivery_id = ?').get(deliveryId) as
+      | RunRow
+      | undefined;
+    return row && runOf(row);
+  }
+
+  /** An order's runs, oldest first. */
+  runsFor(orderId: string): AutomationRun[] {
+    const rows = this.sql('SELECT * FROM automation_runs WHERE order_id = ? ORDER BY queued_at, rowid').all(
+      orderId,
+    ) as unknown as RunRow[];
+    return rows.map(runOf);
+  }
+
+  /** When the next queued run is due (a retry waiting), if any. */
+  nextRunDue(): string | undefined {
+    const row = this.sql(
+      `SELECT MIN(due_at) AS at FROM automation_runs WHERE state IN ('queued', 'running')`,
+    ).get() as { at: string | null };
+    return row.at ?? undefined;
+  }
+
   // --- The outbox -----------------------------------------------------------------------------
 
   /** The outbox, oldest first; one order's items when given. */
@@ -1364,7 +1504,8 @@ export class AccountStore {
         | { rowid: number }
         | undefined;
       if (row) this.sql('DELETE FROM order_search WHERE rowid = ?').run(row.rowid);
-      for (const table of ['events', 'announcements', 'orders']) {
+      // Another seller's order is neither announced nor handed to an automation.
+      for (const table of ['events', 'announcements', 'automation_runs', 'orders']) {
         this.sql(`DELETE FROM ${table} WHERE order_id = ?`).run(orderId);
       }
       return row !== undefined;
@@ -1686,6 +1827,42 @@ function readLastPoll(dataDir: string): { at: string; n: number } | undefined {
   }
 }
 
+interface RunRow {
+  delivery_id: string;
+  order_id: string;
+  automation: string;
+  trigger: RunTrigger;
+  state: RunState;
+  attempts: number;
+  queued_at: string;
+  due_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  exit_code: number | null;
+  http_status: number | null;
+  detail: string | null;
+  output: string | null;
+}
+
+function runOf(row: RunRow): AutomationRun {
+  return {
+    deliveryId: row.delivery_id,
+    orderId: row.order_id,
+    automation: row.automation,
+    trigger: row.trigger,
+    state: row.state,
+    attempts: row.attempts,
+    queuedAt: row.queued_at,
+    dueAt: row.due_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    exitCode: row.exit_code,
+    httpStatus: row.http_status,
+    detail: row.detail,
+    output: row.output,
+  };
+}
+
 /** A moment as it can stand in a file name. */
 function stamp(now: () => number): string {
   return new Date(now()).toISOString().replace(/[:.]/g, '-');
@@ -1716,6 +1893,21 @@ function isDamage(error: unknown): boolean {
 }
 
 /** The outbox items that can still be read from a damaged database, row by row. */
+/** The unfinished automations' runs a damaged file still shows; none when they cannot be read. */
+function readableRuns(file: string): RunRow[] {
+  let db: Database | undefined;
+  try {
+    db = openReadOnly(file);
+    return db
+      .prepare(`SELECT * FROM automation_runs WHERE state IN ('queued', 'running')`)
+      .all() as unknown as RunRow[];
+  } catch {
+    return [];
+  } finally {
+    db?.close();
+  }
+}
+
 function readableOutbox(file: string): OutboxItem[] {
   const items: OutboxItem[] = [];
   let db: Database | undefined;

@@ -218,4 +218,30 @@ export const MIGRATIONS: readonly string[] = [
     END;
   CREATE INDEX orders_stalled_by_since ON orders (since_ms) WHERE effective_status = 'ProvisioningInProgress';
   `,
+  `
+  -- Automations' runs (issue 24): queued with the announcement that called for them, in the same
+  -- transaction, then run at least once. A run keeps its delivery id through every attempt (a
+  -- kill -9 while it runs starts it again under the same id), so a receiver can drop repeats.
+  CREATE TABLE automation_runs (
+    delivery_id TEXT PRIMARY KEY,
+    order_id TEXT NOT NULL,
+    automation TEXT NOT NULL,           -- the automation's name in the settings
+    trigger TEXT NOT NULL CHECK (trigger IN ('new-order', 'again', 'test')),
+    state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'succeeded', 'failed', 'skipped')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    queued_at TEXT NOT NULL,
+    due_at TEXT NOT NULL,               -- when it may run (a retry waits)
+    claimed_by INTEGER,                 -- the process running it (pid): another takes over when it is gone
+    started_at TEXT,
+    finished_at TEXT,
+    exit_code INTEGER,                  -- a command's
+    http_status INTEGER,                -- a webhook's or chat's
+    detail TEXT,                        -- what happened, in words
+    output TEXT                         -- the end of a command's output or a receiver's answer, cleaned
+  );
+  -- One run per automation and new order, however often a poll meets the order again.
+  CREATE UNIQUE INDEX automation_runs_once ON automation_runs (order_id, automation) WHERE trigger = 'new-order';
+  CREATE INDEX automation_runs_by_order ON automation_runs (order_id, queued_at);
+  CREATE INDEX automation_runs_due ON automation_runs (due_at) WHERE state IN ('queued', 'running');
+  `,
 ];

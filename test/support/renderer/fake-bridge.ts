@@ -2,7 +2,9 @@
 // main process does (an `Answer`: a handler that throws a `CodedError` answers with its error),
 // records every call, and lets a test emit events or replace a channel's behaviour. The
 // real bridge (preload, preview server) is exercised end to end by the browser tests.
+
 import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS } from '../../../main/core/settings';
+import type { AutomationRun } from '../../../preload/automations';
 import { CodedError } from '../../../preload/coded-error';
 import {
   type Answer,
@@ -274,6 +276,30 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
         return { outcome: 'undone' };
       }
       return { outcome: 'unknown' };
+    },
+    runAutomation: ({ orderId, automation }) => {
+      const view = views.get(orderId);
+      if (!view) throw new CodedError('not-found', `Order ${orderId} was not found.`);
+      requestCounter += 1;
+      const now = new Date().toISOString();
+      const run: AutomationRun = {
+        deliveryId: `00000000-0000-4000-9000-${String(requestCounter).padStart(12, '0')}`,
+        orderId,
+        automation,
+        trigger: 'again',
+        state: 'queued',
+        attempts: 0,
+        queuedAt: now,
+        dueAt: now,
+        startedAt: null,
+        finishedAt: null,
+        exitCode: null,
+        httpStatus: null,
+        detail: null,
+        output: null,
+      };
+      view.automationRuns.push(run);
+      return run;
     },
     retryDelivery: ({ requestId }) => {
       for (const view of views.values()) {

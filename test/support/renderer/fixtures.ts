@@ -128,6 +128,7 @@ export function fullView(overrides: Partial<OrderView> = {}): OrderView {
       },
     ],
     settled: [],
+    automationRuns: [],
     status: 'ProvisioningInProgress',
     ...overrides,
   };

@@ -1,0 +1,206 @@
+// The CLI's automations, run as users run them (a child process per command, its own config
+// home, the simulator over loopback, the keychain: run with test/with-keychain.sh): `run` runs
+// the settings' automations and stops cleanly on SIGTERM, queuing what it cut short for its next
+// start; `listen --exec` hands each new order to a command; `automations list`, `test` and
+// `secret`.
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../simulator/server';
+import { fileAppears, runsOnceFirst, runsOnDisk } from '../../test/support/automation-runs';
+import { exitOf, runTs, spawnTs, waitForLine } from '../../test/support/processes';
+import { admin } from '../../test/support/raw-api';
+import { accountFolder, accountRef } from '../core/account/account-ref';
+
+let sim: Simulator;
+let home: string;
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 7, orders: 3 });
+});
+afterAll(() => sim.close());
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'cli-automations-'));
+  env = {
+    XDG_CONFIG_HOME: home,
+    SELLER_API_BASE_URL: sim.url,
+    SELLER_CLIENT_ID: 'demo-client',
+    SELLER_CLIENT_SECRET: 'demo-secret',
+  };
+  // This computer has read the history: the next purchase is news.
+  expect((await cli(['watch', '--once'])).code).toBe(0);
+});
+afterEach(async () => {
+  await admin(sim.url, 'POST', 'reset');
+  await rm(home, { recursive: true, force: true });
+});
+
+const cli = (args: string[], input = '') => runTs('main/cli/seller-tray.ts', args, env, input);
+
+async function settingsWith(automations: unknown[]): Promise<void> {
+  const folder = join(home, 'Seller Tray');
+  await mkdir(folder, { recursive: true });
+  await writeFile(join(folder, 'settings.json'), JSON.stringify({ automations }));
+}
+
+/** This computer's store of the account. */
+const accountDir = () =>
+  accountFolder(join(home, 'Seller Tray'), accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id);
+
+it('run: runs the automations for a new order, stops cleanly on SIGTERM, and its next start finishes what it cut short', async () => {
+  const marker = join(home, 'ids.txt');
+  // The first run waits (and is stopped); the second ends at once.
+  const script = `const fs=require('fs'),f=process.argv[1];fs.appendFileSync(f,process.env.SELLER_TRAY_DELIVERY_ID+'\\n');if(fs.readFileSync(f,'utf8').trim().split('\\n').length<2)setTimeout(()=>{},60000)`;
+  await settingsWith([
+    { name: 'provision', action: { type: 'command', command: [process.execPath, '-e', script, marker] } },
+  ]);
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const first = spawnTs('main/cli/seller-tray.ts', ['run'], env);
+  await waitForLine(first, new RegExp(orderId));
+  await fileAppears(marker);
+  const stopping = Date.now();
+  first.kill('SIGTERM');
+  expect(await exitOf(first)).toBe(0);
+  expect(Date.now() - stopping).toBeLessThan(8_000);
+  const [cut] = runsOnDisk(accountDir(), orderId);
+  expect(cut).toMatchObject({ state: 'queued', attempts: 1 });
+  expect(cut?.detail).toContain('stopped before it ended');
+
+  const second = spawnTs('main/cli/seller-tray.ts', ['run'], env);
+  try {
+    const [done] = await runsOnceFirst(accountDir(), orderId, 'succeeded');
+    expect(done).toMatchObject({ deliveryId: cut?.deliveryId, attempts: 2, exitCode: 0 });
+    expect(readFileSync(marker, 'utf8').trim().split('\n')).toEqual([cut?.deliveryId, cut?.deliveryId]);
+  } finally {
+    second.kill('SIGTERM');
+    expect(await exitOf(second)).toBe(0);
+  }
+});
+
+it('run: refuses to start without automations in the settings file', async () => {
+  const { code, stderr } = await cli(['run']);
+  expect(code).toBe(2);
+  expect(stderr).toContain('no automations are declared in the settings file');
+});
+
+it('listen --exec: each new order JSON on the command standard input, no settings needed', async () => {
+  const out = join(home, 'orders.jsonl');
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const listener = spawnTs(
+    'main/cli/seller-tray.ts',
+    [
+      'listen',
+      '--exec',
+      '--',
+      process.execPath,
+      '-e',
+      `require('fs').appendFileSync(process.argv[1], require('fs').readFileSync(0,'utf8')+'\\n')`,
+      out,
+    ],
+    env,
+  );
+  try {
+    await fileAppears(out);
+    const order = JSON.parse(readFileSync(out, 'utf8').trim());
+    expect(order).toMatchObject({ version: 1, event: 'order.created', orderId, automation: 'listen' });
+  } finally {
+    listener.kill('SIGTERM');
+    expect(await exitOf(listener)).toBe(0);
+  }
+});
+
+it('listen: refuses plain http to another computer, and a missing target', async () => {
+  const remote = await cli(['listen', '--forward-to', 'http://hooks.example.com/x']);
+  expect(remote.code).toBe(2);
+  expect(remote.stderr).toContain('must use https://');
+  expect((await cli(['listen'])).code).toBe(2);
+});
+
+it('automations list and test: what each does; a test runs it once for an order, saying how it went', async () => {
+  await settingsWith([
+    {
+      name: 'provision',
+      products: ['nope'],
+      action: {
+        type: 'command',
+        command: [
+          process.execPath,
+          '-e',
+          `console.log('hello \\u001b[2J'+require('fs').readFileSync(0,'utf8').length);process.exit(3)`,
+        ],
+      },
+    },
+    { name: 'chat', action: { type: 'slack' } },
+  ]);
+  const list = await cli(['automations', 'list']);
+  expect(list.code).toBe(0);
+  expect(list.stdout).toContain("This computer's app does not run them");
+  expect(list.stdout).toMatch(/provision\ton\tcommand .* \(300 s\)\tproduct nope\tno\t-/);
+  expect(list.stdout).toMatch(/chat\ton\tslack message\tevery new order\tno\t(missing|keychain unavailable)/);
+
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const test = await cli(['automations', 'test', 'provision', '--order', orderId]);
+  // A test runs whatever the filters say (it is asked for by name), and fails here: exit 3.
+  expect(test.code).toBe(1);
+  expect(test.stdout).toMatch(/^provision: failed exit 3\n/);
+  expect(test.stdout).toMatch(/\nhello \d+\n$/);
+  expect(runsOnDisk(accountDir(), orderId)).toEqual([
+    expect.objectContaining({ trigger: 'test', state: 'failed', exitCode: 3 }),
+  ]);
+  expect((await cli(['automations', 'test', 'nope', '--order', orderId])).stderr).toContain(
+    'no automation is named nope',
+  );
+});
+
+it('automations secret: a webhook signing secret made and shown once, a chat address checked, both in the keychain and used', async () => {
+  const received: { signature: string; body: string }[] = [];
+  const receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      received.push({ signature: String(request.headers['seller-tray-signature']), body });
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  try {
+    await settingsWith([
+      { name: 'hook', action: { type: 'webhook', url } },
+      { name: 'chat', action: { type: 'teams' } },
+    ]);
+    const made = await cli(['automations', 'secret', 'hook']);
+    expect(made.code).toBe(0);
+    const secret = /shown once\): (whsec_\S+)/.exec(made.stdout)?.[1] ?? '';
+    expect(secret).toMatch(/^whsec_[\w-]{32}$/);
+    const refused = await cli(['automations', 'secret', 'chat'], 'http://chat.example.com/hook');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('must use https://');
+    expect((await cli(['automations', 'secret', 'chat'], url)).code).toBe(0);
+    expect((await cli(['automations', 'list'])).stdout).toMatch(
+      /hook\ton\twebhook .*\tstored\n.*chat\ton\tteams message\tevery new order\tno\tstored\n/s,
+    );
+    // Never in the settings file.
+    expect(readFileSync(join(home, 'Seller Tray', 'settings.json'), 'utf8')).not.toContain(secret);
+
+    const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+    expect((await cli(['automations', 'test', 'hook', '--order', orderId])).code).toBe(0);
+    expect((await cli(['automations', 'test', 'chat', '--order', orderId])).code).toBe(0);
+    const [signed, chat] = received;
+    const t = /t=(\d+)/.exec(signed?.signature ?? '')?.[1];
+    const expected = createHmac('sha256', secret).update(`${t}.${signed?.body}`).digest('hex');
+    expect(signed?.signature).toBe(`t=${t},v1=${expected}`);
+    expect(JSON.parse(chat?.body ?? '{}').attachments[0].contentType).toBe(
+      'application/vnd.microsoft.card.adaptive',
+    );
+  } finally {
+    receiver.close();
+  }
+});

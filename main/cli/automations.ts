@@ -1,0 +1,180 @@
+// The CLI's automations (issue 24): `run` (poll and run the settings' automations headless, the
+// one place a team runs them), `listen` (ad hoc, like Stripe CLI: forward each new order to a URL
+// or a command), and `automations list | test NAME --order ID | secret NAME`. Automations come
+// from the settings file only; their secrets from the keychain (or, for `listen`, one made for
+// the session).
+import { randomBytes } from 'node:crypto';
+import {
+  AUTOMATION_LIMITS,
+  type AutomationRun,
+  type AutomationSetting,
+  describeAutomation,
+  runOutcome,
+} from '../../preload/automations';
+import { escapedControls } from '../../preload/marketplace-text';
+import { canonicalOrderId } from '../../preload/order-link';
+import { AccountSession } from '../core/account/session';
+import { webhookUrlProblem } from '../core/automation/automation-settings';
+import { automationPortsFor, automationSecretEntry } from '../core/automation/ports';
+import type { Log } from '../core/log';
+import type { Account, CliStores } from './account';
+import { row } from './format';
+import { UsageError } from './refusals';
+import { readStdin, watch } from './session';
+
+/** What `run` and `listen` run: the settings' automations, or the one `listen` makes up. */
+export interface Headless {
+  automations: AutomationSetting[];
+  /** A secret for the session's own automation (`listen --forward-to`), instead of the keychain's. */
+  secret?: string | undefined;
+}
+
+/** `run`: polls like the app and runs the account's automations until SIGTERM or Ctrl+C. */
+export function runHeadless(
+  account: Account,
+  stores: CliStores,
+  options: { intervalSeconds?: number | undefined; json: boolean; log: Log },
+) {
+  const { automations } = stores.settings.load().settings;
+  if (automations.length === 0) {
+    throw new UsageError('no automations are declared in the settings file: see docs/automations.md');
+  }
+  return watch(account, stores, { ...options, once: false, automations: { automations } });
+}
+
+/** `listen --forward-to URL` or `listen --exec -- CMD ARGS…`: one made-up automation, for this session only. */
+export function listen(
+  account: Account,
+  stores: CliStores,
+  options: { forwardTo?: string | undefined; exec?: string[] | undefined; json: boolean; log: Log },
+) {
+  const base = { name: 'listen', enabled: true, products: [], orderTypes: [], reportStatus: null };
+  let headless: Headless;
+  if (options.forwardTo !== undefined && !options.exec?.length) {
+    const problem = webhookUrlProblem(options.forwardTo);
+    if (problem) throw new UsageError(`--forward-to ${problem}`);
+    const secret = `whsec_${randomBytes(24).toString('base64url')}`;
+    process.stderr.write(
+      `seller-tray: forwarding new orders to ${options.forwardTo}, signed with this session's secret ${secret}\n`,
+    );
+    headless = { automations: [{ ...base, action: { type: 'webhook', url: options.forwardTo } }], secret };
+  } else if (options.exec?.length && options.forwardTo === undefined) {
+    headless = {
+      automations: [
+        {
+          ...base,
+          action: {
+            type: 'command',
+            command: options.exec,
+            timeoutSeconds: AUTOMATION_LIMITS.timeoutSeconds.default,
+          },
+        },
+      ],
+    };
+    process.stderr.write(
+      `seller-tray: running ${options.exec.join(' ')} for each new order (the order's JSON on its standard input)\n`,
+    );
+  } else {
+    throw new UsageError('listen needs either --forward-to URL or --exec -- COMMAND ARGUMENTS…');
+  }
+  return watch(account, stores, { ...options, once: false, automations: headless });
+}
+
+/** `automations list`: each automation, what it does, for which orders, and whether its secret is stored. */
+export async function listAutomations(account: Account, stores: CliStores): Promise<string> {
+  const { automations, automationsEnabled } = stores.settings.load().settings;
+  if (automations.length === 0)
+    return 'No automations are declared in the settings file (docs/automations.md).\n';
+  const lines = [
+    `This computer's app ${automationsEnabled ? 'runs' : 'does not run'} them (Settings → Automations); seller-tray run always does.\n`,
+    row(['NAME', 'ON', 'ACTION', 'FOR', 'REPORTS', 'SECRET']),
+  ];
+  for (const a of automations) {
+    const secret =
+      a.action.type === 'command'
+        ? '-'
+        : await stores.secrets.get(automationSecretEntry(account.ref, a.name)).then(
+            (value) => (value ? 'stored' : 'missing'),
+            () => 'keychain unavailable',
+          );
+    const { action, orders } = describeAutomation(a);
+    lines.push(row([a.name, a.enabled ? 'on' : 'off', action, orders, a.reportStatus ?? 'no', secret]));
+  }
+  return lines.join('');
+}
+
+/** `automations secret NAME`: its webhook's signing secret or chat address from stdin into the keychain. */
+export async function storeAutomationSecret(
+  account: Account,
+  stores: CliStores,
+  name: string,
+): Promise<string> {
+  const automation = named(stores, name);
+  if (automation.action.type === 'command')
+    throw new UsageError(`the automation ${name} runs a command: it has no secret`);
+  let value = await readStdin();
+  let made = '';
+  if (automation.action.type === 'webhook') {
+    // Like Stripe's: made here when none is given, shown once for the receiver's configuration.
+    if (value === '') {
+      value = `whsec_${randomBytes(24).toString('base64url')}`;
+      made = `The signing secret, for your receiver (shown once): ${value}\n`;
+    }
+  } else {
+    const problem = value === '' ? 'was not given on standard input' : webhookUrlProblem(value);
+    if (problem) throw new UsageError(`the incoming webhook address ${problem}`);
+  }
+  await stores.secrets.set(automationSecretEntry(account.ref, name), value);
+  return `${made}The ${automation.action.type === 'webhook' ? 'signing secret' : 'incoming webhook address'} of ${name} is in the system keychain.\n`;
+}
+
+/**
+ * `automations test NAME --order ID`: runs the automation once for the order now (event
+ * order.test, a new delivery id), whether this computer runs automations or not; never marks a status.
+ */
+export async function testAutomation(
+  account: Account,
+  stores: CliStores,
+  name: string,
+  orderId: string | undefined,
+  log: Log,
+): Promise<{ text: string; run: AutomationRun }> {
+  if (!orderId) throw new UsageError('automations test needs --order ID');
+  const saved = stores.settings.load().settings;
+  named(stores, name);
+  const session = await AccountSession.open(account.ref, {
+    dataRoot: stores.dataRoot,
+    clientSecret: account.clientSecret,
+    settings: () => saved,
+    log,
+    automations: automationPortsFor(account.ref, stores),
+  });
+  try {
+    const id = canonicalOrderId(orderId);
+    await session.core.order(id); // into the store, from the marketplace when it is not there yet
+    const run = await session.core.runAutomation(id, name, 'test').ended;
+    return { text: describeRun(run), run };
+  } finally {
+    await session.close();
+  }
+}
+
+/** A run for a terminal: its outcome, then its output (cleaned already; escaped for the terminal). */
+export function describeRun(run: AutomationRun): string {
+  const { code, detail } = runOutcome(run);
+  const lines = [
+    `${run.automation}: ${run.state}${code ? ` ${code}` : ''}${detail ? ` — ${detail}` : ''}`,
+    `delivery ${run.deliveryId}, attempt ${run.attempts}`,
+  ];
+  if (run.output) lines.push('', ...run.output.split('\n'));
+  return `${lines.map(escapedControls).join('\n')}\n`;
+}
+
+function named(stores: CliStores, name: string): AutomationSetting {
+  const automation = stores.settings.load().settings.automations.find((a) => a.name === name);
+  if (!automation)
+    throw new UsageError(
+      `no automation is named ${name} in the settings file (seller-tray automations list)`,
+    );
+  return automation;
+}

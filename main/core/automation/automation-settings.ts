@@ -1,0 +1,91 @@
+// The automations' declarations in the settings file, checked (zod) as every setting is: what
+// an action may be, the webhook address rule (HTTPS, or plain HTTP to this computer only), and
+// names that are unique and can be written into a posted status. Automations come from the
+// settings file only (and later IT policy), never from what the marketplace sends.
+import { isAbsolute } from 'node:path';
+import { z } from 'zod';
+import {
+  AUTOMATION_LIMITS,
+  AUTOMATION_NAME,
+  type AutomationAction,
+  type AutomationSetting,
+} from '../../../preload/automations';
+
+/** Why an address cannot receive a webhook, or undefined when it can. */
+export function webhookUrlProblem(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'is not an address (such as https://hooks.example.com/seller-tray)';
+  }
+  if (url.username || url.password) return 'must not carry a user name or password';
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && isLoopback(url.hostname)) return undefined;
+  return 'must use https:// (plain http:// only to this computer: 127.0.0.1, [::1] or localhost)';
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+const argument = z
+  .string()
+  .min(1)
+  .refine((a) => !a.includes('\u0000'), { message: 'an argument must not contain a NUL character' });
+
+const Action: z.ZodType<AutomationAction> = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('command'),
+    command: z.array(argument).min(1),
+    cwd: z.string().refine(isAbsolute, { message: 'cwd must be an absolute folder' }).optional(),
+    timeoutSeconds: z
+      .int()
+      .min(AUTOMATION_LIMITS.timeoutSeconds.min)
+      .max(AUTOMATION_LIMITS.timeoutSeconds.max)
+      .default(AUTOMATION_LIMITS.timeoutSeconds.default),
+  }),
+  z.strictObject({
+    type: z.literal('webhook'),
+    url: z.string().superRefine((url, context) => {
+      const problem = webhookUrlProblem(url);
+      if (problem) context.addIssue({ code: 'custom', message: `url ${problem}` });
+    }),
+  }),
+  // The incoming webhook's address is a credential: it is in the keychain, never here.
+  z.strictObject({ type: z.enum(['slack', 'teams']) }),
+]);
+
+const Automation: z.ZodType<AutomationSetting> = z.strictObject({
+  name: z
+    .string()
+    .max(AUTOMATION_LIMITS.nameMax)
+    .regex(AUTOMATION_NAME, { message: 'a name is letters, digits, space, dot, dash and underscore' }),
+  enabled: z.boolean().default(true),
+  products: z.array(z.string().trim().min(1)).default([]),
+  orderTypes: z.array(z.string().trim().min(1)).default([]),
+  action: Action,
+  reportStatus: z.enum(['in-progress', 'completed']).nullable().default(null),
+});
+
+/** The settings' `automations`: at most AUTOMATION_LIMITS.count, each name once. */
+export const AutomationList = z
+  .array(Automation)
+  .max(AUTOMATION_LIMITS.count)
+  .superRefine((list, context) => {
+    const seen = new Set<string>();
+    for (const { name } of list) {
+      const key = name.toLowerCase();
+      if (seen.has(key)) context.addIssue({ code: 'custom', message: `automations name ${name} twice` });
+      seen.add(key);
+    }
+  });
+
+/** The automations a new order queues a run of: none unless this laptop runs them. */
+export function automationsToQueue(settings: {
+  automationsEnabled?: boolean | undefined;
+  automations?: readonly AutomationSetting[] | undefined;
+}): string[] {
+  if (!settings.automationsEnabled) return [];
+  return (settings.automations ?? []).filter((a) => a.enabled).map((a) => a.name);
+}

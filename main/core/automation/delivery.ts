@@ -1,0 +1,96 @@
+// One HTTP delivery of an automation (a signed webhook, a Slack or Teams incoming webhook), and
+// what its answer means: 2xx delivered; an answer a retry cannot change (a redirect, 4xx but
+// 408 and 429) failed at once; anything else (5xx, 408, 429, no answer, too slow) tried again with
+// growing waits until RETRY_FOR_MS after the run was queued.
+import { cleanOutput } from './command';
+
+/** How long a receiver has to answer one delivery. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** How long deliveries are tried again after the run was queued. */
+export const RETRY_FOR_MS = 24 * 60 * 60_000;
+/** The first wait before trying again, doubled each time up to RETRY_MAX_WAIT_MS. */
+export const RETRY_FIRST_WAIT_MS = 30_000;
+export const RETRY_MAX_WAIT_MS = 60 * 60_000;
+/** How much of a receiver's answer is kept with the run. */
+const ANSWER_KEPT = 2048;
+
+export type Fetch = typeof fetch;
+
+export interface DeliveryResult {
+  /** The HTTP status, or null when none came. */
+  status: number | null;
+  outcome: 'delivered' | 'refused' | 'retry';
+  detail: string;
+  /** The start of the receiver's answer, cleaned. */
+  answer: string;
+}
+
+export async function deliver(
+  fetchImpl: Fetch,
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  signal?: AbortSignal,
+  timeoutMs = DELIVERY_TIMEOUT_MS,
+): Promise<DeliveryResult> {
+  // One controller per delivery, told of a stop by a listener removed afterwards: AbortSignal.any
+  // over the runner's long-lived stop signal kept every delivery's signal (2 KiB each) alive.
+  const controller = new AbortController();
+  let slow = false;
+  const timer = setTimeout(() => {
+    slow = true;
+    controller.abort();
+  }, timeoutMs);
+  const stop = () => controller.abort();
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    const response = await fetchImpl(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body,
+      redirect: 'manual',
+      signal: controller.signal,
+    });
+    const answer = cleanOutput((await response.text().catch(() => '')).slice(0, ANSWER_KEPT));
+    const { status } = response;
+    if (status >= 200 && status < 300)
+      return { status, outcome: 'delivered', detail: `delivered (HTTP ${status})`, answer };
+    // A redirect is not followed (the body and its signature are for this address), nor tried again.
+    const final =
+      (status >= 300 && status < 400) || (status >= 400 && status < 500 && status !== 408 && status !== 429);
+    return {
+      status,
+      outcome: final ? 'refused' : 'retry',
+      detail: `the receiver answered HTTP ${status}${status < 400 ? ' (a redirect, not followed)' : ''}${final ? ': not tried again' : ''}`,
+      answer,
+    };
+  } catch (error) {
+    const reason =
+      error instanceof Error
+        ? error.cause instanceof Error
+          ? error.cause.message
+          : error.message
+        : String(error);
+    return {
+      status: null,
+      outcome: 'retry',
+      detail: slow
+        ? `the receiver did not answer within ${timeoutMs / 1000} s`
+        : `the receiver could not be reached: ${cleanOutput(reason)}`,
+      answer: '',
+    };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', stop);
+  }
+}
+
+/**
+ * When to try again after `attempts` attempts of a run queued at `queuedMs`, or undefined when
+ * the retries' time is up.
+ */
+export function retryAt(attempts: number, queuedMs: number, nowMs: number): number | undefined {
+  const wait = Math.min(RETRY_FIRST_WAIT_MS * 2 ** Math.max(0, attempts - 1), RETRY_MAX_WAIT_MS);
+  const at = nowMs + wait;
+  return at - queuedMs > RETRY_FOR_MS ? undefined : at;
+}

@@ -1,0 +1,103 @@
+// What an automation hands on: the order as one documented, versioned JSON shape (standard input
+// of a command, the body of a webhook), the signature a webhook carries (Stripe's scheme: an
+// HMAC-SHA256 of "<time>.<body>" with the signing secret), and the few environment variables a
+// command gets. docs/automations.md documents all three; change them only with the version.
+import { createHmac } from 'node:crypto';
+import { AUTOMATION_LIMITS, type AutomationRun } from '../../../preload/automations';
+import { isOrderId, orderLink } from '../../../preload/order-link';
+import type { License, Order } from '../api/wire';
+
+/** The account as an automation sees it: never its secret or token. */
+export interface AutomationAccount {
+  id: string;
+  /** How people name it: the client id at the marketplace's host. */
+  label: string;
+  baseUrl: string;
+}
+
+/** The order JSON, version 1. */
+export interface OrderPayload {
+  version: typeof AUTOMATION_LIMITS.payloadVersion;
+  /** order.created for a new order; order.test for `seller-tray automations test`. */
+  event: 'order.created' | 'order.test';
+  deliveryId: string;
+  automation: string;
+  /** When the run was queued (the announcement's time), not when this attempt started. */
+  createdAt: string;
+  account: AutomationAccount;
+  orderId: string;
+  /** seller-tray://order/<id>: opens the order in the app on any laptop that has it. */
+  link: string | null;
+  /** The order's status as this laptop knows it. */
+  status: string | null;
+  /** The marketplace's order document and licenses, as it sent them. */
+  order: Order;
+  licenses: License[];
+}
+
+export function orderPayload(input: {
+  run: AutomationRun;
+  account: AutomationAccount;
+  order: Order;
+  licenses: readonly License[] | undefined;
+  status: string | undefined;
+}): OrderPayload {
+  const { run } = input;
+  return {
+    version: AUTOMATION_LIMITS.payloadVersion,
+    event: run.trigger === 'test' ? 'order.test' : 'order.created',
+    deliveryId: run.deliveryId,
+    automation: run.automation,
+    createdAt: run.queuedAt,
+    account: input.account,
+    orderId: run.orderId,
+    link: orderLink(run.orderId) ?? null,
+    status: input.status ?? null,
+    order: input.order,
+    licenses: [...(input.licenses ?? [])],
+  };
+}
+
+export const SIGNATURE_HEADER = 'Seller-Tray-Signature';
+export const DELIVERY_HEADER = 'Seller-Tray-Delivery';
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`: the receiver recomputes it with its copy of the secret. */
+export function signature(secret: string, body: string, unixSeconds: number): string {
+  const v1 = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
+  return `t=${unixSeconds},v1=${v1}`;
+}
+
+/**
+ * A command's environment: what finding programs and writing temporary files need, and the
+ * run's own ids. Nothing else of this process (no credentials, proxies or tokens it may hold);
+ * no marketplace text (an order id that is not a UUID is left out).
+ */
+export function commandEnvironment(
+  payload: OrderPayload,
+  parent: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
+  const kept = [
+    'PATH',
+    'HOME',
+    'USER',
+    'LOGNAME',
+    'LANG',
+    'LC_ALL',
+    'TMPDIR',
+    'TEMP',
+    'TMP',
+    'SystemRoot',
+    'USERPROFILE',
+    'PATHEXT',
+  ];
+  const env: NodeJS.ProcessEnv = {};
+  for (const key of kept) if (parent[key] !== undefined) env[key] = parent[key];
+  env.SELLER_TRAY_EVENT = payload.event;
+  env.SELLER_TRAY_DELIVERY_ID = payload.deliveryId;
+  env.SELLER_TRAY_ACCOUNT = payload.account.label;
+  if (isOrderId(payload.orderId)) {
+    env.SELLER_TRAY_ORDER_ID = payload.orderId;
+    if (payload.link) env.SELLER_TRAY_ORDER_LINK = payload.link;
+  }
+  return env;
+}

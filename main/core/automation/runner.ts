@@ -1,0 +1,410 @@
+// Runs the automations' queued runs of one account, at most RUNS_AT_ONCE at a time: each run is
+// taken from the store (an attempt counted), carried out (a command, a signed webhook, a chat
+// message), and its end written back (state, time, exit code or HTTP status, output excerpt). A
+// delivery that may work later waits and is tried again (delivery.ts); a run cut short by a stop
+// is queued again; one cut short by a kill -9 is taken again by the next process, under the
+// same delivery id. Where an automation reports the status, its result is marked through the
+// outbox like a person's mark, "by automation <name> on <laptop>".
+import { mkdirSync } from 'node:fs';
+import type { AutomationRun, AutomationSetting } from '../../../preload/automations';
+import { describeMark } from '../../../preload/marked-by';
+import { capped, paragraphText } from '../../../preload/marketplace-text';
+import type { MarkableStatus } from '../../../preload/order-status';
+import type { Order } from '../api/wire';
+import { failureFields, type Log } from '../log';
+import type { OrderBrief } from '../notification-policy';
+import type { Timers } from '../poller';
+import type { CoreSettings, MarkRequest } from '../seller-core';
+import type { AccountStore } from '../store/account-store';
+import { webhookUrlProblem } from './automation-settings';
+import { slackMessage, teamsMessage } from './chat';
+import { type CommandResult, lastLine, runCommand } from './command';
+import { type DeliveryResult, deliver, type Fetch, retryAt } from './delivery';
+import {
+  type AutomationAccount,
+  commandEnvironment,
+  DELIVERY_HEADER,
+  orderPayload,
+  SIGNATURE_HEADER,
+  signature,
+} from './payload';
+
+/** Runs carried out at once: a slow receiver or command never holds up the rest. */
+export const RUNS_AT_ONCE = 4;
+/** How long a run waits for its order's document before it is tried again. */
+const DOCUMENT_WAIT_MS = 60_000;
+/** The longest reason an automation writes into a status it reports. */
+const REASON_MAX = 300;
+
+/** What the platform gives the automations of one account. */
+export interface AutomationPorts {
+  /** The keychain's secret of one of the account's automations: a webhook's signing secret, a chat's address. */
+  secret: (automation: string) => Promise<string | undefined>;
+  account: AutomationAccount;
+  /** This computer's name, in the statuses automations report. */
+  laptop: string;
+  /** Where commands run when they name no folder (made when missing). */
+  workDir: string;
+  fetch?: Fetch | undefined;
+  /** The environment commands take their few variables from (PATH, HOME…); this process's by default. */
+  env?: NodeJS.ProcessEnv | undefined;
+  /** How long a receiver has to answer; DELIVERY_TIMEOUT_MS by default. */
+  deliveryTimeoutMs?: number | undefined;
+}
+
+export interface RunnerDeps {
+  store: AccountStore;
+  settings: () => CoreSettings;
+  ports: AutomationPorts;
+  now: () => number;
+  timers: Timers;
+  log: Log;
+  isAlive: (pid: number) => boolean;
+  brief: (orderId: string) => OrderBrief;
+  /** Marks the status as a person would (the outbox); throws when the order's history makes it unusual. */
+  mark: (mark: MarkRequest) => Promise<unknown>;
+  /** A run of these orders changed (the order page shows runs). */
+  changed: (orderIds: string[]) => void;
+  /** A run failed for good (what happened, its output's last line): told once, banner and notification. */
+  failed: (run: AutomationRun, detail: string, lastOutput: string) => void;
+}
+
+/** How a run ended, as the store keeps it. */
+interface Ending {
+  state: 'succeeded' | 'failed' | 'skipped' | 'queued';
+  dueAt?: string | undefined;
+  exitCode?: number | null | undefined;
+  httpStatus?: number | null | undefined;
+  detail: string;
+  output?: string | null | undefined;
+  /** A command's own status line. */
+  reported?: { status: string; detail: string } | undefined;
+}
+
+export class AutomationRunner {
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly waiters = new Map<string, ((run: AutomationRun | undefined) => void)[]>();
+  private readonly stopping = new AbortController();
+  private timer: unknown;
+
+  constructor(private readonly deps: RunnerDeps) {}
+
+  /** Starts the runs that are due, as many as may run at once; plans the next due one. */
+  kick(): void {
+    if (this.stopping.signal.aborted || !this.deps.settings().automationsEnabled) return;
+    const free = RUNS_AT_ONCE - this.inFlight.size;
+    if (free > 0) this.start(this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), free));
+    this.planNext();
+  }
+
+  /**
+   * Runs one queued run now, whether this laptop runs automations or not (a person asked for it:
+   * "Run again", `automations test`), and resolves once it ended or waits to be tried again.
+   */
+  runNow(deliveryId: string): Promise<AutomationRun | undefined> {
+    if (!this.stopping.signal.aborted) {
+      this.start(this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), 1, deliveryId));
+    }
+    return this.ended(deliveryId);
+  }
+
+  /**
+   * Whether a run claimed by `pid` is still being carried out: by this process only while it is in
+   * flight here (a process killed before may have had this pid), by another while it lives.
+   */
+  private readonly stillRunning = (pid: number, deliveryId: string): boolean =>
+    pid === process.pid ? this.inFlight.has(deliveryId) : this.deps.isAlive(pid);
+
+  private start(claimed: readonly AutomationRun[]): void {
+    for (const run of claimed) {
+      const running = this.carryOut(run)
+        .catch((error: unknown) => this.deps.log.warn('automation run failed', failureFields(error)))
+        .finally(() => {
+          this.inFlight.delete(run.deliveryId);
+          this.tellWaiters(run.deliveryId);
+          this.kick();
+        });
+      this.inFlight.set(run.deliveryId, running);
+    }
+  }
+
+  /** Resolves when the run has ended (or been queued again to wait); undefined when it is not known. */
+  private ended(deliveryId: string): Promise<AutomationRun | undefined> {
+    const run = this.deps.store.run(deliveryId);
+    if (!run || (run.state !== 'queued' && run.state !== 'running') || this.stopping.signal.aborted) {
+      return Promise.resolve(run);
+    }
+    return new Promise((resolve) => {
+      this.waiters.set(deliveryId, [...(this.waiters.get(deliveryId) ?? []), resolve]);
+    });
+  }
+
+  /** Resolves when no run is under way. */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  /** Stops for good: commands under way are ended and their runs queued again for the next start. */
+  stop(): void {
+    this.stopping.abort();
+    this.deps.timers.clearTimeout(this.timer);
+    for (const id of [...this.waiters.keys()]) this.tellWaiters(id);
+  }
+
+  private tellWaiters(deliveryId: string): void {
+    const waiting = this.waiters.get(deliveryId);
+    if (!waiting) return;
+    this.waiters.delete(deliveryId);
+    const run = this.deps.store.run(deliveryId);
+    for (const resolve of waiting) resolve(run);
+  }
+
+  /** A timer for the next run waiting to be tried again. */
+  private planNext(): void {
+    this.deps.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+    const next = this.deps.store.nextRunDue();
+    if (next === undefined || this.stopping.signal.aborted) return;
+    const wait = Date.parse(next) - this.deps.now();
+    // Due now but not taken: all slots busy, or another process runs it; an ending kicks again.
+    if (wait <= 0) return;
+    this.timer = this.deps.timers.setTimeout(() => this.kick(), wait);
+  }
+
+  private async carryOut(run: AutomationRun): Promise<void> {
+    const automation = this.deps.settings().automations?.find((a) => a.name === run.automation);
+    const ending = automation
+      ? await this.attempt(run, automation)
+      : {
+          state: 'skipped' as const,
+          detail: `no automation is named ${run.automation} in the settings any more`,
+        };
+    // Stopped in the middle: it runs again at the next start, under the same delivery id.
+    const stopped = this.stopping.signal.aborted && ending.state !== 'succeeded';
+    const final: Ending = stopped
+      ? {
+          ...ending,
+          state: 'queued',
+          dueAt: this.isoNow(),
+          detail: `stopped before it ended (${ending.detail}): it runs again at the next start`,
+        }
+      : ending;
+    if (automation && !stopped && (final.state === 'succeeded' || final.state === 'failed')) {
+      final.detail += await this.report(run, automation, final);
+    }
+    this.deps.store.finishRun(run.deliveryId, final, this.isoNow());
+    this.deps.log.info('automation run', {
+      automation: run.automation,
+      orderId: run.orderId,
+      deliveryId: run.deliveryId,
+      attempt: run.attempts,
+      state: final.state,
+      exitCode: final.exitCode,
+      httpStatus: final.httpStatus,
+    });
+    this.deps.changed([run.orderId]);
+    if (final.state === 'failed')
+      this.deps.failed(run, final.detail, final.output ? lastLine(final.output) : '');
+  }
+
+  /** One attempt of a run: its order, its filters, then its action. */
+  private async attempt(run: AutomationRun, automation: AutomationSetting): Promise<Ending> {
+    const stored = this.deps.store.storedOrder(run.orderId);
+    if (!stored?.document) {
+      const at = retryAt(run.attempts, Date.parse(run.queuedAt), this.deps.now());
+      return at === undefined
+        ? { state: 'failed', detail: 'the order could not be read from the marketplace within 24 hours' }
+        : {
+            state: 'queued',
+            dueAt: new Date(Math.min(at, this.deps.now() + DOCUMENT_WAIT_MS)).toISOString(),
+            detail: 'waiting for the order to be read from the marketplace',
+          };
+    }
+    // A run asked for by name (Run again, a test) runs whatever the filters say.
+    if (run.trigger === 'new-order' && !matches(automation, stored.document, stored.purchaseType)) {
+      return { state: 'skipped', detail: "the order's products or type are not among this automation's" };
+    }
+    const payload = orderPayload({
+      run,
+      account: this.deps.ports.account,
+      order: stored.document,
+      licenses: stored.licenses,
+      status: stored.status,
+    });
+    const body = JSON.stringify(payload);
+    const { action } = automation;
+    if (action.type === 'command') {
+      const cwd = action.cwd ?? this.deps.ports.workDir;
+      mkdirSync(cwd, { recursive: true, mode: 0o700 });
+      const result = await runCommand(action.command, {
+        input: body,
+        env: commandEnvironment(payload, this.deps.ports.env),
+        cwd,
+        timeoutMs: action.timeoutSeconds * 1000,
+        signal: this.stopping.signal,
+      });
+      return commandEnding(result, action.timeoutSeconds);
+    }
+    const secret = await this.deps.ports.secret(automation.name);
+    if (!secret) {
+      const what =
+        action.type === 'webhook'
+          ? 'signing secret'
+          : `${action.type === 'slack' ? 'Slack' : 'Teams'} incoming webhook address`;
+      return {
+        state: 'failed',
+        detail: `its ${what} is not in the keychain: run seller-tray automations secret ${automation.name}`,
+      };
+    }
+    let result: DeliveryResult;
+    if (action.type === 'webhook') {
+      const seconds = Math.floor(this.deps.now() / 1000);
+      result = await deliver(
+        this.fetch,
+        action.url,
+        body,
+        {
+          [SIGNATURE_HEADER]: signature(secret, body, seconds),
+          [DELIVERY_HEADER]: run.deliveryId,
+          'Idempotency-Key': run.deliveryId,
+          'User-Agent': 'Seller-Tray-Automations/1',
+        },
+        this.stopping.signal,
+        this.deps.ports.deliveryTimeoutMs,
+      );
+    } else {
+      const problem = webhookUrlProblem(secret);
+      if (problem)
+        return { state: 'failed', detail: `the incoming webhook address in the keychain ${problem}` };
+      const chat = {
+        brief: this.deps.brief(run.orderId),
+        link: payload.link,
+        account: payload.account.label,
+      };
+      const message = action.type === 'slack' ? slackMessage(chat) : teamsMessage(chat);
+      result = await deliver(
+        this.fetch,
+        secret,
+        JSON.stringify(message),
+        {},
+        this.stopping.signal,
+        this.deps.ports.deliveryTimeoutMs,
+      );
+    }
+    return this.deliveryEnding(run, result);
+  }
+
+  private get fetch(): Fetch {
+    return this.deps.ports.fetch ?? fetch;
+  }
+
+  private deliveryEnding(run: AutomationRun, result: DeliveryResult): Ending {
+    const common = { httpStatus: result.status, output: result.answer || null };
+    if (result.outcome === 'delivered') return { ...common, state: 'succeeded', detail: result.detail };
+    if (result.outcome === 'refused') return { ...common, state: 'failed', detail: result.detail };
+    const at = retryAt(run.attempts, Date.parse(run.queuedAt), this.deps.now());
+    if (at === undefined)
+      return { ...common, state: 'failed', detail: `not delivered within 24 hours: ${result.detail}` };
+    return {
+      ...common,
+      state: 'queued',
+      dueAt: new Date(at).toISOString(),
+      detail: `${result.detail}; tried again at ${new Date(at).toISOString()}`,
+    };
+  }
+
+  /**
+   * Marks the order's status from the run's result when the automation reports it: the command's
+   * own status line first, else success as declared and failure as Failed with the output's last
+   * line. Answers what to add to the run's detail.
+   */
+  private async report(run: AutomationRun, automation: AutomationSetting, ending: Ending): Promise<string> {
+    if (automation.reportStatus === null || run.trigger === 'test') return '';
+    const own = ending.reported && statusOf(ending.reported.status);
+    const statusCode: MarkableStatus =
+      own ?? (ending.state === 'succeeded' ? SUCCESS[automation.reportStatus] : 'ProvisioningFailed');
+    const reason = capped(
+      paragraphText(
+        (own ? ending.reported?.detail : undefined) ||
+          (ending.state === 'failed' ? lastLine(ending.output ?? '') || ending.detail : ''),
+      ).replace(/\s+/g, ' '),
+      REASON_MAX,
+    );
+    const actor = `automation ${automation.name} on ${this.deps.ports.laptop}`;
+    // A new order goes to In progress first, as a person takes it: the marketplace then sees
+    // the steps it expects, and a status a colleague set meanwhile is not overwritten.
+    const steps: MarkableStatus[] =
+      statusCode !== 'ProvisioningInProgress' &&
+      this.deps.store.storedOrder(run.orderId)?.status === 'ProvisioningStarted'
+        ? ['ProvisioningInProgress', statusCode]
+        : [statusCode];
+    try {
+      for (const step of steps) {
+        const last = step === statusCode;
+        await this.deps.mark({
+          orderId: run.orderId,
+          statusCode: step,
+          description: describeMark(step, actor, last ? reason : ''),
+          detailedDescription: step === 'ProvisioningFailed' ? reason || ending.detail : undefined,
+        });
+      }
+      return `; marked ${statusCode}`;
+    } catch (error) {
+      return `; the status was not marked: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
+  private isoNow(): string {
+    return new Date(this.deps.now()).toISOString();
+  }
+}
+
+const SUCCESS = { 'in-progress': 'ProvisioningInProgress', completed: 'ProvisioningCompleted' } as const;
+
+/** A command's status word ("completed", "InProgress", "ProvisioningFailed"…) as a status to mark. */
+function statusOf(word: string): MarkableStatus | undefined {
+  const key = word
+    .toLowerCase()
+    .replace(/[^a-z]/g, '')
+    .replace(/^provisioning/, '');
+  return key === 'inprogress'
+    ? 'ProvisioningInProgress'
+    : key === 'completed'
+      ? 'ProvisioningCompleted'
+      : key === 'failed'
+        ? 'ProvisioningFailed'
+        : undefined;
+}
+
+/** Whether the order is one the automation is for: any of its products, and its type (any case). */
+export function matches(
+  automation: AutomationSetting,
+  order: Order,
+  purchaseType: string | undefined,
+): boolean {
+  const same = (wanted: readonly string[], values: (string | undefined)[]) => {
+    const have = new Set(values.filter((v) => v !== undefined).map((v) => v.trim().toLowerCase()));
+    return wanted.length === 0 || wanted.some((w) => have.has(w.toLowerCase()));
+  };
+  const products = order.documentLines.flatMap((l) => [l.lineItem?.sellersItemId, l.lineItem?.name]);
+  return (
+    same(automation.products, products) && same(automation.orderTypes, [order.orderTypeCode, purchaseType])
+  );
+}
+
+function commandEnding(result: CommandResult, timeoutSeconds: number): Ending {
+  const output =
+    result.dropped > 0
+      ? `[${result.dropped} bytes of output before this left out]\n${result.output}`
+      : result.output;
+  const base = { exitCode: result.exitCode, output: output || null, reported: result.statusLine };
+  if (result.startError)
+    return { ...base, state: 'failed', detail: `could not be started: ${result.startError}` };
+  if (result.timedOut)
+    return { ...base, state: 'failed', detail: `stopped after its time limit of ${timeoutSeconds} s` };
+  if (result.signal) return { ...base, state: 'failed', detail: `ended by signal ${result.signal}` };
+  // A status line saying it failed is a failure, whatever the exit code.
+  const failedByLine = result.statusLine && statusOf(result.statusLine.status) === 'ProvisioningFailed';
+  if (result.exitCode === 0 && !failedByLine) return { ...base, state: 'succeeded', detail: 'exit 0' };
+  return { ...base, state: 'failed', detail: `exit ${result.exitCode}` };
+}

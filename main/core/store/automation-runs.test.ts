@@ -1,0 +1,190 @@
+// Automations' runs in the store (issue 24): queued in the poll's transaction with the
+// announcement, once per automation and new order, taken over with the same delivery id when
+// the process running them is gone, and gone with an order found to be another seller's.
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { databaseOfVersion } from '../../../test/support/store-files';
+import type { MarketplaceEvent, Order } from '../api/wire';
+import { AccountStore, DATABASE_FILE } from './account-store';
+import { MIGRATIONS } from './schema';
+
+let dir: string;
+let store: AccountStore;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'runs-'));
+  store = AccountStore.open(dir).store;
+});
+afterEach(async () => {
+  store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const NOW = '2026-11-22T00:00:00.000Z';
+const purchase = (orderId: string): MarketplaceEvent => ({
+  eventId: `${orderId}-started`,
+  eventTypeCode: 'ServicePurchased',
+  statusCode: 'ProvisioningStarted',
+  description: 'A purchase',
+  eventTime: '2026-11-21T10:00:00Z',
+  additionalProperties: [{ name: 'orderId', value: orderId }],
+});
+const learn = (events: MarketplaceEvent[], options: { backlog?: boolean; automations?: string[] } = {}) =>
+  store.recordPoll({
+    events,
+    cursor: undefined,
+    backlog: options.backlog ?? false,
+    paused: false,
+    now: NOW,
+    automations: options.automations ?? ['slack', 'provision'],
+  });
+/** The order's document arrived (runs wait for it). */
+const fetched = (orderId: string) =>
+  store.saveOrder(
+    orderId,
+    {
+      orderId,
+      documentCurrencyCode: 'EUR',
+      buyerCustomerParty: {},
+      sellerSupplierParty: {},
+      documentLines: [],
+    } as unknown as Order,
+    [],
+    NOW,
+  );
+const alive = () => true;
+const gone = () => false;
+
+it('queues a run of each automation with the announcement, once however often the order is read', () => {
+  learn([purchase('o-1')]);
+  learn([purchase('o-1')]);
+  const runs = store.runsFor('o-1');
+  expect(runs.map((r) => [r.automation, r.trigger, r.state, r.attempts])).toEqual([
+    ['slack', 'new-order', 'queued', 0],
+    ['provision', 'new-order', 'queued', 0],
+  ]);
+  expect(new Set(runs.map((r) => r.deliveryId)).size).toBe(2);
+});
+
+it('queues none for the first start backlog, nor when no automation is on', () => {
+  learn([purchase('o-1')], { backlog: true });
+  learn([purchase('o-2')], { automations: [] });
+  expect([...store.runsFor('o-1'), ...store.runsFor('o-2')]).toEqual([]);
+});
+
+it('commits the runs with the announcement or not at all', () => {
+  // The poll's transaction fails after recording (as when the disk is full at the commit).
+  expect(() =>
+    store.atomically(() => {
+      learn([purchase('o-3')]);
+      throw new Error('disk full');
+    }),
+  ).toThrow('disk full');
+  expect(store.claimAnnouncements(100, alive, false).pending).toEqual([]);
+  expect(store.runsFor('o-3')).toEqual([]);
+  learn([purchase('o-3')]);
+  expect(store.claimAnnouncements(100, alive, false).pending).toEqual(['o-3']);
+  expect(store.runsFor('o-3')).toHaveLength(2);
+});
+
+it('takes a run once; a run no one runs any more is taken again under the same delivery id', () => {
+  learn([purchase('o-1')], { automations: ['provision'] });
+  // Not before its order has been read: no attempt spent waiting for it.
+  expect(store.claimRuns(100, alive, NOW, 4)).toEqual([]);
+  fetched('o-1');
+  const [first] = store.claimRuns(100, alive, NOW, 4);
+  expect(first).toMatchObject({ state: 'running', attempts: 1 });
+  // Another process while the first runs it: nothing to take.
+  expect(store.claimRuns(200, alive, NOW, 4)).toEqual([]);
+  // The first was killed: the next takes it again, same delivery id, a second attempt.
+  const [again] = store.claimRuns(200, gone, NOW, 4);
+  expect(again).toMatchObject({ deliveryId: first?.deliveryId, state: 'running', attempts: 2 });
+});
+
+it('keeps what a run ended with, and a retry waits until it is due', () => {
+  learn([purchase('o-1')], { automations: ['hook'] });
+  fetched('o-1');
+  const [run] = store.claimRuns(100, alive, NOW, 4);
+  const id = run?.deliveryId ?? '';
+  const later = '2026-11-22T00:00:30.000Z';
+  store.finishRun(id, { state: 'queued', dueAt: later, httpStatus: 503, detail: 'answered 503' }, NOW);
+  expect(store.claimRuns(100, alive, NOW, 4)).toEqual([]);
+  expect(store.nextRunDue()).toBe(later);
+  const [retried] = store.claimRuns(100, alive, later, 4);
+  expect(retried).toMatchObject({ deliveryId: id, attempts: 2, httpStatus: 503 });
+  store.finishRun(id, { state: 'succeeded', httpStatus: 204, detail: 'delivered' }, later);
+  expect(store.run(id)).toMatchObject({ state: 'succeeded', finishedAt: later, httpStatus: 204 });
+  expect(store.nextRunDue()).toBeUndefined();
+});
+
+it('queues a run again under a new delivery id on request', () => {
+  learn([purchase('o-1')], { automations: ['hook'] });
+  const again = store.queueRun('o-1', 'hook', 'again', NOW);
+  const ids = store.runsFor('o-1').map((r) => r.deliveryId);
+  expect(ids).toHaveLength(2);
+  expect(ids[1]).toBe(again);
+});
+
+it("drops an order's runs when it turns out to be another seller's", () => {
+  learn([purchase('o-1')]);
+  store.setOrderAside(
+    'o-1',
+    (event) => ({
+      kind: 'event',
+      key: event.eventId ?? '',
+      fieldPath: 'orderId',
+      reason: 'another seller',
+      raw: event,
+    }),
+    NOW,
+  );
+  expect(store.runsFor('o-1')).toEqual([]);
+});
+
+it('keeps runs across a restart', () => {
+  learn([purchase('o-1')], { automations: ['hook'] });
+  store.close();
+  store = AccountStore.open(dir).store;
+  expect(store.runsFor('o-1').map((r) => r.state)).toEqual(['queued']);
+});
+
+it('comes to a store of the version before it, whose orders and announcements stay as they were', async () => {
+  store.close();
+  await rm(dir, { recursive: true, force: true });
+  dir = await mkdtemp(join(tmpdir(), 'runs-upgrade-'));
+  const before = MIGRATIONS.length - 1;
+  const db = databaseOfVersion(dir, before);
+  db.exec(`INSERT INTO announcements (order_id, state, queued_at) VALUES ('o-9', 'raised', '${NOW}')`);
+  db.close();
+  store = AccountStore.open(dir).store;
+  expect(store.claimAnnouncements(100, alive, false).pending).toEqual([]);
+  expect(store.runsFor('o-9')).toEqual([]);
+  learn([purchase('o-10')], { automations: ['hook'] });
+  expect(store.runsFor('o-10').map((r) => r.state)).toEqual(['queued']);
+});
+
+it('keeps unfinished runs, under their delivery ids, when the file is found damaged and set aside', async () => {
+  learn([purchase('o-1')], { automations: ['hook'] });
+  const [queued] = store.runsFor('o-1');
+  store.close(false); // not closed cleanly: the next open checks the file
+  // Garbage over one page of an index: the check finds it, the runs' own pages stay readable.
+  const { DatabaseSync } = process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite');
+  const db = new DatabaseSync(join(dir, DATABASE_FILE));
+  const { rootpage } = db.prepare(`SELECT rootpage FROM sqlite_master WHERE name = 'orders_inbox'`).get() as {
+    rootpage: number;
+  };
+  const { page_size } = db.prepare('PRAGMA page_size').get() as { page_size: number };
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  db.close();
+  const file = await open(join(dir, DATABASE_FILE), 'r+');
+  await file.write(Buffer.alloc(page_size, 0xa5), 0, page_size, (rootpage - 1) * page_size);
+  await file.close();
+
+  const opening = AccountStore.open(dir);
+  store = opening.store;
+  expect(opening.problems.join(' ')).toContain('damaged');
+  expect(store.runsFor('o-1')).toEqual([
+    expect.objectContaining({ deliveryId: queued?.deliveryId, state: 'queued', automation: 'hook' }),
+  ]);
+});

@@ -1,0 +1,89 @@
+// What this laptop's automations did for the order (docs/automations.md): the latest run of each,
+// "Slack ✓ 12:03 · provision ✗ exit 2", with its output behind "Show output" and "Run again". The
+// output and details were cleaned by the main process; they are still rendered only as text.
+import { useState } from 'react';
+import { type AutomationRun, type RunState, runOutcome } from '../../preload/automations';
+import type { Explained } from '../../preload/model';
+import { call, explained } from '../bridge/call';
+import { useBridge } from '../bridge/context';
+import { ErrorAlert } from './ErrorAlert';
+import { Time } from './Time';
+
+const MARKS: Record<RunState, { mark: string; words: string }> = {
+  succeeded: { mark: '✓', words: 'succeeded' },
+  failed: { mark: '✗', words: 'failed' },
+  queued: { mark: '…', words: 'waiting to run' },
+  running: { mark: '…', words: 'running' },
+  skipped: { mark: '–', words: 'skipped' },
+};
+
+/** The latest run of each automation, in the order they first ran. */
+function latestRuns(runs: readonly AutomationRun[]): AutomationRun[] {
+  const latest = new Map<string, AutomationRun>();
+  for (const run of runs) latest.set(run.automation, run);
+  return [...latest.values()];
+}
+
+export function AutomationRuns({
+  orderId,
+  runs,
+  onRan,
+}: {
+  orderId: string;
+  runs: AutomationRun[];
+  onRan: () => void;
+}) {
+  const bridge = useBridge();
+  const [error, setError] = useState<Explained | null>(null);
+  const [starting, setStarting] = useState<string | null>(null);
+  if (runs.length === 0) return null;
+
+  async function runAgain(automation: string): Promise<void> {
+    setStarting(automation);
+    try {
+      await call(bridge, 'runAutomation', { orderId, automation });
+      onRan();
+    } catch (failure) {
+      setError(explained(failure));
+    } finally {
+      setStarting(null);
+    }
+  }
+
+  return (
+    <section aria-labelledby="automations-section">
+      <h3 id="automations-section">Automations</h3>
+      <ErrorAlert problem={error} onDismiss={() => setError(null)} />
+      <ul className="automation-runs">
+        {latestRuns(runs).map((run) => {
+          const { mark, words } = MARKS[run.state];
+          const busy = run.state === 'queued' || run.state === 'running';
+          const { code, detail } = runOutcome(run);
+          return (
+            <li key={run.deliveryId} className={`automation-run run-${run.state}`}>
+              <span className="automation-name">{run.automation}</span> <span aria-hidden="true">{mark}</span>
+              <span className="sr-only">{words}</span>{' '}
+              {(run.finishedAt ?? run.startedAt) && <Time iso={run.finishedAt ?? run.startedAt ?? ''} />}
+              {code && <> · {code}</>}
+              {detail && <span className="muted"> — {detail}</span>}
+              {run.output && (
+                <details>
+                  <summary>Show output</summary>
+                  <pre className="automation-output">{run.output}</pre>
+                </details>
+              )}
+              <button
+                type="button"
+                className="link-button"
+                disabled={busy || starting === run.automation}
+                onClick={() => void runAgain(run.automation)}
+              >
+                Run again<span className="sr-only"> {run.automation}</span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

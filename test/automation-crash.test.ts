@@ -1,0 +1,132 @@
+// Automations survive kill -9 (issue 24): a laptop process killed in the middle of a command or a
+// webhook delivery leaves its run in the store, and the next start runs it again under the same
+// delivery id, so the receiver can tell the repeat; nothing is lost.
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import type { AutomationSetting } from '../preload/automations';
+import { type Simulator, startSimulator } from '../simulator/server';
+import { fileAppears, runsOnceFirst, runsOnDisk } from './support/automation-runs';
+import { openChildCore } from './support/child-core';
+import { exitOf, spawnTs, waitForLine } from './support/processes';
+import { admin } from './support/raw-api';
+import { until } from './support/shell-fakes';
+
+let sim: Simulator;
+let dir: string;
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 11, orders: 2 });
+});
+afterAll(() => sim.close());
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'automation-crash-'));
+  // This laptop has read the history: the next purchase is news.
+  const core = await openChildCore(sim.url, dir);
+  await core.start();
+  await core.close();
+});
+afterEach(async () => {
+  await admin(sim.url, 'POST', 'reset');
+  await rm(dir, { recursive: true, force: true });
+});
+
+function laptop(automations: AutomationSetting[], env: NodeJS.ProcessEnv = {}) {
+  return spawnTs('test/support/automation-child.ts', [sim.url, dir, JSON.stringify(automations)], env);
+}
+
+const base = { enabled: true, products: [] as string[], orderTypes: [] as string[], reportStatus: null };
+
+it('kill -9 during a command: the next start runs it again under the same delivery id', async () => {
+  const ids = join(dir, 'ids.txt');
+  // The first run waits (to be killed); the second ends at once.
+  const script = `const fs=require('fs'),f=process.argv[1];fs.appendFileSync(f,process.env.SELLER_TRAY_DELIVERY_ID+' '+process.pid+'\\n');if(fs.readFileSync(f,'utf8').trim().split('\\n').length<2)setTimeout(()=>{},60000)`;
+  const automations: AutomationSetting[] = [
+    {
+      ...base,
+      name: 'provision',
+      action: { type: 'command', command: [process.execPath, '-e', script, ids], timeoutSeconds: 60 },
+    },
+  ];
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const first = laptop(automations);
+  await fileAppears(ids);
+  first.kill('SIGKILL');
+  await exitOf(first);
+  const [firstLine = ''] = readFileSync(ids, 'utf8').trim().split('\n');
+  const [deliveryId, orphan] = firstLine.split(' ');
+  // The command outlives a killed parent (at least once, not at most once): the test ends it.
+  process.kill(-Number(orphan), 'SIGKILL');
+  expect(runsOnDisk(dir, orderId)).toEqual([
+    expect.objectContaining({ state: 'running', attempts: 1, deliveryId }),
+  ]);
+
+  const second = laptop(automations);
+  try {
+    const [run] = await runsOnceFirst(dir, orderId, 'succeeded');
+    expect(run).toMatchObject({ deliveryId, attempts: 2, exitCode: 0 });
+    expect(
+      readFileSync(ids, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' ')[0]),
+    ).toEqual([deliveryId, deliveryId]);
+  } finally {
+    second.kill('SIGKILL');
+    await exitOf(second);
+  }
+});
+
+it('kill -9 during a webhook delivery: delivered on the next start under the same delivery id', async () => {
+  const secret = 'whsec_crash';
+  const deliveries: { id: string; signed: boolean }[] = [];
+  const held: ServerResponse[] = [];
+  const receiver: Server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      const [t, v1] = String(request.headers['seller-tray-signature'])
+        .split(',')
+        .map((p) => p.slice(p.indexOf('=') + 1));
+      const signed = v1 === createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+      deliveries.push({ id: String(request.headers['seller-tray-delivery']), signed });
+      // The first is never answered: its laptop is killed while it waits.
+      if (deliveries.length === 1) held.push(response);
+      else response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  try {
+    const automations: AutomationSetting[] = [{ ...base, name: 'hook', action: { type: 'webhook', url } }];
+    const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+    const env = { AUTOMATION_SECRET: secret };
+    const first = laptop(automations, env);
+    await until(() => deliveries.length > 0, 20_000);
+    first.kill('SIGKILL');
+    await exitOf(first);
+    const second = laptop(automations, env);
+    try {
+      await waitForLine(second, /^polled$/);
+      const [run] = await runsOnceFirst(dir, orderId, 'succeeded');
+      expect(run).toMatchObject({ attempts: 2, httpStatus: 204 });
+      expect(deliveries).toEqual([
+        { id: run?.deliveryId, signed: true },
+        { id: run?.deliveryId, signed: true },
+      ]);
+    } finally {
+      second.kill('SIGKILL');
+      await exitOf(second);
+    }
+  } finally {
+    for (const response of held) response.destroy();
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
+  }
+});

@@ -1,0 +1,582 @@
+// Automations for real (issue 24): the core against the simulator over loopback HTTP, a loopback
+// receiver that verifies the signature and answers 2xx, 4xx, 5xx, slowly or not at all, real
+// commands (Node scripts) that succeed, fail, hang past their limit, crash, print megabytes or
+// a status line, Slack and Teams payloads held to their documented shapes, and a hostile buyer
+// through every action.
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SellerApiClient } from '../main/core/api/client';
+import type { AutomationPorts } from '../main/core/automation/runner';
+import { type CoreEvent, type CoreSettings, SellerCore } from '../main/core/seller-core';
+import { AccountStore } from '../main/core/store/account-store';
+import type { AutomationRun, AutomationSetting } from '../preload/automations';
+import { type Simulator, startSimulator } from '../simulator/server';
+import { ManualTimers, TEST_SETTINGS } from './support/core';
+import { CONTROL_OR_BIDI, HOSTILE_BUYER, hostileOrder } from './support/hostile-order';
+import { REPO_ROOT } from './support/processes';
+import { admin } from './support/raw-api';
+
+const SECRET = 'whsec_test_0123456789';
+
+/** A webhook receiver on loopback: records each request, answers as `mode` says. */
+interface Received {
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+let receiver: Server;
+let receiverUrl: string;
+let mode: 'ok' | 'refuse' | 'moved' | 'fail' | 'slow' | 'never' = 'ok';
+const received: Received[] = [];
+
+let sim: Simulator;
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 24, orders: 3 });
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      received.push({ headers: request.headers, body });
+      const status = { ok: 200, refuse: 422, moved: 302, fail: 503, slow: 200, never: 0 }[mode];
+      if (status === 0) return request.socket.destroy();
+      const answer = () => {
+        response
+          .writeHead(status, { 'Content-Type': 'text/plain' })
+          .end(`answer \u001b[31m${status}\u001b[0m`);
+      };
+      if (mode === 'slow') setTimeout(answer, 1500);
+      else answer();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+});
+afterAll(async () => {
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+  await sim.close();
+});
+
+let dir: string;
+let core: SellerCore;
+let events: CoreEvent[];
+let clock: number;
+let settings: CoreSettings;
+const secrets = new Map<string, string>();
+
+async function open(automations: AutomationSetting[], env?: NodeJS.ProcessEnv): Promise<void> {
+  settings = { ...TEST_SETTINGS, automationsEnabled: true, automations };
+  const ports: AutomationPorts = {
+    secret: async (name) => secrets.get(name),
+    account: { id: 'acct', label: 'demo-client at 127.0.0.1', baseUrl: sim.url },
+    laptop: 'test-laptop',
+    workDir: join(dir, 'work'),
+    deliveryTimeoutMs: 500,
+    ...(env ? { env } : {}),
+  };
+  core = await SellerCore.open({
+    client: new SellerApiClient({
+      baseUrl: sim.url,
+      credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+      retry: { maxAttempts: 2, baseDelayMs: 1 },
+    }),
+    dataDir: dir,
+    settings: () => settings,
+    timers: new ManualTimers(),
+    now: () => clock,
+    automations: ports,
+  });
+  events = [];
+  core.on((event) => events.push(event));
+  await core.start(); // the backlog: no runs
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'automations-'));
+  clock = Date.now();
+  mode = 'ok';
+  received.length = 0;
+  secrets.clear();
+});
+afterEach(async () => {
+  await core?.close();
+  await admin(sim.url, 'POST', 'reset');
+  await rm(dir, { recursive: true, force: true });
+});
+
+const automation = (
+  a: Partial<AutomationSetting> & Pick<AutomationSetting, 'name' | 'action'>,
+): AutomationSetting => ({
+  enabled: true,
+  products: [],
+  orderTypes: [],
+  reportStatus: null,
+  ...a,
+});
+
+/** A purchase at the marketplace, then a poll: its runs are queued and started. */
+async function newOrder(order?: unknown): Promise<string> {
+  const orderId = (await admin(sim.url, 'POST', 'purchases', order ? { order } : undefined)).json
+    .orderId as string;
+  await core.checkNow();
+  return orderId;
+}
+
+/** The order's runs once none is running. */
+async function settled(orderId: string, timeoutMs = 15_000): Promise<AutomationRun[]> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const runs = core.automationRuns(orderId);
+    if (runs.length > 0 && runs.every((r) => r.state !== 'running' && r.attempts > 0)) return runs;
+    if (Date.now() > until) throw new Error(`runs did not settle: ${JSON.stringify(runs)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const node = (script: string, extra: Partial<AutomationSetting> = {}, timeoutSeconds = 30) =>
+  automation({
+    name: 'provision',
+    action: { type: 'command', command: [process.execPath, '-e', script], timeoutSeconds },
+    ...extra,
+  });
+
+/** The signature check docs/automations.md gives receivers, taken from the page as it is. */
+let verify: (body: string, header: string, secret: string) => boolean;
+beforeAll(async () => {
+  const page = await readFile(join(REPO_ROOT, 'docs/automations.md'), 'utf8');
+  const code = /```js\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
+  const file = join(tmpdir(), `verify-${process.pid}.mjs`);
+  await writeFile(file, `${code}\nexport { verify };\n`);
+  verify = (await import(file)).verify;
+  await rm(file);
+});
+
+function verified(request: Received, secret: string): boolean {
+  return verify(request.body, String(request.headers['seller-tray-signature']), secret);
+}
+
+/** Whether a process runs (a zombie waiting for a parent gone too does not: it is reaped by init). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== 'linux') return true;
+  return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+const failureNotifications = () =>
+  events.flatMap((e) =>
+    e.type === 'notification' && e.request.kind === 'automation-failed' ? [e.request] : [],
+  );
+const problems = () => events.flatMap((e) => (e.type === 'problem' ? [e.message] : []));
+
+describe('a webhook', () => {
+  beforeEach(() => secrets.set('hook', SECRET));
+
+  it('is posted once per new order, signed, with the delivery id as idempotency key and the order JSON v1', async () => {
+    await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
+    const orderId = await newOrder();
+    const [run] = await settled(orderId);
+    expect(run).toMatchObject({ state: 'succeeded', httpStatus: 200, attempts: 1, trigger: 'new-order' });
+    expect(received).toHaveLength(1);
+    const [request] = received as [Received];
+    expect(verified(request, SECRET)).toBe(true);
+    expect(verified(request, 'another secret')).toBe(false);
+    const body = JSON.parse(request.body);
+    expect(request.headers['seller-tray-delivery']).toBe(run?.deliveryId);
+    expect(request.headers['idempotency-key']).toBe(run?.deliveryId);
+    expect(body).toMatchObject({
+      version: 1,
+      event: 'order.created',
+      deliveryId: run?.deliveryId,
+      automation: 'hook',
+      orderId,
+      link: `seller-tray://order/${orderId}`,
+      account: { label: 'demo-client at 127.0.0.1' },
+      order: { orderId },
+    });
+    expect(Array.isArray(body.licenses)).toBe(true);
+    expect(request.body).not.toContain('demo-secret');
+    // The receiver's answer is kept cleaned (its escape sequences gone).
+    expect(run?.output).toBe('answer 200');
+    // A later poll does not post it again.
+    await core.checkNow();
+    expect(received).toHaveLength(1);
+  });
+
+  it.each([
+    ['refused (4xx)', 'refuse', 422],
+    ['redirected (3xx, not followed)', 'moved', 302],
+  ] as const)('%s is failed at once, not tried again, and told once', async (_, answer, status) => {
+    mode = answer;
+    await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
+    const orderId = await newOrder();
+    const [run] = await settled(orderId);
+    expect(run).toMatchObject({ state: 'failed', httpStatus: status, attempts: 1 });
+    expect(problems().filter((m) => m.includes('automation hook failed'))).toHaveLength(1);
+    expect(failureNotifications()).toEqual([
+      expect.objectContaining({ kind: 'automation-failed', title: 'Automation hook failed', orderId }),
+    ]);
+    clock += 3_600_000;
+    await core.checkNow();
+    expect(received).toHaveLength(1);
+  });
+
+  it.each([
+    ['fail', 503, 'answered HTTP 503'],
+    ['slow', null, 'did not answer within 0.5 s'],
+    ['never', null, 'could not be reached'],
+  ] as const)(
+    'that answers %s is tried again later under the same delivery id, until it is delivered',
+    async (failure, status, words) => {
+      mode = failure;
+      await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
+      const orderId = await newOrder();
+      const [first] = await settled(orderId);
+      expect(first).toMatchObject({ state: 'queued', httpStatus: status, attempts: 1 });
+      expect(first?.detail).toContain(words);
+      // Not before it is due.
+      await core.checkNow();
+      expect(core.automationRuns(orderId)[0]?.attempts).toBe(1);
+      mode = 'ok';
+      clock += 31_000;
+      await core.checkNow();
+      const [second] = await settled(orderId);
+      expect(second).toMatchObject({ state: 'succeeded', attempts: 2, deliveryId: first?.deliveryId });
+      const ids = received.map((r) => r.headers['seller-tray-delivery']);
+      expect(new Set(ids)).toEqual(new Set([first?.deliveryId]));
+      expect(received.every((r) => verified(r, SECRET))).toBe(true);
+    },
+  );
+
+  it('is failed after 24 hours of retries', async () => {
+    mode = 'fail';
+    await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
+    const orderId = await newOrder();
+    await settled(orderId);
+    clock += 24 * 3_600_000 + 1000;
+    await core.checkNow();
+    const [run] = await settled(orderId);
+    expect(run).toMatchObject({ state: 'failed', attempts: 2 });
+    expect(run?.detail).toContain('not delivered within 24 hours');
+  });
+
+  it('without its signing secret in the keychain fails, saying how to store it', async () => {
+    secrets.clear();
+    await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
+    const [run] = await settled(await newOrder());
+    expect(run?.state).toBe('failed');
+    expect(run?.detail).toContain('seller-tray automations secret hook');
+    expect(received).toHaveLength(0);
+  });
+});
+
+describe('a command', () => {
+  it('gets the order JSON on standard input and a minimal environment, never marketplace text in its arguments', async () => {
+    const script = `let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const o=JSON.parse(s);require('fs').writeFileSync('seen.json',JSON.stringify({env:process.env,argv:process.argv.slice(1),cwd:process.cwd(),o}));console.log('done for',o.orderId)})`;
+    await open([node(script)], {
+      PATH: process.env.PATH,
+      HOME: '/home/x',
+      AWS_SECRET_ACCESS_KEY: 'nope',
+      SELLER_CLIENT_SECRET: 'nope',
+    });
+    const orderId = await newOrder(hostileOrder);
+    const [run] = await settled(orderId);
+    expect(run).toMatchObject({ state: 'succeeded', exitCode: 0, detail: 'exit 0' });
+    const seen = JSON.parse(await readFile(join(dir, 'work', 'seen.json'), 'utf8'));
+    expect(Object.keys(seen.env).sort()).toEqual(
+      [
+        'HOME',
+        'PATH',
+        'SELLER_TRAY_ACCOUNT',
+        'SELLER_TRAY_DELIVERY_ID',
+        'SELLER_TRAY_EVENT',
+        'SELLER_TRAY_ORDER_ID',
+        'SELLER_TRAY_ORDER_LINK',
+      ].sort(),
+    );
+    expect(seen.env.SELLER_TRAY_ORDER_ID).toBe(orderId);
+    expect(seen.env.SELLER_TRAY_DELIVERY_ID).toBe(run?.deliveryId);
+    expect(seen.argv).toEqual([]);
+    // The hostile buyer arrives as JSON data, whole.
+    expect(seen.o.order.buyerCustomerParty.party.partyName).toBe(HOSTILE_BUYER);
+    expect(run?.output).toBe(`done for ${orderId}`);
+  });
+
+  it('that fails keeps its exit code and output, told once, and reports Failed with its last line', async () => {
+    await open([
+      node(
+        `console.log('creating tenant');console.error('\\u001b[31mquota exceeded\\u001b[0m');process.exit(2)`,
+        { reportStatus: 'completed' },
+      ),
+    ]);
+    const orderId = await newOrder();
+    const [run] = await settled(orderId);
+    expect(run).toMatchObject({ state: 'failed', exitCode: 2 });
+    expect(run?.detail).toContain('exit 2');
+    expect(run?.output).toBe('creating tenant\nquota exceeded');
+    expect(problems().filter((m) => m.includes('automation provision failed'))).toHaveLength(1);
+    await core.deliverOutbox();
+    const { history } = await core.order(orderId);
+    // In progress first, as a person takes an order, then Failed with the reason.
+    expect(history.at(-2)).toMatchObject({
+      statusCode: 'ProvisioningInProgress',
+      description: 'Provisioning started by automation provision on test-laptop.',
+    });
+    expect(history.at(-1)).toMatchObject({
+      statusCode: 'ProvisioningFailed',
+      description: 'Provisioning failed, reported by automation provision on test-laptop: quota exceeded',
+    });
+  });
+
+  it('that succeeds reports the status declared, signed by the automation', async () => {
+    await open([node(`console.log('ok')`, { reportStatus: 'in-progress' })]);
+    const orderId = await newOrder();
+    const [run] = await settled(orderId);
+    expect(run?.detail).toBe('exit 0; marked ProvisioningInProgress');
+    await core.deliverOutbox();
+    const { history } = await core.order(orderId);
+    expect(history.at(-1)).toMatchObject({
+      statusCode: 'ProvisioningInProgress',
+      description: 'Provisioning started by automation provision on test-laptop.',
+    });
+  });
+
+  it('that prints a status line reports that status and its detail', async () => {
+    await open([
+      node(
+        `console.log('working');console.log(JSON.stringify({status:'completed',detail:'tenant t-42 ready'}))`,
+        { reportStatus: 'in-progress' },
+      ),
+    ]);
+    const orderId = await newOrder();
+    await settled(orderId);
+    await core.deliverOutbox();
+    const { history } = await core.order(orderId);
+    expect(history.at(-1)).toMatchObject({
+      statusCode: 'ProvisioningCompleted',
+      description: 'Provisioning completed by automation provision on test-laptop: tenant t-42 ready',
+    });
+  });
+
+  it('that hangs past its time limit is stopped with what it started', async () => {
+    const started = Date.now();
+    const script = `const c=require('child_process').spawn(process.execPath,['-e','process.on("SIGTERM",()=>{});setTimeout(()=>{},60000)'],{stdio:'inherit'});console.log('grandchild',c.pid);setTimeout(()=>{},60000)`;
+    await open([node(script, {}, 1)]);
+    const [run] = await settled(await newOrder());
+    expect(run).toMatchObject({ state: 'failed' });
+    expect(run?.detail).toContain('stopped after its time limit of 1 s');
+    expect(Date.now() - started).toBeLessThan(8_000);
+    // What it started, even one that ignores SIGTERM, is gone too.
+    const grandchild = Number(/grandchild (\d+)/.exec(run?.output ?? '')?.[1]);
+    expect(grandchild).toBeGreaterThan(0);
+    expect(running(grandchild)).toBe(false);
+  });
+
+  it('that crashes is failed with its signal', async () => {
+    await open([node(`process.kill(process.pid, 'SIGSEGV')`)]);
+    const [run] = await settled(await newOrder());
+    expect(run).toMatchObject({ state: 'failed', exitCode: null, detail: 'ended by signal SIGSEGV' });
+  });
+
+  it('that cannot start is failed, saying why', async () => {
+    await open([
+      automation({
+        name: 'provision',
+        action: { type: 'command', command: [join(dir, 'missing.sh')], timeoutSeconds: 5 },
+      }),
+    ]);
+    const [run] = await settled(await newOrder());
+    expect(run?.state).toBe('failed');
+    expect(run?.detail).toContain('could not be started');
+  });
+
+  it('that prints megabytes keeps only the end of it, its last line included', async () => {
+    await open([
+      node(
+        `process.stdout.write('x'.repeat(80)+'\\n');for(let i=0;i<60000;i++)process.stdout.write('line '+i+' '+'y'.repeat(80)+'\\n');console.log('the last line')`,
+      ),
+    ]);
+    const [run] = await settled(await newOrder());
+    expect(run?.state).toBe('succeeded');
+    expect(run?.output?.length).toBeLessThan(17 * 1024);
+    expect(run?.output).toMatch(/^\[\d+ bytes of output before this left out\]/);
+    expect(run?.output?.endsWith('the last line')).toBe(true);
+  });
+
+  it('runs only for the products and order types it names', async () => {
+    await open([node(`console.log('ran')`, { products: ['no-such-product'] })]);
+    const [run] = await settled(await newOrder());
+    expect(run).toMatchObject({ state: 'skipped', exitCode: null });
+  });
+});
+
+/** Slack Block Kit as its reference documents it, for the blocks this app sends. */
+function slackShapeProblems(message: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const text = (t: { type?: string; text?: string } | undefined, where: string, max: number) => {
+    if (!t || !['plain_text', 'mrkdwn'].includes(t.type ?? '')) problems.push(`${where}: not a text object`);
+    if (typeof t?.text !== 'string' || t.text.length === 0 || t.text.length > max)
+      problems.push(`${where}: text length`);
+  };
+  if (typeof message.text !== 'string') problems.push('text: the fallback is missing');
+  const blocks = message.blocks as {
+    type: string;
+    text?: { type: string; text: string };
+    fields?: [];
+    elements?: [];
+  }[];
+  if (!Array.isArray(blocks) || blocks.length > 50) problems.push('blocks');
+  for (const [i, block] of blocks.entries()) {
+    if (block.type === 'header') {
+      text(block.text, `blocks[${i}].text`, 150);
+      if (block.text?.type !== 'plain_text') problems.push('a header takes plain_text only');
+    } else if (block.type === 'section') {
+      if (!block.text && !block.fields) problems.push(`blocks[${i}]: a section needs text or fields`);
+      if ((block.fields ?? []).length > 10) problems.push(`blocks[${i}]: at most 10 fields`);
+      for (const [j, f] of (block.fields ?? []).entries()) text(f, `blocks[${i}].fields[${j}]`, 2000);
+    } else if (block.type === 'context') {
+      if ((block.elements ?? []).length > 10) problems.push(`blocks[${i}]: at most 10 elements`);
+      for (const [j, e] of (block.elements ?? []).entries()) text(e, `blocks[${i}].elements[${j}]`, 3000);
+    } else problems.push(`blocks[${i}]: unexpected ${block.type}`);
+  }
+  return problems;
+}
+
+describe('Slack and Teams', () => {
+  async function posted(type: 'slack' | 'teams') {
+    secrets.set('chat', receiverUrl);
+    await open([automation({ name: 'chat', action: { type } })]);
+    const [run] = await settled(await newOrder(hostileOrder));
+    expect(run).toMatchObject({ state: 'succeeded', httpStatus: 200 });
+    expect(received).toHaveLength(1);
+    // No signature or order JSON goes to a chat: only its message.
+    expect(received[0]?.headers['seller-tray-signature']).toBeUndefined();
+    return { body: received[0]?.body ?? '', message: JSON.parse(received[0]?.body ?? '{}') };
+  }
+
+  it('Slack gets Block Kit with the hostile buyer as plain text: no mention, link or markup', async () => {
+    const { body, message } = await posted('slack');
+    expect(slackShapeProblems(message)).toEqual([]);
+    const values = JSON.stringify(message);
+    expect(values).not.toMatch(CONTROL_OR_BIDI);
+    // No <!channel>, <@U123>, <url|text> or <a href> can form: no angle bracket at all.
+    expect(body).not.toMatch(/[<>]/);
+    expect(message.text).toContain('\u2039b\u203aURGENT\u2039/b\u203a');
+    // No text a chat would offer as a link (evil.example, https:).
+    expect(values).not.toMatch(/evil\.example|https:\/\/evil/);
+    // Mrkdwn is never used for the marketplace's words.
+    expect(values).not.toContain('"mrkdwn"');
+  });
+
+  it('Teams gets an Adaptive Card with the hostile buyer as text: Markdown escaped, no link', async () => {
+    const { message } = await posted('teams');
+    expect(message).toMatchObject({
+      type: 'message',
+      attachments: [
+        {
+          contentType: 'application/vnd.microsoft.card.adaptive',
+          contentUrl: null,
+          content: {
+            type: 'AdaptiveCard',
+            version: '1.4',
+            $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+          },
+        },
+      ],
+    });
+    const card = message.attachments[0].content;
+    for (const element of card.body) expect(['TextBlock', 'FactSet']).toContain(element.type);
+    const facts = card.body.find((e: { type: string }) => e.type === 'FactSet').facts as {
+      title: string;
+      value: string;
+    }[];
+    expect(facts.map((f) => f.title)).toEqual(['Buyer', 'Product', 'Total', 'Order']);
+    const buyer = facts[0]?.value ?? '';
+    expect(JSON.stringify(card)).not.toMatch(CONTROL_OR_BIDI);
+    // Every Markdown character is escaped: no [link](url), no <a>, no <at> mention.
+    expect(buyer).not.toMatch(/(?<!\\)[<>[\]()*_]/);
+    expect(buyer).not.toMatch(/evil\.example|https:/);
+  });
+
+  it('without its address in the keychain fails, saying how to store it', async () => {
+    await open([automation({ name: 'chat', action: { type: 'slack' } })]);
+    const [run] = await settled(await newOrder());
+    expect(run?.detail).toContain('Slack incoming webhook address is not in the keychain');
+  });
+});
+
+describe('a hostile buyer through every action', () => {
+  it('reaches a webhook only as JSON data, and nothing told of a run carries its controls', async () => {
+    secrets.set('hook', SECRET);
+    await open([
+      automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } }),
+      node(`console.log(require('fs').readFileSync(0,'utf8').slice(0,300));process.exit(3)`),
+    ]);
+    const orderId = await newOrder(hostileOrder);
+    const runs = await settled(orderId);
+    expect(runs.map((r) => r.state).sort()).toEqual(['failed', 'succeeded']);
+    expect(JSON.parse(received[0]?.body ?? '{}').order.buyerCustomerParty.party.partyName).toBe(
+      HOSTILE_BUYER,
+    );
+    for (const run of runs) {
+      expect(run.detail ?? '').not.toMatch(CONTROL_OR_BIDI);
+      expect((run.output ?? '').replaceAll('\n', '')).not.toMatch(CONTROL_OR_BIDI);
+    }
+    const told = events.filter((e) => e.type === 'problem');
+    expect(JSON.stringify(told).replace(/\\n/g, '')).not.toMatch(/\\u001b|\\u202e/);
+    expect(problems().join('\n')).not.toMatch(CONTROL_OR_BIDI);
+    const [notified] = failureNotifications();
+    expect(notified?.title).toBe('Automation provision failed');
+    expect(`${notified?.title}${notified?.body}`).not.toMatch(CONTROL_OR_BIDI);
+    expect(notified?.body.length).toBeLessThanOrEqual(200);
+  });
+});
+
+describe('run again and test', () => {
+  it('runs an automation again under a new delivery id, and waits for its end', async () => {
+    secrets.set('hook', SECRET);
+    await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
+    const orderId = await newOrder();
+    const [first] = await settled(orderId);
+    const again = await core.runAutomation(orderId, 'hook', 'again').ended;
+    expect(again).toMatchObject({ state: 'succeeded', trigger: 'again' });
+    expect(again.deliveryId).not.toBe(first?.deliveryId);
+    const test = await core.runAutomation(orderId, 'hook', 'test').ended;
+    expect(JSON.parse(received.at(-1)?.body ?? '{}').event).toBe('order.test');
+    expect(test.state).toBe('succeeded');
+    expect(() => core.runAutomation(orderId, 'nope', 'again')).toThrow('No automation is named nope');
+  });
+
+  it('takes over a run left running by an earlier process that had this pid', async () => {
+    secrets.set('hook', SECRET);
+    await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
+    settings = { ...settings, automationsEnabled: false };
+    const orderId = await newOrder();
+    await core.order(orderId);
+    // As an earlier process of this pid left it, killed in the middle (pids are reused).
+    const { store } = AccountStore.open(dir);
+    const deliveryId = store.queueRun(orderId, 'hook', 'new-order', new Date(clock).toISOString());
+    store.claimRuns(process.pid, () => false, new Date(clock).toISOString(), 1);
+    store.close(false);
+    settings = { ...settings, automationsEnabled: true };
+    await core.checkNow();
+    const [run] = await settled(orderId);
+    expect(run).toMatchObject({ deliveryId, state: 'succeeded', attempts: 2 });
+  });
+
+  it('queues nothing while this laptop does not run automations', async () => {
+    await open([node(`console.log('ran')`)]);
+    settings = { ...settings, automationsEnabled: false };
+    const orderId = await newOrder();
+    expect(core.automationRuns(orderId)).toEqual([]);
+  });
+});

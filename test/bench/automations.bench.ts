@@ -1,0 +1,193 @@
+// Automations' cost (issue 24): 1,000 new orders arrive at once and one poll learns them, on a
+// laptop without automations and on one with a webhook automation to a loopback receiver (which
+// answers 204 and checks nothing). Each laptop runs in a process of its own. Figures: the
+// poll's CPU (the one that records the orders and queues their runs, with the fetches and
+// announcements it starts), how fast the deliveries go, and RSS before the orders and after
+// their deliveries.
+
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SellerApiClient } from '../../main/core/api/client';
+import type { MarketplaceEvent } from '../../main/core/api/wire';
+import { SellerCore } from '../../main/core/seller-core';
+import { DEFAULT_SETTINGS } from '../../main/core/settings';
+import { AccountStore } from '../../main/core/store/account-store';
+import { ManualTimers } from '../support/core';
+import { runTs, spawnSimulator } from '../support/processes';
+import { admin } from '../support/raw-api';
+
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 1000);
+
+interface Figures {
+  pollCpuMs: number;
+  pollMs: number;
+  deliveries: number;
+  deliveriesPerSecond: number | null;
+  rssBeforeMiB: number;
+  rssAfterMiB: number;
+}
+
+const rss = () => process.memoryUsage().rss / 2 ** 20;
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+/** One laptop: a first start, ORDERS purchases, one poll; with `hook`, until every run delivered. */
+async function laptop(url: string, hook: boolean): Promise<Figures> {
+  let delivered = 0;
+  const receiver = createServer((request, response) => {
+    request.resume().on('end', () => {
+      delivered += 1;
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const dir = await mkdtemp(join(tmpdir(), 'bench-automations-'));
+  const settings = {
+    ...DEFAULT_SETTINGS,
+    automationsEnabled: hook,
+    automations: [
+      {
+        name: 'hook',
+        enabled: true,
+        products: [],
+        orderTypes: [],
+        action: {
+          type: 'webhook' as const,
+          url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
+        },
+        reportStatus: null,
+      },
+    ],
+  };
+  const core = await SellerCore.open({
+    client: new SellerApiClient({
+      baseUrl: url,
+      credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+    }),
+    dataDir: dir,
+    settings: () => settings,
+    timers: new ManualTimers(),
+    automations: {
+      secret: async () => 'whsec_bench',
+      account: { id: 'bench', label: 'demo-client at 127.0.0.1', baseUrl: url },
+      laptop: 'bench',
+      workDir: join(dir, 'work'),
+    },
+  });
+  await core.start();
+  await core.backlogRead();
+  // Memory over more deliveries: BENCH_ROUNDS thousands first, RSS after each (stderr).
+  for (let round = 1; round < Number(process.env.BENCH_ROUNDS ?? 1); round++) {
+    for (let i = 0; i < ORDERS; i++) await admin(url, 'POST', 'purchases');
+    await core.checkNow();
+    while (hook && delivered < ORDERS * round) await new Promise((resolve) => setTimeout(resolve, 5));
+    globalThis.gc?.();
+    process.stderr.write(
+      `round ${round}: RSS ${rss().toFixed(1)} MiB, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(1)} MiB\n`,
+    );
+  }
+  delivered = 0;
+  for (let i = 0; i < ORDERS; i++) await admin(url, 'POST', 'purchases');
+  globalThis.gc?.();
+  const rssBeforeMiB = rss();
+  const cpu = cpuMs();
+  const started = performance.now();
+  const learned = await core.checkNow();
+  const pollCpuMs = cpuMs() - cpu;
+  const pollMs = performance.now() - started;
+  if (learned !== ORDERS) throw new Error(`the poll learned ${learned} orders, not ${ORDERS}`);
+  let deliveriesPerSecond: number | null = null;
+  if (hook) {
+    // From the poll's start: the deliveries go on while the orders are fetched.
+    while (delivered < ORDERS) await new Promise((resolve) => setTimeout(resolve, 5));
+    deliveriesPerSecond = ORDERS / ((performance.now() - started) / 1000);
+  }
+  await core.close();
+  globalThis.gc?.();
+  const rssAfterMiB = rss();
+  receiver.close();
+  await rm(dir, { recursive: true, force: true });
+  return { pollCpuMs, pollMs, deliveries: delivered, deliveriesPerSecond, rssBeforeMiB, rssAfterMiB };
+}
+
+/**
+ * The poll's own share: its transaction recording ORDERS purchases (events, announcements and,
+ * with automations, their runs) in a fresh store; CPU ms, the median of five.
+ */
+async function recording(automations: string[]): Promise<number> {
+  const times: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    const dir = await mkdtemp(join(tmpdir(), 'bench-record-'));
+    const { store } = AccountStore.open(dir);
+    const events = Array.from({ length: ORDERS }, (_, i) => {
+      const orderId = randomUUID();
+      return {
+        eventId: randomUUID(),
+        eventTypeCode: 'ServicePurchased',
+        statusCode: 'ProvisioningStarted',
+        description: 'A purchase',
+        eventTime: new Date(Date.UTC(2026, 10, 26, 0, 0, i)).toISOString(),
+        additionalProperties: [{ name: 'orderId', value: orderId }],
+      } as MarketplaceEvent;
+    });
+    const cpu = cpuMs();
+    store.recordPoll({
+      events,
+      cursor: undefined,
+      backlog: false,
+      paused: false,
+      now: new Date().toISOString(),
+      automations,
+    });
+    times.push(cpuMs() - cpu);
+    store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+  return [...times].sort((a, b) => a - b)[2] ?? 0;
+}
+
+const [role, url] = process.argv.slice(2);
+if (role === 'laptop' || role === 'laptop-hook') {
+  process.stdout.write(JSON.stringify(await laptop(url ?? '', role === 'laptop-hook')));
+} else {
+  const sim = await spawnSimulator(['--orders', '1']);
+  const one = async (which: string): Promise<Figures> => {
+    await admin(sim.url, 'POST', 'reset');
+    const run = await runTs('test/bench/automations.bench.ts', [which, sim.url], {
+      NODE_OPTIONS: '--expose-gc',
+    });
+    if (run.code !== 0) throw new Error(run.stderr);
+    return JSON.parse(run.stdout) as Figures;
+  };
+  const recordWithout = await recording([]);
+  const recordWith = await recording(['hook']);
+  const without = await one('laptop');
+  const withHook = await one('laptop-hook');
+  sim.child.kill();
+  const f = (n: number) => n.toFixed(1);
+  console.log(`${ORDERS} new orders in one poll, each laptop in its own process:`);
+  console.log('| figure | without automations | with a webhook automation | ratio |');
+  // The poll's CPU is measured over its whole window, which holds the deliveries made meanwhile.
+  console.log('|---|---|---|---|');
+  console.log(
+    `| poll CPU | ${f(without.pollCpuMs)} ms | ${f(withHook.pollCpuMs)} ms | ${(withHook.pollCpuMs / without.pollCpuMs).toFixed(2)} |`,
+  );
+  console.log(
+    `| the poll's transaction (recording them; median of 5) | ${f(recordWithout)} ms | ${f(recordWith)} ms | ${(recordWith / recordWithout).toFixed(2)} |`,
+  );
+  console.log(
+    `| poll wall time | ${f(without.pollMs)} ms | ${f(withHook.pollMs)} ms | ${(withHook.pollMs / without.pollMs).toFixed(2)} |`,
+  );
+  console.log(
+    `| deliveries per second (from the poll's start) | - | ${f(withHook.deliveriesPerSecond ?? 0)} | |`,
+  );
+  console.log(
+    `| RSS before the orders → after (MiB) | ${f(without.rssBeforeMiB)} → ${f(without.rssAfterMiB)} | ${f(withHook.rssBeforeMiB)} → ${f(withHook.rssAfterMiB)} | |`,
+  );
+}

@@ -1,0 +1,39 @@
+// An account's automation runs as its store on disk has them, for tests whose runs another
+// process (a `seller-tray run`, a laptop killed with kill -9) carries out.
+import { existsSync } from 'node:fs';
+import { AccountStore } from '../../main/core/store/account-store';
+import type { AutomationRun, RunState } from '../../preload/automations';
+
+export function runsOnDisk(dataDir: string, orderId: string): AutomationRun[] {
+  const { store } = AccountStore.open(dataDir);
+  try {
+    return store.runsFor(orderId);
+  } finally {
+    store.close(false);
+  }
+}
+
+/** The order's runs once its first is in `state`. */
+export async function runsOnceFirst(
+  dataDir: string,
+  orderId: string,
+  state: RunState,
+  timeoutMs = 20_000,
+): Promise<AutomationRun[]> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const runs = runsOnDisk(dataDir, orderId);
+    if (runs[0]?.state === state) return runs;
+    if (Date.now() > end) throw new Error(`no ${state} run within ${timeoutMs} ms: ${JSON.stringify(runs)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Resolves once `file` exists (a command under test wrote it). */
+export async function fileAppears(file: string, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!existsSync(file)) {
+    if (Date.now() > end) throw new Error(`${file} did not appear within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
