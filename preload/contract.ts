@@ -47,8 +47,12 @@ export function isChannel(name: string): name is Channel {
 /** The longest text each request field takes; the window's inputs say the same. */
 export const LIMITS = {
   orderId: 100,
+  /** An account's id (account-ref.ts: a 16-digit hash, or "demo"). */
+  accountId: 64,
   /** Client ids are short tokens issued by the Seller Console; anything longer is a paste gone wrong. */
   clientId: 200,
+  /** An account's label: short, as it shows beside each order ("EU", "US", "Test"). */
+  accountLabel: 24,
   /** Generous for any issued secret, and far below what keychains accept. */
   secret: 4096,
   baseUrl: 2048,
@@ -84,7 +88,10 @@ export const INBOX_FILTERS = [
 export type InboxFilter = (typeof INBOX_FILTERS)[number];
 
 /** An inbox row; buyer, product and total once the order has been fetched, absent until then. */
-export type OrderListItem = InboxRow;
+export type OrderListItem = InboxRow & {
+  /** The account the order belongs to (its id): a mark of it is posted by that account only. */
+  account: string;
+};
 
 /** One page of the inbox, and how many orders the whole list has. */
 export interface OrderPage {
@@ -181,10 +188,13 @@ export interface Requests {
     offset?: number | undefined;
     limit?: number | undefined;
   };
-  getOrder: { orderId: string };
+  /** `account`: the row's, where the window has it (an order id may be in two marketplaces). */
+  getOrder: { orderId: string; account?: string | undefined };
   /** A failure needs a description and a detailed description of the reason. */
   markStatus: {
     orderId: string;
+    /** The row's account: the status is posted by that account only. */
+    account?: string | undefined;
     statusCode: MarkableStatus;
     description?: string | undefined;
     detailedDescription?: string | undefined;

@@ -93,6 +93,13 @@ export interface ApiSection {
   pageSize?: number;
 }
 
+/** One account of the list: its label and where it is (its id, folder and secret derive from these). */
+export interface AccountEntry {
+  label: string;
+  baseUrl: string;
+  clientId: string;
+}
+
 const POLL = { min: 30, max: 3600 };
 const REMINDER = { off: 0, min: 15, max: 7 * 24 * 60 };
 const STALE = { off: 0, min: 1, max: 365 };
@@ -115,6 +122,17 @@ export const SETTINGS = {
     rule: `must be text of at most ${LIMITS.clientId} characters`,
     maxLength: LIMITS.clientId,
     shows: { in: 'form-own-control', section: 'Marketplace' },
+  }),
+  /**
+   * Every marketplace account this laptop serves, each with a short label ("EU", "US", "Test").
+   * The first is the one `baseUrl` and `clientId` name (the window's, and what Seller Tray 0.x
+   * read); the CLI's `accounts add|remove` and, later, Settings → Accounts change the list.
+   */
+  accounts: checked<AccountEntry[]>({
+    default: [],
+    label: 'Accounts',
+    rule: `must be a list of accounts, each with its own label of at most ${LIMITS.accountLabel} characters, a base URL and a client id`,
+    shows: { in: 'elsewhere' },
   }),
   pollIntervalSeconds: whole({
     ...POLL,

@@ -17,6 +17,9 @@ const OrderId = z
   .max(LIMITS.orderId)
   .transform(canonicalOrderId);
 
+/** The account a row carries (OrderListItem.account). */
+const AccountOf = z.string().min(1).max(LIMITS.accountId);
+
 /** The issue a mark of a failure without its words and its reason raises (the CLI names its flags for it). */
 export const FAILURE_NEEDS_REASON = {
   code: 'custom',
@@ -46,10 +49,11 @@ export const requests = {
     offset: z.int().min(0).default(0),
     limit: z.int().min(1).max(LIMITS.page).default(INBOX_PAGE_ROWS),
   }),
-  getOrder: z.strictObject({ orderId: OrderId }),
+  getOrder: z.strictObject({ orderId: OrderId, account: AccountOf.optional() }),
   markStatus: z
     .strictObject({
       orderId: OrderId,
+      account: AccountOf.optional(),
       statusCode: z.enum(MARKABLE_STATUSES),
       description: z.string().trim().max(LIMITS.description).default(''),
       detailedDescription: z.string().trim().max(LIMITS.detailedDescription).optional(),

@@ -289,6 +289,16 @@ export class SellerCore {
     return { ...briefOf(orderId, stored?.document, this.ports.locale), purchaseType: stored?.purchaseType };
   }
 
+  /** Whether this account has heard of the order (its events or its document are in the store). */
+  knowsOrder(orderId: string): boolean {
+    return this.store.storedOrder(canonicalOrderId(orderId)) !== undefined;
+  }
+
+  /** Whether a status marked here (by its request id) is in this account's outbox. */
+  holdsDelivery(requestId: string): boolean {
+    return this.outbox.all().some((item) => item.requestId === requestId);
+  }
+
   /** Whether the store holds the order itself (it then opens without the marketplace). */
   hasOrder(orderId: string): boolean {
     return this.store.storedOrder(canonicalOrderId(orderId))?.document !== undefined;

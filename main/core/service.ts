@@ -36,7 +36,7 @@ import {
   type SecretStore,
 } from './secrets';
 import { type CoreEvent, type SellerCore, TransitionError } from './seller-core';
-import { parseSettingsPatch, type Settings, type SettingsStore } from './settings';
+import { parseSettingsPatch, reconcileAccounts, type Settings, type SettingsStore } from './settings';
 
 export type { OrderLookup } from './account/session';
 
@@ -114,8 +114,10 @@ export class ServiceError extends Error {
 
 export class SellerTrayService {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
-  /** The open accounts, each with its session; one until several accounts land (issue 23). */
+  /** The open accounts, each with its session, polling on its own schedule and backoff. */
   private readonly sessions = new Map<AccountId, AccountSession>();
+  /** The settings' first account: the one the window, the tray and the diagnosis show. */
+  private windowAccount: AccountId | undefined;
   /** Unsubscribes from each session: a replaced session's events never reach the app. */
   private readonly detach = new Map<AccountId, () => void>();
   private secretStored = false;
@@ -156,16 +158,46 @@ export class SellerTrayService {
   }
 
   private async dropSessions(): Promise<void> {
-    const closing = [...this.sessions.values()].map((session) => session.close());
-    for (const detach of this.detach.values()) detach();
-    this.detach.clear();
-    this.sessions.clear();
-    await Promise.all(closing);
+    await Promise.all([...this.sessions.keys()].map((id) => this.dropSession(id)));
   }
 
-  /** The account the window works with (the only one, until several accounts land). */
+  /** Stops one account's session; its events never reach the app again. */
+  private dropSession(id: AccountId): Promise<void> {
+    this.detach.get(id)?.();
+    this.detach.delete(id);
+    const closed = this.sessions.get(id)?.close() ?? Promise.resolve();
+    this.sessions.delete(id);
+    return closed;
+  }
+
+  /** The account the window works with (see `windowAccount`). */
   private get session(): AccountSession | undefined {
-    return this.sessions.values().next().value;
+    return this.windowAccount === undefined ? undefined : this.sessions.get(this.windowAccount);
+  }
+
+  /**
+   * The session of the account an order belongs to: a mark is posted by that account and no
+   * other. The row's account where the window names it (an id may be in two marketplaces); else
+   * the account that has heard of the order; one no account knows yet (a link), the window's.
+   */
+  private sessionOfOrder(orderId: string, account?: string): AccountSession {
+    if (account !== undefined) {
+      const named = this.sessions.get(account as AccountId);
+      if (!named)
+        throw new ServiceError(
+          'not-found',
+          'The account this order belongs to is not connected: check its secret in Settings, or add it again.',
+        );
+      return named;
+    }
+    for (const session of this.sessions.values()) if (session.core.knowsOrder(orderId)) return session;
+    return this.requireSession();
+  }
+
+  /** The session whose outbox holds a marked status (by its request id). */
+  private sessionOfDelivery(requestId: string): AccountSession {
+    for (const session of this.sessions.values()) if (session.core.holdsDelivery(requestId)) return session;
+    return this.requireSession();
   }
 
   private get core(): SellerCore | undefined {
@@ -211,16 +243,21 @@ export class SellerTrayService {
         log: this.log,
       }),
     listOrders: async (query) => this.listOrders(query),
-    getOrder: ({ orderId }) => this.requireCore().order(orderId),
-    markStatus: async (mark) => this.requireCore().markStatus(signedMark(mark, this.actorName())),
-    undoMark: async ({ requestId }) => ({ outcome: this.requireCore().undoMark(requestId) }),
+    getOrder: ({ orderId, account }) => this.sessionOfOrder(orderId, account).core.order(orderId),
+    markStatus: async ({ account, ...mark }) =>
+      this.sessionOfOrder(mark.orderId, account).core.markStatus(signedMark(mark, this.actorName())),
+    undoMark: async ({ requestId }) => ({
+      outcome: this.sessionOfDelivery(requestId).core.undoMark(requestId),
+    }),
     retryDelivery: async ({ requestId }) => {
-      const item = this.requireCore().retryDelivery(requestId);
+      const item = this.sessionOfDelivery(requestId).core.retryDelivery(requestId);
       if (!item) throw new ServiceError('not-found', 'There is no failed status to send again with that id.');
       return item;
     },
     checkNow: async () => {
-      const newOrders = (await this.core?.checkNow()) ?? 0;
+      // Every account checks; one that fails leaves the others' counts.
+      const checks = await Promise.allSettled([...this.sessions.values()].map((s) => s.core.checkNow()));
+      const newOrders = checks.reduce((sum, c) => sum + (c.status === 'fulfilled' ? c.value : 0), 0);
       return { state: this.state(), newOrders };
     },
     diagnose: () => this.diagnose(),
@@ -248,9 +285,9 @@ export class SellerTrayService {
     this.updates = updates;
   }
 
-  /** Whether an order a link names is this account's, for the shell (AccountSession.lookUpOrder). */
+  /** Whether an order a link names is one of the accounts', for the shell (AccountSession.lookUpOrder). */
   lookUpOrder(orderId: string): Promise<OrderLookup> {
-    const session = this.session;
+    const session = this.sessions.size > 0 ? this.sessionOfOrder(orderId) : undefined;
     if (!session)
       return Promise.resolve({
         found: false,
@@ -314,13 +351,14 @@ export class SellerTrayService {
       ...demoAccount,
     });
     if (leavingDemo) this.demoSecret = undefined;
-    if (accountChanged || leavingDemo) await this.connect();
+    if (accountChanged || leavingDemo || patch.patch.accounts !== undefined) await this.connect();
     return this.settings;
   }
 
   private saveSettings(settings: Settings): void {
-    this.ports.settings.save(settings);
-    this.settings = settings;
+    const next = reconcileAccounts(this.settings, settings);
+    this.ports.settings.save(next);
+    this.settings = next;
     this.emit({ type: 'app-state', state: this.state() });
   }
 
@@ -332,7 +370,10 @@ export class SellerTrayService {
         'Set the base URL and the client id before the secret: the secret is kept for that marketplace and client id only.',
       );
     }
-    await this.ports.secrets.set(keychainEntry(accountRef({ baseUrl, clientId })), secret);
+    const ref = accountRef({ baseUrl, clientId });
+    await this.ports.secrets.set(keychainEntry(ref), secret);
+    // Reopened, so a core that gave up on the old secret starts again with the new one.
+    await this.dropSession(ref.id);
     await this.connect();
     return this.state();
   }
@@ -348,37 +389,51 @@ export class SellerTrayService {
 
   /** One page of orders by status and by a search in id, buyer, products, account id and e-mails. */
   private listOrders(query: CheckedRequest<'listOrders'>): OrderPage {
-    const { rows, ...counts } = this.requireCore().orders({
+    const session = this.requireSession();
+    const { rows, ...counts } = session.core.orders({
       ...query,
       // The window's backlog folds away when large, but a search shows every order it finds.
       backlog: query.backlog ?? (query.search.trim() === '' ? 'by-size' : 'shown'),
       now: new Date(this.ports.now?.() ?? Date.now()).toISOString(),
       stalledAfterDays: this.settings.staleInProgressDays,
     });
-    return { orders: rows, offset: query.offset, ...counts };
+    const orders = rows.map((row) => ({ ...row, account: session.ref.id }));
+    return { orders, offset: query.offset, ...counts };
   }
 
-  /** (Re)opens the session of the configured account; without one, there is none. */
+  /**
+   * Opens a session for each account of the settings that has its secret, closes those no longer
+   * listed, and leaves the others running: one account's change never restarts another's polls.
+   */
   private async connect(): Promise<void> {
-    void this.dropSessions();
     if (this.settings.demoMode && this.demoSecret === undefined && this.ports.demo) {
       // The demo marketplace runs again, on a port of its own; its account carries on.
       const demo = await this.ports.demo.start();
       this.demoSecret = demo.clientSecret;
       this.saveSettings({ ...this.settings, baseUrl: demo.baseUrl, clientId: demo.clientId });
     }
-    const { baseUrl, clientId, demoMode, api } = this.settings;
-    const demoSecret = demoMode ? this.demoSecret : undefined;
-    const ref =
-      baseUrl && clientId
-        ? accountRef({ baseUrl, clientId, api, demo: demoSecret !== undefined })
-        : undefined;
-    this.secretStored =
-      demoSecret === undefined && ref !== undefined && (await this.secretInKeychain(keychainEntry(ref)));
-    if (!ref || (!this.secretStored && demoSecret === undefined)) {
-      this.emit({ type: 'app-state', state: this.state() });
-      return;
+    const { accounts, demoMode, api } = this.settings;
+    // In demo mode the first account is the demo's (its address changes from run to run).
+    const refs = accounts.map((entry, index) =>
+      accountRef({ ...entry, api, demo: index === 0 && demoMode && this.demoSecret !== undefined }),
+    );
+    for (const [id, session] of this.sessions) {
+      if (!refs.some((ref) => ref.id === id && ref.baseUrl === session.ref.baseUrl))
+        await this.dropSession(id);
     }
+    this.windowAccount = refs[0]?.id;
+    this.secretStored = false;
+    for (const [index, ref] of refs.entries()) {
+      const stored = !ref.demo && (await this.secretInKeychain(keychainEntry(ref)));
+      if (index === 0) this.secretStored = stored;
+      if (this.sessions.has(ref.id) || !(stored || ref.demo)) continue;
+      await this.openSession(ref);
+    }
+    this.emit({ type: 'app-state', state: this.state() });
+  }
+
+  private async openSession(ref: AccountRef): Promise<void> {
+    const demoSecret = ref.demo ? this.demoSecret : undefined;
     const session = await AccountSession.open(ref, {
       dataRoot: this.ports.dataRoot,
       clientSecret: () => this.secretOf(ref, demoSecret),
@@ -391,9 +446,11 @@ export class SellerTrayService {
     });
     this.detach.set(
       ref.id,
-      session.on((event) =>
-        this.emit(event.type === 'state-changed' ? { type: 'app-state', state: this.state() } : event),
-      ),
+      session.on((event) => {
+        if (event.type !== 'state-changed') return this.emit(event);
+        // The header and the tray show the window's account (each account's state: a later step).
+        if (ref.id === this.windowAccount) this.emit({ type: 'app-state', state: this.state() });
+      }),
     );
     this.sessions.set(ref.id, session);
     void session.core.start();
@@ -408,12 +465,9 @@ export class SellerTrayService {
     return secret;
   }
 
-  /** The account's connection and what this laptop kept aside (AccountSession.diagnose). */
+  /** The window's account's connection and what this laptop kept aside (AccountSession.diagnose). */
   private async diagnose(): Promise<DiagnosisReport> {
-    const session = this.session;
-    if (!session)
-      throw new ServiceError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
-    return session.diagnose();
+    return this.requireSession().diagnose();
   }
 
   /** Shows the log's folder where the platform can; always says where it is. */
@@ -453,10 +507,11 @@ export class SellerTrayService {
     }
   }
 
-  private requireCore(): SellerCore {
-    if (!this.core)
+  private requireSession(): AccountSession {
+    const session = this.session;
+    if (!session)
       throw new ServiceError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
-    return this.core;
+    return session;
   }
 
   private emit(event: ServiceEvent): void {

@@ -1,0 +1,220 @@
+// Several marketplace accounts in one app (issue 23): two simulators on two origins serve one
+// service, each account with its own session, schedule and backoff. Marks go to the marketplace
+// of the order's account only, and each secret only to its own origin (counted at the simulators
+// and at the transport); one account down or refusing its secret leaves the other working.
+import { rm } from 'node:fs/promises';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { accountRef } from '../main/core/account/account-ref';
+import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
+import { SellerTrayService, type ServiceEvent } from '../main/core/service';
+import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
+import type { Channel, Requests, Responses } from '../preload/contract';
+import type { AccountEntry } from '../preload/settings-declaration';
+import { type Simulator, startSimulator } from '../simulator/server';
+import { ManualTimers, makeDataDir } from './support/core';
+import { admin } from './support/raw-api';
+import { recordingLog } from './support/recording-log';
+
+const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-41c9' };
+const US_CLIENT = { clientId: 'us-client', clientSecret: 'us-secret-8d2e' };
+
+let eu: Simulator;
+let us: Simulator;
+const secrets = new KeytarSecretStore();
+const cleanups: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  eu = await startSimulator({
+    port: 0,
+    seed: 1,
+    sellers: [{ sellerId: 2001, orders: 3, clients: [EU_CLIENT] }],
+  });
+  us = await startSimulator({
+    port: 0,
+    seed: 2,
+    sellers: [{ sellerId: 3001, orders: 3, clients: [US_CLIENT] }],
+  });
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+afterAll(async () => {
+  await eu.close();
+  await us.close();
+});
+
+/** What went out, per request: where to, and the credentials it carried. */
+interface Sent {
+  origin: string;
+  authorization: string | null;
+}
+
+/** A service over the given accounts, each secret stored in the keychain for its own marketplace. */
+async function openService(accounts: (AccountEntry & { secret: string })[]) {
+  const dir = await makeDataDir();
+  const settings = new ConfSettingsStore({ cwd: dir });
+  settings.save({
+    ...DEFAULT_SETTINGS,
+    undoSeconds: 0,
+    accounts: accounts.map(({ secret: _, ...entry }) => entry),
+  });
+  for (const account of accounts)
+    await secrets.set(secretOwner(account.baseUrl, account.clientId), account.secret);
+  const sent: Sent[] = [];
+  const { log, entries } = recordingLog();
+  const service = await SellerTrayService.open({
+    settings,
+    secrets,
+    dataRoot: dir,
+    timers: new ManualTimers(),
+    log,
+    transport: (url, init) => {
+      sent.push({
+        origin: new URL(url).origin,
+        authorization: new Headers(init.headers).get('authorization'),
+      });
+      return fetch(url, init);
+    },
+  });
+  const events: ServiceEvent[] = [];
+  service.onEvent((event) => events.push(event));
+  cleanups.push(async () => {
+    await service.close();
+    for (const account of accounts) await secrets.delete(secretOwner(account.baseUrl, account.clientId));
+    await rm(dir, { recursive: true, force: true });
+  });
+  const call = async <C extends Channel>(channel: C, payload?: Requests[C]): Promise<Responses[C]> => {
+    const answer = await service.handle(channel, payload as Requests[C]);
+    if (!answer.ok) throw new Error(answer.error.message);
+    return answer.value;
+  };
+  return { service, call, events, sent, entries };
+}
+
+const arrived = (events: ServiceEvent[]) =>
+  events.flatMap((event) => (event.type === 'orders-arrived' ? event.orderIds : []));
+
+/** The secret a Basic Authorization value carries. */
+const basicSecret = (authorization: string) => {
+  const decoded = Buffer.from(authorization.replace(/^Basic /, ''), 'base64').toString('utf8');
+  return decoded.slice(decoded.indexOf(':') + 1);
+};
+
+describe('two accounts on two marketplaces', () => {
+  it('are both polled, new orders of each arrive, and a mark goes to its own marketplace only, once', async () => {
+    const { call, events, sent, service } = await openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+    ]);
+    await call('checkNow');
+    const euOrder = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+    const usOrder = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
+    const { newOrders } = await call('checkNow');
+    expect(newOrders).toBe(2);
+    expect(arrived(events)).toEqual(expect.arrayContaining([euOrder, usOrder]));
+    // The window shows the first account's orders.
+    expect(service.state()).toMatchObject({
+      baseUrl: eu.url,
+      clientId: EU_CLIENT.clientId,
+      connection: 'ok',
+    });
+
+    const sentBefore = { eu: eu.requestCounts.sendEvent, us: us.requestCounts.sendEvent };
+    await call('markStatus', { orderId: usOrder, statusCode: 'ProvisioningInProgress' });
+    await until(async () =>
+      (await call('getOrder', { orderId: usOrder })).outbox.some((i) => i.state === 'sent'),
+    );
+    expect({ eu: eu.requestCounts.sendEvent, us: us.requestCounts.sendEvent }).toEqual({
+      eu: sentBefore.eu,
+      us: sentBefore.us + 1,
+    });
+    await call('markStatus', { orderId: euOrder, statusCode: 'ProvisioningInProgress' });
+    await until(async () =>
+      (await call('getOrder', { orderId: euOrder })).outbox.some((i) => i.state === 'sent'),
+    );
+    expect({ eu: eu.requestCounts.sendEvent, us: us.requestCounts.sendEvent }).toEqual({
+      eu: sentBefore.eu + 1,
+      us: sentBefore.us + 1,
+    });
+
+    // Each secret went to its own origin only: every Basic credential sent carries that origin's.
+    const own = new Map([
+      [new URL(eu.url).origin, EU_CLIENT.clientSecret],
+      [new URL(us.url).origin, US_CLIENT.clientSecret],
+    ]);
+    const basics = sent.filter((s) => s.authorization?.startsWith('Basic '));
+    expect(new Set(basics.map((s) => s.origin)).size).toBe(2);
+    for (const { origin, authorization } of basics)
+      expect(basicSecret(authorization ?? '')).toBe(own.get(origin));
+  });
+
+  it('tell an order id both marketplaces use apart by the account its row names', async () => {
+    const twins = await Promise.all(
+      [EU_CLIENT, US_CLIENT].map((client, i) =>
+        startSimulator({ port: 0, seed: 7, sellers: [{ sellerId: 5001 + i, orders: 2, clients: [client] }] }),
+      ),
+    );
+    const [euTwin, usTwin] = twins as [Simulator, Simulator];
+    cleanups.push(async () => {
+      for (const twin of twins) await twin.close();
+    });
+    const { call } = await openService([
+      { label: 'EU', baseUrl: euTwin.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: usTwin.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+    ]);
+    await call('checkNow');
+    const usAccount = accountRef({ baseUrl: usTwin.url, clientId: US_CLIENT.clientId }).id;
+    const [row] = (await call('listOrders', {})).orders;
+    if (!row) throw new Error('no order listed');
+    expect(row.account).toBe(accountRef({ baseUrl: euTwin.url, clientId: EU_CLIENT.clientId }).id);
+    // The same id in the other marketplace: its own order there.
+    expect((await call('getOrder', { orderId: row.orderId, account: usAccount })).order.orderId).toBe(row.orderId);
+    const before = { eu: euTwin.requestCounts.sendEvent, us: usTwin.requestCounts.sendEvent };
+    await call('markStatus', {
+      orderId: row.orderId,
+      account: usAccount,
+      statusCode: 'ProvisioningInProgress',
+    });
+    await until(async () =>
+      (await call('getOrder', { orderId: row.orderId, account: usAccount })).outbox.some(
+        (i) => i.state === 'sent',
+      ),
+    );
+    expect({ eu: euTwin.requestCounts.sendEvent, us: usTwin.requestCounts.sendEvent }).toEqual({
+      eu: before.eu,
+      us: before.us + 1,
+    });
+  });
+
+  it('keep working when another account is down or refuses its secret; the log names each', async () => {
+    const down = await startSimulator({
+      port: 0,
+      sellers: [{ sellerId: 4001, orders: 1, clients: [EU_CLIENT] }],
+    });
+    await down.close();
+    const { call, events, entries, service } = await openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'Down', baseUrl: down.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: 'not-the-us-secret' },
+    ]);
+    await call('checkNow');
+    const euOrder = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+    const { newOrders } = await call('checkNow');
+    expect(newOrders).toBe(1);
+    expect(arrived(events)).toContain(euOrder);
+    expect(service.state().connection).toBe('ok');
+    const polls = (account: string) =>
+      entries.filter((e) => e.message.startsWith('poll') && e.fields.account === account);
+    expect(polls('EU').every((e) => e.message === 'poll ok')).toBe(true);
+    expect(polls('Down').at(-1)?.fields).toMatchObject({ kind: 'network', next: 'backing-off' });
+    expect(polls('US').at(-1)?.fields).toMatchObject({ next: 'credentials-rejected' });
+  });
+});
+
+async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
