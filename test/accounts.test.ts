@@ -168,7 +168,9 @@ describe('two accounts on two marketplaces', () => {
     if (!row) throw new Error('no order listed');
     expect(row.account).toBe(accountRef({ baseUrl: euTwin.url, clientId: EU_CLIENT.clientId }).id);
     // The same id in the other marketplace: its own order there.
-    expect((await call('getOrder', { orderId: row.orderId, account: usAccount })).order.orderId).toBe(row.orderId);
+    expect((await call('getOrder', { orderId: row.orderId, account: usAccount })).order.orderId).toBe(
+      row.orderId,
+    );
     const before = { eu: euTwin.requestCounts.sendEvent, us: usTwin.requestCounts.sendEvent };
     await call('markStatus', {
       orderId: row.orderId,
