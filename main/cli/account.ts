@@ -3,6 +3,7 @@
 // The app's demo marketplace lives only inside the running app (its address changes each run),
 // so an account saved in demo mode is no account for the CLI: it says none is configured.
 import { actorNameProblem } from '../../preload/marked-by';
+import type { AccountEntry } from '../../preload/settings-declaration';
 import {
   type AccountRef,
   accountLog,
@@ -22,6 +23,8 @@ import { UsageError } from './refusals';
 export interface AccountFlags {
   baseUrl?: string | undefined;
   clientId?: string | undefined;
+  /** `--account LABEL`: one of the saved list's accounts, by its label. */
+  account?: string | undefined;
 }
 
 /** The account a command serves (with the saved settings' routes, as the app uses them) and its secret. */
@@ -53,6 +56,7 @@ export function resolveAccount(
   env: NodeJS.ProcessEnv = process.env,
 ): Account {
   const saved = stores.settings.load().settings;
+  if (flags.account !== undefined) return listedAccount(flags, saved, stores);
   const account = saved.demoMode ? { baseUrl: '', clientId: '' } : saved;
   // An empty variable counts as unset, as shells make it easy to export one by accident.
   const baseUrl = flags.baseUrl || env.SELLER_API_BASE_URL || account.baseUrl;
@@ -62,7 +66,10 @@ export function resolveAccount(
     );
   }
   const clientId = flags.clientId || env.SELLER_CLIENT_ID || account.clientId;
-  const ref = accountRef({ baseUrl, clientId, api: saved.api });
+  const first = saved.accounts[0];
+  // The saved first account, when it is this one, lends its label to the log.
+  const label = first?.baseUrl === baseUrl && first.clientId === clientId ? first.label : undefined;
+  const ref = accountRef({ baseUrl, clientId, api: saved.api, label });
   return {
     ref,
     clientSecret: async () => {
@@ -81,6 +88,47 @@ export function resolveAccount(
       return secret;
     },
   };
+}
+
+/**
+ * `--account LABEL`: the saved account of that label. Its secret is the keychain's for that very
+ * account: SELLER_CLIENT_SECRET, which names no marketplace, is not sent to a chosen one.
+ */
+function listedAccount(flags: AccountFlags, saved: Settings, stores: CliStores): Account {
+  if (flags.baseUrl || flags.clientId)
+    throw new UsageError(
+      '--account names the marketplace and client id: leave out --base-url and --client-id',
+    );
+  const entry = findAccount(saved, flags.account ?? '');
+  if (saved.demoMode && entry === saved.accounts[0])
+    throw new UsageError(
+      `${entry.label} is the app's demo, whose marketplace runs only inside the app: choose another account`,
+    );
+  const ref = accountRef({ ...entry, api: saved.api });
+  return {
+    ref,
+    clientSecret: async () => {
+      const owner = keychainEntry(ref);
+      const secret = await stores.secrets.get(owner);
+      if (!secret)
+        throw new UsageError(
+          `${noSecretFor(owner)} Add it again with seller-tray accounts add ${entry.label} (the secret on standard input).`,
+        );
+      return secret;
+    },
+  };
+}
+
+/** The saved account of a label (as typed: any case), or a refusal listing the labels there are. */
+export function findAccount(saved: Settings, label: string): AccountEntry {
+  const entry = saved.accounts.find((a) => a.label.toLowerCase() === label.trim().toLowerCase());
+  if (entry) return entry;
+  const labels = saved.accounts.map((a) => a.label);
+  throw new UsageError(
+    labels.length === 0
+      ? `there is no account labelled "${label}": none is saved yet (seller-tray accounts add)`
+      : `there is no account labelled "${label}": the accounts are ${labels.join(', ')}`,
+  );
 }
 
 /**

@@ -12,7 +12,8 @@ export type RefusalCode =
   | 'same-status'
   | 'no-such-order'
   | 'ambiguous-order-id'
-  | 'too-many-orders';
+  | 'too-many-orders'
+  | 'undelivered-statuses';
 
 /** Refused given what the marketplace holds; nothing was posted. `details` are lines under the sentence. */
 export class Refusal extends Error {

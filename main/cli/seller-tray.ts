@@ -12,6 +12,7 @@ import { explainFailure } from '../core/failure-words';
 import { lineLog, silentLog } from '../core/log';
 import { KeychainUnavailableError } from '../core/secrets';
 import { clientOptions, cliStores, markedBy, resolveAccount } from './account';
+import { accountsCommand } from './accounts';
 import { runCommand } from './commands';
 import { describeProblem, describeUnread, describeWindows, formatItems, terminalJson } from './format';
 import { PREFIX_PAGES } from './order-id';
@@ -38,6 +39,15 @@ Commands:
                      What the window asks about first (a step out of the usual New → In
                      progress → Completed or Failed, Failed → In progress; the status the
                      order already has) is refused (exit 1) unless --force
+  accounts list      the accounts this computer serves: label, base URL, client id, whether
+                     its secret is stored; the first is the one the app's window shows
+  accounts add LABEL --base-url URL --client-id ID
+                     reads the client secret from standard input, checks it with the
+                     marketplace, stores it in the keychain and adds the account to the list
+  accounts remove LABEL [--force]
+                     deletes the account's keychain secret and its data on this computer;
+                     refused (exit 1) while it has marked statuses not yet delivered, unless
+                     --force discards them
   login              reads the client secret from standard input into the system keychain,
                      and saves --base-url and --client-id for the app and later commands;
                      it ends the app's demo mode
@@ -52,6 +62,8 @@ An <orderId> may be the beginning of one (at least 4 hex digits) when no other o
 begins so, as git takes a commit's; it costs a read of the orders listing, at most ${PREFIX_PAGES} pages (${PREFIX_PAGES * PAGE.maxLimit} orders).
 
 Options:
+  --account LABEL    one of the saved accounts (accounts list), for any command; its secret
+                     comes from the keychain only, never from SELLER_CLIENT_SECRET
   --base-url URL     the Seller API (or SELLER_API_BASE_URL, or what login saved)
   --client-id ID     the API client id (or SELLER_CLIENT_ID, or what login saved); the secret
                      comes from SELLER_CLIENT_SECRET or the keychain, never from a flag
@@ -81,7 +93,21 @@ async function main(argv: string[]): Promise<number> {
   const log = values.verbose ? lineLog((line) => process.stderr.write(`seller-tray: ${line}\n`)) : silentLog;
   try {
     const stores = cliStores();
-    const account = resolveAccount({ baseUrl: values['base-url'], clientId: values['client-id'] }, stores);
+    if (positionals[0] === 'accounts') {
+      const options = {
+        baseUrl: values['base-url'],
+        clientId: values['client-id'],
+        json: values.json ?? false,
+        force: values.force ?? false,
+        log,
+      };
+      process.stdout.write(await accountsCommand(positionals.slice(1), stores, options));
+      return 0;
+    }
+    const account = resolveAccount(
+      { baseUrl: values['base-url'], clientId: values['client-id'], account: values.account },
+      stores,
+    );
     if (positionals[0] === 'login' && positionals.length === 1) {
       process.stdout.write(await login(account, stores, log));
       return 0;
@@ -161,6 +187,7 @@ function parse(argv: string[]) {
     options: {
       'base-url': { type: 'string' },
       'client-id': { type: 'string' },
+      account: { type: 'string' },
       json: { type: 'boolean' },
       all: { type: 'boolean' },
       offset: { type: 'string' },

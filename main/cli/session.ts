@@ -10,7 +10,8 @@ import { type Account, type CliStores, clientOptions } from './account';
 import { describeProblem, row, terminalJson } from './format';
 import { UsageError } from './refusals';
 
-async function readStdin(): Promise<string> {
+/** The secret `login` and `accounts add` read: standard input, its one trailing line break dropped. */
+export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks)
