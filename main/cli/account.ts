@@ -91,6 +91,24 @@ export function resolveAccount(
 }
 
 /**
+ * The accounts `watch` serves: every saved one (the app's demo aside) when there are several and
+ * the command names none (no --account, --base-url, --client-id or their variables); else the one
+ * `resolveAccount` finds.
+ */
+export function resolveAccounts(
+  flags: AccountFlags,
+  stores: CliStores,
+  env: NodeJS.ProcessEnv = process.env,
+): Account[] {
+  const saved = stores.settings.load().settings;
+  const named =
+    flags.account || flags.baseUrl || flags.clientId || env.SELLER_API_BASE_URL || env.SELLER_CLIENT_ID;
+  const listed = saved.accounts.filter((_, index) => !(saved.demoMode && index === 0));
+  if (named || listed.length < 2) return [resolveAccount(flags, stores, env)];
+  return listed.map((entry) => listedAccount({ account: entry.label }, saved, stores));
+}
+
+/**
  * `--account LABEL`: the saved account of that label. Its secret is the keychain's for that very
  * account: SELLER_CLIENT_SECRET, which names no marketplace, is not sent to a chosen one.
  */

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { runTs } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
@@ -32,6 +32,9 @@ beforeAll(async () => {
     seed: 12,
     sellers: [{ sellerId: 7001, orders: 6, clients: [US_CLIENT] }],
   });
+});
+afterEach(async () => {
+  for (const marketplace of [eu, us]) await admin(marketplace.url, 'POST', 'reset');
 });
 afterAll(async () => {
   await eu.close();
@@ -119,7 +122,9 @@ describe('seller-tray accounts', () => {
       US_CLIENT.clientSecret,
     );
     expect(sameLabel.code).toBe(2);
-    expect(sameLabel.stderr).toContain('Accounts: account 3 repeats "EU"');
+    expect(sameLabel.stderr).toContain(
+      `EU is already the account of client ${EU_CLIENT.clientId} at ${eu.url}: choose another label, or remove it first`,
+    );
     const sameAccount = await l.cli(
       ['accounts', 'add', 'Again', '--base-url', us.url, '--client-id', US_CLIENT.clientId],
       US_CLIENT.clientSecret,
@@ -219,5 +224,39 @@ describe('seller-tray accounts', () => {
       { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
     ]);
     expect(us.requestCounts.sendEvent).toBe(posts);
+  }, 60_000);
+
+  it('watch serves every saved account, each line naming its own; one refusing its secret leaves the other watched', async () => {
+    const l = await withBoth();
+    const first = await l.cli(['watch', '--once']);
+    expect(first).toMatchObject({ code: 0, stdout: '' });
+    expect(first.stderr).toContain('seller-tray: EU: first run on this computer: recorded 4 existing orders');
+    expect(first.stderr).toContain('seller-tray: US: first run on this computer: recorded 6 existing orders');
+    const euOrder = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+    const usOrder = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
+    const seen = await l.cli(['watch', '--once', '--json']);
+    expect(seen).toMatchObject({ code: 0, stderr: '' });
+    const printed = seen.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(printed.map((o: { account: string; orderId: string }) => [o.account, o.orderId]).sort()).toEqual([
+      ['EU', euOrder],
+      ['US', usOrder],
+    ]);
+
+    await new KeytarSecretStore().set(secretOwner(us.url, US_CLIENT.clientId), 'no-longer-the-secret');
+    const next = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+    const halfway = await l.cli(['watch', '--once']);
+    expect(halfway.code).toBe(1);
+    expect(halfway.stdout.split('\t').slice(0, 2)).toEqual(['EU', next]);
+    expect(halfway.stderr).toContain(
+      `seller-tray: US: the marketplace rejected client ${US_CLIENT.clientId}: run seller-tray accounts add US again`,
+    );
+    const reconnected = await l.cli(['accounts', 'add', 'US'], US_CLIENT.clientSecret);
+    expect(reconnected.stdout).toBe(
+      `Reconnected account US: client ${US_CLIENT.clientId} of seller 7001 at ${us.url}; the secret is in the system keychain.\n`,
+    );
+    expect((await l.cli(['watch', '--once'])).code).toBe(0);
   }, 60_000);
 });

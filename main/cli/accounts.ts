@@ -1,9 +1,11 @@
 // `seller-tray accounts list|add|remove`: the accounts this computer serves, as the app keeps
-// them (the settings' list, each secret in the keychain under its own marketplace). Adding checks
-// the secret with a token request first, so a typo is never saved; removing refuses while the
-// account still has statuses to deliver, unless --force discards them.
+// them (the settings' list, each secret in the keychain under its own marketplace). Adding (or
+// reconnecting: adding a listed label again) checks the secret with a token request first, so a
+// typo is never saved; removing refuses while the account still has statuses to deliver, unless
+// --force discards them.
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import type { AccountEntry } from '../../preload/settings-declaration';
 import { type AccountRef, accountFolder, accountRef, keychainEntry } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
 import { SellerApiClient } from '../core/api/client';
@@ -68,15 +70,22 @@ async function list(stores: CliStores, json: boolean): Promise<string> {
     .join('');
 }
 
+/** Adds an account, or (its label already listed) reconnects it: its secret checked and stored anew. */
 async function add(label: string, stores: CliStores, options: AccountsOptions): Promise<string> {
-  const { baseUrl, clientId } = options;
-  if (!baseUrl || !clientId) throw new UsageError('accounts add needs --base-url and --client-id');
   const { settings } = stores.settings.load();
-  const patch = parseSettingsPatch({ accounts: [...settings.accounts, { label, baseUrl, clientId }] });
-  if (!patch.ok) throw new UsageError(patch.message);
-  const accounts = patch.patch.accounts ?? [];
-  const entry = accounts[accounts.length - 1];
+  const listed = settings.accounts.find((a) => a.label.toLowerCase() === label.trim().toLowerCase());
+  const baseUrl = options.baseUrl ?? listed?.baseUrl;
+  const clientId = options.clientId ?? listed?.clientId;
+  if (!baseUrl || !clientId) throw new UsageError('accounts add needs --base-url and --client-id');
+  const accounts = listed
+    ? settings.accounts
+    : checkedList([...settings.accounts, { label, baseUrl, clientId }]);
+  const entry = listed ?? accounts[accounts.length - 1];
   if (!entry) throw new UsageError('accounts add needs a label');
+  if (listed && accountRef(listed).id !== accountRef({ baseUrl, clientId }).id)
+    throw new UsageError(
+      `${listed.label} is already the account of client ${listed.clientId} at ${listed.baseUrl}: choose another label, or remove it first`,
+    );
   const secret = await readStdin();
   if (!secret)
     throw new UsageError('accounts add reads the client secret from standard input, and it was empty');
@@ -84,9 +93,16 @@ async function add(label: string, stores: CliStores, options: AccountsOptions): 
   const client = new SellerApiClient(clientOptions({ ref, clientSecret: async () => secret }, options.log));
   const { sellerId } = await client.authenticate();
   await stores.secrets.set(keychainEntry(ref), secret);
-  stores.settings.save({ ...settings, accounts });
+  if (!listed) stores.settings.save({ ...settings, accounts });
   const seller = sellerId === null ? '' : ` of seller ${sellerId}`;
-  return `Added account ${entry.label}: client ${entry.clientId}${seller} at ${entry.baseUrl}; the secret is in the system keychain.\n`;
+  return `${listed ? 'Reconnected' : 'Added'} account ${entry.label}: client ${entry.clientId}${seller} at ${entry.baseUrl}; the secret is in the system keychain.\n`;
+}
+
+/** The list as the settings check it (each account and label once), or a refusal in their words. */
+function checkedList(accounts: AccountEntry[]): AccountEntry[] {
+  const patch = parseSettingsPatch({ accounts });
+  if (!patch.ok) throw new UsageError(patch.message);
+  return patch.patch.accounts ?? [];
 }
 
 async function remove(label: string, stores: CliStores, force: boolean): Promise<string> {

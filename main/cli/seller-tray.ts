@@ -11,7 +11,7 @@ import { diagnose, formatDiagnosis } from '../core/diagnosis';
 import { explainFailure } from '../core/failure-words';
 import { lineLog, silentLog } from '../core/log';
 import { KeychainUnavailableError } from '../core/secrets';
-import { clientOptions, cliStores, markedBy, resolveAccount } from './account';
+import { clientOptions, cliStores, markedBy, resolveAccount, resolveAccounts } from './account';
 import { accountsCommand } from './accounts';
 import { runCommand } from './commands';
 import { describeProblem, describeUnread, describeWindows, formatItems, terminalJson } from './format';
@@ -43,7 +43,9 @@ Commands:
                      its secret is stored; the first is the one the app's window shows
   accounts add LABEL --base-url URL --client-id ID
                      reads the client secret from standard input, checks it with the
-                     marketplace, stores it in the keychain and adds the account to the list
+                     marketplace, stores it in the keychain and adds the account to the list;
+                     a label already listed (without the options) is reconnected: its new
+                     secret checked and stored
   accounts remove LABEL [--force]
                      deletes the account's keychain secret and its data on this computer;
                      refused (exit 1) while it has marked statuses not yet delivered, unless
@@ -53,7 +55,9 @@ Commands:
                      it ends the app's demo mode
   watch [--once] [--interval SECONDS]
                      polls like the app; prints one line (with --json one object) per new order;
-                     the first run on a computer records the orders already there, unprinted
+                     the first run on a computer records the orders already there, unprinted.
+                     With several accounts saved (and none named), watches them all, each on
+                     its own schedule, each line starting with the account's label
   doctor             tries each operation the app reads with and reports what answered, how
                      long it took, and where the marketplace differs from the spec (for support:
                      no secret or token in it); exit 1 when an operation failed
@@ -104,22 +108,20 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(await accountsCommand(positionals.slice(1), stores, options));
       return 0;
     }
-    const account = resolveAccount(
-      { baseUrl: values['base-url'], clientId: values['client-id'], account: values.account },
-      stores,
-    );
-    if (positionals[0] === 'login' && positionals.length === 1) {
-      process.stdout.write(await login(account, stores, log));
-      return 0;
-    }
+    const flags = { baseUrl: values['base-url'], clientId: values['client-id'], account: values.account };
     if (positionals[0] === 'watch' && positionals.length === 1) {
       const intervalSeconds = integerOption(values.interval, 'interval', 30);
-      await watch(account, stores, {
+      await watch(resolveAccounts(flags, stores), stores, {
         once: values.once ?? false,
         intervalSeconds,
         json: values.json ?? false,
         log,
       });
+      return 0;
+    }
+    const account = resolveAccount(flags, stores);
+    if (positionals[0] === 'login' && positionals.length === 1) {
+      process.stdout.write(await login(account, stores, log));
       return 0;
     }
     const connection = clientOptions(account, log);
