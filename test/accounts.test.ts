@@ -2,9 +2,13 @@
 // service, each account with its own session, schedule and backoff. Marks go to the marketplace
 // of the order's account only, and each secret only to its own origin (counted at the simulators
 // and at the transport); one account down or refusing its secret leaves the other working.
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accountRef } from '../main/core/account/account-ref';
+import { AccountSession } from '../main/core/account/session';
+import { ensurePrivateDir, userDataDir } from '../main/core/paths';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../main/core/service';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
@@ -12,6 +16,7 @@ import type { Channel, Requests, Responses } from '../preload/contract';
 import type { AccountEntry } from '../preload/settings-declaration';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { ManualTimers, makeDataDir } from './support/core';
+import { spawnTs } from './support/processes';
 import { admin } from './support/raw-api';
 import { recordingLog } from './support/recording-log';
 
@@ -219,4 +224,107 @@ async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise
     if (Date.now() > end) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+describe('two accounts across kill -9', () => {
+  it('every purchase of each marketplace is announced naming its account, and each mark reaches its own marketplace exactly once', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'accounts-kill-'));
+    const env = {
+      SELLER_API_BASE_URL: '',
+      SELLER_CLIENT_ID: '',
+      SELLER_CLIENT_SECRET: '',
+      XDG_CONFIG_HOME: home,
+    };
+    const dataRoot = userDataDir(env);
+    const listed = [
+      { label: 'EU', sim: eu, client: EU_CLIENT, sellerId: 2001 },
+      { label: 'US', sim: us, client: US_CLIENT, sellerId: 3001 },
+    ];
+    new ConfSettingsStore({ cwd: ensurePrivateDir(dataRoot) }).save({
+      ...DEFAULT_SETTINGS,
+      accounts: listed.map(({ label, sim, client }) => ({
+        label,
+        baseUrl: sim.url,
+        clientId: client.clientId,
+      })),
+    });
+    for (const { sim, client } of listed)
+      await secrets.set(secretOwner(sim.url, client.clientId), client.clientSecret);
+    cleanups.push(async () => {
+      for (const { sim, client } of listed) {
+        await admin(sim.url, 'PATCH', 'faults', { errorRate: 0, dropRate: 0, latencyMs: 0 });
+        await secrets.delete(secretOwner(sim.url, client.clientId));
+      }
+      await rm(home, { recursive: true, force: true });
+    });
+    expect(await watchOnce(env)).toMatchObject({ announced: [], killed: false }); // the backlogs: silent
+
+    // A status marked in each account while its marketplace fails: both wait in their outboxes.
+    for (const { label, sim, client } of listed) {
+      const session = await AccountSession.open(
+        accountRef({ label, baseUrl: sim.url, clientId: client.clientId }),
+        {
+          dataRoot,
+          clientSecret: async () => client.clientSecret,
+          settings: () => ({ ...DEFAULT_SETTINGS, undoSeconds: 0 }),
+        },
+      );
+      const [order] = session.core.orders({ filter: 'all', search: '', offset: 0, limit: 1 }).rows;
+      if (!order) throw new Error(`no order in ${label}`);
+      await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
+      await session.core.markStatus({
+        orderId: order.orderId,
+        statusCode: 'ProvisioningInProgress',
+        description: `Marked in ${label}`,
+        override: true,
+      });
+      await session.core.deliverOutbox();
+      expect(session.core.status().pendingOutbox).toBe(1);
+      await session.close();
+    }
+
+    const purchases: [string, string][] = [];
+    const runs: Awaited<ReturnType<typeof watchOnce>>[] = [];
+    for (const { sim } of listed)
+      await admin(sim.url, 'PATCH', 'faults', { errorRate: 0.15, dropRate: 0.05, latencyMs: 20 });
+    for (let round = 0; round < 5; round++) {
+      for (const { label, sim } of listed)
+        purchases.push([label, (await admin(sim.url, 'POST', 'purchases')).json.orderId]);
+      runs.push(await watchOnce(env, 150 + Math.random() * 1800));
+    }
+    for (const { sim } of listed)
+      await admin(sim.url, 'PATCH', 'faults', { errorRate: 0, dropRate: 0, latencyMs: 0 });
+    runs.push(await watchOnce(env));
+
+    expect(runs.some((run) => run.killed)).toBe(true);
+    const announced = new Set(
+      runs.flatMap((run) => run.announced.map(([account, id]) => `${account} ${id}`)),
+    );
+    expect(announced).toEqual(new Set(purchases.map(([account, id]) => `${account} ${id}`)));
+    for (const { label, sim, sellerId } of listed) {
+      const descriptions = sim.store.listEvents(sellerId, 0, 100_000).items.map((e) => e.description);
+      expect(descriptions.filter((d) => d === `Marked in ${label}`)).toHaveLength(1);
+      expect(descriptions.filter((d) => d?.startsWith('Marked in ') && d !== `Marked in ${label}`)).toEqual(
+        [],
+      );
+    }
+  }, 120_000);
+});
+
+/** `watch --once --json` over every saved account, killed with SIGKILL after `killAfterMs` unless it ended. */
+async function watchOnce(env: NodeJS.ProcessEnv, killAfterMs?: number) {
+  const child = spawnTs('main/cli/seller-tray.ts', ['watch', '--once', '--json'], env);
+  let stdout = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  const signal = await new Promise<string | null>((resolve) => child.once('exit', (_, sig) => resolve(sig)));
+  clearTimeout(timer);
+  const announced = stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{') && line.endsWith('}'))
+    .map((line) => JSON.parse(line) as { account: string; orderId: string })
+    .map((o): [string, string] => [o.account, o.orderId]);
+  return { announced, killed: signal === 'SIGKILL' };
 }
