@@ -117,6 +117,12 @@ describe('two accounts on two marketplaces', () => {
     const { newOrders } = await call('checkNow');
     expect(newOrders).toBe(2);
     expect(arrived(events)).toEqual(expect.arrayContaining([euOrder, usOrder]));
+    // With more than one account, each notification names its own.
+    const titles = new Map(
+      events.flatMap((e) => (e.type === 'notification' ? [[e.request.orderId, e.request.title]] : [])),
+    );
+    expect(titles.get(euOrder)).toMatch(/^New order in EU from /);
+    expect(titles.get(usOrder)).toMatch(/^New order in US from /);
     // The window shows the first account's orders.
     expect(service.state()).toMatchObject({
       baseUrl: eu.url,

@@ -67,6 +67,8 @@ export interface CorePorts {
   log?: Log;
   /** The locale notifications write amounts in; the runtime's default when absent (README, "The window"). */
   locale?: string | undefined;
+  /** The account's label while the app serves more than one (notifications then name it). */
+  accountName?: (() => string | undefined) | undefined;
 }
 
 // Declared for every process in preload/model.ts.
@@ -286,7 +288,12 @@ export class SellerCore {
   brief(id: string): OrderBrief {
     const orderId = canonicalOrderId(id);
     const stored = this.store.storedOrder(orderId);
-    return { ...briefOf(orderId, stored?.document, this.ports.locale), purchaseType: stored?.purchaseType };
+    const account = this.ports.accountName?.();
+    return {
+      ...briefOf(orderId, stored?.document, this.ports.locale),
+      purchaseType: stored?.purchaseType,
+      ...(account ? { account } : {}),
+    };
   }
 
   /** Whether this account has heard of the order (its events or its document are in the store). */

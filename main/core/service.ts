@@ -443,6 +443,7 @@ export class SellerTrayService {
       now: this.ports.now,
       log: this.log,
       locale: this.ports.locale,
+      named: () => this.sessions.size > 1,
     });
     this.detach.set(
       ref.id,

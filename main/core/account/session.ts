@@ -27,6 +27,8 @@ export interface SessionPorts {
   now?: (() => number) | undefined;
   log?: Log | undefined;
   locale?: string | undefined;
+  /** Whether notifications name the account (the app serving several): its label then. */
+  named?: (() => boolean) | undefined;
 }
 
 /** What looking up a linked order found (see `lookUpOrder`). */
@@ -60,6 +62,7 @@ export class AccountSession {
       ...(ports.now ? { now: ports.now } : {}),
       log,
       locale: ports.locale,
+      accountName: () => (ports.named?.() ? (ref.label ?? ref.baseUrl) : undefined),
     });
     log.info('account connected', { baseUrl: ref.baseUrl, clientId: ref.clientId, demo: ref.demo });
     return new AccountSession(ref, core, firstRun, options);
