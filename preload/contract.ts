@@ -75,6 +75,20 @@ export interface AppState extends CoreStatus {
   secretStored: boolean;
   /** The name this laptop writes into the statuses it posts: "Your name", or the computer account's. */
   actorName: string;
+  /** Every account of the settings' list, the window's (the one above) first. */
+  accounts: AccountState[];
+}
+
+/** One account as the header and the tray will show it beside the others (issue 23). */
+export interface AccountState extends Pick<CoreStatus, 'connection' | 'lastSuccessfulPoll' | 'problem'> {
+  /** Its id, as inbox rows and order requests carry it. */
+  id: string;
+  label: string;
+  baseUrl: string;
+  clientId: string;
+  /** Served now: its secret is in the keychain (or it is the demo). Not served: it has none yet. */
+  open: boolean;
+  pendingOutbox: number;
 }
 
 /** The inbox's filters: all orders, or those of one status (New is ProvisioningStarted). */

@@ -123,12 +123,16 @@ describe('two accounts on two marketplaces', () => {
     );
     expect(titles.get(euOrder)).toMatch(/^New order in EU from /);
     expect(titles.get(usOrder)).toMatch(/^New order in US from /);
-    // The window shows the first account's orders.
+    // The window shows the first account's orders; the state has every account's standing.
     expect(service.state()).toMatchObject({
       baseUrl: eu.url,
       clientId: EU_CLIENT.clientId,
       connection: 'ok',
     });
+    expect(service.state().accounts.map((a) => [a.label, a.open, a.connection])).toEqual([
+      ['EU', true, 'ok'],
+      ['US', true, 'ok'],
+    ]);
 
     const sentBefore = { eu: eu.requestCounts.sendEvent, us: us.requestCounts.sendEvent };
     await call('markStatus', { orderId: usOrder, statusCode: 'ProvisioningInProgress' });
@@ -215,7 +219,11 @@ describe('two accounts on two marketplaces', () => {
     const { newOrders } = await call('checkNow');
     expect(newOrders).toBe(1);
     expect(arrived(events)).toContain(euOrder);
-    expect(service.state().connection).toBe('ok');
+    expect(service.state().accounts.map((a) => [a.label, a.connection])).toEqual([
+      ['EU', 'ok'],
+      ['Down', 'offline'],
+      ['US', 'credentials-rejected'],
+    ]);
     const polls = (account: string) =>
       entries.filter((e) => e.message.startsWith('poll') && e.fields.account === account);
     expect(polls('EU').every((e) => e.message === 'poll ok')).toBe(true);

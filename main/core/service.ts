@@ -4,6 +4,7 @@
 // request at this boundary. The secret goes only to the origin it was stored for (secrets.ts).
 import type { z } from 'zod';
 import {
+  type AccountState,
   type Answer,
   type AnswerError,
   type AppState,
@@ -325,7 +326,30 @@ export class SellerTrayService {
       waitingCount: status?.waitingCount ?? 0,
       pendingOutbox: status?.pendingOutbox ?? 0,
       notificationsPausedUntil: status?.notificationsPausedUntil ?? null,
+      accounts: this.accountRefs().map((ref): AccountState => {
+        const session = this.sessions.get(ref.id);
+        const own = session === this.session ? status : session?.core.status();
+        return {
+          id: ref.id,
+          label: ref.label ?? ref.baseUrl,
+          baseUrl: ref.baseUrl,
+          clientId: ref.clientId,
+          open: session !== undefined,
+          connection: own?.connection ?? 'starting',
+          lastSuccessfulPoll: own?.lastSuccessfulPoll ?? null,
+          problem: own?.problem ?? null,
+          pendingOutbox: own?.pendingOutbox ?? 0,
+        };
+      }),
     };
+  }
+
+  /** The settings' accounts; in demo mode the first is the demo's (its address changes from run to run). */
+  private accountRefs(): AccountRef[] {
+    const { accounts, demoMode, api } = this.settings;
+    return accounts.map((entry, index) =>
+      accountRef({ ...entry, api, demo: index === 0 && demoMode && this.demoSecret !== undefined }),
+    );
   }
 
   private async updateSettings(input: Partial<Settings>): Promise<Settings> {
@@ -412,11 +436,7 @@ export class SellerTrayService {
       this.demoSecret = demo.clientSecret;
       this.saveSettings({ ...this.settings, baseUrl: demo.baseUrl, clientId: demo.clientId });
     }
-    const { accounts, demoMode, api } = this.settings;
-    // In demo mode the first account is the demo's (its address changes from run to run).
-    const refs = accounts.map((entry, index) =>
-      accountRef({ ...entry, api, demo: index === 0 && demoMode && this.demoSecret !== undefined }),
-    );
+    const refs = this.accountRefs();
     for (const [id, session] of this.sessions) {
       if (!refs.some((ref) => ref.id === id && ref.baseUrl === session.ref.baseUrl))
         await this.dropSession(id);

@@ -47,6 +47,7 @@ const baseState: AppState = {
   waitingCount: 0,
   pendingOutbox: 0,
   notificationsPausedUntil: null,
+  accounts: [],
 };
 const noActions = { open() {}, checkNow() {}, pause() {}, settings() {}, openLogFolder() {}, quit() {} };
 

@@ -59,6 +59,7 @@ export function appState(overrides: Partial<AppState> = {}): AppState {
     waitingCount: 0,
     pendingOutbox: 0,
     notificationsPausedUntil: null,
+    accounts: [],
     ...overrides,
   };
 }
