@@ -55,7 +55,10 @@ interface Sent {
 }
 
 /** A service over the given accounts, each secret stored in the keychain for its own marketplace. */
-async function openService(accounts: (AccountEntry & { secret: string })[]) {
+async function openService(
+  accounts: (AccountEntry & { secret: string })[],
+  demo?: { baseUrl: string; clientId: string; clientSecret: string },
+) {
   const dir = await makeDataDir();
   const settings = new ConfSettingsStore({ cwd: dir });
   settings.save({
@@ -73,6 +76,7 @@ async function openService(accounts: (AccountEntry & { secret: string })[]) {
     dataRoot: dir,
     timers: new ManualTimers(),
     log,
+    ...(demo ? { demo: { start: async () => demo } } : {}),
     transport: (url, init) => {
       sent.push({
         origin: new URL(url).origin,
@@ -201,6 +205,27 @@ describe('two accounts on two marketplaces', () => {
       eu: before.eu,
       us: before.us + 1,
     });
+  });
+
+  it('take the demo as the first account while it lasts, the others kept behind it', async () => {
+    const { call, service } = await openService(
+      [{ label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret }],
+      { baseUrl: us.url, ...US_CLIENT },
+    );
+    await call('startDemo');
+    await call('checkNow');
+    const standing = () => service.state().accounts.map((a) => [a.label, a.open, a.connection]);
+    expect(standing()).toEqual([
+      ['Demo', true, 'ok'],
+      ['EU', true, 'ok'],
+    ]);
+    expect(service.state()).toMatchObject({ setup: 'demo', baseUrl: us.url });
+    await call('setSettings', { demoMode: false });
+    expect(standing()).toEqual([['EU', true, 'ok']]);
+    expect(service.state()).toMatchObject({ setup: 'configured', baseUrl: eu.url });
+    expect((await call('getSettings')).accounts).toEqual([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
+    ]);
   });
 
   it('keep working when another account is down or refuses its secret; the log names each', async () => {

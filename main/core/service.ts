@@ -37,7 +37,13 @@ import {
   type SecretStore,
 } from './secrets';
 import { type CoreEvent, type SellerCore, TransitionError } from './seller-core';
-import { parseSettingsPatch, reconcileAccounts, type Settings, type SettingsStore } from './settings';
+import {
+  defaultAccountLabel,
+  parseSettingsPatch,
+  reconcileAccounts,
+  type Settings,
+  type SettingsStore,
+} from './settings';
 
 export type { OrderLookup } from './account/session';
 
@@ -407,7 +413,21 @@ export class SellerTrayService {
       throw new ServiceError('demo-unavailable', 'This build has no built-in demo marketplace.');
     const demo = await this.ports.demo.start();
     this.demoSecret = demo.clientSecret;
-    this.saveSettings({ ...this.settings, demoMode: true, baseUrl: demo.baseUrl, clientId: demo.clientId });
+    // The demo is the first account while it lasts, the others kept behind it (leaving it removes it).
+    const { accounts, demoMode } = this.settings;
+    const others = demoMode ? accounts.slice(1) : accounts;
+    const label = defaultAccountLabel(
+      demo.baseUrl,
+      true,
+      others.map((a) => a.label),
+    );
+    this.saveSettings({
+      ...this.settings,
+      demoMode: true,
+      baseUrl: demo.baseUrl,
+      clientId: demo.clientId,
+      accounts: [{ label, baseUrl: demo.baseUrl, clientId: demo.clientId }, ...others],
+    });
     await this.connect();
   }
 
