@@ -14,8 +14,9 @@ import { SellerTrayService, type ServiceEvent } from '../main/core/service';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
 import type { Channel, Requests, Responses } from '../preload/contract';
 import type { AccountEntry } from '../preload/settings-declaration';
-import { type Simulator, startSimulator } from '../simulator/server';
+import type { Simulator } from '../simulator/server';
 import { ManualTimers, makeDataDir } from './support/core';
+import { oneSellerMarketplace } from './support/one-seller-marketplace';
 import { spawnTs } from './support/processes';
 import { admin } from './support/raw-api';
 import { recordingLog } from './support/recording-log';
@@ -29,16 +30,8 @@ const secrets = new KeytarSecretStore();
 const cleanups: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
-  eu = await startSimulator({
-    port: 0,
-    seed: 1,
-    sellers: [{ sellerId: 2001, orders: 3, clients: [EU_CLIENT] }],
-  });
-  us = await startSimulator({
-    port: 0,
-    seed: 2,
-    sellers: [{ sellerId: 3001, orders: 3, clients: [US_CLIENT] }],
-  });
+  eu = await oneSellerMarketplace(1, 2001, 3, EU_CLIENT);
+  us = await oneSellerMarketplace(2, 3001, 3, US_CLIENT);
 });
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
@@ -169,9 +162,7 @@ describe('two accounts on two marketplaces', () => {
 
   it('tell an order id both marketplaces use apart by the account its row names', async () => {
     const twins = await Promise.all(
-      [EU_CLIENT, US_CLIENT].map((client, i) =>
-        startSimulator({ port: 0, seed: 7, sellers: [{ sellerId: 5001 + i, orders: 2, clients: [client] }] }),
-      ),
+      [EU_CLIENT, US_CLIENT].map((client, i) => oneSellerMarketplace(7, 5001 + i, 2, client)),
     );
     const [euTwin, usTwin] = twins as [Simulator, Simulator];
     cleanups.push(async () => {
@@ -229,10 +220,7 @@ describe('two accounts on two marketplaces', () => {
   });
 
   it('keep working when another account is down or refuses its secret; the log names each', async () => {
-    const down = await startSimulator({
-      port: 0,
-      sellers: [{ sellerId: 4001, orders: 1, clients: [EU_CLIENT] }],
-    });
+    const down = await oneSellerMarketplace(4, 4001, 1, EU_CLIENT);
     await down.close();
     const { call, events, entries, service } = await openService([
       { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },

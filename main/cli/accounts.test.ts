@@ -6,7 +6,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../simulator/server';
+import type { Simulator } from '../../simulator/server';
+import { oneSellerMarketplace } from '../../test/support/one-seller-marketplace';
 import { runTs } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
 import { accountFolder, accountRef } from '../core/account/account-ref';
@@ -22,16 +23,8 @@ let us: Simulator;
 const homes: string[] = [];
 
 beforeAll(async () => {
-  eu = await startSimulator({
-    port: 0,
-    seed: 11,
-    sellers: [{ sellerId: 6001, orders: 4, clients: [EU_CLIENT] }],
-  });
-  us = await startSimulator({
-    port: 0,
-    seed: 12,
-    sellers: [{ sellerId: 7001, orders: 6, clients: [US_CLIENT] }],
-  });
+  eu = await oneSellerMarketplace(11, 6001, 4, EU_CLIENT);
+  us = await oneSellerMarketplace(12, 7001, 6, US_CLIENT);
 });
 afterEach(async () => {
   for (const marketplace of [eu, us]) await admin(marketplace.url, 'POST', 'reset');
@@ -158,6 +151,9 @@ describe('seller-tray accounts', () => {
 
     // Without --account: the first account, as the app's window.
     expect(JSON.parse((await l.cli(['orders', 'list', '--json'])).stdout)).toHaveLength(4);
+    const login = await l.cli(['login', '--account', 'US'], US_CLIENT.clientSecret);
+    expect(login.code).toBe(2);
+    expect(login.stderr).toContain('seller-tray accounts add US');
     const unknown = await l.cli(['orders', 'list', '--account', 'APAC']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('there is no account labelled "APAC": the accounts are EU, US');

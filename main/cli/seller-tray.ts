@@ -119,6 +119,10 @@ async function main(argv: string[]): Promise<number> {
       });
       return 0;
     }
+    if (positionals[0] === 'login' && flags.account !== undefined)
+      throw new UsageError(
+        `login sets the first account; a listed one gets its new secret with seller-tray accounts add ${flags.account}`,
+      );
     const account = resolveAccount(flags, stores);
     if (positionals[0] === 'login' && positionals.length === 1) {
       process.stdout.write(await login(account, stores, log));
