@@ -4,6 +4,7 @@
 // so an account saved in demo mode is no account for the CLI: it says none is configured.
 import { actorNameProblem } from '../../preload/marked-by';
 import type { AccountEntry } from '../../preload/settings-declaration';
+import { AccountListError, findAccount as findListed } from '../core/account/account-list';
 import {
   type AccountRef,
   accountLog,
@@ -137,16 +138,14 @@ function listedAccount(flags: AccountFlags, saved: Settings, stores: CliStores):
   };
 }
 
-/** The saved account of a label (as typed: any case), or a refusal listing the labels there are. */
-export function findAccount(saved: Settings, label: string): AccountEntry {
-  const entry = saved.accounts.find((a) => a.label.toLowerCase() === label.trim().toLowerCase());
-  if (entry) return entry;
-  const labels = saved.accounts.map((a) => a.label);
-  throw new UsageError(
-    labels.length === 0
-      ? `there is no account labelled "${label}": none is saved yet (seller-tray accounts add)`
-      : `there is no account labelled "${label}": the accounts are ${labels.join(', ')}`,
-  );
+/** The saved account of a label, as the app finds it; a refusal is a usage error here. */
+function findAccount(saved: Settings, label: string): AccountEntry {
+  try {
+    return findListed(saved, label);
+  } catch (error) {
+    if (error instanceof AccountListError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /**

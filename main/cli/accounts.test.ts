@@ -154,9 +154,13 @@ describe('seller-tray accounts', () => {
     const login = await l.cli(['login', '--account', 'US'], US_CLIENT.clientSecret);
     expect(login.code).toBe(2);
     expect(login.stderr).toContain('seller-tray accounts add US');
+    const renamed = await l.cli(['accounts', 'rename', 'us', 'Americas']);
+    expect(renamed).toMatchObject({ code: 0, stdout: 'Renamed account us to Americas.\n' });
+    expect((await l.cli(['orders', 'list', '--account', 'americas', '--json'])).code).toBe(0);
+    expect((await l.cli(['accounts', 'rename', 'Americas', 'eu'])).stderr).toContain('repeats "EU"');
     const unknown = await l.cli(['orders', 'list', '--account', 'APAC']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('there is no account labelled "APAC": the accounts are EU, US');
+    expect(unknown.stderr).toContain('there is no account labelled "APAC": the accounts are EU, Americas');
   }, 60_000);
 
   it('removes an account: its secret and data go, the next one becomes the first', async () => {

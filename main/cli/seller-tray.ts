@@ -46,6 +46,8 @@ Commands:
                      marketplace, stores it in the keychain and adds the account to the list;
                      a label already listed (without the options) is reconnected: its new
                      secret checked and stored
+  accounts rename LABEL NEW
+                     gives a listed account another label
   accounts remove LABEL [--force]
                      deletes the account's keychain secret and its data on this computer;
                      refused (exit 1) while it has marked statuses not yet delivered, unless
