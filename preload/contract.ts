@@ -23,6 +23,9 @@ export const CHANNELS = [
   'setSettings',
   'setSecret',
   'testConnection',
+  'addAccount',
+  'renameAccount',
+  'removeAccount',
   'listOrders',
   'getOrder',
   'markStatus',
@@ -192,6 +195,15 @@ export interface Requests {
     /** Omitted: the secret stored in the keychain is used. */
     secret?: string | undefined;
   };
+  /**
+   * Adds an account at the end of the list, its secret checked with the marketplace first; a label
+   * already listed is reconnected (its new secret checked, then stored; the address may be left out).
+   */
+  addAccount: { label: string; baseUrl?: string | undefined; clientId?: string | undefined; secret: string };
+  /** `account`: its id (AccountState.id). */
+  renameAccount: { account: string; label: string };
+  /** Deletes its keychain entry and data; refused while it has statuses to deliver, unless discarded. */
+  removeAccount: { account: string; discardUndelivered?: boolean | undefined };
   listOrders: {
     filter?: InboxFilter | undefined;
     search?: string | undefined;
@@ -242,6 +254,9 @@ export interface Responses {
   setSettings: Settings;
   setSecret: AppState;
   testConnection: ConnectionTest;
+  addAccount: AppState;
+  renameAccount: AppState;
+  removeAccount: AppState;
   listOrders: OrderPage;
   getOrder: OrderView;
   markStatus: OutboxItem;

@@ -2,11 +2,12 @@
 // service, each account with its own session, schedule and backoff. Marks go to the marketplace
 // of the order's account only, and each secret only to its own origin (counted at the simulators
 // and at the transport); one account down or refusing its secret leaves the other working.
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { accountRef } from '../main/core/account/account-ref';
+import { accountFolder, accountRef } from '../main/core/account/account-ref';
 import { AccountSession } from '../main/core/account/session';
 import { ensurePrivateDir, userDataDir } from '../main/core/paths';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
@@ -90,7 +91,7 @@ async function openService(
     if (!answer.ok) throw new Error(answer.error.message);
     return answer.value;
   };
-  return { service, call, events, sent, entries };
+  return { service, call, events, sent, entries, dir };
 }
 
 const arrived = (events: ServiceEvent[]) =>
@@ -217,6 +218,60 @@ describe('two accounts on two marketplaces', () => {
     expect((await call('getSettings')).accounts).toEqual([
       { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
     ]);
+  });
+
+  it('are added, reconnected, renamed and removed through the bridge, a removal with statuses to send asked twice', async () => {
+    const { call, service, dir } = await openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+    ]);
+    const refused = async (channel: 'addAccount' | 'removeAccount', payload: object) => {
+      const answer = await service.handle(channel, payload as never);
+      if (answer.ok) throw new Error(`${channel} was accepted`);
+      return answer.error;
+    };
+    const us1 = { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId };
+    const wrong = await refused('addAccount', { ...us1, secret: 'wrong' });
+    expect(wrong).toMatchObject({
+      code: 'api-http',
+      message: expect.stringMatching(/^The marketplace rejected/),
+    });
+    expect(
+      await refused('addAccount', { ...us1, label: 'eu', secret: US_CLIENT.clientSecret }),
+    ).toMatchObject({
+      code: 'invalid-input',
+    });
+    expect((await call('getSettings')).accounts.map((a) => a.label)).toEqual(['EU']);
+    cleanups.push(() => secrets.delete(secretOwner(us.url, US_CLIENT.clientId)).then(() => undefined));
+    await call('addAccount', { ...us1, secret: US_CLIENT.clientSecret });
+    await call('checkNow');
+    const standing = () => service.state().accounts.map((a) => [a.label, a.connection, a.pendingOutbox]);
+    expect(standing()).toEqual([
+      ['EU', 'ok', 0],
+      ['US', 'ok', 0],
+    ]);
+    const usId = accountRef(us1).id;
+    await call('renameAccount', { account: usId, label: 'Americas' });
+    expect(standing().map(([label]) => label)).toEqual(['EU', 'Americas']);
+    // Reconnected by its label: the address stays, the new secret is checked first.
+    await call('addAccount', { label: 'americas', secret: US_CLIENT.clientSecret });
+    await call('checkNow');
+
+    // A status that cannot be delivered yet: the removal is refused until it is discarded.
+    const usOrder = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
+    await call('checkNow');
+    await admin(us.url, 'PATCH', 'faults', { errorRate: 1 });
+    cleanups.push(() => admin(us.url, 'PATCH', 'faults', { errorRate: 0 }).then(() => undefined));
+    await call('markStatus', { orderId: usOrder, account: usId, statusCode: 'ProvisioningInProgress' });
+    await until(async () => service.state().accounts[1]?.pendingOutbox === 1);
+    expect(await refused('removeAccount', { account: usId })).toMatchObject({
+      code: 'undelivered-statuses',
+      message: 'Americas has 1 marked status(es) not yet delivered to its marketplace',
+    });
+    expect(standing().map(([label]) => label)).toEqual(['EU', 'Americas']);
+    await call('removeAccount', { account: usId, discardUndelivered: true });
+    expect(standing()).toEqual([['EU', 'ok', 0]]);
+    expect(existsSync(accountFolder(dir, usId))).toBe(false);
+    expect(await secrets.get(secretOwner(us.url, US_CLIENT.clientId))).toBeUndefined();
   });
 
   it('keep working when another account is down or refuses its secret; the log names each', async () => {

@@ -41,6 +41,17 @@ export const requests = {
     clientId: z.string().trim().min(1, 'the client id is empty').max(LIMITS.clientId),
     secret: z.string().min(1).max(LIMITS.secret).optional(),
   }),
+  addAccount: z.strictObject({
+    label: z.string().trim().min(1, 'the label is empty').max(LIMITS.accountLabel),
+    baseUrl: z.string().max(LIMITS.baseUrl).optional(),
+    clientId: z.string().trim().min(1).max(LIMITS.clientId).optional(),
+    secret: z.string().min(1, 'the client secret is empty').max(LIMITS.secret),
+  }),
+  renameAccount: z.strictObject({
+    account: AccountOf,
+    label: z.string().trim().min(1, 'the label is empty').max(LIMITS.accountLabel),
+  }),
+  removeAccount: z.strictObject({ account: AccountOf, discardUndelivered: z.boolean().default(false) }),
   listOrders: z.strictObject({
     filter: z.enum(INBOX_FILTERS).default('all'),
     search: z.string().max(LIMITS.search).default(''),

@@ -17,6 +17,14 @@ import {
   type Responses,
   type UpdateStatus,
 } from '../../preload/contract';
+import type { AccountEntry } from '../../preload/settings-declaration';
+import {
+  AccountListError,
+  type AccountListPorts,
+  addAccount,
+  removeAccount,
+  renameAccount,
+} from './account/account-list';
 import { type AccountId, type AccountRef, accountRef, keychainEntry } from './account/account-ref';
 import { testConnection } from './account/connection-test';
 import { AccountSession, type OrderLookup } from './account/session';
@@ -249,6 +257,39 @@ export class SellerTrayService {
         transport: this.ports.transport,
         log: this.log,
       }),
+    addAccount: async (input) => {
+      const added = await addAccount(this.settings, input, this.accountListPorts());
+      this.saveSettings(added.settings);
+      // A reconnected account starts again with its new secret.
+      if (added.reconnected) await this.dropSession(accountRef(added.entry).id);
+      await this.connect();
+      return this.state();
+    },
+    renameAccount: async ({ account, label }) => {
+      const entry = this.listedAccount(account);
+      this.saveSettings(renameAccount(this.settings, entry.label, label));
+      // Reopened under its new label: its log lines and notifications name it so.
+      await this.dropSession(account as AccountId);
+      await this.connect();
+      return this.state();
+    },
+    removeAccount: async ({ account, discardUndelivered }) => {
+      const entry = this.listedAccount(account);
+      // Its store is closed before its folder goes; a refused removal opens it again.
+      await this.dropSession(account as AccountId);
+      try {
+        const removed = await removeAccount(
+          this.settings,
+          entry.label,
+          discardUndelivered,
+          this.accountListPorts(),
+        );
+        this.saveSettings(removed.settings);
+      } finally {
+        await this.connect();
+      }
+      return this.state();
+    },
     listOrders: async (query) => this.listOrders(query),
     getOrder: ({ orderId, account }) => this.sessionOfOrder(orderId, account).core.order(orderId),
     markStatus: async ({ account, ...mark }) =>
@@ -348,6 +389,18 @@ export class SellerTrayService {
         };
       }),
     };
+  }
+
+  /** The listed account of an id (AccountState.id). */
+  private listedAccount(id: string): AccountEntry {
+    const entry = this.settings.accounts.find((a) => accountRef(a).id === id);
+    if (!entry) throw new ServiceError('not-found', 'There is no such account in the list any more.');
+    return entry;
+  }
+
+  private accountListPorts(): AccountListPorts {
+    const { secrets, dataRoot, transport } = this.ports;
+    return { secrets, dataRoot, transport, log: this.log };
   }
 
   /** The settings' accounts; in demo mode the first is the demo's (its address changes from run to run). */
@@ -568,6 +621,11 @@ function describeInvalid(error: z.ZodError): string {
 }
 
 function toAnswerError(error: unknown): AnswerError {
+  if (error instanceof AccountListError)
+    return {
+      code: error.code === 'usage' ? 'invalid-input' : 'undelivered-statuses',
+      message: error.message,
+    };
   if (error instanceof ServiceError) {
     return { code: error.code, message: error.message, ...(error.fields ? { fields: error.fields } : {}) };
   }

@@ -148,6 +148,10 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       return fake.state;
     },
     testConnection: () => ({ ok: true, sellerId: 42, stage: null }),
+    // The window has no account list yet (issue 23): its state as it stands.
+    addAccount: () => fake.state,
+    renameAccount: () => fake.state,
+    removeAccount: () => fake.state,
     diagnose: () => ({ report: 'ping           ok        HTTP 200 3 ms\n', failed: false }),
     openLogFolder: () => ({ path: '/home/seller/.config/Seller Tray/logs', opened: true }),
     openInWindow: () => ({ opened: true }),
