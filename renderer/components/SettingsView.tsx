@@ -2,7 +2,8 @@
 // declaration (preload/settings-declaration.ts: its section, label, limits and hint), with the
 // account (base URL, client id) and "Your name" drawn here, as they need more than their value.
 // The service validates; its message is shown next to the form. The secret is write-only
-// (SecretField). Below the form: the pause, the secret, Diagnose connection and the log file's folder.
+// (SecretField). Below the form: the accounts, the pause, the secret, Diagnose connection and the
+// log file's folder.
 import { type FormEvent, Fragment, type ReactNode, useEffect, useId, useState } from 'react';
 import type { AppState } from '../../preload/contract';
 import type { Settings } from '../../preload/model';
@@ -16,6 +17,7 @@ import { asBridgeCallError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
 import { AboutPanel } from './AboutPanel';
+import { AccountsPanel } from './AccountsPanel';
 import { LeaveDemoButton } from './DemoBanner';
 import { DiagnosePanel } from './DiagnosePanel';
 import { ErrorAlert } from './ErrorAlert';
@@ -280,6 +282,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
             </div>
             <p role="status">{saved}</p>
           </form>
+          <AccountsPanel state={state} onState={onState} />
           <PauseControl state={state} onState={onState} />
           <SecretField state={state} onState={onState} />
           {state.setup !== 'unconfigured' && <DiagnosePanel />}
