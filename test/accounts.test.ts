@@ -274,6 +274,41 @@ describe('two accounts on two marketplaces', () => {
     expect(await secrets.get(secretOwner(us.url, US_CLIENT.clientId))).toBeUndefined();
   });
 
+  it("read one marketplace's oddities tolerantly beside another's plain answers, each told as its own", async () => {
+    const odd = await oneSellerMarketplace(11, 8001, 40, US_CLIENT);
+    cleanups.push(() => odd.close());
+    await admin(odd.url, 'PATCH', 'faults', {
+      quirks: ['loose-values', 'unreadable-events', 'short-pages', 'post-no-body'],
+    });
+    const unreadable = odd.store.listEvents(8001, 0, 100_000).items.filter((e) => e.eventId.startsWith('0'));
+    expect(unreadable.length).toBeGreaterThan(0); // the seed gives some
+    const { call, events } = await openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: odd.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+    ]);
+    await call('checkNow');
+    const bought = [
+      (await admin(eu.url, 'POST', 'purchases')).json.orderId as string,
+      (await admin(odd.url, 'POST', 'purchases')).json.orderId as string,
+      (await admin(odd.url, 'POST', 'purchases')).json.orderId as string,
+    ];
+    expect((await call('checkNow')).newOrders).toBe(3);
+    expect(arrived(events)).toEqual(expect.arrayContaining(bought));
+    // What could not be read is told once, as the US account's.
+    const problems = events.flatMap((e) => (e.type === 'problem' ? [e.message] : []));
+    expect(problems).toEqual([
+      expect.stringMatching(/^US: \d+ events? from the marketplace could not be read/),
+    ]);
+    const sent = { eu: eu.requestCounts.sendEvent, us: odd.requestCounts.sendEvent };
+    for (const orderId of bought) await call('markStatus', { orderId, statusCode: 'ProvisioningInProgress' });
+    for (const orderId of bought)
+      await until(async () => (await call('getOrder', { orderId })).outbox.some((i) => i.state === 'sent'));
+    expect({ eu: eu.requestCounts.sendEvent - sent.eu, us: odd.requestCounts.sendEvent - sent.us }).toEqual({
+      eu: 1,
+      us: 2,
+    });
+  });
+
   it('keep working when another account is down or refuses its secret; the log names each', async () => {
     const down = await oneSellerMarketplace(4, 4001, 1, EU_CLIENT);
     await down.close();

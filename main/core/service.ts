@@ -541,6 +541,9 @@ export class SellerTrayService {
     this.detach.set(
       ref.id,
       session.on((event) => {
+        // Among several accounts, a problem says whose it is.
+        if (event.type === 'problem' && this.sessions.size > 1)
+          return this.emit({ ...event, message: `${ref.label ?? ref.baseUrl}: ${event.message}` });
         if (event.type !== 'state-changed') return this.emit(event);
         // The header and the tray show the window's account (each account's state: a later step).
         if (ref.id === this.windowAccount) this.emit({ type: 'app-state', state: this.state() });
