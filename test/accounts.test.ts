@@ -161,6 +161,20 @@ describe('two accounts on two marketplaces', () => {
       expect(basicSecret(authorization ?? '')).toBe(own.get(origin));
   });
 
+  it("find a linked order no account has heard of yet in its own account's marketplace", async () => {
+    const { call, service } = await openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+    ]);
+    await call('checkNow');
+    // Bought after the last poll: only the US marketplace knows it.
+    const usOrder = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
+    expect(await service.lookUpOrder(usOrder)).toEqual({ found: true });
+    expect((await call('getOrder', { orderId: usOrder })).order.orderId).toBe(usOrder);
+    const nowhere = await service.lookUpOrder('0b8f4e4c-5d2e-4b7a-9f1e-2a6c3d4e5f60');
+    expect(nowhere).toMatchObject({ found: false, reason: 'not-in-account' });
+  });
+
   it('tell an order id both marketplaces use apart by the account its row names', async () => {
     const twins = await Promise.all(
       [EU_CLIENT, US_CLIENT].map((client, i) => oneSellerMarketplace(7, 5001 + i, 2, client)),

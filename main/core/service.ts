@@ -333,16 +333,31 @@ export class SellerTrayService {
     this.updates = updates;
   }
 
-  /** Whether an order a link names is one of the accounts', for the shell (AccountSession.lookUpOrder). */
-  lookUpOrder(orderId: string): Promise<OrderLookup> {
-    const session = this.sessions.size > 0 ? this.sessionOfOrder(orderId) : undefined;
-    if (!session)
-      return Promise.resolve({
-        found: false,
-        reason: 'not-configured',
-        detail: 'no marketplace account is set up',
-      });
-    return session.lookUpOrder(orderId);
+  /**
+   * Whether an order a link names is one of the accounts', for the shell (AccountSession.lookUpOrder):
+   * the account that has heard of it; else each account's marketplace in turn, the window's first,
+   * until one has it (one call each at most, only when a link opens). Not found anywhere: "not in
+   * account", unless a marketplace could not be asked.
+   */
+  async lookUpOrder(orderId: string): Promise<OrderLookup> {
+    const known = [...this.sessions.values()].find((session) => session.core.knowsOrder(orderId));
+    if (known) return known.lookUpOrder(orderId);
+    const window = this.session;
+    const sessions = [
+      ...(window ? [window] : []),
+      ...[...this.sessions.values()].filter((s) => s !== window),
+    ];
+    let lookup: OrderLookup = {
+      found: false,
+      reason: 'not-configured',
+      detail: 'no marketplace account is set up',
+    };
+    for (const session of sessions) {
+      const answer = await session.lookUpOrder(orderId);
+      if (answer.found) return answer;
+      if (lookup.reason !== 'unreachable') lookup = answer;
+    }
+    return lookup;
   }
 
   /** The settings in force, for the shell's own use (the renderer asks through getSettings). */
