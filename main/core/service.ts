@@ -449,7 +449,7 @@ export class SellerTrayService {
       ...demoAccount,
     });
     if (leavingDemo) this.demoSecret = undefined;
-    if (accountChanged || leavingDemo || patch.patch.accounts !== undefined) await this.connect();
+    if (accountChanged || leavingDemo) await this.connect();
     return this.settings;
   }
 

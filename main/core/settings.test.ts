@@ -16,6 +16,7 @@ import { SETTING_ENTRIES } from '../../preload/settings-declaration';
 import { accountFolder, accountRef } from './account/account-ref';
 import {
   ConfSettingsStore,
+  checkAccounts,
   DEFAULT_SETTINGS,
   parseSettingsPatch,
   reconcileAccounts,
@@ -500,11 +501,16 @@ describe('the account list (settings file version 2)', () => {
   });
 
   it('refuses a list naming one account twice, or one label twice, in words', () => {
+    // Not through setSettings: the list changes one account at a time (account-list.ts).
+    expect(parseSettingsPatch({ accounts: [] })).toMatchObject({
+      ok: false,
+      message: 'accounts change by adding, renaming and removing accounts, one at a time',
+    });
     for (const accounts of [
       [EU, { ...US, label: 'eu' }],
       [EU, { ...EU, label: 'Other' }],
     ]) {
-      const result = parseSettingsPatch({ accounts });
+      const result = checkAccounts(accounts);
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.message).toMatch(/^Accounts: account 2 repeats "EU"/);
     }

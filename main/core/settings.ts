@@ -193,11 +193,14 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze(Settings.parse
  * A change from the UI (the bridge's setSettings, the CLI): only the keys it names, each checked;
  * unknown keys are refused, and so are the file-only ones (`api`), which only the settings file
  * sets (whoever deploys the app): no page in the window can send the client's calls down other paths.
+ * The account list changes through its own steps (account-list.ts: secrets checked, data cleaned up).
  */
 const SettingsPatch = z
   .strictObject(
     Object.fromEntries(
-      SETTING_ENTRIES.filter(([, setting]) => setting.type !== 'file').map(([key]) => [key, fields[key]]),
+      SETTING_ENTRIES.filter(([, { shows }]) => shows.in !== 'file' && shows.in !== 'own-channels').map(
+        ([key]) => [key, fields[key]],
+      ),
     ) as { [K in ChangeableKey]: (typeof fields)[K] },
   )
   .partial();
@@ -264,11 +267,24 @@ function describeIssues(
 }
 
 function unknownKeyMessage(key: string): string {
-  if (key in SETTINGS) return 'api is set in the settings file only, by whoever deploys Seller Tray';
+  const shows = key in SETTINGS ? SETTINGS[key as Field].shows.in : undefined;
+  if (shows === 'file') return `${key} is set in the settings file only, by whoever deploys Seller Tray`;
+  if (shows === 'own-channels')
+    return `${key} change by adding, renaming and removing accounts, one at a time`;
   if (/secret|password|token/i.test(key)) {
     return `${key} is not a setting: the client secret is kept in the system keychain, never with the settings`;
   }
   return `${key} is not a setting`;
+}
+
+/** An account list as the settings check it (each account and each label once), refused in words. */
+export function checkAccounts(
+  accounts: unknown,
+): { ok: true; accounts: AccountEntry[] } | { ok: false; message: string } {
+  const parsed = z.object({ accounts: fields.accounts }).safeParse({ accounts });
+  if (parsed.success) return { ok: true, accounts: parsed.data.accounts };
+  const errors = describeIssues(parsed.error.issues, (field) => SETTINGS[field].label);
+  return { ok: false, message: errors.map((e) => e.message).join('; ') };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import { SellerApiClient } from '../api/client';
 import type { Transport } from '../api/transport';
 import type { Log } from '../log';
 import type { SecretStore } from '../secrets';
-import { DEFAULT_SETTINGS, parseSettingsPatch, type Settings } from '../settings';
+import { checkAccounts, DEFAULT_SETTINGS, type Settings } from '../settings';
 import {
   type AccountRef,
   accountFolder,
@@ -153,9 +153,9 @@ export async function removeAccount(
 
 /** The list as the settings check it (each account and label once), or a refusal in their words. */
 function checkedList(accounts: AccountEntry[]): AccountEntry[] {
-  const patch = parseSettingsPatch({ accounts });
-  if (!patch.ok) throw new AccountListError('usage', patch.message);
-  return patch.patch.accounts ?? [];
+  const checked = checkAccounts(accounts);
+  if (!checked.ok) throw new AccountListError('usage', checked.message);
+  return checked.accounts;
 }
 
 /** The account's statuses still to deliver, from its store (opened without polling). */
