@@ -155,7 +155,7 @@ describe('seller-tray accounts', () => {
     expect(login.code).toBe(2);
     expect(login.stderr).toContain('seller-tray accounts add US');
     const renamed = await l.cli(['accounts', 'rename', 'us', 'Americas']);
-    expect(renamed).toMatchObject({ code: 0, stdout: 'Renamed account us to Americas.\n' });
+    expect(renamed).toMatchObject({ code: 0, stdout: 'Renamed account US to Americas.\n' });
     expect((await l.cli(['orders', 'list', '--account', 'americas', '--json'])).code).toBe(0);
     expect((await l.cli(['accounts', 'rename', 'Americas', 'eu'])).stderr).toContain('repeats "EU"');
     const unknown = await l.cli(['orders', 'list', '--account', 'APAC']);

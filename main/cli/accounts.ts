@@ -4,7 +4,13 @@
 // input; adding a listed label again reconnects it; `remove` refuses while the account has
 // statuses to deliver, unless --force discards them.
 
-import { AccountListError, addAccount, removeAccount, renameAccount } from '../core/account/account-list';
+import {
+  AccountListError,
+  addAccount,
+  findAccount,
+  removeAccount,
+  renameAccount,
+} from '../core/account/account-list';
 import { accountRef, keychainEntry } from '../core/account/account-ref';
 import type { Log } from '../core/log';
 import type { CliStores } from './account';
@@ -100,8 +106,9 @@ async function add(label: string, stores: CliStores, options: AccountsOptions): 
 
 function rename(label: string, to: string, stores: CliStores): string {
   const { settings } = stores.settings.load();
+  const from = findAccount(settings, label).label;
   stores.settings.save(renameAccount(settings, label, to));
-  return `Renamed account ${label} to ${to.trim()}.\n`;
+  return `Renamed account ${from} to ${to.trim()}.\n`;
 }
 
 async function remove(label: string, stores: CliStores, force: boolean): Promise<string> {
