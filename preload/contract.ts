@@ -28,6 +28,9 @@ export const CHANNELS = [
   'setSettings',
   'setSecret',
   'testConnection',
+  'addAccount',
+  'renameAccount',
+  'removeAccount',
   'listOrders',
   'getOrder',
   'markStatus',
@@ -57,8 +60,12 @@ export function isChannel(name: string): name is Channel {
 /** The longest text each request field takes; the window's inputs say the same. */
 export const LIMITS = {
   orderId: 100,
+  /** An account's id (account-ref.ts: a 16-digit hash, or "demo"). */
+  accountId: 64,
   /** Client ids are short tokens issued by the Seller Console; anything longer is a paste gone wrong. */
   clientId: 200,
+  /** An account's label: short, as it shows beside each order ("EU", "US", "Test"). */
+  accountLabel: 24,
   /** Generous for any issued secret, and far below what keychains accept. */
   secret: 4096,
   baseUrl: 2048,
@@ -83,6 +90,20 @@ export interface AppState extends CoreStatus {
   actorName: string;
   /** What the organization's policies decide here. */
   managed: ManagedState;
+  /** Every account of the settings' list, the window's (the one above) first. */
+  accounts: AccountState[];
+}
+
+/** One account as the header and the tray will show it beside the others (issue 23). */
+export interface AccountState extends Pick<CoreStatus, 'connection' | 'lastSuccessfulPoll' | 'problem'> {
+  /** Its id, as inbox rows and order requests carry it. */
+  id: string;
+  label: string;
+  baseUrl: string;
+  clientId: string;
+  /** Served now: its secret is in the keychain (or it is the demo). Not served: it has none yet. */
+  open: boolean;
+  pendingOutbox: number;
 }
 
 /** What an organization's policies (main/core/policy/) decide for this laptop, as the window shows it. */
@@ -113,7 +134,10 @@ export const INBOX_FILTERS = [
 export type InboxFilter = (typeof INBOX_FILTERS)[number];
 
 /** An inbox row; buyer, product and total once the order has been fetched, absent until then. */
-export type OrderListItem = InboxRow;
+export type OrderListItem = InboxRow & {
+  /** The account the order belongs to (its id): a mark of it is posted by that account only. */
+  account: string;
+};
 
 /** One page of the inbox, and how many orders the whole list has. */
 export interface OrderPage {
@@ -206,6 +230,15 @@ export interface Requests {
     /** Omitted: the secret stored in the keychain is used. */
     secret?: string | undefined;
   };
+  /**
+   * Adds an account at the end of the list, its secret checked with the marketplace first; a label
+   * already listed is reconnected (its new secret checked, then stored; the address may be left out).
+   */
+  addAccount: { label: string; baseUrl?: string | undefined; clientId?: string | undefined; secret: string };
+  /** `account`: its id (AccountState.id). */
+  renameAccount: { account: string; label: string };
+  /** Deletes its keychain entry and data; refused while it has statuses to deliver, unless discarded. */
+  removeAccount: { account: string; discardUndelivered?: boolean | undefined };
   listOrders: {
     filter?: InboxFilter | undefined;
     search?: string | undefined;
@@ -216,10 +249,13 @@ export interface Requests {
     offset?: number | undefined;
     limit?: number | undefined;
   };
-  getOrder: { orderId: string };
+  /** `account`: the row's, where the window has it (an order id may be in two marketplaces). */
+  getOrder: { orderId: string; account?: string | undefined };
   /** A failure needs a description and a detailed description of the reason. */
   markStatus: {
     orderId: string;
+    /** The row's account: the status is posted by that account only. */
+    account?: string | undefined;
     statusCode: MarkableStatus;
     description?: string | undefined;
     detailedDescription?: string | undefined;
@@ -263,6 +299,9 @@ export interface Responses {
   setSettings: Settings;
   setSecret: AppState;
   testConnection: ConnectionTest;
+  addAccount: AppState;
+  renameAccount: AppState;
+  removeAccount: AppState;
   listOrders: OrderPage;
   getOrder: OrderView;
   markStatus: OutboxItem;

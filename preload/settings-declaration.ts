@@ -30,6 +30,7 @@ export type Shows =
   | { in: 'form'; section: SettingsSection; text?: string; hint?: string }
   | { in: 'form-own-control'; section: SettingsSection }
   | { in: 'elsewhere' }
+  | { in: 'own-channels' }
   | { in: 'file' };
 
 interface Declared<T> {
@@ -68,6 +69,14 @@ export interface CheckedSetting<T> extends Declared<T> {
   /** The longest the form lets one type; the main process refuses longer. */
   maxLength?: number;
 }
+/**
+ * Changed through channels of its own only (the account list: addAccount, renameAccount,
+ * removeAccount check secrets and clean up), never through setSettings.
+ */
+export interface OwnChannelsSetting<T> extends Declared<T> {
+  type: 'checked';
+  shows: { in: 'own-channels' };
+}
 /** Set in the settings file only: the bridge and the form never change it. */
 export interface FileSetting<T> extends Declared<T> {
   type: 'file';
@@ -86,6 +95,11 @@ const choice = <T extends string>(s: Omit<ChoiceSetting<T>, 'type' | 'rule'>): C
   ...s,
 });
 const checked = <T>(s: Omit<CheckedSetting<T>, 'type'>): CheckedSetting<T> => ({ type: 'checked', ...s });
+const ownChannels = <T>(s: Omit<OwnChannelsSetting<T>, 'type' | 'shows'>): OwnChannelsSetting<T> => ({
+  type: 'checked',
+  shows: { in: 'own-channels' },
+  ...s,
+});
 const fileOnly = <T>(s: Omit<FileSetting<T>, 'type' | 'shows'>): FileSetting<T> => ({
   type: 'file',
   shows: { in: 'file' },
@@ -98,6 +112,13 @@ export interface ApiSection {
   routes?: Record<string, { method?: 'GET' | 'POST' | undefined; path?: string | undefined }>;
   /** The largest page the server gives. */
   pageSize?: number;
+}
+
+/** One account of the list: its label and where it is (its id, folder and secret derive from these). */
+export interface AccountEntry {
+  label: string;
+  baseUrl: string;
+  clientId: string;
 }
 
 const POLL = { min: 30, max: 3600 };
@@ -123,6 +144,16 @@ export const SETTINGS = {
     rule: `must be text of at most ${LIMITS.clientId} characters`,
     maxLength: LIMITS.clientId,
     shows: { in: 'form-own-control', section: 'Marketplace' },
+  }),
+  /**
+   * Every marketplace account this laptop serves, each with a short label ("EU", "US", "Test").
+   * The first is the one `baseUrl` and `clientId` name (the window's, and what Seller Tray 0.x
+   * read); Settings → Accounts and the CLI's `accounts` change the list (core/account/account-list.ts).
+   */
+  accounts: ownChannels<AccountEntry[]>({
+    default: [],
+    label: 'Accounts',
+    rule: `must be a list of accounts, each with its own label of at most ${LIMITS.accountLabel} characters, a base URL and a client id`,
   }),
   pollIntervalSeconds: whole({
     ...POLL,
@@ -290,9 +321,11 @@ export type DeclaredSettings = {
   [K in SettingKey]: (typeof SETTINGS)[K] extends Declared<infer T> ? T : never;
 };
 
-/** The settings the bridge may change: all but the file-only ones. */
+/** The settings setSettings may change: all but the file-only ones and those with channels of their own. */
 export type ChangeableKey = {
-  [K in SettingKey]: (typeof SETTINGS)[K] extends FileSetting<unknown> ? never : K;
+  [K in SettingKey]: (typeof SETTINGS)[K] extends FileSetting<unknown> | OwnChannelsSetting<unknown>
+    ? never
+    : K;
 }[SettingKey];
 
 /** Each setting's key and declaration, in the table's order. */

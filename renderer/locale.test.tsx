@@ -29,6 +29,7 @@ afterEach(cleanup);
 it('writes a total in the inbox row as on the order page, in the user’s locale', async () => {
   const total = { amount: 1234.56, currencyCode: 'EUR' };
   const row: OrderListItem = {
+    account: 'account-1',
     orderId: FULL_ORDER_ID,
     status: 'ProvisioningStarted',
     purchaseType: 'ServicePurchased',

@@ -11,7 +11,7 @@ import type { Transport } from '../main/core/api/transport';
 import { CREDENTIALS_REMOVED, logLine } from '../main/core/log';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { SellerTrayService } from '../main/core/service';
-import { ConfSettingsStore } from '../main/core/settings';
+import { ConfSettingsStore, defaultAccountLabel } from '../main/core/settings';
 import { fileLog, LOG_FILE_NAME, LOG_MAX_BYTES, logsDir } from '../main/file-log';
 import type { Channel, Requests, Responses } from '../preload/contract';
 import { type Simulator, startSimulator } from '../simulator/server';
@@ -160,10 +160,13 @@ describe('the log file, after polls with failures, a delivery, an announcement a
   });
 
   it('names the account on every line of its work: calls, polls, announcements, deliveries', () => {
-    const account = accountRef({ baseUrl: sim.url, clientId: CLIENT_ID }).id;
+    // By its label in the settings' list; an account only tested (not saved yet) by its id.
+    const label = defaultAccountLabel(sim.url).replaceAll('.', '\\.');
+    const id = accountRef({ baseUrl: sim.url, clientId: CLIENT_ID }).id;
     const work = lines(/ (call failed|poll ok|poll failed|announcement|delivery sent) /);
     expect(work.length).toBeGreaterThanOrEqual(8);
-    for (const line of work) expect(line).toMatch(new RegExp(` account=${account}$`));
+    for (const line of work) expect(line).toMatch(new RegExp(` account=(${label}|${id})$`));
+    for (const line of lines(/ poll (ok|failed) /)) expect(line).toMatch(new RegExp(` account=${label}$`));
   });
 
   it('has each poll: the ones that worked with their counts, the failed ones with the reason', () => {

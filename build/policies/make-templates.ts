@@ -41,7 +41,8 @@ function settingElement(setting: Setting): Offered['element'] {
     case 'choice':
       return { type: 'enum', items: setting.choices };
     case 'checked':
-      return { type: 'text', maxLength: setting.maxLength ?? TEXT_MAX };
+      // The account list is a JSON array in one text value, as `api` is an object.
+      return { type: 'text', maxLength: 'maxLength' in setting ? (setting.maxLength ?? TEXT_MAX) : TEXT_MAX };
     case 'file':
       return { type: 'text', maxLength: TEXT_MAX }; // JSON text, as the registry holds an object
   }

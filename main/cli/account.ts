@@ -4,6 +4,8 @@
 // so an account saved in demo mode is no account for the CLI: it says none is configured. The
 // organization's policies apply as in the app: a flag or variable may not change a locked setting.
 import { actorNameProblem } from '../../preload/marked-by';
+import type { AccountEntry } from '../../preload/settings-declaration';
+import { AccountListError, findAccount as findListed } from '../core/account/account-list';
 import {
   type AccountRef,
   accountLog,
@@ -28,6 +30,8 @@ import { Refusal, UsageError } from './refusals';
 export interface AccountFlags {
   baseUrl?: string | undefined;
   clientId?: string | undefined;
+  /** `--account LABEL`: one of the saved list's accounts, by its label. */
+  account?: string | undefined;
 }
 
 /** The account a command serves (with the saved settings' routes, as the app uses them) and its secret. */
@@ -86,6 +90,7 @@ export function resolveAccount(
   env: NodeJS.ProcessEnv = process.env,
 ): Account {
   const saved = stores.settings.load().settings;
+  if (flags.account !== undefined) return listedAccount(flags, saved, stores);
   const account = saved.demoMode ? { baseUrl: '', clientId: '' } : saved;
   // An empty variable counts as unset, as shells make it easy to export one by accident.
   const asked = {
@@ -111,7 +116,10 @@ export function resolveAccount(
     );
   }
   const clientId = asked.clientId || account.clientId;
-  const ref = accountRef({ baseUrl, clientId, api: saved.api });
+  const first = saved.accounts[0];
+  // The saved first account, when it is this one, lends its label to the log.
+  const label = first?.baseUrl === baseUrl && first.clientId === clientId ? first.label : undefined;
+  const ref = accountRef({ baseUrl, clientId, api: saved.api, label });
   return {
     ref,
     clientSecret: async () => {
@@ -130,6 +138,63 @@ export function resolveAccount(
       return secret;
     },
   };
+}
+
+/**
+ * The accounts `watch` serves: every saved one (the app's demo aside) when there are several and
+ * the command names none (no --account, --base-url, --client-id or their variables); else the one
+ * `resolveAccount` finds.
+ */
+export function resolveAccounts(
+  flags: AccountFlags,
+  stores: CliStores,
+  env: NodeJS.ProcessEnv = process.env,
+): Account[] {
+  const saved = stores.settings.load().settings;
+  const named =
+    flags.account || flags.baseUrl || flags.clientId || env.SELLER_API_BASE_URL || env.SELLER_CLIENT_ID;
+  const listed = saved.accounts.filter((_, index) => !(saved.demoMode && index === 0));
+  if (named || listed.length < 2) return [resolveAccount(flags, stores, env)];
+  return listed.map((entry) => listedAccount({ account: entry.label }, saved, stores));
+}
+
+/**
+ * `--account LABEL`: the saved account of that label. Its secret is the keychain's for that very
+ * account: SELLER_CLIENT_SECRET, which names no marketplace, is not sent to a chosen one.
+ */
+function listedAccount(flags: AccountFlags, saved: Settings, stores: CliStores): Account {
+  if (flags.baseUrl || flags.clientId)
+    throw new UsageError(
+      '--account names the marketplace and client id: leave out --base-url and --client-id',
+    );
+  const entry = findAccount(saved, flags.account ?? '');
+  if (saved.demoMode && entry === saved.accounts[0])
+    throw new UsageError(
+      `${entry.label} is the app's demo, whose marketplace runs only inside the app: choose another account`,
+    );
+  const ref = accountRef({ ...entry, api: saved.api });
+  return {
+    ref,
+    clientSecret: async () => {
+      const owner = keychainEntry(ref);
+      const secret = await stores.secrets.get(owner);
+      if (!secret)
+        throw new UsageError(
+          `${noSecretFor(owner)} Add it again with seller-tray accounts add ${entry.label} (the secret on standard input).`,
+        );
+      return secret;
+    },
+  };
+}
+
+/** The saved account of a label, as the app finds it; a refusal is a usage error here. */
+function findAccount(saved: Settings, label: string): AccountEntry {
+  try {
+    return findListed(saved, label);
+  } catch (error) {
+    if (error instanceof AccountListError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /**

@@ -39,7 +39,7 @@ export function runHeadless(
   if (automations.length === 0) {
     throw new UsageError('no automations are declared in the settings file: see docs/automations.md');
   }
-  return watch(account, stores, { ...options, once: false, automations: { automations } });
+  return watch([account], stores, { ...options, once: false, automations: { automations } });
 }
 
 /** `listen --forward-to URL` or `listen --exec -- CMD ARGS…`: one made-up automation, for this session only. */
@@ -77,7 +77,7 @@ export function listen(
   } else {
     throw new UsageError('listen needs either --forward-to URL or --exec -- COMMAND ARGUMENTS…');
   }
-  return watch(account, stores, { ...options, once: false, automations: headless });
+  return watch([account], stores, { ...options, once: false, automations: headless });
 }
 
 /** `automations list`: each automation, what it does, for which orders, and whether its secret is stored. */

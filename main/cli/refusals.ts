@@ -14,7 +14,8 @@ export type RefusalCode =
   | 'ambiguous-order-id'
   | 'too-many-orders'
   /** A flag or variable that would change what the organization's policies lock. */
-  | 'managed';
+  | 'managed'
+  | 'undelivered-statuses';
 
 /** Refused given what the marketplace holds; nothing was posted. `details` are lines under the sentence. */
 export class Refusal extends Error {

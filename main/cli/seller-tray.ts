@@ -16,7 +16,15 @@ import { policySourceFor } from '../core/policy/sources';
 import { readPolicies } from '../core/policy/watcher';
 import { KeychainUnavailableError } from '../core/secrets';
 import { AccountStore } from '../core/store/account-store';
-import { clientOptions, cliStores, markedBy, resolveAccount } from './account';
+import {
+  clientOptions,
+  cliStores,
+  markedBy,
+  refuseManaged,
+  resolveAccount,
+  resolveAccounts,
+} from './account';
+import { accountsCommand } from './accounts';
 import { listAutomations, listen, runHeadless, storeAutomationSecret, testAutomation } from './automations';
 import { runCommand } from './commands';
 import { describeProblem, describeUnread, describeWindows, formatItems, terminalJson } from './format';
@@ -44,12 +52,27 @@ Commands:
                      What the window asks about first (a step out of the usual New → In
                      progress → Completed or Failed, Failed → In progress; the status the
                      order already has) is refused (exit 1) unless --force
+  accounts list      the accounts this computer serves: label, base URL, client id, whether
+                     its secret is stored; the first is the one the app's window shows
+  accounts add LABEL --base-url URL --client-id ID
+                     reads the client secret from standard input, checks it with the
+                     marketplace, stores it in the keychain and adds the account to the list;
+                     a label already listed (without the options) is reconnected: its new
+                     secret checked and stored
+  accounts rename LABEL NEW
+                     gives a listed account another label
+  accounts remove LABEL [--force]
+                     deletes the account's keychain secret and its data on this computer;
+                     refused (exit 1) while it has marked statuses not yet delivered, unless
+                     --force discards them
   login              reads the client secret from standard input into the system keychain,
                      and saves --base-url and --client-id for the app and later commands;
                      it ends the app's demo mode
   watch [--once] [--interval SECONDS]
                      polls like the app; prints one line (with --json one object) per new order;
-                     the first run on a computer records the orders already there, unprinted
+                     the first run on a computer records the orders already there, unprinted.
+                     With several accounts saved (and none named), watches them all, each on
+                     its own schedule, each line starting with the account's label
   run [--interval SECONDS]
                      polls like the app and runs the automations of the settings file for each
                      new order, with no window, logging to stderr, until SIGTERM or Ctrl+C (the
@@ -74,6 +97,8 @@ An <orderId> may be the beginning of one (at least 4 hex digits) when no other o
 begins so, as git takes a commit's; it costs a read of the orders listing, at most ${PREFIX_PAGES} pages (${PREFIX_PAGES * PAGE.maxLimit} orders).
 
 Options:
+  --account LABEL    one of the saved accounts (accounts list), for any command; its secret
+                     comes from the keychain only, never from SELLER_CLIENT_SECRET
   --base-url URL     the Seller API (or SELLER_API_BASE_URL, or what login saved)
   --client-id ID     the API client id (or SELLER_CLIENT_ID, or what login saved); the secret
                      comes from SELLER_CLIENT_SECRET or the keychain, never from a flag
@@ -105,19 +130,45 @@ async function main(argv: string[]): Promise<number> {
   try {
     const policies = await readPolicies(policySourceFor(), log);
     const stores = cliStores(process.env, policies);
-    const account = resolveAccount({ baseUrl: values['base-url'], clientId: values['client-id'] }, stores);
-    if (positionals[0] === 'login' && positionals.length === 1) {
-      process.stdout.write(await login(account, stores, log));
+    if (positionals[0] === 'accounts') {
+      const options = {
+        baseUrl: values['base-url'],
+        clientId: values['client-id'],
+        json: values.json ?? false,
+        force: values.force ?? false,
+        log,
+      };
+      // An account added where the organization sets the marketplace would point the app elsewhere.
+      if (positionals[1] === 'add')
+        refuseManaged(
+          'accounts add',
+          {
+            ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+            ...(options.clientId ? { clientId: options.clientId } : {}),
+          },
+          policies,
+        );
+      process.stdout.write(await accountsCommand(positionals.slice(1), stores, options));
       return 0;
     }
+    const flags = { baseUrl: values['base-url'], clientId: values['client-id'], account: values.account };
     if (positionals[0] === 'watch' && positionals.length === 1) {
       const intervalSeconds = integerOption(values.interval, 'interval', 30);
-      await watch(account, stores, {
+      await watch(resolveAccounts(flags, stores), stores, {
         once: values.once ?? false,
         intervalSeconds,
         json: values.json ?? false,
         log,
       });
+      return 0;
+    }
+    if (positionals[0] === 'login' && flags.account !== undefined)
+      throw new UsageError(
+        `login sets the first account; a listed one gets its new secret with seller-tray accounts add ${flags.account}`,
+      );
+    const account = resolveAccount(flags, stores);
+    if (positionals[0] === 'login' && positionals.length === 1) {
+      process.stdout.write(await login(account, stores, log));
       return 0;
     }
     const headless = {
@@ -231,6 +282,7 @@ function parse(argv: string[]) {
     options: {
       'base-url': { type: 'string' },
       'client-id': { type: 'string' },
+      account: { type: 'string' },
       json: { type: 'boolean' },
       all: { type: 'boolean' },
       offset: { type: 'string' },

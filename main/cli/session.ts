@@ -12,6 +12,7 @@ import type { Headless } from './automations';
 import { describeProblem, row, terminalJson } from './format';
 import { UsageError } from './refusals';
 
+/** The secret `login` and `accounts add` read: standard input, its one trailing line break dropped. */
 export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -54,9 +55,15 @@ export interface WatchOptions {
 
 /**
  * Polls like the app, printing a line (or a JSON object) per new order. The first run on a
- * laptop records the backlog silently, as the app does.
+ * laptop records the backlog silently, as the app does. Several accounts are watched at once,
+ * each on its own schedule and backoff, and every line then names its account: one refusing its
+ * secret or down is told and leaves the others watching.
  */
-export async function watch(account: Account, stores: CliStores, options: WatchOptions): Promise<void> {
+export async function watch(
+  accounts: readonly Account[],
+  stores: CliStores,
+  options: WatchOptions,
+): Promise<void> {
   if (options.intervalSeconds)
     refuseManaged('--interval', { pollIntervalSeconds: options.intervalSeconds }, stores.policies);
   const saved = stores.settings.load().settings;
@@ -67,70 +74,99 @@ export async function watch(account: Account, stores: CliStores, options: WatchO
     // The one place that runs them: whatever the app's switch on this computer says.
     ...(headless ? { automationsEnabled: true, automations: headless.automations } : {}),
   };
-  const automations = headless && automationPortsFor(account.ref, stores);
-  const session = await AccountSession.open(account.ref, {
-    dataRoot: stores.dataRoot,
-    clientSecret: account.clientSecret,
-    settings: () => settings,
-    log: options.log,
-    transport: cliTransport(),
-    automations:
-      automations && headless?.secret !== undefined
-        ? { ...automations, secret: async () => headless.secret }
-        : automations,
+  // Ctrl+C or SIGTERM, from the first poll on: each core then closes its store before the exit.
+  const stopped = new Promise<void>((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
   });
-  const { core, firstRun } = session;
+  const sessions: AccountSession[] = [];
+  try {
+    for (const account of accounts) {
+      const automations = headless && automationPortsFor(account.ref, stores);
+      sessions.push(
+        await AccountSession.open(account.ref, {
+          dataRoot: stores.dataRoot,
+          clientSecret: account.clientSecret,
+          settings: () => settings,
+          log: options.log,
+          transport: cliTransport(),
+          automations:
+            automations && headless?.secret !== undefined
+              ? { ...automations, secret: async () => headless.secret }
+              : automations,
+        }),
+      );
+    }
+    const named = sessions.length > 1;
+    const failed = await Promise.all(
+      sessions.map((session) => watchAccount(session, named, options, stopped)),
+    );
+    if (options.once && failed.includes(true)) throw new WatchFailed();
+  } finally {
+    // Every way out of watch closes the stores (waiting, bounded, for the work under way).
+    await Promise.all(sessions.map((session) => session.close()));
+  }
+}
+
+/**
+ * One account's part of a watch; answers whether it ended on a problem. Its secret refused ends
+ * it: alone, as a usage error (log in again); among several, told on stderr.
+ */
+async function watchAccount(
+  session: AccountSession,
+  named: boolean,
+  options: WatchOptions,
+  stopped: Promise<void>,
+): Promise<boolean> {
+  const { core, firstRun, ref } = session;
+  const label = ref.label ?? ref.baseUrl;
+  const tell = (problem: { message: string; details?: readonly string[] | undefined }) =>
+    process.stderr.write(
+      describeProblem(named ? { ...problem, message: `${label}: ${problem.message}` } : problem),
+    );
   // Printed as the core raises them, before it marks them raised: a watch killed in between
   // prints them again on its next run, never loses one. A connection problem is told once,
   // in words, while it lasts.
   let problemTold: string | undefined;
   core.on((event) => {
-    if (event.type === 'problem') process.stderr.write(describeProblem(event));
+    if (event.type === 'problem') tell(event);
     if (event.type === 'state-changed') {
       const { problem } = event.status;
-      if (problem && problem.message !== problemTold) process.stderr.write(describeProblem(problem));
+      if (problem && problem.message !== problemTold) tell(problem);
       problemTold = problem?.message;
     }
     if (event.type !== 'orders-arrived') return;
     for (const orderId of event.orderIds) {
       const brief = core.brief(orderId);
+      const cells = [orderId, brief.buyer, brief.product, brief.total];
       process.stdout.write(
-        options.json ? terminalJson(brief, 0) : row([orderId, brief.buyer, brief.product, brief.total]),
+        options.json
+          ? terminalJson(named ? { account: label, ...brief } : brief, 0)
+          : row(named ? [label, ...cells] : cells),
       );
     }
   });
-  const failure = new Promise<never>((_, reject) => {
+  const rejected = new Promise<'rejected'>((resolve) => {
     core.on((event) => {
-      if (event.type === 'state-changed' && event.status.connection === 'credentials-rejected') {
-        reject(
-          new UsageError(
-            `the marketplace rejected client ${account.ref.clientId}: run seller-tray login again`,
-          ),
-        );
-      }
+      if (event.type === 'state-changed' && event.status.connection === 'credentials-rejected')
+        resolve('rejected');
     });
   });
-  failure.catch(() => undefined); // also observed below; never an unhandled rejection
-  // Ctrl+C or SIGTERM, from the first poll on: the core then closes its store before the exit.
-  const stopped = new Promise<void>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
-  });
-  try {
-    await Promise.race([core.start(), failure, stopped]);
-    const { problem } = core.status();
-    if (firstRun && !problem) {
-      const { total } = core.orders({ filter: 'all', search: '', offset: 0, limit: 1 });
-      process.stderr.write(
-        `seller-tray: first run on this computer: recorded ${plural(total, 'existing order')} without printing them; new orders are printed from now on.\n`,
-      );
-    }
-    if (options.once) {
-      if (problem) throw new WatchFailed();
-      return;
-    }
-    await Promise.race([stopped, failure]);
-  } finally {
-    // Every way out of watch closes the store (waiting, bounded, for the work under way).
-    await session.close();
+  /** The secret refused: alone, a usage error (log in again); among several, told, and the others go on. */
+  const refused = (): true => {
+    const advice = named ? `seller-tray accounts add ${label} again` : 'seller-tray login again';
+    const message = `the marketplace rejected client ${ref.clientId}: run ${advice}`;
+    if (!named) throw new UsageError(message);
+    tell({ message });
+    return true;
+  };
+  if ((await Promise.race([core.start(), rejected, stopped])) === 'rejected') return refused();
+  const { problem } = core.status();
+  if (firstRun && !problem) {
+    const { total } = core.orders({ filter: 'all', search: '', offset: 0, limit: 1 });
+    process.stderr.write(
+      `seller-tray: ${named ? `${label}: ` : ''}first run on this computer: recorded ${plural(total, 'existing order')} without printing them; new orders are printed from now on.\n`,
+    );
   }
+  if (options.once) return problem !== null;
+  return (await Promise.race([stopped, rejected])) === 'rejected' && refused();
 }

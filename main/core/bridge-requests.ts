@@ -18,6 +18,9 @@ const OrderId = z
   .max(LIMITS.orderId)
   .transform(canonicalOrderId);
 
+/** The account a row carries (OrderListItem.account). */
+const AccountOf = z.string().min(1).max(LIMITS.accountId);
+
 /** The issue a mark of a failure without its words and its reason raises (the CLI names its flags for it). */
 export const FAILURE_NEEDS_REASON = {
   code: 'custom',
@@ -39,6 +42,17 @@ export const requests = {
     clientId: z.string().trim().min(1, 'the client id is empty').max(LIMITS.clientId),
     secret: z.string().min(1).max(LIMITS.secret).optional(),
   }),
+  addAccount: z.strictObject({
+    label: z.string().trim().min(1, 'the label is empty').max(LIMITS.accountLabel),
+    baseUrl: z.string().max(LIMITS.baseUrl).optional(),
+    clientId: z.string().trim().min(1).max(LIMITS.clientId).optional(),
+    secret: z.string().min(1, 'the client secret is empty').max(LIMITS.secret),
+  }),
+  renameAccount: z.strictObject({
+    account: AccountOf,
+    label: z.string().trim().min(1, 'the label is empty').max(LIMITS.accountLabel),
+  }),
+  removeAccount: z.strictObject({ account: AccountOf, discardUndelivered: z.boolean().default(false) }),
   listOrders: z.strictObject({
     filter: z.enum(INBOX_FILTERS).default('all'),
     search: z.string().max(LIMITS.search).default(''),
@@ -47,10 +61,11 @@ export const requests = {
     offset: z.int().min(0).default(0),
     limit: z.int().min(1).max(LIMITS.page).default(INBOX_PAGE_ROWS),
   }),
-  getOrder: z.strictObject({ orderId: OrderId }),
+  getOrder: z.strictObject({ orderId: OrderId, account: AccountOf.optional() }),
   markStatus: z
     .strictObject({
       orderId: OrderId,
+      account: AccountOf.optional(),
       statusCode: z.enum(MARKABLE_STATUSES),
       description: z.string().trim().max(LIMITS.description).default(''),
       detailedDescription: z.string().trim().max(LIMITS.detailedDescription).optional(),

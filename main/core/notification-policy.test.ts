@@ -39,6 +39,17 @@ describe('purchase notifications', () => {
     ]);
   });
 
+  it("name the account where the app serves several: each title, a summary's, a reminder's", () => {
+    const inEu = (n: number): OrderBrief => ({ ...brief(n), account: 'EU' });
+    expect(purchaseNotifications([inEu(1)])[0]?.title).toBe('New order in EU from Buyer 1');
+    expect(purchaseNotifications([1, 2, 3, 4].map(inEu))[0]?.title).toBe('4 new orders in EU');
+    expect(resumeSummary([inEu(1)])[0]?.title).toBe('1 new order while paused in EU');
+    expect(reminderNotifications([inEu(1)], '4 hours')[0]?.title).toBe('Still waiting in EU: Buyer 1');
+    expect(reminderNotifications([1, 2, 3, 4].map(inEu), '4 hours')[0]?.title).toBe(
+      '4 orders still waiting in EU',
+    );
+  });
+
   it('are none for no orders', () => {
     expect(purchaseNotifications([])).toEqual([]);
     expect(resumeSummary([])).toEqual([]);

@@ -29,6 +29,8 @@ export interface OrderBrief {
   total: string;
   /** The purchase event's type, when known: a trial or an upgrade is named in the title. */
   purchaseType?: string | undefined;
+  /** The account's label while the app serves more than one: titles name it ("New order in EU from …"). */
+  account?: string | undefined;
 }
 
 /** The brief of an order, its total written in `locale` (the runtime's default when absent). */
@@ -57,7 +59,7 @@ export function purchaseNotifications(orders: readonly OrderBrief[]): Notificati
   return orders.map((o) =>
     cleaned({
       kind: 'order',
-      title: `New ${isPlainPurchase(o.purchaseType) ? 'order' : purchaseTypeLabel(o.purchaseType ?? '').toLowerCase()} from ${o.buyer}`,
+      title: `New ${isPlainPurchase(o.purchaseType) ? 'order' : purchaseTypeLabel(o.purchaseType ?? '').toLowerCase()}${inAccount(o)} from ${o.buyer}`,
       body: o.total ? `${name(o.product)} — ${o.total}` : o.product,
       orderId: o.orderId,
     }),
@@ -75,8 +77,15 @@ function summary(orders: readonly OrderBrief[], what: string): NotificationReque
   const names = [...new Set(orders.map((o) => name(o.buyer)))];
   const shown = names.slice(0, 2).join(', ');
   const rest = names.length > 2 ? ` and ${names.length - 2} more` : '';
-  return cleaned({ kind: 'summary', title: `${orders.length} ${what}`, body: `From ${shown}${rest}` });
+  return cleaned({
+    kind: 'summary',
+    title: `${orders.length} ${what}${inAccount(orders[0])}`,
+    body: `From ${shown}${rest}`,
+  });
 }
+
+/** " in EU": the account of the orders, named where the app serves several (one core: one account). */
+const inAccount = (o: OrderBrief | undefined): string => (o?.account ? ` in ${name(o.account)}` : '');
 
 /** A name within a text, short enough that what follows it (the total, the count) still shows. */
 const name = (text: string): string => capped(plainText(text), NAME_MAX);
@@ -131,12 +140,12 @@ export function reminderNotifications(
       urgent
         ? {
             kind: 'urgent',
-            title: `Urgent: ${orders.length} new orders not started`,
+            title: `Urgent: ${orders.length} new orders not started${inAccount(orders[0])}`,
             body: `Waiting for over ${waitedFor}`,
           }
         : {
             kind: 'summary',
-            title: `${orders.length} orders still waiting`,
+            title: `${orders.length} orders still waiting${inAccount(orders[0])}`,
             body: `Waiting for over ${waitedFor}`,
           },
     ];
@@ -144,7 +153,9 @@ export function reminderNotifications(
   return orders.map((o) =>
     cleaned({
       kind: urgent ? 'urgent' : 'reminder',
-      title: urgent ? `Urgent: not started, ${o.buyer}` : `Still waiting: ${o.buyer}`,
+      title: urgent
+        ? `Urgent: not started${inAccount(o)}, ${o.buyer}`
+        : `Still waiting${inAccount(o)}: ${o.buyer}`,
       body: `${o.product} has waited for over ${waitedFor}`,
       orderId: o.orderId,
     }),

@@ -106,6 +106,8 @@ export interface CorePorts {
   locale?: string | undefined;
   /** What automations need to run here (keychain, account, laptop); none run without it. */
   automations?: AutomationPorts | undefined;
+  /** The account's label while the app serves more than one (notifications then name it). */
+  accountName?: (() => string | undefined) | undefined;
 }
 
 // Declared for every process in preload/model.ts.
@@ -523,7 +525,22 @@ export class SellerCore {
   brief(id: string): OrderBrief {
     const orderId = canonicalOrderId(id);
     const stored = this.store.storedOrder(orderId);
-    return { ...briefOf(orderId, stored?.document, this.ports.locale), purchaseType: stored?.purchaseType };
+    const account = this.ports.accountName?.();
+    return {
+      ...briefOf(orderId, stored?.document, this.ports.locale),
+      purchaseType: stored?.purchaseType,
+      ...(account ? { account } : {}),
+    };
+  }
+
+  /** Whether this account has heard of the order (its events or its document are in the store). */
+  knowsOrder(orderId: string): boolean {
+    return this.store.storedOrder(canonicalOrderId(orderId)) !== undefined;
+  }
+
+  /** Whether a status marked here (by its request id) is in this account's outbox. */
+  holdsDelivery(requestId: string): boolean {
+    return this.outbox.all().some((item) => item.requestId === requestId);
   }
 
   /** Whether the store holds the order itself (it then opens without the marketplace). */

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { CodedError } from '../../preload/coded-error';
 import {
+  type AccountState,
   type Answer,
   type AnswerError,
   type AppState,
@@ -19,6 +20,13 @@ import {
   type UpdateStatus,
 } from '../../preload/contract';
 import { NO_ATTENTION } from '../../preload/model';
+import type { AccountEntry } from '../../preload/settings-declaration';
+import {
+  type AccountListPorts,
+  addAccount,
+  removeAccount,
+  renameAccount,
+} from './account/account-list';
 import { type AccountId, type AccountRef, accountRef, keychainEntry } from './account/account-ref';
 import { testConnection } from './account/connection-test';
 import { AccountSession, type OrderLookup } from './account/session';
@@ -43,7 +51,13 @@ import {
   type SecretStore,
 } from './secrets';
 import type { SellerCore } from './seller-core';
-import { parseSettingsPatch, type Settings, type SettingsStore } from './settings';
+import {
+  defaultAccountLabel,
+  parseSettingsPatch,
+  reconcileAccounts,
+  type Settings,
+  type SettingsStore,
+} from './settings';
 
 export type { OrderLookup } from './account/session';
 
@@ -111,8 +125,10 @@ export type Handlers = { [C in Channel]: Handler<C> };
 
 export class SellerTrayService {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
-  /** The open accounts, each with its session; one until several accounts land (issue 23). */
+  /** The open accounts, each with its session, polling on its own schedule and backoff. */
   private readonly sessions = new Map<AccountId, AccountSession>();
+  /** The settings' first account: the one the window, the tray and the diagnosis show. */
+  private windowAccount: AccountId | undefined;
   /** Unsubscribes from each session: a replaced session's events never reach the app. */
   private readonly detach = new Map<AccountId, () => void>();
   private secretStored = false;
@@ -177,16 +193,46 @@ export class SellerTrayService {
   }
 
   private async dropSessions(): Promise<void> {
-    const closing = [...this.sessions.values()].map((session) => session.close());
-    for (const detach of this.detach.values()) detach();
-    this.detach.clear();
-    this.sessions.clear();
-    await Promise.all(closing);
+    await Promise.all([...this.sessions.keys()].map((id) => this.dropSession(id)));
   }
 
-  /** The account the window works with (the only one, until several accounts land). */
+  /** Stops one account's session; its events never reach the app again. */
+  private dropSession(id: AccountId): Promise<void> {
+    this.detach.get(id)?.();
+    this.detach.delete(id);
+    const closed = this.sessions.get(id)?.close() ?? Promise.resolve();
+    this.sessions.delete(id);
+    return closed;
+  }
+
+  /** The account the window works with (see `windowAccount`). */
   private get session(): AccountSession | undefined {
-    return this.sessions.values().next().value;
+    return this.windowAccount === undefined ? undefined : this.sessions.get(this.windowAccount);
+  }
+
+  /**
+   * The session of the account an order belongs to: a mark is posted by that account and no
+   * other. The row's account where the window names it (an id may be in two marketplaces); else
+   * the account that has heard of the order; one no account knows yet (a link), the window's.
+   */
+  private sessionOfOrder(orderId: string, account?: string): AccountSession {
+    if (account !== undefined) {
+      const named = this.sessions.get(account as AccountId);
+      if (!named)
+        throw new CodedError(
+          'not-found',
+          'The account this order belongs to is not connected: check its secret in Settings, or add it again.',
+        );
+      return named;
+    }
+    for (const session of this.sessions.values()) if (session.core.knowsOrder(orderId)) return session;
+    return this.requireSession();
+  }
+
+  /** The session whose outbox holds a marked status (by its request id). */
+  private sessionOfDelivery(requestId: string): AccountSession {
+    for (const session of this.sessions.values()) if (session.core.holdsDelivery(requestId)) return session;
+    return this.requireSession();
   }
 
   private get core(): SellerCore | undefined {
@@ -230,30 +276,68 @@ export class SellerTrayService {
         transport: this.ports.transport,
         log: this.log,
       }),
+    addAccount: async (input) => {
+      const added = await addAccount(this.settings, input, this.accountListPorts());
+      this.saveSettings(added.settings);
+      // A reconnected account starts again with its new secret.
+      if (added.reconnected) await this.dropSession(accountRef(added.entry).id);
+      await this.connect();
+      return this.state();
+    },
+    renameAccount: async ({ account, label }) => {
+      const entry = this.listedAccount(account);
+      this.saveSettings(renameAccount(this.settings, entry.label, label));
+      // Reopened under its new label: its log lines and notifications name it so.
+      await this.dropSession(account as AccountId);
+      await this.connect();
+      return this.state();
+    },
+    removeAccount: async ({ account, discardUndelivered }) => {
+      const entry = this.listedAccount(account);
+      // Its store is closed before its folder goes; a refused removal opens it again.
+      await this.dropSession(account as AccountId);
+      try {
+        const removed = await removeAccount(
+          this.settings,
+          entry.label,
+          discardUndelivered,
+          this.accountListPorts(),
+        );
+        this.saveSettings(removed.settings);
+      } finally {
+        await this.connect();
+      }
+      return this.state();
+    },
     listOrders: async (query) => this.listOrders(query),
-    getOrder: ({ orderId }) => this.requireCore().order(orderId),
-    markStatus: async (mark) => this.requireCore().markStatus(signedMark(mark, this.actorName())),
-    undoMark: async ({ requestId }) => ({ outcome: this.requireCore().undoMark(requestId) }),
-    getAttention: async () => this.requireCore().attention(),
-    resendStatus: async ({ requestId }) => this.requireCore().resendStatus(requestId),
+    getOrder: ({ orderId, account }) => this.sessionOfOrder(orderId, account).core.order(orderId),
+    markStatus: async ({ account, ...mark }) =>
+      this.sessionOfOrder(mark.orderId, account).core.markStatus(signedMark(mark, this.actorName())),
+    undoMark: async ({ requestId }) => ({
+      outcome: this.sessionOfDelivery(requestId).core.undoMark(requestId),
+    }),
+    getAttention: async () => this.requireSession().core.attention(),
+    resendStatus: async ({ requestId }) => this.sessionOfDelivery(requestId).core.resendStatus(requestId),
     snoozeOrder: async ({ orderId, until }) => {
-      this.requireCore().snooze(orderId, until);
+      this.sessionOfOrder(orderId).core.snooze(orderId, until);
       return { snoozedUntil: until };
     },
     markAsideSeen: async ({ upToId }) => {
-      this.requireCore().markAsideSeen(upToId);
+      this.requireSession().core.markAsideSeen(upToId);
       return this.state();
     },
     // Answered once queued: the order page hears of its end through orders-updated.
     runAutomation: async ({ orderId, automation }) =>
-      this.requireCore().runAutomation(orderId, automation, 'again').queued,
+      this.sessionOfOrder(orderId).core.runAutomation(orderId, automation, 'again').queued,
     retryDelivery: async ({ requestId }) => {
-      const item = this.requireCore().retryDelivery(requestId);
+      const item = this.sessionOfDelivery(requestId).core.retryDelivery(requestId);
       if (!item) throw new CodedError('not-found', 'There is no failed status to send again with that id.');
       return item;
     },
     checkNow: async () => {
-      const newOrders = (await this.core?.checkNow()) ?? 0;
+      // Every account checks; one that fails leaves the others' counts.
+      const checks = await Promise.allSettled([...this.sessions.values()].map((s) => s.core.checkNow()));
+      const newOrders = checks.reduce((sum, c) => sum + (c.status === 'fulfilled' ? c.value : 0), 0);
       return { state: this.state(), newOrders };
     },
     diagnose: () => this.diagnose(),
@@ -280,16 +364,31 @@ export class SellerTrayService {
     this.updates = updates;
   }
 
-  /** Whether an order a link names is this account's, for the shell (AccountSession.lookUpOrder). */
-  lookUpOrder(orderId: string): Promise<OrderLookup> {
-    const session = this.session;
-    if (!session)
-      return Promise.resolve({
-        found: false,
-        reason: 'not-configured',
-        detail: 'no marketplace account is set up',
-      });
-    return session.lookUpOrder(orderId);
+  /**
+   * Whether an order a link names is one of the accounts', for the shell (AccountSession.lookUpOrder):
+   * the account that has heard of it; else each account's marketplace in turn, the window's first,
+   * until one has it (one call each at most, only when a link opens). Not found anywhere: "not in
+   * account", unless a marketplace could not be asked.
+   */
+  async lookUpOrder(orderId: string): Promise<OrderLookup> {
+    const known = [...this.sessions.values()].find((session) => session.core.knowsOrder(orderId));
+    if (known) return known.lookUpOrder(orderId);
+    const window = this.session;
+    const sessions = [
+      ...(window ? [window] : []),
+      ...[...this.sessions.values()].filter((s) => s !== window),
+    ];
+    let lookup: OrderLookup = {
+      found: false,
+      reason: 'not-configured',
+      detail: 'no marketplace account is set up',
+    };
+    for (const session of sessions) {
+      const answer = await session.lookUpOrder(orderId);
+      if (answer.found) return answer;
+      if (lookup.reason !== 'unreachable') lookup = answer;
+    }
+    return lookup;
   }
 
   /** The organization's policies in force, for the shell (where updates come from) and automations (whether they may run). */
@@ -328,6 +427,21 @@ export class SellerTrayService {
       pendingOutbox: status?.pendingOutbox ?? 0,
       notificationsPausedUntil: status?.notificationsPausedUntil ?? null,
       attention: status?.attention ?? NO_ATTENTION,
+      accounts: this.accountRefs().map((ref): AccountState => {
+        const session = this.sessions.get(ref.id);
+        const own = session === this.session ? status : session?.core.status();
+        return {
+          id: ref.id,
+          label: ref.label ?? ref.baseUrl,
+          baseUrl: ref.baseUrl,
+          clientId: ref.clientId,
+          open: session !== undefined,
+          connection: own?.connection ?? 'starting',
+          lastSuccessfulPoll: own?.lastSuccessfulPoll ?? null,
+          problem: own?.problem ?? null,
+          pendingOutbox: own?.pendingOutbox ?? 0,
+        };
+      }),
     };
   }
 
@@ -338,6 +452,26 @@ export class SellerTrayService {
       demoAllowed: demoAllowed(policies),
       pollIntervalMinimumSeconds: policies.rules.pollIntervalMinimumSeconds ?? null,
     };
+  }
+
+  /** The listed account of an id (AccountState.id). */
+  private listedAccount(id: string): AccountEntry {
+    const entry = this.settings.accounts.find((a) => accountRef(a).id === id);
+    if (!entry) throw new CodedError('not-found', 'There is no such account in the list any more.');
+    return entry;
+  }
+
+  private accountListPorts(): AccountListPorts {
+    const { secrets, dataRoot, transport } = this.ports;
+    return { secrets, dataRoot, transport, log: this.log };
+  }
+
+  /** The settings' accounts; in demo mode the first is the demo's (its address changes from run to run). */
+  private accountRefs(): AccountRef[] {
+    const { accounts, demoMode, api } = this.settings;
+    return accounts.map((entry, index) =>
+      accountRef({ ...entry, api, demo: index === 0 && demoMode && this.demoSecret !== undefined }),
+    );
   }
 
   /** A change from the window; one a policy forbids is refused by the store (ManagedSettingsStore), nothing changed. */
@@ -369,8 +503,9 @@ export class SellerTrayService {
   }
 
   private saveSettings(settings: Settings): void {
-    this.ports.settings.save(settings);
-    this.settings = settings;
+    const next = reconcileAccounts(this.settings, settings);
+    this.ports.settings.save(next);
+    this.settings = next;
     this.emit({ type: 'app-state', state: this.state() });
   }
 
@@ -382,7 +517,10 @@ export class SellerTrayService {
         'Set the base URL and the client id before the secret: the secret is kept for that marketplace and client id only.',
       );
     }
-    await this.ports.secrets.set(keychainEntry(accountRef({ baseUrl, clientId })), secret);
+    const ref = accountRef({ baseUrl, clientId });
+    await this.ports.secrets.set(keychainEntry(ref), secret);
+    // Reopened, so a core that gave up on the old secret starts again with the new one.
+    await this.dropSession(ref.id);
     await this.connect();
     return this.state();
   }
@@ -397,43 +535,67 @@ export class SellerTrayService {
       throw new CodedError('demo-unavailable', 'This build has no built-in demo marketplace.');
     const demo = await this.ports.demo.start();
     this.demoSecret = demo.clientSecret;
-    this.saveSettings({ ...this.settings, demoMode: true, baseUrl: demo.baseUrl, clientId: demo.clientId });
+    // The demo is the first account while it lasts, the others kept behind it (leaving it removes it).
+    const { accounts, demoMode } = this.settings;
+    const others = demoMode ? accounts.slice(1) : accounts;
+    const label = defaultAccountLabel(
+      demo.baseUrl,
+      true,
+      others.map((a) => a.label),
+    );
+    this.saveSettings({
+      ...this.settings,
+      demoMode: true,
+      baseUrl: demo.baseUrl,
+      clientId: demo.clientId,
+      accounts: [{ label, baseUrl: demo.baseUrl, clientId: demo.clientId }, ...others],
+    });
     await this.connect();
   }
 
   /** One page of orders by status and by a search in id, buyer, products, account id and e-mails. */
   private listOrders(query: CheckedRequest<'listOrders'>): OrderPage {
-    const { rows, ...counts } = this.requireCore().orders({
+    const session = this.requireSession();
+    const { rows, ...counts } = session.core.orders({
       ...query,
       // The window's backlog folds away when large, but a search shows every order it finds.
       backlog: query.backlog ?? (query.search.trim() === '' ? 'by-size' : 'shown'),
       now: new Date(this.ports.now?.() ?? Date.now()).toISOString(),
       stalledAfterDays: this.settings.staleInProgressDays,
     });
-    return { orders: rows, offset: query.offset, ...counts };
+    const orders = rows.map((row) => ({ ...row, account: session.ref.id }));
+    return { orders, offset: query.offset, ...counts };
   }
 
-  /** (Re)opens the session of the configured account; without one, there is none. */
+  /**
+   * Opens a session for each account of the settings that has its secret, closes those no longer
+   * listed, and leaves the others running: one account's change never restarts another's polls.
+   */
   private async connect(): Promise<void> {
-    void this.dropSessions();
     if (this.settings.demoMode && this.demoSecret === undefined && this.ports.demo) {
       // The demo marketplace runs again, on a port of its own; its account carries on.
       const demo = await this.ports.demo.start();
       this.demoSecret = demo.clientSecret;
       this.saveSettings({ ...this.settings, baseUrl: demo.baseUrl, clientId: demo.clientId });
     }
-    const { baseUrl, clientId, demoMode, api } = this.settings;
-    const demoSecret = demoMode ? this.demoSecret : undefined;
-    const ref =
-      baseUrl && clientId
-        ? accountRef({ baseUrl, clientId, api, demo: demoSecret !== undefined })
-        : undefined;
-    this.secretStored =
-      demoSecret === undefined && ref !== undefined && (await this.secretInKeychain(keychainEntry(ref)));
-    if (!ref || (!this.secretStored && demoSecret === undefined)) {
-      this.emit({ type: 'app-state', state: this.state() });
-      return;
+    const refs = this.accountRefs();
+    for (const [id, session] of this.sessions) {
+      if (!refs.some((ref) => ref.id === id && ref.baseUrl === session.ref.baseUrl))
+        await this.dropSession(id);
     }
+    this.windowAccount = refs[0]?.id;
+    this.secretStored = false;
+    for (const [index, ref] of refs.entries()) {
+      const stored = !ref.demo && (await this.secretInKeychain(keychainEntry(ref)));
+      if (index === 0) this.secretStored = stored;
+      if (this.sessions.has(ref.id) || !(stored || ref.demo)) continue;
+      await this.openSession(ref);
+    }
+    this.emit({ type: 'app-state', state: this.state() });
+  }
+
+  private async openSession(ref: AccountRef): Promise<void> {
+    const demoSecret = ref.demo ? this.demoSecret : undefined;
     const session = await AccountSession.open(ref, {
       dataRoot: this.ports.dataRoot,
       clientSecret: () => this.secretOf(ref, demoSecret),
@@ -443,14 +605,20 @@ export class SellerTrayService {
       now: this.ports.now,
       log: this.log,
       locale: this.policies.current().rules.locale ?? this.ports.locale,
+      named: () => this.sessions.size > 1,
       // They run only while the settings say this laptop runs them (automationsEnabled).
       automations: automationPortsFor(ref, this.ports),
     });
     this.detach.set(
       ref.id,
-      session.on((event) =>
-        this.emit(event.type === 'state-changed' ? { type: 'app-state', state: this.state() } : event),
-      ),
+      session.on((event) => {
+        // Among several accounts, a problem says whose it is.
+        if (event.type === 'problem' && this.sessions.size > 1)
+          return this.emit({ ...event, message: `${ref.label ?? ref.baseUrl}: ${event.message}` });
+        if (event.type !== 'state-changed') return this.emit(event);
+        // The header and the tray show the window's account (each account's state: a later step).
+        if (ref.id === this.windowAccount) this.emit({ type: 'app-state', state: this.state() });
+      }),
     );
     this.sessions.set(ref.id, session);
     void session.core.start();
@@ -465,12 +633,9 @@ export class SellerTrayService {
     return secret;
   }
 
-  /** The account's connection and what this laptop kept aside (AccountSession.diagnose). */
+  /** The window's account's connection and what this laptop kept aside (AccountSession.diagnose). */
   private async diagnose(): Promise<DiagnosisReport> {
-    const session = this.session;
-    if (!session)
-      throw new CodedError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
-    const diagnosis = await session.diagnose();
+    const diagnosis = await this.requireSession().diagnose();
     const policies = policyReport(this.policies.current());
     return policies.length === 0
       ? diagnosis
@@ -514,10 +679,11 @@ export class SellerTrayService {
     }
   }
 
-  private requireCore(): SellerCore {
-    if (!this.core)
+  private requireSession(): AccountSession {
+    const session = this.session;
+    if (!session)
       throw new CodedError('not-configured', 'Seller Tray is not connected to a marketplace yet.');
-    return this.core;
+    return session;
   }
 
   private emit(event: ServiceEvent): void {

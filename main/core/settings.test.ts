@@ -1,5 +1,6 @@
 import {
   chmodSync,
+  copyFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -12,7 +13,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SETTING_ENTRIES } from '../../preload/settings-declaration';
-import { ConfSettingsStore, DEFAULT_SETTINGS, parseSettingsPatch, type Settings } from './settings';
+import { accountFolder, accountRef } from './account/account-ref';
+import {
+  ConfSettingsStore,
+  checkAccounts,
+  DEFAULT_SETTINGS,
+  parseSettingsPatch,
+  reconcileAccounts,
+  type Settings,
+} from './settings';
 
 let dir: string;
 const NOW = new Date('2026-11-21T16:50:00.123Z');
@@ -23,6 +32,7 @@ const onDisk = (cwd = dir) => JSON.parse(readFileSync(settingsFile(cwd), 'utf8')
 const configured: Settings = {
   baseUrl: 'https://marketplace.example/api',
   clientId: 'client-1',
+  accounts: [{ label: 'EU', baseUrl: 'https://marketplace.example/api', clientId: 'client-1' }],
   pollIntervalSeconds: 120,
   notificationsEnabled: false,
   pausedUntil: '2026-11-21T18:00:00Z',
@@ -81,6 +91,7 @@ describe('settings defaults', () => {
     expect(DEFAULT_SETTINGS).toEqual({
       baseUrl: '',
       clientId: '',
+      accounts: [],
       pollIntervalSeconds: 60,
       notificationsEnabled: true,
       pausedUntil: null,
@@ -108,7 +119,7 @@ describe('settings file', () => {
   it('gives back what was saved, in a new store as after a restart', () => {
     store().save(configured);
     expect(store().load()).toEqual({ settings: configured });
-    expect(onDisk()).toEqual(configured);
+    expect(onDisk()).toEqual({ settingsVersion: 2, ...configured });
   });
 
   it('is written whole on every save, leaving no temporary files behind', () => {
@@ -131,7 +142,7 @@ describe('settings file', () => {
     const s = store();
     expect(s.load()).toEqual({ settings: configured });
     s.save(configured);
-    expect(onDisk()).toEqual(configured);
+    expect(onDisk()).toEqual({ settingsVersion: 2, ...configured });
   });
 
   it('that is not JSON is kept aside, the defaults written, and the user told where it is', () => {
@@ -160,7 +171,13 @@ describe('settings file', () => {
   });
 
   it('with a value the schema refuses is kept aside too, and the message names the field', () => {
-    const bad = JSON.stringify({ ...configured, pollIntervalSeconds: 5, baseUrl: 'http://evil.example' });
+    const evil = 'http://evil.example';
+    const bad = JSON.stringify({
+      ...configured,
+      pollIntervalSeconds: 5,
+      baseUrl: evil,
+      accounts: [{ label: 'EU', baseUrl: evil, clientId: 'client-1' }],
+    });
     writeFileSync(settingsFile(), bad);
     const { settings, problem } = store().load();
     expect(settings).toEqual(DEFAULT_SETTINGS);
@@ -183,7 +200,7 @@ describe('settings file', () => {
   it('saved over a bad file that was never loaded still keeps the bad file aside', () => {
     writeFileSync(settingsFile(), 'not json');
     store().save(configured);
-    expect(onDisk()).toEqual(configured);
+    expect(onDisk()).toEqual({ settingsVersion: 2, ...configured });
     expect(readFileSync(`${settingsFile()}.corrupt-2026-11-21T16-50-00Z`, 'utf8')).toBe('not json');
   });
 
@@ -211,7 +228,7 @@ describe('settings file', () => {
     expect(() => s.save({ ...configured, pollIntervalSeconds: 1 })).toThrow(
       'Settings not saved: pollIntervalSeconds must be a whole number of seconds from 30 to 3600 (30 seconds to 1 hour)',
     );
-    expect(onDisk()).toEqual(configured);
+    expect(onDisk()).toEqual({ settingsVersion: 2, ...configured });
   });
 
   it('of two user data directories are independent, like two laptops', () => {
@@ -488,5 +505,91 @@ describe('settings declared once (preload/settings-declaration.ts)', () => {
     const fileOnly = SETTING_ENTRIES.filter(([, setting]) => setting.shows.in === 'file');
     expect(fileOnly.map(([key]) => key)).toEqual(['api', 'automations']);
     for (const [key] of fileOnly) expect(parseSettingsPatch({ [key]: null }).ok).toBe(false);
+  });
+});
+
+describe('the account list (settings file version 2)', () => {
+  /** Written by Seller Tray at 46efe6c (one account, no list) through its ConfSettingsStore. */
+  const V1_FILE = path.join(import.meta.dirname, '../../test/fixtures/settings-v1.json');
+
+  it('takes a version 1 file: its one account is the list, in the data folder 0.x used, and the next save writes version 2', () => {
+    copyFileSync(V1_FILE, settingsFile());
+    const s = store();
+    const { settings, problem } = s.load();
+    expect(problem).toBeUndefined();
+    const account = {
+      label: 'marketplace.example',
+      baseUrl: 'https://marketplace.example/api',
+      clientId: 'seller-client-7',
+    };
+    expect(settings).toMatchObject({
+      baseUrl: account.baseUrl,
+      clientId: account.clientId,
+      accounts: [account],
+      pollIntervalSeconds: 120,
+      undoSeconds: 5,
+    });
+    // The folder 46efe6c's accountDir named for this account: its history and outbox carry on.
+    expect(accountFolder('/data', accountRef(account).id)).toBe(
+      path.join('/data', 'accounts', 'bc5099cc16c89181'),
+    );
+    s.save({ ...s.load().settings, actorName: 'Anna V.' });
+    const written = onDisk();
+    expect(written).toMatchObject({ settingsVersion: 2, accounts: [account], actorName: 'Anna V.' });
+    // A downgrade to 0.x still finds the first account where it looks.
+    expect(written).toMatchObject({ baseUrl: account.baseUrl, clientId: account.clientId });
+    expect(store().load()).toEqual({
+      settings: { ...DEFAULT_SETTINGS, ...written, settingsVersion: undefined },
+    });
+  });
+
+  const EU = { label: 'EU', baseUrl: 'https://eu.marketplace.example', clientId: 'eu-client' };
+  const US = { label: 'US', baseUrl: 'https://us.marketplace.example', clientId: 'us-client' };
+  const both: Settings = {
+    ...DEFAULT_SETTINGS,
+    baseUrl: EU.baseUrl,
+    clientId: EU.clientId,
+    accounts: [EU, US],
+  };
+
+  it('lets the window change its (first) account, keeping the label the user chose and the others', () => {
+    const moved = reconcileAccounts(both, { ...both, clientId: 'eu-client-2' });
+    expect(moved.accounts).toEqual([{ ...EU, clientId: 'eu-client-2' }, US]);
+    // Clearing it (leaving the demo) removes it: the next account is the window's.
+    const cleared = reconcileAccounts(both, { ...both, baseUrl: '', clientId: '' });
+    expect(cleared).toMatchObject({ baseUrl: US.baseUrl, clientId: US.clientId, accounts: [US] });
+  });
+
+  it('lets the list change (the CLI), the first account then named at the top', () => {
+    const removed = reconcileAccounts(both, { ...both, accounts: [US] });
+    expect(removed).toMatchObject({ baseUrl: US.baseUrl, clientId: US.clientId, accounts: [US] });
+    const s = store();
+    s.save({ ...DEFAULT_SETTINGS, accounts: [US, EU] });
+    expect(store().load().settings).toMatchObject({ baseUrl: US.baseUrl, accounts: [US, EU] });
+  });
+
+  it('gives an account added by its address a label of its own, numbered at a marketplace already listed', () => {
+    const one = { label: 'marketplace.example', baseUrl: 'https://marketplace.example', clientId: 'a' };
+    const added = reconcileAccounts(
+      { ...DEFAULT_SETTINGS, accounts: [] },
+      { ...DEFAULT_SETTINGS, baseUrl: 'https://marketplace.example', clientId: 'b', accounts: [one] },
+    );
+    expect(added.accounts.map((a) => a.label)).toEqual(['marketplace.example 2', 'marketplace.example']);
+  });
+
+  it('refuses a list naming one account twice, or one label twice, in words', () => {
+    // Not through setSettings: the list changes one account at a time (account-list.ts).
+    expect(parseSettingsPatch({ accounts: [] })).toMatchObject({
+      ok: false,
+      message: 'accounts change by adding, renaming and removing accounts, one at a time',
+    });
+    for (const accounts of [
+      [EU, { ...US, label: 'eu' }],
+      [EU, { ...EU, label: 'Other' }],
+    ]) {
+      const result = checkAccounts(accounts);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.message).toMatch(/^Accounts: account 2 repeats "EU"/);
+    }
   });
 });

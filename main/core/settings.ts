@@ -19,6 +19,7 @@ import { LIMITS } from '../../preload/contract';
 import { actorNameProblem } from '../../preload/marked-by';
 import type { SettingsChange, Settings as SharedSettings } from '../../preload/model';
 import {
+  type AccountEntry,
   type ApiSection,
   type ChangeableKey,
   SETTING_ENTRIES,
@@ -26,11 +27,34 @@ import {
   type SettingKey,
   type WholeSetting,
 } from '../../preload/settings-declaration';
+import { accountRef } from './account/account-ref';
 import { OPERATIONS, type Operation, PAGE, routePathProblem } from './api/routes';
 import { checkBaseUrl } from './api/transport';
 import { AutomationList } from './automation/automation-settings';
 import { userDataDir } from './paths';
 import type { Same } from './same-type';
+
+/** One account of the list: a label of its own, and a usable base URL and client id. */
+const AccountEntrySchema = z.strictObject({
+  label: z
+    .string()
+    .trim()
+    .min(1)
+    .max(LIMITS.accountLabel)
+    .refine((label) => !/\p{Cc}/u.test(label)),
+  baseUrl: z.string().transform((raw, context) => {
+    const result = checkBaseUrl(raw);
+    if (result.ok) return result.url;
+    context.addIssue({ code: 'custom', message: result.problem });
+    return z.NEVER;
+  }),
+  clientId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(LIMITS.clientId)
+    .refine((id) => !/[:\p{Cc}]/u.test(id)),
+});
 
 /**
  * The settings whose checks say more than their declaration's type (preload/settings-declaration.ts):
@@ -84,6 +108,37 @@ const checked = {
       if (problem) context.addIssue({ code: 'custom', message: `actorName ${problem}` });
     }),
   automations: AutomationList,
+  accounts: z.array(z.unknown()).transform((entries, context): AccountEntry[] => {
+    const accounts: AccountEntry[] = [];
+    for (const [index, entry] of entries.entries()) {
+      const parsed = AccountEntrySchema.safeParse(entry);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where =
+          issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue?.path.join('.') || 'entry';
+        const why = issue?.code === 'custom' ? `: ${issue.message}` : '';
+        context.addIssue({
+          code: 'custom',
+          message: `accounts: account ${index + 1}'s ${where} is not usable${why}`,
+        });
+        return z.NEVER;
+      }
+      const same = accounts.find(
+        (a) =>
+          a.label.toLowerCase() === parsed.data.label.toLowerCase() ||
+          accountRef(a).id === accountRef(parsed.data).id,
+      );
+      if (same) {
+        context.addIssue({
+          code: 'custom',
+          message: `accounts: account ${index + 1} repeats "${same.label}": each account and each label once`,
+        });
+        return z.NEVER;
+      }
+      accounts.push(parsed.data);
+    }
+    return accounts;
+  }),
 } satisfies Partial<Record<SettingKey, z.ZodType>>;
 
 type CheckedKey = keyof typeof checked;
@@ -140,11 +195,14 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze(Settings.parse
  * A change from the UI (the bridge's setSettings, the CLI): only the keys it names, each checked;
  * unknown keys are refused, and so are the file-only ones (`api`), which only the settings file
  * sets (whoever deploys the app): no page in the window can send the client's calls down other paths.
+ * The account list changes through its own steps (account-list.ts: secrets checked, data cleaned up).
  */
 const SettingsPatch = z
   .strictObject(
     Object.fromEntries(
-      SETTING_ENTRIES.filter(([, setting]) => setting.type !== 'file').map(([key]) => [key, fields[key]]),
+      SETTING_ENTRIES.filter(([, { shows }]) => shows.in !== 'file' && shows.in !== 'own-channels').map(
+        ([key]) => [key, fields[key]],
+      ),
     ) as { [K in ChangeableKey]: (typeof fields)[K] },
   )
   .partial();
@@ -247,12 +305,98 @@ const CHAT_URL_HINT =
   'is not known here (a Slack or Teams address, and a signing secret, are kept in the keychain: seller-tray automations secret NAME)';
 
 function unknownKeyMessage(key: string): string {
-  if (key in SETTINGS) return `${key} is set in the settings file only, by whoever deploys Seller Tray`;
+  const shows = key in SETTINGS ? SETTINGS[key as SettingKey].shows.in : undefined;
+  if (shows === 'file') return `${key} is set in the settings file only, by whoever deploys Seller Tray`;
+  if (shows === 'own-channels')
+    return `${key} change by adding, renaming and removing accounts, one at a time`;
   if (/secret|password|token/i.test(key)) {
     return `${key} is not a setting: the client secret is kept in the system keychain, never with the settings`;
   }
   return `${key} is not a setting`;
 }
+
+/** An account list as the settings check it (each account and each label once), refused in words. */
+export function checkAccounts(
+  accounts: unknown,
+): { ok: true; accounts: AccountEntry[] } | { ok: false; message: string } {
+  const parsed = z.object({ accounts: fields.accounts }).safeParse({ accounts });
+  if (parsed.success) return { ok: true, accounts: parsed.data.accounts };
+  const errors = describeIssues(parsed.error.issues, (field) => SETTINGS[field].label);
+  return { ok: false, message: errors.map((e) => e.message).join('; ') };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accounts: the list is the truth; `baseUrl` and `clientId` name its first account (the window's,
+// and the one Seller Tray 0.x, which knew one account, reads from the file).
+
+/**
+ * An account's label when none was given: the marketplace's host name ("Demo" for the demo),
+ * numbered when another account has it already (two clients at one marketplace).
+ */
+export function defaultAccountLabel(baseUrl: string, demo = false, taken: readonly string[] = []): string {
+  const checked = checkBaseUrl(baseUrl);
+  const base = demo ? 'Demo' : checked.ok ? new URL(checked.url).hostname : 'Account';
+  const used = new Set(taken.map((label) => label.toLowerCase()));
+  for (let n = 1; ; n++) {
+    const suffix = n === 1 ? '' : ` ${n}`;
+    const label = `${base.slice(0, LIMITS.accountLabel - suffix.length)}${suffix}`;
+    if (!used.has(label.toLowerCase())) return label;
+  }
+}
+
+/**
+ * The settings after a change, the list and `baseUrl`/`clientId` agreeing again: a change of
+ * `baseUrl` or `clientId` (the window's form, `login`) replaces the first account (or adds it;
+ * both '' remove it, as leaving the demo does); otherwise the list wins and they name its first.
+ */
+export function reconcileAccounts(before: Settings, after: Settings): Settings {
+  const head = after.accounts[0];
+  const agree = head
+    ? head.baseUrl === after.baseUrl && head.clientId === after.clientId
+    : !after.baseUrl && !after.clientId;
+  if (agree) return after;
+  const windowChanged = after.baseUrl !== before.baseUrl || after.clientId !== before.clientId;
+  let accounts = after.accounts;
+  if (windowChanged) {
+    const [first, ...rest] = accounts;
+    const replaced =
+      first?.baseUrl === before.baseUrl && first.clientId === before.clientId ? first : undefined;
+    const others = replaced || !first ? rest : accounts;
+    // A label the user chose stays with the first account; one derived from the old address does not.
+    const chosen = replaced && replaced.label !== defaultAccountLabel(replaced.baseUrl, before.demoMode);
+    const taken = others.map((a) => a.label);
+    accounts =
+      after.baseUrl && after.clientId
+        ? [
+            {
+              label: chosen ? replaced.label : defaultAccountLabel(after.baseUrl, after.demoMode, taken),
+              baseUrl: after.baseUrl,
+              clientId: after.clientId,
+            },
+            ...others,
+          ]
+        : others;
+  }
+  const first = accounts[0];
+  return { ...after, accounts, baseUrl: first?.baseUrl ?? '', clientId: first?.clientId ?? '' };
+}
+
+/** The file as this version reads it: a 0.x file (no account list) has its one account listed. */
+function migrated(raw: Record<string, unknown>): Record<string, unknown> {
+  if (Array.isArray(raw.accounts)) {
+    const first = raw.accounts[0] as Partial<AccountEntry> | undefined;
+    return { ...raw, baseUrl: first?.baseUrl ?? '', clientId: first?.clientId ?? '' };
+  }
+  const { baseUrl, clientId } = raw;
+  const account =
+    typeof baseUrl === 'string' && baseUrl && typeof clientId === 'string' && clientId
+      ? [{ label: defaultAccountLabel(baseUrl, raw.demoMode === true), baseUrl, clientId }]
+      : [];
+  return { ...raw, accounts: account };
+}
+
+/** The file's version: 2 has the account list (0.x's files, version 1, have none). */
+export const SETTINGS_VERSION = 2;
 
 // ---------------------------------------------------------------------------------------------
 // Persistence
@@ -267,7 +411,11 @@ export interface SettingsLoad {
 export interface SettingsStore {
   /** Never throws: a bad or unreadable file gives the defaults and a `problem`. */
   load(): SettingsLoad;
-  /** Writes atomically. Throws on an I/O failure (disk full, no permission), which the caller reports. */
+  /**
+   * Writes atomically, the account list and `baseUrl`/`clientId` made to agree (reconcileAccounts,
+   * which a caller keeping the settings applies too). Throws on an I/O failure (disk full, no
+   * permission), which the caller reports.
+   */
   save(settings: Settings): void;
 }
 
@@ -313,6 +461,8 @@ export class ConfSettingsStore implements SettingsStore {
   readonly #now: () => Date;
   readonly #open: (options: KeyValueFileOptions) => KeyValueFile;
   #file: KeyValueFile | undefined;
+  /** The settings last read or written: what a save's change is told from (reconcileAccounts). */
+  #last: Settings = DEFAULT_SETTINGS;
 
   constructor(options: ConfSettingsStoreOptions = {}) {
     this.#cwd = options.cwd ?? userDataDir();
@@ -341,8 +491,11 @@ export class ConfSettingsStore implements SettingsStore {
       }
       return this.#replaceWithDefaults('was unreadable');
     }
-    const parsed = Settings.safeParse(raw);
-    if (parsed.success) return { settings: parsed.data };
+    const parsed = Settings.safeParse(migrated(raw));
+    if (parsed.success) {
+      this.#last = parsed.data;
+      return { settings: parsed.data };
+    }
     const reasons = describeIssues(parsed.error.issues)
       .map((e) => e.message)
       .join('; ');
@@ -360,7 +513,10 @@ export class ConfSettingsStore implements SettingsStore {
     }
     if (this.#file === undefined) this.load();
     this.#file ??= this.#openFile();
-    this.#file.store = clean.data;
+    const reconciled = reconcileAccounts(this.#last, clean.data);
+    // The first account stays at the top too, where a 0.x version (downgraded to) finds it.
+    this.#file.store = { settingsVersion: SETTINGS_VERSION, ...reconciled };
+    this.#last = reconciled;
   }
 
   #openFile(): KeyValueFile {

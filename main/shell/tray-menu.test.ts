@@ -54,6 +54,7 @@ const baseState: AppState = {
   notificationsPausedUntil: null,
   health: 'healthy',
   attention: NO_ATTENTION,
+  accounts: [],
 };
 const noActions = {
   open() {},

@@ -89,6 +89,7 @@ function orderWithUnits(): Order {
 function fullRow(hoursAgo: number): OrderListItem {
   const since = new Date(Date.now() - hoursAgo * 3_600_000).toISOString();
   return {
+    account: 'account-1',
     orderId: FULL_ORDER_ID,
     status: 'ProvisioningStarted',
     purchaseType: 'ServicePurchased',

@@ -3,7 +3,8 @@
 // account (base URL, client id) and "Your name" drawn here, as they need more than their value.
 // The service validates; its message is shown next to the form. A setting the organization's
 // policies lock is shown disabled, with a lock and "Managed by your organization" (state.managed);
-// the service refuses a change to it anyway. The secret is write-only (SecretField). Below the form: the pause, the secret, Diagnose connection and the log file's folder.
+// the service refuses a change to it anyway. The secret is write-only (SecretField). Below the
+// form: the accounts, the pause, the secret, Diagnose connection and the log file's folder.
 import { type FormEvent, Fragment, type ReactNode, useEffect, useId, useState } from 'react';
 import type { AppState } from '../../preload/contract';
 import type { Settings } from '../../preload/model';
@@ -17,6 +18,7 @@ import { asCodedError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
 import { AboutPanel } from './AboutPanel';
+import { AccountsPanel } from './AccountsPanel';
 import { DeclaredAutomations } from './DeclaredAutomations';
 import { LeaveDemoButton } from './DemoBanner';
 import { DiagnosePanel } from './DiagnosePanel';
@@ -291,6 +293,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
             </div>
             <p role="status">{saved}</p>
           </form>
+          <AccountsPanel state={state} onState={onState} />
           <PauseControl state={state} onState={onState} />
           <SecretField state={state} onState={onState} />
           {state.setup !== 'unconfigured' && <DiagnosePanel />}

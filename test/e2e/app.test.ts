@@ -20,6 +20,8 @@ import { admin } from '../support/raw-api';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const CLIENT = { clientId: 'e2e-client', clientSecret: 'e2e-secret-41c9' };
+/** A second client of the same seller: a second account in Settings → Accounts. */
+const SECOND_CLIENT = { clientId: 'e2e-client-2', clientSecret: 'e2e-secret-2-77b0' };
 
 let renderer: Awaited<ReturnType<typeof buildRenderer>>;
 let browser: Browser;
@@ -30,7 +32,7 @@ beforeAll(async () => {
   [renderer, browser, sim] = await Promise.all([
     buildRenderer(),
     launchChromium(),
-    startSimulator({ port: 0, sellers: [{ sellerId: 1001, orders: 30, clients: [CLIENT] }] }),
+    startSimulator({ port: 0, sellers: [{ sellerId: 1001, orders: 30, clients: [CLIENT, SECOND_CLIENT] }] }),
   ]);
   await mkdir(SCREENSHOTS, { recursive: true });
 }, 120_000);
@@ -235,6 +237,23 @@ describe.each([
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('form', { name: 'Settings' }).waitFor();
     await check(page, 'settings');
+
+    // A second account, added in Settings → Accounts and listed beside the first; its removal asked first.
+    await page.getByRole('button', { name: 'Add an account' }).click();
+    const adding = page.getByRole('form', { name: 'Add an account' });
+    await adding.getByLabel('Label (such as EU, US, Test)').fill('Test');
+    await adding.getByLabel('Base URL').fill(sim.url);
+    await adding.getByLabel('Client id').fill(SECOND_CLIENT.clientId);
+    await adding.getByLabel('Client secret').fill(SECOND_CLIENT.clientSecret);
+    await check(page, 'settings-add-account');
+    await adding.getByRole('button', { name: 'Check and add' }).click();
+    await page.getByRole('button', { name: 'Remove Test' }).waitFor();
+    await check(page, 'settings-accounts');
+    await page.getByRole('button', { name: 'Remove Test' }).click();
+    await page.getByRole('alertdialog', { name: 'Remove Test?' }).waitFor();
+    await check(page, 'settings-remove-account');
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove Test' }).click();
+    await page.getByRole('button', { name: 'Remove Test' }).waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: 'Diagnose connection' }).click();
     await page.getByRole('region', { name: 'Diagnosis report' }).waitFor();

@@ -198,7 +198,8 @@ export class FakeIpcMain implements IpcMainPort {
   }
 }
 
-const memorySecrets = (): SecretStore => {
+/** A keychain in memory, for services whose secrets the test sets itself. */
+export const memorySecrets = (): SecretStore => {
   const stored = new Map<string, string>();
   const key = (owner: SecretOwner) => `${owner.clientId}@${owner.origin}`;
   return {

@@ -26,6 +26,8 @@ export interface AccountRef {
   readonly api: ApiSection | null;
   /** The built-in demo marketplace: its public secret skips the keychain. */
   readonly demo: boolean;
+  /** The short name the user gave it ("EU", "US", "Test"), where it is in the settings' list. */
+  readonly label?: string | undefined;
 }
 
 /**
@@ -41,6 +43,7 @@ export function accountRef(account: {
   clientId: string;
   api?: ApiSection | null | undefined;
   demo?: boolean | undefined;
+  label?: string | undefined;
 }): AccountRef {
   const checked = checkBaseUrl(account.baseUrl);
   // An address that cannot be checked stays as given: the client refuses it, in words, at its first call.
@@ -52,6 +55,7 @@ export function accountRef(account: {
     clientId: account.clientId,
     api: account.api ?? null,
     demo,
+    ...(account.label === undefined ? {} : { label: account.label }),
   };
 }
 
@@ -83,9 +87,9 @@ export function clientOptionsFor(
   };
 }
 
-/** A log whose every line names the account (appended, so a line's own fields read first). */
+/** A log whose every line names the account, by its label where it has one (appended, so a line's own fields read first). */
 export function accountLog(log: Log, ref: AccountRef): Log {
-  const named = (fields?: LogFields): LogFields => ({ ...fields, account: ref.id });
+  const named = (fields?: LogFields): LogFields => ({ ...fields, account: ref.label ?? ref.id });
   return {
     info: (message, fields) => log.info(message, named(fields)),
     warn: (message, fields) => log.warn(message, named(fields)),

@@ -30,6 +30,8 @@ export interface SessionPorts {
   locale?: string | undefined;
   /** What the account's automations need; none run without it (automation/ports.ts). */
   automations?: AutomationPorts | undefined;
+  /** Whether notifications name the account (the app serving several): its label then. */
+  named?: (() => boolean) | undefined;
 }
 
 /** What looking up a linked order found (see `lookUpOrder`). */
@@ -64,6 +66,7 @@ export class AccountSession {
       log,
       locale: ports.locale,
       automations: ports.automations,
+      accountName: () => (ports.named?.() ? (ref.label ?? ref.baseUrl) : undefined),
     });
     log.info('account connected', { baseUrl: ref.baseUrl, clientId: ref.clientId, demo: ref.demo });
     return new AccountSession(ref, core, firstRun, options);

@@ -182,7 +182,8 @@ export function demoAllowed(policies: Policies): boolean {
   return (
     policies.rules.demoAllowed !== false &&
     !('baseUrl' in policies.managed) &&
-    !('clientId' in policies.managed)
+    !('clientId' in policies.managed) &&
+    !('accounts' in policies.managed)
   );
 }
 

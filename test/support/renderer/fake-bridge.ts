@@ -57,6 +57,7 @@ export function appState(overrides: Partial<AppState> = {}): AppState {
     notificationsPausedUntil: null,
     health: 'healthy',
     attention: NO_ATTENTION,
+    accounts: [],
     ...overrides,
   };
 }
@@ -161,6 +162,10 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       return fake.state;
     },
     testConnection: () => ({ ok: true, sellerId: 42, stage: null }),
+    // The window has no account list yet (issue 23): its state as it stands.
+    addAccount: () => fake.state,
+    renameAccount: () => fake.state,
+    removeAccount: () => fake.state,
     diagnose: () => ({ report: 'ping           ok        HTTP 200 3 ms\n', failed: false }),
     openLogFolder: () => ({ path: '/home/seller/.config/Seller Tray/logs', opened: true }),
     openInWindow: () => ({ opened: true }),

@@ -140,6 +140,7 @@ export function manyOrders(count: number, waiting = 0): OrderListItem[] {
   return Array.from({ length: count }, (_, i) => {
     const orderId = `order-${String(i).padStart(5, '0')}`;
     const item: OrderListItem = {
+      account: 'account-1',
       orderId,
       status: i < waiting ? 'ProvisioningStarted' : 'ProvisioningCompleted',
       purchaseType: 'ServicePurchased',

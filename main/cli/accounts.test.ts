@@ -1,0 +1,262 @@
+// `seller-tray accounts` and `--account LABEL` (issue 23) against two simulators on two
+// origins, through the real CLI, keychain and settings file: requests are counted at each
+// simulator, so a command for one account that reached the other would show.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Simulator } from '../../simulator/server';
+import { oneSellerMarketplace } from '../../test/support/one-seller-marketplace';
+import { runTs } from '../../test/support/processes';
+import { admin } from '../../test/support/raw-api';
+import { accountFolder, accountRef } from '../core/account/account-ref';
+import { AccountSession } from '../core/account/session';
+import { KeytarSecretStore, secretOwner } from '../core/secrets';
+import { DEFAULT_SETTINGS } from '../core/settings';
+
+const EU_CLIENT = { clientId: 'eu-cli-client', clientSecret: 'eu-cli-secret-5b1e' };
+const US_CLIENT = { clientId: 'us-cli-client', clientSecret: 'us-cli-secret-93fa' };
+
+let eu: Simulator;
+let us: Simulator;
+const homes: string[] = [];
+
+beforeAll(async () => {
+  eu = await oneSellerMarketplace(11, 6001, 4, EU_CLIENT);
+  us = await oneSellerMarketplace(12, 7001, 6, US_CLIENT);
+});
+afterEach(async () => {
+  for (const marketplace of [eu, us]) await admin(marketplace.url, 'POST', 'reset');
+});
+afterAll(async () => {
+  await eu.close();
+  await us.close();
+  for (const [marketplace, client] of [
+    [eu, EU_CLIENT],
+    [us, US_CLIENT],
+  ] as const)
+    await new KeytarSecretStore().delete(secretOwner(marketplace.url, client.clientId));
+  for (const dir of homes) await rm(dir, { recursive: true, force: true });
+});
+
+/** A laptop of its own: its own config home, no credentials in its environment. */
+async function laptop() {
+  const home = await mkdtemp(join(tmpdir(), 'cli-accounts-'));
+  homes.push(home);
+  const env = {
+    SELLER_API_BASE_URL: '',
+    SELLER_CLIENT_ID: '',
+    SELLER_CLIENT_SECRET: '',
+    XDG_CONFIG_HOME: home,
+  };
+  const cli = (args: string[], input = '', extra: NodeJS.ProcessEnv = {}) =>
+    runTs('main/cli/seller-tray.ts', args, { ...env, ...extra }, input);
+  const dataRoot = join(home, 'Seller Tray');
+  const settings = async () => JSON.parse(await readFile(join(dataRoot, 'settings.json'), 'utf8'));
+  return { cli, settings, dataRoot };
+}
+
+/** Both accounts added, EU first. */
+async function withBoth() {
+  const l = await laptop();
+  const addEu = await l.cli(
+    ['accounts', 'add', 'EU', '--base-url', eu.url, '--client-id', EU_CLIENT.clientId],
+    EU_CLIENT.clientSecret,
+  );
+  expect(addEu).toMatchObject({ code: 0, stderr: '' });
+  expect(addEu.stdout).toBe(
+    `Added account EU: client ${EU_CLIENT.clientId} of seller 6001 at ${eu.url}; the secret is in the system keychain.\n`,
+  );
+  const addUs = await l.cli(
+    ['accounts', 'add', 'US', '--base-url', us.url, '--client-id', US_CLIENT.clientId],
+    US_CLIENT.clientSecret,
+  );
+  expect(addUs.code).toBe(0);
+  return l;
+}
+
+describe('seller-tray accounts', () => {
+  it('adds accounts to the list the app reads, lists them, and keeps each secret in the keychain only', async () => {
+    const l = await withBoth();
+    const saved = await l.settings();
+    expect(saved).toMatchObject({
+      settingsVersion: 2,
+      baseUrl: eu.url,
+      clientId: EU_CLIENT.clientId,
+      accounts: [
+        { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
+        { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId },
+      ],
+    });
+    expect(JSON.stringify(saved)).not.toMatch(/secret-/);
+    const listed = await l.cli(['accounts', 'list']);
+    expect(listed.stdout).toBe(
+      `EU\t${eu.url}\t${EU_CLIENT.clientId}\tsecret stored\tthe window's\nUS\t${us.url}\t${US_CLIENT.clientId}\tsecret stored\t\n`,
+    );
+    const json = JSON.parse((await l.cli(['accounts', 'list', '--json'])).stdout);
+    expect(json.map((a: { label: string; secretStored: boolean }) => [a.label, a.secretStored])).toEqual([
+      ['EU', true],
+      ['US', true],
+    ]);
+  }, 60_000);
+
+  it('refuses a wrong secret, a label already used and an account already listed, saving nothing', async () => {
+    const l = await withBoth();
+    const before = await l.settings();
+    const wrong = await l.cli(
+      ['accounts', 'add', 'Test', '--base-url', us.url, '--client-id', 'someone-else'],
+      'wrong',
+    );
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('rejected');
+    const sameLabel = await l.cli(
+      ['accounts', 'add', 'eu', '--base-url', us.url, '--client-id', 'x'],
+      US_CLIENT.clientSecret,
+    );
+    expect(sameLabel.code).toBe(2);
+    expect(sameLabel.stderr).toContain(
+      `EU is already the account of client ${EU_CLIENT.clientId} at ${eu.url}: choose another label, or remove it first`,
+    );
+    const sameAccount = await l.cli(
+      ['accounts', 'add', 'Again', '--base-url', us.url, '--client-id', US_CLIENT.clientId],
+      US_CLIENT.clientSecret,
+    );
+    expect(sameAccount.code).toBe(2);
+    expect(sameAccount.stderr).toContain('repeats "US"');
+    expect(await l.settings()).toEqual(before);
+  }, 60_000);
+
+  it('--account LABEL reads and marks at that account only, with its own secret, counted at each marketplace', async () => {
+    const l = await withBoth();
+    const counts = () => ({
+      eu: eu.requestCounts.listOrders + eu.requestCounts.sendEvent,
+      us: us.requestCounts.listOrders + us.requestCounts.sendEvent,
+    });
+    let before = counts();
+    // A secret in the environment names no marketplace: --account never sends it.
+    const listed = await l.cli(['orders', 'list', '--account', 'us', '--json'], '', {
+      SELLER_CLIENT_SECRET: EU_CLIENT.clientSecret,
+    });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toHaveLength(6);
+    expect(counts()).toEqual({ eu: before.eu, us: before.us + 1 });
+
+    const orderId = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
+    before = counts();
+    const marked = await l.cli(['status', orderId, 'InProgress', '--account', 'US', '--as', 'Anna']);
+    expect(marked.code).toBe(0);
+    expect(us.requestCounts.sendEvent).toBeGreaterThan(0);
+    expect(counts().eu).toBe(before.eu);
+
+    // Without --account: the first account, as the app's window.
+    expect(JSON.parse((await l.cli(['orders', 'list', '--json'])).stdout)).toHaveLength(4);
+    const login = await l.cli(['login', '--account', 'US'], US_CLIENT.clientSecret);
+    expect(login.code).toBe(2);
+    expect(login.stderr).toContain('seller-tray accounts add US');
+    const renamed = await l.cli(['accounts', 'rename', 'us', 'Americas']);
+    expect(renamed).toMatchObject({ code: 0, stdout: 'Renamed account US to Americas.\n' });
+    expect((await l.cli(['orders', 'list', '--account', 'americas', '--json'])).code).toBe(0);
+    expect((await l.cli(['accounts', 'rename', 'Americas', 'eu'])).stderr).toContain('repeats "EU"');
+    const unknown = await l.cli(['orders', 'list', '--account', 'APAC']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('there is no account labelled "APAC": the accounts are EU, Americas');
+  }, 60_000);
+
+  it('removes an account: its secret and data go, the next one becomes the first', async () => {
+    const l = await withBoth();
+    expect((await l.cli(['watch', '--once', '--account', 'EU'])).code).toBe(0);
+    const folder = accountFolder(
+      l.dataRoot,
+      accountRef({ baseUrl: eu.url, clientId: EU_CLIENT.clientId }).id,
+    );
+    expect(existsSync(folder)).toBe(true);
+    const removed = await l.cli(['accounts', 'remove', 'EU']);
+    expect(removed).toMatchObject({ code: 0, stderr: '' });
+    expect(removed.stdout).toBe(
+      'Removed account EU: its secret left the keychain and its data on this computer is deleted.\n',
+    );
+    expect(existsSync(folder)).toBe(false);
+    expect(await l.settings()).toMatchObject({
+      baseUrl: us.url,
+      clientId: US_CLIENT.clientId,
+      accounts: [{ label: 'US' }],
+    });
+    expect((await l.cli(['accounts', 'list'])).stdout).toBe(
+      `US\t${us.url}\t${US_CLIENT.clientId}\tsecret stored\tthe window's\n`,
+    );
+    // Added again without its secret: none is left in the keychain for it.
+    const again = await l.cli(['orders', 'list', '--base-url', eu.url, '--client-id', EU_CLIENT.clientId]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`No client secret is stored for client ${EU_CLIENT.clientId}`);
+  }, 60_000);
+
+  it('refuses to remove an account with a status not yet delivered, unless --force discards it', async () => {
+    const l = await withBoth();
+    const ref = accountRef({ baseUrl: us.url, clientId: US_CLIENT.clientId, label: 'US' });
+    // The app marked an order and was closed within the time to undo: the status waits in the store.
+    const session = await AccountSession.open(ref, {
+      dataRoot: l.dataRoot,
+      clientSecret: async () => US_CLIENT.clientSecret,
+      settings: () => ({ ...DEFAULT_SETTINGS, undoSeconds: 60 }),
+    });
+    await session.core.start();
+    const [order] = session.core.orders({ filter: 'all', search: '', offset: 0, limit: 1 }).rows;
+    if (!order) throw new Error('no order');
+    await session.core.markStatus({
+      orderId: order.orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'Provisioning started by Anna.',
+    });
+    await session.close();
+    const posts = us.requestCounts.sendEvent;
+
+    const refused = await l.cli(['accounts', 'remove', 'US']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'US has 1 marked status(es) not yet delivered to its marketplace: run seller-tray watch --once --account US until they are',
+    );
+    expect((await l.settings()).accounts).toHaveLength(2);
+    const forced = await l.cli(['accounts', 'remove', 'US', '--force']);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain('; 1 undelivered status(es) were discarded.');
+    expect((await l.settings()).accounts).toEqual([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
+    ]);
+    expect(us.requestCounts.sendEvent).toBe(posts);
+  }, 60_000);
+
+  it('watch serves every saved account, each line naming its own; one refusing its secret leaves the other watched', async () => {
+    const l = await withBoth();
+    const first = await l.cli(['watch', '--once']);
+    expect(first).toMatchObject({ code: 0, stdout: '' });
+    expect(first.stderr).toContain('seller-tray: EU: first run on this computer: recorded 4 existing orders');
+    expect(first.stderr).toContain('seller-tray: US: first run on this computer: recorded 6 existing orders');
+    const euOrder = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+    const usOrder = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
+    const seen = await l.cli(['watch', '--once', '--json']);
+    expect(seen).toMatchObject({ code: 0, stderr: '' });
+    const printed = seen.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(printed.map((o: { account: string; orderId: string }) => [o.account, o.orderId]).sort()).toEqual([
+      ['EU', euOrder],
+      ['US', usOrder],
+    ]);
+
+    await new KeytarSecretStore().set(secretOwner(us.url, US_CLIENT.clientId), 'no-longer-the-secret');
+    const next = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+    const halfway = await l.cli(['watch', '--once']);
+    expect(halfway.code).toBe(1);
+    expect(halfway.stdout.split('\t').slice(0, 2)).toEqual(['EU', next]);
+    expect(halfway.stderr).toContain(
+      `seller-tray: US: the marketplace rejected client ${US_CLIENT.clientId}: run seller-tray accounts add US again`,
+    );
+    const reconnected = await l.cli(['accounts', 'add', 'US'], US_CLIENT.clientSecret);
+    expect(reconnected.stdout).toBe(
+      `Reconnected account US: client ${US_CLIENT.clientId} of seller 7001 at ${us.url}; the secret is in the system keychain.\n`,
+    );
+    expect((await l.cli(['watch', '--once'])).code).toBe(0);
+  }, 60_000);
+});

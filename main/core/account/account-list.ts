@@ -1,0 +1,168 @@
+// The settings' list of accounts changed the same way by the app (the bridge) and the CLI
+// (`accounts add|remove|rename`): adding checks the secret with a token request before anything
+// is saved, so a typo never is; a listed label added again reconnects it (its new secret checked,
+// then stored); removing deletes the keychain entry and the data folder, and refuses while the
+// account has marked statuses not yet delivered unless they are to be discarded.
+
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { CodedError } from '../../../preload/coded-error';
+import type { AccountEntry } from '../../../preload/settings-declaration';
+import { SellerApiClient } from '../api/client';
+import type { Transport } from '../api/transport';
+import type { Log } from '../log';
+import type { SecretStore } from '../secrets';
+import { checkAccounts, DEFAULT_SETTINGS, type Settings } from '../settings';
+import {
+  type AccountRef,
+  accountFolder,
+  accountLog,
+  accountRef,
+  clientOptionsFor,
+  keychainEntry,
+} from './account-ref';
+import { AccountSession } from './session';
+
+/** Why a change of the list was not made; the message says what to do instead. */
+/** `invalid-input`: the request itself is wrong; `undelivered-statuses`: the account still has statuses to send. */
+export class AccountListError extends CodedError<'invalid-input' | 'undelivered-statuses'> {}
+
+export interface AccountListPorts {
+  secrets: SecretStore;
+  dataRoot: string;
+  transport?: Transport | undefined;
+  log?: Log | undefined;
+}
+
+/** The listed account of a label (any case), or a refusal naming the labels there are. */
+export function findAccount(settings: Settings, label: string): AccountEntry {
+  const entry = listed(settings, label);
+  if (entry) return entry;
+  const labels = settings.accounts.map((a) => a.label);
+  throw new AccountListError(
+    'invalid-input',
+    labels.length === 0
+      ? `there is no account labelled "${label}": none is saved yet`
+      : `there is no account labelled "${label}": the accounts are ${labels.join(', ')}`,
+  );
+}
+
+const listed = (settings: Settings, label: string): AccountEntry | undefined =>
+  settings.accounts.find((a) => a.label.toLowerCase() === label.trim().toLowerCase());
+
+/** The first account while the app is in demo mode is the demo's: the app alone starts and leaves it. */
+const isDemo = (settings: Settings, entry: AccountEntry): boolean =>
+  settings.demoMode && entry === settings.accounts[0];
+
+export interface Added {
+  settings: Settings;
+  entry: AccountEntry;
+  sellerId: number | null;
+  reconnected: boolean;
+}
+
+/**
+ * Adds an account at the end of the list, or reconnects the listed one of that label (its
+ * address may be left out). Answers the settings to save; the secret is stored already.
+ */
+export async function addAccount(
+  settings: Settings,
+  input: { label: string; baseUrl?: string | undefined; clientId?: string | undefined; secret: string },
+  ports: AccountListPorts,
+): Promise<Added> {
+  const known = listed(settings, input.label);
+  const baseUrl = input.baseUrl ?? known?.baseUrl;
+  const clientId = input.clientId ?? known?.clientId;
+  if (!baseUrl || !clientId)
+    throw new AccountListError('invalid-input', 'a new account needs a base URL and a client id');
+  if (known && accountRef(known).id !== accountRef({ baseUrl, clientId }).id)
+    throw new AccountListError(
+      'invalid-input',
+      `${known.label} is already the account of client ${known.clientId} at ${known.baseUrl}: choose another label, or remove it first`,
+    );
+  if (known && isDemo(settings, known))
+    throw new AccountListError('invalid-input', `${known.label} is the demo, whose secret is its own`);
+  const accounts = known
+    ? settings.accounts
+    : checkedList([...settings.accounts, { label: input.label, baseUrl, clientId }]);
+  const entry = known ?? accounts[accounts.length - 1];
+  if (!entry) throw new AccountListError('invalid-input', 'a new account needs a label');
+  if (!input.secret) throw new AccountListError('invalid-input', 'the client secret is empty');
+  const ref = accountRef({ ...entry, api: settings.api });
+  const client = new SellerApiClient(
+    clientOptionsFor(ref, async () => input.secret, {
+      transport: ports.transport,
+      log: ports.log && accountLog(ports.log, ref),
+    }),
+  );
+  const { sellerId } = await client.authenticate();
+  await ports.secrets.set(keychainEntry(ref), input.secret);
+  return { settings: { ...settings, accounts }, entry, sellerId, reconnected: known !== undefined };
+}
+
+/** Gives a listed account another label. */
+export function renameAccount(settings: Settings, label: string, to: string): Settings {
+  const entry = findAccount(settings, label);
+  return {
+    ...settings,
+    accounts: checkedList(settings.accounts.map((a) => (a === entry ? { ...a, label: to } : a))),
+  };
+}
+
+export interface Removed {
+  settings: Settings;
+  entry: AccountEntry;
+  /** Marked statuses not yet delivered that went with it. */
+  discarded: number;
+}
+
+/**
+ * Removes a listed account: its keychain entry and its data folder go. While it has statuses not
+ * yet delivered it is refused, unless `discardUndelivered`. Its session must be closed first.
+ */
+export async function removeAccount(
+  settings: Settings,
+  label: string,
+  discardUndelivered: boolean,
+  ports: AccountListPorts,
+): Promise<Removed> {
+  const entry = findAccount(settings, label);
+  if (isDemo(settings, entry))
+    throw new AccountListError('invalid-input', `${entry.label} is the demo: leave the demo instead`);
+  const ref = accountRef(entry);
+  const folder = accountFolder(ports.dataRoot, ref.id);
+  const pending = existsSync(folder) ? await undelivered(ref, ports.dataRoot) : 0;
+  if (pending > 0 && !discardUndelivered)
+    throw new AccountListError(
+      'undelivered-statuses',
+      `${entry.label} has ${pending} marked status(es) not yet delivered to its marketplace`,
+    );
+  await ports.secrets.delete(keychainEntry(ref));
+  await rm(folder, { recursive: true, force: true });
+  return {
+    settings: { ...settings, accounts: settings.accounts.filter((a) => a !== entry) },
+    entry,
+    discarded: pending,
+  };
+}
+
+/** The list as the settings check it (each account and label once), or a refusal in their words. */
+function checkedList(accounts: AccountEntry[]): AccountEntry[] {
+  const checked = checkAccounts(accounts);
+  if (!checked.ok) throw new AccountListError('invalid-input', checked.message);
+  return checked.accounts;
+}
+
+/** The account's statuses still to deliver, from its store (opened without polling). */
+async function undelivered(ref: AccountRef, dataRoot: string): Promise<number> {
+  const session = await AccountSession.open(ref, {
+    dataRoot,
+    clientSecret: () => Promise.reject(new Error('no call is made while counting')),
+    settings: () => DEFAULT_SETTINGS,
+  });
+  try {
+    return session.core.status().pendingOutbox;
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,100 @@
+// @vitest-environment happy-dom
+// Settings → Accounts with a fake bridge: each account listed with its standing; add, rename and
+// a removal asked twice when statuses wait to be sent.
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CodedError } from '../../preload/coded-error';
+import type { AccountState } from '../../preload/contract';
+import { appState, createFakeBridge } from '../../test/support/renderer/fake-bridge';
+import { renderWithBridge } from '../../test/support/renderer/render';
+import { AccountsPanel } from './AccountsPanel';
+
+afterEach(cleanup);
+
+const account = (label: string, overrides: Partial<AccountState> = {}): AccountState => ({
+  id: `id-${label}`,
+  label,
+  baseUrl: `https://${label.toLowerCase()}.marketplace.example`,
+  clientId: `${label.toLowerCase()}-client`,
+  open: true,
+  connection: 'ok',
+  lastSuccessfulPoll: '2026-11-21T10:00:00.000Z',
+  problem: null,
+  pendingOutbox: 0,
+  ...overrides,
+});
+
+function renderPanel(accounts: AccountState[]) {
+  const state = appState({ accounts });
+  const bridge = createFakeBridge({ state });
+  const onState = vi.fn();
+  renderWithBridge(bridge, <AccountsPanel state={state} onState={onState} />);
+  return { bridge, onState };
+}
+
+describe('AccountsPanel', () => {
+  it('lists each account with where it is and how it stands', () => {
+    renderPanel([
+      account('EU'),
+      account('US', { connection: 'credentials-rejected', pendingOutbox: 2 }),
+      account('Test', { open: false }),
+    ]);
+    const items = screen.getAllByRole('listitem').map((li) => li.textContent);
+    expect(items[0]).toContain('EU eu-client at eu.marketplace.exampleConnected');
+    expect(items[1]).toContain('Credentials rejected, 2 statuses to send');
+    expect(items[2]).toContain('No secret stored');
+    expect(screen.getByRole('button', { name: 'Remove US' })).toBeTruthy();
+  });
+
+  it('adds an account with its secret, and renames one', async () => {
+    const { bridge, onState } = renderPanel([account('EU')]);
+    fireEvent.click(screen.getByRole('button', { name: 'Add an account' }));
+    const form = screen.getByRole('form', { name: 'Add an account' });
+    fireEvent.change(within(form).getByLabelText('Label (such as EU, US, Test)'), {
+      target: { value: ' US ' },
+    });
+    fireEvent.change(within(form).getByLabelText('Base URL'), { target: { value: 'https://us.example' } });
+    fireEvent.change(within(form).getByLabelText('Client id'), { target: { value: 'us-client' } });
+    fireEvent.change(within(form).getByLabelText('Client secret'), { target: { value: 's3cret' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Check and add' }));
+    await waitFor(() => expect(onState).toHaveBeenCalled());
+    expect(bridge.callsOf('addAccount')).toEqual([
+      { label: 'US', baseUrl: 'https://us.example', clientId: 'us-client', secret: 's3cret' },
+    ]);
+    expect(screen.queryByRole('form', { name: 'Add an account' })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Rename EU' }));
+    fireEvent.change(screen.getByLabelText('New label for EU'), { target: { value: 'Europe' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save label' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('renameAccount')).toEqual([{ account: 'id-EU', label: 'Europe' }]),
+    );
+  });
+
+  it('asks before removing, and asks again, naming them, before discarding statuses not yet sent', async () => {
+    const { bridge } = renderPanel([account('EU'), account('US', { pendingOutbox: 1 })]);
+    bridge.handle('removeAccount', (request) => {
+      if (!request.discardUndelivered)
+        throw new CodedError(
+          'undelivered-statuses',
+          'US has 1 marked status(es) not yet delivered to its marketplace',
+        );
+      return bridge.state;
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Remove US' }));
+    const first = screen.getByRole('alertdialog', { name: 'Remove US?' });
+    // The safe choice has the focus: Enter keeps the account.
+    expect(document.activeElement?.textContent).toBe('Keep it');
+    fireEvent.click(within(first).getByRole('button', { name: 'Remove US' }));
+    const second = await screen.findByRole('alertdialog', { name: 'Discard what US has not sent?' });
+    expect(second.textContent).toContain('US has 1 marked status(es) not yet delivered to its marketplace.');
+    fireEvent.click(within(second).getByRole('button', { name: 'Discard them and remove' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('removeAccount')).toEqual([
+        { account: 'id-US', discardUndelivered: false },
+        { account: 'id-US', discardUndelivered: true },
+      ]),
+    );
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+});

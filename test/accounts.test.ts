@@ -1,0 +1,461 @@
+// Several marketplace accounts in one app (issue 23): two simulators on two origins serve one
+// service, each account with its own session, schedule and backoff. Marks go to the marketplace
+// of the order's account only, and each secret only to its own origin (counted at the simulators
+// and at the transport); one account down or refusing its secret leaves the other working.
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { accountFolder, accountRef } from '../main/core/account/account-ref';
+import { AccountSession } from '../main/core/account/session';
+import { ensurePrivateDir, userDataDir } from '../main/core/paths';
+import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
+import { SellerTrayService, type ServiceEvent } from '../main/core/service';
+import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
+import type { Channel, Requests, Responses } from '../preload/contract';
+import type { AccountEntry } from '../preload/settings-declaration';
+import type { Simulator } from '../simulator/server';
+import { ManualTimers, makeDataDir } from './support/core';
+import { oneSellerMarketplace } from './support/one-seller-marketplace';
+import { spawnTs } from './support/processes';
+import { admin } from './support/raw-api';
+import { recordingLog } from './support/recording-log';
+
+const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-41c9' };
+const US_CLIENT = { clientId: 'us-client', clientSecret: 'us-secret-8d2e' };
+
+let eu: Simulator;
+let us: Simulator;
+const secrets = new KeytarSecretStore();
+const cleanups: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  eu = await oneSellerMarketplace(1, 2001, 3, EU_CLIENT);
+  us = await oneSellerMarketplace(2, 3001, 3, US_CLIENT);
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+afterAll(async () => {
+  await eu.close();
+  await us.close();
+});
+
+/** What went out, per request: where to, and the credentials it carried. */
+interface Sent {
+  origin: string;
+  authorization: string | null;
+}
+
+/** A service over the given accounts, each secret stored in the keychain for its own marketplace. */
+async function openService(
+  accounts: (AccountEntry & { secret: string })[],
+  demo?: { baseUrl: string; clientId: string; clientSecret: string },
+) {
+  const dir = await makeDataDir();
+  const settings = new ConfSettingsStore({ cwd: dir });
+  settings.save({
+    ...DEFAULT_SETTINGS,
+    undoSeconds: 0,
+    accounts: accounts.map(({ secret: _, ...entry }) => entry),
+  });
+  for (const account of accounts)
+    await secrets.set(secretOwner(account.baseUrl, account.clientId), account.secret);
+  const sent: Sent[] = [];
+  const { log, entries } = recordingLog();
+  const service = await SellerTrayService.open({
+    settings,
+    secrets,
+    dataRoot: dir,
+    timers: new ManualTimers(),
+    log,
+    ...(demo ? { demo: { start: async () => demo } } : {}),
+    transport: (url, init) => {
+      sent.push({
+        origin: new URL(url).origin,
+        authorization: new Headers(init.headers).get('authorization'),
+      });
+      return fetch(url, init);
+    },
+  });
+  const events: ServiceEvent[] = [];
+  service.onEvent((event) => events.push(event));
+  cleanups.push(async () => {
+    await service.close();
+    for (const account of accounts) await secrets.delete(secretOwner(account.baseUrl, account.clientId));
+    await rm(dir, { recursive: true, force: true });
+  });
+  const call = async <C extends Channel>(channel: C, payload?: Requests[C]): Promise<Responses[C]> => {
+    const answer = await service.handle(channel, payload as Requests[C]);
+    if (!answer.ok) throw new Error(answer.error.message);
+    return answer.value;
+  };
+  return { service, call, events, sent, entries, dir };
+}
+
+const arrived = (events: ServiceEvent[]) =>
+  events.flatMap((event) => (event.type === 'orders-arrived' ? event.orderIds : []));
+
+/** The secret a Basic Authorization value carries. */
+const basicSecret = (authorization: string) => {
+  const decoded = Buffer.from(authorization.replace(/^Basic /, ''), 'base64').toString('utf8');
+  return decoded.slice(decoded.indexOf(':') + 1);
+};
+
+describe('two accounts on two marketplaces', () => {
+  it('are both polled, new orders of each arrive, and a mark goes to its own marketplace only, once', async () => {
+    const { call, events, sent, service } = await openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+    ]);
+    await call('checkNow');
+    const euOrder = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+    const usOrder = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
+    const { newOrders } = await call('checkNow');
+    expect(newOrders).toBe(2);
+    expect(arrived(events)).toEqual(expect.arrayContaining([euOrder, usOrder]));
+    // With more than one account, each notification names its own.
+    const titles = new Map(
+      events.flatMap((e) => (e.type === 'notification' ? [[e.request.orderId, e.request.title]] : [])),
+    );
+    expect(titles.get(euOrder)).toMatch(/^New order in EU from /);
+    expect(titles.get(usOrder)).toMatch(/^New order in US from /);
+    // The window shows the first account's orders; the state has every account's standing.
+    expect(service.state()).toMatchObject({
+      baseUrl: eu.url,
+      clientId: EU_CLIENT.clientId,
+      connection: 'ok',
+    });
+    expect(service.state().accounts.map((a) => [a.label, a.open, a.connection])).toEqual([
+      ['EU', true, 'ok'],
+      ['US', true, 'ok'],
+    ]);
+
+    const sentBefore = { eu: eu.requestCounts.sendEvent, us: us.requestCounts.sendEvent };
+    await call('markStatus', { orderId: usOrder, statusCode: 'ProvisioningInProgress' });
+    await until(async () =>
+      (await call('getOrder', { orderId: usOrder })).outbox.some((i) => i.state === 'sent'),
+    );
+    expect({ eu: eu.requestCounts.sendEvent, us: us.requestCounts.sendEvent }).toEqual({
+      eu: sentBefore.eu,
+      us: sentBefore.us + 1,
+    });
+    await call('markStatus', { orderId: euOrder, statusCode: 'ProvisioningInProgress' });
+    await until(async () =>
+      (await call('getOrder', { orderId: euOrder })).outbox.some((i) => i.state === 'sent'),
+    );
+    expect({ eu: eu.requestCounts.sendEvent, us: us.requestCounts.sendEvent }).toEqual({
+      eu: sentBefore.eu + 1,
+      us: sentBefore.us + 1,
+    });
+
+    // Each secret went to its own origin only: every Basic credential sent carries that origin's.
+    const own = new Map([
+      [new URL(eu.url).origin, EU_CLIENT.clientSecret],
+      [new URL(us.url).origin, US_CLIENT.clientSecret],
+    ]);
+    const basics = sent.filter((s) => s.authorization?.startsWith('Basic '));
+    expect(new Set(basics.map((s) => s.origin)).size).toBe(2);
+    for (const { origin, authorization } of basics)
+      expect(basicSecret(authorization ?? '')).toBe(own.get(origin));
+  });
+
+  it("find a linked order no account has heard of yet in its own account's marketplace", async () => {
+    const { call, service } = await openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+    ]);
+    await call('checkNow');
+    // Bought after the last poll: only the US marketplace knows it.
+    const usOrder = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
+    expect(await service.lookUpOrder(usOrder)).toEqual({ found: true });
+    expect((await call('getOrder', { orderId: usOrder })).order.orderId).toBe(usOrder);
+    const nowhere = await service.lookUpOrder('0b8f4e4c-5d2e-4b7a-9f1e-2a6c3d4e5f60');
+    expect(nowhere).toMatchObject({ found: false, reason: 'not-in-account' });
+  });
+
+  it('tell an order id both marketplaces use apart by the account its row names', async () => {
+    const twins = await Promise.all(
+      [EU_CLIENT, US_CLIENT].map((client, i) => oneSellerMarketplace(7, 5001 + i, 2, client)),
+    );
+    const [euTwin, usTwin] = twins as [Simulator, Simulator];
+    cleanups.push(async () => {
+      for (const twin of twins) await twin.close();
+    });
+    const { call } = await openService([
+      { label: 'EU', baseUrl: euTwin.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: usTwin.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+    ]);
+    await call('checkNow');
+    const usAccount = accountRef({ baseUrl: usTwin.url, clientId: US_CLIENT.clientId }).id;
+    const [row] = (await call('listOrders', {})).orders;
+    if (!row) throw new Error('no order listed');
+    expect(row.account).toBe(accountRef({ baseUrl: euTwin.url, clientId: EU_CLIENT.clientId }).id);
+    // The same id in the other marketplace: its own order there.
+    expect((await call('getOrder', { orderId: row.orderId, account: usAccount })).order.orderId).toBe(
+      row.orderId,
+    );
+    const before = { eu: euTwin.requestCounts.sendEvent, us: usTwin.requestCounts.sendEvent };
+    await call('markStatus', {
+      orderId: row.orderId,
+      account: usAccount,
+      statusCode: 'ProvisioningInProgress',
+    });
+    await until(async () =>
+      (await call('getOrder', { orderId: row.orderId, account: usAccount })).outbox.some(
+        (i) => i.state === 'sent',
+      ),
+    );
+    expect({ eu: euTwin.requestCounts.sendEvent, us: usTwin.requestCounts.sendEvent }).toEqual({
+      eu: before.eu,
+      us: before.us + 1,
+    });
+  });
+
+  it('take the demo as the first account while it lasts, the others kept behind it', async () => {
+    const { call, service } = await openService(
+      [{ label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret }],
+      { baseUrl: us.url, ...US_CLIENT },
+    );
+    await call('startDemo');
+    await call('checkNow');
+    const standing = () => service.state().accounts.map((a) => [a.label, a.open, a.connection]);
+    expect(standing()).toEqual([
+      ['Demo', true, 'ok'],
+      ['EU', true, 'ok'],
+    ]);
+    expect(service.state()).toMatchObject({ setup: 'demo', baseUrl: us.url });
+    await call('setSettings', { demoMode: false });
+    expect(standing()).toEqual([['EU', true, 'ok']]);
+    expect(service.state()).toMatchObject({ setup: 'configured', baseUrl: eu.url });
+    expect((await call('getSettings')).accounts).toEqual([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
+    ]);
+  });
+
+  it('are added, reconnected, renamed and removed through the bridge, a removal with statuses to send asked twice', async () => {
+    const { call, service, dir } = await openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+    ]);
+    const refused = async (channel: 'addAccount' | 'removeAccount', payload: object) => {
+      const answer = await service.handle(channel, payload as never);
+      if (answer.ok) throw new Error(`${channel} was accepted`);
+      return answer.error;
+    };
+    const us1 = { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId };
+    const wrong = await refused('addAccount', { ...us1, secret: 'wrong' });
+    expect(wrong).toMatchObject({
+      code: 'api-http',
+      message: expect.stringMatching(/^The marketplace rejected/),
+    });
+    expect(
+      await refused('addAccount', { ...us1, label: 'eu', secret: US_CLIENT.clientSecret }),
+    ).toMatchObject({
+      code: 'invalid-input',
+    });
+    expect((await call('getSettings')).accounts.map((a) => a.label)).toEqual(['EU']);
+    cleanups.push(() => secrets.delete(secretOwner(us.url, US_CLIENT.clientId)).then(() => undefined));
+    await call('addAccount', { ...us1, secret: US_CLIENT.clientSecret });
+    await call('checkNow');
+    const standing = () => service.state().accounts.map((a) => [a.label, a.connection, a.pendingOutbox]);
+    expect(standing()).toEqual([
+      ['EU', 'ok', 0],
+      ['US', 'ok', 0],
+    ]);
+    const usId = accountRef(us1).id;
+    await call('renameAccount', { account: usId, label: 'Americas' });
+    expect(standing().map(([label]) => label)).toEqual(['EU', 'Americas']);
+    // Reconnected by its label: the address stays, the new secret is checked first.
+    await call('addAccount', { label: 'americas', secret: US_CLIENT.clientSecret });
+    await call('checkNow');
+
+    // A status that cannot be delivered yet: the removal is refused until it is discarded.
+    const usOrder = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
+    await call('checkNow');
+    await admin(us.url, 'PATCH', 'faults', { errorRate: 1 });
+    cleanups.push(() => admin(us.url, 'PATCH', 'faults', { errorRate: 0 }).then(() => undefined));
+    await call('markStatus', { orderId: usOrder, account: usId, statusCode: 'ProvisioningInProgress' });
+    await until(async () => service.state().accounts[1]?.pendingOutbox === 1);
+    expect(await refused('removeAccount', { account: usId })).toMatchObject({
+      code: 'undelivered-statuses',
+      message: 'Americas has 1 marked status(es) not yet delivered to its marketplace',
+    });
+    expect(standing().map(([label]) => label)).toEqual(['EU', 'Americas']);
+    await call('removeAccount', { account: usId, discardUndelivered: true });
+    expect(standing()).toEqual([['EU', 'ok', 0]]);
+    expect(existsSync(accountFolder(dir, usId))).toBe(false);
+    expect(await secrets.get(secretOwner(us.url, US_CLIENT.clientId))).toBeUndefined();
+  });
+
+  it("read one marketplace's oddities tolerantly beside another's plain answers, each told as its own", async () => {
+    const odd = await oneSellerMarketplace(11, 8001, 40, US_CLIENT);
+    cleanups.push(() => odd.close());
+    await admin(odd.url, 'PATCH', 'faults', {
+      quirks: ['loose-values', 'unreadable-events', 'short-pages', 'post-no-body'],
+    });
+    const unreadable = odd.store.listEvents(8001, 0, 100_000).items.filter((e) => e.eventId.startsWith('0'));
+    expect(unreadable.length).toBeGreaterThan(0); // the seed gives some
+    const { call, events } = await openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: odd.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+    ]);
+    await call('checkNow');
+    const bought = [
+      (await admin(eu.url, 'POST', 'purchases')).json.orderId as string,
+      (await admin(odd.url, 'POST', 'purchases')).json.orderId as string,
+      (await admin(odd.url, 'POST', 'purchases')).json.orderId as string,
+    ];
+    expect((await call('checkNow')).newOrders).toBe(3);
+    expect(arrived(events)).toEqual(expect.arrayContaining(bought));
+    // What could not be read is told once, as the US account's.
+    const problems = events.flatMap((e) => (e.type === 'problem' ? [e.message] : []));
+    expect(problems).toEqual([
+      expect.stringMatching(/^US: \d+ events? from the marketplace could not be read/),
+    ]);
+    const sent = { eu: eu.requestCounts.sendEvent, us: odd.requestCounts.sendEvent };
+    for (const orderId of bought) await call('markStatus', { orderId, statusCode: 'ProvisioningInProgress' });
+    for (const orderId of bought)
+      await until(async () => (await call('getOrder', { orderId })).outbox.some((i) => i.state === 'sent'));
+    expect({ eu: eu.requestCounts.sendEvent - sent.eu, us: odd.requestCounts.sendEvent - sent.us }).toEqual({
+      eu: 1,
+      us: 2,
+    });
+  });
+
+  it('keep working when another account is down or refuses its secret; the log names each', async () => {
+    const down = await oneSellerMarketplace(4, 4001, 1, EU_CLIENT);
+    await down.close();
+    const { call, events, entries, service } = await openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'Down', baseUrl: down.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: 'not-the-us-secret' },
+    ]);
+    await call('checkNow');
+    const euOrder = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+    const { newOrders } = await call('checkNow');
+    expect(newOrders).toBe(1);
+    expect(arrived(events)).toContain(euOrder);
+    expect(service.state().accounts.map((a) => [a.label, a.connection])).toEqual([
+      ['EU', 'ok'],
+      ['Down', 'offline'],
+      ['US', 'credentials-rejected'],
+    ]);
+    const polls = (account: string) =>
+      entries.filter((e) => e.message.startsWith('poll') && e.fields.account === account);
+    expect(polls('EU').every((e) => e.message === 'poll ok')).toBe(true);
+    expect(polls('Down').at(-1)?.fields).toMatchObject({ kind: 'network', next: 'backing-off' });
+    expect(polls('US').at(-1)?.fields).toMatchObject({ next: 'credentials-rejected' });
+  });
+});
+
+async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('two accounts across kill -9', () => {
+  it('every purchase of each marketplace is announced naming its account, and each mark reaches its own marketplace exactly once', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'accounts-kill-'));
+    const env = {
+      SELLER_API_BASE_URL: '',
+      SELLER_CLIENT_ID: '',
+      SELLER_CLIENT_SECRET: '',
+      XDG_CONFIG_HOME: home,
+    };
+    const dataRoot = userDataDir(env);
+    const listed = [
+      { label: 'EU', sim: eu, client: EU_CLIENT, sellerId: 2001 },
+      { label: 'US', sim: us, client: US_CLIENT, sellerId: 3001 },
+    ];
+    new ConfSettingsStore({ cwd: ensurePrivateDir(dataRoot) }).save({
+      ...DEFAULT_SETTINGS,
+      accounts: listed.map(({ label, sim, client }) => ({
+        label,
+        baseUrl: sim.url,
+        clientId: client.clientId,
+      })),
+    });
+    for (const { sim, client } of listed)
+      await secrets.set(secretOwner(sim.url, client.clientId), client.clientSecret);
+    cleanups.push(async () => {
+      for (const { sim, client } of listed) {
+        await admin(sim.url, 'PATCH', 'faults', { errorRate: 0, dropRate: 0, latencyMs: 0 });
+        await secrets.delete(secretOwner(sim.url, client.clientId));
+      }
+      await rm(home, { recursive: true, force: true });
+    });
+    expect(await watchOnce(env)).toMatchObject({ announced: [], killed: false }); // the backlogs: silent
+
+    // A status marked in each account while its marketplace fails: both wait in their outboxes.
+    for (const { label, sim, client } of listed) {
+      const session = await AccountSession.open(
+        accountRef({ label, baseUrl: sim.url, clientId: client.clientId }),
+        {
+          dataRoot,
+          clientSecret: async () => client.clientSecret,
+          settings: () => ({ ...DEFAULT_SETTINGS, undoSeconds: 0 }),
+        },
+      );
+      const [order] = session.core.orders({ filter: 'all', search: '', offset: 0, limit: 1 }).rows;
+      if (!order) throw new Error(`no order in ${label}`);
+      await admin(sim.url, 'PATCH', 'faults', { errorRate: 1 });
+      await session.core.markStatus({
+        orderId: order.orderId,
+        statusCode: 'ProvisioningInProgress',
+        description: `Marked in ${label}`,
+        override: true,
+      });
+      await session.core.deliverOutbox();
+      expect(session.core.status().pendingOutbox).toBe(1);
+      await session.close();
+    }
+
+    const purchases: [string, string][] = [];
+    const runs: Awaited<ReturnType<typeof watchOnce>>[] = [];
+    for (const { sim } of listed)
+      await admin(sim.url, 'PATCH', 'faults', { errorRate: 0.15, dropRate: 0.05, latencyMs: 20 });
+    for (let round = 0; round < 5; round++) {
+      for (const { label, sim } of listed)
+        purchases.push([label, (await admin(sim.url, 'POST', 'purchases')).json.orderId]);
+      runs.push(await watchOnce(env, 150 + Math.random() * 1800));
+    }
+    for (const { sim } of listed)
+      await admin(sim.url, 'PATCH', 'faults', { errorRate: 0, dropRate: 0, latencyMs: 0 });
+    runs.push(await watchOnce(env));
+
+    expect(runs.some((run) => run.killed)).toBe(true);
+    const announced = new Set(
+      runs.flatMap((run) => run.announced.map(([account, id]) => `${account} ${id}`)),
+    );
+    expect(announced).toEqual(new Set(purchases.map(([account, id]) => `${account} ${id}`)));
+    for (const { label, sim, sellerId } of listed) {
+      const descriptions = sim.store.listEvents(sellerId, 0, 100_000).items.map((e) => e.description);
+      expect(descriptions.filter((d) => d === `Marked in ${label}`)).toHaveLength(1);
+      expect(descriptions.filter((d) => d?.startsWith('Marked in ') && d !== `Marked in ${label}`)).toEqual(
+        [],
+      );
+    }
+  }, 120_000);
+});
+
+/** `watch --once --json` over every saved account, killed with SIGKILL after `killAfterMs` unless it ended. */
+async function watchOnce(env: NodeJS.ProcessEnv, killAfterMs?: number) {
+  const child = spawnTs('main/cli/seller-tray.ts', ['watch', '--once', '--json'], env);
+  let stdout = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  const signal = await new Promise<string | null>((resolve) => child.once('exit', (_, sig) => resolve(sig)));
+  clearTimeout(timer);
+  const announced = stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{') && line.endsWith('}'))
+    .map((line) => JSON.parse(line) as { account: string; orderId: string })
+    .map((o): [string, string] => [o.account, o.orderId]);
+  return { announced, killed: signal === 'SIGKILL' };
+}

@@ -1,0 +1,141 @@
+// Several accounts (issue 23): one app serving 5 accounts of about 20,000 events each, against
+// the same app serving one of them. Each account has a marketplace of its own (a simulator
+// process each). The stores are filled first, in a process of their own; then each configuration
+// runs in a fresh process with the app's own timers: once every account has polled, the process
+// is left idle for a minute (each account polling every 30 s), and its CPU time, its memory
+// after a collection, and the window's first inbox page are measured.
+//   npx tsx test/bench/accounts.bench.ts            (IDLE_SECONDS=10 for a quicker look)
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { accountRef } from '../../main/core/account/account-ref';
+import { AccountSession } from '../../main/core/account/session';
+import { SellerTrayService } from '../../main/core/service';
+import { ConfSettingsStore, DEFAULT_SETTINGS } from '../../main/core/settings';
+import { runTs, spawnSimulator } from '../support/processes';
+import { admin } from '../support/raw-api';
+import { memorySecrets } from '../support/shell-fakes';
+
+const ACCOUNTS = 5;
+/** About 20,000 events a marketplace (core.bench.ts: 420 orders make about 1,000). */
+const ORDERS = 8_400;
+const IDLE_SECONDS = Number(process.env.IDLE_SECONDS ?? 60);
+const PAGES = 20;
+const CLIENT = { clientId: 'demo-client', clientSecret: 'demo-secret' };
+
+interface Figures {
+  accounts: number;
+  cpuMsPerMinute: number;
+  rssMiB: number;
+  heapMiB: number;
+  firstPageMs: number;
+}
+
+const entries = (urls: readonly string[]) =>
+  urls.map((baseUrl, i) => ({ label: `M${i + 1}`, baseUrl, clientId: CLIENT.clientId }));
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? 0;
+
+/** Each account's first start: its history and backlog into its store, one after the other. */
+async function fill(dataRoot: string, urls: string[]): Promise<void> {
+  for (const entry of entries(urls)) {
+    const session = await AccountSession.open(accountRef(entry), {
+      dataRoot,
+      clientSecret: async () => CLIENT.clientSecret,
+      settings: () => DEFAULT_SETTINGS,
+    });
+    await session.core.start();
+    await session.core.backlogRead();
+    await session.close();
+  }
+}
+
+/** The app over `urls`' accounts, idle after each polled once: its CPU, memory, first inbox page. */
+async function idle(dataRoot: string, urls: string[]): Promise<Figures> {
+  const secrets = memorySecrets();
+  const settings = new ConfSettingsStore({ cwd: dataRoot });
+  settings.save({ ...DEFAULT_SETTINGS, pollIntervalSeconds: 30, accounts: entries(urls) });
+  for (const entry of entries(urls)) {
+    await secrets.set(
+      { origin: new URL(entry.baseUrl).origin, clientId: entry.clientId },
+      CLIENT.clientSecret,
+    );
+  }
+  const service = await SellerTrayService.open({ settings, secrets, dataRoot });
+  while (service.state().accounts.some((a) => a.lastSuccessfulPoll === null)) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  global.gc?.();
+  const cpuBefore = process.cpuUsage();
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+  const cpu = process.cpuUsage(cpuBefore);
+  global.gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
+  const samples: number[] = [];
+  for (let i = 0; i < PAGES; i++) {
+    const started = performance.now();
+    const page = await service.handle('listOrders', { limit: 100 });
+    if (!page.ok) throw new Error(page.error.message);
+    samples.push(performance.now() - started);
+  }
+  await service.close();
+  return {
+    accounts: urls.length,
+    cpuMsPerMinute: ((cpu.user + cpu.system) / 1000) * (60 / IDLE_SECONDS),
+    rssMiB: rss / 2 ** 20,
+    heapMiB: heapUsed / 2 ** 20,
+    firstPageMs: median(samples),
+  };
+}
+
+/** One step in a process of its own, so one configuration's memory does not count for the other. */
+async function step(name: 'fill' | 'idle', dataRoot: string, urls: string[]): Promise<string> {
+  const { stdout, stderr, code } = await runTs('test/bench/accounts.bench.ts', [name, dataRoot, ...urls], {
+    NODE_OPTIONS: '--expose-gc',
+    IDLE_SECONDS: String(IDLE_SECONDS),
+  });
+  if (code !== 0) throw new Error(`the measuring process failed: ${stderr}`);
+  return stdout.trim().split('\n').at(-1) ?? '';
+}
+
+const [stepName, stepRoot = '', ...stepUrls] = process.argv.slice(2);
+if (stepName === 'fill') {
+  await fill(stepRoot, stepUrls);
+  console.log('filled');
+  process.exit(0);
+}
+if (stepName === 'idle') {
+  console.log(JSON.stringify(await idle(stepRoot, stepUrls)));
+  process.exit(0);
+}
+
+const marketplaces = await Promise.all(
+  Array.from({ length: ACCOUNTS }, (_, i) =>
+    spawnSimulator(['--orders', String(ORDERS), '--seed', String(i + 1)]),
+  ),
+);
+const urls = marketplaces.map((m) => m.url);
+const dataRoot = await mkdtemp(join(tmpdir(), 'accounts-bench-'));
+try {
+  await step('fill', dataRoot, urls);
+  const one = JSON.parse(await step('idle', dataRoot, urls.slice(0, 1))) as Figures;
+  const all = JSON.parse(await step('idle', dataRoot, urls)) as Figures;
+  const fixed = (f: Figures) => ({
+    accounts: f.accounts,
+    'CPU ms per idle minute': +f.cpuMsPerMinute.toFixed(1),
+    'RSS MiB': Math.round(f.rssMiB),
+    'JS heap MiB': Math.round(f.heapMiB),
+    "window's first inbox page ms": +f.firstPageMs.toFixed(2),
+  });
+  const events = (await admin(urls[0] ?? '', 'GET', 'state')).json.sellers[0].events as number;
+  console.log(
+    `${ACCOUNTS} accounts of ${ORDERS} orders (${events} events) each against one; idle for ${IDLE_SECONDS} s, polls every 30 s`,
+  );
+  console.table([fixed(one), fixed(all)]);
+  const ratio = (key: keyof Figures) => (all[key] / one[key]).toFixed(2);
+  console.log(
+    `${ACCOUNTS} accounts / 1: RSS ${ratio('rssMiB')} (limit 2), idle CPU per minute ${ratio('cpuMsPerMinute')} (limit 5.5), window's first inbox page ${ratio('firstPageMs')} (limit 1.5)`,
+  );
+} finally {
+  for (const m of marketplaces) m.child.kill('SIGTERM');
+  await rm(dataRoot, { recursive: true, force: true });
+}
