@@ -21,12 +21,7 @@ import {
 } from '../../preload/contract';
 import { NO_ATTENTION } from '../../preload/model';
 import type { AccountEntry } from '../../preload/settings-declaration';
-import {
-  type AccountListPorts,
-  addAccount,
-  removeAccount,
-  renameAccount,
-} from './account/account-list';
+import { type AccountListPorts, addAccount, removeAccount, renameAccount } from './account/account-list';
 import { type AccountId, type AccountRef, accountRef, keychainEntry } from './account/account-ref';
 import { testConnection } from './account/connection-test';
 import { AccountSession, type OrderLookup } from './account/session';
