@@ -132,7 +132,10 @@ export function Header({
             aria-keyshortcuts="?"
             onClick={() => onNavigate('help')}
           >
-            Help
+            <span className="nav-help-word">Help</span>
+            <span className="nav-help-mark" aria-hidden="true">
+              ?
+            </span>
           </button>
         </nav>
         <PauseMenu state={state} onState={onState} />
