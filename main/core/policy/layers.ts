@@ -16,7 +16,13 @@
 //   a lock lifted gives the user's own choice back.
 import { isDeepStrictEqual } from 'node:util';
 import { SETTING_ENTRIES, SETTINGS, type SettingKey } from '../../../preload/settings-declaration';
-import { checkSettingValue, DEFAULT_SETTINGS, type Settings, type SettingsFieldError } from '../settings';
+import {
+  checkSettingValue,
+  DEFAULT_SETTINGS,
+  reconcileAccounts,
+  type Settings,
+  type SettingsFieldError,
+} from '../settings';
 import { RULES, type RuleKey, type Rules } from './keys';
 
 export type PolicyLevel = 'managed' | 'recommended';
@@ -198,7 +204,11 @@ export function applyPolicies(user: Settings, policies: Policies): Settings {
   const floor = policies.rules.pollIntervalMinimumSeconds;
   if (floor !== undefined && (settings.pollIntervalSeconds as number) < floor)
     settings.pollIntervalSeconds = floor;
-  return settings as Settings;
+  // The account list and the window's account (baseUrl, clientId) say the same: a marketplace a
+  // policy sets whole is the first account, and a list a policy sets gives the window its first.
+  const applied = settings as Settings;
+  const whole = (applied.baseUrl !== '' && applied.clientId !== '') || 'accounts' in policies.managed;
+  return whole ? reconcileAccounts(user, applied) : applied;
 }
 
 /**
