@@ -29,7 +29,7 @@ describe('Copy link', () => {
     await waitFor(() => expect(writeText).toHaveBeenCalledTimes(1));
     const copied = writeText.mock.calls[0]?.[0] as string;
     expect(copied).toBe(`seller-tray://order/${FULL_ORDER_ID}`);
-    expect(parseOrderLink(copied)).toBe(FULL_ORDER_ID);
+    expect(parseOrderLink(copied)).toEqual({ orderId: FULL_ORDER_ID });
     expect(await screen.findByText('Copied')).toBeTruthy();
   });
 
