@@ -350,8 +350,8 @@ function platformUpdater(channel: string | undefined, feedUrl: string | undefine
 /** A link opens the window on its order, or the window says why it cannot. */
 function linkPorts(service: SellerTrayService, window: AppWindow): OrderLinkPorts {
   return {
-    lookUp: (orderId) => service.lookUpOrder(orderId),
-    showOrder: (orderId) => window.show({ type: 'open-order', orderId }),
+    lookUp: (orderId, account) => service.lookUpOrder(orderId, account),
+    showOrder: (orderId, account) => window.show({ type: 'open-order', orderId, account }),
     showProblem: (message, details) => {
       window.show();
       window.send({ type: 'problem', message, details });

@@ -346,7 +346,8 @@ export type Bridge = {
 
 /** What the Electron shell tells the window: where to go after a notification or tray click (Settings, Help). */
 export type ShellEvent =
-  | { type: 'open-order'; orderId: string }
+  /** An order of that account (its id): the same id may be another account's order too. */
+  | { type: 'open-order'; orderId: string; account?: string | undefined }
   | { type: 'open-inbox' }
   | { type: 'open-attention' }
   | { type: 'open-settings' }

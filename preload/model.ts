@@ -139,6 +139,8 @@ export interface NotificationRequest {
   body: string;
   /** The order a click opens; a summary opens the inbox. */
   orderId?: string;
+  /** The account the notification is about (its id, set by the service): a click opens its order. */
+  account?: string;
 }
 
 export type CoreEvent =

@@ -1,8 +1,10 @@
-// Links to orders, `seller-tray://order/<orderId>`, that open the app on that order on any laptop
-// where it is installed (shared in chat or e-mail: "can you take this one?"). Written and read
-// here only, for every process: the window's "Copy link", the CLI's `orders get`, and the main
-// process, which receives links from the desktop. A link comes from outside the app, so it is read
-// strictly: exactly this scheme, this host, one path part that is an order id, nothing more.
+// Links to orders, `seller-tray://order/<orderId>`, or `seller-tray://order/<account>/<orderId>`
+// while the app serves more than one account (an order id may be in two marketplaces), that open
+// the app on that order on any laptop where it is installed (shared in chat or e-mail: "can you
+// take this one?"). Written and read here only, for every process: the window's "Copy link", the
+// CLI's `orders get`, and the main process, which receives links from the desktop. A link comes
+// from outside the app, so it is read strictly: exactly this scheme, this host, an optional
+// account name of plain characters, then an order id, nothing more.
 
 /** The URL scheme the installers and the app register. */
 export const ORDER_LINK_SCHEME = 'seller-tray';
@@ -15,11 +17,20 @@ export const ORDER_LINK_SCHEME = 'seller-tray';
 const ORDER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The whole link: scheme and host in any case (URLs are case-insensitive there), then the id and
- * the end. No user, port, further path parts, query, fragment or percent escapes: any of those
- * refuses the link. (JavaScript's `$` without the `m` flag matches only at the very end.)
+ * An account as a link names it: its label ("EU") when the label is plain letters, digits, `.`,
+ * `_` or `-` (starting with a letter or digit, so never `.` or `..`) and fits 24 characters (the
+ * label's limit), else its id, which always is. Nothing that needs escaping ever enters a link.
  */
-const ORDER_LINK = new RegExp(`^${ORDER_LINK_SCHEME}://order/([0-9a-f-]{36})$`, 'i');
+const ACCOUNT_NAME = '[0-9a-z][0-9a-z._-]{0,23}';
+
+/**
+ * The whole link: scheme and host in any case (URLs are case-insensitive there), then the account's
+ * name or not, then the id and the end. No user, port, further path parts, query, fragment or
+ * percent escapes: any of those refuses the link. (JavaScript's `$` without the `m` flag matches
+ * only at the very end.)
+ */
+const ORDER_LINK = new RegExp(`^${ORDER_LINK_SCHEME}://order/(?:(${ACCOUNT_NAME})/)?([0-9a-f-]{36})$`, 'i');
+const PLAIN_NAME = new RegExp(`^${ACCOUNT_NAME}$`, 'i');
 
 /** Longer than any link this app writes: refused before any matching. */
 const MAX_LINK_LENGTH = 128;
@@ -38,16 +49,28 @@ export function canonicalOrderId(id: string): string {
   return ORDER_ID.test(trimmed) ? trimmed.toLowerCase() : trimmed;
 }
 
-/** The link to an order, or undefined when the id is not one a link can carry. */
-export function orderLink(orderId: string): string | undefined {
-  return isOrderId(orderId) ? `${ORDER_LINK_SCHEME}://order/${canonicalOrderId(orderId)}` : undefined;
+/** What a link points to: an order, and the account it names (a label or an id, as written), if any. */
+export interface OrderLinkTarget {
+  orderId: string;
+  account?: string;
 }
 
-/** The order id a link points to, or undefined when it is not exactly an order link. */
-export function parseOrderLink(link: string): string | undefined {
+/**
+ * The link to an order, naming `account` when given (give it while the app serves more than one:
+ * preload/served-account.ts), or undefined when the id is not one a link can carry.
+ */
+export function orderLink(orderId: string, account?: { id: string; label: string }): string | undefined {
+  if (!isOrderId(orderId)) return undefined;
+  const name = account === undefined ? '' : `${PLAIN_NAME.test(account.label) ? account.label : account.id}/`;
+  return `${ORDER_LINK_SCHEME}://order/${name}${canonicalOrderId(orderId)}`;
+}
+
+/** The order (and account) a link points to, or undefined when it is not exactly an order link. */
+export function parseOrderLink(link: string): OrderLinkTarget | undefined {
   if (link.length > MAX_LINK_LENGTH) return undefined;
-  const id = ORDER_LINK.exec(link)?.[1];
-  return id !== undefined && isOrderId(id) ? canonicalOrderId(id) : undefined;
+  const [, account, id] = ORDER_LINK.exec(link) ?? [];
+  if (id === undefined || !isOrderId(id)) return undefined;
+  return { orderId: canonicalOrderId(id), ...(account === undefined ? {} : { account }) };
 }
 
 /**

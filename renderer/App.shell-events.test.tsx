@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The Electron shell's events: a notification click opens its order (or the inbox), the tray's
+// The Electron shell's events: a notification click opens its order in its account (or the inbox), the tray's
 // Settings opens the settings.
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,8 +24,10 @@ describe('App and the shell’s events', () => {
     render(<App bridge={bridge} />);
     await screen.findByRole('list', { name: 'Status' });
 
-    act(() => emit({ type: 'open-order', orderId: FULL_ORDER_ID }));
+    act(() => emit({ type: 'open-order', orderId: FULL_ORDER_ID, account: 'id-us' }));
     expect(await screen.findByRole('heading', { level: 2, name: 'Acme Industrial GmbH' })).toBeTruthy();
+    // The order is read in the account the notification named (an id may be in two).
+    expect(bridge.callsOf('getOrder')).toContainEqual({ orderId: FULL_ORDER_ID, account: 'id-us' });
 
     act(() => emit({ type: 'open-settings' }));
     expect(await screen.findByRole('heading', { name: 'Settings' })).toBeTruthy();

@@ -10,6 +10,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { AppState, Bridge, OrderListItem } from '../preload/contract';
 import type { Explained } from '../preload/model';
 import type { MarkableStatus } from '../preload/order-status';
+import { namedAccount } from '../preload/served-account';
 import { call, explained } from './bridge/call';
 import { BridgeProvider, useBridge, useBridgeEvents } from './bridge/context';
 import { AttentionView } from './components/AttentionView';
@@ -52,7 +53,15 @@ export interface Problem {
 /** An order opened from the inbox carries its row (shown at once), where it was in the list, and maybe a step to take. */
 type View =
   | { page: 'inbox' }
-  | { page: 'order'; orderId: string; row?: OrderListItem; index?: number; press?: MarkableStatus }
+  | {
+      page: 'order';
+      orderId: string;
+      /** The account the order is in (its id), when opened from a notification or link, not a row. */
+      account?: string | undefined;
+      row?: OrderListItem;
+      index?: number;
+      press?: MarkableStatus;
+    }
   | { page: 'attention' }
   | { page: 'settings' }
   /** Help, over the view it goes back to, maybe at a part of it. */
@@ -107,9 +116,13 @@ function Shell() {
   const arrivalsSeen = useCallback((seen: readonly string[]) => {
     setArrivals((before) => before.filter((id) => !seen.includes(id)));
   }, []);
-  /** An order opened from the inbox comes with its row and place; from elsewhere with its id only. */
+  /** An order opened from the inbox comes with its row and place; from elsewhere with its id (and account). */
   const openOrder = useCallback(
-    (orderId: string, from?: { row: OrderListItem; index: number }, press?: MarkableStatus) => {
+    (
+      orderId: string,
+      from?: { row: OrderListItem; index: number } | { account?: string | undefined },
+      press?: MarkableStatus,
+    ) => {
       arrivalsSeen([orderId]);
       setSelectedId(orderId);
       setView({ page: 'order', orderId, ...from, ...(press ? { press } : {}) });
@@ -183,7 +196,7 @@ function Shell() {
         );
         break;
       case 'open-order':
-        openOrder(event.orderId);
+        openOrder(event.orderId, { account: event.account });
         break;
       case 'open-inbox':
         setView({ page: 'inbox' });
@@ -260,10 +273,13 @@ function Shell() {
       onShowKeys={() => openHelp('keys')}
     />
   );
+  const orderAccount = view.page === 'order' ? (view.account ?? view.row?.account) : undefined;
   const order = view.page === 'order' && (
     <OrderDetail
-      key={view.orderId}
+      key={`${orderAccount}/${view.orderId}`}
       orderId={view.orderId}
+      account={orderAccount}
+      named={namedAccount(state?.accounts ?? [], orderAccount)}
       preview={view.row}
       onBack={backToInbox}
       onStep={step}

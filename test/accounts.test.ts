@@ -13,7 +13,9 @@ import { ensurePrivateDir, userDataDir } from '../main/core/paths';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../main/core/service';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
-import type { Channel, Requests, Responses } from '../preload/contract';
+import { Notifier } from '../main/shell/notifier';
+import { OrderLinks } from '../main/shell/order-links';
+import type { Channel, Requests, Responses, ShellEvent } from '../preload/contract';
 import type { AccountEntry } from '../preload/settings-declaration';
 import type { Simulator } from '../simulator/server';
 import { ManualTimers, makeDataDir } from './support/core';
@@ -21,6 +23,7 @@ import { oneSellerMarketplace } from './support/one-seller-marketplace';
 import { spawnTs } from './support/processes';
 import { admin } from './support/raw-api';
 import { recordingLog } from './support/recording-log';
+import { FakeNotifications } from './support/shell-fakes';
 
 const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-41c9' };
 const US_CLIENT = { clientId: 'us-client', clientSecret: 'us-secret-8d2e' };
@@ -92,6 +95,22 @@ async function openService(
     return answer.value;
   };
   return { service, call, events, sent, entries, dir };
+}
+
+/** Two marketplaces seeded alike, so their orders have the same ids, served as EU and US. */
+async function twinAccounts() {
+  const twins = await Promise.all(
+    [EU_CLIENT, US_CLIENT].map((client, i) => oneSellerMarketplace(7, 5001 + i, 2, client)),
+  );
+  const [euTwin, usTwin] = twins as [Simulator, Simulator];
+  cleanups.push(async () => {
+    for (const twin of twins) await twin.close();
+  });
+  const opened = await openService([
+    { label: 'EU', baseUrl: euTwin.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+    { label: 'US', baseUrl: usTwin.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+  ]);
+  return { euTwin, usTwin, ...opened };
 }
 
 const arrived = (events: ServiceEvent[]) =>
@@ -169,24 +188,17 @@ describe('two accounts on two marketplaces', () => {
     await call('checkNow');
     // Bought after the last poll: only the US marketplace knows it.
     const usOrder = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
-    expect(await service.lookUpOrder(usOrder)).toEqual({ found: true });
+    expect(await service.lookUpOrder(usOrder)).toEqual({
+      found: true,
+      account: accountRef({ baseUrl: us.url, clientId: US_CLIENT.clientId }).id,
+    });
     expect((await call('getOrder', { orderId: usOrder })).order.orderId).toBe(usOrder);
     const nowhere = await service.lookUpOrder('0b8f4e4c-5d2e-4b7a-9f1e-2a6c3d4e5f60');
     expect(nowhere).toMatchObject({ found: false, reason: 'not-in-account' });
   });
 
   it('tell an order id both marketplaces use apart by the account its row names', async () => {
-    const twins = await Promise.all(
-      [EU_CLIENT, US_CLIENT].map((client, i) => oneSellerMarketplace(7, 5001 + i, 2, client)),
-    );
-    const [euTwin, usTwin] = twins as [Simulator, Simulator];
-    cleanups.push(async () => {
-      for (const twin of twins) await twin.close();
-    });
-    const { call } = await openService([
-      { label: 'EU', baseUrl: euTwin.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
-      { label: 'US', baseUrl: usTwin.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
-    ]);
+    const { euTwin, usTwin, call } = await twinAccounts();
     await call('checkNow');
     const usAccount = accountRef({ baseUrl: usTwin.url, clientId: US_CLIENT.clientId }).id;
     const [row] = (await call('listOrders', {})).orders;
@@ -211,6 +223,74 @@ describe('two accounts on two marketplaces', () => {
       eu: before.eu,
       us: before.us + 1,
     });
+  });
+
+  it('open an order id both marketplaces use in the account its notification or link names', async () => {
+    const { euTwin, usTwin, call, service } = await twinAccounts();
+    await call('checkNow');
+    const [euNew, usNew] = (await Promise.all(
+      [euTwin, usTwin].map(async (twin) => (await admin(twin.url, 'POST', 'purchases')).json.orderId),
+    )) as [string, string];
+    expect(usNew).toBe(euNew);
+    const ids = {
+      eu: accountRef({ baseUrl: euTwin.url, clientId: EU_CLIENT.clientId }).id as string,
+      us: accountRef({ baseUrl: usTwin.url, clientId: US_CLIENT.clientId }).id as string,
+    };
+    const notifications = new FakeNotifications(true);
+    const shown: ShellEvent[] = [];
+    const copied: string[] = [];
+    const notifier = new Notifier({
+      service,
+      notifications,
+      show: (event) => shown.push(event),
+      copyText: (text) => copied.push(text),
+    });
+    cleanups.push(async () => notifier.stop());
+    await call('checkNow');
+    // Each notification carries its own account; a click opens that account's order, not the namesake.
+    const [usNotice] = notifications.created.filter((n) => n.options.title.startsWith('New order in US'));
+    if (!usNotice) throw new Error('the US order was not notified');
+    usNotice.emit('click');
+    expect(shown).toEqual([{ type: 'open-order', orderId: euNew, account: ids.us }]);
+    // Its Copy link names the account; "Start provisioning" is posted by the US marketplace only.
+    usNotice.emit('action', { actionIndex: 1 });
+    expect(copied).toEqual([`seller-tray://order/US/${euNew}`]);
+    const before = { eu: euTwin.requestCounts.sendEvent, us: usTwin.requestCounts.sendEvent };
+    usNotice.emit('action', { actionIndex: 0 });
+    await until(async () =>
+      (await call('getOrder', { orderId: euNew, account: ids.us })).outbox.some((i) => i.state === 'sent'),
+    );
+    expect({ eu: euTwin.requestCounts.sendEvent, us: usTwin.requestCounts.sendEvent }).toEqual({
+      eu: before.eu,
+      us: before.us + 1,
+    });
+
+    // Links: one naming the account (its label in any case, or its id) opens that account's order.
+    const opened: { order?: string; account?: string; problem?: string }[] = [];
+    const links = new OrderLinks();
+    links.ready({
+      lookUp: (orderId, account) => service.lookUpOrder(orderId, account),
+      showOrder: (order, account) => opened.push({ order, account }),
+      showProblem: (problem) => opened.push({ problem }),
+    });
+    for (const link of [
+      `seller-tray://order/US/${euNew}`,
+      `seller-tray://order/eu/${euNew}`,
+      `seller-tray://order/${ids.us}/${euNew}`,
+      `seller-tray://order/${euNew}`,
+    ])
+      links.open([link]);
+    await until(async () => opened.length === 4);
+    expect(opened.slice(0, 3)).toEqual([
+      { order: euNew, account: ids.us },
+      { order: euNew, account: ids.eu },
+      { order: euNew, account: ids.us },
+    ]);
+    // The old form, its id in both accounts: nothing opens, and the window says which to choose from.
+    expect(opened[3]?.problem).toMatch(/EU and US each have an order with this id/);
+    // The old form still opens an id only one account has (bought in the EU since the last check).
+    const euOnly = (await admin(euTwin.url, 'POST', 'purchases')).json.orderId as string;
+    expect(await service.lookUpOrder(euOnly)).toEqual({ found: true, account: ids.eu });
   });
 
   it('take the demo as the first account while it lasts, the others kept behind it', async () => {

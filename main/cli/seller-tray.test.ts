@@ -663,7 +663,7 @@ describe("the marketplace's text", () => {
     // And the link that opens the order in Seller Tray (the same parser as the app's reads it back).
     const link = facts.find((line) => line.startsWith('Link:'))?.split(/ +/)[1] ?? '';
     expect(link).toBe(`seller-tray://order/${orderId}`);
-    expect(parseOrderLink(link)).toBe(orderId);
+    expect(parseOrderLink(link)).toEqual({ orderId });
   });
 
   it('stays exact in --json, with the characters a terminal acts on written as \\u escapes', async () => {

@@ -360,30 +360,39 @@ export class SellerTrayService {
   }
 
   /**
-   * Whether an order a link names is one of the accounts', for the shell (AccountSession.lookUpOrder):
-   * the account that has heard of it; else each account's marketplace in turn, the window's first,
-   * until one has it (one call each at most, only when a link opens). Not found anywhere: "not in
+   * Whether an order a link names is one of the accounts', for the shell (AccountSession.lookUpOrder).
+   * A link naming a served account (its label in any case, or its id) is that account's. Otherwise
+   * (an old link, or a name another laptop gave) the id must be in one account only: the accounts
+   * that have heard of it; if none has, each account's marketplace, the window's first (one call
+   * each at most, only when a link opens). In two: "ambiguous", naming them. In none: "not in
    * account", unless a marketplace could not be asked.
    */
-  async lookUpOrder(orderId: string): Promise<OrderLookup> {
-    const known = [...this.sessions.values()].find((session) => session.core.knowsOrder(orderId));
-    if (known) return known.lookUpOrder(orderId);
+  async lookUpOrder(orderId: string, account?: string): Promise<OrderLookup> {
+    const name = account?.toLowerCase();
+    const sessions = [...this.sessions.values()];
+    const named = sessions.find((s) => s.ref.id === name || s.ref.label?.toLowerCase() === name);
+    if (named) return named.lookUpOrder(orderId);
+    const known = sessions.filter((session) => session.core.knowsOrder(orderId));
+    if (known.length === 1 && known[0]) return known[0].lookUpOrder(orderId);
     const window = this.session;
-    const sessions = [
-      ...(window ? [window] : []),
-      ...[...this.sessions.values()].filter((s) => s !== window),
-    ];
+    const asked =
+      known.length > 0 ? known : [...(window ? [window] : []), ...sessions.filter((s) => s !== window)];
     let lookup: OrderLookup = {
       found: false,
       reason: 'not-configured',
       detail: 'no marketplace account is set up',
     };
-    for (const session of sessions) {
+    const holders: AccountSession[] = [];
+    for (const session of asked) {
       const answer = await session.lookUpOrder(orderId);
-      if (answer.found) return answer;
-      if (lookup.reason !== 'unreachable') lookup = answer;
+      if (answer.found) holders.push(session);
+      else if (lookup.reason !== 'unreachable') lookup = answer;
     }
-    return lookup;
+    const [only, ...others] = holders;
+    if (only && others.length === 0) return { found: true, account: only.ref.id };
+    if (!only) return lookup;
+    const accounts = holders.map((s) => s.ref.label ?? s.ref.baseUrl);
+    return { found: false, reason: 'ambiguous', detail: `in ${accounts.join(', ')}`, accounts };
   }
 
   /** The organization's policies in force, for the shell (where updates come from) and automations (whether they may run). */
@@ -610,6 +619,9 @@ export class SellerTrayService {
         // Among several accounts, a problem says whose it is.
         if (event.type === 'problem' && this.sessions.size > 1)
           return this.emit({ ...event, message: `${ref.label ?? ref.baseUrl}: ${event.message}` });
+        // A notification carries its account: a click opens this account's order, not a namesake.
+        if (event.type === 'notification')
+          return this.emit({ ...event, request: { ...event.request, account: ref.id } });
         if (event.type !== 'state-changed') return this.emit(event);
         // The header and the tray show the window's account (each account's state: a later step).
         if (ref.id === this.windowAccount) this.emit({ type: 'app-state', state: this.state() });

@@ -240,7 +240,7 @@ describe.runIf(process.platform === 'linux')('Linux: the desktop entry, with the
     const opened: string[] = [];
     const links = new OrderLinks();
     links.ready({
-      lookUp: async () => ({ found: true }),
+      lookUp: async () => ({ found: true, account: 'acc-1' }),
       showOrder: (id) => opened.push(id),
       showProblem: () => {},
     });

@@ -29,6 +29,9 @@ async function notifierOnService({ actionsSupported = false, readsMarkup = false
   return { ...s, notifications, shown, notifier, copied };
 }
 
+/** The demo's account: the one every notification of these tests is about. */
+const accountOf = (service: TestService['service']) => service.state().accounts[0]?.id;
+
 describe('the notifier', () => {
   it('raises a notification for a new order, and its click opens that order', async () => {
     const { sim, service, notifications, shown, notifier } = await notifierOnService();
@@ -42,7 +45,7 @@ describe('the notifier', () => {
     expect(notifier.live.has(notification as never)).toBe(true);
 
     notification?.emit('click');
-    expect(shown).toEqual([{ type: 'open-order', orderId: order.orderId }]);
+    expect(shown).toEqual([{ type: 'open-order', orderId: order.orderId, account: accountOf(service) }]);
     expect(notifier.live.size).toBe(0);
   });
 
@@ -187,7 +190,7 @@ describe('the notifier', () => {
       expect(notice?.options.body).toMatch(/unusual/);
       expect(notice?.options.actions).toBeUndefined();
       notice?.emit('click');
-      expect(shown).toEqual([{ type: 'open-order', orderId: order.orderId }]);
+      expect(shown).toEqual([{ type: 'open-order', orderId: order.orderId, account: accountOf(service) }]);
     });
 
     it('opens the order when even the notice cannot be shown', async () => {
@@ -201,7 +204,7 @@ describe('the notifier', () => {
       };
       notifications.created[0]?.emit('action', { actionIndex: 0 });
       await until(() => shown.length === 1);
-      expect(shown).toEqual([{ type: 'open-order', orderId: order.orderId }]);
+      expect(shown).toEqual([{ type: 'open-order', orderId: order.orderId, account: accountOf(service) }]);
     });
 
     it('puts no button on a summary', async () => {

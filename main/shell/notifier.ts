@@ -1,7 +1,8 @@
 // The service's notification requests as native notifications. Each is kept referenced until
 // clicked or dismissed (otherwise it may be collected and its click lost), including after its
 // pop-up times out into Windows' Action Center, where it can still be clicked; a click shows the
-// window on its order, or on the inbox for a summary. Where the system has no notifications
+// window on its order (in the account the notification is about: an id may be in two marketplaces),
+// or on the inbox for a summary. Where the system has no notifications
 // (Notification.isSupported() false), none is attempted.
 //
 // Where notifications carry buttons (macOS, Windows), one about a single order has "Start
@@ -14,6 +15,7 @@
 
 import { notificationBody, notificationTitle } from '../../preload/marketplace-text';
 import { orderLink } from '../../preload/order-link';
+import { namedAccount } from '../../preload/served-account';
 import { PRODUCT_NAME } from '../core/app-identity';
 import type { NotificationRequest } from '../core/notification-policy';
 import type { SellerTrayService } from '../core/service';
@@ -45,7 +47,7 @@ export class Notifier {
 
   /** Raises one notification; false when the system has none. */
   notify(request: NotificationRequest): boolean {
-    const { orderId } = request;
+    const { orderId, account } = request;
     // What must not pass unseen stays on screen (Linux): an urgent order, the marketplace not read.
     const critical = request.kind === 'urgent' || request.kind === 'connection';
     const text = {
@@ -55,11 +57,12 @@ export class Notifier {
     };
     // Urgent orders, an outage or a recovery open Needs attention (its words are in the header); a summary, the inbox.
     if (orderId === undefined) return this.raise(text, { type: critical ? 'open-attention' : 'open-inbox' });
-    const link = orderLink(orderId);
+    const link = orderLink(orderId, namedAccount(this.options.service.state().accounts, account));
+    const target: ShellEvent = { type: 'open-order', orderId, account };
     // Buttons in the order Electron numbers them (actionIndex); none where the platform has none.
     const buttons: Array<[string, () => Promise<void>]> = this.options.notifications.actionsSupported
       ? [
-          [START_PROVISIONING, () => this.startProvisioning(orderId)],
+          [START_PROVISIONING, () => this.startProvisioning(target)],
           ...(link
             ? [[COPY_LINK, async () => this.options.copyText(link)] as [string, () => Promise<void>]]
             : []),
@@ -70,7 +73,7 @@ export class Notifier {
         ...text,
         ...(buttons.length ? { actions: buttons.map(([text]) => ({ type: 'button' as const, text })) } : {}),
       },
-      { type: 'open-order', orderId },
+      target,
       buttons.map(([, run]) => run),
     );
   }
@@ -111,16 +114,16 @@ export class Notifier {
     return true;
   }
 
-  private async startProvisioning(orderId: string): Promise<void> {
+  /** Marks the order InProgress, posted by the account the notification is about. */
+  private async startProvisioning(target: Extract<ShellEvent, { type: 'open-order' }>): Promise<void> {
+    const { orderId, account } = target;
     const answer = await this.options.service.handle('markStatus', {
       orderId,
       statusCode: 'ProvisioningInProgress',
+      ...(account === undefined ? {} : { account }),
     });
     if (answer.ok) return;
-    this.raise(
-      { title: `Order ${orderId} was not started`, body: answer.error.message },
-      { type: 'open-order', orderId },
-    );
+    this.raise({ title: `Order ${orderId} was not started`, body: answer.error.message }, target);
   }
 }
 

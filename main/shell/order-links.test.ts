@@ -15,15 +15,15 @@ afterEach(async () => {
 });
 
 /** The window as links see it, and every lookup asked for. */
-function recordingPorts(lookUp: (orderId: string) => Promise<OrderLookup>) {
-  const shown: { order?: string; problem?: string; details?: string[] }[] = [];
+function recordingPorts(lookUp: (orderId: string, account?: string) => Promise<OrderLookup>) {
+  const shown: { order?: string; account?: string; problem?: string; details?: string[] }[] = [];
   const lookups: string[] = [];
   const ports: OrderLinkPorts = {
-    lookUp: (orderId) => {
+    lookUp: (orderId, account) => {
       lookups.push(orderId);
-      return lookUp(orderId);
+      return lookUp(orderId, account);
     },
-    showOrder: (order) => shown.push({ order }),
+    showOrder: (order, account) => shown.push({ order, account }),
     showProblem: (problem, details) => shown.push({ problem, details }),
   };
   return { ports, shown, lookups };
@@ -47,13 +47,13 @@ describe('order links', () => {
     links.ready(ports);
     expect(links.open(['--hidden', link(first)])).toBe(true);
     await until(() => shown.length === 1);
-    expect(shown).toEqual([{ order: first }]);
+    expect(shown).toEqual([{ order: first, account: service.state().accounts[0]?.id }]);
 
     // The marketplace gone: the stored order still opens; an order never seen cannot be told.
     await sim.close();
     links.open([link(first)]);
     await until(() => shown.length === 2);
-    expect(shown[1]).toEqual({ order: first });
+    expect(shown[1]).toEqual({ order: first, account: service.state().accounts[0]?.id });
   });
 
   it("say plainly that an order is not in this account: another seller's, or one nobody has", async () => {
@@ -88,7 +88,7 @@ describe('order links', () => {
   }, 40_000);
 
   it('refuse a malformed or hostile link without looking anything up', async () => {
-    const { ports, shown, lookups } = recordingPorts(async () => ({ found: true }));
+    const { ports, shown, lookups } = recordingPorts(async () => ({ found: true, account: 'acc-1' }));
     const links = new OrderLinks();
     links.ready(ports);
     for (const bad of [
@@ -105,7 +105,7 @@ describe('order links', () => {
   });
 
   it('leave a launch without a link to the caller', () => {
-    const { ports, shown } = recordingPorts(async () => ({ found: true }));
+    const { ports, shown } = recordingPorts(async () => ({ found: true, account: 'acc-1' }));
     const links = new OrderLinks();
     links.ready(ports);
     expect(links.open([])).toBe(false);
@@ -114,7 +114,7 @@ describe('order links', () => {
   });
 
   it('wait for the app to be ready when one comes first (macOS open-url before ready); the latest wins', async () => {
-    const { ports, shown } = recordingPorts(async () => ({ found: true }));
+    const { ports, shown } = recordingPorts(async () => ({ found: true, account: 'acc-1' }));
     const links = new OrderLinks();
     const [early, later] = [randomUUID(), randomUUID()];
     expect(links.open([link(early)])).toBe(true);
@@ -122,7 +122,7 @@ describe('order links', () => {
     expect(shown).toEqual([]);
     links.ready(ports);
     await until(() => shown.length === 1);
-    expect(shown).toEqual([{ order: later }]);
+    expect(shown).toEqual([{ order: later, account: 'acc-1' }]);
   });
 
   it('tell an app without an account to set one up, and a failing lookup as one that could not be done', async () => {

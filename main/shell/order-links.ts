@@ -1,16 +1,17 @@
-// Opening `seller-tray://order/<id>` links: the desktop hands one over as a launch argument (the
+// Opening `seller-tray://order/[<account>/]<id>` links: the desktop hands one over as a launch argument (the
 // first launch's, or a second launch's passed on to this instance on Windows and Linux) or as
 // macOS's open-url event, possibly before the app is ready. The link is read strictly
 // (preload/order-link.ts); the order is looked up once, in the store and then at the marketplace,
-// and the window opens on it, or says plainly why it cannot, without guessing.
+// and the window opens on it in its account, or says plainly why it cannot, without guessing (an
+// old link whose id is in two accounts names them, for the user to choose).
 import { isLinkArgument, parseOrderLink } from '../../preload/order-link';
 import type { OrderLookup } from '../core/service';
 
 export interface OrderLinkPorts {
-  /** The store, then the marketplace (SellerTrayService.lookUpOrder). */
-  lookUp(orderId: string): Promise<OrderLookup>;
-  /** Shows and focuses the window (hidden or not) on the order. */
-  showOrder(orderId: string): void;
+  /** The store, then the marketplace, in the account the link names if any (SellerTrayService.lookUpOrder). */
+  lookUp(orderId: string, account: string | undefined): Promise<OrderLookup>;
+  /** Shows and focuses the window (hidden or not) on the order of that account (its id). */
+  showOrder(orderId: string, account: string): void;
   /** Shows and focuses the window, saying this; details go behind a disclosure. */
   showProblem(message: string, details: string[]): void;
 }
@@ -18,14 +19,22 @@ export interface OrderLinkPorts {
 export const NOT_AN_ORDER_LINK =
   'Seller Tray cannot open this link: it is not a link to an order. Order links read seller-tray://order/ followed by the order id.';
 
+type NotFound = Exclude<OrderLookup, { found: true }>;
+
 /** What the window says when the lookup did not find the order, per reason. */
-export const LOOKUP_MESSAGES: Record<Exclude<OrderLookup, { found: true }>['reason'], string> = {
+export const LOOKUP_MESSAGES: Record<Exclude<NotFound['reason'], 'ambiguous'>, string> = {
   'not-in-account': 'This order is not in this marketplace account.',
   'not-configured':
     'Seller Tray is not connected to a marketplace yet: set up your account, then open the link again.',
   unreachable:
     'Seller Tray could not look up the order: the marketplace did not answer. Open the link again when Seller Tray is connected.',
 };
+
+/** What the window says: an id in several accounts names them (labels the user gave). */
+export function lookupMessage(lookup: NotFound): string {
+  if (lookup.reason !== 'ambiguous') return LOOKUP_MESSAGES[lookup.reason];
+  return `This link does not say which account the order is in, and ${lookup.accounts.join(' and ')} each have an order with this id. Open it from the inbox in the account you mean, or ask for a link copied there (it names the account).`;
+}
 
 export class OrderLinks {
   private ports: OrderLinkPorts | undefined;
@@ -51,16 +60,17 @@ export class OrderLinks {
 }
 
 async function follow(link: string, ports: OrderLinkPorts): Promise<void> {
-  const orderId = parseOrderLink(link);
+  const target = parseOrderLink(link);
   // The link itself is not repeated: it is text from outside, and it was not understood.
-  if (orderId === undefined) return ports.showProblem(NOT_AN_ORDER_LINK, []);
-  const lookup = await ports.lookUp(orderId).catch(
+  if (target === undefined) return ports.showProblem(NOT_AN_ORDER_LINK, []);
+  const { orderId, account } = target;
+  const lookup = await ports.lookUp(orderId, account).catch(
     (error: unknown): OrderLookup => ({
       found: false,
       reason: 'unreachable',
       detail: error instanceof Error ? error.message : String(error),
     }),
   );
-  if (lookup.found) ports.showOrder(orderId);
-  else ports.showProblem(LOOKUP_MESSAGES[lookup.reason], [`Order id: ${orderId}`, lookup.detail]);
+  if (lookup.found) ports.showOrder(orderId, lookup.account);
+  else ports.showProblem(lookupMessage(lookup), [`Order id: ${orderId}`, lookup.detail]);
 }

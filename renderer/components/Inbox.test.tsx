@@ -492,8 +492,10 @@ describe('Inbox', () => {
     fireEvent.keyDown(list, { key: 's' });
     fireEvent.keyDown(list, { key: 's' }); // the same press twice: one mark
     await waitFor(() => expect(bridge.callsOf('markStatus')).toHaveLength(1));
+    // Posted by the row's account.
     expect(bridge.callsOf('markStatus')[0]).toEqual({
       orderId: 'order-00000',
+      account: 'account-1',
       statusCode: 'ProvisioningInProgress',
     });
     await waitFor(() =>

@@ -57,7 +57,13 @@ export function useInboxMarks(onMarked: (marked: readonly OutboxItem[]) => void)
     const refused: Explained[] = [];
     for (const row of rows) {
       try {
-        const request = { orderId: row.orderId, statusCode: target, ...(override ? { override: true } : {}) };
+        // Posted by the row's account: the same order id may be another account's order too.
+        const request = {
+          orderId: row.orderId,
+          account: row.account,
+          statusCode: target,
+          ...(override ? { override: true } : {}),
+        };
         marked.push(await call(bridge, 'markStatus', request));
       } catch (failure) {
         refused.push(explained(failure));

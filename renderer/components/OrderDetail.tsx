@@ -5,7 +5,7 @@
 // previous or next order of the inbox (beside the inbox, in the split view, the list has those
 // keys and the focus stays there). All of it is the server's text, rendered as text.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { OrderListItem, OrderView } from '../../preload/contract';
+import type { AccountState, OrderListItem, OrderView } from '../../preload/contract';
 import type { Explained, OutboxItem } from '../../preload/model';
 import { orderTotal } from '../../preload/money';
 import type { MarkableStatus } from '../../preload/order-status';
@@ -35,6 +35,8 @@ export type Step = 1 | -1;
 
 export function OrderDetail({
   orderId,
+  account,
+  named,
   preview,
   onBack,
   onStep,
@@ -43,6 +45,10 @@ export function OrderDetail({
   pressOnOpen,
 }: {
   orderId: string;
+  /** The account the order is in (its id): it is read, and marked, there (an id may be in two). */
+  account?: string | undefined;
+  /** That account, while the app serves several: the page names it (preload/served-account.ts). */
+  named?: AccountState | undefined;
   /** The inbox's row of the order, shown until the whole order is read. */
   preview?: OrderListItem | undefined;
   onBack: () => void;
@@ -69,7 +75,7 @@ export function OrderDetail({
   const load = useCallback(async () => {
     const mine = ++latestLoad.current;
     try {
-      const loaded = await call(bridge, 'getOrder', { orderId });
+      const loaded = await call(bridge, 'getOrder', { orderId, account });
       if (mine !== latestLoad.current) return;
       const json = JSON.stringify(loaded);
       if (json !== shownJson.current) {
@@ -80,7 +86,7 @@ export function OrderDetail({
     } catch (failure) {
       if (mine === latestLoad.current) setError(explained(failure));
     }
-  }, [bridge, orderId]);
+  }, [bridge, orderId, account]);
 
   useEffect(() => {
     setView(null);
@@ -147,6 +153,7 @@ export function OrderDetail({
   const actions = (view || preview) && (
     <ProvisioningActions
       orderId={orderId}
+      account={account}
       status={facts?.status}
       outbox={view?.outbox ?? []}
       settled={view?.settled ?? []}
@@ -166,7 +173,7 @@ export function OrderDetail({
       aria-label={facts ? undefined : 'Order'}
     >
       {!beside && back}
-      {facts && <OrderHeader ref={headingRef} facts={facts} />}
+      {facts && <OrderHeader ref={headingRef} facts={facts} account={named} />}
       {view || !error ? (
         <ErrorAlert problem={error} onDismiss={() => setError(null)} />
       ) : (

@@ -1,8 +1,10 @@
 // The top of an order's page: who bought (the buyer's full name, however long), its status,
 // its total, how long it has waited (or when it came in), and who marked it last and when.
 // Drawn at once from the inbox's row while the whole order loads. Copy link gives colleagues
-// a seller-tray:// link to the order.
+// a seller-tray:// link to the order. While the app serves several accounts, the page names the
+// order's account, and so does its link.
 import { forwardRef } from 'react';
+import type { AccountState } from '../../preload/contract';
 import { capped, plainText } from '../../preload/marketplace-text';
 import type { Money } from '../../preload/money';
 import { formatAge, formatTotal, statusLabel } from '../format';
@@ -22,10 +24,10 @@ export interface HeaderFacts {
   lastMark: LastMark | undefined;
 }
 
-export const OrderHeader = forwardRef<HTMLHeadingElement, { facts: HeaderFacts }>(function OrderHeader(
-  { facts },
-  headingRef,
-) {
+export const OrderHeader = forwardRef<
+  HTMLHeadingElement,
+  { facts: HeaderFacts; account?: AccountState | undefined }
+>(function OrderHeader({ facts, account }, headingRef) {
   const now = useNow();
   const age = formatAge(facts.receivedAt, now);
   const waiting = facts.status === 'ProvisioningStarted';
@@ -44,6 +46,7 @@ export const OrderHeader = forwardRef<HTMLHeadingElement, { facts: HeaderFacts }
       </div>
       <p className="order-facts">
         <StatusChip status={facts.status} />
+        {account && <span className="order-account">Account {account.label}</span>}
         {age !== '' && (
           <span className={waiting ? 'order-waited' : 'muted'}>
             {age === 'just now' ? 'Came in just now' : waiting ? `Waiting ${age}` : `Came in ${age} ago`}
@@ -62,7 +65,7 @@ export const OrderHeader = forwardRef<HTMLHeadingElement, { facts: HeaderFacts }
             , <Time iso={facts.lastMark.at} />
           </span>
         )}
-        <CopyOrderLink orderId={facts.orderId} />
+        <CopyOrderLink orderId={facts.orderId} account={account} />
       </p>
     </header>
   );

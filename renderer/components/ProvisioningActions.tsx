@@ -44,6 +44,7 @@ interface Confirming {
 
 export function ProvisioningActions({
   orderId,
+  account,
   status,
   outbox,
   settled,
@@ -53,6 +54,8 @@ export function ProvisioningActions({
   pressOnOpen,
 }: {
   orderId: string;
+  /** The order's account (its id): a mark is posted by that account only. */
+  account?: string | undefined;
   status: string | undefined;
   /** The order's outbox as last read: how what was marked is doing. */
   outbox: OutboxItem[];
@@ -155,7 +158,7 @@ export function ProvisioningActions({
     // A key pressed in the inbox's list beside the order: the focus stays in the list.
     const fromList = document.activeElement?.closest('[role="listbox"]') != null;
     try {
-      const item = await call(bridge, 'markStatus', request);
+      const item = await call(bridge, 'markStatus', { ...request, account });
       refocusWhen.current = fromList
         ? null
         : { shows: (shown) => shown === item.statusCode, focus: focusAfterMark, yieldsToUser: true };

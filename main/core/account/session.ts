@@ -36,8 +36,11 @@ export interface SessionPorts {
 
 /** What looking up a linked order found (see `lookUpOrder`). */
 export type OrderLookup =
-  | { found: true }
-  | { found: false; reason: 'not-configured' | 'not-in-account' | 'unreachable'; detail: string };
+  /** Found, in this account (its id). */
+  | { found: true; account: string }
+  | { found: false; reason: 'not-configured' | 'not-in-account' | 'unreachable'; detail: string }
+  /** An old link's id is in more than one account: these (their labels), for the user to choose. */
+  | { found: false; reason: 'ambiguous'; detail: string; accounts: string[] };
 
 /** Items kept aside that a diagnosis names one by one. */
 const KEPT_ASIDE_SHOWN = 20;
@@ -87,10 +90,10 @@ export class AccountSession {
    * other failure says it could not be told.
    */
   async lookUpOrder(orderId: string): Promise<OrderLookup> {
-    if (this.core.hasOrder(orderId)) return { found: true };
+    if (this.core.hasOrder(orderId)) return { found: true, account: this.ref.id };
     try {
       await this.core.order(orderId);
-      return { found: true };
+      return { found: true, account: this.ref.id };
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       const notFound = error instanceof SellerApiError && error.status === 404;
