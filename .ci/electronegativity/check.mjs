@@ -27,15 +27,32 @@ try {
   }
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const electron = pkg.devDependencies.electron.replace(/^[^\d]*/, '');
-  // It also tries to fetch Electron's release list; offline it says so and carries on.
-  const { issues, errors } = await scan({
-    input,
-    customScan: [],
-    isRelative: true,
-    isVerbose: false,
-    electronVersionOverride: electron,
-    parserPlugins: [],
-  });
+  // It also tries to fetch Electron's release list and its translations; offline it says so in
+  // words that read as failures and carries on with the version given. Those lines are expected
+  // here (no internet) and are left out; anything else it prints is passed on.
+  const OFFLINE =
+    /^(Could not retrieve updated translations|Fetching Electron's new releases|Something went wrong while fetching Electron's releases)/;
+  const { log, error } = console;
+  const passOn = (write) => (first, ...rest) => {
+    if (!OFFLINE.test(String(first))) write(first, ...rest);
+  };
+  console.log = passOn(log);
+  console.error = passOn(error);
+  let result;
+  try {
+    result = await scan({
+      input,
+      customScan: [],
+      isRelative: true,
+      isVerbose: false,
+      electronVersionOverride: electron,
+      parserPlugins: [],
+    });
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+  const { issues, errors } = result;
   const unparsed = errors.filter((e) => !e.tolerable);
   for (const e of unparsed)
     console.error(`not scanned, could not be parsed: ${relative(input, e.file)}: ${e.message}`);
