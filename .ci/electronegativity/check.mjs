@@ -33,9 +33,11 @@ try {
   const OFFLINE =
     /^(Could not retrieve updated translations|Fetching Electron's new releases|Something went wrong while fetching Electron's releases)/;
   const { log, error } = console;
-  const passOn = (write) => (first, ...rest) => {
-    if (!OFFLINE.test(String(first))) write(first, ...rest);
-  };
+  const passOn =
+    (write) =>
+    (first, ...rest) => {
+      if (!OFFLINE.test(String(first))) write(first, ...rest);
+    };
   console.log = passOn(log);
   console.error = passOn(error);
   let result;
