@@ -321,11 +321,11 @@ describe('App', () => {
     expect(document.activeElement).toBe(list);
     expect(screen.getByRole('listbox', { name: 'Orders' })).toBe(list);
     expect(screen.queryByRole('button', { name: /Back to inbox/ })).toBeNull();
-    // s in the list marks the order shown, and the focus stays in the list.
+    // s in the list marks the order shown, in its row's account, and the focus stays in the list.
     fireEvent.keyDown(list, { key: 's' });
     await waitFor(() =>
       expect(bridge.callsOf('markStatus')).toEqual([
-        { orderId: 'order-00001', statusCode: 'ProvisioningInProgress' },
+        { orderId: 'order-00001', statusCode: 'ProvisioningInProgress', account: 'account-1' },
       ]),
     );
     expect(document.activeElement).toBe(list);
