@@ -335,7 +335,10 @@ describe('the main bundle', () => {
         `seller-tray://order/${orderId}`,
       ]);
       await until(() => sent().some((e) => e.type === 'open-order'), 15_000);
-      expect(sent().filter((e) => e.type === 'open-order')).toEqual([{ type: 'open-order', orderId }]);
+      // The order opens in the account that has it (the demo's here): the window reads it there.
+      expect(sent().filter((e) => e.type === 'open-order')).toEqual([
+        { type: 'open-order', orderId, account: 'demo' },
+      ]);
       expect(window?.visible).toBe(true);
     });
 
