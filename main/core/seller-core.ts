@@ -568,10 +568,15 @@ export class SellerCore {
       stored = this.store.storedOrder(orderId);
       if (stored?.document === undefined) throw failure;
     } else if (due) {
-      this.fetcher.refresh(orderId).then(
-        () => this.emitUpdated(),
-        () => this.emitUpdated(),
-      );
+      this.fetcher
+        .refresh(orderId)
+        .then(
+          () => this.emitUpdated(),
+          () => this.emitUpdated(),
+        )
+        // Telling the views reads the store: damage it cannot mend there is logged, never an
+        // unhandled rejection of a refresh nobody awaits.
+        .catch((error: unknown) => this.log.warn('refresh of an open order not told', failureFields(error)));
     }
     const history = this.store.history(orderId);
     const reversal = currentReversal(history);
