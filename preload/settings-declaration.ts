@@ -8,6 +8,7 @@ import type { AutomationSetting } from './automations';
 import { LIMITS } from './contract';
 import { INBOX_SORTS, type InboxSort } from './inbox-sort';
 import { ACTOR_NAME_MAX } from './marked-by';
+import { RUNBOOK_LIMITS, type Runbook } from './runbooks';
 
 /** The Settings view's sections, top to bottom. */
 export const SETTINGS_SECTIONS = [
@@ -311,6 +312,19 @@ export const SETTINGS = {
     default: [],
     label: 'automations',
     rule: 'must be a list of automations such as [{"name": "provision", "action": {"type": "command", "command": ["/opt/provision.sh"]}}] (docs/automations.md)',
+  }),
+
+  // Runbooks (issue 26).
+  /**
+   * Per product (the seller's item id): the checklist, links and Failed reasons the order page
+   * offers (preload/runbooks.ts checks them). Edited in Settings → Runbooks, its own panel, which
+   * saves the whole list at once (an import too); a team shares them as a file, IT may set them.
+   */
+  runbooks: checked<Runbook[]>({
+    default: [],
+    label: 'Runbooks',
+    rule: `must be a list of at most ${RUNBOOK_LIMITS.runbooks} runbooks such as [{"itemId": "SS-STD", "name": "Standard", "checklist": ["Create the tenant"], "links": [{"label": "Console", "url": "https://console.example/{orderId}"}], "reasons": []}] (docs/user-guide.md, Runbooks)`,
+    shows: { in: 'elsewhere' },
   }),
 };
 

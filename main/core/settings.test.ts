@@ -65,6 +65,17 @@ const configured: Settings = {
       reportStatus: null,
     },
   ],
+  runbooks: [
+    {
+      itemId: 'sku-1',
+      name: 'Standard',
+      checklist: ['Create the tenant', 'Send the welcome mail'],
+      links: [{ label: 'Console', url: 'https://console.example/tenants/{buyerAccountId}?order={orderId}' }],
+      reasons: [
+        { description: 'Quota reached', detailedDescription: 'The tenant quota is reached.\nAsk sales.' },
+      ],
+    },
+  ],
 };
 
 beforeEach(() => {
@@ -107,6 +118,7 @@ describe('settings defaults', () => {
       actorName: '',
       automationsEnabled: false,
       automations: [],
+      runbooks: [],
     });
   });
 });
@@ -452,6 +464,35 @@ describe('a settings change from the UI', () => {
     const { settings, problem } = store().load();
     expect(settings.automations).toEqual([]);
     expect(problem).toContain(words);
+  });
+
+  it('takes runbooks from the window whole, or refuses them whole naming each bad item', () => {
+    const runbook = {
+      itemId: 'SS-STD',
+      name: 'Standard',
+      checklist: ['Create the tenant'],
+      links: [{ label: 'Console', url: 'https://console.example/t/{buyerAccountId}' }],
+      reasons: [{ description: 'Quota reached', detailedDescription: 'The tenant quota is reached.' }],
+    };
+    expect(parseSettingsPatch({ runbooks: [runbook] })).toEqual({ ok: true, patch: { runbooks: [runbook] } });
+    const refused = parseSettingsPatch({
+      runbooks: [
+        runbook,
+        { ...runbook, itemId: 'AN-ADD', links: [{ label: 'x', url: 'file:///etc/passwd' }] },
+      ],
+    });
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(refused.errors).toEqual([
+      {
+        field: 'runbooks',
+        message:
+          "Runbooks: Runbook 2 (AN-ADD): link 1's address must start with https:// or http:// (no javascript:, file:, data: or relative addresses)",
+      },
+    ]);
+    // The file is held to the same rules: a bad list is kept aside with the rest of the file.
+    writeFileSync(settingsFile(), JSON.stringify({ runbooks: [{ itemId: 'A' }] }));
+    expect(store().load().problem).toMatch(/runbooks: Runbook 1 \(A\): the name must be text/);
   });
 
   it('refuses an api section from the window or the CLI: only the settings file sets it', () => {

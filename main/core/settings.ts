@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { LIMITS } from '../../preload/contract';
 import { actorNameProblem } from '../../preload/marked-by';
 import type { SettingsChange, Settings as SharedSettings } from '../../preload/model';
+import { checkRunbooks, type Runbook } from '../../preload/runbooks';
 import {
   type AccountEntry,
   type ApiSection,
@@ -108,6 +109,13 @@ const checked = {
       if (problem) context.addIssue({ code: 'custom', message: `actorName ${problem}` });
     }),
   automations: AutomationList,
+  // Checked where the window checks an import (preload/runbooks.ts): one set of rules and words.
+  runbooks: z.unknown().transform((value, context): Runbook[] => {
+    const checked = checkRunbooks(value);
+    if (checked.ok) return checked.runbooks;
+    context.addIssue({ code: 'custom', message: `runbooks: ${checked.problems.join('; ')}` });
+    return z.NEVER;
+  }),
   accounts: z.array(z.unknown()).transform((entries, context): AccountEntry[] => {
     const accounts: AccountEntry[] = [];
     for (const [index, entry] of entries.entries()) {
