@@ -19,6 +19,7 @@ import type {
   UndoOutcome,
 } from './model';
 import type { MarkableStatus } from './order-status';
+import type { RunbookTick } from './runbooks';
 import type { SettingKey } from './settings-declaration';
 
 /** Every channel, once: the preload exposes exactly these, the main process answers exactly these. */
@@ -41,6 +42,7 @@ export const CHANNELS = [
   'resendStatus',
   'markAsideSeen',
   'snoozeOrder',
+  'tickRunbookStep',
   'checkNow',
   'startDemo',
   'pauseNotifications',
@@ -275,6 +277,14 @@ export interface Requests {
   markAsideSeen: { upToId: number };
   /** Puts off a new order's urgent announcement on this laptop until then (ISO time). */
   snoozeOrder: { orderId: string; until: string };
+  /** Ticks a step of a product's runbook on an order, on this laptop (or takes the tick back). */
+  tickRunbookStep: {
+    orderId: string;
+    account?: string | undefined;
+    itemId: string;
+    step: string;
+    ticked: boolean;
+  };
   checkNow: undefined;
   /** Runs the built-in simulator and connects to it: a working app without credentials. */
   startDemo: undefined;
@@ -312,6 +322,8 @@ export interface Responses {
   resendStatus: { outcome: ResendOutcome; item: OutboxItem };
   markAsideSeen: AppState;
   snoozeOrder: { snoozedUntil: string };
+  /** The order's ticks after the change. */
+  tickRunbookStep: { ticks: RunbookTick[] };
   checkNow: CheckResult;
   startDemo: AppState;
   pauseNotifications: AppState;

@@ -7,6 +7,7 @@ import type { AutomationRun } from './automations';
 import type { License, MarketplaceEvent, Order } from './marketplace';
 import type { Money } from './money';
 import type { MarkableStatus } from './order-status';
+import type { RunbookTick } from './runbooks';
 import type { ChangeableKey, DeclaredSettings } from './settings-declaration';
 
 /**
@@ -233,6 +234,8 @@ export interface OrderDetail {
   statusReversal?: string;
   /** What this laptop's automations did for the order (docs/automations.md), oldest first. */
   automationRuns: AutomationRun[];
+  /** The runbook steps ticked on the order on this laptop (preload/runbooks.ts). */
+  runbookTicks: RunbookTick[];
 }
 
 /** An inbox row; buyer, product and total once the order has been fetched, absent until then. */

@@ -32,6 +32,13 @@ export interface Runbook {
   reasons: RunbookReason[];
 }
 
+/** A step ticked on an order, on this laptop (the account's store); `itemId` in lower case. */
+export interface RunbookTick {
+  itemId: string;
+  step: string;
+  tickedAt: string;
+}
+
 export const RUNBOOK_LIMITS = {
   runbooks: 200,
   itemId: 100,

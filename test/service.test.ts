@@ -330,6 +330,24 @@ describe('requests', () => {
     expect((await call('getSettings')).api).toBeNull();
   });
 
+  it("ticks a runbook's step on an order, shown with the order, and refuses a step without text", async () => {
+    const { call, refusal } = await configured();
+    const orderId = (await call('listOrders', {})).orders[0]?.orderId ?? '';
+    const { ticks } = await call('tickRunbookStep', {
+      orderId,
+      itemId: 'SS-STD',
+      step: 'Create the tenant',
+      ticked: true,
+    });
+    expect(ticks).toEqual([{ itemId: 'ss-std', step: 'Create the tenant', tickedAt: expect.any(String) }]);
+    expect((await call('getOrder', { orderId })).runbookTicks).toEqual(ticks);
+    expect(
+      await refusal('tickRunbookStep', { orderId, itemId: 'SS-STD', step: '  ', ticked: true }),
+    ).toMatchObject({
+      code: 'invalid-input',
+    });
+  });
+
   it('has a handler for every channel of the contract, and answers an unknown one with a clear error', async () => {
     const { service } = await configured();
     for (const channel of CHANNELS) {

@@ -8,6 +8,7 @@ import { INBOX_SORTS } from '../../preload/inbox-sort';
 import type { SettingsChange } from '../../preload/model';
 import { canonicalOrderId } from '../../preload/order-link';
 import { MARKABLE_STATUSES } from '../../preload/order-status';
+import { RUNBOOK_LIMITS } from '../../preload/runbooks';
 import type { Mutual } from './same-type';
 
 /** An order id from outside (the window, a link, the command line), in the one form the store compares. */
@@ -85,6 +86,13 @@ export const requests = {
   resendStatus: z.strictObject({ requestId: z.guid() }),
   markAsideSeen: z.strictObject({ upToId: z.int().min(0) }),
   snoozeOrder: z.strictObject({ orderId: OrderId, until: z.iso.datetime({ offset: true }) }),
+  tickRunbookStep: z.strictObject({
+    orderId: OrderId,
+    account: AccountOf.optional(),
+    itemId: z.string().trim().min(1).max(RUNBOOK_LIMITS.itemId),
+    step: z.string().trim().min(1).max(RUNBOOK_LIMITS.step),
+    ticked: z.boolean(),
+  }),
   checkNow: z.undefined(),
   startDemo: z.undefined(),
   pauseNotifications: z.strictObject({ until: z.iso.datetime({ offset: true }).nullable() }),

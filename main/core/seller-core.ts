@@ -28,6 +28,7 @@ import {
   reversalText,
   unusualMarkText,
 } from '../../preload/order-status';
+import type { RunbookTick } from '../../preload/runbooks';
 import type { TokenLifetime } from './api/access-token';
 import type { SellerApiClient } from './api/client';
 import { SellerApiError } from './api/errors';
@@ -592,6 +593,7 @@ export class SellerCore {
       fetchedAt: stored.fetchedAt,
       refreshProblem: stored.fetchError,
       automationRuns: this.store.runsFor(orderId),
+      runbookTicks: this.store.runbookTicks(orderId),
       // Told while the order shows the status it went back to.
       ...(reversal && reversal.event.statusCode === stored.status
         ? { statusReversal: reversalText(reversal) }
@@ -1031,6 +1033,19 @@ export class SellerCore {
     }
     this.log.info('snoozed', { orderId, until });
     this.emit({ type: 'orders-updated', orderIds: [orderId], moved: false });
+  }
+
+  /**
+   * Ticks a runbook's step on an order, or takes the tick back: this laptop's own record (no
+   * marketplace call), kept in the store so it survives a restart. Answers the order's ticks.
+   */
+  tickRunbookStep(id: string, itemId: string, step: string, ticked: boolean): RunbookTick[] {
+    const orderId = canonicalOrderId(id);
+    return this.withStore(() => {
+      if (!this.store.storedOrder(orderId)) throw new NotFoundError('This laptop does not know that order.');
+      this.store.tickRunbookStep(orderId, itemId, step, ticked, this.isoNow());
+      return this.store.runbookTicks(orderId);
+    });
   }
 
   /** One line per order announced: what kind of announcement, and whether a notification showed it. */

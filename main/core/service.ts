@@ -317,6 +317,9 @@ export class SellerTrayService {
       this.sessionOfOrder(orderId).core.snooze(orderId, until);
       return { snoozedUntil: until };
     },
+    tickRunbookStep: async ({ orderId, account, itemId, step, ticked }) => ({
+      ticks: this.sessionOfOrder(orderId, account).core.tickRunbookStep(orderId, itemId, step, ticked),
+    }),
     markAsideSeen: async ({ upToId }) => {
       this.requireSession().core.markAsideSeen(upToId);
       return this.state();

@@ -18,6 +18,7 @@ import {
 import type { Attention, AttentionCounts, AttentionMark, InboxRow } from '../../../preload/model';
 import { orderTotal } from '../../../preload/money';
 import { causalOrder, isNewPurchase } from '../../../preload/order-status';
+import type { RunbookTick } from '../../../preload/runbooks';
 import type { ResultWindows } from '../api/client';
 import {
   eventKey,
@@ -1195,6 +1196,32 @@ export class AccountStore {
       orderId,
     ) as unknown as RunRow[];
     return rows.map(runOf);
+  }
+
+  // --- Runbooks ------------------------------------------------------------------------------
+
+  /** The runbook steps ticked on an order, as they were ticked (oldest first). */
+  runbookTicks(orderId: string): RunbookTick[] {
+    const rows = this.sql(
+      'SELECT item_id, step, ticked_at FROM runbook_ticks WHERE order_id = ? ORDER BY ticked_at, item_id, step',
+    ).all(orderId) as { item_id: string; step: string; ticked_at: string }[];
+    return rows.map((r) => ({ itemId: r.item_id, step: r.step, tickedAt: r.ticked_at }));
+  }
+
+  /** Ticks a runbook's step on an order (again: kept as first ticked), or takes the tick back. */
+  tickRunbookStep(orderId: string, itemId: string, step: string, ticked: boolean, now: string): void {
+    const product = itemId.toLowerCase();
+    if (ticked) {
+      this.sql(
+        'INSERT OR IGNORE INTO runbook_ticks (order_id, item_id, step, ticked_at) VALUES (?, ?, ?, ?)',
+      ).run(orderId, product, step, now);
+    } else {
+      this.sql('DELETE FROM runbook_ticks WHERE order_id = ? AND item_id = ? AND step = ?').run(
+        orderId,
+        product,
+        step,
+      );
+    }
   }
 
   /** When the next queued run is due (a retry waiting), if any. */

@@ -153,7 +153,7 @@ it('comes to a store of the version before it, whose orders and announcements st
   store.close();
   await rm(dir, { recursive: true, force: true });
   dir = await mkdtemp(join(tmpdir(), 'runs-upgrade-'));
-  const before = MIGRATIONS.length - 1;
+  const before = MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE automation_runs'));
   const db = databaseOfVersion(dir, before);
   db.exec(`INSERT INTO announcements (order_id, state, queued_at) VALUES ('o-9', 'raised', '${NOW}')`);
   db.close();

@@ -244,4 +244,16 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX automation_runs_by_order ON automation_runs (order_id, queued_at);
   CREATE INDEX automation_runs_due ON automation_runs (due_at) WHERE state IN ('queued', 'running');
   `,
+  `
+  -- Runbooks (issue 26): the steps of a product's checklist ticked on an order, on this laptop.
+  -- A step is kept by its text (each once in its runbook), so reordering the checklist keeps the
+  -- ticks; a step renamed is a new step. The product is its item id in lower case.
+  CREATE TABLE runbook_ticks (
+    order_id TEXT NOT NULL,
+    item_id TEXT NOT NULL,
+    step TEXT NOT NULL,
+    ticked_at TEXT NOT NULL,
+    PRIMARY KEY (order_id, item_id, step)
+  ) WITHOUT ROWID;
+  `,
 ];

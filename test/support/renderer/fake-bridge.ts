@@ -254,6 +254,16 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     },
     markAsideSeen: () => fake.state,
     snoozeOrder: ({ until }) => ({ snoozedUntil: until }),
+    tickRunbookStep: ({ orderId, itemId, step, ticked }) => {
+      const view = views.get(orderId);
+      if (!view) throw new CodedError('not-found', 'This laptop does not know that order.');
+      const others = view.runbookTicks.filter((t) => t.itemId !== itemId.toLowerCase() || t.step !== step);
+      const ticks = ticked
+        ? [...others, { itemId: itemId.toLowerCase(), step, tickedAt: new Date().toISOString() }]
+        : others;
+      views.set(orderId, { ...view, runbookTicks: ticks });
+      return { ticks };
+    },
     undoMark: ({ requestId }) => {
       for (const view of views.values()) {
         const item = view.outbox.find((i) => i.requestId === requestId);

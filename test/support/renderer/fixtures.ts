@@ -129,6 +129,7 @@ export function fullView(overrides: Partial<OrderView> = {}): OrderView {
     ],
     settled: [],
     automationRuns: [],
+    runbookTicks: [],
     status: 'ProvisioningInProgress',
     ...overrides,
   };
