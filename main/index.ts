@@ -204,7 +204,12 @@ function openService(dataRoot: string) {
 /** The window (created hidden now, so the problems the service found while opening reach it), wired to the service. */
 function openWindow(root: string, service: SellerTrayService): AppWindow {
   const openLink = (url: string) => {
-    void openExternalIfAllowed((u) => shell.openExternal(u), url, hostOf(service.state().baseUrl));
+    void openExternalIfAllowed(
+      (u) => shell.openExternal(u),
+      url,
+      hostOf(service.state().baseUrl),
+      service.currentSettings().runbooks,
+    );
   };
   const window = new AppWindow({
     createWindow: (options) => new BrowserWindow(options),

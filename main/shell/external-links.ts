@@ -1,8 +1,10 @@
 // Links the app may open outside the window: in the browser, https only and only to hosts on
-// an allowlist (the configured marketplace's); and an order contact's mailto: or tel: link
-// of the one plain shape the window makes (preload/contact-links.ts). Everything else is
-// refused, never opened.
+// an allowlist (the configured marketplace's); an order contact's mailto: or tel: link of the
+// one plain shape the window makes (preload/contact-links.ts); and a runbook's link, http(s) at
+// the origin of a template the settings hold (preload/runbooks.ts). Everything else is refused,
+// never opened.
 import { isContactHref } from '../../preload/contact-links';
+import { isRunbookLink, type Runbook } from '../../preload/runbooks';
 import type { OpenExternal } from './electron-ports';
 
 /** Whether `url` is an https URL, without credentials, on one of `allowedHosts`. */
@@ -33,8 +35,11 @@ export async function openExternalIfAllowed(
   openExternal: OpenExternal,
   url: string,
   allowedHosts: readonly string[],
+  runbooks: readonly Runbook[] = [],
 ): Promise<boolean> {
-  if (!isAllowedExternalUrl(url, allowedHosts) && !isContactHref(url)) return false;
+  if (!isAllowedExternalUrl(url, allowedHosts) && !isContactHref(url) && !isRunbookLink(url, runbooks)) {
+    return false;
+  }
   await openExternal(url);
   return true;
 }

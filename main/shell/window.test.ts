@@ -32,6 +32,15 @@ function appWindow({ devTools = false, tray }: { devTools?: boolean; tray?: Rect
         },
         url,
         hostOf('https://marketplace.example.com/api'),
+        [
+          {
+            itemId: 'SS-STD',
+            name: 'Standard',
+            checklist: [],
+            links: [{ label: 'Console', url: 'http://console.intranet:8080/tenants/{buyerAccountId}' }],
+            reasons: [],
+          },
+        ],
       ),
   });
   return { window, created, external, quit: () => (quitting = true) };
@@ -116,6 +125,22 @@ describe('the window', () => {
       'tel:+49301234567',
       'tel:+49301234567',
     ]);
+  });
+
+  it("opens a runbook's link (http too) only at the origin of a template the settings hold", () => {
+    const { window, created, external } = appWindow();
+    window.get();
+    const contents = created[0]?.webContents;
+    for (const url of [
+      'http://console.intranet:8080/tenants/acct%2F..%2F9',
+      'https://console.intranet:8080/tenants/1',
+      'http://console.intranet/tenants/1',
+      'http://user@console.intranet:8080/tenants/1',
+      'javascript:alert(1)',
+    ]) {
+      expect(contents?.windowOpenHandler?.({ url }), url).toEqual({ action: 'deny' });
+    }
+    expect(external).toEqual(['http://console.intranet:8080/tenants/acct%2F..%2F9']);
   });
 
   it('denies every permission request and check', () => {
