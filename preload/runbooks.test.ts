@@ -14,6 +14,7 @@ import {
   runbookFor,
   runbookLink,
   runbooksFile,
+  runbooksOfOrder,
 } from './runbooks';
 
 const HOSTILE = [
@@ -168,6 +169,20 @@ describe("an order line's fields", () => {
       quantity: '100000000000000000001',
     });
     expect(orderFields(order, null, 1).licenseEmail).toBeUndefined();
+  });
+
+  it("gives an order's runbooks once per product, in line order", () => {
+    const std: Runbook = { itemId: 'ss-std', name: 'Standard', checklist: [], links: [], reasons: [] };
+    const addOn: Runbook = { ...std, itemId: 'AN-ADD', name: 'Add-on' };
+    const twice = {
+      ...order,
+      documentLines: [...order.documentLines, { lineItem: { sellersItemId: 'SS-STD' } }],
+    };
+    expect(runbooksOfOrder(twice, [addOn, std])).toEqual([
+      { runbook: std, lineIndex: 0 },
+      { runbook: addOn, lineIndex: 1 },
+    ]);
+    expect(runbooksOfOrder(order, [])).toEqual([]);
   });
 
   it('finds the runbook of an item id without case or spaces mattering', () => {

@@ -198,6 +198,19 @@ export function runbookFor(runbooks: readonly Runbook[], itemId: string | undefi
   return key ? runbooks.find((r) => r.itemId.toLowerCase() === key) : undefined;
 }
 
+/** The runbooks an order's lines call for, once per product, in line order, each with its first line. */
+export function runbooksOfOrder(
+  order: Order,
+  runbooks: readonly Runbook[],
+): { runbook: Runbook; lineIndex: number }[] {
+  const found: { runbook: Runbook; lineIndex: number }[] = [];
+  for (const [lineIndex, line] of order.documentLines.entries()) {
+    const runbook = runbookFor(runbooks, line.lineItem?.sellersItemId);
+    if (runbook && !found.some((f) => f.runbook === runbook)) found.push({ runbook, lineIndex });
+  }
+  return found;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Checking: the settings, the editor and an imported file all go through `checkRunbooks`.
 

@@ -1,16 +1,21 @@
 // Reporting a failed provisioning: the marketplace (and the buyer) need to know what went
-// wrong, so both the description and the detailed description are required. Escape cancels.
+// wrong, so both the description and the detailed description are required. The reasons the
+// order's runbooks offer (Settings → Runbooks) fill both, to be edited before sending. Escape cancels.
 
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { LIMITS } from '../../preload/contract';
+import type { RunbookReason } from '../../preload/runbooks';
 import { useEscapeLayer } from '../hooks/useEscapeLayer';
 
 export function FailureForm({
   busy,
+  reasons = [],
   onSubmit,
   onCancel,
 }: {
   busy: boolean;
+  /** Reasons to start from, each filling both fields. */
+  reasons?: readonly RunbookReason[];
   onSubmit: (description: string, detailedDescription: string) => void;
   onCancel: () => void;
 }) {
@@ -22,6 +27,7 @@ export function FailureForm({
   const descriptionId = useId();
   const detailedId = useId();
   const problemId = useId();
+  const reasonId = useId();
 
   useEffect(() => descriptionRef.current?.focus(), []);
 
@@ -52,6 +58,30 @@ export function FailureForm({
   return (
     <form className="failure-form" aria-labelledby={headingId} noValidate onSubmit={submit}>
       <h3 id={headingId}>Report a failure</h3>
+      {reasons.length > 0 && (
+        <>
+          <label htmlFor={reasonId}>Start from a reason</label>
+          <select
+            id={reasonId}
+            value=""
+            onChange={(event) => {
+              const reason = reasons[Number(event.target.value)];
+              if (!reason) return;
+              setDescription(reason.description);
+              setDetailed(reason.detailedDescription);
+              descriptionRef.current?.focus();
+            }}
+          >
+            <option value="">Choose a reason from the runbook…</option>
+            {reasons.map((reason, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the runbooks' reasons, in their order
+              <option key={index} value={index}>
+                {reason.description}
+              </option>
+            ))}
+          </select>
+        </>
+      )}
       <label htmlFor={descriptionId}>Description (required)</label>
       <input
         id={descriptionId}

@@ -9,9 +9,11 @@ import type { AccountState, OrderListItem, OrderView } from '../../preload/contr
 import type { Explained, OutboxItem } from '../../preload/model';
 import { orderTotal } from '../../preload/money';
 import type { MarkableStatus } from '../../preload/order-status';
+import { type Runbook, type RunbookReason, runbooksOfOrder } from '../../preload/runbooks';
 import { call, explained } from '../bridge/call';
 import { useBridge, useBridgeEvents } from '../bridge/context';
 import { formatTotal } from '../format';
+import { useSettings } from '../hooks/useSettings';
 import { isWindowKey, keyAction } from '../keyboard';
 import { lastMark, receivedAt } from '../order-marks';
 import { AutomationRuns } from './AutomationRuns';
@@ -23,6 +25,7 @@ import { ErrorAlert } from './ErrorAlert';
 import { FieldList } from './FieldList';
 import { Licenses } from './Licenses';
 import { type HeaderFacts, OrderHeader } from './OrderHeader';
+import { OrderRunbooks } from './OrderRunbooks';
 import { PartyDetails } from './PartyDetails';
 import { ProvisioningActions } from './ProvisioningActions';
 import { ProvisioningHistory } from './ProvisioningHistory';
@@ -63,6 +66,7 @@ export function OrderDetail({
 }) {
   const bridge = useBridge();
   const undo = useUndo();
+  const runbooks = useSettings().settings?.runbooks ?? NO_RUNBOOKS;
   const [view, setView] = useState<OrderView | null>(null);
   const [error, setError] = useState<Explained | null>(null);
   const [retrying, setRetrying] = useState<string | null>(null);
@@ -161,6 +165,7 @@ export function OrderDetail({
       onMarked={() => void load()}
       onNextWaiting={onNextWaiting}
       pressOnOpen={pressOnOpen}
+      reasons={view ? reasonsOf(view, runbooks) : []}
     />
   );
 
@@ -207,6 +212,7 @@ export function OrderDetail({
       )}
       {(view || !error) && actions}
       {view && <AutomationRuns orderId={orderId} runs={view.automationRuns} onRan={() => void load()} />}
+      {view && <OrderRunbooks orderId={orderId} account={account} view={view} runbooks={runbooks} />}
       {!view && !error && <p role="status">Loading the order…</p>}
       {view && (
         <OrderSections
@@ -326,6 +332,14 @@ function OrderSections({
       </section>
     </>
   );
+}
+
+const NO_RUNBOOKS: Runbook[] = [];
+
+/** The Failed reasons the order's runbooks offer, each once. */
+function reasonsOf(view: OrderView, runbooks: readonly Runbook[]): RunbookReason[] {
+  const reasons = runbooksOfOrder(view.order, runbooks).flatMap(({ runbook }) => runbook.reasons);
+  return reasons.filter((r, i) => reasons.findIndex((o) => o.description === r.description) === i);
 }
 
 /** The header's facts from the whole order. */

@@ -14,6 +14,7 @@ import { isHeld } from '../../preload/hold';
 import { latestMark, type Mark, markPhase, markPhaseTime, markPhaseWords } from '../../preload/mark-phase';
 import type { Explained, OutboxItem, SettledMark } from '../../preload/model';
 import { isUsualTransition, MARKABLE_STATUSES, type MarkableStatus } from '../../preload/order-status';
+import type { RunbookReason } from '../../preload/runbooks';
 import { asCodedError, call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { formatWhen, statusLabel } from '../format';
@@ -52,6 +53,7 @@ export function ProvisioningActions({
   onMarked,
   onNextWaiting,
   pressOnOpen,
+  reasons = [],
 }: {
   orderId: string;
   /** The order's account (its id): a mark is posted by that account only. */
@@ -68,6 +70,8 @@ export function ProvisioningActions({
   onNextWaiting?: (() => void) | undefined;
   /** A step to take as the order opens (the inbox's "f" on a row): as if its key was pressed here. */
   pressOnOpen?: MarkableStatus | undefined;
+  /** The Failed reasons the order's runbooks offer (OrderRunbooks). */
+  reasons?: readonly RunbookReason[];
 }) {
   const bridge = useBridge();
   const undo = useUndo();
@@ -265,6 +269,7 @@ export function ProvisioningActions({
       {failureForm && (
         <FailureForm
           busy={busy}
+          reasons={reasons}
           onCancel={() => {
             setFailureForm(null);
             requestAnimationFrame(focusFirstAction);
