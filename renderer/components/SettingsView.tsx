@@ -26,6 +26,7 @@ import { ErrorAlert } from './ErrorAlert';
 import { LogFolderPanel } from './LogFolderPanel';
 import { ManagedNote } from './ManagedNote';
 import { PauseControl } from './PauseControl';
+import { RunbooksPanel } from './RunbooksPanel';
 import { SecretField } from './SecretField';
 
 /** The settings the form edits: those its declaration shows in the form. */
@@ -294,6 +295,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
             <p role="status">{saved}</p>
           </form>
           <AccountsPanel state={state} onState={onState} />
+          <RunbooksPanel state={state} />
           <PauseControl state={state} onState={onState} />
           <SecretField state={state} onState={onState} />
           {state.setup !== 'unconfigured' && <DiagnosePanel />}
