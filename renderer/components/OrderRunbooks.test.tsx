@@ -5,6 +5,7 @@
 // the runbooks' reasons.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, expect, it } from 'vitest';
+import { CodedError } from '../../preload/coded-error';
 import type { Order } from '../../preload/marketplace';
 import type { Runbook } from '../../preload/runbooks';
 import { createFakeBridge } from '../../test/support/renderer/fake-bridge';
@@ -99,6 +100,20 @@ it('ticks a step through the store and counts what is done', async () => {
   fireEvent.click(step);
   await waitFor(() => expect(step.checked).toBe(false));
   expect(bridge.callsOf('tickRunbookStep').at(-1)?.ticked).toBe(false);
+});
+
+it('takes a tick back, saying why, when the store refuses it', async () => {
+  const bridge = await renderOrder();
+  bridge.handle('tickRunbookStep', () => {
+    throw new CodedError(
+      'store-unavailable',
+      'This laptop could not keep the tick: its store is not available.',
+    );
+  });
+  const step = screen.getByRole('checkbox', { name: 'Create the tenant' }) as HTMLInputElement;
+  fireEvent.click(step);
+  await screen.findByText('This laptop could not keep the tick: its store is not available.');
+  expect(step.checked).toBe(false);
 });
 
 it('shows the ticks the store has when the order opens', async () => {

@@ -40,11 +40,20 @@ export function OrderRunbooks({
   const found = runbooksOfOrder(view.order, runbooks);
   if (found.length === 0) return null;
 
+  /** Shown at once (a checkbox answers its click), then as the store has it; taken back if refused. */
   async function tick(itemId: string, step: string, ticked: boolean): Promise<void> {
+    const before = ticks;
+    const others = ticks.filter((t) => t.itemId !== itemId.toLowerCase() || t.step !== step);
+    setTicks(
+      ticked
+        ? [...others, { itemId: itemId.toLowerCase(), step, tickedAt: new Date().toISOString() }]
+        : others,
+    );
     try {
       setTicks((await call(bridge, 'tickRunbookStep', { orderId, account, itemId, step, ticked })).ticks);
       setError(null);
     } catch (failure) {
+      setTicks(before);
       setError(explained(failure));
     }
   }
