@@ -1,6 +1,7 @@
 // An account's store files from outside: what they say of how the app ended, and a database as an
 // earlier version left it.
 import { existsSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DATABASE_FILE } from '../../main/core/store/account-store';
 import { MIGRATIONS } from '../../main/core/store/schema';
@@ -28,4 +29,22 @@ export function databaseOfVersion(dataDir: string, version: number): import('nod
   for (const migration of MIGRATIONS.slice(0, version)) db.exec(migration);
   db.exec(`PRAGMA user_version = ${version}`);
   return db;
+}
+
+/**
+ * Garbage over the first page of `index` in a closed store: the damage check finds it, while the
+ * tables' own pages stay readable (what a damaged file still shows is put back).
+ */
+export async function garbleIndexPage(dataDir: string, index: string): Promise<void> {
+  const { DatabaseSync } = process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite');
+  const db = new DatabaseSync(join(dataDir, DATABASE_FILE));
+  const { rootpage } = db.prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').get(index) as {
+    rootpage: number;
+  };
+  const { page_size } = db.prepare('PRAGMA page_size').get() as { page_size: number };
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  db.close();
+  const file = await open(join(dataDir, DATABASE_FILE), 'r+');
+  await file.write(Buffer.alloc(page_size, 0xa5), 0, page_size, (rootpage - 1) * page_size);
+  await file.close();
 }

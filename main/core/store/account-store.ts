@@ -255,8 +255,24 @@ export class AccountStore {
   /** Fills a new database from the journal, and the statuses still readable from the damaged file. */
   private restoreAfterDamage(aside: string): string {
     const words = lostWords('damaged', this.restoreFromJournal(readableOutbox(aside)), aside);
-    this.putBackRuns(readableRuns(aside));
+    this.putBackRuns(
+      readableRows(aside, `SELECT * FROM automation_runs WHERE state IN ('queued', 'running')`),
+    );
+    this.putBackTicks(readableRows(aside, 'SELECT order_id, item_id, step, ticked_at FROM runbook_ticks'));
     return words;
+  }
+
+  /** The runbook ticks a damaged file still shows (not journaled either: a person ticks them again if lost). */
+  private putBackTicks(
+    rows: readonly { order_id: string; item_id: string; step: string; ticked_at: string }[],
+  ): void {
+    if (rows.length === 0) return;
+    this.atomically(() => {
+      const insert = this.sql(
+        'INSERT OR IGNORE INTO runbook_ticks (order_id, item_id, step, ticked_at) VALUES (?, ?, ?, ?)',
+      );
+      for (const r of rows) insert.run(r.order_id, r.item_id, r.step, r.ticked_at);
+    });
   }
 
   /**
@@ -1532,7 +1548,7 @@ export class AccountStore {
         | undefined;
       if (row) this.sql('DELETE FROM order_search WHERE rowid = ?').run(row.rowid);
       // Another seller's order is neither announced nor handed to an automation.
-      for (const table of ['events', 'announcements', 'automation_runs', 'orders']) {
+      for (const table of ['events', 'announcements', 'automation_runs', 'runbook_ticks', 'orders']) {
         this.sql(`DELETE FROM ${table} WHERE order_id = ?`).run(orderId);
       }
       return row !== undefined;
@@ -1919,15 +1935,12 @@ function isDamage(error: unknown): boolean {
   return code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number' && [11, 26].includes(errcode & 0xff);
 }
 
-/** The outbox items that can still be read from a damaged database, row by row. */
-/** The unfinished automations' runs a damaged file still shows; none when they cannot be read. */
-function readableRuns(file: string): RunRow[] {
+/** The rows `query` still reads from a damaged file; none when they cannot be read. */
+function readableRows<T>(file: string, query: string): T[] {
   let db: Database | undefined;
   try {
     db = openReadOnly(file);
-    return db
-      .prepare(`SELECT * FROM automation_runs WHERE state IN ('queued', 'running')`)
-      .all() as unknown as RunRow[];
+    return db.prepare(query).all() as unknown as T[];
   } catch {
     return [];
   } finally {
@@ -1935,6 +1948,7 @@ function readableRuns(file: string): RunRow[] {
   }
 }
 
+/** The outbox items that can still be read from a damaged database, row by row. */
 function readableOutbox(file: string): OutboxItem[] {
   const items: OutboxItem[] = [];
   let db: Database | undefined;

@@ -1,13 +1,13 @@
 // Automations' runs in the store (issue 24): queued in the poll's transaction with the
 // announcement, once per automation and new order, taken over with the same delivery id when
 // the process running them is gone, and gone with an order found to be another seller's.
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { databaseOfVersion } from '../../../test/support/store-files';
+import { databaseOfVersion, garbleIndexPage } from '../../../test/support/store-files';
 import type { MarketplaceEvent, Order } from '../api/wire';
-import { AccountStore, DATABASE_FILE } from './account-store';
+import { AccountStore } from './account-store';
 import { MIGRATIONS } from './schema';
 
 let dir: string;
@@ -168,18 +168,7 @@ it('keeps unfinished runs, under their delivery ids, when the file is found dama
   learn([purchase('o-1')], { automations: ['hook'] });
   const [queued] = store.runsFor('o-1');
   store.close(false); // not closed cleanly: the next open checks the file
-  // Garbage over one page of an index: the check finds it, the runs' own pages stay readable.
-  const { DatabaseSync } = process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite');
-  const db = new DatabaseSync(join(dir, DATABASE_FILE));
-  const { rootpage } = db.prepare(`SELECT rootpage FROM sqlite_master WHERE name = 'orders_inbox'`).get() as {
-    rootpage: number;
-  };
-  const { page_size } = db.prepare('PRAGMA page_size').get() as { page_size: number };
-  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  db.close();
-  const file = await open(join(dir, DATABASE_FILE), 'r+');
-  await file.write(Buffer.alloc(page_size, 0xa5), 0, page_size, (rootpage - 1) * page_size);
-  await file.close();
+  await garbleIndexPage(dir, 'orders_inbox');
 
   const opening = AccountStore.open(dir);
   store = opening.store;
