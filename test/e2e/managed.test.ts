@@ -4,8 +4,7 @@
 // onboarding asks only for the secret, both pass axe-core; screenshots kept to look at.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { silentLog } from '../../main/core/log';
 import { linuxPolicySource } from '../../main/core/policy/sources';
 import { PolicyWatcher } from '../../main/core/policy/watcher';
@@ -13,37 +12,18 @@ import { KeytarSecretStore, secretOwner } from '../../main/core/secrets';
 import { SellerTrayService } from '../../main/core/service';
 import { ConfSettingsStore } from '../../main/core/settings';
 import { type Preview, startPreview } from '../../main/preview/server';
-import { type Simulator, startSimulator } from '../../simulator/server';
-import { axeViolations, faintFieldBorders } from '../support/axe';
-import { buildRenderer, launchChromium } from '../support/browser';
 import { makeDataDir } from '../support/core';
-import { REPO_ROOT } from '../support/processes';
+import { checkScreen, previewParts } from '../support/preview-app';
 
-const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const CLIENT = { clientId: 'fleet-client', clientSecret: 'fleet-secret-7d21' };
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let browser: Browser;
-let sim: Simulator;
+const parts = previewParts({ sellers: [{ sellerId: 1001, orders: 12, clients: [CLIENT] }] });
 const secrets = new KeytarSecretStore();
 const cleanup: (() => unknown)[] = [];
 
-beforeAll(async () => {
-  [renderer, browser, sim] = await Promise.all([
-    buildRenderer(),
-    launchChromium(),
-    startSimulator({ port: 0, sellers: [{ sellerId: 1001, orders: 12, clients: [CLIENT] }] }),
-  ]);
-  await mkdir(SCREENSHOTS, { recursive: true });
-}, 120_000);
 afterEach(async () => {
   for (const undo of cleanup.splice(0).reverse()) await undo();
-  await secrets.delete(secretOwner(sim.url, CLIENT.clientId));
-});
-afterAll(async () => {
-  await browser?.close();
-  await sim?.close();
-  await renderer?.remove();
+  await secrets.delete(secretOwner(parts.sim.url, CLIENT.clientId));
 });
 
 /** The app with IT's policies in a policy folder; `secret`: the user already gave the client secret. */
@@ -58,7 +38,7 @@ async function managedApp(options: {
   await writeFile(
     join(root, 'managed', 'fleet.json'),
     JSON.stringify({
-      baseUrl: sim.url,
+      baseUrl: parts.sim.url,
       clientId: CLIENT.clientId,
       pollIntervalMinimumSeconds: 120,
       undoSeconds: 10,
@@ -66,7 +46,7 @@ async function managedApp(options: {
       actorNameSource: 'computer-account',
     }),
   );
-  if (options.secret) await secrets.set(secretOwner(sim.url, CLIENT.clientId), CLIENT.clientSecret);
+  if (options.secret) await secrets.set(secretOwner(parts.sim.url, CLIENT.clientId), CLIENT.clientSecret);
   const policies = await PolicyWatcher.start(linuxPolicySource(root), { log: silentLog });
   const service = await SellerTrayService.open({
     settings: new ConfSettingsStore({ cwd: dir }),
@@ -75,8 +55,8 @@ async function managedApp(options: {
     policies,
     accountName: () => 'anna.virtanen',
   });
-  const preview: Preview = await startPreview({ service, rendererDir: renderer.dir });
-  const page = await browser.newPage({
+  const preview: Preview = await startPreview({ service, rendererDir: parts.renderer.dir });
+  const page = await parts.browser.newPage({
     colorScheme: options.colorScheme,
     viewport: options.viewport,
     locale: 'en-US',
@@ -90,12 +70,6 @@ async function managedApp(options: {
   );
   await page.goto(preview.url);
   return { page, service };
-}
-
-async function check(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-  expect(await axeViolations(page), name).toEqual([]);
-  expect(await faintFieldBorders(page), name).toEqual([]);
 }
 
 describe.each([
@@ -131,19 +105,19 @@ describe.each([
     expect(await form.getByLabel('Check interval (seconds)').isDisabled()).toBe(false);
     expect(await form.getByLabel('Check interval (seconds)').getAttribute('min')).toBe('120');
     await form.getByText('Your organization allows no less than 120 seconds.').waitFor();
-    await check(page, `settings-managed-${colorScheme}-${size}`);
+    await checkScreen(page, `settings-managed-${colorScheme}-${size}`);
     // Further down: the locks of "Time to undo" and "Your name".
     await form.getByLabel('Your name', { exact: true }).scrollIntoViewIfNeeded();
-    await check(page, `settings-managed-lower-${colorScheme}-${size}`);
+    await checkScreen(page, `settings-managed-lower-${colorScheme}-${size}`);
   }, 60_000);
 
   it('onboarding asks only for the secret, offers no demo, and passes axe-core', async () => {
     const { page } = await managedApp({ secret: false, colorScheme, viewport });
     await page.getByRole('heading', { level: 1 }).waitFor();
-    expect(await page.getByLabel('Base URL').inputValue()).toBe(sim.url);
+    expect(await page.getByLabel('Base URL').inputValue()).toBe(parts.sim.url);
     expect(await page.getByLabel('Base URL').getAttribute('readonly')).not.toBeNull();
     expect(await page.getByRole('button', { name: 'Try the demo' }).count()).toBe(0);
-    await check(page, `onboarding-managed-${colorScheme}-${size}`);
+    await checkScreen(page, `onboarding-managed-${colorScheme}-${size}`);
     await page.getByLabel('Client secret').fill(CLIENT.clientSecret);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('listbox', { name: 'Orders' }).waitFor();

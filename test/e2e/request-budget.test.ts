@@ -6,14 +6,14 @@ import { rm } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Operation } from '../../main/core/api/routes';
-import { KeytarSecretStore, secretOwner } from '../../main/core/secrets';
-import { SellerTrayService } from '../../main/core/service';
-import { ConfSettingsStore } from '../../main/core/settings';
-import { startPreview } from '../../main/preview/server';
+import { KeytarSecretStore } from '../../main/core/secrets';
+import type { SellerTrayService } from '../../main/core/service';
 import { SETTINGS } from '../../preload/settings-declaration';
+import { PRODUCTS } from '../../simulator/catalog';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { buildRenderer, launchChromium } from '../support/browser';
 import { makeDataDir } from '../support/core';
+import { openConfiguredPreview } from '../support/preview-app';
 import { exitOf, spawnTs } from '../support/processes';
 import { admin } from '../support/raw-api';
 
@@ -27,7 +27,7 @@ const POLLS_IN_HOLD = Math.floor(HOLD_MS / (INTERVAL_SECONDS * 1000)) + 1;
 let renderer: Awaited<ReturnType<typeof buildRenderer>>;
 let browser: Browser;
 const secrets = new KeytarSecretStore();
-const cleanups: (() => Promise<void>)[] = [];
+const cleanups: (() => unknown)[] = [];
 
 beforeAll(async () => {
   [renderer, browser] = await Promise.all([buildRenderer(), launchChromium()]);
@@ -52,27 +52,33 @@ const since = (before: Counts, after: Counts): Partial<Record<Operation, number>
       .filter(([, n]) => n !== 0),
   );
 
-/** An app on the preview, configured for `sim`, polling at the shortest interval; `page` when a window is open. */
+/**
+ * An app on the preview, configured for `sim`, polling at the shortest interval, with a runbook
+ * for every product (a link and a checklist on every order page); `page` when a window is open.
+ */
 async function openApp(
   sim: Simulator,
   withWindow: boolean,
 ): Promise<{ page?: Page; service: SellerTrayService }> {
-  const dir = await makeDataDir();
-  const settings = new ConfSettingsStore({ cwd: dir });
-  settings.save({
-    ...settings.load().settings,
-    baseUrl: sim.url,
-    clientId: CLIENT.clientId,
-    pollIntervalSeconds: INTERVAL_SECONDS,
-    undoSeconds: 10,
-  });
-  await secrets.set(secretOwner(sim.url, CLIENT.clientId), CLIENT.clientSecret);
-  const service = await SellerTrayService.open({ settings, secrets, dataRoot: dir });
-  const preview = await startPreview({ service, rendererDir: renderer.dir });
-  cleanups.push(async () => {
-    service.close();
-    await preview.close();
-    await rm(dir, { recursive: true, force: true });
+  const { service, preview } = await openConfiguredPreview({
+    sim,
+    client: CLIENT,
+    rendererDir: renderer.dir,
+    secrets,
+    settings: {
+      pollIntervalSeconds: INTERVAL_SECONDS,
+      undoSeconds: 10,
+      runbooks: PRODUCTS.map((product) => ({
+        itemId: product.sellersItemId,
+        name: product.name,
+        checklist: ['Create the tenant', 'Send the welcome mail'],
+        links: [
+          { label: 'Console', url: 'https://console.example.com/tenants/{buyerAccountId}?order={orderId}' },
+        ],
+        reasons: [],
+      })),
+    },
+    cleanups,
   });
   // The first sync, the backlog and the fetch of every waiting order are done before any screen is held.
   await service.handle('checkNow', undefined);
@@ -138,6 +144,16 @@ const SCREENS: Screen[] = [
         .getByText(/Held|held/)
         .first()
         .waitFor();
+    },
+  },
+  {
+    name: 'order with its runbook ticked',
+    window: true,
+    async reach(page, sim) {
+      await openOrder(page, waitingOrderId(sim));
+      const runbook = page.getByRole('region', { name: /^Runbook: / }).first();
+      await runbook.getByRole('checkbox', { name: 'Create the tenant' }).check();
+      await runbook.getByRole('group', { name: 'Checklist: 1 of 2 done' }).waitFor();
     },
   },
   {

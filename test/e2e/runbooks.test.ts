@@ -3,23 +3,14 @@
 // runbooks; a tick is kept through a reload (the store); a hostile buyer name stays inside the
 // link's encoded path; Settings → Runbooks shows the editor and refuses a bad file whole. Screenshots of both at 420×640 and
 // 1280×800, light and dark, each passing axe-core.
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { KeytarSecretStore, secretOwner } from '../../main/core/secrets';
-import { SellerTrayService } from '../../main/core/service';
-import { ConfSettingsStore } from '../../main/core/settings';
-import { type Preview, startPreview } from '../../main/preview/server';
+import type { SellerTrayService } from '../../main/core/service';
 import type { Runbook } from '../../preload/runbooks';
-import { type Simulator, startSimulator } from '../../simulator/server';
-import { axeViolations, faintFieldBorders } from '../support/axe';
-import { buildRenderer, launchChromium } from '../support/browser';
-import { makeDataDir } from '../support/core';
-import { REPO_ROOT } from '../support/processes';
+import { checkScreen, openConfiguredPreview, previewParts } from '../support/preview-app';
 import { admin } from '../support/raw-api';
 
-const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const CLIENT = { clientId: 'runbook-client', clientSecret: 'runbook-secret-5e1a' };
 const HOSTILE_BUYER = 'Northwind}{&#/../javascript:alert(1)\nTraders';
 
@@ -48,50 +39,26 @@ const RUNBOOKS: Runbook[] = [
   },
 ];
 
-let renderer: Awaited<ReturnType<typeof buildRenderer>>;
-let browser: Browser;
-let sim: Simulator;
+const parts = previewParts({ sellers: [{ sellerId: 1001, orders: 8, clients: [CLIENT] }] });
 const secrets = new KeytarSecretStore();
-const cleanup: (() => unknown)[] = [];
-
-beforeAll(async () => {
-  [renderer, browser, sim] = await Promise.all([
-    buildRenderer(),
-    launchChromium(),
-    startSimulator({ port: 0, sellers: [{ sellerId: 1001, orders: 8, clients: [CLIENT] }] }),
-  ]);
-  await mkdir(SCREENSHOTS, { recursive: true });
-}, 120_000);
+const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
-  for (const undo of cleanup.splice(0).reverse()) await undo();
-  await secrets.delete(secretOwner(sim.url, CLIENT.clientId));
-  await admin(sim.url, 'POST', 'reset');
-});
-afterAll(async () => {
-  await browser?.close();
-  await sim?.close();
-  await renderer?.remove();
+  for (const undo of cleanups.splice(0).reverse()) await undo();
+  await secrets.delete(secretOwner(parts.sim.url, CLIENT.clientId));
+  await admin(parts.sim.url, 'POST', 'reset');
 });
 
 async function openApp(colorScheme: 'light' | 'dark', viewport: { width: number; height: number }) {
-  const dir = await makeDataDir();
-  const settings = new ConfSettingsStore({ cwd: dir });
-  settings.save({
-    ...settings.load().settings,
-    baseUrl: sim.url,
-    clientId: CLIENT.clientId,
-    runbooks: RUNBOOKS,
+  const { service, preview } = await openConfiguredPreview({
+    sim: parts.sim,
+    client: CLIENT,
+    rendererDir: parts.renderer.dir,
+    secrets,
+    settings: { runbooks: RUNBOOKS },
+    cleanups,
   });
-  await secrets.set(secretOwner(sim.url, CLIENT.clientId), CLIENT.clientSecret);
-  const service = await SellerTrayService.open({ settings, secrets, dataRoot: dir });
-  const preview: Preview = await startPreview({ service, rendererDir: renderer.dir });
-  const page = await browser.newPage({ colorScheme, viewport, locale: 'en-US' });
-  cleanup.push(
-    () => rm(dir, { recursive: true, force: true }),
-    () => preview.close(),
-    () => service.close(),
-    () => page.close(),
-  );
+  const page = await parts.browser.newPage({ colorScheme, viewport, locale: 'en-US' });
+  cleanups.push(() => page.close());
   await page.goto(preview.url);
   await page.getByRole('listbox', { name: 'Orders' }).waitFor();
   return { page, service };
@@ -99,7 +66,7 @@ async function openApp(colorScheme: 'light' | 'dark', viewport: { width: number;
 
 /** An order of two products, both with a runbook, bought by a hostile name; opened. */
 async function openTwoProductOrder(page: Page, service: SellerTrayService): Promise<string> {
-  const created = await admin(sim.url, 'POST', 'purchases', {
+  const created = await admin(parts.sim.url, 'POST', 'purchases', {
     order: {
       buyerCustomerParty: { supplierAssignedAccountId: 'NW-1001', party: { partyName: HOSTILE_BUYER } },
       documentLines: [
@@ -123,12 +90,6 @@ async function openTwoProductOrder(page: Page, service: SellerTrayService): Prom
   await rows.click();
   await page.getByRole('region', { name: 'Runbook: Seller Suite Standard (SS-STD)' }).waitFor();
   return orderId;
-}
-
-async function check(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-  expect(await axeViolations(page), name).toEqual([]);
-  expect(await faintFieldBorders(page), name).toEqual([]);
 }
 
 describe.each([
@@ -163,7 +124,7 @@ describe.each([
     await suite.getByRole('checkbox', { name: 'Create the tenant' }).check();
     await suite.getByRole('group', { name: 'Checklist: 1 of 3 done' }).waitFor();
     await suite.scrollIntoViewIfNeeded();
-    await check(page, `order-runbooks-${colorScheme}-${size}`);
+    await checkScreen(page, `order-runbooks-${colorScheme}-${size}`);
 
     // Kept in the store: the page read again shows it ticked.
     await page.reload();
@@ -180,7 +141,7 @@ describe.each([
     await section.getByRole('group', { name: 'Seller Suite Standard' }).waitFor();
     expect(await section.getByLabel('Link 1: address').first().inputValue()).toBe(RUNBOOKS[0]?.links[0]?.url);
     await section.getByRole('heading', { name: 'Runbooks' }).scrollIntoViewIfNeeded();
-    await check(page, `settings-runbooks-${colorScheme}-${size}`);
+    await checkScreen(page, `settings-runbooks-${colorScheme}-${size}`);
 
     // A file with one good runbook and one without a name: nothing of it is taken.
     const bad = {
@@ -196,6 +157,6 @@ describe.each([
     await section.getByText('Runbook 2 (SSO-CON): the name must be text (it is empty or missing)').waitFor();
     expect(service.currentSettings().runbooks).toEqual(RUNBOOKS);
     await section.getByRole('button', { name: 'Import from a file…' }).scrollIntoViewIfNeeded();
-    await check(page, `settings-runbooks-import-refused-${colorScheme}-${size}`);
+    await checkScreen(page, `settings-runbooks-import-refused-${colorScheme}-${size}`);
   }, 90_000);
 });
