@@ -73,6 +73,29 @@ describe('resolvePolicies', () => {
     ]);
   });
 
+  it("takes IT's runbooks only when every item in them is usable, naming the bad one", () => {
+    const runbook = { itemId: 'SS-STD', name: 'Standard', checklist: ['Create the tenant'] };
+    const good = resolvePolicies(
+      docs({ level: 'managed', origin: 'a.json', values: { runbooks: [runbook] } }),
+    );
+    expect(good.managed.runbooks).toEqual([{ ...runbook, links: [], reasons: [] }]);
+    const bad = resolvePolicies(
+      docs({
+        level: 'managed',
+        origin: 'a.json',
+        values: {
+          runbooks: [runbook, { ...runbook, itemId: 'X', links: [{ label: 'x', url: 'data:text/html,x' }] }],
+        },
+      }),
+    );
+    expect(bad.managed.runbooks).toBeUndefined();
+    expect(bad.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(
+        /^runbooks: Runbook 2 \(X\): link 1's address must start with https:\/\/.*ignored$/,
+      ),
+    ]);
+  });
+
   it('takes the first document to set a key, and rules only as managed', () => {
     const policies = resolvePolicies(
       docs(
