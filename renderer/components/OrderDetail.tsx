@@ -1,10 +1,10 @@
 // One order, in the order a person works it: who bought and where it stands (OrderHeader), the
-// actions, what to provision (lines, licenses, delivery contacts), then the buyer, the seller,
-// the order's own facts and its provisioning history. It opens at once from the inbox's row
+// actions, what to provision (lines, licenses, delivery contacts) and how (its products'
+// runbooks), then the buyer, the seller, the order's own facts and its provisioning history. It opens at once from the inbox's row
 // while the whole order loads. Keyboard: Escape goes back to the inbox, ↑/↓ or j/k move to the
 // previous or next order of the inbox (beside the inbox, in the split view, the list has those
 // keys and the focus stays there). All of it is the server's text, rendered as text.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { AccountState, OrderListItem, OrderView } from '../../preload/contract';
 import type { Explained, OutboxItem } from '../../preload/model';
 import { orderTotal } from '../../preload/money';
@@ -212,7 +212,6 @@ export function OrderDetail({
       )}
       {(view || !error) && actions}
       {view && <AutomationRuns orderId={orderId} runs={view.automationRuns} onRan={() => void load()} />}
-      {view && <OrderRunbooks orderId={orderId} account={account} view={view} runbooks={runbooks} />}
       {!view && !error && <p role="status">Loading the order…</p>}
       {view && (
         <OrderSections
@@ -221,6 +220,7 @@ export function OrderDetail({
           retrying={retrying}
           onRetry={(requestId) => void retry(requestId)}
           onUndo={(item) => void undo.undo(item)}
+          runbooks={<OrderRunbooks orderId={orderId} account={account} view={view} runbooks={runbooks} />}
         />
       )}
     </section>
@@ -234,12 +234,15 @@ function OrderSections({
   retrying,
   onRetry,
   onUndo,
+  runbooks,
 }: {
   view: OrderView;
   orderId: string;
   retrying: string | null;
   onRetry: (requestId: string) => void;
   onUndo: (item: OutboxItem) => void;
+  /** The runbooks of the order's products: how to provision, after what to provision. */
+  runbooks: ReactNode;
 }) {
   const { order, licenses, history, outbox } = view;
   const buyer = order.buyerCustomerParty;
@@ -259,6 +262,7 @@ function OrderSections({
           </>
         )}
       </section>
+      {runbooks}
 
       <section aria-labelledby="buyer-section">
         <h3 id="buyer-section">Buyer</h3>
