@@ -80,6 +80,12 @@ it('refuses a link that could go anywhere before sending anything, naming the ru
   const bridge = await renderPanel();
   const standard = screen.getByRole('group', { name: 'Standard' });
   type('Link 1: address', 'javascript:alert(document.cookie)', standard);
+  // Said under the field as it is typed.
+  const address = within(standard).getByLabelText('Link 1: address');
+  expect(address.getAttribute('aria-invalid')).toBe('true');
+  expect(document.getElementById(address.getAttribute('aria-describedby') ?? '')?.textContent).toMatch(
+    /^The address must start with https:\/\/ or http:\/\//,
+  );
   fireEvent.click(screen.getByRole('button', { name: 'Save runbooks' }));
   const alert = await screen.findByRole('alert');
   expect(alert.textContent).toContain('nothing changed');

@@ -9,6 +9,7 @@ import type { AppState } from '../../preload/contract';
 import type { Explained } from '../../preload/model';
 import {
   checkRunbooks,
+  linkTemplateProblem,
   RUNBOOK_FIELDS,
   RUNBOOK_LIMITS,
   type Runbook,
@@ -250,6 +251,10 @@ export function RunbooksPanel({ state }: { state: AppState }) {
   );
 }
 
+/** Why a link's address (once typed) cannot make a link, said under it as it is typed; null when it can. */
+const addressProblem = (url: string): string | null =>
+  url.trim() === '' ? null : linkTemplateProblem(url.trim());
+
 /** One product's runbook: its item id and name, steps, links and reasons, each removable. */
 function RunbookEditor({
   number,
@@ -302,37 +307,47 @@ function RunbookEditor({
           value={draft.checklist}
           onChange={(e) => onChange({ checklist: e.target.value })}
         />
-        {draft.links.map((link, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the runbook's links, in their order
-          <div key={i} className="runbook-row">
-            <label htmlFor={`${id}-link-${i}-label`}>Link {i + 1}: label</label>
-            <input
-              id={`${id}-link-${i}-label`}
-              type="text"
-              maxLength={RUNBOOK_LIMITS.label}
-              value={link.label}
-              onChange={(e) => setLink(i, { label: e.target.value })}
-            />
-            <label htmlFor={`${id}-link-${i}-url`}>Link {i + 1}: address</label>
-            <input
-              id={`${id}-link-${i}-url`}
-              type="text"
-              inputMode="url"
-              spellCheck={false}
-              maxLength={RUNBOOK_LIMITS.url}
-              placeholder="https://console.example.com/tenants/{buyerAccountId}"
-              value={link.url}
-              onChange={(e) => setLink(i, { url: e.target.value })}
-            />
-            <button
-              type="button"
-              className="link-button"
-              onClick={() => onChange({ links: draft.links.filter((_, j) => j !== i) })}
-            >
-              Remove link {i + 1}
-            </button>
-          </div>
-        ))}
+        {draft.links.map((link, i) => {
+          const problem = addressProblem(link.url);
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the runbook's links, in their order
+            <div key={i} className="runbook-row">
+              <label htmlFor={`${id}-link-${i}-label`}>Link {i + 1}: label</label>
+              <input
+                id={`${id}-link-${i}-label`}
+                type="text"
+                maxLength={RUNBOOK_LIMITS.label}
+                value={link.label}
+                onChange={(e) => setLink(i, { label: e.target.value })}
+              />
+              <label htmlFor={`${id}-link-${i}-url`}>Link {i + 1}: address</label>
+              <input
+                id={`${id}-link-${i}-url`}
+                type="text"
+                inputMode="url"
+                spellCheck={false}
+                maxLength={RUNBOOK_LIMITS.url}
+                placeholder="https://console.example.com/tenants/{buyerAccountId}"
+                value={link.url}
+                aria-invalid={problem ? true : undefined}
+                aria-describedby={problem ? `${id}-link-${i}-problem` : undefined}
+                onChange={(e) => setLink(i, { url: e.target.value })}
+              />
+              {problem && (
+                <p className="error-text field-error" id={`${id}-link-${i}-problem`}>
+                  The address {problem}.
+                </p>
+              )}
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => onChange({ links: draft.links.filter((_, j) => j !== i) })}
+              >
+                Remove link {i + 1}
+              </button>
+            </div>
+          );
+        })}
         {draft.reasons.map((reason, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the runbook's reasons, in their order
           <div key={i} className="runbook-row">
