@@ -1,0 +1,217 @@
+// Proof of delivery (issue 26) over the simulator on loopback HTTP: the export's rows against the
+// outbox and the marketplace as statuses are posted, refused, retried, undone and read back; kept
+// across a restart and a kill -9 between the post and its record; pruned after the kept days.
+import { describe, expect, it } from 'vitest';
+import { orderIdOf } from '../main/core/api/wire';
+import type { OutboxItem } from '../main/core/outbox';
+import {
+  type ProofRow,
+  proofRows,
+  recordsKeptFrom,
+  STATUS_RECORDS_KEPT_DAYS,
+} from '../main/core/status-records';
+import { describeMark } from '../preload/marked-by';
+import { inbox, type Laptop, makeDataDir, openLaptop } from './support/core';
+import { exitOf, spawnTs } from './support/processes';
+import { admin } from './support/raw-api';
+import { sharedMarketplace } from './support/shared-marketplace';
+
+const DAY = 24 * 60 * 60_000;
+const market = sharedMarketplace({ seed: 31, orders: 12 });
+
+async function laptop(options: Parameters<typeof openLaptop>[2] = {}, dataDir?: string): Promise<Laptop> {
+  const opened = await openLaptop(market.sim.url, dataDir, options);
+  market.laptops.push(opened);
+  await opened.core.start();
+  return opened;
+}
+
+const rows = (a: Laptop): ProofRow[] => proofRows('EU', a.core.statusRecords());
+const rowOf = (a: Laptop, requestId: string) => rows(a).find((row) => row.requestId === requestId);
+
+/** The marketplace's stored events this request id posted (its reference names it). */
+const storedBy = (requestId: string) =>
+  market.sim.store
+    .listEvents(1001, 0, 100_000)
+    .items.filter((e) => e.additionalProperties?.some((p) => p.description?.endsWith(requestId)));
+
+/** What the export must say of an item still in the outbox: exactly what the outbox holds. */
+function expectRowOf(a: Laptop, item: OutboxItem, outcome: ProofRow['outcome']): void {
+  expect(rowOf(a, item.requestId)).toMatchObject({
+    account: 'EU',
+    orderId: item.orderId,
+    status: item.statusCode,
+    markedAt: item.createdAt,
+    sentAt: item.sentAt ?? '',
+    eventId: item.eventId ?? '',
+    httpStatus: item.httpStatus ?? null,
+    attempts: item.attempts,
+    outcome,
+  });
+}
+
+const waitingOrders = (a: Laptop) => inbox(a.core).filter((row) => row.waiting);
+
+describe('proof of delivery', () => {
+  it('exports every status marked here: posted, refused, retried, undone and read back, as the outbox had them', async () => {
+    const a = await laptop({ settings: { undoSeconds: 30 } });
+    await a.core.checkNow();
+    const [first, second, third] = waitingOrders(a);
+    const mark = (orderId: string, text = '') =>
+      a.core.markStatus({
+        orderId,
+        statusCode: 'ProvisioningInProgress',
+        description: describeMark('ProvisioningInProgress', 'Anna Virtanen', text),
+        override: true,
+      });
+
+    // Undone while held: never posted.
+    const undone = await mark(first?.orderId ?? '', 'changed my mind');
+    expectRowOf(a, undone, 'pending');
+    expect(rowOf(a, undone.requestId)?.heldUntil).toBe(undone.notBefore);
+    expect(a.core.undoMark(undone.requestId)).toBe('undone');
+
+    // Sent at once from here on.
+    a.settings.undoSeconds = 0;
+    const posted = await mark(second?.orderId ?? '');
+    const [sent] = await a.core.deliverOutbox();
+    expect(sent).toMatchObject({ requestId: posted.requestId, state: 'sent', httpStatus: 201 });
+    expectRowOf(a, sent as OutboxItem, 'sent');
+    expect(rowOf(a, posted.requestId)?.eventId).toBe(storedBy(posted.requestId)[0]?.eventId);
+
+    // Refused: the marketplace does not know the order.
+    const refused = await mark(crypto.randomUUID());
+    const [failed] = (await a.core.deliverOutbox()).filter((i) => i.requestId === refused.requestId);
+    expect(failed).toMatchObject({ state: 'failed', httpStatus: 400 });
+    expectRowOf(a, failed as OutboxItem, 'refused');
+    expect(rowOf(a, refused.requestId)?.problem).toMatch(/^The marketplace refused this status/);
+
+    // Retried: the first delivery meets a server error at each of its posts, the next one passes.
+    await admin(market.sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'sendEvent', action: 'status', status: 503, retryAfterSeconds: 0, times: 3 }],
+    });
+    const retried = await mark(third?.orderId ?? '');
+    const afterError = (await a.core.deliverOutbox()).find((i) => i.requestId === retried.requestId);
+    expect(afterError).toMatchObject({ state: 'pending', attempts: 1, httpStatus: 503 });
+    expectRowOf(a, afterError as OutboxItem, 'pending');
+    const afterRetry = (await a.core.deliverOutbox()).find((i) => i.requestId === retried.requestId);
+    expect(afterRetry).toMatchObject({ state: 'sent', attempts: 2, httpStatus: 201 });
+    expectRowOf(a, afterRetry as OutboxItem, 'sent');
+
+    // Read back: a poll's listing shows the sent ones; the outbox lets them go, the records stay.
+    await a.core.checkNow();
+    expect((await a.core.order(posted.orderId)).outbox).toEqual([]);
+    const exported = rows(a);
+    expect(exported.map((row) => [row.requestId, row.outcome])).toEqual([
+      [undone.requestId, 'undone'],
+      [posted.requestId, 'confirmed'],
+      [refused.requestId, 'refused'],
+      [retried.requestId, 'confirmed'],
+    ]);
+    for (const row of exported) {
+      expect(row.markedBy).toBe('Anna Virtanen');
+      // Each confirmed row names the one event the marketplace stored for it; the others none.
+      const stored = storedBy(row.requestId);
+      if (row.outcome === 'confirmed') {
+        expect(stored).toHaveLength(1);
+        expect(row.eventId).toBe(stored[0]?.eventId);
+        expect(Date.parse(row.readBackAt)).toBeGreaterThanOrEqual(Date.parse(row.sentAt));
+      } else {
+        expect(stored).toEqual([]);
+        expect(row.sentAt).toBe('');
+      }
+    }
+    expect(rowOf(a, undone.requestId)?.endedAt).not.toBe('');
+
+    // Kept across a restart.
+    await a.core.close();
+    const again = await laptop({}, a.dataDir);
+    expect(rows(again)).toEqual(exported);
+    // From a day on.
+    const since = exported[1]?.markedAt ?? '';
+    expect(proofRows('EU', again.core.statusRecords(since)).map((row) => row.requestId)).toEqual(
+      exported.slice(1).map((row) => row.requestId),
+    );
+  }, 30_000);
+
+  it('keeps the record of a status whose process died between its post and its answer', async () => {
+    const probe = await laptop();
+    await probe.core.checkNow();
+    const orderId = waitingOrders(probe)[0]?.orderId ?? '';
+    await probe.core.close();
+    market.laptops.splice(0);
+
+    const dataDir = await makeDataDir();
+    // The marketplace stores the post and its answer is lost; the read-back that follows hangs,
+    // and the process is killed then: the event is there, the record does not know it.
+    await admin(market.sim.url, 'PATCH', 'faults', {
+      script: [
+        { operation: 'sendEvent', action: 'dropAfterHandling' },
+        { operation: 'listEvents', action: 'delay', delayMs: 5000 },
+      ],
+    });
+    const child = spawnTs('test/support/mark-status-child.ts', [market.sim.url, dataDir, orderId, 'Killed']);
+    const stored = () =>
+      market.sim.store.listEvents(1001, 0, 100_000).items.filter((e) => e.description === 'Killed');
+    while (stored().length === 0) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGKILL');
+    await exitOf(child);
+    await admin(market.sim.url, 'PATCH', 'faults', { script: [] });
+
+    // Opened, not started (a start delivers at once): the record says what the killed process knew.
+    const a = await openLaptop(market.sim.url, dataDir);
+    market.laptops.push(a);
+    const [before] = rows(a);
+    expect(before).toMatchObject({ orderId, outcome: 'pending', attempts: 1, sentAt: '', eventId: '' });
+    await a.core.deliverOutbox();
+    expect(stored()).toHaveLength(1);
+    expect(orderIdOf(stored()[0] as never)).toBe(orderId);
+    // Found by reading back, not posted again: the event id without an answer's HTTP status.
+    expect(rows(a)).toMatchObject([
+      {
+        requestId: before?.requestId,
+        outcome: 'sent',
+        eventId: stored()[0]?.eventId,
+        httpStatus: null,
+        attempts: 2,
+      },
+    ]);
+    a.core.start();
+    await a.core.checkNow();
+    expect(rows(a)[0]).toMatchObject({ outcome: 'confirmed', readBackAt: expect.any(String) });
+  }, 30_000);
+
+  it(`forgets a record ${STATUS_RECORDS_KEPT_DAYS} days after its status was marked, never one still in the outbox`, async () => {
+    const clock = { offsetMs: 0 };
+    const a = await laptop({ now: () => Date.now() + clock.offsetMs });
+    await a.core.checkNow();
+    const [first, second] = waitingOrders(a);
+    const mark = (orderId: string) =>
+      a.core.markStatus({
+        orderId,
+        statusCode: 'ProvisioningInProgress',
+        description: 'Kept',
+        override: true,
+      });
+    const confirmed = await mark(first?.orderId ?? '');
+    await a.core.deliverOutbox();
+    await a.core.checkNow();
+    // Posts fail from here on (the listings do not): the second status stays in the outbox.
+    await admin(market.sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'sendEvent', action: 'status', status: 503, retryAfterSeconds: 0, times: 1000 }],
+    });
+    const pending = await mark(second?.orderId ?? '');
+    // A day short of the limit: both kept.
+    clock.offsetMs = (STATUS_RECORDS_KEPT_DAYS - 1) * DAY;
+    await a.core.checkNow();
+    expect(rows(a).map((row) => [row.requestId, row.outcome])).toEqual([
+      [confirmed.requestId, 'confirmed'],
+      [pending.requestId, 'pending'],
+    ]);
+    // Past it: the confirmed one goes on the next poll; the one still in the outbox stays.
+    clock.offsetMs = (STATUS_RECORDS_KEPT_DAYS + 1) * DAY;
+    await a.core.checkNow();
+    expect(recordsKeptFrom(Date.now() + clock.offsetMs) > confirmed.createdAt).toBe(true);
+    expect(rows(a).map((row) => row.requestId)).toEqual([pending.requestId]);
+  }, 30_000);
+});
