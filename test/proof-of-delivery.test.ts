@@ -1,18 +1,25 @@
 // Proof of delivery (issue 26) over the simulator on loopback HTTP: the export's rows against the
 // outbox and the marketplace as statuses are posted, refused, retried, undone and read back; kept
 // across a restart and a kill -9 between the post and its record; pruned after the kept days.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { accountFolder, accountRef } from '../main/core/account/account-ref';
 import { orderIdOf } from '../main/core/api/wire';
 import type { OutboxItem } from '../main/core/outbox';
+import { userDataDir } from '../main/core/paths';
 import {
   type ProofRow,
   proofRows,
   recordsKeptFrom,
   STATUS_RECORDS_KEPT_DAYS,
 } from '../main/core/status-records';
+import { DATABASE_FILE } from '../main/core/store/account-store';
 import { describeMark } from '../preload/marked-by';
 import { inbox, type Laptop, makeDataDir, openLaptop } from './support/core';
-import { exitOf, spawnTs } from './support/processes';
+import { exitOf, runTs, spawnTs } from './support/processes';
 import { admin } from './support/raw-api';
 import { sharedMarketplace } from './support/shared-marketplace';
 
@@ -214,4 +221,74 @@ describe('proof of delivery', () => {
     expect(recordsKeptFrom(Date.now() + clock.offsetMs) > confirmed.createdAt).toBe(true);
     expect(rows(a).map((row) => row.requestId)).toEqual([pending.requestId]);
   }, 30_000);
+});
+
+describe('seller-tray statuses export', () => {
+  it('prints the account statuses as CSV or JSON, from a day on, or writes them to --output; hostile text inert', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'proof-cli-'));
+    const env = {
+      XDG_CONFIG_HOME: home,
+      SELLER_API_BASE_URL: market.sim.url,
+      SELLER_CLIENT_ID: 'demo-client',
+      SELLER_CLIENT_SECRET: 'demo-secret',
+    };
+    const cli = (...args: string[]) => runTs('main/cli/seller-tray.ts', ['statuses', 'export', ...args], env);
+    try {
+      // Nothing marked on this computer yet: the headings alone, and no store made for it.
+      const dataDir = accountFolder(
+        userDataDir(env),
+        accountRef({ baseUrl: market.sim.url, clientId: 'demo-client' }).id,
+      );
+      const empty = await cli();
+      expect(empty).toMatchObject({
+        code: 0,
+        stdout: expect.stringMatching(/^Account,Order ID,[^\n]*\r\n$/),
+      });
+      expect(existsSync(join(dataDir, DATABASE_FILE))).toBe(false);
+
+      const a = await laptop({}, dataDir);
+      await a.core.checkNow();
+      const [first, second] = waitingOrders(a);
+      const hostile = describeMark('ProvisioningInProgress', '=cmd|calc', 'ok\u202e\nsecond line');
+      const marked = [];
+      for (const order of [first, second]) {
+        marked.push(
+          await a.core.markStatus({
+            orderId: order?.orderId ?? '',
+            statusCode: 'ProvisioningInProgress',
+            description: hostile,
+            override: true,
+          }),
+        );
+      }
+      await a.core.deliverOutbox();
+      await a.core.checkNow();
+      const expected = rows(a).map((row) => ({ ...row, account: 'demo-client' }));
+
+      const csv = await cli();
+      expect(csv.code).toBe(0);
+      const lines = csv.stdout.split('\r\n');
+      expect(lines).toHaveLength(expected.length + 2);
+      expect(csv.stdout).not.toMatch(/\u202e/u);
+      expect(lines[1]).toContain(`,'=cmd|calc,`);
+      expect(lines[1]).toContain(`,confirmed,201,${expected[0]?.eventId},`);
+
+      const json = await cli('--format', 'json');
+      expect(JSON.parse(json.stdout)).toEqual(expected);
+      const later = await cli('--format', 'json', '--since', marked[1]?.createdAt ?? '');
+      expect(JSON.parse(later.stdout).map((row: ProofRow) => row.requestId)).toEqual([marked[1]?.requestId]);
+      const tomorrow = new Date(Date.now() + DAY).toISOString().slice(0, 10);
+      expect(JSON.parse((await cli('--json', '--since', tomorrow)).stdout)).toEqual([]);
+
+      const file = join(home, 'proof.csv');
+      const written = await cli('--output', file);
+      expect(written.stdout).toBe(`2 status(es) written to ${file}\n`);
+      expect(await readFile(file, 'utf8')).toBe(csv.stdout);
+
+      expect((await cli('--format', 'xml')).code).toBe(2);
+      expect((await cli('--since', 'last week')).code).toBe(2);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -65,6 +65,10 @@ function outcomeOf({ item, ended }: StatusRecord): ProofOutcome {
   return item.readBackAt === undefined ? 'sent' : 'confirmed';
 }
 
+/** How the export names an account: its label, else its client id. */
+export const proofAccount = (ref: { label?: string | undefined; clientId: string }): string =>
+  ref.label ?? ref.clientId;
+
 /** The rows of one account's records, in the order given (oldest first). */
 export function proofRows(account: string, records: readonly StatusRecord[]): ProofRow[] {
   return records.map((record) => {
@@ -136,3 +140,9 @@ export function proofCsv(rows: readonly ProofRow[]): string {
 export function proofJson(rows: readonly ProofRow[]): string {
   return `${escapedInJson(JSON.stringify(rows, null, 2))}\n`;
 }
+
+export type ProofFormat = 'csv' | 'json';
+
+/** The rows in the format asked for. */
+export const proofText = (rows: readonly ProofRow[], format: ProofFormat): string =>
+  format === 'csv' ? proofCsv(rows) : proofJson(rows);
