@@ -11,6 +11,7 @@ import {
   app,
   BrowserWindow,
   clipboard,
+  dialog,
   ipcMain,
   Menu,
   Notification,
@@ -46,6 +47,7 @@ import { applicationsDir, registerLinkHandler } from './shell/link-registration'
 import { Notifier } from './shell/notifier';
 import { applyOpenAtLogin, autostartDir, followOpenAtLogin, launchCommand } from './shell/open-at-login';
 import { type OrderLinkPorts, OrderLinks } from './shell/order-links';
+import { saveWithDialog } from './shell/save-file';
 import { startTray, type TrayControllerOptions } from './shell/tray-menu';
 import { electronUpdaterFeed, Updater, updateAvailability } from './shell/updater';
 import { AppWindow } from './shell/window';
@@ -193,6 +195,8 @@ function openService(dataRoot: string) {
     // the window does, whatever Node's default in this process is.
     locale: app.getLocale() || undefined,
     openInWindow: () => appWindow?.openInWindow(),
+    // "Export statuses": the platform's save dialog, from the Documents folder.
+    saveFile: saveWithDialog(dialog, () => app.getPath('documents')),
     // "Open log folder": the platform's file manager (Electron answers a failure in words, not by throwing).
     openFolder: async (path) => {
       const failure = await shell.openPath(path);

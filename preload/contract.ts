@@ -49,6 +49,7 @@ export const CHANNELS = [
   'checkForUpdates',
   'openLogFolder',
   'openInWindow',
+  'exportStatuses',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
@@ -289,6 +290,8 @@ export interface Requests {
   openLogFolder: undefined;
   /** The tray popover's "Open in a window": the full-size window (the desktop app only). */
   openInWindow: undefined;
+  /** Proof of delivery: every status marked here (all accounts), as CSV, saved where the user picks; from a day (YYYY-MM-DD, UTC) on when given. */
+  exportStatuses: { since?: string | undefined };
 }
 
 export type RequestOf<C extends Channel> = Requests[C];
@@ -320,6 +323,13 @@ export interface Responses {
   checkForUpdates: UpdateStatus;
   openLogFolder: LogFolder;
   openInWindow: { opened: true };
+  exportStatuses: StatusExport;
+}
+
+/** What an export of the statuses came to: how many rows, and the file, or null when the user cancelled the dialog. */
+export interface StatusExport {
+  rows: number;
+  path: string | null;
 }
 
 /**

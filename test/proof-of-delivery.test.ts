@@ -10,6 +10,7 @@ import { accountFolder, accountRef } from '../main/core/account/account-ref';
 import { orderIdOf } from '../main/core/api/wire';
 import type { OutboxItem } from '../main/core/outbox';
 import { userDataDir } from '../main/core/paths';
+import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import {
   type ProofRow,
   proofRows,
@@ -22,6 +23,7 @@ import { inbox, type Laptop, makeDataDir, openLaptop } from './support/core';
 import { exitOf, runTs, spawnTs } from './support/processes';
 import { admin } from './support/raw-api';
 import { sharedMarketplace } from './support/shared-marketplace';
+import { openTestService, serviceCalls } from './support/test-service';
 
 const DAY = 24 * 60 * 60_000;
 const market = sharedMarketplace({ seed: 31, orders: 12 });
@@ -291,4 +293,67 @@ describe('seller-tray statuses export', () => {
       await rm(home, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe("the window's export", () => {
+  const secrets = new KeytarSecretStore();
+
+  it("saves every account's statuses as one CSV where the save dialog says; a cancel saves nothing", async () => {
+    const dir = await makeDataDir();
+    const saved: { name: string; content: string }[] = [];
+    let answer: string | null = '/home/anna/Documents/proof.csv';
+    const { service } = await openTestService(dir, {
+      secrets,
+      saveFile: async (name, content) => {
+        if (answer !== null) saved.push({ name, content });
+        return answer;
+      },
+    });
+    const { call, refusal } = serviceCalls(service);
+    try {
+      await call('setSettings', { baseUrl: market.sim.url, clientId: 'demo-client', undoSeconds: 0 });
+      await call('setSecret', { secret: 'demo-secret' });
+      await call('checkNow');
+      const waiting = (await call('listOrders', { filter: 'ProvisioningStarted' })).orders.slice(0, 2);
+      const marked = [];
+      for (const row of waiting) {
+        marked.push(await call('markStatus', { orderId: row.orderId, statusCode: 'ProvisioningInProgress' }));
+      }
+      await call('checkNow');
+      expect(await call('exportStatuses', {})).toEqual({ rows: 2, path: '/home/anna/Documents/proof.csv' });
+      const [file] = saved;
+      expect(file?.name).toMatch(/^seller-tray-statuses-\d{4}-\d{2}-\d{2}\.csv$/);
+      const lines = file?.content.split('\r\n') ?? [];
+      expect(lines).toHaveLength(4);
+      for (const [i, item] of marked.entries()) {
+        expect(lines[i + 1]).toContain(
+          `,${item.orderId},ProvisioningInProgress,Anna Virtanen,${item.createdAt},`,
+        );
+        expect(lines[i + 1]).toContain(`,${item.requestId},confirmed,201,`);
+      }
+      const tomorrow = new Date(Date.now() + DAY).toISOString().slice(0, 10);
+      expect(await call('exportStatuses', { since: tomorrow })).toMatchObject({ rows: 0 });
+      answer = null;
+      expect(await call('exportStatuses', {})).toEqual({ rows: 2, path: null });
+      expect(saved).toHaveLength(2);
+      expect(await refusal('exportStatuses', { since: 'last week' })).toMatchObject({
+        code: 'invalid-input',
+      });
+    } finally {
+      service.close();
+      await secrets.delete(secretOwner(market.sim.url, 'demo-client'));
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('says where no dialog can be shown', async () => {
+    const dir = await makeDataDir();
+    const { service } = await openTestService(dir, { secrets });
+    try {
+      expect(await serviceCalls(service).refusal('exportStatuses', {})).toMatchObject({ code: 'no-dialog' });
+    } finally {
+      service.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
