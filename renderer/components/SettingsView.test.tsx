@@ -293,6 +293,25 @@ describe('SettingsView', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('could not be opened');
   });
 
+  it('exports the statuses, from a day on when given, and says where the file went or that none was chosen', async () => {
+    const { bridge } = await renderSettings();
+    const button = screen.getByRole('button', { name: 'Export statuses (CSV)' });
+    fireEvent.click(button);
+    expect(await screen.findByText(/^Exported 3 statuses to/)).toBeTruthy();
+    expect(screen.getByText('/home/seller/Documents/seller-tray-statuses-2026-11-26.csv')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Marked since (optional)'), { target: { value: '2026-11-01' } });
+    bridge.handle('exportStatuses', () => ({ rows: 0, path: null }));
+    fireEvent.click(button);
+    expect(await screen.findByText('Not exported: no file was chosen.')).toBeTruthy();
+    expect(bridge.callsOf('exportStatuses')).toEqual([{}, { since: '2026-11-01' }]);
+
+    bridge.handle('exportStatuses', () => {
+      throw new CodedError('no-dialog', 'This build of Seller Tray cannot save files.');
+    });
+    fireEvent.click(button);
+    expect((await screen.findByRole('alert')).textContent).toContain('cannot save files');
+  });
+
   it('says why leaving the demo failed beside its button, the detail one click away, and stays in the demo', async () => {
     const bridge = createFakeBridge({ state: appState({ setup: 'demo' }), settings: { demoMode: true } });
     bridge.handle('setSettings', () => {
