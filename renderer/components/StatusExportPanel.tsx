@@ -23,8 +23,16 @@ export function StatusExportPanel() {
         Every status marked on this computer, with who marked it, when it was sent, the request id, the
         marketplace's answer and when a check saw it listed there. Kept 400 days.
       </p>
-      <label htmlFor={sinceId}>Marked since (optional)</label>
-      <input id={sinceId} type="date" value={since} onChange={(event) => setSince(event.target.value)} />
+      <label htmlFor={sinceId} className="export-since">
+        Marked since (optional)
+      </label>
+      <input
+        id={sinceId}
+        className="export-since"
+        type="date"
+        value={since}
+        onChange={(event) => setSince(event.target.value)}
+      />
       <button type="button" disabled={busy} onClick={() => void run()}>
         Export statuses (CSV)
       </button>
