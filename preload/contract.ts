@@ -115,6 +115,11 @@ export interface ManagedState {
   demoAllowed: boolean;
   /** The shortest check interval the organization allows; null when it sets none. */
   pollIntervalMinimumSeconds: number | null;
+  /**
+   * The language and region the organization has the app write in (policy `locale`, such as
+   * en-GB): the window's dates, numbers and amounts, as the notifications'; null: the window's own.
+   */
+  locale: string | null;
 }
 
 /** A laptop no organization manages. */
@@ -122,6 +127,7 @@ export const UNMANAGED_STATE: ManagedState = Object.freeze({
   locked: [],
   demoAllowed: true,
   pollIntervalMinimumSeconds: null,
+  locale: null,
 });
 
 /** The inbox's filters: all orders, or those of one status (New is ProvisioningStarted). */

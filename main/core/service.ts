@@ -466,6 +466,7 @@ export class SellerTrayService {
       locked: lockedSettings(policies),
       demoAllowed: demoAllowed(policies),
       pollIntervalMinimumSeconds: policies.rules.pollIntervalMinimumSeconds ?? null,
+      locale: policies.rules.locale ?? null,
     };
   }
 

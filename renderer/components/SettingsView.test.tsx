@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CodedError } from '../../preload/coded-error';
-import type { AppState } from '../../preload/contract';
+import { type AppState, UNMANAGED_STATE } from '../../preload/contract';
 import type { Settings } from '../../preload/model';
 import { tomorrowMorning, UNTIL_RESUMED } from '../../preload/pause';
 import { SETTING_ENTRIES, SETTINGS_SECTIONS } from '../../preload/settings-declaration';
@@ -350,7 +350,7 @@ describe('SettingsView on a managed laptop', () => {
   it('shows each locked setting disabled, described as managed by the organization, and saves the rest', async () => {
     const locked = lockable.filter((key) => key !== 'notificationsEnabled');
     const { bridge } = await renderSettings(
-      appState({ managed: { locked, demoAllowed: false, pollIntervalMinimumSeconds: null } }),
+      appState({ managed: { ...UNMANAGED_STATE, locked, demoAllowed: false } }),
     );
     const form = screen.getByRole('form', { name: 'Settings' });
     const groups = form.querySelectorAll('fieldset.managed-setting');
@@ -369,9 +369,7 @@ describe('SettingsView on a managed laptop', () => {
   });
 
   it('says the shortest check interval the organization allows, and asks no less', async () => {
-    await renderSettings(
-      appState({ managed: { locked: [], demoAllowed: true, pollIntervalMinimumSeconds: 300 } }),
-    );
+    await renderSettings(appState({ managed: { ...UNMANAGED_STATE, pollIntervalMinimumSeconds: 300 } }));
     const interval = screen.getByLabelText('Check interval (seconds)');
     expect(interval.getAttribute('min')).toBe('300');
     expect(
