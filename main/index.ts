@@ -98,7 +98,7 @@ async function start(): Promise<void> {
     const menu = applicationMenu(process.platform);
     Menu.setApplicationMenu(menu && Menu.buildFromTemplate(menu));
   }
-  const { service, demo, log } = await openService(app.getPath('userData'));
+  const { service, demo, log, policies } = await openService(app.getPath('userData'));
   appLog = log;
   const window = openWindow(root, service);
   const notifier = startNotifier(service, window);
@@ -115,7 +115,7 @@ async function start(): Promise<void> {
   setInterval(() => trayControl.refresh(), 20_000).unref();
   const stopFollowingLogin = followLoginSetting(root, service, tellUser);
 
-  afterReady({ ...lifecycle, powerMonitor, service });
+  afterReady({ ...lifecycle, powerMonitor, service, policies });
   updater.start();
   closeBeforeQuit(app, async () => {
     updater.stop();
