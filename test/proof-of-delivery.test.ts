@@ -17,7 +17,7 @@ import {
   recordsKeptFrom,
   STATUS_RECORDS_KEPT_DAYS,
 } from '../main/core/status-records';
-import { DATABASE_FILE } from '../main/core/store/account-store';
+import { DATABASE_FILE, UNCONFIRMED_AFTER_POLLS } from '../main/core/store/account-store';
 import { describeMark } from '../preload/marked-by';
 import { inbox, type Laptop, makeDataDir, openLaptop } from './support/core';
 import { exitOf, runTs, spawnTs } from './support/processes';
@@ -141,6 +141,32 @@ describe('proof of delivery', () => {
     expect(proofRows('EU', again.core.statusRecords(since)).map((row) => row.requestId)).toEqual(
       exported.slice(1).map((row) => row.requestId),
     );
+  }, 30_000);
+
+  it('keeps a status the marketplace never listed, sent again under a new request id, as sent-again beside the new one', async () => {
+    const a = await laptop();
+    await a.core.checkNow();
+    const orderId = waitingOrders(a)[0]?.orderId ?? '';
+    await admin(market.sim.url, 'PATCH', 'faults', { quirks: ['lost-posts'] });
+    const lost = await a.core.markStatus({
+      orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'Lost',
+      override: true,
+    });
+    await a.core.deliverOutbox();
+    for (let poll = 0; poll < UNCONFIRMED_AFTER_POLLS; poll++) await a.core.checkNow();
+    await admin(market.sim.url, 'PATCH', 'faults', { quirks: [] });
+    const { outcome, item: again } = await a.core.resendStatus(lost.requestId);
+    expect(outcome).toBe('sent-again');
+    await a.core.deliverOutbox();
+    await a.core.checkNow();
+    expect(rows(a).map((row) => [row.requestId, row.outcome, row.eventId === ''])).toEqual([
+      [lost.requestId, 'sent-again', false], // the lost post's answer named an event the listing never showed
+      [again.requestId, 'confirmed', false],
+    ]);
+    expect(rowOf(a, lost.requestId)?.endedAt).not.toBe('');
+    expect(storedBy(again.requestId)).toHaveLength(1);
   }, 30_000);
 
   it('keeps the record of a status whose process died between its post and its answer', async () => {
