@@ -195,8 +195,12 @@ function openService(dataRoot: string) {
     // the window does, whatever Node's default in this process is.
     locale: app.getLocale() || undefined,
     openInWindow: () => appWindow?.openInWindow(),
-    // "Export statuses": the platform's save dialog, from the Documents folder.
-    saveFile: saveWithDialog(dialog, () => app.getPath('documents')),
+    // "Export statuses": the platform's save dialog, from the Documents folder;
+    // the popover stays while the dialog has the focus, to say how it went.
+    saveFile: (name, content) => {
+      const save = () => saveWithDialog(dialog, () => app.getPath('documents'))(name, content);
+      return appWindow ? appWindow.whileDialog(save) : save();
+    },
     // "Open log folder": the platform's file manager (Electron answers a failure in words, not by throwing).
     openFolder: async (path) => {
       const failure = await shell.openPath(path);
