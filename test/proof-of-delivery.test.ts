@@ -346,7 +346,10 @@ describe("the window's export", () => {
         marked.push(await call('markStatus', { orderId: row.orderId, statusCode: 'ProvisioningInProgress' }));
       }
       await call('checkNow');
+      const calls = () => Object.values(market.sim.requestCounts).reduce((a, b) => a + b, 0);
+      const before = calls();
       expect(await call('exportStatuses', {})).toEqual({ rows: 2, path: '/home/anna/Documents/proof.csv' });
+      expect(calls()).toBe(before); // from the store: no marketplace call
       const [file] = saved;
       expect(file?.name).toMatch(/^seller-tray-statuses-\d{4}-\d{2}-\d{2}\.csv$/);
       const lines = file?.content.split('\r\n') ?? [];
