@@ -9,7 +9,7 @@ import { ensurePrivateDir } from './core/paths';
 import { type PolicySource, policySourceFor } from './core/policy/sources';
 import { PolicyWatcher } from './core/policy/watcher';
 import { KeytarSecretStore } from './core/secrets';
-import { type LogFolderPort, SellerTrayService } from './core/service';
+import { type LogFolderPort, type SaveFilePort, SellerTrayService } from './core/service';
 import { ConfSettingsStore, type ConfSettingsStoreOptions } from './core/settings';
 import { builtInDemo } from './demo';
 import { fileLog, logsDir } from './file-log';
@@ -21,6 +21,8 @@ export interface AppServiceParts {
   openFolder?: LogFolderPort['open'];
   /** Turns the tray popover into the full-size window (the Electron shell). */
   openInWindow?: () => void;
+  /** Saves a file where the user says: the shell's save dialog (shell/save-file.ts). */
+  saveFile?: SaveFilePort;
   /** The locale notifications write amounts in; the runtime's default when absent. */
   locale?: string | undefined;
   /** Where the organization's policies are read; the platform's place by default (sources.ts `policySourceFor`). */
@@ -45,6 +47,7 @@ export async function openAppService(dataRoot: string, parts: AppServiceParts = 
     logFolder: { path: logFolder, ...(parts.openFolder ? { open: parts.openFolder } : {}) },
     ...(parts.transport ? { transport: parts.transport } : {}),
     ...(parts.openInWindow ? { openInWindow: parts.openInWindow } : {}),
+    ...(parts.saveFile ? { saveFile: parts.saveFile } : {}),
     locale: parts.locale,
     policies,
   });

@@ -11,6 +11,7 @@ import {
   app,
   BrowserWindow,
   clipboard,
+  dialog,
   ipcMain,
   Menu,
   Notification,
@@ -46,6 +47,7 @@ import { applicationsDir, registerLinkHandler } from './shell/link-registration'
 import { Notifier } from './shell/notifier';
 import { applyOpenAtLogin, autostartDir, followOpenAtLogin, launchCommand } from './shell/open-at-login';
 import { type OrderLinkPorts, OrderLinks } from './shell/order-links';
+import { saveWithDialog } from './shell/save-file';
 import { startTray, type TrayControllerOptions } from './shell/tray-menu';
 import { electronUpdaterFeed, Updater, updateAvailability } from './shell/updater';
 import { AppWindow } from './shell/window';
@@ -96,7 +98,7 @@ async function start(): Promise<void> {
     const menu = applicationMenu(process.platform);
     Menu.setApplicationMenu(menu && Menu.buildFromTemplate(menu));
   }
-  const { service, demo, log } = await openService(app.getPath('userData'));
+  const { service, demo, log, policies } = await openService(app.getPath('userData'));
   appLog = log;
   const window = openWindow(root, service);
   const notifier = startNotifier(service, window);
@@ -113,7 +115,7 @@ async function start(): Promise<void> {
   setInterval(() => trayControl.refresh(), 20_000).unref();
   const stopFollowingLogin = followLoginSetting(root, service, tellUser);
 
-  afterReady({ ...lifecycle, powerMonitor, service });
+  afterReady({ ...lifecycle, powerMonitor, service, policies });
   updater.start();
   closeBeforeQuit(app, async () => {
     updater.stop();
@@ -193,6 +195,12 @@ function openService(dataRoot: string) {
     // the window does, whatever Node's default in this process is.
     locale: app.getLocale() || undefined,
     openInWindow: () => appWindow?.openInWindow(),
+    // "Export statuses": the platform's save dialog, from the Documents folder;
+    // the popover stays while the dialog has the focus, to say how it went.
+    saveFile: (name, content) => {
+      const save = () => saveWithDialog(dialog, () => app.getPath('documents'))(name, content);
+      return appWindow ? appWindow.whileDialog(save) : save();
+    },
     // "Open log folder": the platform's file manager (Electron answers a failure in words, not by throwing).
     openFolder: async (path) => {
       const failure = await shell.openPath(path);

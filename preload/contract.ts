@@ -51,6 +51,7 @@ export const CHANNELS = [
   'checkForUpdates',
   'openLogFolder',
   'openInWindow',
+  'exportStatuses',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
@@ -116,6 +117,11 @@ export interface ManagedState {
   demoAllowed: boolean;
   /** The shortest check interval the organization allows; null when it sets none. */
   pollIntervalMinimumSeconds: number | null;
+  /**
+   * The language and region the organization has the app write in (policy `locale`, such as
+   * en-GB): the window's dates, numbers and amounts, as the notifications'; null: the window's own.
+   */
+  locale: string | null;
 }
 
 /** A laptop no organization manages. */
@@ -123,6 +129,7 @@ export const UNMANAGED_STATE: ManagedState = Object.freeze({
   locked: [],
   demoAllowed: true,
   pollIntervalMinimumSeconds: null,
+  locale: null,
 });
 
 /** The inbox's filters: all orders, or those of one status (New is ProvisioningStarted). */
@@ -299,6 +306,8 @@ export interface Requests {
   openLogFolder: undefined;
   /** The tray popover's "Open in a window": the full-size window (the desktop app only). */
   openInWindow: undefined;
+  /** Proof of delivery: every status marked here (all accounts), as CSV, saved where the user picks; from a day (YYYY-MM-DD, UTC) on when given. */
+  exportStatuses: { since?: string | undefined };
 }
 
 export type RequestOf<C extends Channel> = Requests[C];
@@ -332,6 +341,13 @@ export interface Responses {
   checkForUpdates: UpdateStatus;
   openLogFolder: LogFolder;
   openInWindow: { opened: true };
+  exportStatuses: StatusExport;
+}
+
+/** What an export of the statuses came to: how many rows, and the file, or null when the user cancelled the dialog. */
+export interface StatusExport {
+  rows: number;
+  path: string | null;
 }
 
 /**

@@ -175,6 +175,11 @@ export interface OutboxItem {
   eventId?: string | undefined;
   /** When the marketplace accepted the post (ISO time). */
   sentAt?: string | undefined;
+  /**
+   * The HTTP status of the marketplace's answer to its last post: a 2xx took it, a 4xx refused it.
+   * Absent while none came (a network failure), and when the status was found by reading back.
+   */
+  httpStatus?: number | undefined;
   /** Held until this moment (ISO time), so it can be undone; absent: sent at once (preload/hold.ts). */
   notBefore?: string | undefined;
   /** A post of it may have reached the marketplace unconfirmed (its answer was lost): read back before posting again. */

@@ -25,6 +25,7 @@ import { OrderDetail, type Step } from './components/OrderDetail';
 import { PausedBanner } from './components/PauseControl';
 import { SettingsView } from './components/SettingsView';
 import { UndoProvider } from './components/UndoBar';
+import { setWindowLocale } from './format';
 import { orderStep } from './hooks/order-steps';
 import { useMediaQuery } from './hooks/useMediaQuery';
 import { isWindowKey, keyAction } from './keyboard';
@@ -79,7 +80,12 @@ export function App({ bridge }: { bridge: Bridge }) {
 
 function Shell() {
   const bridge = useBridge();
-  const [state, setState] = useState<AppState | null>(null);
+  const [state, setAppState] = useState<AppState | null>(null);
+  // The organization's locale (policy) is in force before the views draw in it.
+  const setState = useCallback((next: AppState) => {
+    setWindowLocale(next.managed.locale);
+    setAppState(next);
+  }, []);
   const [loadError, setLoadError] = useState<Explained | null>(null);
   const [view, setView] = useState<View>({ page: 'inbox' });
   const [query, setQuery] = useState<InboxQuery>(INITIAL_QUERY);
@@ -178,7 +184,7 @@ function Shell() {
     call(bridge, 'getState', undefined).then(setState, (failure: unknown) =>
       setLoadError(explained(failure)),
     );
-  }, [bridge]);
+  }, [bridge, setState]);
   useEffect(loadState, [loadState]);
 
   useBridgeEvents((event) => {

@@ -9,16 +9,35 @@ import { isTimeUnit, perWords, type Quantity, quantityWords } from '../preload/u
 
 export { statusLabel } from '../preload/status-words';
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-/** Calendar dates are days, not instants: read and written in UTC so no time zone moves them. */
-const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
-const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
-const numbers = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
+/** The window's formats in one locale (undefined: the browser's). */
+function formatsIn(locale: string | undefined) {
+  return {
+    locale,
+    dateTime: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
+    /** Calendar dates are days, not instants: read and written in UTC so no time zone moves them. */
+    dateOnly: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }),
+    timeOnly: new Intl.DateTimeFormat(locale, { timeStyle: 'short' }),
+    numbers: new Intl.NumberFormat(locale, { maximumFractionDigits: 6 }),
+    regions: new Intl.DisplayNames(locale, { type: 'region', fallback: 'code' }),
+    /** Per currency code; null for one Intl does not know. */
+    money: new Map<string, Intl.NumberFormat | null>(),
+  };
+}
+
+let formats = formatsIn(undefined);
+
+/**
+ * The locale everything here writes in: the organization's (policy `locale`, in the app's state)
+ * when it sets one, else the browser's (null). Set before the views draw in it (App.tsx).
+ */
+export function setWindowLocale(locale: string | null): void {
+  if ((locale ?? undefined) !== formats.locale) formats = formatsIn(locale ?? undefined);
+}
 
 /** A timestamp (ISO 8601) in the user's locale and time zone. */
 export function formatDateTime(iso: string): string {
   const ms = Date.parse(iso);
-  return Number.isFinite(ms) ? dateTime.format(ms) : iso;
+  return Number.isFinite(ms) ? formats.dateTime.format(ms) : iso;
 }
 
 /** A calendar date (YYYY-MM-DD), such as a validity period's end, in the same style as timestamps. */
@@ -26,20 +45,18 @@ export function formatDate(date: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
   if (!match) return date;
   const ms = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  return Number.isFinite(ms) ? dateOnly.format(ms) : date;
+  return Number.isFinite(ms) ? formats.dateOnly.format(ms) : date;
 }
 
 export function formatNumber(value: number): string {
-  return numbers.format(value);
+  return formats.numbers.format(value);
 }
-
-const regions = new Intl.DisplayNames(undefined, { type: 'region', fallback: 'code' });
 
 /** A country by its name in the user's language ("FI" → "Finland"); a code Intl does not know, as it came. */
 export function countryName(code: string): string {
   if (!/^[A-Za-z]{2}$/.test(code)) return code;
   try {
-    return regions.of(code.toUpperCase()) ?? code;
+    return formats.regions.of(code.toUpperCase()) ?? code;
   } catch {
     return code;
   }
@@ -50,8 +67,8 @@ export function formatWhen(iso: string, now: number): string {
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) return iso;
   return new Date(ms).toDateString() === new Date(now).toDateString()
-    ? timeOnly.format(ms)
-    : dateTime.format(ms);
+    ? formats.timeOnly.format(ms)
+    : formats.dateTime.format(ms);
 }
 
 /** How long since `iso`, compactly: "just now", "12 min", "3 h", "5 d". */
@@ -59,8 +76,6 @@ export function formatAge(iso: string | undefined, now: number): string {
   const ms = iso === undefined ? Number.NaN : Date.parse(iso);
   return Number.isFinite(ms) ? ageText(ms, now) : '';
 }
-
-const moneyFormats = new Map<string, Intl.NumberFormat | null>();
 
 /** An amount with its currency, when it has one; a currency code Intl does not know is written after it. */
 export function formatAmount(
@@ -71,14 +86,14 @@ export function formatAmount(
   if (amount === undefined) return '';
   const value = exactly(amount, exact);
   if (!currency) return formatNumber(value);
-  let format = moneyFormats.get(currency);
+  let format = formats.money.get(currency);
   if (format === undefined) {
     try {
-      format = new Intl.NumberFormat(undefined, { style: 'currency', currency });
+      format = new Intl.NumberFormat(formats.locale, { style: 'currency', currency });
     } catch {
       format = null; // not an ISO 4217 code
     }
-    moneyFormats.set(currency, format);
+    formats.money.set(currency, format);
   }
   return format ? format.format(value) : `${formatNumber(value)} ${currency}`;
 }

@@ -1,13 +1,15 @@
 // @vitest-environment happy-dom
 // The window in a German user's browser: an order's total reads the same in its inbox row and on
-// its page, in the user's locale ("1.234,56 €"), not in the English the core once wrote rows in.
+// its page, in the user's locale ("1.234,56 €"), not in the English the core once wrote rows in;
+// and in the organization's locale (policy `locale`, in the app's state) when it sets one.
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterAll, afterEach, expect, it, vi } from 'vitest';
-import type { OrderListItem } from '../preload/contract';
-import { createFakeBridge } from '../test/support/renderer/fake-bridge';
-import { FULL_ORDER_ID, fullOrder, fullView } from '../test/support/renderer/fixtures';
+import { UNMANAGED_STATE } from '../preload/contract';
+import { appState, createFakeBridge } from '../test/support/renderer/fake-bridge';
+import { fullOrder, fullRow, fullView } from '../test/support/renderer/fixtures';
 import { withInboxHeight } from '../test/support/renderer/layout';
 import { App } from './App';
+import { setWindowLocale } from './format';
 
 // Before any module builds a number format: Intl's default locale is German, as in such a browser.
 const restoreLocale = vi.hoisted(() => {
@@ -24,35 +26,41 @@ const restoreLocale = vi.hoisted(() => {
 
 withInboxHeight(480);
 afterAll(restoreLocale);
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  setWindowLocale(null);
+});
 
-it('writes a total in the inbox row as on the order page, in the user’s locale', async () => {
-  const total = { amount: 1234.56, currencyCode: 'EUR' };
-  const row: OrderListItem = {
-    account: 'account-1',
-    orderId: FULL_ORDER_ID,
-    status: 'ProvisioningStarted',
-    purchaseType: 'ServicePurchased',
-    since: '2026-11-20T09:30:00.000Z',
-    statusSince: '2026-11-20T09:30:00.000Z',
-    waiting: true,
-    unopened: false,
-    backlog: false,
-    delivery: null,
-    buyer: 'Acme Industrial GmbH',
-    product: 'CloudSoft Analytics × 25',
-    total,
-  };
+const total = { amount: 1234.56, currencyCode: 'EUR' };
+const row = fullRow('2026-11-20T09:30:00.000Z', total);
+
+/** The window with the order, the organization's locale as given: its total in the row, and on its page. */
+async function totals(locale: string | null = null) {
   const view = fullView({ order: { ...fullOrder(), anticipatedMonetaryTotal: total } });
-  render(<App bridge={createFakeBridge({ orders: [row], views: [view] })} />);
+  const state = appState({ managed: { ...UNMANAGED_STATE, locale } });
+  render(<App bridge={createFakeBridge({ state, orders: [row], views: [view] })} />);
 
   const option = await within(await screen.findByRole('listbox', { name: 'Orders' })).findByRole('option');
   const inRow = option.querySelector('.row-amount')?.textContent;
-  expect(inRow).toMatch(/^1\.234,56\s€$/);
-
   fireEvent.click(option);
   const details = await screen.findByRole('region', { name: 'Order details' });
-  expect(document.querySelector('.order-total')?.textContent).toBe(inRow);
   const anticipated = within(details).getByText('Anticipated total', { selector: 'dt' });
-  expect(anticipated.nextElementSibling?.textContent).toBe(inRow);
+  return {
+    inRow,
+    onPage: document.querySelector('.order-total')?.textContent,
+    anticipated: anticipated.nextElementSibling?.textContent,
+  };
+}
+
+it('writes a total in the inbox row as on the order page, in the user’s locale', async () => {
+  const { inRow, onPage, anticipated } = await totals();
+  expect(inRow).toMatch(/^1\.234,56\s€$/);
+  expect(onPage).toBe(inRow);
+  expect(anticipated).toBe(inRow);
+});
+
+it('writes them in the organization’s locale when a policy sets one', async () => {
+  const { inRow, onPage } = await totals('en-GB');
+  expect(inRow).toBe('€1,234.56');
+  expect(onPage).toBe(inRow);
 });

@@ -64,7 +64,7 @@ const FLEET = { baseUrl: '', clientId: CLIENT.clientId, pollIntervalMinimumSecon
 describe('a managed laptop', () => {
   it('refuses a locked setting through the bridge, saves the user’s own, and never writes a policy into the file', async () => {
     const laptop = await managedLaptop({
-      managed: { ...FLEET, baseUrl: sim.url },
+      managed: { ...FLEET, baseUrl: sim.url, locale: 'de-DE' },
       recommended: { reminderAfterMinutes: 60 },
     });
     const { call, refusal } = await laptop.open();
@@ -74,6 +74,8 @@ describe('a managed laptop', () => {
       locked: expect.arrayContaining(['baseUrl', 'clientId', 'demoMode']),
       demoAllowed: false,
       pollIntervalMinimumSeconds: 120,
+      // The window writes in it too (renderer/locale-policy.test.tsx).
+      locale: 'de-DE',
     });
 
     expect(await refusal('setSettings', { clientId: 'someone-else' })).toMatchObject({

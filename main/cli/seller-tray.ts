@@ -31,6 +31,7 @@ import { describeProblem, describeUnread, describeWindows, formatItems, terminal
 import { PREFIX_PAGES } from './order-id';
 import { Refusal, UsageError } from './refusals';
 import { login, WatchFailed, watch } from './session';
+import { exportStatuses } from './statuses';
 
 const USAGE = `Usage: seller-tray <command> [options]
 
@@ -88,6 +89,11 @@ Commands:
   automations secret NAME
                      reads a webhook's signing secret (none: one is made and shown) or a Slack or
                      Teams incoming webhook address from standard input into the system keychain
+  statuses export [--since DATE] [--format csv|json] [--output FILE]
+                     proof of delivery: every status marked on this computer (by the app or
+                     watch) with who, when held and sent, the request id, the marketplace's
+                     answer (HTTP status, event id) and when a poll read it back; from this
+                     computer's store, no marketplace call; kept 400 days
   doctor             tries each operation the app reads with and reports what answered, how
                      long it took, and where the marketplace differs from the spec (for support:
                      no secret or token in it), and the organization's policies in force and
@@ -205,6 +211,18 @@ async function main(argv: string[]): Promise<number> {
       }
       throw new UsageError('automations takes list, test NAME --order ID, or secret NAME');
     }
+    if (positionals[0] === 'statuses') {
+      if (positionals[1] !== 'export' || positionals.length !== 2)
+        throw new UsageError('statuses takes export [--since DATE] [--format csv|json] [--output FILE]');
+      process.stdout.write(
+        await exportStatuses(account, stores, {
+          since: values.since,
+          format: values.format ?? (values.json ? 'json' : undefined),
+          output: values.output,
+        }),
+      );
+      return 0;
+    }
     const connection = clientOptions(account, log);
     if (positionals[0] === 'doctor' && positionals.length === 1) {
       const diagnosis = {
@@ -297,6 +315,9 @@ function parse(argv: string[]) {
       'forward-to': { type: 'string' },
       exec: { type: 'boolean' },
       verbose: { type: 'boolean' },
+      since: { type: 'string' },
+      format: { type: 'string' },
+      output: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -101,6 +101,7 @@ export const requests = {
   checkForUpdates: z.undefined(),
   openLogFolder: z.undefined(),
   openInWindow: z.undefined(),
+  exportStatuses: z.strictObject({ since: z.iso.date().optional() }),
 } satisfies Record<Channel, z.ZodType>;
 
 /** A channel's request once checked: defaults filled in. */

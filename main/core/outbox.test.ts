@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SellerApiError } from './api/errors';
 import type { MarketplaceEvent, NewMarketplaceEvent } from './api/wire';
 import { Outbox, type OutboxItem } from './outbox';
+import type { StatusEnding } from './status-records';
 import { AccountStore } from './store/account-store';
 
 const opened: { store: AccountStore; dir: string }[] = [];
@@ -31,7 +32,7 @@ function outboxWith(
   const recording = {
     outboxItems: (orderId?: string) => store.outboxItems(orderId),
     outboxItem: (requestId: string) => store.outboxItem(requestId),
-    deleteOutboxItem: (requestId: string) => store.deleteOutboxItem(requestId),
+    deleteOutboxItem: (requestId: string, ended: StatusEnding) => store.deleteOutboxItem(requestId, ended),
     pendingOutboxCount: () => store.pendingOutboxCount(),
     pollsSucceeded: () => store.pollsSucceeded(),
     putOutboxItem: (item: OutboxItem) => {

@@ -19,6 +19,7 @@ import { explainFailure } from './failure-words';
 import { failureFields, type Log, type LogLevel, silentLog } from './log';
 import type { Same } from './same-type';
 import { type PostingPorts, postOnce } from './status-post';
+import type { StatusEnding } from './status-records';
 
 export const OutboxItem = z.object({
   /** Also the X-Request-ID of every post of this item. */
@@ -36,6 +37,8 @@ export const OutboxItem = z.object({
   eventId: z.string().optional(),
   /** When the marketplace accepted the post. */
   sentAt: z.string().optional(),
+  /** The HTTP status of the marketplace's answer to the last post (2xx took it, 4xx refused it). */
+  httpStatus: z.int().optional(),
   /** Held until this moment (ISO time), so it can be undone; absent: sent at once. */
   notBefore: z.string().optional(),
   /** A post may have reached the marketplace unconfirmed: read back before posting again. */
@@ -84,7 +87,8 @@ export interface OutboxStore {
   outboxItems(orderId?: string): OutboxItem[];
   outboxItem(requestId: string): OutboxItem | undefined;
   putOutboxItem(item: OutboxItem): void;
-  deleteOutboxItem(requestId: string): void;
+  /** Takes an item out before it was confirmed; its record (proof of delivery) says how and when. */
+  deleteOutboxItem(requestId: string, ended: StatusEnding): void;
   pendingOutboxCount(): number;
   /** How many polls read the marketplace on this laptop so far: a sent status is unconfirmed a few polls on. */
   pollsSucceeded(): number;
@@ -159,7 +163,10 @@ export class Outbox {
     const item = this.ports.store.outboxItem(requestId);
     if (!item) return 'unknown';
     if (!isHeld(item, this.ports.now())) return 'already-sent';
-    this.ports.store.deleteOutboxItem(requestId);
+    this.ports.store.deleteOutboxItem(requestId, {
+      as: 'undone',
+      at: new Date(this.ports.now()).toISOString(),
+    });
     this.settle([item], 'undone');
     return 'undone';
   }
@@ -254,6 +261,7 @@ export class Outbox {
         item.sentAt = new Date(this.ports.now()).toISOString();
         item.sentAtPoll = this.ports.store.pollsSucceeded();
         item.eventId = delivered.eventId;
+        item.httpStatus = delivered.httpStatus;
         item.problem = undefined;
         item.mayBePosted = undefined;
         readBack = delivered.readBack;
@@ -262,6 +270,8 @@ export class Outbox {
         failure = error;
         const apiError = error instanceof SellerApiError ? error : undefined;
         item.problem = explainFailure(error);
+        // A post's answer (a read-back's is not one): no answer (network) leaves none.
+        item.httpStatus = apiError?.operation === 'sendEvent' ? apiError.status : item.httpStatus;
         if (apiError && apiError.operation !== 'sendEvent') {
           // The read-back failed, not a post: say what it was for.
           item.problem.details.unshift(

@@ -65,6 +65,7 @@ import { Outbox, type OutboxItem } from './outbox';
 import { Poller, type PollerState, type Timers } from './poller';
 import { isProcessAlive } from './process-alive';
 import { eventBody, eventsFrom, isPostOf } from './status-post';
+import { recordsKeptFrom, type StatusRecord } from './status-records';
 import {
   AccountStore,
   type AttentionLimits,
@@ -457,7 +458,7 @@ export class SellerCore {
       const { orderId, statusCode, description, detailedDescription } = item;
       const again = this.withStore(() =>
         this.store.atomically(() => {
-          this.store.deleteOutboxItem(requestId);
+          this.store.deleteOutboxItem(requestId, { as: 'sent-again', at: this.isoNow() });
           return this.outbox.enqueue({ orderId, statusCode, description, detailedDescription });
         }),
       );
@@ -505,6 +506,11 @@ export class SellerCore {
 
   private countAttention(): AttentionCounts {
     return this.withStore(() => this.store.attentionCounts(this.attentionLimits()));
+  }
+
+  /** Every status marked here since `since` (ISO; all kept when absent), oldest first: the proof of delivery. */
+  statusRecords(since?: string): StatusRecord[] {
+    return this.withStore(() => this.store.statusRecords(since));
   }
 
   /** One page of the inbox from the store: waiting orders first, then newest first. */
@@ -828,6 +834,7 @@ export class SellerCore {
     this.remind();
     if (this.outbox.pendingCount > 0) await this.outbox.deliver();
     this.outbox.confirmed(this.store.forgetConfirmed());
+    this.store.forgetStatusRecords(recordsKeptFrom(this.now()));
     this.lastSuccessfulPoll = this.isoNow();
     this.store.notePollSucceeded(this.lastSuccessfulPoll);
     if (this.liveness) this.liveness = succeeded(this.liveness, this.now());

@@ -17,6 +17,7 @@ import {
   type Requests,
   type Responses,
   type ServiceEvent,
+  type StatusExport,
   type UpdateStatus,
 } from '../../preload/contract';
 import { NO_ATTENTION } from '../../preload/model';
@@ -53,6 +54,7 @@ import {
   type Settings,
   type SettingsStore,
 } from './settings';
+import { proofAccount, proofCsv, proofRows } from './status-records';
 
 export type { OrderLookup } from './account/session';
 
@@ -62,6 +64,12 @@ export interface LogFolderPort {
   /** Opens a folder in the file manager; absent where the user's screen cannot be reached (the browser preview). */
   open?: (path: string) => Promise<void>;
 }
+
+/**
+ * Asks where to save a file (`suggestedName` offered) and writes `content` there; answers the path,
+ * or null when the user cancelled.
+ */
+export type SaveFilePort = (suggestedName: string, content: string) => Promise<string | null>;
 
 /** The built-in simulator, for demo mode; its credentials are public, so they skip the keychain. */
 export interface DemoMarketplace {
@@ -82,6 +90,8 @@ export interface ServicePorts {
   logFolder?: LogFolderPort;
   /** Turns the tray popover into the full-size window; absent where there are no windows (the preview). */
   openInWindow?: () => void;
+  /** Saves a file the user names (the shell's save dialog); absent where there is none. */
+  saveFile?: SaveFilePort;
   /** The computer account's name, for statuses marked without "Your name" set; default account-name.ts. */
   accountName?: () => string;
   /** The locale notifications write amounts in (the Electron shell: the window's); the runtime's default when absent. */
@@ -355,6 +365,7 @@ export class SellerTrayService {
       this.ports.openInWindow();
       return { opened: true };
     },
+    exportStatuses: ({ since }) => this.exportStatuses(since),
   };
 
   /** The shell's updater answers the About panel from now on. */
@@ -458,6 +469,7 @@ export class SellerTrayService {
       locked: lockedSettings(policies),
       demoAllowed: demoAllowed(policies),
       pollIntervalMinimumSeconds: policies.rules.pollIntervalMinimumSeconds ?? null,
+      locale: policies.rules.locale ?? null,
     };
   }
 
@@ -650,6 +662,22 @@ export class SellerTrayService {
     return policies.length === 0
       ? diagnosis
       : { ...diagnosis, report: `${diagnosis.report}\n\n${policies.join('\n')}` };
+  }
+
+  /**
+   * The proof of delivery of every open account, one CSV, oldest first, saved where the user says
+   * (`seller-tray statuses export` writes one account's).
+   */
+  private async exportStatuses(since: string | undefined): Promise<StatusExport> {
+    if (!this.ports.saveFile)
+      throw new CodedError('no-dialog', 'This build of Seller Tray cannot save files.');
+    const from = since === undefined ? undefined : `${since}T00:00:00.000Z`;
+    const rows = [...this.sessions.values()]
+      .flatMap((session) => proofRows(proofAccount(session.ref), session.core.statusRecords(from)))
+      .sort((a, b) => a.markedAt.localeCompare(b.markedAt));
+    const day = new Date(this.ports.now?.() ?? Date.now()).toISOString().slice(0, 10);
+    const path = await this.ports.saveFile(`seller-tray-statuses-${day}.csv`, proofCsv(rows));
+    return { rows: rows.length, path };
   }
 
   /** Shows the log's folder where the platform can; always says where it is. */

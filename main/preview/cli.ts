@@ -2,11 +2,13 @@
 // start shows onboarding, as the desktop app does; "Try the demo" there runs the built-in
 // demo marketplace.
 
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openAppService } from '../app-service';
 import { nodeTransport } from '../core/api/node-transport';
-import { userDataDir } from '../core/paths';
+import { ensurePrivateDir, userDataDir } from '../core/paths';
 import { startPreview } from './server';
 
 const { values } = parseArgs({
@@ -27,7 +29,17 @@ const stopped = new Promise<void>((resolve) => {
 
 const dataRoot = values['data-dir'] ?? userDataDir();
 // The corporate network's proxy and authorities, as the desktop app has them from Chromium.
-const { service, demo, policies } = await openAppService(dataRoot, { transport: nodeTransport() });
+const { service, demo, policies } = await openAppService(dataRoot, {
+  transport: nodeTransport(),
+  // "Export statuses": no save dialog reaches the user's screen from here: the file goes to the
+  // data folder's exports/, and the window says where.
+  saveFile: async (name, content) => {
+    const folder = join(dataRoot, 'exports');
+    ensurePrivateDir(folder);
+    await writeFile(join(folder, name), content);
+    return join(folder, name);
+  },
+});
 service.onEvent((event) => {
   if (event.type === 'problem') console.error(`preview: ${event.message}`);
 });

@@ -153,5 +153,6 @@ export interface AppPort {
 
 /** powerMonitor: the machine woke from sleep. */
 export interface PowerMonitorPort {
-  on(event: 'resume', listener: () => void): unknown;
+  /** The machine woke from sleep; 'unlock-screen': the user unlocked it (macOS, Windows). */
+  on(event: 'resume' | 'unlock-screen', listener: () => void): unknown;
 }

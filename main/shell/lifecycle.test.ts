@@ -1,7 +1,7 @@
 // The lifecycle with a fake app and powerMonitor: one instance (a second launch focuses the
 // window), platform bits, a poll on wake, a quit that waits (bounded) for the store to close.
 import { EventEmitter } from 'node:events';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   cancellable,
   FAKE_SCREEN,
@@ -10,6 +10,9 @@ import {
   type TestService,
   until,
 } from '../../test/support/shell-fakes';
+import { silentLog } from '../core/log';
+import { windowsPolicySource } from '../core/policy/sources';
+import { PolicyWatcher } from '../core/policy/watcher';
 import type { AppPort, PowerMonitorPort } from './electron-ports';
 import {
   afterReady,
@@ -51,6 +54,8 @@ class FakeApp implements AppPort {
 }
 
 const opened: TestService[] = [];
+/** Policies never read again: the tests that are not about them. */
+const UNWATCHED = { refresh: async () => undefined };
 afterEach(async () => {
   for (const s of opened.splice(0)) await s.close();
 });
@@ -119,7 +124,15 @@ describe('the lifecycle', () => {
     for (const platform of ['win32', 'darwin', 'linux'] as const) {
       const app = new FakeApp();
       claimSingleInstance({ app, platform, appId: 'com.sellertray.desktop', defaultApp: false }, () => {});
-      afterReady({ app, platform, appId: 'x', defaultApp: false, powerMonitor: power, service: s.service });
+      afterReady({
+        app,
+        platform,
+        appId: 'x',
+        defaultApp: false,
+        powerMonitor: power,
+        service: s.service,
+        policies: UNWATCHED,
+      });
       expect([app.modelId, app.dockHidden], platform).toEqual([
         platform === 'win32' ? 'com.sellertray.desktop' : undefined,
         platform === 'darwin',
@@ -127,26 +140,44 @@ describe('the lifecycle', () => {
     }
   });
 
-  it('checks for orders at once when the machine wakes', async () => {
+  it('checks for orders and reads the policies again when the machine wakes; reads them when the screen is unlocked', async () => {
     const s = await openDemoService();
     opened.push(s);
-    let resume: (() => void) | undefined;
+    const listeners = new Map<string, () => void>();
     const handle = vi.spyOn(s.service, 'handle');
+    // The Windows registry as reg.exe exports it: the machine's policy key, its locale changed by IT.
+    let locale = 'en-GB';
+    const registry = windowsPolicySource(async (key) =>
+      key.startsWith('HKEY_LOCAL_MACHINE')
+        ? `Windows Registry Editor Version 5.00\r\n\r\n[${key}]\r\n"Locale"="${locale}"\r\n`
+        : '',
+    );
+    const policies = await PolicyWatcher.start(registry, { log: silentLog });
+    onTestFinished(() => policies.close());
     afterReady({
       app: new FakeApp(),
-      platform: 'linux',
+      platform: 'win32',
       appId: 'x',
       defaultApp: false,
       powerMonitor: {
-        on: (_event, listener) => {
-          resume = listener;
+        on: (event, listener) => {
+          listeners.set(event, listener);
         },
       },
       service: s.service,
+      policies,
     });
+    expect(policies.current().rules.locale).toBe('en-GB');
     expect(handle).not.toHaveBeenCalled();
-    resume?.();
+
+    locale = 'de-DE';
+    listeners.get('resume')?.();
     expect(handle).toHaveBeenCalledWith('checkNow', undefined);
+    await vi.waitFor(() => expect(policies.current().rules.locale).toBe('de-DE'));
+
+    locale = 'fi-FI';
+    listeners.get('unlock-screen')?.();
+    await vi.waitFor(() => expect(policies.current().rules.locale).toBe('fi-FI'));
   });
 
   it('reads a launch’s arguments after the executable, and in development after the app’s folder', () => {

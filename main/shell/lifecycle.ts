@@ -1,5 +1,6 @@
 // The app's lifecycle: one instance (a second launch's arguments go to the first one), the
-// Windows notification identity, no dock icon on macOS, a poll at once on wake, the window
+// Windows notification identity, no dock icon on macOS, a poll (and the policies read) at once on
+// wake, the policies read on unlock, the window
 // closing for real only when the app quits, and a quit (or SIGINT/SIGTERM) that waits for the
 // store to close.
 import { CLOSE_WITHIN_MS } from '../core/seller-core';
@@ -92,12 +93,23 @@ export function closeBeforeQuit(
     (options.signals ?? process).once(signal, () => app.quit());
 }
 
-/** After ready: no dock icon on macOS; check for orders at once when the machine wakes. */
+/**
+ * After ready: no dock icon on macOS; check for orders at once when the machine wakes. The
+ * organization's policies are read again then and when the screen is unlocked: Windows' registry
+ * cannot be watched (only read every 15 minutes), and a policy IT pushed while the laptop slept or
+ * stood locked is in force when its user is back (docs/administrators.md).
+ */
 export function afterReady(
-  options: LifecycleOptions & { powerMonitor: PowerMonitorPort; service: SellerTrayService },
+  options: LifecycleOptions & {
+    powerMonitor: PowerMonitorPort;
+    service: SellerTrayService;
+    policies: { refresh(): Promise<void> };
+  },
 ): void {
   if (options.platform === 'darwin') options.app.dock?.hide();
   options.powerMonitor.on('resume', () => {
+    void options.policies.refresh();
     void options.service.handle('checkNow', undefined);
   });
+  options.powerMonitor.on('unlock-screen', () => void options.policies.refresh());
 }

@@ -207,6 +207,18 @@ describe('the popover at the tray icon', () => {
     expect(w.visible).toBe(false);
   });
 
+  it('stays while a dialog of the app has the focus (a save dialog), and goes on losing it after', async () => {
+    const { window, w } = shown();
+    let close!: () => void;
+    const saved = window.whileDialog(() => new Promise<void>((done) => (close = done)));
+    w.emit('blur');
+    expect(w.visible).toBe(true);
+    close();
+    await saved;
+    w.emit('blur');
+    expect(w.visible).toBe(false);
+  });
+
   it('opens and closes with clicks on the icon', () => {
     const { window, w } = shown();
     window.togglePopover();

@@ -65,6 +65,8 @@ export class AppWindow {
   private mode: WindowMode | undefined;
   /** When the popover last hid because it lost the focus. */
   private hiddenOnBlurAt = Number.NEGATIVE_INFINITY;
+  /** Dialogs of the app open now: the popover keeps to the screen while they have the focus. */
+  private dialogs = 0;
 
   constructor(private readonly options: AppWindowOptions) {}
 
@@ -81,7 +83,7 @@ export class AppWindow {
     });
     // A popover goes as soon as the user turns to something else, as tray popovers do.
     window.on('blur', () => {
-      if (this.mode !== 'popover' || this.options.isQuitting()) return;
+      if (this.mode !== 'popover' || this.dialogs > 0 || this.options.isQuitting()) return;
       window.hide();
       this.hiddenOnBlurAt = Date.now();
     });
@@ -101,6 +103,16 @@ export class AppWindow {
     window.show();
     window.focus();
     if (event) this.send(event);
+  }
+
+  /** Runs a dialog of the app (a save dialog): the popover stays while it has the focus, to say how it went. */
+  async whileDialog<T>(dialog: () => Promise<T>): Promise<T> {
+    this.dialogs += 1;
+    try {
+      return await dialog();
+    } finally {
+      this.dialogs -= 1;
+    }
   }
 
   /** The tray icon's click: the popover opens, or closes when it is open. */

@@ -243,6 +243,7 @@ describe('Onboarding on a managed laptop', () => {
         locked: ['baseUrl', 'clientId', 'demoMode'],
         demoAllowed: false,
         pollIntervalMinimumSeconds: null,
+        locale: null,
       },
     });
     const bridge = createFakeBridge({ state: managed });

@@ -14,7 +14,7 @@ import {
 } from '../../test/support/hostile-order';
 import { apiFailure, apiProblem, expectDetailsOneClickAway } from '../../test/support/renderer/error-details';
 import { createFakeBridge, historyEvent } from '../../test/support/renderer/fake-bridge';
-import { FULL_ORDER_ID, fullOrder, fullView } from '../../test/support/renderer/fixtures';
+import { FULL_ORDER_ID, fullOrder, fullRow, fullView } from '../../test/support/renderer/fixtures';
 import { renderWithUndo } from '../../test/support/renderer/render';
 import { formatAmount, formatDate, formatDateTime } from '../format';
 import { OrderDetail } from './OrderDetail';
@@ -85,32 +85,16 @@ function orderWithUnits(): Order {
   };
 }
 
-/** The full order's inbox row, as the inbox hands it over when the order is opened: it came in `hoursAgo`. */
-function fullRow(hoursAgo: number): OrderListItem {
-  const since = new Date(Date.now() - hoursAgo * 3_600_000).toISOString();
-  return {
-    account: 'account-1',
-    orderId: FULL_ORDER_ID,
-    status: 'ProvisioningStarted',
-    purchaseType: 'ServicePurchased',
-    since,
-    statusSince: since,
-    waiting: true,
-    unopened: false,
-    backlog: false,
-    delivery: null,
-    buyer: 'Acme Industrial GmbH',
-    product: 'CloudSoft Analytics × 25',
-    total: { amount: 1234.5, currencyCode: 'EUR' },
-  };
-}
+/** The full order's inbox row: it came in `hoursAgo`. */
+const fullRowOf = (hoursAgo: number): OrderListItem =>
+  fullRow(new Date(Date.now() - hoursAgo * 3_600_000).toISOString());
 
 describe('OrderDetail', () => {
   it('opens at once from the inbox row, then shows the whole order', async () => {
     const bridge = createFakeBridge({ views: [fullView()] });
     let answer: (view: OrderView) => void = () => undefined;
     bridge.handle('getOrder', () => new Promise<OrderView>((resolve) => (answer = resolve)));
-    renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} preview={fullRow(3)} onBack={() => {}} />);
+    renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} preview={fullRowOf(3)} onBack={() => {}} />);
     expect(heading().textContent).toBe('Acme Industrial GmbH');
     expect(document.activeElement).toBe(heading());
     const head = heading().closest('header') as HTMLElement;
@@ -129,7 +113,7 @@ describe('OrderDetail', () => {
     const bridge = createFakeBridge({ views: [fullView({ status: 'ProvisioningStarted', outbox: [] })] });
     const answers: ((view: OrderView) => void)[] = [];
     bridge.handle('getOrder', () => new Promise<OrderView>((resolve) => answers.push(resolve)));
-    renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} preview={fullRow(24)} onBack={() => {}} />);
+    renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} preview={fullRowOf(24)} onBack={() => {}} />);
     const start = screen.getByRole('button', { name: 'Start provisioning' });
     start.focus();
     fireEvent.click(start);

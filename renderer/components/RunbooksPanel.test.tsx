@@ -6,7 +6,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, expect, it, vi } from 'vitest';
 import { CodedError } from '../../preload/coded-error';
-import type { AppState } from '../../preload/contract';
+import { type AppState, UNMANAGED_STATE } from '../../preload/contract';
 import { type Runbook, runbooksFile } from '../../preload/runbooks';
 import { appState, createFakeBridge } from '../../test/support/renderer/fake-bridge';
 import { renderWithBridge } from '../../test/support/renderer/render';
@@ -173,7 +173,7 @@ it('refuses a bad file, naming what is wrong in it, and changes nothing', async 
 
 it("shows a policy's runbooks, exportable, not editable or importable", async () => {
   const state = appState({
-    managed: { locked: ['runbooks'], demoAllowed: true, pollIntervalMinimumSeconds: null },
+    managed: { ...UNMANAGED_STATE, locked: ['runbooks'] },
   });
   await renderPanel([STANDARD], state);
   const editor = screen.getByRole('group', { name: 'Runbooks' }) as HTMLFieldSetElement;

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CodedError } from '../../preload/coded-error';
-import type { AppState } from '../../preload/contract';
+import { type AppState, UNMANAGED_STATE } from '../../preload/contract';
 import type { Settings } from '../../preload/model';
 import { tomorrowMorning, UNTIL_RESUMED } from '../../preload/pause';
 import { SETTING_ENTRIES, SETTINGS_SECTIONS } from '../../preload/settings-declaration';
@@ -293,6 +293,25 @@ describe('SettingsView', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('could not be opened');
   });
 
+  it('exports the statuses, from a day on when given, and says where the file went or that none was chosen', async () => {
+    const { bridge } = await renderSettings();
+    const button = screen.getByRole('button', { name: 'Export statuses (CSV)' });
+    fireEvent.click(button);
+    expect(await screen.findByText(/^Exported 3 statuses to/)).toBeTruthy();
+    expect(screen.getByText('/home/seller/Documents/seller-tray-statuses-2026-11-26.csv')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Marked since (optional)'), { target: { value: '2026-11-01' } });
+    bridge.handle('exportStatuses', () => ({ rows: 0, path: null }));
+    fireEvent.click(button);
+    expect(await screen.findByText('Not exported: no file was chosen.')).toBeTruthy();
+    expect(bridge.callsOf('exportStatuses')).toEqual([{}, { since: '2026-11-01' }]);
+
+    bridge.handle('exportStatuses', () => {
+      throw new CodedError('no-dialog', 'This build of Seller Tray cannot save files.');
+    });
+    fireEvent.click(button);
+    expect((await screen.findByRole('alert')).textContent).toContain('cannot save files');
+  });
+
   it('says why leaving the demo failed beside its button, the detail one click away, and stays in the demo', async () => {
     const bridge = createFakeBridge({ state: appState({ setup: 'demo' }), settings: { demoMode: true } });
     bridge.handle('setSettings', () => {
@@ -331,7 +350,7 @@ describe('SettingsView on a managed laptop', () => {
   it('shows each locked setting disabled, described as managed by the organization, and saves the rest', async () => {
     const locked = lockable.filter((key) => key !== 'notificationsEnabled');
     const { bridge } = await renderSettings(
-      appState({ managed: { locked, demoAllowed: false, pollIntervalMinimumSeconds: null } }),
+      appState({ managed: { ...UNMANAGED_STATE, locked, demoAllowed: false } }),
     );
     const form = screen.getByRole('form', { name: 'Settings' });
     const groups = form.querySelectorAll('fieldset.managed-setting');
@@ -350,9 +369,7 @@ describe('SettingsView on a managed laptop', () => {
   });
 
   it('says the shortest check interval the organization allows, and asks no less', async () => {
-    await renderSettings(
-      appState({ managed: { locked: [], demoAllowed: true, pollIntervalMinimumSeconds: 300 } }),
-    );
+    await renderSettings(appState({ managed: { ...UNMANAGED_STATE, pollIntervalMinimumSeconds: 300 } }));
     const interval = screen.getByLabelText('Check interval (seconds)');
     expect(interval.getAttribute('min')).toBe('300');
     expect(

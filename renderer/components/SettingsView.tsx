@@ -28,6 +28,7 @@ import { ManagedNote } from './ManagedNote';
 import { PauseControl } from './PauseControl';
 import { RunbooksPanel } from './RunbooksPanel';
 import { SecretField } from './SecretField';
+import { StatusExportPanel } from './StatusExportPanel';
 
 /** The settings the form edits: those its declaration shows in the form. */
 const FORM_KEYS = SETTING_ENTRIES.filter(
@@ -299,6 +300,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
           <PauseControl state={state} onState={onState} />
           <SecretField state={state} onState={onState} />
           {state.setup !== 'unconfigured' && <DiagnosePanel />}
+          {state.setup !== 'unconfigured' && <StatusExportPanel />}
           <LogFolderPanel />
           <AboutPanel />
         </>

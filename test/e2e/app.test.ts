@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KeytarSecretStore, secretOwner } from '../../main/core/secrets';
-import { SellerTrayService, type ServiceEvent } from '../../main/core/service';
+import { type SaveFilePort, SellerTrayService, type ServiceEvent } from '../../main/core/service';
 import { ConfSettingsStore } from '../../main/core/settings';
 import { fileLog, LOG_FILE_NAME, logsDir } from '../../main/file-log';
 import { type Preview, startPreview } from '../../main/preview/server';
@@ -75,6 +75,8 @@ async function openApp(
     settings?: Partial<Settings>;
     /** The browser's locale: English unless a test says otherwise, whatever this machine's. */
     locale?: string;
+    /** The shell's save dialog, faked ("Export statuses"). */
+    saveFile?: SaveFilePort;
   } = {},
 ): Promise<App> {
   const dir = await makeDataDir();
@@ -90,7 +92,13 @@ async function openApp(
   }
   // With `logs`, the log file as the preview writes it (main/app-service.ts).
   const logs = options.logs ? { log: fileLog(logsDir(dir)), logFolder: { path: logsDir(dir) } } : {};
-  const service = await SellerTrayService.open({ settings, secrets, dataRoot: dir, ...logs });
+  const service = await SellerTrayService.open({
+    settings,
+    secrets,
+    dataRoot: dir,
+    ...logs,
+    ...(options.saveFile ? { saveFile: options.saveFile } : {}),
+  });
   const events: ServiceEvent[] = [];
   service.onEvent((event) => events.push(event));
   const preview = await startPreview({ service, rendererDir: renderer.dir });
@@ -171,6 +179,39 @@ describe.each([
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Enter the client secret.').waitFor();
     await check(page, 'onboarding-errors');
+  }, 60_000);
+
+  it('the proof of delivery export passes axe-core, and saves the statuses marked in the window', async () => {
+    const saved: string[] = [];
+    const { page, service } = await openApp({
+      configured: true,
+      colorScheme,
+      viewport,
+      saveFile: async (name, content) => {
+        saved.push(content);
+        return `/home/anna/Documents/${name}`;
+      },
+    });
+    await page.getByRole('listbox', { name: 'Orders' }).getByRole('option').first().waitFor();
+    const listed = await service.handle('listOrders', {});
+    const orderId = listed.ok ? (listed.value.orders[0]?.orderId ?? '') : '';
+    const marked = await service.handle('markStatus', {
+      orderId,
+      statusCode: 'ProvisioningInProgress',
+      override: true,
+    });
+    expect(marked).toMatchObject({ ok: true });
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const panel = page.getByRole('region', { name: 'Proof of delivery' });
+    await panel.scrollIntoViewIfNeeded();
+    await check(page, 'settings-proof-of-delivery');
+    await panel.getByLabel('Marked since (optional)').fill('2026-11-01');
+    await panel.getByRole('button', { name: 'Export statuses (CSV)' }).click();
+    await expect
+      .poll(() => panel.innerText())
+      .toMatch(/Exported 1 status to \/home\/anna\/Documents\/seller-tray-statuses-\d{4}-\d{2}-\d{2}\.csv/);
+    await check(page, 'settings-proof-of-delivery-exported');
+    expect(saved).toEqual([expect.stringContaining(`,${orderId},ProvisioningInProgress,`)]);
   }, 60_000);
 
   it('inbox, order, settings and diagnosis pass axe-core', async () => {

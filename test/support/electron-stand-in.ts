@@ -129,6 +129,12 @@ export function electronStandIn(options: StandInOptions) {
         protocolHandlers.set(scheme, handler);
       },
     },
+    dialog: {
+      showSaveDialog: async (...args: unknown[]) => {
+        record('dialog.showSaveDialog')(...args);
+        return { canceled: true };
+      },
+    },
     shell: {
       openExternal: async (url: string) => record('shell.openExternal')(url),
       openPath: async (path: string) => {

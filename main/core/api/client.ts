@@ -531,7 +531,7 @@ export class SellerApiClient {
         `unexpected answer at ${fieldPath}: ${reason}`,
       );
     }
-    return parsed.data;
+    return route.answerWithStatus ? { ...(parsed.data as object), httpStatus: status } : parsed.data;
   }
 }
 

@@ -32,6 +32,8 @@ export interface Route {
    * so a post whose answer was lost is not repeated blindly (its caller reads back first).
    */
   readonly repeatable?: false;
+  /** The answer carries the HTTP status it came with (`httpStatus`): a post's, kept as its proof of delivery. */
+  readonly answerWithStatus?: true;
 }
 
 export const routes = {
@@ -60,6 +62,7 @@ export const routes = {
     response: PostAnswer,
     body: NewMarketplaceEvent,
     repeatable: false,
+    answerWithStatus: true,
   },
   listEvents: {
     method: 'GET',

@@ -238,6 +238,8 @@ export const PostAnswer = z.unknown().transform((value): PostAnswer => {
 export interface PostAnswer {
   eventId: string | undefined;
   event?: MarketplaceEvent | undefined;
+  /** The HTTP status the answer came with (any 2xx is delivered), set by the client. */
+  httpStatus?: number | undefined;
 }
 
 // 2.3

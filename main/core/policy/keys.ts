@@ -76,7 +76,7 @@ export const RULES = {
     schema: z.enum(NAME_SOURCES.map((c) => c.value) as ['user', 'computer-account']),
     choices: NAME_SOURCES,
   }),
-  /** The language and region notifications write amounts in, such as en-GB (the service's locale port). */
+  /** The language and region the notifications and the window write dates, numbers and amounts in, such as en-GB. */
   locale: rule({
     kind: 'text',
     label: 'Locale',

@@ -418,7 +418,7 @@ describe('the waiting count', () => {
       [],
     );
     expect([store.waitingCount(), counted()]).toEqual([3, 3]);
-    store.deleteOutboxItem(item.requestId);
+    store.deleteOutboxItem(item.requestId, { as: 'undone', at: '2026-11-21T00:01:00Z' });
     expect([store.waitingCount(), counted()]).toEqual([4, 4]);
   });
 });

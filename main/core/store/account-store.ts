@@ -34,6 +34,7 @@ import { ANOTHER_SELLER, anotherSellers } from '../kept-aside';
 import { buyerAndProduct } from '../notification-policy';
 import { type OutboxItem, readOutboxItem } from '../outbox';
 import { eventBody, isPostOf } from '../status-post';
+import type { StatusEnding, StatusRecord } from '../status-records';
 import {
   type Database,
   isSound,
@@ -1287,17 +1288,26 @@ export class AccountStore {
         $eventId: item.eventId ?? null,
         $json: JSON.stringify(item),
       });
+      this.sql(
+        `INSERT INTO status_records (request_id, marked_at, item) VALUES (?, ?, ?)
+           ON CONFLICT (request_id) DO UPDATE SET item = excluded.item`,
+      ).run(item.requestId, item.createdAt, JSON.stringify(item));
       this.refreshEffectiveStatus(item.orderId);
       this.journalChanged = true;
     });
   }
 
-  /** Removes an item (an undone status): the order shows its status as it was. */
-  deleteOutboxItem(requestId: string): void {
+  /** Removes an item (undone, or sent again as a new one): the order shows its status as it was. */
+  deleteOutboxItem(requestId: string, ended: StatusEnding): void {
     this.atomically(() => {
       const row = this.sql('DELETE FROM outbox WHERE request_id = ? RETURNING order_id').get(requestId) as
         | { order_id: string }
         | undefined;
+      this.sql('UPDATE status_records SET ended = ?, ended_at = ? WHERE request_id = ?').run(
+        ended.as,
+        ended.at,
+        requestId,
+      );
       if (row) this.refreshEffectiveStatus(row.order_id);
       this.journalChanged = true;
     });
@@ -1315,6 +1325,24 @@ export class AccountStore {
        RETURNING json`,
     ).all() as { json: string }[];
     return rows.map((row) => readOutboxItem(row.json));
+  }
+
+  /** Every status marked here since `since` (ISO; all when absent), oldest first: the proof of delivery. */
+  statusRecords(since?: string): StatusRecord[] {
+    const rows = this.sql(
+      `SELECT item, ended, ended_at FROM status_records WHERE marked_at >= ? ORDER BY marked_at, request_id`,
+    ).all(since ?? '') as { item: string; ended: StatusEnding['as'] | null; ended_at: string | null }[];
+    return rows.map((row) => ({
+      item: readOutboxItem(row.item),
+      ...(row.ended === null ? {} : { ended: { as: row.ended, at: row.ended_at ?? '' } }),
+    }));
+  }
+
+  /** Forgets the records of statuses marked before `before` (ISO) that have left the outbox. */
+  forgetStatusRecords(before: string): void {
+    this.sql(
+      'DELETE FROM status_records WHERE marked_at < ? AND request_id NOT IN (SELECT request_id FROM outbox)',
+    ).run(before);
   }
 
   /** Sent statuses not shown back yet, and refused ones, with what the inbox shows of their orders. */

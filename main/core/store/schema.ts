@@ -256,4 +256,20 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (order_id, item_id, step)
   ) WITHOUT ROWID;
   `,
+  `
+  -- Proof of delivery (issue 26):
+  -- every status this laptop marked, kept after the outbox lets it go (a confirmed status leaves
+  -- the outbox at once), for finance and disputes. Written with each change of its outbox item,
+  -- in the same transaction; pruned STATUS_RECORDS_KEPT_DAYS after it was marked (status-records.ts).
+  CREATE TABLE status_records (
+    request_id TEXT PRIMARY KEY,
+    marked_at TEXT NOT NULL,            -- the item's createdAt (ISO, UTC: compares as text)
+    item TEXT NOT NULL,                 -- the OutboxItem as last stored (JSON)
+    ended TEXT CHECK (ended IN ('undone', 'sent-again')),  -- taken out of the outbox before confirmed
+    ended_at TEXT
+  );
+  CREATE INDEX status_records_by_time ON status_records (marked_at);
+  INSERT INTO status_records (request_id, marked_at, item)
+    SELECT request_id, json_extract(json, '$.createdAt'), json FROM outbox;
+  `,
 ];

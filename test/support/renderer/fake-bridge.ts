@@ -169,6 +169,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     diagnose: () => ({ report: 'ping           ok        HTTP 200 3 ms\n', failed: false }),
     openLogFolder: () => ({ path: '/home/seller/.config/Seller Tray/logs', opened: true }),
     openInWindow: () => ({ opened: true }),
+    exportStatuses: () => ({ rows: 3, path: '/home/seller/Documents/seller-tray-statuses-2026-11-26.csv' }),
     listOrders: (request) => {
       const filter = request.filter ?? 'all';
       const search = (request.search ?? '').trim().toLowerCase();

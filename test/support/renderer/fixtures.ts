@@ -81,6 +81,25 @@ export function fullOrder(orderId = FULL_ORDER_ID): Order {
   };
 }
 
+/** The full order's inbox row, as the inbox hands it over when the order is opened: waiting since `since`. */
+export function fullRow(since: string, total = { amount: 1234.5, currencyCode: 'EUR' }): OrderListItem {
+  return {
+    account: 'account-1',
+    orderId: FULL_ORDER_ID,
+    status: 'ProvisioningStarted',
+    purchaseType: 'ServicePurchased',
+    since,
+    statusSince: since,
+    waiting: true,
+    unopened: false,
+    backlog: false,
+    delivery: null,
+    buyer: 'Acme Industrial GmbH',
+    product: 'CloudSoft Analytics × 25',
+    total,
+  };
+}
+
 export function fullView(overrides: Partial<OrderView> = {}): OrderView {
   const order = overrides.order ?? fullOrder();
   const orderId = order.orderId ?? FULL_ORDER_ID;

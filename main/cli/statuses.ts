@@ -1,0 +1,58 @@
+// `seller-tray statuses export`: the proof of delivery (issue 26) of one account, read from the
+// store the app shares with the CLI (no marketplace call): every status marked on this computer
+// through the app or `watch`, as CSV (default) or JSON, to stdout or --output FILE.
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { accountFolder } from '../core/account/account-ref';
+import { type ProofFormat, proofAccount, proofRows, proofText } from '../core/status-records';
+import { AccountStore, DATABASE_FILE } from '../core/store/account-store';
+import type { Account, CliStores } from './account';
+import { UsageError } from './refusals';
+
+export interface ExportOptions {
+  /** `--since DATE`: a day (YYYY-MM-DD, from its start in UTC) or an ISO time. */
+  since?: string | undefined;
+  format?: string | undefined;
+  /** `--output FILE`: written there instead of stdout. */
+  output?: string | undefined;
+}
+
+/** The export as text, or written to --output (then a line saying where and how many). */
+export async function exportStatuses(
+  account: Account,
+  stores: CliStores,
+  options: ExportOptions,
+): Promise<string> {
+  const format = formatOption(options.format);
+  const since = sinceOption(options.since);
+  const dataDir = accountFolder(stores.dataRoot, account.ref.id);
+  // No store yet: nothing was marked here (and a read creates none).
+  let records: ReturnType<AccountStore['statusRecords']> = [];
+  if (existsSync(join(dataDir, DATABASE_FILE))) {
+    const { store } = AccountStore.open(dataDir);
+    try {
+      records = store.statusRecords(since);
+    } finally {
+      store.close();
+    }
+  }
+  const rows = proofRows(proofAccount(account.ref), records);
+  const text = proofText(rows, format);
+  if (options.output === undefined) return text;
+  await writeFile(options.output, text);
+  return `${rows.length} status(es) written to ${options.output}\n`;
+}
+
+function formatOption(raw: string | undefined): ProofFormat {
+  if (raw === undefined || raw === 'csv' || raw === 'json') return raw ?? 'csv';
+  throw new UsageError('--format is csv or json');
+}
+
+function sinceOption(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const time = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? Date.parse(`${raw}T00:00:00Z`) : Date.parse(raw);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(time))
+    throw new UsageError('--since takes a day (2026-11-01) or a time (2026-11-01T08:00:00Z)');
+  return new Date(time).toISOString();
+}
