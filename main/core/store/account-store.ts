@@ -43,6 +43,7 @@ import {
   optimize,
   transaction,
 } from './database';
+import { type InsightsPart, type InsightsQuery, ORDER_ITEM, readInsights } from './insights';
 import { type Journal, journalFile, RAISED_KEPT, readJournal, writeJournal } from './journal';
 
 export const DATABASE_FILE = 'seller-tray.db';
@@ -700,6 +701,8 @@ export class AccountStore {
       total?.exact ?? null,
       orderId,
     );
+    // From the document as stored (an UPDATE's expressions read the row as it was before it).
+    this.sql(`UPDATE orders SET item = ${ORDER_ITEM('document')} WHERE order_id = ?`).run(orderId);
     this.indexForSearch(orderId, order, licenses);
   }
 
@@ -875,6 +878,11 @@ export class AccountStore {
   }
 
   /** An order was opened on this laptop: it is no longer marked as an unopened arrival. Answers whether it was. */
+  /** One period's Insights figures (store/insights.ts). */
+  insights(query: InsightsQuery): InsightsPart {
+    return readInsights((text) => this.sql(text), query);
+  }
+
   markOpened(orderId: string, now: string): boolean {
     const { changes } = this.sql(
       'UPDATE announcements SET opened_at = ? WHERE order_id = ? AND opened_at IS NULL',

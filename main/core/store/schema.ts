@@ -1,6 +1,8 @@
 // The account database's schema, as forward migrations: MIGRATIONS[n] takes a database from
 // user_version n to n + 1. Append a migration for every change; never edit a shipped one.
 
+import { ORDER_ITEM } from './insights';
+
 /** A column's value that has the shape of a UUID (canonicalOrderId's: those are compared in lower case). */
 const uuidShaped = (column: string) =>
   `${column} GLOB '${'[0-9a-fA-F]'.repeat(8)}-${'[0-9a-fA-F]'.repeat(4)}-${'[0-9a-fA-F]'.repeat(4)}-${'[0-9a-fA-F]'.repeat(4)}-${'[0-9a-fA-F]'.repeat(12)}'`;
@@ -243,5 +245,12 @@ export const MIGRATIONS: readonly string[] = [
   CREATE UNIQUE INDEX automation_runs_once ON automation_runs (order_id, automation) WHERE trigger = 'new-order';
   CREATE INDEX automation_runs_by_order ON automation_runs (order_id, queued_at);
   CREATE INDEX automation_runs_due ON automation_runs (due_at) WHERE state IN ('queued', 'running');
+  `,
+  `
+  -- Insights (issue 26; migration 10): the period's orders are found by when they were bought,
+  -- and grouped by product (the first line's name, kept with the document as it is stored).
+  ALTER TABLE orders ADD COLUMN item TEXT;
+  UPDATE orders SET item = ${ORDER_ITEM('document')} WHERE document IS NOT NULL;
+  CREATE INDEX orders_by_purchase ON orders (julianday(purchased_at));
   `,
 ];
