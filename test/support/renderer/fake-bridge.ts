@@ -4,6 +4,7 @@
 // real bridge (preload, preview server) is exercised end to end by the browser tests.
 
 import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS } from '../../../main/core/settings';
+import { summarizeInsights } from '../../../main/core/store/insights';
 import type { AutomationRun } from '../../../preload/automations';
 import { CodedError } from '../../../preload/coded-error';
 import {
@@ -243,6 +244,14 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       return item;
     },
     getAttention: () => structuredClone(options.attention ?? NOTHING_TO_ATTEND),
+    // No orders in any period (a test passes its own handler for figures).
+    getInsights: ({ account, ...request }) =>
+      summarizeInsights(
+        [],
+        request,
+        APP_DEFAULT_SETTINGS.reminderAfterMinutes,
+        account === 'all' ? [] : [account],
+      ),
     resendStatus: ({ requestId }) => {
       const found = options.attention?.unconfirmed.find((mark) => mark.item.requestId === requestId);
       if (!found)
