@@ -1,4 +1,4 @@
-// The header and status bar: where the app is (Inbox, Needs attention, Settings, Help: the screen's
+// The header and status bar: where the app is (Inbox, Needs attention, Insights, Settings, Help: the screen's
 // one h1 names it), whether it reaches the marketplace, when it last read it ("Checked 1 min ago",
 // renewed by the window's clock; "Not checked for 20 min" marked as a warning when too long ago),
 // what is still to be sent; Pause
@@ -14,7 +14,7 @@ import { connectionLabel, formatWhen, plural } from '../format';
 import { useNow } from '../hooks/useNow';
 import { PauseMenu } from './PauseControl';
 
-export type Page = 'inbox' | 'attention' | 'settings' | 'help';
+export type Page = 'inbox' | 'attention' | 'insights' | 'settings' | 'help';
 
 /** How long what Check now found stays said. */
 const FOUND_SHOWN_MS = 8_000;
@@ -120,6 +120,15 @@ export function Header({
           <button
             type="button"
             className="nav-button"
+            aria-current={page === 'insights' ? 'page' : undefined}
+            onClick={() => onNavigate('insights')}
+          >
+            <span className="nav-help-word">Insights</span>
+            <InsightsMark />
+          </button>
+          <button
+            type="button"
+            className="nav-button"
             aria-current={page === 'settings' ? 'page' : undefined}
             onClick={() => onNavigate('settings')}
           >
@@ -171,5 +180,22 @@ export function Header({
         )}
       </ul>
     </header>
+  );
+}
+
+/** Insights as a tray-sized header shows it: three bars (the word is still read out). */
+function InsightsMark() {
+  return (
+    <svg
+      className="nav-help-mark nav-chart-mark"
+      viewBox="0 0 14 14"
+      width="14"
+      height="14"
+      aria-hidden="true"
+    >
+      <rect x="1" y="7" width="3" height="6" />
+      <rect x="5.5" y="2" width="3" height="11" />
+      <rect x="10" y="5" width="3" height="8" />
+    </svg>
   );
 }
