@@ -123,7 +123,7 @@ export function Header({
             aria-current={page === 'insights' ? 'page' : undefined}
             onClick={() => onNavigate('insights')}
           >
-            <span className="nav-help-word">Insights</span>
+            <span className="nav-word">Insights</span>
             <InsightsMark />
           </button>
           <button
@@ -132,7 +132,8 @@ export function Header({
             aria-current={page === 'settings' ? 'page' : undefined}
             onClick={() => onNavigate('settings')}
           >
-            Settings
+            <span className="nav-word">Settings</span>
+            <SettingsMark />
           </button>
           <button
             type="button"
@@ -141,8 +142,8 @@ export function Header({
             aria-keyshortcuts="?"
             onClick={() => onNavigate('help')}
           >
-            <span className="nav-help-word">Help</span>
-            <span className="nav-help-mark" aria-hidden="true">
+            <span className="nav-word">Help</span>
+            <span className="nav-mark" aria-hidden="true">
               ?
             </span>
           </button>
@@ -186,16 +187,22 @@ export function Header({
 /** Insights as a tray-sized header shows it: three bars (the word is still read out). */
 function InsightsMark() {
   return (
-    <svg
-      className="nav-help-mark nav-chart-mark"
-      viewBox="0 0 14 14"
-      width="14"
-      height="14"
-      aria-hidden="true"
-    >
+    <svg className="nav-mark nav-icon" viewBox="0 0 14 14" width="14" height="14" aria-hidden="true">
       <rect x="1" y="7" width="3" height="6" />
       <rect x="5.5" y="2" width="3" height="11" />
       <rect x="10" y="5" width="3" height="8" />
+    </svg>
+  );
+}
+
+/** Settings as a tray-sized header shows it: three sliders (the word is still read out). */
+function SettingsMark() {
+  return (
+    <svg className="nav-mark nav-icon" viewBox="0 0 14 14" width="14" height="14" aria-hidden="true">
+      <path d="M1 3h12M1 7h12M1 11h12" strokeWidth="1.5" />
+      <circle cx="4" cy="3" r="1.8" />
+      <circle cx="10" cy="7" r="1.8" />
+      <circle cx="6" cy="11" r="1.8" />
     </svg>
   );
 }

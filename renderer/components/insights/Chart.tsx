@@ -47,7 +47,7 @@ function ChartSvg({
 
 /** The height of a chart's drawing area and the room its axes take. */
 const HEIGHT = 180;
-const PAD = { top: 10, right: 12, bottom: 24, left: 48 };
+const PAD = { top: 10, right: 12, bottom: 24, left: 64 };
 /** Below this width, every other bucket's label is left out, and so on. */
 const LABEL_ROOM = 46;
 /** How many series a chart colours apart (styles.css: --series-1 to --series-6). */
@@ -168,14 +168,15 @@ function bands(count: number, width: number) {
   return { band, at: (i: number) => PAD.left + i * band, labelled: (i: number) => i % every === 0 };
 }
 
-/** A y scale from 0 to a round maximum at or above `max`, with its ticks. */
-function scale(max: number) {
-  const top = niceCeiling(max);
+/** A y scale from 0 to a round maximum at or above `max` (by `ceiling`), with its ticks. */
+function scale(max: number, ceiling: (max: number) => number = niceCeiling) {
+  const top = ceiling(max);
   const y = (v: number) => PAD.top + (HEIGHT - PAD.top - PAD.bottom) * (1 - v / top);
   return { y, ticks: [0, top / 2, top] };
 }
 
-function niceCeiling(max: number): number {
+/** The smallest of 1, 2, 2.5, 5 times a power of ten at or above `max` (1 for nothing). */
+export function niceCeiling(max: number): number {
   if (!(max > 0)) return 1;
   const power = 10 ** Math.floor(Math.log10(max));
   const step = [1, 2, 2.5, 5, 10].find((s) => s * power >= max) ?? 10;
@@ -272,15 +273,18 @@ export function Lines({
   labels,
   series,
   format,
+  ceiling,
 }: {
   width: number;
   name: ChartName;
   labels: string[];
   series: (number | null)[][];
   format: (v: number) => string;
+  /** The axis's round top for the largest value (numbers' by default). */
+  ceiling?: (max: number) => number;
 }) {
   const values = series.flat().filter((v): v is number => v !== null);
-  const { y, ticks } = scale(Math.max(...values, 0));
+  const { y, ticks } = scale(Math.max(...values, 0), ceiling);
   const x = bands(labels.length, width);
   const path = (line: (number | null)[]) => {
     let d = '';

@@ -11,7 +11,7 @@ import { MARKUP } from '../../../test/support/hostile-order';
 import { appState, createFakeBridge } from '../../../test/support/renderer/fake-bridge';
 import { BridgeProvider } from '../../bridge/context';
 import { csvCell, csvText } from './csv';
-import { formatDuration, InsightsView } from './InsightsView';
+import { durationCeiling, formatDuration, InsightsView } from './InsightsView';
 
 afterEach(() => {
   cleanup();
@@ -215,4 +215,14 @@ it('writes durations as people say them', () => {
   expect(formatDuration(60 * MIN)).toBe('1 h');
   expect(formatDuration(200 * MIN)).toBe('3 h 20 min');
   expect(formatDuration(49 * 60 * MIN)).toBe('2 d 1 h');
+});
+
+it('tops an axis of durations at a round time whose half is round too', () => {
+  const HOUR = 60 * MIN;
+  expect(durationCeiling(0)).toBe(MIN);
+  expect(durationCeiling(33 * MIN)).toBe(50 * MIN);
+  expect(durationCeiling(61 * MIN)).toBe(2 * HOUR);
+  expect(durationCeiling(5 * HOUR)).toBe(6 * HOUR);
+  expect(durationCeiling(30 * HOUR)).toBe(48 * HOUR);
+  expect(durationCeiling(3 * 24 * HOUR)).toBe(5 * 24 * HOUR);
 });

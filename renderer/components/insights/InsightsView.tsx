@@ -20,7 +20,15 @@ import { call, explained } from '../../bridge/call';
 import { type BridgeEvent, useBridge, useBridgeEvents } from '../../bridge/context';
 import { formatDate, formatNumber, plural } from '../../format';
 import { ErrorAlert } from '../ErrorAlert';
-import { ChartFigure, type ChartTable, HorizontalBars, Lines, SERIES_COLOURS, StackedBars } from './Chart';
+import {
+  ChartFigure,
+  type ChartTable,
+  HorizontalBars,
+  Lines,
+  niceCeiling,
+  SERIES_COLOURS,
+  StackedBars,
+} from './Chart';
 import type { CsvCell } from './csv';
 
 const REFRESHING_EVENTS: ReadonlySet<BridgeEvent['type']> = new Set(['orders-arrived', 'orders-updated']);
@@ -50,6 +58,17 @@ export function formatDuration(ms: number): string {
   if (hours < 48) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
   const days = Math.floor(hours / 24);
   return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`;
+}
+
+/** Hours an axis of durations tops out at: their halves are round too (30 min, 1 h, 2 h, ...). */
+const HOUR_TOPS = [1, 2, 4, 6, 8, 12, 16, 24, 48];
+
+/** A round top for an axis of durations (ms): minutes within the hour, then hours, then days. */
+export function durationCeiling(maxMs: number): number {
+  const hours = maxMs / (60 * MINUTE);
+  if (hours <= 1) return niceCeiling(maxMs / MINUTE) * MINUTE;
+  const top = HOUR_TOPS.find((h) => h >= hours);
+  return top !== undefined ? top * 60 * MINUTE : niceCeiling(hours / 24) * DAY;
 }
 
 const productName = (product: string) =>
@@ -293,6 +312,7 @@ function InsightCharts({ insights }: { insights: Insights }) {
             name={name}
             labels={labels}
             series={trend('firstAction')}
+            ceiling={durationCeiling}
             format={formatDuration}
           />
         )}
@@ -310,6 +330,7 @@ function InsightCharts({ insights }: { insights: Insights }) {
             name={name}
             labels={labels}
             series={trend('completed')}
+            ceiling={durationCeiling}
             format={formatDuration}
           />
         )}
