@@ -10,6 +10,8 @@ import { useWidth } from './useWidth';
 
 export interface Column {
   label: string;
+  /** The CSV's header for it, where it differs (a unit the raw values are in). */
+  csvLabel?: string;
   /** How the table writes a value (the CSV keeps it raw); as it is when not given. */
   format?: (value: CsvCell) => string;
 }
@@ -75,7 +77,7 @@ export function ChartFigure({
   const [tableShown, setTableShown] = useState(false);
   const download = () => {
     const csv = csvText(
-      table.columns.map((c) => c.label),
+      table.columns.map((c) => c.csvLabel ?? c.label),
       table.rows,
     );
     const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));

@@ -262,8 +262,8 @@ function InsightCharts({ insights }: { insights: Insights }) {
     columns: [
       dayColumn,
       { label: counted },
-      { label: 'Median (minutes)', format: durationCell },
-      { label: '90th percentile (minutes)', format: durationCell },
+      { label: 'Median', csvLabel: 'Median (minutes)', format: durationCell },
+      { label: '90th percentile', csvLabel: '90th percentile (minutes)', format: durationCell },
     ],
     rows: insights.buckets.map((b) => [
       b.start,
