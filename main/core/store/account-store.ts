@@ -43,7 +43,7 @@ import {
   optimize,
   transaction,
 } from './database';
-import { type InsightsPart, type InsightsQuery, ORDER_ITEM, readInsights } from './insights';
+import { type InsightsPart, type InsightsQuery, ORDER_ITEM, readInsights, timesTaken } from './insights';
 import { type Journal, journalFile, RAISED_KEPT, readJournal, writeJournal } from './journal';
 
 export const DATABASE_FILE = 'seller-tray.db';
@@ -581,8 +581,13 @@ export class AccountStore {
    */
   private deriveOrder(orderId: string, refetch: boolean): void {
     const rows = this.sql(
-      'SELECT event_type, status, event_time FROM events WHERE order_id = ? ORDER BY seq',
-    ).all(orderId) as { event_type: string; status: string; event_time: string | null }[];
+      'SELECT event_type, status, event_time, event_ms FROM events WHERE order_id = ? ORDER BY seq',
+    ).all(orderId) as {
+      event_type: string;
+      status: string;
+      event_time: string | null;
+      event_ms: number | null;
+    }[];
     const history = causalOrder(
       rows.map((r) => ({
         eventTypeCode: r.event_type,
@@ -593,9 +598,12 @@ export class AccountStore {
     );
     const latest = history.at(-1);
     const purchases = history.filter(isNewPurchase);
+    const purchasedAt = purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null;
+    const took = timesTaken(rows, Date.parse(purchasedAt ?? ''));
     this.sql(
       `UPDATE orders SET stale = MAX(stale, $refetch), status = $status, status_at = $statusAt,
            purchased_at = $purchasedAt, purchase_type = $purchaseType,
+           first_action_ms = $firstAction, completed_ms = $completed,
            effective_status = COALESCE(${MARKED}, $status), since_ms = ${sinceMs('$status', '$statusAt')}
          WHERE order_id = $id`,
     ).run({
@@ -603,8 +611,10 @@ export class AccountStore {
       $refetch: refetch ? 1 : 0,
       $status: latest?.statusCode ?? null,
       $statusAt: latest?.eventTime ?? null,
-      $purchasedAt: purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null,
+      $purchasedAt: purchasedAt,
       $purchaseType: purchases[0]?.eventTypeCode ?? null,
+      $firstAction: took.firstActionMs,
+      $completed: took.completedMs,
     });
   }
 

@@ -22,11 +22,18 @@ export const ORDER_ITEM = (document: string): string =>
   `substr(COALESCE(json_extract(${document}, '$.documentLines[0].lineItem.name'),
                    json_extract(${document}, '$.documentLines[0].lineItem.sellersItemId')), 1, 200)`;
 
-/** What one account adds to the answer. */
+/** The period's orders of one bucket, product and purchase type, as one account has them. */
+export interface InsightsGroup extends InsightOrderCount {
+  /** Those nobody started within the reminder delay. */
+  pastReminder: number;
+  /** How long each took to a first action, and to Completed (ms, sorted; orders without it left out). */
+  firstAction: number[];
+  completed: number[];
+}
+
+/** What one account adds to the answer: it adds up across accounts (summarizeInsights). */
 export interface InsightsPart {
-  /** By bucket start: its orders, those past the reminder delay, and its durations (ms, sorted). */
-  buckets: Map<string, { orders: number; pastReminder: number; firstAction: number[]; completed: number[] }>;
-  orders: InsightOrderCount[];
+  groups: InsightsGroup[];
   failedReasons: Map<string, number>;
   products: string[];
 }
@@ -38,12 +45,13 @@ export interface InsightsQuery extends Omit<InsightsRequest, 'account'> {
   now: number;
 }
 
-// The period's orders, bought from the first day's local midnight up to the day after the last.
-// julianday(purchased_at) is indexed (orders_by_purchase); the bucket is the local day, or the
-// Monday of its week.
+// The period's orders, bought from the first day's local midnight up to the day after the last,
+// read from one covering index (orders_by_purchase); the bucket is the local day, or the Monday
+// of its week.
 const PERIOD = `
   WITH period AS (
     SELECT order_id, COALESCE(item, '') AS product, COALESCE(purchase_type, '') AS type,
+           first_action_ms, completed_ms,
            round(unixepoch(purchased_at, 'subsec') * 1000) AS bought,
            CASE WHEN $week THEN date(purchased_at, $shift, 'weekday 0', '-6 days')
                 ELSE date(purchased_at, $shift) END AS start
@@ -52,38 +60,54 @@ const PERIOD = `
        AND ($product IS NULL OR COALESCE(item, '') = $product)
   )`;
 
-// The first status after the purchase and the first Completed, by the events' times; a status
-// stamped before its purchase (another clock) counts as taking no time.
-const BY_BUCKET = `${PERIOD},
-  timed AS (
-    SELECT start, bought,
-           (SELECT MIN(e.event_ms) FROM events e
-             WHERE e.order_id = p.order_id AND e.status != 'ProvisioningStarted') AS acted,
-           (SELECT MIN(e.event_ms) FROM events e
-             WHERE e.order_id = p.order_id AND e.status = 'ProvisioningCompleted') AS done
-      FROM period p
-  )
-  SELECT start, COUNT(*) AS orders,
-         COALESCE(SUM($remindMs > 0 AND COALESCE(acted, $now) - bought > $remindMs), 0) AS pastReminder,
-         json_group_array(MAX(0, acted - bought) ORDER BY acted - bought) FILTER (WHERE acted IS NOT NULL) AS firstAction,
-         json_group_array(MAX(0, done - bought) ORDER BY done - bought) FILTER (WHERE done IS NOT NULL) AS completed
-    FROM timed GROUP BY start`;
-
-const BY_PRODUCT = `${PERIOD}
-  SELECT start, product, type, COUNT(*) AS count FROM period GROUP BY start, product, type ORDER BY start, product, type`;
+// One pass over the period: each bucket, product and type's orders, those past the reminder delay
+// (one not started yet is once it has waited that long by now), and their times, sorted.
+const GROUPS = `${PERIOD}
+  SELECT start, product, type, COUNT(*) AS count,
+         COALESCE(SUM($remindMs > 0 AND COALESCE(first_action_ms, $now - bought) > $remindMs), 0) AS pastReminder,
+         json_group_array(first_action_ms ORDER BY first_action_ms) FILTER (WHERE first_action_ms IS NOT NULL) AS firstAction,
+         json_group_array(completed_ms ORDER BY completed_ms) FILTER (WHERE completed_ms IS NOT NULL) AS completed
+    FROM period GROUP BY start, product, type`;
 
 // Each Failed status of the period's orders, by its reason: the detailed description (what the
 // marketplace or a colleague wrote), else the description.
-const FAILED = `${PERIOD}
+const FAILED = `
   SELECT substr(COALESCE(NULLIF(trim(json_extract(e.json, '$.detailedDescription')), ''),
                          NULLIF(trim(json_extract(e.json, '$.description')), ''), ''), 1, 200) AS reason,
          COUNT(*) AS count
-    FROM period p JOIN events e ON e.order_id = p.order_id AND e.status = 'ProvisioningFailed'
+    FROM orders o INDEXED BY orders_by_purchase
+    JOIN events e INDEXED BY events_failed ON e.order_id = o.order_id AND e.status = 'ProvisioningFailed'
+   WHERE julianday(o.purchased_at) >= $fromDay AND julianday(o.purchased_at) < $toDay
+     AND ($product IS NULL OR COALESCE(o.item, '') = $product)
    GROUP BY reason`;
 
+// Every product of the period, for the filter: read apart only when the groups are of one product.
 const PRODUCTS = `
   SELECT DISTINCT COALESCE(item, '') AS product FROM orders
-   WHERE julianday(purchased_at) >= $fromDay AND julianday(purchased_at) < $toDay ORDER BY product`;
+   WHERE julianday(purchased_at) >= $fromDay AND julianday(purchased_at) < $toDay`;
+
+/**
+ * How long an order took from its purchase (ms since the epoch) to its first status after it (in
+ * progress, completed or failed) and to Completed, by the events' times; null where it has none.
+ * A status stamped before its purchase (another clock) counts as taking no time. Kept with the
+ * order's status (AccountStore.deriveOrder), so Insights reads them from an index.
+ */
+export function timesTaken(
+  events: readonly { status: string; event_ms: number | null }[],
+  boughtMs: number,
+): { firstActionMs: number | null; completedMs: number | null } {
+  const after = (wanted: (status: string) => boolean): number | null => {
+    if (!Number.isFinite(boughtMs)) return null;
+    const times = events
+      .filter((e) => wanted(e.status) && e.event_ms !== null)
+      .map((e) => e.event_ms as number);
+    return times.length === 0 ? null : Math.max(0, Math.min(...times) - boughtMs);
+  };
+  return {
+    firstActionMs: after((status) => status !== 'ProvisioningStarted'),
+    completedMs: after((status) => status === 'ProvisioningCompleted'),
+  };
+}
 
 /** One account's figures for the period, from its store (`sql` prepares a statement on it). */
 export function readInsights(sql: (text: string) => StatementSync, query: InsightsQuery): InsightsPart {
@@ -92,39 +116,32 @@ export function readInsights(sql: (text: string) => StatementSync, query: Insigh
     $fromDay: julianDay(Date.parse(`${query.from}T00:00:00Z`) - shiftMs),
     $toDay: julianDay(Date.parse(`${query.to}T00:00:00Z`) + DAY_MS - shiftMs),
   };
-  const params = {
+  const rows = sql(GROUPS).all({
     ...range,
+    $product: query.product,
     $week: query.bucket === 'week' ? 1 : 0,
     $shift: `${query.utcOffsetMinutes >= 0 ? '+' : ''}${query.utcOffsetMinutes} minutes`,
-    $product: query.product,
-  };
-  const buckets: InsightsPart['buckets'] = new Map();
-  const rows = sql(BY_BUCKET).all({
-    ...params,
     $remindMs: query.reminderAfterMinutes * 60_000,
     $now: query.now,
-  }) as {
-    start: string;
-    orders: number;
+  }) as unknown as (InsightOrderCount & {
     pastReminder: number;
     firstAction: string | null;
     completed: string | null;
+  })[];
+  const groups = rows.map((row) => ({
+    ...row,
+    firstAction: JSON.parse(row.firstAction ?? '[]') as number[],
+    completed: JSON.parse(row.completed ?? '[]') as number[],
+  }));
+  const failed = sql(FAILED).all({ ...range, $product: query.product }) as {
+    reason: string;
+    count: number;
   }[];
-  for (const row of rows) {
-    buckets.set(row.start, {
-      orders: row.orders,
-      pastReminder: row.pastReminder,
-      firstAction: JSON.parse(row.firstAction ?? '[]') as number[],
-      completed: JSON.parse(row.completed ?? '[]') as number[],
-    });
-  }
-  const failed = sql(FAILED).all(params) as { reason: string; count: number }[];
-  return {
-    buckets,
-    orders: sql(BY_PRODUCT).all(params) as unknown as InsightOrderCount[],
-    failedReasons: new Map(failed.map((f) => [f.reason, f.count])),
-    products: (sql(PRODUCTS).all(range) as { product: string }[]).map((p) => p.product),
-  };
+  const products =
+    query.product === null
+      ? groups.map((g) => g.product)
+      : (sql(PRODUCTS).all(range) as { product: string }[]).map((p) => p.product);
+  return { groups, failedReasons: new Map(failed.map((f) => [f.reason, f.count])), products };
 }
 
 /** The answer from each account's part: counts added, durations merged before their percentiles. */
@@ -134,17 +151,22 @@ export function summarizeInsights(
   reminderAfterMinutes: number,
   accounts: string[],
 ): Insights {
+  const groups = parts.flatMap((p) => p.groups);
   const buckets: InsightBucketRow[] = [];
   const all = { firstAction: [] as number[], completed: [] as number[], pastReminder: 0 };
+  const byStart = new Map<string, InsightsGroup[]>();
+  for (const group of groups) {
+    const same = byStart.get(group.start);
+    if (same) same.push(group);
+    else byStart.set(group.start, [group]);
+  }
   for (const start of bucketStarts(request)) {
     const row = { orders: 0, pastReminder: 0, firstAction: [] as number[], completed: [] as number[] };
-    for (const part of parts) {
-      const found = part.buckets.get(start);
-      if (!found) continue;
-      row.orders += found.orders;
-      row.pastReminder += found.pastReminder;
-      row.firstAction.push(...found.firstAction);
-      row.completed.push(...found.completed);
+    for (const group of byStart.get(start) ?? []) {
+      row.orders += group.count;
+      row.pastReminder += group.pastReminder;
+      row.firstAction.push(...group.firstAction);
+      row.completed.push(...group.completed);
     }
     all.firstAction.push(...row.firstAction);
     all.completed.push(...row.completed);
@@ -158,11 +180,11 @@ export function summarizeInsights(
     });
   }
   const orders = new Map<string, InsightOrderCount>();
-  for (const count of parts.flatMap((p) => p.orders)) {
-    const key = JSON.stringify([count.start, count.product, count.type]);
+  for (const { start, product, type, count } of groups) {
+    const key = JSON.stringify([start, product, type]);
     const known = orders.get(key);
-    if (known) known.count += count.count;
-    else orders.set(key, { ...count });
+    if (known) known.count += count;
+    else orders.set(key, { start, product, type, count });
   }
   return {
     from: request.from,

@@ -248,9 +248,19 @@ export const MIGRATIONS: readonly string[] = [
   `,
   `
   -- Insights (issue 26; migration 10): the period's orders are found by when they were bought,
-  -- and grouped by product (the first line's name, kept with the document as it is stored).
+  -- grouped by product (the first line's name, kept with the document as it is stored), with how
+  -- long each took to its first action and to Completed (kept with its status: store/insights.ts).
+  -- The index covers what Insights reads of an order: its row holds the document, which a read of
+  -- the columns after it walks (1.7 s for 40,000 orders), and the events' times were 40,000 lookups.
   ALTER TABLE orders ADD COLUMN item TEXT;
+  ALTER TABLE orders ADD COLUMN first_action_ms REAL;
+  ALTER TABLE orders ADD COLUMN completed_ms REAL;
   UPDATE orders SET item = ${ORDER_ITEM('document')} WHERE document IS NOT NULL;
-  CREATE INDEX orders_by_purchase ON orders (julianday(purchased_at));
+  CREATE INDEX orders_by_purchase ON orders
+    (julianday(purchased_at), purchased_at, item, purchase_type, first_action_ms, completed_ms, order_id);
+  CREATE INDEX events_failed ON events (order_id) WHERE status = 'ProvisioningFailed';
+  -- The two times are derived with each order's status: derived again when the store opens.
+  INSERT INTO meta (key, value) VALUES ('derive-statuses', '1')
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value;
   `,
 ];

@@ -23,17 +23,10 @@ const FORMULA = '=HYPERLINK("https://evil.example","Click")';
 
 /** Two days of orders: the figures below are what the view must say. */
 const PART: InsightsPart = {
-  buckets: new Map([
-    [
-      '2026-11-16',
-      { orders: 3, pastReminder: 1, firstAction: [10 * MIN, 20 * MIN, 300 * MIN], completed: [60 * MIN] },
-    ],
-    ['2026-11-17', { orders: 1, pastReminder: 0, firstAction: [5 * MIN], completed: [] }],
-  ]),
-  orders: [
-    { start: '2026-11-16', product: 'Backup Vault', type: 'ServicePurchased', count: 2 },
-    { start: '2026-11-16', product: FORMULA, type: 'Trial', count: 1 },
-    { start: '2026-11-17', product: '', type: 'ServicePurchased', count: 1 },
+  groups: [
+    group('2026-11-16', 'Backup Vault', 'ServicePurchased', 2, 1, [10, 300], [60]),
+    group('2026-11-16', FORMULA, 'Trial', 1, 0, [20], []),
+    group('2026-11-17', '', 'ServicePurchased', 1, 0, [5], []),
   ],
   failedReasons: new Map([
     [MARKUP, 2],
@@ -41,6 +34,27 @@ const PART: InsightsPart = {
   ]),
   products: ['', 'Backup Vault', FORMULA],
 };
+
+function group(
+  start: string,
+  product: string,
+  type: string,
+  count: number,
+  pastReminder: number,
+  firstAction: number[],
+  completed: number[],
+) {
+  const ms = (minutes: number[]) => minutes.map((m) => m * MIN);
+  return {
+    start,
+    product,
+    type,
+    count,
+    pastReminder,
+    firstAction: ms(firstAction),
+    completed: ms(completed),
+  };
+}
 
 function answer(request: InsightsRequest) {
   const { account, ...rest } = request;
