@@ -43,7 +43,7 @@ import {
   optimize,
   transaction,
 } from './database';
-import { type InsightsPart, type InsightsQuery, ORDER_ITEM, readInsights, timesTaken } from './insights';
+import { type InsightsPart, type InsightsQuery, ORDER_ITEM, readInsights, TIMES_TAKEN } from './insights';
 import { type Journal, journalFile, RAISED_KEPT, readJournal, writeJournal } from './journal';
 
 export const DATABASE_FILE = 'seller-tray.db';
@@ -598,12 +598,9 @@ export class AccountStore {
     );
     const latest = history.at(-1);
     const purchases = history.filter(isNewPurchase);
-    const purchasedAt = purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null;
-    const took = timesTaken(rows, Date.parse(purchasedAt ?? ''));
     this.sql(
       `UPDATE orders SET stale = MAX(stale, $refetch), status = $status, status_at = $statusAt,
            purchased_at = $purchasedAt, purchase_type = $purchaseType,
-           first_action_ms = $firstAction, completed_ms = $completed,
            effective_status = COALESCE(${MARKED}, $status), since_ms = ${sinceMs('$status', '$statusAt')}
          WHERE order_id = $id`,
     ).run({
@@ -611,11 +608,10 @@ export class AccountStore {
       $refetch: refetch ? 1 : 0,
       $status: latest?.statusCode ?? null,
       $statusAt: latest?.eventTime ?? null,
-      $purchasedAt: purchasedAt,
+      $purchasedAt: purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null,
       $purchaseType: purchases[0]?.eventTypeCode ?? null,
-      $firstAction: took.firstActionMs,
-      $completed: took.completedMs,
     });
+    this.sql(`UPDATE orders SET ${TIMES_TAKEN} WHERE order_id = ?`).run(orderId);
   }
 
   /** Derives every order's status again (once, after a store from before issue 20 migrated). */

@@ -338,20 +338,24 @@ it('reads the period through its index, not a walk of every order', () => {
   expect(plan.join('\n')).toContain('orders_by_purchase');
 });
 
-it('gives the orders of an older database their product when it migrates', async () => {
+it('gives the orders of an older database their product and times when it migrates', async () => {
   const before = await mkdtemp(join(tmpdir(), 'insights-before-'));
   const db = databaseOfVersion(before, 9);
   db.prepare(
     `INSERT INTO orders (order_id, purchased_at, effective_status, document, stale) VALUES ('o-old', '2026-11-16T10:00:00Z', 'ProvisioningStarted', ?, 0)`,
   ).run(JSON.stringify(order('Old product')));
   db.prepare(
-    `INSERT INTO events (key, order_id, event_type, status, event_time, event_ms, json) VALUES ('e-old', 'o-old', 'ServicePurchased', 'ProvisioningStarted', '2026-11-16T10:00:00Z', 0, '{}')`,
-  ).run();
+    `INSERT INTO events (key, order_id, event_type, status, event_time, event_ms, json) VALUES
+       ('e-old', 'o-old', 'ServicePurchased', 'ProvisioningStarted', '2026-11-16T10:00:00Z', ?, '{}'),
+       ('e-old-2', 'o-old', 'ServicePurchased', 'ProvisioningInProgress', '2026-11-16T10:25:00Z', ?, '{}')`,
+  ).run(Date.parse('2026-11-16T10:00:00Z'), Date.parse('2026-11-16T10:25:00Z'));
   db.close();
   const migrated = AccountStore.open(before).store;
   try {
     const found = migrated.insights({ ...WEEK, bucket: 'day', reminderAfterMinutes: 60, now: NOW });
     expect(found.products).toEqual(['Old product']);
+    // Its time to a first action, worked out by the migration from the events it has.
+    expect(found.groups.flatMap((g) => g.firstAction)).toEqual([25 * MIN]);
   } finally {
     migrated.close();
     await rm(before, { recursive: true, force: true });

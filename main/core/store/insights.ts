@@ -87,27 +87,18 @@ const PRODUCTS = `
    WHERE julianday(purchased_at) >= $fromDay AND julianday(purchased_at) < $toDay`;
 
 /**
- * How long an order took from its purchase (ms since the epoch) to its first status after it (in
- * progress, completed or failed) and to Completed, by the events' times; null where it has none.
- * A status stamped before its purchase (another clock) counts as taking no time. Kept with the
- * order's status (AccountStore.deriveOrder), so Insights reads them from an index.
+ * How long an order took from its purchase to its first status after it (in progress, completed or
+ * failed) and to Completed, by the events' times (null where it has none; a status stamped before
+ * its purchase, by another clock, takes no time): the SET of an UPDATE of orders, run with each
+ * order's status (AccountStore.deriveOrder) so Insights reads the times from an index.
  */
-export function timesTaken(
-  events: readonly { status: string; event_ms: number | null }[],
-  boughtMs: number,
-): { firstActionMs: number | null; completedMs: number | null } {
-  const after = (wanted: (status: string) => boolean): number | null => {
-    if (!Number.isFinite(boughtMs)) return null;
-    const times = events
-      .filter((e) => wanted(e.status) && e.event_ms !== null)
-      .map((e) => e.event_ms as number);
-    return times.length === 0 ? null : Math.max(0, Math.min(...times) - boughtMs);
-  };
-  return {
-    firstActionMs: after((status) => status !== 'ProvisioningStarted'),
-    completedMs: after((status) => status === 'ProvisioningCompleted'),
-  };
-}
+export const TIMES_TAKEN = (() => {
+  const after = (condition: string) =>
+    `(SELECT MAX(0, MIN(e.event_ms) - round(unixepoch(orders.purchased_at, 'subsec') * 1000))
+        FROM events e WHERE e.order_id = orders.order_id AND ${condition})`;
+  return `first_action_ms = ${after("e.status != 'ProvisioningStarted'")},
+          completed_ms = ${after("e.status = 'ProvisioningCompleted'")}`;
+})();
 
 /** One account's figures for the period, from its store (`sql` prepares a statement on it). */
 export function readInsights(sql: (text: string) => StatementSync, query: InsightsQuery): InsightsPart {

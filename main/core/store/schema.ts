@@ -1,7 +1,7 @@
 // The account database's schema, as forward migrations: MIGRATIONS[n] takes a database from
 // user_version n to n + 1. Append a migration for every change; never edit a shipped one.
 
-import { ORDER_ITEM } from './insights';
+import { ORDER_ITEM, TIMES_TAKEN } from './insights';
 
 /** A column's value that has the shape of a UUID (canonicalOrderId's: those are compared in lower case). */
 const uuidShaped = (column: string) =>
@@ -256,11 +256,9 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE orders ADD COLUMN first_action_ms REAL;
   ALTER TABLE orders ADD COLUMN completed_ms REAL;
   UPDATE orders SET item = ${ORDER_ITEM('document')} WHERE document IS NOT NULL;
+  UPDATE orders SET ${TIMES_TAKEN};
   CREATE INDEX orders_by_purchase ON orders
     (julianday(purchased_at), purchased_at, item, purchase_type, first_action_ms, completed_ms, order_id);
   CREATE INDEX events_failed ON events (order_id) WHERE status = 'ProvisioningFailed';
-  -- The two times are derived with each order's status: derived again when the store opens.
-  INSERT INTO meta (key, value) VALUES ('derive-statuses', '1')
-    ON CONFLICT (key) DO UPDATE SET value = excluded.value;
   `,
 ];
