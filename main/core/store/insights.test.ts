@@ -282,6 +282,28 @@ describe('a fixed week, counted by hand', () => {
     expect(minutes(east.buckets[0]?.firstAction ?? never())).toMatchObject({ count: 9, p90: 1000 });
   });
 
+  it('puts an order bought at local midnight in the day it begins', async () => {
+    const otherDir = await mkdtemp(join(tmpdir(), 'insights-midnight-'));
+    const other = AccountStore.open(otherDir).store;
+    try {
+      // At UTC+2, 22:00 UTC is midnight; a millisecond before is the day before (outside the period).
+      fill(other, [
+        { at: '2026-11-15T22:00:00.000Z', product: 'A', steps: [] },
+        { at: '2026-11-15T21:59:59.999Z', product: 'A', steps: [] },
+        { at: '2026-11-16T21:59:59.999Z', product: 'A', steps: [] },
+      ]);
+      const query = { ...WEEK, bucket: 'day' as const, utcOffsetMinutes: 120 };
+      const east = insights(query, [other.insights({ ...query, reminderAfterMinutes: 60, now: NOW })]);
+      expect(east.buckets.slice(0, 2).map((b) => b.orders)).toEqual([2, 0]);
+      expect(east.orders).toEqual([
+        { start: '2026-11-16', product: 'A', type: 'ServicePurchased', count: 2 },
+      ]);
+    } finally {
+      other.close();
+      await rm(otherDir, { recursive: true, force: true });
+    }
+  });
+
   it('counts nothing past the delay when reminders are off', () => {
     const off = summarizeInsights(
       [store.insights({ ...WEEK, bucket: 'day', reminderAfterMinutes: 0, now: NOW })],

@@ -26,7 +26,7 @@ export const ORDER_ITEM = (document: string): string =>
 export interface InsightsGroup extends InsightOrderCount {
   /** Those nobody started within the reminder delay. */
   pastReminder: number;
-  /** How long each took to a first action, and to Completed (ms, sorted; orders without it left out). */
+  /** How long each took to a first action, and to Completed (ms; orders without it left out). */
   firstAction: number[];
   completed: number[];
 }
@@ -46,28 +46,28 @@ export interface InsightsQuery extends Omit<InsightsRequest, 'account'> {
 }
 
 // The period's orders, bought from the first day's local midnight up to the day after the last,
-// read from one covering index (orders_by_purchase); the bucket is the local day, or the Monday
-// of its week.
+// read from one covering index (orders_by_purchase). Their bucket is a number of days since
+// 1970-01-01 (local), or of the Monday of its week (that day was a Thursday): arithmetic on the
+// indexed julianday in whole milliseconds (exact at midnight), a third of date()'s cost.
 const PERIOD = `
   WITH period AS (
-    SELECT order_id, COALESCE(item, '') AS product, COALESCE(purchase_type, '') AS type,
-           first_action_ms, completed_ms,
-           round(unixepoch(purchased_at, 'subsec') * 1000) AS bought,
-           CASE WHEN $week THEN date(purchased_at, $shift, 'weekday 0', '-6 days')
-                ELSE date(purchased_at, $shift) END AS start
+    SELECT COALESCE(item, '') AS product, COALESCE(purchase_type, '') AS type, first_action_ms, completed_ms,
+           (julianday(purchased_at) - 2440587.5) * 86400000 AS bought,
+           (CAST(round((julianday(purchased_at) - 2440587.5) * 86400000) AS INTEGER) + CAST($shiftMs AS INTEGER)) / 86400000 AS day
       FROM orders
      WHERE julianday(purchased_at) >= $fromDay AND julianday(purchased_at) < $toDay
        AND ($product IS NULL OR COALESCE(item, '') = $product)
   )`;
 
 // One pass over the period: each bucket, product and type's orders, those past the reminder delay
-// (one not started yet is once it has waited that long by now), and their times, sorted.
+// (one not started yet is once it has waited that long by now), and their times (unsorted: sorting
+// in the aggregate tripled the query; summarizeInsights sorts what it merges anyway).
 const GROUPS = `${PERIOD}
-  SELECT start, product, type, COUNT(*) AS count,
+  SELECT CASE WHEN $week THEN (day + 3) / 7 * 7 - 3 ELSE day END AS start, product, type, COUNT(*) AS count,
          COALESCE(SUM($remindMs > 0 AND COALESCE(first_action_ms, $now - bought) > $remindMs), 0) AS pastReminder,
-         json_group_array(first_action_ms ORDER BY first_action_ms) FILTER (WHERE first_action_ms IS NOT NULL) AS firstAction,
-         json_group_array(completed_ms ORDER BY completed_ms) FILTER (WHERE completed_ms IS NOT NULL) AS completed
-    FROM period GROUP BY start, product, type`;
+         json_group_array(first_action_ms) FILTER (WHERE first_action_ms IS NOT NULL) AS firstAction,
+         json_group_array(completed_ms) FILTER (WHERE completed_ms IS NOT NULL) AS completed
+    FROM period GROUP BY 1, product, type`;
 
 // Each Failed status of the period's orders, by its reason: the detailed description (what the
 // marketplace or a colleague wrote), else the description.
@@ -111,16 +111,18 @@ export function readInsights(sql: (text: string) => StatementSync, query: Insigh
     ...range,
     $product: query.product,
     $week: query.bucket === 'week' ? 1 : 0,
-    $shift: `${query.utcOffsetMinutes >= 0 ? '+' : ''}${query.utcOffsetMinutes} minutes`,
+    $shiftMs: shiftMs,
     $remindMs: query.reminderAfterMinutes * 60_000,
     $now: query.now,
-  }) as unknown as (InsightOrderCount & {
+  }) as unknown as (Omit<InsightOrderCount, 'start'> & {
+    start: number;
     pastReminder: number;
     firstAction: string | null;
     completed: string | null;
   })[];
   const groups = rows.map((row) => ({
     ...row,
+    start: new Date(row.start * DAY_MS).toISOString().slice(0, 10),
     firstAction: JSON.parse(row.firstAction ?? '[]') as number[],
     completed: JSON.parse(row.completed ?? '[]') as number[],
   }));
