@@ -4,7 +4,7 @@
 // what is still to be sent; Pause
 // (notifications) and Check now, which says what it found. Compact, so that with a banner it
 // takes at most a quarter of a tray-sized window.
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import type { AppState } from '../../preload/contract';
 import { attentionTotal } from '../../preload/model';
 import { checkedText, checkFoundText } from '../../preload/status-words';
@@ -82,12 +82,7 @@ export function Header({
           Seller Tray<span className="sr-only">: {screen}</span>
         </h1>
         <nav aria-label="Main">
-          <button
-            type="button"
-            className="nav-button"
-            aria-current={page === 'inbox' ? 'page' : undefined}
-            onClick={() => onNavigate('inbox')}
-          >
+          <NavButton to="inbox" page={page} onNavigate={onNavigate}>
             Inbox
             {state.waitingCount > 0 && (
               <>
@@ -98,13 +93,8 @@ export function Header({
                 </span>
               </>
             )}
-          </button>
-          <button
-            type="button"
-            className="nav-button"
-            aria-current={page === 'attention' ? 'page' : undefined}
-            onClick={() => onNavigate('attention')}
-          >
+          </NavButton>
+          <NavButton to="attention" page={page} onNavigate={onNavigate}>
             <span className="nav-first-word">Needs </span>
             <span className="nav-last-word">attention</span>
             {attention > 0 && (
@@ -116,37 +106,21 @@ export function Header({
                 </span>
               </>
             )}
-          </button>
-          <button
-            type="button"
-            className="nav-button"
-            aria-current={page === 'insights' ? 'page' : undefined}
-            onClick={() => onNavigate('insights')}
-          >
+          </NavButton>
+          <NavButton to="insights" page={page} onNavigate={onNavigate}>
             <span className="nav-word">Insights</span>
             <InsightsMark />
-          </button>
-          <button
-            type="button"
-            className="nav-button"
-            aria-current={page === 'settings' ? 'page' : undefined}
-            onClick={() => onNavigate('settings')}
-          >
+          </NavButton>
+          <NavButton to="settings" page={page} onNavigate={onNavigate}>
             <span className="nav-word">Settings</span>
             <SettingsMark />
-          </button>
-          <button
-            type="button"
-            className="nav-button"
-            aria-current={page === 'help' ? 'page' : undefined}
-            aria-keyshortcuts="?"
-            onClick={() => onNavigate('help')}
-          >
+          </NavButton>
+          <NavButton to="help" page={page} onNavigate={onNavigate} keys="?">
             <span className="nav-word">Help</span>
             <span className="nav-mark" aria-hidden="true">
               ?
             </span>
-          </button>
+          </NavButton>
         </nav>
         <PauseMenu state={state} onState={onState} />
         <button type="button" onClick={() => void checkNow()} disabled={checking}>
@@ -181,6 +155,34 @@ export function Header({
         )}
       </ul>
     </header>
+  );
+}
+
+/** One of the header's places: marked as the current page when it is shown. */
+function NavButton({
+  to,
+  page,
+  onNavigate,
+  keys,
+  children,
+}: {
+  to: Page;
+  page: Page;
+  onNavigate: (page: Page) => void;
+  /** The key that opens it anywhere, said to assistive technology. */
+  keys?: string;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className="nav-button"
+      aria-current={page === to ? 'page' : undefined}
+      aria-keyshortcuts={keys}
+      onClick={() => onNavigate(to)}
+    >
+      {children}
+    </button>
   );
 }
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type InsightsPart, summarizeInsights } from '../../../main/core/store/insights';
 import type { InsightsRequest } from '../../../preload/insights';
 import { MARKUP } from '../../../test/support/hostile-order';
-import { appState, createFakeBridge } from '../../../test/support/renderer/fake-bridge';
+import { accountState, appState, createFakeBridge } from '../../../test/support/renderer/fake-bridge';
 import { BridgeProvider } from '../../bridge/context';
 import { csvCell, csvText } from './csv';
 import { durationCeiling, formatDuration, InsightsView } from './InsightsView';
@@ -63,19 +63,7 @@ function answer(request: InsightsRequest) {
 
 function open(accounts = 1) {
   const bridge = createFakeBridge({ handlers: { getInsights: answer } });
-  const state = appState({
-    accounts: Array.from({ length: accounts }, (_, i) => ({
-      id: `acc-${i}`,
-      label: ['EU', 'US'][i] ?? `A${i}`,
-      baseUrl: 'http://127.0.0.1:1',
-      clientId: 'c',
-      open: true,
-      pendingOutbox: 0,
-      connection: 'ok' as const,
-      lastSuccessfulPoll: null,
-      problem: null,
-    })),
-  });
+  const state = appState({ accounts: ['EU', 'US'].slice(0, accounts).map((label) => accountState(label)) });
   render(
     <BridgeProvider bridge={bridge}>
       <InsightsView state={state} />
@@ -173,8 +161,8 @@ describe('the Insights view', () => {
     );
     fireEvent.change(screen.getByLabelText('By'), { target: { value: 'week' } });
     await waitFor(() => expect(last()?.bucket).toBe('week'));
-    fireEvent.change(screen.getByLabelText('Account'), { target: { value: 'acc-1' } });
-    await waitFor(() => expect(last()?.account).toBe('acc-1'));
+    fireEvent.change(screen.getByLabelText('Account'), { target: { value: 'id-US' } });
+    await waitFor(() => expect(last()?.account).toBe('id-US'));
     const product = screen.getByLabelText('Product') as HTMLSelectElement;
     expect([...product.options].map((o) => o.textContent)).toEqual([
       'All products',

@@ -258,30 +258,56 @@ function InsightCharts({ insights }: { insights: Insights }) {
     ],
     rows: insights.orders.map((o) => [o.start, o.product, o.type, o.count]),
   };
-  const durationTable = (measure: 'firstAction' | 'completed', counted: string): ChartTable => ({
-    columns: [
-      dayColumn,
-      { label: counted },
-      { label: 'Median', csvLabel: 'Median (minutes)', format: durationCell },
-      { label: '90th percentile', csvLabel: '90th percentile (minutes)', format: durationCell },
-    ],
-    rows: insights.buckets.map((b) => [
-      b.start,
-      b[measure].count,
-      minutesOf(b[measure].medianMs),
-      minutesOf(b[measure].p90Ms),
-    ]),
-  });
-  const durationSummary = (measure: 'firstAction' | 'completed', what: string) => {
+  /** A chart of how long orders took to `measure`, its trend by median and 90th percentile. */
+  const durationChart = (
+    measure: 'firstAction' | 'completed',
+    title: string,
+    what: string,
+    counted: string,
+    name: string,
+  ) => {
     const d = insights[measure];
-    return d.medianMs === null || d.p90Ms === null
-      ? `No order of the period has ${what} yet.`
-      : `Half of the ${plural(d.count, 'order')} had ${what} within ${formatDuration(d.medianMs)}, 9 in 10 within ${formatDuration(d.p90Ms)}.`;
+    return (
+      <ChartFigure
+        title={title}
+        summary={
+          d.medianMs === null || d.p90Ms === null
+            ? `No order of the period has ${what} yet.`
+            : `Half of the ${plural(d.count, 'order')} had ${what} within ${formatDuration(d.medianMs)}, 9 in 10 within ${formatDuration(d.p90Ms)}.`
+        }
+        table={{
+          columns: [
+            dayColumn,
+            { label: counted },
+            { label: 'Median', csvLabel: 'Median (minutes)', format: durationCell },
+            { label: '90th percentile', csvLabel: '90th percentile (minutes)', format: durationCell },
+          ],
+          rows: insights.buckets.map((b) => [
+            b.start,
+            b[measure].count,
+            minutesOf(b[measure].medianMs),
+            minutesOf(b[measure].p90Ms),
+          ]),
+        }}
+        fileName={file(name)}
+        legend={['Median', '90th percentile']}
+      >
+        {(width, chartName) => (
+          <Lines
+            width={width}
+            name={chartName}
+            labels={labels}
+            series={[
+              insights.buckets.map((b) => b[measure].medianMs),
+              insights.buckets.map((b) => b[measure].p90Ms),
+            ]}
+            ceiling={durationCeiling}
+            format={formatDuration}
+          />
+        )}
+      </ChartFigure>
+    );
   };
-  const trend = (measure: 'firstAction' | 'completed') => [
-    insights.buckets.map((b) => b[measure].medianMs),
-    insights.buckets.map((b) => b[measure].p90Ms),
-  ];
   const reminder = insights.reminderAfterMinutes;
 
   return (
@@ -299,42 +325,14 @@ function InsightCharts({ insights }: { insights: Insights }) {
       >
         {(width, name) => <StackedBars width={width} name={name} labels={labels} series={series} />}
       </ChartFigure>
-      <ChartFigure
-        title="Time to the first action"
-        summary={durationSummary('firstAction', 'a first status')}
-        table={durationTable('firstAction', 'Orders started')}
-        fileName={file('first-action')}
-        legend={['Median', '90th percentile']}
-      >
-        {(width, name) => (
-          <Lines
-            width={width}
-            name={name}
-            labels={labels}
-            series={trend('firstAction')}
-            ceiling={durationCeiling}
-            format={formatDuration}
-          />
-        )}
-      </ChartFigure>
-      <ChartFigure
-        title="Time to Completed"
-        summary={durationSummary('completed', 'Completed')}
-        table={durationTable('completed', 'Orders completed')}
-        fileName={file('completed')}
-        legend={['Median', '90th percentile']}
-      >
-        {(width, name) => (
-          <Lines
-            width={width}
-            name={name}
-            labels={labels}
-            series={trend('completed')}
-            ceiling={durationCeiling}
-            format={formatDuration}
-          />
-        )}
-      </ChartFigure>
+      {durationChart(
+        'firstAction',
+        'Time to the first action',
+        'a first status',
+        'Orders started',
+        'first-action',
+      )}
+      {durationChart('completed', 'Time to Completed', 'Completed', 'Orders completed', 'completed')}
       <ChartFigure
         title="Orders past the reminder delay"
         summary={

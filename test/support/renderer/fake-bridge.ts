@@ -8,6 +8,7 @@ import { summarizeInsights } from '../../../main/core/store/insights';
 import type { AutomationRun } from '../../../preload/automations';
 import { CodedError } from '../../../preload/coded-error';
 import {
+  type AccountState,
   type Answer,
   type AppEvent,
   type AppState,
@@ -59,6 +60,22 @@ export function appState(overrides: Partial<AppState> = {}): AppState {
     health: 'healthy',
     attention: NO_ATTENTION,
     accounts: [],
+    ...overrides,
+  };
+}
+
+/** One served account as the header and the views see it, by its label (its id: `id-<label>`). */
+export function accountState(label: string, overrides: Partial<AccountState> = {}): AccountState {
+  return {
+    id: `id-${label}`,
+    label,
+    baseUrl: `https://${label.toLowerCase()}.marketplace.example`,
+    clientId: `${label.toLowerCase()}-client`,
+    open: true,
+    connection: 'ok',
+    lastSuccessfulPoll: '2026-11-21T10:00:00.000Z',
+    problem: null,
+    pendingOutbox: 0,
     ...overrides,
   };
 }
