@@ -9,6 +9,7 @@ import { type InsightsPart, summarizeInsights } from '../../../main/core/store/i
 import type { InsightsRequest } from '../../../preload/insights';
 import { MARKUP } from '../../../test/support/hostile-order';
 import { accountState, appState, createFakeBridge } from '../../../test/support/renderer/fake-bridge';
+import { App } from '../../App';
 import { BridgeProvider } from '../../bridge/context';
 import { csvCell, csvText } from './csv';
 import { durationCeiling, formatDuration, InsightsView } from './InsightsView';
@@ -198,6 +199,19 @@ describe('the Insights view', () => {
     await waitFor(() => expect(bridge.callsOf('getInsights')).toHaveLength(2));
     expect(new Set(bridge.calls.map((c) => c.channel))).toEqual(new Set(['getInsights']));
   });
+});
+
+it('opens from the header and from the tray', async () => {
+  const bridge = createFakeBridge({ handlers: { getInsights: answer } });
+  render(<App bridge={bridge} />);
+  fireEvent.click(await screen.findByRole('button', { name: 'Insights' }));
+  expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Seller Tray: Insights');
+  await screen.findByRole('figure', { name: 'New orders per day' });
+  fireEvent.click(screen.getByRole('button', { name: 'Inbox' }));
+  expect(screen.queryByRole('figure', { name: 'New orders per day' })).toBeNull();
+  act(() => bridge.emit({ type: 'open-insights' }));
+  expect(screen.getByRole('button', { name: 'Insights' }).getAttribute('aria-current')).toBe('page');
+  await screen.findByRole('figure', { name: 'New orders per day' });
 });
 
 describe('CSV cells', () => {
