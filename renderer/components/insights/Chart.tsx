@@ -177,11 +177,14 @@ function scale(max: number, ceiling: (max: number) => number = niceCeiling) {
   return { y, ticks: [0, top / 2, top] };
 }
 
-/** The smallest of 1, 2, 2.5, 5 times a power of ten at or above `max` (1 for nothing). */
+/**
+ * The smallest of 2, 4, 6, 8, 10 times a power of ten at or above `max` (2 for nothing): even, so
+ * the middle tick is a whole number too.
+ */
 export function niceCeiling(max: number): number {
-  if (!(max > 0)) return 1;
+  if (!(max > 2)) return 2;
   const power = 10 ** Math.floor(Math.log10(max));
-  const step = [1, 2, 2.5, 5, 10].find((s) => s * power >= max) ?? 10;
+  const step = [1, 2, 4, 6, 8, 10].find((s) => s * power >= max) ?? 10;
   return step * power;
 }
 

@@ -11,6 +11,7 @@ import { MARKUP } from '../../../test/support/hostile-order';
 import { accountState, appState, createFakeBridge } from '../../../test/support/renderer/fake-bridge';
 import { App } from '../../App';
 import { BridgeProvider } from '../../bridge/context';
+import { niceCeiling } from './Chart';
 import { csvCell, csvText } from './csv';
 import { durationCeiling, formatDuration, InsightsView } from './InsightsView';
 
@@ -235,12 +236,13 @@ it('writes durations as people say them', () => {
   expect(formatDuration(49 * 60 * MIN)).toBe('2 d 1 h');
 });
 
-it('tops an axis of durations at a round time whose half is round too', () => {
+it('tops an axis at a round number, or time, whose half is round too', () => {
+  expect([0, 1, 3, 5, 7, 11, 45, 130].map(niceCeiling)).toEqual([2, 2, 4, 6, 8, 20, 60, 200]);
   const HOUR = 60 * MIN;
-  expect(durationCeiling(0)).toBe(MIN);
-  expect(durationCeiling(33 * MIN)).toBe(50 * MIN);
+  expect(durationCeiling(0)).toBe(2 * MIN);
+  expect(durationCeiling(33 * MIN)).toBe(40 * MIN);
   expect(durationCeiling(61 * MIN)).toBe(2 * HOUR);
   expect(durationCeiling(5 * HOUR)).toBe(6 * HOUR);
   expect(durationCeiling(30 * HOUR)).toBe(48 * HOUR);
-  expect(durationCeiling(3 * 24 * HOUR)).toBe(5 * 24 * HOUR);
+  expect(durationCeiling(3 * 24 * HOUR)).toBe(4 * 24 * HOUR);
 });
