@@ -292,6 +292,7 @@ function trayParts(
     },
     open: () => window.show(),
     attention: () => window.show({ type: 'open-attention' }),
+    insights: () => window.show({ type: 'open-insights' }),
     settings: () => window.show({ type: 'open-settings' }),
     help: () => window.show({ type: 'open-help' }),
     quit: () => app.quit(),

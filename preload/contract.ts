@@ -6,6 +6,7 @@
 import type { AutomationRun } from './automations';
 import type { AnswerError } from './coded-error';
 import type { InboxGroup, InboxSort } from './inbox-sort';
+import type { Insights, InsightsRequest } from './insights';
 import type {
   Attention,
   CoreEvent,
@@ -39,6 +40,7 @@ export const CHANNELS = [
   'runAutomation',
   'undoMark',
   'getAttention',
+  'getInsights',
   'resendStatus',
   'markAsideSeen',
   'snoozeOrder',
@@ -73,6 +75,8 @@ export const LIMITS = {
   secret: 4096,
   baseUrl: 2048,
   search: 200,
+  /** A product's name as Insights groups by it (store/insights.ts keeps the first 200 characters). */
+  productName: 200,
   description: 1000,
   detailedDescription: 4000,
   /** The most rows one listOrders answer carries. */
@@ -278,6 +282,8 @@ export interface Requests {
   undoMark: { requestId: string };
   /** The Needs attention view, from the store (no marketplace call). */
   getAttention: undefined;
+  /** The Insights view's figures for a period, from the stores (no marketplace call). */
+  getInsights: InsightsRequest;
   /** Sends again a status the marketplace's listing did not show, after checking it is really absent. */
   resendStatus: { requestId: string };
   /** The items kept aside up to this id were looked at: they leave Needs attention. */
@@ -328,6 +334,7 @@ export interface Responses {
   runAutomation: AutomationRun;
   undoMark: { outcome: UndoOutcome };
   getAttention: Attention;
+  getInsights: Insights;
   resendStatus: { outcome: ResendOutcome; item: OutboxItem };
   markAsideSeen: AppState;
   snoozeOrder: { snoozedUntil: string };
@@ -378,6 +385,7 @@ export type ShellEvent =
   | { type: 'open-order'; orderId: string; account?: string | undefined }
   | { type: 'open-inbox' }
   | { type: 'open-attention' }
+  | { type: 'open-insights' }
   | { type: 'open-settings' }
   | { type: 'open-help' }
   /** How the window is shown now: the popover at the tray icon, or the full-size window. */

@@ -20,6 +20,7 @@ import { Header, type Page } from './components/Header';
 import { Help, type HelpPart } from './components/Help';
 import { Inbox } from './components/Inbox';
 import { INITIAL_QUERY, type InboxQuery } from './components/inbox-query';
+import { InsightsView } from './components/insights/InsightsView';
 import { Onboarding } from './components/Onboarding';
 import { OrderDetail, type Step } from './components/OrderDetail';
 import { PausedBanner } from './components/PauseControl';
@@ -34,6 +35,7 @@ const APP_TITLE = 'Seller Tray';
 const SCREEN_NAMES: Readonly<Record<View['page'], string>> = {
   inbox: 'Inbox',
   attention: 'Needs attention',
+  insights: 'Insights',
   order: 'Order',
   settings: 'Settings',
   help: 'Help',
@@ -64,6 +66,7 @@ type View =
       press?: MarkableStatus;
     }
   | { page: 'attention' }
+  | { page: 'insights' }
   | { page: 'settings' }
   /** Help, over the view it goes back to, maybe at a part of it. */
   | { page: 'help'; back: Exclude<View, { page: 'help' }>; part?: HelpPart };
@@ -216,6 +219,9 @@ function Shell() {
       case 'open-attention':
         setView({ page: 'attention' });
         break;
+      case 'open-insights':
+        setView({ page: 'insights' });
+        break;
       case 'window-mode':
         setPopover(event.mode === 'popover');
         break;
@@ -328,6 +334,7 @@ function Shell() {
           {view.page === 'inbox' && inbox}
           {order}
           {view.page === 'attention' && <AttentionView onOpen={(orderId) => openOrder(orderId)} />}
+          {view.page === 'insights' && <InsightsView state={state} />}
           {view.page === 'settings' && <SettingsView state={state} onState={setState} />}
           {view.page === 'help' && (
             <Help part={view.part} onClose={closeHelp} onSettings={() => setView({ page: 'settings' })} />

@@ -177,6 +177,7 @@ describe('the main bundle', () => {
         'Seller Tray: no orders waiting',
         'Open',
         'Needs attention',
+        'Insights',
         'Check now',
         'Pause notifications',
         'Settings',

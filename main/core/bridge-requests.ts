@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { AUTOMATION_LIMITS } from '../../preload/automations';
 import { type Channel, INBOX_FILTERS, INBOX_PAGE_ROWS, LIMITS, type Requests } from '../../preload/contract';
 import { INBOX_SORTS } from '../../preload/inbox-sort';
+import { INSIGHT_BUCKETS, INSIGHT_MAX_DAYS } from '../../preload/insights';
 import type { SettingsChange } from '../../preload/model';
 import { canonicalOrderId } from '../../preload/order-link';
 import { MARKABLE_STATUSES } from '../../preload/order-status';
@@ -83,6 +84,23 @@ export const requests = {
   }),
   undoMark: z.strictObject({ requestId: z.guid() }),
   getAttention: z.undefined(),
+  getInsights: z
+    .strictObject({
+      account: z.union([z.literal('all'), AccountOf]),
+      product: z.string().max(LIMITS.productName).nullable(),
+      from: z.iso.date(),
+      to: z.iso.date(),
+      bucket: z.enum(INSIGHT_BUCKETS),
+      // The offsets in use run from UTC-12 to UTC+14.
+      utcOffsetMinutes: z
+        .int()
+        .min(-12 * 60)
+        .max(14 * 60),
+    })
+    .refine((r) => r.from <= r.to && daysBetween(r.from, r.to) < INSIGHT_MAX_DAYS, {
+      message: `the period must end on or after its first day and span at most ${INSIGHT_MAX_DAYS} days`,
+      path: ['to'],
+    }),
   resendStatus: z.strictObject({ requestId: z.guid() }),
   markAsideSeen: z.strictObject({ upToId: z.int().min(0) }),
   snoozeOrder: z.strictObject({ orderId: OrderId, until: z.iso.datetime({ offset: true }) }),
@@ -103,6 +121,10 @@ export const requests = {
   openInWindow: z.undefined(),
   exportStatuses: z.strictObject({ since: z.iso.date().optional() }),
 } satisfies Record<Channel, z.ZodType>;
+
+function daysBetween(from: string, to: string): number {
+  return (Date.parse(to) - Date.parse(from)) / 86_400_000;
+}
 
 /** A channel's request once checked: defaults filled in. */
 export type CheckedRequest<C extends Channel> = z.output<(typeof requests)[C]>;

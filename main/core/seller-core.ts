@@ -73,6 +73,7 @@ import {
   type InboxQuery,
   type KeptAside,
 } from './store/account-store';
+import type { InsightsPart, InsightsQuery } from './store/insights';
 import { importLegacyFiles } from './store/legacy-import';
 
 /** What the core needs to know of the settings, read at each use so changes apply at once. */
@@ -426,6 +427,11 @@ export class SellerCore {
       stalledAfterDays: settings.staleInProgressDays,
       escalateAfterMinutes: settings.escalateAfterMinutes,
     };
+  }
+
+  /** One period's Insights figures from the store alone (the service adds accounts together). */
+  insights(query: InsightsQuery): InsightsPart {
+    return this.withStore(() => this.store.insights(query));
   }
 
   /** The items kept aside up to `id` were looked at: they no longer need attention. */

@@ -20,6 +20,7 @@ import {
   type StatusExport,
   type UpdateStatus,
 } from '../../preload/contract';
+import type { Insights } from '../../preload/insights';
 import { NO_ATTENTION } from '../../preload/model';
 import type { AccountEntry } from '../../preload/settings-declaration';
 import { type AccountListPorts, addAccount, removeAccount, renameAccount } from './account/account-list';
@@ -55,6 +56,7 @@ import {
   type SettingsStore,
 } from './settings';
 import { proofAccount, proofCsv, proofRows } from './status-records';
+import { summarizeInsights } from './store/insights';
 
 export type { OrderLookup } from './account/session';
 
@@ -221,17 +223,20 @@ export class SellerTrayService {
    * the account that has heard of the order; one no account knows yet (a link), the window's.
    */
   private sessionOfOrder(orderId: string, account?: string): AccountSession {
-    if (account !== undefined) {
-      const named = this.sessions.get(account as AccountId);
-      if (!named)
-        throw new CodedError(
-          'not-found',
-          'The account this order belongs to is not connected: check its secret in Settings, or add it again.',
-        );
-      return named;
-    }
+    if (account !== undefined) return this.sessionNamed(account, 'The account this order belongs to');
     for (const session of this.sessions.values()) if (session.core.knowsOrder(orderId)) return session;
     return this.requireSession();
+  }
+
+  /** The session of an account the window names (its id); `subject` names it in the error. */
+  private sessionNamed(account: string, subject = 'That account'): AccountSession {
+    const named = this.sessions.get(account as AccountId);
+    if (!named)
+      throw new CodedError(
+        'not-found',
+        `${subject} is not connected: check its secret in Settings, or add it again.`,
+      );
+    return named;
   }
 
   /** The session whose outbox holds a marked status (by its request id). */
@@ -322,6 +327,7 @@ export class SellerTrayService {
       outcome: this.sessionOfDelivery(requestId).core.undoMark(requestId),
     }),
     getAttention: async () => this.requireSession().core.attention(),
+    getInsights: async (request) => this.insights(request),
     resendStatus: async ({ requestId }) => this.sessionOfDelivery(requestId).core.resendStatus(requestId),
     snoozeOrder: async ({ orderId, until }) => {
       this.sessionOfOrder(orderId).core.snooze(orderId, until);
@@ -570,6 +576,24 @@ export class SellerTrayService {
       accounts: [{ label, baseUrl: demo.baseUrl, clientId: demo.clientId }, ...others],
     });
     await this.connect();
+  }
+
+  /**
+   * The Insights view's figures: one account's, or every served account's together (counts added,
+   * percentiles over all their orders). Read from the stores only.
+   */
+  private insights({ account, ...request }: CheckedRequest<'getInsights'>): Insights {
+    const sessions = account === 'all' ? [...this.sessions.values()] : [this.sessionNamed(account)];
+    if (sessions.length === 0) this.requireSession();
+    const { reminderAfterMinutes } = this.settings;
+    const now = this.ports.now?.() ?? Date.now();
+    const parts = sessions.map((s) => s.core.insights({ ...request, reminderAfterMinutes, now }));
+    return summarizeInsights(
+      parts,
+      request,
+      reminderAfterMinutes,
+      sessions.map((s) => s.ref.id),
+    );
   }
 
   /** One page of orders by status and by a search in id, buyer, products, account id and e-mails. */

@@ -21,7 +21,7 @@ async function trayOnService() {
   const s = await openDemoService();
   opened.push(s);
   const tray = new FakeTray();
-  const calls = { open: 0, attention: 0, settings: 0, help: 0, quit: 0 };
+  const calls = { open: 0, attention: 0, insights: 0, settings: 0, help: 0, quit: 0 };
   const checked: string[] = [];
   const handle = vi.spyOn(s.service, 'handle');
   const control = startTray({
@@ -29,6 +29,7 @@ async function trayOnService() {
     tray,
     open: () => calls.open++,
     attention: () => calls.attention++,
+    insights: () => calls.insights++,
     settings: () => calls.settings++,
     help: () => calls.help++,
     quit: () => calls.quit++,
@@ -59,6 +60,7 @@ const baseState: AppState = {
 const noActions = {
   open() {},
   attention() {},
+  insights() {},
   checkNow() {},
   pause() {},
   settings() {},
@@ -103,6 +105,7 @@ describe('the tray view', () => {
       'separator',
       'Open',
       'Needs attention',
+      'Insights',
       'Check now',
       'Pause notifications',
       'Settings',
@@ -272,6 +275,7 @@ describe('the tray on the service', () => {
       tray,
       open() {},
       attention() {},
+      insights() {},
       settings() {},
       help() {},
       quit() {},
@@ -284,14 +288,15 @@ describe('the tray on the service', () => {
     expect(failures[0]).toMatch(/writes no log file/);
   });
 
-  it('Open, Settings, Help and Quit reach the window and the app; stop stops following', async () => {
+  it('Open, Needs attention, Insights, Settings, Help and Quit reach the window and the app; stop stops following', async () => {
     const { tray, calls, control, service } = await trayOnService();
     tray.item('Open')?.click?.();
     tray.item(/^Needs attention/)?.click?.();
+    tray.item('Insights')?.click?.();
     tray.item('Settings')?.click?.();
     tray.item('Help')?.click?.();
     tray.item('Quit')?.click?.();
-    expect(calls).toEqual({ open: 1, attention: 1, settings: 1, help: 1, quit: 1 });
+    expect(calls).toEqual({ open: 1, attention: 1, insights: 1, settings: 1, help: 1, quit: 1 });
     control.stop();
     tray.toolTip = 'unchanged';
     await service.handle('pauseNotifications', { until: null });

@@ -2,7 +2,7 @@
 // the marketplace was last read ("checked 1 min ago", renewed by the caller's clock, no call to
 // the marketplace), and its icon takes a warning form when that is too long ago (liveness.ts).
 // The count is what waits and what needs attention. The menu carries every action (Linux tray
-// clicks are unreliable): Open, Needs attention, Check now, Pause notifications (one click:
+// clicks are unreliable): Open, Needs attention, Insights, Check now, Pause notifications (one click:
 // 1 hour, 4 hours, until tomorrow 08:00, until I resume), Settings, Help, Open log
 // folder (for a support ticket), Quit.
 import type { AppState } from '../../preload/contract';
@@ -17,6 +17,8 @@ export interface TrayActions {
   open(): void;
   /** Opens the window on the Needs attention view. */
   attention(): void;
+  /** Opens the window on Insights (the header shows it as a small chart at tray size). */
+  insights(): void;
   checkNow(): void;
   /** Pauses notifications until the given time, or resumes them (null). */
   pause(until: Date | null): void;
@@ -90,6 +92,7 @@ export function trayView(
       enabled: configured,
       click: actions.attention,
     },
+    { label: 'Insights', enabled: configured, click: actions.insights },
     { label: 'Check now', enabled: state.setup !== 'unconfigured', click: actions.checkNow },
     {
       label: paused ? `Notifications ${pausedText(paused, now)}` : 'Pause notifications',
@@ -113,6 +116,8 @@ export interface TrayControllerOptions {
   open(): void;
   /** The window on the Needs attention view. */
   attention(): void;
+  /** The window on Insights. */
+  insights(): void;
   settings(): void;
   help(): void;
   quit(): void;
@@ -134,6 +139,7 @@ export function startTray(options: TrayControllerOptions): { refresh(): void; st
   const actions: TrayActions = {
     open: () => options.open(),
     attention: () => options.attention(),
+    insights: () => options.insights(),
     settings: () => options.settings(),
     help: () => options.help(),
     quit: () => options.quit(),

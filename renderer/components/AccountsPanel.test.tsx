@@ -5,24 +5,11 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CodedError } from '../../preload/coded-error';
 import type { AccountState } from '../../preload/contract';
-import { appState, createFakeBridge } from '../../test/support/renderer/fake-bridge';
+import { accountState, appState, createFakeBridge } from '../../test/support/renderer/fake-bridge';
 import { renderWithBridge } from '../../test/support/renderer/render';
 import { AccountsPanel } from './AccountsPanel';
 
 afterEach(cleanup);
-
-const account = (label: string, overrides: Partial<AccountState> = {}): AccountState => ({
-  id: `id-${label}`,
-  label,
-  baseUrl: `https://${label.toLowerCase()}.marketplace.example`,
-  clientId: `${label.toLowerCase()}-client`,
-  open: true,
-  connection: 'ok',
-  lastSuccessfulPoll: '2026-11-21T10:00:00.000Z',
-  problem: null,
-  pendingOutbox: 0,
-  ...overrides,
-});
 
 function renderPanel(accounts: AccountState[]) {
   const state = appState({ accounts });
@@ -35,9 +22,9 @@ function renderPanel(accounts: AccountState[]) {
 describe('AccountsPanel', () => {
   it('lists each account with where it is and how it stands', () => {
     renderPanel([
-      account('EU'),
-      account('US', { connection: 'credentials-rejected', pendingOutbox: 2 }),
-      account('Test', { open: false }),
+      accountState('EU'),
+      accountState('US', { connection: 'credentials-rejected', pendingOutbox: 2 }),
+      accountState('Test', { open: false }),
     ]);
     const items = screen.getAllByRole('listitem').map((li) => li.textContent);
     expect(items[0]).toContain('EU eu-client at eu.marketplace.exampleConnected');
@@ -47,7 +34,7 @@ describe('AccountsPanel', () => {
   });
 
   it('adds an account with its secret, and renames one', async () => {
-    const { bridge, onState } = renderPanel([account('EU')]);
+    const { bridge, onState } = renderPanel([accountState('EU')]);
     fireEvent.click(screen.getByRole('button', { name: 'Add an account' }));
     const form = screen.getByRole('form', { name: 'Add an account' });
     fireEvent.change(within(form).getByLabelText('Label (such as EU, US, Test)'), {
@@ -72,7 +59,7 @@ describe('AccountsPanel', () => {
   });
 
   it('asks before removing, and asks again, naming them, before discarding statuses not yet sent', async () => {
-    const { bridge } = renderPanel([account('EU'), account('US', { pendingOutbox: 1 })]);
+    const { bridge } = renderPanel([accountState('EU'), accountState('US', { pendingOutbox: 1 })]);
     bridge.handle('removeAccount', (request) => {
       if (!request.discardUndelivered)
         throw new CodedError(

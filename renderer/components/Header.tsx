@@ -1,10 +1,10 @@
-// The header and status bar: where the app is (Inbox, Needs attention, Settings, Help: the screen's
+// The header and status bar: where the app is (Inbox, Needs attention, Insights, Settings, Help: the screen's
 // one h1 names it), whether it reaches the marketplace, when it last read it ("Checked 1 min ago",
 // renewed by the window's clock; "Not checked for 20 min" marked as a warning when too long ago),
 // what is still to be sent; Pause
 // (notifications) and Check now, which says what it found. Compact, so that with a banner it
 // takes at most a quarter of a tray-sized window.
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import type { AppState } from '../../preload/contract';
 import { attentionTotal } from '../../preload/model';
 import { checkedText, checkFoundText } from '../../preload/status-words';
@@ -14,7 +14,7 @@ import { connectionLabel, formatWhen, plural } from '../format';
 import { useNow } from '../hooks/useNow';
 import { PauseMenu } from './PauseControl';
 
-export type Page = 'inbox' | 'attention' | 'settings' | 'help';
+export type Page = 'inbox' | 'attention' | 'insights' | 'settings' | 'help';
 
 /** How long what Check now found stays said. */
 const FOUND_SHOWN_MS = 8_000;
@@ -82,12 +82,7 @@ export function Header({
           Seller Tray<span className="sr-only">: {screen}</span>
         </h1>
         <nav aria-label="Main">
-          <button
-            type="button"
-            className="nav-button"
-            aria-current={page === 'inbox' ? 'page' : undefined}
-            onClick={() => onNavigate('inbox')}
-          >
+          <NavButton to="inbox" page={page} onNavigate={onNavigate}>
             Inbox
             {state.waitingCount > 0 && (
               <>
@@ -98,13 +93,8 @@ export function Header({
                 </span>
               </>
             )}
-          </button>
-          <button
-            type="button"
-            className="nav-button"
-            aria-current={page === 'attention' ? 'page' : undefined}
-            onClick={() => onNavigate('attention')}
-          >
+          </NavButton>
+          <NavButton to="attention" page={page} onNavigate={onNavigate}>
             <span className="nav-first-word">Needs </span>
             <span className="nav-last-word">attention</span>
             {attention > 0 && (
@@ -116,27 +106,21 @@ export function Header({
                 </span>
               </>
             )}
-          </button>
-          <button
-            type="button"
-            className="nav-button"
-            aria-current={page === 'settings' ? 'page' : undefined}
-            onClick={() => onNavigate('settings')}
-          >
-            Settings
-          </button>
-          <button
-            type="button"
-            className="nav-button"
-            aria-current={page === 'help' ? 'page' : undefined}
-            aria-keyshortcuts="?"
-            onClick={() => onNavigate('help')}
-          >
-            <span className="nav-help-word">Help</span>
-            <span className="nav-help-mark" aria-hidden="true">
+          </NavButton>
+          <NavButton to="insights" page={page} onNavigate={onNavigate}>
+            <span className="nav-word">Insights</span>
+            <InsightsMark />
+          </NavButton>
+          <NavButton to="settings" page={page} onNavigate={onNavigate}>
+            <span className="nav-word">Settings</span>
+            <SettingsMark />
+          </NavButton>
+          <NavButton to="help" page={page} onNavigate={onNavigate} keys="?">
+            <span className="nav-word">Help</span>
+            <span className="nav-mark" aria-hidden="true">
               ?
             </span>
-          </button>
+          </NavButton>
         </nav>
         <PauseMenu state={state} onState={onState} />
         <button type="button" onClick={() => void checkNow()} disabled={checking}>
@@ -171,5 +155,56 @@ export function Header({
         )}
       </ul>
     </header>
+  );
+}
+
+/** One of the header's places: marked as the current page when it is shown. */
+function NavButton({
+  to,
+  page,
+  onNavigate,
+  keys,
+  children,
+}: {
+  to: Page;
+  page: Page;
+  onNavigate: (page: Page) => void;
+  /** The key that opens it anywhere, said to assistive technology. */
+  keys?: string;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className="nav-button"
+      aria-current={page === to ? 'page' : undefined}
+      aria-keyshortcuts={keys}
+      onClick={() => onNavigate(to)}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** Insights as a tray-sized header shows it: three bars (the word is still read out). */
+function InsightsMark() {
+  return (
+    <svg className="nav-mark nav-icon" viewBox="0 0 14 14" width="14" height="14" aria-hidden="true">
+      <rect x="1" y="7" width="3" height="6" />
+      <rect x="5.5" y="2" width="3" height="11" />
+      <rect x="10" y="5" width="3" height="8" />
+    </svg>
+  );
+}
+
+/** Settings as a tray-sized header shows it: three sliders (the word is still read out). */
+function SettingsMark() {
+  return (
+    <svg className="nav-mark nav-icon" viewBox="0 0 14 14" width="14" height="14" aria-hidden="true">
+      <path d="M1 3h12M1 7h12M1 11h12" strokeWidth="1.5" />
+      <circle cx="4" cy="3" r="1.8" />
+      <circle cx="10" cy="7" r="1.8" />
+      <circle cx="6" cy="11" r="1.8" />
+    </svg>
   );
 }

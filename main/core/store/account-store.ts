@@ -45,6 +45,7 @@ import {
   optimize,
   transaction,
 } from './database';
+import { type InsightsPart, type InsightsQuery, ORDER_ITEM, readInsights, TIMES_TAKEN } from './insights';
 import { type Journal, journalFile, RAISED_KEPT, readJournal, writeJournal } from './journal';
 
 export const DATABASE_FILE = 'seller-tray.db';
@@ -598,8 +599,13 @@ export class AccountStore {
    */
   private deriveOrder(orderId: string, refetch: boolean): void {
     const rows = this.sql(
-      'SELECT event_type, status, event_time FROM events WHERE order_id = ? ORDER BY seq',
-    ).all(orderId) as { event_type: string; status: string; event_time: string | null }[];
+      'SELECT event_type, status, event_time, event_ms FROM events WHERE order_id = ? ORDER BY seq',
+    ).all(orderId) as {
+      event_type: string;
+      status: string;
+      event_time: string | null;
+      event_ms: number | null;
+    }[];
     const history = causalOrder(
       rows.map((r) => ({
         eventTypeCode: r.event_type,
@@ -623,6 +629,7 @@ export class AccountStore {
       $purchasedAt: purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null,
       $purchaseType: purchases[0]?.eventTypeCode ?? null,
     });
+    this.sql(`UPDATE orders SET ${TIMES_TAKEN} WHERE order_id = ?`).run(orderId);
   }
 
   /** Derives every order's status again (once, after a store from before issue 20 migrated). */
@@ -718,6 +725,8 @@ export class AccountStore {
       total?.exact ?? null,
       orderId,
     );
+    // From the document as stored (an UPDATE's expressions read the row as it was before it).
+    this.sql(`UPDATE orders SET item = ${ORDER_ITEM('document')} WHERE order_id = ?`).run(orderId);
     this.indexForSearch(orderId, order, licenses);
   }
 
@@ -893,6 +902,11 @@ export class AccountStore {
   }
 
   /** An order was opened on this laptop: it is no longer marked as an unopened arrival. Answers whether it was. */
+  /** One period's Insights figures (store/insights.ts). */
+  insights(query: InsightsQuery): InsightsPart {
+    return readInsights((text) => this.sql(text), query);
+  }
+
   markOpened(orderId: string, now: string): boolean {
     const { changes } = this.sql(
       'UPDATE announcements SET opened_at = ? WHERE order_id = ? AND opened_at IS NULL',

@@ -1,6 +1,8 @@
 // The account database's schema, as forward migrations: MIGRATIONS[n] takes a database from
 // user_version n to n + 1. Append a migration for every change; never edit a shipped one.
 
+import { ORDER_ITEM, TIMES_TAKEN } from './insights';
+
 /** A column's value that has the shape of a UUID (canonicalOrderId's: those are compared in lower case). */
 const uuidShaped = (column: string) =>
   `${column} GLOB '${'[0-9a-fA-F]'.repeat(8)}-${'[0-9a-fA-F]'.repeat(4)}-${'[0-9a-fA-F]'.repeat(4)}-${'[0-9a-fA-F]'.repeat(4)}-${'[0-9a-fA-F]'.repeat(12)}'`;
@@ -271,5 +273,20 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX status_records_by_time ON status_records (marked_at);
   INSERT INTO status_records (request_id, marked_at, item)
     SELECT request_id, json_extract(json, '$.createdAt'), json FROM outbox;
+  `,
+  `
+  -- Insights (issue 26): the period's orders are found by when they were bought,
+  -- grouped by product (the first line's name, kept with the document as it is stored), with how
+  -- long each took to its first action and to Completed (kept with its status: store/insights.ts).
+  -- The index covers what Insights reads of an order: its row holds the document, which a read of
+  -- the columns after it walks (1.7 s for 40,000 orders), and the events' times were 40,000 lookups.
+  ALTER TABLE orders ADD COLUMN item TEXT;
+  ALTER TABLE orders ADD COLUMN first_action_ms REAL;
+  ALTER TABLE orders ADD COLUMN completed_ms REAL;
+  UPDATE orders SET item = ${ORDER_ITEM('document')} WHERE document IS NOT NULL;
+  UPDATE orders SET ${TIMES_TAKEN};
+  CREATE INDEX orders_by_purchase ON orders
+    (julianday(purchased_at), purchased_at, item, purchase_type, first_action_ms, completed_ms, order_id);
+  CREATE INDEX events_failed ON events (order_id) WHERE status = 'ProvisioningFailed';
   `,
 ];

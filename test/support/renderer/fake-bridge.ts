@@ -4,9 +4,11 @@
 // real bridge (preload, preview server) is exercised end to end by the browser tests.
 
 import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS } from '../../../main/core/settings';
+import { summarizeInsights } from '../../../main/core/store/insights';
 import type { AutomationRun } from '../../../preload/automations';
 import { CodedError } from '../../../preload/coded-error';
 import {
+  type AccountState,
   type Answer,
   type AppEvent,
   type AppState,
@@ -58,6 +60,22 @@ export function appState(overrides: Partial<AppState> = {}): AppState {
     health: 'healthy',
     attention: NO_ATTENTION,
     accounts: [],
+    ...overrides,
+  };
+}
+
+/** One served account as the header and the views see it, by its label (its id: `id-<label>`). */
+export function accountState(label: string, overrides: Partial<AccountState> = {}): AccountState {
+  return {
+    id: `id-${label}`,
+    label,
+    baseUrl: `https://${label.toLowerCase()}.marketplace.example`,
+    clientId: `${label.toLowerCase()}-client`,
+    open: true,
+    connection: 'ok',
+    lastSuccessfulPoll: '2026-11-21T10:00:00.000Z',
+    problem: null,
+    pendingOutbox: 0,
     ...overrides,
   };
 }
@@ -244,6 +262,14 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       return item;
     },
     getAttention: () => structuredClone(options.attention ?? NOTHING_TO_ATTEND),
+    // No orders in any period (a test passes its own handler for figures).
+    getInsights: ({ account, ...request }) =>
+      summarizeInsights(
+        [],
+        request,
+        APP_DEFAULT_SETTINGS.reminderAfterMinutes,
+        account === 'all' ? [] : [account],
+      ),
     resendStatus: ({ requestId }) => {
       const found = options.attention?.unconfirmed.find((mark) => mark.item.requestId === requestId);
       if (!found)
