@@ -135,13 +135,23 @@ it('automations list and test: what each does; a test runs it once for an order,
         ],
       },
     },
-    { name: 'chat', action: { type: 'slack' } },
+    {
+      name: 'chat',
+      action: { type: 'slack' },
+      accounts: [accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id],
+    },
+    { name: 'elsewhere', action: { type: 'slack' }, accounts: ['0123456789abcdef'] },
   ]);
   const list = await cli(['automations', 'list']);
   expect(list.code).toBe(0);
   expect(list.stdout).toContain("This computer's app does not run them");
-  expect(list.stdout).toMatch(/provision\ton\tcommand .* \(300 s\)\tproduct nope\tno\t-/);
-  expect(list.stdout).toMatch(/chat\ton\tslack message\tevery new order\tno\t(missing|keychain unavailable)/);
+  expect(list.stdout).toMatch(/provision\ton\tcommand .* \(300 s\)\tproduct nope\tall accounts\tno\t-/);
+  expect(list.stdout).toMatch(
+    /chat\ton\tslack message\tevery new order\tdemo-client at 127\.0\.0\.1:\d+\tno\t(missing|keychain unavailable)/,
+  );
+  expect(list.stdout).toMatch(
+    /elsewhere\ton\tslack message\tevery new order\ta removed account \(0123456789abcdef\)\t/,
+  );
 
   const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
   const test = await cli(['automations', 'test', 'provision', '--order', orderId]);

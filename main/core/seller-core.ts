@@ -779,7 +779,7 @@ export class SellerCore {
         unreadable: [...(read.unreadable ?? []), ...foreign],
         paused: this.pausedUntil() !== null,
         now: this.isoNow(),
-        automations: automationsToQueue(this.ports.settings()),
+        automations: automationsToQueue(this.ports.settings(), this.ports.automations?.account.id),
       });
       newOrders += learned.newOrders;
       this.ordersLearned += learned.newOrders;

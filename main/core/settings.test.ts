@@ -53,6 +53,7 @@ const configured: Settings = {
       enabled: true,
       products: ['sku-1'],
       orderTypes: [],
+      accounts: 'all',
       action: { type: 'command', command: ['/opt/provision.sh', '--quiet'], timeoutSeconds: 60 },
       reportStatus: 'completed',
     },
@@ -61,6 +62,7 @@ const configured: Settings = {
       enabled: false,
       products: [],
       orderTypes: ['Trial'],
+      accounts: ['3fa2c1d09b7e4a55'],
       action: { type: 'slack' },
       reportStatus: null,
     },
@@ -409,13 +411,14 @@ describe('a settings change from the UI', () => {
     ];
     writeFileSync(settingsFile(), JSON.stringify({ ...configured, automations }));
     expect(store().load().settings.automations).toEqual([
-      { ...automations[0], enabled: true, products: [], orderTypes: [], reportStatus: null },
+      { ...automations[0], enabled: true, products: [], orderTypes: [], accounts: 'all', reportStatus: null },
       {
         ...automations[1],
         action: { type: 'command', command: ['provision'], timeoutSeconds: 300 },
         enabled: true,
         products: [],
         orderTypes: [],
+        accounts: 'all',
       },
     ]);
   });
@@ -447,6 +450,8 @@ describe('a settings change from the UI', () => {
       ],
       'automations name A twice',
     ],
+    [[{ name: 'a', action: { type: 'slack' }, accounts: [] }], 'accounts must name at least one account'],
+    [[{ name: 'a', action: { type: 'slack' }, accounts: ['EU'] }], 'an account is named by its id'],
   ])('refuses automations %j, saying where and why', (automations, words) => {
     writeFileSync(settingsFile(), JSON.stringify({ ...configured, automations }));
     const { settings, problem } = store().load();

@@ -919,6 +919,7 @@ describe('automations', () => {
               enabled: true,
               products: [],
               orderTypes: [],
+              accounts: 'all',
               action: {
                 type: 'command',
                 command: [process.execPath, '-e', `console.log('posted')`],
@@ -931,6 +932,7 @@ describe('automations', () => {
               enabled: true,
               products: [],
               orderTypes: [],
+              accounts: 'all',
               action: { type: 'command', command: [process.execPath, '-e', provision], timeoutSeconds: 30 },
               reportStatus: null,
             },

@@ -29,6 +29,9 @@ function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
+/** An account's id as account-ref.ts makes it: 16 hex digits, or the demo's. */
+const ACCOUNT_ID = /^(?:[0-9a-f]{16}|demo)$/;
+
 const argument = z
   .string()
   .min(1)
@@ -64,6 +67,17 @@ const Automation: z.ZodType<AutomationSetting> = z.strictObject({
   enabled: z.boolean().default(true),
   products: z.array(z.string().trim().min(1)).default([]),
   orderTypes: z.array(z.string().trim().min(1)).default([]),
+  // Absent in files from before accounts were chosen: those automations meant every account.
+  accounts: z
+    .union([
+      z.literal('all'),
+      z
+        .array(
+          z.string().regex(ACCOUNT_ID, { message: 'an account is named by its id (seller-tray accounts)' }),
+        )
+        .min(1, { message: 'accounts must name at least one account, or be "all"' }),
+    ])
+    .default('all'),
   action: Action,
   reportStatus: z.enum(['in-progress', 'completed']).nullable().default(null),
 });
@@ -81,11 +95,22 @@ export const AutomationList = z
     }
   });
 
-/** The automations a new order queues a run of: none unless this laptop runs them. */
-export function automationsToQueue(settings: {
-  automationsEnabled?: boolean | undefined;
-  automations?: readonly AutomationSetting[] | undefined;
-}): string[] {
+/**
+ * The automations a new order of this account queues a run of: none unless this laptop runs
+ * them; of those on, the ones for every account or naming this one.
+ */
+export function automationsToQueue(
+  settings: {
+    automationsEnabled?: boolean | undefined;
+    automations?: readonly AutomationSetting[] | undefined;
+  },
+  account: string | undefined,
+): string[] {
   if (!settings.automationsEnabled) return [];
-  return (settings.automations ?? []).filter((a) => a.enabled).map((a) => a.name);
+  return (settings.automations ?? []).filter((a) => a.enabled && runsFor(a, account)).map((a) => a.name);
+}
+
+/** Whether an automation runs for the account (one with no id, a bare core, only under 'all'). */
+export function runsFor(a: Pick<AutomationSetting, 'accounts'>, account: string | undefined): boolean {
+  return a.accounts === 'all' || (account !== undefined && a.accounts.includes(account));
 }
