@@ -57,6 +57,15 @@ export const AUTOMATION_LIMITS = {
 /** Letters and digits first and last, space, dot, dash and underscore between. */
 export const AUTOMATION_NAME = /^[\p{L}\p{N}](?:[\p{L}\p{N} ._-]*[\p{L}\p{N}._-])?$/u;
 
+/** Settings → Automations: the list, whose secrets are stored, and whether it is the organization's. */
+export interface AutomationsView {
+  automations: AutomationSetting[];
+  /** The automations whose secret is stored for every listed account they run for: "set"; never the secret. */
+  secretsStored: string[];
+  /** The organization's policies forbid automations or set the list: shown read only, changes refused. */
+  managed: boolean;
+}
+
 /** What started a run: a new order, a person's "Run again", or `seller-tray automations test`. */
 export type RunTrigger = 'new-order' | 'again' | 'test';
 

@@ -177,9 +177,7 @@ export async function testAutomation(
     automations: automationPortsFor(account.ref, stores),
   });
   try {
-    const id = canonicalOrderId(orderId);
-    await session.core.order(id); // into the store, from the marketplace when it is not there yet
-    const run = await session.core.runAutomation(id, name, 'test').ended;
+    const run = await session.core.testAutomation(canonicalOrderId(orderId), name);
     return { text: describeRun(run), run };
   } finally {
     await session.close();

@@ -952,6 +952,15 @@ export class SellerCore {
   }
 
   /**
+   * A test run ("Test" in Settings, `seller-tray automations test`): the order into the store
+   * (from the marketplace when it is new here), then one run, event order.test, awaited; never marks.
+   */
+  async testAutomation(orderId: string, automation: string): Promise<AutomationRun> {
+    await this.order(orderId);
+    return this.runAutomation(orderId, automation, 'test').ended;
+  }
+
+  /**
    * Queues a run of the automation for the order under a new delivery id ("Run again", or a
    * `test`) and starts it: the run as queued, and once it ended (or waits to be tried again).
    */

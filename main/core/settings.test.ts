@@ -508,8 +508,20 @@ describe('settings declared once (preload/settings-declaration.ts)', () => {
 
   it('keep the file-only settings out of every change from the window or the CLI', () => {
     const fileOnly = SETTING_ENTRIES.filter(([, setting]) => setting.shows.in === 'file');
-    expect(fileOnly.map(([key]) => key)).toEqual(['api', 'automations']);
+    expect(fileOnly.map(([key]) => key)).toEqual(['api']);
     for (const [key] of fileOnly) expect(parseSettingsPatch({ [key]: null }).ok).toBe(false);
+  });
+
+  it('refuse the automations through setSettings, saying where they change', () => {
+    expect(parseSettingsPatch({ automations: [] })).toMatchObject({
+      ok: false,
+      errors: [
+        {
+          field: 'automations',
+          message: 'automations change in Settings → Automations, one automation at a time',
+        },
+      ],
+    });
   });
 });
 

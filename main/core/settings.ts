@@ -307,8 +307,8 @@ const CHAT_URL_HINT =
 function unknownKeyMessage(key: string): string {
   const shows = key in SETTINGS ? SETTINGS[key as SettingKey].shows.in : undefined;
   if (shows === 'file') return `${key} is set in the settings file only, by whoever deploys Seller Tray`;
-  if (shows === 'own-channels')
-    return `${key} change by adding, renaming and removing accounts, one at a time`;
+  const setting = SETTINGS[key as SettingKey];
+  if (setting?.shows.in === 'own-channels' && 'changes' in setting) return `${key} change ${setting.changes}`;
   if (/secret|password|token/i.test(key)) {
     return `${key} is not a setting: the client secret is kept in the system keychain, never with the settings`;
   }

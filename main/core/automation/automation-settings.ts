@@ -34,18 +34,21 @@ const ACCOUNT_ID = /^(?:[0-9a-f]{16}|demo)$/;
 
 const argument = z
   .string()
-  .min(1)
+  .min(1, { message: 'an argument must not be empty' })
   .refine((a) => !a.includes('\u0000'), { message: 'an argument must not contain a NUL character' });
+
+const { min, max } = AUTOMATION_LIMITS.timeoutSeconds;
+const TIME_LIMIT = `the time limit is a whole number of seconds from ${min} to ${max}`;
 
 const Action: z.ZodType<AutomationAction> = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('command'),
-    command: z.array(argument).min(1),
+    command: z.array(argument).min(1, { message: 'a command needs at least its program' }),
     cwd: z.string().refine(isAbsolute, { message: 'cwd must be an absolute folder' }).optional(),
     timeoutSeconds: z
-      .int()
-      .min(AUTOMATION_LIMITS.timeoutSeconds.min)
-      .max(AUTOMATION_LIMITS.timeoutSeconds.max)
+      .int({ message: TIME_LIMIT })
+      .min(AUTOMATION_LIMITS.timeoutSeconds.min, { message: TIME_LIMIT })
+      .max(AUTOMATION_LIMITS.timeoutSeconds.max, { message: TIME_LIMIT })
       .default(AUTOMATION_LIMITS.timeoutSeconds.default),
   }),
   z.strictObject({
@@ -62,7 +65,7 @@ const Action: z.ZodType<AutomationAction> = z.discriminatedUnion('type', [
 const Automation: z.ZodType<AutomationSetting> = z.strictObject({
   name: z
     .string()
-    .max(AUTOMATION_LIMITS.nameMax)
+    .max(AUTOMATION_LIMITS.nameMax, { message: `a name is at most ${AUTOMATION_LIMITS.nameMax} characters` })
     .regex(AUTOMATION_NAME, { message: 'a name is letters, digits, space, dot, dash and underscore' }),
   enabled: z.boolean().default(true),
   products: z.array(z.string().trim().min(1)).default([]),
