@@ -337,7 +337,8 @@ export function AutomationForm({
       </Labelled>
       {orderTypes.error}
 
-      {accounts.length > 0 && (
+      {/* One account: every account is it (a list chosen earlier still shows, to be changed). */}
+      {(accounts.length > 1 || (accounts.length > 0 && !draft.allAccounts)) && (
         <fieldset aria-describedby={accountsField.input['aria-describedby']}>
           <legend>Accounts</legend>
           <div className="check">
