@@ -91,7 +91,7 @@ export function AutomationsPanel({ state }: { state: AppState }) {
           None yet. An automation runs a command, calls a webhook or posts to a chat for each new order.
         </p>
       ) : (
-        <ul className="automation-list" aria-label="Automations">
+        <ul className="account-list automation-list" aria-label="Automations">
           {view.automations.map((a) => (
             <li key={a.name}>
               <Summary automation={a} state={state} secretStored={view.secretsStored.includes(a.name)} />
