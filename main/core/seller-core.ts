@@ -921,10 +921,10 @@ export class SellerCore {
     this.store.markRaised([...pending, ...held], this.isoNow());
   }
 
-  /** Starts the automations' runs that are due (none unless this laptop runs automations). */
-  private runAutomations(): void {
+  /** Starts the automations' runs that are due, or those of an order just read (none unless this laptop runs automations). */
+  private runAutomations(orderId?: string): void {
     try {
-      this.withStore(() => this.runner?.kick());
+      this.withStore(() => (orderId === undefined ? this.runner?.kick() : this.runner?.kickOrder(orderId)));
     } catch (error) {
       this.log.warn('automations could not start', failureFields(error));
     }
@@ -1116,7 +1116,7 @@ export class SellerCore {
       });
       if (changed) this.updated.add(orderId);
       // Its automations' runs wait for the order itself.
-      this.runAutomations();
+      this.runAutomations(orderId);
     } catch (error) {
       if (
         error instanceof SellerApiError &&
