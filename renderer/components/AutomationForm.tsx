@@ -206,18 +206,13 @@ export function AutomationForm({
         <label htmlFor={`${id}-enabled`}>On: runs for each new order it is for</label>
       </div>
 
-      <label htmlFor={`${id}-type`}>When a new order arrives</label>
-      <select
+      <Choice
         id={`${id}-type`}
+        label="When a new order arrives"
+        choices={ACTIONS}
         value={draft.type}
-        onChange={(e) => update({ type: e.target.value as Draft['type'] })}
-      >
-        {ACTIONS.map((a) => (
-          <option key={a.value} value={a.value}>
-            {a.label}
-          </option>
-        ))}
-      </select>
+        onChange={(type) => update({ type })}
+      />
       {draft.type === 'command' && (
         <>
           <fieldset
@@ -315,27 +310,19 @@ export function AutomationForm({
         </p>
       )}
 
-      <Labelled label="Only for these products (one a line; empty: every product)" id={products.input.id}>
-        <textarea
-          {...products.input}
-          rows={2}
-          spellCheck={false}
-          value={draft.products}
-          onChange={(e) => update({ products: e.target.value })}
-        />
-      </Labelled>
+      <Lines
+        field={products}
+        label="Only for these products (one a line; empty: every product)"
+        value={draft.products}
+        onChange={(products) => update({ products })}
+      />
       <p className="hint">The seller's item id or the product's name, in any case.</p>
-      {products.error}
-      <Labelled label="Only for these order types (one a line; empty: every type)" id={orderTypes.input.id}>
-        <textarea
-          {...orderTypes.input}
-          rows={2}
-          spellCheck={false}
-          value={draft.orderTypes}
-          onChange={(e) => update({ orderTypes: e.target.value })}
-        />
-      </Labelled>
-      {orderTypes.error}
+      <Lines
+        field={orderTypes}
+        label="Only for these order types (one a line; empty: every type)"
+        value={draft.orderTypes}
+        onChange={(orderTypes) => update({ orderTypes })}
+      />
 
       {/* One account: every account is it (a list chosen earlier still shows, to be changed). */}
       {(accounts.length > 1 || (accounts.length > 0 && !draft.allAccounts)) && (
@@ -383,18 +370,13 @@ export function AutomationForm({
         </fieldset>
       )}
 
-      <label htmlFor={`${id}-report`}>Report the status</label>
-      <select
+      <Choice
         id={`${id}-report`}
+        label="Report the status"
+        choices={REPORTS}
         value={draft.reportStatus}
-        onChange={(e) => update({ reportStatus: e.target.value as Draft['reportStatus'] })}
-      >
-        {REPORTS.map((r) => (
-          <option key={r.value} value={r.value}>
-            {r.label}
-          </option>
-        ))}
-      </select>
+        onChange={(reportStatus) => update({ reportStatus })}
+      />
 
       <div className="form-actions">
         <button type="submit" className="primary" disabled={busy}>
@@ -406,6 +388,50 @@ export function AutomationForm({
       </div>
       <ErrorAlert problem={problem} onDismiss={() => setProblem(null)} />
     </form>
+  );
+}
+
+/** A labelled list edited one item a line, its refusal under it. */
+function Lines(props: {
+  field: { input: { id: string }; error: ReactNode };
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <>
+      <label htmlFor={props.field.input.id}>{props.label}</label>
+      <textarea
+        {...props.field.input}
+        rows={2}
+        spellCheck={false}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      {props.field.error}
+    </>
+  );
+}
+
+/** A labelled choice among fixed values. */
+function Choice<T extends string>(props: {
+  id: string;
+  label: string;
+  choices: readonly { value: T; label: string }[];
+  value: T;
+  onChange: (value: T) => void;
+}) {
+  return (
+    <>
+      <label htmlFor={props.id}>{props.label}</label>
+      <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.target.value as T)}>
+        {props.choices.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
+      </select>
+    </>
   );
 }
 

@@ -6,7 +6,6 @@
 import { type AccountId, accountRef } from '../../../main/core/account/account-ref';
 import { AutomationEditor } from '../../../main/core/automation/automation-editing';
 import { silentLog } from '../../../main/core/log';
-import type { SecretOwner, SecretStore } from '../../../main/core/secrets';
 import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS } from '../../../main/core/settings';
 import type { AutomationRun, RunTrigger } from '../../../preload/automations';
 import { CodedError } from '../../../preload/coded-error';
@@ -30,6 +29,7 @@ import { type Attention, NO_ATTENTION, type OutboxItem, type Settings } from '..
 import { isUsualTransition } from '../../../preload/order-status';
 import { statusLabel } from '../../../preload/status-words';
 import { asCodedError } from '../../../renderer/bridge/call';
+import { memorySecrets } from '../memory-secrets';
 
 /** What the fake sends the window: all the main process may send, the shell's events too. */
 export type FakeEvent = AppEvent;
@@ -124,17 +124,6 @@ export interface FakeBridge extends Bridge {
   readonly listenerCount: number;
 }
 
-/** A keychain in memory: what the automations' editor stored, by entry, for a test to look at. */
-function memoryKeychain(values: Map<string, string>): SecretStore {
-  const key = (owner: SecretOwner) => `${owner.clientId}@${owner.origin}`;
-  return {
-    get: async (owner) => values.get(key(owner)),
-    set: async (owner, secret) => void values.set(key(owner), secret),
-    delete: async (owner) => values.delete(key(owner)),
-    adoptUnbound: async () => false,
-  };
-}
-
 /** Which group of the inbox a fake row is in (the store's groups by time are tested with the store). */
 function fakeGroupOf(order: OrderListItem): InboxGroupName {
   if (order.backlog) return 'backlog';
@@ -176,7 +165,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       fake.state.accounts.length > 0
         ? fake.state.accounts.map((a) => ({ ...accountRef(a), id: a.id as AccountId }))
         : [accountRef(fake.settings)],
-    secrets: memoryKeychain(fake.keychain),
+    secrets: memorySecrets(fake.keychain),
     managed: () => options.automationsManaged ?? false,
     log: silentLog,
   });
