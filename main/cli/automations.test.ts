@@ -195,7 +195,7 @@ it('automations secret: a webhook signing secret made and shown once, a chat add
     expect(refused.stderr).toContain('must use https://');
     expect((await cli(['automations', 'secret', 'chat'], url)).code).toBe(0);
     expect((await cli(['automations', 'list'])).stdout).toMatch(
-      /hook\ton\twebhook .*\tstored\n.*chat\ton\tteams message\tevery new order\tno\tstored\n/s,
+      /hook\ton\twebhook .*\tall accounts\tno\tstored\n.*chat\ton\tteams message\tevery new order\tall accounts\tno\tstored\n/s,
     );
     // Never in the settings file.
     expect(readFileSync(join(home, 'Seller Tray', 'settings.json'), 'utf8')).not.toContain(secret);
