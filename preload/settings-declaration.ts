@@ -304,7 +304,7 @@ export const SETTINGS = {
       in: 'form',
       section: 'Automations',
       text: 'Run the automations on this computer',
-      hint: 'Each computer with this on runs every automation for each new order: switch it on in one place only (or run seller-tray run on a server). The automations themselves are below; see docs/automations.md.',
+      hint: 'Each computer with this on runs every automation for each new order: switch it on in one place only (or run seller-tray run on a server). The automations are edited in Settings → Automations or the settings file; see docs/automations.md.',
     },
   }),
   /**
