@@ -512,6 +512,13 @@ describe('settings declared once (preload/settings-declaration.ts)', () => {
     for (const [key] of fileOnly) expect(parseSettingsPatch({ [key]: null }).ok).toBe(false);
   });
 
+  it('refuse a key that is no setting, even one every object inherits', () => {
+    expect(parseSettingsPatch({ toString: 1 })).toMatchObject({
+      ok: false,
+      errors: [{ field: 'toString', message: 'toString is not a setting' }],
+    });
+  });
+
   it('refuse the automations through setSettings, saying where they change', () => {
     expect(parseSettingsPatch({ automations: [] })).toMatchObject({
       ok: false,
