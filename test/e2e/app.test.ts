@@ -1012,6 +1012,8 @@ describe('automations', () => {
       await page.getByRole('button', { name: 'Set signing secret of billing hook' }).click();
       await page.getByLabel('New signing secret of billing hook').fill('whsec_e2e_never_shown');
       await page.getByRole('button', { name: 'Store in the keychain' }).click();
+      // Stored (the field gone with it): then nowhere on the page, and "set" is all it says.
+      await page.getByText('The signing secret of billing hook is in the keychain.').waitFor();
       await page.getByText('Signing secret: set').waitFor();
       expect(await page.content()).not.toContain('whsec_e2e_never_shown');
       await page.getByRole('button', { name: 'Test provision' }).click();
