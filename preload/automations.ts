@@ -38,6 +38,8 @@ export interface AutomationSetting {
   products: string[];
   /** Only for these order types (the order's orderTypeCode, any case); all when empty. */
   orderTypes: string[];
+  /** The accounts it runs for: 'all', or their ids (AccountState.id), which a rename keeps. */
+  accounts: 'all' | string[];
   action: AutomationAction;
   /** Opt-in: the result marks the order's status (null: it does not). */
   reportStatus: ReportOnSuccess | null;
@@ -54,6 +56,15 @@ export const AUTOMATION_LIMITS = {
 
 /** Letters and digits first and last, space, dot, dash and underscore between. */
 export const AUTOMATION_NAME = /^[\p{L}\p{N}](?:[\p{L}\p{N} ._-]*[\p{L}\p{N}._-])?$/u;
+
+/** Settings → Automations: the list, whose secrets are stored, and whether it is the organization's. */
+export interface AutomationsView {
+  automations: AutomationSetting[];
+  /** The automations whose secret is stored for every listed account they run for: "set"; never the secret. */
+  secretsStored: string[];
+  /** The organization's policies forbid automations or set the list: shown read only, changes refused. */
+  managed: boolean;
+}
 
 /** What started a run: a new order, a person's "Run again", or `seller-tray automations test`. */
 export type RunTrigger = 'new-order' | 'again' | 'test';
@@ -86,6 +97,18 @@ export function runOutcome(run: AutomationRun): { code: string; detail: string }
   const code =
     run.exitCode !== null ? `exit ${run.exitCode}` : run.httpStatus !== null ? `HTTP ${run.httpStatus}` : '';
   return { code, detail: run.detail && run.detail !== code ? run.detail : '' };
+}
+
+/** The accounts an automation runs for, by their labels: "all accounts", "EU, US". */
+export function automationAccounts(
+  a: Pick<AutomationSetting, 'accounts'>,
+  known: readonly { id: string; label: string }[],
+): string {
+  if (a.accounts === 'all') return 'all accounts';
+  // An id no listed account has any more: the account was removed (its runs stay off).
+  return a.accounts
+    .map((id) => known.find((k) => k.id === id)?.label ?? `a removed account (${id})`)
+    .join(', ');
 }
 
 /** What an automation does and for which orders, as Settings and `automations list` say it. */

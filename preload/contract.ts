@@ -3,7 +3,7 @@
 // nothing from main/: the preload and the window use it as it is. The main process checks every
 // request with its schemas (main/core/bridge-requests.ts, held to these types by the compiler)
 // and answers through one handler per channel (main/core/service.ts).
-import type { AutomationRun } from './automations';
+import type { AutomationRun, AutomationSetting, AutomationsView } from './automations';
 import type { AnswerError } from './coded-error';
 import type { InboxGroup, InboxSort } from './inbox-sort';
 import type { Insights, InsightsRequest } from './insights';
@@ -38,6 +38,11 @@ export const CHANNELS = [
   'markStatus',
   'retryDelivery',
   'runAutomation',
+  'getAutomations',
+  'saveAutomation',
+  'removeAutomation',
+  'setAutomationSecret',
+  'testAutomation',
   'undoMark',
   'getAttention',
   'getInsights',
@@ -278,6 +283,16 @@ export interface Requests {
   retryDelivery: { requestId: string };
   /** The order page's "Run again": a new run of the automation for the order (docs/automations.md). */
   runAutomation: { orderId: string; automation: string };
+  /** Settings → Automations (docs/automations.md). */
+  getAutomations: undefined;
+  /** Adds the automation, or puts it in place of the one named `replaces` (whose name it keeps). */
+  saveAutomation: { automation: AutomationSetting; replaces?: string | undefined };
+  /** Removes it and its secret from the keychain; its runs stay in the orders' history. */
+  removeAutomation: { automation: string };
+  /** A webhook's signing secret, or a Slack or Teams incoming-webhook address, into the keychain. */
+  setAutomationSecret: { automation: string; secret: string };
+  /** Runs it once now for the order (event order.test), as `seller-tray automations test` does; marks nothing. */
+  testAutomation: { automation: string; orderId: string; account?: string | undefined };
   /** Takes back a marked status still in its grace period (the settings' undoSeconds). */
   undoMark: { requestId: string };
   /** The Needs attention view, from the store (no marketplace call). */
@@ -332,6 +347,11 @@ export interface Responses {
   markStatus: OutboxItem;
   retryDelivery: OutboxItem;
   runAutomation: AutomationRun;
+  getAutomations: AutomationsView;
+  saveAutomation: AutomationsView;
+  removeAutomation: AutomationsView;
+  setAutomationSecret: AutomationsView;
+  testAutomation: AutomationRun;
   undoMark: { outcome: UndoOutcome };
   getAttention: Attention;
   getInsights: Insights;

@@ -72,11 +72,14 @@ export interface CheckedSetting<T> extends Declared<T> {
 }
 /**
  * Changed through channels of its own only (the account list: addAccount, renameAccount,
- * removeAccount check secrets and clean up), never through setSettings.
+ * removeAccount check secrets and clean up; the automations: saveAutomation, removeAutomation),
+ * never through setSettings.
  */
 export interface OwnChannelsSetting<T> extends Declared<T> {
   type: 'checked';
   shows: { in: 'own-channels' };
+  /** How it changes instead, as a refused setSettings says: "accounts change by …". */
+  changes: string;
 }
 /** Set in the settings file only: the bridge and the form never change it. */
 export interface FileSetting<T> extends Declared<T> {
@@ -154,6 +157,7 @@ export const SETTINGS = {
   accounts: ownChannels<AccountEntry[]>({
     default: [],
     label: 'Accounts',
+    changes: 'by adding, renaming and removing accounts, one at a time',
     rule: `must be a list of accounts, each with its own label of at most ${LIMITS.accountLabel} characters, a base URL and a client id`,
   }),
   pollIntervalSeconds: whole({
@@ -301,16 +305,17 @@ export const SETTINGS = {
       in: 'form',
       section: 'Automations',
       text: 'Run the automations on this computer',
-      hint: 'Each computer with this on runs every automation for each new order: switch it on in one place only (or run seller-tray run on a server). Automations are declared in the settings file; see docs/automations.md.',
+      hint: 'Each computer with this on runs every automation for each new order: switch it on in one place only (or run seller-tray run on a server). The automations are edited in Settings → Automations or the settings file; see docs/automations.md.',
     },
   }),
   /**
-   * The account's automations: what to do when a new order arrives. Only from this file (and
-   * later IT policy), never from the marketplace; they run only where automationsEnabled is on.
+   * The automations: what to do when a new order arrives. From this file, Settings → Automations
+   * or IT policy, never from the marketplace; they run only where automationsEnabled is on.
    */
-  automations: fileOnly<AutomationSetting[]>({
+  automations: ownChannels<AutomationSetting[]>({
     default: [],
     label: 'automations',
+    changes: 'in Settings → Automations, one automation at a time',
     rule: 'must be a list of automations such as [{"name": "provision", "action": {"type": "command", "command": ["/opt/provision.sh"]}}] (docs/automations.md)',
   }),
 

@@ -15,7 +15,9 @@ import { SellerTrayService, type ServiceEvent } from '../main/core/service';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
 import { Notifier } from '../main/shell/notifier';
 import { OrderLinks } from '../main/shell/order-links';
+import type { AutomationSetting } from '../preload/automations';
 import type { Channel, Requests, Responses, ShellEvent } from '../preload/contract';
+import type { Settings } from '../preload/model';
 import type { AccountEntry } from '../preload/settings-declaration';
 import type { Simulator } from '../simulator/server';
 import { ManualTimers, makeDataDir } from './support/core';
@@ -55,6 +57,7 @@ interface Sent {
 async function openService(
   accounts: (AccountEntry & { secret: string })[],
   demo?: { baseUrl: string; clientId: string; clientSecret: string },
+  more: Partial<Settings> = {},
 ) {
   const dir = await makeDataDir();
   const settings = new ConfSettingsStore({ cwd: dir });
@@ -62,6 +65,7 @@ async function openService(
     ...DEFAULT_SETTINGS,
     undoSeconds: 0,
     accounts: accounts.map(({ secret: _, ...entry }) => entry),
+    ...more,
   });
   for (const account of accounts)
     await secrets.set(secretOwner(account.baseUrl, account.clientId), account.secret);
@@ -436,6 +440,59 @@ async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+describe("two accounts' automations", () => {
+  it('run only for the accounts each names, by id, so a renamed account keeps its automations', async () => {
+    const euId = accountRef({ baseUrl: eu.url, clientId: EU_CLIENT.clientId }).id;
+    const command = (name: string, accounts: AutomationSetting['accounts']): AutomationSetting => ({
+      name,
+      enabled: true,
+      products: [],
+      orderTypes: [],
+      accounts,
+      action: {
+        type: 'command',
+        command: [process.execPath, '-e', 'console.log("ran")'],
+        timeoutSeconds: 30,
+      },
+      reportStatus: null,
+    });
+    const { call } = await openService(
+      [
+        { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+        { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+      ],
+      undefined,
+      { automationsEnabled: true, automations: [command('eu only', [euId]), command('everyone', 'all')] },
+    );
+    await call('checkNow');
+    const runsOf = async (orderId: string) => {
+      await until(async () =>
+        (await call('getOrder', { orderId })).automationRuns.every((r) => r.finishedAt !== null),
+      );
+      const { automationRuns } = await call('getOrder', { orderId });
+      return automationRuns.map((r) => [r.automation, r.state]).sort();
+    };
+    const bought = async (sim: Simulator) => {
+      const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+      await call('checkNow');
+      return orderId;
+    };
+    const euOrder = await bought(eu);
+    const usOrder = await bought(us);
+    expect(await runsOf(euOrder)).toEqual([
+      ['eu only', 'succeeded'],
+      ['everyone', 'succeeded'],
+    ]);
+    expect(await runsOf(usOrder)).toEqual([['everyone', 'succeeded']]);
+
+    await call('renameAccount', { account: euId, label: 'Europe' });
+    expect(await runsOf(await bought(eu))).toEqual([
+      ['eu only', 'succeeded'],
+      ['everyone', 'succeeded'],
+    ]);
+  });
+});
 
 describe('two accounts across kill -9', () => {
   it('every purchase of each marketplace is announced naming its account, and each mark reaches its own marketplace exactly once', async () => {

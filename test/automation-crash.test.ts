@@ -39,7 +39,13 @@ function laptop(automations: AutomationSetting[], env: NodeJS.ProcessEnv = {}) {
   return spawnTs('test/support/automation-child.ts', [sim.url, dir, JSON.stringify(automations)], env);
 }
 
-const base = { enabled: true, products: [] as string[], orderTypes: [] as string[], reportStatus: null };
+const base = {
+  enabled: true,
+  products: [] as string[],
+  orderTypes: [] as string[],
+  accounts: 'all' as const,
+  reportStatus: null,
+};
 
 it('kill -9 during a command: the next start runs it again under the same delivery id', async () => {
   const ids = join(dir, 'ids.txt');

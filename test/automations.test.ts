@@ -116,6 +116,7 @@ const automation = (
   enabled: true,
   products: [],
   orderTypes: [],
+  accounts: 'all',
   reportStatus: null,
   ...a,
 });

@@ -135,13 +135,23 @@ it('automations list and test: what each does; a test runs it once for an order,
         ],
       },
     },
-    { name: 'chat', action: { type: 'slack' } },
+    {
+      name: 'chat',
+      action: { type: 'slack' },
+      accounts: [accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id],
+    },
+    { name: 'elsewhere', action: { type: 'slack' }, accounts: ['0123456789abcdef'] },
   ]);
   const list = await cli(['automations', 'list']);
   expect(list.code).toBe(0);
   expect(list.stdout).toContain("This computer's app does not run them");
-  expect(list.stdout).toMatch(/provision\ton\tcommand .* \(300 s\)\tproduct nope\tno\t-/);
-  expect(list.stdout).toMatch(/chat\ton\tslack message\tevery new order\tno\t(missing|keychain unavailable)/);
+  expect(list.stdout).toMatch(/provision\ton\tcommand .* \(300 s\)\tproduct nope\tall accounts\tno\t-/);
+  expect(list.stdout).toMatch(
+    /chat\ton\tslack message\tevery new order\tdemo-client at 127\.0\.0\.1:\d+\tno\t(missing|keychain unavailable)/,
+  );
+  expect(list.stdout).toMatch(
+    /elsewhere\ton\tslack message\tevery new order\ta removed account \(0123456789abcdef\)\t/,
+  );
 
   const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
   const test = await cli(['automations', 'test', 'provision', '--order', orderId]);
@@ -185,7 +195,7 @@ it('automations secret: a webhook signing secret made and shown once, a chat add
     expect(refused.stderr).toContain('must use https://');
     expect((await cli(['automations', 'secret', 'chat'], url)).code).toBe(0);
     expect((await cli(['automations', 'list'])).stdout).toMatch(
-      /hook\ton\twebhook .*\tstored\n.*chat\ton\tteams message\tevery new order\tno\tstored\n/s,
+      /hook\ton\twebhook .*\tall accounts\tno\tstored\n.*chat\ton\tteams message\tevery new order\tall accounts\tno\tstored\n/s,
     );
     // Never in the settings file.
     expect(readFileSync(join(home, 'Seller Tray', 'settings.json'), 'utf8')).not.toContain(secret);

@@ -8,14 +8,16 @@ import {
   AUTOMATION_LIMITS,
   type AutomationRun,
   type AutomationSetting,
+  automationAccounts,
   describeAutomation,
   runOutcome,
 } from '../../preload/automations';
 import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
+import { accountRef } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
 import { webhookUrlProblem } from '../core/automation/automation-settings';
-import { automationPortsFor, automationSecretEntry } from '../core/automation/ports';
+import { automationAccount, automationPortsFor, automationSecretEntry } from '../core/automation/ports';
 import type { Log } from '../core/log';
 import type { Account, CliStores } from './account';
 import { row } from './format';
@@ -48,7 +50,14 @@ export function listen(
   stores: CliStores,
   options: { forwardTo?: string | undefined; exec?: string[] | undefined; json: boolean; log: Log },
 ) {
-  const base = { name: 'listen', enabled: true, products: [], orderTypes: [], reportStatus: null };
+  const base = {
+    name: 'listen',
+    enabled: true,
+    products: [],
+    orderTypes: [],
+    accounts: 'all' as const,
+    reportStatus: null,
+  };
   let headless: Headless;
   if (options.forwardTo !== undefined && !options.exec?.length) {
     const problem = webhookUrlProblem(options.forwardTo);
@@ -82,12 +91,20 @@ export function listen(
 
 /** `automations list`: each automation, what it does, for which orders, and whether its secret is stored. */
 export async function listAutomations(account: Account, stores: CliStores): Promise<string> {
-  const { automations, automationsEnabled } = stores.settings.load().settings;
+  const { automations, automationsEnabled, accounts, demoMode } = stores.settings.load().settings;
+  // Shown by their labels; the one served here under its own where the list does not have it.
+  const known = [
+    ...accounts.map((entry, index) => ({
+      id: accountRef({ ...entry, demo: demoMode && index === 0 }).id as string,
+      label: entry.label,
+    })),
+    { id: account.ref.id, label: account.ref.label ?? automationAccount(account.ref).label },
+  ];
   if (automations.length === 0)
     return 'No automations are declared in the settings file (docs/automations.md).\n';
   const lines = [
     `This computer's app ${automationsEnabled ? 'runs' : 'does not run'} them (Settings → Automations); seller-tray run always does.\n`,
-    row(['NAME', 'ON', 'ACTION', 'FOR', 'REPORTS', 'SECRET']),
+    row(['NAME', 'ON', 'ACTION', 'FOR', 'ACCOUNTS', 'REPORTS', 'SECRET']),
   ];
   for (const a of automations) {
     const secret =
@@ -98,7 +115,17 @@ export async function listAutomations(account: Account, stores: CliStores): Prom
             () => 'keychain unavailable',
           );
     const { action, orders } = describeAutomation(a);
-    lines.push(row([a.name, a.enabled ? 'on' : 'off', action, orders, a.reportStatus ?? 'no', secret]));
+    lines.push(
+      row([
+        a.name,
+        a.enabled ? 'on' : 'off',
+        action,
+        orders,
+        automationAccounts(a, known),
+        a.reportStatus ?? 'no',
+        secret,
+      ]),
+    );
   }
   return lines.join('');
 }
@@ -150,9 +177,7 @@ export async function testAutomation(
     automations: automationPortsFor(account.ref, stores),
   });
   try {
-    const id = canonicalOrderId(orderId);
-    await session.core.order(id); // into the store, from the marketplace when it is not there yet
-    const run = await session.core.runAutomation(id, name, 'test').ended;
+    const run = await session.core.testAutomation(canonicalOrderId(orderId), name);
     return { text: describeRun(run), run };
   } finally {
     await session.close();

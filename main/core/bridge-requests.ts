@@ -2,7 +2,7 @@
 // contract (preload/contract.ts), which declares what each takes. The compiler holds the two
 // together: a channel missing here, one too many, or a schema that reads another shape fails to build.
 import { z } from 'zod';
-import { AUTOMATION_LIMITS } from '../../preload/automations';
+import { AUTOMATION_LIMITS, type AutomationSetting } from '../../preload/automations';
 import { type Channel, INBOX_FILTERS, INBOX_PAGE_ROWS, LIMITS, type Requests } from '../../preload/contract';
 import { INBOX_SORTS } from '../../preload/inbox-sort';
 import { INSIGHT_BUCKETS, INSIGHT_MAX_DAYS } from '../../preload/insights';
@@ -19,6 +19,9 @@ const OrderId = z
   .min(1, 'an order id is required')
   .max(LIMITS.orderId)
   .transform(canonicalOrderId);
+
+/** An automation by its name, as the settings name it. */
+const AutomationName = z.string().min(1).max(AUTOMATION_LIMITS.nameMax);
 
 /** The account a row carries (OrderListItem.account). */
 const AccountOf = z.string().min(1).max(LIMITS.accountId);
@@ -78,9 +81,25 @@ export const requests = {
       { message: FAILURE_NEEDS_REASON.message, path: [...FAILURE_NEEDS_REASON.path] },
     ),
   retryDelivery: z.strictObject({ requestId: z.guid() }),
-  runAutomation: z.strictObject({
+  runAutomation: z.strictObject({ orderId: OrderId, automation: AutomationName }),
+  getAutomations: z.undefined(),
+  /** The automation itself is checked whole by the settings file's rules (automation-editing.ts). */
+  saveAutomation: z.strictObject({
+    automation: z.custom<AutomationSetting>(
+      (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+      'the automation must be an object',
+    ),
+    replaces: AutomationName.optional(),
+  }),
+  removeAutomation: z.strictObject({ automation: AutomationName }),
+  setAutomationSecret: z.strictObject({
+    automation: AutomationName,
+    secret: z.string().trim().min(1, 'the secret is empty').max(LIMITS.secret),
+  }),
+  testAutomation: z.strictObject({
+    automation: AutomationName,
     orderId: OrderId,
-    automation: z.string().min(1).max(AUTOMATION_LIMITS.nameMax),
+    account: AccountOf.optional(),
   }),
   undoMark: z.strictObject({ requestId: z.guid() }),
   getAttention: z.undefined(),

@@ -793,7 +793,7 @@ export class SellerCore {
         unreadable: [...(read.unreadable ?? []), ...foreign],
         paused: this.pausedUntil() !== null,
         now: this.isoNow(),
-        automations: automationsToQueue(this.ports.settings()),
+        automations: automationsToQueue(this.ports.settings(), this.ports.automations?.account.id),
       });
       newOrders += learned.newOrders;
       this.ordersLearned += learned.newOrders;
@@ -936,10 +936,10 @@ export class SellerCore {
     this.store.markRaised([...pending, ...held], this.isoNow());
   }
 
-  /** Starts the automations' runs that are due (none unless this laptop runs automations). */
-  private runAutomations(): void {
+  /** Starts the automations' runs that are due, or those of an order just read (none unless this laptop runs automations). */
+  private runAutomations(orderId?: string): void {
     try {
-      this.withStore(() => this.runner?.kick());
+      this.withStore(() => (orderId === undefined ? this.runner?.kick() : this.runner?.kickOrder(orderId)));
     } catch (error) {
       this.log.warn('automations could not start', failureFields(error));
     }
@@ -964,6 +964,15 @@ export class SellerCore {
   /** An order's automation runs, oldest first. */
   automationRuns(orderId: string): AutomationRun[] {
     return this.withStore(() => this.store.runsFor(canonicalOrderId(orderId)));
+  }
+
+  /**
+   * A test run ("Test" in Settings, `seller-tray automations test`): the order into the store
+   * (from the marketplace when it is new here), then one run, event order.test, awaited; never marks.
+   */
+  async testAutomation(orderId: string, automation: string): Promise<AutomationRun> {
+    await this.order(orderId);
+    return this.runAutomation(orderId, automation, 'test').ended;
   }
 
   /**
@@ -1135,7 +1144,7 @@ export class SellerCore {
       });
       if (changed) this.updated.add(orderId);
       // Its automations' runs wait for the order itself.
-      this.runAutomations();
+      this.runAutomations(orderId);
     } catch (error) {
       if (
         error instanceof SellerApiError &&

@@ -31,12 +31,19 @@ import { osAccountName } from './account-name';
 import { SellerApiError } from './api/errors';
 import type { Transport } from './api/transport';
 import { APP_VERSION, updateChannel } from './app-identity';
+import { AutomationEditor } from './automation/automation-editing';
 import { automationPortsFor } from './automation/ports';
 import { type CheckedRequest, requests } from './bridge-requests';
 import { explainFailure } from './failure-words';
 import { type Log, silentLog } from './log';
 import { markActor, signedMark } from './mark';
-import { demoAllowed, lockedSettings, type Policies, policyReport } from './policy/layers';
+import {
+  automationsManaged,
+  demoAllowed,
+  lockedSettings,
+  type Policies,
+  policyReport,
+} from './policy/layers';
 import { ManagedSettingsStore } from './policy/managed-settings';
 import { type PolicyPort, UNMANAGED } from './policy/watcher';
 import type { Timers } from './poller';
@@ -147,6 +154,8 @@ export class SellerTrayService {
   private readonly log: Log;
   private readonly policies: PolicyPort;
   private readonly unwatchPolicies: () => void;
+  /** Settings → Automations: each change saved as every setting is, secrets into the keychain. */
+  private readonly automations: AutomationEditor;
 
   private constructor(
     private readonly ports: ServicePorts & { settings: ManagedSettingsStore },
@@ -159,6 +168,14 @@ export class SellerTrayService {
         this.log.error('policy change not applied', { error: String(error) }),
       ),
     );
+    this.automations = new AutomationEditor({
+      automations: () => this.settings.automations,
+      save: (automations) => this.saveSettings({ ...this.settings, automations }),
+      accounts: () => this.accountRefs(),
+      secrets: ports.secrets,
+      managed: () => automationsManaged(this.policies.current()),
+      log: this.log,
+    });
   }
 
   /** Loads the settings (under the policies) and, when an account is configured, starts its core. */
@@ -343,6 +360,12 @@ export class SellerTrayService {
     // Answered once queued: the order page hears of its end through orders-updated.
     runAutomation: async ({ orderId, automation }) =>
       this.sessionOfOrder(orderId).core.runAutomation(orderId, automation, 'again').queued,
+    getAutomations: () => this.automations.view(),
+    saveAutomation: ({ automation, replaces }) => this.automations.save(automation, replaces),
+    removeAutomation: ({ automation }) => this.automations.remove(automation),
+    setAutomationSecret: ({ automation, secret }) => this.automations.setSecret(automation, secret),
+    testAutomation: ({ automation, orderId, account }) =>
+      this.sessionOfOrder(orderId, account).core.testAutomation(orderId, automation),
     retryDelivery: async ({ requestId }) => {
       const item = this.sessionOfDelivery(requestId).core.retryDelivery(requestId);
       if (!item) throw new CodedError('not-found', 'There is no failed status to send again with that id.');

@@ -53,6 +53,7 @@ const configured: Settings = {
       enabled: true,
       products: ['sku-1'],
       orderTypes: [],
+      accounts: 'all',
       action: { type: 'command', command: ['/opt/provision.sh', '--quiet'], timeoutSeconds: 60 },
       reportStatus: 'completed',
     },
@@ -61,6 +62,7 @@ const configured: Settings = {
       enabled: false,
       products: [],
       orderTypes: ['Trial'],
+      accounts: ['3fa2c1d09b7e4a55'],
       action: { type: 'slack' },
       reportStatus: null,
     },
@@ -421,13 +423,14 @@ describe('a settings change from the UI', () => {
     ];
     writeFileSync(settingsFile(), JSON.stringify({ ...configured, automations }));
     expect(store().load().settings.automations).toEqual([
-      { ...automations[0], enabled: true, products: [], orderTypes: [], reportStatus: null },
+      { ...automations[0], enabled: true, products: [], orderTypes: [], accounts: 'all', reportStatus: null },
       {
         ...automations[1],
         action: { type: 'command', command: ['provision'], timeoutSeconds: 300 },
         enabled: true,
         products: [],
         orderTypes: [],
+        accounts: 'all',
       },
     ]);
   });
@@ -459,6 +462,8 @@ describe('a settings change from the UI', () => {
       ],
       'automations name A twice',
     ],
+    [[{ name: 'a', action: { type: 'slack' }, accounts: [] }], 'accounts must name at least one account'],
+    [[{ name: 'a', action: { type: 'slack' }, accounts: ['EU'] }], 'an account is named by its id'],
   ])('refuses automations %j, saying where and why', (automations, words) => {
     writeFileSync(settingsFile(), JSON.stringify({ ...configured, automations }));
     const { settings, problem } = store().load();
@@ -544,8 +549,27 @@ describe('settings declared once (preload/settings-declaration.ts)', () => {
 
   it('keep the file-only settings out of every change from the window or the CLI', () => {
     const fileOnly = SETTING_ENTRIES.filter(([, setting]) => setting.shows.in === 'file');
-    expect(fileOnly.map(([key]) => key)).toEqual(['api', 'automations']);
+    expect(fileOnly.map(([key]) => key)).toEqual(['api']);
     for (const [key] of fileOnly) expect(parseSettingsPatch({ [key]: null }).ok).toBe(false);
+  });
+
+  it('refuse a key that is no setting, even one every object inherits', () => {
+    expect(parseSettingsPatch({ toString: 1 })).toMatchObject({
+      ok: false,
+      errors: [{ field: 'toString', message: 'toString is not a setting' }],
+    });
+  });
+
+  it('refuse the automations through setSettings, saying where they change', () => {
+    expect(parseSettingsPatch({ automations: [] })).toMatchObject({
+      ok: false,
+      errors: [
+        {
+          field: 'automations',
+          message: 'automations change in Settings → Automations, one automation at a time',
+        },
+      ],
+    });
   });
 });
 

@@ -313,10 +313,11 @@ const CHAT_URL_HINT =
   'is not known here (a Slack or Teams address, and a signing secret, are kept in the keychain: seller-tray automations secret NAME)';
 
 function unknownKeyMessage(key: string): string {
-  const shows = key in SETTINGS ? SETTINGS[key as SettingKey].shows.in : undefined;
-  if (shows === 'file') return `${key} is set in the settings file only, by whoever deploys Seller Tray`;
-  if (shows === 'own-channels')
-    return `${key} change by adding, renaming and removing accounts, one at a time`;
+  // Own keys only: "toString" is no setting.
+  const setting = Object.hasOwn(SETTINGS, key) ? SETTINGS[key as SettingKey] : undefined;
+  if (setting?.shows.in === 'file')
+    return `${key} is set in the settings file only, by whoever deploys Seller Tray`;
+  if (setting?.shows.in === 'own-channels' && 'changes' in setting) return `${key} change ${setting.changes}`;
   if (/secret|password|token/i.test(key)) {
     return `${key} is not a setting: the client secret is kept in the system keychain, never with the settings`;
   }

@@ -64,7 +64,7 @@ describe('SettingsView', () => {
     expect(screen.getByLabelText('New client secret')).toHaveProperty('type', 'password');
   });
 
-  it("says what the settings file's automations do, and warns that each computer with them on runs them", async () => {
+  it('says what the automations do, and warns that each computer with them on runs them', async () => {
     await renderSettings(appState(), {
       automations: [
         {
@@ -72,6 +72,7 @@ describe('SettingsView', () => {
           enabled: true,
           products: ['BV-1TB'],
           orderTypes: [],
+          accounts: 'all',
           action: { type: 'command', command: ['/opt/provision.sh', '--eu'], timeoutSeconds: 300 },
           reportStatus: 'completed',
         },
@@ -80,6 +81,7 @@ describe('SettingsView', () => {
           enabled: false,
           products: [],
           orderTypes: [],
+          accounts: 'all',
           action: { type: 'slack' },
           reportStatus: null,
         },
@@ -89,18 +91,17 @@ describe('SettingsView', () => {
     expect(toggle).toHaveProperty('checked', false);
     const warning = document.getElementById(toggle.getAttribute('aria-describedby') ?? '');
     expect(warning?.textContent).toMatch(/switch it on in one place only/);
-    const declared = within(screen.getByRole('list', { name: 'Declared automations' })).getAllByRole(
-      'listitem',
-    );
-    expect(declared.map((item) => item.textContent)).toEqual([
+    const listed = within(await screen.findByRole('list', { name: 'Automations' })).getAllByRole('listitem');
+    expect(listed.map((item) => item.querySelector('.automation-summary')?.textContent)).toEqual([
       'provision: command /opt/provision.sh --eu (300 s), for product BV-1TB; marks Completed or Failed',
-      'sales (off): slack message, for every new order',
+      'sales (off): slack message, for every new order · Slack incoming-webhook address: not set',
     ]);
   });
 
-  it('says none are declared, and where they go', async () => {
+  it('says none are there yet, and offers to add one', async () => {
     await renderSettings();
-    expect(screen.getByText(/None are declared yet: they are added to the settings file/)).toBeTruthy();
+    expect(await screen.findByText(/None yet\. An automation runs a command/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add an automation' })).toBeTruthy();
   });
 
   it('saves only what changed', async () => {

@@ -19,7 +19,7 @@ import { useBridge } from '../bridge/context';
 import { SECRET_BINDING, sameMarketplace } from '../marketplace-origin';
 import { AboutPanel } from './AboutPanel';
 import { AccountsPanel } from './AccountsPanel';
-import { DeclaredAutomations } from './DeclaredAutomations';
+import { AutomationsPanel } from './AutomationsPanel';
 import { LeaveDemoButton } from './DemoBanner';
 import { DiagnosePanel } from './DiagnosePanel';
 import { ErrorAlert } from './ErrorAlert';
@@ -259,7 +259,6 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
                     )}
                   </Lockable>
                 ))}
-                {section === 'Automations' && <DeclaredAutomations automations={settings.automations} />}
               </Fragment>
             ))}
 
@@ -296,6 +295,7 @@ export function SettingsView({ state, onState }: { state: AppState; onState: (st
             <p role="status">{saved}</p>
           </form>
           <AccountsPanel state={state} onState={onState} />
+          <AutomationsPanel state={state} />
           <RunbooksPanel state={state} />
           <PauseControl state={state} onState={onState} />
           <SecretField state={state} onState={onState} />

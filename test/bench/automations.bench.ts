@@ -57,6 +57,7 @@ async function laptop(url: string, hook: boolean): Promise<Figures> {
         enabled: true,
         products: [],
         orderTypes: [],
+        accounts: 'all' as const,
         action: {
           type: 'webhook' as const,
           url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,

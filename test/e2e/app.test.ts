@@ -960,6 +960,7 @@ describe('automations', () => {
               enabled: true,
               products: [],
               orderTypes: [],
+              accounts: 'all',
               action: {
                 type: 'command',
                 command: [process.execPath, '-e', `console.log('posted')`],
@@ -972,6 +973,7 @@ describe('automations', () => {
               enabled: true,
               products: [],
               orderTypes: [],
+              accounts: 'all',
               action: { type: 'command', command: [process.execPath, '-e', provision], timeoutSeconds: 30 },
               reportStatus: null,
             },
@@ -1016,14 +1018,59 @@ describe('automations', () => {
       await toggle.scrollIntoViewIfNeeded();
       expect(await toggle.getAttribute('aria-describedby')).toBeTruthy();
       await page.getByText(/switch it on in one place only/).waitFor();
-      const declared = page.getByRole('list', { name: 'Declared automations' }).getByRole('listitem');
-      expect(await declared.allInnerTexts()).toEqual([
+      const listed = page.getByRole('list', { name: 'Automations' }).locator('.automation-summary');
+      expect(await listed.allInnerTexts()).toEqual([
         expect.stringMatching(/^notify: command .* \(30 s\), for every new order$/),
         expect.stringMatching(/^provision: command .* \(30 s\), for every new order$/),
       ]);
       await page.screenshot({ path: join(SCREENSHOTS, `settings-automations-${colorScheme}-1280x800.png`) });
       expect(await axeViolations(page)).toEqual([]);
+
+      // The editor: a webhook refused for plain http at its field, then saved, its secret set (never shown).
+      await page.getByRole('button', { name: 'Add an automation' }).click();
+      const editor = page.getByRole('form', { name: 'Add an automation' });
+      await editor.getByLabel('Name').fill('billing hook');
+      await editor.getByLabel('When a new order arrives').selectOption('webhook');
+      await editor.getByLabel('Webhook address').fill('http://billing.example.com/seller-tray');
+      await editor.getByLabel(/^Only for these products/).fill('BV-1TB');
+      await editor.getByRole('button', { name: 'Save automation' }).click();
+      await editor.getByText(/^url must use https:\/\//).waitFor();
+      await editor.getByLabel('Webhook address').scrollIntoViewIfNeeded();
+      await page.screenshot({
+        path: join(SCREENSHOTS, `settings-automation-editor-${colorScheme}-1280x800.png`),
+      });
+      expect(await axeViolations(page)).toEqual([]);
+      await page.setViewportSize(POPOVER);
+      await editor.getByLabel('Webhook address').scrollIntoViewIfNeeded();
+      await page.screenshot({
+        path: join(SCREENSHOTS, `settings-automation-editor-${colorScheme}-420x640.png`),
+      });
+      expect(await axeViolations(page)).toEqual([]);
+      await page.setViewportSize(DESKTOP);
+      await editor.getByLabel('Webhook address').fill('https://billing.example.com/seller-tray');
+      await editor.getByRole('button', { name: 'Save automation' }).click();
+      await page.getByText('billing hook is saved.').waitFor();
+      await page.getByRole('button', { name: 'Set signing secret of billing hook' }).click();
+      await page.getByLabel('New signing secret of billing hook').fill('whsec_e2e_never_shown');
+      await page.getByRole('button', { name: 'Store in the keychain' }).click();
+      // Stored (the field gone with it): then nowhere on the page, and "set" is all it says.
+      await page.getByText('The signing secret of billing hook is in the keychain.').waitFor();
+      await page.getByText('Signing secret: set').waitFor();
+      expect(await page.content()).not.toContain('whsec_e2e_never_shown');
+      await page.getByRole('button', { name: 'Test provision' }).click();
+      await page.getByRole('button', { name: 'Run the test' }).click();
+      await page.getByText('provision: failed (exit 2)').waitFor({ timeout: 15_000 });
+      await page.getByRole('list', { name: 'Automations' }).scrollIntoViewIfNeeded();
+      await page.screenshot({
+        path: join(SCREENSHOTS, `settings-automations-edited-${colorScheme}-1280x800.png`),
+      });
+      expect(await axeViolations(page)).toEqual([]);
+      await page.setViewportSize(POPOVER);
+      await page.screenshot({
+        path: join(SCREENSHOTS, `settings-automations-edited-${colorScheme}-420x640.png`),
+      });
+      expect(await axeViolations(page)).toEqual([]);
     },
-    90_000,
+    120_000,
   );
 });

@@ -1,7 +1,6 @@
 // Hand-written fakes of the Electron objects the shell uses (never the real 'electron'
 // module: its binary is not here), and a real service on the simulator, for the shell's tests.
 import { rm } from 'node:fs/promises';
-import type { SecretOwner, SecretStore } from '../../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../../main/core/service';
 import { ConfSettingsStore } from '../../main/core/settings';
 import type {
@@ -21,6 +20,10 @@ import type { Rect } from '../../main/shell/window-placement';
 import { DEFAULT_CLIENT } from '../../simulator/marketplace-server';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { ManualTimers, makeDataDir } from './core';
+
+import { memorySecrets } from './memory-secrets';
+
+export { memorySecrets };
 
 export class FakeTray implements TrayPort {
   icon: TrayIcon = 'normal';
@@ -197,18 +200,6 @@ export class FakeIpcMain implements IpcMainPort {
     return handler({ senderFrame: frameUrl === null ? null : { url: frameUrl } }, payload);
   }
 }
-
-/** A keychain in memory, for services whose secrets the test sets itself. */
-export const memorySecrets = (): SecretStore => {
-  const stored = new Map<string, string>();
-  const key = (owner: SecretOwner) => `${owner.clientId}@${owner.origin}`;
-  return {
-    get: async (owner) => stored.get(key(owner)),
-    set: async (owner, secret) => void stored.set(key(owner), secret),
-    delete: async (owner) => stored.delete(key(owner)),
-    adoptUnbound: async () => false,
-  };
-};
 
 export interface TestService {
   service: SellerTrayService;

@@ -29,20 +29,26 @@ function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
+/** An account's id as account-ref.ts makes it: 16 hex digits, or the demo's. */
+const ACCOUNT_ID = /^(?:[0-9a-f]{16}|demo)$/;
+
 const argument = z
   .string()
-  .min(1)
+  .min(1, { message: 'an argument must not be empty' })
   .refine((a) => !a.includes('\u0000'), { message: 'an argument must not contain a NUL character' });
+
+const { min, max } = AUTOMATION_LIMITS.timeoutSeconds;
+const TIME_LIMIT = `the time limit is a whole number of seconds from ${min} to ${max}`;
 
 const Action: z.ZodType<AutomationAction> = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('command'),
-    command: z.array(argument).min(1),
+    command: z.array(argument).min(1, { message: 'a command needs at least its program' }),
     cwd: z.string().refine(isAbsolute, { message: 'cwd must be an absolute folder' }).optional(),
     timeoutSeconds: z
-      .int()
-      .min(AUTOMATION_LIMITS.timeoutSeconds.min)
-      .max(AUTOMATION_LIMITS.timeoutSeconds.max)
+      .int({ message: TIME_LIMIT })
+      .min(AUTOMATION_LIMITS.timeoutSeconds.min, { message: TIME_LIMIT })
+      .max(AUTOMATION_LIMITS.timeoutSeconds.max, { message: TIME_LIMIT })
       .default(AUTOMATION_LIMITS.timeoutSeconds.default),
   }),
   z.strictObject({
@@ -59,11 +65,22 @@ const Action: z.ZodType<AutomationAction> = z.discriminatedUnion('type', [
 const Automation: z.ZodType<AutomationSetting> = z.strictObject({
   name: z
     .string()
-    .max(AUTOMATION_LIMITS.nameMax)
+    .max(AUTOMATION_LIMITS.nameMax, { message: `a name is at most ${AUTOMATION_LIMITS.nameMax} characters` })
     .regex(AUTOMATION_NAME, { message: 'a name is letters, digits, space, dot, dash and underscore' }),
   enabled: z.boolean().default(true),
   products: z.array(z.string().trim().min(1)).default([]),
   orderTypes: z.array(z.string().trim().min(1)).default([]),
+  // Absent in files from before accounts were chosen: those automations meant every account.
+  accounts: z
+    .union([
+      z.literal('all'),
+      z
+        .array(
+          z.string().regex(ACCOUNT_ID, { message: 'an account is named by its id (seller-tray accounts)' }),
+        )
+        .min(1, { message: 'accounts must name at least one account, or be "all"' }),
+    ])
+    .default('all'),
   action: Action,
   reportStatus: z.enum(['in-progress', 'completed']).nullable().default(null),
 });
@@ -81,11 +98,22 @@ export const AutomationList = z
     }
   });
 
-/** The automations a new order queues a run of: none unless this laptop runs them. */
-export function automationsToQueue(settings: {
-  automationsEnabled?: boolean | undefined;
-  automations?: readonly AutomationSetting[] | undefined;
-}): string[] {
+/**
+ * The automations a new order of this account queues a run of: none unless this laptop runs
+ * them; of those on, the ones for every account or naming this one.
+ */
+export function automationsToQueue(
+  settings: {
+    automationsEnabled?: boolean | undefined;
+    automations?: readonly AutomationSetting[] | undefined;
+  },
+  account: string | undefined,
+): string[] {
   if (!settings.automationsEnabled) return [];
-  return (settings.automations ?? []).filter((a) => a.enabled).map((a) => a.name);
+  return (settings.automations ?? []).filter((a) => a.enabled && runsFor(a, account)).map((a) => a.name);
+}
+
+/** Whether an automation runs for the account (one with no id, a bare core, only under 'all'). */
+export function runsFor(a: Pick<AutomationSetting, 'accounts'>, account: string | undefined): boolean {
+  return a.accounts === 'all' || (account !== undefined && a.accounts.includes(account));
 }

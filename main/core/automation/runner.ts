@@ -86,15 +86,51 @@ export class AutomationRunner {
   private readonly waiters = new Map<string, ((run: AutomationRun | undefined) => void)[]>();
   private readonly stopping = new AbortController();
   private timer: unknown;
+  /**
+   * Where runs may be ready that no slot took (all were busy), for an ending to start: orders just
+   * read (their runs found by the order), or, after a kick, any (every queued run looked through).
+   * Otherwise an ending looks no further: the runs left wait for their orders (whose reading starts
+   * them) or their time (a timer). In memory only: a start looks through every run anyway.
+   */
+  private readonly readyOrders = new Set<string>();
+  private more = false;
 
   constructor(private readonly deps: RunnerDeps) {}
 
   /** Starts the runs that are due, as many as may run at once; plans the next due one. */
   kick(): void {
-    if (this.stopping.signal.aborted || !this.deps.settings().automationsEnabled) return;
+    if (!this.running()) return;
     const free = RUNS_AT_ONCE - this.inFlight.size;
-    if (free > 0) this.start(this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), free));
+    const claimed = free > 0 ? this.claim(free) : [];
+    this.more = claimed.length >= free;
     this.planNext();
+  }
+
+  /** Starts the due runs of an order just read (they waited for it), as many as may run at once. */
+  kickOrder(orderId: string): void {
+    if (!this.running()) return;
+    this.readyOrders.add(orderId);
+    this.startReadyOrders();
+  }
+
+  /** Fills the free slots from the orders just read, forgetting each whose runs are all started. */
+  private startReadyOrders(): void {
+    if (!this.running()) return;
+    for (const order of this.readyOrders) {
+      const free = RUNS_AT_ONCE - this.inFlight.size;
+      if (free <= 0) return;
+      if (this.claim(free, { order }).length < free) this.readyOrders.delete(order);
+    }
+  }
+
+  private running(): boolean {
+    return !this.stopping.signal.aborted && this.deps.settings().automationsEnabled === true;
+  }
+
+  private claim(limit: number, only?: { order: string }): AutomationRun[] {
+    const claimed = this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), limit, only);
+    this.start(claimed);
+    return claimed;
   }
 
   /**
@@ -103,7 +139,9 @@ export class AutomationRunner {
    */
   runNow(deliveryId: string): Promise<AutomationRun | undefined> {
     if (!this.stopping.signal.aborted) {
-      this.start(this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), 1, deliveryId));
+      this.start(
+        this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), 1, { run: deliveryId }),
+      );
     }
     return this.ended(deliveryId);
   }
@@ -122,7 +160,9 @@ export class AutomationRunner {
         .finally(() => {
           this.inFlight.delete(run.deliveryId);
           this.tellWaiters(run.deliveryId);
-          this.kick();
+          this.startReadyOrders();
+          if (this.more) this.kick();
+          else this.planNext();
         });
       this.inFlight.set(run.deliveryId, running);
     }
@@ -166,7 +206,8 @@ export class AutomationRunner {
     const next = this.deps.store.nextRunDue();
     if (next === undefined || this.stopping.signal.aborted) return;
     const wait = Date.parse(next) - this.deps.now();
-    // Due now but not taken: all slots busy, or another process runs it; an ending kicks again.
+    // Due now but not taken: all slots busy (an ending kicks again), its order not read yet (its
+    // reading does), or another process runs it (the next poll looks again).
     if (wait <= 0) return;
     this.timer = this.deps.timers.setTimeout(() => this.kick(), wait);
   }

@@ -193,6 +193,11 @@ export function demoAllowed(policies: Policies): boolean {
   );
 }
 
+/** The automations are the organization's: it forbids them, or sets their list. Settings shows them read only. */
+export function automationsManaged(policies: Policies): boolean {
+  return policies.rules.automationsAllowed === false || 'automations' in policies.managed;
+}
+
 /** The settings in force: the user's, under recommended values where they kept the default, under locks. */
 export function applyPolicies(user: Settings, policies: Policies): Settings {
   const settings: Record<string, unknown> = { ...user };

@@ -1150,22 +1150,33 @@ export class AccountStore {
     stillRunning: (claimedBy: number, deliveryId: string) => boolean,
     now: string,
     limit: number,
-    /** Only this run (a test or "Run again" started by hand), due or not. */
-    only?: string,
+    /**
+     * Only this run (a test or "Run again" started by hand), due or not; or only the due runs of
+     * this order (its document just read): found by the order, not by looking through every run
+     * queued, most of which wait for their orders while a poll's orders are read.
+     */
+    only?: { run: string } | { order: string },
   ): AutomationRun[] {
     const candidates = () =>
-      (only === undefined
+      (only !== undefined && 'order' in only
         ? this.sql(
-            // Only runs whose order has been read: the rest wait for it without spending an attempt.
             `SELECT delivery_id, state, claimed_by FROM automation_runs r
+               WHERE order_id = ? AND state IN ('queued', 'running') AND due_at <= ?
+                 AND EXISTS (SELECT 1 FROM orders o WHERE o.order_id = r.order_id AND o.document IS NOT NULL)
+               ORDER BY due_at LIMIT ?`,
+          ).all(only.order, now, limit * 4)
+        : only === undefined
+          ? this.sql(
+              // Only runs whose order has been read: the rest wait for it without spending an attempt.
+              `SELECT delivery_id, state, claimed_by FROM automation_runs r
                WHERE state IN ('queued', 'running') AND due_at <= ?
                  AND EXISTS (SELECT 1 FROM orders o WHERE o.order_id = r.order_id AND o.document IS NOT NULL)
                ORDER BY due_at LIMIT ?`,
-          ).all(now, limit * 4)
-        : this.sql(
-            `SELECT delivery_id, state, claimed_by FROM automation_runs
+            ).all(now, limit * 4)
+          : this.sql(
+              `SELECT delivery_id, state, claimed_by FROM automation_runs
                WHERE state IN ('queued', 'running') AND delivery_id = ?`,
-          ).all(only)) as { delivery_id: string; state: RunState; claimed_by: number | null }[];
+            ).all(only.run)) as { delivery_id: string; state: RunState; claimed_by: number | null }[];
     // Most polls find none: they write nothing.
     if (candidates().length === 0) return [];
     return this.atomically(() => {

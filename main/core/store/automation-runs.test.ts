@@ -177,3 +177,14 @@ it('keeps unfinished runs, under their delivery ids, when the file is found dama
     expect.objectContaining({ deliveryId: queued?.deliveryId, state: 'queued', automation: 'hook' }),
   ]);
 });
+
+it("takes an order's due runs by that order alone, those of other orders left for theirs", () => {
+  learn([purchase('o-1'), purchase('o-2')], { automations: ['hook'] });
+  fetched('o-1');
+  fetched('o-2');
+  const [mine, ...more] = store.claimRuns(100, alive, NOW, 4, { order: 'o-2' });
+  expect(more).toEqual([]);
+  expect(mine).toMatchObject({ orderId: 'o-2', state: 'running', attempts: 1 });
+  expect(store.claimRuns(100, alive, NOW, 4, { order: 'o-2' })).toEqual([]);
+  expect(store.claimRuns(100, alive, NOW, 4).map((r) => r.orderId)).toEqual(['o-1']);
+});

@@ -3,9 +3,12 @@
 // records every call, and lets a test emit events or replace a channel's behaviour. The
 // real bridge (preload, preview server) is exercised end to end by the browser tests.
 
+import { type AccountId, accountRef } from '../../../main/core/account/account-ref';
+import { AutomationEditor } from '../../../main/core/automation/automation-editing';
+import { silentLog } from '../../../main/core/log';
 import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS } from '../../../main/core/settings';
 import { summarizeInsights } from '../../../main/core/store/insights';
-import type { AutomationRun } from '../../../preload/automations';
+import type { AutomationRun, RunTrigger } from '../../../preload/automations';
 import { CodedError } from '../../../preload/coded-error';
 import {
   type AccountState,
@@ -28,6 +31,7 @@ import { type Attention, NO_ATTENTION, type OutboxItem, type Settings } from '..
 import { isUsualTransition } from '../../../preload/order-status';
 import { statusLabel } from '../../../preload/status-words';
 import { asCodedError } from '../../../renderer/bridge/call';
+import { memorySecrets } from '../memory-secrets';
 
 /** What the fake sends the window: all the main process may send, the shell's events too. */
 export type FakeEvent = AppEvent;
@@ -104,6 +108,8 @@ export interface FakeBridgeOptions {
   /** What the Needs attention view is answered; nothing by default. */
   attention?: Attention;
   handlers?: Handlers;
+  /** The organization manages the automations (Settings → Automations is read only). */
+  automationsManaged?: boolean;
 }
 
 /** Nothing needs attention, with the default limits. */
@@ -128,6 +134,8 @@ export interface FakeBridge extends Bridge {
   settings: Settings;
   orders: OrderListItem[];
   readonly views: Map<string, OrderView>;
+  /** The keychain's entries the automations' editor wrote: `<entry's client id>@<origin>` → secret. */
+  readonly keychain: Map<string, string>;
   /** Replaces a channel's behaviour (throw a `CodedError` to fail it). */
   handle<C extends Channel>(channel: C, handler: Handler<C>): void;
   emit(event: FakeEvent): void;
@@ -162,11 +170,59 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     settings: { ...DEFAULT_SETTINGS, ...options.settings },
     orders: options.orders ?? [],
     views,
+    keychain: new Map<string, string>(),
+  };
+
+  // The real editor (its checks are the settings file's) over the fake's settings and a keychain in memory.
+  const automations = new AutomationEditor({
+    automations: () => fake.settings.automations,
+    save: (list) => {
+      fake.settings = { ...fake.settings, automations: list };
+    },
+    accounts: () =>
+      fake.state.accounts.length > 0
+        ? fake.state.accounts.map((a) => ({ ...accountRef(a), id: a.id as AccountId }))
+        : [accountRef(fake.settings)],
+    secrets: memorySecrets(fake.keychain),
+    managed: () => options.automationsManaged ?? false,
+    log: silentLog,
+  });
+
+  /** A run as just queued, under a new delivery id. */
+  const fakeRun = (orderId: string, automation: string, trigger: RunTrigger): AutomationRun => {
+    requestCounter += 1;
+    const now = new Date().toISOString();
+    return {
+      deliveryId: `00000000-0000-4000-9000-${String(requestCounter).padStart(12, '0')}`,
+      orderId,
+      automation,
+      trigger,
+      state: 'queued',
+      attempts: 0,
+      queuedAt: now,
+      dueAt: now,
+      startedAt: null,
+      finishedAt: null,
+      exitCode: null,
+      httpStatus: null,
+      detail: null,
+      output: null,
+    };
   };
 
   const defaults: { [C in Channel]: Handler<C> } = {
     getState: () => fake.state,
     getSettings: () => fake.settings,
+    getAutomations: () => automations.view(),
+    saveAutomation: ({ automation, replaces }) => automations.save(automation, replaces),
+    removeAutomation: ({ automation }) => automations.remove(automation),
+    setAutomationSecret: ({ automation, secret }) => automations.setSecret(automation, secret),
+    testAutomation: ({ automation, orderId }) => ({
+      ...fakeRun(orderId, automation, 'test'),
+      state: 'succeeded',
+      exitCode: 0,
+      output: 'tenant ready',
+    }),
     setSettings: (patch) => {
       fake.settings = { ...fake.settings, ...(patch as Partial<Settings>) };
       return fake.settings;
@@ -322,24 +378,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
     runAutomation: ({ orderId, automation }) => {
       const view = views.get(orderId);
       if (!view) throw new CodedError('not-found', `Order ${orderId} was not found.`);
-      requestCounter += 1;
-      const now = new Date().toISOString();
-      const run: AutomationRun = {
-        deliveryId: `00000000-0000-4000-9000-${String(requestCounter).padStart(12, '0')}`,
-        orderId,
-        automation,
-        trigger: 'again',
-        state: 'queued',
-        attempts: 0,
-        queuedAt: now,
-        dueAt: now,
-        startedAt: null,
-        finishedAt: null,
-        exitCode: null,
-        httpStatus: null,
-        detail: null,
-        output: null,
-      };
+      const run = fakeRun(orderId, automation, 'again');
       view.automationRuns.push(run);
       return run;
     },

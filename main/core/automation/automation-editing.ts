@@ -1,0 +1,150 @@
+// Settings → Automations' changes: one automation added, replaced or removed, the whole list then
+// checked by the settings file's own rules (AutomationList: one place for them), a refusal
+// naming the edited automation's fields; and its secret, written into the keychain entry of each
+// listed account it runs for (the runner reads its own account's), never read back out: the
+// window hears only whether it is stored. Refused while the organization manages automations.
+import type { AutomationSetting, AutomationsView } from '../../../preload/automations';
+import { CodedError } from '../../../preload/coded-error';
+import type { AccountRef } from '../account/account-ref';
+import { failureFields, type Log } from '../log';
+import type { SecretOwner, SecretStore } from '../secrets';
+import { AutomationList, runsFor, webhookUrlProblem } from './automation-settings';
+import { automationSecretEntry } from './ports';
+
+export interface AutomationEditorPorts {
+  automations: () => readonly AutomationSetting[];
+  save: (automations: AutomationSetting[]) => void;
+  /** The listed accounts (an automation's secret is kept for each it runs for). */
+  accounts: () => readonly AccountRef[];
+  secrets: SecretStore;
+  /** The organization forbids automations or sets their list. */
+  managed: () => boolean;
+  log: Log;
+}
+
+/** The bridge's automation channels, over the settings and the keychain. */
+export class AutomationEditor {
+  constructor(private readonly ports: AutomationEditorPorts) {}
+
+  async view(): Promise<AutomationsView> {
+    const automations = [...this.ports.automations()];
+    const secretsStored: string[] = [];
+    for (const automation of automations) {
+      const owners = automation.action.type === 'command' ? [] : this.entries(automation);
+      const stored = await Promise.all(owners.map((owner) => this.stored(owner)));
+      if (owners.length > 0 && stored.every(Boolean)) secretsStored.push(automation.name);
+    }
+    return { automations, secretsStored, managed: this.ports.managed() };
+  }
+
+  async save(automation: unknown, replaces?: string): Promise<AutomationsView> {
+    this.refuseIfManaged();
+    this.ports.save(withAutomation(this.ports.automations(), automation, replaces));
+    return this.view();
+  }
+
+  async remove(name: string): Promise<AutomationsView> {
+    this.refuseIfManaged();
+    const gone = this.named(name);
+    this.ports.save(this.ports.automations().filter((a) => a !== gone));
+    for (const owner of this.entries(gone)) {
+      // Gone from the settings already, it never runs again; a keychain out of reach keeps a stray entry.
+      await this.ports.secrets.delete(owner).catch((error: unknown) => {
+        this.ports.log.warn(`the secret of the removed automation ${name} stays in the keychain`, {
+          ...failureFields(error),
+        });
+      });
+    }
+    return this.view();
+  }
+
+  async setSecret(name: string, secret: string): Promise<AutomationsView> {
+    this.refuseIfManaged();
+    const automation = this.named(name);
+    const refuse = (message: string): never => {
+      throw new CodedError('invalid-input', message, { fields: [{ field: 'secret', message }] });
+    };
+    if (automation.action.type === 'command') refuse(`${name} runs a command: it has no secret.`);
+    if (automation.action.type !== 'webhook') {
+      const problem = webhookUrlProblem(secret);
+      if (problem) refuse(`The incoming webhook address ${problem}.`);
+    }
+    const owners = this.entries(automation);
+    if (owners.length === 0) refuse(`${name} runs for no account listed here: choose its accounts first.`);
+    for (const owner of owners) await this.ports.secrets.set(owner, secret);
+    return this.view();
+  }
+
+  private entries(automation: AutomationSetting): SecretOwner[] {
+    return secretEntries(automation, this.ports.accounts());
+  }
+
+  private async stored(owner: SecretOwner): Promise<boolean> {
+    // A keychain out of reach: not known to be stored (the runner says so when it needs it).
+    return this.ports.secrets.get(owner).then(
+      (value) => value !== undefined,
+      () => false,
+    );
+  }
+
+  private named(name: string): AutomationSetting {
+    const automation = this.ports.automations().find((a) => a.name === name);
+    if (!automation) throw new CodedError('not-found', `No automation is named ${name} any more.`);
+    return automation;
+  }
+
+  private refuseIfManaged(): void {
+    if (this.ports.managed())
+      throw new CodedError(
+        'managed',
+        'Your organization manages the automations on this computer: they cannot be changed here.',
+      );
+  }
+}
+
+/**
+ * The list with `automation` added (no `replaces`) or in place of the one named `replaces`,
+ * checked whole. A name stays: it names the automation's runs and its keychain entries.
+ */
+export function withAutomation(
+  list: readonly AutomationSetting[],
+  automation: unknown,
+  replaces?: string,
+): AutomationSetting[] {
+  const index = replaces === undefined ? list.length : list.findIndex((a) => a.name === replaces);
+  if (index < 0) throw new CodedError('not-found', `No automation is named ${replaces} any more.`);
+  if (replaces !== undefined && (automation as { name?: unknown } | null)?.name !== replaces) {
+    const message = `${replaces} keeps its name: it names its runs and its secret. Remove it and add a new one to use another name.`;
+    throw new CodedError('invalid-input', message, { fields: [{ field: 'name', message }] });
+  }
+  const next: unknown[] = [...list];
+  next.splice(index, replaces === undefined ? 0 : 1, automation);
+  const parsed = AutomationList.safeParse(next);
+  if (parsed.success) return parsed.data;
+  // Each problem at its field of the edited automation; the list's own rules (a name twice,
+  // too many) are about its name, or the automation as a whole.
+  const fields = parsed.error.issues.map((issue) => {
+    const [at, ...path] = issue.path;
+    const twice = at === undefined && /twice/.test(issue.message);
+    const field = at === index && path.length > 0 ? path.join('.') : twice ? 'name' : 'automation';
+    return { field, message: twice ? 'another automation has this name' : issue.message };
+  });
+  return refused(fields);
+}
+
+function refused(fields: { field: string; message: string }[]): never {
+  throw new CodedError(
+    'invalid-input',
+    `The automation was not saved: ${fields.map((f) => f.message).join('; ')}.`,
+    {
+      fields,
+    },
+  );
+}
+
+/** The keychain entries of an automation's secret: one per listed account it runs for. */
+export function secretEntries(automation: AutomationSetting, accounts: readonly AccountRef[]): SecretOwner[] {
+  return accounts
+    .filter((ref) => runsFor(automation, ref.id))
+    .map((ref) => automationSecretEntry(ref, automation.name));
+}
