@@ -424,8 +424,58 @@ describe('two accounts on two marketplaces', () => {
     const polls = (account: string) =>
       entries.filter((e) => e.message.startsWith('poll') && e.fields.account === account);
     expect(polls('EU').every((e) => e.message === 'poll ok')).toBe(true);
+    // Check now answered at Down's first failed attempt; its poll ends after its retries.
+    await until(async () => polls('Down').length > 0);
     expect(polls('Down').at(-1)?.fields).toMatchObject({ kind: 'network', next: 'backing-off' });
     expect(polls('US').at(-1)?.fields).toMatchObject({ next: 'credentials-rejected' });
+  });
+});
+
+describe('Check now with one account down', () => {
+  it('answers once each account answered or failed once, not after the retries; each failure shown as its own', async () => {
+    const failing = await oneSellerMarketplace(5, 4501, 1, EU_CLIENT);
+    cleanups.push(() => failing.close());
+    const closed = await oneSellerMarketplace(6, 4601, 1, EU_CLIENT);
+    await closed.close();
+    const { call, service, sent } = await openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'Errors', baseUrl: failing.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'Down', baseUrl: closed.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: 'not-the-us-secret' },
+    ]);
+    await call('checkNow');
+    // "Errors" asks for 30 s before a retry (the client waits up to 60 s), "Down" refuses connections.
+    await admin(failing.url, 'PATCH', 'faults', {
+      script: [{ operation: 'listEvents', action: 'status', status: 503, retryAfterSeconds: 30 }],
+    });
+    await admin(eu.url, 'POST', 'purchases');
+    const toDown = () => sent.filter((s) => s.origin === new URL(closed.url).origin).length;
+    const [downBefore, startedAt] = [toDown(), Date.now()];
+    const { newOrders, state } = await call('checkNow');
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+    // One attempt at the closed marketplace, not its five (their backoff is 125 ms at least).
+    expect(toDown() - downBefore).toBe(1);
+    expect(newOrders).toBe(1);
+    const byLabel = Object.fromEntries(state.accounts.map((a) => [a.label, a]));
+    expect(byLabel.EU).toMatchObject({ connection: 'ok', problem: null });
+    expect(byLabel.Errors?.connection).toBe('server-problem');
+    expect(byLabel.Errors?.problem?.message).toMatch(/server error/);
+    expect(byLabel.Down?.connection).toBe('offline');
+    expect(byLabel.Down?.problem?.message).toMatch(/could not be reached/);
+    expect(byLabel.US?.connection).toBe('credentials-rejected');
+    // A check while Errors waits out its 30 s answers at once too, still saying why, for Errors only.
+    const againAt = Date.now();
+    const again = await call('checkNow');
+    expect(Date.now() - againAt).toBeLessThan(5_000);
+    expect(again.state.accounts.map((a) => [a.label, a.connection])).toEqual([
+      ['EU', 'ok'],
+      ['Errors', 'server-problem'],
+      ['Down', 'offline'],
+      ['US', 'credentials-rejected'],
+    ]);
+    expect(service.state().accounts.find((a) => a.label === 'Errors')?.problem?.message).toMatch(
+      /server error/,
+    );
   });
 });
 
