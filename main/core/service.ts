@@ -442,6 +442,7 @@ export class SellerTrayService {
           open: session !== undefined,
           connection: own?.connection ?? 'starting',
           lastSuccessfulPoll: own?.lastSuccessfulPoll ?? null,
+          health: own?.health ?? 'healthy',
           problem: own?.problem ?? null,
           pendingOutbox: own?.pendingOutbox ?? 0,
         };
@@ -623,8 +624,8 @@ export class SellerTrayService {
         if (event.type === 'notification')
           return this.emit({ ...event, request: { ...event.request, account: ref.id } });
         if (event.type !== 'state-changed') return this.emit(event);
-        // The header and the tray show the window's account (each account's state: a later step).
-        if (ref.id === this.windowAccount) this.emit({ type: 'app-state', state: this.state() });
+        // The header and the tray show each account's state.
+        this.emit({ type: 'app-state', state: this.state() });
       }),
     );
     this.sessions.set(ref.id, session);

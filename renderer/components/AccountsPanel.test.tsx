@@ -5,24 +5,13 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CodedError } from '../../preload/coded-error';
 import type { AccountState } from '../../preload/contract';
-import { appState, createFakeBridge } from '../../test/support/renderer/fake-bridge';
+import { accountState, appState, createFakeBridge } from '../../test/support/renderer/fake-bridge';
 import { renderWithBridge } from '../../test/support/renderer/render';
 import { AccountsPanel } from './AccountsPanel';
 
 afterEach(cleanup);
 
-const account = (label: string, overrides: Partial<AccountState> = {}): AccountState => ({
-  id: `id-${label}`,
-  label,
-  baseUrl: `https://${label.toLowerCase()}.marketplace.example`,
-  clientId: `${label.toLowerCase()}-client`,
-  open: true,
-  connection: 'ok',
-  lastSuccessfulPoll: '2026-11-21T10:00:00.000Z',
-  problem: null,
-  pendingOutbox: 0,
-  ...overrides,
-});
+const account = accountState;
 
 function renderPanel(accounts: AccountState[]) {
   const state = appState({ accounts });
@@ -67,7 +56,7 @@ describe('AccountsPanel', () => {
     fireEvent.change(screen.getByLabelText('New label for EU'), { target: { value: 'Europe' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save label' }));
     await waitFor(() =>
-      expect(bridge.callsOf('renameAccount')).toEqual([{ account: 'id-EU', label: 'Europe' }]),
+      expect(bridge.callsOf('renameAccount')).toEqual([{ account: 'id-eu', label: 'Europe' }]),
     );
   });
 
@@ -91,8 +80,8 @@ describe('AccountsPanel', () => {
     fireEvent.click(within(second).getByRole('button', { name: 'Discard them and remove' }));
     await waitFor(() =>
       expect(bridge.callsOf('removeAccount')).toEqual([
-        { account: 'id-US', discardUndelivered: false },
-        { account: 'id-US', discardUndelivered: true },
+        { account: 'id-us', discardUndelivered: false },
+        { account: 'id-us', discardUndelivered: true },
       ]),
     );
     expect(screen.queryByRole('alertdialog')).toBeNull();

@@ -7,6 +7,7 @@ import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS } from '../../../main/core/set
 import type { AutomationRun } from '../../../preload/automations';
 import { CodedError } from '../../../preload/coded-error';
 import {
+  type AccountState,
   type Answer,
   type AppEvent,
   type AppState,
@@ -58,6 +59,23 @@ export function appState(overrides: Partial<AppState> = {}): AppState {
     health: 'healthy',
     attention: NO_ATTENTION,
     accounts: [],
+    ...overrides,
+  };
+}
+
+/** One account of the settings' list, served and well unless `overrides` say otherwise. */
+export function accountState(label: string, overrides: Partial<AccountState> = {}): AccountState {
+  return {
+    id: `id-${label.toLowerCase()}`,
+    label,
+    baseUrl: `https://${label.toLowerCase()}.marketplace.example`,
+    clientId: `${label.toLowerCase()}-client`,
+    open: true,
+    connection: 'ok',
+    lastSuccessfulPoll: '2026-11-21T10:00:00.000Z',
+    health: 'healthy',
+    problem: null,
+    pendingOutbox: 0,
     ...overrides,
   };
 }
