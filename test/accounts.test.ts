@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accountFolder, accountRef } from '../main/core/account/account-ref';
 import { AccountSession } from '../main/core/account/session';
+import { watchFile } from '../main/core/file-watch';
 import { ensurePrivateDir, userDataDir } from '../main/core/paths';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../main/core/service';
@@ -20,7 +21,7 @@ import type { AccountEntry } from '../preload/settings-declaration';
 import type { Simulator } from '../simulator/server';
 import { ManualTimers, makeDataDir } from './support/core';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
-import { spawnTs } from './support/processes';
+import { runTs, spawnTs } from './support/processes';
 import { admin } from './support/raw-api';
 import { recordingLog } from './support/recording-log';
 import { FakeNotifications } from './support/shell-fakes';
@@ -89,12 +90,16 @@ async function openService(
     for (const account of accounts) await secrets.delete(secretOwner(account.baseUrl, account.clientId));
     await rm(dir, { recursive: true, force: true });
   });
-  const call = async <C extends Channel>(channel: C, payload?: Requests[C]): Promise<Responses[C]> => {
+  return { service, call: caller(service), events, sent, entries, dir };
+}
+
+/** The service's channels, answered or thrown. */
+function caller(service: SellerTrayService) {
+  return async <C extends Channel>(channel: C, payload?: Requests[C]): Promise<Responses[C]> => {
     const answer = await service.handle(channel, payload as Requests[C]);
     if (!answer.ok) throw new Error(answer.error.message);
     return answer.value;
   };
-  return { service, call, events, sent, entries, dir };
 }
 
 /** Two marketplaces seeded alike, so their orders have the same ids, served as EU and US. */
@@ -476,6 +481,68 @@ describe('Check now with one account down', () => {
     expect(service.state().accounts.find((a) => a.label === 'Errors')?.problem?.message).toMatch(
       /server error/,
     );
+  });
+});
+
+describe('accounts the CLI changes while the app runs', () => {
+  it('are served, renamed and closed without a restart, the statuses another account holds kept', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'accounts-watch-'));
+    const dataRoot = join(home, 'Seller Tray');
+    ensurePrivateDir(dataRoot);
+    const settings = new ConfSettingsStore({ cwd: dataRoot });
+    settings.save({
+      ...DEFAULT_SETTINGS,
+      undoSeconds: 60, // a mark is held a minute: it waits, to be sent, through what follows
+      accounts: [{ label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId }],
+    });
+    await secrets.set(secretOwner(eu.url, EU_CLIENT.clientId), EU_CLIENT.clientSecret);
+    const { log, entries } = recordingLog();
+    const service = await SellerTrayService.open({
+      settings,
+      secrets,
+      dataRoot,
+      timers: new ManualTimers(),
+      log,
+      settingsChanges: (changed) => watchFile(settings.path, changed),
+    });
+    cleanups.push(async () => {
+      await service.close();
+      await secrets.delete(secretOwner(eu.url, EU_CLIENT.clientId));
+      await secrets.delete(secretOwner(us.url, US_CLIENT.clientId));
+      await rm(home, { recursive: true, force: true });
+    });
+    const cli = (args: string[], input = '') =>
+      runTs('main/cli/seller-tray.ts', args, { XDG_CONFIG_HOME: home, SELLER_CLIENT_SECRET: '' }, input);
+    const account = (label: string) => service.state().accounts.find((a) => a.label === label);
+    const call = caller(service);
+    await call('checkNow');
+    const orderId = (await call('listOrders', {})).orders[0]?.orderId ?? '';
+    await call('markStatus', { orderId, statusCode: 'ProvisioningInProgress' });
+    expect(account('EU')?.pendingOutbox).toBe(1);
+
+    const added = await cli(
+      ['accounts', 'add', 'US', '--base-url', us.url, '--client-id', US_CLIENT.clientId],
+      US_CLIENT.clientSecret,
+    );
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    await until(async () => account('US')?.open === true && account('US')?.lastSuccessfulPoll !== null);
+    expect(account('US')?.connection).toBe('ok');
+    const opened = (label: string) =>
+      entries.filter((e) => e.message === 'account connected' && e.fields.account === label).length;
+    // EU's session went on untouched: not reopened, its held status still waiting to be sent.
+    expect(opened('EU')).toBe(1);
+    expect(account('EU')?.pendingOutbox).toBe(1);
+
+    expect((await cli(['accounts', 'rename', 'US', 'Americas'])).code).toBe(0);
+    await until(async () => account('Americas')?.open === true);
+    expect(opened('Americas')).toBe(1);
+
+    expect((await cli(['accounts', 'remove', 'Americas'])).code).toBe(0);
+    await until(async () => service.state().accounts.length === 1);
+    expect(service.state().accounts.map((a) => [a.label, a.open, a.pendingOutbox])).toEqual([
+      ['EU', true, 1],
+    ]);
+    expect(opened('EU')).toBe(1);
   });
 });
 

@@ -213,6 +213,17 @@ describe('settings file', () => {
     expect(readdirSync(dir)).toEqual(['settings.json']);
   });
 
+  it('read again after another process wrote it gives what it holds now; one not usable (mid-edit) is left as it is', () => {
+    const s = store();
+    s.save(configured);
+    store().save({ ...configured, pollIntervalSeconds: 120 });
+    expect(s.reread()).toMatchObject({ pollIntervalSeconds: 120 });
+    writeFileSync(settingsFile(), '{"pollIntervalSeconds": 1');
+    expect(s.reread()).toBeUndefined();
+    expect(readFileSync(settingsFile(), 'utf8')).toBe('{"pollIntervalSeconds": 1');
+    expect(readdirSync(dir).filter((name) => name.includes('corrupt'))).toEqual([]);
+  });
+
   it('never holds the client secret, even when a caller slips it in', () => {
     const withSecret = { ...configured, clientSecret: 's3cr3t-value' } as Settings;
     store().save(withSecret);

@@ -417,6 +417,11 @@ export interface SettingsStore {
    * permission), which the caller reports.
    */
   save(settings: Settings): void;
+  /**
+   * The file as it is now, read again after another process (the CLI) changed it; undefined while
+   * it cannot be used, and then left as it is (no repair under an editor's hands).
+   */
+  reread?(): Settings | undefined;
 }
 
 /** The part of a conf (or electron-store, which extends conf) instance this store uses. */
@@ -500,6 +505,18 @@ export class ConfSettingsStore implements SettingsStore {
       .map((e) => e.message)
       .join('; ');
     return this.#replaceWithDefaults(`had settings that cannot be used (${reasons})`);
+  }
+
+  reread(): Settings | undefined {
+    try {
+      this.#file ??= this.#openFile();
+      const parsed = Settings.safeParse(migrated(this.#file.store));
+      if (!parsed.success) return undefined;
+      this.#last = parsed.data;
+      return parsed.data;
+    } catch {
+      return undefined;
+    }
   }
 
   save(settings: Settings): void {
