@@ -49,6 +49,7 @@ afterAll(async () => {
 /** What went out, per request: where to, and the credentials it carried. */
 interface Sent {
   origin: string;
+  path: string;
   authorization: string | null;
 }
 
@@ -78,6 +79,7 @@ async function openService(
     transport: (url, init) => {
       sent.push({
         origin: new URL(url).origin,
+        path: new URL(url).pathname,
         authorization: new Headers(init.headers).get('authorization'),
       });
       return fetch(url, init);
@@ -406,6 +408,28 @@ describe('two accounts on two marketplaces', () => {
       eu: 1,
       us: 2,
     });
+  });
+
+  it("each follow their marketplace's own routes from the settings file, the others the built-in ones", async () => {
+    const unseen = '/gateway/v2/events/unseen';
+    const { call, sent } = await openService([
+      {
+        label: 'EU',
+        baseUrl: eu.url,
+        clientId: EU_CLIENT.clientId,
+        secret: EU_CLIENT.clientSecret,
+        api: { routes: { listNewEvents: { path: unseen } } },
+      },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+    ]);
+    await call('checkNow');
+    await call('checkNow'); // the first poll reads "all" alone; this one asks "new" too
+    const paths = (url: string) =>
+      new Set(sent.filter((s) => s.origin === new URL(url).origin).map((s) => s.path));
+    expect(paths(eu.url)).toContain(unseen);
+    expect(paths(eu.url)).not.toContain('/seller/v1/marketplaceEvents/new');
+    expect(paths(us.url)).toContain('/seller/v1/marketplaceEvents/new');
+    expect(paths(us.url)).not.toContain(unseen);
   });
 
   it('keep working when another account is down or refuses its secret; the log names each', async () => {

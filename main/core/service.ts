@@ -509,7 +509,7 @@ export class SellerTrayService {
   private accountRefs(): AccountRef[] {
     const { accounts, demoMode, api } = this.settings;
     return accounts.map((entry, index) =>
-      accountRef({ ...entry, api, demo: index === 0 && demoMode && this.demoSecret !== undefined }),
+      accountRef({ ...entry, demo: index === 0 && demoMode && this.demoSecret !== undefined }, api),
     );
   }
 

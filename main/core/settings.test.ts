@@ -571,6 +571,22 @@ describe('the account list (settings file version 2)', () => {
     expect(cleared).toMatchObject({ baseUrl: US.baseUrl, clientId: US.clientId, accounts: [US] });
   });
 
+  it("takes an account's own routes from the file, checked as the settings' are", () => {
+    const own = { routes: { listNewEvents: { path: '/gateway/unseen' } } };
+    const listed = { label: 'EU', baseUrl: 'https://eu.marketplace.example', clientId: 'eu' };
+    writeFileSync(
+      settingsFile(),
+      JSON.stringify({ settingsVersion: 2, accounts: [{ ...listed, api: own }] }),
+    );
+    expect(store().load().settings.accounts).toEqual([{ ...listed, api: own }]);
+    const wrong = { routes: { listEverything: { path: '/all' } } };
+    writeFileSync(
+      settingsFile(),
+      JSON.stringify({ settingsVersion: 2, accounts: [{ ...listed, api: wrong }] }),
+    );
+    expect(store().load().problem).toMatch(/api\.routes\.listEverything is not an operation/);
+  });
+
   it('lets the list change (the CLI), the first account then named at the top', () => {
     const removed = reconcileAccounts(both, { ...both, accounts: [US] });
     expect(removed).toMatchObject({ baseUrl: US.baseUrl, clientId: US.clientId, accounts: [US] });
