@@ -341,7 +341,7 @@ export class SellerCore {
       this.log.info('liveness told', { tell, connection: this.connection });
       this.emit({
         type: 'notification',
-        request: livenessNotification(tell, state, this.now(), this.connection),
+        request: livenessNotification(tell, state, this.now(), this.connection, this.ports.accountName?.()),
       });
     }
     if (now === this.health) return;
