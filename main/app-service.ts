@@ -3,8 +3,10 @@
 // on request, the log file in its logs/ folder. The shell passes Electron's parts
 // (electron-store, net.fetch, a file manager); the preview runs in plain Node and keeps conf and
 // Node's fetch, and has no file manager to reach: "Open log folder" shows the folder's path there.
-// Both read the organization's policies where the platform keeps them, and watch them.
+// Both read the organization's policies where the platform keeps them, and watch them, and watch the
+// settings file for the accounts the CLI adds, renames or removes.
 import type { Transport } from './core/api/transport';
+import { watchFile } from './core/file-watch';
 import { ensurePrivateDir } from './core/paths';
 import { type PolicySource, policySourceFor } from './core/policy/sources';
 import { PolicyWatcher } from './core/policy/watcher';
@@ -35,11 +37,13 @@ export async function openAppService(dataRoot: string, parts: AppServiceParts = 
   const logFolder = logsDir(dataRoot);
   const log = fileLog(logFolder);
   const policies = await PolicyWatcher.start(parts.policySource ?? policySourceFor(), { log });
+  const settings = new ConfSettingsStore({
+    cwd: dataRoot,
+    ...(parts.openSettingsFile ? { open: parts.openSettingsFile } : {}),
+  });
   const service = await SellerTrayService.open({
-    settings: new ConfSettingsStore({
-      cwd: dataRoot,
-      ...(parts.openSettingsFile ? { open: parts.openSettingsFile } : {}),
-    }),
+    settings,
+    settingsChanges: (changed) => watchFile(settings.path, changed),
     secrets: new KeytarSecretStore(),
     dataRoot,
     demo,

@@ -106,8 +106,9 @@ export interface AppState extends CoreStatus {
   accounts: AccountState[];
 }
 
-/** One account as the header and the tray will show it beside the others (issue 23). */
-export interface AccountState extends Pick<CoreStatus, 'connection' | 'lastSuccessfulPoll' | 'problem'> {
+/** One account as the header and the tray show it beside the others (issue 23). */
+export interface AccountState
+  extends Pick<CoreStatus, 'connection' | 'lastSuccessfulPoll' | 'health' | 'problem'> {
   /** Its id, as inbox rows and order requests carry it. */
   id: string;
   label: string;

@@ -123,6 +123,8 @@ export interface AccountEntry {
   label: string;
   baseUrl: string;
   clientId: string;
+  /** Its marketplace's routes where they differ from the settings' `api` (written in the file only). */
+  api?: ApiSection | undefined;
 }
 
 const POLL = { min: 30, max: 3600 };

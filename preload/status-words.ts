@@ -1,8 +1,11 @@
 // Words people read, the same everywhere (the window, the tray, the CLI): the provisioning
 // statuses (New, In progress, Completed, Failed; one the app does not know is shown as it
 // came), what the tray says of a connection that does not work, what Check now found, and when
-// the marketplace was last read. Pure, importable by every process.
+// the marketplace was last read, and each account's state beside the others. Pure, importable by
+// every process.
+import type { AccountState } from './contract';
 import type { Connection } from './model';
+import { servedAccounts } from './served-account';
 
 const STATUS_LABELS: Readonly<Record<string, string>> = {
   ProvisioningStarted: 'New',
@@ -28,11 +31,26 @@ export const TRAY_PROBLEMS: Readonly<Record<Connection, string | null>> = {
   'credentials-rejected': 'credentials rejected',
 };
 
-/** What Check now found, as the header and the tray say it. */
-export function checkFoundText(result: { state: { connection: string }; newOrders: number }): string {
-  if (result.state.connection !== 'ok') return 'Check failed';
-  if (result.newOrders === 0) return 'No new orders';
-  return result.newOrders === 1 ? '1 new order' : `${result.newOrders} new orders`;
+/**
+ * What Check now found, as the header and the tray say it; with several accounts, which of them
+ * could not be checked ("1 new order; Down could not be checked").
+ */
+export function checkFoundText(result: {
+  state: { connection: Connection; accounts: readonly AccountState[] };
+  newOrders: number;
+}): string {
+  const served = servedAccounts(result.state.accounts);
+  const failed = served.filter((account) => account.connection !== 'ok' && account.connection !== 'paused');
+  const found =
+    result.newOrders === 0
+      ? 'No new orders'
+      : result.newOrders === 1
+        ? '1 new order'
+        : `${result.newOrders} new orders`;
+  if (served.length === 0) return result.state.connection === 'ok' ? found : 'Check failed';
+  if (failed.length === served.length) return 'Check failed';
+  if (failed.length === 0) return found;
+  return `${found}; ${failed.map((account) => account.label).join(', ')} could not be checked`;
 }
 
 /** How long since `fromMs`, compactly: "just now", "12 min", "3 h", "5 d". */
@@ -55,4 +73,18 @@ export function checkedText(lastSuccessfulPoll: string | null, nowMs: number, st
   const age = ageText(ms, nowMs);
   if (stale) return `Not checked for ${age}`;
   return age === 'just now' ? 'Checked just now' : `Checked ${age} ago`;
+}
+
+/**
+ * One served account's state beside the others, as the header and the tray give it: "Checked 1
+ * min ago", "Offline, not checked for 20 min", "Credentials rejected, checked 3 min ago".
+ */
+export function accountStateText(
+  account: Pick<AccountState, 'connection' | 'health' | 'lastSuccessfulPoll'>,
+  nowMs: number,
+): string {
+  const checked = checkedText(account.lastSuccessfulPoll, nowMs, account.health !== 'healthy');
+  const problem = account.connection === 'paused' ? 'checking paused' : TRAY_PROBLEMS[account.connection];
+  if (!problem) return checked;
+  return `${problem.charAt(0).toUpperCase()}${problem.slice(1)}, ${checked.charAt(0).toLowerCase()}${checked.slice(1)}`;
 }

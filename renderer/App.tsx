@@ -14,6 +14,7 @@ import { namedAccount } from '../preload/served-account';
 import { call, explained } from './bridge/call';
 import { BridgeProvider, useBridge, useBridgeEvents } from './bridge/context';
 import { AttentionView } from './components/AttentionView';
+import { ConnectionProblems } from './components/ConnectionProblems';
 import { DemoBanner } from './components/DemoBanner';
 import { ErrorAlert } from './components/ErrorAlert';
 import { Header, type Page } from './components/Header';
@@ -312,7 +313,7 @@ function Shell() {
         popover={popover}
       />
       <div className="banners">
-        {state.problem && <ErrorAlert problem={state.problem} />}
+        <ConnectionProblems state={state} />
         <PausedBanner state={state} onState={setState} onError={addProblem} />
         <DemoBanner state={state} onState={setState} onError={addProblem} />
       </div>

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accountFolder, accountRef } from '../main/core/account/account-ref';
 import { AccountSession } from '../main/core/account/session';
+import { watchFile } from '../main/core/file-watch';
 import { ensurePrivateDir, userDataDir } from '../main/core/paths';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../main/core/service';
@@ -22,7 +23,7 @@ import type { AccountEntry } from '../preload/settings-declaration';
 import type { Simulator } from '../simulator/server';
 import { ManualTimers, makeDataDir } from './support/core';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
-import { spawnTs } from './support/processes';
+import { runTs, spawnTs } from './support/processes';
 import { admin } from './support/raw-api';
 import { recordingLog } from './support/recording-log';
 import { FakeNotifications } from './support/shell-fakes';
@@ -50,6 +51,7 @@ afterAll(async () => {
 /** What went out, per request: where to, and the credentials it carried. */
 interface Sent {
   origin: string;
+  path: string;
   authorization: string | null;
 }
 
@@ -81,6 +83,7 @@ async function openService(
     transport: (url, init) => {
       sent.push({
         origin: new URL(url).origin,
+        path: new URL(url).pathname,
         authorization: new Headers(init.headers).get('authorization'),
       });
       return fetch(url, init);
@@ -93,12 +96,16 @@ async function openService(
     for (const account of accounts) await secrets.delete(secretOwner(account.baseUrl, account.clientId));
     await rm(dir, { recursive: true, force: true });
   });
-  const call = async <C extends Channel>(channel: C, payload?: Requests[C]): Promise<Responses[C]> => {
+  return { service, call: caller(service), events, sent, entries, dir };
+}
+
+/** The service's channels, answered or thrown. */
+function caller(service: SellerTrayService) {
+  return async <C extends Channel>(channel: C, payload?: Requests[C]): Promise<Responses[C]> => {
     const answer = await service.handle(channel, payload as Requests[C]);
     if (!answer.ok) throw new Error(answer.error.message);
     return answer.value;
   };
-  return { service, call, events, sent, entries, dir };
 }
 
 /** Two marketplaces seeded alike, so their orders have the same ids, served as EU and US. */
@@ -407,6 +414,28 @@ describe('two accounts on two marketplaces', () => {
     });
   });
 
+  it("each follow their marketplace's own routes from the settings file, the others the built-in ones", async () => {
+    const unseen = '/gateway/v2/events/unseen';
+    const { call, sent } = await openService([
+      {
+        label: 'EU',
+        baseUrl: eu.url,
+        clientId: EU_CLIENT.clientId,
+        secret: EU_CLIENT.clientSecret,
+        api: { routes: { listNewEvents: { path: unseen } } },
+      },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+    ]);
+    await call('checkNow');
+    await call('checkNow'); // the first poll reads "all" alone; this one asks "new" too
+    const paths = (url: string) =>
+      new Set(sent.filter((s) => s.origin === new URL(url).origin).map((s) => s.path));
+    expect(paths(eu.url)).toContain(unseen);
+    expect(paths(eu.url)).not.toContain('/seller/v1/marketplaceEvents/new');
+    expect(paths(us.url)).toContain('/seller/v1/marketplaceEvents/new');
+    expect(paths(us.url)).not.toContain(unseen);
+  });
+
   it('keep working when another account is down or refuses its secret; the log names each', async () => {
     const down = await oneSellerMarketplace(4, 4001, 1, EU_CLIENT);
     await down.close();
@@ -428,8 +457,120 @@ describe('two accounts on two marketplaces', () => {
     const polls = (account: string) =>
       entries.filter((e) => e.message.startsWith('poll') && e.fields.account === account);
     expect(polls('EU').every((e) => e.message === 'poll ok')).toBe(true);
+    // Check now answered at Down's first failed attempt; its poll ends after its retries.
+    await until(async () => polls('Down').length > 0);
     expect(polls('Down').at(-1)?.fields).toMatchObject({ kind: 'network', next: 'backing-off' });
     expect(polls('US').at(-1)?.fields).toMatchObject({ next: 'credentials-rejected' });
+  });
+});
+
+describe('Check now with one account down', () => {
+  it('answers once each account answered or failed once, not after the retries; each failure shown as its own', async () => {
+    const failing = await oneSellerMarketplace(5, 4501, 1, EU_CLIENT);
+    cleanups.push(() => failing.close());
+    const closed = await oneSellerMarketplace(6, 4601, 1, EU_CLIENT);
+    await closed.close();
+    const { call, service, sent } = await openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'Errors', baseUrl: failing.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'Down', baseUrl: closed.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: 'not-the-us-secret' },
+    ]);
+    await call('checkNow');
+    // "Errors" asks for 30 s before a retry (the client waits up to 60 s), "Down" refuses connections.
+    await admin(failing.url, 'PATCH', 'faults', {
+      script: [{ operation: 'listEvents', action: 'status', status: 503, retryAfterSeconds: 30 }],
+    });
+    await admin(eu.url, 'POST', 'purchases');
+    const toDown = () => sent.filter((s) => s.origin === new URL(closed.url).origin).length;
+    const [downBefore, startedAt] = [toDown(), Date.now()];
+    const { newOrders, state } = await call('checkNow');
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+    // One attempt at the closed marketplace, not its five (their backoff is 125 ms at least).
+    expect(toDown() - downBefore).toBe(1);
+    expect(newOrders).toBe(1);
+    const byLabel = Object.fromEntries(state.accounts.map((a) => [a.label, a]));
+    expect(byLabel.EU).toMatchObject({ connection: 'ok', problem: null });
+    expect(byLabel.Errors?.connection).toBe('server-problem');
+    expect(byLabel.Errors?.problem?.message).toMatch(/server error/);
+    expect(byLabel.Down?.connection).toBe('offline');
+    expect(byLabel.Down?.problem?.message).toMatch(/could not be reached/);
+    expect(byLabel.US?.connection).toBe('credentials-rejected');
+    // A check while Errors waits out its 30 s answers at once too, still saying why, for Errors only.
+    const againAt = Date.now();
+    const again = await call('checkNow');
+    expect(Date.now() - againAt).toBeLessThan(5_000);
+    expect(again.state.accounts.map((a) => [a.label, a.connection])).toEqual([
+      ['EU', 'ok'],
+      ['Errors', 'server-problem'],
+      ['Down', 'offline'],
+      ['US', 'credentials-rejected'],
+    ]);
+    expect(service.state().accounts.find((a) => a.label === 'Errors')?.problem?.message).toMatch(
+      /server error/,
+    );
+  });
+});
+
+describe('accounts the CLI changes while the app runs', () => {
+  it('are served, renamed and closed without a restart, the statuses another account holds kept', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'accounts-watch-'));
+    const dataRoot = join(home, 'Seller Tray');
+    ensurePrivateDir(dataRoot);
+    const settings = new ConfSettingsStore({ cwd: dataRoot });
+    settings.save({
+      ...DEFAULT_SETTINGS,
+      undoSeconds: 60, // a mark is held a minute: it waits, to be sent, through what follows
+      accounts: [{ label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId }],
+    });
+    await secrets.set(secretOwner(eu.url, EU_CLIENT.clientId), EU_CLIENT.clientSecret);
+    const { log, entries } = recordingLog();
+    const service = await SellerTrayService.open({
+      settings,
+      secrets,
+      dataRoot,
+      timers: new ManualTimers(),
+      log,
+      settingsChanges: (changed) => watchFile(settings.path, changed),
+    });
+    cleanups.push(async () => {
+      await service.close();
+      await secrets.delete(secretOwner(eu.url, EU_CLIENT.clientId));
+      await secrets.delete(secretOwner(us.url, US_CLIENT.clientId));
+      await rm(home, { recursive: true, force: true });
+    });
+    const cli = (args: string[], input = '') =>
+      runTs('main/cli/seller-tray.ts', args, { XDG_CONFIG_HOME: home, SELLER_CLIENT_SECRET: '' }, input);
+    const account = (label: string) => service.state().accounts.find((a) => a.label === label);
+    const call = caller(service);
+    await call('checkNow');
+    const orderId = (await call('listOrders', {})).orders[0]?.orderId ?? '';
+    await call('markStatus', { orderId, statusCode: 'ProvisioningInProgress' });
+    expect(account('EU')?.pendingOutbox).toBe(1);
+
+    const added = await cli(
+      ['accounts', 'add', 'US', '--base-url', us.url, '--client-id', US_CLIENT.clientId],
+      US_CLIENT.clientSecret,
+    );
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    await until(async () => account('US')?.open === true && account('US')?.lastSuccessfulPoll !== null);
+    expect(account('US')?.connection).toBe('ok');
+    const opened = (label: string) =>
+      entries.filter((e) => e.message === 'account connected' && e.fields.account === label).length;
+    // EU's session went on untouched: not reopened, its held status still waiting to be sent.
+    expect(opened('EU')).toBe(1);
+    expect(account('EU')?.pendingOutbox).toBe(1);
+
+    expect((await cli(['accounts', 'rename', 'US', 'Americas'])).code).toBe(0);
+    await until(async () => account('Americas')?.open === true);
+    expect(opened('Americas')).toBe(1);
+
+    expect((await cli(['accounts', 'remove', 'Americas'])).code).toBe(0);
+    await until(async () => service.state().accounts.length === 1);
+    expect(service.state().accounts.map((a) => [a.label, a.open, a.pendingOutbox])).toEqual([
+      ['EU', true, 1],
+    ]);
+    expect(opened('EU')).toBe(1);
   });
 });
 

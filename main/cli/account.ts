@@ -117,9 +117,9 @@ export function resolveAccount(
   }
   const clientId = asked.clientId || account.clientId;
   const first = saved.accounts[0];
-  // The saved first account, when it is this one, lends its label to the log.
-  const label = first?.baseUrl === baseUrl && first.clientId === clientId ? first.label : undefined;
-  const ref = accountRef({ baseUrl, clientId, api: saved.api, label });
+  // The saved first account, when it is this one, lends its label (to the log) and its routes.
+  const listed = first?.baseUrl === baseUrl && first.clientId === clientId ? first : undefined;
+  const ref = accountRef({ baseUrl, clientId, api: listed?.api, label: listed?.label }, saved.api);
   return {
     ref,
     clientSecret: async () => {
@@ -172,7 +172,7 @@ function listedAccount(flags: AccountFlags, saved: Settings, stores: CliStores):
     throw new UsageError(
       `${entry.label} is the app's demo, whose marketplace runs only inside the app: choose another account`,
     );
-  const ref = accountRef({ ...entry, api: saved.api });
+  const ref = accountRef(entry, saved.api);
   return {
     ref,
     clientSecret: async () => {

@@ -97,5 +97,12 @@ describe('liveness', () => {
     expect(livenessNotification('recovered', state, 20 * MINUTE, 'ok').title).toBe(
       'Seller Tray reads the marketplace again',
     );
+    // Serving several accounts, each account's outage names it.
+    expect(livenessNotification('down', state, 20 * MINUTE, 'offline', 'US').title).toBe(
+      'Seller Tray cannot read US',
+    );
+    expect(livenessNotification('recovered', state, 20 * MINUTE, 'ok', 'US').title).toBe(
+      'Seller Tray reads US again',
+    );
   });
 });

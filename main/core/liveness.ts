@@ -87,25 +87,30 @@ const WHAT_TO_DO: Readonly<Record<Connection, string>> = {
     'Its answers cannot be used: run Diagnose connection in Settings and send the result to the marketplace.',
 };
 
-/** The notification for an outage or a recovery, in words with what to do. */
+/**
+ * The notification for an outage or a recovery, in words with what to do; `account`: its label,
+ * while several accounts are served (each account's liveness is its own).
+ */
 export function livenessNotification(
   tell: 'down' | 'recovered',
   state: LivenessState,
   nowMs: number,
   connection: Connection,
+  account?: string,
 ): NotificationRequest {
   const last = state.lastSuccessMs === null ? null : ageText(state.lastSuccessMs, nowMs);
+  const marketplace = account ?? 'the marketplace';
   if (tell === 'recovered') {
     return {
       kind: 'connection',
-      title: notificationTitle('Seller Tray reads the marketplace again'),
+      title: notificationTitle(`Seller Tray reads ${marketplace} again`),
       body: notificationBody('Orders that came in meanwhile are in the inbox.'),
     };
   }
   const since = last === null ? 'since it started' : `for ${last} (new orders may be waiting)`;
   return {
     kind: 'connection',
-    title: notificationTitle('Seller Tray cannot read the marketplace'),
+    title: notificationTitle(`Seller Tray cannot read ${marketplace}`),
     body: notificationBody(`Not checked ${since}. ${WHAT_TO_DO[connection]}`),
   };
 }

@@ -167,6 +167,8 @@ const SEARCH_INDEX_BATCH = 200;
 
 /** How long a mark waits for the order's history to be read again before it is checked. */
 export const MARK_REFRESH_MS = 5_000;
+/** Check now waits for a retry this soon (a server's passing error); a longer wait it leaves to the poll. */
+const CHECK_WAITS_FOR_RETRY_MS = 2_000;
 
 /** How long an announcement waits for its order's document, so it can name buyer and amount. */
 export const ANNOUNCE_WAIT_MS = 4_000;
@@ -342,7 +344,7 @@ export class SellerCore {
       this.log.info('liveness told', { tell, connection: this.connection });
       this.emit({
         type: 'notification',
-        request: livenessNotification(tell, state, this.now(), this.connection),
+        request: livenessNotification(tell, state, this.now(), this.connection, this.ports.accountName?.()),
       });
     }
     if (now === this.health) return;
@@ -392,11 +394,28 @@ export class SellerCore {
 
   /**
    * Check now, resume from sleep, network back, or new credentials. Answers how many new orders
-   * the polls it waited for learned (a poll already running counts, and the one after it).
+   * the polls it waited for learned (a poll already running counts, and the one after it). It
+   * waits for no backoff: retries waiting are tried at once, a quick retry of an error answer is
+   * waited for, and a marketplace that does not answer (or asks for a long wait) ends the wait at
+   * its first failure, shown as this account's (the poll goes on retrying by itself).
    */
   async checkNow(): Promise<number> {
     const before = this.ordersLearned;
-    await this.poller.pollNow();
+    let unsubscribe = () => {};
+    this.ports.client.hurry();
+    const failedOnce = new Promise<void>((resolve) => {
+      unsubscribe = this.ports.client.onRetry((error, delayMs) => {
+        if (error.kind !== 'network' && error.kind !== 'timeout' && delayMs <= CHECK_WAITS_FOR_RETRY_MS)
+          return;
+        this.showFailure(error);
+        resolve();
+      });
+    });
+    try {
+      await Promise.race([this.poller.pollNow(), failedOnce]);
+    } finally {
+      unsubscribe();
+    }
     return this.ordersLearned - before;
   }
 
@@ -1218,8 +1237,7 @@ export class SellerCore {
    */
   private onPollerState(state: PollerState, error?: unknown): void {
     if (error !== undefined) {
-      this.lastError = error instanceof Error ? error.message : String(error);
-      this.problem = explainFailure(error);
+      this.noteFailure(error);
       this.log.warn('poll failed', { ...failureFields(error), next: state });
     }
     const connection: Connection | undefined =
@@ -1234,6 +1252,19 @@ export class SellerCore {
               : undefined;
     if (connection === undefined) return;
     this.connection = connection;
+    this.emitStatus();
+  }
+
+  private noteFailure(error: unknown): void {
+    this.lastError = error instanceof Error ? error.message : String(error);
+    this.problem = explainFailure(error);
+  }
+
+  /** A failure Check now met, shown before the poll's retries end (a success later clears it). */
+  private showFailure(error: unknown): void {
+    if (this.poller.state !== 'polling') return;
+    this.noteFailure(error);
+    this.connection = failureKind(error);
     this.emitStatus();
   }
 

@@ -1,7 +1,8 @@
 // The one API the shell and the renderer use (through the bridge contract in preload/). It
 // owns the handler table, the settings, the keychain secret and the demo, holds a session per
-// account (account/session.ts), reopens it when the account changes, and validates every
-// request at this boundary. The secret goes only to the origin it was stored for (secrets.ts).
+// account (account/session.ts), reopens it when the account changes (also when another process,
+// the CLI, changes the settings file), and validates every request at this boundary. The secret goes only to the origin it was stored for (secrets.ts).
+import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
 import { CodedError } from '../../preload/coded-error';
 import {
@@ -107,6 +108,11 @@ export interface ServicePorts {
   locale?: string | undefined;
   /** The organization's policies (main/core/policy/), over the user's settings; none when absent. */
   policies?: PolicyPort;
+  /**
+   * Tells of changes to the settings file (file-watch.ts), so accounts the CLI adds, renames or
+   * removes are served without a restart; returns the stop function. None watched when absent.
+   */
+  settingsChanges?: (changed: () => void) => () => void;
 }
 
 export type { ServiceEvent } from '../../preload/contract';
@@ -156,6 +162,9 @@ export class SellerTrayService {
   private readonly unwatchPolicies: () => void;
   /** Settings → Automations: each change saved as every setting is, secrets into the keychain. */
   private readonly automations: AutomationEditor;
+  private readonly unwatchSettings: () => void;
+  /** The settings file's changes, taken one after another. */
+  private fileChanges: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly ports: ServicePorts & { settings: ManagedSettingsStore },
@@ -176,6 +185,14 @@ export class SellerTrayService {
       managed: () => automationsManaged(this.policies.current()),
       log: this.log,
     });
+    this.unwatchSettings =
+      ports.settingsChanges?.(() => {
+        this.fileChanges = this.fileChanges
+          .then(() => this.settingsFileChanged())
+          .catch((error: unknown) =>
+            this.log.error('settings file change not applied', { error: String(error) }),
+          );
+      }) ?? (() => {});
   }
 
   /** Loads the settings (under the policies) and, when an account is configured, starts its core. */
@@ -199,7 +216,25 @@ export class SellerTrayService {
   /** Stops every session; resolves once their stores are closed (bounded: see SellerCore.close). */
   close(): Promise<void> {
     this.unwatchPolicies();
+    this.unwatchSettings();
     return this.dropSessions();
+  }
+
+  /**
+   * Another process (the CLI) wrote the settings file: the accounts follow it, each session opened,
+   * reopened (renamed) or closed to match; the others, and what they hold to send, are left alone.
+   * Our own saves read back the same and change nothing; a file that cannot be used changes nothing.
+   */
+  private async settingsFileChanged(): Promise<void> {
+    const read = this.ports.settings.reread();
+    if (read === undefined) {
+      this.log.warn('settings file changed, but it cannot be used: the settings in force stay', {});
+      return;
+    }
+    if (isDeepStrictEqual(read, this.settings)) return;
+    this.settings = read;
+    this.log.info('settings file changed by another process', { accounts: read.accounts.length });
+    await this.connect();
   }
 
   /** IT changed a policy while the app runs: the settings in force follow, and a changed account reconnects. */
@@ -314,8 +349,7 @@ export class SellerTrayService {
     renameAccount: async ({ account, label }) => {
       const entry = this.listedAccount(account);
       this.saveSettings(renameAccount(this.settings, entry.label, label));
-      // Reopened under its new label: its log lines and notifications name it so.
-      await this.dropSession(account as AccountId);
+      // Reopened under its new label (connect): its log lines and notifications name it so.
       await this.connect();
       return this.state();
     },
@@ -485,6 +519,7 @@ export class SellerTrayService {
           open: session !== undefined,
           connection: own?.connection ?? 'starting',
           lastSuccessfulPoll: own?.lastSuccessfulPoll ?? null,
+          health: own?.health ?? 'healthy',
           problem: own?.problem ?? null,
           pendingOutbox: own?.pendingOutbox ?? 0,
         };
@@ -518,7 +553,7 @@ export class SellerTrayService {
   private accountRefs(): AccountRef[] {
     const { accounts, demoMode, api } = this.settings;
     return accounts.map((entry, index) =>
-      accountRef({ ...entry, api, demo: index === 0 && demoMode && this.demoSecret !== undefined }),
+      accountRef({ ...entry, demo: index === 0 && demoMode && this.demoSecret !== undefined }, api),
     );
   }
 
@@ -645,9 +680,9 @@ export class SellerTrayService {
       this.saveSettings({ ...this.settings, baseUrl: demo.baseUrl, clientId: demo.clientId });
     }
     const refs = this.accountRefs();
+    // A session whose account changed (its address, label or routes) is opened again as it is now.
     for (const [id, session] of this.sessions) {
-      if (!refs.some((ref) => ref.id === id && ref.baseUrl === session.ref.baseUrl))
-        await this.dropSession(id);
+      if (!refs.some((ref) => isDeepStrictEqual(ref, session.ref))) await this.dropSession(id);
     }
     this.windowAccount = refs[0]?.id;
     this.secretStored = false;
@@ -685,8 +720,8 @@ export class SellerTrayService {
         if (event.type === 'notification')
           return this.emit({ ...event, request: { ...event.request, account: ref.id } });
         if (event.type !== 'state-changed') return this.emit(event);
-        // The header and the tray show the window's account (each account's state: a later step).
-        if (ref.id === this.windowAccount) this.emit({ type: 'app-state', state: this.state() });
+        // The header and the tray show each account's state.
+        this.emit({ type: 'app-state', state: this.state() });
       }),
     );
     this.sessions.set(ref.id, session);

@@ -227,6 +227,17 @@ describe('settings file', () => {
     expect(readdirSync(dir)).toEqual(['settings.json']);
   });
 
+  it('read again after another process wrote it gives what it holds now; one not usable (mid-edit) is left as it is', () => {
+    const s = store();
+    s.save(configured);
+    store().save({ ...configured, pollIntervalSeconds: 120 });
+    expect(s.reread()).toMatchObject({ pollIntervalSeconds: 120 });
+    writeFileSync(settingsFile(), '{"pollIntervalSeconds": 1');
+    expect(s.reread()).toBeUndefined();
+    expect(readFileSync(settingsFile(), 'utf8')).toBe('{"pollIntervalSeconds": 1');
+    expect(readdirSync(dir).filter((name) => name.includes('corrupt'))).toEqual([]);
+  });
+
   it('never holds the client secret, even when a caller slips it in', () => {
     const withSecret = { ...configured, clientSecret: 's3cr3t-value' } as Settings;
     store().save(withSecret);
@@ -623,6 +634,22 @@ describe('the account list (settings file version 2)', () => {
     // Clearing it (leaving the demo) removes it: the next account is the window's.
     const cleared = reconcileAccounts(both, { ...both, baseUrl: '', clientId: '' });
     expect(cleared).toMatchObject({ baseUrl: US.baseUrl, clientId: US.clientId, accounts: [US] });
+  });
+
+  it("takes an account's own routes from the file, checked as the settings' are", () => {
+    const own = { routes: { listNewEvents: { path: '/gateway/unseen' } } };
+    const listed = { label: 'EU', baseUrl: 'https://eu.marketplace.example', clientId: 'eu' };
+    writeFileSync(
+      settingsFile(),
+      JSON.stringify({ settingsVersion: 2, accounts: [{ ...listed, api: own }] }),
+    );
+    expect(store().load().settings.accounts).toEqual([{ ...listed, api: own }]);
+    const wrong = { routes: { listEverything: { path: '/all' } } };
+    writeFileSync(
+      settingsFile(),
+      JSON.stringify({ settingsVersion: 2, accounts: [{ ...listed, api: wrong }] }),
+    );
+    expect(store().load().problem).toMatch(/api\.routes\.listEverything is not an operation/);
   });
 
   it('lets the list change (the CLI), the first account then named at the top', () => {

@@ -35,7 +35,36 @@ import { AutomationList } from './automation/automation-settings';
 import { userDataDir } from './paths';
 import type { Same } from './same-type';
 
-/** One account of the list: a label of its own, and a usable base URL and client id. */
+/** Where a deployment's routes and page size differ from the built-in ones (the file's `api`). */
+const ApiSectionSchema = z
+  .strictObject({
+    routes: z
+      .record(
+        z.string(),
+        z.strictObject({ method: z.enum(['GET', 'POST']).optional(), path: z.string().optional() }),
+      )
+      .optional(),
+    pageSize: z.int().min(1).max(PAGE.maxLimit).optional(),
+  })
+  .superRefine((api, context) => {
+    for (const [operation, route] of Object.entries(api.routes ?? {})) {
+      if (!OPERATIONS.includes(operation as Operation)) {
+        context.addIssue({
+          code: 'custom',
+          message: `api.routes.${operation} is not an operation: use one of ${OPERATIONS.join(', ')}`,
+        });
+        continue;
+      }
+      const problem = route.path && routePathProblem(operation as Operation, route.path);
+      if (problem) context.addIssue({ code: 'custom', message: `api.routes.${operation}.path ${problem}` });
+    }
+  })
+  .transform((api): ApiSection => api);
+
+/**
+ * One account of the list: a label of its own, a usable base URL and client id, and routes of its
+ * own where its marketplace differs from the settings' `api` (file-only, as that is).
+ */
 const AccountEntrySchema = z.strictObject({
   label: z
     .string()
@@ -55,6 +84,7 @@ const AccountEntrySchema = z.strictObject({
     .min(1)
     .max(LIMITS.clientId)
     .refine((id) => !/[:\p{Cc}]/u.test(id)),
+  api: ApiSectionSchema.optional(),
 });
 
 /**
@@ -76,31 +106,7 @@ const checked = {
     .refine((id) => !id.includes(':'), { message: 'clientId must not contain a colon (":")' })
     .refine((id) => !/\p{Cc}/u.test(id), { message: 'clientId must not contain control characters' }),
   pausedUntil: z.iso.datetime({ offset: true }).nullable(),
-  api: z
-    .strictObject({
-      routes: z
-        .record(
-          z.string(),
-          z.strictObject({ method: z.enum(['GET', 'POST']).optional(), path: z.string().optional() }),
-        )
-        .optional(),
-      pageSize: z.int().min(1).max(PAGE.maxLimit).optional(),
-    })
-    .superRefine((api, context) => {
-      for (const [operation, route] of Object.entries(api.routes ?? {})) {
-        if (!OPERATIONS.includes(operation as Operation)) {
-          context.addIssue({
-            code: 'custom',
-            message: `api.routes.${operation} is not an operation: use one of ${OPERATIONS.join(', ')}`,
-          });
-          continue;
-        }
-        const problem = route.path && routePathProblem(operation as Operation, route.path);
-        if (problem) context.addIssue({ code: 'custom', message: `api.routes.${operation}.path ${problem}` });
-      }
-    })
-    .transform((api): ApiSection => api)
-    .nullable(),
+  api: ApiSectionSchema.nullable(),
   actorName: z
     .string()
     .trim()
@@ -426,6 +432,11 @@ export interface SettingsStore {
    * permission), which the caller reports.
    */
   save(settings: Settings): void;
+  /**
+   * The file as it is now, read again after another process (the CLI) changed it; undefined while
+   * it cannot be used, and then left as it is (no repair under an editor's hands).
+   */
+  reread?(): Settings | undefined;
 }
 
 /** The part of a conf (or electron-store, which extends conf) instance this store uses. */
@@ -509,6 +520,18 @@ export class ConfSettingsStore implements SettingsStore {
       .map((e) => e.message)
       .join('; ');
     return this.#replaceWithDefaults(`had settings that cannot be used (${reasons})`);
+  }
+
+  reread(): Settings | undefined {
+    try {
+      this.#file ??= this.#openFile();
+      const parsed = Settings.safeParse(migrated(this.#file.store));
+      if (!parsed.success) return undefined;
+      this.#last = parsed.data;
+      return parsed.data;
+    } catch {
+      return undefined;
+    }
   }
 
   save(settings: Settings): void {

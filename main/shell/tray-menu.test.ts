@@ -5,6 +5,7 @@ import { type AppState, UNMANAGED_STATE } from '../../preload/contract';
 import { NO_ATTENTION, trayCount } from '../../preload/model';
 import { tomorrowMorning, UNTIL_RESUMED } from '../../preload/pause';
 import { MARKUP, SPOOFED_TOTAL } from '../../test/support/hostile-order';
+import { accountState } from '../../test/support/renderer/fake-bridge';
 import { FakeTray, openDemoService, type TestService, until } from '../../test/support/shell-fakes';
 import type { MenuItemSpec } from './electron-ports';
 import { startTray, trayView } from './tray-menu';
@@ -190,6 +191,47 @@ describe('the tray says the marketplace is being read', () => {
     const unset = trayView({ ...baseState, setup: 'unconfigured', health: 'stale' }, NOW, noActions);
     expect(unset.icon).toBe('normal');
     expect(unset.template.map((i) => i.label)).not.toContain('Not checked yet');
+  });
+
+  it('serving several accounts, gives each a line of its own, and warns when any is read too long ago', () => {
+    const eu = accountState('EU', { lastSuccessfulPoll: at(1) });
+    const down = accountState('Down', { connection: 'offline', health: 'stale', lastSuccessfulPoll: at(20) });
+    const us = accountState('US', { connection: 'credentials-rejected', lastSuccessfulPoll: at(3) });
+    const unserved = accountState('Test', { open: false, connection: 'offline', health: 'down' });
+    const view = trayView(
+      { ...baseState, lastSuccessfulPoll: at(1), accounts: [eu, down, us, unserved] },
+      NOW,
+      noActions,
+    );
+    expect(view.icon).toBe('warning');
+    expect(view.toolTip).toBe(
+      [
+        'Seller Tray — no orders waiting',
+        'EU: Checked 1 min ago',
+        'Down: Offline, not checked for 20 min',
+        'US: Credentials rejected, checked 3 min ago',
+      ].join('\n'),
+    );
+    expect(view.template.slice(1, 4)).toEqual([
+      { label: 'EU: Checked 1 min ago', enabled: false },
+      { label: '⚠ Down: Offline, not checked for 20 min', enabled: false },
+      { label: 'US: Credentials rejected, checked 3 min ago', enabled: false },
+    ]);
+    // All read in time: the normal icon. One account served (the other has no secret): as before.
+    const fine = {
+      ...down,
+      connection: 'ok' as const,
+      health: 'healthy' as const,
+      lastSuccessfulPoll: at(2),
+    };
+    expect(trayView({ ...baseState, accounts: [eu, fine] }, NOW, noActions).icon).toBe('normal');
+    const one = trayView(
+      { ...baseState, lastSuccessfulPoll: at(1), accounts: [eu, { ...down, open: false }] },
+      NOW,
+      noActions,
+    );
+    expect(one.toolTip).toBe('Seller Tray — no orders waiting, checked 1 min ago');
+    expect(one.template[1]).toEqual({ label: 'Checked 1 min ago', enabled: false });
   });
 
   it('counts what needs attention beside the waiting orders, and opens the view from the menu', () => {

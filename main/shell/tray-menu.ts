@@ -1,14 +1,17 @@
 // The tray: its icon, tooltip, title and context menu follow the service's state. It says when
 // the marketplace was last read ("checked 1 min ago", renewed by the caller's clock, no call to
 // the marketplace), and its icon takes a warning form when that is too long ago (liveness.ts).
-// The count is what waits and what needs attention. The menu carries every action (Linux tray
-// clicks are unreliable): Open, Needs attention, Insights, Check now, Pause notifications (one click:
+// The count is what waits and what needs attention. Serving several accounts, it gives each its
+// own line (tooltip and menu), and the warning icon when any is read too long ago. The menu
+// carries every action (Linux tray clicks are unreliable): Open, Needs attention, Insights, Check
+// now, Pause notifications (one click:
 // 1 hour, 4 hours, until tomorrow 08:00, until I resume), Settings, Help, Open log
 // folder (for a support ticket), Quit.
 import type { AppState } from '../../preload/contract';
 import { trayCount } from '../../preload/model';
 import { isUntilResumed, PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
-import { checkedText, checkFoundText, TRAY_PROBLEMS } from '../../preload/status-words';
+import { servedAccounts } from '../../preload/served-account';
+import { accountStateText, checkedText, checkFoundText, TRAY_PROBLEMS } from '../../preload/status-words';
 import { PRODUCT_NAME } from '../core/app-identity';
 import type { SellerTrayService } from '../core/service';
 import type { MenuItemSpec, TrayIcon, TrayPort } from './electron-ports';
@@ -62,17 +65,30 @@ export function trayView(
 ): TrayView {
   const paused = pausedUntil(state.notificationsPausedUntil, now.getTime());
   const configured = state.setup !== 'unconfigured';
+  // Several accounts: each says its own state on a line of its own, none in the summary.
+  const accounts = servedAccounts(state.accounts);
+  const single = configured && accounts.length === 0;
   const problem = configured ? TRAY_PROBLEMS[state.connection] : 'not set up';
   const count = trayCount(state);
   const beside = count - state.waitingCount;
-  const stale = configured && state.health !== 'healthy';
+  const staleAccount = (a: { health: AppState['health'] }) => a.health !== 'healthy';
+  const stale = configured && (single ? staleAccount(state) : accounts.some(staleAccount));
   const checked = checkedText(state.lastSuccessfulPoll, now.getTime(), stale);
+  const stateLines = single
+    ? [{ text: checked, stale }]
+    : accounts.map((a) => ({
+        text: `${a.label}: ${accountStateText(a, now.getTime())}`,
+        stale: staleAccount(a),
+      }));
   const parts = [waitingText(state.waitingCount)];
   if (beside > 0) parts.push(`${beside} more need${beside === 1 ? 's' : ''} attention`);
-  if (problem) parts.push(problem);
-  if (configured) parts.push(checked.toLowerCase());
+  if (problem && (single || !configured)) parts.push(problem);
+  if (single) parts.push(checked.toLowerCase());
   if (paused) parts.push(`notifications ${pausedText(paused, now)}`);
-  const toolTip = `${PRODUCT_NAME} — ${parts.join(', ')}`;
+  const toolTip = [
+    `${PRODUCT_NAME} — ${parts.join(', ')}`,
+    ...(single ? [] : stateLines.map((l) => l.text)),
+  ].join('\n');
 
   const pauseMenu: MenuItemSpec[] = [
     ...PAUSE_CHOICES.map((choice) => ({
@@ -84,7 +100,11 @@ export function trayView(
   ];
   const template: MenuItemSpec[] = [
     { label: `${PRODUCT_NAME}: ${waitingText(state.waitingCount)}`, enabled: false },
-    ...(configured ? [{ label: stale ? `⚠ ${checked}` : checked, enabled: false } as const] : []),
+    ...(configured
+      ? stateLines.map(
+          (line) => ({ label: line.stale ? `⚠ ${line.text}` : line.text, enabled: false }) as const,
+        )
+      : []),
     { type: 'separator' },
     { label: 'Open', click: actions.open },
     {

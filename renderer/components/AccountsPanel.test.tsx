@@ -54,7 +54,7 @@ describe('AccountsPanel', () => {
     fireEvent.change(screen.getByLabelText('New label for EU'), { target: { value: 'Europe' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save label' }));
     await waitFor(() =>
-      expect(bridge.callsOf('renameAccount')).toEqual([{ account: 'id-EU', label: 'Europe' }]),
+      expect(bridge.callsOf('renameAccount')).toEqual([{ account: 'id-eu', label: 'Europe' }]),
     );
   });
 
@@ -78,8 +78,8 @@ describe('AccountsPanel', () => {
     fireEvent.click(within(second).getByRole('button', { name: 'Discard them and remove' }));
     await waitFor(() =>
       expect(bridge.callsOf('removeAccount')).toEqual([
-        { account: 'id-US', discardUndelivered: false },
-        { account: 'id-US', discardUndelivered: true },
+        { account: 'id-us', discardUndelivered: false },
+        { account: 'id-us', discardUndelivered: true },
       ]),
     );
     expect(screen.queryByRole('alertdialog')).toBeNull();

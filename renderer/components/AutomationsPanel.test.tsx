@@ -9,26 +9,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { accountRef } from '../../main/core/account/account-ref';
 import type { AutomationSetting } from '../../preload/automations';
 import type { AccountState, OrderListItem } from '../../preload/contract';
-import { appState, createFakeBridge, type FakeBridgeOptions } from '../../test/support/renderer/fake-bridge';
+import {
+  accountState,
+  appState,
+  createFakeBridge,
+  type FakeBridgeOptions,
+} from '../../test/support/renderer/fake-bridge';
 import { renderWithBridge } from '../../test/support/renderer/render';
 import { AutomationsPanel } from './AutomationsPanel';
 
 afterEach(cleanup);
 
+// Real ids (the editor checks them against the accounts' own refs).
 const account = (label: string): AccountState => {
-  const baseUrl = `https://${label.toLowerCase()}.marketplace.example`;
-  const clientId = `${label.toLowerCase()}-client`;
-  return {
-    id: accountRef({ baseUrl, clientId }).id,
-    label,
-    baseUrl,
-    clientId,
-    open: true,
-    connection: 'ok',
-    lastSuccessfulPoll: '2026-11-21T10:00:00.000Z',
-    problem: null,
-    pendingOutbox: 0,
-  };
+  const state = accountState(label);
+  return { ...state, id: accountRef(state).id };
 };
 const EU = account('EU');
 const US = account('US');

@@ -6,7 +6,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseOrderLink } from '../../preload/order-link';
 import { namedAccount } from '../../preload/served-account';
-import { createFakeBridge } from '../../test/support/renderer/fake-bridge';
+import { accountState, createFakeBridge } from '../../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullView } from '../../test/support/renderer/fixtures';
 import { renderWithUndo } from '../../test/support/renderer/render';
 import { CopyOrderLink } from './CopyOrderLink';
@@ -38,18 +38,7 @@ describe('Copy link', () => {
   it('names the account, and the page says it, while the app serves several; reads and marks it there', async () => {
     const writeText = vi.fn().mockResolvedValue(undefined);
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
-    const account = (id: string, label: string) => ({
-      id,
-      label,
-      baseUrl: `https://${label.toLowerCase()}.example`,
-      clientId: 'c',
-      open: true,
-      pendingOutbox: 0,
-      connection: 'ok' as const,
-      lastSuccessfulPoll: null,
-      problem: null,
-    });
-    const accounts = [account('id-eu', 'EU'), account('id-us', 'US')];
+    const accounts = [accountState('EU'), accountState('US')];
     const bridge = createFakeBridge({ views: [fullView()] });
     renderWithUndo(
       bridge,

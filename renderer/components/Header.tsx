@@ -2,12 +2,15 @@
 // one h1 names it), whether it reaches the marketplace, when it last read it ("Checked 1 min ago",
 // renewed by the window's clock; "Not checked for 20 min" marked as a warning when too long ago),
 // what is still to be sent; Pause
-// (notifications) and Check now, which says what it found. Compact, so that with a banner it
-// takes at most a quarter of a tray-sized window.
+// (notifications) and Check now, which says what it found. Serving several accounts, it says each
+// one's state instead (connected, down and why in the banner, paused, credentials rejected,
+// checked how long ago). Compact, so that with a banner it takes at most a quarter of a tray-sized
+// window.
 import { type ReactNode, useEffect, useState } from 'react';
 import type { AppState } from '../../preload/contract';
-import { attentionTotal } from '../../preload/model';
-import { checkedText, checkFoundText } from '../../preload/status-words';
+import { attentionTotal, type Connection, type Health } from '../../preload/model';
+import { servedAccounts } from '../../preload/served-account';
+import { accountStateText, checkedText, checkFoundText } from '../../preload/status-words';
 import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { connectionLabel, formatWhen, plural } from '../format';
@@ -43,8 +46,8 @@ export function Header({
   const now = useNow();
   const attention = attentionTotal(state.attention);
   const stale = state.health !== 'healthy';
-  // The polls neither work nor fail (a request that never returns): not "Connected".
-  const waiting = stale && (state.connection === 'ok' || state.connection === 'starting');
+  const waiting = noAnswer(state.connection, state.health);
+  const accounts = servedAccounts(state.accounts);
   const [checking, setChecking] = useState(false);
   const [found, setFound] = useState<string | null>(null);
   useEffect(() => {
@@ -128,20 +131,41 @@ export function Header({
         </button>
       </div>
       <ul className="status-bar" aria-label="Status">
-        <li
-          className={`connection connection-${waiting ? 'no-answer' : state.connection}`}
-          aria-live="polite"
-        >
-          <span className="dot" aria-hidden="true" />
-          {waiting ? 'No answer from the marketplace' : connectionLabel(state.connection)}
-        </li>
-        <li className={stale ? 'checked checked-stale' : 'checked'}>
-          {stale && <span aria-hidden="true">⚠ </span>}
-          {checkedText(state.lastSuccessfulPoll, now, stale)}
-          {state.lastSuccessfulPoll && (
-            <span className="sr-only"> (at {formatWhen(state.lastSuccessfulPoll, now)})</span>
-          )}
-        </li>
+        {accounts.length === 0 ? (
+          <>
+            <li
+              className={`connection connection-${waiting ? 'no-answer' : state.connection}`}
+              aria-live="polite"
+            >
+              <span className="dot" aria-hidden="true" />
+              {waiting ? 'No answer from the marketplace' : connectionLabel(state.connection)}
+            </li>
+            <li className={stale ? 'checked checked-stale' : 'checked'}>
+              {stale && <span aria-hidden="true">⚠ </span>}
+              {checkedText(state.lastSuccessfulPoll, now, stale)}
+              {state.lastSuccessfulPoll && (
+                <span className="sr-only"> (at {formatWhen(state.lastSuccessfulPoll, now)})</span>
+              )}
+            </li>
+          </>
+        ) : (
+          accounts.map((account) => {
+            const late = account.health !== 'healthy';
+            return (
+              <li
+                key={account.id}
+                className={`connection account-state connection-${noAnswer(account.connection, account.health) ? 'no-answer' : account.connection}${late ? ' checked-stale' : ''}`}
+              >
+                <span className="dot" aria-hidden="true" />
+                <span>
+                  <strong className="account-state-label">{account.label}</strong>{' '}
+                  {late && <span aria-hidden="true">⚠ </span>}
+                  {accountStateText(account, now)}
+                </span>
+              </li>
+            );
+          })
+        )}
         {state.pendingOutbox > 0 && <li>{plural(state.pendingOutbox, 'status', 'statuses')} to send</li>}
         <li className="check-found">
           <span role="status">{found}</span>
@@ -207,4 +231,9 @@ function SettingsMark() {
       <circle cx="6" cy="11" r="1.8" />
     </svg>
   );
+}
+
+/** The polls neither work nor fail for too long (a request that never returns): not "Connected". */
+function noAnswer(connection: Connection, health: Health): boolean {
+  return health !== 'healthy' && (connection === 'ok' || connection === 'starting');
 }

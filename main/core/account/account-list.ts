@@ -88,7 +88,7 @@ export async function addAccount(
   const entry = known ?? accounts[accounts.length - 1];
   if (!entry) throw new AccountListError('invalid-input', 'a new account needs a label');
   if (!input.secret) throw new AccountListError('invalid-input', 'the client secret is empty');
-  const ref = accountRef({ ...entry, api: settings.api });
+  const ref = accountRef(entry, settings.api);
   const client = new SellerApiClient(
     clientOptionsFor(ref, async () => input.secret, {
       transport: ports.transport,

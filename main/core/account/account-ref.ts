@@ -38,13 +38,20 @@ export function accountId(baseUrl: string, clientId: string): AccountId {
   return createHash('sha256').update(`${baseUrl}\n${clientId}`).digest('hex').slice(0, 16) as AccountId;
 }
 
-export function accountRef(account: {
-  baseUrl: string;
-  clientId: string;
-  api?: ApiSection | null | undefined;
-  demo?: boolean | undefined;
-  label?: string | undefined;
-}): AccountRef {
+/**
+ * An account as the settings list it (or as flags name it). `settingsApi`: the settings' routes,
+ * which an account without routes of its own follows.
+ */
+export function accountRef(
+  account: {
+    baseUrl: string;
+    clientId: string;
+    api?: ApiSection | null | undefined;
+    demo?: boolean | undefined;
+    label?: string | undefined;
+  },
+  settingsApi?: ApiSection | null,
+): AccountRef {
   const checked = checkBaseUrl(account.baseUrl);
   // An address that cannot be checked stays as given: the client refuses it, in words, at its first call.
   const baseUrl = checked.ok ? checked.url : account.baseUrl;
@@ -53,7 +60,7 @@ export function accountRef(account: {
     id: demo ? DEMO_ACCOUNT_ID : accountId(baseUrl, account.clientId),
     baseUrl,
     clientId: account.clientId,
-    api: account.api ?? null,
+    api: account.api ?? settingsApi ?? null,
     demo,
     ...(account.label === undefined ? {} : { label: account.label }),
   };

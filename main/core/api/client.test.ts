@@ -155,6 +155,49 @@ describe('retries', () => {
     expect(retries()[0]?.fields.requestId).toBe(calls[0]?.requestId);
   });
 
+  it('tells each retry ahead, and hurry() ends a backoff wait under way but not a Retry-After', async () => {
+    // Waits that really wait, and end when their signal aborts (as the default sleep does).
+    const sleep = (ms: number, signal?: AbortSignal) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    const { client } = makeClient({ sleep, retry: { baseDelayMs: 40_000, maxDelayMs: 40_000 } });
+    const told: [number | undefined, number][] = [];
+    const retried = new Promise<void>((resolve) =>
+      client.onRetry((error, delayMs) => {
+        told.push([error.status, delayMs]);
+        resolve();
+      }),
+    );
+    await faults({ script: [{ operation: 'listOrders', action: 'status', status: 503 }] });
+    const page = client.listOrders({ limit: 5 });
+    await retried;
+    expect(told).toEqual([[503, 30_000]]); // 3/4 of its 40 s ceiling with random() = 0.5
+    const started = Date.now();
+    client.hurry();
+    expect((await page).items).toHaveLength(5);
+    expect(Date.now() - started).toBeLessThan(5_000);
+
+    await faults({
+      script: [{ operation: 'listOrders', action: 'status', status: 429, retryAfterSeconds: 30 }],
+    });
+    const stop = new AbortController();
+    const asked = client.listOrders({ limit: 5 }, { signal: stop.signal }).catch((error: unknown) => error);
+    while (told.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    client.hurry();
+    const waiting: number[] = [];
+    client.onRetry((error, delayMs) => waiting.push(error.status ?? 0, delayMs));
+    // The server's 30 s are still waited: told to a listener that comes now, with what is left of them.
+    expect(waiting[0]).toBe(429);
+    expect(waiting[1]).toBeGreaterThan(25_000);
+    stop.abort();
+    await asked;
+  });
+
   it('backs off exponentially through a burst of 5xx', async () => {
     await faults({ script: [{ operation: 'listOrders', action: 'status', status: 503, times: 4 }] });
     const { client, sleeps } = makeClient();

@@ -119,6 +119,11 @@ export class SellerApiClient {
   readonly #answeredTo: ResultWindows = {};
   /** Short pages that said there is more, by where the next page starts: their size. */
   readonly #shortPages = new Map<string, number>();
+  /** Aborted by `hurry()`: ends the retries' backoff waits under way. */
+  #hurried = new AbortController();
+  readonly #retryListeners = new Set<(error: SellerApiError, delayMs: number) => void>();
+  /** The retries waiting now; `hurried`: the signal that ends the wait early (none for a Retry-After). */
+  readonly #waits = new Set<{ error: SellerApiError; untilMs: number; hurried: AbortSignal | undefined }>();
 
   constructor(private readonly options: SellerApiClientOptions) {
     const base = checkBaseUrl(options.baseUrl);
@@ -424,15 +429,42 @@ export class SellerApiClient {
           next: next.step,
           delayMs: next.step === 'retry' ? next.delayMs : undefined,
         });
-        if (next.step === 'give-up') throw error;
         if (next.step === 'renew-token') {
           renewed = { refusedAtAge: this.tokens.invalidate((authorization ?? '').slice('Bearer '.length)) };
           attempt -= 1;
           continue;
         }
-        await this.sleep(next.delayMs, input.signal);
+        if (next.step === 'give-up') throw error;
+        for (const listener of this.#retryListeners) listener(error, next.delayMs);
+        // A wait the server asked for (Retry-After) is kept; our own backoff gives way to hurry().
+        const hurried = error.retryAfterSeconds === undefined ? this.#hurried.signal : undefined;
+        const signals = [input.signal, hurried].filter((s): s is AbortSignal => s !== undefined);
+        const wait = { error, untilMs: this.clock() + next.delayMs, hurried };
+        this.#waits.add(wait);
+        try {
+          await this.sleep(next.delayMs, signals.length > 0 ? AbortSignal.any(signals) : undefined);
+        } finally {
+          this.#waits.delete(wait);
+        }
       }
     }
+  }
+
+  /**
+   * Told of each failed attempt to be tried again after `delayMs` (not of a token renewed on the
+   * way), those waiting now first: Check now need not wait out the retries. Returns the unsubscribe.
+   */
+  onRetry(listener: (error: SellerApiError, delayMs: number) => void): () => void {
+    for (const wait of this.#waits) listener(wait.error, Math.max(0, wait.untilMs - this.clock()));
+    this.#retryListeners.add(listener);
+    return () => this.#retryListeners.delete(listener);
+  }
+
+  /** The retries waiting out their backoff are tried at once (Check now); a server's Retry-After is still waited. */
+  hurry(): void {
+    for (const wait of this.#waits) if (wait.hurried === this.#hurried.signal) this.#waits.delete(wait);
+    this.#hurried.abort();
+    this.#hurried = new AbortController();
   }
 
   /** What is known of the tokens' lifetime: what they state, and the age at which one was refused. */

@@ -23,6 +23,14 @@ export class ManagedSettingsStore implements SettingsStore {
     return { settings: applyPolicies(settings, this.policies.current()), ...(problem ? { problem } : {}) };
   }
 
+  /** The user's file as another process left it, under the policies; undefined while it cannot be used. */
+  reread(): Settings | undefined {
+    const user = this.inner.reread?.();
+    if (user === undefined) return undefined;
+    this.user = user;
+    return applyPolicies(user, this.policies.current());
+  }
+
   /** Throws a CodedError 'managed', naming each field, when `settings` would change what a policy locks. */
   save(settings: Settings): void {
     const policies = this.policies.current();

@@ -163,8 +163,8 @@ describe('the Insights view', () => {
     );
     fireEvent.change(screen.getByLabelText('By'), { target: { value: 'week' } });
     await waitFor(() => expect(last()?.bucket).toBe('week'));
-    fireEvent.change(screen.getByLabelText('Account'), { target: { value: 'id-US' } });
-    await waitFor(() => expect(last()?.account).toBe('id-US'));
+    fireEvent.change(screen.getByLabelText('Account'), { target: { value: 'id-us' } });
+    await waitFor(() => expect(last()?.account).toBe('id-us'));
     const product = screen.getByLabelText('Product') as HTMLSelectElement;
     expect([...product.options].map((o) => o.textContent)).toEqual([
       'All products',

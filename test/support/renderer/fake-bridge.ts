@@ -68,16 +68,17 @@ export function appState(overrides: Partial<AppState> = {}): AppState {
   };
 }
 
-/** One served account as the header and the views see it, by its label (its id: `id-<label>`). */
+/** One account of the settings' list, served and well unless `overrides` say otherwise. */
 export function accountState(label: string, overrides: Partial<AccountState> = {}): AccountState {
   return {
-    id: `id-${label}`,
+    id: `id-${label.toLowerCase()}`,
     label,
     baseUrl: `https://${label.toLowerCase()}.marketplace.example`,
     clientId: `${label.toLowerCase()}-client`,
     open: true,
     connection: 'ok',
     lastSuccessfulPoll: '2026-11-21T10:00:00.000Z',
+    health: 'healthy',
     problem: null,
     pendingOutbox: 0,
     ...overrides,

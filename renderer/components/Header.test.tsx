@@ -1,0 +1,100 @@
+// @vitest-environment happy-dom
+// The header's status with a fake bridge: one account as before; several, each account's state on
+// its own (down and why in a banner of its own, credentials rejected, checked how long ago), and
+// what Check now found naming the account it could not check.
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { AppState } from '../../preload/contract';
+import { accountState, appState, createFakeBridge } from '../../test/support/renderer/fake-bridge';
+import { renderWithBridge } from '../../test/support/renderer/render';
+import { ConnectionProblems } from './ConnectionProblems';
+import { Header } from './Header';
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+const NOW = new Date('2026-11-21T10:30:00.000Z');
+const ago = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000).toISOString();
+const DOWN_PROBLEM = {
+  message:
+    'The marketplace could not be reached. Check your internet connection (and VPN, if you use one); Seller Tray keeps trying.',
+  details: ['operation: listEvents'],
+};
+
+function twoAccounts(): AppState {
+  return appState({
+    lastSuccessfulPoll: ago(1),
+    accounts: [
+      accountState('EU', { lastSuccessfulPoll: ago(1) }),
+      accountState('Down', {
+        connection: 'offline',
+        health: 'stale',
+        lastSuccessfulPoll: ago(20),
+        problem: DOWN_PROBLEM,
+      }),
+      accountState('US', { connection: 'credentials-rejected', lastSuccessfulPoll: ago(3) }),
+    ],
+  });
+}
+
+function renderHeader(state: AppState) {
+  vi.useFakeTimers({ now: NOW, toFake: ['Date'] });
+  const bridge = createFakeBridge({ state });
+  const onState = vi.fn();
+  renderWithBridge(
+    bridge,
+    <>
+      <Header
+        state={state}
+        screen="Inbox"
+        page="inbox"
+        onNavigate={() => {}}
+        onState={onState}
+        onError={() => {}}
+      />
+      <ConnectionProblems state={state} />
+    </>,
+  );
+  return { bridge, onState, status: screen.getByRole('list', { name: 'Status' }) };
+}
+
+describe('the header serving several accounts', () => {
+  it("says each account's state, and why one is down in a banner naming it", () => {
+    const { status } = renderHeader(twoAccounts());
+    const items = within(status)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(items.slice(0, 3)).toEqual([
+      'EU Checked 1 min ago',
+      'Down ⚠ Offline, not checked for 20 min',
+      'US Credentials rejected, checked 3 min ago',
+    ]);
+    expect(within(status).queryByText('Connected')).toBeNull();
+    const alerts = screen.getAllByRole('alert');
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]?.textContent).toMatch(/^Down: The marketplace could not be reached/);
+  });
+
+  it('says what Check now found, naming the account it could not check', async () => {
+    const state = twoAccounts();
+    const { bridge } = renderHeader(state);
+    bridge.handle('checkNow', () => ({ state, newOrders: 1 }));
+    fireEvent.click(screen.getByRole('button', { name: 'Check now' }));
+    expect(await screen.findByText('1 new order; Down, US could not be checked')).toBeTruthy();
+  });
+
+  it('with one account served (the other has no secret), shows it as it always did', () => {
+    const state = twoAccounts();
+    const one = {
+      ...state,
+      accounts: state.accounts.map((a) => (a.label === 'EU' ? a : { ...a, open: false })),
+    };
+    const { status } = renderHeader(one);
+    expect(within(status).getByText('Connected')).toBeTruthy();
+    expect(within(status).getByText('Checked 1 min ago')).toBeTruthy();
+    expect(within(status).queryByText(/EU/)).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
