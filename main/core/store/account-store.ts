@@ -560,14 +560,13 @@ export class AccountStore {
       if (orderId !== null) touched.add(orderId);
     }
     for (const orderId of touched) {
-      const learned = this.sql('INSERT OR IGNORE INTO orders (order_id, learned_at) VALUES (?, ?)');
-      if (learned.run(orderId, now).changes > 0) {
+      if (this.learnOrder(orderId, now, backlog)) {
         // A backlog's orders are indexed once, with their documents, after it (indexForSearchLater).
-        if (backlog) this.sql('UPDATE orders SET unindexed = 1 WHERE order_id = ?').run(orderId);
-        else this.indexForSearch(orderId, undefined, undefined);
+        if (!backlog) this.indexForSearch(orderId, undefined, undefined);
         firstLearned.push(orderId);
+      } else {
+        this.deriveOrder(orderId, true);
       }
-      this.deriveOrder(orderId, true);
     }
     this.setAside(foreignLater, now);
     return { fresh, firstLearned, changed: [...touched] };
@@ -575,10 +574,10 @@ export class AccountStore {
 
   /**
    * The order's status, when it got it, its purchase time and type, from its events in causal
-   * order (not by the clocks: a status posted answers the purchase whatever the two stamps say).
-   * `refetch` has the order fetched again (its events changed).
+   * order (not by the clocks: a status posted answers the purchase whatever the two stamps say),
+   * as the parameters of the statements that store them.
    */
-  private deriveOrder(orderId: string, refetch: boolean): void {
+  private derived(orderId: string): Record<string, string | null> {
     const rows = this.sql(
       'SELECT event_type, status, event_time FROM events WHERE order_id = ? ORDER BY seq',
     ).all(orderId) as { event_type: string; status: string; event_time: string | null }[];
@@ -592,19 +591,39 @@ export class AccountStore {
     );
     const latest = history.at(-1);
     const purchases = history.filter(isNewPurchase);
+    return {
+      $id: orderId,
+      $status: latest?.statusCode ?? null,
+      $statusAt: latest?.eventTime ?? null,
+      $purchasedAt: purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null,
+      $purchaseType: purchases[0]?.eventTypeCode ?? null,
+    };
+  }
+
+  /**
+   * Stores an order its events name for the first time, with what they say of it, in one write
+   * (a first start learns tens of thousands: a row written once costs each of its indexes one
+   * entry, not an entry and a move); answers false, writing nothing, for an order already stored.
+   * One learned in a backlog waits for the search index's build (`unindexed`).
+   */
+  private learnOrder(orderId: string, now: string, backlog: boolean): boolean {
+    const { changes } = this.sql(
+      `INSERT OR IGNORE INTO orders (order_id, learned_at, unindexed, status, status_at, purchased_at,
+           purchase_type, effective_status, since_ms)
+         VALUES ($id, $now, $unindexed, $status, $statusAt, $purchasedAt, $purchaseType,
+           COALESCE(${MARKED}, $status), ${sinceMs('$status', '$statusAt')})`,
+    ).run({ ...this.derived(orderId), $now: now, $unindexed: backlog ? 1 : 0 });
+    return Number(changes) > 0;
+  }
+
+  /** Derives a stored order's status again from its events; `refetch` has it fetched again (they changed). */
+  private deriveOrder(orderId: string, refetch: boolean): void {
     this.sql(
       `UPDATE orders SET stale = MAX(stale, $refetch), status = $status, status_at = $statusAt,
            purchased_at = $purchasedAt, purchase_type = $purchaseType,
            effective_status = COALESCE(${MARKED}, $status), since_ms = ${sinceMs('$status', '$statusAt')}
          WHERE order_id = $id`,
-    ).run({
-      $id: orderId,
-      $refetch: refetch ? 1 : 0,
-      $status: latest?.statusCode ?? null,
-      $statusAt: latest?.eventTime ?? null,
-      $purchasedAt: purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null,
-      $purchaseType: purchases[0]?.eventTypeCode ?? null,
-    });
+    ).run({ ...this.derived(orderId), $refetch: refetch ? 1 : 0 });
   }
 
   /** Derives every order's status again (once, after a store from before issue 20 migrated). */
@@ -1929,3 +1948,4 @@ function readableOutbox(file: string): OutboxItem[] {
   }
   return items;
 }
+
