@@ -1948,4 +1948,3 @@ function readableOutbox(file: string): OutboxItem[] {
   }
   return items;
 }
-
