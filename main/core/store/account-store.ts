@@ -425,12 +425,20 @@ export class AccountStore {
         : underway !== undefined
           ? (JSON.parse(underway) as { announceAfter: number | null }).announceAfter
           : (this.newestPurchase() ?? null);
-      const { fresh, firstLearned, changed } = this.insertEvents(input.events, input.now, input.backlog);
+      const newerThan = announceAfter === undefined ? undefined : (announceAfter ?? Number.POSITIVE_INFINITY);
+      // Orders a backlog brings news of: a purchase newer than that. The rest of it is history.
+      const news = new Set<string>();
+      for (const event of input.events) {
+        const orderId = orderIdOf(event);
+        if (orderId !== undefined && isNewPurchase(event) && eventMs(event) > (newerThan ?? 0))
+          news.add(orderId);
+      }
+      const history = input.backlog ? (orderId: string) => !news.has(orderId) : undefined;
+      const { fresh, firstLearned, changed } = this.insertEvents(input.events, input.now, history);
       this.noteReadBack(input.events, input.now);
       this.setAside(input.unreadable ?? [], input.now);
       let newOrders = 0;
       const purchases = fresh.filter(isNewPurchase);
-      const newerThan = announceAfter === undefined ? undefined : (announceAfter ?? Number.POSITIVE_INFINITY);
       const queue = this.sql(
         'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
       );
@@ -450,11 +458,6 @@ export class AccountStore {
         if (queued > 0)
           for (const name of input.automations ?? []) this.queueRun(orderId, name, 'new-order', input.now);
       }
-      // History is not news: it is never escalated (a new order is, once, when nobody starts it).
-      const history = this.sql(
-        'UPDATE orders SET escalated_at = ? WHERE order_id = ? AND escalated_at IS NULL',
-      );
-      for (const orderId of firstLearned) if (!arrived.has(orderId)) history.run(input.now, orderId);
       if (newOrders > 0) this.journalChanged = true;
       const newest = purchases.map(eventMs).reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY);
       // The journal learns the backlog's newest purchase once it is all recorded: were the store
@@ -490,7 +493,8 @@ export class AccountStore {
   private insertEvents(
     events: readonly MarketplaceEvent[],
     now: string,
-    backlog = false,
+    /** A backlog's: whether an order first learned from it is history (not news). */
+    history?: (orderId: string) => boolean,
   ): {
     fresh: MarketplaceEvent[];
     firstLearned: string[];
@@ -560,9 +564,9 @@ export class AccountStore {
       if (orderId !== null) touched.add(orderId);
     }
     for (const orderId of touched) {
-      if (this.learnOrder(orderId, now, backlog)) {
+      if (this.learnOrder(orderId, now, history)) {
         // A backlog's orders are indexed once, with their documents, after it (indexForSearchLater).
-        if (!backlog) this.indexForSearch(orderId, undefined, undefined);
+        if (!history) this.indexForSearch(orderId, undefined, undefined);
         firstLearned.push(orderId);
       } else {
         this.deriveOrder(orderId, true);
@@ -604,15 +608,25 @@ export class AccountStore {
    * Stores an order its events name for the first time, with what they say of it, in one write
    * (a first start learns tens of thousands: a row written once costs each of its indexes one
    * entry, not an entry and a move); answers false, writing nothing, for an order already stored.
-   * One learned in a backlog waits for the search index's build (`unindexed`).
+   * One learned in a backlog waits for the search index's build (`unindexed`); history is never
+   * escalated (a new order is, once, when nobody starts it).
    */
-  private learnOrder(orderId: string, now: string, backlog: boolean): boolean {
+  private learnOrder(
+    orderId: string,
+    now: string,
+    history: ((orderId: string) => boolean) | undefined,
+  ): boolean {
     const { changes } = this.sql(
-      `INSERT OR IGNORE INTO orders (order_id, learned_at, unindexed, status, status_at, purchased_at,
-           purchase_type, effective_status, since_ms)
-         VALUES ($id, $now, $unindexed, $status, $statusAt, $purchasedAt, $purchaseType,
+      `INSERT OR IGNORE INTO orders (order_id, learned_at, unindexed, escalated_at, status, status_at,
+           purchased_at, purchase_type, effective_status, since_ms)
+         VALUES ($id, $now, $unindexed, $escalatedAt, $status, $statusAt, $purchasedAt, $purchaseType,
            COALESCE(${MARKED}, $status), ${sinceMs('$status', '$statusAt')})`,
-    ).run({ ...this.derived(orderId), $now: now, $unindexed: backlog ? 1 : 0 });
+    ).run({
+      ...this.derived(orderId),
+      $now: now,
+      $unindexed: history ? 1 : 0,
+      $escalatedAt: history?.(orderId) ? now : null,
+    });
     return Number(changes) > 0;
   }
 
