@@ -173,11 +173,11 @@ describe('the app and seller-tray watch on one data folder', () => {
 });
 
 describe('a first start killed with kill -9 midway', () => {
-  // A history of about 8,000 events (two parts of up to 50 pages) and 3,500 orders (35 batches),
+  // A history of about 3,500 events (two syncs of 20 pages) and 1,500 orders (three batches),
   // read slowly enough to be killed midway.
   let big: Simulator;
   beforeAll(async () => {
-    big = await startSimulator({ port: 0, seed: 12, orders: 3_500 });
+    big = await startSimulator({ port: 0, seed: 12, orders: 1_500 });
     await admin(big.url, 'PATCH', 'faults', { latencyMs: 15 });
   });
   afterAll(() => big.close());

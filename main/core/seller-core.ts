@@ -154,13 +154,13 @@ export const CLOSE_WITHIN_MS = 4_000;
 const BACKLOG_BATCH = 100;
 
 /**
- * Pages of events recorded in one transaction at most (5,000 events at the usual 100 a page): a
- * first start's memory and transactions stay bounded. Each commit writes every index page its
- * events touched, and event and order ids are random, so they touch most of the indexes' pages:
- * 100,000 events cost 2.1 CPU-s of SQLite alone in parts of 1,000, 1.2 in parts of 5,000, about
- * the same in parts of 10,000 (test/bench/README.md).
+ * Pages of events recorded in one transaction at most (1,000 events at the usual 100 a page): a
+ * first start's memory and transactions stay bounded. Event and order ids are random, so each
+ * commit writes again most pages of their indexes: parts of 5,000 cost a 100,000-event first
+ * sync about a fifth less CPU, but its peak RSS rose by about 45 MiB (V8's heap grew with what a
+ * part holds), so memory decides (test/bench/README.md).
  */
-const SYNC_PAGES = 50;
+const SYNC_PAGES = 10;
 
 /** Orders indexed for search per transaction after a first start. */
 const SEARCH_INDEX_BATCH = 200;
