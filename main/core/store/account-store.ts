@@ -278,12 +278,13 @@ export class AccountStore {
   /**
    * Puts back what the journal holds and the database lacks (its commits lost with the -wal file,
    * or the whole file lost), with `salvaged` items for a journal that lacks them; answers how many
-   * statuses and announcements came back. Kept in step with the journal from then on.
+   * statuses and announcements came back. Kept in step with the journal from then on: rewritten
+   * when it does not say what the database does (not at every open: a durable write is two
+   * flushes, which wait for whatever else the disk is writing).
    */
   private restoreFromJournal(salvaged: readonly OutboxItem[] = []): Restored {
     const journal = readJournal(this.dataDir);
     return this.atomically(() => {
-      this.journalChanged = true;
       const restored: Restored = {
         statuses: 0,
         announcements: 0,
@@ -310,7 +311,9 @@ export class AccountStore {
       for (const { orderId, state } of journal?.announcements ?? []) {
         restored.announcements += Number(queue.run({ $id: orderId, $state: state, $now: now }).changes);
       }
-      if (this.noteNewestPurchase(journal?.newestPurchaseMs ?? null)) this.journalChanged = true;
+      this.noteNewestPurchase(journal?.newestPurchaseMs ?? null);
+      this.journalChanged =
+        journal === undefined || JSON.stringify(this.journal()) !== JSON.stringify(journal);
       return restored;
     });
   }
