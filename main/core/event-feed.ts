@@ -116,7 +116,7 @@ export async function syncFeed(
 class Reading {
   /** Parts of the listing read, oldest first, each with the place it starts at. */
   private readonly windows: (Listed<MarketplaceEvent> & { start: number })[] = [];
-  private readonly seen = new Set<string>();
+  private seen = new Set<string>();
   /** The place after the last item read. */
   private end = 0;
   /** Whether the listing says "more" past its end. */
@@ -223,10 +223,13 @@ class Reading {
       if (page.endless) return true;
       if (parts?.part && ++pages % parts.every === 0) {
         parts.part(this.sync(client, 0, true));
-        // Handed over: only the last keys stay, for the cursor's tail.
+        // Handed over: only the last keys stay, for the cursor's tail, and only the last page's
+        // are remembered as read (the client's walk drops the rest of what it read again): a first
+        // start's memory holds no key of every event.
         window.items = [];
         window.unreadable = [];
         window.keys = window.keys.slice(-TAIL_KEYS);
+        this.seen = new Set(page.keys);
       }
       if (--this.pagesLeft <= 0) {
         this.stoppedEarly = true;

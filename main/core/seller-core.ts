@@ -158,7 +158,10 @@ const BACKLOG_BATCH = 100;
 
 /**
  * Pages of events recorded in one transaction at most (1,000 events at the usual 100 a page): a
- * first start's memory and transactions stay bounded.
+ * first start's memory and transactions stay bounded. Event and order ids are random, so each
+ * commit writes again most pages of their indexes: parts of 5,000 cost a 100,000-event first
+ * sync about a fifth less CPU, but its peak RSS rose by about 45 MiB (V8's heap grew with what a
+ * part holds), so memory decides (test/bench/README.md).
  */
 const SYNC_PAGES = 10;
 

@@ -1,6 +1,7 @@
 // The store on a real SQLite file: what is kept aside is kept once, told once, and leaves when the
 // item is read mended; the inbox's order; the journal kept beside the database; and a first
 // start's history recorded in parts, indexed for search after it.
+import { statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -450,6 +451,22 @@ describe('the journal', () => {
     store = reopened.store;
     expect(reopened.problems).toEqual([]);
     expect(readJournal(dir)?.newestPurchaseMs).toBe(Date.parse('2026-11-01T08:00:00Z'));
+  });
+
+  it('is not written again by an open that finds it saying what the database does', async () => {
+    learn([purchase('p1', '2026-11-01T08:00:00Z')], false);
+    store.close();
+    // A durable write replaces the file: a new inode says it was written.
+    const written = () => statSync(join(dir, JOURNAL_FILE)).ino;
+    const before = written();
+    store = AccountStore.open(dir).store;
+    expect(written()).toBe(before);
+    store.close();
+    await writeFile(join(dir, JOURNAL_FILE), JSON.stringify({ ...readJournal(dir), announcements: [] }));
+    const edited = written();
+    store = AccountStore.open(dir).store;
+    expect(written()).not.toBe(edited);
+    expect(readJournal(dir)?.announcements).toEqual([{ orderId: 'p1', state: 'pending' }]);
   });
 
   it('makes a rebuilt store announce the purchases newer than any recorded, and only those', async () => {

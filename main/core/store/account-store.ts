@@ -45,7 +45,7 @@ import {
   optimize,
   transaction,
 } from './database';
-import { type InsightsPart, type InsightsQuery, ORDER_ITEM, readInsights, TIMES_TAKEN } from './insights';
+import { type InsightsPart, type InsightsQuery, ORDER_ITEM, readInsights, timesTaken } from './insights';
 import { type Journal, journalFile, RAISED_KEPT, readJournal, writeJournal } from './journal';
 
 export const DATABASE_FILE = 'seller-tray.db';
@@ -297,12 +297,13 @@ export class AccountStore {
   /**
    * Puts back what the journal holds and the database lacks (its commits lost with the -wal file,
    * or the whole file lost), with `salvaged` items for a journal that lacks them; answers how many
-   * statuses and announcements came back. Kept in step with the journal from then on.
+   * statuses and announcements came back. Kept in step with the journal from then on: rewritten
+   * when it does not say what the database does (not at every open: a durable write is two
+   * flushes, which wait for whatever else the disk is writing).
    */
   private restoreFromJournal(salvaged: readonly OutboxItem[] = []): Restored {
     const journal = readJournal(this.dataDir);
     return this.atomically(() => {
-      this.journalChanged = true;
       const restored: Restored = {
         statuses: 0,
         announcements: 0,
@@ -329,7 +330,9 @@ export class AccountStore {
       for (const { orderId, state } of journal?.announcements ?? []) {
         restored.announcements += Number(queue.run({ $id: orderId, $state: state, $now: now }).changes);
       }
-      if (this.noteNewestPurchase(journal?.newestPurchaseMs ?? null)) this.journalChanged = true;
+      this.noteNewestPurchase(journal?.newestPurchaseMs ?? null);
+      this.journalChanged =
+        journal === undefined || JSON.stringify(this.journal()) !== JSON.stringify(journal);
       return restored;
     });
   }
@@ -444,12 +447,20 @@ export class AccountStore {
         : underway !== undefined
           ? (JSON.parse(underway) as { announceAfter: number | null }).announceAfter
           : (this.newestPurchase() ?? null);
-      const { fresh, firstLearned, changed } = this.insertEvents(input.events, input.now, input.backlog);
+      const newerThan = announceAfter === undefined ? undefined : (announceAfter ?? Number.POSITIVE_INFINITY);
+      // Orders a backlog brings news of: a purchase newer than that. The rest of it is history.
+      const news = new Set<string>();
+      for (const event of input.events) {
+        const orderId = orderIdOf(event);
+        if (orderId !== undefined && isNewPurchase(event) && eventMs(event) > (newerThan ?? 0))
+          news.add(orderId);
+      }
+      const history = input.backlog ? (orderId: string) => !news.has(orderId) : undefined;
+      const { fresh, firstLearned, changed } = this.insertEvents(input.events, input.now, history);
       this.noteReadBack(input.events, input.now);
       this.setAside(input.unreadable ?? [], input.now);
       let newOrders = 0;
       const purchases = fresh.filter(isNewPurchase);
-      const newerThan = announceAfter === undefined ? undefined : (announceAfter ?? Number.POSITIVE_INFINITY);
       const queue = this.sql(
         'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
       );
@@ -469,11 +480,6 @@ export class AccountStore {
         if (queued > 0)
           for (const name of input.automations ?? []) this.queueRun(orderId, name, 'new-order', input.now);
       }
-      // History is not news: it is never escalated (a new order is, once, when nobody starts it).
-      const history = this.sql(
-        'UPDATE orders SET escalated_at = ? WHERE order_id = ? AND escalated_at IS NULL',
-      );
-      for (const orderId of firstLearned) if (!arrived.has(orderId)) history.run(input.now, orderId);
       if (newOrders > 0) this.journalChanged = true;
       const newest = purchases.map(eventMs).reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY);
       // The journal learns the backlog's newest purchase once it is all recorded: were the store
@@ -509,7 +515,8 @@ export class AccountStore {
   private insertEvents(
     events: readonly MarketplaceEvent[],
     now: string,
-    backlog = false,
+    /** A backlog's: whether an order first learned from it is history (not news). */
+    history?: (orderId: string) => boolean,
   ): {
     fresh: MarketplaceEvent[];
     firstLearned: string[];
@@ -579,14 +586,13 @@ export class AccountStore {
       if (orderId !== null) touched.add(orderId);
     }
     for (const orderId of touched) {
-      const learned = this.sql('INSERT OR IGNORE INTO orders (order_id, learned_at) VALUES (?, ?)');
-      if (learned.run(orderId, now).changes > 0) {
+      if (this.learnOrder(orderId, now, history)) {
         // A backlog's orders are indexed once, with their documents, after it (indexForSearchLater).
-        if (backlog) this.sql('UPDATE orders SET unindexed = 1 WHERE order_id = ?').run(orderId);
-        else this.indexForSearch(orderId, undefined, undefined);
+        if (!history) this.indexForSearch(orderId, undefined, undefined);
         firstLearned.push(orderId);
+      } else {
+        this.deriveOrder(orderId, true);
       }
-      this.deriveOrder(orderId, true);
     }
     this.setAside(foreignLater, now);
     return { fresh, firstLearned, changed: [...touched] };
@@ -594,18 +600,13 @@ export class AccountStore {
 
   /**
    * The order's status, when it got it, its purchase time and type, from its events in causal
-   * order (not by the clocks: a status posted answers the purchase whatever the two stamps say).
-   * `refetch` has the order fetched again (its events changed).
+   * order (not by the clocks: a status posted answers the purchase whatever the two stamps say),
+   * as the parameters of the statements that store them.
    */
-  private deriveOrder(orderId: string, refetch: boolean): void {
+  private derived(orderId: string): Record<string, string | null> {
     const rows = this.sql(
-      'SELECT event_type, status, event_time, event_ms FROM events WHERE order_id = ? ORDER BY seq',
-    ).all(orderId) as {
-      event_type: string;
-      status: string;
-      event_time: string | null;
-      event_ms: number | null;
-    }[];
+      'SELECT event_type, status, event_time FROM events WHERE order_id = ? ORDER BY seq',
+    ).all(orderId) as { event_type: string; status: string; event_time: string | null }[];
     const history = causalOrder(
       rows.map((r) => ({
         eventTypeCode: r.event_type,
@@ -616,20 +617,51 @@ export class AccountStore {
     );
     const latest = history.at(-1);
     const purchases = history.filter(isNewPurchase);
-    this.sql(
-      `UPDATE orders SET stale = MAX(stale, $refetch), status = $status, status_at = $statusAt,
-           purchased_at = $purchasedAt, purchase_type = $purchaseType,
-           effective_status = COALESCE(${MARKED}, $status), since_ms = ${sinceMs('$status', '$statusAt')}
-         WHERE order_id = $id`,
-    ).run({
+    return {
       $id: orderId,
-      $refetch: refetch ? 1 : 0,
       $status: latest?.statusCode ?? null,
       $statusAt: latest?.eventTime ?? null,
       $purchasedAt: purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null,
       $purchaseType: purchases[0]?.eventTypeCode ?? null,
+    };
+  }
+
+  /**
+   * Stores an order its events name for the first time, with what they say of it, in one write
+   * (a first start learns tens of thousands: a row written once costs each of its indexes one
+   * entry, not an entry and a move); answers false, writing nothing, for an order already stored.
+   * One learned in a backlog waits for the search index's build (`unindexed`); history is never
+   * escalated (a new order is, once, when nobody starts it).
+   */
+  private learnOrder(
+    orderId: string,
+    now: string,
+    history: ((orderId: string) => boolean) | undefined,
+  ): boolean {
+    const { changes } = this.sql(
+      `INSERT OR IGNORE INTO orders (order_id, learned_at, unindexed, escalated_at, status, status_at,
+           purchased_at, purchase_type, effective_status, since_ms, first_action_ms, completed_ms)
+         VALUES ($id, $now, $unindexed, $escalatedAt, $status, $statusAt, $purchasedAt, $purchaseType,
+           COALESCE(${MARKED}, $status), ${sinceMs('$status', '$statusAt')}, ${TIMES.firstAction},
+           ${TIMES.completed})`,
+    ).run({
+      ...this.derived(orderId),
+      $now: now,
+      $unindexed: history ? 1 : 0,
+      $escalatedAt: history?.(orderId) ? now : null,
     });
-    this.sql(`UPDATE orders SET ${TIMES_TAKEN} WHERE order_id = ?`).run(orderId);
+    return Number(changes) > 0;
+  }
+
+  /** Derives a stored order's status again from its events; `refetch` has it fetched again (they changed). */
+  private deriveOrder(orderId: string, refetch: boolean): void {
+    this.sql(
+      `UPDATE orders SET stale = MAX(stale, $refetch), status = $status, status_at = $statusAt,
+           purchased_at = $purchasedAt, purchase_type = $purchaseType,
+           effective_status = COALESCE(${MARKED}, $status), since_ms = ${sinceMs('$status', '$statusAt')},
+           first_action_ms = ${TIMES.firstAction}, completed_ms = ${TIMES.completed}
+         WHERE order_id = $id`,
+    ).run({ ...this.derived(orderId), $refetch: refetch ? 1 : 0 });
   }
 
   /** Derives every order's status again (once, after a store from before issue 20 migrated). */
@@ -1721,6 +1753,9 @@ function rewritten(before: MarketplaceEvent, after: MarketplaceEvent): boolean {
     !Object.is(instant(before), instant(after))
   );
 }
+
+/** How long order `$id` took to its first action and to Completed, from its purchase `$purchasedAt`. */
+const TIMES = timesTaken('$id', '$purchasedAt');
 
 /** The status the user marked on order `$id` that the marketplace's history does not show yet, if any. */
 const MARKED = `(SELECT CASE WHEN x.state = 'pending' OR x.event_id IS NULL

@@ -89,15 +89,23 @@ const PRODUCTS = `
 /**
  * How long an order took from its purchase to its first status after it (in progress, completed or
  * failed) and to Completed, by the events' times (null where it has none; a status stamped before
- * its purchase, by another clock, takes no time): the SET of an UPDATE of orders, run with each
- * order's status (AccountStore.deriveOrder) so Insights reads the times from an index.
+ * its purchase, by another clock, takes no time): SQL expressions over the order's id and purchase
+ * time, stored with each order's status (AccountStore) so Insights reads the times from an index.
  */
-export const TIMES_TAKEN = (() => {
+export function timesTaken(orderId: string, purchasedAt: string): { firstAction: string; completed: string } {
   const after = (condition: string) =>
-    `(SELECT MAX(0, MIN(e.event_ms) - round(unixepoch(orders.purchased_at, 'subsec') * 1000))
-        FROM events e WHERE e.order_id = orders.order_id AND ${condition})`;
-  return `first_action_ms = ${after("e.status != 'ProvisioningStarted'")},
-          completed_ms = ${after("e.status = 'ProvisioningCompleted'")}`;
+    `(SELECT MAX(0, MIN(e.event_ms) - round(unixepoch(${purchasedAt}, 'subsec') * 1000))
+        FROM events e WHERE e.order_id = ${orderId} AND ${condition})`;
+  return {
+    firstAction: after("e.status != 'ProvisioningStarted'"),
+    completed: after("e.status = 'ProvisioningCompleted'"),
+  };
+}
+
+/** The times taken of every stored order, as the SET of an UPDATE of orders (the migration). */
+export const TIMES_TAKEN = (() => {
+  const times = timesTaken('orders.order_id', 'orders.purchased_at');
+  return `first_action_ms = ${times.firstAction}, completed_ms = ${times.completed}`;
 })();
 
 /** One account's figures for the period, from its store (`sql` prepares a statement on it). */

@@ -289,4 +289,13 @@ export const MIGRATIONS: readonly string[] = [
     (julianday(purchased_at), purchased_at, item, purchase_type, first_action_ms, completed_ms, order_id);
   CREATE INDEX events_failed ON events (order_id) WHERE status = 'ProvisioningFailed';
   `,
+  `
+  -- A first start's events (issue 27): an order's events are read by its
+  -- id alone, in the order they were recorded, so its index holds the id alone. The times it also
+  -- held were never read, and a first start writes an entry per event at a random place of it
+  -- (order ids are random): a smaller entry is fewer pages to write (a quarter less CPU to insert
+  -- 100,000 events, test/bench/README.md).
+  DROP INDEX events_by_order;
+  CREATE INDEX events_by_order ON events (order_id);
+  `,
 ];
