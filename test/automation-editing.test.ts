@@ -90,7 +90,7 @@ describe('the automation channels', () => {
     expect((await refusal('saveAutomation', { automation: plain })).fields).toEqual([
       {
         field: 'action.url',
-        message: 'url must use https:// (plain http:// only to this computer: 127.0.0.1, [::1] or localhost)',
+        message: 'the address must use https:// (plain http:// only to this computer: 127.0.0.1, [::1] or localhost)',
       },
     ]);
     const command = {

@@ -449,7 +449,7 @@ describe('a settings change from the UI', () => {
   it.each([
     [
       [{ name: 'a', action: { type: 'webhook', url: 'http://hooks.example.com/x' } }],
-      'automations[0].action.url: url must use https://',
+      'automations[0].action.url: the address must use https://',
     ],
     [
       [{ name: 'a', action: { type: 'webhook', url: 'https://user:pw@hooks.example.com/x' } }],

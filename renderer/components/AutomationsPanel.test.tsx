@@ -108,7 +108,7 @@ describe('AutomationsPanel', () => {
     const url = within(form()).getByLabelText('Webhook address');
     expect(url.getAttribute('aria-invalid')).toBe('true');
     expect(document.getElementById(url.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
-      'url must use https:// (plain http:// only to this computer: 127.0.0.1, [::1] or localhost)',
+      'the address must use https:// (plain http:// only to this computer: 127.0.0.1, [::1] or localhost)',
     );
     const name = within(form()).getByLabelText('Name');
     expect(name.getAttribute('aria-invalid')).toBe('true');

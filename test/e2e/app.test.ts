@@ -1034,7 +1034,7 @@ describe('automations', () => {
       await editor.getByLabel('Webhook address').fill('http://billing.example.com/seller-tray');
       await editor.getByLabel(/^Only for these products/).fill('BV-1TB');
       await editor.getByRole('button', { name: 'Save automation' }).click();
-      await editor.getByText(/^url must use https:\/\//).waitFor();
+      await editor.getByText(/^the address must use https:\/\//).waitFor();
       await editor.getByLabel('Webhook address').scrollIntoViewIfNeeded();
       await page.screenshot({
         path: join(SCREENSHOTS, `settings-automation-editor-${colorScheme}-1280x800.png`),

@@ -55,7 +55,7 @@ const Action: z.ZodType<AutomationAction> = z.discriminatedUnion('type', [
     type: z.literal('webhook'),
     url: z.string().superRefine((url, context) => {
       const problem = webhookUrlProblem(url);
-      if (problem) context.addIssue({ code: 'custom', message: `url ${problem}` });
+      if (problem) context.addIssue({ code: 'custom', message: `the address ${problem}` });
     }),
   }),
   // The incoming webhook's address is a credential: it is in the keychain, never here.
