@@ -106,6 +106,18 @@ export interface InboxPage {
   searchIncomplete?: true;
 }
 
+/** What an inbox across accounts reads of each account's store (main/core/inbox-across.ts). */
+export type InboxReader = Pick<
+  AccountStore,
+  | 'inboxPage'
+  | 'inboxOutline'
+  | 'inboxKeys'
+  | 'inboxKeyOf'
+  | 'inboxRowsBefore'
+  | 'mergeInboxKeys'
+  | 'inboxRowsOf'
+>;
+
 /** The most unopened orders an inbox page locates. */
 const UNOPENED_LOCATED = 50;
 
@@ -764,17 +776,124 @@ export class AccountStore {
       const from = Math.max(query.offset - group.start, 0);
       const wanted = Math.min(query.limit - rows.length, group.size - from);
       if (wanted <= 0) continue;
-      const sql = `SELECT ${INBOX_COLUMNS} FROM orders o WHERE ${condition} AND ${group.where}
-             ORDER BY ${group.order} LIMIT $limit OFFSET $offset`;
-      rows.push(
-        ...(this.sql(sql).all(
-          bound(sql, { ...params, $limit: wanted, $offset: from }),
-        ) as unknown as OrderRow[]),
-      );
+      rows.push(...this.groupRows(INBOX_COLUMNS, group, condition, params, wanted, from));
     }
+    return { rows: rows.map(inboxRow), ...this.outlineOf(query, groups, condition, params) };
+  }
+
+  /**
+   * The inbox's outline without its rows (the backlog always in it): this store's part of an
+   * inbox across accounts (main/core/inbox-across.ts), which sums the groups and merges the rows.
+   */
+  inboxOutline(query: Omit<InboxQuery, 'offset' | 'limit' | 'backlog'>): Omit<InboxPage, 'rows'> {
+    const shown = { ...query, backlog: 'shown' as const, offset: 0, limit: 0 };
+    const { condition, params } = inboxCondition(shown);
+    return this.outlineOf(shown, this.inboxGroups(shown, condition, params), condition, params);
+  }
+
+  /** The sort keys of a group's first `limit` rows, in its order: what a merge across stores compares. */
+  inboxKeys(query: Omit<InboxQuery, 'offset' | 'limit'>, name: InboxGroupName, limit: number): InboxKey[] {
+    const { condition, params } = inboxCondition({ ...query, offset: 0, limit });
+    const group = { name, ...groupSql(query.sort)[name] };
+    return this.groupRows(KEY_COLUMNS, group, condition, params, limit, 0) as unknown as InboxKey[];
+  }
+
+  /** The sort key of one order (an unopened one, to place it in a merged list). */
+  inboxKeyOf(orderId: string): InboxKey | undefined {
+    return this.sql(`SELECT ${KEY_COLUMNS} FROM orders o WHERE o.order_id = ?`).get(orderId) as
+      | InboxKey
+      | undefined;
+  }
+
+  /**
+   * For each key (another store's rows), how many of this store's rows of the group come before
+   * it: its place in a merged list, less the other stores' share. One pass over the group, the keys
+   * placed by the group's own ORDER BY (no second comparator); on a tie this store's row comes first.
+   */
+  inboxRowsBefore(
+    query: Omit<InboxQuery, 'offset' | 'limit'>,
+    name: InboxGroupName,
+    keys: readonly InboxKey[],
+  ): number[] {
+    const { condition, params } = inboxCondition({ ...query, offset: 0, limit: 0 });
+    const group = groupSql(query.sort)[name];
+    const sql = `SELECT mine, place FROM (
+        SELECT mine, ROW_NUMBER() OVER (ORDER BY ${group.order}, mine) - 1 AS place FROM (
+          SELECT ${KEY_COLUMNS}, NULL AS mine FROM orders o WHERE ${condition} AND ${group.where}
+          UNION ALL SELECT value->>'order_id', value->>'purchased_at', value->>'since_ms', key
+            FROM json_each($keys)) o)
+      WHERE mine IS NOT NULL ORDER BY place`;
+    const placed = this.sql(sql).all(bound(sql, { ...params, $keys: JSON.stringify(keys) })) as {
+      mine: number;
+      place: number;
+    }[];
+    const before = new Array<number>(keys.length).fill(0);
+    // Each key's place less the keys placed above it.
+    placed.forEach(({ mine, place }, rank) => {
+      before[mine] = place - rank;
+    });
+    return before;
+  }
+
+  /**
+   * Several stores' keys of one group put in the group's order (the store's own ORDER BY, so
+   * ties, NULLs and text compare as they do in each store), then `offset`/`limit` of them; a key
+   * equal in two lists (one order id in two marketplaces) goes by the lists' order.
+   */
+  mergeInboxKeys(
+    sort: InboxSort | undefined,
+    name: InboxGroupName,
+    lists: readonly (readonly InboxKey[])[],
+    offset: number,
+    limit: number,
+  ): { list: number; orderId: string }[] {
+    const keys = lists.flatMap((list, at) => list.map((key) => ({ ...key, list: at })));
+    const sql = `SELECT o.list, o.order_id FROM (
+        SELECT value->>'list' AS list, value->>'order_id' AS order_id,
+               value->>'purchased_at' AS purchased_at, value->>'since_ms' AS since_ms
+          FROM json_each($keys)) o
+      ORDER BY ${groupSql(sort)[name].order}, o.list LIMIT $limit OFFSET $offset`;
+    const merged = this.sql(sql).all({ $keys: JSON.stringify(keys), $limit: limit, $offset: offset }) as {
+      list: number;
+      order_id: string;
+    }[];
+    return merged.map((m) => ({ list: m.list, orderId: m.order_id }));
+  }
+
+  /** Inbox rows of these orders, in the order asked. */
+  inboxRowsOf(orderIds: readonly string[]): InboxRow[] {
+    const sql = `SELECT ${INBOX_COLUMNS} FROM orders o WHERE o.order_id IN (SELECT value FROM json_each(?))`;
+    const rows = this.sql(sql).all(JSON.stringify(orderIds)) as unknown as OrderRow[];
+    const byId = new Map(rows.map((row) => [row.order_id, row]));
+    return orderIds.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [inboxRow(row)] : [];
+    });
+  }
+
+  private groupRows(
+    columns: string,
+    group: Pick<Segment, 'where' | 'order'>,
+    condition: string,
+    params: Params,
+    limit: number,
+    offset: number,
+  ): OrderRow[] {
+    const sql = `SELECT ${columns} FROM orders o WHERE ${condition} AND ${group.where}
+             ORDER BY ${group.order} LIMIT $limit OFFSET $offset`;
+    return this.sql(sql).all(
+      bound(sql, { ...params, $limit: limit, $offset: offset }),
+    ) as unknown as OrderRow[];
+  }
+
+  private outlineOf(
+    query: InboxQuery,
+    groups: readonly Segment[],
+    condition: string,
+    params: Params,
+  ): Omit<InboxPage, 'rows'> {
     const last = groups.at(-1);
     return {
-      rows: rows.map(inboxRow),
       total: last ? last.start + last.size : 0,
       waiting: this.count(`${condition} AND o.waiting = 1`, params),
       groups: groups.map(({ name, start, size, holds }) => ({ name, start, size, holds })),
@@ -825,8 +944,6 @@ export class AccountStore {
     const announced = arrivals('');
     const stalled = params.$stalledBefore === null ? 0 : this.count(`${condition} AND ${STALLED}`, params);
     const backlog = waiting - announced;
-    const waitingOrder =
-      query.sort === 'newest' ? 'o.purchased_at DESC, o.order_id' : 'o.purchased_at ASC, o.order_id DESC';
     const holds: Record<InboxGroupName, number> = {
       arrived,
       waiting: announced - arrived,
@@ -834,13 +951,7 @@ export class AccountStore {
       backlog,
       rest: total - waiting - stalled,
     };
-    const sql: Record<InboxGroupName, Pick<Segment, 'where' | 'order'>> = {
-      arrived: { where: `o.waiting = 1 AND ${JUST_ARRIVED}`, order: 'o.purchased_at DESC, o.order_id' },
-      waiting: { where: `o.waiting = 1 AND ${ARRIVED} AND NOT ${JUST_ARRIVED}`, order: waitingOrder },
-      stalled: { where: STALLED, order: 'o.since_ms, o.order_id' },
-      backlog: { where: `o.waiting = 1 AND NOT ${ARRIVED}`, order: waitingOrder },
-      rest: { where: `o.waiting = 0 AND ${NOT_STALLED}`, order: 'o.purchased_at DESC, o.order_id' },
-    };
+    const sql = groupSql(query.sort);
     let start = 0;
     return INBOX_GROUPS.map((name) => {
       const shown = name !== 'backlog' || backlogShown(query.backlog ?? 'shown', backlog);
@@ -1750,6 +1861,29 @@ function inboxCondition(query: InboxQuery): { condition: string; params: Params 
     params.$like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   }
   return { condition: where.map((w) => `(${w})`).join(' AND '), params };
+}
+
+/** Each group of the inbox as SQL over `orders o`: which orders, and in which order. */
+function groupSql(sort: InboxSort | undefined): Record<InboxGroupName, Pick<Segment, 'where' | 'order'>> {
+  const waitingOrder =
+    sort === 'newest' ? 'o.purchased_at DESC, o.order_id' : 'o.purchased_at ASC, o.order_id DESC';
+  return {
+    arrived: { where: `o.waiting = 1 AND ${JUST_ARRIVED}`, order: 'o.purchased_at DESC, o.order_id' },
+    waiting: { where: `o.waiting = 1 AND ${ARRIVED} AND NOT ${JUST_ARRIVED}`, order: waitingOrder },
+    stalled: { where: STALLED, order: 'o.since_ms, o.order_id' },
+    backlog: { where: `o.waiting = 1 AND NOT ${ARRIVED}`, order: waitingOrder },
+    rest: { where: `o.waiting = 0 AND ${NOT_STALLED}`, order: 'o.purchased_at DESC, o.order_id' },
+  };
+}
+
+/** What a group's order compares (groupSql), for `orders o`: what a merge across stores needs of a row. */
+const KEY_COLUMNS = 'o.order_id, o.purchased_at, o.since_ms';
+
+/** A row's sort key (KEY_COLUMNS), as read. */
+export interface InboxKey {
+  order_id: string;
+  purchased_at: string | null;
+  since_ms: number | null;
 }
 
 /** A group of the inbox as SQL over `orders o`: which orders, in which order, where it starts in the list. */

@@ -1,0 +1,132 @@
+// One inbox across the served accounts: the same groups and order as one account's
+// (preload/inbox-sort.ts), the counts summed, each row tagged with its account.
+//
+// How a page is merged, and why: each account's store stays its own database, opened, mended and
+// closed by its account's session alone (no ATTACH). The window pages by place (offset), so for each
+// group a page reaches, each store is asked for the sort keys (three indexed columns) of the group's
+// first offset+limit rows; the keys are put in the group's order by the store's own ORDER BY run
+// over them (one decision of the order, in account-store.ts), and only the page's rows are then read
+// whole, from their own stores. Cost: a first page asks each of k stores for at most `limit` keys
+// per group; a page N rows deep reads up to N+limit keys in each store and merges k·(N+limit) of
+// them (a deep page of a large inbox is then milliseconds, not microseconds). A seek (keyset)
+// cursor would keep deep pages flat, but the window jumps to any place (End, a scrollbar drag), so
+// it needs places, which only offsets give without a cursor for every place.
+
+import type { OrderListItem, OrderPage } from '../../preload/contract';
+import { backlogShown, INBOX_GROUPS, type InboxGroup, type InboxGroupName } from '../../preload/inbox-sort';
+import type { InboxKey, InboxQuery, InboxReader } from './store/account-store';
+
+/** One account's store, read through its session (each read mended like any other: SellerCore.inboxRead). */
+export interface InboxSource {
+  account: string;
+  read<T>(read: (store: InboxReader) => T): T;
+}
+
+/** The most unopened orders a page locates (as one store does). */
+const UNOPENED_LOCATED = 50;
+
+/** One page of the inbox over `sources`' stores, in their order (ties between accounts go by it). */
+export function inboxAcross(sources: readonly InboxSource[], query: InboxQuery): Omit<OrderPage, 'offset'> {
+  const [first] = sources;
+  if (!first) return { orders: [], total: 0, waiting: 0, groups: [], unopened: [], regroupsAt: null };
+  if (sources.length === 1) {
+    // One account: its store's own page, not a merge of one.
+    const { rows, ...counts } = first.read((store) => store.inboxPage(query));
+    return { orders: rows.map((row) => ({ ...row, account: first.account })), ...counts };
+  }
+  const { offset, limit, backlog, ...matching } = query;
+  const outlines = sources.map((source) => source.read((store) => store.inboxOutline(matching)));
+  const holds = (name: InboxGroupName, at: number) =>
+    outlines[at]?.groups.find((g) => g.name === name)?.holds ?? 0;
+
+  let start = 0;
+  const groups: InboxGroup[] = INBOX_GROUPS.map((name) => {
+    const held = sources.reduce((sum, _, at) => sum + holds(name, at), 0);
+    // The backlog folds by the size of all accounts' together, as one account's does by its own.
+    const size = name !== 'backlog' || backlogShown(backlog ?? 'shown', held) ? held : 0;
+    const group = { name, start, size, holds: held };
+    start += size;
+    return group;
+  });
+
+  const orders: OrderListItem[] = [];
+  for (const group of groups) {
+    const from = Math.max(offset - group.start, 0);
+    const wanted = Math.min(limit - orders.length, group.size - from);
+    if (wanted <= 0) continue;
+    const lists = sources.map((source, at) =>
+      holds(group.name, at) === 0
+        ? []
+        : source.read((store) => store.inboxKeys(matching, group.name, from + wanted)),
+    );
+    const picked = first.read((store) =>
+      store.mergeInboxKeys(matching.sort, group.name, lists, from, wanted),
+    );
+    // The page's rows read whole, each from its own store, then put in the merged order.
+    const rows = sources.map((source, at) => {
+      const ids = picked.filter((p) => p.list === at).map((p) => p.orderId);
+      return ids.length === 0 ? [] : source.read((store) => store.inboxRowsOf(ids));
+    });
+    const next = rows.map(() => 0);
+    for (const { list } of picked) {
+      const row = rows[list]?.[next[list] ?? 0];
+      next[list] = (next[list] ?? 0) + 1;
+      if (row) orders.push({ ...row, account: sources[list]?.account ?? '' });
+    }
+  }
+
+  const regroups = outlines.flatMap((o) => (o.regroupsAt === null ? [] : [o.regroupsAt]));
+  return {
+    orders,
+    total: start,
+    waiting: outlines.reduce((sum, o) => sum + o.waiting, 0),
+    groups,
+    unopened: unopenedAcross(sources, matching, outlines, groups),
+    regroupsAt: regroups.sort()[0] ?? null,
+    ...(outlines.some((o) => o.searchIncomplete) ? { searchIncomplete: true as const } : {}),
+  };
+}
+
+/**
+ * Where each store's unopened orders stand in the merged list: the merged group's start, the
+ * order's place in its own store's group, and how many of each other store's rows of the group
+ * come before it (one pass over the group in each other store, for all its keys together).
+ */
+function unopenedAcross(
+  sources: readonly InboxSource[],
+  matching: Omit<InboxQuery, 'offset' | 'limit' | 'backlog'>,
+  outlines: readonly Omit<OrderPage, 'orders' | 'offset'>[],
+  groups: readonly InboxGroup[],
+): OrderPage['unopened'] {
+  if (outlines.every((o) => o.unopened.length === 0)) return [];
+  const located: OrderPage['unopened'] = [];
+  for (const group of groups) {
+    if (group.size === 0) continue;
+    // This group's unopened orders in each store, with their place in their own store's group.
+    const mine = outlines.map((outline, at) => {
+      const own = outline.groups.find((g) => g.name === group.name);
+      if (!own) return [];
+      return outline.unopened
+        .filter((u) => u.index >= own.start && u.index < own.start + own.size)
+        .flatMap((u) => {
+          const key = sources[at]?.read((store) => store.inboxKeyOf(u.orderId));
+          return key ? [{ orderId: u.orderId, place: u.index - own.start, key }] : [];
+        });
+    });
+    if (mine.every((m) => m.length === 0)) continue;
+    mine.forEach((found, at) => {
+      if (found.length === 0) return;
+      const keys: InboxKey[] = found.map((f) => f.key);
+      const places = found.map((f) => group.start + f.place);
+      sources.forEach((other, j) => {
+        if (j === at) return;
+        const before = other.read((store) => store.inboxRowsBefore(matching, group.name, keys));
+        before.forEach((n, i) => {
+          places[i] = (places[i] ?? 0) + n;
+        });
+      });
+      located.push(...found.map((f, i) => ({ orderId: f.orderId, index: places[i] ?? 0 })));
+    });
+  }
+  return located.sort((a, b) => a.index - b.index).slice(0, UNOPENED_LOCATED);
+}
