@@ -4,9 +4,9 @@
 // How a page is merged, and why: each account's store stays its own database, opened, mended and
 // closed by its account's session alone (no ATTACH). The window pages by place (offset), so for each
 // group a page reaches, each store is asked for the sort keys (three indexed columns) of the group's
-// first offset+limit rows; the keys are put in the group's order by the store's own ORDER BY run
-// over them (one decision of the order, in account-store.ts), and only the page's rows are then read
-// whole, from their own stores. Cost: a first page asks each of k stores for at most `limit` keys
+// first offset+limit rows; the keys are put in the group's order (compared as the stores' ORDER BY
+// compares, both written from one declaration in account-store.ts), and only the page's rows are
+// then read whole, from their own stores. Cost: a first page asks each of k stores for at most `limit` keys
 // per group; a page N rows deep reads up to N+limit keys in each store and merges k·(N+limit) of
 // them (a deep page of a large inbox is then milliseconds, not microseconds). A seek (keyset)
 // cursor would keep deep pages flat, but the window jumps to any place (End, a scrollbar drag), so
@@ -14,7 +14,7 @@
 
 import type { OrderListItem, OrderPage } from '../../preload/contract';
 import { backlogShown, INBOX_GROUPS, type InboxGroup, type InboxGroupName } from '../../preload/inbox-sort';
-import type { InboxKey, InboxQuery, InboxReader } from './store/account-store';
+import { compareInboxKeys, type InboxKey, type InboxQuery, type InboxReader } from './store/account-store';
 
 /** One account's store, read through its session (each read mended like any other: SellerCore.inboxRead). */
 export interface InboxSource {
@@ -59,9 +59,13 @@ export function inboxAcross(sources: readonly InboxSource[], query: InboxQuery):
         ? []
         : source.read((store) => store.inboxKeys(matching, group.name, from + wanted)),
     );
-    const picked = first.read((store) =>
-      store.mergeInboxKeys(matching.sort, group.name, lists, from, wanted),
-    );
+    // In the group's order; equal keys (one order id in two marketplaces) by the accounts' order.
+    const compare = compareInboxKeys(group.name, matching.sort);
+    const picked = lists
+      .flatMap((keys, list) => keys.map((key) => ({ key, list })))
+      .sort((a, b) => compare(a.key, b.key) || a.list - b.list)
+      .slice(from, from + wanted)
+      .map(({ key, list }) => ({ list, orderId: key.order_id }));
     // The page's rows read whole, each from its own store, then put in the merged order.
     const rows = sources.map((source, at) => {
       const ids = picked.filter((p) => p.list === at).map((p) => p.orderId);

@@ -109,13 +109,7 @@ export interface InboxPage {
 /** What an inbox across accounts reads of each account's store (main/core/inbox-across.ts). */
 export type InboxReader = Pick<
   AccountStore,
-  | 'inboxPage'
-  | 'inboxOutline'
-  | 'inboxKeys'
-  | 'inboxKeyOf'
-  | 'inboxRowsBefore'
-  | 'mergeInboxKeys'
-  | 'inboxRowsOf'
+  'inboxPage' | 'inboxOutline' | 'inboxKeys' | 'inboxKeyOf' | 'inboxRowsBefore' | 'inboxRowsOf'
 >;
 
 /** The most unopened orders an inbox page locates. */
@@ -835,40 +829,11 @@ export class AccountStore {
     return before;
   }
 
-  /**
-   * Several stores' keys of one group put in the group's order (the store's own ORDER BY, so
-   * ties, NULLs and text compare as they do in each store), then `offset`/`limit` of them; a key
-   * equal in two lists (one order id in two marketplaces) goes by the lists' order.
-   */
-  mergeInboxKeys(
-    sort: InboxSort | undefined,
-    name: InboxGroupName,
-    lists: readonly (readonly InboxKey[])[],
-    offset: number,
-    limit: number,
-  ): { list: number; orderId: string }[] {
-    const keys = lists.flatMap((list, at) => list.map((key) => ({ ...key, list: at })));
-    const sql = `SELECT o.list, o.order_id FROM (
-        SELECT value->>'list' AS list, value->>'order_id' AS order_id,
-               value->>'purchased_at' AS purchased_at, value->>'since_ms' AS since_ms
-          FROM json_each($keys)) o
-      ORDER BY ${groupSql(sort)[name].order}, o.list LIMIT $limit OFFSET $offset`;
-    const merged = this.sql(sql).all({ $keys: JSON.stringify(keys), $limit: limit, $offset: offset }) as {
-      list: number;
-      order_id: string;
-    }[];
-    return merged.map((m) => ({ list: m.list, orderId: m.order_id }));
-  }
-
   /** Inbox rows of these orders, in the order asked. */
   inboxRowsOf(orderIds: readonly string[]): InboxRow[] {
-    const sql = `SELECT ${INBOX_COLUMNS} FROM orders o WHERE o.order_id IN (SELECT value FROM json_each(?))`;
-    const rows = this.sql(sql).all(JSON.stringify(orderIds)) as unknown as OrderRow[];
-    const byId = new Map(rows.map((row) => [row.order_id, row]));
-    return orderIds.flatMap((id) => {
-      const row = byId.get(id);
-      return row ? [inboxRow(row)] : [];
-    });
+    // Led by the ids, each found through the primary key.
+    const sql = `SELECT ${INBOX_COLUMNS} FROM json_each(?) ids JOIN orders o ON o.order_id = ids.value ORDER BY ids.key`;
+    return (this.sql(sql).all(JSON.stringify(orderIds)) as unknown as OrderRow[]).map(inboxRow);
   }
 
   private groupRows(
@@ -1865,25 +1830,76 @@ function inboxCondition(query: InboxQuery): { condition: string; params: Params 
 
 /** Each group of the inbox as SQL over `orders o`: which orders, and in which order. */
 function groupSql(sort: InboxSort | undefined): Record<InboxGroupName, Pick<Segment, 'where' | 'order'>> {
-  const waitingOrder =
-    sort === 'newest' ? 'o.purchased_at DESC, o.order_id' : 'o.purchased_at ASC, o.order_id DESC';
+  const order = (name: InboxGroupName) =>
+    groupOrder(name, sort)
+      .map(([column, direction]) => `o.${column} ${direction}`)
+      .join(', ');
   return {
-    arrived: { where: `o.waiting = 1 AND ${JUST_ARRIVED}`, order: 'o.purchased_at DESC, o.order_id' },
-    waiting: { where: `o.waiting = 1 AND ${ARRIVED} AND NOT ${JUST_ARRIVED}`, order: waitingOrder },
-    stalled: { where: STALLED, order: 'o.since_ms, o.order_id' },
-    backlog: { where: `o.waiting = 1 AND NOT ${ARRIVED}`, order: waitingOrder },
-    rest: { where: `o.waiting = 0 AND ${NOT_STALLED}`, order: 'o.purchased_at DESC, o.order_id' },
+    arrived: { where: `o.waiting = 1 AND ${JUST_ARRIVED}`, order: order('arrived') },
+    waiting: { where: `o.waiting = 1 AND ${ARRIVED} AND NOT ${JUST_ARRIVED}`, order: order('waiting') },
+    stalled: { where: STALLED, order: order('stalled') },
+    backlog: { where: `o.waiting = 1 AND NOT ${ARRIVED}`, order: order('backlog') },
+    rest: { where: `o.waiting = 0 AND ${NOT_STALLED}`, order: order('rest') },
   };
 }
 
-/** What a group's order compares (groupSql), for `orders o`: what a merge across stores needs of a row. */
-const KEY_COLUMNS = 'o.order_id, o.purchased_at, o.since_ms';
-
-/** A row's sort key (KEY_COLUMNS), as read. */
+/** A row's sort key: the columns a group's order compares (KEY_COLUMNS), as read. */
 export interface InboxKey {
   order_id: string;
   purchased_at: string | null;
   since_ms: number | null;
+}
+type KeyColumn = keyof InboxKey;
+
+/** What a merge across stores needs of a row, for `orders o`. */
+const KEY_COLUMNS = 'o.order_id, o.purchased_at, o.since_ms';
+
+/**
+ * Each group's order, declared once: the stores' ORDER BY is written from it (groupSql), and so is
+ * the comparison a merge across stores makes (compareInboxKeys).
+ */
+function groupOrder(name: InboxGroupName, sort: InboxSort | undefined): [KeyColumn, 'ASC' | 'DESC'][] {
+  const newestFirst: [KeyColumn, 'ASC' | 'DESC'][] = [
+    ['purchased_at', 'DESC'],
+    ['order_id', 'ASC'],
+  ];
+  switch (name) {
+    case 'stalled':
+      return [
+        ['since_ms', 'ASC'],
+        ['order_id', 'ASC'],
+      ];
+    case 'waiting':
+    case 'backlog':
+      return sort === 'newest'
+        ? newestFirst
+        : [
+            ['purchased_at', 'ASC'],
+            ['order_id', 'DESC'],
+          ];
+    default:
+      return newestFirst;
+  }
+}
+
+/**
+ * Two rows' keys compared as the group's ORDER BY compares them in SQLite: NULL before any value,
+ * text by its code points (the times and ids are ASCII, where UTF-16 and SQLite's bytes agree).
+ */
+export function compareInboxKeys(
+  name: InboxGroupName,
+  sort: InboxSort | undefined,
+): (a: InboxKey, b: InboxKey) => number {
+  const order = groupOrder(name, sort);
+  return (a, b) => {
+    for (const [column, direction] of order) {
+      const x = a[column];
+      const y = b[column];
+      const compared = x === y ? 0 : x === null ? -1 : y === null ? 1 : x < y ? -1 : 1;
+      if (compared !== 0) return direction === 'ASC' ? compared : -compared;
+    }
+    return 0;
+  };
 }
 
 /** A group of the inbox as SQL over `orders o`: which orders, in which order, where it starts in the list. */
