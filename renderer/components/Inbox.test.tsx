@@ -556,7 +556,7 @@ describe('Inbox', () => {
         account('account-2', 'US', false),
       ]);
       expect(tags().every((t) => t === null)).toBe(true);
-      expect(screen.queryByRole('combobox', { name: 'Account' })).toBeNull();
+      expect(screen.queryByRole('combobox', { name: 'Filter by account' })).toBeNull();
     });
 
     it("marks a selection of both accounts' rows, and a row's key, each by its own account", async () => {
@@ -591,7 +591,7 @@ describe('Inbox', () => {
     it('filters by account through the bridge, and all accounts again', async () => {
       const bridge = createFakeBridge({ orders: twoAccounts() });
       await renderInbox(bridge, ACCOUNTS);
-      const filter = screen.getByRole('combobox', { name: 'Account' });
+      const filter = screen.getByRole('combobox', { name: 'Filter by account' });
       expect([...filter.querySelectorAll('option')].map((o) => o.textContent)).toEqual([
         'All accounts',
         'EU',

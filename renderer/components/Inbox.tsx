@@ -418,10 +418,38 @@ export function Inbox({
             </option>
           ))}
         </select>
+        {onShowKeys && (
+          <button
+            type="button"
+            className="keys-button"
+            aria-label="Keyboard shortcuts"
+            title="Keyboard shortcuts (?)"
+            onClick={onShowKeys}
+          >
+            ?
+          </button>
+        )}
+      </div>
+      <div className="inbox-filters">
+        <fieldset className="filter">
+          <legend className="sr-only">Filter by status</legend>
+          {FILTERS.map((option) => (
+            <label key={option.value} className={`filter-chip${filter === option.value ? ' active' : ''}`}>
+              <input
+                type="radio"
+                name={filterName}
+                value={option.value}
+                checked={filter === option.value}
+                onChange={() => onQueryChange({ ...query, filter: option.value })}
+              />
+              {option.label}
+            </label>
+          ))}
+        </fieldset>
         {named.length > 0 && (
           <>
             <label className="sr-only" htmlFor={accountFilterId}>
-              Account
+              Filter by account
             </label>
             <select
               id={accountFilterId}
@@ -438,33 +466,7 @@ export function Inbox({
             </select>
           </>
         )}
-        {onShowKeys && (
-          <button
-            type="button"
-            className="keys-button"
-            aria-label="Keyboard shortcuts"
-            title="Keyboard shortcuts (?)"
-            onClick={onShowKeys}
-          >
-            ?
-          </button>
-        )}
       </div>
-      <fieldset className="filter">
-        <legend className="sr-only">Filter by status</legend>
-        {FILTERS.map((option) => (
-          <label key={option.value} className={`filter-chip${filter === option.value ? ' active' : ''}`}>
-            <input
-              type="radio"
-              name={filterName}
-              value={option.value}
-              checked={filter === option.value}
-              onChange={() => onQueryChange({ ...query, filter: option.value })}
-            />
-            {option.label}
-          </label>
-        ))}
-      </fieldset>
       <ErrorAlert problem={orders.error} />
       <ErrorAlert problem={marks.problem} onDismiss={marks.dismissProblem} />
       {checked.size > 0 ? (
