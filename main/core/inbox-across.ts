@@ -59,13 +59,7 @@ export function inboxAcross(sources: readonly InboxSource[], query: InboxQuery):
         ? []
         : source.read((store) => store.inboxKeys(matching, group.name, from + wanted)),
     );
-    // In the group's order; equal keys (one order id in two marketplaces) by the accounts' order.
-    const compare = compareInboxKeys(group.name, matching.sort);
-    const picked = lists
-      .flatMap((keys, list) => keys.map((key) => ({ key, list })))
-      .sort((a, b) => compare(a.key, b.key) || a.list - b.list)
-      .slice(from, from + wanted)
-      .map(({ key, list }) => ({ list, orderId: key.order_id }));
+    const picked = merged(lists, compareInboxKeys(group.name, matching.sort), from + wanted).slice(from);
     // The page's rows read whole, each from its own store, then put in the merged order.
     const rows = sources.map((source, at) => {
       const ids = picked.filter((p) => p.list === at).map((p) => p.orderId);
@@ -89,6 +83,35 @@ export function inboxAcross(sources: readonly InboxSource[], query: InboxQuery):
     regroupsAt: regroups.sort()[0] ?? null,
     ...(outlines.some((o) => o.searchIncomplete) ? { searchIncomplete: true as const } : {}),
   };
+}
+
+/**
+ * The first `count` keys of lists each in the group's order, merged in that order by their heads
+ * (k comparisons a key, no sort of them all); equal keys (one order id in two marketplaces) by
+ * the lists' order.
+ */
+function merged(
+  lists: readonly (readonly InboxKey[])[],
+  compare: (a: InboxKey, b: InboxKey) => number,
+  count: number,
+): { list: number; orderId: string }[] {
+  const heads = lists.map(() => 0);
+  const out: { list: number; orderId: string }[] = [];
+  while (out.length < count) {
+    let best = -1;
+    let bestKey: InboxKey | undefined;
+    lists.forEach((keys, list) => {
+      const key = keys[heads[list] ?? 0];
+      if (key && (bestKey === undefined || compare(key, bestKey) < 0)) {
+        best = list;
+        bestKey = key;
+      }
+    });
+    if (!bestKey) break;
+    heads[best] = (heads[best] ?? 0) + 1;
+    out.push({ list: best, orderId: bestKey.order_id });
+  }
+  return out;
 }
 
 /**

@@ -112,6 +112,17 @@ export type InboxReader = Pick<
   'inboxPage' | 'inboxOutline' | 'inboxKeys' | 'inboxKeyOf' | 'inboxRowsBefore' | 'inboxRowsOf'
 >;
 
+/** A read of the inbox kept (AccountStore.remembered): the store's version and the time span it holds for. */
+interface Remembered {
+  version: string;
+  from: number;
+  until: number;
+  value: unknown;
+}
+
+/** The most inbox reads kept: a few queries' outlines and a few pages' keys. */
+const INBOX_READS_KEPT = 32;
+
 /** The most unopened orders an inbox page locates. */
 const UNOPENED_LOCATED = 50;
 
@@ -174,6 +185,8 @@ export class AccountStore {
   private fileId: number;
   /** The last successful poll's time and count (LAST_POLL_FILE). */
   private lastPoll: { at: string; n: number } | undefined;
+  /** The inbox's counts and sort keys as last read, kept until the store changes or the clock regroups it (remembered). */
+  private readonly inboxReads = new Map<string, Remembered>();
 
   private constructor(
     private db: Database,
@@ -233,6 +246,7 @@ export class AccountStore {
    */
   rebuild(): string {
     this.statements.clear();
+    this.inboxReads.clear();
     try {
       this.db.close();
     } catch {
@@ -764,7 +778,7 @@ export class AccountStore {
    */
   inboxPage(query: InboxQuery): InboxPage {
     const { condition, params } = inboxCondition(query);
-    const groups = this.inboxGroups(query, condition, params);
+    const { groups, outline } = this.outlineRead(query);
     const rows: OrderRow[] = [];
     for (const group of groups) {
       const from = Math.max(query.offset - group.start, 0);
@@ -772,7 +786,48 @@ export class AccountStore {
       if (wanted <= 0) continue;
       rows.push(...this.groupRows(INBOX_COLUMNS, group, condition, params, wanted, from));
     }
-    return { rows: rows.map(inboxRow), ...this.outlineOf(query, groups, condition, params) };
+    return { rows: rows.map(inboxRow), ...outline };
+  }
+
+  /** The list's groups and counts for a query, remembered (most polls change nothing the inbox shows). */
+  private outlineRead(query: InboxQuery): { groups: Segment[]; outline: Omit<InboxPage, 'rows'> } {
+    return this.remembered(['outline', query.backlog], query, () => {
+      const { condition, params } = inboxCondition(query);
+      const groups = this.inboxGroups(query, condition, params);
+      const outline = this.outlineOf(query, groups, condition, params);
+      return { value: { groups, outline }, regroupsAt: outline.regroupsAt };
+    });
+  }
+
+  /**
+   * A read of the inbox as last made, while this store has not changed since (no row written by
+   * this connection, no commit by another) and the clock has not reached the moment the list
+   * regroups (regroupsAt): between those, the same query reads the same. So an inbox across
+   * accounts reads again only the store of the account that changed.
+   */
+  private remembered<T>(
+    what: unknown[],
+    query: Omit<InboxQuery, 'offset' | 'limit'>,
+    read: () => { value: T; regroupsAt: string | null },
+  ): T {
+    const { changes } = this.sql('SELECT total_changes() AS changes').get() as { changes: number };
+    const { data_version } = this.sql('PRAGMA data_version').get() as { data_version: number };
+    const version = `${changes}/${data_version}`;
+    const at = Date.parse(query.now ?? '');
+    const when = Number.isFinite(at) ? at : 0;
+    // What the rows depend on but the time, which the span [from, until) stands for.
+    const { filter, search, sort, stalledAfterDays } = query;
+    const name = JSON.stringify([...what, filter, search, sort, stalledAfterDays]);
+    const kept = this.inboxReads.get(name);
+    if (kept?.version === version && when >= kept.from && when < kept.until) return kept.value as T;
+    if (kept && kept.version !== version) this.inboxReads.clear();
+    const { value, regroupsAt } = read();
+    const until = regroupsAt === null ? Number.POSITIVE_INFINITY : Date.parse(regroupsAt);
+    this.inboxReads.delete(name);
+    if (this.inboxReads.size >= INBOX_READS_KEPT)
+      this.inboxReads.delete(this.inboxReads.keys().next().value ?? '');
+    this.inboxReads.set(name, { version, from: when, until, value });
+    return value;
   }
 
   /**
@@ -780,16 +835,19 @@ export class AccountStore {
    * inbox across accounts (main/core/inbox-across.ts), which sums the groups and merges the rows.
    */
   inboxOutline(query: Omit<InboxQuery, 'offset' | 'limit' | 'backlog'>): Omit<InboxPage, 'rows'> {
-    const shown = { ...query, backlog: 'shown' as const, offset: 0, limit: 0 };
-    const { condition, params } = inboxCondition(shown);
-    return this.outlineOf(shown, this.inboxGroups(shown, condition, params), condition, params);
+    return this.outlineRead({ ...query, backlog: 'shown', offset: 0, limit: 0 }).outline;
   }
 
   /** The sort keys of a group's first `limit` rows, in its order: what a merge across stores compares. */
   inboxKeys(query: Omit<InboxQuery, 'offset' | 'limit'>, name: InboxGroupName, limit: number): InboxKey[] {
-    const { condition, params } = inboxCondition({ ...query, offset: 0, limit });
-    const group = { name, ...groupSql(query.sort)[name] };
-    return this.groupRows(KEY_COLUMNS, group, condition, params, limit, 0) as unknown as InboxKey[];
+    // Regrouped when the list's outline is: its regroupsAt is the moment for the keys too.
+    const { regroupsAt } = this.inboxOutline(query);
+    return this.remembered(['keys', name, limit], query, () => {
+      const { condition, params } = inboxCondition({ ...query, offset: 0, limit });
+      const group = { name, ...groupSql(query.sort)[name] };
+      const keys = this.groupRows(KEY_COLUMNS, group, condition, params, limit, 0) as unknown as InboxKey[];
+      return { value: keys, regroupsAt };
+    });
   }
 
   /** The sort key of one order (an unopened one, to place it in a merged list). */
