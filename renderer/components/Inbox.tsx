@@ -32,7 +32,14 @@ import { isEditable, isWindowKey, keyAction, markKey } from '../keyboard';
 import { URGENCY_WORDS, type Urgency, type UrgencyLimits, urgencyOf } from '../urgency';
 import { ErrorAlert } from './ErrorAlert';
 import { BULK_STEPS, rowsFor, useInboxMarks } from './InboxMarks';
-import { FILTERS, INBOX_SORT_CHOICES, type InboxQuery, type InboxSort, rowKey } from './inbox-query';
+import {
+  FILTERS,
+  INBOX_SORT_CHOICES,
+  type InboxQuery,
+  type InboxSort,
+  listQuery,
+  rowKey,
+} from './inbox-query';
 import { ServerText } from './ServerText';
 import { StatusChip } from './StatusChip';
 
@@ -224,15 +231,7 @@ export function Inbox({
   async function checkAll(): Promise<void> {
     const all = new Map<string, OrderListItem>();
     for (let offset = 0; offset < count; offset += LIMITS.page) {
-      const request = {
-        filter,
-        search,
-        sort,
-        ...(backlog ? { backlog } : {}),
-        ...(account ? { account } : {}),
-        offset,
-        limit: LIMITS.page,
-      };
+      const request = { ...listQuery({ ...query, account }, sort), offset, limit: LIMITS.page };
       const page = await call(bridge, 'listOrders', request).catch(() => null);
       if (!page) return;
       for (const order of page.orders) all.set(rowKey(order), order);

@@ -17,6 +17,11 @@ export interface InboxQuery {
 
 export const INITIAL_QUERY: InboxQuery = { filter: 'all', search: '' };
 
+/** The list a query asks the bridge for (listOrders without its place): what is said, no more. */
+export function listQuery({ filter, search, backlog, account }: InboxQuery, sort: InboxSort) {
+  return { filter, search, sort, ...(backlog ? { backlog } : {}), ...(account ? { account } : {}) };
+}
+
 /**
  * A row's identity in the list (the current row, the bulk selection): an order id may be in two
  * accounts' marketplaces. Without its account (a notification of one account) it is the order id.

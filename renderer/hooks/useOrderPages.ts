@@ -10,7 +10,7 @@ import { INBOX_PAGE_ROWS, type OrderListItem, type OrderPage } from '../../prelo
 import type { Explained } from '../../preload/model';
 import { call, explained } from '../bridge/call';
 import type { useBridge } from '../bridge/context';
-import { type InboxQuery, type InboxSort, rowKey } from '../components/inbox-query';
+import { type InboxQuery, type InboxSort, listQuery, rowKey } from '../components/inbox-query';
 
 export const PAGE_SIZE = INBOX_PAGE_ROWS;
 const NONE: OrderPage['unopened'] = [];
@@ -73,13 +73,7 @@ export function useOrderPages(
       const request = ++requests.current;
       requested.current.set(page, request);
       const current = () => mine === generation.current && requested.current.get(page) === request;
-      const query = {
-        filter,
-        search,
-        sort,
-        ...(backlog ? { backlog } : {}),
-        ...(account ? { account } : {}),
-      };
+      const query = listQuery({ filter, search, backlog, account }, sort);
       return call(bridge, 'listOrders', { ...query, offset: page * PAGE_SIZE, limit: PAGE_SIZE }).then(
         (answer: OrderPage) => {
           if (!current()) return null;

@@ -8,12 +8,10 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Operation } from '../../main/core/api/routes';
 import { KeytarSecretStore, secretOwner } from '../../main/core/secrets';
 import { SellerTrayService } from '../../main/core/service';
 import { ConfSettingsStore } from '../../main/core/settings';
 import { startPreview } from '../../main/preview/server';
-import { SETTINGS } from '../../preload/settings-declaration';
 import type { Simulator } from '../../simulator/server';
 import { axeViolations, faintFieldBorders } from '../support/axe';
 import { buildRenderer, launchChromium } from '../support/browser';
@@ -21,14 +19,11 @@ import { makeDataDir } from '../support/core';
 import { oneSellerMarketplace } from '../support/one-seller-marketplace';
 import { REPO_ROOT } from '../support/processes';
 import { admin } from '../support/raw-api';
+import { HOLD_MS, INTERVAL_SECONDS, POLLS_IN_HOLD, since } from '../support/request-budget';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const EU = { clientId: 'eu-e2e-client', clientSecret: 'eu-e2e-secret-41c9' };
 const US = { clientId: 'us-e2e-client', clientSecret: 'us-e2e-secret-8d2e' };
-const HOLD_MS = 60_000;
-const INTERVAL_SECONDS = SETTINGS.pollIntervalSeconds.min;
-/** Polls that can start within the hold: one per interval, and one more as the hold's edges fall. */
-const POLLS_IN_HOLD = Math.floor(HOLD_MS / (INTERVAL_SECONDS * 1000)) + 1;
 
 let renderer: Awaited<ReturnType<typeof buildRenderer>>;
 let browser: Browser;
@@ -137,14 +132,6 @@ describe.each([
     await check(page, 'order');
   }, 90_000);
 });
-
-type Counts = Readonly<Record<Operation, number>>;
-const since = (before: Counts, after: Counts): Partial<Record<Operation, number>> =>
-  Object.fromEntries(
-    Object.entries(after)
-      .map(([operation, n]) => [operation, n - (before[operation as Operation] ?? 0)])
-      .filter(([, n]) => n !== 0),
-  );
 
 describe('the request budget of the inbox across two accounts', () => {
   it(
