@@ -2,15 +2,16 @@
 // (preload/inbox-sort.ts), the counts summed, each row tagged with its account.
 //
 // How a page is merged, and why: each account's store stays its own database, opened, mended and
-// closed by its account's session alone (no ATTACH). The window pages by place (offset), so for each
-// group a page reaches, each store is asked for the sort keys (three indexed columns) of the group's
-// first offset+limit rows; the keys are put in the group's order (compared as the stores' ORDER BY
-// compares, both written from one declaration in account-store.ts), and only the page's rows are
-// then read whole, from their own stores. Cost: a first page asks each of k stores for at most `limit` keys
-// per group; a page N rows deep reads up to N+limit keys in each store and merges k·(N+limit) of
-// them (a deep page of a large inbox is then milliseconds, not microseconds). A seek (keyset)
-// cursor would keep deep pages flat, but the window jumps to any place (End, a scrollbar drag), so
-// it needs places, which only offsets give without a cursor for every place.
+// closed by its account's session alone (no ATTACH). The window pages by place (offset), so for
+// each group a page reaches, each store is asked for the sort keys (three indexed columns) of the
+// group's first offset+limit rows; the keys are merged by the group's order (compared as the
+// stores' ORDER BY compares, both written from one declaration in account-store.ts), and the
+// page's rows are then read whole, each store's a run of its group read as one account's page
+// reads it. Cost: a first page asks each of k stores for at most `limit` keys per group; a page N
+// rows deep reads up to N+limit keys in each store and merges k·(N+limit) of them (milliseconds
+// deep in a large inbox; the stores remember their keys until they change). A seek (keyset)
+// cursor would keep deep pages flat, but the window jumps to any place (End, a scrollbar drag),
+// so it needs places, which only offsets give without a cursor for every place.
 
 import type { OrderListItem, OrderPage } from '../../preload/contract';
 import { backlogShown, INBOX_GROUPS, type InboxGroup, type InboxGroupName } from '../../preload/inbox-sort';
@@ -59,11 +60,16 @@ export function inboxAcross(sources: readonly InboxSource[], query: InboxQuery):
         ? []
         : source.read((store) => store.inboxKeys(matching, group.name, from + wanted)),
     );
-    const picked = merged(lists, compareInboxKeys(group.name, matching.sort), from + wanted).slice(from);
-    // The page's rows read whole, each from its own store, then put in the merged order.
+    const order = merged(lists, compareInboxKeys(group.name, matching.sort), from + wanted);
+    // Each store's rows on the page are a run of its group in its order: read whole as one
+    // account's page reads them, past the store's rows merged before the page.
+    const picked = order.slice(from);
     const rows = sources.map((source, at) => {
-      const ids = picked.filter((p) => p.list === at).map((p) => p.orderId);
-      return ids.length === 0 ? [] : source.read((store) => store.inboxRowsOf(ids));
+      const count = picked.filter((p) => p.list === at).length;
+      const skip = order.slice(0, from).filter((p) => p.list === at).length;
+      return count === 0
+        ? []
+        : source.read((store) => store.inboxGroupRows(matching, group.name, skip, count));
     });
     const next = rows.map(() => 0);
     for (const { list } of picked) {

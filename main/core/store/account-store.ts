@@ -109,7 +109,7 @@ export interface InboxPage {
 /** What an inbox across accounts reads of each account's store (main/core/inbox-across.ts). */
 export type InboxReader = Pick<
   AccountStore,
-  'inboxPage' | 'inboxOutline' | 'inboxKeys' | 'inboxKeyOf' | 'inboxRowsBefore' | 'inboxRowsOf'
+  'inboxPage' | 'inboxOutline' | 'inboxKeys' | 'inboxKeyOf' | 'inboxRowsBefore' | 'inboxGroupRows'
 >;
 
 /** A read of the inbox kept (AccountStore.remembered): the store's version and the time span it holds for. */
@@ -777,16 +777,15 @@ export class AccountStore {
    * ten thousand orders costs no sort of them all.
    */
   inboxPage(query: InboxQuery): InboxPage {
-    const { condition, params } = inboxCondition(query);
     const { groups, outline } = this.outlineRead(query);
-    const rows: OrderRow[] = [];
+    const rows: InboxRow[] = [];
     for (const group of groups) {
       const from = Math.max(query.offset - group.start, 0);
       const wanted = Math.min(query.limit - rows.length, group.size - from);
       if (wanted <= 0) continue;
-      rows.push(...this.groupRows(INBOX_COLUMNS, group, condition, params, wanted, from));
+      rows.push(...this.inboxGroupRows(query, group.name, from, wanted));
     }
-    return { rows: rows.map(inboxRow), ...outline };
+    return { rows, ...outline };
   }
 
   /** The list's groups and counts for a query, remembered (most polls change nothing the inbox shows). */
@@ -810,9 +809,9 @@ export class AccountStore {
     query: Omit<InboxQuery, 'offset' | 'limit'>,
     read: () => { value: T; regroupsAt: string | null },
   ): T {
-    const { changes } = this.sql('SELECT total_changes() AS changes').get() as { changes: number };
-    const { data_version } = this.sql('PRAGMA data_version').get() as { data_version: number };
-    const version = `${changes}/${data_version}`;
+    const { version } = this.sql(
+      "SELECT total_changes() || '/' || (SELECT data_version FROM pragma_data_version) AS version",
+    ).get() as { version: string };
     const at = Date.parse(query.now ?? '');
     const when = Number.isFinite(at) ? at : 0;
     // What the rows depend on but the time, which the span [from, until) stands for.
@@ -887,11 +886,17 @@ export class AccountStore {
     return before;
   }
 
-  /** Inbox rows of these orders, in the order asked. */
-  inboxRowsOf(orderIds: readonly string[]): InboxRow[] {
-    // Led by the ids, each found through the primary key.
-    const sql = `SELECT ${INBOX_COLUMNS} FROM json_each(?) ids JOIN orders o ON o.order_id = ids.value ORDER BY ids.key`;
-    return (this.sql(sql).all(JSON.stringify(orderIds)) as unknown as OrderRow[]).map(inboxRow);
+  /** One group's rows `offset` to `offset + limit`, in its order: a page's part of it (or a store's part of a merged page). */
+  inboxGroupRows(
+    query: Omit<InboxQuery, 'offset' | 'limit'>,
+    name: InboxGroupName,
+    offset: number,
+    limit: number,
+  ): InboxRow[] {
+    const { condition, params } = inboxCondition({ ...query, offset, limit });
+    return this.groupRows(INBOX_COLUMNS, groupSql(query.sort)[name], condition, params, limit, offset).map(
+      inboxRow,
+    );
   }
 
   private groupRows(
