@@ -152,7 +152,8 @@ function unopenedAcross(
       const keys: InboxKey[] = found.map((f) => f.key);
       const places = found.map((f) => group.start + f.place);
       sources.forEach((other, j) => {
-        if (j === at) return;
+        // A store with none of the group's rows has none before it.
+        if (j === at || !outlines[j]?.groups.some((g) => g.name === group.name && g.holds > 0)) return;
         const before = other.read((store) => store.inboxRowsBefore(matching, group.name, keys));
         before.forEach((n, i) => {
           places[i] = (places[i] ?? 0) + n;

@@ -860,8 +860,21 @@ export class AccountStore {
    * For each key (another store's rows), how many of this store's rows of the group come before
    * it: its place in a merged list, less the other stores' share. One pass over the group, the keys
    * placed by the group's own ORDER BY (no second comparator); on a tie this store's row comes first.
+   * Remembered like the counts: another account's arrival does not make this store walk its group.
    */
   inboxRowsBefore(
+    query: Omit<InboxQuery, 'offset' | 'limit'>,
+    name: InboxGroupName,
+    keys: readonly InboxKey[],
+  ): number[] {
+    const { regroupsAt } = this.inboxOutline(query);
+    return this.remembered(['before', name, keys], query, () => ({
+      value: this.placeKeys(query, name, keys),
+      regroupsAt,
+    }));
+  }
+
+  private placeKeys(
     query: Omit<InboxQuery, 'offset' | 'limit'>,
     name: InboxGroupName,
     keys: readonly InboxKey[],
