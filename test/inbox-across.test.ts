@@ -1,14 +1,16 @@
 // One inbox across accounts (issue 23): the real service over two simulators on two origins, its
 // inbox read through the bridge's listOrders. The merged list pages the same whatever the page
 // size, keeps each account's own order, sums the groups' counts, finds by search in every account,
-// filters by account, places unopened arrivals where they are listed, and a bulk mark of rows of
-// both accounts reaches each row's own marketplace only.
+// filters by account, places unopened arrivals where they are listed, reads again only the store
+// of the account that changed, and a bulk mark of rows of both accounts reaches each row's own
+// marketplace only.
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountRef } from '../main/core/account/account-ref';
 import type { SecretStore } from '../main/core/secrets';
 import { SellerTrayService } from '../main/core/service';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
+import { AccountStore } from '../main/core/store/account-store';
 import type { Channel, OrderListItem, OrderPage, Requests, Responses } from '../preload/contract';
 import type { Simulator } from '../simulator/server';
 import { makeDataDir } from './support/core';
@@ -154,6 +156,32 @@ describe('the inbox across two accounts', () => {
     const after = await call('listOrders', { backlog: 'shown', limit: 500 });
     expect(after.unopened.map((u) => u.orderId)).toEqual([usOrder]);
     expect(after.orders[after.unopened[0]?.index ?? -1]?.orderId).toBe(usOrder);
+  });
+
+  it("reads again only the store of the account whose order arrived; the other's counts are remembered", async () => {
+    // Each store's counting of its groups (what a remembered outline spares), by the store's folder.
+    const prototype = AccountStore.prototype as unknown as { inboxGroups: (...args: unknown[]) => unknown };
+    const original = prototype.inboxGroups;
+    const counted: string[] = [];
+    prototype.inboxGroups = function (this: { dataDir: string }, ...args: unknown[]) {
+      counted.push(this.dataDir);
+      return original.apply(this, args);
+    };
+    try {
+      await call('listOrders', {});
+      counted.length = 0;
+      await call('listOrders', {});
+      expect(counted).toEqual([]);
+      await admin(us.url, 'POST', 'purchases');
+      expect((await call('checkNow')).newOrders).toBe(1);
+      counted.length = 0;
+      const page = await call('listOrders', {});
+      expect(page.orders[0]?.account).toBe(usId);
+      expect(counted.length).toBeGreaterThan(0);
+      expect(counted.every((folder) => folder.endsWith(usId))).toBe(true);
+    } finally {
+      prototype.inboxGroups = original;
+    }
   });
 
   it("marks a selection of both accounts' rows each by its own account, once", async () => {
