@@ -133,6 +133,16 @@ function unopenedAcross(
 ): OrderPage['unopened'] {
   if (outlines.every((o) => o.unopened.length === 0)) return [];
   const located: OrderPage['unopened'] = [];
+  const keysOf = outlines.map((outline, at) =>
+    outline.unopened.length === 0
+      ? new Map<string, InboxKey>()
+      : (sources[at]?.read((store) =>
+          store.inboxKeysOf(
+            matching,
+            outline.unopened.map((u) => u.orderId),
+          ),
+        ) ?? new Map<string, InboxKey>()),
+  );
   for (const group of groups) {
     if (group.size === 0) continue;
     // This group's unopened orders in each store, with their place in their own store's group.
@@ -142,7 +152,7 @@ function unopenedAcross(
       return outline.unopened
         .filter((u) => u.index >= own.start && u.index < own.start + own.size)
         .flatMap((u) => {
-          const key = sources[at]?.read((store) => store.inboxKeyOf(u.orderId));
+          const key = keysOf[at]?.get(u.orderId);
           return key ? [{ orderId: u.orderId, place: u.index - own.start, key }] : [];
         });
     });

@@ -109,7 +109,7 @@ export interface InboxPage {
 /** What an inbox across accounts reads of each account's store (main/core/inbox-across.ts). */
 export type InboxReader = Pick<
   AccountStore,
-  'inboxPage' | 'inboxOutline' | 'inboxKeys' | 'inboxKeyOf' | 'inboxRowsBefore' | 'inboxGroupRows'
+  'inboxPage' | 'inboxOutline' | 'inboxKeys' | 'inboxKeysOf' | 'inboxRowsBefore' | 'inboxGroupRows'
 >;
 
 /** A read of the inbox kept (AccountStore.remembered): the store's version and the time span it holds for. */
@@ -849,11 +849,20 @@ export class AccountStore {
     });
   }
 
-  /** The sort key of one order (an unopened one, to place it in a merged list). */
-  inboxKeyOf(orderId: string): InboxKey | undefined {
-    return this.sql(`SELECT ${KEY_COLUMNS} FROM orders o WHERE o.order_id = ?`).get(orderId) as
-      | InboxKey
-      | undefined;
+  /** The sort keys of these orders (the unopened ones, to place them in a merged list), remembered like the counts. */
+  inboxKeysOf(
+    query: Omit<InboxQuery, 'offset' | 'limit'>,
+    orderIds: readonly string[],
+  ): Map<string, InboxKey> {
+    const { regroupsAt } = this.inboxOutline(query);
+    return this.remembered(['keys of', orderIds], query, () => {
+      const one = this.sql(`SELECT ${KEY_COLUMNS} FROM orders o WHERE o.order_id = ?`);
+      const keys = orderIds.flatMap((id) => {
+        const key = one.get(id) as InboxKey | undefined;
+        return key ? [[id, key] as const] : [];
+      });
+      return { value: new Map(keys), regroupsAt };
+    });
   }
 
   /**
