@@ -804,6 +804,8 @@ export class AccountStore {
    * regroups (regroupsAt): between those, the same query reads the same. So an inbox across
    * accounts reads again only the store of the account that changed.
    */
+  // Each read that is not the counts' own takes the moment the list regroups from the counts (read
+  // then, when not remembered): the keys of a list regroup with it.
   private remembered<T>(
     what: unknown[],
     query: Omit<InboxQuery, 'offset' | 'limit'>,
@@ -840,12 +842,11 @@ export class AccountStore {
   /** The sort keys of a group's first `limit` rows, in its order: what a merge across stores compares. */
   inboxKeys(query: Omit<InboxQuery, 'offset' | 'limit'>, name: InboxGroupName, limit: number): InboxKey[] {
     // Regrouped when the list's outline is: its regroupsAt is the moment for the keys too.
-    const { regroupsAt } = this.inboxOutline(query);
     return this.remembered(['keys', name, limit], query, () => {
       const { condition, params } = inboxCondition({ ...query, offset: 0, limit });
       const group = { name, ...groupSql(query.sort)[name] };
       const keys = this.groupRows(KEY_COLUMNS, group, condition, params, limit, 0) as unknown as InboxKey[];
-      return { value: keys, regroupsAt };
+      return { value: keys, regroupsAt: this.inboxOutline(query).regroupsAt };
     });
   }
 
@@ -854,14 +855,13 @@ export class AccountStore {
     query: Omit<InboxQuery, 'offset' | 'limit'>,
     orderIds: readonly string[],
   ): Map<string, InboxKey> {
-    const { regroupsAt } = this.inboxOutline(query);
     return this.remembered(['keys of', orderIds], query, () => {
       const one = this.sql(`SELECT ${KEY_COLUMNS} FROM orders o WHERE o.order_id = ?`);
       const keys = orderIds.flatMap((id) => {
         const key = one.get(id) as InboxKey | undefined;
         return key ? [[id, key] as const] : [];
       });
-      return { value: new Map(keys), regroupsAt };
+      return { value: new Map(keys), regroupsAt: this.inboxOutline(query).regroupsAt };
     });
   }
 
@@ -876,10 +876,9 @@ export class AccountStore {
     name: InboxGroupName,
     keys: readonly InboxKey[],
   ): number[] {
-    const { regroupsAt } = this.inboxOutline(query);
     return this.remembered(['before', name, keys], query, () => ({
       value: this.placeKeys(query, name, keys),
-      regroupsAt,
+      regroupsAt: this.inboxOutline(query).regroupsAt,
     }));
   }
 
