@@ -265,6 +265,8 @@ export interface Requests {
     sort?: InboxSort | undefined;
     /** The first sync's waiting orders in the list or folded away; by their number when not said. */
     backlog?: 'shown' | 'hidden' | undefined;
+    /** One account's orders only (its id, AccountState.id); every served account's when not said. */
+    account?: string | undefined;
     offset?: number | undefined;
     limit?: number | undefined;
   };

@@ -1,6 +1,6 @@
 // The one decision whether the app names an order's account (its order page, Copy link, links a
-// notification copies) and shows each account's state (the header, the tray): only while it serves
-// more than one account, for one is never ambiguous.
+// notification copies, the inbox's rows and its filter by account) and shows each account's state
+// (the header, the tray): only while it serves more than one account, for one is never ambiguous.
 import type { AccountState } from './contract';
 
 /** The accounts served, while there are more than one (each then shown by name); else none. */

@@ -20,7 +20,7 @@ import { ErrorAlert } from './components/ErrorAlert';
 import { Header, type Page } from './components/Header';
 import { Help, type HelpPart } from './components/Help';
 import { Inbox } from './components/Inbox';
-import { INITIAL_QUERY, type InboxQuery } from './components/inbox-query';
+import { INITIAL_QUERY, type InboxQuery, rowKey } from './components/inbox-query';
 import { InsightsView } from './components/insights/InsightsView';
 import { Onboarding } from './components/Onboarding';
 import { OrderDetail, type Step } from './components/OrderDetail';
@@ -134,7 +134,7 @@ function Shell() {
       press?: MarkableStatus,
     ) => {
       arrivalsSeen([orderId]);
-      setSelectedId(orderId);
+      setSelectedId(rowKey({ orderId, account: from && 'row' in from ? from.row.account : from?.account }));
       setView({ page: 'order', orderId, ...from, ...(press ? { press } : {}) });
     },
     [arrivalsSeen],
@@ -284,6 +284,7 @@ function Shell() {
       onArrivalsSeen={arrivalsSeen}
       split={split}
       onShowKeys={() => openHelp('keys')}
+      accounts={state?.accounts}
     />
   );
   const orderAccount = view.page === 'order' ? (view.account ?? view.row?.account) : undefined;

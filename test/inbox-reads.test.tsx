@@ -5,16 +5,19 @@
 // pages are loaded; then polls that change nothing, change one order's status, and bring a new
 // order; after each, the rows in view (at the top and deep in the list) are the store's. The
 // figures are printed (`npx vitest run test/inbox-reads.test.tsx`); before the window was told
-// what changed they were 5, 15 and 20 pages (every loaded page on each state event).
+// what changed they were 5, 15 and 20 pages (every loaded page on each state event). The same
+// runs with the 500 orders in two accounts on two simulators, the changes in one of them: one
+// account's change reads no more pages of the inbox across both than one account's does.
 
 import { rm } from 'node:fs/promises';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { fetch as nodeFetch } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { SecretStore } from '../main/core/secrets';
 import { SellerTrayService } from '../main/core/service';
 import { ConfSettingsStore } from '../main/core/settings';
 import { type Bridge, CHANNELS, type Channel } from '../preload/contract';
+import { namedAccount } from '../preload/served-account';
 import { BridgeProvider } from '../renderer/bridge/context';
 import { Inbox } from '../renderer/components/Inbox';
 import { UndoProvider } from '../renderer/components/UndoBar';
@@ -41,32 +44,47 @@ const demoSecret: SecretStore = {
   adoptUnbound: async () => false,
 };
 
+/** The marketplaces, the last one changing; the service serving them all, its inbox across them. */
+let sims: Simulator[] = [];
 let sim: Simulator;
 let service: SellerTrayService;
 let dataDir: string;
 
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0, orders: ORDERS, seed: 4 });
+/** The app over `accounts` simulators holding the 500 orders between them, all read and fetched. */
+async function openApp(accounts: number): Promise<void> {
+  sims = await Promise.all(
+    Array.from({ length: accounts }, (_, i) =>
+      startSimulator({ port: 0, orders: ORDERS / accounts, seed: 4 + i }),
+    ),
+  );
+  sim = sims.at(-1) as Simulator;
   dataDir = await makeDataDir();
   const settings = new ConfSettingsStore({ cwd: dataDir });
-  settings.save({ ...settings.load().settings, baseUrl: sim.url, clientId: 'demo-client', undoSeconds: 0 });
+  settings.save({
+    ...settings.load().settings,
+    accounts: sims.map((s, i) => ({ label: `M${i + 1}`, baseUrl: s.url, clientId: 'demo-client' })),
+    undoSeconds: 0,
+  });
   service = await SellerTrayService.open({ settings, secrets: demoSecret, dataRoot: dataDir });
   await service.handle('checkNow', undefined);
   // The first start's backlog read and every order's fetch are done before the window opens.
   await waitFor(
     async () => {
       const answer = await service.handle('listOrders', { backlog: 'shown', limit: ORDERS });
+      expect(answer.ok && answer.value.orders.length === ORDERS).toBe(true);
       expect(answer.ok && answer.value.orders.every((o) => o.buyer !== undefined)).toBe(true);
     },
     { timeout: 60_000, interval: 200 },
   );
-}, 90_000);
-afterAll(async () => {
+}
+
+async function closeApp(): Promise<void> {
   cleanup();
   await service?.close();
-  await sim?.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
+  for (const s of sims.splice(0)) await s.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+}
+afterAll(closeApp);
 
 /** The window's bridge, in this process: every call answered by the service, every page read counted. */
 function countingBridge() {
@@ -139,12 +157,16 @@ async function showsTheStore(): Promise<void> {
     const place = Number(row.getAttribute('aria-posinset')) - 1;
     const answer = await service.handle('listOrders', { backlog: 'shown', offset: place, limit: 1 });
     const truth = answer.ok ? answer.value.orders[0] : undefined;
-    expect(row.getAttribute('title')?.startsWith(truth?.buyer ?? '?'), `row ${place}`).toBe(true);
+    // With more than one account, the row names its account first.
+    const label = namedAccount(service.state().accounts, truth?.account)?.label;
+    const title = [label, truth?.buyer ?? '?'].filter(Boolean).join(' — ');
+    expect(row.getAttribute('title')?.startsWith(title), `row ${place}`).toBe(true);
     expect(row.querySelector('.chip')?.getAttribute('title')).toBe(statusLabel(truth?.status));
   }
 }
-describe('the inbox on each poll, with 500 orders loaded', () => {
+describe.each([1, 2])('the inbox on each poll, with 500 orders loaded in %i account(s)', (accounts) => {
   it('reads no page when a poll changed nothing, and only what changed when one did', async () => {
+    await openApp(accounts);
     const counting = countingBridge();
     render(
       <BridgeProvider bridge={counting.bridge}>
@@ -155,6 +177,7 @@ describe('the inbox on each poll, with 500 orders loaded', () => {
             selectedId={null}
             onSelect={() => undefined}
             onOpen={() => undefined}
+            accounts={service.state().accounts}
           />
         </UndoProvider>
       </BridgeProvider>,
@@ -205,7 +228,7 @@ describe('the inbox on each poll, with 500 orders loaded', () => {
     });
 
     console.log(
-      `inbox pages read per poll with ${ORDERS} orders (${PAGES} pages) loaded: ` +
+      `${accounts} account(s): inbox pages read per poll with ${ORDERS} orders (${PAGES} pages) loaded: ` +
         `nothing changed ${quiet.length}; one order's status changed ${statusChange.length}; ` +
         `a new order ${arrival.length} (offsets ${JSON.stringify({ quiet, statusChange, arrival })}); ` +
         `other calls on a quiet poll: ${JSON.stringify(otherCalls)}`,
@@ -215,5 +238,6 @@ describe('the inbox on each poll, with 500 orders loaded', () => {
     expect(statusChange.length).toBeLessThanOrEqual(PAGES + 1);
     // On top: the first page (again when the new order's document is read); the rows below are moved.
     expect(new Set(arrival)).toEqual(new Set([0]));
-  }, 120_000);
+    await closeApp();
+  }, 180_000);
 });

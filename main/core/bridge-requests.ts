@@ -63,6 +63,7 @@ export const requests = {
     search: z.string().max(LIMITS.search).default(''),
     sort: z.enum(INBOX_SORTS).default('longest-waiting'),
     backlog: z.enum(['shown', 'hidden']).optional(),
+    account: AccountOf.optional(),
     offset: z.int().min(0).default(0),
     limit: z.int().min(1).max(LIMITS.page).default(INBOX_PAGE_ROWS),
   }),

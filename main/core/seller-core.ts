@@ -71,6 +71,7 @@ import {
   type AttentionLimits,
   type InboxPage,
   type InboxQuery,
+  type InboxReader,
   type KeptAside,
 } from './store/account-store';
 import type { InsightsPart, InsightsQuery } from './store/insights';
@@ -544,6 +545,11 @@ export class SellerCore {
   /** One page of the inbox from the store: waiting orders first, then newest first. */
   orders(query: InboxQuery): InboxPage {
     return this.withStore(() => this.store.inboxPage(query));
+  }
+
+  /** Reads of the inbox across accounts (main/core/inbox-across.ts), each mended like any read. */
+  inboxRead<T>(read: (store: InboxReader) => T): T {
+    return this.withStore(() => read(this.store));
   }
 
   /** What the account's client learned of its tokens' lifetime while it polled (for a diagnosis). */

@@ -36,6 +36,7 @@ import { AutomationEditor } from './automation/automation-editing';
 import { automationPortsFor } from './automation/ports';
 import { type CheckedRequest, requests } from './bridge-requests';
 import { explainFailure } from './failure-words';
+import { inboxAcross } from './inbox-across';
 import { type Log, silentLog } from './log';
 import { markActor, signedMark } from './mark';
 import {
@@ -64,6 +65,7 @@ import {
   type SettingsStore,
 } from './settings';
 import { proofAccount, proofCsv, proofRows } from './status-records';
+import type { InboxReader } from './store/account-store';
 import { summarizeInsights } from './store/insights';
 
 export type { OrderLookup } from './account/session';
@@ -654,18 +656,31 @@ export class SellerTrayService {
     );
   }
 
-  /** One page of orders by status and by a search in id, buyer, products, account id and e-mails. */
-  private listOrders(query: CheckedRequest<'listOrders'>): OrderPage {
-    const session = this.requireSession();
-    const { rows, ...counts } = session.core.orders({
+  /**
+   * One page of orders by status and by a search in id, buyer, products, account id and e-mails:
+   * of every served account together (inbox-across.ts), or of the one the query names.
+   */
+  private listOrders({ account, ...query }: CheckedRequest<'listOrders'>): OrderPage {
+    const served = this.accountRefs().flatMap((ref) => {
+      const session = this.sessions.get(ref.id);
+      return session && (account === undefined || ref.id === account) ? [session] : [];
+    });
+    if (served.length === 0) {
+      if (account === undefined) this.requireSession(); // Says nothing is set up yet.
+      throw new CodedError('not-found', 'That account is not connected: check its secret in Settings.');
+    }
+    const sources = served.map((session) => ({
+      account: session.ref.id,
+      read: <T>(read: (store: InboxReader) => T) => session.core.inboxRead(read),
+    }));
+    const page = inboxAcross(sources, {
       ...query,
       // The window's backlog folds away when large, but a search shows every order it finds.
       backlog: query.backlog ?? (query.search.trim() === '' ? 'by-size' : 'shown'),
       now: new Date(this.ports.now?.() ?? Date.now()).toISOString(),
       stalledAfterDays: this.settings.staleInProgressDays,
     });
-    const orders = rows.map((row) => ({ ...row, account: session.ref.id }));
-    return { orders, offset: query.offset, ...counts };
+    return { ...page, offset: query.offset };
   }
 
   /**

@@ -2,8 +2,8 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { OrderListItem } from '../../preload/contract';
-import { createFakeBridge, type FakeBridge } from '../../test/support/renderer/fake-bridge';
+import type { AccountState, OrderListItem } from '../../preload/contract';
+import { accountState, createFakeBridge, type FakeBridge } from '../../test/support/renderer/fake-bridge';
 import { manyOrders } from '../../test/support/renderer/fixtures';
 import { withInboxHeight } from '../../test/support/renderer/layout';
 import { renderWithUndo } from '../../test/support/renderer/render';
@@ -22,11 +22,13 @@ function Harness({
   arrivals = [],
   onArrivalsSeen,
   onFail,
+  accounts,
 }: {
   onOpen: (order: OrderListItem, index: number) => void;
   arrivals?: string[];
   onArrivalsSeen?: (orderIds: string[]) => void;
   onFail?: (order: OrderListItem, index: number) => void;
+  accounts?: AccountState[];
 }) {
   const [query, setQuery] = useState<InboxQuery>(INITIAL_QUERY);
   const [selected, setSelected] = useState<string | null>(null);
@@ -40,6 +42,7 @@ function Harness({
       arrivals={arrivals}
       onArrivalsSeen={onArrivalsSeen}
       onFail={onFail}
+      accounts={accounts}
     />
   );
 }
@@ -62,10 +65,10 @@ function scrollsLikeABrowser(list: HTMLElement, rows: number): () => number {
   return () => scrollTop;
 }
 
-async function renderInbox(bridge: FakeBridge) {
+async function renderInbox(bridge: FakeBridge, accounts?: AccountState[]) {
   const onOpen = vi.fn();
   const onFail = vi.fn();
-  renderWithUndo(bridge, <Harness onOpen={onOpen} onFail={onFail} />);
+  renderWithUndo(bridge, <Harness onOpen={onOpen} onFail={onFail} accounts={accounts} />);
   await waitFor(() => expect(rows().length).toBeGreaterThan(0));
   return { onOpen, onFail, list: screen.getByRole('listbox', { name: 'Orders' }) };
 }
@@ -518,6 +521,81 @@ describe('Inbox', () => {
     const search = screen.getByRole('searchbox', { name: 'Search orders' });
     fireEvent.keyDown(search, { key: 's' });
     expect(bridge.callsOf('markStatus')).toHaveLength(1);
+  });
+
+  describe('with two accounts served', () => {
+    const account = (id: string, label: string, open = true): AccountState =>
+      accountState(label, { id, open, clientId: 'seller-client', lastSuccessfulPoll: null });
+    const ACCOUNTS = [account('account-1', 'EU'), account('account-2', 'US')];
+    /** Eight orders, every other one the US account's; the first two the same order id in both. */
+    const twoAccounts = () =>
+      manyOrders(8, 4).map((o, i) => ({
+        ...o,
+        account: i % 2 === 0 ? 'account-1' : 'account-2',
+        ...(i === 1 ? { orderId: 'order-00000' } : {}),
+      }));
+    const tags = () => rows().map((r) => r.querySelector('.row-account')?.textContent ?? null);
+
+    it("tags each row with its account's label, and one account served tags none", async () => {
+      const bridge = createFakeBridge({ orders: twoAccounts() });
+      await renderInbox(bridge, ACCOUNTS);
+      expect(tags().slice(0, 4)).toEqual(['Account EU: ', 'Account US: ', 'Account EU: ', 'Account US: ']);
+      expect(rows()[1]?.getAttribute('title')).toMatch(/^US — /);
+      cleanup();
+      await renderInbox(createFakeBridge({ orders: twoAccounts() }), [
+        ACCOUNTS[0] as AccountState,
+        account('account-2', 'US', false),
+      ]);
+      expect(tags().every((t) => t === null)).toBe(true);
+      expect(screen.queryByRole('combobox', { name: 'Filter by account' })).toBeNull();
+    });
+
+    it("marks a selection of both accounts' rows, and a row's key, each by its own account", async () => {
+      const bridge = createFakeBridge({ orders: twoAccounts() });
+      const { list } = await renderInbox(bridge, ACCOUNTS);
+      list.focus();
+      fireEvent.focus(list);
+      // The same order id in both accounts (the first two rows): each row selected on its own.
+      fireEvent.keyDown(list, { key: ' ' });
+      fireEvent.keyDown(list, { key: 'ArrowDown', shiftKey: true });
+      fireEvent.keyDown(list, { key: 'ArrowDown', shiftKey: true });
+      expect(checkedRows()).toHaveLength(3);
+      fireEvent.click(screen.getByRole('button', { name: 'Start provisioning (3)' }));
+      const dialog = screen.getByRole('alertdialog', { name: 'Start provisioning: 3 orders?' });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Start provisioning (3)' }));
+      await waitFor(() => expect(bridge.callsOf('markStatus')).toHaveLength(3));
+      expect(bridge.callsOf('markStatus').map((r) => [r.account, r.orderId])).toEqual([
+        ['account-1', 'order-00000'],
+        ['account-2', 'order-00000'],
+        ['account-1', 'order-00002'],
+      ]);
+      // "s" on the fourth row, the US account's, once a press is no longer the bulk step's repeat.
+      await waitFor(() => expect(document.activeElement).toBe(list));
+      await new Promise((resolve) => setTimeout(resolve, REPEATED_PRESS_MS + 50));
+      fireEvent.keyDown(list, { key: 'ArrowDown' });
+      await waitFor(() => expect(rows()[3]?.getAttribute('aria-selected')).toBe('true'));
+      fireEvent.keyDown(list, { key: 's' });
+      await waitFor(() => expect(bridge.callsOf('markStatus')).toHaveLength(4));
+      expect(bridge.callsOf('markStatus')[3]).toMatchObject({ account: 'account-2', orderId: 'order-00003' });
+    });
+
+    it('filters by account through the bridge, and all accounts again', async () => {
+      const bridge = createFakeBridge({ orders: twoAccounts() });
+      await renderInbox(bridge, ACCOUNTS);
+      const filter = screen.getByRole('combobox', { name: 'Filter by account' });
+      expect([...filter.querySelectorAll('option')].map((o) => o.textContent)).toEqual([
+        'All accounts',
+        'EU',
+        'US',
+      ]);
+      fireEvent.change(filter, { target: { value: 'account-2' } });
+      await waitFor(() => expect(tags().every((t) => t === 'Account US: ')).toBe(true));
+      expect(rows()).toHaveLength(4);
+      expect(bridge.callsOf('listOrders').at(-1)).toMatchObject({ account: 'account-2' });
+      fireEvent.change(filter, { target: { value: '' } });
+      await waitFor(() => expect(rows()).toHaveLength(8));
+      expect(bridge.callsOf('listOrders').at(-1)?.account).toBeUndefined();
+    });
   });
 
   it('says so when there are no orders', async () => {

@@ -10,13 +10,16 @@
 // in styles.css). Keyboard: ArrowUp/ArrowDown (and Home, End, PageUp, PageDown) move the current
 // row, Enter opens, Space selects, Shift+arrows select on the way, Ctrl/⌘+A selects all, s/c/f
 // mark the current row (in the split view the open order's page takes them), "/" searches.
+// With more than one account served, the list holds every account's orders (a filter shows one),
+// each row tagged with its account's label, and each mark goes to the row's own account.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, type MouseEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { LIMITS, type OrderListItem } from '../../preload/contract';
+import { type AccountState, LIMITS, type OrderListItem } from '../../preload/contract';
 import type { InboxGroup, InboxGroupName } from '../../preload/inbox-sort';
 import { plainText } from '../../preload/marketplace-text';
 import type { MarkableStatus } from '../../preload/order-status';
 import { isPlainPurchase, purchaseTypeLabel } from '../../preload/order-status';
+import { servedAccounts } from '../../preload/served-account';
 import { call } from '../bridge/call';
 import { useBridge, useBridgeEvents } from '../bridge/context';
 import { formatAge, formatDateTime, formatTotal, plural, statusLabel } from '../format';
@@ -29,7 +32,14 @@ import { isEditable, isWindowKey, keyAction, markKey } from '../keyboard';
 import { URGENCY_WORDS, type Urgency, type UrgencyLimits, urgencyOf } from '../urgency';
 import { ErrorAlert } from './ErrorAlert';
 import { BULK_STEPS, rowsFor, useInboxMarks } from './InboxMarks';
-import { FILTERS, INBOX_SORT_CHOICES, type InboxQuery, type InboxSort } from './inbox-query';
+import {
+  FILTERS,
+  INBOX_SORT_CHOICES,
+  type InboxQuery,
+  type InboxSort,
+  listQuery,
+  rowKey,
+} from './inbox-query';
 import { ServerText } from './ServerText';
 import { StatusChip } from './StatusChip';
 
@@ -69,11 +79,13 @@ export function Inbox({
   split = false,
   onFail,
   onShowKeys,
+  accounts,
 }: {
   query: InboxQuery;
   onQueryChange: (query: InboxQuery) => void;
+  /** The current row's key (inbox-query.ts rowKey). */
   selectedId: string | null;
-  onSelect: (orderId: string) => void;
+  onSelect: (key: string) => void;
   /** Opens an order: its row (shown at once) and where it is in the list (to step to its neighbours). */
   onOpen: (order: OrderListItem, index: number) => void;
   /** Orders that arrived while the app ran and have not been in view since. */
@@ -86,6 +98,8 @@ export function Inbox({
   onFail?: (order: OrderListItem, index: number) => void;
   /** Opens Help at its keys. */
   onShowKeys?: () => void;
+  /** The accounts (AppState.accounts): with more than one served, rows are tagged and a filter offered. */
+  accounts?: readonly AccountState[] | undefined;
 }) {
   const bridge = useBridge();
   const now = useNow();
@@ -93,28 +107,33 @@ export function Inbox({
   const listRef = useRef<HTMLDivElement>(null);
   const filterName = useId();
   const sortId = useId();
+  const accountFilterId = useId();
   const { settings, save } = useSettings();
   const [sortChosen, setSortChosen] = useState<InboxSort | null>(null);
   const sort = sortChosen ?? settings?.inboxSort ?? 'longest-waiting';
   const limits = settings ?? DEFAULT_LIMITS;
 
+  const named = servedAccounts(accounts ?? []);
+  const labels = new Map(named.map((a) => [a.id, a.label]));
+  // A filter by an account no longer served (removed, or the only one left) shows them all.
+  const account = query.account !== undefined && labels.has(query.account) ? query.account : undefined;
   const { filter, search, backlog } = query;
-  const orders = useOrderPages(bridge, query, sort);
-  // The store tells what changed; another account (or the demo) is another list altogether.
-  const account = useRef<string | null>(null);
+  const orders = useOrderPages(bridge, { ...query, account }, sort);
+  // The store tells what changed; other accounts served (or the demo) are another list altogether.
+  const served = useRef<string | null>(null);
   useBridgeEvents((event) => {
     if (event.type === 'orders-updated') orders.refresh(event);
     if (event.type !== 'app-state') return;
-    const { setup, baseUrl, clientId } = event.state;
-    const now = JSON.stringify([setup, baseUrl, clientId]);
-    if (account.current !== null && account.current !== now) orders.refresh('all');
-    account.current = now;
+    const { setup, baseUrl, clientId, accounts: listed } = event.state;
+    const now = JSON.stringify([setup, baseUrl, clientId, listed.filter((a) => a.open).map((a) => a.id)]);
+    if (served.current !== null && served.current !== now) orders.refresh('all');
+    served.current = now;
   });
 
   // The rows selected for a bulk step, as last seen (a new query starts with none).
   const [checked, setChecked] = useState<ReadonlyMap<string, OrderListItem>>(new Map());
   const anchor = useRef<number | null>(null);
-  const queryKey = JSON.stringify([filter, search, sort, backlog]);
+  const queryKey = JSON.stringify([filter, search, sort, backlog, account]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new query is the trigger
   useEffect(() => {
     setChecked(new Map());
@@ -176,7 +195,7 @@ export function Inbox({
   useEffect(() => {
     if (!arrived) return;
     setSelectWhenLoaded(null);
-    onSelect(arrived.orderId);
+    onSelect(rowKey(arrived));
   }, [arrived, onSelect]);
 
   function select(index: number): void {
@@ -185,7 +204,7 @@ export function Inbox({
     const order = orders.rowAt(index);
     if (!order) setSelectWhenLoaded(index);
     else if (split) onOpen(order, index);
-    else onSelect(order.orderId);
+    else onSelect(rowKey(order));
   }
 
   /** Rows `from` to `to` (either way) selected, or unselected when `on` is false; those loaded. */
@@ -194,8 +213,8 @@ export function Inbox({
       const next = new Map(before);
       for (let index = Math.min(from, to); index <= Math.max(from, to); index++) {
         const order = orders.rowAt(index);
-        if (order && on) next.set(order.orderId, order);
-        else if (order) next.delete(order.orderId);
+        if (order && on) next.set(rowKey(order), order);
+        else if (order) next.delete(rowKey(order));
       }
       return next;
     });
@@ -205,17 +224,17 @@ export function Inbox({
     const order = orders.rowAt(index);
     if (!order) return;
     anchor.current = index;
-    check(index, index, !checked.has(order.orderId));
+    check(index, index, !checked.has(rowKey(order)));
   }
 
   /** Every row of the list selected, pages not loaded yet read for it. */
   async function checkAll(): Promise<void> {
     const all = new Map<string, OrderListItem>();
     for (let offset = 0; offset < count; offset += LIMITS.page) {
-      const request = { filter, search, sort, ...(backlog ? { backlog } : {}), offset, limit: LIMITS.page };
+      const request = { ...listQuery({ ...query, account }, sort), offset, limit: LIMITS.page };
       const page = await call(bridge, 'listOrders', request).catch(() => null);
       if (!page) return;
-      for (const order of page.orders) all.set(order.orderId, order);
+      for (const order of page.orders) all.set(rowKey(order), order);
     }
     setChecked(all);
   }
@@ -231,7 +250,7 @@ export function Inbox({
       // In the split view the open order's page takes them.
       if (split || !current || !isWindowKey(event.nativeEvent)) return;
       event.preventDefault();
-      rowKey(current, from, step);
+      markRow(current, from, step);
       return;
     }
     let to: number | undefined;
@@ -283,7 +302,7 @@ export function Inbox({
   }
 
   /** A row's s, c or f: the same steps as the order page's buttons. */
-  function rowKey(order: OrderListItem, index: number, target: MarkableStatus): void {
+  function markRow(order: OrderListItem, index: number, target: MarkableStatus): void {
     if (target === 'ProvisioningFailed') onFail?.(order, index);
     else marks.rowStep(order, target);
   }
@@ -296,12 +315,12 @@ export function Inbox({
     } else if (box || event.ctrlKey || event.metaKey) {
       toggle(index);
     } else {
-      onSelect(order.orderId);
+      onSelect(rowKey(order));
       onOpen(order, index);
       return;
     }
     anchor.current ??= index;
-    onSelect(order.orderId);
+    onSelect(rowKey(order));
   }
 
   function onSearchKeyDown(event: KeyboardEvent<HTMLInputElement>): void {
@@ -363,7 +382,10 @@ export function Inbox({
   function showBacklog(shown: boolean): void {
     onQueryChange({ ...query, backlog: shown ? 'shown' : 'hidden' });
   }
-  const selectedRows = [...checked.values()].map((row) => orders.rowAt(orders.indexOf(row.orderId)) ?? row);
+  // Each as the list has it now, if still loaded there (its status may have changed).
+  const selectedRows = [...checked.values()].map((row) => {
+    return orders.rowAt(orders.indexOf(rowKey(row))) ?? row;
+  });
   const listed = count > 0;
 
   return (
@@ -407,21 +429,43 @@ export function Inbox({
           </button>
         )}
       </div>
-      <fieldset className="filter">
-        <legend className="sr-only">Filter by status</legend>
-        {FILTERS.map((option) => (
-          <label key={option.value} className={`filter-chip${filter === option.value ? ' active' : ''}`}>
-            <input
-              type="radio"
-              name={filterName}
-              value={option.value}
-              checked={filter === option.value}
-              onChange={() => onQueryChange({ ...query, filter: option.value })}
-            />
-            {option.label}
-          </label>
-        ))}
-      </fieldset>
+      <div className="inbox-filters">
+        <fieldset className="filter">
+          <legend className="sr-only">Filter by status</legend>
+          {FILTERS.map((option) => (
+            <label key={option.value} className={`filter-chip${filter === option.value ? ' active' : ''}`}>
+              <input
+                type="radio"
+                name={filterName}
+                value={option.value}
+                checked={filter === option.value}
+                onChange={() => onQueryChange({ ...query, filter: option.value })}
+              />
+              {option.label}
+            </label>
+          ))}
+        </fieldset>
+        {named.length > 0 && (
+          <>
+            <label className="sr-only" htmlFor={accountFilterId}>
+              Filter by account
+            </label>
+            <select
+              id={accountFilterId}
+              className="account-filter"
+              value={account ?? ''}
+              onChange={(event) => onQueryChange({ ...query, account: event.target.value || undefined })}
+            >
+              <option value="">All accounts</option>
+              {named.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.label}
+                </option>
+              ))}
+            </select>
+          </>
+        )}
+      </div>
       <ErrorAlert problem={orders.error} />
       <ErrorAlert problem={marks.problem} onDismiss={marks.dismissProblem} />
       {checked.size > 0 ? (
@@ -537,7 +581,8 @@ export function Inbox({
                     position={row + 1}
                     count={count}
                     selected={row === selectedIndex}
-                    checked={checked.has(order.orderId)}
+                    checked={checked.has(rowKey(order))}
+                    accountLabel={labels.get(order.account)}
                     now={now}
                     limits={limits}
                     onClick={(event) => onRowClick(event, order, row)}
@@ -604,6 +649,7 @@ function InboxRow({
   checked,
   now,
   limits,
+  accountLabel,
   onClick,
 }: {
   id: string;
@@ -617,6 +663,8 @@ function InboxRow({
   checked: boolean;
   now: number;
   limits: UrgencyLimits;
+  /** Its account's label, while more than one account is served. */
+  accountLabel?: string | undefined;
   onClick: (event: MouseEvent) => void;
 }) {
   const urgency = urgencyOf(order, now, limits);
@@ -636,7 +684,7 @@ function InboxRow({
       className={`inbox-row${selected ? ' selected' : ''}${checked ? ' checked' : ''}${order.waiting ? ' waiting' : ''}${order.unopened ? ' unopened' : ''}${order.backlog ? ' backlog' : ''}`}
       style={{ transform: `translateY(${top}px)`, height }}
       // The whole name and product on hover: the row may cut them short.
-      title={plainText([buyer, product].filter(Boolean).join(' — '))}
+      title={plainText([accountLabel, buyer, product].filter(Boolean).join(' — '))}
       onClick={onClick}
     >
       {/* The row's box: a click selects it (the option says it is checked to assistive technology). */}
@@ -648,6 +696,13 @@ function InboxRow({
         {order.unopened && (
           <span className="unopened-mark">
             <span className="sr-only">Not opened yet: </span>
+          </span>
+        )}
+        {accountLabel !== undefined && (
+          <span className="row-account">
+            <span className="sr-only">Account </span>
+            {accountLabel}
+            <span className="sr-only">: </span>
           </span>
         )}
         {!isPlainPurchase(order.purchaseType) && (

@@ -10,7 +10,7 @@ import { INBOX_PAGE_ROWS, type OrderListItem, type OrderPage } from '../../prelo
 import type { Explained } from '../../preload/model';
 import { call, explained } from '../bridge/call';
 import type { useBridge } from '../bridge/context';
-import type { InboxQuery, InboxSort } from '../components/inbox-query';
+import { type InboxQuery, type InboxSort, listQuery, rowKey } from '../components/inbox-query';
 
 export const PAGE_SIZE = INBOX_PAGE_ROWS;
 const NONE: OrderPage['unopened'] = [];
@@ -40,7 +40,8 @@ export interface OrderPages {
   /** Why the last page could not be read, with its detail. */
   error: Explained | null;
   rowAt(index: number): OrderListItem | undefined;
-  indexOf(orderId: string): number;
+  /** The place of a row by its key (inbox-query.ts rowKey), or the first with an order id. */
+  indexOf(key: string): number;
   /** Asks for the pages holding rows `from` to `to` (the rows in view). */
   want(from: number, to: number): void;
   /** The store changed: reads again what the change can have changed. */
@@ -49,7 +50,7 @@ export interface OrderPages {
 
 export function useOrderPages(
   bridge: ReturnType<typeof useBridge>,
-  { filter, search, backlog }: InboxQuery,
+  { filter, search, backlog, account }: InboxQuery,
   sort: InboxSort,
 ): OrderPages {
   const [pages, setPages] = useState<Pages>(new Map());
@@ -72,7 +73,7 @@ export function useOrderPages(
       const request = ++requests.current;
       requested.current.set(page, request);
       const current = () => mine === generation.current && requested.current.get(page) === request;
-      const query = { filter, search, sort, ...(backlog ? { backlog } : {}) };
+      const query = listQuery({ filter, search, backlog, account }, sort);
       return call(bridge, 'listOrders', { ...query, offset: page * PAGE_SIZE, limit: PAGE_SIZE }).then(
         (answer: OrderPage) => {
           if (!current()) return null;
@@ -97,7 +98,7 @@ export function useOrderPages(
         },
       );
     },
-    [bridge, filter, search, sort, backlog],
+    [bridge, filter, search, sort, backlog, account],
   );
 
   // A new query starts from its first page.
@@ -152,9 +153,9 @@ export function useOrderPages(
     [pages],
   );
   const indexOf = useCallback(
-    (orderId: string) => {
+    (key: string) => {
       for (const [page, rows] of pages) {
-        const at = rows.findIndex((row) => row.orderId === orderId);
+        const at = rows.findIndex((row) => rowKey(row) === key || row.orderId === key);
         if (at >= 0) return page * PAGE_SIZE + at;
       }
       return -1;

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Operation } from '../../main/core/api/routes';
 import { KeytarSecretStore } from '../../main/core/secrets';
 import type { SellerTrayService } from '../../main/core/service';
-import { SETTINGS } from '../../preload/settings-declaration';
 import { PRODUCTS } from '../../simulator/catalog';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { buildRenderer, launchChromium } from '../support/browser';
@@ -16,13 +15,9 @@ import { makeDataDir } from '../support/core';
 import { openConfiguredPreview } from '../support/preview-app';
 import { exitOf, spawnTs } from '../support/processes';
 import { admin } from '../support/raw-api';
+import { HOLD_MS, INTERVAL_SECONDS, POLLS_IN_HOLD, since } from '../support/request-budget';
 
 const CLIENT = { clientId: 'budget-client', clientSecret: 'budget-secret-77a1' };
-const HOLD_MS = 60_000;
-/** The shortest interval the settings allow, so that the minute holds more than one poll. */
-const INTERVAL_SECONDS = SETTINGS.pollIntervalSeconds.min;
-/** Polls that can start within the hold: one per interval, and one more as the hold's edges fall. */
-const POLLS_IN_HOLD = Math.floor(HOLD_MS / (INTERVAL_SECONDS * 1000)) + 1;
 
 let renderer: Awaited<ReturnType<typeof buildRenderer>>;
 let browser: Browser;
@@ -43,14 +38,6 @@ async function marketplace(): Promise<Simulator> {
   cleanups.push(() => sim.close());
   return sim;
 }
-
-type Counts = Readonly<Record<Operation, number>>;
-const since = (before: Counts, after: Counts): Partial<Record<Operation, number>> =>
-  Object.fromEntries(
-    Object.entries(after)
-      .map(([operation, n]) => [operation, n - (before[operation as Operation] ?? 0)])
-      .filter(([, n]) => n !== 0),
-  );
 
 /**
  * An app on the preview, configured for `sim`, polling at the shortest interval, with a runbook

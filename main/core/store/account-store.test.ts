@@ -117,6 +117,32 @@ describe('the inbox', () => {
     ]);
   });
 
+  it('reads its counts and keys again once this store or another process on the folder wrote, not before', () => {
+    const query = { filter: 'all', search: '', sort: 'newest' as const, now: '2026-11-22T00:30:00Z' };
+    expect(ids(page('newest'))).toEqual(['w3', 'w2', 'w1', 'd2', 'd1']);
+    expect(store.inboxKeys(query, 'rest', 10).map((k) => k.order_id)).toEqual(['d2', 'd1']);
+    // Another connection (the CLI's watch on the same folder) commits a change.
+    const other = AccountStore.open(dir).store;
+    other.recordPoll({
+      events: [
+        purchase('d3', '2026-11-21T09:00:00Z'),
+        purchase('d3', '2026-11-21T10:00:00Z', 'ProvisioningCompleted'),
+      ],
+      cursor: undefined,
+      backlog: true,
+      paused: false,
+      now: '2026-11-22T00:00:00Z',
+    });
+    other.close();
+    expect(ids(page('newest'))).toEqual(['w3', 'w2', 'w1', 'd3', 'd2', 'd1']);
+    expect(store.inboxKeys(query, 'rest', 10).map((k) => k.order_id)).toEqual(['d3', 'd2', 'd1']);
+    // This connection writes: an arrival opened is no longer unopened.
+    const unopened = () => page('newest').unopened.map((u) => u.orderId);
+    expect(unopened()).toContain('w3');
+    store.markOpened('w3', '2026-11-22T00:40:00Z');
+    expect(unopened()).not.toContain('w3');
+  });
+
   it('pages across the groups without a gap or a repeat', () => {
     for (const sort of ['longest-waiting', 'newest'] as const) {
       for (const more of [{}, { now: '2026-11-22T00:30:00Z', stalledAfterDays: 7 }]) {

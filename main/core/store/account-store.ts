@@ -109,6 +109,23 @@ export interface InboxPage {
   searchIncomplete?: true;
 }
 
+/** What an inbox across accounts reads of each account's store (main/core/inbox-across.ts). */
+export type InboxReader = Pick<
+  AccountStore,
+  'inboxPage' | 'inboxOutline' | 'inboxKeys' | 'inboxKeysOf' | 'inboxRowsBefore' | 'inboxGroupRows'
+>;
+
+/** A read of the inbox kept (AccountStore.remembered): the store's version and the time span it holds for. */
+interface Remembered {
+  version: string;
+  from: number;
+  until: number;
+  value: unknown;
+}
+
+/** The most inbox reads kept: a few queries' outlines and a few pages' keys. */
+const INBOX_READS_KEPT = 32;
+
 /** The most unopened orders an inbox page locates. */
 const UNOPENED_LOCATED = 50;
 
@@ -171,6 +188,8 @@ export class AccountStore {
   private fileId: number;
   /** The last successful poll's time and count (LAST_POLL_FILE). */
   private lastPoll: { at: string; n: number } | undefined;
+  /** The inbox's counts and sort keys as last read, kept until the store changes or the clock regroups it (remembered). */
+  private readonly inboxReads = new Map<string, Remembered>();
 
   private constructor(
     private db: Database,
@@ -230,6 +249,7 @@ export class AccountStore {
    */
   rebuild(): string {
     this.statements.clear();
+    this.inboxReads.clear();
     try {
       this.db.close();
     } catch {
@@ -816,24 +836,172 @@ export class AccountStore {
    * ten thousand orders costs no sort of them all.
    */
   inboxPage(query: InboxQuery): InboxPage {
-    const { condition, params } = inboxCondition(query);
-    const groups = this.inboxGroups(query, condition, params);
-    const rows: OrderRow[] = [];
+    const { groups, outline } = this.outlineRead(query);
+    const rows: InboxRow[] = [];
     for (const group of groups) {
       const from = Math.max(query.offset - group.start, 0);
       const wanted = Math.min(query.limit - rows.length, group.size - from);
       if (wanted <= 0) continue;
-      const sql = `SELECT ${INBOX_COLUMNS} FROM orders o WHERE ${condition} AND ${group.where}
-             ORDER BY ${group.order} LIMIT $limit OFFSET $offset`;
-      rows.push(
-        ...(this.sql(sql).all(
-          bound(sql, { ...params, $limit: wanted, $offset: from }),
-        ) as unknown as OrderRow[]),
-      );
+      rows.push(...this.inboxGroupRows(query, group.name, from, wanted));
     }
+    return { rows, ...outline };
+  }
+
+  /** The list's groups and counts for a query, remembered (most polls change nothing the inbox shows). */
+  private outlineRead(query: InboxQuery): { groups: Segment[]; outline: Omit<InboxPage, 'rows'> } {
+    return this.remembered(['outline', query.backlog], query, () => {
+      const { condition, params } = inboxCondition(query);
+      const groups = this.inboxGroups(query, condition, params);
+      const outline = this.outlineOf(query, groups, condition, params);
+      return { value: { groups, outline }, regroupsAt: outline.regroupsAt };
+    });
+  }
+
+  /**
+   * A read of the inbox as last made, while this store has not changed since (no row written by
+   * this connection, no commit by another) and the clock has not reached the moment the list
+   * regroups (regroupsAt): between those, the same query reads the same. So an inbox across
+   * accounts reads again only the store of the account that changed.
+   */
+  // Each read that is not the counts' own takes the moment the list regroups from the counts (read
+  // then, when not remembered): the keys of a list regroup with it.
+  private remembered<T>(
+    what: unknown[],
+    query: Omit<InboxQuery, 'offset' | 'limit'>,
+    read: () => { value: T; regroupsAt: string | null },
+  ): T {
+    const { version } = this.sql(
+      "SELECT total_changes() || '/' || (SELECT data_version FROM pragma_data_version) AS version",
+    ).get() as { version: string };
+    const at = Date.parse(query.now ?? '');
+    const when = Number.isFinite(at) ? at : 0;
+    // What the rows depend on but the time, which the span [from, until) stands for.
+    const { filter, search, sort, stalledAfterDays } = query;
+    const name = JSON.stringify([...what, filter, search, sort, stalledAfterDays]);
+    const kept = this.inboxReads.get(name);
+    if (kept?.version === version && when >= kept.from && when < kept.until) return kept.value as T;
+    if (kept && kept.version !== version) this.inboxReads.clear();
+    const { value, regroupsAt } = read();
+    const until = regroupsAt === null ? Number.POSITIVE_INFINITY : Date.parse(regroupsAt);
+    this.inboxReads.delete(name);
+    if (this.inboxReads.size >= INBOX_READS_KEPT)
+      this.inboxReads.delete(this.inboxReads.keys().next().value ?? '');
+    this.inboxReads.set(name, { version, from: when, until, value });
+    return value;
+  }
+
+  /**
+   * The inbox's outline without its rows (the backlog always in it): this store's part of an
+   * inbox across accounts (main/core/inbox-across.ts), which sums the groups and merges the rows.
+   */
+  inboxOutline(query: Omit<InboxQuery, 'offset' | 'limit' | 'backlog'>): Omit<InboxPage, 'rows'> {
+    return this.outlineRead({ ...query, backlog: 'shown', offset: 0, limit: 0 }).outline;
+  }
+
+  /** The sort keys of a group's first `limit` rows, in its order: what a merge across stores compares. */
+  inboxKeys(query: Omit<InboxQuery, 'offset' | 'limit'>, name: InboxGroupName, limit: number): InboxKey[] {
+    // Regrouped when the list's outline is: its regroupsAt is the moment for the keys too.
+    return this.remembered(['keys', name, limit], query, () => {
+      const { condition, params } = inboxCondition({ ...query, offset: 0, limit });
+      const group = { name, ...groupSql(query.sort)[name] };
+      const keys = this.groupRows(KEY_COLUMNS, group, condition, params, limit, 0) as unknown as InboxKey[];
+      return { value: keys, regroupsAt: this.inboxOutline(query).regroupsAt };
+    });
+  }
+
+  /** The sort keys of these orders (the unopened ones, to place them in a merged list), remembered like the counts. */
+  inboxKeysOf(
+    query: Omit<InboxQuery, 'offset' | 'limit'>,
+    orderIds: readonly string[],
+  ): Map<string, InboxKey> {
+    return this.remembered(['keys of', orderIds], query, () => {
+      const one = this.sql(`SELECT ${KEY_COLUMNS} FROM orders o WHERE o.order_id = ?`);
+      const keys = orderIds.flatMap((id) => {
+        const key = one.get(id) as InboxKey | undefined;
+        return key ? [[id, key] as const] : [];
+      });
+      return { value: new Map(keys), regroupsAt: this.inboxOutline(query).regroupsAt };
+    });
+  }
+
+  /**
+   * For each key (another store's rows), how many of this store's rows of the group come before
+   * it: its place in a merged list, less the other stores' share. One pass over the group, the keys
+   * placed by the group's own ORDER BY (no second comparator); on a tie this store's row comes first.
+   * Remembered like the counts: another account's arrival does not make this store walk its group.
+   */
+  inboxRowsBefore(
+    query: Omit<InboxQuery, 'offset' | 'limit'>,
+    name: InboxGroupName,
+    keys: readonly InboxKey[],
+  ): number[] {
+    return this.remembered(['before', name, keys], query, () => ({
+      value: this.placeKeys(query, name, keys),
+      regroupsAt: this.inboxOutline(query).regroupsAt,
+    }));
+  }
+
+  private placeKeys(
+    query: Omit<InboxQuery, 'offset' | 'limit'>,
+    name: InboxGroupName,
+    keys: readonly InboxKey[],
+  ): number[] {
+    const { condition, params } = inboxCondition({ ...query, offset: 0, limit: 0 });
+    const group = groupSql(query.sort)[name];
+    const sql = `SELECT mine, place FROM (
+        SELECT mine, ROW_NUMBER() OVER (ORDER BY ${group.order}, mine) - 1 AS place FROM (
+          SELECT ${KEY_COLUMNS}, NULL AS mine FROM orders o WHERE ${condition} AND ${group.where}
+          UNION ALL SELECT value->>'order_id', value->>'purchased_at', value->>'since_ms', key
+            FROM json_each($keys)) o)
+      WHERE mine IS NOT NULL ORDER BY place`;
+    const placed = this.sql(sql).all(bound(sql, { ...params, $keys: JSON.stringify(keys) })) as {
+      mine: number;
+      place: number;
+    }[];
+    const before = new Array<number>(keys.length).fill(0);
+    // Each key's place less the keys placed above it.
+    placed.forEach(({ mine, place }, rank) => {
+      before[mine] = place - rank;
+    });
+    return before;
+  }
+
+  /** One group's rows `offset` to `offset + limit`, in its order: a page's part of it (or a store's part of a merged page). */
+  inboxGroupRows(
+    query: Omit<InboxQuery, 'offset' | 'limit'>,
+    name: InboxGroupName,
+    offset: number,
+    limit: number,
+  ): InboxRow[] {
+    const { condition, params } = inboxCondition({ ...query, offset, limit });
+    return this.groupRows(INBOX_COLUMNS, groupSql(query.sort)[name], condition, params, limit, offset).map(
+      inboxRow,
+    );
+  }
+
+  private groupRows(
+    columns: string,
+    group: Pick<Segment, 'where' | 'order'>,
+    condition: string,
+    params: Params,
+    limit: number,
+    offset: number,
+  ): OrderRow[] {
+    const sql = `SELECT ${columns} FROM orders o WHERE ${condition} AND ${group.where}
+             ORDER BY ${group.order} LIMIT $limit OFFSET $offset`;
+    return this.sql(sql).all(
+      bound(sql, { ...params, $limit: limit, $offset: offset }),
+    ) as unknown as OrderRow[];
+  }
+
+  private outlineOf(
+    query: InboxQuery,
+    groups: readonly Segment[],
+    condition: string,
+    params: Params,
+  ): Omit<InboxPage, 'rows'> {
     const last = groups.at(-1);
     return {
-      rows: rows.map(inboxRow),
       total: last ? last.start + last.size : 0,
       waiting: this.count(`${condition} AND o.waiting = 1`, params),
       groups: groups.map(({ name, start, size, holds }) => ({ name, start, size, holds })),
@@ -884,8 +1052,6 @@ export class AccountStore {
     const announced = arrivals('');
     const stalled = params.$stalledBefore === null ? 0 : this.count(`${condition} AND ${STALLED}`, params);
     const backlog = waiting - announced;
-    const waitingOrder =
-      query.sort === 'newest' ? 'o.purchased_at DESC, o.order_id' : 'o.purchased_at ASC, o.order_id DESC';
     const holds: Record<InboxGroupName, number> = {
       arrived,
       waiting: announced - arrived,
@@ -893,13 +1059,7 @@ export class AccountStore {
       backlog,
       rest: total - waiting - stalled,
     };
-    const sql: Record<InboxGroupName, Pick<Segment, 'where' | 'order'>> = {
-      arrived: { where: `o.waiting = 1 AND ${JUST_ARRIVED}`, order: 'o.purchased_at DESC, o.order_id' },
-      waiting: { where: `o.waiting = 1 AND ${ARRIVED} AND NOT ${JUST_ARRIVED}`, order: waitingOrder },
-      stalled: { where: STALLED, order: 'o.since_ms, o.order_id' },
-      backlog: { where: `o.waiting = 1 AND NOT ${ARRIVED}`, order: waitingOrder },
-      rest: { where: `o.waiting = 0 AND ${NOT_STALLED}`, order: 'o.purchased_at DESC, o.order_id' },
-    };
+    const sql = groupSql(query.sort);
     let start = 0;
     return INBOX_GROUPS.map((name) => {
       const shown = name !== 'backlog' || backlogShown(query.backlog ?? 'shown', backlog);
@@ -1881,6 +2041,80 @@ function inboxCondition(query: InboxQuery): { condition: string; params: Params 
     params.$like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   }
   return { condition: where.map((w) => `(${w})`).join(' AND '), params };
+}
+
+/** Each group of the inbox as SQL over `orders o`: which orders, and in which order. */
+function groupSql(sort: InboxSort | undefined): Record<InboxGroupName, Pick<Segment, 'where' | 'order'>> {
+  const order = (name: InboxGroupName) =>
+    groupOrder(name, sort)
+      .map(([column, direction]) => `o.${column} ${direction}`)
+      .join(', ');
+  return {
+    arrived: { where: `o.waiting = 1 AND ${JUST_ARRIVED}`, order: order('arrived') },
+    waiting: { where: `o.waiting = 1 AND ${ARRIVED} AND NOT ${JUST_ARRIVED}`, order: order('waiting') },
+    stalled: { where: STALLED, order: order('stalled') },
+    backlog: { where: `o.waiting = 1 AND NOT ${ARRIVED}`, order: order('backlog') },
+    rest: { where: `o.waiting = 0 AND ${NOT_STALLED}`, order: order('rest') },
+  };
+}
+
+/** A row's sort key: the columns a group's order compares (KEY_COLUMNS), as read. */
+export interface InboxKey {
+  order_id: string;
+  purchased_at: string | null;
+  since_ms: number | null;
+}
+type KeyColumn = keyof InboxKey;
+
+/** What a merge across stores needs of a row, for `orders o`. */
+const KEY_COLUMNS = 'o.order_id, o.purchased_at, o.since_ms';
+
+/**
+ * Each group's order, declared once: the stores' ORDER BY is written from it (groupSql), and so is
+ * the comparison a merge across stores makes (compareInboxKeys).
+ */
+function groupOrder(name: InboxGroupName, sort: InboxSort | undefined): [KeyColumn, 'ASC' | 'DESC'][] {
+  const newestFirst: [KeyColumn, 'ASC' | 'DESC'][] = [
+    ['purchased_at', 'DESC'],
+    ['order_id', 'ASC'],
+  ];
+  switch (name) {
+    case 'stalled':
+      return [
+        ['since_ms', 'ASC'],
+        ['order_id', 'ASC'],
+      ];
+    case 'waiting':
+    case 'backlog':
+      return sort === 'newest'
+        ? newestFirst
+        : [
+            ['purchased_at', 'ASC'],
+            ['order_id', 'DESC'],
+          ];
+    default:
+      return newestFirst;
+  }
+}
+
+/**
+ * Two rows' keys compared as the group's ORDER BY compares them in SQLite: NULL before any value,
+ * text by its code points (the times and ids are ASCII, where UTF-16 and SQLite's bytes agree).
+ */
+export function compareInboxKeys(
+  name: InboxGroupName,
+  sort: InboxSort | undefined,
+): (a: InboxKey, b: InboxKey) => number {
+  const order = groupOrder(name, sort);
+  return (a, b) => {
+    for (const [column, direction] of order) {
+      const x = a[column];
+      const y = b[column];
+      const compared = x === y ? 0 : x === null ? -1 : y === null ? 1 : x < y ? -1 : 1;
+      if (compared !== 0) return direction === 'ASC' ? compared : -compared;
+    }
+    return 0;
+  };
 }
 
 /** A group of the inbox as SQL over `orders o`: which orders, in which order, where it starts in the list. */

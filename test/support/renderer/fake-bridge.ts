@@ -249,6 +249,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       const filter = request.filter ?? 'all';
       const search = (request.search ?? '').trim().toLowerCase();
       const matching = fake.orders
+        .filter((o) => request.account === undefined || o.account === request.account)
         .filter((o) => filter === 'all' || o.status === filter)
         .filter(
           (o) =>
