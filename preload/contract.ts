@@ -283,9 +283,10 @@ export interface Requests {
     /** The user confirmed an unusual transition. */
     override?: boolean | undefined;
   };
-  retryDelivery: { requestId: string };
+  /** `account`: the item's, where the window has it (Needs attention). */
+  retryDelivery: { requestId: string; account?: string | undefined };
   /** The order page's "Run again": a new run of the automation for the order (docs/automations.md). */
-  runAutomation: { orderId: string; automation: string };
+  runAutomation: { orderId: string; automation: string; account?: string | undefined };
   /** Settings → Automations (docs/automations.md). */
   getAutomations: undefined;
   /** Adds the automation, or puts it in place of the one named `replaces` (whose name it keeps). */
@@ -303,11 +304,11 @@ export interface Requests {
   /** The Insights view's figures for a period, from the stores (no marketplace call). */
   getInsights: InsightsRequest;
   /** Sends again a status the marketplace's listing did not show, after checking it is really absent. */
-  resendStatus: { requestId: string };
-  /** The items kept aside up to this id were looked at: they leave Needs attention. */
-  markAsideSeen: { upToId: number };
+  resendStatus: { requestId: string; account?: string | undefined };
+  /** The items kept aside up to this id (of `account`, the window's when not said) were looked at: they leave Needs attention. */
+  markAsideSeen: { upToId: number; account?: string | undefined };
   /** Puts off a new order's urgent announcement on this laptop until then (ISO time). */
-  snoozeOrder: { orderId: string; until: string };
+  snoozeOrder: { orderId: string; until: string; account?: string | undefined };
   /** Ticks a step of a product's runbook on an order, on this laptop (or takes the tick back). */
   tickRunbookStep: {
     orderId: string;

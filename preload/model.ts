@@ -101,8 +101,8 @@ export interface KeptAsideItem {
   seenAt: string;
 }
 
-/** The Needs attention view: each kind's total and its first rows (at most ATTENTION_SHOWN each). */
-export interface Attention {
+/** One account's Needs attention (SellerCore.attention): each kind's total and its first rows (at most ATTENTION_SHOWN each). */
+export interface AccountAttention {
   counts: AttentionCounts;
   notStarted: InboxRow[];
   stalled: InboxRow[];
@@ -116,6 +116,32 @@ export interface Attention {
   escalateAfterMinutes: number;
   /** The orders of notStarted whose urgent announcement is snoozed on this laptop, and until when (ISO). */
   snoozed: Record<string, string>;
+}
+
+/** An item of the Needs attention view, with the account it is of (its id): its actions go to that account. */
+export type OfAccount<T> = T & { account: string };
+
+/** A new order not started, or one stalled, in the Needs attention view. */
+export type AttentionOrder = OfAccount<InboxRow> & {
+  /** Until when its urgent announcement is snoozed on this laptop (ISO), if it is. */
+  snoozedUntil?: string;
+};
+
+/**
+ * The Needs attention view over every served account (main/core/attention-across.ts): each kind's
+ * total summed, its first rows merged in one account's order (at most ATTENTION_SHOWN of each
+ * kind), each row naming its account. The limits are the settings' (the same for every account).
+ */
+export interface Attention
+  extends Pick<
+    AccountAttention,
+    'counts' | 'reminderAfterMinutes' | 'stalledAfterDays' | 'escalateAfterMinutes'
+  > {
+  notStarted: AttentionOrder[];
+  stalled: AttentionOrder[];
+  unconfirmed: OfAccount<AttentionMark>[];
+  failed: OfAccount<AttentionMark>[];
+  keptAside: OfAccount<KeptAsideItem>[];
 }
 
 /** The most rows of each kind the Needs attention view is sent. */

@@ -335,7 +335,12 @@ function Shell() {
           {problemList}
           {view.page === 'inbox' && inbox}
           {order}
-          {view.page === 'attention' && <AttentionView onOpen={(orderId) => openOrder(orderId)} />}
+          {view.page === 'attention' && (
+            <AttentionView
+              accounts={state?.accounts}
+              onOpen={(orderId, account) => openOrder(orderId, { account })}
+            />
+          )}
           {view.page === 'insights' && <InsightsView state={state} />}
           {view.page === 'settings' && <SettingsView state={state} onState={setState} />}
           {view.page === 'help' && (

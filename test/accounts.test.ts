@@ -14,11 +14,12 @@ import { ensurePrivateDir, userDataDir } from '../main/core/paths';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../main/core/service';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
+import { UNCONFIRMED_AFTER_POLLS } from '../main/core/store/account-store';
 import { Notifier } from '../main/shell/notifier';
 import { OrderLinks } from '../main/shell/order-links';
 import type { AutomationSetting } from '../preload/automations';
 import type { Channel, Requests, Responses, ShellEvent } from '../preload/contract';
-import type { Settings } from '../preload/model';
+import { type Settings, trayCount } from '../preload/model';
 import type { AccountEntry } from '../preload/settings-declaration';
 import type { Simulator } from '../simulator/server';
 import { ManualTimers, makeDataDir } from './support/core';
@@ -109,18 +110,22 @@ function caller(service: SellerTrayService) {
 }
 
 /** Two marketplaces seeded alike, so their orders have the same ids, served as EU and US. */
-async function twinAccounts() {
+async function twinAccounts(orders = 2, more: Partial<Settings> = {}) {
   const twins = await Promise.all(
-    [EU_CLIENT, US_CLIENT].map((client, i) => oneSellerMarketplace(7, 5001 + i, 2, client)),
+    [EU_CLIENT, US_CLIENT].map((client, i) => oneSellerMarketplace(7, 5001 + i, orders, client)),
   );
   const [euTwin, usTwin] = twins as [Simulator, Simulator];
   cleanups.push(async () => {
     for (const twin of twins) await twin.close();
   });
-  const opened = await openService([
-    { label: 'EU', baseUrl: euTwin.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
-    { label: 'US', baseUrl: usTwin.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
-  ]);
+  const opened = await openService(
+    [
+      { label: 'EU', baseUrl: euTwin.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: usTwin.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+    ],
+    undefined,
+    more,
+  );
   return { euTwin, usTwin, ...opened };
 }
 
@@ -461,6 +466,110 @@ describe('two accounts on two marketplaces', () => {
     await until(async () => polls('Down').length > 0);
     expect(polls('Down').at(-1)?.fields).toMatchObject({ kind: 'network', next: 'backing-off' });
     expect(polls('US').at(-1)?.fields).toMatchObject({ next: 'credentials-rejected' });
+  });
+});
+
+describe('Needs attention and the counts with two accounts', () => {
+  it("sum every account's counts and list every account's items, each acted on in its own account", async () => {
+    const { euTwin, usTwin, call, service } = await twinAccounts(12, { reminderAfterMinutes: 15 });
+    const ids = {
+      eu: accountRef({ baseUrl: euTwin.url, clientId: EU_CLIENT.clientId }).id as string,
+      us: accountRef({ baseUrl: usTwin.url, clientId: US_CLIENT.clientId }).id as string,
+    };
+    await call('checkNow');
+    const own = async (account: string) => (await call('listOrders', { account, limit: 1 })).waiting;
+    const seeded = { eu: await own(ids.eu), us: await own(ids.us) };
+    expect(seeded.eu).toBeGreaterThan(0);
+    expect(seeded.us).toBeGreaterThan(0);
+    // A new order waits in the US only: the sums are not twice one account's.
+    await admin(usTwin.url, 'POST', 'purchases');
+    await call('checkNow');
+    const state = service.state();
+    expect(state.waitingCount).toBe(seeded.eu + seeded.us + 1);
+    expect(state.accounts.map((a) => a.open)).toEqual([true, true]);
+    expect(trayCount(state)).toBeGreaterThanOrEqual(state.waitingCount);
+
+    // Needs attention reads the stores only: no marketplace call.
+    const calls = () =>
+      [euTwin, usTwin].reduce((n, sim) => n + Object.values(sim.requestCounts).reduce((a, b) => a + b, 0), 0);
+    const before = calls();
+    const view = await call('getAttention');
+    expect(calls()).toBe(before);
+    const accountsOf = (rows: { account: string }[]) => new Set(rows.map((r) => r.account));
+    // The seeded waiting orders are past the 15-minute reminder; the new one is not yet.
+    expect(view.notStarted.filter((r) => r.account === ids.eu)).toHaveLength(seeded.eu);
+    expect(view.notStarted.filter((r) => r.account === ids.us)).toHaveLength(seeded.us);
+    expect(view.counts.notStarted).toBe(seeded.eu + seeded.us);
+    expect(state.attention.notStarted).toBe(seeded.eu + seeded.us);
+    // The newest purchase first, whichever account it is of.
+    const times = view.notStarted.map((r) => Date.parse(r.since ?? ''));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+
+    // Snoozed in the US, the same order id in the EU is not.
+    const twin = view.notStarted.find(
+      (r) =>
+        r.account === ids.us && view.notStarted.some((e) => e.account === ids.eu && e.orderId === r.orderId),
+    );
+    if (!twin) throw new Error('no order id in both accounts');
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    await call('snoozeOrder', { orderId: twin.orderId, until, account: ids.us });
+    const snoozed = (await call('getAttention')).notStarted.filter((r) => r.orderId === twin.orderId);
+    expect(snoozed.map((r) => [r.account, r.snoozedUntil !== undefined])).toEqual(
+      expect.arrayContaining([
+        [ids.us, true],
+        [ids.eu, false],
+      ]),
+    );
+
+    // Items kept aside in both; marked seen in the EU, the US's stay.
+    for (const twinSim of [euTwin, usTwin])
+      await admin(twinSim.url, 'PATCH', 'faults', { quirks: ['unreadable-events'] });
+    await call('checkNow');
+    const aside = (await call('getAttention')).keptAside;
+    expect(accountsOf(aside)).toEqual(new Set([ids.eu, ids.us]));
+    const newestEu = aside.find((item) => item.account === ids.eu)?.id ?? 0;
+    const usAside = service.state().attention.keptAside - aside.filter((i) => i.account === ids.eu).length;
+    await call('markAsideSeen', { upToId: newestEu, account: ids.eu });
+    const afterSeen = await call('getAttention');
+    expect(accountsOf(afterSeen.keptAside)).toEqual(new Set([ids.us]));
+    expect(afterSeen.counts.keptAside).toBe(usAside);
+    expect(service.state().attention.keptAside).toBe(usAside);
+  });
+
+  it("send again a status the US marketplace did not show to the US only, its twin order's account untouched", async () => {
+    const { euTwin, usTwin, call, service } = await twinAccounts();
+    const us = accountRef({ baseUrl: usTwin.url, clientId: US_CLIENT.clientId }).id as string;
+    await call('checkNow');
+    const [row] = (await call('listOrders', { account: us })).orders;
+    if (!row) throw new Error('no order listed');
+    await admin(usTwin.url, 'PATCH', 'faults', { quirks: ['lost-posts'] });
+    await call('markStatus', { orderId: row.orderId, account: us, statusCode: 'ProvisioningInProgress' });
+    await until(async () =>
+      (await call('getOrder', { orderId: row.orderId, account: us })).outbox.some((i) => i.state === 'sent'),
+    );
+    for (let poll = 0; poll < UNCONFIRMED_AFTER_POLLS; poll++) await call('checkNow');
+    const [unconfirmed] = (await call('getAttention')).unconfirmed;
+    expect(unconfirmed?.account).toBe(us);
+    expect(service.state().attention.unconfirmed).toBe(1);
+    await admin(usTwin.url, 'PATCH', 'faults', { quirks: [] });
+    const posts = { eu: euTwin.requestCounts.sendEvent, us: usTwin.requestCounts.sendEvent };
+    const { outcome } = await call('resendStatus', {
+      requestId: unconfirmed?.item.requestId ?? '',
+      account: unconfirmed?.account,
+    });
+    expect(outcome).toBe('sent-again');
+    await until(async () => usTwin.requestCounts.sendEvent > posts.us);
+    expect({ eu: euTwin.requestCounts.sendEvent, us: usTwin.requestCounts.sendEvent }).toEqual({
+      eu: posts.eu,
+      us: posts.us + 1,
+    });
+    // Named for the other account, the same request is not found there.
+    await expect(
+      call('resendStatus', {
+        requestId: unconfirmed?.item.requestId ?? '',
+        account: accountRef({ baseUrl: euTwin.url, clientId: EU_CLIENT.clientId }).id,
+      }),
+    ).rejects.toThrow();
   });
 });
 

@@ -81,8 +81,12 @@ export const requests = {
       (r) => r.statusCode !== 'ProvisioningFailed' || (r.description !== '' && !!r.detailedDescription),
       { message: FAILURE_NEEDS_REASON.message, path: [...FAILURE_NEEDS_REASON.path] },
     ),
-  retryDelivery: z.strictObject({ requestId: z.guid() }),
-  runAutomation: z.strictObject({ orderId: OrderId, automation: AutomationName }),
+  retryDelivery: z.strictObject({ requestId: z.guid(), account: AccountOf.optional() }),
+  runAutomation: z.strictObject({
+    orderId: OrderId,
+    automation: AutomationName,
+    account: AccountOf.optional(),
+  }),
   getAutomations: z.undefined(),
   /** The automation itself is checked whole by the settings file's rules (automation-editing.ts). */
   saveAutomation: z.strictObject({
@@ -121,9 +125,13 @@ export const requests = {
       message: `the period must end on or after its first day and span at most ${INSIGHT_MAX_DAYS} days`,
       path: ['to'],
     }),
-  resendStatus: z.strictObject({ requestId: z.guid() }),
-  markAsideSeen: z.strictObject({ upToId: z.int().min(0) }),
-  snoozeOrder: z.strictObject({ orderId: OrderId, until: z.iso.datetime({ offset: true }) }),
+  resendStatus: z.strictObject({ requestId: z.guid(), account: AccountOf.optional() }),
+  markAsideSeen: z.strictObject({ upToId: z.int().min(0), account: AccountOf.optional() }),
+  snoozeOrder: z.strictObject({
+    orderId: OrderId,
+    until: z.iso.datetime({ offset: true }),
+    account: AccountOf.optional(),
+  }),
   tickRunbookStep: z.strictObject({
     orderId: OrderId,
     account: AccountOf.optional(),

@@ -8,7 +8,7 @@ import { CodedError } from '../../preload/coded-error';
 import { capped, NAME_MAX, plainText } from '../../preload/marketplace-text';
 import {
   ATTENTION_SHOWN,
-  type Attention,
+  type AccountAttention,
   type AttentionCounts,
   type Connection,
   type CoreEvent,
@@ -440,7 +440,7 @@ export class SellerCore {
   }
 
   /** The Needs attention view, from the store alone: holding it open costs the marketplace nothing. */
-  attention(): Attention {
+  attention(): AccountAttention {
     const settings = this.ports.settings();
     const found = this.withStore(() => this.store.attention(this.attentionLimits(), ATTENTION_SHOWN));
     this.attentionCounts = found.counts;

@@ -22,7 +22,7 @@ import {
   type UpdateStatus,
 } from '../../preload/contract';
 import type { Insights } from '../../preload/insights';
-import { NO_ATTENTION } from '../../preload/model';
+import type { Attention, CoreStatus } from '../../preload/model';
 import type { AccountEntry } from '../../preload/settings-declaration';
 import { type AccountListPorts, addAccount, removeAccount, renameAccount } from './account/account-list';
 import { type AccountId, type AccountRef, accountRef, keychainEntry } from './account/account-ref';
@@ -32,6 +32,7 @@ import { osAccountName } from './account-name';
 import { SellerApiError } from './api/errors';
 import type { Transport } from './api/transport';
 import { APP_VERSION, updateChannel } from './app-identity';
+import { attentionAcross, sumAttentionCounts } from './attention-across';
 import { AutomationEditor } from './automation/automation-editing';
 import { automationPortsFor } from './automation/ports';
 import { type CheckedRequest, requests } from './bridge-requests';
@@ -293,8 +294,9 @@ export class SellerTrayService {
     return named;
   }
 
-  /** The session whose outbox holds a marked status (by its request id). */
-  private sessionOfDelivery(requestId: string): AccountSession {
+  /** The session whose outbox holds a marked status: the account the window names, else the one holding its request id. */
+  private sessionOfDelivery(requestId: string, account?: string): AccountSession {
+    if (account !== undefined) return this.sessionNamed(account, 'The account this status belongs to');
     for (const session of this.sessions.values()) if (session.core.holdsDelivery(requestId)) return session;
     return this.requireSession();
   }
@@ -379,31 +381,33 @@ export class SellerTrayService {
     undoMark: async ({ requestId }) => ({
       outcome: this.sessionOfDelivery(requestId).core.undoMark(requestId),
     }),
-    getAttention: async () => this.requireSession().core.attention(),
+    getAttention: async () => this.attention(),
     getInsights: async (request) => this.insights(request),
-    resendStatus: async ({ requestId }) => this.sessionOfDelivery(requestId).core.resendStatus(requestId),
-    snoozeOrder: async ({ orderId, until }) => {
-      this.sessionOfOrder(orderId).core.snooze(orderId, until);
+    resendStatus: async ({ requestId, account }) =>
+      this.sessionOfDelivery(requestId, account).core.resendStatus(requestId),
+    snoozeOrder: async ({ orderId, until, account }) => {
+      this.sessionOfOrder(orderId, account).core.snooze(orderId, until);
       return { snoozedUntil: until };
     },
     tickRunbookStep: async ({ orderId, account, itemId, step, ticked }) => ({
       ticks: this.sessionOfOrder(orderId, account).core.tickRunbookStep(orderId, itemId, step, ticked),
     }),
-    markAsideSeen: async ({ upToId }) => {
-      this.requireSession().core.markAsideSeen(upToId);
+    markAsideSeen: async ({ upToId, account }) => {
+      // Ids kept aside are each store's own: they are marked in the account they came from.
+      (account === undefined ? this.requireSession() : this.sessionNamed(account)).core.markAsideSeen(upToId);
       return this.state();
     },
     // Answered once queued: the order page hears of its end through orders-updated.
-    runAutomation: async ({ orderId, automation }) =>
-      this.sessionOfOrder(orderId).core.runAutomation(orderId, automation, 'again').queued,
+    runAutomation: async ({ orderId, automation, account }) =>
+      this.sessionOfOrder(orderId, account).core.runAutomation(orderId, automation, 'again').queued,
     getAutomations: () => this.automations.view(),
     saveAutomation: ({ automation, replaces }) => this.automations.save(automation, replaces),
     removeAutomation: ({ automation }) => this.automations.remove(automation),
     setAutomationSecret: ({ automation, secret }) => this.automations.setSecret(automation, secret),
     testAutomation: ({ automation, orderId, account }) =>
       this.sessionOfOrder(orderId, account).core.testAutomation(orderId, automation),
-    retryDelivery: async ({ requestId }) => {
-      const item = this.sessionOfDelivery(requestId).core.retryDelivery(requestId);
+    retryDelivery: async ({ requestId, account }) => {
+      const item = this.sessionOfDelivery(requestId, account).core.retryDelivery(requestId);
       if (!item) throw new CodedError('not-found', 'There is no failed status to send again with that id.');
       return item;
     },
@@ -493,7 +497,17 @@ export class SellerTrayService {
   }
 
   state(): AppState {
-    const status = this.core?.status();
+    const refs = this.accountRefs();
+    // Each served account's status read once; the counts are every account's together.
+    const statuses = new Map(
+      refs.flatMap((ref) => {
+        const session = this.sessions.get(ref.id);
+        return session ? [[ref.id, session.core.status()] as const] : [];
+      }),
+    );
+    const status = this.windowAccount === undefined ? undefined : statuses.get(this.windowAccount);
+    const all = [...statuses.values()];
+    const sum = (count: (s: CoreStatus) => number) => all.reduce((total, s) => total + count(s), 0);
     return {
       setup: this.core ? (this.settings.demoMode ? 'demo' : 'configured') : 'unconfigured',
       baseUrl: this.settings.baseUrl,
@@ -506,19 +520,18 @@ export class SellerTrayService {
       health: status?.health ?? 'healthy',
       lastError: status?.lastError ?? null,
       problem: status?.problem ?? null,
-      waitingCount: status?.waitingCount ?? 0,
-      pendingOutbox: status?.pendingOutbox ?? 0,
+      waitingCount: sum((s) => s.waitingCount),
+      pendingOutbox: sum((s) => s.pendingOutbox),
       notificationsPausedUntil: status?.notificationsPausedUntil ?? null,
-      attention: status?.attention ?? NO_ATTENTION,
-      accounts: this.accountRefs().map((ref): AccountState => {
-        const session = this.sessions.get(ref.id);
-        const own = session === this.session ? status : session?.core.status();
+      attention: sumAttentionCounts(all.map((s) => s.attention)),
+      accounts: refs.map((ref): AccountState => {
+        const own = statuses.get(ref.id);
         return {
           id: ref.id,
           label: ref.label ?? ref.baseUrl,
           baseUrl: ref.baseUrl,
           clientId: ref.clientId,
-          open: session !== undefined,
+          open: this.sessions.has(ref.id),
           connection: own?.connection ?? 'starting',
           lastSuccessfulPoll: own?.lastSuccessfulPoll ?? null,
           health: own?.health ?? 'healthy',
@@ -527,6 +540,24 @@ export class SellerTrayService {
         };
       }),
     };
+  }
+
+  /**
+   * The Needs attention view of every served account together (attention-across.ts), in the
+   * accounts' order, with the settings' limits. Read from the stores only.
+   */
+  private attention(): Attention {
+    const sources = this.accountRefs().flatMap((ref) => {
+      const session = this.sessions.get(ref.id);
+      return session ? [{ account: ref.id, attention: session.core.attention() }] : [];
+    });
+    if (sources.length === 0) this.requireSession(); // Says nothing is set up yet.
+    const { reminderAfterMinutes, staleInProgressDays, escalateAfterMinutes } = this.settings;
+    return attentionAcross(sources, {
+      reminderAfterMinutes,
+      stalledAfterDays: staleInProgressDays,
+      escalateAfterMinutes,
+    });
   }
 
   private managedState(): AppState['managed'] {

@@ -4,9 +4,10 @@
 // kept aside marked as seen, an order opened, and no call but the store's on the bridge's events.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Attention, InboxRow, OutboxItem } from '../../preload/model';
+import type { AccountState } from '../../preload/contract';
+import type { Attention, AttentionOrder, OutboxItem } from '../../preload/model';
 import { HOSTILE_BUYER, MARKUP } from '../../test/support/hostile-order';
-import { createFakeBridge, NOTHING_TO_ATTEND } from '../../test/support/renderer/fake-bridge';
+import { accountState, createFakeBridge, NOTHING_TO_ATTEND } from '../../test/support/renderer/fake-bridge';
 import { BridgeProvider } from '../bridge/context';
 import { AttentionView } from './AttentionView';
 
@@ -15,8 +16,12 @@ afterEach(cleanup);
 const HOUR = 3_600_000;
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
 
-function row(orderId: string, more: Partial<InboxRow>): InboxRow {
+const EU = 'id-eu';
+const US = 'id-us';
+
+function row(orderId: string, more: Partial<AttentionOrder>): AttentionOrder {
   return {
+    account: EU,
     orderId,
     status: 'ProvisioningStarted',
     purchaseType: 'ServicePurchased',
@@ -63,9 +68,10 @@ const SOME: Attention = {
       statusSince: ago(9 * 24 * HOUR),
     }),
   ],
-  unconfirmed: [{ item: sent(UNCONFIRMED), buyer: 'Fjord Health GmbH' }],
+  unconfirmed: [{ account: EU, item: sent(UNCONFIRMED), buyer: 'Fjord Health GmbH' }],
   failed: [
     {
+      account: EU,
       item: sent(REFUSED, {
         state: 'failed',
         statusCode: 'ProvisioningFailed',
@@ -74,21 +80,39 @@ const SOME: Attention = {
     },
   ],
   keptAside: [
-    { id: 9, kind: 'event', key: 'ev-9', fieldPath: 'eventTime', reason: 'not a time', seenAt: ago(HOUR) },
-    { id: 8, kind: 'order', key: 'o-8', fieldPath: 'documentLines.0', reason: MARKUP, seenAt: ago(HOUR) },
+    {
+      account: EU,
+      id: 9,
+      kind: 'event',
+      key: 'ev-9',
+      fieldPath: 'eventTime',
+      reason: 'not a time',
+      seenAt: ago(HOUR),
+    },
+    {
+      account: EU,
+      id: 8,
+      kind: 'order',
+      key: 'o-8',
+      fieldPath: 'documentLines.0',
+      reason: MARKUP,
+      seenAt: ago(HOUR),
+    },
   ],
   reminderAfterMinutes: 240,
   stalledAfterDays: 7,
   escalateAfterMinutes: 60,
-  snoozed: {},
 };
 
-function renderView(attention: Attention) {
+function renderView(attention: Attention, accounts: AccountState[] = [accountState('EU')]) {
   const bridge = createFakeBridge({ attention });
   const opened: string[] = [];
   render(
     <BridgeProvider bridge={bridge}>
-      <AttentionView onOpen={(orderId) => opened.push(orderId)} />
+      <AttentionView
+        accounts={accounts}
+        onOpen={(orderId, account) => opened.push(`${account}/${orderId}`)}
+      />
     </BridgeProvider>,
   );
   return { bridge, opened };
@@ -131,7 +155,7 @@ describe('Needs attention', () => {
     const button = await screen.findByRole('button', { name: 'Send again: Completed for Fjord Health GmbH' });
     fireEvent.click(button);
     await screen.findByText('Completed is being sent again.');
-    expect(bridge.callsOf('resendStatus')).toEqual([{ requestId: UNCONFIRMED }]);
+    expect(bridge.callsOf('resendStatus')).toEqual([{ requestId: UNCONFIRMED, account: EU }]);
 
     bridge.handle('resendStatus', ({ requestId }) => ({ outcome: 'found', item: sent(requestId) }));
     fireEvent.click(button);
@@ -139,20 +163,25 @@ describe('Needs attention', () => {
 
     // A refused status is sent again as the order page does it.
     fireEvent.click(screen.getByRole('button', { name: 'Send again: Failed for order-b' }));
-    await waitFor(() => expect(bridge.callsOf('retryDelivery')).toEqual([{ requestId: REFUSED }]));
+    await waitFor(() =>
+      expect(bridge.callsOf('retryDelivery')).toEqual([{ requestId: REFUSED, account: EU }]),
+    );
   });
 
   it('marks the items kept aside as seen, up to the newest shown, and opens an order', async () => {
     const { bridge, opened } = renderView(SOME);
     fireEvent.click(await screen.findByRole('button', { name: 'Mark the unreadable items as seen' }));
-    await waitFor(() => expect(bridge.callsOf('markAsideSeen')).toEqual([{ upToId: 9 }]));
+    await waitFor(() => expect(bridge.callsOf('markAsideSeen')).toEqual([{ upToId: 9, account: EU }]));
     fireEvent.click(screen.getByRole('button', { name: 'Kestrel Foods Oy' }));
-    expect(opened).toEqual(['order-c']);
+    expect(opened).toEqual([`${EU}/order-c`]);
   });
 
   it('snoozes a new order’s urgent announcement on this laptop, and says until when', async () => {
     const snoozed = new Date(Date.now() + 3 * HOUR).toISOString();
-    const { bridge } = renderView({ ...SOME, snoozed: { 'order-a': snoozed } });
+    const { bridge } = renderView({
+      ...SOME,
+      notStarted: SOME.notStarted.map((r) => (r.orderId === 'order-a' ? { ...r, snoozedUntil: snoozed } : r)),
+    });
     const section = await screen.findByRole('region', { name: 'New orders not started' });
     expect(section.textContent).toContain('urgent announcement snoozed until');
     const before = Date.now();
@@ -172,6 +201,56 @@ describe('Needs attention', () => {
     renderView({ ...SOME, escalateAfterMinutes: 0 });
     await screen.findByRole('region', { name: 'New orders not started' });
     expect(screen.queryAllByRole('button', { name: /^Snooze/ })).toEqual([]);
+  });
+
+  it('names each item’s account with two served, and sends each action to the item’s own account', async () => {
+    const TWO: Attention = {
+      ...SOME,
+      notStarted: [
+        row('order-a', { buyer: 'Kestrel Foods Oy' }),
+        row('order-a', { account: US, buyer: 'Kestrel Foods Inc' }),
+      ],
+      unconfirmed: [{ account: US, item: sent(UNCONFIRMED), buyer: 'Fjord Health Inc' }],
+      keptAside: [
+        ...SOME.keptAside,
+        { ...(SOME.keptAside[0] as Attention['keptAside'][number]), account: US, id: 4 },
+      ],
+    };
+    const { bridge, opened } = renderView(TWO, [accountState('EU'), accountState('US')]);
+    const notStarted = await screen.findByRole('region', { name: 'New orders not started' });
+    const [eu, us] = within(notStarted).getAllByRole('listitem');
+    expect(eu?.textContent).toMatch(/^Account EU: Kestrel Foods Oy/);
+    expect(us?.textContent).toMatch(/^Account US: Kestrel Foods Inc/);
+    const aside = screen.getByRole('region', { name: 'Unreadable items kept aside' });
+    expect(
+      within(aside)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent?.slice(0, 11)),
+    ).toEqual(['Account EU:', 'Account EU:', 'Account US:']);
+
+    fireEvent.click(within(notStarted).getByRole('button', { name: 'Snooze for 1 hour: Kestrel Foods Inc' }));
+    await waitFor(() => expect(bridge.callsOf('snoozeOrder')).toHaveLength(1));
+    expect(bridge.callsOf('snoozeOrder')[0]).toMatchObject({ orderId: 'order-a', account: US });
+    fireEvent.click(screen.getByRole('button', { name: 'Send again: Completed for Fjord Health Inc' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('resendStatus')).toEqual([{ requestId: UNCONFIRMED, account: US }]),
+    );
+    // Each account's items are its own store's: each marked up to its own newest.
+    fireEvent.click(screen.getByRole('button', { name: 'Mark the unreadable items as seen' }));
+    await waitFor(() =>
+      expect(bridge.callsOf('markAsideSeen')).toEqual([
+        { upToId: 9, account: EU },
+        { upToId: 4, account: US },
+      ]),
+    );
+    fireEvent.click(within(us as HTMLElement).getByRole('button', { name: /^Account US/ }));
+    expect(opened).toEqual([`${US}/order-a`]);
+  });
+
+  it('names no account while one is served', async () => {
+    renderView(SOME, [accountState('EU'), accountState('US', { open: false })]);
+    const notStarted = await screen.findByRole('region', { name: 'New orders not started' });
+    expect(notStarted.textContent).not.toContain('Account');
   });
 
   it('reads the store again on the app’s events, and asks nothing else of the bridge', async () => {

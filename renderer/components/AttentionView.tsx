@@ -4,15 +4,20 @@
 // really absent, then sends it through the outbox), statuses the marketplace refused, and items
 // it sent that could not be read. Read from the store alone (getAttention): holding the view open
 // costs the marketplace nothing; it is read again when the app's state or its orders change.
+// Every served account's items are listed together, each action going to the item's own account;
+// with more than one served, each item names its account (served-account.ts).
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AccountState } from '../../preload/contract';
 import { plainText } from '../../preload/marketplace-text';
-import type { Attention, AttentionMark, Explained, InboxRow } from '../../preload/model';
+import type { Attention, AttentionMark, AttentionOrder, Explained, OfAccount } from '../../preload/model';
 import { attentionTotal } from '../../preload/model';
 import { type PauseChoice, SNOOZE_CHOICES } from '../../preload/pause';
+import { namedAccount } from '../../preload/served-account';
 import { call, explained } from '../bridge/call';
 import { type BridgeEvent, useBridge, useBridgeEvents } from '../bridge/context';
 import { formatAge, formatDateTime, plural, statusLabel } from '../format';
 import { useNow } from '../hooks/useNow';
+import { AccountTag } from './AccountTag';
 import { ErrorAlert } from './ErrorAlert';
 import { ServerText } from './ServerText';
 
@@ -22,7 +27,18 @@ const REFRESHING_EVENTS: ReadonlySet<BridgeEvent['type']> = new Set([
   'orders-updated',
 ]);
 
-export function AttentionView({ onOpen }: { onOpen: (orderId: string) => void }) {
+type Mark = OfAccount<AttentionMark>;
+/** Opens an order of an account (its id). */
+type OnOpen = (orderId: string, account: string) => void;
+
+export function AttentionView({
+  onOpen,
+  accounts = [],
+}: {
+  onOpen: OnOpen;
+  /** The accounts (AppState.accounts): with more than one served, each item names its account. */
+  accounts?: readonly AccountState[] | undefined;
+}) {
   const bridge = useBridge();
   const now = useNow();
   const [attention, setAttention] = useState<Attention | null>(null);
@@ -67,27 +83,29 @@ export function AttentionView({ onOpen }: { onOpen: (orderId: string) => void })
     await load();
   }
 
-  const resend = (mark: AttentionMark) =>
+  const resend = (mark: Mark) =>
     act(async () => {
-      const { outcome } = await call(bridge, 'resendStatus', { requestId: mark.item.requestId });
+      const { requestId } = mark.item;
+      const { outcome } = await call(bridge, 'resendStatus', { requestId, account: mark.account });
       return outcome === 'found'
         ? `${statusLabel(mark.item.statusCode)} was in the marketplace after all: nothing was sent again.`
         : `${statusLabel(mark.item.statusCode)} is being sent again.`;
     });
-  const retry = (mark: AttentionMark) =>
+  const retry = (mark: Mark) =>
     act(async () => {
-      await call(bridge, 'retryDelivery', { requestId: mark.item.requestId });
+      await call(bridge, 'retryDelivery', { requestId: mark.item.requestId, account: mark.account });
       return `${statusLabel(mark.item.statusCode)} is being sent again.`;
     });
-  const snooze = (row: InboxRow, choice: PauseChoice) =>
+  const snooze = (row: AttentionOrder, choice: PauseChoice) =>
     act(async () => {
       const until = choice.until(new Date()).toISOString();
-      await call(bridge, 'snoozeOrder', { orderId: row.orderId, until });
+      await call(bridge, 'snoozeOrder', { orderId: row.orderId, until, account: row.account });
       return `${plainText(row.buyer ?? row.orderId)}: not announced as urgent on this laptop before ${formatDateTime(until)}.`;
     });
-  const seen = (upToId: number) =>
+  // Each account's items kept aside have ids of its own: each is marked up to its newest shown.
+  const seen = (newest: ReadonlyMap<string, number>) =>
     act(async () => {
-      await call(bridge, 'markAsideSeen', { upToId });
+      for (const [account, upToId] of newest) await call(bridge, 'markAsideSeen', { upToId, account });
       return 'The unreadable items are marked as seen.';
     });
 
@@ -95,13 +113,22 @@ export function AttentionView({ onOpen }: { onOpen: (orderId: string) => void })
     return problem ? <ErrorAlert problem={problem} /> : <p role="status">Reading…</p>;
   }
   const { counts } = attention;
-  const newestAside = attention.keptAside[0]?.id;
-  const orderItems = (rows: InboxRow[], detail: (row: InboxRow) => string, snoozable = false) =>
+  const newestAside = new Map<string, number>();
+  for (const { account, id } of attention.keptAside)
+    newestAside.set(account, Math.max(id, newestAside.get(account) ?? 0));
+  const label = (account: string) => namedAccount(accounts, account)?.label;
+  const orderItems = (rows: AttentionOrder[], detail: (row: AttentionOrder) => string, snoozable = false) =>
     rows.map((row) => (
-      <OrderItem key={row.orderId} row={row} onOpen={onOpen} detail={detail(row)}>
+      <OrderItem
+        key={`${row.account}/${row.orderId}`}
+        row={row}
+        accountLabel={label(row.account)}
+        onOpen={onOpen}
+        detail={detail(row)}
+      >
         {snoozable && attention.escalateAfterMinutes > 0 && (
           <Snooze
-            until={attention.snoozed[row.orderId]}
+            until={row.snoozedUntil}
             buyer={row.buyer ?? row.orderId}
             onSnooze={(choice) => snooze(row, choice)}
           />
@@ -109,12 +136,18 @@ export function AttentionView({ onOpen }: { onOpen: (orderId: string) => void })
       </OrderItem>
     ));
   const markItems = (
-    marks: AttentionMark[],
-    send: (mark: AttentionMark) => Promise<void>,
-    detail: (mark: AttentionMark) => React.ReactNode,
+    marks: Mark[],
+    send: (mark: Mark) => Promise<void>,
+    detail: (mark: Mark) => React.ReactNode,
   ) =>
     marks.map((mark) => (
-      <MarkItem key={mark.item.requestId} mark={mark} onOpen={onOpen} onSend={send}>
+      <MarkItem
+        key={mark.item.requestId}
+        mark={mark}
+        accountLabel={label(mark.account)}
+        onOpen={onOpen}
+        onSend={send}
+      >
         {detail(mark)}
       </MarkItem>
     ));
@@ -163,8 +196,9 @@ export function AttentionView({ onOpen }: { onOpen: (orderId: string) => void })
       count: counts.keptAside,
       why: 'The marketplace sent these in a form Seller Tray cannot read; everything else was read. Diagnose connection in Settings puts them in a report for the marketplace.',
       items: attention.keptAside.map((item) => (
-        <li key={item.id}>
+        <li key={`${item.account}/${item.id}`}>
           <span className="attention-what">
+            <AccountTag label={label(item.account)} />
             {item.kind} <ServerText text={item.key} />
           </span>
           <span className="attention-detail">
@@ -197,7 +231,7 @@ export function AttentionView({ onOpen }: { onOpen: (orderId: string) => void })
           {kind.items}
         </Section>
       ))}
-      {newestAside !== undefined && (
+      {newestAside.size > 0 && (
         <button type="button" onClick={() => void seen(newestAside)}>
           Mark the unreadable items as seen
         </button>
@@ -236,19 +270,26 @@ function Section({
 /** An order as the list names it: buyer and product (the marketplace's words), and why it is here. */
 function OrderItem({
   row,
+  accountLabel,
   onOpen,
   detail,
   children,
 }: {
-  row: InboxRow;
-  onOpen: (orderId: string) => void;
+  row: AttentionOrder;
+  accountLabel: string | undefined;
+  onOpen: OnOpen;
   detail: string;
   /** What can be done about it here (Snooze). */
   children?: React.ReactNode;
 }) {
   return (
     <li>
-      <button type="button" className="link-button attention-what" onClick={() => onOpen(row.orderId)}>
+      <button
+        type="button"
+        className="link-button attention-what"
+        onClick={() => onOpen(row.orderId, row.account)}
+      >
+        <AccountTag label={accountLabel} />
         <ServerText text={row.buyer ?? row.orderId} />
       </button>
       <span className="attention-detail">
@@ -298,20 +339,27 @@ function Snooze({
 /** A status marked here: for which order, what became of it, and Send again. */
 function MarkItem({
   mark,
+  accountLabel,
   onOpen,
   onSend,
   children,
 }: {
-  mark: AttentionMark;
-  onOpen: (orderId: string) => void;
-  onSend: (mark: AttentionMark) => Promise<void>;
+  mark: Mark;
+  accountLabel: string | undefined;
+  onOpen: OnOpen;
+  onSend: (mark: Mark) => Promise<void>;
   children: React.ReactNode;
 }) {
   const [busy, setBusy] = useState(false);
   const whose = mark.buyer ?? mark.item.orderId;
   return (
     <li>
-      <button type="button" className="link-button attention-what" onClick={() => onOpen(mark.item.orderId)}>
+      <button
+        type="button"
+        className="link-button attention-what"
+        onClick={() => onOpen(mark.item.orderId, mark.account)}
+      >
+        <AccountTag label={accountLabel} />
         {statusLabel(mark.item.statusCode)} for <ServerText text={whose} />
       </button>
       <span className="attention-detail">{children}</span>

@@ -30,6 +30,7 @@ import { useOrderPages } from '../hooks/useOrderPages';
 import { useSettings } from '../hooks/useSettings';
 import { isEditable, isWindowKey, keyAction, markKey } from '../keyboard';
 import { URGENCY_WORDS, type Urgency, type UrgencyLimits, urgencyOf } from '../urgency';
+import { AccountTag } from './AccountTag';
 import { ErrorAlert } from './ErrorAlert';
 import { BULK_STEPS, rowsFor, useInboxMarks } from './InboxMarks';
 import {
@@ -698,13 +699,7 @@ function InboxRow({
             <span className="sr-only">Not opened yet: </span>
           </span>
         )}
-        {accountLabel !== undefined && (
-          <span className="row-account">
-            <span className="sr-only">Account </span>
-            {accountLabel}
-            <span className="sr-only">: </span>
-          </span>
-        )}
+        <AccountTag label={accountLabel} />
         {!isPlainPurchase(order.purchaseType) && (
           <span className="purchase-type">
             <ServerText text={purchaseTypeLabel(order.purchaseType ?? '')} />

@@ -15,7 +15,7 @@ import {
   type InboxSort,
   JUST_ARRIVED_MINUTES,
 } from '../../../preload/inbox-sort';
-import type { Attention, AttentionCounts, AttentionMark, InboxRow } from '../../../preload/model';
+import type { AccountAttention, AttentionCounts, AttentionMark, InboxRow } from '../../../preload/model';
 import { orderTotal } from '../../../preload/money';
 import { causalOrder, isNewPurchase } from '../../../preload/order-status';
 import type { RunbookTick } from '../../../preload/runbooks';
@@ -1625,7 +1625,7 @@ export class AccountStore {
   attention(
     limits: AttentionLimits,
     limit: number,
-  ): Omit<Attention, 'reminderAfterMinutes' | 'stalledAfterDays' | 'escalateAfterMinutes'> {
+  ): Omit<AccountAttention, 'reminderAfterMinutes' | 'stalledAfterDays' | 'escalateAfterMinutes'> {
     const { params } = attentionParams(limits);
     const rows = (index: string, where: string, order: string) => {
       const sql = `SELECT ${INBOX_COLUMNS} FROM orders o INDEXED BY ${index} WHERE ${where} ORDER BY ${order} LIMIT $limit`;

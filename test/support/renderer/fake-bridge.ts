@@ -124,7 +124,6 @@ export const NOTHING_TO_ATTEND: Attention = {
   reminderAfterMinutes: APP_DEFAULT_SETTINGS.reminderAfterMinutes,
   stalledAfterDays: APP_DEFAULT_SETTINGS.staleInProgressDays,
   escalateAfterMinutes: APP_DEFAULT_SETTINGS.escalateAfterMinutes,
-  snoozed: {},
 };
 
 export interface FakeBridge extends Bridge {
