@@ -7,8 +7,8 @@ import type { AutomationRun, AutomationSetting } from '../../preload/automations
 import { CodedError } from '../../preload/coded-error';
 import { capped, NAME_MAX, plainText } from '../../preload/marketplace-text';
 import {
-  ATTENTION_SHOWN,
   type AccountAttention,
+  ATTENTION_SHOWN,
   type AttentionCounts,
   type Connection,
   type CoreEvent,
