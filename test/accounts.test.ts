@@ -17,9 +17,10 @@ import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
 import { UNCONFIRMED_AFTER_POLLS } from '../main/core/store/account-store';
 import { Notifier } from '../main/shell/notifier';
 import { OrderLinks } from '../main/shell/order-links';
+import { startTray } from '../main/shell/tray-menu';
 import type { AutomationSetting } from '../preload/automations';
 import type { Channel, Requests, Responses, ShellEvent } from '../preload/contract';
-import { type Settings, trayCount } from '../preload/model';
+import type { Settings } from '../preload/model';
 import type { AccountEntry } from '../preload/settings-declaration';
 import type { Simulator } from '../simulator/server';
 import { ManualTimers, makeDataDir } from './support/core';
@@ -27,7 +28,7 @@ import { oneSellerMarketplace } from './support/one-seller-marketplace';
 import { runTs, spawnTs } from './support/processes';
 import { admin } from './support/raw-api';
 import { recordingLog } from './support/recording-log';
-import { FakeNotifications } from './support/shell-fakes';
+import { FakeNotifications, FakeTray } from './support/shell-fakes';
 
 const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-41c9' };
 const US_CLIENT = { clientId: 'us-client', clientSecret: 'us-secret-8d2e' };
@@ -487,7 +488,6 @@ describe('Needs attention and the counts with two accounts', () => {
     const state = service.state();
     expect(state.waitingCount).toBe(seeded.eu + seeded.us + 1);
     expect(state.accounts.map((a) => a.open)).toEqual([true, true]);
-    expect(trayCount(state)).toBeGreaterThanOrEqual(state.waitingCount);
 
     // Needs attention reads the stores only: no marketplace call.
     const calls = () =>
@@ -501,6 +501,22 @@ describe('Needs attention and the counts with two accounts', () => {
     expect(view.notStarted.filter((r) => r.account === ids.us)).toHaveLength(seeded.us);
     expect(view.counts.notStarted).toBe(seeded.eu + seeded.us);
     expect(state.attention.notStarted).toBe(seeded.eu + seeded.us);
+    // The tray counts every account's waiting orders and what needs attention beside them.
+    const tray = new FakeTray();
+    const nothing = () => {};
+    const control = startTray({
+      service,
+      tray,
+      open: nothing,
+      attention: nothing,
+      insights: nothing,
+      settings: nothing,
+      help: nothing,
+      quit: nothing,
+    });
+    cleanups.push(async () => control.stop());
+    const { stalled, unconfirmed, failed, keptAside } = view.counts;
+    expect(tray.title).toBe(String(seeded.eu + seeded.us + 1 + stalled + unconfirmed + failed + keptAside));
     // The newest purchase first, whichever account it is of.
     const times = view.notStarted.map((r) => Date.parse(r.since ?? ''));
     expect(times).toEqual([...times].sort((a, b) => b - a));
