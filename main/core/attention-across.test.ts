@@ -3,6 +3,7 @@
 // a snooze kept with its own account's order (the same id may be another account's).
 import { describe, expect, it } from 'vitest';
 import { type AccountAttention, ATTENTION_SHOWN, type InboxRow, NO_ATTENTION } from '../../preload/model';
+import { NOTHING_TO_ATTEND } from '../../test/support/renderer/fake-bridge';
 import { attentionAcross } from './attention-across';
 
 const LIMITS = { reminderAfterMinutes: 15, stalledAfterDays: 7, escalateAfterMinutes: 60 };
@@ -22,19 +23,13 @@ function row(orderId: string, minute: number): InboxRow {
   };
 }
 
-function account(more: Partial<AccountAttention>): AccountAttention {
-  return {
-    counts: NO_ATTENTION,
-    notStarted: [],
-    stalled: [],
-    unconfirmed: [],
-    failed: [],
-    keptAside: [],
-    snoozed: {},
-    ...LIMITS,
-    ...more,
-  };
-}
+/** One account's view: nothing but `more`. */
+const account = (more: Partial<AccountAttention>): AccountAttention => ({
+  ...NOTHING_TO_ATTEND,
+  ...LIMITS,
+  snoozed: {},
+  ...more,
+});
 
 describe('Needs attention across accounts', () => {
   it('orders each kind as one account does, tags each item, sums the counts and keeps snoozes to their account', () => {
