@@ -2,9 +2,9 @@
 // across accounts, at most ATTENTION_SHOWN of a kind in all, counts summed, each item tagged,
 // a snooze kept with its own account's order (the same id may be another account's).
 import { describe, expect, it } from 'vitest';
-import { type AccountAttention, ATTENTION_SHOWN, type InboxRow, NO_ATTENTION } from '../../preload/model';
-import { NOTHING_TO_ATTEND } from '../../test/support/renderer/fake-bridge';
-import { attentionAcross } from './attention-across';
+import { attentionAcross } from '../main/core/attention-across';
+import { type AccountAttention, ATTENTION_SHOWN, type InboxRow, NO_ATTENTION } from '../preload/model';
+import { NOTHING_TO_ATTEND } from './support/renderer/fake-bridge';
 
 const LIMITS = { reminderAfterMinutes: 15, stalledAfterDays: 7, escalateAfterMinutes: 60 };
 const at = (minute: number) => new Date(Date.UTC(2026, 10, 26, 10, minute)).toISOString();
