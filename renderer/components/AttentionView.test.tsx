@@ -228,10 +228,12 @@ describe('Needs attention', () => {
         .map((li) => li.textContent?.slice(0, 11)),
     ).toEqual(['Account EU:', 'Account EU:', 'Account US:']);
 
-    fireEvent.click(within(notStarted).getByRole('button', { name: 'Snooze for 1 hour: Kestrel Foods Inc' }));
+    fireEvent.click(
+      within(notStarted).getByRole('button', { name: 'Snooze for 1 hour: Kestrel Foods Inc in US' }),
+    );
     await waitFor(() => expect(bridge.callsOf('snoozeOrder')).toHaveLength(1));
     expect(bridge.callsOf('snoozeOrder')[0]).toMatchObject({ orderId: 'order-a', account: US });
-    fireEvent.click(screen.getByRole('button', { name: 'Send again: Completed for Fjord Health Inc' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Send again: Completed for Fjord Health Inc in US' }));
     await waitFor(() =>
       expect(bridge.callsOf('resendStatus')).toEqual([{ requestId: UNCONFIRMED, account: US }]),
     );

@@ -129,7 +129,7 @@ export function AttentionView({
         {snoozable && attention.escalateAfterMinutes > 0 && (
           <Snooze
             until={row.snoozedUntil}
-            buyer={row.buyer ?? row.orderId}
+            whose={spoken(row.buyer ?? row.orderId, label(row.account))}
             onSnooze={(choice) => snooze(row, choice)}
           />
         )}
@@ -305,14 +305,19 @@ function OrderItem({
   );
 }
 
+/** A buyer as a button's name says it: plain, and in which account while accounts are named (the same buyer may be in two). */
+const spoken = (buyer: string, accountLabel: string | undefined) =>
+  accountLabel === undefined ? plainText(buyer) : `${plainText(buyer)} in ${accountLabel}`;
+
 /** A new order's urgent announcement on this laptop: snoozed until when, or the choices to snooze it. */
 function Snooze({
   until,
-  buyer,
+  whose,
   onSnooze,
 }: {
   until: string | undefined;
-  buyer: string;
+  /** Whose order, as its buttons' names say it (spoken). */
+  whose: string;
   onSnooze: (choice: PauseChoice) => Promise<void>;
 }) {
   if (until)
@@ -326,7 +331,7 @@ function Snooze({
           key={choice.label}
           type="button"
           className="snooze-button"
-          aria-label={`Snooze ${choice.label.toLowerCase()}: ${plainText(buyer)}`}
+          aria-label={`Snooze ${choice.label.toLowerCase()}: ${whose}`}
           onClick={() => void onSnooze(choice)}
         >
           Snooze {choice.label.toLowerCase()}
@@ -366,7 +371,7 @@ function MarkItem({
       <button
         type="button"
         disabled={busy}
-        aria-label={`Send again: ${statusLabel(mark.item.statusCode)} for ${plainText(whose)}`}
+        aria-label={`Send again: ${statusLabel(mark.item.statusCode)} for ${spoken(whose, accountLabel)}`}
         onClick={() => {
           setBusy(true);
           void onSend(mark).finally(() => setBusy(false));
