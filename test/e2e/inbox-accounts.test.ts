@@ -2,7 +2,8 @@
 // origins serve one app through the browser preview. The inbox lists both accounts' orders, each
 // row tagged, filtered by account on request; an order opens and is marked in its own account;
 // the screens pass axe-core at the popover's and the desktop's sizes in both themes (kept as
-// screenshots to look at); and the inbox held open for a minute costs both marketplaces only their
+// screenshots to look at); Needs attention lists both accounts' items, each named and acted on in
+// its own; and the inbox held open for a minute costs both marketplaces only their
 // polls and the new orders, counted where the calls land.
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { KeytarSecretStore, secretOwner } from '../../main/core/secrets';
 import { SellerTrayService } from '../../main/core/service';
 import { ConfSettingsStore } from '../../main/core/settings';
 import { startPreview } from '../../main/preview/server';
+import type { Settings } from '../../preload/model';
 import type { Simulator } from '../../simulator/server';
 import { axeViolations, faintFieldBorders } from '../support/axe';
 import { buildRenderer, launchChromium } from '../support/browser';
@@ -64,6 +66,7 @@ const rows = (page: Page) => page.getByRole('listbox', { name: 'Orders' }).getBy
 async function openApp(
   viewport: Viewport,
   colorScheme: 'light' | 'dark' = 'light',
+  more: Partial<Settings> = {},
 ): Promise<{ page: Page; service: SellerTrayService }> {
   const dir = await makeDataDir();
   const settings = new ConfSettingsStore({ cwd: dir });
@@ -74,6 +77,7 @@ async function openApp(
       { label: 'US', baseUrl: us.url, clientId: US.clientId },
     ],
     pollIntervalSeconds: INTERVAL_SECONDS,
+    ...more,
   });
   const service = await SellerTrayService.open({ settings, secrets, dataRoot: dir });
   const preview = await startPreview({ service, rendererDir: renderer.dir });
@@ -130,6 +134,52 @@ describe.each([
     await page.getByRole('region', { name: 'To provision' }).waitFor();
     expect(await page.locator('.order-account').textContent()).toBe('Account US');
     await check(page, 'order');
+  }, 90_000);
+});
+
+describe.each([
+  ['light', { width: 420, height: 640 }],
+  ['dark', { width: 1280, height: 800 }],
+] as const)('Needs attention across two accounts, %s at %o', (colorScheme, viewport) => {
+  it("lists both accounts' items, each named by its account, and acts in the item's own", async () => {
+    const { page, service } = await openApp(viewport, colorScheme, { reminderAfterMinutes: 15 });
+    const quirks = (names: string[]) =>
+      Promise.all([eu, us].map((sim) => admin(sim.url, 'PATCH', 'faults', { quirks: names })));
+    cleanups.push(async () => void (await quirks([])));
+    await quirks(['unreadable-events']);
+    await service.handle('checkNow', undefined);
+    const { notStarted, keptAside } = service.state().attention;
+    expect(notStarted).toBeGreaterThan(0);
+    expect(keptAside).toBeGreaterThan(0);
+
+    await page.getByRole('button', { name: /^Needs attention/ }).click();
+    const orders = page.getByRole('region', { name: 'New orders not started' });
+    const aside = page.getByRole('region', { name: 'Unreadable items kept aside' });
+    await aside.waitFor();
+    // Both accounts' items, each named: the heading counts them all.
+    expect(new Set(await orders.locator('.row-account').allTextContents())).toEqual(
+      new Set(['Account EU: ', 'Account US: ']),
+    );
+    expect(new Set(await aside.locator('.row-account').allTextContents())).toEqual(
+      new Set(['Account EU: ', 'Account US: ']),
+    );
+    expect(await orders.getByRole('heading').textContent()).toBe(`New orders not started ${notStarted}`);
+    const size = `${viewport.width}x${viewport.height}`;
+    await page.screenshot({ path: join(SCREENSHOTS, `attention-two-accounts-${colorScheme}-${size}.png`) });
+    expect(await axeViolations(page)).toEqual([]);
+
+    // A US order snoozed, in the US account only.
+    await orders
+      .getByRole('button', { name: /^Snooze for 1 hour: .* in US$/ })
+      .first()
+      .click();
+    await orders.getByText(/urgent announcement snoozed until/).waitFor();
+    const snoozed = orders.getByRole('listitem').filter({ hasText: 'urgent announcement snoozed until' });
+    expect(await snoozed.locator('.row-account').allTextContents()).toEqual(['Account US: ']);
+    // Marked seen in both accounts, each up to its own newest.
+    await page.getByRole('button', { name: 'Mark the unreadable items as seen' }).click();
+    await aside.waitFor({ state: 'detached' });
+    expect(service.state().attention.keptAside).toBe(0);
   }, 90_000);
 });
 
