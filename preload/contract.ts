@@ -91,7 +91,10 @@ export const LIMITS = {
 /** The rows of one inbox page the window asks for, and a listOrders without a limit gets. */
 export const INBOX_PAGE_ROWS = 100;
 
-/** What the header and the tray show. */
+/**
+ * What the header and the tray show. The counts (waitingCount, pendingOutbox, attention) are every
+ * served account's together; the rest of CoreStatus is the window's account's (`accounts` has each one's).
+ */
 export interface AppState extends CoreStatus {
   setup: 'unconfigured' | 'configured' | 'demo';
   baseUrl: string;

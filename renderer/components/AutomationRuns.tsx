@@ -26,10 +26,13 @@ function latestRuns(runs: readonly AutomationRun[]): AutomationRun[] {
 
 export function AutomationRuns({
   orderId,
+  account,
   runs,
   onRan,
 }: {
   orderId: string;
+  /** The order's account (its id): it runs again there. */
+  account?: string | undefined;
   runs: AutomationRun[];
   onRan: () => void;
 }) {
@@ -41,7 +44,7 @@ export function AutomationRuns({
   async function runAgain(automation: string): Promise<void> {
     setStarting(automation);
     try {
-      await call(bridge, 'runAutomation', { orderId, automation });
+      await call(bridge, 'runAutomation', { orderId, automation, account });
       onRan();
     } catch (failure) {
       setError(explained(failure));

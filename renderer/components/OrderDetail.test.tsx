@@ -24,12 +24,12 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-async function renderOrder(view = fullView()) {
+async function renderOrder(view = fullView(), account?: string) {
   const bridge = createFakeBridge({ views: [view] });
   const onBack = vi.fn();
   const onStep = vi.fn();
   const orderId = view.order.orderId ?? FULL_ORDER_ID;
-  renderWithUndo(bridge, <OrderDetail orderId={orderId} onBack={onBack} onStep={onStep} />);
+  renderWithUndo(bridge, <OrderDetail orderId={orderId} account={account} onBack={onBack} onStep={onStep} />);
   await screen.findByRole('region', { name: 'To provision' });
   return { bridge, onBack, onStep };
 }
@@ -343,7 +343,8 @@ describe('OrderDetail', () => {
     const sent = view.outbox[1];
     Object.assign(sent ?? {}, { state: 'sent', sentAt: '2026-11-21T10:00:00.000Z', eventId: 'e-lost' });
     const requestId = sent?.requestId ?? '';
-    const { bridge } = await renderOrder({ ...view, unconfirmed: [requestId] });
+    // An order of the US account: its status is checked and sent again there.
+    const { bridge } = await renderOrder({ ...view, unconfirmed: [requestId] }, 'id-us');
     const items = within(list('Statuses not yet confirmed')).getAllByRole('listitem');
     expect(items[1]?.textContent).toContain('Sent: the marketplace accepted it');
     expect(items[1]?.textContent).toContain('The marketplace has not listed it after several checks.');
@@ -352,7 +353,7 @@ describe('OrderDetail', () => {
       item: { ...(sent as OutboxItem), state: 'pending' },
     }));
     fireEvent.click(within(items[1] as HTMLElement).getByRole('button', { name: /^Send again/ }));
-    await waitFor(() => expect(bridge.callsOf('resendStatus')).toEqual([{ requestId }]));
+    await waitFor(() => expect(bridge.callsOf('resendStatus')).toEqual([{ requestId, account: 'id-us' }]));
     expect(bridge.callsOf('retryDelivery')).toEqual([]);
   });
 
@@ -599,6 +600,7 @@ describe("the order's automations", () => {
     });
     const { bridge } = await renderOrder(
       fullView({ automationRuns: [run({ state: 'failed', httpStatus: 503 }), run({}), failed] }),
+      'id-eu',
     );
     const runs = within(region('Automations')).getAllByRole('listitem');
     expect(runs.map((item) => item.textContent)).toEqual([
@@ -610,7 +612,9 @@ describe("the order's automations", () => {
     expect(output.tagName).toBe('PRE');
     fireEvent.click(within(runs[1] as HTMLElement).getByRole('button', { name: 'Run again provision' }));
     await waitFor(() =>
-      expect(bridge.callsOf('runAutomation')).toEqual([{ orderId: FULL_ORDER_ID, automation: 'provision' }]),
+      expect(bridge.callsOf('runAutomation')).toEqual([
+        { orderId: FULL_ORDER_ID, automation: 'provision', account: 'id-eu' },
+      ]),
     );
     // The page reads the order again, and shows the new run waiting.
     await waitFor(() =>

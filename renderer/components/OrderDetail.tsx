@@ -139,8 +139,8 @@ export function OrderDetail({
   async function retry(requestId: string): Promise<void> {
     setRetrying(requestId);
     try {
-      if (view?.unconfirmed?.includes(requestId)) await call(bridge, 'resendStatus', { requestId });
-      else await call(bridge, 'retryDelivery', { requestId });
+      if (view?.unconfirmed?.includes(requestId)) await call(bridge, 'resendStatus', { requestId, account });
+      else await call(bridge, 'retryDelivery', { requestId, account });
       await load();
     } catch (failure) {
       setError(explained(failure));
@@ -211,7 +211,14 @@ export function OrderDetail({
         </p>
       )}
       {(view || !error) && actions}
-      {view && <AutomationRuns orderId={orderId} runs={view.automationRuns} onRan={() => void load()} />}
+      {view && (
+        <AutomationRuns
+          orderId={orderId}
+          account={account}
+          runs={view.automationRuns}
+          onRan={() => void load()}
+        />
+      )}
       {!view && !error && <p role="status">Loading the order…</p>}
       {view && (
         <OrderSections
