@@ -6,6 +6,7 @@
 // Both read the organization's policies where the platform keeps them, and watch them, and watch the
 // settings file for the accounts the CLI adds, renames or removes.
 import type { Transport } from './core/api/transport';
+import type { ConfirmCommandPort } from './core/automation/automation-editing';
 import { watchFile } from './core/file-watch';
 import { ensurePrivateDir } from './core/paths';
 import { type PolicySource, policySourceFor } from './core/policy/sources';
@@ -25,6 +26,8 @@ export interface AppServiceParts {
   openInWindow?: () => void;
   /** Saves a file where the user says: the shell's save dialog (shell/save-file.ts). */
   saveFile?: SaveFilePort;
+  /** Asks to allow a command automation in the shell's own dialog (shell/confirm-command.ts). */
+  confirmCommand?: ConfirmCommandPort;
   /** The locale notifications write amounts in; the runtime's default when absent. */
   locale?: string | undefined;
   /** Where the organization's policies are read; the platform's place by default (sources.ts `policySourceFor`). */
@@ -52,6 +55,7 @@ export async function openAppService(dataRoot: string, parts: AppServiceParts = 
     ...(parts.transport ? { transport: parts.transport } : {}),
     ...(parts.openInWindow ? { openInWindow: parts.openInWindow } : {}),
     ...(parts.saveFile ? { saveFile: parts.saveFile } : {}),
+    ...(parts.confirmCommand ? { confirmCommand: parts.confirmCommand } : {}),
     locale: parts.locale,
     policies,
   });

@@ -32,6 +32,7 @@ import type { SellerTrayService } from './core/service';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES } from './renderer-serving';
 import { applicationMenu } from './shell/app-menu';
 import { APP_HOST, APP_SCHEME, appFilePath } from './shell/app-origin';
+import { confirmCommandWithDialog } from './shell/confirm-command';
 import type { NotificationsPort, TrayIcon } from './shell/electron-ports';
 import { hostOf, openExternalIfAllowed } from './shell/external-links';
 import { detectInstallation, type Installation } from './shell/installation';
@@ -200,6 +201,11 @@ function openService(dataRoot: string) {
     saveFile: (name, content) => {
       const save = () => saveWithDialog(dialog, () => app.getPath('documents'))(name, content);
       return appWindow ? appWindow.whileDialog(save) : save();
+    },
+    // A command automation is saved only when allowed in the shell's own dialog (confirm-command.ts).
+    confirmCommand: (automation) => {
+      const ask = () => confirmCommandWithDialog(dialog)(automation);
+      return appWindow ? appWindow.whileDialog(ask) : ask();
     },
     // "Open log folder": the platform's file manager (Electron answers a failure in words, not by throwing).
     openFolder: async (path) => {

@@ -40,7 +40,10 @@ afterAll(async () => {
   await us.close();
 });
 
-async function laptop(managed?: Record<string, unknown>) {
+/** The person's answer in the shell's dialog allowing a command; no dialog at all when absent. */
+type Allow = (automation: AutomationSetting) => Promise<boolean>;
+
+async function laptop(managed?: Record<string, unknown>, confirmCommand?: Allow) {
   const dir = await makeDataDir();
   const accounts = [
     { label: 'EU', baseUrl: eu.url, clientId: EU.clientId },
@@ -55,7 +58,11 @@ async function laptop(managed?: Record<string, unknown>) {
     fixedPolicies(
       resolvePolicies({ documents: [{ level: 'managed', origin: 'test', values: managed }], problems: [] }),
     );
-  const { service } = await openTestService(dir, { secrets, ...(policies ? { policies } : {}) });
+  const { service } = await openTestService(dir, {
+    secrets,
+    ...(policies ? { policies } : {}),
+    ...(confirmCommand ? { confirmCommand } : {}),
+  });
   cleanups.push(
     () => rm(dir, { recursive: true, force: true }),
     async () => {
@@ -90,7 +97,8 @@ describe('the automation channels', () => {
     expect((await refusal('saveAutomation', { automation: plain })).fields).toEqual([
       {
         field: 'action.url',
-        message: 'the address must use https:// (plain http:// only to this computer: 127.0.0.1, [::1] or localhost)',
+        message:
+          'the address must use https:// (plain http:// only to this computer: 127.0.0.1, [::1] or localhost)',
       },
     ]);
     const command = {
@@ -156,8 +164,52 @@ describe('the automation channels', () => {
     expect(await Promise.all(owners.map((o) => secrets.get(o)))).toEqual([undefined, undefined]);
   });
 
+  it('save a command only when the person allows it outside the window, and run nothing otherwise', async () => {
+    const provision: AutomationSetting = {
+      ...hook('all'),
+      name: 'provision',
+      action: { type: 'command', command: [process.execPath, '-e', 'process.exit(0)'], timeoutSeconds: 30 },
+    };
+    // The preview: no dialog can ask, so the window cannot set a command at all.
+    const preview = await laptop();
+    expect(await preview.refusal('saveAutomation', { automation: provision })).toMatchObject({
+      code: 'invalid-input',
+      message: expect.stringMatching(/^A command runs a program on this computer/),
+    });
+    expect((await preview.call('getAutomations')).automations).toEqual([]);
+
+    // The app: asked in its own dialog; declined, nothing is saved.
+    const asked: unknown[] = [];
+    let allow = false;
+    const app = await laptop(undefined, async (automation) => {
+      asked.push(automation.action);
+      return allow;
+    });
+    expect(await app.refusal('saveAutomation', { automation: provision })).toMatchObject({
+      code: 'cancelled',
+      message: 'provision was not saved: its command was not allowed.',
+    });
+    expect((await app.call('getAutomations')).automations).toEqual([]);
+    allow = true;
+    await app.call('saveAutomation', { automation: provision });
+    // Turning it off and on again, or any change, asks again; a webhook never asks.
+    allow = false;
+    expect(
+      await app.refusal('saveAutomation', {
+        automation: { ...provision, enabled: false },
+        replaces: 'provision',
+      }),
+    ).toMatchObject({ code: 'cancelled' });
+    await app.call('saveAutomation', { automation: hook('all') });
+    expect(asked).toEqual([provision.action, provision.action, provision.action]);
+    expect((await app.call('getAutomations')).automations.map((a) => [a.name, a.enabled])).toEqual([
+      ['provision', true],
+      ['billing hook', true],
+    ]);
+  });
+
   it('test an automation once against a stored order, as the CLI does, marking nothing', async () => {
-    const { call } = await laptop();
+    const { call } = await laptop(undefined, async () => true);
     await call('checkNow');
     const orderId = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
     await call('checkNow');

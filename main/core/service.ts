@@ -33,7 +33,7 @@ import { SellerApiError } from './api/errors';
 import type { Transport } from './api/transport';
 import { APP_VERSION, updateChannel } from './app-identity';
 import { attentionAcross, sumAttentionCounts } from './attention-across';
-import { AutomationEditor } from './automation/automation-editing';
+import { AutomationEditor, type ConfirmCommandPort } from './automation/automation-editing';
 import { automationPortsFor } from './automation/ports';
 import { type CheckedRequest, requests } from './bridge-requests';
 import { explainFailure } from './failure-words';
@@ -105,6 +105,8 @@ export interface ServicePorts {
   openInWindow?: () => void;
   /** Saves a file the user names (the shell's save dialog); absent where there is none. */
   saveFile?: SaveFilePort;
+  /** Asks, in the shell's own dialog, to allow a command automation; absent: the window may not set one. */
+  confirmCommand?: ConfirmCommandPort;
   /** The computer account's name, for statuses marked without "Your name" set; default account-name.ts. */
   accountName?: () => string;
   /** The locale notifications write amounts in (the Electron shell: the window's); the runtime's default when absent. */
@@ -186,6 +188,7 @@ export class SellerTrayService {
       accounts: () => this.accountRefs(),
       secrets: ports.secrets,
       managed: () => automationsManaged(this.policies.current()),
+      ...(ports.confirmCommand ? { confirmCommand: ports.confirmCommand } : {}),
       log: this.log,
     });
     this.unwatchSettings =

@@ -94,6 +94,24 @@ describe('AutomationsPanel', () => {
     );
   });
 
+  it("saves a command only when the person allows it in the shell's own dialog", async () => {
+    const asked: string[] = [];
+    const bridge = await renderPanel({
+      allowCommand: (automation) => {
+        asked.push(automation.name);
+        return false;
+      },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Add an automation' }));
+    type('Name', 'provision');
+    type('Program', '/opt/acme/provision.sh');
+    fireEvent.click(within(form()).getByRole('button', { name: 'Save automation' }));
+
+    await within(form()).findByText('provision was not saved: its command was not allowed.');
+    expect(asked).toEqual(['provision']);
+    expect(bridge.settings.automations).toEqual([]);
+  });
+
   it("shows the main process's refusals at their fields, with the settings file's words", async () => {
     await renderPanel({ automations: [HOOK] });
     fireEvent.click(screen.getByRole('button', { name: 'Add an automation' }));

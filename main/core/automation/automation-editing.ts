@@ -3,6 +3,8 @@
 // naming the edited automation's fields; and its secret, written into the keychain entry of each
 // listed account it runs for (the runner reads its own account's), never read back out: the
 // window hears only whether it is stored. Refused while the organization manages automations.
+// A command runs a program on this computer, so the window alone never sets one: the person
+// confirms it in the shell's own dialog, outside the window's reach (absent: refused).
 import type { AutomationSetting, AutomationsView } from '../../../preload/automations';
 import { CodedError } from '../../../preload/coded-error';
 import type { AccountRef } from '../account/account-ref';
@@ -19,8 +21,13 @@ export interface AutomationEditorPorts {
   secrets: SecretStore;
   /** The organization forbids automations or sets their list. */
   managed: () => boolean;
+  /** Asks the person, outside the window, to allow a command automation; absent where nothing can ask. */
+  confirmCommand?: ConfirmCommandPort;
   log: Log;
 }
+
+/** The shell's question, in a dialog of its own, whether an automation may run its program; true to allow. */
+export type ConfirmCommandPort = (automation: AutomationSetting) => Promise<boolean>;
 
 /** The bridge's automation channels, over the settings and the keychain. */
 export class AutomationEditor {
@@ -39,7 +46,12 @@ export class AutomationEditor {
 
   async save(automation: unknown, replaces?: string): Promise<AutomationsView> {
     this.refuseIfManaged();
-    this.ports.save(withAutomation(this.ports.automations(), automation, replaces));
+    const before = this.ports.automations();
+    const list = withAutomation(before, automation, replaces);
+    const edited =
+      list[replaces === undefined ? list.length - 1 : before.findIndex((a) => a.name === replaces)];
+    if (edited?.action.type === 'command') await this.confirmCommand(edited);
+    this.ports.save(list);
     return this.view();
   }
 
@@ -91,6 +103,17 @@ export class AutomationEditor {
     const automation = this.ports.automations().find((a) => a.name === name);
     if (!automation) throw new CodedError('not-found', `No automation is named ${name} any more.`);
     return automation;
+  }
+
+  /** A command (added, changed or turned on) is saved only when the person allows it outside the window. */
+  private async confirmCommand(automation: AutomationSetting): Promise<void> {
+    if (!this.ports.confirmCommand)
+      throw new CodedError(
+        'invalid-input',
+        'A command runs a program on this computer, so it can be added or changed only in the desktop app, which asks you to confirm it, or in the settings file.',
+      );
+    if (!(await this.ports.confirmCommand(automation)))
+      throw new CodedError('cancelled', `${automation.name} was not saved: its command was not allowed.`);
   }
 
   private refuseIfManaged(): void {

@@ -8,7 +8,7 @@ import { AutomationEditor } from '../../../main/core/automation/automation-editi
 import { silentLog } from '../../../main/core/log';
 import { DEFAULT_SETTINGS as APP_DEFAULT_SETTINGS } from '../../../main/core/settings';
 import { summarizeInsights } from '../../../main/core/store/insights';
-import type { AutomationRun, RunTrigger } from '../../../preload/automations';
+import type { AutomationRun, AutomationSetting, RunTrigger } from '../../../preload/automations';
 import { CodedError } from '../../../preload/coded-error';
 import {
   type AccountState,
@@ -111,6 +111,8 @@ export interface FakeBridgeOptions {
   handlers?: Handlers;
   /** The organization manages the automations (Settings → Automations is read only). */
   automationsManaged?: boolean;
+  /** The person's answer in the shell's dialog allowing a command automation (default: allowed). */
+  allowCommand?: (automation: AutomationSetting) => boolean;
 }
 
 /** Nothing needs attention, with the default limits. */
@@ -185,6 +187,8 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
         : [accountRef(fake.settings)],
     secrets: memorySecrets(fake.keychain),
     managed: () => options.automationsManaged ?? false,
+    // The shell's dialog, answered as the test says; allowed unless it says otherwise.
+    confirmCommand: async (automation) => options.allowCommand?.(automation) ?? true,
     log: silentLog,
   });
 
