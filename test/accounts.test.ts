@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { accountFolder, accountRef } from '../main/core/account/account-ref';
 import { AccountSession } from '../main/core/account/session';
 import { watchFile } from '../main/core/file-watch';
@@ -383,6 +383,30 @@ describe('two accounts on two marketplaces', () => {
     expect(standing()).toEqual([['EU', 'ok', 0]]);
     expect(existsSync(accountFolder(dir, usId))).toBe(false);
     expect(await secrets.get(secretOwner(us.url, US_CLIENT.clientId))).toBeUndefined();
+  });
+
+  it('are each opened once when two changes reconnect at the same time', async () => {
+    const { call } = await openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+    ]);
+    const opens = vi.spyOn(AccountSession, 'open');
+    onTestFinished(() => opens.mockRestore());
+    const [euId, usId] = [eu, us].map(
+      (sim, i) =>
+        accountRef({ baseUrl: sim.url, clientId: [EU_CLIENT, US_CLIENT][i]?.clientId as string }).id,
+    );
+    // Each rename reopens its account (connect); the two overlap at the keychain's answers.
+    await Promise.all([
+      call('renameAccount', { account: euId as string, label: 'Europe' }),
+      call('renameAccount', { account: usId as string, label: 'Americas' }),
+    ]);
+    expect(opens.mock.calls.map(([ref]) => ref.label).sort()).toEqual(['Americas', 'Europe']);
+    const { accounts } = await call('getState');
+    expect(accounts.map((a) => [a.label, a.open])).toEqual([
+      ['Europe', true],
+      ['Americas', true],
+    ]);
   });
 
   it("read one marketplace's oddities tolerantly beside another's plain answers, each told as its own", async () => {

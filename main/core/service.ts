@@ -170,6 +170,12 @@ export class SellerTrayService {
   private readonly unwatchSettings: () => void;
   /** The settings file's changes, taken one after another. */
   private fileChanges: Promise<void> = Promise.resolve();
+  /**
+   * The sessions brought in line with the settings, one run at a time: two runs overlapping at
+   * the keychain's answers each opened what the other had not yet, an account twice or under a
+   * label already changed.
+   */
+  private connecting: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly ports: ServicePorts & { settings: ManagedSettingsStore },
@@ -721,7 +727,13 @@ export class SellerTrayService {
    * Opens a session for each account of the settings that has its secret, closes those no longer
    * listed, and leaves the others running: one account's change never restarts another's polls.
    */
-  private async connect(): Promise<void> {
+  private connect(): Promise<void> {
+    const run = this.connecting.then(() => this.connectNow());
+    this.connecting = run.catch(() => {});
+    return run;
+  }
+
+  private async connectNow(): Promise<void> {
     if (this.settings.demoMode && this.demoSecret === undefined && this.ports.demo) {
       // The demo marketplace runs again, on a port of its own; its account carries on.
       const demo = await this.ports.demo.start();
