@@ -102,12 +102,6 @@ export function timesTaken(orderId: string, purchasedAt: string): { firstAction:
   };
 }
 
-/** The times taken of every stored order, as the SET of an UPDATE of orders (the migration). */
-export const TIMES_TAKEN = (() => {
-  const times = timesTaken('orders.order_id', 'orders.purchased_at');
-  return `first_action_ms = ${times.firstAction}, completed_ms = ${times.completed}`;
-})();
-
 /** One account's figures for the period, from its store (`sql` prepares a statement on it). */
 export function readInsights(sql: (text: string) => StatementSync, query: InsightsQuery): InsightsPart {
   const shiftMs = query.utcOffsetMinutes * 60_000;
