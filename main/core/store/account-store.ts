@@ -281,7 +281,32 @@ export class AccountStore {
       readableRows(aside, `SELECT * FROM automation_runs WHERE state IN ('queued', 'running')`),
     );
     this.putBackTicks(readableRows(aside, 'SELECT order_id, item_id, step, ticked_at FROM runbook_ticks'));
+    this.putBackStatusRecords(
+      readableRows(aside, 'SELECT request_id, marked_at, item, ended, ended_at FROM status_records'),
+    );
     return words;
+  }
+
+  /**
+   * The proof of delivery a damaged file still shows (kept 400 days, long after the journal's
+   * outbox lets a status go); the journal's outbox items, restored first, win over these.
+   */
+  private putBackStatusRecords(
+    rows: readonly {
+      request_id: string;
+      marked_at: string;
+      item: string;
+      ended: string | null;
+      ended_at: string | null;
+    }[],
+  ): void {
+    if (rows.length === 0) return;
+    this.atomically(() => {
+      const insert = this.sql(
+        'INSERT OR IGNORE INTO status_records (request_id, marked_at, item, ended, ended_at) VALUES (?, ?, ?, ?, ?)',
+      );
+      for (const r of rows) insert.run(r.request_id, r.marked_at, r.item, r.ended, r.ended_at);
+    });
   }
 
   /** The runbook ticks a damaged file still shows (not journaled either: a person ticks them again if lost). */
