@@ -1,5 +1,6 @@
-// The proof of delivery in the store (issue 26): records outlive the outbox, and a damaged file's
-// are carried into the rebuilt database.
+// The proof of delivery in the store (issue 26): records outlive the outbox, a damaged file's
+// are carried into the rebuilt database, and a status an older version sent is recorded as read
+// back when it is confirmed.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,4 +58,11 @@ it('carries the records a damaged file still shows into the rebuilt database', a
   store = opening.store;
   expect(opening.problems.join(' ')).toContain('damaged');
   expect(store.statusRecords()).toEqual(before);
+});
+
+it('records as read back a status an older version sent (no sentAtPoll), confirmed by the history', () => {
+  poll([{ ...purchase, eventId: 'e-older' }]);
+  store.putOutboxItem(sent('r-older', { eventId: 'e-older' }));
+  expect(store.forgetConfirmed().map((i) => i.requestId)).toEqual(['r-older']);
+  expect(store.statusRecords().map((r) => r.item.readBackAt)).toEqual([NOW]);
 });
