@@ -104,6 +104,13 @@ describe('a runbook link', () => {
       'https://host.example/}',
       'https:///path',
       ' https://host.example/',
+      // A URL parser reads `\` as `/`: each of these goes to evil.example, whatever it seems to say.
+      'https://evil.example\\.good.example/{orderId}',
+      'https://evil.example\\good.example/',
+      'https://evil.example\\',
+      'https://evil.example\\?to=good.example',
+      'https://\\evil.example/',
+      'https://good.example\\@evil.example/',
     ];
     for (const template of refused) {
       expect(linkTemplateProblem(template), template).not.toBeNull();
