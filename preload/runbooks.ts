@@ -153,7 +153,10 @@ export function runbookLink(template: string, fields: OrderFields): BuiltLink {
   if (missing.length > 0) {
     return {
       ok: false,
-      problem: `This order has no ${[...new Set(missing)].map((f) => `{${f}}`).join(', ')} yet.`,
+      // In the fields' own words, without where each comes from: "the buyer's name".
+      problem: `This order does not have ${[...new Set(missing)]
+        .map((f) => RUNBOOK_FIELDS[f].replace(/ \(.*\)$/, ''))
+        .join(' or ')} yet.`,
     };
   }
   const built = template.replace(PLACEHOLDER, (_, name: RunbookField) => encodeValue(fields[name] ?? ''));
