@@ -5,8 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { garbleIndexPage } from '../../../test/support/store-files';
-import type { MarketplaceEvent } from '../api/wire';
+import { garbleIndexPage, pollOnePurchase } from '../../../test/support/store-files';
 import type { OutboxItem } from '../outbox';
 import { AccountStore } from './account-store';
 
@@ -22,16 +21,6 @@ afterEach(async () => {
 });
 
 const NOW = '2026-11-26T10:00:00.000Z';
-const purchase: MarketplaceEvent = {
-  eventId: 'o-1-started',
-  eventTypeCode: 'ServicePurchased',
-  statusCode: 'ProvisioningStarted',
-  description: 'A purchase',
-  eventTime: '2026-11-26T09:00:00Z',
-  additionalProperties: [{ name: 'orderId', value: 'o-1' }],
-};
-const poll = (events: MarketplaceEvent[]) =>
-  store.recordPoll({ events, cursor: undefined, backlog: false, paused: false, now: NOW, automations: [] });
 const sent = (requestId: string, more: Partial<OutboxItem> = {}): OutboxItem => ({
   requestId,
   orderId: 'o-1',
@@ -45,7 +34,7 @@ const sent = (requestId: string, more: Partial<OutboxItem> = {}): OutboxItem => 
 });
 
 it('carries the records a damaged file still shows into the rebuilt database', async () => {
-  poll([purchase]); // an order in the inbox's index, whose page is then garbled
+  pollOnePurchase(store, 'o-1', NOW); // an order in the inbox's index, whose page is then garbled
   store.putOutboxItem(sent('r-confirmed', { readBackAt: NOW }));
   expect(store.forgetConfirmed().map((i) => i.requestId)).toEqual(['r-confirmed']);
   store.putOutboxItem(sent('r-undone', { state: 'pending', attempts: 0 }));
@@ -61,8 +50,8 @@ it('carries the records a damaged file still shows into the rebuilt database', a
 });
 
 it('records as read back a status an older version sent (no sentAtPoll), confirmed by the history', () => {
-  poll([{ ...purchase, eventId: 'e-older' }]);
-  store.putOutboxItem(sent('r-older', { eventId: 'e-older' }));
+  pollOnePurchase(store, 'o-1', NOW); // its event, o-1-started, in the history
+  store.putOutboxItem(sent('r-older', { eventId: 'o-1-started' }));
   expect(store.forgetConfirmed().map((i) => i.requestId)).toEqual(['r-older']);
   expect(store.statusRecords().map((r) => r.item.readBackAt)).toEqual([NOW]);
 });
