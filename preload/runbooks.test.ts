@@ -81,7 +81,11 @@ describe('a runbook link', () => {
   it('says which field the order lacks instead of making half a link', () => {
     expect(runbookLink('https://x.example/{licenseEmail}/{orderId}', { orderId: '1' })).toEqual({
       ok: false,
-      problem: 'This order has no {licenseEmail} yet.',
+      problem: "This order does not have the first license's e-mail address yet.",
+    });
+    expect(runbookLink('https://x.example/{buyerName}/{buyerEmail}/{buyerName}', {})).toEqual({
+      ok: false,
+      problem: "This order does not have the buyer's name or the buyer contact's e-mail address yet.",
     });
   });
 
@@ -104,6 +108,13 @@ describe('a runbook link', () => {
       'https://host.example/}',
       'https:///path',
       ' https://host.example/',
+      // A URL parser reads `\` as `/`: each of these goes to evil.example, whatever it seems to say.
+      'https://evil.example\\.good.example/{orderId}',
+      'https://evil.example\\good.example/',
+      'https://evil.example\\',
+      'https://evil.example\\?to=good.example',
+      'https://\\evil.example/',
+      'https://good.example\\@evil.example/',
     ];
     for (const template of refused) {
       expect(linkTemplateProblem(template), template).not.toBeNull();

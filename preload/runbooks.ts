@@ -80,6 +80,8 @@ export function linkTemplateProblem(template: string): string | null {
   // The URL parser would read a host out of `https:///path`: the host must be there as written.
   if (authority === '') return 'must name a host';
   if (/[{}]/.test(authority)) return 'may use {fields} only after the host, in the path, query or fragment';
+  // A URL parser reads `\` as `/`: `https://evil.example\.good.example/` goes to evil.example.
+  if (authority.includes('\\')) return 'must not hold a backslash (\\) in its host: write / after the host';
   if (authority.includes('@')) return 'must not carry a user name or password';
   const unknown = [...template.matchAll(PLACEHOLDER)]
     .map((m) => m[1] ?? '')
@@ -151,7 +153,10 @@ export function runbookLink(template: string, fields: OrderFields): BuiltLink {
   if (missing.length > 0) {
     return {
       ok: false,
-      problem: `This order has no ${[...new Set(missing)].map((f) => `{${f}}`).join(', ')} yet.`,
+      // In the fields' own words, without where each comes from: "the buyer's name".
+      problem: `This order does not have ${[...new Set(missing)]
+        .map((f) => RUNBOOK_FIELDS[f].replace(/ \(.*\)$/, ''))
+        .join(' or ')} yet.`,
     };
   }
   const built = template.replace(PLACEHOLDER, (_, name: RunbookField) => encodeValue(fields[name] ?? ''));

@@ -475,11 +475,41 @@ describe('a settings change from the UI', () => {
     ],
     [[{ name: 'a', action: { type: 'slack' }, accounts: [] }], 'accounts must name at least one account'],
     [[{ name: 'a', action: { type: 'slack' }, accounts: ['EU'] }], 'an account is named by its id'],
-  ])('refuses automations %j, saying where and why', (automations, words) => {
+  ])('drops the bad automation of %j, saying where and why', (automations, words) => {
     writeFileSync(settingsFile(), JSON.stringify({ ...configured, automations }));
     const { settings, problem } = store().load();
-    expect(settings.automations).toEqual([]);
+    // Each case has one bad item (of a repeat, the second): only it goes.
+    expect(settings.automations.map((a) => a.name)).toEqual(automations.slice(0, -1).map((a) => a.name));
+    expect(settings.accounts).toEqual(configured.accounts);
     expect(problem).toContain(words);
+  });
+
+  it('drops only the runbook of the file that cannot be used, telling it; the accounts and the rest stay', () => {
+    const good = configured.runbooks[0];
+    const other = { ...good, itemId: 'sku-2', name: 'Add-on' };
+    const runbooks = [good, { ...good, itemId: 'sku-new', notes: 'from a newer version' }, other];
+    const text = JSON.stringify({ ...configured, runbooks });
+    writeFileSync(settingsFile(), text);
+    const { settings, problem } = store().load();
+    expect(settings).toEqual({ ...configured, runbooks: [good, other] });
+    expect(problem).toContain('Runbook 2 (sku-new): notes is not part of a runbook');
+    expect(problem).toContain('those items were left out and the rest of your settings are in use');
+    expect(readFileSync(settingsFile(), 'utf8')).toBe(text);
+    expect(readdirSync(dir).filter((name) => name.includes('corrupt'))).toEqual([]);
+  });
+
+  it('drops only the automation of the file that cannot be used, telling it; the accounts and the rest stay', () => {
+    const [first, second] = configured.automations;
+    const automations = [first, { name: 'newer', action: { type: 'teams' }, retries: 3 }, second];
+    const text = JSON.stringify({ ...configured, automations });
+    writeFileSync(settingsFile(), text);
+    const { settings, problem } = store().load();
+    expect(settings).toEqual({ ...configured, automations: [first, second] });
+    expect(problem).toContain('automations[1]: retries');
+    expect(readFileSync(settingsFile(), 'utf8')).toBe(text);
+    expect(readdirSync(dir).filter((name) => name.includes('corrupt'))).toEqual([]);
+    // The window, the bridge and the CLI still refuse such a list whole.
+    expect(parseSettingsPatch({ automations }).ok).toBe(false);
   });
 
   it('takes runbooks from the window whole, or refuses them whole naming each bad item', () => {
@@ -506,7 +536,7 @@ describe('a settings change from the UI', () => {
           "Runbooks: Runbook 2 (AN-ADD): link 1's address must start with https:// or http:// (no javascript:, file:, data: or relative addresses)",
       },
     ]);
-    // The file is held to the same rules: a bad list is kept aside with the rest of the file.
+    // The file is held to the same rules, its bad runbook left out (and told) rather than the file.
     writeFileSync(settingsFile(), JSON.stringify({ runbooks: [{ itemId: 'A' }] }));
     expect(store().load().problem).toMatch(/runbooks: Runbook 1 \(A\): the name must be text/);
   });

@@ -410,6 +410,35 @@ function migrated(raw: Record<string, unknown>): Record<string, unknown> {
   return { ...raw, accounts: account };
 }
 
+/** The list settings the file is read item by item (`withoutUnusableItems`). */
+const ITEM_LISTS = ['runbooks', 'automations'] as const;
+
+/**
+ * The file's runbooks and automations without the items that cannot be used (a newer version's
+ * key, a hand edit), each told: one bad item must not cost the whole file (its accounts above all).
+ * An item is kept when the list so far stays usable, so a repeat or one past the limit goes too.
+ * Changes from the window, bridge or CLI (parseSettingsPatch) still refuse a bad list whole.
+ */
+function withoutUnusableItems(raw: Record<string, unknown>): {
+  usable: Record<string, unknown>;
+  dropped: string[];
+} {
+  const usable = { ...raw };
+  const dropped: string[] = [];
+  for (const key of ITEM_LISTS) {
+    const list = raw[key];
+    const schema: z.ZodType = fields[key];
+    const whole = Array.isArray(list) ? schema.safeParse(list) : undefined;
+    if (!Array.isArray(list) || whole === undefined || whole.success) continue;
+    const kept: unknown[] = [];
+    for (const item of list) if (schema.safeParse([...kept, item]).success) kept.push(item);
+    usable[key] = kept;
+    const issues = whole.error.issues.map((issue) => ({ ...issue, path: [key, ...issue.path] }));
+    dropped.push(...describeIssues(issues).map((e) => e.message));
+  }
+  return { usable, dropped };
+}
+
 /** The file's version: 2 has the account list (0.x's files, version 1, have none). */
 export const SETTINGS_VERSION = 2;
 
@@ -511,10 +540,15 @@ export class ConfSettingsStore implements SettingsStore {
       }
       return this.#replaceWithDefaults('was unreadable');
     }
-    const parsed = Settings.safeParse(migrated(raw));
+    const { usable, dropped } = withoutUnusableItems(migrated(raw));
+    const parsed = Settings.safeParse(usable);
     if (parsed.success) {
       this.#last = parsed.data;
-      return { settings: parsed.data };
+      if (dropped.length === 0) return { settings: parsed.data };
+      return {
+        settings: parsed.data,
+        problem: `Your settings file ${this.path} had settings that cannot be used (${dropped.join('; ')}); those items were left out and the rest of your settings are in use. Correct or remove them in the file.`,
+      };
     }
     const reasons = describeIssues(parsed.error.issues)
       .map((e) => e.message)
@@ -525,7 +559,7 @@ export class ConfSettingsStore implements SettingsStore {
   reread(): Settings | undefined {
     try {
       this.#file ??= this.#openFile();
-      const parsed = Settings.safeParse(migrated(this.#file.store));
+      const parsed = Settings.safeParse(withoutUnusableItems(migrated(this.#file.store)).usable);
       if (!parsed.success) return undefined;
       this.#last = parsed.data;
       return parsed.data;

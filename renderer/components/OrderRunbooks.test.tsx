@@ -102,17 +102,16 @@ it('ticks a step through the store and counts what is done', async () => {
   expect(bridge.callsOf('tickRunbookStep').at(-1)?.ticked).toBe(false);
 });
 
-it('takes a tick back, saying why, when the store refuses it', async () => {
+it('takes a tick back, saying why and what to do, when this laptop cannot keep it', async () => {
   const bridge = await renderOrder();
+  // As the core explains a failed save (failure-words.ts): what happened and what to do.
+  const full = 'The disk is full, so Seller Tray could not save its files. Free some space, then try again.';
   bridge.handle('tickRunbookStep', () => {
-    throw new CodedError(
-      'store-unavailable',
-      'This laptop could not keep the tick: its store is not available.',
-    );
+    throw new CodedError('internal', full);
   });
   const step = screen.getByRole('checkbox', { name: 'Create the tenant' }) as HTMLInputElement;
   fireEvent.click(step);
-  await screen.findByText('This laptop could not keep the tick: its store is not available.');
+  await screen.findByText(full);
   expect(step.checked).toBe(false);
 });
 
@@ -155,7 +154,9 @@ it('says which field the order lacks instead of offering half a link', async () 
   await renderOrder(undefined, null);
   const links = screen.getByRole('list', { name: 'Links of Analytics Pro' });
   expect(within(links).queryByRole('link', { name: 'License admin' })).toBeNull();
-  expect(within(links).getByText('This order has no {licenseEmail} yet.')).toBeTruthy();
+  expect(
+    within(links).getByText("This order does not have the first license's e-mail address yet."),
+  ).toBeTruthy();
 });
 
 it("offers the runbooks' reasons when marking Failed, filling both fields", async () => {

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DATABASE_FILE } from '../../main/core/store/account-store';
+import { type AccountStore, DATABASE_FILE } from '../../main/core/store/account-store';
 import { MIGRATIONS } from '../../main/core/store/schema';
 
 /** Whether the store says it was closed cleanly, with nothing left in a -wal file. */
@@ -47,4 +47,25 @@ export async function garbleIndexPage(dataDir: string, index: string): Promise<v
   const file = await open(join(dataDir, DATABASE_FILE), 'r+');
   await file.write(Buffer.alloc(page_size, 0xa5), 0, page_size, (rootpage - 1) * page_size);
   await file.close();
+}
+
+/** One purchased order `orderId` polled into `store`: the inbox's index then has a page to garble. */
+export function pollOnePurchase(store: AccountStore, orderId: string, now: string): void {
+  store.recordPoll({
+    events: [
+      {
+        eventId: `${orderId}-started`,
+        eventTypeCode: 'ServicePurchased',
+        statusCode: 'ProvisioningStarted',
+        description: 'A purchase',
+        eventTime: now,
+        additionalProperties: [{ name: 'orderId', value: orderId }],
+      },
+    ],
+    cursor: undefined,
+    backlog: false,
+    paused: false,
+    now,
+    automations: [],
+  });
 }

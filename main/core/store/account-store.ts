@@ -281,7 +281,32 @@ export class AccountStore {
       readableRows(aside, `SELECT * FROM automation_runs WHERE state IN ('queued', 'running')`),
     );
     this.putBackTicks(readableRows(aside, 'SELECT order_id, item_id, step, ticked_at FROM runbook_ticks'));
+    this.putBackStatusRecords(
+      readableRows(aside, 'SELECT request_id, marked_at, item, ended, ended_at FROM status_records'),
+    );
     return words;
+  }
+
+  /**
+   * The proof of delivery a damaged file still shows (kept 400 days, long after the journal's
+   * outbox lets a status go); the journal's outbox items, restored first, win over these.
+   */
+  private putBackStatusRecords(
+    rows: readonly {
+      request_id: string;
+      marked_at: string;
+      item: string;
+      ended: string | null;
+      ended_at: string | null;
+    }[],
+  ): void {
+    if (rows.length === 0) return;
+    this.atomically(() => {
+      const insert = this.sql(
+        'INSERT OR IGNORE INTO status_records (request_id, marked_at, item, ended, ended_at) VALUES (?, ?, ?, ?, ?)',
+      );
+      for (const r of rows) insert.run(r.request_id, r.marked_at, r.item, r.ended, r.ended_at);
+    });
   }
 
   /** The runbook ticks a damaged file still shows (not journaled either: a person ticks them again if lost). */
@@ -1533,15 +1558,26 @@ export class AccountStore {
   /**
    * Drops confirmed items, those a poll's listing showed (the history shows them from there; the
    * answer to the post alone does not confirm it); answers them. An item sent before read-backs
-   * were recorded (no sentAtPoll) is confirmed, as before, once its event is in the history.
+   * were recorded (no sentAtPoll) is confirmed, as before, once its event is in the history: it is
+   * recorded as read back now, so its proof of delivery says confirmed rather than sent.
    */
   forgetConfirmed(): OutboxItem[] {
-    const rows = this.sql(
-      `DELETE FROM outbox WHERE state = 'sent' AND (json_extract(json, '$.readBackAt') IS NOT NULL
-         OR (json_extract(json, '$.sentAtPoll') IS NULL AND event_id IN (SELECT key FROM events)))
-       RETURNING json`,
-    ).all() as { json: string }[];
-    return rows.map((row) => readOutboxItem(row.json));
+    return this.atomically(() => {
+      const readBackAt = new Date(this.now()).toISOString();
+      const older = this.sql(
+        `UPDATE outbox SET json = json_set(json, '$.readBackAt', ?)
+           WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL
+             AND json_extract(json, '$.sentAtPoll') IS NULL AND event_id IN (SELECT key FROM events)
+           RETURNING request_id, json`,
+      ).all(readBackAt) as { request_id: string; json: string }[];
+      const record = this.sql('UPDATE status_records SET item = ? WHERE request_id = ?');
+      for (const row of older) record.run(row.json, row.request_id);
+      const rows = this.sql(
+        `DELETE FROM outbox WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NOT NULL
+           RETURNING json`,
+      ).all() as { json: string }[];
+      return rows.map((row) => readOutboxItem(row.json));
+    });
   }
 
   /** Every status marked here since `since` (ISO; all when absent), oldest first: the proof of delivery. */

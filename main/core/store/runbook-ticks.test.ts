@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { garbleIndexPage } from '../../../test/support/store-files';
+import { garbleIndexPage, pollOnePurchase } from '../../../test/support/store-files';
 import { AccountStore } from './account-store';
 
 let dir: string;
@@ -34,24 +34,7 @@ it('keeps a tick per order, product (any case) and step, once', () => {
 });
 
 it('carries the ticks a damaged file still shows into the rebuilt database', async () => {
-  // An order in the inbox's index, whose page is then garbled.
-  store.recordPoll({
-    events: [
-      {
-        eventId: 'o-1-started',
-        eventTypeCode: 'ServicePurchased',
-        statusCode: 'ProvisioningStarted',
-        description: 'A purchase',
-        eventTime: '2026-11-26T09:00:00Z',
-        additionalProperties: [{ name: 'orderId', value: 'o-1' }],
-      },
-    ],
-    cursor: undefined,
-    backlog: false,
-    paused: false,
-    now: NOW,
-    automations: [],
-  });
+  pollOnePurchase(store, 'o-1', NOW); // an order in the inbox's index, whose page is then garbled
   store.tickRunbookStep('o-1', 'SS-STD', 'Create the tenant', true, NOW);
   store.close(false); // not closed cleanly: the next open checks the file
   await garbleIndexPage(dir, 'orders_inbox');
