@@ -370,6 +370,32 @@ describe('the grace period to undo a marked status', () => {
     expect(posted('Held')).toBe(1);
   });
 
+  it('is sent when its timer fires a moment early and the hold ends while that delivery looks', async () => {
+    // Node's timers may fire a millisecond before the wall clock says they are due (seen in CI:
+    // a mark then waited for the next poll, a minute, instead of its 3 s).
+    const { a, clock, orderId } = await holdingLaptop();
+    const item = await a.core.markStatus({
+      orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'Early timer',
+    });
+    const releaseAt = Date.parse(item.notBefore ?? '');
+    // The delivery the timer starts still finds it held; the hold ends before it has ended.
+    const deliver = a.core.deliverOutbox.bind(a.core);
+    a.core.deliverOutbox = async () => {
+      const outbox = await deliver();
+      clock.ms = releaseAt;
+      return outbox;
+    };
+    clock.ms = releaseAt - 1;
+    a.timers.fire(10_000);
+    await until(() => a.timers.pendingDelays.includes(0));
+    a.timers.fire(0);
+    await until(() => posted('Early timer') === 1);
+    await deliver();
+    expect(posted('Early timer')).toBe(1);
+  });
+
   it('undone within it, never reaches the marketplace, and the order is as it was', async () => {
     const { a, clock, orderId } = await holdingLaptop();
     const waitingBefore = a.core.status().waitingCount;

@@ -192,11 +192,14 @@ export class Outbox {
     }
   }
 
-  /** When the first held item's grace period ends (ms since the epoch), if one is held. */
-  nextRelease(): number | undefined {
-    const now = this.ports.now();
+  /**
+   * When the first grace period ending after `after` ends (ms since the epoch), if one does.
+   * `after` is when a delivery last looked (now by default): an item it found held is released
+   * here even when its hold has ended since, so none waits for the next poll.
+   */
+  nextRelease(after = this.ports.now()): number | undefined {
     const times = this.all()
-      .filter((item) => isHeld(item, now))
+      .filter((item) => isHeld(item, after))
       .map((item) => Date.parse(item.notBefore ?? ''));
     return times.length > 0 ? Math.min(...times) : undefined;
   }

@@ -728,25 +728,34 @@ export class SellerCore {
 
   /** Delivers without a caller waiting: a failure that is not the marketplace's is logged. */
   private deliverInBackground(): void {
-    this.deliverOutbox().catch((error: unknown) => {
-      if (!this.recoverFromDamage(error)) this.log.warn('delivery stopped', failureFields(error));
-    });
+    this.deliverOutbox().catch(this.deliveryStopped);
   }
 
-  /** Delivers when the first held status's grace period ends (also for those held before a restart). */
-  private scheduleRelease(): void {
+  private readonly deliveryStopped = (error: unknown): void => {
+    if (!this.recoverFromDamage(error)) this.log.warn('delivery stopped', failureFields(error));
+  };
+
+  /**
+   * Delivers when the first status held after `after` ends its grace period (also for those held
+   * before a restart). A timer may fire a moment before the clock says it is due, and time passes
+   * while a delivery runs: what it found held is released again from when it started looking.
+   */
+  private scheduleRelease(after = this.now()): void {
     this.timers.clearTimeout(this.releaseTimer);
     this.releaseTimer = undefined;
-    const release = this.outbox.nextRelease();
+    const release = this.outbox.nextRelease(after);
     if (release === undefined || this.stopped) return;
     this.releaseTimer = this.timers.setTimeout(
       () => {
         this.releaseTimer = undefined;
         // After a delivery already running (which may have passed the item while it was held).
-        void this.outbox
+        this.outbox
           .idle()
-          .then(() => this.deliverOutbox())
-          .finally(() => this.scheduleRelease());
+          .then(() => {
+            const looked = this.now();
+            return this.deliverOutbox().finally(() => this.scheduleRelease(looked));
+          })
+          .catch(this.deliveryStopped);
       },
       Math.max(0, release - this.now()),
     );
