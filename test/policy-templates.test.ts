@@ -1,8 +1,10 @@
 // The policy templates administrators deploy (build/policies/): the ADMX/ADML are what
-// make-templates.ts writes from the declarations, well-formed, every string and presentation they
-// reference defined, and every value they write a key the app reads as a policy (read back through
-// the Windows reader); the example configuration profile parses and its payload is read by the
-// macOS reader with no problem.
+// make-templates.ts writes from the declarations, well-formed, valid against our schema of the
+// Group Policy format (checked by libxml2's xmllint, and shown to reject what it must), every string
+// and presentation they reference defined, and every value they write a key the app reads as a
+// policy (read back through the Windows reader); the example configuration profile parses and its
+// payload is read by the macOS reader with no problem.
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -108,6 +110,146 @@ describe('the Group Policy templates', () => {
     );
     expect(notPolicies).toEqual([]);
     expect(policies.inForce.length).toBeGreaterThan(0);
+  });
+});
+
+const SCHEMA = path.join(POLICIES_DIR, 'schema', 'sellertray-policy-definitions.xsd');
+
+/** xmllint's verdict on a template against our schema: valid, or its validity errors. */
+function validate(text: string) {
+  const run = spawnSync('xmllint', ['--noout', '--schema', SCHEMA, '-'], { input: text, encoding: 'utf8' });
+  if ((run.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
+    // .ci/run installs it: a missing validator is a broken machine, not a reason to pass.
+    throw new Error(
+      'xmllint is not installed: install libxml2-utils (`apt-get install libxml2-utils`) to validate the templates',
+    );
+  }
+  if (run.error) throw run.error;
+  // Exit 5 is the schema itself not compiling: every verdict would be meaningless.
+  expect(run.status, run.stderr).not.toBe(5);
+  return { valid: run.status === 0, errors: run.stderr.split('\n').filter((line) => /error/i.test(line)) };
+}
+
+/** The template with its first `from` replaced, which must be there (or the case proves nothing). */
+function changed(text: string, from: string, to: string) {
+  expect(text).toContain(from);
+  return text.replace(from, to);
+}
+
+describe('the Group Policy templates against our schema (build/policies/schema)', () => {
+  const admx = read('SellerTray.admx');
+  const adml = read('en-US/SellerTray.adml');
+
+  it('validate, both the ADMX and the ADML', () => {
+    expect(validate(admx)).toEqual({ valid: true, errors: [] });
+    expect(validate(adml)).toEqual({ valid: true, errors: [] });
+  });
+
+  const firstPolicyHead = `<parentCategory ref="SellerTray" />\n      <supportedOn ref="SUPPORTED_SellerTray" />`;
+  const broken: [string, string, string, string, RegExp][] = [
+    [
+      'a policy without its registry key',
+      admx,
+      ` key="${WINDOWS_POLICY_KEY}"`,
+      '',
+      /attribute 'key' is required/,
+    ],
+    [
+      'a class other than User, Machine or Both',
+      admx,
+      'class="Both"',
+      'class="Everyone"',
+      /'Everyone' is not an element of the set/,
+    ],
+    [
+      "a policy's children out of the documented order",
+      admx,
+      firstPolicyHead,
+      `<supportedOn ref="SUPPORTED_SellerTray" />\n      <parentCategory ref="SellerTray" />`,
+      /parentCategory': This element is not expected/,
+    ],
+    [
+      'a malformed string reference',
+      admx,
+      'displayName="$(string.',
+      'displayName="$(strings.',
+      /attribute 'displayName'.*pattern/,
+    ],
+    [
+      'a malformed presentation reference',
+      admx,
+      'presentation="$(presentation.',
+      'presentation="presentation.',
+      /attribute 'presentation'.*pattern/,
+    ],
+    [
+      'a decimal with a negative minValue',
+      admx,
+      'minValue="0"',
+      'minValue="-1"',
+      /'-1' is not a valid value of the atomic type 'xs:unsignedInt'/,
+    ],
+    [
+      'a text with a maxLength that is not a whole number',
+      admx,
+      'maxLength="',
+      'maxLength="1.5',
+      /attribute 'maxLength'/,
+    ],
+    [
+      'a registry key naming its hive',
+      admx,
+      ` key="${WINDOWS_POLICY_KEY}"`,
+      ` key="HKEY_LOCAL_MACHINE\\${WINDOWS_POLICY_KEY}"`,
+      /attribute 'key'.*pattern/,
+    ],
+    [
+      'a revision that is not major.minor',
+      admx,
+      'revision="1.0"',
+      'revision="1"',
+      /attribute 'revision'.*pattern/,
+    ],
+    [
+      'a policy name defined twice',
+      admx,
+      'name="clientId"',
+      'name="baseUrl"',
+      /Duplicate key-sequence \['baseUrl'\]/,
+    ],
+    [
+      "an element outside a policy's elements",
+      admx,
+      '<elements>',
+      '<elements><list id="x" />',
+      /list': This element is not expected/,
+    ],
+    [
+      'a string id defined twice in the ADML',
+      adml,
+      '<string id="clientId">',
+      '<string id="baseUrl">',
+      /Duplicate key-sequence \['baseUrl'\]/,
+    ],
+    [
+      'a text box without its label',
+      adml,
+      /<label>[^<]*<\/label>/.exec(adml)?.[0] ?? '<label>',
+      '',
+      /textBox': Missing child element/,
+    ],
+    [
+      'a decimal box with a negative default',
+      adml,
+      'defaultValue="',
+      'defaultValue="-',
+      /attribute 'defaultValue'/,
+    ],
+  ];
+  it.each(broken)('reject %s', (_case, text, from, to, expected) => {
+    const { valid, errors } = validate(changed(text, from, to));
+    expect(valid).toBe(false);
+    expect(errors.join('\n')).toMatch(expected);
   });
 });
 
