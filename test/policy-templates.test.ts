@@ -1,9 +1,10 @@
 // The policy templates administrators deploy (build/policies/): the ADMX/ADML are what
 // make-templates.ts writes from the declarations, well-formed, valid against our schema of the
 // Group Policy format (checked by libxml2's xmllint, and shown to reject what it must), every string
-// and presentation they reference defined, and every value they write a key the app reads as a
-// policy (read back through the Windows reader); the example configuration profile parses and its
-// payload is read by the macOS reader with no problem.
+// and presentation they reference defined, each policy element shown by one control of its kind
+// starting within its range, and every value they write a key the app reads as a policy (read back
+// through the Windows reader); the example configuration profile parses and its payload is read by
+// the macOS reader with no problem.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,6 +71,50 @@ describe('the Group Policy templates', () => {
       [...text.matchAll(new RegExp(`\\$\\(${kind}\\.([\\w]+)\\)`, 'g'))].map((m) => m[1]);
     expect(named('string').filter((id) => !strings.has(id ?? ''))).toEqual([]);
     expect(named('presentation').filter((id) => !presentations.has(id ?? ''))).toEqual([]);
+  });
+
+  it('show each policy element with one control of its kind, whose starting number is within range', () => {
+    // The element a presentation control edits, by tag; and what the editor assumes when an attribute
+    // is left out (the decimalTextBox starts at 1, a decimal's range is 0..9999).
+    const kindOf: Record<string, string> = {
+      decimalTextBox: 'decimal',
+      textBox: 'text',
+      dropdownList: 'enum',
+      checkBox: 'boolean',
+    };
+    const number = (element: XmlElement, attribute: string, otherwise: number) =>
+      Number(element.getAttribute(attribute) || otherwise);
+    const children = (element: XmlElement | undefined) =>
+      [...(element?.childNodes ?? [])].filter((node): node is XmlElement => node.nodeType === 1);
+    const presentations = new Map(
+      elements(admlDocument(), 'presentation').map((p) => [p.getAttribute('id'), p]),
+    );
+    const problems = elements(admxDocument(), 'policy').flatMap((policy) => {
+      const name = policy.getAttribute('name');
+      const fields = children(elements(policy, 'elements')[0]);
+      const shownBy = /^\$\(presentation\.(\w+)\)$/.exec(policy.getAttribute('presentation') ?? '')?.[1];
+      const controls = children(presentations.get(shownBy ?? null)).filter((c) => c.hasAttribute('refId'));
+      const found: string[] = [];
+      for (const field of fields) {
+        const shown = controls.filter((c) => c.getAttribute('refId') === field.getAttribute('id'));
+        if (shown.length !== 1 || kindOf[shown[0]?.tagName ?? ''] !== field.tagName) {
+          found.push(
+            `${name}: its ${field.tagName} is shown by ${shown.map((c) => c.tagName).join(', ') || 'nothing'}`,
+          );
+        } else if (field.tagName === 'decimal') {
+          const start = number(shown[0] as XmlElement, 'defaultValue', 1);
+          if (start < number(field, 'minValue', 0) || start > number(field, 'maxValue', 9999)) {
+            found.push(
+              `${name}: starts at ${start}, outside ${field.getAttribute('minValue')}..${field.getAttribute('maxValue')}`,
+            );
+          }
+        }
+      }
+      if (controls.length !== fields.length)
+        found.push(`${name}: ${controls.length} controls for ${fields.length} elements`);
+      return found;
+    });
+    expect(problems).toEqual([]);
   });
 
   it('offer every policy the app reads, locked and (for settings) recommended, and nothing else', () => {
