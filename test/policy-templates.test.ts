@@ -190,108 +190,57 @@ describe('the Group Policy templates against our schema (build/policies/schema)'
     expect(validate(adml)).toEqual({ valid: true, errors: [] });
   });
 
-  const firstPolicyHead = `<parentCategory ref="SellerTray" />\n      <supportedOn ref="SUPPORTED_SellerTray" />`;
-  const broken: [string, string, string, string, RegExp][] = [
-    [
-      'a policy without its registry key',
-      admx,
-      ` key="${WINDOWS_POLICY_KEY}"`,
-      '',
-      /attribute 'key' is required/,
-    ],
-    [
-      'a class other than User, Machine or Both',
+  // Each case: what it breaks, in which file, what is replaced by what, and the error it must cause.
+  const key = ` key="${WINDOWS_POLICY_KEY}"`;
+  const head = '<parentCategory ref="SellerTray" />\n      <supportedOn ref="SUPPORTED_SellerTray" />';
+  const label = /<label>[^<]*<\/label>/.exec(adml)?.[0] ?? '<label>';
+  const broken: Record<string, [string, string, string, RegExp]> = {
+    'a policy without its registry key': [admx, key, '', /attribute 'key' is required/],
+    'a class other than User, Machine or Both': [
       admx,
       'class="Both"',
       'class="Everyone"',
-      /'Everyone' is not an element of the set/,
+      /'Everyone' is not/,
     ],
-    [
-      "a policy's children out of the documented order",
+    "a policy's children out of order": [
       admx,
-      firstPolicyHead,
-      `<supportedOn ref="SUPPORTED_SellerTray" />\n      <parentCategory ref="SellerTray" />`,
-      /parentCategory': This element is not expected/,
+      head,
+      head.split('\n').reverse().join('\n'),
+      /parentCategory': This element is not/,
     ],
-    [
-      'a malformed string reference',
+    'a malformed string reference': [admx, '="$(string.', '="$(strings.', /'displayName'.*pattern/],
+    'a malformed presentation reference': [
       admx,
-      'displayName="$(string.',
-      'displayName="$(strings.',
-      /attribute 'displayName'.*pattern/,
+      '="$(presentation.',
+      '="presentation.',
+      /'presentation'.*pattern/,
     ],
-    [
-      'a malformed presentation reference',
-      admx,
-      'presentation="$(presentation.',
-      'presentation="presentation.',
-      /attribute 'presentation'.*pattern/,
-    ],
-    [
-      'a decimal with a negative minValue',
-      admx,
-      'minValue="0"',
-      'minValue="-1"',
-      /'-1' is not a valid value of the atomic type 'xs:unsignedInt'/,
-    ],
-    [
-      'a text with a maxLength that is not a whole number',
+    'a decimal with a negative minValue': [admx, 'minValue="0"', 'minValue="-1"', /'-1' .*'xs:unsignedInt'/],
+    'a text with a fractional maxLength': [
       admx,
       'maxLength="',
       'maxLength="1.5',
-      /attribute 'maxLength'/,
+      /'maxLength'.*'xs:unsignedInt'/,
     ],
-    [
-      'a registry key naming its hive',
-      admx,
-      ` key="${WINDOWS_POLICY_KEY}"`,
-      ` key="HKEY_LOCAL_MACHINE\\${WINDOWS_POLICY_KEY}"`,
-      /attribute 'key'.*pattern/,
-    ],
-    [
-      'a revision that is not major.minor',
-      admx,
-      'revision="1.0"',
-      'revision="1"',
-      /attribute 'revision'.*pattern/,
-    ],
-    [
-      'a policy name defined twice',
-      admx,
-      'name="clientId"',
-      'name="baseUrl"',
-      /Duplicate key-sequence \['baseUrl'\]/,
-    ],
-    [
-      "an element outside a policy's elements",
+    'a registry key naming its hive': [admx, key, key.replace('"', '"HKLM\\'), /'key'.*pattern/],
+    'a revision that is not major.minor': [admx, 'revision="1.0"', 'revision="1"', /'revision'.*pattern/],
+    'a policy name defined twice': [admx, 'name="clientId"', 'name="baseUrl"', /Duplicate key-sequence/],
+    "an element policies can't hold": [
       admx,
       '<elements>',
       '<elements><list id="x" />',
       /list': This element is not expected/,
     ],
-    [
-      'a string id defined twice in the ADML',
+    'a string id defined twice': [
       adml,
       '<string id="clientId">',
       '<string id="baseUrl">',
-      /Duplicate key-sequence \['baseUrl'\]/,
+      /Duplicate key-sequence/,
     ],
-    [
-      'a text box without its label',
-      adml,
-      /<label>[^<]*<\/label>/.exec(adml)?.[0] ?? '<label>',
-      '',
-      /textBox': Missing child element/,
-    ],
-    [
-      'a decimal box with a negative default',
-      adml,
-      'defaultValue="',
-      'defaultValue="-',
-      /attribute 'defaultValue'/,
-    ],
-  ];
-  it.each(broken)('reject %s', (_case, text, from, to, expected) => {
+    'a text box without its label': [adml, label, '', /textBox': Missing child element/],
+    'a number box starting below zero': [adml, 'defaultValue="', 'defaultValue="-', /'defaultValue'/],
+  };
+  it.each(Object.entries(broken))('reject %s', (_case, [text, from, to, expected]) => {
     const { valid, errors } = validate(changed(text, from, to));
     expect(valid).toBe(false);
     expect(errors.join('\n')).toMatch(expected);
