@@ -190,6 +190,50 @@ describe('the Group Policy templates against our schema (build/policies/schema)'
     expect(validate(adml)).toEqual({ valid: true, errors: [] });
   });
 
+  it('accept the documented forms the generator does not write today', () => {
+    // Written here from the element reference, so the declarations our templates do not exercise yet
+    // (boolean elements, lists, conditions, check boxes...) are shown to accept what they should.
+    const ns = 'xmlns="http://schemas.microsoft.com/GroupPolicy/2006/07/PolicyDefinitions"';
+    const values = '<item valueName="A"><value><decimal value="1" /></value></item>';
+    const other = `<policyDefinitions ${ns} revision="2.15" schemaVersion="1.0">
+      <policyNamespaces><target prefix="other" namespace="Other.Policies" /><using prefix="windows" namespace="Microsoft.Policies.Windows" /></policyNamespaces>
+      <supersededAdm fileName="other.adm" />
+      <annotation application="Notes">A comment.</annotation>
+      <resources minRequiredRevision="2.0" fallbackCulture="en-US" />
+      <supportedOn><definitions>
+        <definition name="SUPPORTED_Both" displayName="$(string.Both)"><and><reference ref="windows:SUPPORTED_WindowsVista" /><range ref="Other" minVersionIndex="1" /></and></definition>
+      </definitions></supportedOn>
+      <categories><category name="Other" displayName="$(string.Other)" explainText="$(string.Other_Help)"><parentCategory ref="windows:System" /></category></categories>
+      <policies>
+        <policy name="Flags" class="User" displayName="$(string.Flags)" presentation="$(presentation.Flags)" key="Software\\Policies\\Other" valueName="On">
+          <parentCategory ref="Other" /><supportedOn ref="SUPPORTED_Both" />
+          <enabledValue><string>yes</string></enabledValue><disabledValue><delete /></disabledValue>
+          <enabledList defaultKey="Software\\Policies\\Other\\More">${values}</enabledList>
+          <elements>
+            <boolean id="Check" valueName="Check"><trueValue><longDecimal value="5000000000" /></trueValue><falseValue><decimal value="0" /></falseValue></boolean>
+            <enum id="Pick" valueName="Pick" required="true"><item displayName="$(string.One)"><value><decimal value="1" /></value><valueList>${values}</valueList></item></enum>
+            <text id="Path" valueName="Path" expandable="true" maxLength="260" clientExtension="{35378EAC-683F-11D2-A89A-00C04FBBCFA2}" />
+            <decimal id="Count" key="Software\\Policies\\Other\\Counts" valueName="Count" storeAsText="true" required="true" />
+          </elements>
+        </policy>
+      </policies>
+    </policyDefinitions>`;
+    const otherResources = `<policyDefinitionResources ${ns} revision="2.15" schemaVersion="1.0">
+      <displayName>Other</displayName><description>Other policies.</description>
+      <resources>
+        <stringTable><string id="Other">Other</string></stringTable>
+        <presentationTable><presentation id="Flags">
+          <text>Choose:</text><checkBox refId="Check" defaultChecked="true">Check</checkBox>
+          <dropdownList refId="Pick" defaultItem="0">Pick</dropdownList>
+          <textBox refId="Path"><label>Path</label><defaultValue>%SystemRoot%</defaultValue></textBox>
+          <decimalTextBox refId="Count" spin="false" spinStep="5">Count</decimalTextBox>
+        </presentation></presentationTable>
+      </resources>
+    </policyDefinitionResources>`;
+    expect(validate(other)).toEqual({ valid: true, errors: [] });
+    expect(validate(otherResources)).toEqual({ valid: true, errors: [] });
+  });
+
   // Each case: what it breaks, in which file, what is replaced by what, and the error it must cause.
   const key = ` key="${WINDOWS_POLICY_KEY}"`;
   const head = '<parentCategory ref="SellerTray" />\n      <supportedOn ref="SUPPORTED_SellerTray" />';
