@@ -137,7 +137,8 @@ function admlPresentation(offered: Offered, recommended: boolean): string | unde
     case 'boolean':
       return undefined;
     case 'decimal':
-      return `<presentation id="${id}"><decimalTextBox refId="${id}"${element.defaultValue === undefined ? '' : ` defaultValue="${element.defaultValue}"`}>${label}</decimalTextBox></presentation>`;
+      // Always a start value: left out, the editor starts the box at 1, which may be below the range.
+      return `<presentation id="${id}"><decimalTextBox refId="${id}" defaultValue="${element.defaultValue ?? element.min}">${label}</decimalTextBox></presentation>`;
     case 'enum':
       return `<presentation id="${id}"><dropdownList refId="${id}" noSort="true">${label}</dropdownList></presentation>`;
     case 'text':
