@@ -8,7 +8,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accountRef } from '../main/core/account/account-ref';
-import { secretEntries } from '../main/core/automation/automation-editing';
+import { secretEntries } from '../main/core/automation/ports';
 import { resolvePolicies } from '../main/core/policy/layers';
 import { fixedPolicies } from '../main/core/policy/watcher';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
@@ -143,10 +143,11 @@ describe('the automation channels', () => {
     cleanups.push(async () => {
       for (const owner of owners) await secrets.delete(owner);
     });
-    // For EU only; all accounts: the US entry is missing, so the secret is "not set" until given again.
+    // For EU only; widened to all accounts, the US entry gains the secret EU holds.
     expect(await Promise.all(owners.map((o) => secrets.get(o)))).toEqual([SIGNING_SECRET, undefined]);
     const widened = await call('saveAutomation', { automation: hook('all'), replaces: 'billing hook' });
-    expect(widened.secretsStored).toEqual([]);
+    expect(widened.secretsStored).toEqual(['billing hook']);
+    expect(await Promise.all(owners.map((o) => secrets.get(o)))).toEqual([SIGNING_SECRET, SIGNING_SECRET]);
 
     // A chat's address is checked as a webhook's; a command has no secret.
     await call('saveAutomation', {
@@ -162,6 +163,37 @@ describe('the automation channels', () => {
 
     await call('removeAutomation', { automation: 'billing hook' });
     expect(await Promise.all(owners.map((o) => secrets.get(o)))).toEqual([undefined, undefined]);
+  });
+
+  it('give an account added later the secret of the automations that run for it, never replacing one it holds', async () => {
+    const { call, refs } = await laptop();
+    const [, usRef] = refs;
+    if (!usRef) throw new Error('two accounts');
+    await call('removeAccount', { account: usRef.id });
+    await call('saveAutomation', { automation: hook('all') });
+    await call('saveAutomation', { automation: { ...hook('all'), name: 'own secrets' } });
+    await call('setAutomationSecret', { automation: 'billing hook', secret: SIGNING_SECRET });
+    await call('setAutomationSecret', { automation: 'own secrets', secret: 'whsec_eu_own' });
+    const [billing = [], own = []] = ['billing hook', 'own secrets'].map((name) =>
+      secretEntries({ ...hook('all'), name }, refs),
+    );
+    cleanups.push(async () => {
+      for (const owner of [...billing, ...own]) await secrets.delete(owner);
+    });
+    // US had a secret of its own for this one (the CLI sets them per account): it keeps it.
+    await secrets.set(own[1] as (typeof own)[number], 'whsec_us_own');
+    expect(await secrets.get(billing[1] as (typeof billing)[number])).toBeUndefined();
+
+    const added = await call('addAccount', {
+      label: 'US',
+      baseUrl: us.url,
+      clientId: US.clientId,
+      secret: US.clientSecret,
+    });
+    expect(added.accounts.map((a) => a.label)).toEqual(['EU', 'US']);
+    expect(await Promise.all(billing.map((o) => secrets.get(o)))).toEqual([SIGNING_SECRET, SIGNING_SECRET]);
+    expect(await Promise.all(own.map((o) => secrets.get(o)))).toEqual(['whsec_eu_own', 'whsec_us_own']);
+    expect((await call('getAutomations')).secretsStored).toEqual(['billing hook', 'own secrets']);
   });
 
   it('save a command only when the person allows it outside the window, and run nothing otherwise', async () => {

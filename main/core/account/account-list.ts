@@ -10,6 +10,7 @@ import { CodedError } from '../../../preload/coded-error';
 import type { AccountEntry } from '../../../preload/settings-declaration';
 import { SellerApiClient } from '../api/client';
 import type { Transport } from '../api/transport';
+import { shareAutomationSecrets } from '../automation/ports';
 import type { Log } from '../log';
 import type { SecretStore } from '../secrets';
 import { checkAccounts, DEFAULT_SETTINGS, type Settings } from '../settings';
@@ -97,6 +98,8 @@ export async function addAccount(
   );
   const { sellerId } = await client.authenticate();
   await ports.secrets.set(keychainEntry(ref), input.secret);
+  const refs = accounts.map((account) => accountRef(account, settings.api));
+  await shareAutomationSecrets(ports.secrets, settings.automations ?? [], refs, ports.log);
   return { settings: { ...settings, accounts }, entry, sellerId, reconnected: known !== undefined };
 }
 

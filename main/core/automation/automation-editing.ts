@@ -10,8 +10,8 @@ import { CodedError } from '../../../preload/coded-error';
 import type { AccountRef } from '../account/account-ref';
 import { failureFields, type Log } from '../log';
 import type { SecretOwner, SecretStore } from '../secrets';
-import { AutomationList, runsFor, webhookUrlProblem } from './automation-settings';
-import { automationSecretEntry } from './ports';
+import { AutomationList, webhookUrlProblem } from './automation-settings';
+import { secretEntries, shareAutomationSecrets } from './ports';
 
 export interface AutomationEditorPorts {
   automations: () => readonly AutomationSetting[];
@@ -52,6 +52,9 @@ export class AutomationEditor {
       list[replaces === undefined ? list.length - 1 : before.findIndex((a) => a.name === replaces)];
     if (edited?.action.type === 'command') await this.confirmCommand(edited);
     this.ports.save(list);
+    // Widened to more accounts: those gain the secret the others hold.
+    if (edited)
+      await shareAutomationSecrets(this.ports.secrets, [edited], this.ports.accounts(), this.ports.log);
     return this.view();
   }
 
@@ -163,11 +166,4 @@ function refused(fields: { field: string; message: string }[]): never {
       fields,
     },
   );
-}
-
-/** The keychain entries of an automation's secret: one per listed account it runs for. */
-export function secretEntries(automation: AutomationSetting, accounts: readonly AccountRef[]): SecretOwner[] {
-  return accounts
-    .filter((ref) => runsFor(automation, ref.id))
-    .map((ref) => automationSecretEntry(ref, automation.name));
 }
