@@ -1,7 +1,7 @@
 // What an account's automations get from the platform, made the same way by the app and the CLI:
 // the keychain entry of each automation's secret (a webhook's signing secret, a chat's incoming
-// webhook address; one per account, shared with accounts that gain the automation), the account as automations name it, this computer's name and the folder
-// commands run in.
+// webhook address; one per account, shared with accounts that gain the automation), the account
+// as automations name it, this computer's name and the folder commands run in.
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { AutomationSetting } from '../../../preload/automations';
