@@ -714,12 +714,20 @@ describe('accounts the CLI changes while the app runs', () => {
     await until(async () => account('Americas')?.open === true);
     expect(opened('Americas')).toBe(1);
 
+    // Removed while open here: handed over (the app closes its store), then its folder goes for good.
+    const americas = accountFolder(
+      dataRoot,
+      accountRef({ baseUrl: us.url, clientId: US_CLIENT.clientId }).id,
+    );
+    expect(existsSync(americas)).toBe(true);
     expect((await cli(['accounts', 'remove', 'Americas'])).code).toBe(0);
-    await until(async () => service.state().accounts.length === 1);
     expect(service.state().accounts.map((a) => [a.label, a.open, a.pendingOutbox])).toEqual([
       ['EU', true, 1],
     ]);
     expect(opened('EU')).toBe(1);
+    await call('checkNow');
+    await service.close();
+    expect(existsSync(americas)).toBe(false);
   });
 });
 

@@ -226,6 +226,33 @@ describe('seller-tray accounts', () => {
     expect(us.requestCounts.sendEvent).toBe(posts);
   }, 60_000);
 
+  it('refuses to remove an account another process keeps open past the hand-over (seller-tray run), putting it back', async () => {
+    const l = await withBoth();
+    const ref = accountRef({ baseUrl: us.url, clientId: US_CLIENT.clientId, label: 'US' });
+    const folder = accountFolder(l.dataRoot, ref.id);
+    // This test's process stands for `seller-tray run`: its session of US has the store open, and
+    // it does not follow the settings file.
+    const session = await AccountSession.open(ref, {
+      dataRoot: l.dataRoot,
+      clientSecret: async () => US_CLIENT.clientSecret,
+      settings: () => DEFAULT_SETTINGS,
+    });
+    const refused = await l.cli(['accounts', 'remove', 'US', '--force']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `US is still open in another Seller Tray process (${process.pid}): remove it in the app (Settings → Accounts), or quit the app or seller-tray run first`,
+    );
+    expect((await l.settings()).accounts).toHaveLength(2);
+    expect(existsSync(folder)).toBe(true);
+    expect((await l.cli(['accounts', 'list'])).stdout).toContain(
+      `US\t${us.url}\t${US_CLIENT.clientId}\tsecret stored`,
+    );
+
+    await session.close();
+    expect((await l.cli(['accounts', 'remove', 'US'])).code).toBe(0);
+    expect(existsSync(folder)).toBe(false);
+  }, 60_000);
+
   it('watch serves every saved account, each line naming its own; one refusing its secret leaves the other watched', async () => {
     const l = await withBoth();
     const first = await l.cli(['watch', '--once']);

@@ -2,7 +2,8 @@
 // keeps them (the settings' list, each secret in the keychain under its own marketplace), changed
 // as the app changes them (core/account/account-list.ts). `add` reads the secret from standard
 // input; adding a listed label again reconnects it; `remove` refuses while the account has
-// statuses to deliver, unless --force discards them.
+// statuses to deliver, unless --force discards them; a running app is handed it over first
+// (core/account/account-list.ts).
 
 import {
   AccountListError,
@@ -46,6 +47,7 @@ export async function accountsCommand(
   } catch (error) {
     if (!(error instanceof AccountListError)) throw error;
     if (error.code === 'invalid-input') throw new UsageError(error.message);
+    if (error.code === 'in-use') throw new Refusal('in-use', error.message);
     throw new Refusal(
       'undelivered-statuses',
       `${error.message}: run seller-tray watch --once --account ${label} until they are, or remove it with --force to discard them`,
@@ -113,7 +115,10 @@ function rename(label: string, to: string, stores: CliStores): string {
 
 async function remove(label: string, stores: CliStores, force: boolean): Promise<string> {
   const { settings } = stores.settings.load();
-  const removed = await removeAccount(settings, label, force, stores);
+  const removed = await removeAccount(settings, label, force, {
+    ...stores,
+    saveSettings: (changed) => stores.settings.save(changed),
+  });
   stores.settings.save(removed.settings);
   const discarded =
     removed.discarded > 0 ? `; ${removed.discarded} undelivered status(es) were discarded` : '';

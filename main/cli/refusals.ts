@@ -15,7 +15,9 @@ export type RefusalCode =
   | 'too-many-orders'
   /** A flag or variable that would change what the organization's policies lock. */
   | 'managed'
-  | 'undelivered-statuses';
+  | 'undelivered-statuses'
+  /** The account is open in another Seller Tray process (the app, `seller-tray run`). */
+  | 'in-use';
 
 /** Refused given what the marketplace holds; nothing was posted. `details` are lines under the sentence. */
 export class Refusal extends Error {

@@ -6,6 +6,7 @@
 
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { CodedError } from '../../../preload/coded-error';
 import type { AccountEntry } from '../../../preload/settings-declaration';
 import { SellerApiClient } from '../api/client';
@@ -14,6 +15,8 @@ import { shareAutomationSecrets } from '../automation/ports';
 import type { Log } from '../log';
 import type { SecretStore } from '../secrets';
 import { checkAccounts, DEFAULT_SETTINGS, type Settings } from '../settings';
+import { DATABASE_FILE } from '../store/account-store';
+import { processesUsing } from '../store/database';
 import {
   type AccountRef,
   accountFolder,
@@ -25,15 +28,28 @@ import {
 import { AccountSession } from './session';
 
 /** Why a change of the list was not made; the message says what to do instead. */
-/** `invalid-input`: the request itself is wrong; `undelivered-statuses`: the account still has statuses to send. */
-export class AccountListError extends CodedError<'invalid-input' | 'undelivered-statuses'> {}
+/**
+ * `invalid-input`: the request itself is wrong; `undelivered-statuses`: the account still has
+ * statuses to send; `in-use`: another process (the app, `seller-tray run`) has its store open.
+ */
+export class AccountListError extends CodedError<'invalid-input' | 'undelivered-statuses' | 'in-use'> {}
 
 export interface AccountListPorts {
   secrets: SecretStore;
   dataRoot: string;
   transport?: Transport | undefined;
   log?: Log | undefined;
+  /**
+   * Saves the settings file, for a removal to hand the account over: an app that watches the file
+   * closes its store of it. Absent, an account another process has open is refused.
+   */
+  saveSettings?: ((settings: Settings) => void) | undefined;
+  /** How long a removal waits for another process to close the account's store; HAND_OVER_MS by default. */
+  handOverMs?: number | undefined;
 }
+
+/** How long a removal waits for the app to close the account's store once it left the settings file. */
+const HAND_OVER_MS = 10_000;
 
 /** The listed account of a label (any case), or a refusal naming the labels there are. */
 export function findAccount(settings: Settings, label: string): AccountEntry {
@@ -121,7 +137,12 @@ export interface Removed {
 
 /**
  * Removes a listed account: its keychain entry and its data folder go. While it has statuses not
- * yet delivered it is refused, unless `discardUndelivered`. Its session must be closed first.
+ * yet delivered it is refused, unless `discardUndelivered`. This process's session of it must be
+ * closed first. Another process that has its store open (the app, when the CLI removes it) is
+ * handed it over first: the settings file is saved without it, and its folder goes once that
+ * process closed its store (its next write would otherwise bring the folder back, and what it
+ * marked meanwhile would be lost). Not closed within the hand-over, the account is put back and
+ * the removal refused.
  */
 export async function removeAccount(
   settings: Settings,
@@ -134,19 +155,54 @@ export async function removeAccount(
     throw new AccountListError('invalid-input', `${entry.label} is the demo: leave the demo instead`);
   const ref = accountRef(entry);
   const folder = accountFolder(ports.dataRoot, ref.id);
-  const pending = existsSync(folder) ? await undelivered(ref, ports.dataRoot) : 0;
-  if (pending > 0 && !discardUndelivered)
-    throw new AccountListError(
-      'undelivered-statuses',
-      `${entry.label} has ${pending} marked status(es) not yet delivered to its marketplace`,
-    );
+  const without = { ...settings, accounts: settings.accounts.filter((a) => a !== entry) };
+  const refuseUndelivered = async () => {
+    const pending = existsSync(folder) ? await undelivered(ref, ports.dataRoot) : 0;
+    if (pending > 0 && !discardUndelivered)
+      throw new AccountListError(
+        'undelivered-statuses',
+        `${entry.label} has ${pending} marked status(es) not yet delivered to its marketplace`,
+      );
+    return pending;
+  };
+  let pending = await refuseUndelivered();
+  const database = join(folder, DATABASE_FILE);
+  const users = () => (existsSync(database) ? processesUsing(database) : []);
+  if (users().length > 0) {
+    const still = await handOver(without, users, ports);
+    try {
+      if (still.length > 0)
+        throw new AccountListError(
+          'in-use',
+          `${entry.label} is still open in another Seller Tray process (${still.join(', ')}): remove it in the app (Settings → Accounts), or quit the app or seller-tray run first`,
+        );
+      // What that process marked before it closed counts too.
+      pending = await refuseUndelivered();
+    } catch (error) {
+      ports.saveSettings?.(settings);
+      throw error;
+    }
+  }
   await ports.secrets.delete(keychainEntry(ref));
   await rm(folder, { recursive: true, force: true });
-  return {
-    settings: { ...settings, accounts: settings.accounts.filter((a) => a !== entry) },
-    entry,
-    discarded: pending,
-  };
+  return { settings: without, entry, discarded: pending };
+}
+
+/** Saves the settings without the account and waits for the processes using it to close it; those that did not. */
+async function handOver(
+  without: Settings,
+  users: () => number[],
+  ports: AccountListPorts,
+): Promise<number[]> {
+  if (!ports.saveSettings) return users();
+  ports.saveSettings(without);
+  const end = Date.now() + (ports.handOverMs ?? HAND_OVER_MS);
+  let still = users();
+  while (still.length > 0 && Date.now() < end) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    still = users();
+  }
+  return still;
 }
 
 /** The list as the settings check it (each account and label once), or a refusal in their words. */

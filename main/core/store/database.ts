@@ -173,6 +173,16 @@ export function openReadOnly(file: string): Database {
   return new DatabaseSync(file, { readOnly: true });
 }
 
+/** The other processes that have the file open now (an app or `seller-tray run`): their pids. */
+export function processesUsing(file: string): number[] {
+  const db = openReadOnly(file);
+  try {
+    return openBy(db).filter((pid) => pid !== process.pid && isProcessAlive(pid));
+  } finally {
+    db.close();
+  }
+}
+
 /** `PRAGMA quick_check`: whether SQLite finds the whole file sound. */
 export function isSound(db: Database): boolean {
   const rows = db.prepare('PRAGMA quick_check').all() as { quick_check: string }[];
