@@ -720,7 +720,24 @@ describe('accounts the CLI changes while the app runs', () => {
       accountRef({ baseUrl: us.url, clientId: US_CLIENT.clientId }).id,
     );
     expect(existsSync(americas)).toBe(true);
-    expect((await cli(['accounts', 'remove', 'Americas'])).code).toBe(0);
+    // A status held in the app: counted once the app has handed the account over, so refused,
+    // and the account put back (the app opens it again, the status still to send).
+    const americasOrder = (await call('listOrders', { account: account('Americas')?.id })).orders.find(
+      (o) => o.waiting,
+    );
+    await call('markStatus', {
+      orderId: americasOrder?.orderId ?? '',
+      account: account('Americas')?.id,
+      statusCode: 'ProvisioningInProgress',
+    });
+    const refused = await cli(['accounts', 'remove', 'Americas']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Americas has 1 marked status(es) not yet delivered');
+    await until(async () => account('Americas')?.open === true);
+    expect(account('Americas')?.pendingOutbox).toBe(1);
+    expect(existsSync(americas)).toBe(true);
+
+    expect((await cli(['accounts', 'remove', 'Americas', '--force'])).code).toBe(0);
     expect(service.state().accounts.map((a) => [a.label, a.open, a.pendingOutbox])).toEqual([
       ['EU', true, 1],
     ]);

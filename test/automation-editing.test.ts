@@ -165,24 +165,27 @@ describe('the automation channels', () => {
     expect(await Promise.all(owners.map((o) => secrets.get(o)))).toEqual([undefined, undefined]);
   });
 
-  it('give an account added later the secret of the automations that run for it, never replacing one it holds', async () => {
+  it('give an account added later the secrets of the automations that run for it only, and take them out when it leaves', async () => {
     const { call, refs } = await laptop();
-    const [, usRef] = refs;
-    if (!usRef) throw new Error('two accounts');
+    const [euRef, usRef] = refs;
+    if (!euRef || !usRef) throw new Error('two accounts');
     await call('removeAccount', { account: usRef.id });
     await call('saveAutomation', { automation: hook('all') });
     await call('saveAutomation', { automation: { ...hook('all'), name: 'own secrets' } });
+    await call('saveAutomation', { automation: { ...hook([euRef.id]), name: 'eu only' } });
     await call('setAutomationSecret', { automation: 'billing hook', secret: SIGNING_SECRET });
     await call('setAutomationSecret', { automation: 'own secrets', secret: 'whsec_eu_own' });
-    const [billing = [], own = []] = ['billing hook', 'own secrets'].map((name) =>
+    await call('setAutomationSecret', { automation: 'eu only', secret: 'whsec_for_eu_orders' });
+    const [billing = [], own = [], euOnly = []] = ['billing hook', 'own secrets', 'eu only'].map((name) =>
       secretEntries({ ...hook('all'), name }, refs),
     );
     cleanups.push(async () => {
-      for (const owner of [...billing, ...own]) await secrets.delete(owner);
+      for (const owner of [...billing, ...own, ...euOnly]) await secrets.delete(owner);
     });
+    const held = (entries: typeof billing) => Promise.all(entries.map((o) => secrets.get(o)));
     // US had a secret of its own for this one (the CLI sets them per account): it keeps it.
     await secrets.set(own[1] as (typeof own)[number], 'whsec_us_own');
-    expect(await secrets.get(billing[1] as (typeof billing)[number])).toBeUndefined();
+    expect(await held(billing)).toEqual([SIGNING_SECRET, undefined]);
 
     const added = await call('addAccount', {
       label: 'US',
@@ -191,9 +194,17 @@ describe('the automation channels', () => {
       secret: US.clientSecret,
     });
     expect(added.accounts.map((a) => a.label)).toEqual(['EU', 'US']);
-    expect(await Promise.all(billing.map((o) => secrets.get(o)))).toEqual([SIGNING_SECRET, SIGNING_SECRET]);
-    expect(await Promise.all(own.map((o) => secrets.get(o)))).toEqual(['whsec_eu_own', 'whsec_us_own']);
-    expect((await call('getAutomations')).secretsStored).toEqual(['billing hook', 'own secrets']);
+    expect(await held(billing)).toEqual([SIGNING_SECRET, SIGNING_SECRET]);
+    expect(await held(own)).toEqual(['whsec_eu_own', 'whsec_us_own']);
+    // Not run for US: its secret never reaches US's entry.
+    expect(await held(euOnly)).toEqual(['whsec_for_eu_orders', undefined]);
+    expect((await call('getAutomations')).secretsStored).toEqual(['billing hook', 'own secrets', 'eu only']);
+
+    // Narrowed to EU, US's entry goes; removed, US's entries all go.
+    await call('saveAutomation', { automation: hook([euRef.id]), replaces: 'billing hook' });
+    expect(await held(billing)).toEqual([SIGNING_SECRET, undefined]);
+    await call('removeAccount', { account: usRef.id });
+    expect(await held(own)).toEqual(['whsec_eu_own', undefined]);
   });
 
   it('save a command only when the person allows it outside the window, and run nothing otherwise', async () => {

@@ -115,11 +115,15 @@ function rename(label: string, to: string, stores: CliStores): string {
 
 async function remove(label: string, stores: CliStores, force: boolean): Promise<string> {
   const { settings } = stores.settings.load();
+  // The list is saved by the removal itself, as the file is at each step (the app may write it meanwhile).
   const removed = await removeAccount(settings, label, force, {
     ...stores,
-    saveSettings: (changed) => stores.settings.save(changed),
+    updateSettings: (change) => {
+      const changed = change(stores.settings.load().settings);
+      stores.settings.save(changed);
+      return changed;
+    },
   });
-  stores.settings.save(removed.settings);
   const discarded =
     removed.discarded > 0 ? `; ${removed.discarded} undelivered status(es) were discarded` : '';
   return `Removed account ${removed.entry.label}: its secret left the keychain and its data on this computer is deleted${discarded}.\n`;

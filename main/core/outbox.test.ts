@@ -254,6 +254,23 @@ describe('outbox', () => {
     expect(outbox.nextRelease()).toBeUndefined();
   });
 
+  it('tells, once, the earliest hold a delivery passed over, never one it tried and failed', async () => {
+    const { outbox, clock } = outboxWith(async () => {
+      throw new SellerApiError({ kind: 'http', status: 503, operation: 'sendEvent' }, 'down');
+    });
+    const tried = outbox.enqueue(mark('a'), 10_000);
+    clock.now = 5;
+    outbox.enqueue(mark('b'), 10_000);
+    clock.now = 8;
+    outbox.enqueue(mark('c'), 10_000);
+    clock.now = 10_000;
+    const report = await outbox.deliver();
+    expect([report.deferred, report.held]).toEqual([1, 2]);
+    expect(outbox.all().find((i) => i.requestId === tried.requestId)?.attempts).toBe(1);
+    expect(outbox.takePassedOverRelease()).toBe(10_005);
+    expect(outbox.takePassedOverRelease()).toBeUndefined();
+  });
+
   it('undoes an item still held, and only then', async () => {
     const posted: string[] = [];
     const { outbox, clock } = outboxWith(async (body) => {

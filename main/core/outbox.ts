@@ -126,6 +126,8 @@ export const SETTLED_KEPT_MS = 10 * 60_000;
 
 export class Outbox {
   private delivering: Promise<DeliveryReport> | undefined;
+  /** The earliest hold the last delivery passed over (takePassedOverRelease). */
+  private passedOverRelease: number | undefined;
   /** Marks that left the outbox lately, so views say what became of them (memory only: minutes matter). */
   private readonly settled = new Map<string, SettledMark>();
 
@@ -192,16 +194,24 @@ export class Outbox {
     }
   }
 
-  /**
-   * When the first grace period ending after `after` ends (ms since the epoch), if one does.
-   * `after` is when a delivery last looked (now by default): an item it found held is released
-   * here even when its hold has ended since, so none waits for the next poll.
-   */
-  nextRelease(after = this.ports.now()): number | undefined {
+  /** When the first held item's grace period ends (ms since the epoch), if one is held. */
+  nextRelease(): number | undefined {
+    const now = this.ports.now();
     const times = this.all()
-      .filter((item) => isHeld(item, after))
+      .filter((item) => isHeld(item, now))
       .map((item) => Date.parse(item.notBefore ?? ''));
     return times.length > 0 ? Math.min(...times) : undefined;
+  }
+
+  /**
+   * When the earliest hold the last delivery passed over ends, taken once. Its hold may have ended
+   * since (a timer fires a moment before the clock says it is due; a delivery takes time): no
+   * longer held, nextRelease leaves it out, and it would wait for the next poll.
+   */
+  takePassedOverRelease(): number | undefined {
+    const release = this.passedOverRelease;
+    this.passedOverRelease = undefined;
+    return release;
   }
 
   /** Puts a failed item back in the queue (the user asked to try again). */
@@ -216,7 +226,9 @@ export class Outbox {
 
   /** Resolves when no delivery is running. */
   idle(): Promise<void> {
-    return this.delivering?.then(() => undefined) ?? Promise.resolve();
+    // A failed delivery's error is for whoever started it.
+    const settled = () => undefined;
+    return this.delivering?.then(settled, settled) ?? Promise.resolve();
   }
 
   /** Posts pending items, oldest first; one concurrent delivery at most. */
@@ -235,6 +247,7 @@ export class Outbox {
     // Each item once, oldest first, those marked while this delivery runs too (a bulk step, a
     // second mark): they would otherwise wait for the next poll.
     const visited = new Set<string>();
+    let passedOver: number | undefined;
     for (;;) {
       const requestId = this.all().find((listed) => !visited.has(listed.requestId))?.requestId;
       if (requestId === undefined) break;
@@ -245,6 +258,7 @@ export class Outbox {
       if (isHeld(item, this.ports.now())) {
         blocked.add(item.orderId);
         report.held += 1;
+        passedOver = Math.min(passedOver ?? Number.POSITIVE_INFINITY, Date.parse(item.notBefore ?? ''));
         continue;
       }
       if (blocked.has(item.orderId)) {
@@ -294,6 +308,7 @@ export class Outbox {
       this.ports.store.putOutboxItem(item);
       this.logDelivery(item, failure, readBack);
     }
+    this.passedOverRelease = passedOver;
     return report;
   }
 

@@ -735,26 +735,21 @@ export class SellerCore {
     if (!this.recoverFromDamage(error)) this.log.warn('delivery stopped', failureFields(error));
   };
 
-  /**
-   * Delivers when the first status held after `after` ends its grace period (also for those held
-   * before a restart). A timer may fire a moment before the clock says it is due, and time passes
-   * while a delivery runs: what it found held is released again from when it started looking.
-   */
-  private scheduleRelease(after = this.now()): void {
+  /** Delivers when the first held status's grace period ends (also for those held before a restart). */
+  private scheduleRelease(): void {
     this.timers.clearTimeout(this.releaseTimer);
     this.releaseTimer = undefined;
-    const release = this.outbox.nextRelease(after);
-    if (release === undefined || this.stopped) return;
+    const times = [this.outbox.nextRelease(), this.outbox.takePassedOverRelease()];
+    const release = Math.min(...times.map((time) => time ?? Number.POSITIVE_INFINITY));
+    if (release === Number.POSITIVE_INFINITY || this.stopped) return;
     this.releaseTimer = this.timers.setTimeout(
       () => {
         this.releaseTimer = undefined;
         // After a delivery already running (which may have passed the item while it was held).
         this.outbox
           .idle()
-          .then(() => {
-            const looked = this.now();
-            return this.deliverOutbox().finally(() => this.scheduleRelease(looked));
-          })
+          .then(() => this.deliverOutbox())
+          .finally(() => this.scheduleRelease())
           .catch(this.deliveryStopped);
       },
       Math.max(0, release - this.now()),

@@ -11,7 +11,7 @@ import { CodedError } from '../../../preload/coded-error';
 import type { AccountEntry } from '../../../preload/settings-declaration';
 import { SellerApiClient } from '../api/client';
 import type { Transport } from '../api/transport';
-import { shareAutomationSecrets } from '../automation/ports';
+import { forgetAutomationSecrets, shareAutomationSecrets } from '../automation/ports';
 import type { Log } from '../log';
 import type { SecretStore } from '../secrets';
 import { checkAccounts, DEFAULT_SETTINGS, type Settings } from '../settings';
@@ -40,10 +40,10 @@ export interface AccountListPorts {
   transport?: Transport | undefined;
   log?: Log | undefined;
   /**
-   * Saves the settings file, for a removal to hand the account over: an app that watches the file
-   * closes its store of it. Absent, an account another process has open is refused.
+   * Changes the settings file as it is now, for a removal to hand the account over: an app that
+   * watches the file closes its store of it. Absent (the app removing its own), the caller saves.
    */
-  saveSettings?: ((settings: Settings) => void) | undefined;
+  updateSettings?: ((change: (current: Settings) => Settings) => Settings) | undefined;
   /** How long a removal waits for another process to close the account's store; HAND_OVER_MS by default. */
   handOverMs?: number | undefined;
 }
@@ -115,7 +115,7 @@ export async function addAccount(
   const { sellerId } = await client.authenticate();
   await ports.secrets.set(keychainEntry(ref), input.secret);
   const refs = accounts.map((account) => accountRef(account, settings.api));
-  await shareAutomationSecrets(ports.secrets, settings.automations ?? [], refs, ports.log);
+  await shareAutomationSecrets(ports.secrets, settings.automations ?? [], refs, [ref], ports.log);
   return { settings: { ...settings, accounts }, entry, sellerId, reconnected: known !== undefined };
 }
 
@@ -136,13 +136,15 @@ export interface Removed {
 }
 
 /**
- * Removes a listed account: its keychain entry and its data folder go. While it has statuses not
- * yet delivered it is refused, unless `discardUndelivered`. This process's session of it must be
- * closed first. Another process that has its store open (the app, when the CLI removes it) is
- * handed it over first: the settings file is saved without it, and its folder goes once that
- * process closed its store (its next write would otherwise bring the folder back, and what it
- * marked meanwhile would be lost). Not closed within the hand-over, the account is put back and
- * the removal refused.
+ * Removes a listed account: its data folder, its keychain entry and its automations' go. While it
+ * has statuses not yet delivered it is refused, unless `discardUndelivered`. This process's
+ * session of it must be closed first. With `updateSettings` (the CLI), a process that has its
+ * store open (the app) is handed it over first: the file is saved without it and its folder goes
+ * once that process closed its store (deleted under it, its next write would bring the folder
+ * back and what it marked meanwhile would be lost). Still open after the hand-over (`seller-tray
+ * run` does not follow the file), or any step failing, the account is put back where it was and
+ * the removal refused; `discardUndelivered` then removes it all the same (a process number can be
+ * another program's, reused after a crash).
  */
 export async function removeAccount(
   settings: Settings,
@@ -155,7 +157,7 @@ export async function removeAccount(
     throw new AccountListError('invalid-input', `${entry.label} is the demo: leave the demo instead`);
   const ref = accountRef(entry);
   const folder = accountFolder(ports.dataRoot, ref.id);
-  const without = { ...settings, accounts: settings.accounts.filter((a) => a !== entry) };
+  const others = (list: readonly AccountEntry[]) => list.filter((a) => accountRef(a).id !== ref.id);
   const refuseUndelivered = async () => {
     const pending = existsSync(folder) ? await undelivered(ref, ports.dataRoot) : 0;
     if (pending > 0 && !discardUndelivered)
@@ -166,44 +168,72 @@ export async function removeAccount(
     return pending;
   };
   let pending = await refuseUndelivered();
-  const database = join(folder, DATABASE_FILE);
-  const users = () => (existsSync(database) ? processesUsing(database) : []);
-  if (users().length > 0) {
-    const still = await handOver(without, users, ports);
-    try {
-      if (still.length > 0)
-        throw new AccountListError(
-          'in-use',
-          `${entry.label} is still open in another Seller Tray process (${still.join(', ')}): remove it in the app (Settings → Accounts), or quit the app or seller-tray run first`,
-        );
-      // What that process marked before it closed counts too.
-      pending = await refuseUndelivered();
-    } catch (error) {
-      ports.saveSettings?.(settings);
-      throw error;
-    }
+  const { updateSettings } = ports;
+  if (!updateSettings) {
+    await deleteAccountData(ref, folder, settings, ports);
+    return { settings: { ...settings, accounts: others(settings.accounts) }, entry, discarded: pending };
   }
-  await ports.secrets.delete(keychainEntry(ref));
-  await rm(folder, { recursive: true, force: true });
-  return { settings: without, entry, discarded: pending };
+  const at = settings.accounts.indexOf(entry);
+  const saved = updateSettings((current) => ({ ...current, accounts: others(current.accounts) }));
+  try {
+    const still = await handedOver(join(folder, DATABASE_FILE), ports.handOverMs ?? HAND_OVER_MS);
+    if (still.length > 0 && !discardUndelivered)
+      throw new AccountListError(
+        'in-use',
+        `${entry.label} is still open in another process${named(still)}: quit seller-tray run or the app and remove it again; if neither runs, that number is another program's and --force removes the account anyway`,
+      );
+    // What that process marked before it closed counts too.
+    pending = await refuseUndelivered();
+    await deleteAccountData(ref, folder, saved, ports);
+  } catch (error) {
+    updateSettings((current) => {
+      const accounts = others(current.accounts);
+      accounts.splice(Math.min(at, accounts.length), 0, entry);
+      return { ...current, accounts };
+    });
+    throw error;
+  }
+  return { settings: saved, entry, discarded: pending };
 }
 
-/** Saves the settings without the account and waits for the processes using it to close it; those that did not. */
-async function handOver(
-  without: Settings,
-  users: () => number[],
+/** Its folder first (what can fail on a file still open), then its secret and its automations'. */
+async function deleteAccountData(
+  ref: AccountRef,
+  folder: string,
+  settings: Settings,
   ports: AccountListPorts,
-): Promise<number[]> {
-  if (!ports.saveSettings) return users();
-  ports.saveSettings(without);
-  const end = Date.now() + (ports.handOverMs ?? HAND_OVER_MS);
-  let still = users();
-  while (still.length > 0 && Date.now() < end) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    still = users();
-  }
-  return still;
+): Promise<void> {
+  await rm(folder, { recursive: true, force: true });
+  await ports.secrets.delete(keychainEntry(ref));
+  await forgetAutomationSecrets(ports.secrets, settings.automations ?? [], ref, ports.log);
 }
+
+/** Waits until no other process has the store open, at most `withinMs`; those that still have it. */
+async function handedOver(database: string, withinMs: number): Promise<number[]> {
+  const end = Date.now() + withinMs;
+  for (;;) {
+    // The closing process may hold the file's lock a moment: unreadable counts as still open.
+    const users = existsSync(database) ? processesUsingOrUnknown(database) : [];
+    if (users.length === 0 || Date.now() >= end) return users;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Unreadable (locked past its wait): one process, number unknown. */
+const UNKNOWN = -1;
+
+function processesUsingOrUnknown(database: string): number[] {
+  try {
+    return processesUsing(database);
+  } catch {
+    return [UNKNOWN];
+  }
+}
+
+const named = (pids: readonly number[]) => {
+  const known = pids.filter((pid) => pid !== UNKNOWN);
+  return known.length > 0 ? ` (${known.join(', ')})` : '';
+};
 
 /** The list as the settings check it (each account and label once), or a refusal in their words. */
 function checkedList(accounts: AccountEntry[]): AccountEntry[] {

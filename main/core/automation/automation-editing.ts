@@ -10,8 +10,8 @@ import { CodedError } from '../../../preload/coded-error';
 import type { AccountRef } from '../account/account-ref';
 import { failureFields, type Log } from '../log';
 import type { SecretOwner, SecretStore } from '../secrets';
-import { AutomationList, webhookUrlProblem } from './automation-settings';
-import { secretEntries, shareAutomationSecrets } from './ports';
+import { AutomationList, runsFor, webhookUrlProblem } from './automation-settings';
+import { forgetAutomationSecrets, secretEntries, shareAutomationSecrets } from './ports';
 
 export interface AutomationEditorPorts {
   automations: () => readonly AutomationSetting[];
@@ -52,9 +52,11 @@ export class AutomationEditor {
       list[replaces === undefined ? list.length - 1 : before.findIndex((a) => a.name === replaces)];
     if (edited?.action.type === 'command') await this.confirmCommand(edited);
     this.ports.save(list);
-    // Widened to more accounts: those gain the secret the others hold.
     if (edited)
-      await shareAutomationSecrets(this.ports.secrets, [edited], this.ports.accounts(), this.ports.log);
+      await this.followAccounts(
+        before.find((a) => a.name === edited.name),
+        edited,
+      );
     return this.view();
   }
 
@@ -88,6 +90,17 @@ export class AutomationEditor {
     if (owners.length === 0) refuse(`${name} runs for no account listed here: choose its accounts first.`);
     for (const owner of owners) await this.ports.secrets.set(owner, secret);
     return this.view();
+  }
+
+  /** Accounts it now runs for gain the secret the others hold; those it left lose theirs. */
+  private async followAccounts(was: AutomationSetting | undefined, now: AutomationSetting): Promise<void> {
+    if (!was) return;
+    const accounts = this.ports.accounts();
+    const gaining = accounts.filter((ref) => runsFor(now, ref.id) && !runsFor(was, ref.id));
+    const left = accounts.filter((ref) => runsFor(was, ref.id) && !runsFor(now, ref.id));
+    const { secrets, log } = this.ports;
+    await shareAutomationSecrets(secrets, [now], accounts, gaining, log);
+    for (const ref of left) await forgetAutomationSecrets(secrets, [was], ref, log);
   }
 
   private entries(automation: AutomationSetting): SecretOwner[] {

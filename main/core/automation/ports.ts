@@ -26,33 +26,62 @@ export function secretEntries(automation: AutomationSetting, accounts: readonly 
 }
 
 /**
- * Gives each account an automation runs for, and that has no entry for its secret, the secret the
- * others hold, when they all hold the same one: an account added later, or an automation widened
- * to more accounts, would otherwise run without it. Secrets that differ (set per account from the
- * CLI) are left for the person to set; a keychain out of reach is logged, never a failed change.
+ * Gives `gaining` (an account just added, or those an automation now runs for that it did not),
+ * where they hold none, the secret the other accounts an automation runs for hold, when they all
+ * hold the same one: they would otherwise run without it. Secrets that differ (set per account
+ * from the CLI) are left for the person to set; a keychain out of reach is logged, never a failed change.
  */
 export async function shareAutomationSecrets(
   secrets: SecretStore,
   automations: readonly AutomationSetting[],
   accounts: readonly AccountRef[],
+  gaining: readonly AccountRef[],
+  log?: Log,
+): Promise<void> {
+  const gainingIds = new Set(gaining.map((ref) => ref.id));
+  for (const automation of automations) {
+    if (automation.action.type === 'command') continue;
+    const served = accounts.filter((ref) => runsFor(automation, ref.id));
+    const targets = served.filter((ref) => gainingIds.has(ref.id));
+    if (targets.length === 0) continue;
+    const entry = (ref: AccountRef) => automationSecretEntry(ref, automation.name);
+    await keychainWork(log, automation, async () => {
+      const held = await Promise.all(
+        served.filter((ref) => !gainingIds.has(ref.id)).map((ref) => secrets.get(entry(ref))),
+      );
+      const values = new Set(held.filter((value) => value !== undefined));
+      const [shared] = values;
+      if (values.size !== 1 || shared === undefined) return;
+      for (const ref of targets) {
+        if ((await secrets.get(entry(ref))) === undefined) await secrets.set(entry(ref), shared);
+      }
+    });
+  }
+}
+
+/** Takes the secrets of these automations out of an account's keychain entries (it left, or they no longer run for it). */
+export async function forgetAutomationSecrets(
+  secrets: SecretStore,
+  automations: readonly AutomationSetting[],
+  ref: AccountRef,
   log?: Log,
 ): Promise<void> {
   for (const automation of automations) {
-    if (automation.action.type === 'command') continue;
-    const owners = secretEntries(automation, accounts);
-    try {
-      const held = await Promise.all(owners.map((owner) => secrets.get(owner)));
-      const values = new Set(held.filter((value) => value !== undefined));
-      const [shared] = values;
-      if (values.size !== 1 || shared === undefined) continue;
-      for (const [index, owner] of owners.entries()) {
-        if (held[index] === undefined) await secrets.set(owner, shared);
-      }
-    } catch (error) {
-      log?.warn(`the secret of the automation ${automation.name} was not given to every account`, {
-        ...failureFields(error),
-      });
-    }
+    await keychainWork(log, automation, () => secrets.delete(automationSecretEntry(ref, automation.name)));
+  }
+}
+
+async function keychainWork(
+  log: Log | undefined,
+  automation: AutomationSetting,
+  work: () => Promise<unknown>,
+) {
+  try {
+    await work();
+  } catch (error) {
+    log?.warn(`the keychain entries of the automation ${automation.name} were not all updated`, {
+      ...failureFields(error),
+    });
   }
 }
 

@@ -177,6 +177,8 @@ export function openReadOnly(file: string): Database {
 export function processesUsing(file: string): number[] {
   const db = openReadOnly(file);
   try {
+    // A process opening or closing it holds its lock a moment.
+    db.exec('PRAGMA busy_timeout = 1000');
     return openBy(db).filter((pid) => pid !== process.pid && isProcessAlive(pid));
   } finally {
     db.close();
