@@ -5,6 +5,9 @@
 // is queued again; one cut short by a kill -9 is taken again by the next process, under the
 // same delivery id. Where an automation reports the status, its result is marked through the
 // outbox like a person's mark, "by automation <name> on <laptop>".
+// Writes are batched per event-loop turn: the ends of that turn and the claims that refill the
+// slots go in one transaction, runs claimed a few ahead of a free slot (RUNS_AHEAD), each end
+// on disk before anyone is told of it.
 import { mkdirSync } from 'node:fs';
 import type { AutomationRun, AutomationSetting } from '../../../preload/automations';
 import { describeMark } from '../../../preload/marked-by';
@@ -31,6 +34,11 @@ import {
 
 /** Runs carried out at once: a slow receiver or command never holds up the rest. */
 export const RUNS_AT_ONCE = 4;
+/**
+ * Runs claimed ahead of a free slot, so that an ending starts the next without a write of its own:
+ * claims are made in batches, topped up once fewer than RUNS_AT_ONCE wait.
+ */
+export const RUNS_AHEAD = 2 * RUNS_AT_ONCE;
 /** How long a run waits for its order's document before it is tried again. */
 const DOCUMENT_WAIT_MS = 60_000;
 /** The longest reason an automation writes into a status it reports. */
@@ -69,6 +77,15 @@ export interface RunnerDeps {
   failed: (run: AutomationRun, detail: string, lastOutput: string) => void;
 }
 
+/** A run's end waiting to be written, with the one who waits for it on disk. */
+interface PendingEnd {
+  run: AutomationRun;
+  ending: Ending;
+  at: string;
+  written: () => void;
+  failed: (error: unknown) => void;
+}
+
 /** How a run ended, as the store keeps it. */
 interface Ending {
   state: 'succeeded' | 'failed' | 'skipped' | 'queued';
@@ -83,6 +100,11 @@ interface Ending {
 
 export class AutomationRunner {
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Runs claimed (their attempt counted), waiting for a slot: in memory, taken again only if this process is gone. */
+  private readonly ahead = new Map<string, AutomationRun>();
+  /** Ends to write in the next turn's one transaction, with the claims that top the slots up. */
+  private ends: PendingEnd[] = [];
+  private turnPlanned = false;
   private readonly waiters = new Map<string, ((run: AutomationRun | undefined) => void)[]>();
   private readonly stopping = new AbortController();
   private timer: unknown;
@@ -93,44 +115,114 @@ export class AutomationRunner {
    * them) or their time (a timer). In memory only: a start looks through every run anyway.
    */
   private readonly readyOrders = new Set<string>();
-  private more = false;
+  /** Whether any queued run may be ready (after a kick), not only those of readyOrders. */
+  private lookEverywhere = false;
 
   constructor(private readonly deps: RunnerDeps) {}
 
   /** Starts the runs that are due, as many as may run at once; plans the next due one. */
   kick(): void {
     if (!this.running()) return;
-    const free = RUNS_AT_ONCE - this.inFlight.size;
-    const claimed = free > 0 ? this.claim(free) : [];
-    this.more = claimed.length >= free;
-    this.planNext();
+    this.lookEverywhere = true;
+    // At once (one a poll): the runs due are under way when the poll or start that kicked ends.
+    this.turn();
   }
 
   /** Starts the due runs of an order just read (they waited for it), as many as may run at once. */
   kickOrder(orderId: string): void {
     if (!this.running()) return;
     this.readyOrders.add(orderId);
-    this.startReadyOrders();
+    this.planTurn();
   }
 
-  /** Fills the free slots from the orders just read, forgetting each whose runs are all started. */
-  private startReadyOrders(): void {
-    if (!this.running()) return;
+  /**
+   * Everything asked in this turn (orders read, kicks, runs ended) is done in the next, in one
+   * transaction: a poll reads its orders and ends its deliveries many per turn, and a write
+   * transaction each cost more than the delivery's own work.
+   */
+  private planTurn(): void {
+    if (this.turnPlanned) return;
+    this.turnPlanned = true;
+    setImmediate(() => this.turn());
+  }
+
+  /** Writes the ends waiting, tops the claimed runs up, starts as many as slots are free. */
+  private turn(): void {
+    this.turnPlanned = false;
+    const ends = this.ends;
+    this.ends = [];
+    try {
+      if (ends.length > 0 || this.wantsClaims()) {
+        this.deps.store.atomically(() => {
+          for (const end of ends) this.deps.store.finishRun(end.run.deliveryId, end.ending, end.at);
+          this.topUp();
+        });
+      }
+      // On disk: now the window and the log may be told.
+      for (const end of ends) end.written();
+    } catch (error) {
+      for (const end of ends) end.failed(error);
+      this.deps.log.warn('automation runs could not be written', failureFields(error));
+    }
+    this.startAhead();
+    this.planNext();
+  }
+
+  /** Whether runs may be ready to claim ahead: fewer than a slot's worth wait, and some may be due. */
+  private wantsClaims(): boolean {
+    return (
+      this.running() && this.ahead.size < RUNS_AT_ONCE && (this.readyOrders.size > 0 || this.lookEverywhere)
+    );
+  }
+
+  /** Claims runs ahead: the orders just read first, then any. */
+  private topUp(): void {
+    if (!this.wantsClaims()) return;
+    const room = () => RUNS_AT_ONCE + RUNS_AHEAD - this.inFlight.size - this.ahead.size;
     for (const order of this.readyOrders) {
-      const free = RUNS_AT_ONCE - this.inFlight.size;
-      if (free <= 0) return;
-      if (this.claim(free, { order }).length < free) this.readyOrders.delete(order);
+      const wanted = room();
+      if (wanted <= 0) return;
+      // Fewer than asked for: all of this order's runs are claimed.
+      if (this.claim(wanted, { order }) < wanted) this.readyOrders.delete(order);
+    }
+    const wanted = room();
+    if (this.lookEverywhere && wanted > 0) this.lookEverywhere = this.claim(wanted) >= wanted;
+  }
+
+  /** Claims up to `limit` runs into the ones ahead; answers how many. */
+  private claim(limit: number, only?: { order: string }): number {
+    const claimed = this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), limit, only);
+    for (const run of claimed) this.ahead.set(run.deliveryId, run);
+    return claimed.length;
+  }
+
+  /** Starts runs claimed ahead in the free slots; gives them back when automations stopped. */
+  private startAhead(): void {
+    if (!this.running()) {
+      this.release();
+      return;
+    }
+    for (const run of this.ahead.values()) {
+      if (this.inFlight.size >= RUNS_AT_ONCE) return;
+      this.ahead.delete(run.deliveryId);
+      this.start([run]);
+    }
+  }
+
+  private release(): void {
+    if (this.ahead.size === 0) return;
+    const ids = [...this.ahead.keys()];
+    this.ahead.clear();
+    try {
+      this.deps.store.releaseRuns(process.pid, ids);
+    } catch (error) {
+      // Left claimed by this process: the next start takes them again, same delivery ids.
+      this.deps.log.warn('automation runs could not be given back', failureFields(error));
     }
   }
 
   private running(): boolean {
     return !this.stopping.signal.aborted && this.deps.settings().automationsEnabled === true;
-  }
-
-  private claim(limit: number, only?: { order: string }): AutomationRun[] {
-    const claimed = this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), limit, only);
-    this.start(claimed);
-    return claimed;
   }
 
   /**
@@ -151,7 +243,9 @@ export class AutomationRunner {
    * flight here (a process killed before may have had this pid), by another while it lives.
    */
   private readonly stillRunning = (pid: number, deliveryId: string): boolean =>
-    pid === process.pid ? this.inFlight.has(deliveryId) : this.deps.isAlive(pid);
+    pid === process.pid
+      ? this.inFlight.has(deliveryId) || this.ahead.has(deliveryId)
+      : this.deps.isAlive(pid);
 
   private start(claimed: readonly AutomationRun[]): void {
     for (const run of claimed) {
@@ -160,8 +254,8 @@ export class AutomationRunner {
         .finally(() => {
           this.inFlight.delete(run.deliveryId);
           this.tellWaiters(run.deliveryId);
-          this.startReadyOrders();
-          if (this.more) this.kick();
+          this.startAhead();
+          if (this.wantsClaims()) this.planTurn();
           else this.planNext();
         });
       this.inFlight.set(run.deliveryId, running);
@@ -181,12 +275,16 @@ export class AutomationRunner {
 
   /** Resolves when no run is under way. */
   async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+    while (this.inFlight.size > 0 || this.turnPlanned) {
+      if (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+      else await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   /** Stops for good: commands under way are ended and their runs queued again for the next start. */
   stop(): void {
     this.stopping.abort();
+    this.release();
     this.deps.timers.clearTimeout(this.timer);
     for (const id of [...this.waiters.keys()]) this.tellWaiters(id);
   }
@@ -233,7 +331,7 @@ export class AutomationRunner {
     if (automation && !stopped && (final.state === 'succeeded' || final.state === 'failed')) {
       final.detail += await this.report(run, automation, final);
     }
-    this.deps.store.finishRun(run.deliveryId, final, this.isoNow());
+    await this.written(run, final);
     this.deps.log.info('automation run', {
       automation: run.automation,
       orderId: run.orderId,
@@ -246,6 +344,14 @@ export class AutomationRunner {
     this.deps.changed([run.orderId]);
     if (final.state === 'failed')
       this.deps.failed(run, final.detail, final.output ? lastLine(final.output) : '');
+  }
+
+  /** Resolves once the run's end is on disk (written with the others of the same turn). */
+  private written(run: AutomationRun, ending: Ending): Promise<void> {
+    return new Promise((written, failed) => {
+      this.ends.push({ run, ending, at: this.isoNow(), written, failed });
+      this.planTurn();
+    });
   }
 
   /** One attempt of a run: its order, its filters, then its action. */

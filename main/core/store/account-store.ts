@@ -1394,22 +1394,33 @@ export class AccountStore {
               `SELECT delivery_id, state, claimed_by FROM automation_runs
                WHERE state IN ('queued', 'running') AND delivery_id = ?`,
             ).all(only.run)) as { delivery_id: string; state: RunState; claimed_by: number | null }[];
-    // Most polls find none: they write nothing.
-    if (candidates().length === 0) return [];
+    // Most polls find none: they write nothing (inside a caller's transaction, one look is enough).
+    if (!this.db.isTransaction && candidates().length === 0) return [];
     return this.atomically(() => {
       const claim = this.sql(
         `UPDATE automation_runs SET state = 'running', claimed_by = ?, attempts = attempts + 1, started_at = ?
-           WHERE delivery_id = ?`,
+           WHERE delivery_id = ? RETURNING *`,
       );
-      const taken: string[] = [];
+      const taken: AutomationRun[] = [];
       for (const row of candidates()) {
         if (taken.length >= limit) break;
         if (row.state === 'running' && stillRunning(row.claimed_by ?? -1, row.delivery_id)) continue;
-        claim.run(pid, now, row.delivery_id);
-        taken.push(row.delivery_id);
+        taken.push(runOf(claim.get(pid, now, row.delivery_id) as unknown as RunRow));
       }
-      return taken.map((id) => this.run(id) as AutomationRun);
+      return taken;
     });
+  }
+
+  /**
+   * Gives back runs `pid` claimed but never started (a stop came first): queued again, their
+   * attempt not counted, for this or another process to take.
+   */
+  releaseRuns(pid: number, deliveryIds: readonly string[]): void {
+    if (deliveryIds.length === 0) return;
+    this.sql(
+      `UPDATE automation_runs SET state = 'queued', claimed_by = NULL, attempts = attempts - 1
+         WHERE state = 'running' AND claimed_by = ? AND delivery_id IN (SELECT value FROM json_each(?))`,
+    ).run(pid, JSON.stringify(deliveryIds));
   }
 
   /** A run's end: succeeded, failed or skipped (its filters left the order out), or queued again at `dueAt`. */
