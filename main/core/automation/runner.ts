@@ -160,12 +160,13 @@ export class AutomationRunner {
       }
       // On disk: now the window and the log may be told.
       for (const end of ends) end.written();
+      this.startAhead();
+      this.planNext();
     } catch (error) {
+      // Runs left claimed by this process are taken again by the next start, same delivery ids.
       for (const end of ends) end.failed(error);
       this.deps.log.warn('automation runs could not be written', failureFields(error));
     }
-    this.startAhead();
-    this.planNext();
   }
 
   /** Whether runs may be ready to claim ahead: fewer than a slot's worth wait, and some may be due. */
