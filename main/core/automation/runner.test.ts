@@ -1,6 +1,7 @@
 // The runner's writes (issue 24): orders read in the same turn are claimed in one transaction,
 // a few runs ahead of the free slots, still at most RUNS_AT_ONCE delivered at a time; a stop
-// gives the runs claimed ahead back uncounted. Real store, real loopback receiver.
+// gives the runs claimed ahead back uncounted; deliveries share kept-alive connections. Real
+// store, real loopback receiver.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -172,5 +173,23 @@ it('gives the runs claimed ahead back on a stop, their attempt not counted', asy
   expect(waiting).toHaveLength(2);
   expect(waiting.every((r) => r.state === 'queued' && r.attempts === 0)).toBe(true);
   for (const response of held.splice(0)) response.writeHead(204).end();
+  await automations.idle();
+});
+
+it('sends the deliveries over kept-alive connections, one a slot at most, keeping the start of a long answer', async () => {
+  let connections = 0;
+  receiver.on('connection', () => {
+    connections += 1;
+  });
+  const ids = readOrders(RUNS_AT_ONCE * 3);
+  const automations = runner();
+  for (const id of ids) automations.kickOrder(id);
+  await until(() => {
+    for (const response of held.splice(0)) response.writeHead(200).end('z'.repeat(1_000_000));
+    return runs(ids).every((r) => r.state === 'succeeded');
+  }, 10_000);
+  expect(connections).toBeGreaterThan(0);
+  expect(connections).toBeLessThanOrEqual(RUNS_AT_ONCE);
+  expect(runs(ids).every((r) => r.output?.length === 2048)).toBe(true);
   await automations.idle();
 });

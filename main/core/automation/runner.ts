@@ -22,7 +22,7 @@ import type { AccountStore } from '../store/account-store';
 import { webhookUrlProblem } from './automation-settings';
 import { slackMessage, teamsMessage } from './chat';
 import { type CommandResult, lastLine, runCommand } from './command';
-import { type DeliveryResult, deliver, type Fetch, retryAt } from './delivery';
+import { type DeliveryResult, deliver, httpPost, type Post, retryAt } from './delivery';
 import {
   type AutomationAccount,
   commandEnvironment,
@@ -53,7 +53,8 @@ export interface AutomationPorts {
   laptop: string;
   /** Where commands run when they name no folder (made when missing). */
   workDir: string;
-  fetch?: Fetch | undefined;
+  /** How deliveries are sent; node:http(s) over kept-alive connections by default. */
+  post?: Post | undefined;
   /** The environment commands take their few variables from (PATH, HOME…); this process's by default. */
   env?: NodeJS.ProcessEnv | undefined;
   /** How long a receiver has to answer; DELIVERY_TIMEOUT_MS by default. */
@@ -408,7 +409,7 @@ export class AutomationRunner {
     if (action.type === 'webhook') {
       const seconds = Math.floor(this.deps.now() / 1000);
       result = await deliver(
-        this.fetch,
+        this.post,
         action.url,
         body,
         {
@@ -431,7 +432,7 @@ export class AutomationRunner {
       };
       const message = action.type === 'slack' ? slackMessage(chat) : teamsMessage(chat);
       result = await deliver(
-        this.fetch,
+        this.post,
         secret,
         JSON.stringify(message),
         {},
@@ -442,8 +443,8 @@ export class AutomationRunner {
     return this.deliveryEnding(run, result);
   }
 
-  private get fetch(): Fetch {
-    return this.deps.ports.fetch ?? fetch;
+  private get post(): Post {
+    return this.deps.ports.post ?? httpPost;
   }
 
   private deliveryEnding(run: AutomationRun, result: DeliveryResult): Ending {
