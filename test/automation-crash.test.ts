@@ -48,6 +48,13 @@ const base = {
   reportStatus: null,
 };
 
+/** Stops a receiver, dropping the answers it held. */
+async function closeReceiver(receiver: Server, held: ServerResponse[]): Promise<void> {
+  for (const response of held) response.destroy();
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+}
+
 it('kill -9 during a command: the next start runs it again under the same delivery id', async () => {
   const ids = join(dir, 'ids.txt');
   // The first run waits (to be killed); the second ends at once.
@@ -132,9 +139,7 @@ it('kill -9 during a webhook delivery: delivered on the next start under the sam
       await exitOf(second);
     }
   } finally {
-    for (const response of held) response.destroy();
-    receiver.closeAllConnections();
-    await new Promise((resolve) => receiver.close(resolve));
+    await closeReceiver(receiver, held);
   }
 });
 
@@ -187,8 +192,6 @@ it('kill -9 with runs claimed ahead of a free slot: every claimed run is deliver
       await exitOf(second);
     }
   } finally {
-    for (const response of held) response.destroy();
-    receiver.closeAllConnections();
-    await new Promise((resolve) => receiver.close(resolve));
+    await closeReceiver(receiver, held);
   }
 });

@@ -18,6 +18,7 @@ import type { MarketplaceEvent } from '../../main/core/api/wire';
 import { SellerCore } from '../../main/core/seller-core';
 import { DEFAULT_SETTINGS } from '../../main/core/settings';
 import { AccountStore } from '../../main/core/store/account-store';
+import { webhookAutomation } from '../support/automation-runs';
 import { ManualTimers } from '../support/core';
 import { runTs, spawnSimulator } from '../support/processes';
 import { admin } from '../support/raw-api';
@@ -65,20 +66,7 @@ async function laptop(url: string, hook: boolean, receiverUrl?: string): Promise
   const settings = {
     ...DEFAULT_SETTINGS,
     automationsEnabled: hook,
-    automations: [
-      {
-        name: 'hook',
-        enabled: true,
-        products: [],
-        orderTypes: [],
-        accounts: 'all' as const,
-        action: {
-          type: 'webhook' as const,
-          url: receiver,
-        },
-        reportStatus: null,
-      },
-    ],
+    automations: [webhookAutomation(receiver)],
   };
   const core = await SellerCore.open({
     client: new SellerApiClient({

@@ -1,8 +1,22 @@
 // An account's automation runs as its store on disk has them, for tests whose runs another
-// process (a `seller-tray run`, a laptop killed with kill -9) carries out.
+// process (a `seller-tray run`, a laptop killed with kill -9) carries out; and the plain webhook
+// automation the tests and the benchmark deliver to.
 import { existsSync } from 'node:fs';
 import { AccountStore } from '../../main/core/store/account-store';
-import type { AutomationRun, RunState } from '../../preload/automations';
+import type { AutomationRun, AutomationSetting, RunState } from '../../preload/automations';
+
+/** An automation calling the webhook at `url` on every new order, reporting no status. */
+export function webhookAutomation(url: string, name = 'hook'): AutomationSetting {
+  return {
+    name,
+    enabled: true,
+    products: [],
+    orderTypes: [],
+    accounts: 'all',
+    action: { type: 'webhook', url },
+    reportStatus: null,
+  };
+}
 
 export function runsOnDisk(dataDir: string, orderId: string): AutomationRun[] {
   const { store } = AccountStore.open(dataDir);

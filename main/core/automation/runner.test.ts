@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { webhookAutomation } from '../../../test/support/automation-runs';
 import { ManualTimers } from '../../../test/support/core';
 import { until } from '../../../test/support/shell-fakes';
 import type { MarketplaceEvent, Order } from '../api/wire';
@@ -82,20 +83,7 @@ function runner(): AutomationRunner {
   const settings = {
     ...DEFAULT_SETTINGS,
     automationsEnabled: true,
-    automations: [
-      {
-        name: 'hook',
-        enabled: true,
-        products: [],
-        orderTypes: [],
-        accounts: 'all' as const,
-        action: {
-          type: 'webhook' as const,
-          url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
-        },
-        reportStatus: null,
-      },
-    ],
+    automations: [webhookAutomation(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`)],
   };
   return new AutomationRunner({
     store,

@@ -5,9 +5,9 @@
 // is queued again; one cut short by a kill -9 is taken again by the next process, under the
 // same delivery id. Where an automation reports the status, its result is marked through the
 // outbox like a person's mark, "by automation <name> on <laptop>".
-// Writes are batched per event-loop turn: the ends of that turn and the claims that refill the
-// slots go in one transaction, runs claimed a few ahead of a free slot (RUNS_AHEAD), each end
-// on disk before anyone is told of it.
+// Writes are batched: the runs ended and the orders read within WRITE_BEHIND_MS are written and
+// claimed in one transaction, runs claimed a few ahead of a free slot (RUNS_AHEAD), each end on
+// disk before anyone is told of it.
 import { mkdirSync } from 'node:fs';
 import type { AutomationRun, AutomationSetting } from '../../../preload/automations';
 import { describeMark } from '../../../preload/marked-by';
@@ -39,6 +39,11 @@ export const RUNS_AT_ONCE = 4;
  * claims are made in batches, topped up once fewer than RUNS_AT_ONCE wait.
  */
 export const RUNS_AHEAD = 2 * RUNS_AT_ONCE;
+/**
+ * How long the ends and claims asked for wait to be written together: a few runs' worth at the
+ * rate of loopback deliveries. A run's slot is free meanwhile; it is told of once on disk.
+ */
+const WRITE_BEHIND_MS = 10;
 /** How long a run waits for its order's document before it is tried again. */
 const DOCUMENT_WAIT_MS = 60_000;
 /** The longest reason an automation writes into a status it reports. */
@@ -101,9 +106,11 @@ interface Ending {
 
 export class AutomationRunner {
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Runs in flight whose attempt is over, their end waiting to be written: their slot is free. */
+  private readonly ending = new Set<string>();
   /** Runs claimed (their attempt counted), waiting for a slot: in memory, taken again only if this process is gone. */
   private readonly ahead = new Map<string, AutomationRun>();
-  /** Ends to write in the next turn's one transaction, with the claims that top the slots up. */
+  /** Ends to write in the next turn's one transaction, with the claims that top the runs ahead up. */
   private ends: PendingEnd[] = [];
   private turnPlanned = false;
   private readonly waiters = new Map<string, ((run: AutomationRun | undefined) => void)[]>();
@@ -137,14 +144,19 @@ export class AutomationRunner {
   }
 
   /**
-   * Everything asked in this turn (orders read, kicks, runs ended) is done in the next, in one
-   * transaction: a poll reads its orders and ends its deliveries many per turn, and a write
-   * transaction each cost more than the delivery's own work.
+   * What was asked for in the next WRITE_BEHIND_MS (orders read, runs ended) is done then, in one
+   * transaction: a write transaction each cost more than the delivery's own work. The real clock,
+   * not deps.timers (tests fire those by hand): this wait is no schedule of the app's.
    */
   private planTurn(): void {
     if (this.turnPlanned) return;
     this.turnPlanned = true;
-    setImmediate(() => this.turn());
+    setTimeout(() => this.turn(), WRITE_BEHIND_MS);
+  }
+
+  /** Runs carried out now (their end not ready to write): at most RUNS_AT_ONCE. */
+  private busy(): number {
+    return this.inFlight.size - this.ending.size;
   }
 
   /** Writes the ends waiting, tops the claimed runs up, starts as many as slots are free. */
@@ -180,7 +192,7 @@ export class AutomationRunner {
   /** Claims runs ahead: the orders just read first, then any. */
   private topUp(): void {
     if (!this.wantsClaims()) return;
-    const room = () => RUNS_AT_ONCE + RUNS_AHEAD - this.inFlight.size - this.ahead.size;
+    const room = () => RUNS_AT_ONCE + RUNS_AHEAD - this.busy() - this.ahead.size;
     for (const order of this.readyOrders) {
       const wanted = room();
       if (wanted <= 0) return;
@@ -205,7 +217,7 @@ export class AutomationRunner {
       return;
     }
     for (const run of this.ahead.values()) {
-      if (this.inFlight.size >= RUNS_AT_ONCE) return;
+      if (this.busy() >= RUNS_AT_ONCE) return;
       this.ahead.delete(run.deliveryId);
       this.start([run]);
     }
@@ -255,6 +267,7 @@ export class AutomationRunner {
         .catch((error: unknown) => this.deps.log.warn('automation run failed', failureFields(error)))
         .finally(() => {
           this.inFlight.delete(run.deliveryId);
+          this.ending.delete(run.deliveryId);
           this.tellWaiters(run.deliveryId);
           this.startAhead();
           if (this.wantsClaims()) this.planTurn();
@@ -348,10 +361,12 @@ export class AutomationRunner {
       this.deps.failed(run, final.detail, final.output ? lastLine(final.output) : '');
   }
 
-  /** Resolves once the run's end is on disk (written with the others of the same turn). */
+  /** Frees the run's slot for the next; resolves once its end is on disk (written with others). */
   private written(run: AutomationRun, ending: Ending): Promise<void> {
     return new Promise((written, failed) => {
       this.ends.push({ run, ending, at: this.isoNow(), written, failed });
+      this.ending.add(run.deliveryId);
+      this.startAhead();
       this.planTurn();
     });
   }
