@@ -2,10 +2,10 @@
 // laptop without automations and on one with a webhook automation to a loopback receiver (which
 // answers 204 and checks nothing). Each laptop runs in a process of its own; the receiver in the
 // bench's own (BENCH_RECEIVER=laptop: in the laptop's, its CPU counted as the laptop's, as before
-// session 31). Figures: the
-// poll's CPU (the one that records the orders and queues their runs, with the fetches and
-// announcements it starts), how fast the deliveries go, and RSS before the orders and after
-// their deliveries.
+// session 31). Figures: the poll's CPU (the one that records the orders and queues their runs,
+// with the fetches and announcements it starts), how fast the deliveries go, the deliveries'
+// own CPU (the runner alone, without a poll), and RSS before the orders and after their
+// deliveries.
 
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -14,7 +14,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SellerApiClient } from '../../main/core/api/client';
-import type { MarketplaceEvent } from '../../main/core/api/wire';
+import type { MarketplaceEvent, Order } from '../../main/core/api/wire';
+import { AutomationRunner } from '../../main/core/automation/runner';
+import { silentLog } from '../../main/core/log';
 import { SellerCore } from '../../main/core/seller-core';
 import { DEFAULT_SETTINGS } from '../../main/core/settings';
 import { AccountStore } from '../../main/core/store/account-store';
@@ -122,6 +124,78 @@ async function laptop(url: string, hook: boolean, receiverUrl?: string): Promise
   return { pollCpuMs, pollMs, deliveries, deliveriesPerSecond, rssBeforeMiB, rssAfterMiB };
 }
 
+/** ORDERS purchases as the marketplace's events, each of a new order. */
+function purchases(): MarketplaceEvent[] {
+  return Array.from({ length: ORDERS }, (_, i) => ({
+    eventId: randomUUID(),
+    eventTypeCode: 'ServicePurchased',
+    statusCode: 'ProvisioningStarted',
+    description: 'A purchase',
+    eventTime: new Date(Date.UTC(2026, 10, 26, 0, 0, i)).toISOString(),
+    additionalProperties: [{ name: 'orderId', value: randomUUID() }],
+  }));
+}
+
+/**
+ * The deliveries' own work, without the poll: ORDERS runs queued, their orders read, delivered
+ * by the runner alone to `receiverUrl` (another process); CPU ms a delivery, and deliveries a second.
+ */
+async function runnerAlone(receiverUrl: string): Promise<{ cpuMs: number; perSecond: number }> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-runner-'));
+  const { store } = AccountStore.open(dir);
+  const now = new Date().toISOString();
+  const events = purchases();
+  store.recordPoll({ events, cursor: undefined, backlog: false, paused: false, now, automations: ['hook'] });
+  const orderIds = events.map((e) => e.additionalProperties?.[0]?.value ?? '');
+  for (const orderId of orderIds) {
+    const order = { orderId, buyerCustomerParty: {}, sellerSupplierParty: {}, documentLines: [] };
+    store.saveOrder(orderId, order as unknown as Order, [], now);
+  }
+  const settings = {
+    ...DEFAULT_SETTINGS,
+    automationsEnabled: true,
+    automations: [webhookAutomation(receiverUrl)],
+  };
+  const runner = new AutomationRunner({
+    store,
+    settings: () => settings,
+    ports: {
+      secret: async () => 'whsec_bench',
+      account: { id: 'bench', label: 'the bench', baseUrl: 'http://127.0.0.1:1' },
+      laptop: 'bench',
+      workDir: join(dir, 'work'),
+    },
+    now: () => Date.now(),
+    timers: {
+      setTimeout: (run, ms) => setTimeout(run, ms),
+      clearTimeout: (t) => clearTimeout(t as NodeJS.Timeout),
+    },
+    log: silentLog,
+    isAlive: () => false,
+    brief: (orderId) => ({ orderId, buyer: '', product: '', total: '' }),
+    mark: async () => undefined,
+    changed: () => undefined,
+    failed: () => undefined,
+  });
+  const cpu = cpuMs();
+  const started = performance.now();
+  // As a poll starts them: each order's runs once it has been read.
+  for (const orderId of orderIds) runner.kickOrder(orderId);
+  const ended = () => orderIds.every((id) => store.runsFor(id).every((r) => r.state === 'succeeded'));
+  do {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await runner.idle();
+  } while (!ended());
+  const figures = {
+    cpuMs: (cpuMs() - cpu) / ORDERS,
+    perSecond: ORDERS / ((performance.now() - started) / 1000),
+  };
+  runner.stop();
+  store.close();
+  await rm(dir, { recursive: true, force: true });
+  return figures;
+}
+
 /**
  * The poll's own share: its transaction recording ORDERS purchases (events, announcements and,
  * with automations, their runs) in a fresh store; CPU ms, the median of five.
@@ -131,17 +205,7 @@ async function recording(automations: string[]): Promise<number> {
   for (let round = 0; round < 5; round++) {
     const dir = await mkdtemp(join(tmpdir(), 'bench-record-'));
     const { store } = AccountStore.open(dir);
-    const events = Array.from({ length: ORDERS }, (_, i) => {
-      const orderId = randomUUID();
-      return {
-        eventId: randomUUID(),
-        eventTypeCode: 'ServicePurchased',
-        statusCode: 'ProvisioningStarted',
-        description: 'A purchase',
-        eventTime: new Date(Date.UTC(2026, 10, 26, 0, 0, i)).toISOString(),
-        additionalProperties: [{ name: 'orderId', value: orderId }],
-      } as MarketplaceEvent;
-    });
+    const events = purchases();
     const cpu = cpuMs();
     store.recordPoll({
       events,
@@ -161,6 +225,8 @@ async function recording(automations: string[]): Promise<number> {
 const [role, url, receiverUrl] = process.argv.slice(2);
 if (role === 'laptop' || role === 'laptop-hook') {
   process.stdout.write(JSON.stringify(await laptop(url ?? '', role === 'laptop-hook', receiverUrl)));
+} else if (role === 'runner') {
+  process.stdout.write(JSON.stringify(await runnerAlone(url ?? '')));
 } else {
   const sim = await spawnSimulator(['--orders', '1']);
   const receiver = process.env.BENCH_RECEIVER === 'laptop' ? undefined : await startReceiver();
@@ -180,6 +246,9 @@ if (role === 'laptop' || role === 'laptop-hook') {
   const recordWith = await recording(['hook']);
   const without = await one('laptop');
   const withHook = await one('laptop-hook');
+  const alone = receiver && (await runTs('test/bench/automations.bench.ts', ['runner', receiver.url]));
+  if (alone && alone.code !== 0) throw new Error(alone.stderr);
+  const deliveries = alone ? (JSON.parse(alone.stdout) as { cpuMs: number; perSecond: number }) : undefined;
   sim.child.kill();
   receiver?.close();
   const f = (n: number) => n.toFixed(1);
@@ -201,6 +270,10 @@ if (role === 'laptop' || role === 'laptop-hook') {
   console.log(
     `| deliveries per second (from the poll's start) | - | ${f(withHook.deliveriesPerSecond ?? 0)} | |`,
   );
+  if (deliveries)
+    console.log(
+      `| the runner alone: CPU a delivery, deliveries a second (no poll; orders read, runs queued) | - | ${deliveries.cpuMs.toFixed(3)} ms, ${f(deliveries.perSecond)}/s | |`,
+    );
   console.log(
     `| RSS before the orders → after (MiB) | ${f(without.rssBeforeMiB)} → ${f(without.rssAfterMiB)} | ${f(withHook.rssBeforeMiB)} → ${f(withHook.rssAfterMiB)} | |`,
   );
