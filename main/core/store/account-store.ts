@@ -1377,7 +1377,9 @@ export class AccountStore {
     const candidates = () =>
       (only !== undefined && 'order' in only
         ? this.sql(
-            `SELECT delivery_id, state, claimed_by FROM automation_runs r
+            // By the order, named: once the statistics see many runs due at the same time, SQLite
+            // picked the due index and walked every queued run for each order read (O(n²) a poll).
+            `SELECT delivery_id, state, claimed_by FROM automation_runs r INDEXED BY automation_runs_by_order
                WHERE order_id = ? AND state IN ('queued', 'running') AND due_at <= ?
                  AND EXISTS (SELECT 1 FROM orders o WHERE o.order_id = r.order_id AND o.document IS NOT NULL)
                ORDER BY due_at LIMIT ?`,
