@@ -15,12 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SellerApiClient } from '../../main/core/api/client';
 import type { MarketplaceEvent, Order } from '../../main/core/api/wire';
-import { AutomationRunner } from '../../main/core/automation/runner';
-import { silentLog } from '../../main/core/log';
 import { SellerCore } from '../../main/core/seller-core';
 import { DEFAULT_SETTINGS } from '../../main/core/settings';
 import { AccountStore } from '../../main/core/store/account-store';
-import { webhookAutomation } from '../support/automation-runs';
+import { webhookAutomation, webhookRunner } from '../support/automation-runs';
 import { ManualTimers } from '../support/core';
 import { runTs, spawnSimulator } from '../support/processes';
 import { admin } from '../support/raw-api';
@@ -151,31 +149,12 @@ async function runnerAlone(receiverUrl: string): Promise<{ cpuMs: number; perSec
     const order = { orderId, buyerCustomerParty: {}, sellerSupplierParty: {}, documentLines: [] };
     store.saveOrder(orderId, order as unknown as Order, [], now);
   }
-  const settings = {
-    ...DEFAULT_SETTINGS,
-    automationsEnabled: true,
-    automations: [webhookAutomation(receiverUrl)],
-  };
-  const runner = new AutomationRunner({
-    store,
-    settings: () => settings,
-    ports: {
-      secret: async () => 'whsec_bench',
-      account: { id: 'bench', label: 'the bench', baseUrl: 'http://127.0.0.1:1' },
-      laptop: 'bench',
-      workDir: join(dir, 'work'),
-    },
+  const runner = webhookRunner(store, receiverUrl, join(dir, 'work'), {
     now: () => Date.now(),
     timers: {
       setTimeout: (run, ms) => setTimeout(run, ms),
       clearTimeout: (t) => clearTimeout(t as NodeJS.Timeout),
     },
-    log: silentLog,
-    isAlive: () => false,
-    brief: (orderId) => ({ orderId, buyer: '', product: '', total: '' }),
-    mark: async () => undefined,
-    changed: () => undefined,
-    failed: () => undefined,
   });
   const cpu = cpuMs();
   const started = performance.now();

@@ -8,14 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { webhookAutomation } from '../../../test/support/automation-runs';
+import { webhookRunner } from '../../../test/support/automation-runs';
 import { ManualTimers } from '../../../test/support/core';
 import { until } from '../../../test/support/shell-fakes';
 import type { MarketplaceEvent, Order } from '../api/wire';
-import { silentLog } from '../log';
-import { DEFAULT_SETTINGS } from '../settings';
 import { AccountStore } from '../store/account-store';
-import { AutomationRunner, RUNS_AHEAD, RUNS_AT_ONCE } from './runner';
+import { type AutomationRunner, RUNS_AHEAD, RUNS_AT_ONCE } from './runner';
 
 const NOW = Date.parse('2026-11-26T00:00:00.000Z');
 let dir: string;
@@ -80,29 +78,8 @@ function readOrders(count: number): string[] {
 }
 
 function runner(): AutomationRunner {
-  const settings = {
-    ...DEFAULT_SETTINGS,
-    automationsEnabled: true,
-    automations: [webhookAutomation(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`)],
-  };
-  return new AutomationRunner({
-    store,
-    settings: () => settings,
-    ports: {
-      secret: async () => 'whsec_test',
-      account: { id: 'a', label: 'the test', baseUrl: 'http://127.0.0.1:1' },
-      laptop: 'test',
-      workDir: join(dir, 'work'),
-    },
-    now: () => NOW,
-    timers: new ManualTimers(),
-    log: silentLog,
-    isAlive: () => false,
-    brief: (orderId) => ({ orderId, buyer: '', product: '', total: '' }),
-    mark: async () => undefined,
-    changed: () => undefined,
-    failed: () => undefined,
-  });
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
+  return webhookRunner(store, url, join(dir, 'work'), { now: () => NOW, timers: new ManualTimers() });
 }
 
 const runs = (ids: string[]) => ids.flatMap((id) => store.runsFor(id));
