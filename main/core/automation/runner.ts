@@ -292,7 +292,7 @@ export class AutomationRunner {
   async idle(): Promise<void> {
     while (this.inFlight.size > 0 || this.turnPlanned) {
       if (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
-      else await new Promise((resolve) => setImmediate(resolve));
+      else await new Promise((resolve) => setTimeout(resolve, WRITE_BEHIND_MS));
     }
   }
 
