@@ -269,9 +269,9 @@ export class AutomationRunner {
           this.inFlight.delete(run.deliveryId);
           this.ending.delete(run.deliveryId);
           this.tellWaiters(run.deliveryId);
+          // The turn that wrote its end planned the next retry already.
           this.startAhead();
           if (this.wantsClaims()) this.planTurn();
-          else this.planNext();
         });
       this.inFlight.set(run.deliveryId, running);
     }
