@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { AutomationSetting } from '../preload/automations';
+import { RUNS_AHEAD, RUNS_AT_ONCE } from '../main/core/automation/runner';
+import type { AutomationRun, AutomationSetting } from '../preload/automations';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { fileAppears, runsOnceFirst, runsOnDisk } from './support/automation-runs';
 import { openChildCore } from './support/child-core';
@@ -46,6 +47,13 @@ const base = {
   accounts: 'all' as const,
   reportStatus: null,
 };
+
+/** Stops a receiver, dropping the answers it held. */
+async function closeReceiver(receiver: Server, held: ServerResponse[]): Promise<void> {
+  for (const response of held) response.destroy();
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+}
 
 it('kill -9 during a command: the next start runs it again under the same delivery id', async () => {
   const ids = join(dir, 'ids.txt');
@@ -131,8 +139,59 @@ it('kill -9 during a webhook delivery: delivered on the next start under the sam
       await exitOf(second);
     }
   } finally {
-    for (const response of held) response.destroy();
-    receiver.closeAllConnections();
-    await new Promise((resolve) => receiver.close(resolve));
+    await closeReceiver(receiver, held);
+  }
+});
+
+it('kill -9 with runs claimed ahead of a free slot: every claimed run is delivered on the next start, same delivery ids', async () => {
+  const orders = RUNS_AT_ONCE + RUNS_AHEAD - 2; // all claimed at once, most of them waiting for a slot
+  const received: string[] = [];
+  let answering = false;
+  const held: ServerResponse[] = [];
+  const receiver: Server = createServer((request, response) => {
+    request.resume().on('end', () => {
+      received.push(String(request.headers['seller-tray-delivery']));
+      // The first laptop's deliveries are never answered: its slots stay busy until it is killed.
+      if (answering) response.writeHead(204).end();
+      else held.push(response);
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  try {
+    const automations: AutomationSetting[] = [{ ...base, name: 'hook', action: { type: 'webhook', url } }];
+    const orderIds: string[] = [];
+    for (let i = 0; i < orders; i++)
+      orderIds.push((await admin(sim.url, 'POST', 'purchases')).json.orderId as string);
+    const env = { AUTOMATION_SECRET: 'whsec_crash' };
+    const first = laptop(automations, env);
+    const claimed = () => orderIds.flatMap((id) => runsOnDisk(dir, id)).filter((r) => r.state === 'running');
+    await until(() => claimed().length === orders && received.length === RUNS_AT_ONCE, 20_000);
+    const before = claimed();
+    expect(before.every((r) => r.attempts === 1)).toBe(true);
+    first.kill('SIGKILL');
+    await exitOf(first);
+    // Only RUNS_AT_ONCE reached the receiver; the rest were claimed, waiting for a slot.
+    expect(new Set(received).size).toBe(RUNS_AT_ONCE);
+    answering = true;
+    const second = laptop(automations, env);
+    try {
+      await waitForLine(second, /^polled$/);
+      let after: AutomationRun[] = [];
+      await until(() => {
+        after = orderIds.flatMap((id) => runsOnDisk(dir, id));
+        return after.length === orders && after.every((r) => r.state === 'succeeded');
+      }, 20_000);
+      expect(new Set(after.map((r) => r.deliveryId))).toEqual(new Set(before.map((r) => r.deliveryId)));
+      expect(after.every((r) => r.attempts === 2)).toBe(true);
+      // Each delivered under the id it was claimed with: the first RUNS_AT_ONCE twice, the rest once.
+      expect(new Set(received)).toEqual(new Set(before.map((r) => r.deliveryId)));
+      expect(received).toHaveLength(orders + RUNS_AT_ONCE);
+    } finally {
+      second.kill('SIGKILL');
+      await exitOf(second);
+    }
+  } finally {
+    await closeReceiver(receiver, held);
   }
 });

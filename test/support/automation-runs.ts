@@ -1,8 +1,56 @@
 // An account's automation runs as its store on disk has them, for tests whose runs another
-// process (a `seller-tray run`, a laptop killed with kill -9) carries out.
+// process (a `seller-tray run`, a laptop killed with kill -9) carries out; and the plain webhook
+// automation the tests and the benchmark deliver to.
 import { existsSync } from 'node:fs';
+import { AutomationRunner } from '../../main/core/automation/runner';
+import { silentLog } from '../../main/core/log';
+import type { Timers } from '../../main/core/poller';
+import { DEFAULT_SETTINGS } from '../../main/core/settings';
 import { AccountStore } from '../../main/core/store/account-store';
-import type { AutomationRun, RunState } from '../../preload/automations';
+import type { AutomationRun, AutomationSetting, RunState } from '../../preload/automations';
+
+/**
+ * A runner of one webhook automation to `url` over `store`, alone: no window told, no status
+ * marked, no other process alive.
+ */
+export function webhookRunner(
+  store: AccountStore,
+  url: string,
+  workDir: string,
+  clock: { now: () => number; timers: Timers },
+): AutomationRunner {
+  const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations: [webhookAutomation(url)] };
+  return new AutomationRunner({
+    store,
+    settings: () => settings,
+    ports: {
+      secret: async () => 'whsec_alone',
+      account: { id: 'alone', label: 'the runner alone', baseUrl: 'http://127.0.0.1:1' },
+      laptop: 'alone',
+      workDir,
+    },
+    ...clock,
+    log: silentLog,
+    isAlive: () => false,
+    brief: (orderId) => ({ orderId, buyer: '', product: '', total: '' }),
+    mark: async () => undefined,
+    changed: () => undefined,
+    failed: () => undefined,
+  });
+}
+
+/** An automation calling the webhook at `url` on every new order, reporting no status. */
+export function webhookAutomation(url: string, name = 'hook'): AutomationSetting {
+  return {
+    name,
+    enabled: true,
+    products: [],
+    orderTypes: [],
+    accounts: 'all',
+    action: { type: 'webhook', url },
+    reportStatus: null,
+  };
+}
 
 export function runsOnDisk(dataDir: string, orderId: string): AutomationRun[] {
   const { store } = AccountStore.open(dataDir);

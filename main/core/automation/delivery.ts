@@ -2,6 +2,10 @@
 // what its answer means: 2xx delivered; an answer a retry cannot change (a redirect, 4xx but
 // 408 and 429) failed at once; anything else (5xx, 408, 429, no answer, too slow) tried again with
 // growing waits until RETRY_FOR_MS after the run was queued.
+// Sent with node:http(s) over kept-alive connections, not fetch: fetch's streams cost more than
+// twice the CPU of a POST (0.37 against 0.15 ms on loopback), spent on every run.
+import http from 'node:http';
+import https from 'node:https';
 import { cleanOutput } from './command';
 
 /** How long a receiver has to answer one delivery. */
@@ -14,7 +18,47 @@ export const RETRY_MAX_WAIT_MS = 60 * 60_000;
 /** How much of a receiver's answer is kept with the run. */
 const ANSWER_KEPT = 2048;
 
-export type Fetch = typeof fetch;
+/** Sends one POST; answers its status and the start of its answer (never more than ANSWER_KEPT). */
+export type Post = (
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+) => Promise<{ status: number; answer: string }>;
+
+// One pool a scheme for the process: deliveries to the same receiver reuse its connections
+// (idle ones closed by the server's keep-alive hint; they never keep the process up).
+const agents = {
+  'http:': new http.Agent({ keepAlive: true }),
+  'https:': new https.Agent({ keepAlive: true }),
+};
+
+/** The POST of deliveries: no redirect followed (node:http follows none), the answer read to its end, kept capped. */
+export const httpPost: Post = (url, body, headers, signal) =>
+  new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const agent = target.protocol === 'https:' ? agents['https:'] : agents['http:'];
+    const request = (target.protocol === 'https:' ? https : http).request(
+      target,
+      {
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'Content-Length': Buffer.byteLength(body) },
+        signal,
+      },
+      (response) => {
+        let answer = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          if (answer.length < ANSWER_KEPT) answer += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, answer }));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
 
 export interface DeliveryResult {
   /** The HTTP status, or null when none came. */
@@ -26,7 +70,7 @@ export interface DeliveryResult {
 }
 
 export async function deliver(
-  fetchImpl: Fetch,
+  post: Post,
   url: string,
   body: string,
   headers: Record<string, string>,
@@ -44,15 +88,9 @@ export async function deliver(
   const stop = () => controller.abort();
   signal?.addEventListener('abort', stop, { once: true });
   try {
-    const response = await fetchImpl(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...headers },
-      body,
-      redirect: 'manual',
-      signal: controller.signal,
-    });
-    const answer = cleanOutput((await response.text().catch(() => '')).slice(0, ANSWER_KEPT));
-    const { status } = response;
+    const sent = await post(url, body, { 'Content-Type': 'application/json', ...headers }, controller.signal);
+    const answer = cleanOutput(sent.answer.slice(0, ANSWER_KEPT));
+    const { status } = sent;
     if (status >= 200 && status < 300)
       return { status, outcome: 'delivered', detail: `delivered (HTTP ${status})`, answer };
     // A redirect is not followed (the body and its signature are for this address), nor tried again.

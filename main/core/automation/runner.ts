@@ -5,6 +5,9 @@
 // is queued again; one cut short by a kill -9 is taken again by the next process, under the
 // same delivery id. Where an automation reports the status, its result is marked through the
 // outbox like a person's mark, "by automation <name> on <laptop>".
+// Writes are batched: the runs ended and the orders read within WRITE_BEHIND_MS are written and
+// claimed in one transaction, runs claimed a few ahead of a free slot (RUNS_AHEAD), each end on
+// disk before anyone is told of it.
 import { mkdirSync } from 'node:fs';
 import type { AutomationRun, AutomationSetting } from '../../../preload/automations';
 import { describeMark } from '../../../preload/marked-by';
@@ -19,7 +22,7 @@ import type { AccountStore } from '../store/account-store';
 import { webhookUrlProblem } from './automation-settings';
 import { slackMessage, teamsMessage } from './chat';
 import { type CommandResult, lastLine, runCommand } from './command';
-import { type DeliveryResult, deliver, type Fetch, retryAt } from './delivery';
+import { type DeliveryResult, deliver, httpPost, type Post, retryAt } from './delivery';
 import {
   type AutomationAccount,
   commandEnvironment,
@@ -31,6 +34,16 @@ import {
 
 /** Runs carried out at once: a slow receiver or command never holds up the rest. */
 export const RUNS_AT_ONCE = 4;
+/**
+ * Runs claimed ahead of a free slot, so that an ending starts the next without a write of its own:
+ * claims are made in batches, topped up once fewer than RUNS_AT_ONCE wait.
+ */
+export const RUNS_AHEAD = 2 * RUNS_AT_ONCE;
+/**
+ * How long the ends and claims asked for wait to be written together: a few runs' worth at the
+ * rate of loopback deliveries. A run's slot is free meanwhile; it is told of once on disk.
+ */
+const WRITE_BEHIND_MS = 10;
 /** How long a run waits for its order's document before it is tried again. */
 const DOCUMENT_WAIT_MS = 60_000;
 /** The longest reason an automation writes into a status it reports. */
@@ -45,7 +58,8 @@ export interface AutomationPorts {
   laptop: string;
   /** Where commands run when they name no folder (made when missing). */
   workDir: string;
-  fetch?: Fetch | undefined;
+  /** How deliveries are sent; node:http(s) over kept-alive connections by default. */
+  post?: Post | undefined;
   /** The environment commands take their few variables from (PATH, HOME…); this process's by default. */
   env?: NodeJS.ProcessEnv | undefined;
   /** How long a receiver has to answer; DELIVERY_TIMEOUT_MS by default. */
@@ -69,6 +83,15 @@ export interface RunnerDeps {
   failed: (run: AutomationRun, detail: string, lastOutput: string) => void;
 }
 
+/** A run's end waiting to be written, with the one who waits for it on disk. */
+interface PendingEnd {
+  run: AutomationRun;
+  ending: Ending;
+  at: string;
+  written: () => void;
+  failed: (error: unknown) => void;
+}
+
 /** How a run ended, as the store keeps it. */
 interface Ending {
   state: 'succeeded' | 'failed' | 'skipped' | 'queued';
@@ -83,6 +106,13 @@ interface Ending {
 
 export class AutomationRunner {
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Runs in flight whose attempt is over, their end waiting to be written: their slot is free. */
+  private readonly ending = new Set<string>();
+  /** Runs claimed (their attempt counted), waiting for a slot: in memory, taken again only if this process is gone. */
+  private readonly ahead = new Map<string, AutomationRun>();
+  /** Ends to write in the next turn's one transaction, with the claims that top the runs ahead up. */
+  private ends: PendingEnd[] = [];
+  private turnPlanned = false;
   private readonly waiters = new Map<string, ((run: AutomationRun | undefined) => void)[]>();
   private readonly stopping = new AbortController();
   private timer: unknown;
@@ -93,44 +123,120 @@ export class AutomationRunner {
    * them) or their time (a timer). In memory only: a start looks through every run anyway.
    */
   private readonly readyOrders = new Set<string>();
-  private more = false;
+  /** Whether any queued run may be ready (after a kick), not only those of readyOrders. */
+  private lookEverywhere = false;
 
   constructor(private readonly deps: RunnerDeps) {}
 
   /** Starts the runs that are due, as many as may run at once; plans the next due one. */
   kick(): void {
     if (!this.running()) return;
-    const free = RUNS_AT_ONCE - this.inFlight.size;
-    const claimed = free > 0 ? this.claim(free) : [];
-    this.more = claimed.length >= free;
-    this.planNext();
+    this.lookEverywhere = true;
+    // At once (one a poll): the runs due are under way when the poll or start that kicked ends.
+    this.turn();
   }
 
   /** Starts the due runs of an order just read (they waited for it), as many as may run at once. */
   kickOrder(orderId: string): void {
     if (!this.running()) return;
     this.readyOrders.add(orderId);
-    this.startReadyOrders();
+    this.planTurn();
   }
 
-  /** Fills the free slots from the orders just read, forgetting each whose runs are all started. */
-  private startReadyOrders(): void {
-    if (!this.running()) return;
+  /**
+   * What was asked for in the next WRITE_BEHIND_MS (orders read, runs ended) is done then, in one
+   * transaction: a write transaction each cost more than the delivery's own work. The real clock,
+   * not deps.timers (tests fire those by hand): this wait is no schedule of the app's.
+   */
+  private planTurn(): void {
+    if (this.turnPlanned) return;
+    this.turnPlanned = true;
+    setTimeout(() => this.turn(), WRITE_BEHIND_MS);
+  }
+
+  /** Runs carried out now (their end not ready to write): at most RUNS_AT_ONCE. */
+  private busy(): number {
+    return this.inFlight.size - this.ending.size;
+  }
+
+  /** Writes the ends waiting, tops the claimed runs up, starts as many as slots are free. */
+  private turn(): void {
+    this.turnPlanned = false;
+    const ends = this.ends;
+    this.ends = [];
+    try {
+      if (ends.length > 0 || this.wantsClaims()) {
+        this.deps.store.atomically(() => {
+          for (const end of ends) this.deps.store.finishRun(end.run.deliveryId, end.ending, end.at);
+          this.topUp();
+        });
+      }
+      // On disk: now the window and the log may be told.
+      for (const end of ends) end.written();
+      this.startAhead();
+      this.planNext();
+    } catch (error) {
+      // Runs left claimed by this process are taken again by the next start, same delivery ids.
+      for (const end of ends) end.failed(error);
+      this.deps.log.warn('automation runs could not be written', failureFields(error));
+    }
+  }
+
+  /** Whether runs may be ready to claim ahead: fewer than a slot's worth wait, and some may be due. */
+  private wantsClaims(): boolean {
+    return (
+      this.running() && this.ahead.size < RUNS_AT_ONCE && (this.readyOrders.size > 0 || this.lookEverywhere)
+    );
+  }
+
+  /** Claims runs ahead: the orders just read first, then any. */
+  private topUp(): void {
+    if (!this.wantsClaims()) return;
+    const room = () => RUNS_AT_ONCE + RUNS_AHEAD - this.busy() - this.ahead.size;
     for (const order of this.readyOrders) {
-      const free = RUNS_AT_ONCE - this.inFlight.size;
-      if (free <= 0) return;
-      if (this.claim(free, { order }).length < free) this.readyOrders.delete(order);
+      const wanted = room();
+      if (wanted <= 0) return;
+      // Fewer than asked for: all of this order's runs are claimed.
+      if (this.claim(wanted, { order }) < wanted) this.readyOrders.delete(order);
+    }
+    const wanted = room();
+    if (this.lookEverywhere && wanted > 0) this.lookEverywhere = this.claim(wanted) >= wanted;
+  }
+
+  /** Claims up to `limit` runs into the ones ahead; answers how many. */
+  private claim(limit: number, only?: { order: string }): number {
+    const claimed = this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), limit, only);
+    for (const run of claimed) this.ahead.set(run.deliveryId, run);
+    return claimed.length;
+  }
+
+  /** Starts runs claimed ahead in the free slots; gives them back when automations stopped. */
+  private startAhead(): void {
+    if (!this.running()) {
+      this.release();
+      return;
+    }
+    for (const run of this.ahead.values()) {
+      if (this.busy() >= RUNS_AT_ONCE) return;
+      this.ahead.delete(run.deliveryId);
+      this.start([run]);
+    }
+  }
+
+  private release(): void {
+    if (this.ahead.size === 0) return;
+    const ids = [...this.ahead.keys()];
+    this.ahead.clear();
+    try {
+      this.deps.store.releaseRuns(process.pid, ids);
+    } catch (error) {
+      // Left claimed by this process: the next start takes them again, same delivery ids.
+      this.deps.log.warn('automation runs could not be given back', failureFields(error));
     }
   }
 
   private running(): boolean {
     return !this.stopping.signal.aborted && this.deps.settings().automationsEnabled === true;
-  }
-
-  private claim(limit: number, only?: { order: string }): AutomationRun[] {
-    const claimed = this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), limit, only);
-    this.start(claimed);
-    return claimed;
   }
 
   /**
@@ -151,7 +257,9 @@ export class AutomationRunner {
    * flight here (a process killed before may have had this pid), by another while it lives.
    */
   private readonly stillRunning = (pid: number, deliveryId: string): boolean =>
-    pid === process.pid ? this.inFlight.has(deliveryId) : this.deps.isAlive(pid);
+    pid === process.pid
+      ? this.inFlight.has(deliveryId) || this.ahead.has(deliveryId)
+      : this.deps.isAlive(pid);
 
   private start(claimed: readonly AutomationRun[]): void {
     for (const run of claimed) {
@@ -159,10 +267,11 @@ export class AutomationRunner {
         .catch((error: unknown) => this.deps.log.warn('automation run failed', failureFields(error)))
         .finally(() => {
           this.inFlight.delete(run.deliveryId);
+          this.ending.delete(run.deliveryId);
           this.tellWaiters(run.deliveryId);
-          this.startReadyOrders();
-          if (this.more) this.kick();
-          else this.planNext();
+          // The turn that wrote its end planned the next retry already.
+          this.startAhead();
+          if (this.wantsClaims()) this.planTurn();
         });
       this.inFlight.set(run.deliveryId, running);
     }
@@ -181,12 +290,16 @@ export class AutomationRunner {
 
   /** Resolves when no run is under way. */
   async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+    while (this.inFlight.size > 0 || this.turnPlanned) {
+      if (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+      else await new Promise((resolve) => setTimeout(resolve, WRITE_BEHIND_MS));
+    }
   }
 
   /** Stops for good: commands under way are ended and their runs queued again for the next start. */
   stop(): void {
     this.stopping.abort();
+    this.release();
     this.deps.timers.clearTimeout(this.timer);
     for (const id of [...this.waiters.keys()]) this.tellWaiters(id);
   }
@@ -233,7 +346,7 @@ export class AutomationRunner {
     if (automation && !stopped && (final.state === 'succeeded' || final.state === 'failed')) {
       final.detail += await this.report(run, automation, final);
     }
-    this.deps.store.finishRun(run.deliveryId, final, this.isoNow());
+    await this.written(run, final);
     this.deps.log.info('automation run', {
       automation: run.automation,
       orderId: run.orderId,
@@ -246,6 +359,16 @@ export class AutomationRunner {
     this.deps.changed([run.orderId]);
     if (final.state === 'failed')
       this.deps.failed(run, final.detail, final.output ? lastLine(final.output) : '');
+  }
+
+  /** Frees the run's slot for the next; resolves once its end is on disk (written with others). */
+  private written(run: AutomationRun, ending: Ending): Promise<void> {
+    return new Promise((written, failed) => {
+      this.ends.push({ run, ending, at: this.isoNow(), written, failed });
+      this.ending.add(run.deliveryId);
+      this.startAhead();
+      this.planTurn();
+    });
   }
 
   /** One attempt of a run: its order, its filters, then its action. */
@@ -301,7 +424,7 @@ export class AutomationRunner {
     if (action.type === 'webhook') {
       const seconds = Math.floor(this.deps.now() / 1000);
       result = await deliver(
-        this.fetch,
+        this.post,
         action.url,
         body,
         {
@@ -324,7 +447,7 @@ export class AutomationRunner {
       };
       const message = action.type === 'slack' ? slackMessage(chat) : teamsMessage(chat);
       result = await deliver(
-        this.fetch,
+        this.post,
         secret,
         JSON.stringify(message),
         {},
@@ -335,8 +458,8 @@ export class AutomationRunner {
     return this.deliveryEnding(run, result);
   }
 
-  private get fetch(): Fetch {
-    return this.deps.ports.fetch ?? fetch;
+  private get post(): Post {
+    return this.deps.ports.post ?? httpPost;
   }
 
   private deliveryEnding(run: AutomationRun, result: DeliveryResult): Ending {

@@ -188,3 +188,22 @@ it("takes an order's due runs by that order alone, those of other orders left fo
   expect(store.claimRuns(100, alive, NOW, 4, { order: 'o-2' })).toEqual([]);
   expect(store.claimRuns(100, alive, NOW, 4).map((r) => r.orderId)).toEqual(['o-1']);
 });
+
+it('gives back runs claimed but never started: queued again, their attempt not counted, taken by anyone', () => {
+  learn([purchase('o-1'), purchase('o-2')], { automations: ['hook'] });
+  fetched('o-1');
+  fetched('o-2');
+  const claimed = store.claimRuns(100, alive, NOW, 4);
+  expect(claimed).toHaveLength(2);
+  // Another process's run is not given back by this one.
+  store.releaseRuns(
+    200,
+    claimed.map((r) => r.deliveryId),
+  );
+  expect(store.claimRuns(200, alive, NOW, 4)).toEqual([]);
+  store.releaseRuns(100, [claimed[0]?.deliveryId ?? '']);
+  expect(store.run(claimed[0]?.deliveryId ?? '')).toMatchObject({ state: 'queued', attempts: 0 });
+  expect(store.run(claimed[1]?.deliveryId ?? '')).toMatchObject({ state: 'running', attempts: 1 });
+  const [again] = store.claimRuns(200, alive, NOW, 4);
+  expect(again).toMatchObject({ deliveryId: claimed[0]?.deliveryId, attempts: 1 });
+});

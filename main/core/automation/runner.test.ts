@@ -1,0 +1,160 @@
+// The runner's writes (issue 24): orders read in the same turn are claimed in one transaction,
+// a few runs ahead of the free slots, still at most RUNS_AT_ONCE delivered at a time; a stop
+// gives the runs claimed ahead back uncounted; deliveries share kept-alive connections. Real
+// store, real loopback receiver.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { webhookRunner } from '../../../test/support/automation-runs';
+import { ManualTimers } from '../../../test/support/core';
+import { until } from '../../../test/support/shell-fakes';
+import type { MarketplaceEvent, Order } from '../api/wire';
+import { AccountStore } from '../store/account-store';
+import { type AutomationRunner, RUNS_AHEAD, RUNS_AT_ONCE } from './runner';
+
+const NOW = Date.parse('2026-11-26T00:00:00.000Z');
+let dir: string;
+let store: AccountStore;
+let receiver: Server;
+let held: ServerResponse[];
+let received: string[];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'runner-'));
+  store = AccountStore.open(dir).store;
+  held = [];
+  received = [];
+  // Holds every delivery until the test answers it: the slots stay busy meanwhile.
+  receiver = createServer((request, response) => {
+    request.resume().on('end', () => {
+      received.push(String(request.headers['seller-tray-delivery']));
+      held.push(response);
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+});
+afterEach(async () => {
+  for (const response of held) response.destroy();
+  receiver.closeAllConnections();
+  await new Promise((resolve) => receiver.close(resolve));
+  store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** `count` new orders, each read, each with a queued run of the webhook automation. */
+function readOrders(count: number): string[] {
+  const ids = Array.from({ length: count }, (_, i) => `o-${i}`);
+  store.recordPoll({
+    events: ids.map(
+      (orderId): MarketplaceEvent => ({
+        eventId: `${orderId}-started`,
+        eventTypeCode: 'ServicePurchased',
+        statusCode: 'ProvisioningStarted',
+        description: 'A purchase',
+        eventTime: '2026-11-25T10:00:00Z',
+        additionalProperties: [{ name: 'orderId', value: orderId }],
+      }),
+    ),
+    cursor: undefined,
+    backlog: false,
+    paused: false,
+    now: new Date(NOW).toISOString(),
+    automations: ['hook'],
+  });
+  for (const orderId of ids) {
+    const order = {
+      orderId,
+      documentCurrencyCode: 'EUR',
+      buyerCustomerParty: {},
+      sellerSupplierParty: {},
+      documentLines: [],
+    } as unknown as Order;
+    store.saveOrder(orderId, order, [], new Date(NOW).toISOString());
+  }
+  return ids;
+}
+
+function runner(): AutomationRunner {
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
+  return webhookRunner(store, url, join(dir, 'work'), { now: () => NOW, timers: new ManualTimers() });
+}
+
+const runs = (ids: string[]) => ids.flatMap((id) => store.runsFor(id));
+
+/** Counts the store's write transactions (a transaction inside another is part of it). */
+function countTransactions(): { count: number } {
+  const counted = { count: 0 };
+  const atomically = store.atomically.bind(store);
+  let depth = 0;
+  vi.spyOn(store, 'atomically').mockImplementation(<T>(work: () => T): T => {
+    if (depth === 0) counted.count += 1;
+    depth += 1;
+    try {
+      return atomically(work);
+    } finally {
+      depth -= 1;
+    }
+  });
+  return counted;
+}
+
+it('claims the runs of the orders read in one turn in one transaction, a few ahead of the free slots', async () => {
+  const ids = readOrders(RUNS_AT_ONCE + RUNS_AHEAD + 3);
+  const transactions = countTransactions();
+  const automations = runner();
+  for (const id of ids) automations.kickOrder(id);
+  await until(() => received.length === RUNS_AT_ONCE);
+  expect(transactions.count).toBe(1);
+  const claimed = runs(ids).filter((r) => r.state === 'running');
+  expect(claimed).toHaveLength(RUNS_AT_ONCE + RUNS_AHEAD);
+  expect(claimed.every((r) => r.attempts === 1)).toBe(true);
+  // Still at most RUNS_AT_ONCE delivered at a time.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(received).toHaveLength(RUNS_AT_ONCE);
+
+  // Answered: every run delivered once, the last ones claimed once enough have started.
+  const answer = () => {
+    for (const response of held.splice(0)) response.writeHead(204).end();
+    return runs(ids).every((r) => r.state === 'succeeded');
+  };
+  await until(answer, 5000);
+  expect(new Set(received)).toEqual(new Set(runs(ids).map((r) => r.deliveryId)));
+  expect(received).toHaveLength(ids.length);
+  // Ends and claims shared their transactions: fewer than one a run.
+  expect(transactions.count).toBeLessThan(ids.length);
+  await automations.idle();
+});
+
+it('gives the runs claimed ahead back on a stop, their attempt not counted', async () => {
+  const ids = readOrders(RUNS_AT_ONCE + 2);
+  const automations = runner();
+  for (const id of ids) automations.kickOrder(id);
+  await until(() => received.length === RUNS_AT_ONCE);
+  automations.stop();
+  const waiting = runs(ids).filter((r) => !received.includes(r.deliveryId));
+  expect(waiting).toHaveLength(2);
+  expect(waiting.every((r) => r.state === 'queued' && r.attempts === 0)).toBe(true);
+  for (const response of held.splice(0)) response.writeHead(204).end();
+  await automations.idle();
+});
+
+it('sends the deliveries over kept-alive connections, one a slot at most, keeping the start of a long answer', async () => {
+  let connections = 0;
+  receiver.on('connection', () => {
+    connections += 1;
+  });
+  const ids = readOrders(RUNS_AT_ONCE * 3);
+  const automations = runner();
+  for (const id of ids) automations.kickOrder(id);
+  await until(() => {
+    for (const response of held.splice(0)) response.writeHead(200).end('z'.repeat(1_000_000));
+    return runs(ids).every((r) => r.state === 'succeeded');
+  }, 10_000);
+  expect(connections).toBeGreaterThan(0);
+  expect(connections).toBeLessThanOrEqual(RUNS_AT_ONCE);
+  expect(runs(ids).every((r) => r.output?.length === 2048)).toBe(true);
+  await automations.idle();
+});
