@@ -16,6 +16,7 @@
 import type { OrderListItem, OrderPage } from '../../preload/contract';
 import { backlogShown, INBOX_GROUPS, type InboxGroup, type InboxGroupName } from '../../preload/inbox-sort';
 import { compareInboxKeys, type InboxKey, type InboxQuery, type InboxReader } from './store/account-store';
+import { RememberedReads, readAt } from './store/remembered-reads';
 
 /** One account's store, read through its session (each read mended like any other: SellerCore.inboxRead). */
 export interface InboxSource {
@@ -26,8 +27,45 @@ export interface InboxSource {
 /** The most unopened orders a page locates (as one store does). */
 const UNOPENED_LOCATED = 50;
 
-/** One page of the inbox over `sources`' stores, in their order (ties between accounts go by it). */
-export function inboxAcross(sources: readonly InboxSource[], query: InboxQuery): Omit<OrderPage, 'offset'> {
+/** The most pages remembered: the window's few pages of a few queries. */
+const PAGES_KEPT = 8;
+
+/**
+ * The inbox across the served accounts, each page remembered while no store it stands on
+ * changed: the window reads the same page again on every change event, scroll and focus, and a
+ * page read again then costs one version check a store (AccountStore.inboxVersion), as one
+ * account's does, not the merge and five row runs. The versions are read before the page, so a
+ * store written meanwhile (by a poll, or another process such as the CLI) reads again next time.
+ */
+export class InboxAcross {
+  private readonly pages = new RememberedReads(PAGES_KEPT);
+
+  /** One page of the inbox over `sources`' stores, in their order (ties between accounts go by it). */
+  page(sources: readonly InboxSource[], query: InboxQuery): Omit<OrderPage, 'offset'> {
+    const version = sources.map((source) => source.read((store) => store.inboxVersion())).join(' ');
+    const { filter, search, sort, backlog, offset, limit, now, stalledAfterDays } = query;
+    const name = JSON.stringify([
+      sources.map((source) => source.account),
+      [filter, search, sort, backlog, offset, limit, stalledAfterDays, now === undefined],
+    ]);
+    return this.pages.read(name, version, readAt(now), () => {
+      const page = frozen(assembled(sources, query));
+      return { value: page, regroupsAt: page.regroupsAt };
+    });
+  }
+}
+
+/** A page as served again to every reader: none may change it for the next. */
+function frozen(page: Omit<OrderPage, 'offset'>): Omit<OrderPage, 'offset'> {
+  for (const list of [page.orders, page.groups, page.unopened]) {
+    for (const item of list) Object.freeze(item);
+    Object.freeze(list);
+  }
+  return Object.freeze(page);
+}
+
+/** One page of the inbox over `sources`' stores, read from them. */
+function assembled(sources: readonly InboxSource[], query: InboxQuery): Omit<OrderPage, 'offset'> {
   const [first] = sources;
   if (!first) return { orders: [], total: 0, waiting: 0, groups: [], unopened: [], regroupsAt: null };
   if (sources.length === 1) {
