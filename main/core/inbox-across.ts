@@ -27,6 +27,8 @@ export interface InboxSource {
 /** The most unopened orders a page locates (as one store does). */
 const UNOPENED_LOCATED = 50;
 
+const versionOf = (store: InboxReader) => store.inboxVersion();
+
 /** The most pages remembered: the window's few pages of a few queries. */
 const PAGES_KEPT = 8;
 
@@ -42,7 +44,7 @@ export class InboxAcross {
 
   /** One page of the inbox over `sources`' stores, in their order (ties between accounts go by it). */
   page(sources: readonly InboxSource[], query: InboxQuery): Omit<OrderPage, 'offset'> {
-    const version = sources.map((source) => source.read((store) => store.inboxVersion())).join(' ');
+    const version = sources.map((source) => source.read(versionOf)).join(' ');
     const { filter, search, sort, backlog, offset, limit, now, stalledAfterDays } = query;
     const name = JSON.stringify([
       sources.map((source) => source.account),
