@@ -18,10 +18,10 @@ import { backlogShown, INBOX_GROUPS, type InboxGroup, type InboxGroupName } from
 import { compareInboxKeys, type InboxKey, type InboxQuery, type InboxReader } from './store/account-store';
 import { RememberedReads, readAt } from './store/remembered-reads';
 
-/** One account's store, read through its session (each read mended like any other: SellerCore.inboxRead). */
+/** One account's store, read through its session's core (each read mended like any other). */
 export interface InboxSource {
   account: string;
-  read<T>(read: (store: InboxReader) => T): T;
+  core: { inboxRead<T>(read: (store: InboxReader) => T): T };
 }
 
 /** The most unopened orders a page locates (as one store does). */
@@ -44,7 +44,7 @@ export class InboxAcross {
 
   /** One page of the inbox over `sources`' stores, in their order (ties between accounts go by it). */
   page(sources: readonly InboxSource[], query: InboxQuery): Omit<OrderPage, 'offset'> {
-    const version = sources.map((source) => source.read(versionOf)).join(' ');
+    const version = sources.map((source) => source.core.inboxRead(versionOf)).join(' ');
     const { filter, search, sort, backlog, offset, limit, now, stalledAfterDays } = query;
     const name = JSON.stringify([
       sources.map((source) => source.account),
@@ -72,11 +72,11 @@ function assembled(sources: readonly InboxSource[], query: InboxQuery): Omit<Ord
   if (!first) return { orders: [], total: 0, waiting: 0, groups: [], unopened: [], regroupsAt: null };
   if (sources.length === 1) {
     // One account: its store's own page, not a merge of one.
-    const { rows, ...counts } = first.read((store) => store.inboxPage(query));
+    const { rows, ...counts } = first.core.inboxRead((store) => store.inboxPage(query));
     return { orders: rows.map((row) => ({ ...row, account: first.account })), ...counts };
   }
   const { offset, limit, backlog, ...matching } = query;
-  const outlines = sources.map((source) => source.read((store) => store.inboxOutline(matching)));
+  const outlines = sources.map((source) => source.core.inboxRead((store) => store.inboxOutline(matching)));
   const holds = (name: InboxGroupName, at: number) =>
     outlines[at]?.groups.find((g) => g.name === name)?.holds ?? 0;
 
@@ -98,7 +98,7 @@ function assembled(sources: readonly InboxSource[], query: InboxQuery): Omit<Ord
     const lists = sources.map((source, at) =>
       holds(group.name, at) === 0
         ? []
-        : source.read((store) => store.inboxKeys(matching, group.name, from + wanted)),
+        : source.core.inboxRead((store) => store.inboxKeys(matching, group.name, from + wanted)),
     );
     const order = merged(lists, compareInboxKeys(group.name, matching.sort), from + wanted);
     // Each store's rows on the page are a run of its group in its order: read whole as one
@@ -109,7 +109,7 @@ function assembled(sources: readonly InboxSource[], query: InboxQuery): Omit<Ord
       const skip = order.slice(0, from).filter((p) => p.list === at).length;
       return count === 0
         ? []
-        : source.read((store) => store.inboxGroupRows(matching, group.name, skip, count));
+        : source.core.inboxRead((store) => store.inboxGroupRows(matching, group.name, skip, count));
     });
     const next = rows.map(() => 0);
     for (const { list } of picked) {
@@ -176,7 +176,7 @@ function unopenedAcross(
   const keysOf = outlines.map((outline, at) =>
     outline.unopened.length === 0
       ? new Map<string, InboxKey>()
-      : (sources[at]?.read((store) =>
+      : (sources[at]?.core.inboxRead((store) =>
           store.inboxKeysOf(
             matching,
             outline.unopened.map((u) => u.orderId),
@@ -204,7 +204,7 @@ function unopenedAcross(
       sources.forEach((other, j) => {
         // A store with none of the group's rows has none before it.
         if (j === at || !outlines[j]?.groups.some((g) => g.name === group.name && g.holds > 0)) return;
-        const before = other.read((store) => store.inboxRowsBefore(matching, group.name, keys));
+        const before = other.core.inboxRead((store) => store.inboxRowsBefore(matching, group.name, keys));
         before.forEach((n, i) => {
           places[i] = (places[i] ?? 0) + n;
         });

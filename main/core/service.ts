@@ -66,7 +66,6 @@ import {
   type SettingsStore,
 } from './settings';
 import { proofAccount, proofCsv, proofRows } from './status-records';
-import type { InboxReader } from './store/account-store';
 import { summarizeInsights } from './store/insights';
 
 export type { OrderLookup } from './account/session';
@@ -720,10 +719,7 @@ export class SellerTrayService {
       if (account === undefined) this.requireSession(); // Says nothing is set up yet.
       throw new CodedError('not-found', 'That account is not connected: check its secret in Settings.');
     }
-    const sources = served.map((session) => ({
-      account: session.ref.id,
-      read: <T>(read: (store: InboxReader) => T) => session.core.inboxRead(read),
-    }));
+    const sources = served.map((session) => ({ account: session.ref.id, core: session.core }));
     const page = this.inbox.page(sources, {
       ...query,
       // The window's backlog folds away when large, but a search shows every order it finds.
