@@ -27,6 +27,7 @@ export interface InboxSource {
 /** The most unopened orders a page locates (as one store does). */
 const UNOPENED_LOCATED = 50;
 
+/** What a store's reads stand on now (one function for every read: no closure made a store a read). */
 const versionOf = (store: InboxReader) => store.inboxVersion();
 
 /** The most pages remembered: the window's few pages of a few queries. */
