@@ -6,7 +6,7 @@
 // marketplace only.
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountRef } from '../main/core/account/account-ref';
+import { type AccountId, accountFolder, accountRef } from '../main/core/account/account-ref';
 import type { SecretStore } from '../main/core/secrets';
 import { SellerTrayService } from '../main/core/service';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
@@ -15,6 +15,7 @@ import type { Channel, OrderListItem, OrderPage, Requests, Responses } from '../
 import type { Simulator } from '../simulator/server';
 import { makeDataDir } from './support/core';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
+import { exitOf, spawnTs, waitForLine } from './support/processes';
 import { admin } from './support/raw-api';
 
 const EU = { clientId: 'eu-client', clientSecret: 'eu-secret-41c9' };
@@ -215,6 +216,45 @@ describe('the inbox across two accounts', () => {
       us: before.us + 1,
     });
   });
+
+  it('remembers a page while nothing changed, and shows on the next read what another process wrote', async () => {
+    const query = { backlog: 'shown' as const, limit: 500 };
+    const before = await call('listOrders', query);
+    // Nothing changed: the page as read before, not read again.
+    expect((await call('listOrders', query)).orders).toBe(before.orders);
+    const row = before.orders.find(
+      (o) => o.account === euId && o.status !== 'ProvisioningInProgress' && o.delivery === null,
+    );
+    if (!row) throw new Error('no order to mark');
+    // Another process on the account's folder (the CLI's way) marks a status: committed when it says "marked".
+    const child = spawnTs('test/support/mark-status-child.ts', [
+      eu.url,
+      accountFolder(dir, euId as AccountId),
+      row.orderId,
+      'Marked by another process',
+    ]);
+    try {
+      await waitForLine(child, /^marked /);
+    } finally {
+      child.kill('SIGKILL');
+      await exitOf(child);
+    }
+    const after = await call('listOrders', query);
+    expect(after.orders.find((o) => key(o) === key(row))).toMatchObject({ status: 'ProvisioningInProgress' });
+    expect(after.orders.find((o) => key(o) === key(row))?.delivery).not.toBeNull();
+    // The same in this process: a second connection to the other account's store opens an arrival.
+    const arrived = after.orders.find((o) => o.account === usId && o.unopened);
+    if (!arrived) throw new Error('no unopened arrival');
+    const other = AccountStore.open(accountFolder(dir, usId as AccountId)).store;
+    try {
+      expect(other.markOpened(arrived.orderId, new Date().toISOString())).toBe(true);
+    } finally {
+      other.close();
+    }
+    const opened = await call('listOrders', query);
+    expect(opened.orders.find((o) => key(o) === key(arrived))?.unopened).toBe(false);
+    expect(opened.unopened.map((u) => u.orderId)).not.toContain(arrived.orderId);
+  }, 30_000);
 
   it('says so when the account a query names is not served', async () => {
     const answer = await service.handle('listOrders', { account: 'no-such-account' });

@@ -16,27 +16,68 @@
 import type { OrderListItem, OrderPage } from '../../preload/contract';
 import { backlogShown, INBOX_GROUPS, type InboxGroup, type InboxGroupName } from '../../preload/inbox-sort';
 import { compareInboxKeys, type InboxKey, type InboxQuery, type InboxReader } from './store/account-store';
+import { RememberedReads, readAt } from './store/remembered-reads';
 
-/** One account's store, read through its session (each read mended like any other: SellerCore.inboxRead). */
+/** One account's store, read through its session's core (each read mended like any other). */
 export interface InboxSource {
   account: string;
-  read<T>(read: (store: InboxReader) => T): T;
+  core: { inboxRead<T>(read: (store: InboxReader) => T): T };
 }
 
 /** The most unopened orders a page locates (as one store does). */
 const UNOPENED_LOCATED = 50;
 
-/** One page of the inbox over `sources`' stores, in their order (ties between accounts go by it). */
-export function inboxAcross(sources: readonly InboxSource[], query: InboxQuery): Omit<OrderPage, 'offset'> {
+/** What a store's reads stand on now (one function for every read: no closure made a store a read). */
+const versionOf = (store: InboxReader) => store.inboxVersion();
+
+/** The most pages remembered: the window's few pages of a few queries. */
+const PAGES_KEPT = 8;
+
+/**
+ * The inbox across the served accounts, each page remembered while no store it stands on
+ * changed: the window reads the same page again on every change event, scroll and focus, and a
+ * page read again then costs one version check a store (AccountStore.inboxVersion), as one
+ * account's does, not the merge and five row runs. The versions are read before the page, so a
+ * store written meanwhile (by a poll, or another process such as the CLI) reads again next time.
+ */
+export class InboxAcross {
+  private readonly pages = new RememberedReads(PAGES_KEPT);
+
+  /** One page of the inbox over `sources`' stores, in their order (ties between accounts go by it). */
+  page(sources: readonly InboxSource[], query: InboxQuery): Omit<OrderPage, 'offset'> {
+    const version = sources.map((source) => source.core.inboxRead(versionOf)).join(' ');
+    const { filter, search, sort, backlog, offset, limit, now, stalledAfterDays } = query;
+    const name = JSON.stringify([
+      sources.map((source) => source.account),
+      [filter, search, sort, backlog, offset, limit, stalledAfterDays, now === undefined],
+    ]);
+    return this.pages.read(name, version, readAt(now), () => {
+      const page = frozen(assembled(sources, query));
+      return { value: page, regroupsAt: page.regroupsAt };
+    });
+  }
+}
+
+/** A page as served again to every reader: none may change it for the next. */
+function frozen(page: Omit<OrderPage, 'offset'>): Omit<OrderPage, 'offset'> {
+  for (const list of [page.orders, page.groups, page.unopened]) {
+    for (const item of list) Object.freeze(item);
+    Object.freeze(list);
+  }
+  return Object.freeze(page);
+}
+
+/** One page of the inbox over `sources`' stores, read from them. */
+function assembled(sources: readonly InboxSource[], query: InboxQuery): Omit<OrderPage, 'offset'> {
   const [first] = sources;
   if (!first) return { orders: [], total: 0, waiting: 0, groups: [], unopened: [], regroupsAt: null };
   if (sources.length === 1) {
     // One account: its store's own page, not a merge of one.
-    const { rows, ...counts } = first.read((store) => store.inboxPage(query));
+    const { rows, ...counts } = first.core.inboxRead((store) => store.inboxPage(query));
     return { orders: rows.map((row) => ({ ...row, account: first.account })), ...counts };
   }
   const { offset, limit, backlog, ...matching } = query;
-  const outlines = sources.map((source) => source.read((store) => store.inboxOutline(matching)));
+  const outlines = sources.map((source) => source.core.inboxRead((store) => store.inboxOutline(matching)));
   const holds = (name: InboxGroupName, at: number) =>
     outlines[at]?.groups.find((g) => g.name === name)?.holds ?? 0;
 
@@ -58,7 +99,7 @@ export function inboxAcross(sources: readonly InboxSource[], query: InboxQuery):
     const lists = sources.map((source, at) =>
       holds(group.name, at) === 0
         ? []
-        : source.read((store) => store.inboxKeys(matching, group.name, from + wanted)),
+        : source.core.inboxRead((store) => store.inboxKeys(matching, group.name, from + wanted)),
     );
     const order = merged(lists, compareInboxKeys(group.name, matching.sort), from + wanted);
     // Each store's rows on the page are a run of its group in its order: read whole as one
@@ -69,7 +110,7 @@ export function inboxAcross(sources: readonly InboxSource[], query: InboxQuery):
       const skip = order.slice(0, from).filter((p) => p.list === at).length;
       return count === 0
         ? []
-        : source.read((store) => store.inboxGroupRows(matching, group.name, skip, count));
+        : source.core.inboxRead((store) => store.inboxGroupRows(matching, group.name, skip, count));
     });
     const next = rows.map(() => 0);
     for (const { list } of picked) {
@@ -136,7 +177,7 @@ function unopenedAcross(
   const keysOf = outlines.map((outline, at) =>
     outline.unopened.length === 0
       ? new Map<string, InboxKey>()
-      : (sources[at]?.read((store) =>
+      : (sources[at]?.core.inboxRead((store) =>
           store.inboxKeysOf(
             matching,
             outline.unopened.map((u) => u.orderId),
@@ -164,7 +205,7 @@ function unopenedAcross(
       sources.forEach((other, j) => {
         // A store with none of the group's rows has none before it.
         if (j === at || !outlines[j]?.groups.some((g) => g.name === group.name && g.holds > 0)) return;
-        const before = other.read((store) => store.inboxRowsBefore(matching, group.name, keys));
+        const before = other.core.inboxRead((store) => store.inboxRowsBefore(matching, group.name, keys));
         before.forEach((n, i) => {
           places[i] = (places[i] ?? 0) + n;
         });

@@ -37,7 +37,7 @@ import { AutomationEditor, type ConfirmCommandPort } from './automation/automati
 import { automationPortsFor } from './automation/ports';
 import { type CheckedRequest, requests } from './bridge-requests';
 import { explainFailure } from './failure-words';
-import { inboxAcross } from './inbox-across';
+import { InboxAcross } from './inbox-across';
 import { type Log, silentLog } from './log';
 import { markActor, signedMark } from './mark';
 import {
@@ -66,7 +66,6 @@ import {
   type SettingsStore,
 } from './settings';
 import { proofAccount, proofCsv, proofRows } from './status-records';
-import type { InboxReader } from './store/account-store';
 import { summarizeInsights } from './store/insights';
 
 export type { OrderLookup } from './account/session';
@@ -156,6 +155,10 @@ export class SellerTrayService {
   private windowAccount: AccountId | undefined;
   /** Unsubscribes from each session: a replaced session's events never reach the app. */
   private readonly detach = new Map<AccountId, () => void>();
+  /** The settings' accounts as refs, for these settings (accountRefs). */
+  private refs: { settings: Settings; demo: boolean; refs: readonly AccountRef[] } | undefined;
+  /** The inbox across the sessions' stores, its pages remembered until a store changes. */
+  private readonly inbox = new InboxAcross();
   private secretStored = false;
   private demoSecret: string | undefined;
   private readonly unheard: ServiceEvent[] = [];
@@ -592,11 +595,18 @@ export class SellerTrayService {
   }
 
   /** The settings' accounts; in demo mode the first is the demo's (its address changes from run to run). */
-  private accountRefs(): AccountRef[] {
-    const { accounts, demoMode, api } = this.settings;
-    return accounts.map((entry, index) =>
-      accountRef({ ...entry, demo: index === 0 && demoMode && this.demoSecret !== undefined }, api),
-    );
+  private accountRefs(): readonly AccountRef[] {
+    const { settings } = this;
+    const demo = settings.demoMode && this.demoSecret !== undefined;
+    // Derived again only when the settings (replaced whole on each change) or the demo's run do:
+    // each inbox read asks, and a ref costs a hash and an address check.
+    if (this.refs?.settings !== settings || this.refs.demo !== demo) {
+      const refs = settings.accounts.map((entry, index) =>
+        accountRef({ ...entry, demo: index === 0 && demo }, settings.api),
+      );
+      this.refs = { settings, demo, refs };
+    }
+    return this.refs.refs;
   }
 
   /** A change from the window; one a policy forbids is refused by the store (ManagedSettingsStore), nothing changed. */
@@ -709,11 +719,8 @@ export class SellerTrayService {
       if (account === undefined) this.requireSession(); // Says nothing is set up yet.
       throw new CodedError('not-found', 'That account is not connected: check its secret in Settings.');
     }
-    const sources = served.map((session) => ({
-      account: session.ref.id,
-      read: <T>(read: (store: InboxReader) => T) => session.core.inboxRead(read),
-    }));
-    const page = inboxAcross(sources, {
+    const sources = served.map((session) => ({ account: session.ref.id, core: session.core }));
+    const page = this.inbox.page(sources, {
       ...query,
       // The window's backlog folds away when large, but a search shows every order it finds.
       backlog: query.backlog ?? (query.search.trim() === '' ? 'by-size' : 'shown'),

@@ -1,6 +1,7 @@
 // The store on a real SQLite file: what is kept aside is kept once, told once, and leaves when the
 // item is read mended; the inbox's order; the journal kept beside the database; and a first
-// start's history recorded in parts, indexed for search after it.
+// start's history recorded in parts, indexed for search after it; the commits its inbox reads are
+// checked against.
 import { statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databaseOfVersion } from '../../../test/support/store-files';
 import type { MarketplaceEvent, MonetaryAmount, Order, UnreadableItem } from '../api/wire';
 import { AccountStore, DATABASE_FILE, type InboxQuery } from './account-store';
+import { CommitMark } from './database';
 import { JOURNAL_FILE, RAISED_KEPT, readJournal } from './journal';
 
 let dir: string;
@@ -141,6 +143,29 @@ describe('the inbox', () => {
     expect(unopened()).toContain('w3');
     store.markOpened('w3', '2026-11-22T00:40:00Z');
     expect(unopened()).not.toContain('w3');
+  });
+
+  it("counts the commits on its file from the WAL index, any connection's, and says when it cannot", () => {
+    const mark = new CommitMark(join(dir, DATABASE_FILE));
+    const first = mark.seen();
+    expect(first).toBeTypeOf('number');
+    expect(mark.seen()).toBe(first);
+    const version = store.inboxVersion();
+    // A commit by this connection, then one by another (as another process's would be).
+    store.rememberPageSize(40);
+    const afterOwn = mark.seen();
+    expect(afterOwn).toBeGreaterThan(first ?? 0);
+    expect(store.inboxVersion()).not.toBe(version);
+    const other = AccountStore.open(dir).store;
+    other.rememberPageSize(30);
+    other.close();
+    expect(mark.seen()).toBeGreaterThan(afterOwn ?? 0);
+    expect(mark.seen()).toBe(mark.seen());
+    mark.close();
+    // No WAL index to read (not a WAL database): the store asks SQLite instead.
+    const none = new CommitMark(join(dir, 'absent.db'));
+    expect(none.seen()).toBeUndefined();
+    none.close();
   });
 
   it('pages across the groups without a gap or a repeat', () => {

@@ -36,6 +36,7 @@ import { type OutboxItem, readOutboxItem } from '../outbox';
 import { eventBody, isPostOf } from '../status-post';
 import type { StatusEnding, StatusRecord } from '../status-records';
 import {
+  CommitMark,
   type Database,
   isSound,
   keepAside,
@@ -47,6 +48,7 @@ import {
 } from './database';
 import { type InsightsPart, type InsightsQuery, ORDER_ITEM, readInsights, timesTaken } from './insights';
 import { type Journal, journalFile, RAISED_KEPT, readJournal, writeJournal } from './journal';
+import { RememberedReads, readAt } from './remembered-reads';
 
 export const DATABASE_FILE = 'seller-tray.db';
 
@@ -120,19 +122,20 @@ export interface InboxPage {
 /** What an inbox across accounts reads of each account's store (main/core/inbox-across.ts). */
 export type InboxReader = Pick<
   AccountStore,
-  'inboxPage' | 'inboxOutline' | 'inboxKeys' | 'inboxKeysOf' | 'inboxRowsBefore' | 'inboxGroupRows'
+  | 'inboxVersion'
+  | 'inboxPage'
+  | 'inboxOutline'
+  | 'inboxKeys'
+  | 'inboxKeysOf'
+  | 'inboxRowsBefore'
+  | 'inboxGroupRows'
 >;
 
-/** A read of the inbox kept (AccountStore.remembered): the store's version and the time span it holds for. */
-interface Remembered {
-  version: string;
-  from: number;
-  until: number;
-  value: unknown;
-}
-
-/** The most inbox reads kept: a few queries' outlines and a few pages' keys. */
+/** The most inbox reads a store keeps: a few queries' outlines and a few pages' keys. */
 const INBOX_READS_KEPT = 32;
+
+/** Which connection a store reads through: a store's connection, or a new one after a rebuild, never reads as another's. */
+let connections = 0;
 
 /** The most unopened orders an inbox page locates. */
 const UNOPENED_LOCATED = 50;
@@ -197,7 +200,11 @@ export class AccountStore {
   /** The last successful poll's time and count (LAST_POLL_FILE). */
   private lastPoll: { at: string; n: number } | undefined;
   /** The inbox's counts and sort keys as last read, kept until the store changes or the clock regroups it (remembered). */
-  private readonly inboxReads = new Map<string, Remembered>();
+  private readonly inboxReads = new RememberedReads(INBOX_READS_KEPT);
+  /** This connection's number among all stores' (inboxVersion). */
+  private connection = ++connections;
+  /** The commits on this connection's file, any process's (inboxVersion). */
+  private commits: CommitMark;
 
   private constructor(
     private db: Database,
@@ -205,6 +212,7 @@ export class AccountStore {
     private readonly now: () => number,
   ) {
     this.fileId = statSync(this.file).ino;
+    this.commits = new CommitMark(this.file);
     this.lastPoll = readLastPoll(dataDir);
     this.deriveAllOrders();
   }
@@ -257,7 +265,9 @@ export class AccountStore {
    */
   rebuild(): string {
     this.statements.clear();
-    this.inboxReads.clear();
+    this.inboxReads.forget();
+    this.connection = ++connections;
+    this.commits.close();
     try {
       this.db.close();
     } catch {
@@ -397,6 +407,7 @@ export class AccountStore {
    */
   close(clean = true): void {
     if (clean && !this.damageSeen) markClosedCleanly(this.db);
+    this.commits.close();
     this.db.close();
   }
 
@@ -891,10 +902,26 @@ export class AccountStore {
   }
 
   /**
-   * A read of the inbox as last made, while this store has not changed since (no row written by
-   * this connection, no commit by another) and the clock has not reached the moment the list
-   * regroups (regroupsAt): between those, the same query reads the same. So an inbox across
-   * accounts reads again only the store of the account that changed.
+   * What the inbox's reads stand on now: the commits seen, by this connection or another (the CLI,
+   * another process on the folder), from the WAL index (CommitMark) or else SQLite's counters
+   * (total_changes, data_version), and the connection itself (a rebuild starts a new one whose
+   * counters start again). Synchronous transactions: no read falls between a write and its commit.
+   * It never comes back once changed.
+   */
+  inboxVersion(): string {
+    const commits = this.commits.seen();
+    if (commits !== undefined) return `${this.connection}:${commits}`;
+    const { version } = this.sql(
+      "SELECT total_changes() || '/' || (SELECT data_version FROM pragma_data_version) AS version",
+    ).get() as { version: string };
+    return `${this.connection}:${version}`;
+  }
+
+  /**
+   * A read of the inbox as last made, while this store has not changed since (inboxVersion) and
+   * the clock has not reached the moment the list regroups (regroupsAt): between those, the same
+   * query reads the same. So an inbox across accounts reads again only the store of the account
+   * that changed.
    */
   // Each read that is not the counts' own takes the moment the list regroups from the counts (read
   // then, when not remembered): the keys of a list regroup with it.
@@ -903,24 +930,10 @@ export class AccountStore {
     query: Omit<InboxQuery, 'offset' | 'limit'>,
     read: () => { value: T; regroupsAt: string | null },
   ): T {
-    const { version } = this.sql(
-      "SELECT total_changes() || '/' || (SELECT data_version FROM pragma_data_version) AS version",
-    ).get() as { version: string };
-    const at = Date.parse(query.now ?? '');
-    const when = Number.isFinite(at) ? at : 0;
-    // What the rows depend on but the time, which the span [from, until) stands for.
+    // What the rows depend on but the time, which the span [from, until) stands for (none without one).
     const { filter, search, sort, stalledAfterDays } = query;
-    const name = JSON.stringify([...what, filter, search, sort, stalledAfterDays]);
-    const kept = this.inboxReads.get(name);
-    if (kept?.version === version && when >= kept.from && when < kept.until) return kept.value as T;
-    if (kept && kept.version !== version) this.inboxReads.clear();
-    const { value, regroupsAt } = read();
-    const until = regroupsAt === null ? Number.POSITIVE_INFINITY : Date.parse(regroupsAt);
-    this.inboxReads.delete(name);
-    if (this.inboxReads.size >= INBOX_READS_KEPT)
-      this.inboxReads.delete(this.inboxReads.keys().next().value ?? '');
-    this.inboxReads.set(name, { version, from: when, until, value });
-    return value;
+    const name = JSON.stringify([...what, filter, search, sort, stalledAfterDays, query.now === undefined]);
+    return this.inboxReads.read(name, this.inboxVersion(), readAt(query.now), read);
   }
 
   /**

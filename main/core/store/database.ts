@@ -13,7 +13,7 @@
 // changes them, and the store puts back from it what the database lost; a status whose "sent"
 // was lost is posted again under its request id, read back first (status-post.ts). FULL cost a
 // flush per commit: 1.5 s of a 100,000-event first start.
-import { closeSync, existsSync, mkdirSync, openSync, renameSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { isProcessAlive } from '../process-alive';
@@ -220,6 +220,46 @@ export function transaction<T>(db: Database, work: () => T): T {
   } catch (error) {
     if (db.isTransaction) db.exec('ROLLBACK');
     throw error;
+  }
+}
+
+/** The WAL index's header: the first of its two copies, which a commit writes last (sqlite.org/walformat.html). */
+const WAL_INDEX_HEADER = 48;
+
+/**
+ * How many commits (by any connection, in any process) this mark has seen on a database, read
+ * from its WAL index (the -shm file): every commit rewrites the index's header (its change
+ * counter, frame count and salts), so a header unlike the last one read means a commit since.
+ * One read of 48 bytes, under a microsecond, where `PRAGMA data_version` opens a read
+ * transaction and takes its locks (several). Undefined when the file cannot be read (not in WAL
+ * mode): the caller asks SQLite then. The header is read as the file holds it (pread, coherent
+ * with SQLite's shared mapping of it); a read torn by a commit differs, so it counts as one.
+ */
+export class CommitMark {
+  private fd: number | undefined;
+  private last = Buffer.alloc(WAL_INDEX_HEADER);
+  private read = Buffer.alloc(WAL_INDEX_HEADER);
+  private commits = 0;
+
+  constructor(private readonly file: string) {}
+
+  seen(): number | undefined {
+    try {
+      this.fd ??= openSync(`${this.file}-shm`, 'r');
+      if (readSync(this.fd, this.read, 0, WAL_INDEX_HEADER, 0) !== WAL_INDEX_HEADER) return undefined;
+    } catch {
+      return undefined;
+    }
+    if (!this.read.equals(this.last)) {
+      [this.last, this.read] = [this.read, this.last];
+      this.commits++;
+    }
+    return this.commits;
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
   }
 }
 
