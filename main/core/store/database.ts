@@ -232,8 +232,9 @@ const WAL_INDEX_HEADER = 48;
  * counter, frame count and salts), so a header unlike the last one read means a commit since.
  * One read of 48 bytes, under a microsecond, where `PRAGMA data_version` opens a read
  * transaction and takes its locks (several). Undefined when the file cannot be read (not in WAL
- * mode): the caller asks SQLite then. The header is read as the file holds it (pread, coherent
- * with SQLite's shared mapping of it); a read torn by a commit differs, so it counts as one.
+ * mode) and on Windows: the caller asks SQLite then. The header is read as the file holds it
+ * (pread, coherent with SQLite's shared mapping of it on Linux and macOS, whose file reads and
+ * mappings share one cache); a read torn by a commit differs, so it counts as one.
  */
 export class CommitMark {
   private fd: number | undefined;
@@ -244,6 +245,9 @@ export class CommitMark {
   constructor(private readonly file: string) {}
 
   seen(): number | undefined {
+    // Windows does not promise that a file read sees what a mapping of the file wrote (its
+    // CreateFileMapping documentation): SQLite's data_version answers there.
+    if (process.platform === 'win32') return undefined;
     try {
       this.fd ??= openSync(`${this.file}-shm`, 'r');
       if (readSync(this.fd, this.read, 0, WAL_INDEX_HEADER, 0) !== WAL_INDEX_HEADER) return undefined;
