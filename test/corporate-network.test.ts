@@ -2,13 +2,18 @@
 // and its certificate is signed by the company's own CA (a TLS-inspecting proxy's). The CLI, run
 // as a process, the service as the preview opens it (node-transport.ts), and `npm run preview`'s
 // process with a policy folder work when the CA is trusted (NODE_EXTRA_CA_CERTS) and say which
-// certificate problem stopped them when it is not; NO_PROXY and loopback go direct.
+// certificate problem stopped them when it is not; NO_PROXY and loopback go direct. An automation's
+// webhook goes out through the same client as the marketplace's calls.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAppService } from '../main/app-service';
 import { nodeTransport } from '../main/core/api/node-transport';
+import { deliver, httpPost, transportPost } from '../main/core/automation/delivery';
 import { type Simulator, startSimulator } from '../simulator/server';
 import {
   type ConnectProxy,
@@ -187,4 +192,46 @@ describe('npm run preview on a managed laptop behind a proxy', () => {
       await exitOf(child);
     }
   }, 60_000);
+});
+
+describe('an automation’s webhook behind a proxy, with a private CA', () => {
+  it('is delivered through the platform’s network client, as the marketplace is reached', async () => {
+    const received: string[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => {
+        body += chunk;
+      });
+      req.on('end', () => {
+        received.push(body);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiverFront = await startTlsFront(
+      ca,
+      `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
+    );
+    try {
+      const url = `https://${INTERNAL_HOST}:${receiverFront.port}/hooks/seller-tray`;
+      const before = proxy.tunnels.length;
+      const viaProxy = transportPost(
+        nodeTransport({ env: { HTTPS_PROXY: proxy.url }, ca: [...tls.rootCertificates, ca.caPem] }),
+      );
+      expect(await deliver(viaProxy, url, '{"event":"order.purchased"}', {})).toMatchObject({
+        status: 204,
+        outcome: 'delivered',
+      });
+      expect(received).toEqual(['{"event":"order.purchased"}']);
+      expect(proxy.tunnels.length).toBe(before + 1);
+      // Sent around the proxy, the internal name is not found: told, and tried again later.
+      const direct = await deliver(httpPost, url, '{}', {});
+      expect(direct).toMatchObject({ status: null, outcome: 'retry' });
+      expect(direct.detail).toMatch(/ENOTFOUND|EAI_AGAIN/);
+      expect(received).toHaveLength(1);
+    } finally {
+      await receiverFront.close();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
 });

@@ -81,7 +81,8 @@ export async function watch(
   const sessions: AccountSession[] = [];
   try {
     for (const account of accounts) {
-      const automations = headless && automationPortsFor(account.ref, stores);
+      const automations =
+        headless && automationPortsFor(account.ref, { ...stores, transport: cliTransport() });
       sessions.push(
         await AccountSession.open(account.ref, {
           dataRoot: stores.dataRoot,
