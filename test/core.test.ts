@@ -1,6 +1,7 @@
 // The core as the app drives it, against the simulator over loopback HTTP.
 import { open, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { orderIdOf } from '../main/core/api/wire';
 import { LIVENESS_TICK_MS } from '../main/core/liveness';
@@ -432,6 +433,32 @@ describe('the grace period to undo a marked status', () => {
     await a.core.deliverOutbox();
     expect(posted('Too late')).toBe(1);
   });
+});
+
+describe("the planner's statistics", () => {
+  it('follow a store that grew by many orders in one poll, as SQLite advises for long-lived connections', async () => {
+    const a = await laptop();
+    a.core.start();
+    await a.core.checkNow();
+    await a.core.backlogRead();
+    /** The orders' row count as the query planner knows it (sqlite_stat1's first figure). */
+    const plannedOrders = () => {
+      const db = new DatabaseSync(join(a.dataDir, DATABASE_FILE), { readOnly: true });
+      try {
+        const row = db.prepare(`SELECT stat FROM sqlite_stat1 WHERE tbl = 'orders' LIMIT 1`).get() as
+          | { stat: string }
+          | undefined;
+        return Number(row?.stat.split(' ')[0] ?? 0);
+      } finally {
+        db.close();
+      }
+    };
+    const before = plannedOrders();
+    expect(before).toBeLessThan(100);
+    for (let i = 0; i < 1_200; i++) sim.store.addPurchase({});
+    expect(await a.core.checkNow()).toBe(1_200);
+    expect(plannedOrders()).toBeGreaterThan(1_000);
+  }, 60_000);
 });
 
 describe('failures', () => {
