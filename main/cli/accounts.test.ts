@@ -237,10 +237,11 @@ describe('seller-tray accounts', () => {
       clientSecret: async () => US_CLIENT.clientSecret,
       settings: () => DEFAULT_SETTINGS,
     });
-    const refused = await l.cli(['accounts', 'remove', 'US']);
+    // --force discards undelivered statuses; it never removes an account from under a process.
+    const refused = await l.cli(['accounts', 'remove', 'US', '--force']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      `US is still open in another process (${process.pid}): quit seller-tray run or the app and remove it again; if neither runs, that number is another program's and --force removes the account anyway`,
+      'US is still open in another Seller Tray process (seller-tray run or watch, or an app that did not let it go): stop it and remove the account again',
     );
     // Put back where it was, its data and secret kept.
     expect((await l.settings()).accounts.map((a: { label: string }) => a.label)).toEqual(['EU', 'US']);

@@ -112,6 +112,12 @@ export interface DeliveryReport {
   held: number;
   /** The first failure that may pass, to schedule the next try by. */
   transientError?: SellerApiError;
+  /**
+   * When the earliest hold this delivery passed over ends (ms since the epoch). Its hold may have
+   * ended since (a timer fires a moment before the clock says it is due; a delivery takes time):
+   * no longer held, nextRelease leaves it out, and it would wait for the next poll.
+   */
+  passedOverRelease?: number;
 }
 
 /** How a delivery is logged, by the item's state after it. */
@@ -126,8 +132,6 @@ export const SETTLED_KEPT_MS = 10 * 60_000;
 
 export class Outbox {
   private delivering: Promise<DeliveryReport> | undefined;
-  /** The earliest hold the last delivery passed over (takePassedOverRelease). */
-  private passedOverRelease: number | undefined;
   /** Marks that left the outbox lately, so views say what became of them (memory only: minutes matter). */
   private readonly settled = new Map<string, SettledMark>();
 
@@ -203,17 +207,6 @@ export class Outbox {
     return times.length > 0 ? Math.min(...times) : undefined;
   }
 
-  /**
-   * When the earliest hold the last delivery passed over ends, taken once. Its hold may have ended
-   * since (a timer fires a moment before the clock says it is due; a delivery takes time): no
-   * longer held, nextRelease leaves it out, and it would wait for the next poll.
-   */
-  takePassedOverRelease(): number | undefined {
-    const release = this.passedOverRelease;
-    this.passedOverRelease = undefined;
-    return release;
-  }
-
   /** Puts a failed item back in the queue (the user asked to try again). */
   retry(requestId: string): OutboxItem | undefined {
     const item = this.all().find((i) => i.requestId === requestId && i.state === 'failed');
@@ -247,7 +240,6 @@ export class Outbox {
     // Each item once, oldest first, those marked while this delivery runs too (a bulk step, a
     // second mark): they would otherwise wait for the next poll.
     const visited = new Set<string>();
-    let passedOver: number | undefined;
     for (;;) {
       const requestId = this.all().find((listed) => !visited.has(listed.requestId))?.requestId;
       if (requestId === undefined) break;
@@ -258,7 +250,10 @@ export class Outbox {
       if (isHeld(item, this.ports.now())) {
         blocked.add(item.orderId);
         report.held += 1;
-        passedOver = Math.min(passedOver ?? Number.POSITIVE_INFINITY, Date.parse(item.notBefore ?? ''));
+        report.passedOverRelease = Math.min(
+          report.passedOverRelease ?? Number.POSITIVE_INFINITY,
+          Date.parse(item.notBefore ?? ''),
+        );
         continue;
       }
       if (blocked.has(item.orderId)) {
@@ -308,7 +303,6 @@ export class Outbox {
       this.ports.store.putOutboxItem(item);
       this.logDelivery(item, failure, readBack);
     }
-    this.passedOverRelease = passedOver;
     return report;
   }
 

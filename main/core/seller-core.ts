@@ -61,7 +61,7 @@ import {
   resumeSummary,
 } from './notification-policy';
 import { OrderFetcher } from './order-fetcher';
-import { Outbox, type OutboxItem } from './outbox';
+import { type DeliveryReport, Outbox, type OutboxItem } from './outbox';
 import { Poller, type PollerState, type Timers } from './poller';
 import { isProcessAlive } from './process-alive';
 import { eventBody, eventsFrom, isPostOf } from './status-post';
@@ -727,6 +727,11 @@ export class SellerCore {
 
   /** The outbox after a delivery attempt, for callers that wait for it (CLI, tests). */
   async deliverOutbox(): Promise<readonly OutboxItem[]> {
+    await this.deliverAndTell();
+    return this.outbox.all();
+  }
+
+  private async deliverAndTell(): Promise<DeliveryReport> {
     const report = await this.outbox.deliver();
     const settled = [...report.sent, ...report.failed];
     if (settled.length > 0) {
@@ -734,7 +739,7 @@ export class SellerCore {
       // A failed status no longer shows as the order's, a sent one is in its history.
       this.emitChanged([...new Set(settled.map((item) => item.orderId))], true);
     }
-    return this.outbox.all();
+    return report;
   }
 
   /** Delivers without a caller waiting: a failure that is not the marketplace's is logged. */
@@ -746,12 +751,17 @@ export class SellerCore {
     if (!this.recoverFromDamage(error)) this.log.warn('delivery stopped', failureFields(error));
   };
 
-  /** Delivers when the first held status's grace period ends (also for those held before a restart). */
-  private scheduleRelease(): void {
+  /**
+   * Delivers when the first held status's grace period ends (also for those held before a
+   * restart), or when the hold a release's own delivery passed over ends (`passedOver`).
+   */
+  private scheduleRelease(passedOver?: number): void {
     this.timers.clearTimeout(this.releaseTimer);
     this.releaseTimer = undefined;
-    const times = [this.outbox.nextRelease(), this.outbox.takePassedOverRelease()];
-    const release = Math.min(...times.map((time) => time ?? Number.POSITIVE_INFINITY));
+    const release = Math.min(
+      this.outbox.nextRelease() ?? Number.POSITIVE_INFINITY,
+      passedOver ?? Number.POSITIVE_INFINITY,
+    );
     if (release === Number.POSITIVE_INFINITY || this.stopped) return;
     this.releaseTimer = this.timers.setTimeout(
       () => {
@@ -759,8 +769,14 @@ export class SellerCore {
         // After a delivery already running (which may have passed the item while it was held).
         this.outbox
           .idle()
-          .then(() => this.deliverOutbox())
-          .finally(() => this.scheduleRelease())
+          .then(() => this.deliverAndTell())
+          .then(
+            (report) => this.scheduleRelease(report.passedOverRelease),
+            (error: unknown) => {
+              this.scheduleRelease();
+              throw error;
+            },
+          )
           .catch(this.deliveryStopped);
       },
       Math.max(0, release - this.now()),
@@ -879,7 +895,6 @@ export class SellerCore {
       if (this.store.searchIndexing()) this.searchBuild ??= this.buildSearchIndex();
     }
     await this.announce();
-    this.optimizeWhenDue(newOrders);
     this.runAutomations();
     this.remind();
     if (this.outbox.pendingCount > 0) await this.outbox.deliver();
@@ -887,6 +902,7 @@ export class SellerCore {
     this.store.forgetStatusRecords(recordsKeptFrom(this.now()));
     this.lastSuccessfulPoll = this.isoNow();
     this.store.notePollSucceeded(this.lastSuccessfulPoll);
+    this.optimizeWhenDue(newOrders);
     if (this.liveness) this.liveness = succeeded(this.liveness, this.now());
     this.judgeLiveness();
     this.lastError = null;
@@ -906,7 +922,12 @@ export class SellerCore {
   private optimizeWhenDue(learned: number): void {
     if (learned < OPTIMIZE_AFTER_ORDERS && this.now() - this.optimizedAt < OPTIMIZE_EVERY_MS) return;
     this.optimizedAt = this.now();
-    this.store.optimize();
+    try {
+      this.store.optimize(true);
+    } catch (error) {
+      // Upkeep: it never costs a poll (a busy or damaged file is the next write's to meet).
+      this.log.warn('planner statistics not brought up to date', failureFields(error));
+    }
   }
 
   /** What the client learned of the listings' limits (page size, result windows), for the next start. */

@@ -16,7 +16,7 @@ import type { Log } from '../log';
 import type { SecretStore } from '../secrets';
 import { checkAccounts, DEFAULT_SETTINGS, type Settings } from '../settings';
 import { DATABASE_FILE } from '../store/account-store';
-import { processesUsing } from '../store/database';
+import { openElsewhere } from '../store/database';
 import {
   type AccountRef,
   accountFolder,
@@ -143,8 +143,7 @@ export interface Removed {
  * once that process closed its store (deleted under it, its next write would bring the folder
  * back and what it marked meanwhile would be lost). Still open after the hand-over (`seller-tray
  * run` does not follow the file), or any step failing, the account is put back where it was and
- * the removal refused; `discardUndelivered` then removes it all the same (a process number can be
- * another program's, reused after a crash).
+ * the removal refused.
  */
 export async function removeAccount(
   settings: Settings,
@@ -176,11 +175,10 @@ export async function removeAccount(
   const at = settings.accounts.indexOf(entry);
   const saved = updateSettings((current) => ({ ...current, accounts: others(current.accounts) }));
   try {
-    const still = await handedOver(join(folder, DATABASE_FILE), ports.handOverMs ?? HAND_OVER_MS);
-    if (still.length > 0 && !discardUndelivered)
+    if (await stillOpenElsewhere(join(folder, DATABASE_FILE), ports.handOverMs ?? HAND_OVER_MS))
       throw new AccountListError(
         'in-use',
-        `${entry.label} is still open in another process${named(still)}: quit seller-tray run or the app and remove it again; if neither runs, that number is another program's and --force removes the account anyway`,
+        `${entry.label} is still open in another Seller Tray process (seller-tray run or watch, or an app that did not let it go): stop it and remove the account again`,
       );
     // What that process marked before it closed counts too.
     pending = await refuseUndelivered();
@@ -208,32 +206,15 @@ async function deleteAccountData(
   await forgetAutomationSecrets(ports.secrets, settings.automations ?? [], ref, ports.log);
 }
 
-/** Waits until no other process has the store open, at most `withinMs`; those that still have it. */
-async function handedOver(database: string, withinMs: number): Promise<number[]> {
+/** Waits until no other process has the store open, at most `withinMs`; whether one still has. */
+async function stillOpenElsewhere(database: string, withinMs: number): Promise<boolean> {
   const end = Date.now() + withinMs;
   for (;;) {
-    // The closing process may hold the file's lock a moment: unreadable counts as still open.
-    const users = existsSync(database) ? processesUsingOrUnknown(database) : [];
-    if (users.length === 0 || Date.now() >= end) return users;
+    const open = existsSync(database) && openElsewhere(database);
+    if (!open || Date.now() >= end) return open;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
-
-/** Unreadable (locked past its wait): one process, number unknown. */
-const UNKNOWN = -1;
-
-function processesUsingOrUnknown(database: string): number[] {
-  try {
-    return processesUsing(database);
-  } catch {
-    return [UNKNOWN];
-  }
-}
-
-const named = (pids: readonly number[]) => {
-  const known = pids.filter((pid) => pid !== UNKNOWN);
-  return known.length > 0 ? ` (${known.join(', ')})` : '';
-};
 
 /** The list as the settings check it (each account and label once), or a refusal in their words. */
 function checkedList(accounts: AccountEntry[]): AccountEntry[] {

@@ -69,20 +69,43 @@ export const httpPost: Post = (url, body, headers, signal) =>
  */
 export function transportPost(transport: Transport): Post {
   return async (url, body, headers, signal) => {
-    const response = await transport(url, { method: 'POST', headers, body, redirect: 'manual', signal });
-    let answer = '';
-    const reader = response.body?.getReader();
-    if (reader) {
-      const decoder = new TextDecoder();
-      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-        answer += decoder.decode(chunk.value, { stream: true });
-        if (answer.length >= ANSWER_KEPT) break;
+    // Its own, to end the request once the answer is read as far as it is kept.
+    const request = new AbortController();
+    const stop = () => request.abort();
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      const response = await transport(url, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        // Electron's net.fetch would send the app's cookies and keep the receiver's.
+        credentials: 'omit',
+        signal: request.signal,
+      }).catch((error: unknown) => {
+        // Electron's net.fetch refuses a redirect it is told not to follow rather than answer it.
+        if (!signal.aborted && /redirect was cancelled/i.test(String(error))) throw new RedirectNotFollowed();
+        throw error;
+      });
+      let answer = '';
+      const reader = response.body?.getReader();
+      if (reader) {
+        const decoder = new TextDecoder();
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+          answer += decoder.decode(chunk.value, { stream: true });
+          if (answer.length >= ANSWER_KEPT) break;
+        }
       }
-      await reader.cancel().catch(() => undefined);
+      return { status: response.status, answer };
+    } finally {
+      signal.removeEventListener('abort', stop);
+      request.abort();
     }
-    return { status: response.status, answer };
   };
 }
+
+/** The receiver answered with a redirect, as a network client that does not give its status says. */
+class RedirectNotFollowed extends Error {}
 
 export interface DeliveryResult {
   /** The HTTP status, or null when none came. */
@@ -127,6 +150,13 @@ export async function deliver(
       answer,
     };
   } catch (error) {
+    if (error instanceof RedirectNotFollowed)
+      return {
+        status: null,
+        outcome: 'refused',
+        detail: 'the receiver answered with a redirect (not followed): not tried again',
+        answer: '',
+      };
     const reason =
       error instanceof Error
         ? error.cause instanceof Error

@@ -267,12 +267,12 @@ export class AccountStore {
     this.statements.clear();
     this.inboxReads.forget();
     this.connection = ++connections;
-    this.commits.close();
     try {
       this.db.close();
     } catch {
       // Already unusable: it is set aside all the same.
     }
+    this.commits.close();
     this.damageSeen = false;
     // Another process on this folder (the app and `watch`) met it first and made a new file: use that.
     if (existsSync(this.file) && statSync(this.file).ino !== this.fileId) {
@@ -407,8 +407,8 @@ export class AccountStore {
    */
   close(clean = true): void {
     if (clean && !this.damageSeen) markClosedCleanly(this.db);
-    this.commits.close();
     this.db.close();
+    this.commits.close();
   }
 
   /** SQLite found damage while in use; whether `error` says so. */
@@ -1292,9 +1292,12 @@ export class AccountStore {
     });
   }
 
-  /** The planner's statistics brought up to date, after a large change (a first start). */
-  optimize(): void {
-    optimize(this.db);
+  /**
+   * The planner's statistics brought up to date, after a large change (a first start); `limited`,
+   * each table's analysis bounded, for the runs made while the app is in use.
+   */
+  optimize(limited = false): void {
+    optimize(this.db, limited);
   }
 
   /** Whether some orders wait for the search index (a search may miss them meanwhile). */
