@@ -2,7 +2,7 @@
 // its toggle included; only with nothing open does a view's own Escape act (an order's: back to
 // the inbox). One capture listener for all, so no view has to know what another opened. A modal
 // dialog handles its own Escape.
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { keyAction } from '../keyboard';
 
 const layers: { close: () => void }[] = [];
@@ -25,7 +25,9 @@ function closeInnermost(event: KeyboardEvent): void {
 export function useEscapeLayer(open: boolean, close: () => void): void {
   const latest = useRef(close);
   latest.current = close;
-  useEffect(() => {
+  // Before the open thing is shown (a layout effect, not a passive one run later): an Escape
+  // pressed the moment it appears closes it.
+  useLayoutEffect(() => {
     if (!open) return;
     const layer = { close: () => latest.current() };
     if (layers.length === 0) document.addEventListener('keydown', closeInnermost, true);
