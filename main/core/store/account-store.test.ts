@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databaseOfVersion } from '../../../test/support/store-files';
 import type { MarketplaceEvent, MonetaryAmount, Order, UnreadableItem } from '../api/wire';
 import { AccountStore, DATABASE_FILE, type InboxQuery } from './account-store';
-import { CommitMark } from './database';
+import { CommitMark, openElsewhere } from './database';
 import { JOURNAL_FILE, RAISED_KEPT, readJournal } from './journal';
 
 let dir: string;
@@ -49,6 +49,20 @@ const poll = (events: MarketplaceEvent[], unreadable: UnreadableItem[]) =>
     paused: false,
     now: '2026-11-22T00:00:00Z',
   });
+
+it('is known open elsewhere while a store has it open, and not once closed or when it is damaged', async () => {
+  const file = join(dir, DATABASE_FILE);
+  expect(openElsewhere(file)).toBe(true);
+  store.close();
+  expect(openElsewhere(file)).toBe(false);
+  // The probe leaves a file a store opens again.
+  store = AccountStore.open(dir).store;
+  expect(openElsewhere(file)).toBe(true);
+  store.close();
+  await writeFile(file, 'not a database: a torn write');
+  expect(openElsewhere(file)).toBe(false);
+  store = AccountStore.open(dir).store;
+});
 
 it('keeps an unreadable item once however often it is read, and tells it once', () => {
   poll([], [odd]);

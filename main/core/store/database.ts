@@ -181,18 +181,19 @@ export function openReadOnly(file: string): Database {
  */
 export function openElsewhere(file: string): boolean {
   const { DatabaseSync } = sqliteModule();
-  const db = new DatabaseSync(file);
+  let db: Database | undefined;
   try {
+    db = new DatabaseSync(file);
     db.exec('PRAGMA busy_timeout = 0');
     db.exec('PRAGMA locking_mode = EXCLUSIVE');
     db.exec('BEGIN EXCLUSIVE');
     db.exec('COMMIT');
     return false;
   } catch (error) {
-    if (/locked|busy/i.test(String(error))) return true;
-    throw error;
+    // Any other failure (a damaged file) says nobody can be using it well: it may go.
+    return /locked|busy/i.test(String(error));
   } finally {
-    db.close();
+    db?.close();
   }
 }
 
