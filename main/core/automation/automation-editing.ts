@@ -8,7 +8,7 @@
 import type { AutomationSetting, AutomationsView } from '../../../preload/automations';
 import { CodedError } from '../../../preload/coded-error';
 import type { AccountRef } from '../account/account-ref';
-import { failureFields, type Log } from '../log';
+import type { Log } from '../log';
 import type { SecretOwner, SecretStore } from '../secrets';
 import { AutomationList, runsFor, webhookUrlProblem } from './automation-settings';
 import { forgetAutomationSecrets, secretEntries, shareAutomationSecrets } from './ports';
@@ -64,14 +64,10 @@ export class AutomationEditor {
     this.refuseIfManaged();
     const gone = this.named(name);
     this.ports.save(this.ports.automations().filter((a) => a !== gone));
-    for (const owner of this.entries(gone)) {
-      // Gone from the settings already, it never runs again; a keychain out of reach keeps a stray entry.
-      await this.ports.secrets.delete(owner).catch((error: unknown) => {
-        this.ports.log.warn(`the secret of the removed automation ${name} stays in the keychain`, {
-          ...failureFields(error),
-        });
-      });
-    }
+    // Gone from the settings already, it never runs again; a keychain out of reach keeps a stray entry (logged).
+    const { secrets, log } = this.ports;
+    for (const ref of this.ports.accounts().filter((account) => runsFor(gone, account.id)))
+      await forgetAutomationSecrets(secrets, [gone], ref, log);
     return this.view();
   }
 
