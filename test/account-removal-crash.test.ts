@@ -9,13 +9,13 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { accountFolder, accountRef, keychainEntry } from '../main/core/account/account-ref';
-import { AccountSession } from '../main/core/account/session';
+import { type AccountRef, accountFolder, accountRef, keychainEntry } from '../main/core/account/account-ref';
 import { automationSecretEntry } from '../main/core/automation/ports';
 import { KeytarSecretStore } from '../main/core/secrets';
-import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
-import type { AutomationSetting } from '../preload/automations';
+import { ConfSettingsStore } from '../main/core/settings';
 import type { Simulator } from '../simulator/server';
+import { webhookAutomation } from './support/automation-runs';
+import { markHeld, openHolding } from './support/held-mark';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
 import { exitOf, runTs, spawnTs, waitForLine } from './support/processes';
 
@@ -36,15 +36,8 @@ afterEach(async () => {
 });
 afterAll(() => sim.close());
 
-const provision: AutomationSetting = {
-  name: 'provision',
-  enabled: true,
-  products: [],
-  orderTypes: [],
-  accounts: 'all',
-  reportStatus: null,
-  action: { type: 'command', command: [process.execPath, '--version'], timeoutSeconds: 10 },
-};
+// An automation whose secret for the account is a keychain entry of its own, to leave with the account.
+const provision = webhookAutomation('http://127.0.0.1:9/', 'provision');
 
 /**
  * A laptop with the account EU (added by the CLI), an automation with a secret for it, and one
@@ -70,29 +63,14 @@ async function laptopWithEu() {
   settings.save({ ...settings.load().settings, automations: [provision] });
   const ref = accountRef({ baseUrl: sim.url, clientId: CLIENT.clientId, label: 'EU' });
   await secrets.set(automationSecretEntry(ref, provision.name), HOOK_SECRET);
-  const session = await open(ref, dataRoot);
-  await session.core.start();
-  const [order] = session.core.orders({ filter: 'all', search: '', offset: 0, limit: 1 }).rows;
-  if (!order) throw new Error('no order');
-  await session.core.markStatus({
-    orderId: order.orderId,
-    statusCode: 'ProvisioningInProgress',
-    description: 'Started.',
-  });
-  await session.close();
+  const marked = await markHeld(ref, dataRoot, CLIENT.clientSecret);
   const listed = () => settings.load().settings.accounts.map((a) => a.label);
-  return { env, cli, dataRoot, ref, folder: accountFolder(dataRoot, ref.id), listed, marked: order.orderId };
+  return { env, cli, dataRoot, ref, folder: accountFolder(dataRoot, ref.id), listed, marked };
 }
 
-/** The account's store as the app opens it; each mark held a minute, so it stays undelivered. */
-const open = (ref: ReturnType<typeof accountRef>, dataRoot: string) =>
-  AccountSession.open(ref, {
-    dataRoot,
-    clientSecret: async () => CLIENT.clientSecret,
-    settings: () => ({ ...DEFAULT_SETTINGS, undoSeconds: 60 }),
-  });
+const open = (ref: AccountRef, dataRoot: string) => openHolding(ref, dataRoot, CLIENT.clientSecret);
 
-async function undelivered(ref: ReturnType<typeof accountRef>, dataRoot: string): Promise<number> {
+async function undelivered(ref: AccountRef, dataRoot: string): Promise<number> {
   const session = await open(ref, dataRoot);
   try {
     return session.core.status().pendingOutbox;

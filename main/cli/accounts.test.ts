@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../simulator/server';
+import { markHeld } from '../../test/support/held-mark';
 import { oneSellerMarketplace } from '../../test/support/one-seller-marketplace';
 import { runTs } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
@@ -195,20 +196,7 @@ describe('seller-tray accounts', () => {
     const l = await withBoth();
     const ref = accountRef({ baseUrl: us.url, clientId: US_CLIENT.clientId, label: 'US' });
     // The app marked an order and was closed within the time to undo: the status waits in the store.
-    const session = await AccountSession.open(ref, {
-      dataRoot: l.dataRoot,
-      clientSecret: async () => US_CLIENT.clientSecret,
-      settings: () => ({ ...DEFAULT_SETTINGS, undoSeconds: 60 }),
-    });
-    await session.core.start();
-    const [order] = session.core.orders({ filter: 'all', search: '', offset: 0, limit: 1 }).rows;
-    if (!order) throw new Error('no order');
-    await session.core.markStatus({
-      orderId: order.orderId,
-      statusCode: 'ProvisioningInProgress',
-      description: 'Provisioning started by Anna.',
-    });
-    await session.close();
+    await markHeld(ref, l.dataRoot, US_CLIENT.clientSecret);
     const posts = us.requestCounts.sendEvent;
 
     const refused = await l.cli(['accounts', 'remove', 'US']);
