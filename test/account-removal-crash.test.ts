@@ -5,8 +5,7 @@
 // the job (or puts the account back while it has statuses to deliver), `accounts add` brings it
 // back with what is left of its data. Real CLI processes, the real keychain (test/with-keychain.sh).
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AccountRef, accountFolder, accountRef, keychainEntry } from '../main/core/account/account-ref';
@@ -15,9 +14,10 @@ import { KeytarSecretStore } from '../main/core/secrets';
 import { ConfSettingsStore } from '../main/core/settings';
 import type { Simulator } from '../simulator/server';
 import { webhookAutomation } from './support/automation-runs';
+import { cliLaptop } from './support/cli-laptop';
 import { markHeld, openHolding } from './support/held-mark';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
-import { exitOf, runTs, spawnTs, waitForLine } from './support/processes';
+import { exitOf, spawnTs, waitForLine } from './support/processes';
 
 const CLIENT = { clientId: 'removal-client', clientSecret: 'removal-secret-7f3a' };
 const HOOK_SECRET = 'hook-secret-19c4';
@@ -44,16 +44,8 @@ const provision = webhookAutomation('http://127.0.0.1:9/', 'provision');
  * status marked but not yet delivered (the app was closed within the time to undo).
  */
 async function laptopWithEu() {
-  const home = await mkdtemp(join(tmpdir(), 'removal-crash-'));
+  const { home, env, cli, dataRoot } = await cliLaptop('removal-crash-');
   homes.push(home);
-  const env = {
-    SELLER_API_BASE_URL: '',
-    SELLER_CLIENT_ID: '',
-    SELLER_CLIENT_SECRET: '',
-    XDG_CONFIG_HOME: home,
-  };
-  const cli = (args: string[], input = '') => runTs('main/cli/seller-tray.ts', args, env, input);
-  const dataRoot = join(home, 'Seller Tray');
   const added = await cli(
     ['accounts', 'add', 'EU', '--base-url', sim.url, '--client-id', CLIENT.clientId],
     CLIENT.clientSecret,
