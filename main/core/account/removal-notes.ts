@@ -33,8 +33,12 @@ export function writeRemovalNote(dataRoot: string, note: RemovalNote): void {
   writeFileDurably(notePath(dataRoot, accountRef(note.entry).id), JSON.stringify(note));
 }
 
-/** The removal of the account is over (done, refused, or the account added again). */
+/**
+ * The removal of the account is over (done, refused, or the account added again): its note goes,
+ * and what a kill left of its folder being deleted (the removal had counted or discarded its statuses).
+ */
 export function dropRemovalNote(dataRoot: string, id: AccountId): void {
+  rmSync(removalTrash(dataRoot, id), { recursive: true, force: true });
   rmSync(notePath(dataRoot, id), { force: true });
 }
 
