@@ -189,7 +189,7 @@ describe('the inbox', () => {
     none.close();
   });
 
-  it('spares the WAL index read while no other process is registered on the folder, never a write of its own', async () => {
+  it('spares the WAL index read while no other process is registered on the folder, counting its own writes, not its reads', async () => {
     // A folder of stores of its own (`accounts/<id>`), so its registry is this test's alone.
     const root = await mkdtemp(join(tmpdir(), 'writers-'));
     const folder = join(root, 'accounts', 'a');
@@ -207,10 +207,27 @@ describe('the inbox', () => {
       expect(looked()).toBe(first);
       const read = mark.seen() ?? -1;
       expect(read).toBeGreaterThan(first);
-      // This process's own writes count without the read.
-      own.rememberPageSize(41);
+      // This process's own writes count without the read (a purchase recorded); its reads do
+      // not, even those that answer rows from a statement opening WITH (Insights).
+      const purchase = { ...mended, additionalProperties: [{ name: 'orderId', value: 'w1' }] };
+      own.recordPoll({
+        events: [purchase],
+        cursor: undefined,
+        backlog: false,
+        paused: false,
+        now: '2026-11-20T10:00:00Z',
+      });
       const afterOwn = looked();
       expect(afterOwn).toBeGreaterThan(read);
+      const week = { from: '2026-11-16', to: '2026-11-22', product: null, utcOffsetMinutes: 0 };
+      const figures = own.insights({
+        ...week,
+        bucket: 'day',
+        reminderAfterMinutes: 60,
+        now: Date.parse('2026-11-23'),
+      });
+      expect(figures.groups.map((g) => g.count)).toEqual([1]);
+      expect(looked()).toBe(afterOwn);
       // Another process registers (as StoreWriters.enter does: a byte, then its link): every look
       // reads the header again, and a commit of it is seen.
       const registry = join(root, 'accounts', WRITERS_FOLDER);

@@ -2394,8 +2394,11 @@ function readableOutbox(file: string): OutboxItem[] {
   return items;
 }
 
-/** A statement that only reads: its text opens with SELECT (every other one may write). */
-const READS = /^\s*SELECT\b/i;
+/**
+ * A statement that only reads: its text opens with SELECT, or WITH and names no write (every
+ * other one may write; a name that only looks like one counts as a write, which costs a read again).
+ */
+const READS = /^\s*(SELECT\b|WITH\b(?![\s\S]*\b(INSERT|UPDATE|DELETE|REPLACE)\b))/i;
 
 /**
  * Makes each use of a statement that may write count as this process's write to `file`
