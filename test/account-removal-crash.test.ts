@@ -11,10 +11,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AccountRef, accountFolder, accountRef, keychainEntry } from '../main/core/account/account-ref';
 import { automationSecretEntry } from '../main/core/automation/ports';
 import { KeytarSecretStore } from '../main/core/secrets';
+import { SellerTrayService } from '../main/core/service';
 import { ConfSettingsStore } from '../main/core/settings';
 import type { Simulator } from '../simulator/server';
 import { webhookAutomation } from './support/automation-runs';
 import { cliLaptop } from './support/cli-laptop';
+import { ManualTimers } from './support/core';
 import { markHeld, openHolding } from './support/held-mark';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
 import { exitOf, spawnTs, waitForLine } from './support/processes';
@@ -75,6 +77,26 @@ const INTERRUPTED =
   'EU\t%URL%\tremoval-client\tremoval interrupted\n  seller-tray accounts remove EU finishes it; seller-tray accounts add EU brings it back with what is left of its data\n';
 const interrupted = () => INTERRUPTED.replace('%URL%', sim.url);
 
+/** What the app tells at its start on this laptop (its problems), then closed. */
+async function appTells(dataRoot: string): Promise<string[]> {
+  const service = await SellerTrayService.open({
+    settings: new ConfSettingsStore({ cwd: dataRoot }),
+    secrets,
+    dataRoot,
+    timers: new ManualTimers(),
+  });
+  const problems: string[] = [];
+  service.onEvent((event) => {
+    if (event.type === 'problem') problems.push(event.message);
+  });
+  await service.close();
+  return problems;
+}
+
+const APP_TELLS = [
+  'Removing the account EU was interrupted, so its data or its secret may still be on this computer: run seller-tray accounts remove EU to finish it, or seller-tray accounts add EU to bring it back.',
+];
+
 async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
@@ -107,6 +129,7 @@ async function killedDuringHandOver() {
   expect(existsSync(l.folder)).toBe(true);
   expect(await secrets.get(keychainEntry(l.ref))).toBe(CLIENT.clientSecret);
   expect((await l.cli(['accounts', 'list'])).stdout).toBe(interrupted());
+  expect(await appTells(l.dataRoot)).toEqual(APP_TELLS);
   return l;
 }
 
@@ -154,6 +177,7 @@ describe('accounts remove killed', () => {
       expect(await secrets.get(automationSecretEntry(l.ref, provision.name))).toBe(HOOK_SECRET);
       expect(l.listed()).toEqual([]);
       expect((await l.cli(['accounts', 'list'])).stdout).toBe(interrupted());
+      expect(await appTells(l.dataRoot)).toEqual(APP_TELLS);
 
       const finished = await l.cli(['accounts', 'remove', 'EU']);
       expect(finished).toMatchObject({ code: 0, stderr: '' });
@@ -166,6 +190,7 @@ describe('accounts remove killed', () => {
       expect((await l.cli(['accounts', 'list'])).stdout).toBe(
         'No account is saved yet: seller-tray accounts add LABEL adds one.\n',
       );
+      expect(await appTells(l.dataRoot)).toEqual([]);
     }, 60_000);
   }
 });

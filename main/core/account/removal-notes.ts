@@ -2,7 +2,7 @@
 // midway (kill -9, a power cut) is never a secret or a folder nobody knows of: the account's note
 // (`removals/<id>.json`: its entry, its place in the list, its automations) is written before the
 // settings file loses the account and deleted last. While the account is not listed, its note
-// tells `accounts list` to show the interrupted removal, `accounts remove` to finish it (or put
+// tells the app at its start and `accounts list` to show the interrupted removal, `accounts remove` to finish it (or put
 // the account back if it has statuses to deliver) and `accounts add` where the account was. The
 // account's folder is moved into `removals/<id>` before it is deleted, so a kill during the
 // deletion never leaves half a store where the account would open it again.
@@ -67,6 +67,11 @@ export function interruptedRemoval(
 ): RemovalNote | undefined {
   const wanted = label.trim().toLowerCase();
   return interruptedRemovals(dataRoot, listed).find((note) => note.entry.label.toLowerCase() === wanted);
+}
+
+/** What the app says at its start of a removal left unfinished (the CLI's `accounts list` shows it too). */
+export function interruptedRemovalWords(label: string): string {
+  return `Removing the account ${label} was interrupted, so its data or its secret may still be on this computer: run seller-tray accounts remove ${label} to finish it, or seller-tray accounts add ${label} to bring it back.`;
 }
 
 function readNote(file: string): RemovalNote | undefined {
