@@ -2,13 +2,12 @@
 // origins, through the real CLI, keychain and settings file: requests are counted at each
 // simulator, so a command for one account that reached the other would show.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../simulator/server';
+import { cliLaptop } from '../../test/support/cli-laptop';
+import { markHeld } from '../../test/support/held-mark';
 import { oneSellerMarketplace } from '../../test/support/one-seller-marketplace';
-import { runTs } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
 import { accountFolder, accountRef } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
@@ -42,19 +41,9 @@ afterAll(async () => {
 
 /** A laptop of its own: its own config home, no credentials in its environment. */
 async function laptop() {
-  const home = await mkdtemp(join(tmpdir(), 'cli-accounts-'));
-  homes.push(home);
-  const env = {
-    SELLER_API_BASE_URL: '',
-    SELLER_CLIENT_ID: '',
-    SELLER_CLIENT_SECRET: '',
-    XDG_CONFIG_HOME: home,
-  };
-  const cli = (args: string[], input = '', extra: NodeJS.ProcessEnv = {}) =>
-    runTs('main/cli/seller-tray.ts', args, { ...env, ...extra }, input);
-  const dataRoot = join(home, 'Seller Tray');
-  const settings = async () => JSON.parse(await readFile(join(dataRoot, 'settings.json'), 'utf8'));
-  return { cli, settings, dataRoot };
+  const l = await cliLaptop('cli-accounts-');
+  homes.push(l.home);
+  return l;
 }
 
 /** Both accounts added, EU first. */
@@ -195,20 +184,7 @@ describe('seller-tray accounts', () => {
     const l = await withBoth();
     const ref = accountRef({ baseUrl: us.url, clientId: US_CLIENT.clientId, label: 'US' });
     // The app marked an order and was closed within the time to undo: the status waits in the store.
-    const session = await AccountSession.open(ref, {
-      dataRoot: l.dataRoot,
-      clientSecret: async () => US_CLIENT.clientSecret,
-      settings: () => ({ ...DEFAULT_SETTINGS, undoSeconds: 60 }),
-    });
-    await session.core.start();
-    const [order] = session.core.orders({ filter: 'all', search: '', offset: 0, limit: 1 }).rows;
-    if (!order) throw new Error('no order');
-    await session.core.markStatus({
-      orderId: order.orderId,
-      statusCode: 'ProvisioningInProgress',
-      description: 'Provisioning started by Anna.',
-    });
-    await session.close();
+    await markHeld(ref, l.dataRoot, US_CLIENT.clientSecret);
     const posts = us.requestCounts.sendEvent;
 
     const refused = await l.cli(['accounts', 'remove', 'US']);

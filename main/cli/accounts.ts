@@ -13,6 +13,7 @@ import {
   renameAccount,
 } from '../core/account/account-list';
 import { accountRef, keychainEntry } from '../core/account/account-ref';
+import { interruptedRemoval, interruptedRemovals } from '../core/account/removal-notes';
 import type { Log } from '../core/log';
 import type { CliStores } from './account';
 import { row, terminalJson } from './format';
@@ -71,25 +72,37 @@ async function list(stores: CliStores, json: boolean): Promise<string> {
       };
     }),
   );
-  if (json) return terminalJson(rows);
-  if (rows.length === 0) return 'No account is saved yet: seller-tray accounts add LABEL adds one.\n';
-  return rows
-    .map((r) =>
+  const interrupted = interruptedRemovals(stores.dataRoot, accounts).map(({ entry }) => entry);
+  if (json)
+    return terminalJson([...rows, ...interrupted.map((entry) => ({ ...entry, removalInterrupted: true }))]);
+  if (rows.length === 0 && interrupted.length === 0)
+    return 'No account is saved yet: seller-tray accounts add LABEL adds one.\n';
+  const listed = rows.map((r) =>
+    row([
+      r.label,
+      r.baseUrl,
+      r.clientId,
+      r.secretStored ? 'secret stored' : 'no secret stored',
+      r.window ? "the window's" : '',
+    ]),
+  );
+  // A removal killed midway: the account's data or secret may be left; either command ends that.
+  const unfinished = interrupted.map(
+    (entry) =>
+      row([entry.label, entry.baseUrl, entry.clientId, 'removal interrupted']) +
       row([
-        r.label,
-        r.baseUrl,
-        r.clientId,
-        r.secretStored ? 'secret stored' : 'no secret stored',
-        r.window ? "the window's" : '',
+        `  seller-tray accounts remove ${entry.label} finishes it; seller-tray accounts add ${entry.label} brings it back with what is left of its data`,
       ]),
-    )
-    .join('');
+  );
+  return [...listed, ...unfinished].join('');
 }
 
 async function add(label: string, stores: CliStores, options: AccountsOptions): Promise<string> {
   const { settings } = stores.settings.load();
   // The address is checked before the secret is read: a mistyped command asks for nothing.
-  const listed = settings.accounts.some((a) => a.label.toLowerCase() === label.trim().toLowerCase());
+  const listed =
+    settings.accounts.some((a) => a.label.toLowerCase() === label.trim().toLowerCase()) ||
+    interruptedRemoval(stores.dataRoot, settings.accounts, label) !== undefined;
   if (!listed && (!options.baseUrl || !options.clientId))
     throw new UsageError('accounts add needs --base-url and --client-id');
   const secret = await readStdin();

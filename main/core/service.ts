@@ -27,6 +27,7 @@ import type { AccountEntry } from '../../preload/settings-declaration';
 import { type AccountListPorts, addAccount, removeAccount, renameAccount } from './account/account-list';
 import { type AccountId, type AccountRef, accountRef, keychainEntry } from './account/account-ref';
 import { testConnection } from './account/connection-test';
+import { interruptedRemovals, interruptedRemovalWords } from './account/removal-notes';
 import { AccountSession, type OrderLookup } from './account/session';
 import { osAccountName } from './account-name';
 import { SellerApiError } from './api/errors';
@@ -218,6 +219,8 @@ export class SellerTrayService {
     await service.adoptUnboundSecret();
     await service.connect();
     if (problem) service.emit({ type: 'problem', message: problem });
+    for (const { entry } of interruptedRemovals(ports.dataRoot, settings.accounts))
+      service.emit({ type: 'problem', message: interruptedRemovalWords(entry.label) });
     return service;
   }
 

@@ -5,8 +5,8 @@
 // account has marked statuses not yet delivered unless they are to be discarded.
 
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { CodedError } from '../../../preload/coded-error';
 import type { AccountEntry } from '../../../preload/settings-declaration';
 import { SellerApiClient } from '../api/client';
@@ -25,6 +25,7 @@ import {
   clientOptionsFor,
   keychainEntry,
 } from './account-ref';
+import { dropRemovalNote, interruptedRemoval, removalTrash, writeRemovalNote } from './removal-notes';
 import { AccountSession } from './session';
 
 /** Why a change of the list was not made; the message says what to do instead. */
@@ -88,8 +89,10 @@ export async function addAccount(
   ports: AccountListPorts,
 ): Promise<Added> {
   const known = listed(settings, input.label);
-  const baseUrl = input.baseUrl ?? known?.baseUrl;
-  const clientId = input.clientId ?? known?.clientId;
+  // An account whose removal was interrupted comes back where it was, with its address and routes.
+  const noted = known ? undefined : interruptedRemoval(ports.dataRoot, settings.accounts, input.label);
+  const baseUrl = input.baseUrl ?? known?.baseUrl ?? noted?.entry.baseUrl;
+  const clientId = input.clientId ?? known?.clientId ?? noted?.entry.clientId;
   if (!baseUrl || !clientId)
     throw new AccountListError('invalid-input', 'a new account needs a base URL and a client id');
   if (known && accountRef(known).id !== accountRef({ baseUrl, clientId }).id)
@@ -99,10 +102,13 @@ export async function addAccount(
     );
   if (known && isDemo(settings, known))
     throw new AccountListError('invalid-input', `${known.label} is the demo, whose secret is its own`);
-  const accounts = known
-    ? settings.accounts
-    : checkedList([...settings.accounts, { label: input.label, baseUrl, clientId }]);
-  const entry = known ?? accounts[accounts.length - 1];
+  const returning = noted && accountRef(noted.entry).id === accountRef({ baseUrl, clientId }).id;
+  const added = returning
+    ? { ...noted.entry, label: input.label }
+    : { label: input.label, baseUrl, clientId };
+  const at = returning ? Math.min(noted.at, settings.accounts.length) : settings.accounts.length;
+  const accounts = known ? settings.accounts : checkedList(settings.accounts.toSpliced(at, 0, added));
+  const entry = known ?? accounts[at];
   if (!entry) throw new AccountListError('invalid-input', 'a new account needs a label');
   if (!input.secret) throw new AccountListError('invalid-input', 'the client secret is empty');
   const ref = accountRef(entry, settings.api);
@@ -116,6 +122,7 @@ export async function addAccount(
   await ports.secrets.set(keychainEntry(ref), input.secret);
   const refs = accounts.map((account) => accountRef(account, settings.api));
   await shareAutomationSecrets(ports.secrets, settings.automations ?? [], refs, [ref], ports.log);
+  dropRemovalNote(ports.dataRoot, ref.id);
   return { settings: { ...settings, accounts }, entry, sellerId, reconnected: known !== undefined };
 }
 
@@ -143,7 +150,8 @@ export interface Removed {
  * once that process closed its store (deleted under it, its next write would bring the folder
  * back and what it marked meanwhile would be lost). Still open after the hand-over (`seller-tray
  * run` does not follow the file), or any step failing, the account is put back where it was and
- * the removal refused.
+ * the removal refused. A removal noted and killed midway (removal-notes.ts) is finished by the
+ * next removal of its label.
  */
 export async function removeAccount(
   settings: Settings,
@@ -151,14 +159,20 @@ export async function removeAccount(
   discardUndelivered: boolean,
   ports: AccountListPorts,
 ): Promise<Removed> {
-  const entry = findAccount(settings, label);
+  const { updateSettings, dataRoot } = ports;
+  // A removal the CLI began and did not finish is finished (its account no longer listed).
+  const noted =
+    updateSettings && !listed(settings, label)
+      ? interruptedRemoval(dataRoot, settings.accounts, label)
+      : undefined;
+  const entry = noted?.entry ?? findAccount(settings, label);
   if (isDemo(settings, entry))
     throw new AccountListError('invalid-input', `${entry.label} is the demo: leave the demo instead`);
   const ref = accountRef(entry);
-  const folder = accountFolder(ports.dataRoot, ref.id);
+  const folder = accountFolder(dataRoot, ref.id);
   const others = (list: readonly AccountEntry[]) => list.filter((a) => accountRef(a).id !== ref.id);
   const refuseUndelivered = async () => {
-    const pending = existsSync(folder) ? await undelivered(ref, ports.dataRoot) : 0;
+    const pending = existsSync(folder) ? await undelivered(ref, dataRoot) : 0;
     if (pending > 0 && !discardUndelivered)
       throw new AccountListError(
         'undelivered-statuses',
@@ -166,13 +180,17 @@ export async function removeAccount(
       );
     return pending;
   };
-  let pending = await refuseUndelivered();
-  const { updateSettings } = ports;
+  const automations = [
+    ...new Set([...(settings.automations ?? []).map((a) => a.name), ...(noted?.automations ?? [])]),
+  ];
+  // Finishing, the count is made after the hand-over alone: a refusal then puts the account back.
+  let pending = noted ? 0 : await refuseUndelivered();
   if (!updateSettings) {
-    await deleteAccountData(ref, folder, settings, ports);
+    await deleteAccountData(ref, folder, automations, ports);
     return { settings: { ...settings, accounts: others(settings.accounts) }, entry, discarded: pending };
   }
-  const at = settings.accounts.indexOf(entry);
+  const at = noted?.at ?? settings.accounts.indexOf(entry);
+  writeRemovalNote(dataRoot, { entry, at, automations });
   const saved = updateSettings((current) => ({ ...current, accounts: others(current.accounts) }));
   try {
     if (await stillOpenElsewhere(join(folder, DATABASE_FILE), ports.handOverMs ?? HAND_OVER_MS))
@@ -182,28 +200,44 @@ export async function removeAccount(
       );
     // What that process marked before it closed counts too.
     pending = await refuseUndelivered();
-    await deleteAccountData(ref, folder, saved, ports);
+    await deleteAccountData(ref, folder, automations, ports);
   } catch (error) {
     updateSettings((current) => {
       const accounts = others(current.accounts);
       accounts.splice(Math.min(at, accounts.length), 0, entry);
       return { ...current, accounts };
     });
+    dropRemovalNote(dataRoot, ref.id);
     throw error;
   }
   return { settings: saved, entry, discarded: pending };
 }
 
-/** Its folder first (what can fail on a file still open), then its secret and its automations'. */
+/**
+ * Its folder first (what can fail on a file still open), moved out of the account's way in one
+ * step, then its secret and its automations'; its removal note last (removal-notes.ts).
+ */
 async function deleteAccountData(
   ref: AccountRef,
   folder: string,
-  settings: Settings,
+  automations: readonly string[],
   ports: AccountListPorts,
 ): Promise<void> {
-  await rm(folder, { recursive: true, force: true });
+  const trash = removalTrash(ports.dataRoot, ref.id);
+  await rm(trash, { recursive: true, force: true });
+  if (existsSync(folder)) {
+    await mkdir(dirname(trash), { recursive: true, mode: 0o700 });
+    await rename(folder, trash);
+  }
+  await rm(trash, { recursive: true, force: true });
   await ports.secrets.delete(keychainEntry(ref));
-  await forgetAutomationSecrets(ports.secrets, settings.automations ?? [], ref, ports.log);
+  await forgetAutomationSecrets(
+    ports.secrets,
+    automations.map((name) => ({ name })),
+    ref,
+    ports.log,
+  );
+  dropRemovalNote(ports.dataRoot, ref.id);
 }
 
 /** Waits until no other process has the store open, at most `withinMs`; whether one still has. */

@@ -64,7 +64,7 @@ export async function shareAutomationSecrets(
 /** Takes the secrets of these automations out of an account's keychain entries (it left, or they no longer run for it). */
 export async function forgetAutomationSecrets(
   secrets: SecretStore,
-  automations: readonly AutomationSetting[],
+  automations: readonly Pick<AutomationSetting, 'name'>[],
   ref: AccountRef,
   log?: Log,
 ): Promise<void> {
@@ -75,7 +75,7 @@ export async function forgetAutomationSecrets(
 
 async function keychainWork(
   log: Log | undefined,
-  automation: AutomationSetting,
+  automation: Pick<AutomationSetting, 'name'>,
   work: () => Promise<unknown>,
 ) {
   try {

@@ -1,0 +1,196 @@
+// `seller-tray accounts remove` killed (kill -9) at each step of its hand-over (issue 23): while
+// it waits for another process to let the account's store go, after the account's folder is
+// deleted but before its secret, after its secret but before its automations'. Each time nothing
+// is lost, and the user has a way on that `accounts list` shows: `accounts remove` again finishes
+// the job (or puts the account back while it has statuses to deliver), `accounts add` brings it
+// back with what is left of its data. Real CLI processes, the real keychain (test/with-keychain.sh).
+import { existsSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type AccountRef, accountFolder, accountRef, keychainEntry } from '../main/core/account/account-ref';
+import { automationSecretEntry } from '../main/core/automation/ports';
+import { KeytarSecretStore } from '../main/core/secrets';
+import { SellerTrayService } from '../main/core/service';
+import { ConfSettingsStore } from '../main/core/settings';
+import type { Simulator } from '../simulator/server';
+import { webhookAutomation } from './support/automation-runs';
+import { cliLaptop } from './support/cli-laptop';
+import { ManualTimers } from './support/core';
+import { markHeld, openHolding } from './support/held-mark';
+import { oneSellerMarketplace } from './support/one-seller-marketplace';
+import { exitOf, spawnTs, waitForLine } from './support/processes';
+
+const CLIENT = { clientId: 'removal-client', clientSecret: 'removal-secret-7f3a' };
+const HOOK_SECRET = 'hook-secret-19c4';
+
+let sim: Simulator;
+const secrets = new KeytarSecretStore();
+const homes: string[] = [];
+beforeAll(async () => {
+  sim = await oneSellerMarketplace(21, 8101, 3, CLIENT);
+});
+afterEach(async () => {
+  const ref = accountRef({ baseUrl: sim.url, clientId: CLIENT.clientId });
+  await secrets.delete(keychainEntry(ref));
+  await secrets.delete(automationSecretEntry(ref, 'provision'));
+  for (const home of homes.splice(0)) await rm(home, { recursive: true, force: true });
+});
+afterAll(() => sim.close());
+
+// An automation whose secret for the account is a keychain entry of its own, to leave with the account.
+const provision = webhookAutomation('http://127.0.0.1:9/', 'provision');
+
+/**
+ * A laptop with the account EU (added by the CLI), an automation with a secret for it, and one
+ * status marked but not yet delivered (the app was closed within the time to undo).
+ */
+async function laptopWithEu() {
+  const { home, env, cli, dataRoot } = await cliLaptop('removal-crash-');
+  homes.push(home);
+  const added = await cli(
+    ['accounts', 'add', 'EU', '--base-url', sim.url, '--client-id', CLIENT.clientId],
+    CLIENT.clientSecret,
+  );
+  expect(added).toMatchObject({ code: 0, stderr: '' });
+  const settings = new ConfSettingsStore({ cwd: dataRoot });
+  settings.save({ ...settings.load().settings, automations: [provision] });
+  const ref = accountRef({ baseUrl: sim.url, clientId: CLIENT.clientId, label: 'EU' });
+  await secrets.set(automationSecretEntry(ref, provision.name), HOOK_SECRET);
+  const marked = await markHeld(ref, dataRoot, CLIENT.clientSecret);
+  const listed = () => settings.load().settings.accounts.map((a) => a.label);
+  return { env, cli, dataRoot, ref, folder: accountFolder(dataRoot, ref.id), listed, marked };
+}
+
+const open = (ref: AccountRef, dataRoot: string) => openHolding(ref, dataRoot, CLIENT.clientSecret);
+
+async function undelivered(ref: AccountRef, dataRoot: string): Promise<number> {
+  const session = await open(ref, dataRoot);
+  try {
+    return session.core.status().pendingOutbox;
+  } finally {
+    await session.close();
+  }
+}
+
+const INTERRUPTED =
+  'EU\t%URL%\tremoval-client\tremoval interrupted\n  seller-tray accounts remove EU finishes it; seller-tray accounts add EU brings it back with what is left of its data\n';
+const interrupted = () => INTERRUPTED.replace('%URL%', sim.url);
+
+/** What the app tells at its start on this laptop (its problems), then closed. */
+async function appTells(dataRoot: string): Promise<string[]> {
+  const service = await SellerTrayService.open({
+    settings: new ConfSettingsStore({ cwd: dataRoot }),
+    secrets,
+    dataRoot,
+    timers: new ManualTimers(),
+  });
+  const problems: string[] = [];
+  service.onEvent((event) => {
+    if (event.type === 'problem') problems.push(event.message);
+  });
+  await service.close();
+  return problems;
+}
+
+const APP_TELLS = [
+  'Removing the account EU was interrupted, so its data or its secret may still be on this computer: run seller-tray accounts remove EU to finish it, or seller-tray accounts add EU to bring it back.',
+];
+
+async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * `accounts remove EU --force` killed while it waits for another process (this test's, as the
+ * app or `seller-tray run`) to let the store go; that process marked one more status meanwhile.
+ */
+async function killedDuringHandOver() {
+  const l = await laptopWithEu();
+  const holder = await open(l.ref, l.dataRoot);
+  const removal = spawnTs('main/cli/seller-tray.ts', ['accounts', 'remove', 'EU', '--force'], l.env);
+  await until(() => l.listed().length === 0);
+  const order = holder.core
+    .orders({ filter: 'all', search: '', offset: 0, limit: 10 })
+    .rows.find((row) => row.orderId !== l.marked);
+  await holder.core.markStatus({
+    orderId: order?.orderId ?? '',
+    statusCode: 'ProvisioningInProgress',
+    description: 'Marked meanwhile.',
+  });
+  removal.kill('SIGKILL');
+  await exitOf(removal);
+  await holder.close();
+  // What the user finds: the account gone from the list, its data and secret still there, told so.
+  expect(existsSync(l.folder)).toBe(true);
+  expect(await secrets.get(keychainEntry(l.ref))).toBe(CLIENT.clientSecret);
+  expect((await l.cli(['accounts', 'list'])).stdout).toBe(interrupted());
+  expect(await appTells(l.dataRoot)).toEqual(APP_TELLS);
+  return l;
+}
+
+describe('accounts remove killed', () => {
+  it('while it waits for the hand-over: remove again puts it back, both statuses still to deliver', async () => {
+    const l = await killedDuringHandOver();
+    const again = await l.cli(['accounts', 'remove', 'EU']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('EU has 2 marked status(es) not yet delivered to its marketplace');
+    expect(l.listed()).toEqual(['EU']);
+    expect(await undelivered(l.ref, l.dataRoot)).toBe(2);
+    expect((await l.cli(['accounts', 'list'])).stdout).toBe(
+      `EU\t${sim.url}\t${CLIENT.clientId}\tsecret stored\tthe window's\n`,
+    );
+    // And --force then ends it for good.
+    expect((await l.cli(['accounts', 'remove', 'EU', '--force'])).code).toBe(0);
+    expect(existsSync(l.folder)).toBe(false);
+    expect(await secrets.get(keychainEntry(l.ref))).toBeUndefined();
+  }, 60_000);
+
+  it('while it waits for the hand-over: add brings it back, by its label alone, with its statuses', async () => {
+    const l = await killedDuringHandOver();
+    const added = await l.cli(['accounts', 'add', 'EU'], CLIENT.clientSecret);
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    expect(added.stdout).toContain(
+      `Added account EU: client ${CLIENT.clientId} of seller 8101 at ${sim.url}`,
+    );
+    expect(l.listed()).toEqual(['EU']);
+    expect(await undelivered(l.ref, l.dataRoot)).toBe(2);
+    expect((await l.cli(['accounts', 'list'])).stdout).not.toContain('removal interrupted');
+  }, 60_000);
+
+  for (const step of ['folder-deleted', 'secret-deleted'] as const) {
+    it(`after ${step === 'folder-deleted' ? 'its folder is deleted, before its secret' : "its secret is deleted, before its automations'"}: remove again finishes the job`, async () => {
+      const l = await laptopWithEu();
+      const removal = spawnTs('test/support/removal-child.ts', ['EU', step, '--force'], l.env);
+      await waitForLine(removal, new RegExp(`^paused ${step}$`));
+      removal.kill('SIGKILL');
+      await exitOf(removal);
+      // The folder went whole; what is left is in the keychain, and the list says how to end it.
+      expect(existsSync(l.folder)).toBe(false);
+      expect(await secrets.get(keychainEntry(l.ref))).toBe(
+        step === 'folder-deleted' ? CLIENT.clientSecret : undefined,
+      );
+      expect(await secrets.get(automationSecretEntry(l.ref, provision.name))).toBe(HOOK_SECRET);
+      expect(l.listed()).toEqual([]);
+      expect((await l.cli(['accounts', 'list'])).stdout).toBe(interrupted());
+      expect(await appTells(l.dataRoot)).toEqual(APP_TELLS);
+
+      const finished = await l.cli(['accounts', 'remove', 'EU']);
+      expect(finished).toMatchObject({ code: 0, stderr: '' });
+      expect(finished.stdout).toBe(
+        'Removed account EU: its secret left the keychain and its data on this computer is deleted.\n',
+      );
+      expect(await secrets.get(keychainEntry(l.ref))).toBeUndefined();
+      expect(await secrets.get(automationSecretEntry(l.ref, provision.name))).toBeUndefined();
+      expect(await readdir(join(l.dataRoot, 'removals'))).toEqual([]);
+      expect((await l.cli(['accounts', 'list'])).stdout).toBe(
+        'No account is saved yet: seller-tray accounts add LABEL adds one.\n',
+      );
+      expect(await appTells(l.dataRoot)).toEqual([]);
+    }, 60_000);
+  }
+});
