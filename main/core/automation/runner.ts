@@ -27,7 +27,8 @@ import {
   type AutomationAccount,
   commandEnvironment,
   DELIVERY_HEADER,
-  orderPayload,
+  payloadBody,
+  payloadHead,
   SIGNATURE_HEADER,
   signature,
 } from './payload';
@@ -373,7 +374,7 @@ export class AutomationRunner {
 
   /** One attempt of a run: its order, its filters, then its action. */
   private async attempt(run: AutomationRun, automation: AutomationSetting): Promise<Ending> {
-    const stored = this.deps.store.storedOrder(run.orderId);
+    const stored = this.deps.store.storedOrderJson(run.orderId);
     if (!stored?.document) {
       const at = retryAt(run.attempts, Date.parse(run.queuedAt), this.deps.now());
       return at === undefined
@@ -384,18 +385,17 @@ export class AutomationRunner {
             detail: 'waiting for the order to be read from the marketplace',
           };
     }
-    // A run asked for by name (Run again, a test) runs whatever the filters say.
-    if (run.trigger === 'new-order' && !matches(automation, stored.document, stored.purchaseType)) {
+    // A run asked for by name (Run again, a test) runs whatever the filters say; the document is
+    // parsed only for filters to look at.
+    if (
+      run.trigger === 'new-order' &&
+      filtered(automation) &&
+      !matches(automation, JSON.parse(stored.document) as Order, stored.purchaseType)
+    ) {
       return { state: 'skipped', detail: "the order's products or type are not among this automation's" };
     }
-    const payload = orderPayload({
-      run,
-      account: this.deps.ports.account,
-      order: stored.document,
-      licenses: stored.licenses,
-      status: stored.status,
-    });
-    const body = JSON.stringify(payload);
+    const payload = payloadHead({ run, account: this.deps.ports.account, status: stored.status });
+    const body = payloadBody(payload, stored.document, stored.licenses);
     const { action } = automation;
     if (action.type === 'command') {
       const cwd = action.cwd ?? this.deps.ports.workDir;
@@ -538,6 +538,11 @@ function statusOf(word: string): MarkableStatus | undefined {
       : key === 'failed'
         ? 'ProvisioningFailed'
         : undefined;
+}
+
+/** Whether the automation is for some orders only (some products or order types). */
+function filtered(automation: AutomationSetting): boolean {
+  return automation.products.length > 0 || automation.orderTypes.length > 0;
 }
 
 /** Whether the order is one the automation is for: any of its products, and its type (any case). */
