@@ -84,6 +84,14 @@ export interface StoredOrder {
   purchaseType: string | undefined;
 }
 
+/** A stored order with its document and licenses as the JSON text stored (null until read). */
+export interface StoredOrderJson {
+  document: string | null;
+  licenses: string | null;
+  status: string | undefined;
+  purchaseType: string | undefined;
+}
+
 // Declared for every process in preload/model.ts.
 export type { InboxRow } from '../../../preload/model';
 
@@ -864,16 +872,7 @@ export class AccountStore {
    * The stored order with its document and licenses as the JSON text stored (null until read):
    * what an automation sends on, without parsing it for every run.
    */
-  storedOrderJson(
-    orderId: string,
-  ):
-    | {
-        document: string | null;
-        licenses: string | null;
-        status: string | undefined;
-        purchaseType: string | undefined;
-      }
-    | undefined {
+  storedOrderJson(orderId: string): StoredOrderJson | undefined {
     const row = this.orderRow(orderId);
     return (
       row && {
