@@ -9,38 +9,29 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { AutomationRun } from '../../../preload/automations';
 import { hostileOrder } from '../../../test/support/hostile-order';
+import { pollOnePurchase } from '../../../test/support/store-files';
 import type { License, Order } from '../api/wire';
 import { AccountStore } from '../store/account-store';
 import { payloadBody, payloadHead, signature } from './payload';
 
+const ORDER_ID = '7d3f5a52-3c8e-4a8e-9d6b-2f1e0c4b9a11';
 let dir: string;
 let store: AccountStore;
+/** The order's run as the store queued it with its purchase. */
+let run: AutomationRun;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'payload-'));
   store = AccountStore.open(dir).store;
+  pollOnePurchase(store, ORDER_ID, '2026-11-26T10:00:01.000Z', ['provision "everything"']);
+  const [queued] = store.runsFor(ORDER_ID);
+  if (!queued) throw new Error('no run was queued');
+  run = queued;
 });
 afterEach(async () => {
   store.close();
   await rm(dir, { recursive: true, force: true });
 });
 
-const ORDER_ID = '7d3f5a52-3c8e-4a8e-9d6b-2f1e0c4b9a11';
-const run: AutomationRun = {
-  deliveryId: 'c1a2b3c4-d5e6-4f70-8a9b-0c1d2e3f4a5b',
-  orderId: ORDER_ID,
-  automation: 'provision "everything"',
-  trigger: 'new-order',
-  state: 'running',
-  attempts: 1,
-  queuedAt: '2026-11-26T10:00:00.000Z',
-  dueAt: '2026-11-26T10:00:00.000Z',
-  startedAt: null,
-  finishedAt: null,
-  exitCode: null,
-  httpStatus: null,
-  detail: null,
-  output: null,
-};
 const account = { id: 'a1', label: 'demo-client at 127.0.0.1', baseUrl: 'http://127.0.0.1:1' };
 // As fetch hands it over: parsed from the marketplace's JSON.
 const order = JSON.parse(
