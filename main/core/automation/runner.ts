@@ -45,6 +45,12 @@ export const RUNS_AHEAD = 2 * RUNS_AT_ONCE;
  * rate of loopback deliveries. A run's slot is free meanwhile; it is told of once on disk.
  */
 const WRITE_BEHIND_MS = 10;
+/**
+ * How long a secret read from the keychain serves the attempts after it: a read costs about as
+ * much CPU as a whole delivery (0.3 ms through the Secret Service), and a burst of new orders
+ * would read it for each. A secret changed meanwhile is used from this long after.
+ */
+const SECRET_KEPT_MS = 1_000;
 /** How long a run waits for its order's document before it is tried again. */
 const DOCUMENT_WAIT_MS = 60_000;
 /** The longest reason an automation writes into a status it reports. */
@@ -126,6 +132,8 @@ export class AutomationRunner {
   private readonly readyOrders = new Set<string>();
   /** Whether any queued run may be ready (after a kick), not only those of readyOrders. */
   private lookEverywhere = false;
+  /** Secrets read lately, by automation, until when they serve (performance.now()): in memory only. */
+  private readonly secrets = new Map<string, { secret: string; until: number }>();
 
   constructor(private readonly deps: RunnerDeps) {}
 
@@ -300,6 +308,7 @@ export class AutomationRunner {
   /** Stops for good: commands under way are ended and their runs queued again for the next start. */
   stop(): void {
     this.stopping.abort();
+    this.secrets.clear();
     this.release();
     this.deps.timers.clearTimeout(this.timer);
     for (const id of [...this.waiters.keys()]) this.tellWaiters(id);
@@ -409,7 +418,7 @@ export class AutomationRunner {
       });
       return commandEnding(result, action.timeoutSeconds);
     }
-    const secret = await this.deps.ports.secret(automation.name);
+    const secret = await this.secret(automation.name);
     if (!secret) {
       const what =
         action.type === 'webhook'
@@ -456,6 +465,16 @@ export class AutomationRunner {
       );
     }
     return this.deliveryEnding(run, result);
+  }
+
+  /** An automation's secret from the keychain, read at most once a SECRET_KEPT_MS; none found is asked again. */
+  private async secret(automation: string): Promise<string | undefined> {
+    const kept = this.secrets.get(automation);
+    if (kept && kept.until > performance.now()) return kept.secret;
+    const secret = await this.deps.ports.secret(automation);
+    if (secret) this.secrets.set(automation, { secret, until: performance.now() + SECRET_KEPT_MS });
+    else this.secrets.delete(automation);
+    return secret;
   }
 
   private get post(): Post {
