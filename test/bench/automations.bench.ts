@@ -5,11 +5,11 @@
 // session 31). Figures: the poll's CPU (the one that records the orders and queues their runs,
 // with the fetches and announcements it starts), how fast the deliveries go, the deliveries'
 // own CPU (the runner alone, without a poll), and RSS before the orders and after their
-// deliveries.
+// deliveries. And the floor under a delivery: node:http alone POSTing the same body, nothing else.
 
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import http, { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -176,6 +176,51 @@ async function runnerAlone(receiverUrl: string): Promise<{ cpuMs: number; perSec
 }
 
 /**
+ * What node:http itself costs a delivery's POST: ORDERS POSTs of a body and headers the size of
+ * the runner's, one after another on one kept-alive socket to `receiverUrl` (another process),
+ * in a fresh process doing nothing else; CPU ms a POST.
+ */
+async function httpFloor(receiverUrl: string): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const orderId = randomUUID();
+  const body = Buffer.from(
+    JSON.stringify({
+      version: 1,
+      event: 'order.created',
+      deliveryId: randomUUID(),
+      automation: 'hook',
+      createdAt: new Date().toISOString(),
+      account: { id: 'alone', label: 'the runner alone', baseUrl: 'http://127.0.0.1:1' },
+      orderId,
+      link: `seller-tray://order/${orderId}`,
+      status: 'ProvisioningStarted',
+      order: { orderId, buyerCustomerParty: {}, sellerSupplierParty: {}, documentLines: [] },
+      licenses: [],
+    }),
+  );
+  const headers = {
+    'Content-Type': 'application/json',
+    'Content-Length': String(body.length),
+    'Seller-Tray-Signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`,
+    'Seller-Tray-Delivery': orderId,
+    'Idempotency-Key': orderId,
+    'User-Agent': 'Seller-Tray-Automations/1',
+  };
+  const post = () =>
+    new Promise<void>((resolve, reject) => {
+      const request = http.request(receiverUrl, { method: 'POST', agent, headers }, (response) => {
+        response.resume().on('end', resolve);
+      });
+      request.on('error', reject).end(body);
+    });
+  const cpu = cpuMs();
+  for (let i = 0; i < ORDERS; i++) await post();
+  const perPost = (cpuMs() - cpu) / ORDERS;
+  agent.destroy();
+  return perPost;
+}
+
+/**
  * The poll's own share: its transaction recording ORDERS purchases (events, announcements and,
  * with automations, their runs) in a fresh store; CPU ms, the median of five.
  */
@@ -206,6 +251,8 @@ if (role === 'laptop' || role === 'laptop-hook') {
   process.stdout.write(JSON.stringify(await laptop(url ?? '', role === 'laptop-hook', receiverUrl)));
 } else if (role === 'runner') {
   process.stdout.write(JSON.stringify(await runnerAlone(url ?? '')));
+} else if (role === 'floor') {
+  process.stdout.write(JSON.stringify(await httpFloor(url ?? '')));
 } else {
   const sim = await spawnSimulator(['--orders', '1']);
   const receiver = process.env.BENCH_RECEIVER === 'laptop' ? undefined : await startReceiver();
@@ -247,6 +294,9 @@ if (role === 'laptop' || role === 'laptop-hook') {
   const alone = receiver && (await runTs('test/bench/automations.bench.ts', ['runner', receiver.url]));
   if (alone && alone.code !== 0) throw new Error(alone.stderr);
   const deliveries = alone ? (JSON.parse(alone.stdout) as { cpuMs: number; perSecond: number }) : undefined;
+  const bare = receiver && (await runTs('test/bench/automations.bench.ts', ['floor', receiver.url]));
+  if (bare && bare.code !== 0) throw new Error(bare.stderr);
+  const floorMs = bare ? (JSON.parse(bare.stdout) as number) : undefined;
   sim.child.kill();
   receiver?.close();
   const f = (n: number) => n.toFixed(1);
@@ -271,6 +321,10 @@ if (role === 'laptop' || role === 'laptop-hook') {
   if (deliveries)
     console.log(
       `| the runner alone: CPU a delivery, deliveries a second (no poll; orders read, runs queued) | - | ${deliveries.cpuMs.toFixed(3)} ms, ${f(deliveries.perSecond)}/s | |`,
+    );
+  if (deliveries && floorMs)
+    console.log(
+      `| node:http alone: CPU a POST of the same body, one after another on one kept-alive socket (the floor; the runner alone over it) | - | ${floorMs.toFixed(3)} ms | ${(deliveries.cpuMs / floorMs).toFixed(2)} |`,
     );
   console.log(
     `| RSS before the orders → after (MiB) | ${f(without.rssBeforeMiB)} → ${f(without.rssAfterMiB)} | ${f(withHook.rssBeforeMiB)} → ${f(withHook.rssAfterMiB)} | |`,

@@ -2,7 +2,7 @@
 // process (a `seller-tray run`, a laptop killed with kill -9) carries out; and the plain webhook
 // automation the tests and the benchmark deliver to.
 import { existsSync } from 'node:fs';
-import { AutomationRunner } from '../../main/core/automation/runner';
+import { type AutomationPorts, AutomationRunner } from '../../main/core/automation/runner';
 import { silentLog } from '../../main/core/log';
 import type { Timers } from '../../main/core/poller';
 import { DEFAULT_SETTINGS } from '../../main/core/settings';
@@ -18,13 +18,14 @@ export function webhookRunner(
   url: string,
   workDir: string,
   clock: { now: () => number; timers: Timers },
+  secret: AutomationPorts['secret'] = async () => 'whsec_alone',
 ): AutomationRunner {
   const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations: [webhookAutomation(url)] };
   return new AutomationRunner({
     store,
     settings: () => settings,
     ports: {
-      secret: async () => 'whsec_alone',
+      secret,
       account: { id: 'alone', label: 'the runner alone', baseUrl: 'http://127.0.0.1:1' },
       laptop: 'alone',
       workDir,

@@ -49,8 +49,16 @@ export async function garbleIndexPage(dataDir: string, index: string): Promise<v
   await file.close();
 }
 
-/** One purchased order `orderId` polled into `store`: the inbox's index then has a page to garble. */
-export function pollOnePurchase(store: AccountStore, orderId: string, now: string): void {
+/**
+ * One purchased order `orderId` polled into `store` (with runs of `automations` queued): the
+ * inbox's index then has a page to garble.
+ */
+export function pollOnePurchase(
+  store: AccountStore,
+  orderId: string,
+  now: string,
+  automations: string[] = [],
+): void {
   store.recordPoll({
     events: [
       {
@@ -66,6 +74,6 @@ export function pollOnePurchase(store: AccountStore, orderId: string, now: strin
     backlog: false,
     paused: false,
     now,
-    automations: [],
+    automations,
   });
 }

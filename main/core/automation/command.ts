@@ -28,7 +28,7 @@ export interface CommandResult {
 
 export function runCommand(
   command: readonly string[],
-  options: { input: string; env: NodeJS.ProcessEnv; cwd: string; timeoutMs: number; signal?: AbortSignal },
+  options: { input: Buffer; env: NodeJS.ProcessEnv; cwd: string; timeoutMs: number; signal?: AbortSignal },
 ): Promise<CommandResult> {
   const [program = '', ...args] = command;
   return new Promise((resolve) => {

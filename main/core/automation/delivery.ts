@@ -5,8 +5,11 @@
 // Sent through the platform's network client where it gives one (the app, the CLI: a company's
 // proxy applies), else with node:http(s) over kept-alive connections, not fetch: fetch's streams
 // cost more than twice the CPU of a POST (0.37 against 0.15 ms on loopback), spent on every run.
+// A body is bytes made once (its length, signature and write share them); a receiver's address is
+// parsed once, not for each of its thousands of deliveries.
 import http from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import type { Transport } from '../api/transport';
 import { cleanOutput } from './command';
 
@@ -23,7 +26,7 @@ const ANSWER_KEPT = 2048;
 /** Sends one POST; answers its status and the start of its answer (never more than ANSWER_KEPT). */
 export type Post = (
   url: string,
-  body: string,
+  body: Buffer,
   headers: Record<string, string>,
   signal: AbortSignal,
 ) => Promise<{ status: number; answer: string }>;
@@ -35,30 +38,59 @@ const agents = {
   'https:': new https.Agent({ keepAlive: true }),
 };
 
+/** A receiver's request options and module, by its address: a few addresses, each delivered to again and again. */
+const targets = new Map<string, { send: typeof http.request; options: http.RequestOptions }>();
+const TARGETS_KEPT = 16;
+
+function target(url: string) {
+  let known = targets.get(url);
+  if (!known) {
+    const parsed = new URL(url);
+    const secure = parsed.protocol === 'https:';
+    known = {
+      send: secure ? https.request : http.request,
+      // As http.request(URL) reads it (credentials in the address included).
+      options: {
+        ...urlToHttpOptions(parsed),
+        method: 'POST',
+        agent: secure ? agents['https:'] : agents['http:'],
+      },
+    };
+    if (targets.size >= TARGETS_KEPT) targets.clear();
+    targets.set(url, known);
+  }
+  return known;
+}
+
 /** The POST of deliveries: no redirect followed (node:http follows none), the answer read to its end, kept capped. */
 export const httpPost: Post = (url, body, headers, signal) =>
   new Promise((resolve, reject) => {
-    const target = new URL(url);
-    const agent = target.protocol === 'https:' ? agents['https:'] : agents['http:'];
-    const request = (target.protocol === 'https:' ? https : http).request(
-      target,
-      {
-        method: 'POST',
-        agent,
-        headers: { ...headers, 'Content-Length': Buffer.byteLength(body) },
-        signal,
-      },
+    const { send, options } = target(url);
+    // Its own listener, not http's `signal` option: that one watches the request's end through
+    // half a dozen stream listeners of its own, a cost on every delivery.
+    const stop = () => request.destroy(signal.reason);
+    const failed = (error: Error) => {
+      signal.removeEventListener('abort', stop);
+      reject(error);
+    };
+    const request = send(
+      { ...options, headers: { ...headers, 'Content-Length': body.length } },
       (response) => {
         let answer = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => {
           if (answer.length < ANSWER_KEPT) answer += chunk;
         });
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, answer }));
-        response.on('error', reject);
+        response.on('end', () => {
+          signal.removeEventListener('abort', stop);
+          resolve({ status: response.statusCode ?? 0, answer });
+        });
+        response.on('error', failed);
       },
     );
-    request.on('error', reject);
+    request.on('error', failed);
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
     request.end(body);
   });
 
@@ -77,7 +109,8 @@ export function transportPost(transport: Transport): Post {
       const response = await transport(url, {
         method: 'POST',
         headers,
-        body,
+        // Bytes of a string (Buffer.from), never shared memory: what fetch's body type asks.
+        body: body as Uint8Array<ArrayBuffer>,
         redirect: 'manual',
         // Electron's net.fetch would send the app's cookies and keep the receiver's.
         credentials: 'omit',
@@ -119,7 +152,7 @@ export interface DeliveryResult {
 export async function deliver(
   post: Post,
   url: string,
-  body: string,
+  body: Buffer | string,
   headers: Record<string, string>,
   signal?: AbortSignal,
   timeoutMs = DELIVERY_TIMEOUT_MS,
@@ -135,7 +168,13 @@ export async function deliver(
   const stop = () => controller.abort();
   signal?.addEventListener('abort', stop, { once: true });
   try {
-    const sent = await post(url, body, { 'Content-Type': 'application/json', ...headers }, controller.signal);
+    const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+    const sent = await post(
+      url,
+      bytes,
+      { 'Content-Type': 'application/json', ...headers },
+      controller.signal,
+    );
     const answer = cleanOutput(sent.answer.slice(0, ANSWER_KEPT));
     const { status } = sent;
     if (status >= 200 && status < 300)

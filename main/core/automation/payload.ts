@@ -35,13 +35,14 @@ export interface OrderPayload {
   licenses: License[];
 }
 
-export function orderPayload(input: {
+/** The order JSON but the order and its licenses: what the run, the account and this laptop say. */
+export type PayloadHead = Omit<OrderPayload, 'order' | 'licenses'>;
+
+export function payloadHead(input: {
   run: AutomationRun;
   account: AutomationAccount;
-  order: Order;
-  licenses: readonly License[] | undefined;
   status: string | undefined;
-}): OrderPayload {
+}): PayloadHead {
   const { run } = input;
   return {
     version: AUTOMATION_LIMITS.payloadVersion,
@@ -53,17 +54,26 @@ export function orderPayload(input: {
     orderId: run.orderId,
     link: orderLink(run.orderId) ?? null,
     status: input.status ?? null,
-    order: input.order,
-    licenses: [...(input.licenses ?? [])],
   };
+}
+
+/**
+ * The order JSON as sent, byte for byte JSON.stringify of the whole OrderPayload: the head, then
+ * the order and its licenses as the store keeps them (JSON text it wrote with JSON.stringify),
+ * not parsed and written again for every run. Bytes: the body, its length and its signature share them.
+ */
+export function payloadBody(head: PayloadHead, orderJson: string, licensesJson: string | null): Buffer {
+  return Buffer.from(
+    `${JSON.stringify(head).slice(0, -1)},"order":${orderJson},"licenses":${licensesJson ?? '[]'}}`,
+  );
 }
 
 export const SIGNATURE_HEADER = 'Seller-Tray-Signature';
 export const DELIVERY_HEADER = 'Seller-Tray-Delivery';
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`: the receiver recomputes it with its copy of the secret. */
-export function signature(secret: string, body: string, unixSeconds: number): string {
-  const v1 = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
+export function signature(secret: string, body: Buffer, unixSeconds: number): string {
+  const v1 = createHmac('sha256', secret).update(`${unixSeconds}.`).update(body).digest('hex');
   return `t=${unixSeconds},v1=${v1}`;
 }
 
@@ -73,7 +83,7 @@ export function signature(secret: string, body: string, unixSeconds: number): st
  * no marketplace text (an order id that is not a UUID is left out).
  */
 export function commandEnvironment(
-  payload: OrderPayload,
+  payload: PayloadHead,
   parent: NodeJS.ProcessEnv = process.env,
 ): NodeJS.ProcessEnv {
   const kept = [

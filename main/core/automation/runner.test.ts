@@ -1,7 +1,7 @@
 // The runner's writes (issue 24): orders read in the same turn are claimed in one transaction,
 // a few runs ahead of the free slots, still at most RUNS_AT_ONCE delivered at a time; a stop
-// gives the runs claimed ahead back uncounted; deliveries share kept-alive connections. Real
-// store, real loopback receiver.
+// gives the runs claimed ahead back uncounted; deliveries share kept-alive connections and a burst
+// of them one read of the keychain's secret. Real store, real loopback receiver.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -77,9 +77,9 @@ function readOrders(count: number): string[] {
   return ids;
 }
 
-function runner(): AutomationRunner {
+function runner(secret?: () => Promise<string | undefined>): AutomationRunner {
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
-  return webhookRunner(store, url, join(dir, 'work'), { now: () => NOW, timers: new ManualTimers() });
+  return webhookRunner(store, url, join(dir, 'work'), { now: () => NOW, timers: new ManualTimers() }, secret);
 }
 
 const runs = (ids: string[]) => ids.flatMap((id) => store.runsFor(id));
@@ -156,5 +156,34 @@ it('sends the deliveries over kept-alive connections, one a slot at most, keepin
   expect(connections).toBeGreaterThan(0);
   expect(connections).toBeLessThanOrEqual(RUNS_AT_ONCE);
   expect(runs(ids).every((r) => r.output?.length === 2048)).toBe(true);
+  await automations.idle();
+});
+
+it('reads a secret from the keychain once for a burst of deliveries, again once it has served a second', async () => {
+  let reads = 0;
+  const ids = readOrders(RUNS_AT_ONCE * 3);
+  const automations = runner(async () => {
+    reads += 1;
+    return 'whsec_counted';
+  });
+  const answerAll = () => {
+    for (const response of held.splice(0)) response.writeHead(204).end();
+  };
+  for (const id of ids.slice(0, RUNS_AT_ONCE * 2)) automations.kickOrder(id);
+  await until(() => {
+    answerAll();
+    return runs(ids.slice(0, RUNS_AT_ONCE * 2)).every((r) => r.state === 'succeeded');
+  }, 5000);
+  // The first slots' attempts start together, each before any read has answered.
+  expect(reads).toBeLessThanOrEqual(RUNS_AT_ONCE);
+  const burst = reads;
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  for (const id of ids.slice(RUNS_AT_ONCE * 2)) automations.kickOrder(id);
+  await until(() => {
+    answerAll();
+    return runs(ids).every((r) => r.state === 'succeeded');
+  }, 5000);
+  expect(reads).toBeGreaterThan(burst);
+  expect(reads).toBeLessThanOrEqual(burst + RUNS_AT_ONCE);
   await automations.idle();
 });

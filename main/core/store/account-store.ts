@@ -87,6 +87,14 @@ export interface StoredOrder {
   purchaseType: string | undefined;
 }
 
+/** A stored order with its document and licenses as the JSON text stored (null until read). */
+export interface StoredOrderJson {
+  document: string | null;
+  licenses: string | null;
+  status: string | undefined;
+  purchaseType: string | undefined;
+}
+
 // Declared for every process in preload/model.ts.
 export type { InboxRow } from '../../../preload/model';
 
@@ -875,7 +883,38 @@ export class AccountStore {
   }
 
   storedOrder(orderId: string): StoredOrder | undefined {
-    const row = this.sql(
+    const row = this.orderRow(orderId);
+    if (!row) return undefined;
+    return {
+      orderId,
+      document: row.document === null ? undefined : (JSON.parse(row.document) as Order),
+      licenses: row.licenses === null ? undefined : (JSON.parse(row.licenses) as License[]),
+      fetchedAt: row.fetched_at,
+      fetchError: row.fetch_error,
+      status: row.effective_status ?? undefined,
+      purchasedAt: row.purchased_at ?? undefined,
+      purchaseType: row.purchase_type ?? undefined,
+    };
+  }
+
+  /**
+   * The stored order with its document and licenses as the JSON text stored (null until read):
+   * what an automation sends on, without parsing it for every run.
+   */
+  storedOrderJson(orderId: string): StoredOrderJson | undefined {
+    const row = this.orderRow(orderId);
+    return (
+      row && {
+        document: row.document,
+        licenses: row.licenses,
+        status: row.effective_status ?? undefined,
+        purchaseType: row.purchase_type ?? undefined,
+      }
+    );
+  }
+
+  private orderRow(orderId: string) {
+    return this.sql(
       `SELECT document, licenses, fetched_at, fetch_error, effective_status, purchased_at, purchase_type
          FROM orders WHERE order_id = ?`,
     ).get(orderId) as
@@ -889,17 +928,6 @@ export class AccountStore {
           purchase_type: string | null;
         }
       | undefined;
-    if (!row) return undefined;
-    return {
-      orderId,
-      document: row.document === null ? undefined : (JSON.parse(row.document) as Order),
-      licenses: row.licenses === null ? undefined : (JSON.parse(row.licenses) as License[]),
-      fetchedAt: row.fetched_at,
-      fetchError: row.fetch_error,
-      status: row.effective_status ?? undefined,
-      purchasedAt: row.purchased_at ?? undefined,
-      purchaseType: row.purchase_type ?? undefined,
-    };
   }
 
   /**
