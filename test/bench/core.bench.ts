@@ -2,7 +2,8 @@
 // (about 100,000), under the app's own default settings (reminders, undo and stale flags on: the
 // bench refuses to run otherwise). Each step runs in a process of its own: the fetch-and-parse
 // floor of the first start's pages (floor.ts); a laptop's first start (the events, then the
-// backlog's orders page by page and the search index), with the peak RSS of the whole process;
+// backlog's orders page by page and the search index), with the peak RSS of the whole process
+// and the share of it that is V8's heap (sampled);
 // then the same laptop started again (the median of 5 opens): open the store, 100 polls that find nothing new (alone, and
 // with the window's inbox page read after each, as the window does on every state change), inbox
 // pages with and without a search, opening a stored order, the Needs attention view (issue 26:
@@ -59,6 +60,8 @@ interface FirstStart {
   backlogMs: number;
   peakFetchesInFlight: number;
   firstPeakRssMiB: number;
+  /** V8's heap (reserved) when the RSS sampled was highest. */
+  heapAtPeakMiB: number;
 }
 
 interface Restart {
@@ -124,7 +127,33 @@ async function floor(url: string): Promise<Floor> {
   return { eventsFloorMs, eventsFloorCpuMs, ordersFloorMs };
 }
 
+/**
+ * Samples this process's memory through `work`: the V8 heap reserved (`heapTotal`, its garbage
+ * and the pages it keeps for reuse included) at the moment of the highest RSS sampled, so the
+ * peak's share that is V8's heap is told apart from the rest (SQLite, buffers, the allocator).
+ */
+async function heapAtPeak<T>(work: () => Promise<T>): Promise<{ result: T; heapAtPeakMiB: number }> {
+  let peak = { rss: 0, heapTotal: 0 };
+  const sample = () => {
+    const { rss, heapTotal } = process.memoryUsage();
+    if (rss > peak.rss) peak = { rss, heapTotal };
+  };
+  const timer = setInterval(sample, 20);
+  try {
+    const result = await work();
+    sample();
+    return { result, heapAtPeakMiB: peak.heapTotal / 2 ** 20 };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 async function firstStart(url: string, dataDir: string): Promise<FirstStart> {
+  const { result, heapAtPeakMiB } = await heapAtPeak(() => timedFirstStart(url, dataDir));
+  return { ...result, heapAtPeakMiB };
+}
+
+async function timedFirstStart(url: string, dataDir: string): Promise<Omit<FirstStart, 'heapAtPeakMiB'>> {
   const core = await openCore(url, dataDir);
   const started = performance.now();
   const cpu = process.cpuUsage();
@@ -260,6 +289,7 @@ const row = (f: Figures) => ({
   'first start / floor': +(f.backlogMs / (f.eventsFloorMs + f.ordersFloorMs)).toFixed(2),
   'fetches in flight (peak)': f.peakFetchesInFlight,
   'peak RSS MiB, first start': Math.round(f.firstPeakRssMiB),
+  'of which V8 heap MiB (sampled)': Math.round(f.heapAtPeakMiB),
   'restart ms': ms(f.restartMs),
   'requests / poll': +f.requestsPerPoll.toFixed(2),
   'CPU ms / poll': ms(f.cpuMsPerPoll),

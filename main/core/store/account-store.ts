@@ -739,13 +739,7 @@ export class AccountStore {
     now: string,
     history: ((orderId: string) => boolean) | undefined,
   ): boolean {
-    const { changes } = this.sql(
-      `INSERT OR IGNORE INTO orders (order_id, learned_at, unindexed, escalated_at, status, status_at,
-           purchased_at, purchase_type, effective_status, since_ms, first_action_ms, completed_ms)
-         VALUES ($id, $now, $unindexed, $escalatedAt, $status, $statusAt, $purchasedAt, $purchaseType,
-           COALESCE(${MARKED}, $status), ${sinceMs('$status', '$statusAt')}, ${TIMES.firstAction},
-           ${TIMES.completed})`,
-    ).run({
+    const { changes } = this.sql(LEARN_ORDER).run({
       ...this.derived(orderId),
       $now: now,
       $unindexed: history ? 1 : 0,
@@ -756,13 +750,7 @@ export class AccountStore {
 
   /** Derives a stored order's status again from its events; `refetch` has it fetched again (they changed). */
   private deriveOrder(orderId: string, refetch: boolean): void {
-    this.sql(
-      `UPDATE orders SET stale = MAX(stale, $refetch), status = $status, status_at = $statusAt,
-           purchased_at = $purchasedAt, purchase_type = $purchaseType,
-           effective_status = COALESCE(${MARKED}, $status), since_ms = ${sinceMs('$status', '$statusAt')},
-           first_action_ms = ${TIMES.firstAction}, completed_ms = ${TIMES.completed}
-         WHERE order_id = $id`,
-    ).run({ ...this.derived(orderId), $refetch: refetch ? 1 : 0 });
+    this.sql(DERIVE_ORDER).run({ ...this.derived(orderId), $refetch: refetch ? 1 : 0 });
   }
 
   /** Derives every order's status again (once, after a store from before issue 20 migrated). */
@@ -859,7 +847,7 @@ export class AccountStore {
       orderId,
     );
     // From the document as stored (an UPDATE's expressions read the row as it was before it).
-    this.sql(`UPDATE orders SET item = ${ORDER_ITEM('document')} WHERE order_id = ?`).run(orderId);
+    this.sql(SET_ORDER_ITEM).run(orderId);
     this.indexForSearch(orderId, order, licenses);
   }
 
@@ -1334,18 +1322,22 @@ export class AccountStore {
    */
   indexForSearchLater(limit: number): number {
     return this.atomically(() => {
-      const rows = this.sql(
-        `SELECT rowid, order_id, document, licenses FROM orders INDEXED BY orders_to_index
-           WHERE unindexed = 1 LIMIT ?`,
-      ).all(limit) as { rowid: number; order_id: string; document: string | null; licenses: string | null }[];
+      // The batch's rowids first, then each order's documents as it is indexed: a batch's
+      // documents read at once lived through the whole transaction, long enough for the garbage
+      // collector to move every one to the old generation (the largest share of a first start's).
+      const rowids = this.sql(
+        'SELECT rowid FROM orders INDEXED BY orders_to_index WHERE unindexed = 1 LIMIT ?',
+      ).all(limit) as { rowid: number }[];
+      const read = this.sql('SELECT order_id, document, licenses FROM orders WHERE rowid = ?');
       const done = this.sql('UPDATE orders SET unindexed = 0 WHERE rowid = ?');
-      for (const row of rows) {
+      for (const { rowid } of rowids) {
+        const row = read.get(rowid) as { order_id: string; document: string | null; licenses: string | null };
         const order = row.document === null ? undefined : (JSON.parse(row.document) as Order);
         const licenses = row.licenses === null ? undefined : (JSON.parse(row.licenses) as License[]);
-        this.writeSearchText(row.rowid, searchText(row.order_id, order, licenses));
-        done.run(row.rowid);
+        this.writeSearchText(rowid, searchText(row.order_id, order, licenses));
+        done.run(rowid);
       }
-      return rows.length;
+      return rowids.length;
     });
   }
 
@@ -2083,6 +2075,24 @@ function sinceMs(status: string, statusAt: string): string {
             WHERE x.order_id = $id ORDER BY x.seq DESC LIMIT 1)
   END`;
 }
+
+/**
+ * Statements run once per order or event, their text built once here: built at each call, a
+ * text of a few kilobytes was made again and hashed for the statement cache every time (a first
+ * start's hundred thousand events made a hundred megabytes of such garbage).
+ */
+const LEARN_ORDER = `INSERT OR IGNORE INTO orders (order_id, learned_at, unindexed, escalated_at, status, status_at,
+     purchased_at, purchase_type, effective_status, since_ms, first_action_ms, completed_ms)
+   VALUES ($id, $now, $unindexed, $escalatedAt, $status, $statusAt, $purchasedAt, $purchaseType,
+     COALESCE(${MARKED}, $status), ${sinceMs('$status', '$statusAt')}, ${TIMES.firstAction},
+     ${TIMES.completed})`;
+const DERIVE_ORDER = `UPDATE orders SET stale = MAX(stale, $refetch), status = $status, status_at = $statusAt,
+     purchased_at = $purchasedAt, purchase_type = $purchaseType,
+     effective_status = COALESCE(${MARKED}, $status), since_ms = ${sinceMs('$status', '$statusAt')},
+     first_action_ms = ${TIMES.firstAction}, completed_ms = ${TIMES.completed}
+   WHERE order_id = $id`;
+/** From the document as stored (an UPDATE's expressions read the row as it was before it). */
+const SET_ORDER_ITEM = `UPDATE orders SET item = ${ORDER_ITEM('document')} WHERE order_id = ?`;
 
 /** In progress since before `$stalledBefore` (ms); never when that is null (the limit is off). */
 const STALLED = `(o.effective_status = '${IN_PROGRESS}' AND o.since_ms < $stalledBefore)`;
