@@ -222,7 +222,7 @@ export class AccountStore {
     private readonly dataDir: string,
     private readonly now: () => number,
     /** This process's place among those with a store open beside this one (registered while it is open). */
-    private writers: StoreWriters | undefined,
+    private readonly writers: StoreWriters | undefined,
   ) {
     this.fileId = statSync(this.file).ino;
     this.commits = new CommitMark(this.file, writers);
@@ -443,9 +443,7 @@ export class AccountStore {
     if (clean && !this.damageSeen) markClosedCleanly(this.db);
     this.db.close();
     this.commits.close();
-    // Once: leaving twice would tell the others this process is gone while another store is open.
     this.writers?.leave();
-    this.writers = undefined;
   }
 
   /** SQLite found damage while in use; whether `error` says so. */
