@@ -15,7 +15,7 @@ import type { Channel, OrderListItem, OrderPage, Requests, Responses } from '../
 import type { Simulator } from '../simulator/server';
 import { makeDataDir } from './support/core';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
-import { exitOf, runTs, spawnTs, waitForLine } from './support/processes';
+import { exitOf, spawnTs, waitForLine } from './support/processes';
 import { admin } from './support/raw-api';
 
 const EU = { clientId: 'eu-client', clientSecret: 'eu-secret-41c9' };
@@ -254,29 +254,6 @@ describe('the inbox across two accounts', () => {
     const opened = await call('listOrders', query);
     expect(opened.orders.find((o) => key(o) === key(arrived))?.unopened).toBe(false);
     expect(opened.unopened.map((u) => u.orderId)).not.toContain(arrived.orderId);
-  }, 30_000);
-
-  it('shows on the next read what a process that came and went between two reads wrote', async () => {
-    const query = { backlog: 'shown' as const, limit: 500 };
-    await admin(eu.url, 'POST', 'purchases');
-    await admin(us.url, 'POST', 'purchases');
-    expect((await call('checkNow')).newOrders).toBe(2);
-    // Each time the page is read twice (the second remembered), then another process opens an
-    // arrival and ends (the CLI's way). The first time it also clears the registry of the process
-    // the test before killed; the second time this process was alone on the folder before it came.
-    for (let time = 0; time < 2; time++) {
-      const before = await call('listOrders', query);
-      expect((await call('listOrders', query)).orders).toBe(before.orders);
-      const arrived = before.orders.find((o) => o.unopened);
-      if (!arrived) throw new Error('no unopened arrival');
-      const folder = accountFolder(dir, arrived.account as AccountId);
-      expect(await runTs('test/support/open-order-child.ts', [folder, arrived.orderId])).toMatchObject({
-        code: 0,
-        stdout: 'opened\n',
-      });
-      const after = await call('listOrders', query);
-      expect(after.orders.find((o) => key(o) === key(arrived))?.unopened).toBe(false);
-    }
   }, 30_000);
 
   it('says so when the account a query names is not served', async () => {

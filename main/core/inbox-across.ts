@@ -16,7 +16,6 @@
 import type { OrderListItem, OrderPage } from '../../preload/contract';
 import { backlogShown, INBOX_GROUPS, type InboxGroup, type InboxGroupName } from '../../preload/inbox-sort';
 import { compareInboxKeys, type InboxKey, type InboxQuery, type InboxReader } from './store/account-store';
-import { whileWritersLooked } from './store/database';
 import { RememberedReads, readAt } from './store/remembered-reads';
 
 /** One account's store, read through its session's core (each read mended like any other). */
@@ -38,8 +37,7 @@ const PAGES_KEPT = 8;
  * The inbox across the served accounts, each page remembered while no store it stands on
  * changed: the window reads the same page again on every change event, scroll and focus, and a
  * page read again then costs one version check a store (AccountStore.inboxVersion), as one
- * account's does, not the merge and five row runs; while no other process has a store open on
- * the folder, not even a read of each store's WAL index (CommitMark, StoreWriters). The versions are read before the page, so a
+ * account's does, not the merge and five row runs. The versions are read before the page, so a
  * store written meanwhile (by a poll, or another process such as the CLI) reads again next time.
  */
 export class InboxAcross {
@@ -47,11 +45,6 @@ export class InboxAcross {
 
   /** One page of the inbox over `sources`' stores, in their order (ties between accounts go by it). */
   page(sources: readonly InboxSource[], query: InboxQuery): Omit<OrderPage, 'offset'> {
-    // One look at who else has a store open: alone, a store's version costs no system call.
-    return whileWritersLooked(() => this.pageLooked(sources, query));
-  }
-
-  private pageLooked(sources: readonly InboxSource[], query: InboxQuery): Omit<OrderPage, 'offset'> {
     const version = sources.map((source) => source.core.inboxRead(versionOf)).join(' ');
     const { filter, search, sort, backlog, offset, limit, now, stalledAfterDays } = query;
     const name = JSON.stringify([

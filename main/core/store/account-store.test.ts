@@ -2,7 +2,7 @@
 // item is read mended; the inbox's order; the journal kept beside the database; and a first
 // start's history recorded in parts, indexed for search after it; the commits its inbox reads are
 // checked against.
-import { appendFileSync, linkSync, rmSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,14 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databaseOfVersion } from '../../../test/support/store-files';
 import type { MarketplaceEvent, MonetaryAmount, Order, UnreadableItem } from '../api/wire';
 import { AccountStore, DATABASE_FILE, type InboxQuery } from './account-store';
-import {
-  CommitMark,
-  openDatabase,
-  openElsewhere,
-  WRITERS_FOLDER,
-  whileWritersLooked,
-  writersOf,
-} from './database';
+import { CommitMark, openElsewhere } from './database';
 import { JOURNAL_FILE, RAISED_KEPT, readJournal } from './journal';
 
 let dir: string;
@@ -187,70 +180,6 @@ describe('the inbox', () => {
     const none = new CommitMark(join(dir, 'absent.db'));
     expect(none.seen()).toBeUndefined();
     none.close();
-  });
-
-  it('spares the WAL index read while no other process is registered on the folder, counting its own writes, not its reads', async () => {
-    // A folder of stores of its own (`accounts/<id>`), so its registry is this test's alone.
-    const root = await mkdtemp(join(tmpdir(), 'writers-'));
-    const folder = join(root, 'accounts', 'a');
-    const own = AccountStore.open(folder).store;
-    const file = join(folder, DATABASE_FILE);
-    const mark = new CommitMark(file, writersOf(folder));
-    const looked = () => whileWritersLooked(() => mark.seen() ?? -1);
-    try {
-      const first = looked(); // the header read once, nobody else there
-      expect(looked()).toBe(first);
-      // A connection that never registered (no Seller Tray process is one) is the one writer a
-      // look cannot see: that it goes unseen shows the read is spared. Outside a look it is read.
-      const unregistered = openDatabase(file).db;
-      unregistered.exec(`INSERT INTO meta (key, value) VALUES ('probe', '1')`);
-      expect(looked()).toBe(first);
-      const read = mark.seen() ?? -1;
-      expect(read).toBeGreaterThan(first);
-      // This process's own writes count without the read (a purchase recorded); its reads do
-      // not, even those that answer rows from a statement opening WITH (Insights).
-      const purchase = { ...mended, additionalProperties: [{ name: 'orderId', value: 'w1' }] };
-      own.recordPoll({
-        events: [purchase],
-        cursor: undefined,
-        backlog: false,
-        paused: false,
-        now: '2026-11-20T10:00:00Z',
-      });
-      const afterOwn = looked();
-      expect(afterOwn).toBeGreaterThan(read);
-      const week = { from: '2026-11-16', to: '2026-11-22', product: null, utcOffsetMinutes: 0 };
-      const figures = own.insights({
-        ...week,
-        bucket: 'day',
-        reminderAfterMinutes: 60,
-        now: Date.parse('2026-11-23'),
-      });
-      expect(figures.groups.map((g) => g.count)).toEqual([1]);
-      expect(looked()).toBe(afterOwn);
-      // Another process registers (as StoreWriters.enter does: a byte, then its link): every look
-      // reads the header again, and a commit of it is seen.
-      const registry = join(root, 'accounts', WRITERS_FOLDER);
-      appendFileSync(join(registry, 'anchor'), '.');
-      linkSync(join(registry, 'anchor'), join(registry, `${process.ppid}-other`));
-      unregistered.exec(`UPDATE meta SET value = '2' WHERE key = 'probe'`);
-      const crowded = looked();
-      expect(crowded).toBeGreaterThan(afterOwn);
-      unregistered.exec(`UPDATE meta SET value = '3' WHERE key = 'probe'`);
-      expect(looked()).toBeGreaterThan(crowded);
-      // It leaves: the first look reads the header (what it wrote last is seen), the next are spared again.
-      unregistered.exec(`UPDATE meta SET value = '4' WHERE key = 'probe'`);
-      rmSync(join(registry, `${process.ppid}-other`));
-      const left = looked();
-      unregistered.exec(`UPDATE meta SET value = '5' WHERE key = 'probe'`);
-      expect(left).toBeGreaterThan(crowded + 1);
-      expect(looked()).toBe(left);
-      unregistered.close();
-    } finally {
-      mark.close();
-      own.close();
-      await rm(root, { recursive: true, force: true });
-    }
   });
 
   it('pages across the groups without a gap or a repeat', () => {

@@ -41,13 +41,10 @@ import {
   isSound,
   keepAside,
   markClosedCleanly,
-  noteOwnWrite,
   openDatabase,
   openReadOnly,
   optimize,
-  type StoreWriters,
   transaction,
-  writersOf,
 } from './database';
 import { type InsightsPart, type InsightsQuery, ORDER_ITEM, readInsights, timesTaken } from './insights';
 import { type Journal, journalFile, RAISED_KEPT, readJournal, writeJournal } from './journal';
@@ -221,11 +218,9 @@ export class AccountStore {
     private db: Database,
     private readonly dataDir: string,
     private readonly now: () => number,
-    /** This process's place among those with a store open beside this one (registered while it is open). */
-    private readonly writers: StoreWriters | undefined,
   ) {
     this.fileId = statSync(this.file).ino;
-    this.commits = new CommitMark(this.file, writers);
+    this.commits = new CommitMark(this.file);
     this.lastPoll = readLastPoll(dataDir);
     this.deriveAllOrders();
   }
@@ -238,7 +233,6 @@ export class AccountStore {
     let statement = this.statements.get(text);
     if (!statement) {
       statement = this.db.prepare(text);
-      if (!READS.test(text)) countingWrites(statement, this.file);
       this.statements.set(text, statement);
     }
     return statement;
@@ -251,32 +245,14 @@ export class AccountStore {
    * for purchases newer than any recorded). A database from a newer version throws.
    */
   static open(dataDir: string, now: () => number = Date.now): StoreOpening {
-    // Registered before anything is written, so no other process on the folder trusts it is alone.
-    const writers = writersOf(dataDir);
-    writers?.enter();
-    try {
-      return AccountStore.opening(dataDir, now, writers);
-    } catch (error) {
-      writers?.leave();
-      throw error;
-    }
-  }
-
-  private static opening(
-    dataDir: string,
-    now: () => number,
-    writers: StoreWriters | undefined,
-  ): StoreOpening {
     const file = join(dataDir, DATABASE_FILE);
-    // What an open writes (its mark, a migration, what the journal puts back) counts as this process's.
-    noteOwnWrite(file);
     const missing = !existsSync(file) && existsSync(journalFile(dataDir));
     // A -wal file without its database belongs to a file that is gone: it is not replayed into a new one.
     if (!existsSync(file) && existsSync(`${file}-wal`)) keepAside(file, stamp(now));
     try {
       const { db, closedCleanly } = openDatabase(file);
       if (closedCleanly || isSound(db)) {
-        const store = new AccountStore(db, dataDir, now, writers);
+        const store = new AccountStore(db, dataDir, now);
         const restored = store.restoreFromJournal();
         const lost = missing || restored.statuses + restored.announcements > 0 || restored.history;
         const problems = lost ? [lostWords(missing ? 'missing' : 'lost-changes', restored)] : [];
@@ -287,7 +263,7 @@ export class AccountStore {
       if (!isDamage(error)) throw error;
     }
     const { db, aside } = AccountStore.setAside(file, now);
-    const store = new AccountStore(db, dataDir, now, writers);
+    const store = new AccountStore(db, dataDir, now);
     return { store, problems: [store.restoreAfterDamage(aside)] };
   }
 
@@ -296,7 +272,6 @@ export class AccountStore {
    * what the journal and the damaged file still hold. Says what happened, for the user.
    */
   rebuild(): string {
-    noteOwnWrite(this.file);
     this.statements.clear();
     this.inboxReads.forget();
     this.connection = ++connections;
@@ -439,11 +414,9 @@ export class AccountStore {
    * after a close that gave up waiting: the next open then checks it whole.
    */
   close(clean = true): void {
-    noteOwnWrite(this.file);
     if (clean && !this.damageSeen) markClosedCleanly(this.db);
     this.db.close();
     this.commits.close();
-    this.writers?.leave();
   }
 
   /** SQLite found damage while in use; whether `error` says so. */
@@ -1376,7 +1349,6 @@ export class AccountStore {
     return this.atomically(() => {
       const claimed: ClaimedAnnouncements = { pending: [], held: [] };
       if (paused) {
-        noteOwnWrite(this.file);
         this.db.exec(`UPDATE announcements SET state = 'held', claimed_by = NULL WHERE state = 'pending'`);
         this.journalChanged = true;
         return claimed;
@@ -2430,42 +2402,4 @@ function readableOutbox(file: string): OutboxItem[] {
     db?.close();
   }
   return items;
-}
-
-/**
- * A statement that only reads: its text opens with SELECT, or WITH and names no write (every
- * other one may write; a name that only looks like one counts as a write, which costs a read again).
- */
-const READS = /^\s*(SELECT\b|WITH\b(?![\s\S]*\b(INSERT|UPDATE|DELETE|REPLACE)\b))/i;
-
-/**
- * Makes each use of a statement that may write count as this process's write to `file`
- * (CommitMark) when it changed a row: a write that changed none commits nothing (an unchanged
- * store reads as unchanged). Rows answered (RETURNING) are rows changed.
- */
-function countingWrites(statement: StatementSync, file: string): void {
-  const run = statement.run.bind(statement);
-  const get = statement.get.bind(statement);
-  const all = statement.all.bind(statement);
-  const iterate = statement.iterate.bind(statement);
-  const changed = <T>(result: T, yes: boolean): T => {
-    if (yes) noteOwnWrite(file);
-    return result;
-  };
-  Object.assign(statement, {
-    run: (...args: Parameters<StatementSync['run']>) => {
-      const result = run(...args);
-      return changed(result, Number(result.changes) > 0);
-    },
-    get: (...args: Parameters<StatementSync['get']>) => {
-      const row = get(...args);
-      return changed(row, row !== undefined);
-    },
-    all: (...args: Parameters<StatementSync['all']>) => {
-      const rows = all(...args);
-      return changed(rows, rows.length > 0);
-    },
-    // Rows read one by one: counted before, whatever they turn out to be.
-    iterate: (...args: Parameters<StatementSync['iterate']>) => changed(iterate(...args), true),
-  });
 }

@@ -13,21 +13,8 @@
 // changes them, and the store puts back from it what the database lost; a status whose "sent"
 // was lost is posted again under its request id, read back first (status-post.ts). FULL cost a
 // flush per commit: 1.5 s of a 100,000-event first start.
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  fstatSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { isProcessAlive } from '../process-alive';
 import { MIGRATIONS } from './schema';
@@ -260,33 +247,19 @@ const WAL_INDEX_HEADER = 48;
  * mode) and on Windows: the caller asks SQLite then. The header is read as the file holds it
  * (pread, coherent with SQLite's shared mapping of it on Linux and macOS, whose file reads and
  * mappings share one cache); a read torn by a commit differs, so it counts as one.
- *
- * Not even that read while no other process could have written (inside `whileWritersLooked`):
- * this process's own writes are counted as they are made (`noteOwnWrite`), and another process
- * registers in the folder's `StoreWriters` before it opens a store. The sum of both counts is a
- * version that changes with every commit; after writes of its own read outside such a look, the
- * header catches up with them and the version moves once more (a read again, never a miss).
  */
 export class CommitMark {
   private fd: number | undefined;
   private last = Buffer.alloc(WAL_INDEX_HEADER);
   private read = Buffer.alloc(WAL_INDEX_HEADER);
   private commits = 0;
-  /** The writers' registry as it was, nobody else in it, before the header was last read. */
-  private readAlone: number | undefined;
 
-  constructor(
-    private readonly file: string,
-    private readonly writers?: StoreWriters,
-  ) {}
+  constructor(private readonly file: string) {}
 
   seen(): number | undefined {
-    const own = ownWrites.get(this.file) ?? 0;
-    if (this.readAlone !== undefined && this.writers?.aloneSince(this.readAlone)) return this.commits + own;
     // Windows does not promise that a file read sees what a mapping of the file wrote (its
     // CreateFileMapping documentation): SQLite's data_version answers there.
     if (process.platform === 'win32') return undefined;
-    const alone = this.writers?.lastAlone();
     try {
       this.fd ??= openSync(`${this.file}-shm`, 'r');
       if (readSync(this.fd, this.read, 0, WAL_INDEX_HEADER, 0) !== WAL_INDEX_HEADER) return undefined;
@@ -297,8 +270,7 @@ export class CommitMark {
       [this.last, this.read] = [this.read, this.last];
       this.commits++;
     }
-    this.readAlone = alone;
-    return this.commits + own;
+    return this.commits;
   }
 
   /**
@@ -308,117 +280,6 @@ export class CommitMark {
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
-  }
-}
-
-/** This process's writes to each database file, any connection's, counted as they are made. */
-const ownWrites = new Map<string, number>();
-
-/** Counts a write this process made to `file` (synchronous: no read of it falls between). */
-export function noteOwnWrite(file: string): void {
-  ownWrites.set(file, (ownWrites.get(file) ?? 0) + 1);
-}
-
-/** The registry's folder, beside the accounts' folders (`<data folder>/accounts/.seller-tray-writers`). */
-export const WRITERS_FOLDER = '.seller-tray-writers';
-
-/**
- * The processes that have a store open on a folder of stores (the app, `seller-tray watch` or
- * `run`, a CLI command): each registers before it opens its first store and leaves after closing
- * its last, as a hard link (`<pid>-<nonce>`) to the registry's anchor file, after appending a
- * byte to it. So one fstat of the anchor says, without a timestamp, whether anyone else is there
- * (its link count: the anchor's own name and this process's link) and whether anyone came since
- * (its size only grows). A process killed while registered leaves its link: the others then read
- * every store's mark, as before the registry, until the next process to register removes the
- * links of processes no longer alive.
- */
-export class StoreWriters {
-  private users = 0;
-  private fd: number | undefined;
-  private link: string | undefined;
-  private look: { epoch: number; alone: boolean; size: number } | undefined;
-
-  constructor(private readonly folder: string) {}
-
-  enter(): void {
-    if (this.users++ > 0) return;
-    try {
-      mkdirSync(this.folder, { recursive: true, mode: 0o700 });
-      const anchor = join(this.folder, 'anchor');
-      this.fd = openSync(anchor, 'a', 0o600);
-      this.removeTheDead();
-      writeSync(this.fd, '.');
-      this.link = join(this.folder, `${process.pid}-${randomBytes(4).toString('hex')}`);
-      linkSync(anchor, this.link);
-    } catch (error) {
-      this.leave();
-      throw error;
-    }
-  }
-
-  leave(): void {
-    if (--this.users > 0) return;
-    if (this.link !== undefined) rmSync(this.link, { force: true });
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.link = this.fd = this.look = undefined;
-  }
-
-  /** One fstat of the anchor (whileWritersLooked). */
-  lookNow(epoch: number): void {
-    if (this.fd === undefined || this.link === undefined) return;
-    try {
-      const { nlink, size } = fstatSync(this.fd);
-      this.look = { epoch, alone: nlink === 2, size };
-    } catch {
-      this.look = undefined;
-    }
-  }
-
-  /** Nobody else in the registry at this look, and nobody came since it was as `size`. */
-  aloneSince(size: number): boolean {
-    const look = this.look;
-    return look !== undefined && look.epoch === lookEpoch && look.alone && look.size === size;
-  }
-
-  /** The registry's size at the last look, if nobody else was in it then. */
-  lastAlone(): number | undefined {
-    return this.look?.alone ? this.look.size : undefined;
-  }
-
-  private removeTheDead(): void {
-    for (const name of readdirSync(this.folder)) {
-      const pid = Number(name.split('-')[0]);
-      // This process's own are a dead one's too: it is not in yet.
-      if (Number.isInteger(pid) && pid > 0 && (pid === process.pid || !isProcessAlive(pid)))
-        rmSync(join(this.folder, name), { force: true });
-    }
-  }
-}
-
-const registries = new Map<string, StoreWriters>();
-let lookEpoch = 0;
-
-/** The registry of the folder holding the store folder `dataDir` (none on Windows: see CommitMark). */
-export function writersOf(dataDir: string): StoreWriters | undefined {
-  if (process.platform === 'win32') return undefined;
-  const folder = join(dirname(dataDir), WRITERS_FOLDER);
-  const writers = registries.get(folder) ?? new StoreWriters(folder);
-  registries.set(folder, writers);
-  return writers;
-}
-
-/**
- * Runs `work` (synchronous: nothing else runs meanwhile) after one look at every registry this
- * process is in (one fstat each): within it, a store nobody else could have written since its
- * mark was last read answers without reading it. The look is over when `work` is.
- */
-export function whileWritersLooked<T>(work: () => T): T {
-  lookEpoch++;
-  for (const writers of registries.values()) writers.lookNow(lookEpoch);
-  try {
-    return work();
-  } finally {
-    lookEpoch++;
   }
 }
 
