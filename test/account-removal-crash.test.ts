@@ -4,8 +4,8 @@
 // is lost, and the user has a way on that `accounts list` shows: `accounts remove` again finishes
 // the job (or puts the account back while it has statuses to deliver), `accounts add` brings it
 // back with what is left of its data. Real CLI processes, the real keychain (test/with-keychain.sh).
-import { existsSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AccountRef, accountFolder, accountRef, keychainEntry } from '../main/core/account/account-ref';
@@ -150,6 +150,20 @@ describe('accounts remove killed', () => {
     expect(await secrets.get(keychainEntry(l.ref))).toBeUndefined();
   }, 60_000);
 
+  it('while it waits for the hand-over: its label is not given to another account, whose removal the advice would then be', async () => {
+    const l = await killedDuringHandOver();
+    const other = await l.cli(
+      ['accounts', 'add', 'eu', '--base-url', 'https://other.example.com', '--client-id', 'other-client'],
+      'other-secret',
+    );
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain(
+      `EU is the label of an account whose removal was interrupted (client ${CLIENT.clientId} at ${sim.url}): run seller-tray accounts remove EU to finish it`,
+    );
+    expect(l.listed()).toEqual([]);
+    expect((await l.cli(['accounts', 'list'])).stdout).toBe(interrupted());
+  }, 60_000);
+
   it('while it waits for the hand-over: add brings it back, by its label alone, with its statuses', async () => {
     const l = await killedDuringHandOver();
     const added = await l.cli(['accounts', 'add', 'EU'], CLIENT.clientSecret);
@@ -193,4 +207,30 @@ describe('accounts remove killed', () => {
       expect(await appTells(l.dataRoot)).toEqual([]);
     }, 60_000);
   }
+});
+
+describe('accounts remove', () => {
+  it("deletes an account whose folder is on another file system than the data folder's (accounts linked to another volume)", async () => {
+    const { home, cli, dataRoot } = await cliLaptop('removal-volume-');
+    homes.push(home);
+    // /dev/shm is a tmpfs here, another file system than the temporary folder's: a rename from one
+    // to the other fails (EXDEV), so the folder must be moved aside where it is.
+    const volume = await mkdtemp('/dev/shm/removal-volume-');
+    homes.push(volume);
+    await mkdir(dataRoot, { recursive: true });
+    await symlink(volume, join(dataRoot, 'accounts'));
+    expect(statSync(volume).dev).not.toBe(statSync(dataRoot).dev);
+    const added = await cli(
+      ['accounts', 'add', 'EU', '--base-url', sim.url, '--client-id', CLIENT.clientId],
+      CLIENT.clientSecret,
+    );
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    const ref = accountRef({ baseUrl: sim.url, clientId: CLIENT.clientId });
+    await (await open(ref, dataRoot)).close(); // its store, as the app's first start makes it
+    expect(existsSync(join(volume, ref.id))).toBe(true);
+    const removed = await cli(['accounts', 'remove', 'EU']);
+    expect(removed).toMatchObject({ code: 0, stderr: '' });
+    expect(await readdir(volume)).toEqual([]);
+    expect(await secrets.get(keychainEntry(ref))).toBeUndefined();
+  }, 60_000);
 });

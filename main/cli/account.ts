@@ -12,6 +12,7 @@ import {
   accountRef,
   clientOptionsFor,
   keychainEntry,
+  labelArgument,
 } from '../core/account/account-ref';
 import { osAccountName } from '../core/account-name';
 import type { SellerApiClientOptions } from '../core/api/client';
@@ -180,7 +181,7 @@ function listedAccount(flags: AccountFlags, saved: Settings, stores: CliStores):
       const secret = await stores.secrets.get(owner);
       if (!secret)
         throw new UsageError(
-          `${noSecretFor(owner)} Add it again with seller-tray accounts add ${entry.label} (the secret on standard input).`,
+          `${noSecretFor(owner)} Add it again with seller-tray accounts add ${labelArgument(entry.label)} (the secret on standard input).`,
         );
       return secret;
     },

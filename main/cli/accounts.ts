@@ -12,7 +12,7 @@ import {
   removeAccount,
   renameAccount,
 } from '../core/account/account-list';
-import { accountRef, keychainEntry } from '../core/account/account-ref';
+import { accountRef, keychainEntry, labelArgument } from '../core/account/account-ref';
 import { interruptedRemoval, interruptedRemovals } from '../core/account/removal-notes';
 import type { Log } from '../core/log';
 import type { CliStores } from './account';
@@ -51,7 +51,7 @@ export async function accountsCommand(
     if (error.code === 'in-use') throw new Refusal('in-use', error.message);
     throw new Refusal(
       'undelivered-statuses',
-      `${error.message}: run seller-tray watch --once --account ${label} until they are, or remove it with --force to discard them`,
+      `${error.message}: run seller-tray watch --once --account ${labelArgument(label ?? '')} until they are, or remove it with --force to discard them`,
     );
   }
   throw new UsageError(USAGE);
@@ -91,7 +91,7 @@ async function list(stores: CliStores, json: boolean): Promise<string> {
     (entry) =>
       row([entry.label, entry.baseUrl, entry.clientId, 'removal interrupted']) +
       row([
-        `  seller-tray accounts remove ${entry.label} finishes it; seller-tray accounts add ${entry.label} brings it back with what is left of its data`,
+        `  seller-tray accounts remove ${labelArgument(entry.label)} finishes it; seller-tray accounts add ${labelArgument(entry.label)} brings it back with what is left of its data`,
       ]),
   );
   return [...listed, ...unfinished].join('');
@@ -122,7 +122,7 @@ async function add(label: string, stores: CliStores, options: AccountsOptions): 
 function rename(label: string, to: string, stores: CliStores): string {
   const { settings } = stores.settings.load();
   const from = findAccount(settings, label).label;
-  stores.settings.save(renameAccount(settings, label, to));
+  stores.settings.save(renameAccount(settings, label, to, stores.dataRoot));
   return `Renamed account ${from} to ${to.trim()}.\n`;
 }
 

@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
-import { accountFolder } from '../core/account/account-ref';
+import { accountFolder, labelArgument } from '../core/account/account-ref';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
@@ -170,7 +170,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (positionals[0] === 'login' && flags.account !== undefined)
       throw new UsageError(
-        `login sets the first account; a listed one gets its new secret with seller-tray accounts add ${flags.account}`,
+        `login sets the first account; a listed one gets its new secret with seller-tray accounts add ${labelArgument(flags.account)}`,
       );
     const account = resolveAccount(flags, stores);
     if (positionals[0] === 'login' && positionals.length === 1) {

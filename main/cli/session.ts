@@ -1,7 +1,7 @@
 // The CLI commands that keep state where the app keeps it: `login` stores the secret in the
 // keychain and the account in the settings; `watch` runs the core's poller, so two home
 // directories behave as two laptops.
-import { keychainEntry } from '../core/account/account-ref';
+import { keychainEntry, labelArgument } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
 import { SellerApiClient } from '../core/api/client';
 import { automationPortsFor } from '../core/automation/ports';
@@ -154,7 +154,9 @@ async function watchAccount(
   });
   /** The secret refused: alone, a usage error (log in again); among several, told, and the others go on. */
   const refused = (): true => {
-    const advice = named ? `seller-tray accounts add ${label} again` : 'seller-tray login again';
+    const advice = named
+      ? `seller-tray accounts add ${labelArgument(label)} again`
+      : 'seller-tray login again';
     const message = `the marketplace rejected client ${ref.clientId}: run ${advice}`;
     if (!named) throw new UsageError(message);
     tell({ message });

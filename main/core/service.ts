@@ -367,7 +367,7 @@ export class SellerTrayService {
     },
     renameAccount: async ({ account, label }) => {
       const entry = this.listedAccount(account);
-      this.saveSettings(renameAccount(this.settings, entry.label, label));
+      this.saveSettings(renameAccount(this.settings, entry.label, label, this.ports.dataRoot));
       // Reopened under its new label (connect): its log lines and notifications name it so.
       await this.connect();
       return this.state();

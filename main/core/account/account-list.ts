@@ -24,6 +24,7 @@ import {
   accountRef,
   clientOptionsFor,
   keychainEntry,
+  labelArgument,
 } from './account-ref';
 import { dropRemovalNote, interruptedRemoval, removalTrash, writeRemovalNote } from './removal-notes';
 import { AccountSession } from './session';
@@ -103,6 +104,7 @@ export async function addAccount(
   if (known && isDemo(settings, known))
     throw new AccountListError('invalid-input', `${known.label} is the demo, whose secret is its own`);
   const returning = noted && accountRef(noted.entry).id === accountRef({ baseUrl, clientId }).id;
+  if (noted && !returning) throw labelOfInterruptedRemoval(noted.entry);
   const added = returning
     ? { ...noted.entry, label: input.label }
     : { label: input.label, baseUrl, clientId };
@@ -126,13 +128,27 @@ export async function addAccount(
   return { settings: { ...settings, accounts }, entry, sellerId, reconnected: known !== undefined };
 }
 
-/** Gives a listed account another label. */
-export function renameAccount(settings: Settings, label: string, to: string): Settings {
+/** Gives a listed account another label (not one an interrupted removal still goes by). */
+export function renameAccount(settings: Settings, label: string, to: string, dataRoot: string): Settings {
   const entry = findAccount(settings, label);
+  const noted = interruptedRemoval(dataRoot, settings.accounts, to);
+  if (noted) throw labelOfInterruptedRemoval(noted.entry);
   return {
     ...settings,
     accounts: checkedList(settings.accounts.map((a) => (a === entry ? { ...a, label: to } : a))),
   };
+}
+
+/**
+ * A label still taken by an interrupted removal: given to another account, the advice to finish
+ * that removal ("accounts remove EU") would remove the new account instead.
+ */
+function labelOfInterruptedRemoval(entry: AccountEntry): AccountListError {
+  const argument = labelArgument(entry.label);
+  return new AccountListError(
+    'invalid-input',
+    `${entry.label} is the label of an account whose removal was interrupted (client ${entry.clientId} at ${entry.baseUrl}): run seller-tray accounts remove ${argument} to finish it, or seller-tray accounts add ${argument} to bring that account back, or choose another label`,
+  );
 }
 
 export interface Removed {

@@ -71,6 +71,16 @@ export function accountFolder(dataRoot: string, id: AccountId): string {
   return join(dataRoot, 'accounts', id);
 }
 
+/**
+ * An account's label as one argument of a command a person copies from advice: as it is when it
+ * is one plain word, quoted otherwise (labels may hold spaces, quotes or `$`), for PowerShell and
+ * cmd on Windows, for a POSIX shell elsewhere.
+ */
+export function labelArgument(label: string, platform: NodeJS.Platform = process.platform): string {
+  if (/^[\p{L}\p{N}_.@:+-]+$/u.test(label)) return label;
+  return platform === 'win32' ? `"${label.replaceAll('"', '""')}"` : `'${label.replaceAll("'", "'\\''")}'`;
+}
+
 /** The keychain entry of the account's secret: its base URL's origin and client id (secrets.ts). */
 export function keychainEntry(ref: AccountRef): SecretOwner {
   return secretOwner(ref.baseUrl, ref.clientId);

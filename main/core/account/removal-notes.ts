@@ -4,7 +4,7 @@
 // settings file loses the account and deleted last. While the account is not listed, its note
 // tells the app at its start and `accounts list` to show the interrupted removal, `accounts remove` to finish it (or put
 // the account back if it has statuses to deliver) and `accounts add` where the account was. The
-// account's folder is moved into `removals/<id>` before it is deleted, so a kill during the
+// account's folder is moved aside (`accounts/<id>.removing`) before it is deleted, so a kill during the
 // deletion never leaves half a store where the account would open it again.
 
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { AccountEntry } from '../../../preload/settings-declaration';
 import { writeFileDurably } from '../durable-file';
 import { checkAccounts } from '../settings';
-import { type AccountId, accountRef } from './account-ref';
+import { type AccountId, accountFolder, accountRef, labelArgument } from './account-ref';
 
 /** A removal under way: the account as it was listed, where, and the automations it ran with. */
 export interface RemovalNote {
@@ -26,8 +26,12 @@ export interface RemovalNote {
 const removals = (dataRoot: string) => join(dataRoot, 'removals');
 const notePath = (dataRoot: string, id: AccountId) => join(removals(dataRoot), `${id}.json`);
 
-/** Where the account's folder waits to be deleted, out of the account's way. */
-export const removalTrash = (dataRoot: string, id: AccountId): string => join(removals(dataRoot), id);
+/**
+ * Where the account's folder waits to be deleted, out of the account's way: beside it, so the move
+ * is one rename on one file system (an `accounts` folder linked to another volume included).
+ */
+export const removalTrash = (dataRoot: string, id: AccountId): string =>
+  `${accountFolder(dataRoot, id)}.removing`;
 
 export function writeRemovalNote(dataRoot: string, note: RemovalNote): void {
   writeFileDurably(notePath(dataRoot, accountRef(note.entry).id), JSON.stringify(note));
@@ -71,7 +75,8 @@ export function interruptedRemoval(
 
 /** What the app says at its start of a removal left unfinished (the CLI's `accounts list` shows it too). */
 export function interruptedRemovalWords(label: string): string {
-  return `Removing the account ${label} was interrupted, so its data or its secret may still be on this computer: run seller-tray accounts remove ${label} to finish it, or seller-tray accounts add ${label} to bring it back.`;
+  const argument = labelArgument(label);
+  return `Removing the account ${label} was interrupted, so its data or its secret may still be on this computer: run seller-tray accounts remove ${argument} to finish it, or seller-tray accounts add ${argument} to bring it back.`;
 }
 
 function readNote(file: string): RemovalNote | undefined {
