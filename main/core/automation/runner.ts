@@ -39,12 +39,12 @@ export const RUNS_AT_ONCE = 4;
  * Runs claimed ahead of a free slot, so that an ending starts the next without a write of its own:
  * claims are made in batches, topped up once fewer than RUNS_AT_ONCE wait.
  */
-export const RUNS_AHEAD = 2 * RUNS_AT_ONCE;
+export const RUNS_AHEAD = 6 * RUNS_AT_ONCE;
 /**
  * How long the ends and claims asked for wait to be written together: a few runs' worth at the
  * rate of loopback deliveries. A run's slot is free meanwhile; it is told of once on disk.
  */
-const WRITE_BEHIND_MS = 10;
+const WRITE_BEHIND_MS = 25;
 /**
  * How long a secret read from the keychain serves the attempts after it: a read costs about as
  * much CPU as a whole delivery (0.3 ms through the Secret Service), and a burst of new orders
