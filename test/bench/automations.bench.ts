@@ -57,11 +57,25 @@ async function startReceiver(): Promise<{ url: string; close: () => void }> {
   };
 }
 
+/** How long the deliveries of a round may take before the bench fails. */
+const DELIVERIES_WAIT_MS = 120_000;
+
 /** One laptop: a first start, ORDERS purchases, one poll; with `hook`, until every run delivered. */
 async function laptop(url: string, hook: boolean, receiverUrl?: string): Promise<Figures> {
   const own = receiverUrl === undefined ? await startReceiver() : undefined;
   const receiver = receiverUrl ?? own?.url ?? '';
   const delivered = async () => Number(await (await fetch(receiver)).text());
+  // A failed delivery's retry waits on this core's timers, which nothing fires here: fail loudly, never hang.
+  const deliveredUpTo = async (count: number) => {
+    const end = performance.now() + DELIVERIES_WAIT_MS;
+    while ((await delivered()) < count) {
+      if (performance.now() > end)
+        throw new Error(
+          `deliveries stalled at ${await delivered()} of ${count}: one failed, see the receiver`,
+        );
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
   const dir = await mkdtemp(join(tmpdir(), 'bench-automations-'));
   const settings = {
     ...DEFAULT_SETTINGS,
@@ -89,8 +103,7 @@ async function laptop(url: string, hook: boolean, receiverUrl?: string): Promise
   for (let round = 1; round < Number(process.env.BENCH_ROUNDS ?? 1); round++) {
     for (let i = 0; i < ORDERS; i++) await admin(url, 'POST', 'purchases');
     await core.checkNow();
-    while (hook && (await delivered()) < ORDERS * round)
-      await new Promise((resolve) => setTimeout(resolve, 5));
+    if (hook) await deliveredUpTo(ORDERS * round);
     globalThis.gc?.();
     process.stderr.write(
       `round ${round}: RSS ${rss().toFixed(1)} MiB, heap ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(1)} MiB\n`,
@@ -110,7 +123,7 @@ async function laptop(url: string, hook: boolean, receiverUrl?: string): Promise
   if (hook) {
     // From the poll's start: the deliveries go on while the orders are fetched.
     // Asked after the poll's window: these requests are not in its CPU.
-    while ((await delivered()) - before < ORDERS) await new Promise((resolve) => setTimeout(resolve, 5));
+    await deliveredUpTo(before + ORDERS);
     deliveriesPerSecond = ORDERS / ((performance.now() - started) / 1000);
   }
   await core.close();
