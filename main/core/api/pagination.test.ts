@@ -164,37 +164,6 @@ describe('walking a stable listing', () => {
     expect(requests.length).toBeLessThanOrEqual(3); // the repeated page and at most one read ahead
   });
 
-  it('fails when a listing starts over from its first page, or answers a recent page again', async () => {
-    // 50 places, then the listing goes round to its start (offsets modulo its length).
-    const goingRound: FetchPage<number> = async (offset) =>
-      pageOf(
-        Array.from({ length: 10 }, (_, i) => (offset + i) % 50),
-        true,
-      );
-    await expect(collect(walkStable(goingRound, self, () => 10))).rejects.toThrow(/ignore the offset/);
-    // From place 30 on, each page answers the one two pages before it again.
-    const stepsBack: FetchPage<number> = async (offset) =>
-      pageOf(
-        Array.from({ length: 10 }, (_, i) => (offset < 30 ? offset : offset - 20) + i),
-        true,
-      );
-    await expect(collect(walkStable(stepsBack, self, () => 10))).rejects.toThrow(/ignore the offset/);
-  });
-
-  it('remembers the keys of its first and last pages only: an item from further back is yielded again', async () => {
-    // A listing of 100 places whose place 70 answers item 25 again (it moved there): a walk of a
-    // first start holds no key of every item read, and the store keeps a repeated item once.
-    const fetchPage: FetchPage<number> = async (offset) => {
-      const items = Array.from({ length: Math.min(10, 100 - offset) }, (_, i) =>
-        offset + i === 70 ? 25 : offset + i,
-      );
-      return pageOf(items, offset + items.length < 100);
-    };
-    const items = await collect(walkStable(fetchPage, self, () => 10));
-    expect(items.filter((i) => i === 25)).toHaveLength(2);
-    expect(items).toHaveLength(100);
-  });
-
   it('reads one page ahead on a long walk, and none on a walk of one page', async () => {
     const requests: number[] = [];
     let answered = 0;

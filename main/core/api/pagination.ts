@@ -37,34 +37,17 @@ function settleQuietly<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
-/**
- * Pages whose keys a walk remembers besides its first: a page overlaps the one before it (a tie
- * read again at its start, a place shifted by an item expiring), and a server that ignores the
- * offset answers the page just read. Keys of every page (a first start's hundred thousand) were
- * held to its end, and memory grew with the history; an item from further back read again is
- * yielded again, and the store keeps it once.
- */
-const REMEMBERED_PAGES = 2;
-
-/**
- * What one walk has seen: it drops items of the last pages it yielded and spots a listing
- * answering them again, or starting over from its first page.
- */
+/** What one walk has seen: it drops items it yielded before and spots a listing going round. */
 class WalkLedger<T> {
-  private first: ReadonlySet<string> | undefined;
-  private readonly recent: ReadonlySet<string>[] = [];
+  private readonly seen = new Set<string>();
   private emptyRun = 0;
 
   constructor(private readonly keyOf: (item: T) => string) {}
 
-  private seen(key: string): boolean {
-    return this.first?.has(key) === true || this.recent.some((page) => page.has(key));
-  }
-
   /** The page's items this walk has not yielded yet; `endless` after too many empty pages. */
   take(page: PageOf<T>, offset: number): WalkedPage<T> & { repeated: number } {
     const end = offset + page.keys.length;
-    const keys = [...new Set(page.keys)].filter((key) => !this.seen(key));
+    const keys = [...new Set(page.keys)].filter((key) => !this.seen.has(key));
     const fresh = new Set(keys);
     // Each key once, even when a page repeats an item.
     const claim = (key: string) => fresh.delete(key);
@@ -77,11 +60,7 @@ class WalkLedger<T> {
       unreadable: page.unreadable.filter((item) => claim(item.key)),
       repeated: page.keys.length - keys.length,
     };
-    if (keys.length > 0) {
-      if (this.first === undefined) this.first = new Set(keys);
-      else this.recent.push(new Set(keys));
-      if (this.recent.length > REMEMBERED_PAGES) this.recent.shift();
-    }
+    for (const key of keys) this.seen.add(key);
     // A page that brings nothing new (a tie read again at the end included) counts as empty.
     this.emptyRun = page.hasMore && keys.length === 0 ? this.emptyRun + 1 : 0;
     // Trailing empty pages are the end, not a failure: polling must go on (docs/api-client.md, tolerant reader).
