@@ -76,9 +76,12 @@ describe('kill -9', () => {
     const purchases: string[] = [];
     await admin(sim.url, 'PATCH', 'faults', { errorRate: 0.15, dropRate: 0.05, latencyMs: 20 });
     let kills = 0;
-    for (let round = 0; round < 5; round++) {
+    // Random kill instants may all come after the runs ended on a fast machine: rounds then go on,
+    // killed at 100 ms (before a process can finish), until a kill has landed.
+    for (let round = 0; round < 5 || (kills === 0 && round < 10); round++) {
       purchases.push(await purchase(), await purchase());
-      const done = await Promise.all(laptops.map((env) => watchOnce(env, 150 + Math.random() * 1800)));
+      const killAfterMs = () => (round < 5 ? 150 + Math.random() * 1800 : 100);
+      const done = await Promise.all(laptops.map((env) => watchOnce(env, killAfterMs())));
       done.forEach((run, i) => {
         runs[i]?.push(run);
         if (run.killed) kills += 1;
