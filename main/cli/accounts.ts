@@ -148,6 +148,8 @@ function rename(which: AccountChoice, to: string, stores: CliStores): string {
 
 async function remove(which: AccountChoice, stores: CliStores, force: boolean): Promise<string> {
   const { settings } = stores.settings.load();
+  // Named now: a refused removal drops the note by which an unlisted account is found.
+  const { id } = accountRef(chosenForRemoval(settings, which, stores.dataRoot).entry);
   // The list is saved by the removal itself, as the file is at each step (the app may write it meanwhile).
   const removed = await removeAccount(settings, which, force, {
     ...stores,
@@ -159,7 +161,6 @@ async function remove(which: AccountChoice, stores: CliStores, force: boolean): 
   }).catch((error: unknown) => {
     if (!(error instanceof AccountListError && error.code === 'undelivered-statuses')) throw error;
     // Put back (or never taken off): the account is listed, so a watch of it by id delivers them.
-    const { id } = accountRef(chosenForRemoval(settings, which, stores.dataRoot).entry);
     throw new Refusal(
       'undelivered-statuses',
       `${error.message}: run ${commandFor(id, 'watch --once')} until they are, or remove it with --force to discard them`,
