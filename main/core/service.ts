@@ -380,13 +380,14 @@ export class SellerTrayService {
       // Its store is closed before its folder goes; a refused removal opens it again.
       await this.dropSession(account as AccountId);
       try {
-        const removed = await removeAccount(
-          this.settings,
-          { label: entry.label },
-          discardUndelivered,
-          this.accountListPorts(),
-        );
-        this.saveSettings(removed.settings);
+        // Saved at each step: a removal that fails once its data is gone never lists it again, empty.
+        await removeAccount(this.settings, { label: entry.label }, discardUndelivered, {
+          ...this.accountListPorts(),
+          updateSettings: (change) => {
+            this.saveSettings(change(this.settings));
+            return this.settings;
+          },
+        });
       } finally {
         await this.connect();
       }

@@ -54,13 +54,17 @@ export interface AccountListPorts {
   dataRoot: string;
   transport?: Transport | undefined;
   log?: Log | undefined;
-  /**
-   * Changes the settings file as it is now, for a removal to hand the account over: an app that
-   * watches the file closes its store of it. Absent (the app removing its own), the caller saves.
-   */
-  updateSettings?: ((change: (current: Settings) => Settings) => Settings) | undefined;
   /** How long a removal waits for another process to close the account's store; HAND_OVER_MS by default. */
   handOverMs?: number | undefined;
+}
+
+export interface RemovalPorts extends AccountListPorts {
+  /**
+   * Changes and saves the settings as they are now, at each step of a removal: so the list never
+   * shows an account whose data is gone, and (the CLI's) an app that watches the file closes its
+   * store of it.
+   */
+  updateSettings: (change: (current: Settings) => Settings) => Settings;
 }
 
 /** How long a removal waits for the app to close the account's store once it left the settings file. */
@@ -180,8 +184,8 @@ function labelOfInterruptedRemoval(entry: AccountEntry): AccountListError {
   );
 }
 
+/** A removal done: the list was saved without the account along the way (`updateSettings`). */
 export interface Removed {
-  settings: Settings;
   entry: AccountEntry;
   /** Marked statuses not yet delivered that went with it. */
   discarded: number;
@@ -190,8 +194,8 @@ export interface Removed {
 /**
  * Removes a listed account: its data folder, its keychain entry and its automations' go. While it
  * has statuses not yet delivered it is refused, unless `discardUndelivered`. This process's
- * session of it must be closed first. With `updateSettings` (the CLI), a process that has its
- * store open (the app) is handed it over first: the file is saved without it and its folder goes
+ * session of it must be closed first. Another process that has its store open (the app, for
+ * the CLI) is handed it over first: the file is saved without it and its folder goes
  * once that process closed its store (deleted under it, its next write would bring the folder
  * back and what it marked meanwhile would be lost). Still open after the hand-over (`seller-tray
  * run` does not follow the file), or any step failing before its folder is moved aside, the
@@ -204,13 +208,11 @@ export async function removeAccount(
   settings: Settings,
   which: AccountChoice,
   discardUndelivered: boolean,
-  ports: AccountListPorts,
+  ports: RemovalPorts,
 ): Promise<Removed> {
   const { updateSettings, dataRoot } = ports;
-  // A removal the CLI began and did not finish is finished (its account no longer listed).
-  const { entry, noted } = updateSettings
-    ? chosenForRemoval(settings, which, dataRoot)
-    : { entry: findAccount(settings, which), noted: undefined };
+  // A removal begun and not finished is finished (its account no longer listed).
+  const { entry, noted } = chosenForRemoval(settings, which, dataRoot);
   if (isDemo(settings, entry))
     throw new AccountListError('invalid-input', `${entry.label} is the demo: leave the demo instead`);
   const ref = accountRef(entry);
@@ -230,14 +232,9 @@ export async function removeAccount(
   ];
   // Finishing, the count is made after the hand-over alone: a refusal then puts the account back.
   let pending = noted ? 0 : await refuseUndelivered();
-  if (!updateSettings) {
-    await moveAside(folder, removalTrash(dataRoot, ref.id));
-    await deleteAccountData(ref, automations, ports);
-    return { settings: { ...settings, accounts: others(settings.accounts) }, entry, discarded: pending };
-  }
   const at = noted?.at ?? settings.accounts.indexOf(entry);
   writeRemovalNote(dataRoot, { entry, at, automations });
-  const saved = updateSettings((current) => ({ ...current, accounts: others(current.accounts) }));
+  updateSettings((current) => ({ ...current, accounts: others(current.accounts) }));
   try {
     if (await stillOpenElsewhere(join(folder, DATABASE_FILE), ports.handOverMs ?? HAND_OVER_MS))
       throw new AccountListError(
@@ -269,7 +266,7 @@ export async function removeAccount(
     );
   }
   dropRemovalNote(dataRoot, ref.id, ports.log);
-  return { settings: saved, entry, discarded: pending };
+  return { entry, discarded: pending };
 }
 
 /** The listed account chosen, else the one whose removal was interrupted (no longer listed). */
