@@ -1,13 +1,15 @@
-// What a removal of an account by the CLI leaves on disk until it is done, so a removal killed
-// midway (kill -9, a power cut) is never a secret or a folder nobody knows of: the account's note
-// (`removals/<id>.json`: its entry, its place in the list, its automations) is written before the
-// settings file loses the account and deleted last. While the account is not listed, its note
-// tells the app at its start and `accounts list` to show the interrupted removal, `accounts remove` to finish it (or put
-// the account back if it has statuses to deliver) and `accounts add` where the account was. The
-// account's folder is moved aside (`accounts/<id>.removing`) before it is deleted, so a kill during the
-// deletion never leaves half a store where the account would open it again. `settleRemovals`, at
-// each start of the app and of `accounts`, ends what a kill left whatever the step: a note of an
-// account listed again goes, and a folder moved aside is deleted (its statuses were counted first).
+// What a removal of an account (by the app or the CLI) leaves on disk until it is done, so a
+// removal killed midway (kill -9, a power cut) or failed past the deletion of its data is never a
+// secret or a folder nobody knows of: the account's note (`removals/<id>.json`: its entry, its
+// place in the list, its automations) is written before the settings file loses the account and
+// deleted last. While the account is not listed, its note tells the app at its start and
+// `accounts list` to show the interrupted removal, `accounts remove` to finish it (or put the
+// account back if it has statuses to deliver) and `accounts add` where the account was. The
+// account's folder is moved aside (`accounts/<id>.removing`) before it is deleted, so a kill
+// during the deletion never leaves half a store where the account would open it again.
+// `settleRemovals`, at each start of the app and of `accounts`, ends what a kill left whatever the
+// step: a note of an account listed again goes, and a folder moved aside is deleted (its statuses
+// were counted first).
 
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
