@@ -54,8 +54,6 @@ export interface AccountListPorts {
   dataRoot: string;
   transport?: Transport | undefined;
   log?: Log | undefined;
-  /** How long a removal waits for another process to close the account's store; HAND_OVER_MS by default. */
-  handOverMs?: number | undefined;
 }
 
 export interface RemovalPorts extends AccountListPorts {
@@ -65,6 +63,8 @@ export interface RemovalPorts extends AccountListPorts {
    * store of it.
    */
   updateSettings: (change: (current: Settings) => Settings) => Settings;
+  /** How long a removal waits for another process to close the account's store; HAND_OVER_MS by default. */
+  handOverMs?: number | undefined;
 }
 
 /** How long a removal waits for the app to close the account's store once it left the settings file. */
@@ -87,7 +87,7 @@ const listed = (settings: Settings, which: AccountChoice): AccountEntry | undefi
   settings.accounts.find((a) => isChosen(a, listedId(settings, a), which));
 
 /** A listed account's id, the demo's included (as `accounts list` shows it). */
-export const listedId = (settings: Settings, entry: AccountEntry): AccountId =>
+const listedId = (settings: Settings, entry: AccountEntry): AccountId =>
   accountRef({ ...entry, demo: isDemo(settings, entry) }).id;
 
 /** The first account while the app is in demo mode is the demo's: the app alone starts and leaves it. */
@@ -120,6 +120,7 @@ export async function addAccount(
   const known = listed(settings, which);
   // An account whose removal was interrupted comes back where it was, with its address and routes.
   const noted = known ? undefined : interruptedRemoval(ports.dataRoot, settings.accounts, which);
+  // An id names an account there is: else the refusal names the labels there are.
   if ('id' in which && !known && !noted) findAccount(settings, which);
   const label = 'label' in which ? which.label : (known?.label ?? noted?.entry.label ?? '');
   const baseUrl = input.baseUrl ?? known?.baseUrl ?? noted?.entry.baseUrl;
