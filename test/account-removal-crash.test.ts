@@ -204,7 +204,7 @@ describe('accounts remove killed', () => {
     await removedForGood(l);
   }, 60_000);
 
-  it('while it waits for the hand-over: its label is not given to another account, whose removal the advice would then be', async () => {
+  it('while it waits for the hand-over: its label is not given to another account, and the advice, by id, finishes it', async () => {
     const l = await killedDuringHandOver();
     const other = await l.cli(
       ['accounts', 'add', 'eu', '--base-url', 'https://other.example.com', '--client-id', 'other-client'],
@@ -223,19 +223,23 @@ describe('accounts remove killed', () => {
     await nothingLeft(l);
   }, 60_000);
 
-  it('while it waits for the hand-over: add brings it back, by its label alone, with its statuses', async () => {
-    const l = await killedDuringHandOver();
-    const added = await l.cli(['accounts', 'add', 'EU'], CLIENT.clientSecret);
-    expect(added).toMatchObject({ code: 0, stderr: '' });
-    expect(added.stdout).toContain(
-      `Added account EU: client ${CLIENT.clientId} of seller 8101 at ${sim.url}`,
-    );
-    expect(l.listed()).toEqual(['EU']);
-    expect(await undelivered(l.ref, l.dataRoot)).toBe(2);
-    expect((await l.cli(['accounts', 'list'])).stdout).not.toContain('removal interrupted');
-    expect(notes(l.dataRoot)).toEqual([]);
-    noTrash(l.dataRoot);
-  }, 60_000);
+  for (const by of ['id', 'label'] as const)
+    it(`while it waits for the hand-over: add brings it back, by its ${by} alone, under its label, with its statuses`, async () => {
+      const l = await killedDuringHandOver();
+      const added = await l.cli(
+        ['accounts', 'add', ...(by === 'id' ? ['--id', idOfEu()] : ['EU'])],
+        CLIENT.clientSecret,
+      );
+      expect(added).toMatchObject({ code: 0, stderr: '' });
+      expect(added.stdout).toContain(
+        `Added account EU: client ${CLIENT.clientId} of seller 8101 at ${sim.url}`,
+      );
+      expect(l.listed()).toEqual(['EU']);
+      expect(await undelivered(l.ref, l.dataRoot)).toBe(2);
+      expect((await l.cli(['accounts', 'list'])).stdout).not.toContain('removal interrupted');
+      expect(notes(l.dataRoot)).toEqual([]);
+      noTrash(l.dataRoot);
+    }, 60_000);
 
   for (const step of ['folder-deleted', 'secret-deleted'] as const) {
     it(`after ${step === 'folder-deleted' ? 'its folder is deleted, before its secret' : "its secret is deleted, before its automations'"}: remove again finishes the job`, async () => {
