@@ -1,10 +1,13 @@
 // `seller-tray accounts remove` killed (kill -9) at each step of its hand-over (issue 23): while
 // it waits for another process to let the account's store go, after the account's folder is
-// deleted but before its secret, after its secret but before its automations'. Each time nothing
-// is lost, and the user has a way on that `accounts list` shows: `accounts remove` again finishes
-// the job (or puts the account back while it has statuses to deliver), `accounts add` brings it
-// back with what is left of its data. Real CLI processes, the real keychain (test/with-keychain.sh).
-import { existsSync, statSync } from 'node:fs';
+// deleted but before its secret, after its secret but before its automations', and once a refused
+// removal put the account back but before it dropped its note. Each time nothing is lost, and the
+// user has a way on that `accounts list` shows, naming the account by id: `accounts remove` again
+// finishes the job (or puts the account back while it has statuses to deliver), `accounts add`
+// brings it back with what is left of its data. Every end state is the account listed with its
+// folder, or nothing of it: no folder moved aside is ever left. Real CLI processes, the real
+// keychain (test/with-keychain.sh).
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +22,7 @@ import { cliLaptop } from './support/cli-laptop';
 import { ManualTimers } from './support/core';
 import { markHeld, openHolding } from './support/held-mark';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
-import { exitOf, spawnTs, waitForLine } from './support/processes';
+import { exitOf, runTs, spawnTs, waitForLine } from './support/processes';
 
 const CLIENT = { clientId: 'removal-client', clientSecret: 'removal-secret-7f3a' };
 const HOOK_SECRET = 'hook-secret-19c4';
@@ -73,9 +76,21 @@ async function undelivered(ref: AccountRef, dataRoot: string): Promise<number> {
   }
 }
 
-const INTERRUPTED =
-  'EU\t%URL%\tremoval-client\tremoval interrupted\n  seller-tray accounts remove EU finishes it; seller-tray accounts add EU brings it back with what is left of its data\n';
-const interrupted = () => INTERRUPTED.replace('%URL%', sim.url);
+const idOfEu = () => accountRef({ baseUrl: sim.url, clientId: CLIENT.clientId }).id;
+const interrupted = () =>
+  `EU\t${idOfEu()}\t${sim.url}\tremoval-client\tremoval interrupted\n  seller-tray accounts remove --id ${idOfEu()} finishes it; seller-tray accounts add --id ${idOfEu()} brings it back with what is left of its data\n`;
+
+/** No folder moved aside (`accounts/<id>.removing`) is left, whatever the end state. */
+function noTrash(dataRoot: string): void {
+  const accounts = join(dataRoot, 'accounts');
+  expect(existsSync(accounts) ? readdirSync(accounts).filter((n) => n.endsWith('.removing')) : []).toEqual(
+    [],
+  );
+}
+
+/** What is left of the removal's notes. */
+const notes = (dataRoot: string) =>
+  existsSync(join(dataRoot, 'removals')) ? readdirSync(join(dataRoot, 'removals')) : [];
 
 /** What the app tells at its start on this laptop (its problems), then closed. */
 async function appTells(dataRoot: string): Promise<string[]> {
@@ -93,8 +108,8 @@ async function appTells(dataRoot: string): Promise<string[]> {
   return problems;
 }
 
-const APP_TELLS = [
-  'Removing the account EU was interrupted, so its data or its secret may still be on this computer: run seller-tray accounts remove EU to finish it, or seller-tray accounts add EU to bring it back.',
+const appTellsOfEu = () => [
+  `Removing the account EU was interrupted, so its data or its secret may still be on this computer: run seller-tray accounts remove --id ${idOfEu()} to finish it, or seller-tray accounts add --id ${idOfEu()} to bring it back.`,
 ];
 
 async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
@@ -129,8 +144,28 @@ async function killedDuringHandOver() {
   expect(existsSync(l.folder)).toBe(true);
   expect(await secrets.get(keychainEntry(l.ref))).toBe(CLIENT.clientSecret);
   expect((await l.cli(['accounts', 'list'])).stdout).toBe(interrupted());
-  expect(await appTells(l.dataRoot)).toEqual(APP_TELLS);
+  expect(await appTells(l.dataRoot)).toEqual(appTellsOfEu());
   return l;
+}
+
+/** The account ended for good by `accounts remove --force`: nothing of it is left. */
+async function removedForGood(l: Awaited<ReturnType<typeof laptopWithEu>>): Promise<void> {
+  expect((await l.cli(['accounts', 'remove', 'EU', '--force'])).code).toBe(0);
+  await nothingLeft(l);
+}
+
+/** No account, no folder, no folder moved aside, no secret, no note; the list and the app say so. */
+async function nothingLeft(l: Awaited<ReturnType<typeof laptopWithEu>>): Promise<void> {
+  expect(l.listed()).toEqual([]);
+  expect(existsSync(l.folder)).toBe(false);
+  noTrash(l.dataRoot);
+  expect(notes(l.dataRoot)).toEqual([]);
+  expect(await secrets.get(keychainEntry(l.ref))).toBeUndefined();
+  expect(await secrets.get(automationSecretEntry(l.ref, provision.name))).toBeUndefined();
+  expect((await l.cli(['accounts', 'list'])).stdout).toBe(
+    'No account is saved yet: seller-tray accounts add LABEL adds one.\n',
+  );
+  expect(await appTells(l.dataRoot)).toEqual([]);
 }
 
 describe('accounts remove killed', () => {
@@ -142,15 +177,34 @@ describe('accounts remove killed', () => {
     expect(l.listed()).toEqual(['EU']);
     expect(await undelivered(l.ref, l.dataRoot)).toBe(2);
     expect((await l.cli(['accounts', 'list'])).stdout).toBe(
-      `EU\t${sim.url}\t${CLIENT.clientId}\tsecret stored\tthe window's\n`,
+      `EU\t${idOfEu()}\t${sim.url}\t${CLIENT.clientId}\tsecret stored\tthe window's\n`,
     );
+    noTrash(l.dataRoot);
     // And --force then ends it for good.
-    expect((await l.cli(['accounts', 'remove', 'EU', '--force'])).code).toBe(0);
-    expect(existsSync(l.folder)).toBe(false);
-    expect(await secrets.get(keychainEntry(l.ref))).toBeUndefined();
+    await removedForGood(l);
   }, 60_000);
 
-  it('while it waits for the hand-over: its label is not given to another account, whose removal the advice would then be', async () => {
+  it('once a refused removal put it back, before it dropped its note: it is listed with its data, as if the note were dropped', async () => {
+    const l = await killedDuringHandOver();
+    // Finishing it finds the two statuses, puts the account back, and is killed there.
+    const removal = spawnTs('test/support/removal-child.ts', ['EU', 'put-back'], l.env);
+    await waitForLine(removal, /^paused put-back$/);
+    removal.kill('SIGKILL');
+    await exitOf(removal);
+    expect(l.listed()).toEqual(['EU']);
+    expect(notes(l.dataRoot)).toEqual([`${l.ref.id}.json`]);
+    // The next command settles it: listed, its folder and statuses kept, the note gone, nothing told.
+    expect((await l.cli(['accounts', 'list'])).stdout).toBe(
+      `EU\t${idOfEu()}\t${sim.url}\t${CLIENT.clientId}\tsecret stored\tthe window's\n`,
+    );
+    expect(notes(l.dataRoot)).toEqual([]);
+    expect(await undelivered(l.ref, l.dataRoot)).toBe(2);
+    expect(await appTells(l.dataRoot)).toEqual([]);
+    noTrash(l.dataRoot);
+    await removedForGood(l);
+  }, 60_000);
+
+  it('while it waits for the hand-over: its label is not given to another account, and the advice, by id, finishes it', async () => {
     const l = await killedDuringHandOver();
     const other = await l.cli(
       ['accounts', 'add', 'eu', '--base-url', 'https://other.example.com', '--client-id', 'other-client'],
@@ -158,23 +212,34 @@ describe('accounts remove killed', () => {
     );
     expect(other.code).toBe(2);
     expect(other.stderr).toContain(
-      `EU is the label of an account whose removal was interrupted (client ${CLIENT.clientId} at ${sim.url}): run seller-tray accounts remove EU to finish it`,
+      `EU is the label of an account whose removal was interrupted (client ${CLIENT.clientId} at ${sim.url}): run seller-tray accounts remove --id ${idOfEu()} to finish it`,
     );
     expect(l.listed()).toEqual([]);
     expect((await l.cli(['accounts', 'list'])).stdout).toBe(interrupted());
+    // As the advice says, by id: the removal is finished.
+    const finished = await l.cli(['accounts', 'remove', '--id', idOfEu(), '--force']);
+    expect(finished).toMatchObject({ code: 0, stderr: '' });
+    expect(finished.stdout).toContain('; 2 undelivered status(es) were discarded');
+    await nothingLeft(l);
   }, 60_000);
 
-  it('while it waits for the hand-over: add brings it back, by its label alone, with its statuses', async () => {
-    const l = await killedDuringHandOver();
-    const added = await l.cli(['accounts', 'add', 'EU'], CLIENT.clientSecret);
-    expect(added).toMatchObject({ code: 0, stderr: '' });
-    expect(added.stdout).toContain(
-      `Added account EU: client ${CLIENT.clientId} of seller 8101 at ${sim.url}`,
-    );
-    expect(l.listed()).toEqual(['EU']);
-    expect(await undelivered(l.ref, l.dataRoot)).toBe(2);
-    expect((await l.cli(['accounts', 'list'])).stdout).not.toContain('removal interrupted');
-  }, 60_000);
+  for (const by of ['id', 'label'] as const)
+    it(`while it waits for the hand-over: add brings it back, by its ${by} alone, under its label, with its statuses`, async () => {
+      const l = await killedDuringHandOver();
+      const added = await l.cli(
+        ['accounts', 'add', ...(by === 'id' ? ['--id', idOfEu()] : ['EU'])],
+        CLIENT.clientSecret,
+      );
+      expect(added).toMatchObject({ code: 0, stderr: '' });
+      expect(added.stdout).toContain(
+        `Added account EU: client ${CLIENT.clientId} of seller 8101 at ${sim.url}`,
+      );
+      expect(l.listed()).toEqual(['EU']);
+      expect(await undelivered(l.ref, l.dataRoot)).toBe(2);
+      expect((await l.cli(['accounts', 'list'])).stdout).not.toContain('removal interrupted');
+      expect(notes(l.dataRoot)).toEqual([]);
+      noTrash(l.dataRoot);
+    }, 60_000);
 
   for (const step of ['folder-deleted', 'secret-deleted'] as const) {
     it(`after ${step === 'folder-deleted' ? 'its folder is deleted, before its secret' : "its secret is deleted, before its automations'"}: remove again finishes the job`, async () => {
@@ -191,25 +256,37 @@ describe('accounts remove killed', () => {
       expect(await secrets.get(automationSecretEntry(l.ref, provision.name))).toBe(HOOK_SECRET);
       expect(l.listed()).toEqual([]);
       expect((await l.cli(['accounts', 'list'])).stdout).toBe(interrupted());
-      expect(await appTells(l.dataRoot)).toEqual(APP_TELLS);
+      expect(await appTells(l.dataRoot)).toEqual(appTellsOfEu());
 
-      const finished = await l.cli(['accounts', 'remove', 'EU']);
+      // As the list and the app advise, by id.
+      const finished = await l.cli(['accounts', 'remove', '--id', idOfEu()]);
       expect(finished).toMatchObject({ code: 0, stderr: '' });
       expect(finished.stdout).toBe(
         'Removed account EU: its secret left the keychain and its data on this computer is deleted.\n',
       );
-      expect(await secrets.get(keychainEntry(l.ref))).toBeUndefined();
-      expect(await secrets.get(automationSecretEntry(l.ref, provision.name))).toBeUndefined();
-      expect(await readdir(join(l.dataRoot, 'removals'))).toEqual([]);
-      expect((await l.cli(['accounts', 'list'])).stdout).toBe(
-        'No account is saved yet: seller-tray accounts add LABEL adds one.\n',
-      );
-      expect(await appTells(l.dataRoot)).toEqual([]);
+      await nothingLeft(l);
     }, 60_000);
   }
 });
 
 describe('accounts remove', () => {
+  it('whose secret the keychain refuses to delete, its folder gone: keeps it removed, says to run it again by id, which finishes it', async () => {
+    const l = await laptopWithEu();
+    const failed = await runTs('test/support/removal-child.ts', ['EU', 'secret-refused', '--force'], l.env);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(
+      `the removal of EU did not finish: The keychain refused to delete the secret (it is locked); run seller-tray accounts remove --id ${idOfEu()} again`,
+    );
+    // Never put back with an empty store: unlisted, its data deleted, its secret told of.
+    expect(l.listed()).toEqual([]);
+    expect(existsSync(l.folder)).toBe(false);
+    noTrash(l.dataRoot);
+    expect((await l.cli(['accounts', 'list'])).stdout).toBe(interrupted());
+    expect(await appTells(l.dataRoot)).toEqual(appTellsOfEu());
+    expect((await l.cli(['accounts', 'remove', '--id', idOfEu()])).code).toBe(0);
+    await nothingLeft(l);
+  }, 60_000);
+
   it("deletes an account whose folder is on another file system than the data folder's (accounts linked to another volume)", async () => {
     const { home, cli, dataRoot } = await cliLaptop('removal-volume-');
     homes.push(home);

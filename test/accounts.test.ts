@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { accountFolder, accountRef } from '../main/core/account/account-ref';
+import { interruptedRemovals } from '../main/core/account/removal-notes';
 import { AccountSession } from '../main/core/account/session';
 import { watchFile } from '../main/core/file-watch';
 import { ensurePrivateDir, userDataDir } from '../main/core/paths';
@@ -383,6 +384,30 @@ describe('two accounts on two marketplaces', () => {
     expect(standing()).toEqual([['EU', 'ok', 0]]);
     expect(existsSync(accountFolder(dir, usId))).toBe(false);
     expect(await secrets.get(secretOwner(us.url, US_CLIENT.clientId))).toBeUndefined();
+  });
+
+  it('are never listed again with an empty store when the keychain refuses to delete a removed one', async () => {
+    const { service, call, dir } = await openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+    ]);
+    await call('checkNow');
+    const usId = accountRef({ baseUrl: us.url, clientId: US_CLIENT.clientId }).id;
+    expect(existsSync(accountFolder(dir, usId))).toBe(true);
+    const refusing = vi
+      .spyOn(secrets, 'delete')
+      .mockRejectedValueOnce(new Error('The keychain refused to delete the secret (it is locked)'));
+    onTestFinished(() => refusing.mockRestore());
+    const answer = await service.handle('removeAccount', { account: usId });
+    expect(answer.ok ? undefined : answer.error).toMatchObject({
+      code: 'unfinished',
+      message: `the removal of US did not finish: The keychain refused to delete the secret (it is locked); run seller-tray accounts remove --id ${usId} again`,
+    });
+    // Its data is gone, so it is not put back: the list no longer has it, its note tells the rest.
+    expect(service.state().accounts.map((a) => a.label)).toEqual(['EU']);
+    expect((await call('getSettings')).accounts.map((a) => a.label)).toEqual(['EU']);
+    expect(existsSync(accountFolder(dir, usId))).toBe(false);
+    expect(interruptedRemovals(dir, []).map((note) => note.entry.label)).toEqual(['US']);
   });
 
   it('are each opened once when two changes reconnect at the same time', async () => {

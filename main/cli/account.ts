@@ -11,9 +11,10 @@ import {
   accountLog,
   accountRef,
   clientOptionsFor,
+  commandFor,
   keychainEntry,
-  labelArgument,
 } from '../core/account/account-ref';
+import type { AccountChoice } from '../core/account/removal-notes';
 import { osAccountName } from '../core/account-name';
 import type { SellerApiClientOptions } from '../core/api/client';
 import { nodeTransport } from '../core/api/node-transport';
@@ -33,6 +34,8 @@ export interface AccountFlags {
   clientId?: string | undefined;
   /** `--account LABEL`: one of the saved list's accounts, by its label. */
   account?: string | undefined;
+  /** `--id ID`: one of the saved list's accounts, by its id (as advice names it). */
+  id?: string | undefined;
 }
 
 /** The account a command serves (with the saved settings' routes, as the app uses them) and its secret. */
@@ -91,7 +94,7 @@ export function resolveAccount(
   env: NodeJS.ProcessEnv = process.env,
 ): Account {
   const saved = stores.settings.load().settings;
-  if (flags.account !== undefined) return listedAccount(flags, saved, stores);
+  if (flags.account !== undefined || flags.id !== undefined) return listedAccount(flags, saved, stores);
   const account = saved.demoMode ? { baseUrl: '', clientId: '' } : saved;
   // An empty variable counts as unset, as shells make it easy to export one by accident.
   const asked = {
@@ -153,22 +156,27 @@ export function resolveAccounts(
 ): Account[] {
   const saved = stores.settings.load().settings;
   const named =
-    flags.account || flags.baseUrl || flags.clientId || env.SELLER_API_BASE_URL || env.SELLER_CLIENT_ID;
+    flags.account ||
+    flags.id ||
+    flags.baseUrl ||
+    flags.clientId ||
+    env.SELLER_API_BASE_URL ||
+    env.SELLER_CLIENT_ID;
   const listed = saved.accounts.filter((_, index) => !(saved.demoMode && index === 0));
   if (named || listed.length < 2) return [resolveAccount(flags, stores, env)];
   return listed.map((entry) => listedAccount({ account: entry.label }, saved, stores));
 }
 
 /**
- * `--account LABEL`: the saved account of that label. Its secret is the keychain's for that very
+ * `--account LABEL` or `--id ID`: that saved account. Its secret is the keychain's for that very
  * account: SELLER_CLIENT_SECRET, which names no marketplace, is not sent to a chosen one.
  */
 function listedAccount(flags: AccountFlags, saved: Settings, stores: CliStores): Account {
   if (flags.baseUrl || flags.clientId)
     throw new UsageError(
-      '--account names the marketplace and client id: leave out --base-url and --client-id',
+      `${flags.id === undefined ? '--account' : '--id'} names the marketplace and client id: leave out --base-url and --client-id`,
     );
-  const entry = findAccount(saved, flags.account ?? '');
+  const entry = findAccount(saved, accountChoice(flags));
   if (saved.demoMode && entry === saved.accounts[0])
     throw new UsageError(
       `${entry.label} is the app's demo, whose marketplace runs only inside the app: choose another account`,
@@ -181,17 +189,30 @@ function listedAccount(flags: AccountFlags, saved: Settings, stores: CliStores):
       const secret = await stores.secrets.get(owner);
       if (!secret)
         throw new UsageError(
-          `${noSecretFor(owner)} Add it again with seller-tray accounts add ${labelArgument(entry.label)} (the secret on standard input).`,
+          `${noSecretFor(owner)} Add it again with ${commandFor(ref.id, 'accounts add')} (the secret on standard input).`,
         );
       return secret;
     },
   };
 }
 
-/** The saved account of a label, as the app finds it; a refusal is a usage error here. */
-function findAccount(saved: Settings, label: string): AccountEntry {
+/**
+ * The account `--id` or `--account` (or an `accounts` command's LABEL) chooses: one of them, as a
+ * label that begins with "-" is given as `--account=-x` (else it would read as an option).
+ */
+export function accountChoice(flags: {
+  account?: string | undefined;
+  id?: string | undefined;
+}): AccountChoice {
+  if (flags.id !== undefined && flags.account !== undefined)
+    throw new UsageError('--id and --account each name an account: give one of them');
+  return flags.id === undefined ? { label: flags.account ?? '' } : { id: flags.id };
+}
+
+/** The saved account chosen, as the app finds it; a refusal is a usage error here. */
+function findAccount(saved: Settings, which: AccountChoice): AccountEntry {
   try {
-    return findListed(saved, label);
+    return findListed(saved, which);
   } catch (error) {
     if (error instanceof AccountListError) throw new UsageError(error.message);
     throw error;

@@ -16,6 +16,9 @@ import { DEFAULT_SETTINGS } from '../core/settings';
 
 const EU_CLIENT = { clientId: 'eu-cli-client', clientSecret: 'eu-cli-secret-5b1e' };
 const US_CLIENT = { clientId: 'us-cli-client', clientSecret: 'us-cli-secret-93fa' };
+/** The accounts' ids, as `accounts list` shows them and advice names them (`--id`). */
+const idOf = (marketplace: Simulator, client: { clientId: string }) =>
+  accountRef({ baseUrl: marketplace.url, clientId: client.clientId }).id;
 
 let eu: Simulator;
 let us: Simulator;
@@ -81,7 +84,7 @@ describe('seller-tray accounts', () => {
     expect(JSON.stringify(saved)).not.toMatch(/secret-/);
     const listed = await l.cli(['accounts', 'list']);
     expect(listed.stdout).toBe(
-      `EU\t${eu.url}\t${EU_CLIENT.clientId}\tsecret stored\tthe window's\nUS\t${us.url}\t${US_CLIENT.clientId}\tsecret stored\t\n`,
+      `EU\t${idOf(eu, EU_CLIENT)}\t${eu.url}\t${EU_CLIENT.clientId}\tsecret stored\tthe window's\nUS\t${idOf(us, US_CLIENT)}\t${us.url}\t${US_CLIENT.clientId}\tsecret stored\t\n`,
     );
     const json = JSON.parse((await l.cli(['accounts', 'list', '--json'])).stdout);
     expect(json.map((a: { label: string; secretStored: boolean }) => [a.label, a.secretStored])).toEqual([
@@ -142,7 +145,7 @@ describe('seller-tray accounts', () => {
     expect(JSON.parse((await l.cli(['orders', 'list', '--json'])).stdout)).toHaveLength(4);
     const login = await l.cli(['login', '--account', 'US'], US_CLIENT.clientSecret);
     expect(login.code).toBe(2);
-    expect(login.stderr).toContain('seller-tray accounts add US');
+    expect(login.stderr).toContain(`seller-tray accounts add --id ${idOf(us, US_CLIENT)}`);
     const renamed = await l.cli(['accounts', 'rename', 'us', 'Americas']);
     expect(renamed).toMatchObject({ code: 0, stdout: 'Renamed account US to Americas.\n' });
     expect((await l.cli(['orders', 'list', '--account', 'americas', '--json'])).code).toBe(0);
@@ -150,6 +153,40 @@ describe('seller-tray accounts', () => {
     const unknown = await l.cli(['orders', 'list', '--account', 'APAC']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('there is no account labelled "APAC": the accounts are EU, Americas');
+  }, 60_000);
+
+  it('--id names an account wherever a label goes, and a label that begins with "-" is given as --account=LABEL', async () => {
+    const l = await laptop();
+    // A label a shell or the option parser would misread, for the account of EU's marketplace.
+    const added = await l.cli(
+      ['accounts', 'add', '--account=-x $HOME', '--base-url', eu.url, '--client-id', EU_CLIENT.clientId],
+      EU_CLIENT.clientSecret,
+    );
+    expect(added).toMatchObject({ code: 0, stderr: '' });
+    expect(added.stdout).toContain('Added account -x $HOME: client');
+    const id = idOf(eu, EU_CLIENT);
+    const listed = JSON.parse((await l.cli(['accounts', 'list', '--json'])).stdout);
+    expect(listed.map((a: { label: string; id: string }) => [a.label, a.id])).toEqual([['-x $HOME', id]]);
+    // Typed as the next argument it reads as an option, and the parser says how to give it.
+    const typed = await l.cli(['orders', 'list', '--account', '-x $HOME']);
+    expect(typed.code).toBe(2);
+    expect(typed.stderr).toContain("use '--account=-XYZ'");
+    expect((await l.cli(['orders', 'list', '--account=-x $home', '--json'])).code).toBe(0);
+    const byId = await l.cli(['orders', 'list', '--id', id, '--json']);
+    expect(byId.code).toBe(0);
+    expect(JSON.parse(byId.stdout)).toHaveLength(4);
+    expect(await l.cli(['accounts', 'rename', '--id', id, 'EU'])).toMatchObject({
+      code: 0,
+      stdout: 'Renamed account -x $HOME to EU.\n',
+    });
+    const both = await l.cli(['orders', 'list', '--id', id, '--account', 'EU']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--id and --account each name an account: give one of them');
+    const unknown = await l.cli(['accounts', 'remove', '--id', 'feedfacefeedface']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('there is no account of id feedfacefeedface: the accounts are EU');
+    expect((await l.cli(['accounts', 'remove', '--id', id])).code).toBe(0);
+    expect((await l.settings()).accounts).toEqual([]);
   }, 60_000);
 
   it('removes an account: its secret and data go, the next one becomes the first', async () => {
@@ -172,7 +209,7 @@ describe('seller-tray accounts', () => {
       accounts: [{ label: 'US' }],
     });
     expect((await l.cli(['accounts', 'list'])).stdout).toBe(
-      `US\t${us.url}\t${US_CLIENT.clientId}\tsecret stored\tthe window's\n`,
+      `US\t${idOf(us, US_CLIENT)}\t${us.url}\t${US_CLIENT.clientId}\tsecret stored\tthe window's\n`,
     );
     // Added again without its secret: none is left in the keychain for it.
     const again = await l.cli(['orders', 'list', '--base-url', eu.url, '--client-id', EU_CLIENT.clientId]);
@@ -190,7 +227,7 @@ describe('seller-tray accounts', () => {
     const refused = await l.cli(['accounts', 'remove', 'US']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      'US has 1 marked status(es) not yet delivered to its marketplace: run seller-tray watch --once --account US until they are',
+      `US has 1 marked status(es) not yet delivered to its marketplace: run seller-tray watch --once --id ${idOf(us, US_CLIENT)} until they are`,
     );
     expect((await l.settings()).accounts).toHaveLength(2);
     const forced = await l.cli(['accounts', 'remove', 'US', '--force']);
@@ -223,7 +260,7 @@ describe('seller-tray accounts', () => {
     expect((await l.settings()).accounts.map((a: { label: string }) => a.label)).toEqual(['EU', 'US']);
     expect(existsSync(folder)).toBe(true);
     expect((await l.cli(['accounts', 'list'])).stdout).toContain(
-      `US\t${us.url}\t${US_CLIENT.clientId}\tsecret stored`,
+      `US\t${idOf(us, US_CLIENT)}\t${us.url}\t${US_CLIENT.clientId}\tsecret stored`,
     );
 
     await session.close();
@@ -256,7 +293,7 @@ describe('seller-tray accounts', () => {
     expect(halfway.code).toBe(1);
     expect(halfway.stdout.split('\t').slice(0, 2)).toEqual(['EU', next]);
     expect(halfway.stderr).toContain(
-      `seller-tray: US: the marketplace rejected client ${US_CLIENT.clientId}: run seller-tray accounts add US again`,
+      `seller-tray: US: the marketplace rejected client ${US_CLIENT.clientId}: run seller-tray accounts add --id ${idOf(us, US_CLIENT)} again`,
     );
     const reconnected = await l.cli(['accounts', 'add', 'US'], US_CLIENT.clientSecret);
     expect(reconnected.stdout).toBe(

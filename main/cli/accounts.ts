@@ -5,22 +5,32 @@
 // statuses to deliver, unless --force discards them; a running app is handed it over first
 // (core/account/account-list.ts).
 
+import { escapedControls } from '../../preload/marketplace-text';
 import {
   AccountListError,
   addAccount,
+  chosenForRemoval,
   findAccount,
   removeAccount,
   renameAccount,
 } from '../core/account/account-list';
-import { accountRef, keychainEntry, labelArgument } from '../core/account/account-ref';
-import { interruptedRemoval, interruptedRemovals } from '../core/account/removal-notes';
+import { accountRef, commandFor, keychainEntry } from '../core/account/account-ref';
+import {
+  type AccountChoice,
+  interruptedRemoval,
+  interruptedRemovals,
+  settleRemovals,
+} from '../core/account/removal-notes';
 import type { Log } from '../core/log';
-import type { CliStores } from './account';
+import { accountChoice, type CliStores } from './account';
 import { row, terminalJson } from './format';
 import { Refusal, UsageError } from './refusals';
 import { readStdin } from './session';
 
 export interface AccountsOptions {
+  /** `--account LABEL` or `--id ID`: the account, in place of the LABEL operand. */
+  account?: string | undefined;
+  id?: string | undefined;
   baseUrl?: string | undefined;
   clientId?: string | undefined;
   json: boolean;
@@ -29,7 +39,7 @@ export interface AccountsOptions {
 }
 
 const USAGE =
-  'accounts list | accounts add LABEL --base-url URL --client-id ID | accounts rename LABEL NEW | accounts remove LABEL';
+  'accounts list | accounts add LABEL --base-url URL --client-id ID | accounts rename LABEL NEW | accounts remove LABEL (an account by its id: --id ID in place of LABEL)';
 
 /** Runs `accounts <list|add|rename|remove> …`; answers what to print. */
 export async function accountsCommand(
@@ -37,22 +47,27 @@ export async function accountsCommand(
   stores: CliStores,
   options: AccountsOptions,
 ): Promise<string> {
-  const [action, label, to, ...rest] = args;
-  if (rest.length > 0) throw new UsageError(USAGE);
+  const [action, ...rest] = args;
+  const flagged = options.id !== undefined || options.account !== undefined;
+  const which: AccountChoice | undefined = flagged
+    ? accountChoice(options)
+    : rest[0] === undefined
+      ? undefined
+      : { label: rest[0] };
+  const operands = flagged ? rest : rest.slice(1);
+  // Whatever a removal killed midway left is ended first (removal-notes.ts).
+  settleRemovals(stores.dataRoot, stores.settings.load().settings.accounts, options.log);
   try {
-    if (action === 'list' && label === undefined) return await list(stores, options.json);
-    if (action === 'add' && label !== undefined && to === undefined) return await add(label, stores, options);
-    if (action === 'rename' && label !== undefined && to !== undefined) return rename(label, to, stores);
-    if (action === 'remove' && label !== undefined && to === undefined)
-      return await remove(label, stores, options.force);
+    if (action === 'list' && rest.length === 0 && !flagged) return await list(stores, options.json);
+    if (action === 'add' && which && operands.length === 0) return await add(which, stores, options);
+    if (action === 'rename' && which && operands.length === 1)
+      return rename(which, operands[0] ?? '', stores);
+    if (action === 'remove' && which && operands.length === 0)
+      return await remove(which, stores, options.force);
   } catch (error) {
     if (!(error instanceof AccountListError)) throw error;
     if (error.code === 'invalid-input') throw new UsageError(error.message);
-    if (error.code === 'in-use') throw new Refusal('in-use', error.message);
-    throw new Refusal(
-      'undelivered-statuses',
-      `${error.message}: run seller-tray watch --once --account ${labelArgument(label ?? '')} until they are, or remove it with --force to discard them`,
-    );
+    throw new Refusal(error.code === 'unfinished' ? 'removal-unfinished' : error.code, error.message);
   }
   throw new UsageError(USAGE);
 }
@@ -80,6 +95,7 @@ async function list(stores: CliStores, json: boolean): Promise<string> {
   const listed = rows.map((r) =>
     row([
       r.label,
+      r.id,
       r.baseUrl,
       r.clientId,
       r.secretStored ? 'secret stored' : 'no secret stored',
@@ -87,22 +103,26 @@ async function list(stores: CliStores, json: boolean): Promise<string> {
     ]),
   );
   // A removal killed midway: the account's data or secret may be left; either command ends that.
-  const unfinished = interrupted.map(
-    (entry) =>
-      row([entry.label, entry.baseUrl, entry.clientId, 'removal interrupted']) +
+  const unfinished = interrupted.map((entry) => {
+    const { id } = accountRef(entry);
+    return (
+      row([entry.label, id, entry.baseUrl, entry.clientId, 'removal interrupted']) +
       row([
-        `  seller-tray accounts remove ${labelArgument(entry.label)} finishes it; seller-tray accounts add ${labelArgument(entry.label)} brings it back with what is left of its data`,
-      ]),
-  );
+        `  ${commandFor(id, 'accounts remove')} finishes it; ${commandFor(id, 'accounts add')} brings it back with what is left of its data`,
+      ])
+    );
+  });
   return [...listed, ...unfinished].join('');
 }
 
-async function add(label: string, stores: CliStores, options: AccountsOptions): Promise<string> {
+async function add(which: AccountChoice, stores: CliStores, options: AccountsOptions): Promise<string> {
   const { settings } = stores.settings.load();
   // The address is checked before the secret is read: a mistyped command asks for nothing.
-  const listed =
-    settings.accounts.some((a) => a.label.toLowerCase() === label.trim().toLowerCase()) ||
-    interruptedRemoval(stores.dataRoot, settings.accounts, label) !== undefined;
+  const known = () => {
+    if ('id' in which) return findAccount(settings, which);
+    return settings.accounts.find((a) => a.label.toLowerCase() === which.label.trim().toLowerCase());
+  };
+  const listed = interruptedRemoval(stores.dataRoot, settings.accounts, which) !== undefined || known();
   if (!listed && (!options.baseUrl || !options.clientId))
     throw new UsageError('accounts add needs --base-url and --client-id');
   const secret = await readStdin();
@@ -110,34 +130,43 @@ async function add(label: string, stores: CliStores, options: AccountsOptions): 
     throw new UsageError('accounts add reads the client secret from standard input, and it was empty');
   const added = await addAccount(
     settings,
-    { label, baseUrl: options.baseUrl, clientId: options.clientId, secret },
+    { which, baseUrl: options.baseUrl, clientId: options.clientId, secret },
     { ...stores, log: options.log },
   );
   if (!added.reconnected) stores.settings.save(added.settings);
   const { entry, sellerId } = added;
   const seller = sellerId === null ? '' : ` of seller ${sellerId}`;
-  return `${added.reconnected ? 'Reconnected' : 'Added'} account ${entry.label}: client ${entry.clientId}${seller} at ${entry.baseUrl}; the secret is in the system keychain.\n`;
+  return `${added.reconnected ? 'Reconnected' : 'Added'} account ${escapedControls(entry.label)}: client ${entry.clientId}${seller} at ${entry.baseUrl}; the secret is in the system keychain.\n`;
 }
 
-function rename(label: string, to: string, stores: CliStores): string {
+function rename(which: AccountChoice, to: string, stores: CliStores): string {
   const { settings } = stores.settings.load();
-  const from = findAccount(settings, label).label;
-  stores.settings.save(renameAccount(settings, label, to, stores.dataRoot));
-  return `Renamed account ${from} to ${to.trim()}.\n`;
+  const from = findAccount(settings, which).label;
+  stores.settings.save(renameAccount(settings, which, to, stores.dataRoot));
+  return `Renamed account ${escapedControls(from)} to ${escapedControls(to.trim())}.\n`;
 }
 
-async function remove(label: string, stores: CliStores, force: boolean): Promise<string> {
+async function remove(which: AccountChoice, stores: CliStores, force: boolean): Promise<string> {
   const { settings } = stores.settings.load();
+  // Named now: a refused removal drops the note by which an unlisted account is found.
+  const { id } = accountRef(chosenForRemoval(settings, which, stores.dataRoot).entry);
   // The list is saved by the removal itself, as the file is at each step (the app may write it meanwhile).
-  const removed = await removeAccount(settings, label, force, {
+  const removed = await removeAccount(settings, which, force, {
     ...stores,
     updateSettings: (change) => {
       const changed = change(stores.settings.load().settings);
       stores.settings.save(changed);
       return changed;
     },
+  }).catch((error: unknown) => {
+    if (!(error instanceof AccountListError && error.code === 'undelivered-statuses')) throw error;
+    // Put back (or never taken off): the account is listed, so a watch of it by id delivers them.
+    throw new Refusal(
+      'undelivered-statuses',
+      `${error.message}: run ${commandFor(id, 'watch --once')} until they are, or remove it with --force to discard them`,
+    );
   });
   const discarded =
     removed.discarded > 0 ? `; ${removed.discarded} undelivered status(es) were discarded` : '';
-  return `Removed account ${removed.entry.label}: its secret left the keychain and its data on this computer is deleted${discarded}.\n`;
+  return `Removed account ${escapedControls(removed.entry.label)}: its secret left the keychain and its data on this computer is deleted${discarded}.\n`;
 }

@@ -17,7 +17,9 @@ export type RefusalCode =
   | 'managed'
   | 'undelivered-statuses'
   /** The account is open in another Seller Tray process (the app, `seller-tray run`). */
-  | 'in-use';
+  | 'in-use'
+  /** A removal failed once the account's data was deleted: run it again to finish it. */
+  | 'removal-unfinished';
 
 /** Refused given what the marketplace holds; nothing was posted. `details` are lines under the sentence. */
 export class Refusal extends Error {

@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
-import { accountFolder, labelArgument } from '../core/account/account-ref';
+import { accountFolder, commandFor } from '../core/account/account-ref';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
@@ -53,19 +53,21 @@ Commands:
                      What the window asks about first (a step out of the usual New → In
                      progress → Completed or Failed, Failed → In progress; the status the
                      order already has) is refused (exit 1) unless --force
-  accounts list      the accounts this computer serves: label, base URL, client id, whether
-                     its secret is stored; the first is the one the app's window shows
+  accounts list      the accounts this computer serves: label, id, base URL, client id,
+                     whether its secret is stored; the first is the one the app's window shows
   accounts add LABEL --base-url URL --client-id ID
                      reads the client secret from standard input, checks it with the
                      marketplace, stores it in the keychain and adds the account to the list;
                      a label already listed (without the options) is reconnected: its new
-                     secret checked and stored
+                     secret checked and stored; accounts add --id ID reconnects that account,
+                     or brings back one whose removal was interrupted
   accounts rename LABEL NEW
                      gives a listed account another label
   accounts remove LABEL [--force]
                      deletes the account's keychain secret and its data on this computer;
                      refused (exit 1) while it has marked statuses not yet delivered, unless
-                     --force discards them
+                     --force discards them; a removal that stopped midway (killed, or a
+                     step failed) is finished by running it again
   login              reads the client secret from standard input into the system keychain,
                      and saves --base-url and --client-id for the app and later commands;
                      it ends the app's demo mode
@@ -104,7 +106,10 @@ begins so, as git takes a commit's; it costs a read of the orders listing, at mo
 
 Options:
   --account LABEL    one of the saved accounts (accounts list), for any command; its secret
-                     comes from the keychain only, never from SELLER_CLIENT_SECRET
+                     comes from the keychain only, never from SELLER_CLIENT_SECRET. A label
+                     that begins with "-" is given as --account=LABEL
+  --id ID            one of the saved accounts by its id (accounts list shows it), wherever
+                     --account LABEL or an accounts command's LABEL goes; advice names accounts so
   --base-url URL     the Seller API (or SELLER_API_BASE_URL, or what login saved)
   --client-id ID     the API client id (or SELLER_CLIENT_ID, or what login saved); the secret
                      comes from SELLER_CLIENT_SECRET or the keychain, never from a flag
@@ -138,6 +143,8 @@ async function main(argv: string[]): Promise<number> {
     const stores = cliStores(process.env, policies);
     if (positionals[0] === 'accounts') {
       const options = {
+        account: values.account,
+        id: values.id,
         baseUrl: values['base-url'],
         clientId: values['client-id'],
         json: values.json ?? false,
@@ -157,7 +164,12 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(await accountsCommand(positionals.slice(1), stores, options));
       return 0;
     }
-    const flags = { baseUrl: values['base-url'], clientId: values['client-id'], account: values.account };
+    const flags = {
+      baseUrl: values['base-url'],
+      clientId: values['client-id'],
+      account: values.account,
+      id: values.id,
+    };
     if (positionals[0] === 'watch' && positionals.length === 1) {
       const intervalSeconds = integerOption(values.interval, 'interval', 30);
       await watch(resolveAccounts(flags, stores), stores, {
@@ -168,11 +180,11 @@ async function main(argv: string[]): Promise<number> {
       });
       return 0;
     }
-    if (positionals[0] === 'login' && flags.account !== undefined)
-      throw new UsageError(
-        `login sets the first account; a listed one gets its new secret with seller-tray accounts add ${labelArgument(flags.account)}`,
-      );
     const account = resolveAccount(flags, stores);
+    if (positionals[0] === 'login' && (flags.account ?? flags.id) !== undefined)
+      throw new UsageError(
+        `login sets the first account; a listed one gets its new secret with ${commandFor(account.ref.id, 'accounts add')}`,
+      );
     if (positionals[0] === 'login' && positionals.length === 1) {
       process.stdout.write(await login(account, stores, log));
       return 0;
@@ -301,6 +313,7 @@ function parse(argv: string[]) {
       'base-url': { type: 'string' },
       'client-id': { type: 'string' },
       account: { type: 'string' },
+      id: { type: 'string' },
       json: { type: 'boolean' },
       all: { type: 'boolean' },
       offset: { type: 'string' },

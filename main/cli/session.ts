@@ -1,7 +1,8 @@
 // The CLI commands that keep state where the app keeps it: `login` stores the secret in the
 // keychain and the account in the settings; `watch` runs the core's poller, so two home
 // directories behave as two laptops.
-import { keychainEntry, labelArgument } from '../core/account/account-ref';
+import { escapedControls } from '../../preload/marketplace-text';
+import { commandFor, keychainEntry } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
 import { SellerApiClient } from '../core/api/client';
 import { automationPortsFor } from '../core/automation/ports';
@@ -154,9 +155,7 @@ async function watchAccount(
   });
   /** The secret refused: alone, a usage error (log in again); among several, told, and the others go on. */
   const refused = (): true => {
-    const advice = named
-      ? `seller-tray accounts add ${labelArgument(label)} again`
-      : 'seller-tray login again';
+    const advice = named ? `${commandFor(ref.id, 'accounts add')} again` : 'seller-tray login again';
     const message = `the marketplace rejected client ${ref.clientId}: run ${advice}`;
     if (!named) throw new UsageError(message);
     tell({ message });
@@ -167,7 +166,7 @@ async function watchAccount(
   if (firstRun && !problem) {
     const { total } = core.orders({ filter: 'all', search: '', offset: 0, limit: 1 });
     process.stderr.write(
-      `seller-tray: ${named ? `${label}: ` : ''}first run on this computer: recorded ${plural(total, 'existing order')} without printing them; new orders are printed from now on.\n`,
+      `seller-tray: ${named ? `${escapedControls(label)}: ` : ''}first run on this computer: recorded ${plural(total, 'existing order')} without printing them; new orders are printed from now on.\n`,
     );
   }
   if (options.once) return problem !== null;

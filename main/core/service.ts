@@ -27,7 +27,7 @@ import type { AccountEntry } from '../../preload/settings-declaration';
 import { type AccountListPorts, addAccount, removeAccount, renameAccount } from './account/account-list';
 import { type AccountId, type AccountRef, accountRef, keychainEntry } from './account/account-ref';
 import { testConnection } from './account/connection-test';
-import { interruptedRemovals, interruptedRemovalWords } from './account/removal-notes';
+import { interruptedRemovals, interruptedRemovalWords, settleRemovals } from './account/removal-notes';
 import { AccountSession, type OrderLookup } from './account/session';
 import { osAccountName } from './account-name';
 import { SellerApiError } from './api/errors';
@@ -216,11 +216,13 @@ export class SellerTrayService {
     const store = new ManagedSettingsStore(ports.settings, ports.policies ?? UNMANAGED);
     const { settings, problem } = store.load();
     const service = new SellerTrayService({ ...ports, settings: store }, settings);
+    // What a removal killed midway left (removal-notes.ts), ended before any account opens.
+    settleRemovals(ports.dataRoot, settings.accounts, service.log);
     await service.adoptUnboundSecret();
     await service.connect();
     if (problem) service.emit({ type: 'problem', message: problem });
     for (const { entry } of interruptedRemovals(ports.dataRoot, settings.accounts))
-      service.emit({ type: 'problem', message: interruptedRemovalWords(entry.label) });
+      service.emit({ type: 'problem', message: interruptedRemovalWords(entry) });
     return service;
   }
 
@@ -358,7 +360,8 @@ export class SellerTrayService {
         log: this.log,
       }),
     addAccount: async (input) => {
-      const added = await addAccount(this.settings, input, this.accountListPorts());
+      const { label, ...rest } = input;
+      const added = await addAccount(this.settings, { ...rest, which: { label } }, this.accountListPorts());
       this.saveSettings(added.settings);
       // A reconnected account starts again with its new secret.
       if (added.reconnected) await this.dropSession(accountRef(added.entry).id);
@@ -367,7 +370,7 @@ export class SellerTrayService {
     },
     renameAccount: async ({ account, label }) => {
       const entry = this.listedAccount(account);
-      this.saveSettings(renameAccount(this.settings, entry.label, label, this.ports.dataRoot));
+      this.saveSettings(renameAccount(this.settings, { label: entry.label }, label, this.ports.dataRoot));
       // Reopened under its new label (connect): its log lines and notifications name it so.
       await this.connect();
       return this.state();
@@ -377,13 +380,14 @@ export class SellerTrayService {
       // Its store is closed before its folder goes; a refused removal opens it again.
       await this.dropSession(account as AccountId);
       try {
-        const removed = await removeAccount(
-          this.settings,
-          entry.label,
-          discardUndelivered,
-          this.accountListPorts(),
-        );
-        this.saveSettings(removed.settings);
+        // Saved at each step: a removal that fails once its data is gone never lists it again, empty.
+        await removeAccount(this.settings, { label: entry.label }, discardUndelivered, {
+          ...this.accountListPorts(),
+          updateSettings: (change) => {
+            this.saveSettings(change(this.settings));
+            return this.settings;
+          },
+        });
       } finally {
         await this.connect();
       }

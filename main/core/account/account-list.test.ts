@@ -1,59 +1,200 @@
-// Labels an interrupted removal still goes by are not given to another account (the advice to
-// finish that removal names the label), and a label in advice is one argument of the command.
-import { mkdtemp, rm } from 'node:fs/promises';
+// Removing an account step by step (issue 23), each step made to fail: before its folder is moved
+// aside the account goes back as it was; after, the removal is never undone into an empty account
+// but kept to be run again. Advice names the account by id, so a label given since to another
+// account, or one a shell would read otherwise, never makes it name the wrong one. Labels an
+// interrupted removal still goes by are not given to another account.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../settings';
-import { renameAccount } from './account-list';
-import { labelArgument } from './account-ref';
-import { interruptedRemovalWords, writeRemovalNote } from './removal-notes';
+import type { AccountEntry } from '../../../preload/settings-declaration';
+import { memorySecrets } from '../../../test/support/memory-secrets';
+import type { SecretStore } from '../secrets';
+import { DEFAULT_SETTINGS, type Settings } from '../settings';
+import { AccountListError, removeAccount, renameAccount } from './account-list';
+import { accountFolder, accountRef, accountsFolder, keychainEntry } from './account-ref';
+import {
+  interruptedRemovals,
+  interruptedRemovalWords,
+  removalTrash,
+  settleRemovals,
+  writeRemovalNote,
+} from './removal-notes';
 
 let dataRoot: string;
+const frozen: string[] = [];
 beforeEach(async () => {
   dataRoot = await mkdtemp(join(tmpdir(), 'account-list-'));
 });
-afterEach(() => rm(dataRoot, { recursive: true, force: true }));
+afterEach(async () => {
+  for (const folder of frozen.splice(0)) thaw(folder);
+  await rm(dataRoot, { recursive: true, force: true });
+});
 
 const eu = { label: 'EU', baseUrl: 'https://eu.example.com', clientId: 'eu-client' };
 const us = { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-client' };
+const euId = accountRef(eu).id;
+
+/**
+ * A folder nothing can be moved into or out of: immutable for root (whom permissions do not
+ * stop), read-only for anyone else.
+ */
+function freeze(folder: string): void {
+  frozen.push(folder);
+  if (process.getuid?.() === 0) execFileSync('chattr', ['+i', folder]);
+  else execFileSync('chmod', ['0500', folder]);
+}
+function thaw(folder: string): void {
+  if (process.getuid?.() === 0) execFileSync('chattr', ['-i', folder]);
+  else execFileSync('chmod', ['0700', folder]);
+}
+
+/** A laptop's list (in memory, as the CLI's file), EU's folder with data in it, its secret stored. */
+async function laptop(secrets: SecretStore = memorySecrets(), accounts: AccountEntry[] = [us, eu]) {
+  let settings: Settings = { ...DEFAULT_SETTINGS, accounts };
+  const folder = accountFolder(dataRoot, euId);
+  await mkdir(folder, { recursive: true });
+  await writeFile(join(folder, 'kept.txt'), 'history');
+  await secrets.set(keychainEntry(accountRef(eu)), 'eu-secret');
+  const ports = {
+    secrets,
+    dataRoot,
+    handOverMs: 0,
+    updateSettings: (change: (current: Settings) => Settings) => {
+      settings = change(settings);
+      return settings;
+    },
+  };
+  const remove = (which: { label: string } | { id: string }) => removeAccount(settings, which, true, ports);
+  return { secrets, folder, remove, labels: () => settings.accounts.map((a) => a.label) };
+}
+
+/** A keychain whose deletes fail while `refusing` says so (as a locked or unavailable one does). */
+function refusingKeychain() {
+  const inner = memorySecrets();
+  const state = { refusing: true };
+  const secrets: SecretStore = {
+    ...inner,
+    delete: async (owner) => {
+      if (state.refusing) throw new Error('the keychain refused to delete the secret');
+      return inner.delete(owner);
+    },
+  };
+  return { secrets, state };
+}
+
+const leftovers = async () => ({
+  notes: existsSync(join(dataRoot, 'removals')) ? await readdir(join(dataRoot, 'removals')) : [],
+  trash: existsSync(accountsFolder(dataRoot))
+    ? (await readdir(accountsFolder(dataRoot))).filter((name) => name.endsWith('.removing'))
+    : [],
+});
+
+describe('removing an account', () => {
+  it('whose secret the keychain refuses to delete, once its folder is gone: keeps it removed, its note kept, and says to run it again by id', async () => {
+    const keychain = refusingKeychain();
+    const l = await laptop(keychain.secrets);
+    const failed = await l.remove({ label: 'EU' }).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(AccountListError);
+    expect(failed).toMatchObject({
+      code: 'unfinished',
+      message: `the removal of EU did not finish: the keychain refused to delete the secret; run seller-tray accounts remove --id ${euId} again`,
+    });
+    // Not put back with an empty store: unlisted, its folder gone, what is left is told.
+    expect(l.labels()).toEqual(['US']);
+    expect(existsSync(l.folder)).toBe(false);
+    expect(interruptedRemovals(dataRoot, [us]).map((n) => n.entry)).toEqual([eu]);
+
+    keychain.state.refusing = false;
+    const finished = await l.remove({ id: euId });
+    expect(finished.entry).toEqual(eu);
+    expect(await l.secrets.get(keychainEntry(accountRef(eu)))).toBeUndefined();
+    expect(await leftovers()).toEqual({ notes: [], trash: [] });
+  });
+
+  it('whose folder cannot be moved aside: puts it back where it was, its data and secret as they were', async () => {
+    const l = await laptop();
+    freeze(accountsFolder(dataRoot));
+    const failed = await l.remove({ label: 'eu' }).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(Error);
+    expect(failed).not.toBeInstanceOf(AccountListError);
+    expect(l.labels()).toEqual(['US', 'EU']);
+    expect(existsSync(join(l.folder, 'kept.txt'))).toBe(true);
+    expect(await l.secrets.get(keychainEntry(accountRef(eu)))).toBe('eu-secret');
+    expect(await leftovers()).toEqual({ notes: [], trash: [] });
+  });
+
+  it('whose note cannot be deleted at the end: is still removed, the note left for the next start to drop', async () => {
+    const inner = memorySecrets();
+    // The removals folder is frozen while the secret is deleted (the first time): the note can no longer go.
+    let deletes = 0;
+    const secrets: SecretStore = {
+      ...inner,
+      delete: async (owner) => {
+        if (deletes++ === 0) freeze(join(dataRoot, 'removals'));
+        return inner.delete(owner);
+      },
+    };
+    const l = await laptop(secrets);
+    const removed = await l.remove({ label: 'EU' });
+    expect(removed.entry).toEqual(eu);
+    expect(l.labels()).toEqual(['US']);
+    expect(existsSync(l.folder)).toBe(false);
+    thaw(join(dataRoot, 'removals'));
+    // Left as an interrupted removal with nothing left to delete: running it again ends it.
+    await l.remove({ id: euId });
+    expect(await leftovers()).toEqual({ notes: [], trash: [] });
+  });
+
+  it('by id finishes the interrupted removal even where another account is listed under its label now', async () => {
+    const other = { label: 'eu', baseUrl: 'https://other.example.com', clientId: 'other' };
+    const l = await laptop(memorySecrets(), [us, other]);
+    writeRemovalNote(dataRoot, { entry: eu, at: 1, automations: [] });
+    // The advice names the removed account's id, never the label the other account has.
+    expect(interruptedRemovalWords(eu)).toBe(
+      `Removing the account EU was interrupted, so its data or its secret may still be on this computer: run seller-tray accounts remove --id ${euId} to finish it, or seller-tray accounts add --id ${euId} to bring it back.`,
+    );
+    const removed = await l.remove({ id: euId });
+    expect(removed.entry).toEqual(eu);
+    expect(l.labels()).toEqual(['US', 'eu']);
+    expect(await l.secrets.get(keychainEntry(accountRef(eu)))).toBeUndefined();
+    expect(existsSync(l.folder)).toBe(false);
+    expect(await leftovers()).toEqual({ notes: [], trash: [] });
+  });
+});
+
+describe('what a removal killed midway left', () => {
+  it('is settled: the note of an account listed again goes, every folder moved aside is deleted, an unlisted one keeps its note', async () => {
+    await mkdir(removalTrash(dataRoot, euId), { recursive: true });
+    await mkdir(removalTrash(dataRoot, accountRef(us).id), { recursive: true });
+    writeRemovalNote(dataRoot, { entry: eu, at: 0, automations: [] });
+    writeRemovalNote(dataRoot, { entry: us, at: 1, automations: [] });
+    settleRemovals(dataRoot, [eu]);
+    expect(await leftovers()).toEqual({ notes: [`${accountRef(us).id}.json`], trash: [] });
+  });
+
+  it('is told with the label cleaned for a terminal, the account named by id', () => {
+    const hostile: AccountEntry = { ...eu, label: 'EU\u001b[2J $(id) -x' };
+    const words = interruptedRemovalWords(hostile);
+    expect(words).not.toContain('\u001b');
+    expect(words).toContain(`run seller-tray accounts remove --id ${accountRef(hostile).id} to finish it`);
+  });
+});
 
 describe('renaming an account', () => {
   it('refuses the label of an account whose removal was interrupted, in any case, and allows it once the removal is gone', () => {
     const settings = { ...DEFAULT_SETTINGS, accounts: [us] };
-    expect(renameAccount(settings, 'US', 'eu', dataRoot).accounts).toEqual([{ ...us, label: 'eu' }]);
+    expect(renameAccount(settings, { label: 'US' }, 'eu', dataRoot).accounts).toEqual([
+      { ...us, label: 'eu' },
+    ]);
     writeRemovalNote(dataRoot, { entry: eu, at: 0, automations: [] });
-    expect(() => renameAccount(settings, 'US', 'eu', dataRoot)).toThrow(
-      'EU is the label of an account whose removal was interrupted (client eu-client at https://eu.example.com)',
+    expect(() => renameAccount(settings, { label: 'US' }, 'eu', dataRoot)).toThrow(
+      `EU is the label of an account whose removal was interrupted (client eu-client at https://eu.example.com): run seller-tray accounts remove --id ${euId} to finish it`,
     );
-    expect(renameAccount(settings, 'US', 'Americas', dataRoot).accounts).toEqual([
+    expect(renameAccount(settings, { id: accountRef(us).id }, 'Americas', dataRoot).accounts).toEqual([
       { ...us, label: 'Americas' },
     ]);
-  });
-});
-
-describe('a label in advice', () => {
-  it('is left as it is when it is one plain word', () => {
-    for (const label of ['EU', 'example.com', 'Zürich-2', 'test_1', 'ops@acme'])
-      expect(labelArgument(label, 'linux')).toBe(label);
-  });
-
-  it('is quoted for a POSIX shell, a quote in it included, so it stays one argument that runs nothing', () => {
-    expect(labelArgument('example.com 2', 'linux')).toBe("'example.com 2'");
-    expect(labelArgument("O'Brien $(rm -rf ~)", 'darwin')).toBe(`'O'\\''Brien $(rm -rf ~)'`);
-    expect(labelArgument('`id`;x', 'linux')).toBe("'`id`;x'");
-  });
-
-  it('is quoted for cmd and PowerShell on Windows', () => {
-    expect(labelArgument('EU west', 'win32')).toBe('"EU west"');
-    expect(labelArgument('say "hi"', 'win32')).toBe('"say ""hi"""');
-  });
-
-  it('is quoted in what the app says of an interrupted removal', () => {
-    expect(interruptedRemovalWords('EU west')).toContain(
-      process.platform === 'win32'
-        ? 'seller-tray accounts remove "EU west" to finish it'
-        : "seller-tray accounts remove 'EU west' to finish it",
-    );
   });
 });

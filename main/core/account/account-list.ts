@@ -2,7 +2,8 @@
 // (`accounts add|remove|rename`): adding checks the secret with a token request before anything
 // is saved, so a typo never is; a listed label added again reconnects it (its new secret checked,
 // then stored); removing deletes the keychain entry and the data folder, and refuses while the
-// account has marked statuses not yet delivered unless they are to be discarded.
+// account has marked statuses not yet delivered unless they are to be discarded. A command names
+// an account by its label or by its id (`AccountChoice`); advice names it by id (`commandFor`).
 
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
@@ -18,34 +19,50 @@ import { checkAccounts, DEFAULT_SETTINGS, type Settings } from '../settings';
 import { DATABASE_FILE } from '../store/account-store';
 import { openElsewhere } from '../store/database';
 import {
+  type AccountId,
   type AccountRef,
   accountFolder,
   accountLog,
   accountRef,
   clientOptionsFor,
+  commandFor,
   keychainEntry,
-  labelArgument,
 } from './account-ref';
-import { dropRemovalNote, interruptedRemoval, removalTrash, writeRemovalNote } from './removal-notes';
+import {
+  type AccountChoice,
+  dropRemovalNote,
+  interruptedRemoval,
+  isChosen,
+  type RemovalNote,
+  removalTrash,
+  writeRemovalNote,
+} from './removal-notes';
 import { AccountSession } from './session';
 
-/** Why a change of the list was not made; the message says what to do instead. */
 /**
- * `invalid-input`: the request itself is wrong; `undelivered-statuses`: the account still has
- * statuses to send; `in-use`: another process (the app, `seller-tray run`) has its store open.
+ * Why a change of the list was not made; the message says what to do instead. `invalid-input`:
+ * the request itself is wrong; `undelivered-statuses`: the account still has statuses to send;
+ * `in-use`: another process (the app, `seller-tray run`) has its store open; `unfinished`: a
+ * removal failed past the point where it is undone, and is to be run again.
  */
-export class AccountListError extends CodedError<'invalid-input' | 'undelivered-statuses' | 'in-use'> {}
+export class AccountListError extends CodedError<
+  'invalid-input' | 'undelivered-statuses' | 'in-use' | 'unfinished'
+> {}
 
 export interface AccountListPorts {
   secrets: SecretStore;
   dataRoot: string;
   transport?: Transport | undefined;
   log?: Log | undefined;
+}
+
+export interface RemovalPorts extends AccountListPorts {
   /**
-   * Changes the settings file as it is now, for a removal to hand the account over: an app that
-   * watches the file closes its store of it. Absent (the app removing its own), the caller saves.
+   * Changes and saves the settings as they are now, at each step of a removal: so the list never
+   * shows an account whose data is gone, and (the CLI's) an app that watches the file closes its
+   * store of it.
    */
-  updateSettings?: ((change: (current: Settings) => Settings) => Settings) | undefined;
+  updateSettings: (change: (current: Settings) => Settings) => Settings;
   /** How long a removal waits for another process to close the account's store; HAND_OVER_MS by default. */
   handOverMs?: number | undefined;
 }
@@ -53,21 +70,25 @@ export interface AccountListPorts {
 /** How long a removal waits for the app to close the account's store once it left the settings file. */
 const HAND_OVER_MS = 10_000;
 
-/** The listed account of a label (any case), or a refusal naming the labels there are. */
-export function findAccount(settings: Settings, label: string): AccountEntry {
-  const entry = listed(settings, label);
+/** The listed account chosen, or a refusal naming the labels there are. */
+export function findAccount(settings: Settings, which: AccountChoice): AccountEntry {
+  const entry = listed(settings, which);
   if (entry) return entry;
   const labels = settings.accounts.map((a) => a.label);
+  const none =
+    'id' in which ? `there is no account of id ${which.id}` : `there is no account labelled "${which.label}"`;
   throw new AccountListError(
     'invalid-input',
-    labels.length === 0
-      ? `there is no account labelled "${label}": none is saved yet`
-      : `there is no account labelled "${label}": the accounts are ${labels.join(', ')}`,
+    labels.length === 0 ? `${none}: none is saved yet` : `${none}: the accounts are ${labels.join(', ')}`,
   );
 }
 
-const listed = (settings: Settings, label: string): AccountEntry | undefined =>
-  settings.accounts.find((a) => a.label.toLowerCase() === label.trim().toLowerCase());
+const listed = (settings: Settings, which: AccountChoice): AccountEntry | undefined =>
+  settings.accounts.find((a) => isChosen(a, listedId(settings, a), which));
+
+/** A listed account's id, the demo's included (as `accounts list` shows it). */
+const listedId = (settings: Settings, entry: AccountEntry): AccountId =>
+  accountRef({ ...entry, demo: isDemo(settings, entry) }).id;
 
 /** The first account while the app is in demo mode is the demo's: the app alone starts and leaves it. */
 const isDemo = (settings: Settings, entry: AccountEntry): boolean =>
@@ -81,17 +102,27 @@ export interface Added {
 }
 
 /**
- * Adds an account at the end of the list, or reconnects the listed one of that label (its
- * address may be left out). Answers the settings to save; the secret is stored already.
+ * Adds an account at the end of the list, or reconnects the listed one chosen (its address may be
+ * left out). Answers the settings to save; the secret is stored already. By id, only a listed
+ * account or one whose removal was interrupted (an id is not chosen, it follows from the address).
  */
 export async function addAccount(
   settings: Settings,
-  input: { label: string; baseUrl?: string | undefined; clientId?: string | undefined; secret: string },
+  input: {
+    which: AccountChoice;
+    baseUrl?: string | undefined;
+    clientId?: string | undefined;
+    secret: string;
+  },
   ports: AccountListPorts,
 ): Promise<Added> {
-  const known = listed(settings, input.label);
+  const { which } = input;
+  const known = listed(settings, which);
   // An account whose removal was interrupted comes back where it was, with its address and routes.
-  const noted = known ? undefined : interruptedRemoval(ports.dataRoot, settings.accounts, input.label);
+  const noted = known ? undefined : interruptedRemoval(ports.dataRoot, settings.accounts, which);
+  // An id names an account there is: else the refusal names the labels there are.
+  if ('id' in which && !known && !noted) findAccount(settings, which);
+  const label = 'label' in which ? which.label : (known?.label ?? noted?.entry.label ?? '');
   const baseUrl = input.baseUrl ?? known?.baseUrl ?? noted?.entry.baseUrl;
   const clientId = input.clientId ?? known?.clientId ?? noted?.entry.clientId;
   if (!baseUrl || !clientId)
@@ -105,9 +136,7 @@ export async function addAccount(
     throw new AccountListError('invalid-input', `${known.label} is the demo, whose secret is its own`);
   const returning = noted && accountRef(noted.entry).id === accountRef({ baseUrl, clientId }).id;
   if (noted && !returning) throw labelOfInterruptedRemoval(noted.entry);
-  const added = returning
-    ? { ...noted.entry, label: input.label }
-    : { label: input.label, baseUrl, clientId };
+  const added = returning ? { ...noted.entry, label } : { label, baseUrl, clientId };
   const at = returning ? Math.min(noted.at, settings.accounts.length) : settings.accounts.length;
   const accounts = known ? settings.accounts : checkedList(settings.accounts.toSpliced(at, 0, added));
   const entry = known ?? accounts[at];
@@ -124,14 +153,19 @@ export async function addAccount(
   await ports.secrets.set(keychainEntry(ref), input.secret);
   const refs = accounts.map((account) => accountRef(account, settings.api));
   await shareAutomationSecrets(ports.secrets, settings.automations ?? [], refs, [ref], ports.log);
-  dropRemovalNote(ports.dataRoot, ref.id);
+  dropRemovalNote(ports.dataRoot, ref.id, ports.log);
   return { settings: { ...settings, accounts }, entry, sellerId, reconnected: known !== undefined };
 }
 
 /** Gives a listed account another label (not one an interrupted removal still goes by). */
-export function renameAccount(settings: Settings, label: string, to: string, dataRoot: string): Settings {
-  const entry = findAccount(settings, label);
-  const noted = interruptedRemoval(dataRoot, settings.accounts, to);
+export function renameAccount(
+  settings: Settings,
+  which: AccountChoice,
+  to: string,
+  dataRoot: string,
+): Settings {
+  const entry = findAccount(settings, which);
+  const noted = interruptedRemoval(dataRoot, settings.accounts, { label: to });
   if (noted) throw labelOfInterruptedRemoval(noted.entry);
   return {
     ...settings,
@@ -140,19 +174,19 @@ export function renameAccount(settings: Settings, label: string, to: string, dat
 }
 
 /**
- * A label still taken by an interrupted removal: given to another account, the advice to finish
- * that removal ("accounts remove EU") would remove the new account instead.
+ * A label still taken by an interrupted removal: given to another account, `accounts remove` or
+ * `add` of that label would act on the new account, not finish or bring back the removed one.
  */
 function labelOfInterruptedRemoval(entry: AccountEntry): AccountListError {
-  const argument = labelArgument(entry.label);
+  const { id } = accountRef(entry);
   return new AccountListError(
     'invalid-input',
-    `${entry.label} is the label of an account whose removal was interrupted (client ${entry.clientId} at ${entry.baseUrl}): run seller-tray accounts remove ${argument} to finish it, or seller-tray accounts add ${argument} to bring that account back, or choose another label`,
+    `${entry.label} is the label of an account whose removal was interrupted (client ${entry.clientId} at ${entry.baseUrl}): run ${commandFor(id, 'accounts remove')} to finish it, or ${commandFor(id, 'accounts add')} to bring that account back, or choose another label`,
   );
 }
 
+/** A removal done: the list was saved without the account along the way (`updateSettings`). */
 export interface Removed {
-  settings: Settings;
   entry: AccountEntry;
   /** Marked statuses not yet delivered that went with it. */
   discarded: number;
@@ -161,27 +195,25 @@ export interface Removed {
 /**
  * Removes a listed account: its data folder, its keychain entry and its automations' go. While it
  * has statuses not yet delivered it is refused, unless `discardUndelivered`. This process's
- * session of it must be closed first. With `updateSettings` (the CLI), a process that has its
- * store open (the app) is handed it over first: the file is saved without it and its folder goes
+ * session of it must be closed first. Another process that has its store open (the app, for
+ * the CLI) is handed it over first: the file is saved without it and its folder goes
  * once that process closed its store (deleted under it, its next write would bring the folder
  * back and what it marked meanwhile would be lost). Still open after the hand-over (`seller-tray
- * run` does not follow the file), or any step failing, the account is put back where it was and
- * the removal refused. A removal noted and killed midway (removal-notes.ts) is finished by the
- * next removal of its label.
+ * run` does not follow the file), or any step failing before its folder is moved aside, the
+ * account is put back where it was, as it was, and the removal refused. Once its folder is moved
+ * aside (its statuses counted) the removal is never undone: a later step failing keeps its note
+ * and says to run it again. A removal noted and killed midway (removal-notes.ts) is finished by
+ * the next removal of that account.
  */
 export async function removeAccount(
   settings: Settings,
-  label: string,
+  which: AccountChoice,
   discardUndelivered: boolean,
-  ports: AccountListPorts,
+  ports: RemovalPorts,
 ): Promise<Removed> {
   const { updateSettings, dataRoot } = ports;
-  // A removal the CLI began and did not finish is finished (its account no longer listed).
-  const noted =
-    updateSettings && !listed(settings, label)
-      ? interruptedRemoval(dataRoot, settings.accounts, label)
-      : undefined;
-  const entry = noted?.entry ?? findAccount(settings, label);
+  // A removal begun and not finished is finished (its account no longer listed).
+  const { entry, noted } = chosenForRemoval(settings, which, dataRoot);
   if (isDemo(settings, entry))
     throw new AccountListError('invalid-input', `${entry.label} is the demo: leave the demo instead`);
   const ref = accountRef(entry);
@@ -201,13 +233,9 @@ export async function removeAccount(
   ];
   // Finishing, the count is made after the hand-over alone: a refusal then puts the account back.
   let pending = noted ? 0 : await refuseUndelivered();
-  if (!updateSettings) {
-    await deleteAccountData(ref, folder, automations, ports);
-    return { settings: { ...settings, accounts: others(settings.accounts) }, entry, discarded: pending };
-  }
   const at = noted?.at ?? settings.accounts.indexOf(entry);
   writeRemovalNote(dataRoot, { entry, at, automations });
-  const saved = updateSettings((current) => ({ ...current, accounts: others(current.accounts) }));
+  updateSettings((current) => ({ ...current, accounts: others(current.accounts) }));
   try {
     if (await stillOpenElsewhere(join(folder, DATABASE_FILE), ports.handOverMs ?? HAND_OVER_MS))
       throw new AccountListError(
@@ -216,36 +244,61 @@ export async function removeAccount(
       );
     // What that process marked before it closed counts too.
     pending = await refuseUndelivered();
-    await deleteAccountData(ref, folder, automations, ports);
+    await moveAside(folder, removalTrash(dataRoot, ref.id));
   } catch (error) {
+    // Nothing is deleted yet: the account goes back as it was. A kill between these two steps
+    // leaves it listed with its note, which settleRemovals drops.
     updateSettings((current) => {
       const accounts = others(current.accounts);
       accounts.splice(Math.min(at, accounts.length), 0, entry);
       return { ...current, accounts };
     });
-    dropRemovalNote(dataRoot, ref.id);
+    dropRemovalNote(dataRoot, ref.id, ports.log);
     throw error;
   }
-  return { settings: saved, entry, discarded: pending };
+  try {
+    await deleteAccountData(ref, automations, ports);
+  } catch (error) {
+    // Its data is gone: put back, it would be an account with an empty store. Its note stays, so
+    // the list and the app say the removal is unfinished, and running it again finishes it.
+    throw new AccountListError(
+      'unfinished',
+      `the removal of ${entry.label} did not finish: ${(error as Error).message}; run ${commandFor(ref.id, 'accounts remove')} again`,
+    );
+  }
+  dropRemovalNote(dataRoot, ref.id, ports.log);
+  return { entry, discarded: pending };
+}
+
+/** The listed account chosen, else the one whose removal was interrupted (no longer listed). */
+export function chosenForRemoval(
+  settings: Settings,
+  which: AccountChoice,
+  dataRoot: string,
+): { entry: AccountEntry; noted?: RemovalNote | undefined } {
+  const entry = listed(settings, which);
+  const noted = entry ? undefined : interruptedRemoval(dataRoot, settings.accounts, which);
+  return { entry: entry ?? noted?.entry ?? findAccount(settings, which), noted };
 }
 
 /**
- * Its folder first (what can fail on a file still open), moved out of the account's way in one
- * step, then its secret and its automations'; its removal note last (removal-notes.ts).
+ * The account's folder out of its way in one step (what can fail on a file still open), so a
+ * kill while it is deleted never leaves half a store where the account would open it again.
  */
+async function moveAside(folder: string, trash: string): Promise<void> {
+  await rm(trash, { recursive: true, force: true });
+  if (!existsSync(folder)) return;
+  await mkdir(dirname(trash), { recursive: true, mode: 0o700 });
+  await rename(folder, trash);
+}
+
+/** Its folder moved aside, then its secret and its automations' (removal-notes.ts). */
 async function deleteAccountData(
   ref: AccountRef,
-  folder: string,
   automations: readonly string[],
   ports: AccountListPorts,
 ): Promise<void> {
-  const trash = removalTrash(ports.dataRoot, ref.id);
-  await rm(trash, { recursive: true, force: true });
-  if (existsSync(folder)) {
-    await mkdir(dirname(trash), { recursive: true, mode: 0o700 });
-    await rename(folder, trash);
-  }
-  await rm(trash, { recursive: true, force: true });
+  await rm(removalTrash(ports.dataRoot, ref.id), { recursive: true, force: true });
   await ports.secrets.delete(keychainEntry(ref));
   await forgetAutomationSecrets(
     ports.secrets,
@@ -253,7 +306,6 @@ async function deleteAccountData(
     ref,
     ports.log,
   );
-  dropRemovalNote(ports.dataRoot, ref.id);
 }
 
 /** Waits until no other process has the store open, at most `withinMs`; whether one still has. */

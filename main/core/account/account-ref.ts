@@ -66,20 +66,20 @@ export function accountRef(
   };
 }
 
+/** Where the accounts' folders are, under the user data directory. */
+export const accountsFolder = (dataRoot: string): string => join(dataRoot, 'accounts');
+
 /** Where an account keeps its cursor, history and outbox, under the user data directory. */
 export function accountFolder(dataRoot: string, id: AccountId): string {
-  return join(dataRoot, 'accounts', id);
+  return join(accountsFolder(dataRoot), id);
 }
 
 /**
- * An account's label as one argument of a command a person copies from advice: as it is when it
- * is one plain word, quoted otherwise (labels may hold spaces, quotes or `$`), for PowerShell and
- * cmd on Windows, for a POSIX shell elsewhere.
+ * A command for a person to run about one account, naming it by its id (`--id`): hex or `demo`,
+ * so it needs no quoting in any shell and never reads as an option, and it names that very account
+ * where a label may since have been given to another (a label stays prose, cleaned by its caller).
  */
-export function labelArgument(label: string, platform: NodeJS.Platform = process.platform): string {
-  if (/^[\p{L}\p{N}_.@:+-]+$/u.test(label)) return label;
-  return platform === 'win32' ? `"${label.replaceAll('"', '""')}"` : `'${label.replaceAll("'", "'\\''")}'`;
-}
+export const commandFor = (id: AccountId, command: string): string => `seller-tray ${command} --id ${id}`;
 
 /** The keychain entry of the account's secret: its base URL's origin and client id (secrets.ts). */
 export function keychainEntry(ref: AccountRef): SecretOwner {

@@ -1,18 +1,24 @@
-// What a removal of an account by the CLI leaves on disk until it is done, so a removal killed
-// midway (kill -9, a power cut) is never a secret or a folder nobody knows of: the account's note
-// (`removals/<id>.json`: its entry, its place in the list, its automations) is written before the
-// settings file loses the account and deleted last. While the account is not listed, its note
-// tells the app at its start and `accounts list` to show the interrupted removal, `accounts remove` to finish it (or put
-// the account back if it has statuses to deliver) and `accounts add` where the account was. The
-// account's folder is moved aside (`accounts/<id>.removing`) before it is deleted, so a kill during the
-// deletion never leaves half a store where the account would open it again.
+// What a removal of an account (by the app or the CLI) leaves on disk until it is done, so a
+// removal killed midway (kill -9, a power cut) or failed past the deletion of its data is never a
+// secret or a folder nobody knows of: the account's note (`removals/<id>.json`: its entry, its
+// place in the list, its automations) is written before the settings file loses the account and
+// deleted last. While the account is not listed, its note tells the app at its start and
+// `accounts list` to show the interrupted removal, `accounts remove` to finish it (or put the
+// account back if it has statuses to deliver) and `accounts add` where the account was. The
+// account's folder is moved aside (`accounts/<id>.removing`) before it is deleted, so a kill
+// during the deletion never leaves half a store where the account would open it again.
+// `settleRemovals`, at each start of the app and of `accounts`, ends what a kill left whatever the
+// step: a note of an account listed again goes, and a folder moved aside is deleted (its statuses
+// were counted first).
 
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { escapedControls } from '../../../preload/marketplace-text';
 import type { AccountEntry } from '../../../preload/settings-declaration';
 import { writeFileDurably } from '../durable-file';
+import type { Log } from '../log';
 import { checkAccounts } from '../settings';
-import { type AccountId, accountFolder, accountRef, labelArgument } from './account-ref';
+import { type AccountId, accountFolder, accountRef, accountsFolder, commandFor } from './account-ref';
 
 /** A removal under way: the account as it was listed, where, and the automations it ran with. */
 export interface RemovalNote {
@@ -38,13 +44,41 @@ export function writeRemovalNote(dataRoot: string, note: RemovalNote): void {
 }
 
 /**
- * The removal of the account is over (done, refused, or the account added again): its note goes,
- * and what a kill left of its folder being deleted (the removal had counted or discarded its statuses).
+ * The removal of the account is over (done, refused, or the account added again): its note goes.
+ * A note that cannot be deleted is left for `settleRemovals` (or the next `accounts remove`),
+ * never a failure of what is already done.
  */
-export function dropRemovalNote(dataRoot: string, id: AccountId): void {
-  rmSync(removalTrash(dataRoot, id), { recursive: true, force: true });
-  rmSync(notePath(dataRoot, id), { force: true });
+export function dropRemovalNote(dataRoot: string, id: AccountId, log?: Log): void {
+  try {
+    rmSync(notePath(dataRoot, id), { force: true });
+  } catch (error) {
+    log?.warn('the note of a removal could not be deleted', { reason: (error as Error).message });
+  }
 }
+
+/**
+ * Ends what a removal killed at any step left, so every end state is either the account listed
+ * with its folder, or no account, folder, trash or note: the note of an account listed again (a
+ * removal killed before it saved the list, or after it put the account back) goes, and every
+ * folder moved aside is deleted (a removal moves it only once its statuses are counted or
+ * discarded). What cannot be deleted now is left for the next start.
+ */
+export function settleRemovals(dataRoot: string, listed: readonly AccountEntry[], log?: Log): void {
+  const ids = new Set<string>(listed.map((entry) => accountRef(entry).id));
+  for (const name of names(removals(dataRoot)))
+    if (name.endsWith('.json') && ids.has(name.slice(0, -'.json'.length)))
+      dropRemovalNote(dataRoot, name.slice(0, -'.json'.length) as AccountId, log);
+  const accounts = accountsFolder(dataRoot);
+  for (const name of names(accounts).filter((n) => n.endsWith('.removing'))) {
+    try {
+      rmSync(join(accounts, name), { recursive: true, force: true });
+    } catch (error) {
+      log?.warn("a removed account's folder could not be deleted yet", { reason: (error as Error).message });
+    }
+  }
+}
+
+const names = (folder: string): string[] => (existsSync(folder) ? readdirSync(folder) : []);
 
 /**
  * The removals not finished of accounts no longer listed (a listed account's note is from a
@@ -53,9 +87,8 @@ export function dropRemovalNote(dataRoot: string, id: AccountId): void {
  */
 export function interruptedRemovals(dataRoot: string, listed: readonly AccountEntry[]): RemovalNote[] {
   const folder = removals(dataRoot);
-  if (!existsSync(folder)) return [];
   const ids = new Set(listed.map((entry) => accountRef(entry).id));
-  return readdirSync(folder)
+  return names(folder)
     .filter((name) => name.endsWith('.json'))
     .flatMap((name) => {
       const note = readNote(join(folder, name));
@@ -63,20 +96,31 @@ export function interruptedRemovals(dataRoot: string, listed: readonly AccountEn
     });
 }
 
-/** The unfinished removal of an account by its label (any case), if there is one. */
+/** How a command names an account: by its label (any case), or by its id (`--id`). */
+export type AccountChoice = { label: string } | { id: string };
+
+/** Whether the account of `entry` (its id `id`) is the one chosen. */
+export function isChosen(entry: AccountEntry, id: AccountId, which: AccountChoice): boolean {
+  return 'id' in which
+    ? id === which.id.trim()
+    : entry.label.toLowerCase() === which.label.trim().toLowerCase();
+}
+
+/** The unfinished removal of the chosen account, if there is one. */
 export function interruptedRemoval(
   dataRoot: string,
   listed: readonly AccountEntry[],
-  label: string,
+  which: AccountChoice,
 ): RemovalNote | undefined {
-  const wanted = label.trim().toLowerCase();
-  return interruptedRemovals(dataRoot, listed).find((note) => note.entry.label.toLowerCase() === wanted);
+  return interruptedRemovals(dataRoot, listed).find((note) =>
+    isChosen(note.entry, accountRef(note.entry).id, which),
+  );
 }
 
 /** What the app says at its start of a removal left unfinished (the CLI's `accounts list` shows it too). */
-export function interruptedRemovalWords(label: string): string {
-  const argument = labelArgument(label);
-  return `Removing the account ${label} was interrupted, so its data or its secret may still be on this computer: run seller-tray accounts remove ${argument} to finish it, or seller-tray accounts add ${argument} to bring it back.`;
+export function interruptedRemovalWords(entry: AccountEntry): string {
+  const { id } = accountRef(entry);
+  return `Removing the account ${escapedControls(entry.label)} was interrupted, so its data or its secret may still be on this computer: run ${commandFor(id, 'accounts remove')} to finish it, or ${commandFor(id, 'accounts add')} to bring it back.`;
 }
 
 function readNote(file: string): RemovalNote | undefined {
