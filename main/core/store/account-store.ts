@@ -2351,6 +2351,7 @@ interface RunRow {
   automation: string;
   trigger: RunTrigger;
   state: RunState;
+  claimed_by: number | null;
   attempts: number;
   queued_at: string;
   due_at: string;
@@ -2369,6 +2370,7 @@ function runOf(row: RunRow): AutomationRun {
     automation: row.automation,
     trigger: row.trigger,
     state: row.state,
+    claimed: row.claimed_by !== null,
     attempts: row.attempts,
     queuedAt: row.queued_at,
     dueAt: row.due_at,
