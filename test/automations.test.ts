@@ -134,7 +134,8 @@ async function settled(orderId: string, timeoutMs = 15_000): Promise<AutomationR
   const until = Date.now() + timeoutMs;
   for (;;) {
     const runs = core.automationRuns(orderId);
-    if (runs.length > 0 && runs.every((r) => r.state !== 'running' && !r.claimed && r.attempts > 0)) return runs;
+    if (runs.length > 0 && runs.every((r) => r.state !== 'running' && !r.claimed && r.attempts > 0))
+      return runs;
     if (Date.now() > until) throw new Error(`runs did not settle: ${JSON.stringify(runs)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
