@@ -78,7 +78,13 @@ export interface AutomationRun {
   orderId: string;
   automation: string;
   trigger: RunTrigger;
+  /**
+   * 'queued' is waiting to run (its time, its order, or a slot: then `claimed`); 'running' has
+   * really started, since `startedAt`.
+   */
   state: RunState;
+  /** Taken by a process, its attempt counted: waiting for a slot, or running. False once it ended or waits for a retry. */
+  claimed: boolean;
   attempts: number;
   queuedAt: string;
   dueAt: string;

@@ -69,6 +69,8 @@ it('kill -9 during a command: the next start runs it again under the same delive
   const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
   const first = laptop(automations);
   await fileAppears(ids);
+  // Its start is written behind it: shown running once on disk (a kill before costs only that).
+  await until(() => runsOnDisk(dir, orderId)[0]?.state === 'running', 20_000);
   first.kill('SIGKILL');
   await exitOf(first);
   const [firstLine = ''] = readFileSync(ids, 'utf8').trim().split('\n');
@@ -165,10 +167,17 @@ it('kill -9 with runs claimed ahead of a free slot: every claimed run is deliver
       orderIds.push((await admin(sim.url, 'POST', 'purchases')).json.orderId as string);
     const env = { AUTOMATION_SECRET: 'whsec_crash' };
     const first = laptop(automations, env);
-    const claimed = () => orderIds.flatMap((id) => runsOnDisk(dir, id)).filter((r) => r.state === 'running');
-    await until(() => claimed().length === orders && received.length === RUNS_AT_ONCE, 20_000);
+    const claimed = () => orderIds.flatMap((id) => runsOnDisk(dir, id)).filter((r) => r.attempts === 1);
+    const running = () => claimed().filter((r) => r.state === 'running');
+    await until(
+      () =>
+        claimed().length === orders && received.length === RUNS_AT_ONCE && running().length === RUNS_AT_ONCE,
+      20_000,
+    );
     const before = claimed();
-    expect(before.every((r) => r.attempts === 1)).toBe(true);
+    // Those sent run; those claimed ahead wait, shown as waiting.
+    expect(new Set(running().map((r) => r.deliveryId))).toEqual(new Set(received));
+    expect(before.filter((r) => r.state === 'queued')).toHaveLength(orders - RUNS_AT_ONCE);
     first.kill('SIGKILL');
     await exitOf(first);
     // Only RUNS_AT_ONCE reached the receiver; the rest were claimed, waiting for a slot.

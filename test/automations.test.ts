@@ -129,12 +129,13 @@ async function newOrder(order?: unknown): Promise<string> {
   return orderId;
 }
 
-/** The order's runs once none is running. */
+/** The order's runs once none is running or waiting for its slot. */
 async function settled(orderId: string, timeoutMs = 15_000): Promise<AutomationRun[]> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const runs = core.automationRuns(orderId);
-    if (runs.length > 0 && runs.every((r) => r.state !== 'running' && r.attempts > 0)) return runs;
+    if (runs.length > 0 && runs.every((r) => r.state !== 'running' && !r.claimed && r.attempts > 0))
+      return runs;
     if (Date.now() > until) throw new Error(`runs did not settle: ${JSON.stringify(runs)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -567,6 +568,8 @@ describe('run again and test', () => {
     const { store } = AccountStore.open(dir);
     const deliveryId = store.queueRun(orderId, 'hook', 'new-order', new Date(clock).toISOString());
     store.claimRuns(process.pid, () => false, new Date(clock).toISOString(), 1);
+    store.startRun(process.pid, deliveryId ?? '', new Date(clock).toISOString());
+    expect(store.run(deliveryId ?? '')?.state).toBe('running');
     store.close(false);
     settings = { ...settings, automationsEnabled: true };
     await core.checkNow();

@@ -571,6 +571,7 @@ describe("the order's automations", () => {
     automation: 'Slack',
     trigger: 'new-order',
     state: 'succeeded',
+    claimed: false,
     attempts: 1,
     queuedAt: '2026-11-20T12:03:00.000Z',
     dueAt: '2026-11-20T12:03:00.000Z',

@@ -57,25 +57,36 @@ async function startReceiver(): Promise<{ url: string; close: () => void }> {
   };
 }
 
-/** How long the deliveries of a round may take before the bench fails. */
-const DELIVERIES_WAIT_MS = 120_000;
+/**
+ * How long deliveries may go without one finishing before the bench fails: a stall (a delivery
+ * failed, its retry waiting on timers nothing fires), not a slow run, however long it takes.
+ */
+const STALL_MS = 30_000;
+
+/** Resolves once `finished()` reaches `count`; fails loudly, never hangs, when it stops growing for STALL_MS. */
+async function finishedUpTo(count: number, finished: () => Promise<number> | number, pauseMs: number) {
+  let last = -1;
+  let since = performance.now();
+  for (let now = await finished(); now < count; now = await finished()) {
+    if (now > last) {
+      last = now;
+      since = performance.now();
+    } else if (performance.now() - since > STALL_MS) {
+      throw new Error(
+        `deliveries stalled at ${now} of ${count}: none finished for ${STALL_MS / 1000} s; one failed, see the receiver`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+}
 
 /** One laptop: a first start, ORDERS purchases, one poll; with `hook`, until every run delivered. */
 async function laptop(url: string, hook: boolean, receiverUrl?: string): Promise<Figures> {
   const own = receiverUrl === undefined ? await startReceiver() : undefined;
   const receiver = receiverUrl ?? own?.url ?? '';
   const delivered = async () => Number(await (await fetch(receiver)).text());
-  // A failed delivery's retry waits on this core's timers, which nothing fires here: fail loudly, never hang.
-  const deliveredUpTo = async (count: number) => {
-    const end = performance.now() + DELIVERIES_WAIT_MS;
-    while ((await delivered()) < count) {
-      if (performance.now() > end)
-        throw new Error(
-          `deliveries stalled at ${await delivered()} of ${count}: one failed, see the receiver`,
-        );
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  };
+  // A failed delivery's retry waits on this core's timers, which nothing fires here.
+  const deliveredUpTo = (count: number) => finishedUpTo(count, delivered, 5);
   const dir = await mkdtemp(join(tmpdir(), 'bench-automations-'));
   const settings = {
     ...DEFAULT_SETTINGS,
@@ -173,11 +184,12 @@ async function runnerAlone(receiverUrl: string): Promise<{ cpuMs: number; perSec
   const started = performance.now();
   // As a poll starts them: each order's runs once it has been read.
   for (const orderId of orderIds) runner.kickOrder(orderId);
-  const ended = () => orderIds.every((id) => store.runsFor(id).every((r) => r.state === 'succeeded'));
-  do {
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  // Counted once the runner is idle (looking costs CPU): a retry waiting leaves it short.
+  const succeeded = async () => {
     await runner.idle();
-  } while (!ended());
+    return orderIds.filter((id) => store.runsFor(id).every((r) => r.state === 'succeeded')).length;
+  };
+  await finishedUpTo(ORDERS, succeeded, 50);
   const figures = {
     cpuMs: (cpuMs() - cpu) / ORDERS,
     perSecond: ORDERS / ((performance.now() - started) / 1000),

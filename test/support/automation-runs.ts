@@ -10,17 +10,19 @@ import { AccountStore } from '../../main/core/store/account-store';
 import type { AutomationRun, AutomationSetting, RunState } from '../../preload/automations';
 
 /**
- * A runner of one webhook automation to `url` over `store`, alone: no window told, no status
- * marked, no other process alive.
+ * A runner of one webhook automation ("hook") to `url`, or of one to each url by its name, over
+ * `store`, alone: no window told, no status marked, no other process alive.
  */
 export function webhookRunner(
   store: AccountStore,
-  url: string,
+  url: string | Record<string, string>,
   workDir: string,
   clock: { now: () => number; timers: Timers },
   secret: AutomationPorts['secret'] = async () => 'whsec_alone',
 ): AutomationRunner {
-  const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations: [webhookAutomation(url)] };
+  const urls = typeof url === 'string' ? { hook: url } : url;
+  const automations = Object.entries(urls).map(([name, to]) => webhookAutomation(to, name));
+  const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations };
   return new AutomationRunner({
     store,
     settings: () => settings,

@@ -44,8 +44,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** `count` new orders, each read, each with a queued run of the webhook automation. */
-function readOrders(count: number): string[] {
+/** `count` new orders, each read, each with a queued run of each automation named. */
+function readOrders(count: number, automations = ['hook']): string[] {
   const ids = Array.from({ length: count }, (_, i) => `o-${i}`);
   store.recordPoll({
     events: ids.map(
@@ -62,7 +62,7 @@ function readOrders(count: number): string[] {
     backlog: false,
     paused: false,
     now: new Date(NOW).toISOString(),
-    automations: ['hook'],
+    automations,
   });
   for (const orderId of ids) {
     const order = {
@@ -77,10 +77,17 @@ function readOrders(count: number): string[] {
   return ids;
 }
 
-function runner(secret?: () => Promise<string | undefined>): AutomationRunner {
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
-  return webhookRunner(store, url, join(dir, 'work'), { now: () => NOW, timers: new ManualTimers() }, secret);
+function runner(secret?: () => Promise<string | undefined>, now = () => NOW): AutomationRunner {
+  return webhookRunner(
+    store,
+    urlOf(receiver),
+    join(dir, 'work'),
+    { now, timers: new ManualTimers() },
+    secret,
+  );
 }
+
+const urlOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 
 const runs = (ids: string[]) => ids.flatMap((id) => store.runsFor(id));
 
@@ -104,16 +111,29 @@ function countTransactions(): { count: number } {
 it('claims the runs of the orders read in one turn in one transaction, a few ahead of the free slots', async () => {
   const ids = readOrders(RUNS_AT_ONCE + RUNS_AHEAD + 3);
   const transactions = countTransactions();
-  const automations = runner();
+  let clock = NOW;
+  const automations = runner(undefined, () => clock);
   for (const id of ids) automations.kickOrder(id);
-  await until(() => received.length === RUNS_AT_ONCE);
-  expect(transactions.count).toBe(1);
-  const claimed = runs(ids).filter((r) => r.state === 'running');
+  const running = () => runs(ids).filter((r) => r.state === 'running');
+  await until(() => received.length === RUNS_AT_ONCE && running().length === RUNS_AT_ONCE);
+  // One transaction claimed them all, the next wrote the starts of those sent.
+  expect(transactions.count).toBe(2);
+  const claimed = runs(ids).filter((r) => r.attempts === 1);
   expect(claimed).toHaveLength(RUNS_AT_ONCE + RUNS_AHEAD);
-  expect(claimed.every((r) => r.attempts === 1)).toBe(true);
+  // Those claimed ahead wait (shown as waiting, no start); those sent run since they were sent.
+  expect(new Set(running().map((r) => r.deliveryId))).toEqual(new Set(received));
+  expect(running().every((r) => r.startedAt === new Date(NOW).toISOString())).toBe(true);
+  expect(claimed.filter((r) => r.state === 'queued' && r.startedAt === null)).toHaveLength(RUNS_AHEAD);
   // Still at most RUNS_AT_ONCE delivered at a time.
   await new Promise((resolve) => setTimeout(resolve, 100));
   expect(received).toHaveLength(RUNS_AT_ONCE);
+
+  // The runs claimed ahead start later: their start is when they were sent, not when claimed.
+  clock = NOW + 10_000;
+  for (const response of held.splice(0)) response.writeHead(204).end();
+  const sentLater = () => new Set(running().filter((r) => r.startedAt === new Date(clock).toISOString()));
+  await until(() => received.length === 2 * RUNS_AT_ONCE && sentLater().size === RUNS_AT_ONCE);
+  expect(new Set([...sentLater()].map((r) => r.deliveryId))).toEqual(new Set(received.slice(RUNS_AT_ONCE)));
 
   // Answered: every run delivered once, the last ones claimed once enough have started.
   const answer = () => {
@@ -185,5 +205,77 @@ it('reads a secret from the keychain once for a burst of deliveries, again once 
   }, 5000);
   expect(reads).toBeGreaterThan(burst);
   expect(reads).toBeLessThanOrEqual(burst + RUNS_AT_ONCE);
+  await automations.idle();
+});
+
+it("never lets a slow automation's runs hold up another's: each has its own slots and claims", async () => {
+  // `receiver` holds every delivery (a receiver taking as long as it likes); this one answers at once.
+  const fastReceived: string[] = [];
+  const fast = createServer((request, response) => {
+    request.resume().on('end', () => {
+      fastReceived.push(String(request.headers['seller-tray-delivery']));
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => fast.listen(0, '127.0.0.1', resolve));
+  try {
+    // More runs of each than the slots and claims ahead of one automation.
+    const ids = readOrders(2 * (RUNS_AT_ONCE + RUNS_AHEAD), ['slow', 'fast']);
+    const automations = webhookRunner(
+      store,
+      { slow: urlOf(receiver), fast: urlOf(fast) },
+      join(dir, 'work'),
+      { now: () => NOW, timers: new ManualTimers() },
+    );
+    for (const id of ids) automations.kickOrder(id);
+    const of = (name: string) => runs(ids).filter((r) => r.automation === name);
+    await until(() => of('fast').every((r) => r.state === 'succeeded'), 5000);
+    expect(fastReceived).toHaveLength(ids.length);
+    // Meanwhile the slow one's first are sent, the rest wait, its claims within its own room.
+    expect(received).toHaveLength(RUNS_AT_ONCE);
+    expect(of('slow').filter((r) => r.state === 'running')).toHaveLength(RUNS_AT_ONCE);
+    expect(of('slow').filter((r) => r.attempts > 0)).toHaveLength(RUNS_AT_ONCE + RUNS_AHEAD);
+
+    await until(() => {
+      for (const response of held.splice(0)) response.writeHead(204).end();
+      return of('slow').every((r) => r.state === 'succeeded');
+    }, 10_000);
+    expect(new Set(received)).toEqual(new Set(of('slow').map((r) => r.deliveryId)));
+    expect(received).toHaveLength(ids.length);
+    await automations.idle();
+  } finally {
+    fast.closeAllConnections();
+    await new Promise((resolve) => fast.close(resolve));
+  }
+});
+
+it('drops what a failed transaction claimed: no run starts without its claim on disk', async () => {
+  const ids = readOrders(RUNS_AT_ONCE + 2);
+  const [first, later] = [ids.slice(0, RUNS_AT_ONCE), ids.slice(RUNS_AT_ONCE)];
+  const automations = runner();
+  for (const id of first) automations.kickOrder(id);
+  await until(() => received.length === RUNS_AT_ONCE);
+  // The next claiming transaction fails, after a first order's run was claimed in it (the second
+  // order's claim throws): both are rolled back.
+  const claimRuns = store.claimRuns.bind(store);
+  const spy = vi
+    .spyOn(store, 'claimRuns')
+    .mockImplementationOnce(claimRuns)
+    .mockImplementationOnce((...args) => {
+      claimRuns(...args);
+      throw new Error('disk I/O error');
+    });
+  for (const id of later) automations.kickOrder(id);
+  await until(() => spy.mock.calls.length > 1);
+  expect(runs(later).every((r) => r.state === 'queued' && !r.claimed && r.attempts === 0)).toBe(true);
+
+  // The slots come free: the runs of the failed transaction start only once claimed again, on
+  // disk this time; each delivered once, its attempt counted.
+  await until(() => {
+    for (const response of held.splice(0)) response.writeHead(204).end();
+    return runs(ids).every((r) => r.state === 'succeeded');
+  }, 5000);
+  expect(runs(ids).map((r) => r.attempts)).toEqual(ids.map(() => 1));
+  expect(received).toHaveLength(ids.length);
   await automations.idle();
 });

@@ -1,13 +1,14 @@
-// Runs the automations' queued runs of one account, at most RUNS_AT_ONCE at a time: each run is
-// taken from the store (an attempt counted), carried out (a command, a signed webhook, a chat
+// Runs the automations' queued runs of one account, at most RUNS_AT_ONCE of each automation at a
+// time: each run is taken from the store (an attempt counted), carried out (a command, a signed webhook, a chat
 // message), and its end written back (state, time, exit code or HTTP status, output excerpt). A
 // delivery that may work later waits and is tried again (delivery.ts); a run cut short by a stop
 // is queued again; one cut short by a kill -9 is taken again by the next process, under the
 // same delivery id. Where an automation reports the status, its result is marked through the
 // outbox like a person's mark, "by automation <name> on <laptop>".
-// Writes are batched: the runs ended and the orders read within WRITE_BEHIND_MS are written and
-// claimed in one transaction, runs claimed a few ahead of a free slot (RUNS_AHEAD), each end on
-// disk before anyone is told of it.
+// Writes are batched: the runs started, ended and the orders read within WRITE_BEHIND_MS are
+// written and claimed in one transaction, each automation's runs claimed a few ahead of its free
+// slots (RUNS_AHEAD), each end on disk before anyone is told of it. A run claimed ahead stays
+// queued on disk; it shows as running, with its start, once it really started (written behind).
 import { mkdirSync } from 'node:fs';
 import type { AutomationRun, AutomationSetting } from '../../../preload/automations';
 import { describeMark } from '../../../preload/marked-by';
@@ -33,16 +34,19 @@ import {
   signature,
 } from './payload';
 
-/** Runs carried out at once: a slow receiver or command never holds up the rest. */
+/**
+ * Runs of one automation carried out at once: a slow run never holds up the rest, and a slow
+ * automation (a receiver taking seconds) never holds up another's runs, each having its own.
+ */
 export const RUNS_AT_ONCE = 4;
 /**
- * Runs claimed ahead of a free slot, so that an ending starts the next without a write of its own:
- * claims are made in batches, topped up once fewer than RUNS_AT_ONCE wait.
+ * Runs of one automation claimed ahead of its free slots, so that an ending starts the next
+ * without a write of its own: claims are made in batches, topped up once fewer than RUNS_AT_ONCE wait.
  */
 export const RUNS_AHEAD = 6 * RUNS_AT_ONCE;
 /**
- * How long the ends and claims asked for wait to be written together: a few runs' worth at the
- * rate of loopback deliveries. A run's slot is free meanwhile; it is told of once on disk.
+ * How long the starts, ends and claims asked for wait to be written together: a few runs' worth
+ * at the rate of loopback deliveries. A run's slot is free meanwhile; it is told of once on disk.
  */
 const WRITE_BEHIND_MS = 25;
 /**
@@ -112,13 +116,18 @@ interface Ending {
 }
 
 export class AutomationRunner {
-  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Runs carried out or ending, by delivery id, with their automation. */
+  private readonly inFlight = new Map<string, { automation: string; done: Promise<void> }>();
   /** Runs in flight whose attempt is over, their end waiting to be written: their slot is free. */
   private readonly ending = new Set<string>();
   /** Runs claimed (their attempt counted), waiting for a slot: in memory, taken again only if this process is gone. */
   private readonly ahead = new Map<string, AutomationRun>();
+  /** Runs claimed by the transaction under way: theirs only once it is committed. */
+  private readonly claiming = new Set<string>();
   /** Ends to write in the next turn's one transaction, with the claims that top the runs ahead up. */
   private ends: PendingEnd[] = [];
+  /** When runs really started, by delivery id, to write in the next turn (with their end if it came). */
+  private starts = new Map<string, string>();
   private turnPlanned = false;
   private readonly waiters = new Map<string, ((run: AutomationRun | undefined) => void)[]>();
   private readonly stopping = new AbortController();
@@ -132,6 +141,8 @@ export class AutomationRunner {
   private readonly readyOrders = new Set<string>();
   /** Whether any queued run may be ready (after a kick), not only those of readyOrders. */
   private lookEverywhere = false;
+  /** Automations that had more runs ready than room for them: claimed again once fewer wait. */
+  private readonly more = new Set<string>();
   /** Secrets read lately, by automation, until when they serve (performance.now()): in memory only. */
   private readonly secrets = new Map<string, { secret: string; until: number }>();
 
@@ -163,70 +174,129 @@ export class AutomationRunner {
     setTimeout(() => this.turn(), WRITE_BEHIND_MS);
   }
 
-  /** Runs carried out now (their end not ready to write): at most RUNS_AT_ONCE. */
-  private busy(): number {
-    return this.inFlight.size - this.ending.size;
+  /** Each automation's runs carried out now (their end not ready to write) and claimed ahead. */
+  private tally(): Map<string, { busy: number; ahead: number }> {
+    const tally = new Map<string, { busy: number; ahead: number }>();
+    const of = (automation: string) => {
+      const counts = tally.get(automation) ?? { busy: 0, ahead: 0 };
+      tally.set(automation, counts);
+      return counts;
+    };
+    for (const [id, { automation }] of this.inFlight) if (!this.ending.has(id)) of(automation).busy += 1;
+    for (const run of this.ahead.values()) of(run.automation).ahead += 1;
+    return tally;
   }
 
-  /** Writes the ends waiting, tops the claimed runs up, starts as many as slots are free. */
+  /** Writes the starts and ends waiting, tops the claimed runs up, starts as many as slots are free. */
   private turn(): void {
     this.turnPlanned = false;
     const ends = this.ends;
+    const starts = this.starts;
     this.ends = [];
+    this.starts = new Map();
     try {
-      if (ends.length > 0 || this.wantsClaims()) {
-        this.deps.store.atomically(() => {
-          for (const end of ends) this.deps.store.finishRun(end.run.deliveryId, end.ending, end.at);
-          this.topUp();
+      let claimed: AutomationRun[] = [];
+      if (ends.length > 0 || starts.size > 0 || this.wantsClaims()) {
+        claimed = this.deps.store.atomically(() => {
+          for (const end of ends) {
+            this.deps.store.finishRun(end.run.deliveryId, end.ending, end.at, starts.get(end.run.deliveryId));
+            starts.delete(end.run.deliveryId);
+          }
+          for (const [id, at] of starts) this.deps.store.startRun(process.pid, id, at);
+          return this.topUp();
         });
       }
+      // Committed: the runs claimed are this process's to start.
+      for (const run of claimed) this.ahead.set(run.deliveryId, run);
       // On disk: now the window and the log may be told.
       for (const end of ends) end.written();
       this.startAhead();
       this.planNext();
     } catch (error) {
-      // Runs left claimed by this process are taken again by the next start, same delivery ids.
+      // Nothing of the transaction is on disk: what it claimed is not this process's to start, and
+      // the runs it wrote are left claimed by this process, taken again by the next look (kicked
+      // below) or the next start, same delivery ids. A start not written shows the run as waiting.
+      this.lookEverywhere = true;
       for (const end of ends) end.failed(error);
       this.deps.log.warn('automation runs could not be written', failureFields(error));
+    } finally {
+      this.claiming.clear();
     }
   }
 
-  /** Whether runs may be ready to claim ahead: fewer than a slot's worth wait, and some may be due. */
+  /**
+   * Whether runs may be ready to claim ahead: orders just read, a kick, or an automation that had
+   * more ready than room, once fewer than a slot's worth of its runs wait.
+   */
   private wantsClaims(): boolean {
-    return (
-      this.running() && this.ahead.size < RUNS_AT_ONCE && (this.readyOrders.size > 0 || this.lookEverywhere)
-    );
+    if (!this.running()) return false;
+    if (this.readyOrders.size > 0 || this.lookEverywhere) return true;
+    if (this.more.size === 0) return false;
+    const tally = this.tally();
+    return [...this.more].some((a) => (tally.get(a)?.ahead ?? 0) < RUNS_AT_ONCE);
   }
 
-  /** Claims runs ahead: the orders just read first, then any. */
-  private topUp(): void {
-    if (!this.wantsClaims()) return;
-    const room = () => RUNS_AT_ONCE + RUNS_AHEAD - this.busy() - this.ahead.size;
+  /**
+   * Claims runs ahead, each automation within its own room: the orders just read first, then the
+   * automations that may have more. Answers the runs claimed (the transaction's, until committed).
+   */
+  private topUp(): AutomationRun[] {
+    if (!this.wantsClaims()) return [];
+    const tally = this.tally();
+    const claimed: AutomationRun[] = [];
+    const counts = (automation: string) => {
+      const { busy = 0, ahead = 0 } = tally.get(automation) ?? {};
+      const waiting = ahead + claimed.filter((r) => r.automation === automation).length;
+      return { waiting, room: RUNS_AT_ONCE + RUNS_AHEAD - busy - waiting };
+    };
+    const claim = (
+      limit: number,
+      only: { order: string } | { automation: string },
+      take?: (a: string) => boolean,
+    ) => {
+      const runs = this.deps.store.claimRuns(
+        process.pid,
+        this.stillRunning,
+        this.isoNow(),
+        limit,
+        only,
+        take,
+      );
+      for (const run of runs) this.claiming.add(run.deliveryId);
+      claimed.push(...runs);
+      return runs.length;
+    };
     for (const order of this.readyOrders) {
-      const wanted = room();
-      if (wanted <= 0) return;
-      // Fewer than asked for: all of this order's runs are claimed.
-      if (this.claim(wanted, { order }) < wanted) this.readyOrders.delete(order);
+      // An automation without room for the order's run is looked at again once it has.
+      claim(RUNS_AT_ONCE + RUNS_AHEAD, { order }, (automation) => {
+        const room = counts(automation).room > 0;
+        if (!room) this.more.add(automation);
+        return room;
+      });
     }
-    const wanted = room();
-    if (this.lookEverywhere && wanted > 0) this.lookEverywhere = this.claim(wanted) >= wanted;
+    this.readyOrders.clear();
+    for (const automation of this.lookEverywhere ? this.deps.store.runAutomations() : [...this.more]) {
+      const { waiting, room } = counts(automation);
+      // Fewer than asked for: all of its runs ready are claimed.
+      if (waiting < RUNS_AT_ONCE && room > 0 && claim(room, { automation }) < room)
+        this.more.delete(automation);
+      else this.more.add(automation);
+    }
+    this.lookEverywhere = false;
+    return claimed;
   }
 
-  /** Claims up to `limit` runs into the ones ahead; answers how many. */
-  private claim(limit: number, only?: { order: string }): number {
-    const claimed = this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), limit, only);
-    for (const run of claimed) this.ahead.set(run.deliveryId, run);
-    return claimed.length;
-  }
-
-  /** Starts runs claimed ahead in the free slots; gives them back when automations stopped. */
+  /** Starts runs claimed ahead in their automations' free slots; gives them back when automations stopped. */
   private startAhead(): void {
     if (!this.running()) {
       this.release();
       return;
     }
+    const tally = this.tally();
     for (const run of this.ahead.values()) {
-      if (this.busy() >= RUNS_AT_ONCE) return;
+      const counts = tally.get(run.automation);
+      if (!counts || counts.busy >= RUNS_AT_ONCE) continue;
+      counts.busy += 1;
       this.ahead.delete(run.deliveryId);
       this.start([run]);
     }
@@ -267,7 +337,7 @@ export class AutomationRunner {
    */
   private readonly stillRunning = (pid: number, deliveryId: string): boolean =>
     pid === process.pid
-      ? this.inFlight.has(deliveryId) || this.ahead.has(deliveryId)
+      ? this.inFlight.has(deliveryId) || this.ahead.has(deliveryId) || this.claiming.has(deliveryId)
       : this.deps.isAlive(pid);
 
   private start(claimed: readonly AutomationRun[]): void {
@@ -282,7 +352,7 @@ export class AutomationRunner {
           this.startAhead();
           if (this.wantsClaims()) this.planTurn();
         });
-      this.inFlight.set(run.deliveryId, running);
+      this.inFlight.set(run.deliveryId, { automation: run.automation, done: running });
     }
   }
 
@@ -300,7 +370,7 @@ export class AutomationRunner {
   /** Resolves when no run is under way. */
   async idle(): Promise<void> {
     while (this.inFlight.size > 0 || this.turnPlanned) {
-      if (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()]);
+      if (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.values()].map((r) => r.done));
       else await new Promise((resolve) => setTimeout(resolve, WRITE_BEHIND_MS));
     }
   }
@@ -409,6 +479,7 @@ export class AutomationRunner {
     if (action.type === 'command') {
       const cwd = action.cwd ?? this.deps.ports.workDir;
       mkdirSync(cwd, { recursive: true, mode: 0o700 });
+      this.began(run);
       const result = await runCommand(action.command, {
         input: body,
         env: commandEnvironment(payload, this.deps.ports.env),
@@ -432,6 +503,7 @@ export class AutomationRunner {
     let result: DeliveryResult;
     if (action.type === 'webhook') {
       const seconds = Math.floor(this.deps.now() / 1000);
+      this.began(run);
       result = await deliver(
         this.post,
         action.url,
@@ -455,6 +527,7 @@ export class AutomationRunner {
         account: payload.account.label,
       };
       const message = action.type === 'slack' ? slackMessage(chat) : teamsMessage(chat);
+      this.began(run);
       result = await deliver(
         this.post,
         secret,
@@ -465,6 +538,16 @@ export class AutomationRunner {
       );
     }
     return this.deliveryEnding(run, result);
+  }
+
+  /**
+   * The run really starts now (its command spawned, its request sent): it shows as running from
+   * this time once the next turn wrote it. Until then it shows as waiting; a kill -9 meanwhile
+   * loses only that (still claimed, it is run again).
+   */
+  private began(run: AutomationRun): void {
+    this.starts.set(run.deliveryId, this.isoNow());
+    this.planTurn();
   }
 
   /** An automation's secret from the keychain, read at most once a SECRET_KEPT_MS; none found is asked again. */

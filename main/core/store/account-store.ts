@@ -1401,10 +1401,12 @@ export class AccountStore {
   }
 
   /**
-   * Takes up to `limit` runs this process may start now: queued ones that are due and whose order
+   * Claims up to `limit` runs this process may start now: queued ones that are due and whose order
    * has been read, and those no one runs any more (`stillRunning` says, from the process that
    * claimed each: a process killed in the middle, or an earlier one of this pid): run again,
-   * same delivery id. Each taken counts an attempt.
+   * same delivery id. Each taken counts an attempt and stays queued (claimed_by says whose) until
+   * startRun: a claimed run waits, it does not run. `take`, when given, is asked of each run before
+   * it is taken: whether its automation has room for it (no: left queued, unclaimed).
    */
   claimRuns(
     pid: number,
@@ -1414,58 +1416,94 @@ export class AccountStore {
     /**
      * Only this run (a test or "Run again" started by hand), due or not; or only the due runs of
      * this order (its document just read): found by the order, not by looking through every run
-     * queued, most of which wait for their orders while a poll's orders are read.
+     * queued, most of which wait for their orders while a poll's orders are read; or only this
+     * automation's due runs (each is claimed within its own room).
      */
-    only?: { run: string } | { order: string },
+    only?: { run: string } | { order: string } | { automation: string },
+    take?: (automation: string) => boolean,
   ): AutomationRun[] {
     const candidates = () =>
-      (only !== undefined && 'order' in only
+      (only === undefined
         ? this.sql(
-            // By the order's index, named: with statistics of many runs due at the same time, SQLite
-            // took the due index and walked every queued run for each order read (O(n²) a poll).
-            `SELECT delivery_id, state, claimed_by FROM automation_runs r INDEXED BY automation_runs_by_order
-               WHERE order_id = ? AND state IN ('queued', 'running') AND due_at <= ?
-                 AND ${ORDER_READ}
-               ORDER BY due_at LIMIT ?`,
-          ).all(only.order, now, limit * 4)
-        : only === undefined
-          ? this.sql(
-              // Only runs whose order has been read: the rest wait for it without spending an attempt.
-              `SELECT delivery_id, state, claimed_by FROM automation_runs r
+            // Only runs whose order has been read: the rest wait for it without spending an attempt.
+            `SELECT delivery_id, automation, claimed_by FROM automation_runs r
                WHERE state IN ('queued', 'running') AND due_at <= ?
                  AND ${ORDER_READ}
                ORDER BY due_at LIMIT ?`,
-            ).all(now, limit * 4)
-          : this.sql(
-              `SELECT delivery_id, state, claimed_by FROM automation_runs
-               WHERE state IN ('queued', 'running') AND delivery_id = ?`,
-            ).all(only.run)) as { delivery_id: string; state: RunState; claimed_by: number | null }[];
+          ).all(now, limit * 4)
+        : 'order' in only
+          ? this.sql(
+              // By the order's index, named: with statistics of many runs due at the same time, SQLite
+              // took the due index and walked every queued run for each order read (O(n²) a poll).
+              `SELECT delivery_id, automation, claimed_by FROM automation_runs r INDEXED BY automation_runs_by_order
+                 WHERE order_id = ? AND state IN ('queued', 'running') AND due_at <= ?
+                   AND ${ORDER_READ}
+                 ORDER BY due_at LIMIT ?`,
+            ).all(only.order, now, limit * 4)
+          : 'automation' in only
+            ? this.sql(
+                `SELECT delivery_id, automation, claimed_by FROM automation_runs r
+                   INDEXED BY automation_runs_due_by_automation
+                   WHERE automation = ? AND state IN ('queued', 'running') AND due_at <= ?
+                     AND ${ORDER_READ}
+                   ORDER BY due_at LIMIT ?`,
+              ).all(only.automation, now, limit * 4)
+            : this.sql(
+                `SELECT delivery_id, automation, claimed_by FROM automation_runs
+                   WHERE state IN ('queued', 'running') AND delivery_id = ?`,
+              ).all(only.run)) as { delivery_id: string; automation: string; claimed_by: number | null }[];
     // Most polls find none: they write nothing (inside a caller's transaction, one look is enough).
     if (!this.db.isTransaction && candidates().length === 0) return [];
     return this.atomically(() => {
+      // A run claimed by a process gone, perhaps started, waits again until this one starts it.
       const claim = this.sql(
-        `UPDATE automation_runs SET state = 'running', claimed_by = ?, attempts = attempts + 1, started_at = ?
+        `UPDATE automation_runs SET state = 'queued', claimed_by = ?, attempts = attempts + 1
            WHERE delivery_id = ? RETURNING *`,
       );
       const taken: AutomationRun[] = [];
       for (const row of candidates()) {
         if (taken.length >= limit) break;
-        if (row.state === 'running' && stillRunning(row.claimed_by ?? -1, row.delivery_id)) continue;
-        taken.push(runOf(claim.get(pid, now, row.delivery_id) as unknown as RunRow));
+        if (row.claimed_by !== null && stillRunning(row.claimed_by, row.delivery_id)) continue;
+        if (take && !take(row.automation)) continue;
+        taken.push(runOf(claim.get(pid, row.delivery_id) as unknown as RunRow));
       }
       return taken;
     });
   }
 
   /**
-   * Gives back runs `pid` claimed but never started (a stop came first): queued again, their
-   * attempt not counted, for this or another process to take.
+   * The automations with runs not ended, by their names: looked up one name after another in the
+   * due index (a handful of automations, however many runs each has waiting).
+   */
+  runAutomations(): string[] {
+    const next = this.sql(
+      `SELECT automation FROM automation_runs INDEXED BY automation_runs_due_by_automation
+         WHERE state IN ('queued', 'running') AND automation > ? ORDER BY automation LIMIT 1`,
+    );
+    const names: string[] = [];
+    for (let row = next.get(''); row !== undefined; row = next.get(names.at(-1) ?? '')) {
+      names.push((row as { automation: string }).automation);
+    }
+    return names;
+  }
+
+  /** A run `pid` claimed has really started (its command spawned, its request sent) at `at`. */
+  startRun(pid: number, deliveryId: string, at: string): void {
+    this.sql(
+      `UPDATE automation_runs SET state = 'running', started_at = ?
+         WHERE delivery_id = ? AND claimed_by = ? AND state = 'queued'`,
+    ).run(at, deliveryId, pid);
+  }
+
+  /**
+   * Gives back runs `pid` claimed but never started (a stop came first): unclaimed, their attempt
+   * not counted, for this or another process to take.
    */
   releaseRuns(pid: number, deliveryIds: readonly string[]): void {
     if (deliveryIds.length === 0) return;
     this.sql(
-      `UPDATE automation_runs SET state = 'queued', claimed_by = NULL, attempts = attempts - 1
-         WHERE state = 'running' AND claimed_by = ? AND delivery_id IN (SELECT value FROM json_each(?))`,
+      `UPDATE automation_runs SET claimed_by = NULL, attempts = attempts - 1
+         WHERE state = 'queued' AND claimed_by = ? AND delivery_id IN (SELECT value FROM json_each(?))`,
     ).run(pid, JSON.stringify(deliveryIds));
   }
 
@@ -1481,9 +1519,12 @@ export class AccountStore {
       output?: string | null | undefined;
     },
     now: string,
+    /** When it really started, if that is not written yet (its start and end are written together). */
+    startedAt?: string,
   ): void {
     this.sql(
       `UPDATE automation_runs SET state = $state, claimed_by = NULL, due_at = COALESCE($due, due_at),
+           started_at = COALESCE($started, started_at),
            finished_at = IIF($state = 'queued', NULL, $now), exit_code = $exit, http_status = $http,
            detail = $detail, output = $output
          WHERE delivery_id = $id`,
@@ -1492,6 +1533,7 @@ export class AccountStore {
       $state: outcome.state,
       $due: outcome.dueAt ?? null,
       $now: now,
+      $started: startedAt ?? null,
       $exit: outcome.exitCode ?? null,
       $http: outcome.httpStatus ?? null,
       $detail: outcome.detail,
@@ -2309,6 +2351,7 @@ interface RunRow {
   automation: string;
   trigger: RunTrigger;
   state: RunState;
+  claimed_by: number | null;
   attempts: number;
   queued_at: string;
   due_at: string;
@@ -2327,6 +2370,7 @@ function runOf(row: RunRow): AutomationRun {
     automation: row.automation,
     trigger: row.trigger,
     state: row.state,
+    claimed: row.claimed_by !== null,
     attempts: row.attempts,
     queuedAt: row.queued_at,
     dueAt: row.due_at,

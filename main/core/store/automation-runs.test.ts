@@ -94,12 +94,19 @@ it('takes a run once; a run no one runs any more is taken again under the same d
   expect(store.claimRuns(100, alive, NOW, 4)).toEqual([]);
   fetched('o-1');
   const [first] = store.claimRuns(100, alive, NOW, 4);
-  expect(first).toMatchObject({ state: 'running', attempts: 1 });
+  // Claimed, it waits until it really starts; then it runs from then.
+  expect(first).toMatchObject({ state: 'queued', attempts: 1, startedAt: null });
+  const later = '2026-11-22T00:00:05.000Z';
+  store.startRun(100, first?.deliveryId ?? '', later);
+  expect(store.run(first?.deliveryId ?? '')).toMatchObject({ state: 'running', startedAt: later });
   // Another process while the first runs it: nothing to take.
   expect(store.claimRuns(200, alive, NOW, 4)).toEqual([]);
   // The first was killed: the next takes it again, same delivery id, a second attempt.
   const [again] = store.claimRuns(200, gone, NOW, 4);
-  expect(again).toMatchObject({ deliveryId: first?.deliveryId, state: 'running', attempts: 2 });
+  expect(again).toMatchObject({ deliveryId: first?.deliveryId, state: 'queued', attempts: 2 });
+  // Another's start is not written for this one's claim.
+  store.startRun(100, first?.deliveryId ?? '', NOW);
+  expect(store.run(first?.deliveryId ?? '')?.startedAt).toBe(later);
 });
 
 it('keeps what a run ended with, and a retry waits until it is due', () => {
@@ -184,7 +191,7 @@ it("takes an order's due runs by that order alone, those of other orders left fo
   fetched('o-2');
   const [mine, ...more] = store.claimRuns(100, alive, NOW, 4, { order: 'o-2' });
   expect(more).toEqual([]);
-  expect(mine).toMatchObject({ orderId: 'o-2', state: 'running', attempts: 1 });
+  expect(mine).toMatchObject({ orderId: 'o-2', state: 'queued', attempts: 1 });
   expect(store.claimRuns(100, alive, NOW, 4, { order: 'o-2' })).toEqual([]);
   expect(store.claimRuns(100, alive, NOW, 4).map((r) => r.orderId)).toEqual(['o-1']);
 });
@@ -203,7 +210,35 @@ it('gives back runs claimed but never started: queued again, their attempt not c
   expect(store.claimRuns(200, alive, NOW, 4)).toEqual([]);
   store.releaseRuns(100, [claimed[0]?.deliveryId ?? '']);
   expect(store.run(claimed[0]?.deliveryId ?? '')).toMatchObject({ state: 'queued', attempts: 0 });
-  expect(store.run(claimed[1]?.deliveryId ?? '')).toMatchObject({ state: 'running', attempts: 1 });
+  expect(store.run(claimed[1]?.deliveryId ?? '')).toMatchObject({ state: 'queued', attempts: 1 });
   const [again] = store.claimRuns(200, alive, NOW, 4);
   expect(again).toMatchObject({ deliveryId: claimed[0]?.deliveryId, attempts: 1 });
+});
+
+it("takes an automation's due runs by that automation alone, within the room asked of each; names the automations waiting", () => {
+  learn([purchase('o-1'), purchase('o-2'), purchase('o-3')], { automations: ['hook', 'slow'] });
+  for (const id of ['o-1', 'o-2', 'o-3']) fetched(id);
+  expect(store.runAutomations()).toEqual(['hook', 'slow']);
+  const slow = store.claimRuns(100, alive, NOW, 2, { automation: 'slow' });
+  expect(slow.map((r) => r.automation)).toEqual(['slow', 'slow']);
+  // An order's runs, each automation asked whether it has room: only hook has.
+  const asked: string[] = [];
+  const taken = store.claimRuns(100, alive, NOW, 4, { order: 'o-3' }, (automation) => {
+    asked.push(automation);
+    return automation === 'hook';
+  });
+  expect(taken.map((r) => r.automation)).toEqual(['hook']);
+  expect(asked.sort()).toEqual(['hook', 'slow']);
+  // Started and ended in one write: its start is kept with its end.
+  const [run] = taken;
+  store.finishRun(
+    run?.deliveryId ?? '',
+    { state: 'succeeded', detail: 'delivered' },
+    NOW,
+    '2026-11-21T23:59:59.000Z',
+  );
+  expect(store.run(run?.deliveryId ?? '')).toMatchObject({
+    state: 'succeeded',
+    startedAt: '2026-11-21T23:59:59.000Z',
+  });
 });

@@ -303,4 +303,13 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX events_by_order;
   CREATE INDEX events_by_order ON events (order_id);
   `,
+  `
+  -- Automations' runs claimed by automation (issue 24, session 33): each automation is claimed a
+  -- few runs ahead of its own slots, so a slow receiver's backlog never holds up another's runs;
+  -- its due runs are found by this index, without walking the other automations' runs. A run
+  -- claimed but not started yet stays 'queued' (with claimed_by): 'running' and started_at are
+  -- written once it really started (its command spawned, its request sent).
+  CREATE INDEX automation_runs_due_by_automation ON automation_runs (automation, due_at)
+    WHERE state IN ('queued', 'running');
+  `,
 ];

@@ -202,6 +202,7 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       automation,
       trigger,
       state: 'queued',
+      claimed: false,
       attempts: 0,
       queuedAt: now,
       dueAt: now,
