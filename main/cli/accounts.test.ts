@@ -2,7 +2,8 @@
 // origins, through the real CLI, keychain and settings file: requests are counted at each
 // simulator, so a command for one account that reached the other would show.
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../simulator/server';
 import { cliLaptop } from '../../test/support/cli-laptop';
@@ -12,7 +13,7 @@ import { admin } from '../../test/support/raw-api';
 import { accountFolder, accountRef } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
 import { KeytarSecretStore, secretOwner } from '../core/secrets';
-import { DEFAULT_SETTINGS } from '../core/settings';
+import { DEFAULT_SETTINGS, SETTINGS_VERSION } from '../core/settings';
 
 const EU_CLIENT = { clientId: 'eu-cli-client', clientSecret: 'eu-cli-secret-5b1e' };
 const US_CLIENT = { clientId: 'us-cli-client', clientSecret: 'us-cli-secret-93fa' };
@@ -301,4 +302,23 @@ describe('seller-tray accounts', () => {
     );
     expect((await l.cli(['watch', '--once'])).code).toBe(0);
   }, 60_000);
+});
+
+describe('labels in usage errors', () => {
+  it('are escaped for the terminal: a right-to-left override in a label never reaches it raw', async () => {
+    const l = await cliLaptop('accounts-usage-');
+    homes.push(l.home);
+    await mkdir(l.dataRoot, { recursive: true });
+    await writeFile(
+      join(l.dataRoot, 'settings.json'),
+      JSON.stringify({
+        settingsVersion: SETTINGS_VERSION,
+        accounts: [{ label: 'EU\u202eSU', baseUrl: 'https://eu.example.com', clientId: 'eu-client' }],
+      }),
+    );
+    const refused = await l.cli(['accounts', 'remove', 'APAC']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('the accounts are EU\\u202eSU');
+    expect(refused.stderr).not.toContain('\u202e');
+  }, 30_000);
 });

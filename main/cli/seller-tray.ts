@@ -278,7 +278,8 @@ async function main(argv: string[]): Promise<number> {
     return result.kind === 'ping' && result.credentials.outcome === 'rejected' ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`seller-tray: ${error.message}\n\n${USAGE}\n`);
+      // A usage error may quote what was typed or a label from the settings: escaped for the terminal.
+      process.stderr.write(`seller-tray: ${escapedControls(error.message)}\n\n${USAGE}\n`);
       return 2;
     }
     if (error instanceof WatchFailed) return 1;
