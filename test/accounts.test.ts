@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { accountFolder, accountRef } from '../main/core/account/account-ref';
-import { interruptedRemovals } from '../main/core/account/removal-notes';
+import { interruptedRemovals, writeRemovalNote } from '../main/core/account/removal-notes';
 import { AccountSession } from '../main/core/account/session';
 import { watchFile } from '../main/core/file-watch';
 import { ensurePrivateDir, userDataDir } from '../main/core/paths';
@@ -401,13 +401,75 @@ describe('two accounts on two marketplaces', () => {
     const answer = await service.handle('removeAccount', { account: usId });
     expect(answer.ok ? undefined : answer.error).toMatchObject({
       code: 'unfinished',
-      message: `the removal of US did not finish: The keychain refused to delete the secret (it is locked); run seller-tray accounts remove --id ${usId} again`,
+      message: `the removal of US did not finish: The keychain refused to delete the secret (it is locked); Seller Tray finishes it when it next starts, as seller-tray accounts remove --id ${usId} does now`,
     });
     // Its data is gone, so it is not put back: the list no longer has it, its note tells the rest.
     expect(service.state().accounts.map((a) => a.label)).toEqual(['EU']);
     expect((await call('getSettings')).accounts.map((a) => a.label)).toEqual(['EU']);
     expect(existsSync(accountFolder(dir, usId))).toBe(false);
     expect(interruptedRemovals(dir, []).map((note) => note.entry.label)).toEqual(['US']);
+
+    // The app ships without the CLI: its next start finishes the removal (the keychain willing).
+    const usSecret = secretOwner(us.url, US_CLIENT.clientId);
+    expect(await secrets.get(usSecret)).toBe(US_CLIENT.clientSecret);
+    await service.close();
+    const problems: string[] = [];
+    const again = await SellerTrayService.open({
+      settings: new ConfSettingsStore({ cwd: dir }),
+      secrets,
+      dataRoot: dir,
+      timers: new ManualTimers(),
+    });
+    cleanups.push(() => again.close());
+    again.onEvent((event) => event.type === 'problem' && problems.push(event.message));
+    expect(await secrets.get(usSecret)).toBeUndefined();
+    expect(interruptedRemovals(dir, [])).toEqual([]);
+    expect(again.state().accounts.map((a) => a.label)).toEqual(['EU']);
+    expect(problems).toEqual([]);
+  });
+
+  it('put back at the next start when the removal, interrupted, finds statuses still to deliver, and say so', async () => {
+    const { service, call, dir } = await openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+    ]);
+    await call('checkNow');
+    const usId = accountRef({ baseUrl: us.url, clientId: US_CLIENT.clientId }).id;
+    const [order] = (await call('listOrders', { limit: 100 })).orders.filter((row) => row.account === usId);
+    if (!order) throw new Error('no order in US');
+    await admin(us.url, 'PATCH', 'faults', { errorRate: 1 });
+    cleanups.push(() => admin(us.url, 'PATCH', 'faults', { errorRate: 0 }).then(() => undefined));
+    await call('markStatus', {
+      orderId: order.orderId,
+      account: usId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'kept through an interrupted removal',
+      override: true,
+    });
+    await service.close();
+    // A removal killed once its note was written and the list saved, before its folder moved.
+    const store = new ConfSettingsStore({ cwd: dir });
+    const listed = store.load().settings.accounts;
+    const usEntry = listed.find((a) => a.label === 'US');
+    if (!usEntry) throw new Error('US not listed');
+    writeRemovalNote(dir, { entry: usEntry, at: 1, automations: [] });
+    store.save({ ...store.load().settings, accounts: listed.filter((a) => a !== usEntry) });
+
+    const problems: string[] = [];
+    const again = await SellerTrayService.open({
+      settings: store,
+      secrets,
+      dataRoot: dir,
+      timers: new ManualTimers(),
+    });
+    cleanups.push(() => again.close());
+    again.onEvent((event) => event.type === 'problem' && problems.push(event.message));
+    expect(again.state().accounts.map((a) => a.label)).toEqual(['EU', 'US']);
+    expect(problems).toEqual([
+      'The account US was not removed and is listed again: US has 1 marked status(es) not yet delivered to its marketplace. Remove it again in Settings if you still want it gone.',
+    ]);
+    expect(interruptedRemovals(dir, store.load().settings.accounts)).toEqual([]);
+    expect(existsSync(accountFolder(dir, usId))).toBe(true);
   });
 
   it('are each opened once when two changes reconnect at the same time', async () => {

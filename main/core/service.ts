@@ -22,6 +22,7 @@ import {
   type UpdateStatus,
 } from '../../preload/contract';
 import type { Insights } from '../../preload/insights';
+import { escapedControls } from '../../preload/marketplace-text';
 import type { Attention, CoreStatus } from '../../preload/model';
 import type { AccountEntry } from '../../preload/settings-declaration';
 import { type AccountListPorts, addAccount, removeAccount, renameAccount } from './account/account-list';
@@ -221,9 +222,47 @@ export class SellerTrayService {
     await service.adoptUnboundSecret();
     await service.connect();
     if (problem) service.emit({ type: 'problem', message: problem });
-    for (const { entry } of interruptedRemovals(ports.dataRoot, settings.accounts))
-      service.emit({ type: 'problem', message: interruptedRemovalWords(entry) });
+    await service.finishInterruptedRemovals();
     return service;
+  }
+
+  /**
+   * Removals a kill or a failure interrupted (removal-notes.ts) are finished at each start, as
+   * `accounts remove --id` would: the app ships without the CLI, and an account no longer listed
+   * cannot be reached from Settings. One with statuses still to deliver is put back and listed again.
+   * What cannot be finished now is told, and tried again at the next start.
+   */
+  private async finishInterruptedRemovals(): Promise<void> {
+    const notes = interruptedRemovals(this.ports.dataRoot, this.settings.accounts);
+    for (const { entry } of notes) {
+      const { id } = accountRef(entry);
+      try {
+        await removeAccount(this.settings, { id }, false, this.removalPorts());
+        this.log.info('an interrupted removal of an account was finished', { account: entry.label });
+      } catch (error) {
+        const reason = (error as Error).message;
+        const listedAgain = this.settings.accounts.some((a) => accountRef(a).id === id);
+        this.emit({
+          type: 'problem',
+          message: listedAgain
+            ? `The account ${escapedControls(entry.label)} was not removed and is listed again: ${escapedControls(reason)}. Remove it again in Settings if you still want it gone.`
+            : interruptedRemovalWords(entry, reason),
+        });
+      }
+    }
+    // An account put back (statuses to deliver) polls again.
+    if (notes.length > 0) await this.connect();
+  }
+
+  /** Removal's ports: the settings saved at each step, so a removal failing once its data is gone never lists it again, empty. */
+  private removalPorts() {
+    return {
+      ...this.accountListPorts(),
+      updateSettings: (change: (settings: Settings) => Settings) => {
+        this.saveSettings(change(this.settings));
+        return this.settings;
+      },
+    };
   }
 
   onEvent(listener: (event: ServiceEvent) => void): () => void {
@@ -380,14 +419,7 @@ export class SellerTrayService {
       // Its store is closed before its folder goes; a refused removal opens it again.
       await this.dropSession(account as AccountId);
       try {
-        // Saved at each step: a removal that fails once its data is gone never lists it again, empty.
-        await removeAccount(this.settings, { label: entry.label }, discardUndelivered, {
-          ...this.accountListPorts(),
-          updateSettings: (change) => {
-            this.saveSettings(change(this.settings));
-            return this.settings;
-          },
-        });
+        await removeAccount(this.settings, { label: entry.label }, discardUndelivered, this.removalPorts());
       } finally {
         await this.connect();
       }

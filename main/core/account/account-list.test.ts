@@ -5,14 +5,14 @@
 // interrupted removal still goes by are not given to another account.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AccountEntry } from '../../../preload/settings-declaration';
 import { memorySecrets } from '../../../test/support/memory-secrets';
 import type { SecretStore } from '../secrets';
-import { DEFAULT_SETTINGS, type Settings } from '../settings';
+import { ConfSettingsStore, DEFAULT_SETTINGS, defaultAccountLabel, type Settings } from '../settings';
 import { AccountListError, removeAccount, renameAccount } from './account-list';
 import { accountFolder, accountRef, accountsFolder, keychainEntry } from './account-ref';
 import {
@@ -100,7 +100,7 @@ describe('removing an account', () => {
     expect(failed).toBeInstanceOf(AccountListError);
     expect(failed).toMatchObject({
       code: 'unfinished',
-      message: `the removal of EU did not finish: the keychain refused to delete the secret; run seller-tray accounts remove --id ${euId} again`,
+      message: `the removal of EU did not finish: the keychain refused to delete the secret; Seller Tray finishes it when it next starts, as seller-tray accounts remove --id ${euId} does now`,
     });
     // Not put back with an empty store: unlisted, its folder gone, what is left is told.
     expect(l.labels()).toEqual(['US']);
@@ -152,10 +152,6 @@ describe('removing an account', () => {
     const other = { label: 'eu', baseUrl: 'https://other.example.com', clientId: 'other' };
     const l = await laptop(memorySecrets(), [us, other]);
     writeRemovalNote(dataRoot, { entry: eu, at: 1, automations: [] });
-    // The advice names the removed account's id, never the label the other account has.
-    expect(interruptedRemovalWords(eu)).toBe(
-      `Removing the account EU was interrupted, so its data or its secret may still be on this computer: run seller-tray accounts remove --id ${euId} to finish it, or seller-tray accounts add --id ${euId} to bring it back.`,
-    );
     const removed = await l.remove({ id: euId });
     expect(removed.entry).toEqual(eu);
     expect(l.labels()).toEqual(['US', 'eu']);
@@ -166,20 +162,77 @@ describe('removing an account', () => {
 });
 
 describe('what a removal killed midway left', () => {
-  it('is settled: the note of an account listed again goes, every folder moved aside is deleted, an unlisted one keeps its note', async () => {
+  it('is settled: the old note of an account listed again goes, every folder moved aside is deleted, an unlisted one keeps its note', async () => {
     await mkdir(removalTrash(dataRoot, euId), { recursive: true });
     await mkdir(removalTrash(dataRoot, accountRef(us).id), { recursive: true });
     writeRemovalNote(dataRoot, { entry: eu, at: 0, automations: [] });
     writeRemovalNote(dataRoot, { entry: us, at: 1, automations: [] });
+    const aMinuteAgo = new Date(Date.now() - 61_000);
+    await utimes(join(dataRoot, 'removals', `${euId}.json`), aMinuteAgo, aMinuteAgo);
     settleRemovals(dataRoot, [eu]);
     expect(await leftovers()).toEqual({ notes: [`${accountRef(us).id}.json`], trash: [] });
   });
 
-  it('is told with the label cleaned for a terminal, the account named by id', () => {
+  it('leaves the fresh note of a listed account: a removal under way elsewhere, its list not saved yet', async () => {
+    const l = await laptop(memorySecrets(), [us, eu]);
+    let file = { ...DEFAULT_SETTINGS, accounts: [us, eu] };
+    const seenByOther = file.accounts;
+    const killed = await removeAccount(file, { label: 'EU' }, true, {
+      secrets: l.secrets,
+      dataRoot,
+      handOverMs: 0,
+      updateSettings: (change) => {
+        // Another process (the app starting, an `accounts` command) settles with the list it read.
+        settleRemovals(dataRoot, seenByOther);
+        file = change(file);
+        throw new Error('killed'); // kill -9 right after the list was saved without EU
+      },
+    }).catch((error: unknown) => error);
+    expect(killed).toMatchObject({ message: 'killed' });
+    expect(interruptedRemovals(dataRoot, file.accounts).map((note) => note.entry)).toEqual([eu]);
+  });
+
+  it('is told by the app with the label and the reason cleaned, without sending people to the CLI', () => {
     const hostile: AccountEntry = { ...eu, label: 'EU\u001b[2J $(id) -x' };
-    const words = interruptedRemovalWords(hostile);
-    expect(words).not.toContain('\u001b');
-    expect(words).toContain(`run seller-tray accounts remove --id ${accountRef(hostile).id} to finish it`);
+    const words = interruptedRemovalWords(hostile, 'locked\u202e');
+    expect(words).not.toMatch(/[\u001b\u202e]/);
+    expect(words).not.toContain('seller-tray ');
+    expect(words).toContain('Seller Tray tries again at its next start');
+  });
+});
+
+describe('finishing an interrupted removal whose label another account has taken since', () => {
+  it('refused before the move aside, keeps it an interrupted removal and tells the refusal, not the list that cannot take it back', async () => {
+    // Killed during its hand-over: unlisted, its note kept, its folder intact. `login` then gives a
+    // new client at that marketplace the same default label (the host name).
+    const old = {
+      label: defaultAccountLabel('https://eu.example.com', false),
+      baseUrl: 'https://eu.example.com',
+      clientId: 'c1',
+    };
+    const oldId = accountRef(old).id;
+    await mkdir(accountFolder(dataRoot, oldId), { recursive: true });
+    writeRemovalNote(dataRoot, { entry: old, at: 0, automations: [] });
+    const store = new ConfSettingsStore({ cwd: dataRoot });
+    store.save({ ...DEFAULT_SETTINGS, accounts: [] });
+    store.save({ ...store.load().settings, baseUrl: 'https://eu.example.com', clientId: 'c2' });
+    expect(store.load().settings.accounts.map((a) => a.label)).toEqual([old.label]);
+    freeze(accountsFolder(dataRoot)); // a step before the move aside refuses
+    const refused = await removeAccount(store.load().settings, { id: oldId }, true, {
+      secrets: memorySecrets(),
+      dataRoot,
+      handOverMs: 0,
+      updateSettings: (change) => {
+        const changed = change(store.load().settings);
+        store.save(changed);
+        return changed;
+      },
+    }).catch((error: unknown) => error as Error);
+    expect(refused).toBeInstanceOf(Error);
+    expect(String(refused)).not.toMatch(/Settings not saved/);
+    expect(String(refused)).toMatch(/EPERM|EACCES|permitted|denied/);
+    expect(interruptedRemovals(dataRoot, store.load().settings.accounts).map((n) => n.entry)).toEqual([old]);
+    expect(existsSync(accountFolder(dataRoot, oldId))).toBe(true);
   });
 });
 

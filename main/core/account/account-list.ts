@@ -247,12 +247,21 @@ export async function removeAccount(
     await moveAside(folder, removalTrash(dataRoot, ref.id));
   } catch (error) {
     // Nothing is deleted yet: the account goes back as it was. A kill between these two steps
-    // leaves it listed with its note, which settleRemovals drops.
-    updateSettings((current) => {
-      const accounts = others(current.accounts);
-      accounts.splice(Math.min(at, accounts.length), 0, entry);
-      return { ...current, accounts };
-    });
+    // leaves it listed with its note, which settleRemovals drops. A list that cannot take it back
+    // (its label given to another account meanwhile) leaves it an interrupted removal, its note
+    // kept, and the reason it was refused is what is told.
+    try {
+      updateSettings((current) => {
+        const accounts = others(current.accounts);
+        accounts.splice(Math.min(at, accounts.length), 0, entry);
+        return { ...current, accounts };
+      });
+    } catch (putBack) {
+      ports.log?.warn('a refused removal could not put its account back', {
+        reason: (putBack as Error).message,
+      });
+      throw error;
+    }
     dropRemovalNote(dataRoot, ref.id, ports.log);
     throw error;
   }
@@ -263,7 +272,7 @@ export async function removeAccount(
     // the list and the app say the removal is unfinished, and running it again finishes it.
     throw new AccountListError(
       'unfinished',
-      `the removal of ${entry.label} did not finish: ${(error as Error).message}; run ${commandFor(ref.id, 'accounts remove')} again`,
+      `the removal of ${entry.label} did not finish: ${(error as Error).message}; Seller Tray finishes it when it next starts, as ${commandFor(ref.id, 'accounts remove')} does now`,
     );
   }
   dropRemovalNote(dataRoot, ref.id, ports.log);

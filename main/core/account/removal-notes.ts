@@ -8,17 +8,18 @@
 // account's folder is moved aside (`accounts/<id>.removing`) before it is deleted, so a kill
 // during the deletion never leaves half a store where the account would open it again.
 // `settleRemovals`, at each start of the app and of `accounts`, ends what a kill left whatever the
-// step: a note of an account listed again goes, and a folder moved aside is deleted (its statuses
-// were counted first).
+// step: a note of an account listed again goes (once it is older than a removal under way can be),
+// and a folder moved aside is deleted (its statuses were counted first). The app then finishes the
+// removals still noted, as `accounts remove --id` does (service.ts).
 
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { escapedControls } from '../../../preload/marketplace-text';
 import type { AccountEntry } from '../../../preload/settings-declaration';
 import { writeFileDurably } from '../durable-file';
 import type { Log } from '../log';
 import { checkAccounts } from '../settings';
-import { type AccountId, accountFolder, accountRef, accountsFolder, commandFor } from './account-ref';
+import { type AccountId, accountFolder, accountRef, accountsFolder } from './account-ref';
 
 /** A removal under way: the account as it was listed, where, and the automations it ran with. */
 export interface RemovalNote {
@@ -65,9 +66,11 @@ export function dropRemovalNote(dataRoot: string, id: AccountId, log?: Log): voi
  */
 export function settleRemovals(dataRoot: string, listed: readonly AccountEntry[], log?: Log): void {
   const ids = new Set<string>(listed.map((entry) => accountRef(entry).id));
-  for (const name of names(removals(dataRoot)))
-    if (name.endsWith('.json') && ids.has(name.slice(0, -'.json'.length)))
-      dropRemovalNote(dataRoot, name.slice(0, -'.json'.length) as AccountId, log);
+  for (const name of names(removals(dataRoot))) {
+    const id = name.slice(0, -'.json'.length) as AccountId;
+    if (name.endsWith('.json') && ids.has(id) && noteAgeMs(dataRoot, id) > NOTE_IN_FLIGHT_MS)
+      dropRemovalNote(dataRoot, id, log);
+  }
   const accounts = accountsFolder(dataRoot);
   for (const name of names(accounts).filter((n) => n.endsWith('.removing'))) {
     try {
@@ -75,6 +78,21 @@ export function settleRemovals(dataRoot: string, listed: readonly AccountEntry[]
     } catch (error) {
       log?.warn("a removed account's folder could not be deleted yet", { reason: (error as Error).message });
     }
+  }
+}
+
+/**
+ * A note younger than this may be a removal under way in another process that has not saved the
+ * list yet (it writes its note first, then waits up to 10 s to hand the store over): left alone, it
+ * is harmless, as a listed account's note is never told nor finished.
+ */
+const NOTE_IN_FLIGHT_MS = 60_000;
+
+function noteAgeMs(dataRoot: string, id: AccountId): number {
+  try {
+    return Date.now() - statSync(notePath(dataRoot, id)).mtimeMs;
+  } catch {
+    return 0;
   }
 }
 
@@ -117,10 +135,12 @@ export function interruptedRemoval(
   );
 }
 
-/** What the app says at its start of a removal left unfinished (the CLI's `accounts list` shows it too). */
-export function interruptedRemovalWords(entry: AccountEntry): string {
-  const { id } = accountRef(entry);
-  return `Removing the account ${escapedControls(entry.label)} was interrupted, so its data or its secret may still be on this computer: run ${commandFor(id, 'accounts remove')} to finish it, or ${commandFor(id, 'accounts add')} to bring it back.`;
+/**
+ * What the app says at its start of an interrupted removal it could not finish either (it tries
+ * at each start; the app ships without the CLI, so the words do not send people to it).
+ */
+export function interruptedRemovalWords(entry: AccountEntry, reason: string): string {
+  return `Removing the account ${escapedControls(entry.label)} was interrupted and could not be finished now (${escapedControls(reason)}), so its data or its secret may still be on this computer. Seller Tray tries again at its next start.`;
 }
 
 function readNote(file: string): RemovalNote | undefined {
