@@ -102,6 +102,32 @@ async function openService(
   return { service, call: caller(service), events, sent, entries, dir };
 }
 
+/** The app over EU and US, each polled once, and US's id. */
+async function euAndUsPolled() {
+  const opened = await openService([
+    { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+    { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+  ]);
+  await opened.call('checkNow');
+  return { ...opened, usId: accountRef({ baseUrl: us.url, clientId: US_CLIENT.clientId }).id };
+}
+
+/** The app started again on `dir`'s laptop, and the problems it told at its start. */
+async function startedAgain(dir: string) {
+  const again = await SellerTrayService.open({
+    settings: new ConfSettingsStore({ cwd: dir }),
+    secrets,
+    dataRoot: dir,
+    timers: new ManualTimers(),
+  });
+  cleanups.push(() => again.close());
+  const problems: string[] = [];
+  again.onEvent((event) => {
+    if (event.type === 'problem') problems.push(event.message);
+  });
+  return { again, problems };
+}
+
 /** The service's channels, answered or thrown. */
 function caller(service: SellerTrayService) {
   return async <C extends Channel>(channel: C, payload?: Requests[C]): Promise<Responses[C]> => {
@@ -387,12 +413,7 @@ describe('two accounts on two marketplaces', () => {
   });
 
   it('are never listed again with an empty store when the keychain refuses to delete a removed one', async () => {
-    const { service, call, dir } = await openService([
-      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
-      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
-    ]);
-    await call('checkNow');
-    const usId = accountRef({ baseUrl: us.url, clientId: US_CLIENT.clientId }).id;
+    const { service, call, dir, usId } = await euAndUsPolled();
     expect(existsSync(accountFolder(dir, usId))).toBe(true);
     const refusing = vi
       .spyOn(secrets, 'delete')
@@ -413,15 +434,7 @@ describe('two accounts on two marketplaces', () => {
     const usSecret = secretOwner(us.url, US_CLIENT.clientId);
     expect(await secrets.get(usSecret)).toBe(US_CLIENT.clientSecret);
     await service.close();
-    const problems: string[] = [];
-    const again = await SellerTrayService.open({
-      settings: new ConfSettingsStore({ cwd: dir }),
-      secrets,
-      dataRoot: dir,
-      timers: new ManualTimers(),
-    });
-    cleanups.push(() => again.close());
-    again.onEvent((event) => event.type === 'problem' && problems.push(event.message));
+    const { again, problems } = await startedAgain(dir);
     expect(await secrets.get(usSecret)).toBeUndefined();
     expect(interruptedRemovals(dir, [])).toEqual([]);
     expect(again.state().accounts.map((a) => a.label)).toEqual(['EU']);
@@ -429,12 +442,7 @@ describe('two accounts on two marketplaces', () => {
   });
 
   it('put back at the next start when the removal, interrupted, finds statuses still to deliver, and say so', async () => {
-    const { service, call, dir } = await openService([
-      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
-      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
-    ]);
-    await call('checkNow');
-    const usId = accountRef({ baseUrl: us.url, clientId: US_CLIENT.clientId }).id;
+    const { service, call, dir, usId } = await euAndUsPolled();
     const [order] = (await call('listOrders', { limit: 100 })).orders.filter((row) => row.account === usId);
     if (!order) throw new Error('no order in US');
     await admin(us.url, 'PATCH', 'faults', { errorRate: 1 });
@@ -455,15 +463,7 @@ describe('two accounts on two marketplaces', () => {
     writeRemovalNote(dir, { entry: usEntry, at: 1, automations: [] });
     store.save({ ...store.load().settings, accounts: listed.filter((a) => a !== usEntry) });
 
-    const problems: string[] = [];
-    const again = await SellerTrayService.open({
-      settings: store,
-      secrets,
-      dataRoot: dir,
-      timers: new ManualTimers(),
-    });
-    cleanups.push(() => again.close());
-    again.onEvent((event) => event.type === 'problem' && problems.push(event.message));
+    const { again, problems } = await startedAgain(dir);
     expect(again.state().accounts.map((a) => a.label)).toEqual(['EU', 'US']);
     expect(problems).toEqual([
       'The account US was not removed and is listed again: US has 1 marked status(es) not yet delivered to its marketplace. Remove it again in Settings if you still want it gone.',
