@@ -74,12 +74,13 @@ const HAND_OVER_MS = 10_000;
 export function findAccount(settings: Settings, which: AccountChoice): AccountEntry {
   const entry = listed(settings, which);
   if (entry) return entry;
-  const labels = settings.accounts.map((a) => a.label);
+  // Answered in the terms asked: an id is told the ids there are (with their labels).
+  const known = settings.accounts.map((a) => ('id' in which ? `${accountRef(a).id} (${a.label})` : a.label));
   const none =
     'id' in which ? `there is no account of id ${which.id}` : `there is no account labelled "${which.label}"`;
   throw new AccountListError(
     'invalid-input',
-    labels.length === 0 ? `${none}: none is saved yet` : `${none}: the accounts are ${labels.join(', ')}`,
+    known.length === 0 ? `${none}: none is saved yet` : `${none}: the accounts are ${known.join(', ')}`,
   );
 }
 

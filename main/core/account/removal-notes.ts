@@ -120,7 +120,7 @@ export type AccountChoice = { label: string } | { id: string };
 /** Whether the account of `entry` (its id `id`) is the one chosen. */
 export function isChosen(entry: AccountEntry, id: AccountId, which: AccountChoice): boolean {
   return 'id' in which
-    ? id === which.id.trim()
+    ? id === which.id.trim().toLowerCase() // ids are lower-case hex (or "demo"), as typed or not
     : entry.label.toLowerCase() === which.label.trim().toLowerCase();
 }
 
