@@ -9,18 +9,14 @@ import { escapedControls } from '../../preload/marketplace-text';
 import {
   AccountListError,
   addAccount,
+  chosenForAdding,
   chosenForRemoval,
   findAccount,
   removeAccount,
   renameAccount,
 } from '../core/account/account-list';
 import { accountRef, commandFor, keychainEntry } from '../core/account/account-ref';
-import {
-  type AccountChoice,
-  interruptedRemoval,
-  interruptedRemovals,
-  settleRemovals,
-} from '../core/account/removal-notes';
+import { type AccountChoice, interruptedRemovals, settleRemovals } from '../core/account/removal-notes';
 import type { Log } from '../core/log';
 import { accountChoice, type CliStores } from './account';
 import { row, terminalJson } from './format';
@@ -118,12 +114,8 @@ async function list(stores: CliStores, json: boolean): Promise<string> {
 async function add(which: AccountChoice, stores: CliStores, options: AccountsOptions): Promise<string> {
   const { settings } = stores.settings.load();
   // The address is checked before the secret is read: a mistyped command asks for nothing.
-  const known = () => {
-    if ('id' in which) return findAccount(settings, which);
-    return settings.accounts.find((a) => a.label.toLowerCase() === which.label.trim().toLowerCase());
-  };
-  const listed = interruptedRemoval(stores.dataRoot, settings.accounts, which) !== undefined || known();
-  if (!listed && (!options.baseUrl || !options.clientId))
+  const { known, noted } = chosenForAdding(settings, which, stores.dataRoot);
+  if (!known && !noted && (!options.baseUrl || !options.clientId))
     throw new UsageError('accounts add needs --base-url and --client-id');
   const secret = await readStdin();
   if (!secret)

@@ -118,11 +118,7 @@ export async function addAccount(
   ports: AccountListPorts,
 ): Promise<Added> {
   const { which } = input;
-  const known = listed(settings, which);
-  // An account whose removal was interrupted comes back where it was, with its address and routes.
-  const noted = known ? undefined : interruptedRemoval(ports.dataRoot, settings.accounts, which);
-  // An id names an account there is: else the refusal names the labels there are.
-  if ('id' in which && !known && !noted) findAccount(settings, which);
+  const { known, noted } = chosenForAdding(settings, which, ports.dataRoot);
   const label = 'label' in which ? which.label : (known?.label ?? noted?.entry.label ?? '');
   const baseUrl = input.baseUrl ?? known?.baseUrl ?? noted?.entry.baseUrl;
   const clientId = input.clientId ?? known?.clientId ?? noted?.entry.clientId;
@@ -156,6 +152,22 @@ export async function addAccount(
   await shareAutomationSecrets(ports.secrets, settings.automations ?? [], refs, [ref], ports.log);
   dropRemovalNote(ports.dataRoot, ref.id, ports.log);
   return { settings: { ...settings, accounts }, entry, sellerId, reconnected: known !== undefined };
+}
+
+/**
+ * The account `accounts add` chose: a listed one (reconnected), else one whose removal was
+ * interrupted (it comes back where it was, with its address and routes), else none (a new one).
+ * An id names an account there is: else the refusal names the ids there are.
+ */
+export function chosenForAdding(
+  settings: Settings,
+  which: AccountChoice,
+  dataRoot: string,
+): { known?: AccountEntry | undefined; noted?: RemovalNote | undefined } {
+  const known = listed(settings, which);
+  const noted = known ? undefined : interruptedRemoval(dataRoot, settings.accounts, which);
+  if ('id' in which && !known && !noted) findAccount(settings, which);
+  return { known, noted };
 }
 
 /** Gives a listed account another label (not one an interrupted removal still goes by). */
