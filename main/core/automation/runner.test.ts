@@ -279,3 +279,20 @@ it('drops what a failed transaction claimed: no run starts without its claim on 
   expect(received).toHaveLength(ids.length);
   await automations.idle();
 });
+
+// Review s33 (rev-runner): a failed turn with nothing in flight sets lookEverywhere but plans no
+// turn, so the order's run waits for the next poll's kick (ManualTimers: none comes here).
+it('looks again after a failed claiming transaction even when no run is in flight', async () => {
+  const [id] = readOrders(1);
+  const automations = runner();
+  const spy = vi.spyOn(store, 'claimRuns').mockImplementationOnce(() => {
+    throw new Error('disk I/O error');
+  });
+  automations.kickOrder(id as string);
+  await until(() => spy.mock.calls.length > 0);
+  await until(() => {
+    for (const response of held.splice(0)) response.writeHead(204).end();
+    return runs([id as string]).every((r) => r.state === 'succeeded');
+  }, 2000);
+  await automations.idle();
+});
