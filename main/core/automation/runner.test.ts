@@ -280,8 +280,8 @@ it('drops what a failed transaction claimed: no run starts without its claim on 
   await automations.idle();
 });
 
-// Review s33 (rev-runner): a failed turn with nothing in flight sets lookEverywhere but plans no
-// turn, so the order's run waits for the next poll's kick (ManualTimers: none comes here).
+// With nothing in flight, no ending plans the next turn: the failed one plans it itself, or the
+// order's run would wait for the next poll's kick (ManualTimers: none comes here).
 it('looks again after a failed claiming transaction even when no run is in flight', async () => {
   const [id] = readOrders(1);
   const automations = runner();

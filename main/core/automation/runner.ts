@@ -49,6 +49,9 @@ export const RUNS_AHEAD = 6 * RUNS_AT_ONCE;
  * at the rate of loopback deliveries. A run's slot is free meanwhile; it is told of once on disk.
  */
 const WRITE_BEHIND_MS = 25;
+/** After a write turn failed, the next look: this, doubling while turns keep failing, up to the maximum. */
+const FAILED_TURN_RETRY_MS = 1_000;
+const FAILED_TURN_RETRY_MAX_MS = 60_000;
 /**
  * How long a secret read from the keychain serves the attempts after it: a read costs about as
  * much CPU as a whole delivery (0.3 ms through the Secret Service), and a burst of new orders
@@ -141,6 +144,8 @@ export class AutomationRunner {
   private readonly readyOrders = new Set<string>();
   /** Whether any queued run may be ready (after a kick), not only those of readyOrders. */
   private lookEverywhere = false;
+  /** Write turns failed in a row (their retries back off). */
+  private failedTurns = 0;
   /** Automations that had more runs ready than room for them: claimed again once fewer wait. */
   private readonly more = new Set<string>();
   /** Secrets read lately, by automation, until when they serve (performance.now()): in memory only. */
@@ -212,13 +217,21 @@ export class AutomationRunner {
       for (const end of ends) end.written();
       this.startAhead();
       this.planNext();
+      this.failedTurns = 0;
     } catch (error) {
       // Nothing of the transaction is on disk: what it claimed is not this process's to start, and
-      // the runs it wrote are left claimed by this process, taken again by the next look (kicked
-      // below) or the next start, same delivery ids. A start not written shows the run as waiting.
+      // the runs it wrote are left claimed by this process, taken again by the next look or the
+      // next start, same delivery ids. A start not written shows the run as waiting. The next look
+      // is planned here (nothing else may come before the next poll), backing off while the store
+      // keeps failing (a full or locked disk): a second, doubling up to a minute.
       this.lookEverywhere = true;
       for (const end of ends) end.failed(error);
       this.deps.log.warn('automation runs could not be written', failureFields(error));
+      const wait = Math.min(FAILED_TURN_RETRY_MS * 2 ** this.failedTurns, FAILED_TURN_RETRY_MAX_MS);
+      this.failedTurns += 1;
+      setTimeout(() => {
+        if (this.wantsClaims()) this.planTurn();
+      }, wait).unref?.();
     } finally {
       this.claiming.clear();
     }
