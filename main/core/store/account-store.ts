@@ -1455,9 +1455,10 @@ export class AccountStore {
     // Most polls find none: they write nothing (inside a caller's transaction, one look is enough).
     if (!this.db.isTransaction && candidates().length === 0) return [];
     return this.atomically(() => {
-      // A run claimed by a process gone, perhaps started, waits again until this one starts it.
+      // A run claimed by a process gone, perhaps started, waits again until this one starts it:
+      // an earlier attempt's start is not this one's.
       const claim = this.sql(
-        `UPDATE automation_runs SET state = 'queued', claimed_by = ?, attempts = attempts + 1
+        `UPDATE automation_runs SET state = 'queued', claimed_by = ?, attempts = attempts + 1, started_at = NULL
            WHERE delivery_id = ? RETURNING *`,
       );
       const taken: AutomationRun[] = [];
