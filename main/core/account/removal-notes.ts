@@ -66,10 +66,9 @@ export function dropRemovalNote(dataRoot: string, id: AccountId, log?: Log): voi
  */
 export function settleRemovals(dataRoot: string, listed: readonly AccountEntry[], log?: Log): void {
   const ids = new Set<string>(listed.map((entry) => accountRef(entry).id));
-  for (const name of names(removals(dataRoot))) {
+  for (const name of names(removals(dataRoot)).filter((n) => n.endsWith('.json'))) {
     const id = name.slice(0, -'.json'.length) as AccountId;
-    if (name.endsWith('.json') && ids.has(id) && noteAgeMs(dataRoot, id) > NOTE_IN_FLIGHT_MS)
-      dropRemovalNote(dataRoot, id, log);
+    if (ids.has(id) && noteAgeMs(dataRoot, id) > NOTE_IN_FLIGHT_MS) dropRemovalNote(dataRoot, id, log);
   }
   const accounts = accountsFolder(dataRoot);
   for (const name of names(accounts).filter((n) => n.endsWith('.removing'))) {
