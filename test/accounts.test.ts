@@ -421,7 +421,7 @@ describe('two accounts on two marketplaces', () => {
     onTestFinished(() => refusing.mockRestore());
     const answer = await service.handle('removeAccount', { account: usId });
     expect(answer.ok ? undefined : answer.error).toMatchObject({
-      code: 'unfinished',
+      code: 'removal-unfinished',
       message: `the removal of US did not finish: The keychain refused to delete the secret (it is locked); Seller Tray finishes it when it next starts, as seller-tray accounts remove --id ${usId} does now`,
     });
     // Its data is gone, so it is not put back: the list no longer has it, its note tells the rest.

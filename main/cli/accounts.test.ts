@@ -2,7 +2,7 @@
 // origins, through the real CLI, keychain and settings file: requests are counted at each
 // simulator, so a command for one account that reached the other would show.
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../simulator/server';
@@ -13,7 +13,7 @@ import { admin } from '../../test/support/raw-api';
 import { accountFolder, accountRef } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
 import { KeytarSecretStore, secretOwner } from '../core/secrets';
-import { DEFAULT_SETTINGS, SETTINGS_VERSION } from '../core/settings';
+import { ConfSettingsStore, DEFAULT_SETTINGS, SETTINGS_VERSION } from '../core/settings';
 
 const EU_CLIENT = { clientId: 'eu-cli-client', clientSecret: 'eu-cli-secret-5b1e' };
 const US_CLIENT = { clientId: 'us-cli-client', clientSecret: 'us-cli-secret-93fa' };
@@ -306,6 +306,70 @@ describe('seller-tray accounts', () => {
     expect((await l.cli(['watch', '--once'])).code).toBe(0);
   }, 60_000);
 });
+
+describe('two `accounts remove` of one account at the same instant', () => {
+  it('take turns, round after round: the account ends gone with nothing left, and each answer is true', async () => {
+    const l = await laptop();
+    const ref = accountRef({ baseUrl: eu.url, clientId: EU_CLIENT.clientId, label: 'EU' });
+    const owner = secretOwner(eu.url, EU_CLIENT.clientId);
+    const keychain = new KeytarSecretStore();
+    const settings = new ConfSettingsStore({ cwd: l.dataRoot });
+    const answers = new Map<string, number>();
+    for (let round = 0; round < 20; round++) {
+      // EU listed beside US, its secret stored and its store on disk, as `accounts add` and a poll leave it.
+      settings.save({
+        ...DEFAULT_SETTINGS,
+        accounts: [
+          { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
+          { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId },
+        ],
+      });
+      await keychain.set(owner, EU_CLIENT.clientSecret);
+      const session = await AccountSession.open(ref, {
+        dataRoot: l.dataRoot,
+        clientSecret: async () => EU_CLIENT.clientSecret,
+        settings: () => DEFAULT_SETTINGS,
+      });
+      await session.close();
+
+      // By label and by id, as the app's Settings and a script would name it.
+      const both = await Promise.all([
+        l.cli(['accounts', 'remove', 'EU']),
+        l.cli(['accounts', 'remove', '--id', ref.id]),
+      ]);
+      const said = both.map(answerOf);
+      for (const answer of said) answers.set(answer, (answers.get(answer) ?? 0) + 1);
+      expect(
+        said.filter((answer) => answer === 'removed'),
+        JSON.stringify(both),
+      ).toHaveLength(1);
+      expect(
+        said.filter((answer) => answer === 'unexpected'),
+        JSON.stringify(both),
+      ).toEqual([]);
+      expect(settings.load().settings.accounts.map((a) => a.label)).toEqual(['US']);
+      expect(existsSync(accountFolder(l.dataRoot, ref.id))).toBe(false);
+      expect(existsSync(`${accountFolder(l.dataRoot, ref.id)}.removing`)).toBe(false);
+      const notes = (await readdir(join(l.dataRoot, 'removals'))).filter((n) => n.endsWith('.json'));
+      expect(notes).toEqual([]);
+      expect(await keychain.get(owner)).toBeUndefined();
+    }
+    // Both kinds of turn were seen (the second waited, or came once the first was done).
+    console.info('answers of the second removals:', Object.fromEntries(answers));
+  }, 240_000);
+});
+
+/**
+ * What an `accounts remove` said: removed by it, found removed meanwhile by the other, or (started
+ * once the other was done) no such account; anything else (an error, the account put back) is not true.
+ */
+function answerOf({ code, stdout, stderr }: { code: number | null; stdout: string; stderr: string }) {
+  if (code === 0 && /^Removed account EU: /.test(stdout)) return 'removed';
+  if (code === 0 && /^Account EU was removed meanwhile by another Seller Tray process/.test(stdout))
+    return 'removed by the other';
+  if (code === 2 && /there is no account (labelled "EU"|of id [0-9a-f]+)/.test(stderr)) return 'already gone';
+  return 'unexpected';
+}
 
 describe('labels in usage errors', () => {
   it('are escaped for the terminal: a right-to-left override in a label never reaches it raw', async () => {

@@ -237,7 +237,7 @@ export class SellerTrayService {
     for (const { entry } of notes) {
       const { id } = accountRef(entry);
       try {
-        await removeAccount(this.settings, { id }, false, this.removalPorts());
+        await removeAccount({ id }, false, this.removalPorts());
         this.log.info('an interrupted removal of an account was finished', { account: entry.label });
       } catch (error) {
         const reason = (error as Error).message;
@@ -258,6 +258,7 @@ export class SellerTrayService {
   private removalPorts() {
     return {
       ...this.accountListPorts(),
+      settings: () => this.settings,
       updateSettings: (change: (settings: Settings) => Settings) => {
         this.saveSettings(change(this.settings));
         return this.settings;
@@ -419,7 +420,7 @@ export class SellerTrayService {
       // Its store is closed before its folder goes; a refused removal opens it again.
       await this.dropSession(account as AccountId);
       try {
-        await removeAccount(this.settings, { label: entry.label }, discardUndelivered, this.removalPorts());
+        await removeAccount({ label: entry.label }, discardUndelivered, this.removalPorts());
       } finally {
         await this.connect();
       }
