@@ -435,8 +435,9 @@ describe('two accounts on two marketplaces', () => {
     expect(await secrets.get(usSecret)).toBe(US_CLIENT.clientSecret);
     await service.close();
     const { again, problems } = await startedAgain(dir);
+    // Finished in the background, after the start.
+    await until(async () => interruptedRemovals(dir, []).length === 0);
     expect(await secrets.get(usSecret)).toBeUndefined();
-    expect(interruptedRemovals(dir, [])).toEqual([]);
     expect(again.state().accounts.map((a) => a.label)).toEqual(['EU']);
     expect(problems).toEqual([]);
   });
@@ -464,6 +465,8 @@ describe('two accounts on two marketplaces', () => {
     store.save({ ...store.load().settings, accounts: listed.filter((a) => a !== usEntry) });
 
     const { again, problems } = await startedAgain(dir);
+    await until(async () => problems.length > 0);
+    await until(async () => again.state().accounts.length === 2);
     expect(again.state().accounts.map((a) => a.label)).toEqual(['EU', 'US']);
     expect(problems).toEqual([
       'The account US was not removed and is listed again: US has 1 marked status(es) not yet delivered to its marketplace. Remove it again in Settings if you still want it gone.',
@@ -471,6 +474,42 @@ describe('two accounts on two marketplaces', () => {
     expect(interruptedRemovals(dir, store.load().settings.accounts)).toEqual([]);
     expect(existsSync(accountFolder(dir, usId))).toBe(true);
   });
+
+  it('start without waiting for an interrupted removal another process holds up; its outcome is told after', async () => {
+    const { service, dir, usId } = await euAndUsPolled();
+    await service.close();
+    // A removal of US killed during its hand-over (note written, list saved), and `seller-tray run`
+    // (this test's session) still holding US's store, which waits 10 s to be handed over.
+    const store = new ConfSettingsStore({ cwd: dir });
+    const usEntry = store.load().settings.accounts.find((a) => a.label === 'US');
+    if (!usEntry) throw new Error('US not listed');
+    writeRemovalNote(dir, { entry: usEntry, at: 1, automations: [] });
+    store.save({
+      ...store.load().settings,
+      accounts: store.load().settings.accounts.filter((a) => a.label !== 'US'),
+    });
+    const run = await AccountSession.open(accountRef(usEntry), {
+      dataRoot: dir,
+      clientSecret: async () => US_CLIENT.clientSecret,
+      settings: () => DEFAULT_SETTINGS,
+    });
+    onTestFinished(() => run.close());
+
+    const started = Date.now();
+    const { again, problems } = await startedAgain(dir);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // Started: EU polls, the window works, nothing is told yet.
+    expect(again.state().accounts.map((a) => [a.label, a.open])).toEqual([['EU', true]]);
+    expect(problems).toEqual([]);
+
+    await until(async () => problems.length > 0, 20_000);
+    expect(problems).toEqual([
+      'The account US was not removed and is listed again: US is still open in another Seller Tray process (seller-tray run or watch, or an app that did not let it go): stop it and remove the account again. Remove it again in Settings if you still want it gone.',
+    ]);
+    await until(async () => again.state().accounts.length === 2);
+    expect(existsSync(accountFolder(dir, usId))).toBe(true);
+    expect(await secrets.get(secretOwner(us.url, US_CLIENT.clientId))).toBe(US_CLIENT.clientSecret);
+  }, 40_000);
 
   it('are each opened once when two changes reconnect at the same time', async () => {
     const { call } = await openService([

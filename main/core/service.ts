@@ -181,6 +181,9 @@ export class SellerTrayService {
    * label already changed.
    */
   private connecting: Promise<void> = Promise.resolve();
+  /** The interrupted removals being finished after the start (finishInterruptedRemovals). */
+  private finishing: Promise<void> = Promise.resolve();
+  private closed = false;
 
   private constructor(
     private readonly ports: ServicePorts & { settings: ManagedSettingsStore },
@@ -222,15 +225,21 @@ export class SellerTrayService {
     await service.adoptUnboundSecret();
     await service.connect();
     if (problem) service.emit({ type: 'problem', message: problem });
-    await service.finishInterruptedRemovals();
+    // After the start, never holding it up: one may wait 10 s for another process to let go of it.
+    service.finishing = service
+      .finishInterruptedRemovals()
+      .catch((error: unknown) =>
+        service.log.error('interrupted removals not finished', { error: String(error) }),
+      );
     return service;
   }
 
   /**
-   * Removals a kill or a failure interrupted (removal-notes.ts) are finished at each start, as
-   * `accounts remove --id` would: the app ships without the CLI, and an account no longer listed
-   * cannot be reached from Settings. One with statuses still to deliver is put back and listed again.
-   * What cannot be finished now is told, and tried again at the next start.
+   * Removals a kill or a failure interrupted (removal-notes.ts) are finished at each start, in the
+   * background, as `accounts remove --id` would: the app ships without the CLI, and an account no
+   * longer listed cannot be reached from Settings. One with statuses still to deliver (or still
+   * open in another process) is put back and listed again. What cannot be finished now is told
+   * as a problem, and tried again at the next start.
    */
   private async finishInterruptedRemovals(): Promise<void> {
     const notes = interruptedRemovals(this.ports.dataRoot, this.settings.accounts);
@@ -250,8 +259,8 @@ export class SellerTrayService {
         });
       }
     }
-    // An account put back (statuses to deliver) polls again.
-    if (notes.length > 0) await this.connect();
+    // An account put back (statuses to deliver) polls again, unless the app is closing meanwhile.
+    if (notes.length > 0 && !this.closed) await this.connect();
   }
 
   /** Removal's ports: the settings saved at each step, so a removal failing once its data is gone never lists it again, empty. */
@@ -277,7 +286,9 @@ export class SellerTrayService {
   close(): Promise<void> {
     this.unwatchPolicies();
     this.unwatchSettings();
-    return this.dropSessions();
+    this.closed = true;
+    // A removal being finished ends first (its hand-over at most), so no session opens after.
+    return this.finishing.then(() => this.dropSessions());
   }
 
   /**
