@@ -469,7 +469,7 @@ describe('two accounts on two marketplaces', () => {
     await until(async () => again.state().accounts.length === 2);
     expect(again.state().accounts.map((a) => a.label)).toEqual(['EU', 'US']);
     expect(problems).toEqual([
-      'The account US was not removed and is listed again: US has 1 marked status(es) not yet delivered to its marketplace. Remove it again in Settings if you still want it gone.',
+      'The account US was not removed and is listed again: US has 1 marked status(es) not yet delivered to its marketplace. They are sent as it is checked: remove it again in Settings once they are, or to discard them.',
     ]);
     expect(interruptedRemovals(dir, store.load().settings.accounts)).toEqual([]);
     expect(existsSync(accountFolder(dir, usId))).toBe(true);
@@ -504,7 +504,7 @@ describe('two accounts on two marketplaces', () => {
 
     await until(async () => problems.length > 0, 20_000);
     expect(problems).toEqual([
-      'The account US was not removed and is listed again: US is still open in another Seller Tray process (seller-tray run or watch, or an app that did not let it go): stop it and remove the account again. Remove it again in Settings if you still want it gone.',
+      'The account US was not removed and is listed again: US is still open in another Seller Tray process (seller-tray run or watch, or an app that did not let it go): stop it and remove the account again.',
     ]);
     await until(async () => again.state().accounts.length === 2);
     expect(existsSync(accountFolder(dir, usId))).toBe(true);

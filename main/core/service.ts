@@ -25,7 +25,13 @@ import type { Insights } from '../../preload/insights';
 import { escapedControls } from '../../preload/marketplace-text';
 import type { Attention, CoreStatus } from '../../preload/model';
 import type { AccountEntry } from '../../preload/settings-declaration';
-import { type AccountListPorts, addAccount, removeAccount, renameAccount } from './account/account-list';
+import {
+  AccountListError,
+  type AccountListPorts,
+  addAccount,
+  removeAccount,
+  renameAccount,
+} from './account/account-list';
 import { type AccountId, type AccountRef, accountRef, keychainEntry } from './account/account-ref';
 import { testConnection } from './account/connection-test';
 import { interruptedRemovals, interruptedRemovalWords, settleRemovals } from './account/removal-notes';
@@ -249,13 +255,12 @@ export class SellerTrayService {
         await removeAccount({ id }, false, this.removalPorts());
         this.log.info('an interrupted removal of an account was finished', { account: entry.label });
       } catch (error) {
-        const reason = (error as Error).message;
         const listedAgain = this.settings.accounts.some((a) => accountRef(a).id === id);
         this.emit({
           type: 'problem',
           message: listedAgain
-            ? `The account ${escapedControls(entry.label)} was not removed and is listed again: ${escapedControls(reason)}. Remove it again in Settings if you still want it gone.`
-            : interruptedRemovalWords(entry, reason),
+            ? listedAgainWords(entry, error as Error)
+            : interruptedRemovalWords(entry, unfinishedCause(error as Error)),
         });
       }
     }
@@ -930,6 +935,27 @@ export class SellerTrayService {
     for (const listener of this.listeners) listener(event);
   }
 }
+
+/**
+ * An interrupted removal the app's start undid: why, and what to do in Settings (a process still
+ * holding the account was already told to be stopped, and the account removed again).
+ */
+function listedAgainWords(entry: AccountEntry, error: Error): string {
+  const code = error instanceof AccountListError ? error.code : undefined;
+  const todo =
+    code === 'in-use'
+      ? ''
+      : code === 'undelivered-statuses'
+        ? ' They are sent as it is checked: remove it again in Settings once they are, or to discard them.'
+        : ' Remove it again in Settings if you still want it gone.';
+  return `The account ${escapedControls(entry.label)} was not removed and is listed again: ${escapedControls(error.message)}.${todo}`;
+}
+
+/** What stopped a removal past its point of no return, without the CLI's advice around it. */
+const unfinishedCause = (error: Error): string =>
+  error instanceof AccountListError && error.code === 'removal-unfinished' && error.cause instanceof Error
+    ? error.cause.message
+    : error.message;
 
 function describeInvalid(error: z.ZodError): string {
   return error.issues

@@ -318,10 +318,14 @@ async function removeNow(
     await deleteAccountData(ref, automations, ports);
   } catch (error) {
     // Its data is gone: put back, it would be an account with an empty store. Its note stays, so
-    // the list and the app say the removal is unfinished, and running it again finishes it.
-    throw new AccountListError(
-      'removal-unfinished',
-      `the removal of ${entry.label} did not finish: ${(error as Error).message}; Seller Tray finishes it when it next starts, as ${commandFor(ref.id, 'accounts remove')} does now`,
+    // the list and the app say the removal is unfinished, and running it again finishes it. The
+    // cause is kept for words of the app's own (it ships without the CLI).
+    throw Object.assign(
+      new AccountListError(
+        'removal-unfinished',
+        `the removal of ${entry.label} did not finish: ${(error as Error).message}; Seller Tray finishes it when it next starts, as ${commandFor(ref.id, 'accounts remove')} does now`,
+      ),
+      { cause: error },
     );
   }
   dropRemovalNote(dataRoot, ref.id, ports.log);
