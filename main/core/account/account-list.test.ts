@@ -89,7 +89,7 @@ function refusingKeychain() {
 /** What removals left: notes and folders moved aside (the turns' lock file stays, empty, by design). */
 const leftovers = async () => ({
   notes: existsSync(join(dataRoot, 'removals'))
-    ? (await readdir(join(dataRoot, 'removals'))).filter((name) => name !== 'under-way.lock')
+    ? (await readdir(join(dataRoot, 'removals'))).filter((name) => name.endsWith('.json'))
     : [],
   trash: existsSync(accountsFolder(dataRoot))
     ? (await readdir(accountsFolder(dataRoot))).filter((name) => name.endsWith('.removing'))
