@@ -292,8 +292,9 @@ export class SellerTrayService {
     this.unwatchPolicies();
     this.unwatchSettings();
     this.closed = true;
-    // A removal being finished ends first (its hand-over at most), so no session opens after.
-    return this.finishing.then(() => this.dropSessions());
+    // The polls stop now; a removal being finished ends too (its hand-over at most), and whatever
+    // it opened meanwhile is closed after it.
+    return Promise.all([this.dropSessions(), this.finishing]).then(() => this.dropSessions());
   }
 
   /**
