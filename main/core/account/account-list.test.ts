@@ -20,6 +20,7 @@ import {
   interruptedRemovalWords,
   removalTrash,
   settleRemovals,
+  takeRemovalLock,
   writeRemovalNote,
 } from './removal-notes';
 
@@ -180,6 +181,34 @@ describe('two removals of one account at once', () => {
     expect(existsSync(l.folder)).toBe(false);
     expect(await l.secrets.get(keychainEntry(accountRef(eu)))).toBeUndefined();
     expect(await leftovers()).toEqual({ notes: [], trash: [] });
+  });
+
+  it('refuses, touching nothing, when another removal does not end within the wait', async () => {
+    const l = await laptop();
+    const other = await takeRemovalLock(dataRoot, 0); // another process's removal, stuck at its hand-over
+    if (!other) throw new Error('the lock was not free');
+    try {
+      const ports = { secrets: l.secrets, dataRoot, removalWaitMs: 1_000 };
+      const refused = await removeAccount({ label: 'EU' }, true, {
+        ...ports,
+        settings: () => ({ ...DEFAULT_SETTINGS, accounts: [us, eu] }),
+        updateSettings: () => {
+          throw new Error('the list is not changed while waiting');
+        },
+      }).catch((error: unknown) => error);
+      expect(refused).toMatchObject({
+        code: 'being-removed',
+        message:
+          'EU was not removed: another removal under way on this computer did not end within 1 s; try again in a moment',
+      });
+    } finally {
+      other();
+    }
+    expect(existsSync(join(l.folder, 'kept.txt'))).toBe(true);
+    expect(await l.secrets.get(keychainEntry(accountRef(eu)))).toBe('eu-secret');
+    expect(await leftovers()).toEqual({ notes: [], trash: [] });
+    // Its turn come, it removes it.
+    expect((await l.remove({ label: 'EU' })).byAnother).toBe(false);
   });
 });
 
