@@ -10,7 +10,8 @@
 // `settleRemovals`, at each start of the app and of `accounts`, ends what a kill left whatever the
 // step: a note of an account listed again goes (once it is older than a removal under way can be),
 // and a folder moved aside is deleted (its statuses were counted first). The app then finishes the
-// removals still noted, as `accounts remove --id` does (service.ts).
+// removals still noted, as `accounts remove --id` does (service.ts), in the background after its
+// start. Removals take turns on `removals/under-way.lock` (takeRemovalLock), an empty file that stays.
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
