@@ -882,6 +882,94 @@ async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise
   }
 }
 
+describe("the app's Settings and `accounts remove` removing one account at the same time", () => {
+  it('take turns, round after round: the account ends gone with nothing left, and neither answer is untrue', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'accounts-both-remove-'));
+    const dataRoot = join(home, 'Seller Tray');
+    ensurePrivateDir(dataRoot);
+    const settings = new ConfSettingsStore({ cwd: dataRoot });
+    const euEntry = { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId };
+    const usEntry = { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId };
+    const usId = accountRef(usEntry).id;
+    const usSecret = secretOwner(us.url, US_CLIENT.clientId);
+    settings.save({ ...DEFAULT_SETTINGS, accounts: [euEntry] });
+    await secrets.set(secretOwner(eu.url, EU_CLIENT.clientId), EU_CLIENT.clientSecret);
+    const service = await SellerTrayService.open({
+      settings,
+      secrets,
+      dataRoot,
+      timers: new ManualTimers(),
+      settingsChanges: (changed) => watchFile(settings.path, changed),
+    });
+    cleanups.push(async () => {
+      await service.close();
+      await secrets.delete(secretOwner(eu.url, EU_CLIENT.clientId));
+      await secrets.delete(usSecret);
+      await rm(home, { recursive: true, force: true });
+    });
+    const cliRemove = () =>
+      runTs('main/cli/seller-tray.ts', ['accounts', 'remove', 'US'], {
+        XDG_CONFIG_HOME: home,
+        SELLER_CLIENT_SECRET: '',
+      });
+    const answers: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      // US added (by the CLI, as the app sees it) and polled by the app.
+      await secrets.set(usSecret, US_CLIENT.clientSecret);
+      settings.save({ ...settings.load().settings, accounts: [euEntry, usEntry] });
+      await until(async () => service.state().accounts.some((a) => a.id === usId && a.open));
+      await service.handle('checkNow', undefined);
+
+      const appRemove = () => service.handle('removeAccount', { account: usId });
+      let both: [Awaited<ReturnType<typeof appRemove>>, Awaited<ReturnType<typeof cliRemove>>];
+      if (round % 2 === 0) {
+        // The CLI first: the app asks once the CLI's removal is under way (its note written).
+        const cli = cliRemove();
+        await until(async () => existsSync(join(dataRoot, 'removals', `${usId}.json`)), 20_000).catch(
+          () => {},
+        );
+        both = [await appRemove(), await cli];
+      } else {
+        // The app first, its hand-over held up by a process that has US open (`seller-tray run`),
+        // while the CLI starts and waits its turn.
+        const run = await AccountSession.open(accountRef(usEntry), {
+          dataRoot,
+          clientSecret: async () => US_CLIENT.clientSecret,
+          settings: () => DEFAULT_SETTINGS,
+        });
+        const app = appRemove();
+        const cli = cliRemove();
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        await run.close();
+        both = [await app, await cli];
+      }
+      const [app, cli] = both;
+      const appSaid = app.ok ? 'removed' : `${app.error.code}: ${app.error.message}`;
+      // The CLI removed it, found it removed by the app, or started once the app was done.
+      const cliSaid =
+        cli.code === 0 && cli.stdout.startsWith('Removed account US')
+          ? 'removed'
+          : cli.code === 0 && cli.stdout.startsWith('Account US was removed meanwhile by another')
+            ? 'removed by the other'
+            : cli.code === 2 && cli.stderr.includes('there is no account labelled "US"')
+              ? 'already gone'
+              : JSON.stringify(cli);
+      answers.push(`${appSaid} / ${cliSaid}`);
+      expect(appSaid).toBe('removed');
+      // First, the CLI removes it; second, it waited its turn (or came once the app was done).
+      if (round % 2 === 0) expect(cliSaid).toBe('removed');
+      else expect(['removed by the other', 'already gone']).toContain(cliSaid);
+      await until(async () => service.state().accounts.every((a) => a.id !== usId));
+      expect(settings.load().settings.accounts).toEqual([euEntry]);
+      expect(existsSync(accountFolder(dataRoot, usId))).toBe(false);
+      expect(existsSync(`${accountFolder(dataRoot, usId)}.removing`)).toBe(false);
+      expect(interruptedRemovals(dataRoot, [])).toEqual([]);
+      expect(await secrets.get(usSecret)).toBeUndefined();
+    }
+    console.info('the app / the CLI said:', answers);
+  }, 120_000);
+});
+
 describe("two accounts' automations", () => {
   it('run only for the accounts each names, by id, so a renamed account keeps its automations', async () => {
     const euId = accountRef({ baseUrl: eu.url, clientId: EU_CLIENT.clientId }).id;
