@@ -11,6 +11,7 @@ import { markHeld } from '../../test/support/held-mark';
 import { oneSellerMarketplace } from '../../test/support/one-seller-marketplace';
 import { admin } from '../../test/support/raw-api';
 import { accountFolder, accountRef } from '../core/account/account-ref';
+import { takeRemovalLock, writeRemovalNote } from '../core/account/removal-notes';
 import { AccountSession } from '../core/account/session';
 import { KeytarSecretStore, secretOwner } from '../core/secrets';
 import { ConfSettingsStore, DEFAULT_SETTINGS, SETTINGS_VERSION } from '../core/settings';
@@ -358,6 +359,52 @@ describe('two `accounts remove` of one account at the same instant', () => {
     console.info('answers of both removals, all rounds:', Object.fromEntries(answers));
     expect(answers.get('removed by the other')).toBeGreaterThan(0);
   }, 240_000);
+});
+
+describe('`accounts add --id` while a removal of that account is under way', () => {
+  it('waits for it to end, and never brings back an account whose secret and data it then deletes', async () => {
+    const l = await withBoth();
+    const entry = { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId };
+    const ref = accountRef(entry);
+    const owner = secretOwner(us.url, US_CLIENT.clientId);
+    // A removal of US interrupted during its hand-over (noted, unlisted), and `seller-tray run`
+    // (this test's session) still holding its store.
+    const settings = new ConfSettingsStore({ cwd: l.dataRoot });
+    writeRemovalNote(l.dataRoot, { entry, at: 1, automations: [] });
+    settings.save({ ...settings.load().settings, accounts: [settings.load().settings.accounts[0] ?? entry] });
+    const run = await AccountSession.open(ref, {
+      dataRoot: l.dataRoot,
+      clientSecret: async () => US_CLIENT.clientSecret,
+      settings: () => DEFAULT_SETTINGS,
+    });
+    let running = true;
+    try {
+      // `accounts remove --id` finishes it: it takes the removals' turn and waits for the hand-over.
+      const removing = l.cli(['accounts', 'remove', '--id', ref.id]);
+      for (;;) {
+        const probe = await takeRemovalLock(l.dataRoot, 0);
+        if (!probe) break;
+        probe();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // Meanwhile `accounts add --id` would bring it back; then `run` lets the store go.
+      const adding = l.cli(['accounts', 'add', '--id', ref.id], US_CLIENT.clientSecret);
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      await run.close();
+      running = false;
+      const [removed, added] = await Promise.all([removing, adding]);
+      expect(removed).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Removed account US: /) });
+      // Its turn come, there is nothing left to bring back: said so, nothing stored.
+      expect(added.code).toBe(2);
+      expect(added.stderr).toContain(`there is no account of id ${ref.id}`);
+    } finally {
+      if (running) await run.close();
+    }
+    expect(settings.load().settings.accounts.map((a) => a.label)).toEqual(['EU']);
+    expect(existsSync(accountFolder(l.dataRoot, ref.id))).toBe(false);
+    expect(await new KeytarSecretStore().get(owner)).toBeUndefined();
+    expect((await readdir(join(l.dataRoot, 'removals'))).filter((n) => n.endsWith('.json'))).toEqual([]);
+  }, 60_000);
 });
 
 /**

@@ -111,21 +111,37 @@ export interface Added {
   reconnected: boolean;
 }
 
+interface AddInput {
+  which: AccountChoice;
+  baseUrl?: string | undefined;
+  clientId?: string | undefined;
+  secret: string;
+}
+
 /**
  * Adds an account at the end of the list, or reconnects the listed one chosen (its address may be
  * left out). Answers the settings to save; the secret is stored already. By id, only a listed
  * account or one whose removal was interrupted (an id is not chosen, it follows from the address).
+ * Bringing one back waits for the removals' turn (takeRemovalLock): a removal of it under way would
+ * otherwise go on to delete the secret and the folder just brought back.
  */
 export async function addAccount(
   settings: Settings,
-  input: {
-    which: AccountChoice;
-    baseUrl?: string | undefined;
-    clientId?: string | undefined;
-    secret: string;
-  },
+  input: AddInput,
   ports: AccountListPorts,
 ): Promise<Added> {
+  const { noted } = chosenForAdding(settings, input.which, ports.dataRoot);
+  if (!noted) return addNow(settings, input, ports);
+  const release = await takeRemovalLock(ports.dataRoot, REMOVAL_WAIT_MS);
+  if (!release) throw turnNotCome(`${noted.entry.label} was not brought back`, REMOVAL_WAIT_MS);
+  try {
+    return await addNow(settings, input, ports);
+  } finally {
+    release();
+  }
+}
+
+async function addNow(settings: Settings, input: AddInput, ports: AccountListPorts): Promise<Added> {
   const { which } = input;
   const { known, noted } = chosenForAdding(settings, which, ports.dataRoot);
   const label = 'label' in which ? which.label : (known?.label ?? noted?.entry.label ?? '');
@@ -240,12 +256,9 @@ export async function removeAccount(
   const chosen = chosenForRemoval(before, which, ports.dataRoot).entry;
   if (isDemo(before, chosen))
     throw new AccountListError('invalid-input', `${chosen.label} is the demo: leave the demo instead`);
-  const release = await takeRemovalLock(ports.dataRoot, ports.removalWaitMs ?? REMOVAL_WAIT_MS);
-  if (!release)
-    throw new AccountListError(
-      'being-removed',
-      `${chosen.label} was not removed: another removal under way on this computer did not end within ${Math.round((ports.removalWaitMs ?? REMOVAL_WAIT_MS) / 1000)} s; try again in a moment`,
-    );
+  const waitMs = ports.removalWaitMs ?? REMOVAL_WAIT_MS;
+  const release = await takeRemovalLock(ports.dataRoot, waitMs);
+  if (!release) throw turnNotCome(`${chosen.label} was not removed`, waitMs);
   try {
     const settings = ports.settings();
     const { entry, noted } = foundForRemoval(settings, { id: accountRef(chosen).id }, ports.dataRoot);
@@ -255,6 +268,13 @@ export async function removeAccount(
     release();
   }
 }
+
+/** A change of the list that waited for a removal under way longer than `waitMs`. */
+const turnNotCome = (what: string, waitMs: number) =>
+  new AccountListError(
+    'being-removed',
+    `${what}: another removal under way on this computer did not end within ${Math.round(waitMs / 1000)} s; try again in a moment`,
+  );
 
 /** removeAccount's steps, its turn taken. */
 async function removeNow(
