@@ -421,7 +421,7 @@ describe('two accounts on two marketplaces', () => {
     onTestFinished(() => refusing.mockRestore());
     const answer = await service.handle('removeAccount', { account: usId });
     expect(answer.ok ? undefined : answer.error).toMatchObject({
-      code: 'unfinished',
+      code: 'removal-unfinished',
       message: `the removal of US did not finish: The keychain refused to delete the secret (it is locked); Seller Tray finishes it when it next starts, as seller-tray accounts remove --id ${usId} does now`,
     });
     // Its data is gone, so it is not put back: the list no longer has it, its note tells the rest.
@@ -435,8 +435,9 @@ describe('two accounts on two marketplaces', () => {
     expect(await secrets.get(usSecret)).toBe(US_CLIENT.clientSecret);
     await service.close();
     const { again, problems } = await startedAgain(dir);
+    // Finished in the background, after the start.
+    await until(async () => interruptedRemovals(dir, []).length === 0);
     expect(await secrets.get(usSecret)).toBeUndefined();
-    expect(interruptedRemovals(dir, [])).toEqual([]);
     expect(again.state().accounts.map((a) => a.label)).toEqual(['EU']);
     expect(problems).toEqual([]);
   });
@@ -464,13 +465,51 @@ describe('two accounts on two marketplaces', () => {
     store.save({ ...store.load().settings, accounts: listed.filter((a) => a !== usEntry) });
 
     const { again, problems } = await startedAgain(dir);
+    await until(async () => problems.length > 0);
+    await until(async () => again.state().accounts.length === 2);
     expect(again.state().accounts.map((a) => a.label)).toEqual(['EU', 'US']);
     expect(problems).toEqual([
-      'The account US was not removed and is listed again: US has 1 marked status(es) not yet delivered to its marketplace. Remove it again in Settings if you still want it gone.',
+      'The account US was not removed and is listed again: US has 1 marked status(es) not yet delivered to its marketplace. They are sent as it is checked: remove it again in Settings once they are, or to discard them.',
     ]);
     expect(interruptedRemovals(dir, store.load().settings.accounts)).toEqual([]);
     expect(existsSync(accountFolder(dir, usId))).toBe(true);
   });
+
+  it('start without waiting for an interrupted removal another process holds up; its outcome is told after', async () => {
+    const { service, dir, usId } = await euAndUsPolled();
+    await service.close();
+    // A removal of US killed during its hand-over (note written, list saved), and `seller-tray run`
+    // (this test's session) still holding US's store, which waits 10 s to be handed over.
+    const store = new ConfSettingsStore({ cwd: dir });
+    const usEntry = store.load().settings.accounts.find((a) => a.label === 'US');
+    if (!usEntry) throw new Error('US not listed');
+    writeRemovalNote(dir, { entry: usEntry, at: 1, automations: [] });
+    store.save({
+      ...store.load().settings,
+      accounts: store.load().settings.accounts.filter((a) => a.label !== 'US'),
+    });
+    const run = await AccountSession.open(accountRef(usEntry), {
+      dataRoot: dir,
+      clientSecret: async () => US_CLIENT.clientSecret,
+      settings: () => DEFAULT_SETTINGS,
+    });
+    onTestFinished(() => run.close());
+
+    const started = Date.now();
+    const { again, problems } = await startedAgain(dir);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // Started: EU polls, the window works, nothing is told yet.
+    expect(again.state().accounts.map((a) => [a.label, a.open])).toEqual([['EU', true]]);
+    expect(problems).toEqual([]);
+
+    await until(async () => problems.length > 0, 20_000);
+    expect(problems).toEqual([
+      'The account US was not removed and is listed again: US is still open in another Seller Tray process (seller-tray run or watch, or an app that did not let it go): stop it and remove the account again.',
+    ]);
+    await until(async () => again.state().accounts.length === 2);
+    expect(existsSync(accountFolder(dir, usId))).toBe(true);
+    expect(await secrets.get(secretOwner(us.url, US_CLIENT.clientId))).toBe(US_CLIENT.clientSecret);
+  }, 40_000);
 
   it('are each opened once when two changes reconnect at the same time', async () => {
     const { call } = await openService([
@@ -842,6 +881,94 @@ async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+describe("the app's Settings and `accounts remove` removing one account at the same time", () => {
+  it('take turns, round after round: the account ends gone with nothing left, and neither answer is untrue', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'accounts-both-remove-'));
+    const dataRoot = join(home, 'Seller Tray');
+    ensurePrivateDir(dataRoot);
+    const settings = new ConfSettingsStore({ cwd: dataRoot });
+    const euEntry = { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId };
+    const usEntry = { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId };
+    const usId = accountRef(usEntry).id;
+    const usSecret = secretOwner(us.url, US_CLIENT.clientId);
+    settings.save({ ...DEFAULT_SETTINGS, accounts: [euEntry] });
+    await secrets.set(secretOwner(eu.url, EU_CLIENT.clientId), EU_CLIENT.clientSecret);
+    const service = await SellerTrayService.open({
+      settings,
+      secrets,
+      dataRoot,
+      timers: new ManualTimers(),
+      settingsChanges: (changed) => watchFile(settings.path, changed),
+    });
+    cleanups.push(async () => {
+      await service.close();
+      await secrets.delete(secretOwner(eu.url, EU_CLIENT.clientId));
+      await secrets.delete(usSecret);
+      await rm(home, { recursive: true, force: true });
+    });
+    const cliRemove = () =>
+      runTs('main/cli/seller-tray.ts', ['accounts', 'remove', 'US'], {
+        XDG_CONFIG_HOME: home,
+        SELLER_CLIENT_SECRET: '',
+      });
+    const answers: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      // US added (by the CLI, as the app sees it) and polled by the app.
+      await secrets.set(usSecret, US_CLIENT.clientSecret);
+      settings.save({ ...settings.load().settings, accounts: [euEntry, usEntry] });
+      await until(async () => service.state().accounts.some((a) => a.id === usId && a.open));
+      await service.handle('checkNow', undefined);
+
+      const appRemove = () => service.handle('removeAccount', { account: usId });
+      let both: [Awaited<ReturnType<typeof appRemove>>, Awaited<ReturnType<typeof cliRemove>>];
+      if (round % 2 === 0) {
+        // The CLI first: the app asks once the CLI's removal is under way (its note written).
+        const cli = cliRemove();
+        await until(async () => existsSync(join(dataRoot, 'removals', `${usId}.json`)), 20_000).catch(
+          () => {},
+        );
+        both = [await appRemove(), await cli];
+      } else {
+        // The app first, its hand-over held up by a process that has US open (`seller-tray run`),
+        // while the CLI starts and waits its turn.
+        const run = await AccountSession.open(accountRef(usEntry), {
+          dataRoot,
+          clientSecret: async () => US_CLIENT.clientSecret,
+          settings: () => DEFAULT_SETTINGS,
+        });
+        const app = appRemove();
+        const cli = cliRemove();
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        await run.close();
+        both = [await app, await cli];
+      }
+      const [app, cli] = both;
+      const appSaid = app.ok ? 'removed' : `${app.error.code}: ${app.error.message}`;
+      // The CLI removed it, found it removed by the app, or started once the app was done.
+      const cliSaid =
+        cli.code === 0 && cli.stdout.startsWith('Removed account US')
+          ? 'removed'
+          : cli.code === 0 && cli.stdout.startsWith('Account US was removed meanwhile by another')
+            ? 'removed by the other'
+            : cli.code === 2 && cli.stderr.includes('there is no account labelled "US"')
+              ? 'already gone'
+              : JSON.stringify(cli);
+      answers.push(`${appSaid} / ${cliSaid}`);
+      expect(appSaid).toBe('removed');
+      // First, the CLI removes it; second, it waited its turn (or came once the app was done).
+      if (round % 2 === 0) expect(cliSaid).toBe('removed');
+      else expect(['removed by the other', 'already gone']).toContain(cliSaid);
+      await until(async () => service.state().accounts.every((a) => a.id !== usId));
+      expect(settings.load().settings.accounts).toEqual([euEntry]);
+      expect(existsSync(accountFolder(dataRoot, usId))).toBe(false);
+      expect(existsSync(`${accountFolder(dataRoot, usId)}.removing`)).toBe(false);
+      expect(interruptedRemovals(dataRoot, [])).toEqual([]);
+      expect(await secrets.get(usSecret)).toBeUndefined();
+    }
+    console.info('the app / the CLI said:', answers);
+  }, 120_000);
+});
 
 describe("two accounts' automations", () => {
   it('run only for the accounts each names, by id, so a renamed account keeps its automations', async () => {

@@ -2,7 +2,7 @@
 // origins, through the real CLI, keychain and settings file: requests are counted at each
 // simulator, so a command for one account that reached the other would show.
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../simulator/server';
@@ -11,9 +11,10 @@ import { markHeld } from '../../test/support/held-mark';
 import { oneSellerMarketplace } from '../../test/support/one-seller-marketplace';
 import { admin } from '../../test/support/raw-api';
 import { accountFolder, accountRef } from '../core/account/account-ref';
+import { takeRemovalLock, writeRemovalNote } from '../core/account/removal-notes';
 import { AccountSession } from '../core/account/session';
 import { KeytarSecretStore, secretOwner } from '../core/secrets';
-import { DEFAULT_SETTINGS, SETTINGS_VERSION } from '../core/settings';
+import { ConfSettingsStore, DEFAULT_SETTINGS, SETTINGS_VERSION } from '../core/settings';
 
 const EU_CLIENT = { clientId: 'eu-cli-client', clientSecret: 'eu-cli-secret-5b1e' };
 const US_CLIENT = { clientId: 'us-cli-client', clientSecret: 'us-cli-secret-93fa' };
@@ -306,6 +307,117 @@ describe('seller-tray accounts', () => {
     expect((await l.cli(['watch', '--once'])).code).toBe(0);
   }, 60_000);
 });
+
+describe('two `accounts remove` of one account at the same instant', () => {
+  it('take turns, round after round: the account ends gone with nothing left, and each answer is true', async () => {
+    const l = await laptop();
+    const ref = accountRef({ baseUrl: eu.url, clientId: EU_CLIENT.clientId, label: 'EU' });
+    const owner = secretOwner(eu.url, EU_CLIENT.clientId);
+    const keychain = new KeytarSecretStore();
+    const settings = new ConfSettingsStore({ cwd: l.dataRoot });
+    const answers = new Map<string, number>();
+    for (let round = 0; round < 20; round++) {
+      // EU listed beside US, its secret stored and its store on disk, as `accounts add` and a poll leave it.
+      settings.save({
+        ...DEFAULT_SETTINGS,
+        accounts: [
+          { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
+          { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId },
+        ],
+      });
+      await keychain.set(owner, EU_CLIENT.clientSecret);
+      const session = await AccountSession.open(ref, {
+        dataRoot: l.dataRoot,
+        clientSecret: async () => EU_CLIENT.clientSecret,
+        settings: () => DEFAULT_SETTINGS,
+      });
+      await session.close();
+
+      // By label and by id, as the app's Settings and a script would name it.
+      const both = await Promise.all([
+        l.cli(['accounts', 'remove', 'EU']),
+        l.cli(['accounts', 'remove', '--id', ref.id]),
+      ]);
+      const said = both.map(answerOf);
+      for (const answer of said) answers.set(answer, (answers.get(answer) ?? 0) + 1);
+      expect(
+        said.filter((answer) => answer === 'removed'),
+        JSON.stringify(both),
+      ).toHaveLength(1);
+      expect(
+        said.filter((answer) => answer === 'unexpected'),
+        JSON.stringify(both),
+      ).toEqual([]);
+      expect(settings.load().settings.accounts.map((a) => a.label)).toEqual(['US']);
+      expect(existsSync(accountFolder(l.dataRoot, ref.id))).toBe(false);
+      expect(existsSync(`${accountFolder(l.dataRoot, ref.id)}.removing`)).toBe(false);
+      const notes = (await readdir(join(l.dataRoot, 'removals'))).filter((n) => n.endsWith('.json'));
+      expect(notes).toEqual([]);
+      expect(await keychain.get(owner)).toBeUndefined();
+    }
+    // The two met: in some rounds the second waited its turn (in others it came once the first was done).
+    console.info('answers of both removals, all rounds:', Object.fromEntries(answers));
+    expect(answers.get('removed by the other')).toBeGreaterThan(0);
+  }, 240_000);
+});
+
+describe('`accounts add --id` while a removal of that account is under way', () => {
+  it('waits for it to end, and never brings back an account whose secret and data it then deletes', async () => {
+    const l = await withBoth();
+    const entry = { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId };
+    const ref = accountRef(entry);
+    const owner = secretOwner(us.url, US_CLIENT.clientId);
+    // A removal of US interrupted during its hand-over (noted, unlisted), and `seller-tray run`
+    // (this test's session) still holding its store.
+    const settings = new ConfSettingsStore({ cwd: l.dataRoot });
+    writeRemovalNote(l.dataRoot, { entry, at: 1, automations: [] });
+    settings.save({ ...settings.load().settings, accounts: [settings.load().settings.accounts[0] ?? entry] });
+    const run = await AccountSession.open(ref, {
+      dataRoot: l.dataRoot,
+      clientSecret: async () => US_CLIENT.clientSecret,
+      settings: () => DEFAULT_SETTINGS,
+    });
+    let running = true;
+    try {
+      // `accounts remove --id` finishes it: it takes the removals' turn and waits for the hand-over.
+      const removing = l.cli(['accounts', 'remove', '--id', ref.id]);
+      for (;;) {
+        const probe = await takeRemovalLock(l.dataRoot, 0);
+        if (!probe) break;
+        probe();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // Meanwhile `accounts add --id` would bring it back; then `run` lets the store go.
+      const adding = l.cli(['accounts', 'add', '--id', ref.id], US_CLIENT.clientSecret);
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      await run.close();
+      running = false;
+      const [removed, added] = await Promise.all([removing, adding]);
+      expect(removed).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Removed account US: /) });
+      // Its turn come, there is nothing left to bring back: said so, nothing stored.
+      expect(added.code).toBe(2);
+      expect(added.stderr).toContain(`there is no account of id ${ref.id}`);
+    } finally {
+      if (running) await run.close();
+    }
+    expect(settings.load().settings.accounts.map((a) => a.label)).toEqual(['EU']);
+    expect(existsSync(accountFolder(l.dataRoot, ref.id))).toBe(false);
+    expect(await new KeytarSecretStore().get(owner)).toBeUndefined();
+    expect((await readdir(join(l.dataRoot, 'removals'))).filter((n) => n.endsWith('.json'))).toEqual([]);
+  }, 60_000);
+});
+
+/**
+ * What an `accounts remove` said: removed by it, found removed meanwhile by the other, or (started
+ * once the other was done) no such account; anything else (an error, the account put back) is not true.
+ */
+function answerOf({ code, stdout, stderr }: { code: number | null; stdout: string; stderr: string }) {
+  if (code === 0 && /^Removed account EU: /.test(stdout)) return 'removed';
+  if (code === 0 && /^Account EU was removed meanwhile by another Seller Tray process/.test(stdout))
+    return 'removed by the other';
+  if (code === 2 && /there is no account (labelled "EU"|of id [0-9a-f]+)/.test(stderr)) return 'already gone';
+  return 'unexpected';
+}
 
 describe('labels in usage errors', () => {
   it('are escaped for the terminal: a right-to-left override in a label never reaches it raw', async () => {

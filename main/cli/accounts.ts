@@ -63,7 +63,7 @@ export async function accountsCommand(
   } catch (error) {
     if (!(error instanceof AccountListError)) throw error;
     if (error.code === 'invalid-input') throw new UsageError(error.message);
-    throw new Refusal(error.code === 'unfinished' ? 'removal-unfinished' : error.code, error.message);
+    throw new Refusal(error.code, error.message);
   }
   throw new UsageError(USAGE);
 }
@@ -143,8 +143,9 @@ async function remove(which: AccountChoice, stores: CliStores, force: boolean): 
   // Named now: a refused removal drops the note by which an unlisted account is found.
   const { id } = accountRef(chosenForRemoval(settings, which, stores.dataRoot).entry);
   // The list is saved by the removal itself, as the file is at each step (the app may write it meanwhile).
-  const removed = await removeAccount(settings, which, force, {
+  const removed = await removeAccount(which, force, {
     ...stores,
+    settings: () => stores.settings.load().settings,
     updateSettings: (change) => {
       const changed = change(stores.settings.load().settings);
       stores.settings.save(changed);
@@ -160,5 +161,9 @@ async function remove(which: AccountChoice, stores: CliStores, force: boolean): 
   });
   const discarded =
     removed.discarded > 0 ? `; ${removed.discarded} undelivered status(es) were discarded` : '';
-  return `Removed account ${escapedControls(removed.entry.label)}: its secret left the keychain and its data on this computer is deleted${discarded}.\n`;
+  const label = escapedControls(removed.entry.label);
+  // Two removals take turns: the one that waited finds the account already gone.
+  return removed.byAnother
+    ? `Account ${label} was removed meanwhile by another Seller Tray process (the app or another command): its secret left the keychain and its data on this computer is deleted.\n`
+    : `Removed account ${label}: its secret left the keychain and its data on this computer is deleted${discarded}.\n`;
 }

@@ -18,6 +18,8 @@ export type RefusalCode =
   | 'undelivered-statuses'
   /** The account is open in another Seller Tray process (the app, `seller-tray run`). */
   | 'in-use'
+  /** Another removal under way on this computer did not end within the wait: try again. */
+  | 'being-removed'
   /** A removal failed once the account's data was deleted: run it again to finish it. */
   | 'removal-unfinished';
 

@@ -25,7 +25,13 @@ import type { Insights } from '../../preload/insights';
 import { escapedControls } from '../../preload/marketplace-text';
 import type { Attention, CoreStatus } from '../../preload/model';
 import type { AccountEntry } from '../../preload/settings-declaration';
-import { type AccountListPorts, addAccount, removeAccount, renameAccount } from './account/account-list';
+import {
+  AccountListError,
+  type AccountListPorts,
+  addAccount,
+  removeAccount,
+  renameAccount,
+} from './account/account-list';
 import { type AccountId, type AccountRef, accountRef, keychainEntry } from './account/account-ref';
 import { testConnection } from './account/connection-test';
 import { interruptedRemovals, interruptedRemovalWords, settleRemovals } from './account/removal-notes';
@@ -181,6 +187,9 @@ export class SellerTrayService {
    * label already changed.
    */
   private connecting: Promise<void> = Promise.resolve();
+  /** The interrupted removals being finished after the start (finishInterruptedRemovals). */
+  private finishing: Promise<void> = Promise.resolve();
+  private closed = false;
 
   private constructor(
     private readonly ports: ServicePorts & { settings: ManagedSettingsStore },
@@ -222,42 +231,48 @@ export class SellerTrayService {
     await service.adoptUnboundSecret();
     await service.connect();
     if (problem) service.emit({ type: 'problem', message: problem });
-    await service.finishInterruptedRemovals();
+    // After the start, never holding it up: one may wait 10 s for another process to let go of it.
+    service.finishing = service
+      .finishInterruptedRemovals()
+      .catch((error: unknown) =>
+        service.log.error('interrupted removals not finished', { error: String(error) }),
+      );
     return service;
   }
 
   /**
-   * Removals a kill or a failure interrupted (removal-notes.ts) are finished at each start, as
-   * `accounts remove --id` would: the app ships without the CLI, and an account no longer listed
-   * cannot be reached from Settings. One with statuses still to deliver is put back and listed again.
-   * What cannot be finished now is told, and tried again at the next start.
+   * Removals a kill or a failure interrupted (removal-notes.ts) are finished at each start, in the
+   * background, as `accounts remove --id` would: the app ships without the CLI, and an account no
+   * longer listed cannot be reached from Settings. One with statuses still to deliver (or still
+   * open in another process) is put back and listed again. What cannot be finished now is told
+   * as a problem, and tried again at the next start.
    */
   private async finishInterruptedRemovals(): Promise<void> {
     const notes = interruptedRemovals(this.ports.dataRoot, this.settings.accounts);
     for (const { entry } of notes) {
       const { id } = accountRef(entry);
       try {
-        await removeAccount(this.settings, { id }, false, this.removalPorts());
+        await removeAccount({ id }, false, this.removalPorts());
         this.log.info('an interrupted removal of an account was finished', { account: entry.label });
       } catch (error) {
-        const reason = (error as Error).message;
         const listedAgain = this.settings.accounts.some((a) => accountRef(a).id === id);
         this.emit({
           type: 'problem',
           message: listedAgain
-            ? `The account ${escapedControls(entry.label)} was not removed and is listed again: ${escapedControls(reason)}. Remove it again in Settings if you still want it gone.`
-            : interruptedRemovalWords(entry, reason),
+            ? listedAgainWords(entry, error as Error)
+            : interruptedRemovalWords(entry, unfinishedCause(error as Error)),
         });
       }
     }
-    // An account put back (statuses to deliver) polls again.
-    if (notes.length > 0) await this.connect();
+    // An account put back (statuses to deliver) polls again, unless the app is closing meanwhile.
+    if (notes.length > 0 && !this.closed) await this.connect();
   }
 
   /** Removal's ports: the settings saved at each step, so a removal failing once its data is gone never lists it again, empty. */
   private removalPorts() {
     return {
       ...this.accountListPorts(),
+      settings: () => this.settings,
       updateSettings: (change: (settings: Settings) => Settings) => {
         this.saveSettings(change(this.settings));
         return this.settings;
@@ -276,7 +291,10 @@ export class SellerTrayService {
   close(): Promise<void> {
     this.unwatchPolicies();
     this.unwatchSettings();
-    return this.dropSessions();
+    this.closed = true;
+    // The polls stop now; a removal being finished ends too (its hand-over at most), and whatever
+    // it opened meanwhile is closed after it.
+    return Promise.all([this.dropSessions(), this.finishing]).then(() => this.dropSessions());
   }
 
   /**
@@ -419,7 +437,7 @@ export class SellerTrayService {
       // Its store is closed before its folder goes; a refused removal opens it again.
       await this.dropSession(account as AccountId);
       try {
-        await removeAccount(this.settings, { label: entry.label }, discardUndelivered, this.removalPorts());
+        await removeAccount({ label: entry.label }, discardUndelivered, this.removalPorts());
       } finally {
         await this.connect();
       }
@@ -918,6 +936,27 @@ export class SellerTrayService {
     for (const listener of this.listeners) listener(event);
   }
 }
+
+/**
+ * An interrupted removal the app's start undid: why, and what to do in Settings (a process still
+ * holding the account was already told to be stopped, and the account removed again).
+ */
+function listedAgainWords(entry: AccountEntry, error: Error): string {
+  const code = error instanceof AccountListError ? error.code : undefined;
+  const todo =
+    code === 'in-use'
+      ? ''
+      : code === 'undelivered-statuses'
+        ? ' They are sent as it is checked: remove it again in Settings once they are, or to discard them.'
+        : ' Remove it again in Settings if you still want it gone.';
+  return `The account ${escapedControls(entry.label)} was not removed and is listed again: ${escapedControls(error.message)}.${todo}`;
+}
+
+/** What stopped a removal past its point of no return, without the CLI's advice around it. */
+const unfinishedCause = (error: Error): string =>
+  error instanceof AccountListError && error.code === 'removal-unfinished' && error.cause instanceof Error
+    ? error.cause.message
+    : error.message;
 
 function describeInvalid(error: z.ZodError): string {
   return error.issues

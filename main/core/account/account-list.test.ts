@@ -20,6 +20,7 @@ import {
   interruptedRemovalWords,
   removalTrash,
   settleRemovals,
+  takeRemovalLock,
   writeRemovalNote,
 } from './removal-notes';
 
@@ -62,12 +63,13 @@ async function laptop(secrets: SecretStore = memorySecrets(), accounts: AccountE
     secrets,
     dataRoot,
     handOverMs: 0,
+    settings: () => settings,
     updateSettings: (change: (current: Settings) => Settings) => {
       settings = change(settings);
       return settings;
     },
   };
-  const remove = (which: { label: string } | { id: string }) => removeAccount(settings, which, true, ports);
+  const remove = (which: { label: string } | { id: string }) => removeAccount(which, true, ports);
   return { secrets, folder, remove, labels: () => settings.accounts.map((a) => a.label) };
 }
 
@@ -85,8 +87,11 @@ function refusingKeychain() {
   return { secrets, state };
 }
 
+/** What removals left: notes and folders moved aside (the turns' lock file stays, empty, by design). */
 const leftovers = async () => ({
-  notes: existsSync(join(dataRoot, 'removals')) ? await readdir(join(dataRoot, 'removals')) : [],
+  notes: existsSync(join(dataRoot, 'removals'))
+    ? (await readdir(join(dataRoot, 'removals'))).filter((name) => name.endsWith('.json'))
+    : [],
   trash: existsSync(accountsFolder(dataRoot))
     ? (await readdir(accountsFolder(dataRoot))).filter((name) => name.endsWith('.removing'))
     : [],
@@ -99,7 +104,7 @@ describe('removing an account', () => {
     const failed = await l.remove({ label: 'EU' }).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(AccountListError);
     expect(failed).toMatchObject({
-      code: 'unfinished',
+      code: 'removal-unfinished',
       message: `the removal of EU did not finish: the keychain refused to delete the secret; Seller Tray finishes it when it next starts, as seller-tray accounts remove --id ${euId} does now`,
     });
     // Not put back with an empty store: unlisted, its folder gone, what is left is told.
@@ -161,6 +166,52 @@ describe('removing an account', () => {
   });
 });
 
+describe('two removals of one account at once', () => {
+  it('take turns: one removes it, the other finds it gone; neither puts it back nor leaves anything', async () => {
+    const l = await laptop();
+    // The app's Settings and `accounts remove --id` at the same instant (the CLI test runs them as
+    // two processes): the second's move of the folder found it moved already (ENOENT) and put the
+    // account back, listed without its data.
+    const outcomes = await Promise.allSettled([l.remove({ label: 'EU' }), l.remove({ id: euId })]);
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value.byAnother : String(o.reason)))).toEqual([
+      false,
+      true,
+    ]);
+    expect(l.labels()).toEqual(['US']);
+    expect(existsSync(l.folder)).toBe(false);
+    expect(await l.secrets.get(keychainEntry(accountRef(eu)))).toBeUndefined();
+    expect(await leftovers()).toEqual({ notes: [], trash: [] });
+  });
+
+  it('refuses, touching nothing, when another removal does not end within the wait', async () => {
+    const l = await laptop();
+    const other = await takeRemovalLock(dataRoot, 0); // another process's removal, stuck at its hand-over
+    if (!other) throw new Error('the lock was not free');
+    try {
+      const ports = { secrets: l.secrets, dataRoot, removalWaitMs: 1_000 };
+      const refused = await removeAccount({ label: 'EU' }, true, {
+        ...ports,
+        settings: () => ({ ...DEFAULT_SETTINGS, accounts: [us, eu] }),
+        updateSettings: () => {
+          throw new Error('the list is not changed while waiting');
+        },
+      }).catch((error: unknown) => error);
+      expect(refused).toMatchObject({
+        code: 'being-removed',
+        message:
+          'EU was not removed: another removal under way on this computer did not end within 1 s; try again in a moment',
+      });
+    } finally {
+      other();
+    }
+    expect(existsSync(join(l.folder, 'kept.txt'))).toBe(true);
+    expect(await l.secrets.get(keychainEntry(accountRef(eu)))).toBe('eu-secret');
+    expect(await leftovers()).toEqual({ notes: [], trash: [] });
+    // Its turn come, it removes it.
+    expect((await l.remove({ label: 'EU' })).byAnother).toBe(false);
+  });
+});
+
 describe('what a removal killed midway left', () => {
   it('is settled: the old note of an account listed again goes, every folder moved aside is deleted, an unlisted one keeps its note', async () => {
     await mkdir(removalTrash(dataRoot, euId), { recursive: true });
@@ -177,10 +228,11 @@ describe('what a removal killed midway left', () => {
     const l = await laptop(memorySecrets(), [us, eu]);
     let file = { ...DEFAULT_SETTINGS, accounts: [us, eu] };
     const seenByOther = file.accounts;
-    const killed = await removeAccount(file, { label: 'EU' }, true, {
+    const killed = await removeAccount({ label: 'EU' }, true, {
       secrets: l.secrets,
       dataRoot,
       handOverMs: 0,
+      settings: () => file,
       updateSettings: (change) => {
         // Another process (the app starting, an `accounts` command) settles with the list it read.
         settleRemovals(dataRoot, seenByOther);
@@ -219,10 +271,11 @@ describe('finishing an interrupted removal whose label another account has taken
     store.save({ ...store.load().settings, baseUrl: 'https://eu.example.com', clientId: 'c2' });
     expect(store.load().settings.accounts.map((a) => a.label)).toEqual([old.label]);
     freeze(accountsFolder(dataRoot)); // a step before the move aside refuses
-    const refused = await removeAccount(store.load().settings, { id: oldId }, true, {
+    const refused = await removeAccount({ id: oldId }, true, {
       secrets: memorySecrets(),
       dataRoot,
       handOverMs: 0,
+      settings: () => store.load().settings,
       updateSettings: (change) => {
         const changed = change(store.load().settings);
         store.save(changed);

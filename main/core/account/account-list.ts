@@ -35,6 +35,7 @@ import {
   isChosen,
   type RemovalNote,
   removalTrash,
+  takeRemovalLock,
   writeRemovalNote,
 } from './removal-notes';
 import { AccountSession } from './session';
@@ -42,11 +43,12 @@ import { AccountSession } from './session';
 /**
  * Why a change of the list was not made; the message says what to do instead. `invalid-input`:
  * the request itself is wrong; `undelivered-statuses`: the account still has statuses to send;
- * `in-use`: another process (the app, `seller-tray run`) has its store open; `unfinished`: a
- * removal failed past the point where it is undone, and is to be run again.
+ * `in-use`: another process (the app, `seller-tray run`) has its store open; `being-removed`:
+ * another removal held this one up past its wait; `removal-unfinished`: a removal failed past the
+ * point where it is undone, and is to be run again.
  */
 export class AccountListError extends CodedError<
-  'invalid-input' | 'undelivered-statuses' | 'in-use' | 'unfinished'
+  'invalid-input' | 'undelivered-statuses' | 'in-use' | 'being-removed' | 'removal-unfinished'
 > {}
 
 export interface AccountListPorts {
@@ -57,6 +59,8 @@ export interface AccountListPorts {
 }
 
 export interface RemovalPorts extends AccountListPorts {
+  /** The settings as they are now: read again once another removal under way has ended. */
+  settings: () => Settings;
   /**
    * Changes and saves the settings as they are now, at each step of a removal: so the list never
    * shows an account whose data is gone, and (the CLI's) an app that watches the file closes its
@@ -65,10 +69,15 @@ export interface RemovalPorts extends AccountListPorts {
   updateSettings: (change: (current: Settings) => Settings) => Settings;
   /** How long a removal waits for another process to close the account's store; HAND_OVER_MS by default. */
   handOverMs?: number | undefined;
+  /** How long it waits for another removal under way to end; REMOVAL_WAIT_MS by default. */
+  removalWaitMs?: number | undefined;
 }
 
 /** How long a removal waits for the app to close the account's store once it left the settings file. */
 const HAND_OVER_MS = 10_000;
+
+/** How long a removal waits for another one under way: longer than one takes, its hand-over included. */
+const REMOVAL_WAIT_MS = HAND_OVER_MS + 20_000;
 
 /** The listed account chosen, or a refusal naming the labels there are. */
 export function findAccount(settings: Settings, which: AccountChoice): AccountEntry {
@@ -102,21 +111,37 @@ export interface Added {
   reconnected: boolean;
 }
 
+interface AddInput {
+  which: AccountChoice;
+  baseUrl?: string | undefined;
+  clientId?: string | undefined;
+  secret: string;
+}
+
 /**
  * Adds an account at the end of the list, or reconnects the listed one chosen (its address may be
  * left out). Answers the settings to save; the secret is stored already. By id, only a listed
  * account or one whose removal was interrupted (an id is not chosen, it follows from the address).
+ * Bringing one back waits for the removals' turn (takeRemovalLock): a removal of it under way would
+ * otherwise go on to delete the secret and the folder just brought back.
  */
 export async function addAccount(
   settings: Settings,
-  input: {
-    which: AccountChoice;
-    baseUrl?: string | undefined;
-    clientId?: string | undefined;
-    secret: string;
-  },
+  input: AddInput,
   ports: AccountListPorts,
 ): Promise<Added> {
+  const { noted } = chosenForAdding(settings, input.which, ports.dataRoot);
+  if (!noted) return addNow(settings, input, ports);
+  const release = await takeRemovalLock(ports.dataRoot, REMOVAL_WAIT_MS);
+  if (!release) throw turnNotCome(`${noted.entry.label} was not brought back`, REMOVAL_WAIT_MS);
+  try {
+    return await addNow(settings, input, ports);
+  } finally {
+    release();
+  }
+}
+
+async function addNow(settings: Settings, input: AddInput, ports: AccountListPorts): Promise<Added> {
   const { which } = input;
   const { known, noted } = chosenForAdding(settings, which, ports.dataRoot);
   const label = 'label' in which ? which.label : (known?.label ?? noted?.entry.label ?? '');
@@ -203,6 +228,8 @@ export interface Removed {
   entry: AccountEntry;
   /** Marked statuses not yet delivered that went with it. */
   discarded: number;
+  /** Another removal (the app's, another command's) removed it while this one waited its turn. */
+  byAnother: boolean;
 }
 
 /**
@@ -216,19 +243,48 @@ export interface Removed {
  * account is put back where it was, as it was, and the removal refused. Once its folder is moved
  * aside (its statuses counted) the removal is never undone: a later step failing keeps its note
  * and says to run it again. A removal noted and killed midway (removal-notes.ts) is finished by
- * the next removal of that account.
+ * the next removal of that account. Removals take turns (takeRemovalLock): one that waited for
+ * another finds the account as that one left it (gone, put back, or still to finish).
  */
 export async function removeAccount(
-  settings: Settings,
   which: AccountChoice,
   discardUndelivered: boolean,
   ports: RemovalPorts,
 ): Promise<Removed> {
+  // Named by its id before waiting: a label given to another account meanwhile is not the one asked.
+  const before = ports.settings();
+  const chosen = chosenForRemoval(before, which, ports.dataRoot).entry;
+  if (isDemo(before, chosen))
+    throw new AccountListError('invalid-input', `${chosen.label} is the demo: leave the demo instead`);
+  const waitMs = ports.removalWaitMs ?? REMOVAL_WAIT_MS;
+  const release = await takeRemovalLock(ports.dataRoot, waitMs);
+  if (!release) throw turnNotCome(`${chosen.label} was not removed`, waitMs);
+  try {
+    const settings = ports.settings();
+    const { entry, noted } = foundForRemoval(settings, { id: accountRef(chosen).id }, ports.dataRoot);
+    if (!entry) return { entry: chosen, discarded: 0, byAnother: true };
+    return await removeNow(settings, entry, noted, discardUndelivered, ports);
+  } finally {
+    release();
+  }
+}
+
+/** A change of the list that waited for a removal under way longer than `waitMs`. */
+const turnNotCome = (what: string, waitMs: number) =>
+  new AccountListError(
+    'being-removed',
+    `${what}: another removal under way on this computer did not end within ${Math.round(waitMs / 1000)} s; try again in a moment`,
+  );
+
+/** removeAccount's steps, its turn taken. */
+async function removeNow(
+  settings: Settings,
+  entry: AccountEntry,
+  noted: RemovalNote | undefined,
+  discardUndelivered: boolean,
+  ports: RemovalPorts,
+): Promise<Removed> {
   const { updateSettings, dataRoot } = ports;
-  // A removal begun and not finished is finished (its account no longer listed).
-  const { entry, noted } = chosenForRemoval(settings, which, dataRoot);
-  if (isDemo(settings, entry))
-    throw new AccountListError('invalid-input', `${entry.label} is the demo: leave the demo instead`);
   const ref = accountRef(entry);
   const folder = accountFolder(dataRoot, ref.id);
   const others = (list: readonly AccountEntry[]) => list.filter((a) => accountRef(a).id !== ref.id);
@@ -282,14 +338,18 @@ export async function removeAccount(
     await deleteAccountData(ref, automations, ports);
   } catch (error) {
     // Its data is gone: put back, it would be an account with an empty store. Its note stays, so
-    // the list and the app say the removal is unfinished, and running it again finishes it.
-    throw new AccountListError(
-      'unfinished',
-      `the removal of ${entry.label} did not finish: ${(error as Error).message}; Seller Tray finishes it when it next starts, as ${commandFor(ref.id, 'accounts remove')} does now`,
+    // the list and the app say the removal is unfinished, and running it again finishes it. The
+    // cause is kept for words of the app's own (it ships without the CLI).
+    throw Object.assign(
+      new AccountListError(
+        'removal-unfinished',
+        `the removal of ${entry.label} did not finish: ${(error as Error).message}; Seller Tray finishes it when it next starts, as ${commandFor(ref.id, 'accounts remove')} does now`,
+      ),
+      { cause: error },
     );
   }
   dropRemovalNote(dataRoot, ref.id, ports.log);
-  return { entry, discarded: pending };
+  return { entry, discarded: pending, byAnother: false };
 }
 
 /** The listed account chosen, else the one whose removal was interrupted (no longer listed). */
@@ -298,9 +358,18 @@ export function chosenForRemoval(
   which: AccountChoice,
   dataRoot: string,
 ): { entry: AccountEntry; noted?: RemovalNote | undefined } {
+  const { entry, noted } = foundForRemoval(settings, which, dataRoot);
+  return { entry: entry ?? findAccount(settings, which), noted };
+}
+
+function foundForRemoval(
+  settings: Settings,
+  which: AccountChoice,
+  dataRoot: string,
+): { entry?: AccountEntry | undefined; noted?: RemovalNote | undefined } {
   const entry = listed(settings, which);
   const noted = entry ? undefined : interruptedRemoval(dataRoot, settings.accounts, which);
-  return { entry: entry ?? noted?.entry ?? findAccount(settings, which), noted };
+  return { entry: entry ?? noted?.entry, noted };
 }
 
 /**

@@ -10,15 +10,17 @@
 // `settleRemovals`, at each start of the app and of `accounts`, ends what a kill left whatever the
 // step: a note of an account listed again goes (once it is older than a removal under way can be),
 // and a folder moved aside is deleted (its statuses were counted first). The app then finishes the
-// removals still noted, as `accounts remove --id` does (service.ts).
+// removals still noted, as `accounts remove --id` does (service.ts), in the background after its
+// start. Removals take turns on `removals/under-way.lock` (takeRemovalLock), an empty file that stays.
 
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { escapedControls } from '../../../preload/marketplace-text';
 import type { AccountEntry } from '../../../preload/settings-declaration';
 import { writeFileDurably } from '../durable-file';
 import type { Log } from '../log';
 import { checkAccounts } from '../settings';
+import { lockExclusively } from '../store/database';
 import { type AccountId, accountFolder, accountRef, accountsFolder } from './account-ref';
 
 /** A removal under way: the account as it was listed, where, and the automations it ran with. */
@@ -39,6 +41,24 @@ const notePath = (dataRoot: string, id: AccountId) => join(removals(dataRoot), `
  */
 export const removalTrash = (dataRoot: string, id: AccountId): string =>
   `${accountFolder(dataRoot, id)}.removing`;
+
+/**
+ * One removal at a time on this computer (the app's Settings, its start, every `accounts remove`):
+ * two removals of one account meeting at any step (its note, the list, its folder, its secret)
+ * would each undo or fail on what the other did. The lock is `removals/under-way.lock`, held with
+ * SQLite's exclusive lock, so a removal killed midway (its note tells the rest) never leaves a lock
+ * behind. Waits for another removal to end, at most `withinMs`: undefined if it did not.
+ */
+export async function takeRemovalLock(dataRoot: string, withinMs: number): Promise<(() => void) | undefined> {
+  mkdirSync(removals(dataRoot), { recursive: true, mode: 0o700 });
+  const end = Date.now() + withinMs;
+  for (;;) {
+    const lock = lockExclusively(join(removals(dataRoot), 'under-way.lock'));
+    if (lock) return lock.release;
+    if (Date.now() >= end) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 export function writeRemovalNote(dataRoot: string, note: RemovalNote): void {
   writeFileDurably(notePath(dataRoot, accountRef(note.entry).id), JSON.stringify(note));

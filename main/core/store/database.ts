@@ -180,20 +180,33 @@ export function openReadOnly(file: string): Database {
  * (its locks went with it) or a process number reused never counts. Taken and let go at once.
  */
 export function openElsewhere(file: string): boolean {
-  const { DatabaseSync } = sqliteModule();
-  let db: Database | undefined;
   try {
-    db = new DatabaseSync(file);
+    const lock = lockExclusively(file);
+    lock?.release();
+    return lock === undefined;
+  } catch {
+    // Any other failure (a damaged file) says nobody can be using it well: it may go.
+    return false;
+  }
+}
+
+/**
+ * Holds `file` against every other connection, in any process, until released: SQLite's exclusive
+ * lock, which the OS drops with a process that dies, so a killed holder never leaves a lock to
+ * judge stale. Undefined while another connection has the file open; any other failure throws.
+ */
+export function lockExclusively(file: string): { release: () => void } | undefined {
+  const { DatabaseSync } = sqliteModule();
+  const db = new DatabaseSync(file);
+  try {
     db.exec('PRAGMA busy_timeout = 0');
     db.exec('PRAGMA locking_mode = EXCLUSIVE');
     db.exec('BEGIN EXCLUSIVE');
-    db.exec('COMMIT');
-    return false;
+    return { release: () => db.close() };
   } catch (error) {
-    // Any other failure (a damaged file) says nobody can be using it well: it may go.
-    return /locked|busy/i.test(String(error));
-  } finally {
-    db?.close();
+    db.close();
+    if (/locked|busy/i.test(String(error))) return undefined;
+    throw error;
   }
 }
 
