@@ -4,22 +4,56 @@
 // alternating within each round, so a shared machine's load falls on all of them alike. Prints the
 // whole process's peak RSS, the first sync's wall and CPU, and long/short per variant and round.
 // Variants: `--variants main,8/64,16/96` (young/old MiB for the worker, 0 for V8's default);
-// `--rounds N`.
+// `--rounds N`; `--bundled`: the step runs from one ES module built by esbuild, with plain node, as
+// the app's main process runs from its bundle (tsx compiles every module again in a worker, a cost
+// the app does not pay).
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
-import { runTs, spawnSimulator } from '../support/processes';
+import { parseArgs, promisify } from 'node:util';
+import { build } from 'esbuild';
+import { REPO_ROOT, runTs, spawnSimulator } from '../support/processes';
 
 const { values } = parseArgs({
   options: {
     variants: { type: 'string', default: 'main,4/48,8/64,16/96' },
     rounds: { type: 'string', default: '2' },
+    bundled: { type: 'boolean', default: false },
   },
 });
 const VARIANTS = values.variants.split(',');
 const ROUNDS = Number(values.rounds);
 const HISTORIES = { short: 420, long: 42_000 } as const;
+
+const STEP = 'test/bench/core.bench.ts';
+const bundleDir = values.bundled ? await mkdtemp(join(tmpdir(), 'first-worker-bundle-')) : undefined;
+const bundle = bundleDir && join(bundleDir, 'core.bench.mjs');
+if (bundle) {
+  await build({
+    entryPoints: [join(REPO_ROOT, STEP)],
+    outfile: bundle,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    external: ['keytar'],
+    // CommonJS dependencies inside an ES module still call require.
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+    logLevel: 'error',
+  });
+}
+
+/** core.bench.ts's step in a fresh process: from the bundle with plain node, or with tsx. */
+async function runStep(args: string[], env: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr: string }> {
+  if (!bundle) return runTs(STEP, args, env);
+  return promisify(execFile)(process.execPath, [bundle, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+  }).catch((error: { stdout: string; stderr: string }) => error);
+}
 
 interface First {
   firstSyncMs: number;
@@ -34,7 +68,7 @@ async function first(url: string, variant: string): Promise<First | string> {
   const dataDir = await mkdtemp(join(tmpdir(), 'first-worker-'));
   try {
     const env = { NODE_OPTIONS: '--expose-gc', CORE_BENCH_FIRST_WORKER: variant === 'main' ? '' : variant };
-    const { stdout, stderr } = await runTs('test/bench/core.bench.ts', ['first', url, dataDir], env);
+    const { stdout, stderr } = await runStep(['first', url, dataDir], env);
     const line = stdout.trim().split('\n').at(-1) ?? '';
     // A worker that hit its limit is a figure too (the variant does not fit), not the end of the probe.
     if (!line.startsWith('{'))
@@ -84,5 +118,6 @@ try {
   }
 } finally {
   for (const sim of sims) sim.child.kill('SIGTERM');
+  if (bundleDir) await rm(bundleDir, { recursive: true, force: true });
 }
 console.table(rows);
