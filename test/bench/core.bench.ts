@@ -13,6 +13,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { SellerApiClient } from '../../main/core/api/client';
 import { PAGE } from '../../main/core/api/routes';
 import { SellerCore } from '../../main/core/seller-core';
@@ -174,6 +175,31 @@ async function timedFirstStart(url: string, dataDir: string): Promise<Omit<First
   };
 }
 
+/**
+ * Probe of issue 27 (session 34), not the app's path: with CORE_BENCH_FIRST_WORKER=young/old (MiB,
+ * 0 for V8's default) the `first` step runs its first start in a worker thread given those heap
+ * limits, to see whether a bounded heap keeps the first start's peak near the short history's.
+ * The peak RSS and the CPU are still the whole process's; the V8 heap sampled is the worker's.
+ */
+async function firstStartInWorker(url: string, dataDir: string, limits: string): Promise<FirstStart> {
+  const [young = 0, old = 0] = limits.split('/').map(Number);
+  const worker = new Worker(new URL(import.meta.url), {
+    workerData: { url, dataDir },
+    resourceLimits: {
+      ...(young > 0 && { maxYoungGenerationSizeMb: young }),
+      ...(old > 0 && { maxOldGenerationSizeMb: old }),
+    },
+  });
+  const result = await new Promise<FirstStart>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject); // ERR_WORKER_OUT_OF_MEMORY when it hits its limit
+    worker.once('exit', (code) => reject(new Error(`core.bench: the first start's worker exited (${code})`)));
+  });
+  await worker.terminate();
+  // The worker's teardown included: the process's peak, not the thread's.
+  return { ...result, firstPeakRssMiB: process.resourceUsage().maxRSS / 1024 };
+}
+
 async function restart(url: string, dataDir: string): Promise<Restart> {
   // Ready to poll: the store open and answering. A few milliseconds, so the median of several
   // (each closed but the last) rather than one, which this shared machine's noise can triple.
@@ -266,63 +292,79 @@ async function measure(orders: number): Promise<Figures> {
   }
 }
 
-const STEPS = { floor, first: firstStart, restart };
+/** Both histories measured, each step in a process of its own, and the figures printed. */
+async function report(): Promise<void> {
+  appDefaults();
+  const small = await measure(420);
+  const large = await measure(42_000);
+  const ms = (value: number) => +value.toFixed(2);
+  const row = (f: Figures) => ({
+    events: f.events,
+    orders: f.orders,
+    'events floor ms (fetch + parse)': Math.round(f.eventsFloorMs),
+    'first sync ms': Math.round(f.firstSyncMs),
+    'first sync / floor': +(f.firstSyncMs / f.eventsFloorMs).toFixed(2),
+    'events floor CPU ms (this side)': Math.round(f.eventsFloorCpuMs),
+    'first sync CPU ms': Math.round(f.firstSyncCpuMs),
+    'events + orders floor ms': Math.round(f.eventsFloorMs + f.ordersFloorMs),
+    'first start ms (backlog read, search built)': Math.round(f.backlogMs),
+    'first start / floor': +(f.backlogMs / (f.eventsFloorMs + f.ordersFloorMs)).toFixed(2),
+    'fetches in flight (peak)': f.peakFetchesInFlight,
+    'peak RSS MiB, first start': Math.round(f.firstPeakRssMiB),
+    'of which V8 heap MiB (sampled)': Math.round(f.heapAtPeakMiB),
+    'restart ms': ms(f.restartMs),
+    'requests / poll': +f.requestsPerPoll.toFixed(2),
+    'CPU ms / poll': ms(f.cpuMsPerPoll),
+    'CPU ms / poll, window open': ms(f.cpuMsPerPollWindowOpen),
+    'RSS MiB after polls': Math.round(f.rssMiB),
+    'JS heap MiB': Math.round(f.heapMiB),
+    'inbox page ms': ms(f.inboxPageMs),
+    'inbox search ms': ms(f.inboxSearchMs),
+    'open stored order ms': ms(f.openStoredOrderMs),
+    'needs attention view ms': ms(f.attentionViewMs),
+  });
+  console.log(
+    `Core over its store, the app's default settings: ${POLLS} polls that find nothing new; medians of ${QUERIES} queries`,
+  );
+  console.table(
+    Object.fromEntries(
+      Object.keys(row(small)).map((k) => [
+        k,
+        {
+          short: row(small)[k as keyof ReturnType<typeof row>],
+          long: row(large)[k as keyof ReturnType<typeof row>],
+        },
+      ]),
+    ),
+  );
+  const ratio = (key: keyof Figures) => (large[key] / small[key]).toFixed(2);
+  console.log(
+    `long/short: CPU per poll ${ratio('cpuMsPerPoll')} (target ≤ 1.2; window open ${ratio('cpuMsPerPollWindowOpen')}), ` +
+      `requests per poll ${ratio('requestsPerPoll')} (target 1.0), first-start peak RSS ${ratio('firstPeakRssMiB')} (target ≤ 1.3), ` +
+      `restart ${ratio('restartMs')} (target ≤ 3), RSS after polls ${ratio('rssMiB')}, JS heap ${ratio('heapMiB')}`,
+  );
+  console.log(
+    `long first sync / its fetch-and-parse floor: ${(large.firstSyncMs / large.eventsFloorMs).toFixed(2)} (target ≤ 1.5); ` +
+      `whole first start / floor of events and orders: ${(large.backlogMs / (large.eventsFloorMs + large.ordersFloorMs)).toFixed(2)}; ` +
+      `the laptop's CPU over the long first sync / over its floor: ${(large.firstSyncCpuMs / large.eventsFloorCpuMs).toFixed(2)}`,
+  );
+}
+
+const STEPS = {
+  floor,
+  first: (url: string, dataDir: string) => {
+    const limits = process.env.CORE_BENCH_FIRST_WORKER;
+    return limits ? firstStartInWorker(url, dataDir, limits) : firstStart(url, dataDir);
+  },
+  restart,
+};
 const [stepName, stepUrl = '', stepDir = ''] = process.argv.slice(2);
-if (stepName !== undefined) {
+if (!isMainThread) {
+  const { url, dataDir } = workerData as { url: string; dataDir: string };
+  parentPort?.postMessage(await firstStart(url, dataDir));
+} else if (stepName !== undefined) {
   console.log(JSON.stringify(await STEPS[stepName as keyof typeof STEPS](stepUrl, stepDir)));
   process.exit(0);
+} else {
+  await report();
 }
-appDefaults();
-const small = await measure(420);
-const large = await measure(42_000);
-const ms = (value: number) => +value.toFixed(2);
-const row = (f: Figures) => ({
-  events: f.events,
-  orders: f.orders,
-  'events floor ms (fetch + parse)': Math.round(f.eventsFloorMs),
-  'first sync ms': Math.round(f.firstSyncMs),
-  'first sync / floor': +(f.firstSyncMs / f.eventsFloorMs).toFixed(2),
-  'events floor CPU ms (this side)': Math.round(f.eventsFloorCpuMs),
-  'first sync CPU ms': Math.round(f.firstSyncCpuMs),
-  'events + orders floor ms': Math.round(f.eventsFloorMs + f.ordersFloorMs),
-  'first start ms (backlog read, search built)': Math.round(f.backlogMs),
-  'first start / floor': +(f.backlogMs / (f.eventsFloorMs + f.ordersFloorMs)).toFixed(2),
-  'fetches in flight (peak)': f.peakFetchesInFlight,
-  'peak RSS MiB, first start': Math.round(f.firstPeakRssMiB),
-  'of which V8 heap MiB (sampled)': Math.round(f.heapAtPeakMiB),
-  'restart ms': ms(f.restartMs),
-  'requests / poll': +f.requestsPerPoll.toFixed(2),
-  'CPU ms / poll': ms(f.cpuMsPerPoll),
-  'CPU ms / poll, window open': ms(f.cpuMsPerPollWindowOpen),
-  'RSS MiB after polls': Math.round(f.rssMiB),
-  'JS heap MiB': Math.round(f.heapMiB),
-  'inbox page ms': ms(f.inboxPageMs),
-  'inbox search ms': ms(f.inboxSearchMs),
-  'open stored order ms': ms(f.openStoredOrderMs),
-  'needs attention view ms': ms(f.attentionViewMs),
-});
-console.log(
-  `Core over its store, the app's default settings: ${POLLS} polls that find nothing new; medians of ${QUERIES} queries`,
-);
-console.table(
-  Object.fromEntries(
-    Object.keys(row(small)).map((k) => [
-      k,
-      {
-        short: row(small)[k as keyof ReturnType<typeof row>],
-        long: row(large)[k as keyof ReturnType<typeof row>],
-      },
-    ]),
-  ),
-);
-const ratio = (key: keyof Figures) => (large[key] / small[key]).toFixed(2);
-console.log(
-  `long/short: CPU per poll ${ratio('cpuMsPerPoll')} (target ≤ 1.2; window open ${ratio('cpuMsPerPollWindowOpen')}), ` +
-    `requests per poll ${ratio('requestsPerPoll')} (target 1.0), first-start peak RSS ${ratio('firstPeakRssMiB')} (target ≤ 1.3), ` +
-    `restart ${ratio('restartMs')} (target ≤ 3), RSS after polls ${ratio('rssMiB')}, JS heap ${ratio('heapMiB')}`,
-);
-console.log(
-  `long first sync / its fetch-and-parse floor: ${(large.firstSyncMs / large.eventsFloorMs).toFixed(2)} (target ≤ 1.5); ` +
-    `whole first start / floor of events and orders: ${(large.backlogMs / (large.eventsFloorMs + large.ordersFloorMs)).toFixed(2)}; ` +
-    `the laptop's CPU over the long first sync / over its floor: ${(large.firstSyncCpuMs / large.eventsFloorCpuMs).toFixed(2)}`,
-);
