@@ -21,16 +21,25 @@ let store: AccountStore;
 let receiver: Server;
 let held: ServerResponse[];
 let received: string[];
+/** The attempt each delivery was told, by delivery id, in the order they came. */
+let told: Map<string, number[]>;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'runner-'));
   store = AccountStore.open(dir).store;
   held = [];
   received = [];
+  told = new Map();
   // Holds every delivery until the test answers it: the slots stay busy meanwhile.
   receiver = createServer((request, response) => {
-    request.resume().on('end', () => {
-      received.push(String(request.headers['seller-tray-delivery']));
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      const id = String(request.headers['seller-tray-delivery']);
+      received.push(id);
+      told.set(id, [...(told.get(id) ?? []), (JSON.parse(body) as { attempt: number }).attempt]);
       held.push(response);
     });
   });
@@ -118,12 +127,15 @@ it('claims the runs of the orders read in one turn in one transaction, a few ahe
   await until(() => received.length === RUNS_AT_ONCE && running().length === RUNS_AT_ONCE);
   // One transaction claimed them all, the next wrote the starts of those sent.
   expect(transactions.count).toBe(2);
-  const claimed = runs(ids).filter((r) => r.attempts === 1);
+  const claimed = runs(ids).filter((r) => r.claimed);
   expect(claimed).toHaveLength(RUNS_AT_ONCE + RUNS_AHEAD);
-  // Those claimed ahead wait (shown as waiting, no start); those sent run since they were sent.
+  // Those claimed ahead wait (shown as waiting, no start, no attempt); those sent run since they
+  // were sent, their first attempt counted.
   expect(new Set(running().map((r) => r.deliveryId))).toEqual(new Set(received));
-  expect(running().every((r) => r.startedAt === new Date(NOW).toISOString())).toBe(true);
-  expect(claimed.filter((r) => r.state === 'queued' && r.startedAt === null)).toHaveLength(RUNS_AHEAD);
+  expect(running().every((r) => r.startedAt === new Date(NOW).toISOString() && r.attempts === 1)).toBe(true);
+  expect(
+    claimed.filter((r) => r.state === 'queued' && r.startedAt === null && r.attempts === 0),
+  ).toHaveLength(RUNS_AHEAD);
   // Still at most RUNS_AT_ONCE delivered at a time.
   await new Promise((resolve) => setTimeout(resolve, 100));
   expect(received).toHaveLength(RUNS_AT_ONCE);
@@ -148,7 +160,7 @@ it('claims the runs of the orders read in one turn in one transaction, a few ahe
   await automations.idle();
 });
 
-it('gives the runs claimed ahead back on a stop, their attempt not counted', async () => {
+it('gives the runs claimed ahead back on a stop uncounted: the next start tells each its first attempt', async () => {
   const ids = readOrders(RUNS_AT_ONCE + 2);
   const automations = runner();
   for (const id of ids) automations.kickOrder(id);
@@ -156,9 +168,22 @@ it('gives the runs claimed ahead back on a stop, their attempt not counted', asy
   automations.stop();
   const waiting = runs(ids).filter((r) => !received.includes(r.deliveryId));
   expect(waiting).toHaveLength(2);
-  expect(waiting.every((r) => r.state === 'queued' && r.attempts === 0)).toBe(true);
+  expect(waiting.every((r) => r.state === 'queued' && !r.claimed && r.attempts === 0)).toBe(true);
   for (const response of held.splice(0)) response.writeHead(204).end();
   await automations.idle();
+
+  // The runs cut short by the stop are tried again (a second attempt), those given back for the first time.
+  const next = runner();
+  next.kick();
+  await until(() => {
+    for (const response of held.splice(0)) response.writeHead(204).end();
+    return runs(ids).every((r) => r.state === 'succeeded');
+  }, 5000);
+  for (const run of waiting) expect(told.get(run.deliveryId)).toEqual([1]);
+  for (const id of received.slice(0, RUNS_AT_ONCE)) expect(told.get(id)).toEqual([1, 2]);
+  // Each counted as often as it was tried.
+  for (const run of runs(ids)) expect(run.attempts).toBe(told.get(run.deliveryId)?.length);
+  await next.idle();
 });
 
 it('sends the deliveries over kept-alive connections, one a slot at most, keeping the start of a long answer', async () => {
@@ -234,7 +259,7 @@ it("never lets a slow automation's runs hold up another's: each has its own slot
     // Meanwhile the slow one's first are sent, the rest wait, its claims within its own room.
     expect(received).toHaveLength(RUNS_AT_ONCE);
     expect(of('slow').filter((r) => r.state === 'running')).toHaveLength(RUNS_AT_ONCE);
-    expect(of('slow').filter((r) => r.attempts > 0)).toHaveLength(RUNS_AT_ONCE + RUNS_AHEAD);
+    expect(of('slow').filter((r) => r.claimed)).toHaveLength(RUNS_AT_ONCE + RUNS_AHEAD);
 
     await until(() => {
       for (const response of held.splice(0)) response.writeHead(204).end();
