@@ -1,6 +1,6 @@
 // An account's automation runs as its store on disk has them, for tests whose runs another
-// process (a `seller-tray run`, a laptop killed with kill -9) carries out; and the plain webhook
-// automation the tests and the benchmark deliver to.
+// process (a `seller-tray run`, a laptop killed with kill -9) carries out; and a runner alone (of
+// the plain webhook automation the tests and the benchmark deliver to, or of any).
 import { existsSync } from 'node:fs';
 import { type AutomationPorts, AutomationRunner } from '../../main/core/automation/runner';
 import { silentLog } from '../../main/core/log';
@@ -22,15 +22,24 @@ export function webhookRunner(
 ): AutomationRunner {
   const urls = typeof url === 'string' ? { hook: url } : url;
   const automations = Object.entries(urls).map(([name, to]) => webhookAutomation(to, name));
+  return runnerAlone(store, automations, { secret, workDir }, clock);
+}
+
+/** A runner of `automations` over `store`, alone as webhookRunner's. */
+export function runnerAlone(
+  store: AccountStore,
+  automations: AutomationSetting[],
+  ports: Pick<AutomationPorts, 'secret' | 'workDir' | 'commandSlots'>,
+  clock: { now: () => number; timers: Timers },
+): AutomationRunner {
   const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations };
   return new AutomationRunner({
     store,
     settings: () => settings,
     ports: {
-      secret,
+      ...ports,
       account: { id: 'alone', label: 'the runner alone', baseUrl: 'http://127.0.0.1:1' },
       laptop: 'alone',
-      workDir,
     },
     ...clock,
     log: silentLog,

@@ -2,17 +2,19 @@
 // a few runs ahead of the free slots, still at most RUNS_AT_ONCE delivered at a time; a stop
 // gives the runs claimed ahead back uncounted; deliveries share kept-alive connections and a burst
 // of them one read of the keychain's secret. Real store, real loopback receiver.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { webhookRunner } from '../../../test/support/automation-runs';
+import { runnerAlone, webhookAutomation, webhookRunner } from '../../../test/support/automation-runs';
 import { ManualTimers } from '../../../test/support/core';
 import { until } from '../../../test/support/shell-fakes';
 import type { MarketplaceEvent, Order } from '../api/wire';
 import { AccountStore } from '../store/account-store';
+import { CommandSlots } from './command-slots';
 import { type AutomationRunner, RUNS_AHEAD, RUNS_AT_ONCE } from './runner';
 
 const NOW = Date.parse('2026-11-26T00:00:00.000Z');
@@ -320,4 +322,75 @@ it('looks again after a failed claiming transaction even when no run is in fligh
     return runs([id as string]).every((r) => r.state === 'succeeded');
   }, 2000);
   await automations.idle();
+});
+
+it("runs no more commands at once than the process's command slots, whatever the automations, each taking its turn", async () => {
+  const log = join(dir, 'commands.log');
+  // Each command says when it starts and ends, and runs a while between.
+  const script = `const fs=require('fs'),[f,n]=process.argv.slice(1);fs.appendFileSync(f,'+'+n+'\\n');setTimeout(()=>fs.appendFileSync(f,'-'+n+'\\n'),150)`;
+  const names = ['c1', 'c2', 'c3'];
+  const commands = names.map((name) => ({
+    ...webhookAutomation('', name),
+    action: {
+      type: 'command' as const,
+      command: [process.execPath, '-e', script, log, name],
+      timeoutSeconds: 30,
+    },
+  }));
+  const slots = new CommandSlots(2);
+  const ids = readOrders(RUNS_AT_ONCE, names);
+  const automations = runnerAlone(
+    store,
+    commands,
+    { secret: async () => undefined, workDir: join(dir, 'work'), commandSlots: slots },
+    { now: () => NOW, timers: new ManualTimers() },
+  );
+  for (const id of ids) automations.kickOrder(id);
+  // Meanwhile: every automation's runs taken into its own slots, only two of them started.
+  await until(() => runs(ids).filter((r) => r.state === 'running').length === 2);
+  expect(runs(ids).filter((r) => r.claimed).length).toBeGreaterThan(2);
+  await until(() => runs(ids).every((r) => r.state === 'succeeded'), 20_000);
+  await automations.idle();
+  expect(slots.busy).toBe(0);
+
+  const lines = readFileSync(log, 'utf8').trim().split('\n');
+  let running = 0;
+  let most = 0;
+  for (const line of lines) {
+    running += line.startsWith('+') ? 1 : -1;
+    most = Math.max(most, running);
+  }
+  expect(most).toBe(2);
+  expect(lines.filter((l) => l.startsWith('+'))).toHaveLength(ids.length * names.length);
+  // Each automation had its turn before any had a second: the third start is the one left out.
+  const starts = lines.filter((l) => l.startsWith('+')).map((l) => l.slice(1));
+  expect(new Set(starts.slice(0, names.length))).toEqual(new Set(names));
+  // And they take turns to the end: no automation is left with all its runs after the others'.
+  for (const name of names)
+    expect(starts.lastIndexOf(name)).toBeGreaterThanOrEqual(starts.length - names.length);
+});
+
+it('gives a command waiting for a slot back on a stop, not started, its attempt not counted', async () => {
+  const script = 'setTimeout(()=>{},10000)';
+  const slow = {
+    ...webhookAutomation('', 'slow'),
+    action: { type: 'command' as const, command: [process.execPath, '-e', script], timeoutSeconds: 30 },
+  };
+  const slots = new CommandSlots(1);
+  const ids = readOrders(2, ['slow']);
+  const automations = runnerAlone(
+    store,
+    [slow],
+    { secret: async () => undefined, workDir: join(dir, 'work'), commandSlots: slots },
+    { now: () => NOW, timers: new ManualTimers() },
+  );
+  for (const id of ids) automations.kickOrder(id);
+  await until(() => runs(ids).some((r) => r.state === 'running'));
+  automations.stop();
+  await automations.idle();
+  expect(slots.busy).toBe(0);
+  const [cut, waited] = [...runs(ids)].sort((a, b) => b.attempts - a.attempts);
+  expect(cut).toMatchObject({ state: 'queued', claimed: false, attempts: 1 });
+  expect(waited).toMatchObject({ state: 'queued', claimed: false, attempts: 0, startedAt: null });
+  expect(waited?.detail).toContain('not started');
 });

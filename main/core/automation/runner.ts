@@ -24,6 +24,7 @@ import type { AccountStore, RunStart } from '../store/account-store';
 import { webhookUrlProblem } from './automation-settings';
 import { slackMessage, teamsMessage } from './chat';
 import { type CommandResult, lastLine, runCommand } from './command';
+import { type CommandSlots, commandSlots } from './command-slots';
 import { type DeliveryResult, deliver, httpPost, type Post, retryAt } from './delivery';
 import {
   type AutomationAccount,
@@ -38,6 +39,7 @@ import {
 /**
  * Runs of one automation carried out at once: a slow run never holds up the rest, and a slow
  * automation (a receiver taking seconds) never holds up another's runs, each having its own.
+ * A command also waits for one of the process's command slots (command-slots.ts).
  */
 export const RUNS_AT_ONCE = 4;
 /**
@@ -79,6 +81,8 @@ export interface AutomationPorts {
   env?: NodeJS.ProcessEnv | undefined;
   /** How long a receiver has to answer; DELIVERY_TIMEOUT_MS by default. */
   deliveryTimeoutMs?: number | undefined;
+  /** The commands that may run at once; the process's (shared by every account's runner) by default. */
+  commandSlots?: CommandSlots | undefined;
 }
 
 export interface RunnerDeps {
@@ -502,15 +506,26 @@ export class AutomationRunner {
     if (action.type === 'command') {
       const cwd = action.cwd ?? this.deps.ports.workDir;
       mkdirSync(cwd, { recursive: true, mode: 0o700 });
-      this.began(run);
-      const result = await runCommand(action.command, {
-        input: body,
-        env: commandEnvironment(payload, this.deps.ports.env),
-        cwd,
-        timeoutMs: action.timeoutSeconds * 1000,
-        signal: this.stopping.signal,
-      });
-      return commandEnding(result, action.timeoutSeconds);
+      // Waiting for a slot, it shows as waiting; its time limit counts from its start.
+      const slots = this.deps.ports.commandSlots ?? commandSlots;
+      const release = await slots.take(
+        `${this.deps.ports.account.id}\0${run.automation}`,
+        this.stopping.signal,
+      );
+      if (!release) return { state: 'queued', dueAt: this.isoNow(), detail: 'not started' };
+      try {
+        this.began(run);
+        const result = await runCommand(action.command, {
+          input: body,
+          env: commandEnvironment(payload, this.deps.ports.env),
+          cwd,
+          timeoutMs: action.timeoutSeconds * 1000,
+          signal: this.stopping.signal,
+        });
+        return commandEnding(result, action.timeoutSeconds);
+      } finally {
+        release();
+      }
     }
     const secret = await this.secret(automation.name);
     if (!secret) {
