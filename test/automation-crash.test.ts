@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { RUNS_AHEAD, RUNS_AT_ONCE } from '../main/core/automation/runner';
 import type { AutomationRun, AutomationSetting } from '../preload/automations';
 import { type Simulator, startSimulator } from '../simulator/server';
-import { fileAppears, runsOnceFirst, runsOnDisk } from './support/automation-runs';
+import { fileAppears, recordingReceiver, runsOnceFirst, runsOnDisk } from './support/automation-runs';
 import { openChildCore } from './support/child-core';
 import { exitOf, spawnTs, waitForLine } from './support/processes';
 import { admin } from './support/raw-api';
@@ -150,26 +150,17 @@ it('kill -9 during a webhook delivery: delivered on the next start under the sam
 
 it('kill -9 with runs claimed ahead of a free slot: every claimed run is delivered on the next start, same delivery ids, a first delivery told attempt 1', async () => {
   const orders = RUNS_AT_ONCE + RUNS_AHEAD - 2; // all claimed at once, most of them waiting for a slot
-  const received: string[] = [];
-  /** The attempt each delivery was told, by delivery id, in the order they came. */
-  const told = new Map<string, number[]>();
   let answering = false;
   const held: ServerResponse[] = [];
-  const receiver: Server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      const id = String(request.headers['seller-tray-delivery']);
-      received.push(id);
-      told.set(id, [...(told.get(id) ?? []), (JSON.parse(body) as { attempt: number }).attempt]);
-      // The first laptop's deliveries are never answered: its slots stay busy until it is killed.
-      if (answering) response.writeHead(204).end();
-      else held.push(response);
-    });
+  // The first laptop's deliveries are never answered: its slots stay busy until it is killed.
+  const {
+    server: receiver,
+    received,
+    told,
+  } = await recordingReceiver((response) => {
+    if (answering) response.writeHead(204).end();
+    else held.push(response);
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   try {
     const automations: AutomationSetting[] = [{ ...base, name: 'hook', action: { type: 'webhook', url } }];

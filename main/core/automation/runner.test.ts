@@ -9,7 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { runnerAlone, webhookAutomation, webhookRunner } from '../../../test/support/automation-runs';
+import {
+  recordingReceiver,
+  runnerAlone,
+  webhookAutomation,
+  webhookRunner,
+} from '../../../test/support/automation-runs';
 import { ManualTimers } from '../../../test/support/core';
 import { until } from '../../../test/support/shell-fakes';
 import type { MarketplaceEvent, Order } from '../api/wire';
@@ -30,22 +35,8 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'runner-'));
   store = AccountStore.open(dir).store;
   held = [];
-  received = [];
-  told = new Map();
   // Holds every delivery until the test answers it: the slots stay busy meanwhile.
-  receiver = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      const id = String(request.headers['seller-tray-delivery']);
-      received.push(id);
-      told.set(id, [...(told.get(id) ?? []), (JSON.parse(body) as { attempt: number }).attempt]);
-      held.push(response);
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  ({ server: receiver, received, told } = await recordingReceiver((response) => held.push(response)));
 });
 afterEach(async () => {
   for (const response of held) response.destroy();
