@@ -83,8 +83,9 @@ export interface AutomationRun {
    * really started, since `startedAt`.
    */
   state: RunState;
-  /** Taken by a process, its attempt counted: waiting for a slot, or running. False once it ended or waits for a retry. */
+  /** Taken by a process: waiting for a slot, or running. False once it ended or waits for a retry. */
   claimed: boolean;
+  /** Attempts that really started (counted with the start, not the claim); 0 before the first. */
   attempts: number;
   queuedAt: string;
   dueAt: string;

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { RUNS_AHEAD, RUNS_AT_ONCE } from '../main/core/automation/runner';
 import type { AutomationRun, AutomationSetting } from '../preload/automations';
 import { type Simulator, startSimulator } from '../simulator/server';
-import { fileAppears, runsOnceFirst, runsOnDisk } from './support/automation-runs';
+import { fileAppears, recordingReceiver, runsOnceFirst, runsOnDisk } from './support/automation-runs';
 import { openChildCore } from './support/child-core';
 import { exitOf, spawnTs, waitForLine } from './support/processes';
 import { admin } from './support/raw-api';
@@ -99,7 +99,7 @@ it('kill -9 during a command: the next start runs it again under the same delive
 
 it('kill -9 during a webhook delivery: delivered on the next start under the same delivery id', async () => {
   const secret = 'whsec_crash';
-  const deliveries: { id: string; signed: boolean }[] = [];
+  const deliveries: { id: string; signed: boolean; attempt: number }[] = [];
   const held: ServerResponse[] = [];
   const receiver: Server = createServer((request, response) => {
     let body = '';
@@ -111,7 +111,8 @@ it('kill -9 during a webhook delivery: delivered on the next start under the sam
         .split(',')
         .map((p) => p.slice(p.indexOf('=') + 1));
       const signed = v1 === createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
-      deliveries.push({ id: String(request.headers['seller-tray-delivery']), signed });
+      const { attempt } = JSON.parse(body) as { attempt: number };
+      deliveries.push({ id: String(request.headers['seller-tray-delivery']), signed, attempt });
       // The first is never answered: its laptop is killed while it waits.
       if (deliveries.length === 1) held.push(response);
       else response.writeHead(204).end();
@@ -124,7 +125,9 @@ it('kill -9 during a webhook delivery: delivered on the next start under the sam
     const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
     const env = { AUTOMATION_SECRET: secret };
     const first = laptop(automations, env);
-    await until(() => deliveries.length > 0, 20_000);
+    // Killed once its start (and attempt) is on disk: a kill before would cost the next delivery
+    // only its number (it would be told attempt 1 again).
+    await until(() => deliveries.length > 0 && runsOnDisk(dir, orderId)[0]?.state === 'running', 20_000);
     first.kill('SIGKILL');
     await exitOf(first);
     const second = laptop(automations, env);
@@ -133,8 +136,8 @@ it('kill -9 during a webhook delivery: delivered on the next start under the sam
       const [run] = await runsOnceFirst(dir, orderId, 'succeeded');
       expect(run).toMatchObject({ attempts: 2, httpStatus: 204 });
       expect(deliveries).toEqual([
-        { id: run?.deliveryId, signed: true },
-        { id: run?.deliveryId, signed: true },
+        { id: run?.deliveryId, signed: true, attempt: 1 },
+        { id: run?.deliveryId, signed: true, attempt: 2 },
       ]);
     } finally {
       second.kill('SIGKILL');
@@ -145,20 +148,19 @@ it('kill -9 during a webhook delivery: delivered on the next start under the sam
   }
 });
 
-it('kill -9 with runs claimed ahead of a free slot: every claimed run is delivered on the next start, same delivery ids', async () => {
+it('kill -9 with runs claimed ahead of a free slot: every claimed run is delivered on the next start, same delivery ids, a first delivery told attempt 1', async () => {
   const orders = RUNS_AT_ONCE + RUNS_AHEAD - 2; // all claimed at once, most of them waiting for a slot
-  const received: string[] = [];
   let answering = false;
   const held: ServerResponse[] = [];
-  const receiver: Server = createServer((request, response) => {
-    request.resume().on('end', () => {
-      received.push(String(request.headers['seller-tray-delivery']));
-      // The first laptop's deliveries are never answered: its slots stay busy until it is killed.
-      if (answering) response.writeHead(204).end();
-      else held.push(response);
-    });
+  // The first laptop's deliveries are never answered: its slots stay busy until it is killed.
+  const {
+    server: receiver,
+    received,
+    told,
+  } = await recordingReceiver((response) => {
+    if (answering) response.writeHead(204).end();
+    else held.push(response);
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
   try {
     const automations: AutomationSetting[] = [{ ...base, name: 'hook', action: { type: 'webhook', url } }];
@@ -167,7 +169,7 @@ it('kill -9 with runs claimed ahead of a free slot: every claimed run is deliver
       orderIds.push((await admin(sim.url, 'POST', 'purchases')).json.orderId as string);
     const env = { AUTOMATION_SECRET: 'whsec_crash' };
     const first = laptop(automations, env);
-    const claimed = () => orderIds.flatMap((id) => runsOnDisk(dir, id)).filter((r) => r.attempts === 1);
+    const claimed = () => orderIds.flatMap((id) => runsOnDisk(dir, id)).filter((r) => r.claimed);
     const running = () => claimed().filter((r) => r.state === 'running');
     await until(
       () =>
@@ -175,9 +177,12 @@ it('kill -9 with runs claimed ahead of a free slot: every claimed run is deliver
       20_000,
     );
     const before = claimed();
-    // Those sent run; those claimed ahead wait, shown as waiting.
+    // Those sent run, their attempt counted; those claimed ahead wait, shown as waiting, none counted.
     expect(new Set(running().map((r) => r.deliveryId))).toEqual(new Set(received));
-    expect(before.filter((r) => r.state === 'queued')).toHaveLength(orders - RUNS_AT_ONCE);
+    expect(running().every((r) => r.attempts === 1)).toBe(true);
+    expect(before.filter((r) => r.state === 'queued' && r.attempts === 0)).toHaveLength(
+      orders - RUNS_AT_ONCE,
+    );
     first.kill('SIGKILL');
     await exitOf(first);
     // Only RUNS_AT_ONCE reached the receiver; the rest were claimed, waiting for a slot.
@@ -192,10 +197,15 @@ it('kill -9 with runs claimed ahead of a free slot: every claimed run is deliver
         return after.length === orders && after.every((r) => r.state === 'succeeded');
       }, 20_000);
       expect(new Set(after.map((r) => r.deliveryId))).toEqual(new Set(before.map((r) => r.deliveryId)));
-      expect(after.every((r) => r.attempts === 2)).toBe(true);
-      // Each delivered under the id it was claimed with: the first RUNS_AT_ONCE twice, the rest once.
+      // Each delivered under the id it was claimed with: the first RUNS_AT_ONCE twice (attempts 1
+      // and 2), the rest once, told it is their first attempt; each counted as often as it was tried.
       expect(new Set(received)).toEqual(new Set(before.map((r) => r.deliveryId)));
       expect(received).toHaveLength(orders + RUNS_AT_ONCE);
+      const sentFirst = new Set(received.slice(0, RUNS_AT_ONCE));
+      for (const run of after) {
+        expect(told.get(run.deliveryId)).toEqual(sentFirst.has(run.deliveryId) ? [1, 2] : [1]);
+        expect(run.attempts).toBe(told.get(run.deliveryId)?.length);
+      }
     } finally {
       second.kill('SIGKILL');
       await exitOf(second);

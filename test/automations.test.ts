@@ -129,12 +129,16 @@ async function newOrder(order?: unknown): Promise<string> {
   return orderId;
 }
 
-/** The order's runs once none is running or waiting for its slot. */
+/**
+ * The order's runs once none is running or waiting for its slot: each has ended or waits to be
+ * tried again (its end written, with what happened). One that ended without starting (a filter
+ * left the order out, no secret) has no attempt counted.
+ */
 async function settled(orderId: string, timeoutMs = 15_000): Promise<AutomationRun[]> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const runs = core.automationRuns(orderId);
-    if (runs.length > 0 && runs.every((r) => r.state !== 'running' && !r.claimed && r.attempts > 0))
+    if (runs.length > 0 && runs.every((r) => r.state !== 'running' && !r.claimed && r.detail !== null))
       return runs;
     if (Date.now() > until) throw new Error(`runs did not settle: ${JSON.stringify(runs)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -568,13 +572,14 @@ describe('run again and test', () => {
     const { store } = AccountStore.open(dir);
     const deliveryId = store.queueRun(orderId, 'hook', 'new-order', new Date(clock).toISOString());
     store.claimRuns(process.pid, () => false, new Date(clock).toISOString(), 1);
-    store.startRun(process.pid, deliveryId ?? '', new Date(clock).toISOString());
+    store.startRun(process.pid, deliveryId ?? '', { at: new Date(clock).toISOString(), attempt: 1 });
     expect(store.run(deliveryId ?? '')?.state).toBe('running');
     store.close(false);
     settings = { ...settings, automationsEnabled: true };
     await core.checkNow();
     const [run] = await settled(orderId);
     expect(run).toMatchObject({ deliveryId, state: 'succeeded', attempts: 2 });
+    expect(JSON.parse(received.at(-1)?.body ?? '{}')).toMatchObject({ deliveryId, attempt: 2 });
   });
 
   it('queues nothing while this laptop does not run automations', async () => {

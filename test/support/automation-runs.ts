@@ -1,7 +1,9 @@
 // An account's automation runs as its store on disk has them, for tests whose runs another
-// process (a `seller-tray run`, a laptop killed with kill -9) carries out; and the plain webhook
-// automation the tests and the benchmark deliver to.
+// process (a `seller-tray run`, a laptop killed with kill -9) carries out; and a runner alone (of
+// the plain webhook automation the tests and the benchmark deliver to, or of any); a loopback
+// receiver recording what each delivery was told.
 import { existsSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { type AutomationPorts, AutomationRunner } from '../../main/core/automation/runner';
 import { silentLog } from '../../main/core/log';
 import type { Timers } from '../../main/core/poller';
@@ -22,15 +24,24 @@ export function webhookRunner(
 ): AutomationRunner {
   const urls = typeof url === 'string' ? { hook: url } : url;
   const automations = Object.entries(urls).map(([name, to]) => webhookAutomation(to, name));
+  return runnerAlone(store, automations, { secret, workDir }, clock);
+}
+
+/** A runner of `automations` over `store`, alone as webhookRunner's. */
+export function runnerAlone(
+  store: AccountStore,
+  automations: AutomationSetting[],
+  ports: Pick<AutomationPorts, 'secret' | 'workDir' | 'commandSlots'>,
+  clock: { now: () => number; timers: Timers },
+): AutomationRunner {
   const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations };
   return new AutomationRunner({
     store,
     settings: () => settings,
     ports: {
-      secret,
+      ...ports,
       account: { id: 'alone', label: 'the runner alone', baseUrl: 'http://127.0.0.1:1' },
       laptop: 'alone',
-      workDir,
     },
     ...clock,
     log: silentLog,
@@ -87,4 +98,33 @@ export async function fileAppears(file: string, timeoutMs = 20_000): Promise<voi
     if (Date.now() > end) throw new Error(`${file} did not appear within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A loopback receiver's deliveries: ids in the order they came, and the attempts each was told. */
+export interface RecordingReceiver {
+  server: Server;
+  received: string[];
+  told: Map<string, number[]>;
+}
+
+/** A receiver on loopback recording each delivery, `answer` answering it (or holding it). */
+export async function recordingReceiver(
+  answer: (response: ServerResponse) => void,
+): Promise<RecordingReceiver> {
+  const received: string[] = [];
+  const told = new Map<string, number[]>();
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      const id = String(request.headers['seller-tray-delivery']);
+      received.push(id);
+      told.set(id, [...(told.get(id) ?? []), (JSON.parse(body) as { attempt: number }).attempt]);
+      answer(response);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, received, told };
 }

@@ -48,7 +48,7 @@ const licenses = [{ licenseId: 'l1', orderId: ORDER_ID, note: '</script>' }] as 
 function whole(status: string | undefined): string {
   const stored = store.storedOrder(ORDER_ID);
   return JSON.stringify({
-    ...payloadHead({ run, account, status }),
+    ...payloadHead({ run, attempt: 1, account, status }),
     order: stored?.document,
     licenses: stored?.licenses ?? [],
   });
@@ -59,20 +59,21 @@ it('is the whole payload byte for byte, made from the stored JSON text', () => {
   const stored = store.storedOrderJson(ORDER_ID);
   if (!stored?.document) throw new Error('the order was not stored');
   const body = payloadBody(
-    payloadHead({ run, account, status: 'ProvisioningStarted' }),
+    payloadHead({ run, attempt: 1, account, status: 'ProvisioningStarted' }),
     stored.document,
     stored.licenses,
   );
   expect(body.toString('utf8')).toBe(whole('ProvisioningStarted'));
   expect(JSON.parse(body.toString('utf8'))).toMatchObject({
     version: 1,
+    attempt: 1,
     orderId: ORDER_ID,
     licenses: [{ licenseId: 'l1' }],
   });
 });
 
 it('sends no licenses as an empty list before they are read', () => {
-  const head = payloadHead({ run, account, status: undefined });
+  const head = payloadHead({ run, attempt: 1, account, status: undefined });
   const body = JSON.parse(payloadBody(head, JSON.stringify(order), null).toString('utf8'));
   expect(body.licenses).toEqual([]);
   expect(body.status).toBeNull();

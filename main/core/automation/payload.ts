@@ -21,6 +21,8 @@ export interface OrderPayload {
   /** order.created for a new order; order.test for `seller-tray automations test`. */
   event: 'order.created' | 'order.test';
   deliveryId: string;
+  /** Which attempt of the run this is: 1 for the first (a try cut short by a kill may come again as the same number). */
+  attempt: number;
   automation: string;
   /** When the run was queued (the announcement's time), not when this attempt started. */
   createdAt: string;
@@ -40,6 +42,8 @@ export type PayloadHead = Omit<OrderPayload, 'order' | 'licenses'>;
 
 export function payloadHead(input: {
   run: AutomationRun;
+  /** The attempt being made: the run's attempts so far and this one. */
+  attempt: number;
   account: AutomationAccount;
   status: string | undefined;
 }): PayloadHead {
@@ -48,6 +52,7 @@ export function payloadHead(input: {
     version: AUTOMATION_LIMITS.payloadVersion,
     event: run.trigger === 'test' ? 'order.test' : 'order.created',
     deliveryId: run.deliveryId,
+    attempt: input.attempt,
     automation: run.automation,
     createdAt: run.queuedAt,
     account: input.account,

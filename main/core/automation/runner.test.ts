@@ -2,17 +2,24 @@
 // a few runs ahead of the free slots, still at most RUNS_AT_ONCE delivered at a time; a stop
 // gives the runs claimed ahead back uncounted; deliveries share kept-alive connections and a burst
 // of them one read of the keychain's secret. Real store, real loopback receiver.
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { webhookRunner } from '../../../test/support/automation-runs';
+import {
+  recordingReceiver,
+  runnerAlone,
+  webhookAutomation,
+  webhookRunner,
+} from '../../../test/support/automation-runs';
 import { ManualTimers } from '../../../test/support/core';
 import { until } from '../../../test/support/shell-fakes';
 import type { MarketplaceEvent, Order } from '../api/wire';
 import { AccountStore } from '../store/account-store';
+import { CommandSlots } from './command-slots';
 import { type AutomationRunner, RUNS_AHEAD, RUNS_AT_ONCE } from './runner';
 
 const NOW = Date.parse('2026-11-26T00:00:00.000Z');
@@ -21,20 +28,15 @@ let store: AccountStore;
 let receiver: Server;
 let held: ServerResponse[];
 let received: string[];
+/** The attempt each delivery was told, by delivery id, in the order they came. */
+let told: Map<string, number[]>;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'runner-'));
   store = AccountStore.open(dir).store;
   held = [];
-  received = [];
   // Holds every delivery until the test answers it: the slots stay busy meanwhile.
-  receiver = createServer((request, response) => {
-    request.resume().on('end', () => {
-      received.push(String(request.headers['seller-tray-delivery']));
-      held.push(response);
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  ({ server: receiver, received, told } = await recordingReceiver((response) => held.push(response)));
 });
 afterEach(async () => {
   for (const response of held) response.destroy();
@@ -118,12 +120,15 @@ it('claims the runs of the orders read in one turn in one transaction, a few ahe
   await until(() => received.length === RUNS_AT_ONCE && running().length === RUNS_AT_ONCE);
   // One transaction claimed them all, the next wrote the starts of those sent.
   expect(transactions.count).toBe(2);
-  const claimed = runs(ids).filter((r) => r.attempts === 1);
+  const claimed = runs(ids).filter((r) => r.claimed);
   expect(claimed).toHaveLength(RUNS_AT_ONCE + RUNS_AHEAD);
-  // Those claimed ahead wait (shown as waiting, no start); those sent run since they were sent.
+  // Those claimed ahead wait (shown as waiting, no start, no attempt); those sent run since they
+  // were sent, their first attempt counted.
   expect(new Set(running().map((r) => r.deliveryId))).toEqual(new Set(received));
-  expect(running().every((r) => r.startedAt === new Date(NOW).toISOString())).toBe(true);
-  expect(claimed.filter((r) => r.state === 'queued' && r.startedAt === null)).toHaveLength(RUNS_AHEAD);
+  expect(running().every((r) => r.startedAt === new Date(NOW).toISOString() && r.attempts === 1)).toBe(true);
+  expect(
+    claimed.filter((r) => r.state === 'queued' && r.startedAt === null && r.attempts === 0),
+  ).toHaveLength(RUNS_AHEAD);
   // Still at most RUNS_AT_ONCE delivered at a time.
   await new Promise((resolve) => setTimeout(resolve, 100));
   expect(received).toHaveLength(RUNS_AT_ONCE);
@@ -148,7 +153,7 @@ it('claims the runs of the orders read in one turn in one transaction, a few ahe
   await automations.idle();
 });
 
-it('gives the runs claimed ahead back on a stop, their attempt not counted', async () => {
+it('gives the runs claimed ahead back on a stop uncounted: the next start tells each its first attempt', async () => {
   const ids = readOrders(RUNS_AT_ONCE + 2);
   const automations = runner();
   for (const id of ids) automations.kickOrder(id);
@@ -156,9 +161,22 @@ it('gives the runs claimed ahead back on a stop, their attempt not counted', asy
   automations.stop();
   const waiting = runs(ids).filter((r) => !received.includes(r.deliveryId));
   expect(waiting).toHaveLength(2);
-  expect(waiting.every((r) => r.state === 'queued' && r.attempts === 0)).toBe(true);
+  expect(waiting.every((r) => r.state === 'queued' && !r.claimed && r.attempts === 0)).toBe(true);
   for (const response of held.splice(0)) response.writeHead(204).end();
   await automations.idle();
+
+  // The runs cut short by the stop are tried again (a second attempt), those given back for the first time.
+  const next = runner();
+  next.kick();
+  await until(() => {
+    for (const response of held.splice(0)) response.writeHead(204).end();
+    return runs(ids).every((r) => r.state === 'succeeded');
+  }, 5000);
+  for (const run of waiting) expect(told.get(run.deliveryId)).toEqual([1]);
+  for (const id of received.slice(0, RUNS_AT_ONCE)) expect(told.get(id)).toEqual([1, 2]);
+  // Each counted as often as it was tried.
+  for (const run of runs(ids)) expect(run.attempts).toBe(told.get(run.deliveryId)?.length);
+  await next.idle();
 });
 
 it('sends the deliveries over kept-alive connections, one a slot at most, keeping the start of a long answer', async () => {
@@ -234,7 +252,7 @@ it("never lets a slow automation's runs hold up another's: each has its own slot
     // Meanwhile the slow one's first are sent, the rest wait, its claims within its own room.
     expect(received).toHaveLength(RUNS_AT_ONCE);
     expect(of('slow').filter((r) => r.state === 'running')).toHaveLength(RUNS_AT_ONCE);
-    expect(of('slow').filter((r) => r.attempts > 0)).toHaveLength(RUNS_AT_ONCE + RUNS_AHEAD);
+    expect(of('slow').filter((r) => r.claimed)).toHaveLength(RUNS_AT_ONCE + RUNS_AHEAD);
 
     await until(() => {
       for (const response of held.splice(0)) response.writeHead(204).end();
@@ -295,4 +313,81 @@ it('looks again after a failed claiming transaction even when no run is in fligh
     return runs([id as string]).every((r) => r.state === 'succeeded');
   }, 2000);
   await automations.idle();
+});
+
+it("runs no more commands at once than the process's command slots, whatever the automations, each taking its turn", async () => {
+  const log = join(dir, 'commands.log');
+  // Each command says when it starts and ends, and runs a while between.
+  const script = `const fs=require('fs'),[f,n]=process.argv.slice(1);fs.appendFileSync(f,'+'+n+'\\n');setTimeout(()=>fs.appendFileSync(f,'-'+n+'\\n'),150)`;
+  const names = ['c1', 'c2', 'c3'];
+  const commands = names.map((name) => ({
+    ...webhookAutomation('', name),
+    action: {
+      type: 'command' as const,
+      command: [process.execPath, '-e', script, log, name],
+      timeoutSeconds: 30,
+    },
+  }));
+  const slots = new CommandSlots(2);
+  // The automations in the order the slots were given (a child's own start line may come late).
+  const given: string[] = [];
+  const take = slots.take.bind(slots);
+  vi.spyOn(slots, 'take').mockImplementation(async (automation, signal) => {
+    const release = await take(automation, signal);
+    given.push(automation.slice(automation.indexOf('\0') + 1));
+    return release;
+  });
+  const ids = readOrders(RUNS_AT_ONCE, names);
+  const automations = runnerAlone(
+    store,
+    commands,
+    { secret: async () => undefined, workDir: join(dir, 'work'), commandSlots: slots },
+    { now: () => NOW, timers: new ManualTimers() },
+  );
+  for (const id of ids) automations.kickOrder(id);
+  // Meanwhile: every automation's runs taken into its own slots, only two of them started.
+  await until(() => runs(ids).filter((r) => r.state === 'running').length === 2);
+  expect(runs(ids).filter((r) => r.claimed).length).toBeGreaterThan(2);
+  await until(() => runs(ids).every((r) => r.state === 'succeeded'), 20_000);
+  await automations.idle();
+  expect(slots.busy).toBe(0);
+
+  const lines = readFileSync(log, 'utf8').trim().split('\n');
+  let running = 0;
+  let most = 0;
+  for (const line of lines) {
+    running += line.startsWith('+') ? 1 : -1;
+    most = Math.max(most, running);
+  }
+  expect(most).toBe(2);
+  expect(lines.filter((l) => l.startsWith('+'))).toHaveLength(ids.length * names.length);
+  // The automations took turns: the third slot to the one left out, and so on to the end.
+  expect(given).toHaveLength(ids.length * names.length);
+  for (let i = 0; i < given.length; i += names.length)
+    expect(new Set(given.slice(i, i + names.length))).toEqual(new Set(names));
+});
+
+it('gives a command waiting for a slot back on a stop, not started, its attempt not counted', async () => {
+  const script = 'setTimeout(()=>{},10000)';
+  const slow = {
+    ...webhookAutomation('', 'slow'),
+    action: { type: 'command' as const, command: [process.execPath, '-e', script], timeoutSeconds: 30 },
+  };
+  const slots = new CommandSlots(1);
+  const ids = readOrders(2, ['slow']);
+  const automations = runnerAlone(
+    store,
+    [slow],
+    { secret: async () => undefined, workDir: join(dir, 'work'), commandSlots: slots },
+    { now: () => NOW, timers: new ManualTimers() },
+  );
+  for (const id of ids) automations.kickOrder(id);
+  await until(() => runs(ids).some((r) => r.state === 'running'));
+  automations.stop();
+  await automations.idle();
+  expect(slots.busy).toBe(0);
+  const [cut, waited] = [...runs(ids)].sort((a, b) => b.attempts - a.attempts);
+  expect(cut).toMatchObject({ state: 'queued', claimed: false, attempts: 1 });
+  expect(waited).toMatchObject({ state: 'queued', claimed: false, attempts: 0, startedAt: null });
+  expect(waited?.detail).toContain('not started');
 });

@@ -1,14 +1,15 @@
 // Runs the automations' queued runs of one account, at most RUNS_AT_ONCE of each automation at a
-// time: each run is taken from the store (an attempt counted), carried out (a command, a signed webhook, a chat
-// message), and its end written back (state, time, exit code or HTTP status, output excerpt). A
-// delivery that may work later waits and is tried again (delivery.ts); a run cut short by a stop
-// is queued again; one cut short by a kill -9 is taken again by the next process, under the
-// same delivery id. Where an automation reports the status, its result is marked through the
+// time: each run is taken from the store, carried out (a command, a signed webhook, a chat
+// message; its attempt counted as it starts), and its end written back (state, time, exit code
+// or HTTP status, output excerpt). A delivery that may work later waits and is tried again
+// (delivery.ts); a run cut short by a stop is queued again; one cut short by a kill -9 is taken
+// again by the next process, under the same delivery id. Where an automation reports the status, its result is marked through the
 // outbox like a person's mark, "by automation <name> on <laptop>".
 // Writes are batched: the runs started, ended and the orders read within WRITE_BEHIND_MS are
 // written and claimed in one transaction, each automation's runs claimed a few ahead of its free
 // slots (RUNS_AHEAD), each end on disk before anyone is told of it. A run claimed ahead stays
-// queued on disk; it shows as running, with its start, once it really started (written behind).
+// queued on disk, its attempts as they were; it shows as running, with its start and its attempt
+// counted, once it really started (written behind).
 import { mkdirSync } from 'node:fs';
 import type { AutomationRun, AutomationSetting } from '../../../preload/automations';
 import { describeMark } from '../../../preload/marked-by';
@@ -19,10 +20,11 @@ import { failureFields, type Log } from '../log';
 import type { OrderBrief } from '../notification-policy';
 import type { Timers } from '../poller';
 import type { CoreSettings, MarkRequest } from '../seller-core';
-import type { AccountStore } from '../store/account-store';
+import type { AccountStore, RunStart } from '../store/account-store';
 import { webhookUrlProblem } from './automation-settings';
 import { slackMessage, teamsMessage } from './chat';
 import { type CommandResult, lastLine, runCommand } from './command';
+import { type CommandSlots, commandSlots } from './command-slots';
 import { type DeliveryResult, deliver, httpPost, type Post, retryAt } from './delivery';
 import {
   type AutomationAccount,
@@ -37,6 +39,7 @@ import {
 /**
  * Runs of one automation carried out at once: a slow run never holds up the rest, and a slow
  * automation (a receiver taking seconds) never holds up another's runs, each having its own.
+ * A command also waits for one of the process's command slots (command-slots.ts).
  */
 export const RUNS_AT_ONCE = 4;
 /**
@@ -78,6 +81,8 @@ export interface AutomationPorts {
   env?: NodeJS.ProcessEnv | undefined;
   /** How long a receiver has to answer; DELIVERY_TIMEOUT_MS by default. */
   deliveryTimeoutMs?: number | undefined;
+  /** The commands that may run at once; the process's (shared by every account's runner) by default. */
+  commandSlots?: CommandSlots | undefined;
 }
 
 export interface RunnerDeps {
@@ -123,14 +128,14 @@ export class AutomationRunner {
   private readonly inFlight = new Map<string, { automation: string; done: Promise<void> }>();
   /** Runs in flight whose attempt is over, their end waiting to be written: their slot is free. */
   private readonly ending = new Set<string>();
-  /** Runs claimed (their attempt counted), waiting for a slot: in memory, taken again only if this process is gone. */
+  /** Runs claimed, waiting for a slot (no attempt counted yet): in memory, taken again only if this process is gone. */
   private readonly ahead = new Map<string, AutomationRun>();
   /** Runs claimed by the transaction under way: theirs only once it is committed. */
   private readonly claiming = new Set<string>();
   /** Ends to write in the next turn's one transaction, with the claims that top the runs ahead up. */
   private ends: PendingEnd[] = [];
-  /** When runs really started, by delivery id, to write in the next turn (with their end if it came). */
-  private starts = new Map<string, string>();
+  /** Runs really started, by delivery id, to write in the next turn (with their end if it came). */
+  private starts = new Map<string, RunStart>();
   private turnPlanned = false;
   private readonly waiters = new Map<string, ((run: AutomationRun | undefined) => void)[]>();
   private readonly stopping = new AbortController();
@@ -207,7 +212,7 @@ export class AutomationRunner {
             this.deps.store.finishRun(end.run.deliveryId, end.ending, end.at, starts.get(end.run.deliveryId));
             starts.delete(end.run.deliveryId);
           }
-          for (const [id, at] of starts) this.deps.store.startRun(process.pid, id, at);
+          for (const [id, start] of starts) this.deps.store.startRun(process.pid, id, start);
           return this.topUp();
         });
       }
@@ -226,6 +231,8 @@ export class AutomationRunner {
       // keeps failing (a full or locked disk): a second, doubling up to a minute.
       this.lookEverywhere = true;
       for (const end of ends) end.failed(error);
+      // The starts of runs still under way are written with their end or the next turn's starts.
+      for (const [id, start] of starts) if (!this.starts.has(id)) this.starts.set(id, start);
       this.deps.log.warn('automation runs could not be written', failureFields(error));
       const wait = Math.min(FAILED_TURN_RETRY_MS * 2 ** this.failedTurns, FAILED_TURN_RETRY_MAX_MS);
       this.failedTurns += 1;
@@ -418,7 +425,9 @@ export class AutomationRunner {
     this.timer = this.deps.timers.setTimeout(() => this.kick(), wait);
   }
 
-  private async carryOut(run: AutomationRun): Promise<void> {
+  private async carryOut(claimed: AutomationRun): Promise<void> {
+    // This attempt: told to the command or receiver, counted on disk only once it starts (began).
+    const run = { ...claimed, attempts: claimed.attempts + 1 };
     const automation = this.deps.settings().automations?.find((a) => a.name === run.automation);
     const ending = automation
       ? await this.attempt(run, automation)
@@ -486,21 +495,37 @@ export class AutomationRunner {
     ) {
       return { state: 'skipped', detail: "the order's products or type are not among this automation's" };
     }
-    const payload = payloadHead({ run, account: this.deps.ports.account, status: stored.status });
+    const payload = payloadHead({
+      run,
+      attempt: run.attempts,
+      account: this.deps.ports.account,
+      status: stored.status,
+    });
     const body = payloadBody(payload, stored.document, stored.licenses);
     const { action } = automation;
     if (action.type === 'command') {
       const cwd = action.cwd ?? this.deps.ports.workDir;
       mkdirSync(cwd, { recursive: true, mode: 0o700 });
-      this.began(run);
-      const result = await runCommand(action.command, {
-        input: body,
-        env: commandEnvironment(payload, this.deps.ports.env),
-        cwd,
-        timeoutMs: action.timeoutSeconds * 1000,
-        signal: this.stopping.signal,
-      });
-      return commandEnding(result, action.timeoutSeconds);
+      // Waiting for a slot, it shows as waiting; its time limit counts from its start.
+      const slots = this.deps.ports.commandSlots ?? commandSlots;
+      const release = await slots.take(
+        `${this.deps.ports.account.id}\0${run.automation}`,
+        this.stopping.signal,
+      );
+      if (!release) return { state: 'queued', dueAt: this.isoNow(), detail: 'not started' };
+      try {
+        this.began(run);
+        const result = await runCommand(action.command, {
+          input: body,
+          env: commandEnvironment(payload, this.deps.ports.env),
+          cwd,
+          timeoutMs: action.timeoutSeconds * 1000,
+          signal: this.stopping.signal,
+        });
+        return commandEnding(result, action.timeoutSeconds);
+      } finally {
+        release();
+      }
     }
     const secret = await this.secret(automation.name);
     if (!secret) {
@@ -555,11 +580,12 @@ export class AutomationRunner {
 
   /**
    * The run really starts now (its command spawned, its request sent): it shows as running from
-   * this time once the next turn wrote it. Until then it shows as waiting; a kill -9 meanwhile
-   * loses only that (still claimed, it is run again).
+   * this time, its attempt counted, once the next turn wrote it. Until then it shows as waiting
+   * with its earlier attempts; a kill -9 meanwhile loses only that: still claimed, it is run again,
+   * told the same attempt number.
    */
   private began(run: AutomationRun): void {
-    this.starts.set(run.deliveryId, this.isoNow());
+    this.starts.set(run.deliveryId, { at: this.isoNow(), attempt: run.attempts });
     this.planTurn();
   }
 

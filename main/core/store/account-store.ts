@@ -1404,9 +1404,11 @@ export class AccountStore {
    * Claims up to `limit` runs this process may start now: queued ones that are due and whose order
    * has been read, and those no one runs any more (`stillRunning` says, from the process that
    * claimed each: a process killed in the middle, or an earlier one of this pid): run again,
-   * same delivery id. Each taken counts an attempt and stays queued (claimed_by says whose) until
-   * startRun: a claimed run waits, it does not run. `take`, when given, is asked of each run before
-   * it is taken: whether its automation has room for it (no: left queued, unclaimed).
+   * same delivery id. Each taken stays queued (claimed_by says whose), its attempts as they were,
+   * until startRun counts the attempt: a claimed run waits, it does not run, and one claimed again
+   * before it started (its process killed, or a stop gave it back) starts as the attempt it was
+   * claimed for. `take`, when given, is asked of each run before it is taken: whether its
+   * automation has room for it (no: left queued, unclaimed).
    */
   claimRuns(
     pid: number,
@@ -1458,7 +1460,7 @@ export class AccountStore {
       // A run claimed by a process gone, perhaps started, waits again until this one starts it:
       // an earlier attempt's start is not this one's.
       const claim = this.sql(
-        `UPDATE automation_runs SET state = 'queued', claimed_by = ?, attempts = attempts + 1, started_at = NULL
+        `UPDATE automation_runs SET state = 'queued', claimed_by = ?, started_at = NULL
            WHERE delivery_id = ? RETURNING *`,
       );
       const taken: AutomationRun[] = [];
@@ -1488,22 +1490,25 @@ export class AccountStore {
     return names;
   }
 
-  /** A run `pid` claimed has really started (its command spawned, its request sent) at `at`. */
-  startRun(pid: number, deliveryId: string, at: string): void {
+  /**
+   * A run `pid` claimed has really started (its command spawned, its request sent): its attempt,
+   * `start.attempt` (the one the run was told), is counted in the same write as its time.
+   */
+  startRun(pid: number, deliveryId: string, start: RunStart): void {
     this.sql(
-      `UPDATE automation_runs SET state = 'running', started_at = ?
+      `UPDATE automation_runs SET state = 'running', started_at = ?, attempts = ?
          WHERE delivery_id = ? AND claimed_by = ? AND state = 'queued'`,
-    ).run(at, deliveryId, pid);
+    ).run(start.at, start.attempt, deliveryId, pid);
   }
 
   /**
-   * Gives back runs `pid` claimed but never started (a stop came first): unclaimed, their attempt
-   * not counted, for this or another process to take.
+   * Gives back runs `pid` claimed but never started (a stop came first): unclaimed, their attempts
+   * as they were (none was counted), for this or another process to take.
    */
   releaseRuns(pid: number, deliveryIds: readonly string[]): void {
     if (deliveryIds.length === 0) return;
     this.sql(
-      `UPDATE automation_runs SET claimed_by = NULL, attempts = attempts - 1
+      `UPDATE automation_runs SET claimed_by = NULL
          WHERE state = 'queued' AND claimed_by = ? AND delivery_id IN (SELECT value FROM json_each(?))`,
     ).run(pid, JSON.stringify(deliveryIds));
   }
@@ -1520,12 +1525,12 @@ export class AccountStore {
       output?: string | null | undefined;
     },
     now: string,
-    /** When it really started, if that is not written yet (its start and end are written together). */
-    startedAt?: string,
+    /** Its start, if that is not written yet (its start and end are written together). */
+    start?: RunStart,
   ): void {
     this.sql(
       `UPDATE automation_runs SET state = $state, claimed_by = NULL, due_at = COALESCE($due, due_at),
-           started_at = COALESCE($started, started_at),
+           started_at = COALESCE($started, started_at), attempts = COALESCE($attempt, attempts),
            finished_at = IIF($state = 'queued', NULL, $now), exit_code = $exit, http_status = $http,
            detail = $detail, output = $output
          WHERE delivery_id = $id`,
@@ -1534,7 +1539,8 @@ export class AccountStore {
       $state: outcome.state,
       $due: outcome.dueAt ?? null,
       $now: now,
-      $started: startedAt ?? null,
+      $started: start?.at ?? null,
+      $attempt: start?.attempt ?? null,
       $exit: outcome.exitCode ?? null,
       $http: outcome.httpStatus ?? null,
       $detail: outcome.detail,
@@ -2344,6 +2350,12 @@ function readLastPoll(dataDir: string): { at: string; n: number } | undefined {
   } catch {
     return undefined; // none yet, or damaged: the next poll writes it anew
   }
+}
+
+/** A run's real start: when, and which attempt it is (1 for the first). */
+export interface RunStart {
+  at: string;
+  attempt: number;
 }
 
 interface RunRow {

@@ -94,25 +94,51 @@ it('takes a run once; a run no one runs any more is taken again under the same d
   expect(store.claimRuns(100, alive, NOW, 4)).toEqual([]);
   fetched('o-1');
   const [first] = store.claimRuns(100, alive, NOW, 4);
-  // Claimed, it waits until it really starts; then it runs from then.
-  expect(first).toMatchObject({ state: 'queued', attempts: 1, startedAt: null });
+  // Claimed, it waits until it really starts, no attempt counted; then it runs from then.
+  expect(first).toMatchObject({ state: 'queued', attempts: 0, startedAt: null });
   const later = '2026-11-22T00:00:05.000Z';
-  store.startRun(100, first?.deliveryId ?? '', later);
-  expect(store.run(first?.deliveryId ?? '')).toMatchObject({ state: 'running', startedAt: later });
+  store.startRun(100, first?.deliveryId ?? '', { at: later, attempt: 1 });
+  expect(store.run(first?.deliveryId ?? '')).toMatchObject({
+    state: 'running',
+    startedAt: later,
+    attempts: 1,
+  });
   // Another process while the first runs it: nothing to take.
   expect(store.claimRuns(200, alive, NOW, 4)).toEqual([]);
-  // The first was killed: the next takes it again, same delivery id, a second attempt.
+  // The first was killed: the next takes it again, same delivery id, its first attempt counted.
   const [again] = store.claimRuns(200, gone, NOW, 4);
   // The first attempt's start is not this one's: none until this one starts it.
   expect(again).toMatchObject({
     deliveryId: first?.deliveryId,
     state: 'queued',
-    attempts: 2,
+    attempts: 1,
     startedAt: null,
   });
   // Another's start is not written for this one's claim.
-  store.startRun(100, first?.deliveryId ?? '', NOW);
-  expect(store.run(first?.deliveryId ?? '')?.startedAt).toBeNull();
+  store.startRun(100, first?.deliveryId ?? '', { at: NOW, attempt: 2 });
+  expect(store.run(first?.deliveryId ?? '')).toMatchObject({ startedAt: null, attempts: 1 });
+});
+
+it('counts an attempt when a run starts, not when it is claimed: one claimed again before it started keeps its count', () => {
+  learn([purchase('o-1'), purchase('o-2')], { automations: ['hook'] });
+  fetched('o-1');
+  fetched('o-2');
+  const [started, waiting] = store.claimRuns(100, alive, NOW, 4);
+  store.startRun(100, started?.deliveryId ?? '', { at: NOW, attempt: 1 });
+  // The process is killed (or stops): the run it claimed ahead never started.
+  const again = store.claimRuns(200, gone, NOW, 4);
+  expect(again.find((r) => r.deliveryId === waiting?.deliveryId)).toMatchObject({ attempts: 0 });
+  expect(again.find((r) => r.deliveryId === started?.deliveryId)).toMatchObject({ attempts: 1 });
+  // Started and ended in one write: the attempt is counted with its start.
+  const later = '2026-11-22T00:00:30.000Z';
+  store.finishRun(waiting?.deliveryId ?? '', { state: 'succeeded', detail: 'delivered' }, later, {
+    at: NOW,
+    attempt: 1,
+  });
+  expect(store.run(waiting?.deliveryId ?? '')).toMatchObject({ attempts: 1, startedAt: NOW });
+  // Ended without starting (its filters left the order out): no attempt counted.
+  store.finishRun(started?.deliveryId ?? '', { state: 'skipped', detail: 'not for it' }, later);
+  expect(store.run(started?.deliveryId ?? '')).toMatchObject({ attempts: 1, state: 'skipped' });
 });
 
 it('keeps what a run ended with, and a retry waits until it is due', () => {
@@ -121,11 +147,12 @@ it('keeps what a run ended with, and a retry waits until it is due', () => {
   const [run] = store.claimRuns(100, alive, NOW, 4);
   const id = run?.deliveryId ?? '';
   const later = '2026-11-22T00:00:30.000Z';
-  store.finishRun(id, { state: 'queued', dueAt: later, httpStatus: 503, detail: 'answered 503' }, NOW);
+  const answer = { state: 'queued', dueAt: later, httpStatus: 503, detail: 'answered 503' } as const;
+  store.finishRun(id, answer, NOW, { at: NOW, attempt: 1 });
   expect(store.claimRuns(100, alive, NOW, 4)).toEqual([]);
   expect(store.nextRunDue()).toBe(later);
   const [retried] = store.claimRuns(100, alive, later, 4);
-  expect(retried).toMatchObject({ deliveryId: id, attempts: 2, httpStatus: 503 });
+  expect(retried).toMatchObject({ deliveryId: id, attempts: 1, httpStatus: 503 });
   store.finishRun(id, { state: 'succeeded', httpStatus: 204, detail: 'delivered' }, later);
   expect(store.run(id)).toMatchObject({ state: 'succeeded', finishedAt: later, httpStatus: 204 });
   expect(store.nextRunDue()).toBeUndefined();
@@ -197,12 +224,12 @@ it("takes an order's due runs by that order alone, those of other orders left fo
   fetched('o-2');
   const [mine, ...more] = store.claimRuns(100, alive, NOW, 4, { order: 'o-2' });
   expect(more).toEqual([]);
-  expect(mine).toMatchObject({ orderId: 'o-2', state: 'queued', attempts: 1 });
+  expect(mine).toMatchObject({ orderId: 'o-2', state: 'queued', attempts: 0 });
   expect(store.claimRuns(100, alive, NOW, 4, { order: 'o-2' })).toEqual([]);
   expect(store.claimRuns(100, alive, NOW, 4).map((r) => r.orderId)).toEqual(['o-1']);
 });
 
-it('gives back runs claimed but never started: queued again, their attempt not counted, taken by anyone', () => {
+it('gives back runs claimed but never started: queued again, their attempts as they were, taken by anyone', () => {
   learn([purchase('o-1'), purchase('o-2')], { automations: ['hook'] });
   fetched('o-1');
   fetched('o-2');
@@ -215,10 +242,18 @@ it('gives back runs claimed but never started: queued again, their attempt not c
   );
   expect(store.claimRuns(200, alive, NOW, 4)).toEqual([]);
   store.releaseRuns(100, [claimed[0]?.deliveryId ?? '']);
-  expect(store.run(claimed[0]?.deliveryId ?? '')).toMatchObject({ state: 'queued', attempts: 0 });
-  expect(store.run(claimed[1]?.deliveryId ?? '')).toMatchObject({ state: 'queued', attempts: 1 });
+  expect(store.run(claimed[0]?.deliveryId ?? '')).toMatchObject({
+    state: 'queued',
+    claimed: false,
+    attempts: 0,
+  });
+  expect(store.run(claimed[1]?.deliveryId ?? '')).toMatchObject({
+    state: 'queued',
+    claimed: true,
+    attempts: 0,
+  });
   const [again] = store.claimRuns(200, alive, NOW, 4);
-  expect(again).toMatchObject({ deliveryId: claimed[0]?.deliveryId, attempts: 1 });
+  expect(again).toMatchObject({ deliveryId: claimed[0]?.deliveryId, attempts: 0 });
 });
 
 it("takes an automation's due runs by that automation alone, within the room asked of each; names the automations waiting", () => {
@@ -237,14 +272,13 @@ it("takes an automation's due runs by that automation alone, within the room ask
   expect(asked.sort()).toEqual(['hook', 'slow']);
   // Started and ended in one write: its start is kept with its end.
   const [run] = taken;
-  store.finishRun(
-    run?.deliveryId ?? '',
-    { state: 'succeeded', detail: 'delivered' },
-    NOW,
-    '2026-11-21T23:59:59.000Z',
-  );
+  store.finishRun(run?.deliveryId ?? '', { state: 'succeeded', detail: 'delivered' }, NOW, {
+    at: '2026-11-21T23:59:59.000Z',
+    attempt: 1,
+  });
   expect(store.run(run?.deliveryId ?? '')).toMatchObject({
     state: 'succeeded',
     startedAt: '2026-11-21T23:59:59.000Z',
+    attempts: 1,
   });
 });
