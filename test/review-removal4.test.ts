@@ -1,0 +1,125 @@
+// Review of "removals take turns" (issue 23, session 34): failing tests of what the turns do not
+// cover yet. A damaged lock file, and an account added again under another label while its
+// removal is under way (the add does not wait its turn).
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AccountListError, addAccount, removeAccount } from '../main/core/account/account-list';
+import { accountFolder, accountRef, keychainEntry } from '../main/core/account/account-ref';
+import { DEFAULT_SETTINGS, type Settings } from '../main/core/settings';
+import { DATABASE_FILE } from '../main/core/store/account-store';
+import { openDatabase } from '../main/core/store/database';
+import type { Simulator } from '../simulator/server';
+import { memorySecrets } from './support/memory-secrets';
+import { oneSellerMarketplace } from './support/one-seller-marketplace';
+
+const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-41c9' };
+let market: Simulator;
+let dataRoot: string;
+beforeAll(async () => {
+  market = await oneSellerMarketplace(1, 3000, 2, EU_CLIENT);
+});
+afterAll(async () => {
+  await market.close();
+});
+beforeEach(async () => {
+  dataRoot = await mkdtemp(join(tmpdir(), 'review-removal4-'));
+});
+afterEach(async () => {
+  await rm(dataRoot, { recursive: true, force: true });
+});
+
+/** A laptop with EU listed, its folder and its secret; the list kept as the CLI's file is. */
+async function laptop() {
+  const eu = { label: 'EU', baseUrl: market.url, clientId: EU_CLIENT.clientId };
+  const secrets = memorySecrets();
+  await secrets.set(keychainEntry(accountRef(eu)), EU_CLIENT.clientSecret);
+  await mkdir(accountFolder(dataRoot, accountRef(eu).id), { recursive: true });
+  let settings: Settings = { ...DEFAULT_SETTINGS, accounts: [eu] };
+  return {
+    eu,
+    secrets,
+    current: () => settings,
+    save: (next: Settings) => {
+      settings = next;
+      return settings;
+    },
+  };
+}
+
+describe('review: a damaged lock file of the removals', () => {
+  it('refuses a removal in words for people (an AccountListError), not a raw SQLite failure', async () => {
+    const l = await laptop();
+    // Anything but an SQLite database there (a disk error, a stray write): every removal on this
+    // computer failed from then on, with "file is not a database", and nothing said which file.
+    await mkdir(join(dataRoot, 'removals'), { recursive: true });
+    await writeFile(join(dataRoot, 'removals', 'under-way.lock'), 'not a database '.repeat(40));
+    const failed = await removeAccount({ label: 'EU' }, true, {
+      secrets: l.secrets,
+      dataRoot,
+      handOverMs: 0,
+      removalWaitMs: 500,
+      settings: l.current,
+      updateSettings: (change) => l.save(change(l.current())),
+    }).catch((error: unknown) => error);
+    expect(String(failed)).toContain('under-way.lock');
+    expect(failed).toBeInstanceOf(AccountListError);
+  });
+});
+
+describe('review: adding the account again under another label while its removal is under way', () => {
+  it('keeps the secret just stored (the removal ends before, or the add waits its turn)', async () => {
+    const l = await laptop();
+    const euId = accountRef(l.eu).id;
+    // A process holds EU's store (`seller-tray run`, or an app slow to let it go): the removal
+    // (the CLI's) has written its note and saved the list without EU, and waits for the hand-over.
+    const held = openDatabase(join(accountFolder(dataRoot, euId), DATABASE_FILE)).db;
+    held.exec('BEGIN'); // a read under way: its lock is held until it ends
+    held.prepare('SELECT count(*) FROM meta').get();
+    let listSaved: () => void = () => {};
+    const saved = new Promise<void>((resolve) => {
+      listSaved = resolve;
+    });
+    const removal = removeAccount({ label: 'EU' }, true, {
+      secrets: l.secrets,
+      dataRoot,
+      handOverMs: 5_000,
+      settings: l.current,
+      updateSettings: (change) => {
+        const next = l.save(change(l.current()));
+        if (!next.accounts.some((a) => a.label === 'EU')) listSaved();
+        return next;
+      },
+    });
+    let settled = false;
+    const settle = () => {
+      settled = true;
+    };
+    removal.then(settle, settle);
+    await saved;
+    // Meanwhile the user adds that marketplace client again in Settings, as "Europe": the label
+    // is not the noted one, so the add neither waits its turn nor is refused.
+    const added = await addAccount(
+      l.current(),
+      {
+        which: { label: 'Europe' },
+        baseUrl: market.url,
+        clientId: EU_CLIENT.clientId,
+        secret: EU_CLIENT.clientSecret,
+      },
+      { secrets: l.secrets, dataRoot },
+    );
+    l.save(added.settings);
+    // The removal is still under way (at its hand-over) once the add is saved.
+    expect(settled).toBe(false);
+    held.exec('COMMIT');
+    held.close();
+    await removal;
+
+    expect(l.current().accounts.map((a) => a.label)).toEqual(['Europe']);
+    // Listed, and its secret stored a moment ago: the removal went on and deleted it (the same
+    // keychain entry), leaving "Europe" listed with no secret ("check its secret in Settings").
+    expect(await l.secrets.get(keychainEntry(accountRef(l.eu)))).toBe(EU_CLIENT.clientSecret);
+  }, 20_000);
+});
