@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AccountListError, addAccount, removeAccount } from '../main/core/account/account-list';
 import { accountFolder, accountRef, keychainEntry } from '../main/core/account/account-ref';
+import { writeRemovalNote } from '../main/core/account/removal-notes';
 import { DEFAULT_SETTINGS, type Settings } from '../main/core/settings';
 import { DATABASE_FILE } from '../main/core/store/account-store';
 import { openDatabase } from '../main/core/store/database';
@@ -121,5 +122,50 @@ describe('review: adding the account again under another label while its removal
     // Listed, and its secret stored a moment ago: the removal went on and deleted it (the same
     // keychain entry), leaving "Europe" listed with no secret ("check its secret in Settings").
     expect(await l.secrets.get(keychainEntry(accountRef(l.eu)))).toBe(EU_CLIENT.clientSecret);
+  }, 20_000);
+});
+
+describe('review: bringing back an interrupted removal (`accounts add --id`) that waited for another removal', () => {
+  it('saves the list as that removal left it, not as it was read before the wait', async () => {
+    const l = await laptop();
+    const euId = accountRef(l.eu).id;
+    // EU's removal was interrupted (noted, unlisted); US is listed, its store held by a process.
+    const us = { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-client' };
+    writeRemovalNote(dataRoot, { entry: l.eu, at: 0, automations: [] });
+    l.save({ ...l.current(), accounts: [us] });
+    const held = openDatabase(join(accountFolder(dataRoot, accountRef(us).id), DATABASE_FILE)).db;
+    held.exec('BEGIN');
+    held.prepare('SELECT count(*) FROM meta').get();
+    // `accounts add --id <EU>` read the list (then the secret from stdin) …
+    const readByAdd = l.current();
+    // … while the app's Settings removes US: its turn taken, the list saved without US, its hand-over waiting.
+    let listSaved: () => void = () => {};
+    const saved = new Promise<void>((resolve) => {
+      listSaved = resolve;
+    });
+    const removal = removeAccount({ label: 'US' }, true, {
+      secrets: l.secrets,
+      dataRoot,
+      handOverMs: 5_000,
+      settings: l.current,
+      updateSettings: (change) => {
+        const next = l.save(change(l.current()));
+        if (next.accounts.length === 0) listSaved();
+        return next;
+      },
+    });
+    await saved;
+    const adding = addAccount(
+      readByAdd,
+      { which: { id: euId }, secret: EU_CLIENT.clientSecret },
+      { secrets: l.secrets, dataRoot },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the add waits its turn
+    held.exec('COMMIT');
+    held.close();
+    expect((await removal).entry.label).toBe('US');
+    l.save((await adding).settings); // as the CLI saves what addAccount answers
+    // US's data and secret are gone: listed again it would be an account with an empty store.
+    expect(l.current().accounts.map((a) => a.label)).toEqual(['EU']);
   }, 20_000);
 });
