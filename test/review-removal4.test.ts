@@ -1,13 +1,15 @@
 // Review of "removals take turns" (issue 23, session 34): failing tests of what the turns do not
-// cover yet. A damaged lock file, and an account added again under another label while its
-// removal is under way (the add does not wait its turn).
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+// cover yet: a damaged or read-only lock file, an account added again under another label while
+// its removal is under way (the add does not wait its turn), and an add that waited its turn
+// saving the list it read before.
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AccountListError, addAccount, removeAccount } from '../main/core/account/account-list';
 import { accountFolder, accountRef, keychainEntry } from '../main/core/account/account-ref';
-import { writeRemovalNote } from '../main/core/account/removal-notes';
+import { takeRemovalLock, writeRemovalNote } from '../main/core/account/removal-notes';
 import { DEFAULT_SETTINGS, type Settings } from '../main/core/settings';
 import { DATABASE_FILE } from '../main/core/store/account-store';
 import { openDatabase } from '../main/core/store/database';
@@ -168,4 +170,28 @@ describe('review: bringing back an interrupted removal (`accounts add --id`) tha
     // US's data and secret are gone: listed again it would be an account with an empty store.
     expect(l.current().accounts.map((a) => a.label)).toEqual(['EU']);
   }, 20_000);
+});
+
+describe('review: a lock file this user cannot write', () => {
+  it('still lets one removal at a time (or refuses clearly), never two at once', async () => {
+    // Read-only (a backup restored so, a file left by another user): SQLite opens it read-only,
+    // where BEGIN EXCLUSIVE takes no lock at all, so every removal "had its turn" at once.
+    const folder = join(dataRoot, 'removals');
+    await mkdir(folder, { recursive: true });
+    const file = join(folder, 'under-way.lock');
+    await writeFile(file, '');
+    const root = process.getuid?.() === 0;
+    if (root) execFileSync('chattr', ['+i', file]);
+    else await chmod(file, 0o444);
+    try {
+      const first = await takeRemovalLock(dataRoot, 0).catch((error: unknown) => String(error));
+      const second = await takeRemovalLock(dataRoot, 0).catch((error: unknown) => String(error));
+      const bothHeld = typeof first === 'function' && typeof second === 'function';
+      if (typeof first === 'function') first();
+      if (typeof second === 'function') second();
+      expect(bothHeld).toBe(false);
+    } finally {
+      if (root) execFileSync('chattr', ['-i', file]);
+    }
+  });
 });
