@@ -17,6 +17,7 @@ import { memorySecrets } from './support/memory-secrets';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
 
 const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-41c9' };
+const US_CLIENT = { clientId: 'us-client', clientSecret: 'us-secret-8d2e' };
 let eu: Simulator;
 const cleanups: (() => Promise<void>)[] = [];
 beforeAll(async () => {
@@ -112,5 +113,38 @@ describe("review: close() while the start's background finish runs", () => {
       emittedOnceClosed: [],
       closedWithinOneHandOver: true,
     });
+  }, 40_000);
+});
+
+describe("review: two of Settings' removals at once (Remove clicked on two accounts in a row)", () => {
+  it('removes both: the first reconnecting the accounts does not reopen the one waiting its turn', async () => {
+    const usMarket = await oneSellerMarketplace(2, 3001, 3, US_CLIENT);
+    cleanups.push(() => usMarket.close());
+    const l = await laptopWithHeldRemovals([]);
+    const usEntry = { label: 'US', baseUrl: usMarket.url, clientId: US_CLIENT.clientId };
+    const usId = accountRef(usEntry).id;
+    await l.secrets.set(keychainEntry(accountRef(usEntry)), US_CLIENT.clientSecret);
+    l.settings.save({
+      ...l.settings.load().settings,
+      accounts: [...l.settings.load().settings.accounts, usEntry],
+    });
+    const service = await SellerTrayService.open({
+      settings: l.settings,
+      secrets: l.secrets,
+      dataRoot: l.dir,
+      timers: new ManualTimers(),
+    });
+    cleanups.unshift(() => service.close());
+    // EU's removal takes the turn, ends, and reconnects the listed accounts (its `finally`): US
+    // among them, its session dropped while it waited. US's removal then found its store open in
+    // this very process and was refused after 10 s as "still open in another Seller Tray process".
+    const [first, second] = await Promise.all([
+      service.handle('removeAccount', { account: l.euId }),
+      service.handle('removeAccount', { account: usId }),
+    ]);
+    const said = (answer: typeof first) =>
+      answer.ok ? 'removed' : `${answer.error.code}: ${answer.error.message}`;
+    expect([said(first), said(second)]).toEqual(['removed', 'removed']);
+    expect(l.settings.load().settings.accounts).toEqual([]);
   }, 40_000);
 });
