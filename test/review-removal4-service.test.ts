@@ -62,18 +62,22 @@ async function laptopWithHeldRemovals(noted: AccountEntry[]) {
   return { dir, settings, secrets, euId: accountRef(euEntry).id, letGo };
 }
 
+/** The app started on that laptop. */
+const openApp = (l: Awaited<ReturnType<typeof laptopWithHeldRemovals>>) =>
+  SellerTrayService.open({
+    settings: l.settings,
+    secrets: l.secrets,
+    dataRoot: l.dir,
+    timers: new ManualTimers(),
+  });
+
 const us = { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-client' };
 const ap = { label: 'AP', baseUrl: 'https://ap.example.com', clientId: 'ap-client' };
 
 describe("review: Settings' Remove while the start's background finish runs", () => {
   it('removes the account: the finish reconnecting the accounts does not reopen the one being removed', async () => {
     const l = await laptopWithHeldRemovals([us]);
-    const service = await SellerTrayService.open({
-      settings: l.settings,
-      secrets: l.secrets,
-      dataRoot: l.dir,
-      timers: new ManualTimers(),
-    });
+    const service = await openApp(l);
     cleanups.unshift(() => service.close());
     // The user removes EU while the finish of US waits for its hand-over; then US is let go, its
     // removal ends, and the finish reconnects the listed accounts: EU among them, still listed
@@ -91,12 +95,7 @@ describe("review: Settings' Remove while the start's background finish runs", ()
 describe("review: close() while the start's background finish runs", () => {
   it('ends within one hand-over, and nothing is emitted once closed', async () => {
     const l = await laptopWithHeldRemovals([us, ap]);
-    const service = await SellerTrayService.open({
-      settings: l.settings,
-      secrets: l.secrets,
-      dataRoot: l.dir,
-      timers: new ManualTimers(),
-    });
+    const service = await openApp(l);
     const events: ServiceEvent[] = [];
     let closing = false;
     service.onEvent((event) => {
@@ -128,12 +127,7 @@ describe("review: two of Settings' removals at once (Remove clicked on two accou
       ...l.settings.load().settings,
       accounts: [...l.settings.load().settings.accounts, usEntry],
     });
-    const service = await SellerTrayService.open({
-      settings: l.settings,
-      secrets: l.secrets,
-      dataRoot: l.dir,
-      timers: new ManualTimers(),
-    });
+    const service = await openApp(l);
     cleanups.unshift(() => service.close());
     // EU's removal takes the turn, ends, and reconnects the listed accounts (its `finally`): US
     // among them, its session dropped while it waited. US's removal then found its store open in

@@ -13,6 +13,7 @@ import { takeRemovalLock, writeRemovalNote } from '../main/core/account/removal-
 import { DEFAULT_SETTINGS, type Settings } from '../main/core/settings';
 import { DATABASE_FILE } from '../main/core/store/account-store';
 import { openDatabase } from '../main/core/store/database';
+import type { AccountEntry } from '../preload/settings-declaration';
 import type { Simulator } from '../simulator/server';
 import { memorySecrets } from './support/memory-secrets';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
@@ -51,6 +52,38 @@ async function laptop() {
   };
 }
 
+/**
+ * A removal of `entry` held at its hand-over: a process holds its store (`seller-tray run`, an app
+ * slow to let it go) with a read under way. Answers once its note is written and the list saved
+ * without it; `letGo` ends that process's hold.
+ */
+async function removalAtHandOver(l: Awaited<ReturnType<typeof laptop>>, entry: AccountEntry) {
+  const held = openDatabase(join(accountFolder(dataRoot, accountRef(entry).id), DATABASE_FILE)).db;
+  held.exec('BEGIN'); // a read under way: its lock is held until it ends
+  held.prepare('SELECT count(*) FROM meta').get();
+  let listSaved: () => void = () => {};
+  const saved = new Promise<void>((resolve) => {
+    listSaved = resolve;
+  });
+  const removal = removeAccount({ label: entry.label }, true, {
+    secrets: l.secrets,
+    dataRoot,
+    handOverMs: 5_000,
+    settings: l.current,
+    updateSettings: (change) => {
+      const next = l.save(change(l.current()));
+      if (!next.accounts.some((a) => a.label === entry.label)) listSaved();
+      return next;
+    },
+  });
+  await saved;
+  const letGo = () => {
+    held.exec('COMMIT');
+    held.close();
+  };
+  return { removal, letGo };
+}
+
 describe('review: a damaged lock file of the removals', () => {
   it('refuses a removal in words for people (an AccountListError), not a raw SQLite failure', async () => {
     const l = await laptop();
@@ -74,33 +107,14 @@ describe('review: a damaged lock file of the removals', () => {
 describe('review: adding the account again under another label while its removal is under way', () => {
   it('keeps the secret just stored (the removal ends before, or the add waits its turn)', async () => {
     const l = await laptop();
-    const euId = accountRef(l.eu).id;
-    // A process holds EU's store (`seller-tray run`, or an app slow to let it go): the removal
-    // (the CLI's) has written its note and saved the list without EU, and waits for the hand-over.
-    const held = openDatabase(join(accountFolder(dataRoot, euId), DATABASE_FILE)).db;
-    held.exec('BEGIN'); // a read under way: its lock is held until it ends
-    held.prepare('SELECT count(*) FROM meta').get();
-    let listSaved: () => void = () => {};
-    const saved = new Promise<void>((resolve) => {
-      listSaved = resolve;
-    });
-    const removal = removeAccount({ label: 'EU' }, true, {
-      secrets: l.secrets,
-      dataRoot,
-      handOverMs: 5_000,
-      settings: l.current,
-      updateSettings: (change) => {
-        const next = l.save(change(l.current()));
-        if (!next.accounts.some((a) => a.label === 'EU')) listSaved();
-        return next;
-      },
-    });
+    // A process holds EU's store: the removal (the CLI's) has written its note and saved the
+    // list without EU, and waits for the hand-over.
+    const { removal, letGo } = await removalAtHandOver(l, l.eu);
     let settled = false;
     const settle = () => {
       settled = true;
     };
     removal.then(settle, settle);
-    await saved;
     // Meanwhile the user adds that marketplace client again in Settings, as "Europe": the label
     // is not the noted one, so the add neither waits its turn nor is refused.
     const added = await addAccount(
@@ -116,8 +130,7 @@ describe('review: adding the account again under another label while its removal
     l.save(added.settings);
     // The removal is still under way (at its hand-over) once the add is saved.
     expect(settled).toBe(false);
-    held.exec('COMMIT');
-    held.close();
+    letGo();
     await removal;
 
     expect(l.current().accounts.map((a) => a.label)).toEqual(['Europe']);
@@ -135,36 +148,17 @@ describe('review: bringing back an interrupted removal (`accounts add --id`) tha
     const us = { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-client' };
     writeRemovalNote(dataRoot, { entry: l.eu, at: 0, automations: [] });
     l.save({ ...l.current(), accounts: [us] });
-    const held = openDatabase(join(accountFolder(dataRoot, accountRef(us).id), DATABASE_FILE)).db;
-    held.exec('BEGIN');
-    held.prepare('SELECT count(*) FROM meta').get();
     // `accounts add --id <EU>` read the list (then the secret from stdin) …
     const readByAdd = l.current();
     // … while the app's Settings removes US: its turn taken, the list saved without US, its hand-over waiting.
-    let listSaved: () => void = () => {};
-    const saved = new Promise<void>((resolve) => {
-      listSaved = resolve;
-    });
-    const removal = removeAccount({ label: 'US' }, true, {
-      secrets: l.secrets,
-      dataRoot,
-      handOverMs: 5_000,
-      settings: l.current,
-      updateSettings: (change) => {
-        const next = l.save(change(l.current()));
-        if (next.accounts.length === 0) listSaved();
-        return next;
-      },
-    });
-    await saved;
+    const { removal, letGo } = await removalAtHandOver(l, us);
     const adding = addAccount(
       readByAdd,
       { which: { id: euId }, secret: EU_CLIENT.clientSecret },
       { secrets: l.secrets, dataRoot },
     );
     await new Promise((resolve) => setTimeout(resolve, 300)); // the add waits its turn
-    held.exec('COMMIT');
-    held.close();
+    letGo();
     expect((await removal).entry.label).toBe('US');
     l.save((await adding).settings); // as the CLI saves what addAccount answers
     // US's data and secret are gone: listed again it would be an account with an empty store.
