@@ -31,6 +31,7 @@ beforeEach(async () => {
   dataRoot = await mkdtemp(join(tmpdir(), 'review-removal4-'));
 });
 afterEach(async () => {
+  for (const file of immutable.splice(0)) execFileSync('chattr', ['-i', file]);
   await rm(dataRoot, { recursive: true, force: true });
 });
 
@@ -51,6 +52,14 @@ async function laptop() {
     },
   };
 }
+
+/** Made unwritable for this user (root too: immutable, made mutable again after the test). */
+async function unwritable(file: string) {
+  if (process.getuid?.() !== 0) return chmod(file, 0o444);
+  execFileSync('chattr', ['+i', file]);
+  immutable.push(file);
+}
+const immutable: string[] = [];
 
 /**
  * A removal of `entry` held at its hand-over: a process holds its store (`seller-tray run`, an app
@@ -85,22 +94,38 @@ async function removalAtHandOver(l: Awaited<ReturnType<typeof laptop>>, entry: A
 }
 
 describe('review: a damaged lock file of the removals', () => {
-  it('refuses a removal in words for people (an AccountListError), not a raw SQLite failure', async () => {
-    const l = await laptop();
-    // Anything but an SQLite database there (a disk error, a stray write): every removal on this
-    // computer failed from then on, with "file is not a database", and nothing said which file.
+  /** Anything but an SQLite database there (a disk error, a stray write), made read-only or not. */
+  async function damagedLock(readOnly: boolean) {
     await mkdir(join(dataRoot, 'removals'), { recursive: true });
-    await writeFile(join(dataRoot, 'removals', 'under-way.lock'), 'not a database '.repeat(40));
-    const failed = await removeAccount({ label: 'EU' }, true, {
+    const file = join(dataRoot, 'removals', 'under-way.lock');
+    await writeFile(file, 'not a database '.repeat(40));
+    if (readOnly) await unwritable(file);
+  }
+  const removal = (l: Awaited<ReturnType<typeof laptop>>) =>
+    removeAccount({ label: 'EU' }, true, {
       secrets: l.secrets,
       dataRoot,
       handOverMs: 0,
       removalWaitMs: 500,
       settings: l.current,
       updateSettings: (change) => l.save(change(l.current())),
-    }).catch((error: unknown) => error);
-    expect(String(failed)).toContain('under-way.lock');
+    });
+
+  it('is emptied (it holds nothing) and the removal goes on, taking its turn on it', async () => {
+    const l = await laptop();
+    await damagedLock(false);
+    expect((await removal(l)).entry.label).toBe('EU');
+    expect(l.current().accounts).toEqual([]);
+    expect(await l.secrets.get(keychainEntry(accountRef(l.eu)))).toBeUndefined();
+  });
+
+  it('that cannot be emptied refuses the removal in words that name it (an AccountListError), nothing touched', async () => {
+    const l = await laptop();
+    await damagedLock(true);
+    const failed = await removal(l).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(AccountListError);
+    expect(String(failed)).toContain(join(dataRoot, 'removals', 'under-way.lock'));
+    expect(l.current().accounts.map((a) => a.label)).toEqual(['EU']);
   });
 });
 
@@ -115,23 +140,26 @@ describe('review: adding the account again under another label while its removal
       settled = true;
     };
     removal.then(settle, settle);
-    // Meanwhile the user adds that marketplace client again in Settings, as "Europe": the label
-    // is not the noted one, so the add neither waits its turn nor is refused.
-    const added = await addAccount(
-      l.current(),
+    // Meanwhile the user adds that marketplace client again in Settings, as "Europe": not the
+    // noted label, but the noted client, so the add waits its turn (till the removal ends).
+    const adding = addAccount(
       {
         which: { label: 'Europe' },
         baseUrl: market.url,
         clientId: EU_CLIENT.clientId,
         secret: EU_CLIENT.clientSecret,
       },
-      { secrets: l.secrets, dataRoot },
+      { secrets: l.secrets, dataRoot, settings: l.current },
     );
-    l.save(added.settings);
-    // The removal is still under way (at its hand-over) once the add is saved.
-    expect(settled).toBe(false);
+    let added = false;
+    adding.then(() => {
+      added = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect({ settled, added }).toEqual({ settled: false, added: false });
     letGo();
     await removal;
+    l.save((await adding).settings);
 
     expect(l.current().accounts.map((a) => a.label)).toEqual(['Europe']);
     // Listed, and its secret stored a moment ago: the removal went on and deleted it (the same
@@ -152,10 +180,11 @@ describe('review: bringing back an interrupted removal (`accounts add --id`) tha
     const readByAdd = l.current();
     // … while the app's Settings removes US: its turn taken, the list saved without US, its hand-over waiting.
     const { removal, letGo } = await removalAtHandOver(l, us);
+    // Its first read of the list is the one made before; any read after the wait is the file now.
+    let reads = 0;
     const adding = addAccount(
-      readByAdd,
       { which: { id: euId }, secret: EU_CLIENT.clientSecret },
-      { secrets: l.secrets, dataRoot },
+      { secrets: l.secrets, dataRoot, settings: () => (reads++ === 0 ? readByAdd : l.current()) },
     );
     await new Promise((resolve) => setTimeout(resolve, 300)); // the add waits its turn
     letGo();
@@ -174,18 +203,12 @@ describe('review: a lock file this user cannot write', () => {
     await mkdir(folder, { recursive: true });
     const file = join(folder, 'under-way.lock');
     await writeFile(file, '');
-    const root = process.getuid?.() === 0;
-    if (root) execFileSync('chattr', ['+i', file]);
-    else await chmod(file, 0o444);
-    try {
-      const first = await takeRemovalLock(dataRoot, 0).catch((error: unknown) => String(error));
-      const second = await takeRemovalLock(dataRoot, 0).catch((error: unknown) => String(error));
-      const bothHeld = typeof first === 'function' && typeof second === 'function';
-      if (typeof first === 'function') first();
-      if (typeof second === 'function') second();
-      expect(bothHeld).toBe(false);
-    } finally {
-      if (root) execFileSync('chattr', ['-i', file]);
-    }
+    await unwritable(file);
+    const first = await takeRemovalLock(dataRoot, 0).catch((error: unknown) => String(error));
+    const second = await takeRemovalLock(dataRoot, 0).catch((error: unknown) => String(error));
+    const bothHeld = typeof first === 'function' && typeof second === 'function';
+    if (typeof first === 'function') first();
+    if (typeof second === 'function') second();
+    expect(bothHeld).toBe(false);
   });
 });

@@ -112,18 +112,17 @@ async function list(stores: CliStores, json: boolean): Promise<string> {
 }
 
 async function add(which: AccountChoice, stores: CliStores, options: AccountsOptions): Promise<string> {
-  const { settings } = stores.settings.load();
   // The address is checked before the secret is read: a mistyped command asks for nothing.
-  const { known, noted } = chosenForAdding(settings, which, stores.dataRoot);
+  const { known, noted } = chosenForAdding(stores.settings.load().settings, which, stores.dataRoot);
   if (!known && !noted && (!options.baseUrl || !options.clientId))
     throw new UsageError('accounts add needs --base-url and --client-id');
   const secret = await readStdin();
   if (!secret)
     throw new UsageError('accounts add reads the client secret from standard input, and it was empty');
+  // The list as it is once the secret is typed (and a removal under way has ended), not before.
   const added = await addAccount(
-    settings,
     { which, baseUrl: options.baseUrl, clientId: options.clientId, secret },
-    { ...stores, log: options.log },
+    { ...stores, settings: () => stores.settings.load().settings, log: options.log },
   );
   if (!added.reconnected) stores.settings.save(added.settings);
   const { entry, sellerId } = added;

@@ -20,6 +20,8 @@ export type RefusalCode =
   | 'in-use'
   /** Another removal under way on this computer did not end within the wait: try again. */
   | 'being-removed'
+  /** The file removals take turns on cannot be used (unwritable, or damaged past repair): see the message. */
+  | 'lock-unusable'
   /** A removal failed once the account's data was deleted: run it again to finish it. */
   | 'removal-unfinished';
 

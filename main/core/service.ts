@@ -189,6 +189,11 @@ export class SellerTrayService {
   private connecting: Promise<void> = Promise.resolve();
   /** The interrupted removals being finished after the start (finishInterruptedRemovals). */
   private finishing: Promise<void> = Promise.resolve();
+  /**
+   * The accounts Settings is removing: never opened again meanwhile (connect), or the removal,
+   * waiting its turn, would find its store open in this very process and be refused as in-use.
+   */
+  private readonly removing = new Set<AccountId>();
   private closed = false;
 
   private constructor(
@@ -250,9 +255,12 @@ export class SellerTrayService {
   private async finishInterruptedRemovals(): Promise<void> {
     const notes = interruptedRemovals(this.ports.dataRoot, this.settings.accounts);
     for (const { entry } of notes) {
+      // Closing: the rest is finished at the next start, as their notes say.
+      if (this.closed) return;
       const { id } = accountRef(entry);
       try {
-        await removeAccount({ id }, false, this.removalPorts());
+        // Only while still noted and unlisted: `accounts add --id` may have brought it back meanwhile.
+        await removeAccount({ id }, false, this.removalPorts(), { interruptedOnly: true });
         this.log.info('an interrupted removal of an account was finished', { account: entry.label });
       } catch (error) {
         const listedAgain = this.settings.accounts.some((a) => accountRef(a).id === id);
@@ -264,8 +272,8 @@ export class SellerTrayService {
         });
       }
     }
-    // An account put back (statuses to deliver) polls again, unless the app is closing meanwhile.
-    if (notes.length > 0 && !this.closed) await this.connect();
+    // An account put back (statuses to deliver) polls again.
+    if (notes.length > 0) await this.connect();
   }
 
   /** Removal's ports: the settings saved at each step, so a removal failing once its data is gone never lists it again, empty. */
@@ -292,8 +300,8 @@ export class SellerTrayService {
     this.unwatchPolicies();
     this.unwatchSettings();
     this.closed = true;
-    // The polls stop now; a removal being finished ends too (its hand-over at most), and whatever
-    // it opened meanwhile is closed after it.
+    // The polls stop now. The removal being finished is waited for (its hand-over at most; a quit
+    // that cuts it leaves its note, and the next start finishes it); the rest wait for that start.
     return Promise.all([this.dropSessions(), this.finishing]).then(() => this.dropSessions());
   }
 
@@ -418,7 +426,10 @@ export class SellerTrayService {
       }),
     addAccount: async (input) => {
       const { label, ...rest } = input;
-      const added = await addAccount(this.settings, { ...rest, which: { label } }, this.accountListPorts());
+      const added = await addAccount(
+        { ...rest, which: { label } },
+        { ...this.accountListPorts(), settings: () => this.settings },
+      );
       this.saveSettings(added.settings);
       // A reconnected account starts again with its new secret.
       if (added.reconnected) await this.dropSession(accountRef(added.entry).id);
@@ -434,11 +445,14 @@ export class SellerTrayService {
     },
     removeAccount: async ({ account, discardUndelivered }) => {
       const entry = this.listedAccount(account);
-      // Its store is closed before its folder goes; a refused removal opens it again.
+      // Its store is closed before its folder goes, and stays closed while the removal waits its
+      // turn; a refused removal opens it again.
+      this.removing.add(account as AccountId);
       await this.dropSession(account as AccountId);
       try {
         await removeAccount({ label: entry.label }, discardUndelivered, this.removalPorts());
       } finally {
+        this.removing.delete(account as AccountId);
         await this.connect();
       }
       return this.state();
@@ -798,6 +812,8 @@ export class SellerTrayService {
   }
 
   private async connectNow(): Promise<void> {
+    // Closed: nothing opens again (a removal ending after close() reconnects).
+    if (this.closed) return;
     if (this.settings.demoMode && this.demoSecret === undefined && this.ports.demo) {
       // The demo marketplace runs again, on a port of its own; its account carries on.
       const demo = await this.ports.demo.start();
@@ -814,7 +830,7 @@ export class SellerTrayService {
     for (const [index, ref] of refs.entries()) {
       const stored = !ref.demo && (await this.secretInKeychain(keychainEntry(ref)));
       if (index === 0) this.secretStored = stored;
-      if (this.sessions.has(ref.id) || !(stored || ref.demo)) continue;
+      if (this.sessions.has(ref.id) || this.removing.has(ref.id) || !(stored || ref.demo)) continue;
       await this.openSession(ref);
     }
     this.emit({ type: 'app-state', state: this.state() });
@@ -932,6 +948,8 @@ export class SellerTrayService {
   }
 
   private emit(event: ServiceEvent): void {
+    // Closed, there is no one left to tell: a removal still ending says nothing to a window gone.
+    if (this.closed) return;
     if (this.listeners.size === 0 && event.type === 'problem') this.unheard.push(event);
     for (const listener of this.listeners) listener(event);
   }

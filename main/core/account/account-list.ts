@@ -34,6 +34,7 @@ import {
   interruptedRemoval,
   isChosen,
   type RemovalNote,
+  removalNoted,
   removalTrash,
   takeRemovalLock,
   writeRemovalNote,
@@ -44,11 +45,17 @@ import { AccountSession } from './session';
  * Why a change of the list was not made; the message says what to do instead. `invalid-input`:
  * the request itself is wrong; `undelivered-statuses`: the account still has statuses to send;
  * `in-use`: another process (the app, `seller-tray run`) has its store open; `being-removed`:
- * another removal held this one up past its wait; `removal-unfinished`: a removal failed past the
+ * another removal held this one up past its wait; `lock-unusable`: the file removals take turns on
+ * cannot be used; `removal-unfinished`: a removal failed past the
  * point where it is undone, and is to be run again.
  */
 export class AccountListError extends CodedError<
-  'invalid-input' | 'undelivered-statuses' | 'in-use' | 'being-removed' | 'removal-unfinished'
+  | 'invalid-input'
+  | 'undelivered-statuses'
+  | 'in-use'
+  | 'being-removed'
+  | 'lock-unusable'
+  | 'removal-unfinished'
 > {}
 
 export interface AccountListPorts {
@@ -58,9 +65,12 @@ export interface AccountListPorts {
   log?: Log | undefined;
 }
 
-export interface RemovalPorts extends AccountListPorts {
+export interface AddPorts extends AccountListPorts {
   /** The settings as they are now: read again once another removal under way has ended. */
   settings: () => Settings;
+}
+
+export interface RemovalPorts extends AddPorts {
   /**
    * Changes and saves the settings as they are now, at each step of a removal: so the list never
    * shows an account whose data is gone, and (the CLI's) an app that watches the file closes its
@@ -122,20 +132,22 @@ interface AddInput {
  * Adds an account at the end of the list, or reconnects the listed one chosen (its address may be
  * left out). Answers the settings to save; the secret is stored already. By id, only a listed
  * account or one whose removal was interrupted (an id is not chosen, it follows from the address).
- * Bringing one back waits for the removals' turn (takeRemovalLock): a removal of it under way would
- * otherwise go on to delete the secret and the folder just brought back.
+ * Adding an account with a removal noted (the one chosen, or the client's under any label) waits
+ * for the removals' turn (takeRemovalLock), then reads the list again: a removal of it under way
+ * would otherwise go on to delete the secret and the folder just brought back.
  */
-export async function addAccount(
-  settings: Settings,
-  input: AddInput,
-  ports: AccountListPorts,
-): Promise<Added> {
-  const { noted } = chosenForAdding(settings, input.which, ports.dataRoot);
-  if (!noted) return addNow(settings, input, ports);
-  const release = await takeRemovalLock(ports.dataRoot, REMOVAL_WAIT_MS);
-  if (!release) throw turnNotCome(`${noted.entry.label} was not brought back`, REMOVAL_WAIT_MS);
+export async function addAccount(input: AddInput, ports: AddPorts): Promise<Added> {
+  const { which, baseUrl, clientId } = input;
+  const { noted } = chosenForAdding(ports.settings(), which, ports.dataRoot);
+  const clientNoted =
+    baseUrl && clientId && removalNoted(ports.dataRoot, accountRef({ baseUrl, clientId }).id);
+  if (!noted && !clientNoted) return addNow(ports.settings(), input, ports);
+  const what = noted
+    ? `${noted.entry.label} was not brought back`
+    : `${'label' in which ? which.label : which.id} was not added`;
+  const release = await removalTurn(ports.dataRoot, REMOVAL_WAIT_MS, what);
   try {
-    return await addNow(settings, input, ports);
+    return await addNow(ports.settings(), input, ports);
   } finally {
     release();
   }
@@ -245,11 +257,14 @@ export interface Removed {
  * and says to run it again. A removal noted and killed midway (removal-notes.ts) is finished by
  * the next removal of that account. Removals take turns (takeRemovalLock): one that waited for
  * another finds the account as that one left it (gone, put back, or still to finish).
+ * `interruptedOnly` (finishing a removal noted earlier): an account listed again by its turn
+ * (brought back meanwhile) is left alone.
  */
 export async function removeAccount(
   which: AccountChoice,
   discardUndelivered: boolean,
   ports: RemovalPorts,
+  { interruptedOnly = false } = {},
 ): Promise<Removed> {
   // Named by its id before waiting: a label given to another account meanwhile is not the one asked.
   const before = ports.settings();
@@ -257,24 +272,33 @@ export async function removeAccount(
   if (isDemo(before, chosen))
     throw new AccountListError('invalid-input', `${chosen.label} is the demo: leave the demo instead`);
   const waitMs = ports.removalWaitMs ?? REMOVAL_WAIT_MS;
-  const release = await takeRemovalLock(ports.dataRoot, waitMs);
-  if (!release) throw turnNotCome(`${chosen.label} was not removed`, waitMs);
+  const release = await removalTurn(ports.dataRoot, waitMs, `${chosen.label} was not removed`);
   try {
     const settings = ports.settings();
     const { entry, noted } = foundForRemoval(settings, { id: accountRef(chosen).id }, ports.dataRoot);
-    if (!entry) return { entry: chosen, discarded: 0, byAnother: true };
+    if (!entry || (interruptedOnly && !noted)) return { entry: chosen, discarded: 0, byAnother: true };
     return await removeNow(settings, entry, noted, discardUndelivered, ports);
   } finally {
     release();
   }
 }
 
-/** A change of the list that waited for a removal under way longer than `waitMs`. */
-const turnNotCome = (what: string, waitMs: number) =>
-  new AccountListError(
+/**
+ * The removals' turn (takeRemovalLock), else why `what` was not done: another removal held it past
+ * `waitMs`, or its lock file cannot be used.
+ */
+async function removalTurn(dataRoot: string, waitMs: number, what: string): Promise<() => void> {
+  const release = await takeRemovalLock(dataRoot, waitMs).catch((error: unknown) => {
+    throw Object.assign(new AccountListError('lock-unusable', `${what}: ${(error as Error).message}`), {
+      cause: error,
+    });
+  });
+  if (release) return release;
+  throw new AccountListError(
     'being-removed',
     `${what}: another removal under way on this computer did not end within ${Math.round(waitMs / 1000)} s; try again in a moment`,
   );
+}
 
 /** removeAccount's steps, its turn taken. */
 async function removeNow(

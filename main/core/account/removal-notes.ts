@@ -13,8 +13,18 @@
 // removals still noted, as `accounts remove --id` does (service.ts), in the background after its
 // start. Removals take turns on `removals/under-way.lock` (takeRemovalLock), an empty file that stays.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import { escapedControls } from '../../../preload/marketplace-text';
 import type { AccountEntry } from '../../../preload/settings-declaration';
 import { writeFileDurably } from '../durable-file';
@@ -47,18 +57,45 @@ export const removalTrash = (dataRoot: string, id: AccountId): string =>
  * two removals of one account meeting at any step (its note, the list, its folder, its secret)
  * would each undo or fail on what the other did. The lock is `removals/under-way.lock`, held with
  * SQLite's exclusive lock, so a removal killed midway (its note tells the rest) never leaves a lock
- * behind. Waits for another removal to end, at most `withinMs`: undefined if it did not.
+ * behind. Waits for another removal to end, at most `withinMs`: undefined if it did not. A lock
+ * file that cannot be used throws, in words that name it and say what to do.
  */
 export async function takeRemovalLock(dataRoot: string, withinMs: number): Promise<(() => void) | undefined> {
-  mkdirSync(removals(dataRoot), { recursive: true, mode: 0o700 });
+  const file = join(removals(dataRoot), 'under-way.lock');
   const end = Date.now() + withinMs;
   for (;;) {
-    const lock = lockExclusively(join(removals(dataRoot), 'under-way.lock'));
+    const lock = usableLock(file);
     if (lock) return lock.release;
     if (Date.now() >= end) return undefined;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** lockExclusively on the removals' lock file, or why it cannot be used (a thrown Error for people). */
+function usableLock(file: string): { release: () => void } | undefined {
+  try {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    // SQLite opens a file it cannot write read-only, where BEGIN EXCLUSIVE locks nothing at all.
+    if (existsSync(file)) accessSync(file, constants.W_OK);
+    try {
+      return lockExclusively(file);
+    } catch (error) {
+      if (!/not a database/i.test(String(error))) throw error;
+      // Damaged (a disk error, a stray write): it holds nothing, and empty it is a sound database.
+      // Emptied, not deleted, so a process that emptied it first keeps holding the one file.
+      truncateSync(file, 0);
+      return lockExclusively(file);
+    }
+  } catch (error) {
+    throw new Error(
+      `removals on this computer take turns on the file ${file}, which cannot be used (${(error as Error).message}): give this user write access to it and its folder, or delete it (it holds nothing), then try again`,
+      { cause: error },
+    );
+  }
+}
+
+/** Whether a removal of the account is noted: under way, or interrupted. */
+export const removalNoted = (dataRoot: string, id: AccountId): boolean => existsSync(notePath(dataRoot, id));
 
 export function writeRemovalNote(dataRoot: string, note: RemovalNote): void {
   writeFileDurably(notePath(dataRoot, accountRef(note.entry).id), JSON.stringify(note));
