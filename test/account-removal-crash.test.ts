@@ -12,6 +12,7 @@ import { mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type AccountRef, accountFolder, accountRef, keychainEntry } from '../main/core/account/account-ref';
+import { interruptedRemovals } from '../main/core/account/removal-notes';
 import { automationSecretEntry } from '../main/core/automation/ports';
 import { KeytarSecretStore } from '../main/core/secrets';
 import { SellerTrayService } from '../main/core/service';
@@ -97,16 +98,18 @@ const notes = (dataRoot: string) =>
 
 /** What the app tells at its start on this laptop (its problems), then closed. */
 async function appTells(dataRoot: string): Promise<string[]> {
-  const service = await SellerTrayService.open({
-    settings: new ConfSettingsStore({ cwd: dataRoot }),
-    secrets,
-    dataRoot,
-    timers: new ManualTimers(),
-  });
+  const settings = new ConfSettingsStore({ cwd: dataRoot });
+  const service = await SellerTrayService.open({ settings, secrets, dataRoot, timers: new ManualTimers() });
   const problems: string[] = [];
   service.onEvent((event) => {
     if (event.type === 'problem') problems.push(event.message);
   });
+  // The start finishes them in the background, and a closed app tells nothing: kept open till then.
+  await until(
+    () =>
+      problems.length > 0 || interruptedRemovals(dataRoot, settings.load().settings.accounts).length === 0,
+    20_000,
+  );
   await service.close();
   return problems;
 }
