@@ -39,8 +39,8 @@ const us = { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-clien
 const euId = accountRef(eu).id;
 
 /**
- * A folder nothing can be moved into or out of: immutable for root (whom permissions do not
- * stop), read-only for anyone else.
+ * A folder nothing can be moved into or out of, a file nothing can write: immutable for root (whom
+ * permissions do not stop), read-only for anyone else.
  */
 function freeze(folder: string): void {
   frozen.push(folder);
@@ -70,7 +70,7 @@ async function laptop(secrets: SecretStore = memorySecrets(), accounts: AccountE
     },
   };
   const remove = (which: { label: string } | { id: string }) => removeAccount(which, true, ports);
-  return { secrets, folder, remove, labels: () => settings.accounts.map((a) => a.label) };
+  return { secrets, folder, ports, remove, labels: () => settings.accounts.map((a) => a.label) };
 }
 
 /** A keychain whose deletes fail while `refusing` says so (as a locked or unavailable one does). */
@@ -209,6 +209,66 @@ describe('two removals of one account at once', () => {
     expect(await leftovers()).toEqual({ notes: [], trash: [] });
     // Its turn come, it removes it.
     expect((await l.remove({ label: 'EU' })).byAnother).toBe(false);
+  });
+});
+
+describe("the removals' lock file", () => {
+  const lockFile = () => join(dataRoot, 'removals', 'under-way.lock');
+  /** Anything but an SQLite database there (a disk error, a stray write). */
+  async function damagedLock() {
+    await mkdir(join(dataRoot, 'removals'), { recursive: true });
+    await writeFile(lockFile(), 'not a database '.repeat(40));
+  }
+
+  it('damaged, is emptied (it holds nothing) and the removal goes on, taking its turn on it', async () => {
+    const l = await laptop();
+    await damagedLock();
+    expect((await l.remove({ label: 'EU' })).byAnother).toBe(false);
+    expect(l.labels()).toEqual(['US']);
+    expect(await l.secrets.get(keychainEntry(accountRef(eu)))).toBeUndefined();
+  });
+
+  it('damaged and unwritable, refuses the removal in words that name it (lock-unusable), touching nothing', async () => {
+    const l = await laptop();
+    await damagedLock();
+    freeze(lockFile());
+    const refused = await l.remove({ label: 'EU' }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AccountListError);
+    expect(refused).toMatchObject({ code: 'lock-unusable', message: expect.stringContaining(lockFile()) });
+    expect(l.labels()).toEqual(['US', 'EU']);
+    expect(existsSync(join(l.folder, 'kept.txt'))).toBe(true);
+  });
+
+  it('unwritable, never lets two removals have their turn at once (SQLite opens it read-only, locking nothing)', async () => {
+    await mkdir(join(dataRoot, 'removals'), { recursive: true });
+    await writeFile(lockFile(), '');
+    freeze(lockFile());
+    const first = await takeRemovalLock(dataRoot, 0).catch((error: unknown) => String(error));
+    const second = await takeRemovalLock(dataRoot, 0).catch((error: unknown) => String(error));
+    const bothHeld = typeof first === 'function' && typeof second === 'function';
+    if (typeof first === 'function') first();
+    if (typeof second === 'function') second();
+    expect(bothHeld).toBe(false);
+  });
+});
+
+describe('finishing an interrupted removal (the app after its start)', () => {
+  it('leaves alone an account listed again by its turn (brought back meanwhile), and removes it once unlisted and noted', async () => {
+    const l = await laptop();
+    // The app listed EU's note at its start; `accounts add --id` brought EU back (listed, its
+    // note dropped) before the app's finish had its turn.
+    const left = await removeAccount({ id: euId }, false, l.ports, { interruptedOnly: true });
+    expect(left.byAnother).toBe(true);
+    expect(l.labels()).toEqual(['US', 'EU']);
+    expect(await l.secrets.get(keychainEntry(accountRef(eu)))).toBe('eu-secret');
+    // Noted and unlisted (killed after saving the list), it is finished.
+    writeRemovalNote(dataRoot, { entry: eu, at: 1, automations: [] });
+    l.ports.updateSettings((current) => ({ ...current, accounts: [us] }));
+    expect((await removeAccount({ id: euId }, false, l.ports, { interruptedOnly: true })).byAnother).toBe(
+      false,
+    );
+    expect(existsSync(l.folder)).toBe(false);
+    expect(await leftovers()).toEqual({ notes: [], trash: [] });
   });
 });
 
