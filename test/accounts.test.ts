@@ -7,15 +7,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { accountFolder, accountRef } from '../main/core/account/account-ref';
+import { addAccount, removeAccount } from '../main/core/account/account-list';
+import { accountFolder, accountRef, keychainEntry } from '../main/core/account/account-ref';
 import { interruptedRemovals, writeRemovalNote } from '../main/core/account/removal-notes';
 import { AccountSession } from '../main/core/account/session';
 import { watchFile } from '../main/core/file-watch';
 import { ensurePrivateDir, userDataDir } from '../main/core/paths';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../main/core/service';
-import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
-import { UNCONFIRMED_AFTER_POLLS } from '../main/core/store/account-store';
+import { ConfSettingsStore, type Settings as CoreSettings, DEFAULT_SETTINGS } from '../main/core/settings';
+import { DATABASE_FILE, UNCONFIRMED_AFTER_POLLS } from '../main/core/store/account-store';
+import { openDatabase } from '../main/core/store/database';
 import { Notifier } from '../main/shell/notifier';
 import { OrderLinks } from '../main/shell/order-links';
 import { startTray } from '../main/shell/tray-menu';
@@ -25,6 +27,7 @@ import type { Settings } from '../preload/model';
 import type { AccountEntry } from '../preload/settings-declaration';
 import type { Simulator } from '../simulator/server';
 import { ManualTimers, makeDataDir } from './support/core';
+import { memorySecrets } from './support/memory-secrets';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
 import { runTs, spawnTs } from './support/processes';
 import { admin } from './support/raw-api';
@@ -1127,3 +1130,200 @@ async function watchOnce(env: NodeJS.ProcessEnv, killAfterMs?: number) {
     .map((o): [string, string] => [o.account, o.orderId]);
   return { announced, killed: signal === 'SIGKILL' };
 }
+
+/** A store held by another process (`seller-tray run`, an app slow to let it go): a read under way. */
+function heldStore(dir: string, entry: AccountEntry) {
+  const { db } = openDatabase(join(accountFolder(dir, accountRef(entry).id), DATABASE_FILE));
+  db.exec('BEGIN'); // its lock is held until the read ends
+  db.prepare('SELECT count(*) FROM meta').get();
+  return () => {
+    if (!db.isOpen) return;
+    db.exec('COMMIT');
+    db.close();
+  };
+}
+
+/**
+ * A laptop (the CLI's view: the list kept as its file is) where EU is listed with its folder and
+ * secret, and a removal of `entry` is held at its hand-over by a process holding its store: answers
+ * once its note is written and the list saved without it; `letGo` ends that process's hold.
+ */
+async function cliLaptopWithEu() {
+  const dir = await makeDataDir();
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const euEntry = { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId };
+  const memory = memorySecrets();
+  await memory.set(keychainEntry(accountRef(euEntry)), EU_CLIENT.clientSecret);
+  let settings: CoreSettings = { ...DEFAULT_SETTINGS, accounts: [euEntry] };
+  const current = () => settings;
+  const save = (next: CoreSettings) => {
+    settings = next;
+    return settings;
+  };
+  const removalAtHandOver = async (entry: AccountEntry) => {
+    const letGo = heldStore(dir, entry);
+    cleanups.unshift(async () => letGo());
+    let listSaved: () => void = () => {};
+    const saved = new Promise<void>((resolve) => {
+      listSaved = resolve;
+    });
+    const removal = removeAccount({ label: entry.label }, true, {
+      secrets: memory,
+      dataRoot: dir,
+      handOverMs: 5_000,
+      settings: current,
+      updateSettings: (change) => {
+        const next = save(change(current()));
+        if (!next.accounts.some((a) => a.label === entry.label)) listSaved();
+        return next;
+      },
+    });
+    await saved;
+    return { removal, letGo };
+  };
+  return { dir, euEntry, secrets: memory, current, save, removalAtHandOver };
+}
+
+describe('adding an account while a removal of it is under way', () => {
+  it('under another label (the same marketplace client), waits its turn: the secret just stored is kept', async () => {
+    const l = await cliLaptopWithEu();
+    // The CLI's removal of EU has written its note and saved the list without EU; it waits for
+    // the hand-over. The user adds that client again in Settings as "Europe": not the noted
+    // label, so it did not wait, and the removal then deleted the secret just stored.
+    const { removal, letGo } = await l.removalAtHandOver(l.euEntry);
+    const ends: string[] = [];
+    removal.then(() => ends.push('removal'));
+    const adding = addAccount(
+      {
+        which: { label: 'Europe' },
+        baseUrl: eu.url,
+        clientId: EU_CLIENT.clientId,
+        secret: EU_CLIENT.clientSecret,
+      },
+      { secrets: l.secrets, dataRoot: l.dir, settings: l.current },
+    );
+    adding.then(() => ends.push('add'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(ends).toEqual([]); // both wait: the removal its hand-over, the add its turn
+    letGo();
+    await removal;
+    l.save((await adding).settings);
+    expect(ends).toEqual(['removal', 'add']);
+    expect(l.current().accounts.map((a) => a.label)).toEqual(['Europe']);
+    expect(await l.secrets.get(keychainEntry(accountRef(l.euEntry)))).toBe(EU_CLIENT.clientSecret);
+  }, 20_000);
+
+  it('bringing back an interrupted removal (`accounts add --id`) after another removal, saves the list as that one left it', async () => {
+    const l = await cliLaptopWithEu();
+    // EU's removal was interrupted (noted, unlisted); US is listed, its store held by a process.
+    const usEntry = { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-client' };
+    writeRemovalNote(l.dir, { entry: l.euEntry, at: 0, automations: [] });
+    l.save({ ...l.current(), accounts: [usEntry] });
+    // `accounts add --id <EU>` read the list before (a prompt for the secret, a wait) …
+    const readBefore = l.current();
+    // … while the app's Settings removes US: its turn taken, the list saved without US.
+    const { removal, letGo } = await l.removalAtHandOver(usEntry);
+    let reads = 0;
+    const adding = addAccount(
+      { which: { id: accountRef(l.euEntry).id }, secret: EU_CLIENT.clientSecret },
+      // Its first read is the one made before; any read after the wait is the file as it is then.
+      { secrets: l.secrets, dataRoot: l.dir, settings: () => (reads++ === 0 ? readBefore : l.current()) },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the add waits its turn
+    letGo();
+    expect((await removal).entry.label).toBe('US');
+    l.save((await adding).settings); // as the CLI saves what addAccount answers
+    // US's data and secret are gone: listed again it would be an account with an empty store.
+    expect(l.current().accounts.map((a) => a.label)).toEqual(['EU']);
+  }, 20_000);
+});
+
+/**
+ * A laptop where EU is listed and the removals of `noted` were killed during their hand-over (note
+ * written, list saved), each store still held by another process (`seller-tray run`), which the
+ * app's start then waits 10 s for, in the background. Answers how to let each store go.
+ */
+async function laptopWithHeldRemovals(noted: AccountEntry[]) {
+  const dir = await makeDataDir();
+  const euEntry = { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId };
+  const settings = new ConfSettingsStore({ cwd: dir });
+  settings.save({ ...DEFAULT_SETTINGS, accounts: [euEntry] });
+  const memory = memorySecrets();
+  await memory.set(keychainEntry(accountRef(euEntry)), EU_CLIENT.clientSecret);
+  const held = noted.map((entry, at) => {
+    writeRemovalNote(dir, { entry, at: at + 1, automations: [] });
+    return heldStore(dir, entry);
+  });
+  const letGo = () => {
+    for (const release of held) release();
+  };
+  cleanups.push(async () => {
+    letGo();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const open = () =>
+    SellerTrayService.open({ settings, secrets: memory, dataRoot: dir, timers: new ManualTimers() });
+  return { dir, settings, secrets: memory, euId: accountRef(euEntry).id, letGo, open };
+}
+
+const usNoted = { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-client' };
+const apNoted = { label: 'AP', baseUrl: 'https://ap.example.com', clientId: 'ap-client' };
+const said = (answer: { ok: true } | { ok: false; error: { code: string; message: string } }) =>
+  answer.ok ? 'removed' : `${answer.error.code}: ${answer.error.message}`;
+
+describe("Settings' removals meeting other removals in the app", () => {
+  it("during the start's background finish: removes the account (the finish reconnecting does not reopen it)", async () => {
+    const l = await laptopWithHeldRemovals([usNoted]);
+    const service = await l.open();
+    cleanups.unshift(() => service.close());
+    // The user removes EU while the finish of US waits for its hand-over; US let go, the finish
+    // reconnects the listed accounts: EU among them, still listed while it waited its turn, whose
+    // removal then found its store open in this very process ("still open in another process").
+    const removal = service.handle('removeAccount', { account: l.euId });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    l.letGo();
+    expect(said(await removal)).toBe('removed');
+    expect(l.settings.load().settings.accounts).toEqual([]);
+  }, 40_000);
+
+  it('two at once (Remove clicked on two accounts in a row): removes both, the one waiting its turn never reopened', async () => {
+    const l = await laptopWithHeldRemovals([]);
+    const usEntry = { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId };
+    await l.secrets.set(keychainEntry(accountRef(usEntry)), US_CLIENT.clientSecret);
+    const listed = l.settings.load().settings;
+    l.settings.save({ ...listed, accounts: [...listed.accounts, usEntry] });
+    const service = await l.open();
+    cleanups.unshift(() => service.close());
+    const answers = await Promise.all([
+      service.handle('removeAccount', { account: l.euId }),
+      service.handle('removeAccount', { account: accountRef(usEntry).id }),
+    ]);
+    expect(answers.map(said)).toEqual(['removed', 'removed']);
+    expect(l.settings.load().settings.accounts).toEqual([]);
+  }, 40_000);
+});
+
+describe("close() while the start's background finish runs", () => {
+  it('ends within one hand-over, the rest left to the next start, and nothing is emitted once closed', async () => {
+    const l = await laptopWithHeldRemovals([usNoted, apNoted]);
+    const service = await l.open();
+    const events: ServiceEvent[] = [];
+    let closing = false;
+    service.onEvent((event) => {
+      if (closing) events.push(event);
+    });
+    // Quit at once: the finish of US waits its hand-over (10 s, then put back); AP's waits for the
+    // next start, and nothing is told to a window that is gone.
+    const started = Date.now();
+    closing = true;
+    await service.close();
+    const took = Date.now() - started;
+    expect({ emittedOnceClosed: events.map((e) => e.type), closedWithinOneHandOver: took < 15_000 }).toEqual({
+      emittedOnceClosed: [],
+      closedWithinOneHandOver: true,
+    });
+    expect(interruptedRemovals(l.dir, l.settings.load().settings.accounts).map((n) => n.entry.label)).toEqual(
+      ['AP'],
+    );
+  }, 40_000);
+});
