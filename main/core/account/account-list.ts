@@ -46,8 +46,8 @@ import { AccountSession } from './session';
  * the request itself is wrong; `undelivered-statuses`: the account still has statuses to send;
  * `in-use`: another process (the app, `seller-tray run`) has its store open; `being-removed`:
  * another removal held this one up past its wait; `lock-unusable`: the file removals take turns on
- * cannot be used; `removal-unfinished`: a removal failed past the
- * point where it is undone, and is to be run again.
+ * cannot be used; `removal-unfinished`: a removal failed past the point where it is undone, and is
+ * to be run again.
  */
 export class AccountListError extends CodedError<
   | 'invalid-input'

@@ -11,7 +11,8 @@
 // step: a note of an account listed again goes (once it is older than a removal under way can be),
 // and a folder moved aside is deleted (its statuses were counted first). The app then finishes the
 // removals still noted, as `accounts remove --id` does (service.ts), in the background after its
-// start. Removals take turns on `removals/under-way.lock` (takeRemovalLock), an empty file that stays.
+// start. Removals take turns on `removals/under-way.lock` (takeRemovalLock), a file that holds nothing
+// and stays.
 
 import {
   accessSync,
@@ -80,7 +81,7 @@ function usableLock(file: string): { release: () => void } | undefined {
     try {
       return lockExclusively(file);
     } catch (error) {
-      if (!/not a database/i.test(String(error))) throw error;
+      if (!/not a database|malformed/i.test(String(error))) throw error;
       // Damaged (a disk error, a stray write): it holds nothing, and empty it is a sound database.
       // Emptied, not deleted, so a process that emptied it first keeps holding the one file.
       truncateSync(file, 0);
