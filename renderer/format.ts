@@ -160,6 +160,4 @@ export function connectionLabel(connection: Connection): string {
   return CONNECTION_LABELS[connection];
 }
 
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
+export { plural } from '../preload/counted';

@@ -174,7 +174,7 @@ describe('accounts remove killed', () => {
     const l = await killedDuringHandOver();
     const again = await l.cli(['accounts', 'remove', 'EU']);
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain('EU has 2 marked status(es) not yet delivered to its marketplace');
+    expect(again.stderr).toContain('EU has 2 marked statuses not yet delivered to its marketplace');
     expect(l.listed()).toEqual(['EU']);
     expect(await undelivered(l.ref, l.dataRoot)).toBe(2);
     expect((await l.cli(['accounts', 'list'])).stdout).toBe(
@@ -220,7 +220,7 @@ describe('accounts remove killed', () => {
     // As the advice says, by id: the removal is finished.
     const finished = await l.cli(['accounts', 'remove', '--id', idOfEu(), '--force']);
     expect(finished).toMatchObject({ code: 0, stderr: '' });
-    expect(finished.stdout).toContain('; 2 undelivered status(es) were discarded');
+    expect(finished.stdout).toContain('; 2 undelivered statuses were discarded');
     await nothingLeft(l);
   }, 60_000);
 
@@ -284,7 +284,7 @@ describe('the app started after accounts remove was killed', () => {
   it('puts back an account killed during its hand-over with statuses to deliver, and says so', async () => {
     const l = await killedDuringHandOver();
     expect(await appTells(l.dataRoot)).toEqual([
-      'The account EU was not removed and is listed again: EU has 2 marked status(es) not yet delivered to its marketplace. They are sent as it is checked: remove it again in Settings once they are, or to discard them.',
+      'The account EU was not removed and is listed again: EU has 2 marked statuses not yet delivered to its marketplace. They are sent as it is checked: remove it again in Settings once they are, or to discard them.',
     ]);
     expect(l.listed()).toEqual(['EU']);
     expect(await undelivered(l.ref, l.dataRoot)).toBe(2);

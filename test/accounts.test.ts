@@ -406,7 +406,7 @@ describe('two accounts on two marketplaces', () => {
     await until(async () => service.state().accounts[1]?.pendingOutbox === 1);
     expect(await refused('removeAccount', { account: usId })).toMatchObject({
       code: 'undelivered-statuses',
-      message: 'Americas has 1 marked status(es) not yet delivered to its marketplace',
+      message: 'Americas has 1 marked status not yet delivered to its marketplace',
     });
     expect(standing().map(([label]) => label)).toEqual(['EU', 'Americas']);
     await call('removeAccount', { account: usId, discardUndelivered: true });
@@ -472,7 +472,7 @@ describe('two accounts on two marketplaces', () => {
     await until(async () => again.state().accounts.length === 2);
     expect(again.state().accounts.map((a) => a.label)).toEqual(['EU', 'US']);
     expect(problems).toEqual([
-      'The account US was not removed and is listed again: US has 1 marked status(es) not yet delivered to its marketplace. They are sent as it is checked: remove it again in Settings once they are, or to discard them.',
+      'The account US was not removed and is listed again: US has 1 marked status not yet delivered to its marketplace. They are sent as it is checked: remove it again in Settings once they are, or to discard them.',
     ]);
     expect(interruptedRemovals(dir, store.load().settings.accounts)).toEqual([]);
     expect(existsSync(accountFolder(dir, usId))).toBe(true);
@@ -861,7 +861,7 @@ describe('accounts the CLI changes while the app runs', () => {
     });
     const refused = await cli(['accounts', 'remove', 'Americas']);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('Americas has 1 marked status(es) not yet delivered');
+    expect(refused.stderr).toContain('Americas has 1 marked status not yet delivered');
     await until(async () => account('Americas')?.open === true);
     expect(account('Americas')?.pendingOutbox).toBe(1);
     expect(existsSync(americas)).toBe(true);

@@ -791,7 +791,7 @@ describe('the local store', () => {
     await a.core.checkNow();
     expect(a.events.find((e) => e.type === 'problem')).toMatchObject({
       message: expect.stringContaining(
-        '1 status(es) not yet confirmed and 0 announcement(s) of new orders were carried over',
+        '1 status not yet confirmed and 0 announcements of new orders were carried over',
       ),
     });
     await a.core.deliverOutbox();

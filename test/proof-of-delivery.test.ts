@@ -310,7 +310,7 @@ describe('seller-tray statuses export', () => {
 
       const file = join(home, 'proof.csv');
       const written = await cli('--output', file);
-      expect(written.stdout).toBe(`2 status(es) written to ${file}\n`);
+      expect(written.stdout).toBe(`2 statuses written to ${file}\n`);
       expect(await readFile(file, 'utf8')).toBe(csv.stdout);
 
       expect((await cli('--format', 'xml')).code).toBe(2);

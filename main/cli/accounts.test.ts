@@ -232,12 +232,12 @@ describe('seller-tray accounts', () => {
     const refused = await l.cli(['accounts', 'remove', 'US']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      `US has 1 marked status(es) not yet delivered to its marketplace: run seller-tray watch --once --id ${idOf(us, US_CLIENT)} until they are`,
+      `US has 1 marked status not yet delivered to its marketplace: run seller-tray watch --once --id ${idOf(us, US_CLIENT)} until they are`,
     );
     expect((await l.settings()).accounts).toHaveLength(2);
     const forced = await l.cli(['accounts', 'remove', 'US', '--force']);
     expect(forced.code).toBe(0);
-    expect(forced.stdout).toContain('; 1 undelivered status(es) were discarded.');
+    expect(forced.stdout).toContain('; 1 undelivered status was discarded.');
     expect((await l.settings()).accounts).toEqual([
       { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
     ]);

@@ -5,6 +5,7 @@
 // statuses to deliver, unless --force discards them; a running app is handed it over first
 // (core/account/account-list.ts).
 
+import { plural } from '../../preload/counted';
 import { escapedControls } from '../../preload/marketplace-text';
 import {
   AccountListError,
@@ -159,7 +160,9 @@ async function remove(which: AccountChoice, stores: CliStores, force: boolean): 
     );
   });
   const discarded =
-    removed.discarded > 0 ? `; ${removed.discarded} undelivered status(es) were discarded` : '';
+    removed.discarded > 0
+      ? `; ${plural(removed.discarded, 'undelivered status', 'undelivered statuses')} ${removed.discarded === 1 ? 'was' : 'were'} discarded`
+      : '';
   const label = escapedControls(removed.entry.label);
   // Two removals take turns: the one that waited finds the account already gone.
   return removed.byAnother

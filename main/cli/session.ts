@@ -1,6 +1,7 @@
 // The CLI commands that keep state where the app keeps it: `login` stores the secret in the
 // keychain and the account in the settings; `watch` runs the core's poller, so two home
 // directories behave as two laptops.
+import { plural } from '../../preload/counted';
 import { escapedControls } from '../../preload/marketplace-text';
 import { commandFor, keychainEntry } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
@@ -41,8 +42,6 @@ export async function login(account: Account, stores: CliStores, log: Log): Prom
 
 /** `watch --once` could not check: what went wrong is already on stderr, in words. */
 export class WatchFailed extends Error {}
-
-const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 export interface WatchOptions {
   once: boolean;

@@ -1,9 +1,11 @@
 // `seller-tray statuses export`: the proof of delivery (issue 26) of one account, read from the
 // store the app shares with the CLI (no marketplace call): every status marked on this computer
 // through the app or `watch`, as CSV (default) or JSON, to stdout or --output FILE.
+
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { plural } from '../../preload/counted';
 import { accountFolder } from '../core/account/account-ref';
 import { type ProofFormat, proofAccount, proofRows, proofText } from '../core/status-records';
 import { AccountStore, DATABASE_FILE } from '../core/store/account-store';
@@ -41,7 +43,7 @@ export async function exportStatuses(
   const text = proofText(rows, format);
   if (options.output === undefined) return text;
   await writeFile(options.output, text);
-  return `${rows.length} status(es) written to ${options.output}\n`;
+  return `${plural(rows.length, 'status', 'statuses')} written to ${options.output}\n`;
 }
 
 function formatOption(raw: string | undefined): ProofFormat {

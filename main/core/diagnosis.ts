@@ -4,6 +4,7 @@
 // a support ticket: the server's words and request ids, never a secret or a token, even where
 // the server echoes them in its words (the log's scrub, given every credential the run sent).
 
+import { plural } from '../../preload/counted';
 import { capped, plainText } from '../../preload/marketplace-text';
 import { checkedText } from '../../preload/status-words';
 import type { TokenLifetime } from './api/access-token';
@@ -301,9 +302,9 @@ export function formatDiagnosis(diagnosis: Diagnosis, version: string): string {
   lines.push(
     '',
     failed > 0
-      ? `${failed} operation(s) failed: Seller Tray cannot work fully with this marketplace until they answer.`
+      ? `${plural(failed, 'operation')} failed: Seller Tray cannot work fully with this marketplace until they answer.`
       : tolerated > 0
-        ? `Every operation answered; ${tolerated} differ(s) from the spec in ways Seller Tray reads as shown.`
+        ? `Every operation answered; ${plural(tolerated, 'answer')} ${tolerated === 1 ? 'differs' : 'differ'} from the spec in ways Seller Tray reads as shown.`
         : 'Every operation answered as the spec describes.',
   );
   return `${lines.join('\n')}\n`;

@@ -64,7 +64,7 @@ describe('AccountsPanel', () => {
       if (!request.discardUndelivered)
         throw new CodedError(
           'undelivered-statuses',
-          'US has 1 marked status(es) not yet delivered to its marketplace',
+          'US has 1 marked status not yet delivered to its marketplace',
         );
       return bridge.state;
     });
@@ -74,7 +74,7 @@ describe('AccountsPanel', () => {
     expect(document.activeElement?.textContent).toBe('Keep it');
     fireEvent.click(within(first).getByRole('button', { name: 'Remove US' }));
     const second = await screen.findByRole('alertdialog', { name: 'Discard what US has not sent?' });
-    expect(second.textContent).toContain('US has 1 marked status(es) not yet delivered to its marketplace.');
+    expect(second.textContent).toContain('US has 1 marked status not yet delivered to its marketplace.');
     fireEvent.click(within(second).getByRole('button', { name: 'Discard them and remove' }));
     await waitFor(() =>
       expect(bridge.callsOf('removeAccount')).toEqual([

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { CodedError } from '../../../preload/coded-error';
+import { plural } from '../../../preload/counted';
 import type { AccountEntry } from '../../../preload/settings-declaration';
 import { SellerApiClient } from '../api/client';
 import type { Transport } from '../api/transport';
@@ -317,7 +318,7 @@ async function removeNow(
     if (pending > 0 && !discardUndelivered)
       throw new AccountListError(
         'undelivered-statuses',
-        `${entry.label} has ${pending} marked status(es) not yet delivered to its marketplace`,
+        `${entry.label} has ${plural(pending, 'marked status', 'marked statuses')} not yet delivered to its marketplace`,
       );
     return pending;
   };

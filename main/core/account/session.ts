@@ -1,9 +1,11 @@
 // One account at work: its client and its core, opened the same way by the app's service and by
 // the CLI. Everything the core and its client write to the log names the account, so with
 // several accounts the log still tells them apart.
+
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DiagnosisReport } from '../../../preload/contract';
+import { plural } from '../../../preload/counted';
 import { SellerApiClient, type SellerApiClientOptions } from '../api/client';
 import { SellerApiError } from '../api/errors';
 import type { Transport } from '../api/transport';
@@ -112,7 +114,7 @@ export class AccountSession {
       total === 0
         ? 'Nothing the marketplace sent was kept aside on this laptop.\n'
         : [
-            `Kept aside on this laptop: ${total} item(s) the marketplace sent that could not be read or are another seller's${total > items.length ? `; the latest ${items.length}` : ''}:`,
+            `Kept aside on this laptop: ${plural(total, 'item')} the marketplace sent that could not be read or are another seller's${total > items.length ? `; the latest ${items.length}` : ''}:`,
             ...describeAside(items).details.map((line) => `    ${line}`),
             '',
           ].join('\n');

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
 import type { AutomationRun, RunState, RunTrigger } from '../../../preload/automations';
+import { plural } from '../../../preload/counted';
 import {
   backlogShown,
   INBOX_GROUPS,
@@ -2408,7 +2409,7 @@ function eventMs(event: MarketplaceEvent): number {
 
 /** What the user is told when the database lost something, and what was put back. */
 function lostWords(what: 'damaged' | 'missing' | 'lost-changes', restored: Restored, aside?: string): string {
-  const kept = `${restored.statuses} status(es) not yet confirmed and ${restored.announcements} announcement(s) of new orders were carried over from its journal, and the order history is read again from the marketplace (no order is announced twice, none is missed)`;
+  const kept = `${plural(restored.statuses, 'status', 'statuses')} not yet confirmed and ${plural(restored.announcements, 'announcement')} of new orders were carried over from its journal, and the order history is read again from the marketplace (no order is announced twice, none is missed)`;
   switch (what) {
     case 'damaged':
       return `Seller Tray's order database was damaged and was kept aside${aside ? ` as ${aside}` : ''}. ${kept}.`;

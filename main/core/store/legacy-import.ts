@@ -1,9 +1,11 @@
 // A one-time import of what Seller Tray 0.1 kept in files (state.json: cursor, notified,
 // reminded and held orders, outbox; events.jsonl: the event history) into the account's
 // database, in one transaction. The files are then kept aside as `<name>.imported`.
+
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { plural } from '../../../preload/counted';
 import { canonicalOrderId } from '../../../preload/order-link';
 import { MarketplaceEvent } from '../api/wire';
 import { StoredOutboxItem } from '../outbox';
@@ -62,7 +64,7 @@ export function importLegacyFiles(dataDir: string, store: AccountStore, now: str
   }
   if (unreadableLines > 0) {
     problems.push(
-      `${unreadableLines} unreadable line(s) of the old event history were skipped; the history is read again from the marketplace.`,
+      `${plural(unreadableLines, 'unreadable line')} of the old event history ${unreadableLines === 1 ? 'was' : 'were'} skipped; the history is read again from the marketplace.`,
     );
   }
   return problems;
