@@ -47,9 +47,9 @@ afterEach(async () => {
 });
 
 /** `count` new orders, each read, each with a queued run of each automation named. */
-function readOrders(count: number, automations = ['hook']): string[] {
+function readOrders(count: number, automations = ['hook'], on = store): string[] {
   const ids = Array.from({ length: count }, (_, i) => `o-${i}`);
-  store.recordPoll({
+  on.recordPoll({
     events: ids.map(
       (orderId): MarketplaceEvent => ({
         eventId: `${orderId}-started`,
@@ -74,7 +74,7 @@ function readOrders(count: number, automations = ['hook']): string[] {
       sellerSupplierParty: {},
       documentLines: [],
     } as unknown as Order;
-    store.saveOrder(orderId, order, [], new Date(NOW).toISOString());
+    on.saveOrder(orderId, order, [], new Date(NOW).toISOString());
   }
   return ids;
 }
@@ -390,4 +390,46 @@ it('gives a command waiting for a slot back on a stop, not started, its attempt 
   expect(cut).toMatchObject({ state: 'queued', claimed: false, attempts: 1 });
   expect(waited).toMatchObject({ state: 'queued', claimed: false, attempts: 0, startedAt: null });
   expect(waited?.detail).toContain('not started');
+});
+
+it("Review test (fails): never lets one account's hung commands hold another account's commands for their whole time limit", async () => {
+  // docs/automations.md: "a slow one (a command running for minutes) keeps at most its share and
+  // every other automation's commands keep moving". One account's automation whose commands hang
+  // (up to the 3600 s limit) fills the process's bound (2 on a 2-core laptop) while the other
+  // account is idle; the other account's quick command then waits until one of them ends.
+  const command = (name: string, script: string) => ({
+    ...webhookAutomation('', name),
+    action: { type: 'command' as const, command: [process.execPath, '-e', script], timeoutSeconds: 3600 },
+  });
+  const slots = new CommandSlots(2);
+  const otherDir = await mkdtemp(join(tmpdir(), 'runner-other-'));
+  const other = AccountStore.open(otherDir).store;
+  const clock = { now: () => NOW, timers: new ManualTimers() };
+  const hung = runnerAlone(
+    store,
+    [command('hangs', 'setTimeout(()=>{},60000)')],
+    { secret: async () => undefined, workDir: join(dir, 'work'), commandSlots: slots },
+    clock,
+  );
+  const quick = runnerAlone(
+    other,
+    [command('quick', 'process.exit(0)')],
+    { secret: async () => undefined, workDir: join(otherDir, 'work'), commandSlots: slots },
+    clock,
+  );
+  try {
+    const hungIds = readOrders(2, ['hangs']);
+    for (const id of hungIds) hung.kickOrder(id);
+    await until(() => runs(hungIds).filter((r) => r.state === 'running').length === 2);
+    const [quickId = ''] = readOrders(1, ['quick'], other);
+    quick.kickOrder(quickId);
+    // Fails: it stays "waiting to run" until a hung command ends (up to an hour).
+    await until(() => other.runsFor(quickId).every((r) => r.state === 'succeeded'), 5000);
+  } finally {
+    hung.stop();
+    quick.stop();
+    await Promise.all([hung.idle(), quick.idle()]);
+    other.close();
+    await rm(otherDir, { recursive: true, force: true });
+  }
 });
