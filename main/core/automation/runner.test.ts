@@ -433,3 +433,45 @@ it("Review test (fails): never lets one account's hung commands hold another acc
     await rm(otherDir, { recursive: true, force: true });
   }
 });
+
+it('Review test (fails): keeps the start of a run whose end a failed write turn lost: its repeat is told the next attempt', async () => {
+  // turn() deletes each end's start from the turn's starts as it writes the end, inside the
+  // transaction: when a later statement of that transaction throws, the rollback loses the end
+  // and the start, and the start is not put back with the others. The run (delivered, answered)
+  // is taken again and told the same attempt number, counted once for two real attempts.
+  const failing = await recordingReceiver((response) => response.writeHead(500).end());
+  const finishRun = store.finishRun.bind(store);
+  const startRun = store.startRun.bind(store);
+  let finishes = 0;
+  let startsWritten = 0;
+  vi.spyOn(store, 'finishRun').mockImplementation((...args) => {
+    finishes += 1;
+    finishRun(...args);
+    if (finishes === 2) throw new Error('disk full');
+  });
+  vi.spyOn(store, 'startRun').mockImplementation((...args) => {
+    startsWritten += 1;
+    if (startsWritten === 1) throw new Error('disk full');
+    startRun(...args);
+  });
+  const ids = readOrders(2);
+  const automations = webhookRunner(store, urlOf(failing.server), join(dir, 'work'), {
+    now: () => NOW,
+    timers: new ManualTimers(),
+  });
+  try {
+    for (const id of ids) automations.kickOrder(id);
+    // Each delivered, its end lost once, delivered again (then waiting 30 s to be tried again).
+    await until(() => failing.received.length === 4, 10_000);
+    await until(() => runs(ids).every((r) => r.state === 'queued' && !r.claimed), 5000);
+    for (const run of runs(ids)) {
+      expect(failing.told.get(run.deliveryId)).toEqual([1, 2]);
+      expect(run.attempts).toBe(2);
+    }
+  } finally {
+    automations.stop();
+    await automations.idle();
+    failing.server.closeAllConnections();
+    await new Promise((resolve) => failing.server.close(resolve));
+  }
+});
