@@ -475,3 +475,23 @@ it('Review test (fails): keeps the start of a run whose end a failed write turn 
     await new Promise((resolve) => failing.server.close(resolve));
   }
 });
+
+it('Review test (fails): sends nothing and counts no attempt for a webhook stopped while its secret was read', async () => {
+  // attempt() calls began() after the keychain read without looking at the stop, and deliver()
+  // listens for 'abort' on a signal already aborted (it never fires): the request is sent after
+  // the stop, the stop (idle) waits for the receiver up to DELIVERY_TIMEOUT_MS, and the run is
+  // written with a start, its attempt counted (docs/automations.md: a stop gives it back uncounted).
+  let automations: AutomationRunner | undefined;
+  const [id = ''] = readOrders(1);
+  let secretRead = false;
+  automations = runner(async () => {
+    secretRead = true;
+    automations?.stop();
+    return 'whsec_alone';
+  });
+  automations.kickOrder(id);
+  await until(() => secretRead);
+  await automations.idle();
+  expect(received).toHaveLength(0);
+  expect(store.runsFor(id)[0]).toMatchObject({ attempts: 0, startedAt: null });
+});
