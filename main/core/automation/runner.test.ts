@@ -18,9 +18,11 @@ import {
 import { ManualTimers } from '../../../test/support/core';
 import { until } from '../../../test/support/shell-fakes';
 import type { MarketplaceEvent, Order } from '../api/wire';
+import { silentLog } from '../log';
+import { DEFAULT_SETTINGS } from '../settings';
 import { AccountStore } from '../store/account-store';
 import { CommandSlots } from './command-slots';
-import { type AutomationRunner, RUNS_AHEAD, RUNS_AT_ONCE } from './runner';
+import { AutomationRunner, RUNS_AHEAD, RUNS_AT_ONCE } from './runner';
 
 const NOW = Date.parse('2026-11-26T00:00:00.000Z');
 let dir: string;
@@ -494,4 +496,48 @@ it('Review test (fails): sends nothing and counts no attempt for a webhook stopp
   await automations.idle();
   expect(received).toHaveLength(0);
   expect(store.runsFor(id)[0]).toMatchObject({ attempts: 0, startedAt: null });
+});
+
+it('Review test (fails): starts no command waiting for a slot once this laptop no longer runs automations', async () => {
+  // A command waiting for one of the process's command slots is in flight: when the person
+  // switches automations off for this laptop (automationsEnabled false, the runner not stopped),
+  // the runs claimed ahead are given back, but the waiting one still starts once a slot is free.
+  const log = join(dir, 'started.log');
+  const script = `require('fs').appendFileSync(process.argv[1],'+\\n');setTimeout(()=>{},1500)`;
+  const automation = {
+    ...webhookAutomation('', 'provision'),
+    action: { type: 'command' as const, command: [process.execPath, '-e', script, log], timeoutSeconds: 30 },
+  };
+  const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations: [automation] };
+  const automations = new AutomationRunner({
+    store,
+    settings: () => settings,
+    ports: {
+      secret: async () => undefined,
+      workDir: join(dir, 'work'),
+      commandSlots: new CommandSlots(1),
+      account: { id: 'alone', label: 'the runner alone', baseUrl: 'http://127.0.0.1:1' },
+      laptop: 'alone',
+    },
+    now: () => NOW,
+    timers: new ManualTimers(),
+    log: silentLog,
+    isAlive: () => false,
+    brief: (orderId) => ({ orderId, buyer: '', product: '', total: '' }),
+    mark: async () => undefined,
+    changed: () => undefined,
+    failed: () => undefined,
+  });
+  const ids = readOrders(2, ['provision']);
+  for (const id of ids) automations.kickOrder(id);
+  await until(() => runs(ids).some((r) => r.state === 'running'));
+  settings.automationsEnabled = false;
+  await until(() => runs(ids).some((r) => r.state === 'succeeded'), 10_000);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  try {
+    expect(readFileSync(log, 'utf8')).toBe('+\n');
+  } finally {
+    automations.stop();
+    await automations.idle();
+  }
 });
