@@ -19,6 +19,7 @@ import { ManualTimers } from '../../../test/support/core';
 import { until } from '../../../test/support/shell-fakes';
 import type { MarketplaceEvent, Order } from '../api/wire';
 import { silentLog } from '../log';
+import type { CoreSettings } from '../seller-core';
 import { DEFAULT_SETTINGS } from '../settings';
 import { AccountStore } from '../store/account-store';
 import { CommandSlots } from './command-slots';
@@ -498,18 +499,18 @@ it('Review test (fails): sends nothing and counts no attempt for a webhook stopp
   expect(store.runsFor(id)[0]).toMatchObject({ attempts: 0, startedAt: null });
 });
 
-it('Review test (fails): starts no command waiting for a slot once this laptop no longer runs automations', async () => {
-  // A command waiting for one of the process's command slots is in flight: when the person
-  // switches automations off for this laptop (automationsEnabled false, the runner not stopped),
-  // the runs claimed ahead are given back, but the waiting one still starts once a slot is free.
-  const log = join(dir, 'started.log');
+/** A command automation that notes each start in `log`, then runs 1.5 s. */
+function noting(log: string, name = 'provision') {
   const script = `require('fs').appendFileSync(process.argv[1],'+\\n');setTimeout(()=>{},1500)`;
-  const automation = {
-    ...webhookAutomation('', 'provision'),
+  return {
+    ...webhookAutomation('', name),
     action: { type: 'command' as const, command: [process.execPath, '-e', script, log], timeoutSeconds: 30 },
   };
-  const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations: [automation] };
-  const automations = new AutomationRunner({
+}
+
+/** A runner over `store` whose settings the test changes meanwhile, with one command slot. */
+function runnerOf(settings: CoreSettings): AutomationRunner {
+  return new AutomationRunner({
     store,
     settings: () => settings,
     ports: {
@@ -528,6 +529,15 @@ it('Review test (fails): starts no command waiting for a slot once this laptop n
     changed: () => undefined,
     failed: () => undefined,
   });
+}
+
+it('Review test (fails): starts no command waiting for a slot once this laptop no longer runs automations', async () => {
+  // A command waiting for one of the process's command slots is in flight: when the person
+  // switches automations off for this laptop (automationsEnabled false, the runner not stopped),
+  // the runs claimed ahead are given back, but the waiting one still starts once a slot is free.
+  const log = join(dir, 'started.log');
+  const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations: [noting(log)] };
+  const automations = runnerOf(settings);
   const ids = readOrders(2, ['provision']);
   for (const id of ids) automations.kickOrder(id);
   await until(() => runs(ids).some((r) => r.state === 'running'));
@@ -536,6 +546,30 @@ it('Review test (fails): starts no command waiting for a slot once this laptop n
   await new Promise((resolve) => setTimeout(resolve, 500));
   try {
     expect(readFileSync(log, 'utf8')).toBe('+\n');
+  } finally {
+    automations.stop();
+    await automations.idle();
+  }
+});
+
+it('Review test (fails): runs no command of an automation deleted while the command waited for a slot', async () => {
+  // carryOut() looks the automation up before the wait for a command slot: one deleted (or its
+  // command changed) meanwhile still runs the old command, up to a time limit later.
+  const log = join(dir, 'started.log');
+  const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations: [noting(log)] };
+  const automations = runnerOf(settings);
+  const ids = readOrders(2, ['provision']);
+  for (const id of ids) automations.kickOrder(id);
+  await until(() => runs(ids).some((r) => r.state === 'running'));
+  settings.automations = [];
+  try {
+    await until(() => runs(ids).every((r) => r.state === 'succeeded' || r.state === 'skipped'), 10_000);
+    expect(readFileSync(log, 'utf8')).toBe('+\n');
+    expect(
+      runs(ids)
+        .map((r) => r.state)
+        .sort(),
+    ).toEqual(['skipped', 'succeeded']);
   } finally {
     automations.stop();
     await automations.idle();
