@@ -509,7 +509,10 @@ function noting(log: string, name = 'provision') {
 }
 
 /** A runner over `store` whose settings the test changes meanwhile, with one command slot. */
-function runnerOf(settings: CoreSettings): AutomationRunner {
+function runnerOf(
+  settings: CoreSettings,
+  changed: (orderIds: string[]) => void = () => undefined,
+): AutomationRunner {
   return new AutomationRunner({
     store,
     settings: () => settings,
@@ -526,7 +529,7 @@ function runnerOf(settings: CoreSettings): AutomationRunner {
     isAlive: () => false,
     brief: (orderId) => ({ orderId, buyer: '', product: '', total: '' }),
     mark: async () => undefined,
-    changed: () => undefined,
+    changed,
     failed: () => undefined,
   });
 }
@@ -570,6 +573,28 @@ it('Review test (fails): runs no command of an automation deleted while the comm
         .map((r) => r.state)
         .sort(),
     ).toEqual(['skipped', 'succeeded']);
+  } finally {
+    automations.stop();
+    await automations.idle();
+  }
+});
+
+it('Review test (fails): tells the order page when a run really starts, not only when it ends', async () => {
+  // changed() is called at a run's end only: the start written behind never reaches the window,
+  // which keeps showing a command running for up to an hour as "waiting to run" until it ends
+  // (docs/automations.md: "then as running from that time").
+  const log = join(dir, 'started.log');
+  const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations: [noting(log)] };
+  const seen: string[] = [];
+  const automations = runnerOf(settings, (orderIds) => {
+    for (const id of orderIds) seen.push(...store.runsFor(id).map((r) => r.state));
+  });
+  const [id = ''] = readOrders(1, ['provision']);
+  automations.kickOrder(id);
+  try {
+    await until(() => store.runsFor(id)[0]?.state === 'running');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(seen).toContain('running');
   } finally {
     automations.stop();
     await automations.idle();
