@@ -625,7 +625,7 @@ describe("the order's automations", () => {
     );
   });
 
-  it('Review test (fails): tell a sighted person a run waiting for a slot from one running', async () => {
+  it('tell a sighted person a run waiting for a slot from one running', async () => {
     // Both show only "…": the words "waiting to run" and "running" are for screen readers alone
     // (.sr-only), so a command waiting minutes for the process's command slots looks as if it ran.
     await renderOrder(

@@ -318,7 +318,7 @@ it('looks again after a failed claiming transaction even when no run is in fligh
   await automations.idle();
 });
 
-it("runs no more commands at once than the process's command slots, whatever the automations, each taking its turn", async () => {
+it("runs an automation's second commands and later within the process's command slots, each automation always one, taking turns", async () => {
   const log = join(dir, 'commands.log');
   // Each command says when it starts and ends, and runs a while between.
   const script = `const fs=require('fs'),[f,n]=process.argv.slice(1);fs.appendFileSync(f,'+'+n+'\\n');setTimeout(()=>fs.appendFileSync(f,'-'+n+'\\n'),150)`;
@@ -348,21 +348,34 @@ it("runs no more commands at once than the process's command slots, whatever the
     { now: () => NOW, timers: new ManualTimers() },
   );
   for (const id of ids) automations.kickOrder(id);
-  // Meanwhile: every automation's runs taken into its own slots, only two of them started.
-  await until(() => runs(ids).filter((r) => r.state === 'running').length === 2);
-  expect(runs(ids).filter((r) => r.claimed).length).toBeGreaterThan(2);
+  // Meanwhile: every automation's runs taken into its own slots, one of each started.
+  await until(() => runs(ids).filter((r) => r.state === 'running').length === names.length);
+  expect(runs(ids).filter((r) => r.claimed).length).toBeGreaterThan(names.length);
   await until(() => runs(ids).every((r) => r.state === 'succeeded'), 20_000);
   await automations.idle();
   expect(slots.busy).toBe(0);
 
+  // Each automation's first command is never held (a hung one would hold all others'); the bound
+  // is kept on the others: while any ran, the total ran within the slots.
   const lines = readFileSync(log, 'utf8').trim().split('\n');
-  let running = 0;
+  const runningOf = new Map<string, number>();
   let most = 0;
+  let mostBeyondFirsts = 0;
   for (const line of lines) {
-    running += line.startsWith('+') ? 1 : -1;
-    most = Math.max(most, running);
+    const name = line.slice(1);
+    runningOf.set(name, (runningOf.get(name) ?? 0) + (line.startsWith('+') ? 1 : -1));
+    const counts = [...runningOf.values()];
+    most = Math.max(
+      most,
+      counts.reduce((a, b) => a + b, 0),
+    );
+    mostBeyondFirsts = Math.max(
+      mostBeyondFirsts,
+      counts.reduce((a, b) => a + Math.max(0, b - 1), 0),
+    );
   }
-  expect(most).toBe(2);
+  expect(most).toBeLessThanOrEqual(slots.size + names.length - 1);
+  expect(mostBeyondFirsts).toBeLessThanOrEqual(slots.size - 1);
   expect(lines.filter((l) => l.startsWith('+'))).toHaveLength(ids.length * names.length);
   // The automations took turns: the third slot to the one left out, and so on to the end.
   expect(given).toHaveLength(ids.length * names.length);
@@ -395,11 +408,9 @@ it('gives a command waiting for a slot back on a stop, not started, its attempt 
   expect(waited?.detail).toContain('not started');
 });
 
-it("Review test (fails): never lets one account's hung commands hold another account's commands for their whole time limit", async () => {
-  // docs/automations.md: "a slow one (a command running for minutes) keeps at most its share and
-  // every other automation's commands keep moving". One account's automation whose commands hang
-  // (up to the 3600 s limit) fills the process's bound (2 on a 2-core laptop) while the other
-  // account is idle; the other account's quick command then waits until one of them ends.
+it("never lets one account's hung commands hold another account's commands for their whole time limit", async () => {
+  // One account's automation whose commands hang (up to the 3600 s limit) fills the process's
+  // bound (2) while the other account is idle: the other's first command still starts at once.
   const command = (name: string, script: string) => ({
     ...webhookAutomation('', name),
     action: { type: 'command' as const, command: [process.execPath, '-e', script], timeoutSeconds: 3600 },
@@ -426,7 +437,6 @@ it("Review test (fails): never lets one account's hung commands hold another acc
     await until(() => runs(hungIds).filter((r) => r.state === 'running').length === 2);
     const [quickId = ''] = readOrders(1, ['quick'], other);
     quick.kickOrder(quickId);
-    // Fails: it stays "waiting to run" until a hung command ends (up to an hour).
     await until(() => other.runsFor(quickId).every((r) => r.state === 'succeeded'), 5000);
   } finally {
     hung.stop();
@@ -437,7 +447,7 @@ it("Review test (fails): never lets one account's hung commands hold another acc
   }
 });
 
-it('Review test (fails): keeps the start of a run whose end a failed write turn lost: its repeat is told the next attempt', async () => {
+it('keeps the start of a run whose end a failed write turn lost: its repeat is told the next attempt', async () => {
   // turn() deletes each end's start from the turn's starts as it writes the end, inside the
   // transaction: when a later statement of that transaction throws, the rollback loses the end
   // and the start, and the start is not put back with the others. The run (delivered, answered)
@@ -479,7 +489,7 @@ it('Review test (fails): keeps the start of a run whose end a failed write turn 
   }
 });
 
-it('Review test (fails): sends nothing and counts no attempt for a webhook stopped while its secret was read', async () => {
+it('sends nothing and counts no attempt for a webhook stopped while its secret was read', async () => {
   // attempt() calls began() after the keychain read without looking at the stop, and deliver()
   // listens for 'abort' on a signal already aborted (it never fires): the request is sent after
   // the stop, the stop (idle) waits for the receiver up to DELIVERY_TIMEOUT_MS, and the run is
@@ -534,7 +544,7 @@ function runnerOf(
   });
 }
 
-it('Review test (fails): starts no command waiting for a slot once this laptop no longer runs automations', async () => {
+it('starts no command waiting for a slot once this laptop no longer runs automations', async () => {
   // A command waiting for one of the process's command slots is in flight: when the person
   // switches automations off for this laptop (automationsEnabled false, the runner not stopped),
   // the runs claimed ahead are given back, but the waiting one still starts once a slot is free.
@@ -555,7 +565,7 @@ it('Review test (fails): starts no command waiting for a slot once this laptop n
   }
 });
 
-it('Review test (fails): runs no command of an automation deleted while the command waited for a slot', async () => {
+it('runs no command of an automation deleted while the command waited for a slot', async () => {
   // carryOut() looks the automation up before the wait for a command slot: one deleted (or its
   // command changed) meanwhile still runs the old command, up to a time limit later.
   const log = join(dir, 'started.log');
@@ -579,7 +589,7 @@ it('Review test (fails): runs no command of an automation deleted while the comm
   }
 });
 
-it('Review test (fails): tells the order page when a run really starts, not only when it ends', async () => {
+it('tells the order page when a run really starts, not only when it ends', async () => {
   // changed() is called at a run's end only: the start written behind never reaches the window,
   // which keeps showing a command running for up to an hour as "waiting to run" until it ends
   // (docs/automations.md: "then as running from that time").
