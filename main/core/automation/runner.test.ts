@@ -448,10 +448,8 @@ it("never lets one account's hung commands hold another account's commands for t
 });
 
 it('keeps the start of a run whose end a failed write turn lost: its repeat is told the next attempt', async () => {
-  // turn() deletes each end's start from the turn's starts as it writes the end, inside the
-  // transaction: when a later statement of that transaction throws, the rollback loses the end
-  // and the start, and the start is not put back with the others. The run (delivered, answered)
-  // is taken again and told the same attempt number, counted once for two real attempts.
+  // A write turn throws after writing an end (and its start): the rollback loses both, and the
+  // start is written again by the next turn, so the run taken again is told (and counts) the next.
   const failing = await recordingReceiver((response) => response.writeHead(500).end());
   const finishRun = store.finishRun.bind(store);
   const startRun = store.startRun.bind(store);

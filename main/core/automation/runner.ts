@@ -207,12 +207,13 @@ export class AutomationRunner {
     try {
       let claimed: AutomationRun[] = [];
       if (ends.length > 0 || starts.size > 0 || this.wantsClaims()) {
+        // A start goes with its run's end when that came; `starts` stays whole for a failed turn.
+        const ended = new Set(ends.map((end) => end.run.deliveryId));
         claimed = this.deps.store.atomically(() => {
-          for (const end of ends) {
+          for (const end of ends)
             this.deps.store.finishRun(end.run.deliveryId, end.ending, end.at, starts.get(end.run.deliveryId));
-            starts.delete(end.run.deliveryId);
-          }
-          for (const [id, start] of starts) this.deps.store.startRun(process.pid, id, start);
+          for (const [id, start] of starts)
+            if (!ended.has(id)) this.deps.store.startRun(process.pid, id, start);
           return this.topUp();
         });
       }
@@ -231,7 +232,8 @@ export class AutomationRunner {
       // keeps failing (a full or locked disk): a second, doubling up to a minute.
       this.lookEverywhere = true;
       for (const end of ends) end.failed(error);
-      // The starts of runs still under way are written with their end or the next turn's starts.
+      // Every start is written again: with its run's end, or alone (a lost end's run is taken
+      // again, its attempt counted).
       for (const [id, start] of starts) if (!this.starts.has(id)) this.starts.set(id, start);
       this.deps.log.warn('automation runs could not be written', failureFields(error));
       const wait = Math.min(FAILED_TURN_RETRY_MS * 2 ** this.failedTurns, FAILED_TURN_RETRY_MAX_MS);
