@@ -383,7 +383,7 @@ it("runs an automation's second commands and later within the process's command 
     expect(new Set(given.slice(i, i + names.length))).toEqual(new Set(names));
 });
 
-it('gives a command waiting for a slot back on a stop, not started, its attempt not counted', async () => {
+it('gives a command waiting for a slot back on a stop as it was: not started, its attempt not counted, its last attempt kept', async () => {
   const script = 'setTimeout(()=>{},10000)';
   const slow = {
     ...webhookAutomation('', 'slow'),
@@ -391,6 +391,12 @@ it('gives a command waiting for a slot back on a stop, not started, its attempt 
   };
   const slots = new CommandSlots(1);
   const ids = readOrders(2, ['slow']);
+  // Each tried once before: what that attempt said stays shown until another really starts.
+  const at = new Date(NOW).toISOString();
+  for (const run of runs(ids)) {
+    const earlier = { state: 'queued' as const, dueAt: at, exitCode: 3, detail: 'exit 3', output: 'earlier' };
+    store.finishRun(run.deliveryId, earlier, at, { at, attempt: 1 });
+  }
   const automations = runnerAlone(
     store,
     [slow],
@@ -403,9 +409,15 @@ it('gives a command waiting for a slot back on a stop, not started, its attempt 
   await automations.idle();
   expect(slots.busy).toBe(0);
   const [cut, waited] = [...runs(ids)].sort((a, b) => b.attempts - a.attempts);
-  expect(cut).toMatchObject({ state: 'queued', claimed: false, attempts: 1 });
-  expect(waited).toMatchObject({ state: 'queued', claimed: false, attempts: 0, startedAt: null });
-  expect(waited?.detail).toContain('not started');
+  expect(cut).toMatchObject({ state: 'queued', claimed: false, attempts: 2 });
+  expect(waited).toMatchObject({
+    state: 'queued',
+    claimed: false,
+    attempts: 1,
+    exitCode: 3,
+    detail: 'exit 3',
+    output: 'earlier',
+  });
 });
 
 it("never lets one account's hung commands hold another account's commands for their whole time limit", async () => {
@@ -488,10 +500,8 @@ it('keeps the start of a run whose end a failed write turn lost: its repeat is t
 });
 
 it('sends nothing and counts no attempt for a webhook stopped while its secret was read', async () => {
-  // attempt() calls began() after the keychain read without looking at the stop, and deliver()
-  // listens for 'abort' on a signal already aborted (it never fires): the request is sent after
-  // the stop, the stop (idle) waits for the receiver up to DELIVERY_TIMEOUT_MS, and the run is
-  // written with a start, its attempt counted (docs/automations.md: a stop gives it back uncounted).
+  // The stop comes while the keychain answers: nothing is sent, the stop waits for nothing, and
+  // the run is given back uncounted (docs/automations.md).
   let automations: AutomationRunner | undefined;
   const [id = ''] = readOrders(1);
   let secretRead = false;
@@ -543,9 +553,8 @@ function runnerOf(
 }
 
 it('starts no command waiting for a slot once this laptop no longer runs automations', async () => {
-  // A command waiting for one of the process's command slots is in flight: when the person
-  // switches automations off for this laptop (automationsEnabled false, the runner not stopped),
-  // the runs claimed ahead are given back, but the waiting one still starts once a slot is free.
+  // A command waiting for one of the process's command slots when the person switches
+  // automations off for this laptop (the runner not stopped) is given back once granted, unstarted.
   const log = join(dir, 'started.log');
   const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations: [noting(log)] };
   const automations = runnerOf(settings);
@@ -564,8 +573,7 @@ it('starts no command waiting for a slot once this laptop no longer runs automat
 });
 
 it('runs no command of an automation deleted while the command waited for a slot', async () => {
-  // carryOut() looks the automation up before the wait for a command slot: one deleted (or its
-  // command changed) meanwhile still runs the old command, up to a time limit later.
+  // The automation is looked up again once the slot is granted: one deleted meanwhile is skipped.
   const log = join(dir, 'started.log');
   const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations: [noting(log)] };
   const automations = runnerOf(settings);
@@ -587,10 +595,28 @@ it('runs no command of an automation deleted while the command waited for a slot
   }
 });
 
+it('runs the command an automation has now when it was edited while the command waited for a slot', async () => {
+  const before = join(dir, 'before.log');
+  const after = join(dir, 'after.log');
+  const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations: [noting(before)] };
+  const automations = runnerOf(settings);
+  const ids = readOrders(2, ['provision']);
+  for (const id of ids) automations.kickOrder(id);
+  await until(() => runs(ids).some((r) => r.state === 'running'));
+  settings.automations = [noting(after)];
+  try {
+    await until(() => runs(ids).every((r) => r.state === 'succeeded'), 10_000);
+    expect(readFileSync(before, 'utf8')).toBe('+\n');
+    expect(readFileSync(after, 'utf8')).toBe('+\n');
+  } finally {
+    automations.stop();
+    await automations.idle();
+  }
+});
+
 it('tells the order page when a run really starts, not only when it ends', async () => {
-  // changed() is called at a run's end only: the start written behind never reaches the window,
-  // which keeps showing a command running for up to an hour as "waiting to run" until it ends
-  // (docs/automations.md: "then as running from that time").
+  // A start is written behind: once on disk the window is told, so a command running for up to
+  // an hour shows as running from its start (docs/automations.md), not as waiting until it ends.
   const log = join(dir, 'started.log');
   const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations: [noting(log)] };
   const seen: string[] = [];

@@ -135,7 +135,7 @@ export class AutomationRunner {
   /** Ends to write in the next turn's one transaction, with the claims that top the runs ahead up. */
   private ends: PendingEnd[] = [];
   /** Runs really started, by delivery id, to write in the next turn (with their end if it came). */
-  private starts = new Map<string, RunStart>();
+  private starts = new Map<string, RunStart & { orderId: string }>();
   private turnPlanned = false;
   private readonly waiters = new Map<string, ((run: AutomationRun | undefined) => void)[]>();
   private readonly stopping = new AbortController();
@@ -204,11 +204,11 @@ export class AutomationRunner {
     const starts = this.starts;
     this.ends = [];
     this.starts = new Map();
+    // A start goes with its run's end when that came; `starts` stays whole for a failed turn.
+    const ended = new Set(ends.map((end) => end.run.deliveryId));
     try {
       let claimed: AutomationRun[] = [];
       if (ends.length > 0 || starts.size > 0 || this.wantsClaims()) {
-        // A start goes with its run's end when that came; `starts` stays whole for a failed turn.
-        const ended = new Set(ends.map((end) => end.run.deliveryId));
         claimed = this.deps.store.atomically(() => {
           for (const end of ends)
             this.deps.store.finishRun(end.run.deliveryId, end.ending, end.at, starts.get(end.run.deliveryId));
@@ -219,8 +219,10 @@ export class AutomationRunner {
       }
       // Committed: the runs claimed are this process's to start.
       for (const run of claimed) this.ahead.set(run.deliveryId, run);
-      // On disk: now the window and the log may be told.
+      // On disk: now the window and the log may be told (of an end by its run, of starts here).
       for (const end of ends) end.written();
+      const started = new Set([...starts].filter(([id]) => !ended.has(id)).map(([, start]) => start.orderId));
+      if (started.size > 0) this.deps.changed([...started]);
       this.startAhead();
       this.planNext();
       this.failedTurns = 0;
@@ -325,9 +327,14 @@ export class AutomationRunner {
   }
 
   private release(): void {
-    if (this.ahead.size === 0) return;
     const ids = [...this.ahead.keys()];
     this.ahead.clear();
+    this.giveBack(ids);
+  }
+
+  /** Gives claimed runs back unstarted, their attempts as they were. */
+  private giveBack(ids: string[]): void {
+    if (ids.length === 0) return;
     try {
       this.deps.store.releaseRuns(process.pid, ids);
     } catch (error) {
@@ -348,6 +355,7 @@ export class AutomationRunner {
     if (!this.stopping.signal.aborted) {
       this.start(
         this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), 1, { run: deliveryId }),
+        true,
       );
     }
     return this.ended(deliveryId);
@@ -362,9 +370,10 @@ export class AutomationRunner {
       ? this.inFlight.has(deliveryId) || this.ahead.has(deliveryId) || this.claiming.has(deliveryId)
       : this.deps.isAlive(pid);
 
-  private start(claimed: readonly AutomationRun[]): void {
+  /** Carries the runs out; `asked`: a person asked for them, they run whether automations are on or not. */
+  private start(claimed: readonly AutomationRun[], asked = false): void {
     for (const run of claimed) {
-      const running = this.carryOut(run)
+      const running = this.carryOut(run, asked)
         .catch((error: unknown) => this.deps.log.warn('automation run failed', failureFields(error)))
         .finally(() => {
           this.inFlight.delete(run.deliveryId);
@@ -427,16 +436,37 @@ export class AutomationRunner {
     this.timer = this.deps.timers.setTimeout(() => this.kick(), wait);
   }
 
-  private async carryOut(claimed: AutomationRun): Promise<void> {
+  private async carryOut(claimed: AutomationRun, asked: boolean): Promise<void> {
     // This attempt: told to the command or receiver, counted on disk only once it starts (began).
     const run = { ...claimed, attempts: claimed.attempts + 1 };
-    const automation = this.deps.settings().automations?.find((a) => a.name === run.automation);
-    const ending = automation
-      ? await this.attempt(run, automation)
-      : {
-          state: 'skipped' as const,
-          detail: `no automation is named ${run.automation} in the settings any more`,
-        };
+    let automation = this.automation(run.automation);
+    let release: (() => void) | undefined;
+    if (automation?.action.type === 'command') {
+      // Waiting for a slot, it shows as waiting; its time limit counts from its start.
+      const slots = this.deps.ports.commandSlots ?? commandSlots;
+      release = await slots.take(`${this.deps.ports.account.id}\0${run.automation}`, this.stopping.signal);
+      // Meanwhile automations may have stopped or been switched off (a run a person asked for
+      // runs anyway), the automation deleted or edited: it runs as the settings say now.
+      if (!release || (!asked && !this.running())) {
+        release?.();
+        this.giveBack([run.deliveryId]);
+        return;
+      }
+      automation = this.automation(run.automation);
+      if (automation?.action.type !== 'command') release();
+    }
+    let ending: Ending | undefined;
+    try {
+      ending = automation
+        ? await this.attempt(run, automation)
+        : { state: 'skipped', detail: `no automation is named ${run.automation} in the settings any more` };
+    } finally {
+      release?.();
+    }
+    if (!ending) {
+      this.giveBack([run.deliveryId]);
+      return;
+    }
     // Stopped in the middle: it runs again at the next start, under the same delivery id.
     const stopped = this.stopping.signal.aborted && ending.state !== 'succeeded';
     const final: Ending = stopped
@@ -475,8 +505,8 @@ export class AutomationRunner {
     });
   }
 
-  /** One attempt of a run: its order, its filters, then its action. */
-  private async attempt(run: AutomationRun, automation: AutomationSetting): Promise<Ending> {
+  /** One attempt of a run: its order, its filters, then its action; undefined when it never started (a stop). */
+  private async attempt(run: AutomationRun, automation: AutomationSetting): Promise<Ending | undefined> {
     const stored = this.deps.store.storedOrderJson(run.orderId);
     if (!stored?.document) {
       const at = retryAt(run.attempts, Date.parse(run.queuedAt), this.deps.now());
@@ -508,28 +538,19 @@ export class AutomationRunner {
     if (action.type === 'command') {
       const cwd = action.cwd ?? this.deps.ports.workDir;
       mkdirSync(cwd, { recursive: true, mode: 0o700 });
-      // Waiting for a slot, it shows as waiting; its time limit counts from its start.
-      const slots = this.deps.ports.commandSlots ?? commandSlots;
-      const release = await slots.take(
-        `${this.deps.ports.account.id}\0${run.automation}`,
-        this.stopping.signal,
-      );
-      if (!release) return { state: 'queued', dueAt: this.isoNow(), detail: 'not started' };
-      try {
-        this.began(run);
-        const result = await runCommand(action.command, {
-          input: body,
-          env: commandEnvironment(payload, this.deps.ports.env),
-          cwd,
-          timeoutMs: action.timeoutSeconds * 1000,
-          signal: this.stopping.signal,
-        });
-        return commandEnding(result, action.timeoutSeconds);
-      } finally {
-        release();
-      }
+      this.began(run);
+      const result = await runCommand(action.command, {
+        input: body,
+        env: commandEnvironment(payload, this.deps.ports.env),
+        cwd,
+        timeoutMs: action.timeoutSeconds * 1000,
+        signal: this.stopping.signal,
+      });
+      return commandEnding(result, action.timeoutSeconds);
     }
     const secret = await this.secret(automation.name);
+    // Stopped while the keychain answered: nothing is sent.
+    if (this.stopping.signal.aborted) return undefined;
     if (!secret) {
       const what =
         action.type === 'webhook'
@@ -587,7 +608,7 @@ export class AutomationRunner {
    * told the same attempt number.
    */
   private began(run: AutomationRun): void {
-    this.starts.set(run.deliveryId, { at: this.isoNow(), attempt: run.attempts });
+    this.starts.set(run.deliveryId, { at: this.isoNow(), attempt: run.attempts, orderId: run.orderId });
     this.planTurn();
   }
 
@@ -659,6 +680,10 @@ export class AutomationRunner {
     } catch (error) {
       return `; the status was not marked: ${error instanceof Error ? error.message : String(error)}`;
     }
+  }
+
+  private automation(name: string): AutomationSetting | undefined {
+    return this.deps.settings().automations?.find((a) => a.name === name);
   }
 
   private isoNow(): string {
