@@ -439,30 +439,14 @@ export class AutomationRunner {
   private async carryOut(claimed: AutomationRun, asked: boolean): Promise<void> {
     // This attempt: told to the command or receiver, counted on disk only once it starts (began).
     const run = { ...claimed, attempts: claimed.attempts + 1 };
-    let automation = this.automation(run.automation);
-    let release: (() => void) | undefined;
-    if (automation?.action.type === 'command') {
-      // Waiting for a slot, it shows as waiting; its time limit counts from its start.
-      const slots = this.deps.ports.commandSlots ?? commandSlots;
-      release = await slots.take(`${this.deps.ports.account.id}\0${run.automation}`, this.stopping.signal);
-      // Meanwhile automations may have stopped or been switched off (a run a person asked for
-      // runs anyway), the automation deleted or edited: it runs as the settings say now.
-      if (!release || (!asked && !this.running())) {
-        release?.();
-        this.giveBack([run.deliveryId]);
-        return;
-      }
+    let automation: AutomationSetting | undefined;
+    let ending: Ending | typeof EDITED | undefined;
+    do {
       automation = this.automation(run.automation);
-      if (automation?.action.type !== 'command') release();
-    }
-    let ending: Ending | undefined;
-    try {
       ending = automation
-        ? await this.attempt(run, automation)
+        ? await this.attempt(run, automation, asked)
         : { state: 'skipped', detail: `no automation is named ${run.automation} in the settings any more` };
-    } finally {
-      release?.();
-    }
+    } while (ending === EDITED);
     if (!ending) {
       this.giveBack([run.deliveryId]);
       return;
@@ -505,8 +489,16 @@ export class AutomationRunner {
     });
   }
 
-  /** One attempt of a run: its order, its filters, then its action; undefined when it never started (a stop). */
-  private async attempt(run: AutomationRun, automation: AutomationSetting): Promise<Ending | undefined> {
+  /**
+   * One attempt of a run: its order, its filters, then its action. Undefined when it never started
+   * (a stop; automations switched off while a command waited for a slot, unless `asked`); EDITED
+   * when the automation changed or went while a command waited: attempted again as it is now.
+   */
+  private async attempt(
+    run: AutomationRun,
+    automation: AutomationSetting,
+    asked: boolean,
+  ): Promise<Ending | typeof EDITED | undefined> {
     const stored = this.deps.store.storedOrderJson(run.orderId);
     if (!stored?.document) {
       const at = retryAt(run.attempts, Date.parse(run.queuedAt), this.deps.now());
@@ -538,15 +530,29 @@ export class AutomationRunner {
     if (action.type === 'command') {
       const cwd = action.cwd ?? this.deps.ports.workDir;
       mkdirSync(cwd, { recursive: true, mode: 0o700 });
-      this.began(run);
-      const result = await runCommand(action.command, {
-        input: body,
-        env: commandEnvironment(payload, this.deps.ports.env),
-        cwd,
-        timeoutMs: action.timeoutSeconds * 1000,
-        signal: this.stopping.signal,
-      });
-      return commandEnding(result, action.timeoutSeconds);
+      // Waiting for a slot, it shows as waiting; its time limit counts from its start.
+      const slots = this.deps.ports.commandSlots ?? commandSlots;
+      const release = await slots.take(
+        `${this.deps.ports.account.id}\0${run.automation}`,
+        this.stopping.signal,
+      );
+      if (!release) return undefined;
+      try {
+        // The wait may have taken minutes: it runs as the settings say now (deleted: skipped).
+        if (!asked && !this.running()) return undefined;
+        if (JSON.stringify(this.automation(run.automation)) !== JSON.stringify(automation)) return EDITED;
+        this.began(run);
+        const result = await runCommand(action.command, {
+          input: body,
+          env: commandEnvironment(payload, this.deps.ports.env),
+          cwd,
+          timeoutMs: action.timeoutSeconds * 1000,
+          signal: this.stopping.signal,
+        });
+        return commandEnding(result, action.timeoutSeconds);
+      } finally {
+        release();
+      }
     }
     const secret = await this.secret(automation.name);
     // Stopped while the keychain answered: nothing is sent.
@@ -690,6 +696,9 @@ export class AutomationRunner {
     return new Date(this.deps.now()).toISOString();
   }
 }
+
+/** An automation edited or deleted while its command waited for a slot: attempted again as it is now. */
+const EDITED = Symbol('edited');
 
 const SUCCESS = { 'in-progress': 'ProvisioningInProgress', completed: 'ProvisioningCompleted' } as const;
 
