@@ -626,8 +626,8 @@ describe("the order's automations", () => {
   });
 
   it('tell a sighted person a run waiting for a slot from one running', async () => {
-    // Both show only "…": the words "waiting to run" and "running" are for screen readers alone
-    // (.sr-only), so a command waiting minutes for the process's command slots looks as if it ran.
+    // Both marks are "…": the words "waiting to run" and "running" are shown, not only to screen
+    // readers, or a command waiting minutes for the process's command slots looks as if it ran.
     await renderOrder(
       fullView({
         automationRuns: [
