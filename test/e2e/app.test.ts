@@ -122,6 +122,13 @@ async function afterRendering(page: Page): Promise<void> {
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 }
 
+/** Reads the marketplace now, opens the order: its automations' runs. */
+async function orderRuns(page: Page, service: SellerTrayService, orderId: string): Promise<Locator> {
+  await service.handle('checkNow', undefined);
+  await openOrder(page, orderId);
+  return page.getByRole('region', { name: 'Automations' }).getByRole('listitem');
+}
+
 /** Finds an order by its id through the inbox's search, and opens it. */
 async function openOrder(page: Page, orderId: string): Promise<void> {
   await page.getByLabel('Search orders').fill(orderId);
@@ -989,9 +996,7 @@ describe('automations', () => {
     await expect.poll(provisionRunning, { timeout: 15_000 }).toBe(COMMANDS_AT_ONCE);
     const { orderId } = (await admin(sim.url, 'POST', 'purchases', { order: { orderTypeCode: 'E2E-LATE' } }))
       .json;
-    await service.handle('checkNow', undefined);
-    await openOrder(page, orderId);
-    const runs = page.getByRole('region', { name: 'Automations' }).getByRole('listitem');
+    const runs = await orderRuns(page, service, orderId);
     await expect
       .poll(() => runs.allInnerTexts(), { timeout: 15_000 })
       .toEqual([
@@ -1044,9 +1049,7 @@ describe('automations', () => {
           order: { buyerCustomerParty: { party: { partyName: 'Nordlicht Analytics GmbH & Co. KG' } } },
         })
       ).json;
-      await service.handle('checkNow', undefined);
-      await openOrder(page, orderId);
-      const runs = page.getByRole('region', { name: 'Automations' }).getByRole('listitem');
+      const runs = await orderRuns(page, service, orderId);
       await expect
         .poll(() => runs.allInnerTexts(), { timeout: 15_000 })
         .toEqual([

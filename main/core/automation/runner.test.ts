@@ -552,15 +552,26 @@ function runnerOf(
   });
 }
 
-it('starts no command waiting for a slot once this laptop no longer runs automations', async () => {
-  // A command waiting for one of the process's command slots when the person switches
-  // automations off for this laptop (the runner not stopped) is given back once granted, unstarted.
-  const log = join(dir, 'started.log');
-  const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations: [noting(log)] };
+/** Settings that run a `noting` automation (its starts noted in `log`); the test changes them meanwhile. */
+function notingSettings(log: string): CoreSettings {
+  return { ...DEFAULT_SETTINGS, automationsEnabled: true, automations: [noting(log)] };
+}
+
+/** Two orders' runs of a `noting` automation on one command slot: once one runs, the other waits for it. */
+async function oneWaiting(log: string) {
+  const settings = notingSettings(log);
   const automations = runnerOf(settings);
   const ids = readOrders(2, ['provision']);
   for (const id of ids) automations.kickOrder(id);
   await until(() => runs(ids).some((r) => r.state === 'running'));
+  return { settings, automations, ids };
+}
+
+it('starts no command waiting for a slot once this laptop no longer runs automations', async () => {
+  // A command waiting for one of the process's command slots when the person switches
+  // automations off for this laptop (the runner not stopped) is given back once granted, unstarted.
+  const log = join(dir, 'started.log');
+  const { settings, automations, ids } = await oneWaiting(log);
   settings.automationsEnabled = false;
   await until(() => runs(ids).some((r) => r.state === 'succeeded'), 10_000);
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -575,11 +586,7 @@ it('starts no command waiting for a slot once this laptop no longer runs automat
 it('runs no command of an automation deleted while the command waited for a slot', async () => {
   // The automation is looked up again once the slot is granted: one deleted meanwhile is skipped.
   const log = join(dir, 'started.log');
-  const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations: [noting(log)] };
-  const automations = runnerOf(settings);
-  const ids = readOrders(2, ['provision']);
-  for (const id of ids) automations.kickOrder(id);
-  await until(() => runs(ids).some((r) => r.state === 'running'));
+  const { settings, automations, ids } = await oneWaiting(log);
   settings.automations = [];
   try {
     await until(() => runs(ids).every((r) => r.state === 'succeeded' || r.state === 'skipped'), 10_000);
@@ -598,11 +605,7 @@ it('runs no command of an automation deleted while the command waited for a slot
 it('runs the command an automation has now when it was edited while the command waited for a slot', async () => {
   const before = join(dir, 'before.log');
   const after = join(dir, 'after.log');
-  const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations: [noting(before)] };
-  const automations = runnerOf(settings);
-  const ids = readOrders(2, ['provision']);
-  for (const id of ids) automations.kickOrder(id);
-  await until(() => runs(ids).some((r) => r.state === 'running'));
+  const { settings, automations, ids } = await oneWaiting(before);
   settings.automations = [noting(after)];
   try {
     await until(() => runs(ids).every((r) => r.state === 'succeeded'), 10_000);
@@ -618,7 +621,7 @@ it('tells the order page when a run really starts, not only when it ends', async
   // A start is written behind: once on disk the window is told, so a command running for up to
   // an hour shows as running from its start (docs/automations.md), not as waiting until it ends.
   const log = join(dir, 'started.log');
-  const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations: [noting(log)] };
+  const settings = notingSettings(log);
   const seen: string[] = [];
   const automations = runnerOf(settings, (orderIds) => {
     for (const id of orderIds) seen.push(...store.runsFor(id).map((r) => r.state));
