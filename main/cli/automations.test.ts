@@ -14,8 +14,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { fileAppears, runsOnceFirst, runsOnDisk } from '../../test/support/automation-runs';
 import { exitOf, runTs, spawnTs, waitForLine } from '../../test/support/processes';
+import { queuedRun } from '../../test/support/queued-run';
 import { admin } from '../../test/support/raw-api';
 import { accountFolder, accountRef } from '../core/account/account-ref';
+import { describeRun } from './automations';
 
 let sim: Simulator;
 let home: string;
@@ -213,4 +215,16 @@ it('automations secret: a webhook signing secret made and shown once, a chat add
   } finally {
     receiver.close();
   }
+});
+
+it('says a run that never started is not started, not attempt 0', () => {
+  const run = queuedRun({
+    deliveryId: 'd-1',
+    orderId: 'o-1',
+    automation: 'provision',
+    trigger: 'test',
+    queuedAt: '2026-11-26T00:00:00.000Z',
+  });
+  expect(describeRun({ ...run, attempts: 0 })).toContain('delivery d-1, not started\n');
+  expect(describeRun({ ...run, attempts: 2 })).toContain('delivery d-1, attempt 2\n');
 });

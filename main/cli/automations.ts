@@ -189,7 +189,7 @@ export function describeRun(run: AutomationRun): string {
   const { code, detail } = runOutcome(run);
   const lines = [
     `${run.automation}: ${run.state}${code ? ` ${code}` : ''}${detail ? ` — ${detail}` : ''}`,
-    `delivery ${run.deliveryId}, attempt ${run.attempts}`,
+    `delivery ${run.deliveryId}, ${run.attempts > 0 ? `attempt ${run.attempts}` : 'not started'}`,
   ];
   if (run.output) lines.push('', ...run.output.split('\n'));
   return `${lines.map(escapedControls).join('\n')}\n`;

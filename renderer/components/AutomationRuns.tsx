@@ -65,7 +65,9 @@ export function AutomationRuns({
           return (
             <li key={run.deliveryId} className={`automation-run run-${run.state}`}>
               <span className="automation-name">{run.automation}</span> <span aria-hidden="true">{mark}</span>
-              <span className="sr-only">{words}</span>{' '}
+              {/* Under way, both marks are "…": whether it waits (for a slot, minutes maybe) or runs is said in words. */}
+              {busy && ' '}
+              <span className={busy ? 'muted' : 'sr-only'}>{words}</span>{' '}
               {(run.finishedAt ?? run.startedAt) && <Time iso={run.finishedAt ?? run.startedAt ?? ''} />}
               {code && <> · {code}</>}
               {detail && <span className="muted"> — {detail}</span>}

@@ -624,4 +624,29 @@ describe("the order's automations", () => {
       ),
     );
   });
+
+  it('tell a sighted person a run waiting for a slot from one running', async () => {
+    // Both marks are "…": the words "waiting to run" and "running" are shown, not only to screen
+    // readers, or a command waiting minutes for the process's command slots looks as if it ran.
+    await renderOrder(
+      fullView({
+        automationRuns: [
+          run({ automation: 'provision', state: 'queued', claimed: true, attempts: 0, startedAt: null }),
+          run({
+            deliveryId: '2c0f9d0e-5b53-4c8e-9f0e-2f7a1c3b6a11',
+            automation: 'billing',
+            state: 'running',
+          }),
+        ].map((r) => ({ ...r, finishedAt: null, httpStatus: null, detail: null })),
+      }),
+    );
+    const visible = (item: HTMLElement | undefined) => {
+      const copy = item?.cloneNode(true) as HTMLElement;
+      for (const hidden of copy.querySelectorAll('.sr-only')) hidden.remove();
+      return copy.textContent;
+    };
+    const [waiting, running] = within(region('Automations')).getAllByRole('listitem');
+    expect(visible(waiting)).toMatch(/waiting/);
+    expect(visible(running)).toMatch(/running/);
+  });
 });

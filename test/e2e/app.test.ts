@@ -4,6 +4,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS_AT_ONCE } from '../../main/core/automation/command-slots';
 import { KeytarSecretStore, secretOwner } from '../../main/core/secrets';
 import { type SaveFilePort, SellerTrayService, type ServiceEvent } from '../../main/core/service';
 import { ConfSettingsStore } from '../../main/core/settings';
@@ -119,6 +120,13 @@ async function openApp(
  */
 async function afterRendering(page: Page): Promise<void> {
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
+/** Reads the marketplace now, opens the order: its automations' runs. */
+async function orderRuns(page: Page, service: SellerTrayService, orderId: string): Promise<Locator> {
+  await service.handle('checkNow', undefined);
+  await openOrder(page, orderId);
+  return page.getByRole('region', { name: 'Automations' }).getByRole('listitem');
 }
 
 /** Finds an order by its id through the inbox's search, and opens it. */
@@ -944,6 +952,61 @@ function statusesPosted(orderId: string): string[] {
 }
 
 describe('automations', () => {
+  it('the order page tells a run waiting for a command slot from one running, in visible words; axe-core finds nothing', async () => {
+    // Two orders' commands of one automation fill the process's command slots (2 on a 2-core
+    // laptop; one an order more elsewhere): its third waits, while another automation's first runs.
+    const hold = (name: string, orderTypes: string[]) => ({
+      name,
+      enabled: true,
+      products: [],
+      orderTypes,
+      accounts: 'all' as const,
+      action: {
+        type: 'command' as const,
+        command: [process.execPath, '-e', 'setTimeout(()=>{},60000)'],
+        timeoutSeconds: 120,
+      },
+      reportStatus: null,
+    });
+    const { page, service } = await openApp({
+      configured: true,
+      viewport: DESKTOP,
+      settings: {
+        automationsEnabled: true,
+        automations: [hold('provision', []), hold('notify', ['E2E-LATE'])],
+      },
+    });
+    await page.getByRole('listbox', { name: 'Orders' }).getByRole('option').first().waitFor();
+    const before: string[] = [];
+    for (let i = 0; i < COMMANDS_AT_ONCE; i++)
+      before.push((await admin(sim.url, 'POST', 'purchases', {})).json.orderId as string);
+    await service.handle('checkNow', undefined);
+    const provisionRunning = async () => {
+      let count = 0;
+      for (const orderId of before) {
+        const answer = await service.handle('getOrder', { orderId });
+        if (
+          answer.ok &&
+          answer.value.automationRuns.some((r) => r.automation === 'provision' && r.state === 'running')
+        )
+          count += 1;
+      }
+      return count;
+    };
+    await expect.poll(provisionRunning, { timeout: 15_000 }).toBe(COMMANDS_AT_ONCE);
+    const { orderId } = (await admin(sim.url, 'POST', 'purchases', { order: { orderTypeCode: 'E2E-LATE' } }))
+      .json;
+    const runs = await orderRuns(page, service, orderId);
+    await expect
+      .poll(() => runs.allInnerTexts(), { timeout: 15_000 })
+      .toEqual([
+        expect.stringMatching(/^provision …\s*waiting to run\s/),
+        expect.stringMatching(/^notify …\s*running\s/),
+      ]);
+    await page.screenshot({ path: join(SCREENSHOTS, 'order-automations-waiting-light-1280x800.png') });
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
   it.each(['light', 'dark'] as const)(
     'the order page shows their runs, output on demand and Run again; settings has their switch; axe-core finds nothing (%s)',
     async (colorScheme) => {
@@ -986,9 +1049,7 @@ describe('automations', () => {
           order: { buyerCustomerParty: { party: { partyName: 'Nordlicht Analytics GmbH & Co. KG' } } },
         })
       ).json;
-      await service.handle('checkNow', undefined);
-      await openOrder(page, orderId);
-      const runs = page.getByRole('region', { name: 'Automations' }).getByRole('listitem');
+      const runs = await orderRuns(page, service, orderId);
       await expect
         .poll(() => runs.allInnerTexts(), { timeout: 15_000 })
         .toEqual([

@@ -2,9 +2,11 @@
 // automations: commands are programs on this computer (a provisioning script each), and N
 // automations of 4 slots each would start 4·N of them together. Webhooks and chat posts wait on
 // the network, not on this computer: they keep only their automations' own slots.
-// A slot that comes free goes to the automation with the fewest commands running, among those
-// the longest since their last turn: each automation gets its share in turn, so a slow one (a
-// command taking minutes) holds only its share, never all of them.
+// An automation with no command running always gets one started, over the bound: a slow one (a
+// command hung up to its time limit) never holds another's commands, so at most the bound plus
+// one a further automation run at once. The bound applies to its second command and later; a slot
+// that comes free goes to the automation with the fewest commands running, among those the
+// longest since their last turn: each automation gets its share in turn.
 import { availableParallelism } from 'node:os';
 
 /** Commands at once: one a core (at least 2), the most a laptop runs without its owner noticing. */
@@ -32,7 +34,8 @@ export class CommandSlots {
   take(automation: string, signal: AbortSignal): Promise<(() => void) | undefined> {
     if (signal.aborted) return Promise.resolve(undefined);
     const share = this.share(automation);
-    if (this.running < this.size) return Promise.resolve(this.grant(automation, share));
+    if (share.running === 0 || this.running < this.size)
+      return Promise.resolve(this.grant(automation, share));
     return new Promise((resolve) => {
       const waiter = {
         grant: (release: () => void) => {
@@ -80,23 +83,29 @@ export class CommandSlots {
     };
   }
 
-  /** The freed slot to the waiting automation with the fewest running, the longest since its turn. */
+  /**
+   * The free slots to the waiting automations with the fewest running, the longest since their
+   * turn; one with none running gets its first even over the bound.
+   */
   private next(): void {
-    let chosen: [string, Share] | undefined;
-    for (const entry of this.shares) {
-      const [, share] = entry;
-      if (share.waiting.length === 0) continue;
-      const best = chosen?.[1];
-      if (
-        !best ||
-        share.running < best.running ||
-        (share.running === best.running && share.lastTurn < best.lastTurn)
-      )
-        chosen = entry;
+    for (;;) {
+      let chosen: [string, Share] | undefined;
+      for (const entry of this.shares) {
+        const [, share] = entry;
+        if (share.waiting.length === 0) continue;
+        const best = chosen?.[1];
+        if (
+          !best ||
+          share.running < best.running ||
+          (share.running === best.running && share.lastTurn < best.lastTurn)
+        )
+          chosen = entry;
+      }
+      if (!chosen) return;
+      const [automation, share] = chosen;
+      if (share.running > 0 && this.running >= this.size) return;
+      share.waiting.shift()?.grant(this.grant(automation, share));
     }
-    if (!chosen) return;
-    const [automation, share] = chosen;
-    share.waiting.shift()?.grant(this.grant(automation, share));
   }
 
   /** An automation with nothing running or waiting is no longer kept (its turn forgotten with it). */

@@ -31,6 +31,16 @@ export function runCommand(
   options: { input: Buffer; env: NodeJS.ProcessEnv; cwd: string; timeoutMs: number; signal?: AbortSignal },
 ): Promise<CommandResult> {
   const [program = '', ...args] = command;
+  // Stopped already: an 'abort' listener would never hear of it, and the command would run on.
+  if (options.signal?.aborted)
+    return Promise.resolve({
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      startError: 'stopped before it started',
+      output: '',
+      dropped: 0,
+    });
   return new Promise((resolve) => {
     const tail = new Tail(OUTPUT_KEPT);
     const lastStdout = new Tail(4096);

@@ -1,10 +1,16 @@
 // A delivery's POST through the platform's network client (transportPost): a redirect is a
 // refusal, not followed, whether the client answers it (Node's fetch: the 3xx itself) or refuses
 // it (Electron's net.fetch throws "Redirect was cancelled", faked here: no Electron binary runs
-// here); an answer is read only as far as it is kept.
+// here); an answer is read only as far as it is kept. A delivery or command whose stop came
+// before it began never goes out.
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCommand } from './command';
 import { deliver, transportPost } from './delivery';
 
 const servers: Server[] = [];
@@ -49,4 +55,35 @@ describe('a delivery through the platform’s network client', () => {
     expect(delivered.answer.length).toBeLessThanOrEqual(2_048);
     expect(asked).toMatchObject({ credentials: 'omit', redirect: 'manual' });
   });
+});
+
+it('sends nothing when stopped before it began: the stop is heard even when it came first', async () => {
+  let requests = 0;
+  const url = await receiver((res) => {
+    requests += 1;
+    res.writeHead(200).end();
+  });
+  const stopped = AbortSignal.abort();
+  expect(await deliver(transportPost(fetch), url, '{}', {}, stopped)).toMatchObject({
+    status: null,
+    outcome: 'retry',
+  });
+  expect(requests).toBe(0);
+});
+
+it('starts no command when stopped before it began', async () => {
+  const marker = join(await mkdtemp(join(tmpdir(), 'command-')), 'ran');
+  const result = await runCommand(
+    [process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)},'')`],
+    {
+      input: Buffer.from('{}'),
+      env: process.env,
+      cwd: tmpdir(),
+      timeoutMs: 10_000,
+      signal: AbortSignal.abort(),
+    },
+  );
+  expect(result).toMatchObject({ exitCode: null, startError: 'stopped before it started' });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(existsSync(marker)).toBe(false);
 });

@@ -157,6 +157,9 @@ export async function deliver(
   signal?: AbortSignal,
   timeoutMs = DELIVERY_TIMEOUT_MS,
 ): Promise<DeliveryResult> {
+  // Stopped already: an 'abort' listener would never hear of it, and the request would go out.
+  if (signal?.aborted)
+    return { status: null, outcome: 'retry', detail: 'stopped before it was sent', answer: '' };
   // One controller per delivery, told of a stop by a listener removed afterwards: AbortSignal.any
   // over the runner's long-lived stop signal kept every delivery's signal (2 KiB each) alive.
   const controller = new AbortController();

@@ -135,7 +135,7 @@ export class AutomationRunner {
   /** Ends to write in the next turn's one transaction, with the claims that top the runs ahead up. */
   private ends: PendingEnd[] = [];
   /** Runs really started, by delivery id, to write in the next turn (with their end if it came). */
-  private starts = new Map<string, RunStart>();
+  private starts = new Map<string, RunStart & { orderId: string }>();
   private turnPlanned = false;
   private readonly waiters = new Map<string, ((run: AutomationRun | undefined) => void)[]>();
   private readonly stopping = new AbortController();
@@ -204,22 +204,25 @@ export class AutomationRunner {
     const starts = this.starts;
     this.ends = [];
     this.starts = new Map();
+    // A start goes with its run's end when that came; `starts` stays whole for a failed turn.
+    const ended = new Set(ends.map((end) => end.run.deliveryId));
     try {
       let claimed: AutomationRun[] = [];
       if (ends.length > 0 || starts.size > 0 || this.wantsClaims()) {
         claimed = this.deps.store.atomically(() => {
-          for (const end of ends) {
+          for (const end of ends)
             this.deps.store.finishRun(end.run.deliveryId, end.ending, end.at, starts.get(end.run.deliveryId));
-            starts.delete(end.run.deliveryId);
-          }
-          for (const [id, start] of starts) this.deps.store.startRun(process.pid, id, start);
+          for (const [id, start] of starts)
+            if (!ended.has(id)) this.deps.store.startRun(process.pid, id, start);
           return this.topUp();
         });
       }
       // Committed: the runs claimed are this process's to start.
       for (const run of claimed) this.ahead.set(run.deliveryId, run);
-      // On disk: now the window and the log may be told.
+      // On disk: now the window and the log may be told (of an end by its run, of starts here).
       for (const end of ends) end.written();
+      const started = new Set([...starts].filter(([id]) => !ended.has(id)).map(([, start]) => start.orderId));
+      if (started.size > 0) this.deps.changed([...started]);
       this.startAhead();
       this.planNext();
       this.failedTurns = 0;
@@ -231,7 +234,8 @@ export class AutomationRunner {
       // keeps failing (a full or locked disk): a second, doubling up to a minute.
       this.lookEverywhere = true;
       for (const end of ends) end.failed(error);
-      // The starts of runs still under way are written with their end or the next turn's starts.
+      // Every start is written again: with its run's end, or alone (a lost end's run is taken
+      // again, its attempt counted).
       for (const [id, start] of starts) if (!this.starts.has(id)) this.starts.set(id, start);
       this.deps.log.warn('automation runs could not be written', failureFields(error));
       const wait = Math.min(FAILED_TURN_RETRY_MS * 2 ** this.failedTurns, FAILED_TURN_RETRY_MAX_MS);
@@ -323,9 +327,14 @@ export class AutomationRunner {
   }
 
   private release(): void {
-    if (this.ahead.size === 0) return;
     const ids = [...this.ahead.keys()];
     this.ahead.clear();
+    this.giveBack(ids);
+  }
+
+  /** Gives claimed runs back unstarted, their attempts as they were. */
+  private giveBack(ids: string[]): void {
+    if (ids.length === 0) return;
     try {
       this.deps.store.releaseRuns(process.pid, ids);
     } catch (error) {
@@ -346,6 +355,7 @@ export class AutomationRunner {
     if (!this.stopping.signal.aborted) {
       this.start(
         this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), 1, { run: deliveryId }),
+        true,
       );
     }
     return this.ended(deliveryId);
@@ -360,9 +370,10 @@ export class AutomationRunner {
       ? this.inFlight.has(deliveryId) || this.ahead.has(deliveryId) || this.claiming.has(deliveryId)
       : this.deps.isAlive(pid);
 
-  private start(claimed: readonly AutomationRun[]): void {
+  /** Carries the runs out; `asked`: a person asked for them, they run whether automations are on or not. */
+  private start(claimed: readonly AutomationRun[], asked = false): void {
     for (const run of claimed) {
-      const running = this.carryOut(run)
+      const running = this.carryOut(run, asked)
         .catch((error: unknown) => this.deps.log.warn('automation run failed', failureFields(error)))
         .finally(() => {
           this.inFlight.delete(run.deliveryId);
@@ -425,16 +436,21 @@ export class AutomationRunner {
     this.timer = this.deps.timers.setTimeout(() => this.kick(), wait);
   }
 
-  private async carryOut(claimed: AutomationRun): Promise<void> {
+  private async carryOut(claimed: AutomationRun, asked: boolean): Promise<void> {
     // This attempt: told to the command or receiver, counted on disk only once it starts (began).
     const run = { ...claimed, attempts: claimed.attempts + 1 };
-    const automation = this.deps.settings().automations?.find((a) => a.name === run.automation);
-    const ending = automation
-      ? await this.attempt(run, automation)
-      : {
-          state: 'skipped' as const,
-          detail: `no automation is named ${run.automation} in the settings any more`,
-        };
+    let automation: AutomationSetting | undefined;
+    let ending: Ending | typeof EDITED | undefined;
+    do {
+      automation = this.automation(run.automation);
+      ending = automation
+        ? await this.attempt(run, automation, asked)
+        : { state: 'skipped', detail: `no automation is named ${run.automation} in the settings any more` };
+    } while (ending === EDITED);
+    if (!ending) {
+      this.giveBack([run.deliveryId]);
+      return;
+    }
     // Stopped in the middle: it runs again at the next start, under the same delivery id.
     const stopped = this.stopping.signal.aborted && ending.state !== 'succeeded';
     const final: Ending = stopped
@@ -473,8 +489,16 @@ export class AutomationRunner {
     });
   }
 
-  /** One attempt of a run: its order, its filters, then its action. */
-  private async attempt(run: AutomationRun, automation: AutomationSetting): Promise<Ending> {
+  /**
+   * One attempt of a run: its order, its filters, then its action. Undefined when it never started
+   * (a stop; automations switched off while a command waited for a slot, unless `asked`); EDITED
+   * when the automation changed or went while a command waited: attempted again as it is now.
+   */
+  private async attempt(
+    run: AutomationRun,
+    automation: AutomationSetting,
+    asked: boolean,
+  ): Promise<Ending | typeof EDITED | undefined> {
     const stored = this.deps.store.storedOrderJson(run.orderId);
     if (!stored?.document) {
       const at = retryAt(run.attempts, Date.parse(run.queuedAt), this.deps.now());
@@ -512,8 +536,11 @@ export class AutomationRunner {
         `${this.deps.ports.account.id}\0${run.automation}`,
         this.stopping.signal,
       );
-      if (!release) return { state: 'queued', dueAt: this.isoNow(), detail: 'not started' };
+      if (!release) return undefined;
       try {
+        // The wait may have taken minutes: it runs as the settings say now (deleted: skipped).
+        if (!asked && !this.running()) return undefined;
+        if (JSON.stringify(this.automation(run.automation)) !== JSON.stringify(automation)) return EDITED;
         this.began(run);
         const result = await runCommand(action.command, {
           input: body,
@@ -528,6 +555,8 @@ export class AutomationRunner {
       }
     }
     const secret = await this.secret(automation.name);
+    // Stopped while the keychain answered: nothing is sent.
+    if (this.stopping.signal.aborted) return undefined;
     if (!secret) {
       const what =
         action.type === 'webhook'
@@ -585,7 +614,7 @@ export class AutomationRunner {
    * told the same attempt number.
    */
   private began(run: AutomationRun): void {
-    this.starts.set(run.deliveryId, { at: this.isoNow(), attempt: run.attempts });
+    this.starts.set(run.deliveryId, { at: this.isoNow(), attempt: run.attempts, orderId: run.orderId });
     this.planTurn();
   }
 
@@ -659,10 +688,17 @@ export class AutomationRunner {
     }
   }
 
+  private automation(name: string): AutomationSetting | undefined {
+    return this.deps.settings().automations?.find((a) => a.name === name);
+  }
+
   private isoNow(): string {
     return new Date(this.deps.now()).toISOString();
   }
 }
+
+/** An automation edited or deleted while its command waited for a slot: attempted again as it is now. */
+const EDITED = Symbol('edited');
 
 const SUCCESS = { 'in-progress': 'ProvisioningInProgress', completed: 'ProvisioningCompleted' } as const;
 

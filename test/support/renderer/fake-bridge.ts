@@ -32,6 +32,7 @@ import { isUsualTransition } from '../../../preload/order-status';
 import { statusLabel } from '../../../preload/status-words';
 import { asCodedError } from '../../../renderer/bridge/call';
 import { memorySecrets } from '../memory-secrets';
+import { queuedRun } from '../queued-run';
 
 /** What the fake sends the window: all the main process may send, the shell's events too. */
 export type FakeEvent = AppEvent;
@@ -195,24 +196,13 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
   /** A run as just queued, under a new delivery id. */
   const fakeRun = (orderId: string, automation: string, trigger: RunTrigger): AutomationRun => {
     requestCounter += 1;
-    const now = new Date().toISOString();
-    return {
+    return queuedRun({
       deliveryId: `00000000-0000-4000-9000-${String(requestCounter).padStart(12, '0')}`,
       orderId,
       automation,
       trigger,
-      state: 'queued',
-      claimed: false,
-      attempts: 0,
-      queuedAt: now,
-      dueAt: now,
-      startedAt: null,
-      finishedAt: null,
-      exitCode: null,
-      httpStatus: null,
-      detail: null,
-      output: null,
-    };
+      queuedAt: new Date().toISOString(),
+    });
   };
 
   const defaults: { [C in Channel]: Handler<C> } = {
