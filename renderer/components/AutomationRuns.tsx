@@ -77,6 +77,7 @@ export function AutomationRuns({
                   <pre className="automation-output">{run.output}</pre>
                 </details>
               )}
+              {/* Apart from the time or detail before it (at a line's start, under the output, the space folds away). */}{' '}
               <button
                 type="button"
                 className="link-button"

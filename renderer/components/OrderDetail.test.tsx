@@ -605,7 +605,7 @@ describe("the order's automations", () => {
     );
     const runs = within(region('Automations')).getAllByRole('listitem');
     expect(runs.map((item) => item.textContent)).toEqual([
-      expect.stringMatching(/^Slack ✓succeeded .* · HTTP 200 — delivered \(HTTP 200\)Run again Slack$/),
+      expect.stringMatching(/^Slack ✓succeeded .* · HTTP 200 — delivered \(HTTP 200\) Run again Slack$/),
       expect.stringMatching(/^provision ✗failed .* · exit 2Show output.*Run again provision$/s),
     ]);
     // The output is text, never markup; the details element keeps it folded until asked for.
