@@ -299,7 +299,9 @@ describe('requests', () => {
     expect(report).toMatch(/^listNewEvents +tolerated +HTTP 404/m);
     const odd = sim.store.listEvents(1001, 0, 1000).items.filter((e) => e.eventId.startsWith('0'));
     expect(odd.length).toBeGreaterThan(0);
-    expect(report).toContain(`Kept aside on this laptop: ${odd.length} ${odd.length === 1 ? 'item' : 'items'} `);
+    expect(report).toContain(
+      `Kept aside on this laptop: ${odd.length} ${odd.length === 1 ? 'item' : 'items'} `,
+    );
     expect(report).toContain(`event ${odd[0]?.eventId}: statusCode:`);
     expect(report).not.toContain('svc-secret-7f3a');
     expect(report).not.toMatch(/eyJ[\w-]+\./);
