@@ -202,8 +202,7 @@ export function chosenForAdding(
   which: AccountChoice,
   dataRoot: string,
 ): { known?: AccountEntry | undefined; noted?: RemovalNote | undefined } {
-  const known = listed(settings, which);
-  const noted = known ? undefined : interruptedRemoval(dataRoot, settings.accounts, which);
+  const { entry: known, noted } = listedOrNoted(settings, which, dataRoot);
   if ('id' in which && !known && !noted) findAccount(settings, which);
   return { known, noted };
 }
@@ -392,9 +391,18 @@ function foundForRemoval(
   which: AccountChoice,
   dataRoot: string,
 ): { entry?: AccountEntry | undefined; noted?: RemovalNote | undefined } {
-  const entry = listed(settings, which);
-  const noted = entry ? undefined : interruptedRemoval(dataRoot, settings.accounts, which);
+  const { entry, noted } = listedOrNoted(settings, which, dataRoot);
   return { entry: entry ?? noted?.entry, noted };
+}
+
+/** The listed account chosen, or else the note of its interrupted removal (no longer listed). */
+function listedOrNoted(
+  settings: Settings,
+  which: AccountChoice,
+  dataRoot: string,
+): { entry?: AccountEntry | undefined; noted?: RemovalNote | undefined } {
+  const entry = listed(settings, which);
+  return { entry, noted: entry ? undefined : interruptedRemoval(dataRoot, settings.accounts, which) };
 }
 
 /**
