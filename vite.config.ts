@@ -55,8 +55,9 @@ export default defineConfig(({ mode }) => {
     test: {
       root: repoRoot,
       include: ['{main,preload,renderer,simulator,test}/**/*.test.{ts,tsx}'],
-      // Each test file gets its own HOME and XDG folders: tests never touch the user's files.
-      setupFiles: ['test/support/hermetic-home.ts'],
+      // Each test file gets its own HOME and XDG folders: tests never touch the user's files; a
+      // file with a DOM waits for it as long on a loaded machine as on a quiet one.
+      setupFiles: ['test/support/hermetic-home.ts', 'test/support/dom-waits.ts'],
       testTimeout: 20_000,
       hookTimeout: 20_000,
     },
