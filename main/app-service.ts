@@ -7,6 +7,7 @@
 // settings file for the accounts the CLI adds, renames or removes.
 import type { Transport } from './core/api/transport';
 import type { ConfirmCommandPort } from './core/automation/automation-editing';
+import type { Post } from './core/automation/delivery';
 import { watchFile } from './core/file-watch';
 import { ensurePrivateDir } from './core/paths';
 import { type PolicySource, policySourceFor } from './core/policy/sources';
@@ -20,6 +21,8 @@ import { fileLog, logsDir } from './file-log';
 export interface AppServiceParts {
   openSettingsFile?: ConfSettingsStoreOptions['open'];
   transport?: Transport;
+  /** Automations' deliveries, where the platform sends them its own way (plain Node's nodeNetwork). */
+  post?: Post;
   /** Shows a folder in the platform's file manager. */
   openFolder?: LogFolderPort['open'];
   /** Turns the tray popover into the full-size window (the Electron shell). */
@@ -53,6 +56,7 @@ export async function openAppService(dataRoot: string, parts: AppServiceParts = 
     log,
     logFolder: { path: logFolder, ...(parts.openFolder ? { open: parts.openFolder } : {}) },
     ...(parts.transport ? { transport: parts.transport } : {}),
+    ...(parts.post ? { post: parts.post } : {}),
     ...(parts.openInWindow ? { openInWindow: parts.openInWindow } : {}),
     ...(parts.saveFile ? { saveFile: parts.saveFile } : {}),
     ...(parts.confirmCommand ? { confirmCommand: parts.confirmCommand } : {}),

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAppService } from '../main/app-service';
-import { nodeTransport } from '../main/core/api/node-transport';
+import { nodeNetwork } from '../main/core/api/node-transport';
 import { deliver, httpPost, transportPost } from '../main/core/automation/delivery';
 import { type Simulator, startSimulator } from '../simulator/server';
 import {
@@ -111,7 +111,7 @@ describe('the preview’s service behind a proxy, with a private CA', () => {
   it('tests a connection through the proxy when the CA is trusted, and names the certificate problem when not', async () => {
     const open = async (trusted: boolean) => {
       const dataRoot = await mkdtemp(join(home, 'preview-'));
-      const transport = nodeTransport({
+      const { transport } = nodeNetwork({
         env: { HTTPS_PROXY: proxy.url },
         ca: trusted ? [ca.caPem] : undefined,
       });
@@ -214,21 +214,23 @@ describe('an automation’s webhook behind a proxy, with a private CA', () => {
     );
     try {
       const url = `https://${INTERNAL_HOST}:${receiverFront.port}/hooks/seller-tray`;
-      const before = proxy.tunnels.length;
-      const viaProxy = transportPost(
-        nodeTransport({ env: { HTTPS_PROXY: proxy.url }, ca: [...tls.rootCertificates, ca.caPem] }),
-      );
-      expect(await deliver(viaProxy, url, '{"event":"order.purchased"}', {})).toMatchObject({
-        status: 204,
-        outcome: 'delivered',
+      const network = nodeNetwork({
+        env: { HTTPS_PROXY: proxy.url },
+        ca: [...tls.rootCertificates, ca.caPem],
       });
-      expect(received).toEqual(['{"event":"order.purchased"}']);
-      expect(proxy.tunnels.length).toBe(before + 1);
+      // The CLI's and the preview's own POST, and a POST over the client's fetch (the desktop app's way, net.fetch there).
+      for (const [at, viaProxy] of [network.post, transportPost(network.transport)].entries()) {
+        const before = proxy.tunnels.length;
+        const body = `{"event":"order.purchased","at":${at}}`;
+        expect(await deliver(viaProxy, url, body, {})).toMatchObject({ status: 204, outcome: 'delivered' });
+        expect(received.at(-1)).toBe(body);
+        expect(proxy.tunnels.length).toBe(before + 1);
+      }
       // Sent around the proxy, the internal name is not found: told, and tried again later.
       const direct = await deliver(httpPost, url, '{}', {});
       expect(direct).toMatchObject({ status: null, outcome: 'retry' });
       expect(direct.detail).toMatch(/ENOTFOUND|EAI_AGAIN/);
-      expect(received).toHaveLength(1);
+      expect(received).toHaveLength(2);
     } finally {
       await receiverFront.close();
       await new Promise((resolve) => receiver.close(resolve));

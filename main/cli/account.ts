@@ -17,7 +17,7 @@ import {
 import type { AccountChoice } from '../core/account/removal-notes';
 import { osAccountName } from '../core/account-name';
 import type { SellerApiClientOptions } from '../core/api/client';
-import { nodeTransport } from '../core/api/node-transport';
+import { type NodeNetwork, nodeNetwork } from '../core/api/node-transport';
 import type { Transport } from '../core/api/transport';
 import { type Log, silentLog } from '../core/log';
 import { markActor } from '../core/mark';
@@ -44,18 +44,18 @@ export interface Account {
   clientSecret: () => Promise<string>;
 }
 
-let transport: Transport | undefined;
+let network: NodeNetwork | undefined;
 /** The CLI's one way to the network: the proxy and the authorities of a corporate network (node-transport.ts). */
-export function cliTransport(): Transport {
-  transport ??= nodeTransport();
-  return transport;
+export function cliNetwork(): NodeNetwork {
+  network ??= nodeNetwork();
+  return network;
 }
 
 /** How a client reaches the account, as the app's would; its failed calls go to `log` (--verbose). */
 export function clientOptions(account: Account, log: Log = silentLog): SellerApiClientOptions {
   return clientOptionsFor(account.ref, account.clientSecret, {
     log: accountLog(log, account.ref),
-    transport: cliTransport(),
+    transport: cliNetwork().transport,
   });
 }
 

@@ -19,7 +19,7 @@ import { AccountSession } from '../core/account/session';
 import { webhookUrlProblem } from '../core/automation/automation-settings';
 import { automationAccount, automationPortsFor, automationSecretEntry } from '../core/automation/ports';
 import type { Log } from '../core/log';
-import { type Account, type CliStores, cliTransport } from './account';
+import { type Account, type CliStores, cliNetwork } from './account';
 import { row } from './format';
 import { UsageError } from './refusals';
 import { readStdin, watch } from './session';
@@ -174,7 +174,7 @@ export async function testAutomation(
     clientSecret: account.clientSecret,
     settings: () => saved,
     log,
-    automations: automationPortsFor(account.ref, { ...stores, transport: cliTransport() }),
+    automations: automationPortsFor(account.ref, { ...stores, post: cliNetwork().post }),
   });
   try {
     const run = await session.core.testAutomation(canonicalOrderId(orderId), name);

@@ -9,7 +9,7 @@ import { SellerApiClient } from '../core/api/client';
 import { automationPortsFor } from '../core/automation/ports';
 import type { Log } from '../core/log';
 import { parseSettingsPatch } from '../core/settings';
-import { type Account, type CliStores, clientOptions, cliTransport, refuseManaged } from './account';
+import { type Account, type CliStores, clientOptions, cliNetwork, refuseManaged } from './account';
 import type { Headless } from './automations';
 import { describeProblem, row, terminalJson } from './format';
 import { UsageError } from './refusals';
@@ -81,15 +81,14 @@ export async function watch(
   const sessions: AccountSession[] = [];
   try {
     for (const account of accounts) {
-      const automations =
-        headless && automationPortsFor(account.ref, { ...stores, transport: cliTransport() });
+      const automations = headless && automationPortsFor(account.ref, { ...stores, post: cliNetwork().post });
       sessions.push(
         await AccountSession.open(account.ref, {
           dataRoot: stores.dataRoot,
           clientSecret: account.clientSecret,
           settings: () => settings,
           log: options.log,
-          transport: cliTransport(),
+          transport: cliNetwork().transport,
           automations:
             automations && headless?.secret !== undefined
               ? { ...automations, secret: async () => headless.secret }

@@ -42,6 +42,7 @@ import type { Transport } from './api/transport';
 import { APP_VERSION, updateChannel } from './app-identity';
 import { attentionAcross, sumAttentionCounts } from './attention-across';
 import { AutomationEditor, type ConfirmCommandPort } from './automation/automation-editing';
+import { type Post, transportPost } from './automation/delivery';
 import { automationPortsFor } from './automation/ports';
 import { type CheckedRequest, requests } from './bridge-requests';
 import { explainFailure } from './failure-words';
@@ -103,6 +104,8 @@ export interface ServicePorts {
   /** The user data directory; each account keeps its state in a folder of its own there. */
   dataRoot: string;
   transport?: Transport;
+  /** Automations' deliveries, where the platform sends them its own way (plain Node); else through `transport`. */
+  post?: Post;
   timers?: Timers;
   now?: () => number;
   /** Where the core and its client tell support what happened; silent by default. */
@@ -849,7 +852,10 @@ export class SellerTrayService {
       locale: this.policies.current().rules.locale ?? this.ports.locale,
       named: () => this.sessions.size > 1,
       // They run only while the settings say this laptop runs them (automationsEnabled).
-      automations: automationPortsFor(ref, this.ports),
+      automations: automationPortsFor(ref, {
+        ...this.ports,
+        post: this.ports.post ?? (this.ports.transport && transportPost(this.ports.transport)),
+      }),
     });
     this.detach.set(
       ref.id,

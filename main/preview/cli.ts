@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openAppService } from '../app-service';
-import { nodeTransport } from '../core/api/node-transport';
+import { nodeNetwork } from '../core/api/node-transport';
 import { ensurePrivateDir, userDataDir } from '../core/paths';
 import { startPreview } from './server';
 
@@ -30,7 +30,7 @@ const stopped = new Promise<void>((resolve) => {
 const dataRoot = values['data-dir'] ?? userDataDir();
 // The corporate network's proxy and authorities, as the desktop app has them from Chromium.
 const { service, demo, policies } = await openAppService(dataRoot, {
-  transport: nodeTransport(),
+  ...nodeNetwork(),
   // "Export statuses": no save dialog reaches the user's screen from here: the file goes to the
   // data folder's exports/, and the window says where.
   saveFile: async (name, content) => {

@@ -5,25 +5,36 @@
 // session 31). Figures: the poll's CPU (the one that records the orders and queues their runs,
 // with the fetches and announcements it starts), how fast the deliveries go, the deliveries'
 // own CPU (the runner alone, without a poll), and RSS before the orders and after their
-// deliveries. And the floor under a delivery: node:http alone POSTing the same body, nothing else.
+// deliveries. And the floor under a delivery: its POST alone, the same body, nothing else.
+// The network is the CLI's, as `seller-tray run` (the headless runner a team's automations are
+// meant for) reaches the marketplace and sends deliveries: undici's fetch and request over its
+// proxy-aware agents. BENCH_NETWORK=core: the bare core's defaults instead (Node's global fetch,
+// node:http for deliveries), as the bench measured before session 35.
 
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http, { createServer } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SellerApiClient } from '../../main/core/api/client';
+import { nodeNetwork } from '../../main/core/api/node-transport';
+import type { Transport } from '../../main/core/api/transport';
 import type { MarketplaceEvent, Order } from '../../main/core/api/wire';
+import { httpPost, type Post } from '../../main/core/automation/delivery';
 import { SellerCore } from '../../main/core/seller-core';
 import { DEFAULT_SETTINGS } from '../../main/core/settings';
 import { AccountStore } from '../../main/core/store/account-store';
-import { webhookAutomation, webhookRunner } from '../support/automation-runs';
+import { runnerAlone as runnerOf, webhookAutomation } from '../support/automation-runs';
 import { ManualTimers } from '../support/core';
 import { runTs, spawnSimulator } from '../support/processes';
 import { admin } from '../support/raw-api';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1000);
+
+/** The network the laptops use: the CLI's, or with BENCH_NETWORK=core the bare core's defaults. */
+const network: { transport?: Transport; post: Post } =
+  process.env.BENCH_NETWORK === 'core' ? { post: httpPost } : nodeNetwork();
 
 interface Figures {
   pollCpuMs: number;
@@ -97,6 +108,7 @@ async function laptop(url: string, hook: boolean, receiverUrl?: string): Promise
     client: new SellerApiClient({
       baseUrl: url,
       credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+      ...(network.transport ? { transport: network.transport } : {}),
     }),
     dataDir: dir,
     settings: () => settings,
@@ -106,6 +118,7 @@ async function laptop(url: string, hook: boolean, receiverUrl?: string): Promise
       account: { id: 'bench', label: 'demo-client at 127.0.0.1', baseUrl: url },
       laptop: 'bench',
       workDir: join(dir, 'work'),
+      post: network.post,
     },
   });
   await core.start();
@@ -173,7 +186,8 @@ async function runnerAlone(receiverUrl: string): Promise<{ cpuMs: number; perSec
     const order = { orderId, buyerCustomerParty: {}, sellerSupplierParty: {}, documentLines: [] };
     store.saveOrder(orderId, order as unknown as Order, [], now);
   }
-  const runner = webhookRunner(store, receiverUrl, join(dir, 'work'), {
+  const ports = { secret: async () => 'whsec_alone', workDir: join(dir, 'work'), post: network.post };
+  const runner = runnerOf(store, [webhookAutomation(receiverUrl)], ports, {
     now: () => Date.now(),
     timers: {
       setTimeout: (run, ms) => setTimeout(run, ms),
@@ -201,12 +215,11 @@ async function runnerAlone(receiverUrl: string): Promise<{ cpuMs: number; perSec
 }
 
 /**
- * What node:http itself costs a delivery's POST: ORDERS POSTs of a body and headers the size of
- * the runner's, one after another on one kept-alive socket to `receiverUrl` (another process),
- * in a fresh process doing nothing else; CPU ms a POST.
+ * What the POST itself costs a delivery: ORDERS POSTs of a body and headers the size of the
+ * runner's through the laptops' `network.post`, one after another to `receiverUrl` (another
+ * process), in a fresh process doing nothing else; CPU ms a POST.
  */
-async function httpFloor(receiverUrl: string): Promise<number> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+async function postFloor(receiverUrl: string): Promise<number> {
   const orderId = randomUUID();
   const body = Buffer.from(
     JSON.stringify({
@@ -225,24 +238,15 @@ async function httpFloor(receiverUrl: string): Promise<number> {
   );
   const headers = {
     'Content-Type': 'application/json',
-    'Content-Length': String(body.length),
     'Seller-Tray-Signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`,
     'Seller-Tray-Delivery': orderId,
     'Idempotency-Key': orderId,
     'User-Agent': 'Seller-Tray-Automations/1',
   };
-  const post = () =>
-    new Promise<void>((resolve, reject) => {
-      const request = http.request(receiverUrl, { method: 'POST', agent, headers }, (response) => {
-        response.resume().on('end', resolve);
-      });
-      request.on('error', reject).end(body);
-    });
+  const signal = new AbortController().signal;
   const cpu = cpuMs();
-  for (let i = 0; i < ORDERS; i++) await post();
-  const perPost = (cpuMs() - cpu) / ORDERS;
-  agent.destroy();
-  return perPost;
+  for (let i = 0; i < ORDERS; i++) await network.post(receiverUrl, body, headers, signal);
+  return (cpuMs() - cpu) / ORDERS;
 }
 
 /**
@@ -277,7 +281,7 @@ if (role === 'laptop' || role === 'laptop-hook') {
 } else if (role === 'runner') {
   process.stdout.write(JSON.stringify(await runnerAlone(url ?? '')));
 } else if (role === 'floor') {
-  process.stdout.write(JSON.stringify(await httpFloor(url ?? '')));
+  process.stdout.write(JSON.stringify(await postFloor(url ?? '')));
 } else {
   const sim = await spawnSimulator(['--orders', '1']);
   const receiver = process.env.BENCH_RECEIVER === 'laptop' ? undefined : await startReceiver();
@@ -326,7 +330,7 @@ if (role === 'laptop' || role === 'laptop-hook') {
   receiver?.close();
   const f = (n: number) => n.toFixed(1);
   console.log(
-    `${ORDERS} new orders in one poll, each laptop in its own process (medians of the rounds), the receiver in ${receiver ? "the bench's" : "the laptop's"}:`,
+    `${ORDERS} new orders in one poll, each laptop in its own process (medians of the rounds), the receiver in ${receiver ? "the bench's" : "the laptop's"}, the network ${network.transport ? "the CLI's (undici)" : "the bare core's (fetch, node:http)"}:`,
   );
   console.log('| figure | without automations | with a webhook automation | ratio |');
   // The poll's CPU is measured over its whole window, which holds the deliveries made meanwhile.
@@ -349,7 +353,7 @@ if (role === 'laptop' || role === 'laptop-hook') {
     );
   if (deliveries && floorMs)
     console.log(
-      `| node:http alone: CPU a POST of the same body, one after another on one kept-alive socket (the floor; the runner alone over it) | - | ${floorMs.toFixed(3)} ms | ${(deliveries.cpuMs / floorMs).toFixed(2)} |`,
+      `| the POST alone: CPU a POST of the same body, one after another (the floor; the runner alone over it) | - | ${floorMs.toFixed(3)} ms | ${(deliveries.cpuMs / floorMs).toFixed(2)} |`,
     );
   console.log(
     `| RSS before the orders → after (MiB) | ${f(without.rssBeforeMiB)} → ${f(without.rssAfterMiB)} | ${f(withHook.rssBeforeMiB)} → ${f(withHook.rssAfterMiB)} | |`,

@@ -31,7 +31,7 @@ export function webhookRunner(
 export function runnerAlone(
   store: AccountStore,
   automations: AutomationSetting[],
-  ports: Pick<AutomationPorts, 'secret' | 'workDir' | 'commandSlots'>,
+  ports: Pick<AutomationPorts, 'secret' | 'workDir' | 'commandSlots' | 'post'>,
   clock: { now: () => number; timers: Timers },
 ): AutomationRunner {
   const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations };

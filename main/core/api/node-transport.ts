@@ -7,7 +7,8 @@
 //   TLS-inspecting proxy.
 // Loopback is never proxied, as Chromium does: the demo marketplace and the simulator are local.
 import tls from 'node:tls';
-import { Agent, type Dispatcher, EnvHttpProxyAgent, fetch as undiciFetch } from 'undici';
+import { Agent, type Dispatcher, EnvHttpProxyAgent, request, fetch as undiciFetch } from 'undici';
+import { ANSWER_KEPT, type Post } from '../automation/delivery';
 import type { Transport } from './transport';
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
@@ -30,7 +31,8 @@ export interface NodeTransportOptions {
   ca?: string[] | undefined;
 }
 
-export function nodeTransport(options: NodeTransportOptions = {}): Transport {
+/** Picks each request's way out: loopback directly, anything else through the proxy the environment names. */
+function dispatcherFor(options: NodeTransportOptions): (url: URL) => Dispatcher {
   const env = options.env ?? process.env;
   const ca = 'ca' in options ? options.ca : trustedAuthorities();
   const tlsOptions = ca ? { ca } : {};
@@ -44,9 +46,46 @@ export function nodeTransport(options: NodeTransportOptions = {}): Transport {
     requestTls: tlsOptions,
     proxyTls: tlsOptions,
   });
-  return (url, init) => {
-    const dispatcher = LOOPBACK.test(new URL(url).hostname) ? direct : viaProxy;
-    // undici's Response is the standard one the client reads; only its TypeScript types differ.
-    return undiciFetch(url, { ...(init as object), dispatcher }) as unknown as Promise<Response>;
+  return (url) => (LOOPBACK.test(url.hostname) ? direct : viaProxy);
+}
+
+/** The network of a plain Node process: the client's requests, and automations' deliveries on the same ways out. */
+export interface NodeNetwork {
+  transport: Transport;
+  /**
+   * Deliveries go through undici's `request`, not fetch: no WHATWG streams and Response made for
+   * each of thousands of them (a third of a delivery's CPU: test/bench/README.md, Automations).
+   * No redirect is followed (`request` follows none); the answer is read only as far as it is kept.
+   */
+  post: Post;
+}
+
+export function nodeNetwork(options: NodeTransportOptions = {}): NodeNetwork {
+  const dispatcher = dispatcherFor(options);
+  return {
+    transport: (url, init) =>
+      // undici's Response is the standard one the client reads; only its TypeScript types differ.
+      undiciFetch(url, {
+        ...(init as object),
+        dispatcher: dispatcher(new URL(url)),
+      }) as unknown as Promise<Response>,
+    post: async (url, body, headers, signal) => {
+      const target = new URL(url);
+      const response = await request(target, {
+        method: 'POST',
+        headers,
+        body,
+        signal,
+        dispatcher: dispatcher(target),
+      });
+      let answer = '';
+      response.body.setEncoding('utf8');
+      for await (const chunk of response.body) {
+        answer += chunk;
+        // Leaving the loop destroys the rest of the answer (and its connection): nothing more is kept.
+        if (answer.length >= ANSWER_KEPT) break;
+      }
+      return { status: response.statusCode, answer };
+    },
   };
 }

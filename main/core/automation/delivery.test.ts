@@ -1,8 +1,9 @@
-// A delivery's POST through the platform's network client (transportPost): a redirect is a
-// refusal, not followed, whether the client answers it (Node's fetch: the 3xx itself) or refuses
-// it (Electron's net.fetch throws "Redirect was cancelled", faked here: no Electron binary runs
-// here); an answer is read only as far as it is kept. A delivery or command whose stop came
-// before it began never goes out.
+// A delivery's POST through the platform's network client (transportPost) and through plain
+// Node's own (nodeNetwork's post, the CLI's and the preview's): a redirect is a refusal, not
+// followed, whether the client answers it (the 3xx itself) or refuses it (Electron's net.fetch
+// throws "Redirect was cancelled", faked here: no Electron binary runs here); an answer is read
+// only as far as it is kept, and one that stops coming is given up at the time limit. A delivery
+// or command whose stop came before it began never goes out.
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -10,8 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { nodeNetwork } from '../api/node-transport';
 import { runCommand } from './command';
-import { deliver, transportPost } from './delivery';
+import { deliver, type Post, transportPost } from './delivery';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -29,10 +31,8 @@ async function receiver(answer: (res: import('node:http').ServerResponse) => voi
 }
 
 describe('a delivery through the platform’s network client', () => {
-  it('takes a redirect for a refusal, answered (Node’s fetch) or refused (Electron’s net.fetch)', async () => {
+  it('takes a redirect the client refuses to follow (Electron’s net.fetch) for a refusal', async () => {
     const url = await receiver((res) => res.writeHead(302, { location: 'https://elsewhere.example/' }).end());
-    const answered = await deliver(transportPost(fetch), url, '{}', {});
-    expect(answered).toMatchObject({ status: 302, outcome: 'refused' });
     const electronLike = transportPost(async () => {
       throw new Error('Redirect was cancelled');
     });
@@ -43,32 +43,57 @@ describe('a delivery through the platform’s network client', () => {
     });
   });
 
-  it('sends no cookies, and keeps only the start of a long answer', async () => {
+  it('sends no cookies and follows no redirect itself', async () => {
     let asked: RequestInit | undefined;
-    const url = await receiver((res) => res.writeHead(200).end('x'.repeat(1_000_000)));
+    const url = await receiver((res) => res.writeHead(204).end());
     const recording = transportPost((target, init) => {
       asked = init;
       return fetch(target, init);
     });
-    const delivered = await deliver(recording, url, '{}', {});
-    expect(delivered).toMatchObject({ status: 200, outcome: 'delivered' });
-    expect(delivered.answer.length).toBeLessThanOrEqual(2_048);
+    expect(await deliver(recording, url, '{}', {})).toMatchObject({ status: 204, outcome: 'delivered' });
     expect(asked).toMatchObject({ credentials: 'omit', redirect: 'manual' });
   });
 });
 
-it('sends nothing when stopped before it began: the stop is heard even when it came first', async () => {
-  let requests = 0;
-  const url = await receiver((res) => {
-    requests += 1;
-    res.writeHead(200).end();
+const posts: [string, Post][] = [
+  ['over the client’s fetch', transportPost(fetch)],
+  ['plain Node’s own (undici’s request)', nodeNetwork().post],
+];
+
+describe.each(posts)('a delivery %s', (_, post) => {
+  it('takes a redirect for a refusal, and keeps only the start of a long answer', async () => {
+    const moved = await receiver((res) => res.writeHead(307, { location: 'http://127.0.0.1:1/' }).end());
+    expect(await deliver(post, moved, '{}', {})).toMatchObject({ status: 307, outcome: 'refused' });
+    const long = await receiver((res) => res.writeHead(200).end('x'.repeat(1_000_000)));
+    const delivered = await deliver(post, long, '{}', {});
+    expect(delivered).toMatchObject({ status: 200, outcome: 'delivered' });
+    expect(delivered.answer).toBe('x'.repeat(2_048));
   });
-  const stopped = AbortSignal.abort();
-  expect(await deliver(transportPost(fetch), url, '{}', {}, stopped)).toMatchObject({
-    status: null,
-    outcome: 'retry',
+
+  it('gives up an answer that stops coming at the time limit, to be tried again', async () => {
+    const stalled = await receiver((res) => {
+      res.writeHead(200);
+      res.write('half');
+    });
+    const started = performance.now();
+    expect(await deliver(post, stalled, '{}', {}, undefined, 300)).toMatchObject({
+      status: null,
+      outcome: 'retry',
+      detail: 'the receiver did not answer within 0.3 s',
+    });
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
-  expect(requests).toBe(0);
+
+  it('sends nothing when stopped before it began: the stop is heard even when it came first', async () => {
+    let requests = 0;
+    const url = await receiver((res) => {
+      requests += 1;
+      res.writeHead(200).end();
+    });
+    const stopped = AbortSignal.abort();
+    expect(await deliver(post, url, '{}', {}, stopped)).toMatchObject({ status: null, outcome: 'retry' });
+    expect(requests).toBe(0);
+  });
 });
 
 it('starts no command when stopped before it began', async () => {

@@ -2,9 +2,10 @@
 // what its answer means: 2xx delivered; an answer a retry cannot change (a redirect, 4xx but
 // 408 and 429) failed at once; anything else (5xx, 408, 429, no answer, too slow) tried again with
 // growing waits until RETRY_FOR_MS after the run was queued.
-// Sent through the platform's network client where it gives one (the app, the CLI: a company's
-// proxy applies), else with node:http(s) over kept-alive connections, not fetch: fetch's streams
-// cost more than twice the CPU of a POST (0.37 against 0.15 ms on loopback), spent on every run.
+// Sent through the platform's network client where it gives one (the app's net.fetch, the CLI's
+// undici `request`: a company's proxy applies; api/node-transport.ts), else with node:http(s) over
+// kept-alive connections, not fetch: fetch's streams cost more than twice the CPU of a POST
+// (0.37 against 0.15 ms on loopback), spent on every run.
 // A body is bytes made once (its length, signature and write share them); a receiver's address is
 // parsed once, not for each of its thousands of deliveries.
 import http from 'node:http';
@@ -21,7 +22,7 @@ export const RETRY_FOR_MS = 24 * 60 * 60_000;
 export const RETRY_FIRST_WAIT_MS = 30_000;
 export const RETRY_MAX_WAIT_MS = 60 * 60_000;
 /** How much of a receiver's answer is kept with the run. */
-const ANSWER_KEPT = 2048;
+export const ANSWER_KEPT = 2048;
 
 /** Sends one POST; answers its status and the start of its answer (never more than ANSWER_KEPT). */
 export type Post = (

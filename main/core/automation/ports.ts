@@ -7,11 +7,10 @@ import { join } from 'node:path';
 import type { AutomationSetting } from '../../../preload/automations';
 import { capped } from '../../../preload/marketplace-text';
 import { type AccountRef, accountFolder, keychainEntry } from '../account/account-ref';
-import type { Transport } from '../api/transport';
 import { failureFields, type Log } from '../log';
 import type { SecretOwner, SecretStore } from '../secrets';
 import { runsFor } from './automation-settings';
-import { transportPost } from './delivery';
+import type { Post } from './delivery';
 import type { AutomationAccount } from './payload';
 import type { AutomationPorts } from './runner';
 
@@ -99,16 +98,16 @@ export function laptopName(name: string = hostname()): string {
   return cleaned === '' ? 'this computer' : cleaned;
 }
 
-/** `transport`: the platform's network client, which deliveries go through too (a company's proxy). */
+/** `post`: deliveries through the platform's network client (a company's proxy applies); else node:http. */
 export function automationPortsFor(
   ref: AccountRef,
-  ports: { secrets: SecretStore; dataRoot: string; transport?: Transport | undefined },
+  ports: { secrets: SecretStore; dataRoot: string; post?: Post | undefined },
 ): AutomationPorts {
   return {
     secret: (automation) => ports.secrets.get(automationSecretEntry(ref, automation)),
     account: automationAccount(ref),
     laptop: laptopName(),
     workDir: join(accountFolder(ports.dataRoot, ref.id), 'automations'),
-    ...(ports.transport ? { post: transportPost(ports.transport) } : {}),
+    ...(ports.post ? { post: ports.post } : {}),
   };
 }
