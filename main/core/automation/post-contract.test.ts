@@ -1,0 +1,54 @@
+// The Post contract each way out keeps by itself, not only behind deliver(): deliver() returns
+// before calling a post whose stop came first, and cuts its answer, so delivery.test.ts's
+// "sends nothing when stopped before it began" and "keeps only the start of a long answer" pass
+// whatever the post does. Called directly here: a stop that came first sends nothing, and an
+// answer that never ends is read only as far as it is kept.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { nodeNetwork } from '../api/node-transport';
+import { ANSWER_KEPT, type Post, transportPost } from './delivery';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+async function receiver(answer: (res: import('node:http').ServerResponse) => void) {
+  const seen = { requests: 0 };
+  const server = createServer((req, res) => {
+    seen.requests += 1;
+    req.resume();
+    req.on('end', () => answer(res));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, seen };
+}
+
+const posts: [string, Post][] = [
+  ['over the client’s fetch (transportPost)', transportPost(fetch)],
+  ['plain Node’s own (undici’s request)', nodeNetwork().post],
+];
+
+describe.each(posts)('a POST %s, called directly', (_, post) => {
+  it('sends nothing when its stop came first', async () => {
+    const { url, seen } = await receiver((res) => res.writeHead(204).end());
+    await post(url, Buffer.from('{}'), {}, AbortSignal.abort()).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(seen.requests).toBe(0);
+  });
+
+  it('reads an answer that never ends only as far as it is kept', async () => {
+    const { url } = await receiver((res) => {
+      res.writeHead(200);
+      res.write('x'.repeat(ANSWER_KEPT * 2));
+    });
+    const sent = await post(url, Buffer.from('{}'), {}, new AbortController().signal);
+    expect(sent.status).toBe(200);
+    expect(sent.answer.startsWith('x'.repeat(ANSWER_KEPT))).toBe(true);
+  }, 3_000);
+});
