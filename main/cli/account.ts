@@ -18,7 +18,6 @@ import type { AccountChoice } from '../core/account/removal-notes';
 import { osAccountName } from '../core/account-name';
 import type { SellerApiClientOptions } from '../core/api/client';
 import { type NodeNetwork, nodeNetwork } from '../core/api/node-transport';
-import type { Transport } from '../core/api/transport';
 import { type Log, silentLog } from '../core/log';
 import { markActor } from '../core/mark';
 import { ensurePrivateDir, userDataDir } from '../core/paths';

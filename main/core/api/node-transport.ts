@@ -54,7 +54,7 @@ export interface NodeNetwork {
   transport: Transport;
   /**
    * Deliveries go through undici's `request`, not fetch: no WHATWG streams and Response made for
-   * each of thousands of them (a third of a delivery's CPU: test/bench/README.md, Automations).
+   * each of thousands of them (fetch's POST cost twice the CPU: test/bench/README.md, Automations).
    * No redirect is followed (`request` follows none); the answer is read only as far as it is kept.
    */
   post: Post;
@@ -71,12 +71,20 @@ export function nodeNetwork(options: NodeTransportOptions = {}): NodeNetwork {
       }) as unknown as Promise<Response>,
     post: async (url, body, headers, signal) => {
       const target = new URL(url);
-      const response = await request(target, {
+      const answered = request(target, {
         method: 'POST',
         headers,
         body,
         signal,
         dispatcher: dispatcher(target),
+      });
+      const response = await untilStopped(answered, signal).catch((error: unknown) => {
+        // An answer that comes after all is not read: its connection goes.
+        answered.then(
+          (late) => late.body.destroy(),
+          () => {},
+        );
+        throw error;
       });
       let answer = '';
       response.body.setEncoding('utf8');
@@ -88,4 +96,19 @@ export function nodeNetwork(options: NodeTransportOptions = {}): NodeNetwork {
       return { status: response.statusCode, answer };
     },
   };
+}
+
+/**
+ * `work`, or the signal's reason once it is stopped: undici's `request` hears its signal only
+ * once a socket is connected, so a stop or the time limit during a TLS handshake or a proxy's
+ * CONNECT that never ends would wait for undici's own limits (10 s, 300 s), where fetch stops at once.
+ */
+function untilStopped<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  let stop = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    stop = () => reject(signal.reason);
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  });
+  return Promise.race([work, stopped]).finally(() => signal.removeEventListener('abort', stop));
 }

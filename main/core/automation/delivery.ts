@@ -96,12 +96,14 @@ export const httpPost: Post = (url, body, headers, signal) =>
   });
 
 /**
- * The POST of deliveries over the platform's network client (the app's Chromium stack, the CLI's
- * proxy-aware one: api/transport.ts), so a receiver behind the company's proxy is reached as the
- * marketplace is: no redirect followed, the answer read only as far as it is kept.
+ * The POST of deliveries over the platform's network client (the app's Chromium stack:
+ * api/transport.ts), so a receiver behind the company's proxy is reached as the marketplace is:
+ * no redirect followed, the answer read only as far as it is kept.
  */
 export function transportPost(transport: Transport): Post {
   return async (url, body, headers, signal) => {
+    // An 'abort' listener never hears a stop that came first.
+    signal.throwIfAborted();
     // Its own, to end the request once the answer is read as far as it is kept.
     const request = new AbortController();
     const stop = () => request.abort();
