@@ -217,6 +217,23 @@ it('automations secret: a webhook signing secret made and shown once, a chat add
   }
 });
 
+it("names the account by its label in a command's JSON and environment, as the list and the log do", async () => {
+  const script = `const fs=require('fs');console.log(process.env.SELLER_TRAY_ACCOUNT+'|'+JSON.parse(fs.readFileSync(0,'utf8')).account.label)`;
+  const folder = join(home, 'Seller Tray');
+  await mkdir(folder, { recursive: true });
+  await writeFile(
+    join(folder, 'settings.json'),
+    JSON.stringify({
+      accounts: [{ label: 'EU sales', baseUrl: sim.url, clientId: 'demo-client' }],
+      automations: [{ name: 'who', action: { type: 'command', command: [process.execPath, '-e', script] } }],
+    }),
+  );
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const test = await cli(['automations', 'test', 'who', '--order', orderId]);
+  expect(test.code).toBe(0);
+  expect(test.stdout).toContain('\nEU sales|EU sales\n');
+});
+
 it('says a run that never started is not started, not attempt 0', () => {
   const run = queuedRun({
     deliveryId: 'd-1',
