@@ -98,7 +98,7 @@ export async function listAutomations(account: Account, stores: CliStores): Prom
       id: accountRef({ ...entry, demo: demoMode && index === 0 }).id as string,
       label: entry.label,
     })),
-    { id: account.ref.id, label: account.ref.label ?? automationAccount(account.ref).label },
+    { id: account.ref.id, label: automationAccount(account.ref).label },
   ];
   if (automations.length === 0)
     return 'No automations are declared in the settings file (docs/automations.md).\n';

@@ -86,10 +86,11 @@ async function keychainWork(
   }
 }
 
-/** The account as automations name it (never its secret or token). */
+/** The account as automations name it (never its secret or token): by its label, as the list and the log do. */
 export function automationAccount(ref: AccountRef): AutomationAccount {
   const host = URL.canParse(ref.baseUrl) ? new URL(ref.baseUrl).host : ref.baseUrl;
-  return { id: ref.id, label: ref.demo ? 'the demo' : `${ref.clientId} at ${host}`, baseUrl: ref.baseUrl };
+  const unlabelled = ref.demo ? 'the demo' : `${ref.clientId} at ${host}`;
+  return { id: ref.id, label: ref.label ?? unlabelled, baseUrl: ref.baseUrl };
 }
 
 /** This computer's name as a status an automation reports writes it: no colon, no controls. */
