@@ -387,6 +387,21 @@ describe('a command', () => {
     expect(running(grandchild)).toBe(false);
   });
 
+  it('that is stopped at its time limit reports Failed saying so, not with its last progress line', async () => {
+    await open([
+      node(`console.log('creating tenant');setTimeout(()=>{},60000)`, { reportStatus: 'completed' }, 1),
+    ]);
+    const orderId = await newOrder();
+    await settled(orderId);
+    await core.deliverOutbox();
+    const failed = (await core.order(orderId)).history.at(-1);
+    expect(failed?.statusCode).toBe('ProvisioningFailed');
+    expect(failed?.description).toBe(
+      'Provisioning failed, reported by automation provision on test-laptop: stopped after its time limit of 1 s',
+    );
+    expect(JSON.stringify(failed)).not.toContain('creating tenant');
+  });
+
   it('that crashes is failed with its signal', async () => {
     await open([node(`process.kill(process.pid, 'SIGSEGV')`)]);
     const [run] = await settled(await newOrder());
