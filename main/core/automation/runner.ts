@@ -121,6 +121,8 @@ interface Ending {
   output?: string | null | undefined;
   /** A command's own status line. */
   reported?: { status: string; detail: string } | undefined;
+  /** A command that did not end by itself (its time limit, a signal) or never started: its output's last line is not why. */
+  cutShort?: boolean;
 }
 
 export class AutomationRunner {
@@ -660,7 +662,9 @@ export class AutomationRunner {
     const reason = capped(
       paragraphText(
         (own ? ending.reported?.detail : undefined) ||
-          (ending.state === 'failed' ? lastLine(ending.output ?? '') || ending.detail : ''),
+          (ending.state === 'failed'
+            ? (!ending.cutShort && lastLine(ending.output ?? '')) || ending.detail
+            : ''),
       ).replace(/\s+/g, ' '),
       REASON_MAX,
     );
@@ -744,11 +748,10 @@ function commandEnding(result: CommandResult, timeoutSeconds: number): Ending {
       ? `[${result.dropped} bytes of output before this left out]\n${result.output}`
       : result.output;
   const base = { exitCode: result.exitCode, output: output || null, reported: result.statusLine };
-  if (result.startError)
-    return { ...base, state: 'failed', detail: `could not be started: ${result.startError}` };
-  if (result.timedOut)
-    return { ...base, state: 'failed', detail: `stopped after its time limit of ${timeoutSeconds} s` };
-  if (result.signal) return { ...base, state: 'failed', detail: `ended by signal ${result.signal}` };
+  const cut = { ...base, state: 'failed', cutShort: true } as const;
+  if (result.startError) return { ...cut, detail: `could not be started: ${result.startError}` };
+  if (result.timedOut) return { ...cut, detail: `stopped after its time limit of ${timeoutSeconds} s` };
+  if (result.signal) return { ...cut, detail: `ended by signal ${result.signal}` };
   // A status line saying it failed is a failure, whatever the exit code.
   const failedByLine = result.statusLine && statusOf(result.statusLine.status) === 'ProvisioningFailed';
   if (result.exitCode === 0 && !failedByLine) return { ...base, state: 'succeeded', detail: 'exit 0' };
