@@ -234,6 +234,26 @@ it("names the account by its label in a command's JSON and environment, as the l
   expect(test.stdout).toContain('\nEU sales|EU sales\n');
 });
 
+it('automations test: takes the beginning of an order id, as every command does; refuses one that is no id at once', async () => {
+  await settingsWith([
+    {
+      name: 'who',
+      action: {
+        type: 'command',
+        command: [process.execPath, '-e', 'console.log(process.env.SELLER_TRAY_ORDER_ID)'],
+      },
+    },
+  ]);
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const test = await cli(['automations', 'test', 'who', '--order', orderId.slice(0, 8)]);
+  expect(test.stderr).toBe('');
+  expect(test.code).toBe(0);
+  expect(test.stdout).toContain(`\n${orderId}\n`);
+  const typo = await cli(['automations', 'test', 'who', '--order', 'order-42']);
+  expect(typo.code).toBe(2);
+  expect(typo.stderr).toContain('"order-42" is not an order id');
+});
+
 it('says a run that never started is not started, not attempt 0', () => {
   const run = queuedRun({
     deliveryId: 'd-1',
