@@ -13,14 +13,15 @@ import {
   runOutcome,
 } from '../../preload/automations';
 import { escapedControls } from '../../preload/marketplace-text';
-import { canonicalOrderId } from '../../preload/order-link';
 import { accountRef } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
+import { SellerApiClient } from '../core/api/client';
 import { webhookUrlProblem } from '../core/automation/automation-settings';
 import { automationAccount, automationPortsFor, automationSecretEntry } from '../core/automation/ports';
 import type { Log } from '../core/log';
-import { type Account, type CliStores, cliNetwork } from './account';
+import { type Account, type CliStores, clientOptions, cliNetwork } from './account';
 import { row } from './format';
+import { orderIdArgument, resolveOrderId } from './order-id';
 import { UsageError } from './refusals';
 import { readStdin, watch } from './session';
 
@@ -167,8 +168,15 @@ export async function testAutomation(
   log: Log,
 ): Promise<{ text: string; run: AutomationRun }> {
   if (!orderId) throw new UsageError('automations test needs --order ID');
+  const given = orderIdArgument(orderId);
   const saved = stores.settings.load().settings;
   named(stores, name);
+  // A beginning of an id is looked up in the marketplace's listing, as every command takes it.
+  const { orderId: order } = await resolveOrderId(
+    new SellerApiClient(clientOptions(account, log)),
+    given,
+    new AbortController().signal,
+  );
   const session = await AccountSession.open(account.ref, {
     dataRoot: stores.dataRoot,
     clientSecret: account.clientSecret,
@@ -177,7 +185,7 @@ export async function testAutomation(
     automations: automationPortsFor(account.ref, { ...stores, post: cliNetwork().post }),
   });
   try {
-    const run = await session.core.testAutomation(canonicalOrderId(orderId), name);
+    const run = await session.core.testAutomation(order, name);
     return { text: describeRun(run), run };
   } finally {
     await session.close();
