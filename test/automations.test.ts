@@ -373,6 +373,20 @@ describe('a command', () => {
     });
   });
 
+  it('whose status line says failed is told so, and one whose status is not understood is told it was ignored', async () => {
+    await open([
+      node(`console.log(JSON.stringify({status:'failed',detail:'no capacity'}))`),
+      node(`console.log(JSON.stringify({status:'done',detail:'tenant ready'}))`, { name: 'typo' }),
+    ]);
+    const runs = await settled(await newOrder());
+    expect(runs).toHaveLength(2);
+    const by = (name: string) => runs.find((r) => r.automation === name);
+    expect(by('provision')).toMatchObject({ state: 'failed', exitCode: 0 });
+    expect(by('provision')?.detail).toContain('its status line said failed');
+    expect(by('typo')).toMatchObject({ state: 'succeeded', exitCode: 0 });
+    expect(by('typo')?.detail).toContain('"done" is not in-progress, completed or failed');
+  });
+
   it('that hangs past its time limit is stopped with what it started', async () => {
     const started = Date.now();
     const script = `const c=require('child_process').spawn(process.execPath,['-e','process.on("SIGTERM",()=>{});setTimeout(()=>{},60000)'],{stdio:'inherit'});console.log('grandchild',c.pid);setTimeout(()=>{},60000)`;
