@@ -13,7 +13,7 @@
 import { mkdirSync } from 'node:fs';
 import type { AutomationRun, AutomationSetting } from '../../../preload/automations';
 import { describeMark } from '../../../preload/marked-by';
-import { capped, paragraphText } from '../../../preload/marketplace-text';
+import { capped, paragraphText, plainText } from '../../../preload/marketplace-text';
 import type { MarkableStatus } from '../../../preload/order-status';
 import type { Order } from '../api/wire';
 import { failureFields, type Log } from '../log';
@@ -752,8 +752,15 @@ function commandEnding(result: CommandResult, timeoutSeconds: number): Ending {
   if (result.startError) return { ...cut, detail: `could not be started: ${result.startError}` };
   if (result.timedOut) return { ...cut, detail: `stopped after its time limit of ${timeoutSeconds} s` };
   if (result.signal) return { ...cut, detail: `ended by signal ${result.signal}` };
-  // A status line saying it failed is a failure, whatever the exit code.
-  const failedByLine = result.statusLine && statusOf(result.statusLine.status) === 'ProvisioningFailed';
-  if (result.exitCode === 0 && !failedByLine) return { ...base, state: 'succeeded', detail: 'exit 0' };
-  return { ...base, state: 'failed', detail: `exit ${result.exitCode}` };
+  // A status line saying it failed is a failure, whatever the exit code; one whose status is
+  // not understood is ignored, saying so (a script that writes "done" learns why nothing changed).
+  const said = result.statusLine && statusOf(result.statusLine.status);
+  if (said === 'ProvisioningFailed')
+    return { ...base, state: 'failed', detail: 'its status line said failed' };
+  const ignored =
+    result.statusLine && !said
+      ? `; its status line's status "${capped(plainText(result.statusLine.status), 40)}" is not in-progress, completed or failed: ignored`
+      : '';
+  if (result.exitCode === 0) return { ...base, state: 'succeeded', detail: `exit 0${ignored}` };
+  return { ...base, state: 'failed', detail: `exit ${result.exitCode}${ignored}` };
 }
