@@ -254,6 +254,42 @@ it('automations test: takes the beginning of an order id, as every command does;
   expect(typo.stderr).toContain('"order-42" is not an order id');
 });
 
+it("a missing secret's advice names the account and quotes the name, and works as printed", async () => {
+  const received: string[] = [];
+  const chat = createServer((request, response) => {
+    request.resume().on('end', () => {
+      received.push(String(request.url));
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => chat.listen(0, '127.0.0.1', resolve));
+  try {
+    const folder = join(home, 'Seller Tray');
+    await mkdir(folder, { recursive: true });
+    await writeFile(
+      join(folder, 'settings.json'),
+      JSON.stringify({
+        accounts: [{ label: 'EU', baseUrl: sim.url, clientId: 'demo-client' }],
+        automations: [{ name: 'sales chat', action: { type: 'slack' } }],
+      }),
+    );
+    const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+    const missing = await cli(['automations', 'test', 'sales chat', '--order', orderId]);
+    expect(missing.code).toBe(1);
+    const id = accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id;
+    const advice = /run (seller-tray automations secret .*?)(\.|\n|$)/m.exec(missing.stdout)?.[1] ?? '';
+    expect(advice).toBe(`seller-tray automations secret "sales chat" --id ${id}`);
+    // As a shell reads it: the quoted name is one word.
+    const words = (advice.match(/"[^"]*"|\S+/g) ?? []).map((w) => w.replace(/^"|"$/g, '')).slice(1);
+    const url = `http://127.0.0.1:${(chat.address() as AddressInfo).port}/slack`;
+    expect((await cli(words, url)).code).toBe(0);
+    expect((await cli(['automations', 'test', 'sales chat', '--order', orderId])).code).toBe(0);
+    expect(received).toEqual(['/slack']);
+  } finally {
+    chat.close();
+  }
+});
+
 it('says a run that never started is not started, not attempt 0', () => {
   const run = queuedRun({
     deliveryId: 'd-1',
