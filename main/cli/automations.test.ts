@@ -290,6 +290,36 @@ it("a missing secret's advice names the account and quotes the name, and works a
   }
 });
 
+it('automations secret: says which account it stored it for, which others still lack it, and refuses an account the automation does not run for', async () => {
+  const eu = accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id;
+  const us = accountRef({ baseUrl: sim.url, clientId: 'demo-client-2' }).id;
+  const folder = join(home, 'Seller Tray');
+  await mkdir(folder, { recursive: true });
+  await writeFile(
+    join(folder, 'settings.json'),
+    JSON.stringify({
+      accounts: [
+        { label: 'EU', baseUrl: sim.url, clientId: 'demo-client' },
+        { label: 'US', baseUrl: sim.url, clientId: 'demo-client-2' },
+      ],
+      automations: [
+        { name: 'hook', action: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } },
+        { name: 'eu chat', action: { type: 'slack' }, accounts: [eu] },
+      ],
+    }),
+  );
+  const first = await cli(['automations', 'secret', 'hook']);
+  expect(first.code).toBe(0);
+  expect(first.stdout).toContain('The signing secret of hook is in the system keychain for the account EU.');
+  expect(first.stdout).toContain(`US has none yet: seller-tray automations secret hook --id ${us}`);
+  const second = await cli(['automations', 'secret', 'hook', '--id', us]);
+  expect(second.stdout).toContain('for the account US.');
+  expect(second.stdout).not.toContain('none yet');
+  const elsewhere = await cli(['automations', 'secret', 'eu chat', '--id', us], 'https://hooks.slack.com/x');
+  expect(elsewhere.code).toBe(2);
+  expect(elsewhere.stderr).toContain('the automation eu chat does not run for the account US');
+});
+
 it('says a run that never started is not started, not attempt 0', () => {
   const run = queuedRun({
     deliveryId: 'd-1',
