@@ -15,7 +15,7 @@ import type { AutomationRun, AutomationSetting } from '../../../preload/automati
 import { describeMark } from '../../../preload/marked-by';
 import { capped, paragraphText, plainText } from '../../../preload/marketplace-text';
 import type { MarkableStatus } from '../../../preload/order-status';
-import { type AccountId, commandFor } from '../account/account-ref';
+import type { AccountId } from '../account/account-ref';
 import type { Order } from '../api/wire';
 import { failureFields, type Log } from '../log';
 import type { OrderBrief } from '../notification-policy';
@@ -36,6 +36,7 @@ import {
   SIGNATURE_HEADER,
   signature,
 } from './payload';
+import { secretCommand } from './ports';
 
 /**
  * Runs of one automation carried out at once: a slow run never holds up the rest, and a slow
@@ -565,9 +566,8 @@ export class AutomationRunner {
         action.type === 'webhook'
           ? 'signing secret'
           : `${action.type === 'slack' ? 'Slack' : 'Teams'} incoming webhook address`;
-      // Set per account: the advice names this one (by id, as CLI advice does) and quotes a name with spaces.
-      const name = automation.name.includes(' ') ? `"${automation.name}"` : automation.name;
-      const command = commandFor(this.deps.ports.account.id as AccountId, `automations secret ${name}`);
+      // Set per account: the advice names this one.
+      const command = secretCommand(this.deps.ports.account.id as AccountId, automation.name);
       return {
         state: 'failed',
         detail: `its ${what} is not in the keychain: set it in Settings → Automations, or run ${command}`,
