@@ -320,6 +320,19 @@ it('automations secret: says which account it stored it for, which others still 
   expect(elsewhere.stderr).toContain('the automation eu chat does not run for the account US');
 });
 
+it('says which automations of the settings file it left out and why, rather than dropping them silently', async () => {
+  await settingsWith([
+    { name: 'billing', action: { type: 'webhook', url: 'http://billing.example.com/hook' } },
+    { name: 'provision', action: { type: 'command', command: ['true'] } },
+  ]);
+  const list = await cli(['automations', 'list']);
+  expect(list.code).toBe(0);
+  expect(list.stdout).toContain('provision\ton\t');
+  expect(list.stdout).not.toContain('billing');
+  expect(list.stderr).toContain('automations[0].action.url: the address must use https://');
+  expect(list.stderr).toContain('those items were left out');
+});
+
 it('says a run that never started is not started, not attempt 0', () => {
   const run = queuedRun({
     deliveryId: 'd-1',
