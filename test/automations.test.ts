@@ -69,11 +69,16 @@ let events: CoreEvent[];
 let clock: number;
 let settings: CoreSettings;
 const secrets = new Map<string, string>();
+/** The keychain out of reach (locked, no Secret Service): reading a secret throws. */
+let keychainDown = false;
 
 async function open(automations: AutomationSetting[], env?: NodeJS.ProcessEnv): Promise<void> {
   settings = { ...TEST_SETTINGS, automationsEnabled: true, automations };
   const ports: AutomationPorts = {
-    secret: async (name) => secrets.get(name),
+    secret: async (name) => {
+      if (keychainDown) throw new Error('No OS keychain is available');
+      return secrets.get(name);
+    },
     account: { id: 'acct', label: 'demo-client at 127.0.0.1', baseUrl: sim.url },
     laptop: 'test-laptop',
     workDir: join(dir, 'work'),
@@ -103,6 +108,7 @@ beforeEach(async () => {
   mode = 'ok';
   received.length = 0;
   secrets.clear();
+  keychainDown = false;
 });
 afterEach(async () => {
   await core?.close();
@@ -273,6 +279,18 @@ describe('a webhook', () => {
     const [run] = await settled(orderId);
     expect(run).toMatchObject({ state: 'failed', attempts: 2 });
     expect(run?.detail).toContain('not delivered within 24 hours');
+  });
+
+  it('whose secret the keychain cannot give waits to be tried again, saying why, nothing sent', async () => {
+    await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
+    keychainDown = true;
+    const run = await core.testAutomation(await newOrder(), 'hook');
+    expect(run).toMatchObject({ state: 'queued', attempts: 0 });
+    expect(run.detail).toContain(
+      'its signing secret could not be read from the keychain: No OS keychain is available',
+    );
+    expect(Date.parse(run.dueAt)).toBeGreaterThan(clock);
+    expect(received).toHaveLength(0);
   });
 
   it('without its signing secret in the keychain fails, saying how to store it', async () => {
