@@ -558,14 +558,22 @@ export class AutomationRunner {
         release();
       }
     }
-    const secret = await this.secret(automation.name);
+    const what =
+      action.type === 'webhook'
+        ? 'signing secret'
+        : `${action.type === 'slack' ? 'Slack' : 'Teams'} incoming webhook address`;
+    let secret: string | undefined;
+    try {
+      secret = await this.secret(automation.name);
+    } catch (error) {
+      // The keychain out of reach (locked, no Secret Service): nothing sent, tried again as a
+      // receiver that did not answer, the run saying why (not counted: it never started).
+      const reason = error instanceof Error ? error.message : String(error);
+      return this.retried(run, {}, `its ${what} could not be read from the keychain: ${reason}`);
+    }
     // Stopped while the keychain answered: nothing is sent.
     if (this.stopping.signal.aborted) return undefined;
     if (!secret) {
-      const what =
-        action.type === 'webhook'
-          ? 'signing secret'
-          : `${action.type === 'slack' ? 'Slack' : 'Teams'} incoming webhook address`;
       // Set per account: the advice names this one.
       const command = secretCommand(this.deps.ports.account.id as AccountId, automation.name);
       return {
@@ -642,15 +650,16 @@ export class AutomationRunner {
     const common = { httpStatus: result.status, output: result.answer || null };
     if (result.outcome === 'delivered') return { ...common, state: 'succeeded', detail: result.detail };
     if (result.outcome === 'refused') return { ...common, state: 'failed', detail: result.detail };
+    return this.retried(run, common, result.detail);
+  }
+
+  /** A delivery to try again on the backoff schedule, failed once 24 hours have passed. */
+  private retried(run: AutomationRun, common: Partial<Ending>, detail: string): Ending {
     const at = retryAt(run.attempts, Date.parse(run.queuedAt), this.deps.now());
     if (at === undefined)
-      return { ...common, state: 'failed', detail: `not delivered within 24 hours: ${result.detail}` };
-    return {
-      ...common,
-      state: 'queued',
-      dueAt: new Date(at).toISOString(),
-      detail: `${result.detail}; tried again at ${new Date(at).toISOString()}`,
-    };
+      return { ...common, state: 'failed', detail: `not delivered within 24 hours: ${detail}` };
+    const dueAt = new Date(at).toISOString();
+    return { ...common, state: 'queued', dueAt, detail: `${detail}; tried again at ${dueAt}` };
   }
 
   /**
