@@ -9,11 +9,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { fileAppears, runsOnceFirst, runsOnDisk } from '../../test/support/automation-runs';
-import { exitOf, runTs, spawnTs, waitForLine } from '../../test/support/processes';
+import { exitOf, REPO_ROOT, runTs, spawnTs, waitForLine } from '../../test/support/processes';
 import { queuedRun } from '../../test/support/queued-run';
 import { admin } from '../../test/support/raw-api';
 import { accountFolder, accountRef } from '../core/account/account-ref';
@@ -110,6 +110,26 @@ it('listen --exec: each new order JSON on the command standard input, no setting
     await fileAppears(out);
     const order = JSON.parse(readFileSync(out, 'utf8').trim());
     expect(order).toMatchObject({ version: 1, event: 'order.created', orderId, automation: 'listen' });
+  } finally {
+    listener.kill('SIGTERM');
+    expect(await exitOf(listener)).toBe(0);
+  }
+});
+
+it('listen --exec: a program given by a relative path is found from where listen was started, as a shell finds it', async () => {
+  const script = join(home, 'provision.sh');
+  await writeFile(script, '#!/bin/sh\ncat > "$1.part" && mv "$1.part" "$1"\n', { mode: 0o755 });
+  const out = join(home, 'order.json');
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  // The CLI runs in the repository: the script named from there, as ./provision.sh from its own folder.
+  const listener = spawnTs(
+    'main/cli/seller-tray.ts',
+    ['listen', '--exec', '--', `./${relative(REPO_ROOT, script)}`, out],
+    env,
+  );
+  try {
+    await fileAppears(out);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ orderId, automation: 'listen' });
   } finally {
     listener.kill('SIGTERM');
     expect(await exitOf(listener)).toBe(0);
