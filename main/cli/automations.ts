@@ -81,6 +81,8 @@ export function listen(
           action: {
             type: 'command',
             command: options.exec,
+            // Typed at a prompt: run where it was typed, so ./provision.sh is found as the shell finds it.
+            cwd: process.cwd(),
             timeoutSeconds: AUTOMATION_LIMITS.timeoutSeconds.default,
           },
         },
