@@ -159,7 +159,7 @@ const node = (script: string, extra: Partial<AutomationSetting> = {}, timeoutSec
   });
 
 /** The signature check docs/automations.md gives receivers, taken from the page as it is. */
-let verify: (body: string, header: string, secret: string) => boolean;
+let verify: (body: string, header: string | string[] | undefined, secret: string) => boolean;
 beforeAll(async () => {
   const page = await readFile(join(REPO_ROOT, 'docs/automations.md'), 'utf8');
   const code = /```js\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
@@ -192,6 +192,14 @@ const problems = () => events.flatMap((e) => (e.type === 'problem' ? [e.message]
 
 describe('a webhook', () => {
   beforeEach(() => secrets.set('hook', SECRET));
+
+  it("the docs' signature check refuses a request without the header or with a mangled one, never throwing (a throw in a plain http handler stops the receiver)", () => {
+    const body = '{"version":1}';
+    expect(verify(body, undefined, SECRET)).toBe(false);
+    expect(verify(body, ['t=1,v1=00', 't=2,v1=00'], SECRET)).toBe(false);
+    expect(verify(body, 'garbage', SECRET)).toBe(false);
+    expect(verify(body, 't=,v1=zz', SECRET)).toBe(false);
+  });
 
   it('is posted once per new order, signed, with the delivery id as idempotency key and the order JSON v1', async () => {
     await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
