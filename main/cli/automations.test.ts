@@ -44,10 +44,14 @@ afterEach(async () => {
 
 const cli = (args: string[], input = '') => runTs('main/cli/seller-tray.ts', args, env, input);
 
-async function settingsWith(automations: unknown[]): Promise<void> {
+/** A settings file of these automations, and of these saved accounts when given. */
+async function settingsWith(automations: unknown[], accounts?: unknown[]): Promise<void> {
   const folder = join(home, 'Seller Tray');
   await mkdir(folder, { recursive: true });
-  await writeFile(join(folder, 'settings.json'), JSON.stringify({ automations }));
+  await writeFile(
+    join(folder, 'settings.json'),
+    JSON.stringify({ automations, ...(accounts ? { accounts } : {}) }),
+  );
 }
 
 /** This computer's store of the account. */
@@ -239,14 +243,9 @@ it('automations secret: a webhook signing secret made and shown once, a chat add
 
 it("names the account by its label in a command's JSON and environment, as the list and the log do", async () => {
   const script = `const fs=require('fs');console.log(process.env.SELLER_TRAY_ACCOUNT+'|'+JSON.parse(fs.readFileSync(0,'utf8')).account.label)`;
-  const folder = join(home, 'Seller Tray');
-  await mkdir(folder, { recursive: true });
-  await writeFile(
-    join(folder, 'settings.json'),
-    JSON.stringify({
-      accounts: [{ label: 'EU sales', baseUrl: sim.url, clientId: 'demo-client' }],
-      automations: [{ name: 'who', action: { type: 'command', command: [process.execPath, '-e', script] } }],
-    }),
+  await settingsWith(
+    [{ name: 'who', action: { type: 'command', command: [process.execPath, '-e', script] } }],
+    [{ label: 'EU sales', baseUrl: sim.url, clientId: 'demo-client' }],
   );
   const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
   const test = await cli(['automations', 'test', 'who', '--order', orderId]);
@@ -284,14 +283,9 @@ it("a missing secret's advice names the account and quotes the name, and works a
   });
   await new Promise<void>((resolve) => chat.listen(0, '127.0.0.1', resolve));
   try {
-    const folder = join(home, 'Seller Tray');
-    await mkdir(folder, { recursive: true });
-    await writeFile(
-      join(folder, 'settings.json'),
-      JSON.stringify({
-        accounts: [{ label: 'EU', baseUrl: sim.url, clientId: 'demo-client' }],
-        automations: [{ name: 'sales chat', action: { type: 'slack' } }],
-      }),
+    await settingsWith(
+      [{ name: 'sales chat', action: { type: 'slack' } }],
+      [{ label: 'EU', baseUrl: sim.url, clientId: 'demo-client' }],
     );
     const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
     const missing = await cli(['automations', 'test', 'sales chat', '--order', orderId]);
@@ -313,20 +307,15 @@ it("a missing secret's advice names the account and quotes the name, and works a
 it('automations secret: says which account it stored it for, which others still lack it, and refuses an account the automation does not run for', async () => {
   const eu = accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id;
   const us = accountRef({ baseUrl: sim.url, clientId: 'demo-client-2' }).id;
-  const folder = join(home, 'Seller Tray');
-  await mkdir(folder, { recursive: true });
-  await writeFile(
-    join(folder, 'settings.json'),
-    JSON.stringify({
-      accounts: [
-        { label: 'EU', baseUrl: sim.url, clientId: 'demo-client' },
-        { label: 'US', baseUrl: sim.url, clientId: 'demo-client-2' },
-      ],
-      automations: [
-        { name: 'hook', action: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } },
-        { name: 'eu chat', action: { type: 'slack' }, accounts: [eu] },
-      ],
-    }),
+  await settingsWith(
+    [
+      { name: 'hook', action: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } },
+      { name: 'eu chat', action: { type: 'slack' }, accounts: [eu] },
+    ],
+    [
+      { label: 'EU', baseUrl: sim.url, clientId: 'demo-client' },
+      { label: 'US', baseUrl: sim.url, clientId: 'demo-client-2' },
+    ],
   );
   const first = await cli(['automations', 'secret', 'hook']);
   expect(first.code).toBe(0);
