@@ -3,6 +3,7 @@
 // the settings' automations and stops cleanly on SIGTERM, queuing what it cut short for its next
 // start; `listen --exec` hands each new order to a command; `automations list`, `test` and
 // `secret`.
+import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -340,6 +341,34 @@ it('says which automations of the settings file it left out and why, rather than
   expect(list.stdout).not.toContain('billing');
   expect(list.stderr).toContain('automations[0].action.url: the address must use https://');
   expect(list.stderr).toContain('those items were left out');
+});
+
+it('automations secret at a terminal says what it waits for, rather than seeming to hang', async () => {
+  await settingsWith([{ name: 'hook', action: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } }]);
+  // `script` gives the command a terminal for its standard input; the empty input ends it (Ctrl+D).
+  const command = [
+    process.execPath,
+    '--import',
+    'tsx',
+    'main/cli/seller-tray.ts',
+    'automations',
+    'secret',
+    'hook',
+  ];
+  const atTerminal = await new Promise<string>((resolve, reject) => {
+    const child = spawn('script', ['-qec', command.map((w) => `'${w}'`).join(' '), '/dev/null'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.on('error', reject).on('close', () => resolve(out));
+    child.stdin.end();
+  });
+  expect(atTerminal).toContain('press Ctrl+D at once to have one made');
+  expect(atTerminal).toMatch(/shown once\): whsec_/);
 });
 
 it('says a run that never started is not started, not attempt 0', () => {
