@@ -149,6 +149,15 @@ export async function storeAutomationSecret(
     throw new UsageError(
       `the automation ${name} does not run for the account ${label(account.ref)}: its accounts are in seller-tray automations list`,
     );
+  // At a terminal, reading standard input to its end would look like a hang: say what it waits for.
+  if (process.stdin.isTTY) {
+    const end = process.platform === 'win32' ? 'Ctrl+Z and Enter' : 'Ctrl+D';
+    process.stderr.write(
+      automation.action.type === 'webhook'
+        ? `Paste the signing secret, then press Enter and ${end}; or press ${end} at once to have one made.\n`
+        : `Paste the ${automation.action.type === 'slack' ? 'Slack' : 'Teams'} incoming webhook address, then press Enter and ${end}.\n`,
+    );
+  }
   let value = await readStdin();
   let made = '';
   if (automation.action.type === 'webhook') {
