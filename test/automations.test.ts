@@ -30,7 +30,7 @@ interface Received {
 }
 let receiver: Server;
 let receiverUrl: string;
-let mode: 'ok' | 'refuse' | 'moved' | 'fail' | 'slow' | 'never' = 'ok';
+let mode: 'ok' | 'refuse' | 'html' | 'moved' | 'fail' | 'slow' | 'never' = 'ok';
 const received: Received[] = [];
 
 let sim: Simulator;
@@ -43,8 +43,10 @@ beforeAll(async () => {
     });
     request.on('end', () => {
       received.push({ headers: request.headers, body });
-      const status = { ok: 200, refuse: 422, moved: 302, fail: 503, slow: 200, never: 0 }[mode];
+      const status = { ok: 200, refuse: 422, html: 404, moved: 302, fail: 503, slow: 200, never: 0 }[mode];
       if (status === 0) return request.socket.destroy();
+      // A web server's own error page, as a mistyped path gets.
+      if (mode === 'html') return response.writeHead(404).end('<html>\n<body>Not Found</body>\n</html>\n');
       const answer = () => {
         response
           .writeHead(status, { 'Content-Type': 'text/plain' })
@@ -287,6 +289,20 @@ describe('a webhook', () => {
     const [run] = await settled(orderId);
     expect(run).toMatchObject({ state: 'failed', attempts: 2 });
     expect(run?.detail).toContain('not delivered within 24 hours');
+  });
+
+  it("refused with an error page reports Failed with the HTTP status, not the page's last line", async () => {
+    mode = 'html';
+    await open([
+      automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl }, reportStatus: 'completed' }),
+    ]);
+    const orderId = await newOrder();
+    await settled(orderId);
+    await core.deliverOutbox();
+    const failed = (await core.order(orderId)).history.at(-1);
+    expect(failed?.statusCode).toBe('ProvisioningFailed');
+    expect(failed?.description).toContain('HTTP 404');
+    expect(JSON.stringify(failed)).not.toContain('html>');
   });
 
   it('whose secret the keychain cannot give waits to be tried again, saying why, nothing sent', async () => {
