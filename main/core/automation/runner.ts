@@ -123,8 +123,11 @@ interface Ending {
   output?: string | null | undefined;
   /** A command's own status line. */
   reported?: { status: string; detail: string } | undefined;
-  /** A command that did not end by itself (its time limit, a signal) or never started: its output's last line is not why. */
-  cutShort?: boolean;
+  /**
+   * A command that ended by itself: its output's last line says why it failed. Not so for one cut
+   * short (its time limit, a signal) or never started, nor for a receiver's answer (an error page).
+   */
+  saysWhy?: boolean;
 }
 
 export class AutomationRunner {
@@ -676,7 +679,7 @@ export class AutomationRunner {
       paragraphText(
         (own ? ending.reported?.detail : undefined) ||
           (ending.state === 'failed'
-            ? (!ending.cutShort && lastLine(ending.output ?? '')) || ending.detail
+            ? (ending.saysWhy && lastLine(ending.output ?? '')) || ending.detail
             : ''),
       ).replace(/\s+/g, ' '),
       REASON_MAX,
@@ -761,10 +764,11 @@ function commandEnding(result: CommandResult, timeoutSeconds: number): Ending {
       ? `[${result.dropped} bytes of output before this left out]\n${result.output}`
       : result.output;
   const base = { exitCode: result.exitCode, output: output || null, reported: result.statusLine };
-  const cut = { ...base, state: 'failed', cutShort: true } as const;
-  if (result.startError) return { ...cut, detail: `could not be started: ${result.startError}` };
-  if (result.timedOut) return { ...cut, detail: `stopped after its time limit of ${timeoutSeconds} s` };
-  if (result.signal) return { ...cut, detail: `ended by signal ${result.signal}` };
+  if (result.startError)
+    return { ...base, state: 'failed', detail: `could not be started: ${result.startError}` };
+  if (result.timedOut)
+    return { ...base, state: 'failed', detail: `stopped after its time limit of ${timeoutSeconds} s` };
+  if (result.signal) return { ...base, state: 'failed', detail: `ended by signal ${result.signal}` };
   // A status line saying it failed is a failure, whatever the exit code; one whose status is
   // not understood is ignored, saying so (a script that writes "done" learns why nothing changed).
   const said = result.statusLine && statusOf(result.statusLine.status);
@@ -775,5 +779,5 @@ function commandEnding(result: CommandResult, timeoutSeconds: number): Ending {
       ? `; its status line's status "${capped(plainText(result.statusLine.status), 40)}" is not in-progress, completed or failed: ignored`
       : '';
   if (result.exitCode === 0) return { ...base, state: 'succeeded', detail: `exit 0${ignored}` };
-  return { ...base, state: 'failed', detail: `exit ${result.exitCode}${ignored}` };
+  return { ...base, state: 'failed', saysWhy: true, detail: `exit ${result.exitCode}${ignored}` };
 }
