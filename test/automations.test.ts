@@ -30,7 +30,7 @@ interface Received {
 }
 let receiver: Server;
 let receiverUrl: string;
-let mode: 'ok' | 'refuse' | 'moved' | 'fail' | 'slow' | 'never' = 'ok';
+let mode: 'ok' | 'refuse' | 'html' | 'moved' | 'fail' | 'slow' | 'never' = 'ok';
 const received: Received[] = [];
 
 let sim: Simulator;
@@ -43,8 +43,10 @@ beforeAll(async () => {
     });
     request.on('end', () => {
       received.push({ headers: request.headers, body });
-      const status = { ok: 200, refuse: 422, moved: 302, fail: 503, slow: 200, never: 0 }[mode];
+      const status = { ok: 200, refuse: 422, html: 404, moved: 302, fail: 503, slow: 200, never: 0 }[mode];
       if (status === 0) return request.socket.destroy();
+      // A web server's own error page, as a mistyped path gets.
+      if (mode === 'html') return response.writeHead(404).end('<html>\n<body>Not Found</body>\n</html>\n');
       const answer = () => {
         response
           .writeHead(status, { 'Content-Type': 'text/plain' })
@@ -69,11 +71,16 @@ let events: CoreEvent[];
 let clock: number;
 let settings: CoreSettings;
 const secrets = new Map<string, string>();
+/** The keychain out of reach (locked, no Secret Service): reading a secret throws. */
+let keychainDown = false;
 
 async function open(automations: AutomationSetting[], env?: NodeJS.ProcessEnv): Promise<void> {
   settings = { ...TEST_SETTINGS, automationsEnabled: true, automations };
   const ports: AutomationPorts = {
-    secret: async (name) => secrets.get(name),
+    secret: async (name) => {
+      if (keychainDown) throw new Error('No OS keychain is available');
+      return secrets.get(name);
+    },
     account: { id: 'acct', label: 'demo-client at 127.0.0.1', baseUrl: sim.url },
     laptop: 'test-laptop',
     workDir: join(dir, 'work'),
@@ -103,6 +110,7 @@ beforeEach(async () => {
   mode = 'ok';
   received.length = 0;
   secrets.clear();
+  keychainDown = false;
 });
 afterEach(async () => {
   await core?.close();
@@ -153,7 +161,7 @@ const node = (script: string, extra: Partial<AutomationSetting> = {}, timeoutSec
   });
 
 /** The signature check docs/automations.md gives receivers, taken from the page as it is. */
-let verify: (body: string, header: string, secret: string) => boolean;
+let verify: (body: string, header: string | string[] | undefined, secret: string) => boolean;
 beforeAll(async () => {
   const page = await readFile(join(REPO_ROOT, 'docs/automations.md'), 'utf8');
   const code = /```js\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
@@ -186,6 +194,14 @@ const problems = () => events.flatMap((e) => (e.type === 'problem' ? [e.message]
 
 describe('a webhook', () => {
   beforeEach(() => secrets.set('hook', SECRET));
+
+  it("the docs' signature check refuses a request without the header or with a mangled one, never throwing (a throw in a plain http handler stops the receiver)", () => {
+    const body = '{"version":1}';
+    expect(verify(body, undefined, SECRET)).toBe(false);
+    expect(verify(body, ['t=1,v1=00', 't=2,v1=00'], SECRET)).toBe(false);
+    expect(verify(body, 'garbage', SECRET)).toBe(false);
+    expect(verify(body, 't=,v1=zz', SECRET)).toBe(false);
+  });
 
   it('is posted once per new order, signed, with the delivery id as idempotency key and the order JSON v1', async () => {
     await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
@@ -273,6 +289,32 @@ describe('a webhook', () => {
     const [run] = await settled(orderId);
     expect(run).toMatchObject({ state: 'failed', attempts: 2 });
     expect(run?.detail).toContain('not delivered within 24 hours');
+  });
+
+  it("refused with an error page reports Failed with the HTTP status, not the page's last line", async () => {
+    mode = 'html';
+    await open([
+      automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl }, reportStatus: 'completed' }),
+    ]);
+    const orderId = await newOrder();
+    await settled(orderId);
+    await core.deliverOutbox();
+    const failed = (await core.order(orderId)).history.at(-1);
+    expect(failed?.statusCode).toBe('ProvisioningFailed');
+    expect(failed?.description).toContain('HTTP 404');
+    expect(JSON.stringify(failed)).not.toContain('html>');
+  });
+
+  it('whose secret the keychain cannot give waits to be tried again, saying why, nothing sent', async () => {
+    await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
+    keychainDown = true;
+    const run = await core.testAutomation(await newOrder(), 'hook');
+    expect(run).toMatchObject({ state: 'queued', attempts: 0 });
+    expect(run.detail).toContain(
+      'its signing secret could not be read from the keychain: No OS keychain is available',
+    );
+    expect(Date.parse(run.dueAt)).toBeGreaterThan(clock);
+    expect(received).toHaveLength(0);
   });
 
   it('without its signing secret in the keychain fails, saying how to store it', async () => {
@@ -373,6 +415,20 @@ describe('a command', () => {
     });
   });
 
+  it('whose status line says failed is told so, and one whose status is not understood is told it was ignored', async () => {
+    await open([
+      node(`console.log(JSON.stringify({status:'failed',detail:'no capacity'}))`),
+      node(`console.log(JSON.stringify({status:'done',detail:'tenant ready'}))`, { name: 'typo' }),
+    ]);
+    const runs = await settled(await newOrder());
+    expect(runs).toHaveLength(2);
+    const by = (name: string) => runs.find((r) => r.automation === name);
+    expect(by('provision')).toMatchObject({ state: 'failed', exitCode: 0 });
+    expect(by('provision')?.detail).toContain('its status line said failed');
+    expect(by('typo')).toMatchObject({ state: 'succeeded', exitCode: 0 });
+    expect(by('typo')?.detail).toContain('"done" is not in-progress, completed or failed');
+  });
+
   it('that hangs past its time limit is stopped with what it started', async () => {
     const started = Date.now();
     const script = `const c=require('child_process').spawn(process.execPath,['-e','process.on("SIGTERM",()=>{});setTimeout(()=>{},60000)'],{stdio:'inherit'});console.log('grandchild',c.pid);setTimeout(()=>{},60000)`;
@@ -385,6 +441,21 @@ describe('a command', () => {
     const grandchild = Number(/grandchild (\d+)/.exec(run?.output ?? '')?.[1]);
     expect(grandchild).toBeGreaterThan(0);
     expect(running(grandchild)).toBe(false);
+  });
+
+  it('that is stopped at its time limit reports Failed saying so, not with its last progress line', async () => {
+    await open([
+      node(`console.log('creating tenant');setTimeout(()=>{},60000)`, { reportStatus: 'completed' }, 1),
+    ]);
+    const orderId = await newOrder();
+    await settled(orderId);
+    await core.deliverOutbox();
+    const failed = (await core.order(orderId)).history.at(-1);
+    expect(failed?.statusCode).toBe('ProvisioningFailed');
+    expect(failed?.description).toBe(
+      'Provisioning failed, reported by automation provision on test-laptop: stopped after its time limit of 1 s',
+    );
+    expect(JSON.stringify(failed)).not.toContain('creating tenant');
   });
 
   it('that crashes is failed with its signal', async () => {

@@ -3,17 +3,18 @@
 // the settings' automations and stops cleanly on SIGTERM, queuing what it cut short for its next
 // start; `listen --exec` hands each new order to a command; `automations list`, `test` and
 // `secret`.
+import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { fileAppears, runsOnceFirst, runsOnDisk } from '../../test/support/automation-runs';
-import { exitOf, runTs, spawnTs, waitForLine } from '../../test/support/processes';
+import { exitOf, REPO_ROOT, runTs, spawnTs, waitForLine } from '../../test/support/processes';
 import { queuedRun } from '../../test/support/queued-run';
 import { admin } from '../../test/support/raw-api';
 import { accountFolder, accountRef } from '../core/account/account-ref';
@@ -44,10 +45,14 @@ afterEach(async () => {
 
 const cli = (args: string[], input = '') => runTs('main/cli/seller-tray.ts', args, env, input);
 
-async function settingsWith(automations: unknown[]): Promise<void> {
+/** A settings file of these automations, and of these saved accounts when given. */
+async function settingsWith(automations: unknown[], accounts?: unknown[]): Promise<void> {
   const folder = join(home, 'Seller Tray');
   await mkdir(folder, { recursive: true });
-  await writeFile(join(folder, 'settings.json'), JSON.stringify({ automations }));
+  await writeFile(
+    join(folder, 'settings.json'),
+    JSON.stringify({ automations, ...(accounts ? { accounts } : {}) }),
+  );
 }
 
 /** This computer's store of the account. */
@@ -110,6 +115,26 @@ it('listen --exec: each new order JSON on the command standard input, no setting
     await fileAppears(out);
     const order = JSON.parse(readFileSync(out, 'utf8').trim());
     expect(order).toMatchObject({ version: 1, event: 'order.created', orderId, automation: 'listen' });
+  } finally {
+    listener.kill('SIGTERM');
+    expect(await exitOf(listener)).toBe(0);
+  }
+});
+
+it('listen --exec: a program given by a relative path is found from where listen was started, as a shell finds it', async () => {
+  const script = join(home, 'provision.sh');
+  await writeFile(script, '#!/bin/sh\ncat > "$1.part" && mv "$1.part" "$1"\n', { mode: 0o755 });
+  const out = join(home, 'order.json');
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  // The CLI runs in the repository: the script named from there, as ./provision.sh from its own folder.
+  const listener = spawnTs(
+    'main/cli/seller-tray.ts',
+    ['listen', '--exec', '--', `./${relative(REPO_ROOT, script)}`, out],
+    env,
+  );
+  try {
+    await fileAppears(out);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ orderId, automation: 'listen' });
   } finally {
     listener.kill('SIGTERM');
     expect(await exitOf(listener)).toBe(0);
@@ -215,6 +240,135 @@ it('automations secret: a webhook signing secret made and shown once, a chat add
   } finally {
     receiver.close();
   }
+});
+
+it("names the account by its label in a command's JSON and environment, as the list and the log do", async () => {
+  const script = `const fs=require('fs');console.log(process.env.SELLER_TRAY_ACCOUNT+'|'+JSON.parse(fs.readFileSync(0,'utf8')).account.label)`;
+  await settingsWith(
+    [{ name: 'who', action: { type: 'command', command: [process.execPath, '-e', script] } }],
+    [{ label: 'EU sales', baseUrl: sim.url, clientId: 'demo-client' }],
+  );
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const test = await cli(['automations', 'test', 'who', '--order', orderId]);
+  expect(test.code).toBe(0);
+  expect(test.stdout).toContain('\nEU sales|EU sales\n');
+});
+
+it('automations test: takes the beginning of an order id, as every command does; refuses one that is no id at once', async () => {
+  await settingsWith([
+    {
+      name: 'who',
+      action: {
+        type: 'command',
+        command: [process.execPath, '-e', 'console.log(process.env.SELLER_TRAY_ORDER_ID)'],
+      },
+    },
+  ]);
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const test = await cli(['automations', 'test', 'who', '--order', orderId.slice(0, 8)]);
+  expect(test.stderr).toBe('');
+  expect(test.code).toBe(0);
+  expect(test.stdout).toContain(`\n${orderId}\n`);
+  const typo = await cli(['automations', 'test', 'who', '--order', 'order-42']);
+  expect(typo.code).toBe(2);
+  expect(typo.stderr).toContain('"order-42" is not an order id');
+});
+
+it("a missing secret's advice names the account and quotes the name, and works as printed", async () => {
+  const received: string[] = [];
+  const chat = createServer((request, response) => {
+    request.resume().on('end', () => {
+      received.push(String(request.url));
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => chat.listen(0, '127.0.0.1', resolve));
+  try {
+    await settingsWith(
+      [{ name: 'sales chat', action: { type: 'slack' } }],
+      [{ label: 'EU', baseUrl: sim.url, clientId: 'demo-client' }],
+    );
+    const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+    const missing = await cli(['automations', 'test', 'sales chat', '--order', orderId]);
+    expect(missing.code).toBe(1);
+    const id = accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id;
+    const advice = /run (seller-tray automations secret .*?)(\.|\n|$)/m.exec(missing.stdout)?.[1] ?? '';
+    expect(advice).toBe(`seller-tray automations secret "sales chat" --id ${id}`);
+    // As a shell reads it: the quoted name is one word.
+    const words = (advice.match(/"[^"]*"|\S+/g) ?? []).map((w) => w.replace(/^"|"$/g, '')).slice(1);
+    const url = `http://127.0.0.1:${(chat.address() as AddressInfo).port}/slack`;
+    expect((await cli(words, url)).code).toBe(0);
+    expect((await cli(['automations', 'test', 'sales chat', '--order', orderId])).code).toBe(0);
+    expect(received).toEqual(['/slack']);
+  } finally {
+    chat.close();
+  }
+});
+
+it('automations secret: says which account it stored it for, which others still lack it, and refuses an account the automation does not run for', async () => {
+  const eu = accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id;
+  const us = accountRef({ baseUrl: sim.url, clientId: 'demo-client-2' }).id;
+  await settingsWith(
+    [
+      { name: 'hook', action: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } },
+      { name: 'eu chat', action: { type: 'slack' }, accounts: [eu] },
+    ],
+    [
+      { label: 'EU', baseUrl: sim.url, clientId: 'demo-client' },
+      { label: 'US', baseUrl: sim.url, clientId: 'demo-client-2' },
+    ],
+  );
+  const first = await cli(['automations', 'secret', 'hook']);
+  expect(first.code).toBe(0);
+  expect(first.stdout).toContain('The signing secret of hook is in the system keychain for the account EU.');
+  expect(first.stdout).toContain(`US has none yet: seller-tray automations secret hook --id ${us}`);
+  const second = await cli(['automations', 'secret', 'hook', '--id', us]);
+  expect(second.stdout).toContain('for the account US.');
+  expect(second.stdout).not.toContain('none yet');
+  const elsewhere = await cli(['automations', 'secret', 'eu chat', '--id', us], 'https://hooks.slack.com/x');
+  expect(elsewhere.code).toBe(2);
+  expect(elsewhere.stderr).toContain('the automation eu chat does not run for the account US');
+});
+
+it('says which automations of the settings file it left out and why, rather than dropping them silently', async () => {
+  await settingsWith([
+    { name: 'billing', action: { type: 'webhook', url: 'http://billing.example.com/hook' } },
+    { name: 'provision', action: { type: 'command', command: ['true'] } },
+  ]);
+  const list = await cli(['automations', 'list']);
+  expect(list.code).toBe(0);
+  expect(list.stdout).toContain('provision\ton\t');
+  expect(list.stdout).not.toContain('billing');
+  expect(list.stderr).toContain('automations[0].action.url: the address must use https://');
+  expect(list.stderr).toContain('those items were left out');
+});
+
+it('automations secret at a terminal says what it waits for, rather than seeming to hang', async () => {
+  await settingsWith([{ name: 'hook', action: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } }]);
+  // `script` gives the command a terminal for its standard input; the empty input ends it (Ctrl+D).
+  const command = [
+    process.execPath,
+    '--import',
+    'tsx',
+    'main/cli/seller-tray.ts',
+    'automations',
+    'secret',
+    'hook',
+  ];
+  const atTerminal = await new Promise<string>((resolve, reject) => {
+    const child = spawn('script', ['-qec', command.map((w) => `'${w}'`).join(' '), '/dev/null'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.on('error', reject).on('close', () => resolve(out));
+    child.stdin.end();
+  });
+  expect(atTerminal).toContain('press Ctrl+D at once to have one made');
+  expect(atTerminal).toMatch(/shown once\): whsec_/);
 });
 
 it('says a run that never started is not started, not attempt 0', () => {

@@ -13,14 +13,20 @@ import {
   runOutcome,
 } from '../../preload/automations';
 import { escapedControls } from '../../preload/marketplace-text';
-import { canonicalOrderId } from '../../preload/order-link';
-import { accountRef } from '../core/account/account-ref';
+import { type AccountRef, accountRef } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
-import { webhookUrlProblem } from '../core/automation/automation-settings';
-import { automationAccount, automationPortsFor, automationSecretEntry } from '../core/automation/ports';
+import { SellerApiClient } from '../core/api/client';
+import { runsFor, webhookUrlProblem } from '../core/automation/automation-settings';
+import {
+  automationAccount,
+  automationPortsFor,
+  automationSecretEntry,
+  secretCommand,
+} from '../core/automation/ports';
 import type { Log } from '../core/log';
-import { type Account, type CliStores, cliNetwork } from './account';
+import { type Account, type CliStores, clientOptions, cliNetwork } from './account';
 import { row } from './format';
+import { orderIdArgument, resolveOrderId } from './order-id';
 import { UsageError } from './refusals';
 import { readStdin, watch } from './session';
 
@@ -75,6 +81,8 @@ export function listen(
           action: {
             type: 'command',
             command: options.exec,
+            // Typed at a prompt: run where it was typed, so ./provision.sh is found as the shell finds it.
+            cwd: process.cwd(),
             timeoutSeconds: AUTOMATION_LIMITS.timeoutSeconds.default,
           },
         },
@@ -91,15 +99,12 @@ export function listen(
 
 /** `automations list`: each automation, what it does, for which orders, and whether its secret is stored. */
 export async function listAutomations(account: Account, stores: CliStores): Promise<string> {
-  const { automations, automationsEnabled, accounts, demoMode } = stores.settings.load().settings;
+  const { automations, automationsEnabled } = stores.settings.load().settings;
   // Shown by their labels; the one served here under its own where the list does not have it.
-  const known = [
-    ...accounts.map((entry, index) => ({
-      id: accountRef({ ...entry, demo: demoMode && index === 0 }).id as string,
-      label: entry.label,
-    })),
-    { id: account.ref.id, label: account.ref.label ?? automationAccount(account.ref).label },
-  ];
+  const known = [...listedAccounts(stores), account.ref].map((ref) => ({
+    id: ref.id as string,
+    label: automationAccount(ref).label,
+  }));
   if (automations.length === 0)
     return 'No automations are declared in the settings file (docs/automations.md).\n';
   const lines = [
@@ -139,6 +144,20 @@ export async function storeAutomationSecret(
   const automation = named(stores, name);
   if (automation.action.type === 'command')
     throw new UsageError(`the automation ${name} runs a command: it has no secret`);
+  const label = (ref: AccountRef) => automationAccount(ref).label;
+  if (!runsFor(automation, account.ref.id))
+    throw new UsageError(
+      `the automation ${name} does not run for the account ${label(account.ref)}: its accounts are in seller-tray automations list`,
+    );
+  // At a terminal, reading standard input to its end would look like a hang: say what it waits for.
+  if (process.stdin.isTTY) {
+    const end = process.platform === 'win32' ? 'Ctrl+Z and Enter' : 'Ctrl+D';
+    process.stderr.write(
+      automation.action.type === 'webhook'
+        ? `Paste the signing secret, then press Enter and ${end}; or press ${end} at once to have one made.\n`
+        : `Paste the ${automation.action.type === 'slack' ? 'Slack' : 'Teams'} incoming webhook address, then press Enter and ${end}.\n`,
+    );
+  }
   let value = await readStdin();
   let made = '';
   if (automation.action.type === 'webhook') {
@@ -152,7 +171,14 @@ export async function storeAutomationSecret(
     if (problem) throw new UsageError(`the incoming webhook address ${problem}`);
   }
   await stores.secrets.set(automationSecretEntry(account.ref, name), value);
-  return `${made}The ${automation.action.type === 'webhook' ? 'signing secret' : 'incoming webhook address'} of ${name} is in the system keychain.\n`;
+  // Each account holds its own: the others this automation runs for that still have none are told.
+  const lacking: string[] = [];
+  for (const ref of listedAccounts(stores)) {
+    if (ref.id === account.ref.id || !runsFor(automation, ref.id)) continue;
+    const held = await stores.secrets.get(automationSecretEntry(ref, name)).catch(() => undefined);
+    if (held === undefined) lacking.push(`${label(ref)} has none yet: ${secretCommand(ref.id, name)}\n`);
+  }
+  return `${made}The ${automation.action.type === 'webhook' ? 'signing secret' : 'incoming webhook address'} of ${name} is in the system keychain for the account ${label(account.ref)}.\n${lacking.join('')}`;
 }
 
 /**
@@ -167,8 +193,15 @@ export async function testAutomation(
   log: Log,
 ): Promise<{ text: string; run: AutomationRun }> {
   if (!orderId) throw new UsageError('automations test needs --order ID');
+  const given = orderIdArgument(orderId);
   const saved = stores.settings.load().settings;
   named(stores, name);
+  // A beginning of an id is looked up in the marketplace's listing, as every command takes it.
+  const { orderId: order } = await resolveOrderId(
+    new SellerApiClient(clientOptions(account, log)),
+    given,
+    new AbortController().signal,
+  );
   const session = await AccountSession.open(account.ref, {
     dataRoot: stores.dataRoot,
     clientSecret: account.clientSecret,
@@ -177,7 +210,7 @@ export async function testAutomation(
     automations: automationPortsFor(account.ref, { ...stores, post: cliNetwork().post }),
   });
   try {
-    const run = await session.core.testAutomation(canonicalOrderId(orderId), name);
+    const run = await session.core.testAutomation(order, name);
     return { text: describeRun(run), run };
   } finally {
     await session.close();
@@ -193,6 +226,12 @@ export function describeRun(run: AutomationRun): string {
   ];
   if (run.output) lines.push('', ...run.output.split('\n'));
   return `${lines.map(escapedControls).join('\n')}\n`;
+}
+
+/** The accounts of the settings' list. */
+function listedAccounts(stores: CliStores): AccountRef[] {
+  const { accounts, demoMode } = stores.settings.load().settings;
+  return accounts.map((entry, index) => accountRef({ ...entry, demo: demoMode && index === 0 }));
 }
 
 function named(stores: CliStores, name: string): AutomationSetting {

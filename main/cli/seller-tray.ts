@@ -141,6 +141,10 @@ async function main(argv: string[]): Promise<number> {
   try {
     const policies = await readPolicies(policySourceFor(), log);
     const stores = cliStores(process.env, policies);
+    // Items of the settings file left out (an automation refused, say), or the file kept aside:
+    // told once, whatever the command, else an automation with a typo just vanishes.
+    const { problem } = stores.settings.load();
+    if (problem) process.stderr.write(`seller-tray: ${escapedControls(problem)}\n`);
     if (positionals[0] === 'accounts') {
       const options = {
         account: values.account,

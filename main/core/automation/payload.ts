@@ -10,7 +10,7 @@ import type { License, Order } from '../api/wire';
 /** The account as an automation sees it: never its secret or token. */
 export interface AutomationAccount {
   id: string;
-  /** How people name it: the client id at the marketplace's host. */
+  /** How people name it: its label, else the client id at the marketplace's host. */
   label: string;
   baseUrl: string;
 }

@@ -6,7 +6,13 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { AutomationSetting } from '../../../preload/automations';
 import { capped } from '../../../preload/marketplace-text';
-import { type AccountRef, accountFolder, keychainEntry } from '../account/account-ref';
+import {
+  type AccountId,
+  type AccountRef,
+  accountFolder,
+  commandFor,
+  keychainEntry,
+} from '../account/account-ref';
 import { failureFields, type Log } from '../log';
 import type { SecretOwner, SecretStore } from '../secrets';
 import { runsFor } from './automation-settings';
@@ -17,6 +23,11 @@ import type { AutomationPorts } from './runner';
 /** The keychain entry of an automation's secret: beside the account's own, named for the automation. */
 export function automationSecretEntry(ref: AccountRef, automation: string): SecretOwner {
   return { origin: keychainEntry(ref).origin, clientId: `automation ${automation} of ${ref.id}` };
+}
+
+/** The command that sets an automation's secret for one account (by id, as advice names accounts; a name with spaces quoted). */
+export function secretCommand(id: AccountId, automation: string): string {
+  return commandFor(id, `automations secret ${automation.includes(' ') ? `"${automation}"` : automation}`);
 }
 
 /** The keychain entries of an automation's secret: one per listed account it runs for. */
@@ -86,10 +97,11 @@ async function keychainWork(
   }
 }
 
-/** The account as automations name it (never its secret or token). */
+/** The account as automations name it (never its secret or token): by its label, as the list and the log do. */
 export function automationAccount(ref: AccountRef): AutomationAccount {
   const host = URL.canParse(ref.baseUrl) ? new URL(ref.baseUrl).host : ref.baseUrl;
-  return { id: ref.id, label: ref.demo ? 'the demo' : `${ref.clientId} at ${host}`, baseUrl: ref.baseUrl };
+  const unlabelled = ref.demo ? 'the demo' : `${ref.clientId} at ${host}`;
+  return { id: ref.id, label: ref.label ?? unlabelled, baseUrl: ref.baseUrl };
 }
 
 /** This computer's name as a status an automation reports writes it: no colon, no controls. */

@@ -13,8 +13,9 @@
 import { mkdirSync } from 'node:fs';
 import type { AutomationRun, AutomationSetting } from '../../../preload/automations';
 import { describeMark } from '../../../preload/marked-by';
-import { capped, paragraphText } from '../../../preload/marketplace-text';
+import { capped, paragraphText, plainText } from '../../../preload/marketplace-text';
 import type { MarkableStatus } from '../../../preload/order-status';
+import type { AccountId } from '../account/account-ref';
 import type { Order } from '../api/wire';
 import { failureFields, type Log } from '../log';
 import type { OrderBrief } from '../notification-policy';
@@ -35,6 +36,7 @@ import {
   SIGNATURE_HEADER,
   signature,
 } from './payload';
+import { secretCommand } from './ports';
 
 /**
  * Runs of one automation carried out at once: a slow run never holds up the rest, and a slow
@@ -121,6 +123,11 @@ interface Ending {
   output?: string | null | undefined;
   /** A command's own status line. */
   reported?: { status: string; detail: string } | undefined;
+  /**
+   * A command that ended by itself: its output's last line says why it failed. Not so for one cut
+   * short (its time limit, a signal) or never started, nor for a receiver's answer (an error page).
+   */
+  saysWhy?: boolean;
 }
 
 export class AutomationRunner {
@@ -554,17 +561,27 @@ export class AutomationRunner {
         release();
       }
     }
-    const secret = await this.secret(automation.name);
+    const what =
+      action.type === 'webhook'
+        ? 'signing secret'
+        : `${action.type === 'slack' ? 'Slack' : 'Teams'} incoming webhook address`;
+    let secret: string | undefined;
+    try {
+      secret = await this.secret(automation.name);
+    } catch (error) {
+      // The keychain out of reach (locked, no Secret Service): nothing sent, tried again as a
+      // receiver that did not answer, the run saying why (not counted: it never started).
+      const reason = error instanceof Error ? error.message : String(error);
+      return this.retried(run, {}, `its ${what} could not be read from the keychain: ${reason}`);
+    }
     // Stopped while the keychain answered: nothing is sent.
     if (this.stopping.signal.aborted) return undefined;
     if (!secret) {
-      const what =
-        action.type === 'webhook'
-          ? 'signing secret'
-          : `${action.type === 'slack' ? 'Slack' : 'Teams'} incoming webhook address`;
+      // Set per account: the advice names this one.
+      const command = secretCommand(this.deps.ports.account.id as AccountId, automation.name);
       return {
         state: 'failed',
-        detail: `its ${what} is not in the keychain: run seller-tray automations secret ${automation.name}`,
+        detail: `its ${what} is not in the keychain: set it in Settings → Automations, or run ${command}`,
       };
     }
     let result: DeliveryResult;
@@ -636,15 +653,16 @@ export class AutomationRunner {
     const common = { httpStatus: result.status, output: result.answer || null };
     if (result.outcome === 'delivered') return { ...common, state: 'succeeded', detail: result.detail };
     if (result.outcome === 'refused') return { ...common, state: 'failed', detail: result.detail };
+    return this.retried(run, common, result.detail);
+  }
+
+  /** A delivery to try again on the backoff schedule, failed once 24 hours have passed. */
+  private retried(run: AutomationRun, common: Partial<Ending>, detail: string): Ending {
     const at = retryAt(run.attempts, Date.parse(run.queuedAt), this.deps.now());
     if (at === undefined)
-      return { ...common, state: 'failed', detail: `not delivered within 24 hours: ${result.detail}` };
-    return {
-      ...common,
-      state: 'queued',
-      dueAt: new Date(at).toISOString(),
-      detail: `${result.detail}; tried again at ${new Date(at).toISOString()}`,
-    };
+      return { ...common, state: 'failed', detail: `not delivered within 24 hours: ${detail}` };
+    const dueAt = new Date(at).toISOString();
+    return { ...common, state: 'queued', dueAt, detail: `${detail}; tried again at ${dueAt}` };
   }
 
   /**
@@ -660,7 +678,9 @@ export class AutomationRunner {
     const reason = capped(
       paragraphText(
         (own ? ending.reported?.detail : undefined) ||
-          (ending.state === 'failed' ? lastLine(ending.output ?? '') || ending.detail : ''),
+          (ending.state === 'failed'
+            ? (ending.saysWhy && lastLine(ending.output ?? '')) || ending.detail
+            : ''),
       ).replace(/\s+/g, ' '),
       REASON_MAX,
     );
@@ -749,8 +769,15 @@ function commandEnding(result: CommandResult, timeoutSeconds: number): Ending {
   if (result.timedOut)
     return { ...base, state: 'failed', detail: `stopped after its time limit of ${timeoutSeconds} s` };
   if (result.signal) return { ...base, state: 'failed', detail: `ended by signal ${result.signal}` };
-  // A status line saying it failed is a failure, whatever the exit code.
-  const failedByLine = result.statusLine && statusOf(result.statusLine.status) === 'ProvisioningFailed';
-  if (result.exitCode === 0 && !failedByLine) return { ...base, state: 'succeeded', detail: 'exit 0' };
-  return { ...base, state: 'failed', detail: `exit ${result.exitCode}` };
+  // A status line saying it failed is a failure, whatever the exit code; one whose status is
+  // not understood is ignored, saying so (a script that writes "done" learns why nothing changed).
+  const said = result.statusLine && statusOf(result.statusLine.status);
+  if (said === 'ProvisioningFailed')
+    return { ...base, state: 'failed', detail: 'its status line said failed' };
+  const ignored =
+    result.statusLine && !said
+      ? `; its status line's status "${capped(plainText(result.statusLine.status), 40)}" is not in-progress, completed or failed: ignored`
+      : '';
+  if (result.exitCode === 0) return { ...base, state: 'succeeded', detail: `exit 0${ignored}` };
+  return { ...base, state: 'failed', saysWhy: true, detail: `exit ${result.exitCode}${ignored}` };
 }
