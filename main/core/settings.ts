@@ -410,12 +410,15 @@ function migrated(raw: Record<string, unknown>): Record<string, unknown> {
   return { ...raw, accounts: account };
 }
 
-/** The list settings the file is read item by item (`withoutUnusableItems`). */
-const ITEM_LISTS = ['runbooks', 'automations'] as const;
+/**
+ * The list settings the file is read item by item (`withoutUnusableItems`). An account left out
+ * keeps its data folder and keychain secret: added again (`accounts add`), it carries on there.
+ */
+const ITEM_LISTS = ['accounts', 'runbooks', 'automations'] as const;
 
 /**
- * The file's runbooks and automations without the items that cannot be used (a newer version's
- * key, a hand edit), each told: one bad item must not cost the whole file (its accounts above all).
+ * The file's accounts, runbooks and automations without the items that cannot be used (a newer
+ * version's key or longer label, a hand edit), each told: one bad item must not cost the whole file.
  * An item is kept when the list so far stays usable, so a repeat or one past the limit goes too.
  * Changes from the window, bridge or CLI (parseSettingsPatch) still refuse a bad list whole.
  */
@@ -540,8 +543,9 @@ export class ConfSettingsStore implements SettingsStore {
       }
       return this.#replaceWithDefaults('was unreadable');
     }
-    const { usable, dropped } = withoutUnusableItems(migrated(raw));
-    const parsed = Settings.safeParse(usable);
+    const { usable, dropped } = withoutUnusableItems(raw);
+    // After the accounts are read: the window's account is the first one kept.
+    const parsed = Settings.safeParse(migrated(usable));
     if (parsed.success) {
       this.#last = parsed.data;
       if (dropped.length === 0) return { settings: parsed.data };
@@ -550,16 +554,15 @@ export class ConfSettingsStore implements SettingsStore {
         problem: `Your settings file ${this.path} had settings that cannot be used (${dropped.join('; ')}); those items were left out and the rest of your settings are in use. Correct or remove them in the file.`,
       };
     }
-    const reasons = describeIssues(parsed.error.issues)
-      .map((e) => e.message)
-      .join('; ');
+    // Kept aside whole: every reason is told, the items that would have been left out too.
+    const reasons = [...dropped, ...describeIssues(parsed.error.issues).map((e) => e.message)].join('; ');
     return this.#replaceWithDefaults(`had settings that cannot be used (${reasons})`);
   }
 
   reread(): Settings | undefined {
     try {
       this.#file ??= this.#openFile();
-      const parsed = Settings.safeParse(withoutUnusableItems(migrated(this.#file.store)).usable);
+      const parsed = Settings.safeParse(migrated(withoutUnusableItems(this.#file.store).usable));
       if (!parsed.success) return undefined;
       this.#last = parsed.data;
       return parsed.data;
