@@ -419,6 +419,38 @@ function answerOf({ code, stdout, stderr }: { code: number | null; stdout: strin
   return 'unexpected';
 }
 
+describe('a settings file that cannot all be used', () => {
+  it('is told on stderr: an account left out, a damaged file kept aside, so "no account" is never all a user reads', async () => {
+    const l = await cliLaptop('accounts-damaged-');
+    homes.push(l.home);
+    await mkdir(l.dataRoot, { recursive: true });
+    const file = join(l.dataRoot, 'settings.json');
+    const eu = { label: 'EU', baseUrl: 'https://eu.example.com', clientId: 'eu-client' };
+    const newer = {
+      label: 'A label longer than this version takes',
+      baseUrl: 'https://us.example.com',
+      clientId: 'us',
+    };
+    await writeFile(file, JSON.stringify({ settingsVersion: SETTINGS_VERSION, accounts: [eu, newer] }));
+    const listed = await l.cli(['accounts', 'list']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/^EU\t/);
+    expect(listed.stderr).toContain(
+      `seller-tray: Your settings file ${file} had settings that cannot be used`,
+    );
+    expect(listed.stderr).toContain('account 2');
+    await writeFile(file, '{"accounts": [');
+    const damaged = await l.cli(['accounts', 'list']);
+    expect(damaged.code).toBe(0);
+    expect(damaged.stdout).toBe('No account is saved yet: seller-tray accounts add LABEL adds one.\n');
+    expect(damaged.stderr).toMatch(
+      /seller-tray: Your settings file .* was unreadable; it was kept as .*settings\.json\.corrupt-/,
+    );
+    // Told once: the defaults are the file now.
+    expect((await l.cli(['accounts', 'list'])).stderr).toBe('');
+  }, 30_000);
+});
+
 describe('labels in usage errors', () => {
   it('are escaped for the terminal: a right-to-left override in a label never reaches it raw', async () => {
     const l = await cliLaptop('accounts-usage-');
