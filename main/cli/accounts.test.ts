@@ -444,7 +444,7 @@ describe('a settings file that cannot all be used', () => {
     expect(damaged.code).toBe(0);
     expect(damaged.stdout).toBe('No account is saved yet: seller-tray accounts add LABEL adds one.\n');
     expect(damaged.stderr).toMatch(
-      /seller-tray: Your settings file .* was unreadable; it was kept as .*settings\.json\.corrupt-/,
+      /seller-tray: Your settings file was unreadable; it was kept as .*settings\.json\.corrupt-\S+ and the defaults are in use\./,
     );
     // Told once: the defaults are the file now.
     expect((await l.cli(['accounts', 'list'])).stderr).toBe('');

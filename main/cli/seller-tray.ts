@@ -141,6 +141,9 @@ async function main(argv: string[]): Promise<number> {
   try {
     const policies = await readPolicies(policySourceFor(), log);
     const stores = cliStores(process.env, policies);
+    // A damaged file kept aside, an account left out: told, or "no account" would be all one reads.
+    const { problem } = stores.settings.load();
+    if (problem) process.stderr.write(`seller-tray: ${escapedControls(problem)}\n`);
     if (positionals[0] === 'accounts') {
       const options = {
         account: values.account,
