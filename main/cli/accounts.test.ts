@@ -117,7 +117,28 @@ describe('seller-tray accounts', () => {
       US_CLIENT.clientSecret,
     );
     expect(sameAccount.code).toBe(2);
-    expect(sameAccount.stderr).toContain('repeats "US"');
+    // Words for what was typed: the client is listed under another label, and what to do instead.
+    expect(sameAccount.stderr).toContain(
+      `client ${US_CLIENT.clientId} at ${us.url} is listed already, as US: reconnect or relabel that account instead`,
+    );
+    const labelTaken = await l.cli(['accounts', 'rename', 'US', 'eu']);
+    expect(labelTaken.code).toBe(2);
+    expect(labelTaken.stderr).toContain('"eu" is the label of EU already: choose another');
+    // A label that cannot be used says why, for the label typed (not "account 3's label is not usable").
+    for (const [label, why] of [
+      ['  ', 'the label is empty'],
+      ['x'.repeat(25), 'the label has 25 characters, more than 24'],
+    ]) {
+      const added = await l.cli(
+        ['accounts', 'add', label, '--base-url', us.url, '--client-id', 'x'],
+        US_CLIENT.clientSecret,
+      );
+      expect(added.code).toBe(2);
+      expect(added.stderr).toContain(why);
+      const renamed = await l.cli(['accounts', 'rename', 'US', label]);
+      expect(renamed.code).toBe(2);
+      expect(renamed.stderr).toContain(why);
+    }
     expect(await l.settings()).toEqual(before);
   }, 60_000);
 
