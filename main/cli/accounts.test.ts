@@ -128,7 +128,7 @@ describe('seller-tray accounts', () => {
     for (const [label, why] of [
       ['  ', 'the label is empty'],
       ['x'.repeat(25), 'the label has 25 characters, more than 24'],
-    ]) {
+    ] as const) {
       const added = await l.cli(
         ['accounts', 'add', label, '--base-url', us.url, '--client-id', 'x'],
         US_CLIENT.clientSecret,

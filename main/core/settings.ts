@@ -66,12 +66,13 @@ const ApiSectionSchema = z
  * own where its marketplace differs from the settings' `api` (file-only, as that is).
  */
 const AccountEntrySchema = z.strictObject({
-  label: z
-    .string()
-    .trim()
-    .min(1)
-    .max(LIMITS.accountLabel)
-    .refine((label) => !/\p{Cc}/u.test(label)),
+  label: z.string().transform((raw, context) => {
+    const label = raw.trim();
+    const problem = accountLabelProblem(label);
+    if (!problem) return label;
+    context.addIssue({ code: 'custom', message: problem });
+    return z.NEVER;
+  }),
   baseUrl: z.string().transform((raw, context) => {
     const result = checkBaseUrl(raw);
     if (result.ok) return result.url;
@@ -86,6 +87,15 @@ const AccountEntrySchema = z.strictObject({
     .refine((id) => !/[:\p{Cc}]/u.test(id)),
   api: ApiSectionSchema.optional(),
 });
+
+/** Why an account's label (trimmed) cannot be used, in words for the one who typed it; undefined if it can. */
+export function accountLabelProblem(label: string): string | undefined {
+  if (label === '') return 'the label is empty';
+  if (label.length > LIMITS.accountLabel)
+    return `the label has ${label.length} characters, more than ${LIMITS.accountLabel}`;
+  if (/\p{Cc}/u.test(label)) return 'the label holds a control character';
+  return undefined;
+}
 
 /**
  * The settings whose checks say more than their declaration's type (preload/settings-declaration.ts):

@@ -16,7 +16,7 @@ import type { Transport } from '../api/transport';
 import { forgetAutomationSecrets, shareAutomationSecrets } from '../automation/ports';
 import type { Log } from '../log';
 import type { SecretStore } from '../secrets';
-import { checkAccounts, DEFAULT_SETTINGS, type Settings } from '../settings';
+import { accountLabelProblem, checkAccounts, DEFAULT_SETTINGS, type Settings } from '../settings';
 import { DATABASE_FILE } from '../store/account-store';
 import { openElsewhere } from '../store/database';
 import {
@@ -171,6 +171,13 @@ async function addNow(settings: Settings, input: AddInput, ports: AccountListPor
     throw new AccountListError('invalid-input', `${known.label} is the demo, whose secret is its own`);
   const returning = noted && accountRef(noted.entry).id === accountRef({ baseUrl, clientId }).id;
   if (noted && !returning) throw labelOfInterruptedRemoval(noted.entry);
+  if (!known) refuseLabel(settings, label);
+  const twin = settings.accounts.find((a) => accountRef(a).id === accountRef({ baseUrl, clientId }).id);
+  if (!known && twin)
+    throw new AccountListError(
+      'invalid-input',
+      `client ${clientId} at ${baseUrl} is listed already, as ${twin.label}: reconnect or relabel that account instead`,
+    );
   const added = returning ? { ...noted.entry, label } : { label, baseUrl, clientId };
   const at = returning ? Math.min(noted.at, settings.accounts.length) : settings.accounts.length;
   const accounts = known ? settings.accounts : checkedList(settings.accounts.toSpliced(at, 0, added));
@@ -217,10 +224,27 @@ export function renameAccount(
   const entry = findAccount(settings, which);
   const noted = interruptedRemoval(dataRoot, settings.accounts, { label: to });
   if (noted) throw labelOfInterruptedRemoval(noted.entry);
+  refuseLabel(settings, to, entry);
   return {
     ...settings,
     accounts: checkedList(settings.accounts.map((a) => (a === entry ? { ...a, label: to } : a))),
   };
+}
+
+/**
+ * Refuses a label, for the one who typed it, that cannot be used or is another account's (`self`,
+ * renamed, may keep its own in another case). The list's own check (checkedList) stays the rule.
+ */
+function refuseLabel(settings: Settings, typed: string, self?: AccountEntry): void {
+  const label = typed.trim();
+  const problem = accountLabelProblem(label);
+  if (problem) throw new AccountListError('invalid-input', problem);
+  const other = settings.accounts.find((a) => a !== self && a.label.toLowerCase() === label.toLowerCase());
+  if (other)
+    throw new AccountListError(
+      'invalid-input',
+      `"${label}" is the label of ${other.label} already: choose another`,
+    );
 }
 
 /**
