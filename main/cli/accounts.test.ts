@@ -172,7 +172,9 @@ describe('seller-tray accounts', () => {
     const renamed = await l.cli(['accounts', 'rename', 'us', 'Americas']);
     expect(renamed).toMatchObject({ code: 0, stdout: 'Renamed account US to Americas.\n' });
     expect((await l.cli(['orders', 'list', '--account', 'americas', '--json'])).code).toBe(0);
-    expect((await l.cli(['accounts', 'rename', 'Americas', 'eu'])).stderr).toContain('repeats "EU"');
+    expect((await l.cli(['accounts', 'rename', 'Americas', 'eu'])).stderr).toContain(
+      '"eu" is the label of EU already: choose another',
+    );
     const unknown = await l.cli(['orders', 'list', '--account', 'APAC']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('there is no account labelled "APAC": the accounts are EU, Americas');
