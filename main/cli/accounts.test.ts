@@ -128,6 +128,9 @@ describe('seller-tray accounts', () => {
     for (const [label, why] of [
       ['  ', 'the label is empty'],
       ['x'.repeat(25), 'the label has 25 characters, more than 24'],
+      // Shown in the tray, the header and notifications: no override turns them around, no break forges a line.
+      ['EU\u202eSU', 'the label holds an invisible control character'],
+      ['US\u2028EU: Checked', 'the label holds an invisible control character'],
     ] as const) {
       const added = await l.cli(
         ['accounts', 'add', label, '--base-url', us.url, '--client-id', 'x'],
