@@ -482,16 +482,23 @@ describe('labels in usage errors', () => {
     const l = await cliLaptop('accounts-usage-');
     homes.push(l.home);
     await mkdir(l.dataRoot, { recursive: true });
+    // A file's label with an override (a hand edit, an older version) is left out, told; the typed one is quoted escaped.
     await writeFile(
       join(l.dataRoot, 'settings.json'),
       JSON.stringify({
         settingsVersion: SETTINGS_VERSION,
-        accounts: [{ label: 'EU\u202eSU', baseUrl: 'https://eu.example.com', clientId: 'eu-client' }],
+        accounts: [
+          { label: 'EU\u202eSU', baseUrl: 'https://eu.example.com', clientId: 'eu-client' },
+          { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-client' },
+        ],
       }),
     );
-    const refused = await l.cli(['accounts', 'remove', 'APAC']);
+    const refused = await l.cli(['accounts', 'remove', 'AP\u202eAC']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('the accounts are EU\\u202eSU');
+    expect(refused.stderr).toContain(
+      "account 1's label is not usable: the label holds an invisible control character",
+    );
+    expect(refused.stderr).toContain('there is no account labelled "AP\\u202eAC": the accounts are US');
     expect(refused.stderr).not.toContain('\u202e');
   }, 30_000);
 });

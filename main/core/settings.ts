@@ -17,6 +17,7 @@ import Conf from 'conf';
 import { z } from 'zod';
 import { LIMITS } from '../../preload/contract';
 import { actorNameProblem } from '../../preload/marked-by';
+import { hasControls } from '../../preload/marketplace-text';
 import type { SettingsChange, Settings as SharedSettings } from '../../preload/model';
 import { checkRunbooks, type Runbook } from '../../preload/runbooks';
 import {
@@ -93,7 +94,9 @@ export function accountLabelProblem(label: string): string | undefined {
   if (label === '') return 'the label is empty';
   if (label.length > LIMITS.accountLabel)
     return `the label has ${label.length} characters, more than ${LIMITS.accountLabel}`;
-  if (/\p{Cc}/u.test(label)) return 'the label holds a control character';
+  // Shown as the app's own words (tray, header, notifications): nothing that turns them around or breaks a line.
+  if (hasControls(label))
+    return 'the label holds an invisible control character (a line break, a right-to-left override)';
   return undefined;
 }
 
