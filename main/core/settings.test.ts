@@ -702,6 +702,12 @@ describe('the account list (settings file version 2)', () => {
     expect(readdirSync(dir).filter((name) => name.includes('corrupt'))).toEqual([]);
   });
 
+  it('reads a label with invisible characters (an earlier version took them) as plain text, keeping the account', () => {
+    const odd = { ...US, label: 'U\u202eS\u2028 west\u200f' };
+    writeFileSync(settingsFile(), JSON.stringify({ settingsVersion: 2, ...both, accounts: [EU, odd] }));
+    expect(store().load()).toEqual({ settings: { ...both, accounts: [EU, { ...US, label: 'US west' }] } });
+  });
+
   it('drops a first account that cannot be used: the next is the window’s', () => {
     const odd = { ...EU, label: '' };
     writeFileSync(settingsFile(), JSON.stringify({ settingsVersion: 2, ...both, accounts: [odd, US] }));

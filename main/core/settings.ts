@@ -17,7 +17,7 @@ import Conf from 'conf';
 import { z } from 'zod';
 import { LIMITS } from '../../preload/contract';
 import { actorNameProblem } from '../../preload/marked-by';
-import { hasControls } from '../../preload/marketplace-text';
+import { hasControls, plainText } from '../../preload/marketplace-text';
 import type { SettingsChange, Settings as SharedSettings } from '../../preload/model';
 import { checkRunbooks, type Runbook } from '../../preload/runbooks';
 import {
@@ -68,7 +68,9 @@ const ApiSectionSchema = z
  */
 const AccountEntrySchema = z.strictObject({
   label: z.string().transform((raw, context) => {
-    const label = raw.trim();
+    // Read as plain text: an invisible character a file's label holds (a hand edit, an earlier
+    // version took them) goes, rather than the account; a typed one is refused (account-list.ts).
+    const label = plainText(raw);
     const problem = accountLabelProblem(label);
     if (!problem) return label;
     context.addIssue({ code: 'custom', message: problem });
