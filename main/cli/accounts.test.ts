@@ -121,6 +121,13 @@ describe('seller-tray accounts', () => {
     expect(sameAccount.stderr).toContain(
       `client ${US_CLIENT.clientId} at ${us.url} is listed already, as US: reconnect or relabel that account instead`,
     );
+    // The same client typed with spaces around it, or the address with a slash after it.
+    const spaced = await l.cli(
+      ['accounts', 'add', 'Again', '--base-url', `${us.url}/`, '--client-id', ` ${US_CLIENT.clientId} `],
+      US_CLIENT.clientSecret,
+    );
+    expect(spaced.stderr).toContain(`client ${US_CLIENT.clientId} at ${us.url}`);
+    expect(spaced.stderr).toContain('is listed already, as US');
     const labelTaken = await l.cli(['accounts', 'rename', 'US', 'eu']);
     expect(labelTaken.code).toBe(2);
     expect(labelTaken.stderr).toContain('"eu" is the label of EU already: choose another');
