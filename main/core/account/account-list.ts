@@ -159,7 +159,8 @@ async function addNow(settings: Settings, input: AddInput, ports: AccountListPor
   const { known, noted } = chosenForAdding(settings, which, ports.dataRoot);
   const label = 'label' in which ? which.label : (known?.label ?? noted?.entry.label ?? '');
   const baseUrl = input.baseUrl ?? known?.baseUrl ?? noted?.entry.baseUrl;
-  const clientId = input.clientId ?? known?.clientId ?? noted?.entry.clientId;
+  // As the list keeps it (trimmed), so the same client typed with spaces is found listed.
+  const clientId = (input.clientId ?? known?.clientId ?? noted?.entry.clientId)?.trim();
   if (!baseUrl || !clientId)
     throw new AccountListError('invalid-input', 'a new account needs a base URL and a client id');
   if (known && accountRef(known).id !== accountRef({ baseUrl, clientId }).id)
@@ -176,7 +177,7 @@ async function addNow(settings: Settings, input: AddInput, ports: AccountListPor
   if (!known && twin)
     throw new AccountListError(
       'invalid-input',
-      `client ${clientId} at ${baseUrl} is listed already, as ${twin.label}: reconnect or relabel that account instead`,
+      `client ${twin.clientId} at ${twin.baseUrl} is listed already, as ${twin.label}: reconnect or relabel that account instead`,
     );
   const added = returning ? { ...noted.entry, label } : { label, baseUrl, clientId };
   const at = returning ? Math.min(noted.at, settings.accounts.length) : settings.accounts.length;
