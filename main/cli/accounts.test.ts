@@ -169,6 +169,9 @@ describe('seller-tray accounts', () => {
 
     const orderId = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
     before = counts();
+    // Its link names the account, as the app's Copy link does while several are listed: the id may be EU's too.
+    const shown = await l.cli(['orders', 'get', orderId, '--account', 'US']);
+    expect(shown.stdout).toContain(`Link:       seller-tray://order/US/${orderId}\n`);
     const marked = await l.cli(['status', orderId, 'InProgress', '--account', 'US', '--as', 'Anna']);
     expect(marked.code).toBe(0);
     expect(us.requestCounts.sendEvent).toBeGreaterThan(0);
