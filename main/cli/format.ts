@@ -98,8 +98,15 @@ function historyLine(event: MarketplaceEvent, index: number): string {
   return `  ${index + 1}. ${[event.eventTime, statusLabel(event.statusCode), words].map(cell).join('  ')}\n`;
 }
 
-/** One order to read: a labelled line per fact, its lines indented; nothing absent is printed. */
-function orderView(order: Order, history: readonly MarketplaceEvent[] = []): string {
+/**
+ * One order to read: a labelled line per fact, its lines indented; nothing absent is printed.
+ * `account`: the one its link names (see formatItems).
+ */
+function orderView(
+  order: Order,
+  history: readonly MarketplaceEvent[] = [],
+  account?: { id: string; label: string },
+): string {
   const buyer = order.buyerCustomerParty;
   const contact = buyer.buyerContact;
   const validity = order.validityPeriod;
@@ -119,7 +126,7 @@ function orderView(order: Order, history: readonly MarketplaceEvent[] = []): str
     ['Valid', validity && [validity.startDate, validity.endDate].filter(Boolean).join(' to ')],
     ['Note', order.note],
     // The link that opens the order in Seller Tray (none for an odd id).
-    ['Link', order.orderId === undefined ? undefined : orderLink(order.orderId)],
+    ['Link', order.orderId === undefined ? undefined : orderLink(order.orderId, account)],
   ];
   const lines = order.documentLines.map((line, i) => {
     const item = line.lineItem;
@@ -165,7 +172,8 @@ const eventRow = (e: MarketplaceEvent): string =>
 
 const licenseRow = (l: License): string => row([l.licenseId, l.electronicMail, orderIdOf(l)]);
 
-export function formatItems(result: Printable): string {
+/** `account`: the account an order's link names, given while several are listed (as the app's links). */
+export function formatItems(result: Printable, account?: { id: string; label: string }): string {
   switch (result.kind) {
     case 'ping':
       return (
@@ -176,7 +184,7 @@ export function formatItems(result: Printable): string {
     case 'orders':
       return result.value.map((order) => orderRow(order, result.statuses)).join('');
     case 'order':
-      return orderView(result.value, result.history);
+      return orderView(result.value, result.history, account);
     case 'events':
       return result.value.map(eventRow).join('');
     case 'mark':

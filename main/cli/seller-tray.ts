@@ -275,7 +275,12 @@ async function main(argv: string[]): Promise<number> {
           result.kind === 'mark' && result.value === undefined && result.eventId !== undefined
           ? { eventId: result.eventId }
           : result.value;
-    process.stdout.write(values.json ? terminalJson(value) : formatItems(result));
+    // A link names a listed account while there are several, as the app's do: an order id may be in two.
+    const { id, label } = account.ref;
+    const named = label !== undefined && stores.settings.load().settings.accounts.length > 1;
+    process.stdout.write(
+      values.json ? terminalJson(value) : formatItems(result, named ? { id, label } : undefined),
+    );
     tellUnread(unread);
     process.stderr.write(describeWindows(client.resultWindows));
     return result.kind === 'ping' && result.credentials.outcome === 'rejected' ? 1 : 0;
