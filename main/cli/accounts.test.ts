@@ -145,6 +145,9 @@ describe('seller-tray accounts', () => {
       );
       expect(added.code).toBe(2);
       expect(added.stderr).toContain(why);
+      // The refusal is the last thing read: the accounts command's usage after it, not the whole help.
+      expect(added.stderr).toMatch(/\n\nUsage: seller-tray accounts list \| accounts add LABEL .*\n$/);
+      expect(added.stderr).not.toContain('Commands:');
       const renamed = await l.cli(['accounts', 'rename', 'US', label]);
       expect(renamed.code).toBe(2);
       expect(renamed.stderr).toContain(why);
