@@ -287,7 +287,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       // A usage error may quote what was typed or a label from the settings: escaped for the terminal.
-      process.stderr.write(`seller-tray: ${escapedControls(error.message)}\n\n${USAGE}\n`);
+      process.stderr.write(`seller-tray: ${escapedControls(error.message)}\n\n${error.usage ?? USAGE}\n`);
       return 2;
     }
     if (error instanceof WatchFailed) return 1;
