@@ -177,6 +177,8 @@ describe('seller-tray accounts', () => {
     expect(shown.stdout).toContain(`Link:       seller-tray://order/US/${orderId}\n`);
     const marked = await l.cli(['status', orderId, 'InProgress', '--account', 'US', '--as', 'Anna']);
     expect(marked.code).toBe(0);
+    // Which marketplace took it is said, while several accounts are listed.
+    expect(marked.stdout).toContain('; the marketplace of account US accepted it (event ');
     expect(us.requestCounts.sendEvent).toBeGreaterThan(0);
     expect(counts().eu).toBe(before.eu);
 
