@@ -172,7 +172,10 @@ const eventRow = (e: MarketplaceEvent): string =>
 
 const licenseRow = (l: License): string => row([l.licenseId, l.electronicMail, orderIdOf(l)]);
 
-/** `account`: the account an order's link names, given while several are listed (as the app's links). */
+/**
+ * `account`: given while several accounts are listed, the one an order's link names (as the app's
+ * links do) and a mark's confirmation says took it.
+ */
 export function formatItems(result: Printable, account?: { id: string; label: string }): string {
   switch (result.kind) {
     case 'ping':
@@ -188,7 +191,7 @@ export function formatItems(result: Printable, account?: { id: string; label: st
     case 'events':
       return result.value.map(eventRow).join('');
     case 'mark':
-      return markText(result.mark, result.eventId ?? result.value?.eventId);
+      return markText(result.mark, result.eventId ?? result.value?.eventId, account);
     case 'licenses':
       return result.value.map(licenseRow).join('');
     case 'license':
@@ -200,7 +203,7 @@ const orderNamed = ({ orderId, buyer }: NamedOrder): string =>
   `order ${cell(orderId)}${buyer ? ` (${cell(buyer)})` : ''}`;
 
 /** What `status` did, in a sentence: "Marked order … In progress as Anna Virtanen, from New; the marketplace accepted it (event …)." */
-function markText(mark: PostedMark, eventId: string | undefined): string {
+function markText(mark: PostedMark, eventId: string | undefined, account?: { label: string }): string {
   const before =
     mark.from === undefined
       ? 'no status found before'
@@ -209,7 +212,7 @@ function markText(mark: PostedMark, eventId: string | undefined): string {
     `Marked ${orderNamed(mark)} ${statusLabel(mark.to)}`,
     mark.actor && ` as ${cell(mark.actor)}`,
     `, ${before}${mark.forced ? ' (--force)' : ''}`,
-    '; the marketplace accepted it',
+    `; the marketplace${account ? ` of account ${cell(account.label)}` : ''} accepted it`,
     eventId ? ` (event ${cell(eventId)})` : ' (it sent no event back)',
     '.\n',
   ]

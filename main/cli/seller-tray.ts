@@ -275,7 +275,7 @@ async function main(argv: string[]): Promise<number> {
           result.kind === 'mark' && result.value === undefined && result.eventId !== undefined
           ? { eventId: result.eventId }
           : result.value;
-    // A link names a listed account while there are several, as the app's do: an order id may be in two.
+    // While several are listed, the account is named (an order's link, a mark's confirmation): an order id may be in two.
     const { id, label } = account.ref;
     const named = label !== undefined && stores.settings.load().settings.accounts.length > 1;
     process.stdout.write(
