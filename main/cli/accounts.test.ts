@@ -128,6 +128,14 @@ describe('seller-tray accounts', () => {
     );
     expect(spaced.stderr).toContain(`client ${US_CLIENT.clientId} at ${us.url}`);
     expect(spaced.stderr).toContain('is listed already, as US');
+    const ftp = await l.cli(
+      ['accounts', 'add', 'Files', '--base-url', 'ftp://files.example', '--client-id', 'x'],
+      'x',
+    );
+    expect(ftp.code).toBe(2);
+    expect(ftp.stderr).toContain(
+      'seller-tray: the base URL ftp://files.example is not usable: the base URL must use https',
+    );
     const labelTaken = await l.cli(['accounts', 'rename', 'US', 'eu']);
     expect(labelTaken.code).toBe(2);
     expect(labelTaken.stderr).toContain('"eu" is the label of EU already: choose another');
