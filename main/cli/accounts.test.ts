@@ -136,6 +136,15 @@ describe('seller-tray accounts', () => {
     expect(ftp.stderr).toContain(
       'seller-tray: the base URL ftp://files.example is not usable: the base URL must use https',
     );
+    // https:// to a port that answers in plain http: the address is wrong, not a certificate.
+    const plain = await l.cli(
+      ['accounts', 'add', 'Web', '--base-url', us.url.replace('http:', 'https:'), '--client-id', 'x'],
+      'x',
+    );
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain('the server did not answer in TLS');
+    expect(plain.stderr).toContain('http:// rather than https://');
+    expect(plain.stderr).not.toContain('certificate');
     const labelTaken = await l.cli(['accounts', 'rename', 'US', 'eu']);
     expect(labelTaken.code).toBe(2);
     expect(labelTaken.stderr).toContain('"eu" is the label of EU already: choose another');
