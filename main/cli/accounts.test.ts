@@ -358,6 +358,12 @@ describe('seller-tray accounts', () => {
     expect(halfway.stderr).toContain(
       `seller-tray: US: the marketplace rejected client ${US_CLIENT.clientId}: run seller-tray accounts add --id ${idOf(us, US_CLIENT)} again`,
     );
+    // A command of that account says how to store the current secret, by id.
+    const refused = await l.cli(['orders', 'list', '--account', 'US']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `the client id or secret was rejected: check the secret in the Seller Console, then store it with seller-tray accounts add --id ${idOf(us, US_CLIENT)} (the secret on standard input)`,
+    );
     const reconnected = await l.cli(['accounts', 'add', 'US'], US_CLIENT.clientSecret);
     expect(reconnected.stdout).toBe(
       `Reconnected account US: client ${US_CLIENT.clientId} of seller 7001 at ${us.url}; the secret is in the system keychain.\n`,
