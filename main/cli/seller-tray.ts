@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
-import { accountFolder, commandFor } from '../core/account/account-ref';
+import { type AccountRef, accountFolder, commandFor } from '../core/account/account-ref';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
@@ -17,6 +17,7 @@ import { readPolicies } from '../core/policy/watcher';
 import { KeychainUnavailableError } from '../core/secrets';
 import { AccountStore } from '../core/store/account-store';
 import {
+  type Account,
   clientOptions,
   cliStores,
   markedBy,
@@ -138,6 +139,8 @@ async function main(argv: string[]): Promise<number> {
   // Only with --verbose (and always for the automations' services): stderr otherwise carries the failure alone.
   const logged = values.verbose || ['run', 'listen'].includes(positionals[0] ?? '');
   const log = logged ? lineLog((line) => process.stderr.write(`seller-tray: ${line}\n`)) : silentLog;
+  // The command's account, once known: a refused secret's advice names it.
+  let account: Account | undefined;
   try {
     const policies = await readPolicies(policySourceFor(), log);
     const stores = cliStores(process.env, policies);
@@ -183,7 +186,7 @@ async function main(argv: string[]): Promise<number> {
       });
       return 0;
     }
-    const account = resolveAccount(flags, stores);
+    account = resolveAccount(flags, stores);
     if (positionals[0] === 'login' && (flags.account ?? flags.id) !== undefined)
       throw new UsageError(
         `login sets the first account; a listed one gets its new secret with ${commandFor(account.ref.id, 'accounts add')}`,
@@ -303,7 +306,7 @@ async function main(argv: string[]): Promise<number> {
       return 1;
     }
     if (error instanceof SellerApiError) {
-      process.stderr.write(`seller-tray: ${describeFailure(error)}\n`);
+      process.stderr.write(`seller-tray: ${describeFailure(error, account?.ref)}\n`);
       if (values.json) process.stderr.write(terminalJson({ error: error.toJSON() }, 0));
       return 1;
     }
@@ -357,11 +360,18 @@ function integerOption(raw: string | undefined, name: string, min: number): numb
   return Number(raw);
 }
 
-/** What failed, the server's words (escaped), and the request id support needs. */
-function describeFailure(error: SellerApiError): string {
+/**
+ * What failed, the server's words (escaped), and the request id support needs. `account`: the
+ * command's; a saved one (labelled) gets its current secret by `accounts add --id`.
+ */
+function describeFailure(error: SellerApiError, account?: AccountRef): string {
   const lines = [escapedControls(error.message)];
   if (error.credentialsRejected)
-    lines.push('the client id or secret was rejected: check them in the Seller Console');
+    lines.push(
+      account?.label === undefined
+        ? 'the client id or secret was rejected: check them in the Seller Console'
+        : `the client id or secret was rejected: check the secret in the Seller Console, then store it with ${commandFor(account.id, 'accounts add')} (the secret on standard input)`,
+    );
   // Refused again with a fresh token: a permission this client lacks, said as the app says it.
   if (error.permissionRefused) lines.push(escapedControls(explainFailure(error).message));
   if (error.kind === 'tls')
