@@ -14,6 +14,9 @@
  * right-to-left marks (U+200E, U+200F) and the Arabic letter mark (U+061C).
  */
 const CONTROLS = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+/** Whether text holds any of CONTROLS (what a name the app shows as its own words may not hold). */
+export const hasControls = (text: string): boolean => text.search(CONTROLS) !== -1;
+
 /**
  * The same, but for the whitespace controls (tab, line feed…) and the separators, which become a
  * space (a line break in a note) instead.

@@ -24,7 +24,9 @@ describe('order links', () => {
     expect(parseOrderLink(`seller-tray://order/EU/${id}`)).toEqual({ orderId: id, account: 'EU' });
     expect(parseOrderLink(`seller-tray://order/${eu.id}/${id}`)).toEqual({ orderId: id, account: eu.id });
     // Labels the link cannot carry plainly (spaces, slashes, non-ASCII, too long): the id instead.
-    for (const label of ['EU west', 'a/b', '../x', '.hidden', 'Zürich', 'é', 'x'.repeat(25), ''])
+    // A label another account's id could be (16 hex digits, the demo's "demo") would be read as that id.
+    const idShaped = ['fa3423bd6c753a5d', 'FA3423BD6C753A5D', 'demo', 'Demo'];
+    for (const label of ['EU west', 'a/b', '../x', '.hidden', 'Zürich', 'é', 'x'.repeat(25), '', ...idShaped])
       expect(orderLink(id, { ...eu, label }), label).toBe(`seller-tray://order/${eu.id}/${id}`);
     for (const label of ['EU', 'us-2', 'Test_1', 'prod.eu', 'x'.repeat(24)]) {
       const link = orderLink(id, { ...eu, label }) ?? '';

@@ -31,6 +31,11 @@ const ACCOUNT_NAME = '[0-9a-z][0-9a-z._-]{0,23}';
  */
 const ORDER_LINK = new RegExp(`^${ORDER_LINK_SCHEME}://order/(?:(${ACCOUNT_NAME})/)?([0-9a-f-]{36})$`, 'i');
 const PLAIN_NAME = new RegExp(`^${ACCOUNT_NAME}$`, 'i');
+/**
+ * A name as an account's id is written (16 hex digits, or the demo's): a label like one would be
+ * read as that other account's id, so such a label is written as its own account's id instead.
+ */
+const ID_SHAPED = /^(?:[0-9a-f]{16}|demo)$/i;
 
 /** Longer than any link this app writes: refused before any matching. */
 const MAX_LINK_LENGTH = 128;
@@ -61,7 +66,8 @@ export interface OrderLinkTarget {
  */
 export function orderLink(orderId: string, account?: { id: string; label: string }): string | undefined {
   if (!isOrderId(orderId)) return undefined;
-  const name = account === undefined ? '' : `${PLAIN_NAME.test(account.label) ? account.label : account.id}/`;
+  const plain = account && PLAIN_NAME.test(account.label) && !ID_SHAPED.test(account.label);
+  const name = account === undefined ? '' : `${plain ? account.label : account.id}/`;
   return `${ORDER_LINK_SCHEME}://order/${name}${canonicalOrderId(orderId)}`;
 }
 

@@ -24,6 +24,7 @@ import { startTray } from '../main/shell/tray-menu';
 import type { AutomationSetting } from '../preload/automations';
 import type { Channel, Requests, Responses, ShellEvent } from '../preload/contract';
 import type { Settings } from '../preload/model';
+import { orderLink, parseOrderLink } from '../preload/order-link';
 import type { AccountEntry } from '../preload/settings-declaration';
 import type { Simulator } from '../simulator/server';
 import { ManualTimers, makeDataDir } from './support/core';
@@ -338,6 +339,31 @@ describe('two accounts on two marketplaces', () => {
     // The old form still opens an id only one account has (bought in the EU since the last check).
     const euOnly = (await admin(euTwin.url, 'POST', 'purchases')).json.orderId as string;
     expect(await service.lookUpOrder(euOnly)).toEqual({ found: true, account: ids.eu });
+  });
+
+  it("write and open the link of an order whose account is labelled like another account's id: that account's order, not the namesake", async () => {
+    const { euTwin, usTwin, call, service } = await twinAccounts();
+    const ids = {
+      eu: accountRef({ baseUrl: euTwin.url, clientId: EU_CLIENT.clientId }).id as string,
+      us: accountRef({ baseUrl: usTwin.url, clientId: US_CLIENT.clientId }).id as string,
+    };
+    // A label may be any plain word, the EU account's id too (accounts add, Settings → Accounts).
+    await call('renameAccount', { account: ids.us, label: ids.eu });
+    await call('checkNow');
+    const [row] = (await call('listOrders', { account: ids.us })).orders;
+    if (!row) throw new Error('no US order listed');
+    // The twin marketplaces hold the same order ids: the EU account has a namesake of this one.
+    expect((await call('getOrder', { orderId: row.orderId, account: ids.eu })).order.orderId).toBe(
+      row.orderId,
+    );
+    const us = service.state().accounts.find((a) => a.id === ids.us);
+    if (!us) throw new Error('the US account is not served');
+    const target = parseOrderLink(orderLink(row.orderId, us) ?? '');
+    if (!target) throw new Error('no link');
+    expect(await service.lookUpOrder(target.orderId, target.account)).toEqual({
+      found: true,
+      account: ids.us,
+    });
   });
 
   it('take the demo as the first account while it lasts, the others kept behind it', async () => {

@@ -117,7 +117,58 @@ describe('seller-tray accounts', () => {
       US_CLIENT.clientSecret,
     );
     expect(sameAccount.code).toBe(2);
-    expect(sameAccount.stderr).toContain('repeats "US"');
+    // Words for what was typed: the client is listed under another label, and what to do instead.
+    expect(sameAccount.stderr).toContain(
+      `client ${US_CLIENT.clientId} at ${us.url} is listed already, as US: reconnect or relabel that account instead`,
+    );
+    // The same client typed with spaces around it, or the address with a slash after it.
+    const spaced = await l.cli(
+      ['accounts', 'add', 'Again', '--base-url', `${us.url}/`, '--client-id', ` ${US_CLIENT.clientId} `],
+      US_CLIENT.clientSecret,
+    );
+    expect(spaced.stderr).toContain(`client ${US_CLIENT.clientId} at ${us.url}`);
+    expect(spaced.stderr).toContain('is listed already, as US');
+    const ftp = await l.cli(
+      ['accounts', 'add', 'Files', '--base-url', 'ftp://files.example', '--client-id', 'x'],
+      'x',
+    );
+    expect(ftp.code).toBe(2);
+    expect(ftp.stderr).toContain(
+      'seller-tray: the base URL ftp://files.example is not usable: the base URL must use https',
+    );
+    // https:// to a port that answers in plain http: the address is wrong, not a certificate.
+    const plain = await l.cli(
+      ['accounts', 'add', 'Web', '--base-url', us.url.replace('http:', 'https:'), '--client-id', 'x'],
+      'x',
+    );
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain('the server did not answer in TLS');
+    expect(plain.stderr).toContain('http:// rather than https://');
+    expect(plain.stderr).not.toContain('certificate');
+    const labelTaken = await l.cli(['accounts', 'rename', 'US', 'eu']);
+    expect(labelTaken.code).toBe(2);
+    expect(labelTaken.stderr).toContain('"eu" is the label of EU already: choose another');
+    // A label that cannot be used says why, for the label typed (not "account 3's label is not usable").
+    for (const [label, why] of [
+      ['  ', 'the label is empty'],
+      ['x'.repeat(25), 'the label has 25 characters, more than 24'],
+      // Shown in the tray, the header and notifications: no override turns them around, no break forges a line.
+      ['EU\u202eSU', 'the label holds an invisible control character'],
+      ['US\u2028EU: Checked', 'the label holds an invisible control character'],
+    ] as const) {
+      const added = await l.cli(
+        ['accounts', 'add', label, '--base-url', us.url, '--client-id', 'x'],
+        US_CLIENT.clientSecret,
+      );
+      expect(added.code).toBe(2);
+      expect(added.stderr).toContain(why);
+      // The refusal is the last thing read: the accounts command's usage after it, not the whole help.
+      expect(added.stderr).toMatch(/\n\nUsage: seller-tray accounts list \| accounts add LABEL .*\n$/);
+      expect(added.stderr).not.toContain('Commands:');
+      const renamed = await l.cli(['accounts', 'rename', 'US', label]);
+      expect(renamed.code).toBe(2);
+      expect(renamed.stderr).toContain(why);
+    }
     expect(await l.settings()).toEqual(before);
   }, 60_000);
 
@@ -138,8 +189,13 @@ describe('seller-tray accounts', () => {
 
     const orderId = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
     before = counts();
+    // Its link names the account, as the app's Copy link does while several are listed: the id may be EU's too.
+    const shown = await l.cli(['orders', 'get', orderId, '--account', 'US']);
+    expect(shown.stdout).toContain(`Link:       seller-tray://order/US/${orderId}\n`);
     const marked = await l.cli(['status', orderId, 'InProgress', '--account', 'US', '--as', 'Anna']);
     expect(marked.code).toBe(0);
+    // Which marketplace took it is said, while several accounts are listed.
+    expect(marked.stdout).toContain('; the marketplace of account US accepted it (event ');
     expect(us.requestCounts.sendEvent).toBeGreaterThan(0);
     expect(counts().eu).toBe(before.eu);
 
@@ -151,7 +207,9 @@ describe('seller-tray accounts', () => {
     const renamed = await l.cli(['accounts', 'rename', 'us', 'Americas']);
     expect(renamed).toMatchObject({ code: 0, stdout: 'Renamed account US to Americas.\n' });
     expect((await l.cli(['orders', 'list', '--account', 'americas', '--json'])).code).toBe(0);
-    expect((await l.cli(['accounts', 'rename', 'Americas', 'eu'])).stderr).toContain('repeats "EU"');
+    expect((await l.cli(['accounts', 'rename', 'Americas', 'eu'])).stderr).toContain(
+      '"eu" is the label of EU already: choose another',
+    );
     const unknown = await l.cli(['orders', 'list', '--account', 'APAC']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('there is no account labelled "APAC": the accounts are EU, Americas');
@@ -300,6 +358,12 @@ describe('seller-tray accounts', () => {
     expect(halfway.stderr).toContain(
       `seller-tray: US: the marketplace rejected client ${US_CLIENT.clientId}: run seller-tray accounts add --id ${idOf(us, US_CLIENT)} again`,
     );
+    // A command of that account says how to store the current secret, by id.
+    const refused = await l.cli(['orders', 'list', '--account', 'US']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `the client id or secret was rejected: check the secret in the Seller Console, then store it with seller-tray accounts add --id ${idOf(us, US_CLIENT)} (the secret on standard input)`,
+    );
     const reconnected = await l.cli(['accounts', 'add', 'US'], US_CLIENT.clientSecret);
     expect(reconnected.stdout).toBe(
       `Reconnected account US: client ${US_CLIENT.clientId} of seller 7001 at ${us.url}; the secret is in the system keychain.\n`,
@@ -419,21 +483,57 @@ function answerOf({ code, stdout, stderr }: { code: number | null; stdout: strin
   return 'unexpected';
 }
 
+describe('a settings file that cannot all be used', () => {
+  it('is told on stderr: an account left out, a damaged file kept aside, so "no account" is never all a user reads', async () => {
+    const l = await cliLaptop('accounts-damaged-');
+    homes.push(l.home);
+    await mkdir(l.dataRoot, { recursive: true });
+    const file = join(l.dataRoot, 'settings.json');
+    const eu = { label: 'EU', baseUrl: 'https://eu.example.com', clientId: 'eu-client' };
+    const newer = {
+      label: 'A label longer than this version takes',
+      baseUrl: 'https://us.example.com',
+      clientId: 'us',
+    };
+    await writeFile(file, JSON.stringify({ settingsVersion: SETTINGS_VERSION, accounts: [eu, newer] }));
+    const listed = await l.cli(['accounts', 'list']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/^EU\t/);
+    expect(listed.stderr).toContain(
+      `seller-tray: Your settings file ${file} had settings that cannot be used`,
+    );
+    expect(listed.stderr).toContain('account 2');
+    await writeFile(file, '{"accounts": [');
+    const damaged = await l.cli(['accounts', 'list']);
+    expect(damaged.code).toBe(0);
+    expect(damaged.stdout).toBe('No account is saved yet: seller-tray accounts add LABEL adds one.\n');
+    expect(damaged.stderr).toMatch(
+      /seller-tray: Your settings file was unreadable; it was kept as .*settings\.json\.corrupt-\S+ and the defaults are in use\./,
+    );
+    // Told once: the defaults are the file now.
+    expect((await l.cli(['accounts', 'list'])).stderr).toBe('');
+  }, 30_000);
+});
+
 describe('labels in usage errors', () => {
   it('are escaped for the terminal: a right-to-left override in a label never reaches it raw', async () => {
     const l = await cliLaptop('accounts-usage-');
     homes.push(l.home);
     await mkdir(l.dataRoot, { recursive: true });
+    // A file's label with an override (a hand edit, an older version) is read without it; a typed one is quoted escaped.
     await writeFile(
       join(l.dataRoot, 'settings.json'),
       JSON.stringify({
         settingsVersion: SETTINGS_VERSION,
-        accounts: [{ label: 'EU\u202eSU', baseUrl: 'https://eu.example.com', clientId: 'eu-client' }],
+        accounts: [
+          { label: 'EU\u202eSU', baseUrl: 'https://eu.example.com', clientId: 'eu-client' },
+          { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-client' },
+        ],
       }),
     );
-    const refused = await l.cli(['accounts', 'remove', 'APAC']);
+    const refused = await l.cli(['accounts', 'remove', 'AP\u202eAC']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('the accounts are EU\\u202eSU');
+    expect(refused.stderr).toContain('there is no account labelled "AP\\u202eAC": the accounts are EUSU, US');
     expect(refused.stderr).not.toContain('\u202e');
   }, 30_000);
 });

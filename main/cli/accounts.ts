@@ -63,7 +63,7 @@ export async function accountsCommand(
       return await remove(which, stores, options.force);
   } catch (error) {
     if (!(error instanceof AccountListError)) throw error;
-    if (error.code === 'invalid-input') throw new UsageError(error.message);
+    if (error.code === 'invalid-input') throw new UsageError(error.message, `Usage: seller-tray ${USAGE}`);
     throw new Refusal(error.code, error.message);
   }
   throw new UsageError(USAGE);

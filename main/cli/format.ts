@@ -98,8 +98,15 @@ function historyLine(event: MarketplaceEvent, index: number): string {
   return `  ${index + 1}. ${[event.eventTime, statusLabel(event.statusCode), words].map(cell).join('  ')}\n`;
 }
 
-/** One order to read: a labelled line per fact, its lines indented; nothing absent is printed. */
-function orderView(order: Order, history: readonly MarketplaceEvent[] = []): string {
+/**
+ * One order to read: a labelled line per fact, its lines indented; nothing absent is printed.
+ * `account`: the one its link names (see formatItems).
+ */
+function orderView(
+  order: Order,
+  history: readonly MarketplaceEvent[] = [],
+  account?: { id: string; label: string },
+): string {
   const buyer = order.buyerCustomerParty;
   const contact = buyer.buyerContact;
   const validity = order.validityPeriod;
@@ -119,7 +126,7 @@ function orderView(order: Order, history: readonly MarketplaceEvent[] = []): str
     ['Valid', validity && [validity.startDate, validity.endDate].filter(Boolean).join(' to ')],
     ['Note', order.note],
     // The link that opens the order in Seller Tray (none for an odd id).
-    ['Link', order.orderId === undefined ? undefined : orderLink(order.orderId)],
+    ['Link', order.orderId === undefined ? undefined : orderLink(order.orderId, account)],
   ];
   const lines = order.documentLines.map((line, i) => {
     const item = line.lineItem;
@@ -165,7 +172,11 @@ const eventRow = (e: MarketplaceEvent): string =>
 
 const licenseRow = (l: License): string => row([l.licenseId, l.electronicMail, orderIdOf(l)]);
 
-export function formatItems(result: Printable): string {
+/**
+ * `account`: given while several accounts are listed, the one an order's link names (as the app's
+ * links do) and a mark's confirmation says took it.
+ */
+export function formatItems(result: Printable, account?: { id: string; label: string }): string {
   switch (result.kind) {
     case 'ping':
       return (
@@ -176,11 +187,11 @@ export function formatItems(result: Printable): string {
     case 'orders':
       return result.value.map((order) => orderRow(order, result.statuses)).join('');
     case 'order':
-      return orderView(result.value, result.history);
+      return orderView(result.value, result.history, account);
     case 'events':
       return result.value.map(eventRow).join('');
     case 'mark':
-      return markText(result.mark, result.eventId ?? result.value?.eventId);
+      return markText(result.mark, result.eventId ?? result.value?.eventId, account);
     case 'licenses':
       return result.value.map(licenseRow).join('');
     case 'license':
@@ -192,7 +203,7 @@ const orderNamed = ({ orderId, buyer }: NamedOrder): string =>
   `order ${cell(orderId)}${buyer ? ` (${cell(buyer)})` : ''}`;
 
 /** What `status` did, in a sentence: "Marked order … In progress as Anna Virtanen, from New; the marketplace accepted it (event …)." */
-function markText(mark: PostedMark, eventId: string | undefined): string {
+function markText(mark: PostedMark, eventId: string | undefined, account?: { label: string }): string {
   const before =
     mark.from === undefined
       ? 'no status found before'
@@ -201,7 +212,7 @@ function markText(mark: PostedMark, eventId: string | undefined): string {
     `Marked ${orderNamed(mark)} ${statusLabel(mark.to)}`,
     mark.actor && ` as ${cell(mark.actor)}`,
     `, ${before}${mark.forced ? ' (--force)' : ''}`,
-    '; the marketplace accepted it',
+    `; the marketplace${account ? ` of account ${cell(account.label)}` : ''} accepted it`,
     eventId ? ` (event ${cell(eventId)})` : ' (it sent no event back)',
     '.\n',
   ]

@@ -4,7 +4,15 @@
 // anything was posted.
 import type { AsideItem } from '../core/kept-aside';
 
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** `usage`: the usage printed after the message, where the whole help would bury it (one command's). */
+  constructor(
+    message: string,
+    readonly usage?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** The kinds of refusal, named in `--json`'s error object for scripts. */
 export type RefusalCode =

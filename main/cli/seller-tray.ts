@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
-import { accountFolder, commandFor } from '../core/account/account-ref';
+import { type AccountRef, accountFolder, commandFor } from '../core/account/account-ref';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
@@ -17,6 +17,7 @@ import { readPolicies } from '../core/policy/watcher';
 import { KeychainUnavailableError } from '../core/secrets';
 import { AccountStore } from '../core/store/account-store';
 import {
+  type Account,
   clientOptions,
   cliStores,
   markedBy,
@@ -138,11 +139,13 @@ async function main(argv: string[]): Promise<number> {
   // Only with --verbose (and always for the automations' services): stderr otherwise carries the failure alone.
   const logged = values.verbose || ['run', 'listen'].includes(positionals[0] ?? '');
   const log = logged ? lineLog((line) => process.stderr.write(`seller-tray: ${line}\n`)) : silentLog;
+  // The command's account, once known: a refused secret's advice names it.
+  let account: Account | undefined;
   try {
     const policies = await readPolicies(policySourceFor(), log);
     const stores = cliStores(process.env, policies);
-    // Items of the settings file left out (an automation refused, say), or the file kept aside:
-    // told once, whatever the command, else an automation with a typo just vanishes.
+    // Items of the settings file left out (an account, an automation) or the file kept aside:
+    // told once, whatever the command, else "no account" is all one reads, or an automation just vanishes.
     const { problem } = stores.settings.load();
     if (problem) process.stderr.write(`seller-tray: ${escapedControls(problem)}\n`);
     if (positionals[0] === 'accounts') {
@@ -184,7 +187,7 @@ async function main(argv: string[]): Promise<number> {
       });
       return 0;
     }
-    const account = resolveAccount(flags, stores);
+    account = resolveAccount(flags, stores);
     if (positionals[0] === 'login' && (flags.account ?? flags.id) !== undefined)
       throw new UsageError(
         `login sets the first account; a listed one gets its new secret with ${commandFor(account.ref.id, 'accounts add')}`,
@@ -276,14 +279,19 @@ async function main(argv: string[]): Promise<number> {
           result.kind === 'mark' && result.value === undefined && result.eventId !== undefined
           ? { eventId: result.eventId }
           : result.value;
-    process.stdout.write(values.json ? terminalJson(value) : formatItems(result));
+    // While several are listed, the account is named (an order's link, a mark's confirmation): an order id may be in two.
+    const { id, label } = account.ref;
+    const named = label !== undefined && stores.settings.load().settings.accounts.length > 1;
+    process.stdout.write(
+      values.json ? terminalJson(value) : formatItems(result, named ? { id, label } : undefined),
+    );
     tellUnread(unread);
     process.stderr.write(describeWindows(client.resultWindows));
     return result.kind === 'ping' && result.credentials.outcome === 'rejected' ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {
       // A usage error may quote what was typed or a label from the settings: escaped for the terminal.
-      process.stderr.write(`seller-tray: ${escapedControls(error.message)}\n\n${USAGE}\n`);
+      process.stderr.write(`seller-tray: ${escapedControls(error.message)}\n\n${error.usage ?? USAGE}\n`);
       return 2;
     }
     if (error instanceof WatchFailed) return 1;
@@ -299,7 +307,7 @@ async function main(argv: string[]): Promise<number> {
       return 1;
     }
     if (error instanceof SellerApiError) {
-      process.stderr.write(`seller-tray: ${describeFailure(error)}\n`);
+      process.stderr.write(`seller-tray: ${describeFailure(error, account?.ref)}\n`);
       if (values.json) process.stderr.write(terminalJson({ error: error.toJSON() }, 0));
       return 1;
     }
@@ -353,11 +361,18 @@ function integerOption(raw: string | undefined, name: string, min: number): numb
   return Number(raw);
 }
 
-/** What failed, the server's words (escaped), and the request id support needs. */
-function describeFailure(error: SellerApiError): string {
+/**
+ * What failed, the server's words (escaped), and the request id support needs. `account`: the
+ * command's; a saved one (labelled) gets its current secret by `accounts add --id`.
+ */
+function describeFailure(error: SellerApiError, account?: AccountRef): string {
   const lines = [escapedControls(error.message)];
   if (error.credentialsRejected)
-    lines.push('the client id or secret was rejected: check them in the Seller Console');
+    lines.push(
+      account?.label === undefined
+        ? 'the client id or secret was rejected: check them in the Seller Console'
+        : `the client id or secret was rejected: check the secret in the Seller Console, then store it with ${commandFor(account.id, 'accounts add')} (the secret on standard input)`,
+    );
   // Refused again with a fresh token: a permission this client lacks, said as the app says it.
   if (error.permissionRefused) lines.push(escapedControls(explainFailure(error).message));
   if (error.kind === 'tls')

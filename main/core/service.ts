@@ -530,7 +530,7 @@ export class SellerTrayService {
 
   /**
    * Whether an order a link names is one of the accounts', for the shell (AccountSession.lookUpOrder).
-   * A link naming a served account (its label in any case, or its id) is that account's. Otherwise
+   * A link naming a served account (its id, else its label in any case) is that account's. Otherwise
    * (an old link, or a name another laptop gave) the id must be in one account only: the accounts
    * that have heard of it; if none has, each account's marketplace, the window's first (one call
    * each at most, only when a link opens). In two: "ambiguous", naming them. In none: "not in
@@ -539,7 +539,9 @@ export class SellerTrayService {
   async lookUpOrder(orderId: string, account?: string): Promise<OrderLookup> {
     const name = account?.toLowerCase();
     const sessions = [...this.sessions.values()];
-    const named = sessions.find((s) => s.ref.id === name || s.ref.label?.toLowerCase() === name);
+    // An id first: a label shaped like another account's id is never written in a link (orderLink).
+    const named =
+      sessions.find((s) => s.ref.id === name) ?? sessions.find((s) => s.ref.label?.toLowerCase() === name);
     if (named) return named.lookUpOrder(orderId);
     const known = sessions.filter((session) => session.core.knowsOrder(orderId));
     if (known.length === 1 && known[0]) return known[0].lookUpOrder(orderId);

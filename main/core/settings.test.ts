@@ -682,6 +682,40 @@ describe('the account list (settings file version 2)', () => {
     expect(store().load().problem).toMatch(/api\.routes\.listEverything is not an operation/);
   });
 
+  it.each([
+    [
+      'a label longer than this version takes',
+      { ...US, label: 'US, from a newer version of the app' },
+      'label',
+    ],
+    ['a label repeated', { ...US, label: 'eu' }, 'repeats "EU"'],
+    ['a client listed twice', { ...EU, label: 'EU again' }, 'repeats "EU"'],
+    ['a key of a newer version', { ...US, region: 'us-east' }, 'region'],
+  ])('drops only the account of %s, telling it; the other accounts and the rest stay', (_, odd, words) => {
+    const T = { label: 'Test', baseUrl: 'https://test.marketplace.example', clientId: 't' };
+    const text = JSON.stringify({ settingsVersion: 2, ...both, actorName: 'Anna', accounts: [EU, odd, T] });
+    writeFileSync(settingsFile(), text);
+    const { settings, problem } = store().load();
+    expect(settings).toMatchObject({ actorName: 'Anna', baseUrl: EU.baseUrl, accounts: [EU, T] });
+    expect(problem).toContain(words);
+    expect(problem).toContain('those items were left out and the rest of your settings are in use');
+    expect(readdirSync(dir).filter((name) => name.includes('corrupt'))).toEqual([]);
+  });
+
+  it('reads a label with invisible characters (an earlier version took them) as plain text, keeping the account', () => {
+    const odd = { ...US, label: 'U\u202eS\u2028 west\u200f' };
+    writeFileSync(settingsFile(), JSON.stringify({ settingsVersion: 2, ...both, accounts: [EU, odd] }));
+    expect(store().load()).toEqual({ settings: { ...both, accounts: [EU, { ...US, label: 'US west' }] } });
+  });
+
+  it('drops a first account that cannot be used: the next is the window’s', () => {
+    const odd = { ...EU, label: '' };
+    writeFileSync(settingsFile(), JSON.stringify({ settingsVersion: 2, ...both, accounts: [odd, US] }));
+    const { settings, problem } = store().load();
+    expect(settings).toMatchObject({ baseUrl: US.baseUrl, clientId: US.clientId, accounts: [US] });
+    expect(problem).toContain('label');
+  });
+
   it('lets the list change (the CLI), the first account then named at the top', () => {
     const removed = reconcileAccounts(both, { ...both, accounts: [US] });
     expect(removed).toMatchObject({ baseUrl: US.baseUrl, clientId: US.clientId, accounts: [US] });

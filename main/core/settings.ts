@@ -17,6 +17,7 @@ import Conf from 'conf';
 import { z } from 'zod';
 import { LIMITS } from '../../preload/contract';
 import { actorNameProblem } from '../../preload/marked-by';
+import { hasControls, plainText } from '../../preload/marketplace-text';
 import type { SettingsChange, Settings as SharedSettings } from '../../preload/model';
 import { checkRunbooks, type Runbook } from '../../preload/runbooks';
 import {
@@ -66,12 +67,15 @@ const ApiSectionSchema = z
  * own where its marketplace differs from the settings' `api` (file-only, as that is).
  */
 const AccountEntrySchema = z.strictObject({
-  label: z
-    .string()
-    .trim()
-    .min(1)
-    .max(LIMITS.accountLabel)
-    .refine((label) => !/\p{Cc}/u.test(label)),
+  label: z.string().transform((raw, context) => {
+    // Read as plain text: an invisible character a file's label holds (a hand edit, an earlier
+    // version took them) goes, rather than the account; a typed one is refused (account-list.ts).
+    const label = plainText(raw);
+    const problem = accountLabelProblem(label);
+    if (!problem) return label;
+    context.addIssue({ code: 'custom', message: problem });
+    return z.NEVER;
+  }),
   baseUrl: z.string().transform((raw, context) => {
     const result = checkBaseUrl(raw);
     if (result.ok) return result.url;
@@ -86,6 +90,17 @@ const AccountEntrySchema = z.strictObject({
     .refine((id) => !/[:\p{Cc}]/u.test(id)),
   api: ApiSectionSchema.optional(),
 });
+
+/** Why an account's label (trimmed) cannot be used, in words for the one who typed it; undefined if it can. */
+export function accountLabelProblem(label: string): string | undefined {
+  if (label === '') return 'the label is empty';
+  if (label.length > LIMITS.accountLabel)
+    return `the label has ${label.length} characters, more than ${LIMITS.accountLabel}`;
+  // Shown as the app's own words (tray, header, notifications): nothing that turns them around or breaks a line.
+  if (hasControls(label))
+    return 'the label holds an invisible control character (a line break, a right-to-left override)';
+  return undefined;
+}
 
 /**
  * The settings whose checks say more than their declaration's type (preload/settings-declaration.ts):
@@ -410,12 +425,15 @@ function migrated(raw: Record<string, unknown>): Record<string, unknown> {
   return { ...raw, accounts: account };
 }
 
-/** The list settings the file is read item by item (`withoutUnusableItems`). */
-const ITEM_LISTS = ['runbooks', 'automations'] as const;
+/**
+ * The list settings the file is read item by item (`withoutUnusableItems`). An account left out
+ * keeps its data folder and keychain secret: added again (`accounts add`), it carries on there.
+ */
+const ITEM_LISTS = ['accounts', 'runbooks', 'automations'] as const;
 
 /**
- * The file's runbooks and automations without the items that cannot be used (a newer version's
- * key, a hand edit), each told: one bad item must not cost the whole file (its accounts above all).
+ * The file's accounts, runbooks and automations without the items that cannot be used (a newer
+ * version's key or longer label, a hand edit), each told: one bad item must not cost the whole file.
  * An item is kept when the list so far stays usable, so a repeat or one past the limit goes too.
  * Changes from the window, bridge or CLI (parseSettingsPatch) still refuse a bad list whole.
  */
@@ -540,8 +558,9 @@ export class ConfSettingsStore implements SettingsStore {
       }
       return this.#replaceWithDefaults('was unreadable');
     }
-    const { usable, dropped } = withoutUnusableItems(migrated(raw));
-    const parsed = Settings.safeParse(usable);
+    const { usable, dropped } = withoutUnusableItems(raw);
+    // After the accounts are read: the window's account is the first one kept.
+    const parsed = Settings.safeParse(migrated(usable));
     if (parsed.success) {
       this.#last = parsed.data;
       if (dropped.length === 0) return { settings: parsed.data };
@@ -550,16 +569,15 @@ export class ConfSettingsStore implements SettingsStore {
         problem: `Your settings file ${this.path} had settings that cannot be used (${dropped.join('; ')}); those items were left out and the rest of your settings are in use. Correct or remove them in the file.`,
       };
     }
-    const reasons = describeIssues(parsed.error.issues)
-      .map((e) => e.message)
-      .join('; ');
+    // Kept aside whole: every reason is told, the items that would have been left out too.
+    const reasons = [...dropped, ...describeIssues(parsed.error.issues).map((e) => e.message)].join('; ');
     return this.#replaceWithDefaults(`had settings that cannot be used (${reasons})`);
   }
 
   reread(): Settings | undefined {
     try {
       this.#file ??= this.#openFile();
-      const parsed = Settings.safeParse(withoutUnusableItems(migrated(this.#file.store)).usable);
+      const parsed = Settings.safeParse(migrated(withoutUnusableItems(this.#file.store).usable));
       if (!parsed.success) return undefined;
       this.#last = parsed.data;
       return parsed.data;

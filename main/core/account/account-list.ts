@@ -12,11 +12,11 @@ import { CodedError } from '../../../preload/coded-error';
 import { plural } from '../../../preload/counted';
 import type { AccountEntry } from '../../../preload/settings-declaration';
 import { SellerApiClient } from '../api/client';
-import type { Transport } from '../api/transport';
+import { checkBaseUrl, type Transport } from '../api/transport';
 import { forgetAutomationSecrets, shareAutomationSecrets } from '../automation/ports';
 import type { Log } from '../log';
 import type { SecretStore } from '../secrets';
-import { checkAccounts, DEFAULT_SETTINGS, type Settings } from '../settings';
+import { accountLabelProblem, checkAccounts, DEFAULT_SETTINGS, type Settings } from '../settings';
 import { DATABASE_FILE } from '../store/account-store';
 import { openElsewhere } from '../store/database';
 import {
@@ -159,7 +159,8 @@ async function addNow(settings: Settings, input: AddInput, ports: AccountListPor
   const { known, noted } = chosenForAdding(settings, which, ports.dataRoot);
   const label = 'label' in which ? which.label : (known?.label ?? noted?.entry.label ?? '');
   const baseUrl = input.baseUrl ?? known?.baseUrl ?? noted?.entry.baseUrl;
-  const clientId = input.clientId ?? known?.clientId ?? noted?.entry.clientId;
+  // As the list keeps it (trimmed), so the same client typed with spaces is found listed.
+  const clientId = (input.clientId ?? known?.clientId ?? noted?.entry.clientId)?.trim();
   if (!baseUrl || !clientId)
     throw new AccountListError('invalid-input', 'a new account needs a base URL and a client id');
   if (known && accountRef(known).id !== accountRef({ baseUrl, clientId }).id)
@@ -171,6 +172,16 @@ async function addNow(settings: Settings, input: AddInput, ports: AccountListPor
     throw new AccountListError('invalid-input', `${known.label} is the demo, whose secret is its own`);
   const returning = noted && accountRef(noted.entry).id === accountRef({ baseUrl, clientId }).id;
   if (noted && !returning) throw labelOfInterruptedRemoval(noted.entry);
+  if (!known) refuseLabel(settings, label);
+  const address = checkBaseUrl(baseUrl);
+  if (!address.ok)
+    throw new AccountListError('invalid-input', `the base URL ${baseUrl} is not usable: ${address.problem}`);
+  const twin = settings.accounts.find((a) => accountRef(a).id === accountRef({ baseUrl, clientId }).id);
+  if (!known && twin)
+    throw new AccountListError(
+      'invalid-input',
+      `client ${twin.clientId} at ${twin.baseUrl} is listed already, as ${twin.label}: reconnect or relabel that account instead`,
+    );
   const added = returning ? { ...noted.entry, label } : { label, baseUrl, clientId };
   const at = returning ? Math.min(noted.at, settings.accounts.length) : settings.accounts.length;
   const accounts = known ? settings.accounts : checkedList(settings.accounts.toSpliced(at, 0, added));
@@ -217,10 +228,27 @@ export function renameAccount(
   const entry = findAccount(settings, which);
   const noted = interruptedRemoval(dataRoot, settings.accounts, { label: to });
   if (noted) throw labelOfInterruptedRemoval(noted.entry);
+  refuseLabel(settings, to, entry);
   return {
     ...settings,
     accounts: checkedList(settings.accounts.map((a) => (a === entry ? { ...a, label: to } : a))),
   };
+}
+
+/**
+ * Refuses a label, for the one who typed it, that cannot be used or is another account's (`self`,
+ * renamed, may keep its own in another case). The list's own check (checkedList) stays the rule.
+ */
+function refuseLabel(settings: Settings, typed: string, self?: AccountEntry): void {
+  const label = typed.trim();
+  const problem = accountLabelProblem(label);
+  if (problem) throw new AccountListError('invalid-input', problem);
+  const other = settings.accounts.find((a) => a !== self && a.label.toLowerCase() === label.toLowerCase());
+  if (other)
+    throw new AccountListError(
+      'invalid-input',
+      `"${label}" is the label of ${other.label} already: choose another`,
+    );
 }
 
 /**

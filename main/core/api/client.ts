@@ -28,7 +28,14 @@ import {
   routes,
   routeTable,
 } from './routes';
-import { checkBaseUrl, isTlsFailure, OriginError, originBound, type Transport } from './transport';
+import {
+  checkBaseUrl,
+  isPlainAnswerToTls,
+  isTlsFailure,
+  OriginError,
+  originBound,
+  type Transport,
+} from './transport';
 import {
   firstIssue,
   type ItemKind,
@@ -603,6 +610,12 @@ function transportError(
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return new SellerApiError({ ...at, kind: 'timeout', cause: error }, `no answer within ${timeoutMs} ms`);
   }
+  // Not a certificate: the address (its scheme or port) is wrong, and asking again cannot help.
+  if (isPlainAnswerToTls(error))
+    return new SellerApiError(
+      { ...at, kind: 'config', cause: error },
+      'the server did not answer in TLS: the base URL is probably http:// rather than https://, or names another port (or a proxy between answers without TLS)',
+    );
   if (isTlsFailure(error)) {
     return new SellerApiError(
       { ...at, kind: 'tls', cause: error },

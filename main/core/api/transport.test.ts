@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startCaptureServer } from '../../../test/support/capture-server';
 import { SellerApiClient } from './client';
-import { checkBaseUrl, isTlsFailure, OriginError, originBound } from './transport';
+import { checkBaseUrl, isPlainAnswerToTls, isTlsFailure, OriginError, originBound } from './transport';
 
 describe('base URL', () => {
   it.each([
@@ -39,6 +39,19 @@ describe('TLS failure', () => {
       cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
     });
     expect(isTlsFailure(refused)).toBe(false);
+  });
+
+  it('tells a plain http answer to TLS (https:// at an http:// port) apart, as no certificate is involved', () => {
+    const plain = new TypeError('fetch failed', {
+      cause: Object.assign(
+        new Error('C0:error:0A00010B:SSL routines:tls_validate_record_header:wrong version number'),
+        {
+          code: 'ERR_SSL_WRONG_VERSION_NUMBER',
+        },
+      ),
+    });
+    expect(isPlainAnswerToTls(plain)).toBe(true);
+    expect(isPlainAnswerToTls(new Error('unable to get local issuer certificate'))).toBe(false);
   });
 });
 

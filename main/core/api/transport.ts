@@ -63,6 +63,18 @@ export function checkBaseUrl(raw: string): { ok: true; url: string } | { ok: fal
   return { ok: true, url: url.href.replace(/\/+$/, '') };
 }
 
+/**
+ * Whether the server answered in plain HTTP where TLS was asked (an https:// address at an http://
+ * port, or a proxy between that answers so): OpenSSL's "wrong version number".
+ */
+export function isPlainAnswerToTls(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(e.message)) return true;
+  }
+  return false;
+}
+
 /** Tells a refused certificate apart from other failures to get an answer. */
 export function isTlsFailure(error: unknown): boolean {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
