@@ -716,6 +716,39 @@ describe('the account list (settings file version 2)', () => {
     expect(problem).toContain('label');
   });
 
+  // Review (s35): accounts read one by one.
+  it('REVIEW: tells every account it leaves out, not only the first', () => {
+    const long = { ...US, label: 'US, from a newer version of the app' };
+    const T = { label: 'Test', baseUrl: 'https://test.marketplace.example', clientId: 't', region: 'x' };
+    writeFileSync(settingsFile(), JSON.stringify({ settingsVersion: 2, ...both, accounts: [EU, long, T] }));
+    const { settings, problem } = store().load();
+    expect(settings.accounts).toEqual([EU]);
+    expect(problem).toContain('account 2');
+    expect(problem).toContain('account 3');
+  });
+
+  it('REVIEW: an account left out is still somewhere after the next save (the file rewritten, no copy kept)', () => {
+    const long = { ...US, label: 'US, from a newer version of the app' };
+    writeFileSync(settingsFile(), JSON.stringify({ settingsVersion: 2, ...both, accounts: [EU, long] }));
+    const s = store();
+    s.save({ ...s.load().settings, actorName: 'Anna' });
+    const everywhere = readdirSync(dir)
+      .map((name) => readFileSync(path.join(dir, name), 'utf8'))
+      .join('\n');
+    expect(everywhere).toContain(US.clientId);
+  });
+
+  it('REVIEW: two labels an earlier version kept apart (a double space, an RLM) both keep their account', () => {
+    const spaced = { ...US, label: 'Sales  EU' };
+    const marked = { label: 'Sales EU\u200f', baseUrl: 'https://t.marketplace.example', clientId: 't' };
+    const plain = { ...EU, label: 'Sales EU' };
+    writeFileSync(
+      settingsFile(),
+      JSON.stringify({ settingsVersion: 2, ...both, accounts: [plain, spaced, marked] }),
+    );
+    expect(store().load().settings.accounts).toHaveLength(3);
+  });
+
   it('lets the list change (the CLI), the first account then named at the top', () => {
     const removed = reconcileAccounts(both, { ...both, accounts: [US] });
     expect(removed).toMatchObject({ baseUrl: US.baseUrl, clientId: US.clientId, accounts: [US] });
