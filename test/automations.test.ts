@@ -317,6 +317,21 @@ describe('a webhook', () => {
     expect(received).toHaveLength(0);
   });
 
+  it('REVIEW: whose secret the keychain keeps refusing waits longer each time, as a receiver that does not answer', async () => {
+    keychainDown = true;
+    await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
+    const orderId = await newOrder();
+    const [first] = await settled(orderId);
+    expect(first?.state).toBe('queued');
+    const firstWait = Date.parse(first?.dueAt ?? '') - clock;
+    clock += firstWait + 1000;
+    await core.checkNow();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const [second] = await settled(orderId);
+    expect(second?.state).toBe('queued');
+    expect(Date.parse(second?.dueAt ?? '') - clock).toBeGreaterThan(firstWait);
+  });
+
   it('without its signing secret in the keychain fails, saying how to store it', async () => {
     secrets.clear();
     await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);

@@ -330,6 +330,33 @@ it('automations secret: says which account it stored it for, which others still 
   expect(elsewhere.stderr).toContain('the automation eu chat does not run for the account US');
 });
 
+it('REVIEW: following the advice for the second account of a webhook keeps one signing secret for the receiver (as the app sets one for all)', async () => {
+  const us = accountRef({ baseUrl: sim.url, clientId: 'demo-client-2' }).id;
+  const folder = join(home, 'Seller Tray');
+  await mkdir(folder, { recursive: true });
+  await writeFile(
+    join(folder, 'settings.json'),
+    JSON.stringify({
+      accounts: [
+        { label: 'EU', baseUrl: sim.url, clientId: 'demo-client' },
+        { label: 'US', baseUrl: sim.url, clientId: 'demo-client-2' },
+      ],
+      automations: [{ name: 'hook', action: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } }],
+    }),
+  );
+  const first = await cli(['automations', 'secret', 'hook']);
+  const made = /shown once\): (whsec_\S+)/.exec(first.stdout)?.[1];
+  expect(made).toBeDefined();
+  // The advice, run as printed.
+  const advice = new RegExp(`US has none yet: seller-tray (.*--id ${us})`).exec(first.stdout)?.[1] ?? '';
+  expect(advice).not.toBe('');
+  const second = await cli(advice.split(' '));
+  expect(second.code).toBe(0);
+  // The receiver configured with the secret shown first must verify US's deliveries too.
+  const again = /shown once\): (whsec_\S+)/.exec(second.stdout)?.[1];
+  expect(again ?? made).toBe(made);
+});
+
 it('says which automations of the settings file it left out and why, rather than dropping them silently', async () => {
   await settingsWith([
     { name: 'billing', action: { type: 'webhook', url: 'http://billing.example.com/hook' } },
