@@ -473,6 +473,20 @@ describe('a command', () => {
     expect(JSON.stringify(failed)).not.toContain('creating tenant');
   });
 
+  it('REVIEW: that is stopped at its time limit after an in-progress status line reports Failed, not In progress', async () => {
+    const line = JSON.stringify({ status: 'in-progress', detail: 'creating tenant' });
+    await open([
+      node(`console.log(${JSON.stringify(line)});setTimeout(()=>{},60000)`, { reportStatus: 'completed' }, 1),
+    ]);
+    const orderId = await newOrder();
+    const [run] = await settled(orderId);
+    expect(run?.state).toBe('failed');
+    await core.deliverOutbox();
+    const last = (await core.order(orderId)).history.at(-1);
+    // The run failed here: the marketplace must not be left believing it is under way.
+    expect(last?.statusCode).toBe('ProvisioningFailed');
+  });
+
   it('that crashes is failed with its signal', async () => {
     await open([node(`process.kill(process.pid, 'SIGSEGV')`)]);
     const [run] = await settled(await newOrder());
