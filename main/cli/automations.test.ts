@@ -357,6 +357,29 @@ it('REVIEW: following the advice for the second account of a webhook keeps one s
   expect(again ?? made).toBe(made);
 });
 
+it('REVIEW: automations secret never advises a command that is then refused (the demo, which the CLI cannot serve)', async () => {
+  const folder = join(home, 'Seller Tray');
+  await mkdir(folder, { recursive: true });
+  await writeFile(
+    join(folder, 'settings.json'),
+    JSON.stringify({
+      demoMode: true,
+      accounts: [
+        { label: 'Demo', baseUrl: 'http://127.0.0.1:9', clientId: 'demo' },
+        { label: 'EU', baseUrl: sim.url, clientId: 'demo-client' },
+      ],
+      automations: [{ name: 'hook', action: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } }],
+    }),
+  );
+  const first = await cli(['automations', 'secret', 'hook', '--account', 'EU']);
+  expect(first.code).toBe(0);
+  for (const advice of first.stdout.matchAll(/has none yet: seller-tray (.*)$/gm)) {
+    const followed = await cli((advice[1] ?? '').split(' '));
+    expect(followed.stderr).toBe('');
+    expect(followed.code).toBe(0);
+  }
+});
+
 it('says which automations of the settings file it left out and why, rather than dropping them silently', async () => {
   await settingsWith([
     { name: 'billing', action: { type: 'webhook', url: 'http://billing.example.com/hook' } },
