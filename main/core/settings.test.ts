@@ -493,7 +493,9 @@ describe('a settings change from the UI', () => {
     const { settings, problem } = store().load();
     expect(settings).toEqual({ ...configured, runbooks: [good, other] });
     expect(problem).toContain('Runbook 2 (sku-new): notes is not part of a runbook');
-    expect(problem).toContain('those items were left out and the rest of your settings are in use');
+    expect(problem).toContain(
+      'those items were left out (or relabelled, as said) and the rest of your settings are in use',
+    );
     expect(readFileSync(settingsFile(), 'utf8')).toBe(text);
     expect(readdirSync(dir).filter((name) => name.includes('corrupt'))).toEqual([]);
   });
@@ -688,7 +690,6 @@ describe('the account list (settings file version 2)', () => {
       { ...US, label: 'US, from a newer version of the app' },
       'label',
     ],
-    ['a label repeated', { ...US, label: 'eu' }, 'repeats "EU"'],
     ['a client listed twice', { ...EU, label: 'EU again' }, 'repeats "EU"'],
     ['a key of a newer version', { ...US, region: 'us-east' }, 'region'],
   ])('drops only the account of %s, telling it; the other accounts and the rest stay', (_, odd, words) => {
@@ -698,8 +699,21 @@ describe('the account list (settings file version 2)', () => {
     const { settings, problem } = store().load();
     expect(settings).toMatchObject({ actorName: 'Anna', baseUrl: EU.baseUrl, accounts: [EU, T] });
     expect(problem).toContain(words);
-    expect(problem).toContain('those items were left out and the rest of your settings are in use');
+    expect(problem).toContain(
+      'those items were left out (or relabelled, as said) and the rest of your settings are in use',
+    );
     expect(readdirSync(dir).filter((name) => name.includes('corrupt'))).toEqual([]);
+  });
+
+  it('keeps an account whose label only repeats another’s, relabelled and told', () => {
+    writeFileSync(
+      settingsFile(),
+      JSON.stringify({ settingsVersion: 2, ...both, accounts: [EU, { ...US, label: 'eu' }] }),
+    );
+    const { settings, problem } = store().load();
+    expect(settings.accounts).toEqual([EU, { ...US, label: 'eu (2)' }]);
+    expect(problem).toContain(`account 2 ("eu", client ${US.clientId} at ${US.baseUrl}) repeats "EU"`);
+    expect(problem).toContain('kept as "eu (2)"');
   });
 
   it('reads a label with invisible characters (an earlier version took them) as plain text, keeping the account', () => {
@@ -716,8 +730,7 @@ describe('the account list (settings file version 2)', () => {
     expect(problem).toContain('label');
   });
 
-  // Review (s35): accounts read one by one.
-  it('REVIEW: tells every account it leaves out, not only the first', () => {
+  it('tells every account it leaves out, not only the first, with its client and marketplace', () => {
     const long = { ...US, label: 'US, from a newer version of the app' };
     const T = { label: 'Test', baseUrl: 'https://test.marketplace.example', clientId: 't', region: 'x' };
     writeFileSync(settingsFile(), JSON.stringify({ settingsVersion: 2, ...both, accounts: [EU, long, T] }));
@@ -727,7 +740,7 @@ describe('the account list (settings file version 2)', () => {
     expect(problem).toContain('account 3');
   });
 
-  it('REVIEW: an account left out is still somewhere after the next save (the file rewritten, no copy kept)', () => {
+  it('keeps a copy of the file with an account it leaves out, which the next save no longer holds', () => {
     const long = { ...US, label: 'US, from a newer version of the app' };
     writeFileSync(settingsFile(), JSON.stringify({ settingsVersion: 2, ...both, accounts: [EU, long] }));
     const s = store();
@@ -738,7 +751,7 @@ describe('the account list (settings file version 2)', () => {
     expect(everywhere).toContain(US.clientId);
   });
 
-  it('REVIEW: two labels an earlier version kept apart (a double space, an RLM) both keep their account', () => {
+  it('keeps both accounts of two labels an earlier version kept apart (a double space, an RLM)', () => {
     const spaced = { ...US, label: 'Sales  EU' };
     const marked = { label: 'Sales EU\u200f', baseUrl: 'https://t.marketplace.example', clientId: 't' };
     const plain = { ...EU, label: 'Sales EU' };

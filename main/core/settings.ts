@@ -11,7 +11,8 @@
 //   bad file never throws and is never silently cleared (conf's `clearInvalidConfig` stays off).
 // - The client secret is not a setting: it lives in the OS keychain only. `save` writes only the
 //   keys of this schema, and `parseSettingsPatch` refuses a `clientSecret` with a message saying so.
-import { existsSync, renameSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
@@ -102,6 +103,56 @@ export function accountLabelProblem(label: string): string | undefined {
   return undefined;
 }
 
+/** An account of a list after `before`, or why not: its words follow "account N" in a message. */
+function readAccount(
+  entry: unknown,
+  before: readonly AccountEntry[],
+): { ok: true; account: AccountEntry } | { ok: false; problem: string } {
+  const parsed = AccountEntrySchema.safeParse(entry);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where =
+      issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue?.path.join('.') || 'entry';
+    const why = issue?.code === 'custom' ? `: ${issue.message}` : '';
+    return { ok: false, problem: `'s ${where} is not usable${why}` };
+  }
+  const same = before.find(
+    (a) =>
+      a.label.toLowerCase() === parsed.data.label.toLowerCase() ||
+      accountRef(a).id === accountRef(parsed.data).id,
+  );
+  if (same) return { ok: false, problem: ` repeats "${same.label}": each account and each label once` };
+  return { ok: true, account: parsed.data };
+}
+
+/**
+ * A file's account whose label only repeats another's (two an earlier version told apart, by a
+ * double space or an invisible mark, read as the same plain text): kept under the label with a
+ * number after it, so an upgrade never drops an account over its label.
+ */
+function relabelled(entry: unknown, before: readonly AccountEntry[]): AccountEntry | undefined {
+  const parsed = AccountEntrySchema.safeParse(entry);
+  if (!parsed.success || before.some((a) => accountRef(a).id === accountRef(parsed.data).id))
+    return undefined;
+  for (let n = 2; n <= before.length + 1; n++) {
+    const suffix = ` (${n})`;
+    const label = `${parsed.data.label.slice(0, LIMITS.accountLabel - suffix.length).trimEnd()}${suffix}`;
+    const read = readAccount({ ...(entry as object), label }, before);
+    if (read.ok) return read.account;
+  }
+  return undefined;
+}
+
+/** What a file's account is, for a person to find it again: its label, client and marketplace. */
+function accountIdentity(entry: unknown): string {
+  const { label, clientId, baseUrl } = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<
+    string,
+    unknown
+  >;
+  const text = (value: unknown) => (typeof value === 'string' ? plainText(value) : '?');
+  return ` ("${text(label)}", client ${text(clientId)} at ${text(baseUrl)})`;
+}
+
 /**
  * The settings whose checks say more than their declaration's type (preload/settings-declaration.ts):
  * each a schema without its default. The rest are derived from their declaration (`declared`).
@@ -140,31 +191,12 @@ const checked = {
   accounts: z.array(z.unknown()).transform((entries, context): AccountEntry[] => {
     const accounts: AccountEntry[] = [];
     for (const [index, entry] of entries.entries()) {
-      const parsed = AccountEntrySchema.safeParse(entry);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const where =
-          issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue?.path.join('.') || 'entry';
-        const why = issue?.code === 'custom' ? `: ${issue.message}` : '';
-        context.addIssue({
-          code: 'custom',
-          message: `accounts: account ${index + 1}'s ${where} is not usable${why}`,
-        });
+      const read = readAccount(entry, accounts);
+      if (!read.ok) {
+        context.addIssue({ code: 'custom', message: `accounts: account ${index + 1}${read.problem}` });
         return z.NEVER;
       }
-      const same = accounts.find(
-        (a) =>
-          a.label.toLowerCase() === parsed.data.label.toLowerCase() ||
-          accountRef(a).id === accountRef(parsed.data).id,
-      );
-      if (same) {
-        context.addIssue({
-          code: 'custom',
-          message: `accounts: account ${index + 1} repeats "${same.label}": each account and each label once`,
-        });
-        return z.NEVER;
-      }
-      accounts.push(parsed.data);
+      accounts.push(read.account);
     }
     return accounts;
   }),
@@ -426,15 +458,11 @@ function migrated(raw: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * The list settings the file is read item by item (`withoutUnusableItems`). An account left out
- * keeps its data folder and keychain secret: added again (`accounts add`), it carries on there.
- */
-const ITEM_LISTS = ['accounts', 'runbooks', 'automations'] as const;
-
-/**
  * The file's accounts, runbooks and automations without the items that cannot be used (a newer
  * version's key or longer label, a hand edit), each told: one bad item must not cost the whole file.
- * An item is kept when the list so far stays usable, so a repeat or one past the limit goes too.
+ * An item is kept when the list so far stays usable, so a repeat or one past the limit goes too;
+ * an account repeating only another's label is kept relabelled. An account left out keeps its
+ * data folder and keychain secret: added again (`accounts add`), it carries on there.
  * Changes from the window, bridge or CLI (parseSettingsPatch) still refuse a bad list whole.
  */
 function withoutUnusableItems(raw: Record<string, unknown>): {
@@ -443,13 +471,28 @@ function withoutUnusableItems(raw: Record<string, unknown>): {
 } {
   const usable = { ...raw };
   const dropped: string[] = [];
-  for (const key of ITEM_LISTS) {
-    const list = raw[key];
+  const list = raw.accounts;
+  if (Array.isArray(list) && !fields.accounts.safeParse(list).success) {
+    // One by one, each told with what it is (the file is kept as it was: ConfSettingsStore.load).
+    const kept: AccountEntry[] = [];
+    for (const [index, entry] of list.entries()) {
+      const read = readAccount(entry, kept);
+      const account = read.ok ? read.account : relabelled(entry, kept);
+      if (account) kept.push(account);
+      if (!read.ok) {
+        const outcome = account ? `: kept as "${account.label}"` : '';
+        dropped.push(`accounts: account ${index + 1}${accountIdentity(entry)}${read.problem}${outcome}`);
+      }
+    }
+    usable.accounts = kept;
+  }
+  for (const key of ['runbooks', 'automations'] as const) {
+    const items = raw[key];
     const schema: z.ZodType = fields[key];
-    const whole = Array.isArray(list) ? schema.safeParse(list) : undefined;
-    if (!Array.isArray(list) || whole === undefined || whole.success) continue;
+    const whole = Array.isArray(items) ? schema.safeParse(items) : undefined;
+    if (!Array.isArray(items) || whole === undefined || whole.success) continue;
     const kept: unknown[] = [];
-    for (const item of list) if (schema.safeParse([...kept, item]).success) kept.push(item);
+    for (const item of items) if (schema.safeParse([...kept, item]).success) kept.push(item);
     usable[key] = kept;
     const issues = whole.error.issues.map((issue) => ({ ...issue, path: [key, ...issue.path] }));
     dropped.push(...describeIssues(issues).map((e) => e.message));
@@ -564,9 +607,11 @@ export class ConfSettingsStore implements SettingsStore {
     if (parsed.success) {
       this.#last = parsed.data;
       if (dropped.length === 0) return { settings: parsed.data };
+      // The next save writes the file without them: a copy keeps them (one a file's content).
+      const copy = this.#keepCopy();
       return {
         settings: parsed.data,
-        problem: `Your settings file ${this.path} had settings that cannot be used (${dropped.join('; ')}); those items were left out and the rest of your settings are in use. Correct or remove them in the file.`,
+        problem: `Your settings file ${this.path} had settings that cannot be used (${dropped.join('; ')}); those items were left out (or relabelled, as said) and the rest of your settings are in use. ${copy ? `The file as it was is kept as ${copy}: an account left out can be added again (accounts add, or Settings) with its client and marketplace above.` : 'Correct or remove them in the file before anything is saved: the next save leaves them out.'}`,
       };
     }
     // Kept aside whole: every reason is told, the items that would have been left out too.
@@ -641,6 +686,18 @@ export class ConfSettingsStore implements SettingsStore {
       settings,
       problem: `Your settings file ${what}; it was kept as ${aside} and ${rest}.`,
     };
+  }
+
+  /** A copy of the file named by its content (so each start reading the same file makes no other), or undefined when none could be made. */
+  #keepCopy(): string | undefined {
+    try {
+      const content = readFileSync(this.path);
+      const copy = `${this.path}.left-out-${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
+      if (!existsSync(copy)) writeFileSync(copy, content, { mode: 0o600 });
+      return copy;
+    } catch {
+      return undefined;
+    }
   }
 
   #moveAside(): string {
