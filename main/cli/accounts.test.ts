@@ -483,6 +483,28 @@ function answerOf({ code, stdout, stderr }: { code: number | null; stdout: strin
   return 'unexpected';
 }
 
+describe('the app in demo mode, another account saved', () => {
+  it('a command naming no account says to name the saved one by --id, not to log in (which would end the demo)', async () => {
+    const l = await cliLaptop('accounts-demo-');
+    homes.push(l.home);
+    await mkdir(l.dataRoot, { recursive: true });
+    const demo = { label: 'Demo', baseUrl: 'http://127.0.0.1:41234', clientId: 'demo-client' };
+    const saved = { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId };
+    await writeFile(
+      join(l.dataRoot, 'settings.json'),
+      JSON.stringify({ settingsVersion: SETTINGS_VERSION, demoMode: true, accounts: [demo, saved] }),
+    );
+    for (const command of [
+      ['orders', 'list'],
+      ['watch', '--once'],
+    ]) {
+      const refused = await l.cli(command);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`name a saved account with --id: US is --id ${idOf(us, US_CLIENT)}`);
+    }
+  }, 30_000);
+});
+
 describe('a settings file that cannot all be used', () => {
   it('is told on stderr: an account left out, a damaged file kept aside, so "no account" is never all a user reads', async () => {
     const l = await cliLaptop('accounts-damaged-');
