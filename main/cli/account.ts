@@ -114,8 +114,11 @@ export function resolveAccount(
     );
   const baseUrl = asked.baseUrl || account.baseUrl;
   if (!baseUrl) {
+    // In demo mode the others saved are the ones the CLI can serve: named by id, as advice names them.
+    const others = saved.accounts.slice(1).map((entry) => `${entry.label} is --id ${accountRef(entry).id}`);
+    const named = others.length > 0 ? `name a saved account with --id: ${others.join(', ')}; or ` : '';
     throw new UsageError(
-      `no marketplace configured${saved.demoMode ? ' (the app is in demo mode, whose marketplace runs only inside the app)' : ''}: pass --base-url, set SELLER_API_BASE_URL, or run seller-tray login`,
+      `no marketplace configured${saved.demoMode ? ' (the app is in demo mode, whose marketplace runs only inside the app)' : ''}: ${named}pass --base-url, set SELLER_API_BASE_URL, or run seller-tray login`,
     );
   }
   const clientId = asked.clientId || account.clientId;

@@ -51,6 +51,16 @@ async function laptop() {
   return l;
 }
 
+/** A laptop whose settings file holds `settings` (as written by hand, an older or newer version). */
+async function laptopWith(prefix: string, settings: object) {
+  const l = await cliLaptop(prefix);
+  homes.push(l.home);
+  await mkdir(l.dataRoot, { recursive: true });
+  const file = join(l.dataRoot, 'settings.json');
+  await writeFile(file, JSON.stringify({ settingsVersion: SETTINGS_VERSION, ...settings }));
+  return { ...l, file };
+}
+
 /** Both accounts added, EU first. */
 async function withBoth() {
   const l = await laptop();
@@ -483,19 +493,31 @@ function answerOf({ code, stdout, stderr }: { code: number | null; stdout: strin
   return 'unexpected';
 }
 
+describe('the app in demo mode, another account saved', () => {
+  it('a command naming no account says to name the saved one by --id, not to log in (which would end the demo)', async () => {
+    const demo = { label: 'Demo', baseUrl: 'http://127.0.0.1:41234', clientId: 'demo-client' };
+    const saved = { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId };
+    const l = await laptopWith('accounts-demo-', { demoMode: true, accounts: [demo, saved] });
+    for (const command of [
+      ['orders', 'list'],
+      ['watch', '--once'],
+    ]) {
+      const refused = await l.cli(command);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`name a saved account with --id: US is --id ${idOf(us, US_CLIENT)}`);
+    }
+  }, 30_000);
+});
+
 describe('a settings file that cannot all be used', () => {
   it('is told on stderr: an account left out, a damaged file kept aside, so "no account" is never all a user reads', async () => {
-    const l = await cliLaptop('accounts-damaged-');
-    homes.push(l.home);
-    await mkdir(l.dataRoot, { recursive: true });
-    const file = join(l.dataRoot, 'settings.json');
     const eu = { label: 'EU', baseUrl: 'https://eu.example.com', clientId: 'eu-client' };
     const newer = {
       label: 'A label longer than this version takes',
       baseUrl: 'https://us.example.com',
       clientId: 'us',
     };
-    await writeFile(file, JSON.stringify({ settingsVersion: SETTINGS_VERSION, accounts: [eu, newer] }));
+    const { file, ...l } = await laptopWith('accounts-damaged-', { accounts: [eu, newer] });
     const listed = await l.cli(['accounts', 'list']);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(/^EU\t/);
@@ -517,20 +539,13 @@ describe('a settings file that cannot all be used', () => {
 
 describe('labels in usage errors', () => {
   it('are escaped for the terminal: a right-to-left override in a label never reaches it raw', async () => {
-    const l = await cliLaptop('accounts-usage-');
-    homes.push(l.home);
-    await mkdir(l.dataRoot, { recursive: true });
     // A file's label with an override (a hand edit, an older version) is read without it; a typed one is quoted escaped.
-    await writeFile(
-      join(l.dataRoot, 'settings.json'),
-      JSON.stringify({
-        settingsVersion: SETTINGS_VERSION,
-        accounts: [
-          { label: 'EU\u202eSU', baseUrl: 'https://eu.example.com', clientId: 'eu-client' },
-          { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-client' },
-        ],
-      }),
-    );
+    const l = await laptopWith('accounts-usage-', {
+      accounts: [
+        { label: 'EU\u202eSU', baseUrl: 'https://eu.example.com', clientId: 'eu-client' },
+        { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-client' },
+      ],
+    });
     const refused = await l.cli(['accounts', 'remove', 'AP\u202eAC']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('there is no account labelled "AP\\u202eAC": the accounts are EUSU, US');

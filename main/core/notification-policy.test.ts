@@ -9,6 +9,7 @@ import {
 } from '../../test/support/hostile-order';
 import type { Order } from './api/wire';
 import {
+  automationFailedNotification,
   briefOf,
   dueReminders,
   type OrderBrief,
@@ -47,6 +48,10 @@ describe('purchase notifications', () => {
     expect(reminderNotifications([inEu(1)], '4 hours')[0]?.title).toBe('Still waiting in EU: Buyer 1');
     expect(reminderNotifications([1, 2, 3, 4].map(inEu), '4 hours')[0]?.title).toBe(
       '4 orders still waiting in EU',
+    );
+    // An automation may serve several accounts: which one's order it failed for.
+    expect(automationFailedNotification(inEu(1), 'provision', 'exit status 2').title).toBe(
+      'Automation provision failed in EU',
     );
   });
 

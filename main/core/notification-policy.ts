@@ -98,7 +98,7 @@ export function automationFailedNotification(
 ): NotificationRequest {
   return cleaned({
     kind: 'automation-failed',
-    title: `Automation ${automation} failed`,
+    title: `Automation ${automation} failed${inAccount(brief)}`,
     body: `${name(brief.buyer)}: ${what}`,
     orderId: brief.orderId,
   });
