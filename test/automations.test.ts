@@ -473,7 +473,7 @@ describe('a command', () => {
     expect(JSON.stringify(failed)).not.toContain('creating tenant');
   });
 
-  it('REVIEW: that is stopped at its time limit after an in-progress status line reports Failed, not In progress', async () => {
+  it('that is stopped at its time limit after an in-progress status line reports Failed, not In progress', async () => {
     const line = JSON.stringify({ status: 'in-progress', detail: 'creating tenant' });
     await open([
       node(`console.log(${JSON.stringify(line)});setTimeout(()=>{},60000)`, { reportStatus: 'completed' }, 1),

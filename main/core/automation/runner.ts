@@ -763,21 +763,24 @@ function commandEnding(result: CommandResult, timeoutSeconds: number): Ending {
     result.dropped > 0
       ? `[${result.dropped} bytes of output before this left out]\n${result.output}`
       : result.output;
-  const base = { exitCode: result.exitCode, output: output || null, reported: result.statusLine };
+  const base = { exitCode: result.exitCode, output: output || null };
   if (result.startError)
     return { ...base, state: 'failed', detail: `could not be started: ${result.startError}` };
   if (result.timedOut)
     return { ...base, state: 'failed', detail: `stopped after its time limit of ${timeoutSeconds} s` };
   if (result.signal) return { ...base, state: 'failed', detail: `ended by signal ${result.signal}` };
+  // Only a command that ended by itself reports its status line: one cut short failed above,
+  // whatever a line before said (an "in-progress" line must not hide that from the marketplace).
+  const ended = { ...base, reported: result.statusLine };
   // A status line saying it failed is a failure, whatever the exit code; one whose status is
   // not understood is ignored, saying so (a script that writes "done" learns why nothing changed).
   const said = result.statusLine && statusOf(result.statusLine.status);
   if (said === 'ProvisioningFailed')
-    return { ...base, state: 'failed', detail: 'its status line said failed' };
+    return { ...ended, state: 'failed', detail: 'its status line said failed' };
   const ignored =
     result.statusLine && !said
       ? `; its status line's status "${capped(plainText(result.statusLine.status), 40)}" is not in-progress, completed or failed: ignored`
       : '';
-  if (result.exitCode === 0) return { ...base, state: 'succeeded', detail: `exit 0${ignored}` };
-  return { ...base, state: 'failed', saysWhy: true, detail: `exit ${result.exitCode}${ignored}` };
+  if (result.exitCode === 0) return { ...ended, state: 'succeeded', detail: `exit 0${ignored}` };
+  return { ...ended, state: 'failed', saysWhy: true, detail: `exit ${result.exitCode}${ignored}` };
 }
