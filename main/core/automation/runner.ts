@@ -570,8 +570,10 @@ export class AutomationRunner {
       secret = await this.secret(automation.name);
     } catch (error) {
       // The keychain out of reach (locked, no Secret Service): nothing sent, tried again as a
-      // receiver that did not answer, the run saying why (not counted: it never started).
+      // receiver that did not answer, the run saying why. The try is counted, so that the waits
+      // grow on the webhook schedule (uncounted, it was tried every 30 s for 24 hours).
       const reason = error instanceof Error ? error.message : String(error);
+      this.began(run);
       return this.retried(run, {}, `its ${what} could not be read from the keychain: ${reason}`);
     }
     // Stopped while the keychain answered: nothing is sent.
