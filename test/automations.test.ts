@@ -341,6 +341,23 @@ describe('a webhook', () => {
     expect(run?.detail).toContain('seller-tray automations secret hook');
     expect(received).toHaveLength(0);
   });
+
+  it('without its signing secret reports Failed with a reason for the marketplace, the advice kept here', async () => {
+    secrets.clear();
+    await open([
+      automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl }, reportStatus: 'completed' }),
+    ]);
+    const orderId = await newOrder();
+    const [run] = await settled(orderId);
+    expect(run?.detail).toContain('set it in Settings → Automations');
+    await core.deliverOutbox();
+    const failed = (await core.order(orderId)).history.at(-1);
+    expect(failed?.statusCode).toBe('ProvisioningFailed');
+    expect(failed?.description).toBe(
+      'Provisioning failed, reported by automation hook on test-laptop: could not run: its signing secret is not set on this computer',
+    );
+    expect(JSON.stringify(failed)).not.toMatch(/Settings|seller-tray automations|--id/);
+  });
 });
 
 describe('a command', () => {

@@ -123,6 +123,8 @@ interface Ending {
   output?: string | null | undefined;
   /** A command's own status line. */
   reported?: { status: string; detail: string } | undefined;
+  /** Why it failed, for the marketplace, where the detail is advice for this computer. */
+  toldMarketplace?: string | undefined;
   /**
    * A command that ended by itself: its output's last line says why it failed. Not so for one cut
    * short (its time limit, a signal) or never started, nor for a receiver's answer (an error page).
@@ -584,6 +586,7 @@ export class AutomationRunner {
       return {
         state: 'failed',
         detail: `its ${what} is not in the keychain: set it in Settings → Automations, or run ${command}`,
+        toldMarketplace: `could not run: its ${what} is not set on this computer`,
       };
     }
     let result: DeliveryResult;
@@ -681,7 +684,7 @@ export class AutomationRunner {
       paragraphText(
         (own ? ending.reported?.detail : undefined) ||
           (ending.state === 'failed'
-            ? (ending.saysWhy && lastLine(ending.output ?? '')) || ending.detail
+            ? (ending.saysWhy && lastLine(ending.output ?? '')) || ending.toldMarketplace || ending.detail
             : ''),
       ).replace(/\s+/g, ' '),
       REASON_MAX,
