@@ -361,7 +361,7 @@ it('following the advice for the second account of a webhook keeps one signing s
   expect(again ?? made).toBe(made);
 });
 
-it('REVIEW: automations secret never advises a command that is then refused (the demo, which the CLI cannot serve)', async () => {
+it('automations secret never advises a command that is then refused (the demo, which the CLI cannot serve)', async () => {
   const folder = join(home, 'Seller Tray');
   await mkdir(folder, { recursive: true });
   await writeFile(

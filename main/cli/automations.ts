@@ -21,6 +21,7 @@ import {
   automationAccount,
   automationPortsFor,
   automationSecretEntry,
+  secretAdvice,
   secretCommand,
 } from '../core/automation/ports';
 import type { Log } from '../core/log';
@@ -191,7 +192,9 @@ export async function storeAutomationSecret(
   // how to get this same one.
   const lacking = others
     .filter((_, index) => held[index] === undefined)
-    .map((ref) => `${label(ref)} has none yet: ${secretCommand(ref.id, name)}\n`);
+    .map(
+      (ref) => `${label(ref)} has none yet: ${secretCommand(ref.id, name) ?? secretAdvice(ref.id, name)}\n`,
+    );
   const one = [...values].every((other) => other === value);
   const same =
     lacking.length > 0 && one ? 'Its other accounts get this same one with nothing on standard input:\n' : '';

@@ -36,7 +36,7 @@ import {
   SIGNATURE_HEADER,
   signature,
 } from './payload';
-import { secretCommand } from './ports';
+import { secretAdvice } from './ports';
 
 /**
  * Runs of one automation carried out at once: a slow run never holds up the rest, and a slow
@@ -582,10 +582,10 @@ export class AutomationRunner {
     if (this.stopping.signal.aborted) return undefined;
     if (!secret) {
       // Set per account: the advice names this one.
-      const command = secretCommand(this.deps.ports.account.id as AccountId, automation.name);
+      const advice = secretAdvice(this.deps.ports.account.id as AccountId, automation.name);
       return {
         state: 'failed',
-        detail: `its ${what} is not in the keychain: set it in Settings → Automations, or run ${command}`,
+        detail: `its ${what} is not in the keychain: ${advice}`,
         toldMarketplace: `could not run: its ${what} is not set on this computer`,
       };
     }
