@@ -19,17 +19,16 @@ import { SellerApiClient } from '../core/api/client';
 import { runsFor, webhookUrlProblem } from '../core/automation/automation-settings';
 import {
   automationAccount,
-  automationPortsFor,
   automationSecretEntry,
   secretAdvice,
   secretCommand,
 } from '../core/automation/ports';
 import type { Log } from '../core/log';
-import { type Account, type CliStores, clientOptions, cliNetwork } from './account';
+import { type Account, type CliStores, clientOptions } from './account';
 import { row } from './format';
 import { orderIdArgument, resolveOrderId } from './order-id';
 import { UsageError } from './refusals';
-import { readStdin, watch } from './session';
+import { cliAutomationPorts, readStdin, watch } from './session';
 
 /** What `run` and `listen` run: the settings' automations, or the one `listen` makes up. */
 export interface Headless {
@@ -227,7 +226,7 @@ export async function testAutomation(
     clientSecret: account.clientSecret,
     settings: () => saved,
     log,
-    automations: automationPortsFor(account.ref, { ...stores, post: cliNetwork().post }),
+    automations: cliAutomationPorts(account.ref, stores),
   });
   try {
     const run = await session.core.testAutomation(order, name);

@@ -121,12 +121,16 @@ export function laptopName(name: string = hostname()): string {
   return cleaned === '' ? 'this computer' : cleaned;
 }
 
-/** `post`: deliveries through the platform's network client (a company's proxy applies); else node:http. */
+/**
+ * `post`: deliveries through the platform's network client (a company's proxy applies); else
+ * node:http. `named`: whether an order's link names the account (as the platform's own links).
+ */
 export function automationPortsFor(
   ref: AccountRef,
-  ports: { secrets: SecretStore; dataRoot: string; post?: Post | undefined },
+  ports: { secrets: SecretStore; dataRoot: string; post?: Post | undefined; named: () => boolean },
 ): AutomationPorts {
   return {
+    named: ports.named,
     secret: (automation) => ports.secrets.get(automationSecretEntry(ref, automation)),
     account: automationAccount(ref),
     laptop: laptopName(),

@@ -85,6 +85,8 @@ export interface AutomationPorts {
   deliveryTimeoutMs?: number | undefined;
   /** The commands that may run at once; the process's (shared by every account's runner) by default. */
   commandSlots?: CommandSlots | undefined;
+  /** Whether an order's link names the account, as the app's own links do (several served). */
+  named?: (() => boolean) | undefined;
 }
 
 export interface RunnerDeps {
@@ -532,6 +534,7 @@ export class AutomationRunner {
       run,
       attempt: run.attempts,
       account: this.deps.ports.account,
+      named: this.deps.ports.named?.() ?? false,
       status: stored.status,
     });
     const body = payloadBody(payload, stored.document, stored.licenses);
