@@ -25,6 +25,7 @@ import type { AutomationSetting } from '../preload/automations';
 import type { Channel, Requests, Responses, ShellEvent } from '../preload/contract';
 import type { Settings } from '../preload/model';
 import { orderLink, parseOrderLink } from '../preload/order-link';
+import { namedAccount } from '../preload/served-account';
 import type { AccountEntry } from '../preload/settings-declaration';
 import type { Simulator } from '../simulator/server';
 import { ManualTimers, makeDataDir } from './support/core';
@@ -1000,21 +1001,47 @@ describe("the app's Settings and `accounts remove` removing one account at the s
 });
 
 describe("two accounts' automations", () => {
+  /** A command automation of node running `script` (by default printing "ran"). */
+  const command = (
+    name: string,
+    accounts: AutomationSetting['accounts'],
+    script = 'console.log("ran")',
+  ): AutomationSetting => ({
+    name,
+    enabled: true,
+    products: [],
+    orderTypes: [],
+    accounts,
+    action: { type: 'command', command: [process.execPath, '-e', script], timeoutSeconds: 30 },
+    reportStatus: null,
+  });
+
+  it("link the order as the app's Copy link does: naming its account", async () => {
+    const euId = accountRef({ baseUrl: eu.url, clientId: EU_CLIENT.clientId }).id;
+    const links = `let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).link,process.env.SELLER_TRAY_ORDER_LINK))`;
+    const { call, service } = await openService(
+      [
+        { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+        { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+      ],
+      undefined,
+      { automationsEnabled: true, automations: [command('links', 'all', links)] },
+    );
+    await call('checkNow');
+    const orderId = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+    await call('checkNow');
+    await until(async () =>
+      (await call('getOrder', { orderId })).automationRuns.every((r) => r.finishedAt !== null),
+    );
+    const [run] = (await call('getOrder', { orderId })).automationRuns;
+    // What Copy link copies on the order page (App.tsx, CopyOrderLink.tsx).
+    const copied = orderLink(orderId, namedAccount(service.state().accounts, euId));
+    expect(copied).toBe(`seller-tray://order/EU/${orderId}`);
+    expect(run?.output?.trim()).toBe(`${copied} ${copied}`);
+  });
+
   it('run only for the accounts each names, by id, so a renamed account keeps its automations', async () => {
     const euId = accountRef({ baseUrl: eu.url, clientId: EU_CLIENT.clientId }).id;
-    const command = (name: string, accounts: AutomationSetting['accounts']): AutomationSetting => ({
-      name,
-      enabled: true,
-      products: [],
-      orderTypes: [],
-      accounts,
-      action: {
-        type: 'command',
-        command: [process.execPath, '-e', 'console.log("ran")'],
-        timeoutSeconds: 30,
-      },
-      reportStatus: null,
-    });
     const { call } = await openService(
       [
         { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },

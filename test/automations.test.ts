@@ -153,6 +153,12 @@ async function settled(orderId: string, timeoutMs = 15_000): Promise<AutomationR
   }
 }
 
+/** The order's history once the marks the runs made reached the marketplace. */
+async function marketplaceHistory(orderId: string) {
+  await core.deliverOutbox();
+  return (await core.order(orderId)).history;
+}
+
 const node = (script: string, extra: Partial<AutomationSetting> = {}, timeoutSeconds = 30) =>
   automation({
     name: 'provision',
@@ -298,8 +304,7 @@ describe('a webhook', () => {
     ]);
     const orderId = await newOrder();
     await settled(orderId);
-    await core.deliverOutbox();
-    const failed = (await core.order(orderId)).history.at(-1);
+    const failed = (await marketplaceHistory(orderId)).at(-1);
     expect(failed?.statusCode).toBe('ProvisioningFailed');
     expect(failed?.description).toContain('HTTP 404');
     expect(JSON.stringify(failed)).not.toContain('html>');
@@ -309,7 +314,8 @@ describe('a webhook', () => {
     await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
     keychainDown = true;
     const run = await core.testAutomation(await newOrder(), 'hook');
-    expect(run).toMatchObject({ state: 'queued', attempts: 0 });
+    // The try counts, so that the next waits longer.
+    expect(run).toMatchObject({ state: 'queued', attempts: 1 });
     expect(run.detail).toContain(
       'its signing secret could not be read from the keychain: No OS keychain is available',
     );
@@ -317,7 +323,7 @@ describe('a webhook', () => {
     expect(received).toHaveLength(0);
   });
 
-  it('REVIEW: whose secret the keychain keeps refusing waits longer each time, as a receiver that does not answer', async () => {
+  it('whose secret the keychain keeps refusing waits longer each time, as a receiver that does not answer', async () => {
     keychainDown = true;
     await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
     const orderId = await newOrder();
@@ -339,6 +345,22 @@ describe('a webhook', () => {
     expect(run?.state).toBe('failed');
     expect(run?.detail).toContain('seller-tray automations secret hook');
     expect(received).toHaveLength(0);
+  });
+
+  it('without its signing secret reports Failed with a reason for the marketplace, the advice kept here', async () => {
+    secrets.clear();
+    await open([
+      automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl }, reportStatus: 'completed' }),
+    ]);
+    const orderId = await newOrder();
+    const [run] = await settled(orderId);
+    expect(run?.detail).toContain('set it in Settings → Automations');
+    const failed = (await marketplaceHistory(orderId)).at(-1);
+    expect(failed?.statusCode).toBe('ProvisioningFailed');
+    expect(failed?.description).toBe(
+      'Provisioning failed, reported by automation hook on test-laptop: could not run: its signing secret is not set on this computer',
+    );
+    expect(JSON.stringify(failed)).not.toMatch(/Settings|seller-tray automations|--id/);
   });
 });
 
@@ -387,8 +409,7 @@ describe('a command', () => {
     expect(run?.detail).toContain('exit 2');
     expect(run?.output).toBe('creating tenant\nquota exceeded');
     expect(problems().filter((m) => m.includes('automation provision failed'))).toHaveLength(1);
-    await core.deliverOutbox();
-    const { history } = await core.order(orderId);
+    const history = await marketplaceHistory(orderId);
     // In progress first, as a person takes an order, then Failed with the reason.
     expect(history.at(-2)).toMatchObject({
       statusCode: 'ProvisioningInProgress',
@@ -405,8 +426,7 @@ describe('a command', () => {
     const orderId = await newOrder();
     const [run] = await settled(orderId);
     expect(run?.detail).toBe('exit 0; marked ProvisioningInProgress');
-    await core.deliverOutbox();
-    const { history } = await core.order(orderId);
+    const history = await marketplaceHistory(orderId);
     expect(history.at(-1)).toMatchObject({
       statusCode: 'ProvisioningInProgress',
       description: 'Provisioning started by automation provision on test-laptop.',
@@ -422,8 +442,7 @@ describe('a command', () => {
     ]);
     const orderId = await newOrder();
     await settled(orderId);
-    await core.deliverOutbox();
-    const { history } = await core.order(orderId);
+    const history = await marketplaceHistory(orderId);
     expect(history.at(-1)).toMatchObject({
       statusCode: 'ProvisioningCompleted',
       description: 'Provisioning completed by automation provision on test-laptop: tenant t-42 ready',
@@ -464,8 +483,7 @@ describe('a command', () => {
     ]);
     const orderId = await newOrder();
     await settled(orderId);
-    await core.deliverOutbox();
-    const failed = (await core.order(orderId)).history.at(-1);
+    const failed = (await marketplaceHistory(orderId)).at(-1);
     expect(failed?.statusCode).toBe('ProvisioningFailed');
     expect(failed?.description).toBe(
       'Provisioning failed, reported by automation provision on test-laptop: stopped after its time limit of 1 s',
@@ -473,7 +491,7 @@ describe('a command', () => {
     expect(JSON.stringify(failed)).not.toContain('creating tenant');
   });
 
-  it('REVIEW: that is stopped at its time limit after an in-progress status line reports Failed, not In progress', async () => {
+  it('that is stopped at its time limit after an in-progress status line reports Failed, not In progress', async () => {
     const line = JSON.stringify({ status: 'in-progress', detail: 'creating tenant' });
     await open([
       node(`console.log(${JSON.stringify(line)});setTimeout(()=>{},60000)`, { reportStatus: 'completed' }, 1),
@@ -481,8 +499,7 @@ describe('a command', () => {
     const orderId = await newOrder();
     const [run] = await settled(orderId);
     expect(run?.state).toBe('failed');
-    await core.deliverOutbox();
-    const last = (await core.order(orderId)).history.at(-1);
+    const last = (await marketplaceHistory(orderId)).at(-1);
     // The run failed here: the marketplace must not be left believing it is under way.
     expect(last?.statusCode).toBe('ProvisioningFailed');
   });

@@ -322,7 +322,10 @@ it('automations secret: says which account it stored it for, which others still 
   expect(first.code).toBe(0);
   expect(first.stdout).toContain('The signing secret of hook is in the system keychain for the account EU.');
   expect(first.stdout).toContain(`US has none yet: seller-tray automations secret hook --id ${us}`);
+  expect(first.stdout).toContain('Its other accounts get this same one with nothing on standard input:');
   const second = await cli(['automations', 'secret', 'hook', '--id', us]);
+  expect(second.stdout).toContain('It is the signing secret its other accounts hold.');
+  expect(second.stdout).not.toContain('shown once');
   expect(second.stdout).toContain('for the account US.');
   expect(second.stdout).not.toContain('none yet');
   const elsewhere = await cli(['automations', 'secret', 'eu chat', '--id', us], 'https://hooks.slack.com/x');
@@ -330,7 +333,7 @@ it('automations secret: says which account it stored it for, which others still 
   expect(elsewhere.stderr).toContain('the automation eu chat does not run for the account US');
 });
 
-it('REVIEW: following the advice for the second account of a webhook keeps one signing secret for the receiver (as the app sets one for all)', async () => {
+it('following the advice for the second account of a webhook keeps one signing secret for the receiver (as the app sets one for all)', async () => {
   const us = accountRef({ baseUrl: sim.url, clientId: 'demo-client-2' }).id;
   const folder = join(home, 'Seller Tray');
   await mkdir(folder, { recursive: true });
@@ -341,10 +344,11 @@ it('REVIEW: following the advice for the second account of a webhook keeps one s
         { label: 'EU', baseUrl: sim.url, clientId: 'demo-client' },
         { label: 'US', baseUrl: sim.url, clientId: 'demo-client-2' },
       ],
-      automations: [{ name: 'hook', action: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } }],
+      // A name of its own: the keychain outlives each test's home.
+      automations: [{ name: 'one-receiver', action: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } }],
     }),
   );
-  const first = await cli(['automations', 'secret', 'hook']);
+  const first = await cli(['automations', 'secret', 'one-receiver']);
   const made = /shown once\): (whsec_\S+)/.exec(first.stdout)?.[1];
   expect(made).toBeDefined();
   // The advice, run as printed.
@@ -357,7 +361,7 @@ it('REVIEW: following the advice for the second account of a webhook keeps one s
   expect(again ?? made).toBe(made);
 });
 
-it('REVIEW: automations secret never advises a command that is then refused (the demo, which the CLI cannot serve)', async () => {
+it('automations secret never advises a command that is then refused (the demo, which the CLI cannot serve)', async () => {
   const folder = join(home, 'Seller Tray');
   await mkdir(folder, { recursive: true });
   await writeFile(

@@ -19,16 +19,16 @@ import { SellerApiClient } from '../core/api/client';
 import { runsFor, webhookUrlProblem } from '../core/automation/automation-settings';
 import {
   automationAccount,
-  automationPortsFor,
   automationSecretEntry,
+  secretAdvice,
   secretCommand,
 } from '../core/automation/ports';
 import type { Log } from '../core/log';
-import { type Account, type CliStores, clientOptions, cliNetwork } from './account';
+import { type Account, type CliStores, clientOptions } from './account';
 import { row } from './format';
 import { orderIdArgument, resolveOrderId } from './order-id';
 import { UsageError } from './refusals';
-import { readStdin, watch } from './session';
+import { cliAutomationPorts, readStdin, watch } from './session';
 
 /** What `run` and `listen` run: the settings' automations, or the one `listen` makes up. */
 export interface Headless {
@@ -149,36 +149,55 @@ export async function storeAutomationSecret(
     throw new UsageError(
       `the automation ${name} does not run for the account ${label(account.ref)}: its accounts are in seller-tray automations list`,
     );
+  // The others it runs for, and what each holds (a keychain out of reach: none known).
+  const others = listedAccounts(stores).filter(
+    (ref) => ref.id !== account.ref.id && runsFor(automation, ref.id),
+  );
+  const held = await Promise.all(
+    others.map((ref) => stores.secrets.get(automationSecretEntry(ref, name)).catch(() => undefined)),
+  );
+  const values = new Set(held.filter((value) => value !== undefined));
+  // Nothing given: the one they all hold, as the app sets one for all (a webhook's receiver
+  // verifies every account's deliveries with the one secret it was given).
+  const [shared] = values.size === 1 ? values : [];
+  const kind = automation.action.type === 'webhook' ? 'signing secret' : 'incoming webhook address';
   // At a terminal, reading standard input to its end would look like a hang: say what it waits for.
   if (process.stdin.isTTY) {
     const end = process.platform === 'win32' ? 'Ctrl+Z and Enter' : 'Ctrl+D';
+    const asIs = shared !== undefined ? 'to have the one its other accounts hold' : 'to have one made';
     process.stderr.write(
-      automation.action.type === 'webhook'
-        ? `Paste the signing secret, then press Enter and ${end}; or press ${end} at once to have one made.\n`
+      automation.action.type === 'webhook' || shared !== undefined
+        ? `Paste the ${kind}, then press Enter and ${end}; or press ${end} at once ${asIs}.\n`
         : `Paste the ${automation.action.type === 'slack' ? 'Slack' : 'Teams'} incoming webhook address, then press Enter and ${end}.\n`,
     );
   }
   let value = await readStdin();
-  let made = '';
-  if (automation.action.type === 'webhook') {
+  let told = '';
+  if (value === '' && shared !== undefined) {
+    value = shared;
+    told = `It is the ${kind} its other accounts hold.\n`;
+  } else if (automation.action.type === 'webhook') {
     // Like Stripe's: made here when none is given, shown once for the receiver's configuration.
     if (value === '') {
       value = `whsec_${randomBytes(24).toString('base64url')}`;
-      made = `The signing secret, for your receiver (shown once): ${value}\n`;
+      told = `The signing secret, for your receiver (shown once): ${value}\n`;
     }
   } else {
     const problem = value === '' ? 'was not given on standard input' : webhookUrlProblem(value);
     if (problem) throw new UsageError(`the incoming webhook address ${problem}`);
   }
   await stores.secrets.set(automationSecretEntry(account.ref, name), value);
-  // Each account holds its own: the others this automation runs for that still have none are told.
-  const lacking: string[] = [];
-  for (const ref of listedAccounts(stores)) {
-    if (ref.id === account.ref.id || !runsFor(automation, ref.id)) continue;
-    const held = await stores.secrets.get(automationSecretEntry(ref, name)).catch(() => undefined);
-    if (held === undefined) lacking.push(`${label(ref)} has none yet: ${secretCommand(ref.id, name)}\n`);
-  }
-  return `${made}The ${automation.action.type === 'webhook' ? 'signing secret' : 'incoming webhook address'} of ${name} is in the system keychain for the account ${label(account.ref)}.\n${lacking.join('')}`;
+  // Each account holds its own: the others this automation runs for that still have none are told
+  // how to get this same one.
+  const lacking = others
+    .filter((_, index) => held[index] === undefined)
+    .map(
+      (ref) => `${label(ref)} has none yet: ${secretCommand(ref.id, name) ?? secretAdvice(ref.id, name)}\n`,
+    );
+  const one = [...values].every((other) => other === value);
+  const same =
+    lacking.length > 0 && one ? 'Its other accounts get this same one with nothing on standard input:\n' : '';
+  return `${told}The ${kind} of ${name} is in the system keychain for the account ${label(account.ref)}.\n${same}${lacking.join('')}`;
 }
 
 /**
@@ -207,7 +226,7 @@ export async function testAutomation(
     clientSecret: account.clientSecret,
     settings: () => saved,
     log,
-    automations: automationPortsFor(account.ref, { ...stores, post: cliNetwork().post }),
+    automations: cliAutomationPorts(account.ref, stores),
   });
   try {
     const run = await session.core.testAutomation(order, name);

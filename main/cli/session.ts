@@ -3,10 +3,11 @@
 // directories behave as two laptops.
 import { plural } from '../../preload/counted';
 import { escapedControls } from '../../preload/marketplace-text';
-import { commandFor, keychainEntry } from '../core/account/account-ref';
+import { type AccountRef, commandFor, keychainEntry } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
 import { SellerApiClient } from '../core/api/client';
 import { automationPortsFor } from '../core/automation/ports';
+import type { AutomationPorts } from '../core/automation/runner';
 import type { Log } from '../core/log';
 import { parseSettingsPatch } from '../core/settings';
 import { type Account, type CliStores, clientOptions, cliNetwork, refuseManaged } from './account';
@@ -21,6 +22,15 @@ export async function readStdin(): Promise<string> {
   return Buffer.concat(chunks)
     .toString('utf8')
     .replace(/\r?\n$/, '');
+}
+
+/**
+ * An account's automations from the CLI: deliveries through its network client; an order's link
+ * names the account while several are listed, as `orders get` names it.
+ */
+export function cliAutomationPorts(ref: AccountRef, stores: CliStores): AutomationPorts {
+  const named = stores.settings.load().settings.accounts.length > 1;
+  return automationPortsFor(ref, { ...stores, post: cliNetwork().post, named: () => named });
 }
 
 /** Checks the credentials with a token request, then stores them; a typo is never saved. */
@@ -81,7 +91,7 @@ export async function watch(
   const sessions: AccountSession[] = [];
   try {
     for (const account of accounts) {
-      const automations = headless && automationPortsFor(account.ref, { ...stores, post: cliNetwork().post });
+      const automations = headless && cliAutomationPorts(account.ref, stores);
       sessions.push(
         await AccountSession.open(account.ref, {
           dataRoot: stores.dataRoot,

@@ -843,6 +843,8 @@ export class SellerTrayService {
 
   private async openSession(ref: AccountRef): Promise<void> {
     const demoSecret = ref.demo ? this.demoSecret : undefined;
+    // Several served: notifications and links name the account (preload/served-account.ts).
+    const named = () => this.sessions.size > 1;
     const session = await AccountSession.open(ref, {
       dataRoot: this.ports.dataRoot,
       clientSecret: () => this.secretOf(ref, demoSecret),
@@ -852,11 +854,12 @@ export class SellerTrayService {
       now: this.ports.now,
       log: this.log,
       locale: this.policies.current().rules.locale ?? this.ports.locale,
-      named: () => this.sessions.size > 1,
+      named,
       // They run only while the settings say this laptop runs them (automationsEnabled).
       automations: automationPortsFor(ref, {
         ...this.ports,
         post: this.ports.post ?? (this.ports.transport && transportPost(this.ports.transport)),
+        named,
       }),
     });
     this.detach.set(

@@ -48,7 +48,7 @@ const licenses = [{ licenseId: 'l1', orderId: ORDER_ID, note: '</script>' }] as 
 function whole(status: string | undefined): string {
   const stored = store.storedOrder(ORDER_ID);
   return JSON.stringify({
-    ...payloadHead({ run, attempt: 1, account, status }),
+    ...payloadHead({ run, attempt: 1, account, named: false, status }),
     order: stored?.document,
     licenses: stored?.licenses ?? [],
   });
@@ -59,7 +59,7 @@ it('is the whole payload byte for byte, made from the stored JSON text', () => {
   const stored = store.storedOrderJson(ORDER_ID);
   if (!stored?.document) throw new Error('the order was not stored');
   const body = payloadBody(
-    payloadHead({ run, attempt: 1, account, status: 'ProvisioningStarted' }),
+    payloadHead({ run, attempt: 1, account, named: false, status: 'ProvisioningStarted' }),
     stored.document,
     stored.licenses,
   );
@@ -73,7 +73,7 @@ it('is the whole payload byte for byte, made from the stored JSON text', () => {
 });
 
 it('sends no licenses as an empty list before they are read', () => {
-  const head = payloadHead({ run, attempt: 1, account, status: undefined });
+  const head = payloadHead({ run, attempt: 1, account, named: false, status: undefined });
   const body = JSON.parse(payloadBody(head, JSON.stringify(order), null).toString('utf8'));
   expect(body.licenses).toEqual([]);
   expect(body.status).toBeNull();
@@ -83,4 +83,15 @@ it('signs the bytes sent: the HMAC of "<t>.<body>" as a receiver computes it fro
   const text = JSON.stringify({ buyer: hostileOrder.buyerCustomerParty.party.partyName, euro: '€' });
   const expected = createHmac('sha256', 'whsec_test').update(`1764151200.${text}`).digest('hex');
   expect(signature('whsec_test', Buffer.from(text), 1764151200)).toBe(`t=1764151200,v1=${expected}`);
+});
+
+it("links the order as the app's Copy link does: naming the account only while several are served", () => {
+  const head = (named: boolean) => payloadHead({ run, attempt: 1, account, named, status: undefined });
+  expect(head(false).link).toBe(`seller-tray://order/${ORDER_ID}`);
+  // The label is not plain (spaces): the link names the account by its id.
+  expect(head(true).link).toBe(`seller-tray://order/a1/${ORDER_ID}`);
+  const eu = { ...account, label: 'EU' };
+  expect(payloadHead({ run, attempt: 1, account: eu, named: true, status: undefined }).link).toBe(
+    `seller-tray://order/EU/${ORDER_ID}`,
+  );
 });

@@ -28,7 +28,10 @@ export interface OrderPayload {
   createdAt: string;
   account: AutomationAccount;
   orderId: string;
-  /** seller-tray://order/<id>: opens the order in the app on any laptop that has it. */
+  /**
+   * seller-tray://order/<id>, or seller-tray://order/<account>/<id> while several accounts are
+   * served (as the app's Copy link): opens the order in the app on any laptop that has it.
+   */
   link: string | null;
   /** The order's status as this laptop knows it. */
   status: string | null;
@@ -45,6 +48,8 @@ export function payloadHead(input: {
   /** The attempt being made: the run's attempts so far and this one. */
   attempt: number;
   account: AutomationAccount;
+  /** Whether the link names the account (several served: preload/served-account.ts). */
+  named: boolean;
   status: string | undefined;
 }): PayloadHead {
   const { run } = input;
@@ -57,7 +62,7 @@ export function payloadHead(input: {
     createdAt: run.queuedAt,
     account: input.account,
     orderId: run.orderId,
-    link: orderLink(run.orderId) ?? null,
+    link: orderLink(run.orderId, input.named ? input.account : undefined) ?? null,
     status: input.status ?? null,
   };
 }

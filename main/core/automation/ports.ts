@@ -11,6 +11,7 @@ import {
   type AccountRef,
   accountFolder,
   commandFor,
+  DEMO_ACCOUNT_ID,
   keychainEntry,
 } from '../account/account-ref';
 import { failureFields, type Log } from '../log';
@@ -25,9 +26,19 @@ export function automationSecretEntry(ref: AccountRef, automation: string): Secr
   return { origin: keychainEntry(ref).origin, clientId: `automation ${automation} of ${ref.id}` };
 }
 
-/** The command that sets an automation's secret for one account (by id, as advice names accounts; a name with spaces quoted). */
-export function secretCommand(id: AccountId, automation: string): string {
+/**
+ * The command that sets an automation's secret for one account (by id, as advice names accounts;
+ * a name with spaces quoted); none for the demo, which runs only in the app.
+ */
+export function secretCommand(id: AccountId, automation: string): string | undefined {
+  if (id === DEMO_ACCOUNT_ID) return undefined;
   return commandFor(id, `automations secret ${automation.includes(' ') ? `"${automation}"` : automation}`);
+}
+
+/** How a person sets an automation's secret for one account: Settings, or the command. */
+export function secretAdvice(id: AccountId, automation: string): string {
+  const command = secretCommand(id, automation);
+  return `set it in Settings → Automations${command ? `, or run ${command}` : ' (the demo runs only in the app)'}`;
 }
 
 /** The keychain entries of an automation's secret: one per listed account it runs for. */
@@ -110,12 +121,16 @@ export function laptopName(name: string = hostname()): string {
   return cleaned === '' ? 'this computer' : cleaned;
 }
 
-/** `post`: deliveries through the platform's network client (a company's proxy applies); else node:http. */
+/**
+ * `post`: deliveries through the platform's network client (a company's proxy applies); else
+ * node:http. `named`: whether an order's link names the account (as the platform's own links).
+ */
 export function automationPortsFor(
   ref: AccountRef,
-  ports: { secrets: SecretStore; dataRoot: string; post?: Post | undefined },
+  ports: { secrets: SecretStore; dataRoot: string; post?: Post | undefined; named: () => boolean },
 ): AutomationPorts {
   return {
+    named: ports.named,
     secret: (automation) => ports.secrets.get(automationSecretEntry(ref, automation)),
     account: automationAccount(ref),
     laptop: laptopName(),

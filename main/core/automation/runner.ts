@@ -36,7 +36,7 @@ import {
   SIGNATURE_HEADER,
   signature,
 } from './payload';
-import { secretCommand } from './ports';
+import { secretAdvice } from './ports';
 
 /**
  * Runs of one automation carried out at once: a slow run never holds up the rest, and a slow
@@ -85,6 +85,8 @@ export interface AutomationPorts {
   deliveryTimeoutMs?: number | undefined;
   /** The commands that may run at once; the process's (shared by every account's runner) by default. */
   commandSlots?: CommandSlots | undefined;
+  /** Whether an order's link names the account, as the app's own links do (several served). */
+  named?: (() => boolean) | undefined;
 }
 
 export interface RunnerDeps {
@@ -123,6 +125,8 @@ interface Ending {
   output?: string | null | undefined;
   /** A command's own status line. */
   reported?: { status: string; detail: string } | undefined;
+  /** Why it failed, for the marketplace, where the detail is advice for this computer. */
+  toldMarketplace?: string | undefined;
   /**
    * A command that ended by itself: its output's last line says why it failed. Not so for one cut
    * short (its time limit, a signal) or never started, nor for a receiver's answer (an error page).
@@ -530,6 +534,7 @@ export class AutomationRunner {
       run,
       attempt: run.attempts,
       account: this.deps.ports.account,
+      named: this.deps.ports.named?.() ?? false,
       status: stored.status,
     });
     const body = payloadBody(payload, stored.document, stored.licenses);
@@ -570,18 +575,21 @@ export class AutomationRunner {
       secret = await this.secret(automation.name);
     } catch (error) {
       // The keychain out of reach (locked, no Secret Service): nothing sent, tried again as a
-      // receiver that did not answer, the run saying why (not counted: it never started).
+      // receiver that did not answer, the run saying why. The try is counted, so that the waits
+      // grow on the webhook schedule (uncounted, it was tried every 30 s for 24 hours).
       const reason = error instanceof Error ? error.message : String(error);
+      this.began(run);
       return this.retried(run, {}, `its ${what} could not be read from the keychain: ${reason}`);
     }
     // Stopped while the keychain answered: nothing is sent.
     if (this.stopping.signal.aborted) return undefined;
     if (!secret) {
       // Set per account: the advice names this one.
-      const command = secretCommand(this.deps.ports.account.id as AccountId, automation.name);
+      const advice = secretAdvice(this.deps.ports.account.id as AccountId, automation.name);
       return {
         state: 'failed',
-        detail: `its ${what} is not in the keychain: set it in Settings → Automations, or run ${command}`,
+        detail: `its ${what} is not in the keychain: ${advice}`,
+        toldMarketplace: `could not run: its ${what} is not set on this computer`,
       };
     }
     let result: DeliveryResult;
@@ -679,7 +687,7 @@ export class AutomationRunner {
       paragraphText(
         (own ? ending.reported?.detail : undefined) ||
           (ending.state === 'failed'
-            ? (ending.saysWhy && lastLine(ending.output ?? '')) || ending.detail
+            ? (ending.saysWhy && lastLine(ending.output ?? '')) || ending.toldMarketplace || ending.detail
             : ''),
       ).replace(/\s+/g, ' '),
       REASON_MAX,
@@ -763,21 +771,24 @@ function commandEnding(result: CommandResult, timeoutSeconds: number): Ending {
     result.dropped > 0
       ? `[${result.dropped} bytes of output before this left out]\n${result.output}`
       : result.output;
-  const base = { exitCode: result.exitCode, output: output || null, reported: result.statusLine };
+  const base = { exitCode: result.exitCode, output: output || null };
   if (result.startError)
     return { ...base, state: 'failed', detail: `could not be started: ${result.startError}` };
   if (result.timedOut)
     return { ...base, state: 'failed', detail: `stopped after its time limit of ${timeoutSeconds} s` };
   if (result.signal) return { ...base, state: 'failed', detail: `ended by signal ${result.signal}` };
+  // Only a command that ended by itself reports its status line: one cut short failed above,
+  // whatever a line before said (an "in-progress" line must not hide that from the marketplace).
+  const ended = { ...base, reported: result.statusLine };
   // A status line saying it failed is a failure, whatever the exit code; one whose status is
   // not understood is ignored, saying so (a script that writes "done" learns why nothing changed).
   const said = result.statusLine && statusOf(result.statusLine.status);
   if (said === 'ProvisioningFailed')
-    return { ...base, state: 'failed', detail: 'its status line said failed' };
+    return { ...ended, state: 'failed', detail: 'its status line said failed' };
   const ignored =
     result.statusLine && !said
       ? `; its status line's status "${capped(plainText(result.statusLine.status), 40)}" is not in-progress, completed or failed: ignored`
       : '';
-  if (result.exitCode === 0) return { ...base, state: 'succeeded', detail: `exit 0${ignored}` };
-  return { ...base, state: 'failed', saysWhy: true, detail: `exit ${result.exitCode}${ignored}` };
+  if (result.exitCode === 0) return { ...ended, state: 'succeeded', detail: `exit 0${ignored}` };
+  return { ...ended, state: 'failed', saysWhy: true, detail: `exit ${result.exitCode}${ignored}` };
 }
