@@ -763,7 +763,7 @@ describe('the account list (settings file version 2)', () => {
   });
 
   // Review (s35d): the relabel takes a label a later account of the file really has.
-  it('REVIEW: a relabelled account never takes the label of a later account, which keeps its own', () => {
+  it('a relabelled account never takes the label of a later account, which keeps its own', () => {
     const spaced = { ...US, label: 'Sales  EU' };
     const plain = { ...EU, label: 'Sales EU' };
     const second = { label: 'Sales EU (2)', baseUrl: 'https://t.marketplace.example', clientId: 't' };
@@ -771,14 +771,16 @@ describe('the account list (settings file version 2)', () => {
       settingsFile(),
       JSON.stringify({ settingsVersion: 2, ...both, accounts: [plain, spaced, second] }),
     );
-    const labels = store().load().settings.accounts.map((a) => a.label);
+    const labels = store()
+      .load()
+      .settings.accounts.map((a) => a.label);
     expect(labels).toHaveLength(3);
     // Its own label, as the user and `--account "Sales EU (2)"` know it, not the relabelled one's.
     expect(labels[2]).toBe('Sales EU (2)');
   });
 
   // Review (s35d): a left-out account is named with its raw address, credentials and all.
-  it('REVIEW: an account left out for credentials in its address is named without them', () => {
+  it('an account left out for credentials in its address is named without them', () => {
     const leaky = { ...US, baseUrl: 'https://us-client:s3cret-Pa55@us.marketplace.example' };
     writeFileSync(settingsFile(), JSON.stringify({ settingsVersion: 2, ...both, accounts: [EU, leaky] }));
     const { settings, problem } = store().load();

@@ -32,7 +32,7 @@ import {
 } from '../../preload/settings-declaration';
 import { accountRef } from './account/account-ref';
 import { OPERATIONS, type Operation, PAGE, routePathProblem } from './api/routes';
-import { checkBaseUrl } from './api/transport';
+import { addressShown, checkBaseUrl } from './api/transport';
 import { AutomationList } from './automation/automation-settings';
 import { userDataDir } from './paths';
 import type { Same } from './same-type';
@@ -130,27 +130,36 @@ function readAccount(
  * double space or an invisible mark, read as the same plain text): kept under the label with a
  * number after it, so an upgrade never drops an account over its label.
  */
-function relabelled(entry: unknown, before: readonly AccountEntry[]): AccountEntry | undefined {
+function relabelled(
+  entry: unknown,
+  before: readonly AccountEntry[],
+  fileLabels: ReadonlySet<string>,
+): AccountEntry | undefined {
   const parsed = AccountEntrySchema.safeParse(entry);
   if (!parsed.success || before.some((a) => accountRef(a).id === accountRef(parsed.data).id))
     return undefined;
-  for (let n = 2; n <= before.length + 1; n++) {
+  // A number no account of the file has as its label, before or after this one.
+  for (let n = 2; n <= fileLabels.size + before.length + 1; n++) {
     const suffix = ` (${n})`;
     const label = `${parsed.data.label.slice(0, LIMITS.accountLabel - suffix.length).trimEnd()}${suffix}`;
+    if (fileLabels.has(label.toLowerCase())) continue;
     const read = readAccount({ ...(entry as object), label }, before);
     if (read.ok) return read.account;
   }
   return undefined;
 }
 
-/** What a file's account is, for a person to find it again: its label, client and marketplace. */
+/**
+ * What a file's account is, for a person to find it again: its label, client and marketplace,
+ * the marketplace by its origin (an address a file holds may carry credentials, why it was refused).
+ */
 function accountIdentity(entry: unknown): string {
   const { label, clientId, baseUrl } = (typeof entry === 'object' && entry !== null ? entry : {}) as Record<
     string,
     unknown
   >;
   const text = (value: unknown) => (typeof value === 'string' ? plainText(value) : '?');
-  return ` ("${text(label)}", client ${text(clientId)} at ${text(baseUrl)})`;
+  return ` ("${text(label)}", client ${text(clientId)} at ${addressShown(baseUrl)})`;
 }
 
 /**
@@ -475,9 +484,15 @@ function withoutUnusableItems(raw: Record<string, unknown>): {
   if (Array.isArray(list) && !fields.accounts.safeParse(list).success) {
     // One by one, each told with what it is (the file is kept as it was: ConfSettingsStore.load).
     const kept: AccountEntry[] = [];
+    const fileLabels = new Set(
+      list.flatMap((entry) => {
+        const label = (entry as { label?: unknown } | null)?.label;
+        return typeof label === 'string' ? [plainText(label).toLowerCase()] : [];
+      }),
+    );
     for (const [index, entry] of list.entries()) {
       const read = readAccount(entry, kept);
-      const account = read.ok ? read.account : relabelled(entry, kept);
+      const account = read.ok ? read.account : relabelled(entry, kept, fileLabels);
       if (account) kept.push(account);
       if (!read.ok) {
         const outcome = account ? `: kept as "${account.label}"` : '';

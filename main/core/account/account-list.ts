@@ -12,7 +12,7 @@ import { CodedError } from '../../../preload/coded-error';
 import { plural } from '../../../preload/counted';
 import type { AccountEntry } from '../../../preload/settings-declaration';
 import { SellerApiClient } from '../api/client';
-import { checkBaseUrl, type Transport } from '../api/transport';
+import { addressShown, checkBaseUrl, type Transport } from '../api/transport';
 import { forgetAutomationSecrets, shareAutomationSecrets } from '../automation/ports';
 import type { Log } from '../log';
 import type { SecretStore } from '../secrets';
@@ -174,8 +174,14 @@ async function addNow(settings: Settings, input: AddInput, ports: AccountListPor
   if (noted && !returning) throw labelOfInterruptedRemoval(noted.entry);
   if (!known) refuseLabel(settings, label);
   const address = checkBaseUrl(baseUrl);
-  if (!address.ok)
-    throw new AccountListError('invalid-input', `the base URL ${baseUrl} is not usable: ${address.problem}`);
+  if (!address.ok) {
+    // Its scheme and host only: an address refused for carrying credentials is not repeated whole.
+    const shown = addressShown(baseUrl);
+    throw new AccountListError(
+      'invalid-input',
+      `the base URL ${shown === '?' ? '' : `${shown} `}is not usable: ${address.problem}`,
+    );
+  }
   const twin = settings.accounts.find((a) => accountRef(a).id === accountRef({ baseUrl, clientId }).id);
   if (!known && twin)
     throw new AccountListError(

@@ -614,7 +614,7 @@ function transportError(
   if (isPlainAnswerToTls(error))
     return new SellerApiError(
       { ...at, kind: 'config', cause: error },
-      'the server did not answer in TLS: the base URL is probably http:// rather than https://, or names another port (or a proxy between answers without TLS)',
+      'the server did not answer in TLS as asked: the base URL is probably http:// rather than https://, or names another port (or a proxy between answers without TLS)',
     );
   if (isTlsFailure(error)) {
     return new SellerApiError(

@@ -56,8 +56,7 @@ describe('TLS failure', () => {
   });
 });
 
-// Review (s35d): what else is read as a refused certificate, or not as a plain answer.
-describe('REVIEW: TLS failures that are not certificates', () => {
+describe('TLS failures that are not certificates', () => {
   it("tells Chromium's plain http answer to https:// (net.fetch, the app's transport) as one, not a certificate", () => {
     // What Chromium reports for an https:// address whose port answers in plain http (BoringSSL's
     // WRONG_VERSION_NUMBER, reported as a protocol error): the app meets this, not OpenSSL's words.

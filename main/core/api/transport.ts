@@ -63,24 +63,55 @@ export function checkBaseUrl(raw: string): { ok: true; url: string } | { ok: fal
   return { ok: true, url: url.href.replace(/\/+$/, '') };
 }
 
+/** An address as a message may repeat it: its scheme and host alone (no credentials, path or query), or "?". */
+export function addressShown(address: unknown): string {
+  if (typeof address !== 'string' || !URL.canParse(address.trim())) return '?';
+  const { protocol, host } = new URL(address.trim());
+  return `${protocol}//${host}`;
+}
+
 /**
- * Whether the server answered in plain HTTP where TLS was asked (an https:// address at an http://
- * port, or a proxy between that answers so): OpenSSL's "wrong version number".
+ * Whether the server did not speak TLS where it was asked (an https:// address at an http:// port,
+ * or a proxy between that answers so): OpenSSL's "wrong version number" (Node: the CLI, the
+ * preview), Chromium's protocol error (the app's net.fetch, which names no certificate: those are
+ * its ERR_CERT_* errors). Not a certificate, so no advice about the organization's authorities.
  */
 export function isPlainAnswerToTls(error: unknown): boolean {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
     const code = (e as NodeJS.ErrnoException).code ?? '';
-    if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(e.message)) return true;
+    if (
+      code === 'ERR_SSL_WRONG_VERSION_NUMBER' ||
+      /wrong version number|ERR_SSL_PROTOCOL_ERROR/i.test(e.message)
+    )
+      return true;
   }
   return false;
 }
 
-/** Tells a refused certificate apart from other failures to get an answer. */
+/** A connection that failed as a network's do (reset, refused, unreachable), whatever its message names. */
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+]);
+
+/**
+ * Tells a refused certificate apart from other failures to get an answer. A connection reset
+ * before TLS began (a firewall, a restart: "socket disconnected before secure TLS connection was
+ * established") is the network's, by its code.
+ */
 export function isTlsFailure(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    const code = (e as NodeJS.ErrnoException).code ?? '';
-    if (/CERT|TLS|SSL/i.test(code) || /certificate|ERR_CERT|ERR_SSL|\bSSL\b|\bTLS\b/i.test(e.message))
-      return true;
-  }
-  return false;
+  const chain: { code: string; message: string }[] = [];
+  for (let e: unknown = error; e instanceof Error; e = e.cause)
+    chain.push({ code: (e as NodeJS.ErrnoException).code ?? '', message: e.message });
+  if (chain.some(({ code }) => NETWORK_CODES.has(code))) return false;
+  return chain.some(
+    ({ code, message }) =>
+      /CERT|TLS|SSL/i.test(code) || /certificate|ERR_CERT|ERR_SSL|\bSSL\b|\bTLS\b/i.test(message),
+  );
 }
