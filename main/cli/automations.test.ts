@@ -397,33 +397,37 @@ it('says which automations of the settings file it left out and why, rather than
   expect(list.stderr).toContain('those items were left out');
 });
 
-it('automations secret at a terminal says what it waits for, rather than seeming to hang', async () => {
-  await settingsWith([{ name: 'hook', action: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } }]);
-  // `script` gives the command a terminal for its standard input; the empty input ends it (Ctrl+D).
-  const command = [
-    process.execPath,
-    '--import',
-    'tsx',
-    'main/cli/seller-tray.ts',
-    'automations',
-    'secret',
-    'hook',
-  ];
-  const atTerminal = await new Promise<string>((resolve, reject) => {
-    const child = spawn('script', ['-qec', command.map((w) => `'${w}'`).join(' '), '/dev/null'], {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...env },
+// util-linux's `script` (Linux; macOS's takes other arguments).
+it.skipIf(process.platform !== 'linux')(
+  'automations secret at a terminal says what it waits for, rather than seeming to hang',
+  async () => {
+    await settingsWith([{ name: 'hook', action: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } }]);
+    // `script` gives the command a terminal for its standard input; the empty input ends it (Ctrl+D).
+    const command = [
+      process.execPath,
+      '--import',
+      'tsx',
+      'main/cli/seller-tray.ts',
+      'automations',
+      'secret',
+      'hook',
+    ];
+    const atTerminal = await new Promise<string>((resolve, reject) => {
+      const child = spawn('script', ['-qec', command.map((w) => `'${w}'`).join(' '), '/dev/null'], {
+        cwd: REPO_ROOT,
+        env: { ...process.env, ...env },
+      });
+      let out = '';
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+      });
+      child.on('error', reject).on('close', () => resolve(out));
+      child.stdin.end();
     });
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    child.on('error', reject).on('close', () => resolve(out));
-    child.stdin.end();
-  });
-  expect(atTerminal).toContain('press Ctrl+D at once to have one made');
-  expect(atTerminal).toMatch(/shown once\): whsec_/);
-});
+    expect(atTerminal).toContain('press Ctrl+D at once to have one made');
+    expect(atTerminal).toMatch(/shown once\): whsec_/);
+  },
+);
 
 it('says a run that never started is not started, not attempt 0', () => {
   const run = queuedRun({
