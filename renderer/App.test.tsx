@@ -304,6 +304,19 @@ describe('App', () => {
     );
   });
 
+  it('steps on from where the last step landed when a key comes again before the page followed (a held ↓)', async () => {
+    const bridge = createFakeBridge({ orders: manyOrders(5), views: [] });
+    bridge.handle('getOrder', () => new Promise(() => {}));
+    render(<App bridge={bridge} />);
+    await waitFor(() => expect(orderRows()).toHaveLength(5));
+    fireEvent.click(screen.getByRole('option', { name: /Buyer 1\b/ }));
+    await screen.findByRole('heading', { level: 2, name: 'Buyer 1' });
+    for (const key of ['j', 'j', 'ArrowDown']) fireEvent.keyDown(document.body, { key });
+    expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 4' })).toBeTruthy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(screen.getByRole('heading', { level: 2, name: 'Buyer 4' })).toBeTruthy();
+  });
+
   it('from 900 px wide shows the list and the open order side by side: the order follows the list', async () => {
     setWindowSize(1280, 800);
     const bridge = createFakeBridge({ orders: manyOrders(5, 3), views: [] });

@@ -6,7 +6,7 @@
 // carries how many orders wait. From 900 px wide the inbox and the open order are side by side
 // (the split view: the current row's order follows the list); narrower, one page at a time. Help
 // opens from the header, the tray menu and "?", and goes back to where it was opened.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { AppState, Bridge, OrderListItem } from '../preload/contract';
 import type { Explained } from '../preload/model';
 import type { MarkableStatus } from '../preload/order-status';
@@ -28,7 +28,7 @@ import { PausedBanner } from './components/PauseControl';
 import { SettingsView } from './components/SettingsView';
 import { UndoProvider } from './components/UndoBar';
 import { setWindowLocale } from './format';
-import { orderStep } from './hooks/order-steps';
+import { orderStep, type Place } from './hooks/order-steps';
 import { useMediaQuery } from './hooks/useMediaQuery';
 import { isWindowKey, keyAction } from './keyboard';
 
@@ -146,15 +146,31 @@ function Shell() {
     );
   }, []);
 
+  // Steps take turns, each from where the one before landed: a key pressed again before the page
+  // followed (a held ↓, a fast j j) steps on from there, not again from the order still shown.
+  const place = useRef<Place | undefined>(undefined);
+  useLayoutEffect(() => {
+    place.current = view.page === 'order' ? { orderId: view.orderId, index: view.index } : undefined;
+  }, [view]);
+  const stepping = useRef(Promise.resolve());
   const step = useCallback(
     (direction: Step) => {
-      if (view.page !== 'order') return;
-      orderStep(bridge, query, { orderId: view.orderId, index: view.index }, direction).then(
-        (next) => next && openOrder(next.row.orderId, next),
-        (failure: unknown) => addProblem(explained(failure)),
-      );
+      stepping.current = stepping.current.then(async () => {
+        const from = place.current;
+        if (!from) return;
+        try {
+          const next = await orderStep(bridge, query, from, direction);
+          // Left meanwhile (back to the list, another order opened): the step is dropped.
+          const now = place.current;
+          if (!next || now?.orderId !== from.orderId || now.index !== from.index) return;
+          place.current = { orderId: next.row.orderId, index: next.index };
+          openOrder(next.row.orderId, next);
+        } catch (failure) {
+          addProblem(explained(failure));
+        }
+      });
     },
-    [bridge, query, view, openOrder, addProblem],
+    [bridge, query, openOrder, addProblem],
   );
 
   // Beside the inbox, "back" is to the list, the order staying open.
