@@ -343,6 +343,39 @@ describe('App', () => {
     expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 4' })).toBeTruthy();
   });
 
+  // Review (s35e): a step waiting its turn reads its place when its turn comes, not when its key
+  // was pressed; so j j on one order, then back to the list and another order opened before they
+  // ran, moves the order just opened: the second j, pressed on Buyer 1, steps Buyer 3 on to 4.
+  it('REVIEW: steps pressed on an order left meanwhile never move the order opened since', async () => {
+    const bridge = createFakeBridge({ orders: manyOrders(5), views: [] });
+    bridge.handle('getOrder', () => new Promise(() => {}));
+    const answer = bridge.listOrders.bind(bridge);
+    let open = (): void => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    // The steps' listings (a window of 51 rows around the order) wait; the inbox's do not.
+    bridge.listOrders = async (request) => {
+      if (request.limit === 51) await gate;
+      return answer(request);
+    };
+    render(<App bridge={bridge} />);
+    await waitFor(() => expect(orderRows()).toHaveLength(5));
+    fireEvent.click(screen.getByRole('option', { name: /Buyer 1\b/ }));
+    await screen.findByRole('heading', { level: 2, name: 'Buyer 1' });
+    fireEvent.keyDown(document.body, { key: 'j' });
+    fireEvent.keyDown(document.body, { key: 'j' });
+    // The first step is on its way (its listing waits); the second waits its turn.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    await waitFor(() => expect(orderRows()).toHaveLength(5));
+    fireEvent.click(screen.getByRole('option', { name: /Buyer 3\b/ }));
+    await screen.findByRole('heading', { level: 2, name: 'Buyer 3' });
+    open();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Buyer 3');
+  });
+
   it('from 900 px wide shows the list and the open order side by side: the order follows the list', async () => {
     setWindowSize(1280, 800);
     const bridge = createFakeBridge({ orders: manyOrders(5, 3), views: [] });
