@@ -15,6 +15,14 @@ describe('base URL', () => {
     expect(checkBaseUrl(raw)).toEqual({ ok: true, url });
   });
 
+  // Review (s35e): an address that is no URL is quoted whole in the problem, so credentials in
+  // it (https://id:secret@host:99999, a port out of range) reach stderr, the window and the log.
+  it('REVIEW: refuses an address that is no URL without repeating the credentials in it', () => {
+    const result = checkBaseUrl('https://us-client:s3cret-Pa55@us.marketplace.example:99999');
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problem).not.toContain('s3cret-Pa55');
+  });
+
   it.each([
     ['http://marketplace.example', 'https'],
     ['http://127.0.0.1.example', 'https'],
@@ -78,6 +86,38 @@ describe('TLS failures that are not certificates', () => {
     } finally {
       resetting.close();
     }
+  });
+});
+
+// Review (s35e): Chromium's ERR_SSL_PROTOCOL_ERROR is its catch-all for a handshake that failed
+// (net/ssl/openssl_ssl_util.cc maps every BoringSSL error it does not name to it, and a
+// handshake_failure alert after the ClientHello: a server demanding a client certificate, a
+// TLS-inspecting proxy, an alert such as internal_error). Unlike OpenSSL's "wrong version number"
+// it is no sign of a plain http answer, so "probably http://" sends people to the wrong place.
+describe('REVIEW: what the app is told of a TLS protocol error', () => {
+  const credentials = { clientId: 'c', clientSecret: async () => 's' };
+  async function told(thrown: Error): Promise<string> {
+    const transport = async (): Promise<Response> => {
+      throw thrown;
+    };
+    const client = new SellerApiClient({ baseUrl: 'https://marketplace.example', credentials, transport });
+    const error = await client.ping().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(Error);
+    return (error as Error).message;
+  }
+
+  it("says a plain answer is likely only from OpenSSL's words, not from Chromium's catch-all", async () => {
+    const openssl = Object.assign(new Error('ssl3_get_record:wrong version number'), {
+      code: 'ERR_SSL_WRONG_VERSION_NUMBER',
+    });
+    expect(await told(new TypeError('fetch failed', { cause: openssl }))).toContain(
+      'http:// rather than https://',
+    );
+    const chromium = await told(new Error('net::ERR_SSL_PROTOCOL_ERROR'));
+    expect(chromium).not.toMatch(/probably http:\/\//);
   });
 });
 
