@@ -317,10 +317,10 @@ describe('App', () => {
     expect(screen.getByRole('heading', { level: 2, name: 'Buyer 4' })).toBeTruthy();
   });
 
-  // Review (s35e): steps take turns on one promise chain, so a step whose listing never answers
+  // steps take turns on one promise chain, so a step whose listing never answers
   // (a wedged call) holds every later step for the life of the window, even after the order was
   // left and another opened: the new order's j waits behind it forever.
-  it('REVIEW: a step that never ends holds no step of an order opened after it', async () => {
+  it('a step that never ends holds no step of an order opened after it', async () => {
     const bridge = createFakeBridge({ orders: manyOrders(5), views: [] });
     bridge.handle('getOrder', () => new Promise(() => {}));
     const answer = bridge.listOrders.bind(bridge);
@@ -343,10 +343,10 @@ describe('App', () => {
     expect(await screen.findByRole('heading', { level: 2, name: 'Buyer 4' })).toBeTruthy();
   });
 
-  // Review (s35e): a step waiting its turn reads its place when its turn comes, not when its key
+  // a step waiting its turn reads its place when its turn comes, not when its key
   // was pressed; so j j on one order, then back to the list and another order opened before they
   // ran, moves the order just opened: the second j, pressed on Buyer 1, steps Buyer 3 on to 4.
-  it('REVIEW: steps pressed on an order left meanwhile never move the order opened since', async () => {
+  it('steps pressed on an order left meanwhile never move the order opened since', async () => {
     const bridge = createFakeBridge({ orders: manyOrders(5), views: [] });
     bridge.handle('getOrder', () => new Promise(() => {}));
     const answer = bridge.listOrders.bind(bridge);

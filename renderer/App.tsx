@@ -42,6 +42,9 @@ const SCREEN_NAMES: Readonly<Record<View['page'], string>> = {
   help: 'Help',
 };
 
+/** A place as a turn of steps remembers where it landed. */
+const placeKey = ({ orderId, index }: Place): string => `${index ?? ''}:${orderId}`;
+
 /** From this width the inbox and the open order are side by side. */
 const SPLIT_VIEW = '(min-width: 900px)';
 
@@ -147,26 +150,31 @@ function Shell() {
   }, []);
 
   // Steps take turns, each from where the one before landed: a key pressed again before the page
-  // followed (a held ↓, a fast j j) steps on from there, not again from the order still shown.
+  // followed (a held ↓, a quick j j) steps on from there, not again from the order still shown.
+  // An order shown by anything else (opened, left) starts a new turn: the steps of the old one
+  // are dropped, and one whose listing never answers holds none after it.
   const place = useRef<Place | undefined>(undefined);
+  const turn = useRef({ chain: Promise.resolve(), landed: new Set<string>() });
   useLayoutEffect(() => {
-    place.current = view.page === 'order' ? { orderId: view.orderId, index: view.index } : undefined;
+    const shown = view.page === 'order' ? { orderId: view.orderId, index: view.index } : undefined;
+    if (!shown || !turn.current.landed.has(placeKey(shown)))
+      turn.current = { chain: Promise.resolve(), landed: new Set() };
+    place.current = shown;
   }, [view]);
-  const stepping = useRef(Promise.resolve());
   const step = useCallback(
     (direction: Step) => {
-      stepping.current = stepping.current.then(async () => {
+      const pressedIn = turn.current;
+      pressedIn.chain = pressedIn.chain.then(async () => {
         const from = place.current;
-        if (!from) return;
+        if (!from || turn.current !== pressedIn) return;
         try {
           const next = await orderStep(bridge, query, from, direction);
-          // Left meanwhile (back to the list, another order opened): the step is dropped.
-          const now = place.current;
-          if (!next || now?.orderId !== from.orderId || now.index !== from.index) return;
+          if (!next || turn.current !== pressedIn) return;
           place.current = { orderId: next.row.orderId, index: next.index };
+          pressedIn.landed.add(placeKey(place.current));
           openOrder(next.row.orderId, next);
         } catch (failure) {
-          addProblem(explained(failure));
+          if (turn.current === pressedIn) addProblem(explained(failure));
         }
       });
     },

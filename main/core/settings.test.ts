@@ -762,7 +762,7 @@ describe('the account list (settings file version 2)', () => {
     expect(store().load().settings.accounts).toHaveLength(3);
   });
 
-  // Review (s35d): the relabel takes a label a later account of the file really has.
+  // the relabel takes a label a later account of the file really has.
   it('a relabelled account never takes the label of a later account, which keeps its own', () => {
     const spaced = { ...US, label: 'Sales  EU' };
     const plain = { ...EU, label: 'Sales EU' };
@@ -779,7 +779,7 @@ describe('the account list (settings file version 2)', () => {
     expect(labels[2]).toBe('Sales EU (2)');
   });
 
-  // Review (s35d): a left-out account is named with its raw address, credentials and all.
+  // a left-out account is named with its raw address, credentials and all.
   it('an account left out for credentials in its address is named without them', () => {
     const leaky = { ...US, baseUrl: 'https://us-client:s3cret-Pa55@us.marketplace.example' };
     writeFileSync(settingsFile(), JSON.stringify({ settingsVersion: 2, ...both, accounts: [EU, leaky] }));
@@ -789,10 +789,10 @@ describe('the account list (settings file version 2)', () => {
     expect(problem).not.toContain('s3cret-Pa55');
   });
 
-  // Review (s35e): an address that is not even a URL (a port out of range) is quoted whole by
+  // an address that is not even a URL (a port out of range) is quoted whole by
   // checkBaseUrl's problem ("\"…\" is not a URL"), credentials and all: addressShown's '?' only
   // covers the identity, not the reason after it.
-  it('REVIEW: an account left out for an address that is no URL is named without its credentials', () => {
+  it('an account left out for an address that is no URL is named without its credentials', () => {
     const leaky = { ...US, baseUrl: 'https://us-client:s3cret-Pa55@us.marketplace.example:99999' };
     writeFileSync(settingsFile(), JSON.stringify({ settingsVersion: 2, ...both, accounts: [EU, leaky] }));
     const { settings, problem } = store().load();
@@ -801,9 +801,9 @@ describe('the account list (settings file version 2)', () => {
     expect(problem).not.toContain('s3cret-Pa55');
   });
 
-  // Review (s35e): the relabel cuts the label by UTF-16 units, so an emoji at the cut is halved
+  // the relabel cuts the label by UTF-16 units, so an emoji at the cut is halved
   // and the kept label holds a lone surrogate (shown as � in the tray, header, notifications).
-  it('REVIEW: a relabelled label is never cut inside a character (an emoji at the cut)', () => {
+  it('a relabelled label is never cut inside a character (an emoji at the cut)', () => {
     const label = `${'x'.repeat(19)}\u{1F600}\u{1F600}`; // 23 UTF-16 units, within the 24
     writeFileSync(
       settingsFile(),
@@ -824,10 +824,10 @@ describe('the account list (settings file version 2)', () => {
     expect(labels[1]).not.toMatch(/[\uD800-\uDFFF]/u); // a lone surrogate, in unicode mode
   });
 
-  // Review (s35e): the copy of a file with a left-out account is the file whole, so a secret in it
+  // the copy of a file with a left-out account is the file whole, so a secret in it
   // (an address's password, the very reason the account is left out; a client secret pasted in)
   // stays on disk for good, where the file's own decision is that it leaves at the next save.
-  it('REVIEW: a secret the file held is in no file of the folder after the next save, copy or not', () => {
+  it('a secret the file held is in no file of the folder after the next save, copy or not', () => {
     const leaky = { ...US, baseUrl: 'https://us-client:s3cret-Pa55@us.marketplace.example' };
     writeFileSync(
       settingsFile(),

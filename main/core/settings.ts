@@ -141,7 +141,13 @@ function relabelled(
   // A number no account of the file has as its label, before or after this one.
   for (let n = 2; n <= fileLabels.size + before.length + 1; n++) {
     const suffix = ` (${n})`;
-    const label = `${parsed.data.label.slice(0, LIMITS.accountLabel - suffix.length).trimEnd()}${suffix}`;
+    // Cut between characters, never inside one (an emoji is two of the units a label's length counts).
+    let kept = '';
+    for (const character of parsed.data.label) {
+      if (kept.length + character.length > LIMITS.accountLabel - suffix.length) break;
+      kept += character;
+    }
+    const label = `${kept.trimEnd()}${suffix}`;
     if (fileLabels.has(label.toLowerCase())) continue;
     const read = readAccount({ ...(entry as object), label }, before);
     if (read.ok) return read.account;
@@ -477,9 +483,15 @@ function migrated(raw: Record<string, unknown>): Record<string, unknown> {
 function withoutUnusableItems(raw: Record<string, unknown>): {
   usable: Record<string, unknown>;
   dropped: string[];
+  /** The items left out, by list, as the file held them. */
+  leftOut: Record<string, unknown[]>;
 } {
   const usable = { ...raw };
   const dropped: string[] = [];
+  const leftOut: Record<string, unknown[]> = {};
+  const leave = (key: string, item: unknown) => {
+    leftOut[key] = [...(leftOut[key] ?? []), item];
+  };
   const list = raw.accounts;
   if (Array.isArray(list) && !fields.accounts.safeParse(list).success) {
     // One by one, each told with what it is (the file is kept as it was: ConfSettingsStore.load).
@@ -495,6 +507,7 @@ function withoutUnusableItems(raw: Record<string, unknown>): {
       const account = read.ok ? read.account : relabelled(entry, kept, fileLabels);
       if (account) kept.push(account);
       if (!read.ok) {
+        if (!account) leave('accounts', entry);
         const outcome = account ? `: kept as "${account.label}"` : '';
         dropped.push(`accounts: account ${index + 1}${accountIdentity(entry)}${read.problem}${outcome}`);
       }
@@ -507,12 +520,28 @@ function withoutUnusableItems(raw: Record<string, unknown>): {
     const whole = Array.isArray(items) ? schema.safeParse(items) : undefined;
     if (!Array.isArray(items) || whole === undefined || whole.success) continue;
     const kept: unknown[] = [];
-    for (const item of items) if (schema.safeParse([...kept, item]).success) kept.push(item);
+    for (const item of items) {
+      if (schema.safeParse([...kept, item]).success) kept.push(item);
+      else leave(key, item);
+    }
     usable[key] = kept;
     const issues = whole.error.issues.map((issue) => ({ ...issue, path: [key, ...issue.path] }));
     dropped.push(...describeIssues(issues).map((e) => e.message));
   }
-  return { usable, dropped };
+  return { usable, dropped, leftOut };
+}
+
+/** `value` without what may be a secret: keys named as one, credentials in an address. */
+function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecrets);
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => !/secret|token|password|credential/i.test(key))
+        .map(([key, item]) => [key, withoutSecrets(item)]),
+    );
+  if (typeof value === 'string' && /\/\/[^/?#]*@/.test(value)) return value.replace(/\/\/[^/?#]*@/, '//');
+  return value;
 }
 
 /** The file's version: 2 has the account list (0.x's files, version 1, have none). */
@@ -616,17 +645,17 @@ export class ConfSettingsStore implements SettingsStore {
       }
       return this.#replaceWithDefaults('was unreadable');
     }
-    const { usable, dropped } = withoutUnusableItems(raw);
+    const { usable, dropped, leftOut } = withoutUnusableItems(raw);
     // After the accounts are read: the window's account is the first one kept.
     const parsed = Settings.safeParse(migrated(usable));
     if (parsed.success) {
       this.#last = parsed.data;
       if (dropped.length === 0) return { settings: parsed.data };
       // The next save writes the file without them: a copy keeps them (one a file's content).
-      const copy = this.#keepCopy();
+      const copy = this.#keepLeftOut(leftOut);
       return {
         settings: parsed.data,
-        problem: `Your settings file ${this.path} had settings that cannot be used (${dropped.join('; ')}); those items were left out (or relabelled, as said) and the rest of your settings are in use. ${copy ? `The file as it was is kept as ${copy}: an account left out can be added again (accounts add, or Settings) with its client and marketplace above.` : 'Correct or remove them in the file before anything is saved: the next save leaves them out.'}`,
+        problem: `Your settings file ${this.path} had settings that cannot be used (${dropped.join('; ')}); those items were left out (or relabelled, as said) and the rest of your settings are in use. ${copy ? `What was left out is kept in ${copy}: an account can be added again (accounts add, or Settings) with its client and marketplace above.` : 'Correct or remove them in the file before anything is saved: the next save leaves them out.'}`,
       };
     }
     // Kept aside whole: every reason is told, the items that would have been left out too.
@@ -703,10 +732,15 @@ export class ConfSettingsStore implements SettingsStore {
     };
   }
 
-  /** A copy of the file named by its content (so each start reading the same file makes no other), or undefined when none could be made. */
-  #keepCopy(): string | undefined {
+  /**
+   * The items left out, kept in a file of their own (the next save drops them from this one),
+   * named by its content so each start reading the same file makes no other; without what a
+   * secret may be (keys named so, credentials in addresses), which must not stay on disk. Undefined
+   * when it could not be written.
+   */
+  #keepLeftOut(leftOut: Record<string, unknown[]>): string | undefined {
     try {
-      const content = readFileSync(this.path);
+      const content = `${JSON.stringify(withoutSecrets(leftOut), null, 2)}\n`;
       const copy = `${this.path}.left-out-${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
       if (!existsSync(copy)) writeFileSync(copy, content, { mode: 0o600 });
       return copy;

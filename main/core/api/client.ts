@@ -30,11 +30,11 @@ import {
 } from './routes';
 import {
   checkBaseUrl,
-  isPlainAnswerToTls,
   isTlsFailure,
   OriginError,
   originBound,
   type Transport,
+  tlsProtocolFailure,
 } from './transport';
 import {
   firstIssue,
@@ -610,11 +610,15 @@ function transportError(
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return new SellerApiError({ ...at, kind: 'timeout', cause: error }, `no answer within ${timeoutMs} ms`);
   }
-  // Not a certificate: the address (its scheme or port) is wrong, and asking again cannot help.
-  if (isPlainAnswerToTls(error))
+  // Not a certificate: the address (its scheme or port) or the way to it is wrong, and asking
+  // again cannot help.
+  const protocol = tlsProtocolFailure(error);
+  if (protocol)
     return new SellerApiError(
       { ...at, kind: 'config', cause: error },
-      'the server did not answer in TLS as asked: the base URL is probably http:// rather than https://, or names another port (or a proxy between answers without TLS)',
+      protocol === 'plain'
+        ? 'the server did not answer in TLS as asked: the base URL is probably http:// rather than https://, or names another port (or a proxy between answers without TLS)'
+        : 'the secure connection failed (a TLS protocol error, ERR_SSL_PROTOCOL_ERROR): the base URL may be http:// rather than https:// or name another port; otherwise a proxy or firewall between, or the server asking for a client certificate, is the cause: your IT team can tell',
     );
   if (isTlsFailure(error)) {
     return new SellerApiError(

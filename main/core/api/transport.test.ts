@@ -2,7 +2,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startCaptureServer } from '../../../test/support/capture-server';
 import { SellerApiClient } from './client';
-import { checkBaseUrl, isPlainAnswerToTls, isTlsFailure, OriginError, originBound } from './transport';
+import { checkBaseUrl, isTlsFailure, OriginError, originBound, tlsProtocolFailure } from './transport';
 
 describe('base URL', () => {
   it.each([
@@ -15,9 +15,9 @@ describe('base URL', () => {
     expect(checkBaseUrl(raw)).toEqual({ ok: true, url });
   });
 
-  // Review (s35e): an address that is no URL is quoted whole in the problem, so credentials in
+  // an address that is no URL is quoted whole in the problem, so credentials in
   // it (https://id:secret@host:99999, a port out of range) reach stderr, the window and the log.
-  it('REVIEW: refuses an address that is no URL without repeating the credentials in it', () => {
+  it('refuses an address that is no URL without repeating the credentials in it', () => {
     const result = checkBaseUrl('https://us-client:s3cret-Pa55@us.marketplace.example:99999');
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problem).not.toContain('s3cret-Pa55');
@@ -59,8 +59,8 @@ describe('TLS failure', () => {
         },
       ),
     });
-    expect(isPlainAnswerToTls(plain)).toBe(true);
-    expect(isPlainAnswerToTls(new Error('unable to get local issuer certificate'))).toBe(false);
+    expect(tlsProtocolFailure(plain)).toBe('plain');
+    expect(tlsProtocolFailure(new Error('unable to get local issuer certificate'))).toBeUndefined();
   });
 });
 
@@ -69,7 +69,7 @@ describe('TLS failures that are not certificates', () => {
     // What Chromium reports for an https:// address whose port answers in plain http (BoringSSL's
     // WRONG_VERSION_NUMBER, reported as a protocol error): the app meets this, not OpenSSL's words.
     const chromium = new Error('net::ERR_SSL_PROTOCOL_ERROR');
-    expect(isPlainAnswerToTls(chromium) || !isTlsFailure(chromium)).toBe(true);
+    expect(tlsProtocolFailure(chromium)).toBe('protocol');
   });
 
   it('reads a connection reset before TLS began (a firewall, a restart) as a network failure, not a certificate', async () => {
@@ -89,12 +89,12 @@ describe('TLS failures that are not certificates', () => {
   });
 });
 
-// Review (s35e): Chromium's ERR_SSL_PROTOCOL_ERROR is its catch-all for a handshake that failed
+// Chromium's ERR_SSL_PROTOCOL_ERROR is its catch-all for a handshake that failed
 // (net/ssl/openssl_ssl_util.cc maps every BoringSSL error it does not name to it, and a
 // handshake_failure alert after the ClientHello: a server demanding a client certificate, a
 // TLS-inspecting proxy, an alert such as internal_error). Unlike OpenSSL's "wrong version number"
 // it is no sign of a plain http answer, so "probably http://" sends people to the wrong place.
-describe('REVIEW: what the app is told of a TLS protocol error', () => {
+describe('what the app is told of a TLS protocol error', () => {
   const credentials = { clientId: 'c', clientSecret: async () => 's' };
   async function told(thrown: Error): Promise<string> {
     const transport = async (): Promise<Response> => {

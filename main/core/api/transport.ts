@@ -49,7 +49,8 @@ export function checkBaseUrl(raw: string): { ok: true; url: string } | { ok: fal
   try {
     url = new URL(raw.trim());
   } catch {
-    return { ok: false, problem: `"${raw}" is not a URL` };
+    // Quoted without what stands between // and @: an address may carry credentials.
+    return { ok: false, problem: `"${raw.replace(/\/\/[^/?#]*@/, '//')}" is not a URL` };
   }
   if (url.username || url.password) return { ok: false, problem: 'the base URL must not carry credentials' };
   if (url.search || url.hash) return { ok: false, problem: 'the base URL must not have a query or fragment' };
@@ -71,21 +72,19 @@ export function addressShown(address: unknown): string {
 }
 
 /**
- * Whether the server did not speak TLS where it was asked (an https:// address at an http:// port,
- * or a proxy between that answers so): OpenSSL's "wrong version number" (Node: the CLI, the
- * preview), Chromium's protocol error (the app's net.fetch, which names no certificate: those are
- * its ERR_CERT_* errors). Not a certificate, so no advice about the organization's authorities.
+ * How a failed TLS handshake that names no certificate reads: `plain`, the server answered in
+ * plain HTTP where TLS was asked (an https:// address at an http:// port, or a proxy between that
+ * answers so: OpenSSL's "wrong version number", in Node); `protocol`, Chromium's catch-all for a
+ * handshake that failed (the app's net.fetch: a plain answer too, or a client certificate the
+ * server asks for, an inspecting proxy); else undefined. Neither is a refused certificate.
  */
-export function isPlainAnswerToTls(error: unknown): boolean {
+export function tlsProtocolFailure(error: unknown): 'plain' | 'protocol' | undefined {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
     const code = (e as NodeJS.ErrnoException).code ?? '';
-    if (
-      code === 'ERR_SSL_WRONG_VERSION_NUMBER' ||
-      /wrong version number|ERR_SSL_PROTOCOL_ERROR/i.test(e.message)
-    )
-      return true;
+    if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(e.message)) return 'plain';
+    if (/ERR_SSL_PROTOCOL_ERROR/.test(e.message)) return 'protocol';
   }
-  return false;
+  return undefined;
 }
 
 /** A connection that failed as a network's do (reset, refused, unreachable), whatever its message names. */
