@@ -12,7 +12,7 @@
 // - The client secret is not a setting: it lives in the OS keychain only. `save` writes only the
 //   keys of this schema, and `parseSettingsPatch` refuses a `clientSecret` with a message saying so.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
@@ -32,7 +32,7 @@ import {
 } from '../../preload/settings-declaration';
 import { accountRef } from './account/account-ref';
 import { OPERATIONS, type Operation, PAGE, routePathProblem } from './api/routes';
-import { addressShown, checkBaseUrl } from './api/transport';
+import { addressShown, checkBaseUrl, withoutCredentials } from './api/transport';
 import { AutomationList } from './automation/automation-settings';
 import { userDataDir } from './paths';
 import type { Same } from './same-type';
@@ -494,7 +494,7 @@ function withoutUnusableItems(raw: Record<string, unknown>): {
   };
   const list = raw.accounts;
   if (Array.isArray(list) && !fields.accounts.safeParse(list).success) {
-    // One by one, each told with what it is (the file is kept as it was: ConfSettingsStore.load).
+    // One by one, each told with what it is (what is left out is copied: ConfSettingsStore.load).
     const kept: AccountEntry[] = [];
     const fileLabels = new Set(
       list.flatMap((entry) => {
@@ -540,8 +540,7 @@ function withoutSecrets(value: unknown): unknown {
         .filter(([key]) => !/secret|token|password|credential/i.test(key))
         .map(([key, item]) => [key, withoutSecrets(item)]),
     );
-  if (typeof value === 'string' && /\/\/[^/?#]*@/.test(value)) return value.replace(/\/\/[^/?#]*@/, '//');
-  return value;
+  return typeof value === 'string' ? withoutCredentials(value) : value;
 }
 
 /** The file's version: 2 has the account list (0.x's files, version 1, have none). */

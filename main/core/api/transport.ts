@@ -49,8 +49,7 @@ export function checkBaseUrl(raw: string): { ok: true; url: string } | { ok: fal
   try {
     url = new URL(raw.trim());
   } catch {
-    // Quoted without what stands between // and @: an address may carry credentials.
-    return { ok: false, problem: `"${raw.replace(/\/\/[^/?#]*@/, '//')}" is not a URL` };
+    return { ok: false, problem: `"${withoutCredentials(raw)}" is not a URL` };
   }
   if (url.username || url.password) return { ok: false, problem: 'the base URL must not carry credentials' };
   if (url.search || url.hash) return { ok: false, problem: 'the base URL must not have a query or fragment' };
@@ -62,6 +61,11 @@ export function checkBaseUrl(raw: string): { ok: true; url: string } | { ok: fal
     };
   }
   return { ok: true, url: url.href.replace(/\/+$/, '') };
+}
+
+/** Text with what stands between `//` and `@` taken out: an address, parsed or not, may carry credentials. */
+export function withoutCredentials(text: string): string {
+  return text.replace(/\/\/[^/?#]*@/, '//');
 }
 
 /** An address as a message may repeat it: its scheme and host alone (no credentials, path or query), or "?". */
