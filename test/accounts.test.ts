@@ -519,6 +519,7 @@ describe('two accounts on two marketplaces', () => {
       accounts: store.load().settings.accounts.filter((a) => a.label !== 'US'),
     });
     const run = await AccountSession.open(accountRef(usEntry), {
+      surface: 'app',
       dataRoot: dir,
       clientSecret: async () => US_CLIENT.clientSecret,
       settings: () => DEFAULT_SETTINGS,
@@ -640,6 +641,10 @@ describe('two accounts on two marketplaces', () => {
       ['Down', 'offline'],
       ['US', 'credentials-rejected'],
     ]);
+    // Read in the app: its advice names the app's Settings (a terminal's names the CLI's commands).
+    expect(service.state().accounts.find((a) => a.label === 'US')?.problem?.message).toBe(
+      'The marketplace rejected the client id or secret. Enter the current client secret in Settings.',
+    );
     const polls = (account: string) =>
       entries.filter((e) => e.message.startsWith('poll') && e.fields.account === account);
     expect(polls('EU').every((e) => e.message === 'poll ok')).toBe(true);
@@ -963,6 +968,7 @@ describe("the app's Settings and `accounts remove` removing one account at the s
         // The app first, its hand-over held up by a process that has US open (`seller-tray run`),
         // while the CLI starts and waits its turn.
         const run = await AccountSession.open(accountRef(usEntry), {
+          surface: 'app',
           dataRoot,
           clientSecret: async () => US_CLIENT.clientSecret,
           settings: () => DEFAULT_SETTINGS,
@@ -1117,6 +1123,7 @@ describe('two accounts across kill -9', () => {
       const session = await AccountSession.open(
         accountRef({ label, baseUrl: sim.url, clientId: client.clientId }),
         {
+          surface: 'app',
           dataRoot,
           clientSecret: async () => client.clientSecret,
           settings: () => ({ ...DEFAULT_SETTINGS, undoSeconds: 0 }),

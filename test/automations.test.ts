@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { adviceFor } from '../main/core/advice';
 import { SellerApiClient } from '../main/core/api/client';
 import type { AutomationPorts } from '../main/core/automation/runner';
 import { type CoreEvent, type CoreSettings, SellerCore } from '../main/core/seller-core';
@@ -88,6 +89,7 @@ async function open(automations: AutomationSetting[], env?: NodeJS.ProcessEnv): 
     ...(env ? { env } : {}),
   };
   core = await SellerCore.open({
+    advice: adviceFor('app'),
     client: new SellerApiClient({
       baseUrl: sim.url,
       credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },

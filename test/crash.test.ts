@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountFolder, accountRef } from '../main/core/account/account-ref';
+import { adviceFor } from '../main/core/advice';
 import { SellerApiClient } from '../main/core/api/client';
 import { orderIdOf } from '../main/core/api/wire';
 import { userDataDir } from '../main/core/paths';
@@ -141,7 +142,12 @@ describe('the app and seller-tray watch on one data folder', () => {
       credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
       retry: { maxAttempts: 1 },
     });
-    const app = await SellerCore.open({ client, dataDir, settings: () => TEST_SETTINGS });
+    const app = await SellerCore.open({
+      advice: adviceFor('app'),
+      client,
+      dataDir,
+      settings: () => TEST_SETTINGS,
+    });
     const events: string[] = [];
     app.on((event) => {
       if (event.type === 'orders-arrived') events.push(...event.orderIds);
@@ -242,7 +248,12 @@ describe('a first start killed with kill -9 midway', () => {
         return fetch(input, init);
       },
     });
-    const core = await SellerCore.open({ client, dataDir, settings: () => TEST_SETTINGS });
+    const core = await SellerCore.open({
+      advice: adviceFor('app'),
+      client,
+      dataDir,
+      settings: () => TEST_SETTINGS,
+    });
     const arrived: string[] = [];
     core.on((event) => {
       if (event.type === 'orders-arrived') arrived.push(...event.orderIds);

@@ -319,6 +319,7 @@ describe('seller-tray accounts', () => {
     // This test's process stands for `seller-tray run`: its session of US has the store open, and
     // it does not follow the settings file.
     const session = await AccountSession.open(ref, {
+      surface: 'app',
       dataRoot: l.dataRoot,
       clientSecret: async () => US_CLIENT.clientSecret,
       settings: () => DEFAULT_SETTINGS,
@@ -366,13 +367,15 @@ describe('seller-tray accounts', () => {
     expect(halfway.code).toBe(1);
     expect(halfway.stdout.split('\t').slice(0, 2)).toEqual(['EU', next]);
     expect(halfway.stderr).toContain(
-      `seller-tray: US: the marketplace rejected client ${US_CLIENT.clientId}: run seller-tray accounts add --id ${idOf(us, US_CLIENT)} again`,
+      `seller-tray: US: the marketplace rejected client ${US_CLIENT.clientId}: store the current client secret with seller-tray accounts add --id ${idOf(us, US_CLIENT)} (it reads the secret from standard input)`,
     );
+    // Read at a terminal: its advice names the CLI's commands, never the app's screens.
+    expect(halfway.stderr).not.toMatch(/Settings|order page|Diagnose connection/);
     // A command of that account says how to store the current secret, by id.
     const refused = await l.cli(['orders', 'list', '--account', 'US']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      `the client id or secret was rejected: check the secret in the Seller Console, then store it with seller-tray accounts add --id ${idOf(us, US_CLIENT)} (the secret on standard input)`,
+      `the client id or secret was rejected: check them in the Seller Console, then store the current client secret with seller-tray accounts add --id ${idOf(us, US_CLIENT)} (it reads the secret from standard input)`,
     );
     const reconnected = await l.cli(['accounts', 'add', 'US'], US_CLIENT.clientSecret);
     expect(reconnected.stdout).toBe(
@@ -401,6 +404,7 @@ describe('two `accounts remove` of one account at the same instant', () => {
       });
       await keychain.set(owner, EU_CLIENT.clientSecret);
       const session = await AccountSession.open(ref, {
+        surface: 'app',
         dataRoot: l.dataRoot,
         clientSecret: async () => EU_CLIENT.clientSecret,
         settings: () => DEFAULT_SETTINGS,
@@ -447,6 +451,7 @@ describe('`accounts add --id` while a removal of that account is under way', () 
     writeRemovalNote(l.dataRoot, { entry, at: 1, automations: [] });
     settings.save({ ...settings.load().settings, accounts: [settings.load().settings.accounts[0] ?? entry] });
     const run = await AccountSession.open(ref, {
+      surface: 'app',
       dataRoot: l.dataRoot,
       clientSecret: async () => US_CLIENT.clientSecret,
       settings: () => DEFAULT_SETTINGS,

@@ -15,14 +15,10 @@ import {
 import { escapedControls } from '../../preload/marketplace-text';
 import { type AccountRef, accountRef } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
+import { adviceFor } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
 import { runsFor, webhookUrlProblem } from '../core/automation/automation-settings';
-import {
-  automationAccount,
-  automationSecretEntry,
-  secretAdvice,
-  secretCommand,
-} from '../core/automation/ports';
+import { automationAccount, automationSecretEntry } from '../core/automation/ports';
 import type { Log } from '../core/log';
 import { type Account, type CliStores, clientOptions } from './account';
 import { row } from './format';
@@ -191,9 +187,7 @@ export async function storeAutomationSecret(
   // how to get this same one.
   const lacking = others
     .filter((_, index) => held[index] === undefined)
-    .map(
-      (ref) => `${label(ref)} has none yet: ${secretCommand(ref.id, name) ?? secretAdvice(ref.id, name)}\n`,
-    );
+    .map((ref) => `${label(ref)} has none yet: ${adviceFor('terminal', ref).automationSecret(name)}\n`);
   const one = [...values].every((other) => other === value);
   const same =
     lacking.length > 0 && one ? 'Its other accounts get this same one with nothing on standard input:\n' : '';
@@ -227,6 +221,7 @@ export async function testAutomation(
     settings: () => saved,
     log,
     automations: cliAutomationPorts(account.ref, stores),
+    surface: 'terminal',
   });
   try {
     const run = await session.core.testAutomation(order, name);

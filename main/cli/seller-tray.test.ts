@@ -1049,6 +1049,35 @@ describe('seller-tray failures', () => {
     expect(run.stderr).not.toContain('not-the-secret');
   });
 
+  it("words its advice for the terminal (the CLI's commands and variables), never the app's Settings", async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cli-advice-'));
+    try {
+      const laptop = { XDG_CONFIG_HOME: home };
+      const APP_ONLY = /Settings|order page|Diagnose connection|Check now/;
+      const rejected = await cli(['watch', '--once'], { ...laptop, SELLER_CLIENT_SECRET: 'not-the-secret' });
+      expect(rejected.stderr).toContain(
+        'The marketplace rejected the client id or secret. Set SELLER_CLIENT_SECRET to the current client secret, or store it with seller-tray login.',
+      );
+      expect(rejected.stderr).not.toMatch(APP_ONLY);
+      // A permission the client lacks: the other client to use is added with the CLI's own command.
+      await admin(sim.url, 'PATCH', 'faults', {
+        script: ['listNewEvents', 'listEvents', 'listOrders'].map((operation) => ({
+          operation,
+          action: 'status',
+          status: 403,
+          times: 100,
+        })),
+      });
+      const refused = await cli(['watch', '--once'], laptop);
+      expect(refused.stderr).toContain(
+        'Ask whoever manages your Seller Console to give the client that permission, or add another client with seller-tray accounts add.',
+      );
+      expect(refused.stderr).not.toMatch(APP_ONLY);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it.each([
     [['orders', 'list'], { SELLER_CLIENT_SECRET: '' }, 'SELLER_CLIENT_SECRET'],
     [['ping'], { SELLER_API_BASE_URL: '' }, 'SELLER_API_BASE_URL'],

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
 import { type AccountRef, accountFolder, commandFor } from '../core/account/account-ref';
+import { adviceFor } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
@@ -363,18 +364,17 @@ function integerOption(raw: string | undefined, name: string, min: number): numb
 
 /**
  * What failed, the server's words (escaped), and the request id support needs. `account`: the
- * command's; a saved one (labelled) gets its current secret by `accounts add --id`.
+ * command's, whose advice names how it gets its current secret (advice.ts).
  */
 function describeFailure(error: SellerApiError, account?: AccountRef): string {
   const lines = [escapedControls(error.message)];
+  const advice = adviceFor('terminal', account);
   if (error.credentialsRejected)
     lines.push(
-      account?.label === undefined
-        ? 'the client id or secret was rejected: check them in the Seller Console'
-        : `the client id or secret was rejected: check the secret in the Seller Console, then store it with ${commandFor(account.id, 'accounts add')} (the secret on standard input)`,
+      `the client id or secret was rejected: check them in the Seller Console, then ${advice.enterSecret}`,
     );
   // Refused again with a fresh token: a permission this client lacks, said as the app says it.
-  if (error.permissionRefused) lines.push(escapedControls(explainFailure(error).message));
+  if (error.permissionRefused) lines.push(escapedControls(explainFailure(error, advice).message));
   if (error.kind === 'tls')
     lines.push(
       "the certificate is not one this computer trusts: where your network inspects TLS, set NODE_EXTRA_CA_CERTS to your organization's CA certificate (a PEM file), or install it in the system's certificate store",

@@ -3,8 +3,9 @@
 // directories behave as two laptops.
 import { plural } from '../../preload/counted';
 import { escapedControls } from '../../preload/marketplace-text';
-import { type AccountRef, commandFor, keychainEntry } from '../core/account/account-ref';
+import { type AccountRef, keychainEntry } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
+import { adviceFor } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
 import { automationPortsFor } from '../core/automation/ports';
 import type { AutomationPorts } from '../core/automation/runner';
@@ -99,6 +100,7 @@ export async function watch(
           settings: () => settings,
           log: options.log,
           transport: cliNetwork().transport,
+          surface: 'terminal',
           automations:
             automations && headless?.secret !== undefined
               ? { ...automations, secret: async () => headless.secret }
@@ -163,8 +165,7 @@ async function watchAccount(
   });
   /** The secret refused: alone, a usage error (log in again); among several, told, and the others go on. */
   const refused = (): true => {
-    const advice = named ? `${commandFor(ref.id, 'accounts add')} again` : 'seller-tray login again';
-    const message = `the marketplace rejected client ${ref.clientId}: run ${advice}`;
+    const message = `the marketplace rejected client ${ref.clientId}: ${adviceFor('terminal', ref).enterSecret}`;
     if (!named) throw new UsageError(message);
     tell({ message });
     return true;

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { adviceFor } from './advice';
 import { SellerApiError } from './api/errors';
 import { PaginationError } from './api/pagination';
-import { explainFailure, failureKind } from './failure-words';
+import { explainFailure as explainWith, failureKind } from './failure-words';
 import { KeychainUnavailableError } from './secrets';
+
+/** As the app words it (advice.test.ts has the terminal's). */
+const explainFailure = (error: unknown) => explainWith(error, adviceFor('app'));
 
 const REQUEST_ID = '5c1d7e4a-1b2c-4d3e-8f90-0a1b2c3d4e5f';
 const http = (operation: string, status: number, errorCode?: string, description?: string) =>

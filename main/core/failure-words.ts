@@ -5,6 +5,7 @@
 
 import { capped, plainText } from '../../preload/marketplace-text';
 import type { Explained, FailureKind } from '../../preload/model';
+import { type Advice, capitalized } from './advice';
 import { SellerApiError } from './api/errors';
 import { PaginationError } from './api/pagination';
 import { KeychainUnavailableError } from './secrets';
@@ -17,12 +18,15 @@ export function failureKind(error: unknown): FailureKind {
   return 'failing';
 }
 
-const DIAGNOSE = 'If it lasts, run Diagnose connection in Settings and send the result to the marketplace.';
+/** What to do about a failure that lasts: the diagnosis, for the marketplace's support. */
+const diagnoseAdvice = (advice: Advice): string =>
+  `If it lasts, ${advice.diagnose} and send the result to the marketplace.`;
 
 /** The sentence for a failure of an API call, by what kind of failure it is. */
-function sentence(error: SellerApiError): string {
+function sentence(error: SellerApiError, advice: Advice): string {
+  const lasting = diagnoseAdvice(advice);
   if (error.credentialsRejected || (error.kind === 'http' && error.status === 401)) {
-    return 'The marketplace rejected the client id or secret. Enter the current client secret in Settings.';
+    return `The marketplace rejected the client id or secret. ${capitalized(advice.enterSecret)}.`;
   }
   switch (error.kind) {
     case 'network':
@@ -30,11 +34,11 @@ function sentence(error: SellerApiError): string {
     case 'timeout':
       return 'The marketplace did not answer in time. Seller Tray tries again by itself.';
     case 'tls':
-      return "The marketplace's security certificate was refused, so Seller Tray did not connect. Check the base URL in Settings, or ask your IT team about the certificate.";
+      return `The marketplace's security certificate was refused, so Seller Tray did not connect. ${capitalized(advice.checkBaseUrl)}, or ask your IT team about the certificate.`;
     case 'config':
-      return `Seller Tray could not call the marketplace at the address in Settings. Check the base URL. ${DIAGNOSE}`;
+      return `Seller Tray could not call the marketplace at the account's address. ${capitalized(advice.checkBaseUrl)}. ${lasting}`;
     case 'schema':
-      return `The marketplace answered in a form Seller Tray cannot read. ${DIAGNOSE}`;
+      return `The marketplace answered in a form Seller Tray cannot read. ${lasting}`;
     case 'http':
       break;
   }
@@ -47,15 +51,15 @@ function sentence(error: SellerApiError): string {
   if (status === 404) {
     return error.operation === 'getOrder'
       ? 'The marketplace does not know this order (it may belong to another seller account).'
-      : `The marketplace has no such operation at this address: the base URL in Settings (its path) is probably wrong. Check it against what the marketplace gave you. ${DIAGNOSE}`;
+      : `The marketplace has no such operation at this address: the account's base URL (its path) is probably wrong. ${capitalized(advice.checkBaseUrl)}: compare it with what the marketplace gave you. ${lasting}`;
   }
   if (error.permissionRefused) {
-    return `The marketplace does not allow this API client to ${ACTIONS[error.operation] ?? 'do this'}, also with a fresh sign-in${quoted(error)}. Ask whoever manages your Seller Console to give the client that permission, or enter another client in Settings.`;
+    return `The marketplace does not allow this API client to ${ACTIONS[error.operation] ?? 'do this'}, also with a fresh sign-in${quoted(error)}. Ask whoever manages your Seller Console to give the client that permission, or ${advice.anotherClient}.`;
   }
   if (error.operation === 'sendEvent') {
     return `The marketplace refused this status, so it is not recorded there${quoted(error)}. Copy the details for the marketplace's support; send it again once the cause is fixed.`;
   }
-  return `The marketplace refused Seller Tray's request. ${DIAGNOSE}`;
+  return `The marketplace refused Seller Tray's request. ${lasting}`;
 }
 
 /** What each operation does, for saying what the marketplace did not allow. */
@@ -101,41 +105,47 @@ function apiDetails(error: SellerApiError): string[] {
   ];
 }
 
-export function explainFailure(error: unknown): Explained {
-  if (error instanceof SellerApiError) return { message: sentence(error), details: apiDetails(error) };
+/** `advice`: worded for the surface the message is read on (advice.ts). */
+export function explainFailure(error: unknown, advice: Advice): Explained {
+  if (error instanceof SellerApiError)
+    return { message: sentence(error, advice), details: apiDetails(error) };
   if (error instanceof KeychainUnavailableError) {
     return { message: error.advice, details: [`Keychain error: ${error.reason}`] };
   }
   const text = error instanceof Error ? error.message : String(error);
   if (error instanceof PaginationError) {
     return {
-      message: `The marketplace's lists did not page as expected, so Seller Tray could not read them whole. ${DIAGNOSE}`,
+      message: `The marketplace's lists did not page as expected, so Seller Tray could not read them whole. ${diagnoseAdvice(advice)}`,
       details: [`Message: ${text}`],
     };
   }
   const file = fileFailure(error);
   if (file) {
     return {
-      message: FILE_WORDS[file.code] ?? FILE_TROUBLE,
+      message: (FILE_WORDS[file.code] ?? FILE_TROUBLE)(advice),
       details: [`Error code: ${file.code}`, `File operation: ${file.syscall}`, `Message: ${text}`],
     };
   }
   return { message: `Something went wrong: ${capped(plainText(text), 300)}`, details: [`Message: ${text}`] };
 }
 
-const LOG_ADVICE = 'if it stays, send the log (Settings → Open log folder) to your IT support.';
-const NOT_ALLOWED = `Seller Tray is not allowed to write its files on this computer. Check that its folder belongs to you and is writable, then try again; ${LOG_ADVICE}`;
-const FULL = 'The disk is full, so Seller Tray could not save its files. Free some space, then try again.';
+type Worded = (advice: Advice) => string;
+const NOT_ALLOWED: Worded = (advice) =>
+  `Seller Tray is not allowed to write its files on this computer. Check that its folder belongs to you and is writable, then try again; if it stays, ${advice.sendLog}.`;
+const FULL: Worded = () =>
+  'The disk is full, so Seller Tray could not save its files. Free some space, then try again.';
 
 /** This computer's own files (settings, the store, the log) could not be read or written. */
-const FILE_WORDS: Readonly<Record<string, string>> = {
+const FILE_WORDS: Readonly<Record<string, Worded>> = {
   ENOSPC: FULL,
   EDQUOT: FULL,
   EACCES: NOT_ALLOWED,
   EPERM: NOT_ALLOWED,
-  EROFS: `Seller Tray's folder is on a read-only disk, so it could not save its files; ${LOG_ADVICE}`,
+  EROFS: (advice) =>
+    `Seller Tray's folder is on a read-only disk, so it could not save its files; if it stays, ${advice.sendLog}.`,
 };
-const FILE_TROUBLE = `Seller Tray could not read or write its files on this computer. Try again; ${LOG_ADVICE}`;
+const FILE_TROUBLE: Worded = (advice) =>
+  `Seller Tray could not read or write its files on this computer. Try again; if it stays, ${advice.sendLog}.`;
 
 /** The file system calls whose failures are this computer's files' (not a network's). */
 const FILE_CALLS = new Set([

@@ -1,6 +1,7 @@
 // The liveness decision on a clock the test moves: healthy, stale after 3 intervals awake without
 // a successful poll, down 15 minutes later (told once), recovery told once; a sleep is not an outage.
 import { describe, expect, it } from 'vitest';
+import { adviceFor } from './advice';
 import {
   CLOCK_JUMP_MS,
   health,
@@ -15,6 +16,8 @@ import {
 } from './liveness';
 
 const MINUTE = 60_000;
+/** As the app words it (advice.test.ts has the terminal's). */
+const APP = adviceFor('app');
 const INTERVAL = MINUTE;
 
 /** The clock moved on `ms` in ticks, as the core's timer does; what was told on the way. */
@@ -78,30 +81,30 @@ describe('liveness', () => {
   it('says in words how long, and what to do, by how the polls fail', () => {
     const state = { ...startLiveness(0, 0), awakeWithoutSuccessMs: 20 * MINUTE };
     const down = (connection: Parameters<typeof livenessNotification>[3]) =>
-      livenessNotification('down', state, 20 * MINUTE, connection);
+      livenessNotification('down', state, 20 * MINUTE, connection, APP);
     expect(down('offline')).toEqual({
       kind: 'connection',
       title: 'Seller Tray cannot read the marketplace',
       body: 'Not checked for 20 min (new orders may be waiting). This computer cannot reach it: check the network, VPN or proxy. Seller Tray keeps trying.',
     });
     expect(down('credentials-rejected').body).toMatch(
-      /refuses the client secret.*enter the current one in Settings/,
+      /refuses the client secret.*enter the current client secret in Settings/,
     );
     expect(down('server-problem').body).toMatch(/answers with errors/);
     expect(down('failing').body).toMatch(/Diagnose connection/);
     // Still waiting for an answer: the poll neither worked nor failed.
     expect(down('ok').body).toMatch(/get no answer/);
-    expect(livenessNotification('down', startLiveness(0, null), 20 * MINUTE, 'offline').body).toMatch(
+    expect(livenessNotification('down', startLiveness(0, null), 20 * MINUTE, 'offline', APP).body).toMatch(
       /^Not checked since it started\./,
     );
-    expect(livenessNotification('recovered', state, 20 * MINUTE, 'ok').title).toBe(
+    expect(livenessNotification('recovered', state, 20 * MINUTE, 'ok', APP).title).toBe(
       'Seller Tray reads the marketplace again',
     );
     // Serving several accounts, each account's outage names it.
-    expect(livenessNotification('down', state, 20 * MINUTE, 'offline', 'US').title).toBe(
+    expect(livenessNotification('down', state, 20 * MINUTE, 'offline', APP, 'US').title).toBe(
       'Seller Tray cannot read US',
     );
-    expect(livenessNotification('recovered', state, 20 * MINUTE, 'ok', 'US').title).toBe(
+    expect(livenessNotification('recovered', state, 20 * MINUTE, 'ok', APP, 'US').title).toBe(
       'Seller Tray reads US again',
     );
   });

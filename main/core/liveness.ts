@@ -6,6 +6,7 @@
 import { notificationBody, notificationTitle } from '../../preload/marketplace-text';
 import type { Connection, Health, NotificationRequest } from '../../preload/model';
 import { ageText } from '../../preload/status-words';
+import type { Advice } from './advice';
 
 /** How often the core ticks the clock (and the tray's "Checked … ago" is renewed). */
 export const LIVENESS_TICK_MS = 20_000;
@@ -73,19 +74,24 @@ export function toTell(
 }
 
 /** What to do about a connection that does not work, by how it fails (the poller's last word). */
-const WHAT_TO_DO: Readonly<Record<Connection, string>> = {
-  // Still "ok" or "starting": the last poll neither worked nor failed, it is waiting for an answer.
-  ok: 'Its requests get no answer: check the network, VPN or proxy, or choose Check now.',
-  starting: 'Its requests get no answer: check the network, VPN or proxy, or choose Check now.',
-  paused: 'Polling is paused.',
-  offline: 'This computer cannot reach it: check the network, VPN or proxy. Seller Tray keeps trying.',
-  'server-problem':
-    'The marketplace answers with errors; Seller Tray keeps trying. If it lasts, run Diagnose connection in Settings.',
-  'credentials-rejected':
-    'The marketplace refuses the client secret (revoked or replaced?): enter the current one in Settings.',
-  failing:
-    'Its answers cannot be used: run Diagnose connection in Settings and send the result to the marketplace.',
-};
+function whatToDo(connection: Connection, advice: Advice): string {
+  switch (connection) {
+    // Still "ok" or "starting": the last poll neither worked nor failed, it is waiting for an answer.
+    case 'ok':
+    case 'starting':
+      return `Its requests get no answer: check the network, VPN or proxy${advice.checkNow ? `, or ${advice.checkNow}` : ''}.`;
+    case 'paused':
+      return 'Polling is paused.';
+    case 'offline':
+      return 'This computer cannot reach it: check the network, VPN or proxy. Seller Tray keeps trying.';
+    case 'server-problem':
+      return `The marketplace answers with errors; Seller Tray keeps trying. If it lasts, ${advice.diagnose}.`;
+    case 'credentials-rejected':
+      return `The marketplace refuses the client secret (revoked or replaced?): ${advice.enterSecret}.`;
+    case 'failing':
+      return `Its answers cannot be used: ${advice.diagnose} and send the result to the marketplace.`;
+  }
+}
 
 /**
  * The notification for an outage or a recovery, in words with what to do; `account`: its label,
@@ -96,6 +102,7 @@ export function livenessNotification(
   state: LivenessState,
   nowMs: number,
   connection: Connection,
+  advice: Advice,
   account?: string,
 ): NotificationRequest {
   const last = state.lastSuccessMs === null ? null : ageText(state.lastSuccessMs, nowMs);
@@ -111,6 +118,6 @@ export function livenessNotification(
   return {
     kind: 'connection',
     title: notificationTitle(`Seller Tray cannot read ${marketplace}`),
-    body: notificationBody(`Not checked ${since}. ${WHAT_TO_DO[connection]}`),
+    body: notificationBody(`Not checked ${since}. ${whatToDo(connection, advice)}`),
   };
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { adviceFor } from './advice';
 import { SellerApiError } from './api/errors';
 import type { MarketplaceEvent, NewMarketplaceEvent } from './api/wire';
 import { Outbox, type OutboxItem } from './outbox';
@@ -41,6 +42,7 @@ function outboxWith(
     },
   };
   const outbox = new Outbox({
+    advice: adviceFor('app'),
     store: recording,
     posting: {
       post: async (body, id) => {

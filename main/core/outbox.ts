@@ -14,6 +14,7 @@ import type {
   UndoOutcome,
 } from '../../preload/model';
 import { MARKABLE_STATUSES } from '../../preload/order-status';
+import type { Advice } from './advice';
 import { SellerApiError } from './api/errors';
 import { explainFailure } from './failure-words';
 import { failureFields, type Log, type LogLevel, silentLog } from './log';
@@ -101,6 +102,8 @@ export interface OutboxPorts {
   now(): number;
   /** Told of each delivery: sent, failed, or kept for another try. */
   log?: Log;
+  /** A failed delivery's advice, worded for the surface its session serves. */
+  advice: Advice;
 }
 
 export interface DeliveryReport {
@@ -281,7 +284,7 @@ export class Outbox {
       } catch (error) {
         failure = error;
         const apiError = error instanceof SellerApiError ? error : undefined;
-        item.problem = explainFailure(error);
+        item.problem = explainFailure(error, this.ports.advice);
         // A post's answer (a read-back's is not one): no answer (network) leaves none.
         item.httpStatus = apiError?.operation === 'sendEvent' ? apiError.status : item.httpStatus;
         if (apiError && apiError.operation !== 'sendEvent') {

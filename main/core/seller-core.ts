@@ -29,6 +29,7 @@ import {
   unusualMarkText,
 } from '../../preload/order-status';
 import type { RunbookTick } from '../../preload/runbooks';
+import { type Advice, capitalized } from './advice';
 import type { TokenLifetime } from './api/access-token';
 import type { SellerApiClient } from './api/client';
 import { SellerApiError } from './api/errors';
@@ -112,6 +113,8 @@ export interface CorePorts {
   automations?: AutomationPorts | undefined;
   /** The account's label while the app serves more than one (notifications then name it). */
   accountName?: (() => string | undefined) | undefined;
+  /** Every message's advice, worded for the surface the account's session serves (advice.ts). */
+  advice: Advice;
 }
 
 // Declared for every process in preload/model.ts.
@@ -258,6 +261,7 @@ export class SellerCore {
       },
       now: this.now,
       log: this.log,
+      advice: ports.advice,
     });
     this.fetcher = new OrderFetcher({
       // Asked between fetches, in the background: damage met there is mended as anywhere else, and
@@ -289,6 +293,7 @@ export class SellerCore {
         mark: (mark) => this.markStatus(mark),
         changed: (orderIds) => this.emitChanged(orderIds, false),
         failed: (run, detail, lastOutput) => this.tellAutomationFailed(run, detail, lastOutput),
+        advice: ports.advice,
       });
     this.poller = new Poller({
       poll: () => this.poll(),
@@ -359,7 +364,14 @@ export class SellerCore {
       this.log.info('liveness told', { tell, connection: this.connection });
       this.emit({
         type: 'notification',
-        request: livenessNotification(tell, state, this.now(), this.connection, this.ports.accountName?.()),
+        request: livenessNotification(
+          tell,
+          state,
+          this.now(),
+          this.connection,
+          this.ports.advice,
+          this.ports.accountName?.(),
+        ),
       });
     }
     if (now === this.health) return;
@@ -946,7 +958,7 @@ export class SellerCore {
     this.windowTold = true;
     this.emit({
       type: 'problem',
-      message: `The marketplace lists only its first ${window.toLocaleString('en')} events, so Seller Tray cannot read events past them. New orders still arrive through its list of new events, on the laptop that reads them first; other laptops see them once older events expire. Run Diagnose connection in Settings and send the result to the marketplace.`,
+      message: `The marketplace lists only its first ${window.toLocaleString('en')} events, so Seller Tray cannot read events past them. New orders still arrive through its list of new events, on the laptop that reads them first; other laptops see them once older events expire. ${capitalized(this.ports.advice.diagnose)} and send the result to the marketplace.`,
     });
   }
 
@@ -966,8 +978,7 @@ export class SellerCore {
     this.newListingFailureTold = true;
     this.emit({
       type: 'problem',
-      message:
-        "The marketplace's list of new events does not work, so Seller Tray reads its full list of events instead: no order is missed. If this stays, run Diagnose connection in Settings and send the result to the marketplace.",
+      message: `The marketplace's list of new events does not work, so Seller Tray reads its full list of events instead: no order is missed. If this stays, ${this.ports.advice.diagnose} and send the result to the marketplace.`,
       details: [problem],
     });
   }
@@ -1022,7 +1033,7 @@ export class SellerCore {
     const brief = this.brief(run.orderId);
     this.emit({
       type: 'problem',
-      message: `The automation ${run.automation} failed for the order of ${capped(plainText(brief.buyer), NAME_MAX)}: ${detail}. The order page shows its output and can run it again.`,
+      message: `The automation ${run.automation} failed for the order of ${capped(plainText(brief.buyer), NAME_MAX)}: ${detail}. ${this.ports.advice.orderRuns(run.automation, run.orderId)}`,
       details: [`order ${run.orderId}`, `delivery ${run.deliveryId}`, ...(lastOutput ? [lastOutput] : [])],
     });
     if (this.ports.settings().notificationsEnabled && this.pausedUntil() === null) {
@@ -1172,7 +1183,7 @@ export class SellerCore {
       this.tellAside();
     } catch (error) {
       this.backlogWalkFailed = true;
-      const { message, details } = explainFailure(error);
+      const { message, details } = explainFailure(error, this.ports.advice);
       this.emit({
         type: 'problem',
         message: `Not every order could be read yet; Seller Tray reads the rest as it goes. ${message}`,
@@ -1310,7 +1321,7 @@ export class SellerCore {
 
   private noteFailure(error: unknown): void {
     this.lastError = error instanceof Error ? error.message : String(error);
-    this.problem = explainFailure(error);
+    this.problem = explainFailure(error, this.ports.advice);
   }
 
   /** A failure Check now met, shown before the poll's retries end (a success later clears it). */

@@ -37,6 +37,7 @@ import { testConnection } from './account/connection-test';
 import { interruptedRemovals, interruptedRemovalWords, settleRemovals } from './account/removal-notes';
 import { AccountSession, type OrderLookup } from './account/session';
 import { osAccountName } from './account-name';
+import { adviceFor, capitalized } from './advice';
 import { SellerApiError } from './api/errors';
 import type { Transport } from './api/transport';
 import { APP_VERSION, updateChannel } from './app-identity';
@@ -131,6 +132,9 @@ export interface ServicePorts {
 }
 
 export type { ServiceEvent } from '../../preload/contract';
+
+/** The service serves the app: its advice about no one account names the app's places (advice.ts). */
+const APP_ADVICE = adviceFor('app');
 
 /** The shell's updater (main/shell/updater.ts), as the window's About panel reaches it. */
 export interface UpdatesPort {
@@ -374,7 +378,7 @@ export class SellerTrayService {
     if (!named)
       throw new CodedError(
         'not-found',
-        `${subject} is not connected: check its secret in Settings, or add it again.`,
+        `${subject} is not connected: ${APP_ADVICE.enterSecret}, or add it again.`,
       );
     return named;
   }
@@ -793,7 +797,7 @@ export class SellerTrayService {
     });
     if (served.length === 0) {
       if (account === undefined) this.requireSession(); // Says nothing is set up yet.
-      throw new CodedError('not-found', 'That account is not connected: check its secret in Settings.');
+      throw new CodedError('not-found', `That account is not connected: ${APP_ADVICE.enterSecret}.`);
     }
     const sources = served.map((session) => ({ account: session.ref.id, core: session.core }));
     const page = this.inbox.page(sources, {
@@ -855,6 +859,7 @@ export class SellerTrayService {
       log: this.log,
       locale: this.policies.current().rules.locale ?? this.ports.locale,
       named,
+      surface: 'app',
       // They run only while the settings say this laptop runs them (automationsEnabled).
       automations: automationPortsFor(ref, {
         ...this.ports,
@@ -936,7 +941,7 @@ export class SellerTrayService {
       return (await this.ports.secrets.get(owner)) !== undefined;
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
-      this.emit({ type: 'problem', ...explainFailure(error) });
+      this.emit({ type: 'problem', ...explainFailure(error, APP_ADVICE) });
       return false;
     }
   }
@@ -976,8 +981,8 @@ function listedAgainWords(entry: AccountEntry, error: Error): string {
     code === 'in-use'
       ? ''
       : code === 'undelivered-statuses'
-        ? ' They are sent as it is checked: remove it again in Settings once they are, or to discard them.'
-        : ' Remove it again in Settings if you still want it gone.';
+        ? ` They are sent as it is checked: ${APP_ADVICE.removeAgain} once they are, or to discard them.`
+        : ` ${capitalized(APP_ADVICE.removeAgain)} if you still want it gone.`;
   return `The account ${escapedControls(entry.label)} was not removed and is listed again: ${escapedControls(error.message)}.${todo}`;
 }
 
@@ -996,8 +1001,9 @@ function describeInvalid(error: z.ZodError): string {
 function toAnswerError(error: unknown): AnswerError {
   if (error instanceof CodedError) return error.toAnswerError();
   if (error instanceof KeychainUnavailableError)
-    return { code: 'keychain-unavailable', ...explainFailure(error) };
+    return { code: 'keychain-unavailable', ...explainFailure(error, APP_ADVICE) };
   if (error instanceof SecretInputError) return { code: 'invalid-input', message: error.message };
-  if (error instanceof SellerApiError) return { code: `api-${error.kind}`, ...explainFailure(error) };
-  return { code: 'internal', ...explainFailure(error) };
+  if (error instanceof SellerApiError)
+    return { code: `api-${error.kind}`, ...explainFailure(error, APP_ADVICE) };
+  return { code: 'internal', ...explainFailure(error, APP_ADVICE) };
 }

@@ -54,6 +54,7 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[v
 async function fill(dataRoot: string, urls: string[]): Promise<void> {
   for (const entry of entries(urls)) {
     const session = await AccountSession.open(accountRef(entry), {
+      surface: 'app',
       dataRoot,
       clientSecret: async () => CLIENT.clientSecret,
       settings: () => DEFAULT_SETTINGS,

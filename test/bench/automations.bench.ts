@@ -17,6 +17,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { adviceFor } from '../../main/core/advice';
 import { SellerApiClient } from '../../main/core/api/client';
 import { nodeNetwork } from '../../main/core/api/node-transport';
 import type { Transport } from '../../main/core/api/transport';
@@ -105,6 +106,7 @@ async function laptop(url: string, hook: boolean, receiverUrl?: string): Promise
     automations: [webhookAutomation(receiver)],
   };
   const core = await SellerCore.open({
+    advice: adviceFor('app'),
     client: new SellerApiClient({
       baseUrl: url,
       credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },

@@ -14,6 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { adviceFor } from '../../main/core/advice';
 import { SellerApiClient } from '../../main/core/api/client';
 import { PAGE } from '../../main/core/api/routes';
 import { SellerCore } from '../../main/core/seller-core';
@@ -110,7 +111,13 @@ async function openCore(url: string, dataDir: string): Promise<SellerCore> {
     throw new Error(`core.bench: the client reads pages of ${client.pageSize}, the floor of ${PAGE_SIZE}`);
   }
   // Timers that never fire: the bench polls by hand with checkNow.
-  return SellerCore.open({ client, dataDir, settings: appDefaults, timers: new ManualTimers() });
+  return SellerCore.open({
+    advice: adviceFor('app'),
+    client,
+    dataDir,
+    settings: appDefaults,
+    timers: new ManualTimers(),
+  });
 }
 
 /** The same pages the first start reads (every event, then every order), fetched and checked, nothing stored. */

@@ -14,6 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { adviceFor } from '../../main/core/advice';
 import { SellerApiClient } from '../../main/core/api/client';
 import type { Timers } from '../../main/core/poller';
 import { SellerCore } from '../../main/core/seller-core';
@@ -37,6 +38,7 @@ async function openCore(
     },
   });
   return SellerCore.open({
+    advice: adviceFor('app'),
     client,
     dataDir,
     settings: () => TEST_SETTINGS,

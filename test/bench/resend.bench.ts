@@ -6,6 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { adviceFor } from '../../main/core/advice';
 import { SellerApiClient } from '../../main/core/api/client';
 import { SellerCore } from '../../main/core/seller-core';
 import { DEFAULT_SETTINGS } from '../../main/core/settings';
@@ -27,6 +28,7 @@ async function measure(orders: number) {
     });
     const settings = { ...DEFAULT_SETTINGS, undoSeconds: 0 };
     const core = await SellerCore.open({
+      advice: adviceFor('app'),
       client,
       dataDir,
       settings: () => settings,

@@ -88,6 +88,7 @@ describe.each([
     const held = await Promise.all(
       [entries.us, APAC].map((entry) =>
         AccountSession.open(accountRef(entry), {
+          surface: 'app',
           dataRoot: dir,
           clientSecret: async () => 'unused',
           settings: () => DEFAULT_SETTINGS,

@@ -4,6 +4,7 @@
 // receiver recording what each delivery was told.
 import { existsSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
+import { adviceFor } from '../../main/core/advice';
 import { type AutomationPorts, AutomationRunner } from '../../main/core/automation/runner';
 import { silentLog } from '../../main/core/log';
 import type { Timers } from '../../main/core/poller';
@@ -36,6 +37,7 @@ export function runnerAlone(
 ): AutomationRunner {
   const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations };
   return new AutomationRunner({
+    advice: adviceFor('app'),
     store,
     settings: () => settings,
     ports: {

@@ -2,6 +2,7 @@
 // folder, logging to that folder's logs/main.log as the app logs to its own (so the log file is
 // one of the files a damage test can cut, garble or delete).
 import { join } from 'node:path';
+import { adviceFor } from '../../main/core/advice';
 import { SellerApiClient } from '../../main/core/api/client';
 import type { AutomationPorts } from '../../main/core/automation/runner';
 import { type CoreSettings, SellerCore } from '../../main/core/seller-core';
@@ -20,6 +21,7 @@ export function openChildCore(
     retry: { maxAttempts: 1 },
   });
   return SellerCore.open({
+    advice: adviceFor('app'),
     client,
     dataDir,
     settings: () => ({ ...TEST_SETTINGS, ...settings }),

@@ -3,6 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { adviceFor } from '../../main/core/advice';
 import { SellerApiClient } from '../../main/core/api/client';
 import type { Timers } from '../../main/core/poller';
 import { type CoreEvent, type CoreSettings, SellerCore } from '../../main/core/seller-core';
@@ -103,6 +104,7 @@ export async function openLaptop(
     retry: { maxAttempts: 2, baseDelayMs: 1 },
   });
   const core = await SellerCore.open({
+    advice: adviceFor('app'),
     client,
     dataDir: dir,
     settings: () => settings,

@@ -8,6 +8,7 @@ import { DEFAULT_SETTINGS } from '../../main/core/settings';
 /** The account's store as the app opens it, each mark held a minute (so it stays undelivered). */
 export function openHolding(ref: AccountRef, dataRoot: string, clientSecret: string) {
   return AccountSession.open(ref, {
+    surface: 'app',
     dataRoot,
     clientSecret: async () => clientSecret,
     settings: () => ({ ...DEFAULT_SETTINGS, undoSeconds: 60 }),

@@ -489,6 +489,8 @@ async function undelivered(ref: AccountRef, dataRoot: string): Promise<number> {
     dataRoot,
     clientSecret: () => Promise.reject(new Error('no call is made while counting')),
     settings: () => DEFAULT_SETTINGS,
+    // It only counts: none of its messages reaches a person, on either surface.
+    surface: 'app',
   });
   try {
     return session.core.status().pendingOutbox;

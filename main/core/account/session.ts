@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DiagnosisReport } from '../../../preload/contract';
 import { plural } from '../../../preload/counted';
+import { adviceFor, type Surface } from '../advice';
 import { SellerApiClient, type SellerApiClientOptions } from '../api/client';
 import { SellerApiError } from '../api/errors';
 import type { Transport } from '../api/transport';
@@ -34,6 +35,8 @@ export interface SessionPorts {
   automations?: AutomationPorts | undefined;
   /** Whether notifications name the account (the app serving several): its label then. */
   named?: (() => boolean) | undefined;
+  /** Where the session's messages are read: their advice names that surface's places to act. */
+  surface: Surface;
 }
 
 /** What looking up a linked order found (see `lookUpOrder`). */
@@ -72,6 +75,7 @@ export class AccountSession {
       locale: ports.locale,
       automations: ports.automations,
       accountName: () => (ports.named?.() ? (ref.label ?? ref.baseUrl) : undefined),
+      advice: adviceFor(ports.surface, ref),
     });
     log.info('account connected', { baseUrl: ref.baseUrl, clientId: ref.clientId, demo: ref.demo });
     return new AccountSession(ref, core, firstRun, options);

@@ -6,14 +6,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { AutomationSetting } from '../../../preload/automations';
 import { capped } from '../../../preload/marketplace-text';
-import {
-  type AccountId,
-  type AccountRef,
-  accountFolder,
-  commandFor,
-  DEMO_ACCOUNT_ID,
-  keychainEntry,
-} from '../account/account-ref';
+import { type AccountRef, accountFolder, keychainEntry } from '../account/account-ref';
 import { failureFields, type Log } from '../log';
 import type { SecretOwner, SecretStore } from '../secrets';
 import { runsFor } from './automation-settings';
@@ -24,21 +17,6 @@ import type { AutomationPorts } from './runner';
 /** The keychain entry of an automation's secret: beside the account's own, named for the automation. */
 export function automationSecretEntry(ref: AccountRef, automation: string): SecretOwner {
   return { origin: keychainEntry(ref).origin, clientId: `automation ${automation} of ${ref.id}` };
-}
-
-/**
- * The command that sets an automation's secret for one account (by id, as advice names accounts;
- * a name with spaces quoted); none for the demo, which runs only in the app.
- */
-export function secretCommand(id: AccountId, automation: string): string | undefined {
-  if (id === DEMO_ACCOUNT_ID) return undefined;
-  return commandFor(id, `automations secret ${automation.includes(' ') ? `"${automation}"` : automation}`);
-}
-
-/** How a person sets an automation's secret for one account: Settings, or the command. */
-export function secretAdvice(id: AccountId, automation: string): string {
-  const command = secretCommand(id, automation);
-  return `set it in Settings → Automations${command ? `, or run ${command}` : ' (the demo runs only in the app)'}`;
 }
 
 /** The keychain entries of an automation's secret: one per listed account it runs for. */

@@ -17,6 +17,7 @@ import {
 } from '../../../test/support/automation-runs';
 import { ManualTimers } from '../../../test/support/core';
 import { until } from '../../../test/support/shell-fakes';
+import { adviceFor } from '../advice';
 import type { MarketplaceEvent, Order } from '../api/wire';
 import { silentLog } from '../log';
 import type { CoreSettings } from '../seller-core';
@@ -532,6 +533,7 @@ function runnerOf(
   changed: (orderIds: string[]) => void = () => undefined,
 ): AutomationRunner {
   return new AutomationRunner({
+    advice: adviceFor('app'),
     store,
     settings: () => settings,
     ports: {

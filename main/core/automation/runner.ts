@@ -15,7 +15,7 @@ import type { AutomationRun, AutomationSetting } from '../../../preload/automati
 import { describeMark } from '../../../preload/marked-by';
 import { capped, paragraphText, plainText } from '../../../preload/marketplace-text';
 import type { MarkableStatus } from '../../../preload/order-status';
-import type { AccountId } from '../account/account-ref';
+import type { Advice } from '../advice';
 import type { Order } from '../api/wire';
 import { failureFields, type Log } from '../log';
 import type { OrderBrief } from '../notification-policy';
@@ -36,7 +36,6 @@ import {
   SIGNATURE_HEADER,
   signature,
 } from './payload';
-import { secretAdvice } from './ports';
 
 /**
  * Runs of one automation carried out at once: a slow run never holds up the rest, and a slow
@@ -104,6 +103,8 @@ export interface RunnerDeps {
   changed: (orderIds: string[]) => void;
   /** A run failed for good (what happened, its output's last line): told once, banner and notification. */
   failed: (run: AutomationRun, detail: string, lastOutput: string) => void;
+  /** Where a person sets a missing secret, worded for the surface the session serves. */
+  advice: Advice;
 }
 
 /** A run's end waiting to be written, with the one who waits for it on disk. */
@@ -585,7 +586,7 @@ export class AutomationRunner {
     if (this.stopping.signal.aborted) return undefined;
     if (!secret) {
       // Set per account: the advice names this one.
-      const advice = secretAdvice(this.deps.ports.account.id as AccountId, automation.name);
+      const advice = this.deps.advice.automationSecret(automation.name);
       return {
         state: 'failed',
         detail: `its ${what} is not in the keychain: ${advice}`,

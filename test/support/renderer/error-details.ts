@@ -4,13 +4,17 @@
 // plain message, the technical lines behind a collapsed "Details", and a Copy of them all.
 import { fireEvent, within } from '@testing-library/react';
 import { expect, vi } from 'vitest';
+import { adviceFor } from '../../../main/core/advice';
 import { SellerApiError } from '../../../main/core/api/errors';
-import { explainFailure } from '../../../main/core/failure-words';
+import { explainFailure as explainWith } from '../../../main/core/failure-words';
 import { KeychainUnavailableError } from '../../../main/core/secrets';
 import { CodedError } from '../../../preload/coded-error';
 import type { Explained } from '../../../preload/model';
 
 /** The request id of `apiProblem`'s and `apiFailure`'s call. */
+/** As the service words it: for the app. */
+const explainFailure = (error: unknown): Explained => explainWith(error, adviceFor('app'));
+
 export const FAILED_REQUEST_ID = '5d0c7a9e-2b41-4e8f-9c3a-7f1e2d3c4b5a';
 
 /** The answers these failures are: one the marketplace could not give, and one refusing the call. */

@@ -1,0 +1,171 @@
+// Advice worded for the surface it is read on (advice.ts): every kind for the app and for a
+// terminal, the terminal's naming only commands the CLI has; and every message the core builds
+// for a terminal (failures, outages, automations) never sends a person to the app's screens.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Connection } from '../../preload/model';
+import { accountRef } from './account/account-ref';
+import { type Advice, adviceFor } from './advice';
+import { SellerApiError } from './api/errors';
+import { PaginationError } from './api/pagination';
+import { explainFailure } from './failure-words';
+import { livenessNotification, startLiveness } from './liveness';
+
+const EU = accountRef({ baseUrl: 'https://api.example.test', clientId: 'c-1', label: 'EU' });
+const UNLISTED = accountRef({ baseUrl: 'https://api.example.test', clientId: 'c-2' });
+const DEMO = accountRef({ baseUrl: 'http://127.0.0.1:4010', clientId: 'demo', demo: true, label: 'Demo' });
+
+/** Words that name the app's screens: read in a terminal they point nowhere. */
+const APP_ONLY = /Settings|order page|Diagnose connection|Check now|window/;
+
+/** Every kind of advice, worded. */
+const everyKind = (advice: Advice): string[] => [
+  advice.enterSecret,
+  advice.diagnose,
+  advice.checkBaseUrl,
+  advice.anotherClient,
+  advice.sendLog,
+  advice.removeAgain,
+  ...(advice.checkNow ? [advice.checkNow] : []),
+  advice.automationSecret('billing hook'),
+  advice.orderRuns('billing hook', '3f2a9c4e-0000-4000-8000-000000000001'),
+];
+
+describe('each kind of advice', () => {
+  it('names the app’s places for the app', () => {
+    const app = adviceFor('app', EU);
+    expect(app).toMatchObject({
+      enterSecret: 'enter the current client secret in Settings',
+      diagnose: 'run Diagnose connection in Settings',
+      checkBaseUrl: 'check the base URL in Settings',
+      checkNow: 'choose Check now',
+      anotherClient: 'enter another client in Settings',
+      sendLog: 'send the log (Settings → Open log folder) to your IT support',
+      removeAgain: 'remove it again in Settings',
+    });
+    expect(app.automationSecret('billing hook')).toBe(
+      `set it in Settings → Automations, or run seller-tray automations secret "billing hook" --id ${EU.id}`,
+    );
+    expect(adviceFor('app', DEMO).automationSecret('hook')).toBe(
+      'set it in Settings → Automations (the demo runs only in the app)',
+    );
+    expect(app.orderRuns('hook', 'o-1')).toBe('The order page shows its output and can run it again.');
+  });
+
+  it('names the CLI’s commands for a saved account at a terminal, by its id', () => {
+    const terminal = adviceFor('terminal', EU);
+    expect(terminal).toMatchObject({
+      enterSecret: `store the current client secret with seller-tray accounts add --id ${EU.id} (it reads the secret from standard input)`,
+      diagnose: `run seller-tray doctor --id ${EU.id}`,
+      checkBaseUrl: 'check the base URL the account was added with (seller-tray accounts list shows it)',
+      anotherClient: 'add another client with seller-tray accounts add',
+      sendLog: 'send what the command prints with --verbose to your IT support',
+      removeAgain: `run seller-tray accounts remove --id ${EU.id} again`,
+    });
+    // A terminal's watch polls on its own: no control to press.
+    expect(terminal.checkNow).toBeUndefined();
+    expect(terminal.automationSecret('billing hook')).toBe(
+      `run seller-tray automations secret "billing hook" --id ${EU.id}`,
+    );
+    expect(terminal.orderRuns('billing hook', 'o-1')).toBe(
+      `Its output is in the lines below; seller-tray automations test "billing hook" --order o-1 --id ${EU.id} runs it again as a test (which reports no status).`,
+    );
+  });
+
+  it('names the flags and variables for an account that is not saved (no --id chooses it)', () => {
+    const terminal = adviceFor('terminal', UNLISTED);
+    expect(terminal.enterSecret).toBe(
+      'set SELLER_CLIENT_SECRET to the current client secret, or store it with seller-tray login',
+    );
+    expect(terminal.diagnose).toBe('run seller-tray doctor');
+    expect(terminal.checkBaseUrl).toBe('check the base URL (--base-url or SELLER_API_BASE_URL)');
+    expect(everyKind(terminal).join('\n')).not.toContain('--id');
+  });
+
+  it('never names the app’s screens at a terminal, for any account', () => {
+    for (const account of [EU, UNLISTED, DEMO, undefined]) {
+      for (const words of everyKind(adviceFor('terminal', account))) expect(words).not.toMatch(APP_ONLY);
+    }
+  });
+});
+
+describe('the messages the core builds, for a terminal', () => {
+  const terminal = adviceFor('terminal', EU);
+  const api = ({ message, ...init }: ConstructorParameters<typeof SellerApiError>[0] & { message: string }) =>
+    new SellerApiError(init, message);
+  /** A failure of each kind the core words (failure-words.ts). */
+  const failures: unknown[] = [
+    api({ kind: 'http', operation: 'createToken', status: 401, message: 'refused' }),
+    api({ kind: 'network', operation: 'listEvents', message: 'ECONNREFUSED' }),
+    api({ kind: 'timeout', operation: 'listEvents', message: 'timed out' }),
+    api({ kind: 'tls', operation: 'ping', message: 'self-signed' }),
+    api({ kind: 'config', operation: 'ping', message: 'bad URL' }),
+    api({ kind: 'schema', operation: 'listEvents', message: 'unreadable' }),
+    api({ kind: 'http', operation: 'listEvents', status: 429, message: 'slow down' }),
+    api({ kind: 'http', operation: 'listEvents', status: 503, message: 'down' }),
+    api({ kind: 'http', operation: 'listEvents', status: 404, message: 'no route' }),
+    api({ kind: 'http', operation: 'getOrder', status: 404, message: 'no order' }),
+    api({ kind: 'http', operation: 'listOrders', status: 403, message: 'no' }),
+    api({ kind: 'http', operation: 'sendEvent', status: 400, message: 'bad' }),
+    api({ kind: 'http', operation: 'listOrders', status: 400, message: 'bad' }),
+    new PaginationError('pages overlap'),
+    Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES', syscall: 'open' }),
+    Object.assign(new Error('EROFS'), { code: 'EROFS', syscall: 'write' }),
+    Object.assign(new Error('EIO'), { code: 'EIO', syscall: 'read' }),
+    new Error('anything else'),
+  ];
+
+  it('says every failure with the terminal’s advice', () => {
+    for (const failure of failures) expect(explainFailure(failure, terminal).message).not.toMatch(APP_ONLY);
+    expect(explainFailure(failures[0], terminal).message).toContain(`seller-tray accounts add --id ${EU.id}`);
+    expect(explainFailure(failures[5], terminal).message).toContain(`seller-tray doctor --id ${EU.id}`);
+    // The same failures read in the app name its Settings.
+    expect(explainFailure(failures[0], adviceFor('app', EU)).message).toContain('in Settings');
+  });
+
+  it('says every outage with the terminal’s advice', () => {
+    const connections: Connection[] = [
+      'ok',
+      'starting',
+      'paused',
+      'offline',
+      'server-problem',
+      'credentials-rejected',
+      'failing',
+    ];
+    for (const connection of connections) {
+      const { body } = livenessNotification(
+        'down',
+        startLiveness(0, null),
+        20 * 60_000,
+        connection,
+        terminal,
+      );
+      expect(body).not.toMatch(APP_ONLY);
+    }
+  });
+
+  it('leaves no app-only words in the core’s own sentences: they come from advice.ts', () => {
+    // A message written into a core file would reach a terminal as it is: the kind this test catches.
+    const sentences: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/\.ts$/.test(entry.name) && !/\.test\.ts$/.test(entry.name) && entry.name !== 'advice.ts') {
+          const code = readFileSync(path, 'utf8')
+            .split('\n')
+            .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line))
+            .join('\n');
+          for (const [literal] of code.matchAll(/'[^'\n]*'|`[^`]*`|"[^"\n]*"/g)) {
+            if (/in Settings|Settings →|order page|Diagnose connection/.test(literal))
+              sentences.push(`${path}: ${literal}`);
+          }
+        }
+      }
+    };
+    walk(__dirname);
+    expect(sentences).toEqual([]);
+  });
+});

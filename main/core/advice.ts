@@ -1,0 +1,97 @@
+// Where a person acts on what a message advises, worded for the surface it is read on: the app
+// (its Settings, an order's page) or a terminal (`seller-tray run`/`watch`/`doctor` at a prompt or
+// in a systemd journal, where the advice names the CLI's own commands). The one place that words
+// each kind of advice: a session is opened for a surface (AccountSession.open), its core and every
+// message it builds take their advice from here, so a new message cannot name the other surface.
+import { type AccountRef, commandFor, DEMO_ACCOUNT_ID } from './account/account-ref';
+
+export type Surface = 'app' | 'terminal';
+
+/** Each kind of advice as a clause that starts in lower case (`capitalized` starts a sentence with it). */
+export interface Advice {
+  readonly surface: Surface;
+  /** Give the marketplace the account's current client secret. */
+  readonly enterSecret: string;
+  /** Run the connection's diagnosis (its report is for the marketplace's support). */
+  readonly diagnose: string;
+  /** Check the account's base URL. */
+  readonly checkBaseUrl: string;
+  /** Poll at once; none where there is no such control (a terminal's watch polls on its own). */
+  readonly checkNow?: string | undefined;
+  /** Use another API client instead. */
+  readonly anotherClient: string;
+  /** Send what Seller Tray logged to IT support. */
+  readonly sendLog: string;
+  /** Remove an account again (an interrupted removal was undone). */
+  readonly removeAgain: string;
+  /** Set an automation's secret (a webhook's signing secret, a chat's address) for this account. */
+  automationSecret(automation: string): string;
+  /** See a failed run's output and run it again (a sentence). */
+  orderRuns(automation: string, orderId: string): string;
+}
+
+/** An automation's name as a command's argument: quoted where it holds a space. */
+const argument = (name: string): string => (name.includes(' ') ? `"${name}"` : name);
+
+/**
+ * The command that sets an automation's secret for one account (named by id, as advice names
+ * accounts); none for the demo, which runs only in the app.
+ */
+export function secretCommand(account: AccountRef | undefined, automation: string): string | undefined {
+  if (account?.id === DEMO_ACCOUNT_ID) return undefined;
+  return command(account, `automations secret ${argument(automation)}`);
+}
+
+/** A command about this account: by `--id` where it is one of the saved list's (labelled), else as typed. */
+function command(account: AccountRef | undefined, words: string): string {
+  return account?.label !== undefined ? commandFor(account.id, words) : `seller-tray ${words}`;
+}
+
+/** The advice for a session of this surface serving `account` (none: advice about no one account). */
+export function adviceFor(surface: Surface, account?: AccountRef): Advice {
+  return surface === 'app' ? appAdvice(account) : terminalAdvice(account);
+}
+
+function appAdvice(account: AccountRef | undefined): Advice {
+  return {
+    surface: 'app',
+    enterSecret: 'enter the current client secret in Settings',
+    diagnose: 'run Diagnose connection in Settings',
+    checkBaseUrl: 'check the base URL in Settings',
+    checkNow: 'choose Check now',
+    anotherClient: 'enter another client in Settings',
+    sendLog: 'send the log (Settings → Open log folder) to your IT support',
+    removeAgain: 'remove it again in Settings',
+    automationSecret: (automation) => {
+      const command = secretCommand(account, automation);
+      return `set it in Settings → Automations${command ? `, or run ${command}` : ' (the demo runs only in the app)'}`;
+    },
+    orderRuns: () => 'The order page shows its output and can run it again.',
+  };
+}
+
+function terminalAdvice(account: AccountRef | undefined): Advice {
+  const listed = account?.label !== undefined;
+  return {
+    surface: 'terminal',
+    enterSecret: listed
+      ? `store the current client secret with ${command(account, 'accounts add')} (it reads the secret from standard input)`
+      : 'set SELLER_CLIENT_SECRET to the current client secret, or store it with seller-tray login',
+    diagnose: `run ${command(account, 'doctor')}`,
+    checkBaseUrl: listed
+      ? 'check the base URL the account was added with (seller-tray accounts list shows it)'
+      : 'check the base URL (--base-url or SELLER_API_BASE_URL)',
+    anotherClient: 'add another client with seller-tray accounts add',
+    sendLog: 'send what the command prints with --verbose to your IT support',
+    removeAgain: `run ${command(account, 'accounts remove')} again`,
+    automationSecret: (automation) => {
+      const command = secretCommand(account, automation);
+      return command ? `run ${command}` : 'set it in the app (the demo runs only in the app)';
+    },
+    orderRuns: (automation, orderId) =>
+      `Its output is in the lines below; ${command(account, `automations test ${argument(automation)} --order ${orderId}`)} runs it again as a test (which reports no status).`,
+  };
+}
+
+/** A clause of advice that starts a sentence. */
+export const capitalized = (clause: string): string => clause.charAt(0).toUpperCase() + clause.slice(1);
