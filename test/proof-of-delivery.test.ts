@@ -291,7 +291,9 @@ describe('seller-tray statuses export', () => {
       }
       await a.core.deliverOutbox();
       await a.core.checkNow();
-      const expected = rows(a).map((row) => ({ ...row, account: 'demo-client' }));
+      // An account without a label is named as every command names it: its client at its marketplace.
+      const account = `demo-client at ${new URL(market.sim.url).host}`;
+      const expected = rows(a).map((row) => ({ ...row, account }));
 
       const csv = await cli();
       expect(csv.code).toBe(0);

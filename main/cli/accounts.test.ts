@@ -208,6 +208,12 @@ describe('seller-tray accounts', () => {
     expect(marked.stdout).toContain('; the marketplace of account US accepted it (event ');
     expect(us.requestCounts.sendEvent).toBeGreaterThan(0);
     expect(counts().eu).toBe(before.eu);
+    // doctor names the account by its label, as every command does, its address beside it.
+    const doctor = await l.cli(['doctor', '--account', 'US']);
+    expect(doctor.stdout.split('\n')[1]).toBe(
+      `Account US: marketplace ${us.url}, client ${US_CLIENT.clientId}, page size 100`,
+    );
+    expect(JSON.parse((await l.cli(['doctor', '--account', 'US', '--json'])).stdout).account).toBe('US');
 
     // Without --account: the first account, as the app's window.
     expect(JSON.parse((await l.cli(['orders', 'list', '--json'])).stdout)).toHaveLength(4);

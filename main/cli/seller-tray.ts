@@ -247,6 +247,7 @@ async function main(argv: string[]): Promise<number> {
     if (positionals[0] === 'doctor' && positionals.length === 1) {
       const diagnosis = {
         ...(await diagnose(connection)),
+        account: account.ref.label,
         lastSuccessfulPoll:
           AccountStore.lastSuccessfulPollIn(accountFolder(stores.dataRoot, account.ref.id)) ?? null,
       };

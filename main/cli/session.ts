@@ -3,7 +3,7 @@
 // directories behave as two laptops.
 import { plural } from '../../preload/counted';
 import { escapedControls } from '../../preload/marketplace-text';
-import { type AccountRef, keychainEntry } from '../core/account/account-ref';
+import { type AccountRef, accountName, keychainEntry } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
 import { adviceFor } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
@@ -130,7 +130,7 @@ async function watchAccount(
   stopped: Promise<void>,
 ): Promise<boolean> {
   const { core, firstRun, ref } = session;
-  const label = ref.label ?? ref.baseUrl;
+  const label = accountName(ref);
   const tell = (problem: { message: string; details?: readonly string[] | undefined }) =>
     process.stderr.write(
       describeProblem(named ? { ...problem, message: `${label}: ${problem.message}` } : problem),

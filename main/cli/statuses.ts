@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { plural } from '../../preload/counted';
-import { accountFolder } from '../core/account/account-ref';
-import { type ProofFormat, proofAccount, proofRows, proofText } from '../core/status-records';
+import { accountFolder, accountName } from '../core/account/account-ref';
+import { type ProofFormat, proofRows, proofText } from '../core/status-records';
 import { AccountStore, DATABASE_FILE } from '../core/store/account-store';
 import type { Account, CliStores } from './account';
 import { UsageError } from './refusals';
@@ -39,7 +39,7 @@ export async function exportStatuses(
       store.close();
     }
   }
-  const rows = proofRows(proofAccount(account.ref), records);
+  const rows = proofRows(accountName(account.ref), records);
   const text = proofText(rows, format);
   if (options.output === undefined) return text;
   await writeFile(options.output, text);

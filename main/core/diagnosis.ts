@@ -42,6 +42,8 @@ export interface DiagnosisStep {
 
 export interface Diagnosis {
   at: string;
+  /** The account's label, where it has one: the report names it so (the CLI names an account by its label). */
+  account?: string | undefined;
   baseUrl: string;
   clientId: string;
   /** The page size the marketplace allows, as found. */
@@ -286,7 +288,7 @@ export async function diagnose(
 export function formatDiagnosis(diagnosis: Diagnosis, version: string): string {
   const lines = [
     `Seller Tray ${version} diagnosis, ${diagnosis.at}`,
-    `Marketplace ${diagnosis.baseUrl}, client ${diagnosis.clientId}, page size ${diagnosis.pageSize}`,
+    `${diagnosis.account === undefined ? 'Marketplace' : `Account ${plainText(diagnosis.account)}: marketplace`} ${diagnosis.baseUrl}, client ${diagnosis.clientId}, page size ${diagnosis.pageSize}`,
     ...(diagnosis.lastSuccessfulPoll === undefined
       ? []
       : [lastReadLine(diagnosis.lastSuccessfulPoll, diagnosis.at)]),

@@ -32,7 +32,13 @@ import {
   removeAccount,
   renameAccount,
 } from './account/account-list';
-import { type AccountId, type AccountRef, accountRef, keychainEntry } from './account/account-ref';
+import {
+  type AccountId,
+  type AccountRef,
+  accountName,
+  accountRef,
+  keychainEntry,
+} from './account/account-ref';
 import { testConnection } from './account/connection-test';
 import { interruptedRemovals, interruptedRemovalWords, settleRemovals } from './account/removal-notes';
 import { AccountSession, type OrderLookup } from './account/session';
@@ -75,7 +81,7 @@ import {
   type Settings,
   type SettingsStore,
 } from './settings';
-import { proofAccount, proofCsv, proofRows } from './status-records';
+import { proofCsv, proofRows } from './status-records';
 import { summarizeInsights } from './store/insights';
 
 export type { OrderLookup } from './account/session';
@@ -912,7 +918,7 @@ export class SellerTrayService {
       throw new CodedError('no-dialog', 'This build of Seller Tray cannot save files.');
     const from = since === undefined ? undefined : `${since}T00:00:00.000Z`;
     const rows = [...this.sessions.values()]
-      .flatMap((session) => proofRows(proofAccount(session.ref), session.core.statusRecords(from)))
+      .flatMap((session) => proofRows(accountName(session.ref), session.core.statusRecords(from)))
       .sort((a, b) => a.markedAt.localeCompare(b.markedAt));
     const day = new Date(this.ports.now?.() ?? Date.now()).toISOString().slice(0, 10);
     const path = await this.ports.saveFile(`seller-tray-statuses-${day}.csv`, proofCsv(rows));

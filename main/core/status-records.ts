@@ -65,10 +65,6 @@ function outcomeOf({ item, ended }: StatusRecord): ProofOutcome {
   return item.readBackAt === undefined ? 'sent' : 'confirmed';
 }
 
-/** How the export names an account: its label, else its client id. */
-export const proofAccount = (ref: { label?: string | undefined; clientId: string }): string =>
-  ref.label ?? ref.clientId;
-
 /** The rows of one account's records, in the order given (oldest first). */
 export function proofRows(account: string, records: readonly StatusRecord[]): ProofRow[] {
   return records.map((record) => {

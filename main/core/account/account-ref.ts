@@ -66,6 +66,16 @@ export function accountRef(
   };
 }
 
+/**
+ * The account as people read it (the CLI's lines, notifications, automations): its label where it
+ * has one, else the demo, or its client at its marketplace's host. Never its secret.
+ */
+export function accountName(ref: AccountRef): string {
+  if (ref.label !== undefined) return ref.label;
+  if (ref.demo) return 'the demo';
+  return `${ref.clientId} at ${URL.canParse(ref.baseUrl) ? new URL(ref.baseUrl).host : ref.baseUrl}`;
+}
+
 /** Where the accounts' folders are, under the user data directory. */
 export const accountsFolder = (dataRoot: string): string => join(dataRoot, 'accounts');
 

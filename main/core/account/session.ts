@@ -18,7 +18,7 @@ import { type Log, silentLog, withoutCredentials } from '../log';
 import type { Timers } from '../poller';
 import { type CoreEvent, type CoreSettings, SellerCore } from '../seller-core';
 import { DATABASE_FILE } from '../store/account-store';
-import { type AccountRef, accountFolder, accountLog, clientOptionsFor } from './account-ref';
+import { type AccountRef, accountFolder, accountLog, accountName, clientOptionsFor } from './account-ref';
 
 export interface SessionPorts {
   /** The user data directory: the account's folder is derived from it (account-ref.ts). */
@@ -74,7 +74,7 @@ export class AccountSession {
       log,
       locale: ports.locale,
       automations: ports.automations,
-      accountName: () => (ports.named?.() ? (ref.label ?? ref.baseUrl) : undefined),
+      accountName: () => (ports.named?.() ? accountName(ref) : undefined),
       advice: adviceFor(ports.surface, ref),
     });
     log.info('account connected', { baseUrl: ref.baseUrl, clientId: ref.clientId, demo: ref.demo });
@@ -111,6 +111,7 @@ export class AccountSession {
   async diagnose(): Promise<DiagnosisReport> {
     const diagnosis = {
       ...(await diagnose(this.options, undefined, this.core.tokenLifetime())),
+      account: this.ref.label,
       lastSuccessfulPoll: this.core.status().lastSuccessfulPoll,
     };
     const { items, total } = this.core.keptAside(KEPT_ASIDE_SHOWN);

@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { AutomationSetting } from '../../../preload/automations';
 import { capped } from '../../../preload/marketplace-text';
-import { type AccountRef, accountFolder, keychainEntry } from '../account/account-ref';
+import { type AccountRef, accountFolder, accountName, keychainEntry } from '../account/account-ref';
 import { failureFields, type Log } from '../log';
 import type { SecretOwner, SecretStore } from '../secrets';
 import { runsFor } from './automation-settings';
@@ -88,9 +88,7 @@ async function keychainWork(
 
 /** The account as automations name it (never its secret or token): by its label, as the list and the log do. */
 export function automationAccount(ref: AccountRef): AutomationAccount {
-  const host = URL.canParse(ref.baseUrl) ? new URL(ref.baseUrl).host : ref.baseUrl;
-  const unlabelled = ref.demo ? 'the demo' : `${ref.clientId} at ${host}`;
-  return { id: ref.id, label: ref.label ?? unlabelled, baseUrl: ref.baseUrl };
+  return { id: ref.id, label: accountName(ref), baseUrl: ref.baseUrl };
 }
 
 /** This computer's name as a status an automation reports writes it: no colon, no controls. */
