@@ -22,7 +22,8 @@ import type { Log } from '../core/log';
 import { accountChoice, type CliStores } from './account';
 import { row, terminalJson } from './format';
 import { Refusal, UsageError } from './refusals';
-import { readStdin } from './session';
+import { readSecret } from './secret-input';
+import { CLIENT_SECRET_PROMPT } from './session';
 
 export interface AccountsOptions {
   /** `--account LABEL` or `--id ID`: the account, in place of the LABEL operand. */
@@ -117,7 +118,7 @@ async function add(which: AccountChoice, stores: CliStores, options: AccountsOpt
   const { known, noted } = chosenForAdding(stores.settings.load().settings, which, stores.dataRoot);
   if (!known && !noted && (!options.baseUrl || !options.clientId))
     throw new UsageError('accounts add needs --base-url and --client-id');
-  const secret = await readStdin();
+  const secret = await readSecret(CLIENT_SECRET_PROMPT);
   if (!secret)
     throw new UsageError('accounts add reads the client secret from standard input, and it was empty');
   // The list as it is once the secret is typed (and a removal under way has ended), not before.

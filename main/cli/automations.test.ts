@@ -3,7 +3,6 @@
 // the settings' automations and stops cleanly on SIGTERM, queuing what it cut short for its next
 // start; `listen --exec` hands each new order to a command; `automations list`, `test` and
 // `secret`.
-import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -17,7 +16,10 @@ import { fileAppears, runsOnceFirst, runsOnDisk } from '../../test/support/autom
 import { exitOf, REPO_ROOT, runTs, spawnTs, waitForLine } from '../../test/support/processes';
 import { queuedRun } from '../../test/support/queued-run';
 import { admin } from '../../test/support/raw-api';
+import { atTerminal } from '../../test/support/terminal';
 import { accountFolder, accountRef } from '../core/account/account-ref';
+import { automationSecretEntry } from '../core/automation/ports';
+import { KeytarSecretStore } from '../core/secrets';
 import { describeRun } from './automations';
 
 let sim: Simulator;
@@ -397,37 +399,45 @@ it('says which automations of the settings file it left out and why, rather than
   expect(list.stderr).toContain('those items were left out');
 });
 
-// util-linux's `script` (Linux; macOS's takes other arguments).
-it.skipIf(process.platform !== 'linux')(
-  'automations secret at a terminal says what it waits for, rather than seeming to hang',
-  async () => {
-    await settingsWith([{ name: 'hook', action: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } }]);
-    // `script` gives the command a terminal for its standard input; the empty input ends it (Ctrl+D).
-    const command = [
-      process.execPath,
-      '--import',
-      'tsx',
-      'main/cli/seller-tray.ts',
-      'automations',
-      'secret',
-      'hook',
-    ];
-    const atTerminal = await new Promise<string>((resolve, reject) => {
-      const child = spawn('script', ['-qec', command.map((w) => `'${w}'`).join(' '), '/dev/null'], {
-        cwd: REPO_ROOT,
-        env: { ...process.env, ...env },
-      });
-      let out = '';
-      child.stdout.on('data', (chunk) => {
-        out += chunk;
-      });
-      child.on('error', reject).on('close', () => resolve(out));
-      child.stdin.end();
-    });
-    expect(atTerminal).toContain('press Ctrl+D at once to have one made');
-    expect(atTerminal).toMatch(/shown once\): whsec_/);
-  },
-);
+/** `automations secret NAME` at a real terminal (test/support/terminal.ts), these keys typed once it prompts. */
+const secretAtTerminal = (name: string, keys: string[]) =>
+  atTerminal(
+    [process.execPath, '--import', 'tsx', 'main/cli/seller-tray.ts', 'automations', 'secret', name],
+    env,
+    'press Enter',
+    keys,
+  );
+
+/** What the keychain holds for the automation of the account the environment names. */
+const heldSecret = (name: string) =>
+  new KeytarSecretStore().get(
+    automationSecretEntry(accountRef({ baseUrl: sim.url, clientId: 'demo-client' }), name),
+  );
+
+it('automations secret at a terminal reads it without echo, as a password: Backspace takes back a character, Enter ends it', async () => {
+  await settingsWith([{ name: 'typed', action: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } }]);
+  const typed = await secretAtTerminal('typed', ['whsec_', 'pasted-s3cretX', '\u007f', '\r']);
+  expect(typed.code).toBe(0);
+  expect(typed.output).toContain('Paste the signing secret and press Enter (it is not shown)');
+  expect(typed.output).not.toContain('s3cret');
+  expect(await heldSecret('typed')).toBe('whsec_pasted-s3cret');
+});
+
+it('automations secret at a terminal: Ctrl+C cancels, storing nothing; Enter at once has one made', async () => {
+  await settingsWith([
+    { name: 'cancelled', action: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } },
+    { name: 'made', action: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } },
+  ]);
+  const cancelled = await secretAtTerminal('cancelled', ['half-typed', '\u0003']);
+  expect(cancelled.code).toBe(130);
+  expect(cancelled.output).toContain('cancelled at the prompt: nothing was stored');
+  expect(cancelled.output).not.toContain('half-typed');
+  expect(await heldSecret('cancelled')).toBeUndefined();
+  const made = await secretAtTerminal('made', ['\r']);
+  expect(made.code).toBe(0);
+  expect(made.output).toMatch(/shown once\): whsec_/);
+  expect(await heldSecret('made')).toMatch(/^whsec_/);
+});
 
 it('says a run that never started is not started, not attempt 0', () => {
   const run = queuedRun({

@@ -24,7 +24,8 @@ import { type Account, type CliStores, clientOptions } from './account';
 import { row } from './format';
 import { orderIdArgument, resolveOrderId } from './order-id';
 import { UsageError } from './refusals';
-import { cliAutomationPorts, readStdin, watch } from './session';
+import { readSecret } from './secret-input';
+import { cliAutomationPorts, watch } from './session';
 
 /** What `run` and `listen` run: the settings' automations, or the one `listen` makes up. */
 export interface Headless {
@@ -157,17 +158,13 @@ export async function storeAutomationSecret(
   // verifies every account's deliveries with the one secret it was given).
   const [shared] = values.size === 1 ? values : [];
   const kind = automation.action.type === 'webhook' ? 'signing secret' : 'incoming webhook address';
-  // At a terminal, reading standard input to its end would look like a hang: say what it waits for.
-  if (process.stdin.isTTY) {
-    const end = process.platform === 'win32' ? 'Ctrl+Z and Enter' : 'Ctrl+D';
-    const asIs = shared !== undefined ? 'to have the one its other accounts hold' : 'to have one made';
-    process.stderr.write(
-      automation.action.type === 'webhook' || shared !== undefined
-        ? `Paste the ${kind}, then press Enter and ${end}; or press ${end} at once ${asIs}.\n`
-        : `Paste the ${automation.action.type === 'slack' ? 'Slack' : 'Teams'} incoming webhook address, then press Enter and ${end}.\n`,
-    );
-  }
-  let value = await readStdin();
+  // At a terminal: what it waits for (typed or pasted without echo, as a password is).
+  const asIs = shared !== undefined ? 'to have the one its other accounts hold' : 'to have one made';
+  let value = await readSecret(
+    automation.action.type === 'webhook' || shared !== undefined
+      ? `Paste the ${kind} and press Enter (it is not shown); or press Enter at once ${asIs}: `
+      : `Paste the ${automation.action.type === 'slack' ? 'Slack' : 'Teams'} incoming webhook address and press Enter (it is not shown): `,
+  );
   let told = '';
   if (value === '' && shared !== undefined) {
     value = shared;

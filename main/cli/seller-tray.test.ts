@@ -14,6 +14,7 @@ import { startCaptureServer } from '../../test/support/capture-server';
 import { CONTROL_OR_BIDI, FORGED_ORDER_ID, hostileOrder } from '../../test/support/hostile-order';
 import { REPO_ROOT, runTs } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
+import { atTerminal } from '../../test/support/terminal';
 import { osAccountName } from '../core/account-name';
 import { SellerApiClient, type SellerApiClientOptions } from '../core/api/client';
 import { PAGE } from '../core/api/routes';
@@ -1174,6 +1175,21 @@ describe('seller-tray login and watch', () => {
     );
     expect(settings).toContain('demo-client-2');
     expect(settings).not.toContain('demo-secret-2');
+  });
+
+  it('at a terminal, reads the client secret without echo (the one reader of every secret: secret-input.ts)', async () => {
+    const laptop = await laptopEnv();
+    const login = [process.execPath, '--import', 'tsx', 'main/cli/seller-tray.ts', 'login'];
+    const typed = await atTerminal(
+      [...login, '--base-url', sim.url, '--client-id', 'demo-client-2'],
+      laptop,
+      'Client secret',
+      ['demo-secret-2', '\r'],
+    );
+    expect(typed.output).toContain('Client secret (not shown as you type or paste it), then Enter: ');
+    expect(typed.output).not.toContain('demo-secret-2');
+    expect(typed.output).toContain('Logged in as client demo-client-2 of seller 1001');
+    expect(typed.code).toBe(0);
   });
 
   it('sends the keychain secret only to the marketplace it logged in to', async () => {

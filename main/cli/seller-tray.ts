@@ -32,6 +32,7 @@ import { runCommand } from './commands';
 import { describeProblem, describeUnread, describeWindows, formatItems, terminalJson } from './format';
 import { PREFIX_PAGES } from './order-id';
 import { Refusal, UsageError } from './refusals';
+import { SecretCancelled } from './secret-input';
 import { login, WatchFailed, watch } from './session';
 import { exportStatuses } from './statuses';
 
@@ -297,6 +298,11 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     if (error instanceof WatchFailed) return 1;
+    // Ctrl+C at a secret's prompt: as a shell reports an interrupted command.
+    if (error instanceof SecretCancelled) {
+      process.stderr.write(`seller-tray: ${error.message}\n`);
+      return 130;
+    }
     if (error instanceof Refusal) {
       process.stderr.write(describeProblem(error));
       tellUnread(error.unread);

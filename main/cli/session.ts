@@ -15,15 +15,10 @@ import { type Account, type CliStores, clientOptions, cliNetwork, refuseManaged 
 import type { Headless } from './automations';
 import { describeProblem, row, terminalJson } from './format';
 import { UsageError } from './refusals';
+import { readSecret } from './secret-input';
 
-/** The secret `login` and `accounts add` read: standard input, its one trailing line break dropped. */
-export async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/\r?\n$/, '');
-}
+/** What a terminal is told when `login` or `accounts add` waits for the client secret. */
+export const CLIENT_SECRET_PROMPT = 'Client secret (not shown as you type or paste it), then Enter: ';
 
 /**
  * An account's automations from the CLI: deliveries through its network client; an order's link
@@ -40,7 +35,7 @@ export async function login(account: Account, stores: CliStores, log: Log): Prom
   if (!clientId) throw new UsageError('login needs --client-id (or SELLER_CLIENT_ID)');
   const patch = parseSettingsPatch({ baseUrl: account.ref.baseUrl, clientId });
   if (!patch.ok) throw new UsageError(patch.message);
-  const secret = await readStdin();
+  const secret = await readSecret(CLIENT_SECRET_PROMPT);
   if (!secret) throw new UsageError('login reads the client secret from standard input, and it was empty');
   const client = new SellerApiClient(clientOptions({ ...account, clientSecret: async () => secret }, log));
   const { sellerId } = await client.authenticate();

@@ -1,0 +1,84 @@
+// The CLI's one secret reader (secret-input.ts) on streams: at a terminal, keys as a password
+// prompt takes them (raw mode on and given back, nothing echoed, Backspace, Ctrl+U, escape
+// sequences ignored, Enter or Ctrl+D ending, Ctrl+C cancelling); piped, standard input whole.
+// A real terminal is in automations.test.ts (test/support/terminal.ts).
+import { EventEmitter } from 'node:events';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { readSecret, SecretCancelled, type SecretSource } from './secret-input';
+
+/** A terminal's standard input: raw mode recorded, these chunks sent once it is read. */
+function terminal(chunks: string[]) {
+  const modes: boolean[] = [];
+  const stream = Object.assign(new EventEmitter(), {
+    isTTY: true,
+    isRaw: false,
+    setRawMode(raw: boolean) {
+      modes.push(raw);
+      stream.isRaw = raw;
+    },
+    resume() {
+      queueMicrotask(() => {
+        for (const chunk of chunks) stream.emit('data', Buffer.from(chunk));
+      });
+    },
+    pause() {},
+    [Symbol.asyncIterator]: () => {
+      throw new Error('a terminal is not read to its end');
+    },
+  });
+  return { stream: stream as unknown as SecretSource, modes };
+}
+
+function screen() {
+  let shown = '';
+  return { output: { write: (text: string) => (shown += text) }, shown: () => shown };
+}
+
+describe('at a terminal', () => {
+  it.each([
+    ['typed, then Enter', ['s3cret\r'], 's3cret'],
+    ['pasted in pieces', ['whsec_ab', 'cd\n'], 'whsec_abcd'],
+    ['Backspace takes back a character (DEL or Ctrl+H), a whole one', ['ab😀x\u007f', '\b\r'], 'ab'],
+    ['Ctrl+U takes back the line', ['wrong\u0015right\r'], 'right'],
+    [
+      'arrow keys and a paste’s brackets are no part of it',
+      ['\u001b[200~pa\u001b[Dste\u001b[201~\r'],
+      'paste',
+    ],
+    ['Ctrl+D ends it', ['abc\u0004'], 'abc'],
+    ['nothing typed: empty', ['\r'], ''],
+    ['what follows Enter is left', ['abc\rdef'], 'abc'],
+  ])('%s', async (_, chunks, secret) => {
+    const { stream, modes } = terminal(chunks);
+    const { output, shown } = screen();
+    expect(await readSecret('Secret: ', stream, output)).toBe(secret);
+    // Raw (no echo) while reading, then given back; only the prompt and a line end shown.
+    expect(modes).toEqual([true, false]);
+    expect(shown()).toBe('Secret: \n');
+  });
+
+  it('Ctrl+C cancels, giving the terminal back as it was', async () => {
+    const { stream, modes } = terminal(['half', '\u0003', 'more\r']);
+    const { output, shown } = screen();
+    await expect(readSecret('Secret: ', stream, output)).rejects.toBeInstanceOf(SecretCancelled);
+    expect(modes).toEqual([true, false]);
+    expect(shown()).toBe('Secret: \n');
+  });
+});
+
+describe('piped', () => {
+  it.each([
+    ['s3cret\n', 's3cret'],
+    ['s3cret\r\n', 's3cret'],
+    ['s3cret', 's3cret'],
+    ['two\nlines\n', 'two\nlines'],
+    ['', ''],
+  ])('%j reads as %j, without a prompt', async (piped, secret) => {
+    const { output, shown } = screen();
+    expect(await readSecret('Secret: ', Readable.from([Buffer.from(piped)]) as SecretSource, output)).toBe(
+      secret,
+    );
+    expect(shown()).toBe('');
+  });
+});
