@@ -19,8 +19,9 @@ import { admin } from '../../test/support/raw-api';
 import { atTerminal } from '../../test/support/terminal';
 import { accountFolder, accountRef } from '../core/account/account-ref';
 import { automationSecretEntry } from '../core/automation/ports';
-import { KeytarSecretStore } from '../core/secrets';
-import { describeRun } from './automations';
+import { KeychainUnavailableError, KeytarSecretStore, type SecretStore } from '../core/secrets';
+import { cliStores } from './account';
+import { describeRun, storeAutomationSecret } from './automations';
 
 let sim: Simulator;
 let home: string;
@@ -333,6 +334,39 @@ it('automations secret: says which account it stored it for, which others still 
   const elsewhere = await cli(['automations', 'secret', 'eu chat', '--id', us], 'https://hooks.slack.com/x');
   expect(elsewhere.code).toBe(2);
   expect(elsewhere.stderr).toContain('the automation eu chat does not run for the account US');
+});
+
+it('automations secret: a keychain that cannot be read for the other accounts stores and makes nothing, saying so', async () => {
+  const us = accountRef({ baseUrl: sim.url, clientId: 'demo-client-2' }).id;
+  await settingsWith(
+    [{ name: 'hook', action: { type: 'webhook', url: 'http://127.0.0.1:9/hook' } }],
+    [
+      { label: 'EU', baseUrl: sim.url, clientId: 'demo-client' },
+      { label: 'US', baseUrl: sim.url, clientId: 'demo-client-2' },
+    ],
+  );
+  // The US account's entry cannot be read (a locked keyring); anything stored is recorded.
+  const stored: string[] = [];
+  const secrets: SecretStore = {
+    get: async (owner) => {
+      if (owner.clientId.endsWith(us))
+        throw new KeychainUnavailableError(new Error('The keyring is locked'), 'linux');
+      return undefined;
+    },
+    set: async (owner) => void stored.push(owner.clientId),
+    delete: async () => false,
+    adoptUnbound: async () => false,
+  };
+  const stores = { ...cliStores({ ...process.env, XDG_CONFIG_HOME: home }), secrets };
+  const eu = {
+    ref: accountRef({ baseUrl: sim.url, clientId: 'demo-client', label: 'EU' }),
+    clientSecret: async () => '',
+  };
+  // Refused before it asks for a secret: nothing is read from standard input, nothing made.
+  await expect(storeAutomationSecret(eu, stores, 'hook')).rejects.toThrow(
+    'the keychain could not be read for the other accounts of hook, so nothing was stored or made (one made now could differ from theirs)',
+  );
+  expect(stored).toEqual([]);
 });
 
 it('following the advice for the second account of a webhook keeps one signing secret for the receiver (as the app sets one for all)', async () => {

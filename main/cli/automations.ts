@@ -15,11 +15,12 @@ import {
 import { escapedControls } from '../../preload/marketplace-text';
 import { type AccountRef, accountRef } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
-import { adviceFor } from '../core/advice';
+import { adviceFor, secretCommand } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
 import { runsFor, webhookUrlProblem } from '../core/automation/automation-settings';
-import { automationAccount, automationSecretEntry } from '../core/automation/ports';
+import { automationAccount, automationSecretEntry, heldAutomationSecrets } from '../core/automation/ports';
 import type { Log } from '../core/log';
+import { KeychainUnavailableError } from '../core/secrets';
 import { type Account, type CliStores, clientOptions } from './account';
 import { row } from './format';
 import { orderIdArgument, resolveOrderId } from './order-id';
@@ -146,17 +147,20 @@ export async function storeAutomationSecret(
     throw new UsageError(
       `the automation ${name} does not run for the account ${label(account.ref)}: its accounts are in seller-tray automations list`,
     );
-  // The others it runs for, and what each holds (a keychain out of reach: none known).
-  const others = listedAccounts(stores).filter(
-    (ref) => ref.id !== account.ref.id && runsFor(automation, ref.id),
-  );
-  const held = await Promise.all(
-    others.map((ref) => stores.secrets.get(automationSecretEntry(ref, name)).catch(() => undefined)),
-  );
-  const values = new Set(held.filter((value) => value !== undefined));
-  // Nothing given: the one they all hold, as the app sets one for all (a webhook's receiver
-  // verifies every account's deliveries with the one secret it was given).
-  const [shared] = values.size === 1 ? values : [];
+  // The others it runs for, and what each holds; read before anything is asked or made, so a
+  // keychain out of reach fails the command (saying so) rather than making a second secret.
+  // Nothing given: the one they all hold, as the app sets one for all.
+  const { held, shared } = await heldAutomationSecrets(
+    stores.secrets,
+    automation,
+    listedAccounts(stores),
+    new Set([account.ref.id]),
+  ).catch((error: unknown) => {
+    if (!(error instanceof KeychainUnavailableError)) throw error;
+    throw new Error(
+      `the keychain could not be read for the other accounts of ${name}, so nothing was stored or made (one made now could differ from theirs): ${error.advice} (Keychain error: ${error.reason})`,
+    );
+  });
   const kind = automation.action.type === 'webhook' ? 'signing secret' : 'incoming webhook address';
   // At a terminal: what it waits for (typed or pasted without echo, as a password is).
   const asIs = shared !== undefined ? 'to have the one its other accounts hold' : 'to have one made';
@@ -182,10 +186,13 @@ export async function storeAutomationSecret(
   await stores.secrets.set(automationSecretEntry(account.ref, name), value);
   // Each account holds its own: the others this automation runs for that still have none are told
   // how to get this same one.
-  const lacking = others
-    .filter((_, index) => held[index] === undefined)
-    .map((ref) => `${label(ref)} has none yet: ${adviceFor('terminal', ref).automationSecret(name)}\n`);
-  const one = [...values].every((other) => other === value);
+  const lacking = held
+    .filter(({ secret }) => secret === undefined)
+    .map(
+      ({ ref }) =>
+        `${label(ref)} has none yet: ${secretCommand(ref, name) ?? adviceFor('terminal', ref).automationSecret(name)}\n`,
+    );
+  const one = held.every(({ secret }) => secret === undefined || secret === value);
   const same =
     lacking.length > 0 && one ? 'Its other accounts get this same one with nothing on standard input:\n' : '';
   return `${told}The ${kind} of ${name} is in the system keychain for the account ${label(account.ref)}.\n${same}${lacking.join('')}`;

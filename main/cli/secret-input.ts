@@ -32,9 +32,10 @@ export async function readSecret(
   output: { write(text: string): unknown } = process.stderr,
 ): Promise<string> {
   if (!input.isTTY || !input.setRawMode) return readPiped(input);
-  output.write(prompt);
   const wasRaw = input.isRaw ?? false;
+  // Echo off before the prompt shows: what is typed once it shows is never echoed.
   input.setRawMode(true);
+  output.write(prompt);
   try {
     return await new Promise<string>((resolve, reject) => {
       let typed: string[] = [];

@@ -6,7 +6,13 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { AutomationSetting } from '../../../preload/automations';
 import { capped } from '../../../preload/marketplace-text';
-import { type AccountRef, accountFolder, accountName, keychainEntry } from '../account/account-ref';
+import {
+  type AccountId,
+  type AccountRef,
+  accountFolder,
+  accountName,
+  keychainEntry,
+} from '../account/account-ref';
 import { failureFields, type Log } from '../log';
 import type { SecretOwner, SecretStore } from '../secrets';
 import { runsFor } from './automation-settings';
@@ -26,11 +32,44 @@ export function secretEntries(automation: AutomationSetting, accounts: readonly 
     .map((ref) => automationSecretEntry(ref, automation.name));
 }
 
+/** What the other accounts an automation runs for hold in the keychain (see `heldAutomationSecrets`). */
+export interface HeldSecrets {
+  /** The accounts it runs for, `except` aside, each with its own secret (undefined: none). */
+  held: { ref: AccountRef; secret: string | undefined }[];
+  /** The one secret they hold, where all that hold one hold the same; else undefined. */
+  shared: string | undefined;
+}
+
+/**
+ * The secrets of an automation that the accounts it runs for hold, `except` aside: the one they
+ * share is what an account joining them gets (a webhook's receiver verifies every account's
+ * deliveries with the one secret it was given). The decision for a keychain that cannot be read:
+ * it throws (KeychainUnavailableError), never answers "none", as a second secret made then would
+ * differ from the one the receiver has. The app's changes and the CLI's `automations secret` both ask here.
+ */
+export async function heldAutomationSecrets(
+  secrets: SecretStore,
+  automation: AutomationSetting,
+  accounts: readonly AccountRef[],
+  except: ReadonlySet<AccountId>,
+): Promise<HeldSecrets> {
+  const others = accounts.filter((ref) => !except.has(ref.id) && runsFor(automation, ref.id));
+  const held = await Promise.all(
+    others.map(async (ref) => ({
+      ref,
+      secret: await secrets.get(automationSecretEntry(ref, automation.name)),
+    })),
+  );
+  const values = new Set(held.flatMap(({ secret }) => (secret === undefined ? [] : [secret])));
+  return { held, shared: values.size === 1 ? [...values][0] : undefined };
+}
+
 /**
  * Gives `gaining` (an account just added, or those an automation now runs for that it did not),
  * where they hold none, the secret the other accounts an automation runs for hold, when they all
  * hold the same one: they would otherwise run without it. Secrets that differ (set per account
- * from the CLI) are left for the person to set; a keychain out of reach is logged, never a failed change.
+ * from the CLI) are left for the person to set; a keychain out of reach is logged, never a failed
+ * change (and nothing is shared: heldAutomationSecrets).
  */
 export async function shareAutomationSecrets(
   secrets: SecretStore,
@@ -42,17 +81,12 @@ export async function shareAutomationSecrets(
   const gainingIds = new Set(gaining.map((ref) => ref.id));
   for (const automation of automations) {
     if (automation.action.type === 'command') continue;
-    const served = accounts.filter((ref) => runsFor(automation, ref.id));
-    const targets = served.filter((ref) => gainingIds.has(ref.id));
+    const targets = accounts.filter((ref) => gainingIds.has(ref.id) && runsFor(automation, ref.id));
     if (targets.length === 0) continue;
     const entry = (ref: AccountRef) => automationSecretEntry(ref, automation.name);
     await keychainWork(log, automation, async () => {
-      const held = await Promise.all(
-        served.filter((ref) => !gainingIds.has(ref.id)).map((ref) => secrets.get(entry(ref))),
-      );
-      const values = new Set(held.filter((value) => value !== undefined));
-      const [shared] = values;
-      if (values.size !== 1 || shared === undefined) return;
+      const { shared } = await heldAutomationSecrets(secrets, automation, accounts, gainingIds);
+      if (shared === undefined) return;
       for (const ref of targets) {
         if ((await secrets.get(entry(ref))) === undefined) await secrets.set(entry(ref), shared);
       }
