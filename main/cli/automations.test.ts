@@ -92,6 +92,41 @@ it('run: runs the automations for a new order, stops cleanly on SIGTERM, and its
   }
 });
 
+it("run: a run that failed is told in the terminal's words: its output below, and the command that runs it again", async () => {
+  await settingsWith([
+    {
+      name: 'provision',
+      action: {
+        type: 'command',
+        command: [process.execPath, '-e', "console.log('provisioning broke');process.exit(2)"],
+      },
+    },
+  ]);
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const running = spawnTs('main/cli/seller-tray.ts', ['run'], env);
+  let stderr = '';
+  running.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no failed run told; stderr: ${stderr}`)), 20_000);
+      running.stderr?.on('data', () => {
+        if (!stderr.includes('provisioning broke')) return;
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    expect(stderr).toContain(
+      `seller-tray automations test provision --order ${orderId} runs it again as a test (which reports no status)`,
+    );
+    expect(stderr).not.toMatch(/Settings|order page/);
+  } finally {
+    running.kill('SIGTERM');
+    expect(await exitOf(running)).toBe(0);
+  }
+});
+
 it('run: refuses to start without automations in the settings file', async () => {
   const { code, stderr } = await cli(['run']);
   expect(code).toBe(2);
