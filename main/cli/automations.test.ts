@@ -58,6 +58,12 @@ async function settingsWith(automations: unknown[], accounts?: unknown[]): Promi
   );
 }
 
+/** A settings file of one automation running this Node script, and a new order for it (its id). */
+async function commandForNewOrder(name: string, script: string): Promise<string> {
+  await settingsWith([{ name, action: { type: 'command', command: [process.execPath, '-e', script] } }]);
+  return (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+}
+
 /** This computer's store of the account. */
 const accountDir = () =>
   accountFolder(join(home, 'Seller Tray'), accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id);
@@ -93,16 +99,7 @@ it('run: runs the automations for a new order, stops cleanly on SIGTERM, and its
 });
 
 it("run: a run that failed is told in the terminal's words: its output below, and the command that runs it again", async () => {
-  await settingsWith([
-    {
-      name: 'provision',
-      action: {
-        type: 'command',
-        command: [process.execPath, '-e', "console.log('provisioning broke');process.exit(2)"],
-      },
-    },
-  ]);
-  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const orderId = await commandForNewOrder('provision', "console.log('provisioning broke');process.exit(2)");
   const running = spawnTs('main/cli/seller-tray.ts', ['run'], env);
   let stderr = '';
   running.stderr?.on('data', (chunk) => {
@@ -293,16 +290,7 @@ it("names the account by its label in a command's JSON and environment, as the l
 });
 
 it('automations test: takes the beginning of an order id, as every command does; refuses one that is no id at once', async () => {
-  await settingsWith([
-    {
-      name: 'who',
-      action: {
-        type: 'command',
-        command: [process.execPath, '-e', 'console.log(process.env.SELLER_TRAY_ORDER_ID)'],
-      },
-    },
-  ]);
-  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const orderId = await commandForNewOrder('who', 'console.log(process.env.SELLER_TRAY_ORDER_ID)');
   const test = await cli(['automations', 'test', 'who', '--order', orderId.slice(0, 8)]);
   expect(test.stderr).toBe('');
   expect(test.code).toBe(0);
