@@ -18,6 +18,7 @@ import type { AccountChoice } from '../core/account/removal-notes';
 import { osAccountName } from '../core/account-name';
 import type { SellerApiClientOptions } from '../core/api/client';
 import { type NodeNetwork, nodeNetwork } from '../core/api/node-transport';
+import { watchFile } from '../core/file-watch';
 import { type Log, silentLog } from '../core/log';
 import { markActor } from '../core/mark';
 import { ensurePrivateDir, userDataDir } from '../core/paths';
@@ -65,15 +66,21 @@ export interface CliStores {
   secrets: SecretStore;
   dataRoot: string;
   policies: Policies;
+  /** Calls `changed` after another process (the app, an editor) changed the settings file; returns the stop. */
+  settingsChanges: (changed: () => void) => () => void;
 }
 
 export function cliStores(env: NodeJS.ProcessEnv = process.env, policies: Policies = NO_POLICIES): CliStores {
   const dataRoot = ensurePrivateDir(userDataDir(env));
-  const settings = new ManagedSettingsStore(
-    new ConfSettingsStore({ cwd: dataRoot }),
-    fixedPolicies(policies),
-  );
-  return { settings, secrets: new KeytarSecretStore(), dataRoot, policies };
+  const file = new ConfSettingsStore({ cwd: dataRoot });
+  const settings = new ManagedSettingsStore(file, fixedPolicies(policies));
+  return {
+    settings,
+    secrets: new KeytarSecretStore(),
+    dataRoot,
+    policies,
+    settingsChanges: (changed) => watchFile(file.path, changed),
+  };
 }
 
 /** Refuses a command-line change of what a policy locks, naming the flag or variable that asked for it. */

@@ -1,7 +1,9 @@
 // `seller-tray accounts` and `--account LABEL` (issue 23) against two simulators on two
 // origins, through the real CLI, keychain and settings file: requests are counted at each
 // simulator, so a command for one account that reached the other would show.
-import { existsSync } from 'node:fs';
+
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +11,7 @@ import type { Simulator } from '../../simulator/server';
 import { cliLaptop } from '../../test/support/cli-laptop';
 import { markHeld } from '../../test/support/held-mark';
 import { oneSellerMarketplace } from '../../test/support/one-seller-marketplace';
+import { exitOf, spawnTs } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
 import { accountFolder, accountRef } from '../core/account/account-ref';
 import { takeRemovalLock, writeRemovalNote } from '../core/account/removal-notes';
@@ -59,6 +62,30 @@ async function laptopWith(prefix: string, settings: object) {
   const file = join(l.dataRoot, 'settings.json');
   await writeFile(file, JSON.stringify({ settingsVersion: SETTINGS_VERSION, ...settings }));
   return { ...l, file };
+}
+
+/** Resolves once `done` holds, checked every 50 ms; fails after `timeoutMs`. */
+async function until(done: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > end) throw new Error(`not so within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** What a child prints on stderr, and a wait for a text in it. */
+function stderrOf(child: ChildProcess) {
+  let text = '';
+  child.stderr?.on('data', (chunk) => {
+    text += chunk;
+  });
+  return {
+    text: () => text,
+    includes: (wanted: string, timeoutMs = 20_000) =>
+      until(() => text.includes(wanted), timeoutMs).catch(() => {
+        throw new Error(`stderr has no "${wanted}" within ${timeoutMs} ms:\n${text}`);
+      }),
+  };
 }
 
 /** Both accounts added, EU first. */
@@ -318,12 +345,12 @@ describe('seller-tray accounts', () => {
     expect(us.requestCounts.sendEvent).toBe(posts);
   }, 60_000);
 
-  it('refuses to remove an account another process keeps open past the hand-over (seller-tray run), putting it back', async () => {
+  it('refuses to remove an account another process keeps open past the hand-over (one not following the settings file), putting it back', async () => {
     const l = await withBoth();
     const ref = accountRef({ baseUrl: us.url, clientId: US_CLIENT.clientId, label: 'US' });
     const folder = accountFolder(l.dataRoot, ref.id);
-    // This test's process stands for `seller-tray run`: its session of US has the store open, and
-    // it does not follow the settings file.
+    // This test's process stands for a process that does not follow the settings file (an older
+    // `seller-tray run`, or one stuck): its session of US has the store open.
     const session = await AccountSession.open(ref, {
       surface: 'app',
       dataRoot: l.dataRoot,
@@ -389,6 +416,71 @@ describe('seller-tray accounts', () => {
     );
     expect((await l.cli(['watch', '--once'])).code).toBe(0);
   }, 60_000);
+});
+
+describe('seller-tray run with several accounts', () => {
+  it('serves every saved account and follows the settings file: an automation added applies, an account removed is let go, one added is served', async () => {
+    const l = await withBoth();
+    // This computer has read both histories: the next purchases are news.
+    expect((await l.cli(['watch', '--once'])).code).toBe(0);
+    const ran = join(l.home, 'ran.txt');
+    const command = (name: string) => ({
+      name,
+      action: {
+        type: 'command',
+        command: [
+          process.execPath,
+          '-e',
+          `require('fs').appendFileSync(process.argv[1], process.argv[2]+' '+process.env.SELLER_TRAY_ACCOUNT+' '+process.env.SELLER_TRAY_ORDER_ID+'\\n')`,
+          ran,
+          name,
+        ],
+      },
+    });
+    const withAutomations = async (...automations: object[]) => {
+      const file = join(l.dataRoot, 'settings.json');
+      await writeFile(file, JSON.stringify({ ...(await l.settings()), automations }));
+    };
+    const lines = () => (existsSync(ran) ? readFileSync(ran, 'utf8').trim().split('\n').sort() : []);
+    await withAutomations(command('first'));
+    const euOrder = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+    const usOrder = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
+    // Polled every 30 s, the least there is: the order after the change waits for the next poll.
+    const run = spawnTs('main/cli/seller-tray.ts', ['run', '--interval', '30'], l.env);
+    const told = stderrOf(run);
+    try {
+      await until(() => lines().length === 2);
+      expect(lines()).toEqual([`first EU ${euOrder}`, `first US ${usOrder}`]);
+
+      // Removed while run has it open: run lets it go within the hand-over, so the removal goes through.
+      const removed = await l.cli(['accounts', 'remove', 'US']);
+      expect(removed).toMatchObject({ code: 0 });
+      await told.includes('settings read again accounts=EU ');
+
+      // An automation added to the file runs for the next new order, without a restart.
+      await withAutomations(command('first'), command('second'));
+      await told.includes('settings read again accounts=EU automations=2');
+      const next = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+      await admin(us.url, 'POST', 'purchases');
+      await until(() => lines().length === 4, 40_000).catch((error) => {
+        throw new Error(`${error.message}: ${lines().join(' | ')}\n${told.text()}`);
+      });
+      expect(lines()).toEqual(
+        [`first EU ${euOrder}`, `first EU ${next}`, `first US ${usOrder}`, `second EU ${next}`].sort(),
+      );
+
+      // Added back: served again, from a first run of its own (its data went with the removal).
+      const added = await l.cli(
+        ['accounts', 'add', 'US', '--base-url', us.url, '--client-id', US_CLIENT.clientId],
+        US_CLIENT.clientSecret,
+      );
+      expect(added.code).toBe(0);
+      await told.includes('seller-tray: US: first run on this computer');
+    } finally {
+      run.kill('SIGTERM');
+      expect(await exitOf(run)).toBe(0);
+    }
+  }, 90_000);
 });
 
 describe('two `accounts remove` of one account at the same instant', () => {

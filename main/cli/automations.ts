@@ -30,22 +30,27 @@ import { cliAutomationPorts, watch } from './session';
 
 /** What `run` and `listen` run: the settings' automations, or the one `listen` makes up. */
 export interface Headless {
-  automations: AutomationSetting[];
+  /** The automations to run; left out, the settings file's, followed while it changes (`run`). */
+  automations?: AutomationSetting[];
   /** A secret for the session's own automation (`listen --forward-to`), instead of the keychain's. */
   secret?: string | undefined;
 }
 
-/** `run`: polls like the app and runs the account's automations until SIGTERM or Ctrl+C. */
+/**
+ * `run`: polls like the app and runs the settings' automations until SIGTERM or Ctrl+C, for every
+ * account `accounts` names (all listed, or the one chosen). The settings file is followed: an
+ * automation or account added, changed or removed there (by hand or in the app's Settings)
+ * applies without a restart.
+ */
 export function runHeadless(
-  account: Account,
+  accounts: () => Account[],
   stores: CliStores,
   options: { intervalSeconds?: number | undefined; json: boolean; log: Log },
 ) {
-  const { automations } = stores.settings.load().settings;
-  if (automations.length === 0) {
+  if (stores.settings.load().settings.automations.length === 0) {
     throw new UsageError('no automations are declared in the settings file: see docs/automations.md');
   }
-  return watch([account], stores, { ...options, once: false, automations: { automations } });
+  return watch(accounts(), stores, { ...options, once: false, automations: {}, follow: accounts });
 }
 
 /** `listen --forward-to URL` or `listen --exec -- CMD ARGS…`: one made-up automation, for this session only. */

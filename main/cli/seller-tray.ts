@@ -83,7 +83,8 @@ Commands:
                      polls like the app and runs the automations of the settings file for each
                      new order, with no window, logging to stderr, until SIGTERM or Ctrl+C (the
                      one place a team runs them; docs/automations.md has a systemd unit and a
-                     launchd plist)
+                     launchd plist); serves every saved account (or the one named) and follows
+                     the settings file: automations and accounts changed there apply at once
   listen --forward-to URL | listen --exec -- COMMAND ARGUMENTS...
                      like run, but only for this session: each new order's JSON posted to URL
                      (signed with a secret printed at the start) or given to COMMAND on stdin
@@ -204,7 +205,7 @@ async function main(argv: string[]): Promise<number> {
       log,
     };
     if (positionals[0] === 'run' && positionals.length === 1) {
-      await runHeadless(account, stores, headless);
+      await runHeadless(() => resolveAccounts(flags, stores), stores, headless);
       return 0;
     }
     if (positionals[0] === 'listen') {

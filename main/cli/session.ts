@@ -10,7 +10,7 @@ import { SellerApiClient } from '../core/api/client';
 import { automationPortsFor } from '../core/automation/ports';
 import type { AutomationPorts } from '../core/automation/runner';
 import type { Log } from '../core/log';
-import { parseSettingsPatch } from '../core/settings';
+import { parseSettingsPatch, type Settings } from '../core/settings';
 import { type Account, type CliStores, clientOptions, cliNetwork, refuseManaged } from './account';
 import type { Headless } from './automations';
 import { describeProblem, row, terminalJson } from './format';
@@ -24,9 +24,13 @@ export const CLIENT_SECRET_PROMPT = 'Client secret (not shown as you type or pas
  * An account's automations from the CLI: deliveries through its network client; an order's link
  * names the account while several are listed, as `orders get` names it.
  */
-export function cliAutomationPorts(ref: AccountRef, stores: CliStores): AutomationPorts {
-  const named = stores.settings.load().settings.accounts.length > 1;
-  return automationPortsFor(ref, { ...stores, post: cliNetwork().post, named: () => named });
+export function cliAutomationPorts(
+  ref: AccountRef,
+  stores: CliStores,
+  named?: () => boolean,
+): AutomationPorts {
+  const listed = stores.settings.load().settings.accounts.length > 1;
+  return automationPortsFor(ref, { ...stores, post: cliNetwork().post, named: named ?? (() => listed) });
 }
 
 /** Checks the credentials with a token request, then stores them; a typo is never saved. */
@@ -57,13 +61,17 @@ export interface WatchOptions {
   log: Log;
   /** `run` and `listen`: the automations run for each new order (`watch` runs none). */
   automations?: Headless | undefined;
+  /** `run`: the accounts to serve, asked again whenever the settings file changes. */
+  follow?: (() => Account[]) | undefined;
 }
 
 /**
  * Polls like the app, printing a line (or a JSON object) per new order. The first run on a
  * laptop records the backlog silently, as the app does. Several accounts are watched at once,
  * each on its own schedule and backoff, and every line then names its account: one refusing its
- * secret or down is told and leaves the others watching.
+ * secret or down is told and leaves the others watching. With `follow` (`run`), the settings file
+ * is read again whenever it changes: its automations and settings apply from then on, and the
+ * accounts `follow` names then are served (one added opened, one removed or renamed closed).
  */
 export async function watch(
   accounts: readonly Account[],
@@ -72,47 +80,133 @@ export async function watch(
 ): Promise<void> {
   if (options.intervalSeconds)
     refuseManaged('--interval', { pollIntervalSeconds: options.intervalSeconds }, stores.policies);
-  const saved = stores.settings.load().settings;
   const headless = options.automations;
-  const settings = {
+  const inForce = (saved: Settings): Settings => ({
     ...saved,
     ...(options.intervalSeconds ? { pollIntervalSeconds: options.intervalSeconds } : {}),
     // The one place that runs them: whatever the app's switch on this computer says.
-    ...(headless ? { automationsEnabled: true, automations: headless.automations } : {}),
-  };
+    ...(headless ? { automationsEnabled: true, automations: headless.automations ?? saved.automations } : {}),
+  });
+  let settings = inForce(stores.settings.load().settings);
   // Ctrl+C or SIGTERM, from the first poll on: each core then closes its store before the exit.
   const stopped = new Promise<void>((resolve) => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
   });
-  const sessions: AccountSession[] = [];
+  const served = new Map<string, Served>();
+  const named = () => served.size > 1;
+  // A lone account's refused secret ends the watch (a usage error): heard here for every account served.
+  let failed: (error: unknown) => void = () => {};
+  const failure = new Promise<never>((_, reject) => {
+    failed = reject;
+  });
+  failure.catch(() => {});
+  const open = (account: Account) => {
+    const automations =
+      headless && cliAutomationPorts(account.ref, stores, () => settings.accounts.length > 1);
+    return AccountSession.open(account.ref, {
+      dataRoot: stores.dataRoot,
+      clientSecret: account.clientSecret,
+      settings: () => settings,
+      log: options.log,
+      transport: cliNetwork().transport,
+      surface: 'terminal',
+      automations:
+        automations && headless?.secret !== undefined
+          ? { ...automations, secret: async () => headless.secret }
+          : automations,
+    });
+  };
+  /** Watches an open session's account until the watch stops or the account leaves. */
+  const serve = (account: Account, session: AccountSession) => {
+    let leave = () => {};
+    const left = new Promise<void>((resolve) => {
+      leave = resolve;
+    });
+    const done = watchAccount(session, named, options, Promise.race([stopped, left]));
+    done.catch(failed);
+    served.set(servedKey(account), { session, leave, done });
+  };
+  /** Leaves an account: its watch ends, its store closes (waiting, bounded, for the work under way). */
+  const close = async (key: string, entry: Served) => {
+    served.delete(key);
+    entry.leave();
+    await entry.done.catch(() => {});
+    await entry.session.close();
+  };
+  let unwatch = () => {};
+  let following = Promise.resolve();
   try {
-    for (const account of accounts) {
-      const automations = headless && cliAutomationPorts(account.ref, stores);
-      sessions.push(
-        await AccountSession.open(account.ref, {
-          dataRoot: stores.dataRoot,
-          clientSecret: account.clientSecret,
-          settings: () => settings,
-          log: options.log,
-          transport: cliNetwork().transport,
-          surface: 'terminal',
-          automations:
-            automations && headless?.secret !== undefined
-              ? { ...automations, secret: async () => headless.secret }
-              : automations,
-        }),
-      );
+    // All open before any is watched: every line then knows whether to name its account.
+    const opened: [Account, AccountSession][] = [];
+    try {
+      for (const account of accounts) opened.push([account, await open(account)]);
+    } catch (error) {
+      await Promise.all(opened.map(([, session]) => session.close()));
+      throw error;
     }
-    const named = sessions.length > 1;
-    const failed = await Promise.all(
-      sessions.map((session) => watchAccount(session, named, options, stopped)),
-    );
-    if (options.once && failed.includes(true)) throw new WatchFailed();
+    for (const [account, session] of opened) serve(account, session);
+    if (!options.follow) {
+      const failures = await Promise.all([...served.values()].map((entry) => entry.done));
+      if (options.once && failures.includes(true)) throw new WatchFailed();
+      return;
+    }
+    const follow = options.follow;
+    let told: string | undefined;
+    const readAgain = async () => {
+      const { settings: saved, problem } = stores.settings.load();
+      if (problem && problem !== told) process.stderr.write(`seller-tray: ${escapedControls(problem)}\n`);
+      told = problem;
+      settings = inForce(saved);
+      let wanted: Account[];
+      try {
+        wanted = follow();
+      } catch (error) {
+        // No account left to serve, or one named that is gone: told, and the ones served go on.
+        process.stderr.write(
+          `seller-tray: the settings file changed: ${(error as Error).message}; serving the accounts as before\n`,
+        );
+        return;
+      }
+      const keys = new Set(wanted.map(servedKey));
+      for (const [key, entry] of served) if (!keys.has(key)) await close(key, entry);
+      for (const account of wanted.filter((a) => !served.has(servedKey(a)))) {
+        try {
+          serve(account, await open(account));
+        } catch (error) {
+          // One account that cannot open (its store held elsewhere, its folder unwritable) costs no other.
+          process.stderr.write(
+            `seller-tray: ${escapedControls(account.ref.label ?? account.ref.baseUrl)} could not be served: ${(error as Error).message}\n`,
+          );
+        }
+      }
+      options.log.info('settings read again', {
+        accounts: [...served.values()]
+          .map((entry) => entry.session.ref.label ?? entry.session.ref.baseUrl)
+          .join(', '),
+        automations: settings.automations.filter((a) => a.enabled).length,
+      });
+    };
+    unwatch = stores.settingsChanges(() => {
+      following = following.then(readAgain).catch(failed);
+    });
+    await Promise.race([stopped, failure]);
   } finally {
+    unwatch();
+    await following.catch(() => {});
     // Every way out of watch closes the stores (waiting, bounded, for the work under way).
-    await Promise.all(sessions.map((session) => session.close()));
+    await Promise.all([...served].map(([key, entry]) => close(key, entry)));
   }
 }
+
+/** An account being watched: its session, how to make it leave, and its watch's end. */
+interface Served {
+  session: AccountSession;
+  leave: () => void;
+  done: Promise<boolean>;
+}
+
+/** An account is served again when its marketplace, client or label changed (its lines and links name it). */
+const servedKey = (account: Account): string => `${account.ref.id}\u0000${account.ref.label ?? ''}`;
 
 /**
  * One account's part of a watch; answers whether it ended on a problem. Its secret refused ends
@@ -120,7 +214,7 @@ export async function watch(
  */
 async function watchAccount(
   session: AccountSession,
-  named: boolean,
+  named: () => boolean,
   options: WatchOptions,
   stopped: Promise<void>,
 ): Promise<boolean> {
@@ -128,7 +222,7 @@ async function watchAccount(
   const label = accountName(ref);
   const tell = (problem: { message: string; details?: readonly string[] | undefined }) =>
     process.stderr.write(
-      describeProblem(named ? { ...problem, message: `${label}: ${problem.message}` } : problem),
+      describeProblem(named() ? { ...problem, message: `${label}: ${problem.message}` } : problem),
     );
   // Printed as the core raises them, before it marks them raised: a watch killed in between
   // prints them again on its next run, never loses one. A connection problem is told once,
@@ -147,8 +241,8 @@ async function watchAccount(
       const cells = [orderId, brief.buyer, brief.product, brief.total];
       process.stdout.write(
         options.json
-          ? terminalJson(named ? { account: label, ...brief } : brief, 0)
-          : row(named ? [label, ...cells] : cells),
+          ? terminalJson(named() ? { account: label, ...brief } : brief, 0)
+          : row(named() ? [label, ...cells] : cells),
       );
     }
   });
@@ -161,7 +255,7 @@ async function watchAccount(
   /** The secret refused: alone, a usage error (log in again); among several, told, and the others go on. */
   const refused = (): true => {
     const message = `the marketplace rejected client ${ref.clientId}: ${adviceFor('terminal', ref).enterSecret}`;
-    if (!named) throw new UsageError(message);
+    if (!named()) throw new UsageError(message);
     tell({ message });
     return true;
   };
@@ -170,7 +264,7 @@ async function watchAccount(
   if (firstRun && !problem) {
     const { total } = core.orders({ filter: 'all', search: '', offset: 0, limit: 1 });
     process.stderr.write(
-      `seller-tray: ${named ? `${escapedControls(label)}: ` : ''}first run on this computer: recorded ${plural(total, 'existing order')} without printing them; new orders are printed from now on.\n`,
+      `seller-tray: ${named() ? `${escapedControls(label)}: ` : ''}first run on this computer: recorded ${plural(total, 'existing order')} without printing them; new orders are printed from now on.\n`,
     );
   }
   if (options.once) return problem !== null;
