@@ -1,0 +1,87 @@
+// REVIEW (s36): `seller-tray run` follows the settings file from its start: a change written while
+// the accounts are being opened (after the first read, before the file is watched) is not lost.
+// In process, against the simulator over loopback, with the real settings file and fs.watch.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../simulator/server';
+import { accountRef } from '../core/account/account-ref';
+import type { Log } from '../core/log';
+import { type CliStores, cliStores } from './account';
+import { watch } from './session';
+
+let sim: Simulator;
+let home: string;
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 5, orders: 2 });
+  home = await mkdtemp(join(tmpdir(), 'cli-rev-follow-'));
+});
+afterAll(async () => {
+  await sim.close();
+  await rm(home, { recursive: true, force: true });
+});
+
+const command = (name: string) => ({
+  name,
+  action: { type: 'command', command: [process.execPath, '-e', ''] },
+});
+
+it('REVIEW test (fails): an automation added while run opens its accounts is followed', async () => {
+  const dataRoot = join(home, 'Seller Tray');
+  await mkdir(dataRoot, { recursive: true });
+  const file = join(dataRoot, 'settings.json');
+  await writeFile(
+    file,
+    JSON.stringify({ baseUrl: sim.url, clientId: 'demo-client', automations: [command('a')] }),
+  );
+  const real = cliStores({ ...process.env, XDG_CONFIG_HOME: home });
+  let reads = 0;
+  const stores: CliStores = {
+    ...real,
+    settings: {
+      ...real.settings,
+      load: () => {
+        const loaded = real.settings.load();
+        // Another process (the app's Settings, an editor) saves just after run's first read.
+        if (++reads === 1) {
+          const saved = JSON.parse(readFileSync(file, 'utf8'));
+          writeFileSync(file, JSON.stringify({ ...saved, automations: [command('a'), command('b')] }));
+        }
+        return loaded;
+      },
+      save: (settings) => real.settings.save(settings),
+      reread: () => real.settings.reread?.(),
+    },
+  };
+  const read: unknown[] = [];
+  const log: Log = {
+    info: (message, fields) => {
+      if (message === 'settings read again') read.push(fields?.automations);
+    },
+    warn() {},
+    error() {},
+  };
+  const account = {
+    ref: accountRef({ baseUrl: sim.url, clientId: 'demo-client' }),
+    clientSecret: async () => 'demo-secret',
+  };
+  const running = watch([account], stores, {
+    once: false,
+    json: false,
+    log,
+    automations: {},
+    follow: () => [account],
+  });
+  try {
+    const end = Date.now() + 5_000;
+    while (!read.includes(2) && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(JSON.parse(await readFile(file, 'utf8')).automations).toHaveLength(2);
+    // Both automations in force, from a read after the change.
+    expect(read).toContain(2);
+  } finally {
+    process.emit('SIGTERM');
+    await running;
+  }
+}, 30_000);
