@@ -87,6 +87,12 @@ export async function watch(
     // The one place that runs them: whatever the app's switch on this computer says.
     ...(headless ? { automationsEnabled: true, automations: headless.automations ?? saved.automations } : {}),
   });
+  // Watched before the first read: a change saved while the accounts open is read once they are.
+  let changedMeanwhile = false;
+  let changed = () => {
+    changedMeanwhile = true;
+  };
+  const unwatch = options.follow ? stores.settingsChanges(() => changed()) : () => {};
   let settings = inForce(stores.settings.load().settings);
   // Ctrl+C or SIGTERM, from the first poll on: each core then closes its store before the exit.
   const stopped = new Promise<void>((resolve) => {
@@ -133,7 +139,6 @@ export async function watch(
     await entry.done.catch(() => {});
     await entry.session.close();
   };
-  let unwatch = () => {};
   let following = Promise.resolve();
   try {
     // All open before any is watched: every line then knows whether to name its account.
@@ -186,9 +191,10 @@ export async function watch(
         automations: settings.automations.filter((a) => a.enabled).length,
       });
     };
-    unwatch = stores.settingsChanges(() => {
+    changed = () => {
       following = following.then(readAgain).catch(failed);
-    });
+    };
+    if (changedMeanwhile) changed();
     await Promise.race([stopped, failure]);
   } finally {
     unwatch();
