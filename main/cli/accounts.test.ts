@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Simulator } from '../../simulator/server';
+import { type Simulator, startSimulator } from '../../simulator/server';
 import { cliLaptop } from '../../test/support/cli-laptop';
 import { markHeld } from '../../test/support/held-mark';
 import { oneSellerMarketplace } from '../../test/support/one-seller-marketplace';
@@ -654,4 +654,157 @@ describe('labels in usage errors', () => {
     expect(refused.stderr).toContain('there is no account labelled "AP\\u202eAC": the accounts are EUSU, US');
     expect(refused.stderr).not.toContain('\u202e');
   }, 30_000);
+});
+
+describe('seller-tray run follows the settings file', () => {
+  /** The settings file with one command automation appending "ACCOUNT ORDER" lines to a file of the laptop. */
+  async function withRecordingAutomation(l: Awaited<ReturnType<typeof laptop>>) {
+    const ran = join(l.home, 'ran.txt');
+    const script = `require('fs').appendFileSync(process.argv[1], process.env.SELLER_TRAY_ACCOUNT+' '+process.env.SELLER_TRAY_ORDER_ID+'\\n')`;
+    const automation = {
+      name: 'record',
+      action: { type: 'command', command: [process.execPath, '-e', script, ran] },
+    };
+    await writeFile(
+      join(l.dataRoot, 'settings.json'),
+      JSON.stringify({ ...(await l.settings()), automations: [automation] }),
+    );
+    return () => (existsSync(ran) ? readFileSync(ran, 'utf8').trim().split('\n') : []);
+  }
+
+  /** `run` with these arguments on laptop `l`, then `accounts remove LABEL` once it serves: answers the removal. */
+  async function removedWhileRunning(l: Awaited<ReturnType<typeof laptop>>, args: string[], label: string) {
+    await withRecordingAutomation(l);
+    const run = spawnTs('main/cli/seller-tray.ts', ['run', ...args, '--interval', '30'], l.env);
+    try {
+      await stderrOf(run).includes('first run on this computer');
+      const removed = await l.cli(['accounts', 'remove', label]);
+      return { code: removed.code, stderr: removed.stderr };
+    } finally {
+      run.kill('SIGTERM');
+      await exitOf(run);
+    }
+  }
+
+  it('`run --account US` lets US go when it is removed from the file, so the removal is not refused', async () => {
+    // The run's own --account names an account no longer listed: it must not keep its store open.
+    expect(await removedWhileRunning(await withBoth(), ['--account', 'US'], 'US')).toMatchObject({ code: 0 });
+  }, 60_000);
+
+  it('`run` lets the last account go when it is removed, so the removal is not refused', async () => {
+    const l = await laptop();
+    const addEu = await l.cli(
+      ['accounts', 'add', 'EU', '--base-url', eu.url, '--client-id', EU_CLIENT.clientId],
+      EU_CLIENT.clientSecret,
+    );
+    expect(addEu.code).toBe(0);
+    // No account left to serve: run must close EU's store (and may say it serves none), not keep it.
+    expect(await removedWhileRunning(l, [], 'EU')).toMatchObject({ code: 0 });
+  }, 60_000);
+
+  it('a settings file made corrupt while run runs keeps the automations in force (the accounts are kept as before)', async () => {
+    const l = await withBoth();
+    expect((await l.cli(['watch', '--once'])).code).toBe(0);
+    const lines = await withRecordingAutomation(l);
+    const run = spawnTs('main/cli/seller-tray.ts', ['run', '--interval', '30'], l.env);
+    const told = stderrOf(run);
+    try {
+      const first = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+      await until(() => lines().length === 1, 40_000);
+      expect(lines()).toEqual([`EU ${first}`]);
+      // An editor's half-saved file (or a typo): not JSON.
+      await writeFile(join(l.dataRoot, 'settings.json'), '{"automations": [');
+      await told.includes('the automations and accounts in force stay until it can');
+      const next = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+      // The accounts are served as before; the automations must be too, not the defaults' none.
+      await until(() => lines().length === 2, 40_000).catch((error) => {
+        throw new Error(`${error.message}: ${lines().join(' | ')}\n${told.text()}`);
+      });
+      expect(lines()).toEqual([`EU ${first}`, `EU ${next}`]);
+    } finally {
+      run.kill('SIGTERM');
+      await exitOf(run);
+    }
+  }, 120_000);
+});
+
+describe('a rename while an automation runs for the account', () => {
+  it('a command that outlives the close of the renamed session is not run a second time alongside it', async () => {
+    const l = await withBoth();
+    expect((await l.cli(['watch', '--once'])).code).toBe(0);
+    const ran = join(l.home, 'ran.txt');
+    // Slow to end on SIGTERM (a provisioning step finishing its call): it is given 5 s before
+    // SIGKILL, the session's close waits 4 s. A start while another copy lives is "overlap".
+    const script = [
+      "const f=require('fs'),[,log,pidFile]=process.argv",
+      "const w=(s)=>f.appendFileSync(log,s+' '+process.env.SELLER_TRAY_ACCOUNT+'\\n')",
+      "try{process.kill(Number(f.readFileSync(pidFile,'utf8')),0);w('overlap')}catch{}",
+      'f.writeFileSync(pidFile,String(process.pid))',
+      "process.on('SIGTERM',()=>w('sigterm'));w('start');setTimeout(()=>w('done'),7000)",
+    ].join(';');
+    const automation = {
+      name: 'provision',
+      action: { type: 'command', command: [process.execPath, '-e', script, ran, join(l.home, 'pid')] },
+    };
+    await writeFile(
+      join(l.dataRoot, 'settings.json'),
+      JSON.stringify({ ...(await l.settings()), automations: [automation] }),
+    );
+    const lines = () => (existsSync(ran) ? readFileSync(ran, 'utf8').trim().split('\n') : []);
+    const run = spawnTs('main/cli/seller-tray.ts', ['run', '--interval', '30'], l.env);
+    const told = stderrOf(run);
+    try {
+      await told.includes('account connected');
+      await admin(us.url, 'POST', 'purchases');
+      await until(() => lines().includes('start US'), 40_000);
+      expect((await l.cli(['accounts', 'rename', 'US', 'Americas'])).code).toBe(0);
+      await until(() => lines().includes('done Americas'), 40_000).catch((error) => {
+        throw new Error(`${error.message}: ${lines().join(' | ')}\n${told.text()}`);
+      });
+      // Run again under the new label, once the first copy has ended: never two at once.
+      expect(lines()).toEqual(['start US', 'sigterm US', 'start Americas', 'done Americas']);
+      expect(told.text()).not.toContain('database is not open');
+    } finally {
+      run.kill('SIGTERM');
+      await exitOf(run);
+    }
+  }, 120_000);
+});
+
+describe('REVIEW: terminal advice follows where the secret comes from', () => {
+  it('REVIEW test (fails): the advice for an unlisted account refused, followed (seller-tray login), does not replace the first saved account', async () => {
+    const l = await withBoth();
+    const other = await startSimulator({ port: 0, seed: 3, orders: 2 });
+    try {
+      const variables = { SELLER_API_BASE_URL: other.url, SELLER_CLIENT_ID: 'demo-client' };
+      const refused = await l.cli(['orders', 'list'], '', { ...variables, SELLER_CLIENT_SECRET: 'stale' });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('or store it with seller-tray login');
+      // Followed as advised, in the same environment:
+      expect((await l.cli(['login'], 'demo-secret\n', variables)).code).toBe(0);
+      const listed = (await l.settings()).accounts.map(
+        (a: { label: string; baseUrl: string }) => `${a.label} ${a.baseUrl}`,
+      );
+      // EU is still EU's marketplace (the unlisted account is added, or the advice says accounts add).
+      expect(listed).toContain(`EU ${eu.url}`);
+    } finally {
+      await new KeytarSecretStore().delete(secretOwner(other.url, 'demo-client'));
+      await other.close();
+    }
+  }, 60_000);
+
+  it('REVIEW test (fails): a secret from SELLER_CLIENT_SECRET that is refused is not advised to be stored in the keychain (the variable would still win)', async () => {
+    const l = await withBoth();
+    // A service's unit names the first saved account by its variables, its secret among them.
+    const variables = {
+      SELLER_API_BASE_URL: eu.url,
+      SELLER_CLIENT_ID: EU_CLIENT.clientId,
+      SELLER_CLIENT_SECRET: 'an-old-rotated-secret',
+    };
+    const refused = await l.cli(['orders', 'list'], '', variables);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('the client id or secret was rejected');
+    // Storing it with `accounts add --id` changes nothing while the variable is set: say the variable.
+    expect(refused.stderr).toContain('SELLER_CLIENT_SECRET');
+  }, 60_000);
 });
