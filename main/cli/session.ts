@@ -95,8 +95,13 @@ export async function watch(
   const unwatch = options.follow ? stores.settingsChanges(() => changed()) : () => {};
   let settings = inForce(stores.settings.load().settings);
   // Ctrl+C or SIGTERM, from the first poll on: each core then closes its store before the exit.
+  let stopping = false;
   const stopped = new Promise<void>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+      process.once(signal, () => {
+        stopping = true;
+        resolve();
+      });
   });
   const served = new Map<string, Served>();
   const named = () => served.size > 1;
@@ -156,27 +161,39 @@ export async function watch(
       return;
     }
     const follow = options.follow;
-    let told: string | undefined;
     const readAgain = async () => {
-      const { settings: saved, problem } = stores.settings.load();
-      if (problem && problem !== told) process.stderr.write(`seller-tray: ${escapedControls(problem)}\n`);
-      told = problem;
+      // Read without side effects: a half-saved file is never kept aside from under its writer.
+      const saved = stores.settings.reread?.();
+      if (saved === undefined) {
+        process.stderr.write(
+          'seller-tray: the settings file changed but cannot be read as settings (half saved, or a typo): the automations and accounts in force stay until it can\n',
+        );
+        return;
+      }
       settings = inForce(saved);
       let wanted: Account[];
       try {
         wanted = follow();
       } catch (error) {
-        // No account left to serve, or one named that is gone: told, and the ones served go on.
+        // The account run was started for, or every account, gone from the list: let go, served again once back.
         process.stderr.write(
-          `seller-tray: the settings file changed: ${(error as Error).message}; serving the accounts as before\n`,
+          `seller-tray: no account to serve now: ${(error as Error).message}; run waits for one in the settings file\n`,
         );
-        return;
+        wanted = [];
       }
+      if (stopping) return;
       const keys = new Set(wanted.map(servedKey));
       for (const [key, entry] of served) if (!keys.has(key)) await close(key, entry);
       for (const account of wanted.filter((a) => !served.has(servedKey(a)))) {
+        // A stop while the change is read: nothing more is opened, nor started (no call after it).
+        if (stopping) return;
         try {
-          serve(account, await open(account));
+          const session = await open(account);
+          if (stopping) {
+            await session.close();
+            return;
+          }
+          serve(account, session);
         } catch (error) {
           // One account that cannot open (its store held elsewhere, its folder unwritable) costs no other.
           process.stderr.write(

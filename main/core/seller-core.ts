@@ -37,6 +37,7 @@ import { newestEvents } from './api/newest';
 import { PAGE } from './api/routes';
 import { type MarketplaceEvent, type Order, orderIdOf, type UnreadableItem } from './api/wire';
 import { automationsToQueue } from './automation/automation-settings';
+import { KILL_GRACE_MS } from './automation/command';
 import { type AutomationPorts, AutomationRunner } from './automation/runner';
 import { type FeedSync, syncFeed, takeNewEvents } from './event-feed';
 import { explainFailure, failureKind } from './failure-words';
@@ -398,21 +399,23 @@ export class SellerCore {
   close(withinMs = CLOSE_WITHIN_MS): Promise<void> {
     this.closing ??= (async () => {
       this.stop();
-      const drained = Promise.allSettled([
-        this.poller.idle(),
-        this.backlogWalk,
-        this.fetcher.stop(),
-        this.outbox.idle(),
-        this.announcing,
-        this.runner?.idle(),
-      ]).then(() => true);
-      // The clock's own timer, not the poller's (tests drive those by hand): a quit is real time.
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), withinMs);
-      });
-      const clean = await Promise.race([drained, late]);
-      clearTimeout(timer);
+      const [network, commands] = await Promise.all([
+        endedWithin(
+          Promise.allSettled([
+            this.poller.idle(),
+            this.backlogWalk,
+            this.fetcher.stop(),
+            this.outbox.idle(),
+            this.announcing,
+          ]),
+          withinMs,
+        ),
+        // Commands the stop cut are waited for until surely ended (SIGKILL after their grace): a store
+        // opened again at once (an account renamed while `run` follows the file) must not run one again
+        // beside the copy still ending, nor this store hear its end once closed.
+        endedWithin(this.runner?.idle() ?? Promise.resolve(), Math.max(withinMs, KILL_GRACE_MS + 1_000)),
+      ]);
+      const clean = network && commands;
       if (!clean) this.log.warn('closed before the work under way ended', { withinMs });
       this.store.close(clean);
     })();
@@ -1387,4 +1390,15 @@ function sellerOf(value: unknown): string | undefined {
 
 function waitedFor(minutes: number): string {
   return minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `${minutes} minutes`;
+}
+
+/** Whether `work` ended within `ms`, on the clock's own timer (tests drive the poller's by hand: a quit is real time). */
+async function endedWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const ended = await Promise.race([work.then(() => true), late]);
+  clearTimeout(timer);
+  return ended;
 }
