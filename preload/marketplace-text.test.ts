@@ -43,6 +43,15 @@ describe('plain text', () => {
       expect(plainText(text)).toBe(text);
     }
   });
+
+  it('drops the zero-width characters that only hide, and a joiner that joins nothing', () => {
+    expect(plainText('evil\u200b.exa\u2060mple\ufeff')).toBe('evil.example');
+    expect(plainText('E\u00adU\u180e \u200d.\u200c:')).toBe('EU .:');
+    // Kept where it joins: Persian's non-joiner, an emoji family, a skin-toned one.
+    for (const text of ['می\u200cخواهم', '👨\u200d👩\u200d👧', '👋🏽\u200d❤\ufe0f']) {
+      expect(plainText(text)).toBe(text);
+    }
+  });
 });
 
 describe('paragraph text (a note)', () => {

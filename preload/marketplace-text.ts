@@ -19,9 +19,14 @@ export const hasControls = (text: string): boolean => text.search(CONTROLS) !== 
 
 /**
  * The same, but for the whitespace controls (tab, line feed…) and the separators, which become a
- * space (a line break in a note) instead.
+ * space (a line break in a note) instead; and the zero-width characters that only hide: the
+ * zero-width space, word joiner and invisible operators, the byte order mark, the soft hyphen and
+ * the Mongolian vowel separator (one inside "evil\u200b.example" would keep a dot from looking
+ * like one to linkless, and two names that differ by one look the same). The zero-width
+ * (non-)joiner stays between letters or emoji, where scripts and emoji sequences need it.
  */
-const INVISIBLE = /(?![\t\n\v\f\r])[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+const INVISIBLE =
+  /(?![\t\n\v\f\r])[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u200b\u2060-\u2064\ufeff\u00ad\u180e]|(?<![\p{L}\p{M}\p{Extended_Pictographic}\p{Emoji_Modifier}])[\u200c\u200d]|[\u200c\u200d](?![\p{L}\p{M}\p{Extended_Pictographic}])/gu;
 /** What JSON.stringify leaves raw of CONTROLS: all but the whitespace controls it escapes itself. */
 const RAW_IN_JSON = /(?![\t\n\v\f\r])[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 
