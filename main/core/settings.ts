@@ -473,6 +473,45 @@ function migrated(raw: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
+ * An account list read tolerantly, as the settings file and the organization's policies read it:
+ * each account and each label once, one odd account never costing the others. An account
+ * repeating only another's label (two told apart by case, spaces or an invisible character,
+ * which read as the same plain text) is kept under its label with a number after it; one that
+ * cannot be used, or repeats another's client at the same marketplace, is left out. Each is told,
+ * naming the account ("accounts: account 2 (…) repeats "EU" …: kept as "eu (2)"").
+ */
+export function readAccountList(list: readonly unknown[]): {
+  accounts: AccountEntry[];
+  /** One message per account relabelled or left out. */
+  problems: string[];
+  /** The accounts left out, as given. */
+  leftOut: unknown[];
+} {
+  const whole = fields.accounts.safeParse(list);
+  if (whole.success) return { accounts: whole.data, problems: [], leftOut: [] };
+  const accounts: AccountEntry[] = [];
+  const problems: string[] = [];
+  const leftOut: unknown[] = [];
+  const givenLabels = new Set(
+    list.flatMap((entry) => {
+      const label = (entry as { label?: unknown } | null)?.label;
+      return typeof label === 'string' ? [plainText(label).toLowerCase()] : [];
+    }),
+  );
+  for (const [index, entry] of list.entries()) {
+    const read = readAccount(entry, accounts);
+    const account = read.ok ? read.account : relabelled(entry, accounts, givenLabels);
+    if (account) accounts.push(account);
+    if (!read.ok) {
+      if (!account) leftOut.push(entry);
+      const outcome = account ? `: kept as "${account.label}"` : '';
+      problems.push(`accounts: account ${index + 1}${accountIdentity(entry)}${read.problem}${outcome}`);
+    }
+  }
+  return { accounts, problems, leftOut };
+}
+
+/**
  * The file's accounts, runbooks and automations without the items that cannot be used (a newer
  * version's key or longer label, a hand edit), each told: one bad item must not cost the whole file.
  * An item is kept when the list so far stays usable, so a repeat or one past the limit goes too;
@@ -492,27 +531,11 @@ function withoutUnusableItems(raw: Record<string, unknown>): {
   const leave = (key: string, item: unknown) => {
     leftOut[key] = [...(leftOut[key] ?? []), item];
   };
-  const list = raw.accounts;
-  if (Array.isArray(list) && !fields.accounts.safeParse(list).success) {
-    // One by one, each told with what it is (what is left out is copied: ConfSettingsStore.load).
-    const kept: AccountEntry[] = [];
-    const fileLabels = new Set(
-      list.flatMap((entry) => {
-        const label = (entry as { label?: unknown } | null)?.label;
-        return typeof label === 'string' ? [plainText(label).toLowerCase()] : [];
-      }),
-    );
-    for (const [index, entry] of list.entries()) {
-      const read = readAccount(entry, kept);
-      const account = read.ok ? read.account : relabelled(entry, kept, fileLabels);
-      if (account) kept.push(account);
-      if (!read.ok) {
-        if (!account) leave('accounts', entry);
-        const outcome = account ? `: kept as "${account.label}"` : '';
-        dropped.push(`accounts: account ${index + 1}${accountIdentity(entry)}${read.problem}${outcome}`);
-      }
-    }
-    usable.accounts = kept;
+  if (Array.isArray(raw.accounts)) {
+    const read = readAccountList(raw.accounts);
+    usable.accounts = read.accounts;
+    dropped.push(...read.problems);
+    for (const entry of read.leftOut) leave('accounts', entry);
   }
   for (const key of ['runbooks', 'automations'] as const) {
     const items = raw[key];
