@@ -12,7 +12,7 @@
 // - The client secret is not a setting: it lives in the OS keychain only. `save` writes only the
 //   keys of this schema, and `parseSettingsPatch` refuses a `clientSecret` with a message saying so.
 import { createHash } from 'node:crypto';
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
@@ -627,6 +627,16 @@ export interface ConfSettingsStoreOptions {
 export const SETTINGS_FILE_NAME = 'settings.json';
 
 /**
+ * How many copies of left-out items (`settings.json.left-out-<hash>`) are kept: those a message
+ * named most recently (a copy's time is set when a message names it). A count rather than an age
+ * bounds the folder however often a file is read with new problems; five covers a problem fixed
+ * and come back a few times. A copy a message of this process named is never deleted by it (the
+ * next start prunes); one another process's message names is kept while among the newest five.
+ */
+export const LEFT_OUT_COPIES_KEPT = 5;
+const LEFT_OUT = '.left-out-';
+
+/**
  * Settings in `<cwd>/settings.json` through conf. conf writes with `atomically` (a temporary file in
  * the same directory, fsynced, then renamed over the old one), so a crash mid-save leaves the old
  * settings or the new, never half a file. conf's own schema and defaults are not used: zod is the one
@@ -639,6 +649,8 @@ export class ConfSettingsStore implements SettingsStore {
   #file: KeyValueFile | undefined;
   /** The settings last read or written: what a save's change is told from (reconcileAccounts). */
   #last: Settings = DEFAULT_SETTINGS;
+  /** The left-out copies this process's messages named: never pruned under them. */
+  readonly #named = new Set<string>();
 
   constructor(options: ConfSettingsStoreOptions = {}) {
     this.#cwd = options.cwd ?? userDataDir();
@@ -758,16 +770,43 @@ export class ConfSettingsStore implements SettingsStore {
    * The items left out, kept in a file of their own (the next save drops them from this one),
    * named by its content so each start reading the same file makes no other; without what a
    * secret may be (keys named so, credentials in addresses), which must not stay on disk. Undefined
-   * when it could not be written.
+   * when it could not be written. Its time is set to now whenever a message names it, written or
+   * found, so the newest copies are those named last; a new one prunes the rest beyond
+   * LEFT_OUT_COPIES_KEPT.
    */
   #keepLeftOut(leftOut: Record<string, unknown[]>): string | undefined {
+    let copy: string;
+    let written = false;
     try {
       const content = `${JSON.stringify(withoutSecrets(leftOut), null, 2)}\n`;
-      const copy = `${this.path}.left-out-${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
-      if (!existsSync(copy)) writeFileSync(copy, content, { mode: 0o600 });
-      return copy;
+      copy = `${this.path}${LEFT_OUT}${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
+      if (!existsSync(copy)) {
+        writeFileSync(copy, content, { mode: 0o600 });
+        written = true;
+      }
+      utimesSync(copy, this.#now(), this.#now());
+      this.#named.add(copy);
     } catch {
       return undefined;
+    }
+    if (written) this.#pruneLeftOut();
+    return copy;
+  }
+
+  /** The left-out copies beyond the newest LEFT_OUT_COPIES_KEPT deleted, but one a message named; best effort. */
+  #pruneLeftOut(): void {
+    try {
+      const folder = path.dirname(this.path);
+      const prefix = `${path.basename(this.path)}${LEFT_OUT}`;
+      const copies = readdirSync(folder)
+        .filter((name) => name.startsWith(prefix) && /^[0-9a-f]{12}$/.test(name.slice(prefix.length)))
+        .map((name) => path.join(folder, name))
+        .map((file) => ({ file, at: statSync(file).mtimeMs }))
+        .sort((a, b) => b.at - a.at);
+      for (const { file } of copies.slice(LEFT_OUT_COPIES_KEPT))
+        if (!this.#named.has(file)) rmSync(file, { force: true });
+    } catch {
+      // A copy too many is kept until the next one is written.
     }
   }
 
