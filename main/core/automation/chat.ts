@@ -145,7 +145,7 @@ export function slackMessage(order: ChatOrder): Record<string, unknown> {
   };
 }
 
-/** A Teams incoming webhook's message: one Adaptive Card (schema 1.4, as Teams renders for webhooks). */
+/** A Teams incoming webhook's message: one Adaptive Card, version 1.4 (nothing in it needs more than 1.0). */
 export function teamsMessage(order: ChatOrder): Record<string, unknown> {
   return {
     type: 'message',
