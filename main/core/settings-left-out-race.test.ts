@@ -1,0 +1,53 @@
+// REVIEW (session 36, fresh eyes on issue 23's left-out copies): another Seller Tray process (the
+// CLI, the app) prunes the settings folder while this one names a copy it found. Fails on s36-formats.
+import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+/** When set, the next utimesSync first deletes its file: the other process's prune, just then. */
+let pruneBeforeTouch = false;
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs')>();
+  return {
+    ...actual,
+    utimesSync: (file: fs.PathLike, atime: fs.TimeLike, mtime: fs.TimeLike) => {
+      if (pruneBeforeTouch) {
+        pruneBeforeTouch = false;
+        actual.rmSync(file, { force: true });
+      }
+      return actual.utimesSync(file, atime, mtime);
+    },
+  };
+});
+
+const { ConfSettingsStore } = await import('./settings');
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(tmpdir(), 'left-out-race-'));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('REVIEW: a left-out copy pruned by another process as this one names it', () => {
+  it('is written again, so the message names a copy that holds what was left out', () => {
+    const eu = { label: 'EU', baseUrl: 'https://eu.marketplace.example', clientId: 'eu-client' };
+    fs.writeFileSync(
+      path.join(dir, 'settings.json'),
+      JSON.stringify({
+        settingsVersion: 2,
+        baseUrl: eu.baseUrl,
+        clientId: eu.clientId,
+        accounts: [eu, { label: 'Bad', baseUrl: 'ftp://bad.example', clientId: 'bad-1' }],
+      }),
+    );
+    // A first start writes the copy; a second finds it, and the other process deletes it just then.
+    expect(new ConfSettingsStore({ cwd: dir }).load().problem).toMatch(/kept in \S+: /);
+    pruneBeforeTouch = true;
+    const { problem } = new ConfSettingsStore({ cwd: dir }).load();
+    const named = /kept in (\S+): /.exec(problem ?? '')?.[1];
+    // On s36-formats: no copy is named ("the next save leaves them out"), though one could be written.
+    expect(named).toBeDefined();
+    expect(fs.readFileSync(named ?? '', 'utf8')).toContain('bad-1');
+  });
+});
