@@ -1,5 +1,6 @@
 // REVIEW (session 36, fresh eyes on issue 23's left-out copies): another Seller Tray process (the
-// CLI, the app) prunes the settings folder while this one names a copy it found. Fails on s36-formats.
+// CLI, the app) prunes the settings folder while this one names a copy it found; a read that only
+// relabels. Each fails on s36-formats.
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -49,5 +50,25 @@ describe('REVIEW: a left-out copy pruned by another process as this one names it
     // On s36-formats: no copy is named ("the next save leaves them out"), though one could be written.
     expect(named).toBeDefined();
     expect(fs.readFileSync(named ?? '', 'utf8')).toContain('bad-1');
+  });
+});
+
+describe('REVIEW: a read that only relabels an account', () => {
+  it('writes no copy of nothing and names none (an empty copy would take one of the kept slots)', () => {
+    const eu = { label: 'EU', baseUrl: 'https://eu.marketplace.example', clientId: 'eu-client' };
+    fs.writeFileSync(
+      path.join(dir, 'settings.json'),
+      JSON.stringify({
+        settingsVersion: 2,
+        baseUrl: eu.baseUrl,
+        clientId: eu.clientId,
+        accounts: [eu, { ...eu, label: 'eu ', clientId: 'eu-2' }],
+      }),
+    );
+    const { problem } = new ConfSettingsStore({ cwd: dir }).load();
+    expect(problem).toContain('kept as "eu (2)"');
+    // On s36-formats: "What was left out is kept in settings.json.left-out-…", a file holding "{}".
+    expect(problem).not.toContain('What was left out is kept in');
+    expect(fs.readdirSync(dir).filter((name) => name.includes('.left-out-'))).toEqual([]);
   });
 });
