@@ -79,6 +79,20 @@ describe('REVIEW: a chat message still forms', () => {
     }
   });
 
+  it('no markup from an unknown purchase type, which the headline carries uncleaned', () => {
+    // The wire model keeps an event type it does not know (tolerant reader) and purchaseTypeLabel
+    // splits it into words as it came: marketplace text that skips chatText.
+    const purchaseType =
+      '[Pay now](https://evil.example) **Urgent** <at>Finance</at> {{DATE(2017-02-14T06:00:00Z)}}';
+    const o = order({ purchaseType });
+    const slack = slackMessage(o) as { text: string; blocks: { text?: { text: string } }[] };
+    const card = (teamsMessage(o) as { attachments: { content: { body: { text?: string }[] } }[] })
+      .attachments[0]?.content;
+    expect(slackPlainMarkup(slack.blocks[0]?.text?.text ?? '')).toEqual([]);
+    expect(slackTextMarkup(slack.text)).toEqual([]);
+    expect(teamsMarkup(card?.body[0]?.text ?? '')).toEqual([]);
+  });
+
   it("no :shortcode: in Slack's fallback text from a name ending in one and the text's own colon", () => {
     // Each piece is cleaned alone; "from Acme :rotating_light" + ": " makes ":rotating_light:".
     const { slackText } = sent(order({ buyer: 'Acme :rotating_light' }));
