@@ -181,3 +181,13 @@ describe('REVIEW: zero-width characters, beyond the ones listed', () => {
     expect(changed.map(([name]) => name)).toEqual([]);
   });
 });
+
+describe('REVIEW: the terminal, which does not use plainText', () => {
+  it('shows the zero-width characters plainText now treats as hiding, as it shows controls', () => {
+    // The CLI writes marketplace text through escapedControls (main/cli/format.ts), whose CONTROLS
+    // lack them: "Ac\u200bme" and "Acme" print alike, "evil\u2060.example" prints as a domain.
+    expect(escapedControls('Ac\u200bme evil\u2060.example\ufeff')).toBe(
+      'Ac\\u200bme evil\\u2060.example\\ufeff',
+    );
+  });
+});
