@@ -30,18 +30,22 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+const EU = { label: 'EU', baseUrl: 'https://eu.marketplace.example', clientId: 'eu-client' };
+/** A settings file listing EU and `second`. */
+const withSecondAccount = (second: unknown) =>
+  fs.writeFileSync(
+    path.join(dir, 'settings.json'),
+    JSON.stringify({
+      settingsVersion: 2,
+      baseUrl: EU.baseUrl,
+      clientId: EU.clientId,
+      accounts: [EU, second],
+    }),
+  );
+
 describe('REVIEW: a left-out copy pruned by another process as this one names it', () => {
   it('is written again, so the message names a copy that holds what was left out', () => {
-    const eu = { label: 'EU', baseUrl: 'https://eu.marketplace.example', clientId: 'eu-client' };
-    fs.writeFileSync(
-      path.join(dir, 'settings.json'),
-      JSON.stringify({
-        settingsVersion: 2,
-        baseUrl: eu.baseUrl,
-        clientId: eu.clientId,
-        accounts: [eu, { label: 'Bad', baseUrl: 'ftp://bad.example', clientId: 'bad-1' }],
-      }),
-    );
+    withSecondAccount({ label: 'Bad', baseUrl: 'ftp://bad.example', clientId: 'bad-1' });
     // A first start writes the copy; a second finds it, and the other process deletes it just then.
     expect(new ConfSettingsStore({ cwd: dir }).load().problem).toMatch(/kept in \S+: /);
     pruneBeforeTouch = true;
@@ -55,16 +59,7 @@ describe('REVIEW: a left-out copy pruned by another process as this one names it
 
 describe('REVIEW: a read that only relabels an account', () => {
   it('writes no copy of nothing and names none (an empty copy would take one of the kept slots)', () => {
-    const eu = { label: 'EU', baseUrl: 'https://eu.marketplace.example', clientId: 'eu-client' };
-    fs.writeFileSync(
-      path.join(dir, 'settings.json'),
-      JSON.stringify({
-        settingsVersion: 2,
-        baseUrl: eu.baseUrl,
-        clientId: eu.clientId,
-        accounts: [eu, { ...eu, label: 'eu ', clientId: 'eu-2' }],
-      }),
-    );
+    withSecondAccount({ ...EU, label: 'eu ', clientId: 'eu-2' });
     const { problem } = new ConfSettingsStore({ cwd: dir }).load();
     expect(problem).toContain('kept as "eu (2)"');
     // On s36-formats: "What was left out is kept in settings.json.left-out-…", a file holding "{}".
