@@ -3,6 +3,7 @@
 // (then no link, and the id is the marketplace's text, cleaned), the link sent exact, and
 // ordinary names left as they are.
 import { describe, expect, it } from 'vitest';
+import { NAME_MAX } from '../../../preload/marketplace-text';
 import { slackPlainMarkup, slackTextMarkup, teamsMarkup } from '../../../test/support/hostile-chat';
 import { type ChatOrder, slackMessage, teamsMessage } from './chat';
 
@@ -64,6 +65,24 @@ describe('a chat message', () => {
     // Teams would read "&" as the start of an entity: a look-alike.
     expect(teamsFacts.slice(0, 3)).toEqual(['Müller ＆ Söhne GmbH', 'شركة الخليج 😀 × 2', '1.234,00 €']);
   });
+  it('cleans and caps an unknown purchase type, which the headline carries as the marketplace sent it', () => {
+    // The wire model keeps an event type it does not know (tolerant reader) and purchaseTypeLabel
+    // splits it into words as it came: marketplace text that skips chatText.
+    const purchaseType =
+      '[Pay now](https://evil.example) **Urgent** <at>Finance</at> {{DATE(2017-02-14T06:00:00Z)}}';
+    const o = order({ purchaseType });
+    const slack = slackMessage(o) as { text: string; blocks: { text?: { text: string } }[] };
+    const card = (teamsMessage(o) as { attachments: { content: { body: { text?: string }[] } }[] })
+      .attachments[0]?.content;
+    expect(slackPlainMarkup(slack.blocks[0]?.text?.text ?? '')).toEqual([]);
+    expect(slackTextMarkup(slack.text)).toEqual([]);
+    expect(teamsMarkup(card?.body[0]?.text ?? '')).toEqual([]);
+    // Slack's header block takes at most 150 characters.
+    const long = slackMessage(order({ purchaseType: 'Trial'.repeat(100) })) as {
+      blocks: { text?: { text: string } }[];
+    };
+    expect(Array.from(long.blocks[0]?.text?.text ?? '').length).toBeLessThanOrEqual(NAME_MAX);
+  });
 });
 
 // REVIEW (session 36, fresh eyes on issue 24): markup that still forms, by this file's own finders.
@@ -77,20 +96,6 @@ describe('REVIEW: a chat message still forms', () => {
       expect(slackTextMarkup(slackText)).toEqual([]);
       expect(teamsMarkup(teamsFacts[0] ?? '')).toEqual([]);
     }
-  });
-
-  it('no markup from an unknown purchase type, which the headline carries uncleaned', () => {
-    // The wire model keeps an event type it does not know (tolerant reader) and purchaseTypeLabel
-    // splits it into words as it came: marketplace text that skips chatText.
-    const purchaseType =
-      '[Pay now](https://evil.example) **Urgent** <at>Finance</at> {{DATE(2017-02-14T06:00:00Z)}}';
-    const o = order({ purchaseType });
-    const slack = slackMessage(o) as { text: string; blocks: { text?: { text: string } }[] };
-    const card = (teamsMessage(o) as { attachments: { content: { body: { text?: string }[] } }[] })
-      .attachments[0]?.content;
-    expect(slackPlainMarkup(slack.blocks[0]?.text?.text ?? '')).toEqual([]);
-    expect(slackTextMarkup(slack.text)).toEqual([]);
-    expect(teamsMarkup(card?.body[0]?.text ?? '')).toEqual([]);
   });
 
   it("no :shortcode: in Slack's fallback text from a name ending in one and the text's own colon", () => {

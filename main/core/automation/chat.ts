@@ -115,9 +115,16 @@ function footer(order: ChatOrder, markup: ChatMarkup): string {
   return `${where} · account ${chatText(order.account, markup)}`;
 }
 
-function headline(order: ChatOrder): string {
+/**
+ * "New order", or the purchase's kind: an unknown event type's words come from the marketplace
+ * (purchaseTypeLabel splits the code as sent), so the line is cleaned and capped like a name,
+ * well inside Slack's 150 characters for a header block.
+ */
+function headline(order: ChatOrder, markup: ChatMarkup): string {
   const type = order.brief.purchaseType;
-  return isPlainPurchase(type) ? 'New order' : `New ${purchaseTypeLabel(type ?? '').toLowerCase()}`;
+  return isPlainPurchase(type)
+    ? 'New order'
+    : chatText(`New ${purchaseTypeLabel(type ?? '').toLowerCase()}`, markup);
 }
 
 /** Slack's escaping for text it parses (mrkdwn): only these three characters. */
@@ -133,12 +140,13 @@ const plainTextObject = (text: string) => ({ type: 'plain_text', text, emoji: fa
  */
 export function slackMessage(order: ChatOrder): Record<string, unknown> {
   const all = facts(order, SLACK);
-  const fallback = `${headline(order)} from ${all[0]?.value}: ${all[1]?.value}, ${all[2]?.value}`;
+  const title = headline(order, SLACK);
+  const fallback = `${title} from ${all[0]?.value}: ${all[1]?.value}, ${all[2]?.value}`;
   return {
     text: slackEscaped(fallback),
     mrkdwn: false,
     blocks: [
-      { type: 'header', text: plainTextObject(headline(order)) },
+      { type: 'header', text: plainTextObject(title) },
       { type: 'section', fields: all.map((f) => plainTextObject(`${f.title}\n${f.value}`)) },
       { type: 'context', elements: [plainTextObject(footer(order, SLACK))] },
     ],
@@ -158,7 +166,7 @@ export function teamsMessage(order: ChatOrder): Record<string, unknown> {
           type: 'AdaptiveCard',
           version: '1.4',
           body: [
-            { type: 'TextBlock', text: headline(order), weight: 'Bolder', size: 'Medium', wrap: true },
+            { type: 'TextBlock', text: headline(order, TEAMS), weight: 'Bolder', size: 'Medium', wrap: true },
             { type: 'FactSet', facts: facts(order, TEAMS) },
             { type: 'TextBlock', text: footer(order, TEAMS), isSubtle: true, wrap: true },
           ],
