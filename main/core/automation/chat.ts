@@ -141,7 +141,8 @@ const plainTextObject = (text: string) => ({ type: 'plain_text', text, emoji: fa
 export function slackMessage(order: ChatOrder): Record<string, unknown> {
   const all = facts(order, SLACK);
   const title = headline(order, SLACK);
-  const fallback = `${title} from ${all[0]?.value}: ${all[1]?.value}, ${all[2]?.value}`;
+  // Cleaned again as a whole: a piece ending ":rotating_light" and the ": " after it make a shortcode.
+  const fallback = inert(`${title} from ${all[0]?.value}: ${all[1]?.value}, ${all[2]?.value}`, SLACK);
   return {
     text: slackEscaped(fallback),
     mrkdwn: false,
