@@ -192,7 +192,7 @@ describe('REVIEW: the terminal, which does not use plainText', () => {
   });
 });
 
-describe('REVIEW: linkless on decomposed text and on a digit after www.', () => {
+describe('linkless on decomposed text and on a digit after www.', () => {
   it('breaks a domain whose dot follows a combining mark (NFD, as macOS writes names) or precedes a digit after www.', () => {
     // "Cafe\u0301.com" shows as "Café.com"; IDN-aware servers and GFM (which takes any
     // non-space, non-punctuation character as a host's) link it. "www.163.com" keeps "www.163".

@@ -63,11 +63,15 @@ export const notificationBody = (text: string): string => capped(linkless(plainT
  * Text no notification server can offer as a link (some Linux servers turn "https://…", "www.…",
  * "mailto:…", "example.com/…" or an e-mail address in plain text into one), still readable: a
  * colon between a letter and what follows becomes U+A789 (꞉), a dot between a letter or digit
- * and a letter U+2024 (․). Look-alikes rather than a zero-width joiner, which some servers drop
+ * and a letter U+2024 (․), and so does the dot after "www" (GFM links "www.163.com"). Combining
+ * marks and joiners beside a dot count with their letter ("Cafe\u0301.com" is "Café.com", which
+ * IDN-aware servers link). Look-alikes rather than a zero-width joiner, which some servers drop
  * before they look for links; one character for one, so the lengths stay as capped.
  */
 export function linkless(text: string): string {
-  return text.replace(/(?<=\p{L}):(?=\S)/gu, '\ua789').replace(/(?<=[\p{L}\p{N}])\.(?=\p{L})/gu, '\u2024');
+  return text
+    .replace(/(?<=\p{L}[\p{M}\u200c\u200d]*):(?=\S)/gu, '\ua789')
+    .replace(/(?<=[\p{L}\p{N}][\p{M}\u200c\u200d]*)\.(?=[\p{M}\u200c\u200d]*\p{L})|(?<=www)\./giu, '\u2024');
 }
 
 const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
