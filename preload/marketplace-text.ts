@@ -17,16 +17,38 @@ const CONTROLS = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u206
 /** Whether text holds any of CONTROLS (what a name the app shows as its own words may not hold). */
 export const hasControls = (text: string): boolean => text.search(CONTROLS) !== -1;
 
+/** Scripts whose letters join, or whose viramas and conjuncts take a zero-width (non-)joiner. */
+const JOINING =
+  '\\p{scx=Arabic}\\p{scx=Syriac}\\p{scx=Mongolian}\\p{scx=Nko}\\p{scx=Mandaic}\\p{scx=Devanagari}\\p{scx=Bengali}\\p{scx=Gurmukhi}\\p{scx=Gujarati}\\p{scx=Oriya}\\p{scx=Tamil}\\p{scx=Telugu}\\p{scx=Kannada}\\p{scx=Malayalam}\\p{scx=Sinhala}\\p{scx=Myanmar}\\p{scx=Khmer}';
+/** Mongolian letters, which free variation selectors and the vowel separator follow. */
+const MONGOLIAN = '[\\u1820-\\u18aa]';
+const TAG = '[\\u{e0020}-\\u{e007e}]';
 /**
- * The same, but for the whitespace controls (tab, line feed…) and the separators, which become a
- * space (a line break in a note) instead; and the zero-width characters that only hide: the
- * zero-width space, word joiner and invisible operators, the byte order mark, the soft hyphen and
- * the Mongolian vowel separator (one inside "evil\u200b.example" would keep a dot from looking
- * like one to linkless, and two names that differ by one look the same). The zero-width
- * (non-)joiner stays between letters or emoji, where scripts and emoji sequences need it.
+ * The characters that only hide (one inside "evil\u200b.example" keeps a dot from looking like
+ * one to linkless; two names that differ by one look the same): every default-ignorable code
+ * point and the interlinear annotation marks (U+FFF9–U+FFFB), but for what real sequences need,
+ * kept where they stand in one: a zero-width (non-)joiner beside a letter or mark of a joining
+ * or Indic script, or a joiner inside an emoji sequence; a variation selector after an emoji, a
+ * CJK ideograph or (free variation selectors) a Mongolian letter; the Mongolian vowel separator
+ * between Mongolian letters; tag characters inside a 🏴 subdivision flag. One list: plainText
+ * drops these, escapedControls shows them as escapes.
  */
-const INVISIBLE =
-  /(?![\t\n\v\f\r])[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u200b\u2060-\u2064\ufeff\u00ad\u180e]|(?<![\p{L}\p{M}\p{Extended_Pictographic}\p{Emoji_Modifier}])[\u200c\u200d]|[\u200c\u200d](?![\p{L}\p{M}\p{Extended_Pictographic}])/gu;
+const HIDING = [
+  '(?![\\u180b-\\u180f\\u200c\\u200d\\ufe00-\\ufe0f\\u{e0020}-\\u{e007f}\\u{e0100}-\\u{e01ef}])[\\p{Default_Ignorable_Code_Point}\\ufff9-\\ufffb]',
+  `(?<![${JOINING}])(?:\\u200c|(?<![\\p{Extended_Pictographic}\\p{Emoji_Modifier}\\ufe0f])\\u200d|\\u200d(?!\\p{Extended_Pictographic}))(?![${JOINING}])`,
+  '(?<![\\p{Emoji}\\p{scx=Han}])[\\ufe00-\\ufe0f]',
+  '(?<!\\p{scx=Han})[\\u{e0100}-\\u{e01ef}]',
+  `(?<!${MONGOLIAN})[\\u180b-\\u180d\\u180f]`,
+  `(?<!${MONGOLIAN})\\u180e|\\u180e(?!${MONGOLIAN})`,
+  `(?<!\\u{1f3f4}${TAG}*)${TAG}|${TAG}(?!${TAG}*\\u{e007f})|(?<!\\u{1f3f4}${TAG}+)\\u{e007f}`,
+].join('|');
+/** The same as CONTROLS, but for the whitespace controls (tab, line feed…), which become a space instead, and with the characters that only hide. */
+const INVISIBLE = new RegExp(
+  `(?![\\t\\n\\v\\f\\r])[\\p{Cc}\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]|${HIDING}`,
+  'gu',
+);
+/** What a terminal shows as an escape: CONTROLS and the characters that only hide. */
+const ESCAPED = new RegExp(`${CONTROLS.source}|${HIDING}`, 'gu');
 /** What JSON.stringify leaves raw of CONTROLS: all but the whitespace controls it escapes itself. */
 const RAW_IN_JSON = /(?![\t\n\v\f\r])[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 
@@ -77,16 +99,17 @@ export function linkless(text: string): string {
 const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 /**
- * For a terminal: every control and bidirectional character written as a visible escape (`\n`,
- * `\x1b`, `\u202e`), so the text keeps its information but can neither start a line nor drive
+ * For a terminal: every control, bidirectional and hiding character written as a visible escape
+ * (`\n`, `\x1b`, `\u202e`, `\u200b`), so the text keeps its information but can neither start a line nor drive
  * the terminal.
  */
 export function escapedControls(text: string): string {
-  return text.replace(CONTROLS, (character) => {
+  return text.replace(ESCAPED, (character) => {
     const named = NAMED_ESCAPES[character];
     if (named) return named;
-    const code = character.charCodeAt(0);
-    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`;
+    const code = character.codePointAt(0) ?? 0;
+    if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16)}`;
   });
 }
 
