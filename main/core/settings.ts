@@ -103,6 +103,12 @@ export function accountLabelProblem(label: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A label as compared with another's: neither case nor a zero-width (non-)joiner (which plain
+ * text keeps only where a script or emoji needs one, and shows little or nothing) tells two apart.
+ */
+export const labelKey = (label: string): string => label.replace(/[\u200c\u200d]/g, '').toLowerCase();
+
 /** An account of a list after `before`, or why not: its words follow "account N" in a message. */
 function readAccount(
   entry: unknown,
@@ -118,8 +124,7 @@ function readAccount(
   }
   const same = before.find(
     (a) =>
-      a.label.toLowerCase() === parsed.data.label.toLowerCase() ||
-      accountRef(a).id === accountRef(parsed.data).id,
+      labelKey(a.label) === labelKey(parsed.data.label) || accountRef(a).id === accountRef(parsed.data).id,
   );
   if (same) return { ok: false, problem: ` repeats "${same.label}": each account and each label once` };
   return { ok: true, account: parsed.data };
@@ -148,7 +153,7 @@ function relabelled(
       kept += character;
     }
     const label = `${kept.trimEnd()}${suffix}`;
-    if (fileLabels.has(label.toLowerCase())) continue;
+    if (fileLabels.has(labelKey(label))) continue;
     const read = readAccount({ ...(entry as object), label }, before);
     if (read.ok) return read.account;
   }
@@ -413,11 +418,11 @@ export function checkAccounts(
 export function defaultAccountLabel(baseUrl: string, demo = false, taken: readonly string[] = []): string {
   const checked = checkBaseUrl(baseUrl);
   const base = demo ? 'Demo' : checked.ok ? new URL(checked.url).hostname : 'Account';
-  const used = new Set(taken.map((label) => label.toLowerCase()));
+  const used = new Set(taken.map(labelKey));
   for (let n = 1; ; n++) {
     const suffix = n === 1 ? '' : ` ${n}`;
     const label = `${base.slice(0, LIMITS.accountLabel - suffix.length)}${suffix}`;
-    if (!used.has(label.toLowerCase())) return label;
+    if (!used.has(labelKey(label))) return label;
   }
 }
 
@@ -495,7 +500,7 @@ export function readAccountList(list: readonly unknown[]): {
   const givenLabels = new Set(
     list.flatMap((entry) => {
       const label = (entry as { label?: unknown } | null)?.label;
-      return typeof label === 'string' ? [plainText(label).toLowerCase()] : [];
+      return typeof label === 'string' ? [labelKey(plainText(label))] : [];
     }),
   );
   for (const [index, entry] of list.entries()) {

@@ -392,12 +392,16 @@ describe('REVIEW: a managed account list whose labels collapse', () => {
     expect(moved).toEqual([]);
   });
 
-  it('numbers an account whose label differs from another only by a joiner between Latin letters', () => {
+  it('relabels an account whose label differs from another only by a joiner', () => {
     // "E\u200dU" shows as "EU": two tray entries, titles and --account choices that look the same.
-    // The change relabels "E\u200bU" (its zero-width space is dropped) but not this one.
     expect([...labels([account('EU', 'eu-1'), account('E\u200dU', 'eu-2')]).keys()]).toEqual([
       'EU',
       'EU (2)',
+    ]);
+    // Where plain text keeps a joiner (a Devanagari conjunct), the labels are still compared without it.
+    expect([...labels([account('क्ष', 'd-1'), account('क्\u200dष', 'd-2')]).keys()]).toEqual([
+      'क्ष',
+      'क्\u200dष (2)',
     ]);
   });
 
