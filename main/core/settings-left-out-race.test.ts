@@ -61,7 +61,7 @@ describe('REVIEW: a read that only relabels an account', () => {
   it('writes no copy of nothing and names none (an empty copy would take one of the kept slots)', () => {
     withSecondAccount({ ...EU, label: 'eu ', clientId: 'eu-2' });
     const { problem } = new ConfSettingsStore({ cwd: dir }).load();
-    expect(problem).toContain('kept as "eu (2)"');
+    expect(problem).toContain('kept as "eu (eu-2)"');
     // On s36-formats: "What was left out is kept in settings.json.left-out-…", a file holding "{}".
     expect(problem).not.toContain('What was left out is kept in');
     expect(fs.readdirSync(dir).filter((name) => name.includes('.left-out-'))).toEqual([]);

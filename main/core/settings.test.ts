@@ -712,9 +712,10 @@ describe('the account list (settings file version 2)', () => {
       JSON.stringify({ settingsVersion: 2, ...both, accounts: [EU, { ...US, label: 'eu' }] }),
     );
     const { settings, problem } = store().load();
-    expect(settings.accounts).toEqual([EU, { ...US, label: 'eu (2)' }]);
+    // Its client id after it, so the label names this account however the list changes.
+    expect(settings.accounts).toEqual([EU, { ...US, label: 'eu (us-client)' }]);
     expect(problem).toContain(`account 2 ("eu", client ${US.clientId} at ${US.baseUrl}) repeats "EU"`);
-    expect(problem).toContain('kept as "eu (2)"');
+    expect(problem).toContain('kept as "eu (us-client)"');
   });
 
   it('reads a label with invisible characters (an earlier version took them) as plain text, keeping the account', () => {
@@ -821,7 +822,7 @@ describe('the account list (settings file version 2)', () => {
       .load()
       .settings.accounts.map((a) => a.label);
     expect(labels).toHaveLength(2);
-    expect(labels[1]).toMatch(/ \(2\)$/);
+    expect(labels[1]).toMatch(/ \(us-client\)$/);
     expect(labels[1]).not.toMatch(/[\uD800-\uDFFF]/u); // a lone surrogate, in unicode mode
   });
 

@@ -18,7 +18,7 @@ import Conf from 'conf';
 import { z } from 'zod';
 import { LIMITS } from '../../preload/contract';
 import { actorNameProblem } from '../../preload/marked-by';
-import { hasControls, plainText } from '../../preload/marketplace-text';
+import { capped, hasControls, plainText } from '../../preload/marketplace-text';
 import type { SettingsChange, Settings as SharedSettings } from '../../preload/model';
 import { checkRunbooks, type Runbook } from '../../preload/runbooks';
 import {
@@ -132,8 +132,11 @@ function readAccount(
 
 /**
  * A file's account whose label only repeats another's (two an earlier version told apart, by a
- * double space or an invisible mark, read as the same plain text): kept under the label with a
- * number after it, so an upgrade never drops an account over its label.
+ * double space or an invisible mark, read as the same plain text): kept under the label with its
+ * client id after it, so an upgrade never drops an account over its label. The suffix names the
+ * account itself, not its place: a policy's list is read again at every start and never saved,
+ * so removing one account must not move another's label. A number only if that label is taken
+ * too (one client at two marketplaces).
  */
 function relabelled(
   entry: unknown,
@@ -143,9 +146,9 @@ function relabelled(
   const parsed = AccountEntrySchema.safeParse(entry);
   if (!parsed.success || before.some((a) => accountRef(a).id === accountRef(parsed.data).id))
     return undefined;
-  // A number no account of the file has as its label, before or after this one.
-  for (let n = 2; n <= fileLabels.size + before.length + 1; n++) {
-    const suffix = ` (${n})`;
+  const client = capped(plainText(parsed.data.clientId), RELABEL_ID_MAX);
+  const numbers = Array.from({ length: fileLabels.size + before.length }, (_, i) => ` (${i + 2})`);
+  for (const suffix of [` (${client})`, ...numbers]) {
     // Cut between characters, never inside one (an emoji is two of the units a label's length counts).
     let kept = '';
     for (const character of parsed.data.label) {
@@ -159,6 +162,8 @@ function relabelled(
   }
   return undefined;
 }
+/** How much of a client id a relabel shows (a longer one cut with an ellipsis): room is left for the label. */
+const RELABEL_ID_MAX = 10;
 
 /**
  * What a file's account is, for a person to find it again: its label, client and marketplace,
@@ -481,22 +486,22 @@ function migrated(raw: Record<string, unknown>): Record<string, unknown> {
  * An account list read tolerantly, as the settings file and the organization's policies read it:
  * each account and each label once, one odd account never costing the others. An account
  * repeating only another's label (two told apart by case, spaces or an invisible character,
- * which read as the same plain text) is kept under its label with a number after it; one that
- * cannot be used, or repeats another's client at the same marketplace, is left out. Each is told,
- * naming the account ("accounts: account 2 (…) repeats "EU" …: kept as "eu (2)"").
+ * which read as the same plain text) is kept under its label with its client id after it; one
+ * that cannot be used, or repeats another's client at the same marketplace, is left out. Each is
+ * told, naming the account ("accounts: account 2 (…) repeats "EU" …: kept as "eu (eu-2)"").
  */
 export function readAccountList(list: readonly unknown[]): {
   accounts: AccountEntry[];
-  /** One message per account relabelled or left out. */
-  problems: string[];
-  /** The accounts left out, as given. */
-  leftOut: unknown[];
+  /** One message per account kept under another label (in force). */
+  relabelled: string[];
+  /** The accounts left out, as given, each with its message (not in force). */
+  leftOut: { entry: unknown; problem: string }[];
 } {
   const whole = fields.accounts.safeParse(list);
-  if (whole.success) return { accounts: whole.data, problems: [], leftOut: [] };
+  if (whole.success) return { accounts: whole.data, relabelled: [], leftOut: [] };
   const accounts: AccountEntry[] = [];
-  const problems: string[] = [];
-  const leftOut: unknown[] = [];
+  const relabelledNotes: string[] = [];
+  const leftOut: { entry: unknown; problem: string }[] = [];
   const givenLabels = new Set(
     list.flatMap((entry) => {
       const label = (entry as { label?: unknown } | null)?.label;
@@ -505,15 +510,18 @@ export function readAccountList(list: readonly unknown[]): {
   );
   for (const [index, entry] of list.entries()) {
     const read = readAccount(entry, accounts);
-    const account = read.ok ? read.account : relabelled(entry, accounts, givenLabels);
-    if (account) accounts.push(account);
-    if (!read.ok) {
-      if (!account) leftOut.push(entry);
-      const outcome = account ? `: kept as "${account.label}"` : '';
-      problems.push(`accounts: account ${index + 1}${accountIdentity(entry)}${read.problem}${outcome}`);
+    if (read.ok) {
+      accounts.push(read.account);
+      continue;
     }
+    const problem = `accounts: account ${index + 1}${accountIdentity(entry)}${read.problem}`;
+    const account = relabelled(entry, accounts, givenLabels);
+    if (account) {
+      accounts.push(account);
+      relabelledNotes.push(`${problem}: kept as "${account.label}"`);
+    } else leftOut.push({ entry, problem });
   }
-  return { accounts, problems, leftOut };
+  return { accounts, relabelled: relabelledNotes, leftOut };
 }
 
 /**
@@ -539,8 +547,11 @@ function withoutUnusableItems(raw: Record<string, unknown>): {
   if (Array.isArray(raw.accounts)) {
     const read = readAccountList(raw.accounts);
     usable.accounts = read.accounts;
-    dropped.push(...read.problems);
-    for (const entry of read.leftOut) leave('accounts', entry);
+    dropped.push(...read.relabelled);
+    for (const { entry, problem } of read.leftOut) {
+      dropped.push(problem);
+      leave('accounts', entry);
+    }
   }
   for (const key of ['runbooks', 'automations'] as const) {
     const items = raw[key];

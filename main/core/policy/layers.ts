@@ -120,16 +120,18 @@ function fromRegistry(value: unknown, kind: Kind): unknown {
 /**
  * One value checked as its declaration says; a message naming the key and the rule otherwise.
  * An account list is read as the settings file reads one (settings.ts `readAccountList`): an odd
- * account is relabelled or left out, each told in `notes`, and the others are in force.
+ * account is relabelled (in force, told in `changed`) or left out (told in `ignored`), and the
+ * others are in force.
  */
 function check(
   key: SettingKey | RuleKey,
   value: unknown,
-): { ok: true; value: unknown; notes?: string[] } | { ok: false; message: string } {
+): { ok: true; value: unknown; changed?: string[]; ignored?: string[] } | { ok: false; message: string } {
   if (key === 'accounts' && Array.isArray(value)) {
-    const { accounts, problems } = readAccountList(value);
-    if (accounts.length === 0 && problems.length > 0) return { ok: false, message: problems.join('; ') };
-    return { ok: true, value: accounts, notes: problems };
+    const { accounts, relabelled, leftOut } = readAccountList(value);
+    const ignored = leftOut.map((left) => left.problem);
+    if (accounts.length === 0 && ignored.length > 0) return { ok: false, message: ignored.join('; ') };
+    return { ok: true, value: accounts, changed: relabelled, ignored };
   }
   if (!isRule(key)) return checkSettingValue(key, value);
   const rule = RULES[key];
@@ -172,8 +174,15 @@ export function resolvePolicies(read: PolicyRead): Policies {
         continue;
       }
       layer[key] = checked.value;
-      for (const note of checked.notes ?? [])
-        policies.problems.push({ origin: document.origin, key: raw, message: note, changed: true });
+      const origin = document.origin;
+      for (const message of checked.changed ?? [])
+        policies.problems.push({ origin, key: raw, message, changed: true });
+      for (const note of checked.ignored ?? [])
+        policies.problems.push({
+          origin,
+          key: raw,
+          message: `${note}; left out, the other accounts are in force`,
+        });
       const label = isRule(key) ? RULES[key].label : SETTINGS[key].label;
       policies.inForce.push({
         key,
@@ -275,13 +284,21 @@ export function describeProblem({ origin, message }: PolicyProblem): string {
   return `${origin}: ${message}`;
 }
 
+/** What was ignored (not in force) apart from what is in force but changed (an account relabelled). */
+export function policyProblems(policies: Policies): { ignored: PolicyProblem[]; changed: PolicyProblem[] } {
+  return {
+    ignored: policies.problems.filter((p) => !p.changed),
+    changed: policies.problems.filter((p) => p.changed),
+  };
+}
+
 /** The policies in force and those ignored, as lines for Diagnose and `doctor`; none when nobody manages this laptop. */
 export function policyReport(policies: Policies): string[] {
   const { inForce, problems } = policies;
   if (inForce.length === 0 && problems.length === 0) return [];
-  const ignored = problems.filter((p) => !p.changed).length;
+  const { ignored } = policyProblems(policies);
   return [
-    `Policies of your organization: ${inForce.length} in force${ignored > 0 ? `, ${ignored} ignored` : ''}`,
+    `Policies of your organization: ${inForce.length} in force${ignored.length > 0 ? `, ${ignored.length} ignored` : ''}`,
     ...inForce.map(
       (p) =>
         `  ${p.key} = ${JSON.stringify(p.value)} (${p.level === 'managed' ? 'locked' : 'recommended'}; ${p.origin})`,

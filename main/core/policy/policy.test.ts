@@ -14,6 +14,7 @@ import {
   lockedSettings,
   NO_POLICIES,
   type PolicyRead,
+  policyProblems,
   policyRefusals,
   policyReport,
   resolvePolicies,
@@ -359,9 +360,8 @@ describe('Windows: HKLM then HKCU, each with Recommended', () => {
   });
 });
 
-// REVIEW (session 36, fresh eyes on issue 23): a policy's account list read with readAccountList.
-// Each fails on s36-formats.
-describe('REVIEW: a managed account list whose labels collapse', () => {
+// A policy's account list, read with readAccountList as the settings file's is.
+describe('a managed account list whose labels collapse', () => {
   const account = (label: string, clientId: string) => ({
     label,
     baseUrl: 'https://marketplace.example',
@@ -379,7 +379,7 @@ describe('REVIEW: a managed account list whose labels collapse', () => {
 
   it('never gives a label to another client when the administrator removes an account', () => {
     // The policy is never saved, so its relabelling is done again on every read: a label a person
-    // types (--account "EU (3)", the tray, titles) must keep naming the same client.
+    // types (--account "EU (eu-3)", the tray, titles) must keep naming the same client.
     const fleet = [
       account('EU', 'eu-1'),
       account('eu ', 'eu-2'),
@@ -396,12 +396,12 @@ describe('REVIEW: a managed account list whose labels collapse', () => {
     // "E\u200dU" shows as "EU": two tray entries, titles and --account choices that look the same.
     expect([...labels([account('EU', 'eu-1'), account('E\u200dU', 'eu-2')]).keys()]).toEqual([
       'EU',
-      'EU (2)',
+      'EU (eu-2)',
     ]);
     // Where plain text keeps a joiner (a Devanagari conjunct), the labels are still compared without it.
     expect([...labels([account('क्ष', 'd-1'), account('क्\u200dष', 'd-2')]).keys()]).toEqual([
       'क्ष',
-      'क्\u200dष (2)',
+      'क्\u200dष (d-2)',
     ]);
   });
 
@@ -414,5 +414,14 @@ describe('REVIEW: a managed account list whose labels collapse', () => {
     // The administrator reads "changed" as "in force, changed as said": account 2 is not in force at all.
     expect(report).toMatch(/ignored: .*account 2 \("US"/);
     expect(report).toContain('1 ignored');
+    // doctor --json: policies.ignored holds what is not in force, policies.changed what is, changed.
+    const relabelled = managedList([account('EU', 'eu-1'), account('eu', 'eu-2'), account('US', 'x')]);
+    expect(policyProblems(policies).ignored.map((p) => p.message)).toEqual([
+      expect.stringMatching(/account 2 \("US".*left out/),
+    ]);
+    expect(policyProblems(relabelled)).toEqual({
+      ignored: [],
+      changed: [expect.objectContaining({ message: expect.stringContaining('kept as "eu (eu-2)"') })],
+    });
   });
 });
