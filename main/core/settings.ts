@@ -701,11 +701,18 @@ export class ConfSettingsStore implements SettingsStore {
     if (parsed.success) {
       this.#last = parsed.data;
       if (dropped.length === 0) return { settings: parsed.data };
-      // The next save writes the file without them: a copy keeps them (one a file's content).
-      const copy = this.#keepLeftOut(leftOut);
+      // The next save writes the file without them: a copy keeps them (one a file's content). A
+      // read that only relabels leaves nothing out, so it keeps and names no copy.
+      const anyLeftOut = Object.keys(leftOut).length > 0;
+      const copy = anyLeftOut ? this.#keepLeftOut(leftOut) : undefined;
+      const kept = copy
+        ? ` What was left out is kept in ${copy}: an account can be added again (accounts add, or Settings) with its client and marketplace above.`
+        : anyLeftOut
+          ? ' Correct or remove them in the file before anything is saved: the next save leaves them out.'
+          : '';
       return {
         settings: parsed.data,
-        problem: `Your settings file ${this.path} had settings that cannot be used (${dropped.join('; ')}); those items were left out (or relabelled, as said) and the rest of your settings are in use. ${copy ? `What was left out is kept in ${copy}: an account can be added again (accounts add, or Settings) with its client and marketplace above.` : 'Correct or remove them in the file before anything is saved: the next save leaves them out.'}`,
+        problem: `Your settings file ${this.path} had settings that cannot be used (${dropped.join('; ')}); those items were left out (or relabelled, as said) and the rest of your settings are in use.${kept}`,
       };
     }
     // Kept aside whole: every reason is told, the items that would have been left out too.
@@ -791,20 +798,36 @@ export class ConfSettingsStore implements SettingsStore {
    * LEFT_OUT_COPIES_KEPT.
    */
   #keepLeftOut(leftOut: Record<string, unknown[]>): string | undefined {
-    let copy: string;
+    const content = `${JSON.stringify(withoutSecrets(leftOut), null, 2)}\n`;
+    const copy = `${this.path}${LEFT_OUT}${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
+    const touch = () => utimesSync(copy, this.#now(), this.#now());
     let written = false;
-    try {
-      const content = `${JSON.stringify(withoutSecrets(leftOut), null, 2)}\n`;
-      copy = `${this.path}${LEFT_OUT}${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
-      if (!existsSync(copy)) {
+    const write = (): boolean => {
+      try {
         writeFileSync(copy, content, { mode: 0o600 });
         written = true;
+      } catch {
+        return false;
       }
-      utimesSync(copy, this.#now(), this.#now());
-      this.#named.add(copy);
-    } catch {
-      return undefined;
+      try {
+        touch();
+      } catch {
+        // Written, with the system's time: still the newest copy.
+      }
+      return true;
+    };
+    if (!existsSync(copy)) {
+      if (!write()) return undefined;
+    } else {
+      try {
+        touch();
+      } catch (error) {
+        // Pruned by another process since existsSync: written again. Any other failure leaves the
+        // copy there with its older time (pruned sooner), still a copy to name.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !write()) return undefined;
+      }
     }
+    this.#named.add(copy);
     if (written) this.#pruneLeftOut();
     return copy;
   }
