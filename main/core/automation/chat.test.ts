@@ -48,11 +48,16 @@ describe('a chat message', () => {
     for (const text of [teamsFacts[3] ?? '', teamsFooter]) expect(teamsMarkup(text)).toEqual([]);
   });
 
-  it('sends the order link exact, to be copied', () => {
-    const link = 'seller-tray://order/eu_prod/0b5c1d2e-3f40-4a5b-8c6d-7e8f90a1b2c3';
+  it('sends the order link so that it shows exact, to be copied', () => {
+    // "a._b_" as an account's name: to CommonMark, "._b_/" is emphasis and its underscores vanish.
+    const link = 'seller-tray://order/a._b_/0b5c1d2e-3f40-4a5b-8c6d-7e8f90a1b2c3';
     const { slackFooter, teamsFooter } = sent(order({}, link));
     expect(slackFooter).toBe(`${link} · account EU`);
-    expect(teamsFooter).toBe(`${link} · account EU`);
+    // Teams: each `_` escaped, which its Markdown parsers show as `_`; nothing else is markup.
+    expect(teamsFooter).toBe(
+      'seller-tray://order/a.\\_b\\_/0b5c1d2e-3f40-4a5b-8c6d-7e8f90a1b2c3 · account EU',
+    );
+    expect(teamsFooter.replace(/\\([*_])/g, '$1')).toBe(`${link} · account EU`);
   });
 
   it('leaves ordinary names as they are, but for what each chat would read as markup', () => {

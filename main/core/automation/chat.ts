@@ -73,13 +73,19 @@ interface ChatMarkup {
   anywhere: RegExp;
   /** Each match's characters become look-alikes (a shortcode's opening colon, a list's marker). */
   inPlace: RegExp;
+  /** The order link as this chat is sent it, so that what it shows is the link exact, to copy. */
+  link: (link: string) => string;
 }
 
-const SLACK: ChatMarkup = { anywhere: /[<>@]/g, inPlace: /:(?=[\w+'-]+:)/g };
+const SLACK: ChatMarkup = { anywhere: /[<>@]/g, inPlace: /:(?=[\w+'-]+:)/g, link: (link) => link };
 const TEAMS: ChatMarkup = {
   anywhere: /[<>&[\]*_`~{}\\]/g,
   // A list's or heading's marker where the text starts (each text is one line).
   inPlace: /^\s*(?:[-+#]|\d+[.)](?=\s|$))/,
+  // An account's name may hold `_` (and `._x_/` would be emphasis to CommonMark, the underscores
+  // lost): escaped with `\`, which both the desktop's CommonMark and the mobile parser honour
+  // before `_`, so each shows the link as built.
+  link: (link) => link.replaceAll('_', '\\_'),
 };
 
 /** Text with a chat's markup turned into look-alikes: what it shows is what it says. */
@@ -106,12 +112,12 @@ function facts(order: ChatOrder, markup: ChatMarkup): { title: string; value: st
 }
 
 /**
- * Where the order is and whose it is. The link is sent exact, to be copied: orderLink builds it
+ * Where the order is and whose it is. The link shows exact, to be copied: orderLink builds it
  * only from a checked order id and a label of letters, digits, `.`, `_` and `-`. Without one,
  * the order id (the marketplace's) is cleaned like the rest.
  */
 function footer(order: ChatOrder, markup: ChatMarkup): string {
-  const where = order.link ?? chatText(order.brief.orderId, markup);
+  const where = order.link === null ? chatText(order.brief.orderId, markup) : markup.link(order.link);
   return `${where} · account ${chatText(order.account, markup)}`;
 }
 
