@@ -168,6 +168,13 @@ describe('zero-width characters, beyond the ones listed', () => {
     expect(kept.map((c) => `U+${c.codePointAt(0)?.toString(16).toUpperCase()}`)).toEqual([]);
   });
 
+  it('cleans a long run of tag characters in linear time (a flag is only looked for nearby)', () => {
+    const started = performance.now();
+    expect(plainText(`x${'\u{e0041}'.repeat(100_000)}`)).toBe('x');
+    // Unbounded, the flag's look-behind made this about 18 s; bounded it takes milliseconds.
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
   it('leaves legitimate joiners and separators in other scripts as they are', () => {
     const texts = {
       // Malayalam chillu in the pre-Unicode-5.1 encoding (virama + ZWJ at a word's end), still common.
