@@ -104,10 +104,14 @@ export function accountLabelProblem(label: string): string | undefined {
 }
 
 /**
- * A label as compared with another's: neither case nor a zero-width (non-)joiner (which plain
- * text keeps only where a script or emoji needs one, and shows little or nothing) tells two apart.
+ * A label as compared with another's, as plain text: neither case, an invisible character nor a
+ * zero-width (non-)joiner (which plain text keeps only where a script or emoji needs one, and
+ * shows little or nothing) tells two apart.
  */
-export const labelKey = (label: string): string => label.replace(/[\u200c\u200d]/g, '').toLowerCase();
+export const labelKey = (label: string): string =>
+  plainText(label)
+    .replace(/[\u200c\u200d]/g, '')
+    .toLowerCase();
 
 /** An account of a list after `before`, or why not: its words follow "account N" in a message. */
 function readAccount(
@@ -505,7 +509,7 @@ export function readAccountList(list: readonly unknown[]): {
   const givenLabels = new Set(
     list.flatMap((entry) => {
       const label = (entry as { label?: unknown } | null)?.label;
-      return typeof label === 'string' ? [labelKey(plainText(label))] : [];
+      return typeof label === 'string' ? [labelKey(label)] : [];
     }),
   );
   for (const [index, entry] of list.entries()) {
