@@ -39,7 +39,18 @@ describe('plain text', () => {
   });
 
   it('leaves ordinary text alone, right-to-left scripts and emoji included', () => {
-    for (const text of ['Fjord AB & Co. <sales>', 'شركة الخليج', 'Café 😀 Ltd', 'a\u200dzwj']) {
+    for (const text of ['Fjord AB & Co. <sales>', 'شركة الخليج', 'Café 😀 Ltd', 'क्\u200dष']) {
+      expect(plainText(text)).toBe(text);
+    }
+  });
+
+  it('drops the zero-width characters that only hide, and a joiner that joins nothing', () => {
+    expect(plainText('evil\u200b.exa\u2060mple\ufeff')).toBe('evil.example');
+    expect(plainText('E\u00adU\u180e \u200d.\u200c:')).toBe('EU .:');
+    // Latin letters join nothing: "E\u200dU" would pass for "EU".
+    expect(plainText('E\u200dU a\u200czwj')).toBe('EU azwj');
+    // Kept where it joins: Persian's non-joiner, an emoji family, a skin-toned one.
+    for (const text of ['می\u200cخواهم', '👨\u200d👩\u200d👧', '👋🏽\u200d❤\ufe0f']) {
       expect(plainText(text)).toBe(text);
     }
   });
@@ -142,5 +153,66 @@ describe('escaped text, for a terminal', () => {
     expect(json).not.toMatch(CONTROL_OR_BIDI);
     expect(json).toContain('\\u202e');
     expect(JSON.parse(json)).toEqual(value);
+  });
+});
+
+describe('zero-width characters, beyond the ones listed', () => {
+  it('drops every default-ignorable character that only hides, so none keeps a dot from linkless', () => {
+    // Default_Ignorable_Code_Point, none needed where it stands: the deprecated format characters
+    // (U+206A–U+206F), the combining grapheme joiner, a variation selector after a Latin letter,
+    // a tag character outside a flag (the "ASCII smuggling" carrier), the interlinear annotation
+    // marks, the musical formatting marks and the Khmer inherent vowels. Each, like the zero-width
+    // space the change drops, shows nothing and keeps "evil.example" a domain.
+    const hiders = ['\u206a', '\u206f', '\u034f', '\ufe00', '\u{e0041}', '\ufff9', '\u{1d173}', '\u17b4'];
+    const kept = hiders.filter((c) => notificationBody(`evil${c}.example`) !== 'evil\u2024example');
+    expect(kept.map((c) => `U+${c.codePointAt(0)?.toString(16).toUpperCase()}`)).toEqual([]);
+  });
+
+  it('cleans a long run of tag characters in linear time (a flag is only looked for nearby)', () => {
+    const started = performance.now();
+    expect(plainText(`x${'\u{e0041}'.repeat(100_000)}`)).toBe('x');
+    // Unbounded, the flag's look-behind made this about 18 s; bounded it takes milliseconds.
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('leaves legitimate joiners and separators in other scripts as they are', () => {
+    const texts = {
+      // Malayalam chillu in the pre-Unicode-5.1 encoding (virama + ZWJ at a word's end), still common.
+      'Malayalam chillu': 'അവന്\u200d വന്നു',
+      // Persian "Solar Hijri" abbreviation: ZWJ keeps heh in its joining form before the dot.
+      'Persian date abbreviation': '۱۴۰۲ ه\u200d.ش',
+      // Mongolian vowel separator: selects the final vowel's shape (khar-a, "black").
+      'Mongolian vowel separator': 'ᠬᠠᠷ\u180eᠠ',
+      'Mongolian free variation selector': 'ᠠ\u180bᠠ',
+      'Devanagari half form': 'क्\u200dष',
+      'subdivision flag (tag characters)': '🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}',
+      'ideographic variation sequence': '葛\u{e0100}城',
+      keycap: '1\ufe0f\u20e3',
+    };
+    const changed = Object.entries(texts).filter(([, text]) => plainText(text) !== text);
+    expect(changed.map(([name]) => name)).toEqual([]);
+  });
+});
+
+describe('the terminal, which does not use plainText', () => {
+  it('shows the zero-width characters plainText now treats as hiding, as it shows controls', () => {
+    // The CLI writes marketplace text through escapedControls (main/cli/format.ts): shown raw,
+    // "Ac\u200bme" and "Acme" would print alike and "evil\u2060.example" as a domain.
+    expect(escapedControls('Ac\u200bme evil\u2060.example\ufeff')).toBe(
+      'Ac\\u200bme evil\\u2060.example\\ufeff',
+    );
+    expect(escapedControls('E\u200dU A\u{e0041}')).toBe('E\\u200dU A\\u{e0041}');
+    // The same list as plainText's: what a real sequence needs prints as it is.
+    expect(escapedControls('👨\u200d👩 🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}')).toBe(
+      '👨\u200d👩 🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}',
+    );
+  });
+});
+
+describe('linkless on decomposed text and on a digit after www.', () => {
+  it('breaks a domain whose dot follows a combining mark (NFD, as macOS writes names) or precedes a digit after www.', () => {
+    // "Cafe\u0301.com" shows as "Café.com"; IDN-aware servers and GFM (which takes any
+    // non-space, non-punctuation character as a host's) link it. "www.163.com" keeps "www.163".
+    for (const name of ['Cafe\u0301.com', 'www.163.com']) expect(notificationBody(name)).not.toMatch(/\./);
   });
 });

@@ -17,11 +17,39 @@ const CONTROLS = /[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u206
 /** Whether text holds any of CONTROLS (what a name the app shows as its own words may not hold). */
 export const hasControls = (text: string): boolean => text.search(CONTROLS) !== -1;
 
+/** Scripts whose letters join, or whose viramas and conjuncts take a zero-width (non-)joiner. */
+const JOINING =
+  '\\p{scx=Arabic}\\p{scx=Syriac}\\p{scx=Mongolian}\\p{scx=Nko}\\p{scx=Mandaic}\\p{scx=Devanagari}\\p{scx=Bengali}\\p{scx=Gurmukhi}\\p{scx=Gujarati}\\p{scx=Oriya}\\p{scx=Tamil}\\p{scx=Telugu}\\p{scx=Kannada}\\p{scx=Malayalam}\\p{scx=Sinhala}\\p{scx=Myanmar}\\p{scx=Khmer}';
+/** Mongolian letters, which free variation selectors and the vowel separator follow. */
+const MONGOLIAN = '[\\u1820-\\u18aa]';
+const TAG = '[\\u{e0020}-\\u{e007e}]';
 /**
- * The same, but for the whitespace controls (tab, line feed…) and the separators, which become a
- * space (a line break in a note) instead.
+ * The characters that only hide (one inside "evil\u200b.example" keeps a dot from looking like
+ * one to linkless; two names that differ by one look the same): every default-ignorable code
+ * point and the interlinear annotation marks (U+FFF9–U+FFFB), but for what real sequences need,
+ * kept where they stand in one: a zero-width (non-)joiner beside a letter or mark of a joining
+ * or Indic script, or a joiner inside an emoji sequence; a variation selector after an emoji, a
+ * CJK ideograph or (free variation selectors) a Mongolian letter; the Mongolian vowel separator
+ * between Mongolian letters; tag characters inside a 🏴 subdivision flag. One list: plainText
+ * drops these, escapedControls shows them as escapes.
  */
-const INVISIBLE = /(?![\t\n\v\f\r])[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+const HIDING = [
+  '(?![\\u180b-\\u180f\\u200c\\u200d\\ufe00-\\ufe0f\\u{e0020}-\\u{e007f}\\u{e0100}-\\u{e01ef}])[\\p{Default_Ignorable_Code_Point}\\ufff9-\\ufffb]',
+  `(?<![${JOINING}])(?:\\u200c|(?<![\\p{Extended_Pictographic}\\p{Emoji_Modifier}\\ufe0f])\\u200d|\\u200d(?!\\p{Extended_Pictographic}))(?![${JOINING}])`,
+  '(?<![\\p{Emoji}\\p{scx=Han}])[\\ufe00-\\ufe0f]',
+  '(?<!\\p{scx=Han})[\\u{e0100}-\\u{e01ef}]',
+  `(?<!${MONGOLIAN})[\\u180b-\\u180d\\u180f]`,
+  `(?<!${MONGOLIAN})\\u180e|\\u180e(?!${MONGOLIAN})`,
+  // Bounded (a flag's tag sequence is short), so a long run of tags costs linear time.
+  `(?<!\\u{1f3f4}${TAG}{0,31})${TAG}|${TAG}(?!${TAG}{0,31}\\u{e007f})|(?<!\\u{1f3f4}${TAG}{1,32})\\u{e007f}`,
+].join('|');
+/** The same as CONTROLS, but for the whitespace controls (tab, line feed…), which become a space instead, and with the characters that only hide. */
+const INVISIBLE = new RegExp(
+  `(?![\\t\\n\\v\\f\\r])[\\p{Cc}\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]|${HIDING}`,
+  'gu',
+);
+/** What a terminal shows as an escape: CONTROLS and the characters that only hide. */
+const ESCAPED = new RegExp(`${CONTROLS.source}|${HIDING}`, 'gu');
 /** What JSON.stringify leaves raw of CONTROLS: all but the whitespace controls it escapes itself. */
 const RAW_IN_JSON = /(?![\t\n\v\f\r])[\p{Cc}\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 
@@ -58,26 +86,31 @@ export const notificationBody = (text: string): string => capped(linkless(plainT
  * Text no notification server can offer as a link (some Linux servers turn "https://…", "www.…",
  * "mailto:…", "example.com/…" or an e-mail address in plain text into one), still readable: a
  * colon between a letter and what follows becomes U+A789 (꞉), a dot between a letter or digit
- * and a letter U+2024 (․). Look-alikes rather than a zero-width joiner, which some servers drop
+ * and a letter U+2024 (․), and so does the dot after "www" (GFM links "www.163.com"). Combining
+ * marks and joiners beside a dot count with their letter ("Cafe\u0301.com" is "Café.com", which
+ * IDN-aware servers link). Look-alikes rather than a zero-width joiner, which some servers drop
  * before they look for links; one character for one, so the lengths stay as capped.
  */
 export function linkless(text: string): string {
-  return text.replace(/(?<=\p{L}):(?=\S)/gu, '\ua789').replace(/(?<=[\p{L}\p{N}])\.(?=\p{L})/gu, '\u2024');
+  return text
+    .replace(/(?<=\p{L}[\p{M}\u200c\u200d]*):(?=\S)/gu, '\ua789')
+    .replace(/(?<=[\p{L}\p{N}][\p{M}\u200c\u200d]*)\.(?=[\p{M}\u200c\u200d]*\p{L})|(?<=www)\./giu, '\u2024');
 }
 
 const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 /**
- * For a terminal: every control and bidirectional character written as a visible escape (`\n`,
- * `\x1b`, `\u202e`), so the text keeps its information but can neither start a line nor drive
+ * For a terminal: every control, bidirectional and hiding character written as a visible escape
+ * (`\n`, `\x1b`, `\u202e`, `\u200b`), so the text keeps its information but can neither start a line nor drive
  * the terminal.
  */
 export function escapedControls(text: string): string {
-  return text.replace(CONTROLS, (character) => {
+  return text.replace(ESCAPED, (character) => {
     const named = NAMED_ESCAPES[character];
     if (named) return named;
-    const code = character.charCodeAt(0);
-    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16)}`;
+    const code = character.codePointAt(0) ?? 0;
+    if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16)}`;
   });
 }
 

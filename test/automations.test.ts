@@ -18,6 +18,7 @@ import { AccountStore } from '../main/core/store/account-store';
 import type { AutomationRun, AutomationSetting } from '../preload/automations';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { ManualTimers, TEST_SETTINGS } from './support/core';
+import { HOSTILE_CHAT_NAMES, slackPlainMarkup, slackTextMarkup, teamsMarkup } from './support/hostile-chat';
 import { CONTROL_OR_BIDI, HOSTILE_BUYER, hostileOrder } from './support/hostile-order';
 import { REPO_ROOT } from './support/processes';
 import { admin } from './support/raw-api';
@@ -576,6 +577,57 @@ function slackShapeProblems(message: Record<string, unknown>): string[] {
   return problems;
 }
 
+/**
+ * An Adaptive Card as schema 1.4 (microsoft/AdaptiveCards schemas/1.4.0/adaptive-card.json)
+ * allows it, for the elements this app sends: each object's properties among the schema's (it
+ * allows no others), the enumerations' values, and text as strings.
+ */
+function adaptiveCardProblems(card: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const only = (o: Record<string, unknown>, allowed: string[], where: string) => {
+    for (const key of Object.keys(o))
+      if (!allowed.includes(key)) problems.push(`${where}: no property ${key}`);
+  };
+  only(card, ['$schema', 'type', 'version', 'body', 'actions', 'fallbackText', 'lang', 'speak'], 'card');
+  if (card.type !== 'AdaptiveCard' || card.version !== '1.4') problems.push('card: type or version');
+  for (const [i, e] of (card.body as Record<string, unknown>[]).entries()) {
+    if (e.type === 'TextBlock') {
+      only(
+        e,
+        [
+          'type',
+          'text',
+          'color',
+          'fontType',
+          'horizontalAlignment',
+          'isSubtle',
+          'maxLines',
+          'size',
+          'weight',
+          'wrap',
+          'id',
+          'spacing',
+          'separator',
+        ],
+        `body[${i}]`,
+      );
+      if (typeof e.text !== 'string') problems.push(`body[${i}]: text`);
+      if (e.weight !== undefined && !/^(default|lighter|bolder)$/i.test(String(e.weight)))
+        problems.push(`body[${i}]: weight`);
+      if (e.size !== undefined && !/^(default|small|medium|large|extraLarge)$/i.test(String(e.size)))
+        problems.push(`body[${i}]: size`);
+    } else if (e.type === 'FactSet') {
+      only(e, ['type', 'facts', 'id', 'spacing', 'separator'], `body[${i}]`);
+      for (const [j, f] of (e.facts as Record<string, unknown>[]).entries()) {
+        only(f, ['title', 'value'], `body[${i}].facts[${j}]`);
+        if (typeof f.title !== 'string' || typeof f.value !== 'string')
+          problems.push(`body[${i}].facts[${j}]: text`);
+      }
+    } else problems.push(`body[${i}]: unexpected ${String(e.type)}`);
+  }
+  return problems;
+}
+
 describe('Slack and Teams', () => {
   async function posted(type: 'slack' | 'teams') {
     secrets.set('chat', receiverUrl);
@@ -598,8 +650,9 @@ describe('Slack and Teams', () => {
     expect(message.text).toContain('\u2039b\u203aURGENT\u2039/b\u203a');
     // No text a chat would offer as a link (evil.example, https:).
     expect(values).not.toMatch(/evil\.example|https:\/\/evil/);
-    // Mrkdwn is never used for the marketplace's words.
-    expect(values).not.toContain('"mrkdwn"');
+    // Mrkdwn is never used for the marketplace's words: no mrkdwn object, the fallback unformatted.
+    expect(values).not.toContain('"type":"mrkdwn"');
+    expect(message.mrkdwn).toBe(false);
   });
 
   it('Teams gets an Adaptive Card with the hostile buyer as text: Markdown escaped, no link', async () => {
@@ -627,10 +680,59 @@ describe('Slack and Teams', () => {
     expect(facts.map((f) => f.title)).toEqual(['Buyer', 'Product', 'Total', 'Order']);
     const buyer = facts[0]?.value ?? '';
     expect(JSON.stringify(card)).not.toMatch(CONTROL_OR_BIDI);
-    // Every Markdown character is escaped: no [link](url), no <a>, no <at> mention.
-    expect(buyer).not.toMatch(/(?<!\\)[<>[\]()*_]/);
-    expect(buyer).not.toMatch(/evil\.example|https:/);
+    // No [link](url), <a>, <at> mention or emphasis can form.
+    expect(teamsMarkup(buyer)).toEqual([]);
+    expect(adaptiveCardProblems(card)).toEqual([]);
   });
+
+  it('every hostile name reaches both chats as inert text that still says what it said', async () => {
+    secrets.set('slack', receiverUrl);
+    secrets.set('teams', receiverUrl);
+    await open([
+      automation({ name: 'slack', action: { type: 'slack' } }),
+      automation({ name: 'teams', action: { type: 'teams' } }),
+    ]);
+    const letters = (text: string) => (text.match(/[\p{L}\p{N}]/gu) ?? []).join('');
+    for (const [what, name] of Object.entries(HOSTILE_CHAT_NAMES)) {
+      received.length = 0;
+      const orderId = await newOrder({
+        buyerCustomerParty: { party: { partyName: name } },
+        anticipatedMonetaryTotal: { amount: 12.5, currencyCode: name.slice(0, 40) },
+        documentLines: [{ lineId: 1, lineItem: { name, quantity: { value: 1 } } }],
+      });
+      expect(
+        (await settled(orderId)).map((r) => r.state),
+        what,
+      ).toEqual(['succeeded', 'succeeded']);
+      const messages = received.map((r) => JSON.parse(r.body));
+      const slack = messages.find((m) => m.blocks);
+      const card = messages.find((m) => m.attachments)?.attachments[0].content;
+      expect(slackShapeProblems(slack), what).toEqual([]);
+      expect(adaptiveCardProblems(card), what).toEqual([]);
+      expect(JSON.stringify(messages), what).not.toMatch(CONTROL_OR_BIDI);
+
+      const [slackBuyer, slackProduct, slackTotal] = slack.blocks[1].fields.map(
+        (f: { text: string }) => f.text.split('\n')[1] ?? '',
+      );
+      const [teamsBuyer, teamsProduct, teamsTotal] = card.body[1].facts.map(
+        (f: { value: string }) => f.value,
+      );
+      const [, slackAccount] = slack.blocks[2].elements[0].text.split(' · ');
+      const [, teamsAccount] = card.body[2].text.split(' · ');
+      for (const text of [slackBuyer, slackProduct, slackTotal, slackAccount])
+        expect(slackPlainMarkup(text), what).toEqual([]);
+      expect(slackTextMarkup(slack.text), what).toEqual([]);
+      expect(slack.mrkdwn).toBe(false);
+      for (const text of [teamsBuyer, teamsProduct, teamsTotal, teamsAccount])
+        expect(teamsMarkup(text), what).toEqual([]);
+      // Nothing lost but the markup: the same letters and digits, or their start when capped.
+      for (const shown of [slackBuyer, teamsBuyer]) {
+        expect(Array.from(shown).length, what).toBeLessThanOrEqual(80);
+        if (shown.endsWith('…')) expect(letters(name).startsWith(letters(shown)), what).toBe(true);
+        else expect(letters(shown), what).toBe(letters(name));
+      }
+    }
+  }, 60_000);
 
   it('without its address in the keychain fails, saying how to store it', async () => {
     await open([automation({ name: 'chat', action: { type: 'slack' } })]);

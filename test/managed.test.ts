@@ -144,6 +144,42 @@ describe('a managed laptop', () => {
     expect(await call('getSettings')).toMatchObject({ undoSeconds: 5, inboxSort: 'longest-waiting' });
   });
 
+  it('keeps every account of a policy list whose labels collapse, relabelling only the repeats, and says which are left out', async () => {
+    const account = (label: string, clientId = CLIENT.clientId) => ({ label, baseUrl: sim.url, clientId });
+    const laptop = await managedLaptop({
+      managed: {
+        accounts: [
+          account('EU'),
+          // The same label once cleaned (case and spaces, a zero-width space, a right-to-left
+          // mark): each a client of its own, so each is kept, its client id after its label.
+          account('eu ', 'fleet-eu-2'),
+          account('E\u200bU', 'fleet-eu-3'),
+          account('\u200fEU', 'fleet-eu-4'),
+          // The first account again under another label, and one that cannot be used: each left
+          // out (ignored), the others kept.
+          account('Again'),
+          { label: 'US', baseUrl: 'ftp://marketplace.example', clientId: 'fleet-us' },
+        ],
+      },
+    });
+    const { call, service } = await laptop.open();
+    expect(service.state().accounts.map((a) => a.label)).toEqual([
+      'EU',
+      'eu (fleet-eu-2)',
+      'EU (fleet-eu-3)',
+      'EU (fleet-eu-4)',
+    ]);
+    cleanup.push(() => secrets.delete(secretOwner(sim.url, CLIENT.clientId)));
+    await call('setSecret', { secret: CLIENT.clientSecret });
+    const { report } = await call('diagnose');
+    const fleet = path.join(laptop.root, 'managed', 'fleet.json');
+    expect(report).toContain('Policies of your organization: 1 in force, 2 ignored\n');
+    expect(report).toContain(`changed: ${fleet}: accounts: account 2 ("eu", client fleet-eu-2`);
+    expect(report).toMatch(/changed: .*account 3 \("EU".*repeats "EU".*: kept as "EU \(fleet-eu-3\)"/);
+    expect(report).toMatch(/ignored: .*account 5 \("Again".*repeats "EU".*left out/);
+    expect(report).toMatch(/ignored: .*account 6 \("US".*baseUrl is not usable.*left out/);
+  });
+
   it('lists the policies in force and those ignored in Diagnose, and runs despite a bad one', async () => {
     const laptop = await managedLaptop({
       managed: { ...FLEET, baseUrl: sim.url, undoSeconds: 'ten', clientSecret: 'pasted' },

@@ -101,5 +101,7 @@ describe('seller-tray under policies', () => {
       'pollIntervalMinimumSeconds',
     ]);
     expect(json.policies.ignored).toHaveLength(1);
+    // Values in force but changed (an account relabelled) are apart from what was ignored.
+    expect(json.policies.changed).toEqual([]);
   });
 });

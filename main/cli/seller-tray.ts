@@ -12,7 +12,7 @@ import { APP_VERSION } from '../core/app-identity';
 import { diagnose, formatDiagnosis } from '../core/diagnosis';
 import { explainFailure } from '../core/failure-words';
 import { lineLog, silentLog } from '../core/log';
-import { policyReport } from '../core/policy/layers';
+import { policyProblems, policyReport } from '../core/policy/layers';
 import { policySourceFor } from '../core/policy/sources';
 import { readPolicies } from '../core/policy/watcher';
 import { KeychainUnavailableError } from '../core/secrets';
@@ -258,7 +258,7 @@ async function main(argv: string[]): Promise<number> {
         values.json
           ? terminalJson({
               ...diagnosis,
-              policies: { inForce: policies.inForce, ignored: policies.problems },
+              policies: { inForce: policies.inForce, ...policyProblems(policies) },
             })
           : `${formatDiagnosis(diagnosis, APP_VERSION)}${inForce.length > 0 ? `\n${inForce.map(escapedControls).join('\n')}\n` : ''}`,
       );

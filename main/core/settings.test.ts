@@ -18,6 +18,7 @@ import {
   ConfSettingsStore,
   checkAccounts,
   DEFAULT_SETTINGS,
+  LEFT_OUT_COPIES_KEPT,
   parseSettingsPatch,
   reconcileAccounts,
   type Settings,
@@ -711,9 +712,10 @@ describe('the account list (settings file version 2)', () => {
       JSON.stringify({ settingsVersion: 2, ...both, accounts: [EU, { ...US, label: 'eu' }] }),
     );
     const { settings, problem } = store().load();
-    expect(settings.accounts).toEqual([EU, { ...US, label: 'eu (2)' }]);
+    // Its client id after it, so the label names this account however the list changes.
+    expect(settings.accounts).toEqual([EU, { ...US, label: 'eu (us-client)' }]);
     expect(problem).toContain(`account 2 ("eu", client ${US.clientId} at ${US.baseUrl}) repeats "EU"`);
-    expect(problem).toContain('kept as "eu (2)"');
+    expect(problem).toContain('kept as "eu (us-client)"');
   });
 
   it('reads a label with invisible characters (an earlier version took them) as plain text, keeping the account', () => {
@@ -820,7 +822,7 @@ describe('the account list (settings file version 2)', () => {
       .load()
       .settings.accounts.map((a) => a.label);
     expect(labels).toHaveLength(2);
-    expect(labels[1]).toMatch(/ \(2\)$/);
+    expect(labels[1]).toMatch(/ \(us-client\)$/);
     expect(labels[1]).not.toMatch(/[\uD800-\uDFFF]/u); // a lone surrogate, in unicode mode
   });
 
@@ -841,6 +843,70 @@ describe('the account list (settings file version 2)', () => {
     expect(everywhere).toContain(US.clientId); // the left-out account can still be found again
     expect(everywhere).not.toContain('s3cret-Pa55');
     expect(everywhere).not.toContain('pasted-S3cret');
+  });
+
+  describe('copies of what was left out', () => {
+    /** The file with one account that cannot be used, told apart by its client. */
+    const withBadAccount = (n: number) =>
+      writeFileSync(
+        settingsFile(),
+        JSON.stringify({
+          settingsVersion: 2,
+          ...both,
+          accounts: [EU, { label: `Bad ${n}`, baseUrl: 'ftp://bad.example', clientId: `bad-${n}` }],
+        }),
+      );
+    const copies = () => readdirSync(dir).filter((name) => name.startsWith('settings.json.left-out-'));
+    /** A start of the app or the CLI (a store of its own) at `minute`: the copy its message names. */
+    const started = (minute: number) => {
+      const load = new ConfSettingsStore({
+        cwd: dir,
+        now: () => new Date(NOW.getTime() + minute * 60_000),
+      }).load();
+      const named = /kept in (\S+): /.exec(load.problem ?? '')?.[1];
+      expect(named).toBeDefined();
+      return path.basename(named ?? '');
+    };
+
+    it('keeps only the ones named last, the one just named always among them', () => {
+      const named: string[] = [];
+      for (let n = 1; n <= LEFT_OUT_COPIES_KEPT + 3; n++) {
+        withBadAccount(n);
+        named.push(started(n));
+        expect(copies()).toContain(named.at(-1));
+      }
+      expect(new Set(named).size).toBe(LEFT_OUT_COPIES_KEPT + 3);
+      expect(copies().sort()).toEqual(named.slice(-LEFT_OUT_COPIES_KEPT).sort());
+    });
+
+    it('counts a copy named again as new: the file read again with the same problem keeps its copy', () => {
+      withBadAccount(0);
+      const first = started(0);
+      for (let n = 1; n <= LEFT_OUT_COPIES_KEPT + 2; n++) {
+        withBadAccount(n);
+        started(2 * n - 1);
+        // The first problem back (the file restored from a backup, say): its copy, named again.
+        withBadAccount(0);
+        expect(started(2 * n)).toBe(first);
+      }
+      expect(copies()).toHaveLength(LEFT_OUT_COPIES_KEPT);
+      expect(copies()).toContain(first);
+    });
+
+    it('never deletes a copy a message of this process named; the next start prunes them', () => {
+      const s = new ConfSettingsStore({ cwd: dir, now: () => NOW });
+      const named: string[] = [];
+      // The app reading the file again as it changes: each message it showed may still be on screen.
+      for (let n = 0; n <= LEFT_OUT_COPIES_KEPT + 2; n++) {
+        withBadAccount(n);
+        named.push(path.basename(/kept in (\S+): /.exec(s.load().problem ?? '')?.[1] ?? ''));
+      }
+      expect(copies().sort()).toEqual([...named].sort());
+      withBadAccount(99);
+      const next = started(1);
+      expect(copies()).toHaveLength(LEFT_OUT_COPIES_KEPT);
+      expect(copies()).toContain(next);
+    });
   });
 
   it('lets the list change (the CLI), the first account then named at the top', () => {

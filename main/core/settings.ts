@@ -12,13 +12,13 @@
 // - The client secret is not a setting: it lives in the OS keychain only. `save` writes only the
 //   keys of this schema, and `parseSettingsPatch` refuses a `clientSecret` with a message saying so.
 import { createHash } from 'node:crypto';
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
 import { LIMITS } from '../../preload/contract';
 import { actorNameProblem } from '../../preload/marked-by';
-import { hasControls, plainText } from '../../preload/marketplace-text';
+import { capped, hasControls, plainText } from '../../preload/marketplace-text';
 import type { SettingsChange, Settings as SharedSettings } from '../../preload/model';
 import { checkRunbooks, type Runbook } from '../../preload/runbooks';
 import {
@@ -103,6 +103,16 @@ export function accountLabelProblem(label: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A label as compared with another's, as plain text: neither case, an invisible character nor a
+ * zero-width (non-)joiner (which plain text keeps only where a script or emoji needs one, and
+ * shows little or nothing) tells two apart.
+ */
+export const labelKey = (label: string): string =>
+  plainText(label)
+    .replace(/[\u200c\u200d]/g, '')
+    .toLowerCase();
+
 /** An account of a list after `before`, or why not: its words follow "account N" in a message. */
 function readAccount(
   entry: unknown,
@@ -118,8 +128,7 @@ function readAccount(
   }
   const same = before.find(
     (a) =>
-      a.label.toLowerCase() === parsed.data.label.toLowerCase() ||
-      accountRef(a).id === accountRef(parsed.data).id,
+      labelKey(a.label) === labelKey(parsed.data.label) || accountRef(a).id === accountRef(parsed.data).id,
   );
   if (same) return { ok: false, problem: ` repeats "${same.label}": each account and each label once` };
   return { ok: true, account: parsed.data };
@@ -127,8 +136,11 @@ function readAccount(
 
 /**
  * A file's account whose label only repeats another's (two an earlier version told apart, by a
- * double space or an invisible mark, read as the same plain text): kept under the label with a
- * number after it, so an upgrade never drops an account over its label.
+ * double space or an invisible mark, read as the same plain text): kept under the label with its
+ * client id after it, so an upgrade never drops an account over its label. The suffix names the
+ * account itself, not its place: a policy's list is read again at every start and never saved,
+ * so removing one account must not move another's label. A number only if that label is taken
+ * too (one client at two marketplaces).
  */
 function relabelled(
   entry: unknown,
@@ -138,9 +150,9 @@ function relabelled(
   const parsed = AccountEntrySchema.safeParse(entry);
   if (!parsed.success || before.some((a) => accountRef(a).id === accountRef(parsed.data).id))
     return undefined;
-  // A number no account of the file has as its label, before or after this one.
-  for (let n = 2; n <= fileLabels.size + before.length + 1; n++) {
-    const suffix = ` (${n})`;
+  const client = capped(plainText(parsed.data.clientId), RELABEL_ID_MAX);
+  const numbers = Array.from({ length: fileLabels.size + before.length }, (_, i) => ` (${i + 2})`);
+  for (const suffix of [` (${client})`, ...numbers]) {
     // Cut between characters, never inside one (an emoji is two of the units a label's length counts).
     let kept = '';
     for (const character of parsed.data.label) {
@@ -148,12 +160,14 @@ function relabelled(
       kept += character;
     }
     const label = `${kept.trimEnd()}${suffix}`;
-    if (fileLabels.has(label.toLowerCase())) continue;
+    if (fileLabels.has(labelKey(label))) continue;
     const read = readAccount({ ...(entry as object), label }, before);
     if (read.ok) return read.account;
   }
   return undefined;
 }
+/** How much of a client id a relabel shows (a longer one cut with an ellipsis): room is left for the label. */
+const RELABEL_ID_MAX = 10;
 
 /**
  * What a file's account is, for a person to find it again: its label, client and marketplace,
@@ -413,11 +427,11 @@ export function checkAccounts(
 export function defaultAccountLabel(baseUrl: string, demo = false, taken: readonly string[] = []): string {
   const checked = checkBaseUrl(baseUrl);
   const base = demo ? 'Demo' : checked.ok ? new URL(checked.url).hostname : 'Account';
-  const used = new Set(taken.map((label) => label.toLowerCase()));
+  const used = new Set(taken.map(labelKey));
   for (let n = 1; ; n++) {
     const suffix = n === 1 ? '' : ` ${n}`;
     const label = `${base.slice(0, LIMITS.accountLabel - suffix.length)}${suffix}`;
-    if (!used.has(label.toLowerCase())) return label;
+    if (!used.has(labelKey(label))) return label;
   }
 }
 
@@ -473,6 +487,48 @@ function migrated(raw: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
+ * An account list read tolerantly, as the settings file and the organization's policies read it:
+ * each account and each label once, one odd account never costing the others. An account
+ * repeating only another's label (two told apart by case, spaces or an invisible character,
+ * which read as the same plain text) is kept under its label with its client id after it; one
+ * that cannot be used, or repeats another's client at the same marketplace, is left out. Each is
+ * told, naming the account ("accounts: account 2 (…) repeats "EU" …: kept as "eu (eu-2)"").
+ */
+export function readAccountList(list: readonly unknown[]): {
+  accounts: AccountEntry[];
+  /** One message per account kept under another label (in force). */
+  relabelled: string[];
+  /** The accounts left out, as given, each with its message (not in force). */
+  leftOut: { entry: unknown; problem: string }[];
+} {
+  const whole = fields.accounts.safeParse(list);
+  if (whole.success) return { accounts: whole.data, relabelled: [], leftOut: [] };
+  const accounts: AccountEntry[] = [];
+  const relabelledNotes: string[] = [];
+  const leftOut: { entry: unknown; problem: string }[] = [];
+  const givenLabels = new Set(
+    list.flatMap((entry) => {
+      const label = (entry as { label?: unknown } | null)?.label;
+      return typeof label === 'string' ? [labelKey(label)] : [];
+    }),
+  );
+  for (const [index, entry] of list.entries()) {
+    const read = readAccount(entry, accounts);
+    if (read.ok) {
+      accounts.push(read.account);
+      continue;
+    }
+    const problem = `accounts: account ${index + 1}${accountIdentity(entry)}${read.problem}`;
+    const account = relabelled(entry, accounts, givenLabels);
+    if (account) {
+      accounts.push(account);
+      relabelledNotes.push(`${problem}: kept as "${account.label}"`);
+    } else leftOut.push({ entry, problem });
+  }
+  return { accounts, relabelled: relabelledNotes, leftOut };
+}
+
+/**
  * The file's accounts, runbooks and automations without the items that cannot be used (a newer
  * version's key or longer label, a hand edit), each told: one bad item must not cost the whole file.
  * An item is kept when the list so far stays usable, so a repeat or one past the limit goes too;
@@ -492,27 +548,14 @@ function withoutUnusableItems(raw: Record<string, unknown>): {
   const leave = (key: string, item: unknown) => {
     leftOut[key] = [...(leftOut[key] ?? []), item];
   };
-  const list = raw.accounts;
-  if (Array.isArray(list) && !fields.accounts.safeParse(list).success) {
-    // One by one, each told with what it is (what is left out is copied: ConfSettingsStore.load).
-    const kept: AccountEntry[] = [];
-    const fileLabels = new Set(
-      list.flatMap((entry) => {
-        const label = (entry as { label?: unknown } | null)?.label;
-        return typeof label === 'string' ? [plainText(label).toLowerCase()] : [];
-      }),
-    );
-    for (const [index, entry] of list.entries()) {
-      const read = readAccount(entry, kept);
-      const account = read.ok ? read.account : relabelled(entry, kept, fileLabels);
-      if (account) kept.push(account);
-      if (!read.ok) {
-        if (!account) leave('accounts', entry);
-        const outcome = account ? `: kept as "${account.label}"` : '';
-        dropped.push(`accounts: account ${index + 1}${accountIdentity(entry)}${read.problem}${outcome}`);
-      }
+  if (Array.isArray(raw.accounts)) {
+    const read = readAccountList(raw.accounts);
+    usable.accounts = read.accounts;
+    dropped.push(...read.relabelled);
+    for (const { entry, problem } of read.leftOut) {
+      dropped.push(problem);
+      leave('accounts', entry);
     }
-    usable.accounts = kept;
   }
   for (const key of ['runbooks', 'automations'] as const) {
     const items = raw[key];
@@ -604,6 +647,16 @@ export interface ConfSettingsStoreOptions {
 export const SETTINGS_FILE_NAME = 'settings.json';
 
 /**
+ * How many copies of left-out items (`settings.json.left-out-<hash>`) are kept: those a message
+ * named most recently (a copy's time is set when a message names it). A count rather than an age
+ * bounds the folder however often a file is read with new problems; five covers a problem fixed
+ * and come back a few times. A copy a message of this process named is never deleted by it (the
+ * next start prunes); one another process's message names is kept while among the newest five.
+ */
+export const LEFT_OUT_COPIES_KEPT = 5;
+const LEFT_OUT = '.left-out-';
+
+/**
  * Settings in `<cwd>/settings.json` through conf. conf writes with `atomically` (a temporary file in
  * the same directory, fsynced, then renamed over the old one), so a crash mid-save leaves the old
  * settings or the new, never half a file. conf's own schema and defaults are not used: zod is the one
@@ -616,6 +669,8 @@ export class ConfSettingsStore implements SettingsStore {
   #file: KeyValueFile | undefined;
   /** The settings last read or written: what a save's change is told from (reconcileAccounts). */
   #last: Settings = DEFAULT_SETTINGS;
+  /** The left-out copies this process's messages named: never pruned under them. */
+  readonly #named = new Set<string>();
 
   constructor(options: ConfSettingsStoreOptions = {}) {
     this.#cwd = options.cwd ?? userDataDir();
@@ -650,11 +705,18 @@ export class ConfSettingsStore implements SettingsStore {
     if (parsed.success) {
       this.#last = parsed.data;
       if (dropped.length === 0) return { settings: parsed.data };
-      // The next save writes the file without them: a copy keeps them (one a file's content).
-      const copy = this.#keepLeftOut(leftOut);
+      // The next save writes the file without them: a copy keeps them (one a file's content). A
+      // read that only relabels leaves nothing out, so it keeps and names no copy.
+      const anyLeftOut = Object.keys(leftOut).length > 0;
+      const copy = anyLeftOut ? this.#keepLeftOut(leftOut) : undefined;
+      const kept = copy
+        ? ` What was left out is kept in ${copy}: an account can be added again (accounts add, or Settings) with its client and marketplace above.`
+        : anyLeftOut
+          ? ' Correct or remove them in the file before anything is saved: the next save leaves them out.'
+          : '';
       return {
         settings: parsed.data,
-        problem: `Your settings file ${this.path} had settings that cannot be used (${dropped.join('; ')}); those items were left out (or relabelled, as said) and the rest of your settings are in use. ${copy ? `What was left out is kept in ${copy}: an account can be added again (accounts add, or Settings) with its client and marketplace above.` : 'Correct or remove them in the file before anything is saved: the next save leaves them out.'}`,
+        problem: `Your settings file ${this.path} had settings that cannot be used (${dropped.join('; ')}); those items were left out (or relabelled, as said) and the rest of your settings are in use.${kept}`,
       };
     }
     // Kept aside whole: every reason is told, the items that would have been left out too.
@@ -735,16 +797,59 @@ export class ConfSettingsStore implements SettingsStore {
    * The items left out, kept in a file of their own (the next save drops them from this one),
    * named by its content so each start reading the same file makes no other; without what a
    * secret may be (keys named so, credentials in addresses), which must not stay on disk. Undefined
-   * when it could not be written.
+   * when it could not be written. Its time is set to now whenever a message names it, written or
+   * found, so the newest copies are those named last; a new one prunes the rest beyond
+   * LEFT_OUT_COPIES_KEPT.
    */
   #keepLeftOut(leftOut: Record<string, unknown[]>): string | undefined {
+    const content = `${JSON.stringify(withoutSecrets(leftOut), null, 2)}\n`;
+    const copy = `${this.path}${LEFT_OUT}${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
+    const touch = () => utimesSync(copy, this.#now(), this.#now());
+    let written = false;
+    const write = (): boolean => {
+      try {
+        writeFileSync(copy, content, { mode: 0o600 });
+        written = true;
+      } catch {
+        return false;
+      }
+      try {
+        touch();
+      } catch {
+        // Written, with the system's time: still the newest copy.
+      }
+      return true;
+    };
+    if (!existsSync(copy)) {
+      if (!write()) return undefined;
+    } else {
+      try {
+        touch();
+      } catch (error) {
+        // Pruned by another process since existsSync: written again. Any other failure leaves the
+        // copy there with its older time (pruned sooner), still a copy to name.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !write()) return undefined;
+      }
+    }
+    this.#named.add(copy);
+    if (written) this.#pruneLeftOut();
+    return copy;
+  }
+
+  /** The left-out copies beyond the newest LEFT_OUT_COPIES_KEPT deleted, but one a message named; best effort. */
+  #pruneLeftOut(): void {
     try {
-      const content = `${JSON.stringify(withoutSecrets(leftOut), null, 2)}\n`;
-      const copy = `${this.path}.left-out-${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
-      if (!existsSync(copy)) writeFileSync(copy, content, { mode: 0o600 });
-      return copy;
+      const folder = path.dirname(this.path);
+      const prefix = `${path.basename(this.path)}${LEFT_OUT}`;
+      const copies = readdirSync(folder)
+        .filter((name) => name.startsWith(prefix) && /^[0-9a-f]{12}$/.test(name.slice(prefix.length)))
+        .map((name) => path.join(folder, name))
+        .map((file) => ({ file, at: statSync(file).mtimeMs }))
+        .sort((a, b) => b.at - a.at);
+      for (const { file } of copies.slice(LEFT_OUT_COPIES_KEPT))
+        if (!this.#named.has(file)) rmSync(file, { force: true });
     } catch {
-      return undefined;
+      // A copy too many is kept until the next one is written.
     }
   }
 

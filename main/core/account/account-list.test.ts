@@ -351,6 +351,14 @@ describe('finishing an interrupted removal whose label another account has taken
 });
 
 describe('renaming an account', () => {
+  it("refuses a label that shows as another account's: an invisible character or a joiner tells none apart", () => {
+    const settings = { ...DEFAULT_SETTINGS, accounts: [eu, us] };
+    for (const typed of ['U\u200bS', 'u\u200ds'])
+      expect(() => renameAccount(settings, { label: 'EU' }, typed, dataRoot)).toThrow(
+        'is the label of US already',
+      );
+  });
+
   it('refuses the label of an account whose removal was interrupted, in any case, and allows it once the removal is gone', () => {
     const settings = { ...DEFAULT_SETTINGS, accounts: [us] };
     expect(renameAccount(settings, { label: 'US' }, 'eu', dataRoot).accounts).toEqual([

@@ -16,7 +16,7 @@ import { addressShown, checkBaseUrl, type Transport } from '../api/transport';
 import { forgetAutomationSecrets, shareAutomationSecrets } from '../automation/ports';
 import type { Log } from '../log';
 import type { SecretStore } from '../secrets';
-import { accountLabelProblem, checkAccounts, DEFAULT_SETTINGS, type Settings } from '../settings';
+import { accountLabelProblem, checkAccounts, DEFAULT_SETTINGS, labelKey, type Settings } from '../settings';
 import { DATABASE_FILE } from '../store/account-store';
 import { openElsewhere } from '../store/database';
 import {
@@ -249,7 +249,7 @@ function refuseLabel(settings: Settings, typed: string, self?: AccountEntry): vo
   const label = typed.trim();
   const problem = accountLabelProblem(label);
   if (problem) throw new AccountListError('invalid-input', problem);
-  const other = settings.accounts.find((a) => a !== self && a.label.toLowerCase() === label.toLowerCase());
+  const other = settings.accounts.find((a) => a !== self && labelKey(a.label) === labelKey(label));
   if (other)
     throw new AccountListError(
       'invalid-input',

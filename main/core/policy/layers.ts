@@ -6,7 +6,9 @@
 //
 // Decisions:
 // - An invalid or unknown policy is ignored and becomes a `problem` (logged, shown in Diagnose and
-//   `doctor`): one bad value never costs the others, and never a crash.
+//   `doctor`): one bad value never costs the others, and never a crash. Inside an account list,
+//   one odd account never costs the others either: it is relabelled or left out as in the
+//   user's file, and told.
 // - The client secret is never a policy: it stays in the keychain.
 // - Documents come highest first (HKLM before HKCU; a Linux file named later before one named
 //   earlier); the first to set a key at a level wins.
@@ -19,6 +21,7 @@ import { SETTING_ENTRIES, SETTINGS, type SettingKey } from '../../../preload/set
 import {
   checkSettingValue,
   DEFAULT_SETTINGS,
+  readAccountList,
   reconcileAccounts,
   type Settings,
   type SettingsFieldError,
@@ -42,6 +45,8 @@ export interface PolicyProblem {
   /** The key as the document wrote it; null when the whole document could not be read. */
   key: string | null;
   message: string;
+  /** The value is in force, but changed as the message says (an account relabelled): not ignored. */
+  changed?: true;
 }
 
 /** What a source read: its documents and what it could not read. */
@@ -112,11 +117,22 @@ function fromRegistry(value: unknown, kind: Kind): unknown {
   return value;
 }
 
-/** One value checked as its declaration says; a message naming the key and the rule otherwise. */
+/**
+ * One value checked as its declaration says; a message naming the key and the rule otherwise.
+ * An account list is read as the settings file reads one (settings.ts `readAccountList`): an odd
+ * account is relabelled (in force, told in `changed`) or left out (told in `ignored`), and the
+ * others are in force.
+ */
 function check(
   key: SettingKey | RuleKey,
   value: unknown,
-): { ok: true; value: unknown } | { ok: false; message: string } {
+): { ok: true; value: unknown; changed?: string[]; ignored?: string[] } | { ok: false; message: string } {
+  if (key === 'accounts' && Array.isArray(value)) {
+    const { accounts, relabelled, leftOut } = readAccountList(value);
+    const ignored = leftOut.map((left) => left.problem);
+    if (accounts.length === 0 && ignored.length > 0) return { ok: false, message: ignored.join('; ') };
+    return { ok: true, value: accounts, changed: relabelled, ignored };
+  }
   if (!isRule(key)) return checkSettingValue(key, value);
   const rule = RULES[key];
   const parsed = rule.schema.safeParse(value);
@@ -158,6 +174,15 @@ export function resolvePolicies(read: PolicyRead): Policies {
         continue;
       }
       layer[key] = checked.value;
+      const origin = document.origin;
+      for (const message of checked.changed ?? [])
+        policies.problems.push({ origin, key: raw, message, changed: true });
+      for (const note of checked.ignored ?? [])
+        policies.problems.push({
+          origin,
+          key: raw,
+          message: `${note}; left out, the other accounts are in force`,
+        });
       const label = isRule(key) ? RULES[key].label : SETTINGS[key].label;
       policies.inForce.push({
         key,
@@ -259,16 +284,25 @@ export function describeProblem({ origin, message }: PolicyProblem): string {
   return `${origin}: ${message}`;
 }
 
+/** What was ignored (not in force) apart from what is in force but changed (an account relabelled). */
+export function policyProblems(policies: Policies): { ignored: PolicyProblem[]; changed: PolicyProblem[] } {
+  return {
+    ignored: policies.problems.filter((p) => !p.changed),
+    changed: policies.problems.filter((p) => p.changed),
+  };
+}
+
 /** The policies in force and those ignored, as lines for Diagnose and `doctor`; none when nobody manages this laptop. */
 export function policyReport(policies: Policies): string[] {
   const { inForce, problems } = policies;
   if (inForce.length === 0 && problems.length === 0) return [];
+  const { ignored } = policyProblems(policies);
   return [
-    `Policies of your organization: ${inForce.length} in force${problems.length > 0 ? `, ${problems.length} ignored` : ''}`,
+    `Policies of your organization: ${inForce.length} in force${ignored.length > 0 ? `, ${ignored.length} ignored` : ''}`,
     ...inForce.map(
       (p) =>
         `  ${p.key} = ${JSON.stringify(p.value)} (${p.level === 'managed' ? 'locked' : 'recommended'}; ${p.origin})`,
     ),
-    ...problems.map((p) => `  ignored: ${describeProblem(p)}`),
+    ...problems.map((p) => `  ${p.changed ? 'changed' : 'ignored'}: ${describeProblem(p)}`),
   ];
 }

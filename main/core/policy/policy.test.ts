@@ -14,7 +14,9 @@ import {
   lockedSettings,
   NO_POLICIES,
   type PolicyRead,
+  policyProblems,
   policyRefusals,
+  policyReport,
   resolvePolicies,
   userSettingsAfter,
 } from './layers';
@@ -355,5 +357,71 @@ describe('Windows: HKLM then HKCU, each with Recommended', () => {
     }).read();
     expect(failed.problems).toHaveLength(2);
     expect(failed.problems[0]?.message).toContain('ENOENT');
+  });
+});
+
+// A policy's account list, read with readAccountList as the settings file's is.
+describe('a managed account list whose labels collapse', () => {
+  const account = (label: string, clientId: string) => ({
+    label,
+    baseUrl: 'https://marketplace.example',
+    clientId,
+  });
+  const managedList = (accounts: unknown[]) =>
+    resolvePolicies(docs({ level: 'managed', origin: 'fleet.json', values: { accounts } }));
+  const labels = (accounts: unknown[]) =>
+    new Map(
+      (managedList(accounts).managed.accounts as { label: string; clientId: string }[]).map((a) => [
+        a.label,
+        a.clientId,
+      ]),
+    );
+
+  it('never gives a label to another client when the administrator removes an account', () => {
+    // The policy is never saved, so its relabelling is done again on every read: a label a person
+    // types (--account "EU (eu-3)", the tray, titles) must keep naming the same client.
+    const fleet = [
+      account('EU', 'eu-1'),
+      account('eu ', 'eu-2'),
+      account('E\u200bU', 'eu-3'),
+      account('\u200fEU', 'eu-4'),
+    ];
+    const before = labels(fleet);
+    const after = labels(fleet.filter((a) => a.clientId !== 'eu-2'));
+    const moved = [...after].filter(([label, client]) => before.has(label) && before.get(label) !== client);
+    expect(moved).toEqual([]);
+  });
+
+  it('relabels an account whose label differs from another only by a joiner', () => {
+    // "E\u200dU" shows as "EU": two tray entries, titles and --account choices that look the same.
+    expect([...labels([account('EU', 'eu-1'), account('E\u200dU', 'eu-2')]).keys()]).toEqual([
+      'EU',
+      'EU (eu-2)',
+    ]);
+    // Where plain text keeps a joiner (a Devanagari conjunct), the labels are still compared without it.
+    expect([...labels([account('क्ष', 'd-1'), account('क्\u200dष', 'd-2')]).keys()]).toEqual([
+      'क्ष',
+      'क्\u200dष (d-2)',
+    ]);
+  });
+
+  it('says an account left out is ignored, not "changed", and counts it', () => {
+    const policies = managedList([
+      account('EU', 'eu-1'),
+      { label: 'US', baseUrl: 'ftp://marketplace.example', clientId: 'us-1' },
+    ]);
+    const report = policyReport(policies).join('\n');
+    // The administrator reads "changed" as "in force, changed as said": account 2 is not in force at all.
+    expect(report).toMatch(/ignored: .*account 2 \("US"/);
+    expect(report).toContain('1 ignored');
+    // doctor --json: policies.ignored holds what is not in force, policies.changed what is, changed.
+    const relabelled = managedList([account('EU', 'eu-1'), account('eu', 'eu-2'), account('US', 'x')]);
+    expect(policyProblems(policies).ignored.map((p) => p.message)).toEqual([
+      expect.stringMatching(/account 2 \("US".*left out/),
+    ]);
+    expect(policyProblems(relabelled)).toEqual({
+      ignored: [],
+      changed: [expect.objectContaining({ message: expect.stringContaining('kept as "eu (eu-2)"') })],
+    });
   });
 });

@@ -39,7 +39,8 @@ export async function readPolicies(source: PolicySource, log: Log): Promise<Poli
 }
 
 function logPolicies(policies: Policies, log: Log): void {
-  for (const problem of policies.problems) log.warn('policy ignored', { problem: describeProblem(problem) });
+  for (const problem of policies.problems)
+    log.warn(problem.changed ? 'policy changed' : 'policy ignored', { problem: describeProblem(problem) });
   if (policies.inForce.length > 0)
     log.info('policies in force', { keys: policies.inForce.map((p) => `${p.key} (${p.level})`).join(', ') });
 }
