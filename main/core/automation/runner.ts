@@ -11,6 +11,7 @@
 // queued on disk, its attempts as they were; it shows as running, with its start and its attempt
 // counted, once it really started (written behind).
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AutomationRun, AutomationSetting } from '../../../preload/automations';
 import { describeMark } from '../../../preload/marked-by';
 import { capped, paragraphText, plainText } from '../../../preload/marketplace-text';
@@ -27,6 +28,7 @@ import { slackMessage, teamsMessage } from './chat';
 import { type CommandResult, lastLine, runCommand } from './command';
 import { type CommandSlots, commandSlots } from './command-slots';
 import { type DeliveryResult, deliver, httpPost, type Post, retryAt } from './delivery';
+import { LeftRunning } from './left-running';
 import {
   type AutomationAccount,
   commandEnvironment,
@@ -166,12 +168,30 @@ export class AutomationRunner {
   private readonly more = new Set<string>();
   /** Secrets read lately, by automation, until when they serve (performance.now()): in memory only. */
   private readonly secrets = new Map<string, { secret: string; until: number }>();
+  /**
+   * The account's commands running, recorded in its work folder: those a dead runner left are
+   * stopped before their runs are taken again (the first kick looks for any).
+   */
+  private readonly leftRunning: LeftRunning;
+  private swept = false;
 
-  constructor(private readonly deps: RunnerDeps) {}
+  constructor(private readonly deps: RunnerDeps) {
+    this.leftRunning = new LeftRunning(join(deps.ports.workDir, '.running'), deps.log, () => {
+      // The runs it held may be taken now.
+      if (this.running()) {
+        this.lookEverywhere = true;
+        this.planTurn();
+      }
+    });
+  }
 
   /** Starts the runs that are due, as many as may run at once; plans the next due one. */
   kick(): void {
     if (!this.running()) return;
+    if (!this.swept) {
+      this.swept = true;
+      void this.leftRunning.sweep();
+    }
     this.lookEverywhere = true;
     // At once (one a poll): the runs due are under way when the poll or start that kicked ends.
     this.turn();
@@ -377,9 +397,11 @@ export class AutomationRunner {
    * flight here (a process killed before may have had this pid), by another while it lives.
    */
   private readonly stillRunning = (pid: number, deliveryId: string): boolean =>
-    pid === process.pid
+    (pid === process.pid
       ? this.inFlight.has(deliveryId) || this.ahead.has(deliveryId) || this.claiming.has(deliveryId)
-      : this.deps.isAlive(pid);
+      : this.deps.isAlive(pid)) ||
+    // Its runner gone, the command it started may run on: it waits until that is stopped.
+    this.leftRunning.holds(deliveryId);
 
   /** Carries the runs out; `asked`: a person asked for them, they run whether automations are on or not. */
   private start(claimed: readonly AutomationRun[], asked = false): void {
@@ -462,6 +484,9 @@ export class AutomationRunner {
       this.giveBack([run.deliveryId]);
       return;
     }
+    // Its earlier command, left running by a runner killed, was stopped first: said with its output.
+    const note = this.leftRunning.takeNote(run.deliveryId);
+    if (note) ending = { ...ending, output: ending.output ? `${note}\n${ending.output}` : note };
     // Stopped in the middle: it runs again at the next start, under the same delivery id.
     const stopped = this.stopping.signal.aborted && ending.state !== 'succeeded';
     const final: Ending = stopped
@@ -560,6 +585,7 @@ export class AutomationRunner {
           cwd,
           timeoutMs: action.timeoutSeconds * 1000,
           signal: this.stopping.signal,
+          spawned: (pid) => this.leftRunning.record(pid, run, action.command),
         });
         return commandEnding(result, action.timeoutSeconds);
       } finally {

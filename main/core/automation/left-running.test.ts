@@ -1,0 +1,126 @@
+// What a sweep does with the records of commands left running, against real processes: a dead
+// runner's command group is stopped (its leader gone, what it left in the group too); a process
+// that only has a recorded pid, and a live runner's command, are left alone.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { alive } from '../../../test/support/alive.cjs';
+import { recordingLog } from '../../../test/support/recording-log';
+import { LeftRunning, processStart } from './left-running';
+
+let dir: string;
+const started: ChildProcess[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'left-running-'));
+});
+afterEach(() => {
+  for (const child of started) if (child.pid) kill(-child.pid);
+  started.length = 0;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function kill(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone
+  }
+}
+
+/** A process in a group of its own, as a command is started; `script` is its shell's. */
+function group(script: string): ChildProcess {
+  const child = spawn('sh', ['-c', script], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+  started.push(child);
+  return child;
+}
+
+/** A runner that was: a process that ended. */
+async function deadRunner(): Promise<{ pid: number; start: number }> {
+  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  const start = processStart(child.pid as number, true) as number;
+  await once(child, 'exit');
+  return { pid: child.pid as number, start };
+}
+
+function writeRecord(
+  deliveryId: string,
+  runner: { pid: number; start: number | undefined },
+  command: { pid: number; start: number | undefined },
+): void {
+  const record = { runner, command, deliveryId, automation: 'provision', name: 'provision.sh' };
+  writeFileSync(join(dir, `${deliveryId}.json`), JSON.stringify(record));
+}
+
+it("stops a dead runner's command group, what its leader left in it too, and says so once", async () => {
+  // The leader ends at once; its child stays in its group, as a script's background job does.
+  const leader = group('sleep 60 & echo $!');
+  const exited = once(leader, 'exit');
+  const [line] = (await once(leader.stdout as NodeJS.ReadableStream, 'data')) as [Buffer];
+  const grandchild = Number(String(line).trim());
+  const start = processStart(leader.pid as number, true);
+  writeRecord('d1', await deadRunner(), { pid: leader.pid as number, start });
+  await exited;
+  expect(alive(grandchild)).toBe(true);
+
+  const { log, entries } = recordingLog();
+  const left = new LeftRunning(dir, log, () => undefined);
+  expect(left.holds('d1')).toBe(true);
+  await left.sweep();
+  expect(alive(grandchild)).toBe(false);
+  expect(readdirSync(dir)).toEqual([]);
+  expect(left.holds('d1')).toBe(false);
+  const note =
+    'provision.sh was still running from before Seller Tray stopped; it was stopped and runs again.';
+  expect(left.takeNote('d1')).toBe(note);
+  expect(left.takeNote('d1')).toBeUndefined();
+  expect(entries.map((e) => e.message)).toEqual([note]);
+});
+
+it('leaves alone a process that has the pid of a recorded command but not its start (a pid reused)', async () => {
+  const other = group('sleep 60');
+  const pid = other.pid as number;
+  const start = processStart(pid) as number;
+  writeRecord('d2', await deadRunner(), { pid, start: start - 1 });
+  const left = new LeftRunning(dir, recordingLog().log, () => undefined);
+  await left.sweep();
+  expect(alive(pid)).toBe(true);
+  expect(readdirSync(dir)).toEqual([]);
+  expect(left.takeNote('d2')).toBeUndefined();
+});
+
+it("leaves a live runner's commands running (two runners on one data folder), their records kept", async () => {
+  const command = group('sleep 60');
+  const pid = command.pid as number;
+  // This test's process is the live runner.
+  writeRecord(
+    'd3',
+    { pid: process.pid, start: processStart(process.pid) },
+    { pid, start: processStart(pid) },
+  );
+  let swept = 0;
+  const left = new LeftRunning(dir, recordingLog().log, () => {
+    swept += 1;
+  });
+  expect(left.holds('d3')).toBe(true);
+  await left.sweep();
+  expect(swept).toBe(1);
+  expect(alive(pid)).toBe(true);
+  expect(readdirSync(dir)).toEqual(['d3.json']);
+  // Its run is not held for it again.
+  expect(left.holds('d3')).toBe(false);
+});
+
+it('a record of a command that ended, or one unreadable, is only removed', async () => {
+  const ended = await deadRunner();
+  writeRecord('d4', await deadRunner(), ended);
+  writeFileSync(join(dir, 'd5.json'), '{"cut sho');
+  const { log, entries } = recordingLog();
+  const left = new LeftRunning(dir, log, () => undefined);
+  await left.sweep();
+  expect(readdirSync(dir)).toEqual([]);
+  expect(left.takeNote('d4')).toBeUndefined();
+  expect(entries.map((e) => e.message)).toEqual(['a running command record could not be read: removed']);
+});
