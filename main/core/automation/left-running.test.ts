@@ -1,14 +1,16 @@
-// What a sweep does with the records of commands left running, against real processes: a dead
-// runner's command group is stopped (its leader gone, what it left in the group too); a process
-// that only has a recorded pid, and a live runner's command, are left alone.
+// The records of commands running, against real processes: on disk before a command gets its
+// order, gone whichever way it ends; and what a sweep does with those a dead runner left: its
+// command group is stopped (its leader gone, what it left in the group too); a process that only
+// has a recorded pid, and a live runner's command, are left alone.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alive } from '../../../test/support/alive.cjs';
 import { recordingLog } from '../../../test/support/recording-log';
+import { runCommand } from './command';
 import { LeftRunning, processStart } from './left-running';
 
 let dir: string;
@@ -123,4 +125,62 @@ it('a record of a command that ended, or one unreadable, is only removed', async
   expect(readdirSync(dir)).toEqual([]);
   expect(left.takeNote('d4')).toBeUndefined();
   expect(entries.map((e) => e.message)).toEqual(['a running command record could not be read: removed']);
+});
+
+describe("a command's record", () => {
+  /** Runs `command` recorded in `dir`; answers its result and whether its record was on disk before it got its input. */
+  async function recorded(command: string[], options: { timeoutMs?: number; signal?: AbortSignal } = {}) {
+    const left = new LeftRunning(dir, recordingLog().log, () => undefined);
+    let onDisk: string[] = [];
+    const result = await runCommand(command, {
+      input: Buffer.from('{}'),
+      env: { PATH: process.env.PATH },
+      cwd: dir,
+      timeoutMs: options.timeoutMs ?? 20_000,
+      ...(options.signal ? { signal: options.signal } : {}),
+      spawned: (pid) => {
+        const remove = left.record(pid, { deliveryId: 'run-1', automation: 'provision' }, command);
+        onDisk = readdirSync(dir);
+        return remove;
+      },
+    });
+    return { result, onDisk };
+  }
+
+  it('is on disk before the command gets its order, and gone once it exits, hits its time limit or is stopped', async () => {
+    const exited = await recorded(['sh', '-c', 'cat >/dev/null; exit 3']);
+    expect(exited).toMatchObject({ onDisk: ['run-1.json'], result: { exitCode: 3 } });
+    expect(readdirSync(dir)).toEqual([]);
+
+    const limited = await recorded(['sh', '-c', 'sleep 60'], { timeoutMs: 200 });
+    expect(limited).toMatchObject({ onDisk: ['run-1.json'], result: { timedOut: true } });
+    expect(readdirSync(dir)).toEqual([]);
+
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 200);
+    const stopped = await recorded(['sh', '-c', 'sleep 60'], { signal: stop.signal });
+    expect(stopped).toMatchObject({ onDisk: ['run-1.json'], result: { signal: 'SIGTERM' } });
+    expect(readdirSync(dir)).toEqual([]);
+
+    // Never started: nothing to record.
+    const missing = await recorded([join(dir, 'no-such-program')]);
+    expect(missing.result.startError).toMatch(/ENOENT/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('that cannot be written kills the command before it gets its order, saying why', async () => {
+    const touched = join(tmpdir(), `left-running-touched-${process.pid}`);
+    const left = new LeftRunning(join(dir, 'a-file', 'records'), recordingLog().log, () => undefined);
+    writeFileSync(join(dir, 'a-file'), '');
+    const result = await runCommand(['sh', '-c', `read line && touch ${touched}`], {
+      input: Buffer.from('{}\n'),
+      env: { PATH: process.env.PATH },
+      cwd: dir,
+      timeoutMs: 20_000,
+      spawned: (pid) => left.record(pid, { deliveryId: 'run-1', automation: 'provision' }, ['sh']),
+    });
+    expect(result.startError).toMatch(/^its start could not be recorded: /);
+    expect(result.exitCode).toBeNull();
+    expect(existsSync(touched)).toBe(false);
+  });
 });
