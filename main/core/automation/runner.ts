@@ -173,7 +173,8 @@ export class AutomationRunner {
    * stopped before their runs are taken again (the first kick looks for any).
    */
   private readonly leftRunning: LeftRunning;
-  private swept = false;
+  /** The first look for commands left running (once a process): any found are stopped. */
+  private firstSweep: Promise<void> | undefined;
 
   constructor(private readonly deps: RunnerDeps) {
     this.leftRunning = new LeftRunning(join(deps.ports.workDir, '.running'), deps.log, () => {
@@ -188,10 +189,7 @@ export class AutomationRunner {
   /** Starts the runs that are due, as many as may run at once; plans the next due one. */
   kick(): void {
     if (!this.running()) return;
-    if (!this.swept) {
-      this.swept = true;
-      void this.leftRunning.sweep();
-    }
+    this.firstSweep ??= this.leftRunning.sweep();
     this.lookEverywhere = true;
     // At once (one a poll): the runs due are under way when the poll or start that kicked ends.
     this.turn();
@@ -382,7 +380,9 @@ export class AutomationRunner {
    * Runs one queued run now, whether this laptop runs automations or not (a person asked for it:
    * "Run again", `automations test`), and resolves once it ended or waits to be tried again.
    */
-  runNow(deliveryId: string): Promise<AutomationRun | undefined> {
+  async runNow(deliveryId: string): Promise<AutomationRun | undefined> {
+    // Automations off here, nothing kicked: a command a dead runner left for the order may run on.
+    await (this.firstSweep ??= this.leftRunning.sweep());
     if (!this.stopping.signal.aborted) {
       this.start(
         this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), 1, { run: deliveryId }),
