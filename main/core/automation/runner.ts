@@ -189,10 +189,16 @@ export class AutomationRunner {
   /** Starts the runs that are due, as many as may run at once; plans the next due one. */
   kick(): void {
     if (!this.running()) return;
-    this.firstSweep ??= this.leftRunning.sweep();
+    void this.sweptFirst();
     this.lookEverywhere = true;
     // At once (one a poll): the runs due are under way when the poll or start that kicked ends.
     this.turn();
+  }
+
+  /** Resolves once the first look for commands a dead runner left is done (it starts it). */
+  private sweptFirst(): Promise<void> {
+    this.firstSweep ??= this.leftRunning.sweep();
+    return this.firstSweep;
   }
 
   /** Starts the due runs of an order just read (they waited for it), as many as may run at once. */
@@ -382,7 +388,7 @@ export class AutomationRunner {
    */
   async runNow(deliveryId: string): Promise<AutomationRun | undefined> {
     // Automations off here, nothing kicked: a command a dead runner left for the order may run on.
-    await (this.firstSweep ??= this.leftRunning.sweep());
+    await this.sweptFirst();
     if (!this.stopping.signal.aborted) {
       this.start(
         this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), 1, { run: deliveryId }),
