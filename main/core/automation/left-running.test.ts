@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alive } from '../../../test/support/alive.cjs';
 import { recordingLog } from '../../../test/support/recording-log';
 import { runCommand } from './command';
-import { LeftRunning, processStart } from './left-running';
+import { bootId, LeftRunning, processStart } from './left-running';
 
 let dir: string;
 const started: ChildProcess[] = [];
@@ -51,8 +51,9 @@ function writeRecord(
   deliveryId: string,
   runner: { pid: number; start: number | undefined },
   command: { pid: number; start: number | undefined },
+  boot = bootId(),
 ): void {
-  const record = { runner, command, deliveryId, automation: 'provision', name: 'provision.sh' };
+  const record = { boot, runner, command, deliveryId, automation: 'provision', name: 'provision.sh' };
   writeFileSync(join(dir, `${deliveryId}.json`), JSON.stringify(record));
 }
 
@@ -91,6 +92,17 @@ it('leaves alone a process that has the pid of a recorded command but not its st
   expect(alive(pid)).toBe(true);
   expect(readdirSync(dir)).toEqual([]);
   expect(left.takeNote('d2')).toBeUndefined();
+});
+
+it('leaves alone a process whose pid and start a record from before a restart of the computer names', async () => {
+  // Start times count from the boot: after a restart, the same pid may start at the same tick.
+  const other = group('sleep 60');
+  const pid = other.pid as number;
+  writeRecord('d6', await deadRunner(), { pid, start: processStart(pid) }, 'an-earlier-boot');
+  const left = new LeftRunning(dir, recordingLog().log, () => undefined);
+  await left.sweep();
+  expect(alive(pid)).toBe(true);
+  expect(readdirSync(dir)).toEqual([]);
 });
 
 it("leaves a live runner's commands running (two runners on one data folder), their records kept", async () => {

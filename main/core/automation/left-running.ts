@@ -24,6 +24,8 @@ export interface ProcessIdentity {
 
 /** What a running command's file says. */
 interface CommandRecord {
+  /** The computer's boot it ran in (Linux: start times count from the boot); a restart ended it. */
+  boot: string | undefined;
   /** The runner that spawned it. */
   runner: ProcessIdentity;
   /** The command, leader of its own process group (pgid = pid). */
@@ -65,6 +67,15 @@ interface ProcessRow {
   /** Linux: its session; a command is its session's leader (setsid), so its group's members share it. */
   sid: number | undefined;
   start: number;
+}
+
+/** This boot of the computer (Linux; undefined elsewhere: start times there are dates). */
+export function bootId(): string | undefined {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return undefined;
+  }
 }
 
 /** Live processes (and zombies when asked): `pid` only, or all. */
@@ -195,6 +206,7 @@ export class LeftRunning {
   ): () => void {
     const file = this.file(run.deliveryId);
     const record: CommandRecord = {
+      boot: bootId(),
       runner: thisRunner(),
       command: { pid, start: processStart(pid, true) },
       deliveryId: run.deliveryId,
@@ -250,13 +262,18 @@ export class LeftRunning {
       this.log.warn('a running command record could not be read: removed', failureFields(error));
       return;
     }
+    if (await this.stopIfLeft(record)) this.remove(file, record.deliveryId);
+    else this.spared.add(record.deliveryId);
+  }
+
+  /** Stops the recorded command when a dead runner left it running; false when its runner lives. */
+  private async stopIfLeft(record: CommandRecord): Promise<boolean> {
     const { deliveryId, automation, name, command } = record;
+    // A restart of the computer ended it and its runner: their numbers may be others' by now.
+    if (record.boot !== bootId()) return true;
+    // Its runner lives (this process, or another on the same data folder): the command is its own.
+    if (isSame(record.runner)) return false;
     const fields = { automation, deliveryId, pid: command.pid };
-    // Its runner lives (this process, or another on the same data folder): its command is its own.
-    if (isSame(record.runner)) {
-      this.spared.add(deliveryId);
-      return;
-    }
     if (command.start === undefined) {
       this.log.warn(
         `${name} may still be running from before Seller Tray stopped (process ${command.pid}); Seller Tray cannot tell it from another program here, so it was left running: end it if it is`,
@@ -268,8 +285,8 @@ export class LeftRunning {
       this.notes.set(deliveryId, note);
       this.log.info(note, fields);
     }
-    // Ended, or its pid now another program's: only its record goes.
-    this.remove(file, deliveryId);
+    // Ended, or its pid now another program's: left alone.
+    return true;
   }
 
   private remove(file: string, deliveryId: string | undefined): void {
