@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alive } from '../../../test/support/alive.cjs';
 import { recordingLog } from '../../../test/support/recording-log';
 import { runCommand } from './command';
-import { bootId, LeftRunning, processStart } from './left-running';
+import { bootId, commandName, LeftRunning, processStart } from './left-running';
 
 let dir: string;
 const started: ChildProcess[] = [];
@@ -195,4 +195,13 @@ describe("a command's record", () => {
     expect(result.exitCode).toBeNull();
     expect(existsSync(touched)).toBe(false);
   });
+});
+
+it('names a command as people know it: its program, and the script an interpreter runs', () => {
+  expect(commandName(['/opt/acme/provision.sh', '--region', 'eu'])).toBe('provision.sh');
+  expect(commandName(['/opt/acme/provision.sh', 'eu'])).toBe('provision.sh');
+  expect(commandName(['/bin/sh', '/opt/acme/provision.sh'])).toBe('sh provision.sh');
+  expect(commandName(['python3', 'provision.py', '--order'])).toBe('python3 provision.py');
+  expect(commandName(['node', '-e', 'x'])).toBe('node');
+  expect(commandName(['C:\\acme\\provision.exe'])).toBe('provision.exe');
 });

@@ -9,7 +9,7 @@
 // left there is only cleaned, with a warning (untested: no Windows runner).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { plainText } from '../../../preload/marketplace-text';
 import { writeFileDurably } from '../durable-file';
 import { failureFields, type Log } from '../log';
@@ -49,14 +49,17 @@ export function processStart(pid: number, zombie = false): number | undefined {
   return processTable(pid, zombie).find((p) => p.pid === pid)?.start;
 }
 
-/** A command's program as people name it: its file, and its script's when an interpreter runs one. */
+/**
+ * A command's program as people name it: its file, and its script's when an interpreter runs one
+ * (a second word naming a file: "sh provision.sh"; not "provision.sh eu" nor "node -e").
+ */
 export function commandName(command: readonly string[]): string {
   const [program = '', script] = command;
-  const words = [program, script && !script.startsWith('-') ? script : undefined];
+  const interpreted = script !== undefined && !script.startsWith('-') && /[./\\]/.test(script);
   return plainText(
-    words
-      .filter((w) => w !== undefined)
-      .map((w) => basename(w))
+    (interpreted ? [program, script] : [program])
+      // Either slash: a Windows path read anywhere.
+      .map((w) => w.split(/[/\\]/).at(-1))
       .join(' '),
   );
 }
