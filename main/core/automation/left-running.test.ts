@@ -136,7 +136,9 @@ it('a record of a command that ended, or one unreadable, is only removed', async
   await left.sweep();
   expect(readdirSync(dir)).toEqual([]);
   expect(left.takeNote('d4')).toBeUndefined();
-  expect(entries.map((e) => e.message)).toEqual(['a running command record could not be read: removed']);
+  expect(entries.map((e) => e.message)).toEqual([
+    'a running command record could not be looked into: removed',
+  ]);
 });
 
 describe("a command's record", () => {

@@ -255,18 +255,23 @@ export class LeftRunning {
     return this.sweeping;
   }
 
-  /** One record: its command stopped when a dead runner left it running, then removed. */
+  /**
+   * One record: its command stopped when a dead runner left it running, then removed. One that
+   * cannot be read or looked into is removed all the same: it never holds its run for good.
+   */
   private async settle(file: string): Promise<void> {
-    let record: CommandRecord;
+    let deliveryId: string | undefined;
     try {
-      record = JSON.parse(readFileSync(file, 'utf8')) as CommandRecord;
+      const record = JSON.parse(readFileSync(file, 'utf8')) as CommandRecord;
+      deliveryId = record.deliveryId;
+      if (!(await this.stopIfLeft(record))) {
+        this.spared.add(deliveryId);
+        return;
+      }
     } catch (error) {
-      this.remove(file, undefined);
-      this.log.warn('a running command record could not be read: removed', failureFields(error));
-      return;
+      this.log.warn('a running command record could not be looked into: removed', failureFields(error));
     }
-    if (await this.stopIfLeft(record)) this.remove(file, record.deliveryId);
-    else this.spared.add(record.deliveryId);
+    this.remove(file, deliveryId);
   }
 
   /** Stops the recorded command when a dead runner left it running; false when its runner lives. */
