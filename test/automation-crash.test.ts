@@ -56,23 +56,16 @@ async function closeReceiver(receiver: Server, held: ServerResponse[]): Promise<
   await new Promise((resolve) => receiver.close(resolve));
 }
 
-/** Whether a process runs, as the command under test asks it too. */
-const ALIVE = join(REPO_ROOT, 'test/support/alive.cjs');
-
 it('kill -9 during a command: what it left running (its child too) is stopped before the next start runs it again under the same delivery id', async () => {
   const ids = join(dir, 'ids.txt');
   // The first run starts a child and waits (to be killed); the second says whether the first and
   // its child still ran as it started, and ends at once.
-  const script = `const fs=require('fs'),f=process.argv[1],{alive}=require(${JSON.stringify(ALIVE)});
-const before=fs.existsSync(f)?fs.readFileSync(f,'utf8').trim().split('\\n'):[];
-if(before.length===0){const c=require('child_process').spawn(process.execPath,['-e','setTimeout(()=>{},60000)'],{stdio:'ignore'});
-fs.appendFileSync(f,process.env.SELLER_TRAY_DELIVERY_ID+' '+process.pid+' '+c.pid+'\\n');setTimeout(()=>{},60000)}
-else{const [,p,c]=before[0].split(' ').map(Number);fs.appendFileSync(f,process.env.SELLER_TRAY_DELIVERY_ID+' '+process.pid+' '+(alive(p)||alive(c)?'old-still-running':'old-gone')+'\\n')}`;
+  const script = join(REPO_ROOT, 'test/support/orphaning-command.cjs');
   const automations: AutomationSetting[] = [
     {
       ...base,
       name: 'provision',
-      action: { type: 'command', command: [process.execPath, '-e', script, ids], timeoutSeconds: 60 },
+      action: { type: 'command', command: [process.execPath, script, ids], timeoutSeconds: 60 },
     },
   ];
   const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
@@ -94,11 +87,6 @@ else{const [,p,c]=before[0].split(' ').map(Number);fs.appendFileSync(f,process.e
   try {
     const [run] = await runsOnceFirst(dir, orderId, 'succeeded');
     expect(run).toMatchObject({ deliveryId, attempts: 2, exitCode: 0 });
-    // Said where its output is shown, and in the log.
-    expect(run?.output).toContain(
-      'node was still running from before Seller Tray stopped; it was stopped and runs again.',
-    );
-    expect(readFileSync(join(dir, 'logs', 'main.log'), 'utf8')).toContain('node was still running');
     // Once afterwards, same delivery id, the first command and its child gone before it started.
     expect(
       readFileSync(ids, 'utf8')
@@ -110,6 +98,13 @@ else{const [,p,c]=before[0].split(' ').map(Number);fs.appendFileSync(f,process.e
       [deliveryId, expect.any(String), 'old-gone'],
     ]);
     expect([alive(Number(orphan)), alive(Number(grandchild))]).toEqual([false, false]);
+    // Said where its output is shown, and in the log.
+    expect(run?.output).toContain(
+      'node orphaning-command.cjs was still running from before Seller Tray stopped; it was stopped and runs again.',
+    );
+    expect(readFileSync(join(dir, 'logs', 'main.log'), 'utf8')).toContain(
+      'node orphaning-command.cjs was still running',
+    );
   } finally {
     second.kill('SIGKILL');
     await exitOf(second);
