@@ -3,10 +3,10 @@
 // is given its order, and removed when it ends. A run taken again after the crash waits until the
 // command its dead runner left for it is stopped (SIGTERM to its group, SIGKILL after the grace a
 // time limit gives), so one order is never provisioned by two commands at once. Identity against
-// a reused pid: the start time the OS gives each process (Linux /proc, macOS ps), of the command
-// and of its runner: a live runner's commands (another process on the same data folder) and a
-// process that merely has an old pid are left alone. Windows has no such identity here: a record
-// left there is only cleaned, with a warning (untested: no Windows runner).
+// a reused pid: the start time the OS gives each process (Linux /proc and its boot id; macOS ps,
+// untested here), of the command and of its runner: a live runner's commands (another process on
+// the same data folder) and a process that merely has an old pid are left alone. Windows has no
+// such identity here: a record left there is only cleaned, with a warning (untested: no Windows runner).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ import { isProcessAlive } from '../process-alive';
 import { KILL_GRACE_MS } from './command';
 
 /** A process as its OS knows it: its pid and when it started (undefined where that is not known). */
-export interface ProcessIdentity {
+interface ProcessIdentity {
   pid: number;
   start: number | undefined;
 }
@@ -149,6 +149,7 @@ function stillOurs(command: ProcessIdentity): boolean {
   return groupMembers(command).length > 0;
 }
 
+/** Whether the command's group emptied within `withinMs`. */
 async function groupEnds(command: ProcessIdentity, withinMs: number): Promise<boolean> {
   const end = Date.now() + withinMs;
   for (;;) {

@@ -3,7 +3,8 @@
 // message; its attempt counted as it starts), and its end written back (state, time, exit code
 // or HTTP status, output excerpt). A delivery that may work later waits and is tried again
 // (delivery.ts); a run cut short by a stop is queued again; one cut short by a kill -9 is taken
-// again by the next process, under the same delivery id. Where an automation reports the status, its result is marked through the
+// again by the next process, under the same delivery id (once a command it left running is
+// stopped: left-running.ts). Where an automation reports the status, its result is marked through the
 // outbox like a person's mark, "by automation <name> on <laptop>".
 // Writes are batched: the runs started, ended and the orders read within WRITE_BEHIND_MS are
 // written and claimed in one transaction, each automation's runs claimed a few ahead of its free
