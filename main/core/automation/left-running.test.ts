@@ -2,69 +2,34 @@
 // order, gone whichever way it ends; and what a sweep does with those a dead runner left: its
 // command group is stopped (its leader gone, what it left in the group too); a process that only
 // has a recorded pid, and a live runner's command, are left alone.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alive } from '../../../test/support/alive.cjs';
+import { commandGroup, deadRunner, killGroups, writeRecord } from '../../../test/support/left-running';
 import { recordingLog } from '../../../test/support/recording-log';
 import { runCommand } from './command';
-import { bootId, commandName, LeftRunning, processStart } from './left-running';
+import { commandName, LeftRunning, processStart } from './left-running';
 
 let dir: string;
-const started: ChildProcess[] = [];
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'left-running-'));
 });
 afterEach(() => {
-  for (const child of started) if (child.pid) kill(-child.pid);
-  started.length = 0;
+  killGroups();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function kill(pid: number): void {
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // gone
-  }
-}
-
-/** A process in a group of its own, as a command is started; `script` is its shell's. */
-function group(script: string): ChildProcess {
-  const child = spawn('sh', ['-c', script], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
-  started.push(child);
-  return child;
-}
-
-/** A runner that was: a process that ended. */
-async function deadRunner(): Promise<{ pid: number; start: number }> {
-  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
-  const start = processStart(child.pid as number, true) as number;
-  await once(child, 'exit');
-  return { pid: child.pid as number, start };
-}
-
-function writeRecord(
-  deliveryId: string,
-  runner: { pid: number; start: number | undefined },
-  command: { pid: number; start: number | undefined },
-  boot = bootId(),
-): void {
-  const record = { boot, runner, command, deliveryId, automation: 'provision', name: 'provision.sh' };
-  writeFileSync(join(dir, `${deliveryId}.json`), JSON.stringify(record));
-}
-
 it("stops a dead runner's command group, what its leader left in it too, and says so once", async () => {
   // The leader ends at once; its child stays in its group, as a script's background job does.
-  const leader = group('sleep 60 & echo $!');
+  const leader = commandGroup('sleep 60 & echo $!');
   const exited = once(leader, 'exit');
   const [line] = (await once(leader.stdout as NodeJS.ReadableStream, 'data')) as [Buffer];
   const grandchild = Number(String(line).trim());
-  const start = processStart(leader.pid as number, true);
-  writeRecord('d1', await deadRunner(), { pid: leader.pid as number, start });
+  const start = processStart(leader.pid, true);
+  writeRecord(dir, 'd1', await deadRunner(), { pid: leader.pid, start });
   await exited;
   expect(alive(grandchild)).toBe(true);
 
@@ -83,10 +48,10 @@ it("stops a dead runner's command group, what its leader left in it too, and say
 });
 
 it('leaves alone a process that has the pid of a recorded command but not its start (a pid reused)', async () => {
-  const other = group('sleep 60');
-  const pid = other.pid as number;
+  const other = commandGroup('sleep 60');
+  const pid = other.pid;
   const start = processStart(pid) as number;
-  writeRecord('d2', await deadRunner(), { pid, start: start - 1 });
+  writeRecord(dir, 'd2', await deadRunner(), { pid, start: start - 1 });
   const left = new LeftRunning(dir, recordingLog().log, () => undefined);
   await left.sweep();
   expect(alive(pid)).toBe(true);
@@ -96,9 +61,9 @@ it('leaves alone a process that has the pid of a recorded command but not its st
 
 it('leaves alone a process whose pid and start a record from before a restart of the computer names', async () => {
   // Start times count from the boot: after a restart, the same pid may start at the same tick.
-  const other = group('sleep 60');
-  const pid = other.pid as number;
-  writeRecord('d6', await deadRunner(), { pid, start: processStart(pid) }, 'an-earlier-boot');
+  const other = commandGroup('sleep 60');
+  const pid = other.pid;
+  writeRecord(dir, 'd6', await deadRunner(), { pid, start: processStart(pid) }, 'an-earlier-boot');
   const left = new LeftRunning(dir, recordingLog().log, () => undefined);
   await left.sweep();
   expect(alive(pid)).toBe(true);
@@ -106,10 +71,11 @@ it('leaves alone a process whose pid and start a record from before a restart of
 });
 
 it("leaves a live runner's commands running (two runners on one data folder), their records kept", async () => {
-  const command = group('sleep 60');
-  const pid = command.pid as number;
+  const command = commandGroup('sleep 60');
+  const pid = command.pid;
   // This test's process is the live runner.
   writeRecord(
+    dir,
     'd3',
     { pid: process.pid, start: processStart(process.pid) },
     { pid, start: processStart(pid) },
@@ -129,7 +95,7 @@ it("leaves a live runner's commands running (two runners on one data folder), th
 
 it('a record of a command that ended, or one unreadable, is only removed', async () => {
   const ended = await deadRunner();
-  writeRecord('d4', await deadRunner(), ended);
+  writeRecord(dir, 'd4', await deadRunner(), ended);
   writeFileSync(join(dir, 'd5.json'), '{"cut sho');
   const { log, entries } = recordingLog();
   const left = new LeftRunning(dir, log, () => undefined);
