@@ -12,9 +12,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { RUNS_AHEAD, RUNS_AT_ONCE } from '../main/core/automation/runner';
 import type { AutomationRun, AutomationSetting } from '../preload/automations';
 import { type Simulator, startSimulator } from '../simulator/server';
+import { alive } from './support/alive.cjs';
 import { fileAppears, recordingReceiver, runsOnceFirst, runsOnDisk } from './support/automation-runs';
 import { openChildCore } from './support/child-core';
-import { exitOf, spawnTs, waitForLine } from './support/processes';
+import { exitOf, REPO_ROOT, spawnTs, waitForLine } from './support/processes';
 import { admin } from './support/raw-api';
 import { until } from './support/shell-fakes';
 
@@ -55,15 +56,16 @@ async function closeReceiver(receiver: Server, held: ServerResponse[]): Promise<
   await new Promise((resolve) => receiver.close(resolve));
 }
 
-it('kill -9 during a command: the next start runs it again under the same delivery id', async () => {
+it('kill -9 during a command: what it left running (its child too) is stopped before the next start runs it again under the same delivery id', async () => {
   const ids = join(dir, 'ids.txt');
-  // The first run waits (to be killed); the second ends at once.
-  const script = `const fs=require('fs'),f=process.argv[1];fs.appendFileSync(f,process.env.SELLER_TRAY_DELIVERY_ID+' '+process.pid+'\\n');if(fs.readFileSync(f,'utf8').trim().split('\\n').length<2)setTimeout(()=>{},60000)`;
+  // The first run starts a child and waits (to be killed); the second says whether the first and
+  // its child still ran as it started, and ends at once.
+  const script = join(REPO_ROOT, 'test/support/orphaning-command.cjs');
   const automations: AutomationSetting[] = [
     {
       ...base,
       name: 'provision',
-      action: { type: 'command', command: [process.execPath, '-e', script, ids], timeoutSeconds: 60 },
+      action: { type: 'command', command: [process.execPath, script, ids], timeoutSeconds: 60 },
     },
   ];
   const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
@@ -74,9 +76,9 @@ it('kill -9 during a command: the next start runs it again under the same delive
   first.kill('SIGKILL');
   await exitOf(first);
   const [firstLine = ''] = readFileSync(ids, 'utf8').trim().split('\n');
-  const [deliveryId, orphan] = firstLine.split(' ');
-  // The command outlives a killed parent (at least once, not at most once): the test ends it.
-  process.kill(-Number(orphan), 'SIGKILL');
+  const [deliveryId, orphan, grandchild] = firstLine.split(' ');
+  // The command and its child outlive their killed runner (at least once, not at most once).
+  expect([alive(Number(orphan)), alive(Number(grandchild))]).toEqual([true, true]);
   expect(runsOnDisk(dir, orderId)).toEqual([
     expect.objectContaining({ state: 'running', attempts: 1, deliveryId }),
   ]);
@@ -85,12 +87,24 @@ it('kill -9 during a command: the next start runs it again under the same delive
   try {
     const [run] = await runsOnceFirst(dir, orderId, 'succeeded');
     expect(run).toMatchObject({ deliveryId, attempts: 2, exitCode: 0 });
+    // Once afterwards, same delivery id, the first command and its child gone before it started.
     expect(
       readFileSync(ids, 'utf8')
         .trim()
         .split('\n')
-        .map((l) => l.split(' ')[0]),
-    ).toEqual([deliveryId, deliveryId]);
+        .map((l) => l.split(' ')),
+    ).toEqual([
+      [deliveryId, orphan, grandchild],
+      [deliveryId, expect.any(String), 'old-gone'],
+    ]);
+    expect([alive(Number(orphan)), alive(Number(grandchild))]).toEqual([false, false]);
+    // Said where its output is shown, and in the log.
+    expect(run?.output).toContain(
+      'node orphaning-command.cjs was still running from before Seller Tray stopped; it was stopped and runs again.',
+    );
+    expect(readFileSync(join(dir, 'logs', 'main.log'), 'utf8')).toContain(
+      'node orphaning-command.cjs was still running',
+    );
   } finally {
     second.kill('SIGKILL');
     await exitOf(second);

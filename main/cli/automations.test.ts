@@ -1,7 +1,7 @@
 // The CLI's automations, run as users run them (a child process per command, its own config
 // home, the simulator over loopback, the keychain: run with test/with-keychain.sh): `run` runs
 // the settings' automations and stops cleanly on SIGTERM, queuing what it cut short for its next
-// start; `listen --exec` hands each new order to a command; `automations list`, `test` and
+// start, and after a kill -9 stops the command it left running before running it again; `listen --exec` hands each new order to a command; `automations list`, `test` and
 // `secret`.
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../simulator/server';
+import { alive } from '../../test/support/alive.cjs';
 import { fileAppears, runsOnceFirst, runsOnDisk } from '../../test/support/automation-runs';
 import { exitOf, REPO_ROOT, runTs, spawnTs, waitForLine } from '../../test/support/processes';
 import { queuedRun } from '../../test/support/queued-run';
@@ -121,6 +122,38 @@ it("run: a run that failed is told in the terminal's words: its output below, an
   } finally {
     running.kill('SIGTERM');
     expect(await exitOf(running)).toBe(0);
+  }
+});
+
+it('run: killed with kill -9 in the middle of a command, its next start stops what the command left running (its child too) before running it again', async () => {
+  const marker = join(home, 'ids.txt');
+  const script = join(REPO_ROOT, 'test/support/orphaning-command.cjs');
+  await settingsWith([
+    { name: 'provision', action: { type: 'command', command: [process.execPath, script, marker] } },
+  ]);
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const first = spawnTs('main/cli/seller-tray.ts', ['run'], env);
+  await fileAppears(marker);
+  first.kill('SIGKILL');
+  await exitOf(first);
+  const [deliveryId, orphan, child] = readFileSync(marker, 'utf8').trim().split(' ');
+  expect([alive(Number(orphan)), alive(Number(child))]).toEqual([true, true]);
+
+  const second = spawnTs('main/cli/seller-tray.ts', ['run'], env);
+  try {
+    const [done] = await runsOnceFirst(accountDir(), orderId, 'succeeded');
+    expect(done).toMatchObject({ deliveryId, exitCode: 0 });
+    const lines = readFileSync(marker, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(new RegExp(`^${deliveryId} \\d+ old-gone$`));
+    expect([alive(Number(orphan)), alive(Number(child))]).toEqual([false, false]);
+    // Said where its output is shown.
+    expect(done?.output).toContain(
+      'node orphaning-command.cjs was still running from before Seller Tray stopped',
+    );
+  } finally {
+    second.kill('SIGTERM');
+    expect(await exitOf(second)).toBe(0);
   }
 });
 

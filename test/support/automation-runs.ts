@@ -34,8 +34,10 @@ export function runnerAlone(
   automations: AutomationSetting[],
   ports: Pick<AutomationPorts, 'secret' | 'workDir' | 'commandSlots' | 'post'>,
   clock: { now: () => number; timers: Timers },
+  /** Whether this laptop runs automations (off: only those asked for by hand run). */
+  enabled = true,
 ): AutomationRunner {
-  const settings = { ...DEFAULT_SETTINGS, automationsEnabled: true, automations };
+  const settings = { ...DEFAULT_SETTINGS, automationsEnabled: enabled, automations };
   return new AutomationRunner({
     advice: adviceFor('app'),
     store,

@@ -28,7 +28,18 @@ export interface CommandResult {
 
 export function runCommand(
   command: readonly string[],
-  options: { input: Buffer; env: NodeJS.ProcessEnv; cwd: string; timeoutMs: number; signal?: AbortSignal },
+  options: {
+    input: Buffer;
+    env: NodeJS.ProcessEnv;
+    cwd: string;
+    timeoutMs: number;
+    signal?: AbortSignal;
+    /**
+     * Told of the command spawned (its pid, its group's) before it is given its input; answers
+     * what to do once it and its group ended. When it throws, the command is killed unheard.
+     */
+    spawned?: (pid: number) => () => void;
+  },
 ): Promise<CommandResult> {
   const [program = '', ...args] = command;
   // Stopped already: an 'abort' listener would never hear of it, and the command would run on.
@@ -66,6 +77,13 @@ export function runCommand(
         // Already gone.
       }
     };
+    let ended: (() => void) | undefined;
+    try {
+      if (child.pid !== undefined) ended = options.spawned?.(child.pid);
+    } catch (error) {
+      startError = `its start could not be recorded: ${error instanceof Error ? error.message : String(error)}`;
+      kill('SIGKILL');
+    }
     let killTimer: NodeJS.Timeout | undefined;
     const stop = () => {
       kill('SIGTERM');
@@ -83,7 +101,8 @@ export function runCommand(
     child.stderr.on('data', (chunk: Buffer) => tail.push(chunk));
     // A command that does not read its input closes the pipe: that is its business.
     child.stdin.on('error', () => undefined);
-    child.stdin.end(options.input);
+    if (startError) child.stdin.destroy();
+    else child.stdin.end(options.input);
     child.on('error', (error) => {
       startError = error.message;
     });
@@ -93,6 +112,11 @@ export function runCommand(
       options.signal?.removeEventListener('abort', stop);
       // What it left running in its group goes with it (Windows: its pid may be another's by now).
       if (!startError && process.platform !== 'win32') kill('SIGKILL');
+      try {
+        ended?.();
+      } catch {
+        // A record left behind names a process gone: the next start only removes it.
+      }
       resolve({
         exitCode: startError ? null : exitCode,
         signal,

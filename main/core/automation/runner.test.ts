@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { alive } from '../../../test/support/alive.cjs';
 import {
   recordingReceiver,
   runnerAlone,
@@ -16,6 +17,8 @@ import {
   webhookRunner,
 } from '../../../test/support/automation-runs';
 import { ManualTimers } from '../../../test/support/core';
+import { commandGroup, deadRunner, killGroups, writeRecord } from '../../../test/support/left-running';
+import { REPO_ROOT } from '../../../test/support/processes';
 import { until } from '../../../test/support/shell-fakes';
 import { adviceFor } from '../advice';
 import type { MarketplaceEvent, Order } from '../api/wire';
@@ -24,9 +27,11 @@ import type { CoreSettings } from '../seller-core';
 import { DEFAULT_SETTINGS } from '../settings';
 import { AccountStore } from '../store/account-store';
 import { CommandSlots } from './command-slots';
+import { processStart } from './left-running';
 import { AutomationRunner, RUNS_AHEAD, RUNS_AT_ONCE } from './runner';
 
 const NOW = Date.parse('2026-11-26T00:00:00.000Z');
+const ALIVE = join(REPO_ROOT, 'test/support/alive.cjs');
 let dir: string;
 let store: AccountStore;
 let receiver: Server;
@@ -637,5 +642,35 @@ it('tells the order page when a run really starts, not only when it ends', async
   } finally {
     automations.stop();
     await automations.idle();
+  }
+});
+
+it('a run asked for by hand on a laptop with automations off starts only once a command a dead runner left is stopped', async () => {
+  const orphan = commandGroup('sleep 60');
+  try {
+    writeRecord(join(dir, 'work', '.running'), 'left-behind', await deadRunner(), {
+      pid: orphan.pid,
+      start: processStart(orphan.pid),
+    });
+    // It fails (exit 3) if the command left behind still runs as it starts.
+    const script = `process.exit(require(${JSON.stringify(ALIVE)}).alive(${orphan.pid}) ? 3 : 0)`;
+    const check = {
+      ...webhookAutomation('', 'check'),
+      action: { type: 'command' as const, command: [process.execPath, '-e', script], timeoutSeconds: 30 },
+    };
+    const [orderId = ''] = readOrders(1, []);
+    const clock = { now: () => NOW, timers: new ManualTimers() };
+    const automations = runnerAlone(
+      store,
+      [check],
+      { secret: async () => undefined, workDir: join(dir, 'work') },
+      clock,
+      false,
+    );
+    const deliveryId = store.queueRun(orderId, 'check', 'test', new Date(NOW).toISOString()) as string;
+    expect(await automations.runNow(deliveryId)).toMatchObject({ state: 'succeeded', exitCode: 0 });
+    expect(alive(orphan.pid)).toBe(false);
+  } finally {
+    killGroups();
   }
 });

@@ -3,7 +3,8 @@
 // message; its attempt counted as it starts), and its end written back (state, time, exit code
 // or HTTP status, output excerpt). A delivery that may work later waits and is tried again
 // (delivery.ts); a run cut short by a stop is queued again; one cut short by a kill -9 is taken
-// again by the next process, under the same delivery id. Where an automation reports the status, its result is marked through the
+// again by the next process, under the same delivery id (once a command it left running is
+// stopped: left-running.ts). Where an automation reports the status, its result is marked through the
 // outbox like a person's mark, "by automation <name> on <laptop>".
 // Writes are batched: the runs started, ended and the orders read within WRITE_BEHIND_MS are
 // written and claimed in one transaction, each automation's runs claimed a few ahead of its free
@@ -11,6 +12,7 @@
 // queued on disk, its attempts as they were; it shows as running, with its start and its attempt
 // counted, once it really started (written behind).
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AutomationRun, AutomationSetting } from '../../../preload/automations';
 import { describeMark } from '../../../preload/marked-by';
 import { capped, paragraphText, plainText } from '../../../preload/marketplace-text';
@@ -27,6 +29,7 @@ import { slackMessage, teamsMessage } from './chat';
 import { type CommandResult, lastLine, runCommand } from './command';
 import { type CommandSlots, commandSlots } from './command-slots';
 import { type DeliveryResult, deliver, httpPost, type Post, retryAt } from './delivery';
+import { LeftRunning } from './left-running';
 import {
   type AutomationAccount,
   commandEnvironment,
@@ -167,15 +170,37 @@ export class AutomationRunner {
   private readonly more = new Set<string>();
   /** Secrets read lately, by automation, until when they serve (performance.now()): in memory only. */
   private readonly secrets = new Map<string, { secret: string; until: number }>();
+  /**
+   * The account's commands running, recorded in its work folder: those a dead runner left are
+   * stopped before their runs are taken again (the first kick looks for any).
+   */
+  private readonly leftRunning: LeftRunning;
+  /** The first look for commands left running (once a process): any found are stopped. */
+  private firstSweep: Promise<void> | undefined;
 
-  constructor(private readonly deps: RunnerDeps) {}
+  constructor(private readonly deps: RunnerDeps) {
+    this.leftRunning = new LeftRunning(join(deps.ports.workDir, '.running'), deps.log, () => {
+      // The runs it held may be taken now.
+      if (this.running()) {
+        this.lookEverywhere = true;
+        this.planTurn();
+      }
+    });
+  }
 
   /** Starts the runs that are due, as many as may run at once; plans the next due one. */
   kick(): void {
     if (!this.running()) return;
+    void this.sweptFirst();
     this.lookEverywhere = true;
     // At once (one a poll): the runs due are under way when the poll or start that kicked ends.
     this.turn();
+  }
+
+  /** Resolves once the first look for commands a dead runner left is done (it starts it). */
+  private sweptFirst(): Promise<void> {
+    this.firstSweep ??= this.leftRunning.sweep();
+    return this.firstSweep;
   }
 
   /** Starts the due runs of an order just read (they waited for it), as many as may run at once. */
@@ -363,7 +388,9 @@ export class AutomationRunner {
    * Runs one queued run now, whether this laptop runs automations or not (a person asked for it:
    * "Run again", `automations test`), and resolves once it ended or waits to be tried again.
    */
-  runNow(deliveryId: string): Promise<AutomationRun | undefined> {
+  async runNow(deliveryId: string): Promise<AutomationRun | undefined> {
+    // Automations off here, nothing kicked: a command a dead runner left for the order may run on.
+    await this.sweptFirst();
     if (!this.stopping.signal.aborted) {
       this.start(
         this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), 1, { run: deliveryId }),
@@ -378,9 +405,11 @@ export class AutomationRunner {
    * flight here (a process killed before may have had this pid), by another while it lives.
    */
   private readonly stillRunning = (pid: number, deliveryId: string): boolean =>
-    pid === process.pid
+    (pid === process.pid
       ? this.inFlight.has(deliveryId) || this.ahead.has(deliveryId) || this.claiming.has(deliveryId)
-      : this.deps.isAlive(pid);
+      : this.deps.isAlive(pid)) ||
+    // Its runner gone, the command it started may run on: it waits until that is stopped.
+    this.leftRunning.holds(deliveryId);
 
   /** Carries the runs out; `asked`: a person asked for them, they run whether automations are on or not. */
   private start(claimed: readonly AutomationRun[], asked = false): void {
@@ -463,6 +492,9 @@ export class AutomationRunner {
       this.giveBack([run.deliveryId]);
       return;
     }
+    // Its earlier command, left running by a runner killed, was stopped first: said with its output.
+    const note = this.leftRunning.takeNote(run.deliveryId);
+    if (note) ending = { ...ending, output: ending.output ? `${note}\n${ending.output}` : note };
     // Stopped in the middle: it runs again at the next start, under the same delivery id.
     const stopped = this.stopping.signal.aborted && ending.state !== 'succeeded';
     const final: Ending = stopped
@@ -561,6 +593,7 @@ export class AutomationRunner {
           cwd,
           timeoutMs: action.timeoutSeconds * 1000,
           signal: this.stopping.signal,
+          spawned: (pid) => this.leftRunning.record(pid, run, action.command),
         });
         return commandEnding(result, action.timeoutSeconds);
       } finally {
