@@ -28,14 +28,17 @@ const command = (name: string) => ({
   action: { type: 'command', command: [process.execPath, '-e', '0'] },
 });
 
-it('an automation added while run opens its accounts is followed', async () => {
+/** This laptop's settings file: the simulator's account and these automations. */
+async function settingsOf(automations: unknown[]): Promise<string> {
   const dataRoot = join(home, 'Seller Tray');
   await mkdir(dataRoot, { recursive: true });
   const file = join(dataRoot, 'settings.json');
-  await writeFile(
-    file,
-    JSON.stringify({ baseUrl: sim.url, clientId: 'demo-client', automations: [command('a')] }),
-  );
+  await writeFile(file, JSON.stringify({ baseUrl: sim.url, clientId: 'demo-client', automations }));
+  return file;
+}
+
+it('an automation added while run opens its accounts is followed', async () => {
+  const file = await settingsOf([command('a')]);
   const real = cliStores({ ...process.env, XDG_CONFIG_HOME: home });
   let reads = 0;
   const stores: CliStores = {
@@ -88,13 +91,7 @@ it('an automation added while run opens its accounts is followed', async () => {
 
 it('SIGTERM while run applies a change opens and starts no account after the stop', async () => {
   const other = await startSimulator({ port: 0, seed: 6, orders: 2 });
-  const dataRoot = join(home, 'Seller Tray');
-  await mkdir(dataRoot, { recursive: true });
-  const file = join(dataRoot, 'settings.json');
-  await writeFile(
-    file,
-    JSON.stringify({ baseUrl: sim.url, clientId: 'demo-client', automations: [command('a')] }),
-  );
+  const file = await settingsOf([command('a')]);
   const stores = cliStores({ ...process.env, XDG_CONFIG_HOME: home });
   const account = (baseUrl: string, label: string) => ({
     ref: accountRef({ baseUrl, clientId: 'demo-client', label }),
