@@ -19,7 +19,11 @@ const NOUNS: Record<ItemKind, [string, string]> = {
 /** Keys longer than an id are the content of an item that has none. */
 const MAX_SHOWN_KEY = 64;
 
-/** How the reason of an event of another seller account opens, so it is told as such. */
+/**
+ * How the reason of an event of another seller account opens, so it is told as such. The store's
+ * index unreadable_foreign (schema.ts, migration 15) holds the items whose reason opens so: a
+ * change here needs a migration that builds it anew.
+ */
 export const ANOTHER_SELLER = 'of another seller account';
 
 /**

@@ -312,4 +312,12 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX automation_runs_due_by_automation ON automation_runs (automation, due_at)
     WHERE state IN ('queued', 'running');
   `,
+  `
+  -- What each poll (and each inbox page read after it) asks of every item ever kept aside and of
+  -- every order ever announced here (issue 27, session 36): whether any item is another seller's
+  -- (before the poll's events are recorded), whether any announced order is still unopened. The
+  -- usual answer is no, which walked the whole table; these indexes hold only the yeses.
+  CREATE INDEX unreadable_foreign ON unreadable (source, key) WHERE reason LIKE 'of another seller account%';
+  CREATE INDEX announcements_unopened ON announcements (order_id) WHERE opened_at IS NULL;
+  `,
 ];
