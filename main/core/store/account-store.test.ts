@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databaseOfVersion } from '../../../test/support/store-files';
 import type { MarketplaceEvent, MonetaryAmount, Order, UnreadableItem } from '../api/wire';
-import { AccountStore, DATABASE_FILE, type InboxQuery } from './account-store';
+import {
+  AccountStore,
+  DATABASE_FILE,
+  FETCH_AGAIN_AFTER_MS,
+  FETCH_AGAIN_AT_MOST_MS,
+  type InboxQuery,
+} from './account-store';
 import { CommitMark, openElsewhere } from './database';
 import { JOURNAL_FILE, RAISED_KEPT, readJournal } from './journal';
 
@@ -439,6 +445,56 @@ describe('what each poll looks for', () => {
     expect(plan('SELECT source, key, field_path, reason, seen_at FROM unreadable WHERE told = 0')).toContain(
       'unreadable_untold',
     );
+  });
+});
+
+describe('an order whose fetch failed', () => {
+  it('is fetched again when its wait ends, each wait longer, and at once when its events change', async () => {
+    const clockDir = await mkdtemp(join(tmpdir(), 'store-'));
+    let now = Date.parse('2026-11-22T00:00:00Z');
+    const timed = AccountStore.open(clockDir, () => now).store;
+    const purchase = (orderId: string, key: string, statusCode: MarketplaceEvent['statusCode']) => ({
+      ...mended,
+      eventId: key,
+      statusCode,
+      additionalProperties: [{ name: 'orderId', value: orderId }],
+    });
+    const record = (events: MarketplaceEvent[]) =>
+      timed.recordPoll({
+        events,
+        cursor: undefined,
+        backlog: false,
+        paused: false,
+        now: new Date(now).toISOString(),
+      });
+    const due = () => timed.ordersToFetch(10, new Set());
+    try {
+      record([purchase('o-1', 'e-1', 'ProvisioningStarted'), purchase('o-2', 'e-2', 'ProvisioningStarted')]);
+      expect(due().toSorted()).toEqual(['o-1', 'o-2']);
+      expect(timed.markFetchFailed('o-1', 'the order could not be read')).toBe(true);
+      expect(due()).toEqual(['o-2']); // not at the next poll: it waits
+      now += FETCH_AGAIN_AFTER_MS;
+      expect(due()).toEqual(['o-2', 'o-1']); // new ones first, then those due again
+      expect(timed.markFetchFailed('o-1', 'the order could not be read')).toBe(false); // the same reason
+      now += FETCH_AGAIN_AFTER_MS;
+      expect(due()).toEqual(['o-2']); // the second wait is twice the first
+      now += FETCH_AGAIN_AFTER_MS;
+      expect(due()).toEqual(['o-2', 'o-1']);
+      timed.markFetchFailed('o-1', 'the order could not be read');
+      record([purchase('o-1', 'e-3', 'ProvisioningInProgress')]);
+      expect(due().toSorted()).toEqual(['o-1', 'o-2']); // changed: fetched at once
+      // However many failed, the wait is bounded.
+      for (let i = 0; i < 40; i++) timed.markFetchFailed('o-1', 'the order could not be read');
+      now += FETCH_AGAIN_AT_MOST_MS;
+      expect(due().toSorted()).toEqual(['o-1', 'o-2']);
+      // Stored: no longer due.
+      const order = { orderId: 'o-1', buyerCustomerParty: {}, sellerSupplierParty: {}, documentLines: [] };
+      timed.saveOrder('o-1', order as unknown as Order, [], new Date(now).toISOString());
+      expect(due()).toEqual(['o-2']);
+    } finally {
+      timed.close();
+      await rm(clockDir, { recursive: true, force: true });
+    }
   });
 });
 
