@@ -447,13 +447,16 @@ describe("the planner's statistics", () => {
     a.core.start();
     await a.core.checkNow();
     await a.core.backlogRead();
-    /** The orders' row count as the query planner knows it (sqlite_stat1's first figure). */
+    /**
+     * The orders' row count as the query planner knows it: sqlite_stat1's first figure for an index
+     * of every order, its primary key's (a partial index's counts only the orders it holds).
+     */
     const plannedOrders = () => {
       const db = new DatabaseSync(join(a.dataDir, DATABASE_FILE), { readOnly: true });
       try {
-        const row = db.prepare(`SELECT stat FROM sqlite_stat1 WHERE tbl = 'orders' LIMIT 1`).get() as
-          | { stat: string }
-          | undefined;
+        const row = db
+          .prepare(`SELECT stat FROM sqlite_stat1 WHERE tbl = 'orders' AND idx = 'sqlite_autoindex_orders_1'`)
+          .get() as { stat: string } | undefined;
         return Number(row?.stat.split(' ')[0] ?? 0);
       } finally {
         db.close();

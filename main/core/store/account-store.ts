@@ -56,6 +56,14 @@ export const DATABASE_FILE = 'seller-tray.db';
 const WAITING = 'ProvisioningStarted';
 const IN_PROGRESS = 'ProvisioningInProgress';
 const MINUTE = 60_000;
+
+/**
+ * An order whose fetch failed waits this long before it is fetched again, each further failure
+ * twice as long, at most FETCH_AGAIN_AT_MOST_MS (issue 27): orders the marketplace keeps failing
+ * (a document the reader cannot use) are not fetched at every poll, however many there are.
+ */
+export const FETCH_AGAIN_AFTER_MS = MINUTE;
+export const FETCH_AGAIN_AT_MOST_MS = 24 * 60 * MINUTE;
 const DAY = 24 * 60 * MINUTE;
 
 /**
@@ -805,7 +813,7 @@ export class AccountStore {
     const total = orderTotal(order);
     this.sql(
       `UPDATE orders SET document = ?, licenses = COALESCE(?, licenses), fetched_at = ?, stale = 0,
-           fetch_error = NULL, buyer = ?, product = ?, total_amount = ?, total_currency = ?, total_exact = ?
+           fetch_error = NULL, fetch_failures = 0, fetch_due_ms = NULL, buyer = ?, product = ?, total_amount = ?, total_currency = ?, total_exact = ?
          WHERE order_id = ?`,
     ).run(
       JSON.stringify(order),
@@ -823,23 +831,43 @@ export class AccountStore {
     this.indexForSearch(orderId, order, licenses);
   }
 
-  /** A fetch failed: the stored order (if any) stays; the reason shows beside it. Answers whether it is a new reason. */
+  /**
+   * A fetch failed: the stored order (if any) stays; the reason shows beside it. It is fetched
+   * again once its wait ends (fetchAgainAfter), or at once when its events change. Answers
+   * whether it is a new reason.
+   */
   markFetchFailed(orderId: string, reason: string): boolean {
-    const { changes } = this.sql(
-      'UPDATE orders SET fetch_error = ? WHERE order_id = ? AND fetch_error IS NOT ?',
-    ).run(reason, orderId, reason);
-    return Number(changes) > 0;
+    const row = this.sql(
+      `UPDATE orders SET fetch_failures = fetch_failures + 1,
+           fetch_due_ms = $now + MIN($most, $first * (1 << MIN(fetch_failures, 30)))
+         WHERE order_id = $id RETURNING fetch_error`,
+    ).get({ $id: orderId, $now: this.now(), $first: FETCH_AGAIN_AFTER_MS, $most: FETCH_AGAIN_AT_MOST_MS }) as
+      | { fetch_error: string | null }
+      | undefined;
+    if (row === undefined || row.fetch_error === reason) return false;
+    this.sql('UPDATE orders SET fetch_error = ? WHERE order_id = ?').run(reason, orderId);
+    return true;
   }
 
-  /** Orders to fetch (new, changed, or failed before), newest first, less those in `skip`. */
+  /**
+   * Orders to fetch, less those in `skip`: new and changed ones, newest first, then those whose
+   * fetch failed and whose wait has ended, longest due first. Each through an index of its own, so
+   * orders that keep failing (a document the reader cannot use) cost a poll nothing while they wait.
+   */
   ordersToFetch(limit: number, skip: ReadonlySet<string>): string[] {
-    const rows = this.sql(
-      'SELECT order_id FROM orders WHERE stale = 1 ORDER BY purchased_at DESC LIMIT ?',
-    ).all(limit + skip.size) as { order_id: string }[];
-    return rows
-      .map((r) => r.order_id)
-      .filter((id) => !skip.has(id))
-      .slice(0, limit);
+    const due = (sql: string, ...params: number[]) =>
+      (this.sql(sql).all(...params, limit + skip.size) as { order_id: string }[])
+        .map((r) => r.order_id)
+        .filter((id) => !skip.has(id));
+    const fresh = due(
+      'SELECT order_id FROM orders WHERE stale = 1 AND fetch_due_ms IS NULL ORDER BY purchased_at DESC LIMIT ?',
+    );
+    if (fresh.length >= limit) return fresh.slice(0, limit);
+    const again = due(
+      'SELECT order_id FROM orders WHERE stale = 1 AND fetch_due_ms <= ? ORDER BY fetch_due_ms LIMIT ?',
+      this.now(),
+    );
+    return [...fresh, ...again].slice(0, limit);
   }
 
   storedOrder(orderId: string): StoredOrder | undefined {
@@ -2106,7 +2134,8 @@ const LEARN_ORDER = `INSERT OR IGNORE INTO orders (order_id, learned_at, unindex
    VALUES ($id, $now, $unindexed, $escalatedAt, $status, $statusAt, $purchasedAt, $purchaseType,
      COALESCE(${MARKED}, $status), ${sinceMs('$status', '$statusAt')}, ${TIMES.firstAction},
      ${TIMES.completed})`;
-const DERIVE_ORDER = `UPDATE orders SET stale = MAX(stale, $refetch), status = $status, status_at = $statusAt,
+const DERIVE_ORDER = `UPDATE orders SET stale = MAX(stale, $refetch),
+     fetch_due_ms = CASE WHEN $refetch = 1 THEN NULL ELSE fetch_due_ms END, status = $status, status_at = $statusAt,
      purchased_at = $purchasedAt, purchase_type = $purchaseType,
      effective_status = COALESCE(${MARKED}, $status), since_ms = ${sinceMs('$status', '$statusAt')},
      first_action_ms = ${TIMES.firstAction}, completed_ms = ${TIMES.completed}

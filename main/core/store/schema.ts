@@ -320,4 +320,15 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX unreadable_foreign ON unreadable (source, key) WHERE reason LIKE 'of another seller account%';
   CREATE INDEX announcements_unopened ON announcements (order_id) WHERE opened_at IS NULL;
   `,
+  `
+  -- An order whose fetch failed is fetched again when its wait ends (issue 27, session 36), each
+  -- failure waiting longer (FETCH_AGAIN_AFTER_MS): orders whose documents the marketplace keeps
+  -- failing were all fetched at every poll. Those failed before now are due at once.
+  ALTER TABLE orders ADD COLUMN fetch_failures INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE orders ADD COLUMN fetch_due_ms REAL;
+  UPDATE orders SET fetch_failures = 1, fetch_due_ms = 0 WHERE stale = 1 AND fetch_error IS NOT NULL;
+  DROP INDEX orders_to_fetch;
+  CREATE INDEX orders_to_fetch ON orders (purchased_at DESC) WHERE stale = 1 AND fetch_due_ms IS NULL;
+  CREATE INDEX orders_to_fetch_again ON orders (fetch_due_ms) WHERE stale = 1 AND fetch_due_ms IS NOT NULL;
+  `,
 ];
