@@ -107,7 +107,15 @@ function addRuns(store: AccountStore, n: number, outcome: Parameters<AccountStor
 }
 
 /** Each shape: what it adds to a laptop's store, and what the marketplace does meanwhile. */
-const SHAPES: Record<string, { build: (store: AccountStore, n: number) => void; faults?: object }> = {
+const SHAPES: Record<
+  string,
+  {
+    build?: (store: AccountStore, n: number) => void;
+    faults?: object;
+    /** The marketplace's own history of `n` orders instead (the shape is then a share of it). */
+    simulator?: (n: number) => string[];
+  }
+> = {
   'in-progress-stale': { build: (s, n) => addOrders(s, n, ['ProvisioningInProgress'], 60) },
   completed: { build: (s, n) => addOrders(s, n, ['ProvisioningInProgress', 'ProvisioningCompleted']) },
   // New orders this laptop announced, opened and saw completed: a laptop's everyday life.
@@ -174,6 +182,8 @@ const SHAPES: Record<string, { build: (store: AccountStore, n: number) => void; 
       s.markTold(s.untoldAside());
     },
   },
+  // Orders the marketplace answers with a document the reader cannot use (one in 16): never read.
+  'orders-unreadable': { simulator: (n) => ['--orders', String(n), '--quirks', 'unreadable-orders'] },
   // Orders the history names whose documents were never read: the marketplace fails them (a
   // document the reader cannot use, kept failing), recorded as fetches that failed.
   'orders-never-read': {
@@ -239,9 +249,10 @@ function traceScans(core: SellerCore): { stop: () => string[] } {
 
 /** One laptop: a first start, the shape added, then idle polls measured. */
 async function laptop(shape: string, n: number): Promise<Figures> {
-  const { build, faults } = SHAPES[shape] ?? {};
-  if (!build) throw new Error(`idle-shapes: no shape ${shape}`);
-  const { url, child } = await spawnSimulator(['--orders', '20', '--seed', '3']);
+  const chosen = SHAPES[shape];
+  if (!chosen) throw new Error(`idle-shapes: no shape ${shape}`);
+  const { build, faults, simulator } = chosen;
+  const { url, child } = await spawnSimulator([...(simulator?.(n) ?? ['--orders', '20']), '--seed', '3']);
   const hook = await receiver();
   const dataDir = await mkdtemp(join(tmpdir(), 'idle-shapes-'));
   const { read } = appDefaults('idle-shapes.bench', {
@@ -271,7 +282,7 @@ async function laptop(shape: string, n: number): Promise<Figures> {
     await core.checkNow();
     await core.close();
     const { store } = AccountStore.open(dataDir);
-    build(store, n);
+    build?.(store, n);
     store.optimize();
     store.close();
     if (faults) await admin(url, 'PATCH', 'faults', faults);
