@@ -15,6 +15,7 @@ import {
   FETCH_AGAIN_AFTER_MS,
   FETCH_AGAIN_AT_MOST_MS,
   type InboxQuery,
+  UNCONFIRMED_AFTER_POLLS,
 } from './account-store';
 import { CommitMark, openElsewhere } from './database';
 import { JOURNAL_FILE, RAISED_KEPT, readJournal } from './journal';
@@ -445,6 +446,68 @@ describe('what each poll looks for', () => {
     expect(plan('SELECT source, key, field_path, reason, seen_at FROM unreadable WHERE told = 0')).toContain(
       'unreadable_untold',
     );
+  });
+});
+
+describe("the outbox's counts", () => {
+  it('say what walking every mark would, through each change of a mark and each poll', () => {
+    const walked = () => {
+      const polls = store.pollsSucceeded();
+      const items = store.outboxItems();
+      return {
+        pending: items.filter((i) => i.state === 'pending').length,
+        failed: items.filter((i) => i.state === 'failed').length,
+        unconfirmed: items.filter(
+          (i) =>
+            i.state === 'sent' &&
+            i.readBackAt === undefined &&
+            i.sentAtPoll !== undefined &&
+            polls - i.sentAtPoll >= UNCONFIRMED_AFTER_POLLS,
+        ).length,
+      };
+    };
+    const counted = () => {
+      const { unconfirmed, failed } = store.attentionCounts({
+        now: '2026-11-22T00:00:00Z',
+        reminderAfterMinutes: 0,
+        stalledAfterDays: 0,
+      });
+      return { pending: store.pendingOutboxCount(), failed, unconfirmed };
+    };
+    const mark = (n: number, state: 'pending' | 'sent' | 'failed', extra: object = {}) => ({
+      requestId: `5b0e1c1a-8d7f-4c1e-9a51-3f1f9c1d2e0${n}`,
+      orderId: `o-${n}`,
+      statusCode: 'ProvisioningCompleted' as const,
+      description: 'Done',
+      createdAt: '2026-11-22T00:00:00Z',
+      state,
+      attempts: 1,
+      ...extra,
+    });
+    const steps = [
+      () => store.putOutboxItem(mark(1, 'pending')),
+      () => store.putOutboxItem(mark(2, 'pending')),
+      () => store.putOutboxItem(mark(1, 'sent', { sentAtPoll: store.pollsSucceeded(), eventId: 'e-1' })),
+      () => store.putOutboxItem(mark(2, 'failed')),
+      () => store.putOutboxItem(mark(3, 'sent')), // sent by a version that did not count polls
+      () => store.putOutboxItem(mark(4, 'sent', { sentAtPoll: store.pollsSucceeded() })),
+      () => store.putOutboxItem(mark(4, 'sent', { sentAtPoll: 0, readBackAt: '2026-11-22T00:00:00Z' })),
+      () => store.forgetConfirmed(),
+      () => store.putOutboxItem(mark(2, 'pending')), // tried again
+      () =>
+        store.deleteOutboxItem(mark(2, 'pending').requestId, { as: 'undone', at: '2026-11-22T00:00:00Z' }),
+    ];
+    let unconfirmedSeen = false;
+    for (const step of steps) {
+      step();
+      // Polls pass: a sent mark not shown back becomes unconfirmed a few polls on.
+      for (let poll = 0; poll < UNCONFIRMED_AFTER_POLLS; poll++) {
+        expect(counted()).toEqual(walked());
+        unconfirmedSeen ||= walked().unconfirmed > 0;
+        store.notePollSucceeded('2026-11-22T00:00:00Z');
+      }
+    }
+    expect(unconfirmedSeen).toBe(true);
   });
 });
 
