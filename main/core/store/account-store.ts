@@ -1646,7 +1646,13 @@ export class AccountStore {
   }
 
   pendingOutboxCount(): number {
-    return (this.sql(`SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'`).get() as { n: number }).n;
+    return this.outboxCount('pending');
+  }
+
+  /** The outbox's marks of a kind (its state, or 'not-read-back': sent, not shown back yet), kept by triggers. */
+  private outboxCount(kind: OutboxItem['state'] | 'not-read-back'): number {
+    const row = this.sql('SELECT n FROM outbox_counts WHERE kind = ?').get(kind) as { n: number } | undefined;
+    return row?.n ?? 0;
   }
 
   /** Adds or updates an item; committed (and flushed) when this returns. */
@@ -1757,8 +1763,11 @@ export class AccountStore {
    */
   private noteReadBack(events: readonly MarketplaceEvent[], now: string): void {
     if (events.length === 0) return;
-    for (const { item, sent } of this.marksToConfirm()) {
-      if (!sent || item.readBackAt !== undefined) continue;
+    // Only the marks not shown back yet, through their index (outbox_not_read_back).
+    const rows = this.sql(
+      `SELECT json FROM outbox WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL`,
+    ).all() as { json: string }[];
+    for (const item of rows.map((row) => readOutboxItem(row.json))) {
       const body = eventBody(item, item.requestId);
       const shown = events.some(
         (event) =>
@@ -1778,12 +1787,11 @@ export class AccountStore {
    */
   attentionCounts(limits: AttentionLimits): AttentionCounts {
     const { params } = attentionParams(limits);
-    const marks = this.marksToConfirm();
     return {
       notStarted: params.$notStartedBefore === null ? 0 : this.notStartedCount(params.$notStartedBefore),
       stalled: params.$stalledBefore === null ? 0 : this.stalledCount(params.$stalledBefore),
-      unconfirmed: marks.filter((mark) => this.isUnconfirmed(mark)).length,
-      failed: marks.filter((mark) => !mark.sent).length,
+      unconfirmed: this.unconfirmedCount(),
+      failed: this.outboxCount('failed'),
       keptAside: (
         this.sql(
           `SELECT COUNT(*) AS n FROM unreadable WHERE id > ? AND reason NOT LIKE '${ANOTHER_SELLER}%'`,
@@ -1862,6 +1870,25 @@ export class AccountStore {
       .map((mark) => mark.item.requestId);
   }
 
+  /**
+   * How many marks isUnconfirmed says: all not shown back (counted by triggers) less those sent
+   * lately and those sent before polls were counted (outbox_not_read_back's ranges).
+   */
+  private unconfirmedCount(): number {
+    const notYet = (where: string, ...params: number[]) =>
+      (
+        this.sql(
+          `SELECT COUNT(*) AS n FROM outbox WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL
+             AND json_extract(json, '$.sentAtPoll') ${where}`,
+        ).get(...params) as { n: number }
+      ).n;
+    return (
+      this.outboxCount('not-read-back') -
+      notYet('> ?', this.pollsSucceeded() - UNCONFIRMED_AFTER_POLLS) -
+      notYet('IS NULL')
+    );
+  }
+
   /** A sent status that the listings of UNCONFIRMED_AFTER_POLLS polls since did not show. */
   private isUnconfirmed(mark: { item: OutboxItem; sent: boolean }): boolean {
     const { sentAtPoll, readBackAt } = mark.item;
@@ -1889,7 +1916,7 @@ export class AccountStore {
 
   /**
    * Orders the marketplace lists in progress since before `before` (ms): all shown in progress
-   * (status_counts) less those marked so here and not listed yet (the outbox's few), those in
+   * (status_counts) less those marked so here and not listed yet (an index of their own), those in
    * progress since then and those of no readable time (orders_in_progress_since's ranges).
    */
   private stalledCount(before: number): number {
@@ -1899,10 +1926,10 @@ export class AccountStore {
           `SELECT COUNT(*) AS n FROM orders INDEXED BY orders_in_progress_since WHERE ${LISTED_IN_PROGRESS('')} AND ${where}`,
         ).get(...params) as { n: number }
       ).n;
-    // From the outbox outwards (CROSS JOIN keeps SQLite to that order): its few rows, not the orders.
+    // Marked so here only by the outbox's marks: orders_marked_in_progress holds them alone.
     const { n: marked } = this.sql(
-      `SELECT COUNT(DISTINCT o.order_id) AS n FROM outbox x CROSS JOIN orders o ON o.order_id = x.order_id
-         WHERE o.effective_status = '${IN_PROGRESS}' AND o.status IS NOT '${IN_PROGRESS}'`,
+      `SELECT COUNT(*) AS n FROM orders
+         WHERE effective_status = '${IN_PROGRESS}' AND status IS NOT '${IN_PROGRESS}'`,
     ).get() as { n: number };
     return (
       this.statusCount(IN_PROGRESS) -

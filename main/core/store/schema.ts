@@ -8,6 +8,10 @@ const uuidShaped = (column: string) =>
 /** Rows of `table` whose `column` differs from its canonical (lower-case) form only by case. */
 const notCanonical = (column: string) => `${uuidShaped(column)} AND ${column} != lower(${column})`;
 
+/** What an outbox row (NEW, OLD, or the table's) is counted as: its state, a sent mark not shown back apart. */
+const outboxKind = (row: string) =>
+  `CASE WHEN ${row}.state = 'sent' AND json_extract(${row}.json, '$.readBackAt') IS NULL THEN 'not-read-back' ELSE ${row}.state END`;
+
 export const MIGRATIONS: readonly string[] = [
   `
   -- Every marketplace event learned, raw, with the columns queries need.
@@ -330,5 +334,30 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX orders_to_fetch;
   CREATE INDEX orders_to_fetch ON orders (purchased_at DESC) WHERE stale = 1 AND fetch_due_ms IS NULL;
   CREATE INDEX orders_to_fetch_again ON orders (fetch_due_ms) WHERE stale = 1 AND fetch_due_ms IS NOT NULL;
+  `,
+  `
+  -- What each poll and the tray's count ask of the outbox (issue 27, session 36): how many marks
+  -- wait to be sent, were refused, were sent and not shown back yet. Kept by triggers, as
+  -- status_counts: a marketplace that refused or lost thousands of marks made every poll read and
+  -- parse each of them. Those sent but not shown back are indexed by the poll they were sent at
+  -- (the few sent lately are not unconfirmed yet), those shown back to be let go by themselves,
+  -- and the orders marked in progress here that the history does not show so yet by themselves.
+  CREATE TABLE outbox_counts (kind TEXT PRIMARY KEY, n INTEGER NOT NULL);
+  INSERT INTO outbox_counts SELECT kind, COUNT(*) FROM (SELECT ${outboxKind('outbox')} AS kind FROM outbox) GROUP BY kind;
+  CREATE TRIGGER outbox_counted_on_insert AFTER INSERT ON outbox BEGIN
+    INSERT INTO outbox_counts VALUES (${outboxKind('NEW')}, 1) ON CONFLICT (kind) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER outbox_counted_on_update AFTER UPDATE OF state, json ON outbox BEGIN
+    UPDATE outbox_counts SET n = n - 1 WHERE kind = ${outboxKind('OLD')};
+    INSERT INTO outbox_counts VALUES (${outboxKind('NEW')}, 1) ON CONFLICT (kind) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER outbox_counted_on_delete AFTER DELETE ON outbox BEGIN
+    UPDATE outbox_counts SET n = n - 1 WHERE kind = ${outboxKind('OLD')};
+  END;
+  CREATE INDEX outbox_not_read_back ON outbox (json_extract(json, '$.sentAtPoll'))
+    WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL;
+  CREATE INDEX outbox_read_back ON outbox (seq) WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NOT NULL;
+  CREATE INDEX orders_marked_in_progress ON orders (order_id)
+    WHERE effective_status = 'ProvisioningInProgress' AND status IS NOT 'ProvisioningInProgress';
   `,
 ];
