@@ -1759,22 +1759,30 @@ export class AccountStore {
 
   /**
    * Sent statuses that a listing read by a poll shows, recorded as read back: by the event id
-   * the post was answered with, else by the request id the event names (status-post.ts).
+   * the post was answered with, else by the request id the event names (status-post.ts). A post
+   * shows as an event of its order: only the marks of the events' orders are looked at, whatever
+   * the outbox holds (a marketplace that lost thousands of marks).
    */
   private noteReadBack(events: readonly MarketplaceEvent[], now: string): void {
-    if (events.length === 0) return;
-    // Only the marks not shown back yet, through their index (outbox_not_read_back).
-    const rows = this.sql(
-      `SELECT json FROM outbox WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL`,
-    ).all() as { json: string }[];
-    for (const item of rows.map((row) => readOutboxItem(row.json))) {
-      const body = eventBody(item, item.requestId);
-      const shown = events.some(
-        (event) =>
-          (item.eventId !== undefined && event.eventId === item.eventId) ||
-          isPostOf(event, body, item.requestId),
-      );
-      if (shown) this.putOutboxItem({ ...item, readBackAt: now });
+    const byOrder = new Map<string, MarketplaceEvent[]>();
+    for (const event of events) {
+      const orderId = orderIdOf(event);
+      if (orderId !== undefined) byOrder.set(orderId, [...(byOrder.get(orderId) ?? []), event]);
+    }
+    const marksOf = this.sql(
+      `SELECT json FROM outbox WHERE order_id = ? AND state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL`,
+    );
+    for (const [orderId, listed] of byOrder) {
+      for (const row of marksOf.all(orderId) as { json: string }[]) {
+        const item = readOutboxItem(row.json);
+        const body = eventBody(item, item.requestId);
+        const shown = listed.some(
+          (event) =>
+            (item.eventId !== undefined && event.eventId === item.eventId) ||
+            isPostOf(event, body, item.requestId),
+        );
+        if (shown) this.putOutboxItem({ ...item, readBackAt: now });
+      }
     }
   }
 
