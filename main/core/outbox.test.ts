@@ -29,8 +29,14 @@ function outboxWith(
   opened.push({ store, dir });
   const saves: OutboxItem[][] = [];
   const clock = { now: 0 };
+  /** How often the whole outbox was read (each read parses every mark it holds). */
+  const wholeReads = { n: 0 };
   const recording = {
-    outboxItems: (orderId?: string) => store.outboxItems(orderId),
+    outboxItems: (orderId?: string) => {
+      if (orderId === undefined) wholeReads.n += 1;
+      return store.outboxItems(orderId);
+    },
+    pendingOutboxIds: () => store.pendingOutboxIds(),
     outboxItem: (requestId: string) => store.outboxItem(requestId),
     deleteOutboxItem: (requestId: string, ended: StatusEnding) => store.deleteOutboxItem(requestId, ended),
     pendingOutboxCount: () => store.pendingOutboxCount(),
@@ -53,7 +59,7 @@ function outboxWith(
     },
     now: () => clock.now,
   });
-  return { outbox, saves, store, clock };
+  return { outbox, saves, store, clock, wholeReads };
 }
 
 const mark = (orderId: string, statusCode: OutboxItem['statusCode'] = 'ProvisioningInProgress') => ({
@@ -315,6 +321,22 @@ describe('outbox', () => {
       outbox.enqueue({ orderId: '', statusCode: 'ProvisioningInProgress', description: 'x' }),
     ).toThrow();
     expect(outbox.all()).toEqual([]);
+  });
+});
+
+describe('a delivery', () => {
+  it('reads the marks waiting to be sent alone, not the whole outbox (refused ones stay there)', async () => {
+    const { outbox, store, wholeReads } = outboxWith(async (body) => ({ eventId: `e-${body.description}` }));
+    for (let i = 0; i < 20; i++) {
+      const refused = outbox.enqueue(mark(`r-${i}`));
+      store.putOutboxItem({ ...refused, state: 'failed', attempts: 1 });
+    }
+    outbox.enqueue(mark('o-1'));
+    outbox.enqueue(mark('o-2'));
+    wholeReads.n = 0;
+    const report = await outbox.deliver();
+    expect(report.sent.map((item) => item.orderId)).toEqual(['o-1', 'o-2']);
+    expect(wholeReads.n).toBe(0);
   });
 });
 
