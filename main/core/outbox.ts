@@ -85,6 +85,8 @@ export type NewOutboxItem = Pick<
 /** Where the items live (the account store): each change is durable when the call returns. */
 export interface OutboxStore {
   outboxItems(orderId?: string): OutboxItem[];
+  /** The marks waiting to be sent (state pending), oldest first: their request ids. */
+  pendingOutboxIds(): string[];
   outboxItem(requestId: string): OutboxItem | undefined;
   putOutboxItem(item: OutboxItem): void;
   /** Takes an item out before it was confirmed; its record (proof of delivery) says how and when. */
@@ -240,8 +242,13 @@ export class Outbox {
     // Each item once, oldest first, those marked while this delivery runs too (a bulk step, a
     // second mark): they would otherwise wait for the next poll.
     const visited = new Set<string>();
+    // The pending marks alone, read again when those read are done (a mark made meanwhile is
+    // posted by this delivery too): the outbox may hold thousands the marketplace refused.
+    let waiting: string[] = [];
     for (;;) {
-      const requestId = this.all().find((listed) => !visited.has(listed.requestId))?.requestId;
+      if (waiting.length === 0)
+        waiting = this.ports.store.pendingOutboxIds().filter((id) => !visited.has(id));
+      const requestId = waiting.shift();
       if (requestId === undefined) break;
       visited.add(requestId);
       // Read again at its turn: it may have been undone while earlier posts were on their way.

@@ -1638,6 +1638,14 @@ export class AccountStore {
     return rows.map((row) => readOutboxItem(row.json));
   }
 
+  /** The marks waiting to be sent, oldest first (outbox_pending). */
+  pendingOutboxIds(): string[] {
+    const rows = this.sql(`SELECT request_id FROM outbox WHERE state = 'pending' ORDER BY seq`).all() as {
+      request_id: string;
+    }[];
+    return rows.map((row) => row.request_id);
+  }
+
   outboxItem(requestId: string): OutboxItem | undefined {
     const row = this.sql('SELECT json FROM outbox WHERE request_id = ?').get(requestId) as
       | { json: string }

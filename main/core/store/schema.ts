@@ -339,9 +339,10 @@ export const MIGRATIONS: readonly string[] = [
   -- What each poll and the tray's count ask of the outbox (issue 27, session 36): how many marks
   -- wait to be sent, were refused, were sent and not shown back yet. Kept by triggers, as
   -- status_counts: a marketplace that refused or lost thousands of marks made every poll read and
-  -- parse each of them. Those sent but not shown back are indexed by the poll they were sent at
-  -- (the few sent lately are not unconfirmed yet), those shown back to be let go by themselves,
-  -- and the orders marked in progress here that the history does not show so yet by themselves.
+  -- parse each of them. Indexed by themselves: the marks sent and not shown back (by the poll
+  -- they were sent at: the few sent lately are not unconfirmed yet), those shown back (to be let
+  -- go), those pending (a delivery reads them alone), and the orders marked in progress here that
+  -- the history does not show so yet.
   CREATE TABLE outbox_counts (kind TEXT PRIMARY KEY, n INTEGER NOT NULL);
   INSERT INTO outbox_counts SELECT kind, COUNT(*) FROM (SELECT ${outboxKind('outbox')} AS kind FROM outbox) GROUP BY kind;
   CREATE TRIGGER outbox_counted_on_insert AFTER INSERT ON outbox BEGIN
@@ -357,6 +358,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX outbox_not_read_back ON outbox (json_extract(json, '$.sentAtPoll'))
     WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL;
   CREATE INDEX outbox_read_back ON outbox (seq) WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NOT NULL;
+  CREATE INDEX outbox_pending ON outbox (seq) WHERE state = 'pending';
   CREATE INDEX orders_marked_in_progress ON orders (order_id)
     WHERE effective_status = 'ProvisioningInProgress' AND status IS NOT 'ProvisioningInProgress';
   `,
