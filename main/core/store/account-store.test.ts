@@ -446,6 +446,13 @@ describe('what each poll looks for', () => {
     expect(plan('SELECT source, key, field_path, reason, seen_at FROM unreadable WHERE told = 0')).toContain(
       'unreadable_untold',
     );
+    // The tray's count of items kept aside since the user looked (attentionCounts): the index of
+    // those that are no other seller's, not each row's reason read.
+    expect(
+      plan(
+        `SELECT COUNT(*) AS n FROM unreadable WHERE id > 0 AND reason NOT LIKE 'of another seller account%'`,
+      ),
+    ).toContain('unreadable_shown');
   });
 });
 
