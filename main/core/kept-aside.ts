@@ -21,8 +21,8 @@ const MAX_SHOWN_KEY = 64;
 
 /**
  * How the reason of an event of another seller account opens, so it is told as such. The store's
- * index unreadable_foreign (schema.ts, migration 15) holds the items whose reason opens so: a
- * change here needs a migration that builds it anew.
+ * indexes unreadable_foreign and unreadable_shown (schema.ts, migration 15) are of the items whose
+ * reason opens so and of the others: a change here needs a migration that builds them anew.
  */
 export const ANOTHER_SELLER = 'of another seller account';
 

@@ -322,6 +322,9 @@ export const MIGRATIONS: readonly string[] = [
   -- (before the poll's events are recorded), whether any announced order is still unopened. The
   -- usual answer is no, which walked the whole table; these indexes hold only the yeses.
   CREATE INDEX unreadable_foreign ON unreadable (source, key) WHERE reason LIKE 'of another seller account%';
+  -- And the tray's count of the items kept aside since the user looked, which are no other
+  -- seller's: an index range with no row read (its reason) for each.
+  CREATE INDEX unreadable_shown ON unreadable (id) WHERE reason NOT LIKE 'of another seller account%';
   CREATE INDEX announcements_unopened ON announcements (order_id) WHERE opened_at IS NULL;
   `,
   `
