@@ -340,6 +340,25 @@ describe('a delivery', () => {
   });
 });
 
+describe('a marketplace not taking posts', () => {
+  it('ends the delivery after two marks in a row failed for a reason that may pass: the rest wait', async () => {
+    const tried: string[] = [];
+    const { outbox } = outboxWith(async (body) => {
+      tried.push(body.additionalProperties?.[0]?.value ?? '');
+      throw new SellerApiError({ kind: 'http', operation: 'sendEvent', status: 503 }, '503');
+    });
+    for (let i = 0; i < 6; i++) outbox.enqueue(mark(`o-${i}`));
+    const report = await outbox.deliver();
+    expect(tried).toEqual(['o-0', 'o-1']); // not a post per mark each poll while it is away
+    expect(report.deferred).toBe(6);
+    expect(outbox.all().map((item) => [item.state, item.attempts])).toEqual([
+      ['pending', 1],
+      ['pending', 1],
+      ...Array.from({ length: 4 }, () => ['pending', 0]),
+    ]);
+  });
+});
+
 describe('a status marked while a delivery runs', () => {
   it('is posted by that delivery, not left for the next poll', async () => {
     let release: () => void = () => undefined;
