@@ -129,6 +129,13 @@ const DELIVERY_OUTCOMES: Record<OutboxItem['state'], [LogLevel, string]> = {
   pending: ['warn', 'will-retry'],
 };
 
+/**
+ * Marks of different orders failing in a row for a reason that may pass (no answer, 5xx, 429)
+ * that end a delivery: one order's trouble does not hold the others back, but a marketplace
+ * taking no posts is not sent every pending mark (each with its retries) at every poll.
+ */
+export const AWAY_AFTER_FAILURES = 2;
+
 /** How long a mark that left the outbox (undone, confirmed) is still told of by its order's view. */
 export const SETTLED_KEPT_MS = 10 * 60_000;
 
@@ -245,6 +252,7 @@ export class Outbox {
     // The pending marks alone, read again when those read are done (a mark made meanwhile is
     // posted by this delivery too): the outbox may hold thousands the marketplace refused.
     let waiting: string[] = [];
+    let failedInARow = 0;
     for (;;) {
       if (waiting.length === 0)
         waiting = this.ports.store.pendingOutboxIds().filter((id) => !visited.has(id));
@@ -285,6 +293,7 @@ export class Outbox {
         item.mayBePosted = undefined;
         readBack = delivered.readBack;
         report.sent.push(item);
+        failedInARow = 0;
       } catch (error) {
         failure = error;
         const apiError = error instanceof SellerApiError ? error : undefined;
@@ -301,14 +310,21 @@ export class Outbox {
         if (apiError && !apiError.transient && !apiError.credentialsRejected) {
           item.state = 'failed';
           report.failed.push(item);
+          failedInARow = 0;
         } else {
           blocked.add(item.orderId);
           report.deferred += 1;
           report.transientError ??= apiError;
+          failedInARow += 1;
         }
       }
       this.ports.store.putOutboxItem(item);
       this.logDelivery(item, failure, readBack);
+      if (failedInARow >= AWAY_AFTER_FAILURES) {
+        // The marketplace takes no posts now: the rest wait for the next delivery (the next poll).
+        report.deferred += this.ports.store.pendingOutboxIds().filter((id) => !visited.has(id)).length;
+        break;
+      }
     }
     return report;
   }
