@@ -1,8 +1,9 @@
 // What an idle poll asks of the store (issue 27), over the simulator on loopback HTTP with the
 // app's default settings: every statement it runs, and those of the tray's counts and the inbox's
 // first page read after it, finds its rows through an index, never by walking a table that grows
-// with the history. SQLite's plan says so without any timing: a bench (test/bench/idle-shapes)
-// measures what it costs.
+// with the history, even once the planner's statistics say thousands of rows are alike. SQLite's
+// plan says so without any timing: a bench (test/bench/idle-shapes) measures what it costs.
+import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import { expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../main/core/settings';
@@ -42,10 +43,45 @@ function walked(db: DatabaseSync, text: string): string[] {
   const plan = db.prepare(`EXPLAIN QUERY PLAN ${text}`).all() as { detail: string }[];
   return plan.flatMap(({ detail }) => {
     const scan = /^SCAN (\w+)\b(?! USING (?:COVERING )?INDEX)/.exec(detail);
-    if (!scan?.[1] || scan[1] === 'CONSTANT') return [];
+    // A virtual table's "scan" is its own lookup (the search index's by rowid).
+    if (!scan?.[1] || scan[1] === 'CONSTANT' || detail.includes('VIRTUAL TABLE')) return [];
     const table = aliases.get(scan[1]) ?? scan[1];
     return SMALL.has(table) ? [] : [table];
   });
+}
+
+/**
+ * Many things alike of the kinds a poll looks through (marks sent at one poll and never shown
+ * back, refused marks, items kept aside), and the planner's statistics taken of them: SQLite may
+ * then judge a walk of the table cheaper than an index, which the plans must not follow.
+ */
+function manyAlike(store: AccountStore): void {
+  const at = new Date().toISOString();
+  store.atomically(() => {
+    for (let i = 0; i < 1000; i++) {
+      const mark = {
+        requestId: randomUUID(),
+        orderId: randomUUID(),
+        statusCode: 'ProvisioningCompleted' as const,
+        description: 'Done',
+        createdAt: at,
+        attempts: 1,
+      };
+      store.putOutboxItem({ ...mark, state: 'sent', sentAt: at, sentAtPoll: 0, eventId: randomUUID() });
+      store.putOutboxItem({ ...mark, requestId: randomUUID(), state: 'failed' });
+    }
+    store.setAside(
+      Array.from({ length: 200 }, (_, i) => ({
+        kind: 'event' as const,
+        key: randomUUID(),
+        fieldPath: 'statusCode',
+        reason: 'Invalid input: expected string, received number',
+        raw: { statusCode: i },
+      })),
+      at,
+    );
+  });
+  store.optimize();
 }
 
 it('runs no statement that walks a table growing with the history', async () => {
@@ -54,6 +90,9 @@ it('runs no statement that walks a table growing with the history', async () => 
   const { core } = laptop;
   await core.start();
   await core.backlogRead();
+  await core.checkNow();
+  const store = (core as unknown as { store: AccountStore }).store;
+  manyAlike(store);
   await core.checkNow();
   const statements = await statementsOf(async () => {
     await core.checkNow();
@@ -70,7 +109,7 @@ it('runs no statement that walks a table growing with the history', async () => 
     });
   });
   expect(statements.length).toBeGreaterThan(10); // the poll and the reads were traced
-  const db = (core as unknown as { store: { db: DatabaseSync } }).store.db;
+  const db = (store as unknown as { db: DatabaseSync }).db;
   const walks = statements.flatMap((text) =>
     walked(db, text).map((table) => `${table}: ${text.replace(/\s+/g, ' ').trim()}`),
   );
