@@ -617,7 +617,9 @@ export class AccountStore {
     // Looked up per event only when the store holds any such item (most never do): a first
     // start's hundred thousand events then cost one look each, not four.
     const anyForeign =
-      this.sql(`SELECT 1 FROM unreadable WHERE reason LIKE '${ANOTHER_SELLER}%' LIMIT 1`).get() !== undefined;
+      this.sql(
+        `SELECT 1 FROM unreadable INDEXED BY unreadable_foreign WHERE reason LIKE '${ANOTHER_SELLER}%' LIMIT 1`,
+      ).get() !== undefined;
     const anyEventAside =
       this.sql(`SELECT 1 FROM unreadable WHERE source = 'event' LIMIT 1`).get() !== undefined;
     const foreignLater: UnreadableItem[] = [];
@@ -860,11 +862,13 @@ export class AccountStore {
         .map((r) => r.order_id)
         .filter((id) => !skip.has(id));
     const fresh = due(
-      'SELECT order_id FROM orders WHERE stale = 1 AND fetch_due_ms IS NULL ORDER BY purchased_at DESC LIMIT ?',
+      `SELECT order_id FROM orders INDEXED BY orders_to_fetch WHERE stale = 1 AND fetch_due_ms IS NULL
+         ORDER BY purchased_at DESC LIMIT ?`,
     );
     if (fresh.length >= limit) return fresh.slice(0, limit);
     const again = due(
-      'SELECT order_id FROM orders WHERE stale = 1 AND fetch_due_ms <= ? ORDER BY fetch_due_ms LIMIT ?',
+      `SELECT order_id FROM orders INDEXED BY orders_to_fetch_again WHERE stale = 1 AND fetch_due_ms <= ?
+         ORDER BY fetch_due_ms LIMIT ?`,
       this.now(),
     );
     return [...fresh, ...again].slice(0, limit);
@@ -1164,8 +1168,9 @@ export class AccountStore {
   /** Where the unopened orders that match stand in the list: few, so located only when there are any. */
   private unopenedIn(groups: readonly Segment[], condition: string, params: Params): InboxPage['unopened'] {
     // Most of the time nothing is unopened: one look at the (small) announcements says so.
-    if (this.sql('SELECT 1 FROM announcements WHERE opened_at IS NULL LIMIT 1').get() === undefined)
-      return [];
+    const unopened =
+      'SELECT 1 FROM announcements INDEXED BY announcements_unopened WHERE opened_at IS NULL LIMIT 1';
+    if (this.sql(unopened).get() === undefined) return [];
     const located: InboxPage['unopened'] = [];
     for (const group of groups) {
       if (group.size === 0) continue;
@@ -1640,7 +1645,9 @@ export class AccountStore {
 
   /** The marks waiting to be sent, oldest first (outbox_pending). */
   pendingOutboxIds(): string[] {
-    const rows = this.sql(`SELECT request_id FROM outbox WHERE state = 'pending' ORDER BY seq`).all() as {
+    const rows = this.sql(
+      `SELECT request_id FROM outbox INDEXED BY outbox_pending WHERE state = 'pending' ORDER BY seq`,
+    ).all() as {
       request_id: string;
     }[];
     return rows.map((row) => row.request_id);
@@ -1714,7 +1721,7 @@ export class AccountStore {
     return this.atomically(() => {
       const readBackAt = new Date(this.now()).toISOString();
       const older = this.sql(
-        `UPDATE outbox SET json = json_set(json, '$.readBackAt', ?)
+        `UPDATE outbox INDEXED BY outbox_sent_uncounted SET json = json_set(json, '$.readBackAt', ?)
            WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL
              AND json_extract(json, '$.sentAtPoll') IS NULL AND event_id IN (SELECT key FROM events)
            RETURNING request_id, json`,
@@ -1722,7 +1729,7 @@ export class AccountStore {
       const record = this.sql('UPDATE status_records SET item = ? WHERE request_id = ?');
       for (const row of older) record.run(row.json, row.request_id);
       const rows = this.sql(
-        `DELETE FROM outbox WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NOT NULL
+        `DELETE FROM outbox INDEXED BY outbox_read_back WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NOT NULL
            RETURNING json`,
       ).all() as { json: string }[];
       return rows.map((row) => readOutboxItem(row.json));
@@ -1778,7 +1785,8 @@ export class AccountStore {
       if (orderId !== undefined) byOrder.set(orderId, [...(byOrder.get(orderId) ?? []), event]);
     }
     const marksOf = this.sql(
-      `SELECT json FROM outbox WHERE order_id = ? AND state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL`,
+      `SELECT json FROM outbox INDEXED BY outbox_by_order
+         WHERE order_id = ? AND state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL`,
     );
     for (const [orderId, listed] of byOrder) {
       for (const row of marksOf.all(orderId) as { json: string }[]) {
@@ -1810,7 +1818,8 @@ export class AccountStore {
       failed: this.outboxCount('failed'),
       keptAside: (
         this.sql(
-          `SELECT COUNT(*) AS n FROM unreadable WHERE id > ? AND reason NOT LIKE '${ANOTHER_SELLER}%'`,
+          `SELECT COUNT(*) AS n FROM unreadable INDEXED BY unreadable_shown
+             WHERE id > ? AND reason NOT LIKE '${ANOTHER_SELLER}%'`,
         ).get(this.asideSeenUpTo()) as { n: number }
       ).n,
     };
@@ -1888,20 +1897,22 @@ export class AccountStore {
 
   /**
    * How many marks isUnconfirmed says: all not shown back (counted by triggers) less those sent
-   * lately and those sent before polls were counted (outbox_not_read_back's ranges).
+   * lately (outbox_not_read_back's range) and those sent before polls were counted (their own
+   * index: the planner's statistics, all of one poll, would otherwise have it walk the outbox).
    */
   private unconfirmedCount(): number {
-    const notYet = (where: string, ...params: number[]) =>
+    const notYet = (index: string, where: string, ...params: number[]) =>
       (
         this.sql(
-          `SELECT COUNT(*) AS n FROM outbox WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL
+          `SELECT COUNT(*) AS n FROM outbox INDEXED BY ${index}
+             WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL
              AND json_extract(json, '$.sentAtPoll') ${where}`,
         ).get(...params) as { n: number }
       ).n;
     return (
       this.outboxCount('not-read-back') -
-      notYet('> ?', this.pollsSucceeded() - UNCONFIRMED_AFTER_POLLS) -
-      notYet('IS NULL')
+      notYet('outbox_not_read_back', '> ?', this.pollsSucceeded() - UNCONFIRMED_AFTER_POLLS) -
+      notYet('outbox_sent_uncounted', 'IS NULL')
     );
   }
 
@@ -1944,7 +1955,7 @@ export class AccountStore {
       ).n;
     // Marked so here only by the outbox's marks: orders_marked_in_progress holds them alone.
     const { n: marked } = this.sql(
-      `SELECT COUNT(*) AS n FROM orders
+      `SELECT COUNT(*) AS n FROM orders INDEXED BY orders_marked_in_progress
          WHERE effective_status = '${IN_PROGRESS}' AND status IS NOT '${IN_PROGRESS}'`,
     ).get() as { n: number };
     return (
@@ -2016,7 +2027,7 @@ export class AccountStore {
 
   /** Items kept aside that the user has not been told of yet (`markTold` when told). */
   untoldAside(): KeptAside[] {
-    return this.keptAside('WHERE told = 0');
+    return this.keptAside('INDEXED BY unreadable_untold WHERE told = 0');
   }
 
   /** The latest items kept aside, told or not (for a diagnosis), and how many there are. */
