@@ -776,3 +776,31 @@ describe("a first start's history recorded in parts", () => {
     expect(store.indexForSearchLater(10)).toBe(0);
   });
 });
+
+describe('REVIEW: an order whose fetch failed while the clock ran ahead', () => {
+  it('is fetched again within the bound once the clock is set right', async () => {
+    const clockDir = await mkdtemp(join(tmpdir(), 'store-'));
+    const right = Date.parse('2026-11-22T00:00:00Z');
+    // The laptop's clock a year ahead (a wrong time set by hand, a bad battery), then set right.
+    let now = right + 365 * 86_400_000;
+    const timed = AccountStore.open(clockDir, () => now).store;
+    try {
+      timed.recordPoll({
+        events: [{ ...mended, eventId: 'e-1', additionalProperties: [{ name: 'orderId', value: 'o-1' }] }],
+        cursor: undefined,
+        backlog: false,
+        paused: false,
+        now: new Date(now).toISOString(),
+      });
+      expect(timed.ordersToFetch(10, new Set())).toEqual(['o-1']);
+      timed.markFetchFailed('o-1', 'the marketplace is having problems');
+      now = right;
+      now += FETCH_AGAIN_AT_MOST_MS;
+      // No wait is longer than FETCH_AGAIN_AT_MOST_MS, whatever the clock said when it began.
+      expect(timed.ordersToFetch(10, new Set())).toEqual(['o-1']);
+    } finally {
+      timed.close();
+      await rm(clockDir, { recursive: true, force: true });
+    }
+  });
+});
