@@ -804,3 +804,43 @@ describe('REVIEW: an order whose fetch failed while the clock ran ahead', () => 
     }
   });
 });
+
+describe('REVIEW: a new purchase whose first fetch failed', () => {
+  it('is fetched again when its wait ends, ahead of a backlog of older orders still to fetch', async () => {
+    const clockDir = await mkdtemp(join(tmpdir(), 'store-'));
+    let now = Date.parse('2026-11-22T00:00:00Z');
+    const timed = AccountStore.open(clockDir, () => now).store;
+    const bought = (orderId: string, at: string) => ({
+      ...mended,
+      eventId: `e-${orderId}`,
+      eventTime: at,
+      additionalProperties: [{ name: 'orderId', value: orderId }],
+    });
+    const record = (events: MarketplaceEvent[], backlog: boolean) =>
+      timed.recordPoll({
+        events,
+        cursor: undefined,
+        backlog,
+        paused: false,
+        now: new Date(now).toISOString(),
+      });
+    try {
+      // A first start's (or a long absence's) backlog of orders not fetched yet: hours of fetching.
+      record(
+        Array.from({ length: 50 }, (_, i) =>
+          bought(`old-${i}`, `2026-10-${String((i % 28) + 1).padStart(2, '0')}T00:00:00Z`),
+        ),
+        true,
+      );
+      record([bought('new-1', '2026-11-21T23:59:00Z')], false);
+      expect(timed.ordersToFetch(4, new Set())[0]).toBe('new-1'); // the newest first
+      timed.markFetchFailed('new-1', 'The marketplace is having problems (HTTP 503)');
+      now += FETCH_AGAIN_AFTER_MS;
+      // Its wait has ended: it is due as it was before it failed (first), not after the whole backlog.
+      expect(timed.ordersToFetch(4, new Set())).toContain('new-1');
+    } finally {
+      timed.close();
+      await rm(clockDir, { recursive: true, force: true });
+    }
+  });
+});
