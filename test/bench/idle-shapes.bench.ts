@@ -297,6 +297,14 @@ async function prepare(shape: string, n: number, url: string, dataDir: string): 
   await laptop.close();
   const { store } = AccountStore.open(dataDir);
   SHAPES[shape]?.build?.(store, n);
+  // A shape is history: what it queued to announce (orders newer than the marketplace's own,
+  // news by the first start's rule) was raised and opened before, not by the polls measured.
+  const { pending, held } = store.claimAnnouncements(process.pid, () => false, false);
+  const now = new Date().toISOString();
+  store.markRaised([...pending, ...held], now);
+  store.atomically(() => {
+    for (const orderId of [...pending, ...held]) store.markOpened(orderId, now);
+  });
   store.optimize();
   store.close();
   const { faults } = SHAPES[shape] ?? {};
