@@ -7,9 +7,9 @@
 // a per-poll query that costs what is stored; IDLE_SHAPES_TRACE=1 lists each statement an idle
 // poll runs whose plan scans a table, to find it.
 //
-// The shapes are built through the store's own API (AccountStore), each in the laptop's process
-// before it measures: the marketplace (the simulator) keeps a small history of its own, so only
-// the shape grows. `npx tsx test/bench/idle-shapes.bench.ts [shape ...]` (all when none named).
+// The shapes are built through the store's own API (AccountStore), in a process of its own: the
+// laptop is measured in another, which its building's garbage does not burden; the marketplace
+// (the simulator) keeps a small history of its own, so only the shape grows. `npx tsx test/bench/idle-shapes.bench.ts [shape ...]` (all when none named).
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -254,100 +254,135 @@ function traceScans(core: SellerCore): { stop: () => string[] } {
   };
 }
 
-/** One laptop: a first start, the shape added, then idle polls measured. */
-async function laptop(shape: string, n: number): Promise<Figures> {
-  const chosen = SHAPES[shape];
-  if (!chosen) throw new Error(`idle-shapes: no shape ${shape}`);
-  const { build, faults, simulator } = chosen;
-  const { url, child } = await spawnSimulator([...(simulator?.(n) ?? ['--orders', '20']), '--seed', '3']);
+/** A laptop's core on `dataDir`, with the app's defaults and a webhook automation to a receiver of its own. */
+async function openLaptop(
+  url: string,
+  dataDir: string,
+): Promise<{ core: SellerCore; close: () => Promise<void> }> {
   const hook = await receiver();
-  const dataDir = await mkdtemp(join(tmpdir(), 'idle-shapes-'));
   const { read } = appDefaults('idle-shapes.bench', {
     automationsEnabled: true,
     automations: [webhookAutomation(hook.url)],
   });
-  const open = () =>
-    SellerCore.open({
-      client: new SellerApiClient({
-        baseUrl: url,
-        credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
-      }),
-      dataDir,
-      settings: read,
-      timers: new ManualTimers(),
-      automations: {
-        secret: async () => 'whsec_bench',
-        account: { id: 'bench', label: 'demo-client at 127.0.0.1', baseUrl: url },
-        laptop: 'bench',
-        workDir: join(dataDir, 'work'),
-      },
-    });
-  try {
-    let core = await open();
-    await core.start();
-    await core.backlogRead();
-    await core.checkNow();
-    await core.close();
-    const { store } = AccountStore.open(dataDir);
-    build?.(store, n);
-    store.optimize();
-    store.close();
-    if (faults) await admin(url, 'PATCH', 'faults', faults);
+  const core = await SellerCore.open({
+    client: new SellerApiClient({
+      baseUrl: url,
+      credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+    }),
+    dataDir,
+    settings: read,
+    timers: new ManualTimers(),
+    automations: {
+      secret: async () => 'whsec_bench',
+      account: { id: 'bench', label: 'demo-client at 127.0.0.1', baseUrl: url },
+      laptop: 'bench',
+      workDir: join(dataDir, 'work'),
+    },
+  });
+  return {
+    core,
+    close: async () => {
+      await core.close();
+      hook.close();
+    },
+  };
+}
 
-    core = await open();
-    await core.start();
+/** A laptop's first start, then the shape added to its store through the store's own API. */
+async function prepare(shape: string, n: number, url: string, dataDir: string): Promise<void> {
+  const laptop = await openLaptop(url, dataDir);
+  await laptop.core.start();
+  await laptop.core.backlogRead();
+  await laptop.core.checkNow();
+  await laptop.close();
+  const { store } = AccountStore.open(dataDir);
+  SHAPES[shape]?.build?.(store, n);
+  // A shape is history: what it queued to announce (orders newer than the marketplace's own,
+  // news by the first start's rule) was raised and opened before, not by the polls measured.
+  const { pending, held } = store.claimAnnouncements(process.pid, () => false, false);
+  const now = new Date().toISOString();
+  store.markRaised([...pending, ...held], now);
+  store.atomically(() => {
+    for (const orderId of [...pending, ...held]) store.markOpened(orderId, now);
+  });
+  store.optimize();
+  store.close();
+  const { faults } = SHAPES[shape] ?? {};
+  if (faults) await admin(url, 'PATCH', 'faults', faults);
+}
+
+/** The laptop started again in a process of its own (the shape's building left no garbage here), its idle polls measured. */
+async function measure(url: string, dataDir: string): Promise<Figures> {
+  const { core, close } = await openLaptop(url, dataDir);
+  await core.start();
+  await core.checkNow();
+  // A backlog's orders are indexed for search once, after it: a start's work, not an idle poll's.
+  await core.backlogRead();
+  // So are the first fetches of orders never tried (those the reader cannot use fail once,
+  // then wait): polled until polls ask no more than the listings, WARMUP times in a row.
+  for (let quiet = 0, polls = 0; quiet < WARMUP && polls < SETTLE_POLLS; polls++) {
+    const before = await requestsServed(url);
     await core.checkNow();
-    // A backlog's orders are indexed for search once, after it: a start's work, not an idle poll's.
-    await core.backlogRead();
-    // So are the first fetches of orders never tried (those the reader cannot use fail once,
-    // then wait): polled until polls ask no more than the listings, WARMUP times in a row.
-    for (let quiet = 0, polls = 0; quiet < WARMUP && polls < SETTLE_POLLS; polls++) {
-      const before = await requestsServed(url);
-      await core.checkNow();
-      quiet = (await requestsServed(url)) - before - 1 <= LISTINGS_PER_POLL ? quiet + 1 : 0;
-    }
-    const trace = process.env.IDLE_SHAPES_TRACE ? traceScans(core) : undefined;
-    const requestsBefore = await requestsServed(url);
-    let cpu = process.cpuUsage();
-    for (let i = 0; i < POLLS; i++) await core.checkNow();
-    const pollCpu = process.cpuUsage(cpu);
-    const requests = (await requestsServed(url)) - requestsBefore - 1; // less the state call itself
-    const windowQuery = {
-      filter: 'all',
-      search: '',
-      offset: 0,
-      limit: 100,
-      sort: read().inboxSort,
-      backlog: 'by-size' as const,
-      stalledAfterDays: read().staleInProgressDays,
-    };
-    cpu = process.cpuUsage();
-    for (let i = 0; i < POLLS; i++) {
-      await core.checkNow();
-      core.status();
-      core.orders({ ...windowQuery, now: new Date().toISOString() });
-    }
-    const windowCpu = process.cpuUsage(cpu);
-    const traced = trace?.stop();
-    await core.close();
-    return {
-      requestsPerPoll: requests / POLLS,
-      cpuMsPerPoll: cpuMs(pollCpu) / POLLS,
-      cpuMsPerPollWindowOpen: cpuMs(windowCpu) / POLLS,
-      ...(traced ? { trace: traced } : {}),
-    };
+    quiet = (await requestsServed(url)) - before - 1 <= LISTINGS_PER_POLL ? quiet + 1 : 0;
+  }
+  const trace = process.env.IDLE_SHAPES_TRACE ? traceScans(core) : undefined;
+  const requestsBefore = await requestsServed(url);
+  let cpu = process.cpuUsage();
+  for (let i = 0; i < POLLS; i++) await core.checkNow();
+  const pollCpu = process.cpuUsage(cpu);
+  const requests = (await requestsServed(url)) - requestsBefore - 1; // less the state call itself
+  const defaults = appDefaults('idle-shapes.bench').read();
+  const windowQuery = {
+    filter: 'all',
+    search: '',
+    offset: 0,
+    limit: 100,
+    sort: defaults.inboxSort,
+    backlog: 'by-size' as const,
+    stalledAfterDays: defaults.staleInProgressDays,
+  };
+  cpu = process.cpuUsage();
+  for (let i = 0; i < POLLS; i++) {
+    await core.checkNow();
+    core.status();
+    core.orders({ ...windowQuery, now: new Date().toISOString() });
+  }
+  const windowCpu = process.cpuUsage(cpu);
+  const traced = trace?.stop();
+  await close();
+  return {
+    requestsPerPoll: requests / POLLS,
+    cpuMsPerPoll: cpuMs(pollCpu) / POLLS,
+    cpuMsPerPollWindowOpen: cpuMs(windowCpu) / POLLS,
+    ...(traced ? { trace: traced } : {}),
+  };
+}
+
+/** A step in a process of its own: its last line of output. */
+async function step(args: string[]): Promise<string> {
+  const { stdout, stderr } = await runTs('test/bench/idle-shapes.bench.ts', args);
+  const line = stdout.trim().split('\n').at(-1) ?? '';
+  if (!line.startsWith('{')) throw new Error(`idle-shapes: ${args.join(' ')} failed: ${stderr}`);
+  return line;
+}
+
+/** One laptop on a marketplace of its own: prepared, then measured. */
+async function laptop(shape: string, n: number): Promise<Figures> {
+  const chosen = SHAPES[shape];
+  if (!chosen) throw new Error(`idle-shapes: no shape ${shape}`);
+  const { url, child } = await spawnSimulator([
+    ...(chosen.simulator?.(n) ?? ['--orders', '20']),
+    '--seed',
+    '3',
+  ]);
+  const dataDir = await mkdtemp(join(tmpdir(), 'idle-shapes-'));
+  try {
+    await step(['--prepare', shape, String(n), url, dataDir]);
+    return JSON.parse(await step(['--measure', url, dataDir])) as Figures;
   } finally {
-    hook.close();
     child.kill('SIGTERM');
     await rm(dataDir, { recursive: true, force: true });
   }
-}
-
-async function step(shape: string, n: number): Promise<Figures> {
-  const { stdout, stderr } = await runTs('test/bench/idle-shapes.bench.ts', ['--laptop', shape, String(n)]);
-  const line = stdout.trim().split('\n').at(-1) ?? '';
-  if (!line.startsWith('{')) throw new Error(`idle-shapes: the laptop of ${shape} × ${n} failed: ${stderr}`);
-  return JSON.parse(line) as Figures;
 }
 
 async function report(shapes: string[]): Promise<void> {
@@ -357,8 +392,8 @@ async function report(shapes: string[]): Promise<void> {
   );
   const rows: Record<string, Record<string, string | number>> = {};
   for (const shape of shapes) {
-    const short = await step(shape, SHORT);
-    const long = await step(shape, LONG);
+    const short = await laptop(shape, SHORT);
+    const long = await laptop(shape, LONG);
     const ratio = (key: 'cpuMsPerPoll' | 'cpuMsPerPollWindowOpen' | 'requestsPerPoll') =>
       +(long[key] / short[key]).toFixed(2);
     rows[shape] = {
@@ -375,8 +410,12 @@ async function report(shapes: string[]): Promise<void> {
 }
 
 const argv = process.argv.slice(2);
-if (argv[0] === '--laptop') {
-  console.log(JSON.stringify(await laptop(argv[1] ?? '', Number(argv[2]))));
+if (argv[0] === '--prepare') {
+  await prepare(argv[1] ?? '', Number(argv[2]), argv[3] ?? '', argv[4] ?? '');
+  console.log('{}');
+  process.exit(0);
+} else if (argv[0] === '--measure') {
+  console.log(JSON.stringify(await measure(argv[1] ?? '', argv[2] ?? '')));
   process.exit(0);
 } else {
   await report(argv.length > 0 ? argv : Object.keys(SHAPES).filter((shape) => !SHAPES[shape]?.namedOnly));
