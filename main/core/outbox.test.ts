@@ -36,7 +36,7 @@ function outboxWith(
       if (orderId === undefined) wholeReads.n += 1;
       return store.outboxItems(orderId);
     },
-    pendingOutboxIds: () => store.pendingOutboxIds(),
+    pendingOutboxMarks: () => store.pendingOutboxMarks(),
     outboxItem: (requestId: string) => store.outboxItem(requestId),
     deleteOutboxItem: (requestId: string, ended: StatusEnding) => store.deleteOutboxItem(requestId, ended),
     pendingOutboxCount: () => store.pendingOutboxCount(),
@@ -384,7 +384,7 @@ describe('a status marked while a delivery runs', () => {
   });
 });
 
-describe('REVIEW: marks behind two orders in trouble', () => {
+describe('marks behind two orders in trouble', () => {
   it('are posted within a few deliveries: the same two failing marks do not end every delivery first', async () => {
     // Two orders whose posts keep failing for a reason that may pass (those orders' own trouble: a
     // 503 or a timeout for them alone); the marketplace takes every other post.

@@ -82,11 +82,17 @@ export type NewOutboxItem = Pick<
   'orderId' | 'statusCode' | 'description' | 'detailedDescription'
 >;
 
+/** A mark waiting to be sent: its request id and its order. */
+export interface PendingMark {
+  requestId: string;
+  orderId: string;
+}
+
 /** Where the items live (the account store): each change is durable when the call returns. */
 export interface OutboxStore {
   outboxItems(orderId?: string): OutboxItem[];
-  /** The marks waiting to be sent (state pending), oldest first: their request ids. */
-  pendingOutboxIds(): string[];
+  /** The marks waiting to be sent (state pending), oldest first. */
+  pendingOutboxMarks(): PendingMark[];
   outboxItem(requestId: string): OutboxItem | undefined;
   putOutboxItem(item: OutboxItem): void;
   /** Takes an item out before it was confirmed; its record (proof of delivery) says how and when. */
@@ -141,6 +147,11 @@ export const SETTLED_KEPT_MS = 10 * 60_000;
 
 export class Outbox {
   private delivering: Promise<DeliveryReport> | undefined;
+  /**
+   * The order whose failure ended the last delivery (AWAY_AFTER_FAILURES): the next starts at the
+   * order after it, so the same orders in trouble do not end every delivery before later marks.
+   */
+  private stoppedAt: string | undefined;
   /** Marks that left the outbox lately, so views say what became of them (memory only: minutes matter). */
   private readonly settled = new Map<string, SettledMark>();
 
@@ -233,7 +244,10 @@ export class Outbox {
     return this.delivering?.then(settled, settled) ?? Promise.resolve();
   }
 
-  /** Posts pending items, oldest first; one concurrent delivery at most. */
+  /**
+   * Posts pending items, each order's oldest first, starting at the order after the one where the
+   * last delivery stopped; one concurrent delivery at most.
+   */
   deliver(): Promise<DeliveryReport> {
     this.delivering ??= this.deliverPending().finally(() => {
       this.delivering = undefined;
@@ -253,9 +267,13 @@ export class Outbox {
     // posted by this delivery too): the outbox may hold thousands the marketplace refused.
     let waiting: string[] = [];
     let failedInARow = 0;
+    const stoppedAt = this.stoppedAt;
+    this.stoppedAt = undefined;
     for (;;) {
-      if (waiting.length === 0)
-        waiting = this.ports.store.pendingOutboxIds().filter((id) => !visited.has(id));
+      if (waiting.length === 0) {
+        const marks = this.ports.store.pendingOutboxMarks().filter((mark) => !visited.has(mark.requestId));
+        waiting = (visited.size === 0 ? rotatedAfter(marks, stoppedAt) : marks).map((mark) => mark.requestId);
+      }
       const requestId = waiting.shift();
       if (requestId === undefined) break;
       visited.add(requestId);
@@ -322,7 +340,10 @@ export class Outbox {
       this.logDelivery(item, failure, readBack);
       if (failedInARow >= AWAY_AFTER_FAILURES) {
         // The marketplace takes no posts now: the rest wait for the next delivery (the next poll).
-        report.deferred += this.ports.store.pendingOutboxIds().filter((id) => !visited.has(id)).length;
+        report.deferred += this.ports.store
+          .pendingOutboxMarks()
+          .filter((mark) => !visited.has(mark.requestId)).length;
+        this.stoppedAt = item.orderId;
         break;
       }
     }
@@ -344,4 +365,16 @@ export class Outbox {
       ...(item.mayBePosted ? { mayBePosted: true } : {}),
     });
   }
+}
+
+/**
+ * Pending marks (oldest first) from the order after `stoppedAt` round to it, each order's marks in
+ * their own order (oldest first); as they are when that order has none pending any more.
+ */
+function rotatedAfter(marks: PendingMark[], stoppedAt: string | undefined): PendingMark[] {
+  const orders = [...new Set(marks.map((mark) => mark.orderId))];
+  const at = stoppedAt === undefined ? -1 : orders.indexOf(stoppedAt);
+  if (at < 0) return marks;
+  const rank = new Map(orders.map((orderId, i) => [orderId, (i - at - 1 + orders.length) % orders.length]));
+  return marks.toSorted((a, b) => (rank.get(a.orderId) ?? 0) - (rank.get(b.orderId) ?? 0));
 }

@@ -33,7 +33,7 @@ import {
 import type { FeedCursor } from '../event-feed';
 import { ANOTHER_SELLER, anotherSellers } from '../kept-aside';
 import { buyerAndProduct } from '../notification-policy';
-import { type OutboxItem, readOutboxItem } from '../outbox';
+import { type OutboxItem, type PendingMark, readOutboxItem } from '../outbox';
 import { eventBody, isPostOf } from '../status-post';
 import type { StatusEnding, StatusRecord } from '../status-records';
 import {
@@ -1644,13 +1644,11 @@ export class AccountStore {
   }
 
   /** The marks waiting to be sent, oldest first (outbox_pending). */
-  pendingOutboxIds(): string[] {
+  pendingOutboxMarks(): PendingMark[] {
     const rows = this.sql(
-      `SELECT request_id FROM outbox INDEXED BY outbox_pending WHERE state = 'pending' ORDER BY seq`,
-    ).all() as {
-      request_id: string;
-    }[];
-    return rows.map((row) => row.request_id);
+      `SELECT request_id, order_id FROM outbox INDEXED BY outbox_pending WHERE state = 'pending' ORDER BY seq`,
+    ).all() as { request_id: string; order_id: string }[];
+    return rows.map((row) => ({ requestId: row.request_id, orderId: row.order_id }));
   }
 
   outboxItem(requestId: string): OutboxItem | undefined {
