@@ -887,7 +887,7 @@ async function damageTable(file: string, table: string): Promise<void> {
   await handle.close();
 }
 
-describe('REVIEW: an order bought while the marketplace could not answer for its documents', () => {
+describe('an order bought while the marketplace could not answer for its documents', () => {
   it('is read within a poll or two of the marketplace answering again, however long it could not', async () => {
     const clock = { ms: Date.parse('2026-11-27T08:00:00Z') };
     const a = await laptop({ settings: { pollIntervalSeconds: 300 }, now: () => clock.ms });

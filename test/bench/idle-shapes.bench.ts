@@ -200,7 +200,11 @@ const SHAPES: Record<
       s.recordPoll({ events: histories.flat(), cursor: undefined, backlog: true, paused: false, now });
       s.atomically(() => {
         for (const h of histories)
-          s.markFetchFailed(h[0]?.additionalProperties?.[0]?.value ?? '', 'the order could not be read');
+          s.markFetchFailed(
+            h[0]?.additionalProperties?.[0]?.value ?? '',
+            'the order could not be read',
+            true,
+          );
       });
     },
   },

@@ -541,21 +541,32 @@ describe('an order whose fetch failed', () => {
     try {
       record([purchase('o-1', 'e-1', 'ProvisioningStarted'), purchase('o-2', 'e-2', 'ProvisioningStarted')]);
       expect(due().toSorted()).toEqual(['o-1', 'o-2']);
-      expect(timed.markFetchFailed('o-1', 'the order could not be read')).toBe(true);
+      expect(timed.markFetchFailed('o-1', 'the order could not be read', true)).toBe(true);
       expect(due()).toEqual(['o-2']); // not at the next poll: it waits
       now += FETCH_AGAIN_AFTER_MS;
       expect(due()).toEqual(['o-2', 'o-1']); // new ones first, then those due again
-      expect(timed.markFetchFailed('o-1', 'the order could not be read')).toBe(false); // the same reason
+      expect(timed.markFetchFailed('o-1', 'the order could not be read', true)).toBe(false); // the same reason
       now += FETCH_AGAIN_AFTER_MS;
       expect(due()).toEqual(['o-2']); // the second wait is twice the first
       now += FETCH_AGAIN_AFTER_MS;
       expect(due()).toEqual(['o-2', 'o-1']);
-      timed.markFetchFailed('o-1', 'the order could not be read');
+      timed.markFetchFailed('o-1', 'the order could not be read', true);
       record([purchase('o-1', 'e-3', 'ProvisioningInProgress')]);
       expect(due().toSorted()).toEqual(['o-1', 'o-2']); // changed: fetched at once
       // However many failed, the wait is bounded.
-      for (let i = 0; i < 40; i++) timed.markFetchFailed('o-1', 'the order could not be read');
+      for (let i = 0; i < 40; i++) timed.markFetchFailed('o-1', 'the order could not be read', true);
       now += FETCH_AGAIN_AT_MOST_MS;
+      expect(due().toSorted()).toEqual(['o-1', 'o-2']);
+      // Failures that may pass (an outage) wait the first wait however many, and lengthen nothing.
+      timed.markFetchFailed('o-2', 'the order could not be read', true);
+      for (let i = 0; i < 5; i++)
+        timed.markFetchFailed('o-2', 'The marketplace is having problems (HTTP 503)', false);
+      now += FETCH_AGAIN_AFTER_MS;
+      expect(due().toSorted()).toEqual(['o-1', 'o-2']);
+      timed.markFetchFailed('o-2', 'the order could not be read', true);
+      now += FETCH_AGAIN_AFTER_MS;
+      expect(due()).toEqual(['o-1']); // its own second failure: twice the first wait, as before the outage
+      now += FETCH_AGAIN_AFTER_MS;
       expect(due().toSorted()).toEqual(['o-1', 'o-2']);
       // Stored: no longer due.
       const order = { orderId: 'o-1', buyerCustomerParty: {}, sellerSupplierParty: {}, documentLines: [] };
@@ -793,7 +804,7 @@ describe('REVIEW: an order whose fetch failed while the clock ran ahead', () => 
         now: new Date(now).toISOString(),
       });
       expect(timed.ordersToFetch(10, new Set())).toEqual(['o-1']);
-      timed.markFetchFailed('o-1', 'the marketplace is having problems');
+      timed.markFetchFailed('o-1', 'the marketplace is having problems', false);
       now = right;
       now += FETCH_AGAIN_AT_MOST_MS;
       // No wait is longer than FETCH_AGAIN_AT_MOST_MS, whatever the clock said when it began.
@@ -834,7 +845,7 @@ describe('REVIEW: a new purchase whose first fetch failed', () => {
       );
       record([bought('new-1', '2026-11-21T23:59:00Z')], false);
       expect(timed.ordersToFetch(4, new Set())[0]).toBe('new-1'); // the newest first
-      timed.markFetchFailed('new-1', 'The marketplace is having problems (HTTP 503)');
+      timed.markFetchFailed('new-1', 'The marketplace is having problems (HTTP 503)', false);
       now += FETCH_AGAIN_AFTER_MS;
       // Its wait has ended: it is due as it was before it failed (first), not after the whole backlog.
       expect(timed.ordersToFetch(4, new Set())).toContain('new-1');

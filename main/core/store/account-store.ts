@@ -59,7 +59,7 @@ const MINUTE = 60_000;
 
 /**
  * An order whose fetch failed waits this long before it is fetched again, each further failure
- * twice as long, at most FETCH_AGAIN_AT_MOST_MS (issue 27): orders the marketplace keeps failing
+ * of its own twice as long, at most FETCH_AGAIN_AT_MOST_MS (issue 27): orders the marketplace keeps failing
  * (a document the reader cannot use) are not fetched at every poll, however many there are.
  */
 export const FETCH_AGAIN_AFTER_MS = MINUTE;
@@ -835,17 +835,23 @@ export class AccountStore {
 
   /**
    * A fetch failed: the stored order (if any) stays; the reason shows beside it. It is fetched
-   * again once its wait ends (fetchAgainAfter), or at once when its events change. Answers
-   * whether it is a new reason.
+   * again once its wait ends, or at once when its events change. Only the order's own failures
+   * (`own`: a document the reader cannot use) lengthen its wait; one that may pass (an outage, no
+   * network) waits FETCH_AGAIN_AFTER_MS, so an order bought during an outage is read soon after.
+   * Answers whether it is a new reason.
    */
-  markFetchFailed(orderId: string, reason: string): boolean {
+  markFetchFailed(orderId: string, reason: string, own: boolean): boolean {
     const row = this.sql(
-      `UPDATE orders SET fetch_failures = fetch_failures + 1,
-           fetch_due_ms = $now + MIN($most, $first * (1 << MIN(fetch_failures, 30)))
+      `UPDATE orders SET fetch_failures = fetch_failures + $own,
+           fetch_due_ms = $now + IIF($own, MIN($most, $first * (1 << MIN(fetch_failures, 30))), $first)
          WHERE order_id = $id RETURNING fetch_error`,
-    ).get({ $id: orderId, $now: this.now(), $first: FETCH_AGAIN_AFTER_MS, $most: FETCH_AGAIN_AT_MOST_MS }) as
-      | { fetch_error: string | null }
-      | undefined;
+    ).get({
+      $id: orderId,
+      $own: own ? 1 : 0,
+      $now: this.now(),
+      $first: FETCH_AGAIN_AFTER_MS,
+      $most: FETCH_AGAIN_AT_MOST_MS,
+    }) as { fetch_error: string | null } | undefined;
     if (row === undefined || row.fetch_error === reason) return false;
     this.sql('UPDATE orders SET fetch_error = ? WHERE order_id = ?').run(reason, orderId);
     return true;
