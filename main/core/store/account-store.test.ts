@@ -816,7 +816,7 @@ describe('REVIEW: an order whose fetch failed while the clock ran ahead', () => 
   });
 });
 
-describe('REVIEW: a new purchase whose first fetch failed', () => {
+describe('a new purchase whose first fetch failed', () => {
   it('is fetched again when its wait ends, ahead of a backlog of older orders still to fetch', async () => {
     const clockDir = await mkdtemp(join(tmpdir(), 'store-'));
     let now = Date.parse('2026-11-22T00:00:00Z');

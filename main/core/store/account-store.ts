@@ -858,26 +858,33 @@ export class AccountStore {
   }
 
   /**
-   * Orders to fetch, less those in `skip`: new and changed ones, newest first, then those whose
-   * fetch failed and whose wait has ended, longest due first. Each through an index of its own, so
-   * orders that keep failing (a document the reader cannot use) cost a poll nothing while they wait.
+   * Orders to fetch, less those in `skip`, newest purchase first: new and changed ones, and those
+   * whose fetch failed and whose wait has ended (a new purchase whose first fetch failed is not put
+   * behind a whole backlog). Each kind through an index of its own, so orders that keep failing (a
+   * document the reader cannot use) cost a poll nothing while they wait.
    */
   ordersToFetch(limit: number, skip: ReadonlySet<string>): string[] {
     const due = (sql: string, ...params: number[]) =>
-      (this.sql(sql).all(...params, limit + skip.size) as { order_id: string }[])
-        .map((r) => r.order_id)
-        .filter((id) => !skip.has(id));
-    const fresh = due(
-      `SELECT order_id FROM orders INDEXED BY orders_to_fetch WHERE stale = 1 AND fetch_due_ms IS NULL
-         ORDER BY purchased_at DESC LIMIT ?`,
-    );
-    if (fresh.length >= limit) return fresh.slice(0, limit);
-    const again = due(
-      `SELECT order_id FROM orders INDEXED BY orders_to_fetch_again WHERE stale = 1 AND fetch_due_ms <= ?
-         ORDER BY fetch_due_ms LIMIT ?`,
-      this.now(),
-    );
-    return [...fresh, ...again].slice(0, limit);
+      (
+        this.sql(sql).all(...params, limit + skip.size) as { order_id: string; purchased_at: string | null }[]
+      ).filter((row) => !skip.has(row.order_id));
+    const again = `SELECT order_id, purchased_at FROM orders INDEXED BY orders_to_fetch_again
+      WHERE stale = 1 AND fetch_due_ms`;
+    const now = this.now();
+    const orders = [
+      ...due(
+        `SELECT order_id, purchased_at FROM orders INDEXED BY orders_to_fetch WHERE stale = 1 AND fetch_due_ms IS NULL
+           ORDER BY purchased_at DESC LIMIT ?`,
+      ),
+      ...due(`${again} <= ? ORDER BY fetch_due_ms LIMIT ?`, now),
+    ];
+    // Stable: of one purchase time, new and changed orders before those failed before.
+    const newestFirst = (a: string | null, b: string | null) =>
+      (a ?? '') < (b ?? '') ? 1 : (a ?? '') > (b ?? '') ? -1 : 0;
+    return orders
+      .toSorted((a, b) => newestFirst(a.purchased_at, b.purchased_at))
+      .slice(0, limit)
+      .map((row) => row.order_id);
   }
 
   storedOrder(orderId: string): StoredOrder | undefined {
