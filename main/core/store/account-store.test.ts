@@ -788,7 +788,7 @@ describe("a first start's history recorded in parts", () => {
   });
 });
 
-describe('REVIEW: an order whose fetch failed while the clock ran ahead', () => {
+describe('an order whose fetch failed while the clock ran ahead', () => {
   it('is fetched again within the bound once the clock is set right', async () => {
     const clockDir = await mkdtemp(join(tmpdir(), 'store-'));
     const right = Date.parse('2026-11-22T00:00:00Z');

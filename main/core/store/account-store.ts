@@ -877,6 +877,8 @@ export class AccountStore {
            ORDER BY purchased_at DESC LIMIT ?`,
       ),
       ...due(`${again} <= ? ORDER BY fetch_due_ms LIMIT ?`, now),
+      // Set while the clock ran ahead (then set right): no wait is longer than FETCH_AGAIN_AT_MOST_MS.
+      ...due(`${again} > ? ORDER BY fetch_due_ms DESC LIMIT ?`, now + FETCH_AGAIN_AT_MOST_MS),
     ];
     // Stable: of one purchase time, new and changed orders before those failed before.
     const newestFirst = (a: string | null, b: string | null) =>
