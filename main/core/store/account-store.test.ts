@@ -553,6 +553,10 @@ describe('an order whose fetch failed', () => {
       timed.markFetchFailed('o-1', 'the order could not be read', true);
       record([purchase('o-1', 'e-3', 'ProvisioningInProgress')]);
       expect(due().toSorted()).toEqual(['o-1', 'o-2']); // changed: fetched at once
+      // And its failures before the change are forgotten: a failure now waits the first wait.
+      timed.markFetchFailed('o-1', 'the order could not be read', true);
+      now += FETCH_AGAIN_AFTER_MS;
+      expect(due().toSorted()).toEqual(['o-1', 'o-2']);
       // However many failed, the wait is bounded.
       for (let i = 0; i < 40; i++) timed.markFetchFailed('o-1', 'the order could not be read', true);
       now += FETCH_AGAIN_AT_MOST_MS;

@@ -2202,7 +2202,8 @@ const LEARN_ORDER = `INSERT OR IGNORE INTO orders (order_id, learned_at, unindex
      COALESCE(${MARKED}, $status), ${sinceMs('$status', '$statusAt')}, ${TIMES.firstAction},
      ${TIMES.completed})`;
 const DERIVE_ORDER = `UPDATE orders SET stale = MAX(stale, $refetch),
-     fetch_due_ms = CASE WHEN $refetch = 1 THEN NULL ELSE fetch_due_ms END, status = $status, status_at = $statusAt,
+     fetch_due_ms = CASE WHEN $refetch = 1 THEN NULL ELSE fetch_due_ms END,
+     fetch_failures = CASE WHEN $refetch = 1 THEN 0 ELSE fetch_failures END, status = $status, status_at = $statusAt,
      purchased_at = $purchasedAt, purchase_type = $purchaseType,
      effective_status = COALESCE(${MARKED}, $status), since_ms = ${sinceMs('$status', '$statusAt')},
      first_action_ms = ${TIMES.firstAction}, completed_ms = ${TIMES.completed}
