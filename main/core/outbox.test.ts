@@ -405,4 +405,35 @@ describe('marks behind two orders in trouble', () => {
     }
     expect(sent).toContain('fresh-c');
   });
+
+  it("starts the next delivery at the order after the one where the last stopped, each order's marks oldest first", async () => {
+    const posted: string[] = [];
+    const { outbox } = outboxWith(async (body) => {
+      // Each mark once, however often its post is tried again within a delivery.
+      const posting = `${body.statusCode} for ${body.description?.split(' for ')[1]}`;
+      if (posted.at(-1) !== posting) posted.push(posting);
+      if (body.description?.includes('stuck-')) {
+        throw new SellerApiError({ kind: 'http', operation: 'sendEvent', status: 503 }, '503');
+      }
+      return { eventId: `e-${posted.length}` };
+    });
+    outbox.enqueue(mark('stuck-a'));
+    outbox.enqueue(mark('stuck-b'));
+    outbox.enqueue(mark('later-c', 'ProvisioningInProgress'));
+    outbox.enqueue(mark('later-c', 'ProvisioningCompleted'));
+    await outbox.deliver(); // ends after stuck-a and stuck-b
+    expect(posted).toEqual(['ProvisioningInProgress for stuck-a', 'ProvisioningInProgress for stuck-b']);
+    posted.length = 0;
+    const report = await outbox.deliver();
+    expect(posted).toEqual([
+      'ProvisioningInProgress for later-c',
+      'ProvisioningCompleted for later-c',
+      'ProvisioningInProgress for stuck-a',
+      'ProvisioningInProgress for stuck-b',
+    ]);
+    expect(report.sent.map((item) => item.statusCode)).toEqual([
+      'ProvisioningInProgress',
+      'ProvisioningCompleted',
+    ]);
+  });
 });
