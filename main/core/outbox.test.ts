@@ -398,6 +398,11 @@ describe('marks behind two orders in trouble', () => {
     outbox.enqueue(mark('stuck-b'));
     // A person's mark, made after: it waits behind the two oldest, which fail first at each poll.
     outbox.enqueue(mark('fresh-c'));
+    // Not tried by the first delivery, which ended after those two: it says why it waits.
+    await outbox.deliver();
+    const waiting = outbox.forOrder('fresh-c')[0];
+    expect(waiting?.attempts).toBe(0);
+    expect(waiting?.problem?.message).toMatch(/statuses of other orders/);
     const sent: string[] = [];
     for (let poll = 0; poll < 5; poll++) {
       const report = await outbox.deliver();

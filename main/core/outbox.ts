@@ -340,14 +340,31 @@ export class Outbox {
       this.logDelivery(item, failure, readBack);
       if (failedInARow >= AWAY_AFTER_FAILURES) {
         // The marketplace takes no posts now: the rest wait for the next delivery (the next poll).
-        report.deferred += this.ports.store
-          .pendingOutboxMarks()
-          .filter((mark) => !visited.has(mark.requestId)).length;
+        const untried = this.ports.store.pendingOutboxMarks().filter((mark) => !visited.has(mark.requestId));
+        report.deferred += untried.length;
         this.stoppedAt = item.orderId;
+        this.sayWhyWaiting(untried, item.problem);
         break;
       }
     }
     return report;
+  }
+
+  /**
+   * The marks a delivery that stopped did not try say why they wait (else "Sending" for polls
+   * on), each once: a mark with a reason of its own keeps it, one in its undo period is not told.
+   */
+  private sayWhyWaiting(untried: PendingMark[], othersFailed: Explained | undefined): void {
+    for (const { requestId } of untried) {
+      const item = this.ports.store.outboxItem(requestId);
+      if (item?.state !== 'pending' || item.problem !== undefined || isHeld(item, this.ports.now())) continue;
+      item.problem = {
+        message:
+          'Not sent yet: the marketplace did not take the statuses of other orders just now, so Seller Tray waits before sending more. It tries again by itself; nothing you marked is lost.',
+        details: othersFailed === undefined ? [] : [othersFailed.message, ...othersFailed.details],
+      };
+      this.ports.store.putOutboxItem(item);
+    }
   }
 
   /** Sent, failed for good (the server refused it), or pending for another try, and why. */
