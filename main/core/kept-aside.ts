@@ -19,7 +19,11 @@ const NOUNS: Record<ItemKind, [string, string]> = {
 /** Keys longer than an id are the content of an item that has none. */
 const MAX_SHOWN_KEY = 64;
 
-/** How the reason of an event of another seller account opens, so it is told as such. */
+/**
+ * How the reason of an event of another seller account opens, so it is told as such. The store's
+ * indexes unreadable_foreign and unreadable_shown (schema.ts, migration 15) are of the items whose
+ * reason opens so and of the others: a change here needs a migration that builds them anew.
+ */
 export const ANOTHER_SELLER = 'of another seller account';
 
 /**

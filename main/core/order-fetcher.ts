@@ -1,7 +1,8 @@
 // Fetches order documents and licenses in the background, a few at a time: what the store says
 // is due (new orders first, then changed ones, then the first start's backlog). A failed fetch
-// waits for the next round (the next poll); a bounded wait lets a notification show the buyer
-// and the amount when they arrive in time.
+// waits until the store says it is due again (a wait that grows with each failure, ended by a
+// change of the order's events); a bounded wait lets a notification show the buyer and the
+// amount when they arrive in time.
 
 export interface OrderFetcherPorts {
   /** Up to `limit` orders due for fetching, newest first, none of those in `skip`. */
@@ -31,7 +32,7 @@ export class OrderFetcher {
     private readonly concurrency = FETCH_CONCURRENCY,
   ) {}
 
-  /** A new round: orders that failed before are tried again. */
+  /** A new round (a poll): orders that failed in the last one are tried again if they are due. */
   round(): void {
     this.failed.clear();
     this.pump();

@@ -30,8 +30,14 @@ function outboxWith(
   opened.push({ store, dir });
   const saves: OutboxItem[][] = [];
   const clock = { now: 0 };
+  /** How often the whole outbox was read (each read parses every mark it holds). */
+  const wholeReads = { n: 0 };
   const recording = {
-    outboxItems: (orderId?: string) => store.outboxItems(orderId),
+    outboxItems: (orderId?: string) => {
+      if (orderId === undefined) wholeReads.n += 1;
+      return store.outboxItems(orderId);
+    },
+    pendingOutboxMarks: () => store.pendingOutboxMarks(),
     outboxItem: (requestId: string) => store.outboxItem(requestId),
     deleteOutboxItem: (requestId: string, ended: StatusEnding) => store.deleteOutboxItem(requestId, ended),
     pendingOutboxCount: () => store.pendingOutboxCount(),
@@ -55,7 +61,7 @@ function outboxWith(
     },
     now: () => clock.now,
   });
-  return { outbox, saves, store, clock };
+  return { outbox, saves, store, clock, wholeReads };
 }
 
 const mark = (orderId: string, statusCode: OutboxItem['statusCode'] = 'ProvisioningInProgress') => ({
@@ -320,6 +326,42 @@ describe('outbox', () => {
   });
 });
 
+describe('a delivery', () => {
+  it('reads the marks waiting to be sent alone, not the whole outbox (refused ones stay there)', async () => {
+    const { outbox, store, wholeReads } = outboxWith(async (body) => ({ eventId: `e-${body.description}` }));
+    for (let i = 0; i < 20; i++) {
+      const refused = outbox.enqueue(mark(`r-${i}`));
+      store.putOutboxItem({ ...refused, state: 'failed', attempts: 1 });
+    }
+    outbox.enqueue(mark('o-1'));
+    outbox.enqueue(mark('o-2'));
+    wholeReads.n = 0;
+    const report = await outbox.deliver();
+    expect(report.sent.map((item) => item.orderId)).toEqual(['o-1', 'o-2']);
+    expect(wholeReads.n).toBe(0);
+  });
+});
+
+describe('a marketplace not taking posts', () => {
+  it('ends the delivery after two marks in a row failed for a reason that may pass: the rest wait', async () => {
+    const tried: string[] = [];
+    const { outbox } = outboxWith(async (body) => {
+      tried.push(body.additionalProperties?.[0]?.value ?? '');
+      throw new SellerApiError({ kind: 'http', operation: 'sendEvent', status: 503 }, '503');
+    });
+    for (let i = 0; i < 6; i++) outbox.enqueue(mark(`o-${i}`));
+    const report = await outbox.deliver();
+    // The marks tried (each with its own tries): not every mark at each poll while it is away.
+    expect([...new Set(tried)]).toEqual(['o-0', 'o-1']);
+    expect(report.deferred).toBe(6);
+    expect(outbox.all().map((item) => [item.state, item.attempts])).toEqual([
+      ['pending', 1],
+      ['pending', 1],
+      ...Array.from({ length: 4 }, () => ['pending', 0]),
+    ]);
+  });
+});
+
 describe('a status marked while a delivery runs', () => {
   it('is posted by that delivery, not left for the next poll', async () => {
     let release: () => void = () => undefined;
@@ -341,5 +383,64 @@ describe('a status marked while a delivery runs', () => {
     expect(report.sent.map((item) => item.orderId)).toEqual(['o-1', 'o-2']);
     expect(posted).toEqual(['ProvisioningInProgress for o-1', 'ProvisioningInProgress for o-2']);
     expect(outbox.all().map((item) => item.state)).toEqual(['sent', 'sent']);
+  });
+});
+
+describe('marks behind two orders in trouble', () => {
+  it('are posted within a few deliveries: the same two failing marks do not end every delivery first', async () => {
+    // Two orders whose posts keep failing for a reason that may pass (those orders' own trouble: a
+    // 503 or a timeout for them alone); the marketplace takes every other post.
+    const { outbox } = outboxWith(async (body) => {
+      if (body.description?.includes('stuck-')) {
+        throw new SellerApiError({ kind: 'http', operation: 'sendEvent', status: 503 }, '503');
+      }
+      return { eventId: `e-${body.description}` };
+    });
+    outbox.enqueue(mark('stuck-a'));
+    outbox.enqueue(mark('stuck-b'));
+    // A person's mark, made after: it waits behind the two oldest, which fail first at each poll.
+    outbox.enqueue(mark('fresh-c'));
+    // Not tried by the first delivery, which ended after those two: it says why it waits.
+    await outbox.deliver();
+    const waiting = outbox.forOrder('fresh-c')[0];
+    expect(waiting?.attempts).toBe(0);
+    expect(waiting?.problem?.message).toMatch(/statuses of other orders/);
+    const sent: string[] = [];
+    for (let poll = 0; poll < 5; poll++) {
+      const report = await outbox.deliver();
+      sent.push(...report.sent.map((item) => item.orderId));
+    }
+    expect(sent).toContain('fresh-c');
+  });
+
+  it("starts the next delivery at the order after the one where the last stopped, each order's marks oldest first", async () => {
+    const posted: string[] = [];
+    const { outbox } = outboxWith(async (body) => {
+      // Each mark once, however often its post is tried again within a delivery.
+      const posting = `${body.statusCode} for ${body.description?.split(' for ')[1]}`;
+      if (posted.at(-1) !== posting) posted.push(posting);
+      if (body.description?.includes('stuck-')) {
+        throw new SellerApiError({ kind: 'http', operation: 'sendEvent', status: 503 }, '503');
+      }
+      return { eventId: `e-${posted.length}` };
+    });
+    outbox.enqueue(mark('stuck-a'));
+    outbox.enqueue(mark('stuck-b'));
+    outbox.enqueue(mark('later-c', 'ProvisioningInProgress'));
+    outbox.enqueue(mark('later-c', 'ProvisioningCompleted'));
+    await outbox.deliver(); // ends after stuck-a and stuck-b
+    expect(posted).toEqual(['ProvisioningInProgress for stuck-a', 'ProvisioningInProgress for stuck-b']);
+    posted.length = 0;
+    const report = await outbox.deliver();
+    expect(posted).toEqual([
+      'ProvisioningInProgress for later-c',
+      'ProvisioningCompleted for later-c',
+      'ProvisioningInProgress for stuck-a',
+      'ProvisioningInProgress for stuck-b',
+    ]);
+    expect(report.sent.map((item) => item.statusCode)).toEqual([
+      'ProvisioningInProgress',
+      'ProvisioningCompleted',
+    ]);
   });
 });

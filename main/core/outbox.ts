@@ -83,9 +83,17 @@ export type NewOutboxItem = Pick<
   'orderId' | 'statusCode' | 'description' | 'detailedDescription'
 >;
 
+/** A mark waiting to be sent: its request id and its order. */
+export interface PendingMark {
+  requestId: string;
+  orderId: string;
+}
+
 /** Where the items live (the account store): each change is durable when the call returns. */
 export interface OutboxStore {
   outboxItems(orderId?: string): OutboxItem[];
+  /** The marks waiting to be sent (state pending), oldest first. */
+  pendingOutboxMarks(): PendingMark[];
   outboxItem(requestId: string): OutboxItem | undefined;
   putOutboxItem(item: OutboxItem): void;
   /** Takes an item out before it was confirmed; its record (proof of delivery) says how and when. */
@@ -130,11 +138,23 @@ const DELIVERY_OUTCOMES: Record<OutboxItem['state'], [LogLevel, string]> = {
   pending: ['warn', 'will-retry'],
 };
 
+/**
+ * Marks of different orders failing in a row for a reason that may pass (no answer, 5xx, 429)
+ * that end a delivery: one order's trouble does not hold the others back, but a marketplace
+ * taking no posts is not sent every pending mark (each with its retries) at every poll.
+ */
+export const AWAY_AFTER_FAILURES = 2;
+
 /** How long a mark that left the outbox (undone, confirmed) is still told of by its order's view. */
 export const SETTLED_KEPT_MS = 10 * 60_000;
 
 export class Outbox {
   private delivering: Promise<DeliveryReport> | undefined;
+  /**
+   * The order whose failure ended the last delivery (AWAY_AFTER_FAILURES): the next starts at the
+   * order after it, so the same orders in trouble do not end every delivery before later marks.
+   */
+  private stoppedAt: string | undefined;
   /** Marks that left the outbox lately, so views say what became of them (memory only: minutes matter). */
   private readonly settled = new Map<string, SettledMark>();
 
@@ -227,7 +247,10 @@ export class Outbox {
     return this.delivering?.then(settled, settled) ?? Promise.resolve();
   }
 
-  /** Posts pending items, oldest first; one concurrent delivery at most. */
+  /**
+   * Posts pending items, each order's oldest first, starting at the order after the one where the
+   * last delivery stopped; one concurrent delivery at most.
+   */
   deliver(): Promise<DeliveryReport> {
     this.delivering ??= this.deliverPending().finally(() => {
       this.delivering = undefined;
@@ -243,8 +266,18 @@ export class Outbox {
     // Each item once, oldest first, those marked while this delivery runs too (a bulk step, a
     // second mark): they would otherwise wait for the next poll.
     const visited = new Set<string>();
+    // The pending marks alone, read again when those read are done (a mark made meanwhile is
+    // posted by this delivery too): the outbox may hold thousands the marketplace refused.
+    let waiting: string[] = [];
+    let failedInARow = 0;
+    const stoppedAt = this.stoppedAt;
+    this.stoppedAt = undefined;
     for (;;) {
-      const requestId = this.all().find((listed) => !visited.has(listed.requestId))?.requestId;
+      if (waiting.length === 0) {
+        const marks = this.ports.store.pendingOutboxMarks().filter((mark) => !visited.has(mark.requestId));
+        waiting = (visited.size === 0 ? rotatedAfter(marks, stoppedAt) : marks).map((mark) => mark.requestId);
+      }
+      const requestId = waiting.shift();
       if (requestId === undefined) break;
       visited.add(requestId);
       // Read again at its turn: it may have been undone while earlier posts were on their way.
@@ -281,6 +314,7 @@ export class Outbox {
         item.mayBePosted = undefined;
         readBack = delivered.readBack;
         report.sent.push(item);
+        failedInARow = 0;
       } catch (error) {
         failure = error;
         const apiError = error instanceof SellerApiError ? error : undefined;
@@ -297,16 +331,43 @@ export class Outbox {
         if (apiError && !apiError.transient && !apiError.credentialsRejected) {
           item.state = 'failed';
           report.failed.push(item);
+          failedInARow = 0;
         } else {
           blocked.add(item.orderId);
           report.deferred += 1;
           report.transientError ??= apiError;
+          failedInARow += 1;
         }
       }
       this.ports.store.putOutboxItem(item);
       this.logDelivery(item, failure, readBack);
+      if (failedInARow >= AWAY_AFTER_FAILURES) {
+        // The marketplace takes no posts now: the rest wait for the next delivery (the next poll).
+        const untried = this.ports.store.pendingOutboxMarks().filter((mark) => !visited.has(mark.requestId));
+        report.deferred += untried.length;
+        this.stoppedAt = item.orderId;
+        this.sayWhyWaiting(untried, item.problem);
+        break;
+      }
     }
     return report;
+  }
+
+  /**
+   * The marks a delivery that stopped did not try say why they wait (else "Sending" for polls
+   * on), each once: a mark with a reason of its own keeps it, one in its undo period is not told.
+   */
+  private sayWhyWaiting(untried: PendingMark[], othersFailed: Explained | undefined): void {
+    for (const { requestId } of untried) {
+      const item = this.ports.store.outboxItem(requestId);
+      if (item?.state !== 'pending' || item.problem !== undefined || isHeld(item, this.ports.now())) continue;
+      item.problem = {
+        message:
+          'Not sent yet: the marketplace did not take the statuses of other orders just now, so Seller Tray waits before sending more. It tries again by itself; nothing you marked is lost.',
+        details: othersFailed === undefined ? [] : [othersFailed.message, ...othersFailed.details],
+      };
+      this.ports.store.putOutboxItem(item);
+    }
   }
 
   /** Sent, failed for good (the server refused it), or pending for another try, and why. */
@@ -324,4 +385,16 @@ export class Outbox {
       ...(item.mayBePosted ? { mayBePosted: true } : {}),
     });
   }
+}
+
+/**
+ * Pending marks (oldest first) from the order after `stoppedAt` round to it, each order's marks in
+ * their own order (oldest first); as they are when that order has none pending any more.
+ */
+function rotatedAfter(marks: PendingMark[], stoppedAt: string | undefined): PendingMark[] {
+  const orders = [...new Set(marks.map((mark) => mark.orderId))];
+  const at = stoppedAt === undefined ? -1 : orders.indexOf(stoppedAt);
+  if (at < 0) return marks;
+  const rank = new Map(orders.map((orderId, i) => [orderId, (i - at - 1 + orders.length) % orders.length]));
+  return marks.toSorted((a, b) => (rank.get(a.orderId) ?? 0) - (rank.get(b.orderId) ?? 0));
 }

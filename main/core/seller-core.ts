@@ -1252,7 +1252,12 @@ export class SellerCore {
           this.emitChanged([orderId], true);
         }
       } else if (
-        this.store.markFetchFailed(orderId, error instanceof Error ? error.message : String(error))
+        this.store.markFetchFailed(
+          orderId,
+          error instanceof Error ? error.message : String(error),
+          // The order's own trouble, not the marketplace's or the network's (which may pass).
+          !(error instanceof SellerApiError && (error.transient || error.credentialsRejected)),
+        )
       ) {
         this.updated.add(orderId);
       }

@@ -18,10 +18,10 @@ import { adviceFor } from '../../main/core/advice';
 import { SellerApiClient } from '../../main/core/api/client';
 import { PAGE } from '../../main/core/api/routes';
 import { SellerCore } from '../../main/core/seller-core';
-import { DEFAULT_SETTINGS, type Settings } from '../../main/core/settings';
 import { ManualTimers } from '../support/core';
 import { runTs, spawnSimulator } from '../support/processes';
 import { admin } from '../support/raw-api';
+import { appDefaults as appDefaultsOf } from './app-defaults';
 import { floorWalker } from './floor';
 
 const POLLS = 100;
@@ -30,24 +30,8 @@ const RESTARTS = 5;
 /** The floor walks pages of the size the client asks for (it stops if the client asked less). */
 const PAGE_SIZE = PAGE.maxLimit;
 
-/**
- * The settings every core of the bench runs with: the app's defaults, checked at each read. The
- * bench measures what users run, so it stops, loudly, when they drift from DEFAULT_SETTINGS or
- * when the defaults turn off a feature that costs per poll.
- */
-const SETTINGS: Readonly<Settings> = { ...DEFAULT_SETTINGS };
-function appDefaults(): Readonly<Settings> {
-  if (JSON.stringify(SETTINGS) !== JSON.stringify(DEFAULT_SETTINGS)) {
-    throw new Error('core.bench: its settings drifted from DEFAULT_SETTINGS: it must measure what users run');
-  }
-  const off = (['reminderAfterMinutes', 'undoSeconds', 'staleInProgressDays'] as const).filter(
-    (key) => !(SETTINGS[key] > 0),
-  );
-  if (off.length > 0) {
-    throw new Error(`core.bench: the app's defaults turn off ${off.join(', ')}; the bench measures them on`);
-  }
-  return SETTINGS;
-}
+/** The settings every core of the bench runs with: the app's defaults, checked at each read (app-defaults.ts). */
+const appDefaults = appDefaultsOf('core.bench').read;
 
 interface Floor {
   eventsFloorMs: number;

@@ -9,7 +9,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databaseOfVersion } from '../../../test/support/store-files';
 import type { MarketplaceEvent, MonetaryAmount, Order, UnreadableItem } from '../api/wire';
-import { AccountStore, DATABASE_FILE, type InboxQuery } from './account-store';
+import {
+  AccountStore,
+  DATABASE_FILE,
+  FETCH_AGAIN_AFTER_MS,
+  FETCH_AGAIN_AT_MOST_MS,
+  type InboxQuery,
+  UNCONFIRMED_AFTER_POLLS,
+} from './account-store';
 import { CommitMark, openElsewhere } from './database';
 import { JOURNAL_FILE, RAISED_KEPT, readJournal } from './journal';
 
@@ -439,6 +446,140 @@ describe('what each poll looks for', () => {
     expect(plan('SELECT source, key, field_path, reason, seen_at FROM unreadable WHERE told = 0')).toContain(
       'unreadable_untold',
     );
+    // The tray's count of items kept aside since the user looked (attentionCounts): the index of
+    // those that are no other seller's, not each row's reason read.
+    expect(
+      plan(
+        `SELECT COUNT(*) AS n FROM unreadable WHERE id > 0 AND reason NOT LIKE 'of another seller account%'`,
+      ),
+    ).toContain('unreadable_shown');
+  });
+});
+
+describe("the outbox's counts", () => {
+  it('say what walking every mark would, through each change of a mark and each poll', () => {
+    const walked = () => {
+      const polls = store.pollsSucceeded();
+      const items = store.outboxItems();
+      return {
+        pending: items.filter((i) => i.state === 'pending').length,
+        failed: items.filter((i) => i.state === 'failed').length,
+        unconfirmed: items.filter(
+          (i) =>
+            i.state === 'sent' &&
+            i.readBackAt === undefined &&
+            i.sentAtPoll !== undefined &&
+            polls - i.sentAtPoll >= UNCONFIRMED_AFTER_POLLS,
+        ).length,
+      };
+    };
+    const counted = () => {
+      const { unconfirmed, failed } = store.attentionCounts({
+        now: '2026-11-22T00:00:00Z',
+        reminderAfterMinutes: 0,
+        stalledAfterDays: 0,
+      });
+      return { pending: store.pendingOutboxCount(), failed, unconfirmed };
+    };
+    const mark = (n: number, state: 'pending' | 'sent' | 'failed', extra: object = {}) => ({
+      requestId: `5b0e1c1a-8d7f-4c1e-9a51-3f1f9c1d2e0${n}`,
+      orderId: `o-${n}`,
+      statusCode: 'ProvisioningCompleted' as const,
+      description: 'Done',
+      createdAt: '2026-11-22T00:00:00Z',
+      state,
+      attempts: 1,
+      ...extra,
+    });
+    const steps = [
+      () => store.putOutboxItem(mark(1, 'pending')),
+      () => store.putOutboxItem(mark(2, 'pending')),
+      () => store.putOutboxItem(mark(1, 'sent', { sentAtPoll: store.pollsSucceeded(), eventId: 'e-1' })),
+      () => store.putOutboxItem(mark(2, 'failed')),
+      () => store.putOutboxItem(mark(3, 'sent')), // sent by a version that did not count polls
+      () => store.putOutboxItem(mark(4, 'sent', { sentAtPoll: store.pollsSucceeded() })),
+      () => store.putOutboxItem(mark(4, 'sent', { sentAtPoll: 0, readBackAt: '2026-11-22T00:00:00Z' })),
+      () => store.forgetConfirmed(),
+      () => store.putOutboxItem(mark(2, 'pending')), // tried again
+      () =>
+        store.deleteOutboxItem(mark(2, 'pending').requestId, { as: 'undone', at: '2026-11-22T00:00:00Z' }),
+    ];
+    let unconfirmedSeen = false;
+    for (const step of steps) {
+      step();
+      // Polls pass: a sent mark not shown back becomes unconfirmed a few polls on.
+      for (let poll = 0; poll < UNCONFIRMED_AFTER_POLLS; poll++) {
+        expect(counted()).toEqual(walked());
+        unconfirmedSeen ||= walked().unconfirmed > 0;
+        store.notePollSucceeded('2026-11-22T00:00:00Z');
+      }
+    }
+    expect(unconfirmedSeen).toBe(true);
+  });
+});
+
+describe('an order whose fetch failed', () => {
+  it('is fetched again when its wait ends, each wait longer, and at once when its events change', async () => {
+    const clockDir = await mkdtemp(join(tmpdir(), 'store-'));
+    let now = Date.parse('2026-11-22T00:00:00Z');
+    const timed = AccountStore.open(clockDir, () => now).store;
+    const purchase = (orderId: string, key: string, statusCode: MarketplaceEvent['statusCode']) => ({
+      ...mended,
+      eventId: key,
+      statusCode,
+      additionalProperties: [{ name: 'orderId', value: orderId }],
+    });
+    const record = (events: MarketplaceEvent[]) =>
+      timed.recordPoll({
+        events,
+        cursor: undefined,
+        backlog: false,
+        paused: false,
+        now: new Date(now).toISOString(),
+      });
+    const due = () => timed.ordersToFetch(10, new Set());
+    try {
+      record([purchase('o-1', 'e-1', 'ProvisioningStarted'), purchase('o-2', 'e-2', 'ProvisioningStarted')]);
+      expect(due().toSorted()).toEqual(['o-1', 'o-2']);
+      expect(timed.markFetchFailed('o-1', 'the order could not be read', true)).toBe(true);
+      expect(due()).toEqual(['o-2']); // not at the next poll: it waits
+      now += FETCH_AGAIN_AFTER_MS;
+      expect(due()).toEqual(['o-2', 'o-1']); // new ones first, then those due again
+      expect(timed.markFetchFailed('o-1', 'the order could not be read', true)).toBe(false); // the same reason
+      now += FETCH_AGAIN_AFTER_MS;
+      expect(due()).toEqual(['o-2']); // the second wait is twice the first
+      now += FETCH_AGAIN_AFTER_MS;
+      expect(due()).toEqual(['o-2', 'o-1']);
+      timed.markFetchFailed('o-1', 'the order could not be read', true);
+      record([purchase('o-1', 'e-3', 'ProvisioningInProgress')]);
+      expect(due().toSorted()).toEqual(['o-1', 'o-2']); // changed: fetched at once
+      // And its failures before the change are forgotten: a failure now waits the first wait.
+      timed.markFetchFailed('o-1', 'the order could not be read', true);
+      now += FETCH_AGAIN_AFTER_MS;
+      expect(due().toSorted()).toEqual(['o-1', 'o-2']);
+      // However many failed, the wait is bounded.
+      for (let i = 0; i < 40; i++) timed.markFetchFailed('o-1', 'the order could not be read', true);
+      now += FETCH_AGAIN_AT_MOST_MS;
+      expect(due().toSorted()).toEqual(['o-1', 'o-2']);
+      // Failures that may pass (an outage) wait the first wait however many, and lengthen nothing.
+      timed.markFetchFailed('o-2', 'the order could not be read', true);
+      for (let i = 0; i < 5; i++)
+        timed.markFetchFailed('o-2', 'The marketplace is having problems (HTTP 503)', false);
+      now += FETCH_AGAIN_AFTER_MS;
+      expect(due().toSorted()).toEqual(['o-1', 'o-2']);
+      timed.markFetchFailed('o-2', 'the order could not be read', true);
+      now += FETCH_AGAIN_AFTER_MS;
+      expect(due()).toEqual(['o-1']); // its own second failure: twice the first wait, as before the outage
+      now += FETCH_AGAIN_AFTER_MS;
+      expect(due().toSorted()).toEqual(['o-1', 'o-2']);
+      // Stored: no longer due.
+      const order = { orderId: 'o-1', buyerCustomerParty: {}, sellerSupplierParty: {}, documentLines: [] };
+      timed.saveOrder('o-1', order as unknown as Order, [], new Date(now).toISOString());
+      expect(due()).toEqual(['o-2']);
+    } finally {
+      timed.close();
+      await rm(clockDir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -648,5 +789,73 @@ describe("a first start's history recorded in parts", () => {
     expect(search().rows.map((r) => r.orderId)).toEqual(['a-order']);
     expect(search().searchIncomplete).toBeUndefined();
     expect(store.indexForSearchLater(10)).toBe(0);
+  });
+});
+
+describe('an order whose fetch failed while the clock ran ahead', () => {
+  it('is fetched again within the bound once the clock is set right', async () => {
+    const clockDir = await mkdtemp(join(tmpdir(), 'store-'));
+    const right = Date.parse('2026-11-22T00:00:00Z');
+    // The laptop's clock a year ahead (a wrong time set by hand, a bad battery), then set right.
+    let now = right + 365 * 86_400_000;
+    const timed = AccountStore.open(clockDir, () => now).store;
+    try {
+      timed.recordPoll({
+        events: [{ ...mended, eventId: 'e-1', additionalProperties: [{ name: 'orderId', value: 'o-1' }] }],
+        cursor: undefined,
+        backlog: false,
+        paused: false,
+        now: new Date(now).toISOString(),
+      });
+      expect(timed.ordersToFetch(10, new Set())).toEqual(['o-1']);
+      timed.markFetchFailed('o-1', 'the marketplace is having problems', false);
+      now = right;
+      now += FETCH_AGAIN_AT_MOST_MS;
+      // No wait is longer than FETCH_AGAIN_AT_MOST_MS, whatever the clock said when it began.
+      expect(timed.ordersToFetch(10, new Set())).toEqual(['o-1']);
+    } finally {
+      timed.close();
+      await rm(clockDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a new purchase whose first fetch failed', () => {
+  it('is fetched again when its wait ends, ahead of a backlog of older orders still to fetch', async () => {
+    const clockDir = await mkdtemp(join(tmpdir(), 'store-'));
+    let now = Date.parse('2026-11-22T00:00:00Z');
+    const timed = AccountStore.open(clockDir, () => now).store;
+    const bought = (orderId: string, at: string) => ({
+      ...mended,
+      eventId: `e-${orderId}`,
+      eventTime: at,
+      additionalProperties: [{ name: 'orderId', value: orderId }],
+    });
+    const record = (events: MarketplaceEvent[], backlog: boolean) =>
+      timed.recordPoll({
+        events,
+        cursor: undefined,
+        backlog,
+        paused: false,
+        now: new Date(now).toISOString(),
+      });
+    try {
+      // A first start's (or a long absence's) backlog of orders not fetched yet: hours of fetching.
+      record(
+        Array.from({ length: 50 }, (_, i) =>
+          bought(`old-${i}`, `2026-10-${String((i % 28) + 1).padStart(2, '0')}T00:00:00Z`),
+        ),
+        true,
+      );
+      record([bought('new-1', '2026-11-21T23:59:00Z')], false);
+      expect(timed.ordersToFetch(4, new Set())[0]).toBe('new-1'); // the newest first
+      timed.markFetchFailed('new-1', 'The marketplace is having problems (HTTP 503)', false);
+      now += FETCH_AGAIN_AFTER_MS;
+      // Its wait has ended: it is due as it was before it failed (first), not after the whole backlog.
+      expect(timed.ordersToFetch(4, new Set())).toContain('new-1');
+    } finally {
+      timed.close();
+      await rm(clockDir, { recursive: true, force: true });
+    }
   });
 });

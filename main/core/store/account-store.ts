@@ -33,7 +33,7 @@ import {
 import type { FeedCursor } from '../event-feed';
 import { ANOTHER_SELLER, anotherSellers } from '../kept-aside';
 import { buyerAndProduct } from '../notification-policy';
-import { type OutboxItem, readOutboxItem } from '../outbox';
+import { type OutboxItem, type PendingMark, readOutboxItem } from '../outbox';
 import { eventBody, isPostOf } from '../status-post';
 import type { StatusEnding, StatusRecord } from '../status-records';
 import {
@@ -56,6 +56,14 @@ export const DATABASE_FILE = 'seller-tray.db';
 const WAITING = 'ProvisioningStarted';
 const IN_PROGRESS = 'ProvisioningInProgress';
 const MINUTE = 60_000;
+
+/**
+ * An order whose fetch failed waits this long before it is fetched again, each further failure
+ * of its own twice as long, at most FETCH_AGAIN_AT_MOST_MS (issue 27): orders the marketplace keeps failing
+ * (a document the reader cannot use) are not fetched at every poll, however many there are.
+ */
+export const FETCH_AGAIN_AFTER_MS = MINUTE;
+export const FETCH_AGAIN_AT_MOST_MS = 24 * 60 * MINUTE;
 const DAY = 24 * 60 * MINUTE;
 
 /**
@@ -609,7 +617,9 @@ export class AccountStore {
     // Looked up per event only when the store holds any such item (most never do): a first
     // start's hundred thousand events then cost one look each, not four.
     const anyForeign =
-      this.sql(`SELECT 1 FROM unreadable WHERE reason LIKE '${ANOTHER_SELLER}%' LIMIT 1`).get() !== undefined;
+      this.sql(
+        `SELECT 1 FROM unreadable INDEXED BY unreadable_foreign WHERE reason LIKE '${ANOTHER_SELLER}%' LIMIT 1`,
+      ).get() !== undefined;
     const anyEventAside =
       this.sql(`SELECT 1 FROM unreadable WHERE source = 'event' LIMIT 1`).get() !== undefined;
     const foreignLater: UnreadableItem[] = [];
@@ -805,7 +815,7 @@ export class AccountStore {
     const total = orderTotal(order);
     this.sql(
       `UPDATE orders SET document = ?, licenses = COALESCE(?, licenses), fetched_at = ?, stale = 0,
-           fetch_error = NULL, buyer = ?, product = ?, total_amount = ?, total_currency = ?, total_exact = ?
+           fetch_error = NULL, fetch_failures = 0, fetch_due_ms = NULL, buyer = ?, product = ?, total_amount = ?, total_currency = ?, total_exact = ?
          WHERE order_id = ?`,
     ).run(
       JSON.stringify(order),
@@ -823,23 +833,60 @@ export class AccountStore {
     this.indexForSearch(orderId, order, licenses);
   }
 
-  /** A fetch failed: the stored order (if any) stays; the reason shows beside it. Answers whether it is a new reason. */
-  markFetchFailed(orderId: string, reason: string): boolean {
-    const { changes } = this.sql(
-      'UPDATE orders SET fetch_error = ? WHERE order_id = ? AND fetch_error IS NOT ?',
-    ).run(reason, orderId, reason);
-    return Number(changes) > 0;
+  /**
+   * A fetch failed: the stored order (if any) stays; the reason shows beside it. It is fetched
+   * again once its wait ends, or at once when its events change. Only the order's own failures
+   * (`own`: a document the reader cannot use) lengthen its wait; one that may pass (an outage, no
+   * network) waits FETCH_AGAIN_AFTER_MS, so an order bought during an outage is read soon after.
+   * Answers whether it is a new reason.
+   */
+  markFetchFailed(orderId: string, reason: string, own: boolean): boolean {
+    const row = this.sql(
+      `UPDATE orders SET fetch_failures = fetch_failures + $own,
+           fetch_due_ms = $now + IIF($own, MIN($most, $first * (1 << MIN(fetch_failures, 30))), $first)
+         WHERE order_id = $id RETURNING fetch_error`,
+    ).get({
+      $id: orderId,
+      $own: own ? 1 : 0,
+      $now: this.now(),
+      $first: FETCH_AGAIN_AFTER_MS,
+      $most: FETCH_AGAIN_AT_MOST_MS,
+    }) as { fetch_error: string | null } | undefined;
+    if (row === undefined || row.fetch_error === reason) return false;
+    this.sql('UPDATE orders SET fetch_error = ? WHERE order_id = ?').run(reason, orderId);
+    return true;
   }
 
-  /** Orders to fetch (new, changed, or failed before), newest first, less those in `skip`. */
+  /**
+   * Orders to fetch, less those in `skip`, newest purchase first: new and changed ones, and those
+   * whose fetch failed and whose wait has ended (a new purchase whose first fetch failed is not put
+   * behind a whole backlog). Each kind through an index of its own, so orders that keep failing (a
+   * document the reader cannot use) cost a poll nothing while they wait.
+   */
   ordersToFetch(limit: number, skip: ReadonlySet<string>): string[] {
-    const rows = this.sql(
-      'SELECT order_id FROM orders WHERE stale = 1 ORDER BY purchased_at DESC LIMIT ?',
-    ).all(limit + skip.size) as { order_id: string }[];
-    return rows
-      .map((r) => r.order_id)
-      .filter((id) => !skip.has(id))
-      .slice(0, limit);
+    const due = (sql: string, ...params: number[]) =>
+      (
+        this.sql(sql).all(...params, limit + skip.size) as { order_id: string; purchased_at: string | null }[]
+      ).filter((row) => !skip.has(row.order_id));
+    const again = `SELECT order_id, purchased_at FROM orders INDEXED BY orders_to_fetch_again
+      WHERE stale = 1 AND fetch_due_ms`;
+    const now = this.now();
+    const orders = [
+      ...due(
+        `SELECT order_id, purchased_at FROM orders INDEXED BY orders_to_fetch WHERE stale = 1 AND fetch_due_ms IS NULL
+           ORDER BY purchased_at DESC LIMIT ?`,
+      ),
+      ...due(`${again} <= ? ORDER BY fetch_due_ms LIMIT ?`, now),
+      // Set while the clock ran ahead (then set right): no wait is longer than FETCH_AGAIN_AT_MOST_MS.
+      ...due(`${again} > ? ORDER BY fetch_due_ms DESC LIMIT ?`, now + FETCH_AGAIN_AT_MOST_MS),
+    ];
+    // Stable: of one purchase time, new and changed orders before those failed before.
+    const newestFirst = (a: string | null, b: string | null) =>
+      (a ?? '') < (b ?? '') ? 1 : (a ?? '') > (b ?? '') ? -1 : 0;
+    return orders
+      .toSorted((a, b) => newestFirst(a.purchased_at, b.purchased_at))
+      .slice(0, limit)
+      .map((row) => row.order_id);
   }
 
   storedOrder(orderId: string): StoredOrder | undefined {
@@ -1136,8 +1183,9 @@ export class AccountStore {
   /** Where the unopened orders that match stand in the list: few, so located only when there are any. */
   private unopenedIn(groups: readonly Segment[], condition: string, params: Params): InboxPage['unopened'] {
     // Most of the time nothing is unopened: one look at the (small) announcements says so.
-    if (this.sql('SELECT 1 FROM announcements WHERE opened_at IS NULL LIMIT 1').get() === undefined)
-      return [];
+    const unopened =
+      'SELECT 1 FROM announcements INDEXED BY announcements_unopened WHERE opened_at IS NULL LIMIT 1';
+    if (this.sql(unopened).get() === undefined) return [];
     const located: InboxPage['unopened'] = [];
     for (const group of groups) {
       if (group.size === 0) continue;
@@ -1610,6 +1658,14 @@ export class AccountStore {
     return rows.map((row) => readOutboxItem(row.json));
   }
 
+  /** The marks waiting to be sent, oldest first (outbox_pending). */
+  pendingOutboxMarks(): PendingMark[] {
+    const rows = this.sql(
+      `SELECT request_id, order_id FROM outbox INDEXED BY outbox_pending WHERE state = 'pending' ORDER BY seq`,
+    ).all() as { request_id: string; order_id: string }[];
+    return rows.map((row) => ({ requestId: row.request_id, orderId: row.order_id }));
+  }
+
   outboxItem(requestId: string): OutboxItem | undefined {
     const row = this.sql('SELECT json FROM outbox WHERE request_id = ?').get(requestId) as
       | { json: string }
@@ -1618,7 +1674,13 @@ export class AccountStore {
   }
 
   pendingOutboxCount(): number {
-    return (this.sql(`SELECT COUNT(*) AS n FROM outbox WHERE state = 'pending'`).get() as { n: number }).n;
+    return this.outboxCount('pending');
+  }
+
+  /** The outbox's marks of a kind (its state, or 'not-read-back': sent, not shown back yet), kept by triggers. */
+  private outboxCount(kind: OutboxItem['state'] | 'not-read-back'): number {
+    const row = this.sql('SELECT n FROM outbox_counts WHERE kind = ?').get(kind) as { n: number } | undefined;
+    return row?.n ?? 0;
   }
 
   /** Adds or updates an item; committed (and flushed) when this returns. */
@@ -1672,7 +1734,7 @@ export class AccountStore {
     return this.atomically(() => {
       const readBackAt = new Date(this.now()).toISOString();
       const older = this.sql(
-        `UPDATE outbox SET json = json_set(json, '$.readBackAt', ?)
+        `UPDATE outbox INDEXED BY outbox_sent_uncounted SET json = json_set(json, '$.readBackAt', ?)
            WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL
              AND json_extract(json, '$.sentAtPoll') IS NULL AND event_id IN (SELECT key FROM events)
            RETURNING request_id, json`,
@@ -1680,7 +1742,7 @@ export class AccountStore {
       const record = this.sql('UPDATE status_records SET item = ? WHERE request_id = ?');
       for (const row of older) record.run(row.json, row.request_id);
       const rows = this.sql(
-        `DELETE FROM outbox WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NOT NULL
+        `DELETE FROM outbox INDEXED BY outbox_read_back WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NOT NULL
            RETURNING json`,
       ).all() as { json: string }[];
       return rows.map((row) => readOutboxItem(row.json));
@@ -1725,19 +1787,31 @@ export class AccountStore {
 
   /**
    * Sent statuses that a listing read by a poll shows, recorded as read back: by the event id
-   * the post was answered with, else by the request id the event names (status-post.ts).
+   * the post was answered with, else by the request id the event names (status-post.ts). A post
+   * shows as an event of its order: only the marks of the events' orders are looked at, whatever
+   * the outbox holds (a marketplace that lost thousands of marks).
    */
   private noteReadBack(events: readonly MarketplaceEvent[], now: string): void {
-    if (events.length === 0) return;
-    for (const { item, sent } of this.marksToConfirm()) {
-      if (!sent || item.readBackAt !== undefined) continue;
-      const body = eventBody(item, item.requestId);
-      const shown = events.some(
-        (event) =>
-          (item.eventId !== undefined && event.eventId === item.eventId) ||
-          isPostOf(event, body, item.requestId),
-      );
-      if (shown) this.putOutboxItem({ ...item, readBackAt: now });
+    const byOrder = new Map<string, MarketplaceEvent[]>();
+    for (const event of events) {
+      const orderId = orderIdOf(event);
+      if (orderId !== undefined) byOrder.set(orderId, [...(byOrder.get(orderId) ?? []), event]);
+    }
+    const marksOf = this.sql(
+      `SELECT json FROM outbox INDEXED BY outbox_by_order
+         WHERE order_id = ? AND state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL`,
+    );
+    for (const [orderId, listed] of byOrder) {
+      for (const row of marksOf.all(orderId) as { json: string }[]) {
+        const item = readOutboxItem(row.json);
+        const body = eventBody(item, item.requestId);
+        const shown = listed.some(
+          (event) =>
+            (item.eventId !== undefined && event.eventId === item.eventId) ||
+            isPostOf(event, body, item.requestId),
+        );
+        if (shown) this.putOutboxItem({ ...item, readBackAt: now });
+      }
     }
   }
 
@@ -1750,15 +1824,15 @@ export class AccountStore {
    */
   attentionCounts(limits: AttentionLimits): AttentionCounts {
     const { params } = attentionParams(limits);
-    const marks = this.marksToConfirm();
     return {
       notStarted: params.$notStartedBefore === null ? 0 : this.notStartedCount(params.$notStartedBefore),
       stalled: params.$stalledBefore === null ? 0 : this.stalledCount(params.$stalledBefore),
-      unconfirmed: marks.filter((mark) => this.isUnconfirmed(mark)).length,
-      failed: marks.filter((mark) => !mark.sent).length,
+      unconfirmed: this.unconfirmedCount(),
+      failed: this.outboxCount('failed'),
       keptAside: (
         this.sql(
-          `SELECT COUNT(*) AS n FROM unreadable WHERE id > ? AND reason NOT LIKE '${ANOTHER_SELLER}%'`,
+          `SELECT COUNT(*) AS n FROM unreadable INDEXED BY unreadable_shown
+             WHERE id > ? AND reason NOT LIKE '${ANOTHER_SELLER}%'`,
         ).get(this.asideSeenUpTo()) as { n: number }
       ).n,
     };
@@ -1834,6 +1908,27 @@ export class AccountStore {
       .map((mark) => mark.item.requestId);
   }
 
+  /**
+   * How many marks isUnconfirmed says: all not shown back (counted by triggers) less those sent
+   * lately (outbox_not_read_back's range) and those sent before polls were counted (their own
+   * index: the planner's statistics, all of one poll, would otherwise have it walk the outbox).
+   */
+  private unconfirmedCount(): number {
+    const notYet = (index: string, where: string, ...params: number[]) =>
+      (
+        this.sql(
+          `SELECT COUNT(*) AS n FROM outbox INDEXED BY ${index}
+             WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL
+             AND json_extract(json, '$.sentAtPoll') ${where}`,
+        ).get(...params) as { n: number }
+      ).n;
+    return (
+      this.outboxCount('not-read-back') -
+      notYet('outbox_not_read_back', '> ?', this.pollsSucceeded() - UNCONFIRMED_AFTER_POLLS) -
+      notYet('outbox_sent_uncounted', 'IS NULL')
+    );
+  }
+
   /** A sent status that the listings of UNCONFIRMED_AFTER_POLLS polls since did not show. */
   private isUnconfirmed(mark: { item: OutboxItem; sent: boolean }): boolean {
     const { sentAtPoll, readBackAt } = mark.item;
@@ -1861,7 +1956,7 @@ export class AccountStore {
 
   /**
    * Orders the marketplace lists in progress since before `before` (ms): all shown in progress
-   * (status_counts) less those marked so here and not listed yet (the outbox's few), those in
+   * (status_counts) less those marked so here and not listed yet (an index of their own), those in
    * progress since then and those of no readable time (orders_in_progress_since's ranges).
    */
   private stalledCount(before: number): number {
@@ -1871,10 +1966,10 @@ export class AccountStore {
           `SELECT COUNT(*) AS n FROM orders INDEXED BY orders_in_progress_since WHERE ${LISTED_IN_PROGRESS('')} AND ${where}`,
         ).get(...params) as { n: number }
       ).n;
-    // From the outbox outwards (CROSS JOIN keeps SQLite to that order): its few rows, not the orders.
+    // Marked so here only by the outbox's marks: orders_marked_in_progress holds them alone.
     const { n: marked } = this.sql(
-      `SELECT COUNT(DISTINCT o.order_id) AS n FROM outbox x CROSS JOIN orders o ON o.order_id = x.order_id
-         WHERE o.effective_status = '${IN_PROGRESS}' AND o.status IS NOT '${IN_PROGRESS}'`,
+      `SELECT COUNT(*) AS n FROM orders INDEXED BY orders_marked_in_progress
+         WHERE effective_status = '${IN_PROGRESS}' AND status IS NOT '${IN_PROGRESS}'`,
     ).get() as { n: number };
     return (
       this.statusCount(IN_PROGRESS) -
@@ -1945,7 +2040,7 @@ export class AccountStore {
 
   /** Items kept aside that the user has not been told of yet (`markTold` when told). */
   untoldAside(): KeptAside[] {
-    return this.keptAside('WHERE told = 0');
+    return this.keptAside('INDEXED BY unreadable_untold WHERE told = 0');
   }
 
   /** The latest items kept aside, told or not (for a diagnosis), and how many there are. */
@@ -2106,7 +2201,9 @@ const LEARN_ORDER = `INSERT OR IGNORE INTO orders (order_id, learned_at, unindex
    VALUES ($id, $now, $unindexed, $escalatedAt, $status, $statusAt, $purchasedAt, $purchaseType,
      COALESCE(${MARKED}, $status), ${sinceMs('$status', '$statusAt')}, ${TIMES.firstAction},
      ${TIMES.completed})`;
-const DERIVE_ORDER = `UPDATE orders SET stale = MAX(stale, $refetch), status = $status, status_at = $statusAt,
+const DERIVE_ORDER = `UPDATE orders SET stale = MAX(stale, $refetch),
+     fetch_due_ms = CASE WHEN $refetch = 1 THEN NULL ELSE fetch_due_ms END,
+     fetch_failures = CASE WHEN $refetch = 1 THEN 0 ELSE fetch_failures END, status = $status, status_at = $statusAt,
      purchased_at = $purchasedAt, purchase_type = $purchaseType,
      effective_status = COALESCE(${MARKED}, $status), since_ms = ${sinceMs('$status', '$statusAt')},
      first_action_ms = ${TIMES.firstAction}, completed_ms = ${TIMES.completed}

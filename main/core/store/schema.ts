@@ -8,6 +8,10 @@ const uuidShaped = (column: string) =>
 /** Rows of `table` whose `column` differs from its canonical (lower-case) form only by case. */
 const notCanonical = (column: string) => `${uuidShaped(column)} AND ${column} != lower(${column})`;
 
+/** What an outbox row (NEW, OLD, or the table's) is counted as: its state, a sent mark not shown back apart. */
+const outboxKind = (row: string) =>
+  `CASE WHEN ${row}.state = 'sent' AND json_extract(${row}.json, '$.readBackAt') IS NULL THEN 'not-read-back' ELSE ${row}.state END`;
+
 export const MIGRATIONS: readonly string[] = [
   `
   -- Every marketplace event learned, raw, with the columns queries need.
@@ -311,5 +315,58 @@ export const MIGRATIONS: readonly string[] = [
   -- written once it really started (its command spawned, its request sent).
   CREATE INDEX automation_runs_due_by_automation ON automation_runs (automation, due_at)
     WHERE state IN ('queued', 'running');
+  `,
+  `
+  -- What each poll (and each inbox page read after it) asks of every item ever kept aside and of
+  -- every order ever announced here (issue 27, session 36): whether any item is another seller's
+  -- (before the poll's events are recorded), whether any announced order is still unopened. The
+  -- usual answer is no, which walked the whole table; these indexes hold only the yeses.
+  CREATE INDEX unreadable_foreign ON unreadable (source, key) WHERE reason LIKE 'of another seller account%';
+  -- And the tray's count of the items kept aside since the user looked, which are no other
+  -- seller's: an index range with no row read (its reason) for each.
+  CREATE INDEX unreadable_shown ON unreadable (id) WHERE reason NOT LIKE 'of another seller account%';
+  CREATE INDEX announcements_unopened ON announcements (order_id) WHERE opened_at IS NULL;
+  `,
+  `
+  -- An order whose fetch failed is fetched again when its wait ends (issue 27, session 36), each
+  -- failure waiting longer (FETCH_AGAIN_AFTER_MS): orders whose documents the marketplace keeps
+  -- failing were all fetched at every poll. Those failed before now are due at once.
+  ALTER TABLE orders ADD COLUMN fetch_failures INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE orders ADD COLUMN fetch_due_ms REAL;
+  UPDATE orders SET fetch_failures = 1, fetch_due_ms = 0 WHERE stale = 1 AND fetch_error IS NOT NULL;
+  DROP INDEX orders_to_fetch;
+  CREATE INDEX orders_to_fetch ON orders (purchased_at DESC) WHERE stale = 1 AND fetch_due_ms IS NULL;
+  CREATE INDEX orders_to_fetch_again ON orders (fetch_due_ms) WHERE stale = 1 AND fetch_due_ms IS NOT NULL;
+  `,
+  `
+  -- What each poll and the tray's count ask of the outbox (issue 27, session 36): how many marks
+  -- wait to be sent, were refused, were sent and not shown back yet. Kept by triggers, as
+  -- status_counts: a marketplace that refused or lost thousands of marks made every poll read and
+  -- parse each of them. Indexed by themselves: the marks sent and not shown back (by the poll
+  -- they were sent at: the few sent lately are not unconfirmed yet), those shown back (to be let
+  -- go), those pending (a delivery reads them alone), those sent before polls were counted, and
+  -- the orders marked in progress here that the history does not show so yet. The statements name
+  -- their index (INDEXED BY): with the planner's statistics of thousands of marks alike, it chose
+  -- to walk the table.
+  CREATE TABLE outbox_counts (kind TEXT PRIMARY KEY, n INTEGER NOT NULL);
+  INSERT INTO outbox_counts SELECT kind, COUNT(*) FROM (SELECT ${outboxKind('outbox')} AS kind FROM outbox) GROUP BY kind;
+  CREATE TRIGGER outbox_counted_on_insert AFTER INSERT ON outbox BEGIN
+    INSERT INTO outbox_counts VALUES (${outboxKind('NEW')}, 1) ON CONFLICT (kind) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER outbox_counted_on_update AFTER UPDATE OF state, json ON outbox BEGIN
+    UPDATE outbox_counts SET n = n - 1 WHERE kind = ${outboxKind('OLD')};
+    INSERT INTO outbox_counts VALUES (${outboxKind('NEW')}, 1) ON CONFLICT (kind) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER outbox_counted_on_delete AFTER DELETE ON outbox BEGIN
+    UPDATE outbox_counts SET n = n - 1 WHERE kind = ${outboxKind('OLD')};
+  END;
+  CREATE INDEX outbox_not_read_back ON outbox (json_extract(json, '$.sentAtPoll'))
+    WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL;
+  CREATE INDEX outbox_read_back ON outbox (seq) WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NOT NULL;
+  CREATE INDEX outbox_pending ON outbox (seq) WHERE state = 'pending';
+  CREATE INDEX outbox_sent_uncounted ON outbox (seq)
+    WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL AND json_extract(json, '$.sentAtPoll') IS NULL;
+  CREATE INDEX orders_marked_in_progress ON orders (order_id)
+    WHERE effective_status = 'ProvisioningInProgress' AND status IS NOT 'ProvisioningInProgress';
   `,
 ];

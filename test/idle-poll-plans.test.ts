@@ -1,0 +1,117 @@
+// What an idle poll asks of the store (issue 27), over the simulator on loopback HTTP with the
+// app's default settings: every statement it runs, and those of the tray's counts and the inbox's
+// first page read after it, finds its rows through an index, never by walking a table that grows
+// with the history, even once the planner's statistics say thousands of rows are alike. SQLite's
+// plan says so without any timing: a bench (test/bench/idle-shapes) measures what it costs.
+import { randomUUID } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
+import { expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../main/core/settings';
+import { AccountStore } from '../main/core/store/account-store';
+import { openLaptop } from './support/core';
+import { sharedMarketplace } from './support/shared-marketplace';
+
+const market = sharedMarketplace({ seed: 11, orders: 20 });
+
+/** Tables whose size is not the history's: small values and the counts kept by triggers. */
+const SMALL = new Set(['meta', 'status_counts', 'outbox_counts']);
+
+/** The statements the store runs during `work`, each once. */
+async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
+  const proto = AccountStore.prototype as unknown as { sql: (text: string) => unknown };
+  const original = proto.sql;
+  const seen = new Set<string>();
+  proto.sql = function (this: AccountStore, text: string) {
+    seen.add(text);
+    return original.call(this, text);
+  };
+  try {
+    await work();
+  } finally {
+    proto.sql = original;
+  }
+  return [...seen];
+}
+
+/** The tables a statement's plan walks whole (a SCAN not through an index), by their names. */
+function walked(db: DatabaseSync, text: string): string[] {
+  const aliases = new Map<string, string>();
+  for (const [, table, alias] of text.matchAll(
+    /\b(?:FROM|JOIN)\s+(\w+)(?:\s+(?:AS\s+)?(?!WHERE|ON|JOIN|INDEXED|LEFT|CROSS|ORDER|GROUP|LIMIT)(\w+))?/gi,
+  ))
+    if (table && alias) aliases.set(alias, table);
+  const plan = db.prepare(`EXPLAIN QUERY PLAN ${text}`).all() as { detail: string }[];
+  return plan.flatMap(({ detail }) => {
+    const scan = /^SCAN (\w+)\b(?! USING (?:COVERING )?INDEX)/.exec(detail);
+    // A virtual table's "scan" is its own lookup (the search index's by rowid).
+    if (!scan?.[1] || scan[1] === 'CONSTANT' || detail.includes('VIRTUAL TABLE')) return [];
+    const table = aliases.get(scan[1]) ?? scan[1];
+    return SMALL.has(table) ? [] : [table];
+  });
+}
+
+/**
+ * Many things alike of the kinds a poll looks through (marks sent at one poll and never shown
+ * back, refused marks, items kept aside), and the planner's statistics taken of them: SQLite may
+ * then judge a walk of the table cheaper than an index, which the plans must not follow.
+ */
+function manyAlike(store: AccountStore): void {
+  const at = new Date().toISOString();
+  store.atomically(() => {
+    for (let i = 0; i < 1000; i++) {
+      const mark = {
+        requestId: randomUUID(),
+        orderId: randomUUID(),
+        statusCode: 'ProvisioningCompleted' as const,
+        description: 'Done',
+        createdAt: at,
+        attempts: 1,
+      };
+      store.putOutboxItem({ ...mark, state: 'sent', sentAt: at, sentAtPoll: 0, eventId: randomUUID() });
+      store.putOutboxItem({ ...mark, requestId: randomUUID(), state: 'failed' });
+    }
+    store.setAside(
+      Array.from({ length: 200 }, (_, i) => ({
+        kind: 'event' as const,
+        key: randomUUID(),
+        fieldPath: 'statusCode',
+        reason: 'Invalid input: expected string, received number',
+        raw: { statusCode: i },
+      })),
+      at,
+    );
+  });
+  store.optimize();
+}
+
+it('runs no statement that walks a table growing with the history', async () => {
+  const laptop = await openLaptop(market.sim.url, undefined, { settings: DEFAULT_SETTINGS });
+  market.laptops.push(laptop);
+  const { core } = laptop;
+  await core.start();
+  await core.backlogRead();
+  await core.checkNow();
+  const store = (core as unknown as { store: AccountStore }).store;
+  manyAlike(store);
+  await core.checkNow();
+  const statements = await statementsOf(async () => {
+    await core.checkNow();
+    core.status();
+    core.orders({
+      filter: 'all',
+      search: '',
+      offset: 0,
+      limit: 100,
+      sort: DEFAULT_SETTINGS.inboxSort,
+      backlog: 'by-size',
+      now: new Date().toISOString(),
+      stalledAfterDays: DEFAULT_SETTINGS.staleInProgressDays,
+    });
+  });
+  expect(statements.length).toBeGreaterThan(10); // the poll and the reads were traced
+  const db = (store as unknown as { db: DatabaseSync }).db;
+  const walks = statements.flatMap((text) =>
+    walked(db, text).map((table) => `${table}: ${text.replace(/\s+/g, ' ').trim()}`),
+  );
+  expect(walks).toEqual([]);
+});
