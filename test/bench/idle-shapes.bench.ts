@@ -16,6 +16,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { adviceFor } from '../../main/core/advice';
 import { SellerApiClient } from '../../main/core/api/client';
 import type { MarketplaceEvent, Order } from '../../main/core/api/wire';
 import type { OutboxItem } from '../../main/core/outbox';
@@ -269,6 +270,7 @@ async function openLaptop(
     automations: [webhookAutomation(hook.url)],
   });
   const core = await SellerCore.open({
+    advice: adviceFor('app'),
     client: new SellerApiClient({
       baseUrl: url,
       credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
