@@ -83,7 +83,7 @@ describe('piped', () => {
   });
 });
 
-describe('REVIEW: a terminal sends bytes in chunks of its own choosing', () => {
+describe('a terminal sends bytes in chunks of its own choosing', () => {
   /** A terminal sending exactly these byte chunks (a long paste is cut wherever the pty's buffer ends). */
   function bytes(chunks: Buffer[]) {
     const stream = Object.assign(new EventEmitter(), {
@@ -105,7 +105,7 @@ describe('REVIEW: a terminal sends bytes in chunks of its own choosing', () => {
     return stream as unknown as SecretSource;
   }
 
-  it('REVIEW test (fails): a multibyte character cut between two chunks is read whole', async () => {
+  it('a multibyte character cut between two chunks is read whole', async () => {
     const typed = Buffer.from('pä😀ss\r');
     // Cut inside "ä" (2 bytes) and inside the emoji (4 bytes).
     const chunks = [typed.subarray(0, 2), typed.subarray(2, 5), typed.subarray(5)];
@@ -113,9 +113,15 @@ describe('REVIEW: a terminal sends bytes in chunks of its own choosing', () => {
     expect(await readSecret('Secret: ', bytes(chunks), output)).toBe('pä😀ss');
   });
 
-  it("REVIEW test (fails): a paste's end marker cut between two chunks is no part of the secret", async () => {
+  it("a paste's end marker cut between two chunks is no part of the secret", async () => {
     const { output } = screen();
     const chunks = [Buffer.from('\u001b[200~whsec_abc\u001b[20'), Buffer.from('1~\r')];
     expect(await readSecret('Secret: ', bytes(chunks), output)).toBe('whsec_abc');
+  });
+
+  it('an Escape alone at the end of a chunk takes nothing typed after it', async () => {
+    const { output } = screen();
+    const chunks = [Buffer.from('ab\u001b'), Buffer.from('c\u001b'), Buffer.from('[Dd\r')];
+    expect(await readSecret('Secret: ', bytes(chunks), output)).toBe('abcd');
   });
 });

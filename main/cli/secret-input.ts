@@ -4,6 +4,8 @@
 // echo, as ssh and sudo read a password: raw mode, Enter ends it, Backspace takes back a
 // character, Ctrl+U the whole line, Ctrl+C cancels, and the terminal is always given back as it was.
 
+import { StringDecoder } from 'node:string_decoder';
+
 /** Ctrl+C at the prompt: nothing was read, nothing is stored. */
 export class SecretCancelled extends Error {
   constructor() {
@@ -39,8 +41,15 @@ export async function readSecret(
   try {
     return await new Promise<string>((resolve, reject) => {
       let typed: string[] = [];
+      // A terminal cuts its bytes where it likes: a character's bytes, an escape sequence's
+      // characters may end one chunk and start the next, so both are read on with the next.
+      const decoder = new StringDecoder('utf8');
+      let unfinished = '';
       const onData = (chunk: Buffer | string) => {
-        for (const key of typedKeys(chunk.toString())) {
+        const text = unfinished + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
+        const cut = UNFINISHED_ESCAPE.exec(text)?.[0] ?? '';
+        unfinished = cut;
+        for (const key of typedKeys(text.slice(0, text.length - cut.length))) {
           switch (key) {
             case '\r':
             case '\n':
@@ -86,9 +95,14 @@ async function readPiped(input: SecretSource): Promise<string> {
 
 /**
  * The keys in what a terminal sent: characters one by one (a character outside the BMP is one),
- * and an escape sequence (an arrow key, bracketed paste's markers) as one key, to be ignored whole.
+ * and an escape sequence (an arrow key, bracketed paste's markers: CSI or SS3) as one key, to be
+ * ignored whole. A lone Escape is one key too: what is typed after it is kept.
  */
 function typedKeys(text: string): string[] {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: escape sequences are what is matched.
-  return text.match(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b.|[\s\S]/gu) ?? [];
+  return text.match(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001bO[\s\S]|[\s\S]/gu) ?? [];
 }
+
+/** An escape sequence the chunk ends before its final character (`\e[20` of `\e[201~`). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: escape sequences are what is matched.
+const UNFINISHED_ESCAPE = /\u001b(?:\[[0-9;?]*[ -/]*|O)?$/u;
