@@ -1,10 +1,15 @@
 // The CLI's one secret reader (secret-input.ts) on streams: at a terminal, keys as a password
 // prompt takes them (raw mode on and given back, nothing echoed, Backspace, Ctrl+U, escape
 // sequences ignored, Enter or Ctrl+D ending, Ctrl+C cancelling); piped, standard input whole.
-// A real terminal is in automations.test.ts (test/support/terminal.ts).
+// A real terminal (test/support/terminal.ts) here for signals at the prompt, and in
+// automations.test.ts and seller-tray.test.ts for what is typed.
 import { EventEmitter } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { atTerminal } from '../../test/support/terminal';
 import { readSecret, SecretCancelled, type SecretSource } from './secret-input';
 
 /** A terminal's standard input: raw mode recorded, these chunks sent once it is read. */
@@ -57,6 +62,23 @@ describe('at a terminal', () => {
     expect(modes).toEqual([true, false]);
     expect(shown()).toBe('Secret: \n');
   });
+
+  it.each([
+    ['ends (the terminal hung up)', (stream: EventEmitter) => stream.emit('end')],
+    ['fails', (stream: EventEmitter) => stream.emit('error', new Error('EIO'))],
+  ])(
+    'standard input that %s before Enter ends the read: nothing half typed is the secret',
+    async (_, end) => {
+      const { stream, modes } = terminal(['half']);
+      const { output, shown } = screen();
+      const read = readSecret('Secret: ', stream, output);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      end(stream as unknown as EventEmitter);
+      await expect(read).rejects.toThrow('nothing was stored');
+      expect(modes).toEqual([true, false]);
+      expect(shown()).toBe('Secret: \n');
+    },
+  );
 
   it('Ctrl+C cancels, giving the terminal back as it was', async () => {
     const { stream, modes } = terminal(['half', '\u0003', 'more\r']);
@@ -124,4 +146,37 @@ describe('a terminal sends bytes in chunks of its own choosing', () => {
     const chunks = [Buffer.from('ab\u001b'), Buffer.from('c\u001b'), Buffer.from('[Dd\r')];
     expect(await readSecret('Secret: ', bytes(chunks), output)).toBe('abcd');
   });
+});
+
+describe('at a real terminal, ended by a signal at the prompt', () => {
+  it.skipIf(process.platform === 'win32').each(['SIGTERM', 'SIGHUP'] as const)(
+    '%s gives the terminal back echoing, line by line, and ends the command as the signal does',
+    async (signal) => {
+      const home = await mkdtemp(join(tmpdir(), 'cli-secret-signal-'));
+      try {
+        const login = [process.execPath, '--import', 'tsx', 'main/cli/seller-tray.ts', 'login'];
+        const env = {
+          XDG_CONFIG_HOME: home,
+          SELLER_API_BASE_URL: '',
+          SELLER_CLIENT_ID: '',
+          SELLER_CLIENT_SECRET: '',
+        };
+        const ended = await atTerminal(
+          [...login, '--base-url', 'http://127.0.0.1:9', '--client-id', 'someone'],
+          env,
+          'then Enter',
+          ['half typed'],
+          { signal },
+        );
+        expect(ended.atPrompt).toEqual({ echo: false, lineByLine: false });
+        expect(ended.after).toEqual({ echo: true, lineByLine: true });
+        expect(ended.output).not.toContain('half typed');
+        // Ended by the signal itself (re-raised), as a shell reports it.
+        expect(ended.code).toBe(signal === 'SIGTERM' ? -15 : -1);
+      } finally {
+        await rm(home, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });

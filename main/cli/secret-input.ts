@@ -2,7 +2,8 @@
 // automation's signing secret or chat address for `automations secret`). Piped, it is standard
 // input whole, its one trailing line break dropped. At a terminal it is typed or pasted without
 // echo, as ssh and sudo read a password: raw mode, Enter ends it, Backspace takes back a
-// character, Ctrl+U the whole line, Ctrl+C cancels, and the terminal is always given back as it was.
+// character, Ctrl+U the whole line, Ctrl+C cancels, and the terminal is always given back as it was
+// (also when a signal or a hang-up ends the prompt).
 
 import { StringDecoder } from 'node:string_decoder';
 
@@ -19,7 +20,11 @@ export interface SecretSource extends AsyncIterable<Buffer | string> {
   setRawMode?: ((raw: boolean) => unknown) | undefined;
   isRaw?: boolean | undefined;
   on(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
   off(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
+  off(event: 'end', listener: () => void): unknown;
+  off(event: 'error', listener: (error: Error) => void): unknown;
   resume(): unknown;
   pause(): unknown;
 }
@@ -34,9 +39,23 @@ export async function readSecret(
   output: { write(text: string): unknown } = process.stderr,
 ): Promise<string> {
   if (!input.isTTY || !input.setRawMode) return readPiped(input);
+  const setRawMode = input.setRawMode.bind(input);
   const wasRaw = input.isRaw ?? false;
+  // Ended by a signal at the prompt (`kill`, a closed terminal, a wrapper's timeout), the process
+  // gives the terminal back first, or echo stays off for whatever runs next in it; then the signal
+  // is raised again, to end the process as it would have (unless others listen for it).
+  const onSignal = (signal: NodeJS.Signals) => {
+    stopListening();
+    setRawMode(wasRaw);
+    output.write('\n');
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const stopListening = () => {
+    for (const signal of ENDING_SIGNALS) process.off(signal, onSignal);
+  };
+  for (const signal of ENDING_SIGNALS) process.on(signal, onSignal);
   // Echo off before the prompt shows: what is typed once it shows is never echoed.
-  input.setRawMode(true);
+  setRawMode(true);
   output.write(prompt);
   try {
     return await new Promise<string>((resolve, reject) => {
@@ -71,20 +90,35 @@ export async function readSecret(
           }
         }
       };
+      // A terminal that hangs up or fails ends the read: nothing half typed is taken as the secret.
+      const onEnd = () =>
+        done(() => reject(new Error('standard input ended before Enter: nothing was stored')));
+      const onError = (error: Error) =>
+        done(() =>
+          reject(new Error(`standard input failed at the prompt (${error.message}): nothing was stored`)),
+        );
       const done = (end: () => void) => {
         input.off('data', onData);
+        input.off('end', onEnd);
+        input.off('error', onError);
         input.pause();
         end();
       };
       input.on('data', onData);
+      input.on('end', onEnd);
+      input.on('error', onError);
       input.resume();
     });
   } finally {
-    input.setRawMode(wasRaw);
+    stopListening();
+    setRawMode(wasRaw);
     // The Enter that ended it was not echoed either: the next line starts on its own.
     output.write('\n');
   }
 }
+
+/** The signals that end a process by default, given the terminal back first at the prompt (Ctrl+C is a key there). */
+const ENDING_SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
 
 /** Standard input to its end, its one trailing line break dropped. */
 async function readPiped(input: SecretSource): Promise<string> {
