@@ -19,8 +19,10 @@ import { admin } from '../../test/support/raw-api';
 import { atTerminal } from '../../test/support/terminal';
 import { accountFolder, accountRef } from '../core/account/account-ref';
 import { automationSecretEntry } from '../core/automation/ports';
+import { NO_POLICIES } from '../core/policy/layers';
 import { KeychainUnavailableError, KeytarSecretStore, type SecretStore } from '../core/secrets';
-import { cliStores } from './account';
+import { DEFAULT_SETTINGS } from '../core/settings';
+import { cliStores, terminalSurface } from './account';
 import { describeRun, storeAutomationSecret } from './automations';
 
 let sim: Simulator;
@@ -384,6 +386,7 @@ it('automations secret: a keychain that cannot be read for the other accounts st
   const eu = {
     ref: accountRef({ baseUrl: sim.url, clientId: 'demo-client', label: 'EU' }),
     clientSecret: async () => '',
+    surface: terminalSurface(DEFAULT_SETTINGS, NO_POLICIES, 'keychain'),
   };
   // Refused before it asks for a secret: nothing is read from standard input, nothing made.
   await expect(storeAutomationSecret(eu, stores, 'hook')).rejects.toThrow(

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
 import { type AccountRef, accountFolder, commandFor } from '../core/account/account-ref';
-import { adviceFor } from '../core/advice';
+import { adviceFor, type TerminalSurface } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
@@ -12,10 +12,11 @@ import { APP_VERSION } from '../core/app-identity';
 import { diagnose, formatDiagnosis } from '../core/diagnosis';
 import { explainFailure } from '../core/failure-words';
 import { lineLog, silentLog } from '../core/log';
-import { policyReport } from '../core/policy/layers';
+import { NO_POLICIES, policyReport } from '../core/policy/layers';
 import { policySourceFor } from '../core/policy/sources';
 import { readPolicies } from '../core/policy/watcher';
 import { KeychainUnavailableError } from '../core/secrets';
+import { DEFAULT_SETTINGS } from '../core/settings';
 import { AccountStore } from '../core/store/account-store';
 import {
   type Account,
@@ -25,6 +26,8 @@ import {
   refuseManaged,
   resolveAccount,
   resolveAccounts,
+  secretFrom,
+  terminalSurface,
 } from './account';
 import { accountsCommand } from './accounts';
 import { listAutomations, listen, runHeadless, storeAutomationSecret, testAutomation } from './automations';
@@ -144,9 +147,13 @@ async function main(argv: string[]): Promise<number> {
   const log = logged ? lineLog((line) => process.stderr.write(`seller-tray: ${line}\n`)) : silentLog;
   // The command's account, once known: a refused secret's advice names it.
   let account: Account | undefined;
+  // Where no account is known (`accounts add`), advice is this command line's: once the settings
+  // and policies are read, theirs.
+  let surface = terminalSurface(DEFAULT_SETTINGS, NO_POLICIES, secretFrom());
   try {
     const policies = await readPolicies(policySourceFor(), log);
     const stores = cliStores(process.env, policies);
+    surface = terminalSurface(stores.settings.load().settings, policies, secretFrom());
     // Items of the settings file left out (an account, an automation) or the file kept aside:
     // told once, whatever the command, else "no account" is all one reads, or an automation just vanishes.
     const { problem } = stores.settings.load();
@@ -316,7 +323,9 @@ async function main(argv: string[]): Promise<number> {
       return 1;
     }
     if (error instanceof SellerApiError) {
-      process.stderr.write(`seller-tray: ${describeFailure(error, account?.ref)}\n`);
+      process.stderr.write(
+        `seller-tray: ${describeFailure(error, account?.ref, account?.surface ?? surface)}\n`,
+      );
       if (values.json) process.stderr.write(terminalJson({ error: error.toJSON() }, 0));
       return 1;
     }
@@ -374,9 +383,13 @@ function integerOption(raw: string | undefined, name: string, min: number): numb
  * What failed, the server's words (escaped), and the request id support needs. `account`: the
  * command's, whose advice names how it gets its current secret (advice.ts).
  */
-function describeFailure(error: SellerApiError, account?: AccountRef): string {
+function describeFailure(
+  error: SellerApiError,
+  account: AccountRef | undefined,
+  surface: TerminalSurface,
+): string {
   const lines = [escapedControls(error.message)];
-  const advice = adviceFor('terminal', account);
+  const advice = adviceFor(surface, account);
   if (error.credentialsRejected)
     lines.push(
       `the client id or secret was rejected: check them in the Seller Console, then ${advice.enterSecret}`,
