@@ -35,7 +35,6 @@ const everyKind = (advice: Advice): string[] => [
   advice.checkBaseUrl,
   advice.anotherClient,
   advice.sendLog,
-  advice.removeAgain,
   ...(advice.checkNow ? [advice.checkNow] : []),
   advice.automationSecret('billing hook'),
   advice.orderRuns('billing hook', '3f2a9c4e-0000-4000-8000-000000000001'),
@@ -64,7 +63,6 @@ describe('each kind of advice', () => {
       checkBaseUrl: 'check the base URL the account was added with (seller-tray accounts list shows it)',
       anotherClient: 'add another client with seller-tray accounts add',
       sendLog: 'send what the command prints with --verbose to your IT support',
-      removeAgain: `run seller-tray accounts remove --id ${EU.id} again`,
     });
     // A terminal's watch polls on its own: no control to press.
     expect(terminal.checkNow).toBeUndefined();

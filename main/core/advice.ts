@@ -38,8 +38,6 @@ export interface Advice {
   readonly anotherClient: string;
   /** Send what Seller Tray logged to IT support. */
   readonly sendLog: string;
-  /** Remove an account again (an interrupted removal was undone). */
-  readonly removeAgain: string;
   /** Set an automation's secret (a webhook's signing secret, a chat's address) for this account. */
   automationSecret(automation: string): string;
   /** See a failed run's output and run it again (a sentence). */
@@ -77,7 +75,6 @@ function appAdvice(account: AccountRef | undefined): Advice {
     checkNow: 'choose Check now',
     anotherClient: 'enter another client in Settings',
     sendLog: 'send the log (Settings → Open log folder) to your IT support',
-    removeAgain: 'remove it again in Settings',
     automationSecret: (automation) => {
       const command = secretCommand(account, automation);
       return `set it in Settings → Automations${command ? `, or run ${command}` : ' (the demo runs only in the app)'}`;
@@ -111,7 +108,6 @@ function terminalAdvice(terminal: TerminalSurface, account: AccountRef | undefin
       ? 'ask your IT support for another client (a policy sets the client on this computer)'
       : 'add another client with seller-tray accounts add',
     sendLog: 'send what the command prints with --verbose to your IT support',
-    removeAgain: `run ${command(account, 'accounts remove')} again`,
     automationSecret: (automation) => {
       const command = secretCommand(account, automation);
       return command ? `run ${command}` : 'set it in the app (the demo runs only in the app)';
@@ -120,6 +116,12 @@ function terminalAdvice(terminal: TerminalSurface, account: AccountRef | undefin
       `Its output is in the lines below; ${command(account, `automations test ${argument(automation)} --order ${orderId}`)} runs it again as a test (which reports no status).`,
   };
 }
+
+/**
+ * Remove an account again, in the app: only its start undoes an interrupted removal and says so
+ * (the CLI's `accounts list` names the commands that finish one).
+ */
+export const REMOVE_AGAIN_IN_APP = 'remove it again in Settings';
 
 /** A clause of advice that starts a sentence. */
 export const capitalized = (clause: string): string => clause.charAt(0).toUpperCase() + clause.slice(1);
