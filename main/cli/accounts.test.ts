@@ -241,6 +241,13 @@ describe('seller-tray accounts', () => {
       `Account US: marketplace ${us.url}, client ${US_CLIENT.clientId}, page size 100`,
     );
     expect(JSON.parse((await l.cli(['doctor', '--account', 'US', '--json'])).stdout).account).toBe('US');
+    // Named by its variables (not the first saved account, so unlabelled): as the CLI's lines name it.
+    const byVariables = await l.cli(['doctor', '--json'], '', {
+      SELLER_API_BASE_URL: us.url,
+      SELLER_CLIENT_ID: US_CLIENT.clientId,
+      SELLER_CLIENT_SECRET: US_CLIENT.clientSecret,
+    });
+    expect(JSON.parse(byVariables.stdout).account).toBe(`${US_CLIENT.clientId} at ${new URL(us.url).host}`);
 
     // Without --account: the first account, as the app's window.
     expect(JSON.parse((await l.cli(['orders', 'list', '--json'])).stdout)).toHaveLength(4);

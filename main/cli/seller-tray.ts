@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
-import { type AccountRef, accountFolder, commandFor } from '../core/account/account-ref';
+import { type AccountRef, accountFolder, accountName, commandFor } from '../core/account/account-ref';
 import { adviceFor, type TerminalSurface } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
@@ -265,6 +265,8 @@ async function main(argv: string[]): Promise<number> {
         values.json
           ? terminalJson({
               ...diagnosis,
+              // Every report names its account for a script, an unlabelled one as the CLI's lines name it.
+              account: accountName(account.ref),
               policies: { inForce: policies.inForce, ignored: policies.problems },
             })
           : `${formatDiagnosis(diagnosis, APP_VERSION)}${inForce.length > 0 ? `\n${inForce.map(escapedControls).join('\n')}\n` : ''}`,
