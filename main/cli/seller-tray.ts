@@ -153,11 +153,12 @@ async function main(argv: string[]): Promise<number> {
   try {
     const policies = await readPolicies(policySourceFor(), log);
     const stores = cliStores(process.env, policies);
-    surface = terminalSurface(stores.settings.load().settings, policies, secretFrom());
     // Items of the settings file left out (an account, an automation) or the file kept aside:
-    // told once, whatever the command, else "no account" is all one reads, or an automation just vanishes.
-    const { problem } = stores.settings.load();
+    // told once, whatever the command, else "no account" is all one reads, or an automation just
+    // vanishes. The first read is the one that tells it.
+    const { settings: saved, problem } = stores.settings.load();
     if (problem) process.stderr.write(`seller-tray: ${escapedControls(problem)}\n`);
+    surface = terminalSurface(saved, policies, secretFrom());
     if (positionals[0] === 'accounts') {
       const options = {
         account: values.account,
