@@ -16,7 +16,7 @@ import {
 } from '../core/account/account-ref';
 import type { AccountChoice } from '../core/account/removal-notes';
 import { osAccountName } from '../core/account-name';
-import type { TerminalSurface } from '../core/advice';
+import { adviceFor, capitalized, type TerminalSurface } from '../core/advice';
 import type { SellerApiClientOptions } from '../core/api/client';
 import { type NodeNetwork, nodeNetwork } from '../core/api/node-transport';
 import { watchFile } from '../core/file-watch';
@@ -157,9 +157,10 @@ export function resolveAccount(
   // The saved first account, when it is this one, lends its label (to the log) and its routes.
   const listed = first?.baseUrl === baseUrl && first.clientId === clientId ? first : undefined;
   const ref = accountRef({ baseUrl, clientId, api: listed?.api, label: listed?.label }, saved.api);
+  const surface = terminalSurface(saved, stores.policies, secretFrom(env));
   return {
     ref,
-    surface: terminalSurface(saved, stores.policies, secretFrom(env)),
+    surface,
     clientSecret: async () => {
       if (!clientId)
         throw new UsageError(
@@ -171,7 +172,8 @@ export function resolveAccount(
       const owner = keychainEntry(ref);
       const secret = await stores.secrets.get(owner);
       if (!secret) {
-        throw new UsageError(`${noSecretFor(owner)} Set SELLER_CLIENT_SECRET or run seller-tray login.`);
+        // Stored as the advice says, so where others are saved it never replaces the first.
+        throw new UsageError(`${noSecretFor(owner)} ${capitalized(adviceFor(surface, ref).enterSecret)}.`);
       }
       return secret;
     },

@@ -1201,7 +1201,8 @@ describe('seller-tray login and watch', () => {
       const run = await cli(['orders', 'list', '--base-url', capture.url], laptop);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(
-        `No client secret is stored for client demo-client-2 at ${capture.url}: Seller Tray sends a secret only to the marketplace it was entered for. Set SELLER_CLIENT_SECRET or run seller-tray login.`,
+        // Another marketplace than the saved one: added beside it (login would replace it).
+        `No client secret is stored for client demo-client-2 at ${capture.url}: Seller Tray sends a secret only to the marketplace it was entered for. Set SELLER_CLIENT_SECRET to the current client secret, or store it with seller-tray accounts add LABEL --base-url ${capture.url} --client-id demo-client-2.`,
       );
       expect(capture.requests).toEqual([]);
     } finally {
