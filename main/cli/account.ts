@@ -16,13 +16,14 @@ import {
 } from '../core/account/account-ref';
 import type { AccountChoice } from '../core/account/removal-notes';
 import { osAccountName } from '../core/account-name';
+import { adviceFor, capitalized, type TerminalSurface } from '../core/advice';
 import type { SellerApiClientOptions } from '../core/api/client';
 import { type NodeNetwork, nodeNetwork } from '../core/api/node-transport';
 import { watchFile } from '../core/file-watch';
 import { type Log, silentLog } from '../core/log';
 import { markActor } from '../core/mark';
 import { ensurePrivateDir, userDataDir } from '../core/paths';
-import { NO_POLICIES, type Policies, policyRefusals } from '../core/policy/layers';
+import { lockedSettings, NO_POLICIES, type Policies, policyRefusals } from '../core/policy/layers';
 import { ManagedSettingsStore } from '../core/policy/managed-settings';
 import { fixedPolicies } from '../core/policy/watcher';
 import { adoptUnboundSecret, KeytarSecretStore, noSecretFor, type SecretStore } from '../core/secrets';
@@ -42,6 +43,29 @@ export interface AccountFlags {
 export interface Account {
   ref: AccountRef;
   clientSecret: () => Promise<string>;
+  /** What the terminal's advice about it must know (where its secret comes from, what policies lock). */
+  surface: TerminalSurface;
+}
+
+/** Where a secret comes from unless an account is chosen from the list: SELLER_CLIENT_SECRET, set, wins. */
+export const secretFrom = (env: NodeJS.ProcessEnv = process.env): TerminalSurface['secretFrom'] =>
+  env.SELLER_CLIENT_SECRET ? 'variable' : 'keychain';
+
+/** The terminal a command's account is served at, for its advice (advice.ts). */
+export function terminalSurface(
+  saved: Settings,
+  policies: Policies,
+  secretFrom: TerminalSurface['secretFrom'],
+): TerminalSurface {
+  const locked = lockedSettings(policies);
+  return {
+    surface: 'terminal',
+    secretFrom,
+    // The app's demo is no account the CLI serves: login replacing it replaces nothing kept.
+    accountsSaved: saved.accounts.some((_, index) => !(saved.demoMode && index === 0)),
+    // `accounts add` and `login` refuse another marketplace or client than the policy's.
+    clientLocked: locked.includes('baseUrl') || locked.includes('clientId'),
+  };
 }
 
 let network: NodeNetwork | undefined;
@@ -133,8 +157,10 @@ export function resolveAccount(
   // The saved first account, when it is this one, lends its label (to the log) and its routes.
   const listed = first?.baseUrl === baseUrl && first.clientId === clientId ? first : undefined;
   const ref = accountRef({ baseUrl, clientId, api: listed?.api, label: listed?.label }, saved.api);
+  const surface = terminalSurface(saved, stores.policies, secretFrom(env));
   return {
     ref,
+    surface,
     clientSecret: async () => {
       if (!clientId)
         throw new UsageError(
@@ -146,7 +172,8 @@ export function resolveAccount(
       const owner = keychainEntry(ref);
       const secret = await stores.secrets.get(owner);
       if (!secret) {
-        throw new UsageError(`${noSecretFor(owner)} Set SELLER_CLIENT_SECRET or run seller-tray login.`);
+        // Stored as the advice says, so where others are saved it never replaces the first.
+        throw new UsageError(`${noSecretFor(owner)} ${capitalized(adviceFor(surface, ref).enterSecret)}.`);
       }
       return secret;
     },
@@ -193,6 +220,7 @@ function listedAccount(flags: AccountFlags, saved: Settings, stores: CliStores):
   const ref = accountRef(entry, saved.api);
   return {
     ref,
+    surface: terminalSurface(saved, stores.policies, 'keychain'),
     clientSecret: async () => {
       const owner = keychainEntry(ref);
       const secret = await stores.secrets.get(owner);

@@ -241,6 +241,13 @@ describe('seller-tray accounts', () => {
       `Account US: marketplace ${us.url}, client ${US_CLIENT.clientId}, page size 100`,
     );
     expect(JSON.parse((await l.cli(['doctor', '--account', 'US', '--json'])).stdout).account).toBe('US');
+    // Named by its variables (not the first saved account, so unlabelled): as the CLI's lines name it.
+    const byVariables = await l.cli(['doctor', '--json'], '', {
+      SELLER_API_BASE_URL: us.url,
+      SELLER_CLIENT_ID: US_CLIENT.clientId,
+      SELLER_CLIENT_SECRET: US_CLIENT.clientSecret,
+    });
+    expect(JSON.parse(byVariables.stdout).account).toBe(`${US_CLIENT.clientId} at ${new URL(us.url).host}`);
 
     // Without --account: the first account, as the app's window.
     expect(JSON.parse((await l.cli(['orders', 'list', '--json'])).stdout)).toHaveLength(4);
@@ -771,29 +778,43 @@ describe('a rename while an automation runs for the account', () => {
   }, 120_000);
 });
 
-describe('REVIEW: terminal advice follows where the secret comes from', () => {
-  it('REVIEW test (fails): the advice for an unlisted account refused, followed (seller-tray login), does not replace the first saved account', async () => {
+describe('terminal advice follows where the secret comes from', () => {
+  it('the advice for an unlisted account refused, where others are saved, adds it beside them: followed, the first saved account stays', async () => {
     const l = await withBoth();
     const other = await startSimulator({ port: 0, seed: 3, orders: 2 });
     try {
       const variables = { SELLER_API_BASE_URL: other.url, SELLER_CLIENT_ID: 'demo-client' };
       const refused = await l.cli(['orders', 'list'], '', { ...variables, SELLER_CLIENT_SECRET: 'stale' });
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toContain('or store it with seller-tray login');
-      // Followed as advised, in the same environment:
-      expect((await l.cli(['login'], 'demo-secret\n', variables)).code).toBe(0);
+      // Never `seller-tray login`, which would replace EU, the first saved account.
+      expect(refused.stderr).not.toContain('seller-tray login');
+      const advised = refused.stderr.match(
+        /or unset it and store the secret with seller-tray (accounts add LABEL .*)/,
+      )?.[1];
+      expect(advised).toBeDefined();
+      // Followed as advised: the variable unset, the secret stored under a label.
+      const added = await l.cli(
+        advised?.replace('LABEL', 'Other').split(' ') ?? [],
+        'demo-secret\n',
+        variables,
+      );
+      expect(added).toMatchObject({ code: 0 });
       const listed = (await l.settings()).accounts.map(
         (a: { label: string; baseUrl: string }) => `${a.label} ${a.baseUrl}`,
       );
-      // EU is still EU's marketplace (the unlisted account is added, or the advice says accounts add).
-      expect(listed).toContain(`EU ${eu.url}`);
+      expect(listed[0]).toBe(`EU ${eu.url}`);
+      expect(listed.map((line: string) => line.replace(/\/$/, ''))).toContain(
+        `Other ${other.url.replace(/\/$/, '')}`,
+      );
+      // The command refused before now works as typed.
+      expect((await l.cli(['orders', 'list'], '', variables)).code).toBe(0);
     } finally {
       await new KeytarSecretStore().delete(secretOwner(other.url, 'demo-client'));
       await other.close();
     }
   }, 60_000);
 
-  it('REVIEW test (fails): a secret from SELLER_CLIENT_SECRET that is refused is not advised to be stored in the keychain (the variable would still win)', async () => {
+  it('a secret from SELLER_CLIENT_SECRET that is refused is advised fixed or unset, not stored in the keychain (the variable would still win)', async () => {
     const l = await withBoth();
     // A service's unit names the first saved account by its variables, its secret among them.
     const variables = {

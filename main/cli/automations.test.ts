@@ -20,8 +20,10 @@ import { admin } from '../../test/support/raw-api';
 import { atTerminal } from '../../test/support/terminal';
 import { accountFolder, accountRef } from '../core/account/account-ref';
 import { automationSecretEntry } from '../core/automation/ports';
+import { NO_POLICIES } from '../core/policy/layers';
 import { KeychainUnavailableError, KeytarSecretStore, type SecretStore } from '../core/secrets';
-import { cliStores } from './account';
+import { DEFAULT_SETTINGS } from '../core/settings';
+import { cliStores, terminalSurface } from './account';
 import { describeRun, storeAutomationSecret } from './automations';
 
 let sim: Simulator;
@@ -417,11 +419,16 @@ it('automations secret: a keychain that cannot be read for the other accounts st
   const eu = {
     ref: accountRef({ baseUrl: sim.url, clientId: 'demo-client', label: 'EU' }),
     clientSecret: async () => '',
+    surface: terminalSurface(DEFAULT_SETTINGS, NO_POLICIES, 'keychain'),
   };
   // Refused before it asks for a secret: nothing is read from standard input, nothing made.
-  await expect(storeAutomationSecret(eu, stores, 'hook')).rejects.toThrow(
+  const refused = await storeAutomationSecret(eu, stores, 'hook').catch((error: Error) => error.message);
+  expect(refused).toContain(
     'the keychain could not be read for the other accounts of hook, so nothing was stored or made (one made now could differ from theirs)',
   );
+  // The keychain's words are about secrets, not the client secret this command never touches.
+  expect(refused).toContain('Seller Tray keeps its secrets nowhere else');
+  expect(refused).not.toContain('client secret');
   expect(stored).toEqual([]);
 });
 

@@ -195,7 +195,7 @@ export async function storeAutomationSecret(
     .filter(({ secret }) => secret === undefined)
     .map(
       ({ ref }) =>
-        `${label(ref)} has none yet: ${secretCommand(ref, name) ?? adviceFor('terminal', ref).automationSecret(name)}\n`,
+        `${label(ref)} has none yet: ${secretCommand(ref, name) ?? adviceFor(account.surface, ref).automationSecret(name)}\n`,
     );
   const one = held.every(({ secret }) => secret === undefined || secret === value);
   const same =
@@ -230,7 +230,7 @@ export async function testAutomation(
     settings: () => saved,
     log,
     automations: cliAutomationPorts(account.ref, stores),
-    surface: 'terminal',
+    surface: account.surface,
   });
   try {
     const run = await session.core.testAutomation(order, name);

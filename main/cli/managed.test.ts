@@ -1,6 +1,7 @@
 // The CLI on a laptop an organization manages (issue 25): it reads the same policies as the app
 // (here from a folder SELLER_TRAY_POLICY_ROOT adds, laid out as /etc/seller-tray/policies), no
-// flag, variable or login changes what they lock, and `doctor` lists them. Run as a process
+// flag, variable or login changes what they lock, no advice names a command they refuse, and
+// `doctor` lists them. Run as a process
 // against the simulator over loopback.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { runTs } from '../../test/support/processes';
+import { admin } from '../../test/support/raw-api';
 
 let sim: Simulator;
 let dir: string;
@@ -103,5 +105,29 @@ describe('seller-tray under policies', () => {
     expect(json.policies.ignored).toHaveLength(1);
     // Values in force but changed (an account relabelled) are apart from what was ignored.
     expect(json.policies.changed).toEqual([]);
+  });
+
+  it('advises asking IT where a permission is refused: never another client, which accounts add refuses here', async () => {
+    // The client lacks the permission to list orders, also with a fresh token.
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'listOrders', action: 'status', status: 403, times: 10 }],
+    });
+    try {
+      const refused = await cli(['orders', 'list']);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('does not allow this API client');
+      expect(refused.stderr).toContain('ask your IT support for another client');
+      expect(refused.stderr).not.toContain('accounts add');
+      // What was advised before, refused when followed:
+      const add = await cli(
+        ['accounts', 'add', 'Other', '--base-url', sim.url, '--client-id', 'demo-client-2'],
+        {},
+        'demo-secret-2\n',
+      );
+      expect(add.code).toBe(1);
+      expect(add.stderr).toContain('Client id is managed by your organization');
+    } finally {
+      await admin(sim.url, 'PATCH', 'faults', { script: [] });
+    }
   });
 });

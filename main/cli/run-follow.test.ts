@@ -9,7 +9,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { accountRef } from '../core/account/account-ref';
 import type { Log } from '../core/log';
-import { type CliStores, cliStores } from './account';
+import { NO_POLICIES } from '../core/policy/layers';
+import { DEFAULT_SETTINGS } from '../core/settings';
+import { type CliStores, cliStores, terminalSurface } from './account';
 import { watch } from './session';
 
 let sim: Simulator;
@@ -69,6 +71,7 @@ it('an automation added while run opens its accounts is followed', async () => {
   const account = {
     ref: accountRef({ baseUrl: sim.url, clientId: 'demo-client' }),
     clientSecret: async () => 'demo-secret',
+    surface: terminalSurface(DEFAULT_SETTINGS, NO_POLICIES, 'keychain'),
   };
   const running = watch([account], stores, {
     once: false,
@@ -96,6 +99,7 @@ it('SIGTERM while run applies a change opens and starts no account after the sto
   const account = (baseUrl: string, label: string) => ({
     ref: accountRef({ baseUrl, clientId: 'demo-client', label }),
     clientSecret: async () => 'demo-secret',
+    surface: terminalSurface(DEFAULT_SETTINGS, NO_POLICIES, 'keychain'),
   });
   const eu = account(sim.url, 'EU');
   const us = account(other.url, 'US');

@@ -1,10 +1,15 @@
 // The CLI's one secret reader (secret-input.ts) on streams: at a terminal, keys as a password
 // prompt takes them (raw mode on and given back, nothing echoed, Backspace, Ctrl+U, escape
 // sequences ignored, Enter or Ctrl+D ending, Ctrl+C cancelling); piped, standard input whole.
-// A real terminal is in automations.test.ts (test/support/terminal.ts).
+// A real terminal (test/support/terminal.ts) here for signals at the prompt, and in
+// automations.test.ts and seller-tray.test.ts for what is typed.
 import { EventEmitter } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { atTerminal } from '../../test/support/terminal';
 import { readSecret, SecretCancelled, type SecretSource } from './secret-input';
 
 /** A terminal's standard input: raw mode recorded, these chunks sent once it is read. */
@@ -58,6 +63,23 @@ describe('at a terminal', () => {
     expect(shown()).toBe('Secret: \n');
   });
 
+  it.each([
+    ['ends (the terminal hung up)', (stream: EventEmitter) => stream.emit('end')],
+    ['fails', (stream: EventEmitter) => stream.emit('error', new Error('EIO'))],
+  ])(
+    'standard input that %s before Enter ends the read: nothing half typed is the secret',
+    async (_, end) => {
+      const { stream, modes } = terminal(['half']);
+      const { output, shown } = screen();
+      const read = readSecret('Secret: ', stream, output);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      end(stream as unknown as EventEmitter);
+      await expect(read).rejects.toThrow('nothing was stored');
+      expect(modes).toEqual([true, false]);
+      expect(shown()).toBe('Secret: \n');
+    },
+  );
+
   it('Ctrl+C cancels, giving the terminal back as it was', async () => {
     const { stream, modes } = terminal(['half', '\u0003', 'more\r']);
     const { output, shown } = screen();
@@ -83,7 +105,7 @@ describe('piped', () => {
   });
 });
 
-describe('REVIEW: a terminal sends bytes in chunks of its own choosing', () => {
+describe('a terminal sends bytes in chunks of its own choosing', () => {
   /** A terminal sending exactly these byte chunks (a long paste is cut wherever the pty's buffer ends). */
   function bytes(chunks: Buffer[]) {
     const stream = Object.assign(new EventEmitter(), {
@@ -105,7 +127,7 @@ describe('REVIEW: a terminal sends bytes in chunks of its own choosing', () => {
     return stream as unknown as SecretSource;
   }
 
-  it('REVIEW test (fails): a multibyte character cut between two chunks is read whole', async () => {
+  it('a multibyte character cut between two chunks is read whole', async () => {
     const typed = Buffer.from('pä😀ss\r');
     // Cut inside "ä" (2 bytes) and inside the emoji (4 bytes).
     const chunks = [typed.subarray(0, 2), typed.subarray(2, 5), typed.subarray(5)];
@@ -113,9 +135,48 @@ describe('REVIEW: a terminal sends bytes in chunks of its own choosing', () => {
     expect(await readSecret('Secret: ', bytes(chunks), output)).toBe('pä😀ss');
   });
 
-  it("REVIEW test (fails): a paste's end marker cut between two chunks is no part of the secret", async () => {
+  it("a paste's end marker cut between two chunks is no part of the secret", async () => {
     const { output } = screen();
     const chunks = [Buffer.from('\u001b[200~whsec_abc\u001b[20'), Buffer.from('1~\r')];
     expect(await readSecret('Secret: ', bytes(chunks), output)).toBe('whsec_abc');
   });
+
+  it('an Escape alone at the end of a chunk takes nothing typed after it', async () => {
+    const { output } = screen();
+    const chunks = [Buffer.from('ab\u001b'), Buffer.from('c\u001b'), Buffer.from('[Dd\r')];
+    expect(await readSecret('Secret: ', bytes(chunks), output)).toBe('abcd');
+  });
+});
+
+describe('at a real terminal, ended by a signal at the prompt', () => {
+  it.skipIf(process.platform === 'win32').each(['SIGTERM', 'SIGHUP'] as const)(
+    '%s gives the terminal back echoing, line by line, and ends the command as the signal does',
+    async (signal) => {
+      const home = await mkdtemp(join(tmpdir(), 'cli-secret-signal-'));
+      try {
+        const login = [process.execPath, '--import', 'tsx', 'main/cli/seller-tray.ts', 'login'];
+        const env = {
+          XDG_CONFIG_HOME: home,
+          SELLER_API_BASE_URL: '',
+          SELLER_CLIENT_ID: '',
+          SELLER_CLIENT_SECRET: '',
+        };
+        const ended = await atTerminal(
+          [...login, '--base-url', 'http://127.0.0.1:9', '--client-id', 'someone'],
+          env,
+          'then Enter',
+          ['half typed'],
+          { signal },
+        );
+        expect(ended.atPrompt).toEqual({ echo: false, lineByLine: false });
+        expect(ended.after).toEqual({ echo: true, lineByLine: true });
+        expect(ended.output).not.toContain('half typed');
+        // Ended by the signal itself (re-raised), as a shell reports it.
+        expect(ended.code).toBe(signal === 'SIGTERM' ? -15 : -1);
+      } finally {
+        await rm(home, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });

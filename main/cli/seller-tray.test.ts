@@ -1056,8 +1056,9 @@ describe('seller-tray failures', () => {
       const laptop = { XDG_CONFIG_HOME: home };
       const APP_ONLY = /Settings|order page|Diagnose connection|Check now/;
       const rejected = await cli(['watch', '--once'], { ...laptop, SELLER_CLIENT_SECRET: 'not-the-secret' });
+      // The secret came from the variable, which is used before the keychain: fix or unset it.
       expect(rejected.stderr).toContain(
-        'The marketplace rejected the client id or secret. Set SELLER_CLIENT_SECRET to the current client secret, or store it with seller-tray login.',
+        'The marketplace rejected the client id or secret. Set SELLER_CLIENT_SECRET to the current client secret (it is used before the keychain), or unset it and store the secret with seller-tray login.',
       );
       expect(rejected.stderr).not.toMatch(APP_ONLY);
       // A permission the client lacks: the other client to use is added with the CLI's own command.
@@ -1200,7 +1201,8 @@ describe('seller-tray login and watch', () => {
       const run = await cli(['orders', 'list', '--base-url', capture.url], laptop);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain(
-        `No client secret is stored for client demo-client-2 at ${capture.url}: Seller Tray sends a secret only to the marketplace it was entered for. Set SELLER_CLIENT_SECRET or run seller-tray login.`,
+        // Another marketplace than the saved one: added beside it (login would replace it).
+        `No client secret is stored for client demo-client-2 at ${capture.url}: Seller Tray sends a secret only to the marketplace it was entered for. Set SELLER_CLIENT_SECRET to the current client secret, or store it with seller-tray accounts add LABEL --base-url ${capture.url} --client-id demo-client-2.`,
       );
       expect(capture.requests).toEqual([]);
     } finally {

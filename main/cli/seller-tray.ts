@@ -3,8 +3,8 @@
 import { parseArgs } from 'node:util';
 import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
-import { type AccountRef, accountFolder, commandFor } from '../core/account/account-ref';
-import { adviceFor } from '../core/advice';
+import { type AccountRef, accountFolder, accountName, commandFor } from '../core/account/account-ref';
+import { adviceFor, type TerminalSurface } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
@@ -12,10 +12,11 @@ import { APP_VERSION } from '../core/app-identity';
 import { diagnose, formatDiagnosis } from '../core/diagnosis';
 import { explainFailure } from '../core/failure-words';
 import { lineLog, silentLog } from '../core/log';
-import { policyProblems, policyReport } from '../core/policy/layers';
+import { NO_POLICIES, policyProblems, policyReport } from '../core/policy/layers';
 import { policySourceFor } from '../core/policy/sources';
 import { readPolicies } from '../core/policy/watcher';
 import { KeychainUnavailableError } from '../core/secrets';
+import { DEFAULT_SETTINGS } from '../core/settings';
 import { AccountStore } from '../core/store/account-store';
 import {
   type Account,
@@ -25,6 +26,8 @@ import {
   refuseManaged,
   resolveAccount,
   resolveAccounts,
+  secretFrom,
+  terminalSurface,
 } from './account';
 import { accountsCommand } from './accounts';
 import { listAutomations, listen, runHeadless, storeAutomationSecret, testAutomation } from './automations';
@@ -144,13 +147,18 @@ async function main(argv: string[]): Promise<number> {
   const log = logged ? lineLog((line) => process.stderr.write(`seller-tray: ${line}\n`)) : silentLog;
   // The command's account, once known: a refused secret's advice names it.
   let account: Account | undefined;
+  // Where no account is known (`accounts add`), advice is this command line's: once the settings
+  // and policies are read, theirs.
+  let surface = terminalSurface(DEFAULT_SETTINGS, NO_POLICIES, secretFrom());
   try {
     const policies = await readPolicies(policySourceFor(), log);
     const stores = cliStores(process.env, policies);
     // Items of the settings file left out (an account, an automation) or the file kept aside:
-    // told once, whatever the command, else "no account" is all one reads, or an automation just vanishes.
-    const { problem } = stores.settings.load();
+    // told once, whatever the command, else "no account" is all one reads, or an automation just
+    // vanishes. The first read is the one that tells it.
+    const { settings: saved, problem } = stores.settings.load();
     if (problem) process.stderr.write(`seller-tray: ${escapedControls(problem)}\n`);
+    surface = terminalSurface(saved, policies, secretFrom());
     if (positionals[0] === 'accounts') {
       const options = {
         account: values.account,
@@ -258,6 +266,8 @@ async function main(argv: string[]): Promise<number> {
         values.json
           ? terminalJson({
               ...diagnosis,
+              // Every report names its account for a script, an unlabelled one as the CLI's lines name it.
+              account: accountName(account.ref),
               policies: { inForce: policies.inForce, ...policyProblems(policies) },
             })
           : `${formatDiagnosis(diagnosis, APP_VERSION)}${inForce.length > 0 ? `\n${inForce.map(escapedControls).join('\n')}\n` : ''}`,
@@ -316,7 +326,9 @@ async function main(argv: string[]): Promise<number> {
       return 1;
     }
     if (error instanceof SellerApiError) {
-      process.stderr.write(`seller-tray: ${describeFailure(error, account?.ref)}\n`);
+      process.stderr.write(
+        `seller-tray: ${describeFailure(error, account?.ref, account?.surface ?? surface)}\n`,
+      );
       if (values.json) process.stderr.write(terminalJson({ error: error.toJSON() }, 0));
       return 1;
     }
@@ -374,9 +386,13 @@ function integerOption(raw: string | undefined, name: string, min: number): numb
  * What failed, the server's words (escaped), and the request id support needs. `account`: the
  * command's, whose advice names how it gets its current secret (advice.ts).
  */
-function describeFailure(error: SellerApiError, account?: AccountRef): string {
+function describeFailure(
+  error: SellerApiError,
+  account: AccountRef | undefined,
+  surface: TerminalSurface,
+): string {
   const lines = [escapedControls(error.message)];
-  const advice = adviceFor('terminal', account);
+  const advice = adviceFor(surface, account);
   if (error.credentialsRejected)
     lines.push(
       `the client id or secret was rejected: check them in the Seller Console, then ${advice.enterSecret}`,

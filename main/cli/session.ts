@@ -5,7 +5,7 @@ import { plural } from '../../preload/counted';
 import { escapedControls } from '../../preload/marketplace-text';
 import { type AccountRef, accountName, keychainEntry } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
-import { adviceFor } from '../core/advice';
+import { adviceFor, type TerminalSurface } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
 import { automationPortsFor } from '../core/automation/ports';
 import type { AutomationPorts } from '../core/automation/runner';
@@ -120,7 +120,7 @@ export async function watch(
       settings: () => settings,
       log: options.log,
       transport: cliNetwork().transport,
-      surface: 'terminal',
+      surface: account.surface,
       automations:
         automations && headless?.secret !== undefined
           ? { ...automations, secret: async () => headless.secret }
@@ -133,7 +133,7 @@ export async function watch(
     const left = new Promise<void>((resolve) => {
       leave = resolve;
     });
-    const done = watchAccount(session, named, options, Promise.race([stopped, left]));
+    const done = watchAccount(session, account.surface, named, options, Promise.race([stopped, left]));
     done.catch(failed);
     served.set(servedKey(account), { session, leave, done });
   };
@@ -237,6 +237,7 @@ const servedKey = (account: Account): string => `${account.ref.id}\u0000${accoun
  */
 async function watchAccount(
   session: AccountSession,
+  surface: TerminalSurface,
   named: () => boolean,
   options: WatchOptions,
   stopped: Promise<void>,
@@ -277,7 +278,7 @@ async function watchAccount(
   });
   /** The secret refused: alone, a usage error (log in again); among several, told, and the others go on. */
   const refused = (): true => {
-    const message = `the marketplace rejected client ${ref.clientId}: ${adviceFor('terminal', ref).enterSecret}`;
+    const message = `the marketplace rejected client ${ref.clientId}: ${adviceFor(surface, ref).enterSecret}`;
     if (!named()) throw new UsageError(message);
     tell({ message });
     return true;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Connection } from '../../preload/model';
 import { accountRef } from './account/account-ref';
-import { type Advice, adviceFor } from './advice';
+import { type Advice, adviceFor, type TerminalSurface } from './advice';
 import { SellerApiError } from './api/errors';
 import { PaginationError } from './api/pagination';
 import { explainFailure } from './failure-words';
@@ -15,6 +15,15 @@ import { livenessNotification, startLiveness } from './liveness';
 const EU = accountRef({ baseUrl: 'https://api.example.test', clientId: 'c-1', label: 'EU' });
 const UNLISTED = accountRef({ baseUrl: 'https://api.example.test', clientId: 'c-2' });
 const DEMO = accountRef({ baseUrl: 'http://127.0.0.1:4010', clientId: 'demo', demo: true, label: 'Demo' });
+
+/** A terminal: by default a keychain secret, no account saved, no policy setting the client. */
+const terminalWith = (facts: Partial<TerminalSurface> = {}): TerminalSurface => ({
+  surface: 'terminal',
+  secretFrom: 'keychain',
+  accountsSaved: false,
+  clientLocked: false,
+  ...facts,
+});
 
 /** Words that name the app's screens: read in a terminal they point nowhere. */
 const APP_ONLY = /Settings|order page|Diagnose connection|Check now|window/;
@@ -26,7 +35,6 @@ const everyKind = (advice: Advice): string[] => [
   advice.checkBaseUrl,
   advice.anotherClient,
   advice.sendLog,
-  advice.removeAgain,
   ...(advice.checkNow ? [advice.checkNow] : []),
   advice.automationSecret('billing hook'),
   advice.orderRuns('billing hook', '3f2a9c4e-0000-4000-8000-000000000001'),
@@ -48,14 +56,13 @@ describe('each kind of advice', () => {
   });
 
   it('names the CLI’s commands for a saved account at a terminal, by its id', () => {
-    const terminal = adviceFor('terminal', EU);
+    const terminal = adviceFor(terminalWith({ accountsSaved: true }), EU);
     expect(terminal).toMatchObject({
       enterSecret: `store the current client secret with seller-tray accounts add --id ${EU.id} (it reads the secret from standard input)`,
       diagnose: `run seller-tray doctor --id ${EU.id}`,
       checkBaseUrl: 'check the base URL the account was added with (seller-tray accounts list shows it)',
       anotherClient: 'add another client with seller-tray accounts add',
       sendLog: 'send what the command prints with --verbose to your IT support',
-      removeAgain: `run seller-tray accounts remove --id ${EU.id} again`,
     });
     // A terminal's watch polls on its own: no control to press.
     expect(terminal.checkNow).toBeUndefined();
@@ -68,7 +75,7 @@ describe('each kind of advice', () => {
   });
 
   it('names the flags and variables for an account that is not saved (no --id chooses it)', () => {
-    const terminal = adviceFor('terminal', UNLISTED);
+    const terminal = adviceFor(terminalWith(), UNLISTED);
     expect(terminal.enterSecret).toBe(
       'set SELLER_CLIENT_SECRET to the current client secret, or store it with seller-tray login',
     );
@@ -77,15 +84,46 @@ describe('each kind of advice', () => {
     expect(everyKind(terminal).join('\n')).not.toContain('--id');
   });
 
+  it('adds an account not saved beside those saved: login would replace the first', () => {
+    const terminal = adviceFor(terminalWith({ accountsSaved: true }), UNLISTED);
+    expect(terminal.enterSecret).toBe(
+      `set SELLER_CLIENT_SECRET to the current client secret, or store it with seller-tray accounts add LABEL --base-url ${UNLISTED.baseUrl} --client-id c-2`,
+    );
+  });
+
+  it.each([
+    [EU, `seller-tray accounts add --id ${EU.id}`],
+    [UNLISTED, 'seller-tray login'],
+  ])(
+    'says to fix or unset SELLER_CLIENT_SECRET where the secret came from it (it wins over the keychain)',
+    (account, store) => {
+      const { enterSecret } = adviceFor(terminalWith({ secretFrom: 'variable' }), account);
+      expect(enterSecret).toMatch(
+        /^set SELLER_CLIENT_SECRET to the current client secret .*, or unset it and store/,
+      );
+      expect(enterSecret).toContain(store);
+    },
+  );
+
+  it('never advises another client where a policy sets the client: IT gives one', () => {
+    const locked = adviceFor(terminalWith({ clientLocked: true, accountsSaved: true }), UNLISTED);
+    expect(locked.anotherClient).toBe(
+      'ask your IT support for another client (a policy sets the client on this computer)',
+    );
+    // The policy's own client is stored with login (accounts add of it as another is refused).
+    expect(locked.enterSecret).toContain('seller-tray login');
+    expect(everyKind(locked).join('\n')).not.toContain('accounts add');
+  });
+
   it('never names the app’s screens at a terminal, for any account', () => {
     for (const account of [EU, UNLISTED, DEMO, undefined]) {
-      for (const words of everyKind(adviceFor('terminal', account))) expect(words).not.toMatch(APP_ONLY);
+      for (const words of everyKind(adviceFor(terminalWith(), account))) expect(words).not.toMatch(APP_ONLY);
     }
   });
 });
 
 describe('the messages the core builds, for a terminal', () => {
-  const terminal = adviceFor('terminal', EU);
+  const terminal = adviceFor(terminalWith({ accountsSaved: true }), EU);
   const api = ({ message, ...init }: ConstructorParameters<typeof SellerApiError>[0] & { message: string }) =>
     new SellerApiError(init, message);
   /** A failure of each kind the core words (failure-words.ts). */

@@ -1,15 +1,31 @@
 // Where a person acts on what a message advises, worded for the surface it is read on: the app
 // (its Settings, an order's page) or a terminal (`seller-tray run`/`watch`/`doctor` at a prompt or
-// in a systemd journal, where the advice names the CLI's own commands). The one place that words
-// each kind of advice: a session is opened for a surface (AccountSession.open), its core and every
+// in a systemd journal, where the advice names the CLI's own commands, only those that work
+// there: TerminalSurface). The one place that words each kind of advice: a session is opened for a surface (AccountSession.open), its core and every
 // message it builds take their advice from here, so a new message cannot name the other surface.
 import { type AccountRef, commandFor, DEMO_ACCOUNT_ID } from './account/account-ref';
 
-export type Surface = 'app' | 'terminal';
+/** Where advice is read: the app, or a terminal with what its advice must know of the command line. */
+export type Surface = 'app' | TerminalSurface;
+
+/**
+ * A terminal, with what decides which command works there, so advice never names one that would
+ * change nothing (a keychain secret while SELLER_CLIENT_SECRET wins), replace another account
+ * (`login` rewrites the first saved one) or be refused (a client a policy sets).
+ */
+export interface TerminalSurface {
+  readonly surface: 'terminal';
+  /** Where the account's client secret came from: SELLER_CLIENT_SECRET wins over the keychain. */
+  readonly secretFrom: 'variable' | 'keychain';
+  /** Whether the settings list an account (`login` would replace the first). */
+  readonly accountsSaved: boolean;
+  /** Whether a policy sets the marketplace or the client (`accounts add` of another refused). */
+  readonly clientLocked: boolean;
+}
 
 /** Each kind of advice as a clause that starts in lower case (`capitalized` starts a sentence with it). */
 export interface Advice {
-  readonly surface: Surface;
+  readonly surface: 'app' | 'terminal';
   /** Give the marketplace the account's current client secret. */
   readonly enterSecret: string;
   /** Run the connection's diagnosis (its report is for the marketplace's support). */
@@ -22,8 +38,6 @@ export interface Advice {
   readonly anotherClient: string;
   /** Send what Seller Tray logged to IT support. */
   readonly sendLog: string;
-  /** Remove an account again (an interrupted removal was undone). */
-  readonly removeAgain: string;
   /** Set an automation's secret (a webhook's signing secret, a chat's address) for this account. */
   automationSecret(automation: string): string;
   /** See a failed run's output and run it again (a sentence). */
@@ -49,7 +63,7 @@ function command(account: AccountRef | undefined, words: string): string {
 
 /** The advice for a session of this surface serving `account` (none: advice about no one account). */
 export function adviceFor(surface: Surface, account?: AccountRef): Advice {
-  return surface === 'app' ? appAdvice(account) : terminalAdvice(account);
+  return surface === 'app' ? appAdvice(account) : terminalAdvice(surface, account);
 }
 
 function appAdvice(account: AccountRef | undefined): Advice {
@@ -61,7 +75,6 @@ function appAdvice(account: AccountRef | undefined): Advice {
     checkNow: 'choose Check now',
     anotherClient: 'enter another client in Settings',
     sendLog: 'send the log (Settings → Open log folder) to your IT support',
-    removeAgain: 'remove it again in Settings',
     automationSecret: (automation) => {
       const command = secretCommand(account, automation);
       return `set it in Settings → Automations${command ? `, or run ${command}` : ' (the demo runs only in the app)'}`;
@@ -70,20 +83,31 @@ function appAdvice(account: AccountRef | undefined): Advice {
   };
 }
 
-function terminalAdvice(account: AccountRef | undefined): Advice {
+function terminalAdvice(terminal: TerminalSurface, account: AccountRef | undefined): Advice {
   const listed = account?.label !== undefined;
+  // How this account's secret is stored: a saved one by its id; one not saved is added beside
+  // those saved (login would replace the first), or logged in to where none is or a policy sets it.
+  const store = listed
+    ? `${command(account, 'accounts add')} (it reads the secret from standard input)`
+    : terminal.accountsSaved && !terminal.clientLocked && account
+      ? `seller-tray accounts add LABEL --base-url ${account.baseUrl} --client-id ${account.clientId}`
+      : 'seller-tray login';
   return {
     surface: 'terminal',
-    enterSecret: listed
-      ? `store the current client secret with ${command(account, 'accounts add')} (it reads the secret from standard input)`
-      : 'set SELLER_CLIENT_SECRET to the current client secret, or store it with seller-tray login',
+    enterSecret:
+      terminal.secretFrom === 'variable'
+        ? `set SELLER_CLIENT_SECRET to the current client secret (it is used before the keychain), or unset it and store the secret with ${store}`
+        : listed
+          ? `store the current client secret with ${store}`
+          : `set SELLER_CLIENT_SECRET to the current client secret, or store it with ${store}`,
     diagnose: `run ${command(account, 'doctor')}`,
     checkBaseUrl: listed
       ? 'check the base URL the account was added with (seller-tray accounts list shows it)'
       : 'check the base URL (--base-url or SELLER_API_BASE_URL)',
-    anotherClient: 'add another client with seller-tray accounts add',
+    anotherClient: terminal.clientLocked
+      ? 'ask your IT support for another client (a policy sets the client on this computer)'
+      : 'add another client with seller-tray accounts add',
     sendLog: 'send what the command prints with --verbose to your IT support',
-    removeAgain: `run ${command(account, 'accounts remove')} again`,
     automationSecret: (automation) => {
       const command = secretCommand(account, automation);
       return command ? `run ${command}` : 'set it in the app (the demo runs only in the app)';
@@ -92,6 +116,12 @@ function terminalAdvice(account: AccountRef | undefined): Advice {
       `Its output is in the lines below; ${command(account, `automations test ${argument(automation)} --order ${orderId}`)} runs it again as a test (which reports no status).`,
   };
 }
+
+/**
+ * Remove an account again, in the app: only its start undoes an interrupted removal and says so
+ * (the CLI's `accounts list` names the commands that finish one).
+ */
+export const REMOVE_AGAIN_IN_APP = 'remove it again in Settings';
 
 /** A clause of advice that starts a sentence. */
 export const capitalized = (clause: string): string => clause.charAt(0).toUpperCase() + clause.slice(1);

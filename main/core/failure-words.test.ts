@@ -101,7 +101,7 @@ describe('a failure, in words for people', () => {
     expect(explainFailure(new KeychainUnavailableError(cause, 'linux'))).toEqual({
       message:
         'No OS keychain is available (Secret Service over D-Bus): install and unlock gnome-keyring or KWallet; ' +
-        'the client secret is never stored anywhere else.',
+        'Seller Tray keeps its secrets nowhere else.',
       details: ['Keychain error: Cannot autolaunch D-Bus without X11 $DISPLAY'],
     });
     expect(explainFailure(new KeychainUnavailableError(cause, 'darwin')).message).toMatch(

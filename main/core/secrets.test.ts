@@ -207,7 +207,7 @@ describe('KeytarSecretStore without a keychain', () => {
     const error = await broken.get(at('client')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KeychainUnavailableError);
     expect((error as Error).cause).toBe(missing);
-    expect((error as Error).message).toContain('never stored anywhere else');
+    expect((error as Error).message).toContain('Seller Tray keeps its secrets nowhere else');
   });
 
   // The Secret Service is reached over D-Bus on Linux only.
@@ -244,7 +244,7 @@ describe('KeytarSecretStore without a keychain', () => {
       expect(output).toContain('KeychainUnavailableError');
       expect(output).toContain(
         'No OS keychain is available (Secret Service over D-Bus): install and unlock gnome-keyring or KWallet; ' +
-          'the client secret is never stored anywhere else.',
+          'Seller Tray keeps its secrets nowhere else.',
       );
       expect(output).not.toContain('stored\n');
       expect(output).not.toContain(secret);

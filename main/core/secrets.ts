@@ -85,7 +85,8 @@ export class KeychainUnavailableError extends Error {
 
   constructor(cause: unknown, platform: NodeJS.Platform = process.platform) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    const advice = `${missingKeychainHint(platform)}; the client secret is never stored anywhere else.`;
+    // Said of every secret (a client's, an automation's signing secret or chat address): any may be the one stored.
+    const advice = `${missingKeychainHint(platform)}; Seller Tray keeps its secrets nowhere else.`;
     super(`${advice} (Keychain error: ${reason})`, { cause });
     this.advice = advice;
     this.reason = reason;

@@ -43,7 +43,7 @@ import { testConnection } from './account/connection-test';
 import { interruptedRemovals, interruptedRemovalWords, settleRemovals } from './account/removal-notes';
 import { AccountSession, type OrderLookup } from './account/session';
 import { osAccountName } from './account-name';
-import { adviceFor, capitalized } from './advice';
+import { adviceFor, capitalized, REMOVE_AGAIN_IN_APP } from './advice';
 import { SellerApiError } from './api/errors';
 import type { Transport } from './api/transport';
 import { APP_VERSION, updateChannel } from './app-identity';
@@ -987,8 +987,8 @@ function listedAgainWords(entry: AccountEntry, error: Error): string {
     code === 'in-use'
       ? ''
       : code === 'undelivered-statuses'
-        ? ` They are sent as it is checked: ${APP_ADVICE.removeAgain} once they are, or to discard them.`
-        : ` ${capitalized(APP_ADVICE.removeAgain)} if you still want it gone.`;
+        ? ` They are sent as it is checked: ${REMOVE_AGAIN_IN_APP} once they are, or to discard them.`
+        : ` ${capitalized(REMOVE_AGAIN_IN_APP)} if you still want it gone.`;
   return `The account ${escapedControls(entry.label)} was not removed and is listed again: ${escapedControls(error.message)}.${todo}`;
 }
 
