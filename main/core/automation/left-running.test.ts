@@ -47,6 +47,31 @@ it("stops a dead runner's command group, what its leader left in it too, and say
   expect(entries.map((e) => e.message)).toEqual([note]);
 });
 
+it('holds a run spared while its runner lived once that runner is gone, and stops the command it left', async () => {
+  const command = commandGroup('sleep 60');
+  // Another runner on the same data folder (the app beside seller-tray run), alive at the first sweep.
+  const runner = commandGroup('sleep 60');
+  writeRecord(
+    dir,
+    'd5',
+    { pid: runner.pid, start: processStart(runner.pid) },
+    { pid: command.pid, start: processStart(command.pid) },
+  );
+  const left = new LeftRunning(dir, recordingLog().log, () => undefined);
+  await left.sweep();
+  expect(left.holds('d5')).toBe(false);
+  expect(alive(command.pid)).toBe(true);
+
+  // Killed with kill -9: its command runs on, and its run must wait for the sweep that stops it.
+  const gone = once(runner, 'exit');
+  process.kill(runner.pid, 'SIGKILL');
+  await gone;
+  expect(left.holds('d5')).toBe(true);
+  await left.sweep();
+  expect(alive(command.pid)).toBe(false);
+  expect(left.holds('d5')).toBe(false);
+}, 20_000);
+
 it('leaves alone a process that has the pid of a recorded command but not its start (a pid reused)', async () => {
   const other = commandGroup('sleep 60');
   const pid = other.pid;

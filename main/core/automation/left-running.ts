@@ -36,8 +36,11 @@ interface CommandRecord {
   name: string;
 }
 
-/** How often a group being stopped is looked at; how long SIGKILL has to end it. */
-const POLL_MS = 50;
+/**
+ * How often a group being stopped is looked at (each look reads the process table, synchronously:
+ * not often, on the app's main thread); how long SIGKILL has to end it.
+ */
+const POLL_MS = 200;
 const KILL_WAIT_MS = 2_000;
 
 /**
@@ -187,8 +190,11 @@ function thisRunner(): ProcessIdentity {
 export class LeftRunning {
   /** The sweep under way: records of dead runners stopped and removed. */
   private sweeping: Promise<void> | undefined;
-  /** Runs whose record a sweep left (its runner lives, or it could not be removed): not waited for. */
-  private readonly spared = new Set<string>();
+  /**
+   * Runs whose record a sweep left, not waited for: by the runner that lived then (once it is gone,
+   * the run is held again and its command swept), or 'kept' when the record could not be removed.
+   */
+  private readonly spared = new Map<string, ProcessIdentity | 'kept'>();
   /** What a sweep stopped, by delivery id: said with the run's next output. */
   private readonly notes = new Map<string, string>();
 
@@ -227,7 +233,10 @@ export class LeftRunning {
    * still run (its record is there). Starts the sweep that stops it; `swept` says when it is done.
    */
   holds(deliveryId: string): boolean {
-    if (this.spared.has(deliveryId) || !existsSync(this.file(deliveryId))) return false;
+    const spared = this.spared.get(deliveryId);
+    if (spared === 'kept' || (spared !== undefined && isSame(spared))) return false;
+    this.spared.delete(deliveryId);
+    if (!existsSync(this.file(deliveryId))) return false;
     void this.sweep();
     return true;
   }
@@ -266,7 +275,7 @@ export class LeftRunning {
       const record = JSON.parse(readFileSync(file, 'utf8')) as CommandRecord;
       deliveryId = record.deliveryId;
       if (!(await this.stopIfLeft(record))) {
-        this.spared.add(deliveryId);
+        this.spared.set(deliveryId, record.runner);
         return;
       }
     } catch (error) {
@@ -303,7 +312,7 @@ export class LeftRunning {
       rmSync(file, { force: true });
     } catch (error) {
       // Kept: the run is not held for it again (a record that stays must not hold it for good).
-      if (deliveryId) this.spared.add(deliveryId);
+      if (deliveryId) this.spared.set(deliveryId, 'kept');
       this.log.warn('a running command record could not be removed', failureFields(error));
     }
   }
