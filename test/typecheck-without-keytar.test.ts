@@ -19,7 +19,7 @@ it('npm run typecheck passes where keytar could not be installed', async () => {
     cwd: REPO_ROOT,
     maxBuffer: 16 * 1024 * 1024,
   });
-  for (const file of stdout.split('\n').filter((f) => /\.(ts|tsx|json)$/.test(f))) {
+  for (const file of stdout.split('\n').filter((f) => /\.(ts|tsx|cts|mts|json)$/.test(f))) {
     await mkdir(join(dir, dirname(file)), { recursive: true });
     await cp(join(REPO_ROOT, file), join(dir, file)).catch(() => {}); // a file deleted in the work tree
   }
