@@ -229,7 +229,7 @@ export async function testAutomation(
     clientSecret: account.clientSecret,
     settings: () => saved,
     log,
-    automations: cliAutomationPorts(account.ref, stores),
+    automations: cliAutomationPorts(account.ref, stores, () => saved.accounts.length > 1),
     surface: account.surface,
   });
   try {

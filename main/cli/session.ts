@@ -27,10 +27,9 @@ export const CLIENT_SECRET_PROMPT = 'Client secret (not shown as you type or pas
 export function cliAutomationPorts(
   ref: AccountRef,
   stores: CliStores,
-  named?: () => boolean,
+  named: () => boolean,
 ): AutomationPorts {
-  const listed = stores.settings.load().settings.accounts.length > 1;
-  return automationPortsFor(ref, { ...stores, post: cliNetwork().post, named: named ?? (() => listed) });
+  return automationPortsFor(ref, { ...stores, post: cliNetwork().post, named });
 }
 
 /** Checks the credentials with a token request, then stores them; a typo is never saved. */
