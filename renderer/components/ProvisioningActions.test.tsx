@@ -116,6 +116,23 @@ describe('ProvisioningActions', () => {
     expect(await screen.findByRole('button', { name: 'Mark completed' })).toBeTruthy();
   });
 
+  it('hears Ctrl+Z pressed the moment the bar appears, before anything else runs', async () => {
+    const bridge = await renderOrder('ProvisioningStarted');
+    // Pressed as the Undo shows (a mutation observer runs before React's passive effects would).
+    const pressed = new Promise<void>((resolve) => {
+      const watch = new MutationObserver(() => {
+        if (!within(undoBar()).queryByRole('button', { name: /^Undo/ })) return;
+        watch.disconnect();
+        document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'z', ctrlKey: true, bubbles: true }));
+        resolve();
+      });
+      watch.observe(document.body, { childList: true, subtree: true });
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
+    await pressed;
+    await waitFor(() => expect(bridge.callsOf('undoMark')).toHaveLength(1));
+  });
+
   it('says when it is too late to undo', async () => {
     const bridge = await renderOrder('ProvisioningStarted');
     bridge.handle('undoMark', () => ({ outcome: 'already-sent' }));
