@@ -29,6 +29,7 @@ import { SettingsView } from './components/SettingsView';
 import { UndoProvider } from './components/UndoBar';
 import { setWindowLocale } from './format';
 import { orderStep, type Place } from './hooks/order-steps';
+import { useDocumentKey } from './hooks/useDocumentKey';
 import { useMediaQuery } from './hooks/useMediaQuery';
 import { isWindowKey, keyAction } from './keyboard';
 
@@ -111,15 +112,11 @@ function Shell() {
   }, []);
   const closeHelp = useCallback(() => setView((shown) => (shown.page === 'help' ? shown.back : shown)), []);
   // "?" anywhere but in a text field or a dialog.
-  useEffect(() => {
-    function onKey(event: KeyboardEvent): void {
-      if (keyAction(event, 'window') !== 'help' || !isWindowKey(event)) return;
-      event.preventDefault();
-      openHelp();
-    }
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [openHelp]);
+  useDocumentKey((event) => {
+    if (keyAction(event, 'window') !== 'help' || !isWindowKey(event)) return;
+    event.preventDefault();
+    openHelp();
+  });
 
   const waitingCount = state?.waitingCount ?? 0;
   useEffect(() => {

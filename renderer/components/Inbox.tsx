@@ -23,6 +23,7 @@ import { servedAccounts } from '../../preload/served-account';
 import { call } from '../bridge/call';
 import { useBridge, useBridgeEvents } from '../bridge/context';
 import { formatAge, formatDateTime, formatTotal, plural, statusLabel } from '../format';
+import { useDocumentKey } from '../hooks/useDocumentKey';
 import { useEscapeLayer } from '../hooks/useEscapeLayer';
 import { useNarrow } from '../hooks/useNarrow';
 import { useNow } from '../hooks/useNow';
@@ -149,16 +150,12 @@ export function Inbox({
   });
 
   // "/" anywhere in the inbox (but in a text field) goes to the search box.
-  useEffect(() => {
-    function onKey(event: globalThis.KeyboardEvent): void {
-      if (keyAction(event, 'window') !== 'search' || isEditable(event.target)) return;
-      event.preventDefault();
-      searchRef.current?.focus();
-      searchRef.current?.select();
-    }
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
+  useDocumentKey((event) => {
+    if (keyAction(event, 'window') !== 'search' || isEditable(event.target)) return;
+    event.preventDefault();
+    searchRef.current?.focus();
+    searchRef.current?.select();
+  });
 
   const count = orders.total ?? 0;
   const layout = listLayout(orders.groups, count);

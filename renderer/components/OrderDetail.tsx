@@ -13,6 +13,7 @@ import { type Runbook, type RunbookReason, runbooksOfOrder } from '../../preload
 import { call, explained } from '../bridge/call';
 import { useBridge, useBridgeEvents } from '../bridge/context';
 import { formatTotal } from '../format';
+import { useDocumentKey } from '../hooks/useDocumentKey';
 import { useSettings } from '../hooks/useSettings';
 import { isWindowKey, keyAction } from '../keyboard';
 import { lastMark, receivedAt } from '../order-marks';
@@ -107,25 +108,21 @@ export function OrderDetail({
 
   // Escape: back to the inbox; ↑/↓, j/k: the previous or next order. Not while typing, not in a
   // dialog or a group that handles the key itself (they stop it).
-  useEffect(() => {
-    function onKey(event: KeyboardEvent): void {
-      if (!isWindowKey(event)) return;
-      const action = keyAction(event, 'order');
-      if (action === 'back') {
-        event.preventDefault();
-        // A held Escape that closed something over the order (Help, a menu) does not leave it too.
-        if (!event.repeat) onBack();
-        return;
-      }
-      const step = action === 'next' ? 1 : action === 'previous' ? -1 : undefined;
-      if (step && onStep && !beside) {
-        event.preventDefault();
-        onStep(step);
-      }
+  useDocumentKey((event) => {
+    if (!isWindowKey(event)) return;
+    const action = keyAction(event, 'order');
+    if (action === 'back') {
+      event.preventDefault();
+      // A held Escape that closed something over the order (Help, a menu) does not leave it too.
+      if (!event.repeat) onBack();
+      return;
     }
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [onBack, onStep, beside]);
+    const step = action === 'next' ? 1 : action === 'previous' ? -1 : undefined;
+    if (step && onStep && !beside) {
+      event.preventDefault();
+      onStep(step);
+    }
+  });
 
   // While something the user marked is on its way, its delivery state changes with the app's state;
   // a background refresh of this order (fetched, or failed) shows once it has ended.

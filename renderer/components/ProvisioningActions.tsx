@@ -18,6 +18,7 @@ import type { RunbookReason } from '../../preload/runbooks';
 import { asCodedError, call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { formatWhen, statusLabel } from '../format';
+import { useDocumentKey } from '../hooks/useDocumentKey';
 import { useEscapeLayer } from '../hooks/useEscapeLayer';
 import { useNow } from '../hooks/useNow';
 import { useRepeatGuard } from '../hooks/useRepeatGuard';
@@ -200,18 +201,12 @@ export function ProvisioningActions({
   }
 
   // s, c, f: the step of the button (or of More…), asked first when unusual.
-  const press = useRef<(event: KeyboardEvent) => void>(() => undefined);
-  press.current = (event) => {
+  useDocumentKey((event) => {
     const target = markKey(event, 'order');
     if (!target || !isWindowKey(event) || busy || target === status) return;
     event.preventDefault();
     choose(target, false);
-  };
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => press.current(event);
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, []);
+  });
   const pressed = useRef(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the order opens
   useEffect(() => {

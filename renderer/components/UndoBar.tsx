@@ -20,6 +20,7 @@ import type { Explained, OutboxItem, UndoOutcome } from '../../preload/model';
 import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { statusLabel } from '../format';
+import { useDocumentKey } from '../hooks/useDocumentKey';
 import { useNow } from '../hooks/useNow';
 import { chordsOf, isEditable, isMac, keyAction, keyLabel } from '../keyboard';
 import { ErrorAlert } from './ErrorAlert';
@@ -165,16 +166,11 @@ function UndoBar({
   }, [outcome, onDismiss]);
 
   // Ctrl+Z / ⌘Z while the bar offers an undo; in a text field it stays the field's own undo.
-  useEffect(() => {
-    if (!offer) return;
-    function onKey(event: KeyboardEvent): void {
-      if (keyAction(event, 'window') !== 'undo' || isEditable(event.target) || !offer) return;
-      event.preventDefault();
-      onUndo(offer.items);
-    }
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [offer, onUndo]);
+  useDocumentKey((event) => {
+    if (keyAction(event, 'window') !== 'undo' || isEditable(event.target) || !offer) return;
+    event.preventDefault();
+    onUndo(offer.items);
+  }, offer !== null);
 
   const shown = offer && left > 0;
   const failed = !shown && outcome !== null && 'failed' in outcome ? outcome.failed : null;
