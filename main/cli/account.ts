@@ -16,14 +16,14 @@ import {
 } from '../core/account/account-ref';
 import type { AccountChoice } from '../core/account/removal-notes';
 import { osAccountName } from '../core/account-name';
-import { adviceFor, capitalized, type TerminalSurface } from '../core/advice';
+import { adviceFor, capitalized, lockedByPolicy, type TerminalSurface } from '../core/advice';
 import type { SellerApiClientOptions } from '../core/api/client';
 import { type NodeNetwork, nodeNetwork } from '../core/api/node-transport';
 import { watchFile } from '../core/file-watch';
 import { type Log, silentLog } from '../core/log';
 import { markActor } from '../core/mark';
 import { ensurePrivateDir, userDataDir } from '../core/paths';
-import { lockedSettings, NO_POLICIES, type Policies, policyRefusals } from '../core/policy/layers';
+import { NO_POLICIES, type Policies, policyRefusals } from '../core/policy/layers';
 import { ManagedSettingsStore } from '../core/policy/managed-settings';
 import { fixedPolicies } from '../core/policy/watcher';
 import { adoptUnboundSecret, KeytarSecretStore, noSecretFor, type SecretStore } from '../core/secrets';
@@ -57,14 +57,13 @@ export function terminalSurface(
   policies: Policies,
   secretFrom: TerminalSurface['secretFrom'],
 ): TerminalSurface {
-  const locked = lockedSettings(policies);
   return {
     surface: 'terminal',
     secretFrom,
     // The app's demo is no account the CLI serves: login replacing it replaces nothing kept.
     accountsSaved: saved.accounts.some((_, index) => !(saved.demoMode && index === 0)),
     // `accounts add` and `login` refuse another marketplace or client than the policy's.
-    clientLocked: locked.includes('baseUrl') || locked.includes('clientId'),
+    locked: lockedByPolicy(policies),
   };
 }
 

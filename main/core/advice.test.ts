@@ -21,7 +21,7 @@ const terminalWith = (facts: Partial<TerminalSurface> = {}): TerminalSurface => 
   surface: 'terminal',
   secretFrom: 'keychain',
   accountsSaved: false,
-  clientLocked: false,
+  locked: [],
   ...facts,
 });
 
@@ -106,7 +106,10 @@ describe('each kind of advice', () => {
   );
 
   it('never advises another client where a policy sets the client: IT gives one', () => {
-    const locked = adviceFor(terminalWith({ clientLocked: true, accountsSaved: true }), UNLISTED);
+    const locked = adviceFor(
+      terminalWith({ locked: ['baseUrl', 'clientId'], accountsSaved: true }),
+      UNLISTED,
+    );
     expect(locked.anotherClient).toBe(
       'ask your IT support for another client (a policy sets the client on this computer)',
     );

@@ -4,9 +4,35 @@
 // there: TerminalSurface). The one place that words each kind of advice: a session is opened for a surface (AccountSession.open), its core and every
 // message it builds take their advice from here, so a new message cannot name the other surface.
 import { type AccountRef, commandFor, DEMO_ACCOUNT_ID } from './account/account-ref';
+import { automationsManaged, lockedSettings, type Policies } from './policy/layers';
 
-/** Where advice is read: the app, or a terminal with what its advice must know of the command line. */
-export type Surface = 'app' | TerminalSurface;
+/**
+ * Where advice is read: the app (`'app'`: one no organization manages), or a terminal with what
+ * its advice must know of the command line.
+ */
+export type Surface = 'app' | AppSurface | TerminalSurface;
+
+/**
+ * What an organization's policies set of what advice sends a person to change: the account's
+ * marketplace (`baseUrl`) or client (`clientId`), the account list (`accounts`, which fixes both),
+ * the automations (their list, or none allowed: Settings shows them read only).
+ */
+export type Locked = 'baseUrl' | 'clientId' | 'accounts' | 'automations';
+
+/** What the policies lock of what advice names (docs/administrators.md). */
+export function lockedByPolicy(policies: Policies): Locked[] {
+  const locked: readonly string[] = lockedSettings(policies);
+  return [
+    ...(['baseUrl', 'clientId', 'accounts'] as const).filter((key) => locked.includes(key)),
+    ...(automationsManaged(policies) ? (['automations'] as const) : []),
+  ];
+}
+
+/** The app, with what its organization's policies lock, read at each message (they change while it runs). */
+export interface AppSurface {
+  readonly surface: 'app';
+  readonly locked: () => readonly Locked[];
+}
 
 /**
  * A terminal, with what decides which command works there, so advice never names one that would
@@ -19,8 +45,8 @@ export interface TerminalSurface {
   readonly secretFrom: 'variable' | 'keychain';
   /** Whether the settings list an account (`login` would replace the first). */
   readonly accountsSaved: boolean;
-  /** Whether a policy sets the marketplace or the client (`accounts add` of another refused). */
-  readonly clientLocked: boolean;
+  /** What a policy sets (the CLI refuses a flag, variable or command that would change it). */
+  readonly locked: readonly Locked[];
 }
 
 /** Each kind of advice as a clause that starts in lower case (`capitalized` starts a sentence with it). */
@@ -63,7 +89,8 @@ function command(account: AccountRef | undefined, words: string): string {
 
 /** The advice for a session of this surface serving `account` (none: advice about no one account). */
 export function adviceFor(surface: Surface, account?: AccountRef): Advice {
-  return surface === 'app' ? appAdvice(account) : terminalAdvice(surface, account);
+  if (surface === 'app') return appAdvice(account);
+  return surface.surface === 'app' ? appAdvice(account) : terminalAdvice(surface, account);
 }
 
 function appAdvice(account: AccountRef | undefined): Advice {
@@ -85,11 +112,12 @@ function appAdvice(account: AccountRef | undefined): Advice {
 
 function terminalAdvice(terminal: TerminalSurface, account: AccountRef | undefined): Advice {
   const listed = account?.label !== undefined;
+  const clientLocked = terminal.locked.includes('baseUrl') || terminal.locked.includes('clientId');
   // How this account's secret is stored: a saved one by its id; one not saved is added beside
   // those saved (login would replace the first), or logged in to where none is or a policy sets it.
   const store = listed
     ? `${command(account, 'accounts add')} (it reads the secret from standard input)`
-    : terminal.accountsSaved && !terminal.clientLocked && account
+    : terminal.accountsSaved && !clientLocked && account
       ? `seller-tray accounts add LABEL --base-url ${account.baseUrl} --client-id ${account.clientId}`
       : 'seller-tray login';
   return {
@@ -104,7 +132,7 @@ function terminalAdvice(terminal: TerminalSurface, account: AccountRef | undefin
     checkBaseUrl: listed
       ? 'check the base URL the account was added with (seller-tray accounts list shows it)'
       : 'check the base URL (--base-url or SELLER_API_BASE_URL)',
-    anotherClient: terminal.clientLocked
+    anotherClient: clientLocked
       ? 'ask your IT support for another client (a policy sets the client on this computer)'
       : 'add another client with seller-tray accounts add',
     sendLog: 'send what the command prints with --verbose to your IT support',
