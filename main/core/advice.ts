@@ -3,6 +3,8 @@
 // in a systemd journal, where the advice names the CLI's own commands, only those that work
 // there: TerminalSurface). The one place that words each kind of advice: a session is opened for a surface (AccountSession.open), its core and every
 // message it builds take their advice from here, so a new message cannot name the other surface.
+// On either surface, what an organization's policy locks is never advised: IT is asked instead
+// (test/advice-works.test.ts tries every command and control the advice names, per policy).
 import { type AccountRef, commandFor, DEMO_ACCOUNT_ID } from './account/account-ref';
 import { automationsManaged, lockedSettings, type Policies } from './policy/layers';
 
