@@ -156,9 +156,9 @@ function appAdvice(locked: () => readonly Locked[], account: AccountRef | undefi
 /**
  * The command that saves an account the settings do not list, with its secret: added beside
  * those saved (`login` would replace the first), or by `login` where none is; none where a policy
- * sets the accounts (both refused). `typed`: the account is the command line's the advice answers,
- * so `login` needs no flags where that line names its marketplace and client; else URL and ID are the person's to fill in
- * (the policy's where it sets them).
+ * sets the accounts (both refused). `typed`: the account is the command line's the advice
+ * answers, so `login` needs no flags where that line names its marketplace and client; else URL
+ * and ID are the person's to fill in (left out where a policy sets them).
  */
 function saveCommand(
   terminal: TerminalSurface,
