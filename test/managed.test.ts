@@ -12,6 +12,7 @@ import { PolicyWatcher } from '../main/core/policy/watcher';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { makeDataDir } from './support/core';
+import { admin } from './support/raw-api';
 import { openTestService, serviceCalls } from './support/test-service';
 
 const CLIENT = { clientId: 'fleet-client', clientSecret: 'fleet-secret-51c2' };
@@ -124,6 +125,33 @@ describe('a managed laptop', () => {
       pollIntervalSeconds: 120, // raised to the shortest allowed
       undoSeconds: 5, // the user's own
     });
+  });
+
+  it('advises asking IT, not a field Settings shows locked, from the moment a policy sets the client', async () => {
+    const laptop = await managedLaptop();
+    writeJson(laptop.settingsFile, { baseUrl: sim.url, clientId: CLIENT.clientId });
+    cleanup.push(() => secrets.delete(secretOwner(sim.url, CLIENT.clientId)));
+    await secrets.set(secretOwner(sim.url, CLIENT.clientId), CLIENT.clientSecret);
+    const { call, watcher } = await laptop.open();
+    // The client lacks the permission to read new events, also with a fresh token.
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'listNewEvents', action: 'status', status: 403, times: 1000 }],
+    });
+    cleanup.push(() => admin(sim.url, 'POST', 'reset'));
+    const refused = async () => (await call('checkNow')).state.problem?.message;
+    expect(await refused()).toContain('or enter another client in Settings.');
+
+    // IT sets the same account: nothing reconnects, and the same failure is advised anew.
+    writeJson(path.join(laptop.root, 'managed', 'fleet.json'), {
+      baseUrl: sim.url,
+      clientId: CLIENT.clientId,
+    });
+    await watcher.refresh();
+    const managed = await refused();
+    expect(managed).toContain(
+      'or ask your IT support for another client (a policy sets the client on this computer).',
+    );
+    expect(managed).not.toContain('Settings');
   });
 
   it('puts a policy IT adds while the app runs in force at once, and lifting it gives the user’s choice back', async () => {

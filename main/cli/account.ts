@@ -11,19 +11,18 @@ import {
   accountLog,
   accountRef,
   clientOptionsFor,
-  commandFor,
   keychainEntry,
 } from '../core/account/account-ref';
 import type { AccountChoice } from '../core/account/removal-notes';
 import { osAccountName } from '../core/account-name';
-import { adviceFor, capitalized, type TerminalSurface } from '../core/advice';
+import { adviceFor, capitalized, lockedByPolicy, nameAnAccount, type TerminalSurface } from '../core/advice';
 import type { SellerApiClientOptions } from '../core/api/client';
 import { type NodeNetwork, nodeNetwork } from '../core/api/node-transport';
 import { watchFile } from '../core/file-watch';
 import { type Log, silentLog } from '../core/log';
 import { markActor } from '../core/mark';
 import { ensurePrivateDir, userDataDir } from '../core/paths';
-import { lockedSettings, NO_POLICIES, type Policies, policyRefusals } from '../core/policy/layers';
+import { NO_POLICIES, type Policies, policyRefusals } from '../core/policy/layers';
 import { ManagedSettingsStore } from '../core/policy/managed-settings';
 import { fixedPolicies } from '../core/policy/watcher';
 import { adoptUnboundSecret, KeytarSecretStore, noSecretFor, type SecretStore } from '../core/secrets';
@@ -57,14 +56,13 @@ export function terminalSurface(
   policies: Policies,
   secretFrom: TerminalSurface['secretFrom'],
 ): TerminalSurface {
-  const locked = lockedSettings(policies);
   return {
     surface: 'terminal',
     secretFrom,
     // The app's demo is no account the CLI serves: login replacing it replaces nothing kept.
     accountsSaved: saved.accounts.some((_, index) => !(saved.demoMode && index === 0)),
     // `accounts add` and `login` refuse another marketplace or client than the policy's.
-    clientLocked: locked.includes('baseUrl') || locked.includes('clientId'),
+    locked: lockedByPolicy(policies),
   };
 }
 
@@ -143,13 +141,14 @@ export function resolveAccount(
       { clientId: asked.clientId },
       stores.policies,
     );
+  const surface = terminalSurface(saved, stores.policies, secretFrom(env));
   const baseUrl = asked.baseUrl || account.baseUrl;
   if (!baseUrl) {
     // In demo mode the others saved are the ones the CLI can serve: named by id, as advice names them.
     const others = saved.accounts.slice(1).map((entry) => `${entry.label} is --id ${accountRef(entry).id}`);
     const named = others.length > 0 ? `name a saved account with --id: ${others.join(', ')}; or ` : '';
     throw new UsageError(
-      `no marketplace configured${saved.demoMode ? ' (the app is in demo mode, whose marketplace runs only inside the app)' : ''}: ${named}pass --base-url, set SELLER_API_BASE_URL, or run seller-tray login`,
+      `no marketplace configured${saved.demoMode ? ' (the app is in demo mode, whose marketplace runs only inside the app)' : ''}: ${named}${nameAnAccount(surface)}`,
     );
   }
   const clientId = asked.clientId || account.clientId;
@@ -157,15 +156,11 @@ export function resolveAccount(
   // The saved first account, when it is this one, lends its label (to the log) and its routes.
   const listed = first?.baseUrl === baseUrl && first.clientId === clientId ? first : undefined;
   const ref = accountRef({ baseUrl, clientId, api: listed?.api, label: listed?.label }, saved.api);
-  const surface = terminalSurface(saved, stores.policies, secretFrom(env));
   return {
     ref,
     surface,
     clientSecret: async () => {
-      if (!clientId)
-        throw new UsageError(
-          'no client id: pass --client-id, set SELLER_CLIENT_ID, or run seller-tray login',
-        );
+      if (!clientId) throw new UsageError(`no client id: ${nameAnAccount(surface, baseUrl)}`);
       if (env.SELLER_CLIENT_SECRET) return env.SELLER_CLIENT_SECRET;
       // The keychain's secret for this very marketplace: one stored for another never goes here.
       await adoptUnboundSecret(stores.secrets, saved);
@@ -218,16 +213,15 @@ function listedAccount(flags: AccountFlags, saved: Settings, stores: CliStores):
       `${entry.label} is the app's demo, whose marketplace runs only inside the app: choose another account`,
     );
   const ref = accountRef(entry, saved.api);
+  const surface = terminalSurface(saved, stores.policies, 'keychain');
   return {
     ref,
-    surface: terminalSurface(saved, stores.policies, 'keychain'),
+    surface,
     clientSecret: async () => {
       const owner = keychainEntry(ref);
       const secret = await stores.secrets.get(owner);
       if (!secret)
-        throw new UsageError(
-          `${noSecretFor(owner)} Add it again with ${commandFor(ref.id, 'accounts add')} (the secret on standard input).`,
-        );
+        throw new UsageError(`${noSecretFor(owner)} ${capitalized(adviceFor(surface, ref).enterSecret)}.`);
       return secret;
     },
   };

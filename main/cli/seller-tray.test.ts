@@ -1072,7 +1072,7 @@ describe('seller-tray failures', () => {
       });
       const refused = await cli(['watch', '--once'], laptop);
       expect(refused.stderr).toContain(
-        'Ask whoever manages your Seller Console to give the client that permission, or add another client with seller-tray accounts add.',
+        `Ask whoever manages your Seller Console to give the client that permission, or add another client with seller-tray accounts add LABEL --base-url ${sim.url} --client-id ID.`,
       );
       expect(refused.stderr).not.toMatch(APP_ONLY);
     } finally {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Connection } from '../../preload/model';
 import { accountRef } from './account/account-ref';
-import { type Advice, adviceFor, type TerminalSurface } from './advice';
+import { type Advice, adviceFor, type Locked, type TerminalSurface } from './advice';
 import { SellerApiError } from './api/errors';
 import { PaginationError } from './api/pagination';
 import { explainFailure } from './failure-words';
@@ -21,7 +21,7 @@ const terminalWith = (facts: Partial<TerminalSurface> = {}): TerminalSurface => 
   surface: 'terminal',
   secretFrom: 'keychain',
   accountsSaved: false,
-  clientLocked: false,
+  locked: [],
   ...facts,
 });
 
@@ -61,7 +61,7 @@ describe('each kind of advice', () => {
       enterSecret: `store the current client secret with seller-tray accounts add --id ${EU.id} (it reads the secret from standard input)`,
       diagnose: `run seller-tray doctor --id ${EU.id}`,
       checkBaseUrl: 'check the base URL the account was added with (seller-tray accounts list shows it)',
-      anotherClient: 'add another client with seller-tray accounts add',
+      anotherClient: `add another client with seller-tray accounts add LABEL --base-url ${EU.baseUrl} --client-id ID`,
       sendLog: 'send what the command prints with --verbose to your IT support',
     });
     // A terminal's watch polls on its own: no control to press.
@@ -106,13 +106,44 @@ describe('each kind of advice', () => {
   );
 
   it('never advises another client where a policy sets the client: IT gives one', () => {
-    const locked = adviceFor(terminalWith({ clientLocked: true, accountsSaved: true }), UNLISTED);
+    // The policy's account is the saved first one: its secret is stored again by its id.
+    const locked = adviceFor(terminalWith({ locked: ['baseUrl', 'clientId'], accountsSaved: true }), EU);
     expect(locked.anotherClient).toBe(
       'ask your IT support for another client (a policy sets the client on this computer)',
     );
-    // The policy's own client is stored with login (accounts add of it as another is refused).
-    expect(locked.enterSecret).toContain('seller-tray login');
-    expect(everyKind(locked).join('\n')).not.toContain('accounts add');
+    expect(locked.checkBaseUrl).toBe(
+      'ask your IT support to check the base URL (a policy sets the marketplace on this computer)',
+    );
+    expect(locked.enterSecret).toContain(`seller-tray accounts add --id ${EU.id}`);
+    expect(everyKind(locked).join('\n')).not.toMatch(/accounts add LABEL|--base-url|--client-id|login/);
+  });
+
+  it('stores no account beside a list a policy sets: the variable, or IT adds it', () => {
+    const terminal = adviceFor(terminalWith({ locked: ['accounts'], accountsSaved: true }), UNLISTED);
+    expect(terminal.enterSecret).toBe(
+      'set SELLER_CLIENT_SECRET to the current client secret, or ask your IT support to add this account (a policy sets the accounts on this computer)',
+    );
+    expect(everyKind(terminal).join('\n')).not.toMatch(/accounts add|login/);
+  });
+
+  it('asks IT in the app where Settings shows the field locked, from the moment a policy locks it', () => {
+    let locked: Locked[] = [];
+    const app = adviceFor({ surface: 'app', locked: () => locked }, EU);
+    expect(app.anotherClient).toBe('enter another client in Settings');
+    expect(app.checkBaseUrl).toBe('check the base URL in Settings');
+    locked = ['accounts', 'automations'];
+    expect(app.anotherClient).toBe(
+      'ask your IT support for another client (a policy sets the accounts on this computer)',
+    );
+    expect(app.checkBaseUrl).toBe(
+      'ask your IT support to check the base URL (a policy sets the accounts on this computer)',
+    );
+    // Settings shows the automations read only: their secret is stored from the command line.
+    expect(app.automationSecret('billing hook')).toBe(
+      `run seller-tray automations secret "billing hook" --id ${EU.id} (a policy sets the automations on this computer)`,
+    );
+    // The secret is never a policy: Settings takes it under every policy.
+    expect(app.enterSecret).toBe('enter the current client secret in Settings');
   });
 
   it('never names the app’s screens at a terminal, for any account', () => {

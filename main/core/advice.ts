@@ -3,10 +3,38 @@
 // in a systemd journal, where the advice names the CLI's own commands, only those that work
 // there: TerminalSurface). The one place that words each kind of advice: a session is opened for a surface (AccountSession.open), its core and every
 // message it builds take their advice from here, so a new message cannot name the other surface.
+// On either surface, what an organization's policy locks is never advised: IT is asked instead
+// (test/advice-works.test.ts tries every command and control the advice names, per policy).
 import { type AccountRef, commandFor, DEMO_ACCOUNT_ID } from './account/account-ref';
+import { automationsManaged, lockedSettings, type Policies } from './policy/layers';
 
-/** Where advice is read: the app, or a terminal with what its advice must know of the command line. */
-export type Surface = 'app' | TerminalSurface;
+/**
+ * Where advice is read: the app (`'app'`: one no organization manages), or a terminal with what
+ * its advice must know of the command line.
+ */
+export type Surface = 'app' | AppSurface | TerminalSurface;
+
+/**
+ * What an organization's policies set of what advice sends a person to change: the account's
+ * marketplace (`baseUrl`) or client (`clientId`), the account list (`accounts`, which fixes both),
+ * the automations (their list, or none allowed: Settings shows them read only).
+ */
+export type Locked = 'baseUrl' | 'clientId' | 'accounts' | 'automations';
+
+/** What the policies lock of what advice names (docs/administrators.md). */
+export function lockedByPolicy(policies: Policies): Locked[] {
+  const locked: readonly string[] = lockedSettings(policies);
+  return [
+    ...(['baseUrl', 'clientId', 'accounts'] as const).filter((key) => locked.includes(key)),
+    ...(automationsManaged(policies) ? (['automations'] as const) : []),
+  ];
+}
+
+/** The app, with what its organization's policies lock, read at each message (they change while it runs). */
+export interface AppSurface {
+  readonly surface: 'app';
+  readonly locked: () => readonly Locked[];
+}
 
 /**
  * A terminal, with what decides which command works there, so advice never names one that would
@@ -19,8 +47,8 @@ export interface TerminalSurface {
   readonly secretFrom: 'variable' | 'keychain';
   /** Whether the settings list an account (`login` would replace the first). */
   readonly accountsSaved: boolean;
-  /** Whether a policy sets the marketplace or the client (`accounts add` of another refused). */
-  readonly clientLocked: boolean;
+  /** What a policy sets (the CLI refuses a flag, variable or command that would change it). */
+  readonly locked: readonly Locked[];
 }
 
 /** Each kind of advice as a clause that starts in lower case (`capitalized` starts a sentence with it). */
@@ -63,50 +91,133 @@ function command(account: AccountRef | undefined, words: string): string {
 
 /** The advice for a session of this surface serving `account` (none: advice about no one account). */
 export function adviceFor(surface: Surface, account?: AccountRef): Advice {
-  return surface === 'app' ? appAdvice(account) : terminalAdvice(surface, account);
+  if (surface === 'app') return appAdvice(NOTHING_LOCKED, account);
+  return surface.surface === 'app' ? appAdvice(surface.locked, account) : terminalAdvice(surface, account);
 }
 
-function appAdvice(account: AccountRef | undefined): Advice {
+const NOTHING_LOCKED = (): readonly Locked[] => [];
+
+/**
+ * What each clause would have a person change, as the locks that refuse it: the base URL (a
+ * policy's, or the first of its account list), the client (the same). A clause that names such a
+ * control or command where it is locked asks IT instead, naming what the policy sets.
+ */
+const BASE_URL_SET_BY: readonly Locked[] = ['baseUrl', 'accounts'];
+const CLIENT_SET_BY: readonly Locked[] = ['clientId', 'accounts'];
+
+/** How advice names what a policy sets. */
+const POLICY_SETS: Readonly<Record<Locked, string>> = {
+  baseUrl: 'the marketplace',
+  clientId: 'the client',
+  accounts: 'the accounts',
+  automations: 'the automations',
+};
+
+/** What a policy sets of `keys`, in advice's words; none where none is locked. */
+function setByPolicy(locked: readonly Locked[], keys: readonly Locked[]): string | undefined {
+  const key = keys.find((k) => locked.includes(k));
+  return key && POLICY_SETS[key];
+}
+
+/** A clause that asks IT for what a policy sets (`sets`, in advice's words). */
+const askIT = (what: string, sets: string): string =>
+  `ask your IT support ${what} (a policy sets ${sets} on this computer)`;
+
+/** The app's advice: its places to act, read anew at each message as the policies lock them. */
+function appAdvice(locked: () => readonly Locked[], account: AccountRef | undefined): Advice {
+  const setBy = (keys: readonly Locked[]) => setByPolicy(locked(), keys);
   return {
     surface: 'app',
+    // The secret is never a policy: each user enters it (docs/administrators.md).
     enterSecret: 'enter the current client secret in Settings',
     diagnose: 'run Diagnose connection in Settings',
-    checkBaseUrl: 'check the base URL in Settings',
+    get checkBaseUrl() {
+      const sets = setBy(BASE_URL_SET_BY);
+      return sets ? askIT('to check the base URL', sets) : 'check the base URL in Settings';
+    },
     checkNow: 'choose Check now',
-    anotherClient: 'enter another client in Settings',
+    get anotherClient() {
+      const sets = setBy(CLIENT_SET_BY);
+      return sets ? askIT('for another client', sets) : 'enter another client in Settings';
+    },
     sendLog: 'send the log (Settings → Open log folder) to your IT support',
     automationSecret: (automation) => {
       const command = secretCommand(account, automation);
+      // Settings shows automations a policy manages read only; the CLI still stores their secrets.
+      const sets = setBy(['automations']);
+      if (sets)
+        return command ? `run ${command} (a policy sets ${sets} on this computer)` : askIT('to set it', sets);
       return `set it in Settings → Automations${command ? `, or run ${command}` : ' (the demo runs only in the app)'}`;
     },
     orderRuns: () => 'The order page shows its output and can run it again.',
   };
 }
 
+/**
+ * The command that saves an account the settings do not list, with its secret: added beside
+ * those saved (`login` would replace the first), or by `login` where none is; none where a policy
+ * sets the accounts (both refused). `typed`: the account is the command line's the advice
+ * answers, so `login` needs no flags where that line names its marketplace and client; else URL
+ * and ID are the person's to fill in (left out where a policy sets them).
+ */
+function saveCommand(
+  terminal: TerminalSurface,
+  account: { baseUrl?: string | undefined; clientId?: string | undefined },
+  typed: boolean,
+): string | undefined {
+  if (terminal.locked.includes('accounts')) return undefined;
+  const baseUrl = account.baseUrl || 'URL';
+  const clientId = account.clientId || 'ID';
+  if (terminal.accountsSaved)
+    return `seller-tray accounts add LABEL --base-url ${baseUrl} --client-id ${clientId}`;
+  if (typed && account.baseUrl && account.clientId) return 'seller-tray login';
+  const flags = [
+    ...(terminal.locked.includes('baseUrl') ? [] : [`--base-url ${baseUrl}`]),
+    ...(terminal.locked.includes('clientId') ? [] : [`--client-id ${clientId}`]),
+  ];
+  return ['seller-tray login', ...flags].join(' ');
+}
+
+/**
+ * What a terminal's user does where a command has no marketplace, or (`baseUrl` known) no client
+ * id: give it on the command line, or save the account by the command that works here.
+ */
+export function nameAnAccount(terminal: TerminalSurface, baseUrl?: string): string {
+  const flags = baseUrl
+    ? 'pass --client-id, set SELLER_CLIENT_ID'
+    : 'pass --base-url, set SELLER_API_BASE_URL';
+  const save = saveCommand(terminal, { baseUrl }, false);
+  return save ? `${flags}, or save the account with ${save}` : flags;
+}
+
 function terminalAdvice(terminal: TerminalSurface, account: AccountRef | undefined): Advice {
   const listed = account?.label !== undefined;
-  // How this account's secret is stored: a saved one by its id; one not saved is added beside
-  // those saved (login would replace the first), or logged in to where none is or a policy sets it.
+  const setBy = (keys: readonly Locked[]) => setByPolicy(terminal.locked, keys);
+  // How this account's secret is stored: a saved one by its id, else as an account is saved here.
   const store = listed
     ? `${command(account, 'accounts add')} (it reads the secret from standard input)`
-    : terminal.accountsSaved && !terminal.clientLocked && account
-      ? `seller-tray accounts add LABEL --base-url ${account.baseUrl} --client-id ${account.clientId}`
-      : 'seller-tray login';
+    : saveCommand(terminal, account ?? {}, account !== undefined);
+  const baseUrlSetBy = setBy(listed ? BASE_URL_SET_BY : ['baseUrl']);
+  // Another client is added at the account's marketplace; with none known, at any (one a policy may set).
+  const clientSetBy = setBy(account ? CLIENT_SET_BY : [...CLIENT_SET_BY, 'baseUrl']);
   return {
     surface: 'terminal',
-    enterSecret:
-      terminal.secretFrom === 'variable'
+    enterSecret: !store
+      ? `set SELLER_CLIENT_SECRET to the current client secret, or ${askIT('to add this account', 'the accounts')}`
+      : terminal.secretFrom === 'variable'
         ? `set SELLER_CLIENT_SECRET to the current client secret (it is used before the keychain), or unset it and store the secret with ${store}`
         : listed
           ? `store the current client secret with ${store}`
           : `set SELLER_CLIENT_SECRET to the current client secret, or store it with ${store}`,
     diagnose: `run ${command(account, 'doctor')}`,
-    checkBaseUrl: listed
-      ? 'check the base URL the account was added with (seller-tray accounts list shows it)'
-      : 'check the base URL (--base-url or SELLER_API_BASE_URL)',
-    anotherClient: terminal.clientLocked
-      ? 'ask your IT support for another client (a policy sets the client on this computer)'
-      : 'add another client with seller-tray accounts add',
+    checkBaseUrl: baseUrlSetBy
+      ? askIT('to check the base URL', baseUrlSetBy)
+      : listed
+        ? 'check the base URL the account was added with (seller-tray accounts list shows it)'
+        : 'check the base URL (--base-url or SELLER_API_BASE_URL)',
+    anotherClient: clientSetBy
+      ? askIT('for another client', clientSetBy)
+      : `add another client with seller-tray accounts add LABEL --base-url ${account?.baseUrl ?? 'URL'} --client-id ID`,
     sendLog: 'send what the command prints with --verbose to your IT support',
     automationSecret: (automation) => {
       const command = secretCommand(account, automation);

@@ -43,7 +43,14 @@ import { testConnection } from './account/connection-test';
 import { interruptedRemovals, interruptedRemovalWords, settleRemovals } from './account/removal-notes';
 import { AccountSession, type OrderLookup } from './account/session';
 import { osAccountName } from './account-name';
-import { adviceFor, capitalized, REMOVE_AGAIN_IN_APP } from './advice';
+import {
+  type Advice,
+  type AppSurface,
+  adviceFor,
+  capitalized,
+  lockedByPolicy,
+  REMOVE_AGAIN_IN_APP,
+} from './advice';
 import { SellerApiError } from './api/errors';
 import type { Transport } from './api/transport';
 import { APP_VERSION, updateChannel } from './app-identity';
@@ -139,9 +146,6 @@ export interface ServicePorts {
 
 export type { ServiceEvent } from '../../preload/contract';
 
-/** The service serves the app: its advice about no one account names the app's places (advice.ts). */
-const APP_ADVICE = adviceFor('app');
-
 /** The shell's updater (main/shell/updater.ts), as the window's About panel reaches it. */
 export interface UpdatesPort {
   status(): UpdateStatus;
@@ -188,6 +192,13 @@ export class SellerTrayService {
 
   private readonly log: Log;
   private readonly policies: PolicyPort;
+  /** The service serves the app: its advice names the app's places, unless a policy locks them (advice.ts). */
+  private readonly surface: AppSurface = {
+    surface: 'app',
+    locked: () => lockedByPolicy(this.policies.current()),
+  };
+  /** Advice about no one account. */
+  private readonly advice: Advice = adviceFor(this.surface);
   private readonly unwatchPolicies: () => void;
   /** Settings → Automations: each change saved as every setting is, secrets into the keychain. */
   private readonly automations: AutomationEditor;
@@ -384,7 +395,7 @@ export class SellerTrayService {
     if (!named)
       throw new CodedError(
         'not-found',
-        `${subject} is not connected: ${APP_ADVICE.enterSecret}, or add it again.`,
+        `${subject} is not connected: ${this.advice.enterSecret}, or add it again.`,
       );
     return named;
   }
@@ -411,7 +422,7 @@ export class SellerTrayService {
       if (!isChannel(channel)) throw new CodedError('unknown-channel', `There is no operation "${channel}".`);
       return { ok: true, value: await this.perform(channel, payload) };
     } catch (error) {
-      return { ok: false, error: toAnswerError(error) };
+      return { ok: false, error: toAnswerError(error, this.advice) };
     }
   }
 
@@ -803,7 +814,7 @@ export class SellerTrayService {
     });
     if (served.length === 0) {
       if (account === undefined) this.requireSession(); // Says nothing is set up yet.
-      throw new CodedError('not-found', `That account is not connected: ${APP_ADVICE.enterSecret}.`);
+      throw new CodedError('not-found', `That account is not connected: ${this.advice.enterSecret}.`);
     }
     const sources = served.map((session) => ({ account: session.ref.id, core: session.core }));
     const page = this.inbox.page(sources, {
@@ -865,7 +876,7 @@ export class SellerTrayService {
       log: this.log,
       locale: this.policies.current().rules.locale ?? this.ports.locale,
       named,
-      surface: 'app',
+      surface: this.surface,
       // They run only while the settings say this laptop runs them (automationsEnabled).
       automations: automationPortsFor(ref, {
         ...this.ports,
@@ -947,7 +958,7 @@ export class SellerTrayService {
       return (await this.ports.secrets.get(owner)) !== undefined;
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
-      this.emit({ type: 'problem', ...explainFailure(error, APP_ADVICE) });
+      this.emit({ type: 'problem', ...explainFailure(error, this.advice) });
       return false;
     }
   }
@@ -1004,12 +1015,11 @@ function describeInvalid(error: z.ZodError): string {
     .join('; ');
 }
 
-function toAnswerError(error: unknown): AnswerError {
+function toAnswerError(error: unknown, advice: Advice): AnswerError {
   if (error instanceof CodedError) return error.toAnswerError();
   if (error instanceof KeychainUnavailableError)
-    return { code: 'keychain-unavailable', ...explainFailure(error, APP_ADVICE) };
+    return { code: 'keychain-unavailable', ...explainFailure(error, advice) };
   if (error instanceof SecretInputError) return { code: 'invalid-input', message: error.message };
-  if (error instanceof SellerApiError)
-    return { code: `api-${error.kind}`, ...explainFailure(error, APP_ADVICE) };
-  return { code: 'internal', ...explainFailure(error, APP_ADVICE) };
+  if (error instanceof SellerApiError) return { code: `api-${error.kind}`, ...explainFailure(error, advice) };
+  return { code: 'internal', ...explainFailure(error, advice) };
 }
