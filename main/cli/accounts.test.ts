@@ -4,8 +4,8 @@
 
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { cliLaptop } from '../../test/support/cli-laptop';
@@ -620,7 +620,7 @@ describe('the app in demo mode, another account saved', () => {
 });
 
 describe('a settings file that cannot all be used', () => {
-  it('is told on stderr: an account left out, a damaged file kept aside, so "no account" is never all a user reads', async () => {
+  it('is told on stderr: an account left out, a damaged file left as it is with the command stopped, so "no account" is never all a user reads', async () => {
     const eu = { label: 'EU', baseUrl: 'https://eu.example.com', clientId: 'eu-client' };
     const newer = {
       label: 'A label longer than this version takes',
@@ -635,16 +635,27 @@ describe('a settings file that cannot all be used', () => {
       `seller-tray: Your settings file ${file} had settings that cannot be used`,
     );
     expect(listed.stderr).toContain('account 2');
-    await writeFile(file, '{"accounts": [');
-    const damaged = await l.cli(['accounts', 'list']);
-    expect(damaged.code).toBe(0);
-    expect(damaged.stdout).toBe('No account is saved yet: seller-tray accounts add LABEL adds one.\n');
-    expect(damaged.stderr).toMatch(
-      /seller-tray: Your settings file was unreadable; it was kept as .*settings\.json\.corrupt-\S+ and the defaults are in use\./,
-    );
-    // Told once: the defaults are the file now.
-    expect((await l.cli(['accounts', 'list'])).stderr).toBe('');
-  }, 30_000);
+    // A hand edit with a typo: every command stops and says where, moving nothing (another
+    // process, `run` as a service, reads the same file; the person is correcting it).
+    const whole = JSON.stringify({ accounts: [eu] }, null, 2);
+    const broken = whole.slice(0, whole.lastIndexOf(']'));
+    await writeFile(file, broken);
+    for (const command of [['accounts', 'list'], ['automations', 'list'], ['run'], ['orders', 'list']]) {
+      const stopped = await l.cli(command);
+      expect(stopped.code).toBe(1);
+      expect(stopped.stdout).toBe('');
+      expect(stopped.stderr).toMatch(
+        /^seller-tray: Your settings file .+settings\.json was unreadable \(not valid JSON at line \d+, column \d+\); it was left as it is\. Correct it \(or move it away to start afresh\), then run the command again\.\n$/,
+      );
+    }
+    expect(await readFile(file, 'utf8')).toBe(broken);
+    expect((await readdir(dirname(file))).filter((name) => name.includes('corrupt'))).toEqual([]);
+    // Corrected: the accounts are all there.
+    await writeFile(file, JSON.stringify({ accounts: [eu] }));
+    const fixed = await l.cli(['accounts', 'list']);
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout).toMatch(/^EU\t/);
+  }, 60_000);
 });
 
 describe('labels in usage errors', () => {

@@ -166,7 +166,7 @@ describe('settings file', () => {
     expect(settings).toEqual(DEFAULT_SETTINGS);
     const aside = `${settingsFile()}.corrupt-2026-11-21T16-50-00Z`;
     expect(problem).toBe(
-      `Your settings file was unreadable; it was kept as ${aside} and the defaults are in use.`,
+      `Your settings file was unreadable (not valid JSON at line 1, column 28); it was kept as ${aside} and the defaults are in use.`,
     );
     expect(readFileSync(aside, 'utf8')).toBe('{"pollIntervalSeconds": 60,');
     expect(onDisk()).toEqual(DEFAULT_SETTINGS);
@@ -175,32 +175,81 @@ describe('settings file', () => {
   });
 
   it.each([
-    ['empty', ''],
-    ['a JSON array', '[]'],
-    ['JSON null', 'null'],
-  ])('that is %s is treated as unreadable, not as empty settings', (_, content) => {
+    ['empty', '', 'not valid JSON at line 1, column 1'],
+    ['a JSON array', '[]', 'not a JSON object'],
+    ['JSON null', 'null', 'not a JSON object'],
+  ])('that is %s is treated as unreadable, not as empty settings', (_, content, why) => {
     writeFileSync(settingsFile(), content);
     const { settings, problem } = store().load();
     expect(settings).toEqual(DEFAULT_SETTINGS);
-    expect(problem).toMatch(/was unreadable; it was kept as .*settings\.json\.corrupt-2026-11-21T16-50-00Z/);
+    expect(problem).toMatch(
+      new RegExp(
+        `was unreadable \\(${why}\\); it was kept as .*settings\\.json\\.corrupt-2026-11-21T16-50-00Z`,
+      ),
+    );
   });
 
-  it('with a value the schema refuses is kept aside too, and the message names the field', () => {
+  it('says on which line and column the JSON broke, never quoting the file', () => {
+    writeFileSync(
+      settingsFile(),
+      '{\n  "clientId": "client-1",\n  "pollIntervalSeconds": 60\n  "secretish": "do-not-quote"\n}',
+    );
+    const { problem } = store().load();
+    expect(problem).toContain('was unreadable (not valid JSON at line 4, column 3)');
+    expect(problem).not.toContain('do-not-quote');
+    writeFileSync(settingsFile(), '{"accounts": [');
+    expect(store().load().problem).toContain('(not valid JSON at line 1, column 15)');
+  });
+
+  it('with values the schema refuses leaves out those settings, which take their defaults, and keeps the rest: the accounts above all', () => {
     const evil = 'http://evil.example';
-    const bad = JSON.stringify({
+    const good = { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-client' };
+    const bad = {
       ...configured,
       pollIntervalSeconds: 5,
+      undoSeconds: 'ten',
       baseUrl: evil,
+      accounts: [{ label: 'EU', baseUrl: evil, clientId: 'client-1' }, good],
+    };
+    writeFileSync(settingsFile(), JSON.stringify(bad));
+    const { settings, problem } = store().load();
+    expect(settings).toEqual({
+      ...configured,
+      pollIntervalSeconds: DEFAULT_SETTINGS.pollIntervalSeconds,
+      undoSeconds: DEFAULT_SETTINGS.undoSeconds,
+      accounts: [good],
+      baseUrl: good.baseUrl,
+      clientId: good.clientId,
+    });
+    expect(problem).toContain('pollIntervalSeconds must be a whole number of seconds from 30 to 3600');
+    expect(problem).toContain('undoSeconds');
+    expect(problem).toContain('(a setting left out takes its default)');
+    expect(readdirSync(dir).filter((name) => name.includes('corrupt'))).toEqual([]);
+    // Nothing is lost: what was left out is in its copy, to correct and put back.
+    const copy = /kept in (\S+settings\.json\.left-out-[0-9a-f]{12}):/.exec(problem ?? '')?.[1] ?? '';
+    expect(JSON.parse(readFileSync(copy, 'utf8'))).toMatchObject({
+      pollIntervalSeconds: 5,
+      undoSeconds: 'ten',
       accounts: [{ label: 'EU', baseUrl: evil, clientId: 'client-1' }],
     });
-    writeFileSync(settingsFile(), bad);
-    const { settings, problem } = store().load();
-    expect(settings).toEqual(DEFAULT_SETTINGS);
-    expect(problem).toContain('pollIntervalSeconds must be a whole number of seconds from 30 to 3600');
-    expect(problem).toContain('baseUrl is not usable: the base URL must use https');
-    expect(problem).toContain('settings.json.corrupt-2026-11-21T16-50-00Z and the defaults are in use.');
-    expect(readFileSync(`${settingsFile()}.corrupt-2026-11-21T16-50-00Z`, 'utf8')).toBe(bad);
-    expect(onDisk()).toEqual(DEFAULT_SETTINGS);
+    // Read again by another process (run following the file): the same settings, the same tolerance.
+    expect(store().reread()).toEqual(settings);
+  });
+
+  it('in the CLI, one that cannot be used at all is left as it is, no save can replace it, and the load says so', () => {
+    const cli = () => new ConfSettingsStore({ cwd: dir, now: () => NOW, unusableFile: 'leave' });
+    writeFileSync(settingsFile(), '{"accounts": [');
+    const loaded = cli().load();
+    expect(loaded).toEqual({
+      settings: DEFAULT_SETTINGS,
+      problem: `Your settings file ${settingsFile()} was unreadable (not valid JSON at line 1, column 15); it was left as it is. Correct it (or move it away to start afresh), then run the command again.`,
+      unusable: true,
+    });
+    const s = cli();
+    s.load();
+    expect(() => s.save(configured)).toThrow();
+    expect(readFileSync(settingsFile(), 'utf8')).toBe('{"accounts": [');
+    expect(readdirSync(dir)).toEqual(['settings.json']);
   });
 
   it('kept aside twice in the same second keeps both bad files', () => {
