@@ -94,7 +94,8 @@ export interface CliStores {
 
 export function cliStores(env: NodeJS.ProcessEnv = process.env, policies: Policies = NO_POLICIES): CliStores {
   const dataRoot = ensurePrivateDir(userDataDir(env));
-  const file = new ConfSettingsStore({ cwd: dataRoot });
+  // A file that cannot be used is left for the person correcting it: the command stops (seller-tray.ts).
+  const file = new ConfSettingsStore({ cwd: dataRoot, unusableFile: 'leave' });
   const settings = new ManagedSettingsStore(file, fixedPolicies(policies));
   return {
     settings,

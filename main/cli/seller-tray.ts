@@ -156,8 +156,10 @@ async function main(argv: string[]): Promise<number> {
     // Items of the settings file left out (an account, an automation) or the file kept aside:
     // told once, whatever the command, else "no account" is all one reads, or an automation just
     // vanishes. The first read is the one that tells it.
-    const { settings: saved, problem } = stores.settings.load();
+    const { settings: saved, problem, unusable } = stores.settings.load();
     if (problem) process.stderr.write(`seller-tray: ${escapedControls(problem)}\n`);
+    // Not the user's settings but the defaults: no command acts on them (run would serve no account).
+    if (unusable) return 1;
     surface = terminalSurface(saved, policies, secretFrom());
     if (positionals[0] === 'accounts') {
       const options = {

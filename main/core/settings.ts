@@ -6,9 +6,13 @@
 // - Unknown keys in the file are dropped (not an error): a file a newer version wrote loads in an
 //   older one, and the next save writes only the keys of this schema. A key that must never be here,
 //   such as a client secret someone pasted in, therefore leaves the file at the next save.
-// - A file that is not JSON, not a JSON object, or holds a value this schema refuses is kept aside
-//   as settings.json.corrupt-<time>, the defaults are written in its place and the user is told. A
-//   bad file never throws and is never silently cleared (conf's `clearInvalidConfig` stays off).
+// - A tolerant reader: a list's item (an account, a runbook, an automation) or a setting's value
+//   this schema refuses is left out (a setting taking its default), told, and copied to
+//   settings.json.left-out-<hash>; one odd value never costs the rest, the accounts above all.
+// - A file that is not JSON or not a JSON object is kept aside as settings.json.corrupt-<time> by
+//   the app, the defaults written in its place and the user told; the CLI leaves it as it is and
+//   its commands stop (unusableFile). A bad file never throws and is never silently cleared
+//   (conf's `clearInvalidConfig` stays off).
 // - The client secret is not a setting: it lives in the OS keychain only. `save` writes only the
 //   keys of this schema, and `parseSettingsPatch` refuses a `clientSecret` with a message saying so.
 import { createHash } from 'node:crypto';
@@ -536,6 +540,9 @@ export function readAccountList(list: readonly unknown[]): {
  * data folder and keychain secret: added again (`accounts add`), it carries on there.
  * Changes from the window, bridge or CLI (parseSettingsPatch) still refuse a bad list whole.
  */
+/** The settings that are lists of items, each item read on its own (withoutUnusableItems). */
+const LISTS: readonly string[] = ['accounts', 'runbooks', 'automations'];
+
 function withoutUnusableItems(raw: Record<string, unknown>): {
   usable: Record<string, unknown>;
   dropped: string[];
@@ -574,6 +581,38 @@ function withoutUnusableItems(raw: Record<string, unknown>): {
   return { usable, dropped, leftOut };
 }
 
+/**
+ * The settings a file holds, read as a tolerant reader: an unusable item of a list is left out
+ * (withoutUnusableItems), and a setting whose value the schema refuses is left out too, taking its
+ * default, so one odd value never costs the others (the accounts above all). Fails only where
+ * no setting can be named as the cause (the file's shape), and then the file is unusable whole.
+ */
+function readSettings(raw: Record<string, unknown>): {
+  parsed: z.ZodSafeParseResult<Settings>;
+  dropped: string[];
+  /** What was left out as the file held it: a list's items by list, a setting's value by its name. */
+  leftOut: Record<string, unknown>;
+} {
+  const { usable, dropped, leftOut: leftOutItems } = withoutUnusableItems(raw);
+  const leftOut: Record<string, unknown> = { ...leftOutItems };
+  // After the accounts are read: the window's account is the first one kept.
+  const candidate = migrated(usable);
+  for (;;) {
+    const parsed = Settings.safeParse(candidate);
+    if (parsed.success) return { parsed, dropped, leftOut };
+    const refused = new Set(parsed.error.issues.map((issue) => issue.path[0]));
+    const named = [...refused].every(
+      (key): key is string => typeof key === 'string' && Object.hasOwn(SETTINGS, key) && key in candidate,
+    );
+    if (!named) return { parsed, dropped, leftOut };
+    dropped.push(...describeIssues(parsed.error.issues).map((e) => e.message));
+    for (const key of refused as Set<string>) {
+      leftOut[key] = candidate[key];
+      delete candidate[key];
+    }
+  }
+}
+
 /** `value` without what may be a secret: keys named as one, credentials in an address. */
 function withoutSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSecrets);
@@ -596,6 +635,11 @@ export const SETTINGS_VERSION = 2;
 export interface SettingsLoad {
   settings: Settings;
   problem?: string;
+  /**
+   * The file is there but cannot be used, and was left as it is (a store that leaves such a file:
+   * the CLI's); the settings are the defaults, which must not be acted on as the user's.
+   */
+  unusable?: true;
 }
 
 /** The port the core uses; the app and the CLI each provide one (both over conf). */
@@ -642,6 +686,14 @@ export interface ConfSettingsStoreOptions {
   now?: () => Date;
   /** Opens the file; default conf. The app passes electron-store here. */
   open?: (options: KeyValueFileOptions) => KeyValueFile;
+  /**
+   * What is done with a file that cannot be used at all (not JSON, not an object, unreadable in its
+   * shape): the app keeps it aside and starts from the defaults, telling the user in its window
+   * (default); the CLI leaves it as it is ('leave'), and its commands stop, saying where it broke:
+   * a command typed to check a hand edit, or a service restarting, must not move a file a person
+   * is correcting, with every account in it, out of the way of everything else that reads it.
+   */
+  unusableFile?: 'keep-aside' | 'leave';
 }
 
 export const SETTINGS_FILE_NAME = 'settings.json';
@@ -666,6 +718,7 @@ export class ConfSettingsStore implements SettingsStore {
   readonly #cwd: string;
   readonly #now: () => Date;
   readonly #open: (options: KeyValueFileOptions) => KeyValueFile;
+  readonly #unusableFile: 'keep-aside' | 'leave';
   #file: KeyValueFile | undefined;
   /** The settings last read or written: what a save's change is told from (reconcileAccounts). */
   #last: Settings = DEFAULT_SETTINGS;
@@ -676,6 +729,7 @@ export class ConfSettingsStore implements SettingsStore {
     this.#cwd = options.cwd ?? userDataDir();
     this.#now = options.now ?? (() => new Date());
     this.#open = options.open ?? ((o) => new Conf<Record<string, unknown>>(o));
+    this.#unusableFile = options.unusableFile ?? 'keep-aside';
   }
 
   get path(): string {
@@ -692,16 +746,16 @@ export class ConfSettingsStore implements SettingsStore {
       this.#file = undefined;
       if (!isUnparseable(error)) {
         const code = (error as NodeJS.ErrnoException).code;
+        if (this.#unusableFile === 'leave')
+          return this.#unusable(`could not be read${code ? ` (${code})` : ''}`);
         return {
           settings: { ...DEFAULT_SETTINGS },
           problem: `Your settings file ${this.path} could not be read${code ? ` (${code})` : ''}; the defaults are in use until it can be.`,
         };
       }
-      return this.#replaceWithDefaults('was unreadable');
+      return this.#unusable(`was unreadable (${(error as Error).message})`);
     }
-    const { usable, dropped, leftOut } = withoutUnusableItems(raw);
-    // After the accounts are read: the window's account is the first one kept.
-    const parsed = Settings.safeParse(migrated(usable));
+    const { parsed, dropped, leftOut } = readSettings(raw);
     if (parsed.success) {
       this.#last = parsed.data;
       if (dropped.length === 0) return { settings: parsed.data };
@@ -710,24 +764,29 @@ export class ConfSettingsStore implements SettingsStore {
       const anyLeftOut = Object.keys(leftOut).length > 0;
       const copy = anyLeftOut ? this.#keepLeftOut(leftOut) : undefined;
       const kept = copy
-        ? ` What was left out is kept in ${copy}: an account can be added again (accounts add, or Settings) with its client and marketplace above.`
+        ? 'accounts' in leftOut
+          ? ` What was left out is kept in ${copy}: an account can be added again (accounts add, or Settings) with its client and marketplace above.`
+          : ` What was left out is kept in ${copy}, to correct and put back.`
         : anyLeftOut
           ? ' Correct or remove them in the file before anything is saved: the next save leaves them out.'
           : '';
+      const defaulted = Object.keys(leftOut).some((key) => !LISTS.includes(key))
+        ? ' (a setting left out takes its default)'
+        : '';
       return {
         settings: parsed.data,
-        problem: `Your settings file ${this.path} had settings that cannot be used (${dropped.join('; ')}); those items were left out (or relabelled, as said) and the rest of your settings are in use.${kept}`,
+        problem: `Your settings file ${this.path} had settings that cannot be used (${dropped.join('; ')}); those items were left out (or relabelled, as said)${defaulted} and the rest of your settings are in use.${kept}`,
       };
     }
-    // Kept aside whole: every reason is told, the items that would have been left out too.
+    // Unusable whole (its shape): every reason is told, the items that would have been left out too.
     const reasons = [...dropped, ...describeIssues(parsed.error.issues).map((e) => e.message)].join('; ');
-    return this.#replaceWithDefaults(`had settings that cannot be used (${reasons})`);
+    return this.#unusable(`had settings that cannot be used (${reasons})`);
   }
 
   reread(): Settings | undefined {
     try {
       this.#file ??= this.#openFile();
-      const parsed = Settings.safeParse(migrated(withoutUnusableItems(this.#file.store).usable));
+      const { parsed } = readSettings(this.#file.store);
       if (!parsed.success) return undefined;
       this.#last = parsed.data;
       return parsed.data;
@@ -762,6 +821,17 @@ export class ConfSettingsStore implements SettingsStore {
       configFileMode: 0o600,
       deserialize: deserializeObject,
     });
+  }
+
+  /** A file that cannot be used: kept aside for the defaults, or left as it is (unusableFile). Never throws. */
+  #unusable(what: string): SettingsLoad {
+    if (this.#unusableFile === 'keep-aside') return this.#replaceWithDefaults(what);
+    this.#file = undefined;
+    return {
+      settings: { ...DEFAULT_SETTINGS },
+      problem: `Your settings file ${this.path} ${what}; it was left as it is. Correct it (or move it away to start afresh), then run the command again.`,
+      unusable: true,
+    };
   }
 
   /** Keeps the bad file aside, writes the defaults, and says so. Never throws. */
@@ -801,7 +871,7 @@ export class ConfSettingsStore implements SettingsStore {
    * found, so the newest copies are those named last; a new one prunes the rest beyond
    * LEFT_OUT_COPIES_KEPT.
    */
-  #keepLeftOut(leftOut: Record<string, unknown[]>): string | undefined {
+  #keepLeftOut(leftOut: Record<string, unknown>): string | undefined {
     const content = `${JSON.stringify(withoutSecrets(leftOut), null, 2)}\n`;
     const copy = `${this.path}${LEFT_OUT}${createHash('sha256').update(content).digest('hex').slice(0, 12)}`;
     const touch = () => utimesSync(copy, this.#now(), this.#now());
@@ -869,17 +939,29 @@ export class ConfSettingsStore implements SettingsStore {
 
 /** JSON, and a JSON object: conf reads `[]` or `"x"` as an empty store, which would hide the damage. */
 function deserializeObject(text: string): Record<string, unknown> {
+  const json = text.replace(/^\uFEFF/, '');
   let value: unknown;
   try {
-    value = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch {
-    // JSON.parse quotes the text around the failure; the file's content has no place in a message.
-    throw new SyntaxError('The settings file is not valid JSON.');
+    value = JSON.parse(json);
+  } catch (error) {
+    // JSON.parse quotes the text around the failure; the file's content has no place in a message,
+    // where it broke does (an editor goes to a line and column).
+    throw new SyntaxError(`not valid JSON${whereJsonBroke(json, (error as Error).message)}`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new SyntaxError('The settings file does not hold a JSON object.');
+    throw new SyntaxError('not a JSON object');
   }
   return value as Record<string, unknown>;
+}
+
+/** " at line L, column C" of a JSON.parse failure's position in `text` (its end when it ran out); "" when unknown. */
+function whereJsonBroke(text: string, message: string): string {
+  const at = /position (\d+)/.exec(message)?.[1];
+  const position =
+    at !== undefined ? Number(at) : /end of (JSON|data) input/i.test(message) ? text.length : NaN;
+  if (!Number.isInteger(position)) return '';
+  const before = text.slice(0, position).split('\n');
+  return ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
 }
 
 function isUnparseable(error: unknown): boolean {

@@ -18,9 +18,13 @@ export class ManagedSettingsStore implements SettingsStore {
   ) {}
 
   load(): SettingsLoad {
-    const { settings, problem } = this.inner.load();
+    const { settings, problem, unusable } = this.inner.load();
     this.user = settings;
-    return { settings: applyPolicies(settings, this.policies.current()), ...(problem ? { problem } : {}) };
+    return {
+      settings: applyPolicies(settings, this.policies.current()),
+      ...(problem ? { problem } : {}),
+      ...(unusable ? { unusable } : {}),
+    };
   }
 
   /** The user's file as another process left it, under the policies; undefined while it cannot be used. */
