@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import { expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../main/core/settings';
-import { AccountStore } from '../main/core/store/account-store';
+import { AccountStore, UNCONFIRMED_AFTER_POLLS } from '../main/core/store/account-store';
+import { type AccountAttention, ATTENTION_SHOWN, type OrderDetail } from '../preload/model';
 import { openLaptop } from './support/core';
 import { sharedMarketplace } from './support/shared-marketplace';
 
@@ -114,4 +115,64 @@ it('runs no statement that walks a table growing with the history', async () => 
     walked(db, text).map((table) => `${table}: ${text.replace(/\s+/g, ' ').trim()}`),
   );
   expect(walks).toEqual([]);
+});
+
+// Issue 27: the Needs attention view and an opened order read every mark sent and not shown
+// back (and every refused one) to show a page of them, or the order's own.
+it('reads for Needs attention and an opened order the marks they show, not every mark', async () => {
+  const laptop = await openLaptop(market.sim.url, undefined, { settings: DEFAULT_SETTINGS });
+  market.laptops.push(laptop);
+  const { core } = laptop;
+  await core.start();
+  await core.backlogRead();
+  await core.checkNow();
+  const store = (core as unknown as { store: AccountStore }).store;
+  manyAlike(store);
+  const orderId =
+    core.orders({ filter: 'all', search: '', offset: 0, limit: 1, sort: DEFAULT_SETTINGS.inboxSort }).rows[0]
+      ?.orderId ?? '';
+  const own = {
+    requestId: randomUUID(),
+    orderId,
+    statusCode: 'ProvisioningCompleted' as const,
+    description: 'Done',
+    createdAt: new Date().toISOString(),
+    attempts: 1,
+    state: 'sent' as const,
+    sentAtPoll: store.pollsSucceeded(),
+    eventId: randomUUID(),
+  };
+  store.putOutboxItem(own);
+  for (let poll = 0; poll < UNCONFIRMED_AFTER_POLLS; poll++) await core.checkNow();
+  let attention: AccountAttention | undefined;
+  let opened: OrderDetail | undefined;
+  const statements = await statementsOf(async () => {
+    attention = core.attention();
+    opened = await core.order(orderId);
+  });
+  // What they show: the view's first marks of each kind in the order they were marked, and
+  // counts of all; the order its own mark.
+  const marked = store.outboxItems();
+  const first = (state: string) =>
+    marked
+      .filter((item) => item.state === state)
+      .slice(0, ATTENTION_SHOWN)
+      .map((item) => item.requestId);
+  expect(attention?.unconfirmed.map((mark) => mark.item.requestId)).toEqual(first('sent'));
+  expect(attention?.failed.map((mark) => mark.item.requestId)).toEqual(first('failed'));
+  expect(attention?.counts).toMatchObject({ unconfirmed: 1001, failed: 1000 });
+  expect(opened?.unconfirmed).toEqual([own.requestId]);
+  // What they read: no walk of the outbox, nor a sort of all the marks that match (a temporary
+  // B-tree: each read before the first is shown).
+  const db = (store as unknown as { db: DatabaseSync }).db;
+  const reads = statements.filter((text) => /\boutbox\b/.test(text));
+  expect(reads.length).toBeGreaterThan(0);
+  const unbounded = reads.flatMap((text) => {
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all() as { detail: string }[]).map(
+      (p) => p.detail,
+    );
+    const bad = [...walked(db, text), ...plan.filter((detail) => detail.includes('TEMP B-TREE'))];
+    return bad.length > 0 ? [`${bad.join('; ')}: ${text.replace(/\s+/g, ' ').trim()}`] : [];
+  });
+  expect(unbounded).toEqual([]);
 });
