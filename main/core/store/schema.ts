@@ -369,4 +369,12 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX orders_marked_in_progress ON orders (order_id)
     WHERE effective_status = 'ProvisioningInProgress' AND status IS NOT 'ProvisioningInProgress';
   `,
+  `
+  -- The Needs attention view's page of marks (issue 27, session 37): those sent and not shown back,
+  -- and those refused, each kind in the order they were marked. It read every such mark to show
+  -- its first few.
+  CREATE INDEX outbox_unconfirmed ON outbox (seq)
+    WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL AND json_extract(json, '$.sentAtPoll') IS NOT NULL;
+  CREATE INDEX outbox_failed ON outbox (seq) WHERE state = 'failed';
+  `,
 ];
