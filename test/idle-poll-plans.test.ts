@@ -176,3 +176,29 @@ it('reads for Needs attention and an opened order the marks they show, not every
   });
   expect(unbounded).toEqual([]);
 });
+
+// Issue 27: the tray's count of orders stalled in progress, read after each poll, was all orders
+// in progress less those in progress since the limit: an index range as long as the orders
+// recently started, whatever moved since the last count.
+it("counts the tray's stalled orders from those whose limit passed since it last counted", async () => {
+  const laptop = await openLaptop(market.sim.url, undefined, { settings: DEFAULT_SETTINGS });
+  market.laptops.push(laptop);
+  const { core } = laptop;
+  await core.start();
+  await core.backlogRead();
+  await core.checkNow();
+  const statements = await statementsOf(async () => {
+    await core.checkNow();
+    core.status();
+  });
+  const store = (core as unknown as { store: AccountStore }).store;
+  const db = (store as unknown as { db: DatabaseSync }).db;
+  const ranges = statements.flatMap((text) =>
+    (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all() as { detail: string }[])
+      .filter(({ detail }) => detail.includes('orders_in_progress_since'))
+      .map(({ detail }) => detail),
+  );
+  expect(ranges.length).toBeGreaterThan(0); // the count was traced
+  // Each range read lies between two moments: none runs on to the newest order in progress.
+  expect(ranges.filter((detail) => !/\(<expr>>\? AND <expr><\?\)/.test(detail))).toEqual([]);
+});
