@@ -1953,28 +1953,31 @@ export class AccountStore {
   }
 
   /**
-   * Orders the marketplace lists in progress since before `before` (ms): all shown in progress
-   * (status_counts) less those marked so here and not listed yet (an index of their own), those in
-   * progress since then and those of no readable time (orders_in_progress_since's ranges).
+   * Orders the marketplace lists in progress since before `before` (ms), kept as time passes
+   * (stalled_count, migration 19): the count kept for the last moment counted, plus the orders
+   * between that moment and this one (orders_in_progress_since's range: those whose limit passed
+   * since), less them when the moment went back (the clock set back, the limit raised). Read in one
+   * statement (one snapshot, whatever another process writes); the moment is moved, in a write,
+   * only when orders lie between: a count that finds none commits nothing and waits for no writer.
    */
   private stalledCount(before: number): number {
-    const listed = (where: string, ...params: number[]) =>
-      (
-        this.sql(
-          `SELECT COUNT(*) AS n FROM orders INDEXED BY orders_in_progress_since WHERE ${LISTED_IN_PROGRESS('')} AND ${where}`,
-        ).get(...params) as { n: number }
-      ).n;
-    // Marked so here only by the outbox's marks: orders_marked_in_progress holds them alone.
-    const { n: marked } = this.sql(
-      `SELECT COUNT(*) AS n FROM orders INDEXED BY orders_marked_in_progress
-         WHERE effective_status = '${IN_PROGRESS}' AND status IS NOT '${IN_PROGRESS}'`,
-    ).get() as { n: number };
-    return (
-      this.statusCount(IN_PROGRESS) -
-      marked -
-      listed('julianday(status_at) >= ?', julianDay(before)) -
-      listed('julianday(status_at) IS NULL')
-    );
+    const to = julianDay(before);
+    const counted = () => {
+      const { from, n, passed } = this.sql(
+        `SELECT s.before_day AS "from", s.n, (SELECT COUNT(*) FROM orders INDEXED BY orders_in_progress_since
+             WHERE ${LISTED_IN_PROGRESS('')}
+               AND julianday(status_at) >= MIN(s.before_day, $to) AND julianday(status_at) < MAX(s.before_day, $to)
+           ) AS passed FROM stalled_count s`,
+      ).get({ $to: to }) as { from: number; n: number; passed: number };
+      return { passed, n: to >= from ? n + passed : n - passed };
+    };
+    const seen = counted();
+    if (seen.passed === 0) return seen.n;
+    return this.atomically(() => {
+      const { n } = counted();
+      this.sql('UPDATE stalled_count SET before_day = ?, n = ?').run(to, n);
+      return n;
+    });
   }
 
   /** Items kept aside up to this id were looked at in the Needs attention view. */
