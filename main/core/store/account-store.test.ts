@@ -19,6 +19,7 @@ import {
 } from './account-store';
 import { CommitMark, openElsewhere } from './database';
 import { JOURNAL_FILE, RAISED_KEPT, readJournal } from './journal';
+import { MIGRATIONS } from './schema';
 
 let dir: string;
 let store: AccountStore;
@@ -624,6 +625,52 @@ describe("the tray's stalled count", () => {
     }
     expect(Object.values(done).every((n) => n > 20)).toBe(true);
     expect(stalledSeen).toBeGreaterThan(3);
+  });
+
+  it('counts the orders a store held before it was kept', async () => {
+    const before = await mkdtemp(join(tmpdir(), 'store-'));
+    const db = databaseOfVersion(
+      before,
+      MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE stalled_count')),
+    );
+    // Its orders as their events say (the store derives each order's status from them at its open).
+    const insert = db.prepare(
+      `INSERT INTO events (key, order_id, event_type, status, event_time, event_ms, json) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const inProgress = (orderId: string, eventTime: string) => {
+      const event = {
+        ...mended,
+        eventId: `e-${orderId}`,
+        statusCode: 'ProvisioningInProgress',
+        eventTime,
+        additionalProperties: [{ name: 'orderId', value: orderId }],
+      };
+      insert.run(
+        event.eventId,
+        orderId,
+        event.eventTypeCode,
+        event.statusCode,
+        eventTime,
+        Date.parse(eventTime),
+        JSON.stringify(event),
+      );
+      db.prepare('INSERT INTO orders (order_id) VALUES (?)').run(orderId);
+    };
+    inProgress('o-1', '2026-11-10T10:00:00Z');
+    inProgress('o-2', '2026-11-12T10:00:00Z');
+    inProgress('o-3', '2026-11-20T10:00:00Z');
+    db.close();
+    const migrated = AccountStore.open(before).store;
+    try {
+      const stalled = (now: string) =>
+        migrated.attentionCounts({ now, reminderAfterMinutes: 0, stalledAfterDays: 7 }).stalled;
+      expect(stalled('2026-11-22T00:00:00Z')).toBe(2);
+      expect(stalled('2026-11-28T00:00:00Z')).toBe(3);
+      expect(stalled('2026-11-18T00:00:00Z')).toBe(1); // the clock set back
+    } finally {
+      migrated.close();
+      await rm(before, { recursive: true, force: true });
+    }
   });
 });
 
