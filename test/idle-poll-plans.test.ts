@@ -7,14 +7,15 @@ import { randomUUID } from 'node:crypto';
 import type { DatabaseSync } from 'node:sqlite';
 import { expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../main/core/settings';
-import { AccountStore } from '../main/core/store/account-store';
+import { AccountStore, UNCONFIRMED_AFTER_POLLS } from '../main/core/store/account-store';
+import { type AccountAttention, ATTENTION_SHOWN, type OrderDetail } from '../preload/model';
 import { openLaptop } from './support/core';
 import { sharedMarketplace } from './support/shared-marketplace';
 
 const market = sharedMarketplace({ seed: 11, orders: 20 });
 
 /** Tables whose size is not the history's: small values and the counts kept by triggers. */
-const SMALL = new Set(['meta', 'status_counts', 'outbox_counts']);
+const SMALL = new Set(['meta', 'status_counts', 'outbox_counts', 'stalled_count']);
 
 /** The statements the store runs during `work`, each once. */
 async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
@@ -114,4 +115,90 @@ it('runs no statement that walks a table growing with the history', async () => 
     walked(db, text).map((table) => `${table}: ${text.replace(/\s+/g, ' ').trim()}`),
   );
   expect(walks).toEqual([]);
+});
+
+// Issue 27: the Needs attention view and an opened order read every mark sent and not shown
+// back (and every refused one) to show a page of them, or the order's own.
+it('reads for Needs attention and an opened order the marks they show, not every mark', async () => {
+  const laptop = await openLaptop(market.sim.url, undefined, { settings: DEFAULT_SETTINGS });
+  market.laptops.push(laptop);
+  const { core } = laptop;
+  await core.start();
+  await core.backlogRead();
+  await core.checkNow();
+  const store = (core as unknown as { store: AccountStore }).store;
+  manyAlike(store);
+  const orderId =
+    core.orders({ filter: 'all', search: '', offset: 0, limit: 1, sort: DEFAULT_SETTINGS.inboxSort }).rows[0]
+      ?.orderId ?? '';
+  const own = {
+    requestId: randomUUID(),
+    orderId,
+    statusCode: 'ProvisioningCompleted' as const,
+    description: 'Done',
+    createdAt: new Date().toISOString(),
+    attempts: 1,
+    state: 'sent' as const,
+    sentAtPoll: store.pollsSucceeded(),
+    eventId: randomUUID(),
+  };
+  store.putOutboxItem(own);
+  for (let poll = 0; poll < UNCONFIRMED_AFTER_POLLS; poll++) await core.checkNow();
+  let attention: AccountAttention | undefined;
+  let opened: OrderDetail | undefined;
+  const statements = await statementsOf(async () => {
+    attention = core.attention();
+    opened = await core.order(orderId);
+  });
+  // What they show: the view's first marks of each kind in the order they were marked, and
+  // counts of all; the order its own mark.
+  const marked = store.outboxItems();
+  const first = (state: string) =>
+    marked
+      .filter((item) => item.state === state)
+      .slice(0, ATTENTION_SHOWN)
+      .map((item) => item.requestId);
+  expect(attention?.unconfirmed.map((mark) => mark.item.requestId)).toEqual(first('sent'));
+  expect(attention?.failed.map((mark) => mark.item.requestId)).toEqual(first('failed'));
+  expect(attention?.counts).toMatchObject({ unconfirmed: 1001, failed: 1000 });
+  expect(opened?.unconfirmed).toEqual([own.requestId]);
+  // What they read: no walk of the outbox, nor a sort of all the marks that match (a temporary
+  // B-tree: each read before the first is shown).
+  const db = (store as unknown as { db: DatabaseSync }).db;
+  const reads = statements.filter((text) => /\boutbox\b/.test(text));
+  expect(reads.length).toBeGreaterThan(0);
+  const unbounded = reads.flatMap((text) => {
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all() as { detail: string }[]).map(
+      (p) => p.detail,
+    );
+    const bad = [...walked(db, text), ...plan.filter((detail) => detail.includes('TEMP B-TREE'))];
+    return bad.length > 0 ? [`${bad.join('; ')}: ${text.replace(/\s+/g, ' ').trim()}`] : [];
+  });
+  expect(unbounded).toEqual([]);
+});
+
+// Issue 27: the tray's count of orders stalled in progress, read after each poll, was all orders
+// in progress less those in progress since the limit: an index range as long as the orders
+// recently started, whatever moved since the last count.
+it("counts the tray's stalled orders from those whose limit passed since it last counted", async () => {
+  const laptop = await openLaptop(market.sim.url, undefined, { settings: DEFAULT_SETTINGS });
+  market.laptops.push(laptop);
+  const { core } = laptop;
+  await core.start();
+  await core.backlogRead();
+  await core.checkNow();
+  const statements = await statementsOf(async () => {
+    await core.checkNow();
+    core.status();
+  });
+  const store = (core as unknown as { store: AccountStore }).store;
+  const db = (store as unknown as { db: DatabaseSync }).db;
+  const ranges = statements.flatMap((text) =>
+    (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all() as { detail: string }[])
+      .filter(({ detail }) => detail.includes('orders_in_progress_since'))
+      .map(({ detail }) => detail),
+  );
+  expect(ranges.length).toBeGreaterThan(0); // the count was traced
+  // Each range read lies between two moments: none runs on to the newest order in progress.
+  expect(ranges.filter((detail) => !/\(<expr>>\? AND <expr><\?\)/.test(detail))).toEqual([]);
 });

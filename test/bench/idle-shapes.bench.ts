@@ -124,6 +124,8 @@ const SHAPES: Record<
   }
 > = {
   'in-progress-stale': { build: (s, n) => addOrders(s, n, ['ProvisioningInProgress'], 60) },
+  // In progress for 2 days: not stalled yet under the default limit (the tray's stalled count).
+  'in-progress-recent': { build: (s, n) => addOrders(s, n, ['ProvisioningInProgress'], 2) },
   completed: { build: (s, n) => addOrders(s, n, ['ProvisioningInProgress', 'ProvisioningCompleted']) },
   // New orders this laptop announced, opened and saw completed: a laptop's everyday life.
   'announced-completed': {

@@ -19,6 +19,7 @@ import {
 } from './account-store';
 import { CommitMark, openElsewhere } from './database';
 import { JOURNAL_FILE, RAISED_KEPT, readJournal } from './journal';
+import { MIGRATIONS } from './schema';
 
 let dir: string;
 let store: AccountStore;
@@ -515,6 +516,161 @@ describe("the outbox's counts", () => {
       }
     }
     expect(unconfirmedSeen).toBe(true);
+  });
+});
+
+describe("the tray's stalled count", () => {
+  it('says what a full count would, through status changes, marks, limit changes and a clock set back', () => {
+    // A seeded generator (mulberry32): the same operations at every run.
+    let seed = 37;
+    const random = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+    };
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+    const DAY = 86_400_000;
+    const orders = Array.from(
+      { length: 30 },
+      (_, i) => `3f6c2a1e-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    );
+    const marks: string[] = [];
+    let now = Date.parse('2026-11-22T00:00:00Z');
+    let days = 7;
+    const db = (
+      store as unknown as { db: { prepare: (sql: string) => { get: (...p: unknown[]) => unknown } } }
+    ).db;
+    const fullCount = () =>
+      days === 0
+        ? 0
+        : (
+            db
+              .prepare(
+                `SELECT COUNT(*) AS n FROM orders NOT INDEXED WHERE status = 'ProvisioningInProgress'
+                   AND effective_status = 'ProvisioningInProgress' AND julianday(status_at) < julianday(?)`,
+              )
+              .get(new Date(now - days * DAY).toISOString()) as { n: number }
+          ).n;
+    const counted = () =>
+      store.attentionCounts({
+        now: new Date(now).toISOString(),
+        reminderAfterMinutes: 0,
+        stalledAfterDays: days,
+      }).stalled;
+    const statuses = [
+      'ProvisioningStarted',
+      'ProvisioningInProgress',
+      'ProvisioningCompleted',
+      'ProvisioningFailed',
+    ];
+    const done = { event: 0, mark: 0, unmark: 0, ahead: 0, back: 0, limit: 0 };
+    let stalledSeen = 0;
+    for (let step = 0; step < 600; step++) {
+      const what = pick([
+        'event',
+        'event',
+        'event',
+        'mark',
+        'unmark',
+        'ahead',
+        'ahead',
+        'back',
+        'limit',
+      ] as const);
+      if (what === 'event') {
+        const orderId = pick(orders);
+        store.recordPoll({
+          events: [
+            {
+              eventId: `3f6c2a1e-0000-4000-9000-${String(step).padStart(12, '0')}`,
+              eventTypeCode: 'ServicePurchased',
+              statusCode: pick(statuses) as MarketplaceEvent['statusCode'],
+              description: 'A status',
+              eventTime: new Date(now - Math.floor(random() * 20 * DAY)).toISOString(),
+              additionalProperties: [{ name: 'orderId', value: orderId }],
+            },
+          ],
+          cursor: undefined,
+          backlog: random() < 0.5,
+          paused: false,
+          now: new Date(now).toISOString(),
+        });
+      } else if (what === 'mark') {
+        const requestId = `3f6c2a1e-0000-4000-a000-${String(step).padStart(12, '0')}`;
+        store.putOutboxItem({
+          requestId,
+          orderId: pick(orders),
+          statusCode: pick(['ProvisioningInProgress', 'ProvisioningCompleted'] as const),
+          description: 'Marked here',
+          createdAt: new Date(now).toISOString(),
+          state: 'pending',
+          attempts: 0,
+        });
+        marks.push(requestId);
+      } else if (what === 'unmark') {
+        const requestId = marks.splice(Math.floor(random() * marks.length), 1)[0];
+        if (requestId) store.deleteOutboxItem(requestId, { as: 'undone', at: new Date(now).toISOString() });
+      } else if (what === 'ahead') {
+        now += Math.floor(random() * 2 * DAY);
+      } else if (what === 'back') {
+        now -= Math.floor(random() * 4 * DAY); // the clock set back
+      } else {
+        days = pick([0, 1, 3, 7, 14, 30]);
+      }
+      done[what]++;
+      const full = fullCount();
+      expect({ step, what, stalled: counted() }).toEqual({ step, what, stalled: full });
+      stalledSeen = Math.max(stalledSeen, full);
+    }
+    expect(Object.values(done).every((n) => n > 20)).toBe(true);
+    expect(stalledSeen).toBeGreaterThan(3);
+  });
+
+  it('counts the orders a store held before it was kept', async () => {
+    const before = await mkdtemp(join(tmpdir(), 'store-'));
+    const db = databaseOfVersion(
+      before,
+      MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE stalled_count')),
+    );
+    // Its orders as their events say (the store derives each order's status from them at its open).
+    const insert = db.prepare(
+      `INSERT INTO events (key, order_id, event_type, status, event_time, event_ms, json) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const inProgress = (orderId: string, eventTime: string) => {
+      const event = {
+        ...mended,
+        eventId: `e-${orderId}`,
+        statusCode: 'ProvisioningInProgress',
+        eventTime,
+        additionalProperties: [{ name: 'orderId', value: orderId }],
+      };
+      insert.run(
+        event.eventId,
+        orderId,
+        event.eventTypeCode,
+        event.statusCode,
+        eventTime,
+        Date.parse(eventTime),
+        JSON.stringify(event),
+      );
+      db.prepare('INSERT INTO orders (order_id) VALUES (?)').run(orderId);
+    };
+    inProgress('o-1', '2026-11-10T10:00:00Z');
+    inProgress('o-2', '2026-11-12T10:00:00Z');
+    inProgress('o-3', '2026-11-20T10:00:00Z');
+    db.close();
+    const migrated = AccountStore.open(before).store;
+    try {
+      const stalled = (now: string) =>
+        migrated.attentionCounts({ now, reminderAfterMinutes: 0, stalledAfterDays: 7 }).stalled;
+      expect(stalled('2026-11-22T00:00:00Z')).toBe(2);
+      expect(stalled('2026-11-28T00:00:00Z')).toBe(3);
+      expect(stalled('2026-11-18T00:00:00Z')).toBe(1); // the clock set back
+    } finally {
+      migrated.close();
+      await rm(before, { recursive: true, force: true });
+    }
   });
 });
 

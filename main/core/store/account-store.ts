@@ -1767,22 +1767,31 @@ export class AccountStore {
     ).run(before);
   }
 
-  /** Sent statuses not shown back yet, and refused ones, with what the inbox shows of their orders. */
-  private marksToConfirm(): (AttentionMark & { sent: boolean })[] {
-    // The outbox holds only what is not confirmed yet: a few rows, whatever the history.
+  /**
+   * The first `limit` marks of a kind, in the order they were marked, with what the inbox shows of
+   * their orders: those refused (outbox_failed), or those sent and not shown back (UNCONFIRMED,
+   * outbox_unconfirmed: the range read is the page and the few sent since). Not every such mark:
+   * a marketplace may have lost thousands.
+   */
+  private marksToConfirm(kind: 'unconfirmed' | 'failed', limit: number): AttentionMark[] {
+    const [index, where, params] =
+      kind === 'failed'
+        ? ['outbox_failed', `x.state = 'failed'`, { $limit: limit }]
+        : ['outbox_unconfirmed', UNCONFIRMED, { $limit: limit, $sentBy: this.unconfirmedSentBy() }];
     const rows = this.sql(
-      `SELECT x.json, o.buyer, o.product FROM outbox x LEFT JOIN orders o ON o.order_id = x.order_id
-         WHERE x.state IN ('sent', 'failed') ORDER BY x.seq`,
-    ).all() as { json: string; buyer: string | null; product: string | null }[];
-    return rows.map((row) => {
-      const item = readOutboxItem(row.json);
-      return {
-        item,
-        sent: item.state === 'sent',
-        ...(row.buyer === null ? {} : { buyer: row.buyer }),
-        ...(row.product === null ? {} : { product: row.product }),
-      };
-    });
+      `SELECT x.json, o.buyer, o.product FROM outbox x INDEXED BY ${index} LEFT JOIN orders o ON o.order_id = x.order_id
+         WHERE ${where} ORDER BY x.seq LIMIT $limit`,
+    ).all(params) as { json: string; buyer: string | null; product: string | null }[];
+    return rows.map((row) => ({
+      item: readOutboxItem(row.json),
+      ...(row.buyer === null ? {} : { buyer: row.buyer }),
+      ...(row.product === null ? {} : { product: row.product }),
+    }));
+  }
+
+  /** The last poll whose marks sent and not shown back are unconfirmed now (UNCONFIRMED's $sentBy). */
+  private unconfirmedSentBy(): number {
+    return this.pollsSucceeded() - UNCONFIRMED_AFTER_POLLS;
   }
 
   /**
@@ -1850,7 +1859,6 @@ export class AccountStore {
         inboxRow,
       );
     };
-    const marks = this.marksToConfirm();
     const aside = this.sql(
       `SELECT id, source, key, field_path, reason, seen_at FROM unreadable
          WHERE id > ? AND reason NOT LIKE '${ANOTHER_SELLER}%' ORDER BY id DESC LIMIT ?`,
@@ -1862,7 +1870,6 @@ export class AccountStore {
       reason: string;
       seen_at: string;
     }[];
-    const strip = ({ sent: _, ...mark }: AttentionMark & { sent: boolean }): AttentionMark => mark;
     // Each in its index's order (no sort of all that match): the newest waiting past the delay first.
     const notStarted =
       params.$notStartedBefore === null
@@ -1888,8 +1895,8 @@ export class AccountStore {
               `${LISTED_IN_PROGRESS('o.')} AND julianday(o.status_at) < $inProgressBeforeDay`,
               'julianday(o.status_at)',
             ),
-      unconfirmed: marks.filter((mark) => this.isUnconfirmed(mark)).map(strip),
-      failed: marks.filter((mark) => !mark.sent).map(strip),
+      unconfirmed: this.marksToConfirm('unconfirmed', limit),
+      failed: this.marksToConfirm('failed', limit),
       keptAside: aside.map((r) => ({
         id: r.id,
         kind: r.source,
@@ -1901,15 +1908,17 @@ export class AccountStore {
     };
   }
 
-  /** The request ids of an order's sent statuses that the listings did not show (isUnconfirmed). */
+  /** The request ids of an order's sent statuses that the listings did not show (UNCONFIRMED), oldest first. */
   unconfirmedOf(orderId: string): string[] {
-    return this.marksToConfirm()
-      .filter((mark) => mark.item.orderId === orderId && this.isUnconfirmed(mark))
-      .map((mark) => mark.item.requestId);
+    const rows = this.sql(
+      `SELECT x.request_id FROM outbox x INDEXED BY outbox_by_order
+         WHERE x.order_id = $orderId AND ${UNCONFIRMED} ORDER BY x.seq`,
+    ).all({ $orderId: orderId, $sentBy: this.unconfirmedSentBy() }) as { request_id: string }[];
+    return rows.map((row) => row.request_id);
   }
 
   /**
-   * How many marks isUnconfirmed says: all not shown back (counted by triggers) less those sent
+   * How many marks UNCONFIRMED says: all not shown back (counted by triggers) less those sent
    * lately (outbox_not_read_back's range) and those sent before polls were counted (their own
    * index: the planner's statistics, all of one poll, would otherwise have it walk the outbox).
    */
@@ -1924,19 +1933,8 @@ export class AccountStore {
       ).n;
     return (
       this.outboxCount('not-read-back') -
-      notYet('outbox_not_read_back', '> ?', this.pollsSucceeded() - UNCONFIRMED_AFTER_POLLS) -
+      notYet('outbox_not_read_back', '> ?', this.unconfirmedSentBy()) -
       notYet('outbox_sent_uncounted', 'IS NULL')
-    );
-  }
-
-  /** A sent status that the listings of UNCONFIRMED_AFTER_POLLS polls since did not show. */
-  private isUnconfirmed(mark: { item: OutboxItem; sent: boolean }): boolean {
-    const { sentAtPoll, readBackAt } = mark.item;
-    return (
-      mark.sent &&
-      readBackAt === undefined &&
-      sentAtPoll !== undefined &&
-      this.pollsSucceeded() - sentAtPoll >= UNCONFIRMED_AFTER_POLLS
     );
   }
 
@@ -1955,28 +1953,31 @@ export class AccountStore {
   }
 
   /**
-   * Orders the marketplace lists in progress since before `before` (ms): all shown in progress
-   * (status_counts) less those marked so here and not listed yet (an index of their own), those in
-   * progress since then and those of no readable time (orders_in_progress_since's ranges).
+   * Orders the marketplace lists in progress since before `before` (ms), kept as time passes
+   * (stalled_count, migration 19): the count kept for the last moment counted, plus the orders
+   * between that moment and this one (orders_in_progress_since's range: those whose limit passed
+   * since), less them when the moment went back (the clock set back, the limit raised). Read in one
+   * statement (one snapshot, whatever another process writes); the moment is moved, in a write,
+   * only when orders lie between: a count that finds none commits nothing and waits for no writer.
    */
   private stalledCount(before: number): number {
-    const listed = (where: string, ...params: number[]) =>
-      (
-        this.sql(
-          `SELECT COUNT(*) AS n FROM orders INDEXED BY orders_in_progress_since WHERE ${LISTED_IN_PROGRESS('')} AND ${where}`,
-        ).get(...params) as { n: number }
-      ).n;
-    // Marked so here only by the outbox's marks: orders_marked_in_progress holds them alone.
-    const { n: marked } = this.sql(
-      `SELECT COUNT(*) AS n FROM orders INDEXED BY orders_marked_in_progress
-         WHERE effective_status = '${IN_PROGRESS}' AND status IS NOT '${IN_PROGRESS}'`,
-    ).get() as { n: number };
-    return (
-      this.statusCount(IN_PROGRESS) -
-      marked -
-      listed('julianday(status_at) >= ?', julianDay(before)) -
-      listed('julianday(status_at) IS NULL')
-    );
+    const to = julianDay(before);
+    const counted = () => {
+      const { from, n, passed } = this.sql(
+        `SELECT s.before_day AS "from", s.n, (SELECT COUNT(*) FROM orders INDEXED BY orders_in_progress_since
+             WHERE ${LISTED_IN_PROGRESS('')}
+               AND julianday(status_at) >= MIN(s.before_day, $to) AND julianday(status_at) < MAX(s.before_day, $to)
+           ) AS passed FROM stalled_count s`,
+      ).get({ $to: to }) as { from: number; n: number; passed: number };
+      return { passed, n: to >= from ? n + passed : n - passed };
+    };
+    const seen = counted();
+    if (seen.passed === 0) return seen.n;
+    return this.atomically(() => {
+      const { n } = counted();
+      this.sql('UPDATE stalled_count SET before_day = ?, n = ?').run(to, n);
+      return n;
+    });
   }
 
   /** Items kept aside up to this id were looked at in the Needs attention view. */
@@ -2226,6 +2227,14 @@ const NOT_STALLED = `o.order_id NOT IN (SELECT o.order_id FROM orders o WHERE ${
  * before the post: two or three reads of the listing since, at the poll interval).
  */
 export const UNCONFIRMED_AFTER_POLLS = 3;
+
+/**
+ * A mark sent from here (at a counted poll) that the listings of UNCONFIRMED_AFTER_POLLS polls since
+ * did not show, over `outbox x`: `$sentBy` is the last poll whose marks count (unconfirmedSentBy).
+ * What the index outbox_unconfirmed holds, less those sent since.
+ */
+const UNCONFIRMED = `x.state = 'sent' AND json_extract(x.json, '$.readBackAt') IS NULL
+  AND json_extract(x.json, '$.sentAtPoll') <= $sentBy`;
 
 /** What draws the Needs attention lists: the time now and the settings' limits. */
 export interface AttentionLimits {

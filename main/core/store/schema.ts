@@ -12,6 +12,14 @@ const notCanonical = (column: string) => `${uuidShaped(column)} AND ${column} !=
 const outboxKind = (row: string) =>
   `CASE WHEN ${row}.state = 'sent' AND json_extract(${row}.json, '$.readBackAt') IS NULL THEN 'not-read-back' ELSE ${row}.state END`;
 
+/**
+ * 1 when an order (NEW or OLD) is listed in progress since before stalled_count.before_day, else 0:
+ * orders_in_progress_since's condition, in an UPDATE of stalled_count.
+ */
+const stalledBefore = (row: string) =>
+  `((${row}.status = 'ProvisioningInProgress' AND ${row}.effective_status = 'ProvisioningInProgress'
+      AND julianday(${row}.status_at) < before_day) IS 1)`;
+
 export const MIGRATIONS: readonly string[] = [
   `
   -- Every marketplace event learned, raw, with the columns queries need.
@@ -368,5 +376,36 @@ export const MIGRATIONS: readonly string[] = [
     WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL AND json_extract(json, '$.sentAtPoll') IS NULL;
   CREATE INDEX orders_marked_in_progress ON orders (order_id)
     WHERE effective_status = 'ProvisioningInProgress' AND status IS NOT 'ProvisioningInProgress';
+  `,
+  `
+  -- The Needs attention view's page of marks (issue 27, session 37): those sent and not shown back,
+  -- and those refused, each kind in the order they were marked. It read every such mark to show
+  -- its first few.
+  CREATE INDEX outbox_unconfirmed ON outbox (seq)
+    WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL AND json_extract(json, '$.sentAtPoll') IS NOT NULL;
+  CREATE INDEX outbox_failed ON outbox (seq) WHERE state = 'failed';
+  `,
+  `
+  -- The tray's count of orders stalled in progress (issue 27, session 37), kept as time passes: it
+  -- was all orders in progress less those in progress since the limit, an index range as long as
+  -- the orders recently started, read after every poll. n counts the orders the marketplace lists
+  -- in progress (orders_in_progress_since's) since before the moment before_day (julianday);
+  -- triggers keep it as orders enter or leave that; the store moves the moment at each count,
+  -- adding or taking out the orders between (those whose limit passed since, or, with the clock set
+  -- back or the limit changed, those it passes over): the first count adds all.
+  -- The orders marked in progress here and not listed so (migration 17's index) no longer enter it.
+  DROP INDEX orders_marked_in_progress;
+  CREATE TABLE stalled_count (before_day REAL NOT NULL, n INTEGER NOT NULL);
+  INSERT INTO stalled_count VALUES (0, 0);
+  CREATE TRIGGER orders_stalled_on_insert AFTER INSERT ON orders WHEN NEW.status = 'ProvisioningInProgress' BEGIN
+    UPDATE stalled_count SET n = n + ${stalledBefore('NEW')};
+  END;
+  CREATE TRIGGER orders_stalled_on_update AFTER UPDATE OF status, effective_status, status_at ON orders
+    WHEN OLD.status = 'ProvisioningInProgress' OR NEW.status = 'ProvisioningInProgress' BEGIN
+    UPDATE stalled_count SET n = n - ${stalledBefore('OLD')} + ${stalledBefore('NEW')};
+  END;
+  CREATE TRIGGER orders_stalled_on_delete AFTER DELETE ON orders WHEN OLD.status = 'ProvisioningInProgress' BEGIN
+    UPDATE stalled_count SET n = n - ${stalledBefore('OLD')};
+  END;
   `,
 ];
