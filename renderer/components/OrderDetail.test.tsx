@@ -12,7 +12,12 @@ import {
   hostileOrder,
   SPOOFED_TOTAL,
 } from '../../test/support/hostile-order';
-import { apiFailure, apiProblem, expectDetailsOneClickAway } from '../../test/support/renderer/error-details';
+import {
+  apiFailure,
+  apiProblem,
+  expectDetailsOneClickAway,
+  expectExplainedOneClickAway,
+} from '../../test/support/renderer/error-details';
 import { createFakeBridge, historyEvent } from '../../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullOrder, fullRow, fullView } from '../../test/support/renderer/fixtures';
 import { renderWithUndo } from '../../test/support/renderer/render';
@@ -303,7 +308,7 @@ describe('OrderDetail', () => {
         refreshProblem: 'getOrder: HTTP 503 ServiceUnavailable',
       }),
     );
-    const note = screen.getByText(/the marketplace did not answer since/);
+    const note = screen.getByText(/Could not read this order from the marketplace/);
     expect(note.querySelector('time[datetime="2026-11-20T10:42:00.000Z"]')).not.toBeNull();
     const view = bridge.views.get(FULL_ORDER_ID);
     if (!view) throw new Error('no view');
@@ -312,7 +317,27 @@ describe('OrderDetail', () => {
     act(() => bridge.emit({ type: 'orders-updated', orderIds: ['someone-else'], moved: false }));
     expect(bridge.callsOf('getOrder')).toHaveLength(loads);
     act(() => bridge.emit({ type: 'orders-updated', orderIds: [FULL_ORDER_ID], moved: false }));
-    await waitFor(() => expect(screen.queryByText(/the marketplace did not answer since/)).toBeNull());
+    await waitFor(() =>
+      expect(screen.queryByText(/Could not read this order from the marketplace/)).toBeNull(),
+    );
+  });
+
+  it('says when Seller Tray reads an order whose refresh failed again, the failure one click away', async () => {
+    const refreshProblem = 'getOrder: HTTP 403 Forbidden (request id 5f0c)';
+    await renderOrder(
+      fullView({
+        fetchedAt: '2026-11-20T10:42:00.000Z',
+        refreshProblem,
+        refreshAgainAt: '2026-11-20T14:05:00.000Z',
+      }),
+    );
+    const note = screen.getByText(/Could not read this order from the marketplace/);
+    expect(note.getAttribute('role')).toBe('status');
+    expect(note.querySelector('time[datetime="2026-11-20T14:05:00.000Z"]')).not.toBeNull();
+    await expectExplainedOneClickAway(note, {
+      message: `Could not read this order from the marketplace: this is the order as read at ${formatDateTime('2026-11-20T10:42:00.000Z')}. Seller Tray tries again at ${formatDateTime('2026-11-20T14:05:00.000Z')}. If it lasts, copy the details for the marketplace's support.`,
+      details: [refreshProblem],
+    });
   });
 
   it('says when another laptop moved the status back', async () => {
