@@ -258,6 +258,8 @@ export interface OrderDetail {
   fetchedAt: string | null;
   /** Why the last refresh failed, when it did: the order shown is then the stored one. */
   refreshProblem: string | null;
+  /** When Seller Tray reads it again by itself after that failure (ISO time); null when it does not wait to. */
+  refreshAgainAt: string | null;
   /**
    * The status went back (another laptop marked it In progress after it was Completed), in words:
    * "Marked In progress by Anna Virtanen after it was Completed"; absent otherwise.

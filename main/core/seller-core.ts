@@ -658,6 +658,7 @@ export class SellerCore {
       status: stored.status,
       fetchedAt: stored.fetchedAt,
       refreshProblem: stored.fetchError,
+      refreshAgainAt: stored.fetchAgainAt,
       automationRuns: this.store.runsFor(orderId),
       runbookTicks: this.store.runbookTicks(orderId),
       // Told while the order shows the status it went back to.

@@ -12,7 +12,7 @@ import type { MarkableStatus } from '../../preload/order-status';
 import { type Runbook, type RunbookReason, runbooksOfOrder } from '../../preload/runbooks';
 import { call, explained } from '../bridge/call';
 import { useBridge, useBridgeEvents } from '../bridge/context';
-import { formatTotal } from '../format';
+import { formatDateTime, formatTotal } from '../format';
 import { useDocumentKey } from '../hooks/useDocumentKey';
 import { useSettings } from '../hooks/useSettings';
 import { isWindowKey, keyAction } from '../keyboard';
@@ -23,6 +23,7 @@ import { CopyButton } from './CopyButton';
 import { DeliveryContacts } from './DeliveryContacts';
 import { DocumentLines } from './DocumentLines';
 import { ErrorAlert } from './ErrorAlert';
+import { FailureDetails } from './FailureDetails';
 import { FieldList } from './FieldList';
 import { Licenses } from './Licenses';
 import { type HeaderFacts, OrderHeader } from './OrderHeader';
@@ -187,19 +188,12 @@ export function OrderDetail({
         </>
       )}
       {view && view.refreshProblem !== null && (
-        <p className="stale-note" role="status">
-          {view.fetchedAt === null ? (
-            'The marketplace did not answer; this is the order as this laptop has it.'
-          ) : (
-            <>
-              As of <Time iso={view.fetchedAt} />: the marketplace did not answer since, so this may be out of
-              date.
-            </>
-          )}{' '}
-          <button type="button" className="link-button" onClick={() => void load()}>
-            Try again
-          </button>
-        </p>
+        <RefreshProblem
+          problem={view.refreshProblem}
+          fetchedAt={view.fetchedAt}
+          againAt={view.refreshAgainAt}
+          onTryAgain={() => void load()}
+        />
       )}
       {view?.statusReversal !== undefined && (
         // Another laptop moved the status back: said, never silent (docs/api-client.md, "An order's status").
@@ -228,6 +222,42 @@ export function OrderDetail({
         />
       )}
     </section>
+  );
+}
+
+/**
+ * A refresh that failed, beside the stored order it leaves shown: since when that is the order, when
+ * Seller Tray reads it again by itself, what to do, and the failure behind Details.
+ */
+function RefreshProblem({
+  problem,
+  fetchedAt,
+  againAt,
+  onTryAgain,
+}: {
+  problem: string;
+  fetchedAt: string | null;
+  againAt: string | null;
+  onTryAgain: () => void;
+}) {
+  // Times as <time> on the page, in words in what Copy puts on the clipboard.
+  const words: (string | { iso: string })[] = [
+    'Could not read this order from the marketplace: ',
+    ...(fetchedAt === null
+      ? ['this is the order as this laptop has it.']
+      : ['this is the order as read at ', { iso: fetchedAt }, '.']),
+    ...(againAt === null ? [] : [' Seller Tray tries again at ', { iso: againAt }, '.']),
+    " If it lasts, copy the details for the marketplace's support.",
+  ];
+  const message = words.map((w) => (typeof w === 'string' ? w : formatDateTime(w.iso))).join('');
+  return (
+    <div className="stale-note" role="status">
+      {words.map((w) => (typeof w === 'string' ? w : <Time key={w.iso} iso={w.iso} />))}{' '}
+      <FailureDetails message={message} details={[problem]} />{' '}
+      <button type="button" className="link-button" onClick={onTryAgain}>
+        Try again
+      </button>
+    </div>
   );
 }
 
