@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AutomationRun } from '../../preload/automations';
+import { CodedError } from '../../preload/coded-error';
 import type { OrderListItem, OrderView } from '../../preload/contract';
 import type { Order } from '../../preload/marketplace';
 import type { OutboxItem } from '../../preload/model';
@@ -525,6 +526,20 @@ describe('OrderDetail', () => {
     renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} onBack={() => {}} />);
     await expectDetailsOneClickAway(await screen.findByRole('alert'), failure, 'getOrder');
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+
+  it('says when Seller Tray reads again an order it could not read', async () => {
+    const bridge = createFakeBridge();
+    const { message, details } = apiProblem('getOrder');
+    bridge.handle('getOrder', () => {
+      throw new CodedError('api-http', message, { details, retryAt: '2026-11-20T14:05:00.000Z' });
+    });
+    renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} onBack={() => {}} />);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(
+      `${message} Seller Tray tries again at ${formatDateTime('2026-11-20T14:05:00.000Z')}.`,
+    );
+    expect(alert.querySelector('time[datetime="2026-11-20T14:05:00.000Z"]')).not.toBeNull();
   });
 
   it('says why a status was not sent in plain words, its operation, HTTP status and request id behind Details', async () => {
