@@ -32,6 +32,8 @@ export interface Explained {
   message: string;
   /** The technical detail, one fact a line; may quote the server (shown as its text). */
   details: string[];
+  /** When Seller Tray tries again by itself (ISO time), when it does (AnswerError's). */
+  retryAt?: string | undefined;
 }
 
 export interface CoreStatus {

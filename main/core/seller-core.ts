@@ -137,6 +137,17 @@ export class TransitionError extends CodedError<'unusual-transition'> {
   }
 }
 
+/** An order never read, whose fetch failed (`failure`), and when Seller Tray reads it again by itself (ISO time). */
+export class OrderReadLater extends Error {
+  constructor(
+    readonly failure: unknown,
+    readonly retryAt: string,
+  ) {
+    super(failure instanceof Error ? failure.message : String(failure), { cause: failure });
+    this.name = 'OrderReadLater';
+  }
+}
+
 /** A request about something this laptop does not have (a status to send again, an order): the message is for the user. */
 export class NotFoundError extends CodedError<'not-found'> {
   constructor(message: string) {
@@ -633,7 +644,9 @@ export class SellerCore {
         (error: unknown) => error,
       );
       stored = this.store.storedOrder(orderId);
-      if (stored?.document === undefined) throw failure;
+      if (stored?.document === undefined) {
+        throw stored?.fetchAgainAt ? new OrderReadLater(failure, stored.fetchAgainAt) : failure;
+      }
     } else if (due) {
       this.fetcher
         .refresh(orderId)

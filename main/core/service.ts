@@ -73,7 +73,7 @@ import {
   type SecretOwner,
   type SecretStore,
 } from './secrets';
-import type { SellerCore } from './seller-core';
+import { OrderReadLater, type SellerCore } from './seller-core';
 import {
   defaultAccountLabel,
   parseSettingsPatch,
@@ -1006,6 +1006,7 @@ function describeInvalid(error: z.ZodError): string {
 
 function toAnswerError(error: unknown): AnswerError {
   if (error instanceof CodedError) return error.toAnswerError();
+  if (error instanceof OrderReadLater) return { ...toAnswerError(error.failure), retryAt: error.retryAt };
   if (error instanceof KeychainUnavailableError)
     return { code: 'keychain-unavailable', ...explainFailure(error, APP_ADVICE) };
   if (error instanceof SecretInputError) return { code: 'invalid-input', message: error.message };

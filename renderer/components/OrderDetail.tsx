@@ -12,7 +12,7 @@ import type { MarkableStatus } from '../../preload/order-status';
 import { type Runbook, type RunbookReason, runbooksOfOrder } from '../../preload/runbooks';
 import { call, explained } from '../bridge/call';
 import { useBridge, useBridgeEvents } from '../bridge/context';
-import { formatDateTime, formatTotal } from '../format';
+import { formatTotal } from '../format';
 import { useDocumentKey } from '../hooks/useDocumentKey';
 import { useSettings } from '../hooks/useSettings';
 import { isWindowKey, keyAction } from '../keyboard';
@@ -32,7 +32,7 @@ import { PartyDetails } from './PartyDetails';
 import { ProvisioningActions } from './ProvisioningActions';
 import { ProvisioningHistory } from './ProvisioningHistory';
 import { ServerText } from './ServerText';
-import { CalendarDate, Time } from './Time';
+import { CalendarDate, Time, triesAgain, type Worded, WordedTimes, wordedText } from './Time';
 import { useUndo } from './UndoBar';
 
 /** Which way to step through the inbox's orders. */
@@ -240,20 +240,18 @@ function RefreshProblem({
   againAt: string | null;
   onTryAgain: () => void;
 }) {
-  // Times as <time> on the page, in words in what Copy puts on the clipboard.
-  const words: (string | { iso: string })[] = [
+  const words: Worded = [
     'Could not read this order from the marketplace: ',
     ...(fetchedAt === null
       ? ['this is the order as this laptop has it.']
       : ['this is the order as read at ', { iso: fetchedAt }, '.']),
-    ...(againAt === null ? [] : [' Seller Tray tries again at ', { iso: againAt }, '.']),
+    ...(againAt === null ? [] : [' ', ...triesAgain(againAt)]),
     " If it lasts, copy the details for the marketplace's support.",
   ];
-  const message = words.map((w) => (typeof w === 'string' ? w : formatDateTime(w.iso))).join('');
+  const message = wordedText(words);
   return (
     <div className="stale-note" role="status">
-      {words.map((w) => (typeof w === 'string' ? w : <Time key={w.iso} iso={w.iso} />))}{' '}
-      <FailureDetails message={message} details={[problem]} />{' '}
+      <WordedTimes words={words} /> <FailureDetails message={message} details={[problem]} />{' '}
       <button type="button" className="link-button" onClick={onTryAgain}>
         Try again
       </button>
