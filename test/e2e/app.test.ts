@@ -785,6 +785,9 @@ describe('an error on the order page', () => {
     const alert = page.getByRole('alert').filter({ hasText: 'The marketplace is having problems' });
     await alert.waitFor();
     expect(await alert.innerText()).not.toMatch(/HTTP|request id|getOrder/i);
+    // Its fetch failed: it says when Seller Tray reads it again by itself.
+    expect(await alert.locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(await alert.innerText()).toMatch(/Seller Tray tries again at .+\./);
     const details = alert.getByRole('button', { name: 'Details', exact: true });
     await details.click();
     expect(await details.getAttribute('aria-expanded')).toBe('true');
