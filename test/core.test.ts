@@ -684,6 +684,32 @@ describe('the request budget of an open order', () => {
     // The marketplace had nothing new: no view is told to reload.
     expect(a.events.slice(seen).filter((e) => e.type === 'orders-updated')).toEqual([]);
   });
+
+  it('fetches an order it could never read once for a view that shows its failure, not again each time the view is told', async () => {
+    const a = await laptop();
+    a.core.start();
+    await a.core.checkNow();
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'getOrder', action: 'status', status: 403, times: 10_000 }],
+    });
+    const orderId = await purchase({});
+    await a.core.checkNow();
+    // A view as the window has it: shown the failure, it reads the order again when told of a change.
+    const open = () =>
+      a.core.order(orderId).then(
+        () => undefined,
+        () => undefined,
+      );
+    a.core.on((event) => {
+      if (event.type === 'orders-updated' && event.orderIds.includes(orderId))
+        setTimeout(() => void open(), 10);
+    });
+    await open();
+    const after = sim.requestCounts.getOrder;
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(sim.requestCounts.getOrder).toBe(after);
+    await admin(sim.url, 'PATCH', 'faults', { script: [] });
+  });
 });
 
 describe('the local store', () => {
