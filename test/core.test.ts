@@ -700,11 +700,12 @@ describe('the request budget of an open order', () => {
         () => undefined,
         () => undefined,
       );
+    await open();
     a.core.on((event) => {
       if (event.type === 'orders-updated' && event.orderIds.includes(orderId))
         setTimeout(() => void open(), 10);
     });
-    await open();
+    await open(); // Try again, or a view opened later
     const after = sim.requestCounts.getOrder;
     await new Promise((r) => setTimeout(r, 1500));
     expect(sim.requestCounts.getOrder).toBe(after);

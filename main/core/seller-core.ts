@@ -1246,11 +1246,12 @@ export class SellerCore {
       // Its automations' runs wait for the order itself.
       this.runAutomations(orderId);
     } catch (error) {
+      const neverRead = this.store.storedOrder(orderId)?.document === undefined;
       if (
         error instanceof SellerApiError &&
         error.operation === 'getOrder' &&
         error.status === 404 &&
-        this.store.storedOrder(orderId)?.document === undefined
+        neverRead
       ) {
         // Never readable here: another seller's order, which the marketplace answers 404 rather
         // than reveal (design notes §2). One read before stays, its failed refresh shown beside it.
@@ -1271,7 +1272,10 @@ export class SellerCore {
           error instanceof Error ? error.message : String(error),
           // The order's own trouble, not the marketplace's or the network's (which may pass).
           !(error instanceof SellerApiError && (error.transient || error.credentialsRejected)),
-        )
+        ) &&
+        // Views show the failure beside the stored order; one never read shows it only to whoever
+        // opened it, answered with it (told, a view would open it again: another fetch, at once).
+        !neverRead
       ) {
         this.updated.add(orderId);
       }
