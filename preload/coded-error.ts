@@ -11,21 +11,25 @@ export interface AnswerError {
   details?: string[];
   /** The settings a refused change got wrong, each with its own message. */
   fields?: { field: string; message: string }[];
+  /** When Seller Tray tries again by itself (ISO time), for a failure it retries on its own (an order's fetch). */
+  retryAt?: string;
 }
 
 export class CodedError<Code extends string = string> extends Error {
   readonly details: string[];
   readonly fields: { field: string; message: string }[];
+  readonly retryAt: string | undefined;
 
   constructor(
     readonly code: Code,
     message: string,
-    { details = [], fields = [] }: Pick<AnswerError, 'details' | 'fields'> = {},
+    { details = [], fields = [], retryAt }: Pick<AnswerError, 'details' | 'fields' | 'retryAt'> = {},
   ) {
     super(message);
     this.name = 'CodedError';
     this.details = [...details];
     this.fields = [...fields];
+    this.retryAt = retryAt;
   }
 
   /** As it crosses the bridge: plain data, empty lists left out. */
@@ -35,11 +39,16 @@ export class CodedError<Code extends string = string> extends Error {
       message: this.message,
       ...(this.details.length > 0 ? { details: this.details } : {}),
       ...(this.fields.length > 0 ? { fields: this.fields } : {}),
+      ...(this.retryAt === undefined ? {} : { retryAt: this.retryAt }),
     };
   }
 
   /** An `Answer`'s error back as a thrown error. */
-  static of({ code, message, details, fields }: AnswerError): CodedError {
-    return new CodedError(code, message, { details: details ?? [], fields: fields ?? [] });
+  static of({ code, message, details, fields, retryAt }: AnswerError): CodedError {
+    return new CodedError(code, message, {
+      details: details ?? [],
+      fields: fields ?? [],
+      ...(retryAt === undefined ? {} : { retryAt }),
+    });
   }
 }

@@ -32,6 +32,8 @@ export interface Explained {
   message: string;
   /** The technical detail, one fact a line; may quote the server (shown as its text). */
   details: string[];
+  /** When Seller Tray tries again by itself (ISO time), when it does (AnswerError's). */
+  retryAt?: string | undefined;
 }
 
 export interface CoreStatus {
@@ -258,6 +260,8 @@ export interface OrderDetail {
   fetchedAt: string | null;
   /** Why the last refresh failed, when it did: the order shown is then the stored one. */
   refreshProblem: string | null;
+  /** When Seller Tray reads it again by itself after that failure (ISO time); null when it does not wait to. */
+  refreshAgainAt: string | null;
   /**
    * The status went back (another laptop marked it In progress after it was Completed), in words:
    * "Marked In progress by Anna Virtanen after it was Completed"; absent otherwise.

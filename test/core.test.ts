@@ -684,6 +684,33 @@ describe('the request budget of an open order', () => {
     // The marketplace had nothing new: no view is told to reload.
     expect(a.events.slice(seen).filter((e) => e.type === 'orders-updated')).toEqual([]);
   });
+
+  it('fetches an order it could never read once for a view that shows its failure, not again each time the view is told', async () => {
+    const a = await laptop();
+    a.core.start();
+    await a.core.checkNow();
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'getOrder', action: 'status', status: 403, times: 10_000 }],
+    });
+    const orderId = await purchase({});
+    await a.core.checkNow();
+    // A view as the window has it: shown the failure, it reads the order again when told of a change.
+    const open = () =>
+      a.core.order(orderId).then(
+        () => undefined,
+        () => undefined,
+      );
+    await open();
+    a.core.on((event) => {
+      if (event.type === 'orders-updated' && event.orderIds.includes(orderId))
+        setTimeout(() => void open(), 10);
+    });
+    await open(); // Try again, or a view opened later
+    const after = sim.requestCounts.getOrder;
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(sim.requestCounts.getOrder).toBe(after);
+    await admin(sim.url, 'PATCH', 'faults', { script: [] });
+  });
 });
 
 describe('the local store', () => {
@@ -887,6 +914,54 @@ async function damageTable(file: string, table: string): Promise<void> {
   await handle.close();
 }
 
+/** What the laptop's store holds of an order's fetch, read beside the core. */
+function fetchRow(a: Laptop, orderId: string): { document: string | null; fetch_due_ms: number | null } {
+  const db = new DatabaseSync(join(a.dataDir, DATABASE_FILE), { readOnly: true });
+  try {
+    return db.prepare('SELECT document, fetch_due_ms FROM orders WHERE order_id = ?').get(orderId) as {
+      document: string | null;
+      fetch_due_ms: number | null;
+    };
+  } finally {
+    db.close();
+  }
+}
+
+describe('an order whose refresh failed', () => {
+  it('says when Seller Tray reads it again, and tells its view each time that moves', async () => {
+    const clock = { ms: Date.parse('2026-11-27T08:00:00Z') };
+    const a = await laptop({ settings: { pollIntervalSeconds: 300 }, now: () => clock.ms });
+    a.core.start();
+    await a.core.checkNow();
+    const orderId = inbox(a.core)[0]?.orderId ?? '';
+    expect((await a.core.order(orderId)).refreshAgainAt).toBeNull();
+    // Another laptop starts it, and the marketplace then refuses to hand this one the order (its own failure).
+    const b = await laptop();
+    await b.core.checkNow();
+    await startedElsewhere(b, orderId);
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'getOrder', action: 'status', status: 403, times: 10_000 }],
+    });
+    const pollUntilFailed = async () => {
+      const seen = a.events.length;
+      await a.core.checkNow();
+      await until(() => (fetchRow(a, orderId).fetch_due_ms ?? 0) > clock.ms);
+      await until(() =>
+        a.events.slice(seen).some((e) => e.type === 'orders-updated' && e.orderIds.includes(orderId)),
+      );
+      return a.core.order(orderId);
+    };
+    const failed = await pollUntilFailed();
+    expect(failed.refreshProblem).toMatch(/getOrder: HTTP 403/);
+    expect(failed.refreshAgainAt).toBe(new Date(clock.ms + 60_000).toISOString());
+    // Its wait over, refused again: twice the wait, and the view told of the later time.
+    clock.ms += 60_000;
+    const again = await pollUntilFailed();
+    expect(again.refreshProblem).toMatch(/getOrder: HTTP 403/);
+    expect(again.refreshAgainAt).toBe(new Date(clock.ms + 120_000).toISOString());
+  });
+});
+
 describe('an order bought while the marketplace could not answer for its documents', () => {
   it('is read within a poll or two of the marketplace answering again, however long it could not', async () => {
     const clock = { ms: Date.parse('2026-11-27T08:00:00Z') };
@@ -899,17 +974,7 @@ describe('an order bought while the marketplace could not answer for its documen
       script: [{ operation: 'getOrder', action: 'status', status: 503, times: 10_000 }],
     });
     const orderId = await purchase({ buyerCustomerParty: { party: { partyName: 'Kestrel Foods Oy' } } });
-    const row = () => {
-      const db = new DatabaseSync(join(a.dataDir, DATABASE_FILE), { readOnly: true });
-      try {
-        return db.prepare('SELECT document, fetch_due_ms FROM orders WHERE order_id = ?').get(orderId) as {
-          document: string | null;
-          fetch_due_ms: number | null;
-        };
-      } finally {
-        db.close();
-      }
-    };
+    const row = () => fetchRow(a, orderId);
     const pollEveryFiveMinutes = async (polls: number) => {
       for (let i = 0; i < polls; i++) {
         await a.core.checkNow();

@@ -186,8 +186,27 @@ describe('requests', () => {
         expect.stringMatching(/^Request id: [0-9a-f-]{36}$/),
       ]),
     );
+    // Not this account's to read again: nothing says when.
+    expect(error.retryAt).toBeUndefined();
     await admin(sim.url, 'PATCH', 'faults', { script: [] });
     expect((await call('getState')).setup).toBe('configured');
+  });
+
+  it('says when Seller Tray reads again an order it could never read', async () => {
+    const { call, refusal } = await configured();
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'getOrder', action: 'status', status: 403, times: 100 }],
+    });
+    const { orderId } = (await admin(sim.url, 'POST', 'purchases')).json;
+    await call('checkNow');
+    const before = Date.now();
+    const error = await refusal('getOrder', { orderId });
+    expect(error.message).toMatch(/does not allow this API client to read this order/);
+    // Its own failure: a wait of a minute, or two when the poll's fetch and the open's each failed.
+    const retryAt = Date.parse(error.retryAt ?? '');
+    expect(retryAt).toBeGreaterThanOrEqual(before + 60_000);
+    expect(retryAt).toBeLessThanOrEqual(Date.now() + 2 * 60_000);
+    await admin(sim.url, 'PATCH', 'faults', { script: [] });
   });
 
   it.each([

@@ -23,7 +23,8 @@ export class OrderFetcher {
   private readonly failed = new Set<string>();
   private readonly listeners = new Set<() => void>();
   private stopped = false;
-  private fetchedSinceIdle = 0;
+  /** Fetches ended, stored or failed, since the views were last told: a failure changes what they show too. */
+  private endedSinceIdle = 0;
   /** The most fetches ever running at once (for the benchmark's report). */
   peakInFlight = 0;
 
@@ -77,8 +78,8 @@ export class OrderFetcher {
       if (next.length === 0) break;
       for (const orderId of next) this.start(orderId);
     }
-    if (this.inFlight.size === 0 && this.fetchedSinceIdle > 0) {
-      this.fetchedSinceIdle = 0;
+    if (this.inFlight.size === 0 && this.endedSinceIdle > 0) {
+      this.endedSinceIdle = 0;
       this.ports.idle();
     }
   }
@@ -88,15 +89,11 @@ export class OrderFetcher {
     this.inFlight.set(orderId, fetching);
     this.peakInFlight = Math.max(this.peakInFlight, this.inFlight.size);
     fetching
-      .then(
-        () => {
-          this.fetchedSinceIdle += 1;
-        },
-        () => {
-          this.failed.add(orderId);
-        },
-      )
+      .catch(() => {
+        this.failed.add(orderId);
+      })
       .finally(() => {
+        this.endedSinceIdle += 1;
         this.inFlight.delete(orderId);
         for (const listener of [...this.listeners]) listener();
         this.pump();

@@ -137,6 +137,17 @@ export class TransitionError extends CodedError<'unusual-transition'> {
   }
 }
 
+/** An order never read, whose fetch failed (`failure`), and when Seller Tray reads it again by itself (ISO time). */
+export class OrderReadLater extends Error {
+  constructor(
+    readonly failure: unknown,
+    readonly retryAt: string,
+  ) {
+    super(failure instanceof Error ? failure.message : String(failure), { cause: failure });
+    this.name = 'OrderReadLater';
+  }
+}
+
 /** A request about something this laptop does not have (a status to send again, an order): the message is for the user. */
 export class NotFoundError extends CodedError<'not-found'> {
   constructor(message: string) {
@@ -633,7 +644,9 @@ export class SellerCore {
         (error: unknown) => error,
       );
       stored = this.store.storedOrder(orderId);
-      if (stored?.document === undefined) throw failure;
+      if (stored?.document === undefined) {
+        throw stored?.fetchAgainAt ? new OrderReadLater(failure, stored.fetchAgainAt) : failure;
+      }
     } else if (due) {
       this.fetcher
         .refresh(orderId)
@@ -658,6 +671,7 @@ export class SellerCore {
       status: stored.status,
       fetchedAt: stored.fetchedAt,
       refreshProblem: stored.fetchError,
+      refreshAgainAt: stored.fetchAgainAt,
       automationRuns: this.store.runsFor(orderId),
       runbookTicks: this.store.runbookTicks(orderId),
       // Told while the order shows the status it went back to.
@@ -1232,11 +1246,12 @@ export class SellerCore {
       // Its automations' runs wait for the order itself.
       this.runAutomations(orderId);
     } catch (error) {
+      const neverRead = this.store.storedOrder(orderId)?.document === undefined;
       if (
         error instanceof SellerApiError &&
         error.operation === 'getOrder' &&
         error.status === 404 &&
-        this.store.storedOrder(orderId)?.document === undefined
+        neverRead
       ) {
         // Never readable here: another seller's order, which the marketplace answers 404 rather
         // than reveal (design notes §2). One read before stays, its failed refresh shown beside it.
@@ -1257,7 +1272,10 @@ export class SellerCore {
           error instanceof Error ? error.message : String(error),
           // The order's own trouble, not the marketplace's or the network's (which may pass).
           !(error instanceof SellerApiError && (error.transient || error.credentialsRejected)),
-        )
+        ) &&
+        // Views show the failure beside the stored order; one never read shows it only to whoever
+        // opened it, answered with it (told, a view would open it again: another fetch, at once).
+        !neverRead
       ) {
         this.updated.add(orderId);
       }

@@ -80,7 +80,7 @@ import {
   type SecretOwner,
   type SecretStore,
 } from './secrets';
-import type { SellerCore } from './seller-core';
+import { OrderReadLater, type SellerCore } from './seller-core';
 import {
   defaultAccountLabel,
   parseSettingsPatch,
@@ -1017,6 +1017,7 @@ function describeInvalid(error: z.ZodError): string {
 
 function toAnswerError(error: unknown, advice: Advice): AnswerError {
   if (error instanceof CodedError) return error.toAnswerError();
+  if (error instanceof OrderReadLater) return { ...toAnswerError(error.failure), retryAt: error.retryAt };
   if (error instanceof KeychainUnavailableError)
     return { code: 'keychain-unavailable', ...explainFailure(error, advice) };
   if (error instanceof SecretInputError) return { code: 'invalid-input', message: error.message };

@@ -27,6 +27,6 @@ export function asCodedError(error: unknown): CodedError {
 
 /** A failure as an `ErrorAlert` shows it: the message, and the details behind "Details". */
 export function explained(error: unknown): Explained {
-  const { message, details } = asCodedError(error);
-  return { message, details };
+  const { message, details, retryAt } = asCodedError(error);
+  return { message, details, retryAt };
 }

@@ -1,11 +1,10 @@
 // An error for the user, in an alert region so assistive technology reads it at once: what
-// happened and what to do, and the technical detail (operation, HTTP status, request id) one
-// click away behind "Details" (right after the words, so a banner stays short), with a
-// button that copies it all for a support ticket. Its message and details may quote the
-// server, so they are shown as the server's text.
-import { useId, useState } from 'react';
-import { CopyButton } from './CopyButton';
+// happened and what to do, and the technical detail one click away behind "Details"
+// (FailureDetails: right after the words, so a banner stays short), and when Seller Tray tries
+// again by itself, if it does. Its message may quote the server, so it is shown as the server's text.
+import { FailureDetails } from './FailureDetails';
 import { ServerText } from './ServerText';
+import { triesAgain, WordedTimes, wordedText } from './Time';
 
 export function ErrorAlert({
   problem,
@@ -13,46 +12,29 @@ export function ErrorAlert({
   id,
 }: {
   /** A failure as explained (preload/model.ts `Explained`) or a message alone; nothing is shown without one. */
-  problem: { message: string; details?: readonly string[] | undefined } | null | undefined;
+  problem:
+    | { message: string; details?: readonly string[] | undefined; retryAt?: string | undefined }
+    | null
+    | undefined;
   onDismiss?: (() => void) | undefined;
   /** For a field's `aria-describedby`. */
   id?: string | undefined;
 }) {
-  const [open, setOpen] = useState(false);
-  const detailsId = useId();
   if (!problem?.message) return null;
-  const { message, details } = problem;
-  const hasDetails = details !== undefined && details.length > 0;
+  const { message, details = [], retryAt } = problem;
+  const again = retryAt === undefined ? undefined : triesAgain(retryAt);
   return (
     <div className="alert" role="alert" id={id}>
       <div className="alert-text">
         <ServerText text={message} />
-        {hasDetails && (
+        {again && (
           <>
             {' '}
-            <button
-              type="button"
-              className="link-button alert-toggle"
-              aria-expanded={open}
-              aria-controls={detailsId}
-              onClick={() => setOpen((o) => !o)}
-            >
-              Details
-            </button>
+            <WordedTimes words={again} />
           </>
         )}
-        {hasDetails && (
-          <div className="alert-details" id={detailsId} hidden={!open}>
-            <ul>
-              {details.map((detail) => (
-                <li key={detail}>
-                  <ServerText text={detail} />
-                </li>
-              ))}
-            </ul>
-            <CopyButton value={[message, ...details].join('\n')} label="the details" />
-          </div>
-        )}
+        {details.length > 0 && ' '}
+        <FailureDetails message={again ? `${message} ${wordedText(again)}` : message} details={details} />
       </div>
       {onDismiss && (
         <button type="button" className="icon-button" aria-label="Dismiss this message" onClick={onDismiss}>

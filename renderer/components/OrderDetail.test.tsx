@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AutomationRun } from '../../preload/automations';
+import { CodedError } from '../../preload/coded-error';
 import type { OrderListItem, OrderView } from '../../preload/contract';
 import type { Order } from '../../preload/marketplace';
 import type { OutboxItem } from '../../preload/model';
@@ -12,7 +13,12 @@ import {
   hostileOrder,
   SPOOFED_TOTAL,
 } from '../../test/support/hostile-order';
-import { apiFailure, apiProblem, expectDetailsOneClickAway } from '../../test/support/renderer/error-details';
+import {
+  apiFailure,
+  apiProblem,
+  expectDetailsOneClickAway,
+  expectExplainedOneClickAway,
+} from '../../test/support/renderer/error-details';
 import { createFakeBridge, historyEvent } from '../../test/support/renderer/fake-bridge';
 import { FULL_ORDER_ID, fullOrder, fullRow, fullView } from '../../test/support/renderer/fixtures';
 import { renderWithUndo } from '../../test/support/renderer/render';
@@ -303,7 +309,7 @@ describe('OrderDetail', () => {
         refreshProblem: 'getOrder: HTTP 503 ServiceUnavailable',
       }),
     );
-    const note = screen.getByText(/the marketplace did not answer since/);
+    const note = screen.getByText(/Could not read this order from the marketplace/);
     expect(note.querySelector('time[datetime="2026-11-20T10:42:00.000Z"]')).not.toBeNull();
     const view = bridge.views.get(FULL_ORDER_ID);
     if (!view) throw new Error('no view');
@@ -312,7 +318,27 @@ describe('OrderDetail', () => {
     act(() => bridge.emit({ type: 'orders-updated', orderIds: ['someone-else'], moved: false }));
     expect(bridge.callsOf('getOrder')).toHaveLength(loads);
     act(() => bridge.emit({ type: 'orders-updated', orderIds: [FULL_ORDER_ID], moved: false }));
-    await waitFor(() => expect(screen.queryByText(/the marketplace did not answer since/)).toBeNull());
+    await waitFor(() =>
+      expect(screen.queryByText(/Could not read this order from the marketplace/)).toBeNull(),
+    );
+  });
+
+  it('says when Seller Tray reads an order whose refresh failed again, the failure one click away', async () => {
+    const refreshProblem = 'getOrder: HTTP 403 Forbidden (request id 5f0c)';
+    await renderOrder(
+      fullView({
+        fetchedAt: '2026-11-20T10:42:00.000Z',
+        refreshProblem,
+        refreshAgainAt: '2026-11-20T14:05:00.000Z',
+      }),
+    );
+    const note = screen.getByText(/Could not read this order from the marketplace/);
+    expect(note.getAttribute('role')).toBe('status');
+    expect(note.querySelector('time[datetime="2026-11-20T14:05:00.000Z"]')).not.toBeNull();
+    await expectExplainedOneClickAway(note, {
+      message: `Could not read this order from the marketplace: this is the order as read at ${formatDateTime('2026-11-20T10:42:00.000Z')}. Seller Tray tries again at ${formatDateTime('2026-11-20T14:05:00.000Z')}. If it lasts, copy the details for the marketplace's support.`,
+      details: [refreshProblem],
+    });
   });
 
   it('says when another laptop moved the status back', async () => {
@@ -500,6 +526,20 @@ describe('OrderDetail', () => {
     renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} onBack={() => {}} />);
     await expectDetailsOneClickAway(await screen.findByRole('alert'), failure, 'getOrder');
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+
+  it('says when Seller Tray reads again an order it could not read', async () => {
+    const bridge = createFakeBridge();
+    const { message, details } = apiProblem('getOrder');
+    bridge.handle('getOrder', () => {
+      throw new CodedError('api-http', message, { details, retryAt: '2026-11-20T14:05:00.000Z' });
+    });
+    renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} onBack={() => {}} />);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(
+      `${message} Seller Tray tries again at ${formatDateTime('2026-11-20T14:05:00.000Z')}.`,
+    );
+    expect(alert.querySelector('time[datetime="2026-11-20T14:05:00.000Z"]')).not.toBeNull();
   });
 
   it('says why a status was not sent in plain words, its operation, HTTP status and request id behind Details', async () => {

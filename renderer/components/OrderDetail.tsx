@@ -23,6 +23,7 @@ import { CopyButton } from './CopyButton';
 import { DeliveryContacts } from './DeliveryContacts';
 import { DocumentLines } from './DocumentLines';
 import { ErrorAlert } from './ErrorAlert';
+import { FailureDetails } from './FailureDetails';
 import { FieldList } from './FieldList';
 import { Licenses } from './Licenses';
 import { type HeaderFacts, OrderHeader } from './OrderHeader';
@@ -31,7 +32,7 @@ import { PartyDetails } from './PartyDetails';
 import { ProvisioningActions } from './ProvisioningActions';
 import { ProvisioningHistory } from './ProvisioningHistory';
 import { ServerText } from './ServerText';
-import { CalendarDate, Time } from './Time';
+import { CalendarDate, Time, triesAgain, type Worded, WordedTimes, wordedText } from './Time';
 import { useUndo } from './UndoBar';
 
 /** Which way to step through the inbox's orders. */
@@ -187,19 +188,12 @@ export function OrderDetail({
         </>
       )}
       {view && view.refreshProblem !== null && (
-        <p className="stale-note" role="status">
-          {view.fetchedAt === null ? (
-            'The marketplace did not answer; this is the order as this laptop has it.'
-          ) : (
-            <>
-              As of <Time iso={view.fetchedAt} />: the marketplace did not answer since, so this may be out of
-              date.
-            </>
-          )}{' '}
-          <button type="button" className="link-button" onClick={() => void load()}>
-            Try again
-          </button>
-        </p>
+        <RefreshProblem
+          problem={view.refreshProblem}
+          fetchedAt={view.fetchedAt}
+          againAt={view.refreshAgainAt}
+          onTryAgain={() => void load()}
+        />
       )}
       {view?.statusReversal !== undefined && (
         // Another laptop moved the status back: said, never silent (docs/api-client.md, "An order's status").
@@ -228,6 +222,40 @@ export function OrderDetail({
         />
       )}
     </section>
+  );
+}
+
+/**
+ * A refresh that failed, beside the stored order it leaves shown: since when that is the order, when
+ * Seller Tray reads it again by itself, what to do, and the failure behind Details.
+ */
+function RefreshProblem({
+  problem,
+  fetchedAt,
+  againAt,
+  onTryAgain,
+}: {
+  problem: string;
+  fetchedAt: string | null;
+  againAt: string | null;
+  onTryAgain: () => void;
+}) {
+  const words: Worded = [
+    'Could not read this order from the marketplace: ',
+    ...(fetchedAt === null
+      ? ['this is the order as this laptop has it.']
+      : ['this is the order as read at ', { iso: fetchedAt }, '.']),
+    ...(againAt === null ? [] : [' ', ...triesAgain(againAt)]),
+    " If it lasts, copy the details for the marketplace's support.",
+  ];
+  const message = wordedText(words);
+  return (
+    <div className="stale-note" role="status">
+      <WordedTimes words={words} /> <FailureDetails message={message} details={[problem]} />{' '}
+      <button type="button" className="link-button" onClick={onTryAgain}>
+        Try again
+      </button>
+    </div>
   );
 }
 

@@ -18,3 +18,16 @@ export function CalendarDate({ date }: { date: string }) {
     </time>
   );
 }
+
+/** Words with times in them: a time is a <time> on the page, and in the user's format where the words are copied. */
+export type Worded = readonly (string | { iso: string })[];
+
+export function WordedTimes({ words }: { words: Worded }) {
+  return <>{words.map((w) => (typeof w === 'string' ? w : <Time key={w.iso} iso={w.iso} />))}</>;
+}
+
+export const wordedText = (words: Worded): string =>
+  words.map((w) => (typeof w === 'string' ? w : formatDateTime(w.iso))).join('');
+
+/** When Seller Tray tries a failed read again by itself. */
+export const triesAgain = (iso: string): Worded => ['Seller Tray tries again at ', { iso }, '.'];

@@ -24,12 +24,12 @@ import type { Transport } from '../../main/core/api/transport';
 import type { MarketplaceEvent, Order } from '../../main/core/api/wire';
 import { httpPost, type Post } from '../../main/core/automation/delivery';
 import { SellerCore } from '../../main/core/seller-core';
-import { DEFAULT_SETTINGS } from '../../main/core/settings';
 import { AccountStore } from '../../main/core/store/account-store';
 import { runnerAlone as runnerOf, webhookAutomation } from '../support/automation-runs';
 import { ManualTimers } from '../support/core';
 import { runTs, spawnSimulator } from '../support/processes';
 import { admin } from '../support/raw-api';
+import { appDefaults } from './app-defaults';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1000);
 
@@ -100,11 +100,10 @@ async function laptop(url: string, hook: boolean, receiverUrl?: string): Promise
   // A failed delivery's retry waits on this core's timers, which nothing fires here.
   const deliveredUpTo = (count: number) => finishedUpTo(count, delivered, 5);
   const dir = await mkdtemp(join(tmpdir(), 'bench-automations-'));
-  const settings = {
-    ...DEFAULT_SETTINGS,
+  const { read: settings } = appDefaults('automations.bench', {
     automationsEnabled: hook,
     automations: [webhookAutomation(receiver)],
-  };
+  });
   const core = await SellerCore.open({
     advice: adviceFor('app'),
     client: new SellerApiClient({
@@ -113,7 +112,7 @@ async function laptop(url: string, hook: boolean, receiverUrl?: string): Promise
       ...(network.transport ? { transport: network.transport } : {}),
     }),
     dataDir: dir,
-    settings: () => settings,
+    settings,
     timers: new ManualTimers(),
     automations: {
       secret: async () => 'whsec_bench',

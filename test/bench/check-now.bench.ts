@@ -9,10 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SellerTrayService } from '../../main/core/service';
-import { ConfSettingsStore, DEFAULT_SETTINGS } from '../../main/core/settings';
+import { ConfSettingsStore } from '../../main/core/settings';
 import { startSimulator } from '../../simulator/server';
 import { admin } from '../support/raw-api';
 import { memorySecrets } from '../support/shell-fakes';
+import { appDefaults } from './app-defaults';
 
 const CLIENT = { clientId: 'bench-client', clientSecret: 'bench-secret' };
 const CHECKS = Number(process.env.CHECKS ?? 3);
@@ -36,7 +37,7 @@ async function checkTimes(upUrl: string, downUrl: string): Promise<number[]> {
     { label: 'Up', baseUrl: upUrl, clientId: CLIENT.clientId },
     { label: 'Down', baseUrl: downUrl, clientId: CLIENT.clientId },
   ];
-  settings.save({ ...DEFAULT_SETTINGS, accounts });
+  settings.save(appDefaults('check-now.bench', { accounts }).read());
   for (const a of accounts)
     await secrets.set({ origin: new URL(a.baseUrl).origin, clientId: a.clientId }, CLIENT.clientSecret);
   const service = await SellerTrayService.open({ settings, secrets, dataRoot });

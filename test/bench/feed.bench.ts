@@ -10,6 +10,8 @@
 //    interval and the outage are as in real time): the first minute's requests after the outage,
 //    as a histogram of 5-s buckets, their spread (at least 30 s), and the longest any laptop waited
 //    for its first successful poll (at most 2 poll intervals).
+// Every laptop runs the app's default settings (reminders, undo, stale flags on), checked at each
+// read (app-defaults.ts): the bench stops when they drift.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +21,10 @@ import { SellerApiClient } from '../../main/core/api/client';
 import type { Timers } from '../../main/core/poller';
 import { SellerCore } from '../../main/core/seller-core';
 import { type Simulator, startSimulator } from '../../simulator/server';
-import { ManualTimers, TEST_SETTINGS } from '../support/core';
+import { ManualTimers } from '../support/core';
+import { appDefaults } from './app-defaults';
+
+const settings = appDefaults('feed.bench').read;
 
 const requests = (sim: Simulator) => Object.values(sim.requestCounts).reduce((a, b) => a + b, 0);
 
@@ -41,7 +46,7 @@ async function openCore(
     advice: adviceFor('app'),
     client,
     dataDir,
-    settings: () => TEST_SETTINGS,
+    settings,
     timers: options.timers ?? new ManualTimers(),
   });
 }
@@ -78,7 +83,7 @@ async function changingHistory(): Promise<Record<string, number>> {
 
 const SCALE = 60;
 const LAPTOPS = 20;
-const INTERVAL_S = TEST_SETTINGS.pollIntervalSeconds;
+const INTERVAL_S = settings().pollIntervalSeconds;
 const OUTAGE_START_S = 120;
 const OUTAGE_S = 300;
 const AFTER_S = 180;
@@ -162,7 +167,9 @@ async function outage(): Promise<{
 }
 
 const history = await changingHistory();
-console.log(`Idle polls of one laptop over ${history.events} events (requests per poll)`);
+console.log(
+  `Idle polls of one laptop over ${history.events} events, the app's default settings (requests per poll)`,
+);
 console.table({
   'still history': history.still,
   'retention, 5 events expire each poll': history.retention,

@@ -12,7 +12,7 @@ import { accountFolder, accountRef } from '../../main/core/account/account-ref';
 import type { MarketplaceEvent, Order } from '../../main/core/api/wire';
 import type { SecretStore } from '../../main/core/secrets';
 import { SellerTrayService } from '../../main/core/service';
-import { ConfSettingsStore, DEFAULT_SETTINGS } from '../../main/core/settings';
+import { ConfSettingsStore } from '../../main/core/settings';
 import { AccountStore } from '../../main/core/store/account-store';
 import { summarizeInsights } from '../../main/core/store/insights';
 import { startPreview } from '../../main/preview/server';
@@ -20,6 +20,7 @@ import type { InsightsRequest } from '../../preload/insights';
 import { startSimulator } from '../../simulator/server';
 import { buildRenderer, launchChromium } from '../support/browser';
 import { makeDataDir } from '../support/core';
+import { appDefaults } from './app-defaults';
 
 const RUNS = 7;
 const MIN = 60_000;
@@ -135,7 +136,8 @@ async function measure(events: number, rendererDir: string, browser: Browser) {
   const dir = await makeDataDir();
   try {
     const settings = new ConfSettingsStore({ cwd: dir });
-    settings.save({ ...DEFAULT_SETTINGS, baseUrl: sim.url, clientId: CLIENT.clientId });
+    const defaults = appDefaults('insights.bench', { baseUrl: sim.url, clientId: CLIENT.clientId }).read();
+    settings.save(defaults);
     const folder = accountFolder(dir, accountRef({ baseUrl: sim.url, clientId: CLIENT.clientId }).id);
     await mkdir(folder, { recursive: true, mode: 0o700 });
     const { store } = AccountStore.open(folder);
@@ -149,12 +151,12 @@ async function measure(events: number, rendererDir: string, browser: Browser) {
           [
             store.insights({
               ...request,
-              reminderAfterMinutes: DEFAULT_SETTINGS.reminderAfterMinutes,
+              reminderAfterMinutes: defaults.reminderAfterMinutes,
               now: Date.now(),
             }),
           ],
           request,
-          DEFAULT_SETTINGS.reminderAfterMinutes,
+          defaults.reminderAfterMinutes,
           ['a'],
         );
         times.push(performance.now() - started);

@@ -14,6 +14,7 @@ import { startSimulator } from '../../simulator/server';
 import { buildRenderer, launchChromium } from '../support/browser';
 import { makeDataDir } from '../support/core';
 import { admin } from '../support/raw-api';
+import { appDefaults } from './app-defaults';
 
 const RUNS = 5;
 
@@ -32,7 +33,7 @@ async function inboxApp(orders: number, rendererDir: string) {
   const sim = await startSimulator({ port: 0, orders, seed: 4 });
   const dir = await makeDataDir();
   const settings = new ConfSettingsStore({ cwd: dir });
-  settings.save({ ...settings.load().settings, baseUrl: sim.url, clientId: 'demo-client' });
+  settings.save(appDefaults('renderer.bench', { baseUrl: sim.url, clientId: 'demo-client' }).read());
   const service = await SellerTrayService.open({ settings, secrets: demoSecret, dataRoot: dir });
   await service.handle('checkNow', undefined);
   // Wait until the inbox knows every order's buyer, product and total: the first start's

@@ -17,7 +17,7 @@ import { buildRenderer, launchChromium } from '../support/browser';
 import { makeDataDir } from '../support/core';
 import { CONTROL_OR_BIDI, hostileOrder } from '../support/hostile-order';
 import { REPO_ROOT } from '../support/processes';
-import { admin } from '../support/raw-api';
+import { admin, rawCall, tokenFor } from '../support/raw-api';
 
 const SCREENSHOTS = join(REPO_ROOT, 'test-results', 'screenshots');
 const CLIENT = { clientId: 'e2e-client', clientSecret: 'e2e-secret-41c9' };
@@ -768,6 +768,47 @@ describe('acting where you are', () => {
   }, 60_000);
 });
 
+describe('a stored order whose refresh failed', () => {
+  it('says when Seller Tray reads it again, the failure behind Details, with no axe-core violation', async () => {
+    const { page, service } = await openApp({ configured: true, viewport: DESKTOP });
+    await page.getByRole('listbox', { name: 'Orders' }).getByRole('option').first().waitFor();
+    const created = await admin(sim.url, 'POST', 'purchases', {
+      order: { buyerCustomerParty: { party: { partyName: 'Harrow Analytics Ltd' } } },
+    });
+    const orderId: string = created.json.orderId;
+    await service.handle('checkNow', undefined);
+    await openOrder(page, orderId);
+    await page.getByRole('region', { name: 'To provision' }).waitFor();
+    // Another laptop starts it, and the marketplace then refuses this client the order (its own failure).
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'getOrder', action: 'status', status: 403, times: 10_000 }],
+    });
+    const token = await tokenFor(sim.url, SECOND_CLIENT.clientId, SECOND_CLIENT.clientSecret);
+    const started = await rawCall(sim.url, 'sendEvent', {
+      token,
+      body: {
+        eventTypeCode: 'ServicePurchased',
+        statusCode: 'ProvisioningInProgress',
+        description: 'Started on another laptop',
+        additionalProperties: [{ name: 'orderId', value: orderId }],
+      },
+    });
+    expect(started.status).toBeLessThan(300);
+    await service.handle('checkNow', undefined);
+
+    const note = page
+      .getByRole('status')
+      .filter({ hasText: 'Could not read this order from the marketplace' });
+    await note.waitFor();
+    expect(await note.innerText()).toMatch(/as read at .+\. Seller Tray tries again at .+\./);
+    expect(await note.innerText()).not.toMatch(/HTTP|getOrder|request id/i);
+    await note.getByRole('button', { name: 'Details', exact: true }).click();
+    await note.getByText(/^getOrder: HTTP 403/).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'order-refresh-failed.png') });
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
 describe('an error on the order page', () => {
   it('says what happened in plain words, its request id behind Details, with no axe-core violation', async () => {
     const { page, service } = await openApp({ configured: true });
@@ -785,6 +826,9 @@ describe('an error on the order page', () => {
     const alert = page.getByRole('alert').filter({ hasText: 'The marketplace is having problems' });
     await alert.waitFor();
     expect(await alert.innerText()).not.toMatch(/HTTP|request id|getOrder/i);
+    // Its fetch failed: it says when Seller Tray reads it again by itself.
+    expect(await alert.locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(await alert.innerText()).toMatch(/Seller Tray tries again at .+\./);
     const details = alert.getByRole('button', { name: 'Details', exact: true });
     await details.click();
     expect(await details.getAttribute('aria-expanded')).toBe('true');

@@ -16,7 +16,7 @@ import { diagnose, formatDiagnosis } from '../diagnosis';
 import { describeAside } from '../kept-aside';
 import { type Log, silentLog, withoutCredentials } from '../log';
 import type { Timers } from '../poller';
-import { type CoreEvent, type CoreSettings, SellerCore } from '../seller-core';
+import { type CoreEvent, type CoreSettings, OrderReadLater, SellerCore } from '../seller-core';
 import { DATABASE_FILE } from '../store/account-store';
 import { type AccountRef, accountFolder, accountLog, accountName, clientOptionsFor } from './account-ref';
 
@@ -100,7 +100,8 @@ export class AccountSession {
     try {
       await this.core.order(orderId);
       return { found: true, account: this.ref.id };
-    } catch (error) {
+    } catch (caught) {
+      const error = caught instanceof OrderReadLater ? caught.failure : caught;
       const detail = error instanceof Error ? error.message : String(error);
       const notFound = error instanceof SellerApiError && error.status === 404;
       return { found: false, reason: notFound ? 'not-in-account' : 'unreachable', detail };

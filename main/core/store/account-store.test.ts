@@ -697,11 +697,16 @@ describe('an order whose fetch failed', () => {
     try {
       record([purchase('o-1', 'e-1', 'ProvisioningStarted'), purchase('o-2', 'e-2', 'ProvisioningStarted')]);
       expect(due().toSorted()).toEqual(['o-1', 'o-2']);
+      const againAt = (orderId: string) => timed.storedOrder(orderId)?.fetchAgainAt;
+      expect(againAt('o-1')).toBeNull();
       expect(timed.markFetchFailed('o-1', 'the order could not be read', true)).toBe(true);
+      expect(againAt('o-1')).toBe(new Date(now + FETCH_AGAIN_AFTER_MS).toISOString()); // shown with the failure
       expect(due()).toEqual(['o-2']); // not at the next poll: it waits
       now += FETCH_AGAIN_AFTER_MS;
       expect(due()).toEqual(['o-2', 'o-1']); // new ones first, then those due again
-      expect(timed.markFetchFailed('o-1', 'the order could not be read', true)).toBe(false); // the same reason
+      // The same reason, but a later time to show: its views are told again.
+      expect(timed.markFetchFailed('o-1', 'the order could not be read', true)).toBe(true);
+      expect(againAt('o-1')).toBe(new Date(now + 2 * FETCH_AGAIN_AFTER_MS).toISOString());
       now += FETCH_AGAIN_AFTER_MS;
       expect(due()).toEqual(['o-2']); // the second wait is twice the first
       now += FETCH_AGAIN_AFTER_MS;
@@ -728,10 +733,16 @@ describe('an order whose fetch failed', () => {
       expect(due()).toEqual(['o-1']); // its own second failure: twice the first wait, as before the outage
       now += FETCH_AGAIN_AFTER_MS;
       expect(due().toSorted()).toEqual(['o-1', 'o-2']);
-      // Stored: no longer due.
+      // Set while the clock ran ahead: due at the next fetch, so shown as now.
+      for (let i = 0; i < 40; i++) timed.markFetchFailed('o-1', 'the order could not be read', true);
+      now -= 2 * FETCH_AGAIN_AT_MOST_MS;
+      expect(againAt('o-1')).toBe(new Date(now).toISOString());
+      now += 2 * FETCH_AGAIN_AT_MOST_MS;
+      // Stored: no longer due, nothing to try again.
       const order = { orderId: 'o-1', buyerCustomerParty: {}, sellerSupplierParty: {}, documentLines: [] };
       timed.saveOrder('o-1', order as unknown as Order, [], new Date(now).toISOString());
       expect(due()).toEqual(['o-2']);
+      expect(againAt('o-1')).toBeNull();
     } finally {
       timed.close();
       await rm(clockDir, { recursive: true, force: true });

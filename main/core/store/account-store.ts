@@ -87,6 +87,8 @@ export interface StoredOrder {
   fetchedAt: string | null;
   /** Why the last fetch failed, when it did. */
   fetchError: string | null;
+  /** When a failed fetch is tried again (ISO time, `ordersToFetch`'s rule); null when none waits. */
+  fetchAgainAt: string | null;
   status: string | undefined;
   purchasedAt: string | undefined;
   /** The purchase event's type (ServicePurchased, Trial, ...), once its event is known. */
@@ -838,23 +840,22 @@ export class AccountStore {
    * again once its wait ends, or at once when its events change. Only the order's own failures
    * (`own`: a document the reader cannot use) lengthen its wait; one that may pass (an outage, no
    * network) waits FETCH_AGAIN_AFTER_MS, so an order bought during an outage is read soon after.
-   * Answers whether it is a new reason.
+   * Answers whether the order is stored: its views then show a new time to try again, whatever the reason.
    */
   markFetchFailed(orderId: string, reason: string, own: boolean): boolean {
-    const row = this.sql(
-      `UPDATE orders SET fetch_failures = fetch_failures + $own,
+    const { changes } = this.sql(
+      `UPDATE orders SET fetch_error = $reason, fetch_failures = fetch_failures + $own,
            fetch_due_ms = $now + IIF($own, MIN($most, $first * (1 << MIN(fetch_failures, 30))), $first)
-         WHERE order_id = $id RETURNING fetch_error`,
-    ).get({
+         WHERE order_id = $id`,
+    ).run({
       $id: orderId,
+      $reason: reason,
       $own: own ? 1 : 0,
       $now: this.now(),
       $first: FETCH_AGAIN_AFTER_MS,
       $most: FETCH_AGAIN_AT_MOST_MS,
-    }) as { fetch_error: string | null } | undefined;
-    if (row === undefined || row.fetch_error === reason) return false;
-    this.sql('UPDATE orders SET fetch_error = ? WHERE order_id = ?').run(reason, orderId);
-    return true;
+    });
+    return Number(changes) > 0;
   }
 
   /**
@@ -898,6 +899,7 @@ export class AccountStore {
       licenses: row.licenses === null ? undefined : (JSON.parse(row.licenses) as License[]),
       fetchedAt: row.fetched_at,
       fetchError: row.fetch_error,
+      fetchAgainAt: row.stale === 1 && row.fetch_due_ms !== null ? this.fetchAgainAt(row.fetch_due_ms) : null,
       status: row.effective_status ?? undefined,
       purchasedAt: row.purchased_at ?? undefined,
       purchaseType: row.purchase_type ?? undefined,
@@ -922,19 +924,30 @@ export class AccountStore {
 
   private orderRow(orderId: string) {
     return this.sql(
-      `SELECT document, licenses, fetched_at, fetch_error, effective_status, purchased_at, purchase_type
-         FROM orders WHERE order_id = ?`,
+      `SELECT document, licenses, fetched_at, fetch_error, stale, fetch_due_ms, effective_status, purchased_at,
+         purchase_type FROM orders WHERE order_id = ?`,
     ).get(orderId) as
       | {
           document: string | null;
           licenses: string | null;
           fetched_at: string | null;
           fetch_error: string | null;
+          stale: number;
+          fetch_due_ms: number | null;
           effective_status: string | null;
           purchased_at: string | null;
           purchase_type: string | null;
         }
       | undefined;
+  }
+
+  /**
+   * When an order due at `dueMs` is fetched again, as `ordersToFetch` takes it: at the next fetch
+   * (now) once due, or when the wait is longer than the longest (set while the clock ran ahead).
+   */
+  private fetchAgainAt(dueMs: number): string {
+    const now = this.now();
+    return new Date(dueMs <= now || dueMs > now + FETCH_AGAIN_AT_MOST_MS ? now : dueMs).toISOString();
   }
 
   /**

@@ -107,6 +107,7 @@ export function fullView(overrides: Partial<OrderView> = {}): OrderView {
     order,
     fetchedAt: '2026-11-20T10:00:00.000Z',
     refreshProblem: null,
+    refreshAgainAt: null,
     licenses: [
       {
         licenseId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
