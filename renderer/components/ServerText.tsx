@@ -3,9 +3,17 @@
 // right-to-left name cannot reorder the total beside it), without control or bidirectional
 // characters, names on one line, and wrapped so no value pushes the page wider: a long word
 // (an e-mail address, an id, a URL) at its sensible points first (after @ and /, before a dot,
-// after - and _), and only where none is left, anywhere.
+// after - and _), and only where none is left, anywhere. At most SHOWN_MAX characters of it.
 import { Fragment, type ReactNode } from 'react';
 import { paragraphText, plainText } from '../../preload/marketplace-text';
+
+/**
+ * The most of one text shown, the rest said in the app's words: a browser lays a long unbroken
+ * word out character by character (Chromium 156 took 21 s for 100,000 with overflow-wrap:
+ * anywhere), so a hostile buyer name of 200,000 froze the order page for over a minute. No name,
+ * note or id a person reads runs this long; 2,000 of them take a fraction of a second.
+ */
+export const SHOWN_MAX = 2_000;
 
 /** Words at least this long get break points; shorter ones wrap as words do. */
 const LONG_WORD = 16;
@@ -23,10 +31,18 @@ export function ServerText({
   /** The place's own classes, beside the server text's. */
   className?: string;
 }) {
+  const clean = lines ? paragraphText(text) : plainText(text);
+  const characters = clean.length > SHOWN_MAX ? Array.from(clean) : undefined;
+  const more = characters ? characters.length - SHOWN_MAX : 0;
   return (
-    <bdi className={['server-text', lines && 'server-lines', className].filter(Boolean).join(' ')}>
-      {withBreakPoints(lines ? paragraphText(text) : plainText(text))}
-    </bdi>
+    <>
+      <bdi className={['server-text', lines && 'server-lines', className].filter(Boolean).join(' ')}>
+        {withBreakPoints(characters && more > 0 ? characters.slice(0, SHOWN_MAX).join('') : clean)}
+      </bdi>
+      {more > 0 && (
+        <span className="server-text-more">… ({more.toLocaleString('en')} more characters not shown)</span>
+      )}
+    </>
   );
 }
 
