@@ -34,7 +34,7 @@ export const OrderHeader = forwardRef<
   return (
     <header className="order-head">
       <div className="order-title-row">
-        {/* A name longer than three lines is cut here: the title and the Buyer section have it whole. */}
+        {/* A name longer than three lines is cut here: the title and the Buyer section have more of it. */}
         <h2 id="order-heading" ref={headingRef} tabIndex={-1} title={capped(plainText(facts.title), 300)}>
           <ServerText text={facts.title} />
         </h2>
