@@ -711,6 +711,45 @@ describe('the request budget of an open order', () => {
     expect(sim.requestCounts.getOrder).toBe(after);
     await admin(sim.url, 'PATCH', 'faults', { script: [] });
   });
+
+  it('fetches an order read before, open on a view, whose fetch keeps failing, once as each wait ends, not again for the view told of it', async () => {
+    const { a, clock, orderId } = await laptopOnAClock();
+    await a.core.order(orderId); // fetched whole the first time (the backlog brought no licenses)
+    await until(() => sim.requestCounts.listLicenses > 0, 8000);
+    // Another laptop starts it: its events changed, so this laptop fetches it again.
+    const b = await laptop();
+    await b.core.checkNow();
+    await startedElsewhere(b, orderId);
+    await b.core.close();
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'getOrder', action: 'status', status: 403, times: 10_000 }],
+    });
+    const gets = () => sim.requestCounts.getOrder;
+    // A view as the window has it: told of a change, it reads the order again.
+    a.core.on((event) => {
+      if (event.type === 'orders-updated' && event.orderIds.includes(orderId)) {
+        setTimeout(() => void a.core.order(orderId), 10);
+      }
+    });
+    const settle = () => new Promise((r) => setTimeout(r, 1000));
+    let before = gets();
+    await a.core.checkNow(); // learns the change and fetches it: that fails
+    await until(() => gets() > before, 8000);
+    await settle();
+    expect((await a.core.order(orderId)).refreshAgainAt).not.toBeNull();
+    const oneFetch = gets() - before; // the client's requests of one fetch
+    // Each wait (FETCH_AGAIN_AFTER_MS, then twice that: a poll interval or two here) ends: the next
+    // poll fetches it once; the view, told of that failure, shows it and asks the marketplace nothing.
+    for (let wait = 1; wait <= 2; wait++) {
+      clock.now += wait * TEST_SETTINGS.pollIntervalSeconds * 1000;
+      before = gets();
+      await a.core.checkNow();
+      await until(() => gets() > before, 8000);
+      await settle();
+      expect({ wait, gets: gets() }).toEqual({ wait, gets: before + oneFetch });
+    }
+    await admin(sim.url, 'PATCH', 'faults', { script: [] });
+  });
 });
 
 describe('the local store', () => {
