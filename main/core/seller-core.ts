@@ -314,6 +314,7 @@ export class SellerCore {
       poll: () => this.poll(),
       intervalMs: () => ports.settings().pollIntervalSeconds * 1000,
       timers: this.timers,
+      now: this.now,
       onState: (state, error) => this.onPollerState(state, error),
     });
   }
@@ -648,7 +649,8 @@ export class SellerCore {
       );
       stored = this.store.storedOrder(orderId);
       if (stored?.document === undefined) {
-        throw stored?.fetchAgainAt ? new OrderReadLater(failure, stored.fetchAgainAt) : failure;
+        const retryAt = this.fetchAgainAt(stored?.fetchAgainAt ?? null);
+        throw retryAt ? new OrderReadLater(failure, retryAt) : failure;
       }
     } else if (due) {
       this.fetcher
@@ -674,7 +676,7 @@ export class SellerCore {
       status: stored.status,
       fetchedAt: stored.fetchedAt,
       refreshProblem: stored.fetchError,
-      refreshAgainAt: stored.fetchAgainAt,
+      refreshAgainAt: this.fetchAgainAt(stored.fetchAgainAt),
       automationRuns: this.store.runsFor(orderId),
       runbookTicks: this.store.runbookTicks(orderId),
       // Told while the order shows the status it went back to.
@@ -1313,6 +1315,20 @@ export class SellerCore {
       this.fetchTries.delete(id);
     }
     return this.fetchTries;
+  }
+
+  /**
+   * When Seller Tray fetches again an order whose wait after a failed fetch ends at `due` (the
+   * store's): at the first poll from then, whose round fetches what is due. The poll under way
+   * counts as now; the polls after the next are an interval apart (without their ±10%). None
+   * when no poll comes by itself (stopped, paused, credentials rejected).
+   */
+  private fetchAgainAt(due: string | null): string | null {
+    const next = this.poller.nextPollAt ?? (this.poller.state === 'polling' ? this.now() : undefined);
+    if (due === null || next === undefined) return null;
+    const interval = this.pollIntervalMs();
+    const polls = Math.max(0, Math.ceil((Date.parse(due) - next) / interval));
+    return new Date(next + polls * interval).toISOString();
   }
 
   private pollIntervalMs(): number {
