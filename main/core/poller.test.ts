@@ -117,6 +117,39 @@ describe('poller', () => {
     expect(states).toContain('credentials-rejected');
   });
 
+  it('says when its next poll is due, and none when no poll comes by itself', async () => {
+    const clock = { ms: 1_000_000 };
+    let failure: Error | undefined;
+    const p = new Poller({
+      poll: async () => {
+        if (failure) throw failure;
+      },
+      intervalMs: () => 60_000,
+      timers: new ManualTimers(),
+      random: () => 0.5,
+      now: () => clock.ms,
+    });
+    expect(p.nextPollAt).toBeUndefined();
+    await p.start();
+    expect(p.nextPollAt).toBe(clock.ms + 60_000);
+    clock.ms += 10_000;
+    failure = http(503);
+    await p.pollNow();
+    expect(p.nextPollAt).toBe(clock.ms + 15_000); // backing off
+    failure = http(401, 'createToken');
+    await p.pollNow();
+    expect(p.nextPollAt).toBeUndefined(); // credentials rejected
+    failure = undefined;
+    await p.pollNow();
+    expect(p.nextPollAt).toBe(clock.ms + 60_000);
+    p.pause();
+    expect(p.nextPollAt).toBeUndefined();
+    await p.start();
+    expect(p.nextPollAt).toBe(clock.ms + 60_000);
+    p.stop();
+    expect(p.nextPollAt).toBeUndefined();
+  });
+
   it('is not revived by a poll that ends after stop()', async () => {
     let release: () => void = () => undefined;
     const { p, timers } = poller(() => new Promise<void>((resolve) => (release = resolve)));

@@ -49,11 +49,14 @@ export interface PollerOptions {
   intervalMs: () => number;
   timers: Timers;
   random?: () => number;
+  /** The clock nextPollAt is read on. */
+  now?: () => number;
   onState?: (state: PollerState, error?: unknown) => void;
 }
 
 export class Poller {
   private timer: unknown;
+  private timerAt: number | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private failures = 0;
@@ -63,6 +66,11 @@ export class Poller {
 
   get state(): PollerState {
     return this.current;
+  }
+
+  /** When the next poll is due (ms); undefined while one runs and when none will (stopped, paused, credentials rejected). */
+  get nextPollAt(): number | undefined {
+    return this.timerAt;
   }
 
   /** Starts polling now and on the interval; resolves when the first poll ended. */
@@ -147,8 +155,10 @@ export class Poller {
       error,
       this.options.random ?? Math.random,
     );
+    this.timerAt = (this.options.now ?? Date.now)() + delay;
     this.timer = this.options.timers.setTimeout(() => {
       this.timer = undefined;
+      this.timerAt = undefined;
       void this.pollNow();
     }, delay);
   }
@@ -156,6 +166,7 @@ export class Poller {
   private cancelTimer(): void {
     if (this.timer !== undefined) this.options.timers.clearTimeout(this.timer);
     this.timer = undefined;
+    this.timerAt = undefined;
   }
 
   private setState(state: PollerState, error?: unknown): void {

@@ -222,8 +222,11 @@ export class SellerCore {
   /** The poll a mark reads the history with, and when the last one ended (see refreshBeforeMark). */
   private markRefresh: Promise<void> | undefined;
   private markRefreshEnded = Number.NEGATIVE_INFINITY;
-  /** When an open last refreshed each order (see openRefreshDue). */
-  private readonly openRefreshes = new Map<string, number>();
+  /**
+   * When an open last refreshed each order, or a fetch of it failed, oldest first: a try moves its
+   * order to the end (see openRefreshDue).
+   */
+  private readonly fetchTries = new Map<string, number>();
   private connection: Connection = 'starting';
   private lastSuccessfulPoll: string | null;
   /** Whether the marketplace is being read (liveness.ts), ticked on a timer once started. */
@@ -311,6 +314,7 @@ export class SellerCore {
       poll: () => this.poll(),
       intervalMs: () => ports.settings().pollIntervalSeconds * 1000,
       timers: this.timers,
+      now: this.now,
       onState: (state, error) => this.onPollerState(state, error),
     });
   }
@@ -645,7 +649,8 @@ export class SellerCore {
       );
       stored = this.store.storedOrder(orderId);
       if (stored?.document === undefined) {
-        throw stored?.fetchAgainAt ? new OrderReadLater(failure, stored.fetchAgainAt) : failure;
+        const retryAt = this.fetchAgainAt(stored?.fetchAgainAt ?? null);
+        throw retryAt ? new OrderReadLater(failure, retryAt) : failure;
       }
     } else if (due) {
       this.fetcher
@@ -671,7 +676,7 @@ export class SellerCore {
       status: stored.status,
       fetchedAt: stored.fetchedAt,
       refreshProblem: stored.fetchError,
-      refreshAgainAt: stored.fetchAgainAt,
+      refreshAgainAt: this.fetchAgainAt(stored.fetchAgainAt),
       automationRuns: this.store.runsFor(orderId),
       runbookTicks: this.store.runbookTicks(orderId),
       // Told while the order shows the status it went back to.
@@ -1279,22 +1284,55 @@ export class SellerCore {
       ) {
         this.updated.add(orderId);
       }
+      // Its views are told of the failure and read it again: not a reason to fetch it once more.
+      this.triedToFetch(orderId);
       throw error;
     }
   }
 
   /**
-   * Whether opening an order should refresh it: not when it was fetched, or an open tried to, within
-   * the poll interval. Records the try.
+   * Whether opening an order should refresh it: not when it was fetched, or an open or a failed fetch
+   * tried to, within the poll interval. Records the try.
    */
   private openRefreshDue(orderId: string, fetchedAt: string | null): boolean {
-    const now = this.now();
-    const interval = this.ports.settings().pollIntervalSeconds * 1000;
-    for (const [id, at] of this.openRefreshes) if (now - at >= interval) this.openRefreshes.delete(id);
     const fetched = fetchedAt === null ? Number.NaN : Date.parse(fetchedAt);
-    if (this.openRefreshes.has(orderId) || now - fetched < interval) return false;
-    this.openRefreshes.set(orderId, now);
+    if (this.recentTries().has(orderId) || this.now() - fetched < this.pollIntervalMs()) return false;
+    this.triedToFetch(orderId);
     return true;
+  }
+
+  private triedToFetch(orderId: string): void {
+    const tries = this.recentTries();
+    tries.delete(orderId);
+    tries.set(orderId, this.now());
+  }
+
+  /** fetchTries less those a poll interval old, read from the oldest to the first recent: it holds one interval's tries. */
+  private recentTries(): Map<string, number> {
+    const now = this.now();
+    for (const [id, at] of this.fetchTries) {
+      if (now - at < this.pollIntervalMs()) break; // the rest are later
+      this.fetchTries.delete(id);
+    }
+    return this.fetchTries;
+  }
+
+  /**
+   * When Seller Tray fetches again an order whose wait after a failed fetch ends at `due` (the
+   * store's): at the first poll from then, whose round fetches what is due. The poll under way
+   * counts as now; the polls after the next are an interval apart (without their ±10%). None
+   * when no poll comes by itself (stopped, paused, credentials rejected).
+   */
+  private fetchAgainAt(due: string | null): string | null {
+    const next = this.poller.nextPollAt ?? (this.poller.state === 'polling' ? this.now() : undefined);
+    if (due === null || next === undefined) return null;
+    const interval = this.pollIntervalMs();
+    const polls = Math.max(0, Math.ceil((Date.parse(due) - next) / interval));
+    return new Date(next + polls * interval).toISOString();
+  }
+
+  private pollIntervalMs(): number {
+    return this.ports.settings().pollIntervalSeconds * 1000;
   }
 
   /** What notifications say of orders, from the store; an order not fetched yet is still told. */
