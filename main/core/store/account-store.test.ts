@@ -627,6 +627,42 @@ describe("the tray's stalled count", () => {
     expect(stalledSeen).toBeGreaterThan(3);
   });
 
+  it('is counted right where the store cannot be written (a full or read-only disk): the moment waits', () => {
+    const db = (store as unknown as { db: { exec: (sql: string) => void } }).db;
+    const inProgressSince = (i: number, at: string) =>
+      store.recordPoll({
+        events: [
+          {
+            eventId: `3f6c2a1e-0000-4000-9000-${String(i).padStart(12, '0')}`,
+            eventTypeCode: 'ServicePurchased',
+            statusCode: 'ProvisioningInProgress',
+            description: 'In progress',
+            eventTime: at,
+            additionalProperties: [
+              { name: 'orderId', value: `3f6c2a1e-0000-4000-8000-${String(i).padStart(12, '0')}` },
+            ],
+          },
+        ],
+        cursor: undefined,
+        backlog: true,
+        paused: false,
+        now: at,
+      });
+    inProgressSince(1, '2026-11-01T00:00:00Z');
+    inProgressSince(2, '2026-11-10T00:00:00Z');
+    const stalled = (now: string) =>
+      store.attentionCounts({ now, reminderAfterMinutes: 0, stalledAfterDays: 7 }).stalled;
+    expect(stalled('2026-11-12T00:00:00Z')).toBe(1);
+    db.exec('PRAGMA query_only = ON'); // every write refused, as on a full or read-only disk
+    try {
+      expect(stalled('2026-11-20T00:00:00Z')).toBe(2);
+    } finally {
+      db.exec('PRAGMA query_only = OFF');
+    }
+    expect(stalled('2026-11-20T00:00:00Z')).toBe(2);
+    expect(stalled('2026-11-12T00:00:00Z')).toBe(1);
+  });
+
   it('counts the orders a store held before it was kept', async () => {
     const before = await mkdtemp(join(tmpdir(), 'store-'));
     const db = databaseOfVersion(
