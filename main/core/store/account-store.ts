@@ -1986,11 +1986,18 @@ export class AccountStore {
     };
     const seen = counted();
     if (seen.passed === 0) return seen.n;
-    return this.atomically(() => {
-      const { n } = counted();
-      this.sql('UPDATE stalled_count SET before_day = ?, n = ?').run(to, n);
-      return n;
-    });
+    try {
+      return this.atomically(() => {
+        const { n } = counted();
+        this.sql('UPDATE stalled_count SET before_day = ?, n = ?').run(to, n);
+        return n;
+      });
+    } catch (error) {
+      // The count read is right without the moment moved: a disk full, read-only or busy writer
+      // costs the next count its range again, not the tray its count. Damage is told as anywhere.
+      if (isDamage(error)) throw error;
+      return seen.n;
+    }
   }
 
   /** Items kept aside up to this id were looked at in the Needs attention view. */
