@@ -10,6 +10,8 @@ import { writeFileDurably } from '../durable-file';
 import { OutboxItem } from '../outbox';
 
 export const JOURNAL_FILE = 'seller-tray.journal.json';
+/** The refused statuses' part of the journal, apart: they pile up, and change far less often. */
+export const REFUSED_FILE = 'seller-tray.refused.json';
 
 /** The latest announcements raised that the journal keeps: more than a day of any seller's orders. */
 export const RAISED_KEPT = 1_000;
