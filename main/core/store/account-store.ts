@@ -1666,6 +1666,14 @@ export class AccountStore {
     return rows.map((row) => ({ requestId: row.request_id, orderId: row.order_id }));
   }
 
+  /** The marks waiting to be sent, whole, oldest first (outbox_pending): the held ones among them, the journal's. */
+  pendingOutboxItems(): OutboxItem[] {
+    const rows = this.sql(
+      `SELECT json FROM outbox INDEXED BY outbox_pending WHERE state = 'pending' ORDER BY seq`,
+    ).all() as { json: string }[];
+    return rows.map((row) => readOutboxItem(row.json));
+  }
+
   outboxItem(requestId: string): OutboxItem | undefined {
     const row = this.sql('SELECT json FROM outbox WHERE request_id = ?').get(requestId) as
       | { json: string }
