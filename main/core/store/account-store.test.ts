@@ -3,7 +3,7 @@
 // start's history recorded in parts, indexed for search after it; the commits its inbox reads are
 // checked against.
 import { statSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ import {
   UNCONFIRMED_AFTER_POLLS,
 } from './account-store';
 import { CommitMark, openElsewhere } from './database';
-import { JOURNAL_FILE, RAISED_KEPT, REFUSED_FILE, readJournal } from './journal';
+import { JOURNAL_FILE, RAISED_KEPT, REFUSED_FILE, readJournal, readRefused } from './journal';
 import { MIGRATIONS } from './schema';
 
 let dir: string;
@@ -878,6 +878,33 @@ describe('the journal', () => {
       ['o-3', 'failed'],
       ['o-4', 'failed'],
     ]);
+  });
+
+  it('writes a mark moving between its two files to the one it enters first: a write cut between them leaves it in one', async () => {
+    const mark = (state: 'pending' | 'failed') => ({
+      requestId: '7d203e3c-af91-4e30-9c73-5b3b1e3f4a21',
+      orderId: 'o-1',
+      statusCode: 'ProvisioningCompleted' as const,
+      description: 'Done',
+      createdAt: '2026-11-22T00:00:00Z',
+      state,
+      attempts: 1,
+    });
+    store.putOutboxItem(mark('pending'));
+    // The file it enters cannot be written (a folder in its place): the commit fails, and the
+    // other file, not written yet, still holds it.
+    const blocked = async (file: string, work: () => void) => {
+      await rm(join(dir, file));
+      await mkdir(join(dir, file, 'in-the-way'), { recursive: true });
+      expect(work).toThrow();
+      await rm(join(dir, file), { recursive: true });
+    };
+    await blocked(REFUSED_FILE, () => store.putOutboxItem(mark('failed')));
+    expect(readJournal(dir)?.outbox.map((item) => item.state)).toEqual(['pending']);
+    store.putOutboxItem(mark('failed'));
+    expect(readRefused(dir)?.outbox.map((item) => item.state)).toEqual(['failed']);
+    await blocked(JOURNAL_FILE, () => store.putOutboxItem(mark('pending')));
+    expect(readRefused(dir)?.outbox.map((item) => item.state)).toEqual(['failed']);
   });
 
   it('makes a rebuilt store announce the purchases newer than any recorded, and only those', async () => {
