@@ -2,7 +2,7 @@
 // laptop process is killed (kill -9) while a status it marked is pending, while a purchase it
 // read waits to be announced, or just after it announced one; then one file of its data folder
 // is cut in half, garbled or deleted (the database, its -wal and -shm files, the store's
-// journal, the log file). The next start delivers the status once, announces each purchase once
+// journal and its refused statuses' part, the log file). The next start delivers the status once, announces each purchase once
 // (one made after the damage too), tells the user what was lost, and polls on.
 import { existsSync } from 'node:fs';
 import { open, readdir, readFile, rm, stat, truncate } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CoreEvent, SellerCore } from '../main/core/seller-core';
 import { DATABASE_FILE } from '../main/core/store/account-store';
 import { openDatabase } from '../main/core/store/database';
-import { JOURNAL_FILE, readJournal } from '../main/core/store/journal';
+import { JOURNAL_FILE, REFUSED_FILE, readJournal } from '../main/core/store/journal';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { openChildCore } from './support/child-core';
 import { makeDataDir } from './support/core';
@@ -34,6 +34,7 @@ const FILES = {
   wal: `${DATABASE_FILE}-wal`,
   shm: `${DATABASE_FILE}-shm`,
   journal: JOURNAL_FILE,
+  refused: REFUSED_FILE,
   log: join('logs', 'main.log'),
 } as const;
 type FileKind = keyof typeof FILES;

@@ -202,3 +202,50 @@ it("counts the tray's stalled orders from those whose limit passed since it last
   // Each range read lies between two moments: none runs on to the newest order in progress.
   expect(ranges.filter((detail) => !/\(<expr>>\? AND <expr><\?\)/.test(detail))).toEqual([]);
 });
+
+// Issue 27: a mark, its undo, the routing of an action to the account holding it and a delivery
+// read every mark (the outbox whole, to find one, or the held ones), and each commit that changed
+// the outbox rewrote the journal from every mark pending or refused.
+it('marks, routes, undoes and delivers a status reading the marks it changes, not every mark', async () => {
+  const laptop = await openLaptop(market.sim.url, undefined, { settings: DEFAULT_SETTINGS });
+  market.laptops.push(laptop);
+  const { core } = laptop;
+  await core.start();
+  await core.backlogRead();
+  await core.checkNow();
+  const store = (core as unknown as { store: AccountStore }).store;
+  manyAlike(store);
+  const orderId =
+    core.orders({ filter: 'all', search: '', offset: 0, limit: 1, sort: DEFAULT_SETTINGS.inboxSort }).rows[0]
+      ?.orderId ?? '';
+  const mark = {
+    orderId,
+    statusCode: 'ProvisioningInProgress' as const,
+    description: 'Started',
+    override: true,
+  };
+  const outbox = (core as unknown as { outbox: { idle(): Promise<void> } }).outbox;
+  let routed: boolean[] = [];
+  const statements = await statementsOf(async () => {
+    const held = await core.markStatus(mark);
+    routed = [core.holdsDelivery(held.requestId), core.holdsDelivery(randomUUID())];
+    expect(core.undoMark(held.requestId)).toBe('undone');
+    laptop.settings.undoSeconds = 0;
+    await core.markStatus(mark);
+    await outbox.idle();
+  });
+  expect(routed).toEqual([true, false]);
+  expect(store.outboxItems(orderId).map((item) => item.state)).toEqual(['sent']);
+  // What they read: no walk of the outbox, and never the refused marks, which none of them changes.
+  const db = (store as unknown as { db: DatabaseSync }).db;
+  const reads = statements.filter((text) => /\boutbox\b/.test(text));
+  expect(reads.length).toBeGreaterThan(0);
+  const unbounded = reads.flatMap((text) => {
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all() as { detail: string }[]).map(
+      (p) => p.detail,
+    );
+    const bad = [...walked(db, text), ...plan.filter((detail) => detail.includes('outbox_failed'))];
+    return bad.length > 0 ? [`${bad.join('; ')}: ${text.replace(/\s+/g, ' ').trim()}`] : [];
+  });
+  expect(unbounded).toEqual([]);
+});

@@ -38,6 +38,7 @@ function outboxWith(
       return store.outboxItems(orderId);
     },
     pendingOutboxMarks: () => store.pendingOutboxMarks(),
+    pendingOutboxItems: () => store.pendingOutboxItems(),
     outboxItem: (requestId: string) => store.outboxItem(requestId),
     deleteOutboxItem: (requestId: string, ended: StatusEnding) => store.deleteOutboxItem(requestId, ended),
     pendingOutboxCount: () => store.pendingOutboxCount(),

@@ -94,6 +94,8 @@ export interface OutboxStore {
   outboxItems(orderId?: string): OutboxItem[];
   /** The marks waiting to be sent (state pending), oldest first. */
   pendingOutboxMarks(): PendingMark[];
+  /** The same marks whole. */
+  pendingOutboxItems(): OutboxItem[];
   outboxItem(requestId: string): OutboxItem | undefined;
   putOutboxItem(item: OutboxItem): void;
   /** Takes an item out before it was confirmed; its record (proof of delivery) says how and when. */
@@ -160,8 +162,13 @@ export class Outbox {
 
   constructor(private readonly ports: OutboxPorts) {}
 
+  /** Every mark: the outbox may hold thousands the marketplace refused, so not for what runs often. */
   all(): OutboxItem[] {
     return this.ports.store.outboxItems();
+  }
+
+  item(requestId: string): OutboxItem | undefined {
+    return this.ports.store.outboxItem(requestId);
   }
 
   forOrder(orderId: string): OutboxItem[] {
@@ -224,7 +231,8 @@ export class Outbox {
   /** When the first held item's grace period ends (ms since the epoch), if one is held. */
   nextRelease(): number | undefined {
     const now = this.ports.now();
-    const times = this.all()
+    const times = this.ports.store
+      .pendingOutboxItems()
       .filter((item) => isHeld(item, now))
       .map((item) => Date.parse(item.notBefore ?? ''));
     return times.length > 0 ? Math.min(...times) : undefined;
@@ -232,8 +240,8 @@ export class Outbox {
 
   /** Puts a failed item back in the queue (the user asked to try again). */
   retry(requestId: string): OutboxItem | undefined {
-    const item = this.all().find((i) => i.requestId === requestId && i.state === 'failed');
-    if (!item) return undefined;
+    const item = this.item(requestId);
+    if (item?.state !== 'failed') return undefined;
     item.state = 'pending';
     item.problem = undefined;
     this.ports.store.putOutboxItem(item);

@@ -622,7 +622,7 @@ export class SellerCore {
 
   /** Whether a status marked here (by its request id) is in this account's outbox. */
   holdsDelivery(requestId: string): boolean {
-    return this.outbox.all().some((item) => item.requestId === requestId);
+    return this.outbox.item(requestId) !== undefined;
   }
 
   /** Whether the store holds the order itself (it then opens without the marketplace). */
@@ -749,7 +749,7 @@ export class SellerCore {
    * shows its status as before. Past the grace period it is on its way and stays.
    */
   undoMark(requestId: string): UndoOutcome {
-    const orderId = this.outbox.all().find((item) => item.requestId === requestId)?.orderId;
+    const orderId = this.outbox.item(requestId)?.orderId;
     const outcome = this.outbox.undo(requestId);
     if (outcome === 'undone' && orderId !== undefined) {
       this.scheduleRelease();
@@ -778,7 +778,7 @@ export class SellerCore {
 
   /** Delivers without a caller waiting: a failure that is not the marketplace's is logged. */
   private deliverInBackground(): void {
-    this.deliverOutbox().catch(this.deliveryStopped);
+    this.deliverAndTell().catch(this.deliveryStopped);
   }
 
   private readonly deliveryStopped = (error: unknown): void => {

@@ -3,7 +3,7 @@
 // start's history recorded in parts, indexed for search after it; the commits its inbox reads are
 // checked against.
 import { statSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ import {
   UNCONFIRMED_AFTER_POLLS,
 } from './account-store';
 import { CommitMark, openElsewhere } from './database';
-import { JOURNAL_FILE, RAISED_KEPT, readJournal } from './journal';
+import { JOURNAL_FILE, RAISED_KEPT, REFUSED_FILE, readJournal, readRefused } from './journal';
 import { MIGRATIONS } from './schema';
 
 let dir: string;
@@ -876,6 +876,82 @@ describe('the journal', () => {
     store = AccountStore.open(dir).store;
     expect(written()).not.toBe(edited);
     expect(readJournal(dir)?.announcements).toEqual([{ orderId: 'p1', state: 'pending' }]);
+  });
+
+  // Issue 27: each change of the outbox rewrote the journal from every mark pending or refused,
+  // so a laptop with thousands refused paid for them at each mark, delivery and undo.
+  it('keeps the refused marks in a file of their own, written only when they change, and both put back', async () => {
+    const mark = (n: number, state: 'pending' | 'sent' | 'failed', extra: object = {}) => ({
+      requestId: `6c1f2d2b-9e80-4d2f-8b62-4a2a0d2e3f1${n}`,
+      orderId: `o-${n}`,
+      statusCode: 'ProvisioningCompleted' as const,
+      description: 'Done',
+      createdAt: '2026-11-22T00:00:00Z',
+      state,
+      attempts: 1,
+      ...extra,
+    });
+    store.atomically(() => {
+      for (const n of [1, 2, 3]) store.putOutboxItem(mark(n, 'failed'));
+    });
+    store.putOutboxItem(mark(4, 'pending'));
+    expect(readJournal(dir)?.outbox.map((item) => item.orderId)).toEqual(['o-4']);
+    const refused = () => statSync(join(dir, REFUSED_FILE)).ino;
+    const before = refused();
+    // A mark, its delivery, one undone: the refused marks are as they were.
+    store.putOutboxItem(mark(5, 'pending'));
+    store.putOutboxItem(mark(5, 'sent', { sentAtPoll: 0, eventId: 'e-5' }));
+    store.putOutboxItem(mark(6, 'pending'));
+    store.deleteOutboxItem(mark(6, 'pending').requestId, { as: 'undone', at: '2026-11-22T00:00:01Z' });
+    expect(refused()).toBe(before);
+    expect(readJournal(dir)?.outbox.map((item) => item.orderId)).toEqual(['o-4']);
+    // One refused, one sent again: both files say so.
+    store.putOutboxItem(mark(4, 'failed'));
+    store.putOutboxItem(mark(1, 'pending'));
+    expect(readJournal(dir)?.outbox.map((item) => item.orderId)).toEqual(['o-1']);
+    store.close();
+    await rm(join(dir, DATABASE_FILE));
+    const reopened = AccountStore.open(dir);
+    store = reopened.store;
+    expect(reopened.problems).toEqual([expect.stringMatching(/order database was missing/)]);
+    expect(
+      store
+        .outboxItems()
+        .map((item) => [item.orderId, item.state])
+        .sort(),
+    ).toEqual([
+      ['o-1', 'pending'],
+      ['o-2', 'failed'],
+      ['o-3', 'failed'],
+      ['o-4', 'failed'],
+    ]);
+  });
+
+  it('writes a mark moving between its two files to the one it enters first: a write cut between them leaves it in one', async () => {
+    const mark = (state: 'pending' | 'failed') => ({
+      requestId: '7d203e3c-af91-4e30-9c73-5b3b1e3f4a21',
+      orderId: 'o-1',
+      statusCode: 'ProvisioningCompleted' as const,
+      description: 'Done',
+      createdAt: '2026-11-22T00:00:00Z',
+      state,
+      attempts: 1,
+    });
+    store.putOutboxItem(mark('pending'));
+    // The file it enters cannot be written (a folder in its place): the commit fails, and the
+    // other file, not written yet, still holds it.
+    const blocked = async (file: string, work: () => void) => {
+      await rm(join(dir, file));
+      await mkdir(join(dir, file, 'in-the-way'), { recursive: true });
+      expect(work).toThrow();
+      await rm(join(dir, file), { recursive: true });
+    };
+    await blocked(REFUSED_FILE, () => store.putOutboxItem(mark('failed')));
+    expect(readJournal(dir)?.outbox.map((item) => item.state)).toEqual(['pending']);
+    store.putOutboxItem(mark('failed'));
+    expect(readRefused(dir)?.outbox.map((item) => item.state)).toEqual(['failed']);
+    await blocked(JOURNAL_FILE, () => store.putOutboxItem(mark('pending')));
+    expect(readRefused(dir)?.outbox.map((item) => item.state)).toEqual(['failed']);
   });
 
   it('makes a rebuilt store announce the purchases newer than any recorded, and only those', async () => {

@@ -48,7 +48,16 @@ import {
   transaction,
 } from './database';
 import { type InsightsPart, type InsightsQuery, ORDER_ITEM, readInsights, timesTaken } from './insights';
-import { type Journal, journalFile, RAISED_KEPT, readJournal, writeJournal } from './journal';
+import {
+  type Journal,
+  journalFile,
+  RAISED_KEPT,
+  type Refused,
+  readJournal,
+  readRefused,
+  writeJournal,
+  writeRefused,
+} from './journal';
 import { RememberedReads, readAt } from './remembered-reads';
 
 export const DATABASE_FILE = 'seller-tray.db';
@@ -213,6 +222,9 @@ export class AccountStore {
   private damageSeen = false;
   /** The transaction running changed what the journal holds: it is rewritten before the commit. */
   private journalChanged = false;
+  /** It changed the refused marks (REFUSED_FILE), and whether one became refused (written first then). */
+  private refusedChanged = false;
+  private refusedGained = false;
 
   /** Which file the database is (its inode): another process on the folder may replace it. */
   private fileId: number;
@@ -385,6 +397,7 @@ export class AccountStore {
    */
   private restoreFromJournal(salvaged: readonly OutboxItem[] = []): Restored {
     const journal = readJournal(this.dataDir);
+    const refused = readRefused(this.dataDir);
     return this.atomically(() => {
       const restored: Restored = {
         statuses: 0,
@@ -394,7 +407,8 @@ export class AccountStore {
           (this.newestPurchase() ?? Number.NEGATIVE_INFINITY),
       };
       const items = new Map(salvaged.filter((i) => i.state !== 'sent').map((i) => [i.requestId, i]));
-      for (const item of journal?.outbox ?? []) items.set(item.requestId, item);
+      for (const item of [...(refused?.outbox ?? []), ...(journal?.outbox ?? [])])
+        items.set(item.requestId, item);
       // The journal is written before each commit: an item it holds otherwise lost that commit.
       for (const item of items.values()) {
         const stored = this.outboxItem(item.requestId);
@@ -415,6 +429,8 @@ export class AccountStore {
       this.noteNewestPurchase(journal?.newestPurchaseMs ?? null);
       this.journalChanged =
         journal === undefined || JSON.stringify(this.journal()) !== JSON.stringify(journal);
+      this.refusedChanged =
+        refused === undefined || JSON.stringify(this.refusedJournal()) !== JSON.stringify(refused);
       return restored;
     });
   }
@@ -437,24 +453,36 @@ export class AccountStore {
   }
 
   /**
-   * Runs several changes as one: all of them or none reach the disk. The journal is written
-   * before the commit when they change what it holds, so it is never behind the database.
+   * Runs several changes as one: all of them or none reach the disk. The journal's files are
+   * written before the commit when they change what they hold, so they are never behind the
+   * database: the one a mark enters first, so that a kill between the two leaves it in one or
+   * both, never in neither.
    */
   atomically<T>(work: () => T): T {
     if (this.db.isTransaction) return work();
     return transaction(this.db, () => {
       this.journalChanged = false;
+      this.refusedChanged = false;
+      this.refusedGained = false;
       const result = work();
-      if (this.journalChanged) writeJournal(this.dataDir, this.journal());
+      const writes = [
+        () => this.journalChanged && writeJournal(this.dataDir, this.journal()),
+        () => this.refusedChanged && writeRefused(this.dataDir, this.refusedJournal()),
+      ];
+      for (const write of this.refusedGained ? writes.reverse() : writes) write();
       return result;
     });
   }
 
+  /** An outbox item's change from state `was` to `is` (undefined: absent): which journal files it changes. */
+  private noteOutboxChange(was: string | undefined, is: string | undefined): void {
+    if (was === 'pending' || is === 'pending') this.journalChanged = true;
+    if (was === 'failed' || is === 'failed') this.refusedChanged = true;
+    if (is === 'failed' && was !== 'failed') this.refusedGained = true;
+  }
+
   /** What the journal holds, as the database (this transaction's changes included) says. */
   private journal(): Journal {
-    const outbox = this.sql(`SELECT json FROM outbox WHERE state != 'sent' ORDER BY seq`).all() as {
-      json: string;
-    }[];
     const announcements = this.sql(
       `SELECT order_id, state FROM announcements WHERE state != 'raised'
        UNION ALL SELECT * FROM (SELECT order_id, state FROM announcements WHERE state = 'raised'
@@ -462,10 +490,18 @@ export class AccountStore {
     ).all() as { order_id: string; state: Journal['announcements'][number]['state'] }[];
     return {
       version: 1,
-      outbox: outbox.map((row) => readOutboxItem(row.json)),
+      outbox: this.pendingOutboxItems(),
       announcements: announcements.map((a) => ({ orderId: a.order_id, state: a.state })),
       newestPurchaseMs: this.newestPurchase() ?? null,
     };
+  }
+
+  /** The refused marks' file (REFUSED_FILE), as the database says (outbox_failed). */
+  private refusedJournal(): Refused {
+    const rows = this.sql(
+      `SELECT json FROM outbox INDEXED BY outbox_failed WHERE state = 'failed' ORDER BY seq`,
+    ).all() as { json: string }[];
+    return { version: 1, outbox: rows.map((row) => readOutboxItem(row.json)) };
   }
 
   /** The newest purchase event's time recorded (ms), if any. */
@@ -1679,6 +1715,14 @@ export class AccountStore {
     return rows.map((row) => ({ requestId: row.request_id, orderId: row.order_id }));
   }
 
+  /** The marks waiting to be sent, whole, oldest first (outbox_pending): the held ones among them, the journal's. */
+  pendingOutboxItems(): OutboxItem[] {
+    const rows = this.sql(
+      `SELECT json FROM outbox INDEXED BY outbox_pending WHERE state = 'pending' ORDER BY seq`,
+    ).all() as { json: string }[];
+    return rows.map((row) => readOutboxItem(row.json));
+  }
+
   outboxItem(requestId: string): OutboxItem | undefined {
     const row = this.sql('SELECT json FROM outbox WHERE request_id = ?').get(requestId) as
       | { json: string }
@@ -1699,6 +1743,9 @@ export class AccountStore {
   /** Adds or updates an item; committed (and flushed) when this returns. */
   putOutboxItem(item: OutboxItem): void {
     this.atomically(() => {
+      const was = this.sql('SELECT state FROM outbox WHERE request_id = ?').get(item.requestId) as
+        | { state: string }
+        | undefined;
       this.sql('INSERT OR IGNORE INTO orders (order_id) VALUES (?)').run(item.orderId);
       this.sql(
         `INSERT INTO outbox (request_id, order_id, status_code, state, event_id, json)
@@ -1717,23 +1764,23 @@ export class AccountStore {
            ON CONFLICT (request_id) DO UPDATE SET item = excluded.item`,
       ).run(item.requestId, item.createdAt, JSON.stringify(item));
       this.refreshEffectiveStatus(item.orderId);
-      this.journalChanged = true;
+      this.noteOutboxChange(was?.state, item.state);
     });
   }
 
   /** Removes an item (undone, or sent again as a new one): the order shows its status as it was. */
   deleteOutboxItem(requestId: string, ended: StatusEnding): void {
     this.atomically(() => {
-      const row = this.sql('DELETE FROM outbox WHERE request_id = ? RETURNING order_id').get(requestId) as
-        | { order_id: string }
-        | undefined;
+      const row = this.sql('DELETE FROM outbox WHERE request_id = ? RETURNING order_id, state').get(
+        requestId,
+      ) as { order_id: string; state: string } | undefined;
       this.sql('UPDATE status_records SET ended = ?, ended_at = ? WHERE request_id = ?').run(
         ended.as,
         ended.at,
         requestId,
       );
       if (row) this.refreshEffectiveStatus(row.order_id);
-      this.journalChanged = true;
+      this.noteOutboxChange(row?.state, undefined);
     });
   }
 

@@ -1,8 +1,10 @@
-// The store's journal: a small side file beside the account's database holding what no damage may
+// The store's journal: small side files beside the account's database holding what no damage may
 // take, the statuses not yet confirmed, the new orders not yet announced, and the newest purchase
 // this laptop recorded. SQLite cannot read a database cut shorter than its header says, and a
-// commit that lives only in the -wal file is gone with that file; this file, written durably
-// (durable-file.ts) before each such commit, is what a rebuilt store starts from.
+// commit that lives only in the -wal file is gone with that file; these files, written durably
+// (durable-file.ts) before each such commit, are what a rebuilt store starts from. The statuses
+// refused have a file of their own (issue 27): they pile up, and rewriting them at each mark,
+// delivery and undo cost as much as they were many.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -10,13 +12,18 @@ import { writeFileDurably } from '../durable-file';
 import { OutboxItem } from '../outbox';
 
 export const JOURNAL_FILE = 'seller-tray.journal.json';
+/** The refused statuses' part of the journal, apart: they pile up, and change far less often. */
+export const REFUSED_FILE = 'seller-tray.refused.json';
 
 /** The latest announcements raised that the journal keeps: more than a day of any seller's orders. */
 export const RAISED_KEPT = 1_000;
 
 const Journal = z.object({
   version: z.literal(1),
-  /** Every outbox item not confirmed by the marketplace (pending or failed). */
+  /**
+   * Every outbox item waiting to be sent (pending). Those the marketplace refused are in
+   * REFUSED_FILE; a journal of an earlier version holds them here too.
+   */
   outbox: z.array(OutboxItem),
   /**
    * New orders queued for announcement and not raised yet, and the latest ones raised (so a
@@ -30,14 +37,27 @@ const Journal = z.object({
 });
 export type Journal = z.output<typeof Journal>;
 
+/** Every outbox item the marketplace refused (failed): written only when they change. */
+const Refused = z.object({ version: z.literal(1), outbox: z.array(OutboxItem) });
+export type Refused = z.output<typeof Refused>;
+
 export function journalFile(dataDir: string): string {
   return join(dataDir, JOURNAL_FILE);
 }
 
 /** The journal, or undefined when there is none or it cannot be read (it is then rewritten at the next change). */
 export function readJournal(dataDir: string): Journal | undefined {
+  return readPart(journalFile(dataDir), Journal);
+}
+
+/** The refused statuses' part, read as the journal is. */
+export function readRefused(dataDir: string): Refused | undefined {
+  return readPart(join(dataDir, REFUSED_FILE), Refused);
+}
+
+function readPart<T>(file: string, schema: z.ZodType<T>): T | undefined {
   try {
-    const parsed = Journal.safeParse(JSON.parse(readFileSync(journalFile(dataDir), 'utf8')));
+    const parsed = schema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
@@ -47,4 +67,8 @@ export function readJournal(dataDir: string): Journal | undefined {
 /** Synchronous and flushed: it is on disk before the database commit it describes. */
 export function writeJournal(dataDir: string, journal: Journal): void {
   writeFileDurably(journalFile(dataDir), JSON.stringify(journal));
+}
+
+export function writeRefused(dataDir: string, refused: Refused): void {
+  writeFileDurably(join(dataDir, REFUSED_FILE), JSON.stringify(refused));
 }
