@@ -1,0 +1,164 @@
+// The CLI on a server whose keychain is not unlocked (docs/automations.md): each saved account's
+// secret, and each automation's, given by systemd as a credential, a file in $CREDENTIALS_DIRECTORY.
+// Real files in a temporary directory, the real CLI against two simulators on two origins (requests
+// counted at each, so a secret sent to the other marketplace would show), and the real keychain
+// (test/with-keychain.sh), which holds none of these secrets unless a test writes one.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Simulator } from '../../simulator/server';
+import { cliLaptop } from '../../test/support/cli-laptop';
+import { oneSellerMarketplace } from '../../test/support/one-seller-marketplace';
+import { accountRef } from '../core/account/account-ref';
+import { automationSecretEntry } from '../core/automation/ports';
+import { credentialName, KeytarSecretStore, secretOwner } from '../core/secrets';
+import { SETTINGS_VERSION } from '../core/settings';
+
+const EU_CLIENT = { clientId: 'eu-credential-client', clientSecret: 'eu-credential-secret-71c2' };
+const US_CLIENT = { clientId: 'us-credential-client', clientSecret: 'us-credential-secret-0d9e' };
+
+let eu: Simulator;
+let us: Simulator;
+const dirs: string[] = [];
+beforeAll(async () => {
+  eu = await oneSellerMarketplace(21, 6101, 4, EU_CLIENT);
+  us = await oneSellerMarketplace(22, 7101, 6, US_CLIENT);
+});
+afterAll(async () => {
+  await eu.close();
+  await us.close();
+  const keychain = new KeytarSecretStore();
+  for (const [marketplace, client] of [
+    [eu, EU_CLIENT],
+    [us, US_CLIENT],
+  ] as const)
+    await keychain.delete(secretOwner(marketplace.url, client.clientId));
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+const refOf = (marketplace: Simulator, client: { clientId: string }) =>
+  accountRef({ baseUrl: marketplace.url, clientId: client.clientId });
+/** The credential a unit loads for the account's client secret. */
+const credentialOf = (marketplace: Simulator, client: { clientId: string }) =>
+  credentialName(secretOwner(marketplace.url, client.clientId));
+
+let server: Awaited<ReturnType<typeof cliLaptop>>;
+let credentials: string;
+/** As systemd runs the command: $CREDENTIALS_DIRECTORY set. */
+const asService = (args: string[], input = '') =>
+  server.cli(args, input, { CREDENTIALS_DIRECTORY: credentials });
+
+/** A server whose settings list EU and US (as copied from a laptop), and whose unit loads both secrets. */
+beforeEach(async () => {
+  server = await cliLaptop('cli-credentials-');
+  credentials = await mkdtemp(join(tmpdir(), 'credentials-'));
+  dirs.push(server.home, credentials);
+  await mkdir(server.dataRoot, { recursive: true });
+  await writeFile(
+    join(server.dataRoot, 'settings.json'),
+    JSON.stringify({
+      settingsVersion: SETTINGS_VERSION,
+      accounts: [
+        { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
+        { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId },
+      ],
+      automations: [{ name: 'CRM hook', action: { type: 'webhook', url: 'https://crm.example/hook' } }],
+    }),
+  );
+  await writeFile(join(credentials, credentialOf(eu, EU_CLIENT)), `${EU_CLIENT.clientSecret}\n`);
+  await writeFile(join(credentials, credentialOf(us, US_CLIENT)), US_CLIENT.clientSecret);
+});
+
+const requests = (marketplace: Simulator) => marketplace.requestCounts.listOrders;
+
+describe('systemd credentials as the secrets of saved accounts', () => {
+  it('serves two accounts each with its own credential, sent to its own marketplace only', async () => {
+    // Not from the keychain: without the credentials, neither has a secret.
+    const bare = await server.cli(['orders', 'list', '--account', 'EU']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain(`No client secret is stored for client ${EU_CLIENT.clientId}`);
+
+    const before = { eu: requests(eu), us: requests(us) };
+    const euOrders = await asService(['orders', 'list', '--account', 'EU', '--json']);
+    expect(euOrders.stderr).toBe('');
+    expect(JSON.parse(euOrders.stdout)).toHaveLength(4);
+    const usOrders = await asService(['orders', 'list', '--account', 'US', '--json']);
+    expect(JSON.parse(usOrders.stdout)).toHaveLength(6);
+    expect({ eu: requests(eu), us: requests(us) }).toEqual({ eu: before.eu + 1, us: before.us + 1 });
+    // Every account, as `seller-tray run` serves them.
+    const watched = await asService(['watch', '--once']);
+    expect(watched.code).toBe(0);
+    for (const output of [bare, euOrders, usOrders, watched])
+      for (const secret of [EU_CLIENT.clientSecret, US_CLIENT.clientSecret])
+        expect(output.stdout + output.stderr).not.toContain(secret);
+  });
+
+  it('accounts list names the credential to load for each, and where each secret comes from', async () => {
+    const json = JSON.parse((await server.cli(['accounts', 'list', '--json'])).stdout);
+    expect(json).toMatchObject([
+      { label: 'EU', secretStored: false, credential: credentialOf(eu, EU_CLIENT) },
+      { label: 'US', secretStored: false, credential: credentialOf(us, US_CLIENT) },
+    ]);
+    await rm(join(credentials, credentialOf(us, US_CLIENT)));
+    const listed = await asService(['accounts', 'list']);
+    expect(listed.stdout).toBe(
+      `EU\t${refOf(eu, EU_CLIENT).id}\t${eu.url}\t${EU_CLIENT.clientId}\tsecret from credential ${credentialOf(eu, EU_CLIENT)}\tthe window's\n` +
+        `US\t${refOf(us, US_CLIENT).id}\t${us.url}\t${US_CLIENT.clientId}\tno secret stored (credential ${credentialOf(us, US_CLIENT)} not loaded)\t\n`,
+    );
+  });
+
+  it('an empty or unreadable credential stops the command, naming the credential and its file, never its content', async () => {
+    const file = join(credentials, credentialOf(us, US_CLIENT));
+    await writeFile(file, '\n');
+    const empty = await asService(['orders', 'list', '--account', 'US']);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toBe(
+      `seller-tray: The credential ${credentialOf(us, US_CLIENT)} (${file}) is empty: put the secret in the file LoadCredential= names, or drop that line to use the keychain.\n`,
+    );
+    // EU is served all the same.
+    expect((await asService(['orders', 'list', '--account', 'EU'])).code).toBe(0);
+    await rm(file);
+    await mkdir(file);
+    const unreadable = await asService(['orders', 'list', '--account', 'US']);
+    expect(unreadable.code).toBe(1);
+    expect(unreadable.stderr).toContain(
+      `The credential ${credentialOf(us, US_CLIENT)} (${file}) could not be read (EISDIR)`,
+    );
+  });
+
+  it('accounts add and automations secret write the keychain, and say a loaded credential shadows it', async () => {
+    const added = await asService(['accounts', 'add', 'US'], US_CLIENT.clientSecret);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toBe(
+      `Reconnected account US: client ${US_CLIENT.clientId} of seller 7101 at ${us.url}; the secret is in the system keychain. The credential ${credentialOf(us, US_CLIENT)} loaded here is read before it, as long as the service loads it.\n`,
+    );
+    expect(await new KeytarSecretStore().get(secretOwner(us.url, US_CLIENT.clientId))).toBe(
+      US_CLIENT.clientSecret,
+    );
+
+    const hook = credentialName(automationSecretEntry(refOf(eu, EU_CLIENT), 'CRM hook'));
+    await writeFile(join(credentials, hook), 'whsec_from_credential');
+    const stored = await asService(['automations', 'secret', 'CRM hook', '--account', 'EU'], 'whsec_typed');
+    expect(stored.code).toBe(0);
+    expect(stored.stdout).toContain(
+      `The credential ${hook} loaded here is read before it, as long as the service loads it.`,
+    );
+    await new KeytarSecretStore().delete(automationSecretEntry(refOf(eu, EU_CLIENT), 'CRM hook'));
+  });
+
+  it("automations list names each account's credential for an automation's secret", async () => {
+    const hook = (marketplace: Simulator, client: { clientId: string }) =>
+      credentialName(automationSecretEntry(refOf(marketplace, client), 'CRM hook'));
+    await writeFile(join(credentials, hook(eu, EU_CLIENT)), 'whsec_eu');
+    const eus = await asService(['automations', 'list', '--account', 'EU']);
+    expect(eus.stdout).toMatch(/CRM hook\ton\twebhook .*\tcredential\n/);
+    expect(eus.stdout).toContain(`CRM hook's secret for EU: credential ${hook(eu, EU_CLIENT)} (loaded)\n`);
+    const uss = await asService(['automations', 'list', '--account', 'US']);
+    expect(uss.stdout).toMatch(/CRM hook\ton\twebhook .*\tmissing\n/);
+    expect(uss.stdout).toContain(
+      `CRM hook's secret for US: credential ${hook(us, US_CLIENT)} (not loaded)\n`,
+    );
+    expect(eus.stdout + uss.stdout).not.toContain('whsec_eu');
+  });
+});
