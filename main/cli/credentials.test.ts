@@ -3,13 +3,17 @@
 // Real files in a temporary directory, the real CLI against two simulators on two origins (requests
 // counted at each, so a secret sent to the other marketplace would show), and the real keychain
 // (test/with-keychain.sh), which holds none of these secrets unless a test writes one.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createHmac } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../simulator/server';
 import { cliLaptop } from '../../test/support/cli-laptop';
 import { oneSellerMarketplace } from '../../test/support/one-seller-marketplace';
+import { admin } from '../../test/support/raw-api';
 import { accountRef } from '../core/account/account-ref';
 import { automationSecretEntry } from '../core/automation/ports';
 import { credentialName, KeytarSecretStore, secretOwner } from '../core/secrets';
@@ -160,5 +164,52 @@ describe('systemd credentials as the secrets of saved accounts', () => {
       `CRM hook's secret for US: credential ${hook(us, US_CLIENT)} (not loaded)\n`,
     );
     expect(eus.stdout + uss.stdout).not.toContain('whsec_eu');
+  });
+
+  it("signs each account's webhook with that account's own signing secret from its credential", async () => {
+    const received: { signature: string; body: string }[] = [];
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        received.push({ signature: String(request.headers['seller-tray-signature']), body });
+        response.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const settings = JSON.parse(await readFile(join(server.dataRoot, 'settings.json'), 'utf8'));
+      settings.automations = [{ name: 'CRM hook', action: { type: 'webhook', url } }];
+      await writeFile(join(server.dataRoot, 'settings.json'), JSON.stringify(settings));
+      for (const [marketplace, client, label, secret] of [
+        [eu, EU_CLIENT, 'EU', 'whsec_eu_credential'],
+        [us, US_CLIENT, 'US', 'whsec_us_credential'],
+      ] as const) {
+        const entry = automationSecretEntry(refOf(marketplace, client), 'CRM hook');
+        await writeFile(join(credentials, credentialName(entry)), `${secret}\n`);
+        const orderId = (await admin(marketplace.url, 'POST', 'purchases')).json.orderId as string;
+        const test = await asService([
+          'automations',
+          'test',
+          'CRM hook',
+          '--account',
+          label,
+          '--order',
+          orderId,
+        ]);
+        expect(test.stdout).toMatch(/^CRM hook: succeeded/);
+        const signed = received.at(-1);
+        expect(JSON.parse(signed?.body ?? '{}').orderId).toBe(orderId);
+        const t = /t=(\d+)/.exec(signed?.signature ?? '')?.[1];
+        const expected = createHmac('sha256', secret).update(`${t}.${signed?.body}`).digest('hex');
+        expect(signed?.signature).toBe(`t=${t},v1=${expected}`);
+        expect(test.stdout + test.stderr).not.toContain(secret);
+      }
+    } finally {
+      receiver.close();
+    }
   });
 });

@@ -220,7 +220,7 @@ describe('KeytarSecretStore without a keychain', () => {
     const error = (await copied.get(at('client')).catch((e: unknown) => e)) as KeychainUnavailableError;
     expect(error).toBeInstanceOf(KeychainUnavailableError);
     expect(error.advice).toBe(
-      "The keytar module, by which Seller Tray reaches the keychain, is not installed beside it: install Seller Tray's package (for the CLI: npm install --global seller-tray-VERSION.tgz, docs/cli.md), not a copy of one of its files.",
+      "The keytar module, by which Seller Tray reaches the keychain, is not installed beside it: install Seller Tray's package (for the CLI: npm install --global seller-tray-VERSION.tgz, docs/cli.md), not a copy of one of its files; Seller Tray keeps its secrets nowhere else.",
     );
     expect(error.message).not.toContain('gnome-keyring');
     expect(error.reason).toContain("Cannot find package 'keytar'");
