@@ -138,10 +138,10 @@ async function list(stores: CliStores, json: boolean): Promise<string> {
 /** The list's secret column: the credential named where one is read, or could be. */
 function secretColumn(source: SecretSource, credential: string | undefined, stores: CliStores): string {
   if (source === 'credential') return `secret from credential ${credential}`;
-  if (source === 'keychain unavailable') return `keychain unavailable (credential ${credential} not loaded)`;
-  if (source === 'none' && stores.credentials.directory !== undefined)
-    return `no secret stored (credential ${credential} not loaded)`;
-  return source === 'none' ? 'no secret stored' : 'secret stored';
+  const unloaded = ` (credential ${credential} not loaded)`;
+  if (source === 'keychain unavailable') return `keychain unavailable${unloaded}`;
+  const said = source === 'none' ? 'no secret stored' : 'secret stored';
+  return source !== 'demo' && stores.credentials.directory !== undefined ? `${said}${unloaded}` : said;
 }
 
 async function add(which: AccountChoice, stores: CliStores, options: AccountsOptions): Promise<string> {

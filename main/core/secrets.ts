@@ -1,5 +1,6 @@
 // The client secret lives in the OS keychain and nowhere else (design notes §3): no settings file, no
-// log, no plaintext fallback when the keychain is missing. Without a keychain the app says so and
+// log, no plaintext fallback when the keychain is missing. (The CLI as a service also reads systemd's
+// credentials, the service manager's store, before the keychain: credentials.ts.) Without a keychain the app says so and
 // asks the user to fix it, because a secret silently written to disk would outlive that choice.
 //
 // A secret is bound to the marketplace it was entered for: its keychain entry is keyed by the base
