@@ -50,8 +50,8 @@ const credentialOf = (marketplace: Simulator, client: { clientId: string }) =>
 let server: Awaited<ReturnType<typeof cliLaptop>>;
 let credentials: string;
 /** As systemd runs the command: $CREDENTIALS_DIRECTORY set. */
-const asService = (args: string[], input = '') =>
-  server.cli(args, input, { CREDENTIALS_DIRECTORY: credentials });
+const asService = (args: string[], input = '', extra: NodeJS.ProcessEnv = {}) =>
+  server.cli(args, input, { CREDENTIALS_DIRECTORY: credentials, ...extra });
 
 /** A server whose settings list EU and US (as copied from a laptop), and whose unit loads both secrets. */
 beforeEach(async () => {
@@ -211,5 +211,23 @@ describe('systemd credentials as the secrets of saved accounts', () => {
     } finally {
       receiver.close();
     }
+  });
+
+  it('with no keyring to reach, doctor, orders list and accounts list name the credential to load', async () => {
+    await rm(join(credentials, credentialOf(us, US_CLIENT)));
+    const noKeyring = { DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(credentials, 'no-bus')}`, DISPLAY: '' };
+    const toLoad = `give it to the service as the systemd credential ${credentialOf(us, US_CLIENT)}`;
+    const doctor = await server.cli(['doctor', '--account', 'US'], '', noKeyring);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain(toLoad);
+    const orders = await server.cli(['orders', 'list', '--account', 'US'], '', noKeyring);
+    expect(orders.stderr).toContain(toLoad);
+    const asServed = await asService(['orders', 'list', '--account', 'US'], '', noKeyring);
+    expect(asServed.stderr).toContain(
+      `No credential ${credentialOf(us, US_CLIENT)} is in ${credentials} ($CREDENTIALS_DIRECTORY) either: load it with LoadCredential=${credentialOf(us, US_CLIENT)}:FILE`,
+    );
+    expect((await server.cli(['accounts', 'list'], '', noKeyring)).stdout).toContain(
+      `\tkeychain unavailable (credential ${credentialOf(us, US_CLIENT)} not loaded)\t`,
+    );
   });
 });
