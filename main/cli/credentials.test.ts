@@ -230,4 +230,18 @@ describe('systemd credentials as the secrets of saved accounts', () => {
       `\tkeychain unavailable (credential ${credentialOf(us, US_CLIENT)} not loaded)\t`,
     );
   });
+
+  it('login writes the keychain too, and says a loaded credential is read before it', async () => {
+    const fresh = await cliLaptop('cli-credentials-login-');
+    dirs.push(fresh.home);
+    const login = await fresh.cli(
+      ['login', '--base-url', eu.url, '--client-id', EU_CLIENT.clientId],
+      EU_CLIENT.clientSecret,
+      { CREDENTIALS_DIRECTORY: credentials },
+    );
+    expect(login.stdout).toBe(
+      `Logged in as client ${EU_CLIENT.clientId} of seller 6101; the secret is in the system keychain. The credential ${credentialOf(eu, EU_CLIENT)} loaded here is read before it, as long as the service loads it.\n`,
+    );
+    await new KeytarSecretStore().delete(secretOwner(eu.url, EU_CLIENT.clientId));
+  });
 });
