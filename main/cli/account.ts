@@ -1,5 +1,6 @@
 // Where the CLI finds the account: flags first, then the environment, then the settings
-// the app (or `seller-tray login`) saved; the secret from the environment or the keychain.
+// the app (or `seller-tray login`) saved; the secret from the environment, a systemd credential
+// (a service's, credentials.ts) or the keychain.
 // The app's demo marketplace lives only inside the running app (its address changes each run),
 // so an account saved in demo mode is no account for the CLI: it says none is configured. The
 // organization's policies apply as in the app: a flag or variable may not change a locked setting.
@@ -18,6 +19,7 @@ import { osAccountName } from '../core/account-name';
 import { adviceFor, capitalized, lockedByPolicy, nameAnAccount, type TerminalSurface } from '../core/advice';
 import type { SellerApiClientOptions } from '../core/api/client';
 import { type NodeNetwork, nodeNetwork } from '../core/api/node-transport';
+import { CredentialSecretStore, credentialsDirectory } from '../core/credentials';
 import { watchFile } from '../core/file-watch';
 import { type Log, silentLog } from '../core/log';
 import { markActor } from '../core/mark';
@@ -25,7 +27,13 @@ import { ensurePrivateDir, userDataDir } from '../core/paths';
 import { NO_POLICIES, type Policies, policyRefusals } from '../core/policy/layers';
 import { ManagedSettingsStore } from '../core/policy/managed-settings';
 import { fixedPolicies } from '../core/policy/watcher';
-import { adoptUnboundSecret, KeytarSecretStore, noSecretFor, type SecretStore } from '../core/secrets';
+import {
+  adoptUnboundSecret,
+  KeytarSecretStore,
+  noSecretFor,
+  type SecretOwner,
+  type SecretStore,
+} from '../core/secrets';
 import { ConfSettingsStore, parseSettingsPatch, type Settings, type SettingsStore } from '../core/settings';
 import { Refusal, UsageError } from './refusals';
 
@@ -85,7 +93,10 @@ export function clientOptions(account: Account, log: Log = silentLog): SellerApi
 export interface CliStores {
   /** The saved settings under the organization's policies, as the app reads them. */
   settings: SettingsStore;
+  /** The keychain, with the systemd credentials the service was given read first (credentials.ts). */
   secrets: SecretStore;
+  /** Those credentials: where they are, and which one stands for a keychain entry. */
+  credentials: Pick<CredentialSecretStore, 'directory' | 'shadowing'>;
   dataRoot: string;
   policies: Policies;
   /** Calls `changed` after another process (the app, an editor) changed the settings file; returns the stop. */
@@ -97,13 +108,23 @@ export function cliStores(env: NodeJS.ProcessEnv = process.env, policies: Polici
   // A file that cannot be used is left for the person correcting it: the command stops (seller-tray.ts).
   const file = new ConfSettingsStore({ cwd: dataRoot, unusableFile: 'leave' });
   const settings = new ManagedSettingsStore(file, fixedPolicies(policies));
+  const secrets = new CredentialSecretStore(credentialsDirectory(env), new KeytarSecretStore());
   return {
     settings,
-    secrets: new KeytarSecretStore(),
+    secrets,
+    credentials: secrets,
     dataRoot,
     policies,
     settingsChanges: (changed) => watchFile(file.path, changed),
   };
+}
+
+/** Said after a secret is written to the keychain: a credential loaded for its entry is read before it. */
+export function shadowedNote(stores: CliStores, owner: SecretOwner): string {
+  const loaded = stores.credentials.shadowing(owner);
+  return loaded
+    ? ` The credential ${loaded.name} loaded here is read before it, as long as the service loads it.`
+    : '';
 }
 
 /** Refuses a command-line change of what a policy locks, naming the flag or variable that asked for it. */

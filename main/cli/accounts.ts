@@ -19,7 +19,8 @@ import {
 import { accountRef, commandFor, keychainEntry } from '../core/account/account-ref';
 import { type AccountChoice, interruptedRemovals, settleRemovals } from '../core/account/removal-notes';
 import type { Log } from '../core/log';
-import { accountChoice, type CliStores } from './account';
+import { credentialName, KeychainUnavailableError } from '../core/secrets';
+import { accountChoice, type CliStores, shadowedNote } from './account';
 import { row, terminalJson } from './format';
 import { Refusal, UsageError } from './refusals';
 import { readSecret } from './secret-input';
@@ -70,24 +71,45 @@ export async function accountsCommand(
   throw new UsageError(USAGE);
 }
 
+/** Where an account's secret comes from, as `accounts list` tells it. */
+type SecretSource = 'demo' | 'credential' | 'keychain' | 'none' | 'keychain unavailable';
+
 async function list(stores: CliStores, json: boolean): Promise<string> {
   const { accounts, demoMode } = stores.settings.load().settings;
   const rows = await Promise.all(
     accounts.map(async (entry, index) => {
       const demo = demoMode && index === 0;
       const ref = accountRef({ ...entry, demo });
+      const owner = keychainEntry(ref);
+      // The demo's secret is public and lives in the app; the others' in a credential or the keychain.
+      const source: SecretSource = demo
+        ? 'demo'
+        : await stores.secrets.get(owner).then(
+            (secret) =>
+              secret === undefined ? 'none' : stores.credentials.shadowing(owner) ? 'credential' : 'keychain',
+            (error: unknown) => {
+              // A server without an unlocked keyring still lists its accounts, and the credentials to load.
+              if (error instanceof KeychainUnavailableError) return 'keychain unavailable';
+              throw error;
+            },
+          );
       return {
         ...entry,
         id: ref.id,
-        // The demo's secret is public and lives in the app; the others' in the keychain.
-        secretStored: demo || (await stores.secrets.get(keychainEntry(ref))) !== undefined,
+        secretStored: source === 'demo' || source === 'credential' || source === 'keychain',
+        // The systemd credential a service loads for it (docs/automations.md).
+        ...(demo ? {} : { credential: credentialName(owner) }),
         window: index === 0,
+        source,
       };
     }),
   );
   const interrupted = interruptedRemovals(stores.dataRoot, accounts).map(({ entry }) => entry);
   if (json)
-    return terminalJson([...rows, ...interrupted.map((entry) => ({ ...entry, removalInterrupted: true }))]);
+    return terminalJson([
+      ...rows.map(({ source, ...row }) => row),
+      ...interrupted.map((entry) => ({ ...entry, removalInterrupted: true })),
+    ]);
   if (rows.length === 0 && interrupted.length === 0)
     return 'No account is saved yet: seller-tray accounts add LABEL adds one.\n';
   const listed = rows.map((r) =>
@@ -96,7 +118,7 @@ async function list(stores: CliStores, json: boolean): Promise<string> {
       r.id,
       r.baseUrl,
       r.clientId,
-      r.secretStored ? 'secret stored' : 'no secret stored',
+      secretColumn(r.source, r.credential, stores),
       r.window ? "the window's" : '',
     ]),
   );
@@ -111,6 +133,15 @@ async function list(stores: CliStores, json: boolean): Promise<string> {
     );
   });
   return [...listed, ...unfinished].join('');
+}
+
+/** The list's secret column: the credential named where one is read, or could be. */
+function secretColumn(source: SecretSource, credential: string | undefined, stores: CliStores): string {
+  if (source === 'credential') return `secret from credential ${credential}`;
+  const unloaded = ` (credential ${credential} not loaded)`;
+  if (source === 'keychain unavailable') return `keychain unavailable${unloaded}`;
+  const said = source === 'none' ? 'no secret stored' : 'secret stored';
+  return source !== 'demo' && stores.credentials.directory !== undefined ? `${said}${unloaded}` : said;
 }
 
 async function add(which: AccountChoice, stores: CliStores, options: AccountsOptions): Promise<string> {
@@ -129,7 +160,7 @@ async function add(which: AccountChoice, stores: CliStores, options: AccountsOpt
   if (!added.reconnected) stores.settings.save(added.settings);
   const { entry, sellerId } = added;
   const seller = sellerId === null ? '' : ` of seller ${sellerId}`;
-  return `${added.reconnected ? 'Reconnected' : 'Added'} account ${escapedControls(entry.label)}: client ${entry.clientId}${seller} at ${entry.baseUrl}; the secret is in the system keychain.\n`;
+  return `${added.reconnected ? 'Reconnected' : 'Added'} account ${escapedControls(entry.label)}: client ${entry.clientId}${seller} at ${entry.baseUrl}; the secret is in the system keychain.${shadowedNote(stores, keychainEntry(accountRef(entry)))}\n`;
 }
 
 function rename(which: AccountChoice, to: string, stores: CliStores): string {

@@ -20,8 +20,8 @@ import { SellerApiClient } from '../core/api/client';
 import { runsFor, webhookUrlProblem } from '../core/automation/automation-settings';
 import { automationAccount, automationSecretEntry, heldAutomationSecrets } from '../core/automation/ports';
 import type { Log } from '../core/log';
-import { KeychainUnavailableError } from '../core/secrets';
-import { type Account, type CliStores, clientOptions } from './account';
+import { credentialName, KeychainUnavailableError } from '../core/secrets';
+import { type Account, type CliStores, clientOptions, shadowedNote } from './account';
 import { row } from './format';
 import { orderIdArgument, resolveOrderId } from './order-id';
 import { UsageError } from './refusals';
@@ -114,14 +114,25 @@ export async function listAutomations(account: Account, stores: CliStores): Prom
     `This computer's app ${automationsEnabled ? 'runs' : 'does not run'} them (Settings → Automations); seller-tray run always does.\n`,
     row(['NAME', 'ON', 'ACTION', 'FOR', 'ACCOUNTS', 'REPORTS', 'SECRET']),
   ];
+  // Where this account's secrets could come from on a server: the credential each is read from.
+  const credentials: string[] = [];
   for (const a of automations) {
+    const entry = automationSecretEntry(account.ref, a.name);
+    const loaded = stores.credentials.shadowing(entry);
     const secret =
       a.action.type === 'command'
         ? '-'
-        : await stores.secrets.get(automationSecretEntry(account.ref, a.name)).then(
-            (value) => (value ? 'stored' : 'missing'),
+        : await stores.secrets.get(entry).then(
+            (value) => (value ? (loaded ? 'credential' : 'stored') : 'missing'),
             () => 'keychain unavailable',
           );
+    if (
+      a.action.type !== 'command' &&
+      (stores.credentials.directory !== undefined || secret === 'keychain unavailable')
+    )
+      credentials.push(
+        `${a.name}'s secret for ${automationAccount(account.ref).label}: credential ${credentialName(entry)} (${loaded ? 'loaded' : 'not loaded'})\n`,
+      );
     const { action, orders } = describeAutomation(a);
     lines.push(
       row([
@@ -135,7 +146,7 @@ export async function listAutomations(account: Account, stores: CliStores): Prom
       ]),
     );
   }
-  return lines.join('');
+  return [...lines, ...credentials].join('');
 }
 
 /** `automations secret NAME`: its webhook's signing secret or chat address from stdin into the keychain. */
@@ -188,7 +199,8 @@ export async function storeAutomationSecret(
     const problem = value === '' ? 'was not given on standard input' : webhookUrlProblem(value);
     if (problem) throw new UsageError(`the incoming webhook address ${problem}`);
   }
-  await stores.secrets.set(automationSecretEntry(account.ref, name), value);
+  const entry = automationSecretEntry(account.ref, name);
+  await stores.secrets.set(entry, value);
   // Each account holds its own: the others this automation runs for that still have none are told
   // how to get this same one.
   const lacking = held
@@ -200,7 +212,7 @@ export async function storeAutomationSecret(
   const one = held.every(({ secret }) => secret === undefined || secret === value);
   const same =
     lacking.length > 0 && one ? 'Its other accounts get this same one with nothing on standard input:\n' : '';
-  return `${told}The ${kind} of ${name} is in the system keychain for the account ${label(account.ref)}.\n${same}${lacking.join('')}`;
+  return `${told}The ${kind} of ${name} is in the system keychain for the account ${label(account.ref)}.${shadowedNote(stores, entry)}\n${same}${lacking.join('')}`;
 }
 
 /**

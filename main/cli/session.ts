@@ -11,7 +11,14 @@ import { automationPortsFor } from '../core/automation/ports';
 import type { AutomationPorts } from '../core/automation/runner';
 import type { Log } from '../core/log';
 import { parseSettingsPatch, type Settings } from '../core/settings';
-import { type Account, type CliStores, clientOptions, cliNetwork, refuseManaged } from './account';
+import {
+  type Account,
+  type CliStores,
+  clientOptions,
+  cliNetwork,
+  refuseManaged,
+  shadowedNote,
+} from './account';
 import type { Headless } from './automations';
 import { describeProblem, row, terminalJson } from './format';
 import { UsageError } from './refusals';
@@ -46,7 +53,7 @@ export async function login(account: Account, stores: CliStores, log: Log): Prom
   const { settings } = stores.settings.load();
   // A real account ends the demo, in the app too: its next start uses this marketplace.
   stores.settings.save({ ...settings, ...patch.patch, demoMode: false });
-  return `Logged in as client ${clientId}${sellerId === null ? '' : ` of seller ${sellerId}`}; the secret is in the system keychain.\n`;
+  return `Logged in as client ${clientId}${sellerId === null ? '' : ` of seller ${sellerId}`}; the secret is in the system keychain.${shadowedNote(stores, keychainEntry(account.ref))}\n`;
 }
 
 /** `watch --once` could not check: what went wrong is already on stderr, in words. */

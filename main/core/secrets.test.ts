@@ -210,6 +210,22 @@ describe('KeytarSecretStore without a keychain', () => {
     expect((error as Error).message).toContain('Seller Tray keeps its secrets nowhere else');
   });
 
+  it('says the keytar module is missing beside Seller Tray, not the keyring, when the package was not installed', async () => {
+    // What Node says when seller-tray.mjs was copied away from its package's node_modules.
+    const notInstalled = Object.assign(
+      new Error("Cannot find package 'keytar' imported from /opt/tools/seller-tray.mjs"),
+      { code: 'ERR_MODULE_NOT_FOUND' },
+    );
+    const copied = new KeytarSecretStore({ loadKeytar: () => Promise.reject(notInstalled) });
+    const error = (await copied.get(at('client')).catch((e: unknown) => e)) as KeychainUnavailableError;
+    expect(error).toBeInstanceOf(KeychainUnavailableError);
+    expect(error.advice).toBe(
+      "The keytar module, by which Seller Tray reaches the keychain, is not installed beside it: install Seller Tray's package (for the CLI: npm install --global seller-tray-VERSION.tgz, docs/cli.md), not a copy of one of its files; Seller Tray keeps its secrets nowhere else.",
+    );
+    expect(error.message).not.toContain('gnome-keyring');
+    expect(error.reason).toContain("Cannot find package 'keytar'");
+  });
+
   // The Secret Service is reached over D-Bus on Linux only.
   it.runIf(process.platform === 'linux')(
     'says what is missing, exits non-zero and never prints the secret when D-Bus is unreachable',

@@ -1,10 +1,12 @@
 // The client secret lives in the OS keychain and nowhere else (design notes §3): no settings file, no
-// log, no plaintext fallback when the keychain is missing. Without a keychain the app says so and
+// log, no plaintext fallback when the keychain is missing. (The CLI as a service also reads systemd's
+// credentials, the service manager's store, before the keychain: credentials.ts.) Without a keychain the app says so and
 // asks the user to fix it, because a secret silently written to disk would outlive that choice.
 //
 // A secret is bound to the marketplace it was entered for: its keychain entry is keyed by the base
 // URL's origin and the client id, so pointing the app (or the CLI) at another address finds no
 // secret there and asks for one, instead of sending this one along.
+import { createHash } from 'node:crypto';
 import { LIMITS } from '../../preload/contract';
 import { APP_ID } from './app-identity';
 
@@ -72,6 +74,12 @@ function missingKeychainHint(platform: NodeJS.Platform): string {
   }
 }
 
+/** Node found no keytar package (a file run away from its package's node_modules), as against a keychain out of reach. */
+function keytarNotInstalled(cause: unknown): boolean {
+  const error = cause as NodeJS.ErrnoException | undefined;
+  return error?.code === 'ERR_MODULE_NOT_FOUND' && /'keytar'/.test(error.message);
+}
+
 /**
  * The OS keychain cannot be reached (not installed, locked, no D-Bus session, or the native keytar
  * module failed to load). The message says what to fix; `cause` keeps the underlying error.
@@ -83,10 +91,16 @@ export class KeychainUnavailableError extends Error {
   /** What the keychain (or keytar) said. */
   readonly reason: string;
 
-  constructor(cause: unknown, platform: NodeJS.Platform = process.platform) {
+  /** `elsewhere`: where else the secret was looked for (credentials.ts); by default, nowhere. */
+  constructor(cause: unknown, platform: NodeJS.Platform = process.platform, elsewhere?: string) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     // Said of every secret (a client's, an automation's signing secret or chat address): any may be the one stored.
-    const advice = `${missingKeychainHint(platform)}; Seller Tray keeps its secrets nowhere else.`;
+    const missing = keytarNotInstalled(cause)
+      ? "The keytar module, by which Seller Tray reaches the keychain, is not installed beside it: install Seller Tray's package (for the CLI: npm install --global seller-tray-VERSION.tgz, docs/cli.md), not a copy of one of its files"
+      : missingKeychainHint(platform);
+    const advice = elsewhere
+      ? `${missing}. ${elsewhere}`
+      : `${missing}; Seller Tray keeps its secrets nowhere else.`;
     super(`${advice} (Keychain error: ${reason})`, { cause });
     this.advice = advice;
     this.reason = reason;
@@ -127,6 +141,22 @@ function accountOf(owner: SecretOwner): string {
     typeof owner.origin === 'string' && /^https?:\/\/[^@\s/]+$/.test(owner.origin) ? owner.origin : '';
   if (!origin) throw new SecretInputError('The marketplace address of the secret is not an http(s) origin.');
   return `${clientId}@${origin}`;
+}
+
+/**
+ * The systemd credential (LoadCredential=NAME:FILE) that stands for an owner's keychain entry
+ * (credentials.ts): its keychain account with each byte but [A-Za-z0-9.-] written `_hh`, so one
+ * entry has one name, and the name needs no quoting in a unit file (no ":", "/", "%" or space).
+ */
+export function credentialName(owner: SecretOwner): string {
+  const escaped = Array.from(new TextEncoder().encode(accountOf(owner)), (byte) => {
+    const char = String.fromCharCode(byte);
+    return /[A-Za-z0-9.-]/.test(char) ? char : `_${byte.toString(16).padStart(2, '0')}`;
+  }).join('');
+  // systemd's limit is a file name's; past it, one name still stands for one entry.
+  return escaped.length <= 255
+    ? escaped
+    : `seller-tray-${createHash('sha256').update(escaped).digest('hex')}`;
 }
 
 function checkSecret(secret: unknown): string {
