@@ -485,6 +485,28 @@ describe('failures', () => {
     expect(a.core.status().problem?.details).toContain('HTTP status: 401 Unauthorized');
   });
 
+  it('try the account again at once when its refused secret is replaced where it is kept, calling the marketplace not once before', async () => {
+    let secret = 'wrong';
+    const a = await laptop({ secret: () => secret });
+    a.core.start();
+    await a.core.checkNow();
+    expect(a.core.status().connection).toBe('credentials-rejected');
+    const calls = () => Object.values(sim.requestCounts).reduce((sum, n) => sum + n, 0);
+    const before = calls();
+    // The poll interval passes three times with the same secret (another process may write it).
+    for (let i = 0; i < 3; i++) {
+      a.timers.fire(TEST_SETTINGS.pollIntervalSeconds * 1000);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(calls()).toBe(before);
+    expect(a.core.status().connection).toBe('credentials-rejected');
+    // Rotated: `seller-tray accounts add` wrote the new one to the keychain.
+    secret = 'demo-secret';
+    a.timers.fire(TEST_SETTINGS.pollIntervalSeconds * 1000);
+    await until(() => a.core.status().connection === 'ok');
+    expect(a.core.status().problem).toBeNull();
+  });
+
   it('back off while the server fails, honouring Retry-After', async () => {
     const a = await laptop();
     a.core.start();
