@@ -478,8 +478,9 @@ describe('failures', () => {
     await a.core.checkNow();
     await a.core.checkNow();
     expect(a.core.status().connection).toBe('credentials-rejected');
-    // No poll is scheduled; the liveness clock ticks on, to tell the user (test/liveness.test.ts).
-    expect(a.timers.pendingDelays).toEqual([LIVENESS_TICK_MS]);
+    // No poll is scheduled: the liveness clock ticks on, to tell the user (test/liveness.test.ts), and
+    // the secret is read again at the interval (a changed one is tried: the test below).
+    expect(a.timers.pendingDelays).toEqual([LIVENESS_TICK_MS, TEST_SETTINGS.pollIntervalSeconds * 1000]);
     expect(sim.requestCounts.createToken - tokensBefore).toBeLessThanOrEqual(2);
     expect(a.core.status().problem?.message).toMatch(/rejected the client id or secret/);
     expect(a.core.status().problem?.details).toContain('HTTP status: 401 Unauthorized');

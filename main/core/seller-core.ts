@@ -301,6 +301,7 @@ export class SellerCore {
       intervalMs: () => ports.settings().pollIntervalSeconds * 1000,
       timers: this.timers,
       onState: (state, error) => this.onPollerState(state, error),
+      credentialsChanged: () => ports.client.secretChanged(),
     });
   }
 
