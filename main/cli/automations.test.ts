@@ -175,6 +175,8 @@ it('run: starts without automations in the settings file, says so once, and runs
   try {
     await until(() => told() > 0 || exited, 15_000);
     expect(exited).toBe(false);
+    // The settings file is watched from before the accounts open.
+    await until(() => stderr.includes('account connected'), 15_000);
     expect(stderr).toContain('it follows the settings file');
     const marker = join(home, 'ran.txt');
     await settingsWith([
@@ -186,7 +188,9 @@ it('run: starts without automations in the settings file, says so once, and runs
         },
       },
     ]);
-    await until(() => /settings read again.*automations=1/.test(stderr), 10_000);
+    await until(() => /settings read again.*automations=1/.test(stderr), 10_000).catch(() => {
+      throw new Error(stderr);
+    });
     await admin(sim.url, 'POST', 'purchases');
     // The next poll, within 33 s (30 s ±10%), learns the order and runs the automation added.
     await fileAppears(marker, 45_000);
