@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { orderIdOf } from '../main/core/api/wire';
 import { LIVENESS_TICK_MS } from '../main/core/liveness';
-import { TransitionError } from '../main/core/seller-core';
+import { TransitionError } from '../main/core/mark';
 import { DATABASE_FILE } from '../main/core/store/account-store';
 import { type Simulator, startSimulator } from '../simulator/server';
 import {

@@ -3,6 +3,7 @@
 // in a systemd journal, where the advice names the CLI's own commands, only those that work
 // there: TerminalSurface). The one place that words each kind of advice: a session is opened for a surface (AccountSession.open), its core and every
 // message it builds take their advice from here, so a new message cannot name the other surface.
+import type { MarkableStatus } from '../../preload/order-status';
 import { type AccountRef, commandFor, DEMO_ACCOUNT_ID } from './account/account-ref';
 
 /** Where advice is read: the app, or a terminal with what its advice must know of the command line. */
@@ -42,6 +43,8 @@ export interface Advice {
   automationSecret(automation: string): string;
   /** See a failed run's output and run it again (a sentence). */
   orderRuns(automation: string, orderId: string): string;
+  /** Where a person marks a status the order's history makes unusual (an automation cannot confirm one). */
+  markAnyway(orderId: string, status: MarkableStatus): string;
 }
 
 /** An automation's name as a command's argument: quoted where it holds a space. */
@@ -80,6 +83,7 @@ function appAdvice(account: AccountRef | undefined): Advice {
       return `set it in Settings → Automations${command ? `, or run ${command}` : ' (the demo runs only in the app)'}`;
     },
     orderRuns: () => 'The order page shows its output and can run it again.',
+    markAnyway: () => "on the order's page",
   };
 }
 
@@ -114,6 +118,12 @@ function terminalAdvice(terminal: TerminalSurface, account: AccountRef | undefin
     },
     orderRuns: (automation, orderId) =>
       `Its output is in the lines below; ${command(account, `automations test ${argument(automation)} --order ${orderId}`)} runs it again as a test (which reports no status).`,
+    markAnyway: (orderId, status) => {
+      const word = status.replace(/^Provisioning/, '');
+      // `status` asks a Failed mark for what failed and why, as the app does.
+      const words = word === 'Failed' ? ' --description TEXT --detail TEXT' : '';
+      return `with ${command(account, `status ${orderId} ${word} --force${words}`)}`;
+    },
   };
 }
 

@@ -26,7 +26,7 @@ import {
   isUsualTransition,
   type MarkableStatus,
   reversalText,
-  unusualMarkText,
+  unusualMark,
 } from '../../preload/order-status';
 import type { RunbookTick } from '../../preload/runbooks';
 import { type Advice, capitalized } from './advice';
@@ -53,6 +53,7 @@ import {
   toTell,
 } from './liveness';
 import { failureFields, type Log, silentLog } from './log';
+import { TransitionError } from './mark';
 import {
   automationFailedNotification,
   briefOf,
@@ -128,13 +129,6 @@ export interface MarkRequest {
   detailedDescription?: string | undefined;
   /** The user confirmed an unusual transition. */
   override?: boolean | undefined;
-}
-
-/** A mark the order's history makes unusual: the user confirms it (`override`) or leaves it. */
-export class TransitionError extends CodedError<'unusual-transition'> {
-  constructor(message: string) {
-    super('unusual-transition', message);
-  }
 }
 
 /** A request about something this laptop does not have (a status to send again, an order): the message is for the user. */
@@ -680,10 +674,7 @@ export class SellerCore {
     if (!request.override) await this.refreshBeforeMark();
     const from = this.withStore(() => this.store.storedOrder(request.orderId)?.status);
     if (!request.override && !isUsualTransition(from, request.statusCode)) {
-      const history = this.store.history(request.orderId);
-      throw new TransitionError(
-        `${unusualMarkText(request.statusCode, from, history)}; confirm to do it anyway.`,
-      );
+      throw new TransitionError(unusualMark(request.statusCode, from, this.store.history(request.orderId)));
     }
     const item = this.withStore(() =>
       this.outbox.enqueue(
