@@ -116,6 +116,11 @@ beforeEach(async () => {
   keychainDown = false;
 });
 afterEach(async () => {
+  // Sentences joined into a message end once: "…anyway.." is a join gone wrong.
+  const told = (events ?? []).flatMap((e) =>
+    e.type === 'problem' ? [e.message] : e.type === 'notification' ? [e.request.body] : [],
+  );
+  expect(told.filter((message) => /[^.]\.\.(?!\.)/.test(message))).toEqual([]);
   await core?.close();
   await admin(sim.url, 'POST', 'reset');
   await rm(dir, { recursive: true, force: true });

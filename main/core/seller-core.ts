@@ -5,7 +5,7 @@
 
 import type { AutomationRun, AutomationSetting } from '../../preload/automations';
 import { CodedError } from '../../preload/coded-error';
-import { capped, NAME_MAX, plainText } from '../../preload/marketplace-text';
+import { capped, NAME_MAX, plainText, sentenceEnded } from '../../preload/marketplace-text';
 import {
   type AccountAttention,
   ATTENTION_SHOWN,
@@ -1028,7 +1028,7 @@ export class SellerCore {
     const brief = this.brief(run.orderId);
     this.emit({
       type: 'problem',
-      message: `The automation ${run.automation} failed for the order of ${capped(plainText(brief.buyer), NAME_MAX)}: ${detail}. ${this.ports.advice.orderRuns(run.automation, run.orderId)}`,
+      message: `The automation ${run.automation} failed for the order of ${capped(plainText(brief.buyer), NAME_MAX)}: ${sentenceEnded(detail)} ${this.ports.advice.orderRuns(run.automation, run.orderId)}`,
       details: [`order ${run.orderId}`, `delivery ${run.deliveryId}`, ...(lastOutput ? [lastOutput] : [])],
     });
     if (this.ports.settings().notificationsEnabled && this.pausedUntil() === null) {
