@@ -453,7 +453,7 @@ describe('a command', () => {
     const runs = await settled(orderId);
     const provision = runs.find((r) => r.automation === 'provision');
     expect(provision?.detail).toContain(
-      "provision reported Failed for an order already Completed (marked by automation setup on test-laptop); it was not marked: a status out of the usual order is marked only by a person, on the order's page",
+      'provision reported Failed for an order already Completed (marked by automation setup on test-laptop); it was not marked: a status out of the usual order is marked only by a person, on the order page',
     );
     const told = problems().filter((m) => m.includes('automation provision failed'));
     expect(told).toHaveLength(1);

@@ -83,7 +83,7 @@ function appAdvice(account: AccountRef | undefined): Advice {
       return `set it in Settings → Automations${command ? `, or run ${command}` : ' (the demo runs only in the app)'}`;
     },
     orderRuns: () => 'The order page shows its output and can run it again.',
-    markAnyway: () => "on the order's page",
+    markAnyway: () => 'on the order page',
   };
 }
 
