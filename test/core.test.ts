@@ -508,6 +508,19 @@ describe('failures', () => {
     expect(a.core.status().problem).toBeNull();
   });
 
+  it('try the account again when its new secret was first used by another call than a poll', async () => {
+    let secret = 'wrong';
+    const a = await laptop({ secret: () => secret });
+    a.core.start();
+    await a.core.checkNow();
+    expect(a.core.status().connection).toBe('credentials-rejected');
+    secret = 'demo-secret';
+    // A token fetched with it before the interval ends (an order opened, a status sent).
+    await a.client.authenticate();
+    a.timers.fire(TEST_SETTINGS.pollIntervalSeconds * 1000);
+    await until(() => a.core.status().connection === 'ok');
+  });
+
   it('back off while the server fails, honouring Retry-After', async () => {
     const a = await laptop();
     a.core.start();
