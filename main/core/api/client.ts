@@ -131,8 +131,8 @@ export class SellerApiClient {
   readonly #retryListeners = new Set<(error: SellerApiError, delayMs: number) => void>();
   /** The retries waiting now; `hurried`: the signal that ends the wait early (none for a Retry-After). */
   readonly #waits = new Set<{ error: SellerApiError; untilMs: number; hurried: AbortSignal | undefined }>();
-  /** A digest of the secret the last token request sent (the secret itself stays where it is kept). */
-  #sentSecret: string | undefined;
+  /** A digest of the secret the marketplace last refused (the secret itself stays where it is kept). */
+  #refusedSecret: string | undefined;
 
   constructor(private readonly options: SellerApiClientOptions) {
     const base = checkBaseUrl(options.baseUrl);
@@ -399,22 +399,26 @@ export class SellerApiClient {
   }
 
   /**
-   * Whether the secret read now is another than the last token request sent (a refused secret
-   * replaced, perhaps by another process). Reads the secret's source only, never the marketplace;
-   * one that cannot be read is no change.
+   * Whether the secret read now is another than the one the marketplace last refused (replaced,
+   * perhaps by another process; a call since may have used it already). Reads the secret's source
+   * only, never the marketplace; one that cannot be read is no change.
    */
   async secretChanged(): Promise<boolean> {
     const secret = await this.options.credentials.clientSecret().catch(() => undefined);
-    return secret !== undefined && digest(secret) !== this.#sentSecret;
+    return secret !== undefined && digest(secret) !== this.#refusedSecret;
   }
 
   private async createToken(): Promise<string> {
     const { clientId, clientSecret } = this.options.credentials;
     const secret = await clientSecret();
-    this.#sentSecret = digest(secret);
     const basic = Buffer.from(`${clientId}:${secret}`).toString('base64');
-    const answer = await this.call('createToken', { authorization: `Basic ${basic}` });
-    return answer.accessToken;
+    try {
+      const answer = await this.call('createToken', { authorization: `Basic ${basic}` });
+      return answer.accessToken;
+    } catch (error) {
+      if (error instanceof SellerApiError && error.credentialsRejected) this.#refusedSecret = digest(secret);
+      throw error;
+    }
   }
 
   /** One logical call: the same request id on every attempt, retried while that can help. */
