@@ -277,7 +277,7 @@ async function watchAccount(
         resolve('rejected');
     });
   });
-  /** The secret refused: alone, a usage error (log in again); among several, told, and the others go on. */
+  /** The secret refused: alone under watch, a usage error (log in again); else told, and the others go on. */
   const refused = (): true => {
     const advice = adviceFor(surface, ref).enterSecret;
     // The environment's secret is read at the start only: a new one needs a restart.
