@@ -120,10 +120,10 @@ afterEach(async () => {
   const told = (events ?? []).flatMap((e) =>
     e.type === 'problem' ? [e.message] : e.type === 'notification' ? [e.request.body] : [],
   );
-  expect(told.filter((message) => /[^.]\.\.(?!\.)/.test(message))).toEqual([]);
   await core?.close();
   await admin(sim.url, 'POST', 'reset');
   await rm(dir, { recursive: true, force: true });
+  expect(told.filter((message) => /[^.]\.\.(?!\.)/.test(message))).toEqual([]);
 });
 
 const automation = (

@@ -28,8 +28,15 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0, seed: 21, orders: 40 });
 });
 afterEach(async () => {
+  // Sentences joined into a message end once: "..." is an ellipsis, ".." a join gone wrong.
+  const told = laptops.flatMap((laptop) =>
+    laptop.events.flatMap((e) =>
+      e.type === 'problem' ? [e.message] : e.type === 'notification' ? [e.request.body] : [],
+    ),
+  );
   for (const laptop of laptops.splice(0)) await removeDataDir(laptop);
   await admin(sim.url, 'POST', 'reset');
+  expect(told.filter((message) => /[^.]\.\.(?!\.)/.test(message))).toEqual([]);
 });
 afterAll(() => sim.close());
 
