@@ -17,6 +17,7 @@ import {
   notificationTitle,
   paragraphText,
   plainText,
+  sentenceEnded,
   TITLE_MAX,
 } from './marketplace-text';
 
@@ -113,6 +114,15 @@ describe('text without links, for a notification', () => {
     for (const text of ['Seat licence × 5 — €9,999.99', 'Paused until 16:50', 'Acme Ltd. Note: 1.5 seats'])
       expect(linkless(text)).toBe(text);
     expect(linkless('a.b:c')).toHaveLength(5);
+  });
+});
+
+describe('a clause ended as a sentence', () => {
+  it('gets one period, never a second', () => {
+    expect(sentenceEnded('exit 2')).toBe('exit 2.');
+    expect(sentenceEnded('the receiver said: try later.')).toBe('the receiver said: try later.');
+    expect(sentenceEnded('really?')).toBe('really?');
+    expect(`${sentenceEnded('Keychain locked.')} Try again.`).not.toContain('..');
   });
 });
 

@@ -73,6 +73,12 @@ export function paragraphText(text: string): string {
     .trim();
 }
 
+/**
+ * A clause of text from elsewhere (an error's message, a receiver's answer) ended as a sentence:
+ * its own final period (or ! ? …) kept, one added only where it has none, so a join never makes "..".
+ */
+export const sentenceEnded = (text: string): string => (/[.!?…]$/.test(text) ? text : `${text}.`);
+
 /** At most `max` characters (code points, so no emoji is cut in half), the last an ellipsis when cut. */
 export function capped(text: string, max: number): string {
   const characters = Array.from(text);

@@ -52,19 +52,40 @@ export function isUsualTransition(from: string | undefined, to: StatusCode): boo
   return (USUAL_TRANSITIONS[from as StatusCode] ?? []).includes(to);
 }
 
-/**
- * Why a mark needs a second thought, in words: "Marking an order In progress while it is
- * Completed (marked by Anna Virtanen) is unusual". Who marked it is named when the history (in
- * causal order) holds the status it is in. Each caller says how to confirm.
- */
-export function unusualMarkText(
-  to: StatusCode,
+/** An unusual mark: to what, from what, and who marked the status it is in (when the history says). */
+export interface UnusualMark {
+  to: MarkableStatus;
+  from: string | undefined;
+  by: string | undefined;
+}
+
+/** The unusual mark `to` an order in `from`: who marked `from` is named when the history (in causal order) ends with it. */
+export function unusualMark(
+  to: MarkableStatus,
   from: string | undefined,
   history: readonly MarketplaceEvent[],
-): string {
+): UnusualMark {
   const last = history.at(-1);
-  const by = last?.statusCode === from ? parseMark(last?.description)?.actor : undefined;
-  return `Marking an order ${statusLabel(to)} while it is ${statusLabel(from)}${by ? ` (marked by ${by})` : ''} is unusual`;
+  return { to, from, by: last?.statusCode === from ? parseMark(last?.description)?.actor : undefined };
+}
+
+/** " (marked by Anna Virtanen)", or nothing when who marked the order's status is not known. */
+const markedBy = ({ by }: UnusualMark): string => (by ? ` (marked by ${by})` : '');
+
+/**
+ * Why a person's mark needs a second thought, in words: "Marking an order In progress while it is
+ * Completed (marked by Anna Virtanen) is unusual". Each caller says how to confirm.
+ */
+export function unusualMarkText(mark: UnusualMark): string {
+  return `Marking an order ${statusLabel(mark.to)} while it is ${statusLabel(mark.from)}${markedBy(mark)} is unusual`;
+}
+
+/**
+ * An automation's reported status left unmarked, in words: "provision reported Failed for an order
+ * already Completed (marked by Anna Virtanen)". It cannot confirm: its caller says who can.
+ */
+export function unusualReportText(automation: string, mark: UnusualMark): string {
+  return `${automation} reported ${statusLabel(mark.to)} for an order already ${statusLabel(mark.from)}${markedBy(mark)}`;
 }
 
 /** How far along a status is: a move to a lower rank is a move back (Failed to In progress is a retry). */

@@ -116,9 +116,14 @@ beforeEach(async () => {
   keychainDown = false;
 });
 afterEach(async () => {
+  // Sentences joined into a message end once: "…anyway.." is a join gone wrong.
+  const told = (events ?? []).flatMap((e) =>
+    e.type === 'problem' ? [e.message] : e.type === 'notification' ? [e.request.body] : [],
+  );
   await core?.close();
   await admin(sim.url, 'POST', 'reset');
   await rm(dir, { recursive: true, force: true });
+  expect(told.filter((message) => /[^.]\.\.(?!\.)/.test(message))).toEqual([]);
 });
 
 const automation = (
@@ -434,6 +439,26 @@ describe('a command', () => {
       statusCode: 'ProvisioningInProgress',
       description: 'Provisioning started by automation provision on test-laptop.',
     });
+  });
+
+  it('whose reported status the core finds unusual is told in words for an automation, without asking it to confirm', async () => {
+    await open([
+      node(`console.log('ok')`, { name: 'setup', reportStatus: 'completed' }),
+      // Fails after setup completed the order: Failed on a Completed order is not marked.
+      node(`setTimeout(()=>{console.error('quota exceeded');process.exit(2)},1500)`, {
+        reportStatus: 'completed',
+      }),
+    ]);
+    const orderId = await newOrder();
+    const runs = await settled(orderId);
+    const provision = runs.find((r) => r.automation === 'provision');
+    expect(provision?.detail).toContain(
+      'provision reported Failed for an order already Completed (marked by automation setup on test-laptop); it was not marked: a status out of the usual order is marked only by a person, on the order page',
+    );
+    const told = problems().filter((m) => m.includes('automation provision failed'));
+    expect(told).toHaveLength(1);
+    expect(told[0]).not.toMatch(/\.\.|confirm/);
+    expect((await marketplaceHistory(orderId)).at(-1)?.statusCode).toBe('ProvisioningCompleted');
   });
 
   it('that prints a status line reports that status and its detail', async () => {

@@ -5,7 +5,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { orderIdOf } from '../main/core/api/wire';
 import { LIVENESS_TICK_MS } from '../main/core/liveness';
-import { TransitionError } from '../main/core/seller-core';
+import { TransitionError } from '../main/core/mark';
 import { DATABASE_FILE } from '../main/core/store/account-store';
 import { type Simulator, startSimulator } from '../simulator/server';
 import {
@@ -28,8 +28,15 @@ beforeAll(async () => {
   sim = await startSimulator({ port: 0, seed: 21, orders: 40 });
 });
 afterEach(async () => {
+  // Sentences joined into a message end once: "..." is an ellipsis, ".." a join gone wrong.
+  const told = laptops.flatMap((laptop) =>
+    laptop.events.flatMap((e) =>
+      e.type === 'problem' ? [e.message] : e.type === 'notification' ? [e.request.body] : [],
+    ),
+  );
   for (const laptop of laptops.splice(0)) await removeDataDir(laptop);
   await admin(sim.url, 'POST', 'reset');
+  expect(told.filter((message) => /[^.]\.\.(?!\.)/.test(message))).toEqual([]);
 });
 afterAll(() => sim.close());
 
@@ -479,11 +486,47 @@ describe('failures', () => {
     await a.core.checkNow();
     await a.core.checkNow();
     expect(a.core.status().connection).toBe('credentials-rejected');
-    // No poll is scheduled; the liveness clock ticks on, to tell the user (test/liveness.test.ts).
-    expect(a.timers.pendingDelays).toEqual([LIVENESS_TICK_MS]);
+    // No poll is scheduled: the liveness clock ticks on, to tell the user (test/liveness.test.ts), and
+    // the secret is read again at the interval (a changed one is tried: the test below).
+    expect(a.timers.pendingDelays).toEqual([LIVENESS_TICK_MS, TEST_SETTINGS.pollIntervalSeconds * 1000]);
     expect(sim.requestCounts.createToken - tokensBefore).toBeLessThanOrEqual(2);
     expect(a.core.status().problem?.message).toMatch(/rejected the client id or secret/);
     expect(a.core.status().problem?.details).toContain('HTTP status: 401 Unauthorized');
+  });
+
+  it('try the account again at once when its refused secret is replaced where it is kept, calling the marketplace not once before', async () => {
+    let secret = 'wrong';
+    const a = await laptop({ secret: () => secret });
+    a.core.start();
+    await a.core.checkNow();
+    expect(a.core.status().connection).toBe('credentials-rejected');
+    const calls = () => Object.values(sim.requestCounts).reduce((sum, n) => sum + n, 0);
+    const before = calls();
+    // The poll interval passes three times with the same secret (another process may write it).
+    for (let i = 0; i < 3; i++) {
+      a.timers.fire(TEST_SETTINGS.pollIntervalSeconds * 1000);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(calls()).toBe(before);
+    expect(a.core.status().connection).toBe('credentials-rejected');
+    // Rotated: `seller-tray accounts add` wrote the new one to the keychain.
+    secret = 'demo-secret';
+    a.timers.fire(TEST_SETTINGS.pollIntervalSeconds * 1000);
+    await until(() => a.core.status().connection === 'ok');
+    expect(a.core.status().problem).toBeNull();
+  });
+
+  it('try the account again when its new secret was first used by another call than a poll', async () => {
+    let secret = 'wrong';
+    const a = await laptop({ secret: () => secret });
+    a.core.start();
+    await a.core.checkNow();
+    expect(a.core.status().connection).toBe('credentials-rejected');
+    secret = 'demo-secret';
+    // A token fetched with it before the interval ends (an order opened, a status sent).
+    await a.client.authenticate();
+    a.timers.fire(TEST_SETTINGS.pollIntervalSeconds * 1000);
+    await until(() => a.core.status().connection === 'ok');
   });
 
   it('back off while the server fails, honouring Retry-After', async () => {

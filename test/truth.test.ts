@@ -5,7 +5,7 @@
 // no reminder fires for an order already marked.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { TransitionError } from '../main/core/seller-core';
+import { TransitionError } from '../main/core/mark';
 import { AccountStore } from '../main/core/store/account-store';
 import { describeMark } from '../preload/marked-by';
 import { bigNumber, LONG_CURRENCY, type Quirk } from '../simulator/quirks';

@@ -425,6 +425,48 @@ describe('seller-tray accounts', () => {
   }, 60_000);
 });
 
+describe('seller-tray run with a refused secret', () => {
+  it('keeps the account, and serves it again once its secret is replaced in the keychain (accounts add), calling the marketplace not once meanwhile', async () => {
+    const l = await laptop();
+    const add = () =>
+      l.cli(
+        ['accounts', 'add', 'US', '--base-url', us.url, '--client-id', US_CLIENT.clientId],
+        US_CLIENT.clientSecret,
+      );
+    expect((await add()).code).toBe(0);
+    expect((await l.cli(['watch', '--once'])).code).toBe(0);
+    // Rotated in the marketplace: the secret in the keychain is refused from now on.
+    await new KeytarSecretStore().set(secretOwner(us.url, US_CLIENT.clientId), 'rotated-away');
+    const run = spawnTs('main/cli/seller-tray.ts', ['run', '--interval', '30'], l.env);
+    const told = stderrOf(run);
+    let exited: number | null | undefined;
+    run.once('exit', (code) => {
+      exited = code;
+    });
+    let stdout = '';
+    run.stdout?.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    const calls = () => Object.values(us.requestCounts).reduce((sum, n) => sum + n, 0);
+    try {
+      await told.includes(`the marketplace rejected client ${US_CLIENT.clientId}`);
+      const refusedAt = calls();
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect({ exited, calls: calls() - refusedAt }).toEqual({ exited: undefined, calls: 0 });
+      expect(told.text()).toContain('run tries it again once the secret stored for it changes');
+      expect(await add()).toMatchObject({ code: 0 });
+      const orderId = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
+      // Within the poll interval (30 s) of the refusal, the secret is read again and the account polled.
+      await until(() => stdout.includes(orderId), 40_000).catch(() => {
+        throw new Error(`no line for ${orderId}:\n${told.text()}`);
+      });
+    } finally {
+      run.kill('SIGTERM');
+      expect(await exitOf(run)).toBe(0);
+    }
+  }, 90_000);
+});
+
 describe('seller-tray run with several accounts', () => {
   it('serves every saved account and follows the settings file: an automation added applies, an account removed is let go, one added is served', async () => {
     const l = await withBoth();

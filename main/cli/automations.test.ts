@@ -17,6 +17,7 @@ import { fileAppears, runsOnceFirst, runsOnDisk } from '../../test/support/autom
 import { exitOf, REPO_ROOT, runTs, spawnTs, waitForLine } from '../../test/support/processes';
 import { queuedRun } from '../../test/support/queued-run';
 import { admin } from '../../test/support/raw-api';
+import { until } from '../../test/support/shell-fakes';
 import { atTerminal } from '../../test/support/terminal';
 import { accountFolder, accountRef } from '../core/account/account-ref';
 import { automationSecretEntry } from '../core/automation/ports';
@@ -159,11 +160,46 @@ it('run: killed with kill -9 in the middle of a command, its next start stops wh
   }
 });
 
-it('run: refuses to start without automations in the settings file', async () => {
-  const { code, stderr } = await cli(['run']);
-  expect(code).toBe(2);
-  expect(stderr).toContain('no automations are declared in the settings file');
-});
+it('run: starts without automations in the settings file, says so once, and runs those added there later', async () => {
+  await settingsWith([]);
+  const running = spawnTs('main/cli/seller-tray.ts', ['run', '--interval', '30'], env);
+  let stderr = '';
+  running.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  let exited = false;
+  running.once('exit', () => {
+    exited = true;
+  });
+  const told = () => stderr.split('no automation is declared yet').length - 1;
+  try {
+    await until(() => told() > 0 || exited, 15_000);
+    expect(exited).toBe(false);
+    // The settings file is watched from before the accounts open.
+    await until(() => stderr.includes('account connected'), 15_000);
+    expect(stderr).toContain('it follows the settings file');
+    const marker = join(home, 'ran.txt');
+    await settingsWith([
+      {
+        name: 'provision',
+        action: {
+          type: 'command',
+          command: [process.execPath, '-e', 'require("fs").writeFileSync(process.argv[1],"")', marker],
+        },
+      },
+    ]);
+    await until(() => /settings read again.*automations=1/.test(stderr), 10_000).catch(() => {
+      throw new Error(stderr);
+    });
+    await admin(sim.url, 'POST', 'purchases');
+    // The next poll, within 33 s (30 s ±10%), learns the order and runs the automation added.
+    await fileAppears(marker, 45_000);
+    expect(told()).toBe(1);
+  } finally {
+    running.kill('SIGTERM');
+    expect(await exitOf(running)).toBe(0);
+  }
+}, 90_000);
 
 it('listen --exec: each new order JSON on the command standard input, no settings needed', async () => {
   const out = join(home, 'orders.jsonl');

@@ -40,7 +40,8 @@ export interface Headless {
  * `run`: polls like the app and runs the settings' automations until SIGTERM or Ctrl+C, for every
  * account `accounts` names (all listed, or the one chosen). The settings file is followed: an
  * automation or account added, changed or removed there (by hand or in the app's Settings)
- * applies without a restart.
+ * applies without a restart. So none declared yet is said, not refused: a refusal would be a
+ * restart loop under a service manager, and the first one added runs without a restart.
  */
 export function runHeadless(
   accounts: () => Account[],
@@ -48,7 +49,9 @@ export function runHeadless(
   options: { intervalSeconds?: number | undefined; json: boolean; log: Log },
 ) {
   if (stores.settings.load().settings.automations.length === 0) {
-    throw new UsageError('no automations are declared in the settings file: see docs/automations.md');
+    process.stderr.write(
+      'seller-tray: no automation is declared yet in the settings file; run polls and prints new orders meanwhile, and it follows the settings file: automations added there run from the next new order on (docs/automations.md)\n',
+    );
   }
   return watch(accounts(), stores, { ...options, once: false, automations: {}, follow: accounts });
 }

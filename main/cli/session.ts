@@ -239,7 +239,9 @@ const servedKey = (account: Account): string => `${account.ref.id}\u0000${accoun
 
 /**
  * One account's part of a watch; answers whether it ended on a problem. Its secret refused ends
- * it: alone, as a usage error (log in again); among several, told on stderr.
+ * it: alone, as a usage error (log in again); among several, told on stderr. Under `run` (follow)
+ * it is told and the account kept: its core reads the secret again at the poll interval and polls
+ * once it changed, so a service is not restarted in a loop for want of a new secret.
  */
 async function watchAccount(
   session: AccountSession,
@@ -282,10 +284,17 @@ async function watchAccount(
         resolve('rejected');
     });
   });
-  /** The secret refused: alone, a usage error (log in again); among several, told, and the others go on. */
+  /** The secret refused: alone under watch, a usage error (log in again); else told, and the others go on. */
   const refused = (): true => {
-    const message = `the marketplace rejected client ${ref.clientId}: ${adviceFor(surface, ref).enterSecret}`;
-    if (!named()) throw new UsageError(message);
+    const advice = adviceFor(surface, ref).enterSecret;
+    // The environment's secret is read at the start only: a new one needs a restart.
+    const waits = options.follow
+      ? surface.secretFrom === 'variable'
+        ? ', then start run again'
+        : '; run tries it again once the secret stored for it changes'
+      : '';
+    const message = `the marketplace rejected client ${ref.clientId}: ${advice}${waits}`;
+    if (!named() && !options.follow) throw new UsageError(message);
     tell({ message });
     return true;
   };

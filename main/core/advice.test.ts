@@ -38,6 +38,7 @@ const everyKind = (advice: Advice): string[] => [
   ...(advice.checkNow ? [advice.checkNow] : []),
   advice.automationSecret('billing hook'),
   advice.orderRuns('billing hook', '3f2a9c4e-0000-4000-8000-000000000001'),
+  advice.markAnyway('3f2a9c4e-0000-4000-8000-000000000001', 'ProvisioningFailed'),
 ];
 
 describe('each kind of advice', () => {
@@ -53,6 +54,7 @@ describe('each kind of advice', () => {
       'set it in Settings → Automations (the demo runs only in the app)',
     );
     expect(app.orderRuns('hook', 'o-1')).toBe('The order page shows its output and can run it again.');
+    expect(app.markAnyway('o-1', 'ProvisioningCompleted')).toBe('on the order page');
   });
 
   it('names the CLI’s commands for a saved account at a terminal, by its id', () => {
@@ -71,6 +73,13 @@ describe('each kind of advice', () => {
     );
     expect(terminal.orderRuns('billing hook', 'o-1')).toBe(
       `Its output is in the lines below; seller-tray automations test "billing hook" --order o-1 --id ${EU.id} runs it again as a test (which reports no status).`,
+    );
+    // As `status` takes it: the word without "Provisioning", and a Failed mark's what and why.
+    expect(terminal.markAnyway('o-1', 'ProvisioningCompleted')).toBe(
+      `with seller-tray status o-1 Completed --force --id ${EU.id}`,
+    );
+    expect(terminal.markAnyway('o-1', 'ProvisioningFailed')).toBe(
+      `with seller-tray status o-1 Failed --force --description TEXT --detail TEXT --id ${EU.id}`,
     );
   });
 

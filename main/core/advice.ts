@@ -5,6 +5,7 @@
 // message it builds take their advice from here, so a new message cannot name the other surface.
 // On either surface, what an organization's policy locks is never advised: IT is asked instead
 // (test/advice-works.test.ts tries every command and control the advice names, per policy).
+import type { MarkableStatus } from '../../preload/order-status';
 import { type AccountRef, commandFor, DEMO_ACCOUNT_ID } from './account/account-ref';
 import { automationsManaged, lockedSettings, type Policies } from './policy/layers';
 
@@ -70,6 +71,8 @@ export interface Advice {
   automationSecret(automation: string): string;
   /** See a failed run's output and run it again (a sentence). */
   orderRuns(automation: string, orderId: string): string;
+  /** Where a person marks a status the order's history makes unusual (an automation cannot confirm one). */
+  markAnyway(orderId: string, status: MarkableStatus): string;
 }
 
 /** An automation's name as a command's argument: quoted where it holds a space. */
@@ -150,6 +153,7 @@ function appAdvice(locked: () => readonly Locked[], account: AccountRef | undefi
       return `set it in Settings → Automations${command ? `, or run ${command}` : ' (the demo runs only in the app)'}`;
     },
     orderRuns: () => 'The order page shows its output and can run it again.',
+    markAnyway: () => 'on the order page',
   };
 }
 
@@ -225,6 +229,12 @@ function terminalAdvice(terminal: TerminalSurface, account: AccountRef | undefin
     },
     orderRuns: (automation, orderId) =>
       `Its output is in the lines below; ${command(account, `automations test ${argument(automation)} --order ${orderId}`)} runs it again as a test (which reports no status).`,
+    markAnyway: (orderId, status) => {
+      const word = status.replace(/^Provisioning/, '');
+      // `status` asks a Failed mark for what failed and why, as the app does.
+      const words = word === 'Failed' ? ' --description TEXT --detail TEXT' : '';
+      return `with ${command(account, `status ${orderId} ${word} --force${words}`)}`;
+    },
   };
 }
 

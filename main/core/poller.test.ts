@@ -150,6 +150,45 @@ describe('poller', () => {
     expect(p.nextPollAt).toBeUndefined();
   });
 
+  it('while the credentials are rejected, asks at the interval whether they changed, and polls at once when they did', async () => {
+    let fail = true;
+    let polls = 0;
+    let changed = false;
+    let asked = 0;
+    const timers = new ManualTimers();
+    const p = new Poller({
+      poll: async () => {
+        polls += 1;
+        if (fail) throw http(401, 'createToken');
+      },
+      intervalMs: () => 60_000,
+      timers,
+      random: () => 0.5,
+      credentialsChanged: async () => {
+        asked += 1;
+        return changed;
+      },
+    });
+    await p.start();
+    expect(p.state).toBe('credentials-rejected');
+    expect(timers.pendingDelays).toEqual([60_000]);
+    for (let i = 0; i < 3; i++) {
+      timers.fireAll();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    // Asked three times, polled not once more: the same secret cannot help.
+    expect([asked, polls, p.state]).toEqual([3, 1, 'credentials-rejected']);
+    expect(timers.pendingDelays).toEqual([60_000]);
+    fail = false;
+    changed = true;
+    timers.fireAll();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await p.idle();
+    expect([polls, p.state]).toEqual([2, 'idle']);
+    p.stop();
+    expect(timers.scheduled).toBe(0);
+  });
+
   it('is not revived by a poll that ends after stop()', async () => {
     let release: () => void = () => undefined;
     const { p, timers } = poller(() => new Promise<void>((resolve) => (release = resolve)));

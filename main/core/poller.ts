@@ -1,6 +1,6 @@
 // The one component that decides when to poll: on an interval, sooner when asked (Check
 // now, resume from sleep, network back), later after errors, and not at all once the
-// credentials are rejected, until they change.
+// credentials are rejected, until they change (asked at the interval, without a poll).
 import { SellerApiError } from './api/errors';
 
 export interface Timers {
@@ -52,6 +52,12 @@ export interface PollerOptions {
   /** The clock nextPollAt is read on. */
   now?: () => number;
   onState?: (state: PollerState, error?: unknown) => void;
+  /**
+   * While the credentials are rejected, asked at the interval whether they changed since (another
+   * process may replace them: the CLI for the app, the app for `run`); true polls at once. It must
+   * not call the marketplace: only a new secret can make the next poll different.
+   */
+  credentialsChanged?: () => Promise<boolean>;
 }
 
 export class Poller {
@@ -132,6 +138,7 @@ export class Poller {
           // Polling again cannot help; it would only hammer the server.
           this.failures = 0;
           this.setState('credentials-rejected', error);
+          this.scheduleRecheck();
           return;
         }
         this.failures += 1;
@@ -161,6 +168,20 @@ export class Poller {
       this.timerAt = undefined;
       void this.pollNow();
     }, delay);
+  }
+
+  /** Asks at the interval whether the rejected credentials changed, polling once they did. */
+  private scheduleRecheck(): void {
+    const changed = this.options.credentialsChanged;
+    if (!changed || !this.isActive()) return;
+    this.timer = this.options.timers.setTimeout(async () => {
+      this.timer = undefined;
+      const differ = await changed().catch(() => false);
+      // Meanwhile a poll may have started (Check now) or the poller stopped: it then decides.
+      if (this.current !== 'credentials-rejected' || this.running || this.timer !== undefined) return;
+      if (differ) void this.pollNow();
+      else this.scheduleRecheck();
+    }, this.options.intervalMs());
   }
 
   private cancelTimer(): void {

@@ -5,7 +5,7 @@
 
 import type { AutomationRun, AutomationSetting } from '../../preload/automations';
 import { CodedError } from '../../preload/coded-error';
-import { capped, NAME_MAX, plainText } from '../../preload/marketplace-text';
+import { capped, NAME_MAX, plainText, sentenceEnded } from '../../preload/marketplace-text';
 import {
   type AccountAttention,
   ATTENTION_SHOWN,
@@ -26,7 +26,7 @@ import {
   isUsualTransition,
   type MarkableStatus,
   reversalText,
-  unusualMarkText,
+  unusualMark,
 } from '../../preload/order-status';
 import type { RunbookTick } from '../../preload/runbooks';
 import { type Advice, capitalized } from './advice';
@@ -53,6 +53,7 @@ import {
   toTell,
 } from './liveness';
 import { failureFields, type Log, silentLog } from './log';
+import { TransitionError } from './mark';
 import {
   automationFailedNotification,
   briefOf,
@@ -128,13 +129,6 @@ export interface MarkRequest {
   detailedDescription?: string | undefined;
   /** The user confirmed an unusual transition. */
   override?: boolean | undefined;
-}
-
-/** A mark the order's history makes unusual: the user confirms it (`override`) or leaves it. */
-export class TransitionError extends CodedError<'unusual-transition'> {
-  constructor(message: string) {
-    super('unusual-transition', message);
-  }
 }
 
 /** An order never read, whose fetch failed (`failure`), and when Seller Tray reads it again by itself (ISO time). */
@@ -316,6 +310,7 @@ export class SellerCore {
       timers: this.timers,
       now: this.now,
       onState: (state, error) => this.onPollerState(state, error),
+      credentialsChanged: () => ports.client.secretChanged(),
     });
   }
 
@@ -698,10 +693,7 @@ export class SellerCore {
     if (!request.override) await this.refreshBeforeMark();
     const from = this.withStore(() => this.store.storedOrder(request.orderId)?.status);
     if (!request.override && !isUsualTransition(from, request.statusCode)) {
-      const history = this.store.history(request.orderId);
-      throw new TransitionError(
-        `${unusualMarkText(request.statusCode, from, history)}; confirm to do it anyway.`,
-      );
+      throw new TransitionError(unusualMark(request.statusCode, from, this.store.history(request.orderId)));
     }
     const item = this.withStore(() =>
       this.outbox.enqueue(
@@ -1055,7 +1047,7 @@ export class SellerCore {
     const brief = this.brief(run.orderId);
     this.emit({
       type: 'problem',
-      message: `The automation ${run.automation} failed for the order of ${capped(plainText(brief.buyer), NAME_MAX)}: ${detail}. ${this.ports.advice.orderRuns(run.automation, run.orderId)}`,
+      message: `The automation ${run.automation} failed for the order of ${capped(plainText(brief.buyer), NAME_MAX)}: ${sentenceEnded(detail)} ${this.ports.advice.orderRuns(run.automation, run.orderId)}`,
       details: [`order ${run.orderId}`, `delivery ${run.deliveryId}`, ...(lastOutput ? [lastOutput] : [])],
     });
     if (this.ports.settings().notificationsEnabled && this.pausedUntil() === null) {

@@ -1,5 +1,5 @@
 // The typed Seller API client: every call of Seller Tray to the marketplace goes through it.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { decodeJwt } from 'jose';
 import type { z } from 'zod';
@@ -131,6 +131,8 @@ export class SellerApiClient {
   readonly #retryListeners = new Set<(error: SellerApiError, delayMs: number) => void>();
   /** The retries waiting now; `hurried`: the signal that ends the wait early (none for a Retry-After). */
   readonly #waits = new Set<{ error: SellerApiError; untilMs: number; hurried: AbortSignal | undefined }>();
+  /** A digest of the secret the marketplace last refused (the secret itself stays where it is kept). */
+  #refusedSecret: string | undefined;
 
   constructor(private readonly options: SellerApiClientOptions) {
     const base = checkBaseUrl(options.baseUrl);
@@ -396,11 +398,27 @@ export class SellerApiClient {
     return saidMore.get(found) ? { window: found } : { end: found };
   }
 
+  /**
+   * Whether the secret read now is another than the one the marketplace last refused (replaced,
+   * perhaps by another process; a call since may have used it already). Reads the secret's source
+   * only, never the marketplace; one that cannot be read is no change.
+   */
+  async secretChanged(): Promise<boolean> {
+    const secret = await this.options.credentials.clientSecret().catch(() => undefined);
+    return secret !== undefined && digest(secret) !== this.#refusedSecret;
+  }
+
   private async createToken(): Promise<string> {
     const { clientId, clientSecret } = this.options.credentials;
-    const basic = Buffer.from(`${clientId}:${await clientSecret()}`).toString('base64');
-    const answer = await this.call('createToken', { authorization: `Basic ${basic}` });
-    return answer.accessToken;
+    const secret = await clientSecret();
+    const basic = Buffer.from(`${clientId}:${secret}`).toString('base64');
+    try {
+      const answer = await this.call('createToken', { authorization: `Basic ${basic}` });
+      return answer.accessToken;
+    } catch (error) {
+      if (error instanceof SellerApiError && error.credentialsRejected) this.#refusedSecret = digest(secret);
+      throw error;
+    }
   }
 
   /** One logical call: the same request id on every attempt, retried while that can help. */
@@ -578,6 +596,9 @@ export class SellerApiClient {
 export const eventTie = (event: MarketplaceEvent): string | undefined => event.eventTime;
 
 /** A listing that could not be read names which one; any other error stays as it is. */
+/** A secret's digest, to tell a new one from the one sent: never logged, never stored. */
+const digest = (secret: string): string => createHash('sha256').update(secret).digest('base64');
+
 function namingListing(operation: PagedOperation, error: unknown): unknown {
   return error instanceof PaginationError ? new PaginationError(`${operation}: ${error.message}`) : error;
 }

@@ -16,10 +16,11 @@ import { join } from 'node:path';
 import type { AutomationRun, AutomationSetting } from '../../../preload/automations';
 import { describeMark } from '../../../preload/marked-by';
 import { capped, paragraphText, plainText } from '../../../preload/marketplace-text';
-import type { MarkableStatus } from '../../../preload/order-status';
+import { type MarkableStatus, unusualReportText } from '../../../preload/order-status';
 import type { Advice } from '../advice';
 import type { Order } from '../api/wire';
 import { failureFields, type Log } from '../log';
+import { TransitionError } from '../mark';
 import type { OrderBrief } from '../notification-policy';
 import type { Timers } from '../poller';
 import type { CoreSettings, MarkRequest } from '../seller-core';
@@ -746,6 +747,9 @@ export class AutomationRunner {
       }
       return `; marked ${statusCode}`;
     } catch (error) {
+      // The person's question ("confirm to do it anyway") is not the automation's to answer.
+      if (error instanceof TransitionError)
+        return `; ${unusualReportText(automation.name, error.unusual)}; it was not marked: a status out of the usual order is marked only by a person, ${this.deps.advice.markAnyway(run.orderId, error.unusual.to)}`;
       return `; the status was not marked: ${error instanceof Error ? error.message : String(error)}`;
     }
   }
