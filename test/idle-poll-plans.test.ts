@@ -117,9 +117,8 @@ it('runs no statement that walks a table growing with the history', async () => 
   expect(walks).toEqual([]);
 });
 
-// Issue 27: the Needs attention view and an opened order read every mark sent and not shown
-// back (and every refused one) to show a page of them, or the order's own.
-it('reads for Needs attention and an opened order the marks they show, not every mark', async () => {
+/** A started laptop whose store holds many alike rows of every kind (manyAlike), and an order of it. */
+async function laptopWithManyAlike() {
   const laptop = await openLaptop(market.sim.url, undefined, { settings: DEFAULT_SETTINGS });
   market.laptops.push(laptop);
   const { core } = laptop;
@@ -131,6 +130,13 @@ it('reads for Needs attention and an opened order the marks they show, not every
   const orderId =
     core.orders({ filter: 'all', search: '', offset: 0, limit: 1, sort: DEFAULT_SETTINGS.inboxSort }).rows[0]
       ?.orderId ?? '';
+  return { laptop, core, store, orderId };
+}
+
+// Issue 27: the Needs attention view and an opened order read every mark sent and not shown
+// back (and every refused one) to show a page of them, or the order's own.
+it('reads for Needs attention and an opened order the marks they show, not every mark', async () => {
+  const { core, store, orderId } = await laptopWithManyAlike();
   const own = {
     requestId: randomUUID(),
     orderId,
@@ -207,17 +213,7 @@ it("counts the tray's stalled orders from those whose limit passed since it last
 // read every mark (the outbox whole, to find one, or the held ones), and each commit that changed
 // the outbox rewrote the journal from every mark pending or refused.
 it('marks, routes, undoes and delivers a status reading the marks it changes, not every mark', async () => {
-  const laptop = await openLaptop(market.sim.url, undefined, { settings: DEFAULT_SETTINGS });
-  market.laptops.push(laptop);
-  const { core } = laptop;
-  await core.start();
-  await core.backlogRead();
-  await core.checkNow();
-  const store = (core as unknown as { store: AccountStore }).store;
-  manyAlike(store);
-  const orderId =
-    core.orders({ filter: 'all', search: '', offset: 0, limit: 1, sort: DEFAULT_SETTINGS.inboxSort }).rows[0]
-      ?.orderId ?? '';
+  const { laptop, core, store, orderId } = await laptopWithManyAlike();
   const mark = {
     orderId,
     statusCode: 'ProvisioningInProgress' as const,
