@@ -952,9 +952,9 @@ describe('a settings file edited by hand while the app runs', () => {
     await edited('{"automations": [', 2);
     await edited(JSON.stringify({ ...saved, automations: [bad, { ...bad, name: 'worse' }] }), 3);
     expect(problems).toEqual([
-      expect.stringContaining('automations[0].action.url must use https://'),
+      expect.stringContaining('automations[0].action.url: the address must use https://'),
       `Your settings file ${settings.path} was unreadable (not valid JSON at line 1, column 18); it was left as it is, and the settings in force stay until it can be used.`,
-      expect.stringContaining('automations[1].action.url must use https://'),
+      expect.stringContaining('automations[1].action.url: the address must use https://'),
     ]);
     expect(service.state().accounts.map((a) => a.label)).toEqual(['EU']);
   });

@@ -57,7 +57,7 @@ it('an automation added while run opens its accounts is followed', async () => {
         return loaded;
       },
       save: (settings) => real.settings.save(settings),
-      reread: () => real.settings.reread?.(),
+      reread: () => real.settings.reread?.() ?? { settings: undefined },
     },
   };
   const read: unknown[] = [];
@@ -194,8 +194,8 @@ it('a change run cannot use in part or whole is told as the load tells it, once 
     process.stderr.write = write;
   }
   expect(told()).toEqual([
-    expect.stringContaining('automations[1].action.url must use https://'),
+    expect.stringContaining('automations[1].action.url: the address must use https://'),
     `seller-tray: Your settings file ${file} was unreadable (not valid JSON at line 1, column 18); it was left as it is, and the settings in force stay until it can be used.\n`,
-    expect.stringContaining('automations[2].action.url must use https://'),
+    expect.stringContaining('automations[2].action.url: the address must use https://'),
   ]);
 }, 30_000);

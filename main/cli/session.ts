@@ -162,13 +162,10 @@ export async function watch(
     const follow = options.follow;
     const readAgain = async () => {
       // Read without side effects: a half-saved file is never kept aside from under its writer.
-      const saved = stores.settings.reread?.();
-      if (saved === undefined) {
-        process.stderr.write(
-          'seller-tray: the settings file changed but cannot be read as settings (half saved, or a typo): the automations and accounts in force stay until it can\n',
-        );
-        return;
-      }
+      const { settings: saved, problem } = stores.settings.reread?.() ?? { settings: undefined };
+      // Told as the load's problem is at the start, once per change of it.
+      if (problem) process.stderr.write(`seller-tray: ${escapedControls(problem)}\n`);
+      if (saved === undefined) return;
       settings = inForce(saved);
       let wanted: Account[];
       try {
