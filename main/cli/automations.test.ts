@@ -496,6 +496,29 @@ it('says which automations of the settings file it left out and why, rather than
   expect(list.stderr).toContain('those items were left out');
 });
 
+it('says the rule a refused name breaks, and finds an automation by its name in any case, as the duplicate check compares them', async () => {
+  await settingsWith([
+    { name: '  spaced  out  ', action: { type: 'command', command: ['true'] } },
+    { name: '-dash', action: { type: 'command', command: ['true'] } },
+    { name: 'billing hook', action: { type: 'command', command: [process.execPath, '-e', '0'] } },
+  ]);
+  const list = await cli(['automations', 'list']);
+  expect(list.code).toBe(0);
+  const rule =
+    'a name starts with a letter or digit, then letters, digits, spaces, dots, dashes and underscores, and does not end with a space';
+  expect(list.stderr).toContain(`automations[0].name: ${rule}`);
+  expect(list.stderr).toContain(`automations[1].name: ${rule}`);
+  // What was left out is automations: the sentence ends with where they are kept, not an account's advice.
+  expect(list.stderr).toMatch(/kept in \S+left-out-[0-9a-f]{12}, to correct and put back\.\n$/);
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const test = await cli(['automations', 'test', 'Billing Hook', '--order', orderId]);
+  expect(test).toMatchObject({ code: 0, stderr: '' });
+  expect(test.stdout).toMatch(/^billing hook: succeeded/);
+  expect(runsOnDisk(accountDir(), orderId)).toEqual([
+    expect.objectContaining({ automation: 'billing hook', trigger: 'test', state: 'succeeded' }),
+  ]);
+});
+
 /** `automations secret NAME` at a real terminal (test/support/terminal.ts), these keys typed once it prompts. */
 const secretAtTerminal = (name: string, keys: string[]) =>
   atTerminal(
