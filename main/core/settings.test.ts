@@ -546,7 +546,10 @@ describe('a settings change from the UI', () => {
       [{ name: 'a', action: { type: 'webhook', url: 'https://user:pw@hooks.example.com/x' } }],
       'must not carry a user name',
     ],
-    [[{ name: 'by me: x', action: { type: 'slack' } }], 'automations[0].name: a name starts with a letter or digit'],
+    [
+      [{ name: 'by me: x', action: { type: 'slack' } }],
+      'automations[0].name: a name starts with a letter or digit',
+    ],
     [[{ name: 'a', action: { type: 'command', command: [] } }], 'automations[0].action.command'],
     [
       [{ name: 'a', action: { type: 'command', command: ['x'], cwd: 'relative' } }],
