@@ -193,7 +193,7 @@ describe('seller-tray reads', () => {
     expect(unknownFlag.stderr).toMatch(
       /^seller-tray: .*--frobnicate.*\nseller-tray --help lists the commands\n$/,
     );
-    const unknownCommand = await cli(['automations', 'frobnicate'], none);
+    const unknownCommand = await cli(['automations', 'frobnicate']);
     expect(unknownCommand.code).toBe(2);
     expect(unknownCommand.stderr).toBe(
       'seller-tray: automations takes list, test NAME --order ID, or secret NAME\nseller-tray --help lists the commands\n',

@@ -128,12 +128,21 @@ Options:
                      request id), polls, deliveries, announcements; never a secret or token
   --help`;
 
+/**
+ * A usage error as stderr tells it: its line, then the one command's usage where there is one, else
+ * where the commands are listed (the whole help would bury the line). It may quote what was typed
+ * or a label from the settings: escaped for the terminal.
+ */
+function usageError(error: UsageError): string {
+  return `seller-tray: ${escapedControls(error.message)}\n${error.usage ? `\n${error.usage}\n` : 'seller-tray --help lists the commands\n'}`;
+}
+
 async function main(argv: string[]): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
   } catch (error) {
-    process.stderr.write(`seller-tray: ${(error as Error).message}\n\n${USAGE}\n`);
+    process.stderr.write(usageError(new UsageError((error as Error).message)));
     return 2;
   }
   const { values, positionals } = parsed;
@@ -306,8 +315,7 @@ async function main(argv: string[]): Promise<number> {
     return result.kind === 'ping' && result.credentials.outcome === 'rejected' ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      // A usage error may quote what was typed or a label from the settings: escaped for the terminal.
-      process.stderr.write(`seller-tray: ${escapedControls(error.message)}\n\n${error.usage ?? USAGE}\n`);
+      process.stderr.write(usageError(error));
       return 2;
     }
     if (error instanceof WatchFailed) return 1;
