@@ -136,6 +136,8 @@ interface Ending {
    * short (its time limit, a signal) or never started, nor for a receiver's answer (an error page).
    */
   saysWhy?: boolean;
+  /** Queued again after a failed attempt (a receiver that may answer later). */
+  retry?: true;
 }
 
 export class AutomationRunner {
@@ -509,7 +511,9 @@ export class AutomationRunner {
       final.detail += await this.report(run, automation, final);
     }
     await this.written(run, final);
-    this.deps.log.info('automation run', {
+    // A failure is a warning with its reason in words, and when it is tried next if it is.
+    const retrying = final.state === 'queued' && !stopped && final.retry === true;
+    const fields = {
       automation: run.automation,
       orderId: run.orderId,
       deliveryId: run.deliveryId,
@@ -517,7 +521,16 @@ export class AutomationRunner {
       state: final.state,
       exitCode: final.exitCode,
       httpStatus: final.httpStatus,
-    });
+    };
+    if (final.state === 'failed')
+      this.deps.log.warn('automation run failed', { ...fields, reason: final.detail });
+    else if (retrying)
+      this.deps.log.warn('automation run failed, tried again later', {
+        ...fields,
+        reason: final.detail,
+        nextTry: final.dueAt,
+      });
+    else this.deps.log.info('automation run', { ...fields, detail: final.detail });
     this.deps.changed([run.orderId]);
     if (final.state === 'failed')
       this.deps.failed(run, final.detail, final.output ? lastLine(final.output) : '');
@@ -704,7 +717,7 @@ export class AutomationRunner {
     if (at === undefined)
       return { ...common, state: 'failed', detail: `not delivered within 24 hours: ${detail}` };
     const dueAt = new Date(at).toISOString();
-    return { ...common, state: 'queued', dueAt, detail: `${detail}; tried again at ${dueAt}` };
+    return { ...common, state: 'queued', dueAt, retry: true, detail: `${detail}; tried again at ${dueAt}` };
   }
 
   /**
