@@ -80,12 +80,22 @@ it('run: runs the automations for a new order, stops cleanly on SIGTERM, and its
   ]);
   const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
   const first = spawnTs('main/cli/seller-tray.ts', ['run'], env);
+  let told = '';
+  first.stderr?.on('data', (chunk) => {
+    told += chunk;
+  });
   await waitForLine(first, new RegExp(orderId));
   await fileAppears(marker);
   const stopping = Date.now();
   first.kill('SIGTERM');
   expect(await exitOf(first)).toBe(0);
   expect(Date.now() - stopping).toBeLessThan(8_000);
+  // The log says what happened: no notification (a terminal shows none), the order printed.
+  expect(told).toMatch(new RegExp(`announcement kind=new-order orderId=${orderId} notified=false`));
+  // The stop in plain words.
+  expect(told).toContain(
+    'seller-tray: stopped: 1 automation run under way was ended; it runs again at the next start, under the same delivery id\n',
+  );
   const [cut] = runsOnDisk(accountDir(), orderId);
   expect(cut).toMatchObject({ state: 'queued', attempts: 1 });
   expect(cut?.detail).toContain('stopped before it ended');
