@@ -137,11 +137,13 @@ export async function watch(
     served.set(servedKey(account), { session, leave, done });
   };
   /** Leaves an account: its watch ends, its store closes (waiting, bounded, for the work under way). */
+  let cutShort = 0;
   const close = async (key: string, entry: Served) => {
     served.delete(key);
     entry.leave();
     await entry.done.catch(() => {});
     await entry.session.close();
+    cutShort += entry.session.core.runsCutShort;
   };
   let following = Promise.resolve();
   try {
@@ -214,7 +216,18 @@ export async function watch(
     await following.catch(() => {});
     // Every way out of watch closes the stores (waiting, bounded, for the work under way).
     await Promise.all([...served].map(([key, entry]) => close(key, entry)));
+    if (stopping && headless) process.stderr.write(`seller-tray: ${stoppedWords(cutShort)}\n`);
   }
+}
+
+/** `run`'s stop in words: what it ended, and when that runs again. */
+function stoppedWords(cutShort: number): string {
+  if (cutShort === 0) return 'stopped: no automation run was under way';
+  const runs =
+    cutShort === 1
+      ? '1 automation run under way was ended; it runs'
+      : `${cutShort} automation runs under way were ended; they run`;
+  return `stopped: ${runs} again at the next start, under the same delivery id`;
 }
 
 /** An account being watched: its session, how to make it leave, and its watch's end. */

@@ -206,6 +206,8 @@ export class SellerCore {
   /** The backlog walk failed in this start: the fetcher takes the rest; the next start goes on with it. */
   private backlogWalkFailed = false;
   private stopped = false;
+  /** The automation runs under way that the stop ended (queued again for the next start). */
+  runsCutShort = 0;
   private closing: Promise<void> | undefined;
   private updated = new Set<string>();
   /** The poll a mark reads the history with, and when the last one ended (see refreshBeforeMark). */
@@ -383,10 +385,11 @@ export class SellerCore {
 
   /** Stops for good: a poll still running ends without telling anyone anything. */
   stop(): void {
+    const cutShort = this.runner?.stop() ?? 0;
+    if (!this.stopped) this.runsCutShort = cutShort;
     this.stopped = true;
     this.timers.clearTimeout(this.releaseTimer);
     this.timers.clearTimeout(this.livenessTimer);
-    this.runner?.stop();
     this.poller.stop();
     void this.fetcher.stop();
     this.listeners.clear();
@@ -1158,7 +1161,9 @@ export class SellerCore {
 
   /** One line per order announced: what kind of announcement, and whether a notification showed it. */
   private logAnnouncements(kind: string, orderIds: readonly string[], notified: boolean): void {
-    for (const orderId of orderIds) this.log.info('announcement', { kind, orderId, notified });
+    // A terminal (watch, run) shows no notification: it prints the new orders.
+    const shown = notified && this.ports.advice.surface === 'app';
+    for (const orderId of orderIds) this.log.info('announcement', { kind, orderId, notified: shown });
   }
 
   /**

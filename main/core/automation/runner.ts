@@ -449,13 +449,18 @@ export class AutomationRunner {
     }
   }
 
-  /** Stops for good: commands under way are ended and their runs queued again for the next start. */
-  stop(): void {
+  /**
+   * Stops for good: commands under way are ended and their runs queued again for the next start.
+   * Answers how many runs were under way (started, not ending).
+   */
+  stop(): number {
+    const underWay = [...this.inFlight.keys()].filter((id) => !this.ending.has(id)).length;
     this.stopping.abort();
     this.secrets.clear();
     this.release();
     this.deps.timers.clearTimeout(this.timer);
     for (const id of [...this.waiters.keys()]) this.tellWaiters(id);
+    return underWay;
   }
 
   private tellWaiters(deliveryId: string): void {
