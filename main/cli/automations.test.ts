@@ -529,6 +529,35 @@ it('says the rule a refused name breaks, and finds an automation by its name in 
   ]);
 });
 
+it('automations runs lists the runs waiting or failed with their next try and last result; run-again delivers a run again under a new delivery id', async () => {
+  await settingsWith([
+    { name: 'provision', action: { type: 'command', command: [process.execPath, '-e', 'process.exit(2)'] } },
+  ]);
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const run = spawnTs('main/cli/seller-tray.ts', ['run'], env);
+  try {
+    await runsOnceFirst(accountDir(), orderId, 'failed');
+  } finally {
+    run.kill('SIGTERM');
+    expect(await exitOf(run)).toBe(0);
+  }
+  const [failed] = runsOnDisk(accountDir(), orderId);
+  const listed = await cli(['automations', 'runs']);
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toBe(`provision\t${orderId}\tfailed\t1 attempt\t-\texit 2\t${failed?.deliveryId}\n`);
+  const again = await cli(['automations', 'run-again', 'Provision', '--order', orderId.slice(0, 8)]);
+  expect(again.code).toBe(1);
+  expect(again.stdout).toMatch(/^provision: failed exit 2\n/);
+  const runs = runsOnDisk(accountDir(), orderId);
+  expect(runs).toEqual([
+    expect.objectContaining({ deliveryId: failed?.deliveryId, trigger: 'new-order' }),
+    expect.objectContaining({ trigger: 'again', state: 'failed', attempts: 1 }),
+  ]);
+  expect(runs[1]?.deliveryId).not.toBe(failed?.deliveryId);
+  const ofOrder = await cli(['automations', 'runs', '--order', orderId]);
+  expect(ofOrder.stdout.trim().split('\n')).toHaveLength(2);
+});
+
 /** `automations secret NAME` at a real terminal (test/support/terminal.ts), these keys typed once it prompts. */
 const secretAtTerminal = (name: string, keys: string[]) =>
   atTerminal(
