@@ -196,7 +196,7 @@ describe('seller-tray reads', () => {
     const unknownCommand = await cli(['automations', 'frobnicate']);
     expect(unknownCommand.code).toBe(2);
     expect(unknownCommand.stderr).toBe(
-      'seller-tray: automations takes list, test NAME --order ID, or secret NAME\nseller-tray --help lists the commands\n',
+      'seller-tray: automations takes list, runs [--order ID], test NAME --order ID, run-again NAME --order ID, or secret NAME\nseller-tray --help lists the commands\n',
     );
   });
 

@@ -1056,12 +1056,17 @@ export class SellerCore {
   }
 
   /**
-   * A test run ("Test" in Settings, `seller-tray automations test`): the order into the store
-   * (from the marketplace when it is new here), then one run, event order.test, awaited; never marks.
+   * A test run ("Test" in Settings, `seller-tray automations test`; event order.test, never marks)
+   * or a Run again from the command line (`automations run-again`): the order into the store (from
+   * the marketplace when it is new here), then one run, awaited.
    */
-  async testAutomation(orderId: string, automation: string): Promise<AutomationRun> {
+  async testAutomation(
+    orderId: string,
+    automation: string,
+    trigger: 'again' | 'test' = 'test',
+  ): Promise<AutomationRun> {
     await this.order(orderId);
-    return this.runAutomation(orderId, automation, 'test').ended;
+    return this.runAutomation(orderId, automation, trigger).ended;
   }
 
   /**
