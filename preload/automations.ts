@@ -56,6 +56,21 @@ export const AUTOMATION_LIMITS = {
 
 /** Letters and digits first and last, space, dot, dash and underscore between. */
 export const AUTOMATION_NAME = /^[\p{L}\p{N}](?:[\p{L}\p{N} ._-]*[\p{L}\p{N}._-])?$/u;
+/** AUTOMATION_NAME in words, for a name it refuses. */
+export const AUTOMATION_NAME_RULE =
+  'a name starts with a letter or digit, then letters, digits, spaces, dots, dashes and underscores, and does not end with a space';
+
+/**
+ * The automation of `list` that `name` names: names are one whatever their case, as the list
+ * refuses two that differ only in case, so every look-up and that check compare alike.
+ */
+export function automationNamed<T extends { name: string }>(
+  list: readonly T[] | undefined,
+  name: string,
+): T | undefined {
+  const key = name.toLowerCase();
+  return list?.find((a) => a.name.toLowerCase() === key);
+}
 
 /** Settings → Automations: the list, whose secrets are stored, and whether it is the organization's. */
 export interface AutomationsView {

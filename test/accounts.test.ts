@@ -2,7 +2,7 @@
 // service, each account with its own session, schedule and backoff. Marks go to the marketplace
 // of the order's account only, and each secret only to its own origin (counted at the simulators
 // and at the transport); one account down or refusing its secret leaves the other working.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -906,6 +906,57 @@ describe('accounts the CLI changes while the app runs', () => {
     await call('checkNow');
     await service.close();
     expect(existsSync(americas)).toBe(false);
+  });
+});
+
+describe('a settings file edited by hand while the app runs', () => {
+  it('tells the window what was left out, and where a file it cannot use broke, once per change', async () => {
+    const dir = await makeDataDir();
+    const settings = new ConfSettingsStore({ cwd: dir });
+    settings.save({
+      ...DEFAULT_SETTINGS,
+      accounts: [{ label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId }],
+    });
+    await secrets.set(secretOwner(eu.url, EU_CLIENT.clientId), EU_CLIENT.clientSecret);
+    let fileChanged = () => {};
+    const service = await SellerTrayService.open({
+      settings,
+      secrets,
+      dataRoot: dir,
+      timers: new ManualTimers(),
+      settingsChanges: (changed) => {
+        fileChanged = changed;
+        return () => {};
+      },
+    });
+    cleanups.push(async () => {
+      await service.close();
+      await secrets.delete(secretOwner(eu.url, EU_CLIENT.clientId));
+      await rm(dir, { recursive: true, force: true });
+    });
+    const problems: string[] = [];
+    service.onEvent((event) => {
+      if (event.type === 'problem') problems.push(event.message);
+    });
+    const saved = JSON.parse(readFileSync(settings.path, 'utf8'));
+    const bad = { name: 'bad one', action: { type: 'webhook', url: 'http://billing.example/hook' } };
+    const edited = async (text: string, told: number) => {
+      writeFileSync(settings.path, text);
+      fileChanged();
+      await until(async () => problems.length >= told);
+    };
+    await edited(JSON.stringify({ ...saved, automations: [bad] }), 1);
+    // The same problem read again (saved again as it was) is not told again; a file not JSON is.
+    await edited(JSON.stringify({ ...saved, automations: [bad] }, null, 1), 1);
+    await edited('{"automations": [', 2);
+    await edited('{"automations": [', 2);
+    await edited(JSON.stringify({ ...saved, automations: [bad, { ...bad, name: 'worse' }] }), 3);
+    expect(problems).toEqual([
+      expect.stringContaining('automations[0].action.url: the address must use https://'),
+      `Your settings file ${settings.path} was unreadable (not valid JSON at line 1, column 18); it was left as it is, and the settings in force stay until it can be used.`,
+      expect.stringContaining('automations[1].action.url: the address must use https://'),
+    ]);
+    expect(service.state().accounts.map((a) => a.label)).toEqual(['EU']);
   });
 });
 

@@ -774,7 +774,9 @@ describe('seller-tray run follows the settings file', () => {
       expect(lines()).toEqual([`EU ${first}`]);
       // An editor's half-saved file (or a typo): not JSON.
       await writeFile(join(l.dataRoot, 'settings.json'), '{"automations": [');
-      await told.includes('the automations and accounts in force stay until it can');
+      await told.includes(
+        'not valid JSON at line 1, column 18); it was left as it is, and the settings in force stay until it can be used',
+      );
       const next = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
       // The accounts are served as before; the automations must be too, not the defaults' none.
       await until(() => lines().length === 2, 40_000).catch((error) => {

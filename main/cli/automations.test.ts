@@ -81,12 +81,22 @@ it('run: runs the automations for a new order, stops cleanly on SIGTERM, and its
   ]);
   const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
   const first = spawnTs('main/cli/seller-tray.ts', ['run'], env);
+  let told = '';
+  first.stderr?.on('data', (chunk) => {
+    told += chunk;
+  });
   await waitForLine(first, new RegExp(orderId));
   await fileAppears(marker);
   const stopping = Date.now();
   first.kill('SIGTERM');
   expect(await exitOf(first)).toBe(0);
   expect(Date.now() - stopping).toBeLessThan(8_000);
+  // The log says what happened: no notification (a terminal shows none), the order printed.
+  expect(told).toMatch(new RegExp(`announcement kind=new-order orderId=${orderId} notified=false`));
+  // The stop in plain words.
+  expect(told).toContain(
+    'seller-tray: stopped: 1 automation run under way was ended; it runs again at the next start, under the same delivery id\n',
+  );
   const [cut] = runsOnDisk(accountDir(), orderId);
   expect(cut).toMatchObject({ state: 'queued', attempts: 1 });
   expect(cut?.detail).toContain('stopped before it ended');
@@ -530,6 +540,58 @@ it('says which automations of the settings file it left out and why, rather than
   expect(list.stdout).not.toContain('billing');
   expect(list.stderr).toContain('automations[0].action.url: the address must use https://');
   expect(list.stderr).toContain('those items were left out');
+});
+
+it('says the rule a refused name breaks, and finds an automation by its name in any case, as the duplicate check compares them', async () => {
+  await settingsWith([
+    { name: '  spaced  out  ', action: { type: 'command', command: ['true'] } },
+    { name: '-dash', action: { type: 'command', command: ['true'] } },
+    { name: 'billing hook', action: { type: 'command', command: [process.execPath, '-e', '0'] } },
+  ]);
+  const list = await cli(['automations', 'list']);
+  expect(list.code).toBe(0);
+  const rule =
+    'a name starts with a letter or digit, then letters, digits, spaces, dots, dashes and underscores, and does not end with a space';
+  expect(list.stderr).toContain(`automations[0].name: ${rule}`);
+  expect(list.stderr).toContain(`automations[1].name: ${rule}`);
+  // What was left out is automations: the sentence ends with where they are kept, not an account's advice.
+  expect(list.stderr).toMatch(/kept in .+left-out-[0-9a-f]{12}, to correct and put back\.\n$/);
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const test = await cli(['automations', 'test', 'Billing Hook', '--order', orderId]);
+  expect(test.code).toBe(0);
+  expect(test.stdout).toMatch(/^billing hook: succeeded/);
+  expect(runsOnDisk(accountDir(), orderId)).toEqual([
+    expect.objectContaining({ automation: 'billing hook', trigger: 'test', state: 'succeeded' }),
+  ]);
+});
+
+it('automations runs lists the runs waiting or failed with their next try and last result; run-again delivers a run again under a new delivery id', async () => {
+  await settingsWith([
+    { name: 'provision', action: { type: 'command', command: [process.execPath, '-e', 'process.exit(2)'] } },
+  ]);
+  const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+  const run = spawnTs('main/cli/seller-tray.ts', ['run'], env);
+  try {
+    await runsOnceFirst(accountDir(), orderId, 'failed');
+  } finally {
+    run.kill('SIGTERM');
+    expect(await exitOf(run)).toBe(0);
+  }
+  const [failed] = runsOnDisk(accountDir(), orderId);
+  const listed = await cli(['automations', 'runs']);
+  expect(listed.code).toBe(0);
+  expect(listed.stdout).toBe(`provision\t${orderId}\tfailed\t1 attempt\t-\texit 2\t${failed?.deliveryId}\n`);
+  const again = await cli(['automations', 'run-again', 'Provision', '--order', orderId.slice(0, 8)]);
+  expect(again.code).toBe(1);
+  expect(again.stdout).toMatch(/^provision: failed exit 2\n/);
+  const runs = runsOnDisk(accountDir(), orderId);
+  expect(runs).toEqual([
+    expect.objectContaining({ deliveryId: failed?.deliveryId, trigger: 'new-order' }),
+    expect.objectContaining({ trigger: 'again', state: 'failed', attempts: 1 }),
+  ]);
+  expect(runs[1]?.deliveryId).not.toBe(failed?.deliveryId);
+  const ofOrder = await cli(['automations', 'runs', '--order', orderId]);
+  expect(ofOrder.stdout.trim().split('\n')).toHaveLength(2);
 });
 
 /** `automations secret NAME` at a real terminal (test/support/terminal.ts), these keys typed once it prompts. */

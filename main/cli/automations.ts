@@ -4,16 +4,21 @@
 // from the settings file only; their secrets from the keychain (or, for `listen`, one made for
 // the session).
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   AUTOMATION_LIMITS,
   type AutomationRun,
   type AutomationSetting,
   automationAccounts,
+  automationNamed,
   describeAutomation,
   runOutcome,
 } from '../../preload/automations';
+import { plural } from '../../preload/counted';
 import { escapedControls } from '../../preload/marketplace-text';
-import { type AccountRef, accountRef } from '../core/account/account-ref';
+import { canonicalOrderId } from '../../preload/order-link';
+import { type AccountRef, accountFolder, accountRef } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
 import { adviceFor, secretCommand } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
@@ -21,6 +26,7 @@ import { runsFor, webhookUrlProblem } from '../core/automation/automation-settin
 import { automationAccount, automationSecretEntry, heldAutomationSecrets } from '../core/automation/ports';
 import type { Log } from '../core/log';
 import { credentialName, KeychainUnavailableError } from '../core/secrets';
+import { AccountStore, DATABASE_FILE } from '../core/store/account-store';
 import { type Account, type CliStores, clientOptions, shadowedNote } from './account';
 import { row } from './format';
 import { orderIdArgument, resolveOrderId } from './order-id';
@@ -156,9 +162,10 @@ export async function listAutomations(account: Account, stores: CliStores): Prom
 export async function storeAutomationSecret(
   account: Account,
   stores: CliStores,
-  name: string,
+  given: string,
 ): Promise<string> {
-  const automation = named(stores, name);
+  const automation = named(stores, given);
+  const { name } = automation;
   if (automation.action.type === 'command')
     throw new UsageError(`the automation ${name} runs a command: it has no secret`);
   const label = (ref: AccountRef) => automationAccount(ref).label;
@@ -228,11 +235,13 @@ export async function testAutomation(
   name: string,
   orderId: string | undefined,
   log: Log,
+  trigger: 'again' | 'test' = 'test',
 ): Promise<{ text: string; run: AutomationRun }> {
-  if (!orderId) throw new UsageError('automations test needs --order ID');
+  if (!orderId)
+    throw new UsageError(`automations ${trigger === 'test' ? 'test' : 'run-again'} needs --order ID`);
   const given = orderIdArgument(orderId);
   const saved = stores.settings.load().settings;
-  named(stores, name);
+  const { name: declared } = named(stores, name);
   // A beginning of an id is looked up in the marketplace's listing, as every command takes it.
   const { orderId: order } = await resolveOrderId(
     new SellerApiClient(clientOptions(account, log)),
@@ -248,11 +257,49 @@ export async function testAutomation(
     surface: account.surface,
   });
   try {
-    const run = await session.core.testAutomation(order, name);
+    const run = await session.core.testAutomation(order, declared, trigger);
     return { text: describeRun(run), run };
   } finally {
     await session.close();
   }
+}
+
+/**
+ * `automations runs [--order ID]`: from this computer's store (no marketplace call), the runs
+ * waiting or failed, newest first, or every run of one order; a line each: automation, order,
+ * state, attempts, next try, last result, delivery id.
+ */
+export function listRuns(account: Account, stores: CliStores, orderId: string | undefined): string {
+  const dataDir = accountFolder(stores.dataRoot, account.ref.id);
+  // No store yet: nothing ran here (and a read creates none).
+  if (!existsSync(join(dataDir, DATABASE_FILE))) return '';
+  const { store } = AccountStore.open(dataDir);
+  try {
+    const runs = orderId === undefined ? store.runsWaitingOrFailed() : store.runsFor(wholeOrderId(orderId));
+    return runs
+      .map((run) => {
+        const { code, detail } = runOutcome(run);
+        return row([
+          run.automation,
+          run.orderId,
+          run.state,
+          plural(run.attempts, 'attempt'),
+          run.state === 'queued' ? run.dueAt : '-',
+          [code, detail].filter(Boolean).join(': ') || '-',
+          run.deliveryId,
+        ]);
+      })
+      .join('');
+  } finally {
+    store.close();
+  }
+}
+
+/** An order's whole id (the store is read without the marketplace, which a beginning needs). */
+function wholeOrderId(given: string): string {
+  if (!orderIdArgument(given).whole)
+    throw new UsageError('automations runs --order takes the whole order id (orders list shows it)');
+  return canonicalOrderId(given);
 }
 
 /** A run for a terminal: its outcome, then its output (cleaned already; escaped for the terminal). */
@@ -273,7 +320,7 @@ function listedAccounts(stores: CliStores): AccountRef[] {
 }
 
 function named(stores: CliStores, name: string): AutomationSetting {
-  const automation = stores.settings.load().settings.automations.find((a) => a.name === name);
+  const automation = automationNamed(stores.settings.load().settings.automations, name);
   if (!automation)
     throw new UsageError(
       `no automation is named ${name} in the settings file (seller-tray automations list)`,

@@ -57,7 +57,7 @@ it('an automation added while run opens its accounts is followed', async () => {
         return loaded;
       },
       save: (settings) => real.settings.save(settings),
-      reread: () => real.settings.reread?.(),
+      reread: () => real.settings.reread?.() ?? { settings: undefined },
     },
   };
   const read: unknown[] = [];
@@ -146,4 +146,56 @@ it('SIGTERM while run applies a change opens and starts no account after the sto
     process.stderr.write = write;
     await other.close();
   }
+}, 30_000);
+
+it('a change run cannot use in part or whole is told as the load tells it, once per change', async () => {
+  const file = await settingsOf([command('a')]);
+  const stores = cliStores({ ...process.env, XDG_CONFIG_HOME: home });
+  stores.settings.load();
+  const account = {
+    ref: accountRef({ baseUrl: sim.url, clientId: 'demo-client' }),
+    clientSecret: async () => 'demo-secret',
+    surface: terminalSurface(DEFAULT_SETTINGS, NO_POLICIES, 'keychain'),
+  };
+  const written: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string) => {
+    written.push(String(chunk));
+    return true;
+  }) as typeof process.stderr.write;
+  const told = () => written.filter((line) => line.startsWith('seller-tray: Your settings file'));
+  const edited = async (automations: unknown, count: number) => {
+    await writeFile(
+      file,
+      typeof automations === 'string'
+        ? automations
+        : JSON.stringify({ baseUrl: sim.url, clientId: 'demo-client', automations }),
+    );
+    const end = Date.now() + 5_000;
+    while (told().length < count && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
+  };
+  const bad = (name: string) => ({ name, action: { type: 'webhook', url: 'http://billing.example/hook' } });
+  try {
+    const running = watch([account], stores, {
+      once: false,
+      json: false,
+      log: { info() {}, warn() {}, error() {} },
+      automations: {},
+      follow: () => [account],
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await edited([command('a'), bad('b')], 1);
+    await edited([command('a'), bad('b'), command('c')], 1);
+    await edited('{"automations": [', 2);
+    await edited([command('a'), bad('b'), bad('d')], 3);
+    process.emit('SIGTERM');
+    await running;
+  } finally {
+    process.stderr.write = write;
+  }
+  expect(told()).toEqual([
+    expect.stringContaining('automations[1].action.url: the address must use https://'),
+    `seller-tray: Your settings file ${file} was unreadable (not valid JSON at line 1, column 18); it was left as it is, and the settings in force stay until it can be used.\n`,
+    expect.stringContaining('automations[2].action.url: the address must use https://'),
+  ]);
 }, 30_000);

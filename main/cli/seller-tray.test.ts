@@ -186,6 +186,20 @@ describe('seller-tray reads', () => {
     expect(run.stderr).toBe('');
   });
 
+  it('tells a usage error in its line and where the commands are listed, not the whole help under it', async () => {
+    const none = { SELLER_API_BASE_URL: '', SELLER_CLIENT_ID: '', SELLER_CLIENT_SECRET: '' };
+    const unknownFlag = await cli(['orders', 'list', '--frobnicate'], none);
+    expect(unknownFlag.code).toBe(2);
+    expect(unknownFlag.stderr).toMatch(
+      /^seller-tray: .*--frobnicate.*\nseller-tray --help lists the commands\n$/,
+    );
+    const unknownCommand = await cli(['automations', 'frobnicate']);
+    expect(unknownCommand.code).toBe(2);
+    expect(unknownCommand.stderr).toBe(
+      'seller-tray: automations takes list, runs [--order ID], test NAME --order ID, run-again NAME --order ID, or secret NAME\nseller-tray --help lists the commands\n',
+    );
+  });
+
   it('gets an order, its licenses and a license', async () => {
     const orderId = firstOrderId();
     expect((await json(['orders', 'get', orderId])).orderId).toBe(orderId);

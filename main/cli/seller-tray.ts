@@ -30,7 +30,14 @@ import {
   terminalSurface,
 } from './account';
 import { accountsCommand } from './accounts';
-import { listAutomations, listen, runHeadless, storeAutomationSecret, testAutomation } from './automations';
+import {
+  listAutomations,
+  listen,
+  listRuns,
+  runHeadless,
+  storeAutomationSecret,
+  testAutomation,
+} from './automations';
 import { runCommand } from './commands';
 import { describeProblem, describeUnread, describeWindows, formatItems, terminalJson } from './format';
 import { PREFIX_PAGES } from './order-id';
@@ -95,6 +102,12 @@ Commands:
   automations test NAME --order ID
                      runs NAME once for the order now (event order.test); marks no status;
                      exit 1 when it failed
+  automations runs [--order ID]
+                     the runs waiting or failed on this computer (or every run of one order):
+                     state, attempts, next try, last result, delivery id
+  automations run-again NAME --order ID
+                     the order page's Run again: a real run (order.created) under a new
+                     delivery id, reporting its status as declared; exit 1 when it failed
   automations secret NAME
                      reads a webhook's signing secret (none: one is made and shown) or a Slack or
                      Teams incoming webhook address from standard input into the system keychain
@@ -128,12 +141,21 @@ Options:
                      request id), polls, deliveries, announcements; never a secret or token
   --help`;
 
+/**
+ * A usage error as stderr tells it: its line, then the one command's usage where there is one, else
+ * where the commands are listed (the whole help would bury the line). It may quote what was typed
+ * or a label from the settings: escaped for the terminal.
+ */
+function usageError(error: UsageError): string {
+  return `seller-tray: ${escapedControls(error.message)}\n${error.usage ? `\n${error.usage}\n` : 'seller-tray --help lists the commands\n'}`;
+}
+
 async function main(argv: string[]): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
   } catch (error) {
-    process.stderr.write(`seller-tray: ${(error as Error).message}\n\n${USAGE}\n`);
+    process.stderr.write(usageError(new UsageError((error as Error).message)));
     return 2;
   }
   const { values, positionals } = parsed;
@@ -241,7 +263,18 @@ async function main(argv: string[]): Promise<number> {
         process.stdout.write(values.json ? terminalJson(run) : text);
         return run.state === 'succeeded' ? 0 : 1;
       }
-      throw new UsageError('automations takes list, test NAME --order ID, or secret NAME');
+      if (sub === 'run-again' && name && positionals.length === 3) {
+        const { text, run } = await testAutomation(account, stores, name, values.order, log, 'again');
+        process.stdout.write(values.json ? terminalJson(run) : text);
+        return run.state === 'succeeded' ? 0 : 1;
+      }
+      if (sub === 'runs' && positionals.length === 2) {
+        process.stdout.write(listRuns(account, stores, values.order));
+        return 0;
+      }
+      throw new UsageError(
+        'automations takes list, runs [--order ID], test NAME --order ID, run-again NAME --order ID, or secret NAME',
+      );
     }
     if (positionals[0] === 'statuses') {
       if (positionals[1] !== 'export' || positionals.length !== 2)
@@ -306,8 +339,7 @@ async function main(argv: string[]): Promise<number> {
     return result.kind === 'ping' && result.credentials.outcome === 'rejected' ? 1 : 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      // A usage error may quote what was typed or a label from the settings: escaped for the terminal.
-      process.stderr.write(`seller-tray: ${escapedControls(error.message)}\n\n${error.usage ?? USAGE}\n`);
+      process.stderr.write(usageError(error));
       return 2;
     }
     if (error instanceof WatchFailed) return 1;

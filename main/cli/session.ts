@@ -144,11 +144,13 @@ export async function watch(
     served.set(servedKey(account), { session, leave, done });
   };
   /** Leaves an account: its watch ends, its store closes (waiting, bounded, for the work under way). */
+  let cutShort = 0;
   const close = async (key: string, entry: Served) => {
     served.delete(key);
     entry.leave();
     await entry.done.catch(() => {});
     await entry.session.close();
+    cutShort += entry.session.core.runsCutShort;
   };
   let following = Promise.resolve();
   try {
@@ -169,13 +171,10 @@ export async function watch(
     const follow = options.follow;
     const readAgain = async () => {
       // Read without side effects: a half-saved file is never kept aside from under its writer.
-      const saved = stores.settings.reread?.();
-      if (saved === undefined) {
-        process.stderr.write(
-          'seller-tray: the settings file changed but cannot be read as settings (half saved, or a typo): the automations and accounts in force stay until it can\n',
-        );
-        return;
-      }
+      const { settings: saved, problem } = stores.settings.reread?.() ?? { settings: undefined };
+      // Told as the load's problem is at the start, once per change of it.
+      if (problem) process.stderr.write(`seller-tray: ${escapedControls(problem)}\n`);
+      if (saved === undefined) return;
       settings = inForce(saved);
       let wanted: Account[];
       try {
@@ -224,7 +223,18 @@ export async function watch(
     await following.catch(() => {});
     // Every way out of watch closes the stores (waiting, bounded, for the work under way).
     await Promise.all([...served].map(([key, entry]) => close(key, entry)));
+    if (stopping && headless) process.stderr.write(`seller-tray: ${stoppedWords(cutShort)}\n`);
   }
+}
+
+/** `run`'s stop in words: what it ended, and when that runs again. */
+function stoppedWords(cutShort: number): string {
+  if (cutShort === 0) return 'stopped: no automation run was under way';
+  const runs =
+    cutShort === 1
+      ? '1 automation run under way was ended; it runs'
+      : `${cutShort} automation runs under way were ended; they run`;
+  return `stopped: ${runs} again at the next start, under the same delivery id`;
 }
 
 /** An account being watched: its session, how to make it leave, and its watch's end. */

@@ -3,7 +3,7 @@
 // notify, and delivers the statuses the user marks. Everything platform-specific comes in
 // through its ports, so it runs the same in Electron, the CLI and the tests.
 
-import type { AutomationRun, AutomationSetting } from '../../preload/automations';
+import { type AutomationRun, type AutomationSetting, automationNamed } from '../../preload/automations';
 import { CodedError } from '../../preload/coded-error';
 import { capped, NAME_MAX, plainText, sentenceEnded } from '../../preload/marketplace-text';
 import {
@@ -211,6 +211,8 @@ export class SellerCore {
   /** The backlog walk failed in this start: the fetcher takes the rest; the next start goes on with it. */
   private backlogWalkFailed = false;
   private stopped = false;
+  /** The automation runs under way that the stop ended (queued again for the next start). */
+  runsCutShort = 0;
   private closing: Promise<void> | undefined;
   private updated = new Set<string>();
   /** The poll a mark reads the history with, and when the last one ended (see refreshBeforeMark). */
@@ -393,10 +395,11 @@ export class SellerCore {
 
   /** Stops for good: a poll still running ends without telling anyone anything. */
   stop(): void {
+    const cutShort = this.runner?.stop() ?? 0;
+    if (!this.stopped) this.runsCutShort = cutShort;
     this.stopped = true;
     this.timers.clearTimeout(this.releaseTimer);
     this.timers.clearTimeout(this.livenessTimer);
-    this.runner?.stop();
     this.poller.stop();
     void this.fetcher.stop();
     this.listeners.clear();
@@ -1064,12 +1067,17 @@ export class SellerCore {
   }
 
   /**
-   * A test run ("Test" in Settings, `seller-tray automations test`): the order into the store
-   * (from the marketplace when it is new here), then one run, event order.test, awaited; never marks.
+   * A test run ("Test" in Settings, `seller-tray automations test`; event order.test, never marks)
+   * or a Run again from the command line (`automations run-again`): the order into the store (from
+   * the marketplace when it is new here), then one run, awaited.
    */
-  async testAutomation(orderId: string, automation: string): Promise<AutomationRun> {
+  async testAutomation(
+    orderId: string,
+    automation: string,
+    trigger: 'again' | 'test' = 'test',
+  ): Promise<AutomationRun> {
     await this.order(orderId);
-    return this.runAutomation(orderId, automation, 'test').ended;
+    return this.runAutomation(orderId, automation, trigger).ended;
   }
 
   /**
@@ -1082,12 +1090,12 @@ export class SellerCore {
     trigger: 'again' | 'test',
   ): { queued: AutomationRun; ended: Promise<AutomationRun> } {
     const id = canonicalOrderId(orderId);
-    const known = this.ports.settings().automations?.some((a) => a.name === automation);
+    const known = automationNamed(this.ports.settings().automations, automation);
     if (!known) throw new CodedError('not-found', `No automation is named ${automation} in the settings.`);
     const runner = this.runner;
     if (!runner) throw new CodedError('not-found', 'Automations do not run in this process.');
     const queued = this.withStore(() => {
-      const deliveryId = this.store.queueRun(id, automation, trigger, this.isoNow()) as string;
+      const deliveryId = this.store.queueRun(id, known.name, trigger, this.isoNow()) as string;
       return this.store.run(deliveryId) as AutomationRun;
     });
     this.emitChanged([id], false);
@@ -1169,7 +1177,9 @@ export class SellerCore {
 
   /** One line per order announced: what kind of announcement, and whether a notification showed it. */
   private logAnnouncements(kind: string, orderIds: readonly string[], notified: boolean): void {
-    for (const orderId of orderIds) this.log.info('announcement', { kind, orderId, notified });
+    // A terminal (watch, run) shows no notification: it prints the new orders.
+    const shown = notified && this.ports.advice.surface === 'app';
+    for (const orderId of orderIds) this.log.info('announcement', { kind, orderId, notified: shown });
   }
 
   /**

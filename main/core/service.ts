@@ -335,11 +335,13 @@ export class SellerTrayService {
    * Our own saves read back the same and change nothing; a file that cannot be used changes nothing.
    */
   private async settingsFileChanged(): Promise<void> {
-    const read = this.ports.settings.reread();
-    if (read === undefined) {
-      this.log.warn('settings file changed, but it cannot be used: the settings in force stay', {});
-      return;
+    const { settings: read, problem } = this.ports.settings.reread();
+    // Told as the load's problem is (the window's banner), once per change of it.
+    if (problem) {
+      this.log.warn('settings file changed, with a problem', { problem });
+      this.emit({ type: 'problem', message: problem });
     }
+    if (read === undefined) return;
     if (isDeepStrictEqual(read, this.settings)) return;
     this.settings = read;
     this.log.info('settings file changed by another process', { accounts: read.accounts.length });

@@ -233,7 +233,7 @@ describe('settings file', () => {
       accounts: [{ label: 'EU', baseUrl: evil, clientId: 'client-1' }],
     });
     // Read again by another process (run following the file): the same settings, the same tolerance.
-    expect(store().reread()).toEqual(settings);
+    expect(store().reread().settings).toEqual(settings);
   });
 
   it('in the CLI, one that cannot be used at all is left as it is, no save can replace it, and the load says so', () => {
@@ -281,11 +281,52 @@ describe('settings file', () => {
     const s = store();
     s.save(configured);
     store().save({ ...configured, pollIntervalSeconds: 120 });
-    expect(s.reread()).toMatchObject({ pollIntervalSeconds: 120 });
+    expect(s.reread().settings).toMatchObject({ pollIntervalSeconds: 120 });
     writeFileSync(settingsFile(), '{"pollIntervalSeconds": 1');
-    expect(s.reread()).toBeUndefined();
+    expect(s.reread().settings).toBeUndefined();
     expect(readFileSync(settingsFile(), 'utf8')).toBe('{"pollIntervalSeconds": 1');
     expect(readdirSync(dir).filter((name) => name.includes('corrupt'))).toEqual([]);
+  });
+
+  it('read again tells what the load tells, once per change of the problem: what it left out, where the JSON broke', () => {
+    const s = store();
+    s.save(configured);
+    expect(s.load().problem).toBeUndefined();
+    const [first] = configured.automations;
+    const bad = { name: 'bad one', action: { type: 'webhook', url: 'http://billing.example/hook' } };
+    writeFileSync(settingsFile(), JSON.stringify({ ...configured, automations: [first, bad] }));
+    const again = s.reread();
+    expect(again.settings?.automations).toEqual([first]);
+    expect(again.problem).toContain('automations[1].action.url');
+    expect(again.problem).toContain('those items were left out');
+    expect(again.problem).toMatch(
+      /kept in \S+settings\.json\.left-out-[0-9a-f]{12}, to correct and put back\.$/,
+    );
+    // Read again with the same problem (another save, a touch): not told again.
+    expect(s.reread()).toEqual({ settings: again.settings });
+    // A second bad one beside a good one: a new problem, told.
+    const good = { ...first, name: 'good one' };
+    writeFileSync(
+      settingsFile(),
+      JSON.stringify({ ...configured, automations: [first, bad, good, { ...bad, name: 'worse' }] }),
+    );
+    const third = s.reread();
+    expect(third.settings?.automations.map((a) => a.name)).toEqual(['provision', 'good one']);
+    expect(third.problem).toContain('automations[3].action.url');
+    // Not JSON at all: where it broke, and that the settings in force stay; once.
+    writeFileSync(settingsFile(), '{"automations": [');
+    const broken = s.reread();
+    expect(broken).toEqual({
+      settings: undefined,
+      problem: `Your settings file ${settingsFile()} was unreadable (not valid JSON at line 1, column 18); it was left as it is, and the settings in force stay until it can be used.`,
+    });
+    expect(s.reread()).toEqual({ settings: undefined });
+    expect(readFileSync(settingsFile(), 'utf8')).toBe('{"automations": [');
+    // Corrected: read without a problem, and the same problem coming back is told again.
+    writeFileSync(settingsFile(), JSON.stringify(configured));
+    expect(s.reread()).toEqual({ settings: configured });
+    writeFileSync(settingsFile(), '{"automations": [');
+    expect(s.reread().problem).toContain('line 1, column 18');
   });
 
   it('never holds the client secret, even when a caller slips it in', () => {
@@ -505,7 +546,10 @@ describe('a settings change from the UI', () => {
       [{ name: 'a', action: { type: 'webhook', url: 'https://user:pw@hooks.example.com/x' } }],
       'must not carry a user name',
     ],
-    [[{ name: 'by me: x', action: { type: 'slack' } }], 'automations[0].name: a name is letters'],
+    [
+      [{ name: 'by me: x', action: { type: 'slack' } }],
+      'automations[0].name: a name starts with a letter or digit',
+    ],
     [[{ name: 'a', action: { type: 'command', command: [] } }], 'automations[0].action.command'],
     [
       [{ name: 'a', action: { type: 'command', command: ['x'], cwd: 'relative' } }],

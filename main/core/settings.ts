@@ -653,10 +653,21 @@ export interface SettingsStore {
    */
   save(settings: Settings): void;
   /**
-   * The file as it is now, read again after another process (the CLI) changed it; undefined while
-   * it cannot be used, and then left as it is (no repair under an editor's hands).
+   * The file as it is now, read again after another process (the CLI, an editor) changed it:
+   * `settings` undefined while it cannot be used, and then left as it is (no repair under an
+   * editor's hands).
    */
-  reread?(): Settings | undefined;
+  reread?(): SettingsReread;
+}
+
+/**
+ * What a re-read gives: the settings, undefined while the file cannot be used; and the sentence
+ * the load would give for what it left out or where it broke, only when it differs from the last
+ * one told (by the load or a re-read), so a process following the file tells each change once.
+ */
+export interface SettingsReread {
+  settings: Settings | undefined;
+  problem?: string;
 }
 
 /** The part of a conf (or electron-store, which extends conf) instance this store uses. */
@@ -698,6 +709,9 @@ export interface ConfSettingsStoreOptions {
 
 export const SETTINGS_FILE_NAME = 'settings.json';
 
+/** A file's content read: its settings and what was left out, or why it cannot be used at all. */
+type FileRead = { settings: Settings; problem?: string } | { unusable: string };
+
 /**
  * How many copies of left-out items (`settings.json.left-out-<hash>`) are kept: those a message
  * named most recently (a copy's time is set when a message names it). A count rather than an age
@@ -724,6 +738,8 @@ export class ConfSettingsStore implements SettingsStore {
   #last: Settings = DEFAULT_SETTINGS;
   /** The left-out copies this process's messages named: never pruned under them. */
   readonly #named = new Set<string>();
+  /** The problem the last load or re-read told (reread tells each once). */
+  #told: string | undefined;
 
   constructor(options: ConfSettingsStoreOptions = {}) {
     this.#cwd = options.cwd ?? userDataDir();
@@ -744,55 +760,74 @@ export class ConfSettingsStore implements SettingsStore {
       raw = this.#file.store;
     } catch (error) {
       this.#file = undefined;
-      if (!isUnparseable(error)) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (this.#unusableFile === 'leave')
-          return this.#unusable(`could not be read${code ? ` (${code})` : ''}`);
-        return {
-          settings: { ...DEFAULT_SETTINGS },
-          problem: `Your settings file ${this.path} could not be read${code ? ` (${code})` : ''}; the defaults are in use until it can be.`,
-        };
+      if (!isUnparseable(error) && this.#unusableFile === 'keep-aside') {
+        const problem = `Your settings file ${this.path} ${unreadable(error)}; the defaults are in use until it can be.`;
+        this.#told = problem;
+        return { settings: { ...DEFAULT_SETTINGS }, problem };
       }
-      return this.#unusable(`was unreadable (${(error as Error).message})`);
+      return this.#unusable(unreadable(error));
     }
-    const { parsed, dropped, leftOut } = readSettings(raw);
-    if (parsed.success) {
-      this.#last = parsed.data;
-      if (dropped.length === 0) return { settings: parsed.data };
-      // The next save writes the file without them: a copy keeps them (one a file's content). A
-      // read that only relabels leaves nothing out, so it keeps and names no copy.
-      const anyLeftOut = Object.keys(leftOut).length > 0;
-      const copy = anyLeftOut ? this.#keepLeftOut(leftOut) : undefined;
-      const kept = copy
-        ? 'accounts' in leftOut
-          ? ` What was left out is kept in ${copy}: an account can be added again (accounts add, or Settings) with its client and marketplace above.`
-          : ` What was left out is kept in ${copy}, to correct and put back.`
-        : anyLeftOut
-          ? ' Correct or remove them in the file before anything is saved: the next save leaves them out.'
-          : '';
-      const defaulted = Object.keys(leftOut).some((key) => !LISTS.includes(key))
-        ? ' (a setting left out takes its default)'
-        : '';
-      return {
-        settings: parsed.data,
-        problem: `Your settings file ${this.path} had settings that cannot be used (${dropped.join('; ')}); those items were left out (or relabelled, as said)${defaulted} and the rest of your settings are in use.${kept}`,
-      };
-    }
-    // Unusable whole (its shape): every reason is told, the items that would have been left out too.
-    const reasons = [...dropped, ...describeIssues(parsed.error.issues).map((e) => e.message)].join('; ');
-    return this.#unusable(`had settings that cannot be used (${reasons})`);
+    const read = this.#read(raw);
+    if ('unusable' in read) return this.#unusable(read.unusable);
+    this.#last = read.settings;
+    this.#told = read.problem;
+    return read.problem ? read : { settings: read.settings };
   }
 
-  reread(): Settings | undefined {
+  reread(): SettingsReread {
+    let read: FileRead;
     try {
       this.#file ??= this.#openFile();
-      const { parsed } = readSettings(this.#file.store);
-      if (!parsed.success) return undefined;
-      this.#last = parsed.data;
-      return parsed.data;
-    } catch {
-      return undefined;
+      read = this.#read(this.#file.store);
+    } catch (error) {
+      read = { unusable: unreadable(error) };
     }
+    if ('unusable' in read)
+      return this.#tellOnce({
+        settings: undefined,
+        problem: `Your settings file ${this.path} ${read.unusable}; it was left as it is, and the settings in force stay until it can be used.`,
+      });
+    this.#last = read.settings;
+    return this.#tellOnce(read);
+  }
+
+  /** `read` with its problem only when it is not the one last told. */
+  #tellOnce(read: SettingsReread): SettingsReread {
+    const told = this.#told;
+    this.#told = read.problem;
+    return read.problem === undefined || read.problem === told ? { settings: read.settings } : read;
+  }
+
+  /**
+   * The settings a file's content gives, with the sentence telling what was left out (a copy of it
+   * kept first); or what makes the file unusable as a whole.
+   */
+  #read(raw: Record<string, unknown>): FileRead {
+    const { parsed, dropped, leftOut } = readSettings(raw);
+    if (!parsed.success) {
+      // Unusable whole (its shape): every reason is told, the items that would have been left out too.
+      const reasons = [...dropped, ...describeIssues(parsed.error.issues).map((e) => e.message)].join('; ');
+      return { unusable: `had settings that cannot be used (${reasons})` };
+    }
+    if (dropped.length === 0) return { settings: parsed.data };
+    // The next save writes the file without them: a copy keeps them (one a file's content). A
+    // read that only relabels leaves nothing out, so it keeps and names no copy.
+    const anyLeftOut = Object.keys(leftOut).length > 0;
+    const copy = anyLeftOut ? this.#keepLeftOut(leftOut) : undefined;
+    const kept = copy
+      ? 'accounts' in leftOut
+        ? ` What was left out is kept in ${copy}: an account can be added again (accounts add, or Settings) with its client and marketplace above.`
+        : ` What was left out is kept in ${copy}, to correct and put back.`
+      : anyLeftOut
+        ? ' Correct or remove them in the file before anything is saved: the next save leaves them out.'
+        : '';
+    const defaulted = Object.keys(leftOut).some((key) => !LISTS.includes(key))
+      ? ' (a setting left out takes its default)'
+      : '';
+    return {
+      settings: parsed.data,
+      problem: `Your settings file ${this.path} had settings that cannot be used (${dropped.join('; ')}); those items were left out (or relabelled, as said)${defaulted} and the rest of your settings are in use.${kept}`,
+    };
   }
 
   save(settings: Settings): void {
@@ -962,6 +997,13 @@ function whereJsonBroke(text: string, message: string): string {
   if (!Number.isInteger(position)) return '';
   const before = text.slice(0, position).split('\n');
   return ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+}
+
+/** Why a file could not be read: its I/O error's code, or where its JSON broke. */
+function unreadable(error: unknown): string {
+  if (isUnparseable(error)) return `was unreadable (${(error as Error).message})`;
+  const code = (error as NodeJS.ErrnoException).code;
+  return `could not be read${code ? ` (${code})` : ''}`;
 }
 
 function isUnparseable(error: unknown): boolean {

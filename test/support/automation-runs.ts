@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { adviceFor } from '../../main/core/advice';
 import { type AutomationPorts, AutomationRunner } from '../../main/core/automation/runner';
-import { silentLog } from '../../main/core/log';
+import { type Log, silentLog } from '../../main/core/log';
 import type { Timers } from '../../main/core/poller';
 import { DEFAULT_SETTINGS } from '../../main/core/settings';
 import { AccountStore } from '../../main/core/store/account-store';
@@ -20,7 +20,7 @@ export function webhookRunner(
   store: AccountStore,
   url: string | Record<string, string>,
   workDir: string,
-  clock: { now: () => number; timers: Timers },
+  clock: { now: () => number; timers: Timers; log?: Log },
   secret: AutomationPorts['secret'] = async () => 'whsec_alone',
 ): AutomationRunner {
   const urls = typeof url === 'string' ? { hook: url } : url;
@@ -33,7 +33,7 @@ export function runnerAlone(
   store: AccountStore,
   automations: AutomationSetting[],
   ports: Pick<AutomationPorts, 'secret' | 'workDir' | 'commandSlots' | 'post'>,
-  clock: { now: () => number; timers: Timers },
+  clock: { now: () => number; timers: Timers; log?: Log },
   /** Whether this laptop runs automations (off: only those asked for by hand run). */
   enabled = true,
 ): AutomationRunner {
@@ -47,8 +47,8 @@ export function runnerAlone(
       account: { id: 'alone', label: 'the runner alone', baseUrl: 'http://127.0.0.1:1' },
       laptop: 'alone',
     },
-    ...clock,
     log: silentLog,
+    ...clock,
     isAlive: () => false,
     brief: (orderId) => ({ orderId, buyer: '', product: '', total: '' }),
     mark: async () => undefined,

@@ -5,7 +5,7 @@
 // window hears only whether it is stored. Refused while the organization manages automations.
 // A command runs a program on this computer, so the window alone never sets one: the person
 // confirms it in the shell's own dialog, outside the window's reach (absent: refused).
-import type { AutomationSetting, AutomationsView } from '../../../preload/automations';
+import { type AutomationSetting, type AutomationsView, automationNamed } from '../../../preload/automations';
 import { CodedError } from '../../../preload/coded-error';
 import type { AccountRef } from '../account/account-ref';
 import type { Log } from '../log';
@@ -112,7 +112,7 @@ export class AutomationEditor {
   }
 
   private named(name: string): AutomationSetting {
-    const automation = this.ports.automations().find((a) => a.name === name);
+    const automation = automationNamed(this.ports.automations(), name);
     if (!automation) throw new CodedError('not-found', `No automation is named ${name} any more.`);
     return automation;
   }

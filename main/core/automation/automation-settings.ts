@@ -7,8 +7,10 @@ import { z } from 'zod';
 import {
   AUTOMATION_LIMITS,
   AUTOMATION_NAME,
+  AUTOMATION_NAME_RULE,
   type AutomationAction,
   type AutomationSetting,
+  automationNamed,
 } from '../../../preload/automations';
 
 /** Why an address cannot receive a webhook, or undefined when it can. */
@@ -66,7 +68,7 @@ const Automation: z.ZodType<AutomationSetting> = z.strictObject({
   name: z
     .string()
     .max(AUTOMATION_LIMITS.nameMax, { message: `a name is at most ${AUTOMATION_LIMITS.nameMax} characters` })
-    .regex(AUTOMATION_NAME, { message: 'a name is letters, digits, space, dot, dash and underscore' }),
+    .regex(AUTOMATION_NAME, { message: AUTOMATION_NAME_RULE }),
   enabled: z.boolean().default(true),
   products: z.array(z.string().trim().min(1)).default([]),
   orderTypes: z.array(z.string().trim().min(1)).default([]),
@@ -90,12 +92,10 @@ export const AutomationList = z
   .array(Automation)
   .max(AUTOMATION_LIMITS.count)
   .superRefine((list, context) => {
-    const seen = new Set<string>();
-    for (const { name } of list) {
-      const key = name.toLowerCase();
-      if (seen.has(key)) context.addIssue({ code: 'custom', message: `automations name ${name} twice` });
-      seen.add(key);
-    }
+    list.forEach(({ name }, index) => {
+      if (automationNamed(list.slice(0, index), name))
+        context.addIssue({ code: 'custom', message: `automations name ${name} twice` });
+    });
   });
 
 /**

@@ -19,6 +19,7 @@ import {
 import { ManualTimers } from '../../../test/support/core';
 import { commandGroup, deadRunner, killGroups, writeRecord } from '../../../test/support/left-running';
 import { REPO_ROOT } from '../../../test/support/processes';
+import { recordingLog } from '../../../test/support/recording-log';
 import { until } from '../../../test/support/shell-fakes';
 import { adviceFor } from '../advice';
 import type { MarketplaceEvent, Order } from '../api/wire';
@@ -497,6 +498,40 @@ it('keeps the start of a run whose end a failed write turn lost: its repeat is t
       expect(failing.told.get(run.deliveryId)).toEqual([1, 2]);
       expect(run.attempts).toBe(2);
     }
+  } finally {
+    automations.stop();
+    await automations.idle();
+    failing.server.closeAllConnections();
+    await new Promise((resolve) => failing.server.close(resolve));
+  }
+});
+
+it("logs a delivery's failure at warn, with the reason in words and when it is tried next", async () => {
+  const failing = await recordingReceiver((response) => response.writeHead(500).end());
+  const { log, entries } = recordingLog();
+  const [id] = readOrders(1);
+  const automations = webhookRunner(store, urlOf(failing.server), join(dir, 'work'), {
+    now: () => NOW,
+    timers: new ManualTimers(),
+    log,
+  });
+  try {
+    automations.kickOrder(id as string);
+    await until(() => entries.some((e) => e.message.startsWith('automation run')), 10_000);
+    expect(entries.filter((e) => e.message.startsWith('automation run'))).toEqual([
+      {
+        level: 'warn',
+        message: 'automation run failed, tried again later',
+        fields: expect.objectContaining({
+          automation: 'hook',
+          attempt: 1,
+          state: 'queued',
+          httpStatus: 500,
+          reason: expect.stringContaining('the receiver answered HTTP 500'),
+          nextTry: '2026-11-26T00:00:30.000Z',
+        }),
+      },
+    ]);
   } finally {
     automations.stop();
     await automations.idle();

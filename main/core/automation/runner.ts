@@ -13,7 +13,7 @@
 // counted, once it really started (written behind).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AutomationRun, AutomationSetting } from '../../../preload/automations';
+import { type AutomationRun, type AutomationSetting, automationNamed } from '../../../preload/automations';
 import { describeMark } from '../../../preload/marked-by';
 import { capped, paragraphText, plainText } from '../../../preload/marketplace-text';
 import { type MarkableStatus, unusualReportText } from '../../../preload/order-status';
@@ -137,6 +137,8 @@ interface Ending {
    * short (its time limit, a signal) or never started, nor for a receiver's answer (an error page).
    */
   saysWhy?: boolean;
+  /** Queued again after a failed attempt (a receiver that may answer later). */
+  retry?: true;
 }
 
 export class AutomationRunner {
@@ -448,13 +450,18 @@ export class AutomationRunner {
     }
   }
 
-  /** Stops for good: commands under way are ended and their runs queued again for the next start. */
-  stop(): void {
+  /**
+   * Stops for good: commands under way are ended and their runs queued again for the next start.
+   * Answers how many runs were under way (started, not ending).
+   */
+  stop(): number {
+    const underWay = [...this.inFlight.keys()].filter((id) => !this.ending.has(id)).length;
     this.stopping.abort();
     this.secrets.clear();
     this.release();
     this.deps.timers.clearTimeout(this.timer);
     for (const id of [...this.waiters.keys()]) this.tellWaiters(id);
+    return underWay;
   }
 
   private tellWaiters(deliveryId: string): void {
@@ -510,7 +517,9 @@ export class AutomationRunner {
       final.detail += await this.report(run, automation, final);
     }
     await this.written(run, final);
-    this.deps.log.info('automation run', {
+    // A failure is a warning with its reason in words, and when it is tried next if it is.
+    const retrying = final.state === 'queued' && !stopped && final.retry === true;
+    const fields = {
       automation: run.automation,
       orderId: run.orderId,
       deliveryId: run.deliveryId,
@@ -518,7 +527,16 @@ export class AutomationRunner {
       state: final.state,
       exitCode: final.exitCode,
       httpStatus: final.httpStatus,
-    });
+    };
+    if (final.state === 'failed')
+      this.deps.log.warn('automation run failed', { ...fields, reason: final.detail });
+    else if (retrying)
+      this.deps.log.warn('automation run failed, tried again later', {
+        ...fields,
+        reason: final.detail,
+        nextTry: final.dueAt,
+      });
+    else this.deps.log.info('automation run', { ...fields, detail: final.detail });
     this.deps.changed([run.orderId]);
     if (final.state === 'failed')
       this.deps.failed(run, final.detail, final.output ? lastLine(final.output) : '');
@@ -705,7 +723,7 @@ export class AutomationRunner {
     if (at === undefined)
       return { ...common, state: 'failed', detail: `not delivered within 24 hours: ${detail}` };
     const dueAt = new Date(at).toISOString();
-    return { ...common, state: 'queued', dueAt, detail: `${detail}; tried again at ${dueAt}` };
+    return { ...common, state: 'queued', dueAt, retry: true, detail: `${detail}; tried again at ${dueAt}` };
   }
 
   /**
@@ -755,7 +773,7 @@ export class AutomationRunner {
   }
 
   private automation(name: string): AutomationSetting | undefined {
-    return this.deps.settings().automations?.find((a) => a.name === name);
+    return automationNamed(this.deps.settings().automations, name);
   }
 
   private isoNow(): string {

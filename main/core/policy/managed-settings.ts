@@ -4,7 +4,7 @@
 // would change a locked setting is refused here, whichever way it came (the window, a CLI command,
 // a channel of its own such as the accounts'), so no path can forget the check.
 import { CodedError } from '../../../preload/coded-error';
-import type { Settings, SettingsLoad, SettingsStore } from '../settings';
+import type { Settings, SettingsLoad, SettingsReread, SettingsStore } from '../settings';
 import { applyPolicies, type Policies, policyRefusals, userSettingsAfter } from './layers';
 import type { PolicyPort } from './watcher';
 
@@ -27,12 +27,12 @@ export class ManagedSettingsStore implements SettingsStore {
     };
   }
 
-  /** The user's file as another process left it, under the policies; undefined while it cannot be used. */
-  reread(): Settings | undefined {
-    const user = this.inner.reread?.();
-    if (user === undefined) return undefined;
-    this.user = user;
-    return applyPolicies(user, this.policies.current());
+  /** The user's file as another process left it, under the policies; its settings undefined while it cannot be used. */
+  reread(): SettingsReread {
+    const read = this.inner.reread?.() ?? { settings: undefined };
+    if (read.settings === undefined) return read;
+    this.user = read.settings;
+    return { ...read, settings: applyPolicies(read.settings, this.policies.current()) };
   }
 
   /** Throws a CodedError 'managed', naming each field, when `settings` would change what a policy locks. */

@@ -1653,6 +1653,14 @@ export class AccountStore {
     return row && runOf(row);
   }
 
+  /** The runs waiting (to start, or to be tried again) or failed, newest first, at most `limit`. */
+  runsWaitingOrFailed(limit = 100): AutomationRun[] {
+    const rows = this.sql(
+      "SELECT * FROM automation_runs WHERE state IN ('queued', 'running', 'failed') ORDER BY queued_at DESC, rowid DESC LIMIT ?",
+    ).all(limit) as unknown as RunRow[];
+    return rows.map(runOf);
+  }
+
   /** An order's runs, oldest first. */
   runsFor(orderId: string): AutomationRun[] {
     const rows = this.sql('SELECT * FROM automation_runs WHERE order_id = ? ORDER BY queued_at, rowid').all(
