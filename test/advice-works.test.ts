@@ -23,7 +23,7 @@ import {
   resolveAccount,
 } from '../main/cli/account';
 import { Refusal, UsageError } from '../main/cli/refusals';
-import { type Advice, type AppSurface, adviceFor, lockedByPolicy } from '../main/core/advice';
+import { type AppSurface, adviceFor, lockedByPolicy } from '../main/core/advice';
 import { type Policies, resolvePolicies } from '../main/core/policy/layers';
 import { ManagedSettingsStore } from '../main/core/policy/managed-settings';
 import { fixedPolicies } from '../main/core/policy/watcher';
@@ -31,6 +31,7 @@ import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
 import type { AccountEntry } from '../preload/settings-declaration';
 import { type Simulator, startSimulator } from '../simulator/server';
+import { everyKind } from './support/advice-kinds';
 import { memorySecrets } from './support/memory-secrets';
 import { runTs } from './support/processes';
 import { openTestService } from './support/test-service';
@@ -87,18 +88,6 @@ async function laptop(managed: Record<string, unknown>, saved: boolean) {
 }
 type Laptop = Awaited<ReturnType<typeof laptop>>;
 
-/** Every kind of advice, worded. */
-const everyKind = (advice: Advice): string[] => [
-  advice.enterSecret,
-  advice.diagnose,
-  advice.checkBaseUrl,
-  advice.anotherClient,
-  advice.sendLog,
-  ...(advice.checkNow ? [advice.checkNow] : []),
-  advice.automationSecret('billing hook'),
-  advice.orderRuns('billing hook', '3f2a9c4e-0000-4000-8000-000000000001'),
-];
-
 /** A message and where it is read: `flags` are the command line the CLI's user typed. */
 interface Said {
   text: string;
@@ -144,13 +133,17 @@ const COMMANDS: Record<string, 'run' | 'reads'> = {
   // Writes the keychain only: no policy sets an automation's secret.
   'automations secret': 'reads',
   'automations test': 'reads',
+  // Run the settings' automation again, or post a status: neither changes the settings.
+  'automations run-again': 'reads',
+  'automations runs': 'reads',
+  status: 'reads',
 };
 
 /** `seller-tray VERB [LABEL] [--flag value]…` in a message: its verb and its arguments. */
 function commandsIn(text: string): { verb: string; args: string[]; whole: string }[] {
   return [
     ...text.matchAll(
-      /seller-tray ([a-z]+(?: [a-z]+)?)((?: (?:[A-Z]+|"[^"]*"|--[a-z-]+(?: (?!--)[^\s,;()]+)?))*)/g,
+      /seller-tray ([a-z]+(?: [a-z][a-z-]*)?)((?: (?:[A-Z]+|"[^"]*"|--[a-z-]+(?: (?!--)[^\s,;()]+)?))*)/g,
     ),
   ].map((match) => {
     const [whole, verb = '', rest = ''] = match;

@@ -5,8 +5,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Connection } from '../../preload/model';
+import { everyKind } from '../../test/support/advice-kinds';
 import { accountRef } from './account/account-ref';
-import { type Advice, adviceFor, type Locked, type TerminalSurface } from './advice';
+import { adviceFor, type Locked, type TerminalSurface } from './advice';
 import { SellerApiError } from './api/errors';
 import { PaginationError } from './api/pagination';
 import { explainFailure } from './failure-words';
@@ -27,19 +28,6 @@ const terminalWith = (facts: Partial<TerminalSurface> = {}): TerminalSurface => 
 
 /** Words that name the app's screens: read in a terminal they point nowhere. */
 const APP_ONLY = /Settings|order page|Diagnose connection|Check now|window/;
-
-/** Every kind of advice, worded. */
-const everyKind = (advice: Advice): string[] => [
-  advice.enterSecret,
-  advice.diagnose,
-  advice.checkBaseUrl,
-  advice.anotherClient,
-  advice.sendLog,
-  ...(advice.checkNow ? [advice.checkNow] : []),
-  advice.automationSecret('billing hook'),
-  advice.orderRuns('billing hook', '3f2a9c4e-0000-4000-8000-000000000001'),
-  advice.markAnyway('3f2a9c4e-0000-4000-8000-000000000001', 'ProvisioningFailed'),
-];
 
 describe('each kind of advice', () => {
   it('names the app’s places for the app', () => {
@@ -72,7 +60,7 @@ describe('each kind of advice', () => {
       `run seller-tray automations secret "billing hook" --id ${EU.id}`,
     );
     expect(terminal.orderRuns('billing hook', 'o-1')).toBe(
-      `Its output is in the lines below; seller-tray automations test "billing hook" --order o-1 --id ${EU.id} runs it again as a test (which reports no status).`,
+      `Its output is in the lines below; seller-tray automations run-again "billing hook" --order o-1 --id ${EU.id} runs it again; seller-tray automations runs --id ${EU.id} lists the runs waiting or failed.`,
     );
     // As `status` takes it: the word without "Provisioning", and a Failed mark's what and why.
     expect(terminal.markAnyway('o-1', 'ProvisioningCompleted')).toBe(

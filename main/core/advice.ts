@@ -228,7 +228,7 @@ function terminalAdvice(terminal: TerminalSurface, account: AccountRef | undefin
       return command ? `run ${command}` : 'set it in the app (the demo runs only in the app)';
     },
     orderRuns: (automation, orderId) =>
-      `Its output is in the lines below; ${command(account, `automations test ${argument(automation)} --order ${orderId}`)} runs it again as a test (which reports no status).`,
+      `Its output is in the lines below; ${command(account, `automations run-again ${argument(automation)} --order ${orderId}`)} runs it again; ${command(account, 'automations runs')} lists the runs waiting or failed.`,
     markAnyway: (orderId, status) => {
       const word = status.replace(/^Provisioning/, '');
       // `status` asks a Failed mark for what failed and why, as the app does.
