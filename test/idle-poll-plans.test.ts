@@ -117,6 +117,27 @@ it('runs no statement that walks a table growing with the history', async () => 
   expect(walks).toEqual([]);
 });
 
+/**
+ * The statements of `statements` that read the outbox and walk a table or have a plan step
+ * `bad` flags, each with why; there must be some outbox reads, or the check checked nothing.
+ */
+function outboxReadsWhere(
+  store: AccountStore,
+  statements: string[],
+  bad: (detail: string) => boolean,
+): string[] {
+  const db = (store as unknown as { db: DatabaseSync }).db;
+  const reads = statements.filter((text) => /\boutbox\b/.test(text));
+  expect(reads.length).toBeGreaterThan(0);
+  return reads.flatMap((text) => {
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all() as { detail: string }[]).map(
+      (p) => p.detail,
+    );
+    const found = [...walked(db, text), ...plan.filter(bad)];
+    return found.length > 0 ? [`${found.join('; ')}: ${text.replace(/\s+/g, ' ').trim()}`] : [];
+  });
+}
+
 /** A started laptop whose store holds many alike rows of every kind (manyAlike), and an order of it. */
 async function laptopWithManyAlike() {
   const laptop = await openLaptop(market.sim.url, undefined, { settings: DEFAULT_SETTINGS });
@@ -170,17 +191,7 @@ it('reads for Needs attention and an opened order the marks they show, not every
   expect(opened?.unconfirmed).toEqual([own.requestId]);
   // What they read: no walk of the outbox, nor a sort of all the marks that match (a temporary
   // B-tree: each read before the first is shown).
-  const db = (store as unknown as { db: DatabaseSync }).db;
-  const reads = statements.filter((text) => /\boutbox\b/.test(text));
-  expect(reads.length).toBeGreaterThan(0);
-  const unbounded = reads.flatMap((text) => {
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all() as { detail: string }[]).map(
-      (p) => p.detail,
-    );
-    const bad = [...walked(db, text), ...plan.filter((detail) => detail.includes('TEMP B-TREE'))];
-    return bad.length > 0 ? [`${bad.join('; ')}: ${text.replace(/\s+/g, ' ').trim()}`] : [];
-  });
-  expect(unbounded).toEqual([]);
+  expect(outboxReadsWhere(store, statements, (detail) => detail.includes('TEMP B-TREE'))).toEqual([]);
 });
 
 // Issue 27: the tray's count of orders stalled in progress, read after each poll, was all orders
@@ -233,15 +244,5 @@ it('marks, routes, undoes and delivers a status reading the marks it changes, no
   expect(routed).toEqual([true, false]);
   expect(store.outboxItems(orderId).map((item) => item.state)).toEqual(['sent']);
   // What they read: no walk of the outbox, and never the refused marks, which none of them changes.
-  const db = (store as unknown as { db: DatabaseSync }).db;
-  const reads = statements.filter((text) => /\boutbox\b/.test(text));
-  expect(reads.length).toBeGreaterThan(0);
-  const unbounded = reads.flatMap((text) => {
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all() as { detail: string }[]).map(
-      (p) => p.detail,
-    );
-    const bad = [...walked(db, text), ...plan.filter((detail) => detail.includes('outbox_failed'))];
-    return bad.length > 0 ? [`${bad.join('; ')}: ${text.replace(/\s+/g, ' ').trim()}`] : [];
-  });
-  expect(unbounded).toEqual([]);
+  expect(outboxReadsWhere(store, statements, (detail) => detail.includes('outbox_failed'))).toEqual([]);
 });
