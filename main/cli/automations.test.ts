@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { alive } from '../../test/support/alive.cjs';
 import { fileAppears, runsOnceFirst, runsOnDisk } from '../../test/support/automation-runs';
+import { startWebhookReceiver } from '../../test/support/capture-server';
 import { exitOf, REPO_ROOT, runTs, spawnTs, waitForLine } from '../../test/support/processes';
 import { queuedRun } from '../../test/support/queued-run';
 import { admin } from '../../test/support/raw-api';
@@ -311,19 +312,8 @@ it('automations list and test: what each does; a test runs it once for an order,
 });
 
 it('automations secret: a webhook signing secret made and shown once, a chat address checked, both in the keychain and used', async () => {
-  const received: { signature: string; body: string }[] = [];
-  const receiver = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      received.push({ signature: String(request.headers['seller-tray-signature']), body });
-      response.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const receiver = await startWebhookReceiver();
+  const { received, url } = receiver;
   try {
     await settingsWith([
       { name: 'hook', action: { type: 'webhook', url } },
@@ -354,7 +344,7 @@ it('automations secret: a webhook signing secret made and shown once, a chat add
       'application/vnd.microsoft.card.adaptive',
     );
   } finally {
-    receiver.close();
+    await receiver.close();
   }
 });
 

@@ -5,12 +5,11 @@
 // (test/with-keychain.sh), which holds none of these secrets unless a test writes one.
 import { createHmac } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Simulator } from '../../simulator/server';
+import { startWebhookReceiver } from '../../test/support/capture-server';
 import { cliLaptop } from '../../test/support/cli-laptop';
 import { oneSellerMarketplace } from '../../test/support/one-seller-marketplace';
 import { admin } from '../../test/support/raw-api';
@@ -167,20 +166,9 @@ describe('systemd credentials as the secrets of saved accounts', () => {
   });
 
   it("signs each account's webhook with that account's own signing secret from its credential", async () => {
-    const received: { signature: string; body: string }[] = [];
-    const receiver = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk) => {
-        body += chunk;
-      });
-      request.on('end', () => {
-        received.push({ signature: String(request.headers['seller-tray-signature']), body });
-        response.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const receiver = await startWebhookReceiver();
+    const { received, url } = receiver;
     try {
-      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
       const settings = JSON.parse(await readFile(join(server.dataRoot, 'settings.json'), 'utf8'));
       settings.automations = [{ name: 'CRM hook', action: { type: 'webhook', url } }];
       await writeFile(join(server.dataRoot, 'settings.json'), JSON.stringify(settings));
@@ -209,7 +197,7 @@ describe('systemd credentials as the secrets of saved accounts', () => {
         expect(test.stdout + test.stderr).not.toContain(secret);
       }
     } finally {
-      receiver.close();
+      await receiver.close();
     }
   });
 

@@ -37,3 +37,34 @@ export async function startCaptureServer(
     },
   };
 }
+
+/** A webhook receiver over loopback: each delivery's signature header and body, answered 200. */
+export async function startWebhookReceiver(): Promise<{
+  url: string;
+  readonly received: { signature: string; body: string }[];
+  close(): Promise<void>;
+}> {
+  const received: { signature: string; body: string }[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      received.push({ signature: String(request.headers['seller-tray-signature']), body });
+      response.writeHead(200).end();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    async close() {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
