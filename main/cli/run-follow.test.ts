@@ -39,6 +39,17 @@ async function settingsOf(automations: unknown[]): Promise<string> {
   return file;
 }
 
+/** What is written to stderr from now on, kept (and not printed); `write` is the real one, to put back. */
+function capturedStderr(): { written: string[]; write: typeof process.stderr.write } {
+  const written: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string) => {
+    written.push(String(chunk));
+    return true;
+  }) as typeof process.stderr.write;
+  return { written, write };
+}
+
 it('an automation added while run opens its accounts is followed', async () => {
   const file = await settingsOf([command('a')]);
   const real = cliStores({ ...process.env, XDG_CONFIG_HOME: home });
@@ -103,12 +114,7 @@ it('SIGTERM while run applies a change opens and starts no account after the sto
   });
   const eu = account(sim.url, 'EU');
   const us = account(other.url, 'US');
-  const written: string[] = [];
-  const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string) => {
-    written.push(String(chunk));
-    return true;
-  }) as typeof process.stderr.write;
+  const { written, write } = capturedStderr();
   try {
     const running = watch([eu], stores, {
       once: false,
@@ -157,12 +163,7 @@ it('a change run cannot use in part or whole is told as the load tells it, once 
     clientSecret: async () => 'demo-secret',
     surface: terminalSurface(DEFAULT_SETTINGS, NO_POLICIES, 'keychain'),
   };
-  const written: string[] = [];
-  const write = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string) => {
-    written.push(String(chunk));
-    return true;
-  }) as typeof process.stderr.write;
+  const { written, write } = capturedStderr();
   const told = () => written.filter((line) => line.startsWith('seller-tray: Your settings file'));
   const edited = async (automations: unknown, count: number) => {
     await writeFile(

@@ -22,6 +22,21 @@ import { JOURNAL_FILE, RAISED_KEPT, REFUSED_FILE, readJournal, readRefused } fro
 import { MIGRATIONS } from './schema';
 
 let dir: string;
+
+/** Marks of a test's outbox, numbered: their request ids begin with `prefix`, their orders o-N. */
+const outboxMark =
+  (prefix: string) =>
+  (n: number, state: 'pending' | 'sent' | 'failed', extra: object = {}) => ({
+    requestId: `${prefix}${n}`,
+    orderId: `o-${n}`,
+    statusCode: 'ProvisioningCompleted' as const,
+    description: 'Done',
+    createdAt: '2026-11-22T00:00:00Z',
+    state,
+    attempts: 1,
+    ...extra,
+  });
+
 let store: AccountStore;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'store-'));
@@ -482,16 +497,7 @@ describe("the outbox's counts", () => {
       });
       return { pending: store.pendingOutboxCount(), failed, unconfirmed };
     };
-    const mark = (n: number, state: 'pending' | 'sent' | 'failed', extra: object = {}) => ({
-      requestId: `5b0e1c1a-8d7f-4c1e-9a51-3f1f9c1d2e0${n}`,
-      orderId: `o-${n}`,
-      statusCode: 'ProvisioningCompleted' as const,
-      description: 'Done',
-      createdAt: '2026-11-22T00:00:00Z',
-      state,
-      attempts: 1,
-      ...extra,
-    });
+    const mark = outboxMark('5b0e1c1a-8d7f-4c1e-9a51-3f1f9c1d2e0');
     const steps = [
       () => store.putOutboxItem(mark(1, 'pending')),
       () => store.putOutboxItem(mark(2, 'pending')),
@@ -881,16 +887,7 @@ describe('the journal', () => {
   // Issue 27: each change of the outbox rewrote the journal from every mark pending or refused,
   // so a laptop with thousands refused paid for them at each mark, delivery and undo.
   it('keeps the refused marks in a file of their own, written only when they change, and both put back', async () => {
-    const mark = (n: number, state: 'pending' | 'sent' | 'failed', extra: object = {}) => ({
-      requestId: `6c1f2d2b-9e80-4d2f-8b62-4a2a0d2e3f1${n}`,
-      orderId: `o-${n}`,
-      statusCode: 'ProvisioningCompleted' as const,
-      description: 'Done',
-      createdAt: '2026-11-22T00:00:00Z',
-      state,
-      attempts: 1,
-      ...extra,
-    });
+    const mark = outboxMark('6c1f2d2b-9e80-4d2f-8b62-4a2a0d2e3f1');
     store.atomically(() => {
       for (const n of [1, 2, 3]) store.putOutboxItem(mark(n, 'failed'));
     });
