@@ -86,14 +86,7 @@ function manyAlike(store: AccountStore): void {
 }
 
 it('runs no statement that walks a table growing with the history', async () => {
-  const laptop = await openLaptop(market.sim.url, undefined, { settings: DEFAULT_SETTINGS });
-  market.laptops.push(laptop);
-  const { core } = laptop;
-  await core.start();
-  await core.backlogRead();
-  await core.checkNow();
-  const store = (core as unknown as { store: AccountStore }).store;
-  manyAlike(store);
+  const { core, store } = await laptopWithManyAlike();
   await core.checkNow();
   const statements = await statementsOf(async () => {
     await core.checkNow();
