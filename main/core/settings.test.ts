@@ -201,6 +201,17 @@ describe('settings file', () => {
     expect(store().load().problem).toContain('(not valid JSON at line 1, column 15)');
   });
 
+  it.each([
+    ['a word where a value goes (CRLF line endings)', '{\r\n  "demoMode": True\r\n}', 2, 15],
+    ['a value not in quotes', '{"demoMode": false,\n "clientId": marketplace-1}', 2, 14],
+    ['a value started with a dot', '\uFEFF{"undoSeconds": .5}', 1, 17],
+  ])('says where it broke for %s too, where JSON.parse names no position', (_, content, line, column) => {
+    writeFileSync(settingsFile(), content);
+    const { problem } = store().load();
+    expect(problem).toContain(`(not valid JSON at line ${line}, column ${column})`);
+    expect(problem).not.toMatch(/True|marketplace|undoSeconds/);
+  });
+
   it('with values the schema refuses leaves out those settings, which take their defaults, and keeps the rest: the accounts above all', () => {
     const evil = 'http://evil.example';
     const good = { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-client' };
