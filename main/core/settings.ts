@@ -954,14 +954,41 @@ function deserializeObject(text: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** " at line L, column C" of a JSON.parse failure's position in `text` (its end when it ran out); "" when unknown. */
+/** " at line L, column C" of a JSON.parse failure's position in `text` (its end when it ran out). */
 function whereJsonBroke(text: string, message: string): string {
-  const at = /position (\d+)/.exec(message)?.[1];
-  const position =
-    at !== undefined ? Number(at) : /end of (JSON|data) input/i.test(message) ? text.length : NaN;
-  if (!Number.isInteger(position)) return '';
+  const position = failurePosition(text.length, message) ?? firstRefused(text);
   const before = text.slice(0, position).split('\n');
   return ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
+}
+
+/** Where a JSON.parse message of a text `length` long says it failed (its end when it ran out); undefined when it names no place. */
+function failurePosition(length: number, message: string): number | undefined {
+  const at = /position (\d+)/.exec(message)?.[1];
+  if (at !== undefined) return Number(at);
+  return /end of (JSON|data) input/i.test(message) ? length : undefined;
+}
+
+/**
+ * The first character of `text` JSON.parse refuses, for its messages that name none ("Unexpected
+ * token 'T'", a word where a value goes): the shortest start of the text that fails before its end
+ * ends with it, as a start fails only by running out until it holds the character.
+ */
+function firstRefused(text: string): number {
+  const failsWithin = (length: number): boolean => {
+    try {
+      JSON.parse(text.slice(0, length));
+      return false;
+    } catch (error) {
+      return (failurePosition(length, (error as Error).message) ?? 0) < length;
+    }
+  };
+  let [low, high] = [0, text.length];
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (failsWithin(middle)) high = middle;
+    else low = middle + 1;
+  }
+  return Math.max(0, low - 1);
 }
 
 function isUnparseable(error: unknown): boolean {
