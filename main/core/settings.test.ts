@@ -243,8 +243,35 @@ describe('settings file', () => {
       undoSeconds: 'ten',
       accounts: [{ label: 'EU', baseUrl: evil, clientId: 'client-1' }],
     });
-    // Read again by another process (run following the file): the same settings, the same tolerance.
-    expect(store().reread()).toEqual(settings);
+    // Read again by another process (run following the file): the same settings, the same tolerance, told the same.
+    expect(store().reread()).toEqual({ settings, problem });
+  });
+
+  it('read again after a hand edit with values it refuses says so, and keeps them in a copy before the app saves over them', () => {
+    const s = store();
+    s.save(configured);
+    const automation = {
+      name: 'Tell the team',
+      action: { type: 'webhook', url: 'http://chat.example/hook' },
+    };
+    writeFileSync(
+      settingsFile(),
+      JSON.stringify({ ...configured, pollIntervalSeconds: 10, automations: [automation] }),
+    );
+    const read = s.reread();
+    // The app's Settings saves a change of its own: the file no longer holds them, their copy does.
+    s.save({ ...configured, undoSeconds: 20 });
+    const copies = readdirSync(dir).filter((name) => name.includes('left-out'));
+    expect(copies.map((name) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')))).toEqual([
+      { pollIntervalSeconds: 10, automations: [automation] },
+    ]);
+    // And the reader was told, as at a start.
+    expect(read).toMatchObject({
+      settings: { ...configured, pollIntervalSeconds: DEFAULT_SETTINGS.pollIntervalSeconds, automations: [] },
+      problem: expect.stringContaining(
+        'pollIntervalSeconds must be a whole number of seconds from 30 to 3600',
+      ),
+    });
   });
 
   it('in the CLI, one that cannot be used at all is left as it is, no save can replace it, and the load says so', () => {
