@@ -169,7 +169,8 @@ export async function watch(
         );
         return;
       }
-      settings = inForce(saved);
+      if (saved.problem) process.stderr.write(`seller-tray: ${escapedControls(saved.problem)}\n`);
+      settings = inForce(saved.settings);
       let wanted: Account[];
       try {
         wanted = follow();

@@ -335,11 +335,14 @@ export class SellerTrayService {
    * Our own saves read back the same and change nothing; a file that cannot be used changes nothing.
    */
   private async settingsFileChanged(): Promise<void> {
-    const read = this.ports.settings.reread();
-    if (read === undefined) {
+    const reread = this.ports.settings.reread();
+    if (reread === undefined) {
       this.log.warn('settings file changed, but it cannot be used: the settings in force stay', {});
       return;
     }
+    // A hand edit's value left out is told as at a start, even when what is in force stays the same.
+    const { settings: read, problem } = reread;
+    if (problem) this.emit({ type: 'problem', message: problem });
     if (isDeepStrictEqual(read, this.settings)) return;
     this.settings = read;
     this.log.info('settings file changed by another process', { accounts: read.accounts.length });

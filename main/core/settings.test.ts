@@ -319,7 +319,7 @@ describe('settings file', () => {
     const s = store();
     s.save(configured);
     store().save({ ...configured, pollIntervalSeconds: 120 });
-    expect(s.reread()).toMatchObject({ pollIntervalSeconds: 120 });
+    expect(s.reread()).toEqual({ settings: expect.objectContaining({ pollIntervalSeconds: 120 }) });
     writeFileSync(settingsFile(), '{"pollIntervalSeconds": 1');
     expect(s.reread()).toBeUndefined();
     expect(readFileSync(settingsFile(), 'utf8')).toBe('{"pollIntervalSeconds": 1');

@@ -653,10 +653,11 @@ export interface SettingsStore {
    */
   save(settings: Settings): void;
   /**
-   * The file as it is now, read again after another process (the CLI) changed it; undefined while
-   * it cannot be used, and then left as it is (no repair under an editor's hands).
+   * The file as it is now, read again after another process (the CLI, an editor) changed it, what
+   * it left out told as load tells it; undefined while it cannot be used, and then left as it is
+   * (no repair under an editor's hands).
    */
-  reread?(): Settings | undefined;
+  reread?(): SettingsLoad | undefined;
 }
 
 /** The part of a conf (or electron-store, which extends conf) instance this store uses. */
@@ -758,41 +759,46 @@ export class ConfSettingsStore implements SettingsStore {
     const { parsed, dropped, leftOut } = readSettings(raw);
     if (parsed.success) {
       this.#last = parsed.data;
-      if (dropped.length === 0) return { settings: parsed.data };
-      // The next save writes the file without them: a copy keeps them (one a file's content). A
-      // read that only relabels leaves nothing out, so it keeps and names no copy.
-      const anyLeftOut = Object.keys(leftOut).length > 0;
-      const copy = anyLeftOut ? this.#keepLeftOut(leftOut) : undefined;
-      const kept = copy
-        ? 'accounts' in leftOut
-          ? ` What was left out is kept in ${copy}: an account can be added again (accounts add, or Settings) with its client and marketplace above.`
-          : ` What was left out is kept in ${copy}, to correct and put back.`
-        : anyLeftOut
-          ? ' Correct or remove them in the file before anything is saved: the next save leaves them out.'
-          : '';
-      const defaulted = Object.keys(leftOut).some((key) => !LISTS.includes(key))
-        ? ' (a setting left out takes its default)'
-        : '';
-      return {
-        settings: parsed.data,
-        problem: `Your settings file ${this.path} had settings that cannot be used (${dropped.join('; ')}); those items were left out (or relabelled, as said)${defaulted} and the rest of your settings are in use.${kept}`,
-      };
+      return this.#told(parsed.data, dropped, leftOut);
     }
     // Unusable whole (its shape): every reason is told, the items that would have been left out too.
     const reasons = [...dropped, ...describeIssues(parsed.error.issues).map((e) => e.message)].join('; ');
     return this.#unusable(`had settings that cannot be used (${reasons})`);
   }
 
-  reread(): Settings | undefined {
+  reread(): SettingsLoad | undefined {
     try {
       this.#file ??= this.#openFile();
-      const { parsed } = readSettings(this.#file.store);
+      const { parsed, dropped, leftOut } = readSettings(this.#file.store);
       if (!parsed.success) return undefined;
       this.#last = parsed.data;
-      return parsed.data;
+      return this.#told(parsed.data, dropped, leftOut);
     } catch {
       return undefined;
     }
+  }
+
+  /** Settings read with what was left out (or relabelled) told, and copied aside before any save drops it. */
+  #told(settings: Settings, dropped: string[], leftOut: Record<string, unknown>): SettingsLoad {
+    if (dropped.length === 0) return { settings };
+    // The next save writes the file without them: a copy keeps them (one a file's content). A
+    // read that only relabels leaves nothing out, so it keeps and names no copy.
+    const anyLeftOut = Object.keys(leftOut).length > 0;
+    const copy = anyLeftOut ? this.#keepLeftOut(leftOut) : undefined;
+    const kept = copy
+      ? 'accounts' in leftOut
+        ? ` What was left out is kept in ${copy}: an account can be added again (accounts add, or Settings) with its client and marketplace above.`
+        : ` What was left out is kept in ${copy}, to correct and put back.`
+      : anyLeftOut
+        ? ' Correct or remove them in the file before anything is saved: the next save leaves them out.'
+        : '';
+    const defaulted = Object.keys(leftOut).some((key) => !LISTS.includes(key))
+      ? ' (a setting left out takes its default)'
+      : '';
+    return {
+      settings,
+      problem: `Your settings file ${this.path} had settings that cannot be used (${dropped.join('; ')}); those items were left out (or relabelled, as said)${defaulted} and the rest of your settings are in use.${kept}`,
+    };
   }
 
   save(settings: Settings): void {

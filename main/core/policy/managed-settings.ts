@@ -28,11 +28,11 @@ export class ManagedSettingsStore implements SettingsStore {
   }
 
   /** The user's file as another process left it, under the policies; undefined while it cannot be used. */
-  reread(): Settings | undefined {
-    const user = this.inner.reread?.();
-    if (user === undefined) return undefined;
-    this.user = user;
-    return applyPolicies(user, this.policies.current());
+  reread(): SettingsLoad | undefined {
+    const read = this.inner.reread?.();
+    if (read === undefined) return undefined;
+    this.user = read.settings;
+    return { ...read, settings: applyPolicies(read.settings, this.policies.current()) };
   }
 
   /** Throws a CodedError 'managed', naming each field, when `settings` would change what a policy locks. */
