@@ -1020,7 +1020,8 @@ function describeInvalid(error: z.ZodError): string {
 
 function toAnswerError(error: unknown, advice: Advice): AnswerError {
   if (error instanceof CodedError) return error.toAnswerError();
-  if (error instanceof OrderReadLater) return { ...toAnswerError(error.failure, advice), retryAt: error.retryAt };
+  if (error instanceof OrderReadLater)
+    return { ...toAnswerError(error.failure, advice), retryAt: error.retryAt };
   if (error instanceof KeychainUnavailableError)
     return { code: 'keychain-unavailable', ...explainFailure(error, advice) };
   if (error instanceof SecretInputError) return { code: 'invalid-input', message: error.message };
