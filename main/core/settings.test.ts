@@ -247,6 +247,23 @@ describe('settings file', () => {
     expect(store().reread()).toEqual({ settings, problem });
   });
 
+  it.each([
+    ['alone (one written by hand)', {}, []],
+    [
+      'beside the first account kept at the top for 0.x',
+      { baseUrl: 'https://marketplace.example/api', clientId: 'client-1' },
+      [{ label: 'marketplace.example', baseUrl: 'https://marketplace.example/api', clientId: 'client-1' }],
+    ],
+  ])('with an account list that is no list, %s, says so and keeps it in a copy', (_, top, accounts) => {
+    const single = { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-client' };
+    writeFileSync(settingsFile(), JSON.stringify({ settingsVersion: 2, ...top, accounts: single }));
+    const { settings, problem } = store().load();
+    expect(settings.accounts).toEqual(accounts);
+    expect(problem).toContain('accounts ');
+    const copy = /kept in (\S+settings\.json\.left-out-[0-9a-f]{12}):/.exec(problem ?? '')?.[1] ?? '';
+    expect(JSON.parse(readFileSync(copy, 'utf8'))).toEqual({ accounts: single });
+  });
+
   it('read again after a hand edit with values it refuses says so, and keeps them in a copy before the app saves over them', () => {
     const s = store();
     s.save(configured);
