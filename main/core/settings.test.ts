@@ -259,8 +259,11 @@ describe('settings file', () => {
     writeFileSync(settingsFile(), JSON.stringify({ settingsVersion: 2, ...top, accounts: single }));
     const { settings, problem } = store().load();
     expect(settings.accounts).toEqual(accounts);
-    expect(problem).toContain('accounts ');
-    const copy = /kept in (\S+settings\.json\.left-out-[0-9a-f]{12}):/.exec(problem ?? '')?.[1] ?? '';
+    expect(problem).toContain('accounts must be a list of accounts');
+    const copy =
+      /kept in (\S+settings\.json\.left-out-[0-9a-f]{12}), to correct and put back\./.exec(
+        problem ?? '',
+      )?.[1] ?? '';
     expect(JSON.parse(readFileSync(copy, 'utf8'))).toEqual({ accounts: single });
   });
 

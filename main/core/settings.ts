@@ -595,6 +595,13 @@ function readSettings(raw: Record<string, unknown>): {
 } {
   const { usable, dropped, leftOut: leftOutItems } = withoutUnusableItems(raw);
   const leftOut: Record<string, unknown> = { ...leftOutItems };
+  // An account list that is no list (one account written as an object) is refused as a setting
+  // is, before 0.x's reading (migrated) takes the account kept at the top for it instead.
+  if (usable.accounts !== undefined && !Array.isArray(usable.accounts)) {
+    dropped.push(`accounts ${rule('accounts')}`);
+    leftOut.accounts = usable.accounts;
+    delete usable.accounts;
+  }
   // After the accounts are read: the window's account is the first one kept.
   const candidate = migrated(usable);
   for (;;) {
@@ -786,7 +793,7 @@ export class ConfSettingsStore implements SettingsStore {
     const anyLeftOut = Object.keys(leftOut).length > 0;
     const copy = anyLeftOut ? this.#keepLeftOut(leftOut) : undefined;
     const kept = copy
-      ? 'accounts' in leftOut
+      ? Array.isArray(leftOut.accounts)
         ? ` What was left out is kept in ${copy}: an account can be added again (accounts add, or Settings) with its client and marketplace above.`
         : ` What was left out is kept in ${copy}, to correct and put back.`
       : anyLeftOut
