@@ -759,6 +759,25 @@ describe('the account list (settings file version 2)', () => {
     });
   });
 
+  it.each([
+    ['a base URL', { baseUrl: 'http://marketplace.example/api' }, 'the base URL must use https'],
+    ['a client id', { clientId: 'seller:7' }, 'clientId must not contain a colon'],
+  ])(
+    'takes a version 1 file whose account has %s it refuses: the account left out whole, the rest kept',
+    (_, bad, why) => {
+      const v1 = { ...JSON.parse(readFileSync(V1_FILE, 'utf8')), ...bad };
+      writeFileSync(settingsFile(), JSON.stringify(v1));
+      const { settings, problem } = store().load();
+      // No half of an account stays at the top: the window would show a client with no account.
+      expect(settings).toMatchObject({ accounts: [], baseUrl: '', clientId: '', pollIntervalSeconds: 120 });
+      expect(problem).toContain(why);
+      const copy = /kept in (\S+settings\.json\.left-out-[0-9a-f]{12}):/.exec(problem ?? '')?.[1] ?? '';
+      expect(JSON.parse(readFileSync(copy, 'utf8')).accounts).toEqual([
+        expect.objectContaining({ baseUrl: v1.baseUrl, clientId: v1.clientId }),
+      ]);
+    },
+  );
+
   const EU = { label: 'EU', baseUrl: 'https://eu.marketplace.example', clientId: 'eu-client' };
   const US = { label: 'US', baseUrl: 'https://us.marketplace.example', clientId: 'us-client' };
   const both: Settings = {
