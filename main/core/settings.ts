@@ -617,6 +617,12 @@ function readSettings(raw: Record<string, unknown>): {
       leftOut[key] = candidate[key];
       delete candidate[key];
     }
+    // A 0.x file's account refused (migrated): the half of it not refused goes with it, as both
+    // name the first account, which the left-out copy holds.
+    if (refused.has('accounts')) {
+      delete candidate.baseUrl;
+      delete candidate.clientId;
+    }
   }
 }
 
