@@ -267,6 +267,18 @@ describe('settings file', () => {
     expect(JSON.parse(readFileSync(copy, 'utf8'))).toEqual({ accounts: single });
   });
 
+  it("says why an account's client id is refused, in words", () => {
+    const good = { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-client' };
+    const colon = { label: 'EU', baseUrl: 'https://eu.example.com', clientId: 'eu:client' };
+    writeFileSync(settingsFile(), JSON.stringify({ accounts: [colon, good] }));
+    const { settings, problem } = store().load();
+    expect(settings.accounts).toEqual([good]);
+    expect(problem).toContain(
+      `account 1 ("EU", client eu:client at https://eu.example.com)'s clientId is not usable: it must not contain a colon (":") or control characters`,
+    );
+    expect(problem).not.toContain('Invalid input');
+  });
+
   it('read again after a hand edit with values it refuses says so, and keeps them in a copy before the app saves over them', () => {
     const s = store();
     s.save(configured);
