@@ -92,7 +92,9 @@ const AccountEntrySchema = z.strictObject({
     .trim()
     .min(1)
     .max(LIMITS.clientId)
-    .refine((id) => !/[:\p{Cc}]/u.test(id)),
+    .refine((id) => !/[:\p{Cc}]/u.test(id), {
+      message: 'it must not contain a colon (":") or control characters',
+    }),
   api: ApiSectionSchema.optional(),
 });
 
