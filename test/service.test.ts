@@ -1,6 +1,6 @@
 // The service as the shell and the renderer use it: requests through `handle`, with the
 // real keychain (Secret Service), real settings files, and the simulator over loopback.
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { APP_ID } from '../main/core/app-identity';
@@ -380,6 +380,42 @@ describe('requests', () => {
       ok: false,
       error: { code: 'unknown-channel', message: 'There is no operation "dropTables".' },
     });
+  });
+});
+
+describe('the settings file edited by hand while the app runs', () => {
+  it('tells a value it refuses, as at a start, and keeps it in a copy before its own Settings save over it', async () => {
+    const dir = await makeDataDir();
+    let changed = () => {};
+    const { service, events } = await openTestService(dir, {
+      secrets,
+      settingsChanges: (listener) => {
+        changed = listener;
+        return () => {};
+      },
+    });
+    opened.push({ service, dir, clientId: 'svc-client' });
+    const { call } = serviceCalls(service);
+    await call('setSettings', { undoSeconds: 20 });
+    const file = join(dir, 'settings.json');
+    await writeFile(
+      file,
+      JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), pollIntervalSeconds: 10 }),
+    );
+    changed();
+    const told = () => events.find((e) => e.type === 'problem');
+    for (let waited = 0; !told() && waited < 5_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(told()).toMatchObject({
+      message: expect.stringContaining(
+        'pollIntervalSeconds must be a whole number of seconds from 30 to 3600',
+      ),
+    });
+    await call('setSettings', { undoSeconds: 30 });
+    const copies = (await readdir(dir)).filter((name) => name.startsWith('settings.json.left-out-'));
+    expect(
+      await Promise.all(copies.map(async (name) => JSON.parse(await readFile(join(dir, name), 'utf8')))),
+    ).toEqual([{ pollIntervalSeconds: 10 }]);
   });
 });
 

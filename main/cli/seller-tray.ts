@@ -175,9 +175,9 @@ async function main(argv: string[]): Promise<number> {
   try {
     const policies = await readPolicies(policySourceFor(), log);
     const stores = cliStores(process.env, policies);
-    // Items of the settings file left out (an account, an automation) or the file kept aside:
-    // told once, whatever the command, else "no account" is all one reads, or an automation just
-    // vanishes. The first read is the one that tells it.
+    // Items or settings of the file left out (an account, an automation), or a file that cannot be
+    // used: told once, whatever the command, else "no account" is all one reads, or an automation
+    // just vanishes. The first read is the one that tells it.
     const { settings: saved, problem, unusable } = stores.settings.load();
     if (problem) process.stderr.write(`seller-tray: ${escapedControls(problem)}\n`);
     // Not the user's settings but the defaults: no command acts on them (run would serve no account).

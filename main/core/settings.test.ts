@@ -201,6 +201,17 @@ describe('settings file', () => {
     expect(store().load().problem).toContain('(not valid JSON at line 1, column 15)');
   });
 
+  it.each([
+    ['a word where a value goes (CRLF line endings)', '{\r\n  "demoMode": True\r\n}', 2, 15],
+    ['a value not in quotes', '{"demoMode": false,\n "clientId": marketplace-1}', 2, 14],
+    ['a value started with a dot', '\uFEFF{"undoSeconds": .5}', 1, 17],
+  ])('says where it broke for %s too, where JSON.parse names no position', (_, content, line, column) => {
+    writeFileSync(settingsFile(), content);
+    const { problem } = store().load();
+    expect(problem).toContain(`(not valid JSON at line ${line}, column ${column})`);
+    expect(problem).not.toMatch(/True|marketplace|undoSeconds/);
+  });
+
   it('with values the schema refuses leaves out those settings, which take their defaults, and keeps the rest: the accounts above all', () => {
     const evil = 'http://evil.example';
     const good = { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-client' };
@@ -232,8 +243,67 @@ describe('settings file', () => {
       undoSeconds: 'ten',
       accounts: [{ label: 'EU', baseUrl: evil, clientId: 'client-1' }],
     });
-    // Read again by another process (run following the file): the same settings, the same tolerance.
-    expect(store().reread().settings).toEqual(settings);
+    // Read again by another process (run following the file): the same settings, the same tolerance, told the same.
+    expect(store().reread()).toEqual({ settings, problem });
+  });
+
+  it.each([
+    ['alone (one written by hand)', {}, []],
+    [
+      'beside the first account kept at the top for 0.x',
+      { baseUrl: 'https://marketplace.example/api', clientId: 'client-1' },
+      [{ label: 'marketplace.example', baseUrl: 'https://marketplace.example/api', clientId: 'client-1' }],
+    ],
+  ])('with an account list that is no list, %s, says so and keeps it in a copy', (_, top, accounts) => {
+    const single = { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-client' };
+    writeFileSync(settingsFile(), JSON.stringify({ settingsVersion: 2, ...top, accounts: single }));
+    const { settings, problem } = store().load();
+    expect(settings.accounts).toEqual(accounts);
+    expect(problem).toContain('accounts must be a list of accounts');
+    const copy =
+      /kept in (\S+settings\.json\.left-out-[0-9a-f]{12}), to correct and put back\./.exec(
+        problem ?? '',
+      )?.[1] ?? '';
+    expect(JSON.parse(readFileSync(copy, 'utf8'))).toEqual({ accounts: single });
+  });
+
+  it("says why an account's client id is refused, in words", () => {
+    const good = { label: 'US', baseUrl: 'https://us.example.com', clientId: 'us-client' };
+    const colon = { label: 'EU', baseUrl: 'https://eu.example.com', clientId: 'eu:client' };
+    writeFileSync(settingsFile(), JSON.stringify({ accounts: [colon, good] }));
+    const { settings, problem } = store().load();
+    expect(settings.accounts).toEqual([good]);
+    expect(problem).toContain(
+      `account 1 ("EU", client eu:client at https://eu.example.com)'s clientId is not usable: it must not contain a colon (":") or control characters`,
+    );
+    expect(problem).not.toContain('Invalid input');
+  });
+
+  it('read again after a hand edit with values it refuses says so, and keeps them in a copy before the app saves over them', () => {
+    const s = store();
+    s.save(configured);
+    const automation = {
+      name: 'Tell the team',
+      action: { type: 'webhook', url: 'http://chat.example/hook' },
+    };
+    writeFileSync(
+      settingsFile(),
+      JSON.stringify({ ...configured, pollIntervalSeconds: 10, automations: [automation] }),
+    );
+    const read = s.reread();
+    // The app's Settings saves a change of its own: the file no longer holds them, their copy does.
+    s.save({ ...configured, undoSeconds: 20 });
+    const copies = readdirSync(dir).filter((name) => name.includes('left-out'));
+    expect(copies.map((name) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')))).toEqual([
+      { pollIntervalSeconds: 10, automations: [automation] },
+    ]);
+    // And the reader was told, as at a start.
+    expect(read).toMatchObject({
+      settings: { ...configured, pollIntervalSeconds: DEFAULT_SETTINGS.pollIntervalSeconds, automations: [] },
+      problem: expect.stringContaining(
+        'pollIntervalSeconds must be a whole number of seconds from 30 to 3600',
+      ),
+    });
   });
 
   it('in the CLI, one that cannot be used at all is left as it is, no save can replace it, and the load says so', () => {
@@ -281,7 +351,7 @@ describe('settings file', () => {
     const s = store();
     s.save(configured);
     store().save({ ...configured, pollIntervalSeconds: 120 });
-    expect(s.reread().settings).toMatchObject({ pollIntervalSeconds: 120 });
+    expect(s.reread()).toEqual({ settings: expect.objectContaining({ pollIntervalSeconds: 120 }) });
     writeFileSync(settingsFile(), '{"pollIntervalSeconds": 1');
     expect(s.reread().settings).toBeUndefined();
     expect(readFileSync(settingsFile(), 'utf8')).toBe('{"pollIntervalSeconds": 1');
@@ -744,6 +814,25 @@ describe('the account list (settings file version 2)', () => {
       settings: { ...DEFAULT_SETTINGS, ...written, settingsVersion: undefined },
     });
   });
+
+  it.each([
+    ['a base URL', { baseUrl: 'http://marketplace.example/api' }, 'the base URL must use https'],
+    ['a client id', { clientId: 'seller:7' }, 'clientId must not contain a colon'],
+  ])(
+    'takes a version 1 file whose account has %s it refuses: the account left out whole, the rest kept',
+    (_, bad, why) => {
+      const v1 = { ...JSON.parse(readFileSync(V1_FILE, 'utf8')), ...bad };
+      writeFileSync(settingsFile(), JSON.stringify(v1));
+      const { settings, problem } = store().load();
+      // No half of an account stays at the top: the window would show a client with no account.
+      expect(settings).toMatchObject({ accounts: [], baseUrl: '', clientId: '', pollIntervalSeconds: 120 });
+      expect(problem).toContain(why);
+      const copy = /kept in (\S+settings\.json\.left-out-[0-9a-f]{12}):/.exec(problem ?? '')?.[1] ?? '';
+      expect(JSON.parse(readFileSync(copy, 'utf8')).accounts).toEqual([
+        expect.objectContaining({ baseUrl: v1.baseUrl, clientId: v1.clientId }),
+      ]);
+    },
+  );
 
   const EU = { label: 'EU', baseUrl: 'https://eu.marketplace.example', clientId: 'eu-client' };
   const US = { label: 'US', baseUrl: 'https://us.marketplace.example', clientId: 'us-client' };

@@ -92,7 +92,9 @@ const AccountEntrySchema = z.strictObject({
     .trim()
     .min(1)
     .max(LIMITS.clientId)
-    .refine((id) => !/[:\p{Cc}]/u.test(id)),
+    .refine((id) => !/[:\p{Cc}]/u.test(id), {
+      message: 'it must not contain a colon (":") or control characters',
+    }),
   api: ApiSectionSchema.optional(),
 });
 
@@ -595,6 +597,13 @@ function readSettings(raw: Record<string, unknown>): {
 } {
   const { usable, dropped, leftOut: leftOutItems } = withoutUnusableItems(raw);
   const leftOut: Record<string, unknown> = { ...leftOutItems };
+  // An account list that is no list (one account written as an object) is refused as a setting
+  // is, before 0.x's reading (migrated) takes the account kept at the top for it instead.
+  if (usable.accounts !== undefined && !Array.isArray(usable.accounts)) {
+    dropped.push(`accounts ${rule('accounts')}`);
+    leftOut.accounts = usable.accounts;
+    delete usable.accounts;
+  }
   // After the accounts are read: the window's account is the first one kept.
   const candidate = migrated(usable);
   for (;;) {
@@ -609,6 +618,12 @@ function readSettings(raw: Record<string, unknown>): {
     for (const key of refused as Set<string>) {
       leftOut[key] = candidate[key];
       delete candidate[key];
+    }
+    // A 0.x file's account refused (migrated): the half of it not refused goes with it, as both
+    // name the first account, which the left-out copy holds.
+    if (refused.has('accounts')) {
+      delete candidate.baseUrl;
+      delete candidate.clientId;
     }
   }
 }
@@ -815,7 +830,7 @@ export class ConfSettingsStore implements SettingsStore {
     const anyLeftOut = Object.keys(leftOut).length > 0;
     const copy = anyLeftOut ? this.#keepLeftOut(leftOut) : undefined;
     const kept = copy
-      ? 'accounts' in leftOut
+      ? Array.isArray(leftOut.accounts)
         ? ` What was left out is kept in ${copy}: an account can be added again (accounts add, or Settings) with its client and marketplace above.`
         : ` What was left out is kept in ${copy}, to correct and put back.`
       : anyLeftOut
@@ -989,12 +1004,9 @@ function deserializeObject(text: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** " at line L, column C" of a JSON.parse failure's position in `text` (its end when it ran out); "" when unknown. */
+/** " at line L, column C" of a JSON.parse failure's position in `text` (its end when it ran out). */
 function whereJsonBroke(text: string, message: string): string {
-  const at = /position (\d+)/.exec(message)?.[1];
-  const position =
-    at !== undefined ? Number(at) : /end of (JSON|data) input/i.test(message) ? text.length : NaN;
-  if (!Number.isInteger(position)) return '';
+  const position = failurePosition(text.length, message) ?? firstRefused(text);
   const before = text.slice(0, position).split('\n');
   return ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
 }
@@ -1004,6 +1016,36 @@ function unreadable(error: unknown): string {
   if (isUnparseable(error)) return `was unreadable (${(error as Error).message})`;
   const code = (error as NodeJS.ErrnoException).code;
   return `could not be read${code ? ` (${code})` : ''}`;
+}
+
+/** Where a JSON.parse message of a text `length` long says it failed (its end when it ran out); undefined when it names no place. */
+function failurePosition(length: number, message: string): number | undefined {
+  const at = /position (\d+)/.exec(message)?.[1];
+  if (at !== undefined) return Number(at);
+  return /end of (JSON|data) input/i.test(message) ? length : undefined;
+}
+
+/**
+ * The first character of `text` JSON.parse refuses, for its messages that name none ("Unexpected
+ * token 'T'", a word where a value goes): the shortest start of the text that fails before its end
+ * ends with it, as a start fails only by running out until it holds the character.
+ */
+function firstRefused(text: string): number {
+  const failsWithin = (length: number): boolean => {
+    try {
+      JSON.parse(text.slice(0, length));
+      return false;
+    } catch (error) {
+      return (failurePosition(length, (error as Error).message) ?? 0) < length;
+    }
+  };
+  let [low, high] = [0, text.length];
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (failsWithin(middle)) high = middle;
+    else low = middle + 1;
+  }
+  return Math.max(0, low - 1);
 }
 
 function isUnparseable(error: unknown): boolean {
