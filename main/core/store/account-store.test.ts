@@ -927,31 +927,45 @@ describe('the journal', () => {
     ]);
   });
 
+  /** One mark in the state given (a delivery's fields for 'sent'). */
+  const mark = (state: 'pending' | 'sent' | 'failed') => ({
+    requestId: '7d203e3c-af91-4e30-9c73-5b3b1e3f4a21',
+    orderId: 'o-1',
+    statusCode: 'ProvisioningCompleted' as const,
+    description: 'Done',
+    createdAt: '2026-11-22T00:00:00Z',
+    state,
+    attempts: 1,
+    ...(state === 'sent' ? { sentAtPoll: 0, eventId: 'e-1' } : {}),
+  });
+  /** Runs `work` with one of the journal's files unwritable (a folder in its place): it throws. */
+  const blocked = async (file: string, work: () => void) => {
+    await rm(join(dir, file), { force: true });
+    await mkdir(join(dir, file, 'in-the-way'), { recursive: true });
+    expect(work).toThrow();
+    await rm(join(dir, file), { recursive: true });
+  };
+
   it('writes a mark moving between its two files to the one it enters first: a write cut between them leaves it in one', async () => {
-    const mark = (state: 'pending' | 'failed') => ({
-      requestId: '7d203e3c-af91-4e30-9c73-5b3b1e3f4a21',
-      orderId: 'o-1',
-      statusCode: 'ProvisioningCompleted' as const,
-      description: 'Done',
-      createdAt: '2026-11-22T00:00:00Z',
-      state,
-      attempts: 1,
-    });
     store.putOutboxItem(mark('pending'));
-    // The file it enters cannot be written (a folder in its place): the commit fails, and the
-    // other file, not written yet, still holds it.
-    const blocked = async (file: string, work: () => void) => {
-      await rm(join(dir, file));
-      await mkdir(join(dir, file, 'in-the-way'), { recursive: true });
-      expect(work).toThrow();
-      await rm(join(dir, file), { recursive: true });
-    };
+    // The file it enters cannot be written: the commit fails, and the other file, not written
+    // yet, still holds it.
     await blocked(REFUSED_FILE, () => store.putOutboxItem(mark('failed')));
     expect(readJournal(dir)?.outbox.map((item) => item.state)).toEqual(['pending']);
     store.putOutboxItem(mark('failed'));
     expect(readRefused(dir)?.outbox.map((item) => item.state)).toEqual(['failed']);
     await blocked(JOURNAL_FILE, () => store.putOutboxItem(mark('pending')));
     expect(readRefused(dir)?.outbox.map((item) => item.state)).toEqual(['failed']);
+  });
+
+  it('rewrites a file written for a change that then failed at the next change: a mark delivered since is not put back refused', async () => {
+    store.putOutboxItem(mark('pending'));
+    // The refusal's commit fails after the refused file took the mark (the journal cannot be written).
+    await blocked(JOURNAL_FILE, () => store.putOutboxItem(mark('failed')));
+    store.putOutboxItem(mark('sent'));
+    store.close();
+    store = AccountStore.open(dir).store;
+    expect(store.outboxItems().map((item) => item.state)).toEqual(['sent']);
   });
 
   it('makes a rebuilt store announce the purchases newer than any recorded, and only those', async () => {
