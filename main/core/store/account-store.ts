@@ -225,6 +225,13 @@ export class AccountStore {
   /** It changed the refused marks (REFUSED_FILE), and whether one became refused (written first then). */
   private refusedChanged = false;
   private refusedGained = false;
+  /**
+   * A journal file written for a transaction that did not commit: rewritten by the next one, or
+   * it would hold that change until one of its own (a refusal never committed, put back by the
+   * next open over the mark's delivery since).
+   */
+  private journalAhead = false;
+  private refusedAhead = false;
 
   /** Which file the database is (its inode): another process on the folder may replace it. */
   private fileId: number;
@@ -460,11 +467,14 @@ export class AccountStore {
    */
   atomically<T>(work: () => T): T {
     if (this.db.isTransaction) return work();
-    return transaction(this.db, () => {
-      this.journalChanged = false;
-      this.refusedChanged = false;
+    const result = transaction(this.db, () => {
+      this.journalChanged = this.journalAhead;
+      this.refusedChanged = this.refusedAhead;
       this.refusedGained = false;
       const result = work();
+      // Until the commit, what they are about to hold may never be.
+      this.journalAhead = this.journalChanged;
+      this.refusedAhead = this.refusedChanged;
       const writes = [
         () => this.journalChanged && writeJournal(this.dataDir, this.journal()),
         () => this.refusedChanged && writeRefused(this.dataDir, this.refusedJournal()),
@@ -472,6 +482,9 @@ export class AccountStore {
       for (const write of this.refusedGained ? writes.reverse() : writes) write();
       return result;
     });
+    this.journalAhead = false;
+    this.refusedAhead = false;
+    return result;
   }
 
   /** An outbox item's change from state `was` to `is` (undefined: absent): which journal files it changes. */
