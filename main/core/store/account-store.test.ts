@@ -968,6 +968,19 @@ describe('the journal', () => {
     expect(store.outboxItems().map((item) => item.state)).toEqual(['sent']);
   });
 
+  it('moves the refused marks out of a journal of the earlier form by writing the refused file first', async () => {
+    store.putOutboxItem(mark('failed'));
+    store.close();
+    // An earlier version wrote the journal with the refused mark inside, and no refused file.
+    const journal = readJournal(dir);
+    await writeFile(join(dir, JOURNAL_FILE), JSON.stringify({ ...journal, outbox: [mark('failed')] }));
+    await blocked(REFUSED_FILE, () => AccountStore.open(dir));
+    expect(readJournal(dir)?.outbox.map((item) => item.state)).toEqual(['failed']);
+    await rm(join(dir, DATABASE_FILE));
+    store = AccountStore.open(dir).store;
+    expect(store.outboxItems().map((item) => item.state)).toEqual(['failed']);
+  });
+
   it('makes a rebuilt store announce the purchases newer than any recorded, and only those', async () => {
     learn([purchase('p1', '2026-11-01T08:00:00Z')], true);
     store.close();
