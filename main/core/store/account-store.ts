@@ -438,6 +438,8 @@ export class AccountStore {
         journal === undefined || JSON.stringify(this.journal()) !== JSON.stringify(journal);
       this.refusedChanged =
         refused === undefined || JSON.stringify(this.refusedJournal()) !== JSON.stringify(refused);
+      // A journal of the earlier form holds refused marks: they move to the refused file, written first.
+      this.refusedGained = journal?.outbox.some((item) => item.state === 'failed') ?? false;
       return restored;
     });
   }
