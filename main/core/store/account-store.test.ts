@@ -3,7 +3,7 @@
 // start's history recorded in parts, indexed for search after it; the commits its inbox reads are
 // checked against.
 import { statSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ import {
   UNCONFIRMED_AFTER_POLLS,
 } from './account-store';
 import { CommitMark, openElsewhere } from './database';
-import { JOURNAL_FILE, RAISED_KEPT, REFUSED_FILE, readJournal, readRefused } from './journal';
+import { JOURNAL_FILE, type Journal, RAISED_KEPT, REFUSED_FILE, readJournal, readRefused } from './journal';
 import { MIGRATIONS } from './schema';
 
 let dir: string;
@@ -964,6 +964,22 @@ describe('the journal', () => {
     await blocked(JOURNAL_FILE, () => store.putOutboxItem(mark('failed')));
     store.putOutboxItem(mark('sent'));
     store.close();
+    store = AccountStore.open(dir).store;
+    expect(store.outboxItems().map((item) => item.state)).toEqual(['sent']);
+  });
+
+  it('reads no refused file beside a journal an earlier version wrote (after a downgrade): that journal holds the refused marks itself', async () => {
+    store.putOutboxItem(mark('failed'));
+    const before = await readFile(join(dir, REFUSED_FILE));
+    // An earlier version (same database version) sends it again and delivers it, rewriting the
+    // journal its way (refused marks inside, none here) and leaving the refused file as it was.
+    store.putOutboxItem(mark('pending'));
+    store.putOutboxItem(mark('sent'));
+    store.close();
+    const { version, outbox, announcements, newestPurchaseMs } = readJournal(dir) as Journal;
+    const earlier = { version, outbox, announcements, newestPurchaseMs };
+    await writeFile(join(dir, JOURNAL_FILE), JSON.stringify(earlier));
+    await writeFile(join(dir, REFUSED_FILE), before);
     store = AccountStore.open(dir).store;
     expect(store.outboxItems().map((item) => item.state)).toEqual(['sent']);
   });
