@@ -946,6 +946,13 @@ describe('the journal', () => {
     await rm(join(dir, file), { recursive: true });
   };
 
+  /** Rewrites the journal as an earlier version did: its fields only, the refused marks among `outbox`. */
+  const writeEarlierJournal = async (outbox: object[]) => {
+    const { version, announcements, newestPurchaseMs } = readJournal(dir) as Journal;
+    const earlier = { version, outbox, announcements, newestPurchaseMs };
+    await writeFile(join(dir, JOURNAL_FILE), JSON.stringify(earlier));
+  };
+
   it('writes a mark moving between its two files to the one it enters first: a write cut between them leaves it in one', async () => {
     store.putOutboxItem(mark('pending'));
     // The file it enters cannot be written: the commit fails, and the other file, not written
@@ -976,9 +983,7 @@ describe('the journal', () => {
     store.putOutboxItem(mark('pending'));
     store.putOutboxItem(mark('sent'));
     store.close();
-    const { version, outbox, announcements, newestPurchaseMs } = readJournal(dir) as Journal;
-    const earlier = { version, outbox, announcements, newestPurchaseMs };
-    await writeFile(join(dir, JOURNAL_FILE), JSON.stringify(earlier));
+    await writeEarlierJournal([]);
     await writeFile(join(dir, REFUSED_FILE), before);
     store = AccountStore.open(dir).store;
     expect(store.outboxItems().map((item) => item.state)).toEqual(['sent']);
@@ -988,8 +993,7 @@ describe('the journal', () => {
     store.putOutboxItem(mark('failed'));
     store.close();
     // An earlier version wrote the journal with the refused mark inside, and no refused file.
-    const journal = readJournal(dir);
-    await writeFile(join(dir, JOURNAL_FILE), JSON.stringify({ ...journal, outbox: [mark('failed')] }));
+    await writeEarlierJournal([mark('failed')]);
     await blocked(REFUSED_FILE, () => AccountStore.open(dir));
     expect(readJournal(dir)?.outbox.map((item) => item.state)).toEqual(['failed']);
     await rm(join(dir, DATABASE_FILE));

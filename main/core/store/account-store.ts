@@ -404,7 +404,8 @@ export class AccountStore {
    */
   private restoreFromJournal(salvaged: readonly OutboxItem[] = []): Restored {
     const journal = readJournal(this.dataDir);
-    const refused = readRefused(this.dataDir);
+    const earlierForm = journal !== undefined && journal.refusedApart !== true;
+    const refused = earlierForm ? undefined : readRefused(this.dataDir);
     return this.atomically(() => {
       const restored: Restored = {
         statuses: 0,
@@ -438,8 +439,8 @@ export class AccountStore {
         journal === undefined || JSON.stringify(this.journal()) !== JSON.stringify(journal);
       this.refusedChanged =
         refused === undefined || JSON.stringify(this.refusedJournal()) !== JSON.stringify(refused);
-      // A journal of the earlier form holds refused marks: they move to the refused file, written first.
-      this.refusedGained = journal?.outbox.some((item) => item.state === 'failed') ?? false;
+      // A journal of the earlier form holds the refused marks: they move to the refused file, written first.
+      this.refusedGained = earlierForm;
       return restored;
     });
   }
@@ -508,6 +509,7 @@ export class AccountStore {
       outbox: this.pendingOutboxItems(),
       announcements: announcements.map((a) => ({ orderId: a.order_id, state: a.state })),
       newestPurchaseMs: this.newestPurchase() ?? null,
+      refusedApart: true,
     };
   }
 
