@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { databaseOfVersion } from '../../../test/support/store-files';
 import type { MarketplaceEvent, MonetaryAmount, Order, UnreadableItem } from '../api/wire';
 import {
@@ -17,9 +17,24 @@ import {
   type InboxQuery,
   UNCONFIRMED_AFTER_POLLS,
 } from './account-store';
-import { CommitMark, openElsewhere } from './database';
+import { CommitMark, openDatabase, openElsewhere } from './database';
 import { JOURNAL_FILE, type Journal, RAISED_KEPT, REFUSED_FILE, readJournal, readRefused } from './journal';
 import { MIGRATIONS } from './schema';
+
+// What another process does while this one reads the journal (the journal test of two processes).
+const journalRead = vi.hoisted(() => ({ meanwhile: undefined as (() => void) | undefined }));
+vi.mock('./journal', async (original) => {
+  const journal = await original<typeof import('./journal')>();
+  return {
+    ...journal,
+    readJournal: (dataDir: string) => {
+      const read = journal.readJournal(dataDir);
+      journalRead.meanwhile?.();
+      journalRead.meanwhile = undefined;
+      return read;
+    },
+  };
+});
 
 let dir: string;
 let store: AccountStore;
@@ -987,6 +1002,33 @@ describe('the journal', () => {
     await writeFile(join(dir, REFUSED_FILE), before);
     store = AccountStore.open(dir).store;
     expect(store.outboxItems().map((item) => item.state)).toEqual(['sent']);
+  });
+
+  it('is read by an open under the write lock: a mark another process delivered meanwhile is not put back to be sent again', () => {
+    store.putOutboxItem(mark('pending'));
+    // The app (store) is open; `watch` opens the same folder while the app delivers the mark.
+    const { db: app } = openDatabase(join(dir, DATABASE_FILE));
+    app.exec('PRAGMA busy_timeout = 0');
+    let delivered = false;
+    journalRead.meanwhile = () => {
+      try {
+        app.exec('BEGIN IMMEDIATE');
+        app
+          .prepare(`UPDATE outbox SET state = 'sent', json = ? WHERE request_id = ?`)
+          .run(JSON.stringify(mark('sent')), mark('sent').requestId);
+        app.exec('COMMIT');
+        delivered = true;
+      } catch {
+        // Busy: the opening store holds the write lock, so the delivery commits after its open.
+      }
+    };
+    const watch = AccountStore.open(dir).store;
+    try {
+      expect(watch.outboxItems().map((item) => item.state)).toEqual([delivered ? 'sent' : 'pending']);
+    } finally {
+      watch.close();
+      app.close();
+    }
   });
 
   it('moves the refused marks out of a journal of the earlier form by writing the refused file first', async () => {
