@@ -403,10 +403,11 @@ export class AccountStore {
    * flushes, which wait for whatever else the disk is writing).
    */
   private restoreFromJournal(salvaged: readonly OutboxItem[] = []): Restored {
-    const journal = readJournal(this.dataDir);
-    const earlierForm = journal !== undefined && journal.refusedApart !== true;
-    const refused = earlierForm ? undefined : readRefused(this.dataDir);
     return this.atomically(() => {
+      // Read under the write lock: another process on the folder writes them in its transactions.
+      const journal = readJournal(this.dataDir);
+      const earlierForm = journal !== undefined && journal.refusedApart !== true;
+      const refused = earlierForm ? undefined : readRefused(this.dataDir);
       const restored: Restored = {
         statuses: 0,
         announcements: 0,
