@@ -968,6 +968,13 @@ describe('the journal', () => {
     await writeFile(join(dir, JOURNAL_FILE), JSON.stringify(earlier));
   };
 
+  it('writes both of its files readable by the user only, like the database', () => {
+    store.putOutboxItem(mark('failed'));
+    for (const file of [DATABASE_FILE, JOURNAL_FILE, REFUSED_FILE]) {
+      expect(statSync(join(dir, file)).mode & 0o777, file).toBe(0o600);
+    }
+  });
+
   it('writes a mark moving between its two files to the one it enters first: a write cut between them leaves it in one', async () => {
     store.putOutboxItem(mark('pending'));
     // The file it enters cannot be written: the commit fails, and the other file, not written
