@@ -968,6 +968,17 @@ describe('the journal', () => {
     await writeFile(join(dir, JOURNAL_FILE), JSON.stringify(earlier));
   };
 
+  it('says the database was missing when the journal went with it and the refused file stayed', async () => {
+    store.putOutboxItem(mark('failed'));
+    store.close();
+    await rm(join(dir, DATABASE_FILE));
+    await rm(join(dir, JOURNAL_FILE));
+    const reopened = AccountStore.open(dir);
+    store = reopened.store;
+    expect(reopened.problems).toEqual([expect.stringMatching(/order database was missing/)]);
+    expect(store.outboxItems().map((item) => item.state)).toEqual(['failed']);
+  });
+
   it('writes both of its files readable by the user only, like the database', () => {
     store.putOutboxItem(mark('failed'));
     for (const file of [DATABASE_FILE, JOURNAL_FILE, REFUSED_FILE]) {
