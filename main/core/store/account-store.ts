@@ -49,9 +49,10 @@ import {
 } from './database';
 import { type InsightsPart, type InsightsQuery, ORDER_ITEM, readInsights, timesTaken } from './insights';
 import {
+  JOURNAL_FILE,
   type Journal,
-  journalFile,
   RAISED_KEPT,
+  REFUSED_FILE,
   type Refused,
   readJournal,
   readRefused,
@@ -276,7 +277,9 @@ export class AccountStore {
    */
   static open(dataDir: string, now: () => number = Date.now): StoreOpening {
     const file = join(dataDir, DATABASE_FILE);
-    const missing = !existsSync(file) && existsSync(journalFile(dataDir));
+    // Either journal file says a database was here.
+    const missing =
+      !existsSync(file) && [JOURNAL_FILE, REFUSED_FILE].some((f) => existsSync(join(dataDir, f)));
     // A -wal file without its database belongs to a file that is gone: it is not replayed into a new one.
     if (!existsSync(file) && existsSync(`${file}-wal`)) keepAside(file, stamp(now));
     try {

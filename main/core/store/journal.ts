@@ -46,7 +46,7 @@ export type Journal = z.output<typeof Journal>;
 const Refused = z.object({ version: z.literal(1), outbox: z.array(OutboxItem) });
 export type Refused = z.output<typeof Refused>;
 
-export function journalFile(dataDir: string): string {
+function journalFile(dataDir: string): string {
   return join(dataDir, JOURNAL_FILE);
 }
 
