@@ -3,10 +3,10 @@
 // start's history recorded in parts, indexed for search after it; the commits its inbox reads are
 // checked against.
 import { statSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { databaseOfVersion } from '../../../test/support/store-files';
 import type { MarketplaceEvent, MonetaryAmount, Order, UnreadableItem } from '../api/wire';
 import {
@@ -17,9 +17,24 @@ import {
   type InboxQuery,
   UNCONFIRMED_AFTER_POLLS,
 } from './account-store';
-import { CommitMark, openElsewhere } from './database';
-import { JOURNAL_FILE, RAISED_KEPT, REFUSED_FILE, readJournal, readRefused } from './journal';
+import { CommitMark, openDatabase, openElsewhere } from './database';
+import { JOURNAL_FILE, type Journal, RAISED_KEPT, REFUSED_FILE, readJournal, readRefused } from './journal';
 import { MIGRATIONS } from './schema';
+
+// What another process does while this one reads the journal (the journal test of two processes).
+const journalRead = vi.hoisted(() => ({ meanwhile: undefined as (() => void) | undefined }));
+vi.mock('./journal', async (original) => {
+  const journal = await original<typeof import('./journal')>();
+  return {
+    ...journal,
+    readJournal: (dataDir: string) => {
+      const read = journal.readJournal(dataDir);
+      journalRead.meanwhile?.();
+      journalRead.meanwhile = undefined;
+      return read;
+    },
+  };
+});
 
 let dir: string;
 
@@ -924,31 +939,123 @@ describe('the journal', () => {
     ]);
   });
 
+  /** One mark in the state given (a delivery's fields for 'sent'). */
+  const mark = (state: 'pending' | 'sent' | 'failed') => ({
+    requestId: '7d203e3c-af91-4e30-9c73-5b3b1e3f4a21',
+    orderId: 'o-1',
+    statusCode: 'ProvisioningCompleted' as const,
+    description: 'Done',
+    createdAt: '2026-11-22T00:00:00Z',
+    state,
+    attempts: 1,
+    ...(state === 'sent' ? { sentAtPoll: 0, eventId: 'e-1' } : {}),
+  });
+  /** Runs `work` with one of the journal's files unwritable (a folder in its place): it throws. */
+  const blocked = async (file: string, work: () => void) => {
+    await rm(join(dir, file), { force: true });
+    await mkdir(join(dir, file, 'in-the-way'), { recursive: true });
+    expect(work).toThrow();
+    await rm(join(dir, file), { recursive: true });
+  };
+
+  /** Rewrites the journal as an earlier version did: its fields only, the refused marks among `outbox`. */
+  const writeEarlierJournal = async (outbox: object[]) => {
+    const { version, announcements, newestPurchaseMs } = readJournal(dir) as Journal;
+    const earlier = { version, outbox, announcements, newestPurchaseMs };
+    await writeFile(join(dir, JOURNAL_FILE), JSON.stringify(earlier));
+  };
+
+  it('says the database was missing when the journal went with it and the refused file stayed', async () => {
+    store.putOutboxItem(mark('failed'));
+    store.close();
+    await rm(join(dir, DATABASE_FILE));
+    await rm(join(dir, JOURNAL_FILE));
+    const reopened = AccountStore.open(dir);
+    store = reopened.store;
+    expect(reopened.problems).toEqual([expect.stringMatching(/order database was missing/)]);
+    expect(store.outboxItems().map((item) => item.state)).toEqual(['failed']);
+  });
+
+  it('writes both of its files readable by the user only, like the database', () => {
+    store.putOutboxItem(mark('failed'));
+    for (const file of [DATABASE_FILE, JOURNAL_FILE, REFUSED_FILE]) {
+      expect(statSync(join(dir, file)).mode & 0o777, file).toBe(0o600);
+    }
+  });
+
   it('writes a mark moving between its two files to the one it enters first: a write cut between them leaves it in one', async () => {
-    const mark = (state: 'pending' | 'failed') => ({
-      requestId: '7d203e3c-af91-4e30-9c73-5b3b1e3f4a21',
-      orderId: 'o-1',
-      statusCode: 'ProvisioningCompleted' as const,
-      description: 'Done',
-      createdAt: '2026-11-22T00:00:00Z',
-      state,
-      attempts: 1,
-    });
     store.putOutboxItem(mark('pending'));
-    // The file it enters cannot be written (a folder in its place): the commit fails, and the
-    // other file, not written yet, still holds it.
-    const blocked = async (file: string, work: () => void) => {
-      await rm(join(dir, file));
-      await mkdir(join(dir, file, 'in-the-way'), { recursive: true });
-      expect(work).toThrow();
-      await rm(join(dir, file), { recursive: true });
-    };
+    // The file it enters cannot be written: the commit fails, and the other file, not written
+    // yet, still holds it.
     await blocked(REFUSED_FILE, () => store.putOutboxItem(mark('failed')));
     expect(readJournal(dir)?.outbox.map((item) => item.state)).toEqual(['pending']);
     store.putOutboxItem(mark('failed'));
     expect(readRefused(dir)?.outbox.map((item) => item.state)).toEqual(['failed']);
     await blocked(JOURNAL_FILE, () => store.putOutboxItem(mark('pending')));
     expect(readRefused(dir)?.outbox.map((item) => item.state)).toEqual(['failed']);
+  });
+
+  it('rewrites a file written for a change that then failed at the next change: a mark delivered since is not put back refused', async () => {
+    store.putOutboxItem(mark('pending'));
+    // The refusal's commit fails after the refused file took the mark (the journal cannot be written).
+    await blocked(JOURNAL_FILE, () => store.putOutboxItem(mark('failed')));
+    store.putOutboxItem(mark('sent'));
+    store.close();
+    store = AccountStore.open(dir).store;
+    expect(store.outboxItems().map((item) => item.state)).toEqual(['sent']);
+  });
+
+  it('reads no refused file beside a journal an earlier version wrote (after a downgrade): that journal holds the refused marks itself', async () => {
+    store.putOutboxItem(mark('failed'));
+    const before = await readFile(join(dir, REFUSED_FILE));
+    // An earlier version (same database version) sends it again and delivers it, rewriting the
+    // journal its way (refused marks inside, none here) and leaving the refused file as it was.
+    store.putOutboxItem(mark('pending'));
+    store.putOutboxItem(mark('sent'));
+    store.close();
+    await writeEarlierJournal([]);
+    await writeFile(join(dir, REFUSED_FILE), before);
+    store = AccountStore.open(dir).store;
+    expect(store.outboxItems().map((item) => item.state)).toEqual(['sent']);
+  });
+
+  it('is read by an open under the write lock: a mark another process delivered meanwhile is not put back to be sent again', () => {
+    store.putOutboxItem(mark('pending'));
+    // The app (store) is open; `watch` opens the same folder while the app delivers the mark.
+    const { db: app } = openDatabase(join(dir, DATABASE_FILE));
+    app.exec('PRAGMA busy_timeout = 0');
+    let delivered = false;
+    journalRead.meanwhile = () => {
+      try {
+        app.exec('BEGIN IMMEDIATE');
+        app
+          .prepare(`UPDATE outbox SET state = 'sent', json = ? WHERE request_id = ?`)
+          .run(JSON.stringify(mark('sent')), mark('sent').requestId);
+        app.exec('COMMIT');
+        delivered = true;
+      } catch {
+        // Busy: the opening store holds the write lock, so the delivery commits after its open.
+      }
+    };
+    const watch = AccountStore.open(dir).store;
+    try {
+      expect(watch.outboxItems().map((item) => item.state)).toEqual([delivered ? 'sent' : 'pending']);
+    } finally {
+      watch.close();
+      app.close();
+    }
+  });
+
+  it('moves the refused marks out of a journal of the earlier form by writing the refused file first', async () => {
+    store.putOutboxItem(mark('failed'));
+    store.close();
+    // An earlier version wrote the journal with the refused mark inside, and no refused file.
+    await writeEarlierJournal([mark('failed')]);
+    await blocked(REFUSED_FILE, () => AccountStore.open(dir));
+    expect(readJournal(dir)?.outbox.map((item) => item.state)).toEqual(['failed']);
+    await rm(join(dir, DATABASE_FILE));
+    store = AccountStore.open(dir).store;
+    expect(store.outboxItems().map((item) => item.state)).toEqual(['failed']);
   });
 
   it('makes a rebuilt store announce the purchases newer than any recorded, and only those', async () => {

@@ -49,9 +49,10 @@ import {
 } from './database';
 import { type InsightsPart, type InsightsQuery, ORDER_ITEM, readInsights, timesTaken } from './insights';
 import {
+  JOURNAL_FILE,
   type Journal,
-  journalFile,
   RAISED_KEPT,
+  REFUSED_FILE,
   type Refused,
   readJournal,
   readRefused,
@@ -225,6 +226,13 @@ export class AccountStore {
   /** It changed the refused marks (REFUSED_FILE), and whether one became refused (written first then). */
   private refusedChanged = false;
   private refusedGained = false;
+  /**
+   * A journal file written for a transaction that did not commit: rewritten by the next one, or
+   * it would hold that change until one of its own (a refusal never committed, put back by the
+   * next open over the mark's delivery since).
+   */
+  private journalAhead = false;
+  private refusedAhead = false;
 
   /** Which file the database is (its inode): another process on the folder may replace it. */
   private fileId: number;
@@ -269,7 +277,9 @@ export class AccountStore {
    */
   static open(dataDir: string, now: () => number = Date.now): StoreOpening {
     const file = join(dataDir, DATABASE_FILE);
-    const missing = !existsSync(file) && existsSync(journalFile(dataDir));
+    // Either journal file says a database was here.
+    const missing =
+      !existsSync(file) && [JOURNAL_FILE, REFUSED_FILE].some((f) => existsSync(join(dataDir, f)));
     // A -wal file without its database belongs to a file that is gone: it is not replayed into a new one.
     if (!existsSync(file) && existsSync(`${file}-wal`)) keepAside(file, stamp(now));
     try {
@@ -396,9 +406,11 @@ export class AccountStore {
    * flushes, which wait for whatever else the disk is writing).
    */
   private restoreFromJournal(salvaged: readonly OutboxItem[] = []): Restored {
-    const journal = readJournal(this.dataDir);
-    const refused = readRefused(this.dataDir);
     return this.atomically(() => {
+      // Read under the write lock: another process on the folder writes them in its transactions.
+      const journal = readJournal(this.dataDir);
+      const earlierForm = journal !== undefined && journal.refusedApart !== true;
+      const refused = earlierForm ? undefined : readRefused(this.dataDir);
       const restored: Restored = {
         statuses: 0,
         announcements: 0,
@@ -431,6 +443,8 @@ export class AccountStore {
         journal === undefined || JSON.stringify(this.journal()) !== JSON.stringify(journal);
       this.refusedChanged =
         refused === undefined || JSON.stringify(this.refusedJournal()) !== JSON.stringify(refused);
+      // A journal of the earlier form holds the refused marks: they move to the refused file, written first.
+      this.refusedGained = earlierForm;
       return restored;
     });
   }
@@ -460,11 +474,14 @@ export class AccountStore {
    */
   atomically<T>(work: () => T): T {
     if (this.db.isTransaction) return work();
-    return transaction(this.db, () => {
-      this.journalChanged = false;
-      this.refusedChanged = false;
+    const result = transaction(this.db, () => {
+      this.journalChanged = this.journalAhead;
+      this.refusedChanged = this.refusedAhead;
       this.refusedGained = false;
       const result = work();
+      // Until the commit, what they are about to hold may never be.
+      this.journalAhead = this.journalChanged;
+      this.refusedAhead = this.refusedChanged;
       const writes = [
         () => this.journalChanged && writeJournal(this.dataDir, this.journal()),
         () => this.refusedChanged && writeRefused(this.dataDir, this.refusedJournal()),
@@ -472,6 +489,9 @@ export class AccountStore {
       for (const write of this.refusedGained ? writes.reverse() : writes) write();
       return result;
     });
+    this.journalAhead = false;
+    this.refusedAhead = false;
+    return result;
   }
 
   /** An outbox item's change from state `was` to `is` (undefined: absent): which journal files it changes. */
@@ -493,6 +513,7 @@ export class AccountStore {
       outbox: this.pendingOutboxItems(),
       announcements: announcements.map((a) => ({ orderId: a.order_id, state: a.state })),
       newestPurchaseMs: this.newestPurchase() ?? null,
+      refusedApart: true,
     };
   }
 

@@ -34,6 +34,11 @@ const Journal = z.object({
   ),
   /** The newest purchase event's time (ms) recorded: a rebuilt store announces purchases after it. */
   newestPurchaseMs: z.number().nullable(),
+  /**
+   * Written with REFUSED_FILE beside it. An earlier version leaves it out (and the refused file
+   * untouched: after a downgrade it is older than the database), holding the refused marks here.
+   */
+  refusedApart: z.literal(true).optional(),
 });
 export type Journal = z.output<typeof Journal>;
 
@@ -41,7 +46,7 @@ export type Journal = z.output<typeof Journal>;
 const Refused = z.object({ version: z.literal(1), outbox: z.array(OutboxItem) });
 export type Refused = z.output<typeof Refused>;
 
-export function journalFile(dataDir: string): string {
+function journalFile(dataDir: string): string {
   return join(dataDir, JOURNAL_FILE);
 }
 
