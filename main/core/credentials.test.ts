@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LIMITS } from '../../preload/contract';
 import { accountRef } from './account/account-ref';
 import { automationSecretEntry } from './automation/ports';
 import { CredentialSecretStore, CredentialUnreadableError } from './credentials';
@@ -117,6 +118,17 @@ describe('CredentialSecretStore', () => {
     const withNul = await store.get(EU).catch((e: unknown) => e);
     expect(withNul).toBeInstanceOf(CredentialUnreadableError);
     expect((withNul as Error).message).not.toContain(secret);
+  });
+
+  it('refuses a credential longer than any secret, unread into memory and unquoted', async () => {
+    // A LoadCredential= line naming the wrong file (a log, a dump): not sent, not held whole.
+    const content = `never-print-${randomUUID()}`.repeat(100_000);
+    await writeFile(join(dir, credentialName(EU)), content);
+    const tooLong = await store.get(EU).catch((e: unknown) => e);
+    expect(tooLong).toBeInstanceOf(CredentialUnreadableError);
+    expect((tooLong as Error).message).toBe(
+      `The credential ${credentialName(EU)} (${join(dir, credentialName(EU))}) holds more than a secret can (at most ${LIMITS.secret} characters): check the file LoadCredential= names.`,
+    );
   });
 
   it('writes and deletes in the keychain, and tells which credential shadows an entry', async () => {
