@@ -125,8 +125,8 @@ describe('systemd credentials as the secrets of saved accounts', () => {
     await mkdir(file);
     const unreadable = await asService(['orders', 'list', '--account', 'US']);
     expect(unreadable.code).toBe(1);
-    expect(unreadable.stderr).toContain(
-      `The credential ${credentialOf(us, US_CLIENT)} (${file}) could not be read (EISDIR)`,
+    expect(unreadable.stderr).toBe(
+      `seller-tray: The credential ${credentialOf(us, US_CLIENT)} (${file}) is not a file: LoadCredential= must name a file holding the secret alone.\n`,
     );
   });
 
