@@ -400,6 +400,8 @@ describe('a command', () => {
       HOME: '/home/x',
       AWS_SECRET_ACCESS_KEY: 'nope',
       SELLER_CLIENT_SECRET: 'nope',
+      // Where a service's systemd credentials are: not told to the command.
+      CREDENTIALS_DIRECTORY: '/run/credentials/seller-tray.service',
     });
     const orderId = await newOrder(hostileOrder);
     const [run] = await settled(orderId);
