@@ -346,6 +346,26 @@ describe('a webhook', () => {
     expect(Date.parse(second?.dueAt ?? '') - clock).toBeGreaterThan(firstWait);
   });
 
+  it('whose secret could not be read for 24 hours reports Failed with a reason for the marketplace, the error kept here', async () => {
+    keychainDown = true;
+    await open([
+      automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl }, reportStatus: 'completed' }),
+    ]);
+    const orderId = await newOrder();
+    await settled(orderId);
+    clock += 24 * 3_600_000 + 1000;
+    await core.checkNow();
+    const [run] = await settled(orderId);
+    expect(run).toMatchObject({ state: 'failed' });
+    expect(run?.detail).toContain('could not be read from the keychain: No OS keychain is available');
+    const failed = (await marketplaceHistory(orderId)).at(-1);
+    expect(failed?.statusCode).toBe('ProvisioningFailed');
+    // What the keychain, or a credential's file on a server, said is this computer's business.
+    expect(failed?.description).toBe(
+      'Provisioning failed, reported by automation hook on test-laptop: could not run: its signing secret could not be read on this computer',
+    );
+  });
+
   it('without its signing secret in the keychain fails, saying how to store it', async () => {
     secrets.clear();
     await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
@@ -380,6 +400,8 @@ describe('a command', () => {
       HOME: '/home/x',
       AWS_SECRET_ACCESS_KEY: 'nope',
       SELLER_CLIENT_SECRET: 'nope',
+      // Where a service's systemd credentials are: not told to the command.
+      CREDENTIALS_DIRECTORY: '/run/credentials/seller-tray.service',
     });
     const orderId = await newOrder(hostileOrder);
     const [run] = await settled(orderId);

@@ -119,6 +119,19 @@ export function cliStores(env: NodeJS.ProcessEnv = process.env, policies: Polici
   };
 }
 
+/** An account's surface, told when a loaded credential serves it in place of its keychain entry. */
+function servedSurface(surface: TerminalSurface, stores: CliStores, ref: AccountRef): TerminalSurface {
+  if (surface.secretFrom !== 'keychain') return surface;
+  try {
+    return stores.credentials.shadowing(keychainEntry(ref))
+      ? { ...surface, secretFrom: 'credential' }
+      : surface;
+  } catch {
+    // An entry that cannot be named (a client id given with a control character): reading its secret says why.
+    return surface;
+  }
+}
+
 /** Said after a secret is written to the keychain: a credential loaded for its entry is read before it. */
 export function shadowedNote(stores: CliStores, owner: SecretOwner): string {
   const loaded = stores.credentials.shadowing(owner);
@@ -180,7 +193,7 @@ export function resolveAccount(
   const ref = accountRef({ baseUrl, clientId, api: listed?.api, label: listed?.label }, saved.api);
   return {
     ref,
-    surface,
+    surface: servedSurface(surface, stores, ref),
     clientSecret: async () => {
       if (!clientId) throw new UsageError(`no client id: ${nameAnAccount(surface, baseUrl)}`);
       if (env.SELLER_CLIENT_SECRET) return env.SELLER_CLIENT_SECRET;
@@ -235,7 +248,7 @@ function listedAccount(flags: AccountFlags, saved: Settings, stores: CliStores):
       `${entry.label} is the app's demo, whose marketplace runs only inside the app: choose another account`,
     );
   const ref = accountRef(entry, saved.api);
-  const surface = terminalSurface(saved, stores.policies, 'keychain');
+  const surface = servedSurface(terminalSurface(saved, stores.policies, 'keychain'), stores, ref);
   return {
     ref,
     surface,

@@ -130,7 +130,7 @@ it("run: a run that failed is told in the terminal's words: its output below, an
       });
     });
     expect(stderr).toContain(
-      `seller-tray automations test provision --order ${orderId} runs it again as a test (which reports no status)`,
+      `seller-tray automations run-again provision --order ${orderId} runs it again; seller-tray automations runs lists the runs waiting or failed.`,
     );
     expect(stderr).not.toMatch(/Settings|order page/);
   } finally {

@@ -125,9 +125,20 @@ describe('systemd credentials as the secrets of saved accounts', () => {
     await mkdir(file);
     const unreadable = await asService(['orders', 'list', '--account', 'US']);
     expect(unreadable.code).toBe(1);
-    expect(unreadable.stderr).toContain(
-      `The credential ${credentialOf(us, US_CLIENT)} (${file}) could not be read (EISDIR)`,
+    expect(unreadable.stderr).toBe(
+      `seller-tray: The credential ${credentialOf(us, US_CLIENT)} (${file}) is not a file: LoadCredential= must name a file holding the secret alone.\n`,
     );
+  });
+
+  it('a refused credential is to be replaced in its file and the service restarted, not stored in the keychain it is read before', async () => {
+    const file = join(credentials, credentialOf(us, US_CLIENT));
+    await writeFile(file, 'rotated-away\n');
+    const refused = await asService(['orders', 'list', '--account', 'US']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      `the client id or secret was rejected: check them in the Seller Console, then put the current client secret in the file that LoadCredential=${credentialOf(us, US_CLIENT)}: names and restart the service (systemd copies it at its start)\n`,
+    );
+    expect(refused.stderr).not.toContain('accounts add');
   });
 
   it('accounts add and automations secret write the keychain, and say a loaded credential shadows it', async () => {

@@ -297,12 +297,14 @@ async function watchAccount(
   /** The secret refused: alone under watch, a usage error (log in again); else told, and the others go on. */
   const refused = (): true => {
     const advice = adviceFor(surface, ref).enterSecret;
-    // The environment's secret is read at the start only: a new one needs a restart.
-    const waits = options.follow
-      ? surface.secretFrom === 'variable'
-        ? ', then start run again'
-        : '; run tries it again once the secret stored for it changes'
-      : '';
+    // The environment's secret is read at the start only: a new one needs a restart (a
+    // credential's, copied at the service's start, says so in its advice).
+    const waits =
+      options.follow && surface.secretFrom !== 'credential'
+        ? surface.secretFrom === 'variable'
+          ? ', then start run again'
+          : '; run tries it again once the secret stored for it changes'
+        : '';
     const message = `the marketplace rejected client ${ref.clientId}: ${advice}${waits}`;
     if (!named() && !options.follow) throw new UsageError(message);
     tell({ message });

@@ -6,8 +6,9 @@
 // On either surface, what an organization's policy locks is never advised: IT is asked instead
 // (test/advice-works.test.ts tries every command and control the advice names, per policy).
 import type { MarkableStatus } from '../../preload/order-status';
-import { type AccountRef, commandFor, DEMO_ACCOUNT_ID } from './account/account-ref';
+import { type AccountRef, commandFor, DEMO_ACCOUNT_ID, keychainEntry } from './account/account-ref';
 import { automationsManaged, lockedSettings, type Policies } from './policy/layers';
+import { credentialName } from './secrets';
 
 /**
  * Where advice is read: the app (`'app'`: one no organization manages), or a terminal with what
@@ -44,8 +45,11 @@ export interface AppSurface {
  */
 export interface TerminalSurface {
   readonly surface: 'terminal';
-  /** Where the account's client secret came from: SELLER_CLIENT_SECRET wins over the keychain. */
-  readonly secretFrom: 'variable' | 'keychain';
+  /**
+   * Where the account's client secret came from: SELLER_CLIENT_SECRET wins over the keychain; a
+   * systemd credential loaded for the account's entry is read before it (credentials.ts).
+   */
+  readonly secretFrom: 'variable' | 'keychain' | 'credential';
   /** Whether the settings list an account (`login` would replace the first). */
   readonly accountsSaved: boolean;
   /** What a policy sets (the CLI refuses a flag, variable or command that would change it). */
@@ -210,9 +214,11 @@ function terminalAdvice(terminal: TerminalSurface, account: AccountRef | undefin
       ? `set SELLER_CLIENT_SECRET to the current client secret, or ${askIT('to add this account', 'the accounts')}`
       : terminal.secretFrom === 'variable'
         ? `set SELLER_CLIENT_SECRET to the current client secret (it is used before the keychain), or unset it and store the secret with ${store}`
-        : listed
-          ? `store the current client secret with ${store}`
-          : `set SELLER_CLIENT_SECRET to the current client secret, or store it with ${store}`,
+        : terminal.secretFrom === 'credential' && account
+          ? `put the current client secret in the file that LoadCredential=${credentialName(keychainEntry(account))}: names and restart the service (systemd copies it at its start)`
+          : listed
+            ? `store the current client secret with ${store}`
+            : `set SELLER_CLIENT_SECRET to the current client secret, or store it with ${store}`,
     diagnose: `run ${command(account, 'doctor')}`,
     checkBaseUrl: baseUrlSetBy
       ? askIT('to check the base URL', baseUrlSetBy)

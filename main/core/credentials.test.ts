@@ -1,10 +1,13 @@
 // The systemd credentials a service was given (LoadCredential=), read as files in a real temporary
 // directory standing for $CREDENTIALS_DIRECTORY, over a keychain that counts what it is asked.
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LIMITS } from '../../preload/contract';
 import { accountRef } from './account/account-ref';
 import { automationSecretEntry } from './automation/ports';
 import { CredentialSecretStore, CredentialUnreadableError } from './credentials';
@@ -103,13 +106,15 @@ describe('CredentialSecretStore', () => {
     expect((empty as Error).message).toBe(
       `The credential ${credentialName(EU)} (${join(dir, credentialName(EU))}) is empty: put the secret in the file LoadCredential= names, or drop that line to use the keychain.`,
     );
-    // A directory where the file should be: read, it fails (as an unreadable file would, under a non-root user).
-    await mkdir(join(dir, credentialName(US)));
+    // A socket where the file should be: opening it fails (as an unreadable file would, under a non-root user).
+    const socket = createServer();
+    await new Promise<void>((listening) => socket.listen(join(dir, credentialName(US)), listening));
     const unreadable = await store.get(US).catch((e: unknown) => e);
+    socket.close();
     expect(unreadable).toBeInstanceOf(CredentialUnreadableError);
     expect((unreadable as Error).message).toMatch(
       new RegExp(
-        `^The credential ${credentialName(US)} \\(${join(dir, credentialName(US))}\\) could not be read \\(EISDIR\\)`,
+        `^The credential ${credentialName(US)} \\(${join(dir, credentialName(US))}\\) could not be read \\(ENXIO\\)`,
       ),
     );
     const secret = `never-print-${randomUUID()}`;
@@ -117,6 +122,32 @@ describe('CredentialSecretStore', () => {
     const withNul = await store.get(EU).catch((e: unknown) => e);
     expect(withNul).toBeInstanceOf(CredentialUnreadableError);
     expect((withNul as Error).message).not.toContain(secret);
+  });
+
+  it('refuses a credential longer than any secret, unread into memory and unquoted', async () => {
+    // A LoadCredential= line naming the wrong file (a log, a dump): not sent, not held whole.
+    const content = `never-print-${randomUUID()}`.repeat(100_000);
+    await writeFile(join(dir, credentialName(EU)), content);
+    const tooLong = await store.get(EU).catch((e: unknown) => e);
+    expect(tooLong).toBeInstanceOf(CredentialUnreadableError);
+    expect((tooLong as Error).message).toBe(
+      `The credential ${credentialName(EU)} (${join(dir, credentialName(EU))}) holds more than a secret can (at most ${LIMITS.secret} characters): check the file LoadCredential= names.`,
+    );
+    // Its size in bytes could be a secret's in UTF-8; its characters are one too many.
+    await writeFile(join(dir, credentialName(EU)), `${'s'.repeat(LIMITS.secret + 1)}\n`);
+    expect(await store.get(EU).catch((e: unknown) => e)).toEqual(tooLong);
+  });
+
+  it('refuses a credential that is not a file without waiting on it (a FIFO no one writes, a directory)', async () => {
+    execFileSync('mkfifo', [join(dir, credentialName(EU))]);
+    await mkdir(join(dir, credentialName(US)));
+    for (const owner of [EU, US]) {
+      const notAFile = await store.get(owner).catch((e: unknown) => e);
+      expect(notAFile).toBeInstanceOf(CredentialUnreadableError);
+      expect((notAFile as Error).message).toBe(
+        `The credential ${credentialName(owner)} (${join(dir, credentialName(owner))}) is not a file: LoadCredential= must name a file holding the secret alone.`,
+      );
+    }
   });
 
   it('writes and deletes in the keychain, and tells which credential shadows an entry', async () => {

@@ -3,8 +3,9 @@
 // $CREDENTIALS_DIRECTORY, readable by that service alone. The CLI reads a secret there first, under
 // the name its keychain entry has (credentialName), and else from the keychain; writing goes to the
 // keychain only, as the credentials are the service manager's, read-only to the service.
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LIMITS } from '../../preload/contract';
 import { credentialName, KeychainUnavailableError, type SecretOwner, type SecretStore } from './secrets';
 
 /** A credential that is loaded but cannot serve: its name and file are told, never its content. */
@@ -68,22 +69,43 @@ export class CredentialSecretStore implements SecretStore {
   }
 }
 
+/** A credential's bytes at most: LIMITS.secret characters of up to 4 bytes in UTF-8, and a line ending. */
+const MOST_BYTES = LIMITS.secret * 4 + 2;
+
 /**
  * The credential's content, less one line ending (as `echo secret > file` leaves one). Errors
- * name the credential and its file: the content may be the secret, or part of it.
+ * name the credential and its file: the content may be the secret, or part of it. Only a regular
+ * file of a secret's size is read: a FIFO or device (opened without waiting for a writer) would
+ * block or fill memory, a large file is the wrong one.
  */
 function read({ name, file }: LoadedCredential): string {
   const told = `The credential ${name} (${file})`;
+  const tooLong = new CredentialUnreadableError(
+    `${told} holds more than a secret can (at most ${LIMITS.secret} characters): check the file LoadCredential= names.`,
+  );
   let content: string;
   try {
-    content = readFileSync(file, 'utf8');
+    const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      const stat = fstatSync(fd);
+      if (!stat.isFile())
+        throw new CredentialUnreadableError(
+          `${told} is not a file: LoadCredential= must name a file holding the secret alone.`,
+        );
+      if (stat.size > MOST_BYTES) throw tooLong;
+      content = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
+    if (error instanceof CredentialUnreadableError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new CredentialUnreadableError(
       `${told} could not be read (${code ?? 'error'}): check the file LoadCredential= names and that the service's user may read it.`,
     );
   }
   const secret = content.replace(/\r?\n$/, '');
+  if (secret.length > LIMITS.secret) throw tooLong;
   if (secret.trim() === '')
     throw new CredentialUnreadableError(
       `${told} is empty: put the secret in the file LoadCredential= names, or drop that line to use the keychain.`,

@@ -630,9 +630,14 @@ export class AutomationRunner {
       // The keychain out of reach (locked, no Secret Service): nothing sent, tried again as a
       // receiver that did not answer, the run saying why. The try is counted, so that the waits
       // grow on the webhook schedule (uncounted, it was tried every 30 s for 24 hours).
+      // The marketplace is told what failed, not the keychain's words or a credential's file here.
       const reason = error instanceof Error ? error.message : String(error);
       this.began(run);
-      return this.retried(run, {}, `its ${what} could not be read from the keychain: ${reason}`);
+      return this.retried(
+        run,
+        { toldMarketplace: `could not run: its ${what} could not be read on this computer` },
+        `its ${what} could not be read from the keychain: ${reason}`,
+      );
     }
     // Stopped while the keychain answered: nothing is sent.
     if (this.stopping.signal.aborted) return undefined;
