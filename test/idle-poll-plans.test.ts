@@ -131,14 +131,20 @@ function outboxReadsWhere(
   });
 }
 
-/** A started laptop whose store holds many alike rows of every kind (manyAlike), and an order of it. */
-async function laptopWithManyAlike() {
+/** A laptop with the app's defaults that has read the marketplace's history and polled once. */
+async function startedLaptop() {
   const laptop = await openLaptop(market.sim.url, undefined, { settings: DEFAULT_SETTINGS });
   market.laptops.push(laptop);
+  await laptop.core.start();
+  await laptop.core.backlogRead();
+  await laptop.core.checkNow();
+  return laptop;
+}
+
+/** A started laptop whose store holds many alike rows of every kind (manyAlike), and an order of it. */
+async function laptopWithManyAlike() {
+  const laptop = await startedLaptop();
   const { core } = laptop;
-  await core.start();
-  await core.backlogRead();
-  await core.checkNow();
   const store = (core as unknown as { store: AccountStore }).store;
   manyAlike(store);
   const orderId =
@@ -191,12 +197,8 @@ it('reads for Needs attention and an opened order the marks they show, not every
 // in progress less those in progress since the limit: an index range as long as the orders
 // recently started, whatever moved since the last count.
 it("counts the tray's stalled orders from those whose limit passed since it last counted", async () => {
-  const laptop = await openLaptop(market.sim.url, undefined, { settings: DEFAULT_SETTINGS });
-  market.laptops.push(laptop);
+  const laptop = await startedLaptop();
   const { core } = laptop;
-  await core.start();
-  await core.backlogRead();
-  await core.checkNow();
   const statements = await statementsOf(async () => {
     await core.checkNow();
     core.status();
