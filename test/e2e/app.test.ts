@@ -864,6 +864,9 @@ describe("the marketplace's text in the window", () => {
     const total = row.locator('.row-amount');
     expect(await total.innerText()).toBe('€9,999.99');
     await expectWithin(total, await row.boundingBox());
+    // On one line, cut with an ellipsis: no break point in the name makes it a second line.
+    const height = async (part: string) => (await row.locator(part).boundingBox())?.height ?? Number.NaN;
+    expect(await height('.row-title')).toBeLessThanOrEqual((await height('.row-amount')) + 1);
 
     await openOrder(page, created.json.orderId);
     const heading = page.locator('#order-heading bdi');
