@@ -34,6 +34,7 @@ import {
   listAutomations,
   listen,
   listRuns,
+  runsTable,
   runHeadless,
   storeAutomationSecret,
   testAutomation,
@@ -251,7 +252,8 @@ async function main(argv: string[]): Promise<number> {
     if (positionals[0] === 'automations') {
       const [, sub, name] = positionals;
       if (sub === 'list' && positionals.length === 2) {
-        process.stdout.write(await listAutomations(account, stores));
+        const { text, items } = await listAutomations(account, stores);
+        process.stdout.write(values.json ? terminalJson(items) : text);
         return 0;
       }
       if (sub === 'secret' && name && positionals.length === 3) {
@@ -269,7 +271,8 @@ async function main(argv: string[]): Promise<number> {
         return run.state === 'succeeded' ? 0 : 1;
       }
       if (sub === 'runs' && positionals.length === 2) {
-        process.stdout.write(listRuns(account, stores, values.order));
+        const runs = listRuns(account, stores, values.order);
+        process.stdout.write(values.json ? terminalJson(runs) : runsTable(runs));
         return 0;
       }
       throw new UsageError(
