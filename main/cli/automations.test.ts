@@ -586,13 +586,22 @@ it('automations runs lists the runs waiting or failed with their next try and la
   const asJson = await cli(['automations', 'runs', '--order', orderId, '--json']);
   expect(asJson.code).toBe(0);
   expect(JSON.parse(asJson.stdout)).toEqual([
-    expect.objectContaining({ automation: 'provision', orderId, deliveryId: failed?.deliveryId, state: 'failed' }),
+    expect.objectContaining({
+      automation: 'provision',
+      orderId,
+      deliveryId: failed?.deliveryId,
+      state: 'failed',
+    }),
     expect.objectContaining({ automation: 'provision', orderId, trigger: 'again', state: 'failed' }),
   ]);
   const declared = await cli(['automations', 'list', '--json']);
   expect(declared.code).toBe(0);
   expect(JSON.parse(declared.stdout)).toEqual([
-    expect.objectContaining({ name: 'provision', enabled: true, action: expect.objectContaining({ type: 'command' }) }),
+    expect.objectContaining({
+      name: 'provision',
+      enabled: true,
+      action: expect.objectContaining({ type: 'command' }),
+    }),
   ]);
 });
 

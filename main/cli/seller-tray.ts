@@ -34,8 +34,8 @@ import {
   listAutomations,
   listen,
   listRuns,
-  runsTable,
   runHeadless,
+  runsTable,
   storeAutomationSecret,
   testAutomation,
 } from './automations';
