@@ -321,7 +321,7 @@ describe('a webhook', () => {
   it('whose secret the keychain cannot give waits to be tried again, saying why, nothing sent', async () => {
     await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
     keychainDown = true;
-    const run = await core.testAutomation(await newOrder(), 'hook');
+    const run = await core.runAutomationToEnd(await newOrder(), 'hook', 'test');
     // The try counts, so that the next waits longer.
     expect(run).toMatchObject({ state: 'queued', attempts: 1 });
     expect(run.detail).toContain('its signing secret could not be read: No OS keychain is available');

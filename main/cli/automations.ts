@@ -234,16 +234,17 @@ export async function storeAutomationSecret(
 }
 
 /**
- * `automations test NAME --order ID`: runs the automation once for the order now (event
- * order.test, a new delivery id), whether this computer runs automations or not; never marks a status.
+ * `automations test NAME --order ID` (event order.test, never marks a status) and `automations
+ * run-again NAME --order ID` (the order page's Run again): runs the automation once for the order
+ * now under a new delivery id, whether this computer runs automations or not.
  */
-export async function testAutomation(
+export async function runAutomationOnce(
   account: Account,
   stores: CliStores,
   name: string,
   orderId: string | undefined,
   log: Log,
-  trigger: 'again' | 'test' = 'test',
+  trigger: 'again' | 'test',
 ): Promise<{ text: string; run: AutomationRun }> {
   if (!orderId)
     throw new UsageError(`automations ${trigger === 'test' ? 'test' : 'run-again'} needs --order ID`);
@@ -265,7 +266,7 @@ export async function testAutomation(
     surface: account.surface,
   });
   try {
-    const run = await session.core.testAutomation(order, declared, trigger);
+    const run = await session.core.runAutomationToEnd(order, declared, trigger);
     return { text: describeRun(run), run };
   } finally {
     await session.close();

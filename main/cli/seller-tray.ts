@@ -34,10 +34,10 @@ import {
   listAutomations,
   listen,
   listRuns,
+  runAutomationOnce,
   runHeadless,
   runsTable,
   storeAutomationSecret,
-  testAutomation,
 } from './automations';
 import { runCommand } from './commands';
 import { describeProblem, describeUnread, describeWindows, formatItems, terminalJson } from './format';
@@ -261,12 +261,12 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       if (sub === 'test' && name && positionals.length === 3) {
-        const { text, run } = await testAutomation(account, stores, name, values.order, log);
+        const { text, run } = await runAutomationOnce(account, stores, name, values.order, log, 'test');
         process.stdout.write(values.json ? terminalJson(run) : text);
         return run.state === 'succeeded' ? 0 : 1;
       }
       if (sub === 'run-again' && name && positionals.length === 3) {
-        const { text, run } = await testAutomation(account, stores, name, values.order, log, 'again');
+        const { text, run } = await runAutomationOnce(account, stores, name, values.order, log, 'again');
         process.stdout.write(values.json ? terminalJson(run) : text);
         return run.state === 'succeeded' ? 0 : 1;
       }

@@ -514,7 +514,7 @@ export class SellerTrayService {
     removeAutomation: ({ automation }) => this.automations.remove(automation),
     setAutomationSecret: ({ automation, secret }) => this.automations.setSecret(automation, secret),
     testAutomation: ({ automation, orderId, account }) =>
-      this.sessionOfOrder(orderId, account).core.testAutomation(orderId, automation),
+      this.sessionOfOrder(orderId, account).core.runAutomationToEnd(orderId, automation, 'test'),
     retryDelivery: async ({ requestId, account }) => {
       const item = this.sessionOfDelivery(requestId, account).core.retryDelivery(requestId);
       if (!item) throw new CodedError('not-found', 'There is no failed status to send again with that id.');
