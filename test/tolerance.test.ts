@@ -301,6 +301,25 @@ describe('9. odd values in an order', () => {
       listed.every((o) => typeof (o.anticipatedMonetaryTotal as { amount?: unknown })?.amount !== 'string'),
     ).toBe(true);
   });
+
+  it('reads events and orders carrying a field nested 10,000 levels deep, in the core and the CLI', async () => {
+    await quirks('deep-fields');
+    const deepEvents = allEvents().filter((e) => e.eventId.startsWith('2'));
+    const deepOrders = allOrderIds().filter((id) => id.startsWith('2'));
+    expect(deepEvents.length).toBeGreaterThan(0); // the seed gives some
+    expect(deepOrders.length).toBeGreaterThan(0);
+    const laptop = await startedLaptop();
+    expect(inbox(laptop.core)).toHaveLength(ORDERS);
+    expect(problems(laptop)).toEqual([]);
+    await announcesTheNextPurchase(laptop);
+    // The deep field is an unused one: the order reads, its other fields as sent.
+    const view = await laptop.core.order(deepOrders[0] ?? '');
+    expect(view.order.documentCurrencyCode).toMatch(/^[A-Z]{3}$/);
+
+    const events = await cliJson(['events', 'all', '--all']);
+    expect(events).toHaveLength(allEvents().length);
+    expect(await cliJson(['orders', 'list', '--all'])).toHaveLength(ORDERS + 1);
+  });
 });
 
 describe("10. the server's words", () => {
