@@ -121,11 +121,47 @@ export function losesDigits(text: string): boolean {
 export function parseJson(text: string): unknown {
   // A double holds every number of 15 digits or fewer: without a longer run of digits the body
   // is parsed plainly (a reviver costs several times the parse).
-  if (!LONG_DIGIT_RUN.test(text)) return JSON.parse(text);
-  return JSON.parse(text, ((_key: string, value: unknown, context?: { source?: string }) =>
-    typeof value === 'number' && context?.source !== undefined && losesDigits(context.source)
-      ? context.source
-      : value) as (key: string, value: unknown) => unknown);
+  if (!LONG_DIGIT_RUN.test(text)) return withinNesting(JSON.parse(text));
+  return withinNesting(
+    JSON.parse(text, ((_key: string, value: unknown, context?: { source?: string }) =>
+      typeof value === 'number' && context?.source !== undefined && losesDigits(context.source)
+        ? context.source
+        : value) as (key: string, value: unknown) => unknown),
+  );
+}
+
+/**
+ * How deep an answer's objects and arrays may nest. Nothing of the spec is nested a tenth as
+ * deep; JSON.parse reads any depth, but JSON.stringify, structured cloning and printing recurse
+ * and overflow the stack at some thousands of levels: in the store, the bridge or the CLI.
+ */
+export const MAX_NESTING = 64;
+
+/**
+ * `value` with whatever is nested deeper than MAX_NESTING read as null (absent): a field the app
+ * does not use then costs nothing, and one it uses is told as any odd value is (the item kept
+ * aside naming it, or an optional field left out). Walked without recursion.
+ */
+function withinNesting(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const nodes: object[] = [value];
+  const depths: number[] = [1];
+  for (let node = nodes.pop(); node !== undefined; node = nodes.pop()) {
+    const depth = depths.pop() ?? 1;
+    const record = node as Record<string, unknown>;
+    const keys = Array.isArray(node) ? undefined : Object.keys(node);
+    const count = keys ? keys.length : (node as unknown[]).length;
+    for (let i = 0; i < count; i++) {
+      const key = keys ? (keys[i] as string) : i;
+      const child = record[key];
+      if (typeof child !== 'object' || child === null) continue;
+      if (depth < MAX_NESTING) {
+        nodes.push(child);
+        depths.push(depth + 1);
+      } else record[key] = null;
+    }
+  }
+  return value;
 }
 
 /** Where a number of more digits than a double holds may be: 16 digits (and dots) in a row. */
