@@ -302,6 +302,26 @@ describe('9. odd values in an order', () => {
     ).toBe(true);
   });
 
+  it('reads an amount written as text only when it is a decimal', async () => {
+    const laptop = await startedLaptop();
+    const total = (amount: string) => ({
+      order: { anticipatedMonetaryTotal: { amount, currencyCode: 'EUR' }, documentCurrencyCode: 'EUR' },
+    });
+    // Number() reads these as 16 and 5 (and "0o10" as 8): no marketplace means those totals.
+    const odd = [await purchase(total('0x10')), await purchase(total('0b101'))];
+    const decimal = await purchase(total('1e3'));
+    await poll(laptop);
+    const bodies = laptop.events.flatMap((e) =>
+      e.type === 'notification' && e.request.kind === 'order' ? [e.request.body] : [],
+    );
+    expect(bodies).toHaveLength(3); // one by one: more than 3 at once would be a summary
+    expect(bodies.filter((body) => /€|EUR/.test(body))).toEqual([expect.stringMatching(/ — €1,000\.00$/)]);
+    for (const orderId of odd) {
+      expect((await laptop.core.order(orderId)).order.anticipatedMonetaryTotal?.amount).toBeUndefined();
+    }
+    expect((await laptop.core.order(decimal)).order.anticipatedMonetaryTotal?.amount).toBe(1000);
+  });
+
   it('reads events and orders carrying a field nested 10,000 levels deep, in the core and the CLI', async () => {
     await quirks('deep-fields');
     const deepEvents = allEvents().filter((e) => e.eventId.startsWith('2'));
