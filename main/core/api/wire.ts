@@ -62,11 +62,14 @@ function optional<T extends z.ZodType>(schema: T) {
   return z.preprocess((value) => (value === null ? undefined : value), schema.optional()).catch(undefined);
 }
 
-/** A number, or a string that holds one. */
+/**
+ * A number, or a string that holds one as a decimal ("1234.50", "1.2e3"): not as Number() also
+ * reads text ("0x10" is 16, "0b101" 5), which no marketplace means as an amount.
+ */
 function numeric<T extends z.ZodType>(schema: T) {
   return z.preprocess(
     (value) =>
-      typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+      typeof value === 'string' && decimalDigits(value) !== undefined && Number.isFinite(Number(value))
         ? Number(value)
         : value,
     schema,
@@ -110,7 +113,8 @@ function decimalDigits(text: string): string | undefined {
 /** Whether a number written as `text` loses digits as a JavaScript number. */
 export function losesDigits(text: string): boolean {
   const value = Number(text);
-  return Number.isFinite(value) && decimalDigits(text) !== decimalDigits(String(value));
+  const digits = decimalDigits(text);
+  return digits !== undefined && Number.isFinite(value) && digits !== decimalDigits(String(value));
 }
 
 /**
