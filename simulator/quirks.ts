@@ -37,6 +37,8 @@ export const QUIRKS = {
   'odd-unused-fields':
     'events carry sellerId as an object and seenTime as a number, every third one an eventTime that is no time; orders a note that is an object',
   'long-currency': 'orders are in a currency whose code is not three letters ("USDT")',
+  'broken-links':
+    'purchase events whose id ends in 1, 5, 9 or d name their order with a NUL after its id, those ending in 3, 7, b or f with a lone surrogate',
   'deep-fields':
     'events and orders whose id starts with 2 carry a field the app does not use, nested 10,000 levels deep',
   // Issue 20: gateways, retries, posts and other sellers.
@@ -351,6 +353,13 @@ export class Quirks implements Dialect {
     }
     if (this.has('unreadable-events') && String(out.eventId).startsWith('0')) out.statusCode = 17;
     if (this.has('deep-fields') && String(out.eventId).startsWith('2')) out.extensions = DEEP_FIELD;
+    const last = parseInt(String(out.eventId).slice(-1), 16);
+    if (this.has('broken-links') && out.statusCode === 'ProvisioningStarted' && last % 2 === 1) {
+      Object.assign(
+        out,
+        withLink(out, (link) => `${link}${last % 4 === 1 ? '\u0000' : '\ud800'}`),
+      );
+    }
     if (this.has('loose-values')) {
       out.detailedDescription ??= null;
       out.sellerId = String(out.sellerId);
@@ -506,16 +515,19 @@ function linkOf(item: Json): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** The item with its order link in upper case. */
-function upperCaseLink(item: Json): Json {
+/** The item with its order link rewritten by `rewrite`. */
+function withLink(item: Json, rewrite: (link: string) => string): Json {
   const properties = (item.additionalProperties as { name: string; value: unknown }[] | undefined) ?? [];
   return {
     ...item,
     additionalProperties: properties.map((p) =>
-      p.name === 'orderId' && typeof p.value === 'string' ? { ...p, value: p.value.toUpperCase() } : p,
+      p.name === 'orderId' && typeof p.value === 'string' ? { ...p, value: rewrite(p.value) } : p,
     ),
   };
 }
+
+/** The item with its order link in upper case. */
+const upperCaseLink = (item: Json): Json => withLink(item, (link) => link.toUpperCase());
 
 /** The order with every amount in `currency`. */
 function inCurrency(order: Json, currency: string): Json {
