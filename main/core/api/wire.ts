@@ -92,8 +92,16 @@ function entries<T extends z.ZodType>(schema: T) {
 /** An id the app only compares or shows (sellerId, lineId): text, whatever its size. */
 const Id = z.preprocess((value) => (typeof value === 'string' ? value.trim() : value), Text);
 
+/**
+ * Whether text can be an id the store keeps: no control character (SQLite reads text back only up
+ * to a NUL) and no lone surrogate (stored as U+FFFD), either of which reads back as another id,
+ * never found where it was stored: an order announced at every poll.
+ */
+const isIdText = (text: string): boolean => !/[\p{Cc}\p{Cs}]/u.test(text);
+const NOT_ID_TEXT = 'an id holds no control character or lone surrogate';
+
 /** A resource's own id (eventId, orderId, licenseId): text, and a UUID in its one case. */
-const ResourceId = Id.pipe(z.string().min(1).transform(canonicalOrderId));
+const ResourceId = Id.pipe(z.string().min(1).refine(isIdText, NOT_ID_TEXT).transform(canonicalOrderId));
 
 /**
  * The significant digits and the exponent of a decimal text ("1234.50" and "1.2345e3" alike give
@@ -293,9 +301,16 @@ export type MarketplaceEventList = z.infer<typeof MarketplaceEventList>;
  * An event as a listing must give it to count: its order link readable (by `orderIdOf`), since an
  * event that names no order can neither be announced nor shown.
  */
-export const ListedEvent = MarketplaceEvent.refine((event) => orderIdOf(event) !== undefined, {
-  message: 'the event names no order (no orderId additional property)',
-  path: ['additionalProperties'],
+export const ListedEvent = MarketplaceEvent.superRefine((event, context) => {
+  if (orderIdOf(event) !== undefined) return;
+  context.addIssue({
+    code: 'custom',
+    path: ['additionalProperties'],
+    message:
+      linkOf(event) === undefined
+        ? 'the event names no order (no orderId additional property)'
+        : `the order link is no id: ${NOT_ID_TEXT}`,
+  });
 });
 
 // 2.8
@@ -455,7 +470,9 @@ export interface Listed<T> {
 /** What tells items apart: the id (a UUID in its one case), or for an item without one (the spec allows it) its content. */
 export function itemKey(kind: ItemKind, item: unknown): string {
   const id = (item as Record<string, unknown> | null)?.[ITEM_READERS[kind].idField];
-  return typeof id === 'string' && id.trim() !== '' ? canonicalOrderId(id) : JSON.stringify(item);
+  return typeof id === 'string' && id.trim() !== '' && isIdText(id)
+    ? canonicalOrderId(id)
+    : JSON.stringify(item);
 }
 
 export function readItems<K extends ItemKind>(kind: K, raw: readonly unknown[]): Listed<ItemOf<K>> {
@@ -539,15 +556,21 @@ const ORDER_ID_NAME = ORDER_ID_PROPERTY.toLowerCase();
  * The order an event or license links to: its `orderId` additional property, named in any case
  * (`OrderId`, `orderID`), or else a top-level `orderId` field.
  */
-export function orderIdOf(item: {
+export function orderIdOf(item: LinkingItem): string | undefined {
+  const link = linkOf(item);
+  return link !== undefined && isIdText(link) ? canonicalOrderId(link) : undefined;
+}
+
+interface LinkingItem {
   additionalProperties?: AdditionalProperty[] | undefined;
   [field: string]: unknown;
-}): string | undefined {
+}
+
+/** The order link as written, id or not: what `orderIdOf` reads. */
+function linkOf(item: LinkingItem): string | undefined {
   const linked = item.additionalProperties?.find((p) => p.name.toLowerCase() === ORDER_ID_NAME)?.value;
-  if (linked?.trim()) return canonicalOrderId(linked);
-  return typeof item.orderId === 'string' && item.orderId.trim() !== ''
-    ? canonicalOrderId(item.orderId)
-    : undefined;
+  if (linked?.trim()) return linked;
+  return typeof item.orderId === 'string' && item.orderId.trim() !== '' ? item.orderId : undefined;
 }
 
 /**
