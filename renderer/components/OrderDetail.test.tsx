@@ -471,6 +471,38 @@ describe('OrderDetail', () => {
     expect(contact.getByText(HOSTILE_EMAIL, { selector: 'bdi' }).closest('a')).toBeNull();
   });
 
+  it('shows a currency code that is no ISO code without its controls, overrides or hidden characters, wherever an amount is', async () => {
+    const base = fullOrder();
+    // Not three letters, so the wire model keeps it as sent; the override would read "Total: $1.00".
+    const currency = `${SPOOFED_TOTAL}\u200b\u0007${'X'.repeat(100)}`;
+    const order: Order = {
+      ...base,
+      documentCurrencyCode: currency,
+      anticipatedMonetaryTotal: { amount: 9999.99, currencyCode: currency },
+      documentLines: [
+        {
+          lineId: '1',
+          lineItem: {
+            name: 'Seat licence',
+            quantity: { value: 2, unitCode: 'C62' },
+            price: { priceAmount: { amount: 4999.995, currencyCode: currency } },
+          },
+        },
+      ],
+    };
+    await renderOrder(fullView({ order }));
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    let amounts = 0;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      if (!text.includes('latoT')) continue;
+      amounts++;
+      expect(text, text.slice(0, 80)).not.toMatch(CONTROL_OR_BIDI);
+      expect(text, text.slice(0, 80)).not.toMatch(/\u200b/);
+    }
+    expect(amounts).toBeGreaterThan(2); // the header, the order's total, the line's price and total
+  });
+
   it('copies what each Copy button shows beside it: no line break, control, bidi or hidden character', async () => {
     const writeText = vi.fn().mockResolvedValue(undefined);
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
