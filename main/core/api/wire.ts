@@ -152,28 +152,30 @@ export const MAX_NESTING = 64;
 /**
  * `value` with whatever is nested deeper than MAX_NESTING read as null (absent): a field the app
  * does not use then costs nothing, and one it uses is told as any odd value is (the item kept
- * aside naming it, or an optional field left out). Walked without recursion.
+ * aside naming it, or an optional field left out).
  */
 function withinNesting(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  const nodes: object[] = [value];
-  const depths: number[] = [1];
-  for (let node = nodes.pop(); node !== undefined; node = nodes.pop()) {
-    const depth = depths.pop() ?? 1;
-    const record = node as Record<string, unknown>;
-    const keys = Array.isArray(node) ? undefined : Object.keys(node);
-    const count = keys ? keys.length : (node as unknown[]).length;
-    for (let i = 0; i < count; i++) {
-      const key = keys ? (keys[i] as string) : i;
-      const child = record[key];
-      if (typeof child !== 'object' || child === null) continue;
-      if (depth < MAX_NESTING) {
-        nodes.push(child);
-        depths.push(depth + 1);
-      } else record[key] = null;
-    }
-  }
+  if (typeof value === 'object' && value !== null) cutBelow(value as Record<string, unknown>, 1);
   return value;
+}
+
+/** Recursive, as the fastest walk, but never deeper than MAX_NESTING. */
+function cutBelow(node: Record<string, unknown>, depth: number): void {
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const child: unknown = node[i];
+      if (typeof child !== 'object' || child === null) continue;
+      if (depth < MAX_NESTING) cutBelow(child as Record<string, unknown>, depth + 1);
+      else node[i] = null;
+    }
+    return;
+  }
+  for (const key in node) {
+    const child = node[key];
+    if (typeof child !== 'object' || child === null) continue;
+    if (depth < MAX_NESTING) cutBelow(child as Record<string, unknown>, depth + 1);
+    else node[key] = null;
+  }
 }
 
 /** Where a number of more digits than a double holds may be: 16 digits (and dots) in a row. */
