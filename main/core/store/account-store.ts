@@ -88,6 +88,11 @@ const ORDER_READ =
 const FIRST_SYNC = 'first-sync';
 /** Meta key: where the first start's walk of the orders listing goes on from (walkOrders). */
 const ORDERS_WALK = 'orders-walk';
+/**
+ * Meta key: when the first start's history was all recorded. An event kept aside then (its
+ * unreadable row seen by then) and mended since is of that history: not announced.
+ */
+const BACKLOG_RECORDED_AT = 'backlog-recorded-at';
 
 export interface StoredOrder {
   orderId: string;
@@ -596,7 +601,11 @@ export class AccountStore {
           news.add(orderId);
       }
       const history = input.backlog ? (orderId: string) => !news.has(orderId) : undefined;
-      const { fresh, firstLearned, changed } = this.insertEvents(input.events, input.now, history);
+      const { fresh, firstLearned, changed, mendedHistory } = this.insertEvents(
+        input.events,
+        input.now,
+        history,
+      );
       this.noteReadBack(input.events, input.now);
       this.setAside(input.unreadable ?? [], input.now);
       let newOrders = 0;
@@ -613,6 +622,7 @@ export class AccountStore {
       // An order first learned here in another status (a colleague's laptop moved it on, and the
       // marketplace rewrote its purchase event in place): new here too, unless it is history.
       if (!input.backlog) for (const orderId of firstLearned) arrived.add(orderId);
+      for (const orderId of mendedHistory) arrived.delete(orderId);
       for (const orderId of arrived) {
         const queued = Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
         newOrders += queued;
@@ -632,6 +642,7 @@ export class AccountStore {
         if (underway !== undefined) this.sql('DELETE FROM meta WHERE key = ?').run(FIRST_SYNC);
         this.journalChanged = true;
         this.setMeta(ORDERS_WALK, '0');
+        this.setMeta(BACKLOG_RECORDED_AT, input.now);
       }
       const cursor = input.cursor && JSON.stringify(input.cursor);
       if (cursor && cursor !== this.meta('cursor')) this.setMeta('cursor', cursor);
@@ -661,6 +672,8 @@ export class AccountStore {
     fresh: MarketplaceEvent[];
     firstLearned: string[];
     changed: string[];
+    /** Orders of events a first start's backlog kept aside, mended since: history, not news. */
+    mendedHistory: Set<string>;
   } {
     const insert = this.sql(
       `INSERT OR IGNORE INTO events (key, order_id, event_type, status, event_time, event_ms, json)
@@ -681,6 +694,8 @@ export class AccountStore {
       ).get() !== undefined;
     const anyEventAside =
       this.sql(`SELECT 1 FROM unreadable WHERE source = 'event' LIMIT 1`).get() !== undefined;
+    const backlogRecordedAt = this.meta(BACKLOG_RECORDED_AT);
+    const mendedHistory = new Set<string>();
     const foreignLater: UnreadableItem[] = [];
     const fresh: MarketplaceEvent[] = [];
     const firstLearned: string[] = [];
@@ -713,8 +728,19 @@ export class AccountStore {
         $json: JSON.stringify(event),
       };
       if (insert.run(row).changes > 0) {
-        // An event the server has since mended is no longer aside.
-        if (anyEventAside) this.sql(`DELETE FROM unreadable WHERE source = 'event' AND key = ?`).run(key);
+        // An event the server has since mended is no longer aside; one the backlog kept aside is history.
+        const aside = anyEventAside
+          ? (this.sql(`DELETE FROM unreadable WHERE source = 'event' AND key = ? RETURNING seen_at`).get(
+              key,
+            ) as { seen_at: string } | undefined)
+          : undefined;
+        if (
+          aside !== undefined &&
+          backlogRecordedAt !== undefined &&
+          aside.seen_at <= backlogRecordedAt &&
+          orderId !== null
+        )
+          mendedHistory.add(orderId);
         fresh.push(event);
       } else {
         const before = JSON.parse((known.get(key) as { json: string }).json) as MarketplaceEvent;
@@ -737,7 +763,7 @@ export class AccountStore {
       }
     }
     this.setAside(foreignLater, now);
-    return { fresh, firstLearned, changed: [...touched] };
+    return { fresh, firstLearned, changed: [...touched], mendedHistory };
   }
 
   /**
