@@ -84,6 +84,8 @@ const DAY = 24 * 60 * MINUTE;
 const ORDER_READ =
   'EXISTS (SELECT 1 FROM orders o INDEXED BY sqlite_autoindex_orders_1 WHERE o.order_id = r.order_id AND o.document IS NOT NULL)';
 
+/** How far ahead of this laptop's clock a purchase's stamp may be and still count as the newest recorded. */
+const BELIEVABLE_AHEAD_MS = 24 * 60 * 60_000;
 /** Meta key: a first start's history is being recorded (its value: which purchases are news, see recordPoll). */
 const FIRST_SYNC = 'first-sync';
 /** Meta key: where the first start's walk of the orders listing goes on from (walkOrders). */
@@ -631,7 +633,14 @@ export class AccountStore {
           for (const name of input.automations ?? []) this.queueRun(orderId, name, 'new-order', input.now);
       }
       if (newOrders > 0) this.journalChanged = true;
-      const newest = purchases.map(eventMs).reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY);
+      // A stamp further ahead of this laptop's clock than any time zone or drift explains is a
+      // clock gone wrong: as the newest, it would make a rebuilt store take every purchase until
+      // then for history.
+      const latestBelievable = Date.parse(input.now) + BELIEVABLE_AHEAD_MS;
+      const newest = purchases
+        .map(eventMs)
+        .filter((ms) => !(ms > latestBelievable))
+        .reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY);
       // The journal learns the backlog's newest purchase once it is all recorded: were the store
       // lost midway, a rebuilt one must not take the rest of that backlog for news.
       if (this.noteNewestPurchase(newest) && !backlogGoesOn) this.journalChanged = true;
