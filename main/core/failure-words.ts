@@ -9,6 +9,7 @@ import { type Advice, capitalized } from './advice';
 import { SellerApiError } from './api/errors';
 import { PaginationError } from './api/pagination';
 import { KeychainUnavailableError } from './secrets';
+import { StoreVersionError } from './store/database';
 
 export function failureKind(error: unknown): FailureKind {
   if (!(error instanceof SellerApiError)) return 'failing';
@@ -113,6 +114,8 @@ export function explainFailure(error: unknown, advice: Advice): Explained {
     return { message: error.advice, details: [`Keychain error: ${error.reason}`] };
   }
   const text = error instanceof Error ? error.message : String(error);
+  // Its own words name the file and say what to do.
+  if (error instanceof StoreVersionError) return { message: text, details: [] };
   if (error instanceof PaginationError) {
     return {
       message: `The marketplace's lists did not page as expected, so Seller Tray could not read them whole. ${diagnoseAdvice(advice)}`,

@@ -23,7 +23,7 @@ import {
 } from '../../preload/contract';
 import type { Insights } from '../../preload/insights';
 import { escapedControls } from '../../preload/marketplace-text';
-import type { Attention, CoreStatus } from '../../preload/model';
+import type { Attention, CoreStatus, Explained } from '../../preload/model';
 import type { AccountEntry } from '../../preload/settings-declaration';
 import {
   AccountListError,
@@ -218,6 +218,11 @@ export class SellerTrayService {
    * waiting its turn, would find its store open in this very process and be refused as in-use.
    */
   private readonly removing = new Set<AccountId>();
+  /**
+   * The accounts whose store could not be opened (a newer version's database, a folder that cannot
+   * be written), and why: the others are served all the same, and each connect tries again.
+   */
+  private readonly unopened = new Map<AccountId, Explained>();
   private closed = false;
 
   private constructor(
@@ -646,7 +651,7 @@ export class SellerTrayService {
           connection: own?.connection ?? 'starting',
           lastSuccessfulPoll: own?.lastSuccessfulPoll ?? null,
           health: own?.health ?? 'healthy',
-          problem: own?.problem ?? null,
+          problem: own?.problem ?? this.unopened.get(ref.id) ?? null,
           pendingOutbox: own?.pendingOutbox ?? 0,
         };
       }),
@@ -853,6 +858,7 @@ export class SellerTrayService {
     for (const [id, session] of this.sessions) {
       if (!refs.some((ref) => isDeepStrictEqual(ref, session.ref))) await this.dropSession(id);
     }
+    for (const id of this.unopened.keys()) if (!refs.some((ref) => ref.id === id)) this.unopened.delete(id);
     this.windowAccount = refs[0]?.id;
     this.secretStored = false;
     for (const [index, ref] of refs.entries()) {
@@ -885,7 +891,9 @@ export class SellerTrayService {
         post: this.ports.post ?? (this.ports.transport && transportPost(this.ports.transport)),
         named,
       }),
-    });
+    }).catch((error: unknown) => this.notOpened(ref, error));
+    if (!session) return;
+    this.unopened.delete(ref.id);
     this.detach.set(
       ref.id,
       session.on((event) => {
@@ -902,6 +910,23 @@ export class SellerTrayService {
     );
     this.sessions.set(ref.id, session);
     void session.core.start();
+  }
+
+  /**
+   * An account whose store cannot be opened stays closed, its files as they are, while the others
+   * are served; told once for each reason (connect tries again at each settings change).
+   */
+  private notOpened(ref: AccountRef, error: unknown): undefined {
+    const explained = explainFailure(error, adviceFor(this.surface, ref));
+    this.log.error('an account could not be opened', {
+      account: ref.label ?? ref.baseUrl,
+      error: String(error),
+    });
+    const told = this.unopened.get(ref.id);
+    this.unopened.set(ref.id, explained);
+    if (told?.message === explained.message) return;
+    const whose = this.accountRefs().length > 1 ? `${ref.label ?? ref.baseUrl}: ` : '';
+    this.emit({ type: 'problem', ...explained, message: `${whose}${explained.message}` });
   }
 
   /** The account's secret at each use: the demo's, or the keychain's for this very marketplace. */
