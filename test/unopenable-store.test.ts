@@ -75,6 +75,9 @@ describe.each(Object.entries(UNOPENABLE))('one account of two with %s', (_, { sp
     expect(problems).toEqual([expect.stringMatching(told)]);
     expect(problems[0]).toMatch(/^EU: /);
     const state = service.state();
+    // The window shows the account served, not the onboarding a first account without a secret gets.
+    expect(state.setup).toBe('configured');
+    expect(state.connection).toBe('ok');
     expect(state.accounts.map((a) => [a.label, a.open])).toEqual([
       ['EU', false],
       ['US', true],
