@@ -1,6 +1,7 @@
 // Nothing announced is lost to kill -9: laptops (CLI `watch` processes, each with its own config
 // home) killed at random moments while polling a faulty marketplace, the app and `watch`
 // sharing one data folder, and a first start killed midway through its history or its orders.
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,6 +127,40 @@ describe('kill -9', () => {
     await admin(sim.url, 'PATCH', 'faults', { script: [] });
     expect((await watchOnce(env)).orderIds).toEqual([orderId]);
     expect((await watchOnce(env)).orderIds).toEqual([]);
+  }, 30_000);
+
+  it("a watch killed before it printed, its pid then another process's after the computer restarted, announces on its next run", async () => {
+    const env = await laptopEnv();
+    await watchOnce(env);
+    const orderId = await purchase();
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [
+        { operation: 'getOrder', action: 'delay', delayMs: 3000 },
+        { operation: 'listOrders', action: 'delay', delayMs: 3000 },
+      ],
+    });
+    expect(await watchOnce(env, 2500)).toEqual({ orderIds: [], killed: true });
+    await admin(sim.url, 'PATCH', 'faults', { script: [] });
+    // The restart, as the file shows it: written in an earlier boot, its claimant's pid now a live
+    // process's (one that started at the new boot).
+    const other = spawn('sleep', ['60']);
+    try {
+      const dataDir = accountFolder(
+        userDataDir(env),
+        accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id,
+      );
+      const { DatabaseSync } = process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite');
+      const db = new DatabaseSync(join(dataDir, DATABASE_FILE));
+      expect(
+        db.prepare('UPDATE announcements SET claimed_by = ? WHERE claimed_by IS NOT NULL').run(other.pid ?? 0)
+          .changes,
+      ).toBe(1);
+      db.prepare(`UPDATE meta SET value = 'an earlier boot' WHERE key = 'boot'`).run();
+      db.close();
+      expect((await watchOnce(env)).orderIds).toEqual([orderId]);
+    } finally {
+      other.kill();
+    }
   }, 30_000);
 });
 
