@@ -176,7 +176,10 @@ export class SellerTrayService {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
   /** The open accounts, each with its session, polling on its own schedule and backoff. */
   private readonly sessions = new Map<AccountId, AccountSession>();
-  /** The settings' first account: the one the window, the tray and the diagnosis show. */
+  /**
+   * The settings' first account (the first whose store could be opened): the one the window, the
+   * tray and the diagnosis show.
+   */
   private windowAccount: AccountId | undefined;
   /** Unsubscribes from each session: a replaced session's events never reach the app. */
   private readonly detach = new Map<AccountId, () => void>();
@@ -859,14 +862,17 @@ export class SellerTrayService {
       if (!refs.some((ref) => isDeepStrictEqual(ref, session.ref))) await this.dropSession(id);
     }
     for (const id of this.unopened.keys()) if (!refs.some((ref) => ref.id === id)) this.unopened.delete(id);
-    this.windowAccount = refs[0]?.id;
-    this.secretStored = false;
-    for (const [index, ref] of refs.entries()) {
+    const secrets = new Map<AccountId, boolean>();
+    for (const ref of refs) {
       const stored = !ref.demo && (await this.secretInKeychain(keychainEntry(ref)));
-      if (index === 0) this.secretStored = stored;
+      secrets.set(ref.id, stored);
       if (this.sessions.has(ref.id) || this.removing.has(ref.id) || !(stored || ref.demo)) continue;
       await this.openSession(ref);
     }
+    // One whose store cannot be opened is told as such: the window shows the next, not onboarding.
+    const window = refs.find((ref) => !this.unopened.has(ref.id)) ?? refs[0];
+    this.windowAccount = window?.id;
+    this.secretStored = window !== undefined && secrets.get(window.id) === true;
     this.emit({ type: 'app-state', state: this.state() });
   }
 
