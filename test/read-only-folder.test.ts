@@ -116,6 +116,17 @@ describe.skipIf(!canMountReadOnly())(
       );
       expect(orders.code, orders.stderr).toBe(0);
       expect(JSON.parse(orders.stdout)).toHaveLength(4);
+      // What needs the store says why it cannot, in words, the system's own after them.
+      const watch = await run(
+        'main/cli/seller-tray.ts',
+        ['watch', '--once', '--account', 'US'],
+        env,
+        dataRoot,
+      );
+      expect(watch.code).toBe(1);
+      expect(watch.stderr).toMatch(
+        /^seller-tray: Seller Tray's folder is on a read-only disk, so it could not save its files; .*\nseller-tray: EROFS: read-only file system/,
+      );
     }, 60_000);
   },
 );
