@@ -180,6 +180,11 @@ function storeFailure(error: unknown): SqliteCode | undefined {
   return SQLITE_CODES[(errcode & 0xff) as keyof typeof SQLITE_CODES];
 }
 
+/** Whether `error` is this computer's files' (the file system's or SQLite's): explainFailure words it. */
+export function isLocalFileFailure(error: unknown): boolean {
+  return fileFailure(error) !== undefined || storeFailure(error) !== undefined;
+}
+
 /** The file system calls whose failures are this computer's files' (not a network's). */
 const FILE_CALLS = new Set([
   'open',
