@@ -4,7 +4,7 @@
 import { openAppService } from '../../main/app-service';
 
 const [dataRoot = ''] = process.argv.slice(2);
-const { service, policies } = await openAppService(dataRoot);
+const { service, demo, policies } = await openAppService(dataRoot);
 const problems: string[] = [];
 service.onEvent((event) => {
   if (event.type === 'problem') problems.push(event.message);
@@ -21,4 +21,5 @@ console.log(
   }),
 );
 await service.close();
+await demo.stop();
 policies.close();
