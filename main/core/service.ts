@@ -108,7 +108,8 @@ export type SaveFilePort = (suggestedName: string, content: string) => Promise<s
 
 /** The built-in simulator, for demo mode; its credentials are public, so they skip the keychain. */
 export interface DemoMarketplace {
-  start(): Promise<{ baseUrl: string; clientId: string; clientSecret: string }>;
+  /** `problem`: what its start found (its file damaged and kept aside), for the user, once. */
+  start(): Promise<{ baseUrl: string; clientId: string; clientSecret: string; problem?: string }>;
 }
 
 export interface ServicePorts {
@@ -776,6 +777,7 @@ export class SellerTrayService {
     if (!this.ports.demo)
       throw new CodedError('demo-unavailable', 'This build has no built-in demo marketplace.');
     const demo = await this.ports.demo.start();
+    if (demo.problem) this.emit({ type: 'problem', message: demo.problem });
     this.demoSecret = demo.clientSecret;
     // The demo is the first account while it lasts, the others kept behind it (leaving it removes it).
     const { accounts, demoMode } = this.settings;
@@ -853,6 +855,7 @@ export class SellerTrayService {
     if (this.settings.demoMode && this.demoSecret === undefined && this.ports.demo) {
       // The demo marketplace runs again, on a port of its own; its account carries on.
       const demo = await this.ports.demo.start();
+      if (demo.problem) this.emit({ type: 'problem', message: demo.problem });
       this.demoSecret = demo.clientSecret;
       this.saveSettings({ ...this.settings, baseUrl: demo.baseUrl, clientId: demo.clientId });
     }

@@ -322,6 +322,11 @@ export class CommitMark {
   }
 }
 
+/** The time in the name of a file kept aside (`<file>.damaged-<stamp>`): no colons, which Windows refuses. */
+export function asideStamp(at: number): string {
+  return new Date(at).toISOString().replace(/[:.]/g, '-');
+}
+
 /** Moves a damaged database (and its WAL files) aside, keeping it for support; returns the new name. */
 export function keepAside(file: string, stamp: string): string {
   const aside = `${file}.damaged-${stamp}`;
