@@ -10,7 +10,7 @@ import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
 import { APP_VERSION } from '../core/app-identity';
 import { diagnose, formatDiagnosis } from '../core/diagnosis';
-import { explainFailure } from '../core/failure-words';
+import { explainFailure, isLocalFileFailure } from '../core/failure-words';
 import { lineLog, silentLog } from '../core/log';
 import { NO_POLICIES, policyProblems, policyReport } from '../core/policy/layers';
 import { policySourceFor } from '../core/policy/sources';
@@ -369,6 +369,11 @@ async function main(argv: string[]): Promise<number> {
       if (values.json) process.stderr.write(terminalJson({ error: error.toJSON() }, 0));
       return 1;
     }
+    // This computer's files (a read-only or full disk): in words first, as the app says it.
+    if (isLocalFileFailure(error))
+      process.stderr.write(
+        `seller-tray: ${explainFailure(error, adviceFor(account?.surface ?? surface, account?.ref)).message}\n`,
+      );
     // Such as a poll's last error in `watch --once`, which may quote the server.
     process.stderr.write(`seller-tray: ${escapedControls((error as Error).message)}\n`);
     return 1;

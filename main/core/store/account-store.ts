@@ -37,6 +37,7 @@ import { type OutboxItem, type PendingMark, readOutboxItem } from '../outbox';
 import { eventBody, isPostOf } from '../status-post';
 import type { StatusEnding, StatusRecord } from '../status-records';
 import {
+  asideStamp,
   CommitMark,
   type Database,
   isSound,
@@ -288,7 +289,7 @@ export class AccountStore {
     const missing =
       !existsSync(file) && [JOURNAL_FILE, REFUSED_FILE].some((f) => existsSync(join(dataDir, f)));
     // A -wal file without its database belongs to a file that is gone: it is not replayed into a new one.
-    if (!existsSync(file) && existsSync(`${file}-wal`)) keepAside(file, stamp(now));
+    if (!existsSync(file) && existsSync(`${file}-wal`)) keepAside(file, asideStamp(now()));
     try {
       const { db, closedCleanly } = openDatabase(file);
       if (closedCleanly || isSound(db)) {
@@ -336,7 +337,7 @@ export class AccountStore {
 
   /** Keeps the damaged file (and its -wal and -shm files) aside and opens a new database. */
   private static setAside(file: string, now: () => number): { db: Database; aside: string } {
-    const aside = keepAside(file, stamp(now));
+    const aside = keepAside(file, asideStamp(now()));
     return { db: openDatabase(file).db, aside };
   }
 
@@ -2635,10 +2636,6 @@ function runOf(row: RunRow): AutomationRun {
 }
 
 /** A moment as it can stand in a file name. */
-function stamp(now: () => number): string {
-  return new Date(now()).toISOString().replace(/[:.]/g, '-');
-}
-
 /** An event's time in ms since the epoch; NaN when it has none or it cannot be read. */
 function eventMs(event: MarketplaceEvent): number {
   return event.eventTime ? Date.parse(event.eventTime) : Number.NaN;
