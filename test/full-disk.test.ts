@@ -46,6 +46,26 @@ const kept = readFileSync(file, 'utf8');
 console.log(JSON.stringify({ failure, kept: { length: kept.length, same: kept === 'a'.repeat(4096) }, files: readdirSync(folder).sort() }));
 `;
 
+/** The settings file saved small, then, with 16 KiB free, saved with a list of 40 KiB: what came of it. */
+const SETTINGS_ON_FULL_DISK = `
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { ConfSettingsStore, DEFAULT_SETTINGS } from './main/core/settings.ts';
+const [folder] = process.argv.slice(1);
+const account = (n) => ({ label: 'Account ' + n, baseUrl: 'https://marketplace-' + n + '.example/api', clientId: 'client-' + n + '-'.padEnd(60, 'x') });
+const store = new ConfSettingsStore({ cwd: folder });
+store.save({ ...DEFAULT_SETTINGS, accounts: [account(0)] });
+const before = readFileSync(folder + '/settings.json', 'utf8');
+writeFileSync(folder + '/filler', Buffer.alloc(44 * 1024));
+let failure;
+try {
+  store.save({ ...DEFAULT_SETTINGS, accounts: Array.from({ length: 300 }, (_, n) => account(n)) });
+} catch (error) {
+  failure = error.code;
+}
+const kept = readFileSync(folder + '/settings.json', 'utf8');
+console.log(JSON.stringify({ failure, same: kept === before, files: readdirSync(folder).sort() }));
+`;
+
 let folder: string;
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'full-disk-'));
@@ -77,6 +97,35 @@ describe.skipIf(!canMount())(
         kept: { length: 4096, same: true },
         files: ['filler', 'seller-tray.journal.json'],
       });
+    });
+
+    it('a settings save fails with ENOSPC and the file keeps the accounts it held', async () => {
+      const settingsFolder = await mkdtemp(join(tmpdir(), 'full-disk-settings-'));
+      try {
+        const run = spawnSync(
+          'unshare',
+          [
+            ...SMALL_DISK,
+            settingsFolder,
+            process.execPath,
+            '--import',
+            'tsx',
+            '--input-type=module',
+            '-e',
+            SETTINGS_ON_FULL_DISK,
+            settingsFolder,
+          ],
+          { cwd: REPO_ROOT, encoding: 'utf8' },
+        );
+        expect(run.status, run.stderr).toBe(0);
+        expect(JSON.parse(run.stdout)).toEqual({
+          failure: 'ENOSPC',
+          same: true,
+          files: ['filler', 'settings.json'],
+        });
+      } finally {
+        await rm(settingsFolder, { recursive: true, force: true });
+      }
     });
   },
 );
