@@ -38,6 +38,7 @@ import { accountRef } from './account/account-ref';
 import { OPERATIONS, type Operation, PAGE, routePathProblem } from './api/routes';
 import { addressShown, checkBaseUrl, withoutCredentials } from './api/transport';
 import { AutomationList } from './automation/automation-settings';
+import { writeFileDurably } from './durable-file';
 import { userDataDir } from './paths';
 import type { Same } from './same-type';
 
@@ -858,8 +859,17 @@ export class ConfSettingsStore implements SettingsStore {
     this.#file ??= this.#openFile();
     const reconciled = reconcileAccounts(this.#last, clean.data);
     // The first account stays at the top too, where a 0.x version (downgraded to) finds it.
-    this.#file.store = { settingsVersion: SETTINGS_VERSION, ...reconciled };
+    this.#write({ settingsVersion: SETTINGS_VERSION, ...reconciled });
     this.#last = reconciled;
+  }
+
+  /**
+   * Writes the file whole or not at all, as conf lays it out (conf reads it from disk at each
+   * read). Not through conf: its writer takes the short count write(2) returns on a disk that
+   * fills for done, and renames the cut copy over the file.
+   */
+  #write(content: Record<string, unknown>): void {
+    writeFileDurably(this.path, JSON.stringify(content, undefined, '\t'));
   }
 
   #openFile(): KeyValueFile {
@@ -900,8 +910,8 @@ export class ConfSettingsStore implements SettingsStore {
     }
     let written = true;
     try {
+      this.#write(settings);
       this.#file = this.#openFile();
-      this.#file.store = settings;
     } catch {
       this.#file = undefined;
       written = false;
