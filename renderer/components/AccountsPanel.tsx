@@ -11,6 +11,7 @@ import { LIMITS } from '../../preload/contract';
 import { asCodedError, call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { connectionLabel, plural } from '../format';
+import { useFocusReturn } from '../hooks/useFocusReturn';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorAlert } from './ErrorAlert';
 import { ServerText } from './ServerText';
@@ -35,17 +36,10 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
   const [editing, setEditing] = useState<Editing | null>(null);
   const [adding, setAdding] = useState(false);
   const [busy, setBusy] = useState(false);
-  const sectionRef = useRef<HTMLElement>(null);
-  // The button whose form just closed: it takes the focus back once it is shown again.
-  const refocus = useRef<string | null>(null);
-  useEffect(() => {
-    if (refocus.current === null) return;
-    sectionRef.current?.querySelector<HTMLElement>(`[data-opens="${CSS.escape(refocus.current)}"]`)?.focus();
-    refocus.current = null;
-  });
+  const { container, returnTo } = useFocusReturn<HTMLElement>();
 
   function close(opener: string): void {
-    refocus.current = opener;
+    returnTo(opener);
     setProblem(null);
   }
 
@@ -79,7 +73,7 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
 
   const demo = state.setup === 'demo' ? state.accounts[0]?.id : undefined;
   return (
-    <section className="accounts" aria-labelledby={headingId} ref={sectionRef}>
+    <section className="accounts" aria-labelledby={headingId} ref={container}>
       <h3 id={headingId}>Accounts</h3>
       <p className="hint">
         Each marketplace account this computer serves, checked on its own. The first is the one above.
