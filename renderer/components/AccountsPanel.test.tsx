@@ -106,6 +106,22 @@ describe('AccountsPanel', () => {
     expect(bridge.callsOf('addAccount')).toEqual([{ label: 'EU', secret: 's3cret' }]);
   });
 
+  it("shows the account list's refusal as a sentence, as every message of the window is", async () => {
+    const { bridge } = renderPanel([accountState('EU')]);
+    bridge.handle('addAccount', () => {
+      throw new CodedError('invalid-input', 'a new account needs a base URL and a client id');
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Add an account' }));
+    const form = screen.getByRole('form', { name: 'Add an account' });
+    fireEvent.change(within(form).getByLabelText('Label (such as EU, US, Test)'), {
+      target: { value: 'Test' },
+    });
+    fireEvent.change(within(form).getByLabelText('Client secret'), { target: { value: 's3cret' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Check and add' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('A new account needs a base URL and a client id.');
+  });
+
   it('asks before removing, and asks again, naming them, before discarding statuses not yet sent', async () => {
     const { bridge } = renderPanel([accountState('EU'), accountState('US', { pendingOutbox: 1 })]);
     bridge.handle('removeAccount', (request) => {
