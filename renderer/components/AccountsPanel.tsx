@@ -10,7 +10,7 @@ import type { AccountState, AppState } from '../../preload/contract';
 import { LIMITS } from '../../preload/contract';
 import { asCodedError, call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
-import { connectionLabel, plural } from '../format';
+import { connectionLabel, plural, sentence } from '../format';
 import { useFocusReturn } from '../hooks/useFocusReturn';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorAlert } from './ErrorAlert';
@@ -50,7 +50,7 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
       onState(await work());
       return true;
     } catch (failure) {
-      setProblem(explained(failure));
+      setProblem(said(failure));
       return false;
     } finally {
       setBusy(false);
@@ -67,7 +67,7 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
       const error = asCodedError(failure);
       // Statuses still to send: asked again, naming them, before they are discarded.
       if (error.code === 'undelivered-statuses') setRemoval({ account, undelivered: error.message });
-      else setProblem(explained(failure));
+      else setProblem(said(failure));
     }
   }
 
@@ -200,6 +200,12 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
       )}
     </section>
   );
+}
+
+/** A refusal of the account list (main/core/account), worded as the command line's clause, as a sentence. */
+function said(failure: unknown): { message: string; details?: readonly string[] } {
+  const problem = explained(failure);
+  return { ...problem, message: sentence(problem.message) };
 }
 
 /** How an account stands, in words. */
