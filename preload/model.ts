@@ -287,7 +287,11 @@ export interface InboxRow {
   unopened: boolean;
   /** It waits since the first sync (there before Seller Tray first ran): not an alarm. */
   backlog: boolean;
-  delivery: OutboxItem['state'] | null;
+  /**
+   * Its latest mark's state; 'retrying' is one still pending after a post that failed (offline, a
+   * server error), which Seller Tray tries again: "not sent yet", as the order page says.
+   */
+  delivery: OutboxItem['state'] | 'retrying' | null;
   buyer?: string;
   product?: string;
   /** The order's total as a number and currency: the window writes it as the order page does. */

@@ -110,7 +110,23 @@ function Shell() {
   const openHelp = useCallback((part?: HelpPart) => {
     setView((shown) => ({ page: 'help', back: shown.page === 'help' ? shown.back : shown, part }));
   }, []);
-  const closeHelp = useCallback(() => setView((shown) => (shown.page === 'help' ? shown.back : shown)), []);
+  // Closed over the inbox, the list takes the focus again (the inbox's own return covers an order
+  // chosen in it only): else the page has it, where the arrows move nothing.
+  const listAfterHelp = useRef(false);
+  const closeHelp = useCallback(
+    () =>
+      setView((shown) => {
+        if (shown.page !== 'help') return shown;
+        listAfterHelp.current = shown.back.page === 'inbox';
+        return shown.back;
+      }),
+    [],
+  );
+  useEffect(() => {
+    if (!listAfterHelp.current || view.page !== 'inbox') return;
+    listAfterHelp.current = false;
+    document.getElementById('inbox-list')?.focus();
+  }, [view]);
   // "?" anywhere but in a text field or a dialog.
   useDocumentKey((event) => {
     if (keyAction(event, 'window') !== 'help' || !isWindowKey(event)) return;

@@ -167,3 +167,9 @@ export function connectionLabel(connection: Connection): string {
 }
 
 export { plural } from '../preload/counted';
+
+/** A clause the command line words for after its "seller-tray: " (lower case, no stop) as a sentence of its own. */
+export function sentence(clause: string): string {
+  const text = clause.charAt(0).toUpperCase() + clause.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}

@@ -123,6 +123,8 @@ export interface DeliveryReport {
   failed: OutboxItem[];
   /** Items left pending by a failure that may pass (network, 5xx, 429). */
   deferred: number;
+  /** The orders of items this delivery first left "not sent yet" (a problem where none was): their rows say so. */
+  newlyWaiting: string[];
   /** Items still in their grace period (and those of their orders marked after them). */
   held: number;
   /** The first failure that may pass, to schedule the next try by. */
@@ -277,7 +279,7 @@ export class Outbox {
   }
 
   private async deliverPending(): Promise<DeliveryReport> {
-    const report: DeliveryReport = { sent: [], failed: [], deferred: 0, held: 0 };
+    const report: DeliveryReport = { sent: [], failed: [], deferred: 0, held: 0, newlyWaiting: [] };
     // An order whose earlier item could not be posted yet (or is held) keeps its later items
     // back, so statuses reach the marketplace in the order the user marked them.
     const blocked = new Set<string>();
@@ -301,6 +303,7 @@ export class Outbox {
       const turn = this.ports.store.atomically(() => this.takeForPost(requestId, blocked, report));
       if (!turn) continue;
       const { item, tries } = turn;
+      const untroubled = item.problem === undefined;
       let failure: unknown;
       let readBack = false;
       try {
@@ -335,6 +338,7 @@ export class Outbox {
         } else {
           blocked.add(item.orderId);
           report.deferred += 1;
+          if (untroubled) report.newlyWaiting.push(item.orderId);
           report.transientError ??= apiError;
           failedInARow += 1;
         }
@@ -346,7 +350,7 @@ export class Outbox {
         const untried = this.ports.store.pendingOutboxMarks().filter((mark) => !visited.has(mark.requestId));
         report.deferred += untried.length;
         this.stoppedAt = item.orderId;
-        this.sayWhyWaiting(untried, item.problem);
+        report.newlyWaiting.push(...this.sayWhyWaiting(untried, item.problem));
         break;
       }
     }
@@ -390,7 +394,8 @@ export class Outbox {
    * The marks a delivery that stopped did not try say why they wait (else "Sending" for polls
    * on), each once: a mark with a reason of its own keeps it, one in its undo period is not told.
    */
-  private sayWhyWaiting(untried: PendingMark[], othersFailed: Explained | undefined): void {
+  private sayWhyWaiting(untried: PendingMark[], othersFailed: Explained | undefined): string[] {
+    const told: string[] = [];
     for (const { requestId } of untried) {
       const item = this.ports.store.outboxItem(requestId);
       if (item?.state !== 'pending' || item.problem !== undefined || isHeld(item, this.ports.now())) continue;
@@ -400,7 +405,9 @@ export class Outbox {
         details: othersFailed === undefined ? [] : [othersFailed.message, ...othersFailed.details],
       };
       this.ports.store.putOutboxItem(item);
+      told.push(item.orderId);
     }
+    return told;
   }
 
   /** Sent, failed for good (the server refused it), or pending for another try, and why. */

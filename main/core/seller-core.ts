@@ -768,6 +768,8 @@ export class SellerCore {
       // A failed status no longer shows as the order's, a sent one is in its history.
       this.emitChanged([...new Set(settled.map((item) => item.orderId))], true);
     }
+    // A mark now waiting for another try: its row says "not sent yet" where it said "sending".
+    this.emitChanged([...new Set(report.newlyWaiting)], false);
     return report;
   }
 

@@ -58,6 +58,70 @@ describe('AccountsPanel', () => {
     );
   });
 
+  it('keeps the keyboard in place: an opened form has the focus, a closed one gives it back', async () => {
+    const { bridge } = renderPanel([accountState('EU')]);
+    const rename = screen.getByRole('button', { name: 'Rename EU' });
+    fireEvent.click(rename);
+    expect(document.activeElement).toBe(screen.getByLabelText('New label for EU'));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Rename EU' }));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Rename EU' }));
+    fireEvent.change(screen.getByLabelText('New label for EU'), { target: { value: 'Europe' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save label' }));
+    await waitFor(() => expect(bridge.callsOf('renameAccount')).toHaveLength(1));
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Rename EU'));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add an account' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('Label (such as EU, US, Test)'));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Add an account' }));
+  });
+
+  it('reconnects an account from its row: only its label and the secret go, the address left out', async () => {
+    const { bridge, onState } = renderPanel([
+      accountState('EU'),
+      accountState('US', { connection: 'credentials-rejected' }),
+    ]);
+    fireEvent.click(screen.getByRole('button', { name: 'Replace secret of US' }));
+    const field = screen.getByLabelText('New client secret of US');
+    expect(document.activeElement).toBe(field);
+    fireEvent.change(field, { target: { value: 'rotated' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Check and store' }));
+    await waitFor(() => expect(onState).toHaveBeenCalled());
+    expect(bridge.callsOf('addAccount')).toEqual([{ label: 'US', secret: 'rotated' }]);
+  });
+
+  it('leaves out of an addition the fields left empty, so a listed label is reconnected', async () => {
+    const { bridge, onState } = renderPanel([accountState('EU')]);
+    fireEvent.click(screen.getByRole('button', { name: 'Add an account' }));
+    const form = screen.getByRole('form', { name: 'Add an account' });
+    fireEvent.change(within(form).getByLabelText('Label (such as EU, US, Test)'), {
+      target: { value: 'EU' },
+    });
+    fireEvent.change(within(form).getByLabelText('Base URL'), { target: { value: ' ' } });
+    fireEvent.change(within(form).getByLabelText('Client secret'), { target: { value: 's3cret' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Check and add' }));
+    await waitFor(() => expect(onState).toHaveBeenCalled());
+    expect(bridge.callsOf('addAccount')).toEqual([{ label: 'EU', secret: 's3cret' }]);
+  });
+
+  it("shows the account list's refusal as a sentence, as every message of the window is", async () => {
+    const { bridge } = renderPanel([accountState('EU')]);
+    bridge.handle('addAccount', () => {
+      throw new CodedError('invalid-input', 'a new account needs a base URL and a client id');
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Add an account' }));
+    const form = screen.getByRole('form', { name: 'Add an account' });
+    fireEvent.change(within(form).getByLabelText('Label (such as EU, US, Test)'), {
+      target: { value: 'Test' },
+    });
+    fireEvent.change(within(form).getByLabelText('Client secret'), { target: { value: 's3cret' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Check and add' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('A new account needs a base URL and a client id.');
+  });
+
   it('asks before removing, and asks again, naming them, before discarding statuses not yet sent', async () => {
     const { bridge } = renderPanel([accountState('EU'), accountState('US', { pendingOutbox: 1 })]);
     bridge.handle('removeAccount', (request) => {

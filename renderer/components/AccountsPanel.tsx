@@ -1,17 +1,26 @@
 // Settings → Accounts: every marketplace account this laptop serves, each with its label, where
 // it is and how it stands; add one (its secret checked by the marketplace before it is saved),
-// rename one, remove one. Removing asks first; an account with statuses not yet sent is asked
-// about a second time, naming them, before they are discarded. The first account is the one the
-// form above edits and the inbox shows; the demo leaves through its own button.
-import { type FormEvent, useId, useState } from 'react';
+// rename one, give one its current secret (reconnect: checked first, as an addition is), remove
+// one. Removing asks first; an account with statuses not yet sent is asked about a second time,
+// naming them, before they are discarded. The first account is the one the form above edits and
+// the inbox shows; the demo leaves through its own button. A form opened in place takes the focus
+// and, closed, gives it back to the button that opened it, so the keyboard never lands on the page.
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import type { AccountState, AppState } from '../../preload/contract';
 import { LIMITS } from '../../preload/contract';
 import { asCodedError, call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
-import { connectionLabel, plural } from '../format';
+import { connectionLabel, plural, sentence } from '../format';
+import { useFocusReturn } from '../hooks/useFocusReturn';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorAlert } from './ErrorAlert';
 import { ServerText } from './ServerText';
+
+/** A row's form open in its place: a new label, or the account's current secret. */
+interface Editing {
+  account: string;
+  what: 'rename' | 'secret';
+}
 
 /** A removal being asked about: first whether to remove, then (statuses waiting) whether to discard them. */
 interface Removal {
@@ -24,17 +33,27 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
   const headingId = useId();
   const [problem, setProblem] = useState<{ message: string; details?: readonly string[] } | null>(null);
   const [removal, setRemoval] = useState<Removal | null>(null);
-  const [renaming, setRenaming] = useState<string | null>(null);
+  const [editing, setEditing] = useState<Editing | null>(null);
   const [adding, setAdding] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const { container, returnTo } = useFocusReturn<HTMLElement>();
+
+  function close(opener: string): void {
+    returnTo(opener);
+    setProblem(null);
+  }
 
   async function run(work: () => Promise<AppState>): Promise<boolean> {
     setProblem(null);
+    setBusy(true);
     try {
       onState(await work());
       return true;
     } catch (failure) {
-      setProblem(explained(failure));
+      setProblem(said(failure));
       return false;
+    } finally {
+      setBusy(false);
     }
   }
 
@@ -48,68 +67,119 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
       const error = asCodedError(failure);
       // Statuses still to send: asked again, naming them, before they are discarded.
       if (error.code === 'undelivered-statuses') setRemoval({ account, undelivered: error.message });
-      else setProblem(explained(failure));
+      else setProblem(said(failure));
     }
   }
 
   const demo = state.setup === 'demo' ? state.accounts[0]?.id : undefined;
   return (
-    <section className="accounts" aria-labelledby={headingId}>
+    <section className="accounts" aria-labelledby={headingId} ref={container}>
       <h3 id={headingId}>Accounts</h3>
       <p className="hint">
         Each marketplace account this computer serves, checked on its own. The first is the one above.
       </p>
       {state.accounts.length > 0 && (
         <ul className="account-list">
-          {state.accounts.map((account) => (
-            <li key={account.id}>
-              {renaming === account.id ? (
-                <RenameForm
-                  account={account}
-                  onCancel={() => setRenaming(null)}
-                  onRename={async (label) => {
-                    if (await run(() => call(bridge, 'renameAccount', { account: account.id, label })))
-                      setRenaming(null);
-                  }}
-                />
-              ) : (
-                <>
-                  <span className="account-name">
-                    <strong>{account.label}</strong>{' '}
-                    <span className="muted">
-                      {account.clientId} at <ServerText text={hostOf(account.baseUrl)} />
+          {state.accounts.map((account) => {
+            const open = editing?.account === account.id ? editing.what : null;
+            const opener = (what: Editing['what']) => `${what}:${account.id}`;
+            const done = () => {
+              if (open) close(opener(open));
+              setEditing(null);
+            };
+            return (
+              <li key={account.id}>
+                {open === 'rename' ? (
+                  <RowForm
+                    label={`New label for ${account.label}`}
+                    type="text"
+                    initial={account.label}
+                    maxLength={LIMITS.accountLabel}
+                    submit="Save label"
+                    empty="Enter the new label first."
+                    busy={busy}
+                    onCancel={done}
+                    onSubmit={async (label) => {
+                      if (await run(() => call(bridge, 'renameAccount', { account: account.id, label })))
+                        done();
+                    }}
+                  />
+                ) : open === 'secret' ? (
+                  <RowForm
+                    label={`New client secret of ${account.label}`}
+                    type="password"
+                    initial=""
+                    maxLength={LIMITS.secret}
+                    submit="Check and store"
+                    empty="Enter the new client secret first."
+                    busy={busy}
+                    onCancel={done}
+                    onSubmit={async (secret) => {
+                      // A listed label with a secret reconnects it: checked by the marketplace, then stored.
+                      const request = { label: account.label, secret };
+                      if (await run(() => call(bridge, 'addAccount', request))) done();
+                    }}
+                  />
+                ) : (
+                  <>
+                    <span className="account-name">
+                      <strong>{account.label}</strong>{' '}
+                      <span className="muted">
+                        {account.clientId} at <ServerText text={hostOf(account.baseUrl)} />
+                      </span>
                     </span>
-                  </span>
-                  <span>{standing(account)}</span>
-                  <span className="account-actions">
-                    <button type="button" onClick={() => setRenaming(account.id)}>
-                      Rename<span className="sr-only"> {account.label}</span>
-                    </button>
-                    {account.id !== demo && (
-                      <button type="button" onClick={() => setRemoval({ account, undelivered: null })}>
-                        Remove<span className="sr-only"> {account.label}</span>
+                    <span>{standing(account)}</span>
+                    <span className="account-actions">
+                      <button
+                        type="button"
+                        data-opens={opener('rename')}
+                        onClick={() => setEditing({ account: account.id, what: 'rename' })}
+                      >
+                        Rename<span className="sr-only"> {account.label}</span>
                       </button>
-                    )}
-                  </span>
-                </>
-              )}
-            </li>
-          ))}
+                      {account.id !== demo && (
+                        <>
+                          <button
+                            type="button"
+                            data-opens={opener('secret')}
+                            onClick={() => setEditing({ account: account.id, what: 'secret' })}
+                          >
+                            Replace secret<span className="sr-only"> of {account.label}</span>
+                          </button>
+                          <button type="button" onClick={() => setRemoval({ account, undelivered: null })}>
+                            Remove<span className="sr-only"> {account.label}</span>
+                          </button>
+                        </>
+                      )}
+                    </span>
+                  </>
+                )}
+                {open && <ErrorAlert problem={problem} onDismiss={() => setProblem(null)} />}
+              </li>
+            );
+          })}
         </ul>
       )}
       {adding ? (
         <AddForm
-          onCancel={() => setAdding(false)}
+          busy={busy}
+          onCancel={() => {
+            close('add');
+            setAdding(false);
+          }}
           onAdd={async (request) => {
-            if (await run(() => call(bridge, 'addAccount', request))) setAdding(false);
+            if (await run(() => call(bridge, 'addAccount', request))) {
+              close('add');
+              setAdding(false);
+            }
           }}
         />
       ) : (
-        <button type="button" onClick={() => setAdding(true)}>
+        <button type="button" data-opens="add" onClick={() => setAdding(true)}>
           Add an account
         </button>
       )}
-      <ErrorAlert problem={problem} onDismiss={() => setProblem(null)} />
+      {!editing && <ErrorAlert problem={problem} onDismiss={() => setProblem(null)} />}
       {removal && (
         <ConfirmDialog
           title={
@@ -132,6 +202,12 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
   );
 }
 
+/** A refusal of the account list (main/core/account), worded as the command line's clause, as a sentence. */
+function said(failure: unknown): { message: string; details?: readonly string[] } {
+  const problem = explained(failure);
+  return { ...problem, message: sentence(problem.message) };
+}
+
 /** How an account stands, in words. */
 function standing(account: AccountState): string {
   if (!account.open) return 'No secret stored: add it again with its secret';
@@ -148,49 +224,77 @@ function hostOf(baseUrl: string): string {
   }
 }
 
-function RenameForm(props: {
-  account: AccountState;
-  onRename: (label: string) => Promise<void>;
+/** A row's one-field form (a new label, a new secret), with the focus in its field as it opens. */
+function RowForm(props: {
+  label: string;
+  type: 'text' | 'password';
+  initial: string;
+  maxLength: number;
+  submit: string;
+  /** Said when it is sent empty: the field's own error, nothing asked of the service. */
+  empty: string;
+  busy: boolean;
+  onSubmit: (value: string) => Promise<void>;
   onCancel: () => void;
 }) {
   const id = useId();
-  const [label, setLabel] = useState(props.account.label);
+  const [value, setValue] = useState(props.initial);
+  const [invalid, setInvalid] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
   return (
     <form
       className="inline-form"
+      noValidate
       onSubmit={(event: FormEvent) => {
         event.preventDefault();
-        void props.onRename(label);
+        setInvalid(value.trim() === '');
+        if (value.trim() === '') input.current?.focus();
+        else void props.onSubmit(value);
       }}
     >
-      <label htmlFor={id}>New label for {props.account.label}</label>
+      <label htmlFor={id}>{props.label}</label>
       <input
+        ref={input}
         id={id}
-        type="text"
-        maxLength={LIMITS.accountLabel}
-        value={label}
-        onChange={(e) => setLabel(e.target.value)}
+        type={props.type}
+        maxLength={props.maxLength}
+        spellCheck={false}
+        autoComplete={props.type === 'password' ? 'off' : undefined}
+        value={value}
+        aria-invalid={invalid || undefined}
+        aria-describedby={invalid ? `${id}-error` : undefined}
+        onChange={(e) => setValue(e.target.value)}
       />
-      <button type="submit" className="primary">
-        Save label
+      <button type="submit" className="primary" disabled={props.busy}>
+        {props.busy ? 'Checking…' : props.submit}
       </button>
       <button type="button" onClick={props.onCancel}>
         Cancel
       </button>
+      {invalid && (
+        <p className="error-text" id={`${id}-error`} role="alert">
+          {props.empty}
+        </p>
+      )}
     </form>
   );
 }
 
 function AddForm(props: {
-  onAdd: (request: { label: string; baseUrl: string; clientId: string; secret: string }) => Promise<void>;
+  onAdd: (request: { label: string; baseUrl?: string; clientId?: string; secret: string }) => Promise<void>;
   onCancel: () => void;
+  busy: boolean;
 }) {
   const id = useId();
   const [draft, setDraft] = useState({ label: '', baseUrl: '', clientId: '', secret: '' });
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
   const field = (key: keyof typeof draft, label: string, type: string, maxLength: number) => (
     <>
       <label htmlFor={`${id}-${key}`}>{label}</label>
       <input
+        ref={key === 'label' ? first : undefined}
         id={`${id}-${key}`}
         type={type}
         maxLength={maxLength}
@@ -207,11 +311,15 @@ function AddForm(props: {
       aria-label="Add an account"
       onSubmit={(event: FormEvent) => {
         event.preventDefault();
+        // Left empty, the address is not sent: a listed label is then reconnected with the secret,
+        // and a new one is told it needs them (rather than refused for an empty string).
+        const baseUrl = draft.baseUrl.trim();
+        const clientId = draft.clientId.trim();
         void props.onAdd({
-          ...draft,
           label: draft.label.trim(),
-          baseUrl: draft.baseUrl.trim(),
-          clientId: draft.clientId.trim(),
+          ...(baseUrl ? { baseUrl } : {}),
+          ...(clientId ? { clientId } : {}),
+          secret: draft.secret,
         });
       }}
     >
@@ -220,8 +328,8 @@ function AddForm(props: {
       {field('clientId', 'Client id', 'text', LIMITS.clientId)}
       {field('secret', 'Client secret', 'password', LIMITS.secret)}
       <div className="form-actions">
-        <button type="submit" className="primary">
-          Check and add
+        <button type="submit" className="primary" disabled={props.busy}>
+          {props.busy ? 'Checking…' : 'Check and add'}
         </button>
         <button type="button" onClick={props.onCancel}>
           Cancel

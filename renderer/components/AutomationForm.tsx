@@ -3,7 +3,7 @@
 // for, its action (a command as a list of arguments, never a shell line; a webhook's address) and
 // whether its result reports the status. The main process checks it with the settings file's
 // rules and answers each problem at its field (automation-editing.ts); nothing is checked twice here.
-import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import {
   AUTOMATION_LIMITS,
   type AutomationAction,
@@ -122,6 +122,9 @@ export function AutomationForm({
   const [fields, setFields] = useState<ReadonlyMap<string, string>>(new Map());
   const [problem, setProblem] = useState<{ message: string; details?: readonly string[] } | null>(null);
   const update = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+  // Opened in place of its button: the keyboard goes on in the form.
+  const nameRef = useRef<HTMLInputElement>(null);
+  useEffect(() => nameRef.current?.focus(), []);
 
   async function save(event: FormEvent): Promise<void> {
     event.preventDefault();
@@ -182,6 +185,7 @@ export function AutomationForm({
       <label htmlFor={name.input.id}>Name</label>
       <input
         {...name.input}
+        ref={nameRef}
         type="text"
         spellCheck={false}
         maxLength={AUTOMATION_LIMITS.nameMax}

@@ -94,6 +94,28 @@ describe('AutomationsPanel', () => {
     );
   });
 
+  it('has the focus in the form it opens, and gives it back to its button as the form closes', async () => {
+    await renderPanel();
+    fireEvent.click(screen.getByRole('button', { name: 'Add an automation' }));
+    expect(document.activeElement).toBe(within(form()).getByLabelText('Name'));
+    fireEvent.click(within(form()).getByRole('button', { name: 'Cancel' }));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Add an automation' }));
+  });
+
+  it('says, as a webhook is saved, that it runs only once its signing secret is set', async () => {
+    await renderPanel();
+    fireEvent.click(screen.getByRole('button', { name: 'Add an automation' }));
+    type('Name', 'billing hook');
+    fireEvent.change(within(form()).getByLabelText('When a new order arrives'), {
+      target: { value: 'webhook' },
+    });
+    type('Webhook address', 'https://billing.example.com/seller-tray');
+    fireEvent.click(within(form()).getByRole('button', { name: 'Save automation' }));
+    await screen.findByText(
+      'billing hook is saved. It runs once its signing secret is set: Set signing secret, beside it.',
+    );
+  });
+
   it("saves a command only when the person allows it in the shell's own dialog", async () => {
     const asked: string[] = [];
     const bridge = await renderPanel({

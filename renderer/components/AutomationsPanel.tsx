@@ -17,6 +17,7 @@ import { plainText } from '../../preload/marketplace-text';
 import { asCodedError, call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { statusLabel } from '../format';
+import { useFocusReturn } from '../hooks/useFocusReturn';
 import { AutomationForm } from './AutomationForm';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorAlert } from './ErrorAlert';
@@ -29,6 +30,15 @@ const SECRET_NAMES = {
   slack: 'Slack incoming-webhook address',
   teams: 'Teams incoming-webhook address',
 } as const;
+/** An automation saved; one that needs a secret not stored yet fails every run until it is: said. */
+function savedWords(view: AutomationsView, name: string): string {
+  const type = view.automations.find((a) => a.name === name)?.action.type;
+  if (type === undefined || type === 'command' || view.secretsStored.includes(name))
+    return `${name} is saved.`;
+  const secret = SECRET_NAMES[type].toLowerCase();
+  return `${name} is saved. It runs once its ${secret} is set: Set ${secret}, beside it.`;
+}
+
 /** The stored orders a test may run against: the newest. */
 const TEST_ORDERS = 20;
 
@@ -45,6 +55,7 @@ export function AutomationsPanel({ state }: { state: AppState }) {
   const [editing, setEditing] = useState<string | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
   const [open, setOpen] = useState<{ name: string; panel: 'secret' | 'test' } | null>(null);
+  const { container, returnTo } = useFocusReturn<HTMLElement>();
 
   useEffect(() => {
     let current = true;
@@ -78,11 +89,16 @@ export function AutomationsPanel({ state }: { state: AppState }) {
   }
   const { managed } = view;
   const edited = view.automations.find((a) => a.name === editing) ?? null;
+  const closeForm = () => {
+    returnTo(editing ? `edit:${editing}` : 'add');
+    setEditing(null);
+  };
   return (
     <section
       className="automations"
       aria-labelledby={headingId}
       aria-describedby={managed ? managedId : undefined}
+      ref={container}
     >
       <h3 id={headingId}>Your automations</h3>
       {managed && <ManagedNote id={managedId} />}
@@ -97,7 +113,7 @@ export function AutomationsPanel({ state }: { state: AppState }) {
               <Summary automation={a} state={state} secretStored={view.secretsStored.includes(a.name)} />
               {!managed && (
                 <span className="account-actions">
-                  <button type="button" onClick={() => setEditing(a.name)}>
+                  <button type="button" data-opens={`edit:${a.name}`} onClick={() => setEditing(a.name)}>
                     Edit<span className="sr-only"> {a.name}</span>
                   </button>
                   <button
@@ -156,7 +172,7 @@ export function AutomationsPanel({ state }: { state: AppState }) {
       )}
       {!managed &&
         (editing === null ? (
-          <button type="button" onClick={() => setEditing('')}>
+          <button type="button" data-opens="add" onClick={() => setEditing('')}>
             Add an automation
           </button>
         ) : (
@@ -166,10 +182,10 @@ export function AutomationsPanel({ state }: { state: AppState }) {
             accounts={state.accounts}
             onSaved={(next, name) => {
               setView(next);
-              setEditing(null);
-              setStatus(`${name} is saved.`);
+              closeForm();
+              setStatus(savedWords(next, name));
             }}
-            onCancel={() => setEditing(null)}
+            onCancel={closeForm}
           />
         ))}
       <ErrorAlert problem={problem} onDismiss={() => setProblem(null)} />

@@ -192,6 +192,15 @@ describe('Help', () => {
     await waitFor(() => expect(orderRows()).toHaveLength(4));
   });
 
+  it('gives the focus back to the list when Escape closes it over the inbox, nothing chosen yet', async () => {
+    await renderInbox();
+    fireEvent.keyDown(document.body, { key: '?' });
+    await screen.findByRole('region', { name: 'Help' });
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+    await waitFor(() => expect(orderRows()).toHaveLength(4));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('listbox', { name: 'Orders' })));
+  });
+
   it('opens from the header, from the inbox’s keys button at the keys, and from the tray', async () => {
     const bridge = await renderInbox();
     fireEvent.click(screen.getByRole('button', { name: 'Help' }));

@@ -736,6 +736,7 @@ function RowAge({ order, now, urgency }: { order: OrderListItem; now: number; ur
       {text}
       {word && <strong className="urgency-word"> · {word}</strong>}
       {order.delivery === 'pending' && ' · sending'}
+      {order.delivery === 'retrying' && ' · not sent yet'}
       {order.delivery === 'failed' && ' · not sent'}
     </span>
   );

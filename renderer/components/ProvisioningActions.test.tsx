@@ -7,7 +7,7 @@ import type { Settings } from '../../preload/model';
 import { CONTROL_OR_BIDI, SPOOFED_TOTAL } from '../../test/support/hostile-order';
 import { apiFailure, apiProblem, expectDetailsOneClickAway } from '../../test/support/renderer/error-details';
 import { createFakeBridge } from '../../test/support/renderer/fake-bridge';
-import { FULL_ORDER_ID, fullView } from '../../test/support/renderer/fixtures';
+import { FULL_ORDER_ID, fullOrder, fullView } from '../../test/support/renderer/fixtures';
 import { renderWithUndo } from '../../test/support/renderer/render';
 import { REPEATED_PRESS_MS } from '../hooks/useRepeatGuard';
 import { OrderDetail } from './OrderDetail';
@@ -58,6 +58,28 @@ describe('ProvisioningActions', () => {
       expect(buttonNames(screen.getByRole('group', { name: 'Other statuses' }))).toEqual(more);
     },
   );
+
+  it("ends the undo bar's sentence once when the buyer's name ends with a full stop (B.V., Inc.)", async () => {
+    const order = fullOrder();
+    const buyer = order.buyerCustomerParty;
+    const bridge = createFakeBridge({
+      views: [
+        fullView({
+          order: {
+            ...order,
+            buyerCustomerParty: { ...buyer, party: { ...buyer?.party, partyName: 'Saga Foods B.V.' } },
+          },
+          status: 'ProvisioningStarted',
+          outbox: [],
+        }),
+      ],
+    });
+    renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} onBack={() => {}} />);
+    await screen.findByRole('region', { name: 'To provision' });
+    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
+    await waitFor(() => expect(bridge.callsOf('markStatus')).toHaveLength(1));
+    expect(within(undoBar()).getByRole('status').textContent).toBe('Marked In progress: Saga Foods B.V.');
+  });
 
   it('marks an order started, holds it to undo, and puts the focus on the way to the next waiting order', async () => {
     const nextWaiting = vi.fn();

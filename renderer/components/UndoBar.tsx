@@ -183,7 +183,9 @@ function UndoBar({
       <p className="undo-text" role="status">
         {shown ? (
           <>
-            Marked {statusLabel(offer.items[0]?.statusCode)}: <ServerText text={offer.subject} />.
+            Marked {statusLabel(offer.items[0]?.statusCode)}: <ServerText text={offer.subject} />
+            {/* A name that ends the sentence itself (Saga Foods B.V.) takes no second full stop. */}
+            {offer.subject.endsWith('.') ? '' : '.'}
           </>
         ) : (
           said

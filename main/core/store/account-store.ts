@@ -2413,7 +2413,8 @@ const LISTED_IN_PROGRESS = (table: string) =>
 
 /** What an inbox row shows, for `orders o`. */
 const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purchased_at, o.buyer, o.product, o.total_amount, o.total_currency, o.total_exact,
-  (SELECT x.state FROM outbox x WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1) AS delivery,
+  (SELECT CASE WHEN x.state = 'pending' AND json_extract(x.json, '$.problem') IS NOT NULL THEN 'retrying' ELSE x.state END
+    FROM outbox x WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1) AS delivery,
   ${UNOPENED} AS unopened, NOT ${ARRIVED} AS backlog, ${STATUS_SINCE} AS status_since`;
 
 /** The query's filter and search as SQL over `orders o`, with its parameters. */
@@ -2539,7 +2540,7 @@ function inboxRow(row: OrderRow): InboxRow {
     waiting: row.effective_status === WAITING,
     unopened: row.unopened === 1,
     backlog: row.backlog === 1 && row.effective_status === WAITING,
-    delivery: (row.delivery as OutboxItem['state'] | null) ?? null,
+    delivery: (row.delivery as InboxRow['delivery']) ?? null,
     ...(row.buyer === null ? {} : { buyer: row.buyer }),
     ...(row.product === null ? {} : { product: row.product }),
     ...(row.total_amount === null || row.total_currency === null
