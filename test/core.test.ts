@@ -813,7 +813,16 @@ describe('the local store', () => {
     const after = await a.core.order(orderId);
     expect(after.order).toEqual(fresh.order);
     expect(after.fetchedAt).toBe(fresh.fetchedAt);
-    expect(after.refreshProblem).toMatch(/(getOrder|listLicenses): HTTP 50[03]/);
+    // What happened and what to do, as every failure is told; the call behind Details.
+    expect(after.refreshProblem?.message).toBe(
+      'The marketplace is having problems (a server error). Seller Tray keeps trying; nothing you marked is lost.',
+    );
+    expect(after.refreshProblem?.details).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Operation: (getOrder|listLicenses)$/),
+        expect.stringMatching(/^HTTP status: 50[03]/),
+      ]),
+    );
   });
 
   it.each([
@@ -1041,13 +1050,13 @@ describe('an order whose refresh failed', () => {
       return inMs >= 270_000 && inMs <= 330_000 ? 'at the next poll' : `in ${inMs} ms`;
     };
     const failed = await pollUntilFailed();
-    expect(failed.refreshProblem).toMatch(/getOrder: HTTP 403/);
+    expect(failed.refreshProblem?.details).toContain('HTTP status: 403');
     expect(fetchRow(a, orderId).fetch_due_ms).toBe(clock.ms + 60_000);
     expect(nextPoll(failed)).toBe('at the next poll');
     // Its wait over, refused again: twice the wait, and the view told of the later time.
     clock.ms += 60_000;
     const again = await pollUntilFailed();
-    expect(again.refreshProblem).toMatch(/getOrder: HTTP 403/);
+    expect(again.refreshProblem?.details).toContain('HTTP status: 403');
     expect(fetchRow(a, orderId).fetch_due_ms).toBe(clock.ms + 120_000);
     expect(nextPoll(again)).toBe('at the next poll');
   });

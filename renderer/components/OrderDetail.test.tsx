@@ -306,7 +306,10 @@ describe('OrderDetail', () => {
     const { bridge } = await renderOrder(
       fullView({
         fetchedAt: '2026-11-20T10:42:00.000Z',
-        refreshProblem: 'getOrder: HTTP 503 ServiceUnavailable',
+        refreshProblem: {
+          message: 'The marketplace is having problems (a server error).',
+          details: ['HTTP status: 503'],
+        },
       }),
     );
     const note = screen.getByText(/Could not read this order from the marketplace/);
@@ -323,8 +326,12 @@ describe('OrderDetail', () => {
     );
   });
 
-  it('says when Seller Tray reads an order whose refresh failed again, the failure one click away', async () => {
-    const refreshProblem = 'getOrder: HTTP 403 Forbidden (request id 5f0c)';
+  it('says when Seller Tray reads an order whose refresh failed again, what happened and what to do, the failure one click away', async () => {
+    const refreshProblem = {
+      message:
+        'The marketplace could not be reached. Check your internet connection (and VPN, if you use one); Seller Tray keeps trying.',
+      details: ['Operation: getOrder', 'Message: fetch failed'],
+    };
     await renderOrder(
       fullView({
         fetchedAt: '2026-11-20T10:42:00.000Z',
@@ -336,8 +343,8 @@ describe('OrderDetail', () => {
     expect(note.getAttribute('role')).toBe('status');
     expect(note.querySelector('time[datetime="2026-11-20T14:05:00.000Z"]')).not.toBeNull();
     await expectExplainedOneClickAway(note, {
-      message: `Could not read this order from the marketplace: this is the order as read at ${formatDateTime('2026-11-20T10:42:00.000Z')}. Seller Tray tries again at ${formatDateTime('2026-11-20T14:05:00.000Z')}. If it lasts, copy the details for the marketplace's support.`,
-      details: [refreshProblem],
+      message: `Could not read this order from the marketplace: this is the order as read at ${formatDateTime('2026-11-20T10:42:00.000Z')}. Seller Tray tries again at ${formatDateTime('2026-11-20T14:05:00.000Z')}. The marketplace could not be reached. Check your internet connection (and VPN, if you use one); Seller Tray keeps trying.`,
+      details: refreshProblem.details,
     });
   });
 
