@@ -258,8 +258,8 @@ export interface OrderDetail {
   status: string | undefined;
   /** When the order shown was fetched from the marketplace. */
   fetchedAt: string | null;
-  /** Why the last refresh failed, when it did: the order shown is then the stored one. */
-  refreshProblem: string | null;
+  /** Why the last refresh failed, when it did (what happened and what to do): the order shown is then the stored one. */
+  refreshProblem: Explained | null;
   /** When Seller Tray reads it again by itself after that failure (ISO time); null when it does not wait to. */
   refreshAgainAt: string | null;
   /**

@@ -1278,7 +1278,7 @@ export class SellerCore {
       } else if (
         this.store.markFetchFailed(
           orderId,
-          error instanceof Error ? error.message : String(error),
+          explainFailure(error, this.ports.advice),
           // The order's own trouble, not the marketplace's or the network's (which may pass).
           !(error instanceof SellerApiError && (error.transient || error.credentialsRejected)),
         ) &&

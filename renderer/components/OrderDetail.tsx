@@ -235,7 +235,7 @@ function RefreshProblem({
   againAt,
   onTryAgain,
 }: {
-  problem: string;
+  problem: Explained;
   fetchedAt: string | null;
   againAt: string | null;
   onTryAgain: () => void;
@@ -246,12 +246,12 @@ function RefreshProblem({
       ? ['this is the order as this laptop has it.']
       : ['this is the order as read at ', { iso: fetchedAt }, '.']),
     ...(againAt === null ? [] : [' ', ...triesAgain(againAt)]),
-    " If it lasts, copy the details for the marketplace's support.",
+    ` ${problem.message}`,
   ];
   const message = wordedText(words);
   return (
     <div className="stale-note" role="status">
-      <WordedTimes words={words} /> <FailureDetails message={message} details={[problem]} />{' '}
+      <WordedTimes words={words} /> <FailureDetails message={message} details={problem.details} />{' '}
       <button type="button" className="link-button" onClick={onTryAgain}>
         Try again
       </button>

@@ -205,7 +205,7 @@ const SHAPES: Record<
         for (const h of histories)
           s.markFetchFailed(
             h[0]?.additionalProperties?.[0]?.value ?? '',
-            'the order could not be read',
+            { message: 'the order could not be read', details: [] },
             true,
           );
       });

@@ -803,7 +803,7 @@ describe('a stored order whose refresh failed', () => {
     expect(await note.innerText()).toMatch(/as read at .+\. Seller Tray tries again at .+\./);
     expect(await note.innerText()).not.toMatch(/HTTP|getOrder|request id/i);
     await note.getByRole('button', { name: 'Details', exact: true }).click();
-    await note.getByText(/^getOrder: HTTP 403/).waitFor();
+    await note.getByText(/^HTTP status: 403/).waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, 'order-refresh-failed.png') });
     expect(await axeViolations(page)).toEqual([]);
   });

@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { databaseOfVersion } from '../../../test/support/store-files';
 import type { MarketplaceEvent, MonetaryAmount, Order, UnreadableItem } from '../api/wire';
@@ -87,6 +88,26 @@ const poll = (events: MarketplaceEvent[], unreadable: UnreadableItem[]) =>
     paused: false,
     now: '2026-11-22T00:00:00Z',
   });
+
+it("reads a failed fetch's reason an earlier version stored as the call's message alone as the detail", () => {
+  learn([purchase('o-1', '2026-11-21T08:00:00Z')], false);
+  store.markFetchFailed(
+    'o-1',
+    { message: 'The marketplace could not be reached.', details: ['Operation: getOrder'] },
+    false,
+  );
+  expect(store.storedOrder('o-1')?.fetchError).toEqual({
+    message: 'The marketplace could not be reached.',
+    details: ['Operation: getOrder'],
+  });
+  const earlier = new DatabaseSync(join(dir, DATABASE_FILE));
+  earlier.prepare('UPDATE orders SET fetch_error = ? WHERE order_id = ?').run('getOrder: HTTP 503', 'o-1');
+  earlier.close();
+  expect(store.storedOrder('o-1')?.fetchError).toEqual({
+    message: expect.stringContaining('earlier version'),
+    details: ['getOrder: HTTP 503'],
+  });
+});
 
 it('is known open elsewhere while a store has it open, and not once closed or when it is damaged', async () => {
   const file = join(dir, DATABASE_FILE);
@@ -756,42 +777,52 @@ describe('an order whose fetch failed', () => {
       expect(due().toSorted()).toEqual(['o-1', 'o-2']);
       const againAt = (orderId: string) => timed.storedOrder(orderId)?.fetchAgainAt;
       expect(againAt('o-1')).toBeNull();
-      expect(timed.markFetchFailed('o-1', 'the order could not be read', true)).toBe(true);
+      expect(
+        timed.markFetchFailed('o-1', { message: 'the order could not be read', details: [] }, true),
+      ).toBe(true);
       expect(againAt('o-1')).toBe(new Date(now + FETCH_AGAIN_AFTER_MS).toISOString()); // shown with the failure
       expect(due()).toEqual(['o-2']); // not at the next poll: it waits
       now += FETCH_AGAIN_AFTER_MS;
       expect(due()).toEqual(['o-2', 'o-1']); // new ones first, then those due again
       // The same reason, but a later time to show: its views are told again.
-      expect(timed.markFetchFailed('o-1', 'the order could not be read', true)).toBe(true);
+      expect(
+        timed.markFetchFailed('o-1', { message: 'the order could not be read', details: [] }, true),
+      ).toBe(true);
       expect(againAt('o-1')).toBe(new Date(now + 2 * FETCH_AGAIN_AFTER_MS).toISOString());
       now += FETCH_AGAIN_AFTER_MS;
       expect(due()).toEqual(['o-2']); // the second wait is twice the first
       now += FETCH_AGAIN_AFTER_MS;
       expect(due()).toEqual(['o-2', 'o-1']);
-      timed.markFetchFailed('o-1', 'the order could not be read', true);
+      timed.markFetchFailed('o-1', { message: 'the order could not be read', details: [] }, true);
       record([purchase('o-1', 'e-3', 'ProvisioningInProgress')]);
       expect(due().toSorted()).toEqual(['o-1', 'o-2']); // changed: fetched at once
       // And its failures before the change are forgotten: a failure now waits the first wait.
-      timed.markFetchFailed('o-1', 'the order could not be read', true);
+      timed.markFetchFailed('o-1', { message: 'the order could not be read', details: [] }, true);
       now += FETCH_AGAIN_AFTER_MS;
       expect(due().toSorted()).toEqual(['o-1', 'o-2']);
       // However many failed, the wait is bounded.
-      for (let i = 0; i < 40; i++) timed.markFetchFailed('o-1', 'the order could not be read', true);
+      for (let i = 0; i < 40; i++)
+        timed.markFetchFailed('o-1', { message: 'the order could not be read', details: [] }, true);
       now += FETCH_AGAIN_AT_MOST_MS;
       expect(due().toSorted()).toEqual(['o-1', 'o-2']);
       // Failures that may pass (an outage) wait the first wait however many, and lengthen nothing.
-      timed.markFetchFailed('o-2', 'the order could not be read', true);
+      timed.markFetchFailed('o-2', { message: 'the order could not be read', details: [] }, true);
       for (let i = 0; i < 5; i++)
-        timed.markFetchFailed('o-2', 'The marketplace is having problems (HTTP 503)', false);
+        timed.markFetchFailed(
+          'o-2',
+          { message: 'The marketplace is having problems (HTTP 503)', details: [] },
+          false,
+        );
       now += FETCH_AGAIN_AFTER_MS;
       expect(due().toSorted()).toEqual(['o-1', 'o-2']);
-      timed.markFetchFailed('o-2', 'the order could not be read', true);
+      timed.markFetchFailed('o-2', { message: 'the order could not be read', details: [] }, true);
       now += FETCH_AGAIN_AFTER_MS;
       expect(due()).toEqual(['o-1']); // its own second failure: twice the first wait, as before the outage
       now += FETCH_AGAIN_AFTER_MS;
       expect(due().toSorted()).toEqual(['o-1', 'o-2']);
       // Set while the clock ran ahead: due at the next fetch, so shown as now.
-      for (let i = 0; i < 40; i++) timed.markFetchFailed('o-1', 'the order could not be read', true);
+      for (let i = 0; i < 40; i++)
+        timed.markFetchFailed('o-1', { message: 'the order could not be read', details: [] }, true);
       now -= 2 * FETCH_AGAIN_AT_MOST_MS;
       expect(againAt('o-1')).toBe(new Date(now).toISOString());
       now += 2 * FETCH_AGAIN_AT_MOST_MS;
@@ -1216,7 +1247,7 @@ describe('an order whose fetch failed while the clock ran ahead', () => {
         now: new Date(now).toISOString(),
       });
       expect(timed.ordersToFetch(10, new Set())).toEqual(['o-1']);
-      timed.markFetchFailed('o-1', 'the marketplace is having problems', false);
+      timed.markFetchFailed('o-1', { message: 'the marketplace is having problems', details: [] }, false);
       now = right;
       now += FETCH_AGAIN_AT_MOST_MS;
       // No wait is longer than FETCH_AGAIN_AT_MOST_MS, whatever the clock said when it began.
@@ -1257,7 +1288,11 @@ describe('a new purchase whose first fetch failed', () => {
       );
       record([bought('new-1', '2026-11-21T23:59:00Z')], false);
       expect(timed.ordersToFetch(4, new Set())[0]).toBe('new-1'); // the newest first
-      timed.markFetchFailed('new-1', 'The marketplace is having problems (HTTP 503)', false);
+      timed.markFetchFailed(
+        'new-1',
+        { message: 'The marketplace is having problems (HTTP 503)', details: [] },
+        false,
+      );
       now += FETCH_AGAIN_AFTER_MS;
       // Its wait has ended: it is due as it was before it failed (first), not after the whole backlog.
       expect(timed.ordersToFetch(4, new Set())).toContain('new-1');

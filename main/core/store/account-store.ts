@@ -16,7 +16,13 @@ import {
   type InboxSort,
   JUST_ARRIVED_MINUTES,
 } from '../../../preload/inbox-sort';
-import type { AccountAttention, AttentionCounts, AttentionMark, InboxRow } from '../../../preload/model';
+import type {
+  AccountAttention,
+  AttentionCounts,
+  AttentionMark,
+  Explained,
+  InboxRow,
+} from '../../../preload/model';
 import { orderTotal } from '../../../preload/money';
 import { causalOrder, isNewPurchase } from '../../../preload/order-status';
 import type { RunbookTick } from '../../../preload/runbooks';
@@ -103,8 +109,8 @@ export interface StoredOrder {
   /** Undefined until fetched (the first start's backlog fetches them when the order is opened). */
   licenses: License[] | undefined;
   fetchedAt: string | null;
-  /** Why the last fetch failed, when it did. */
-  fetchError: string | null;
+  /** Why the last fetch failed, when it did: what happened and what to do, and the detail. */
+  fetchError: Explained | null;
   /** When a failed fetch is tried again (ISO time, `ordersToFetch`'s rule); null when none waits. */
   fetchAgainAt: string | null;
   status: string | undefined;
@@ -935,14 +941,14 @@ export class AccountStore {
    * network) waits FETCH_AGAIN_AFTER_MS, so an order bought during an outage is read soon after.
    * Answers whether the order is stored: its views then show a new time to try again, whatever the reason.
    */
-  markFetchFailed(orderId: string, reason: string, own: boolean): boolean {
+  markFetchFailed(orderId: string, reason: Explained, own: boolean): boolean {
     const { changes } = this.sql(
       `UPDATE orders SET fetch_error = $reason, fetch_failures = fetch_failures + $own,
            fetch_due_ms = $now + IIF($own, MIN($most, $first * (1 << MIN(fetch_failures, 30))), $first)
          WHERE order_id = $id`,
     ).run({
       $id: orderId,
-      $reason: reason,
+      $reason: JSON.stringify(reason),
       $own: own ? 1 : 0,
       $now: this.now(),
       $first: FETCH_AGAIN_AFTER_MS,
@@ -991,7 +997,7 @@ export class AccountStore {
       document: row.document === null ? undefined : (JSON.parse(row.document) as Order),
       licenses: row.licenses === null ? undefined : (JSON.parse(row.licenses) as License[]),
       fetchedAt: row.fetched_at,
-      fetchError: row.fetch_error,
+      fetchError: row.fetch_error === null ? null : storedExplanation(row.fetch_error),
       fetchAgainAt: row.stale === 1 && row.fetch_due_ms !== null ? this.fetchAgainAt(row.fetch_due_ms) : null,
       status: row.effective_status ?? undefined,
       purchasedAt: row.purchased_at ?? undefined,
@@ -2695,4 +2701,22 @@ function readableOutbox(file: string): OutboxItem[] {
     db?.close();
   }
   return items;
+}
+
+/**
+ * A failed fetch's reason as stored: an explanation (JSON); an earlier version stored the call's
+ * message alone, which is then the detail.
+ */
+function storedExplanation(text: string): Explained {
+  try {
+    const value = JSON.parse(text) as Partial<Explained>;
+    if (typeof value.message === 'string' && Array.isArray(value.details))
+      return { message: value.message, details: value.details.map(String) };
+  } catch {
+    // Not JSON: an earlier version's message.
+  }
+  return {
+    message: 'Seller Tray will try again; the detail is from an earlier version of Seller Tray.',
+    details: [text],
+  };
 }
