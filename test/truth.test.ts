@@ -111,6 +111,40 @@ describe('a status follows causality, not the clocks', () => {
     await markedEverywhere();
   });
 
+  it('keeps the status marked last on every laptop when the servers that stamp statuses are hours apart', async () => {
+    // In progress is stamped three hours ahead: Completed, marked after it, bears an earlier time.
+    await quirks('server-clocks');
+    const [a, b] = [await startedLaptop(), await startedLaptop()];
+    const orderId = (await admin(market.sim.url, 'POST', 'purchases', {})).json.orderId as string;
+    await poll(a);
+    await poll(b);
+    const mark = async (laptop: Laptop, statusCode: 'ProvisioningInProgress' | 'ProvisioningCompleted') => {
+      await laptop.core.markStatus({
+        orderId,
+        statusCode,
+        description: describeMark(statusCode, 'Anna Virtanen'),
+      });
+      await laptop.core.deliverOutbox();
+    };
+    await mark(a, 'ProvisioningInProgress');
+    await poll(b);
+    await mark(b, 'ProvisioningCompleted');
+    for (const laptop of [a, b]) await poll(laptop);
+    const c = await startedLaptop();
+    await poll(c);
+    for (const laptop of [a, b, c]) {
+      expect(rowsOf(laptop, orderId)[0]?.status).toBe('ProvisioningCompleted');
+      const view = await laptop.core.order(orderId);
+      expect(view.status).toBe('ProvisioningCompleted');
+      expect(view.statusReversal).toBeUndefined();
+      expect(view.history.map((e) => e.statusCode)).toEqual([
+        'ProvisioningStarted',
+        'ProvisioningInProgress',
+        'ProvisioningCompleted',
+      ]);
+    }
+  });
+
   it('updates the store when a post rewrites the purchase event in place under its eventId', async () => {
     await quirks('in-place-updates');
     const { orderId, all } = await markedEverywhere();
