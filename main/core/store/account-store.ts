@@ -746,15 +746,30 @@ export class AccountStore {
    * as the parameters of the statements that store them.
    */
   private derived(orderId: string): Record<string, string | null> {
+    // With each event, the descriptions of its properties: a post's reference among them names the step it followed.
     const rows = this.sql(
-      'SELECT event_type, status, event_time FROM events WHERE order_id = ? ORDER BY seq',
-    ).all(orderId) as { event_type: string; status: string; event_time: string | null }[];
+      `SELECT key, event_type, status, event_time,
+              (SELECT json_group_array(json_extract(p.value, '$.description'))
+                 FROM json_each(e.json, '$.additionalProperties') p) AS said
+         FROM events e WHERE order_id = ? ORDER BY seq`,
+    ).all(orderId) as {
+      key: string;
+      event_type: string;
+      status: string;
+      event_time: string | null;
+      said: string | null;
+    }[];
     const history = causalOrder(
       rows.map((r) => ({
+        eventId: r.key,
         eventTypeCode: r.event_type,
         statusCode: r.status,
         description: '',
         ...(r.event_time === null ? {} : { eventTime: r.event_time }),
+        additionalProperties: (JSON.parse(r.said ?? '[]') as (string | null)[]).map((description) => ({
+          name: '',
+          ...(typeof description === 'string' ? { description } : {}),
+        })),
       })),
     );
     const latest = history.at(-1);
@@ -787,6 +802,18 @@ export class AccountStore {
       $escalatedAt: history?.(orderId) ? now : null,
     });
     return Number(changes) > 0;
+  }
+
+  /**
+   * What the order's status comes from now, by the id a mark made now names it with: its latest
+   * mark while the history does not show it (that mark's request id), else the last event of its
+   * history in causal order (that event's id); nothing for an order without either.
+   */
+  latestStep(orderId: string): string | undefined {
+    const mark = this.sql(`SELECT ${markedNotShown('request_id')} AS id`).get({ $id: orderId }) as {
+      id: string | null;
+    };
+    return mark.id ?? this.history(orderId).at(-1)?.eventId;
   }
 
   /** Derives a stored order's status again from its events; `refetch` has it fetched again (they changed). */
@@ -2252,11 +2279,14 @@ function rewritten(before: MarketplaceEvent, after: MarketplaceEvent): boolean {
 /** How long order `$id` took to its first action and to Completed, from its purchase `$purchasedAt`. */
 const TIMES = timesTaken('$id', '$purchasedAt');
 
-/** The status the user marked on order `$id` that the marketplace's history does not show yet, if any. */
-const MARKED = `(SELECT CASE WHEN x.state = 'pending' OR x.event_id IS NULL
+/** A column of the latest mark the user made on order `$id`, when the marketplace's history does not show that mark yet. */
+const markedNotShown = (column: 'status_code' | 'request_id') =>
+  `(SELECT CASE WHEN x.state = 'pending' OR x.event_id IS NULL
                       OR NOT EXISTS (SELECT 1 FROM events e WHERE e.key = x.event_id)
-                    THEN x.status_code END
+                    THEN x.${column} END
           FROM outbox x WHERE x.order_id = $id AND x.state != 'failed' ORDER BY x.seq DESC LIMIT 1)`;
+/** The status the user marked on order `$id` that the marketplace's history does not show yet, if any. */
+const MARKED = markedNotShown('status_code');
 
 /** An order that arrived on this laptop and was not opened here yet. */
 const UNOPENED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id AND a.opened_at IS NULL)`;
