@@ -199,6 +199,35 @@ describe('a status follows causality, not the clocks', () => {
   });
 });
 
+describe("the laptop's clock", () => {
+  it('reads the history again before a mark once the clock was set back since the last read', async () => {
+    // B's clock runs an hour ahead, then is set right (by NTP, or by hand) before its next mark.
+    ahead = 3_600_000;
+    const [a, b] = [await startedLaptop(), await startedLaptop()];
+    const [orderId, other] = [
+      (await admin(market.sim.url, 'POST', 'purchases', {})).json.orderId as string,
+      (await admin(market.sim.url, 'POST', 'purchases', {})).json.orderId as string,
+    ];
+    await poll(a);
+    await poll(b);
+    // A mark on B reads the history first (and marks right after it share that read).
+    await b.core.markStatus({ orderId: other, statusCode: 'ProvisioningInProgress', description: 'Started' });
+    for (const statusCode of ['ProvisioningInProgress', 'ProvisioningCompleted'] as const) {
+      await a.core.markStatus({
+        orderId,
+        statusCode,
+        description: describeMark(statusCode, 'Anna Virtanen'),
+      });
+      await a.core.deliverOutbox();
+    }
+    ahead = 0;
+    await expect(
+      b.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Started' }),
+    ).rejects.toThrow(/Marking an order In progress while it is Completed .*is unusual/);
+    expect(rowsOf(b, orderId)[0]?.status).toBe('ProvisioningCompleted');
+  });
+});
+
 describe('one order, one identity', () => {
   it('keeps one row per order when the marketplace writes its id in another case', async () => {
     await quirks('id-case');
