@@ -722,7 +722,9 @@ export class SellerCore {
    * way, is read again rather than another made per order.
    */
   private async refreshBeforeMark(): Promise<void> {
-    if (this.now() - this.markRefreshEnded < MARK_REFRESH_MS) return;
+    // Only a read made since, by a clock that did not go back, counts (a clock set back is not "within").
+    const since = this.now() - this.markRefreshEnded;
+    if (since >= 0 && since < MARK_REFRESH_MS) return;
     this.markRefresh ??= this.checkNow()
       .catch(() => undefined)
       .then(() => {
