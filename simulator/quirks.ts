@@ -34,6 +34,8 @@ export const QUIRKS = {
   'in-place-updates':
     "a status post rewrites its order's purchase event under the purchase's eventId (status, words, time) and answers with it; the listing holds one event per order, where it last changed",
   'id-case': 'order ids come in upper case: in orders, licenses and every other event',
+  'per-order-event-ids':
+    'event ids are numbered within their order, as JSON numbers: its purchase 1, each status after it 2, 3 … (so every order has an event 1)',
   'big-numbers':
     'sellerId and lineId are integers beyond 2^53, and amounts have more digits than a double holds, written as JSON numbers',
   'odd-unused-fields':
@@ -228,6 +230,9 @@ export class Quirks implements Dialect {
         if (!this.has('loose-token')) return plain;
         return { ...plain, status: 200, body: JSON.stringify({ ...JSON.parse(json), tokenType: 'bearer' }) };
       case 'sendEvent': {
+        if (this.has('per-order-event-ids')) {
+          return { ...plain, body: JSON.stringify(this.numberedInOrder(JSON.parse(json))) };
+        }
         if (this.has('server-clocks')) {
           const stored = JSON.parse(json) as Json;
           this.restamp(stored);
@@ -344,9 +349,18 @@ export class Quirks implements Dialect {
     if (ahead > 0) out.eventTime = formatEventTime(parseEventMicros(out.eventTime) + ahead * 1000);
   }
 
+  /** The event with its id as 'per-order-event-ids' numbers it: its place among its order's events. */
+  private numberedInOrder(event: Json): Json {
+    const orderId = linkOf(event);
+    const ofOrder = this.history(Number(event.sellerId)).filter((e) => linkOf(e) === orderId);
+    const place = ofOrder.findIndex((e) => e.eventId === event.eventId);
+    return place < 0 ? event : { ...event, eventId: place + 1 };
+  }
+
   private event(event: Json, index: number): Json {
     const out: Json = { ...event };
     this.restamp(out);
+    if (this.has('per-order-event-ids')) Object.assign(out, this.numberedInOrder(out));
     if (this.has('id-case') && parseInt(String(out.eventId).slice(-1), 16) % 2 === 1) {
       Object.assign(out, upperCaseLink(out));
     }

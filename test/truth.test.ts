@@ -239,6 +239,19 @@ describe('one order, one identity', () => {
     }
   });
 
+  it("keeps every order's events apart when event ids are numbered within each order", async () => {
+    await quirks('per-order-event-ids');
+    const { all } = await markedEverywhere();
+    // Each order keeps its own purchase: every one has a status, and as many wait on every laptop.
+    const waiting = (laptop: Laptop) => inbox(laptop.core).filter((row) => row.waiting).length;
+    for (const laptop of all) {
+      const rows = inbox(laptop.core);
+      expect(rows).toHaveLength(ORDERS + 1);
+      expect(rows.filter((row) => row.status === undefined)).toEqual([]);
+      expect(waiting(laptop)).toBe(waiting(all[0] as Laptop));
+    }
+  });
+
   it('merges the rows of an existing store that differ only by case, keeping the outbox and announcements', async () => {
     const dataDir = await makeDataDir();
     const id = '3f2b8c1e-9a4d-4c7b-8e2f-1a2b3c4d5e6f';
