@@ -55,6 +55,21 @@ export function isPostOf(event: MarketplaceEvent, body: NewMarketplaceEvent, req
   );
 }
 
+/**
+ * Whether a listed event shows a mark posted as `requestId`: the event its post was answered with
+ * (by its id, within the mark's order: another order's event may have that id), or one that is
+ * the post by isPostOf.
+ */
+export function showsMark(
+  event: MarketplaceEvent,
+  mark: StatusMark & { requestId: string; eventId?: string | undefined },
+): boolean {
+  return (
+    (mark.eventId !== undefined && event.eventId === mark.eventId && orderIdOf(event) === mark.orderId) ||
+    isPostOf(event, eventBody(mark, mark.requestId), mark.requestId)
+  );
+}
+
 export interface PostingPorts {
   post(body: NewMarketplaceEvent, requestId: string): Promise<PostAnswer>;
   /** The marketplace's events where a post of the last minutes is, newest last. */

@@ -34,7 +34,7 @@ import type { FeedCursor } from '../event-feed';
 import { ANOTHER_SELLER, anotherSellers } from '../kept-aside';
 import { buyerAndProduct } from '../notification-policy';
 import { type OutboxItem, type PendingMark, readOutboxItem } from '../outbox';
-import { eventBody, isPostOf } from '../status-post';
+import { showsMark } from '../status-post';
 import type { StatusEnding, StatusRecord } from '../status-records';
 import {
   CommitMark,
@@ -1852,7 +1852,7 @@ export class AccountStore {
       const older = this.sql(
         `UPDATE outbox INDEXED BY outbox_sent_uncounted SET json = json_set(json, '$.readBackAt', ?)
            WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL
-             AND json_extract(json, '$.sentAtPoll') IS NULL AND event_id IN (SELECT key FROM events)
+             AND json_extract(json, '$.sentAtPoll') IS NULL AND ${IN_HISTORY('outbox')}
            RETURNING request_id, json`,
       ).all(readBackAt) as { request_id: string; json: string }[];
       const record = this.sql('UPDATE status_records SET item = ? WHERE request_id = ?');
@@ -1929,13 +1929,7 @@ export class AccountStore {
     for (const [orderId, listed] of byOrder) {
       for (const row of marksOf.all(orderId) as { json: string }[]) {
         const item = readOutboxItem(row.json);
-        const body = eventBody(item, item.requestId);
-        const shown = listed.some(
-          (event) =>
-            (item.eventId !== undefined && event.eventId === item.eventId) ||
-            isPostOf(event, body, item.requestId),
-        );
-        if (shown) this.putOutboxItem({ ...item, readBackAt: now });
+        if (listed.some((event) => showsMark(event, item))) this.putOutboxItem({ ...item, readBackAt: now });
       }
     }
   }
@@ -2279,10 +2273,17 @@ function rewritten(before: MarketplaceEvent, after: MarketplaceEvent): boolean {
 /** How long order `$id` took to its first action and to Completed, from its purchase `$purchasedAt`. */
 const TIMES = timesTaken('$id', '$purchasedAt');
 
+/**
+ * Whether outbox item `x`'s event, by the id its post was answered with, is in its order's history
+ * (an event's id is its order's: another order may have an event of that id).
+ */
+const IN_HISTORY = (x: string) =>
+  `EXISTS (SELECT 1 FROM events e INDEXED BY events_by_order
+             WHERE e.order_id = ${x}.order_id AND json_extract(e.json, '$.eventId') = ${x}.event_id)`;
+
 /** A column of the latest mark the user made on order `$id`, when the marketplace's history does not show that mark yet. */
 const markedNotShown = (column: 'status_code' | 'request_id') =>
-  `(SELECT CASE WHEN x.state = 'pending' OR x.event_id IS NULL
-                      OR NOT EXISTS (SELECT 1 FROM events e WHERE e.key = x.event_id)
+  `(SELECT CASE WHEN x.state = 'pending' OR NOT ${IN_HISTORY('x')}
                     THEN x.${column} END
           FROM outbox x WHERE x.order_id = $id AND x.state != 'failed' ORDER BY x.seq DESC LIMIT 1)`;
 /** The status the user marked on order `$id` that the marketplace's history does not show yet, if any. */
