@@ -226,6 +226,28 @@ describe("the laptop's clock", () => {
     ).rejects.toThrow(/Marking an order In progress while it is Completed .*is unusual/);
     expect(rowsOf(b, orderId)[0]?.status).toBe('ProvisioningCompleted');
   });
+
+  it('sends a mark held for undo though the clock was set back an hour meanwhile: a hold lasts at most the longest one', async () => {
+    const laptop = await openLaptop(market.sim.url, undefined, {
+      settings: { undoSeconds: 10 },
+      now: () => Date.now() + ahead,
+    });
+    laptops.push(laptop);
+    laptop.core.start();
+    await laptop.core.checkNow();
+    await laptop.core.backlogRead();
+    const orderId = (await admin(market.sim.url, 'POST', 'purchases', {})).json.orderId as string;
+    await poll(laptop);
+    const held = await laptop.core.markStatus({
+      orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'On it',
+    });
+    expect(held.notBefore).toBeDefined();
+    ahead = -3_600_000;
+    const [item] = await laptop.core.deliverOutbox();
+    expect(item).toMatchObject({ requestId: held.requestId, state: 'sent' });
+  });
 });
 
 describe('one order, one identity', () => {
