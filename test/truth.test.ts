@@ -327,6 +327,49 @@ describe('one order, one identity', () => {
     expect(store.claimAnnouncements(process.pid, () => true, false)).toEqual({ pending: [], held: [] });
     store.close();
   });
+
+  it('keeps the events of an earlier store whose ids are not UUIDs as the reader now tells them apart', async () => {
+    const dataDir = await makeDataDir();
+    const id = '3f2b8c1e-9a4d-4c7b-8e2f-1a2b3c4d5e6f';
+    const event = {
+      eventId: '5',
+      eventTypeCode: 'ServicePurchased',
+      statusCode: 'ProvisioningStarted',
+      eventTime: '2026-11-20T10:00:00Z',
+      description: 'New purchase',
+      additionalProperties: [{ name: 'orderId', value: id }],
+    };
+    // As a store of version 19 held it: keyed by its id alone, the cursor's last keys so too.
+    const db = databaseOfVersion(dataDir, 19);
+    db.prepare(
+      'INSERT INTO events (key, order_id, event_type, status, event_time, event_ms, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ).run(
+      '5',
+      id,
+      event.eventTypeCode,
+      event.statusCode,
+      event.eventTime,
+      Date.parse(event.eventTime),
+      JSON.stringify(event),
+    );
+    db.exec(`INSERT INTO meta (key, value) VALUES ('cursor', '{"offset":1,"lastEventId":"5","tail":["5"]}')`);
+    db.close();
+
+    const { store } = AccountStore.open(dataDir);
+    // The cursor's keys of the old form are not looked for (the listing is not walked back for them).
+    expect(store.cursor()).toEqual({ offset: 1 });
+    // Read again by the next poll: known, not recorded twice.
+    const read = store.recordPoll({
+      events: [event],
+      cursor: { offset: 1 },
+      backlog: false,
+      paused: false,
+      now: '2026-11-21T00:00:00Z',
+    });
+    expect(read.newEvents).toBe(0);
+    expect(store.history(id)).toHaveLength(1);
+    store.close();
+  });
 });
 
 describe('numbers the app does not compute with are text', () => {
