@@ -96,6 +96,12 @@ describe('causal order of statuses that name the step they were marked after', (
     expect(ids(causalOrder(listed))).toEqual(['purchase', 'a', 'c', 'b', 'x', 'y']);
   });
 
+  it('names no step whose id is long or holds a space: the post counts by its time', () => {
+    expect(postReference('r1', 'x'.repeat(65))).toBe('Seller Tray request r1');
+    expect(postReference('r1', 'step 2 after 1')).toBe('Seller Tray request r1');
+    expect(postReference('r1', '7')).toBe('Seller Tray request r1 after 7');
+  });
+
   it('follows a long chain of names without running out of stack', () => {
     const chain = Array.from({ length: 50_000 }, (_, i) =>
       posted(

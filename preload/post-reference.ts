@@ -16,9 +16,16 @@ export interface PostReference {
   after?: string | undefined;
 }
 
+/**
+ * A step's id as a post may name it: printable, no spaces, and short (a UUID is 36 characters). A
+ * marketplace's id of another kind is not named (the post then counts by its time, as any other
+ * status does): a long one would swell every post, and a space would misread the reference.
+ */
+const NAMEABLE = /^[\x21-\x7e]{1,64}$/;
+
 /** The reference a post carries. */
 export function postReference(requestId: string, after: string | undefined): string {
-  return `${REFERENCE}${requestId}${after === undefined ? '' : `${AFTER}${after}`}`;
+  return `${REFERENCE}${requestId}${after !== undefined && NAMEABLE.test(after) ? `${AFTER}${after}` : ''}`;
 }
 
 /** The reference an event carries as a post of Seller Tray's, if it carries one. */
