@@ -5,7 +5,9 @@
 // program or web page can add purchases to it.
 import { join } from 'node:path';
 import { DEFAULT_CLIENT, type Marketplace, serveMarketplace } from '../simulator/marketplace-server';
+import { StateFileError } from '../simulator/persistence';
 import type { DemoMarketplace } from './core/service';
+import { asideStamp, keepAside } from './core/store/database';
 
 /** Often enough to see a notification soon after starting the demo. */
 const PURCHASE_EVERY_MS = 45_000;
@@ -13,20 +15,24 @@ const PURCHASE_EVERY_MS = 45_000;
 export function builtInDemo(dataRoot: string): DemoMarketplace & { stop(): Promise<void> } {
   let running: Promise<Marketplace> | undefined;
   let timer: NodeJS.Timeout | undefined;
+  /** What the start found and has not told yet (told once). */
+  let untold: string | undefined;
   return {
     async start() {
-      running ??= serveMarketplace({ port: 0, dataFile: join(dataRoot, 'demo-marketplace.json') }).then(
-        (marketplace) => {
-          timer = setInterval(() => marketplace.addPurchase({}), PURCHASE_EVERY_MS);
-          timer.unref();
-          return marketplace;
-        },
-      );
+      running ??= serveDemo(join(dataRoot, 'demo-marketplace.json')).then(({ marketplace, problem }) => {
+        untold = problem;
+        timer = setInterval(() => marketplace.addPurchase({}), PURCHASE_EVERY_MS);
+        timer.unref();
+        return marketplace;
+      });
       const marketplace = await running;
+      const problem = untold;
+      untold = undefined;
       return {
         baseUrl: marketplace.url,
         clientId: DEFAULT_CLIENT.clientId,
         clientSecret: DEFAULT_CLIENT.clientSecret,
+        ...(problem ? { problem } : {}),
       };
     },
     async stop() {
@@ -35,4 +41,21 @@ export function builtInDemo(dataRoot: string): DemoMarketplace & { stop(): Promi
       running = undefined;
     },
   };
+}
+
+/**
+ * The demo's marketplace as it was left; a new one when its file cannot be used (damaged), that
+ * file kept aside as `<file>.damaged-<time>` and said: a damaged file never keeps the app from starting.
+ */
+async function serveDemo(dataFile: string): Promise<{ marketplace: Marketplace; problem?: string }> {
+  try {
+    return { marketplace: await serveMarketplace({ port: 0, dataFile }) };
+  } catch (error) {
+    if (!(error instanceof StateFileError)) throw error;
+    const aside = keepAside(dataFile, asideStamp(Date.now()));
+    return {
+      marketplace: await serveMarketplace({ port: 0, dataFile }),
+      problem: `The demo marketplace's file could not be read (${error.reason}); it was kept as ${aside} and a new demo marketplace started, with the demo's first orders again.`,
+    };
+  }
 }

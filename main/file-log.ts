@@ -38,7 +38,12 @@ const APPEND_NO_FOLLOW =
 export function fileLog(dir: string, maxBytes: number = LOG_MAX_BYTES): FileLog {
   const file = join(dir, LOG_FILE_NAME);
   const linkAtDir = removeLink(dir);
-  ensurePrivateDir(dir);
+  try {
+    ensurePrivateDir(dir);
+  } catch {
+    // A folder that cannot be made (a read-only disk): its writes fail and are dropped, as
+    // electron-log drops any it cannot make; a log never stops what it logs.
+  }
   const removed = linkAtDir ? dir : removeLink(file) ? file : undefined;
   const logger = electronLog.create({ logId: `seller-tray ${file}` });
   // Only the file: no console, no IPC to windows, nothing sent anywhere.

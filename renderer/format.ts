@@ -2,6 +2,8 @@
 // one place, in the user's locale (Intl), so every view says the same thing the same way.
 // Whatever the server sent is returned as text (never markup); a value that does not parse is
 // shown as it came.
+
+import { capped, NAME_MAX, plainText } from '../preload/marketplace-text';
 import type { Connection } from '../preload/model';
 import { exactly, type Money } from '../preload/money';
 import { ageText } from '../preload/status-words';
@@ -77,7 +79,11 @@ export function formatAge(iso: string | undefined, now: number): string {
   return Number.isFinite(ms) ? ageText(ms, now) : '';
 }
 
-/** An amount with its currency, when it has one; a currency code Intl does not know is written after it. */
+/**
+ * An amount with its currency, when it has one; a currency code Intl does not know is written
+ * after it, as the marketplace's text it is: one plain line (no control, override or hidden
+ * character), capped, so every place an amount shows is safe, ServerText or not.
+ */
 export function formatAmount(
   amount: number | undefined,
   currency: string | undefined,
@@ -95,7 +101,7 @@ export function formatAmount(
     }
     formats.money.set(currency, format);
   }
-  return format ? format.format(value) : `${formatNumber(value)} ${currency}`;
+  return format ? format.format(value) : `${formatNumber(value)} ${capped(plainText(currency), NAME_MAX)}`;
 }
 
 /** A total (an inbox row's, an order's): written the same in the row and on the order page. */

@@ -9,7 +9,7 @@ import { ZodError } from 'zod';
 import { OPERATIONS, type Operation } from '../main/core/api/routes';
 import { AS_SPECIFIED, type Dialect } from './dialect';
 import { type Answer, HttpError, send, sendError } from './http';
-import { readState, StateWriter } from './persistence';
+import { readState, StateFileError, StateWriter } from './persistence';
 import { matchOperation, SellerApi } from './seller-api';
 import {
   type ClientCredential,
@@ -212,7 +212,10 @@ function restore(saved: unknown, file: string | undefined, clock: () => number):
   } catch (error) {
     const detail =
       error instanceof ZodError ? (error.issues[0]?.path.join('.') ?? '') : (error as Error).message;
-    throw new Error(`simulator state ${file} is not a valid state file (at ${detail})`);
+    throw new StateFileError(
+      `simulator state ${file} is not a valid state file (at ${detail})`,
+      `not a marketplace's state (at ${detail})`,
+    );
   }
 }
 

@@ -5,12 +5,23 @@ import { readTextIfExists, writeFileDurably } from '../main/core/durable-file';
 /** How long changes gather before they are written. */
 const WRITE_DELAY_MS = 100;
 
+/** A state file that cannot be used: unreadable, not JSON, or not a marketplace's state (`reason` says which). */
+export class StateFileError extends Error {
+  constructor(
+    message: string,
+    readonly reason: string,
+  ) {
+    super(message);
+  }
+}
+
 export async function readState(file: string): Promise<unknown | undefined> {
   try {
     const text = await readTextIfExists(file);
     return text === undefined ? undefined : JSON.parse(text);
   } catch (error) {
-    throw new Error(`cannot read simulator state ${file}: ${(error as Error).message}`);
+    const reason = (error as Error).message;
+    throw new StateFileError(`cannot read simulator state ${file}: ${reason}`, reason);
   }
 }
 

@@ -41,6 +41,10 @@ export const QUIRKS = {
   'odd-unused-fields':
     'events carry sellerId as an object and seenTime as a number, every third one an eventTime that is no time; orders a note that is an object',
   'long-currency': 'orders are in a currency whose code is not three letters ("USDT")',
+  'broken-links':
+    'purchase events whose id ends in 1, 5, 9 or d name their order with a NUL after its id, those ending in 3, 7, b or f with a lone surrogate',
+  'deep-fields':
+    'events and orders whose id starts with 2 carry a field the app does not use, nested 10,000 levels deep',
   // Issue 20: gateways, retries, posts and other sellers.
   'gateway-403':
     'a gateway in front lets tokens lapse 1 s after they are issued (whatever exp says) and answers 403 {"message": …}',
@@ -86,9 +90,13 @@ const ORDER_QUIRKS: readonly Quirk[] = [
   'id-case',
   'odd-unused-fields',
   'long-currency',
+  'deep-fields',
 ];
 /** The currency code of every order, with 'long-currency'. */
 export const LONG_CURRENCY = 'USDT';
+/** Where 'deep-fields' writes its deep value: no JSON.stringify can write one so deep. */
+const DEEP_FIELD = '~deep-field~';
+const DEEP_VALUE = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
 /** How long the gateway of 'gateway-403' honours a token. */
 const GATEWAY_TOKEN_MS = 1000;
 /** Tokens the gateway remembers the issue of; older ones are refused as lapsed anyway. */
@@ -210,7 +218,10 @@ export class Quirks implements Dialect {
 
   /** A successful answer as the quirky server writes it. */
   answer(operation: Operation, status: number, json: string): Answer {
-    const answer = this.rewrite(operation, status, json);
+    let answer = this.rewrite(operation, status, json);
+    if (this.has('deep-fields') && typeof answer.body === 'string') {
+      answer = { ...answer, body: answer.body.replaceAll(`"${DEEP_FIELD}"`, DEEP_VALUE) };
+    }
     return this.has('big-numbers') && typeof answer.body === 'string'
       ? {
           ...answer,
@@ -370,6 +381,14 @@ export class Quirks implements Dialect {
       if (parseInt(String(out.eventId).slice(-1), 16) % 3 === 0) out.eventTime = 'not recorded';
     }
     if (this.has('unreadable-events') && String(out.eventId).startsWith('0')) out.statusCode = 17;
+    if (this.has('deep-fields') && String(out.eventId).startsWith('2')) out.extensions = DEEP_FIELD;
+    const last = parseInt(String(out.eventId).slice(-1), 16);
+    if (this.has('broken-links') && out.statusCode === 'ProvisioningStarted' && last % 2 === 1) {
+      Object.assign(
+        out,
+        withLink(out, (link) => `${link}${last % 4 === 1 ? '\u0000' : '\ud800'}`),
+      );
+    }
     if (this.has('loose-values')) {
       out.detailedDescription ??= null;
       out.sellerId = String(out.sellerId);
@@ -390,6 +409,8 @@ export class Quirks implements Dialect {
     if (this.has('id-case')) out = { ...out, orderId: String(out.orderId).toUpperCase() };
     if (this.has('odd-unused-fields')) out = { ...out, note: { text: out.note } };
     if (this.has('long-currency')) out = inCurrency(out, LONG_CURRENCY);
+    if (this.has('deep-fields') && String(out.orderId).startsWith('2'))
+      out = { ...out, extensions: DEEP_FIELD };
     return unreadable ? { ...out, documentCurrencyCode: 978 } : out;
   }
 
@@ -523,16 +544,19 @@ function linkOf(item: Json): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** The item with its order link in upper case. */
-function upperCaseLink(item: Json): Json {
+/** The item with its order link rewritten by `rewrite`. */
+function withLink(item: Json, rewrite: (link: string) => string): Json {
   const properties = (item.additionalProperties as { name: string; value: unknown }[] | undefined) ?? [];
   return {
     ...item,
     additionalProperties: properties.map((p) =>
-      p.name === 'orderId' && typeof p.value === 'string' ? { ...p, value: p.value.toUpperCase() } : p,
+      p.name === 'orderId' && typeof p.value === 'string' ? { ...p, value: rewrite(p.value) } : p,
     ),
   };
 }
+
+/** The item with its order link in upper case. */
+const upperCaseLink = (item: Json): Json => withLink(item, (link) => link.toUpperCase());
 
 /** The order with every amount in `currency`. */
 function inCurrency(order: Json, currency: string): Json {

@@ -1,6 +1,7 @@
 // Nothing announced is lost to kill -9: laptops (CLI `watch` processes, each with its own config
 // home) killed at random moments while polling a faulty marketplace, the app and `watch`
 // sharing one data folder, and a first start killed midway through its history or its orders.
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import { type Simulator, startSimulator } from '../simulator/server';
 import { makeDataDir, TEST_SETTINGS } from './support/core';
 import { exitOf, runTs, spawnTs } from './support/processes';
 import { admin } from './support/raw-api';
+import { until } from './support/shell-fakes';
 
 let sim: Simulator;
 const homes: string[] = [];
@@ -127,6 +129,49 @@ describe('kill -9', () => {
     expect((await watchOnce(env)).orderIds).toEqual([orderId]);
     expect((await watchOnce(env)).orderIds).toEqual([]);
   }, 30_000);
+
+  it("a watch killed before it printed, its pid then another process's after the computer restarted, announces on its next run", async () => {
+    const env = await laptopEnv();
+    await watchOnce(env);
+    const dataDir = accountFolder(
+      userDataDir(env),
+      accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id,
+    );
+    const orderId = await purchase();
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [
+        { operation: 'getOrder', action: 'delay', delayMs: 10_000 },
+        { operation: 'listOrders', action: 'delay', delayMs: 10_000 },
+      ],
+    });
+    // Killed once it claimed the announcement, while it waits for the order's document.
+    const watch = spawnTs('main/cli/seller-tray.ts', ['watch', '--once', '--json'], env);
+    const claimed = () => {
+      const db = openReadOnly(join(dataDir, DATABASE_FILE));
+      try {
+        return db.prepare('SELECT 1 FROM announcements WHERE claimed_by IS NOT NULL').get() !== undefined;
+      } finally {
+        db.close();
+      }
+    };
+    await until(claimed, 20_000);
+    watch.kill('SIGKILL');
+    await exitOf(watch);
+    await admin(sim.url, 'PATCH', 'faults', { script: [] });
+    // The restart, as the file shows it: written in an earlier boot, its claimant's pid now a live
+    // process's (one that started at the new boot).
+    const other = spawn('sleep', ['60']);
+    try {
+      const { DatabaseSync } = process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite');
+      const db = new DatabaseSync(join(dataDir, DATABASE_FILE));
+      db.prepare('UPDATE announcements SET claimed_by = ? WHERE claimed_by IS NOT NULL').run(other.pid ?? 0);
+      db.prepare(`UPDATE meta SET value = 'an earlier boot' WHERE key = 'boot'`).run();
+      db.close();
+      expect((await watchOnce(env)).orderIds).toEqual([orderId]);
+    } finally {
+      other.kill();
+    }
+  }, 40_000);
 });
 
 describe('the app and seller-tray watch on one data folder', () => {

@@ -582,6 +582,27 @@ it('automations runs lists the runs waiting or failed with their next try and la
   expect(runs[1]?.deliveryId).not.toBe(failed?.deliveryId);
   const ofOrder = await cli(['automations', 'runs', '--order', orderId]);
   expect(ofOrder.stdout.trim().split('\n')).toHaveLength(2);
+  // --json: the runs as objects, for a script.
+  const asJson = await cli(['automations', 'runs', '--order', orderId, '--json']);
+  expect(asJson.code).toBe(0);
+  expect(JSON.parse(asJson.stdout)).toEqual([
+    expect.objectContaining({
+      automation: 'provision',
+      orderId,
+      deliveryId: failed?.deliveryId,
+      state: 'failed',
+    }),
+    expect.objectContaining({ automation: 'provision', orderId, trigger: 'again', state: 'failed' }),
+  ]);
+  const declared = await cli(['automations', 'list', '--json']);
+  expect(declared.code).toBe(0);
+  expect(JSON.parse(declared.stdout)).toEqual([
+    expect.objectContaining({
+      name: 'provision',
+      enabled: true,
+      action: expect.objectContaining({ type: 'command' }),
+    }),
+  ]);
 });
 
 /** `automations secret NAME` at a real terminal (test/support/terminal.ts), these keys typed once it prompts. */

@@ -109,8 +109,14 @@ export function listen(
   return watch([account], stores, { ...options, once: false, automations: headless });
 }
 
-/** `automations list`: each automation, what it does, for which orders, and whether its secret is stored. */
-export async function listAutomations(account: Account, stores: CliStores): Promise<string> {
+/**
+ * `automations list`: each automation, what it does, for which orders, and whether its secret is
+ * stored; as text, and as the declarations with their secret's state (for --json).
+ */
+export async function listAutomations(
+  account: Account,
+  stores: CliStores,
+): Promise<{ text: string; items: (AutomationSetting & { secret: string })[] }> {
   const { automations, automationsEnabled } = stores.settings.load().settings;
   // Shown by their labels; the one served here under its own where the list does not have it.
   const known = [...listedAccounts(stores), account.ref].map((ref) => ({
@@ -118,13 +124,14 @@ export async function listAutomations(account: Account, stores: CliStores): Prom
     label: automationAccount(ref).label,
   }));
   if (automations.length === 0)
-    return 'No automations are declared in the settings file (docs/automations.md).\n';
+    return { text: 'No automations are declared in the settings file (docs/automations.md).\n', items: [] };
   const lines = [
     `This computer's app ${automationsEnabled ? 'runs' : 'does not run'} them (Settings → Automations); seller-tray run always does.\n`,
     row(['NAME', 'ON', 'ACTION', 'FOR', 'ACCOUNTS', 'REPORTS', 'SECRET']),
   ];
   // Where this account's secrets could come from on a server: the credential each is read from.
   const credentials: string[] = [];
+  const items: (AutomationSetting & { secret: string })[] = [];
   for (const a of automations) {
     const entry = automationSecretEntry(account.ref, a.name);
     const loaded = stores.credentials.shadowing(entry);
@@ -142,6 +149,7 @@ export async function listAutomations(account: Account, stores: CliStores): Prom
       credentials.push(
         `${a.name}'s secret for ${automationAccount(account.ref).label}: credential ${credentialName(entry)} (${loaded ? 'loaded' : 'not loaded'})\n`,
       );
+    items.push({ ...a, secret });
     const { action, orders } = describeAutomation(a);
     lines.push(
       row([
@@ -155,7 +163,7 @@ export async function listAutomations(account: Account, stores: CliStores): Prom
       ]),
     );
   }
-  return [...lines, ...credentials].join('');
+  return { text: [...lines, ...credentials].join(''), items };
 }
 
 /** `automations secret NAME`: its webhook's signing secret or chat address from stdin into the keychain. */
@@ -226,16 +234,17 @@ export async function storeAutomationSecret(
 }
 
 /**
- * `automations test NAME --order ID`: runs the automation once for the order now (event
- * order.test, a new delivery id), whether this computer runs automations or not; never marks a status.
+ * `automations test NAME --order ID` (event order.test, never marks a status) and `automations
+ * run-again NAME --order ID` (the order page's Run again): runs the automation once for the order
+ * now under a new delivery id, whether this computer runs automations or not.
  */
-export async function testAutomation(
+export async function runAutomationOnce(
   account: Account,
   stores: CliStores,
   name: string,
   orderId: string | undefined,
   log: Log,
-  trigger: 'again' | 'test' = 'test',
+  trigger: 'again' | 'test',
 ): Promise<{ text: string; run: AutomationRun }> {
   if (!orderId)
     throw new UsageError(`automations ${trigger === 'test' ? 'test' : 'run-again'} needs --order ID`);
@@ -257,7 +266,7 @@ export async function testAutomation(
     surface: account.surface,
   });
   try {
-    const run = await session.core.testAutomation(order, declared, trigger);
+    const run = await session.core.runAutomationToEnd(order, declared, trigger);
     return { text: describeRun(run), run };
   } finally {
     await session.close();
@@ -269,30 +278,34 @@ export async function testAutomation(
  * waiting or failed, newest first, or every run of one order; a line each: automation, order,
  * state, attempts, next try, last result, delivery id.
  */
-export function listRuns(account: Account, stores: CliStores, orderId: string | undefined): string {
+export function listRuns(account: Account, stores: CliStores, orderId: string | undefined): AutomationRun[] {
   const dataDir = accountFolder(stores.dataRoot, account.ref.id);
   // No store yet: nothing ran here (and a read creates none).
-  if (!existsSync(join(dataDir, DATABASE_FILE))) return '';
+  if (!existsSync(join(dataDir, DATABASE_FILE))) return [];
   const { store } = AccountStore.open(dataDir);
   try {
-    const runs = orderId === undefined ? store.runsWaitingOrFailed() : store.runsFor(wholeOrderId(orderId));
-    return runs
-      .map((run) => {
-        const { code, detail } = runOutcome(run);
-        return row([
-          run.automation,
-          run.orderId,
-          run.state,
-          plural(run.attempts, 'attempt'),
-          run.state === 'queued' ? run.dueAt : '-',
-          [code, detail].filter(Boolean).join(': ') || '-',
-          run.deliveryId,
-        ]);
-      })
-      .join('');
+    return orderId === undefined ? store.runsWaitingOrFailed() : store.runsFor(wholeOrderId(orderId));
   } finally {
     store.close();
   }
+}
+
+/** `automations runs` for a terminal: a line each (escaped for it). */
+export function runsTable(runs: AutomationRun[]): string {
+  return runs
+    .map((run) => {
+      const { code, detail } = runOutcome(run);
+      return row([
+        run.automation,
+        run.orderId,
+        run.state,
+        plural(run.attempts, 'attempt'),
+        run.state === 'queued' ? run.dueAt : '-',
+        [code, detail].filter(Boolean).join(': ') || '-',
+        run.deliveryId,
+      ]);
+    })
+    .join('');
 }
 
 /** An order's whole id (the store is read without the marketplace, which a beginning needs). */

@@ -212,6 +212,31 @@ describe('systemd credentials as the secrets of saved accounts', () => {
     }
   });
 
+  it("a run whose secret's credential is unusable says so of the credential, not of the keychain", async () => {
+    const entry = automationSecretEntry(refOf(eu, EU_CLIENT), 'CRM hook');
+    await writeFile(join(credentials, credentialName(entry)), '\n');
+    const orderId = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+    const test = await asService(['automations', 'test', 'CRM hook', '--account', 'EU', '--order', orderId]);
+    expect(test.code).toBe(1);
+    expect(test.stdout).toContain(
+      `its signing secret could not be read: The credential ${credentialName(entry)}`,
+    );
+    expect(test.stdout).toContain(
+      'is empty: put the secret in the file LoadCredential= names, or drop that line to use the keychain; tried again at',
+    );
+    expect(test.stdout).not.toContain('from the keychain');
+  });
+
+  it('a run whose secret is neither loaded nor stored names the credential to load, as a service is given its secrets', async () => {
+    const entry = automationSecretEntry(refOf(eu, EU_CLIENT), 'CRM hook');
+    const orderId = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+    const test = await asService(['automations', 'test', 'CRM hook', '--account', 'EU', '--order', orderId]);
+    expect(test.code).toBe(1);
+    expect(test.stdout).toContain(
+      `its signing secret is not set on this computer: load it with LoadCredential=${credentialName(entry)}:FILE`,
+    );
+  });
+
   it('with no keyring to reach, doctor, orders list and accounts list name the credential to load', async () => {
     await rm(join(credentials, credentialOf(us, US_CLIENT)));
     const noKeyring = { DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(credentials, 'no-bus')}`, DISPLAY: '' };

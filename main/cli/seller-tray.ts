@@ -10,7 +10,7 @@ import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
 import { APP_VERSION } from '../core/app-identity';
 import { diagnose, formatDiagnosis } from '../core/diagnosis';
-import { explainFailure } from '../core/failure-words';
+import { explainFailure, isLocalFileFailure } from '../core/failure-words';
 import { lineLog, silentLog } from '../core/log';
 import { NO_POLICIES, policyProblems, policyReport } from '../core/policy/layers';
 import { policySourceFor } from '../core/policy/sources';
@@ -34,9 +34,10 @@ import {
   listAutomations,
   listen,
   listRuns,
+  runAutomationOnce,
   runHeadless,
+  runsTable,
   storeAutomationSecret,
-  testAutomation,
 } from './automations';
 import { runCommand } from './commands';
 import { describeProblem, describeUnread, describeWindows, formatItems, terminalJson } from './format';
@@ -251,7 +252,8 @@ async function main(argv: string[]): Promise<number> {
     if (positionals[0] === 'automations') {
       const [, sub, name] = positionals;
       if (sub === 'list' && positionals.length === 2) {
-        process.stdout.write(await listAutomations(account, stores));
+        const { text, items } = await listAutomations(account, stores);
+        process.stdout.write(values.json ? terminalJson(items) : text);
         return 0;
       }
       if (sub === 'secret' && name && positionals.length === 3) {
@@ -259,17 +261,18 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       if (sub === 'test' && name && positionals.length === 3) {
-        const { text, run } = await testAutomation(account, stores, name, values.order, log);
+        const { text, run } = await runAutomationOnce(account, stores, name, values.order, log, 'test');
         process.stdout.write(values.json ? terminalJson(run) : text);
         return run.state === 'succeeded' ? 0 : 1;
       }
       if (sub === 'run-again' && name && positionals.length === 3) {
-        const { text, run } = await testAutomation(account, stores, name, values.order, log, 'again');
+        const { text, run } = await runAutomationOnce(account, stores, name, values.order, log, 'again');
         process.stdout.write(values.json ? terminalJson(run) : text);
         return run.state === 'succeeded' ? 0 : 1;
       }
       if (sub === 'runs' && positionals.length === 2) {
-        process.stdout.write(listRuns(account, stores, values.order));
+        const runs = listRuns(account, stores, values.order);
+        process.stdout.write(values.json ? terminalJson(runs) : runsTable(runs));
         return 0;
       }
       throw new UsageError(
@@ -366,6 +369,11 @@ async function main(argv: string[]): Promise<number> {
       if (values.json) process.stderr.write(terminalJson({ error: error.toJSON() }, 0));
       return 1;
     }
+    // This computer's files (a read-only or full disk): in words first, as the app says it.
+    if (isLocalFileFailure(error))
+      process.stderr.write(
+        `seller-tray: ${explainFailure(error, adviceFor(account?.surface ?? surface, account?.ref)).message}\n`,
+      );
     // Such as a poll's last error in `watch --once`, which may quote the server.
     process.stderr.write(`seller-tray: ${escapedControls((error as Error).message)}\n`);
     return 1;

@@ -7,6 +7,7 @@
 // (test/advice-works.test.ts tries every command and control the advice names, per policy).
 import type { MarkableStatus } from '../../preload/order-status';
 import { type AccountRef, commandFor, DEMO_ACCOUNT_ID, keychainEntry } from './account/account-ref';
+import { automationSecretEntry } from './automation/ports';
 import { automationsManaged, lockedSettings, type Policies } from './policy/layers';
 import { credentialName } from './secrets';
 
@@ -231,7 +232,11 @@ function terminalAdvice(terminal: TerminalSurface, account: AccountRef | undefin
     sendLog: 'send what the command prints with --verbose to your IT support',
     automationSecret: (automation) => {
       const command = secretCommand(account, automation);
-      return command ? `run ${command}` : 'set it in the app (the demo runs only in the app)';
+      if (!command) return 'set it in the app (the demo runs only in the app)';
+      // A service given its secrets as systemd credentials is given this one the same way.
+      return terminal.secretFrom === 'credential' && account
+        ? `load it with LoadCredential=${credentialName(automationSecretEntry(account, automation))}:FILE and restart the service, or run ${command}`
+        : `run ${command}`;
     },
     orderRuns: (automation, orderId) =>
       `Its output is in the lines below; ${command(account, `automations run-again ${argument(automation)} --order ${orderId}`)} runs it again; ${command(account, 'automations runs')} lists the runs waiting or failed.`,

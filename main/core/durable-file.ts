@@ -1,6 +1,6 @@
 // Files that must survive a crash: written to a temporary file, flushed to disk, then
 // renamed over the old one, so a reader finds the old content or the new, never half.
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -10,10 +10,17 @@ export function writeFileDurably(file: string, content: string): void {
   const temporary = `${file}.${process.pid}.tmp`;
   const fd = openSync(temporary, 'w', 0o600);
   try {
-    writeSync(fd, content);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    try {
+      // Every byte: on a disk that fills part way write(2) returns a short count, not an error,
+      // which writeSync hands back as it is; writeFileSync writes on until it fails (ENOSPC).
+      writeFileSync(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    rmSync(temporary, { force: true }); // its part would hold what room is left
+    throw error;
   }
   renameSync(temporary, file);
   syncDirectory(dirname(file));

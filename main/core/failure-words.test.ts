@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adviceFor } from './advice';
 import { SellerApiError } from './api/errors';
@@ -140,6 +143,48 @@ describe('a failure, in words for people', () => {
         `File operation: ${syscall}`,
         `Message: ${error.message}`,
       ]);
+    },
+  );
+
+  it.each([
+    [
+      'SQLITE_FULL',
+      (db: import('node:sqlite').DatabaseSync) => {
+        // A database that may not grow: full as a disk is.
+        db.exec('CREATE TABLE t (x); PRAGMA max_page_count = 2');
+        for (;;) db.exec(`INSERT INTO t VALUES (randomblob(1000))`);
+      },
+      /^The disk is full, so Seller Tray could not save its files\. Free some space/,
+      {},
+    ],
+    [
+      'SQLITE_READONLY',
+      (db: import('node:sqlite').DatabaseSync) => db.exec('CREATE TABLE t (x)'),
+      /^Seller Tray is not allowed to write its files on this computer/,
+      { readOnly: true },
+    ],
+  ])(
+    "says what SQLite's %s means for the user, its code in the details",
+    (code, fail, words, options: { readOnly?: boolean }) => {
+      const { DatabaseSync } = process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite');
+      const folder = mkdtempSync(join(tmpdir(), 'failure-words-'));
+      try {
+        new DatabaseSync(join(folder, 'store.db')).close();
+        const db = new DatabaseSync(join(folder, 'store.db'), options);
+        let error: unknown;
+        try {
+          fail(db);
+        } catch (caught) {
+          error = caught;
+        } finally {
+          db.close();
+        }
+        const explained = explainFailure(error);
+        expect(explained.message).toMatch(words);
+        expect(explained.details).toEqual([`Error code: ${code}`, `Message: ${(error as Error).message}`]);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
     },
   );
 

@@ -9,6 +9,7 @@ import { type Advice, capitalized } from './advice';
 import { SellerApiError } from './api/errors';
 import { PaginationError } from './api/pagination';
 import { KeychainUnavailableError } from './secrets';
+import { StoreVersionError } from './store/database';
 
 export function failureKind(error: unknown): FailureKind {
   if (!(error instanceof SellerApiError)) return 'failing';
@@ -113,6 +114,8 @@ export function explainFailure(error: unknown, advice: Advice): Explained {
     return { message: error.advice, details: [`Keychain error: ${error.reason}`] };
   }
   const text = error instanceof Error ? error.message : String(error);
+  // Its own words name the file and say what to do.
+  if (error instanceof StoreVersionError) return { message: text, details: [] };
   if (error instanceof PaginationError) {
     return {
       message: `The marketplace's lists did not page as expected, so Seller Tray could not read them whole. ${diagnoseAdvice(advice)}`,
@@ -125,6 +128,10 @@ export function explainFailure(error: unknown, advice: Advice): Explained {
       message: (FILE_WORDS[file.code] ?? FILE_TROUBLE)(advice),
       details: [`Error code: ${file.code}`, `File operation: ${file.syscall}`, `Message: ${text}`],
     };
+  }
+  const store = storeFailure(error);
+  if (store) {
+    return { message: SQLITE_WORDS[store](advice), details: [`Error code: ${store}`, `Message: ${text}`] };
   }
   return { message: `Something went wrong: ${capped(plainText(text), 300)}`, details: [`Message: ${text}`] };
 }
@@ -146,6 +153,37 @@ const FILE_WORDS: Readonly<Record<string, Worded>> = {
 };
 const FILE_TROUBLE: Worded = (advice) =>
   `Seller Tray could not read or write its files on this computer. Try again; if it stays, ${advice.sendLog}.`;
+
+/**
+ * SQLite's own failures to write the store's files (node:sqlite's errors carry its result code,
+ * `errcode`, whose low byte is the primary code): the same words as the file system's.
+ */
+const SQLITE_CODES = {
+  3: 'SQLITE_PERM',
+  8: 'SQLITE_READONLY',
+  10: 'SQLITE_IOERR',
+  13: 'SQLITE_FULL',
+  14: 'SQLITE_CANTOPEN',
+} as const;
+type SqliteCode = (typeof SQLITE_CODES)[keyof typeof SQLITE_CODES];
+const SQLITE_WORDS: Readonly<Record<SqliteCode, Worded>> = {
+  SQLITE_PERM: NOT_ALLOWED,
+  SQLITE_READONLY: NOT_ALLOWED,
+  SQLITE_IOERR: FILE_TROUBLE,
+  SQLITE_FULL: FULL,
+  SQLITE_CANTOPEN: FILE_TROUBLE,
+};
+
+function storeFailure(error: unknown): SqliteCode | undefined {
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
+  if (code !== 'ERR_SQLITE_ERROR' || typeof errcode !== 'number') return undefined;
+  return SQLITE_CODES[(errcode & 0xff) as keyof typeof SQLITE_CODES];
+}
+
+/** Whether `error` is this computer's files' (the file system's or SQLite's): explainFailure words it. */
+export function isLocalFileFailure(error: unknown): boolean {
+  return fileFailure(error) !== undefined || storeFailure(error) !== undefined;
+}
 
 /** The file system calls whose failures are this computer's files' (not a network's). */
 const FILE_CALLS = new Set([

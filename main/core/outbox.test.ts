@@ -24,6 +24,8 @@ afterEach(() => {
 function outboxWith(
   post: (body: NewMarketplaceEvent, requestId: string) => Promise<{ eventId: string }>,
   recent: () => MarketplaceEvent[] = () => [],
+  /** Called after each read of one item (another process may act just then). */
+  afterItemRead: (requestId: string) => void = () => undefined,
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
   const { store } = AccountStore.open(dir);
@@ -39,7 +41,12 @@ function outboxWith(
     },
     pendingOutboxMarks: () => store.pendingOutboxMarks(),
     pendingOutboxItems: () => store.pendingOutboxItems(),
-    outboxItem: (requestId: string) => store.outboxItem(requestId),
+    outboxItem: (requestId: string) => {
+      const item = store.outboxItem(requestId);
+      afterItemRead(requestId);
+      return item;
+    },
+    atomically: <T>(work: () => T) => store.atomically(work),
     deleteOutboxItem: (requestId: string, ended: StatusEnding) => store.deleteOutboxItem(requestId, ended),
     pendingOutboxCount: () => store.pendingOutboxCount(),
     pollsSucceeded: () => store.pollsSucceeded(),
@@ -63,7 +70,7 @@ function outboxWith(
     },
     now: () => clock.now,
   });
-  return { outbox, saves, store, clock, wholeReads };
+  return { outbox, saves, store, clock, wholeReads, dir };
 }
 
 const mark = (orderId: string, statusCode: OutboxItem['statusCode'] = 'ProvisioningInProgress') => ({
@@ -318,6 +325,56 @@ describe('outbox', () => {
     await delivery;
     expect(posted).toEqual(['a']);
   });
+
+  it('never posts a mark another process undid as its grace ended: the undo and the taking of the mark for its post come one before the other', async () => {
+    const posted: string[] = [];
+    let undoneElsewhere: string | undefined;
+    let other: Outbox | undefined;
+    let raced = false;
+    const { outbox, clock, store, dir } = outboxWith(
+      async (body) => {
+        posted.push(body.statusCode);
+        return { eventId: 'e1' };
+      },
+      () => [],
+      (requestId) => {
+        // The app's undo, its clock a moment before the grace's end, as this delivery reads the mark.
+        if (raced || !other) return;
+        raced = true;
+        try {
+          undoneElsewhere = other.undo(requestId);
+        } catch (error) {
+          undoneElsewhere = `refused: ${String(error)}`;
+        }
+      },
+    );
+    const held = outbox.enqueue(mark('a'), 10_000);
+    const elsewhere = AccountStore.open(dir).store;
+    try {
+      other = new Outbox({
+        advice: adviceFor('app'),
+        store: elsewhere,
+        posting: {
+          post: async () => {
+            throw new Error('the other process does not deliver here');
+          },
+          recentEvents: async function* () {},
+        },
+        now: () => 9_999,
+      });
+      clock.now = 10_000;
+      await outbox.deliver();
+    } finally {
+      elsewhere.close();
+    }
+    expect(raced).toBe(true);
+    // Either it was undone and never posted, or it was on its way and the undo said so.
+    if (undoneElsewhere === 'undone') expect(posted).toEqual([]);
+    else expect(posted).toEqual(['ProvisioningInProgress']);
+    expect(store.outboxItem(held.requestId)?.state ?? 'gone').toBe(
+      undoneElsewhere === 'undone' ? 'gone' : 'sent',
+    );
+  }, 30_000);
 
   it('rejects an invalid item instead of queueing it', () => {
     const { outbox } = outboxWith(async () => ({ eventId: 'e1' }));

@@ -100,6 +100,8 @@ export interface OutboxStore {
   pendingOutboxItems(): OutboxItem[];
   outboxItem(requestId: string): OutboxItem | undefined;
   putOutboxItem(item: OutboxItem): void;
+  /** Runs `work` in one write transaction (or the one under way): its reads see no other process's writes before its own. */
+  atomically<T>(work: () => T): T;
   /** Takes an item out before it was confirmed; its record (proof of delivery) says how and when. */
   deleteOutboxItem(requestId: string, ended: StatusEnding): void;
   pendingOutboxCount(): number;
@@ -203,16 +205,24 @@ export class Outbox {
     return item;
   }
 
-  /** Removes a status still held; one whose grace period has ended is on its way and stays. */
+  /**
+   * Removes a status still held; one whose grace period has ended (or that a delivery took) is on
+   * its way and stays. Read and removed in one write transaction: a delivery in another process
+   * takes the mark wholly before or after.
+   */
   undo(requestId: string): UndoOutcome {
-    const item = this.ports.store.outboxItem(requestId);
-    if (!item) return 'unknown';
-    if (!isHeld(item, this.ports.now())) return 'already-sent';
-    this.ports.store.deleteOutboxItem(requestId, {
-      as: 'undone',
-      at: new Date(this.ports.now()).toISOString(),
+    const undone = this.ports.store.atomically(() => {
+      const item = this.ports.store.outboxItem(requestId);
+      if (!item) return 'unknown';
+      if (!isHeld(item, this.ports.now()) || item.attempts > 0) return 'already-sent';
+      this.ports.store.deleteOutboxItem(requestId, {
+        as: 'undone',
+        at: new Date(this.ports.now()).toISOString(),
+      });
+      return item;
     });
-    this.settle([item], 'undone');
+    if (typeof undone === 'string') return undone;
+    this.settle([undone], 'undone');
     return 'undone';
   }
 
@@ -297,29 +307,11 @@ export class Outbox {
       const requestId = waiting.shift();
       if (requestId === undefined) break;
       visited.add(requestId);
-      // Read again at its turn: it may have been undone while earlier posts were on their way.
-      const item = this.ports.store.outboxItem(requestId);
-      if (item?.state !== 'pending') continue;
-      if (isHeld(item, this.ports.now())) {
-        blocked.add(item.orderId);
-        report.held += 1;
-        report.passedOverRelease = Math.min(
-          report.passedOverRelease ?? Number.POSITIVE_INFINITY,
-          Date.parse(item.notBefore ?? ''),
-        );
-        continue;
-      }
-      if (blocked.has(item.orderId)) {
-        report.deferred += 1;
-        continue;
-      }
-      item.attempts += 1;
+      const turn = this.ports.store.atomically(() => this.takeForPost(requestId, blocked, report));
+      if (!turn) continue;
+      const { item, tries } = turn;
       let failure: unknown;
       let readBack = false;
-      // On disk before the post: a crash while it is on its way leaves the item to be read back.
-      const tries = { mayBePosted: item.mayBePosted };
-      item.mayBePosted = true;
-      this.ports.store.putOutboxItem(item);
       try {
         const delivered = await postOnce(this.ports.posting, item, item.requestId, tries);
         item.state = 'sent';
@@ -368,6 +360,39 @@ export class Outbox {
       }
     }
     return report;
+  }
+
+  /**
+   * The mark at its turn, read again (it may have been undone while earlier posts were on their
+   * way) and, when it is to be posted now, its try written down before the post: a crash while it
+   * is on its way leaves it to be read back. Both in one write transaction with the caller's, so
+   * an undo in another process comes wholly before (nothing posted) or after (too late).
+   */
+  private takeForPost(
+    requestId: string,
+    blocked: Set<string>,
+    report: DeliveryReport,
+  ): { item: OutboxItem; tries: { mayBePosted: boolean | undefined } } | undefined {
+    const item = this.ports.store.outboxItem(requestId);
+    if (item?.state !== 'pending') return undefined;
+    if (isHeld(item, this.ports.now())) {
+      blocked.add(item.orderId);
+      report.held += 1;
+      report.passedOverRelease = Math.min(
+        report.passedOverRelease ?? Number.POSITIVE_INFINITY,
+        Date.parse(item.notBefore ?? ''),
+      );
+      return undefined;
+    }
+    if (blocked.has(item.orderId)) {
+      report.deferred += 1;
+      return undefined;
+    }
+    item.attempts += 1;
+    const tries = { mayBePosted: item.mayBePosted };
+    item.mayBePosted = true;
+    this.ports.store.putOutboxItem(item);
+    return { item, tries };
   }
 
   /**

@@ -48,6 +48,11 @@ function nonEmpty(value: string | undefined): string | undefined {
  */
 export function ensurePrivateDir(dir: string): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
+  try {
+    chmodSync(dir, 0o700);
+  } catch {
+    // One this user cannot change (a read-only disk, another user's folder) is used as it is: what
+    // only reads it still works, and each write there fails with words of its own.
+  }
   return dir;
 }

@@ -176,7 +176,7 @@ describe('poller', () => {
       timers.fireAll();
       await new Promise((resolve) => setTimeout(resolve, 0));
     }
-    // Asked three times, polled not once more: the same secret cannot help.
+    // Asked three times, polled not once more: the same secret is tried again only after 15 minutes.
     expect([asked, polls, p.state]).toEqual([3, 1, 'credentials-rejected']);
     expect(timers.pendingDelays).toEqual([60_000]);
     fail = false;
@@ -187,6 +187,41 @@ describe('poller', () => {
     expect([polls, p.state]).toEqual([2, 'idle']);
     p.stop();
     expect(timers.scheduled).toBe(0);
+  });
+
+  it('while the credentials are rejected and unchanged, tries the same secret again after 15 minutes, doubling to an hour (a client enabled again, a gateway that refused by mistake)', async () => {
+    let fail = true;
+    const polledAt: number[] = [];
+    const clock = { ms: 0 };
+    const timers = new ManualTimers();
+    const p = new Poller({
+      poll: async () => {
+        polledAt.push(clock.ms / 60_000);
+        if (fail) throw http(401, 'createToken');
+      },
+      intervalMs: () => 60_000,
+      timers,
+      random: () => 0.5,
+      now: () => clock.ms,
+      credentialsChanged: async () => false,
+    });
+    await p.start();
+    const tick = async () => {
+      clock.ms += 60_000;
+      timers.fireAll();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await p.idle();
+    };
+    for (let minute = 0; minute < 4 * 60; minute++) await tick();
+    // Minutes 15, 45, 105, 165, 225: at most one call an hour once it has doubled (polls make 60).
+    expect(polledAt).toEqual([0, 15, 45, 105, 165, 225]);
+    expect(p.state).toBe('credentials-rejected');
+    expect(p.nextPollAt).toBeUndefined();
+    fail = false;
+    for (let minute = 0; minute < 60; minute++) await tick();
+    expect(p.state).toBe('idle');
+    expect(polledAt.slice(6, 7)).toEqual([285]);
+    p.stop();
   });
 
   it('is not revived by a poll that ends after stop()', async () => {

@@ -1,6 +1,6 @@
 // The one component that decides when to poll: on an interval, sooner when asked (Check
-// now, resume from sleep, network back), later after errors, and not at all once the
-// credentials are rejected, until they change (asked at the interval, without a poll).
+// now, resume from sleep, network back), later after errors, and once the credentials are
+// rejected only when they change (asked at the interval, without a poll) or, unchanged, seldom.
 import { SellerApiError } from './api/errors';
 
 export interface Timers {
@@ -14,6 +14,13 @@ export type PollerState = 'idle' | 'polling' | 'backing-off' | 'credentials-reje
 const FIRST_BACKOFF_MS = 15_000;
 /** The longest wait, whatever the server asks. */
 const MAX_BACKOFF_MS = 15 * 60_000;
+/**
+ * A refused secret, unchanged, is tried again after this, the wait doubling up to an hour: the
+ * marketplace may enable the client again, or a gateway may have refused it by mistake. At most one
+ * call an hour, where the polls it replaces made one or more a minute.
+ */
+const SAME_SECRET_FIRST_MS = 15 * 60_000;
+const SAME_SECRET_MAX_MS = 60 * 60_000;
 /** A regular wait is this share longer or shorter at random: laptops started together drift apart. */
 const INTERVAL_JITTER = 0.1;
 
@@ -66,6 +73,9 @@ export class Poller {
   private running: Promise<void> | undefined;
   private again = false;
   private failures = 0;
+  /** Refusals of the same secret in a row, and when it is tried again unchanged. */
+  private refusals = 0;
+  private sameSecretAt = 0;
   private current: PollerState = 'stopped';
 
   constructor(private readonly options: PollerOptions) {}
@@ -132,11 +142,16 @@ export class Poller {
       try {
         await this.options.poll();
         this.failures = 0;
+        this.refusals = 0;
         this.setState('idle');
       } catch (error) {
         if (error instanceof SellerApiError && error.credentialsRejected) {
           // Polling again cannot help; it would only hammer the server.
           this.failures = 0;
+          this.refusals += 1;
+          const wait = Math.min(SAME_SECRET_MAX_MS, SAME_SECRET_FIRST_MS * 2 ** (this.refusals - 1));
+          this.sameSecretAt =
+            this.clock() + jittered(wait, INTERVAL_JITTER, this.options.random ?? Math.random);
           this.setState('credentials-rejected', error);
           this.scheduleRecheck();
           return;
@@ -162,7 +177,7 @@ export class Poller {
       error,
       this.options.random ?? Math.random,
     );
-    this.timerAt = (this.options.now ?? Date.now)() + delay;
+    this.timerAt = this.clock() + delay;
     this.timer = this.options.timers.setTimeout(() => {
       this.timer = undefined;
       this.timerAt = undefined;
@@ -170,7 +185,7 @@ export class Poller {
     }, delay);
   }
 
-  /** Asks at the interval whether the rejected credentials changed, polling once they did. */
+  /** Asks at the interval whether the rejected credentials changed, polling once they did or the same secret is due again. */
   private scheduleRecheck(): void {
     const changed = this.options.credentialsChanged;
     if (!changed || !this.isActive()) return;
@@ -179,9 +194,13 @@ export class Poller {
       const differ = await changed().catch(() => false);
       // Meanwhile a poll may have started (Check now) or the poller stopped: it then decides.
       if (this.current !== 'credentials-rejected' || this.running || this.timer !== undefined) return;
-      if (differ) void this.pollNow();
+      if (differ || this.clock() >= this.sameSecretAt) void this.pollNow();
       else this.scheduleRecheck();
     }, this.options.intervalMs());
+  }
+
+  private clock(): number {
+    return (this.options.now ?? Date.now)();
   }
 
   private cancelTimer(): void {

@@ -1064,14 +1064,14 @@ export class SellerCore {
   }
 
   /**
-   * A test run ("Test" in Settings, `seller-tray automations test`; event order.test, never marks)
-   * or a Run again from the command line (`automations run-again`): the order into the store (from
-   * the marketplace when it is new here), then one run, awaited.
+   * One run, awaited: a test ("Test" in Settings, `seller-tray automations test`; event
+   * order.test, never marks) or a Run again from the command line (`automations run-again`). The
+   * order goes into the store first (from the marketplace when it is new here).
    */
-  async testAutomation(
+  async runAutomationToEnd(
     orderId: string,
     automation: string,
-    trigger: 'again' | 'test' = 'test',
+    trigger: 'again' | 'test',
   ): Promise<AutomationRun> {
     await this.order(orderId);
     return this.runAutomation(orderId, automation, trigger).ended;

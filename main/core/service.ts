@@ -23,7 +23,7 @@ import {
 } from '../../preload/contract';
 import type { Insights } from '../../preload/insights';
 import { escapedControls } from '../../preload/marketplace-text';
-import type { Attention, CoreStatus } from '../../preload/model';
+import type { Attention, CoreStatus, Explained } from '../../preload/model';
 import type { AccountEntry } from '../../preload/settings-declaration';
 import {
   AccountListError,
@@ -108,7 +108,8 @@ export type SaveFilePort = (suggestedName: string, content: string) => Promise<s
 
 /** The built-in simulator, for demo mode; its credentials are public, so they skip the keychain. */
 export interface DemoMarketplace {
-  start(): Promise<{ baseUrl: string; clientId: string; clientSecret: string }>;
+  /** `problem`: what its start found (its file damaged and kept aside), for the user, once. */
+  start(): Promise<{ baseUrl: string; clientId: string; clientSecret: string; problem?: string }>;
 }
 
 export interface ServicePorts {
@@ -176,7 +177,10 @@ export class SellerTrayService {
   private readonly listeners = new Set<(event: ServiceEvent) => void>();
   /** The open accounts, each with its session, polling on its own schedule and backoff. */
   private readonly sessions = new Map<AccountId, AccountSession>();
-  /** The settings' first account: the one the window, the tray and the diagnosis show. */
+  /**
+   * The settings' first account (the first whose store could be opened): the one the window, the
+   * tray and the diagnosis show.
+   */
   private windowAccount: AccountId | undefined;
   /** Unsubscribes from each session: a replaced session's events never reach the app. */
   private readonly detach = new Map<AccountId, () => void>();
@@ -218,6 +222,11 @@ export class SellerTrayService {
    * waiting its turn, would find its store open in this very process and be refused as in-use.
    */
   private readonly removing = new Set<AccountId>();
+  /**
+   * The accounts whose store could not be opened (a newer version's database, a folder that cannot
+   * be written), and why: the others are served all the same, and each connect tries again.
+   */
+  private readonly unopened = new Map<AccountId, Explained>();
   private closed = false;
 
   private constructor(
@@ -514,7 +523,7 @@ export class SellerTrayService {
     removeAutomation: ({ automation }) => this.automations.remove(automation),
     setAutomationSecret: ({ automation, secret }) => this.automations.setSecret(automation, secret),
     testAutomation: ({ automation, orderId, account }) =>
-      this.sessionOfOrder(orderId, account).core.testAutomation(orderId, automation),
+      this.sessionOfOrder(orderId, account).core.runAutomationToEnd(orderId, automation, 'test'),
     retryDelivery: async ({ requestId, account }) => {
       const item = this.sessionOfDelivery(requestId, account).core.retryDelivery(requestId);
       if (!item) throw new CodedError('not-found', 'There is no failed status to send again with that id.');
@@ -646,7 +655,7 @@ export class SellerTrayService {
           connection: own?.connection ?? 'starting',
           lastSuccessfulPoll: own?.lastSuccessfulPoll ?? null,
           health: own?.health ?? 'healthy',
-          problem: own?.problem ?? null,
+          problem: own?.problem ?? this.unopened.get(ref.id) ?? null,
           pendingOutbox: own?.pendingOutbox ?? 0,
         };
       }),
@@ -768,6 +777,7 @@ export class SellerTrayService {
     if (!this.ports.demo)
       throw new CodedError('demo-unavailable', 'This build has no built-in demo marketplace.');
     const demo = await this.ports.demo.start();
+    if (demo.problem) this.emit({ type: 'problem', message: demo.problem });
     this.demoSecret = demo.clientSecret;
     // The demo is the first account while it lasts, the others kept behind it (leaving it removes it).
     const { accounts, demoMode } = this.settings;
@@ -845,6 +855,7 @@ export class SellerTrayService {
     if (this.settings.demoMode && this.demoSecret === undefined && this.ports.demo) {
       // The demo marketplace runs again, on a port of its own; its account carries on.
       const demo = await this.ports.demo.start();
+      if (demo.problem) this.emit({ type: 'problem', message: demo.problem });
       this.demoSecret = demo.clientSecret;
       this.saveSettings({ ...this.settings, baseUrl: demo.baseUrl, clientId: demo.clientId });
     }
@@ -853,14 +864,18 @@ export class SellerTrayService {
     for (const [id, session] of this.sessions) {
       if (!refs.some((ref) => isDeepStrictEqual(ref, session.ref))) await this.dropSession(id);
     }
-    this.windowAccount = refs[0]?.id;
-    this.secretStored = false;
-    for (const [index, ref] of refs.entries()) {
+    for (const id of this.unopened.keys()) if (!refs.some((ref) => ref.id === id)) this.unopened.delete(id);
+    const secrets = new Map<AccountId, boolean>();
+    for (const ref of refs) {
       const stored = !ref.demo && (await this.secretInKeychain(keychainEntry(ref)));
-      if (index === 0) this.secretStored = stored;
+      secrets.set(ref.id, stored);
       if (this.sessions.has(ref.id) || this.removing.has(ref.id) || !(stored || ref.demo)) continue;
       await this.openSession(ref);
     }
+    // One whose store cannot be opened is told as such: the window shows the next, not onboarding.
+    const window = refs.find((ref) => !this.unopened.has(ref.id)) ?? refs[0];
+    this.windowAccount = window?.id;
+    this.secretStored = window !== undefined && secrets.get(window.id) === true;
     this.emit({ type: 'app-state', state: this.state() });
   }
 
@@ -885,7 +900,9 @@ export class SellerTrayService {
         post: this.ports.post ?? (this.ports.transport && transportPost(this.ports.transport)),
         named,
       }),
-    });
+    }).catch((error: unknown) => this.notOpened(ref, error));
+    if (!session) return;
+    this.unopened.delete(ref.id);
     this.detach.set(
       ref.id,
       session.on((event) => {
@@ -902,6 +919,23 @@ export class SellerTrayService {
     );
     this.sessions.set(ref.id, session);
     void session.core.start();
+  }
+
+  /**
+   * An account whose store cannot be opened stays closed, its files as they are, while the others
+   * are served; told once for each reason (connect tries again at each settings change).
+   */
+  private notOpened(ref: AccountRef, error: unknown): undefined {
+    const explained = explainFailure(error, adviceFor(this.surface, ref));
+    this.log.error('an account could not be opened', {
+      account: ref.label ?? ref.baseUrl,
+      error: String(error),
+    });
+    const told = this.unopened.get(ref.id);
+    this.unopened.set(ref.id, explained);
+    if (told?.message === explained.message) return;
+    const whose = this.accountRefs().length > 1 ? `${ref.label ?? ref.baseUrl}: ` : '';
+    this.emit({ type: 'problem', ...explained, message: `${whose}${explained.message}` });
   }
 
   /** The account's secret at each use: the demo's, or the keychain's for this very marketplace. */

@@ -1,7 +1,8 @@
 // Copies a value (an id, an e-mail address, a list of them) to the clipboard. The clipboard
 // can be unavailable (no permission, a page without focus): the user is then told to copy
-// the text by hand.
+// the text by hand. Marketplace text is copied as ServerText shows it (CopyServerText).
 import { useEffect, useState } from 'react';
+import { plainText } from '../../preload/marketplace-text';
 
 export function CopyButton({ value, label, text = 'Copy' }: { value: string; label: string; text?: string }) {
   const [feedback, setFeedback] = useState<string | null>(null);
@@ -31,4 +32,13 @@ export function CopyButton({ value, label, text = 'Copy' }: { value: string; lab
       </span>
     </>
   );
+}
+
+/**
+ * Copies marketplace text as ServerText shows it beside the button, one plain line: what is
+ * pasted is what was read. Raw, a line break pasted into a shell runs what follows it, and a
+ * bidi override or a zero-width character makes the id pasted another than the one shown.
+ */
+export function CopyServerText({ text, label }: { text: string; label: string }) {
+  return <CopyButton value={plainText(text)} label={label} />;
 }

@@ -2,6 +2,7 @@
 // lines it opens (operation, HTTP status, request id: they may quote the server, so shown as its
 // text), with a button that copies the words and every line for a support ticket.
 import { useId, useState } from 'react';
+import { plainText } from '../../preload/marketplace-text';
 import { CopyButton } from './CopyButton';
 import { ServerText } from './ServerText';
 
@@ -28,7 +29,7 @@ export function FailureDetails({ message, details }: { message: string; details:
             </li>
           ))}
         </ul>
-        <CopyButton value={[message, ...details].join('\n')} label="the details" />
+        <CopyButton value={[message, ...details.map(plainText)].join('\n')} label="the details" />
       </div>
     </>
   );

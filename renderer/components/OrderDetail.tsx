@@ -19,7 +19,7 @@ import { isWindowKey, keyAction } from '../keyboard';
 import { lastMark, receivedAt } from '../order-marks';
 import { AutomationRuns } from './AutomationRuns';
 import { ContactDetails } from './ContactDetails';
-import { CopyButton } from './CopyButton';
+import { CopyServerText } from './CopyButton';
 import { DeliveryContacts } from './DeliveryContacts';
 import { DocumentLines } from './DocumentLines';
 import { ErrorAlert } from './ErrorAlert';
@@ -309,7 +309,7 @@ function OrderSections({
                   <span className="mono">
                     <ServerText text={buyer.supplierAssignedAccountId} />
                   </span>{' '}
-                  <CopyButton value={buyer.supplierAssignedAccountId} label="buyer account id" />
+                  <CopyServerText text={buyer.supplierAssignedAccountId} label="buyer account id" />
                 </>
               ),
             ],
@@ -340,7 +340,7 @@ function OrderSections({
                 <span className="mono">
                   <ServerText text={order.orderId ?? orderId} />
                 </span>{' '}
-                <CopyButton value={order.orderId ?? orderId} label="order id" />
+                <CopyServerText text={order.orderId ?? orderId} label="order id" />
               </>,
             ],
             ['Issued', order.issueTime !== undefined && <Time iso={order.issueTime} />],

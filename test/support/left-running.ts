@@ -4,7 +4,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bootId, processStart } from '../../main/core/automation/left-running';
+import { processStart } from '../../main/core/automation/left-running';
+import { bootId } from '../../main/core/process-alive';
 
 const started: ChildProcess[] = [];
 

@@ -62,11 +62,14 @@ function optional<T extends z.ZodType>(schema: T) {
   return z.preprocess((value) => (value === null ? undefined : value), schema.optional()).catch(undefined);
 }
 
-/** A number, or a string that holds one. */
+/**
+ * A number, or a string that holds one as a decimal ("1234.50", "1.2e3"): not as Number() also
+ * reads text ("0x10" is 16, "0b101" 5), which no marketplace means as an amount.
+ */
 function numeric<T extends z.ZodType>(schema: T) {
   return z.preprocess(
     (value) =>
-      typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+      typeof value === 'string' && decimalDigits(value) !== undefined && Number.isFinite(Number(value))
         ? Number(value)
         : value,
     schema,
@@ -89,8 +92,16 @@ function entries<T extends z.ZodType>(schema: T) {
 /** An id the app only compares or shows (sellerId, lineId): text, whatever its size. */
 const Id = z.preprocess((value) => (typeof value === 'string' ? value.trim() : value), Text);
 
+/**
+ * Whether text can be an id the store keeps: no control character (SQLite reads text back only up
+ * to a NUL) and no lone surrogate (stored as U+FFFD), either of which reads back as another id,
+ * never found where it was stored: an order announced at every poll.
+ */
+const isIdText = (text: string): boolean => !/[\p{Cc}\p{Cs}]/u.test(text);
+const NOT_ID_TEXT = 'an id holds no control character or lone surrogate';
+
 /** A resource's own id (eventId, orderId, licenseId): text, and a UUID in its one case. */
-const ResourceId = Id.pipe(z.string().min(1).transform(canonicalOrderId));
+const ResourceId = Id.pipe(z.string().min(1).refine(isIdText, NOT_ID_TEXT).transform(canonicalOrderId));
 
 /**
  * The significant digits and the exponent of a decimal text ("1234.50" and "1.2345e3" alike give
@@ -110,7 +121,8 @@ function decimalDigits(text: string): string | undefined {
 /** Whether a number written as `text` loses digits as a JavaScript number. */
 export function losesDigits(text: string): boolean {
   const value = Number(text);
-  return Number.isFinite(value) && decimalDigits(text) !== decimalDigits(String(value));
+  const digits = decimalDigits(text);
+  return digits !== undefined && Number.isFinite(value) && digits !== decimalDigits(String(value));
 }
 
 /**
@@ -121,11 +133,49 @@ export function losesDigits(text: string): boolean {
 export function parseJson(text: string): unknown {
   // A double holds every number of 15 digits or fewer: without a longer run of digits the body
   // is parsed plainly (a reviver costs several times the parse).
-  if (!LONG_DIGIT_RUN.test(text)) return JSON.parse(text);
-  return JSON.parse(text, ((_key: string, value: unknown, context?: { source?: string }) =>
-    typeof value === 'number' && context?.source !== undefined && losesDigits(context.source)
-      ? context.source
-      : value) as (key: string, value: unknown) => unknown);
+  if (!LONG_DIGIT_RUN.test(text)) return withinNesting(JSON.parse(text));
+  return withinNesting(
+    JSON.parse(text, ((_key: string, value: unknown, context?: { source?: string }) =>
+      typeof value === 'number' && context?.source !== undefined && losesDigits(context.source)
+        ? context.source
+        : value) as (key: string, value: unknown) => unknown),
+  );
+}
+
+/**
+ * How deep an answer's objects and arrays may nest. Nothing of the spec is nested a tenth as
+ * deep; JSON.parse reads any depth, but JSON.stringify, structured cloning and printing recurse
+ * and overflow the stack at some thousands of levels: in the store, the bridge or the CLI.
+ */
+export const MAX_NESTING = 64;
+
+/**
+ * `value` with whatever is nested deeper than MAX_NESTING read as null (absent): a field the app
+ * does not use then costs nothing, and one it uses is told as any odd value is (the item kept
+ * aside naming it, or an optional field left out).
+ */
+function withinNesting(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null) cutBelow(value as Record<string, unknown>, 1);
+  return value;
+}
+
+/** Recursive, as the fastest walk, but never deeper than MAX_NESTING. */
+function cutBelow(node: Record<string, unknown>, depth: number): void {
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      const child: unknown = node[i];
+      if (typeof child !== 'object' || child === null) continue;
+      if (depth < MAX_NESTING) cutBelow(child as Record<string, unknown>, depth + 1);
+      else node[i] = null;
+    }
+    return;
+  }
+  for (const key in node) {
+    const child = node[key];
+    if (typeof child !== 'object' || child === null) continue;
+    if (depth < MAX_NESTING) cutBelow(child as Record<string, unknown>, depth + 1);
+    else node[key] = null;
+  }
 }
 
 /** Where a number of more digits than a double holds may be: 16 digits (and dots) in a row. */
@@ -253,9 +303,16 @@ export type MarketplaceEventList = z.infer<typeof MarketplaceEventList>;
  * An event as a listing must give it to count: its order link readable (by `orderIdOf`), since an
  * event that names no order can neither be announced nor shown.
  */
-export const ListedEvent = MarketplaceEvent.refine((event) => orderIdOf(event) !== undefined, {
-  message: 'the event names no order (no orderId additional property)',
-  path: ['additionalProperties'],
+export const ListedEvent = MarketplaceEvent.superRefine((event, context) => {
+  if (orderIdOf(event) !== undefined) return;
+  context.addIssue({
+    code: 'custom',
+    path: ['additionalProperties'],
+    message:
+      linkOf(event) === undefined
+        ? 'the event names no order (no orderId additional property)'
+        : `the order link is no id: ${NOT_ID_TEXT}`,
+  });
 });
 
 // 2.8
@@ -419,7 +476,7 @@ export interface Listed<T> {
  */
 export function itemKey(kind: ItemKind, item: unknown): string {
   const id = (item as Record<string, unknown> | null)?.[ITEM_READERS[kind].idField];
-  if (typeof id !== 'string' || id.trim() === '') return JSON.stringify(item);
+  if (typeof id !== 'string' || id.trim() === '' || !isIdText(id)) return JSON.stringify(item);
   const key = canonicalOrderId(id);
   const order = kind === 'event' && !isOrderId(key) ? linkedOrderId(item) : undefined;
   return order === undefined ? key : `${key} in ${order}`;
@@ -506,15 +563,21 @@ const ORDER_ID_NAME = ORDER_ID_PROPERTY.toLowerCase();
  * The order an event or license links to: its `orderId` additional property, named in any case
  * (`OrderId`, `orderID`), or else a top-level `orderId` field.
  */
-export function orderIdOf(item: {
+export function orderIdOf(item: LinkingItem): string | undefined {
+  const link = linkOf(item);
+  return link !== undefined && isIdText(link) ? canonicalOrderId(link) : undefined;
+}
+
+interface LinkingItem {
   additionalProperties?: AdditionalProperty[] | undefined;
   [field: string]: unknown;
-}): string | undefined {
+}
+
+/** The order link as written, id or not: what `orderIdOf` reads. */
+function linkOf(item: LinkingItem): string | undefined {
   const linked = item.additionalProperties?.find((p) => p.name.toLowerCase() === ORDER_ID_NAME)?.value;
-  if (linked?.trim()) return canonicalOrderId(linked);
-  return typeof item.orderId === 'string' && item.orderId.trim() !== ''
-    ? canonicalOrderId(item.orderId)
-    : undefined;
+  if (linked?.trim()) return linked;
+  return typeof item.orderId === 'string' && item.orderId.trim() !== '' ? item.orderId : undefined;
 }
 
 /**

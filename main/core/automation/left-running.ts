@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { plainText } from '../../../preload/marketplace-text';
 import { writeFileDurably } from '../durable-file';
 import { failureFields, type Log } from '../log';
-import { isProcessAlive } from '../process-alive';
+import { bootId, isProcessAlive } from '../process-alive';
 import { KILL_GRACE_MS } from './command';
 
 /** A process as its OS knows it: its pid and when it started (undefined where that is not known). */
@@ -73,15 +73,6 @@ interface ProcessRow {
   /** Linux: its session; a command is its session's leader (setsid), so its group's members share it. */
   sid: number | undefined;
   start: number;
-}
-
-/** This boot of the computer (Linux; undefined elsewhere: start times there are dates). */
-export function bootId(): string | undefined {
-  try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-  } catch {
-    return undefined;
-  }
 }
 
 /** Live processes (and zombies when asked): `pid` only, or all. */

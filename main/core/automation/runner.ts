@@ -636,7 +636,8 @@ export class AutomationRunner {
       return this.retried(
         run,
         { toldMarketplace: `could not run: its ${what} could not be read on this computer` },
-        `its ${what} could not be read from the keychain: ${reason}`,
+        // The reason names where it was read: the keychain, or a service's credential.
+        `its ${what} could not be read: ${reason}`,
       );
     }
     // Stopped while the keychain answered: nothing is sent.
@@ -646,7 +647,7 @@ export class AutomationRunner {
       const advice = this.deps.advice.automationSecret(automation.name);
       return {
         state: 'failed',
-        detail: `its ${what} is not in the keychain: ${advice}`,
+        detail: `its ${what} is not set on this computer: ${advice}`,
         toldMarketplace: `could not run: its ${what} is not set on this computer`,
       };
     }
@@ -728,7 +729,8 @@ export class AutomationRunner {
     if (at === undefined)
       return { ...common, state: 'failed', detail: `not delivered within 24 hours: ${detail}` };
     const dueAt = new Date(at).toISOString();
-    return { ...common, state: 'queued', dueAt, retry: true, detail: `${detail}; tried again at ${dueAt}` };
+    const clause = detail.replace(/\.$/, '');
+    return { ...common, state: 'queued', dueAt, retry: true, detail: `${clause}; tried again at ${dueAt}` };
   }
 
   /**

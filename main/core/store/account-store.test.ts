@@ -879,6 +879,31 @@ describe('the journal', () => {
     expect(journal?.newestPurchaseMs).toBe(Date.UTC(2026, 10, 2) + (RAISED_KEPT + 1) * 60_000);
   });
 
+  it("a purchase stamped by a clock years ahead does not become the newest purchase: a store rebuilt later still announces the day's new orders", async () => {
+    learn(
+      [purchase('real', '2026-11-21T08:00:00Z'), purchase('stamped-ahead', '2099-01-01T00:00:00Z')],
+      true,
+    );
+    expect(readJournal(dir)?.newestPurchaseMs).toBe(Date.parse('2026-11-21T08:00:00Z'));
+    store.close();
+    await rm(join(dir, DATABASE_FILE));
+    store = AccountStore.open(dir).store;
+    // The rebuilt store reads the whole history again, with a purchase made since.
+    const { newOrders } = store.recordPoll({
+      events: [
+        purchase('real', '2026-11-21T08:00:00Z'),
+        purchase('stamped-ahead', '2099-01-01T00:00:00Z'),
+        purchase('since', '2026-11-22T09:00:00Z'),
+      ],
+      cursor: { offset: 3 },
+      backlog: true,
+      paused: false,
+      now: '2026-11-22T10:00:00Z',
+    });
+    expect(readJournal(dir)?.announcements).toContainEqual({ orderId: 'since', state: 'pending' });
+    expect(newOrders).toBeGreaterThanOrEqual(1);
+  });
+
   it('that cannot be read is ignored at the next open and written anew', async () => {
     learn([purchase('p1', '2026-11-01T08:00:00Z')], true);
     store.close();

@@ -37,6 +37,7 @@ import { type OutboxItem, type PendingMark, readOutboxItem } from '../outbox';
 import { showsMark } from '../status-post';
 import type { StatusEnding, StatusRecord } from '../status-records';
 import {
+  asideStamp,
   CommitMark,
   type Database,
   isSound,
@@ -84,10 +85,17 @@ const DAY = 24 * 60 * MINUTE;
 const ORDER_READ =
   'EXISTS (SELECT 1 FROM orders o INDEXED BY sqlite_autoindex_orders_1 WHERE o.order_id = r.order_id AND o.document IS NOT NULL)';
 
+/** How far ahead of this laptop's clock a purchase's stamp may be and still count as the newest recorded. */
+const BELIEVABLE_AHEAD_MS = 24 * 60 * 60_000;
 /** Meta key: a first start's history is being recorded (its value: which purchases are news, see recordPoll). */
 const FIRST_SYNC = 'first-sync';
 /** Meta key: where the first start's walk of the orders listing goes on from (walkOrders). */
 const ORDERS_WALK = 'orders-walk';
+/**
+ * Meta key: when the first start's history was all recorded. An event kept aside then (its
+ * unreadable row seen by then) and mended since is of that history: not announced.
+ */
+const BACKLOG_RECORDED_AT = 'backlog-recorded-at';
 
 export interface StoredOrder {
   orderId: string;
@@ -281,7 +289,7 @@ export class AccountStore {
     const missing =
       !existsSync(file) && [JOURNAL_FILE, REFUSED_FILE].some((f) => existsSync(join(dataDir, f)));
     // A -wal file without its database belongs to a file that is gone: it is not replayed into a new one.
-    if (!existsSync(file) && existsSync(`${file}-wal`)) keepAside(file, stamp(now));
+    if (!existsSync(file) && existsSync(`${file}-wal`)) keepAside(file, asideStamp(now()));
     try {
       const { db, closedCleanly } = openDatabase(file);
       if (closedCleanly || isSound(db)) {
@@ -329,7 +337,7 @@ export class AccountStore {
 
   /** Keeps the damaged file (and its -wal and -shm files) aside and opens a new database. */
   private static setAside(file: string, now: () => number): { db: Database; aside: string } {
-    const aside = keepAside(file, stamp(now));
+    const aside = keepAside(file, asideStamp(now()));
     return { db: openDatabase(file).db, aside };
   }
 
@@ -596,7 +604,11 @@ export class AccountStore {
           news.add(orderId);
       }
       const history = input.backlog ? (orderId: string) => !news.has(orderId) : undefined;
-      const { fresh, firstLearned, changed } = this.insertEvents(input.events, input.now, history);
+      const { fresh, firstLearned, changed, mendedHistory } = this.insertEvents(
+        input.events,
+        input.now,
+        history,
+      );
       this.noteReadBack(input.events, input.now);
       this.setAside(input.unreadable ?? [], input.now);
       let newOrders = 0;
@@ -613,6 +625,7 @@ export class AccountStore {
       // An order first learned here in another status (a colleague's laptop moved it on, and the
       // marketplace rewrote its purchase event in place): new here too, unless it is history.
       if (!input.backlog) for (const orderId of firstLearned) arrived.add(orderId);
+      for (const orderId of mendedHistory) arrived.delete(orderId);
       for (const orderId of arrived) {
         const queued = Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
         newOrders += queued;
@@ -621,7 +634,14 @@ export class AccountStore {
           for (const name of input.automations ?? []) this.queueRun(orderId, name, 'new-order', input.now);
       }
       if (newOrders > 0) this.journalChanged = true;
-      const newest = purchases.map(eventMs).reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY);
+      // A stamp further ahead of this laptop's clock than any time zone or drift explains is a
+      // clock gone wrong: as the newest, it would make a rebuilt store take every purchase until
+      // then for history.
+      const latestBelievable = Date.parse(input.now) + BELIEVABLE_AHEAD_MS;
+      const newest = purchases
+        .map(eventMs)
+        .filter((ms) => !(ms > latestBelievable))
+        .reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY);
       // The journal learns the backlog's newest purchase once it is all recorded: were the store
       // lost midway, a rebuilt one must not take the rest of that backlog for news.
       if (this.noteNewestPurchase(newest) && !backlogGoesOn) this.journalChanged = true;
@@ -632,6 +652,7 @@ export class AccountStore {
         if (underway !== undefined) this.sql('DELETE FROM meta WHERE key = ?').run(FIRST_SYNC);
         this.journalChanged = true;
         this.setMeta(ORDERS_WALK, '0');
+        this.setMeta(BACKLOG_RECORDED_AT, input.now);
       }
       const cursor = input.cursor && JSON.stringify(input.cursor);
       if (cursor && cursor !== this.meta('cursor')) this.setMeta('cursor', cursor);
@@ -661,6 +682,8 @@ export class AccountStore {
     fresh: MarketplaceEvent[];
     firstLearned: string[];
     changed: string[];
+    /** Orders of events a first start's backlog kept aside, mended since: history, not news. */
+    mendedHistory: Set<string>;
   } {
     const insert = this.sql(
       `INSERT OR IGNORE INTO events (key, order_id, event_type, status, event_time, event_ms, json)
@@ -681,6 +704,8 @@ export class AccountStore {
       ).get() !== undefined;
     const anyEventAside =
       this.sql(`SELECT 1 FROM unreadable WHERE source = 'event' LIMIT 1`).get() !== undefined;
+    const backlogRecordedAt = this.meta(BACKLOG_RECORDED_AT);
+    const mendedHistory = new Set<string>();
     const foreignLater: UnreadableItem[] = [];
     const fresh: MarketplaceEvent[] = [];
     const firstLearned: string[] = [];
@@ -713,8 +738,19 @@ export class AccountStore {
         $json: JSON.stringify(event),
       };
       if (insert.run(row).changes > 0) {
-        // An event the server has since mended is no longer aside.
-        if (anyEventAside) this.sql(`DELETE FROM unreadable WHERE source = 'event' AND key = ?`).run(key);
+        // An event the server has since mended is no longer aside; one the backlog kept aside is history.
+        const aside = anyEventAside
+          ? (this.sql(`DELETE FROM unreadable WHERE source = 'event' AND key = ? RETURNING seen_at`).get(
+              key,
+            ) as { seen_at: string } | undefined)
+          : undefined;
+        if (
+          aside !== undefined &&
+          backlogRecordedAt !== undefined &&
+          aside.seen_at <= backlogRecordedAt &&
+          orderId !== null
+        )
+          mendedHistory.add(orderId);
         fresh.push(event);
       } else {
         const before = JSON.parse((known.get(key) as { json: string }).json) as MarketplaceEvent;
@@ -737,7 +773,7 @@ export class AccountStore {
       }
     }
     this.setAside(foreignLater, now);
-    return { fresh, firstLearned, changed: [...touched] };
+    return { fresh, firstLearned, changed: [...touched], mendedHistory };
   }
 
   /**
@@ -2631,10 +2667,6 @@ function runOf(row: RunRow): AutomationRun {
 }
 
 /** A moment as it can stand in a file name. */
-function stamp(now: () => number): string {
-  return new Date(now()).toISOString().replace(/[:.]/g, '-');
-}
-
 /** An event's time in ms since the epoch; NaN when it has none or it cannot be read. */
 function eventMs(event: MarketplaceEvent): number {
   return event.eventTime ? Date.parse(event.eventTime) : Number.NaN;

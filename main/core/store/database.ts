@@ -16,7 +16,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
-import { isProcessAlive } from '../process-alive';
+import { bootId, isProcessAlive } from '../process-alive';
 import { MIGRATIONS } from './schema';
 
 export type Database = DatabaseSync;
@@ -93,10 +93,13 @@ function takeCleanCloseMark(db: Database): boolean {
     if (rows[0]?.quick_check !== 'ok') return false;
   }
   const { clean, marked } = transaction(db, () => {
+    const rebooted = forgetEarlierBoot(db);
     const users = openBy(db);
-    const crashed = users.some((pid) => pid !== process.pid && !isProcessAlive(pid));
+    const crashed = rebooted
+      ? users.length > 0
+      : users.some((pid) => pid !== process.pid && !isProcessAlive(pid));
     const marked = db.prepare(`DELETE FROM meta WHERE key = 'closed-cleanly'`).run().changes > 0;
-    const running = users.filter((pid) => pid !== process.pid && isProcessAlive(pid));
+    const running = rebooted ? [] : users.filter((pid) => pid !== process.pid && isProcessAlive(pid));
     setOpenBy(db, [...running, process.pid]);
     return { clean: !crashed && (marked || running.length > 0 || isNew(db)), marked };
   });
@@ -105,6 +108,29 @@ function takeCleanCloseMark(db: Database): boolean {
   // the file open when the mark was there, so the checkpoint waits for no one.
   if (marked) checkpoint(db);
   return clean;
+}
+
+/**
+ * Whether the file was last opened in an earlier boot of the computer (a power cut, a restart):
+ * the pids it holds (its users, the claims of announcements and automation runs) then name no
+ * process of ours, though this boot's processes may have them, which would hold those claims
+ * for good; the claims are let go, for this process to take over. Notes this boot. A file that
+ * noted none yet (an earlier version's), or a system without a boot id, keeps its pids as they are.
+ */
+function forgetEarlierBoot(db: Database): boolean {
+  const boot = bootId();
+  if (boot === undefined) return false;
+  const noted = db.prepare(`SELECT value FROM meta WHERE key = 'boot'`).get() as
+    | { value: string }
+    | undefined;
+  if (noted?.value === boot) return false;
+  db.prepare(
+    `INSERT INTO meta (key, value) VALUES ('boot', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  ).run(boot);
+  if (noted === undefined) return false;
+  db.exec('UPDATE announcements SET claimed_by = NULL WHERE claimed_by IS NOT NULL');
+  db.exec('UPDATE automation_runs SET claimed_by = NULL WHERE claimed_by IS NOT NULL');
+  return true;
 }
 
 /**
@@ -294,6 +320,11 @@ export class CommitMark {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
+}
+
+/** The time in the name of a file kept aside (`<file>.damaged-<stamp>`): no colons, which Windows refuses. */
+export function asideStamp(at: number): string {
+  return new Date(at).toISOString().replace(/[:.]/g, '-');
 }
 
 /** Moves a damaged database (and its WAL files) aside, keeping it for support; returns the new name. */

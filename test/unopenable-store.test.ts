@@ -1,0 +1,98 @@
+// One account's store that cannot be opened (a database a newer Seller Tray wrote, a folder that is
+// not one) among several: the app still starts and serves the others, tells whose store it is and
+// why, and leaves the file as it is. Real SQLite, two simulators over loopback HTTP.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { accountFolder, accountRef, keychainEntry } from '../main/core/account/account-ref';
+import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
+import { DATABASE_FILE } from '../main/core/store/account-store';
+import { openDatabase } from '../main/core/store/database';
+import type { Simulator } from '../simulator/server';
+import { makeDataDir } from './support/core';
+import { memorySecrets } from './support/memory-secrets';
+import { oneSellerMarketplace } from './support/one-seller-marketplace';
+import { openTestService, serviceCalls } from './support/test-service';
+
+const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-41c9' };
+const US_CLIENT = { clientId: 'us-client', clientSecret: 'us-secret-8d2e' };
+
+let eu: Simulator;
+let us: Simulator;
+beforeAll(async () => {
+  eu = await oneSellerMarketplace(1, 2001, 3, EU_CLIENT);
+  us = await oneSellerMarketplace(2, 3001, 4, US_CLIENT);
+});
+afterAll(async () => {
+  await eu.close();
+  await us.close();
+});
+
+/** What makes EU's store unopenable, and what the user must read of it. */
+const UNOPENABLE: Record<string, { spoil: (folder: string) => void; told: RegExp }> = {
+  'a database a newer Seller Tray wrote': {
+    spoil: (folder) => {
+      const { db } = openDatabase(join(folder, DATABASE_FILE));
+      db.exec('PRAGMA user_version = 999');
+      db.close();
+    },
+    told: /newer Seller Tray \(data version 999/,
+  },
+  'a file where its folder goes': {
+    spoil: (folder) => {
+      rmSync(folder, { recursive: true, force: true });
+      writeFileSync(folder, 'not a folder');
+    },
+    told: /could not read or write its files/,
+  },
+};
+
+describe.each(Object.entries(UNOPENABLE))('one account of two with %s', (_, { spoil, told }) => {
+  it('leaves the app started, the other account served, and tells whose store and why', async () => {
+    const dir = await makeDataDir();
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const accounts = [
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId },
+    ];
+    new ConfSettingsStore({ cwd: dir }).save({ ...DEFAULT_SETTINGS, undoSeconds: 0, accounts });
+    const secrets = memorySecrets();
+    const [euRef, usRef] = accounts.map((entry) => accountRef(entry));
+    if (!euRef || !usRef) throw new Error('two accounts');
+    await secrets.set(keychainEntry(euRef), EU_CLIENT.clientSecret);
+    await secrets.set(keychainEntry(usRef), US_CLIENT.clientSecret);
+    const euFolder = accountFolder(dir, euRef.id);
+    mkdirSync(euFolder, { recursive: true });
+    spoil(euFolder);
+
+    const { service, events } = await openTestService(dir, { secrets });
+    onTestFinished(() => service.close());
+    const { call } = serviceCalls(service);
+    await call('checkNow');
+
+    const problems = events.flatMap((e) => (e.type === 'problem' ? [e.message] : []));
+    expect(problems).toEqual([expect.stringMatching(told)]);
+    expect(problems[0]).toMatch(/^EU: /);
+    const state = service.state();
+    // The window shows the account served, not the onboarding a first account without a secret gets.
+    expect(state.setup).toBe('configured');
+    expect(state.connection).toBe('ok');
+    expect(state.accounts.map((a) => [a.label, a.open])).toEqual([
+      ['EU', false],
+      ['US', true],
+    ]);
+    expect(state.accounts[0]?.problem?.message).toMatch(told);
+    const page = await call('listOrders', { backlog: 'shown', offset: 0, limit: 50 });
+    expect(page.total).toBe(4);
+    expect(new Set(page.orders.map((row) => row.account))).toEqual(new Set([usRef.id]));
+
+    // Met again at each connect (a settings change), told once, never stopping the others.
+    await call('renameAccount', { account: usRef.id, label: 'Americas' });
+    expect(service.state().accounts.map((a) => [a.label, a.open])).toEqual([
+      ['EU', false],
+      ['Americas', true],
+    ]);
+    expect(events.filter((e) => e.type === 'problem')).toHaveLength(1);
+  }, 30_000);
+});
