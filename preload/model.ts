@@ -216,6 +216,8 @@ export interface OutboxItem {
   sentAtPoll?: number | undefined;
   /** When a listing read by a poll showed it (ISO time): confirmed. */
   readBackAt?: string | undefined;
+  /** The step of the order it was marked after, which its post names (preload/post-reference.ts). */
+  after?: string | undefined;
 }
 
 /**

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeMark } from './marked-by';
 import type { MarketplaceEvent, StatusCode } from './marketplace';
 import { causalOrder, currentReversal, isUsualTransition, reversalText } from './order-status';
+import { postReference } from './post-reference';
 
 describe('transitions', () => {
   it.each<[string | undefined, StatusCode, boolean]>([
@@ -53,6 +54,65 @@ describe('causal order', () => {
       event('d', 'ProvisioningCompleted', '2026-11-20T10:00:30Z'),
     ];
     expect(ids(causalOrder(listed))).toEqual(['purchase', 'd', 'a', 'b', 'c']);
+  });
+});
+
+/** A status Seller Tray posted under request `requestId`, marked after the step `after` names. */
+const posted = (
+  eventId: string,
+  statusCode: string,
+  eventTime: string,
+  requestId: string,
+  after?: string,
+) => ({
+  ...event(eventId, statusCode, eventTime),
+  additionalProperties: [{ name: 'orderId', value: 'o', description: postReference(requestId, after) }],
+});
+
+describe('causal order of statuses that name the step they were marked after', () => {
+  const purchase = event('purchase', 'ProvisioningStarted', '2026-11-20T10:00:00Z');
+
+  it('puts a status after the one it names, by its event id or its request id, whatever the stamps', () => {
+    const listed = [
+      purchase,
+      posted('started', 'ProvisioningInProgress', '2026-11-20T13:00:00Z', 'r1', 'purchase'), // hours ahead
+      posted('done', 'ProvisioningCompleted', '2026-11-20T10:05:00Z', 'r2', 'started'),
+      posted('again', 'ProvisioningInProgress', '2026-11-20T10:04:00Z', 'r3', 'r2'),
+      event('console', 'ProvisioningFailed', '2026-11-20T12:00:00Z'), // names nothing: by its time
+    ];
+    expect(ids(causalOrder(listed))).toEqual(['purchase', 'console', 'started', 'done', 'again']);
+  });
+
+  it('is not lifted by a purchase stamped ahead, nor by a name it cannot find, nor by a loop of names', () => {
+    const ahead = event('purchase', 'ProvisioningStarted', '2026-11-20T11:00:00Z');
+    const listed = [
+      ahead,
+      posted('a', 'ProvisioningInProgress', '2026-11-20T10:01:00Z', 'r1', 'purchase'),
+      event('b', 'ProvisioningCompleted', '2026-11-20T10:30:00Z'),
+      posted('c', 'ProvisioningFailed', '2026-11-20T10:02:00Z', 'r3', 'gone'),
+      posted('x', 'ProvisioningInProgress', '2026-11-20T10:40:00Z', 'rx', 'y'),
+      posted('y', 'ProvisioningCompleted', '2026-11-20T10:41:00Z', 'ry', 'x'),
+    ];
+    expect(ids(causalOrder(listed))).toEqual(['purchase', 'a', 'c', 'b', 'x', 'y']);
+  });
+
+  it('names no step whose id is long or holds a space: the post counts by its time', () => {
+    expect(postReference('r1', 'x'.repeat(65))).toBe('Seller Tray request r1');
+    expect(postReference('r1', 'step 2 after 1')).toBe('Seller Tray request r1');
+    expect(postReference('r1', '7')).toBe('Seller Tray request r1 after 7');
+  });
+
+  it('follows a long chain of names without running out of stack', () => {
+    const chain = Array.from({ length: 50_000 }, (_, i) =>
+      posted(
+        `s${i}`,
+        'ProvisioningInProgress',
+        '2026-11-20T10:01:00Z',
+        `r${i}`,
+        i > 0 ? `s${i - 1}` : 'purchase',
+      ),
+    );
+    expect(ids(causalOrder([purchase, ...chain.reverse()])).at(-1)).toBe('s49999');
   });
 });
 

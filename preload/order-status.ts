@@ -3,6 +3,7 @@
 
 import { parseMark } from './marked-by';
 import type { MarketplaceEvent, StatusCode } from './marketplace';
+import { readPostReference } from './post-reference';
 import { statusLabel } from './status-words';
 
 /** The statuses a user can mark (the marketplace itself sets ProvisioningStarted). */
@@ -102,7 +103,9 @@ const RANK: Readonly<Record<string, number>> = {
  * laptop), and the marketplace's clock that stamps purchases need not agree with the one that
  * stamps posts. Among purchases, and among the other statuses, an event's own time orders it;
  * ties keep the listing's order, and an event without a readable time stays where the listing put
- * it (right after the one before it).
+ * it (right after the one before it). A status Seller Tray posted names the step it was marked
+ * after (preload/post-reference.ts): it counts after that status whatever the two stamps say (the
+ * servers that stamp posts need not agree either).
  */
 export function causalOrder<T extends MarketplaceEvent>(events: readonly T[]): T[] {
   const latest = [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
@@ -110,9 +113,53 @@ export function causalOrder<T extends MarketplaceEvent>(events: readonly T[]): T
     const phase = isNewPurchase(event) ? 0 : 1;
     const own = event.eventTime === undefined ? Number.NaN : Date.parse(event.eventTime);
     if (Number.isFinite(own)) latest[phase] = own;
-    return { event, phase, ms: latest[phase] ?? Number.NEGATIVE_INFINITY, index };
+    // hops: how many steps after a status its time ties with (lifted to that status's time) it is.
+    return {
+      event,
+      phase,
+      ms: latest[phase] ?? Number.NEGATIVE_INFINITY,
+      hops: 0,
+      index,
+      reference: readPostReference(event),
+    };
   });
-  keyed.sort((a, b) => a.phase - b.phase || Math.sign(a.ms - b.ms || 0) || a.index - b.index);
+  type Keyed = (typeof keyed)[number];
+  // A step is named by its event's id, or by the request id of the post that made it.
+  const steps = new Map<string, Keyed>();
+  for (const k of keyed) {
+    if (k.reference) steps.set(k.reference.requestId, k);
+    if (k.event.eventId !== undefined) steps.set(k.event.eventId, k);
+  }
+  /** The status a status was marked after (only a status lifts one: the purchase comes first anyway). */
+  const stepBefore = (k: Keyed): Keyed | undefined => {
+    const before = k.reference?.after === undefined ? undefined : steps.get(k.reference.after);
+    return before?.phase === k.phase && before !== k ? before : undefined;
+  };
+  // Each status at least as late as the one it follows, walked along the chain of names without
+  // recursion (a history may be long), once each; a loop of names lifts nothing.
+  const settled = new Set<Keyed>();
+  for (const start of keyed) {
+    const chain: Keyed[] = [];
+    const onChain = new Set<Keyed>();
+    let k: Keyed | undefined = start;
+    for (; k && !settled.has(k) && !onChain.has(k); k = stepBefore(k)) {
+      chain.push(k);
+      onChain.add(k);
+    }
+    // The chain ends in a loop: its steps keep their own times.
+    if (k && onChain.has(k)) for (const looped of chain.splice(chain.indexOf(k))) settled.add(looped);
+    for (const step of chain.reverse()) {
+      const before = stepBefore(step);
+      if (before && before.ms >= step.ms) {
+        step.ms = before.ms;
+        step.hops = before.hops + 1;
+      }
+      settled.add(step);
+    }
+  }
+  keyed.sort(
+    (a, b) => a.phase - b.phase || Math.sign(a.ms - b.ms || 0) || a.hops - b.hops || a.index - b.index,
+  );
   return keyed.map((k) => k.event);
 }
 

@@ -6,6 +6,7 @@
 // so do those an organization's policy cannot set (`policy: false`, main/core/policy/).
 import type { AutomationSetting } from './automations';
 import { LIMITS } from './contract';
+import { LONGEST_HOLD_SECONDS } from './hold';
 import { INBOX_SORTS, type InboxSort } from './inbox-sort';
 import { ACTOR_NAME_MAX } from './marked-by';
 import { RUNBOOK_LIMITS, type Runbook } from './runbooks';
@@ -131,7 +132,7 @@ const POLL = { min: 30, max: 3600 };
 const REMINDER = { off: 0, min: 15, max: 7 * 24 * 60 };
 const ESCALATE = { off: 0, min: 5, max: 24 * 60 };
 const STALE = { off: 0, min: 1, max: 365 };
-const UNDO = { min: 0, max: 60 };
+const UNDO = { min: 0, max: LONGEST_HOLD_SECONDS };
 
 /** The settings, in the order the form shows them within each section. */
 export const SETTINGS = {

@@ -29,9 +29,13 @@ export const QUIRKS = {
   'ignore-offset': 'listings ignore the offset',
   // Issue 20: an order's truth whatever the clocks, ids and numbers do.
   'clock-skew': 'purchases are stamped by a clock an hour ahead of the one that stamps status posts',
+  'server-clocks':
+    'status posts are stamped by the server that handles their status: the one for In progress runs three hours ahead of the others (its answers and every listing show it so)',
   'in-place-updates':
     "a status post rewrites its order's purchase event under the purchase's eventId (status, words, time) and answers with it; the listing holds one event per order, where it last changed",
   'id-case': 'order ids come in upper case: in orders, licenses and every other event',
+  'per-order-event-ids':
+    'event ids are numbered within their order, as JSON numbers: its purchase 1, each status after it 2, 3 … (so every order has an event 1)',
   'big-numbers':
     'sellerId and lineId are integers beyond 2^53, and amounts have more digits than a double holds, written as JSON numbers',
   'odd-unused-fields':
@@ -77,6 +81,8 @@ export const QUIRK_NAMES = Object.keys(QUIRKS) as [Quirk, ...Quirk[]];
 const MAX_PAGE = 50;
 /** How far ahead the clock that stamps purchases runs, with 'clock-skew'. */
 export const SKEW_MS = 3_600_000;
+/** How far ahead the server that stamps In progress posts runs, with 'server-clocks'. */
+export const SERVER_AHEAD_MS = 3 * 3_600_000;
 /** The quirks that rewrite an order document. */
 const ORDER_QUIRKS: readonly Quirk[] = [
   'loose-values',
@@ -235,6 +241,14 @@ export class Quirks implements Dialect {
         if (!this.has('loose-token')) return plain;
         return { ...plain, status: 200, body: JSON.stringify({ ...JSON.parse(json), tokenType: 'bearer' }) };
       case 'sendEvent': {
+        if (this.has('per-order-event-ids')) {
+          return { ...plain, body: JSON.stringify(this.numberedInOrder(JSON.parse(json))) };
+        }
+        if (this.has('server-clocks')) {
+          const stored = JSON.parse(json) as Json;
+          this.restamp(stored);
+          return { ...plain, body: JSON.stringify(stored) };
+        }
         if (this.has('in-place-updates')) return { ...plain, body: JSON.stringify(this.rewrittenPost(json)) };
         if (this.has('partial-post-body')) {
           return { ...plain, status: 201, body: JSON.stringify({ eventId: JSON.parse(json).eventId }) };
@@ -334,15 +348,30 @@ export class Quirks implements Dialect {
     return looseHasMore === 'text' ? { ...rest, hasMore: String(hasMore) } : rest;
   }
 
+  /** The event's time as the server that stamped it wrote it ('clock-skew', 'server-clocks'). */
+  private restamp(out: Json): void {
+    if (typeof out.eventTime !== 'string') return;
+    const ahead =
+      this.has('clock-skew') && out.statusCode === 'ProvisioningStarted'
+        ? SKEW_MS
+        : this.has('server-clocks') && out.statusCode === 'ProvisioningInProgress'
+          ? SERVER_AHEAD_MS
+          : 0;
+    if (ahead > 0) out.eventTime = formatEventTime(parseEventMicros(out.eventTime) + ahead * 1000);
+  }
+
+  /** The event with its id as 'per-order-event-ids' numbers it: its place among its order's events. */
+  private numberedInOrder(event: Json): Json {
+    const orderId = linkOf(event);
+    const ofOrder = this.history(Number(event.sellerId)).filter((e) => linkOf(e) === orderId);
+    const place = ofOrder.findIndex((e) => e.eventId === event.eventId);
+    return place < 0 ? event : { ...event, eventId: place + 1 };
+  }
+
   private event(event: Json, index: number): Json {
     const out: Json = { ...event };
-    if (
-      this.has('clock-skew') &&
-      out.statusCode === 'ProvisioningStarted' &&
-      typeof out.eventTime === 'string'
-    ) {
-      out.eventTime = formatEventTime(parseEventMicros(out.eventTime) + SKEW_MS * 1000);
-    }
+    this.restamp(out);
+    if (this.has('per-order-event-ids')) Object.assign(out, this.numberedInOrder(out));
     if (this.has('id-case') && parseInt(String(out.eventId).slice(-1), 16) % 2 === 1) {
       Object.assign(out, upperCaseLink(out));
     }

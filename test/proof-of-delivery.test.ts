@@ -19,6 +19,7 @@ import {
 } from '../main/core/status-records';
 import { DATABASE_FILE, UNCONFIRMED_AFTER_POLLS } from '../main/core/store/account-store';
 import { describeMark } from '../preload/marked-by';
+import { readPostReference } from '../preload/post-reference';
 import { inbox, type Laptop, makeDataDir, openLaptop } from './support/core';
 import { exitOf, runTs, spawnTs } from './support/processes';
 import { admin } from './support/raw-api';
@@ -42,7 +43,7 @@ const rowOf = (a: Laptop, requestId: string) => rows(a).find((row) => row.reques
 const storedBy = (requestId: string) =>
   market.sim.store
     .listEvents(1001, 0, 100_000)
-    .items.filter((e) => e.additionalProperties?.some((p) => p.description?.endsWith(requestId)));
+    .items.filter((e) => readPostReference(e)?.requestId === requestId);
 
 /** What the export must say of an item still in the outbox: exactly what the outbox holds. */
 function expectRowOf(a: Laptop, item: OutboxItem, outcome: ProofRow['outcome']): void {

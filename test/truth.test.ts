@@ -111,6 +111,40 @@ describe('a status follows causality, not the clocks', () => {
     await markedEverywhere();
   });
 
+  it('keeps the status marked last on every laptop when the servers that stamp statuses are hours apart', async () => {
+    // In progress is stamped three hours ahead: Completed, marked after it, bears an earlier time.
+    await quirks('server-clocks');
+    const [a, b] = [await startedLaptop(), await startedLaptop()];
+    const orderId = (await admin(market.sim.url, 'POST', 'purchases', {})).json.orderId as string;
+    await poll(a);
+    await poll(b);
+    const mark = async (laptop: Laptop, statusCode: 'ProvisioningInProgress' | 'ProvisioningCompleted') => {
+      await laptop.core.markStatus({
+        orderId,
+        statusCode,
+        description: describeMark(statusCode, 'Anna Virtanen'),
+      });
+      await laptop.core.deliverOutbox();
+    };
+    await mark(a, 'ProvisioningInProgress');
+    await poll(b);
+    await mark(b, 'ProvisioningCompleted');
+    for (const laptop of [a, b]) await poll(laptop);
+    const c = await startedLaptop();
+    await poll(c);
+    for (const laptop of [a, b, c]) {
+      expect(rowsOf(laptop, orderId)[0]?.status).toBe('ProvisioningCompleted');
+      const view = await laptop.core.order(orderId);
+      expect(view.status).toBe('ProvisioningCompleted');
+      expect(view.statusReversal).toBeUndefined();
+      expect(view.history.map((e) => e.statusCode)).toEqual([
+        'ProvisioningStarted',
+        'ProvisioningInProgress',
+        'ProvisioningCompleted',
+      ]);
+    }
+  });
+
   it('updates the store when a post rewrites the purchase event in place under its eventId', async () => {
     await quirks('in-place-updates');
     const { orderId, all } = await markedEverywhere();
@@ -165,6 +199,57 @@ describe('a status follows causality, not the clocks', () => {
   });
 });
 
+describe("the laptop's clock", () => {
+  it('reads the history again before a mark once the clock was set back since the last read', async () => {
+    // B's clock runs an hour ahead, then is set right (by NTP, or by hand) before its next mark.
+    ahead = 3_600_000;
+    const [a, b] = [await startedLaptop(), await startedLaptop()];
+    const [orderId, other] = [
+      (await admin(market.sim.url, 'POST', 'purchases', {})).json.orderId as string,
+      (await admin(market.sim.url, 'POST', 'purchases', {})).json.orderId as string,
+    ];
+    await poll(a);
+    await poll(b);
+    // A mark on B reads the history first (and marks right after it share that read).
+    await b.core.markStatus({ orderId: other, statusCode: 'ProvisioningInProgress', description: 'Started' });
+    for (const statusCode of ['ProvisioningInProgress', 'ProvisioningCompleted'] as const) {
+      await a.core.markStatus({
+        orderId,
+        statusCode,
+        description: describeMark(statusCode, 'Anna Virtanen'),
+      });
+      await a.core.deliverOutbox();
+    }
+    ahead = 0;
+    await expect(
+      b.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Started' }),
+    ).rejects.toThrow(/Marking an order In progress while it is Completed .*is unusual/);
+    expect(rowsOf(b, orderId)[0]?.status).toBe('ProvisioningCompleted');
+  });
+
+  it('sends a mark held for undo though the clock was set back an hour meanwhile: a hold lasts at most the longest one', async () => {
+    const laptop = await openLaptop(market.sim.url, undefined, {
+      settings: { undoSeconds: 10 },
+      now: () => Date.now() + ahead,
+    });
+    laptops.push(laptop);
+    laptop.core.start();
+    await laptop.core.checkNow();
+    await laptop.core.backlogRead();
+    const orderId = (await admin(market.sim.url, 'POST', 'purchases', {})).json.orderId as string;
+    await poll(laptop);
+    const held = await laptop.core.markStatus({
+      orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'On it',
+    });
+    expect(held.notBefore).toBeDefined();
+    ahead = -3_600_000;
+    const [item] = await laptop.core.deliverOutbox();
+    expect(item).toMatchObject({ requestId: held.requestId, state: 'sent' });
+  });
+});
+
 describe('one order, one identity', () => {
   it('keeps one row per order when the marketplace writes its id in another case', async () => {
     await quirks('id-case');
@@ -173,6 +258,19 @@ describe('one order, one identity', () => {
       expect(inbox(laptop.core)).toHaveLength(ORDERS + 1);
       // Asked for in either case, it is the one order.
       expect((await laptop.core.order(orderId.toUpperCase())).status).toBe('ProvisioningInProgress');
+    }
+  });
+
+  it("keeps every order's events apart when event ids are numbered within each order", async () => {
+    await quirks('per-order-event-ids');
+    const { all } = await markedEverywhere();
+    // Each order keeps its own purchase: every one has a status, and as many wait on every laptop.
+    const waiting = (laptop: Laptop) => inbox(laptop.core).filter((row) => row.waiting).length;
+    for (const laptop of all) {
+      const rows = inbox(laptop.core);
+      expect(rows).toHaveLength(ORDERS + 1);
+      expect(rows.filter((row) => row.status === undefined)).toEqual([]);
+      expect(waiting(laptop)).toBe(waiting(all[0] as Laptop));
     }
   });
 
@@ -227,6 +325,49 @@ describe('one order, one identity', () => {
     ]);
     // Raised under one spelling: not raised again under the other.
     expect(store.claimAnnouncements(process.pid, () => true, false)).toEqual({ pending: [], held: [] });
+    store.close();
+  });
+
+  it('keeps the events of an earlier store whose ids are not UUIDs as the reader now tells them apart', async () => {
+    const dataDir = await makeDataDir();
+    const id = '3f2b8c1e-9a4d-4c7b-8e2f-1a2b3c4d5e6f';
+    const event = {
+      eventId: '5',
+      eventTypeCode: 'ServicePurchased',
+      statusCode: 'ProvisioningStarted',
+      eventTime: '2026-11-20T10:00:00Z',
+      description: 'New purchase',
+      additionalProperties: [{ name: 'orderId', value: id }],
+    };
+    // As a store of version 19 held it: keyed by its id alone, the cursor's last keys so too.
+    const db = databaseOfVersion(dataDir, 19);
+    db.prepare(
+      'INSERT INTO events (key, order_id, event_type, status, event_time, event_ms, json) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ).run(
+      '5',
+      id,
+      event.eventTypeCode,
+      event.statusCode,
+      event.eventTime,
+      Date.parse(event.eventTime),
+      JSON.stringify(event),
+    );
+    db.exec(`INSERT INTO meta (key, value) VALUES ('cursor', '{"offset":1,"lastEventId":"5","tail":["5"]}')`);
+    db.close();
+
+    const { store } = AccountStore.open(dataDir);
+    // The cursor's keys of the old form are not looked for (the listing is not walked back for them).
+    expect(store.cursor()).toEqual({ offset: 1 });
+    // Read again by the next poll: known, not recorded twice.
+    const read = store.recordPoll({
+      events: [event],
+      cursor: { offset: 1 },
+      backlog: false,
+      paused: false,
+      now: '2026-11-21T00:00:00Z',
+    });
+    expect(read.newEvents).toBe(0);
+    expect(store.history(id)).toHaveLength(1);
     store.close();
   });
 });

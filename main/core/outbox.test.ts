@@ -50,6 +50,7 @@ function outboxWith(
     deleteOutboxItem: (requestId: string, ended: StatusEnding) => store.deleteOutboxItem(requestId, ended),
     pendingOutboxCount: () => store.pendingOutboxCount(),
     pollsSucceeded: () => store.pollsSucceeded(),
+    latestStep: (orderId: string) => store.latestStep(orderId),
     putOutboxItem: (item: OutboxItem) => {
       store.putOutboxItem(item);
       saves.push(store.outboxItems());

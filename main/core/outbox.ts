@@ -48,6 +48,8 @@ export const OutboxItem = z.object({
   sentAtPoll: z.int().min(0).optional(),
   /** When a listing read by a poll showed it: confirmed. */
   readBackAt: z.string().optional(),
+  /** The step of the order it was marked after, which its post names. */
+  after: z.string().optional(),
 });
 export type OutboxItem = SharedOutboxItem;
 // Fails to compile when the stored form reads other than preload/model.ts declares.
@@ -105,6 +107,8 @@ export interface OutboxStore {
   pendingOutboxCount(): number;
   /** How many polls read the marketplace on this laptop so far: a sent status is unconfirmed a few polls on. */
   pollsSucceeded(): number;
+  /** What the order's status comes from now, by the id a mark made now names it with (its `after`). */
+  latestStep(orderId: string): string | undefined;
 }
 
 export interface OutboxPorts {
@@ -183,11 +187,16 @@ export class Outbox {
     return this.ports.store.pendingOutboxCount();
   }
 
-  /** Queues a status, held for `holdMs` first when more than 0; it is on disk when this returns. */
+  /**
+   * Queues a status, held for `holdMs` first when more than 0; it is on disk when this returns. It
+   * names the step its order is at (`after`): marked knowing that, it counts after it on every laptop.
+   */
   enqueue(input: NewOutboxItem, holdMs = 0): OutboxItem {
     const now = this.ports.now();
+    const after = this.ports.store.latestStep(input.orderId);
     const item: OutboxItem = OutboxItem.parse({
       ...input,
+      ...(after === undefined ? {} : { after }),
       requestId: randomUUID(),
       createdAt: new Date(now).toISOString(),
       state: 'pending',

@@ -67,7 +67,7 @@ import { OrderFetcher } from './order-fetcher';
 import { type DeliveryReport, Outbox, type OutboxItem } from './outbox';
 import { Poller, type PollerState, type Timers } from './poller';
 import { isProcessAlive } from './process-alive';
-import { eventBody, eventsFrom, isPostOf } from './status-post';
+import { eventsFrom, showsMark } from './status-post';
 import { recordsKeptFrom, type StatusRecord } from './status-records';
 import {
   AccountStore,
@@ -549,15 +549,10 @@ export class SellerCore {
           (canonicalOrderId(orderIdOf(event) ?? '') === item.orderId && isNewPurchase(event)) ||
           Date.parse(event.eventTime ?? '') < since,
       );
-    const body = eventBody(item, item.requestId);
     const stop = new AbortController();
     try {
       const read = await newestEvents(this.ports.client, stop.signal)(reachedPost);
-      return read.items.some(
-        (event) =>
-          (item.eventId !== undefined && event.eventId === item.eventId) ||
-          isPostOf(event, body, item.requestId),
-      );
+      return read.items.some((event) => showsMark(event, item));
     } finally {
       stop.abort(); // what was read ahead is not waited for
     }
@@ -722,7 +717,9 @@ export class SellerCore {
    * way, is read again rather than another made per order.
    */
   private async refreshBeforeMark(): Promise<void> {
-    if (this.now() - this.markRefreshEnded < MARK_REFRESH_MS) return;
+    // Only a read made since, by a clock that did not go back, counts (a clock set back is not "within").
+    const since = this.now() - this.markRefreshEnded;
+    if (since >= 0 && since < MARK_REFRESH_MS) return;
     this.markRefresh ??= this.checkNow()
       .catch(() => undefined)
       .then(() => {

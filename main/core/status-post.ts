@@ -6,6 +6,8 @@
 // id in the description of its `orderId` property (the one property the spec allows), so the
 // read-back recognises it exactly, while what people read (description, detailed description)
 // stays as they wrote it; a marketplace that drops that description is matched by content.
+// That description also names the step the mark was made after (preload/post-reference.ts).
+import { postReference, readPostReference } from '../../preload/post-reference';
 import type { SellerApiClient } from './api/client';
 import { SellerApiError } from './api/errors';
 import {
@@ -21,11 +23,11 @@ export interface StatusMark {
   statusCode: NewMarketplaceEvent['statusCode'];
   description: string;
   detailedDescription?: string | undefined;
+  /** The step of the order the mark was made after (an event's id, or an earlier mark's request id). */
+  after?: string | undefined;
 }
 
-const REFERENCE = 'Seller Tray request ';
-
-/** The event a mark posts: `orderId` its only property, naming the post's request id. */
+/** The event a mark posts: `orderId` its only property, naming the post's request id and the step it follows. */
 export function eventBody(mark: StatusMark, requestId: string): NewMarketplaceEvent {
   return {
     eventTypeCode: 'ServicePurchased',
@@ -33,24 +35,16 @@ export function eventBody(mark: StatusMark, requestId: string): NewMarketplaceEv
     description: mark.description,
     ...(mark.detailedDescription ? { detailedDescription: mark.detailedDescription } : {}),
     additionalProperties: [
-      { name: ORDER_ID_PROPERTY, value: mark.orderId, description: `${REFERENCE}${requestId}` },
+      { name: ORDER_ID_PROPERTY, value: mark.orderId, description: postReference(requestId, mark.after) },
     ],
   };
-}
-
-/** The request id a listed event names as the post that made it, if it names one. */
-function referenceOf(event: MarketplaceEvent): string | undefined {
-  const said = event.additionalProperties
-    ?.map((property) => property.description)
-    .find((description) => description?.startsWith(REFERENCE));
-  return said?.slice(REFERENCE.length).trim().toLowerCase();
 }
 
 const same = (a: string | undefined, b: string | undefined) => (a ?? '').trim() === (b ?? '').trim();
 
 /** Whether a listed event is the one this post made: by its reference, else by what it says. */
 export function isPostOf(event: MarketplaceEvent, body: NewMarketplaceEvent, requestId: string): boolean {
-  const reference = referenceOf(event);
+  const reference = readPostReference(event)?.requestId;
   if (reference !== undefined) return reference === requestId.toLowerCase();
   const orderId = body.additionalProperties?.[0]?.value;
   return (
@@ -58,6 +52,21 @@ export function isPostOf(event: MarketplaceEvent, body: NewMarketplaceEvent, req
     event.statusCode === body.statusCode &&
     same(event.description, body.description) &&
     same(event.detailedDescription, body.detailedDescription)
+  );
+}
+
+/**
+ * Whether a listed event shows a mark posted as `requestId`: the event its post was answered with
+ * (by its id, within the mark's order: another order's event may have that id), or one that is
+ * the post by isPostOf.
+ */
+export function showsMark(
+  event: MarketplaceEvent,
+  mark: StatusMark & { requestId: string; eventId?: string | undefined },
+): boolean {
+  return (
+    (mark.eventId !== undefined && event.eventId === mark.eventId && orderIdOf(event) === mark.orderId) ||
+    isPostOf(event, eventBody(mark, mark.requestId), mark.requestId)
   );
 }
 

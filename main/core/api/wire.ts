@@ -31,7 +31,7 @@ import {
   type TimePeriod as SharedTimePeriod,
   STATUS_CODES,
 } from '../../../preload/marketplace';
-import { canonicalOrderId } from '../../../preload/order-link';
+import { canonicalOrderId, isOrderId } from '../../../preload/order-link';
 import type { Same } from '../same-type';
 
 export type { EventTypeCode, StatusCode } from '../../../preload/marketplace';
@@ -469,12 +469,17 @@ export interface Listed<T> {
   keys: string[];
 }
 
-/** What tells items apart: the id (a UUID in its one case), or for an item without one (the spec allows it) its content. */
+/**
+ * What tells items apart: the id (a UUID in its one case), or for an item without one (the spec
+ * allows it) its content. An event's id that is not a UUID may be unique only within its order (a
+ * marketplace numbering each order's events 1, 2, …): it tells the event apart within its order.
+ */
 export function itemKey(kind: ItemKind, item: unknown): string {
   const id = (item as Record<string, unknown> | null)?.[ITEM_READERS[kind].idField];
-  return typeof id === 'string' && id.trim() !== '' && isIdText(id)
-    ? canonicalOrderId(id)
-    : JSON.stringify(item);
+  if (typeof id !== 'string' || id.trim() === '' || !isIdText(id)) return JSON.stringify(item);
+  const key = canonicalOrderId(id);
+  const order = kind === 'event' && !isOrderId(key) ? linkedOrderId(item) : undefined;
+  return order === undefined ? key : `${key} in ${order}`;
 }
 
 export function readItems<K extends ItemKind>(kind: K, raw: readonly unknown[]): Listed<ItemOf<K>> {

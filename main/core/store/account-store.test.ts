@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { databaseOfVersion } from '../../../test/support/store-files';
-import type { MarketplaceEvent, MonetaryAmount, Order, UnreadableItem } from '../api/wire';
+import {
+  eventKey,
+  type MarketplaceEvent,
+  type MonetaryAmount,
+  type Order,
+  type UnreadableItem,
+} from '../api/wire';
 import {
   AccountStore,
   DATABASE_FILE,
@@ -1130,7 +1136,7 @@ describe('the journal', () => {
 describe("an order set aside as another seller's", () => {
   const foreign = (event: MarketplaceEvent): UnreadableItem => ({
     kind: 'event',
-    key: event.eventId ?? '',
+    key: eventKey(event),
     fieldPath: 'orderId',
     reason: 'of another seller account: its order answers 404 here',
     raw: event,
@@ -1142,14 +1148,13 @@ describe("an order set aside as another seller's", () => {
     // A view asking for it again meets the same 404: nothing to set aside, nothing to tell.
     expect(store.setOrderAside('x-1', foreign, '2026-11-22T00:00:01Z')).toBe(false);
     store.markTold(store.untoldAside());
-    const later = learn([purchase('x-1', '2026-11-20T11:00:00Z', 'ProvisioningInProgress')], false);
+    const started = purchase('x-1', '2026-11-20T11:00:00Z', 'ProvisioningInProgress');
+    const later = learn([started], false);
     expect(later).toEqual({ newEvents: 0, newOrders: 0, changed: [] });
     expect(store.history('x-1')).toEqual([]);
     expect(store.storedOrder('x-1')).toBeUndefined();
     expect(store.waitingCount()).toBe(0);
-    expect(store.untoldAside().map((item) => [item.kind, item.key])).toEqual([
-      ['event', 'x-1-ProvisioningInProgress'],
-    ]);
+    expect(store.untoldAside().map((item) => [item.kind, item.key])).toEqual([['event', eventKey(started)]]);
   });
 });
 

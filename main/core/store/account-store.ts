@@ -40,7 +40,7 @@ import type { FeedCursor } from '../event-feed';
 import { ANOTHER_SELLER, anotherSellers } from '../kept-aside';
 import { buyerAndProduct } from '../notification-policy';
 import { type OutboxItem, type PendingMark, readOutboxItem } from '../outbox';
-import { eventBody, isPostOf } from '../status-post';
+import { showsMark } from '../status-post';
 import type { StatusEnding, StatusRecord } from '../status-records';
 import {
   asideStamp,
@@ -788,15 +788,30 @@ export class AccountStore {
    * as the parameters of the statements that store them.
    */
   private derived(orderId: string): Record<string, string | null> {
+    // With each event, the descriptions of its properties: a post's reference among them names the step it followed.
     const rows = this.sql(
-      'SELECT event_type, status, event_time FROM events WHERE order_id = ? ORDER BY seq',
-    ).all(orderId) as { event_type: string; status: string; event_time: string | null }[];
+      `SELECT key, event_type, status, event_time,
+              (SELECT json_group_array(json_extract(p.value, '$.description'))
+                 FROM json_each(e.json, '$.additionalProperties') p) AS said
+         FROM events e WHERE order_id = ? ORDER BY seq`,
+    ).all(orderId) as {
+      key: string;
+      event_type: string;
+      status: string;
+      event_time: string | null;
+      said: string | null;
+    }[];
     const history = causalOrder(
       rows.map((r) => ({
+        eventId: r.key,
         eventTypeCode: r.event_type,
         statusCode: r.status,
         description: '',
         ...(r.event_time === null ? {} : { eventTime: r.event_time }),
+        additionalProperties: (JSON.parse(r.said ?? '[]') as (string | null)[]).map((description) => ({
+          name: '',
+          ...(typeof description === 'string' ? { description } : {}),
+        })),
       })),
     );
     const latest = history.at(-1);
@@ -829,6 +844,18 @@ export class AccountStore {
       $escalatedAt: history?.(orderId) ? now : null,
     });
     return Number(changes) > 0;
+  }
+
+  /**
+   * What the order's status comes from now, by the id a mark made now names it with: its latest
+   * mark while the history does not show it (that mark's request id), else the last event of its
+   * history in causal order (that event's id); nothing for an order without either.
+   */
+  latestStep(orderId: string): string | undefined {
+    const mark = this.sql(`SELECT ${markedNotShown('request_id')} AS id`).get({ $id: orderId }) as {
+      id: string | null;
+    };
+    return mark.id ?? this.history(orderId).at(-1)?.eventId;
   }
 
   /** Derives a stored order's status again from its events; `refetch` has it fetched again (they changed). */
@@ -1867,7 +1894,7 @@ export class AccountStore {
       const older = this.sql(
         `UPDATE outbox INDEXED BY outbox_sent_uncounted SET json = json_set(json, '$.readBackAt', ?)
            WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL
-             AND json_extract(json, '$.sentAtPoll') IS NULL AND event_id IN (SELECT key FROM events)
+             AND json_extract(json, '$.sentAtPoll') IS NULL AND ${IN_HISTORY('outbox')}
            RETURNING request_id, json`,
       ).all(readBackAt) as { request_id: string; json: string }[];
       const record = this.sql('UPDATE status_records SET item = ? WHERE request_id = ?');
@@ -1944,13 +1971,7 @@ export class AccountStore {
     for (const [orderId, listed] of byOrder) {
       for (const row of marksOf.all(orderId) as { json: string }[]) {
         const item = readOutboxItem(row.json);
-        const body = eventBody(item, item.requestId);
-        const shown = listed.some(
-          (event) =>
-            (item.eventId !== undefined && event.eventId === item.eventId) ||
-            isPostOf(event, body, item.requestId),
-        );
-        if (shown) this.putOutboxItem({ ...item, readBackAt: now });
+        if (listed.some((event) => showsMark(event, item))) this.putOutboxItem({ ...item, readBackAt: now });
       }
     }
   }
@@ -2294,11 +2315,21 @@ function rewritten(before: MarketplaceEvent, after: MarketplaceEvent): boolean {
 /** How long order `$id` took to its first action and to Completed, from its purchase `$purchasedAt`. */
 const TIMES = timesTaken('$id', '$purchasedAt');
 
-/** The status the user marked on order `$id` that the marketplace's history does not show yet, if any. */
-const MARKED = `(SELECT CASE WHEN x.state = 'pending' OR x.event_id IS NULL
-                      OR NOT EXISTS (SELECT 1 FROM events e WHERE e.key = x.event_id)
-                    THEN x.status_code END
+/**
+ * Whether outbox item `x`'s event, by the id its post was answered with, is in its order's history
+ * (an event's id is its order's: another order may have an event of that id).
+ */
+const IN_HISTORY = (x: string) =>
+  `EXISTS (SELECT 1 FROM events e INDEXED BY events_by_order
+             WHERE e.order_id = ${x}.order_id AND json_extract(e.json, '$.eventId') = ${x}.event_id)`;
+
+/** A column of the latest mark the user made on order `$id`, when the marketplace's history does not show that mark yet. */
+const markedNotShown = (column: 'status_code' | 'request_id') =>
+  `(SELECT CASE WHEN x.state = 'pending' OR NOT ${IN_HISTORY('x')}
+                    THEN x.${column} END
           FROM outbox x WHERE x.order_id = $id AND x.state != 'failed' ORDER BY x.seq DESC LIMIT 1)`;
+/** The status the user marked on order `$id` that the marketplace's history does not show yet, if any. */
+const MARKED = markedNotShown('status_code');
 
 /** An order that arrived on this laptop and was not opened here yet. */
 const UNOPENED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id AND a.opened_at IS NULL)`;

@@ -408,4 +408,16 @@ export const MIGRATIONS: readonly string[] = [
     UPDATE stalled_count SET n = n - ${stalledBefore('OLD')};
   END;
   `,
+  `
+  -- An event id that is not a UUID tells an event apart within its order (session 38: a
+  -- marketplace may number each order's events 1, 2, …): such an event's key names its order
+  -- too, as the reader's itemKey writes it (a key of an event without an id is its content). The
+  -- cursor forgets its last keys when they are of that kind: written the old way, they would never
+  -- be found again; the next poll finds its place by the offset (as a cursor before issue 20 did).
+  UPDATE events SET key = key || ' in ' || order_id
+    WHERE order_id IS NOT NULL AND NOT (${uuidShaped('key')}) AND key NOT LIKE '{%';
+  UPDATE meta SET value = json_remove(value, '$.lastEventId', '$.tail')
+    WHERE key = 'cursor' AND json_valid(value) AND json_extract(value, '$.lastEventId') IS NOT NULL
+      AND NOT (${uuidShaped("json_extract(value, '$.lastEventId')")});
+  `,
 ];
