@@ -631,15 +631,19 @@ export class SellerCore {
   /**
    * An order from the store, at once. Opening it refreshes it from the marketplace at most once a
    * poll interval (a view reloads the order on every change it is told of, so refreshing on every
-   * read would feed on itself); "orders-updated" tells when the refresh changed something. An order
-   * never fetched yet is fetched now; that fails when the marketplace does not answer.
+   * read would feed on itself); "orders-updated" tells when the refresh changed something. A view
+   * reading again the order it shows (`reread`: told of a change, or following the app's state
+   * while a mark is on the page) refreshes nothing: the polls fetch an order whose events change,
+   * so an order left open costs no call however long it stays. An order never fetched yet is
+   * fetched now; that fails when the marketplace does not answer.
    */
-  async order(id: string): Promise<OrderDetail> {
+  async order(id: string, { reread = false }: { reread?: boolean } = {}): Promise<OrderDetail> {
     const orderId = canonicalOrderId(id);
     if (this.store.markOpened(orderId, this.isoNow())) this.emitChanged([orderId], false);
     let stored = this.store.storedOrder(orderId);
     // A document without its licenses (read from the orders listing) has not been fetched whole yet.
-    const due = this.openRefreshDue(orderId, stored?.licenses === undefined ? null : stored.fetchedAt);
+    const due =
+      !reread && this.openRefreshDue(orderId, stored?.licenses === undefined ? null : stored.fetchedAt);
     if (stored?.document === undefined || (due && stored.licenses === undefined)) {
       const failure = await this.fetcher.refresh(orderId).then(
         () => undefined,
