@@ -549,6 +549,34 @@ describe('failures', () => {
     expect(a.timers.delays.at(-1)).toBeLessThanOrEqual(66_000);
   });
 
+  it('call the marketplace not once while it asks to wait (Retry-After) but for Check now: an order opened, a mark wait too', async () => {
+    const a = await laptop();
+    a.core.start();
+    await a.core.checkNow();
+    const [waiting, other] = inbox(a.core).filter((row) => row.waiting);
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ action: 'status', status: 429, retryAfterSeconds: 120, times: 1000 }],
+    });
+    await a.core.checkNow();
+    const calls = () => Object.values(sim.requestCounts).reduce((sum, n) => sum + n, 0);
+    const asked = calls();
+    await a.core.order(other?.orderId ?? '').catch(() => undefined);
+    await a.core.markStatus({
+      orderId: waiting?.orderId ?? '',
+      statusCode: 'ProvisioningInProgress',
+      description: 'Started',
+    });
+    await a.core.deliverOutbox();
+    expect(calls() - asked).toBe(0);
+    // Said as the marketplace's own answer, the mark kept to send, the next poll after the wait.
+    expect(a.core.status().problem?.message).toMatch(/asked Seller Tray to slow down/);
+    expect(a.core.status().pendingOutbox).toBe(1);
+    expect(a.timers.delays.at(-1)).toBeGreaterThanOrEqual(100_000);
+    // The person asking to try now is asked anyway: one call a press, its answer waited for again.
+    for (let i = 0; i < 3; i += 1) await a.core.checkNow();
+    expect(calls() - asked).toBe(3);
+  });
+
   it('start afresh from a damaged database, keeping it aside, saying so, and announcing nothing again', async () => {
     const a = await laptop();
     a.core.start();
