@@ -440,9 +440,16 @@ export class SellerCore {
    * the polls it waited for learned (a poll already running counts, and the one after it). It
    * waits for no backoff: retries waiting are tried at once, a quick retry of an error answer is
    * waited for, and a marketplace that does not answer (or asks for a long wait) ends the wait at
-   * its first failure, shown as this account's (the poll goes on retrying by itself).
+   * its first failure, shown as this account's (the poll goes on retrying by itself). The person
+   * asked: it calls even while the marketplace asks to wait (once a press; nothing else does).
    */
-  async checkNow(): Promise<number> {
+  checkNow(): Promise<number> {
+    this.ports.client.liftServerWait();
+    return this.pollAtOnce();
+  }
+
+  /** A poll at once, retries waiting out our own backoff tried now (see checkNow). */
+  private async pollAtOnce(): Promise<number> {
     const before = this.ordersLearned;
     let unsubscribe = () => {};
     this.ports.client.hurry();
@@ -727,7 +734,7 @@ export class SellerCore {
    */
   private async refreshBeforeMark(): Promise<void> {
     if (this.now() - this.markRefreshEnded < MARK_REFRESH_MS) return;
-    this.markRefresh ??= this.checkNow()
+    this.markRefresh ??= this.pollAtOnce()
       .catch(() => undefined)
       .then(() => {
         this.markRefreshEnded = this.now();
