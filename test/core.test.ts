@@ -516,6 +516,35 @@ describe('failures', () => {
     expect(a.core.status().problem).toBeNull();
   });
 
+  it('call the marketplace with a refused secret not once more but for Check now: an order opened, a mark wait for another', async () => {
+    let secret = 'demo-secret';
+    const first = await laptop({ secret: () => secret });
+    first.core.start();
+    await first.core.checkNow();
+    const [waiting, other] = inbox(first.core).filter((row) => row.waiting);
+    await first.core.close();
+    secret = 'wrong';
+    const a = await laptop({ secret: () => secret }, first.dataDir);
+    a.core.start();
+    await a.core.checkNow();
+    expect(a.core.status().connection).toBe('credentials-rejected');
+    const calls = () => Object.values(sim.requestCounts).reduce((sum, n) => sum + n, 0);
+    const before = calls();
+    await a.core.order(other?.orderId ?? '');
+    await a.core.markStatus({
+      orderId: waiting?.orderId ?? '',
+      statusCode: 'ProvisioningInProgress',
+      description: 'Started',
+    });
+    await a.core.deliverOutbox();
+    expect(calls()).toBe(before);
+    expect(a.core.status().connection).toBe('credentials-rejected');
+    expect(a.core.status().pendingOutbox).toBe(1);
+    // The person asking to try now is asked anyway: one call a press.
+    for (let i = 0; i < 2; i += 1) await a.core.checkNow();
+    expect(calls()).toBe(before + 2);
+  });
+
   it('try the account again when its new secret was first used by another call than a poll', async () => {
     let secret = 'wrong';
     const a = await laptop({ secret: () => secret });
