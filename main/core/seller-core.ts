@@ -441,10 +441,11 @@ export class SellerCore {
    * waits for no backoff: retries waiting are tried at once, a quick retry of an error answer is
    * waited for, and a marketplace that does not answer (or asks for a long wait) ends the wait at
    * its first failure, shown as this account's (the poll goes on retrying by itself). The person
-   * asked: it calls even while the marketplace asks to wait (once a press; nothing else does).
+   * asked: it calls even while the marketplace asks to wait or refused the secret (once a press;
+   * nothing else does).
    */
   checkNow(): Promise<number> {
-    this.ports.client.liftServerWait();
+    this.ports.client.tryAnyway();
     return this.pollAtOnce();
   }
 

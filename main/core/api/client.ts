@@ -133,6 +133,8 @@ export class SellerApiClient {
   readonly #waits = new Set<{ error: SellerApiError; untilMs: number; hurried: AbortSignal | undefined }>();
   /** A digest of the secret the marketplace last refused (the secret itself stays where it is kept). */
   #refusedSecret: string | undefined;
+  /** That refusal, given again to a call that would send the same secret (until Check now). */
+  #refusal: SellerApiError | undefined;
   /** Until when the marketplace asked that no call come (its latest Retry-After), and that answer. */
   #serverWait: { untilMs: number; error: SellerApiError } | undefined;
 
@@ -413,12 +415,17 @@ export class SellerApiClient {
   private async createToken(): Promise<string> {
     const { clientId, clientSecret } = this.options.credentials;
     const secret = await clientSecret();
+    // The marketplace refused this very secret: asked again, it would refuse it again.
+    if (this.#refusal !== undefined && digest(secret) === this.#refusedSecret) throw this.#refusal;
     const basic = Buffer.from(`${clientId}:${secret}`).toString('base64');
     try {
       const answer = await this.call('createToken', { authorization: `Basic ${basic}` });
       return answer.accessToken;
     } catch (error) {
-      if (error instanceof SellerApiError && error.credentialsRejected) this.#refusedSecret = digest(secret);
+      if (error instanceof SellerApiError && error.credentialsRejected) {
+        this.#refusedSecret = digest(secret);
+        this.#refusal = error;
+      }
       throw error;
     }
   }
@@ -502,7 +509,7 @@ export class SellerApiClient {
 
   /**
    * No request leaves before the marketplace said it takes calls again, whoever asks (a poll, a
-   * fetch, an order opened, a post, a token), unless the person asked to try now (liftServerWait):
+   * fetch, an order opened, a post, a token), unless the person asked to try now (tryAnyway):
    * a wait a retry would wait out is waited; a longer one ends the call at once with the
    * marketplace's answer and the time still to wait, for its caller's backoff (the poller's next
    * poll comes after it).
@@ -543,10 +550,12 @@ export class SellerApiClient {
 
   /**
    * The person asked to try now (Check now): the next call goes even though the marketplace asked
-   * to wait (once: its answer may ask again). A retry already waiting out a Retry-After still waits it.
+   * to wait or refused the secret (once: its answer may say so again). A retry already waiting out
+   * a Retry-After still waits it.
    */
-  liftServerWait(): void {
+  tryAnyway(): void {
     this.#serverWait = undefined;
+    this.#refusal = undefined;
   }
 
   /** The retries waiting out their backoff are tried at once (Check now); a server's Retry-After is still waited. */
