@@ -174,6 +174,25 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'insights',
+    window: true,
+    async reach(page) {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Insights' }).click();
+      await page
+        .getByRole('figure', { name: /^New orders per/ })
+        .getByText(/new orders from/)
+        .waitFor();
+    },
+  },
+  {
+    name: 'search results',
+    window: true,
+    async reach(page) {
+      await page.getByLabel('Search orders').fill('e');
+      await page.getByRole('listbox', { name: 'Orders' }).getByRole('option').first().waitFor();
+    },
+  },
+  {
     name: 'settings',
     window: true,
     async reach(page) {
