@@ -606,6 +606,29 @@ describe('failures', () => {
     expect(calls() - asked).toBe(3);
   });
 
+  it('keep a wait the marketplace asked for across a restart and for another process on the folder', async () => {
+    const a = await laptop();
+    a.core.start();
+    await a.core.checkNow();
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ action: 'status', status: 429, retryAfterSeconds: 120, times: 1000 }],
+    });
+    await a.core.checkNow();
+    const calls = () => Object.values(sim.requestCounts).reduce((sum, n) => sum + n, 0);
+    const asked = calls();
+    // `seller-tray watch` on the same folder polls by itself, and so does the app restarted.
+    const other = await laptop({}, a.dataDir);
+    await other.core.start();
+    await a.core.close();
+    const restarted = await laptop({}, a.dataDir);
+    await restarted.core.start();
+    expect(calls() - asked).toBe(0);
+    for (const laptop of [other, restarted]) {
+      expect(laptop.core.status().problem?.message).toMatch(/asked Seller Tray to slow down/);
+      expect(laptop.timers.delays.at(-1)).toBeGreaterThanOrEqual(100_000);
+    }
+  });
+
   it('start afresh from a damaged database, keeping it aside, saying so, and announcing nothing again', async () => {
     const a = await laptop();
     a.core.start();
