@@ -627,6 +627,9 @@ describe('failures', () => {
       expect(laptop.core.status().problem?.message).toMatch(/asked Seller Tray to slow down/);
       expect(laptop.timers.delays.at(-1)).toBeGreaterThanOrEqual(100_000);
     }
+    // Check now there is the person's own try: asked once.
+    await other.core.checkNow();
+    expect(calls() - asked).toBe(1);
   });
 
   it('start afresh from a damaged database, keeping it aside, saying so, and announcing nothing again', async () => {

@@ -846,11 +846,22 @@ export class SellerCore {
    * fetch the orders they name, announce, remind, deliver. Thrown errors go to the poller's backoff.
    */
   private async poll(): Promise<void> {
+    // A wait the marketplace asked of another process on this folder, or before a restart, holds here.
+    const { client } = this.ports;
+    client.adoptServerWait(this.withStore(() => this.store.learnedServerWait()));
     try {
       await this.pollOnce();
     } catch (error) {
       if (!this.recoverFromDamage(error)) throw error;
       await this.pollOnce();
+    } finally {
+      if (!this.stopped) {
+        try {
+          this.withStore(() => this.store.rememberServerWait(client.serverWait));
+        } catch (error) {
+          this.log.warn('wait asked for not kept', failureFields(error));
+        }
+      }
     }
   }
 

@@ -102,6 +102,13 @@ type ResponseOf<O extends Operation> = z.infer<(typeof routes)[O]['response']>;
 
 type PagedOperation = 'listEvents' | 'listNewEvents' | 'listOrders';
 
+/** A wait the marketplace asked for (Retry-After), as kept beyond one process: until when, and its answer. */
+export interface ServerWait {
+  untilMs: number;
+  status: number | undefined;
+  summary: string;
+}
+
 /** The result window each listing was found to have: offset + limit past it is refused. */
 export type ResultWindows = Partial<Record<PagedOperation, number>>;
 
@@ -137,6 +144,10 @@ export class SellerApiClient {
   #refusal: SellerApiError | undefined;
   /** Until when the marketplace asked that no call come (its latest Retry-After), and that answer. */
   #serverWait: { untilMs: number; error: SellerApiError } | undefined;
+  /** The latest end of a wait noted or adopted: one lifted (Check now) or passed is not adopted again. */
+  #serverWaitSeenMs = 0;
+  /** Check now asked to try anyway: the next wait offered for adoption is taken as lifted too. */
+  #lifted = false;
 
   constructor(private readonly options: SellerApiClientOptions) {
     const base = checkBaseUrl(options.baseUrl);
@@ -505,6 +516,28 @@ export class SellerApiClient {
   private noteServerWait(error: SellerApiError): void {
     const untilMs = this.clock() + (error.retryAfterSeconds ?? 0) * 1000;
     if (untilMs > (this.#serverWait?.untilMs ?? this.clock())) this.#serverWait = { untilMs, error };
+    this.#serverWaitSeenMs = Math.max(this.#serverWaitSeenMs, untilMs);
+  }
+
+  /** The wait the marketplace asked for, still to come, to keep for another process and a restart. */
+  get serverWait(): ServerWait | undefined {
+    const wait = this.#serverWait;
+    if (wait === undefined || wait.untilMs <= this.clock()) return undefined;
+    return { untilMs: wait.untilMs, status: wait.error.status, summary: wait.error.summary };
+  }
+
+  /** Starts from a wait kept by another process or before a restart, unless this client knew it already. */
+  adoptServerWait(wait: ServerWait | undefined): void {
+    const lifted = this.#lifted;
+    this.#lifted = false;
+    if (wait === undefined || wait.untilMs <= Math.max(this.#serverWaitSeenMs, this.clock())) return;
+    this.#serverWaitSeenMs = wait.untilMs;
+    if (lifted) return;
+    const error = new SellerApiError(
+      { kind: 'http', operation: 'adopted', status: wait.status },
+      wait.summary,
+    );
+    this.#serverWait = { untilMs: wait.untilMs, error };
   }
 
   /**
@@ -555,6 +588,7 @@ export class SellerApiClient {
    */
   tryAnyway(): void {
     this.#serverWait = undefined;
+    this.#lifted = true;
     this.#refusal = undefined;
   }
 
