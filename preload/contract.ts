@@ -273,8 +273,12 @@ export interface Requests {
     offset?: number | undefined;
     limit?: number | undefined;
   };
-  /** `account`: the row's, where the window has it (an order id may be in two marketplaces). */
-  getOrder: { orderId: string; account?: string | undefined };
+  /**
+   * `account`: the row's, where the window has it (an order id may be in two marketplaces).
+   * `reread`: the view reads again the order it shows (told of a change): the store's only, no
+   * refresh from the marketplace, which only opening the order may ask for.
+   */
+  getOrder: { orderId: string; account?: string | undefined; reread?: boolean | undefined };
   /** A failure needs a description and a detailed description of the reason. */
   markStatus: {
     orderId: string;

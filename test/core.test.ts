@@ -516,6 +516,35 @@ describe('failures', () => {
     expect(a.core.status().problem).toBeNull();
   });
 
+  it('call the marketplace with a refused secret not once more but for Check now: an order opened, a mark wait for another', async () => {
+    let secret = 'demo-secret';
+    const first = await laptop({ secret: () => secret });
+    first.core.start();
+    await first.core.checkNow();
+    const [waiting, other] = inbox(first.core).filter((row) => row.waiting);
+    await first.core.close();
+    secret = 'wrong';
+    const a = await laptop({ secret: () => secret }, first.dataDir);
+    a.core.start();
+    await a.core.checkNow();
+    expect(a.core.status().connection).toBe('credentials-rejected');
+    const calls = () => Object.values(sim.requestCounts).reduce((sum, n) => sum + n, 0);
+    const before = calls();
+    await a.core.order(other?.orderId ?? '');
+    await a.core.markStatus({
+      orderId: waiting?.orderId ?? '',
+      statusCode: 'ProvisioningInProgress',
+      description: 'Started',
+    });
+    await a.core.deliverOutbox();
+    expect(calls()).toBe(before);
+    expect(a.core.status().connection).toBe('credentials-rejected');
+    expect(a.core.status().pendingOutbox).toBe(1);
+    // The person asking to try now is asked anyway: one call a press.
+    for (let i = 0; i < 2; i += 1) await a.core.checkNow();
+    expect(calls()).toBe(before + 2);
+  });
+
   it('try the account again when its new secret was first used by another call than a poll', async () => {
     let secret = 'wrong';
     const a = await laptop({ secret: () => secret });
@@ -547,6 +576,60 @@ describe('failures', () => {
     // Back to the interval, ±10% so that laptops of one seller spread their polls.
     expect(a.timers.delays.at(-1)).toBeGreaterThanOrEqual(54_000);
     expect(a.timers.delays.at(-1)).toBeLessThanOrEqual(66_000);
+  });
+
+  it('call the marketplace not once while it asks to wait (Retry-After) but for Check now: an order opened, a mark wait too', async () => {
+    const a = await laptop();
+    a.core.start();
+    await a.core.checkNow();
+    const [waiting, other] = inbox(a.core).filter((row) => row.waiting);
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ action: 'status', status: 429, retryAfterSeconds: 120, times: 1000 }],
+    });
+    await a.core.checkNow();
+    const calls = () => Object.values(sim.requestCounts).reduce((sum, n) => sum + n, 0);
+    const asked = calls();
+    await a.core.order(other?.orderId ?? '').catch(() => undefined);
+    await a.core.markStatus({
+      orderId: waiting?.orderId ?? '',
+      statusCode: 'ProvisioningInProgress',
+      description: 'Started',
+    });
+    await a.core.deliverOutbox();
+    expect(calls() - asked).toBe(0);
+    // Said as the marketplace's own answer, the mark kept to send, the next poll after the wait.
+    expect(a.core.status().problem?.message).toMatch(/asked Seller Tray to slow down/);
+    expect(a.core.status().pendingOutbox).toBe(1);
+    expect(a.timers.delays.at(-1)).toBeGreaterThanOrEqual(100_000);
+    // The person asking to try now is asked anyway: one call a press, its answer waited for again.
+    for (let i = 0; i < 3; i += 1) await a.core.checkNow();
+    expect(calls() - asked).toBe(3);
+  });
+
+  it('keep a wait the marketplace asked for across a restart and for another process on the folder', async () => {
+    const a = await laptop();
+    a.core.start();
+    await a.core.checkNow();
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ action: 'status', status: 429, retryAfterSeconds: 120, times: 1000 }],
+    });
+    await a.core.checkNow();
+    const calls = () => Object.values(sim.requestCounts).reduce((sum, n) => sum + n, 0);
+    const asked = calls();
+    // `seller-tray watch` on the same folder polls by itself, and so does the app restarted.
+    const other = await laptop({}, a.dataDir);
+    await other.core.start();
+    await a.core.close();
+    const restarted = await laptop({}, a.dataDir);
+    await restarted.core.start();
+    expect(calls() - asked).toBe(0);
+    for (const laptop of [other, restarted]) {
+      expect(laptop.core.status().problem?.message).toMatch(/asked Seller Tray to slow down/);
+      expect(laptop.timers.delays.at(-1)).toBeGreaterThanOrEqual(100_000);
+    }
+    // Check now there is the person's own try: asked once.
+    await other.core.checkNow();
+    expect(calls() - asked).toBe(1);
   });
 
   it('start afresh from a damaged database, keeping it aside, saying so, and announcing nothing again', async () => {

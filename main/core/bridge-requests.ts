@@ -67,7 +67,11 @@ export const requests = {
     offset: z.int().min(0).default(0),
     limit: z.int().min(1).max(LIMITS.page).default(INBOX_PAGE_ROWS),
   }),
-  getOrder: z.strictObject({ orderId: OrderId, account: AccountOf.optional() }),
+  getOrder: z.strictObject({
+    orderId: OrderId,
+    account: AccountOf.optional(),
+    reread: z.boolean().default(false),
+  }),
   markStatus: z
     .strictObject({
       orderId: OrderId,

@@ -440,9 +440,17 @@ export class SellerCore {
    * the polls it waited for learned (a poll already running counts, and the one after it). It
    * waits for no backoff: retries waiting are tried at once, a quick retry of an error answer is
    * waited for, and a marketplace that does not answer (or asks for a long wait) ends the wait at
-   * its first failure, shown as this account's (the poll goes on retrying by itself).
+   * its first failure, shown as this account's (the poll goes on retrying by itself). The person
+   * asked: it calls even while the marketplace asks to wait or refused the secret (once a press;
+   * nothing else does).
    */
-  async checkNow(): Promise<number> {
+  checkNow(): Promise<number> {
+    this.ports.client.tryAnyway();
+    return this.pollAtOnce();
+  }
+
+  /** A poll at once, retries waiting out our own backoff tried now (see checkNow). */
+  private async pollAtOnce(): Promise<number> {
     const before = this.ordersLearned;
     let unsubscribe = () => {};
     this.ports.client.hurry();
@@ -626,15 +634,19 @@ export class SellerCore {
   /**
    * An order from the store, at once. Opening it refreshes it from the marketplace at most once a
    * poll interval (a view reloads the order on every change it is told of, so refreshing on every
-   * read would feed on itself); "orders-updated" tells when the refresh changed something. An order
-   * never fetched yet is fetched now; that fails when the marketplace does not answer.
+   * read would feed on itself); "orders-updated" tells when the refresh changed something. A view
+   * reading again the order it shows (`reread`: told of a change, or following the app's state
+   * while a mark is on the page) refreshes nothing: the polls fetch an order whose events change,
+   * so an order left open costs no call however long it stays. An order never fetched yet is
+   * fetched now; that fails when the marketplace does not answer.
    */
-  async order(id: string): Promise<OrderDetail> {
+  async order(id: string, { reread = false }: { reread?: boolean } = {}): Promise<OrderDetail> {
     const orderId = canonicalOrderId(id);
     if (this.store.markOpened(orderId, this.isoNow())) this.emitChanged([orderId], false);
     let stored = this.store.storedOrder(orderId);
     // A document without its licenses (read from the orders listing) has not been fetched whole yet.
-    const due = this.openRefreshDue(orderId, stored?.licenses === undefined ? null : stored.fetchedAt);
+    const due =
+      !reread && this.openRefreshDue(orderId, stored?.licenses === undefined ? null : stored.fetchedAt);
     if (stored?.document === undefined || (due && stored.licenses === undefined)) {
       const failure = await this.fetcher.refresh(orderId).then(
         () => undefined,
@@ -720,7 +732,7 @@ export class SellerCore {
     // Only a read made since, by a clock that did not go back, counts (a clock set back is not "within").
     const since = this.now() - this.markRefreshEnded;
     if (since >= 0 && since < MARK_REFRESH_MS) return;
-    this.markRefresh ??= this.checkNow()
+    this.markRefresh ??= this.pollAtOnce()
       .catch(() => undefined)
       .then(() => {
         this.markRefreshEnded = this.now();
@@ -833,11 +845,22 @@ export class SellerCore {
    * fetch the orders they name, announce, remind, deliver. Thrown errors go to the poller's backoff.
    */
   private async poll(): Promise<void> {
+    // A wait the marketplace asked of another process on this folder, or before a restart, holds here.
+    const { client } = this.ports;
+    client.adoptServerWait(this.withStore(() => this.store.learnedServerWait()));
     try {
       await this.pollOnce();
     } catch (error) {
       if (!this.recoverFromDamage(error)) throw error;
       await this.pollOnce();
+    } finally {
+      if (!this.stopped) {
+        try {
+          this.withStore(() => this.store.rememberServerWait(client.serverWait));
+        } catch (error) {
+          this.log.warn('wait asked for not kept', failureFields(error));
+        }
+      }
     }
   }
 

@@ -493,7 +493,8 @@ export class SellerTrayService {
       return this.state();
     },
     listOrders: async (query) => this.listOrders(query),
-    getOrder: ({ orderId, account }) => this.sessionOfOrder(orderId, account).core.order(orderId),
+    getOrder: ({ orderId, account, reread }) =>
+      this.sessionOfOrder(orderId, account).core.order(orderId, { reread }),
     markStatus: async ({ account, ...mark }) =>
       this.sessionOfOrder(mark.orderId, account).core.markStatus(signedMark(mark, this.actorName())),
     undoMark: async ({ requestId }) => ({

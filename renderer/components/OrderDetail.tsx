@@ -78,21 +78,30 @@ export function OrderDetail({
   /** The view shown, as JSON: a reload that brings the same order (a refresh that changed nothing) redraws nothing. */
   const shownJson = useRef('');
 
-  const load = useCallback(async () => {
-    const mine = ++latestLoad.current;
-    try {
-      const loaded = await call(bridge, 'getOrder', { orderId, account });
-      if (mine !== latestLoad.current) return;
-      const json = JSON.stringify(loaded);
-      if (json !== shownJson.current) {
-        shownJson.current = json;
-        setView(loaded);
+  /**
+   * Reads the order: opening it (or Try again) may refresh it from the marketplace; `reread`, the
+   * page following a change it was told of, reads the app's copy only, so a page left open costs
+   * the marketplace nothing.
+   */
+  const load = useCallback(
+    async (reread = false) => {
+      const mine = ++latestLoad.current;
+      try {
+        const loaded = await call(bridge, 'getOrder', { orderId, account, ...(reread ? { reread } : {}) });
+        if (mine !== latestLoad.current) return;
+        const json = JSON.stringify(loaded);
+        if (json !== shownJson.current) {
+          shownJson.current = json;
+          setView(loaded);
+        }
+        setError(null);
+      } catch (failure) {
+        if (mine === latestLoad.current) setError(explained(failure));
       }
-      setError(null);
-    } catch (failure) {
-      if (mine === latestLoad.current) setError(explained(failure));
-    }
-  }, [bridge, orderId, account]);
+    },
+    [bridge, orderId, account],
+  );
+  const reread = useCallback(() => void load(true), [load]);
 
   useEffect(() => {
     setView(null);
@@ -129,8 +138,8 @@ export function OrderDetail({
   // a background refresh of this order (fetched, or failed) shows once it has ended.
   const awaitingDelivery = (view?.outbox.length ?? 0) > 0;
   useBridgeEvents((event) => {
-    if (event.type === 'orders-updated' && event.orderIds.includes(orderId)) void load();
-    if (awaitingDelivery && event.type === 'app-state') void load();
+    if (event.type === 'orders-updated' && event.orderIds.includes(orderId)) reread();
+    if (awaitingDelivery && event.type === 'app-state') reread();
   });
 
   /** Send again: a refused status through the outbox; one the marketplace never listed, once checked absent. */
@@ -139,7 +148,7 @@ export function OrderDetail({
     try {
       if (view?.unconfirmed?.includes(requestId)) await call(bridge, 'resendStatus', { requestId, account });
       else await call(bridge, 'retryDelivery', { requestId, account });
-      await load();
+      await load(true);
     } catch (failure) {
       setError(explained(failure));
     } finally {
@@ -160,7 +169,7 @@ export function OrderDetail({
       outbox={view?.outbox ?? []}
       settled={view?.settled ?? []}
       subject={facts?.title ?? orderId}
-      onMarked={() => void load()}
+      onMarked={reread}
       onNextWaiting={onNextWaiting}
       pressOnOpen={pressOnOpen}
       reasons={view ? reasonsOf(view, runbooks) : []}
@@ -203,12 +212,7 @@ export function OrderDetail({
       )}
       {(view || !error) && actions}
       {view && (
-        <AutomationRuns
-          orderId={orderId}
-          account={account}
-          runs={view.automationRuns}
-          onRan={() => void load()}
-        />
+        <AutomationRuns orderId={orderId} account={account} runs={view.automationRuns} onRan={reread} />
       )}
       {!view && !error && <p role="status">Loading the order…</p>}
       {view && (

@@ -102,6 +102,13 @@ type ResponseOf<O extends Operation> = z.infer<(typeof routes)[O]['response']>;
 
 type PagedOperation = 'listEvents' | 'listNewEvents' | 'listOrders';
 
+/** A wait the marketplace asked for (Retry-After), as kept beyond one process: until when, and its answer. */
+export interface ServerWait {
+  untilMs: number;
+  status: number | undefined;
+  summary: string;
+}
+
 /** The result window each listing was found to have: offset + limit past it is refused. */
 export type ResultWindows = Partial<Record<PagedOperation, number>>;
 
@@ -133,6 +140,14 @@ export class SellerApiClient {
   readonly #waits = new Set<{ error: SellerApiError; untilMs: number; hurried: AbortSignal | undefined }>();
   /** A digest of the secret the marketplace last refused (the secret itself stays where it is kept). */
   #refusedSecret: string | undefined;
+  /** That refusal, given again to a call that would send the same secret (until Check now). */
+  #refusal: SellerApiError | undefined;
+  /** Until when the marketplace asked that no call come (its latest Retry-After), and that answer. */
+  #serverWait: { untilMs: number; error: SellerApiError } | undefined;
+  /** The latest end of a wait noted or adopted: one lifted (Check now) or passed is not adopted again. */
+  #serverWaitSeenMs = 0;
+  /** Check now asked to try anyway: the next wait offered for adoption is taken as lifted too. */
+  #lifted = false;
 
   constructor(private readonly options: SellerApiClientOptions) {
     const base = checkBaseUrl(options.baseUrl);
@@ -411,12 +426,17 @@ export class SellerApiClient {
   private async createToken(): Promise<string> {
     const { clientId, clientSecret } = this.options.credentials;
     const secret = await clientSecret();
+    // The marketplace refused this very secret: asked again, it would refuse it again.
+    if (this.#refusal !== undefined && digest(secret) === this.#refusedSecret) throw this.#refusal;
     const basic = Buffer.from(`${clientId}:${secret}`).toString('base64');
     try {
       const answer = await this.call('createToken', { authorization: `Basic ${basic}` });
       return answer.accessToken;
     } catch (error) {
-      if (error instanceof SellerApiError && error.credentialsRejected) this.#refusedSecret = digest(secret);
+      if (error instanceof SellerApiError && error.credentialsRejected) {
+        this.#refusedSecret = digest(secret);
+        this.#refusal = error;
+      }
       throw error;
     }
   }
@@ -432,6 +452,7 @@ export class SellerApiClient {
     let renewed: { refusedAtAge: number | undefined } | undefined;
     for (let attempt = 1; ; attempt++) {
       input.signal?.throwIfAborted();
+      await this.serverWaitOver(operation, requestId, input.signal);
       const authorization =
         input.authorization ?? (route.auth === 'bearer' ? `Bearer ${await this.tokens.get()}` : undefined);
       try {
@@ -446,6 +467,7 @@ export class SellerApiClient {
         return answer;
       } catch (error) {
         if (!(error instanceof SellerApiError)) throw error;
+        this.noteServerWait(error);
         const next = this.afterFailure(error, route, attempt, renewed !== undefined);
         // The one place failed calls are logged: each attempt, with what happens next.
         this.log[next.step === 'give-up' ? 'error' : 'warn']('call failed', {
@@ -460,19 +482,93 @@ export class SellerApiClient {
           continue;
         }
         if (next.step === 'give-up') throw error;
-        for (const listener of this.#retryListeners) listener(error, next.delayMs);
         // A wait the server asked for (Retry-After) is kept; our own backoff gives way to hurry().
-        const hurried = error.retryAfterSeconds === undefined ? this.#hurried.signal : undefined;
-        const signals = [input.signal, hurried].filter((s): s is AbortSignal => s !== undefined);
-        const wait = { error, untilMs: this.clock() + next.delayMs, hurried };
-        this.#waits.add(wait);
-        try {
-          await this.sleep(next.delayMs, signals.length > 0 ? AbortSignal.any(signals) : undefined);
-        } finally {
-          this.#waits.delete(wait);
-        }
+        await this.waitOut(error, next.delayMs, error.retryAfterSeconds === undefined, input.signal);
+        // Waited out (a retry waits at least what the server asked): the next attempt may go.
+        if (this.#serverWait?.error === error && !input.signal?.aborted) this.#serverWait = undefined;
       }
     }
+  }
+
+  /** Waits before a call is tried (again), telling those who listen; `hurriable`: hurry() ends it. */
+  private async waitOut(
+    error: SellerApiError,
+    delayMs: number,
+    hurriable: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    for (const listener of this.#retryListeners) listener(error, delayMs);
+    const hurried = hurriable ? this.#hurried.signal : undefined;
+    const signals = [signal, hurried].filter((s): s is AbortSignal => s !== undefined);
+    const wait = { error, untilMs: this.clock() + delayMs, hurried };
+    this.#waits.add(wait);
+    try {
+      await this.sleep(delayMs, signals.length > 0 ? AbortSignal.any(signals) : undefined);
+    } finally {
+      this.#waits.delete(wait);
+    }
+  }
+
+  /**
+   * A Retry-After holds for this client's every call from now, not only the one it answered: an
+   * order opened, a mark, its post wait for it as the poller does; only Check now asks anyway, once.
+   */
+  private noteServerWait(error: SellerApiError): void {
+    const untilMs = this.clock() + (error.retryAfterSeconds ?? 0) * 1000;
+    if (untilMs > (this.#serverWait?.untilMs ?? this.clock())) this.#serverWait = { untilMs, error };
+    this.#serverWaitSeenMs = Math.max(this.#serverWaitSeenMs, untilMs);
+  }
+
+  /** The wait the marketplace asked for, still to come, to keep for another process and a restart. */
+  get serverWait(): ServerWait | undefined {
+    const wait = this.#serverWait;
+    if (wait === undefined || wait.untilMs <= this.clock()) return undefined;
+    return { untilMs: wait.untilMs, status: wait.error.status, summary: wait.error.summary };
+  }
+
+  /** Starts from a wait kept by another process or before a restart, unless this client knew it already. */
+  adoptServerWait(wait: ServerWait | undefined): void {
+    const lifted = this.#lifted;
+    this.#lifted = false;
+    if (wait === undefined || wait.untilMs <= Math.max(this.#serverWaitSeenMs, this.clock())) return;
+    this.#serverWaitSeenMs = wait.untilMs;
+    if (lifted) return;
+    const error = new SellerApiError(
+      { kind: 'http', operation: 'adopted', status: wait.status },
+      wait.summary,
+    );
+    this.#serverWait = { untilMs: wait.untilMs, error };
+  }
+
+  /**
+   * No request leaves before the marketplace said it takes calls again, whoever asks (a poll, a
+   * fetch, an order opened, a post, a token), unless the person asked to try now (tryAnyway):
+   * a wait a retry would wait out is waited; a longer one ends the call at once with the
+   * marketplace's answer and the time still to wait, for its caller's backoff (the poller's next
+   * poll comes after it).
+   */
+  private async serverWaitOver(operation: Operation, requestId: string, signal?: AbortSignal): Promise<void> {
+    const asked = this.#serverWait;
+    const leftMs = asked === undefined ? 0 : asked.untilMs - this.clock();
+    if (asked === undefined || leftMs <= 0) return;
+    const { kind, status, errorCode, description, detailedDescription } = asked.error;
+    const error = new SellerApiError(
+      {
+        kind,
+        operation,
+        requestId,
+        status,
+        errorCode,
+        description,
+        detailedDescription,
+        retryAfterSeconds: Math.ceil(leftMs / 1000),
+      },
+      asked.error.summary,
+    );
+    if (leftMs > this.retry.maxRetryAfterMs) throw error;
+    await this.waitOut(error, leftMs, false, signal);
+    signal?.throwIfAborted();
+    if (this.#serverWait === asked) this.#serverWait = undefined;
   }
 
   /**
@@ -483,6 +579,17 @@ export class SellerApiClient {
     for (const wait of this.#waits) listener(wait.error, Math.max(0, wait.untilMs - this.clock()));
     this.#retryListeners.add(listener);
     return () => this.#retryListeners.delete(listener);
+  }
+
+  /**
+   * The person asked to try now (Check now): the next call goes even though the marketplace asked
+   * to wait or refused the secret (once: its answer may say so again). A retry already waiting out
+   * a Retry-After still waits it.
+   */
+  tryAnyway(): void {
+    this.#serverWait = undefined;
+    this.#lifted = true;
+    this.#refusal = undefined;
   }
 
   /** The retries waiting out their backoff are tried at once (Check now); a server's Retry-After is still waited. */

@@ -26,7 +26,7 @@ import type {
 import { orderTotal } from '../../../preload/money';
 import { causalOrder, isNewPurchase } from '../../../preload/order-status';
 import type { RunbookTick } from '../../../preload/runbooks';
-import type { ResultWindows } from '../api/client';
+import type { ResultWindows, ServerWait } from '../api/client';
 import {
   eventKey,
   type ItemKind,
@@ -2283,6 +2283,21 @@ export class AccountStore {
   rememberResultWindows(windows: ResultWindows): void {
     const value = JSON.stringify(windows);
     if (value !== '{}' && value !== this.meta('result-windows')) this.setMeta('result-windows', value);
+  }
+
+  /** The wait the marketplace last asked for (any process on this folder), if kept. */
+  learnedServerWait(): ServerWait | undefined {
+    const value = this.meta('server-wait');
+    const parsed: unknown = value === undefined ? undefined : JSON.parse(value);
+    return typeof parsed === 'object' && parsed !== null && typeof (parsed as ServerWait).untilMs === 'number'
+      ? (parsed as ServerWait)
+      : undefined;
+  }
+
+  /** Keeps the wait asked for; none (a poll that read the marketplace) ends one kept. */
+  rememberServerWait(wait: ServerWait | undefined): void {
+    const value = wait === undefined ? 'null' : JSON.stringify(wait);
+    if (value !== (this.meta('server-wait') ?? 'null')) this.setMeta('server-wait', value);
   }
 
   private meta(key: string): string | undefined {
