@@ -1,5 +1,7 @@
 // The core as the app drives it, against the simulator over loopback HTTP.
 import { open, readdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -514,6 +516,63 @@ describe('failures', () => {
     a.timers.fire(TEST_SETTINGS.pollIntervalSeconds * 1000);
     await until(() => a.core.status().connection === 'ok');
     expect(a.core.status().problem).toBeNull();
+  });
+
+  it('tries a refused secret again, unchanged, after 15 minutes: a gateway that refused it by mistake does not leave the account unpolled', async () => {
+    // A gateway before the marketplace refusing every token request while `refusing`.
+    let refusing = true;
+    let tokenCalls = 0;
+    const gateway = createServer((request, response) => {
+      if (request.url?.startsWith('/auth/v1/tokens')) tokenCalls += 1;
+      if (refusing && request.url?.startsWith('/auth/v1/tokens')) {
+        request.resume();
+        response.writeHead(401, { 'content-type': 'application/json' });
+        response.end(
+          JSON.stringify({ errorCode: 'invalid_client', description: 'Client authentication failed' }),
+        );
+        return;
+      }
+      const upstream = new URL(request.url ?? '/', sim.url);
+      const forwarded = httpRequest(
+        upstream,
+        { method: request.method, headers: { ...request.headers, host: upstream.host } },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      request.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+    try {
+      const clock = { now: Date.now() };
+      const a = await openLaptop(`http://127.0.0.1:${(gateway.address() as AddressInfo).port}`, undefined, {
+        now: () => clock.now,
+      });
+      laptops.push(a);
+      a.core.start();
+      await a.core.checkNow();
+      expect(a.core.status().connection).toBe('credentials-rejected');
+      const refusedAfter = tokenCalls;
+      // Ten minutes of intervals with the same secret: not one call.
+      const interval = TEST_SETTINGS.pollIntervalSeconds * 1000;
+      const minutes = async (n: number) => {
+        for (let passed = 0; passed < n * 60_000; passed += interval) {
+          clock.now += interval;
+          a.timers.fire(interval);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      };
+      await minutes(10);
+      expect(tokenCalls).toBe(refusedAfter);
+      refusing = false;
+      await minutes(6);
+      await until(() => a.core.status().connection === 'ok');
+      expect(tokenCalls).toBe(refusedAfter + 1);
+    } finally {
+      gateway.closeAllConnections();
+      await new Promise((resolve) => gateway.close(resolve));
+    }
   });
 
   it('call the marketplace with a refused secret not once more but for Check now: an order opened, a mark wait for another', async () => {
