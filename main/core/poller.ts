@@ -65,6 +65,8 @@ export interface PollerOptions {
    * not call the marketplace: only a new secret can make the next poll different.
    */
   credentialsChanged?: () => Promise<boolean>;
+  /** Before the refused secret is tried again unchanged: lets it be sent once more. */
+  retrySameSecret?: () => void;
 }
 
 export class Poller {
@@ -194,8 +196,11 @@ export class Poller {
       const differ = await changed().catch(() => false);
       // Meanwhile a poll may have started (Check now) or the poller stopped: it then decides.
       if (this.current !== 'credentials-rejected' || this.running || this.timer !== undefined) return;
-      if (differ || this.clock() >= this.sameSecretAt) void this.pollNow();
-      else this.scheduleRecheck();
+      if (differ) void this.pollNow();
+      else if (this.clock() >= this.sameSecretAt) {
+        this.options.retrySameSecret?.();
+        void this.pollNow();
+      } else this.scheduleRecheck();
     }, this.options.intervalMs());
   }
 

@@ -313,6 +313,7 @@ export class SellerCore {
       now: this.now,
       onState: (state, error) => this.onPollerState(state, error),
       credentialsChanged: () => ports.client.secretChanged(),
+      retrySameSecret: () => ports.client.retryRefusedSecret(),
     });
   }
 

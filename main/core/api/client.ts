@@ -592,6 +592,14 @@ export class SellerApiClient {
     this.#refusal = undefined;
   }
 
+  /**
+   * The refused secret may be sent once more, unchanged (the poller's seldom retry: a client the
+   * marketplace enabled again, a gateway that refused it by mistake); a Retry-After still holds.
+   */
+  retryRefusedSecret(): void {
+    this.#refusal = undefined;
+  }
+
   /** The retries waiting out their backoff are tried at once (Check now); a server's Retry-After is still waited. */
   hurry(): void {
     for (const wait of this.#waits) if (wait.hurried === this.#hurried.signal) this.#waits.delete(wait);
