@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './support/processes';
 
 /** Runs the rest with a 64 KiB tmpfs mounted at `$1`, for it alone (as root of a user namespace). */
@@ -66,33 +66,37 @@ const kept = readFileSync(folder + '/settings.json', 'utf8');
 console.log(JSON.stringify({ failure, same: kept === before, files: readdirSync(folder).sort() }));
 `;
 
-let folder: string;
-beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'full-disk-'));
-});
-afterAll(() => rm(folder, { recursive: true, force: true }));
+/** Runs `script` (with its folder as its argument) on a small disk of its own: what it printed. */
+async function onSmallDisk(script: string): Promise<unknown> {
+  const folder = await mkdtemp(join(tmpdir(), 'full-disk-'));
+  try {
+    const run = spawnSync(
+      'unshare',
+      [
+        ...SMALL_DISK,
+        folder,
+        process.execPath,
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        script,
+        folder,
+      ],
+      { cwd: REPO_ROOT, encoding: 'utf8' },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    return JSON.parse(run.stdout);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
 
 describe.skipIf(!canMount())(
   'a durable write on a disk that fills (needs unshare with user namespaces)',
   () => {
-    it('fails with ENOSPC, the file keeps what it held, no partial copy is left', () => {
-      const run = spawnSync(
-        'unshare',
-        [
-          ...SMALL_DISK,
-          folder,
-          process.execPath,
-          '--import',
-          'tsx',
-          '--input-type=module',
-          '-e',
-          WRITE_ON_FULL_DISK,
-          folder,
-        ],
-        { cwd: REPO_ROOT, encoding: 'utf8' },
-      );
-      expect(run.status, run.stderr).toBe(0);
-      expect(JSON.parse(run.stdout)).toEqual({
+    it('fails with ENOSPC, the file keeps what it held, no partial copy is left', async () => {
+      expect(await onSmallDisk(WRITE_ON_FULL_DISK)).toEqual({
         failure: 'ENOSPC',
         kept: { length: 4096, same: true },
         files: ['filler', 'seller-tray.journal.json'],
@@ -100,32 +104,11 @@ describe.skipIf(!canMount())(
     });
 
     it('a settings save fails with ENOSPC and the file keeps the accounts it held', async () => {
-      const settingsFolder = await mkdtemp(join(tmpdir(), 'full-disk-settings-'));
-      try {
-        const run = spawnSync(
-          'unshare',
-          [
-            ...SMALL_DISK,
-            settingsFolder,
-            process.execPath,
-            '--import',
-            'tsx',
-            '--input-type=module',
-            '-e',
-            SETTINGS_ON_FULL_DISK,
-            settingsFolder,
-          ],
-          { cwd: REPO_ROOT, encoding: 'utf8' },
-        );
-        expect(run.status, run.stderr).toBe(0);
-        expect(JSON.parse(run.stdout)).toEqual({
-          failure: 'ENOSPC',
-          same: true,
-          files: ['filler', 'settings.json'],
-        });
-      } finally {
-        await rm(settingsFolder, { recursive: true, force: true });
-      }
+      expect(await onSmallDisk(SETTINGS_ON_FULL_DISK)).toEqual({
+        failure: 'ENOSPC',
+        same: true,
+        files: ['filler', 'settings.json'],
+      });
     });
   },
 );
