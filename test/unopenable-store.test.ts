@@ -3,7 +3,7 @@
 // why, and leaves the file as it is. Real SQLite, two simulators over loopback HTTP.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { accountFolder, accountRef, keychainEntry } from '../main/core/account/account-ref';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
@@ -94,5 +94,43 @@ describe.each(Object.entries(UNOPENABLE))('one account of two with %s', (_, { sp
       ['Americas', true],
     ]);
     expect(events.filter((e) => e.type === 'problem')).toHaveLength(1);
+  }, 30_000);
+});
+
+describe('an account whose store could not be opened, once mended', () => {
+  it('opens at the next Check now, as its message says to try again', async () => {
+    const dir = await makeDataDir();
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const accounts = [
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId },
+    ];
+    new ConfSettingsStore({ cwd: dir }).save({ ...DEFAULT_SETTINGS, undoSeconds: 0, accounts });
+    const secrets = memorySecrets();
+    const [euRef, usRef] = accounts.map((entry) => accountRef(entry));
+    if (!euRef || !usRef) throw new Error('two accounts');
+    await secrets.set(keychainEntry(euRef), EU_CLIENT.clientSecret);
+    await secrets.set(keychainEntry(usRef), US_CLIENT.clientSecret);
+    const euFolder = accountFolder(dir, euRef.id);
+    mkdirSync(dirname(euFolder), { recursive: true });
+    writeFileSync(euFolder, 'not a folder');
+
+    const { service } = await openTestService(dir, { secrets });
+    onTestFinished(() => service.close());
+    const { call } = serviceCalls(service);
+    await call('checkNow');
+    expect(service.state().accounts[0]?.problem?.message).toMatch(/Try again/);
+
+    // The user mends it (frees space, makes the folder writable) and tries again.
+    rmSync(euFolder);
+    await call('checkNow');
+
+    const state = service.state();
+    expect(state.accounts.map((a) => [a.label, a.open, a.problem])).toEqual([
+      ['EU', true, null],
+      ['US', true, null],
+    ]);
+    const page = await call('listOrders', { backlog: 'shown', offset: 0, limit: 50 });
+    expect(page.total).toBe(7);
   }, 30_000);
 });
