@@ -224,7 +224,8 @@ export class SellerTrayService {
   private readonly removing = new Set<AccountId>();
   /**
    * The accounts whose store could not be opened (a newer version's database, a folder that cannot
-   * be written), and why: the others are served all the same, and each connect tries again.
+   * be written), and why: the others are served all the same, and each connect (a settings change,
+   * Check now) tries again.
    */
   private readonly unopened = new Map<AccountId, Explained>();
   private closed = false;
@@ -530,6 +531,8 @@ export class SellerTrayService {
       return item;
     },
     checkNow: async () => {
+      // An account whose store could not be opened is tried again: its message says to try again.
+      if (this.unopened.size > 0) await this.connect();
       // Every account checks; one that fails leaves the others' counts.
       const checks = await Promise.allSettled([...this.sessions.values()].map((s) => s.core.checkNow()));
       const newOrders = checks.reduce((sum, c) => sum + (c.status === 'fulfilled' ? c.value : 0), 0);
@@ -923,7 +926,7 @@ export class SellerTrayService {
 
   /**
    * An account whose store cannot be opened stays closed, its files as they are, while the others
-   * are served; told once for each reason (connect tries again at each settings change).
+   * are served; told once for each reason (connect tries again: a settings change, Check now).
    */
   private notOpened(ref: AccountRef, error: unknown): undefined {
     const explained = explainFailure(error, adviceFor(this.surface, ref));
