@@ -9,7 +9,7 @@ import { type Advice, capitalized } from './advice';
 import { SellerApiError } from './api/errors';
 import { PaginationError } from './api/pagination';
 import { KeychainUnavailableError } from './secrets';
-import { StoreVersionError } from './store/database';
+import { StoreVersionError, sqliteCode } from './store/database';
 
 export function failureKind(error: unknown): FailureKind {
   if (!(error instanceof SellerApiError)) return 'failing';
@@ -155,9 +155,8 @@ const FILE_TROUBLE: Worded = (advice) =>
   `Seller Tray could not read or write its files on this computer. Try again; if it stays, ${advice.sendLog}.`;
 
 /**
- * SQLite's own failures to write the store's files (node:sqlite's errors carry its result code,
- * `errcode`, whose low byte is the primary code): the same words as the file system's, and
- * another process holding them too long.
+ * SQLite's own failures to write the store's files (by their primary code, sqliteCode): the same
+ * words as the file system's, and another process holding them too long.
  */
 const SQLITE_CODES = {
   3: 'SQLITE_PERM',
@@ -180,9 +179,7 @@ const SQLITE_WORDS: Readonly<Record<SqliteCode, Worded>> = {
 };
 
 function storeFailure(error: unknown): SqliteCode | undefined {
-  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
-  if (code !== 'ERR_SQLITE_ERROR' || typeof errcode !== 'number') return undefined;
-  return SQLITE_CODES[(errcode & 0xff) as keyof typeof SQLITE_CODES];
+  return SQLITE_CODES[sqliteCode(error) as keyof typeof SQLITE_CODES];
 }
 
 /** Whether `error` is this computer's files' (the file system's or SQLite's, a store kept busy too): explainFailure words it. */

@@ -46,6 +46,7 @@ import {
   openDatabase,
   openReadOnly,
   optimize,
+  sqliteCode,
   transaction,
 } from './database';
 import { type InsightsPart, type InsightsQuery, ORDER_ITEM, readInsights, timesTaken } from './insights';
@@ -2664,8 +2665,8 @@ function lostWords(what: 'damaged' | 'missing' | 'lost-changes', restored: Resto
 
 /** SQLite's own errors for a file that is not a sound database: SQLITE_CORRUPT and SQLITE_NOTADB. */
 function isDamage(error: unknown): boolean {
-  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
-  return code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number' && [11, 26].includes(errcode & 0xff);
+  const code = sqliteCode(error);
+  return code === 11 || code === 26;
 }
 
 /** The rows `query` still reads from a damaged file; none when they cannot be read. */
