@@ -134,3 +134,27 @@ describe('an account whose store could not be opened, once mended', () => {
     expect(page.total).toBe(7);
   }, 30_000);
 });
+
+describe('the one account, its store unopenable', () => {
+  it('is shown as set up, with why it is closed, not the onboarding of a computer with no account', async () => {
+    const dir = await makeDataDir();
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const entry = { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId };
+    new ConfSettingsStore({ cwd: dir }).save({ ...DEFAULT_SETTINGS, undoSeconds: 0, accounts: [entry] });
+    const secrets = memorySecrets();
+    const ref = accountRef(entry);
+    await secrets.set(keychainEntry(ref), EU_CLIENT.clientSecret);
+    const folder = accountFolder(dir, ref.id);
+    mkdirSync(folder, { recursive: true });
+    UNOPENABLE['a database a newer Seller Tray wrote']?.spoil(folder);
+
+    const { service } = await openTestService(dir, { secrets });
+    onTestFinished(() => service.close());
+    await serviceCalls(service).call('checkNow');
+
+    const state = service.state();
+    expect(state.setup).toBe('configured');
+    expect(state.problem?.message).toMatch(/newer Seller Tray \(data version 999/);
+    expect(state.accounts.map((a) => [a.label, a.open])).toEqual([['EU', false]]);
+  }, 30_000);
+});
