@@ -629,10 +629,12 @@ export class SellerTrayService {
       }),
     );
     const status = this.windowAccount === undefined ? undefined : statuses.get(this.windowAccount);
+    // Set up all the same when its store could not be opened (every account's): its problem says why.
+    const unopened = this.windowAccount === undefined ? undefined : this.unopened.get(this.windowAccount);
     const all = [...statuses.values()];
     const sum = (count: (s: CoreStatus) => number) => all.reduce((total, s) => total + count(s), 0);
     return {
-      setup: this.core ? (this.settings.demoMode ? 'demo' : 'configured') : 'unconfigured',
+      setup: this.core || unopened ? (this.settings.demoMode ? 'demo' : 'configured') : 'unconfigured',
       baseUrl: this.settings.baseUrl,
       clientId: this.settings.clientId,
       secretStored: this.secretStored,
@@ -642,7 +644,7 @@ export class SellerTrayService {
       lastSuccessfulPoll: status?.lastSuccessfulPoll ?? null,
       health: status?.health ?? 'healthy',
       lastError: status?.lastError ?? null,
-      problem: status?.problem ?? null,
+      problem: status?.problem ?? unopened ?? null,
       waitingCount: sum((s) => s.waitingCount),
       pendingOutbox: sum((s) => s.pendingOutbox),
       notificationsPausedUntil: status?.notificationsPausedUntil ?? null,
