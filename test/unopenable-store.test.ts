@@ -2,17 +2,21 @@
 // not one) among several: the app still starts and serves the others, tells whose store it is and
 // why, and leaves the file as it is. Real SQLite, two simulators over loopback HTTP.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { accountFolder, accountRef, keychainEntry } from '../main/core/account/account-ref';
+import { ensurePrivateDir, userDataDir } from '../main/core/paths';
+import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
 import { DATABASE_FILE } from '../main/core/store/account-store';
-import { openDatabase } from '../main/core/store/database';
+import { openDatabase, openReadOnly } from '../main/core/store/database';
 import type { Simulator } from '../simulator/server';
 import { makeDataDir } from './support/core';
 import { memorySecrets } from './support/memory-secrets';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
+import { runTs } from './support/processes';
 import { openTestService, serviceCalls } from './support/test-service';
 
 const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-41c9' };
@@ -157,4 +161,49 @@ describe('the one account, its store unopenable', () => {
     expect(state.problem?.message).toMatch(/newer Seller Tray \(data version 999/);
     expect(state.accounts.map((a) => [a.label, a.open])).toEqual([['EU', false]]);
   }, 30_000);
+});
+
+describe('seller-tray watch over two accounts, one store unopenable', () => {
+  it('serves the other and tells whose store and why (exit 1 for --once: not all were served)', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'unopenable-cli-'));
+    const env = {
+      SELLER_API_BASE_URL: '',
+      SELLER_CLIENT_ID: '',
+      SELLER_CLIENT_SECRET: '',
+      XDG_CONFIG_HOME: home,
+    };
+    const dataRoot = userDataDir(env);
+    const accounts = [
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId },
+    ];
+    new ConfSettingsStore({ cwd: ensurePrivateDir(dataRoot) }).save({ ...DEFAULT_SETTINGS, accounts });
+    const secrets = new KeytarSecretStore();
+    onTestFinished(async () => {
+      await secrets.delete(secretOwner(eu.url, EU_CLIENT.clientId));
+      await secrets.delete(secretOwner(us.url, US_CLIENT.clientId));
+      await rm(home, { recursive: true, force: true });
+    });
+    await secrets.set(secretOwner(eu.url, EU_CLIENT.clientId), EU_CLIENT.clientSecret);
+    await secrets.set(secretOwner(us.url, US_CLIENT.clientId), US_CLIENT.clientSecret);
+    const [euRef, usRef] = accounts.map((entry) => accountRef(entry));
+    if (!euRef || !usRef) throw new Error('two accounts');
+    const euFolder = accountFolder(dataRoot, euRef.id);
+    mkdirSync(euFolder, { recursive: true });
+    UNOPENABLE['a database a newer Seller Tray wrote']?.spoil(euFolder);
+
+    const watch = await runTs('main/cli/seller-tray.ts', ['watch', '--once', '--json'], env);
+
+    expect(watch.stderr).toMatch(
+      /^seller-tray: EU could not be served: .*newer Seller Tray \(data version 999/m,
+    );
+    expect(watch.code).toBe(1);
+    // US was read: its store holds its marketplace's orders.
+    const db = openReadOnly(join(accountFolder(dataRoot, usRef.id), DATABASE_FILE));
+    try {
+      expect(db.prepare('SELECT count(*) AS n FROM orders').get()).toEqual({ n: 4 });
+    } finally {
+      db.close();
+    }
+  }, 60_000);
 });
