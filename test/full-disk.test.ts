@@ -66,6 +66,30 @@ const kept = readFileSync(folder + '/settings.json', 'utf8');
 console.log(JSON.stringify({ failure, same: kept === before, files: readdirSync(folder).sort() }));
 `;
 
+/**
+ * A settings file with a setting that cannot be used (20 KiB of it) read with 8 KiB free, then read
+ * again once room was made: what the copy of what was left out holds then.
+ */
+const LEFT_OUT_ON_FULL_DISK = `
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { ConfSettingsStore } from './main/core/settings.ts';
+const [folder] = process.argv.slice(1);
+const unusable = 'x'.repeat(20 * 1024);
+writeFileSync(folder + '/settings.json', JSON.stringify({ settingsVersion: 2, undoSeconds: unusable }));
+writeFileSync(folder + '/filler', Buffer.alloc(32 * 1024));
+new ConfSettingsStore({ cwd: folder }).load();
+rmSync(folder + '/filler');
+const { problem } = new ConfSettingsStore({ cwd: folder }).load();
+const copy = /kept in (\\S+settings\\.json\\.left-out-[0-9a-f]{12})/.exec(problem ?? '')?.[1];
+let kept;
+try {
+  kept = JSON.parse(readFileSync(copy, 'utf8')).undoSeconds === unusable;
+} catch (error) {
+  kept = String(error);
+}
+console.log(JSON.stringify({ problem, kept }));
+`;
+
 /** Runs `script` (with its folder as its argument) on a small disk of its own: what it printed. */
 async function onSmallDisk(script: string): Promise<unknown> {
   const folder = await mkdtemp(join(tmpdir(), 'full-disk-'));
@@ -109,6 +133,15 @@ describe.skipIf(!canMount())(
         same: true,
         files: ['filler', 'settings.json'],
       });
+    });
+
+    it('the copy of settings left out, written on a full disk, is whole once there is room', async () => {
+      const { kept, problem } = (await onSmallDisk(LEFT_OUT_ON_FULL_DISK)) as {
+        kept: unknown;
+        problem: string;
+      };
+      expect(problem).toMatch(/kept in \S+settings\.json\.left-out-/);
+      expect(kept).toBe(true);
     });
   },
 );

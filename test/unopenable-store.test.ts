@@ -2,17 +2,21 @@
 // not one) among several: the app still starts and serves the others, tells whose store it is and
 // why, and leaves the file as it is. Real SQLite, two simulators over loopback HTTP.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { accountFolder, accountRef, keychainEntry } from '../main/core/account/account-ref';
+import { ensurePrivateDir, userDataDir } from '../main/core/paths';
+import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
 import { DATABASE_FILE } from '../main/core/store/account-store';
-import { openDatabase } from '../main/core/store/database';
+import { openDatabase, openReadOnly } from '../main/core/store/database';
 import type { Simulator } from '../simulator/server';
 import { makeDataDir } from './support/core';
 import { memorySecrets } from './support/memory-secrets';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
+import { runTs } from './support/processes';
 import { openTestService, serviceCalls } from './support/test-service';
 
 const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-41c9' };
@@ -95,4 +99,111 @@ describe.each(Object.entries(UNOPENABLE))('one account of two with %s', (_, { sp
     ]);
     expect(events.filter((e) => e.type === 'problem')).toHaveLength(1);
   }, 30_000);
+});
+
+describe('an account whose store could not be opened, once mended', () => {
+  it('opens at the next Check now, as its message says to try again', async () => {
+    const dir = await makeDataDir();
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const accounts = [
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId },
+    ];
+    new ConfSettingsStore({ cwd: dir }).save({ ...DEFAULT_SETTINGS, undoSeconds: 0, accounts });
+    const secrets = memorySecrets();
+    const [euRef, usRef] = accounts.map((entry) => accountRef(entry));
+    if (!euRef || !usRef) throw new Error('two accounts');
+    await secrets.set(keychainEntry(euRef), EU_CLIENT.clientSecret);
+    await secrets.set(keychainEntry(usRef), US_CLIENT.clientSecret);
+    const euFolder = accountFolder(dir, euRef.id);
+    mkdirSync(dirname(euFolder), { recursive: true });
+    writeFileSync(euFolder, 'not a folder');
+
+    const { service } = await openTestService(dir, { secrets });
+    onTestFinished(() => service.close());
+    const { call } = serviceCalls(service);
+    await call('checkNow');
+    expect(service.state().accounts[0]?.problem?.message).toMatch(/Try again/);
+
+    // The user mends it (frees space, makes the folder writable) and tries again.
+    rmSync(euFolder);
+    await call('checkNow');
+
+    const state = service.state();
+    expect(state.accounts.map((a) => [a.label, a.open, a.problem])).toEqual([
+      ['EU', true, null],
+      ['US', true, null],
+    ]);
+    const page = await call('listOrders', { backlog: 'shown', offset: 0, limit: 50 });
+    expect(page.total).toBe(7);
+  }, 30_000);
+});
+
+describe('the one account, its store unopenable', () => {
+  it('is shown as set up, with why it is closed, not the onboarding of a computer with no account', async () => {
+    const dir = await makeDataDir();
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const entry = { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId };
+    new ConfSettingsStore({ cwd: dir }).save({ ...DEFAULT_SETTINGS, undoSeconds: 0, accounts: [entry] });
+    const secrets = memorySecrets();
+    const ref = accountRef(entry);
+    await secrets.set(keychainEntry(ref), EU_CLIENT.clientSecret);
+    const folder = accountFolder(dir, ref.id);
+    mkdirSync(folder, { recursive: true });
+    UNOPENABLE['a database a newer Seller Tray wrote']?.spoil(folder);
+
+    const { service } = await openTestService(dir, { secrets });
+    onTestFinished(() => service.close());
+    await serviceCalls(service).call('checkNow');
+
+    const state = service.state();
+    expect(state.setup).toBe('configured');
+    expect(state.problem?.message).toMatch(/newer Seller Tray \(data version 999/);
+    expect(state.accounts.map((a) => [a.label, a.open])).toEqual([['EU', false]]);
+  }, 30_000);
+});
+
+describe('seller-tray watch over two accounts, one store unopenable', () => {
+  it('serves the other and tells whose store and why (exit 1 for --once: not all were served)', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'unopenable-cli-'));
+    const env = {
+      SELLER_API_BASE_URL: '',
+      SELLER_CLIENT_ID: '',
+      SELLER_CLIENT_SECRET: '',
+      XDG_CONFIG_HOME: home,
+    };
+    const dataRoot = userDataDir(env);
+    const accounts = [
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId },
+    ];
+    new ConfSettingsStore({ cwd: ensurePrivateDir(dataRoot) }).save({ ...DEFAULT_SETTINGS, accounts });
+    const secrets = new KeytarSecretStore();
+    onTestFinished(async () => {
+      await secrets.delete(secretOwner(eu.url, EU_CLIENT.clientId));
+      await secrets.delete(secretOwner(us.url, US_CLIENT.clientId));
+      await rm(home, { recursive: true, force: true });
+    });
+    await secrets.set(secretOwner(eu.url, EU_CLIENT.clientId), EU_CLIENT.clientSecret);
+    await secrets.set(secretOwner(us.url, US_CLIENT.clientId), US_CLIENT.clientSecret);
+    const [euRef, usRef] = accounts.map((entry) => accountRef(entry));
+    if (!euRef || !usRef) throw new Error('two accounts');
+    const euFolder = accountFolder(dataRoot, euRef.id);
+    mkdirSync(euFolder, { recursive: true });
+    UNOPENABLE['a database a newer Seller Tray wrote']?.spoil(euFolder);
+
+    const watch = await runTs('main/cli/seller-tray.ts', ['watch', '--once', '--json'], env);
+
+    expect(watch.stderr).toMatch(
+      /^seller-tray: EU could not be served: .*newer Seller Tray \(data version 999/m,
+    );
+    expect(watch.code).toBe(1);
+    // US was read: its store holds its marketplace's orders.
+    const db = openReadOnly(join(accountFolder(dataRoot, usRef.id), DATABASE_FILE));
+    try {
+      expect(db.prepare('SELECT count(*) AS n FROM orders').get()).toEqual({ n: 4 });
+    } finally {
+      db.close();
+    }
+  }, 60_000);
 });

@@ -9,6 +9,7 @@ import { adviceFor, type TerminalSurface } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
 import { automationPortsFor } from '../core/automation/ports';
 import type { AutomationPorts } from '../core/automation/runner';
+import { explainFailure } from '../core/failure-words';
 import type { Log } from '../core/log';
 import { parseSettingsPatch, type Settings } from '../core/settings';
 import {
@@ -133,6 +134,13 @@ export async function watch(
           : automations,
     });
   };
+  /** An account of several that cannot be opened (its store a newer version's, its folder unwritable): told, it costs no other. */
+  const cannotServe = (account: Account, error: unknown) =>
+    process.stderr.write(
+      describeProblem({
+        message: `${account.ref.label ?? account.ref.baseUrl} could not be served: ${explainFailure(error, adviceFor(account.surface, account.ref)).message}`,
+      }),
+    );
   /** Watches an open session's account until the watch stops or the account leaves. */
   const serve = (account: Account, session: AccountSession) => {
     let leave = () => {};
@@ -157,7 +165,15 @@ export async function watch(
     // All open before any is watched: every line then knows whether to name its account.
     const opened: [Account, AccountSession][] = [];
     try {
-      for (const account of accounts) opened.push([account, await open(account)]);
+      for (const account of accounts) {
+        try {
+          opened.push([account, await open(account)]);
+        } catch (error) {
+          // A lone account's is the watch's failure, in its words.
+          if (accounts.length === 1) throw error;
+          cannotServe(account, error);
+        }
+      }
     } catch (error) {
       await Promise.all(opened.map(([, session]) => session.close()));
       throw error;
@@ -165,6 +181,7 @@ export async function watch(
     for (const [account, session] of opened) serve(account, session);
     if (!options.follow) {
       const failures = await Promise.all([...served.values()].map((entry) => entry.done));
+      if (opened.length < accounts.length && (options.once || opened.length === 0)) throw new WatchFailed();
       if (options.once && failures.includes(true)) throw new WatchFailed();
       return;
     }
@@ -200,10 +217,7 @@ export async function watch(
           }
           serve(account, session);
         } catch (error) {
-          // One account that cannot open (its store held elsewhere, its folder unwritable) costs no other.
-          process.stderr.write(
-            `seller-tray: ${escapedControls(account.ref.label ?? account.ref.baseUrl)} could not be served: ${(error as Error).message}\n`,
-          );
+          cannotServe(account, error);
         }
       }
       options.log.info('settings read again', {

@@ -188,6 +188,31 @@ describe('a failure, in words for people', () => {
     },
   );
 
+  it('says SQLITE_BUSY is another process holding the store, to try again (the app and watch share it)', () => {
+    const { DatabaseSync } = process.getBuiltinModule('node:sqlite') as typeof import('node:sqlite');
+    const folder = mkdtempSync(join(tmpdir(), 'failure-words-'));
+    const holder = new DatabaseSync(join(folder, 'store.db'));
+    const waiter = new DatabaseSync(join(folder, 'store.db'));
+    try {
+      holder.exec('PRAGMA journal_mode = WAL; CREATE TABLE t (x); BEGIN IMMEDIATE; INSERT INTO t VALUES (1)');
+      let error: unknown;
+      try {
+        waiter.exec('INSERT INTO t VALUES (2)');
+      } catch (caught) {
+        error = caught;
+      }
+      const explained = explainFailure(error);
+      expect(explained.message).toMatch(
+        /^Another Seller Tray on this computer .* kept its files busy.* Try again/,
+      );
+      expect(explained.details).toEqual(['Error code: SQLITE_BUSY', `Message: ${(error as Error).message}`]);
+    } finally {
+      holder.close();
+      waiter.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('says anything else went wrong in its own words, and keeps them as the detail', () => {
     // A failure with a code but not from a file (here a socket's) is not taken for a file's.
     const error = Object.assign(new Error('ECONNRESET: socket hang up'), {

@@ -9,7 +9,7 @@ import { type Advice, capitalized } from './advice';
 import { SellerApiError } from './api/errors';
 import { PaginationError } from './api/pagination';
 import { KeychainUnavailableError } from './secrets';
-import { StoreVersionError } from './store/database';
+import { StoreVersionError, sqliteCode } from './store/database';
 
 export function failureKind(error: unknown): FailureKind {
   if (!(error instanceof SellerApiError)) return 'failing';
@@ -155,11 +155,12 @@ const FILE_TROUBLE: Worded = (advice) =>
   `Seller Tray could not read or write its files on this computer. Try again; if it stays, ${advice.sendLog}.`;
 
 /**
- * SQLite's own failures to write the store's files (node:sqlite's errors carry its result code,
- * `errcode`, whose low byte is the primary code): the same words as the file system's.
+ * SQLite's own failures to write the store's files (by their primary code, sqliteCode): the same
+ * words as the file system's, and another process holding them too long.
  */
 const SQLITE_CODES = {
   3: 'SQLITE_PERM',
+  5: 'SQLITE_BUSY',
   8: 'SQLITE_READONLY',
   10: 'SQLITE_IOERR',
   13: 'SQLITE_FULL',
@@ -168,6 +169,9 @@ const SQLITE_CODES = {
 type SqliteCode = (typeof SQLITE_CODES)[keyof typeof SQLITE_CODES];
 const SQLITE_WORDS: Readonly<Record<SqliteCode, Worded>> = {
   SQLITE_PERM: NOT_ALLOWED,
+  // Past the store's wait for the other's write (database.ts BUSY_TIMEOUT_MS).
+  SQLITE_BUSY: (advice) =>
+    `Another Seller Tray on this computer (the app or seller-tray watch) kept its files busy longer than it waits. Try again in a moment; if it stays, ${advice.sendLog}.`,
   SQLITE_READONLY: NOT_ALLOWED,
   SQLITE_IOERR: FILE_TROUBLE,
   SQLITE_FULL: FULL,
@@ -175,12 +179,10 @@ const SQLITE_WORDS: Readonly<Record<SqliteCode, Worded>> = {
 };
 
 function storeFailure(error: unknown): SqliteCode | undefined {
-  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
-  if (code !== 'ERR_SQLITE_ERROR' || typeof errcode !== 'number') return undefined;
-  return SQLITE_CODES[(errcode & 0xff) as keyof typeof SQLITE_CODES];
+  return SQLITE_CODES[sqliteCode(error) as keyof typeof SQLITE_CODES];
 }
 
-/** Whether `error` is this computer's files' (the file system's or SQLite's): explainFailure words it. */
+/** Whether `error` is this computer's files' (the file system's or SQLite's, a store kept busy too): explainFailure words it. */
 export function isLocalFileFailure(error: unknown): boolean {
   return fileFailure(error) !== undefined || storeFailure(error) !== undefined;
 }

@@ -224,6 +224,41 @@ describe('poller', () => {
     p.stop();
   });
 
+  it('a new secret refused in turn is tried again after 15 minutes, as the first was, not after the hour the old one had reached', async () => {
+    const polledAt: number[] = [];
+    const clock = { ms: 0 };
+    const timers = new ManualTimers();
+    let replaced = false;
+    const p = new Poller({
+      poll: async () => {
+        polledAt.push(clock.ms / 60_000);
+        throw http(401, 'createToken');
+      },
+      intervalMs: () => 60_000,
+      timers,
+      random: () => 0.5,
+      now: () => clock.ms,
+      credentialsChanged: async () => {
+        const changed = replaced;
+        replaced = false;
+        return changed;
+      },
+    });
+    await p.start();
+    const tick = async () => {
+      clock.ms += 60_000;
+      timers.fireAll();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await p.idle();
+    };
+    for (let minute = 0; minute < 4 * 60; minute++) await tick();
+    // Someone enters another secret (minute 241), which the marketplace refuses too.
+    replaced = true;
+    for (let minute = 0; minute < 30; minute++) await tick();
+    expect(polledAt.slice(5)).toEqual([225, 241, 256]);
+    p.stop();
+  });
+
   it('is not revived by a poll that ends after stop()', async () => {
     let release: () => void = () => undefined;
     const { p, timers } = poller(() => new Promise<void>((resolve) => (release = resolve)));

@@ -75,7 +75,7 @@ export class Poller {
   private running: Promise<void> | undefined;
   private again = false;
   private failures = 0;
-  /** Refusals of the same secret in a row, and when it is tried again unchanged. */
+  /** Refusals of this secret in a row, and when it is tried again unchanged. */
   private refusals = 0;
   private sameSecretAt = 0;
   private current: PollerState = 'stopped';
@@ -196,8 +196,11 @@ export class Poller {
       const differ = await changed().catch(() => false);
       // Meanwhile a poll may have started (Check now) or the poller stopped: it then decides.
       if (this.current !== 'credentials-rejected' || this.running || this.timer !== undefined) return;
-      if (differ) void this.pollNow();
-      else if (this.clock() >= this.sameSecretAt) {
+      // Another secret starts its own count of refusals: 15 minutes again, not the old one's hour.
+      if (differ) {
+        this.refusals = 0;
+        void this.pollNow();
+      } else if (this.clock() >= this.sameSecretAt) {
         this.options.retrySameSecret?.();
         void this.pollNow();
       } else this.scheduleRecheck();

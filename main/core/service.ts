@@ -224,7 +224,8 @@ export class SellerTrayService {
   private readonly removing = new Set<AccountId>();
   /**
    * The accounts whose store could not be opened (a newer version's database, a folder that cannot
-   * be written), and why: the others are served all the same, and each connect tries again.
+   * be written), and why: the others are served all the same, and each connect (a settings change,
+   * Check now) tries again.
    */
   private readonly unopened = new Map<AccountId, Explained>();
   private closed = false;
@@ -531,6 +532,8 @@ export class SellerTrayService {
       return item;
     },
     checkNow: async () => {
+      // An account whose store could not be opened is tried again: its message says to try again.
+      if (this.unopened.size > 0) await this.connect();
       // Every account checks; one that fails leaves the others' counts.
       const checks = await Promise.allSettled([...this.sessions.values()].map((s) => s.core.checkNow()));
       const newOrders = checks.reduce((sum, c) => sum + (c.status === 'fulfilled' ? c.value : 0), 0);
@@ -627,10 +630,12 @@ export class SellerTrayService {
       }),
     );
     const status = this.windowAccount === undefined ? undefined : statuses.get(this.windowAccount);
+    // Set up all the same when its store could not be opened (every account's): its problem says why.
+    const unopened = this.windowAccount === undefined ? undefined : this.unopened.get(this.windowAccount);
     const all = [...statuses.values()];
     const sum = (count: (s: CoreStatus) => number) => all.reduce((total, s) => total + count(s), 0);
     return {
-      setup: this.core ? (this.settings.demoMode ? 'demo' : 'configured') : 'unconfigured',
+      setup: this.core || unopened ? (this.settings.demoMode ? 'demo' : 'configured') : 'unconfigured',
       baseUrl: this.settings.baseUrl,
       clientId: this.settings.clientId,
       secretStored: this.secretStored,
@@ -640,7 +645,7 @@ export class SellerTrayService {
       lastSuccessfulPoll: status?.lastSuccessfulPoll ?? null,
       health: status?.health ?? 'healthy',
       lastError: status?.lastError ?? null,
-      problem: status?.problem ?? null,
+      problem: status?.problem ?? unopened ?? null,
       waitingCount: sum((s) => s.waitingCount),
       pendingOutbox: sum((s) => s.pendingOutbox),
       notificationsPausedUntil: status?.notificationsPausedUntil ?? null,
@@ -924,7 +929,7 @@ export class SellerTrayService {
 
   /**
    * An account whose store cannot be opened stays closed, its files as they are, while the others
-   * are served; told once for each reason (connect tries again at each settings change).
+   * are served; told once for each reason (connect tries again: a settings change, Check now).
    */
   private notOpened(ref: AccountRef, error: unknown): undefined {
     const explained = explainFailure(error, adviceFor(this.surface, ref));

@@ -16,7 +16,7 @@
 // - The client secret is not a setting: it lives in the OS keychain only. `save` writes only the
 //   keys of this schema, and `parseSettingsPatch` refuses a `clientSecret` with a message saying so.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
@@ -938,7 +938,8 @@ export class ConfSettingsStore implements SettingsStore {
     let written = false;
     const write = (): boolean => {
       try {
-        writeFileSync(copy, content, { mode: 0o600 });
+        // Whole or not at all: a cut copy under the content's name would be found and named next time.
+        writeFileDurably(copy, content);
         written = true;
       } catch {
         return false;

@@ -278,8 +278,9 @@ export class LeftRunning {
   /** Stops the recorded command when a dead runner left it running; false when its runner lives. */
   private async stopIfLeft(record: CommandRecord): Promise<boolean> {
     const { deliveryId, automation, name, command } = record;
-    // A restart of the computer ended it and its runner: their numbers may be others' by now.
-    if (record.boot !== bootId()) return true;
+    // A restart of the computer ended it and its runner: their numbers may be others' by now. A
+    // record without a boot (an earlier version's on a Mac) cannot tell: its numbers are checked.
+    if (record.boot !== undefined && record.boot !== bootId()) return true;
     // Its runner lives (this process, or another on the same data folder): the command is its own.
     if (isSame(record.runner)) return false;
     const fields = { automation, deliveryId, pid: command.pid };

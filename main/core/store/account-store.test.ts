@@ -935,6 +935,39 @@ describe('the journal', () => {
     expect(newOrders).toBeGreaterThanOrEqual(1);
   });
 
+  it('a journal that holds such a stamp as its newest purchase (an earlier version wrote it) is mended: the store rebuilt after the next announces', async () => {
+    learn([purchase('real', '2026-11-21T08:00:00Z')], true);
+    store.close();
+    const journal = JSON.parse(await readFile(join(dir, JOURNAL_FILE), 'utf8')) as Journal;
+    await writeFile(
+      join(dir, JOURNAL_FILE),
+      JSON.stringify({ ...journal, newestPurchaseMs: Date.parse('2099-01-01T00:00:00Z') }),
+    );
+    const rebuild = async (events: MarketplaceEvent[]) => {
+      store.close();
+      await rm(join(dir, DATABASE_FILE));
+      store = AccountStore.open(dir).store;
+      return store.recordPoll({
+        events,
+        cursor: { offset: events.length },
+        backlog: true,
+        paused: false,
+        now: '2026-11-23T10:00:00Z',
+      }).newOrders;
+    };
+    store = AccountStore.open(dir).store;
+    // Which purchases came since the wrong stamp cannot be told: this one backlog is history, as a first start's.
+    await rebuild([purchase('real', '2026-11-21T08:00:00Z'), purchase('since', '2026-11-22T09:00:00Z')]);
+    expect(readJournal(dir)?.newestPurchaseMs).toBe(Date.parse('2026-11-22T09:00:00Z'));
+    expect(
+      await rebuild([
+        purchase('real', '2026-11-21T08:00:00Z'),
+        purchase('since', '2026-11-22T09:00:00Z'),
+        purchase('later', '2026-11-23T09:00:00Z'),
+      ]),
+    ).toBe(1);
+  });
+
   it('that cannot be read is ignored at the next open and written anew', async () => {
     learn([purchase('p1', '2026-11-01T08:00:00Z')], true);
     store.close();

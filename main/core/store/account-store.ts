@@ -52,6 +52,7 @@ import {
   openDatabase,
   openReadOnly,
   optimize,
+  sqliteCode,
   transaction,
 } from './database';
 import { type InsightsPart, type InsightsQuery, ORDER_ITEM, readInsights, timesTaken } from './insights';
@@ -425,12 +426,15 @@ export class AccountStore {
       const journal = readJournal(this.dataDir);
       const earlierForm = journal !== undefined && journal.refusedApart !== true;
       const refused = earlierForm ? undefined : readRefused(this.dataDir);
+      // An earlier version's journal may hold a stamp from a clock gone wrong: none, as it would keep.
+      const newestNoted = journal?.newestPurchaseMs ?? null;
+      const newestInJournal =
+        newestNoted !== null && believable(newestNoted, this.now()) ? newestNoted : null;
       const restored: Restored = {
         statuses: 0,
         announcements: 0,
         history:
-          (journal?.newestPurchaseMs ?? Number.NEGATIVE_INFINITY) >
-          (this.newestPurchase() ?? Number.NEGATIVE_INFINITY),
+          (newestInJournal ?? Number.NEGATIVE_INFINITY) > (this.newestPurchase() ?? Number.NEGATIVE_INFINITY),
       };
       const items = new Map(salvaged.filter((i) => i.state !== 'sent').map((i) => [i.requestId, i]));
       for (const item of [...(refused?.outbox ?? []), ...(journal?.outbox ?? [])])
@@ -452,7 +456,7 @@ export class AccountStore {
       for (const { orderId, state } of journal?.announcements ?? []) {
         restored.announcements += Number(queue.run({ $id: orderId, $state: state, $now: now }).changes);
       }
-      this.noteNewestPurchase(journal?.newestPurchaseMs ?? null);
+      this.noteNewestPurchase(newestInJournal);
       this.journalChanged =
         journal === undefined || JSON.stringify(this.journal()) !== JSON.stringify(journal);
       this.refusedChanged =
@@ -539,10 +543,10 @@ export class AccountStore {
     return { version: 1, outbox: rows.map((row) => readOutboxItem(row.json)) };
   }
 
-  /** The newest purchase event's time recorded (ms), if any. */
+  /** The newest purchase event's time recorded (ms), if any: one an earlier version took from a clock gone wrong is none. */
   private newestPurchase(): number | undefined {
     const value = Number(this.meta('newest-purchase-ms') ?? Number.NaN);
-    return Number.isFinite(value) ? value : undefined;
+    return Number.isFinite(value) && believable(value, this.now()) ? value : undefined;
   }
 
   /** Records a purchase time (ms) as the newest when it is; answers whether it was (the journal holds it too). */
@@ -640,13 +644,9 @@ export class AccountStore {
           for (const name of input.automations ?? []) this.queueRun(orderId, name, 'new-order', input.now);
       }
       if (newOrders > 0) this.journalChanged = true;
-      // A stamp further ahead of this laptop's clock than any time zone or drift explains is a
-      // clock gone wrong: as the newest, it would make a rebuilt store take every purchase until
-      // then for history.
-      const latestBelievable = Date.parse(input.now) + BELIEVABLE_AHEAD_MS;
       const newest = purchases
         .map(eventMs)
-        .filter((ms) => !(ms > latestBelievable))
+        .filter((ms) => believable(ms, Date.parse(input.now)))
         .reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY);
       // The journal learns the backlog's newest purchase once it is all recorded: were the store
       // lost midway, a rebuilt one must not take the rest of that backlog for news.
@@ -2688,7 +2688,15 @@ function runOf(row: RunRow): AutomationRun {
   };
 }
 
-/** A moment as it can stand in a file name. */
+/**
+ * Whether a purchase's stamp is no further ahead of this laptop's clock than time zones or drift
+ * explain: one further is a clock gone wrong, and as the newest purchase recorded it would make a
+ * rebuilt store take every purchase until then for history.
+ */
+function believable(ms: number, nowMs: number): boolean {
+  return ms <= nowMs + BELIEVABLE_AHEAD_MS;
+}
+
 /** An event's time in ms since the epoch; NaN when it has none or it cannot be read. */
 function eventMs(event: MarketplaceEvent): number {
   return event.eventTime ? Date.parse(event.eventTime) : Number.NaN;
@@ -2709,8 +2717,8 @@ function lostWords(what: 'damaged' | 'missing' | 'lost-changes', restored: Resto
 
 /** SQLite's own errors for a file that is not a sound database: SQLITE_CORRUPT and SQLITE_NOTADB. */
 function isDamage(error: unknown): boolean {
-  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
-  return code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number' && [11, 26].includes(errcode & 0xff);
+  const code = sqliteCode(error);
+  return code === 11 || code === 26;
 }
 
 /** The rows `query` still reads from a damaged file; none when they cannot be read. */

@@ -24,6 +24,12 @@ export type Database = DatabaseSync;
 /** A database this version cannot use without losing what is in it: it is left as it is. */
 export class StoreVersionError extends Error {}
 
+/** SQLite's primary result code of a node:sqlite error (its `errcode`'s low byte); undefined for any other error. */
+export function sqliteCode(error: unknown): number | undefined {
+  const { code, errcode } = (error ?? {}) as { code?: unknown; errcode?: unknown };
+  return code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number' ? errcode & 0xff : undefined;
+}
+
 let sqlite: typeof import('node:sqlite') | undefined;
 
 /**
