@@ -76,7 +76,14 @@ describe('a second account whose secret was rotated', () => {
 
       await page.keyboard.type('not-the-secret');
       await page.keyboard.press('Enter');
-      await page.getByText('The marketplace rejected the client id or secret').first().waitFor();
+      // Said by the form, in Accounts (the banner above says the same of the stored secret), and not stored.
+      await page
+        .getByRole('region', { name: 'Accounts' })
+        .getByRole('alert')
+        .filter({ hasText: 'The marketplace rejected the client id or secret' })
+        .waitFor();
+      expect(await secrets.get(secretOwner(us.url, US_CLIENT.clientId))).toBe('us-secret-before-rotation');
+      expect(await field.evaluate((e) => e === document.activeElement)).toBe(true);
       await checkScreen(page, 'account-reconnect-rejected-light-420x640');
 
       await field.fill(US_CLIENT.clientSecret);
