@@ -208,9 +208,15 @@ function said(failure: unknown): { message: string; details?: readonly string[] 
   return { ...problem, message: sentence(problem.message) };
 }
 
-/** How an account stands, in words. */
+/**
+ * How an account stands, in words. One not served has no secret stored, or (its problem said)
+ * a store that could not be opened, which a secret given again would not mend.
+ */
 function standing(account: AccountState): string {
-  if (!account.open) return 'No secret stored: add it again with its secret';
+  if (!account.open)
+    return account.problem
+      ? `Not served: ${account.problem.message}`
+      : 'No secret stored: enter it with Replace secret';
   const waiting =
     account.pendingOutbox > 0 ? `, ${plural(account.pendingOutbox, 'status', 'statuses')} to send` : '';
   return `${connectionLabel(account.connection)}${waiting}`;
