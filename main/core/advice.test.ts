@@ -36,9 +36,7 @@ describe('each kind of advice', () => {
     for (const words of everyKind(app)) expect(words).toMatch(APP_ONLY);
     // The account's own row: the one secret field above it is the first account's, so a second
     // account's secret typed there would replace the first's, unchecked.
-    expect(app.enterSecret).toBe(
-      "enter the current client secret with the account's Replace secret in Settings → Accounts",
-    );
+    expect(app.enterSecret).toBe('enter the current secret with Replace secret in Settings → Accounts');
     expect(app.automationSecret('billing hook')).toBe(
       `set it in Settings → Automations, or run seller-tray automations secret "billing hook" --id ${EU.id}`,
     );
@@ -144,9 +142,7 @@ describe('each kind of advice', () => {
       `run seller-tray automations secret "billing hook" --id ${EU.id} (a policy sets the automations on this computer)`,
     );
     // The secret is never a policy: Settings takes it under every policy.
-    expect(app.enterSecret).toBe(
-      "enter the current client secret with the account's Replace secret in Settings → Accounts",
-    );
+    expect(app.enterSecret).toBe('enter the current secret with Replace secret in Settings → Accounts');
   });
 
   it('never names the app’s screens at a terminal, for any account', () => {
