@@ -201,6 +201,21 @@ describe('Help', () => {
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('listbox', { name: 'Orders' })));
   });
 
+  it('gives the focus back to what had it when Escape closes it over another page (Settings)', async () => {
+    await renderInbox();
+    const settings = screen.getByRole('button', { name: 'Settings' });
+    settings.focus();
+    fireEvent.click(settings);
+    await screen.findByRole('region', { name: 'Accounts' });
+    fireEvent.keyDown(settings, { key: '?' });
+    await screen.findByRole('region', { name: 'Help' });
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+    await screen.findByRole('region', { name: 'Accounts' });
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Settings' })),
+    );
+  });
+
   it('opens from the header, from the inbox’s keys button at the keys, and from the tray', async () => {
     const bridge = await renderInbox();
     fireEvent.click(screen.getByRole('button', { name: 'Help' }));
