@@ -34,8 +34,8 @@ describe('each kind of advice', () => {
     const app = adviceFor('app', EU);
     // Each kind sends a person to a place of the app's.
     for (const words of everyKind(app)) expect(words).toMatch(APP_ONLY);
-    // The account's own row: the one secret field above it is the first account's, so a second
-    // account's secret typed there would replace the first's, unchecked.
+    // The account's own row: the one secret field above it is the first account's, where a second
+    // account's secret is checked against the first's client and refused.
     expect(app.enterSecret).toBe('enter the current secret with Replace secret in Settings → Accounts');
     expect(app.automationSecret('billing hook')).toBe(
       `set it in Settings → Automations, or run seller-tray automations secret "billing hook" --id ${EU.id}`,
