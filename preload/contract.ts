@@ -117,7 +117,10 @@ export interface AccountState
   label: string;
   baseUrl: string;
   clientId: string;
-  /** Served now: its secret is in the keychain (or it is the demo). Not served: it has none yet. */
+  /**
+   * Served now: its secret is in the keychain (or it is the demo). Not served: it has none yet, or
+   * its store could not be opened (`problem` says why).
+   */
   open: boolean;
   pendingOutbox: number;
 }

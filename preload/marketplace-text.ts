@@ -77,7 +77,10 @@ export function paragraphText(text: string): string {
  * A clause of text from elsewhere (an error's message, a receiver's answer) ended as a sentence:
  * its own final period (or ! ? …) kept, one added only where it has none, so a join never makes "..".
  */
-export const sentenceEnded = (text: string): string => (/[.!?…]$/.test(text) ? text : `${text}.`);
+export const sentenceEnded = (text: string): string => (endsSentence(text) ? text : `${text}.`);
+
+/** Whether text ends as a sentence does (. ! ? …): nothing is to be added after it. */
+export const endsSentence = (text: string): boolean => /[.!?…]$/.test(text);
 
 /** At most `max` characters (code points, so no emoji is cut in half), the last an ellipsis when cut. */
 export function capped(text: string, max: number): string {

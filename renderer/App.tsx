@@ -106,26 +106,35 @@ function Shell() {
   const [popover, setPopover] = useState(false);
   const split = useMediaQuery(SPLIT_VIEW);
 
+  // Closed, Help gives the focus back to what had it as it opened, where that is still shown (a
+  // header button); else, over the inbox, to its list, drawn anew (the inbox's own return covers
+  // an order chosen in it only). Else the page would have it, where the arrows move nothing.
+  const beforeHelp = useRef<HTMLElement | null>(null);
+  const afterHelp = useRef(false);
   /** Help over the view shown; again from Help, only its part changes. */
   const openHelp = useCallback((part?: HelpPart) => {
-    setView((shown) => ({ page: 'help', back: shown.page === 'help' ? shown.back : shown, part }));
+    const { activeElement: focused } = document;
+    setView((shown) => {
+      if (shown.page === 'help') return { ...shown, part };
+      beforeHelp.current = focused instanceof HTMLElement && focused !== document.body ? focused : null;
+      return { page: 'help', back: shown, part };
+    });
   }, []);
-  // Closed over the inbox, the list takes the focus again (the inbox's own return covers an order
-  // chosen in it only): else the page has it, where the arrows move nothing.
-  const listAfterHelp = useRef(false);
   const closeHelp = useCallback(
     () =>
       setView((shown) => {
         if (shown.page !== 'help') return shown;
-        listAfterHelp.current = shown.back.page === 'inbox';
+        afterHelp.current = true;
         return shown.back;
       }),
     [],
   );
   useEffect(() => {
-    if (!listAfterHelp.current || view.page !== 'inbox') return;
-    listAfterHelp.current = false;
-    document.getElementById('inbox-list')?.focus();
+    if (!afterHelp.current || view.page === 'help') return;
+    afterHelp.current = false;
+    if (beforeHelp.current?.isConnected) beforeHelp.current.focus();
+    else if (view.page === 'inbox') document.getElementById('inbox-list')?.focus();
+    beforeHelp.current = null;
   }, [view]);
   // "?" anywhere but in a text field or a dialog.
   useDocumentKey((event) => {

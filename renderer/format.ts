@@ -3,7 +3,7 @@
 // Whatever the server sent is returned as text (never markup); a value that does not parse is
 // shown as it came.
 
-import { capped, NAME_MAX, plainText } from '../preload/marketplace-text';
+import { capped, NAME_MAX, plainText, sentenceEnded } from '../preload/marketplace-text';
 import type { Connection } from '../preload/model';
 import { exactly, type Money } from '../preload/money';
 import { ageText } from '../preload/status-words';
@@ -170,6 +170,5 @@ export { plural } from '../preload/counted';
 
 /** A clause the command line words for after its "seller-tray: " (lower case, no stop) as a sentence of its own. */
 export function sentence(clause: string): string {
-  const text = clause.charAt(0).toUpperCase() + clause.slice(1);
-  return /[.!?]$/.test(text) ? text : `${text}.`;
+  return sentenceEnded(clause.charAt(0).toUpperCase() + clause.slice(1));
 }

@@ -643,7 +643,7 @@ describe('two accounts on two marketplaces', () => {
     ]);
     // Read in the app: its advice names the app's Settings (a terminal's names the CLI's commands).
     expect(service.state().accounts.find((a) => a.label === 'US')?.problem?.message).toBe(
-      'The marketplace rejected the client id or secret. Enter the current client secret in Settings.',
+      'The marketplace rejected the client id or secret. Enter the current secret with Replace secret in Settings → Accounts.',
     );
     const polls = (account: string) =>
       entries.filter((e) => e.message.startsWith('poll') && e.fields.account === account);

@@ -165,7 +165,7 @@ const FLAGS: [RegExp, Record<string, string>][] = [
 const CONTROLS: [RegExp, [channel: string, request: object] | null][] = [
   [/check the base URL in Settings/, ['setSettings', { baseUrl: 'https://elsewhere.example' }]],
   [/another client in Settings/, ['setSettings', { clientId: 'elsewhere' }]],
-  [/client secret in Settings/, ['setSecret', { secret: 'a-new-secret' }]],
+  [/Replace secret in Settings → Accounts/, ['addAccount', { label: 'EU', secret: 'a-new-secret' }]],
   [/Settings → Automations/, ['setAutomationSecret', { automation: 'billing hook', secret: 'whsec-1' }]],
   [/Diagnose connection in Settings|Settings → Open log folder|Check now|order page/, null],
 ];

@@ -111,7 +111,7 @@ describe('liveness over the simulator', () => {
     expect(a.core.status().health).toBe('down');
     expect(a.told()).toHaveLength(1);
     expect(a.told()[0]?.body).toMatch(
-      /refuses the client secret \(revoked or replaced\?\): enter the current client secret in Settings/,
+      /refuses the client secret \(revoked or replaced\?\): enter the current secret with Replace secret in Settings → Accounts/,
     );
     // Told, not hammered: no poll was made meanwhile.
     expect(await calls('listEvents')).toBe(polled);

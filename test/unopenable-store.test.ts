@@ -90,6 +90,8 @@ describe.each(Object.entries(UNOPENABLE))('one account of two with %s', (_, { sp
     const page = await call('listOrders', { backlog: 'shown', offset: 0, limit: 50 });
     expect(page.total).toBe(4);
     expect(new Set(page.orders.map((row) => row.account))).toEqual(new Set([usRef.id]));
+    // Its own orders asked for (the window's account filter): why it is closed, not "enter the secret".
+    await expect(call('listOrders', { account: euRef.id, offset: 0, limit: 50 })).rejects.toThrow(told);
 
     // Met again at each connect (a settings change), told once, never stopping the others.
     await call('renameAccount', { account: usRef.id, label: 'Americas' });

@@ -34,7 +34,9 @@ describe('each kind of advice', () => {
     const app = adviceFor('app', EU);
     // Each kind sends a person to a place of the app's.
     for (const words of everyKind(app)) expect(words).toMatch(APP_ONLY);
-    expect(app.enterSecret).toBe('enter the current client secret in Settings');
+    // The account's own row: the one secret field above it is the first account's, where a second
+    // account's secret is checked against the first's client and refused.
+    expect(app.enterSecret).toBe('enter the current secret with Replace secret in Settings → Accounts');
     expect(app.automationSecret('billing hook')).toBe(
       `set it in Settings → Automations, or run seller-tray automations secret "billing hook" --id ${EU.id}`,
     );
@@ -140,7 +142,7 @@ describe('each kind of advice', () => {
       `run seller-tray automations secret "billing hook" --id ${EU.id} (a policy sets the automations on this computer)`,
     );
     // The secret is never a policy: Settings takes it under every policy.
-    expect(app.enterSecret).toBe('enter the current client secret in Settings');
+    expect(app.enterSecret).toBe('enter the current secret with Replace secret in Settings → Accounts');
   });
 
   it('never names the app’s screens at a terminal, for any account', () => {

@@ -136,8 +136,9 @@ function appAdvice(locked: () => readonly Locked[], account: AccountRef | undefi
   const setBy = (keys: readonly Locked[]) => setByPolicy(locked(), keys);
   return {
     surface: 'app',
-    // The secret is never a policy: each user enters it (docs/administrators.md).
-    enterSecret: 'enter the current client secret in Settings',
+    // The secret is never a policy: each user enters it (docs/administrators.md). In the account's
+    // own row, checked before it is stored: the secret field above is the first account's only.
+    enterSecret: 'enter the current secret with Replace secret in Settings → Accounts',
     diagnose: 'run Diagnose connection in Settings',
     get checkBaseUrl() {
       const sets = setBy(BASE_URL_SET_BY);

@@ -60,7 +60,7 @@ describe('a failure, in words for people', () => {
 
   it('tells what to do about rejected credentials, an unknown order, a refused status and an unreadable answer', () => {
     expect(explainFailure(http('createToken', 401)).message).toMatch(
-      /Enter the current client secret in Settings/,
+      /Enter the current secret with Replace secret in Settings → Accounts/,
     );
     expect(explainFailure(http('getOrder', 404)).message).toMatch(/does not know this order/);
     expect(explainFailure(http('sendEvent', 400, 'BadRequest')).message).toMatch(

@@ -88,7 +88,7 @@ describe('liveness', () => {
       body: 'Not checked for 20 min (new orders may be waiting). This computer cannot reach it: check the network, VPN or proxy. Seller Tray keeps trying.',
     });
     expect(down('credentials-rejected').body).toMatch(
-      /refuses the client secret.*enter the current client secret in Settings/,
+      /refuses the client secret.*enter the current secret with Replace secret in Settings → Accounts/,
     );
     expect(down('server-problem').body).toMatch(/answers with errors/);
     expect(down('failing').body).toMatch(/Diagnose connection/);

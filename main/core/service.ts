@@ -404,12 +404,14 @@ export class SellerTrayService {
   /** The session of an account the window names (its id); `subject` names it in the error. */
   private sessionNamed(account: string, subject = 'That account'): AccountSession {
     const named = this.sessions.get(account as AccountId);
-    if (!named)
-      throw new CodedError(
-        'not-found',
-        `${subject} is not connected: ${this.advice.enterSecret}, or add it again.`,
-      );
-    return named;
+    if (named) return named;
+    // One whose store could not be opened has its secret: why it is closed is what helps.
+    const unopened = this.unopened.get(account as AccountId);
+    if (unopened) throw new CodedError('not-found', unopened.message, { details: unopened.details });
+    throw new CodedError(
+      'not-found',
+      `${subject} is not connected: ${this.advice.enterSecret}, or add it again.`,
+    );
   }
 
   /** The session whose outbox holds a marked status: the account the window names, else the one holding its request id. */
@@ -826,14 +828,11 @@ export class SellerTrayService {
    * of every served account together (inbox-across.ts), or of the one the query names.
    */
   private listOrders({ account, ...query }: CheckedRequest<'listOrders'>): OrderPage {
-    const served = this.accountRefs().flatMap((ref) => {
-      const session = this.sessions.get(ref.id);
-      return session && (account === undefined || ref.id === account) ? [session] : [];
-    });
-    if (served.length === 0) {
-      if (account === undefined) this.requireSession(); // Says nothing is set up yet.
-      throw new CodedError('not-found', `That account is not connected: ${this.advice.enterSecret}.`);
-    }
+    const served =
+      account === undefined
+        ? this.accountRefs().flatMap((ref) => this.sessions.get(ref.id) ?? [])
+        : [this.sessionNamed(account)];
+    if (served.length === 0) this.requireSession(); // Says nothing is set up yet.
     const sources = served.map((session) => ({ account: session.ref.id, core: session.core }));
     const page = this.inbox.page(sources, {
       ...query,

@@ -33,6 +33,22 @@ describe('AccountsPanel', () => {
     expect(screen.getByRole('button', { name: 'Remove US' })).toBeTruthy();
   });
 
+  it('says why an account with its secret stored is not served, and how to give one without it its secret', () => {
+    const newer =
+      '/data/accounts/4f1c/store.db was written by a newer Seller Tray (data version 999; this one knows 19). Update Seller Tray; the file was left as it is.';
+    renderPanel([
+      accountState('EU', { open: false, problem: { message: newer, details: [] } }),
+      accountState('Test', { open: false }),
+    ]);
+    const items = screen.getAllByRole('listitem').map((li) => li.textContent);
+    // Its secret is stored: its store is what stops it, and a secret given again would not help.
+    expect(items[0]).toContain(`Not served: ${newer}`);
+    expect(items[0]).not.toContain('No secret stored');
+    // The way to give it one is the row's own button, not another addition.
+    expect(items[1]).toContain('No secret stored: enter it with Replace secret');
+    expect(screen.getByRole('button', { name: 'Replace secret of Test' })).toBeTruthy();
+  });
+
   it('adds an account with its secret, and renames one', async () => {
     const { bridge, onState } = renderPanel([accountState('EU')]);
     fireEvent.click(screen.getByRole('button', { name: 'Add an account' }));

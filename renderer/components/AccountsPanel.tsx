@@ -5,7 +5,7 @@
 // naming them, before they are discarded. The first account is the one the form above edits and
 // the inbox shows; the demo leaves through its own button. A form opened in place takes the focus
 // and, closed, gives it back to the button that opened it, so the keyboard never lands on the page.
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import type { AccountState, AppState } from '../../preload/contract';
 import { LIMITS } from '../../preload/contract';
 import { asCodedError, call, explained } from '../bridge/call';
@@ -208,9 +208,15 @@ function said(failure: unknown): { message: string; details?: readonly string[] 
   return { ...problem, message: sentence(problem.message) };
 }
 
-/** How an account stands, in words. */
+/**
+ * How an account stands, in words. One not served has no secret stored, or (its problem said)
+ * a store that could not be opened, which a secret given again would not mend.
+ */
 function standing(account: AccountState): string {
-  if (!account.open) return 'No secret stored: add it again with its secret';
+  if (!account.open)
+    return account.problem
+      ? `Not served: ${account.problem.message}`
+      : 'No secret stored: enter it with Replace secret';
   const waiting =
     account.pendingOutbox > 0 ? `, ${plural(account.pendingOutbox, 'status', 'statuses')} to send` : '';
   return `${connectionLabel(account.connection)}${waiting}`;
@@ -240,8 +246,7 @@ function RowForm(props: {
   const id = useId();
   const [value, setValue] = useState(props.initial);
   const [invalid, setInvalid] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
-  useEffect(() => input.current?.focus(), []);
+  const input = useFieldFocus(props.busy);
   return (
     <form
       className="inline-form"
@@ -281,6 +286,21 @@ function RowForm(props: {
   );
 }
 
+/**
+ * A form's field that has the focus as the form opens, and again after a check the form is still
+ * open for (refused) when the focus was dropped to the page: the submit button, disabled while the
+ * check runs, loses it so in Chromium, and the keyboard would start again from the header.
+ */
+function useFieldFocus(busy: boolean): RefObject<HTMLInputElement | null> {
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
+  useEffect(() => {
+    if (!busy && (document.activeElement === null || document.activeElement === document.body))
+      field.current?.focus();
+  }, [busy]);
+  return field;
+}
+
 function AddForm(props: {
   onAdd: (request: { label: string; baseUrl?: string; clientId?: string; secret: string }) => Promise<void>;
   onCancel: () => void;
@@ -288,8 +308,7 @@ function AddForm(props: {
 }) {
   const id = useId();
   const [draft, setDraft] = useState({ label: '', baseUrl: '', clientId: '', secret: '' });
-  const first = useRef<HTMLInputElement>(null);
-  useEffect(() => first.current?.focus(), []);
+  const first = useFieldFocus(props.busy);
   const field = (key: keyof typeof draft, label: string, type: string, maxLength: number) => (
     <>
       <label htmlFor={`${id}-${key}`}>{label}</label>

@@ -201,6 +201,32 @@ describe('Help', () => {
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('listbox', { name: 'Orders' })));
   });
 
+  it('explains what an inbox row says of a mark, and sends a rejected secret to the account’s own row', async () => {
+    await renderInbox();
+    fireEvent.keyDown(document.body, { key: '?' });
+    const help = await screen.findByRole('region', { name: 'Help' });
+    // A row says "sending", "not sent yet" (a post that failed, tried again) or "not sent" (refused).
+    expect(help.textContent).toMatch(
+      /Not sent yet: the marketplace could not be reached or answered with an error/,
+    );
+    expect(help.textContent).toMatch(/Credentials rejected[^.]*\. Check them in Settings → Accounts/);
+  });
+
+  it('gives the focus back to what had it when Escape closes it over another page (Settings)', async () => {
+    await renderInbox();
+    const settings = screen.getByRole('button', { name: 'Settings' });
+    settings.focus();
+    fireEvent.click(settings);
+    await screen.findByRole('region', { name: 'Accounts' });
+    fireEvent.keyDown(settings, { key: '?' });
+    await screen.findByRole('region', { name: 'Help' });
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+    await screen.findByRole('region', { name: 'Accounts' });
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Settings' })),
+    );
+  });
+
   it('opens from the header, from the inbox’s keys button at the keys, and from the tray', async () => {
     const bridge = await renderInbox();
     fireEvent.click(screen.getByRole('button', { name: 'Help' }));

@@ -22,10 +22,15 @@ const STATUS_MEANING: Readonly<Record<'ProvisioningStarted' | MarkableStatus, st
   ProvisioningFailed: 'The buyer is told it could not be set up, with the reason you gave.',
 };
 
-/** Where a status you marked is on its way to the marketplace (the order's action line and history say it). */
-const PHASE_MEANING: Readonly<Record<MarkPhase, string>> = {
+/**
+ * Where a status you marked is on its way to the marketplace (the order's action line and history
+ * say it), and "not sent yet", what an inbox row and the order page say of one whose post failed.
+ */
+const PHASE_MEANING: Readonly<Record<MarkPhase | 'retrying', string>> = {
   held: 'Held: kept a few seconds so you can undo it; the buyer sees nothing yet',
-  sending: 'Sending: on its way; if the marketplace cannot be reached, Seller Tray tries again by itself',
+  sending: 'Sending: on its way',
+  retrying:
+    'Not sent yet: the marketplace could not be reached or answered with an error; Seller Tray tries again by itself',
   ...MARK_PHASE_WORDS,
 };
 
@@ -38,7 +43,8 @@ const CONNECTION_MEANING: Readonly<Record<Connection, string>> = {
   'server-problem': 'The marketplace answers with errors. Seller Tray keeps trying; nothing is lost.',
   failing:
     'The marketplace’s answers do not work for Seller Tray (a certificate, an odd answer). Run Diagnose connection.',
-  'credentials-rejected': 'The marketplace refuses the client id or secret. Check them in Settings.',
+  'credentials-rejected':
+    'The marketplace refuses the client id or secret. Check them in Settings → Accounts (Replace secret).',
 };
 
 export type HelpPart = 'keys';

@@ -59,27 +59,37 @@ describe('ProvisioningActions', () => {
     },
   );
 
-  it("ends the undo bar's sentence once when the buyer's name ends with a full stop (B.V., Inc.)", async () => {
-    const order = fullOrder();
-    const buyer = order.buyerCustomerParty;
-    const bridge = createFakeBridge({
-      views: [
-        fullView({
-          order: {
-            ...order,
-            buyerCustomerParty: { ...buyer, party: { ...buyer?.party, partyName: 'Saga Foods B.V.' } },
-          },
-          status: 'ProvisioningStarted',
-          outbox: [],
-        }),
-      ],
-    });
-    renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} onBack={() => {}} />);
-    await screen.findByRole('region', { name: 'To provision' });
-    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
-    await waitFor(() => expect(bridge.callsOf('markStatus')).toHaveLength(1));
-    expect(within(undoBar()).getByRole('status').textContent).toBe('Marked In progress: Saga Foods B.V.');
-  });
+  it.each([
+    ['Saga Foods B.V.', 'Saga Foods B.V.'],
+    // As it is shown: the marketplace's trailing space or hidden character is not, so its stop ends the sentence.
+    ['Saga Foods B.V. ', 'Saga Foods B.V.'],
+    ['Saga Foods B.V.\u200b', 'Saga Foods B.V.'],
+    // Any sentence's end, as sentenceEnded reads one.
+    ['Yahoo!', 'Yahoo!'],
+  ])(
+    "ends the undo bar's sentence once when the buyer's name %j ends with a full stop or another end",
+    async (name, shown) => {
+      const order = fullOrder();
+      const buyer = order.buyerCustomerParty;
+      const bridge = createFakeBridge({
+        views: [
+          fullView({
+            order: {
+              ...order,
+              buyerCustomerParty: { ...buyer, party: { ...buyer?.party, partyName: name } },
+            },
+            status: 'ProvisioningStarted',
+            outbox: [],
+          }),
+        ],
+      });
+      renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} onBack={() => {}} />);
+      await screen.findByRole('region', { name: 'To provision' });
+      fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
+      await waitFor(() => expect(bridge.callsOf('markStatus')).toHaveLength(1));
+      expect(within(undoBar()).getByRole('status').textContent).toBe(`Marked In progress: ${shown}`);
+    },
+  );
 
   it('marks an order started, holds it to undo, and puts the focus on the way to the next waiting order', async () => {
     const nextWaiting = vi.fn();

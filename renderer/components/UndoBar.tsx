@@ -16,6 +16,7 @@ import {
   useState,
 } from 'react';
 import { MARK_PHASE_WORDS } from '../../preload/mark-phase';
+import { endsSentence, plainText } from '../../preload/marketplace-text';
 import type { Explained, OutboxItem, UndoOutcome } from '../../preload/model';
 import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
@@ -184,8 +185,8 @@ function UndoBar({
         {shown ? (
           <>
             Marked {statusLabel(offer.items[0]?.statusCode)}: <ServerText text={offer.subject} />
-            {/* A name that ends the sentence itself (Saga Foods B.V.) takes no second full stop. */}
-            {offer.subject.endsWith('.') ? '' : '.'}
+            {/* A name that ends the sentence itself as shown (Saga Foods B.V.) takes no second full stop. */}
+            {endsSentence(plainText(offer.subject)) ? '' : '.'}
           </>
         ) : (
           said

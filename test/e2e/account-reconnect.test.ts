@@ -75,8 +75,18 @@ describe('a second account whose secret was rotated', () => {
       await expect.poll(() => field.evaluate((e) => e === document.activeElement)).toBe(true);
 
       await page.keyboard.type('not-the-secret');
+      // Sent by its button (Tab, Enter), disabled while the marketplace checks it.
+      await page.keyboard.press('Tab');
       await page.keyboard.press('Enter');
-      await page.getByText('The marketplace rejected the client id or secret').first().waitFor();
+      // Said by the form, in Accounts (the banner above says the same of the stored secret), and not stored.
+      await page
+        .getByRole('region', { name: 'Accounts' })
+        .getByRole('alert')
+        .filter({ hasText: 'The marketplace rejected the client id or secret' })
+        .waitFor();
+      expect(await secrets.get(secretOwner(us.url, US_CLIENT.clientId))).toBe('us-secret-before-rotation');
+      // The focus where the secret is typed again, not dropped to the page.
+      await expect.poll(() => field.evaluate((e) => e === document.activeElement)).toBe(true);
       await checkScreen(page, 'account-reconnect-rejected-light-420x640');
 
       await field.fill(US_CLIENT.clientSecret);
