@@ -29,7 +29,7 @@ export function FailureDetails({ message, details }: { message: string; details:
             </li>
           ))}
         </ul>
-        <CopyButton value={[message, ...details.map(plainText)].join('\n')} label="the details" />
+        <CopyButton value={[message, ...details].map(plainText).join('\n')} label="the details" />
       </div>
     </>
   );
