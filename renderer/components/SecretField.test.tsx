@@ -9,7 +9,7 @@ import {
   KEYCHAIN_ERROR,
   keychainProblem,
 } from '../../test/support/renderer/error-details';
-import { appState, createFakeBridge } from '../../test/support/renderer/fake-bridge';
+import { accountState, appState, createFakeBridge } from '../../test/support/renderer/fake-bridge';
 import { renderWithBridge } from '../../test/support/renderer/render';
 import { SecretField } from './SecretField';
 
@@ -66,5 +66,21 @@ describe('replacing the secret', () => {
     expect(input.getAttribute('aria-describedby')).toBe(alert.id);
     expect(within(alert).queryByRole('button', { name: 'Details' })).toBeNull();
     await waitFor(() => expect(bridge.callsOf('testConnection')).toEqual([]));
+  });
+});
+
+describe('with several accounts', () => {
+  it("names the account whose secret it replaces: the first one's, checked at its own client", async () => {
+    const bridge = createFakeBridge();
+    const eu = accountState('EU');
+    const state = appState({
+      baseUrl: eu.baseUrl,
+      clientId: eu.clientId,
+      accounts: [eu, accountState('US')],
+    });
+    renderWithBridge(bridge, <SecretField state={state} onState={vi.fn()} />);
+    const form = screen.getByRole('form', { name: 'Client secret of EU' });
+    expect(within(form).getByRole('heading').textContent).toBe('Client secret of EU');
+    expect(within(form).getByText(/Another account's secret is replaced beside it in Accounts/)).toBeTruthy();
   });
 });
