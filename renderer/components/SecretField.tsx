@@ -24,6 +24,12 @@ export function SecretField({ state, onState }: { state: AppState; onState: (sta
   const inputId = useId();
   const errorId = `${inputId}-error`;
   const demo = state.setup === 'demo';
+  // With several accounts, the one it replaces is named: the first, whose client it is checked at.
+  const owner =
+    state.accounts.length > 1
+      ? state.accounts.find((a) => a.baseUrl === state.baseUrl && a.clientId === state.clientId)
+      : undefined;
+  const title = owner ? `Client secret of ${owner.label}` : 'Client secret';
 
   async function attempt(work: () => Promise<void>): Promise<void> {
     setMessage(null);
@@ -70,19 +76,15 @@ export function SecretField({ state, onState }: { state: AppState; onState: (sta
   }
 
   return (
-    <form
-      className="form secret-form"
-      noValidate
-      aria-label="Client secret"
-      onSubmit={(e) => void replace(e)}
-    >
-      <h3>Client secret</h3>
+    <form className="form secret-form" noValidate aria-label={title} onSubmit={(e) => void replace(e)}>
+      <h3>{title}</h3>
       <p className="muted">
         {demo
           ? 'The demo uses its own credentials.'
           : state.secretStored
             ? 'Stored in the keychain. It is never shown; enter a new one to replace it.'
             : 'No secret is stored for this client id.'}
+        {owner && " Another account's secret is replaced beside it in Accounts (Replace secret)."}
       </p>
       <label htmlFor={inputId}>New client secret</label>
       <input
