@@ -525,6 +525,34 @@ describe('a command', () => {
     expect(running(grandchild)).toBe(false);
   });
 
+  it('that exits leaving a process it started, holding its output, ends when it exits: its exit and status line decide, what it left goes', async () => {
+    // `nohup server &` in a script: the process left keeps the command's output pipe open.
+    const script = `const c=require('child_process').spawn(process.execPath,['-e','setTimeout(()=>{},60000)'],{stdio:'inherit'});console.log('left',c.pid);console.log(JSON.stringify({status:'completed',detail:'tenant t-7 ready'}));process.exit(0)`;
+    const started = Date.now();
+    await open([node(script, { reportStatus: 'in-progress' }, 20)]);
+    const orderId = await newOrder();
+    const [run] = await settled(orderId, 15_000);
+    expect(run).toMatchObject({
+      state: 'succeeded',
+      exitCode: 0,
+      detail: 'exit 0; marked ProvisioningCompleted',
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const left = Number(/left (\d+)/.exec(run?.output ?? '')?.[1]);
+    expect(left).toBeGreaterThan(0);
+    expect(running(left)).toBe(false);
+  });
+
+  it('that exits leaving a process in a session of its own holding its output still ends when it exits', async () => {
+    // A daemon's setsid: out of the command's group, so not stopped (docs/automations.md's limit), but not waited for.
+    const script = `const c=require('child_process').spawn(process.execPath,['-e','setTimeout(()=>{},60000)'],{stdio:'inherit',detached:true});console.log('left',c.pid);process.exit(3)`;
+    await open([node(script, {}, 20)]);
+    const [run] = await settled(await newOrder(), 15_000);
+    const left = Number(/left (\d+)/.exec(run?.output ?? '')?.[1]);
+    if (left > 0 && running(left)) process.kill(left, 'SIGKILL');
+    expect(run).toMatchObject({ state: 'failed', exitCode: 3, detail: 'exit 3' });
+  });
+
   it('that is stopped at its time limit reports Failed saying so, not with its last progress line', async () => {
     await open([
       node(`console.log('creating tenant');setTimeout(()=>{},60000)`, { reportStatus: 'completed' }, 1),
