@@ -32,7 +32,7 @@ interface Received {
 }
 let receiver: Server;
 let receiverUrl: string;
-let mode: 'ok' | 'refuse' | 'html' | 'moved' | 'fail' | 'slow' | 'never' = 'ok';
+let mode: 'ok' | 'refuse' | 'html' | 'moved' | 'fail' | 'busy' | 'slow' | 'never' = 'ok';
 const received: Received[] = [];
 
 let sim: Simulator;
@@ -45,8 +45,19 @@ beforeAll(async () => {
     });
     request.on('end', () => {
       received.push({ headers: request.headers, body });
-      const status = { ok: 200, refuse: 422, html: 404, moved: 302, fail: 503, slow: 200, never: 0 }[mode];
+      const status = {
+        ok: 200,
+        refuse: 422,
+        html: 404,
+        moved: 302,
+        fail: 503,
+        busy: 429,
+        slow: 200,
+        never: 0,
+      }[mode];
       if (status === 0) return request.socket.destroy();
+      // Too many requests: come back in ten minutes.
+      if (mode === 'busy') return response.writeHead(429, { 'Retry-After': '600' }).end();
       // A web server's own error page, as a mistyped path gets.
       if (mode === 'html') return response.writeHead(404).end('<html>\n<body>Not Found</body>\n</html>\n');
       const answer = () => {
@@ -292,6 +303,24 @@ describe('a webhook', () => {
       expect(received.every((r) => verified(r, SECRET))).toBe(true);
     },
   );
+
+  it('that asks to wait (429, Retry-After 600 s) is not tried again before then', async () => {
+    mode = 'busy';
+    await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
+    const orderId = await newOrder();
+    const [first] = await settled(orderId);
+    expect(first).toMatchObject({ state: 'queued', httpStatus: 429, attempts: 1 });
+    expect(Date.parse(first?.dueAt ?? '')).toBeGreaterThanOrEqual(clock + 600_000);
+    mode = 'ok';
+    clock += 31_000;
+    await core.checkNow();
+    expect(core.automationRuns(orderId)[0]?.attempts).toBe(1);
+    expect(received).toHaveLength(1);
+    clock += 600_000;
+    await core.checkNow();
+    const [second] = await settled(orderId);
+    expect(second).toMatchObject({ state: 'succeeded', attempts: 2, deliveryId: first?.deliveryId });
+  });
 
   it('is failed after 24 hours of retries', async () => {
     mode = 'fail';
