@@ -720,12 +720,17 @@ export class AutomationRunner {
     const common = { httpStatus: result.status, output: result.answer || null };
     if (result.outcome === 'delivered') return { ...common, state: 'succeeded', detail: result.detail };
     if (result.outcome === 'refused') return { ...common, state: 'failed', detail: result.detail };
-    return this.retried(run, common, result.detail);
+    return this.retried(run, common, result.detail, result.retryAfterSeconds);
   }
 
-  /** A delivery to try again on the backoff schedule, failed once 24 hours have passed. */
-  private retried(run: AutomationRun, common: Partial<Ending>, detail: string): Ending {
-    const at = retryAt(run.attempts, Date.parse(run.queuedAt), this.deps.now());
+  /** A delivery to try again on the backoff schedule (or when the receiver asked), failed once 24 hours have passed. */
+  private retried(
+    run: AutomationRun,
+    common: Partial<Ending>,
+    detail: string,
+    retryAfterSeconds?: number | undefined,
+  ): Ending {
+    const at = retryAt(run.attempts, Date.parse(run.queuedAt), this.deps.now(), retryAfterSeconds);
     if (at === undefined)
       return { ...common, state: 'failed', detail: `not delivered within 24 hours: ${detail}` };
     const dueAt = new Date(at).toISOString();
