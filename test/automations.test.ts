@@ -868,6 +868,30 @@ describe('a hostile buyer through every action', () => {
     expect(`${notified?.title}${notified?.body}`).not.toMatch(CONTROL_OR_BIDI);
     expect(notified?.body.length).toBeLessThanOrEqual(200);
   });
+
+  it('who marked the order, as the history reads back, reaches what a run tells only as plain text', async () => {
+    // A colleague's (or any API client's) mark: its description names who marked, in the marketplace's words.
+    const colleague = `\u202eanaV annA\u202c\u200b ${'x'.repeat(20_000)}`;
+    await open([node(`process.exit(2)`, { reportStatus: 'completed' })]);
+    const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+    await new SellerApiClient({
+      baseUrl: sim.url,
+      credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+    }).sendEvent({
+      eventTypeCode: 'ServicePurchased',
+      statusCode: 'ProvisioningCompleted',
+      description: `Provisioning completed by ${colleague}.`,
+      additionalProperties: [{ name: 'orderId', value: orderId }],
+    });
+    await core.checkNow();
+    const [run] = await settled(orderId);
+    if (!run) throw new Error('no run');
+    expect(run.detail).toContain('provision reported Failed for an order already Completed (marked by');
+    expect(run.detail ?? '').not.toMatch(CONTROL_OR_BIDI);
+    expect(run.detail?.length).toBeLessThan(1000);
+    expect(problems().join('\n')).not.toMatch(CONTROL_OR_BIDI);
+    expect(problems().join('\n').length).toBeLessThan(2000);
+  });
 });
 
 describe('run again and test', () => {
