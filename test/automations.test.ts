@@ -322,6 +322,32 @@ describe('a webhook', () => {
     expect(second).toMatchObject({ state: 'succeeded', attempts: 2, deliveryId: first?.deliveryId });
   });
 
+  it.each([
+    ['turned off', { enabled: false }],
+    ['no longer for this account', { accounts: ['another-account'] }],
+  ] as [string, Partial<AutomationSetting>][])(
+    'waiting to be tried again, once %s, is not sent again: it ends skipped, saying why',
+    async (_, change) => {
+      mode = 'fail';
+      const hook = automation({
+        name: 'hook',
+        action: { type: 'webhook', url: receiverUrl },
+        reportStatus: 'completed',
+      });
+      await open([hook]);
+      const orderId = await newOrder();
+      expect((await settled(orderId))[0]).toMatchObject({ state: 'queued', attempts: 1 });
+      settings = { ...settings, automations: [{ ...hook, ...change }] };
+      mode = 'ok';
+      clock += 31_000;
+      await core.checkNow();
+      const [run] = await settled(orderId);
+      expect(run?.state).toBe('skipped');
+      expect(received).toHaveLength(1);
+      expect(failureNotifications()).toEqual([]);
+    },
+  );
+
   it('is failed after 24 hours of retries', async () => {
     mode = 'fail';
     await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
