@@ -552,6 +552,22 @@ describe('a command', () => {
     });
   });
 
+  it('that draws its progress over one line (carriage returns) reports the status line it ends with', async () => {
+    const line = JSON.stringify({ status: 'completed', detail: 'tenant t-9 ready' });
+    await open([
+      node(`process.stdout.write('10%\\r55%\\r100%\\r'+${JSON.stringify(line)}+'\\r\\n')`, {
+        reportStatus: 'in-progress',
+      }),
+    ]);
+    const orderId = await newOrder();
+    const [run] = await settled(orderId);
+    expect(run?.output?.split('\n').at(-1)).toBe(line);
+    expect((await marketplaceHistory(orderId)).at(-1)).toMatchObject({
+      statusCode: 'ProvisioningCompleted',
+      description: 'Provisioning completed by automation provision on test-laptop: tenant t-9 ready',
+    });
+  });
+
   it('whose status line says failed is told so, and one whose status is not understood is told it was ignored', async () => {
     await open([
       node(`console.log(JSON.stringify({status:'failed',detail:'no capacity'}))`),
