@@ -138,7 +138,8 @@ export function runCommand(
         startError,
         output: cleanOutput(tail.text()),
         dropped: tail.dropped,
-        statusLine: statusLine(lastStdout.text()),
+        // Read as its output is shown: a line its progress drew over (\r) is no line of its own.
+        statusLine: statusLine(cleanOutput(lastStdout.text())),
       });
     });
   });
