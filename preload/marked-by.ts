@@ -1,7 +1,8 @@
 // Who marked a status, carried in the words posted to the marketplace: the spec allows no
 // additional property but `orderId`, so the name goes into the description ("Provisioning
 // started by Anna Virtanen."), and is read back from there in the history, whichever laptop
-// posted it. One pair, so what is written is exactly what is read. Imports nothing.
+// posted it. One pair, so what is written is exactly what is read. Imports only marketplace-text.
+import { capped, plainText } from './marketplace-text';
 
 /** The statuses a person marks, and how the description opens for each. */
 const OPENINGS = {
@@ -34,9 +35,14 @@ export function describeMark(statusCode: MarkedStatus, actor: string, text = '')
 
 const PARSED = new RegExp(`^(?:${Object.values(OPENINGS).join('|')}) by ([^:\\n]+?)(?:\\.|: ([\\s\\S]*))$`);
 
-/** Who marked a status, read from a description `describeMark` wrote; undefined for any other. */
+/**
+ * Who marked a status, read from a description `describeMark` wrote; undefined for any other.
+ * Any client of the marketplace may have written it: the name is made a plain one of at most
+ * ACTOR_NAME_MAX characters, as it goes into the app's own sentences ("marked by …").
+ */
 export function parseMark(description: string | undefined): { actor: string; text: string } | undefined {
   const match = description === undefined ? null : PARSED.exec(description.trim());
-  if (!match?.[1]) return undefined;
-  return { actor: match[1].trim(), text: match[2]?.trim() ?? '' };
+  const actor = capped(plainText(match?.[1] ?? ''), ACTOR_NAME_MAX);
+  if (actor === '') return undefined;
+  return { actor, text: match?.[2]?.trim() ?? '' };
 }

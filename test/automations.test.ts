@@ -32,7 +32,7 @@ interface Received {
 }
 let receiver: Server;
 let receiverUrl: string;
-let mode: 'ok' | 'refuse' | 'html' | 'moved' | 'fail' | 'slow' | 'never' = 'ok';
+let mode: 'ok' | 'refuse' | 'html' | 'moved' | 'fail' | 'busy' | 'slow' | 'never' = 'ok';
 const received: Received[] = [];
 
 let sim: Simulator;
@@ -45,8 +45,19 @@ beforeAll(async () => {
     });
     request.on('end', () => {
       received.push({ headers: request.headers, body });
-      const status = { ok: 200, refuse: 422, html: 404, moved: 302, fail: 503, slow: 200, never: 0 }[mode];
+      const status = {
+        ok: 200,
+        refuse: 422,
+        html: 404,
+        moved: 302,
+        fail: 503,
+        busy: 429,
+        slow: 200,
+        never: 0,
+      }[mode];
       if (status === 0) return request.socket.destroy();
+      // Too many requests: come back in ten minutes.
+      if (mode === 'busy') return response.writeHead(429, { 'Retry-After': '600' }).end();
       // A web server's own error page, as a mistyped path gets.
       if (mode === 'html') return response.writeHead(404).end('<html>\n<body>Not Found</body>\n</html>\n');
       const answer = () => {
@@ -293,6 +304,50 @@ describe('a webhook', () => {
     },
   );
 
+  it('that asks to wait (429, Retry-After 600 s) is not tried again before then', async () => {
+    mode = 'busy';
+    await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
+    const orderId = await newOrder();
+    const [first] = await settled(orderId);
+    expect(first).toMatchObject({ state: 'queued', httpStatus: 429, attempts: 1 });
+    expect(Date.parse(first?.dueAt ?? '')).toBeGreaterThanOrEqual(clock + 600_000);
+    mode = 'ok';
+    clock += 31_000;
+    await core.checkNow();
+    expect(core.automationRuns(orderId)[0]?.attempts).toBe(1);
+    expect(received).toHaveLength(1);
+    clock += 600_000;
+    await core.checkNow();
+    const [second] = await settled(orderId);
+    expect(second).toMatchObject({ state: 'succeeded', attempts: 2, deliveryId: first?.deliveryId });
+  });
+
+  it.each([
+    ['turned off', { enabled: false }],
+    ['no longer for this account', { accounts: ['another-account'] }],
+  ] as [string, Partial<AutomationSetting>][])(
+    'waiting to be tried again, once %s, is not sent again: it ends skipped, saying why',
+    async (_, change) => {
+      mode = 'fail';
+      const hook = automation({
+        name: 'hook',
+        action: { type: 'webhook', url: receiverUrl },
+        reportStatus: 'completed',
+      });
+      await open([hook]);
+      const orderId = await newOrder();
+      expect((await settled(orderId))[0]).toMatchObject({ state: 'queued', attempts: 1 });
+      settings = { ...settings, automations: [{ ...hook, ...change }] };
+      mode = 'ok';
+      clock += 31_000;
+      await core.checkNow();
+      const [run] = await settled(orderId);
+      expect(run?.state).toBe('skipped');
+      expect(received).toHaveLength(1);
+      expect(failureNotifications()).toEqual([]);
+    },
+  );
+
   it('is failed after 24 hours of retries', async () => {
     mode = 'fail';
     await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
@@ -497,6 +552,22 @@ describe('a command', () => {
     });
   });
 
+  it('that draws its progress over one line (carriage returns) reports the status line it ends with', async () => {
+    const line = JSON.stringify({ status: 'completed', detail: 'tenant t-9 ready' });
+    await open([
+      node(`process.stdout.write('10%\\r55%\\r100%\\r'+${JSON.stringify(line)}+'\\r\\n')`, {
+        reportStatus: 'in-progress',
+      }),
+    ]);
+    const orderId = await newOrder();
+    const [run] = await settled(orderId);
+    expect(run?.output?.split('\n').at(-1)).toBe(line);
+    expect((await marketplaceHistory(orderId)).at(-1)).toMatchObject({
+      statusCode: 'ProvisioningCompleted',
+      description: 'Provisioning completed by automation provision on test-laptop: tenant t-9 ready',
+    });
+  });
+
   it('whose status line says failed is told so, and one whose status is not understood is told it was ignored', async () => {
     await open([
       node(`console.log(JSON.stringify({status:'failed',detail:'no capacity'}))`),
@@ -523,6 +594,34 @@ describe('a command', () => {
     const grandchild = Number(/grandchild (\d+)/.exec(run?.output ?? '')?.[1]);
     expect(grandchild).toBeGreaterThan(0);
     expect(running(grandchild)).toBe(false);
+  });
+
+  it('that exits leaving a process it started, holding its output, ends when it exits: its exit and status line decide, what it left goes', async () => {
+    // `nohup server &` in a script: the process left keeps the command's output pipe open.
+    const script = `const c=require('child_process').spawn(process.execPath,['-e','setTimeout(()=>{},60000)'],{stdio:'inherit'});console.log('left',c.pid);console.log(JSON.stringify({status:'completed',detail:'tenant t-7 ready'}));process.exit(0)`;
+    const started = Date.now();
+    await open([node(script, { reportStatus: 'in-progress' }, 20)]);
+    const orderId = await newOrder();
+    const [run] = await settled(orderId, 15_000);
+    expect(run).toMatchObject({
+      state: 'succeeded',
+      exitCode: 0,
+      detail: 'exit 0; marked ProvisioningCompleted',
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const left = Number(/left (\d+)/.exec(run?.output ?? '')?.[1]);
+    expect(left).toBeGreaterThan(0);
+    expect(running(left)).toBe(false);
+  });
+
+  it('that exits leaving a process in a session of its own holding its output still ends when it exits', async () => {
+    // A daemon's setsid: out of the command's group, so not stopped (docs/automations.md's limit), but not waited for.
+    const script = `const c=require('child_process').spawn(process.execPath,['-e','setTimeout(()=>{},60000)'],{stdio:'inherit',detached:true});console.log('left',c.pid);process.exit(3)`;
+    await open([node(script, {}, 20)]);
+    const [run] = await settled(await newOrder(), 15_000);
+    const left = Number(/left (\d+)/.exec(run?.output ?? '')?.[1]);
+    if (left > 0 && running(left)) process.kill(left, 'SIGKILL');
+    expect(run).toMatchObject({ state: 'failed', exitCode: 3, detail: 'exit 3' });
   });
 
   it('that is stopped at its time limit reports Failed saying so, not with its last progress line', async () => {
@@ -810,6 +909,30 @@ describe('a hostile buyer through every action', () => {
     expect(notified?.title).toBe('Automation provision failed');
     expect(`${notified?.title}${notified?.body}`).not.toMatch(CONTROL_OR_BIDI);
     expect(notified?.body.length).toBeLessThanOrEqual(200);
+  });
+
+  it('who marked the order, as the history reads back, reaches what a run tells only as plain text', async () => {
+    // A colleague's (or any API client's) mark: its description names who marked, in the marketplace's words.
+    const colleague = `\u202eanaV annA\u202c\u200b ${'x'.repeat(20_000)}`;
+    await open([node(`process.exit(2)`, { reportStatus: 'completed' })]);
+    const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+    await new SellerApiClient({
+      baseUrl: sim.url,
+      credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+    }).sendEvent({
+      eventTypeCode: 'ServicePurchased',
+      statusCode: 'ProvisioningCompleted',
+      description: `Provisioning completed by ${colleague}.`,
+      additionalProperties: [{ name: 'orderId', value: orderId }],
+    });
+    await core.checkNow();
+    const [run] = await settled(orderId);
+    if (!run) throw new Error('no run');
+    expect(run.detail).toContain('provision reported Failed for an order already Completed (marked by');
+    expect(run.detail ?? '').not.toMatch(CONTROL_OR_BIDI);
+    expect(run.detail?.length).toBeLessThan(1000);
+    expect(problems().join('\n')).not.toMatch(CONTROL_OR_BIDI);
+    expect(problems().join('\n').length).toBeLessThan(2000);
   });
 });
 

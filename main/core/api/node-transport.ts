@@ -93,7 +93,12 @@ export function nodeNetwork(options: NodeTransportOptions = {}): NodeNetwork {
         // Leaving the loop destroys the rest of the answer (and its connection): nothing more is kept.
         if (answer.length >= ANSWER_KEPT) break;
       }
-      return { status: response.statusCode, answer };
+      const retryAfter = response.headers['retry-after'];
+      return {
+        status: response.statusCode,
+        answer,
+        retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+      };
     },
   };
 }

@@ -10,6 +10,8 @@ import { paragraphText } from '../../../preload/marketplace-text';
 export const OUTPUT_KEPT = 16 * 1024;
 /** How long a command has after SIGTERM before SIGKILL. */
 export const KILL_GRACE_MS = 5_000;
+/** How long a command's output is read after it exited: what it wrote is in the pipes by then. */
+const OUTPUT_AFTER_EXIT_MS = 1_000;
 
 export interface CommandResult {
   /** The exit code, or null when a signal ended it. */
@@ -106,12 +108,24 @@ export function runCommand(
     child.on('error', (error) => {
       startError = error.message;
     });
+    let drained: NodeJS.Timeout | undefined;
+    // Its exit ends the run, not its output's end: a process it left (`nohup server &`, a daemon
+    // in a session of its own) may hold the pipes open for as long as it lives.
+    child.on('exit', () => {
+      clearTimeout(limit);
+      clearTimeout(killTimer);
+      // What it left running in its group goes with it (Windows: its pid may be another's by now).
+      if (!startError && process.platform !== 'win32') kill('SIGKILL');
+      drained = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, OUTPUT_AFTER_EXIT_MS);
+    });
     child.on('close', (exitCode, signal) => {
       clearTimeout(limit);
       clearTimeout(killTimer);
+      clearTimeout(drained);
       options.signal?.removeEventListener('abort', stop);
-      // What it left running in its group goes with it (Windows: its pid may be another's by now).
-      if (!startError && process.platform !== 'win32') kill('SIGKILL');
       try {
         ended?.();
       } catch {
@@ -124,7 +138,8 @@ export function runCommand(
         startError,
         output: cleanOutput(tail.text()),
         dropped: tail.dropped,
-        statusLine: statusLine(lastStdout.text()),
+        // Read as its output is shown: a line its progress drew over (\r) is no line of its own.
+        statusLine: statusLine(cleanOutput(lastStdout.text())),
       });
     });
   });

@@ -11,6 +11,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { urlToHttpOptions } from 'node:url';
+import { parseRetryAfter } from '../api/retry';
 import type { Transport } from '../api/transport';
 import { cleanOutput } from './command';
 
@@ -24,13 +25,16 @@ export const RETRY_MAX_WAIT_MS = 60 * 60_000;
 /** How much of a receiver's answer is kept with the run. */
 export const ANSWER_KEPT = 2048;
 
-/** Sends one POST; answers its status and the start of its answer (never more than ANSWER_KEPT). */
+/**
+ * Sends one POST; answers its status, the start of its answer (never more than ANSWER_KEPT) and
+ * its Retry-After header as sent, if any.
+ */
 export type Post = (
   url: string,
   body: Buffer,
   headers: Record<string, string>,
   signal: AbortSignal,
-) => Promise<{ status: number; answer: string }>;
+) => Promise<{ status: number; answer: string; retryAfter?: string | undefined }>;
 
 // One pool a scheme for the process: deliveries to the same receiver reuse its connections
 // (idle ones closed by the server's keep-alive hint; they never keep the process up).
@@ -84,7 +88,7 @@ export const httpPost: Post = (url, body, headers, signal) =>
         });
         response.on('end', () => {
           signal.removeEventListener('abort', stop);
-          resolve({ status: response.statusCode ?? 0, answer });
+          resolve({ status: response.statusCode ?? 0, answer, retryAfter: response.headers['retry-after'] });
         });
         response.on('error', failed);
       },
@@ -132,7 +136,11 @@ export function transportPost(transport: Transport): Post {
           if (answer.length >= ANSWER_KEPT) break;
         }
       }
-      return { status: response.status, answer };
+      return {
+        status: response.status,
+        answer,
+        retryAfter: response.headers.get('retry-after') ?? undefined,
+      };
     } finally {
       signal.removeEventListener('abort', stop);
       request.abort();
@@ -150,6 +158,8 @@ export interface DeliveryResult {
   detail: string;
   /** The start of the receiver's answer, cleaned. */
   answer: string;
+  /** How long the receiver asked to wait before it is tried again (Retry-After), in seconds. */
+  retryAfterSeconds?: number | undefined;
 }
 
 export async function deliver(
@@ -190,6 +200,7 @@ export async function deliver(
       (status >= 300 && status < 400) || (status >= 400 && status < 500 && status !== 408 && status !== 429);
     return {
       status,
+      retryAfterSeconds: final ? undefined : parseRetryAfter(sent.retryAfter ?? null, Date.now()),
       outcome: final ? 'refused' : 'retry',
       detail: `the receiver answered HTTP ${status}${status < 400 ? ' (a redirect, not followed)' : ''}${final ? ': not tried again' : ''}`,
       answer,
@@ -223,11 +234,17 @@ export async function deliver(
 }
 
 /**
- * When to try again after `attempts` attempts of a run queued at `queuedMs`, or undefined when
- * the retries' time is up.
+ * When to try again after `attempts` attempts of a run queued at `queuedMs`, never before the
+ * receiver asked (its Retry-After, within the longest wait), or undefined when the retries' time is up.
  */
-export function retryAt(attempts: number, queuedMs: number, nowMs: number): number | undefined {
-  const wait = Math.min(RETRY_FIRST_WAIT_MS * 2 ** Math.max(0, attempts - 1), RETRY_MAX_WAIT_MS);
+export function retryAt(
+  attempts: number,
+  queuedMs: number,
+  nowMs: number,
+  retryAfterSeconds = 0,
+): number | undefined {
+  const backoff = RETRY_FIRST_WAIT_MS * 2 ** Math.max(0, attempts - 1);
+  const wait = Math.min(Math.max(backoff, retryAfterSeconds * 1000), RETRY_MAX_WAIT_MS);
   const at = nowMs + wait;
   return at - queuedMs > RETRY_FOR_MS ? undefined : at;
 }

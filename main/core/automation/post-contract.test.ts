@@ -2,7 +2,7 @@
 // before calling a post whose stop came first, and cuts its answer, so delivery.test.ts's
 // "sends nothing when stopped before it began" and "keeps only the start of a long answer" pass
 // whatever the post does. Called directly here: a stop that came first sends nothing, and an
-// answer that never ends is read only as far as it is kept.
+// answer that never ends is read only as far as it is kept; a Retry-After is passed on.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -40,6 +40,12 @@ describe.each(posts)('a POST %s, called directly', (_, post) => {
     await post(url, Buffer.from('{}'), {}, AbortSignal.abort()).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(seen.requests).toBe(0);
+  });
+
+  it("gives the receiver's Retry-After, so that it is not tried again before then", async () => {
+    const { url } = await receiver((res) => res.writeHead(429, { 'Retry-After': '600' }).end());
+    const sent = await post(url, Buffer.from('{}'), {}, new AbortController().signal);
+    expect(sent).toMatchObject({ status: 429, retryAfter: '600' });
   });
 
   it('reads an answer that never ends only as far as it is kept', async () => {

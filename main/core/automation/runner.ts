@@ -25,7 +25,7 @@ import type { OrderBrief } from '../notification-policy';
 import type { Timers } from '../poller';
 import type { CoreSettings, MarkRequest } from '../seller-core';
 import type { AccountStore, RunStart } from '../store/account-store';
-import { webhookUrlProblem } from './automation-settings';
+import { runsFor, webhookUrlProblem } from './automation-settings';
 import { slackMessage, teamsMessage } from './chat';
 import { type CommandResult, lastLine, runCommand } from './command';
 import { type CommandSlots, commandSlots } from './command-slots';
@@ -562,6 +562,13 @@ export class AutomationRunner {
     automation: AutomationSetting,
     asked: boolean,
   ): Promise<Ending | typeof EDITED | undefined> {
+    // A new order's run waits (a retry, a slot, its order) while the automation may change: it runs
+    // only while the automation still takes it. One asked for by name runs whatever these say.
+    const newOrder = run.trigger === 'new-order';
+    if (newOrder && !automation.enabled)
+      return { state: 'skipped', detail: 'the automation was turned off before this run' };
+    if (newOrder && !runsFor(automation, this.deps.ports.account.id))
+      return { state: 'skipped', detail: 'the automation no longer runs for this account' };
     const stored = this.deps.store.storedOrderJson(run.orderId);
     if (!stored?.document) {
       const at = retryAt(run.attempts, Date.parse(run.queuedAt), this.deps.now());
@@ -573,10 +580,9 @@ export class AutomationRunner {
             detail: 'waiting for the order to be read from the marketplace',
           };
     }
-    // A run asked for by name (Run again, a test) runs whatever the filters say; the document is
-    // parsed only for filters to look at.
+    // The document is parsed only for filters to look at.
     if (
-      run.trigger === 'new-order' &&
+      newOrder &&
       filtered(automation) &&
       !matches(automation, JSON.parse(stored.document) as Order, stored.purchaseType)
     ) {
@@ -720,12 +726,17 @@ export class AutomationRunner {
     const common = { httpStatus: result.status, output: result.answer || null };
     if (result.outcome === 'delivered') return { ...common, state: 'succeeded', detail: result.detail };
     if (result.outcome === 'refused') return { ...common, state: 'failed', detail: result.detail };
-    return this.retried(run, common, result.detail);
+    return this.retried(run, common, result.detail, result.retryAfterSeconds);
   }
 
-  /** A delivery to try again on the backoff schedule, failed once 24 hours have passed. */
-  private retried(run: AutomationRun, common: Partial<Ending>, detail: string): Ending {
-    const at = retryAt(run.attempts, Date.parse(run.queuedAt), this.deps.now());
+  /** A delivery to try again on the backoff schedule (or when the receiver asked), failed once 24 hours have passed. */
+  private retried(
+    run: AutomationRun,
+    common: Partial<Ending>,
+    detail: string,
+    retryAfterSeconds?: number | undefined,
+  ): Ending {
+    const at = retryAt(run.attempts, Date.parse(run.queuedAt), this.deps.now(), retryAfterSeconds);
     if (at === undefined)
       return { ...common, state: 'failed', detail: `not delivered within 24 hours: ${detail}` };
     const dueAt = new Date(at).toISOString();
