@@ -3,13 +3,16 @@
 // flag, variable or login changes what they lock, no advice names a command they refuse, and
 // `doctor` lists them. Run as a process
 // against the simulator over loopback.
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../simulator/server';
-import { runTs } from '../../test/support/processes';
+import { runsOnDisk } from '../../test/support/automation-runs';
+import { exitOf, runTs, spawnTs, waitForLine } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
+import { accountFolder, accountRef } from '../core/account/account-ref';
 
 let sim: Simulator;
 let dir: string;
@@ -130,4 +133,74 @@ describe('seller-tray under policies', () => {
       await admin(sim.url, 'PATCH', 'faults', { script: [] });
     }
   });
+});
+
+describe('seller-tray where the organization does not allow automations', () => {
+  it('runs none: run polls and prints, says why, and queues no run; automations test and run-again are refused', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cli-no-automations-'));
+    try {
+      const policies = join(home, 'policies');
+      await mkdir(join(policies, 'managed'), { recursive: true });
+      await writeFile(join(policies, 'managed', 'fleet.json'), JSON.stringify({ automationsAllowed: false }));
+      const marker = join(home, 'ran.txt');
+      await mkdir(join(home, 'Seller Tray'), { recursive: true });
+      await writeFile(
+        join(home, 'Seller Tray', 'settings.json'),
+        JSON.stringify({
+          automations: [
+            {
+              name: 'provision',
+              action: {
+                type: 'command',
+                command: [
+                  process.execPath,
+                  '-e',
+                  "require('fs').appendFileSync(process.argv[1], 'ran\\n')",
+                  marker,
+                ],
+              },
+            },
+          ],
+        }),
+      );
+      const own = {
+        XDG_CONFIG_HOME: home,
+        SELLER_TRAY_POLICY_ROOT: policies,
+        SELLER_API_BASE_URL: sim.url,
+        SELLER_CLIENT_ID: 'demo-client',
+        SELLER_CLIENT_SECRET: 'demo-secret',
+      };
+      expect((await runTs('main/cli/seller-tray.ts', ['watch', '--once'], own)).code).toBe(0);
+      const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+
+      const running = spawnTs('main/cli/seller-tray.ts', ['run'], own);
+      let told = '';
+      running.stderr?.on('data', (chunk) => {
+        told += chunk;
+      });
+      await waitForLine(running, new RegExp(orderId), 30_000);
+      running.kill('SIGTERM');
+      expect(await exitOf(running)).toBe(0);
+      expect(told).toContain('your organization does not allow automations on this computer');
+      // The poll that printed the order queued what it would run: nothing.
+      const account = accountFolder(
+        join(home, 'Seller Tray'),
+        accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id,
+      );
+      expect(runsOnDisk(account, orderId)).toEqual([]);
+
+      for (const command of ['test', 'run-again']) {
+        const once = await runTs(
+          'main/cli/seller-tray.ts',
+          ['automations', command, 'provision', '--order', orderId],
+          own,
+        );
+        expect(once.code).toBe(1);
+        expect(once.stderr).toContain('your organization does not allow automations on this computer');
+      }
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
