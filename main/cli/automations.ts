@@ -25,6 +25,7 @@ import { SellerApiClient } from '../core/api/client';
 import { runsFor, webhookUrlProblem } from '../core/automation/automation-settings';
 import { automationAccount, automationSecretEntry, heldAutomationSecrets } from '../core/automation/ports';
 import type { Log } from '../core/log';
+import { automationsForbidden } from '../core/policy/layers';
 import { credentialName, KeychainUnavailableError } from '../core/secrets';
 import { AccountStore, DATABASE_FILE } from '../core/store/account-store';
 import { type Account, type CliStores, clientOptions, shadowedNote } from './account';
@@ -54,7 +55,13 @@ export function runHeadless(
   stores: CliStores,
   options: { intervalSeconds?: number | undefined; json: boolean; log: Log },
 ) {
-  if (stores.settings.load().settings.automations.length === 0) {
+  // Said, not refused, as above: the organization may allow them again while run runs.
+  const forbidden = automationsForbidden(stores.policies);
+  if (forbidden)
+    process.stderr.write(
+      `seller-tray: ${forbidden}: run polls and prints new orders, and runs no automation\n`,
+    );
+  else if (stores.settings.load().settings.automations.length === 0) {
     process.stderr.write(
       'seller-tray: no automation is declared yet in the settings file; run polls and prints new orders meanwhile, and it follows the settings file: automations added there run from the next new order on (docs/automations.md)\n',
     );

@@ -196,7 +196,9 @@ describe('seller-tray where the organization does not allow automations', () => 
           own,
         );
         expect(once.code).toBe(1);
-        expect(once.stderr).toContain('your organization does not allow automations on this computer');
+        expect(once.stderr).toMatch(
+          /^seller-tray: Your organization does not allow automations on this computer/m,
+        );
       }
       expect(existsSync(marker)).toBe(false);
     } finally {

@@ -37,7 +37,12 @@ export function cliAutomationPorts(
   stores: CliStores,
   named: () => boolean,
 ): AutomationPorts {
-  return automationPortsFor(ref, { ...stores, post: cliNetwork().post, named });
+  return automationPortsFor(ref, {
+    ...stores,
+    post: cliNetwork().post,
+    named,
+    policies: () => stores.policies,
+  });
 }
 
 /** Checks the credentials with a token request, then stores them; a typo is never saved. */

@@ -218,6 +218,17 @@ export function demoAllowed(policies: Policies): boolean {
   );
 }
 
+/**
+ * Why no automation may run on this computer, or undefined: the organization does not allow them
+ * (a clause). Asked before a run is queued or started, whoever asks (a poll, `seller-tray run`,
+ * Run again, a test): the app's switch only says whether a poll queues runs, this says none runs.
+ */
+export function automationsForbidden(policies: Policies): string | undefined {
+  return policies.rules.automationsAllowed === false
+    ? 'your organization does not allow automations on this computer (policy automationsAllowed)'
+    : undefined;
+}
+
 /** The automations are the organization's: it forbids them, or sets their list. Settings shows them read only. */
 export function automationsManaged(policies: Policies): boolean {
   return policies.rules.automationsAllowed === false || 'automations' in policies.managed;
