@@ -200,6 +200,16 @@ describe('seller-tray where the organization does not allow automations', () => 
           /^seller-tray: Your organization does not allow automations on this computer/m,
         );
       }
+      // listen's own made-up automation is one too: refused at once, not a session that runs nothing.
+      const listen = await runTs(
+        'main/cli/seller-tray.ts',
+        ['listen', '--exec', '--', process.execPath],
+        own,
+      );
+      expect(listen.code).toBe(1);
+      expect(listen.stderr).toContain(
+        'your organization does not allow automations on this computer (policy automationsAllowed): listen runs nothing here',
+      );
       expect(existsSync(marker)).toBe(false);
     } finally {
       await rm(home, { recursive: true, force: true });
