@@ -31,7 +31,7 @@ import { AccountStore, DATABASE_FILE } from '../core/store/account-store';
 import { type Account, type CliStores, clientOptions, shadowedNote } from './account';
 import { row } from './format';
 import { orderIdArgument, resolveOrderId } from './order-id';
-import { UsageError } from './refusals';
+import { Refusal, UsageError } from './refusals';
 import { readSecret } from './secret-input';
 import { cliAutomationPorts, watch } from './session';
 
@@ -83,6 +83,9 @@ export function listen(
     accounts: 'all' as const,
     reportStatus: null,
   };
+  // Its only work is an automation: told at once, not a session that silently runs nothing.
+  const forbidden = automationsForbidden(stores.policies);
+  if (forbidden) throw new Refusal('managed', `${forbidden}: listen runs nothing here`);
   let headless: Headless;
   if (options.forwardTo !== undefined && !options.exec?.length) {
     const problem = webhookUrlProblem(options.forwardTo);
