@@ -12,6 +12,7 @@ import { type Simulator, startSimulator } from '../../simulator/server';
 import { runsOnDisk } from '../../test/support/automation-runs';
 import { exitOf, runTs, spawnTs, waitForLine } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
+import { until } from '../../test/support/shell-fakes';
 import { accountFolder, accountRef } from '../core/account/account-ref';
 
 let sim: Simulator;
@@ -215,4 +216,57 @@ describe('seller-tray where the organization does not allow automations', () => 
       await rm(home, { recursive: true, force: true });
     }
   }, 90_000);
+
+  it('run follows the policies while it runs: one IT adds forbidding automations stops them from its next poll', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cli-policy-follow-'));
+    try {
+      const policies = join(home, 'policies');
+      await mkdir(join(policies, 'managed'), { recursive: true });
+      await mkdir(join(home, 'Seller Tray'), { recursive: true });
+      await writeFile(
+        join(home, 'Seller Tray', 'settings.json'),
+        JSON.stringify({
+          automations: [
+            { name: 'provision', action: { type: 'command', command: [process.execPath, '-e', '0'] } },
+          ],
+        }),
+      );
+      const own = {
+        XDG_CONFIG_HOME: home,
+        SELLER_TRAY_POLICY_ROOT: policies,
+        SELLER_API_BASE_URL: sim.url,
+        SELLER_CLIENT_ID: 'demo-client',
+        SELLER_CLIENT_SECRET: 'demo-secret',
+      };
+      expect((await runTs('main/cli/seller-tray.ts', ['watch', '--once'], own)).code).toBe(0);
+      const running = spawnTs('main/cli/seller-tray.ts', ['run', '--interval', '30'], own);
+      let told = '';
+      running.stderr?.on('data', (chunk) => {
+        told += chunk;
+      });
+      try {
+        await until(() => told.includes('poll ok'), 30_000);
+        // A service runs for weeks: IT's policy must not wait for its restart.
+        await writeFile(
+          join(policies, 'managed', 'fleet.json'),
+          JSON.stringify({ automationsAllowed: false }),
+        );
+        await until(() => told.includes('automationsAllowed (managed)'), 10_000).catch(() => {});
+        const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+        // Read at the next poll, within 30 s.
+        await waitForLine(running, new RegExp(orderId), 45_000);
+        const account = accountFolder(
+          join(home, 'Seller Tray'),
+          accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id,
+        );
+        running.kill('SIGTERM');
+        expect(await exitOf(running)).toBe(0);
+        expect(runsOnDisk(account, orderId)).toEqual([]);
+      } finally {
+        running.kill('SIGTERM');
+      }
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
