@@ -270,3 +270,58 @@ describe('seller-tray where the organization does not allow automations', () => 
     }
   }, 120_000);
 });
+
+describe('seller-tray where the organization sets the account list', () => {
+  it('refuses login, --base-url and --client-id for an account the list does not have, and serves one it has', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cli-policy-accounts-'));
+    try {
+      const policies = join(home, 'policies');
+      await mkdir(join(policies, 'managed'), { recursive: true });
+      await writeFile(
+        join(policies, 'managed', 'fleet.json'),
+        JSON.stringify({
+          accounts: [
+            { label: 'EU', baseUrl: sim.url, clientId: 'demo-client' },
+            { label: 'US', baseUrl: sim.url, clientId: 'demo-client-2' },
+          ],
+        }),
+      );
+      const own = { XDG_CONFIG_HOME: home, SELLER_TRAY_POLICY_ROOT: policies, SELLER_CLIENT_SECRET: '' };
+      const seller = (args: string[], extra: NodeJS.ProcessEnv = {}, input = '') =>
+        runTs('main/cli/seller-tray.ts', args, { ...own, ...extra }, input);
+      // Another seller's client: login said "Logged in as client other-client", stored its secret, and nothing served it.
+      const login = await seller(
+        ['login', '--base-url', sim.url, '--client-id', 'other-client'],
+        {},
+        'other-secret\n',
+      );
+      expect(login.code).toBe(1);
+      expect(login.stdout).toBe('');
+      expect(login.stderr).toContain(
+        'Accounts is managed by your organization: --client-id cannot change it here',
+      );
+      const other = await seller(['orders', 'list', '--limit', '1', '--client-id', 'other-client'], {
+        SELLER_CLIENT_SECRET: 'other-secret',
+      });
+      expect(other.code).toBe(1);
+      expect(other.stderr).toContain(
+        'Accounts is managed by your organization: --client-id cannot change it here',
+      );
+      const elsewhere = await seller(['orders', 'list', '--base-url', 'https://elsewhere.example'], {
+        SELLER_CLIENT_SECRET: 'demo-secret',
+      });
+      expect(elsewhere.code).toBe(1);
+      expect(elsewhere.stderr).toContain(
+        'Accounts is managed by your organization: --base-url cannot change it here',
+      );
+      // The list's second account, named by its client, is served.
+      const listed = await seller(['orders', 'list', '--limit', '1', '--client-id', 'demo-client-2'], {
+        SELLER_CLIENT_SECRET: 'demo-secret-2',
+      });
+      expect(listed.stderr).toBe('');
+      expect(listed.code).toBe(0);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
