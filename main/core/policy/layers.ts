@@ -267,12 +267,29 @@ export function userSettingsAfter(next: Settings, user: Settings, policies: Poli
   ) as Settings;
 }
 
-/** The settings in `change` a policy forbids: a locked one changed, a check interval under IT's shortest. */
+/** The settings in `change` a policy forbids: a locked one changed, an account a locked list lacks, a check interval under IT's shortest. */
 export function policyRefusals(change: Partial<Settings>, policies: Policies): SettingsFieldError[] {
   const refusals: SettingsFieldError[] = [];
   for (const [key, value] of Object.entries(change) as [SettingKey, unknown][]) {
     if (key in policies.managed && !isDeepStrictEqual(value, policies.managed[key])) {
       refusals.push({ field: key, message: `${SETTINGS[key].label} is managed by your organization` });
+    }
+  }
+  // A list the organization sets locks which accounts there are: the first account's base URL and
+  // client (what login saves, what --base-url and --client-id serve) may only name one it lists.
+  const listed = policies.managed.accounts;
+  const { baseUrl, clientId } = change;
+  if (listed !== undefined && (baseUrl !== undefined || clientId !== undefined)) {
+    const fits = (entry: { baseUrl: string; clientId: string }) =>
+      (baseUrl === undefined || entry.baseUrl === baseUrl) &&
+      (clientId === undefined || entry.clientId === clientId);
+    if (!listed.some(fits)) {
+      const field =
+        clientId !== undefined && !listed.some((entry) => entry.clientId === clientId)
+          ? 'clientId'
+          : 'baseUrl';
+      if (!refusals.some((r) => r.field === field))
+        refusals.push({ field, message: `${SETTINGS.accounts.label} is managed by your organization` });
     }
   }
   const floor = policies.rules.pollIntervalMinimumSeconds;
