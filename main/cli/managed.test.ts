@@ -201,6 +201,13 @@ describe('seller-tray where the organization does not allow automations', () => 
           /^seller-tray: Your organization does not allow automations on this computer/m,
         );
       }
+      // The list says what runs here, and names no switch the policy locks.
+      const list = await runTs('main/cli/seller-tray.ts', ['automations', 'list'], own);
+      expect(list.code).toBe(0);
+      expect(list.stdout).toContain(
+        'Your organization does not allow automations on this computer (policy automationsAllowed): neither the app nor seller-tray run runs them.\n',
+      );
+      expect(list.stdout).not.toContain('seller-tray run always does');
       // listen's own made-up automation is one too: refused at once, not a session that runs nothing.
       const listen = await runTs(
         'main/cli/seller-tray.ts',
