@@ -20,7 +20,7 @@ import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
 import { type AccountRef, accountFolder, accountRef } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
-import { adviceFor, secretCommand } from '../core/advice';
+import { adviceFor, capitalized, secretCommand } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
 import { runsFor, webhookUrlProblem } from '../core/automation/automation-settings';
 import { automationAccount, automationSecretEntry, heldAutomationSecrets } from '../core/automation/ports';
@@ -135,8 +135,11 @@ export async function listAutomations(
   }));
   if (automations.length === 0)
     return { text: 'No automations are declared in the settings file (docs/automations.md).\n', items: [] };
+  const forbidden = automationsForbidden(stores.policies);
   const lines = [
-    `This computer's app ${automationsEnabled ? 'runs' : 'does not run'} them (Settings → Automations); seller-tray run always does.\n`,
+    forbidden
+      ? `${capitalized(forbidden)}: neither the app nor seller-tray run runs them.\n`
+      : `This computer's app ${automationsEnabled ? 'runs' : 'does not run'} them (Settings → Automations); seller-tray run always does.\n`,
     row(['NAME', 'ON', 'ACTION', 'FOR', 'ACCOUNTS', 'REPORTS', 'SECRET']),
   ];
   // Where this account's secrets could come from on a server: the credential each is read from.
