@@ -198,7 +198,8 @@ export function resolvePolicies(read: PolicyRead): Policies {
 
 /** The settings some rules lock: the demo where it is not allowed, "Your name", automatic update checks, automations. */
 function withConsequences(policies: Policies): Policies {
-  const { rules, managed } = policies;
+  const { rules } = policies;
+  const managed = withinFloor(policies);
   const locks: Partial<Settings> = {
     ...(demoAllowed(policies) ? {} : { demoMode: false }),
     ...(rules.actorNameSource === 'computer-account' ? { actorName: '' } : {}),
@@ -206,6 +207,28 @@ function withConsequences(policies: Policies): Policies {
     ...(rules.automationsAllowed === false ? { automationsEnabled: false } : {}),
   };
   return { ...policies, managed: { ...locks, ...managed } };
+}
+
+/**
+ * A locked check interval under the shortest the rule allows (two policies that disagree) is
+ * raised to it here, once: what Diagnose lists is then what the window shows and the poller uses,
+ * and the change is told.
+ */
+function withinFloor(policies: Policies): Partial<Settings> {
+  const floor = policies.rules.pollIntervalMinimumSeconds;
+  const locked = policies.managed.pollIntervalSeconds;
+  if (floor === undefined || locked === undefined || locked >= floor) return policies.managed;
+  const entry = policies.inForce.find((p) => p.key === 'pollIntervalSeconds' && p.level === 'managed');
+  if (entry) {
+    entry.value = floor;
+    policies.problems.push({
+      origin: entry.origin,
+      key: 'pollIntervalSeconds',
+      message: `pollIntervalSeconds ${locked} is shorter than pollIntervalMinimumSeconds ${floor}: ${floor} is in force`,
+      changed: true,
+    });
+  }
+  return { ...policies.managed, pollIntervalSeconds: floor };
 }
 
 /** The demo is allowed unless a rule says no, or the marketplace is IT's to set (the demo would replace it). */
