@@ -2,7 +2,7 @@
 // /etc/seller-tray/policies-shaped folders, with the real keychain and the simulator over loopback.
 // Locked settings cannot be changed through the bridge (as the window sends them) nor by editing
 // the settings file; a policy added while the app runs is in force at once; Diagnose lists them.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -152,6 +152,36 @@ describe('a managed laptop', () => {
       'or ask your IT support for another client (a policy sets the client on this computer).',
     );
     expect(managed).not.toContain('Settings');
+  });
+
+  it('runs no automation where the organization does not allow them: Test and Run again are refused', async () => {
+    const laptop = await managedLaptop({
+      managed: { baseUrl: sim.url, clientId: CLIENT.clientId, automationsAllowed: false },
+    });
+    const marker = path.join(laptop.dir, 'ran.txt');
+    writeJson(laptop.settingsFile, {
+      automations: [
+        {
+          name: 'provision',
+          action: {
+            type: 'command',
+            command: [process.execPath, '-e', "require('fs').writeFileSync(process.argv[1], '')", marker],
+          },
+        },
+      ],
+    });
+    const { call, refusal } = await laptop.open();
+    cleanup.push(() => secrets.delete(secretOwner(sim.url, CLIENT.clientId)));
+    await call('setSecret', { secret: CLIENT.clientSecret });
+    await call('checkNow');
+    const orderId = JSON.parse(sim.store.listOrderJson(2001, 0, 1).items[0] ?? '{}').orderId as string;
+    for (const channel of ['testAutomation', 'runAutomation'] as const)
+      expect(await refusal(channel, { automation: 'provision', orderId })).toMatchObject({
+        code: 'managed',
+        message:
+          'Your organization does not allow automations on this computer (policy automationsAllowed): provision was not run.',
+      });
+    expect(existsSync(marker)).toBe(false);
   });
 
   it('puts a policy IT adds while the app runs in force at once, and lifting it gives the user’s choice back', async () => {

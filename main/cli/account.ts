@@ -26,7 +26,7 @@ import { markActor } from '../core/mark';
 import { ensurePrivateDir, userDataDir } from '../core/paths';
 import { NO_POLICIES, type Policies, policyRefusals } from '../core/policy/layers';
 import { ManagedSettingsStore } from '../core/policy/managed-settings';
-import { fixedPolicies } from '../core/policy/watcher';
+import { fixedPolicies, type PolicyPort } from '../core/policy/watcher';
 import {
   adoptUnboundSecret,
   KeytarSecretStore,
@@ -98,24 +98,35 @@ export interface CliStores {
   /** Those credentials: where they are, and which one stands for a keychain entry. */
   credentials: Pick<CredentialSecretStore, 'directory' | 'shadowing'>;
   dataRoot: string;
-  policies: Policies;
+  /** The organization's policies in force now (`run` follows them while it runs). */
+  readonly policies: Policies;
   /** Calls `changed` after another process (the app, an editor) changed the settings file; returns the stop. */
   settingsChanges: (changed: () => void) => () => void;
+  /** Calls `changed` after the policies in force changed (only where they are watched: `run`); returns the stop. */
+  policyChanges: (changed: () => void) => () => void;
 }
 
-export function cliStores(env: NodeJS.ProcessEnv = process.env, policies: Policies = NO_POLICIES): CliStores {
+/** `policies`: read once (a command that ends before IT changes them), or watched (`run`, a service). */
+export function cliStores(
+  env: NodeJS.ProcessEnv = process.env,
+  policies: Policies | PolicyPort = NO_POLICIES,
+): CliStores {
   const dataRoot = ensurePrivateDir(userDataDir(env));
   // A file that cannot be used is left for the person correcting it: the command stops (seller-tray.ts).
   const file = new ConfSettingsStore({ cwd: dataRoot, unusableFile: 'leave' });
-  const settings = new ManagedSettingsStore(file, fixedPolicies(policies));
+  const port = 'current' in policies ? policies : fixedPolicies(policies);
+  const settings = new ManagedSettingsStore(file, port);
   const secrets = new CredentialSecretStore(credentialsDirectory(env), new KeytarSecretStore());
   return {
     settings,
     secrets,
     credentials: secrets,
     dataRoot,
-    policies,
+    get policies() {
+      return port.current();
+    },
     settingsChanges: (changed) => watchFile(file.path, changed),
+    policyChanges: (changed) => port.onChange(() => changed()),
   };
 }
 

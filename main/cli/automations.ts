@@ -20,17 +20,18 @@ import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
 import { type AccountRef, accountFolder, accountRef } from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
-import { adviceFor, secretCommand } from '../core/advice';
+import { adviceFor, capitalized, secretCommand } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
 import { runsFor, webhookUrlProblem } from '../core/automation/automation-settings';
 import { automationAccount, automationSecretEntry, heldAutomationSecrets } from '../core/automation/ports';
 import type { Log } from '../core/log';
+import { automationsForbidden } from '../core/policy/layers';
 import { credentialName, KeychainUnavailableError } from '../core/secrets';
 import { AccountStore, DATABASE_FILE } from '../core/store/account-store';
 import { type Account, type CliStores, clientOptions, shadowedNote } from './account';
 import { row } from './format';
 import { orderIdArgument, resolveOrderId } from './order-id';
-import { UsageError } from './refusals';
+import { Refusal, UsageError } from './refusals';
 import { readSecret } from './secret-input';
 import { cliAutomationPorts, watch } from './session';
 
@@ -54,7 +55,13 @@ export function runHeadless(
   stores: CliStores,
   options: { intervalSeconds?: number | undefined; json: boolean; log: Log },
 ) {
-  if (stores.settings.load().settings.automations.length === 0) {
+  // Said, not refused, as above: the organization may allow them again while run runs.
+  const forbidden = automationsForbidden(stores.policies);
+  if (forbidden)
+    process.stderr.write(
+      `seller-tray: ${forbidden}: run polls and prints new orders, and runs no automation\n`,
+    );
+  else if (stores.settings.load().settings.automations.length === 0) {
     process.stderr.write(
       'seller-tray: no automation is declared yet in the settings file; run polls and prints new orders meanwhile, and it follows the settings file: automations added there run from the next new order on (docs/automations.md)\n',
     );
@@ -76,6 +83,9 @@ export function listen(
     accounts: 'all' as const,
     reportStatus: null,
   };
+  // Its only work is an automation: told at once, not a session that silently runs nothing.
+  const forbidden = automationsForbidden(stores.policies);
+  if (forbidden) throw new Refusal('managed', `${forbidden}: listen runs nothing here`);
   let headless: Headless;
   if (options.forwardTo !== undefined && !options.exec?.length) {
     const problem = webhookUrlProblem(options.forwardTo);
@@ -125,8 +135,11 @@ export async function listAutomations(
   }));
   if (automations.length === 0)
     return { text: 'No automations are declared in the settings file (docs/automations.md).\n', items: [] };
+  const forbidden = automationsForbidden(stores.policies);
   const lines = [
-    `This computer's app ${automationsEnabled ? 'runs' : 'does not run'} them (Settings → Automations); seller-tray run always does.\n`,
+    forbidden
+      ? `${capitalized(forbidden)}: neither the app nor seller-tray run runs them.\n`
+      : `This computer's app ${automationsEnabled ? 'runs' : 'does not run'} them (Settings → Automations); seller-tray run always does.\n`,
     row(['NAME', 'ON', 'ACTION', 'FOR', 'ACCOUNTS', 'REPORTS', 'SECRET']),
   ];
   // Where this account's secrets could come from on a server: the credential each is read from.

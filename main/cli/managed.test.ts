@@ -3,13 +3,17 @@
 // flag, variable or login changes what they lock, no advice names a command they refuse, and
 // `doctor` lists them. Run as a process
 // against the simulator over loopback.
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../simulator/server';
-import { runTs } from '../../test/support/processes';
+import { runsOnDisk } from '../../test/support/automation-runs';
+import { exitOf, runTs, spawnTs, waitForLine } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
+import { until } from '../../test/support/shell-fakes';
+import { accountFolder, accountRef } from '../core/account/account-ref';
 
 let sim: Simulator;
 let dir: string;
@@ -130,4 +134,201 @@ describe('seller-tray under policies', () => {
       await admin(sim.url, 'PATCH', 'faults', { script: [] });
     }
   });
+});
+
+describe('seller-tray where the organization does not allow automations', () => {
+  it('runs none: run polls and prints, says why, and queues no run; automations test and run-again are refused', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cli-no-automations-'));
+    try {
+      const policies = join(home, 'policies');
+      await mkdir(join(policies, 'managed'), { recursive: true });
+      await writeFile(join(policies, 'managed', 'fleet.json'), JSON.stringify({ automationsAllowed: false }));
+      const marker = join(home, 'ran.txt');
+      await mkdir(join(home, 'Seller Tray'), { recursive: true });
+      await writeFile(
+        join(home, 'Seller Tray', 'settings.json'),
+        JSON.stringify({
+          automations: [
+            {
+              name: 'provision',
+              action: {
+                type: 'command',
+                command: [
+                  process.execPath,
+                  '-e',
+                  "require('fs').appendFileSync(process.argv[1], 'ran\\n')",
+                  marker,
+                ],
+              },
+            },
+          ],
+        }),
+      );
+      const own = {
+        XDG_CONFIG_HOME: home,
+        SELLER_TRAY_POLICY_ROOT: policies,
+        SELLER_API_BASE_URL: sim.url,
+        SELLER_CLIENT_ID: 'demo-client',
+        SELLER_CLIENT_SECRET: 'demo-secret',
+      };
+      expect((await runTs('main/cli/seller-tray.ts', ['watch', '--once'], own)).code).toBe(0);
+      const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+
+      const running = spawnTs('main/cli/seller-tray.ts', ['run'], own);
+      let told = '';
+      running.stderr?.on('data', (chunk) => {
+        told += chunk;
+      });
+      await waitForLine(running, new RegExp(orderId), 30_000);
+      running.kill('SIGTERM');
+      expect(await exitOf(running)).toBe(0);
+      expect(told).toContain('your organization does not allow automations on this computer');
+      // The poll that printed the order queued what it would run: nothing.
+      const account = accountFolder(
+        join(home, 'Seller Tray'),
+        accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id,
+      );
+      expect(runsOnDisk(account, orderId)).toEqual([]);
+
+      for (const command of ['test', 'run-again']) {
+        const once = await runTs(
+          'main/cli/seller-tray.ts',
+          ['automations', command, 'provision', '--order', orderId],
+          own,
+        );
+        expect(once.code).toBe(1);
+        expect(once.stderr).toMatch(
+          /^seller-tray: Your organization does not allow automations on this computer/m,
+        );
+      }
+      // The list says what runs here, and names no switch the policy locks.
+      const list = await runTs('main/cli/seller-tray.ts', ['automations', 'list'], own);
+      expect(list.code).toBe(0);
+      expect(list.stdout).toContain(
+        'Your organization does not allow automations on this computer (policy automationsAllowed): neither the app nor seller-tray run runs them.\n',
+      );
+      expect(list.stdout).not.toContain('seller-tray run always does');
+      // listen's own made-up automation is one too: refused at once, not a session that runs nothing.
+      const listen = await runTs(
+        'main/cli/seller-tray.ts',
+        ['listen', '--exec', '--', process.execPath],
+        own,
+      );
+      expect(listen.code).toBe(1);
+      expect(listen.stderr).toContain(
+        'your organization does not allow automations on this computer (policy automationsAllowed): listen runs nothing here',
+      );
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('run follows the policies while it runs: one IT adds forbidding automations stops them from its next poll', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cli-policy-follow-'));
+    try {
+      const policies = join(home, 'policies');
+      await mkdir(join(policies, 'managed'), { recursive: true });
+      await mkdir(join(home, 'Seller Tray'), { recursive: true });
+      await writeFile(
+        join(home, 'Seller Tray', 'settings.json'),
+        JSON.stringify({
+          automations: [
+            { name: 'provision', action: { type: 'command', command: [process.execPath, '-e', '0'] } },
+          ],
+        }),
+      );
+      const own = {
+        XDG_CONFIG_HOME: home,
+        SELLER_TRAY_POLICY_ROOT: policies,
+        SELLER_API_BASE_URL: sim.url,
+        SELLER_CLIENT_ID: 'demo-client',
+        SELLER_CLIENT_SECRET: 'demo-secret',
+      };
+      expect((await runTs('main/cli/seller-tray.ts', ['watch', '--once'], own)).code).toBe(0);
+      const running = spawnTs('main/cli/seller-tray.ts', ['run', '--interval', '30'], own);
+      let told = '';
+      running.stderr?.on('data', (chunk) => {
+        told += chunk;
+      });
+      try {
+        await until(() => told.includes('poll ok'), 30_000);
+        // A service runs for weeks: IT's policy must not wait for its restart.
+        await writeFile(
+          join(policies, 'managed', 'fleet.json'),
+          JSON.stringify({ automationsAllowed: false }),
+        );
+        await until(() => told.includes('automationsAllowed (managed)'), 10_000).catch(() => {});
+        const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+        // Read at the next poll, within 30 s.
+        await waitForLine(running, new RegExp(orderId), 45_000);
+        const account = accountFolder(
+          join(home, 'Seller Tray'),
+          accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id,
+        );
+        running.kill('SIGTERM');
+        expect(await exitOf(running)).toBe(0);
+        expect(runsOnDisk(account, orderId)).toEqual([]);
+      } finally {
+        running.kill('SIGTERM');
+      }
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('seller-tray where the organization sets the account list', () => {
+  it('refuses login, --base-url and --client-id for an account the list does not have, and serves one it has', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cli-policy-accounts-'));
+    try {
+      const policies = join(home, 'policies');
+      await mkdir(join(policies, 'managed'), { recursive: true });
+      await writeFile(
+        join(policies, 'managed', 'fleet.json'),
+        JSON.stringify({
+          accounts: [
+            { label: 'EU', baseUrl: sim.url, clientId: 'demo-client' },
+            { label: 'US', baseUrl: sim.url, clientId: 'demo-client-2' },
+          ],
+        }),
+      );
+      const own = { XDG_CONFIG_HOME: home, SELLER_TRAY_POLICY_ROOT: policies, SELLER_CLIENT_SECRET: '' };
+      const seller = (args: string[], extra: NodeJS.ProcessEnv = {}, input = '') =>
+        runTs('main/cli/seller-tray.ts', args, { ...own, ...extra }, input);
+      // Another seller's client: login said "Logged in as client other-client", stored its secret, and nothing served it.
+      const login = await seller(
+        ['login', '--base-url', sim.url, '--client-id', 'other-client'],
+        {},
+        'other-secret\n',
+      );
+      expect(login.code).toBe(1);
+      expect(login.stdout).toBe('');
+      expect(login.stderr).toContain(
+        'Accounts is managed by your organization: --client-id cannot change it here',
+      );
+      const other = await seller(['orders', 'list', '--limit', '1', '--client-id', 'other-client'], {
+        SELLER_CLIENT_SECRET: 'other-secret',
+      });
+      expect(other.code).toBe(1);
+      expect(other.stderr).toContain(
+        'Accounts is managed by your organization: --client-id cannot change it here',
+      );
+      const elsewhere = await seller(['orders', 'list', '--base-url', 'https://elsewhere.example'], {
+        SELLER_CLIENT_SECRET: 'demo-secret',
+      });
+      expect(elsewhere.code).toBe(1);
+      expect(elsewhere.stderr).toContain(
+        'Accounts is managed by your organization: --base-url cannot change it here',
+      );
+      // The list's second account, named by its client, is served.
+      const listed = await seller(['orders', 'list', '--limit', '1', '--client-id', 'demo-client-2'], {
+        SELLER_CLIENT_SECRET: 'demo-secret-2',
+      });
+      expect(listed.stderr).toBe('');
+      expect(listed.code).toBe(0);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 90_000);
 });

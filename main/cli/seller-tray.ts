@@ -14,7 +14,7 @@ import { explainFailure, isLocalFileFailure } from '../core/failure-words';
 import { lineLog, silentLog } from '../core/log';
 import { NO_POLICIES, policyProblems, policyReport } from '../core/policy/layers';
 import { policySourceFor } from '../core/policy/sources';
-import { readPolicies } from '../core/policy/watcher';
+import { PolicyWatcher, readPolicies } from '../core/policy/watcher';
 import { KeychainUnavailableError } from '../core/secrets';
 import { DEFAULT_SETTINGS } from '../core/settings';
 import { AccountStore } from '../core/store/account-store';
@@ -174,8 +174,15 @@ async function main(argv: string[]): Promise<number> {
   // and policies are read, theirs.
   let surface = terminalSurface(DEFAULT_SETTINGS, NO_POLICIES, secretFrom());
   try {
-    const policies = await readPolicies(policySourceFor(), log);
-    const stores = cliStores(process.env, policies);
+    // `run` is a service, running for weeks: it watches the policies, as the app does.
+    const stores = cliStores(
+      process.env,
+      positionals[0] === 'run'
+        ? await PolicyWatcher.start(policySourceFor(), { log })
+        : await readPolicies(policySourceFor(), log),
+    );
+    // As they were at the start: the commands other than run end before IT changes them.
+    const { policies } = stores;
     // Items or settings of the file left out (an account, an automation), or a file that cannot be
     // used: told once, whatever the command, else "no account" is all one reads, or an automation
     // just vanishes. The first read is the one that tells it.

@@ -37,7 +37,12 @@ export function cliAutomationPorts(
   stores: CliStores,
   named: () => boolean,
 ): AutomationPorts {
-  return automationPortsFor(ref, { ...stores, post: cliNetwork().post, named });
+  return automationPortsFor(ref, {
+    ...stores,
+    post: cliNetwork().post,
+    named,
+    policies: () => stores.policies,
+  });
 }
 
 /** Checks the credentials with a token request, then stores them; a typo is never saved. */
@@ -99,7 +104,13 @@ export async function watch(
   let changed = () => {
     changedMeanwhile = true;
   };
-  const unwatch = options.follow ? stores.settingsChanges(() => changed()) : () => {};
+  // `run` follows the policies as it follows the file: IT's change applies without a restart.
+  const unwatchers = options.follow
+    ? [stores.settingsChanges(() => changed()), stores.policyChanges(() => changed())]
+    : [];
+  const unwatch = () => {
+    for (const stop of unwatchers) stop();
+  };
   let settings = inForce(stores.settings.load().settings);
   // Ctrl+C or SIGTERM, from the first poll on: each core then closes its store before the exit.
   let stopping = false;

@@ -904,7 +904,10 @@ export class SellerCore {
         unreadable: [...(read.unreadable ?? []), ...foreign],
         paused: this.pausedUntil() !== null,
         now: this.isoNow(),
-        automations: automationsToQueue(this.ports.settings(), this.ports.automations?.account.id),
+        // None queued where the organization forbids them: they would run once it allows them again.
+        automations: this.ports.automations?.forbidden?.()
+          ? []
+          : automationsToQueue(this.ports.settings(), this.ports.automations?.account.id),
       });
       newOrders += learned.newOrders;
       this.ordersLearned += learned.newOrders;
@@ -1117,6 +1120,8 @@ export class SellerCore {
     if (!known) throw new CodedError('not-found', `No automation is named ${automation} in the settings.`);
     const runner = this.runner;
     if (!runner) throw new CodedError('not-found', 'Automations do not run in this process.');
+    const forbidden = this.ports.automations?.forbidden?.();
+    if (forbidden) throw new CodedError('managed', `${capitalized(forbidden)}: ${known.name} was not run.`);
     const queued = this.withStore(() => {
       const deliveryId = this.store.queueRun(id, known.name, trigger, this.isoNow()) as string;
       return this.store.run(deliveryId) as AutomationRun;

@@ -904,6 +904,7 @@ export class SellerTrayService {
         ...this.ports,
         post: this.ports.post ?? (this.ports.transport && transportPost(this.ports.transport)),
         named,
+        policies: () => this.policies.current(),
       }),
     }).catch((error: unknown) => this.notOpened(ref, error));
     if (!session) return;

@@ -14,6 +14,7 @@ import {
   keychainEntry,
 } from '../account/account-ref';
 import { failureFields, type Log } from '../log';
+import { automationsForbidden, type Policies } from '../policy/layers';
 import type { SecretOwner, SecretStore } from '../secrets';
 import { runsFor } from './automation-settings';
 import type { Post } from './delivery';
@@ -134,13 +135,22 @@ export function laptopName(name: string = hostname()): string {
 /**
  * `post`: deliveries through the platform's network client (a company's proxy applies); else
  * node:http. `named`: whether an order's link names the account (as the platform's own links).
+ * `policies`: what the organization allows, read at each run (a policy may change meanwhile).
  */
 export function automationPortsFor(
   ref: AccountRef,
-  ports: { secrets: SecretStore; dataRoot: string; post?: Post | undefined; named: () => boolean },
+  ports: {
+    secrets: SecretStore;
+    dataRoot: string;
+    post?: Post | undefined;
+    named: () => boolean;
+    /** The organization's policies in force now: they may forbid every run. */
+    policies: () => Policies;
+  },
 ): AutomationPorts {
   return {
     named: ports.named,
+    forbidden: () => automationsForbidden(ports.policies()),
     secret: (automation) => ports.secrets.get(automationSecretEntry(ref, automation)),
     account: automationAccount(ref),
     laptop: laptopName(),

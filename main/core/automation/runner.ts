@@ -90,6 +90,8 @@ export interface AutomationPorts {
   commandSlots?: CommandSlots | undefined;
   /** Whether an order's link names the account, as the app's own links do (several served). */
   named?: (() => boolean) | undefined;
+  /** Why no automation may run here now (an organization's policy, layers.ts `automationsForbidden`), or undefined. */
+  forbidden?: (() => string | undefined) | undefined;
 }
 
 export interface RunnerDeps {
@@ -384,7 +386,11 @@ export class AutomationRunner {
   }
 
   private running(): boolean {
-    return !this.stopping.signal.aborted && this.deps.settings().automationsEnabled === true;
+    return (
+      !this.stopping.signal.aborted &&
+      this.deps.settings().automationsEnabled === true &&
+      this.deps.ports.forbidden?.() === undefined
+    );
   }
 
   /**

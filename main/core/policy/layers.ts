@@ -198,7 +198,8 @@ export function resolvePolicies(read: PolicyRead): Policies {
 
 /** The settings some rules lock: the demo where it is not allowed, "Your name", automatic update checks, automations. */
 function withConsequences(policies: Policies): Policies {
-  const { rules, managed } = policies;
+  const { rules } = policies;
+  const managed = withinFloor(policies);
   const locks: Partial<Settings> = {
     ...(demoAllowed(policies) ? {} : { demoMode: false }),
     ...(rules.actorNameSource === 'computer-account' ? { actorName: '' } : {}),
@@ -206,6 +207,28 @@ function withConsequences(policies: Policies): Policies {
     ...(rules.automationsAllowed === false ? { automationsEnabled: false } : {}),
   };
   return { ...policies, managed: { ...locks, ...managed } };
+}
+
+/**
+ * A locked check interval under the shortest the rule allows (two policies that disagree) is
+ * raised to it here, once: what Diagnose lists is then what the window shows and the poller uses,
+ * and the change is told.
+ */
+function withinFloor(policies: Policies): Partial<Settings> {
+  const floor = policies.rules.pollIntervalMinimumSeconds;
+  const locked = policies.managed.pollIntervalSeconds;
+  if (floor === undefined || locked === undefined || locked >= floor) return policies.managed;
+  const entry = policies.inForce.find((p) => p.key === 'pollIntervalSeconds' && p.level === 'managed');
+  if (entry) {
+    entry.value = floor;
+    policies.problems.push({
+      origin: entry.origin,
+      key: 'pollIntervalSeconds',
+      message: `pollIntervalSeconds ${locked} is shorter than pollIntervalMinimumSeconds ${floor}: ${floor} is in force`,
+      changed: true,
+    });
+  }
+  return { ...policies.managed, pollIntervalSeconds: floor };
 }
 
 /** The demo is allowed unless a rule says no, or the marketplace is IT's to set (the demo would replace it). */
@@ -216,6 +239,17 @@ export function demoAllowed(policies: Policies): boolean {
     !('clientId' in policies.managed) &&
     !('accounts' in policies.managed)
   );
+}
+
+/**
+ * Why no automation may run on this computer, or undefined: the organization does not allow them
+ * (a clause). Asked before a run is queued or started, whoever asks (a poll, `seller-tray run`,
+ * Run again, a test): the app's switch only says whether a poll queues runs, this says none runs.
+ */
+export function automationsForbidden(policies: Policies): string | undefined {
+  return policies.rules.automationsAllowed === false
+    ? 'your organization does not allow automations on this computer (policy automationsAllowed)'
+    : undefined;
 }
 
 /** The automations are the organization's: it forbids them, or sets their list. Settings shows them read only. */
@@ -256,12 +290,29 @@ export function userSettingsAfter(next: Settings, user: Settings, policies: Poli
   ) as Settings;
 }
 
-/** The settings in `change` a policy forbids: a locked one changed, a check interval under IT's shortest. */
+/** The settings in `change` a policy forbids: a locked one changed, an account a locked list lacks, a check interval under IT's shortest. */
 export function policyRefusals(change: Partial<Settings>, policies: Policies): SettingsFieldError[] {
   const refusals: SettingsFieldError[] = [];
   for (const [key, value] of Object.entries(change) as [SettingKey, unknown][]) {
     if (key in policies.managed && !isDeepStrictEqual(value, policies.managed[key])) {
       refusals.push({ field: key, message: `${SETTINGS[key].label} is managed by your organization` });
+    }
+  }
+  // A list the organization sets locks which accounts there are: the first account's base URL and
+  // client (what login saves, what --base-url and --client-id serve) may only name one it lists.
+  const listed = policies.managed.accounts;
+  const { baseUrl, clientId } = change;
+  if (listed !== undefined && (baseUrl !== undefined || clientId !== undefined)) {
+    const fits = (entry: { baseUrl: string; clientId: string }) =>
+      (baseUrl === undefined || entry.baseUrl === baseUrl) &&
+      (clientId === undefined || entry.clientId === clientId);
+    if (!listed.some(fits)) {
+      const field =
+        clientId !== undefined && !listed.some((entry) => entry.clientId === clientId)
+          ? 'clientId'
+          : 'baseUrl';
+      if (!refusals.some((r) => r.field === field))
+        refusals.push({ field, message: `${SETTINGS.accounts.label} is managed by your organization` });
     }
   }
   const floor = policies.rules.pollIntervalMinimumSeconds;

@@ -138,6 +138,28 @@ describe('resolvePolicies', () => {
     expect(demoAllowed(pointed)).toBe(false);
     expect(lockedSettings(pointed).sort()).toEqual(['baseUrl', 'demoMode']);
   });
+
+  it('says a locked check interval under the shortest the organization allows is raised to it, everywhere alike', () => {
+    const policies = resolvePolicies(
+      docs({
+        level: 'managed',
+        origin: 'x',
+        values: { pollIntervalSeconds: 60, pollIntervalMinimumSeconds: 120 },
+      }),
+    );
+    // What Diagnose and doctor list is what the window shows and the poller uses.
+    expect(applyPolicies(DEFAULT_SETTINGS, policies).pollIntervalSeconds).toBe(120);
+    expect(policies.managed.pollIntervalSeconds).toBe(120);
+    expect(policies.inForce.find((p) => p.key === 'pollIntervalSeconds')?.value).toBe(120);
+    expect(policyProblems(policies).changed).toEqual([
+      {
+        origin: 'x',
+        key: 'pollIntervalSeconds',
+        message: 'pollIntervalSeconds 60 is shorter than pollIntervalMinimumSeconds 120: 120 is in force',
+        changed: true,
+      },
+    ]);
+  });
 });
 
 describe('applying the layers', () => {
