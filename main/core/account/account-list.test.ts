@@ -359,6 +359,19 @@ describe('renaming an account', () => {
       );
   });
 
+  it("refuses a label that is another account's in the other Unicode form (NFC, NFD), and finds an account by its label typed in either", () => {
+    const cafe = { ...us, label: 'Caf\u00e9' }; // NFC, as most keyboards type it
+    const settings = { ...DEFAULT_SETTINGS, accounts: [eu, cafe] };
+    expect(() => renameAccount(settings, { label: 'EU' }, 'Cafe\u0301', dataRoot)).toThrow(
+      'is the label of Caf\u00e9 already',
+    );
+    // macOS hands a label pasted from a file name over as NFD: it names the same account.
+    expect(renameAccount(settings, { label: 'cafe\u0301' }, 'Americas', dataRoot).accounts).toEqual([
+      eu,
+      { ...cafe, label: 'Americas' },
+    ]);
+  });
+
   it('refuses the label of an account whose removal was interrupted, in any case, and allows it once the removal is gone', () => {
     const settings = { ...DEFAULT_SETTINGS, accounts: [us] };
     expect(renameAccount(settings, { label: 'US' }, 'eu', dataRoot).accounts).toEqual([
