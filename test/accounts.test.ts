@@ -367,6 +367,29 @@ describe('two accounts on two marketplaces', () => {
     });
   });
 
+  it('open a link naming an account no longer served in no other account, though another has an order of that id', async () => {
+    const { usTwin, call, service } = await twinAccounts();
+    const usId = accountRef({ baseUrl: usTwin.url, clientId: US_CLIENT.clientId }).id;
+    await call('checkNow');
+    const [row] = (await call('listOrders', { account: usId })).orders;
+    if (!row) throw new Error('no US order listed');
+    const link = `seller-tray://order/US/${row.orderId}`;
+    await call('removeAccount', { account: usId, discardUndelivered: true });
+    // The EU marketplace has an order of that id too (the twins are seeded alike): not the one linked.
+    const opened: { order?: string; account?: string; problem?: string }[] = [];
+    const links = new OrderLinks();
+    links.ready({
+      lookUp: (orderId, account) => service.lookUpOrder(orderId, account),
+      showOrder: (order, account) => opened.push({ order, account }),
+      showProblem: (problem) => opened.push({ problem }),
+    });
+    links.open([link]);
+    await until(async () => opened.length === 1);
+    expect(opened).toEqual([
+      { problem: expect.stringMatching(/names the account US, which Seller Tray does not serve/) },
+    ]);
+  });
+
   it('take the demo as the first account while it lasts, the others kept behind it', async () => {
     const { call, service } = await openService(
       [{ label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret }],

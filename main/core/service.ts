@@ -581,6 +581,10 @@ export class SellerTrayService {
     const named =
       sessions.find((s) => s.ref.id === name) ?? sessions.find((s) => s.ref.label?.toLowerCase() === name);
     if (named) return named.lookUpOrder(orderId);
+    // A link names its account when more than one was served: an order of that id in another
+    // (twin marketplaces, one client's test and production) is not the one linked.
+    if (account !== undefined)
+      return { found: false, reason: 'no-such-account', detail: `no account ${account} is served`, account };
     const known = sessions.filter((session) => session.core.knowsOrder(orderId));
     if (known.length === 1 && known[0]) return known[0].lookUpOrder(orderId);
     const window = this.session;

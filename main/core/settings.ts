@@ -111,12 +111,14 @@ export function accountLabelProblem(label: string): string | undefined {
 }
 
 /**
- * A label as compared with another's, as plain text: neither case, an invisible character nor a
+ * A label as compared with another's, as plain text: neither case, Unicode form (an "é" typed as
+ * one character or as "e" and an accent, as macOS gives file names), an invisible character nor a
  * zero-width (non-)joiner (which plain text keeps only where a script or emoji needs one, and
- * shows little or nothing) tells two apart.
+ * shows little or nothing) tells two apart. Accounts are found by their label through it too.
  */
 export const labelKey = (label: string): string =>
   plainText(label)
+    .normalize('NFC')
     .replace(/[\u200c\u200d]/g, '')
     .toLowerCase();
 

@@ -22,7 +22,7 @@ export const NOT_AN_ORDER_LINK =
 type NotFound = Exclude<OrderLookup, { found: true }>;
 
 /** What the window says when the lookup did not find the order, per reason. */
-export const LOOKUP_MESSAGES: Record<Exclude<NotFound['reason'], 'ambiguous'>, string> = {
+export const LOOKUP_MESSAGES: Record<Exclude<NotFound['reason'], 'ambiguous' | 'no-such-account'>, string> = {
   'not-in-account': 'This order is not in this marketplace account.',
   'not-configured':
     'Seller Tray is not connected to a marketplace yet: set up your account, then open the link again.',
@@ -30,8 +30,11 @@ export const LOOKUP_MESSAGES: Record<Exclude<NotFound['reason'], 'ambiguous'>, s
     'Seller Tray could not look up the order: the marketplace did not answer. Open the link again when Seller Tray is connected.',
 };
 
-/** What the window says: an id in several accounts names them (labels the user gave). */
+/** What the window says: an id in several accounts names them (labels the user gave), an account not served its name. */
 export function lookupMessage(lookup: NotFound): string {
+  // The link's account name is plain letters, digits, '.', '_' and '-' (parseOrderLink), safe to repeat.
+  if (lookup.reason === 'no-such-account')
+    return `This link names the account ${lookup.account}, which Seller Tray does not serve on this computer now: it was removed, added on another computer, or could not be opened (Settings → Accounts says which). Open the link again once that account is served here.`;
   if (lookup.reason !== 'ambiguous') return LOOKUP_MESSAGES[lookup.reason];
   return `This link does not say which account the order is in, and ${lookup.accounts.join(' and ')} each have an order with this id. Open it from the inbox in the account you mean, or ask for a link copied there (it names the account).`;
 }

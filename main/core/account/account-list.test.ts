@@ -119,6 +119,19 @@ describe('removing an account', () => {
     expect(await leftovers()).toEqual({ notes: [], trash: [] });
   });
 
+  it('keeps the secret another listed account uses: the same client at the same marketplace under another path', async () => {
+    // One client, two of its marketplace's API paths: two accounts (ids), one keychain entry (origin and client).
+    const euV2 = { label: 'EU v2', baseUrl: 'https://eu.example.com/v2', clientId: 'eu-client' };
+    const l = await laptop(memorySecrets(), [us, eu, euV2]);
+    expect(keychainEntry(accountRef(euV2))).toEqual(keychainEntry(accountRef(eu)));
+    await l.remove({ label: 'EU v2' });
+    expect(l.labels()).toEqual(['US', 'EU']);
+    expect(await l.secrets.get(keychainEntry(accountRef(eu)))).toBe('eu-secret');
+    // Its last user removed, it goes.
+    await l.remove({ label: 'EU' });
+    expect(await l.secrets.get(keychainEntry(accountRef(eu)))).toBeUndefined();
+  });
+
   it('whose folder cannot be moved aside: puts it back where it was, its data and secret as they were', async () => {
     const l = await laptop();
     freeze(accountsFolder(dataRoot));
@@ -357,6 +370,19 @@ describe('renaming an account', () => {
       expect(() => renameAccount(settings, { label: 'EU' }, typed, dataRoot)).toThrow(
         'is the label of US already',
       );
+  });
+
+  it("refuses a label that is another account's in the other Unicode form (NFC, NFD), and finds an account by its label typed in either", () => {
+    const cafe = { ...us, label: 'Caf\u00e9' }; // NFC, as most keyboards type it
+    const settings = { ...DEFAULT_SETTINGS, accounts: [eu, cafe] };
+    expect(() => renameAccount(settings, { label: 'EU' }, 'Cafe\u0301', dataRoot)).toThrow(
+      'is the label of Caf\u00e9 already',
+    );
+    // macOS hands a label pasted from a file name over as NFD: it names the same account.
+    expect(renameAccount(settings, { label: 'cafe\u0301' }, 'Americas', dataRoot).accounts).toEqual([
+      eu,
+      { ...cafe, label: 'Americas' },
+    ]);
   });
 
   it('refuses the label of an account whose removal was interrupted, in any case, and allows it once the removal is gone', () => {

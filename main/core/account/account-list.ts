@@ -450,14 +450,24 @@ async function moveAside(folder: string, trash: string): Promise<void> {
   await rename(folder, trash);
 }
 
-/** Its folder moved aside, then its secret and its automations' (removal-notes.ts). */
+/**
+ * Its folder moved aside, then its secret and its automations' (removal-notes.ts). The secret is
+ * kept while another listed account uses it: the same client at the same marketplace under
+ * another API path is another account (id) with the same keychain entry (origin and client).
+ */
 async function deleteAccountData(
   ref: AccountRef,
   automations: readonly string[],
-  ports: AccountListPorts,
+  ports: AddPorts,
 ): Promise<void> {
   await rm(removalTrash(ports.dataRoot, ref.id), { recursive: true, force: true });
-  await ports.secrets.delete(keychainEntry(ref));
+  const owner = keychainEntry(ref);
+  const shared = ports.settings().accounts.some((a) => {
+    const other = accountRef(a);
+    const { origin, clientId } = keychainEntry(other);
+    return other.id !== ref.id && origin === owner.origin && clientId === owner.clientId;
+  });
+  if (!shared) await ports.secrets.delete(owner);
   await forgetAutomationSecrets(
     ports.secrets,
     automations.map((name) => ({ name })),

@@ -30,7 +30,7 @@ import { escapedControls } from '../../../preload/marketplace-text';
 import type { AccountEntry } from '../../../preload/settings-declaration';
 import { writeFileDurably } from '../durable-file';
 import type { Log } from '../log';
-import { checkAccounts } from '../settings';
+import { checkAccounts, labelKey } from '../settings';
 import { lockExclusively } from '../store/database';
 import { type AccountId, accountFolder, accountRef, accountsFolder } from './account-ref';
 
@@ -171,14 +171,14 @@ export function interruptedRemovals(dataRoot: string, listed: readonly AccountEn
     });
 }
 
-/** How a command names an account: by its label (any case), or by its id (`--id`). */
+/** How a command names an account: by its label (compared as labelKey does), or by its id (`--id`). */
 export type AccountChoice = { label: string } | { id: string };
 
 /** Whether the account of `entry` (its id `id`) is the one chosen. */
 export function isChosen(entry: AccountEntry, id: AccountId, which: AccountChoice): boolean {
   return 'id' in which
     ? id === which.id.trim().toLowerCase() // ids are lower-case hex (or "demo"), as typed or not
-    : entry.label.toLowerCase() === which.label.trim().toLowerCase();
+    : labelKey(entry.label) === labelKey(which.label);
 }
 
 /** The unfinished removal of the chosen account, if there is one. */

@@ -45,7 +45,9 @@ export type OrderLookup =
   | { found: true; account: string }
   | { found: false; reason: 'not-configured' | 'not-in-account' | 'unreachable'; detail: string }
   /** An old link's id is in more than one account: these (their labels), for the user to choose. */
-  | { found: false; reason: 'ambiguous'; detail: string; accounts: string[] };
+  | { found: false; reason: 'ambiguous'; detail: string; accounts: string[] }
+  /** The link names an account not served here (removed, or added on another computer): as it names it. */
+  | { found: false; reason: 'no-such-account'; detail: string; account: string };
 
 /** Items kept aside that a diagnosis names one by one. */
 const KEPT_ASIDE_SHOWN = 20;
