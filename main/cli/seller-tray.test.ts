@@ -1,5 +1,7 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -1107,6 +1109,52 @@ describe('seller-tray failures', () => {
     expect(run.stderr).toContain(words);
     expect(run.stdout).toBe('');
   });
+});
+
+describe('standard output that cannot take the output', () => {
+  /** The CLI with its stdout `stdout`: a pipe whose reader left before anything was written, or a file. */
+  async function withStdout(args: string[], stdout: 'closed pipe' | number) {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'main/cli/seller-tray.ts', ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', stdout === 'closed pipe' ? 'pipe' : stdout, 'pipe'],
+    });
+    // As `| head -1` once it has its line: the pipe's reading end closed.
+    child.stdout?.destroy();
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const [code] = await once(child, 'exit');
+    return { code, stderr };
+  }
+
+  it.each([[['orders', 'list', '--all', '--json']], [['orders', 'list']], [['help']]])(
+    'ends %j quietly when its reader left (| head), with exit status 141 as a shell reports it',
+    async (args) => {
+      const run = await withStdout(args, 'closed pipe');
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(141);
+    },
+    60_000,
+  );
+
+  it.skipIf(!existsSync('/dev/full'))(
+    'says in one line that the output could not be written on a full disk, exit 1',
+    async () => {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const run = await withStdout(['orders', 'list', '--json'], full);
+        expect(run.stderr).toBe(
+          'seller-tray: the output could not be written: ENOSPC: no space left on device\n',
+        );
+        expect(run.code).toBe(1);
+      } finally {
+        closeSync(full);
+      }
+    },
+    60_000,
+  );
 });
 
 describe('the seller-tray bin', () => {
