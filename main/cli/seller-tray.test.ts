@@ -1113,10 +1113,14 @@ describe('seller-tray failures', () => {
 
 describe('standard output that cannot take the output', () => {
   /** The CLI with its stdout `stdout`: a pipe whose reader left before anything was written, or a file. */
-  async function withStdout(args: string[], stdout: 'closed pipe' | number) {
+  async function withStdout(
+    args: string[],
+    stdout: 'closed pipe' | number,
+    extraEnv: NodeJS.ProcessEnv = {},
+  ) {
     const child = spawn(process.execPath, ['--import', 'tsx', 'main/cli/seller-tray.ts', ...args], {
       cwd: REPO_ROOT,
-      env: { ...process.env, ...env },
+      env: { ...process.env, ...env, ...extraEnv },
       stdio: ['ignore', stdout === 'closed pipe' ? 'pipe' : stdout, 'pipe'],
     });
     // As `| head -1` once it has its line: the pipe's reading end closed.

@@ -42,6 +42,7 @@ import {
 import { runCommand } from './commands';
 import { describeProblem, describeUnread, describeWindows, formatItems, terminalJson } from './format';
 import { PREFIX_PAGES } from './order-id';
+import { guardOutput, outputFailure } from './output';
 import { Refusal, UsageError } from './refusals';
 import { SecretCancelled } from './secret-input';
 import { login, WatchFailed, watch } from './session';
@@ -448,9 +449,13 @@ function describeFailure(
   return lines.join('\n');
 }
 
+guardOutput();
 process.exitCode = await main(process.argv.slice(2));
 // A request the bounded close gave up on (watch stopped in the middle of a post) would keep the
 // process alive until the server answers: the store is closed by now, so the process ends once
 // what it printed is flushed.
 for (const stream of [process.stdout, process.stderr]) await new Promise((done) => stream.write('', done));
+// A failed write is told by an 'error' event after its callback.
+await new Promise(setImmediate);
+process.exitCode = outputFailure() ?? process.exitCode;
 process.exit();

@@ -22,6 +22,7 @@ import {
 } from './account';
 import type { Headless } from './automations';
 import { describeProblem, row, terminalJson } from './format';
+import { outputClosed } from './output';
 import { UsageError } from './refusals';
 import { readSecret } from './secret-input';
 
@@ -104,11 +105,13 @@ export async function watch(
   // Ctrl+C or SIGTERM, from the first poll on: each core then closes its store before the exit.
   let stopping = false;
   const stopped = new Promise<void>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const)
-      process.once(signal, () => {
-        stopping = true;
-        resolve();
-      });
+    const stop = () => {
+      stopping = true;
+      resolve();
+    };
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
+    // Its reader gone (`| head`, a closed terminal): nothing more can be printed.
+    void outputClosed.then(stop);
   });
   const served = new Map<string, Served>();
   const named = () => served.size > 1;
