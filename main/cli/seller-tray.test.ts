@@ -1143,6 +1143,22 @@ describe('standard output that cannot take the output', () => {
     60_000,
   );
 
+  it('leaves a new order watch could not print to be printed by the next watch, and stops quietly', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cli-closed-'));
+    try {
+      const laptop = { XDG_CONFIG_HOME: home, XDG_DATA_HOME: home };
+      expect((await cli(['watch', '--once'], laptop)).code).toBe(0);
+      const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId;
+      const unread = await withStdout(['watch', '--once'], 'closed pipe', laptop);
+      expect(unread.stderr).toBe('');
+      expect(unread.code).toBe(141);
+      const next = await cli(['watch', '--once'], laptop);
+      expect(next.stdout.split('\t')[0]).toBe(orderId);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it.skipIf(!existsSync('/dev/full'))(
     'says in one line that the output could not be written on a full disk, exit 1',
     async () => {
