@@ -14,6 +14,22 @@ export const outputClosed = new Promise<void>((resolve) => {
   closed = resolve;
 });
 
+/** Thrown where a line could not be printed: what it announced is then not marked announced. */
+export class OutputClosed extends Error {}
+
+/**
+ * Prints a line that must not be lost: a new order of `watch`. A write that fails fails at once
+ * (the stream's 'error' event comes later), so the core, which marks an order announced once its
+ * line is printed, leaves it to be printed again by the next watch.
+ */
+export function printLine(line: string): void {
+  process.stdout.write(line);
+  if (isOutputClosed()) throw new OutputClosed('standard output was closed');
+}
+
+/** Whether standard output failed, known at once (its 'error' event, and outputClosed, come later). */
+export const isOutputClosed = (): boolean => process.stdout.errored !== null;
+
 /** Heard from the start: a write's failure reaches the stream as an 'error' event, later. */
 export function guardOutput(): void {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -22,7 +22,7 @@ import {
 } from './account';
 import type { Headless } from './automations';
 import { describeProblem, row, terminalJson } from './format';
-import { outputClosed } from './output';
+import { isOutputClosed, outputClosed, printLine } from './output';
 import { UsageError } from './refusals';
 import { readSecret } from './secret-input';
 
@@ -280,6 +280,8 @@ async function watchAccount(
   const { core, firstRun, ref } = session;
   const label = accountName(ref);
   const tell = (problem: { message: string; details?: readonly string[] | undefined }) =>
+    // Standard output gone, the watch stops: the poll its line failed is no problem to tell.
+    !isOutputClosed() &&
     process.stderr.write(
       describeProblem(named() ? { ...problem, message: `${label}: ${problem.message}` } : problem),
     );
@@ -298,7 +300,7 @@ async function watchAccount(
     for (const orderId of event.orderIds) {
       const brief = core.brief(orderId);
       const cells = [orderId, brief.buyer, brief.product, brief.total];
-      process.stdout.write(
+      printLine(
         options.json
           ? terminalJson(named() ? { account: label, ...brief } : brief, 0)
           : row(named() ? [label, ...cells] : cells),
