@@ -322,6 +322,36 @@ describe('seller-tray statuses export', () => {
       await rm(home, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('says in one line why --output could not be written, naming it: a folder, a folder missing, no name', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'proof-output-'));
+    const env = {
+      XDG_CONFIG_HOME: home,
+      SELLER_API_BASE_URL: market.sim.url,
+      SELLER_CLIENT_ID: 'demo-client',
+      SELLER_CLIENT_SECRET: 'demo-secret',
+    };
+    const output = (file: string) =>
+      runTs('main/cli/seller-tray.ts', ['statuses', 'export', '--output', file], env);
+    try {
+      expect(await output(home)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `seller-tray: ${home} could not be written: it is a folder (EISDIR); name a file for --output\n`,
+      });
+      const missing = join(home, 'no-such-folder', 'proof.csv');
+      expect(await output(missing)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `seller-tray: ${missing} could not be written: its folder does not exist (ENOENT)\n`,
+      });
+      const unnamed = await output('');
+      expect(unnamed.code).toBe(2);
+      expect(unnamed.stderr).toMatch(/^seller-tray: --output needs a file name\n/);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe("the window's export", () => {
