@@ -28,6 +28,7 @@ export async function exportStatuses(
 ): Promise<string> {
   const format = formatOption(options.format);
   const since = sinceOption(options.since);
+  if (options.output === '') throw new UsageError('--output needs a file name');
   const dataDir = accountFolder(stores.dataRoot, account.ref.id);
   // No store yet: nothing was marked here (and a read creates none).
   let records: ReturnType<AccountStore['statusRecords']> = [];
@@ -42,7 +43,11 @@ export async function exportStatuses(
   const rows = proofRows(accountName(account.ref), records);
   const text = proofText(rows, format);
   if (options.output === undefined) return text;
-  await writeFile(options.output, text);
+  try {
+    await writeFile(options.output, text);
+  } catch (error) {
+    throw new Error(outputProblem(options.output, error as NodeJS.ErrnoException));
+  }
   return `${plural(rows.length, 'status', 'statuses')} written to ${options.output}\n`;
 }
 
@@ -57,4 +62,19 @@ function sinceOption(raw: string | undefined): string | undefined {
   if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(time))
     throw new UsageError('--since takes a day (2026-11-01) or a time (2026-11-01T08:00:00Z)');
   return new Date(time).toISOString();
+}
+
+/** Why the file --output names could not be written, in words: it is the user's, not Seller Tray's own. */
+const OUTPUT_REASONS: Readonly<Record<string, string>> = {
+  EISDIR: 'it is a folder (EISDIR); name a file for --output',
+  ENOENT: 'its folder does not exist (ENOENT)',
+  ENOTDIR: 'a part of its path is a file, not a folder (ENOTDIR)',
+  EACCES: 'this user may not write it (EACCES)',
+  EPERM: 'this user may not write it (EPERM)',
+  EROFS: 'its disk is read-only (EROFS)',
+  ENOSPC: 'the disk is full (ENOSPC)',
+};
+
+function outputProblem(file: string, error: NodeJS.ErrnoException): string {
+  return `${file} could not be written: ${OUTPUT_REASONS[error.code ?? ''] ?? error.message}`;
 }
