@@ -202,6 +202,27 @@ describe('seller-tray reads', () => {
     );
   });
 
+  it.each([
+    [
+      ['orders', 'list', '--offset', '-1'],
+      "seller-tray: Option '--offset' argument is ambiguous. Did you forget",
+    ],
+    [
+      ['orders', 'list', '--limit', '2', '--limit', '3'],
+      'seller-tray: --limit was given twice (2, then 3): give it once',
+    ],
+    [
+      ['status', 'abcd', 'Completed', '--as', 'Anna', '--as=Ben'],
+      'seller-tray: --as was given twice (Anna, then Ben): give it once',
+    ],
+  ])('refuses %j in one line of words (exit 2), before any request', async (args, words) => {
+    const run = await cli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split('\n')[0]).toMatch(new RegExp(`^${words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(run.stderr).not.toContain('\\n');
+    expect(run.stdout).toBe('');
+  });
+
   it('gets an order, its licenses and a license', async () => {
     const orderId = firstOrderId();
     expect((await json(['orders', 'get', orderId])).orderId).toBe(orderId);
