@@ -157,7 +157,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     parsed = parse(argv);
   } catch (error) {
-    process.stderr.write(usageError(new UsageError((error as Error).message)));
+    // parseArgs words some refusals in several lines: one line, as every usage error is.
+    process.stderr.write(usageError(new UsageError((error as Error).message.replaceAll('\n', ' '))));
     return 2;
   }
   const { values, positionals } = parsed;
@@ -382,10 +383,11 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function parse(argv: string[]) {
-  return parseArgs({
+  const parsed = parseArgs({
     args: argv,
     allowPositionals: true,
     strict: true,
+    tokens: true,
     options: {
       'base-url': { type: 'string' },
       'client-id': { type: 'string' },
@@ -411,6 +413,17 @@ function parse(argv: string[]) {
       help: { type: 'boolean', short: 'h' },
     },
   });
+  // An option given twice with two values (an alias's --account, then the script's): which was
+  // meant is not for the command to guess, as parseArgs would, taking the last.
+  const given = new Map<string, string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option' || token.value === undefined) continue;
+    const first = given.get(token.name);
+    if (first !== undefined && first !== token.value)
+      throw new UsageError(`--${token.name} was given twice (${first}, then ${token.value}): give it once`);
+    given.set(token.name, token.value);
+  }
+  return parsed;
 }
 
 /** What a command read but could not, on stderr (nothing when it read everything). */
