@@ -102,14 +102,15 @@ export async function watch(
   };
   const unwatch = options.follow ? stores.settingsChanges(() => changed()) : () => {};
   let settings = inForce(stores.settings.load().settings);
-  // Ctrl+C or SIGTERM, from the first poll on: each core then closes its store before the exit.
+  // Ctrl+C, SIGTERM or its terminal closing (SIGHUP), from the first poll on: each core then
+  // closes its store before the exit.
   let stopping = false;
   const stopped = new Promise<void>((resolve) => {
     const stop = () => {
       stopping = true;
       resolve();
     };
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop);
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, stop);
     // Its reader gone (`| head`, a closed terminal): nothing more can be printed.
     void outputClosed.then(stop);
   });
