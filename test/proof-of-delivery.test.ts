@@ -323,7 +323,7 @@ describe('seller-tray statuses export', () => {
     }
   }, 60_000);
 
-  it('says in one line why --output could not be written, naming it: a folder, a folder missing, no name', async () => {
+  it('says in one line why --output could not be written, naming it: a folder, a folder missing, no name; or --since is no real time', async () => {
     const home = await mkdtemp(join(tmpdir(), 'proof-output-'));
     const env = {
       XDG_CONFIG_HOME: home,
@@ -345,6 +345,27 @@ describe('seller-tray statuses export', () => {
         stdout: '',
         stderr: `seller-tray: ${missing} could not be written: its folder does not exist (ENOENT)\n`,
       });
+      // A day that does not exist, which Date.parse rolls into March, and a time read in this
+      // computer's zone, which a script run elsewhere cannot know: refused, not exported from elsewhen.
+      for (const since of [
+        '2026-02-30',
+        '2026-02-29',
+        '2026-11-31',
+        '2026-11-01T08:00',
+        '2026-11-01 08:00',
+      ]) {
+        const refused = await runTs('main/cli/seller-tray.ts', ['statuses', 'export', '--since', since], env);
+        expect({ since, code: refused.code, stdout: refused.stdout }).toEqual({ since, code: 2, stdout: '' });
+        expect(refused.stderr).toMatch(
+          /^seller-tray: --since takes a day \(2026-11-01\) or a time with its zone/,
+        );
+      }
+      const zoned = await runTs(
+        'main/cli/seller-tray.ts',
+        ['statuses', 'export', '--since', '2028-02-29T08:00:00+01:00'],
+        env,
+      );
+      expect(zoned.code).toBe(0);
       const unnamed = await output('');
       expect(unnamed.code).toBe(2);
       expect(unnamed.stderr).toMatch(/^seller-tray: --output needs a file name\n/);
