@@ -58,9 +58,19 @@ function formatOption(raw: string | undefined): ProofFormat {
 
 function sinceOption(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  const time = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? Date.parse(`${raw}T00:00:00Z`) : Date.parse(raw);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(time))
-    throw new UsageError('--since takes a day (2026-11-01) or a time (2026-11-01T08:00:00Z)');
+  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(raw);
+  const isDay = /^\d{4}-\d{2}-\d{2}$/.test(raw);
+  const time = isDay ? Date.parse(`${raw}T00:00:00Z`) : Date.parse(raw);
+  // Date.parse rolls a day that does not exist (2026-02-30) into the next month, and reads a time
+  // without its zone in this computer's, which a script run on another cannot know.
+  const exists =
+    day !== null &&
+    new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]))).toISOString().startsWith(day[0]);
+  const zoned = isDay || /(?:Z|[+-]\d{2}:?\d{2})$/i.test(raw);
+  if (!exists || !zoned || Number.isNaN(time))
+    throw new UsageError(
+      '--since takes a day (2026-11-01) or a time with its zone (2026-11-01T08:00:00Z, 2026-11-01T09:00:00+01:00)',
+    );
   return new Date(time).toISOString();
 }
 
