@@ -215,6 +215,25 @@ describe('seller-tray reads', () => {
       ['status', 'abcd', 'Completed', '--as', 'Anna', '--as=Ben'],
       'seller-tray: --as was given twice (Anna, then Ben): give it once',
     ],
+    // A word where an option was meant (--all): not ignored, which would print one page.
+    [
+      ['orders', 'list', 'all'],
+      'seller-tray: orders list takes no argument, not "all" (options begin with --)',
+    ],
+    [
+      ['events', 'new', 'all'],
+      'seller-tray: events new takes no argument, not "all" (options begin with --)',
+    ],
+    [
+      ['licenses', 'list', '04f0'],
+      'seller-tray: licenses list takes no argument, not "04f0" (options begin with --)',
+    ],
+    // An empty value (a script's unset "$URL"): not taken as absent, which would read another marketplace.
+    [
+      ['orders', 'list', '--base-url', ''],
+      'seller-tray: --base-url was given empty: give it a value, or leave it out',
+    ],
+    [['ping', '--client-id='], 'seller-tray: --client-id was given empty: give it a value, or leave it out'],
   ])('refuses %j in one line of words (exit 2), before any request', async (args, words) => {
     const run = await cli(args);
     expect(run.code).toBe(2);
