@@ -368,7 +368,9 @@ describe('seller-tray statuses export', () => {
       expect(zoned.code).toBe(0);
       const unnamed = await output('');
       expect(unnamed.code).toBe(2);
-      expect(unnamed.stderr).toMatch(/^seller-tray: --output needs a file name\n/);
+      expect(unnamed.stderr).toMatch(
+        /^seller-tray: --output was given empty: give it a value, or leave it out\n/,
+      );
     } finally {
       await rm(home, { recursive: true, force: true });
     }

@@ -414,10 +414,13 @@ function parse(argv: string[]) {
     },
   });
   // An option given twice with two values (an alias's --account, then the script's): which was
-  // meant is not for the command to guess, as parseArgs would, taking the last.
+  // meant is not for the command to guess, as parseArgs would, taking the last. Nor one given empty.
   const given = new Map<string, string>();
   for (const token of parsed.tokens) {
     if (token.kind !== 'option' || token.value === undefined) continue;
+    // Empty (a script's unset "$URL"): taken as absent, another marketplace or account would be used.
+    if (token.value === '')
+      throw new UsageError(`--${token.name} was given empty: give it a value, or leave it out`);
     const first = given.get(token.name);
     if (first !== undefined && first !== token.value)
       throw new UsageError(`--${token.name} was given twice (${first}, then ${token.value}): give it once`);

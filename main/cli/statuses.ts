@@ -28,7 +28,6 @@ export async function exportStatuses(
 ): Promise<string> {
   const format = formatOption(options.format);
   const since = sinceOption(options.since);
-  if (options.output === '') throw new UsageError('--output needs a file name');
   const dataDir = accountFolder(stores.dataRoot, account.ref.id);
   // No store yet: nothing was marked here (and a read creates none).
   let records: ReturnType<AccountStore['statusRecords']> = [];
