@@ -322,6 +322,59 @@ describe('seller-tray statuses export', () => {
       await rm(home, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('says in one line why --output could not be written, naming it: a folder, a folder missing, no name; or --since is no real time', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'proof-output-'));
+    const env = {
+      XDG_CONFIG_HOME: home,
+      SELLER_API_BASE_URL: market.sim.url,
+      SELLER_CLIENT_ID: 'demo-client',
+      SELLER_CLIENT_SECRET: 'demo-secret',
+    };
+    const output = (file: string) =>
+      runTs('main/cli/seller-tray.ts', ['statuses', 'export', '--output', file], env);
+    try {
+      expect(await output(home)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `seller-tray: ${home} could not be written: it is a folder (EISDIR); name a file for --output\n`,
+      });
+      const missing = join(home, 'no-such-folder', 'proof.csv');
+      expect(await output(missing)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `seller-tray: ${missing} could not be written: its folder does not exist (ENOENT)\n`,
+      });
+      // A day that does not exist, which Date.parse rolls into March, and a time read in this
+      // computer's zone, which a script run elsewhere cannot know: refused, not exported from elsewhen.
+      for (const since of [
+        '2026-02-30',
+        '2026-02-29',
+        '2026-11-31',
+        '2026-11-01T08:00',
+        '2026-11-01 08:00',
+      ]) {
+        const refused = await runTs('main/cli/seller-tray.ts', ['statuses', 'export', '--since', since], env);
+        expect({ since, code: refused.code, stdout: refused.stdout }).toEqual({ since, code: 2, stdout: '' });
+        expect(refused.stderr).toMatch(
+          /^seller-tray: --since takes a day \(2026-11-01\) or a time with its zone/,
+        );
+      }
+      const zoned = await runTs(
+        'main/cli/seller-tray.ts',
+        ['statuses', 'export', '--since', '2028-02-29T08:00:00+01:00'],
+        env,
+      );
+      expect(zoned.code).toBe(0);
+      const unnamed = await output('');
+      expect(unnamed.code).toBe(2);
+      expect(unnamed.stderr).toMatch(
+        /^seller-tray: --output was given empty: give it a value, or leave it out\n/,
+      );
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe("the window's export", () => {

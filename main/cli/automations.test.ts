@@ -113,6 +113,22 @@ it('run: runs the automations for a new order, stops cleanly on SIGTERM, and its
   }
 });
 
+it('run: its terminal closing (SIGHUP) stops it as SIGTERM does, the run under way kept for the next start', async () => {
+  const marker = join(home, 'hangup.txt');
+  const orderId = await commandForNewOrder(
+    'provision',
+    `require('fs').writeFileSync(${JSON.stringify(marker)},'');setTimeout(()=>{},60000)`,
+  );
+  const running = spawnTs('main/cli/seller-tray.ts', ['run'], env);
+  await waitForLine(running, new RegExp(orderId));
+  await fileAppears(marker);
+  running.kill('SIGHUP');
+  expect(await exitOf(running)).toBe(0);
+  const [cut] = runsOnDisk(accountDir(), orderId);
+  expect(cut).toMatchObject({ state: 'queued', attempts: 1 });
+  expect(cut?.detail).toContain('stopped before it ended');
+});
+
 it("run: a run that failed is told in the terminal's words: its output below, and the command that runs it again", async () => {
   const orderId = await commandForNewOrder('provision', "console.log('provisioning broke');process.exit(2)");
   const running = spawnTs('main/cli/seller-tray.ts', ['run'], env);

@@ -169,10 +169,18 @@ async function printable(
     if (!value || rest.length > 1) throw new UsageError(`${noun} ${verb} takes one ${name}`);
     return value;
   };
+  // A command of no argument given one (`orders list all` for --all): refused, not ignored.
+  const noArgument = () => {
+    if (rest.length > 0)
+      throw new UsageError(
+        `${noun} ${verb} takes no argument, not "${rest.join(' ')}" (options begin with --)`,
+      );
+  };
   switch (`${noun} ${verb ?? ''}`.trim()) {
     case 'ping':
       return { kind: 'ping', value: await client.ping(), credentials: await checkCredentials(client) };
     case 'events new':
+      noArgument();
       return {
         kind: 'events',
         value: await list(
@@ -183,6 +191,7 @@ async function printable(
         ),
       };
     case 'events all':
+      noArgument();
       return {
         kind: 'events',
         value: await list(
@@ -193,6 +202,7 @@ async function printable(
         ),
       };
     case 'orders list': {
+      noArgument();
       // Where the events end is looked for while the orders are read (not for JSON: no statuses).
       const eventsBack = options.json ? undefined : newestEvents(client, signal);
       // The listing is oldest first: the newest, printed first, are read from its end.
@@ -225,6 +235,7 @@ async function printable(
       return { kind: 'order', value: order, history: historyOf(events, orderId, unread) };
     }
     case 'licenses list': {
+      noArgument();
       const given = options.order === undefined ? undefined : orderIdArgument(options.order);
       const orderId = given && (await resolveOrderId(client, given, signal)).orderId;
       return { kind: 'licenses', value: readable(await client.listLicenses(orderId), unread) };

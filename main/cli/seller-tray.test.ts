@@ -1,5 +1,7 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -198,6 +200,46 @@ describe('seller-tray reads', () => {
     expect(unknownCommand.stderr).toBe(
       'seller-tray: automations takes list, runs [--order ID], test NAME --order ID, run-again NAME --order ID, or secret NAME\nseller-tray --help lists the commands\n',
     );
+  });
+
+  it.each([
+    [
+      ['orders', 'list', '--offset', '-1'],
+      "seller-tray: Option '--offset' argument is ambiguous. Did you forget",
+    ],
+    [
+      ['orders', 'list', '--limit', '2', '--limit', '3'],
+      'seller-tray: --limit was given twice (2, then 3): give it once',
+    ],
+    [
+      ['status', 'abcd', 'Completed', '--as', 'Anna', '--as=Ben'],
+      'seller-tray: --as was given twice (Anna, then Ben): give it once',
+    ],
+    // A word where an option was meant (--all): not ignored, which would print one page.
+    [
+      ['orders', 'list', 'all'],
+      'seller-tray: orders list takes no argument, not "all" (options begin with --)',
+    ],
+    [
+      ['events', 'new', 'all'],
+      'seller-tray: events new takes no argument, not "all" (options begin with --)',
+    ],
+    [
+      ['licenses', 'list', '04f0'],
+      'seller-tray: licenses list takes no argument, not "04f0" (options begin with --)',
+    ],
+    // An empty value (a script's unset "$URL"): not taken as absent, which would read another marketplace.
+    [
+      ['orders', 'list', '--base-url', ''],
+      'seller-tray: --base-url was given empty: give it a value, or leave it out',
+    ],
+    [['ping', '--client-id='], 'seller-tray: --client-id was given empty: give it a value, or leave it out'],
+  ])('refuses %j in one line of words (exit 2), before any request', async (args, words) => {
+    const run = await cli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split('\n')[0]).toMatch(new RegExp(`^${words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(run.stderr).not.toContain('\\n');
+    expect(run.stdout).toBe('');
   });
 
   it('gets an order, its licenses and a license', async () => {
@@ -1107,6 +1149,72 @@ describe('seller-tray failures', () => {
     expect(run.stderr).toContain(words);
     expect(run.stdout).toBe('');
   });
+});
+
+describe('standard output that cannot take the output', () => {
+  /** The CLI with its stdout `stdout`: a pipe whose reader left before anything was written, or a file. */
+  async function withStdout(
+    args: string[],
+    stdout: 'closed pipe' | number,
+    extraEnv: NodeJS.ProcessEnv = {},
+  ) {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'main/cli/seller-tray.ts', ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env, ...extraEnv },
+      stdio: ['ignore', stdout === 'closed pipe' ? 'pipe' : stdout, 'pipe'],
+    });
+    // As `| head -1` once it has its line: the pipe's reading end closed.
+    child.stdout?.destroy();
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const [code] = await once(child, 'exit');
+    return { code, stderr };
+  }
+
+  it.each([[['orders', 'list', '--all', '--json']], [['orders', 'list']], [['help']]])(
+    'ends %j quietly when its reader left (| head), with exit status 141 as a shell reports it',
+    async (args) => {
+      const run = await withStdout(args, 'closed pipe');
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(141);
+    },
+    60_000,
+  );
+
+  it('leaves a new order watch could not print to be printed by the next watch, and stops quietly', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cli-closed-'));
+    try {
+      const laptop = { XDG_CONFIG_HOME: home, XDG_DATA_HOME: home };
+      expect((await cli(['watch', '--once'], laptop)).code).toBe(0);
+      const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId;
+      const unread = await withStdout(['watch', '--once'], 'closed pipe', laptop);
+      expect(unread.stderr).toBe('');
+      expect(unread.code).toBe(141);
+      const next = await cli(['watch', '--once'], laptop);
+      expect(next.stdout.split('\t')[0]).toBe(orderId);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it.skipIf(!existsSync('/dev/full'))(
+    'says in one line that the output could not be written on a full disk, exit 1',
+    async () => {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const run = await withStdout(['orders', 'list', '--json'], full);
+        expect(run.stderr).toBe(
+          'seller-tray: the output could not be written: ENOSPC: no space left on device\n',
+        );
+        expect(run.code).toBe(1);
+      } finally {
+        closeSync(full);
+      }
+    },
+    60_000,
+  );
 });
 
 describe('the seller-tray bin', () => {

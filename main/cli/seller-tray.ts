@@ -42,6 +42,7 @@ import {
 import { runCommand } from './commands';
 import { describeProblem, describeUnread, describeWindows, formatItems, terminalJson } from './format';
 import { PREFIX_PAGES } from './order-id';
+import { guardOutput, outputFailure } from './output';
 import { Refusal, UsageError } from './refusals';
 import { SecretCancelled } from './secret-input';
 import { login, WatchFailed, watch } from './session';
@@ -156,7 +157,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     parsed = parse(argv);
   } catch (error) {
-    process.stderr.write(usageError(new UsageError((error as Error).message)));
+    // parseArgs words some refusals in several lines: one line, as every usage error is.
+    process.stderr.write(usageError(new UsageError((error as Error).message.replaceAll('\n', ' '))));
     return 2;
   }
   const { values, positionals } = parsed;
@@ -388,10 +390,11 @@ async function main(argv: string[]): Promise<number> {
 }
 
 function parse(argv: string[]) {
-  return parseArgs({
+  const parsed = parseArgs({
     args: argv,
     allowPositionals: true,
     strict: true,
+    tokens: true,
     options: {
       'base-url': { type: 'string' },
       'client-id': { type: 'string' },
@@ -417,6 +420,20 @@ function parse(argv: string[]) {
       help: { type: 'boolean', short: 'h' },
     },
   });
+  // An option given twice with two values (an alias's --account, then the script's): which was
+  // meant is not for the command to guess, as parseArgs would, taking the last. Nor one given empty.
+  const given = new Map<string, string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option' || token.value === undefined) continue;
+    // Empty (a script's unset "$URL"): taken as absent, another marketplace or account would be used.
+    if (token.value === '')
+      throw new UsageError(`--${token.name} was given empty: give it a value, or leave it out`);
+    const first = given.get(token.name);
+    if (first !== undefined && first !== token.value)
+      throw new UsageError(`--${token.name} was given twice (${first}, then ${token.value}): give it once`);
+    given.set(token.name, token.value);
+  }
+  return parsed;
 }
 
 /** What a command read but could not, on stderr (nothing when it read everything). */
@@ -455,9 +472,13 @@ function describeFailure(
   return lines.join('\n');
 }
 
+guardOutput();
 process.exitCode = await main(process.argv.slice(2));
 // A request the bounded close gave up on (watch stopped in the middle of a post) would keep the
 // process alive until the server answers: the store is closed by now, so the process ends once
 // what it printed is flushed.
 for (const stream of [process.stdout, process.stderr]) await new Promise((done) => stream.write('', done));
+// A failed write is told by an 'error' event after its callback.
+await new Promise(setImmediate);
+process.exitCode = outputFailure() ?? process.exitCode;
 process.exit();

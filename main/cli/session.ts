@@ -22,6 +22,7 @@ import {
 } from './account';
 import type { Headless } from './automations';
 import { describeProblem, row, terminalJson } from './format';
+import { isOutputClosed, outputClosed, printLine } from './output';
 import { UsageError } from './refusals';
 import { readSecret } from './secret-input';
 
@@ -112,14 +113,17 @@ export async function watch(
     for (const stop of unwatchers) stop();
   };
   let settings = inForce(stores.settings.load().settings);
-  // Ctrl+C or SIGTERM, from the first poll on: each core then closes its store before the exit.
+  // Ctrl+C, SIGTERM or its terminal closing (SIGHUP), from the first poll on: each core then
+  // closes its store before the exit.
   let stopping = false;
   const stopped = new Promise<void>((resolve) => {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const)
-      process.once(signal, () => {
-        stopping = true;
-        resolve();
-      });
+    const stop = () => {
+      stopping = true;
+      resolve();
+    };
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, stop);
+    // Its reader gone (`| head`, a closed terminal): nothing more can be printed.
+    void outputClosed.then(stop);
   });
   const served = new Map<string, Served>();
   const named = () => served.size > 1;
@@ -288,6 +292,8 @@ async function watchAccount(
   const { core, firstRun, ref } = session;
   const label = accountName(ref);
   const tell = (problem: { message: string; details?: readonly string[] | undefined }) =>
+    // Standard output gone, the watch stops: the poll its line failed is no problem to tell.
+    !isOutputClosed() &&
     process.stderr.write(
       describeProblem(named() ? { ...problem, message: `${label}: ${problem.message}` } : problem),
     );
@@ -306,7 +312,7 @@ async function watchAccount(
     for (const orderId of event.orderIds) {
       const brief = core.brief(orderId);
       const cells = [orderId, brief.buyer, brief.product, brief.total];
-      process.stdout.write(
+      printLine(
         options.json
           ? terminalJson(named() ? { account: label, ...brief } : brief, 0)
           : row(named() ? [label, ...cells] : cells),

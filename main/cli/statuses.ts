@@ -42,7 +42,11 @@ export async function exportStatuses(
   const rows = proofRows(accountName(account.ref), records);
   const text = proofText(rows, format);
   if (options.output === undefined) return text;
-  await writeFile(options.output, text);
+  try {
+    await writeFile(options.output, text);
+  } catch (error) {
+    throw new Error(outputProblem(options.output, error as NodeJS.ErrnoException));
+  }
   return `${plural(rows.length, 'status', 'statuses')} written to ${options.output}\n`;
 }
 
@@ -53,8 +57,33 @@ function formatOption(raw: string | undefined): ProofFormat {
 
 function sinceOption(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  const time = /^\d{4}-\d{2}-\d{2}$/.test(raw) ? Date.parse(`${raw}T00:00:00Z`) : Date.parse(raw);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(time))
-    throw new UsageError('--since takes a day (2026-11-01) or a time (2026-11-01T08:00:00Z)');
+  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(raw);
+  const isDay = /^\d{4}-\d{2}-\d{2}$/.test(raw);
+  const time = isDay ? Date.parse(`${raw}T00:00:00Z`) : Date.parse(raw);
+  // Date.parse rolls a day that does not exist (2026-02-30) into the next month, and reads a time
+  // without its zone in this computer's, which a script run on another cannot know.
+  const exists =
+    day !== null &&
+    new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]))).toISOString().startsWith(day[0]);
+  const zoned = isDay || /(?:Z|[+-]\d{2}:?\d{2})$/i.test(raw);
+  if (!exists || !zoned || Number.isNaN(time))
+    throw new UsageError(
+      '--since takes a day (2026-11-01) or a time with its zone (2026-11-01T08:00:00Z, 2026-11-01T09:00:00+01:00)',
+    );
   return new Date(time).toISOString();
+}
+
+/** Why the file --output names could not be written, in words: it is the user's, not Seller Tray's own. */
+const OUTPUT_REASONS: Readonly<Record<string, string>> = {
+  EISDIR: 'it is a folder (EISDIR); name a file for --output',
+  ENOENT: 'its folder does not exist (ENOENT)',
+  ENOTDIR: 'a part of its path is a file, not a folder (ENOTDIR)',
+  EACCES: 'this user may not write it (EACCES)',
+  EPERM: 'this user may not write it (EPERM)',
+  EROFS: 'its disk is read-only (EROFS)',
+  ENOSPC: 'the disk is full (ENOSPC)',
+};
+
+function outputProblem(file: string, error: NodeJS.ErrnoException): string {
+  return `${file} could not be written: ${OUTPUT_REASONS[error.code ?? ''] ?? error.message}`;
 }
