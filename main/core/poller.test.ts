@@ -17,6 +17,36 @@ function seeded(seed: number): () => number {
   };
 }
 
+/**
+ * A poller whose marketplace refuses the secret while `refusing()` (minutes on a clock of its own,
+ * each `minute()` one interval): when it polled, in minutes.
+ */
+function refusedOnAClock(refusing: () => boolean, credentialsChanged: () => Promise<boolean>) {
+  const polledAt: number[] = [];
+  const clock = { ms: 0 };
+  const timers = new ManualTimers();
+  const p = new Poller({
+    poll: async () => {
+      polledAt.push(clock.ms / 60_000);
+      if (refusing()) throw http(401, 'createToken');
+    },
+    intervalMs: () => 60_000,
+    timers,
+    random: () => 0.5,
+    now: () => clock.ms,
+    credentialsChanged,
+  });
+  const minutes = async (n: number) => {
+    for (let minute = 0; minute < n; minute++) {
+      clock.ms += 60_000;
+      timers.fireAll();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await p.idle();
+    }
+  };
+  return { p, polledAt, minutes };
+}
+
 describe('next poll delay', () => {
   it('is the interval after a success, ±10% at random', () => {
     expect(nextPollDelayMs(60_000, 0, undefined, () => 0.5)).toBe(60_000);
@@ -191,70 +221,38 @@ describe('poller', () => {
 
   it('while the credentials are rejected and unchanged, tries the same secret again after 15 minutes, doubling to an hour (a client enabled again, a gateway that refused by mistake)', async () => {
     let fail = true;
-    const polledAt: number[] = [];
-    const clock = { ms: 0 };
-    const timers = new ManualTimers();
-    const p = new Poller({
-      poll: async () => {
-        polledAt.push(clock.ms / 60_000);
-        if (fail) throw http(401, 'createToken');
-      },
-      intervalMs: () => 60_000,
-      timers,
-      random: () => 0.5,
-      now: () => clock.ms,
-      credentialsChanged: async () => false,
-    });
+    const { p, polledAt, minutes } = refusedOnAClock(
+      () => fail,
+      async () => false,
+    );
     await p.start();
-    const tick = async () => {
-      clock.ms += 60_000;
-      timers.fireAll();
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      await p.idle();
-    };
-    for (let minute = 0; minute < 4 * 60; minute++) await tick();
+    await minutes(4 * 60);
     // Minutes 15, 45, 105, 165, 225: at most one call an hour once it has doubled (polls make 60).
     expect(polledAt).toEqual([0, 15, 45, 105, 165, 225]);
     expect(p.state).toBe('credentials-rejected');
     expect(p.nextPollAt).toBeUndefined();
     fail = false;
-    for (let minute = 0; minute < 60; minute++) await tick();
+    await minutes(60);
     expect(p.state).toBe('idle');
     expect(polledAt.slice(6, 7)).toEqual([285]);
     p.stop();
   });
 
   it('a new secret refused in turn is tried again after 15 minutes, as the first was, not after the hour the old one had reached', async () => {
-    const polledAt: number[] = [];
-    const clock = { ms: 0 };
-    const timers = new ManualTimers();
     let replaced = false;
-    const p = new Poller({
-      poll: async () => {
-        polledAt.push(clock.ms / 60_000);
-        throw http(401, 'createToken');
-      },
-      intervalMs: () => 60_000,
-      timers,
-      random: () => 0.5,
-      now: () => clock.ms,
-      credentialsChanged: async () => {
+    const { p, polledAt, minutes } = refusedOnAClock(
+      () => true,
+      async () => {
         const changed = replaced;
         replaced = false;
         return changed;
       },
-    });
+    );
     await p.start();
-    const tick = async () => {
-      clock.ms += 60_000;
-      timers.fireAll();
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      await p.idle();
-    };
-    for (let minute = 0; minute < 4 * 60; minute++) await tick();
+    await minutes(4 * 60);
     // Someone enters another secret (minute 241), which the marketplace refuses too.
     replaced = true;
-    for (let minute = 0; minute < 30; minute++) await tick();
+    await minutes(30);
     expect(polledAt.slice(5)).toEqual([225, 241, 256]);
     p.stop();
   });
