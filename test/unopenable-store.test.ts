@@ -52,21 +52,26 @@ const UNOPENABLE: Record<string, { spoil: (folder: string) => void; told: RegExp
   },
 };
 
+/** A data folder whose settings list EU and US, each with its secret (in memory); EU's folder not made yet. */
+async function twoAccounts() {
+  const dir = await makeDataDir();
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  const accounts = [
+    { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
+    { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId },
+  ];
+  new ConfSettingsStore({ cwd: dir }).save({ ...DEFAULT_SETTINGS, undoSeconds: 0, accounts });
+  const secrets = memorySecrets();
+  const [euRef, usRef] = accounts.map((entry) => accountRef(entry));
+  if (!euRef || !usRef) throw new Error('two accounts');
+  await secrets.set(keychainEntry(euRef), EU_CLIENT.clientSecret);
+  await secrets.set(keychainEntry(usRef), US_CLIENT.clientSecret);
+  return { dir, secrets, euRef, usRef, euFolder: accountFolder(dir, euRef.id) };
+}
+
 describe.each(Object.entries(UNOPENABLE))('one account of two with %s', (_, { spoil, told }) => {
   it('leaves the app started, the other account served, and tells whose store and why', async () => {
-    const dir = await makeDataDir();
-    onTestFinished(() => rm(dir, { recursive: true, force: true }));
-    const accounts = [
-      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
-      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId },
-    ];
-    new ConfSettingsStore({ cwd: dir }).save({ ...DEFAULT_SETTINGS, undoSeconds: 0, accounts });
-    const secrets = memorySecrets();
-    const [euRef, usRef] = accounts.map((entry) => accountRef(entry));
-    if (!euRef || !usRef) throw new Error('two accounts');
-    await secrets.set(keychainEntry(euRef), EU_CLIENT.clientSecret);
-    await secrets.set(keychainEntry(usRef), US_CLIENT.clientSecret);
-    const euFolder = accountFolder(dir, euRef.id);
+    const { dir, secrets, euRef, usRef, euFolder } = await twoAccounts();
     mkdirSync(euFolder, { recursive: true });
     spoil(euFolder);
 
@@ -105,19 +110,7 @@ describe.each(Object.entries(UNOPENABLE))('one account of two with %s', (_, { sp
 
 describe('an account whose store could not be opened, once mended', () => {
   it('opens at the next Check now, as its message says to try again', async () => {
-    const dir = await makeDataDir();
-    onTestFinished(() => rm(dir, { recursive: true, force: true }));
-    const accounts = [
-      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
-      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId },
-    ];
-    new ConfSettingsStore({ cwd: dir }).save({ ...DEFAULT_SETTINGS, undoSeconds: 0, accounts });
-    const secrets = memorySecrets();
-    const [euRef, usRef] = accounts.map((entry) => accountRef(entry));
-    if (!euRef || !usRef) throw new Error('two accounts');
-    await secrets.set(keychainEntry(euRef), EU_CLIENT.clientSecret);
-    await secrets.set(keychainEntry(usRef), US_CLIENT.clientSecret);
-    const euFolder = accountFolder(dir, euRef.id);
+    const { dir, secrets, euFolder } = await twoAccounts();
     mkdirSync(dirname(euFolder), { recursive: true });
     writeFileSync(euFolder, 'not a folder');
 
