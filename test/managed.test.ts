@@ -182,6 +182,8 @@ describe('a managed laptop', () => {
           'Your organization does not allow automations on this computer (policy automationsAllowed): provision was not run.',
       });
     expect(existsSync(marker)).toBe(false);
+    // The window is told, so it offers no Run again that would be refused.
+    expect((await call('getState')).managed.automationsAllowed).toBe(false);
   });
 
   it('puts a policy IT adds while the app runs in force at once, and lifting it gives the user’s choice back', async () => {

@@ -736,6 +736,21 @@ describe("the order's automations", () => {
     );
   });
 
+  it('offer no Run again where the organization does not allow automations, and say why', async () => {
+    const bridge = createFakeBridge({
+      views: [fullView({ automationRuns: [run({ state: 'failed', httpStatus: 503 })] })],
+    });
+    renderWithUndo(
+      bridge,
+      <OrderDetail orderId={FULL_ORDER_ID} onBack={vi.fn()} automationsAllowed={false} />,
+    );
+    const automations = await screen.findByRole('region', { name: 'Automations' });
+    expect(within(automations).queryByRole('button', { name: /Run again/ })).toBeNull();
+    expect(automations.textContent).toContain(
+      'Your organization does not allow automations on this computer: they do not run here.',
+    );
+  });
+
   it('tell a sighted person a run waiting for a slot from one running', async () => {
     // Both marks are "…": the words "waiting to run" and "running" are shown, not only to screen
     // readers, or a command waiting minutes for the process's command slots looks as if it ran.
