@@ -131,6 +131,8 @@ export interface ManagedState {
   locked: SettingKey[];
   /** Whether "Try the demo" is offered. */
   demoAllowed: boolean;
+  /** Whether automations may run on this computer (policy automationsAllowed): Run again is offered. */
+  automationsAllowed: boolean;
   /** The shortest check interval the organization allows; null when it sets none. */
   pollIntervalMinimumSeconds: number | null;
   /**
@@ -144,6 +146,7 @@ export interface ManagedState {
 export const UNMANAGED_STATE: ManagedState = Object.freeze({
   locked: [],
   demoAllowed: true,
+  automationsAllowed: true,
   pollIntervalMinimumSeconds: null,
   locale: null,
 });

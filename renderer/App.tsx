@@ -340,6 +340,7 @@ function Shell() {
       orderId={view.orderId}
       account={orderAccount}
       named={namedAccount(state?.accounts ?? [], orderAccount)}
+      automationsAllowed={state?.managed.automationsAllowed ?? true}
       preview={view.row}
       onBack={backToInbox}
       onStep={step}

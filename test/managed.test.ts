@@ -74,6 +74,7 @@ describe('a managed laptop', () => {
     expect(state.managed).toEqual({
       locked: expect.arrayContaining(['baseUrl', 'clientId', 'demoMode']),
       demoAllowed: false,
+      automationsAllowed: true,
       pollIntervalMinimumSeconds: 120,
       // The window writes in it too (renderer/locale-policy.test.tsx).
       locale: 'de-DE',

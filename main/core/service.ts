@@ -64,6 +64,7 @@ import { InboxAcross } from './inbox-across';
 import { type Log, silentLog } from './log';
 import { markActor, signedMark } from './mark';
 import {
+  automationsForbidden,
   automationsManaged,
   demoAllowed,
   lockedSettings,
@@ -697,6 +698,7 @@ export class SellerTrayService {
     return {
       locked: lockedSettings(policies),
       demoAllowed: demoAllowed(policies),
+      automationsAllowed: automationsForbidden(policies) === undefined,
       pollIntervalMinimumSeconds: policies.rules.pollIntervalMinimumSeconds ?? null,
       locale: policies.rules.locale ?? null,
     };

@@ -29,12 +29,15 @@ export function AutomationRuns({
   account,
   runs,
   onRan,
+  allowed,
 }: {
   orderId: string;
   /** The order's account (its id): it runs again there. */
   account?: string | undefined;
   runs: AutomationRun[];
   onRan: () => void;
+  /** Whether automations may run on this computer: a policy may forbid them (no Run again then). */
+  allowed: boolean;
 }) {
   const bridge = useBridge();
   const [error, setError] = useState<Explained | null>(null);
@@ -57,6 +60,11 @@ export function AutomationRuns({
     <section aria-labelledby="automations-section">
       <h3 id="automations-section">Automations</h3>
       <ErrorAlert problem={error} onDismiss={() => setError(null)} />
+      {!allowed && (
+        <p className="muted">
+          Your organization does not allow automations on this computer: they do not run here.
+        </p>
+      )}
       <ul className="automation-runs">
         {latestRuns(runs).map((run) => {
           const { mark, words } = MARKS[run.state];
@@ -77,15 +85,19 @@ export function AutomationRuns({
                   <pre className="automation-output">{run.output}</pre>
                 </details>
               )}
-              {/* Apart from the time or detail before it (at a line's start, under the output, the space folds away). */}{' '}
-              <button
-                type="button"
-                className="link-button"
-                disabled={busy || starting === run.automation}
-                onClick={() => void runAgain(run.automation)}
-              >
-                Run again<span className="sr-only"> {run.automation}</span>
-              </button>
+              {allowed && (
+                <>
+                  {/* Apart from the time or detail before it (at a line's start, under the output, the space folds away). */}{' '}
+                  <button
+                    type="button"
+                    className="link-button"
+                    disabled={busy || starting === run.automation}
+                    onClick={() => void runAgain(run.automation)}
+                  >
+                    Run again<span className="sr-only"> {run.automation}</span>
+                  </button>
+                </>
+              )}
             </li>
           );
         })}

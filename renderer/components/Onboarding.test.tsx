@@ -242,6 +242,7 @@ describe('Onboarding on a managed laptop', () => {
       managed: {
         locked: ['baseUrl', 'clientId', 'demoMode'],
         demoAllowed: false,
+        automationsAllowed: true,
         pollIntervalMinimumSeconds: null,
         locale: null,
       },

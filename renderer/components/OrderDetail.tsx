@@ -48,6 +48,7 @@ export function OrderDetail({
   onNextWaiting,
   beside = false,
   pressOnOpen,
+  automationsAllowed = true,
 }: {
   orderId: string;
   /** The account the order is in (its id): it is read, and marked, there (an id may be in two). */
@@ -63,6 +64,8 @@ export function OrderDetail({
   onNextWaiting?: (() => void) | undefined;
   /** Beside the inbox (the split view): no way back, no focus taken, the list's arrows. */
   beside?: boolean;
+  /** Whether automations may run on this computer (a policy may forbid them): Run again is offered. */
+  automationsAllowed?: boolean;
   /** A step to take as it opens (the inbox's "f" on a row). */
   pressOnOpen?: MarkableStatus | undefined;
 }) {
@@ -212,7 +215,13 @@ export function OrderDetail({
       )}
       {(view || !error) && actions}
       {view && (
-        <AutomationRuns orderId={orderId} account={account} runs={view.automationRuns} onRan={reread} />
+        <AutomationRuns
+          orderId={orderId}
+          account={account}
+          runs={view.automationRuns}
+          onRan={reread}
+          allowed={automationsAllowed}
+        />
       )}
       {!view && !error && <p role="status">Loading the order…</p>}
       {view && (
