@@ -9,10 +9,15 @@ export function useFocusReturn<T extends HTMLElement>(): {
 } {
   const container = useRef<T>(null);
   const pending = useRef<string | null>(null);
-  // After every render: the button is back once the form that replaced it is gone.
+  // After every render: the button is back once the form that replaced it is gone. A render
+  // before that (a state update with the form still open) leaves the return waiting.
   useEffect(() => {
     if (pending.current === null) return;
-    container.current?.querySelector<HTMLElement>(`[data-opens="${CSS.escape(pending.current)}"]`)?.focus();
+    const button = container.current?.querySelector<HTMLElement>(
+      `[data-opens="${CSS.escape(pending.current)}"]`,
+    );
+    if (!button) return;
+    button.focus();
     pending.current = null;
   });
   const returnTo = useCallback((key: string) => {
