@@ -259,6 +259,20 @@ describe('a webhook', () => {
     expect(received).toHaveLength(1);
   });
 
+  it("starts no delivery before the poll that read its order ended: the poll's own work comes first", async () => {
+    await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
+    const orderIds: string[] = [];
+    for (let i = 0; i < 12; i++) orderIds.push((await admin(sim.url, 'POST', 'purchases')).json.orderId);
+    // Each order read takes two slow requests: a delivery started as its order was read would
+    // reach the receiver while the poll still reads the others.
+    await admin(sim.url, 'PATCH', 'faults', { latencyMs: 60 });
+    await core.checkNow();
+    expect(received).toHaveLength(0);
+    await admin(sim.url, 'PATCH', 'faults', { latencyMs: 0 });
+    for (const orderId of orderIds) expect(await settled(orderId)).toMatchObject([{ state: 'succeeded' }]);
+    expect(received).toHaveLength(orderIds.length);
+  });
+
   it.each([
     ['refused (4xx)', 'refuse', 422],
     ['redirected (3xx, not followed)', 'moved', 302],

@@ -29,7 +29,7 @@ import { DEFAULT_SETTINGS } from '../settings';
 import { AccountStore } from '../store/account-store';
 import { CommandSlots } from './command-slots';
 import { processStart } from './left-running';
-import { AutomationRunner, RUNS_AHEAD, RUNS_AT_ONCE } from './runner';
+import { AutomationRunner, POLL_HOLD_MAX_MS, RUNS_AHEAD, RUNS_AT_ONCE } from './runner';
 
 const NOW = Date.parse('2026-11-26T00:00:00.000Z');
 const ALIVE = join(REPO_ROOT, 'test/support/alive.cjs');
@@ -160,6 +160,48 @@ it('claims the runs of the orders read in one turn in one transaction, a few ahe
   expect(received).toHaveLength(ids.length);
   // Ends and claims shared their transactions: fewer than one a run.
   expect(transactions.count).toBeLessThan(ids.length);
+  await automations.idle();
+});
+
+it('starts no run while its account polls: those of the orders a poll read start when it ends', async () => {
+  const ids = readOrders(3);
+  const automations = runner();
+  const ended = automations.holdDuringPoll();
+  for (const id of ids) automations.kickOrder(id);
+  automations.kick();
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  // Nothing claimed, nothing sent while the poll goes on.
+  expect(received).toHaveLength(0);
+  expect(runs(ids).filter((r) => r.claimed)).toHaveLength(0);
+  ended();
+  await until(() => received.length === ids.length);
+  for (const response of held.splice(0)) response.writeHead(204).end();
+  await until(() => runs(ids).every((r) => r.state === 'succeeded'));
+  // A second call of the same ending changes nothing; a poll after it holds again.
+  ended();
+  expect(received).toHaveLength(ids.length);
+  await automations.idle();
+});
+
+it('holds runs for a poll at most POLL_HOLD_MAX_MS: a poll that takes longer shares the process with them', async () => {
+  const ids = readOrders(2);
+  let clock = NOW;
+  const timers = new ManualTimers();
+  const automations = webhookRunner(store, urlOf(receiver), join(dir, 'work'), { now: () => clock, timers });
+  const first = automations.holdDuringPoll();
+  clock += POLL_HOLD_MAX_MS / 2;
+  // Another poll starting meanwhile (Check now) does not make the hold longer.
+  const second = automations.holdDuringPoll();
+  for (const id of ids) automations.kickOrder(id);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(received).toHaveLength(0);
+  clock += POLL_HOLD_MAX_MS / 2;
+  timers.fire(POLL_HOLD_MAX_MS);
+  await until(() => received.length === ids.length);
+  for (const response of held.splice(0)) response.writeHead(204).end();
+  await until(() => runs(ids).every((r) => r.state === 'succeeded'));
+  first();
+  second();
   await automations.idle();
 });
 
