@@ -849,12 +849,15 @@ export class SellerCore {
     // A wait the marketplace asked of another process on this folder, or before a restart, holds here.
     const { client } = this.ports;
     client.adoptServerWait(this.withStore(() => this.store.learnedServerWait()));
+    // The runs it queues start once it ended.
+    const pollEnded = this.runner?.holdDuringPoll();
     try {
       await this.pollOnce();
     } catch (error) {
       if (!this.recoverFromDamage(error)) throw error;
       await this.pollOnce();
     } finally {
+      pollEnded?.();
       if (!this.stopped) {
         try {
           this.withStore(() => this.store.rememberServerWait(client.serverWait));
@@ -950,7 +953,6 @@ export class SellerCore {
       if (this.store.searchIndexing()) this.searchBuild ??= this.buildSearchIndex();
     }
     await this.announce();
-    this.runAutomations();
     this.remind();
     if (this.outbox.pendingCount > 0) await this.outbox.deliver();
     this.outbox.confirmed(this.store.forgetConfirmed());

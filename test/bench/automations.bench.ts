@@ -3,7 +3,7 @@
 // answers 204 and checks nothing). Each laptop runs in a process of its own; the receiver in the
 // bench's own (BENCH_RECEIVER=laptop: in the laptop's, its CPU counted as the laptop's, as before
 // session 31). Figures: the poll's CPU (the one that records the orders and queues their runs,
-// with the fetches and announcements it starts), how fast the deliveries go, the deliveries'
+// with the fetches and announcements it starts; their runs start when it ended), how fast the deliveries go, the deliveries'
 // own CPU (the runner alone, without a poll), and RSS before the orders and after their
 // deliveries. And the floor under a delivery: its POST alone, the same body, nothing else.
 // The network is the CLI's, as `seller-tray run` (the headless runner a team's automations are
@@ -146,7 +146,7 @@ async function laptop(url: string, hook: boolean, receiverUrl?: string): Promise
   if (learned !== ORDERS) throw new Error(`the poll learned ${learned} orders, not ${ORDERS}`);
   let deliveriesPerSecond: number | null = null;
   if (hook) {
-    // From the poll's start: the deliveries go on while the orders are fetched.
+    // From the poll's start: the deliveries start when the poll ended (holdDuringPoll).
     // Asked after the poll's window: these requests are not in its CPU.
     await deliveredUpTo(before + ORDERS);
     deliveriesPerSecond = ORDERS / ((performance.now() - started) / 1000);
@@ -334,7 +334,8 @@ if (role === 'laptop' || role === 'laptop-hook') {
     `${ORDERS} new orders in one poll, each laptop in its own process (medians of the rounds), the receiver in ${receiver ? "the bench's" : "the laptop's"}, the network ${network.transport ? "the CLI's (undici)" : "the bare core's (fetch, node:http)"}:`,
   );
   console.log('| figure | without automations | with a webhook automation | ratio |');
-  // The poll's CPU is measured over its whole window, which holds the deliveries made meanwhile.
+  // The poll's CPU is measured over its whole window; the deliveries start at its end (at most
+  // POLL_HOLD_MAX_MS after its start), their own CPU is the runner alone's line.
   console.log('|---|---|---|---|');
   console.log(
     `| poll CPU (median of ${rounds.length} rounds; each round's ratio: ${rounds.map((r) => r.ratio.toFixed(2)).join(', ')}) | ${f(without.pollCpuMs)} ms | ${f(withHook.pollCpuMs)} ms | ${median(rounds.map((r) => r.ratio)).toFixed(2)} |`,
