@@ -273,6 +273,17 @@ describe('a webhook', () => {
     expect(received).toHaveLength(orderIds.length);
   });
 
+  it('holds no run for a poll that learns no new order: a slot freed meanwhile starts the next', async () => {
+    // Each delivery times out (0.5 s): the four slots free while the next poll still waits for the marketplace.
+    mode = 'slow';
+    await open([automation({ name: 'hook', action: { type: 'webhook', url: receiverUrl } })]);
+    for (let i = 0; i < 5; i++) await admin(sim.url, 'POST', 'purchases');
+    await core.checkNow();
+    await admin(sim.url, 'PATCH', 'faults', { latencyMs: 1500 });
+    await core.checkNow();
+    expect(received).toHaveLength(5);
+  });
+
   it.each([
     ['refused (4xx)', 'refuse', 422],
     ['redirected (3xx, not followed)', 'moved', 302],

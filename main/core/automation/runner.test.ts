@@ -163,46 +163,52 @@ it('claims the runs of the orders read in one turn in one transaction, a few ahe
   await automations.idle();
 });
 
-it('starts no run while its account polls: those of the orders a poll read start when it ends', async () => {
+it('starts no run while its account polls new orders: those it held start when it ends', async () => {
   const ids = readOrders(3);
   const automations = runner();
-  const ended = automations.holdDuringPoll();
+  automations.holdForPoll();
+  // Held once however often the poll records new orders.
+  automations.holdForPoll();
   for (const id of ids) automations.kickOrder(id);
   automations.kick();
   await new Promise((resolve) => setTimeout(resolve, 150));
   // Nothing claimed, nothing sent while the poll goes on.
   expect(received).toHaveLength(0);
   expect(runs(ids).filter((r) => r.claimed)).toHaveLength(0);
-  ended();
+  automations.pollEnded();
+  automations.kick();
   await until(() => received.length === ids.length);
   for (const response of held.splice(0)) response.writeHead(204).end();
   await until(() => runs(ids).every((r) => r.state === 'succeeded'));
-  // A second call of the same ending changes nothing; a poll after it holds again.
-  ended();
-  expect(received).toHaveLength(ids.length);
   await automations.idle();
 });
 
-it('holds runs for a poll at most POLL_HOLD_MAX_MS: a poll that takes longer shares the process with them', async () => {
+it('holds runs for a poll at most POLL_HOLD_MAX_MS by its timer, whatever the clock says', async () => {
   const ids = readOrders(2);
-  let clock = NOW;
   const timers = new ManualTimers();
-  const automations = webhookRunner(store, urlOf(receiver), join(dir, 'work'), { now: () => clock, timers });
-  const first = automations.holdDuringPoll();
-  clock += POLL_HOLD_MAX_MS / 2;
-  // Another poll starting meanwhile (Check now) does not make the hold longer.
-  const second = automations.holdDuringPoll();
+  // The clock set back while the poll went on: its limit is the timer's, not the clock's.
+  const automations = webhookRunner(store, urlOf(receiver), join(dir, 'work'), {
+    now: () => NOW - 30_000,
+    timers,
+  });
+  automations.holdForPoll();
   for (const id of ids) automations.kickOrder(id);
   await new Promise((resolve) => setTimeout(resolve, 100));
   expect(received).toHaveLength(0);
-  clock += POLL_HOLD_MAX_MS / 2;
   timers.fire(POLL_HOLD_MAX_MS);
   await until(() => received.length === ids.length);
   for (const response of held.splice(0)) response.writeHead(204).end();
   await until(() => runs(ids).every((r) => r.state === 'succeeded'));
-  first();
-  second();
+  automations.pollEnded();
   await automations.idle();
+});
+
+it("leaves no timer of a poll's hold behind a stop", () => {
+  const timers = new ManualTimers();
+  const automations = webhookRunner(store, urlOf(receiver), join(dir, 'work'), { now: () => NOW, timers });
+  automations.holdForPoll();
+  automations.stop();
+  expect(timers.scheduled).toBe(0);
 });
 
 it('gives the runs claimed ahead back on a stop uncounted: the next start tells each its first attempt', async () => {
