@@ -849,15 +849,15 @@ export class SellerCore {
     // A wait the marketplace asked of another process on this folder, or before a restart, holds here.
     const { client } = this.ports;
     client.adoptServerWait(this.withStore(() => this.store.learnedServerWait()));
-    // The runs it queues start once it ended.
-    const pollEnded = this.runner?.holdDuringPoll();
     try {
       await this.pollOnce();
     } catch (error) {
       if (!this.recoverFromDamage(error)) throw error;
       await this.pollOnce();
     } finally {
-      pollEnded?.();
+      // The runs of the orders it learned start now (held since it learned them).
+      this.runner?.pollEnded();
+      this.runAutomations();
       if (!this.stopped) {
         try {
           this.withStore(() => this.store.rememberServerWait(client.serverWait));
@@ -914,6 +914,7 @@ export class SellerCore {
       });
       newOrders += learned.newOrders;
       this.ordersLearned += learned.newOrders;
+      if (learned.newOrders > 0) this.runner?.holdForPoll();
       this.emitChanged(learned.changed, true);
       return learned;
     };

@@ -146,7 +146,7 @@ async function laptop(url: string, hook: boolean, receiverUrl?: string): Promise
   if (learned !== ORDERS) throw new Error(`the poll learned ${learned} orders, not ${ORDERS}`);
   let deliveriesPerSecond: number | null = null;
   if (hook) {
-    // From the poll's start: the deliveries start when the poll ended (holdDuringPoll).
+    // From the poll's start: the deliveries start when the poll ended (holdForPoll).
     // Asked after the poll's window: these requests are not in its CPU.
     await deliveredUpTo(before + ORDERS);
     deliveriesPerSecond = ORDERS / ((performance.now() - started) / 1000);
@@ -335,7 +335,7 @@ if (role === 'laptop' || role === 'laptop-hook') {
   );
   console.log('| figure | without automations | with a webhook automation | ratio |');
   // The poll's CPU is measured over its whole window; the deliveries start at its end (at most
-  // POLL_HOLD_MAX_MS after its start), their own CPU is the runner alone's line.
+  // POLL_HOLD_MAX_MS after it learned the orders), their own CPU is the runner alone's line.
   console.log('|---|---|---|---|');
   console.log(
     `| poll CPU (median of ${rounds.length} rounds; each round's ratio: ${rounds.map((r) => r.ratio.toFixed(2)).join(', ')}) | ${f(without.pollCpuMs)} ms | ${f(withHook.pollCpuMs)} ms | ${median(rounds.map((r) => r.ratio)).toFixed(2)} |`,

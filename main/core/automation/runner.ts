@@ -49,7 +49,8 @@ import {
 export const RUNS_AT_ONCE = 4;
 /**
  * Runs of one automation claimed ahead of its free slots, so that an ending starts the next
- * without a write of its own: claims are made in batches, topped up once fewer than RUNS_AT_ONCE wait.
+ * without a write of its own: claims are made in batches, topped up once fewer than RUNS_AT_ONCE wait
+ * (after a kick, such as a poll's end, filled whatever waits).
  */
 export const RUNS_AHEAD = 6 * RUNS_AT_ONCE;
 /**
@@ -58,10 +59,10 @@ export const RUNS_AHEAD = 6 * RUNS_AT_ONCE;
  */
 const WRITE_BEHIND_MS = 25;
 /**
- * The longest a poll holds the starts of runs (holdDuringPoll): one reading a thousand new orders
- * takes seconds; one stuck on a slow marketplace must not hold deliveries for its whole length.
+ * The longest a poll holds the starts of runs (holdForPoll): one reading a thousand new orders
+ * takes a few seconds; one slowed by the marketplace must not hold deliveries for its whole length.
  */
-export const POLL_HOLD_MAX_MS = 15_000;
+export const POLL_HOLD_MAX_MS = 10_000;
 /** After a write turn failed, the next look: this, doubling while turns keep failing, up to the maximum. */
 const FAILED_TURN_RETRY_MS = 1_000;
 const FAILED_TURN_RETRY_MAX_MS = 60_000;
@@ -169,7 +170,8 @@ export class AutomationRunner {
    * Where runs may be ready that no slot took (all were busy), for an ending to start: orders just
    * read (their runs found by the order), or, after a kick, any (every queued run looked through).
    * Otherwise an ending looks no further: the runs left wait for their orders (whose reading starts
-   * them) or their time (a timer). In memory only: a start looks through every run anyway.
+   * them, or the end of the poll that read them: holdForPoll) or their time (a timer). In memory
+   * only: a start looks through every run anyway.
    */
   private readonly readyOrders = new Set<string>();
   /** Whether any queued run may be ready (after a kick), not only those of readyOrders. */
@@ -187,10 +189,8 @@ export class AutomationRunner {
   private readonly leftRunning: LeftRunning;
   /** The first look for commands left running (once a process): any found are stopped. */
   private firstSweep: Promise<void> | undefined;
-  /** Polls of the account under way (holdDuringPoll), since when, and the timer ending the hold. */
-  private polls = 0;
-  private pollsSince = 0;
-  private pollHoldTimer: unknown;
+  /** The hold of the account's poll (holdForPoll): whether its limit passed, and the timer of that limit. */
+  private pollHold: { over: boolean; timer: unknown } | undefined;
 
   constructor(private readonly deps: RunnerDeps) {
     this.leftRunning = new LeftRunning(join(deps.ports.workDir, '.running'), deps.log, () => {
@@ -207,7 +207,7 @@ export class AutomationRunner {
     if (!this.running()) return;
     void this.sweptFirst();
     this.lookEverywhere = true;
-    // At once (one a poll): the runs due are under way when the poll or start that kicked ends.
+    // At once (one a poll, at its end): the runs due are under way when the start or poll that kicked ends.
     this.turn();
   }
 
@@ -217,7 +217,7 @@ export class AutomationRunner {
     return this.firstSweep;
   }
 
-  /** Starts the due runs of an order just read (they waited for it), as many as may run at once. */
+  /** Starts the due runs of an order just read (they waited for it), as many as may run at once; once its poll ended when that poll holds them. */
   kickOrder(orderId: string): void {
     if (!this.running()) return;
     this.readyOrders.add(orderId);
@@ -225,30 +225,34 @@ export class AutomationRunner {
   }
 
   /**
-   * Holds the claims and starts of runs while the account polls, at most POLL_HOLD_MAX_MS from the
-   * first poll's start; answers the poll's end, which lets them go once no poll is left. A poll's
-   * reads, records and announcements (what a person waits for) then have the process to
-   * themselves, and the deliveries they queued start right after: 1,000 new orders with a webhook
-   * cost the poll 1.2-1.34× the CPU without when each order's runs started as it was read. A run
-   * under way goes on; one a person asked for (runNow) is not held.
+   * Holds the claims and starts of runs from now until the account's poll ends (pollEnded), at
+   * most POLL_HOLD_MAX_MS: called when the poll learned new orders, so their reads, records and
+   * announcements (what a person waits for) have the process to themselves, and the runs they
+   * queued start right after (the core kicks at the poll's end). 1,000 new orders with a webhook
+   * cost the poll 1.2-1.34× the CPU without when each order's runs started as it was read. A poll
+   * that learns nothing (an idle one, the one before a mark) holds nothing; a run under way goes
+   * on; one a person asked for (runNow) is not held. Once a poll, however often it learns.
    */
-  holdDuringPoll(): () => void {
-    if (this.polls++ === 0) {
-      this.pollsSince = this.deps.now();
-      this.pollHoldTimer = this.deps.timers.setTimeout(() => this.kick(), POLL_HOLD_MAX_MS);
-    }
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
-      if (--this.polls > 0) return;
-      this.deps.timers.clearTimeout(this.pollHoldTimer);
+  holdForPoll(): void {
+    if (this.pollHold) return;
+    const hold = { over: false, timer: undefined as unknown };
+    // The limit is the timer's: a clock set back while the poll goes on does not make it longer.
+    hold.timer = this.deps.timers.setTimeout(() => {
+      hold.over = true;
       this.kick();
-    };
+    }, POLL_HOLD_MAX_MS);
+    this.pollHold = hold;
+  }
+
+  /** The account's poll ended: what it held may start (at the next kick). */
+  pollEnded(): void {
+    if (!this.pollHold) return;
+    this.deps.timers.clearTimeout(this.pollHold.timer);
+    this.pollHold = undefined;
   }
 
   private heldByPoll(): boolean {
-    return this.polls > 0 && this.deps.now() - this.pollsSince < POLL_HOLD_MAX_MS;
+    return this.pollHold !== undefined && !this.pollHold.over;
   }
 
   /**
@@ -504,6 +508,7 @@ export class AutomationRunner {
     this.secrets.clear();
     this.release();
     this.deps.timers.clearTimeout(this.timer);
+    this.pollEnded();
     for (const id of [...this.waiters.keys()]) this.tellWaiters(id);
     return underWay;
   }
