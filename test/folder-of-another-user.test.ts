@@ -148,7 +148,7 @@ describe.runIf(process.getuid?.() === 0)('a folder of Seller Tray owned by anoth
       expect.stringMatching(new RegExp(`^US: ${refusal(usFolder, owner).source}$`)),
     ]);
     expect(started.accounts).toEqual([
-      { label: 'EU', open: true, problem: null },
+      { label: 'EU', open: true },
       { label: 'US', open: false, problem: expect.stringMatching(refusal(usFolder, owner)) },
     ]);
     expect(started.orders).toBe(3);
