@@ -2,7 +2,7 @@
 // a few runs ahead of the free slots, still at most RUNS_AT_ONCE delivered at a time; a stop
 // gives the runs claimed ahead back uncounted; deliveries share kept-alive connections and a burst
 // of them one read of the keychain's secret. Real store, real loopback receiver.
-import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -758,7 +758,8 @@ it.runIf(process.getuid?.() === 0)(
     // As `sudo seller-tray run` leaves it, given to user id 4242: its files (a script a command
     // runs, the records of commands running) could be replaced.
     const work = join(dir, 'work');
-    mkdirSync(work, { mode: 0o777 });
+    mkdirSync(work);
+    chmodSync(work, 0o777);
     chownSync(work, 4242, 4242);
     const ran = join(dir, 'ran');
     const check = {
