@@ -53,15 +53,20 @@ function nonEmpty(value: string | undefined): string | undefined {
  */
 export function ensurePrivateDir(dir: string): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const me = process.geteuid?.();
-  const { uid } = statSync(dir);
-  if (me !== undefined && uid !== me) throw new FolderOfAnotherUserError(dir, uid);
+  ownFolder(dir);
   try {
     chmodSync(dir, 0o700);
   } catch {
     // A read-only disk (EROFS): see above.
   }
   return dir;
+}
+
+/** Throws FolderOfAnotherUserError when `dir` (that exists) is not this user's (see ensurePrivateDir). */
+export function ownFolder(dir: string): void {
+  const me = process.geteuid?.();
+  const { uid } = statSync(dir);
+  if (me !== undefined && uid !== me) throw new FolderOfAnotherUserError(dir, uid);
 }
 
 /** A folder of Seller Tray's that another user owns; its message says which, why and what to do. */
