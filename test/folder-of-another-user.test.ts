@@ -153,9 +153,17 @@ describe.runIf(process.getuid?.() === 0)('a folder of Seller Tray owned by anoth
     ]);
     expect(started.orders).toBe(3);
 
-    const watch = await run('main/cli/seller-tray.ts', ['watch', '--once', '--account', 'US'], env);
-    expect(watch.code).toBe(1);
-    expect(watch.stderr).toMatch(new RegExp(`^seller-tray: ${refusal(usFolder, owner).source}\n$`));
+    // What opens its store, to watch it or only to read it, says why and reads nothing there.
+    for (const command of [
+      ['watch', '--once'],
+      ['automations', 'runs'],
+      ['statuses', 'export'],
+    ]) {
+      const refused = await run('main/cli/seller-tray.ts', [...command, '--account', 'US'], env);
+      expect(refused.code, command.join(' ')).toBe(1);
+      expect(refused.stdout, command.join(' ')).toBe('');
+      expect(refused.stderr).toMatch(new RegExp(`^seller-tray: ${refusal(usFolder, owner).source}\n$`));
+    }
     const orders = await run('main/cli/seller-tray.ts', ['orders', 'list', '--account', 'EU', '--json'], env);
     expect(orders.code, orders.stderr).toBe(0);
     expect(JSON.parse(orders.stdout)).toHaveLength(3);
