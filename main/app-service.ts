@@ -54,7 +54,11 @@ export async function openAppService(dataRoot: string, parts: AppServiceParts = 
     dataRoot,
     demo,
     log,
-    logFolder: { path: logFolder, ...(parts.openFolder ? { open: parts.openFolder } : {}) },
+    logFolder: {
+      path: logFolder,
+      problem: log.problem,
+      ...(parts.openFolder ? { open: parts.openFolder } : {}),
+    },
     ...(parts.transport ? { transport: parts.transport } : {}),
     ...(parts.post ? { post: parts.post } : {}),
     ...(parts.openInWindow ? { openInWindow: parts.openInWindow } : {}),

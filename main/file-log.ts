@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import electronLog from 'electron-log/node';
 import { PRODUCT_NAME } from './core/app-identity';
 import { type Log, type LogLevel, logLine } from './core/log';
-import { ensurePrivateDir } from './core/paths';
+import { ensurePrivateDir, FolderOfAnotherUserError } from './core/paths';
 
 export const LOG_FILE_NAME = 'main.log';
 /** A few weeks of polls every minute; the previous file is kept beside it as main.old.log. */
@@ -28,6 +28,8 @@ export function logsDir(dataRoot: string): string {
 export interface FileLog extends Log {
   /** The file written now (rotation moves it aside and starts it again). */
   readonly file: string;
+  /** Why nothing is written (its folder is another user's), for the user, once. */
+  readonly problem: string | undefined;
 }
 
 /** Append, creating the file, and fail rather than follow a link at the file itself. */
@@ -38,11 +40,14 @@ const APPEND_NO_FOLLOW =
 export function fileLog(dir: string, maxBytes: number = LOG_MAX_BYTES): FileLog {
   const file = join(dir, LOG_FILE_NAME);
   const linkAtDir = removeLink(dir);
+  let problem: string | undefined;
   try {
     ensurePrivateDir(dir);
-  } catch {
+  } catch (error) {
     // A folder that cannot be made (a read-only disk): its writes fail and are dropped, as
-    // electron-log drops any it cannot make; a log never stops what it logs.
+    // electron-log drops any it cannot make; a log never stops what it logs. One of another
+    // user's is not written at all.
+    if (error instanceof FolderOfAnotherUserError) problem = error.message;
   }
   const removed = linkAtDir ? dir : removeLink(file) ? file : undefined;
   const logger = electronLog.create({ logId: `seller-tray ${file}` });
@@ -51,7 +56,7 @@ export function fileLog(dir: string, maxBytes: number = LOG_MAX_BYTES): FileLog 
     if (transport && name !== 'file') transport.level = false;
   }
   const transport = logger.transports.file;
-  transport.level = 'info';
+  transport.level = problem ? false : 'info';
   transport.maxSize = maxBytes;
   transport.resolvePathFn = () => file;
   // Node's fs takes numeric flags, which electron-log passes on; its type lists the strings only.
@@ -61,7 +66,7 @@ export function fileLog(dir: string, maxBytes: number = LOG_MAX_BYTES): FileLog 
   transport.setAppName(PRODUCT_NAME);
   const at = (level: LogLevel) => (message: string, fields?: Parameters<Log['info']>[1]) =>
     logger[level](logLine(message, fields));
-  const log = { file, info: at('info'), warn: at('warn'), error: at('error') };
+  const log = { file, problem, info: at('info'), warn: at('warn'), error: at('error') };
   if (removed)
     log.warn('a link found at the log was removed: the log is written only to its own file', { removed });
   return log;

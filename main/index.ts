@@ -28,6 +28,7 @@ import { AppImageUpdater, type AppUpdater, MacUpdater, NsisUpdater } from 'elect
 import { openAppService } from './app-service';
 import { APP_ID, APP_VERSION, updateChannel } from './core/app-identity';
 import type { Log } from './core/log';
+import { FolderOfAnotherUserError } from './core/paths';
 import type { SellerTrayService } from './core/service';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES } from './renderer-serving';
 import { applicationMenu } from './shell/app-menu';
@@ -72,10 +73,16 @@ let trayIcon: Tray | undefined;
 const orderLinks = new OrderLinks();
 
 if (claimSingleInstance(lifecycle, (args) => onLaunch(args))) {
-  app.whenReady().then(start, (error: unknown) => {
-    console.error('Seller Tray could not start:', error);
-    app.exit(1);
-  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      // A data folder not used (another user's) says which, why and what to do, where it is seen.
+      if (error instanceof FolderOfAnotherUserError)
+        dialog.showErrorBox('Seller Tray could not start', error.message);
+      console.error('Seller Tray could not start:', error);
+      app.exit(1);
+    });
 }
 
 /** A launch while the app runs (a second start, a link the desktop opened): the window comes forward. */

@@ -18,7 +18,12 @@ import {
 import { plural } from '../../preload/counted';
 import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
-import { type AccountRef, accountFolder, accountRef } from '../core/account/account-ref';
+import {
+  type AccountRef,
+  accountFolder,
+  accountRef,
+  privateAccountFolder,
+} from '../core/account/account-ref';
 import { AccountSession } from '../core/account/session';
 import { adviceFor, capitalized, secretCommand } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
@@ -295,7 +300,7 @@ export function listRuns(account: Account, stores: CliStores, orderId: string | 
   const dataDir = accountFolder(stores.dataRoot, account.ref.id);
   // No store yet: nothing ran here (and a read creates none).
   if (!existsSync(join(dataDir, DATABASE_FILE))) return [];
-  const { store } = AccountStore.open(dataDir);
+  const { store } = AccountStore.open(privateAccountFolder(stores.dataRoot, account.ref.id));
   try {
     return orderId === undefined ? store.runsWaitingOrFailed() : store.runsFor(wholeOrderId(orderId));
   } finally {

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { plural } from '../../preload/counted';
-import { accountFolder, accountName } from '../core/account/account-ref';
+import { accountFolder, accountName, privateAccountFolder } from '../core/account/account-ref';
 import { type ProofFormat, proofRows, proofText } from '../core/status-records';
 import { AccountStore, DATABASE_FILE } from '../core/store/account-store';
 import type { Account, CliStores } from './account';
@@ -32,7 +32,7 @@ export async function exportStatuses(
   // No store yet: nothing was marked here (and a read creates none).
   let records: ReturnType<AccountStore['statusRecords']> = [];
   if (existsSync(join(dataDir, DATABASE_FILE))) {
-    const { store } = AccountStore.open(dataDir);
+    const { store } = AccountStore.open(privateAccountFolder(stores.dataRoot, account.ref.id));
     try {
       records = store.statusRecords(since);
     } finally {

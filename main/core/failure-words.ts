@@ -8,6 +8,7 @@ import type { Explained, FailureKind } from '../../preload/model';
 import { type Advice, capitalized } from './advice';
 import { SellerApiError } from './api/errors';
 import { PaginationError } from './api/pagination';
+import { FolderOfAnotherUserError } from './paths';
 import { KeychainUnavailableError } from './secrets';
 import { StoreVersionError, sqliteCode } from './store/database';
 
@@ -116,6 +117,8 @@ export function explainFailure(error: unknown, advice: Advice): Explained {
   const text = error instanceof Error ? error.message : String(error);
   // Its own words name the file and say what to do.
   if (error instanceof StoreVersionError) return { message: text, details: [] };
+  if (error instanceof FolderOfAnotherUserError)
+    return { message: text, details: [`Folder: ${error.folder}`, `Its owner's user id: ${error.owner}`] };
   if (error instanceof PaginationError) {
     return {
       message: `The marketplace's lists did not page as expected, so Seller Tray could not read them whole. ${diagnoseAdvice(advice)}`,

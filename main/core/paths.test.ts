@@ -1,8 +1,8 @@
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensurePrivateDir, userDataDir } from './paths';
+import { ensurePrivateDir, FolderOfAnotherUserError, userDataDir } from './paths';
 
 describe('user data directory (where Electron keeps userData for Seller Tray)', () => {
   it('on Linux is under $XDG_CONFIG_HOME when it is set', () => {
@@ -53,4 +53,29 @@ describe.runIf(process.platform !== 'win32')('the user data directory on disk', 
       rmSync(parent, { recursive: true, force: true });
     }
   });
+});
+
+describe('a folder another user owns', () => {
+  it('is named in words a shell takes as they are, with who owns it and the command that gives it back', () => {
+    expect(new FolderOfAnotherUserError("/home/o'brien/.config/Seller Tray", 0).message).toBe(
+      "Seller Tray's folder '/home/o'\\''brien/.config/Seller Tray' belongs to root, who could replace the files Seller Tray keeps there, so Seller Tray does not use it. If it should be yours, make it yours with: sudo chown -R $USER '/home/o'\\''brien/.config/Seller Tray' (or run Seller Tray as the user it belongs to).",
+    );
+  });
+
+  it.runIf(process.getuid?.() === 0)(
+    'is refused as it is, also by root, who could make it private (needs root)',
+    () => {
+      const parent = mkdtempSync(join(tmpdir(), 'data-dir-'));
+      try {
+        const dir = join(parent, 'Seller Tray');
+        mkdirSync(dir);
+        chmodSync(dir, 0o755);
+        chownSync(dir, 4242, 4242);
+        expect(() => ensurePrivateDir(dir)).toThrow(new FolderOfAnotherUserError(dir, 4242).message);
+        expect(statSync(dir).mode & 0o777).toBe(0o755);
+      } finally {
+        rmSync(parent, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -2,7 +2,7 @@
 // (`app.getPath('userData')`); the CLI and the browser preview cannot, so this reproduces Electron's
 // answer for our product name. Both then read and write the same files, and a second home directory
 // behaves like a second laptop.
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { PRODUCT_NAME } from './app-identity';
@@ -42,17 +42,46 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 /**
- * Makes `dir` (the user data directory) a folder only its user can enter: it holds the settings,
- * the stores and the demo marketplace. An existing one, as earlier versions made it (0755), is
- * narrowed too. Windows has no such modes: its profile folder is already the user's.
+ * Makes `dir` a folder only its user can enter: each folder Seller Tray keeps its files in (the
+ * user data directory with the settings, the accounts' folders, the log folder, the automations'
+ * work folders) is made through here. An existing one, as earlier versions made it (0755), is
+ * narrowed too; one on a read-only disk is used as it is (what only reads it still works, and each
+ * write there fails with words of its own). One another user owns (made by `sudo seller-tray`,
+ * another account's) is not used, root or not: that user could replace its files (the settings
+ * name the commands automations run). Windows has no such modes nor owners: its profile folder is
+ * already the user's.
  */
 export function ensurePrivateDir(dir: string): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  ownFolder(dir);
   try {
     chmodSync(dir, 0o700);
   } catch {
-    // One this user cannot change (a read-only disk, another user's folder) is used as it is: what
-    // only reads it still works, and each write there fails with words of its own.
+    // A read-only disk (EROFS): see above.
   }
   return dir;
 }
+
+/** Throws FolderOfAnotherUserError when `dir` (that exists) is not this user's (see ensurePrivateDir). */
+export function ownFolder(dir: string): void {
+  const me = process.geteuid?.();
+  const { uid } = statSync(dir);
+  if (me !== undefined && uid !== me) throw new FolderOfAnotherUserError(dir, uid);
+}
+
+/** A folder of Seller Tray's that another user owns; its message says which, why and what to do. */
+export class FolderOfAnotherUserError extends Error {
+  constructor(
+    readonly folder: string,
+    readonly owner: number,
+  ) {
+    const who = owner === 0 ? 'root' : `another user (user id ${owner})`;
+    super(
+      `Seller Tray's folder ${shellWord(folder)} belongs to ${who}, who could replace the files Seller Tray keeps there, so Seller Tray does not use it. If it should be yours, make it yours with: sudo chown -R $USER ${shellWord(folder)} (or run Seller Tray as the user it belongs to).`,
+    );
+    this.name = 'FolderOfAnotherUserError';
+  }
+}
+
+/** `text` as one word for a POSIX shell, to copy into a command as it is. */
+const shellWord = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;

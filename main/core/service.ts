@@ -97,6 +97,8 @@ export type { OrderLookup } from './account/session';
 /** The folder the log file is written in, and how the platform shows a folder to the user. */
 export interface LogFolderPort {
   path: string;
+  /** Why no log is written there (the folder is another user's): told once, at the start. */
+  problem?: string | undefined;
   /** Opens a folder in the file manager; absent where the user's screen cannot be reached (the browser preview). */
   open?: (path: string) => Promise<void>;
 }
@@ -268,6 +270,7 @@ export class SellerTrayService {
     const service = new SellerTrayService({ ...ports, settings: store }, settings);
     // What a removal killed midway left (removal-notes.ts), ended before any account opens.
     settleRemovals(ports.dataRoot, settings.accounts, service.log);
+    if (ports.logFolder?.problem) service.emit({ type: 'problem', message: ports.logFolder.problem });
     await service.adoptUnboundSecret();
     await service.connect();
     if (problem) service.emit({ type: 'problem', message: problem });

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openAppService } from '../app-service';
 import { nodeNetwork } from '../core/api/node-transport';
-import { ensurePrivateDir, userDataDir } from '../core/paths';
+import { ensurePrivateDir, FolderOfAnotherUserError, userDataDir } from '../core/paths';
 import { startPreview } from './server';
 
 const { values } = parseArgs({
@@ -39,6 +39,11 @@ const { service, demo, policies } = await openAppService(dataRoot, {
     await writeFile(join(folder, name), content);
     return join(folder, name);
   },
+}).catch((error: unknown) => {
+  // A data folder not used (another user's): its words alone, as the CLI says them.
+  if (!(error instanceof FolderOfAnotherUserError)) throw error;
+  console.error(`preview: ${error.message}`);
+  process.exit(1);
 });
 service.onEvent((event) => {
   if (event.type === 'problem') console.error(`preview: ${event.message}`);

@@ -8,6 +8,7 @@ import type { SellerApiClientOptions } from '../api/client';
 import type { RouteOverrides } from '../api/routes';
 import { checkBaseUrl, type Transport } from '../api/transport';
 import type { Log, LogFields } from '../log';
+import { ensurePrivateDir } from '../paths';
 import { type SecretOwner, secretOwner } from '../secrets';
 
 /** An account's id: the name of its data folder. Only `accountId` and `DEMO_ACCOUNT_ID` make one. */
@@ -82,6 +83,12 @@ export const accountsFolder = (dataRoot: string): string => join(dataRoot, 'acco
 /** Where an account keeps its cursor, history and outbox, under the user data directory. */
 export function accountFolder(dataRoot: string, id: AccountId): string {
   return join(accountsFolder(dataRoot), id);
+}
+
+/** The account's folder, made (with the accounts' folder) private to this user; throws for another user's (paths.ts). */
+export function privateAccountFolder(dataRoot: string, id: AccountId): string {
+  ensurePrivateDir(accountsFolder(dataRoot));
+  return ensurePrivateDir(accountFolder(dataRoot, id));
 }
 
 /**

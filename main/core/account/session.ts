@@ -18,7 +18,13 @@ import { type Log, silentLog, withoutCredentials } from '../log';
 import type { Timers } from '../poller';
 import { type CoreEvent, type CoreSettings, OrderReadLater, SellerCore } from '../seller-core';
 import { DATABASE_FILE } from '../store/account-store';
-import { type AccountRef, accountFolder, accountLog, accountName, clientOptionsFor } from './account-ref';
+import {
+  type AccountRef,
+  accountLog,
+  accountName,
+  clientOptionsFor,
+  privateAccountFolder,
+} from './account-ref';
 
 export interface SessionPorts {
   /** The user data directory: the account's folder is derived from it (account-ref.ts). */
@@ -65,7 +71,7 @@ export class AccountSession {
   static async open(ref: AccountRef, ports: SessionPorts): Promise<AccountSession> {
     const log = accountLog(ports.log ?? silentLog, ref);
     const options = clientOptionsFor(ref, ports.clientSecret, { transport: ports.transport, log });
-    const dataDir = accountFolder(ports.dataRoot, ref.id);
+    const dataDir = privateAccountFolder(ports.dataRoot, ref.id);
     const firstRun = !existsSync(join(dataDir, DATABASE_FILE));
     const core = await SellerCore.open({
       client: new SellerApiClient(options),

@@ -3,7 +3,7 @@
 // command group is stopped (its leader gone, what it left in the group too); a process that only
 // has a recorded pid, and a live runner's command, are left alone.
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -198,3 +198,27 @@ it('names a command as people know it: its program, and the script an interprete
   expect(commandName(['node', '-e', 'x'])).toBe('node');
   expect(commandName(['C:\\acme\\provision.exe'])).toBe('provision.exe');
 });
+
+it.runIf(process.getuid?.() === 0)(
+  'trusts no record in a folder another user owns, and records nothing there (needs root)',
+  async () => {
+    // Planted by user id 4242, whose folder it is: a record naming someone's command group as a
+    // dead runner's would have it stopped.
+    const command = commandGroup('sleep 60');
+    writeRecord(dir, 'd9', await deadRunner(), { pid: command.pid, start: processStart(command.pid) });
+    chmodSync(dir, 0o777);
+    chownSync(dir, 4242, 4242);
+    const { log, entries } = recordingLog();
+    const left = new LeftRunning(dir, log, () => undefined);
+    expect(left.holds('d9')).toBe(false);
+    await left.sweep();
+    expect(alive(command.pid)).toBe(true);
+    expect(readdirSync(dir)).toEqual(['d9.json']);
+    const words = `Seller Tray's folder '${dir}' belongs to another user (user id 4242)`;
+    expect(entries.map((e) => e.message)).toEqual([expect.stringContaining(words)]);
+    expect(() => left.record(process.pid, { deliveryId: 'd10', automation: 'provision' }, ['true'])).toThrow(
+      words,
+    );
+    expect(readdirSync(dir)).toEqual(['d9.json']);
+  },
+);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { plainText } from '../../../preload/marketplace-text';
 import { writeFileDurably } from '../durable-file';
 import { failureFields, type Log } from '../log';
+import { ensurePrivateDir, FolderOfAnotherUserError, ownFolder } from '../paths';
 import { bootId, isProcessAlive } from '../process-alive';
 import { KILL_GRACE_MS } from './command';
 
@@ -188,6 +189,7 @@ export class LeftRunning {
   private readonly spared = new Map<string, ProcessIdentity | 'kept'>();
   /** What a sweep stopped, by delivery id: said with the run's next output. */
   private readonly notes = new Map<string, string>();
+  private untrustedTold = false;
 
   constructor(
     private readonly dir: string,
@@ -214,6 +216,7 @@ export class LeftRunning {
       automation: run.automation,
       name: commandName(command),
     };
+    ensurePrivateDir(this.dir);
     writeFileDurably(file, JSON.stringify(record));
     // Not flushed: a removal lost to a crash leaves a record of a process gone, only cleaned.
     return () => rmSync(file, { force: true });
@@ -227,7 +230,7 @@ export class LeftRunning {
     const spared = this.spared.get(deliveryId);
     if (spared === 'kept' || (spared !== undefined && isSame(spared))) return false;
     this.spared.delete(deliveryId);
-    if (!existsSync(this.file(deliveryId))) return false;
+    if (!existsSync(this.file(deliveryId)) || !this.trusted()) return false;
     void this.sweep();
     return true;
   }
@@ -248,6 +251,7 @@ export class LeftRunning {
       } catch {
         names = []; // no command ever ran here
       }
+      if (!this.trusted()) names = [];
       await Promise.all(names.map((name) => this.settle(join(this.dir, name))));
     })().finally(() => {
       this.sweeping = undefined;
@@ -296,6 +300,23 @@ export class LeftRunning {
       this.log.info(note, fields);
     }
     // Ended, or its pid now another program's: left alone.
+    return true;
+  }
+
+  /**
+   * Whether the records can be believed: not in a folder another user owns (paths.ts), who could
+   * plant one naming any process group to have it stopped. Such a folder is told once and never
+   * read; the runs it would hold are not held (their commands are not recorded there either).
+   */
+  private trusted(): boolean {
+    try {
+      ownFolder(this.dir);
+    } catch (error) {
+      if (!(error instanceof FolderOfAnotherUserError)) return true; // absent or unreadable: nothing read
+      if (!this.untrustedTold) this.log.warn(error.message);
+      this.untrustedTold = true;
+      return false;
+    }
     return true;
   }
 

@@ -2,7 +2,7 @@
 // a few runs ahead of the free slots, still at most RUNS_AT_ONCE delivered at a time; a stop
 // gives the runs claimed ahead back uncounted; deliveries share kept-alive connections and a burst
 // of them one read of the keychain's secret. Real store, real loopback receiver.
-import { readFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -755,3 +755,37 @@ it('a run asked for by hand on a laptop with automations off starts only once a 
     killGroups();
   }
 });
+
+it.runIf(process.getuid?.() === 0)(
+  "a command does not run in its account's work folder when another user owns it, and its run says why (needs root)",
+  async () => {
+    // As `sudo seller-tray run` leaves it, given to user id 4242: its files (a script a command
+    // runs, the records of commands running) could be replaced.
+    const work = join(dir, 'work');
+    mkdirSync(work);
+    chmodSync(work, 0o777);
+    chownSync(work, 4242, 4242);
+    const ran = join(dir, 'ran');
+    const check = {
+      ...webhookAutomation('', 'check'),
+      action: {
+        type: 'command' as const,
+        command: [process.execPath, '-e', `require('node:fs').writeFileSync(${JSON.stringify(ran)}, '')`],
+        timeoutSeconds: 30,
+      },
+    };
+    const [orderId = ''] = readOrders(1, []);
+    const clock = { now: () => NOW, timers: new ManualTimers() };
+    const automations = runnerAlone(store, [check], { secret: async () => undefined, workDir: work }, clock);
+    const deliveryId = store.queueRun(orderId, 'check', 'test', new Date(NOW).toISOString()) as string;
+    expect(await automations.runNow(deliveryId)).toMatchObject({
+      state: 'failed',
+      detail: expect.stringContaining(
+        `it did not run: Seller Tray's folder '${work}' belongs to another user (user id 4242), who could replace the files Seller Tray keeps there, so Seller Tray does not use it. If it should be yours, make it yours with: sudo chown -R $USER '${work}'`,
+      ),
+    });
+    expect(existsSync(ran)).toBe(false);
+    expect(readdirSync(work)).toEqual([]);
+    expect(statSync(work).mode & 0o777).toBe(0o777);
+  },
+);

@@ -19,9 +19,11 @@ import { capped, paragraphText, plainText } from '../../../preload/marketplace-t
 import { type MarkableStatus, unusualReportText } from '../../../preload/order-status';
 import type { Advice } from '../advice';
 import type { Order } from '../api/wire';
+import { explainFailure } from '../failure-words';
 import { failureFields, type Log } from '../log';
 import { TransitionError } from '../mark';
 import type { OrderBrief } from '../notification-policy';
+import { ensurePrivateDir } from '../paths';
 import type { Timers } from '../poller';
 import type { CoreSettings, MarkRequest } from '../seller-core';
 import type { AccountStore, RunStart } from '../store/account-store';
@@ -648,7 +650,18 @@ export class AutomationRunner {
     const { action } = automation;
     if (action.type === 'command') {
       const cwd = action.cwd ?? this.deps.ports.workDir;
-      mkdirSync(cwd, { recursive: true, mode: 0o700 });
+      try {
+        // The account's work folder is Seller Tray's own: private, never another user's (paths.ts).
+        // One the automation names is the user's choice, only made when absent.
+        if (action.cwd) mkdirSync(cwd, { recursive: true, mode: 0o700 });
+        else ensurePrivateDir(cwd);
+      } catch (error) {
+        return {
+          state: 'failed',
+          detail: `it did not run: ${explainFailure(error, this.deps.advice).message}`,
+          toldMarketplace: 'could not run: its work folder on this computer could not be used',
+        };
+      }
       // Waiting for a slot, it shows as waiting; its time limit counts from its start.
       const slots = this.deps.ports.commandSlots ?? commandSlots;
       const release = await slots.take(

@@ -1,0 +1,174 @@
+// A folder of Seller Tray's that another user owns (made by `sudo seller-tray …`, another account's):
+// that user could replace the files Seller Tray keeps there (its settings with their automations'
+// commands, an account's database and journal, the log), so it is not used. The app, the preview
+// and the CLI say which folder, why and what to do, once; the rest goes on (the other accounts).
+// Another user is made for real: the folders are given to other user ids and the processes run as
+// one of them, which needs root (CI runs as root: .ci/run). Real processes, the real keychain, two
+// simulators over loopback HTTP.
+import { spawn } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountFolder, accountId } from '../main/core/account/account-ref';
+import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
+import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
+import { logsDir } from '../main/file-log';
+import type { Simulator } from '../simulator/server';
+import { oneSellerMarketplace } from './support/one-seller-marketplace';
+import { exitOf, REPO_ROOT } from './support/processes';
+
+const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-5a10' };
+const US_CLIENT = { clientId: 'us-client', clientSecret: 'us-secret-77c3' };
+/** The other user, who owns the folder; and the user Seller Tray runs as where it is not root. */
+const OWNER = 4242;
+const USER = 4243;
+
+/** A TypeScript entry point of this repository run to its end, as `uid` (this process's when absent). */
+async function run(entry: string, args: string[], env: NodeJS.ProcessEnv, uid?: number) {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: 'pipe',
+    ...(uid === undefined ? {} : { uid, gid: uid }),
+  });
+  child.stdin.end();
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  return { code: await exitOf(child), stdout, stderr };
+}
+
+/** The words for `folder`, in full: which, why, what to do (the command quoted for a shell). */
+function refusal(folder: string, owner: string): RegExp {
+  const quoted = folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(
+    `Seller Tray's folder '${quoted}' belongs to ${owner}, who could replace the files Seller Tray keeps there, so Seller Tray does not use it\\. If it should be yours, make it yours with: sudo chown -R \\$USER '${quoted}' \\(or run Seller Tray as the user it belongs to\\)\\.`,
+  );
+}
+
+/** What a folder holds and who may use it: unchanged where Seller Tray did not use it. */
+const lookOf = (folder: string) => {
+  const { uid, mode } = statSync(folder);
+  return { uid, mode: mode & 0o777, files: readdirSync(folder).sort() };
+};
+
+const secrets = new KeytarSecretStore();
+let eu: Simulator;
+let us: Simulator;
+let home: string;
+beforeAll(async () => {
+  eu = await oneSellerMarketplace(1, 2001, 3, EU_CLIENT);
+  us = await oneSellerMarketplace(2, 3001, 4, US_CLIENT);
+  home = await mkdtemp(join(tmpdir(), 'foreign-folder-home-'));
+  chmodSync(home, 0o755); // the user Seller Tray runs as reaches the folder in it
+});
+afterAll(async () => {
+  await eu.close();
+  await us.close();
+  await secrets.delete(secretOwner(eu.url, EU_CLIENT.clientId));
+  await secrets.delete(secretOwner(us.url, US_CLIENT.clientId));
+  await rm(home, { recursive: true, force: true });
+});
+
+describe.runIf(process.getuid?.() === 0)('a folder of Seller Tray owned by another user (needs root)', () => {
+  it('the data folder is not used by the CLI nor the app, whoever runs them; each says why once', async () => {
+    const xdg = join(home, 'one');
+    mkdirSync(xdg, { mode: 0o755 });
+    const dataRoot = join(xdg, 'Seller Tray');
+    new ConfSettingsStore({ cwd: dataRoot }).save({
+      ...DEFAULT_SETTINGS,
+      accounts: [{ label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId }],
+    });
+    chmodSync(dataRoot, 0o755);
+    chownSync(dataRoot, OWNER, OWNER);
+    for (const file of readdirSync(dataRoot)) chownSync(join(dataRoot, file), OWNER, OWNER);
+    const before = lookOf(dataRoot);
+    const env = { XDG_CONFIG_HOME: xdg, HOME: home };
+    const words = refusal(dataRoot, 'another user \\(user id 4242\\)');
+
+    // Another user's, as the user Seller Tray runs as sees it (it cannot make it private).
+    const list = await run('main/cli/seller-tray.ts', ['accounts', 'list'], env, USER);
+    expect(list.code).toBe(1);
+    expect(list.stdout).toBe('');
+    expect(list.stderr).toMatch(new RegExp(`^seller-tray: ${words.source}\n$`));
+    const preview = await run('main/preview/cli.ts', ['--port', '0', '--data-dir', dataRoot], env, USER);
+    expect(preview.code).toBe(1);
+    expect(preview.stdout).toBe('');
+    expect(preview.stderr).toMatch(new RegExp(`^preview: ${words.source}\n$`));
+
+    // Root could make it private, but it still is another user's (whose settings name commands to run).
+    const asRoot = await run('main/cli/seller-tray.ts', ['accounts', 'list'], env);
+    expect(asRoot.code).toBe(1);
+    expect(asRoot.stderr).toMatch(new RegExp(`^seller-tray: ${words.source}\n$`));
+    expect(lookOf(dataRoot)).toEqual(before);
+  }, 60_000);
+
+  it("an account's folder and the log folder another user owns are not used; the rest works", async () => {
+    const xdg = join(home, 'two');
+    mkdirSync(xdg, { mode: 0o755 });
+    const dataRoot = join(xdg, 'Seller Tray');
+    new ConfSettingsStore({ cwd: dataRoot }).save({
+      ...DEFAULT_SETTINGS,
+      accounts: [
+        { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
+        { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId },
+      ],
+    });
+    await secrets.set(secretOwner(eu.url, EU_CLIENT.clientId), EU_CLIENT.clientSecret);
+    await secrets.set(secretOwner(us.url, US_CLIENT.clientId), US_CLIENT.clientSecret);
+    const env = { XDG_CONFIG_HOME: xdg };
+    const first = await run('test/support/app-service-child.ts', [dataRoot], env);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ setup: 'configured', orders: 7, problems: [] });
+
+    // As `sudo` leaves them: the US account's folder, and the log folder, user id 4242's.
+    const usFolder = accountFolder(dataRoot, accountId(us.url, US_CLIENT.clientId));
+    const logs = logsDir(dataRoot);
+    for (const folder of [usFolder, logs]) {
+      chmodSync(folder, 0o777);
+      chownSync(folder, OWNER, OWNER);
+      for (const file of readdirSync(folder)) chownSync(join(folder, file), OWNER, OWNER);
+    }
+    const usBefore = lookOf(usFolder);
+    const logsBefore = { ...lookOf(logs), size: statSync(join(logs, 'main.log')).size };
+    const owner = 'another user \\(user id 4242\\)';
+
+    const app = await run('test/support/app-service-child.ts', [dataRoot], env);
+    expect(app.code, app.stderr).toBe(0);
+    const started = JSON.parse(app.stdout);
+    expect(started.problems).toEqual([
+      expect.stringMatching(refusal(logs, owner)),
+      expect.stringMatching(new RegExp(`^US: ${refusal(usFolder, owner).source}$`)),
+    ]);
+    expect(started.accounts).toEqual([
+      { label: 'EU', open: true },
+      { label: 'US', open: false, problem: expect.stringMatching(refusal(usFolder, owner)) },
+    ]);
+    expect(started.orders).toBe(3);
+
+    // What opens its store, to watch it or only to read it, says why and reads nothing there.
+    for (const command of [
+      ['watch', '--once'],
+      ['automations', 'runs'],
+      ['statuses', 'export'],
+    ]) {
+      const refused = await run('main/cli/seller-tray.ts', [...command, '--account', 'US'], env);
+      expect(refused.code, command.join(' ')).toBe(1);
+      expect(refused.stdout, command.join(' ')).toBe('');
+      expect(refused.stderr).toMatch(new RegExp(`^seller-tray: ${refusal(usFolder, owner).source}\n$`));
+    }
+    const orders = await run('main/cli/seller-tray.ts', ['orders', 'list', '--account', 'EU', '--json'], env);
+    expect(orders.code, orders.stderr).toBe(0);
+    expect(JSON.parse(orders.stdout)).toHaveLength(3);
+
+    expect(lookOf(usFolder)).toEqual(usBefore);
+    expect({ ...lookOf(logs), size: statSync(join(logs, 'main.log')).size }).toEqual(logsBefore);
+  }, 90_000);
+});
