@@ -8,12 +8,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { adviceFor } from '../main/core/advice';
 import { orderIdOf } from '../main/core/api/wire';
+import { explainFailure } from '../main/core/failure-words';
 import { userDataDir } from '../main/core/paths';
-import type { CoreEvent } from '../main/core/seller-core';
+import { type CoreEvent, OrderReadLater } from '../main/core/seller-core';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
 import { parseMark } from '../preload/marked-by';
-import type { Quirk } from '../simulator/quirks';
+import { HUGE_MARKER, type Quirk } from '../simulator/quirks';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { inbox, type Laptop, openLaptop, removeDataDir } from './support/core';
 import { runTs } from './support/processes';
@@ -411,6 +413,34 @@ describe("10. the server's words", () => {
     expect(run.stderr).toContain(`no order ${unknown}`);
     expect(run.stderr).toMatch(/request id [0-9a-f-]{36}/);
     expect(run.stderr).not.toMatch(/<[a-z]/i); // no markup reaches the terminal
+  });
+});
+
+describe('answers larger than Seller Tray reads (huge-items: 1 GiB, streamed)', () => {
+  it('tells an order whose document is over the cap for that order, and polling goes on', async () => {
+    const laptop = await startedLaptop();
+    await quirks('huge-items');
+    const huge = (await admin(sim.url, 'POST', 'purchases', { order: { note: HUGE_MARKER } })).json
+      .orderId as string;
+    await poll(laptop);
+    expect(announced(laptop)).toEqual([huge]);
+    const failure = await laptop.core.order(huge).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OrderReadLater);
+    const told = explainFailure((failure as OrderReadLater).failure, adviceFor('app'));
+    expect(told.message).toMatch(/^The marketplace's answer for this order is larger than Seller Tray reads/);
+    await announcesTheNextPurchase(laptop);
+  });
+
+  it('keeps aside an event over the cap, tells it once, and the poll goes on', async () => {
+    const laptop = await startedLaptop();
+    await quirks('huge-items');
+    await purchase({ order: { buyerCustomerParty: { party: { partyName: HUGE_MARKER } } } });
+    await poll(laptop);
+    const [told, ...again] = problems(laptop);
+    expect(again).toEqual([]);
+    expect(told?.message).toMatch(/could not be read and (is|are) kept aside/);
+    expect(told?.details?.join('\n')).toMatch(/larger than 32 MiB, more than Seller Tray reads/);
+    await announcesTheNextPurchase(laptop);
   });
 });
 

@@ -114,6 +114,15 @@ export type ResultWindows = Partial<Record<PagedOperation, number>>;
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 
+/**
+ * The most of one answer the client reads: 32 MiB, checked as the body streams in. A full page
+ * of the spec's items is some hundreds of KiB (an event about 1 KiB, an order a few), so this
+ * leaves each of a page's 100 items over 300 KiB; read, it costs the process about 5 times its
+ * size in memory (the bytes, the text, the parsed values), far below V8's longest string (512 MiB
+ * of UTF-16). Past it an answer is not read: docs/api-client.md, Answers.
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
 export class SellerApiClient {
   readonly baseUrl: string;
   private readonly transport: Transport;

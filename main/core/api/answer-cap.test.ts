@@ -1,0 +1,118 @@
+// Answers larger than the client reads (MAX_ANSWER_BYTES), over real HTTP: the simulator's
+// 'huge-items' quirk streams 1 GiB where a purchase wrote ~huge~ (more than V8 can hold as one
+// string), so the server never holds it and the test never needs the memory.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HUGE_MARKER } from '../../../simulator/quirks';
+import { type Simulator, startSimulator } from '../../../simulator/server';
+import { admin } from '../../../test/support/raw-api';
+import { MAX_ANSWER_BYTES, SellerApiClient } from './client';
+import { SellerApiError } from './errors';
+import { nodeNetwork } from './node-transport';
+import type { Transport } from './transport';
+import type { MarketplaceEvent } from './wire';
+
+const SELLER_ORDERS = 150;
+let sim: Simulator;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 11, orders: SELLER_ORDERS });
+});
+afterEach(async () => {
+  await admin(sim.url, 'POST', 'reset');
+});
+afterAll(() => sim.close());
+
+const nodeFetch: Transport = (url, init) => fetch(url, init);
+const TRANSPORTS: [string, Transport][] = [
+  ["Node's fetch", nodeFetch],
+  ["the CLI's undici", nodeNetwork({ env: {} }).transport],
+];
+
+/** A client over `transport` that counts its requests and the bytes of the answers it read. */
+function countingClient(transport: Transport) {
+  const counted = { requests: 0, bytes: 0 };
+  const counting: Transport = async (url, init) => {
+    counted.requests += 1;
+    const response = await transport(url, init);
+    if (response.body === null) return response;
+    const counter = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        counted.bytes += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    return new Response(response.body.pipeThrough(counter), {
+      status: response.status,
+      headers: response.headers,
+    });
+  };
+  const client = new SellerApiClient({
+    baseUrl: sim.url,
+    credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+    transport: counting,
+    sleep: async () => {},
+  });
+  return { client, counted };
+}
+
+async function hugePurchase(order: Record<string, unknown>): Promise<string> {
+  expect((await admin(sim.url, 'PATCH', 'faults', { quirks: ['huge-items'] })).status).toBe(200);
+  return (await admin(sim.url, 'POST', 'purchases', { order })).json.orderId;
+}
+
+async function walkAll(client: SellerApiClient) {
+  const events: MarketplaceEvent[] = [];
+  const aside = [];
+  for await (const page of client.allEvents()) {
+    events.push(...page.items);
+    aside.push(...page.unreadable);
+  }
+  return { events, aside };
+}
+
+describe.each(TRANSPORTS)('an answer over the cap, through %s', (_, transport) => {
+  it('is refused while it streams in, at the cap, once (not retried), in words for a person', async () => {
+    const orderId = await hugePurchase({ note: HUGE_MARKER });
+    const { client, counted } = countingClient(transport);
+    await client.authenticate();
+    const before = { ...counted };
+    const failure = await client.getOrder(orderId).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SellerApiError);
+    expect((failure as SellerApiError).kind).toBe('too-large');
+    expect((failure as SellerApiError).message).toMatch(/larger than 32 MiB.*not read/);
+    expect(counted.requests - before.requests).toBe(1);
+    // Read as it came, and no further than the cap (and the chunk that passed it).
+    expect(counted.bytes - before.bytes).toBeLessThan(MAX_ANSWER_BYTES + 1024 * 1024);
+  });
+});
+
+describe('a listing page over the cap', () => {
+  it('is asked again in halves down to the item over it, which is kept aside; a second walk asks it no more', async () => {
+    const plain = await walkAll(countingClient(nodeFetch).client);
+    await hugePurchase({ buyerCustomerParty: { party: { partyName: HUGE_MARKER } } });
+    const { client, counted } = countingClient(nodeFetch);
+    await client.authenticate();
+
+    const first = { ...counted };
+    const read = await walkAll(client);
+    expect(read.events.map((e) => e.eventId)).toEqual(plain.events.map((e) => e.eventId));
+    expect(read.aside).toEqual([
+      expect.objectContaining({
+        kind: 'event',
+        reason: expect.stringMatching(/larger than 32 MiB, more than Seller Tray reads/),
+      }),
+    ]);
+    const pages = Math.ceil((plain.events.length + 1) / 100);
+    // Each halving asks one half over the cap and, at most, the other within it: 2·log2(100) + 1.
+    expect(counted.requests - first.requests).toBeLessThanOrEqual(pages + 1 + 2 * 7 + 1);
+    expect(counted.bytes - first.bytes).toBeLessThan(8 * (MAX_ANSWER_BYTES + 1024 * 1024));
+
+    // As the next poll reads the listing again: the item over the cap is known by the one before it.
+    const second = { ...counted };
+    const again = await walkAll(client);
+    expect(again.events).toHaveLength(plain.events.length);
+    expect(again.aside.map((item) => item.key)).toEqual(read.aside.map((item) => item.key));
+    expect(counted.bytes - second.bytes).toBeLessThan(MAX_ANSWER_BYTES / 4);
+    expect(counted.requests - second.requests).toBeLessThanOrEqual(pages + 1 + 2);
+  });
+});
