@@ -1,5 +1,4 @@
 // HTTP plumbing shared by the simulator's API and admin handlers.
-import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_STATUS, type ErrorBody, type ErrorCode } from '../main/core/api/wire';
 
@@ -126,9 +125,16 @@ async function streamExpanded(
   body: string,
   { marker, bytes }: { marker: string; bytes: number },
 ): Promise<void> {
-  const write = async (chunk: string) => {
-    if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
-  };
+  const write = (chunk: string) =>
+    res.write(chunk)
+      ? undefined
+      : new Promise<void>((resolve) => {
+          const go = () => {
+            res.off('drain', go).off('close', go);
+            resolve();
+          };
+          res.on('drain', go).on('close', go);
+        });
   const parts = body.split(marker);
   for (const [i, part] of parts.entries()) {
     if (res.destroyed) return;
