@@ -116,3 +116,78 @@ describe('a listing page over the cap', () => {
     expect(counted.requests - second.requests).toBeLessThanOrEqual(pages + 1 + 2);
   });
 });
+
+describe('the other answers over the cap', () => {
+  /** A client whose cap is `maxAnswerBytes`, counting its requests and the chunks it pulled from answers. */
+  function smallCap(maxAnswerBytes: number) {
+    const counted = { requests: 0, pulls: 0 };
+    const transport: Transport = async (url, init) => {
+      counted.requests += 1;
+      const response = await fetch(url, init);
+      const source = response.body?.getReader();
+      if (source === undefined) return response;
+      // Pulled only as the client reads (no read-ahead): what it pulls is what it read.
+      const body = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            const { done, value } = await source.read();
+            if (done) return controller.close();
+            counted.pulls += 1;
+            controller.enqueue(value);
+          },
+          cancel: (reason) => source.cancel(reason),
+        },
+        { highWaterMark: 0 },
+      );
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    const client = new SellerApiClient({
+      baseUrl: sim.url,
+      credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+      transport,
+      sleep: async () => {},
+      maxAnswerBytes,
+    });
+    return { client, counted };
+  }
+
+  const someOrderId = async () =>
+    (await countingClient(nodeFetch).client.listOrders({ limit: 1 })).items[0]?.orderId ?? '';
+
+  it('is refused unread when its Content-Length says it is longer', async () => {
+    const orderId = await someOrderId();
+    const { client, counted } = smallCap(64);
+    await client.authenticate().catch(() => undefined); // the token's answer is over 64 bytes too
+    const failure = await client.getOrder(orderId).catch((error: unknown) => error);
+    expect((failure as SellerApiError).kind).toBe('too-large');
+    expect((failure as SellerApiError).message).toMatch(/the answer is larger than 64 bytes/);
+    expect(counted.pulls).toBe(0);
+  });
+
+  it('a status post answered past it was delivered: no error, posted once', async () => {
+    const orderId = await someOrderId();
+    const { client, counted } = smallCap(1024); // the token fits, the stored event does not
+    await client.authenticate();
+    const before = counted.requests;
+    await client.sendEvent({
+      eventTypeCode: 'ServicePurchased',
+      statusCode: 'ProvisioningInProgress',
+      description: 'Provisioning started',
+      detailedDescription: 'x'.repeat(2000),
+      additionalProperties: [{ name: 'orderId', value: orderId }],
+    });
+    expect(counted.requests - before).toBe(1);
+  });
+
+  it('an error answered past it keeps its status, and is not taken for an answer too large', async () => {
+    await admin(sim.url, 'PATCH', 'faults', { quirks: ['html-errors'] });
+    const { client } = smallCap(1024);
+    await client.authenticate();
+    const failure = await client
+      .getOrder('00000000-0000-4000-8000-000000000000')
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SellerApiError);
+    expect((failure as SellerApiError).kind).toBe('http');
+    expect((failure as SellerApiError).status).toBe(404);
+  });
+});

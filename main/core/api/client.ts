@@ -963,4 +963,5 @@ async function readCapped(response: Response, maxBytes: number): Promise<{ text:
 /** As `Response.text()` decodes: UTF-8, a byte-order mark dropped, bad bytes replaced. */
 const utf8 = (chunks: Uint8Array[]): string => new TextDecoder().decode(Buffer.concat(chunks));
 
-const mebibytes = (bytes: number): string => `${Math.round((bytes / 2 ** 20) * 10) / 10} MiB`;
+const mebibytes = (bytes: number): string =>
+  bytes < 2 ** 20 ? `${bytes} bytes` : `${Math.round((bytes / 2 ** 20) * 10) / 10} MiB`;
