@@ -431,6 +431,22 @@ describe('answers larger than Seller Tray reads (huge-items: 1 GiB, streamed)', 
     await announcesTheNextPurchase(laptop);
   });
 
+  it('reads a first start whose backlog holds an event and an order over the cap: both kept aside, the rest read', async () => {
+    await quirks('huge-items');
+    await purchase({ order: { buyerCustomerParty: { party: { partyName: HUGE_MARKER } } } });
+    const laptop = await startedLaptop();
+    expect(inbox(laptop.core)).toHaveLength(ORDERS); // the huge one is named by no readable event
+    const aside = laptop.core.keptAside(10).items.map((item) => `${item.kind} ${item.reason}`);
+    expect(aside).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^event larger than 32 MiB, more than Seller Tray reads/),
+        expect.stringMatching(/^order larger than 32 MiB, more than Seller Tray reads/),
+      ]),
+    );
+    expect(laptop.core.status().connection).toBe('ok');
+    await announcesTheNextPurchase(laptop);
+  });
+
   it('keeps aside an event over the cap, tells it once, and the poll goes on', async () => {
     const laptop = await startedLaptop();
     await quirks('huge-items');
