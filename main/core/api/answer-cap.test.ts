@@ -191,3 +191,34 @@ describe('the other answers over the cap', () => {
     expect((failure as SellerApiError).status).toBe(404);
   });
 });
+
+describe('a result window looked for where an item is over the cap', () => {
+  it('counts the item over the cap as a place that answers: the walk reads the rest and keeps it aside', async () => {
+    const small = await startSimulator({ port: 0, seed: 11, orders: 10 });
+    try {
+      await admin(small.url, 'PATCH', 'faults', { quirks: ['huge-items', 'result-window-unnamed'] });
+      const places = () => small.store.listEvents(1001, 0, 1_000_000).items.length;
+      // The item over the cap last, at a place the search for the window asks first: the middle
+      // between the page that answered (pages of 2/3 of the listing) and the one refused.
+      while ((places() + 1) % 3 !== 0) await admin(small.url, 'POST', 'purchases', {});
+      const { json } = await admin(small.url, 'POST', 'purchases', {
+        order: { buyerCustomerParty: { party: { partyName: HUGE_MARKER } } },
+      });
+      expect(json.orderId).toBeDefined();
+      const length = places();
+      await admin(small.url, 'PATCH', 'faults', { resultWindow: length + 1 });
+      const client = new SellerApiClient({
+        baseUrl: small.url,
+        credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+        pageSize: (2 * length) / 3,
+        sleep: async () => {},
+      });
+      expect((2 * length) / 3).toBeLessThanOrEqual(100);
+      const read = await walkAll(client);
+      expect(read.events).toHaveLength(length - 1);
+      expect(read.aside).toEqual([expect.objectContaining({ key: `listEvents place ${length - 1}` })]);
+    } finally {
+      await small.close();
+    }
+  });
+});
