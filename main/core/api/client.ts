@@ -539,6 +539,12 @@ export class SellerApiClient {
         },
         (refusal: unknown) => {
           if (mayBeWindowRefusal(refusal)) return false;
+          // An item over the answer cap is there: the place answers. Whether the listing goes on
+          // past it is unknown, so it is no window to remember (read as an end this time).
+          if (refusal instanceof SellerApiError && refusal.kind === 'too-large') {
+            saidMore.set(end, false);
+            return true;
+          }
           throw refusal;
         },
       );
