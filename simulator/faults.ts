@@ -52,6 +52,8 @@ export const FaultSettings = z.strictObject({
   retention: z.int().min(1),
   /** Places before the newest event the late-inserts quirk puts a purchase's event. */
   lateBy: z.int().min(1),
+  /** How long the huge-items quirk writes its marker: by default past V8's longest string (512 MiB). */
+  hugeBytes: z.int().min(1),
 });
 export type FaultSettings = z.infer<typeof FaultSettings>;
 export const FaultSettingsPatch = FaultSettings.partial();
@@ -69,6 +71,7 @@ export const DEFAULT_FAULTS: FaultSettings = {
   resultWindow: 10_000,
   retention: 1,
   lateBy: 2,
+  hugeBytes: 2 ** 30,
 };
 
 export type Fault =

@@ -10,6 +10,11 @@ export interface Answer {
   body: string | undefined;
   /** Headers that replace those the call would be answered with (a gateway's own). */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * Written in place of each `marker` in the body, streamed (so no Content-Length): `bytes` of
+   * text that the simulator never holds whole, for answers larger than any client should read.
+   */
+  expand?: { marker: string; bytes: number };
 }
 
 /** A failed call, answered with the error body of spec §2.15. */
@@ -99,12 +104,47 @@ export function send(
     res.end();
     return;
   }
+  if (answer.expand !== undefined) {
+    res.writeHead(answer.status, { 'Content-Type': answer.contentType, ...headers });
+    void streamExpanded(res, answer.body, answer.expand);
+    return;
+  }
   res.writeHead(answer.status, {
     'Content-Type': answer.contentType,
     'Content-Length': Buffer.byteLength(answer.body),
     ...headers,
   });
   res.end(answer.body);
+}
+
+const EXPANSION_CHUNK = 'x'.repeat(64 * 1024);
+
+/** Writes `body` with each marker expanded, waiting for the reader (drain); stops when it leaves. */
+async function streamExpanded(
+  res: ServerResponse,
+  body: string,
+  { marker, bytes }: { marker: string; bytes: number },
+): Promise<void> {
+  const write = (chunk: string) =>
+    res.write(chunk)
+      ? undefined
+      : new Promise<void>((resolve) => {
+          const go = () => {
+            res.off('drain', go).off('close', go);
+            resolve();
+          };
+          res.on('drain', go).on('close', go);
+        });
+  const parts = body.split(marker);
+  for (const [i, part] of parts.entries()) {
+    if (res.destroyed) return;
+    await write(part);
+    if (i === parts.length - 1) break;
+    for (let left = bytes; left > 0 && !res.destroyed; left -= EXPANSION_CHUNK.length) {
+      await write(left >= EXPANSION_CHUNK.length ? EXPANSION_CHUNK : EXPANSION_CHUNK.slice(0, left));
+    }
+  }
+  if (!res.destroyed) res.end();
 }
 
 export function isLoopback(address: string | undefined): boolean {

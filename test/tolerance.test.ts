@@ -8,12 +8,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { adviceFor } from '../main/core/advice';
 import { orderIdOf } from '../main/core/api/wire';
+import { explainFailure } from '../main/core/failure-words';
 import { userDataDir } from '../main/core/paths';
-import type { CoreEvent } from '../main/core/seller-core';
+import { type CoreEvent, OrderReadLater } from '../main/core/seller-core';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
 import { parseMark } from '../preload/marked-by';
-import type { Quirk } from '../simulator/quirks';
+import { HUGE_MARKER, type Quirk } from '../simulator/quirks';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { inbox, type Laptop, openLaptop, removeDataDir } from './support/core';
 import { runTs } from './support/processes';
@@ -414,6 +416,50 @@ describe("10. the server's words", () => {
   });
 });
 
+describe('answers larger than Seller Tray reads (huge-items: 1 GiB, streamed)', () => {
+  it('tells an order whose document is over the cap for that order, and polling goes on', async () => {
+    const laptop = await startedLaptop();
+    await quirks('huge-items');
+    const huge = (await admin(sim.url, 'POST', 'purchases', { order: { note: HUGE_MARKER } })).json
+      .orderId as string;
+    await poll(laptop);
+    expect(announced(laptop)).toEqual([huge]);
+    const failure = await laptop.core.order(huge).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OrderReadLater);
+    const told = explainFailure((failure as OrderReadLater).failure, adviceFor('app'));
+    expect(told.message).toMatch(/^The marketplace's answer for this order is larger than Seller Tray reads/);
+    await announcesTheNextPurchase(laptop);
+  });
+
+  it('reads a first start whose backlog holds an event and an order over the cap: both kept aside, the rest read', async () => {
+    await quirks('huge-items');
+    await purchase({ order: { buyerCustomerParty: { party: { partyName: HUGE_MARKER } } } });
+    const laptop = await startedLaptop();
+    expect(inbox(laptop.core)).toHaveLength(ORDERS); // the huge one is named by no readable event
+    const aside = laptop.core.keptAside(10).items.map((item) => `${item.kind} ${item.reason}`);
+    expect(aside).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^event larger than 32 MiB, more than Seller Tray reads/),
+        expect.stringMatching(/^order larger than 32 MiB, more than Seller Tray reads/),
+      ]),
+    );
+    expect(laptop.core.status().connection).toBe('ok');
+    await announcesTheNextPurchase(laptop);
+  });
+
+  it('keeps aside an event over the cap, tells it once, and the poll goes on', async () => {
+    const laptop = await startedLaptop();
+    await quirks('huge-items');
+    await purchase({ order: { buyerCustomerParty: { party: { partyName: HUGE_MARKER } } } });
+    await poll(laptop);
+    const [told, ...again] = problems(laptop);
+    expect(again).toEqual([]);
+    expect(told?.message).toMatch(/could not be read and (is|are) kept aside/);
+    expect(told?.details?.join('\n')).toMatch(/larger than 32 MiB, more than Seller Tray reads/);
+    await announcesTheNextPurchase(laptop);
+  });
+});
+
 describe('11. a server that ignores the offset', () => {
   it('fails the walk after one repeated page, saying why, in the core and the CLI', async () => {
     await quirks('ignore-offset');
@@ -755,6 +801,22 @@ describe('seller-tray doctor', () => {
     // Bound by the latency, not by CPU: about 70 calls of 250 ms (past the gateway's second each
     // listing call is refused once and renewed, as planned for lifetimes under a minute), 18 s
     // here, plus the CLI's start, which a loaded machine stretched past a 20 s limit.
+  }, 60_000);
+
+  it('reads no answer past the cap: names the "new" listing\'s event over it, and diagnoses the rest', async () => {
+    const token = await tokenFor(sim.url, 'demo-client', 'demo-secret');
+    const newPage = () => rawCall(sim.url, 'listNewEvents', { token, query: { limit: 100 } });
+    while ((await newPage()).json?.marketplaceEvents?.length > 0); // read: "new" holds only what comes now
+    await quirks('huge-items');
+    await purchase({
+      order: { note: HUGE_MARKER, buyerCustomerParty: { party: { partyName: HUGE_MARKER } } },
+    });
+    const run = await cli(['doctor']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /^listNewEvents +tolerated +HTTP 200 .*\n +an answer was larger than 32 MiB, more than Seller Tray reads: a page so is asked again in smaller pages, an item so alone is kept aside$/m,
+    );
+    expect(run.stdout).not.toMatch(/^\w+ +failed/m);
   }, 60_000);
 
   it('says all is as the spec describes when it is', async () => {

@@ -8,7 +8,7 @@ import { plural } from '../../preload/counted';
 import { capped, plainText } from '../../preload/marketplace-text';
 import { checkedText } from '../../preload/status-words';
 import type { TokenLifetime } from './api/access-token';
-import { SellerApiClient, type SellerApiClientOptions } from './api/client';
+import { MAX_ANSWER_BYTES, SellerApiClient, type SellerApiClientOptions } from './api/client';
 import { SellerApiError } from './api/errors';
 import { type Operation, PAGE, routes } from './api/routes';
 import type { Transport } from './api/transport';
@@ -59,6 +59,8 @@ export interface Diagnosis {
 interface RawAnswer {
   status: number;
   text: string;
+  /** Bytes that came: past the client's cap, it stopped reading (the text is only their start). */
+  bytes: number;
 }
 
 /** At most this many notes per step: one per field and kind of difference is enough to act on. */
@@ -79,16 +81,34 @@ export async function diagnose(
   /** Every credential the run sent (the secret, the token): the notes (answers that succeeded too) are scrubbed of them. */
   const sent = new Set<string>();
   const send: Transport = options.transport ?? ((url, init) => fetch(url, init));
-  // Keeps each answer's status and text as it came, for comparing with what the client read.
+  // Keeps each answer's status and text as the client reads it (no further than its cap), for
+  // comparing with what the client made of it.
   const transport: Transport = async (url, init) => {
     for (const value of credentialsIn(new Headers(init.headers).get('authorization'))) sent.add(value);
     const response = await send(url, init);
-    const text = await response.text();
-    answers.push({ status: response.status, text });
+    const answer: RawAnswer = { status: response.status, text: '', bytes: 0 };
+    answers.push(answer);
     const bodyless = response.status === 204 || response.status === 205 || response.status === 304;
-    return new Response(bodyless ? null : text, { status: response.status, headers: response.headers });
+    if (response.body === null || bodyless) return response;
+    const decoder = new TextDecoder();
+    const kept = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        answer.bytes += chunk.byteLength;
+        answer.text += decoder.decode(chunk, { stream: true });
+        controller.enqueue(chunk);
+      },
+      flush() {
+        answer.text += decoder.decode();
+      },
+    });
+    return new Response(response.body.pipeThrough(kept), {
+      status: response.status,
+      headers: response.headers,
+    });
   };
   const client = new SellerApiClient({ ...options, transport, retry: { maxAttempts: 1 } });
+  const maxBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
+  const over = (answer: RawAnswer) => answer.bytes > maxBytes;
   const steps: DiagnosisStep[] = [];
 
   /** Where each step's answers begin. */
@@ -103,10 +123,11 @@ export async function diagnose(
     starts.set(operation, first);
     const sizeBefore = client.pageSize;
     const started = performance.now();
-    // The answer the step is about: its first success (after a refused page size, before a probe).
+    // The answer the step is about: its first success read whole (after a refused page size or
+    // an answer over the cap, before a probe).
     const answered = () => {
       const read = answers.slice(first);
-      return read.find((a) => a.status >= 200 && a.status <= 299) ?? read.at(-1);
+      return read.find((a) => a.status >= 200 && a.status <= 299 && !over(a)) ?? read.at(-1);
     };
     const done = (outcome: DiagnosisStep['outcome'], notes: string[]) => {
       steps.push({
@@ -129,7 +150,12 @@ export async function diagnose(
               `pages come back with at most ${client.pageSize} items while saying there is more: pages of ${client.pageSize} are read`,
             ]
           : []),
-        ...(main ? differences(readAnswer(main.text), result) : []),
+        ...(answers.slice(first).some(over)
+          ? [
+              `an answer was larger than ${maxBytes / 2 ** 20} MiB, more than Seller Tray reads: a page so is asked again in smaller pages, an item so alone is kept aside`,
+            ]
+          : []),
+        ...(main && !over(main) ? differences(readAnswer(main.text), result) : []),
       ];
       done(notes.length > 0 ? 'tolerated' : 'ok', notes);
       return result;

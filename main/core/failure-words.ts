@@ -41,6 +41,8 @@ function sentence(error: SellerApiError, advice: Advice): string {
       return `Seller Tray could not call the marketplace at the account's address. ${capitalized(advice.checkBaseUrl)}. ${lasting}`;
     case 'schema':
       return `The marketplace answered in a form Seller Tray cannot read. ${lasting}`;
+    case 'too-large':
+      return `The marketplace's answer${error.operation === 'getOrder' ? ' for this order' : ''} is larger than Seller Tray reads, so it was not read; the rest is read as usual. ${lasting}`;
     case 'http':
       break;
   }

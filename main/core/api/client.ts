@@ -74,6 +74,8 @@ export interface SellerApiClientOptions {
   pageSize?: number;
   /** Where this deployment's paths and methods differ from the built-in routes. */
   routes?: RouteOverrides;
+  /** The most of one answer read; `MAX_ANSWER_BYTES` by default. */
+  maxAnswerBytes?: number;
 }
 
 export interface PageQuery {
@@ -101,6 +103,18 @@ interface CallInput extends Abortable {
 type ResponseOf<O extends Operation> = z.infer<(typeof routes)[O]['response']>;
 
 type PagedOperation = 'listEvents' | 'listNewEvents' | 'listOrders';
+type ListedItem<O extends PagedOperation> = O extends 'listOrders' ? Order : MarketplaceEvent;
+type ListingPage<O extends PagedOperation> = PageOf<ListedItem<O>>;
+
+/** Two pages of a listing one after the other, as one. */
+function joined<T>(first: PageOf<T>, second: PageOf<T>): PageOf<T> {
+  return {
+    items: [...first.items, ...second.items],
+    unreadable: [...first.unreadable, ...second.unreadable],
+    keys: [...first.keys, ...second.keys],
+    hasMore: second.hasMore,
+  };
+}
 
 /** A wait the marketplace asked for (Retry-After), as kept beyond one process: until when, and its answer. */
 export interface ServerWait {
@@ -113,6 +127,15 @@ export interface ServerWait {
 export type ResultWindows = Partial<Record<PagedOperation, number>>;
 
 const DEFAULT_TIMEOUT_MS = 15_000;
+
+/**
+ * The most of one answer the client reads: 32 MiB, checked as the body streams in. A full page
+ * of the spec's items is some hundreds of KiB (an event about 1 KiB, an order a few), so this
+ * leaves each of a page's 100 items over 300 KiB; read, it costs the process about 5 times its
+ * size in memory (the bytes, the text, the parsed values), far below V8's longest string (512 MiB
+ * of UTF-16). Past it an answer is not read: docs/api-client.md, Answers.
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
 export class SellerApiClient {
   readonly baseUrl: string;
@@ -133,6 +156,9 @@ export class SellerApiClient {
   readonly #answeredTo: ResultWindows = {};
   /** Short pages that said there is more, by where the next page starts: their size. */
   readonly #shortPages = new Map<string, number>();
+  /** Places whose item alone was over the answer cap, by listing and place: the key of the item before it, when known. */
+  readonly #overCap = new Map<string, string | undefined>();
+  private readonly maxAnswerBytes: number;
   /** Aborted by `hurry()`: ends the retries' backoff waits under way. */
   #hurried = new AbortController();
   readonly #retryListeners = new Set<(error: SellerApiError, delayMs: number) => void>();
@@ -157,6 +183,7 @@ export class SellerApiClient {
     // Credentials go to this origin only: another is refused unsent, and no redirect is followed.
     this.transport = originBound(this.baseUrl, options.transport);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxAnswerBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.clock = options.clock ?? Date.now;
     // An aborted wait ends at once; the call then ends with the signal's reason.
@@ -328,12 +355,15 @@ export class SellerApiClient {
     operation: O,
     page: PageQuery,
     signal: AbortSignal | undefined,
-  ): Promise<PageOf<O extends 'listOrders' ? Order : MarketplaceEvent>> {
+    before?: string,
+  ): Promise<ListingPage<O>> {
     const offset = page.offset ?? 0;
     const window = this.#windows[operation] ?? Number.POSITIVE_INFINITY;
     if (offset >= window) return { items: [], unreadable: [], keys: [], hasMore: false };
     const asked = page.limit ?? PAGE.defaultLimit;
     const limit = Math.min(asked, window - offset);
+    const overCap = this.overCapWithin(operation, offset, limit);
+    if (overCap !== undefined) return this.listAround(operation, offset, limit, overCap, signal, before);
     let answer: ResponseOf<PagedOperation>;
     try {
       answer = await this.call(operation, {
@@ -341,23 +371,26 @@ export class SellerApiClient {
         signal,
       });
     } catch (error) {
+      if (error instanceof SellerApiError && error.kind === 'too-large') {
+        return this.listHalves(operation, offset, limit, signal, before);
+      }
       // A page size named is learned before a window is looked for: asked for a page of one
       // item, a server refusing the page size would answer, and seem to have a window.
       const allowed = page.limit === undefined ? undefined : maximumNamedIn(error, page.limit);
       if (allowed !== undefined && windowNamedIn(error, offset + limit) === undefined) {
         this.#pageSize = Math.min(this.#pageSize, allowed);
-        return this.listPage(operation, { ...page, limit: allowed }, signal);
+        return this.listPage(operation, { ...page, limit: allowed }, signal, before);
       }
       const learned = await this.learnWindow(operation, offset, limit, error, signal);
       if (learned === undefined) throw error;
       if ('end' in learned) {
         // Read up to the end found; past it there is nothing.
         if (learned.end <= offset) return { items: [], unreadable: [], keys: [], hasMore: false };
-        return this.listPage(operation, { ...page, limit: learned.end - offset }, signal);
+        return this.listPage(operation, { ...page, limit: learned.end - offset }, signal, before);
       }
       this.#windows[operation] = learned.window;
       this.log.warn('result window', { operation, window: learned.window });
-      return this.listPage(operation, page, signal);
+      return this.listPage(operation, page, signal, before);
     }
     this.#answeredTo[operation] = Math.max(this.#answeredTo[operation] ?? 0, offset + limit);
     // Which key holds the items is the API's shape, not a deployment's path: the built-in table says.
@@ -372,9 +405,111 @@ export class SellerApiClient {
       if (this.#shortPages.size >= MAX_SHORT_PAGES) this.#shortPages.clear();
       this.#shortPages.set(`${operation} ${offset + raw.length}`, raw.length);
     }
-    const listed = readItems(kind, raw) as Listed<O extends 'listOrders' ? Order : MarketplaceEvent>;
+    const listed = readItems(kind, raw) as Listed<ListedItem<O>>;
     // Without a hasMore, there is more only when the page came back full.
     return { ...listed, hasMore: answer.hasMore ?? raw.length >= limit };
+  }
+
+  /**
+   * A page whose answer was over the cap, asked again as two halves, each halved again while it
+   * is over, down to the item that is over the cap alone: that one is kept aside (and its place
+   * remembered), the others are read. About 2·log2(limit) requests, half of them over the cap.
+   */
+  private async listHalves<O extends PagedOperation>(
+    operation: O,
+    offset: number,
+    limit: number,
+    signal: AbortSignal | undefined,
+    before: string | undefined,
+  ): Promise<ListingPage<O>> {
+    if (limit <= 1) {
+      if (this.#overCap.size >= MAX_OVER_CAP_PLACES) this.#overCap.clear();
+      this.#overCap.set(`${operation} ${offset}`, before);
+      this.log.warn('item over the answer cap', { operation, offset });
+      return this.overCapItem(operation, offset);
+    }
+    const half = Math.ceil(limit / 2);
+    const first = await this.listPage(operation, { offset, limit: half }, signal, before);
+    // A short half (the listing's end, a server's own page size) ends the page: the walk goes on after it.
+    if (!first.hasMore || first.keys.length < half) return first;
+    const second = await this.listPage(
+      operation,
+      { offset: offset + half, limit: limit - half },
+      signal,
+      first.keys.at(-1),
+    );
+    return joined(first, second);
+  }
+
+  /**
+   * A page holding a place whose item was over the cap alone: the pages before and after it are
+   * asked, and the item is kept aside again without a request when the one before it is the one
+   * that was before it then (else the listing moved: the place is asked alone again). A walk
+   * that reads it again (the feed's read-back, a retaining "new" listing) so pays for it once.
+   */
+  private async listAround<O extends PagedOperation>(
+    operation: O,
+    offset: number,
+    limit: number,
+    place: number,
+    signal: AbortSignal | undefined,
+    before: string | undefined,
+  ): Promise<ListingPage<O>> {
+    let page: ListingPage<O> = { items: [], unreadable: [], keys: [], hasMore: true };
+    if (place > offset) {
+      page = await this.listPage(operation, { offset, limit: place - offset }, signal, before);
+      if (!page.hasMore || page.keys.length < place - offset) return page;
+    }
+    const beforePlace = place > offset ? page.keys.at(-1) : before;
+    const known = `${operation} ${place}`;
+    let item: ListingPage<O>;
+    if (beforePlace !== undefined && this.#overCap.get(known) === beforePlace) {
+      item = this.overCapItem(operation, place);
+    } else {
+      this.#overCap.delete(known);
+      item = await this.listPage(operation, { offset: place, limit: 1 }, signal, beforePlace);
+    }
+    page = joined(page, item);
+    if (!item.hasMore || item.keys.length === 0 || place + 1 >= offset + limit) return page;
+    const rest = await this.listPage(
+      operation,
+      { offset: place + 1, limit: offset + limit - place - 1 },
+      signal,
+      item.keys.at(-1),
+    );
+    return joined(page, rest);
+  }
+
+  /** The first place of `[offset, offset + limit)` known to hold an item over the cap. */
+  private overCapWithin(operation: PagedOperation, offset: number, limit: number): number | undefined {
+    let first: number | undefined;
+    for (const known of this.#overCap.keys()) {
+      const [listing, at] = known.split(' ');
+      const place = Number(at);
+      if (listing === operation && place >= offset && place < offset + limit) {
+        first = Math.min(first ?? place, place);
+      }
+    }
+    return first;
+  }
+
+  /** The item at `place` whose answer alone is over the cap: kept aside, told in words, and the walk goes on past it. */
+  private overCapItem<O extends PagedOperation>(operation: O, place: number): ListingPage<O> {
+    const key = `${operation} place ${place}`;
+    return {
+      items: [],
+      unreadable: [
+        {
+          kind: routes[operation].pageItems === 'orders' ? 'order' : 'event',
+          key,
+          fieldPath: '(the whole item)',
+          reason: `larger than ${mebibytes(this.maxAnswerBytes)}, more than Seller Tray reads, so it was not read (place ${place} of the listing)`,
+          raw: null,
+        },
+      ],
+      keys: [key],
+      hasMore: true,
+    };
   }
 
   /**
@@ -404,6 +539,12 @@ export class SellerApiClient {
         },
         (refusal: unknown) => {
           if (mayBeWindowRefusal(refusal)) return false;
+          // An item over the answer cap is there: the place answers. Whether the listing goes on
+          // past it is unknown, so it is no window to remember (read as an end this time).
+          if (refusal instanceof SellerApiError && refusal.kind === 'too-large') {
+            saidMore.set(end, false);
+            return true;
+          }
           throw refusal;
         },
       );
@@ -661,6 +802,7 @@ export class SellerApiClient {
 
     let status: number;
     let text: string;
+    let over: boolean;
     let retryAfter: string | null;
     const timeout = AbortSignal.timeout(this.timeoutMs);
     try {
@@ -672,7 +814,7 @@ export class SellerApiClient {
       });
       status = response.status;
       retryAfter = response.headers.get('retry-after');
-      text = await response.text();
+      ({ text, over } = await readCapped(response, this.maxAnswerBytes));
       // A server or gateway may quote the request in its error words: never the credentials it carried.
       if (status < 200 || status > 299) text = withoutCredentials(text, credentialsIn(authorization));
     } catch (error) {
@@ -682,6 +824,16 @@ export class SellerApiClient {
     }
 
     const retryAfterSeconds = parseRetryAfter(retryAfter, this.clock());
+    if (over && status >= 200 && status <= 299) {
+      // Asking again would bring the same answer; a call that must not be carried out twice was.
+      if (route.repeatable !== false) {
+        throw new SellerApiError(
+          { ...at, kind: 'too-large', status },
+          `the answer is larger than ${mebibytes(this.maxAnswerBytes)}, more than Seller Tray reads: it was not read`,
+        );
+      }
+      text = '';
+    }
     let json: unknown;
     try {
       json = text === '' ? undefined : parseJson(text);
@@ -722,6 +874,8 @@ function namingListing(operation: PagedOperation, error: unknown): unknown {
 const MIN_LEARNED_PAGE_SIZE = 10;
 /** Short pages remembered until the page after them is read (a walk reads at most two ahead). */
 const MAX_SHORT_PAGES = 16;
+/** Places over the answer cap remembered; past it they are forgotten (and found again, at a cost). */
+const MAX_OVER_CAP_PLACES = 64;
 
 /**
  * The maximum page size a 400 names ("limit must be between 1 and 50", "maximum page size is
@@ -782,3 +936,38 @@ function rootMessage(error: unknown): string {
   while (e instanceof Error && e.cause instanceof Error) e = e.cause;
   return e instanceof Error ? e.message : String(e);
 }
+
+/**
+ * An answer's body as text, read no further than `maxBytes`: past them (or declared longer) the
+ * rest is not read and its connection goes (`over`); the text is then what came before, for an
+ * error's words. Read from the body's stream, so it holds for every transport (net.fetch, undici).
+ */
+async function readCapped(response: Response, maxBytes: number): Promise<{ text: string; over: boolean }> {
+  const body = response.body;
+  if (body === null) return { text: '', over: false };
+  if (Number(response.headers.get('content-length')) > maxBytes) {
+    await body.cancel().catch(() => {});
+    return { text: '', over: true };
+  }
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (bytes + value.byteLength > maxBytes) {
+      chunks.push(value.subarray(0, maxBytes - bytes));
+      await reader.cancel().catch(() => {});
+      return { text: utf8(chunks), over: true };
+    }
+    bytes += value.byteLength;
+    chunks.push(value);
+  }
+  return { text: utf8(chunks), over: false };
+}
+
+/** As `Response.text()` decodes: UTF-8, a byte-order mark dropped, bad bytes replaced. */
+const utf8 = (chunks: Uint8Array[]): string => new TextDecoder().decode(Buffer.concat(chunks));
+
+const mebibytes = (bytes: number): string =>
+  bytes < 2 ** 20 ? `${bytes} bytes` : `${Math.round((bytes / 2 ** 20) * 10) / 10} MiB`;

@@ -7,10 +7,11 @@ import { capped, plainText } from '../../../preload/marketplace-text';
 /**
  * http: the server answered with an error status; network: no answer (refused, reset,
  * dropped, cut body); timeout: no answer in time; tls: the certificate was refused;
- * schema: the answer is not what the API promises; config: the call could not be made
+ * schema: the answer is not what the API promises; too-large: the answer is longer than the
+ * client reads (MAX_ANSWER_BYTES), so it was not read; config: the call could not be made
  * as configured (bad base URL).
  */
-export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'tls' | 'schema' | 'config';
+export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'tls' | 'schema' | 'too-large' | 'config';
 
 export interface ApiErrorDetails {
   kind: ApiErrorKind;

@@ -1,0 +1,224 @@
+// Answers larger than the client reads (MAX_ANSWER_BYTES), over real HTTP: the simulator's
+// 'huge-items' quirk streams 1 GiB where a purchase wrote ~huge~ (more than V8 can hold as one
+// string), so the server never holds it and the test never needs the memory.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HUGE_MARKER } from '../../../simulator/quirks';
+import { type Simulator, startSimulator } from '../../../simulator/server';
+import { admin } from '../../../test/support/raw-api';
+import { MAX_ANSWER_BYTES, SellerApiClient } from './client';
+import { SellerApiError } from './errors';
+import { nodeNetwork } from './node-transport';
+import type { Transport } from './transport';
+import type { MarketplaceEvent } from './wire';
+
+const SELLER_ORDERS = 150;
+let sim: Simulator;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: 11, orders: SELLER_ORDERS });
+});
+afterEach(async () => {
+  await admin(sim.url, 'POST', 'reset');
+});
+afterAll(() => sim.close());
+
+const nodeFetch: Transport = (url, init) => fetch(url, init);
+const TRANSPORTS: [string, Transport][] = [
+  ["Node's fetch", nodeFetch],
+  ["the CLI's undici", nodeNetwork({ env: {} }).transport],
+];
+
+/** A client over `transport` that counts its requests and the bytes of the answers it read. */
+function countingClient(transport: Transport) {
+  const counted = { requests: 0, bytes: 0 };
+  const counting: Transport = async (url, init) => {
+    counted.requests += 1;
+    const response = await transport(url, init);
+    if (response.body === null) return response;
+    const counter = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        counted.bytes += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    return new Response(response.body.pipeThrough(counter), {
+      status: response.status,
+      headers: response.headers,
+    });
+  };
+  const client = new SellerApiClient({
+    baseUrl: sim.url,
+    credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+    transport: counting,
+    sleep: async () => {},
+  });
+  return { client, counted };
+}
+
+async function hugePurchase(order: Record<string, unknown>): Promise<string> {
+  expect((await admin(sim.url, 'PATCH', 'faults', { quirks: ['huge-items'] })).status).toBe(200);
+  return (await admin(sim.url, 'POST', 'purchases', { order })).json.orderId;
+}
+
+async function walkAll(client: SellerApiClient) {
+  const events: MarketplaceEvent[] = [];
+  const aside = [];
+  for await (const page of client.allEvents()) {
+    events.push(...page.items);
+    aside.push(...page.unreadable);
+  }
+  return { events, aside };
+}
+
+describe.each(TRANSPORTS)('an answer over the cap, through %s', (_, transport) => {
+  it('is refused while it streams in, at the cap, once (not retried), in words for a person', async () => {
+    const orderId = await hugePurchase({ note: HUGE_MARKER });
+    const { client, counted } = countingClient(transport);
+    await client.authenticate();
+    const before = { ...counted };
+    const failure = await client.getOrder(orderId).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SellerApiError);
+    expect((failure as SellerApiError).kind).toBe('too-large');
+    expect((failure as SellerApiError).message).toMatch(/larger than 32 MiB.*not read/);
+    expect(counted.requests - before.requests).toBe(1);
+    // Read as it came, and no further than the cap (and the chunk that passed it).
+    expect(counted.bytes - before.bytes).toBeLessThan(MAX_ANSWER_BYTES + 1024 * 1024);
+  });
+});
+
+describe('a listing page over the cap', () => {
+  it('is asked again in halves down to the item over it, which is kept aside; a second walk asks it no more', async () => {
+    const plain = await walkAll(countingClient(nodeFetch).client);
+    await hugePurchase({ buyerCustomerParty: { party: { partyName: HUGE_MARKER } } });
+    const { client, counted } = countingClient(nodeFetch);
+    await client.authenticate();
+
+    const first = { ...counted };
+    const read = await walkAll(client);
+    expect(read.events.map((e) => e.eventId)).toEqual(plain.events.map((e) => e.eventId));
+    expect(read.aside).toEqual([
+      expect.objectContaining({
+        kind: 'event',
+        reason: expect.stringMatching(/larger than 32 MiB, more than Seller Tray reads/),
+      }),
+    ]);
+    const pages = Math.ceil((plain.events.length + 1) / 100);
+    // Each halving asks one half over the cap and, at most, the other within it: 2·log2(100) + 1.
+    expect(counted.requests - first.requests).toBeLessThanOrEqual(pages + 1 + 2 * 7 + 1);
+    expect(counted.bytes - first.bytes).toBeLessThan(8 * (MAX_ANSWER_BYTES + 1024 * 1024));
+
+    // As the next poll reads the listing again: the item over the cap is known by the one before it.
+    const second = { ...counted };
+    const again = await walkAll(client);
+    expect(again.events).toHaveLength(plain.events.length);
+    expect(again.aside.map((item) => item.key)).toEqual(read.aside.map((item) => item.key));
+    expect(counted.bytes - second.bytes).toBeLessThan(MAX_ANSWER_BYTES / 4);
+    expect(counted.requests - second.requests).toBeLessThanOrEqual(pages + 1 + 2);
+  });
+});
+
+describe('the other answers over the cap', () => {
+  /** A client whose cap is `maxAnswerBytes`, counting its requests and the chunks it pulled from answers. */
+  function smallCap(maxAnswerBytes: number) {
+    const counted = { requests: 0, pulls: 0 };
+    const transport: Transport = async (url, init) => {
+      counted.requests += 1;
+      const response = await fetch(url, init);
+      const source = response.body?.getReader();
+      if (source === undefined) return response;
+      // Pulled only as the client reads (no read-ahead): what it pulls is what it read.
+      const body = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            const { done, value } = await source.read();
+            if (done) return controller.close();
+            counted.pulls += 1;
+            controller.enqueue(value);
+          },
+          cancel: (reason) => source.cancel(reason),
+        },
+        { highWaterMark: 0 },
+      );
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    const client = new SellerApiClient({
+      baseUrl: sim.url,
+      credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+      transport,
+      sleep: async () => {},
+      maxAnswerBytes,
+    });
+    return { client, counted };
+  }
+
+  const someOrderId = async () =>
+    (await countingClient(nodeFetch).client.listOrders({ limit: 1 })).items[0]?.orderId ?? '';
+
+  it('is refused unread when its Content-Length says it is longer', async () => {
+    const orderId = await someOrderId();
+    const { client, counted } = smallCap(64);
+    await client.authenticate().catch(() => undefined); // the token's answer is over 64 bytes too
+    const failure = await client.getOrder(orderId).catch((error: unknown) => error);
+    expect((failure as SellerApiError).kind).toBe('too-large');
+    expect((failure as SellerApiError).message).toMatch(/the answer is larger than 64 bytes/);
+    expect(counted.pulls).toBe(0);
+  });
+
+  it('a status post answered past it was delivered: no error, posted once', async () => {
+    const orderId = await someOrderId();
+    const { client, counted } = smallCap(1024); // the token fits, the stored event does not
+    await client.authenticate();
+    const before = counted.requests;
+    await client.sendEvent({
+      eventTypeCode: 'ServicePurchased',
+      statusCode: 'ProvisioningInProgress',
+      description: 'Provisioning started',
+      detailedDescription: 'x'.repeat(2000),
+      additionalProperties: [{ name: 'orderId', value: orderId }],
+    });
+    expect(counted.requests - before).toBe(1);
+  });
+
+  it('an error answered past it keeps its status, and is not taken for an answer too large', async () => {
+    await admin(sim.url, 'PATCH', 'faults', { quirks: ['html-errors'] });
+    const { client } = smallCap(1024);
+    await client.authenticate();
+    const failure = await client
+      .getOrder('00000000-0000-4000-8000-000000000000')
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SellerApiError);
+    expect((failure as SellerApiError).kind).toBe('http');
+    expect((failure as SellerApiError).status).toBe(404);
+  });
+});
+
+describe('a result window looked for where an item is over the cap', () => {
+  it('counts the item over the cap as a place that answers: the walk reads the rest and keeps it aside', async () => {
+    const small = await startSimulator({ port: 0, seed: 11, orders: 10 });
+    try {
+      await admin(small.url, 'PATCH', 'faults', { quirks: ['huge-items', 'result-window-unnamed'] });
+      const places = () => small.store.listEvents(1001, 0, 1_000_000).items.length;
+      // The item over the cap last, at a place the search for the window asks first: the middle
+      // between the page that answered (pages of 2/3 of the listing) and the one refused.
+      while ((places() + 1) % 3 !== 0) await admin(small.url, 'POST', 'purchases', {});
+      const { json } = await admin(small.url, 'POST', 'purchases', {
+        order: { buyerCustomerParty: { party: { partyName: HUGE_MARKER } } },
+      });
+      expect(json.orderId).toBeDefined();
+      const length = places();
+      await admin(small.url, 'PATCH', 'faults', { resultWindow: length + 1 });
+      const client = new SellerApiClient({
+        baseUrl: small.url,
+        credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+        pageSize: (2 * length) / 3,
+        sleep: async () => {},
+      });
+      expect((2 * length) / 3).toBeLessThanOrEqual(100);
+      const read = await walkAll(client);
+      expect(read.events).toHaveLength(length - 1);
+      expect(read.aside).toEqual([expect.objectContaining({ key: `listEvents place ${length - 1}` })]);
+    } finally {
+      await small.close();
+    }
+  });
+});
