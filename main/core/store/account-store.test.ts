@@ -1071,6 +1071,26 @@ describe('the journal', () => {
     expect(store.outboxItems().map((item) => item.state)).toEqual(['failed']);
   });
 
+  it('says what was carried over in words for a person, and nothing of what there was none of', async () => {
+    store.putOutboxItem(mark('pending'));
+    store.close();
+    await rm(join(dir, DATABASE_FILE));
+    let reopened = AccountStore.open(dir);
+    store = reopened.store;
+    const history =
+      'order history is read again from the marketplace (no order is announced twice, none is missed).';
+    expect(reopened.problems).toEqual([
+      `Seller Tray's order database was missing. 1 status not yet confirmed was carried over from its journal, and the ${history}`,
+    ]);
+    // Delivered: the journal then holds nothing to carry over.
+    store.putOutboxItem(mark('sent'));
+    store.close();
+    await rm(join(dir, DATABASE_FILE));
+    reopened = AccountStore.open(dir);
+    store = reopened.store;
+    expect(reopened.problems).toEqual([`Seller Tray's order database was missing. The ${history}`]);
+  });
+
   it('writes both of its files readable by the user only, like the database', () => {
     store.putOutboxItem(mark('failed'));
     for (const file of [DATABASE_FILE, JOURNAL_FILE, REFUSED_FILE]) {
