@@ -1054,9 +1054,7 @@ describe('the local store', () => {
     a.core.start();
     await a.core.checkNow();
     expect(a.events.find((e) => e.type === 'problem')).toMatchObject({
-      message: expect.stringContaining(
-        '1 status not yet confirmed and 0 announcements of new orders were carried over',
-      ),
+      message: expect.stringContaining('1 status not yet confirmed was carried over from its journal'),
     });
     await a.core.deliverOutbox();
     const posted = sim.store

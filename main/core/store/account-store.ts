@@ -2704,7 +2704,17 @@ function eventMs(event: MarketplaceEvent): number {
 
 /** What the user is told when the database lost something, and what was put back. */
 function lostWords(what: 'damaged' | 'missing' | 'lost-changes', restored: Restored, aside?: string): string {
-  const kept = `${plural(restored.statuses, 'status', 'statuses')} not yet confirmed and ${plural(restored.announcements, 'announcement')} of new orders were carried over from its journal, and the order history is read again from the marketplace (no order is announced twice, none is missed)`;
+  // Only what there was: "0 statuses … were carried over" told a person nothing.
+  const carried = [
+    restored.statuses > 0 && `${plural(restored.statuses, 'status', 'statuses')} not yet confirmed`,
+    restored.announcements > 0 && `${plural(restored.announcements, 'announcement')} of new orders`,
+  ].filter((part) => part !== false);
+  const history =
+    'order history is read again from the marketplace (no order is announced twice, none is missed)';
+  const kept =
+    carried.length === 0
+      ? `The ${history}`
+      : `${carried.join(' and ')} ${restored.statuses + restored.announcements === 1 ? 'was' : 'were'} carried over from its journal, and the ${history}`;
   switch (what) {
     case 'damaged':
       return `Seller Tray's order database was damaged and was kept aside${aside ? ` as ${aside}` : ''}. ${kept}.`;
