@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
 import type { AutomationRun, RunState, RunTrigger } from '../../../preload/automations';
 import { plural } from '../../../preload/counted';
@@ -195,6 +195,8 @@ export interface StoreOpening {
   store: AccountStore;
   /** For the user: what was found wrong and what was done about it. */
   problems: string[];
+  /** For the log (at warn): what was found wrong that changes nothing the user sees. */
+  warnings: string[];
 }
 
 /** What a store put back after losing it, from its journal. */
@@ -251,8 +253,12 @@ export class AccountStore {
 
   /** Which file the database is (its inode): another process on the folder may replace it. */
   private fileId: number;
-  /** The last successful poll's time and count (LAST_POLL_FILE). */
-  private lastPoll: { at: string; n: number } | undefined;
+  /** The last successful poll's time (LAST_POLL_FILE), if one is known. */
+  private lastPollAt: string | undefined;
+  /** How many polls succeeded on this laptop (LAST_POLL_FILE's count; see the constructor). */
+  private polls: number;
+  /** What the open found wrong that only the log is told (StoreOpening.warnings). */
+  private readonly warnings: string[] = [];
   /** The inbox's counts and sort keys as last read, kept until the store changes or the clock regroups it (remembered). */
   private readonly inboxReads = new RememberedReads(INBOX_READS_KEPT);
   /** This connection's number among all stores' (inboxVersion). */
@@ -267,7 +273,15 @@ export class AccountStore {
   ) {
     this.fileId = statSync(this.file).ino;
     this.commits = new CommitMark(this.file);
-    this.lastPoll = readLastPoll(dataDir);
+    const { lastPoll, aside } = readLastPoll(dataDir, now);
+    if (aside !== undefined)
+      this.warnings.push(
+        `${LAST_POLL_FILE} could not be read (damaged) and was kept aside as ${aside}; the next poll writes it anew`,
+      );
+    this.lastPollAt = lastPoll?.at;
+    // Never behind a mark sent at a counted poll: its file lost, damaged or written by another
+    // process counting fewer, a mark would wait that many more polls for Needs attention.
+    this.polls = Math.max(lastPoll?.n ?? 0, this.highestSentAtPoll());
     this.deriveAllOrders();
   }
 
@@ -304,7 +318,7 @@ export class AccountStore {
         const restored = store.restoreFromJournal();
         const lost = missing || restored.statuses + restored.announcements > 0 || restored.history;
         const problems = lost ? [lostWords(missing ? 'missing' : 'lost-changes', restored)] : [];
-        return { store, problems };
+        return { store, problems, warnings: store.warnings };
       }
       db.close();
     } catch (error) {
@@ -312,7 +326,7 @@ export class AccountStore {
     }
     const { db, aside } = AccountStore.setAside(file, now);
     const store = new AccountStore(db, dataDir, now);
-    return { store, problems: [store.restoreAfterDamage(aside)] };
+    return { store, problems: [store.restoreAfterDamage(aside)], warnings: store.warnings };
   }
 
   /**
@@ -2237,9 +2251,11 @@ export class AccountStore {
    * without a flush: a power cut may lose the last few, which only tells "Checked" a little early.
    */
   notePollSucceeded(now: string): void {
-    this.lastPoll = { at: now, n: this.pollsSucceeded() + 1 };
+    this.lastPollAt = now;
+    this.polls += 1;
     try {
-      writeFileSync(join(this.dataDir, LAST_POLL_FILE), JSON.stringify(this.lastPoll), { mode: 0o600 });
+      const lastPoll = { at: now, n: this.polls };
+      writeFileSync(join(this.dataDir, LAST_POLL_FILE), JSON.stringify(lastPoll), { mode: 0o600 });
     } catch {
       // Said from memory while this process runs; the doctor then says an older time.
     }
@@ -2247,12 +2263,21 @@ export class AccountStore {
 
   /** When a poll last read the marketplace on this laptop (ISO), if one ever did. */
   lastSuccessfulPoll(): string | undefined {
-    return this.lastPoll?.at;
+    return this.lastPollAt;
   }
 
   /** How many polls read the marketplace on this laptop so far. */
   pollsSucceeded(): number {
-    return this.lastPoll?.n ?? 0;
+    return this.polls;
+  }
+
+  /** The count of polls at which the latest mark not yet shown back was sent (0 when none). */
+  private highestSentAtPoll(): number {
+    const row = this.sql(
+      `SELECT MAX(json_extract(json, '$.sentAtPoll')) AS n FROM outbox
+         WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL`,
+    ).get() as { n: number | null };
+    return row.n ?? 0;
   }
 
   /**
@@ -2260,7 +2285,7 @@ export class AccountStore {
    * file (the CLI's doctor, beside a running app); undefined when none did or it cannot be read.
    */
   static lastSuccessfulPollIn(dataDir: string): string | undefined {
-    return readLastPoll(dataDir)?.at;
+    return parseLastPoll(readTextSync(join(dataDir, LAST_POLL_FILE)))?.at;
   }
 
   /** The page size the marketplace was found to allow, when it is smaller than asked. */
@@ -2629,18 +2654,47 @@ function searchText(orderId: string, order: Order | undefined, licenses: License
 /** Where a successful poll writes when it was and how many there were: `{"at": ISO time, "n": count}`. */
 export const LAST_POLL_FILE = 'last-poll.json';
 
-/** What the last successful poll wrote in `dataDir`; undefined when nothing readable is there. */
-function readLastPoll(dataDir: string): { at: string; n: number } | undefined {
+/**
+ * What the last successful poll wrote in `dataDir`. One that is there but cannot be used is kept
+ * aside (`aside`: its new name), as a damaged database is, for support; the next poll writes anew.
+ */
+function readLastPoll(dataDir: string, now: () => number): { lastPoll?: LastPoll; aside?: string } {
+  const file = join(dataDir, LAST_POLL_FILE);
+  const text = readTextSync(file);
+  if (text === undefined) return {};
+  const lastPoll = parseLastPoll(text);
+  if (lastPoll) return { lastPoll };
   try {
-    const parsed = JSON.parse(readFileSync(join(dataDir, LAST_POLL_FILE), 'utf8')) as {
-      at?: unknown;
-      n?: unknown;
-    };
-    return typeof parsed.at === 'string' && Number.isSafeInteger(parsed.n)
+    return { aside: basename(keepAside(file, asideStamp(now()))) };
+  } catch {
+    return {}; // a folder that cannot be written: read as none, as before
+  }
+}
+
+interface LastPoll {
+  at: string;
+  n: number;
+}
+
+/** LAST_POLL_FILE's content, or undefined when it is not that. */
+function parseLastPoll(text: string | undefined): LastPoll | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(text) as { at?: unknown; n?: unknown } | null;
+    return typeof parsed?.at === 'string' && Number.isSafeInteger(parsed.n)
       ? { at: parsed.at, n: parsed.n as number }
       : undefined;
   } catch {
-    return undefined; // none yet, or damaged: the next poll writes it anew
+    return undefined;
+  }
+}
+
+/** A file's text; undefined when it cannot be read (none yet, or no permission). */
+function readTextSync(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 
