@@ -36,6 +36,7 @@ import {
   orderIdOf,
   type UnreadableItem,
 } from '../api/wire';
+import { removeLeftoverTemporaries } from '../durable-file';
 import type { FeedCursor } from '../event-feed';
 import { ANOTHER_SELLER, anotherSellers } from '../kept-aside';
 import { buyerAndProduct } from '../notification-policy';
@@ -273,6 +274,8 @@ export class AccountStore {
   ) {
     this.fileId = statSync(this.file).ino;
     this.commits = new CommitMark(this.file);
+    for (const name of removeLeftoverTemporaries(dataDir))
+      this.warnings.push(`removed ${name}, left by a write its process did not finish (it ended first)`);
     const { lastPoll, aside } = readLastPoll(dataDir, now);
     if (aside !== undefined)
       this.warnings.push(
