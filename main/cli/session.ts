@@ -78,7 +78,7 @@ export interface WatchOptions {
   automations?: Headless | undefined;
   /** `run`: the accounts to serve, asked again whenever the settings file changes. */
   follow?: (() => Account[]) | undefined;
-  /** What `run`'s tries of a store that could not be opened wait on (tests pass a quicker one). */
+  /** What the tries of a store that could not be opened wait on (tests pass a quicker one). */
   timers?: Timers | undefined;
 }
 
@@ -157,7 +157,7 @@ export async function watch(
     setTimeout,
     clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
   };
-  /** `run`'s accounts whose store could not be opened: their failed tries, and the timer of the next. */
+  /** The accounts whose store could not be opened (not under --once): their failed tries, and the timer of the next. */
   const unopened = new Map<string, { tries: number; timer: unknown }>();
   const forget = (key: string) => {
     timers.clearTimeout(unopened.get(key)?.timer);
@@ -166,20 +166,22 @@ export async function watch(
   const shownName = (account: Account) => account.ref.label ?? account.ref.baseUrl;
   /**
    * An account of several that cannot be opened (its store a newer version's, its folder
-   * unwritable): told, it costs no other. `run` tries it again by itself (a service has nobody to
-   * press Check now), told here once, each failed try in the log.
+   * unwritable): told, it costs no other. Unless --once, it is tried again by itself (a service has
+   * nobody to press Check now), told here once, each failed try in the log.
    */
   const cannotServe = (account: Account, error: unknown) => {
     const why = explainFailure(error, adviceFor(account.surface, account.ref)).message;
-    const again = options.follow
-      ? `; run tries again ${REOPEN_SCHEDULE}, and at each change of the settings file`
-      : '';
+    const again = options.once
+      ? ''
+      : options.follow
+        ? `; run tries again ${REOPEN_SCHEDULE}, and at each change of the settings file`
+        : `; watch tries again ${REOPEN_SCHEDULE}`;
     process.stderr.write(
       describeProblem({
         message: `${shownName(account)} could not be served: ${again ? why.replace(/\.$/, '') : why}${again}`,
       }),
     );
-    if (options.follow) tryAgainLater(account, error);
+    if (!options.once) tryAgainLater(account, error);
   };
   /** The watch is ending: nothing more is tried. */
   let ended = false;
