@@ -1146,6 +1146,34 @@ describe('the journal', () => {
     expect(reopened.problems).toEqual([`Seller Tray's order database was missing. The ${history}`]);
   });
 
+  it.each([JOURNAL_FILE, REFUSED_FILE])(
+    'damaged, %s is kept aside and told in the log, and written anew from the database',
+    async (file) => {
+      store.putOutboxItem(mark('failed'));
+      store.putOutboxItem({ ...mark('pending'), requestId: '9a1b2c3d-0000-4000-8000-000000000001' });
+      store.close();
+      const damaged = (await readFile(join(dir, file), 'utf8')).slice(0, 40);
+      await writeFile(join(dir, file), damaged);
+
+      const reopened = AccountStore.open(dir);
+      store = reopened.store;
+
+      expect(reopened.warnings).toEqual([
+        expect.stringMatching(
+          new RegExp(`^${file.replace(/\./g, '\\.')} could not be read .* kept aside as `),
+        ),
+      ]);
+      const aside = (await readdir(dir)).filter((name) => name.startsWith(`${file}.damaged-`));
+      expect(aside).toHaveLength(1);
+      expect(await readFile(join(dir, aside[0] as string), 'utf8')).toBe(damaged);
+      expect(reopened.problems).toEqual([]);
+      // The next change writes it anew, whole.
+      store.putOutboxItem(mark('failed'));
+      expect(readJournal(dir)?.outbox).toHaveLength(1);
+      expect(readRefused(dir)?.outbox).toHaveLength(1);
+    },
+  );
+
   it('writes both of its files readable by the user only, like the database', () => {
     store.putOutboxItem(mark('failed'));
     for (const file of [DATABASE_FILE, JOURNAL_FILE, REFUSED_FILE]) {
