@@ -65,6 +65,7 @@ import {
   type Refused,
   readJournal,
   readRefused,
+  unreadableJournalFiles,
   writeJournal,
   writeRefused,
 } from './journal';
@@ -276,16 +277,28 @@ export class AccountStore {
     this.commits = new CommitMark(this.file);
     for (const name of removeLeftoverTemporaries(dataDir))
       this.warnings.push(`removed ${name}, left by a write its process did not finish (it ended first)`);
-    const { lastPoll, aside } = readLastPoll(dataDir, now);
-    if (aside !== undefined)
-      this.warnings.push(
-        `${LAST_POLL_FILE} could not be read (damaged) and was kept aside as ${aside}; the next poll writes it anew`,
-      );
+    const { lastPoll, damaged } = readLastPoll(dataDir);
+    if (damaged) this.keepDamagedAside(join(dataDir, LAST_POLL_FILE), 'the next poll writes it anew');
     this.lastPollAt = lastPoll?.at;
     // Never behind a mark sent at a counted poll: its file lost, damaged or written by another
     // process counting fewer, a mark would wait that many more polls for Needs attention.
     this.polls = Math.max(lastPoll?.n ?? 0, this.highestSentAtPoll());
     this.deriveAllOrders();
+  }
+
+  /**
+   * A side file of the store that is there but cannot be read: kept aside for support as a damaged
+   * database is (`<file>.damaged-<time>`), and said in the log (what it means: `then`).
+   */
+  private keepDamagedAside(file: string, then: string): void {
+    try {
+      const aside = basename(keepAside(file, asideStamp(this.now())));
+      this.warnings.push(
+        `${basename(file)} could not be read (damaged) and was kept aside as ${aside}; ${then}`,
+      );
+    } catch {
+      // A folder that cannot be written: read as none, as before, and left where it is.
+    }
   }
 
   private get file(): string {
@@ -440,6 +453,8 @@ export class AccountStore {
   private restoreFromJournal(salvaged: readonly OutboxItem[] = []): Restored {
     return this.atomically(() => {
       // Read under the write lock: another process on the folder writes them in its transactions.
+      for (const file of unreadableJournalFiles(this.dataDir))
+        this.keepDamagedAside(file, 'the database still holds what it held, and it is written anew from it');
       const journal = readJournal(this.dataDir);
       const earlierForm = journal !== undefined && journal.refusedApart !== true;
       const refused = earlierForm ? undefined : readRefused(this.dataDir);
@@ -2657,21 +2672,12 @@ function searchText(orderId: string, order: Order | undefined, licenses: License
 /** Where a successful poll writes when it was and how many there were: `{"at": ISO time, "n": count}`. */
 export const LAST_POLL_FILE = 'last-poll.json';
 
-/**
- * What the last successful poll wrote in `dataDir`. One that is there but cannot be used is kept
- * aside (`aside`: its new name), as a damaged database is, for support; the next poll writes anew.
- */
-function readLastPoll(dataDir: string, now: () => number): { lastPoll?: LastPoll; aside?: string } {
-  const file = join(dataDir, LAST_POLL_FILE);
-  const text = readTextSync(file);
+/** What the last successful poll wrote in `dataDir`; `damaged` when a file is there that is not that. */
+function readLastPoll(dataDir: string): { lastPoll?: LastPoll; damaged?: true } {
+  const text = readTextSync(join(dataDir, LAST_POLL_FILE));
   if (text === undefined) return {};
   const lastPoll = parseLastPoll(text);
-  if (lastPoll) return { lastPoll };
-  try {
-    return { aside: basename(keepAside(file, asideStamp(now()))) };
-  } catch {
-    return {}; // a folder that cannot be written: read as none, as before
-  }
+  return lastPoll ? { lastPoll } : { damaged: true };
 }
 
 interface LastPoll {
