@@ -1,4 +1,6 @@
 // The core as the app drives it, against the simulator over loopback HTTP.
+
+import { spawnSync } from 'node:child_process';
 import { open, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +10,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { orderIdOf } from '../main/core/api/wire';
 import { LIVENESS_TICK_MS } from '../main/core/liveness';
 import { TransitionError } from '../main/core/mark';
-import { DATABASE_FILE } from '../main/core/store/account-store';
+import { DATABASE_FILE, LAST_POLL_FILE } from '../main/core/store/account-store';
+import { JOURNAL_FILE } from '../main/core/store/journal';
 import { type Simulator, startSimulator } from '../simulator/server';
 import {
   inbox,
@@ -21,6 +24,7 @@ import {
 } from './support/core';
 import { exitOf, spawnTs, waitForLine } from './support/processes';
 import { admin } from './support/raw-api';
+import { recordingLog } from './support/recording-log';
 import { until } from './support/shell-fakes';
 
 let sim: Simulator;
@@ -1054,9 +1058,7 @@ describe('the local store', () => {
     a.core.start();
     await a.core.checkNow();
     expect(a.events.find((e) => e.type === 'problem')).toMatchObject({
-      message: expect.stringContaining(
-        '1 status not yet confirmed and 0 announcements of new orders were carried over',
-      ),
+      message: expect.stringContaining('1 status not yet confirmed was carried over from its journal'),
     });
     await a.core.deliverOutbox();
     const posted = sim.store
@@ -1066,6 +1068,26 @@ describe('the local store', () => {
     expect(a.notifications()).toEqual([]);
     expect(await readdir(dataDir)).toEqual(
       expect.arrayContaining([expect.stringMatching(new RegExp(`^${DATABASE_FILE}\\.damaged-`))]),
+    );
+  });
+
+  it("tells the log at warn what its open kept aside or removed: a damaged last-poll.json, a killed writer's temporary", async () => {
+    const dataDir = await makeDataDir();
+    await writeFile(join(dataDir, LAST_POLL_FILE), '{"at":"2026-11-2');
+    const { pid } = spawnSync(process.execPath, ['-e', '0']);
+    const leftover = `${JOURNAL_FILE}.${pid}.tmp`;
+    await writeFile(join(dataDir, leftover), '{"version":1,"out');
+    const { log, entries } = recordingLog();
+
+    await laptop({ log }, dataDir);
+
+    expect(entries.filter((entry) => entry.level === 'warn').map((entry) => entry.message)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          new RegExp(`^${LAST_POLL_FILE} could not be read \\(damaged\\) and was kept aside as `),
+        ),
+        expect.stringMatching(new RegExp(`^removed ${leftover.replace(/\./g, '\\.')}, left by a write`)),
+      ]),
     );
   });
 

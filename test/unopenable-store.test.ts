@@ -13,7 +13,7 @@ import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
 import { DATABASE_FILE } from '../main/core/store/account-store';
 import { openDatabase, openReadOnly } from '../main/core/store/database';
 import type { Simulator } from '../simulator/server';
-import { makeDataDir } from './support/core';
+import { ManualTimers, makeDataDir } from './support/core';
 import { memorySecrets } from './support/memory-secrets';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
 import { runTs } from './support/processes';
@@ -133,6 +133,43 @@ describe('an account whose store could not be opened, once mended', () => {
     expect(page.total).toBe(7);
   }, 30_000);
 });
+
+describe('an account whose store could not be opened, the app left running', () => {
+  it('is tried again by itself, a minute after, the wait doubling, and served once it opens', async () => {
+    const { dir, secrets, euFolder } = await twoAccounts();
+    mkdirSync(dirname(euFolder), { recursive: true });
+    writeFileSync(euFolder, 'not a folder');
+    const timers = new ManualTimers();
+    const { service, events } = await openTestService(dir, { secrets, timers });
+    onTestFinished(() => service.close());
+    const euOpen = () => service.state().accounts[0]?.open;
+    expect(euOpen()).toBe(false);
+
+    // Nobody presses Check now: after a minute it is tried again, still failing, then after two.
+    expect(timers.pendingDelays).toContain(60_000);
+    timers.fire(60_000);
+    await until(() => timers.pendingDelays.includes(120_000));
+    expect(euOpen()).toBe(false);
+    // Told once, not at each try.
+    expect(events.filter((e) => e.type === 'problem')).toHaveLength(1);
+
+    rmSync(euFolder); // mended
+    timers.fire(120_000);
+    await until(() => euOpen() === true);
+    expect(service.state().accounts.map((a) => [a.label, a.open, a.problem])).toEqual([
+      ['EU', true, null],
+      ['US', true, null],
+    ]);
+    // Nothing more to try: no wait of the schedule left.
+    expect(timers.pendingDelays.filter((ms) => ms >= 60_000 && ms % 60_000 === 0)).toEqual([]);
+  }, 30_000);
+});
+
+/** Waits (at most 10 s) until `done` holds. */
+async function until(done: () => boolean): Promise<void> {
+  const end = Date.now() + 10_000;
+  while (!done() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+}
 
 describe('the one account, its store unopenable', () => {
   it('is shown as set up, with why it is closed, not the onboarding of a computer with no account', async () => {

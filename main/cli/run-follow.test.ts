@@ -7,10 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../simulator/server';
-import { accountRef } from '../core/account/account-ref';
+import { accountFolder, accountRef } from '../core/account/account-ref';
+import { reopenWaitMs } from '../core/account/reopen-wait';
 import type { Log } from '../core/log';
 import { NO_POLICIES } from '../core/policy/layers';
 import { DEFAULT_SETTINGS } from '../core/settings';
+import { DATABASE_FILE } from '../core/store/account-store';
+import { openDatabase, openReadOnly } from '../core/store/database';
 import { type CliStores, cliStores, terminalSurface } from './account';
 import { watch } from './session';
 
@@ -200,3 +203,123 @@ it('a change run cannot use in part or whole is told as the load tells it, once 
     expect.stringContaining('automations[2].action.url: the address must use https://'),
   ]);
 }, 30_000);
+
+/** The long-running commands over an account whose store cannot be opened: `run`, and `watch` of two accounts. */
+const LONG_RUNNING = {
+  run: {
+    others: 0,
+    follows: true,
+    again:
+      'run tries again in 1 minute, the wait doubling to an hour, and at each change of the settings file',
+  },
+  'watch of two accounts': {
+    others: 1,
+    follows: false,
+    again: 'watch tries again in 1 minute, the wait doubling to an hour',
+  },
+};
+
+it.each(Object.entries(LONG_RUNNING))(
+  '%s: an account whose store cannot be opened is tried again by itself, backing off, and served once it opens',
+  async (_, variant) => {
+    const other = variant.others > 0 ? await startSimulator({ port: 0, seed: 7, orders: 1 }) : undefined;
+    const ownHome = await mkdtemp(join(tmpdir(), 'cli-run-reopen-'));
+    const dataRoot = join(ownHome, 'Seller Tray');
+    await mkdir(dataRoot, { recursive: true });
+    await writeFile(
+      join(dataRoot, 'settings.json'),
+      JSON.stringify({ baseUrl: sim.url, clientId: 'demo-client', automations: [] }),
+    );
+    const stores = cliStores({ ...process.env, XDG_CONFIG_HOME: ownHome });
+    const account = {
+      ref: accountRef({ baseUrl: sim.url, clientId: 'demo-client' }),
+      clientSecret: async () => 'demo-secret',
+      surface: terminalSurface(DEFAULT_SETTINGS, NO_POLICIES, 'keychain'),
+    };
+    // A newer Seller Tray's database: refused, left as it is.
+    const folder = accountFolder(stores.dataRoot, account.ref.id);
+    await mkdir(folder, { recursive: true });
+    const { db } = openDatabase(join(folder, DATABASE_FILE));
+    db.exec('PRAGMA user_version = 999');
+    db.close();
+    // The waits asked for, each run at once: a minute is not waited here.
+    const asked: number[] = [];
+    const timers = {
+      setTimeout: (callback: () => void, ms: number) => {
+        asked.push(ms);
+        return setTimeout(callback, 20);
+      },
+      clearTimeout: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout),
+    };
+    const warned: unknown[] = [];
+    const log: Log = {
+      info() {},
+      warn: (message, fields) => warned.push({ message, ...fields }),
+      error() {},
+    };
+    const until = async (done: () => boolean) => {
+      const end = Date.now() + 10_000;
+      while (!done() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    const accounts = other
+      ? [
+          account,
+          { ...account, ref: accountRef({ baseUrl: other.url, clientId: 'demo-client', label: 'US' }) },
+        ]
+      : [account];
+    const { written, write } = capturedStderr();
+    let running: Promise<void> | undefined;
+    try {
+      running = watch(accounts, stores, {
+        once: false,
+        json: false,
+        log,
+        ...(variant.follows ? { automations: {}, follow: () => accounts } : {}),
+        timers,
+      });
+      await until(() => asked.filter((ms) => ms >= 60_000).length >= 3);
+      // Mended (the newer version's file moved away): the next try opens it.
+      await rm(join(folder, DATABASE_FILE));
+      await until(() => written.some((line) => line.includes('is served now')));
+      const tries = asked.filter((ms) => ms >= 60_000);
+      process.emit('SIGTERM');
+      await running;
+      expect(written[0]).toMatch(
+        /^seller-tray: .* could not be served: .*newer Seller Tray \(data version 999/,
+      );
+      expect(written[0]).toMatch(new RegExp(`; ${variant.again}\n$`));
+      expect(tries.slice(0, 3)).toEqual([60_000, 120_000, 240_000]);
+      expect(warned).toContainEqual(
+        expect.objectContaining({
+          message: expect.stringMatching(/could not be opened/),
+          tryAgainInSeconds: 120,
+        }),
+      );
+      expect(written).toContainEqual(
+        expect.stringMatching(/^seller-tray: .* is served now: its store opened\n$/),
+      );
+      // Served: its marketplace's orders are in its store.
+      const read = openReadOnly(join(folder, DATABASE_FILE));
+      try {
+        expect(read.prepare('SELECT count(*) AS n FROM orders').get()).toEqual({ n: 2 });
+      } finally {
+        read.close();
+      }
+    } finally {
+      process.stderr.write = write;
+      if (running) {
+        process.emit('SIGTERM');
+        await running.catch(() => {});
+      }
+      await rm(ownHome, { recursive: true, force: true });
+      await other?.close();
+    }
+  },
+  30_000,
+);
+
+it('the wait before an unopened store is tried again: a minute, doubling, at most an hour', () => {
+  expect([1, 2, 3, 4, 5, 6, 7, 20].map(reopenWaitMs)).toEqual([
+    60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000, 3_600_000, 3_600_000,
+  ]);
+});

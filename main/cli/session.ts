@@ -4,13 +4,15 @@
 import { plural } from '../../preload/counted';
 import { escapedControls } from '../../preload/marketplace-text';
 import { type AccountRef, accountName, keychainEntry } from '../core/account/account-ref';
+import { REOPEN_SCHEDULE, reopenWaitMs } from '../core/account/reopen-wait';
 import { AccountSession } from '../core/account/session';
 import { adviceFor, type TerminalSurface } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
 import { automationPortsFor } from '../core/automation/ports';
 import type { AutomationPorts } from '../core/automation/runner';
 import { explainFailure } from '../core/failure-words';
-import type { Log } from '../core/log';
+import { failureFields, type Log } from '../core/log';
+import type { Timers } from '../core/poller';
 import { parseSettingsPatch, type Settings } from '../core/settings';
 import {
   type Account,
@@ -76,6 +78,8 @@ export interface WatchOptions {
   automations?: Headless | undefined;
   /** `run`: the accounts to serve, asked again whenever the settings file changes. */
   follow?: (() => Account[]) | undefined;
+  /** What the tries of a store that could not be opened wait on (tests pass a quicker one). */
+  timers?: Timers | undefined;
 }
 
 /**
@@ -149,13 +153,75 @@ export async function watch(
           : automations,
     });
   };
-  /** An account of several that cannot be opened (its store a newer version's, its folder unwritable): told, it costs no other. */
-  const cannotServe = (account: Account, error: unknown) =>
+  const timers: Timers = options.timers ?? {
+    setTimeout,
+    clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+  };
+  /** The accounts whose store could not be opened (not under --once): their failed tries, and the timer of the next. */
+  const unopened = new Map<string, { tries: number; timer: unknown }>();
+  const forget = (key: string) => {
+    timers.clearTimeout(unopened.get(key)?.timer);
+    unopened.delete(key);
+  };
+  const shownName = (account: Account) => account.ref.label ?? account.ref.baseUrl;
+  /**
+   * An account of several that cannot be opened (its store a newer version's, its folder
+   * unwritable): told, it costs no other. Unless --once, it is tried again by itself (a service has
+   * nobody to press Check now), told here once, each failed try in the log.
+   */
+  const cannotServe = (account: Account, error: unknown) => {
+    const why = explainFailure(error, adviceFor(account.surface, account.ref)).message;
+    const again = options.once
+      ? ''
+      : options.follow
+        ? `; run tries again ${REOPEN_SCHEDULE}, and at each change of the settings file`
+        : `; watch tries again ${REOPEN_SCHEDULE}`;
     process.stderr.write(
       describeProblem({
-        message: `${account.ref.label ?? account.ref.baseUrl} could not be served: ${explainFailure(error, adviceFor(account.surface, account.ref)).message}`,
+        message: `${shownName(account)} could not be served: ${again ? why.replace(/\.$/, '') : why}${again}`,
       }),
     );
+    if (!options.once) tryAgainLater(account, error);
+  };
+  /** The watch is ending: nothing more is tried. */
+  let ended = false;
+  const tryAgainLater = (account: Account, error: unknown) => {
+    if (ended) return;
+    const key = servedKey(account);
+    const tries = (unopened.get(key)?.tries ?? 0) + 1;
+    forget(key);
+    const waitMs = reopenWaitMs(tries);
+    options.log.warn("an account's store could not be opened: it is tried again later", {
+      account: shownName(account),
+      tries,
+      tryAgainInSeconds: waitMs / 1000,
+      ...failureFields(error),
+    });
+    const timer = timers.setTimeout(() => {
+      following = following.then(() => reopen(account)).catch(failed);
+    }, waitMs);
+    unopened.set(key, { tries, timer });
+  };
+  /** A try of an account whose store could not be opened: served once it opens. */
+  const reopen = async (account: Account) => {
+    const key = servedKey(account);
+    // Stopped, served meanwhile (a settings change), or no longer listed: nothing to try.
+    if (stopping || ended || served.has(key) || !unopened.has(key)) return;
+    let session: AccountSession;
+    try {
+      session = await open(account);
+    } catch (error) {
+      tryAgainLater(account, error);
+      return;
+    }
+    forget(key);
+    if (stopping) return void (await session.close());
+    serve(account, session);
+    process.stderr.write(
+      `seller-tray: ${escapedControls(shownName(account))} is served now: its store opened\n`,
+    );
+    options.log.info("an account's store opened: it is served", { account: shownName(account) });
+  };
   /** Watches an open session's account until the watch stops or the account leaves. */
   const serve = (account: Account, session: AccountSession) => {
     let leave = () => {};
@@ -184,8 +250,9 @@ export async function watch(
         try {
           opened.push([account, await open(account)]);
         } catch (error) {
-          // A lone account's is the watch's failure, in its words.
-          if (accounts.length === 1) throw error;
+          // A lone account's is the watch's failure, in its words; run's is tried again (a service
+          // ended for it would be restarted in a loop).
+          if (accounts.length === 1 && !options.follow) throw error;
           cannotServe(account, error);
         }
       }
@@ -221,11 +288,13 @@ export async function watch(
       if (stopping) return;
       const keys = new Set(wanted.map(servedKey));
       for (const [key, entry] of served) if (!keys.has(key)) await close(key, entry);
+      for (const key of unopened.keys()) if (!keys.has(key)) forget(key);
       for (const account of wanted.filter((a) => !served.has(servedKey(a)))) {
         // A stop while the change is read: nothing more is opened, nor started (no call after it).
         if (stopping) return;
         try {
           const session = await open(account);
+          forget(servedKey(account));
           if (stopping) {
             await session.close();
             return;
@@ -248,7 +317,9 @@ export async function watch(
     if (changedMeanwhile) changed();
     await Promise.race([stopped, failure]);
   } finally {
+    ended = true;
     unwatch();
+    for (const key of [...unopened.keys()]) forget(key);
     await following.catch(() => {});
     // Every way out of watch closes the stores (waiting, bounded, for the work under way).
     await Promise.all([...served].map(([key, entry]) => close(key, entry)));

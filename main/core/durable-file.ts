@@ -1,13 +1,26 @@
 // Files that must survive a crash: written to a temporary file, flushed to disk, then
-// renamed over the old one, so a reader finds the old content or the new, never half.
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// renamed over the old one, so a reader finds the old content or the new, never half. A process
+// killed mid-write leaves its temporary behind; the folder's owner removes those at its start.
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { uptime } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { isProcessAlive } from './process-alive';
 
 /** Synchronous on purpose: a status the user marked is on disk before anything else runs. */
 export function writeFileDurably(file: string, content: string): void {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.tmp`;
+  const temporary = temporaryOf(file, process.pid);
   const fd = openSync(temporary, 'w', 0o600);
   try {
     try {
@@ -24,6 +37,40 @@ export function writeFileDurably(file: string, content: string): void {
   }
   renameSync(temporary, file);
   syncDirectory(dirname(file));
+}
+
+/** The temporary a process writes `file` through: its pid in the name says whose it is. */
+const temporaryOf = (file: string, pid: number): string => `${file}.${pid}.tmp`;
+const TEMPORARY = /^(.+)\.(\d+)\.tmp$/;
+
+/**
+ * Removes the temporaries in `dir` that writes cut short left (a kill -9, a power cut): those of a
+ * process that is gone, or written before this boot of the computer (their pid may be another
+ * process's since). A live process's is never touched: it may be writing it. `of` (a file's name)
+ * keeps to that file's, in a folder shared with other programs. Called by the folder's owner at its
+ * start; what cannot be removed is left for the next. Answers the names removed, for the log.
+ */
+export function removeLeftoverTemporaries(dir: string, of?: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return []; // no folder yet, or not readable: nothing of ours to remove
+  }
+  // With a minute's grace for the clocks' rounding: a file written just after the boot is kept.
+  const bootedAt = Date.now() - uptime() * 1000 + 60_000;
+  return names.filter((name) => {
+    const [, written, pid] = TEMPORARY.exec(name) ?? [];
+    if (written === undefined || (of !== undefined && written !== basename(of))) return false;
+    const file = join(dir, name);
+    try {
+      if (isProcessAlive(Number(pid)) && statSync(file).mtimeMs > bootedAt) return false;
+      rmSync(file, { force: true });
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** A rename is durable only once its directory is flushed (not possible on Windows). */

@@ -320,7 +320,8 @@ export class SellerCore {
   /** Opens the account's store in `dataDir` (importing 0.1's files once); throws if it is too new. */
   static async open(ports: CorePorts): Promise<SellerCore> {
     const now = ports.now ?? Date.now;
-    const { store, problems } = AccountStore.open(ports.dataDir, now);
+    const { store, problems, warnings } = AccountStore.open(ports.dataDir, now);
+    for (const warning of warnings) (ports.log ?? silentLog).warn(warning, { dataDir: ports.dataDir });
     problems.push(...importLegacyFiles(ports.dataDir, store, new Date(now()).toISOString()));
     const learned = store.learnedPageSize();
     if (learned !== undefined) ports.client.adoptPageSize(learned);

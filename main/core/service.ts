@@ -41,6 +41,7 @@ import {
 } from './account/account-ref';
 import { testConnection } from './account/connection-test';
 import { interruptedRemovals, interruptedRemovalWords, settleRemovals } from './account/removal-notes';
+import { reopenWaitMs } from './account/reopen-wait';
 import { AccountSession, type OrderLookup } from './account/session';
 import { osAccountName } from './account-name';
 import {
@@ -61,7 +62,7 @@ import { automationPortsFor } from './automation/ports';
 import { type CheckedRequest, requests } from './bridge-requests';
 import { explainFailure } from './failure-words';
 import { InboxAcross } from './inbox-across';
-import { type Log, silentLog } from './log';
+import { failureFields, type Log, silentLog } from './log';
 import { markActor, signedMark } from './mark';
 import {
   automationsForbidden,
@@ -231,6 +232,10 @@ export class SellerTrayService {
    * Check now) tries again.
    */
   private readonly unopened = new Map<AccountId, Explained>();
+  /** Connects in a row that left an account unopened, and the timer of the next (scheduleReopen). */
+  private reopenTries = 0;
+  private reopenTimer: unknown;
+  private readonly timers: Timers;
   private closed = false;
 
   private constructor(
@@ -238,6 +243,7 @@ export class SellerTrayService {
     private settings: Settings,
   ) {
     this.log = ports.log ?? silentLog;
+    this.timers = ports.timers ?? { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
     this.policies = ports.policies ?? UNMANAGED;
     this.unwatchPolicies = this.policies.onChange(() =>
       this.policiesChanged().catch((error: unknown) =>
@@ -338,6 +344,7 @@ export class SellerTrayService {
     this.unwatchPolicies();
     this.unwatchSettings();
     this.closed = true;
+    this.timers.clearTimeout(this.reopenTimer);
     // The polls stop now. The removal being finished is waited for (its hand-over at most; a quit
     // that cuts it leaves its note, and the next start finishes it); the rest wait for that start.
     return Promise.all([this.dropSessions(), this.finishing]).then(() => this.dropSessions());
@@ -891,6 +898,34 @@ export class SellerTrayService {
     this.windowAccount = window?.id;
     this.secretStored = window !== undefined && secrets.get(window.id) === true;
     this.emit({ type: 'app-state', state: this.state() });
+    this.scheduleReopen();
+  }
+
+  /**
+   * The accounts whose store could not be opened are tried again by themselves, as `run` does
+   * (reopen-wait.ts): the app runs all day, and the trouble may pass with nobody to press Check now.
+   * Each connect that leaves one closed is a failed try; one that opens them all ends the schedule.
+   */
+  private scheduleReopen(): void {
+    this.timers.clearTimeout(this.reopenTimer);
+    this.reopenTimer = undefined;
+    if (this.closed || this.unopened.size === 0) {
+      this.reopenTries = 0;
+      return;
+    }
+    this.reopenTries += 1;
+    const waitMs = reopenWaitMs(this.reopenTries);
+    this.log.warn("an account's store could not be opened: it is tried again later", {
+      accounts: this.accountRefs()
+        .filter((ref) => this.unopened.has(ref.id))
+        .map((ref) => ref.label ?? ref.baseUrl)
+        .join(', '),
+      tries: this.reopenTries,
+      tryAgainInSeconds: waitMs / 1000,
+    });
+    this.reopenTimer = this.timers.setTimeout(() => {
+      this.connect().catch((error: unknown) => this.log.warn('connecting failed', failureFields(error)));
+    }, waitMs);
   }
 
   private async openSession(ref: AccountRef): Promise<void> {
@@ -938,7 +973,8 @@ export class SellerTrayService {
 
   /**
    * An account whose store cannot be opened stays closed, its files as they are, while the others
-   * are served; told once for each reason (connect tries again: a settings change, Check now).
+   * are served; told once for each reason (connect tries again: a settings change, Check now, and
+   * by itself, scheduleReopen).
    */
   private notOpened(ref: AccountRef, error: unknown): undefined {
     const explained = explainFailure(error, adviceFor(this.surface, ref));

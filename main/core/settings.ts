@@ -38,7 +38,7 @@ import { accountRef } from './account/account-ref';
 import { OPERATIONS, type Operation, PAGE, routePathProblem } from './api/routes';
 import { addressShown, checkBaseUrl, withoutCredentials } from './api/transport';
 import { AutomationList } from './automation/automation-settings';
-import { writeFileDurably } from './durable-file';
+import { removeLeftoverTemporaries, writeFileDurably } from './durable-file';
 import { userDataDir } from './paths';
 import type { Same } from './same-type';
 
@@ -758,6 +758,8 @@ export class ConfSettingsStore implements SettingsStore {
   readonly #named = new Set<string>();
   /** The problem the last load or re-read told (reread tells each once). */
   #told: string | undefined;
+  /** Whether the first load removed the data folder's temporaries left by writes cut short. */
+  #tidied = false;
 
   constructor(options: ConfSettingsStoreOptions = {}) {
     this.#cwd = options.cwd ?? userDataDir();
@@ -771,6 +773,10 @@ export class ConfSettingsStore implements SettingsStore {
   }
 
   load(): SettingsLoad {
+    if (!this.#tidied) {
+      this.#tidied = true;
+      removeLeftoverTemporaries(this.#cwd);
+    }
     let raw: Record<string, unknown>;
     try {
       // conf reads the file when it opens it, so a file that is not JSON fails right here.

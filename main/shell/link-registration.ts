@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { ORDER_LINK_SCHEME } from '../../preload/order-link';
 import { PRODUCT_NAME } from '../core/app-identity';
-import { writeFileDurably } from '../core/durable-file';
+import { removeLeftoverTemporaries, writeFileDurably } from '../core/durable-file';
 import type { Installation } from './installation';
 import { execLine } from './open-at-login';
 
@@ -58,6 +58,7 @@ export async function registerLinkHandler(options: LinkRegistrationOptions): Pro
       throw new Error('the system did not accept Seller Tray as the handler of seller-tray:// links');
     return 'electron';
   }
+  removeLeftoverTemporaries(options.applicationsDir, LINK_ENTRY_FILE_NAME);
   writeFileDurably(path.join(options.applicationsDir, LINK_ENTRY_FILE_NAME), linkEntry(options.command));
   await options.xdgMime(['default', LINK_ENTRY_FILE_NAME, LINK_MIME_TYPE]);
   return 'desktop-entry';

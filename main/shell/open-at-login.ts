@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { PRODUCT_NAME } from '../core/app-identity';
-import { writeFileDurably } from '../core/durable-file';
+import { removeLeftoverTemporaries, writeFileDurably } from '../core/durable-file';
 import { xdgConfigHome } from '../core/paths';
 import type { SellerTrayService } from '../core/service';
 
@@ -76,6 +76,7 @@ export function applyOpenAtLogin(enabled: boolean, options: OpenAtLoginOptions):
     });
   } else {
     const file = path.join(options.autostartDir, AUTOSTART_FILE_NAME);
+    removeLeftoverTemporaries(options.autostartDir, AUTOSTART_FILE_NAME);
     if (enabled) writeFileDurably(file, autostartEntry(options.command));
     else rmSync(file, { force: true });
   }

@@ -1,10 +1,12 @@
 // A SellerCore as the app builds it, on a temporary data directory ("a laptop"), talking
 // to a simulator over loopback.
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { adviceFor } from '../../main/core/advice';
 import { SellerApiClient } from '../../main/core/api/client';
+import type { Log } from '../../main/core/log';
 import type { Timers } from '../../main/core/poller';
 import { type CoreEvent, type CoreSettings, SellerCore } from '../../main/core/seller-core';
 import type { InboxRow } from '../../main/core/store/account-store';
@@ -89,6 +91,8 @@ export async function openLaptop(
     now?: () => number;
     /** The locale notifications write amounts in. */
     locale?: string;
+    /** What support is told (the log file's lines). */
+    log?: Log;
   } = {},
 ): Promise<Laptop> {
   const dir = dataDir ?? (await makeDataDir());
@@ -111,6 +115,7 @@ export async function openLaptop(
     timers,
     ...(options.now ? { now: options.now } : {}),
     locale: options.locale,
+    ...(options.log ? { log: options.log } : {}),
   });
   const events: CoreEvent[] = [];
   core.on((event) => events.push(event));

@@ -28,7 +28,7 @@ import {
 import { dirname, join } from 'node:path';
 import { escapedControls } from '../../../preload/marketplace-text';
 import type { AccountEntry } from '../../../preload/settings-declaration';
-import { writeFileDurably } from '../durable-file';
+import { removeLeftoverTemporaries, writeFileDurably } from '../durable-file';
 import type { Log } from '../log';
 import { checkAccounts, labelKey } from '../settings';
 import { lockExclusively } from '../store/database';
@@ -124,6 +124,8 @@ export function dropRemovalNote(dataRoot: string, id: AccountId, log?: Log): voi
  */
 export function settleRemovals(dataRoot: string, listed: readonly AccountEntry[], log?: Log): void {
   const ids = new Set<string>(listed.map((entry) => accountRef(entry).id));
+  for (const name of removeLeftoverTemporaries(removals(dataRoot)))
+    log?.info('removed a temporary left by a write cut short', { file: name });
   for (const name of names(removals(dataRoot)).filter((n) => n.endsWith('.json'))) {
     const id = name.slice(0, -'.json'.length) as AccountId;
     if (ids.has(id) && noteAgeMs(dataRoot, id) > NOTE_IN_FLIGHT_MS) dropRemovalNote(dataRoot, id, log);

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { plainText } from '../../../preload/marketplace-text';
-import { writeFileDurably } from '../durable-file';
+import { removeLeftoverTemporaries, writeFileDurably } from '../durable-file';
 import { failureFields, type Log } from '../log';
 import { ensurePrivateDir, FolderOfAnotherUserError, ownFolder } from '../paths';
 import { bootId, isProcessAlive } from '../process-alive';
@@ -245,6 +245,8 @@ export class LeftRunning {
   /** Stops every command a dead runner left (all at once) and removes their records; one at a time. */
   sweep(): Promise<void> {
     this.sweeping ??= (async () => {
+      for (const name of removeLeftoverTemporaries(this.dir))
+        this.log.info('removed a temporary left by a write cut short', { file: name });
       let names: string[];
       try {
         names = readdirSync(this.dir).filter((n) => n.endsWith('.json'));

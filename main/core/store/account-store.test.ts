@@ -3,7 +3,7 @@
 // start's history recorded in parts, indexed for search after it; the commits its inbox reads are
 // checked against.
 import { statSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -22,6 +22,7 @@ import {
   FETCH_AGAIN_AFTER_MS,
   FETCH_AGAIN_AT_MOST_MS,
   type InboxQuery,
+  LAST_POLL_FILE,
   UNCONFIRMED_AFTER_POLLS,
 } from './account-store';
 import { CommitMark, openDatabase, openElsewhere } from './database';
@@ -567,6 +568,60 @@ describe("the outbox's counts", () => {
   });
 });
 
+describe('the last successful poll, in its file', () => {
+  const mark = outboxMark('3e9a1f0c-2b4d-4e8f-9a6b-1c2d3e4f5a6');
+  const attention = () =>
+    store.attentionCounts({ now: '2026-11-22T00:00:00Z', reminderAfterMinutes: 0, stalledAfterDays: 0 });
+  /** Five polls, then a mark sent at the fifth that no listing shows back. */
+  const sentAtFifthPoll = () => {
+    for (let poll = 0; poll < 5; poll++) store.notePollSucceeded('2026-11-22T00:00:00Z');
+    store.putOutboxItem(mark(1, 'sent', { sentAtPoll: store.pollsSucceeded(), eventId: 'e-1' }));
+  };
+  /** The polls a mark waits to be listed in Needs attention, from the count the store opened with. */
+  const pollsUntilUnconfirmed = () => {
+    let polls = 0;
+    while (attention().unconfirmed === 0 && polls < 20) {
+      store.notePollSucceeded('2026-11-22T00:01:00Z');
+      polls++;
+    }
+    return polls;
+  };
+
+  it('damaged, is kept aside and told in the log, and the polls count on from the marks sent', async () => {
+    sentAtFifthPoll();
+    store.close();
+    const damaged = '{"at":"2026-11-22T00:00:00Z","n":';
+    await writeFile(join(dir, LAST_POLL_FILE), damaged);
+
+    const reopened = AccountStore.open(dir);
+    store = reopened.store;
+
+    expect(reopened.warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${LAST_POLL_FILE} could not be read .* kept aside as ${LAST_POLL_FILE}\\.damaged-`),
+      ),
+    ]);
+    const aside = (await readdir(dir)).filter((name) => name.startsWith(`${LAST_POLL_FILE}.damaged-`));
+    expect(aside).toHaveLength(1);
+    expect(await readFile(join(dir, aside[0] as string), 'utf8')).toBe(damaged);
+    expect(reopened.problems).toEqual([]);
+    // The mark is listed in Needs attention as many polls on as without the damage.
+    expect(pollsUntilUnconfirmed()).toBe(UNCONFIRMED_AFTER_POLLS);
+  });
+
+  it('gone, the polls count on from the marks sent all the same', async () => {
+    sentAtFifthPoll();
+    store.close();
+    await rm(join(dir, LAST_POLL_FILE));
+
+    const reopened = AccountStore.open(dir);
+    store = reopened.store;
+
+    expect(reopened.warnings).toEqual([]);
+    expect(pollsUntilUnconfirmed()).toBe(UNCONFIRMED_AFTER_POLLS);
+  });
+});
+
 describe("the tray's stalled count", () => {
   it('says what a full count would, through status changes, marks, limit changes and a clock set back', () => {
     // A seeded generator (mulberry32): the same operations at every run.
@@ -1070,6 +1125,54 @@ describe('the journal', () => {
     expect(reopened.problems).toEqual([expect.stringMatching(/order database was missing/)]);
     expect(store.outboxItems().map((item) => item.state)).toEqual(['failed']);
   });
+
+  it('says what was carried over in words for a person, and nothing of what there was none of', async () => {
+    store.putOutboxItem(mark('pending'));
+    store.close();
+    await rm(join(dir, DATABASE_FILE));
+    let reopened = AccountStore.open(dir);
+    store = reopened.store;
+    const history =
+      'order history is read again from the marketplace (no order is announced twice, none is missed).';
+    expect(reopened.problems).toEqual([
+      `Seller Tray's order database was missing. 1 status not yet confirmed was carried over from its journal, and the ${history}`,
+    ]);
+    // Delivered: the journal then holds nothing to carry over.
+    store.putOutboxItem(mark('sent'));
+    store.close();
+    await rm(join(dir, DATABASE_FILE));
+    reopened = AccountStore.open(dir);
+    store = reopened.store;
+    expect(reopened.problems).toEqual([`Seller Tray's order database was missing. The ${history}`]);
+  });
+
+  it.each([JOURNAL_FILE, REFUSED_FILE])(
+    'damaged, %s is kept aside and told in the log, and written anew from the database',
+    async (file) => {
+      store.putOutboxItem(mark('failed'));
+      store.putOutboxItem({ ...mark('pending'), requestId: '9a1b2c3d-0000-4000-8000-000000000001' });
+      store.close();
+      const damaged = (await readFile(join(dir, file), 'utf8')).slice(0, 40);
+      await writeFile(join(dir, file), damaged);
+
+      const reopened = AccountStore.open(dir);
+      store = reopened.store;
+
+      expect(reopened.warnings).toEqual([
+        expect.stringMatching(
+          new RegExp(`^${file.replace(/\./g, '\\.')} could not be read .* kept aside as `),
+        ),
+      ]);
+      const aside = (await readdir(dir)).filter((name) => name.startsWith(`${file}.damaged-`));
+      expect(aside).toHaveLength(1);
+      expect(await readFile(join(dir, aside[0] as string), 'utf8')).toBe(damaged);
+      expect(reopened.problems).toEqual([]);
+      // The next change writes it anew, whole.
+      store.putOutboxItem(mark('failed'));
+      expect(readJournal(dir)?.outbox).toHaveLength(1);
+      expect(readRefused(dir)?.outbox).toHaveLength(1);
+    },
+  );
 
   it('writes both of its files readable by the user only, like the database', () => {
     store.putOutboxItem(mark('failed'));

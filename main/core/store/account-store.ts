@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
 import type { AutomationRun, RunState, RunTrigger } from '../../../preload/automations';
 import { plural } from '../../../preload/counted';
@@ -36,6 +36,7 @@ import {
   orderIdOf,
   type UnreadableItem,
 } from '../api/wire';
+import { removeLeftoverTemporaries } from '../durable-file';
 import type { FeedCursor } from '../event-feed';
 import { ANOTHER_SELLER, anotherSellers } from '../kept-aside';
 import { buyerAndProduct } from '../notification-policy';
@@ -64,6 +65,7 @@ import {
   type Refused,
   readJournal,
   readRefused,
+  unreadableJournalFiles,
   writeJournal,
   writeRefused,
 } from './journal';
@@ -195,6 +197,8 @@ export interface StoreOpening {
   store: AccountStore;
   /** For the user: what was found wrong and what was done about it. */
   problems: string[];
+  /** For the log (at warn): what was found wrong that changes nothing the user sees. */
+  warnings: string[];
 }
 
 /** What a store put back after losing it, from its journal. */
@@ -251,8 +255,12 @@ export class AccountStore {
 
   /** Which file the database is (its inode): another process on the folder may replace it. */
   private fileId: number;
-  /** The last successful poll's time and count (LAST_POLL_FILE). */
-  private lastPoll: { at: string; n: number } | undefined;
+  /** The last successful poll's time (LAST_POLL_FILE), if one is known. */
+  private lastPollAt: string | undefined;
+  /** How many polls succeeded on this laptop (LAST_POLL_FILE's count; see the constructor). */
+  private polls: number;
+  /** What the open found wrong that only the log is told (StoreOpening.warnings). */
+  private readonly warnings: string[] = [];
   /** The inbox's counts and sort keys as last read, kept until the store changes or the clock regroups it (remembered). */
   private readonly inboxReads = new RememberedReads(INBOX_READS_KEPT);
   /** This connection's number among all stores' (inboxVersion). */
@@ -267,8 +275,30 @@ export class AccountStore {
   ) {
     this.fileId = statSync(this.file).ino;
     this.commits = new CommitMark(this.file);
-    this.lastPoll = readLastPoll(dataDir);
+    for (const name of removeLeftoverTemporaries(dataDir))
+      this.warnings.push(`removed ${name}, left by a write its process did not finish (it ended first)`);
+    const { lastPoll, damaged } = readLastPoll(dataDir);
+    if (damaged) this.keepDamagedAside(join(dataDir, LAST_POLL_FILE), 'the next poll writes it anew');
+    this.lastPollAt = lastPoll?.at;
+    // Never behind a mark sent at a counted poll: its file lost, damaged or written by another
+    // process counting fewer, a mark would wait that many more polls for Needs attention.
+    this.polls = Math.max(lastPoll?.n ?? 0, this.highestSentAtPoll());
     this.deriveAllOrders();
+  }
+
+  /**
+   * A side file of the store that is there but cannot be read: kept aside for support as a damaged
+   * database is (`<file>.damaged-<time>`), and said in the log (what it means: `then`).
+   */
+  private keepDamagedAside(file: string, then: string): void {
+    try {
+      const aside = basename(keepAside(file, asideStamp(this.now())));
+      this.warnings.push(
+        `${basename(file)} could not be read (damaged) and was kept aside as ${aside}; ${then}`,
+      );
+    } catch {
+      // A folder that cannot be written: read as none, as before, and left where it is.
+    }
   }
 
   private get file(): string {
@@ -304,7 +334,7 @@ export class AccountStore {
         const restored = store.restoreFromJournal();
         const lost = missing || restored.statuses + restored.announcements > 0 || restored.history;
         const problems = lost ? [lostWords(missing ? 'missing' : 'lost-changes', restored)] : [];
-        return { store, problems };
+        return { store, problems, warnings: store.warnings };
       }
       db.close();
     } catch (error) {
@@ -312,7 +342,7 @@ export class AccountStore {
     }
     const { db, aside } = AccountStore.setAside(file, now);
     const store = new AccountStore(db, dataDir, now);
-    return { store, problems: [store.restoreAfterDamage(aside)] };
+    return { store, problems: [store.restoreAfterDamage(aside)], warnings: store.warnings };
   }
 
   /**
@@ -423,6 +453,8 @@ export class AccountStore {
   private restoreFromJournal(salvaged: readonly OutboxItem[] = []): Restored {
     return this.atomically(() => {
       // Read under the write lock: another process on the folder writes them in its transactions.
+      for (const file of unreadableJournalFiles(this.dataDir))
+        this.keepDamagedAside(file, 'the database still holds what it held, and it is written anew from it');
       const journal = readJournal(this.dataDir);
       const earlierForm = journal !== undefined && journal.refusedApart !== true;
       const refused = earlierForm ? undefined : readRefused(this.dataDir);
@@ -2237,9 +2269,11 @@ export class AccountStore {
    * without a flush: a power cut may lose the last few, which only tells "Checked" a little early.
    */
   notePollSucceeded(now: string): void {
-    this.lastPoll = { at: now, n: this.pollsSucceeded() + 1 };
+    this.lastPollAt = now;
+    this.polls += 1;
     try {
-      writeFileSync(join(this.dataDir, LAST_POLL_FILE), JSON.stringify(this.lastPoll), { mode: 0o600 });
+      const lastPoll = { at: now, n: this.polls };
+      writeFileSync(join(this.dataDir, LAST_POLL_FILE), JSON.stringify(lastPoll), { mode: 0o600 });
     } catch {
       // Said from memory while this process runs; the doctor then says an older time.
     }
@@ -2247,12 +2281,21 @@ export class AccountStore {
 
   /** When a poll last read the marketplace on this laptop (ISO), if one ever did. */
   lastSuccessfulPoll(): string | undefined {
-    return this.lastPoll?.at;
+    return this.lastPollAt;
   }
 
   /** How many polls read the marketplace on this laptop so far. */
   pollsSucceeded(): number {
-    return this.lastPoll?.n ?? 0;
+    return this.polls;
+  }
+
+  /** The count of polls at which the latest mark not yet shown back was sent (0 when none). */
+  private highestSentAtPoll(): number {
+    const row = this.sql(
+      `SELECT MAX(json_extract(json, '$.sentAtPoll')) AS n FROM outbox
+         WHERE state = 'sent' AND json_extract(json, '$.readBackAt') IS NULL`,
+    ).get() as { n: number | null };
+    return row.n ?? 0;
   }
 
   /**
@@ -2260,7 +2303,7 @@ export class AccountStore {
    * file (the CLI's doctor, beside a running app); undefined when none did or it cannot be read.
    */
   static lastSuccessfulPollIn(dataDir: string): string | undefined {
-    return readLastPoll(dataDir)?.at;
+    return parseLastPoll(readTextSync(join(dataDir, LAST_POLL_FILE)))?.at;
   }
 
   /** The page size the marketplace was found to allow, when it is smaller than asked. */
@@ -2629,18 +2672,38 @@ function searchText(orderId: string, order: Order | undefined, licenses: License
 /** Where a successful poll writes when it was and how many there were: `{"at": ISO time, "n": count}`. */
 export const LAST_POLL_FILE = 'last-poll.json';
 
-/** What the last successful poll wrote in `dataDir`; undefined when nothing readable is there. */
-function readLastPoll(dataDir: string): { at: string; n: number } | undefined {
+/** What the last successful poll wrote in `dataDir`; `damaged` when a file is there that is not that. */
+function readLastPoll(dataDir: string): { lastPoll?: LastPoll; damaged?: true } {
+  const text = readTextSync(join(dataDir, LAST_POLL_FILE));
+  if (text === undefined) return {};
+  const lastPoll = parseLastPoll(text);
+  return lastPoll ? { lastPoll } : { damaged: true };
+}
+
+interface LastPoll {
+  at: string;
+  n: number;
+}
+
+/** LAST_POLL_FILE's content, or undefined when it is not that. */
+function parseLastPoll(text: string | undefined): LastPoll | undefined {
+  if (text === undefined) return undefined;
   try {
-    const parsed = JSON.parse(readFileSync(join(dataDir, LAST_POLL_FILE), 'utf8')) as {
-      at?: unknown;
-      n?: unknown;
-    };
-    return typeof parsed.at === 'string' && Number.isSafeInteger(parsed.n)
+    const parsed = JSON.parse(text) as { at?: unknown; n?: unknown } | null;
+    return typeof parsed?.at === 'string' && Number.isSafeInteger(parsed.n)
       ? { at: parsed.at, n: parsed.n as number }
       : undefined;
   } catch {
-    return undefined; // none yet, or damaged: the next poll writes it anew
+    return undefined;
+  }
+}
+
+/** A file's text; undefined when it cannot be read (none yet, or no permission). */
+function readTextSync(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 
@@ -2704,7 +2767,17 @@ function eventMs(event: MarketplaceEvent): number {
 
 /** What the user is told when the database lost something, and what was put back. */
 function lostWords(what: 'damaged' | 'missing' | 'lost-changes', restored: Restored, aside?: string): string {
-  const kept = `${plural(restored.statuses, 'status', 'statuses')} not yet confirmed and ${plural(restored.announcements, 'announcement')} of new orders were carried over from its journal, and the order history is read again from the marketplace (no order is announced twice, none is missed)`;
+  // Only what there was: "0 statuses … were carried over" told a person nothing.
+  const carried = [
+    restored.statuses > 0 && `${plural(restored.statuses, 'status', 'statuses')} not yet confirmed`,
+    restored.announcements > 0 && `${plural(restored.announcements, 'announcement')} of new orders`,
+  ].filter((part) => part !== false);
+  const history =
+    'order history is read again from the marketplace (no order is announced twice, none is missed)';
+  const kept =
+    carried.length === 0
+      ? `The ${history}`
+      : `${carried.join(' and ')} ${restored.statuses + restored.announcements === 1 ? 'was' : 'were'} carried over from its journal, and the ${history}`;
   switch (what) {
     case 'damaged':
       return `Seller Tray's order database was damaged and was kept aside${aside ? ` as ${aside}` : ''}. ${kept}.`;

@@ -333,7 +333,7 @@ export function asideStamp(at: number): string {
   return new Date(at).toISOString().replace(/[:.]/g, '-');
 }
 
-/** Moves a damaged database (and its WAL files) aside, keeping it for support; returns the new name. */
+/** Moves a damaged file (a database with its WAL files) aside, keeping it for support; returns the new name. */
 export function keepAside(file: string, stamp: string): string {
   const aside = `${file}.damaged-${stamp}`;
   for (const suffix of ['', '-wal', '-shm']) {

@@ -60,6 +60,33 @@ export function readRefused(dataDir: string): Refused | undefined {
   return readPart(join(dataDir, REFUSED_FILE), Refused);
 }
 
+/**
+ * The journal's files that are there but cannot be used (damaged, or a newer version's form):
+ * their reads are undefined, as none, so the open keeps them aside for support before rewriting.
+ */
+export function unreadableJournalFiles(dataDir: string): string[] {
+  const parts: [string, z.ZodType<unknown>][] = [
+    [journalFile(dataDir), Journal],
+    [join(dataDir, REFUSED_FILE), Refused],
+  ];
+  return parts.filter(([file, schema]) => !readsAs(file, schema)).map(([file]) => file);
+}
+
+/** Whether `file` reads as `schema` says; true when it cannot be read at all (none, a folder, no permission): not damage. */
+function readsAs(file: string, schema: z.ZodType<unknown>): boolean {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return true;
+  }
+  try {
+    return schema.safeParse(JSON.parse(text)).success;
+  } catch {
+    return false;
+  }
+}
+
 function readPart<T>(file: string, schema: z.ZodType<T>): T | undefined {
   try {
     const parsed = schema.safeParse(JSON.parse(readFileSync(file, 'utf8')));

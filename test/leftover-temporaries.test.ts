@@ -1,0 +1,99 @@
+// A kill -9 (or a power cut) in the middle of a durable write leaves `<file>.<pid>.tmp` behind. The
+// next start of whoever owns the folder removes those of processes that are gone, never a live
+// process's (it is being written), and in a folder shared with other programs only its own file's.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
+import { settleRemovals } from '../main/core/account/removal-notes';
+import { LeftRunning } from '../main/core/automation/left-running';
+import { silentLog } from '../main/core/log';
+import { ConfSettingsStore } from '../main/core/settings';
+import { AccountStore } from '../main/core/store/account-store';
+import { JOURNAL_FILE, REFUSED_FILE } from '../main/core/store/journal';
+import { AUTOSTART_FILE_NAME, applyOpenAtLogin } from '../main/shell/open-at-login';
+
+/** Another process writing on the folder right now. */
+let writer: ChildProcess;
+beforeAll(() => {
+  writer = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], { stdio: 'ignore' });
+});
+afterAll(() => {
+  writer.kill('SIGKILL');
+});
+
+/** The pid of a process that ran and is gone (killed mid-write, say). */
+const gonePid = (): number => {
+  const { pid } = spawnSync(process.execPath, ['-e', '0']);
+  if (!pid) throw new Error('no process');
+  return pid;
+};
+
+/** A folder of its own for the test. */
+async function folder(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'leftover-tmp-'));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** The half-written temporaries of `file`: one of a process gone, one of the writer still at it. */
+function halfWritten(file: string): { gone: string; live: string } {
+  mkdirSync(dirname(file), { recursive: true });
+  const gone = `${file}.${gonePid()}.tmp`;
+  const live = `${file}.${writer.pid}.tmp`;
+  for (const temporary of [gone, live]) writeFileSync(temporary, '{"outbox":[{"requestId":"7d2');
+  return { gone, live };
+}
+
+/** Each folder's owner, what it writes durably there, and its start. */
+const OWNERS: Record<string, { file: (dir: string) => string; start: (dir: string) => unknown }> = {
+  "an account's folder (its journal), at the open of its store": {
+    file: (dir) => join(dir, JOURNAL_FILE),
+    start: (dir) => AccountStore.open(dir).store.close(),
+  },
+  "an account's folder (its refused statuses), at the open of its store": {
+    file: (dir) => join(dir, REFUSED_FILE),
+    start: (dir) => AccountStore.open(dir).store.close(),
+  },
+  'the data folder (the settings), at their first load': {
+    file: (dir) => join(dir, 'settings.json'),
+    start: (dir) => new ConfSettingsStore({ cwd: dir }).load(),
+  },
+  "the removals' folder (a removal's note), as the start settles removals": {
+    file: (dir) => join(dir, 'removals', '0123456789abcdef.json'),
+    start: (dir) => settleRemovals(dir, []),
+  },
+  "an account's commands left running (a command's record), at the runner's sweep": {
+    file: (dir) => join(dir, '.running', 'delivery-1.json'),
+    start: (dir) => new LeftRunning(join(dir, '.running'), silentLog, () => {}).sweep(),
+  },
+};
+
+it.each(Object.entries(OWNERS))(
+  '%s: a gone process’s temporary is removed, a live one’s kept',
+  async (_, owner) => {
+    const dir = await folder();
+    const { gone, live } = halfWritten(owner.file(dir));
+
+    await owner.start(dir);
+
+    expect({ gone: existsSync(gone), live: existsSync(live) }).toEqual({ gone: false, live: true });
+  },
+);
+
+it("the autostart folder, shared with other programs: only Seller Tray's own temporary is removed", async () => {
+  const dir = await folder();
+  const own = halfWritten(join(dir, AUTOSTART_FILE_NAME));
+  const others = halfWritten(join(dir, 'another-app.desktop'));
+
+  applyOpenAtLogin(true, {
+    platform: 'linux',
+    app: { setLoginItemSettings() {}, getLoginItemSettings: () => ({ status: 'enabled' }) },
+    command: ['/opt/seller-tray/seller-tray'],
+    autostartDir: dir,
+  });
+
+  expect([own.gone, own.live, others.gone, others.live].map(existsSync)).toEqual([false, true, true, true]);
+});
