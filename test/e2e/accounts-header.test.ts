@@ -72,7 +72,7 @@ describe.each([
       await page.goto(preview.url);
       const status = page.getByRole('list', { name: 'Status' });
       await status.getByText(`${UP} Checked just now`).waitFor();
-      await status.getByText(`${DOWN} Offline, not checked yet`).waitFor();
+      await status.getByText(`${DOWN} Offline; not read yet, trying again`).waitFor();
       await page
         .getByRole('alert')
         .filter({ hasText: `${DOWN}: The marketplace could not be reached` })
