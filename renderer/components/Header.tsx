@@ -10,7 +10,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import type { AppState } from '../../preload/contract';
 import { attentionTotal, type Connection, type Health } from '../../preload/model';
 import { servedAccounts } from '../../preload/served-account';
-import { accountStateText, checkedText, checkFoundText } from '../../preload/status-words';
+import { accountStateText, checkFoundText, lastReadText } from '../../preload/status-words';
 import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { connectionLabel, formatWhen, plural } from '../format';
@@ -142,9 +142,9 @@ export function Header({
             </li>
             <li className={stale ? 'checked checked-stale' : 'checked'}>
               {stale && <span aria-hidden="true">⚠ </span>}
-              {checkedText(state.lastSuccessfulPoll, now, stale)}
+              {lastReadText(state, now)}
               {state.lastSuccessfulPoll && (
-                <span className="sr-only"> (at {formatWhen(state.lastSuccessfulPoll, now)})</span>
+                <span className="sr-only"> (last read at {formatWhen(state.lastSuccessfulPoll, now)})</span>
               )}
             </li>
           </>
