@@ -283,7 +283,9 @@ export function ProvisioningActions({
       <p className="delivery" role="status">
         {shownMark && (
           <>
-            {marked ? 'Marked' : 'Last marked here'} {statusLabel(shownMark.statusCode)}:{' '}
+            {marked
+              ? `Marked ${statusLabel(shownMark.statusCode)}.`
+              : `Last marked ${statusLabel(shownMark.statusCode)} here.`}{' '}
             {markLine(shownMark, now)}
           </>
         )}
