@@ -104,17 +104,18 @@ const TRIES_AGAIN: Readonly<Record<Connection, boolean>> = {
  * When the marketplace was last read, as true of the connection: "Checked 1 min ago" while polls
  * work; while they fail or are paused, a poll tried just now read nothing, so "Last read 3 min
  * ago", "Not read for 20 min", "Not read yet", and ", trying again" while the polls go on by
- * themselves.
+ * themselves, unless `saysRetry` is false: the window's one account has a banner saying it.
  */
 export function lastReadText(
   status: Pick<AccountState, 'connection' | 'health' | 'lastSuccessfulPoll'>,
   nowMs: number,
+  saysRetry = true,
 ): string {
   const stale = status.health !== 'healthy';
   if (status.connection === 'ok' || status.connection === 'starting')
     return checkedText(status.lastSuccessfulPoll, nowMs, stale);
   const read = sinceText('Last read', 'read', status.lastSuccessfulPoll, nowMs, stale);
-  return TRIES_AGAIN[status.connection] ? `${read}, trying again` : read;
+  return saysRetry && TRIES_AGAIN[status.connection] ? `${read}, trying again` : read;
 }
 
 /**

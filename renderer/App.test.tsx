@@ -95,7 +95,7 @@ describe('App', () => {
     );
     expect(status.textContent).toContain('Offline');
     expect(status.textContent).not.toContain('ECONNRESET');
-    expect(status.textContent).toContain('Not read yet, trying again');
+    expect(status.textContent).toContain('Not read yet');
 
     act(() => bridge.emit({ type: 'app-state', state: { ...bridge.state, connection: 'server-problem' } }));
     expect(status.textContent).toContain('Marketplace having problems');

@@ -122,7 +122,7 @@ describe('the header serving several accounts', () => {
 });
 
 describe('the header serving one account', () => {
-  it('says when an offline account was last read and that it tries again, not that it checked', () => {
+  it('says when an offline account was last read, not that it checked, and its banner that it tries again', () => {
     const { status } = renderHeader(
       appState({ connection: 'offline', lastSuccessfulPoll: ago(0), problem: DOWN_PROBLEM }),
     );
@@ -130,7 +130,7 @@ describe('the header serving one account', () => {
       .getAllByRole('listitem')
       .map((item) => item.textContent);
     expect(items[0]).toBe('Offline');
-    // The time read out follows the words, so it is not taken for when it tries again.
-    expect(items[1]).toMatch(/^Last read just now, trying again \(last read at .+\)$/);
+    expect(items[1]).toMatch(/^Last read just now \(last read at .+\)$/);
+    expect(screen.getByRole('alert').textContent).toContain('Seller Tray keeps trying');
   });
 });

@@ -142,7 +142,8 @@ export function Header({
             </li>
             <li className={stale ? 'checked checked-stale' : 'checked'}>
               {stale && <span aria-hidden="true">⚠ </span>}
-              {lastReadText(state, now)}
+              {/* The banner under the header says that it keeps trying, in a tray-sized window's room. */}
+              {lastReadText(state, now, false)}
               {state.lastSuccessfulPoll && (
                 <span className="sr-only"> (last read at {formatWhen(state.lastSuccessfulPoll, now)})</span>
               )}
