@@ -66,6 +66,8 @@ const GROUP_HEADINGS: Readonly<Record<InboxGroupName, string>> = {
   rest: 'Other orders',
 };
 const PAGE = 8;
+/** What the search finds; the field is sized to show it whole (styles.css wraps the tools when it cannot). */
+const SEARCH_HINT = 'Search buyer, product, id (/)';
 const NO_ARRIVALS: readonly string[] = [];
 /** The defaults of the settings, until the settings answer. */
 const DEFAULT_LIMITS: UrgencyLimits = { reminderAfterMinutes: 240, staleInProgressDays: 7 };
@@ -394,7 +396,8 @@ export function Inbox({
           className="search"
           type="search"
           aria-label="Search orders"
-          placeholder="Search buyer, product, id (/)"
+          placeholder={SEARCH_HINT}
+          size={SEARCH_HINT.length}
           maxLength={LIMITS.search}
           value={search}
           onChange={(event) => onQueryChange({ ...query, search: event.target.value })}
