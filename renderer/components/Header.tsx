@@ -8,12 +8,12 @@
 // window.
 import { type ReactNode, useEffect, useState } from 'react';
 import type { AppState } from '../../preload/contract';
-import { attentionTotal, type Connection, type Health } from '../../preload/model';
+import { attentionTotal } from '../../preload/model';
 import { servedAccounts } from '../../preload/served-account';
 import { accountStateText, checkFoundText, lastReadText } from '../../preload/status-words';
 import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
-import { connectionLabel, formatWhen, plural } from '../format';
+import { formatWhen, noAnswer, plural, standingLabel } from '../format';
 import { useNow } from '../hooks/useNow';
 import { PauseMenu } from './PauseControl';
 
@@ -46,7 +46,7 @@ export function Header({
   const now = useNow();
   const attention = attentionTotal(state.attention);
   const stale = state.health !== 'healthy';
-  const waiting = noAnswer(state.connection, state.health);
+  const waiting = noAnswer(state);
   const accounts = servedAccounts(state.accounts);
   const [checking, setChecking] = useState(false);
   const [found, setFound] = useState<string | null>(null);
@@ -138,7 +138,7 @@ export function Header({
               aria-live="polite"
             >
               <span className="dot" aria-hidden="true" />
-              {waiting ? 'No answer from the marketplace' : connectionLabel(state.connection)}
+              {standingLabel(state)}
             </li>
             <li className={stale ? 'checked checked-stale' : 'checked'}>
               {stale && <span aria-hidden="true">⚠ </span>}
@@ -155,7 +155,7 @@ export function Header({
             return (
               <li
                 key={account.id}
-                className={`connection account-state connection-${noAnswer(account.connection, account.health) ? 'no-answer' : account.connection}${late ? ' checked-stale' : ''}`}
+                className={`connection account-state connection-${noAnswer(account) ? 'no-answer' : account.connection}${late ? ' checked-stale' : ''}`}
               >
                 <span className="dot" aria-hidden="true" />
                 <span>
@@ -232,9 +232,4 @@ function SettingsMark() {
       <circle cx="6" cy="11" r="1.8" />
     </svg>
   );
-}
-
-/** The polls neither work nor fail for too long (a request that never returns): not "Connected". */
-function noAnswer(connection: Connection, health: Health): boolean {
-  return health !== 'healthy' && (connection === 'ok' || connection === 'starting');
 }
