@@ -11,7 +11,7 @@ import { SellerTrayService } from '../../main/core/service';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../../main/core/settings';
 import { startPreview } from '../../main/preview/server';
 import type { Simulator } from '../../simulator/server';
-import { axeViolations } from '../support/axe';
+import { axeViolations, cutTexts } from '../support/axe';
 import { buildRenderer, launchChromium } from '../support/browser';
 import { makeDataDir } from '../support/core';
 import { oneSellerMarketplace } from '../support/one-seller-marketplace';
@@ -93,6 +93,7 @@ describe.each([
       const height = await page.locator('.app-header').evaluate((e) => e.getBoundingClientRect().height);
       expect(height).toBeLessThanOrEqual(viewport.height / 4);
       expect(await axeViolations(page)).toEqual([]);
+      expect(await cutTexts(page)).toEqual([]);
     } finally {
       await page.close();
       await preview.close();

@@ -115,7 +115,9 @@ export async function cutTexts(page: Page): Promise<string[]> {
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const text = node.textContent?.trim();
       const parent = node.parentElement;
-      if (!text || !parent || parent.offsetParent === null) continue;
+      // A field's own text scrolls in it; an SVG's title is not drawn.
+      if (!text || !(parent instanceof HTMLElement) || parent.offsetParent === null) continue;
+      if (parent instanceof HTMLTextAreaElement) continue;
       let clip: HTMLElement | null = parent;
       while (clip && getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement;
       if (!clip || clip === document.documentElement || clip === document.body) continue;
