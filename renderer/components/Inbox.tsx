@@ -699,7 +699,6 @@ function InboxRow({
             <span className="sr-only">Not opened yet: </span>
           </span>
         )}
-        <AccountTag label={accountLabel} />
         {!isPlainPurchase(order.purchaseType) && (
           <span className="purchase-type">
             <ServerText text={purchaseTypeLabel(order.purchaseType ?? '')} />
@@ -707,7 +706,9 @@ function InboxRow({
         )}
         <ServerText text={buyer} />
       </span>
+      {/* The account beside the product, not the buyer: a long label would cut the buyer's name short. */}
       <span className="row-sub">
+        <AccountTag label={accountLabel} />
         <ServerText text={product} />
       </span>
       <span className="row-amount">{order.total && <ServerText text={formatTotal(order.total)} />}</span>
