@@ -238,6 +238,21 @@ describe('ProvisioningActions', () => {
     expect(line.textContent).not.toMatch(/sendEvent|400|BadRequest|request id/i);
   });
 
+  it('gives a mark that could not be sent yet no time after "tries again", where it would read as when', async () => {
+    const bridge = await renderOrder('ProvisioningInProgress');
+    fireEvent.click(screen.getByRole('button', { name: 'Mark completed' }));
+    await screen.findByRole('list', { name: 'Statuses not yet confirmed' });
+    const item = bridge.views.get(FULL_ORDER_ID)?.outbox[0];
+    if (!item) throw new Error('the fake did not queue the status');
+    const problem = apiProblem('sendEvent', 503);
+    Object.assign(item, { attempts: 1, notBefore: new Date(Date.now() - 60_000).toISOString(), problem });
+    act(() => bridge.emit({ type: 'app-state', state: bridge.state }));
+    const line = await within(actions()).findByText(/^Marked Completed\. Not sent yet/);
+    expect(line.textContent).toBe(
+      `Marked Completed. Not sent yet; Seller Tray tries again by itself. ${problem.message}`,
+    );
+  });
+
   it('follows what was marked through sent and confirmed, each with its time', async () => {
     const bridge = await renderOrder('ProvisioningStarted');
     fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
