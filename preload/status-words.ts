@@ -71,7 +71,7 @@ export function checkedText(lastSuccessfulPoll: string | null, nowMs: number, st
   return sinceText('Checked', 'checked', lastSuccessfulPoll, nowMs, stale);
 }
 
-/** "Checked 1 min ago", "Not checked for 20 min", "Not checked yet": `done` (capitalised) or not. */
+/** "Checked 1 min ago", "Not checked for 20 min", "Not checked yet": `done` begins a sentence, `doneWord` follows "Not". */
 function sinceText(
   done: string,
   doneWord: string,
