@@ -161,6 +161,14 @@ describe('OrderDetail', () => {
     ]);
   });
 
+  it('leaves no separator hanging where a line says nothing before its number', async () => {
+    const order = fullOrder();
+    order.documentLines = [{ lineId: '1', lineItem: { name: 'CloudSoft Analytics' } }];
+    await renderOrder(fullView({ order }));
+    const facts = within(list('Order lines')).getByRole('listitem').querySelector('.line-facts');
+    expect(facts?.textContent?.replaceAll('\u00a0', ' ')).toBe('Line 1');
+  });
+
   it('names units, gives the price for its base quantity and each line total', async () => {
     await renderOrder(fullView({ order: orderWithUnits() }));
     const lines = within(list('Order lines')).getAllByRole('listitem');
