@@ -732,19 +732,33 @@ function RowAge({ order, now, urgency }: { order: OrderListItem; now: number; ur
         ? age
         : `${age} ago`;
   const word = URGENCY_WORDS[urgency];
+  const delivery = order.delivery === null ? undefined : DELIVERY_WORDS[order.delivery];
+  // A separator between the things said, none before the first (the age may be unknown).
+  const said = [
+    text,
+    word && (
+      <strong key="urgency" className="urgency-word">
+        {word}
+      </strong>
+    ),
+    delivery,
+  ].filter((part) => part !== '' && part !== undefined);
   return (
     <span
       className={`row-age${order.waiting ? ' row-waiting' : ''} urgency-${urgency}`}
       title={from === undefined ? undefined : formatDateTime(from)}
     >
-      {text}
-      {word && <strong className="urgency-word"> · {word}</strong>}
-      {order.delivery === 'pending' && ' · sending'}
-      {order.delivery === 'retrying' && ' · not sent yet'}
-      {order.delivery === 'failed' && ' · not sent'}
+      {said.flatMap((part, index) => (index === 0 ? [part] : [' · ', part]))}
     </span>
   );
 }
+
+/** What a row says of the status marked on it until the marketplace has it. */
+const DELIVERY_WORDS: Partial<Record<NonNullable<OrderListItem['delivery']>, string>> = {
+  pending: 'sending',
+  retrying: 'not sent yet',
+  failed: 'not sent',
+};
 
 function rowId(index: number): string {
   return `inbox-row-${index}`;
