@@ -168,6 +168,7 @@ describe.each([
     const size = `${viewport.width}x${viewport.height}`;
     await page.screenshot({ path: join(SCREENSHOTS, `attention-two-accounts-${colorScheme}-${size}.png`) });
     expect(await axeViolations(page)).toEqual([]);
+    expect(await cutTexts(page)).toEqual([]);
 
     // A US order snoozed, in the US account only.
     await orders
