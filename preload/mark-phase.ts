@@ -21,19 +21,13 @@ export function markPhase(mark: Mark, now: number): MarkPhase {
   }
 }
 
-/** When the mark reached its phase, where that is known (ISO time). */
-export function markPhaseTime(mark: Mark, now: number): string | undefined {
+/**
+ * When the mark reached a phase that is a fact (sent, confirmed, undone: ISO time). Held and
+ * sending have none to say: after "tries again by itself" a time would read as when it will.
+ */
+export function markPhaseTime(mark: Mark): string | undefined {
   if ('outcome' in mark) return mark.settledAt;
-  switch (markPhase(mark, now)) {
-    case 'held':
-      return mark.createdAt;
-    case 'sending':
-      return mark.notBefore ?? mark.createdAt;
-    case 'sent':
-      return mark.sentAt;
-    default:
-      return undefined;
-  }
+  return mark.state === 'sent' ? mark.sentAt : undefined;
 }
 
 /** The words of the phases that say the same whatever the mark. */

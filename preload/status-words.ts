@@ -68,23 +68,66 @@ export function ageText(fromMs: number, nowMs: number): string {
  * ago", or while that is too long ago (`stale`, liveness.ts), "Not checked for 20 min".
  */
 export function checkedText(lastSuccessfulPoll: string | null, nowMs: number, stale = false): string {
-  const ms = lastSuccessfulPoll === null ? Number.NaN : Date.parse(lastSuccessfulPoll);
-  if (!Number.isFinite(ms)) return 'Not checked yet';
+  return sinceText('Checked', 'checked', lastSuccessfulPoll, nowMs, stale);
+}
+
+/** "Checked 1 min ago", "Not checked for 20 min", "Not checked yet": `done` begins a sentence, `doneWord` follows "Not". */
+function sinceText(
+  done: string,
+  doneWord: string,
+  last: string | null,
+  nowMs: number,
+  stale: boolean,
+): string {
+  const ms = last === null ? Number.NaN : Date.parse(last);
+  if (!Number.isFinite(ms)) return `Not ${doneWord} yet`;
   const age = ageText(ms, nowMs);
-  if (stale) return `Not checked for ${age}`;
-  return age === 'just now' ? 'Checked just now' : `Checked ${age} ago`;
+  if (stale) return `Not ${doneWord} for ${age}`;
+  return age === 'just now' ? `${done} just now` : `${done} ${age} ago`;
+}
+
+/**
+ * Whether the polls go on by themselves after such a failure: rejected credentials wait for new
+ * ones (poller.ts), a pause for its end.
+ */
+const TRIES_AGAIN: Readonly<Record<Connection, boolean>> = {
+  starting: false,
+  ok: false,
+  paused: false,
+  offline: true,
+  'server-problem': true,
+  failing: true,
+  'credentials-rejected': false,
+};
+
+/**
+ * When the marketplace was last read, as true of the connection: "Checked 1 min ago" while polls
+ * work; while they fail or are paused, a poll tried just now read nothing, so "Last read 3 min
+ * ago", "Not read for 20 min", "Not read yet", and ", trying again" while the polls go on by
+ * themselves, unless `saysRetry` is false: the window's one account has a banner saying it.
+ */
+export function lastReadText(
+  status: Pick<AccountState, 'connection' | 'health' | 'lastSuccessfulPoll'>,
+  nowMs: number,
+  saysRetry = true,
+): string {
+  const stale = status.health !== 'healthy';
+  if (status.connection === 'ok' || status.connection === 'starting')
+    return checkedText(status.lastSuccessfulPoll, nowMs, stale);
+  const read = sinceText('Last read', 'read', status.lastSuccessfulPoll, nowMs, stale);
+  return saysRetry && TRIES_AGAIN[status.connection] ? `${read}, trying again` : read;
 }
 
 /**
  * One served account's state beside the others, as the header and the tray give it: "Checked 1
- * min ago", "Offline, not checked for 20 min", "Credentials rejected, checked 3 min ago".
+ * min ago", "Offline; not read for 20 min, trying again", "Credentials rejected; last read 3 min ago".
  */
 export function accountStateText(
   account: Pick<AccountState, 'connection' | 'health' | 'lastSuccessfulPoll'>,
   nowMs: number,
 ): string {
-  const checked = checkedText(account.lastSuccessfulPoll, nowMs, account.health !== 'healthy');
+  const read = lastReadText(account, nowMs);
   const problem = account.connection === 'paused' ? 'checking paused' : TRAY_PROBLEMS[account.connection];
-  if (!problem) return checked;
-  return `${problem.charAt(0).toUpperCase()}${problem.slice(1)}, ${checked.charAt(0).toLowerCase()}${checked.slice(1)}`;
+  if (!problem) return read;
+  return `${problem.charAt(0).toUpperCase()}${problem.slice(1)}; ${read.charAt(0).toLowerCase()}${read.slice(1)}`;
 }

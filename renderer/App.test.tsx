@@ -95,7 +95,7 @@ describe('App', () => {
     );
     expect(status.textContent).toContain('Offline');
     expect(status.textContent).not.toContain('ECONNRESET');
-    expect(status.textContent).toContain('Not checked yet');
+    expect(status.textContent).toContain('Not read yet');
 
     act(() => bridge.emit({ type: 'app-state', state: { ...bridge.state, connection: 'server-problem' } }));
     expect(status.textContent).toContain('Marketplace having problems');
@@ -165,7 +165,7 @@ describe('App', () => {
     expect(status.textContent).toContain('No answer from the marketplace');
     expect(status.textContent).not.toContain('Connected');
     const checked = status.querySelector('.checked');
-    expect(checked?.textContent).toMatch(/^⚠ Not checked for 20 min \(at /);
+    expect(checked?.textContent).toMatch(/^⚠ Not checked for 20 min \(last read at /);
     expect(checked?.className).toBe('checked checked-stale');
   });
 

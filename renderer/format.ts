@@ -4,7 +4,7 @@
 // shown as it came.
 
 import { capped, NAME_MAX, plainText, sentenceEnded } from '../preload/marketplace-text';
-import type { Connection } from '../preload/model';
+import type { Connection, Health } from '../preload/model';
 import { exactly, type Money } from '../preload/money';
 import { ageText } from '../preload/status-words';
 import { isTimeUnit, perWords, type Quantity, quantityWords } from '../preload/unit-names';
@@ -164,6 +164,16 @@ const CONNECTION_LABELS: Readonly<Record<Connection, string>> = {
 
 export function connectionLabel(connection: Connection): string {
   return CONNECTION_LABELS[connection];
+}
+
+/** The polls neither work nor fail for too long (a request that never returns): not "Connected". */
+export function noAnswer(status: { connection: Connection; health: Health }): boolean {
+  return status.health !== 'healthy' && (status.connection === 'ok' || status.connection === 'starting');
+}
+
+/** How an account stands with the marketplace, as the header and Settings say it. */
+export function standingLabel(status: { connection: Connection; health: Health }): string {
+  return noAnswer(status) ? 'No answer from the marketplace' : connectionLabel(status.connection);
 }
 
 export { plural } from '../preload/counted';

@@ -80,7 +80,7 @@ describe('the tray view', () => {
       NOW,
       noActions,
     );
-    expect(view.toolTip).toBe('Seller Tray — no orders waiting, offline, not checked yet');
+    expect(view.toolTip).toBe('Seller Tray — no orders waiting, offline, not read yet, trying again');
     expect(JSON.stringify(view.template)).not.toMatch(/URGENT|latoT/);
   });
 
@@ -156,9 +156,16 @@ describe('the tray view', () => {
     );
   });
 
+  it('says of one account that fails when it was last read and that it tries again, in the tooltip and the menu', () => {
+    const at = new Date(NOW.getTime() - 20_000).toISOString();
+    const view = trayView({ ...baseState, connection: 'offline', lastSuccessfulPoll: at }, NOW, noActions);
+    expect(view.toolTip).toBe('Seller Tray — no orders waiting, offline, last read just now, trying again');
+    expect(view.template[1]).toEqual({ label: 'Offline; last read just now, trying again', enabled: false });
+  });
+
   it('tells a marketplace out of reach from one having problems', () => {
     expect(trayView({ ...baseState, connection: 'server-problem' }, NOW, noActions).toolTip).toBe(
-      'Seller Tray — no orders waiting, the marketplace is having problems, not checked yet',
+      'Seller Tray — no orders waiting, the marketplace is having problems, not read yet, trying again',
     );
   });
 });
@@ -208,14 +215,14 @@ describe('the tray says the marketplace is being read', () => {
       [
         'Seller Tray — no orders waiting',
         'EU: Checked 1 min ago',
-        'Down: Offline, not checked for 20 min',
-        'US: Credentials rejected, checked 3 min ago',
+        'Down: Offline; not read for 20 min, trying again',
+        'US: Credentials rejected; last read 3 min ago',
       ].join('\n'),
     );
     expect(view.template.slice(1, 4)).toEqual([
       { label: 'EU: Checked 1 min ago', enabled: false },
-      { label: '⚠ Down: Offline, not checked for 20 min', enabled: false },
-      { label: 'US: Credentials rejected, checked 3 min ago', enabled: false },
+      { label: '⚠ Down: Offline; not read for 20 min, trying again', enabled: false },
+      { label: 'US: Credentials rejected; last read 3 min ago', enabled: false },
     ]);
     // All read in time: the normal icon. One account served (the other has no secret): as before.
     const fine = {

@@ -1,6 +1,6 @@
 // The tray: its icon, tooltip, title and context menu follow the service's state. It says when
-// the marketplace was last read ("checked 1 min ago", renewed by the caller's clock, no call to
-// the marketplace), and its icon takes a warning form when that is too long ago (liveness.ts).
+// the marketplace was last read ("checked 1 min ago"; failing, "offline, last read 3 min ago,
+// trying again"; renewed by the caller's clock, no call to the marketplace), and its icon takes a warning form when that is too long ago (liveness.ts).
 // The count is what waits and what needs attention. Serving several accounts, it gives each its
 // own line (tooltip and menu), and the warning icon when any is read too long ago. The menu
 // carries every action (Linux tray clicks are unreliable): Open, Needs attention, Insights, Check
@@ -11,7 +11,7 @@ import type { AppState } from '../../preload/contract';
 import { trayCount } from '../../preload/model';
 import { isUntilResumed, PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
 import { servedAccounts } from '../../preload/served-account';
-import { accountStateText, checkedText, checkFoundText, TRAY_PROBLEMS } from '../../preload/status-words';
+import { accountStateText, checkFoundText, lastReadText, TRAY_PROBLEMS } from '../../preload/status-words';
 import { PRODUCT_NAME } from '../core/app-identity';
 import type { SellerTrayService } from '../core/service';
 import type { MenuItemSpec, TrayIcon, TrayPort } from './electron-ports';
@@ -73,9 +73,9 @@ export function trayView(
   const beside = count - state.waitingCount;
   const staleAccount = (a: { health: AppState['health'] }) => a.health !== 'healthy';
   const stale = configured && (single ? staleAccount(state) : accounts.some(staleAccount));
-  const checked = checkedText(state.lastSuccessfulPoll, now.getTime(), stale);
+  const read = lastReadText(state, now.getTime());
   const stateLines = single
-    ? [{ text: checked, stale }]
+    ? [{ text: accountStateText(state, now.getTime()), stale }]
     : accounts.map((a) => ({
         text: `${a.label}: ${accountStateText(a, now.getTime())}`,
         stale: staleAccount(a),
@@ -83,7 +83,7 @@ export function trayView(
   const parts = [waitingText(state.waitingCount)];
   if (beside > 0) parts.push(`${beside} more need${beside === 1 ? 's' : ''} attention`);
   if (problem && (single || !configured)) parts.push(problem);
-  if (single) parts.push(checked.toLowerCase());
+  if (single) parts.push(read.toLowerCase());
   if (paused) parts.push(`notifications ${pausedText(paused, now)}`);
   const toolTip = [
     `${PRODUCT_NAME} — ${parts.join(', ')}`,

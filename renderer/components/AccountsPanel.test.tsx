@@ -27,10 +27,19 @@ describe('AccountsPanel', () => {
       accountState('Test', { open: false }),
     ]);
     const items = screen.getAllByRole('listitem').map((li) => li.textContent);
-    expect(items[0]).toContain('EU eu-client at eu.marketplace.exampleConnected');
+    // Where it is and how it stands are words apart, also when read out or copied.
+    expect(items[0]).toContain('EU eu-client at eu.marketplace.example Connected');
     expect(items[1]).toContain('Credentials rejected, 2 statuses to send');
     expect(items[2]).toContain('No secret stored');
     expect(screen.getByRole('button', { name: 'Remove US' })).toBeTruthy();
+  });
+
+  it('says an account whose polls have not answered for too long is not connected, as the header does', () => {
+    renderPanel([accountState('EU', { health: 'stale' }), accountState('US')]);
+    const items = screen.getAllByRole('listitem').map((li) => li.textContent);
+    expect(items[0]).toContain('No answer from the marketplace');
+    expect(items[0]).not.toContain('Connected');
+    expect(items[1]).toContain('Connected');
   });
 
   it('says why an account with its secret stored is not served, and how to give one without it its secret', () => {

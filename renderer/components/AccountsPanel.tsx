@@ -10,7 +10,7 @@ import type { AccountState, AppState } from '../../preload/contract';
 import { LIMITS } from '../../preload/contract';
 import { asCodedError, call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
-import { connectionLabel, plural, sentence } from '../format';
+import { plural, sentence, standingLabel } from '../format';
 import { useFocusReturn } from '../hooks/useFocusReturn';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorAlert } from './ErrorAlert';
@@ -127,7 +127,7 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
                       <span className="muted">
                         {account.clientId} at <ServerText text={hostOf(account.baseUrl)} />
                       </span>
-                    </span>
+                    </span>{' '}
                     <span>{standing(account)}</span>
                     <span className="account-actions">
                       <button
@@ -219,7 +219,7 @@ function standing(account: AccountState): string {
       : 'No secret stored: enter it with Replace secret';
   const waiting =
     account.pendingOutbox > 0 ? `, ${plural(account.pendingOutbox, 'status', 'statuses')} to send` : '';
-  return `${connectionLabel(account.connection)}${waiting}`;
+  return `${standingLabel(account)}${waiting}`;
 }
 
 function hostOf(baseUrl: string): string {

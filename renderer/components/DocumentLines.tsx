@@ -74,15 +74,21 @@ function lineItem(line: DocumentLine, position: number, currency: string) {
         {total && (
           <span className="line-total">{`${formatAmount(total.amount, priceCurrency)}${total.per && ` ${total.per}`}`}</span>
         )}
-        {unknownUnit ? <ServerText text={facts} /> : facts}
+        {facts !== '' && (
+          <>
+            {unknownUnit ? <ServerText text={facts} /> : facts}
+            {' · '}
+          </>
+        )}
         {item?.sellersItemId !== undefined && (
           <>
             {/* No-break spaces: "Item id" stays with its id, "Line" with its number. */}
-            {facts === '' ? 'Item\u00a0id\u00a0' : ' · Item\u00a0id\u00a0'}
+            {'Item\u00a0id\u00a0'}
             <ServerText className="mono" text={item.sellersItemId} />
+            {' · '}
           </>
         )}
-        {` · Line\u00a0${line.lineId ?? position}`}
+        {`Line\u00a0${line.lineId ?? position}`}
       </p>
       {line.note && (
         <p className="line-note">

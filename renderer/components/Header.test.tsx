@@ -68,13 +68,35 @@ describe('the header serving several accounts', () => {
       .map((item) => item.textContent);
     expect(items.slice(0, 3)).toEqual([
       'EU Checked 1 min ago',
-      'Down ⚠ Offline, not checked for 20 min',
-      'US Credentials rejected, checked 3 min ago',
+      'Down ⚠ Offline; not read for 20 min, trying again',
+      'US Credentials rejected; last read 3 min ago',
     ]);
     expect(within(status).queryByText('Connected')).toBeNull();
     const alerts = screen.getAllByRole('alert');
     expect(alerts).toHaveLength(1);
     expect(alerts[0]?.textContent).toMatch(/^Down: The marketplace could not be reached/);
+  });
+
+  it('says when an account that fails was last read and that it tries again, never that it was checked', () => {
+    const state = twoAccounts();
+    const { status } = renderHeader({
+      ...state,
+      accounts: [
+        accountState('EU', { lastSuccessfulPoll: ago(0) }),
+        accountState('Down', { connection: 'offline', lastSuccessfulPoll: ago(0), problem: DOWN_PROBLEM }),
+        accountState('New', { connection: 'server-problem', lastSuccessfulPoll: null }),
+        accountState('Paused', { connection: 'paused', lastSuccessfulPoll: ago(3) }),
+      ],
+    });
+    const items = within(status)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(items.slice(0, 4)).toEqual([
+      'EU Checked just now',
+      'Down Offline; last read just now, trying again',
+      'New The marketplace is having problems; not read yet, trying again',
+      'Paused Checking paused; last read 3 min ago',
+    ]);
   });
 
   it('says what Check now found, naming the account it could not check', async () => {
@@ -96,5 +118,19 @@ describe('the header serving several accounts', () => {
     expect(within(status).getByText('Checked 1 min ago')).toBeTruthy();
     expect(within(status).queryByText(/EU/)).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('the header serving one account', () => {
+  it('says when an offline account was last read, not that it checked, and its banner that it tries again', () => {
+    const { status } = renderHeader(
+      appState({ connection: 'offline', lastSuccessfulPoll: ago(0), problem: DOWN_PROBLEM }),
+    );
+    const items = within(status)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(items[0]).toBe('Offline');
+    expect(items[1]).toMatch(/^Last read just now \(last read at .+\)$/);
+    expect(screen.getByRole('alert').textContent).toContain('Seller Tray keeps trying');
   });
 });

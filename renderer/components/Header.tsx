@@ -1,6 +1,7 @@
 // The header and status bar: where the app is (Inbox, Needs attention, Insights, Settings, Help: the screen's
 // one h1 names it), whether it reaches the marketplace, when it last read it ("Checked 1 min ago",
-// renewed by the window's clock; "Not checked for 20 min" marked as a warning when too long ago),
+// renewed by the window's clock; "Not checked for 20 min" marked as a warning when too long ago;
+// "Last read 3 min ago" while polls fail, for they tried but read nothing),
 // what is still to be sent; Pause
 // (notifications) and Check now, which says what it found. Serving several accounts, it says each
 // one's state instead (connected, down and why in the banner, paused, credentials rejected,
@@ -8,12 +9,12 @@
 // window.
 import { type ReactNode, useEffect, useState } from 'react';
 import type { AppState } from '../../preload/contract';
-import { attentionTotal, type Connection, type Health } from '../../preload/model';
+import { attentionTotal } from '../../preload/model';
 import { servedAccounts } from '../../preload/served-account';
-import { accountStateText, checkedText, checkFoundText } from '../../preload/status-words';
+import { accountStateText, checkFoundText, lastReadText } from '../../preload/status-words';
 import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
-import { connectionLabel, formatWhen, plural } from '../format';
+import { formatWhen, noAnswer, plural, standingLabel } from '../format';
 import { useNow } from '../hooks/useNow';
 import { PauseMenu } from './PauseControl';
 
@@ -46,7 +47,7 @@ export function Header({
   const now = useNow();
   const attention = attentionTotal(state.attention);
   const stale = state.health !== 'healthy';
-  const waiting = noAnswer(state.connection, state.health);
+  const waiting = noAnswer(state);
   const accounts = servedAccounts(state.accounts);
   const [checking, setChecking] = useState(false);
   const [found, setFound] = useState<string | null>(null);
@@ -138,13 +139,14 @@ export function Header({
               aria-live="polite"
             >
               <span className="dot" aria-hidden="true" />
-              {waiting ? 'No answer from the marketplace' : connectionLabel(state.connection)}
+              {standingLabel(state)}
             </li>
             <li className={stale ? 'checked checked-stale' : 'checked'}>
               {stale && <span aria-hidden="true">⚠ </span>}
-              {checkedText(state.lastSuccessfulPoll, now, stale)}
+              {/* The banner under the header says that it keeps trying, in a tray-sized window's room. */}
+              {lastReadText(state, now, false)}
               {state.lastSuccessfulPoll && (
-                <span className="sr-only"> (at {formatWhen(state.lastSuccessfulPoll, now)})</span>
+                <span className="sr-only"> (last read at {formatWhen(state.lastSuccessfulPoll, now)})</span>
               )}
             </li>
           </>
@@ -154,7 +156,7 @@ export function Header({
             return (
               <li
                 key={account.id}
-                className={`connection account-state connection-${noAnswer(account.connection, account.health) ? 'no-answer' : account.connection}${late ? ' checked-stale' : ''}`}
+                className={`connection account-state connection-${noAnswer(account) ? 'no-answer' : account.connection}${late ? ' checked-stale' : ''}`}
               >
                 <span className="dot" aria-hidden="true" />
                 <span>
@@ -231,9 +233,4 @@ function SettingsMark() {
       <circle cx="6" cy="11" r="1.8" />
     </svg>
   );
-}
-
-/** The polls neither work nor fail for too long (a request that never returns): not "Connected". */
-function noAnswer(connection: Connection, health: Health): boolean {
-  return health !== 'healthy' && (connection === 'ok' || connection === 'starting');
 }

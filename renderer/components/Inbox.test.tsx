@@ -354,6 +354,23 @@ describe('Inbox', () => {
     ]);
   });
 
+  it('puts a separator only between what a row says of its age, never before the first', async () => {
+    const orders = manyOrders(3, 0).map((order, i) => ({
+      ...order,
+      waiting: false,
+      status: 'ProvisioningCompleted',
+      ...[
+        { since: undefined, statusSince: undefined, delivery: 'pending' as const },
+        { since: undefined, statusSince: undefined, delivery: 'failed' as const },
+        { since: new Date(Date.now() - 3 * 60 * 60_000).toISOString(), delivery: 'retrying' as const },
+      ][i],
+    }));
+    await renderInbox(createFakeBridge({ orders }));
+    await waitFor(() => expect(rows()).toHaveLength(3));
+    const ages = rows().map((row) => row.querySelector('.row-age')?.textContent);
+    expect(ages).toEqual(['sending', 'not sent', '3 h ago · not sent yet']);
+  });
+
   it('marks an order not opened yet, and gives each row its whole buyer and product on hover', async () => {
     const orders = manyOrders(3, 2);
     orders[1] = { ...(orders[1] as (typeof orders)[number]), unopened: true, buyer: 'A'.repeat(120) };

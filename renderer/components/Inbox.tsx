@@ -66,6 +66,8 @@ const GROUP_HEADINGS: Readonly<Record<InboxGroupName, string>> = {
   rest: 'Other orders',
 };
 const PAGE = 8;
+/** What the search finds; the field is sized to show it whole (styles.css wraps the tools when it cannot). */
+const SEARCH_HINT = 'Search buyer, product, id (/)';
 const NO_ARRIVALS: readonly string[] = [];
 /** The defaults of the settings, until the settings answer. */
 const DEFAULT_LIMITS: UrgencyLimits = { reminderAfterMinutes: 240, staleInProgressDays: 7 };
@@ -394,7 +396,8 @@ export function Inbox({
           className="search"
           type="search"
           aria-label="Search orders"
-          placeholder="Search buyer, product, id (/)"
+          placeholder={SEARCH_HINT}
+          size={SEARCH_HINT.length}
           maxLength={LIMITS.search}
           value={search}
           onChange={(event) => onQueryChange({ ...query, search: event.target.value })}
@@ -696,7 +699,6 @@ function InboxRow({
             <span className="sr-only">Not opened yet: </span>
           </span>
         )}
-        <AccountTag label={accountLabel} />
         {!isPlainPurchase(order.purchaseType) && (
           <span className="purchase-type">
             <ServerText text={purchaseTypeLabel(order.purchaseType ?? '')} />
@@ -704,7 +706,9 @@ function InboxRow({
         )}
         <ServerText text={buyer} />
       </span>
+      {/* The account beside the product, not the buyer: a long label would cut the buyer's name short. */}
       <span className="row-sub">
+        <AccountTag label={accountLabel} />
         <ServerText text={product} />
       </span>
       <span className="row-amount">{order.total && <ServerText text={formatTotal(order.total)} />}</span>
@@ -728,19 +732,33 @@ function RowAge({ order, now, urgency }: { order: OrderListItem; now: number; ur
         ? age
         : `${age} ago`;
   const word = URGENCY_WORDS[urgency];
+  const delivery = order.delivery === null ? undefined : DELIVERY_WORDS[order.delivery];
+  // A separator between the things said, none before the first (the age may be unknown).
+  const said = [
+    text,
+    word && (
+      <strong key="urgency" className="urgency-word">
+        {word}
+      </strong>
+    ),
+    delivery,
+  ].filter((part) => part !== '' && part !== undefined);
   return (
     <span
       className={`row-age${order.waiting ? ' row-waiting' : ''} urgency-${urgency}`}
       title={from === undefined ? undefined : formatDateTime(from)}
     >
-      {text}
-      {word && <strong className="urgency-word"> · {word}</strong>}
-      {order.delivery === 'pending' && ' · sending'}
-      {order.delivery === 'retrying' && ' · not sent yet'}
-      {order.delivery === 'failed' && ' · not sent'}
+      {said.flatMap((part, index) => (index === 0 ? [part] : [' · ', part]))}
     </span>
   );
 }
+
+/** What a row says of the status marked on it until the marketplace has it. */
+const DELIVERY_WORDS: Partial<Record<NonNullable<OrderListItem['delivery']>, string>> = {
+  pending: 'sending',
+  retrying: 'not sent yet',
+  failed: 'not sent',
+};
 
 function rowId(index: number): string {
   return `inbox-row-${index}`;

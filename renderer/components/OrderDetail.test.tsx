@@ -124,13 +124,13 @@ describe('OrderDetail', () => {
     start.focus();
     fireEvent.click(start);
     const actions = () => screen.getByRole('region', { name: 'Provisioning actions' });
-    await within(actions()).findByText(/^Marked In progress:/);
+    await within(actions()).findByText(/^Marked In progress\./);
     // The whole order arrives, as marked: the same actions, still telling the mark, focus on.
     const marked = bridge.views.get(FULL_ORDER_ID);
     if (!marked) throw new Error('no view');
     for (const answer of answers.splice(0)) act(() => answer(structuredClone(marked)));
     await screen.findByRole('region', { name: 'To provision' });
-    expect(within(actions()).getByText(/^Marked In progress:/)).toBeTruthy();
+    expect(within(actions()).getByText(/^Marked In progress\./)).toBeTruthy();
     // Not on the next step: a second Enter must not complete the order.
     await waitFor(() => expect(document.activeElement).toBe(actions()));
   });
@@ -159,6 +159,14 @@ describe('OrderDetail', () => {
       'Order details',
       'Provisioning history',
     ]);
+  });
+
+  it('leaves no separator hanging where a line says nothing before its number', async () => {
+    const order = fullOrder();
+    order.documentLines = [{ lineId: '1', lineItem: { name: 'CloudSoft Analytics' } }];
+    await renderOrder(fullView({ order }));
+    const facts = within(list('Order lines')).getByRole('listitem').querySelector('.line-facts');
+    expect(facts?.textContent?.replaceAll('\u00a0', ' ')).toBe('Line 1');
   });
 
   it('names units, gives the price for its base quantity and each line total', async () => {

@@ -107,7 +107,7 @@ describe('ProvisioningActions', () => {
     expect(undoBar().textContent).toContain('Marked In progress: Acme Industrial GmbH.');
     expect(undoBar().textContent).toMatch(/Sending in (10|9) s/);
     expect(within(undoBar()).getByRole('button', { name: /^Undo/ })).toBeTruthy();
-    expect(screen.getByText('Marked In progress: Held 10 s so it can be undone, then sent.')).toBeTruthy();
+    expect(screen.getByText('Marked In progress. Held 10 s so it can be undone, then sent.')).toBeTruthy();
     const held = within(screen.getByRole('list', { name: 'Statuses not yet confirmed' })).getByRole(
       'listitem',
     );
@@ -231,11 +231,26 @@ describe('ProvisioningActions', () => {
     Object.assign(item, { state: 'failed', attempts: 1, problem });
     act(() => bridge.emit({ type: 'app-state', state: bridge.state }));
     // The words beside the actions; the details where the history lists it, to send again.
-    const line = await within(actions()).findByText(/^Marked Completed: Not sent: /);
+    const line = await within(actions()).findByText(/^Marked Completed\. Not sent: /);
     expect(line.textContent).toBe(
-      `Marked Completed: Not sent: the marketplace refused it. ${problem.message}`,
+      `Marked Completed. Not sent: the marketplace refused it. ${problem.message}`,
     );
     expect(line.textContent).not.toMatch(/sendEvent|400|BadRequest|request id/i);
+  });
+
+  it('gives a mark that could not be sent yet no time after "tries again", where it would read as when', async () => {
+    const bridge = await renderOrder('ProvisioningInProgress');
+    fireEvent.click(screen.getByRole('button', { name: 'Mark completed' }));
+    await screen.findByRole('list', { name: 'Statuses not yet confirmed' });
+    const item = bridge.views.get(FULL_ORDER_ID)?.outbox[0];
+    if (!item) throw new Error('the fake did not queue the status');
+    const problem = apiProblem('sendEvent', 503);
+    Object.assign(item, { attempts: 1, notBefore: new Date(Date.now() - 60_000).toISOString(), problem });
+    act(() => bridge.emit({ type: 'app-state', state: bridge.state }));
+    const line = await within(actions()).findByText(/^Marked Completed\. Not sent yet/);
+    expect(line.textContent).toBe(
+      `Marked Completed. Not sent yet; Seller Tray tries again by itself. ${problem.message}`,
+    );
   });
 
   it('follows what was marked through sent and confirmed, each with its time', async () => {
@@ -252,7 +267,7 @@ describe('ProvisioningActions', () => {
       sentAt: new Date().toISOString(),
     });
     act(() => bridge.emit({ type: 'app-state', state: bridge.state }));
-    await within(actions()).findByText(/^Marked In progress: Sent: the marketplace accepted it \(.+\)\.$/);
+    await within(actions()).findByText(/^Marked In progress\. Sent: the marketplace accepted it \(.+\)\.$/);
     const { requestId, orderId, statusCode, createdAt } = item;
     view.outbox = [];
     view.settled = [
@@ -266,7 +281,27 @@ describe('ProvisioningActions', () => {
       },
     ];
     act(() => bridge.emit({ type: 'app-state', state: bridge.state }));
-    await within(actions()).findByText(/^Marked In progress: Confirmed: the marketplace lists it \(.+\)\.$/);
+    await within(actions()).findByText(/^Marked In progress\. Confirmed: the marketplace lists it \(.+\)\.$/);
+  });
+
+  it('says a mark made here before the order was opened as sentences, the status apart from its phase', async () => {
+    const settled = {
+      requestId: 'r-earlier',
+      orderId: FULL_ORDER_ID,
+      statusCode: 'ProvisioningInProgress',
+      createdAt: '2026-11-20T09:58:00.000Z',
+      outcome: 'confirmed',
+      settledAt: '2026-11-20T10:00:00.000Z',
+    } as const;
+    const bridge = createFakeBridge({
+      views: [fullView({ status: 'ProvisioningInProgress', outbox: [], settled: [settled] })],
+    });
+    renderWithUndo(bridge, <OrderDetail orderId={FULL_ORDER_ID} onBack={() => {}} />);
+    await screen.findByRole('region', { name: 'To provision' });
+    const line = await within(actions()).findByText(/^Last marked/);
+    expect(line.textContent).toMatch(
+      /^Last marked In progress here\. Confirmed: the marketplace lists it \(.+\)\.$/,
+    );
   });
 
   it('says a mark undone was undone, in the bar and beside the actions alike', async () => {
@@ -276,8 +311,8 @@ describe('ProvisioningActions', () => {
     await within(undoBar()).findByRole('button', { name: /^Undo/ });
     fireEvent.keyDown(document.body, { key: 'z', ctrlKey: true });
     expect(await within(undoBar()).findByText('Undone: the marketplace was not told.')).toBeTruthy();
-    const line = await within(actions()).findByText(/^Marked In progress: Undone/);
-    expect(line.textContent).toMatch(/^Marked In progress: Undone: the marketplace was not told \(.+\)\.$/);
+    const line = await within(actions()).findByText(/^Marked In progress\. Undone/);
+    expect(line.textContent).toMatch(/^Marked In progress\. Undone: the marketplace was not told \(.+\)\.$/);
     expect(screen.queryByText(/Confirmed/)).toBeNull();
   });
 

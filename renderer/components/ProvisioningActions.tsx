@@ -11,7 +11,7 @@
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { RequestOf } from '../../preload/contract';
 import { isHeld } from '../../preload/hold';
-import { latestMark, type Mark, markPhase, markPhaseTime, markPhaseWords } from '../../preload/mark-phase';
+import { latestMark, type Mark, markPhaseTime, markPhaseWords } from '../../preload/mark-phase';
 import type { Explained, OutboxItem, SettledMark } from '../../preload/model';
 import { isUsualTransition, MARKABLE_STATUSES, type MarkableStatus } from '../../preload/order-status';
 import type { RunbookReason } from '../../preload/runbooks';
@@ -283,7 +283,9 @@ export function ProvisioningActions({
       <p className="delivery" role="status">
         {shownMark && (
           <>
-            {marked ? 'Marked' : 'Last marked here'} {statusLabel(shownMark.statusCode)}:{' '}
+            {marked
+              ? `Marked ${statusLabel(shownMark.statusCode)}.`
+              : `Last marked ${statusLabel(shownMark.statusCode)} here.`}{' '}
             {markLine(shownMark, now)}
           </>
         )}
@@ -360,8 +362,8 @@ export function unusualWarning(from: string | undefined, to: MarkableStatus): Re
 /** Where the mark is and since when, and why its last post failed in words (the history has the details). */
 function markLine(mark: Mark, now: number): ReactNode {
   const words = markPhaseWords(mark, now);
-  const at = markPhaseTime(mark, now);
-  const when = at !== undefined && markPhase(mark, now) !== 'held' ? ` (${formatWhen(at, now)})` : '';
+  const at = markPhaseTime(mark);
+  const when = at === undefined ? '' : ` (${formatWhen(at, now)})`;
   // The words may quote the server (an unexpected failure's text).
   const problem = 'problem' in mark && mark.problem ? mark.problem.message : undefined;
   return (

@@ -11,7 +11,7 @@ import { SellerTrayService } from '../../main/core/service';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../../main/core/settings';
 import { startPreview } from '../../main/preview/server';
 import type { Simulator } from '../../simulator/server';
-import { axeViolations } from '../support/axe';
+import { axeViolations, cutTexts } from '../support/axe';
 import { buildRenderer, launchChromium } from '../support/browser';
 import { makeDataDir } from '../support/core';
 import { oneSellerMarketplace } from '../support/one-seller-marketplace';
@@ -72,7 +72,7 @@ describe.each([
       await page.goto(preview.url);
       const status = page.getByRole('list', { name: 'Status' });
       await status.getByText(`${UP} Checked just now`).waitFor();
-      await status.getByText(`${DOWN} Offline, not checked yet`).waitFor();
+      await status.getByText(`${DOWN} Offline; not read yet, trying again`).waitFor();
       await page
         .getByRole('alert')
         .filter({ hasText: `${DOWN}: The marketplace could not be reached` })
@@ -93,6 +93,7 @@ describe.each([
       const height = await page.locator('.app-header').evaluate((e) => e.getBoundingClientRect().height);
       expect(height).toBeLessThanOrEqual(viewport.height / 4);
       expect(await axeViolations(page)).toEqual([]);
+      expect(await cutTexts(page)).toEqual([]);
     } finally {
       await page.close();
       await preview.close();

@@ -12,7 +12,7 @@ import { fileLog, LOG_FILE_NAME, logsDir } from '../../main/file-log';
 import { type Preview, startPreview } from '../../main/preview/server';
 import type { Settings } from '../../preload/model';
 import { type Simulator, startSimulator } from '../../simulator/server';
-import { axeViolations, faintFieldBorders } from '../support/axe';
+import { axeViolations, cutTexts, faintFieldBorders } from '../support/axe';
 import { buildRenderer, launchChromium } from '../support/browser';
 import { makeDataDir } from '../support/core';
 import { CONTROL_OR_BIDI, hostileOrder } from '../support/hostile-order';
@@ -171,13 +171,14 @@ describe.each([
 ] as const)('every screen in the %s theme at %o', (colorScheme, viewport) => {
   const size = `${viewport.width}x${viewport.height}`;
   /**
-   * axe-core finds nothing wrong, of any impact, and every field's outline stands out at 3:1;
-   * the screen is kept as a screenshot to look at.
+   * axe-core finds nothing wrong, of any impact, every field's outline stands out at 3:1, and no
+   * text is cut; the screen is kept as a screenshot to look at.
    */
   async function check(page: Page, screen: string): Promise<void> {
     await page.screenshot({ path: join(SCREENSHOTS, `${screen}-${colorScheme}-${size}.png`) });
     expect(await axeViolations(page), screen).toEqual([]);
     expect(await faintFieldBorders(page), screen).toEqual([]);
+    expect(await cutTexts(page), screen).toEqual([]);
   }
 
   it('onboarding passes axe-core', async () => {

@@ -15,7 +15,7 @@ import { ConfSettingsStore } from '../../main/core/settings';
 import { startPreview } from '../../main/preview/server';
 import type { Settings } from '../../preload/model';
 import type { Simulator } from '../../simulator/server';
-import { axeViolations, faintFieldBorders } from '../support/axe';
+import { axeViolations, cutTexts, faintFieldBorders } from '../support/axe';
 import { buildRenderer, launchChromium } from '../support/browser';
 import { makeDataDir } from '../support/core';
 import { oneSellerMarketplace } from '../support/one-seller-marketplace';
@@ -108,6 +108,7 @@ describe.each([
     await page.screenshot({ path: join(SCREENSHOTS, `${screen}-two-accounts-${colorScheme}-${size}.png`) });
     expect(await axeViolations(page), screen).toEqual([]);
     expect(await faintFieldBorders(page), screen).toEqual([]);
+    expect(await cutTexts(page), screen).toEqual([]);
   }
 
   it("lists both accounts' orders tagged, filters by account, and opens an order in its own", async () => {
@@ -167,6 +168,7 @@ describe.each([
     const size = `${viewport.width}x${viewport.height}`;
     await page.screenshot({ path: join(SCREENSHOTS, `attention-two-accounts-${colorScheme}-${size}.png`) });
     expect(await axeViolations(page)).toEqual([]);
+    expect(await cutTexts(page)).toEqual([]);
 
     // A US order snoozed, in the US account only.
     await orders

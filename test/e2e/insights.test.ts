@@ -12,7 +12,7 @@ import { SellerTrayService } from '../../main/core/service';
 import { ConfSettingsStore } from '../../main/core/settings';
 import { type Preview, startPreview } from '../../main/preview/server';
 import { type Simulator, startSimulator } from '../../simulator/server';
-import { axeViolations, faintFieldBorders } from '../support/axe';
+import { axeViolations, cutTexts, faintFieldBorders } from '../support/axe';
 import { buildRenderer, launchChromium } from '../support/browser';
 import { makeDataDir } from '../support/core';
 import { REPO_ROOT } from '../support/processes';
@@ -128,6 +128,7 @@ describe.each([
     );
     await page.screenshot({ path: join(SCREENSHOTS, `insights-${colorScheme}-${size}.png`) });
     expect(await axeViolations(page)).toEqual([]);
+    expect(await cutTexts(page)).toEqual([]);
     expect(await faintFieldBorders(page)).toEqual([]);
 
     // Ninety days by week, then a chart's table shown.
@@ -139,6 +140,7 @@ describe.each([
     await firstAction.getByRole('table').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SCREENSHOTS, `insights-table-${colorScheme}-${size}.png`) });
     expect(await axeViolations(page)).toEqual([]);
+    expect(await cutTexts(page)).toEqual([]);
     const reasons = page.getByRole('figure', { name: 'Failed reasons' });
     await reasons.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SCREENSHOTS, `insights-reasons-${colorScheme}-${size}.png`) });

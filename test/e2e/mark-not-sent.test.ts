@@ -41,7 +41,7 @@ describe('a mark the marketplace could not be reached for', () => {
       .getByRole('region', { name: 'Provisioning actions' })
       .getByRole('button', { name: 'Start provisioning' })
       .click();
-    await page.getByText('Marked In progress: Not sent yet; Seller Tray tries again by itself').waitFor();
+    await page.getByText('Marked In progress. Not sent yet; Seller Tray tries again by itself').waitFor();
 
     const row = list.locator('[role="option"][aria-selected="true"]');
     await expect.poll(() => row.locator('.row-age').innerText()).toMatch(/not sent yet$/);

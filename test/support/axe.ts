@@ -78,3 +78,57 @@ export async function faintFieldBorders(page: Page): Promise<string[]> {
     return faint;
   });
 }
+
+/**
+ * Text the window cuts (which axe-core does not check): a field's placeholder or a select's chosen
+ * option wider than the field, and text an element clips or ends with an ellipsis. Each as
+ * "tag.class: the text".
+ */
+export async function cutTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const canvas = document.createElement('canvas').getContext('2d');
+    const width = (text: string, style: CSSStyleDeclaration) => {
+      if (!canvas) return 0;
+      canvas.font = style.font;
+      return canvas.measureText(text).width;
+    };
+    const room = (e: HTMLElement, style: CSSStyleDeclaration) =>
+      e.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+    const name = (e: Element) =>
+      `${e.tagName.toLowerCase()}${e.className ? `.${String(e.className).split(' ')[0]}` : ''}`;
+    const cut: string[] = [];
+    for (const e of document.querySelectorAll<HTMLElement>('input[placeholder], textarea[placeholder]')) {
+      if (e.offsetParent === null || (e as HTMLInputElement).value !== '') continue;
+      const style = getComputedStyle(e);
+      const text = e.getAttribute('placeholder') ?? '';
+      if (width(text, style) > room(e, style) + 0.5) cut.push(`${name(e)}: ${text}`);
+    }
+    for (const e of document.querySelectorAll<HTMLSelectElement>('select')) {
+      if (e.offsetParent === null) continue;
+      const style = getComputedStyle(e);
+      const text = e.selectedOptions[0]?.textContent ?? '';
+      // Chromium draws the arrow inside the right padding's box, about 20 px wide.
+      if (width(text, style) > room(e, style) - 20 + 0.5) cut.push(`${name(e)}: ${text}`);
+    }
+    // Each text's own box against the nearest box that clips it (a 1 px one hides text for screen readers only).
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent?.trim();
+      const parent = node.parentElement;
+      // A field's own text scrolls in it; an SVG's title is not drawn.
+      if (!text || !(parent instanceof HTMLElement) || parent.offsetParent === null) continue;
+      if (parent instanceof HTMLTextAreaElement) continue;
+      let clip: HTMLElement | null = parent;
+      while (clip && getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement;
+      if (!clip || clip === document.documentElement || clip === document.body) continue;
+      const box = clip.getBoundingClientRect();
+      if (box.width <= 1) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const shown = range.getBoundingClientRect();
+      if (shown.right > box.right + 1 || shown.left < box.left - 1)
+        cut.push(`${name(parent)}: ${text.slice(0, 80)}`);
+    }
+    return cut;
+  });
+}

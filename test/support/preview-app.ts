@@ -12,7 +12,7 @@ import { ConfSettingsStore } from '../../main/core/settings';
 import { type Preview, startPreview } from '../../main/preview/server';
 import type { Settings } from '../../preload/model';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../simulator/server';
-import { axeViolations, faintFieldBorders } from './axe';
+import { axeViolations, cutTexts, faintFieldBorders } from './axe';
 import { buildRenderer, launchChromium } from './browser';
 import { makeDataDir } from './core';
 import { REPO_ROOT } from './processes';
@@ -76,9 +76,10 @@ export async function openConfiguredPreview(options: {
   return { service, preview };
 }
 
-/** The screen as it is now: saved as `name`.png to look at, and held to axe-core and visible field borders. */
+/** The screen as it is now: saved as `name`.png to look at, and held to axe-core, visible field borders and no text cut. */
 export async function checkScreen(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
   expect(await axeViolations(page), name).toEqual([]);
   expect(await faintFieldBorders(page), name).toEqual([]);
+  expect(await cutTexts(page), name).toEqual([]);
 }
