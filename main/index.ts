@@ -28,7 +28,7 @@ import { AppImageUpdater, type AppUpdater, MacUpdater, NsisUpdater } from 'elect
 import { openAppService } from './app-service';
 import { APP_ID, APP_VERSION, updateChannel } from './core/app-identity';
 import type { Log } from './core/log';
-import { FolderOfAnotherUserError } from './core/paths';
+import { FolderOfAnotherUserError, ownFolder } from './core/paths';
 import type { SellerTrayService } from './core/service';
 import { CONTENT_SECURITY_POLICY, CONTENT_TYPES } from './renderer-serving';
 import { applicationMenu } from './shell/app-menu';
@@ -72,17 +72,31 @@ let trayIcon: Tray | undefined;
 /** seller-tray:// links; one may come (macOS: as an event) before the app is ready, and waits. */
 const orderLinks = new OrderLinks();
 
-if (claimSingleInstance(lifecycle, (args) => onLaunch(args))) {
-  app
-    .whenReady()
-    .then(start)
-    .catch((error: unknown) => {
-      // A data folder not used (another user's) says which, why and what to do, where it is seen.
-      if (error instanceof FolderOfAnotherUserError)
-        dialog.showErrorBox('Seller Tray could not start', error.message);
-      console.error('Seller Tray could not start:', error);
-      app.exit(1);
-    });
+// A data folder another user owns is told before Electron writes there: its single-instance lock
+// (a link in that folder) would fail first on one made by `sudo`, and the app would quit without a word.
+const foreignDataFolder = dataFolderOfAnotherUser(app.getPath('userData'));
+if (foreignDataFolder) {
+  void app.whenReady().then(() => cannotStart(foreignDataFolder));
+} else if (claimSingleInstance(lifecycle, (args) => onLaunch(args))) {
+  app.whenReady().then(start).catch(cannotStart);
+}
+
+/** The refusal of the data folder when another user owns it; none when it is ours or not made yet. */
+function dataFolderOfAnotherUser(folder: string): FolderOfAnotherUserError | undefined {
+  try {
+    ownFolder(folder);
+  } catch (error) {
+    if (error instanceof FolderOfAnotherUserError) return error;
+  }
+  return undefined;
+}
+
+function cannotStart(error: unknown): void {
+  // A data folder not used (another user's) says which, why and what to do, where it is seen.
+  if (error instanceof FolderOfAnotherUserError)
+    dialog.showErrorBox('Seller Tray could not start', error.message);
+  console.error('Seller Tray could not start:', error);
+  app.exit(1);
 }
 
 /** A launch while the app runs (a second start, a link the desktop opened): the window comes forward. */
