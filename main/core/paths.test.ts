@@ -57,8 +57,21 @@ describe.runIf(process.platform !== 'win32')('the user data directory on disk', 
 
 describe('a folder another user owns', () => {
   it('is named in words a shell takes as they are, with who owns it and the command that gives it back', () => {
-    expect(new FolderOfAnotherUserError("/home/o'brien/.config/Seller Tray", 0).message).toBe(
+    expect(new FolderOfAnotherUserError("/home/o'brien/.config/Seller Tray", 0, 1000).message).toBe(
       "Seller Tray's folder '/home/o'\\''brien/.config/Seller Tray' belongs to root, who could replace the files Seller Tray keeps there, so Seller Tray does not use it. If it should be yours, make it yours with: sudo chown -R $USER '/home/o'\\''brien/.config/Seller Tray' (or run Seller Tray as the user it belongs to).",
+    );
+  });
+
+  it('run by root (sudo, the HOME kept), is given back by running Seller Tray as its user, not by handing it to root', () => {
+    // `sudo chown -R $USER` run as root hands the folder to root, and the user's own app then refuses it.
+    expect(new FolderOfAnotherUserError('/home/ann/.config/Seller Tray', 4242, 0).message).toBe(
+      "Seller Tray's folder '/home/ann/.config/Seller Tray' belongs to another user (user id 4242), who could replace the files Seller Tray keeps there, so Seller Tray does not use it. Seller Tray runs as root here: run it as that user instead, without sudo.",
+    );
+  });
+
+  it.runIf(process.platform === 'linux')('names its owner when the system knows the name', () => {
+    expect(new FolderOfAnotherUserError('/srv/Seller Tray', 65534, 1000).message).toContain(
+      "Seller Tray's folder '/srv/Seller Tray' belongs to another user, nobody (user id 65534), who could",
     );
   });
 
