@@ -84,7 +84,7 @@ describe('a folder another user owns', () => {
         mkdirSync(dir);
         chmodSync(dir, 0o755);
         chownSync(dir, 4242, 4242);
-        expect(() => ensurePrivateDir(dir)).toThrow(new FolderOfAnotherUserError(dir, 4242).message);
+        expect(() => ensurePrivateDir(dir)).toThrow(new FolderOfAnotherUserError(dir, 4242, 0).message);
         expect(statSync(dir).mode & 0o777).toBe(0o755);
       } finally {
         rmSync(parent, { recursive: true, force: true });
