@@ -69,6 +69,19 @@ describe('a folder another user owns', () => {
     );
   });
 
+  it('owned by nobody, as a network or shared disk shows files it cannot tell the owner of, is not sent to chown', () => {
+    // NFSv4 without its id mapping, SMB mounted without uid=: chown cannot give such files to anyone.
+    const asUser = new FolderOfAnotherUserError('/mnt/share/Seller Tray', 65534, 1000).message;
+    expect(asUser).toContain(
+      "so Seller Tray does not use it. A network or shared disk shows as nobody's the files whose owner it cannot tell, and chown cannot change that there: have the disk mounted so that your files show as yours, or keep Seller Tray's folder on a disk of this computer.",
+    );
+    expect(asUser).not.toContain('sudo chown');
+    // Run as root on NFS, whose server makes root nobody: run as the user, the folder is theirs.
+    expect(new FolderOfAnotherUserError('/mnt/share/Seller Tray', 65534, 0).message).toContain(
+      'so Seller Tray does not use it. Seller Tray runs as root here: run it as your own user instead, without sudo.',
+    );
+  });
+
   it.runIf(process.platform === 'linux')('names its owner when the system knows the name', () => {
     expect(new FolderOfAnotherUserError('/srv/Seller Tray', 65534, 1000).message).toContain(
       "Seller Tray's folder '/srv/Seller Tray' belongs to another user, nobody (user id 65534), who could",
