@@ -85,14 +85,22 @@ export class FolderOfAnotherUserError extends Error {
       owner === 0 ? 'root' : `another user${name === undefined ? '' : `, ${name}`} (user id ${owner})`;
     const advice =
       runner === 0
-        ? 'Seller Tray runs as root here: run it as that user instead, without sudo.'
-        : `If it should be yours, make it yours with: sudo chown -R $USER ${shellWord(folder)} (or run Seller Tray as the user it belongs to).`;
+        ? `Seller Tray runs as root here: run it as ${owner === NOBODY ? 'your own user' : 'that user'} instead, without sudo.`
+        : owner === NOBODY
+          ? "A network or shared disk shows as nobody's the files whose owner it cannot tell, and chown cannot change that there: have the disk mounted so that your files show as yours, or keep Seller Tray's folder on a disk of this computer."
+          : `If it should be yours, make it yours with: sudo chown -R $USER ${shellWord(folder)} (or run Seller Tray as the user it belongs to).`;
     super(
       `Seller Tray's folder ${shellWord(folder)} belongs to ${who}, who could replace the files Seller Tray keeps there, so Seller Tray does not use it. ${advice}`,
     );
     this.name = 'FolderOfAnotherUserError';
   }
 }
+
+/**
+ * The user id of nobody: a network or shared disk shows so the files whose owner it cannot tell
+ * (NFSv4 without its id mapping; NFS shows root's so too), which chown cannot change.
+ */
+const NOBODY = 65534;
 
 /** The name of user id `uid` in /etc/passwd, where there is one (os.userInfo tells only our own). */
 function userName(uid: number): string | undefined {
