@@ -87,35 +87,39 @@ function sinceText(
 }
 
 /**
- * Whether the polls go on by themselves after such a failure: rejected credentials wait for new
- * ones (poller.ts), a pause for its end.
+ * Whether the polls go on by themselves after such a failure (rejected credentials wait for new
+ * ones, poller.ts; a pause for its end), and whether the failure's own words, in the banner, say
+ * so already (failure-words.ts): those of offline and of the marketplace's problems do; those of an
+ * answer that cannot be used (a certificate, an odd answer, a wrong address: failing) do not.
  */
-const TRIES_AGAIN: Readonly<Record<Connection, boolean>> = {
-  starting: false,
-  ok: false,
-  paused: false,
-  offline: true,
-  'server-problem': true,
-  failing: true,
-  'credentials-rejected': false,
+export const TRIES_AGAIN: Readonly<Record<Connection, 'no' | 'told' | 'untold'>> = {
+  starting: 'no',
+  ok: 'no',
+  paused: 'no',
+  offline: 'told',
+  'server-problem': 'told',
+  failing: 'untold',
+  'credentials-rejected': 'no',
 };
 
 /**
  * When the marketplace was last read, as true of the connection: "Checked 1 min ago" while polls
  * work; while they fail or are paused, a poll tried just now read nothing, so "Last read 3 min
  * ago", "Not read for 20 min", "Not read yet", and ", trying again" while the polls go on by
- * themselves, unless `saysRetry` is false: the window's one account has a banner saying it.
+ * themselves, unless `besideBanner` (the window's one account, its banner under it) and the
+ * banner's words say so.
  */
 export function lastReadText(
   status: Pick<AccountState, 'connection' | 'health' | 'lastSuccessfulPoll'>,
   nowMs: number,
-  saysRetry = true,
+  besideBanner = false,
 ): string {
   const stale = status.health !== 'healthy';
   if (status.connection === 'ok' || status.connection === 'starting')
     return checkedText(status.lastSuccessfulPoll, nowMs, stale);
   const read = sinceText('Last read', 'read', status.lastSuccessfulPoll, nowMs, stale);
-  return saysRetry && TRIES_AGAIN[status.connection] ? `${read}, trying again` : read;
+  const tries = TRIES_AGAIN[status.connection];
+  return tries === 'untold' || (tries === 'told' && !besideBanner) ? `${read}, trying again` : read;
 }
 
 /**

@@ -45,11 +45,17 @@ async function run(entry: string, args: string[], env: NodeJS.ProcessEnv, uid?: 
   return { code: await exitOf(child), stdout, stderr };
 }
 
-/** The words for `folder`, in full: which, why, what to do (the command quoted for a shell). */
-function refusal(folder: string, owner: string): RegExp {
+/**
+ * The words for `folder`, in full: which, why, what to do (the command quoted for a shell); to root,
+ * who would hand the folder to itself with that command, to run Seller Tray as its user instead.
+ */
+function refusal(folder: string, owner: string, byRoot = false): RegExp {
   const quoted = folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const advice = byRoot
+    ? 'Seller Tray runs as root here: run it as that user instead, without sudo\\.'
+    : `If it should be yours, make it yours with: sudo chown -R \\$USER '${quoted}' \\(or run Seller Tray as the user it belongs to\\)\\.`;
   return new RegExp(
-    `Seller Tray's folder '${quoted}' belongs to ${owner}, who could replace the files Seller Tray keeps there, so Seller Tray does not use it\\. If it should be yours, make it yours with: sudo chown -R \\$USER '${quoted}' \\(or run Seller Tray as the user it belongs to\\)\\.`,
+    `Seller Tray's folder '${quoted}' belongs to ${owner}, who could replace the files Seller Tray keeps there, so Seller Tray does not use it\\. ${advice}`,
   );
 }
 
@@ -106,7 +112,8 @@ describe.runIf(process.getuid?.() === 0)('a folder of Seller Tray owned by anoth
     // Root could make it private, but it still is another user's (whose settings name commands to run).
     const asRoot = await run('main/cli/seller-tray.ts', ['accounts', 'list'], env);
     expect(asRoot.code).toBe(1);
-    expect(asRoot.stderr).toMatch(new RegExp(`^seller-tray: ${words.source}\n$`));
+    const toRoot = refusal(dataRoot, 'another user \\(user id 4242\\)', true);
+    expect(asRoot.stderr).toMatch(new RegExp(`^seller-tray: ${toRoot.source}\n$`));
     expect(lookOf(dataRoot)).toEqual(before);
   }, 60_000);
 
@@ -144,12 +151,12 @@ describe.runIf(process.getuid?.() === 0)('a folder of Seller Tray owned by anoth
     expect(app.code, app.stderr).toBe(0);
     const started = JSON.parse(app.stdout);
     expect(started.problems).toEqual([
-      expect.stringMatching(refusal(logs, owner)),
-      expect.stringMatching(new RegExp(`^US: ${refusal(usFolder, owner).source}$`)),
+      expect.stringMatching(refusal(logs, owner, true)),
+      expect.stringMatching(new RegExp(`^US: ${refusal(usFolder, owner, true).source}$`)),
     ]);
     expect(started.accounts).toEqual([
       { label: 'EU', open: true },
-      { label: 'US', open: false, problem: expect.stringMatching(refusal(usFolder, owner)) },
+      { label: 'US', open: false, problem: expect.stringMatching(refusal(usFolder, owner, true)) },
     ]);
     expect(started.orders).toBe(3);
 
@@ -162,7 +169,7 @@ describe.runIf(process.getuid?.() === 0)('a folder of Seller Tray owned by anoth
       const refused = await run('main/cli/seller-tray.ts', [...command, '--account', 'US'], env);
       expect(refused.code, command.join(' ')).toBe(1);
       expect(refused.stdout, command.join(' ')).toBe('');
-      expect(refused.stderr).toMatch(new RegExp(`^seller-tray: ${refusal(usFolder, owner).source}\n$`));
+      expect(refused.stderr).toMatch(new RegExp(`^seller-tray: ${refusal(usFolder, owner, true).source}\n$`));
     }
     const orders = await run('main/cli/seller-tray.ts', ['orders', 'list', '--account', 'EU', '--json'], env);
     expect(orders.code, orders.stderr).toBe(0);

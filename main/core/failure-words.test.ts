@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { FailureKind } from '../../preload/model';
+import { TRIES_AGAIN } from '../../preload/status-words';
 import { adviceFor } from './advice';
 import { SellerApiError } from './api/errors';
 import { PaginationError } from './api/pagination';
@@ -19,7 +21,7 @@ const http = (operation: string, status: number, errorCode?: string, description
   );
 
 describe('a failure, in words for people', () => {
-  it.each([
+  it.each<[Error, FailureKind]>([
     [new SellerApiError({ kind: 'network', operation: 'listNewEvents' }, 'ECONNREFUSED'), 'offline'],
     [new SellerApiError({ kind: 'timeout', operation: 'listEvents' }, 'no answer'), 'offline'],
     [http('listNewEvents', 503, 'ServiceUnavailable'), 'server-problem'],
@@ -32,6 +34,8 @@ describe('a failure, in words for people', () => {
     [new PaginationError('listEvents: the server seems to ignore the offset'), 'failing'],
   ])('%s leaves the connection %s', (error, kind) => {
     expect(failureKind(error)).toBe(kind);
+    // Its words say Seller Tray tries again exactly where the status line counts on them to (status-words.ts).
+    expect(/keeps trying|tries again/.test(explainFailure(error).message)).toBe(TRIES_AGAIN[kind] === 'told');
   });
 
   it('says "offline" only when the marketplace could not be reached, and what to do', () => {

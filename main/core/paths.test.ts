@@ -57,8 +57,34 @@ describe.runIf(process.platform !== 'win32')('the user data directory on disk', 
 
 describe('a folder another user owns', () => {
   it('is named in words a shell takes as they are, with who owns it and the command that gives it back', () => {
-    expect(new FolderOfAnotherUserError("/home/o'brien/.config/Seller Tray", 0).message).toBe(
+    expect(new FolderOfAnotherUserError("/home/o'brien/.config/Seller Tray", 0, 1000).message).toBe(
       "Seller Tray's folder '/home/o'\\''brien/.config/Seller Tray' belongs to root, who could replace the files Seller Tray keeps there, so Seller Tray does not use it. If it should be yours, make it yours with: sudo chown -R $USER '/home/o'\\''brien/.config/Seller Tray' (or run Seller Tray as the user it belongs to).",
+    );
+  });
+
+  it('run by root (sudo, the HOME kept), is given back by running Seller Tray as its user, not by handing it to root', () => {
+    // `sudo chown -R $USER` run as root hands the folder to root, and the user's own app then refuses it.
+    expect(new FolderOfAnotherUserError('/home/ann/.config/Seller Tray', 4242, 0).message).toBe(
+      "Seller Tray's folder '/home/ann/.config/Seller Tray' belongs to another user (user id 4242), who could replace the files Seller Tray keeps there, so Seller Tray does not use it. Seller Tray runs as root here: run it as that user instead, without sudo.",
+    );
+  });
+
+  it('owned by nobody, as a network or shared disk shows files it cannot tell the owner of, is not sent to chown', () => {
+    // NFSv4 without its id mapping, SMB mounted without uid=: chown cannot give such files to anyone.
+    const asUser = new FolderOfAnotherUserError('/mnt/share/Seller Tray', 65534, 1000).message;
+    expect(asUser).toContain(
+      "so Seller Tray does not use it. A network or shared disk shows as nobody's the files whose owner it cannot tell, and chown cannot change that there: have the disk mounted so that your files show as yours, or keep Seller Tray's folder on a disk of this computer.",
+    );
+    expect(asUser).not.toContain('sudo chown');
+    // Run as root on NFS, whose server makes root nobody: run as the user, the folder is theirs.
+    expect(new FolderOfAnotherUserError('/mnt/share/Seller Tray', 65534, 0).message).toContain(
+      'so Seller Tray does not use it. Seller Tray runs as root here: run it as your own user instead, without sudo.',
+    );
+  });
+
+  it.runIf(process.platform === 'linux')('names its owner when the system knows the name', () => {
+    expect(new FolderOfAnotherUserError('/srv/Seller Tray', 65534, 1000).message).toContain(
+      "Seller Tray's folder '/srv/Seller Tray' belongs to another user, nobody (user id 65534), who could",
     );
   });
 
@@ -71,7 +97,7 @@ describe('a folder another user owns', () => {
         mkdirSync(dir);
         chmodSync(dir, 0o755);
         chownSync(dir, 4242, 4242);
-        expect(() => ensurePrivateDir(dir)).toThrow(new FolderOfAnotherUserError(dir, 4242).message);
+        expect(() => ensurePrivateDir(dir)).toThrow(new FolderOfAnotherUserError(dir, 4242, 0).message);
         expect(statSync(dir).mode & 0o777).toBe(0o755);
       } finally {
         rmSync(parent, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 // (`app.getPath('userData')`); the CLI and the browser preview cannot, so this reproduces Electron's
 // answer for our product name. Both then read and write the same files, and a second home directory
 // behaves like a second laptop.
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { PRODUCT_NAME } from './app-identity';
@@ -66,21 +66,53 @@ export function ensurePrivateDir(dir: string): string {
 export function ownFolder(dir: string): void {
   const me = process.geteuid?.();
   const { uid } = statSync(dir);
-  if (me !== undefined && uid !== me) throw new FolderOfAnotherUserError(dir, uid);
+  if (me !== undefined && uid !== me) throw new FolderOfAnotherUserError(dir, uid, me);
 }
 
-/** A folder of Seller Tray's that another user owns; its message says which, why and what to do. */
+/**
+ * A folder of Seller Tray's that another user owns; its message says which, why and what to do, as
+ * fits `runner` (the user id Seller Tray runs as): root, run with sudo, would hand the folder to
+ * itself with `sudo chown -R $USER`, after which the user's own app refuses it.
+ */
 export class FolderOfAnotherUserError extends Error {
   constructor(
     readonly folder: string,
     readonly owner: number,
+    runner: number | undefined,
   ) {
-    const who = owner === 0 ? 'root' : `another user (user id ${owner})`;
+    const name = userName(owner);
+    const who =
+      owner === 0 ? 'root' : `another user${name === undefined ? '' : `, ${name}`} (user id ${owner})`;
+    const advice =
+      runner === 0
+        ? `Seller Tray runs as root here: run it as ${owner === NOBODY ? 'your own user' : 'that user'} instead, without sudo.`
+        : owner === NOBODY
+          ? "A network or shared disk shows as nobody's the files whose owner it cannot tell, and chown cannot change that there: have the disk mounted so that your files show as yours, or keep Seller Tray's folder on a disk of this computer."
+          : `If it should be yours, make it yours with: sudo chown -R $USER ${shellWord(folder)} (or run Seller Tray as the user it belongs to).`;
     super(
-      `Seller Tray's folder ${shellWord(folder)} belongs to ${who}, who could replace the files Seller Tray keeps there, so Seller Tray does not use it. If it should be yours, make it yours with: sudo chown -R $USER ${shellWord(folder)} (or run Seller Tray as the user it belongs to).`,
+      `Seller Tray's folder ${shellWord(folder)} belongs to ${who}, who could replace the files Seller Tray keeps there, so Seller Tray does not use it. ${advice}`,
     );
     this.name = 'FolderOfAnotherUserError';
   }
+}
+
+/**
+ * The user id of nobody: a network or shared disk shows so the files whose owner it cannot tell
+ * (NFSv4 without its id mapping; NFS shows root's so too), which chown cannot change.
+ */
+const NOBODY = 65534;
+
+/** The name of user id `uid` in /etc/passwd, where there is one (os.userInfo tells only our own). */
+function userName(uid: number): string | undefined {
+  try {
+    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+      const [name, , id] = line.split(':');
+      if (id === String(uid) && name) return name;
+    }
+  } catch {
+    // No such file (Windows), or not readable: the user id alone names that user.
+  }
+  return undefined;
 }
 
 /** `text` as one word for a POSIX shell, to copy into a command as it is. */

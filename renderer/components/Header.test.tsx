@@ -133,4 +133,25 @@ describe('the header serving one account', () => {
     expect(items[1]).toMatch(/^Last read just now \(last read at .+\)$/);
     expect(screen.getByRole('alert').textContent).toContain('Seller Tray keeps trying');
   });
+
+  it('says it tries again where its banner does not (an answer it cannot read), and not where it waits for a secret', () => {
+    const unreadable = {
+      message:
+        'The marketplace answered in a form Seller Tray cannot read. If it lasts, choose Settings → Diagnose connection and send the result to the marketplace.',
+      details: [],
+    };
+    const { status } = renderHeader(
+      appState({ connection: 'failing', lastSuccessfulPoll: ago(3), problem: unreadable }),
+    );
+    expect(within(status).getAllByRole('listitem')[1]?.textContent).toMatch(
+      /^Last read 3 min ago, trying again \(last read at .+\)$/,
+    );
+    cleanup();
+    const rejected = renderHeader(
+      appState({ connection: 'credentials-rejected', lastSuccessfulPoll: ago(3) }),
+    );
+    expect(within(rejected.status).getAllByRole('listitem')[1]?.textContent).toMatch(
+      /^Last read 3 min ago \(last read at .+\)$/,
+    );
+  });
 });

@@ -143,8 +143,8 @@ export function Header({
             </li>
             <li className={stale ? 'checked checked-stale' : 'checked'}>
               {stale && <span aria-hidden="true">⚠ </span>}
-              {/* The banner under the header says that it keeps trying, in a tray-sized window's room. */}
-              {lastReadText(state, now, false)}
+              {/* Its banner, under the header, may say it keeps trying: not said twice in a tray-sized window's room. */}
+              {lastReadText(state, now, true)}
               {state.lastSuccessfulPoll && (
                 <span className="sr-only"> (last read at {formatWhen(state.lastSuccessfulPoll, now)})</span>
               )}

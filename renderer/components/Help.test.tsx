@@ -212,6 +212,24 @@ describe('Help', () => {
     expect(help.textContent).toMatch(/Credentials rejected[^.]*\. Check them in Settings → Accounts/);
   });
 
+  it('says what "Not read for 20 min" means, and that Seller Tray tries again only where it does', async () => {
+    await renderInbox();
+    fireEvent.keyDown(document.body, { key: '?' });
+    const help = await screen.findByRole('region', { name: 'Help' });
+    const lastRead = [...help.querySelectorAll('p')].find((p) =>
+      p.textContent?.includes('Beside a problem'),
+    )?.textContent;
+    expect(lastRead).toMatch(
+      /Last read 3 min ago or Not read for 20 min says when the marketplace was last read/,
+    );
+    // Rejected credentials wait for a new secret, a pause for its end (poller.ts): no "keeps trying" for all.
+    expect(lastRead).not.toMatch(/keeps trying/);
+    expect(lastRead).toMatch(/trying again says Seller Tray tries again by itself/);
+    expect(lastRead).toMatch(
+      /with credentials rejected it waits for a new secret, and paused, for the pause to end/,
+    );
+  });
+
   it('gives the focus back to what had it when Escape closes it over another page (Settings)', async () => {
     await renderInbox();
     const settings = screen.getByRole('button', { name: 'Settings' });

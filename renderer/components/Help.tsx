@@ -174,8 +174,12 @@ export function Help({
       <p>
         <b>Checked 1 min ago</b> at the top of this window says when the marketplace was last read;{' '}
         <b>Not checked for 20 min</b> is a warning: new orders may be waiting unseen. Choose <b>Check now</b>.
-        Beside a problem (Offline), <b>Last read 3 min ago</b> says when the marketplace was last read: a
-        check tried since read nothing, and Seller Tray keeps trying.
+      </p>
+      <p>
+        Beside a problem (Offline), <b>Last read 3 min ago</b> or <b>Not read for 20 min</b> says when the
+        marketplace was last read: a check tried since read nothing. <b>trying again</b> says Seller Tray
+        tries again by itself (beside one account, its banner may say so instead); with credentials rejected
+        it waits for a new secret, and paused, for the pause to end.
       </p>
       <p>
         <b>Needs attention</b> (at the top, and in the tray menu) lists what someone should act on: new orders

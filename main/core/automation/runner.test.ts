@@ -781,7 +781,7 @@ it.runIf(process.getuid?.() === 0)(
     expect(await automations.runNow(deliveryId)).toMatchObject({
       state: 'failed',
       detail: expect.stringContaining(
-        `it did not run: Seller Tray's folder '${work}' belongs to another user (user id 4242), who could replace the files Seller Tray keeps there, so Seller Tray does not use it. If it should be yours, make it yours with: sudo chown -R $USER '${work}'`,
+        `it did not run: Seller Tray's folder '${work}' belongs to another user (user id 4242), who could replace the files Seller Tray keeps there, so Seller Tray does not use it. Seller Tray runs as root here: run it as that user instead, without sudo.`,
       ),
     });
     expect(existsSync(ran)).toBe(false);
