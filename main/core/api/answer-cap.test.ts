@@ -278,6 +278,20 @@ describe('a remembered place over the cap, when the listing moves around it', ()
     expect(again.aside).toEqual([]);
   });
 
+  it('reads an event added after the item over the cap that ended the listing, and keeps the item aside again', async () => {
+    const listing = [0, 1, 2, 3].map((n) => event(n, n === 3));
+    const { client, counted } = listingClient(listing);
+    await walkAll(client);
+    const first = counted.overCap;
+    // Nothing after it changed: it is known by the item before it and the listing's end.
+    await walkAll(client);
+    expect(counted.overCap).toBe(first);
+    listing.push(event(4));
+    const again = await walkAll(client);
+    expect(ids(again)).toEqual([0, 1, 2, 4]);
+    expect(again.aside).toEqual([expect.objectContaining({ key: 'listEvents place 3' })]);
+  });
+
   it.each([0, 7, 8])(
     'asks nothing over the cap on a second walk when the item over it is at place %i (first of a page, last of one)',
     async (place) => {
