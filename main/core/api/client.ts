@@ -983,7 +983,7 @@ function rootMessage(error: unknown): string {
 async function readCapped(response: Response, maxBytes: number): Promise<{ text: string; over: boolean }> {
   const body = response.body;
   if (body === null) return { text: '', over: false };
-  if (Number(response.headers.get('content-length')) > maxBytes) {
+  if (declaredOver(response, maxBytes)) {
     await body.cancel().catch(() => {});
     return { text: '', over: true };
   }
@@ -996,7 +996,7 @@ async function readCapped(response: Response, maxBytes: number): Promise<{ text:
     if (bytes + value.byteLength > maxBytes) {
       chunks.push(value.subarray(0, maxBytes - bytes));
       await reader.cancel().catch(() => {});
-      return { text: utf8(chunks), over: true };
+      return { text: utf8(chunks, OVER_CAP_KEPT), over: true };
     }
     bytes += value.byteLength;
     chunks.push(value);
@@ -1004,8 +1004,23 @@ async function readCapped(response: Response, maxBytes: number): Promise<{ text:
   return { text: utf8(chunks), over: false };
 }
 
-/** As `Response.text()` decodes: UTF-8, a byte-order mark dropped, bad bytes replaced. */
-const utf8 = (chunks: Uint8Array[]): string => new TextDecoder().decode(Buffer.concat(chunks));
+/** Whether an answer says, before it is read, that it is longer than `maxBytes` (its Content-Length). */
+export function declaredOver(response: Response, maxBytes: number): boolean {
+  return Number(response.headers.get('content-length')) > maxBytes;
+}
 
-const mebibytes = (bytes: number): string =>
+/**
+ * How much of an answer over the cap is kept (bytes, or characters once decoded): its start, for
+ * an error's words (an excerpt of 200 characters); a success's body over the cap is not read.
+ */
+export const OVER_CAP_KEPT = 64 * 1024;
+
+/** As `Response.text()` decodes, the first `most` bytes: UTF-8, a byte-order mark dropped, bad bytes replaced. */
+function utf8(chunks: Uint8Array[], most = Number.POSITIVE_INFINITY): string {
+  const length = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  return new TextDecoder().decode(Buffer.concat(chunks, Math.min(length, most)));
+}
+
+/** A size as a person reads it: in MiB, or in bytes under one. */
+export const mebibytes = (bytes: number): string =>
   bytes < 2 ** 20 ? `${bytes} bytes` : `${Math.round((bytes / 2 ** 20) * 10) / 10} MiB`;
