@@ -367,7 +367,7 @@ export class SellerApiClient {
       if (remembered === undefined || key !== overCapKey(operation, place)) continue;
       if (index > 0) remembered.before = read.keys[index - 1];
       if (index + 1 < read.keys.length) remembered.after = read.keys[index + 1];
-      else if (remembered.after === undefined) {
+      else if (remembered.after === undefined && readsKeep(operation)) {
         const next = await this.listPage(operation, { offset: place + 1, limit: 1 }, signal, key);
         remembered.after = next.keys[0] ?? null;
       }
@@ -500,7 +500,11 @@ export class SellerApiClient {
     const remembered = this.#overCap.get(known);
     let item: ListingPage<O> | undefined;
     let rest: ListingPage<O> | undefined;
-    if (remembered?.after !== undefined && (beforePlace === undefined || beforePlace === remembered.before)) {
+    if (
+      remembered?.after !== undefined &&
+      (beforePlace === undefined || beforePlace === remembered.before) &&
+      (place + 1 < end || readsKeep(operation))
+    ) {
       rest = await readRest(overCapKey(operation, place));
       if ((rest.keys[0] ?? null) === remembered.after) item = this.overCapItem(operation, place);
     }
@@ -909,6 +913,12 @@ const MIN_LEARNED_PAGE_SIZE = 10;
 const MAX_SHORT_PAGES = 16;
 /** Places over the answer cap remembered; past it they are forgotten (and found again, at a cost). */
 const MAX_OVER_CAP_PLACES = 64;
+
+/**
+ * Whether a listing keeps what it answers: the "new" listing may drop what it answered, so
+ * nothing is read from it past the page asked (the walk would never be given those items).
+ */
+const readsKeep = (operation: PagedOperation): boolean => operation !== 'listNewEvents';
 
 /** The key an item over the cap is kept aside under: its place, all that is known of it. */
 function overCapKey(operation: PagedOperation, place: number): string {
