@@ -8,7 +8,14 @@ import { plural } from '../../preload/counted';
 import { capped, plainText } from '../../preload/marketplace-text';
 import { checkedText } from '../../preload/status-words';
 import type { TokenLifetime } from './api/access-token';
-import { MAX_ANSWER_BYTES, SellerApiClient, type SellerApiClientOptions } from './api/client';
+import {
+  declaredOver,
+  MAX_ANSWER_BYTES,
+  mebibytes,
+  OVER_CAP_KEPT,
+  SellerApiClient,
+  type SellerApiClientOptions,
+} from './api/client';
 import { SellerApiError } from './api/errors';
 import { type Operation, PAGE, routes } from './api/routes';
 import type { Transport } from './api/transport';
@@ -58,9 +65,10 @@ export interface Diagnosis {
 
 interface RawAnswer {
   status: number;
+  /** Of an answer over the cap, only its start (`OVER_CAP_KEPT`), for its words. */
   text: string;
-  /** Bytes that came: past the client's cap, it stopped reading (the text is only their start). */
-  bytes: number;
+  /** Longer than the client reads (said so by its Content-Length, or as it came): the client did not read it. */
+  over: boolean;
 }
 
 /** At most this many notes per step: one per field and kind of difference is enough to act on. */
@@ -81,24 +89,30 @@ export async function diagnose(
   /** Every credential the run sent (the secret, the token): the notes (answers that succeeded too) are scrubbed of them. */
   const sent = new Set<string>();
   const send: Transport = options.transport ?? ((url, init) => fetch(url, init));
+  const maxBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
   // Keeps each answer's status and text as the client reads it (no further than its cap), for
   // comparing with what the client made of it.
   const transport: Transport = async (url, init) => {
     for (const value of credentialsIn(new Headers(init.headers).get('authorization'))) sent.add(value);
     const response = await send(url, init);
-    const answer: RawAnswer = { status: response.status, text: '', bytes: 0 };
+    const answer: RawAnswer = { status: response.status, text: '', over: declaredOver(response, maxBytes) };
     answers.push(answer);
     const bodyless = response.status === 204 || response.status === 205 || response.status === 304;
     if (response.body === null || bodyless) return response;
     const decoder = new TextDecoder();
+    let bytes = 0;
     const kept = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        answer.bytes += chunk.byteLength;
-        answer.text += decoder.decode(chunk, { stream: true });
+        bytes += chunk.byteLength;
+        if (!answer.over) answer.text += decoder.decode(chunk, { stream: true });
+        if (bytes > maxBytes && !answer.over) {
+          answer.over = true;
+          answer.text = answer.text.slice(0, OVER_CAP_KEPT);
+        }
         controller.enqueue(chunk);
       },
       flush() {
-        answer.text += decoder.decode();
+        if (!answer.over) answer.text += decoder.decode();
       },
     });
     return new Response(response.body.pipeThrough(kept), {
@@ -107,8 +121,6 @@ export async function diagnose(
     });
   };
   const client = new SellerApiClient({ ...options, transport, retry: { maxAttempts: 1 } });
-  const maxBytes = options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
-  const over = (answer: RawAnswer) => answer.bytes > maxBytes;
   const steps: DiagnosisStep[] = [];
 
   /** Where each step's answers begin. */
@@ -127,7 +139,7 @@ export async function diagnose(
     // an answer over the cap, before a probe).
     const answered = () => {
       const read = answers.slice(first);
-      return read.find((a) => a.status >= 200 && a.status <= 299 && !over(a)) ?? read.at(-1);
+      return read.find((a) => a.status >= 200 && a.status <= 299 && !a.over) ?? read.at(-1);
     };
     const done = (outcome: DiagnosisStep['outcome'], notes: string[]) => {
       steps.push({
@@ -150,12 +162,12 @@ export async function diagnose(
               `pages come back with at most ${client.pageSize} items while saying there is more: pages of ${client.pageSize} are read`,
             ]
           : []),
-        ...(answers.slice(first).some(over)
+        ...(answers.slice(first).some((a) => a.over)
           ? [
-              `an answer was larger than ${maxBytes / 2 ** 20} MiB, more than Seller Tray reads: a page so is asked again in smaller pages, an item so alone is kept aside`,
+              `an answer was larger than ${mebibytes(maxBytes)}, more than Seller Tray reads: a page so is asked again in smaller pages, an item so alone is kept aside`,
             ]
           : []),
-        ...(main && !over(main) ? differences(readAnswer(main.text), result) : []),
+        ...(main && !main.over ? differences(readAnswer(main.text), result) : []),
       ];
       done(notes.length > 0 ? 'tolerated' : 'ok', notes);
       return result;

@@ -77,6 +77,20 @@ describe('a failure, in words for people', () => {
     ).toMatch(/run Diagnose connection in Settings/);
   });
 
+  it('says the rest is read as usual only of an order over the answer cap, not of the sign-in, ping or licenses', () => {
+    const tooLarge = (operation: string) =>
+      explainFailure(new SellerApiError({ kind: 'too-large', operation, status: 200 }, 'x')).message;
+    expect(tooLarge('getOrder')).toMatch(
+      /^The marketplace's answer for this order is larger .*; the rest is read as usual\./,
+    );
+    for (const operation of ['createToken', 'ping', 'listLicenses']) {
+      expect(tooLarge(operation)).toMatch(
+        /^The marketplace's answer is larger than Seller Tray reads, so it was not read\./,
+      );
+      expect(tooLarge(operation)).not.toMatch(/the rest is read/);
+    }
+  });
+
   it('tells a refused permission in plain words, and a refused status with the fields the marketplace named', () => {
     const forbidden = new SellerApiError(
       { kind: 'http', operation: 'listEvents', status: 403, description: 'Insufficient scope: events.read' },

@@ -42,7 +42,10 @@ function sentence(error: SellerApiError, advice: Advice): string {
     case 'schema':
       return `The marketplace answered in a form Seller Tray cannot read. ${lasting}`;
     case 'too-large':
-      return `The marketplace's answer${error.operation === 'getOrder' ? ' for this order' : ''} is larger than Seller Tray reads, so it was not read; the rest is read as usual. ${lasting}`;
+      // Only an order's own answer is one among others read as usual; a sign-in's stops everything.
+      return error.operation === 'getOrder'
+        ? `The marketplace's answer for this order is larger than Seller Tray reads, so it was not read; the rest is read as usual. ${lasting}`
+        : `The marketplace's answer is larger than Seller Tray reads, so it was not read. ${lasting}`;
     case 'http':
       break;
   }

@@ -222,3 +222,88 @@ describe('a result window looked for where an item is over the cap', () => {
     }
   });
 });
+
+describe('a remembered place over the cap, when the listing moves around it', () => {
+  const CAP = 4096;
+  const event = (n: number, huge = false) => ({
+    eventId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    eventTypeCode: 'ServicePurchased',
+    statusCode: 'ProvisioningInProgress',
+    description: `event ${n}`,
+    additionalProperties: [{ name: 'orderId', value: '00000000-0000-4000-8000-000000000001' }],
+    ...(huge ? { detailedDescription: 'x'.repeat(2 * CAP) } : {}),
+  });
+  /** The "all" events listing served from `listing` as it is at each request, counting the answers over the cap. */
+  function listingClient(listing: ReturnType<typeof event>[]) {
+    const counted = { overCap: 0 };
+    const transport: Transport = async (url) => {
+      const { pathname, searchParams } = new URL(url);
+      if (pathname.endsWith('/tokens')) return Response.json({ accessToken: 'token' }, { status: 201 });
+      const offset = Number(searchParams.get('offset') ?? 0);
+      const limit = Number(searchParams.get('limit') ?? 10);
+      const page = listing.slice(offset, offset + limit);
+      const body = JSON.stringify({ marketplaceEvents: page, hasMore: offset + limit < listing.length });
+      if (body.length > CAP) counted.overCap += 1;
+      return new Response(body, { headers: { 'content-type': 'application/json' } });
+    };
+    const client = new SellerApiClient({
+      baseUrl: 'http://127.0.0.1:9/',
+      credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+      transport,
+      sleep: async () => {},
+      maxAnswerBytes: CAP,
+      pageSize: 8,
+    });
+    return { client, counted };
+  }
+  const ids = (read: { events: MarketplaceEvent[] }) => read.events.map((e) => Number(e.eventId?.slice(-12)));
+
+  it('reads an event inserted just before the item over the cap, once, and keeps only the item aside', async () => {
+    const listing = [0, 1, 2, 3, 4, 5].map((n) => event(n, n === 3));
+    const { client } = listingClient(listing);
+    expect(ids(await walkAll(client))).toEqual([0, 1, 2, 4, 5]);
+    listing.splice(3, 0, event(9));
+    const again = await walkAll(client);
+    expect(ids(again)).toEqual([0, 1, 2, 9, 4, 5]);
+    expect(again.aside).toEqual([expect.objectContaining({ key: 'listEvents place 4' })]);
+  });
+
+  it('reads the event that slides into the place of an item over the cap removed', async () => {
+    const listing = [0, 1, 2, 3, 4, 5].map((n) => event(n, n === 3));
+    const { client } = listingClient(listing);
+    await walkAll(client);
+    listing.splice(3, 1);
+    const again = await walkAll(client);
+    expect(ids(again)).toEqual([0, 1, 2, 4, 5]);
+    expect(again.aside).toEqual([]);
+  });
+
+  it('reads an event added after the item over the cap that ended the listing, and keeps the item aside again', async () => {
+    const listing = [0, 1, 2, 3].map((n) => event(n, n === 3));
+    const { client, counted } = listingClient(listing);
+    await walkAll(client);
+    const first = counted.overCap;
+    // Nothing after it changed: it is known by the item before it and the listing's end.
+    await walkAll(client);
+    expect(counted.overCap).toBe(first);
+    listing.push(event(4));
+    const again = await walkAll(client);
+    expect(ids(again)).toEqual([0, 1, 2, 4]);
+    expect(again.aside).toEqual([expect.objectContaining({ key: 'listEvents place 3' })]);
+  });
+
+  it.each([0, 7, 8])(
+    'asks nothing over the cap on a second walk when the item over it is at place %i (first of a page, last of one)',
+    async (place) => {
+      const listing = Array.from({ length: 12 }, (_, n) => event(n, n === place));
+      const { client, counted } = listingClient(listing);
+      await walkAll(client);
+      const first = counted.overCap;
+      expect(first).toBeGreaterThan(0);
+      const again = await walkAll(client);
+      expect(again.events).toHaveLength(11);
+      expect(again.aside).toEqual([expect.objectContaining({ key: `listEvents place ${place}` })]);
+      expect(counted.overCap).toBe(first);
+    },
+  );
+});

@@ -156,8 +156,11 @@ export class SellerApiClient {
   readonly #answeredTo: ResultWindows = {};
   /** Short pages that said there is more, by where the next page starts: their size. */
   readonly #shortPages = new Map<string, number>();
-  /** Places whose item alone was over the answer cap, by listing and place: the key of the item before it, when known. */
-  readonly #overCap = new Map<string, string | undefined>();
+  /**
+   * Places whose item alone was over the answer cap, by listing and place: the keys of the items
+   * before and after it as last read (undefined: not known; an `after` of null: the listing ended there).
+   */
+  readonly #overCap = new Map<string, { before: string | undefined; after: string | null | undefined }>();
   private readonly maxAnswerBytes: number;
   /** Aborted by `hurry()`: ends the retries' backoff waits under way. */
   #hurried = new AbortController();
@@ -238,7 +241,7 @@ export class SellerApiClient {
   }
 
   listOrders(page: PageQuery = {}, { signal }: Abortable = {}): Promise<PageOf<Order>> {
-    return this.listPage('listOrders', page, signal);
+    return this.listing('listOrders', page, signal);
   }
 
   getOrder(orderId: string): Promise<Order> {
@@ -246,11 +249,11 @@ export class SellerApiClient {
   }
 
   listEvents(page: PageQuery = {}, { signal }: Abortable = {}): Promise<PageOf<MarketplaceEvent>> {
-    return this.listPage('listEvents', page, signal);
+    return this.listing('listEvents', page, signal);
   }
 
   listNewEvents(page: PageQuery = {}, { signal }: Abortable = {}): Promise<PageOf<MarketplaceEvent>> {
-    return this.listPage('listNewEvents', page, signal);
+    return this.listing('listNewEvents', page, signal);
   }
 
   /** An order's licenses (or all of them), each read on its own. */
@@ -347,6 +350,32 @@ export class SellerApiClient {
   }
 
   /**
+   * A page of a listing as asked from outside (`listPage`); each item over the cap in it is
+   * remembered with its neighbours as read, the one after it asked when the page ends with it,
+   * so that the next walk can tell the place has not moved without asking the item itself.
+   */
+  private async listing<O extends PagedOperation>(
+    operation: O,
+    page: PageQuery,
+    signal: AbortSignal | undefined,
+  ): Promise<ListingPage<O>> {
+    const read = await this.listPage(operation, page, signal);
+    const offset = page.offset ?? 0;
+    for (const [index, key] of read.keys.entries()) {
+      const place = offset + index;
+      const remembered = this.#overCap.get(`${operation} ${place}`);
+      if (remembered === undefined || key !== overCapKey(operation, place)) continue;
+      if (index > 0) remembered.before = read.keys[index - 1];
+      if (index + 1 < read.keys.length) remembered.after = read.keys[index + 1];
+      else if (remembered.after === undefined && readsKeep(operation)) {
+        const next = await this.listPage(operation, { offset: place + 1, limit: 1 }, signal, key);
+        remembered.after = next.keys[0] ?? null;
+      }
+    }
+    return read;
+  }
+
+  /**
    * One page of a listing: the envelope checked, each item read on its own. A 400 that names a
    * smaller maximum page size is learned and the page asked again with it. Within a result window
    * the page is cut at the window; past it the listing reads as ended there (no request).
@@ -424,7 +453,7 @@ export class SellerApiClient {
   ): Promise<ListingPage<O>> {
     if (limit <= 1) {
       if (this.#overCap.size >= MAX_OVER_CAP_PLACES) this.#overCap.clear();
-      this.#overCap.set(`${operation} ${offset}`, before);
+      this.#overCap.set(`${operation} ${offset}`, { before, after: undefined });
       this.log.warn('item over the answer cap', { operation, offset });
       return this.overCapItem(operation, offset);
     }
@@ -443,9 +472,11 @@ export class SellerApiClient {
 
   /**
    * A page holding a place whose item was over the cap alone: the pages before and after it are
-   * asked, and the item is kept aside again without a request when the one before it is the one
-   * that was before it then (else the listing moved: the place is asked alone again). A walk
-   * that reads it again (the feed's read-back, a retaining "new" listing) so pays for it once.
+   * asked, and the item is kept aside again without a request when the items on both sides of it
+   * are the ones read around it last time (at a page's start, the one after it alone); else the
+   * listing moved and the place is asked alone again. A walk that reads it again (the feed's
+   * read-back, a retaining "new" listing) so pays for it once. The listing's last item is told by
+   * the one before it and by nothing after it (docs/api-client.md, Answers, says what that misses).
    */
   private async listAround<O extends PagedOperation>(
     operation: O,
@@ -461,23 +492,29 @@ export class SellerApiClient {
       if (!page.hasMore || page.keys.length < place - offset) return page;
     }
     const beforePlace = place > offset ? page.keys.at(-1) : before;
+    const end = offset + limit;
+    // What follows the place; asked past the page (one item) when the place ends it, to check it.
+    const readRest = (after: string | undefined) =>
+      this.listPage(operation, { offset: place + 1, limit: Math.max(end - place - 1, 1) }, signal, after);
     const known = `${operation} ${place}`;
-    let item: ListingPage<O>;
-    if (beforePlace !== undefined && this.#overCap.get(known) === beforePlace) {
-      item = this.overCapItem(operation, place);
-    } else {
+    const remembered = this.#overCap.get(known);
+    let item: ListingPage<O> | undefined;
+    let rest: ListingPage<O> | undefined;
+    if (
+      remembered?.after !== undefined &&
+      (beforePlace === undefined || beforePlace === remembered.before) &&
+      (place + 1 < end || readsKeep(operation))
+    ) {
+      rest = await readRest(overCapKey(operation, place));
+      if ((rest.keys[0] ?? null) === remembered.after) item = this.overCapItem(operation, place);
+    }
+    if (item === undefined) {
       this.#overCap.delete(known);
       item = await this.listPage(operation, { offset: place, limit: 1 }, signal, beforePlace);
     }
     page = joined(page, item);
-    if (!item.hasMore || item.keys.length === 0 || place + 1 >= offset + limit) return page;
-    const rest = await this.listPage(
-      operation,
-      { offset: place + 1, limit: offset + limit - place - 1 },
-      signal,
-      item.keys.at(-1),
-    );
-    return joined(page, rest);
+    if (!item.hasMore || item.keys.length === 0 || place + 1 >= end) return page;
+    return joined(page, rest ?? (await readRest(item.keys.at(-1))));
   }
 
   /** The first place of `[offset, offset + limit)` known to hold an item over the cap. */
@@ -495,7 +532,7 @@ export class SellerApiClient {
 
   /** The item at `place` whose answer alone is over the cap: kept aside, told in words, and the walk goes on past it. */
   private overCapItem<O extends PagedOperation>(operation: O, place: number): ListingPage<O> {
-    const key = `${operation} place ${place}`;
+    const key = overCapKey(operation, place);
     return {
       items: [],
       unreadable: [
@@ -878,6 +915,17 @@ const MAX_SHORT_PAGES = 16;
 const MAX_OVER_CAP_PLACES = 64;
 
 /**
+ * Whether a listing keeps what it answers: the "new" listing may drop what it answered, so
+ * nothing is read from it past the page asked (the walk would never be given those items).
+ */
+const readsKeep = (operation: PagedOperation): boolean => operation !== 'listNewEvents';
+
+/** The key an item over the cap is kept aside under: its place, all that is known of it. */
+function overCapKey(operation: PagedOperation, place: number): string {
+  return `${operation} place ${place}`;
+}
+
+/**
  * The maximum page size a 400 names ("limit must be between 1 and 50", "maximum page size is
  * 50"): the largest number in its words below the size asked, when they speak of a limit.
  */
@@ -945,7 +993,7 @@ function rootMessage(error: unknown): string {
 async function readCapped(response: Response, maxBytes: number): Promise<{ text: string; over: boolean }> {
   const body = response.body;
   if (body === null) return { text: '', over: false };
-  if (Number(response.headers.get('content-length')) > maxBytes) {
+  if (declaredOver(response, maxBytes)) {
     await body.cancel().catch(() => {});
     return { text: '', over: true };
   }
@@ -958,7 +1006,7 @@ async function readCapped(response: Response, maxBytes: number): Promise<{ text:
     if (bytes + value.byteLength > maxBytes) {
       chunks.push(value.subarray(0, maxBytes - bytes));
       await reader.cancel().catch(() => {});
-      return { text: utf8(chunks), over: true };
+      return { text: utf8(chunks, OVER_CAP_KEPT), over: true };
     }
     bytes += value.byteLength;
     chunks.push(value);
@@ -966,8 +1014,23 @@ async function readCapped(response: Response, maxBytes: number): Promise<{ text:
   return { text: utf8(chunks), over: false };
 }
 
-/** As `Response.text()` decodes: UTF-8, a byte-order mark dropped, bad bytes replaced. */
-const utf8 = (chunks: Uint8Array[]): string => new TextDecoder().decode(Buffer.concat(chunks));
+/** Whether an answer says, before it is read, that it is longer than `maxBytes` (its Content-Length). */
+export function declaredOver(response: Response, maxBytes: number): boolean {
+  return Number(response.headers.get('content-length')) > maxBytes;
+}
 
-const mebibytes = (bytes: number): string =>
+/**
+ * How much of an answer over the cap is kept (bytes, or characters once decoded): its start, for
+ * an error's words (an excerpt of 200 characters); a success's body over the cap is not read.
+ */
+export const OVER_CAP_KEPT = 64 * 1024;
+
+/** As `Response.text()` decodes, the first `most` bytes: UTF-8, a byte-order mark dropped, bad bytes replaced. */
+function utf8(chunks: Uint8Array[], most = Number.POSITIVE_INFINITY): string {
+  const length = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  return new TextDecoder().decode(Buffer.concat(chunks, Math.min(length, most)));
+}
+
+/** A size as a person reads it: in MiB, or in bytes under one. */
+export const mebibytes = (bytes: number): string =>
   bytes < 2 ** 20 ? `${bytes} bytes` : `${Math.round((bytes / 2 ** 20) * 10) / 10} MiB`;
