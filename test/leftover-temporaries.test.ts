@@ -2,13 +2,14 @@
 // next start of whoever owns the folder removes those of processes that are gone, never a live
 // process's (it is being written), and in a folder shared with other programs only its own file's.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { tmpdir, uptime } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
 import { settleRemovals } from '../main/core/account/removal-notes';
 import { LeftRunning } from '../main/core/automation/left-running';
+import { removeLeftoverTemporaries } from '../main/core/durable-file';
 import { silentLog } from '../main/core/log';
 import { ConfSettingsStore } from '../main/core/settings';
 import { AccountStore } from '../main/core/store/account-store';
@@ -96,4 +97,16 @@ it("the autostart folder, shared with other programs: only Seller Tray's own tem
   });
 
   expect([own.gone, own.live, others.gone, others.live].map(existsSync)).toEqual([false, true, true, true]);
+});
+
+it('a live process’s temporary written in the first minute after the boot is kept', async () => {
+  const dir = await folder();
+  const { gone, live } = halfWritten(join(dir, 'settings.json'));
+  // Written 30 s after the boot: when `seller-tray run` (systemd) and the app (open at login) start.
+  const bootedAt = Date.now() - uptime() * 1000;
+  utimesSync(live, new Date(bootedAt + 30_000), new Date(bootedAt + 30_000));
+
+  const removed = removeLeftoverTemporaries(dir);
+
+  expect({ removed, live: existsSync(live) }).toEqual({ removed: [basename(gone)], live: true });
 });
