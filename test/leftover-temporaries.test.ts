@@ -110,3 +110,14 @@ it('a live process’s temporary written in the first minute after the boot is k
 
   expect({ removed, live: existsSync(live) }).toEqual({ removed: [basename(gone)], live: true });
 });
+
+it('a temporary written before the boot is removed though its pid is a live process’s now', async () => {
+  const dir = await folder();
+  const { live } = halfWritten(join(dir, 'settings.json'));
+  const beforeBoot = new Date(Date.now() - uptime() * 1000 - 5 * 60_000);
+  utimesSync(live, beforeBoot, beforeBoot);
+
+  removeLeftoverTemporaries(dir);
+
+  expect(existsSync(live)).toBe(false);
+});

@@ -57,8 +57,9 @@ export function removeLeftoverTemporaries(dir: string, of?: string): string[] {
   } catch {
     return []; // no folder yet, or not readable: nothing of ours to remove
   }
-  // With a minute's grace for the clocks' rounding: a file written just after the boot is kept.
-  const bootedAt = Date.now() - uptime() * 1000 + 60_000;
+  // A minute's grace for the clocks' rounding, toward keeping: a live writer's temporary removed
+  // fails its write, while one kept from before the boot is only left for the next start.
+  const bootedAt = Date.now() - uptime() * 1000 - 60_000;
   return names.filter((name) => {
     const [, written, pid] = TEMPORARY.exec(name) ?? [];
     if (written === undefined || (of !== undefined && written !== basename(of))) return false;
