@@ -10,11 +10,13 @@ import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
 import { settleRemovals } from '../main/core/account/removal-notes';
 import { LeftRunning } from '../main/core/automation/left-running';
 import { removeLeftoverTemporaries } from '../main/core/durable-file';
-import { silentLog } from '../main/core/log';
+import { type Log, silentLog } from '../main/core/log';
 import { ConfSettingsStore } from '../main/core/settings';
 import { AccountStore } from '../main/core/store/account-store';
 import { JOURNAL_FILE, REFUSED_FILE } from '../main/core/store/journal';
+import { LINK_ENTRY_FILE_NAME, registerLinkHandler } from '../main/shell/link-registration';
 import { AUTOSTART_FILE_NAME, applyOpenAtLogin } from '../main/shell/open-at-login';
+import { recordingLog } from './support/recording-log';
 
 /** Another process writing on the folder right now. */
 let writer: ChildProcess;
@@ -121,3 +123,67 @@ it('a temporary written before the boot is removed though its pid is a live proc
 
   expect(existsSync(live)).toBe(false);
 });
+
+/** The owners of folders with no store to tell support through: each removal goes to their log. */
+const LOGGED: Record<string, { file: (dir: string) => string; start: (dir: string, log: Log) => unknown }> = {
+  'the data folder (the settings)': {
+    file: (dir) => join(dir, 'settings.json'),
+    start: (dir, log) => {
+      const options = { cwd: dir, log };
+      return new ConfSettingsStore(options).load();
+    },
+  },
+  "the removals' folder": {
+    file: (dir) => join(dir, 'removals', '0123456789abcdef.json'),
+    start: (dir, log) => settleRemovals(dir, [], log),
+  },
+  "an account's commands left running": {
+    file: (dir) => join(dir, '.running', 'delivery-1.json'),
+    start: (dir, log) => new LeftRunning(join(dir, '.running'), log, () => {}).sweep(),
+  },
+  'the autostart folder': {
+    file: (dir) => join(dir, AUTOSTART_FILE_NAME),
+    start: (dir, log) => {
+      const options = {
+        platform: 'linux' as const,
+        app: { setLoginItemSettings() {}, getLoginItemSettings: () => ({ status: 'enabled' }) },
+        command: ['/opt/seller-tray/seller-tray'],
+        autostartDir: dir,
+        log,
+      };
+      return applyOpenAtLogin(true, options);
+    },
+  },
+  'the applications folder (the link entry)': {
+    file: (dir) => join(dir, LINK_ENTRY_FILE_NAME),
+    start: (dir, log) => {
+      const options = {
+        platform: 'linux' as const,
+        installation: { kind: 'development' as const },
+        app: { setAsDefaultProtocolClient: () => true },
+        command: ['/opt/seller-tray/seller-tray'],
+        applicationsDir: dir,
+        xdgMime: async () => {},
+        log,
+      };
+      return registerLinkHandler(options);
+    },
+  },
+};
+
+it.each(Object.entries(LOGGED))(
+  '%s: a temporary removed is told in the log, where it was',
+  async (_, owner) => {
+    const dir = await folder();
+    const { gone } = halfWritten(owner.file(dir));
+    const { log, entries } = recordingLog();
+
+    await owner.start(dir, log);
+
+    expect(entries).toContainEqual({
+      level: 'info',
+      message: 'removed a temporary left by a write cut short',
+      fields: { file: gone },
+    });
+  },
+);
