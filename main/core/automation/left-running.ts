@@ -247,8 +247,7 @@ export class LeftRunning {
     this.sweeping ??= (async () => {
       // Another user's folder: nothing in it is read or removed.
       if (!this.trusted()) return;
-      for (const name of removeLeftoverTemporaries(this.dir))
-        this.log.info('removed a temporary left by a write cut short', { file: name });
+      removeLeftoverTemporaries(this.dir, { log: this.log });
       let names: string[];
       try {
         names = readdirSync(this.dir).filter((n) => n.endsWith('.json'));
