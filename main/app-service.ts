@@ -45,6 +45,7 @@ export async function openAppService(dataRoot: string, parts: AppServiceParts = 
   const policies = await PolicyWatcher.start(parts.policySource ?? policySourceFor(), { log });
   const settings = new ConfSettingsStore({
     cwd: dataRoot,
+    log,
     ...(parts.openSettingsFile ? { open: parts.openSettingsFile } : {}),
   });
   const service = await SellerTrayService.open({

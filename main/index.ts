@@ -135,7 +135,7 @@ async function start(): Promise<void> {
   // The pause labels and "checked 1 min ago" depend on the clock: refreshed each 20 s, from the
   // service's state (no call to the marketplace).
   setInterval(() => trayControl.refresh(), 20_000).unref();
-  const stopFollowingLogin = followLoginSetting(root, service, tellUser);
+  const stopFollowingLogin = followLoginSetting(root, service, tellUser, log);
 
   afterReady({ ...lifecycle, powerMonitor, service, policies });
   updater.start();
@@ -148,7 +148,7 @@ async function start(): Promise<void> {
   });
 
   if (service.state().setup === 'unconfigured') window.show();
-  registerLinks(root, installation);
+  registerLinks(root, installation, log);
   orderLinks.ready(linkPorts(service, window));
   // The first launch opens the window only for a link: started at login, the app stays in the tray.
   orderLinks.open(launchArguments(process.argv, lifecycle.defaultApp));
@@ -401,7 +401,7 @@ function linkPorts(service: SellerTrayService, window: AppWindow): OrderLinkPort
 }
 
 /** seller-tray:// links open this copy of the app (where its installer did not see to it). */
-function registerLinks(root: string, installation: Installation): void {
+function registerLinks(root: string, installation: Installation, log: Log): void {
   const run = promisify(execFile);
   registerLinkHandler({
     platform: process.platform,
@@ -409,6 +409,7 @@ function registerLinks(root: string, installation: Installation): void {
     app,
     command: appCommand(root),
     applicationsDir: applicationsDir(process.env, homedir()),
+    log,
     xdgMime: async (args) => {
       await run('xdg-mime', args);
     },
@@ -432,12 +433,14 @@ function followLoginSetting(
   root: string,
   service: SellerTrayService,
   tellUser: (message: string) => void,
+  log: Log,
 ): () => void {
   const loginItem = {
     platform: process.platform,
     app,
     command: appCommand(root),
     autostartDir: autostartDir(),
+    log,
   };
   return followOpenAtLogin(service, (enabled) => applyOpenAtLogin(enabled, loginItem), tellUser);
 }

@@ -2,18 +2,21 @@
 // next start of whoever owns the folder removes those of processes that are gone, never a live
 // process's (it is being written), and in a folder shared with other programs only its own file's.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { tmpdir, uptime } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
 import { settleRemovals } from '../main/core/account/removal-notes';
 import { LeftRunning } from '../main/core/automation/left-running';
-import { silentLog } from '../main/core/log';
+import { removeLeftoverTemporaries } from '../main/core/durable-file';
+import { type Log, silentLog } from '../main/core/log';
 import { ConfSettingsStore } from '../main/core/settings';
 import { AccountStore } from '../main/core/store/account-store';
 import { JOURNAL_FILE, REFUSED_FILE } from '../main/core/store/journal';
+import { LINK_ENTRY_FILE_NAME, registerLinkHandler } from '../main/shell/link-registration';
 import { AUTOSTART_FILE_NAME, applyOpenAtLogin } from '../main/shell/open-at-login';
+import { recordingLog } from './support/recording-log';
 
 /** Another process writing on the folder right now. */
 let writer: ChildProcess;
@@ -97,3 +100,90 @@ it("the autostart folder, shared with other programs: only Seller Tray's own tem
 
   expect([own.gone, own.live, others.gone, others.live].map(existsSync)).toEqual([false, true, true, true]);
 });
+
+it('a live process’s temporary written in the first minute after the boot is kept', async () => {
+  const dir = await folder();
+  const { gone, live } = halfWritten(join(dir, 'settings.json'));
+  // Written 30 s after the boot: when `seller-tray run` (systemd) and the app (open at login) start.
+  const bootedAt = Date.now() - uptime() * 1000;
+  utimesSync(live, new Date(bootedAt + 30_000), new Date(bootedAt + 30_000));
+
+  const removed = removeLeftoverTemporaries(dir);
+
+  expect({ removed, live: existsSync(live) }).toEqual({ removed: [basename(gone)], live: true });
+});
+
+it('a temporary written before the boot is removed though its pid is a live process’s now', async () => {
+  const dir = await folder();
+  const { live } = halfWritten(join(dir, 'settings.json'));
+  const beforeBoot = new Date(Date.now() - uptime() * 1000 - 5 * 60_000);
+  utimesSync(live, beforeBoot, beforeBoot);
+
+  removeLeftoverTemporaries(dir);
+
+  expect(existsSync(live)).toBe(false);
+});
+
+/** The owners of folders with no store to tell support through: each removal goes to their log. */
+const LOGGED: Record<string, { file: (dir: string) => string; start: (dir: string, log: Log) => unknown }> = {
+  'the data folder (the settings)': {
+    file: (dir) => join(dir, 'settings.json'),
+    start: (dir, log) => {
+      const options = { cwd: dir, log };
+      return new ConfSettingsStore(options).load();
+    },
+  },
+  "the removals' folder": {
+    file: (dir) => join(dir, 'removals', '0123456789abcdef.json'),
+    start: (dir, log) => settleRemovals(dir, [], log),
+  },
+  "an account's commands left running": {
+    file: (dir) => join(dir, '.running', 'delivery-1.json'),
+    start: (dir, log) => new LeftRunning(join(dir, '.running'), log, () => {}).sweep(),
+  },
+  'the autostart folder': {
+    file: (dir) => join(dir, AUTOSTART_FILE_NAME),
+    start: (dir, log) => {
+      const options = {
+        platform: 'linux' as const,
+        app: { setLoginItemSettings() {}, getLoginItemSettings: () => ({ status: 'enabled' }) },
+        command: ['/opt/seller-tray/seller-tray'],
+        autostartDir: dir,
+        log,
+      };
+      return applyOpenAtLogin(true, options);
+    },
+  },
+  'the applications folder (the link entry)': {
+    file: (dir) => join(dir, LINK_ENTRY_FILE_NAME),
+    start: (dir, log) => {
+      const options = {
+        platform: 'linux' as const,
+        installation: { kind: 'development' as const },
+        app: { setAsDefaultProtocolClient: () => true },
+        command: ['/opt/seller-tray/seller-tray'],
+        applicationsDir: dir,
+        xdgMime: async () => {},
+        log,
+      };
+      return registerLinkHandler(options);
+    },
+  },
+};
+
+it.each(Object.entries(LOGGED))(
+  '%s: a temporary removed is told in the log, where it was',
+  async (_, owner) => {
+    const dir = await folder();
+    const { gone } = halfWritten(owner.file(dir));
+    const { log, entries } = recordingLog();
+
+    await owner.start(dir, log);
+
+    expect(entries).toContainEqual({
+      level: 'info',
+      message: 'removed a temporary left by a write cut short',
+      fields: { file: gone },
+    });
+  },
+);

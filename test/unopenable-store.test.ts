@@ -165,6 +165,51 @@ describe('an account whose store could not be opened, the app left running', () 
   }, 30_000);
 });
 
+describe('an account whose store could not be opened, the app closing as it is tried again', () => {
+  it('is not opened after the close: its polls never start', async () => {
+    const { dir, secrets, euFolder } = await twoAccounts();
+    mkdirSync(dirname(euFolder), { recursive: true });
+    writeFileSync(euFolder, 'not a folder');
+    // Once held, the keychain answers only after the app closed (a keyring slow to unlock).
+    let held = false;
+    const asked = signal();
+    const closed = signal();
+    const slowSecrets = {
+      ...secrets,
+      get: async (owner: Parameters<typeof secrets.get>[0]) => {
+        if (held) {
+          asked.fire();
+          await closed.fired;
+        }
+        return secrets.get(owner);
+      },
+    };
+    const timers = new ManualTimers();
+    const { service } = await openTestService(dir, { secrets: slowSecrets, timers });
+    rmSync(euFolder); // mended: the next try would open it
+
+    held = true;
+    timers.fire(60_000);
+    await asked.fired;
+    const euRequests = () => Object.values(eu.requestCounts).reduce((sum, n) => sum + n, 0);
+    const before = euRequests();
+    await service.close();
+    closed.fire();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    expect(euRequests() - before).toBe(0);
+  }, 30_000);
+});
+
+/** A promise (`fired`) resolved by `fire()`. */
+function signal(): { fired: Promise<void>; fire: () => void } {
+  let fire = () => {};
+  const fired = new Promise<void>((resolve) => {
+    fire = resolve;
+  });
+  return { fired, fire };
+}
+
 /** Waits (at most 10 s) until `done` holds. */
 async function until(done: () => boolean): Promise<void> {
   const end = Date.now() + 10_000;

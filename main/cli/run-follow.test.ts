@@ -15,7 +15,7 @@ import { DEFAULT_SETTINGS } from '../core/settings';
 import { DATABASE_FILE } from '../core/store/account-store';
 import { openDatabase, openReadOnly } from '../core/store/database';
 import { type CliStores, cliStores, terminalSurface } from './account';
-import { watch } from './session';
+import { WatchFailed, watch } from './session';
 
 let sim: Simulator;
 let home: string;
@@ -323,3 +323,47 @@ it('the wait before an unopened store is tried again: a minute, doubling, at mos
     60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000, 3_600_000, 3_600_000,
   ]);
 });
+
+it('watch of two accounts whose stores both cannot be opened ends at once (exit 1), promising no try it will not make', async () => {
+  const ownHome = await mkdtemp(join(tmpdir(), 'cli-watch-none-'));
+  const stores = cliStores({ ...process.env, XDG_CONFIG_HOME: ownHome });
+  const surface = terminalSurface(DEFAULT_SETTINGS, NO_POLICIES, 'keychain');
+  const accounts = ['EU', 'US'].map((label) => ({
+    ref: accountRef({ baseUrl: sim.url, clientId: `${label.toLowerCase()}-client`, label }),
+    clientSecret: async () => 'demo-secret',
+    surface,
+  }));
+  for (const { ref } of accounts) {
+    // A newer Seller Tray's database: refused, left as it is.
+    const folder = accountFolder(stores.dataRoot, ref.id);
+    await mkdir(folder, { recursive: true });
+    const { db } = openDatabase(join(folder, DATABASE_FILE));
+    db.exec('PRAGMA user_version = 999');
+    db.close();
+  }
+  const asked: number[] = [];
+  const timers = {
+    setTimeout: (callback: () => void, ms: number) => {
+      asked.push(ms);
+      return setTimeout(callback, 20);
+    },
+    clearTimeout: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout),
+  };
+  const { written, write } = capturedStderr();
+  try {
+    const log = { info() {}, warn() {}, error() {} };
+    await expect(watch(accounts, stores, { once: false, json: false, log, timers })).rejects.toThrow(
+      WatchFailed,
+    );
+  } finally {
+    process.stderr.write = write;
+    await rm(ownHome, { recursive: true, force: true });
+  }
+
+  expect(written).toEqual([
+    expect.stringMatching(/^seller-tray: EU could not be served: .*newer Seller Tray \(data version 999/),
+    expect.stringMatching(/^seller-tray: US could not be served: .*newer Seller Tray \(data version 999/),
+  ]);
+  expect(written.filter((line) => /tries again/.test(line))).toEqual([]);
+  expect(asked.filter((ms) => ms >= 60_000)).toEqual([]);
+}, 30_000);

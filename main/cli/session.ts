@@ -166,12 +166,12 @@ export async function watch(
   const shownName = (account: Account) => account.ref.label ?? account.ref.baseUrl;
   /**
    * An account of several that cannot be opened (its store a newer version's, its folder
-   * unwritable): told, it costs no other. Unless --once, it is tried again by itself (a service has
+   * unwritable): told, it costs no other. When `retried`, it is tried again by itself (a service has
    * nobody to press Check now), told here once, each failed try in the log.
    */
-  const cannotServe = (account: Account, error: unknown) => {
+  const cannotServe = (account: Account, error: unknown, retried: boolean) => {
     const why = explainFailure(error, adviceFor(account.surface, account.ref)).message;
-    const again = options.once
+    const again = !retried
       ? ''
       : options.follow
         ? `; run tries again ${REOPEN_SCHEDULE}, and at each change of the settings file`
@@ -181,7 +181,7 @@ export async function watch(
         message: `${shownName(account)} could not be served: ${again ? why.replace(/\.$/, '') : why}${again}`,
       }),
     );
-    if (!options.once) tryAgainLater(account, error);
+    if (retried) tryAgainLater(account, error);
   };
   /** The watch is ending: nothing more is tried. */
   let ended = false;
@@ -245,6 +245,7 @@ export async function watch(
   try {
     // All open before any is watched: every line then knows whether to name its account.
     const opened: [Account, AccountSession][] = [];
+    const unopenable: [Account, unknown][] = [];
     try {
       for (const account of accounts) {
         try {
@@ -253,13 +254,17 @@ export async function watch(
           // A lone account's is the watch's failure, in its words; run's is tried again (a service
           // ended for it would be restarted in a loop).
           if (accounts.length === 1 && !options.follow) throw error;
-          cannotServe(account, error);
+          unopenable.push([account, error]);
         }
       }
     } catch (error) {
       await Promise.all(opened.map(([, session]) => session.close()));
       throw error;
     }
+    // Tried again while others are served, or by run; a watch with none served ends (exit 1), as
+    // a lone account's does: its user is at the terminal, and a watch of nothing helps nobody.
+    const retried = !options.once && (options.follow !== undefined || opened.length > 0);
+    for (const [account, error] of unopenable) cannotServe(account, error, retried);
     for (const [account, session] of opened) serve(account, session);
     if (!options.follow) {
       const failures = await Promise.all([...served.values()].map((entry) => entry.done));
@@ -301,7 +306,7 @@ export async function watch(
           }
           serve(account, session);
         } catch (error) {
-          cannotServe(account, error);
+          cannotServe(account, error, retried);
         }
       }
       options.log.info('settings read again', {

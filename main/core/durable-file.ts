@@ -15,6 +15,7 @@ import {
 import { readFile } from 'node:fs/promises';
 import { uptime } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import type { Log } from './log';
 import { isProcessAlive } from './process-alive';
 
 /** Synchronous on purpose: a status the user marked is on disk before anything else runs. */
@@ -48,17 +49,23 @@ const TEMPORARY = /^(.+)\.(\d+)\.tmp$/;
  * process that is gone, or written before this boot of the computer (their pid may be another
  * process's since). A live process's is never touched: it may be writing it. `of` (a file's name)
  * keeps to that file's, in a folder shared with other programs. Called by the folder's owner at its
- * start; what cannot be removed is left for the next. Answers the names removed, for the log.
+ * start; what cannot be removed is left for the next. Each removal goes to `log`; the names removed
+ * are answered too (a store tells them with its other warnings).
  */
-export function removeLeftoverTemporaries(dir: string, of?: string): string[] {
+export function removeLeftoverTemporaries(
+  dir: string,
+  options: { of?: string; log?: Log | undefined } = {},
+): string[] {
+  const { of, log } = options;
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return []; // no folder yet, or not readable: nothing of ours to remove
   }
-  // With a minute's grace for the clocks' rounding: a file written just after the boot is kept.
-  const bootedAt = Date.now() - uptime() * 1000 + 60_000;
+  // A minute's grace for the clocks' rounding, toward keeping: a live writer's temporary removed
+  // fails its write, while one kept from before the boot is only left for the next start.
+  const bootedAt = Date.now() - uptime() * 1000 - 60_000;
   return names.filter((name) => {
     const [, written, pid] = TEMPORARY.exec(name) ?? [];
     if (written === undefined || (of !== undefined && written !== basename(of))) return false;
@@ -66,6 +73,7 @@ export function removeLeftoverTemporaries(dir: string, of?: string): string[] {
     try {
       if (isProcessAlive(Number(pid)) && statSync(file).mtimeMs > bootedAt) return false;
       rmSync(file, { force: true });
+      log?.info('removed a temporary left by a write cut short', { file });
       return true;
     } catch {
       return false;

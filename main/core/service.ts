@@ -219,6 +219,8 @@ export class SellerTrayService {
    * label already changed.
    */
   private connecting: Promise<void> = Promise.resolve();
+  /** The account's store being opened by connect (openSession): close() waits for it. */
+  private opening: Promise<void> = Promise.resolve();
   /** The interrupted removals being finished after the start (finishInterruptedRemovals). */
   private finishing: Promise<void> = Promise.resolve();
   /**
@@ -347,7 +349,10 @@ export class SellerTrayService {
     this.timers.clearTimeout(this.reopenTimer);
     // The polls stop now. The removal being finished is waited for (its hand-over at most; a quit
     // that cuts it leaves its note, and the next start finishes it); the rest wait for that start.
-    return Promise.all([this.dropSessions(), this.finishing]).then(() => this.dropSessions());
+    // A store being opened is closed again as soon as it is open (openSession).
+    return Promise.all([this.dropSessions(), this.finishing, this.opening.catch(() => {})]).then(() =>
+      this.dropSessions(),
+    );
   }
 
   /**
@@ -891,7 +896,8 @@ export class SellerTrayService {
       const stored = !ref.demo && (await this.secretInKeychain(keychainEntry(ref)));
       secrets.set(ref.id, stored);
       if (this.sessions.has(ref.id) || this.removing.has(ref.id) || !(stored || ref.demo)) continue;
-      await this.openSession(ref);
+      this.opening = this.openSession(ref);
+      await this.opening;
     }
     // One whose store cannot be opened is told as such: the window shows the next, not onboarding.
     const window = refs.find((ref) => !this.unopened.has(ref.id)) ?? refs[0];
@@ -929,6 +935,8 @@ export class SellerTrayService {
   }
 
   private async openSession(ref: AccountRef): Promise<void> {
+    // Closed while connect waited (the keychain, another store's open): nothing opens again.
+    if (this.closed) return;
     const demoSecret = ref.demo ? this.demoSecret : undefined;
     // Several served: notifications and links name the account (preload/served-account.ts).
     const named = () => this.sessions.size > 1;
@@ -952,6 +960,7 @@ export class SellerTrayService {
       }),
     }).catch((error: unknown) => this.notOpened(ref, error));
     if (!session) return;
+    if (this.closed) return session.close();
     this.unopened.delete(ref.id);
     this.detach.set(
       ref.id,

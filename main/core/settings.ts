@@ -39,6 +39,7 @@ import { OPERATIONS, type Operation, PAGE, routePathProblem } from './api/routes
 import { addressShown, checkBaseUrl, withoutCredentials } from './api/transport';
 import { AutomationList } from './automation/automation-settings';
 import { removeLeftoverTemporaries, writeFileDurably } from './durable-file';
+import type { Log } from './log';
 import { userDataDir } from './paths';
 import type { Same } from './same-type';
 
@@ -723,6 +724,8 @@ export interface ConfSettingsStoreOptions {
    * is correcting, with every account in it, out of the way of everything else that reads it.
    */
   unusableFile?: 'keep-aside' | 'leave';
+  /** Told of a temporary a write cut short left in the folder, removed at the first load. */
+  log?: Log;
 }
 
 export const SETTINGS_FILE_NAME = 'settings.json';
@@ -751,6 +754,7 @@ export class ConfSettingsStore implements SettingsStore {
   readonly #now: () => Date;
   readonly #open: (options: KeyValueFileOptions) => KeyValueFile;
   readonly #unusableFile: 'keep-aside' | 'leave';
+  readonly #log: Log | undefined;
   #file: KeyValueFile | undefined;
   /** The settings last read or written: what a save's change is told from (reconcileAccounts). */
   #last: Settings = DEFAULT_SETTINGS;
@@ -766,6 +770,7 @@ export class ConfSettingsStore implements SettingsStore {
     this.#now = options.now ?? (() => new Date());
     this.#open = options.open ?? ((o) => new Conf<Record<string, unknown>>(o));
     this.#unusableFile = options.unusableFile ?? 'keep-aside';
+    this.#log = options.log;
   }
 
   get path(): string {
@@ -775,7 +780,7 @@ export class ConfSettingsStore implements SettingsStore {
   load(): SettingsLoad {
     if (!this.#tidied) {
       this.#tidied = true;
-      removeLeftoverTemporaries(this.#cwd);
+      removeLeftoverTemporaries(this.#cwd, { log: this.#log });
     }
     let raw: Record<string, unknown>;
     try {

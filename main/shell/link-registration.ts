@@ -11,6 +11,7 @@ import path from 'node:path';
 import { ORDER_LINK_SCHEME } from '../../preload/order-link';
 import { PRODUCT_NAME } from '../core/app-identity';
 import { removeLeftoverTemporaries, writeFileDurably } from '../core/durable-file';
+import type { Log } from '../core/log';
 import type { Installation } from './installation';
 import { execLine } from './open-at-login';
 
@@ -32,6 +33,8 @@ export interface LinkRegistrationOptions {
   applicationsDir: string;
   /** Linux: runs `xdg-mime` with these arguments; rejects when it fails. */
   xdgMime(args: string[]): Promise<void>;
+  /** Told of a temporary a write cut short left there, removed. */
+  log?: Log;
 }
 
 /** Who registers the links for this copy of the app. */
@@ -58,7 +61,7 @@ export async function registerLinkHandler(options: LinkRegistrationOptions): Pro
       throw new Error('the system did not accept Seller Tray as the handler of seller-tray:// links');
     return 'electron';
   }
-  removeLeftoverTemporaries(options.applicationsDir, LINK_ENTRY_FILE_NAME);
+  removeLeftoverTemporaries(options.applicationsDir, { of: LINK_ENTRY_FILE_NAME, log: options.log });
   writeFileDurably(path.join(options.applicationsDir, LINK_ENTRY_FILE_NAME), linkEntry(options.command));
   await options.xdgMime(['default', LINK_ENTRY_FILE_NAME, LINK_MIME_TYPE]);
   return 'desktop-entry';

@@ -9,6 +9,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { PRODUCT_NAME } from '../core/app-identity';
 import { removeLeftoverTemporaries, writeFileDurably } from '../core/durable-file';
+import type { Log } from '../core/log';
 import { xdgConfigHome } from '../core/paths';
 import type { SellerTrayService } from '../core/service';
 
@@ -32,6 +33,8 @@ export interface OpenAtLoginOptions {
   command: readonly string[];
   /** Linux: the XDG autostart directory (see `autostartDir`). */
   autostartDir: string;
+  /** Told of a temporary a write cut short left there, removed. */
+  log?: Log;
 }
 
 /** The XDG autostart directory: `$XDG_CONFIG_HOME/autostart`, else `~/.config/autostart`. */
@@ -76,7 +79,7 @@ export function applyOpenAtLogin(enabled: boolean, options: OpenAtLoginOptions):
     });
   } else {
     const file = path.join(options.autostartDir, AUTOSTART_FILE_NAME);
-    removeLeftoverTemporaries(options.autostartDir, AUTOSTART_FILE_NAME);
+    removeLeftoverTemporaries(options.autostartDir, { of: AUTOSTART_FILE_NAME, log: options.log });
     if (enabled) writeFileDurably(file, autostartEntry(options.command));
     else rmSync(file, { force: true });
   }

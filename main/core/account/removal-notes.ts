@@ -124,8 +124,7 @@ export function dropRemovalNote(dataRoot: string, id: AccountId, log?: Log): voi
  */
 export function settleRemovals(dataRoot: string, listed: readonly AccountEntry[], log?: Log): void {
   const ids = new Set<string>(listed.map((entry) => accountRef(entry).id));
-  for (const name of removeLeftoverTemporaries(removals(dataRoot)))
-    log?.info('removed a temporary left by a write cut short', { file: name });
+  removeLeftoverTemporaries(removals(dataRoot), { log });
   for (const name of names(removals(dataRoot)).filter((n) => n.endsWith('.json'))) {
     const id = name.slice(0, -'.json'.length) as AccountId;
     if (ids.has(id) && noteAgeMs(dataRoot, id) > NOTE_IN_FLIGHT_MS) dropRemovalNote(dataRoot, id, log);

@@ -2,6 +2,7 @@
 // order, gone whichever way it ends; and what a sweep does with those a dead runner left: its
 // command group is stopped (its leader gone, what it left in the group too); a process that only
 // has a recorded pid, and a live runner's command, are left alone.
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -220,5 +221,21 @@ it.runIf(process.getuid?.() === 0)(
       words,
     );
     expect(readdirSync(dir)).toEqual(['d9.json']);
+  },
+);
+
+it.runIf(process.getuid?.() === 0)(
+  'removes nothing from a folder another user owns, not even a temporary of a process gone (needs root)',
+  async () => {
+    // What user id 4242 keeps there, named as a write cut short would leave it: not ours to remove.
+    const { pid: gone } = spawnSync(process.execPath, ['-e', '0']);
+    const temporary = `d9.json.${gone}.tmp`;
+    writeFileSync(join(dir, temporary), '{"deliveryId":');
+    chmodSync(dir, 0o777);
+    chownSync(dir, 4242, 4242);
+
+    await new LeftRunning(dir, recordingLog().log, () => undefined).sweep();
+
+    expect(readdirSync(dir)).toEqual([temporary]);
   },
 );

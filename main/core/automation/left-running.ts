@@ -245,15 +245,15 @@ export class LeftRunning {
   /** Stops every command a dead runner left (all at once) and removes their records; one at a time. */
   sweep(): Promise<void> {
     this.sweeping ??= (async () => {
-      for (const name of removeLeftoverTemporaries(this.dir))
-        this.log.info('removed a temporary left by a write cut short', { file: name });
+      // Another user's folder: nothing in it is read or removed.
+      if (!this.trusted()) return;
+      removeLeftoverTemporaries(this.dir, { log: this.log });
       let names: string[];
       try {
         names = readdirSync(this.dir).filter((n) => n.endsWith('.json'));
       } catch {
         names = []; // no command ever ran here
       }
-      if (!this.trusted()) names = [];
       await Promise.all(names.map((name) => this.settle(join(this.dir, name))));
     })().finally(() => {
       this.sweeping = undefined;
