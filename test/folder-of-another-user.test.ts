@@ -1,11 +1,3 @@
-// A folder of Seller Tray's that another user owns (made by `sudo seller-tray …`, another account's):
-// that user could replace the files Seller Tray keeps there (its settings with their automations'
-// commands, an account's database and journal, the log), so it is not used. The app, the preview
-// and the CLI say which folder, why and what to do, once; the rest goes on (the other accounts).
-// Another user is made for real: the folders are given to other user ids and the processes run as
-// one of them, which needs root (CI runs as root: .ci/run). Real processes, the real keychain, two
-// simulators over loopback HTTP.
-import { spawn } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,8 +8,8 @@ import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
 import { logsDir } from '../main/file-log';
 import type { Simulator } from '../simulator/server';
-import { oneSellerMarketplace } from './support/one-seller-marketplace';
-import { exitOf, REPO_ROOT } from './support/processes';
+import { accountsIn, oneSellerMarketplace } from './support/one-seller-marketplace';
+import { runTs } from './support/processes';
 
 const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-5a10' };
 const US_CLIENT = { clientId: 'us-client', clientSecret: 'us-secret-77c3' };
@@ -26,24 +18,8 @@ const OWNER = 4242;
 const USER = 4243;
 
 /** A TypeScript entry point of this repository run to its end, as `uid` (this process's when absent). */
-async function run(entry: string, args: string[], env: NodeJS.ProcessEnv, uid?: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-    stdio: 'pipe',
-    ...(uid === undefined ? {} : { uid, gid: uid }),
-  });
-  child.stdin.end();
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return { code: await exitOf(child), stdout, stderr };
-}
+const run = (entry: string, args: string[], env: NodeJS.ProcessEnv, uid?: number) =>
+  runTs(entry, args, env, '', { uid });
 
 /**
  * The words for `folder`, in full: which, why, what to do (the command quoted for a shell); to root,
@@ -121,15 +97,11 @@ describe.runIf(process.getuid?.() === 0)('a folder of Seller Tray owned by anoth
     const xdg = join(home, 'two');
     mkdirSync(xdg, { mode: 0o755 });
     const dataRoot = join(xdg, 'Seller Tray');
-    new ConfSettingsStore({ cwd: dataRoot }).save({
-      ...DEFAULT_SETTINGS,
-      accounts: [
-        { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
-        { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId },
-      ],
-    });
-    await secrets.set(secretOwner(eu.url, EU_CLIENT.clientId), EU_CLIENT.clientSecret);
-    await secrets.set(secretOwner(us.url, US_CLIENT.clientId), US_CLIENT.clientSecret);
+    await accountsIn(
+      dataRoot,
+      { EU: { marketplace: eu, client: EU_CLIENT }, US: { marketplace: us, client: US_CLIENT } },
+      secrets,
+    );
     const env = { XDG_CONFIG_HOME: xdg };
     const first = await run('test/support/app-service-child.ts', [dataRoot], env);
     expect(first.code, first.stderr).toBe(0);

@@ -3,16 +3,15 @@
 // the CLI's commands that only read (accounts list, a marketplace's orders) work. Real processes
 // in a mount namespace of their own (unshare) where the folder is mounted read-only, the real
 // keychain, two simulators over loopback HTTP.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
-import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
 import type { Simulator } from '../simulator/server';
-import { oneSellerMarketplace } from './support/one-seller-marketplace';
-import { exitOf, REPO_ROOT } from './support/processes';
+import { accountsIn, oneSellerMarketplace } from './support/one-seller-marketplace';
+import { runTs } from './support/processes';
 
 const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-41c9' };
 const US_CLIENT = { clientId: 'us-client', clientSecret: 'us-secret-8d2e' };
@@ -37,25 +36,8 @@ function canMountReadOnly(): boolean {
 }
 
 /** A TypeScript entry point of this repository run to its end, `folder` read-only or not. */
-async function run(entry: string, args: string[], env: NodeJS.ProcessEnv, folder?: string) {
-  const node = [process.execPath, '--import', 'tsx', entry, ...args];
-  const [command, ...rest] = folder ? ['unshare', ...READ_ONLY, folder, ...node] : node;
-  const child = spawn(command ?? '', rest, {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-    stdio: 'pipe',
-  });
-  child.stdin.end();
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  return { code: await exitOf(child), stdout, stderr };
-}
+const run = (entry: string, args: string[], env: NodeJS.ProcessEnv, folder?: string) =>
+  runTs(entry, args, env, '', folder ? { under: ['unshare', ...READ_ONLY, folder] } : {});
 
 const secrets = new KeytarSecretStore();
 let eu: Simulator;
@@ -79,15 +61,11 @@ describe.skipIf(!canMountReadOnly())(
   () => {
     it('the app starts and says why it cannot save, for each account; the CLI reads', async () => {
       const dataRoot = join(home, 'Seller Tray');
-      new ConfSettingsStore({ cwd: dataRoot }).save({
-        ...DEFAULT_SETTINGS,
-        accounts: [
-          { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
-          { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId },
-        ],
-      });
-      await secrets.set(secretOwner(eu.url, EU_CLIENT.clientId), EU_CLIENT.clientSecret);
-      await secrets.set(secretOwner(us.url, US_CLIENT.clientId), US_CLIENT.clientSecret);
+      await accountsIn(
+        dataRoot,
+        { EU: { marketplace: eu, client: EU_CLIENT }, US: { marketplace: us, client: US_CLIENT } },
+        secrets,
+      );
       const env = { XDG_CONFIG_HOME: home };
       // A first start on the writable folder: both stores made and read.
       const first = await run('test/support/app-service-child.ts', [dataRoot], env);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../simulator/server';
-import { accountFolder, accountRef } from '../core/account/account-ref';
+import { type AccountId, accountFolder, accountRef } from '../core/account/account-ref';
 import { reopenWaitMs } from '../core/account/reopen-wait';
 import type { Log } from '../core/log';
 import { NO_POLICIES } from '../core/policy/layers';
@@ -205,6 +205,29 @@ it('a change run cannot use in part or whole is told as the load tells it, once 
 }, 30_000);
 
 /** The long-running commands over an account whose store cannot be opened: `run`, and `watch` of two accounts. */
+/** A newer Seller Tray's database in the account's folder (refused, left as it is); answers the folder. */
+async function newerDatabaseIn(stores: CliStores, id: AccountId): Promise<string> {
+  const folder = accountFolder(stores.dataRoot, id);
+  await mkdir(folder, { recursive: true });
+  const { db } = openDatabase(join(folder, DATABASE_FILE));
+  db.exec('PRAGMA user_version = 999');
+  db.close();
+  return folder;
+}
+
+/** Timers that record the waits asked for and run each at once: a minute is not waited here. */
+function hurriedTimers() {
+  const asked: number[] = [];
+  const timers = {
+    setTimeout: (callback: () => void, ms: number) => {
+      asked.push(ms);
+      return setTimeout(callback, 20);
+    },
+    clearTimeout: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout),
+  };
+  return { asked, timers };
+}
+
 const LONG_RUNNING = {
   run: {
     others: 0,
@@ -236,21 +259,8 @@ it.each(Object.entries(LONG_RUNNING))(
       clientSecret: async () => 'demo-secret',
       surface: terminalSurface(DEFAULT_SETTINGS, NO_POLICIES, 'keychain'),
     };
-    // A newer Seller Tray's database: refused, left as it is.
-    const folder = accountFolder(stores.dataRoot, account.ref.id);
-    await mkdir(folder, { recursive: true });
-    const { db } = openDatabase(join(folder, DATABASE_FILE));
-    db.exec('PRAGMA user_version = 999');
-    db.close();
-    // The waits asked for, each run at once: a minute is not waited here.
-    const asked: number[] = [];
-    const timers = {
-      setTimeout: (callback: () => void, ms: number) => {
-        asked.push(ms);
-        return setTimeout(callback, 20);
-      },
-      clearTimeout: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout),
-    };
+    const folder = await newerDatabaseIn(stores, account.ref.id);
+    const { asked, timers } = hurriedTimers();
     const warned: unknown[] = [];
     const log: Log = {
       info() {},
@@ -333,22 +343,8 @@ it('watch of two accounts whose stores both cannot be opened ends at once (exit 
     clientSecret: async () => 'demo-secret',
     surface,
   }));
-  for (const { ref } of accounts) {
-    // A newer Seller Tray's database: refused, left as it is.
-    const folder = accountFolder(stores.dataRoot, ref.id);
-    await mkdir(folder, { recursive: true });
-    const { db } = openDatabase(join(folder, DATABASE_FILE));
-    db.exec('PRAGMA user_version = 999');
-    db.close();
-  }
-  const asked: number[] = [];
-  const timers = {
-    setTimeout: (callback: () => void, ms: number) => {
-      asked.push(ms);
-      return setTimeout(callback, 20);
-    },
-    clearTimeout: (handle: unknown) => clearTimeout(handle as NodeJS.Timeout),
-  };
+  for (const { ref } of accounts) await newerDatabaseIn(stores, ref.id);
+  const { asked, timers } = hurriedTimers();
   const { written, write } = capturedStderr();
   try {
     const log = { info() {}, warn() {}, error() {} };

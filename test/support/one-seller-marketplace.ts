@@ -1,6 +1,8 @@
 // A marketplace of one seller with one client, on an origin of its own: the several-accounts
 // tests (issue 23) serve two or more of them at once, each secret its own.
 
+import { type SecretStore, secretOwner } from '../../main/core/secrets';
+import { ConfSettingsStore, DEFAULT_SETTINGS } from '../../main/core/settings';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import type { ClientCredential } from '../../simulator/store';
 
@@ -11,4 +13,23 @@ export function oneSellerMarketplace(
   client: ClientCredential,
 ): Promise<Simulator> {
   return startSimulator({ port: 0, seed, sellers: [{ sellerId, orders, clients: [client] }] });
+}
+
+/** A data folder whose settings list an account on each marketplace (by label), each secret in `secrets`. */
+export async function accountsIn(
+  dataRoot: string,
+  accounts: Record<string, { marketplace: Simulator; client: ClientCredential }>,
+  secrets: SecretStore,
+): Promise<void> {
+  const listed = Object.entries(accounts);
+  new ConfSettingsStore({ cwd: dataRoot }).save({
+    ...DEFAULT_SETTINGS,
+    accounts: listed.map(([label, { marketplace, client }]) => ({
+      label,
+      baseUrl: marketplace.url,
+      clientId: client.clientId,
+    })),
+  });
+  for (const [, { marketplace, client }] of listed)
+    await secrets.set(secretOwner(marketplace.url, client.clientId), client.clientSecret);
 }

@@ -6,11 +6,31 @@ import { createInterface } from 'node:readline';
 export const REPO_ROOT = new URL('../..', import.meta.url).pathname;
 
 /** Runs a TypeScript entry point of this repository with tsx, in a fresh Node process. */
-export function spawnTs(entry: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+/** How a child is run: as another user, or under a command that runs it (its arguments first). */
+export interface RunAs {
+  uid?: number;
+  under?: string[];
+}
+
+export function spawnTs(
+  entry: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  how: RunAs = {},
+): ChildProcess {
+  const [command = process.execPath, ...rest] = [
+    ...(how.under ?? []),
+    process.execPath,
+    '--import',
+    'tsx',
+    entry,
+    ...args,
+  ];
+  return spawn(command, rest, {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
+    ...(how.uid === undefined ? {} : { uid: how.uid, gid: how.uid }),
   });
 }
 
@@ -70,8 +90,9 @@ export async function runTs(
   args: string[],
   env: NodeJS.ProcessEnv = {},
   input = '',
+  how: RunAs = {},
 ): Promise<Finished> {
-  const child = spawnTs(entry, args, env);
+  const child = spawnTs(entry, args, env, how);
   child.stdin?.end(input);
   let stdout = '';
   let stderr = '';
