@@ -2,21 +2,19 @@
 // not one) among several: the app still starts and serves the others, tells whose store it is and
 // why, and leaves the file as it is. Real SQLite, two simulators over loopback HTTP.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { accountFolder, accountRef, keychainEntry } from '../main/core/account/account-ref';
-import { ensurePrivateDir, userDataDir } from '../main/core/paths';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
 import { DATABASE_FILE } from '../main/core/store/account-store';
 import { openDatabase, openReadOnly } from '../main/core/store/database';
 import type { Simulator } from '../simulator/server';
+import { cliLaptop } from './support/cli-laptop';
 import { ManualTimers, makeDataDir } from './support/core';
 import { memorySecrets } from './support/memory-secrets';
-import { oneSellerMarketplace } from './support/one-seller-marketplace';
-import { runTs } from './support/processes';
+import { accountsIn, oneSellerMarketplace } from './support/one-seller-marketplace';
 import { openTestService, serviceCalls } from './support/test-service';
 
 const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-41c9' };
@@ -242,34 +240,25 @@ describe('the one account, its store unopenable', () => {
 
 describe('seller-tray watch over two accounts, one store unopenable', () => {
   it('serves the other and tells whose store and why (exit 1 for --once: not all were served)', async () => {
-    const home = await mkdtemp(join(tmpdir(), 'unopenable-cli-'));
-    const env = {
-      SELLER_API_BASE_URL: '',
-      SELLER_CLIENT_ID: '',
-      SELLER_CLIENT_SECRET: '',
-      XDG_CONFIG_HOME: home,
-    };
-    const dataRoot = userDataDir(env);
-    const accounts = [
-      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
-      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId },
-    ];
-    new ConfSettingsStore({ cwd: ensurePrivateDir(dataRoot) }).save({ ...DEFAULT_SETTINGS, accounts });
+    const { home, dataRoot, cli } = await cliLaptop('unopenable-cli-');
     const secrets = new KeytarSecretStore();
     onTestFinished(async () => {
       await secrets.delete(secretOwner(eu.url, EU_CLIENT.clientId));
       await secrets.delete(secretOwner(us.url, US_CLIENT.clientId));
       await rm(home, { recursive: true, force: true });
     });
-    await secrets.set(secretOwner(eu.url, EU_CLIENT.clientId), EU_CLIENT.clientSecret);
-    await secrets.set(secretOwner(us.url, US_CLIENT.clientId), US_CLIENT.clientSecret);
-    const [euRef, usRef] = accounts.map((entry) => accountRef(entry));
-    if (!euRef || !usRef) throw new Error('two accounts');
+    await accountsIn(
+      dataRoot,
+      { EU: { marketplace: eu, client: EU_CLIENT }, US: { marketplace: us, client: US_CLIENT } },
+      secrets,
+    );
+    const euRef = accountRef({ label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId });
+    const usRef = accountRef({ label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId });
     const euFolder = accountFolder(dataRoot, euRef.id);
     mkdirSync(euFolder, { recursive: true });
     UNOPENABLE['a database a newer Seller Tray wrote']?.spoil(euFolder);
 
-    const watch = await runTs('main/cli/seller-tray.ts', ['watch', '--once', '--json'], env);
+    const watch = await cli(['watch', '--once', '--json']);
 
     expect(watch.stderr).toMatch(
       /^seller-tray: EU could not be served: .*newer Seller Tray \(data version 999/m,
