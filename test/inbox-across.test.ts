@@ -185,6 +185,35 @@ describe('the inbox across two accounts', () => {
     }
   });
 
+  it("reads no row of the other account's store again when an arrival pushes one of its rows off the page", async () => {
+    // Each store's statements for rows or keys of a group, by the store's folder.
+    const prototype = AccountStore.prototype as unknown as { groupRows: (...args: unknown[]) => unknown };
+    const original = prototype.groupRows;
+    const read: string[] = [];
+    prototype.groupRows = function (this: { dataDir: string }, ...args: unknown[]) {
+      read.push(this.dataDir);
+      return original.apply(this, args);
+    };
+    try {
+      const query = { backlog: 'shown' as const, limit: 20 };
+      const before = await call('listOrders', query);
+      const accounts = new Set(before.orders.map((o) => o.account));
+      expect(accounts).toEqual(new Set([euId, usId]));
+      await admin(us.url, 'POST', 'purchases');
+      expect((await call('checkNow')).newOrders).toBe(1);
+      read.length = 0;
+      const after = await call('listOrders', query);
+      expect(after.orders[0]?.account).toBe(usId);
+      // The EU rows still on the page are the first of those before, one fewer or as many.
+      const eu = (page: OrderPage) => page.orders.filter((o) => o.account === euId).map(key);
+      expect(eu(before).slice(0, eu(after).length)).toEqual(eu(after));
+      expect(read.length).toBeGreaterThan(0);
+      expect(read.filter((folder) => !folder.endsWith(usId))).toEqual([]);
+    } finally {
+      prototype.groupRows = original;
+    }
+  });
+
   it("marks a selection of both accounts' rows each by its own account, once", async () => {
     const page = await call('listOrders', { filter: 'ProvisioningStarted', backlog: 'shown', limit: 500 });
     const picked = [

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { StatementSync } from 'node:sqlite';
 import type { AutomationRun, RunState, RunTrigger } from '../../../preload/automations';
+import { INBOX_PAGE_ROWS } from '../../../preload/contract';
 import { plural } from '../../../preload/counted';
 import {
   backlogShown,
@@ -1164,11 +1165,12 @@ export class AccountStore {
     what: unknown[],
     query: Omit<InboxQuery, 'offset' | 'limit'>,
     read: () => { value: T; regroupsAt: string | null },
+    covers?: (kept: T) => boolean,
   ): T {
     // What the rows depend on but the time, which the span [from, until) stands for (none without one).
     const { filter, search, sort, stalledAfterDays } = query;
     const name = JSON.stringify([...what, filter, search, sort, stalledAfterDays, query.now === undefined]);
-    return this.inboxReads.read(name, this.inboxVersion(), readAt(query.now), read);
+    return this.inboxReads.read(name, this.inboxVersion(), readAt(query.now), read, covers);
   }
 
   /**
@@ -1180,14 +1182,26 @@ export class AccountStore {
   }
 
   /** The sort keys of a group's first `limit` rows, in its order: what a merge across stores compares. */
-  inboxKeys(query: Omit<InboxQuery, 'offset' | 'limit'>, name: InboxGroupName, limit: number): InboxKey[] {
-    // Regrouped when the list's outline is: its regroupsAt is the moment for the keys too.
-    return this.remembered(['keys', name, limit], query, () => {
-      const { condition, params } = inboxCondition({ ...query, offset: 0, limit });
-      const group = { name, ...groupSql(query.sort)[name] };
-      const keys = this.groupRows(KEY_COLUMNS, group, condition, params, limit, 0) as unknown as InboxKey[];
-      return { value: keys, regroupsAt: this.inboxOutline(query).regroupsAt };
-    });
+  inboxKeys(
+    query: Omit<InboxQuery, 'offset' | 'limit'>,
+    name: InboxGroupName,
+    limit: number,
+  ): readonly InboxKey[] {
+    // Regrouped when the list's outline is: its regroupsAt is the moment for the keys too. The
+    // keys last read serve any fewer (an arrival in another store asks this one for fewer or more),
+    // and all of them when they were all the group held.
+    const read = this.remembered(
+      ['keys', name],
+      query,
+      () => {
+        const { condition, params } = inboxCondition({ ...query, offset: 0, limit });
+        const group = { name, ...groupSql(query.sort)[name] };
+        const keys = this.groupRows(KEY_COLUMNS, group, condition, params, limit, 0) as unknown as InboxKey[];
+        return { value: { limit, keys }, regroupsAt: this.inboxOutline(query).regroupsAt };
+      },
+      (kept) => limit <= kept.limit || kept.keys.length < kept.limit,
+    );
+    return read.keys.length > limit ? read.keys.slice(0, limit) : read.keys;
   }
 
   /** The sort keys of these orders (the unopened ones, to place them in a merged list), remembered like the counts. */
@@ -1253,11 +1267,29 @@ export class AccountStore {
     name: InboxGroupName,
     offset: number,
     limit: number,
-  ): InboxRow[] {
-    const { condition, params } = inboxCondition({ ...query, offset, limit });
-    return this.groupRows(INBOX_COLUMNS, groupSql(query.sort)[name], condition, params, limit, offset).map(
-      inboxRow,
+  ): readonly InboxRow[] {
+    const read = (): InboxRow[] => {
+      const { condition, params } = inboxCondition({ ...query, offset, limit });
+      return this.groupRows(INBOX_COLUMNS, groupSql(query.sort)[name], condition, params, limit, offset).map(
+        inboxRow,
+      );
+    };
+    // Longer runs (a CLI listing everything) are read, not kept.
+    if (limit > INBOX_PAGE_ROWS) return read();
+    // A store's run of a merged page changes its length with every arrival in another store (one
+    // more row of that store on the page, one fewer of this one): the run last read, kept while
+    // this store is unchanged, serves any run inside it, so the other stores' arrivals read only
+    // their own store again. Regrouped when the outline is, as the keys are.
+    const run = this.remembered(
+      ['rows', name],
+      query,
+      () => ({
+        value: { offset, limit, rows: Object.freeze(read().map((row) => Object.freeze(row))) },
+        regroupsAt: this.inboxOutline(query).regroupsAt,
+      }),
+      (kept) => kept.offset <= offset && offset + limit <= kept.offset + kept.limit,
     );
+    return run.rows.slice(offset - run.offset, offset - run.offset + limit);
   }
 
   private groupRows(

@@ -20,15 +20,20 @@ export class RememberedReads {
    * [the moment it was read, the moment the list regroups by the clock alone (`regroupsAt`)):
    * between those, the same read reads the same. Otherwise read again, and kept. (A version never
    * comes back, so a read kept under an old one is never served: it waits to be forgotten.)
+   * `covers`, when given, also asks whether the kept value holds what is wanted now (a run of rows
+   * holding the rows asked for); a value that does not is read again and replaces it.
    */
   read<T>(
     name: string,
     version: string,
     when: number,
     read: () => { value: T; regroupsAt: string | null },
+    covers: (kept: T) => boolean = () => true,
   ): T {
     const kept = this.kept.get(name);
-    if (kept?.version === version && when >= kept.from && when < kept.until) return kept.value as T;
+    if (kept?.version === version && when >= kept.from && when < kept.until && covers(kept.value as T)) {
+      return kept.value as T;
+    }
     const { value, regroupsAt } = read();
     const until = regroupsAt === null ? Number.POSITIVE_INFINITY : Date.parse(regroupsAt);
     this.kept.delete(name);
