@@ -112,7 +112,7 @@ describe.each(posts)('a delivery %s', (_, post) => {
     });
   });
 
-  it('reads a 2xx answer that never ends only as far as it is kept, and ends at once', async () => {
+  it('reads a 2xx answer that never ends no further than ANSWER_READ_MOST, keeps its start, and ends at once', async () => {
     const endless = await receiver((res) => {
       res.writeHead(200);
       const more = () => !res.destroyed && res.write('x'.repeat(64 * 1024), () => setImmediate(more));
