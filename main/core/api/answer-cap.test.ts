@@ -216,7 +216,9 @@ describe('a result window looked for where an item is over the cap', () => {
       expect((2 * length) / 3).toBeLessThanOrEqual(100);
       const read = await walkAll(client);
       expect(read.events).toHaveLength(length - 1);
-      expect(read.aside).toEqual([expect.objectContaining({ key: `listEvents place ${length - 1}` })]);
+      expect(read.aside).toEqual([
+        expect.objectContaining({ reason: expect.stringContaining(`(place ${length - 1} of the listing)`) }),
+      ]);
     } finally {
       await small.close();
     }
@@ -258,14 +260,41 @@ describe('a remembered place over the cap, when the listing moves around it', ()
   }
   const ids = (read: { events: MarketplaceEvent[] }) => read.events.map((e) => Number(e.eventId?.slice(-12)));
 
-  it('reads an event inserted just before the item over the cap, once, and keeps only the item aside', async () => {
+  // One item is one key wherever it moves, so that it is told once (the store keeps aside by key).
+  it('reads an event inserted just before the item over the cap, once, and keeps only the item aside, under its key', async () => {
     const listing = [0, 1, 2, 3, 4, 5].map((n) => event(n, n === 3));
     const { client } = listingClient(listing);
-    expect(ids(await walkAll(client))).toEqual([0, 1, 2, 4, 5]);
+    const first = await walkAll(client);
+    expect(ids(first)).toEqual([0, 1, 2, 4, 5]);
     listing.splice(3, 0, event(9));
     const again = await walkAll(client);
     expect(ids(again)).toEqual([0, 1, 2, 9, 4, 5]);
-    expect(again.aside).toEqual([expect.objectContaining({ key: 'listEvents place 4' })]);
+    expect(again.aside.map((item) => item.key)).toEqual(first.aside.map((item) => item.key));
+  });
+
+  it.each([1, 3, 8])(
+    'keeps the item over the cap under one key when %i older events expire, wherever it is then',
+    async (expired) => {
+      const listing = Array.from({ length: 12 }, (_, n) => event(n, n === 9));
+      const { client } = listingClient(listing);
+      const first = await walkAll(client);
+      listing.splice(0, expired);
+      const again = await walkAll(client);
+      expect(again.events).toHaveLength(11 - expired);
+      expect(again.aside).toHaveLength(1);
+      expect(again.aside.map((item) => item.key)).toEqual(first.aside.map((item) => item.key));
+    },
+  );
+
+  it('tells two items over the cap apart, and each moved keeps its key', async () => {
+    const listing = Array.from({ length: 12 }, (_, n) => event(n, n === 4 || n === 9));
+    const { client } = listingClient(listing);
+    const first = await walkAll(client);
+    expect(new Set(first.aside.map((item) => item.key)).size).toBe(2);
+    listing.splice(0, 2);
+    expect((await walkAll(client)).aside.map((item) => item.key)).toEqual(
+      first.aside.map((item) => item.key),
+    );
   });
 
   it('reads the event that slides into the place of an item over the cap removed', async () => {
@@ -286,10 +315,11 @@ describe('a remembered place over the cap, when the listing moves around it', ()
     // Nothing after it changed: it is known by the item before it and the listing's end.
     await walkAll(client);
     expect(counted.overCap).toBe(first);
+    const { aside } = await walkAll(client);
     listing.push(event(4));
     const again = await walkAll(client);
     expect(ids(again)).toEqual([0, 1, 2, 4]);
-    expect(again.aside).toEqual([expect.objectContaining({ key: 'listEvents place 3' })]);
+    expect(again.aside).toEqual(aside);
   });
 
   it.each([0, 7, 8])(
@@ -302,7 +332,9 @@ describe('a remembered place over the cap, when the listing moves around it', ()
       expect(first).toBeGreaterThan(0);
       const again = await walkAll(client);
       expect(again.events).toHaveLength(11);
-      expect(again.aside).toEqual([expect.objectContaining({ key: `listEvents place ${place}` })]);
+      expect(again.aside).toEqual([
+        expect.objectContaining({ reason: expect.stringContaining(`(place ${place} of the listing)`) }),
+      ]);
       expect(counted.overCap).toBe(first);
     },
   );
