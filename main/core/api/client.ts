@@ -157,10 +157,14 @@ export class SellerApiClient {
   /** Short pages that said there is more, by where the next page starts: their size. */
   readonly #shortPages = new Map<string, number>();
   /**
-   * Places whose item alone was over the answer cap, by listing and place: the keys of the items
-   * before and after it as last read (undefined: not known; an `after` of null: the listing ended there).
+   * Places whose item alone was over the answer cap, by listing and place: its key (overCapKey),
+   * the keys of the items before and after it as last read (undefined: not known; an `after` of
+   * null: the listing ended there).
    */
-  readonly #overCap = new Map<string, { before: string | undefined; after: string | null | undefined }>();
+  readonly #overCap = new Map<
+    string,
+    { key: string; before: string | undefined; after: string | null | undefined }
+  >();
   private readonly maxAnswerBytes: number;
   /** Aborted by `hurry()`: ends the retries' backoff waits under way. */
   #hurried = new AbortController();
@@ -364,7 +368,7 @@ export class SellerApiClient {
     for (const [index, key] of read.keys.entries()) {
       const place = offset + index;
       const remembered = this.#overCap.get(`${operation} ${place}`);
-      if (remembered === undefined || key !== overCapKey(operation, place)) continue;
+      if (remembered === undefined || key !== remembered.key) continue;
       if (index > 0) remembered.before = read.keys[index - 1];
       if (index + 1 < read.keys.length) remembered.after = read.keys[index + 1];
       else if (remembered.after === undefined && readsKeep(operation)) {
@@ -401,7 +405,7 @@ export class SellerApiClient {
       });
     } catch (error) {
       if (error instanceof SellerApiError && error.kind === 'too-large') {
-        return this.listHalves(operation, offset, limit, signal, before);
+        return this.listHalves(operation, offset, limit, signal, before, error.answerStart);
       }
       // A page size named is learned before a window is looked for: asked for a page of one
       // item, a server refusing the page size would answer, and seem to have a window.
@@ -443,6 +447,7 @@ export class SellerApiClient {
    * A page whose answer was over the cap, asked again as two halves, each halved again while it
    * is over, down to the item that is over the cap alone: that one is kept aside (and its place
    * remembered), the others are read. About 2·log2(limit) requests, half of them over the cap.
+   * `answerStart`: the start of the page's answer over the cap.
    */
   private async listHalves<O extends PagedOperation>(
     operation: O,
@@ -450,12 +455,14 @@ export class SellerApiClient {
     limit: number,
     signal: AbortSignal | undefined,
     before: string | undefined,
+    answerStart: string | undefined,
   ): Promise<ListingPage<O>> {
     if (limit <= 1) {
+      const key = overCapKey(operation, offset, answerStart);
       if (this.#overCap.size >= MAX_OVER_CAP_PLACES) this.#overCap.clear();
-      this.#overCap.set(`${operation} ${offset}`, { before, after: undefined });
+      this.#overCap.set(`${operation} ${offset}`, { key, before, after: undefined });
       this.log.warn('item over the answer cap', { operation, offset });
-      return this.overCapItem(operation, offset);
+      return this.overCapItem(operation, offset, key);
     }
     const half = Math.ceil(limit / 2);
     const first = await this.listPage(operation, { offset, limit: half }, signal, before);
@@ -505,8 +512,9 @@ export class SellerApiClient {
       (beforePlace === undefined || beforePlace === remembered.before) &&
       (place + 1 < end || readsKeep(operation))
     ) {
-      rest = await readRest(overCapKey(operation, place));
-      if ((rest.keys[0] ?? null) === remembered.after) item = this.overCapItem(operation, place);
+      rest = await readRest(remembered.key);
+      if ((rest.keys[0] ?? null) === remembered.after)
+        item = this.overCapItem(operation, place, remembered.key);
     }
     if (item === undefined) {
       this.#overCap.delete(known);
@@ -531,8 +539,7 @@ export class SellerApiClient {
   }
 
   /** The item at `place` whose answer alone is over the cap: kept aside, told in words, and the walk goes on past it. */
-  private overCapItem<O extends PagedOperation>(operation: O, place: number): ListingPage<O> {
-    const key = overCapKey(operation, place);
+  private overCapItem<O extends PagedOperation>(operation: O, place: number, key: string): ListingPage<O> {
     return {
       items: [],
       unreadable: [
@@ -865,7 +872,7 @@ export class SellerApiClient {
       // Asking again would bring the same answer; a call that must not be carried out twice was.
       if (route.repeatable !== false) {
         throw new SellerApiError(
-          { ...at, kind: 'too-large', status },
+          { ...at, kind: 'too-large', status, answerStart: text },
           `the answer is larger than ${mebibytes(this.maxAnswerBytes)}, more than Seller Tray reads: it was not read`,
         );
       }
@@ -920,10 +927,26 @@ const MAX_OVER_CAP_PLACES = 64;
  */
 const readsKeep = (operation: PagedOperation): boolean => operation !== 'listNewEvents';
 
-/** The key an item over the cap is kept aside under: its place, all that is known of it. */
-function overCapKey(operation: PagedOperation, place: number): string {
-  return `${operation} place ${place}`;
+/**
+ * The key an item over the cap is kept aside under, the same wherever it moves in the listing
+ * (older events expire, others are inserted before it), so that it is told once: a digest of its
+ * first characters (ITEM_START_DIGESTED), as the start of its answer over the cap gives them; else
+ * (an answer whose Content-Length said it was over, none of it read) its place, all that is known.
+ */
+function overCapKey(operation: PagedOperation, place: number, answerStart: string | undefined): string {
+  const items = answerStart?.match(new RegExp(`"${routes[operation].pageItems}"\\s*:\\s*\\[\\s*`));
+  if (answerStart === undefined || items?.index === undefined) return `${operation} place ${place}`;
+  const from = items.index + items[0].length;
+  const start = answerStart.slice(from, from + ITEM_START_DIGESTED);
+  return `${operation} item ${createHash('sha256').update(start).digest('hex').slice(0, 24)}`;
 }
+
+/**
+ * The characters of an item over the cap that tell it from another: a few KiB, within the start
+ * of an answer over the cap (OVER_CAP_KEPT), its id among them where the server writes it near
+ * its start (two items alike that far are one key: told as one).
+ */
+const ITEM_START_DIGESTED = 4096;
 
 /**
  * The maximum page size a 400 names ("limit must be between 1 and 50", "maximum page size is
