@@ -297,6 +297,16 @@ describe('a remembered place over the cap, when the listing moves around it', ()
     );
   });
 
+  it('reads the event that takes the place of the item over the cap that ended the listing', async () => {
+    const listing = [0, 1, 2, 3].map((n) => event(n, n === 3));
+    const { client } = listingClient(listing);
+    await walkAll(client);
+    listing.splice(3, 1, event(4));
+    const again = await walkAll(client);
+    expect(ids(again)).toEqual([0, 1, 2, 4]);
+    expect(again.aside).toEqual([]);
+  });
+
   it('reads the event that slides into the place of an item over the cap removed', async () => {
     const listing = [0, 1, 2, 3, 4, 5].map((n) => event(n, n === 3));
     const { client } = listingClient(listing);
