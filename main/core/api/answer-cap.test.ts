@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HUGE_MARKER } from '../../../simulator/quirks';
 import { type Simulator, startSimulator } from '../../../simulator/server';
 import { admin } from '../../../test/support/raw-api';
-import { MAX_ANSWER_BYTES, SellerApiClient } from './client';
+import { MAX_ANSWER_BYTES, OVER_CAP_KEPT, SellerApiClient } from './client';
 import { SellerApiError } from './errors';
 import { nodeNetwork } from './node-transport';
 import type { Transport } from './transport';
@@ -226,7 +226,8 @@ describe('a result window looked for where an item is over the cap', () => {
 });
 
 describe('a remembered place over the cap, when the listing moves around it', () => {
-  const CAP = 4096;
+  // Past the start of an answer that is read for its key (OVER_CAP_KEPT), as the real cap is.
+  const CAP = 2 * OVER_CAP_KEPT;
   const event = (n: number, huge = false) => ({
     eventId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
     eventTypeCode: 'ServicePurchased',
@@ -235,7 +236,10 @@ describe('a remembered place over the cap, when the listing moves around it', ()
     additionalProperties: [{ name: 'orderId', value: '00000000-0000-4000-8000-000000000001' }],
     ...(huge ? { detailedDescription: 'x'.repeat(2 * CAP) } : {}),
   });
-  /** The "all" events listing served from `listing` as it is at each request, counting the answers over the cap. */
+  /**
+   * The "all" events listing served from `listing` as it is at each request, counting the answers
+   * over the cap the client read up to the cap (not those it read only the start of).
+   */
   function listingClient(listing: ReturnType<typeof event>[]) {
     const counted = { overCap: 0 };
     const transport: Transport = async (url) => {
@@ -244,8 +248,22 @@ describe('a remembered place over the cap, when the listing moves around it', ()
       const offset = Number(searchParams.get('offset') ?? 0);
       const limit = Number(searchParams.get('limit') ?? 10);
       const page = listing.slice(offset, offset + limit);
-      const body = JSON.stringify({ marketplaceEvents: page, hasMore: offset + limit < listing.length });
-      if (body.length > CAP) counted.overCap += 1;
+      const bytes = Buffer.from(
+        JSON.stringify({ marketplaceEvents: page, hasMore: offset + limit < listing.length }),
+      );
+      let read = 0;
+      // Pulled only as the client reads, in small chunks: what it pulls is what it read.
+      const body = new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            if (read >= bytes.length) return controller.close();
+            controller.enqueue(bytes.subarray(read, read + 8192));
+            read += 8192;
+            if (read >= CAP && read - 8192 < CAP) counted.overCap += 1;
+          },
+        },
+        { highWaterMark: 0 },
+      );
       return new Response(body, { headers: { 'content-type': 'application/json' } });
     };
     const client = new SellerApiClient({

@@ -98,6 +98,8 @@ interface CallInput extends Abortable {
   body?: unknown;
   /** The caller's id of this logical call; a fresh one by default. */
   requestId?: string;
+  /** The most of the answer read, below the client's cap: a look at its start. */
+  maxBytes?: number;
 }
 
 type ResponseOf<O extends Operation> = z.infer<(typeof routes)[O]['response']>;
@@ -513,7 +515,12 @@ export class SellerApiClient {
       (place + 1 < end || readsKeep(operation))
     ) {
       rest = await readRest(remembered.key);
-      if ((rest.keys[0] ?? null) === remembered.after)
+      // The listing's last item is told by nothing after it (one added in its place looks the
+      // same from around it): the start of its answer tells.
+      if (
+        (rest.keys[0] ?? null) === remembered.after &&
+        (remembered.after !== null || (await this.startKey(operation, place, signal)) === remembered.key)
+      )
         item = this.overCapItem(operation, place, remembered.key);
     }
     if (item === undefined) {
@@ -523,6 +530,29 @@ export class SellerApiClient {
     page = joined(page, item);
     if (!item.hasMore || item.keys.length === 0 || place + 1 >= end) return page;
     return joined(page, rest ?? (await readRest(item.keys.at(-1))));
+  }
+
+  /**
+   * The key of the item at `place` when it is over the cap, from the start of its answer (read no
+   * further than OVER_CAP_KEPT, one small request); undefined when it is not that large.
+   */
+  private async startKey(
+    operation: PagedOperation,
+    place: number,
+    signal: AbortSignal | undefined,
+  ): Promise<string | undefined> {
+    try {
+      await this.call(operation, {
+        query: { offset: place, limit: 1 },
+        signal,
+        maxBytes: Math.min(OVER_CAP_KEPT, this.maxAnswerBytes),
+      });
+      return undefined;
+    } catch (error) {
+      if (error instanceof SellerApiError && error.kind === 'too-large')
+        return overCapKey(operation, place, error.answerStart);
+      throw error;
+    }
   }
 
   /** The first place of `[offset, offset + limit)` known to hold an item over the cap. */
@@ -654,13 +684,15 @@ export class SellerApiClient {
         if (!(error instanceof SellerApiError)) throw error;
         this.noteServerWait(error);
         const next = this.afterFailure(error, route, attempt, renewed !== undefined);
-        // The one place failed calls are logged: each attempt, with what happens next.
-        this.log[next.step === 'give-up' ? 'error' : 'warn']('call failed', {
-          ...failureFields(error),
-          attempt,
-          next: next.step,
-          delayMs: next.step === 'retry' ? next.delayMs : undefined,
-        });
+        // The one place failed calls are logged: each attempt, with what happens next. A look at
+        // an answer's start (maxBytes) that finds it longer got what it asked, no failure.
+        if (input.maxBytes === undefined || error.kind !== 'too-large')
+          this.log[next.step === 'give-up' ? 'error' : 'warn']('call failed', {
+            ...failureFields(error),
+            attempt,
+            next: next.step,
+            delayMs: next.step === 'retry' ? next.delayMs : undefined,
+          });
         if (next.step === 'renew-token') {
           renewed = { refusedAtAge: this.tokens.invalidate((authorization ?? '').slice('Bearer '.length)) };
           attempt -= 1;
@@ -858,7 +890,7 @@ export class SellerApiClient {
       });
       status = response.status;
       retryAfter = response.headers.get('retry-after');
-      ({ text, over } = await readCapped(response, this.maxAnswerBytes));
+      ({ text, over } = await readCapped(response, input.maxBytes ?? this.maxAnswerBytes));
       // A server or gateway may quote the request in its error words: never the credentials it carried.
       if (status < 200 || status > 299) text = withoutCredentials(text, credentialsIn(authorization));
     } catch (error) {
@@ -1044,7 +1076,8 @@ export function declaredOver(response: Response, maxBytes: number): boolean {
 
 /**
  * How much of an answer over the cap is kept (bytes, or characters once decoded): its start, for
- * an error's words (an excerpt of 200 characters); a success's body over the cap is not read.
+ * an error's words (an excerpt of 200 characters) and a listing item's key (overCapKey); a
+ * success's body over the cap is not read further.
  */
 export const OVER_CAP_KEPT = 64 * 1024;
 
