@@ -238,9 +238,10 @@ describe('a remembered place over the cap, when the listing moves around it', ()
   });
   /**
    * The "all" events listing served from `listing` as it is at each request, counting the answers
-   * over the cap the client read up to the cap (not those it read only the start of).
+   * over the cap the client read up to the cap (not those it read only the start of); `declared`:
+   * each with its Content-Length, as a server that writes the whole answer before sending it.
    */
-  function listingClient(listing: ReturnType<typeof event>[]) {
+  function listingClient(listing: ReturnType<typeof event>[], declared = false) {
     const counted = { overCap: 0 };
     const transport: Transport = async (url) => {
       const { pathname, searchParams } = new URL(url);
@@ -264,7 +265,8 @@ describe('a remembered place over the cap, when the listing moves around it', ()
         },
         { highWaterMark: 0 },
       );
-      return new Response(body, { headers: { 'content-type': 'application/json' } });
+      const length = declared ? { 'content-length': String(bytes.length) } : {};
+      return new Response(body, { headers: { 'content-type': 'application/json', ...length } });
     };
     const client = new SellerApiClient({
       baseUrl: 'http://127.0.0.1:9/',
@@ -290,11 +292,16 @@ describe('a remembered place over the cap, when the listing moves around it', ()
     expect(again.aside.map((item) => item.key)).toEqual(first.aside.map((item) => item.key));
   });
 
-  it.each([1, 3, 8])(
-    'keeps the item over the cap under one key when %i older events expire, wherever it is then',
-    async (expired) => {
+  it.each([
+    [1, false],
+    [3, false],
+    [8, false],
+    [3, true],
+  ])(
+    'keeps the item over the cap under one key when %i older events expire, wherever it is then (Content-Length: %s)',
+    async (expired, declared) => {
       const listing = Array.from({ length: 12 }, (_, n) => event(n, n === 9));
-      const { client } = listingClient(listing);
+      const { client } = listingClient(listing, declared);
       const first = await walkAll(client);
       listing.splice(0, expired);
       const again = await walkAll(client);
@@ -315,15 +322,18 @@ describe('a remembered place over the cap, when the listing moves around it', ()
     );
   });
 
-  it('reads the event that takes the place of the item over the cap that ended the listing', async () => {
-    const listing = [0, 1, 2, 3].map((n) => event(n, n === 3));
-    const { client } = listingClient(listing);
-    await walkAll(client);
-    listing.splice(3, 1, event(4));
-    const again = await walkAll(client);
-    expect(ids(again)).toEqual([0, 1, 2, 4]);
-    expect(again.aside).toEqual([]);
-  });
+  it.each([false, true])(
+    'reads the event that takes the place of the item over the cap that ended the listing (Content-Length: %s)',
+    async (declared) => {
+      const listing = [0, 1, 2, 3].map((n) => event(n, n === 3));
+      const { client } = listingClient(listing, declared);
+      await walkAll(client);
+      listing.splice(3, 1, event(4));
+      const again = await walkAll(client);
+      expect(ids(again)).toEqual([0, 1, 2, 4]);
+      expect(again.aside).toEqual([]);
+    },
+  );
 
   it('reads the event that slides into the place of an item over the cap removed', async () => {
     const listing = [0, 1, 2, 3, 4, 5].map((n) => event(n, n === 3));
