@@ -265,8 +265,9 @@ describe('a remembered place over the cap, when the listing moves around it', ()
         },
         { highWaterMark: 0 },
       );
-      const length = declared ? { 'content-length': String(bytes.length) } : {};
-      return new Response(body, { headers: { 'content-type': 'application/json', ...length } });
+      const headers = new Headers({ 'content-type': 'application/json' });
+      if (declared) headers.set('content-length', String(bytes.length));
+      return new Response(body, { headers });
     };
     const client = new SellerApiClient({
       baseUrl: 'http://127.0.0.1:9/',

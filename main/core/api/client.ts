@@ -460,7 +460,10 @@ export class SellerApiClient {
     answerStart: string | undefined,
   ): Promise<ListingPage<O>> {
     if (limit <= 1) {
-      const key = overCapKey(operation, offset, answerStart);
+      // An answer refused by its Content-Length gave none of its start: a look at it does.
+      const key =
+        (answerStart ? undefined : await this.startKey(operation, offset, signal)) ??
+        overCapKey(operation, offset, answerStart);
       if (this.#overCap.size >= MAX_OVER_CAP_PLACES) this.#overCap.clear();
       this.#overCap.set(`${operation} ${offset}`, { key, before, after: undefined });
       this.log.warn('item over the answer cap', { operation, offset });
@@ -890,7 +893,12 @@ export class SellerApiClient {
       });
       status = response.status;
       retryAfter = response.headers.get('retry-after');
-      ({ text, over } = await readCapped(response, input.maxBytes ?? this.maxAnswerBytes));
+      // A look reads its start whatever the Content-Length says: the start is what it asks.
+      ({ text, over } = await readCapped(
+        response,
+        input.maxBytes ?? this.maxAnswerBytes,
+        input.maxBytes !== undefined,
+      ));
       // A server or gateway may quote the request in its error words: never the credentials it carried.
       if (status < 200 || status > 299) text = withoutCredentials(text, credentialsIn(authorization));
     } catch (error) {
@@ -1041,14 +1049,19 @@ function rootMessage(error: unknown): string {
 }
 
 /**
- * An answer's body as text, read no further than `maxBytes`: past them (or declared longer) the
- * rest is not read and its connection goes (`over`); the text is then what came before, for an
- * error's words. Read from the body's stream, so it holds for every transport (net.fetch, undici).
+ * An answer's body as text, read no further than `maxBytes`: past them (or declared longer,
+ * unless `startAnyway`) the rest is not read and its connection goes (`over`); the text is then
+ * what came before, for an error's words or an item's key. Read from the body's stream, so it
+ * holds for every transport (net.fetch, undici).
  */
-async function readCapped(response: Response, maxBytes: number): Promise<{ text: string; over: boolean }> {
+async function readCapped(
+  response: Response,
+  maxBytes: number,
+  startAnyway = false,
+): Promise<{ text: string; over: boolean }> {
   const body = response.body;
   if (body === null) return { text: '', over: false };
-  if (declaredOver(response, maxBytes)) {
+  if (!startAnyway && declaredOver(response, maxBytes)) {
     await body.cancel().catch(() => {});
     return { text: '', over: true };
   }
