@@ -971,7 +971,7 @@ const readsKeep = (operation: PagedOperation): boolean => operation !== 'listNew
  * The key an item over the cap is kept aside under, the same wherever it moves in the listing
  * (older events expire, others are inserted before it), so that it is told once: a digest of its
  * first characters (ITEM_START_DIGESTED), as the start of its answer over the cap gives them; else
- * (an answer whose Content-Length said it was over, none of it read) its place, all that is known.
+ * (no items array in that start) its place, all that is known.
  */
 function overCapKey(operation: PagedOperation, place: number, answerStart: string | undefined): string {
   const items = answerStart?.match(new RegExp(`"${routes[operation].pageItems}"\\s*:\\s*\\[\\s*`));
