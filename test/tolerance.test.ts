@@ -458,6 +458,24 @@ describe('answers larger than Seller Tray reads (huge-items: 1 GiB, streamed)', 
     expect(told?.details?.join('\n')).toMatch(/larger than 32 MiB, more than Seller Tray reads/);
     await announcesTheNextPurchase(laptop);
   });
+
+  it('tells an event over the cap once, though older events expire and one is inserted just before it', async () => {
+    const laptop = await startedLaptop();
+    await quirks('huge-items');
+    await purchase({ order: { buyerCustomerParty: { party: { partyName: HUGE_MARKER } } } });
+    await poll(laptop);
+    expect(problems(laptop)).toHaveLength(1);
+    // Its place moves: the oldest events expire at each poll, and a purchase lands just before it.
+    await admin(sim.url, 'PATCH', 'faults', {
+      quirks: ['huge-items', 'retention', 'late-inserts'],
+      lateBy: 1,
+    });
+    await announcesTheNextPurchase(laptop);
+    await quirks('huge-items', 'retention');
+    await announcesTheNextPurchase(laptop);
+    expect(problems(laptop)).toHaveLength(1);
+    expect(laptop.core.keptAside(10).items).toHaveLength(1);
+  });
 });
 
 describe('11. a server that ignores the offset', () => {

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HUGE_MARKER } from '../../../simulator/quirks';
 import { type Simulator, startSimulator } from '../../../simulator/server';
 import { admin } from '../../../test/support/raw-api';
-import { MAX_ANSWER_BYTES, SellerApiClient } from './client';
+import { MAX_ANSWER_BYTES, OVER_CAP_KEPT, SellerApiClient } from './client';
 import { SellerApiError } from './errors';
 import { nodeNetwork } from './node-transport';
 import type { Transport } from './transport';
@@ -216,7 +216,9 @@ describe('a result window looked for where an item is over the cap', () => {
       expect((2 * length) / 3).toBeLessThanOrEqual(100);
       const read = await walkAll(client);
       expect(read.events).toHaveLength(length - 1);
-      expect(read.aside).toEqual([expect.objectContaining({ key: `listEvents place ${length - 1}` })]);
+      expect(read.aside).toEqual([
+        expect.objectContaining({ reason: expect.stringContaining(`(place ${length - 1} of the listing)`) }),
+      ]);
     } finally {
       await small.close();
     }
@@ -224,7 +226,8 @@ describe('a result window looked for where an item is over the cap', () => {
 });
 
 describe('a remembered place over the cap, when the listing moves around it', () => {
-  const CAP = 4096;
+  // Past the start of an answer that is read for its key (OVER_CAP_KEPT), as the real cap is.
+  const CAP = 2 * OVER_CAP_KEPT;
   const event = (n: number, huge = false) => ({
     eventId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
     eventTypeCode: 'ServicePurchased',
@@ -233,8 +236,12 @@ describe('a remembered place over the cap, when the listing moves around it', ()
     additionalProperties: [{ name: 'orderId', value: '00000000-0000-4000-8000-000000000001' }],
     ...(huge ? { detailedDescription: 'x'.repeat(2 * CAP) } : {}),
   });
-  /** The "all" events listing served from `listing` as it is at each request, counting the answers over the cap. */
-  function listingClient(listing: ReturnType<typeof event>[]) {
+  /**
+   * The "all" events listing served from `listing` as it is at each request, counting the answers
+   * over the cap the client read up to the cap (not those it read only the start of); `declared`:
+   * each with its Content-Length, as a server that writes the whole answer before sending it.
+   */
+  function listingClient(listing: ReturnType<typeof event>[], declared = false) {
     const counted = { overCap: 0 };
     const transport: Transport = async (url) => {
       const { pathname, searchParams } = new URL(url);
@@ -242,9 +249,25 @@ describe('a remembered place over the cap, when the listing moves around it', ()
       const offset = Number(searchParams.get('offset') ?? 0);
       const limit = Number(searchParams.get('limit') ?? 10);
       const page = listing.slice(offset, offset + limit);
-      const body = JSON.stringify({ marketplaceEvents: page, hasMore: offset + limit < listing.length });
-      if (body.length > CAP) counted.overCap += 1;
-      return new Response(body, { headers: { 'content-type': 'application/json' } });
+      const bytes = Buffer.from(
+        JSON.stringify({ marketplaceEvents: page, hasMore: offset + limit < listing.length }),
+      );
+      let read = 0;
+      // Pulled only as the client reads, in small chunks: what it pulls is what it read.
+      const body = new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            if (read >= bytes.length) return controller.close();
+            controller.enqueue(bytes.subarray(read, read + 8192));
+            read += 8192;
+            if (read >= CAP && read - 8192 < CAP) counted.overCap += 1;
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      const headers = new Headers({ 'content-type': 'application/json' });
+      if (declared) headers.set('content-length', String(bytes.length));
+      return new Response(body, { headers });
     };
     const client = new SellerApiClient({
       baseUrl: 'http://127.0.0.1:9/',
@@ -258,15 +281,60 @@ describe('a remembered place over the cap, when the listing moves around it', ()
   }
   const ids = (read: { events: MarketplaceEvent[] }) => read.events.map((e) => Number(e.eventId?.slice(-12)));
 
-  it('reads an event inserted just before the item over the cap, once, and keeps only the item aside', async () => {
+  // One item is one key wherever it moves, so that it is told once (the store keeps aside by key).
+  it('reads an event inserted just before the item over the cap, once, and keeps only the item aside, under its key', async () => {
     const listing = [0, 1, 2, 3, 4, 5].map((n) => event(n, n === 3));
     const { client } = listingClient(listing);
-    expect(ids(await walkAll(client))).toEqual([0, 1, 2, 4, 5]);
+    const first = await walkAll(client);
+    expect(ids(first)).toEqual([0, 1, 2, 4, 5]);
     listing.splice(3, 0, event(9));
     const again = await walkAll(client);
     expect(ids(again)).toEqual([0, 1, 2, 9, 4, 5]);
-    expect(again.aside).toEqual([expect.objectContaining({ key: 'listEvents place 4' })]);
+    expect(again.aside.map((item) => item.key)).toEqual(first.aside.map((item) => item.key));
   });
+
+  it.each([
+    [1, false],
+    [3, false],
+    [8, false],
+    [3, true],
+  ])(
+    'keeps the item over the cap under one key when %i older events expire, wherever it is then (Content-Length: %s)',
+    async (expired, declared) => {
+      const listing = Array.from({ length: 12 }, (_, n) => event(n, n === 9));
+      const { client } = listingClient(listing, declared);
+      const first = await walkAll(client);
+      listing.splice(0, expired);
+      const again = await walkAll(client);
+      expect(again.events).toHaveLength(11 - expired);
+      expect(again.aside).toHaveLength(1);
+      expect(again.aside.map((item) => item.key)).toEqual(first.aside.map((item) => item.key));
+    },
+  );
+
+  it('tells two items over the cap apart, and each moved keeps its key', async () => {
+    const listing = Array.from({ length: 12 }, (_, n) => event(n, n === 4 || n === 9));
+    const { client } = listingClient(listing);
+    const first = await walkAll(client);
+    expect(new Set(first.aside.map((item) => item.key)).size).toBe(2);
+    listing.splice(0, 2);
+    expect((await walkAll(client)).aside.map((item) => item.key)).toEqual(
+      first.aside.map((item) => item.key),
+    );
+  });
+
+  it.each([false, true])(
+    'reads the event that takes the place of the item over the cap that ended the listing (Content-Length: %s)',
+    async (declared) => {
+      const listing = [0, 1, 2, 3].map((n) => event(n, n === 3));
+      const { client } = listingClient(listing, declared);
+      await walkAll(client);
+      listing.splice(3, 1, event(4));
+      const again = await walkAll(client);
+      expect(ids(again)).toEqual([0, 1, 2, 4]);
+      expect(again.aside).toEqual([]);
+    },
+  );
 
   it('reads the event that slides into the place of an item over the cap removed', async () => {
     const listing = [0, 1, 2, 3, 4, 5].map((n) => event(n, n === 3));
@@ -286,10 +354,11 @@ describe('a remembered place over the cap, when the listing moves around it', ()
     // Nothing after it changed: it is known by the item before it and the listing's end.
     await walkAll(client);
     expect(counted.overCap).toBe(first);
+    const { aside } = await walkAll(client);
     listing.push(event(4));
     const again = await walkAll(client);
     expect(ids(again)).toEqual([0, 1, 2, 4]);
-    expect(again.aside).toEqual([expect.objectContaining({ key: 'listEvents place 3' })]);
+    expect(again.aside).toEqual(aside);
   });
 
   it.each([0, 7, 8])(
@@ -302,7 +371,9 @@ describe('a remembered place over the cap, when the listing moves around it', ()
       expect(first).toBeGreaterThan(0);
       const again = await walkAll(client);
       expect(again.events).toHaveLength(11);
-      expect(again.aside).toEqual([expect.objectContaining({ key: `listEvents place ${place}` })]);
+      expect(again.aside).toEqual([
+        expect.objectContaining({ reason: expect.stringContaining(`(place ${place} of the listing)`) }),
+      ]);
       expect(counted.overCap).toBe(first);
     },
   );

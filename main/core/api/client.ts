@@ -98,6 +98,8 @@ interface CallInput extends Abortable {
   body?: unknown;
   /** The caller's id of this logical call; a fresh one by default. */
   requestId?: string;
+  /** The most of the answer read, below the client's cap: a look at its start. */
+  maxBytes?: number;
 }
 
 type ResponseOf<O extends Operation> = z.infer<(typeof routes)[O]['response']>;
@@ -157,10 +159,14 @@ export class SellerApiClient {
   /** Short pages that said there is more, by where the next page starts: their size. */
   readonly #shortPages = new Map<string, number>();
   /**
-   * Places whose item alone was over the answer cap, by listing and place: the keys of the items
-   * before and after it as last read (undefined: not known; an `after` of null: the listing ended there).
+   * Places whose item alone was over the answer cap, by listing and place: its key (overCapKey),
+   * the keys of the items before and after it as last read (undefined: not known; an `after` of
+   * null: the listing ended there).
    */
-  readonly #overCap = new Map<string, { before: string | undefined; after: string | null | undefined }>();
+  readonly #overCap = new Map<
+    string,
+    { key: string; before: string | undefined; after: string | null | undefined }
+  >();
   private readonly maxAnswerBytes: number;
   /** Aborted by `hurry()`: ends the retries' backoff waits under way. */
   #hurried = new AbortController();
@@ -364,7 +370,7 @@ export class SellerApiClient {
     for (const [index, key] of read.keys.entries()) {
       const place = offset + index;
       const remembered = this.#overCap.get(`${operation} ${place}`);
-      if (remembered === undefined || key !== overCapKey(operation, place)) continue;
+      if (remembered === undefined || key !== remembered.key) continue;
       if (index > 0) remembered.before = read.keys[index - 1];
       if (index + 1 < read.keys.length) remembered.after = read.keys[index + 1];
       else if (remembered.after === undefined && readsKeep(operation)) {
@@ -401,7 +407,7 @@ export class SellerApiClient {
       });
     } catch (error) {
       if (error instanceof SellerApiError && error.kind === 'too-large') {
-        return this.listHalves(operation, offset, limit, signal, before);
+        return this.listHalves(operation, offset, limit, signal, before, error.answerStart);
       }
       // A page size named is learned before a window is looked for: asked for a page of one
       // item, a server refusing the page size would answer, and seem to have a window.
@@ -443,6 +449,7 @@ export class SellerApiClient {
    * A page whose answer was over the cap, asked again as two halves, each halved again while it
    * is over, down to the item that is over the cap alone: that one is kept aside (and its place
    * remembered), the others are read. About 2·log2(limit) requests, half of them over the cap.
+   * `answerStart`: the start of the page's answer over the cap.
    */
   private async listHalves<O extends PagedOperation>(
     operation: O,
@@ -450,12 +457,17 @@ export class SellerApiClient {
     limit: number,
     signal: AbortSignal | undefined,
     before: string | undefined,
+    answerStart: string | undefined,
   ): Promise<ListingPage<O>> {
     if (limit <= 1) {
+      // An answer refused by its Content-Length gave none of its start: a look at it does.
+      const key =
+        (answerStart ? undefined : await this.startKey(operation, offset, signal)) ??
+        overCapKey(operation, offset, answerStart);
       if (this.#overCap.size >= MAX_OVER_CAP_PLACES) this.#overCap.clear();
-      this.#overCap.set(`${operation} ${offset}`, { before, after: undefined });
+      this.#overCap.set(`${operation} ${offset}`, { key, before, after: undefined });
       this.log.warn('item over the answer cap', { operation, offset });
-      return this.overCapItem(operation, offset);
+      return this.overCapItem(operation, offset, key);
     }
     const half = Math.ceil(limit / 2);
     const first = await this.listPage(operation, { offset, limit: half }, signal, before);
@@ -505,8 +517,14 @@ export class SellerApiClient {
       (beforePlace === undefined || beforePlace === remembered.before) &&
       (place + 1 < end || readsKeep(operation))
     ) {
-      rest = await readRest(overCapKey(operation, place));
-      if ((rest.keys[0] ?? null) === remembered.after) item = this.overCapItem(operation, place);
+      rest = await readRest(remembered.key);
+      // The listing's last item is told by nothing after it (one added in its place looks the
+      // same from around it): the start of its answer tells.
+      if (
+        (rest.keys[0] ?? null) === remembered.after &&
+        (remembered.after !== null || (await this.startKey(operation, place, signal)) === remembered.key)
+      )
+        item = this.overCapItem(operation, place, remembered.key);
     }
     if (item === undefined) {
       this.#overCap.delete(known);
@@ -515,6 +533,29 @@ export class SellerApiClient {
     page = joined(page, item);
     if (!item.hasMore || item.keys.length === 0 || place + 1 >= end) return page;
     return joined(page, rest ?? (await readRest(item.keys.at(-1))));
+  }
+
+  /**
+   * The key of the item at `place` when it is over the cap, from the start of its answer (read no
+   * further than OVER_CAP_KEPT, one small request); undefined when it is not that large.
+   */
+  private async startKey(
+    operation: PagedOperation,
+    place: number,
+    signal: AbortSignal | undefined,
+  ): Promise<string | undefined> {
+    try {
+      await this.call(operation, {
+        query: { offset: place, limit: 1 },
+        signal,
+        maxBytes: Math.min(OVER_CAP_KEPT, this.maxAnswerBytes),
+      });
+      return undefined;
+    } catch (error) {
+      if (error instanceof SellerApiError && error.kind === 'too-large')
+        return overCapKey(operation, place, error.answerStart);
+      throw error;
+    }
   }
 
   /** The first place of `[offset, offset + limit)` known to hold an item over the cap. */
@@ -531,8 +572,7 @@ export class SellerApiClient {
   }
 
   /** The item at `place` whose answer alone is over the cap: kept aside, told in words, and the walk goes on past it. */
-  private overCapItem<O extends PagedOperation>(operation: O, place: number): ListingPage<O> {
-    const key = overCapKey(operation, place);
+  private overCapItem<O extends PagedOperation>(operation: O, place: number, key: string): ListingPage<O> {
     return {
       items: [],
       unreadable: [
@@ -647,13 +687,15 @@ export class SellerApiClient {
         if (!(error instanceof SellerApiError)) throw error;
         this.noteServerWait(error);
         const next = this.afterFailure(error, route, attempt, renewed !== undefined);
-        // The one place failed calls are logged: each attempt, with what happens next.
-        this.log[next.step === 'give-up' ? 'error' : 'warn']('call failed', {
-          ...failureFields(error),
-          attempt,
-          next: next.step,
-          delayMs: next.step === 'retry' ? next.delayMs : undefined,
-        });
+        // The one place failed calls are logged: each attempt, with what happens next. A look at
+        // an answer's start (maxBytes) that finds it longer got what it asked, no failure.
+        if (input.maxBytes === undefined || error.kind !== 'too-large')
+          this.log[next.step === 'give-up' ? 'error' : 'warn']('call failed', {
+            ...failureFields(error),
+            attempt,
+            next: next.step,
+            delayMs: next.step === 'retry' ? next.delayMs : undefined,
+          });
         if (next.step === 'renew-token') {
           renewed = { refusedAtAge: this.tokens.invalidate((authorization ?? '').slice('Bearer '.length)) };
           attempt -= 1;
@@ -851,7 +893,12 @@ export class SellerApiClient {
       });
       status = response.status;
       retryAfter = response.headers.get('retry-after');
-      ({ text, over } = await readCapped(response, this.maxAnswerBytes));
+      // A look reads its start whatever the Content-Length says: the start is what it asks.
+      ({ text, over } = await readCapped(
+        response,
+        input.maxBytes ?? this.maxAnswerBytes,
+        input.maxBytes !== undefined,
+      ));
       // A server or gateway may quote the request in its error words: never the credentials it carried.
       if (status < 200 || status > 299) text = withoutCredentials(text, credentialsIn(authorization));
     } catch (error) {
@@ -865,7 +912,7 @@ export class SellerApiClient {
       // Asking again would bring the same answer; a call that must not be carried out twice was.
       if (route.repeatable !== false) {
         throw new SellerApiError(
-          { ...at, kind: 'too-large', status },
+          { ...at, kind: 'too-large', status, answerStart: text },
           `the answer is larger than ${mebibytes(this.maxAnswerBytes)}, more than Seller Tray reads: it was not read`,
         );
       }
@@ -920,10 +967,26 @@ const MAX_OVER_CAP_PLACES = 64;
  */
 const readsKeep = (operation: PagedOperation): boolean => operation !== 'listNewEvents';
 
-/** The key an item over the cap is kept aside under: its place, all that is known of it. */
-function overCapKey(operation: PagedOperation, place: number): string {
-  return `${operation} place ${place}`;
+/**
+ * The key an item over the cap is kept aside under, the same wherever it moves in the listing
+ * (older events expire, others are inserted before it), so that it is told once: a digest of its
+ * first characters (ITEM_START_DIGESTED), as the start of its answer over the cap gives them; else
+ * (no items array in that start) its place, all that is known.
+ */
+function overCapKey(operation: PagedOperation, place: number, answerStart: string | undefined): string {
+  const items = answerStart?.match(new RegExp(`"${routes[operation].pageItems}"\\s*:\\s*\\[\\s*`));
+  if (answerStart === undefined || items?.index === undefined) return `${operation} place ${place}`;
+  const from = items.index + items[0].length;
+  const start = answerStart.slice(from, from + ITEM_START_DIGESTED);
+  return `${operation} item ${createHash('sha256').update(start).digest('hex').slice(0, 24)}`;
 }
+
+/**
+ * The characters of an item over the cap that tell it from another: a few KiB, within the start
+ * of an answer over the cap (OVER_CAP_KEPT), its id among them where the server writes it near
+ * its start (two items alike that far are one key: told as one).
+ */
+const ITEM_START_DIGESTED = 4096;
 
 /**
  * The maximum page size a 400 names ("limit must be between 1 and 50", "maximum page size is
@@ -986,14 +1049,19 @@ function rootMessage(error: unknown): string {
 }
 
 /**
- * An answer's body as text, read no further than `maxBytes`: past them (or declared longer) the
- * rest is not read and its connection goes (`over`); the text is then what came before, for an
- * error's words. Read from the body's stream, so it holds for every transport (net.fetch, undici).
+ * An answer's body as text, read no further than `maxBytes`: past them (or declared longer,
+ * unless `startAnyway`) the rest is not read and its connection goes (`over`); the text is then
+ * what came before, for an error's words or an item's key. Read from the body's stream, so it
+ * holds for every transport (net.fetch, undici).
  */
-async function readCapped(response: Response, maxBytes: number): Promise<{ text: string; over: boolean }> {
+async function readCapped(
+  response: Response,
+  maxBytes: number,
+  startAnyway = false,
+): Promise<{ text: string; over: boolean }> {
   const body = response.body;
   if (body === null) return { text: '', over: false };
-  if (declaredOver(response, maxBytes)) {
+  if (!startAnyway && declaredOver(response, maxBytes)) {
     await body.cancel().catch(() => {});
     return { text: '', over: true };
   }
@@ -1021,7 +1089,8 @@ export function declaredOver(response: Response, maxBytes: number): boolean {
 
 /**
  * How much of an answer over the cap is kept (bytes, or characters once decoded): its start, for
- * an error's words (an excerpt of 200 characters); a success's body over the cap is not read.
+ * an error's words (an excerpt of 200 characters) and a listing item's key (overCapKey); a
+ * success's body over the cap is not read further.
  */
 export const OVER_CAP_KEPT = 64 * 1024;
 

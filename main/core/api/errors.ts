@@ -27,6 +27,8 @@ export interface ApiErrorDetails {
   fieldPath?: string | undefined;
   /** The fields the server named as wrong, with its reasons. */
   fields?: FieldProblem[] | undefined;
+  /** For too-large: the start of the answer as it came (none when its Content-Length said so first). */
+  answerStart?: string | undefined;
   cause?: unknown;
 }
 
@@ -41,6 +43,7 @@ export class SellerApiError extends Error {
   readonly retryAfterSeconds: number | undefined;
   readonly fieldPath: string | undefined;
   readonly fields: FieldProblem[];
+  readonly answerStart: string | undefined;
   /** What went wrong, without the operation and request id the message wraps it in. */
   readonly summary: string;
 
@@ -60,6 +63,7 @@ export class SellerApiError extends Error {
     this.retryAfterSeconds = details.retryAfterSeconds;
     this.fieldPath = details.fieldPath;
     this.fields = details.fields ?? [];
+    this.answerStart = details.answerStart;
     this.summary = summary;
   }
 

@@ -8,7 +8,7 @@
 // Loopback is never proxied, as Chromium does: the demo marketplace and the simulator are local.
 import tls from 'node:tls';
 import { Agent, type Dispatcher, EnvHttpProxyAgent, request, fetch as undiciFetch } from 'undici';
-import { ANSWER_KEPT, type Post } from '../automation/delivery';
+import { bodyText, type Post } from '../automation/delivery';
 import type { Transport } from './transport';
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
@@ -55,7 +55,7 @@ export interface NodeNetwork {
   /**
    * Deliveries go through undici's `request`, not fetch: no WHATWG streams and Response made for
    * each of thousands of them (fetch's POST cost twice the CPU: test/bench/README.md, Automations).
-   * No redirect is followed (`request` follows none); the answer is read only as far as it is kept.
+   * No redirect is followed (`request` follows none).
    */
   post: Post;
 }
@@ -86,18 +86,12 @@ export function nodeNetwork(options: NodeTransportOptions = {}): NodeNetwork {
         );
         throw error;
       });
-      let answer = '';
-      response.body.setEncoding('utf8');
-      for await (const chunk of response.body) {
-        answer += chunk;
-        // Leaving the loop destroys the rest of the answer (and its connection): nothing more is kept.
-        if (answer.length >= ANSWER_KEPT) break;
-      }
       const retryAfter = response.headers['retry-after'];
       return {
         status: response.statusCode,
-        answer,
         retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+        // Its signal, or leaving its reading early, destroys the rest (and its connection).
+        body: bodyText(response.body),
       };
     },
   };

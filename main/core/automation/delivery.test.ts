@@ -1,8 +1,9 @@
 // A delivery's POST through the platform's network client (transportPost) and through plain
 // Node's own (nodeNetwork's post, the CLI's and the preview's): a redirect is a refusal, not
 // followed, whether the client answers it (the 3xx itself) or refuses it (Electron's net.fetch
-// throws "Redirect was cancelled", faked here: no Electron binary runs here); an answer is read
-// only as far as it is kept, and one that stops coming is given up at the time limit. A delivery
+// throws "Redirect was cancelled", faked here: no Electron binary runs here); the status decides,
+// whatever the answer's body does after it (stalls, breaks off, never ends, is stopped): the body
+// is read only as far as it is kept, within the time limit. A delivery
 // or command whose stop came before it began never goes out. (Each POST called directly:
 // post-contract.test.ts; stopped while still connecting: delivery-stalled-connect.test.ts.)
 import { existsSync } from 'node:fs';
@@ -14,11 +15,14 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeNetwork } from '../api/node-transport';
 import { runCommand } from './command';
-import { deliver, type Post, transportPost } from './delivery';
+import { ANSWER_KEPT, deliver, httpPost, type Post, transportPost } from './delivery';
 
 const servers: Server[] = [];
 afterEach(async () => {
-  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
 
 async function receiver(answer: (res: import('node:http').ServerResponse) => void): Promise<string> {
@@ -57,6 +61,7 @@ describe('a delivery through the platform’s network client', () => {
 });
 
 const posts: [string, Post][] = [
+  ['over node:http (httpPost, the core’s own)', httpPost],
   ['over the client’s fetch', transportPost(fetch)],
   ['plain Node’s own (undici’s request)', nodeNetwork().post],
 ];
@@ -67,18 +72,73 @@ describe.each(posts)('a delivery %s', (_, post) => {
     expect(await deliver(post, moved, '{}', {})).toMatchObject({ status: 307, outcome: 'refused' });
   });
 
-  it('gives up an answer that stops coming at the time limit, to be tried again', async () => {
+  // The status line is the receiver's word: what its body does after it undoes nothing.
+  it('takes a 2xx whose answer stalls for delivered, read no longer than the time limit, saying so', async () => {
     const stalled = await receiver((res) => {
       res.writeHead(200);
-      res.write('half');
+      res.write('accepted, provisioning');
     });
     const started = performance.now();
     expect(await deliver(post, stalled, '{}', {}, undefined, 300)).toMatchObject({
-      status: null,
-      outcome: 'retry',
-      detail: 'the receiver did not answer within 0.3 s',
+      status: 200,
+      outcome: 'delivered',
+      detail: 'delivered (HTTP 200); the rest of its answer did not come within 0.3 s, so it was not read',
+      answer: 'accepted, provisioning',
     });
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('takes a 2xx whose connection breaks in its answer for delivered, saying so', async () => {
+    const broken = await receiver((res) => {
+      res.writeHead(200, { 'Content-Length': '1000' });
+      res.write('accepted', () => res.socket?.destroy());
+    });
+    const delivered = await deliver(post, broken, '{}', {}, undefined, 2_000);
+    expect(delivered).toMatchObject({ status: 200, outcome: 'delivered', answer: 'accepted' });
+    expect(delivered.detail).toMatch(/^delivered \(HTTP 200\); its answer broke off: .+/);
+  });
+
+  it('takes a 2xx whose answer is stopped (Ctrl+C) for delivered', async () => {
+    const stalled = await receiver((res) => {
+      res.writeHead(202);
+      res.write('queued');
+    });
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 300);
+    expect(await deliver(post, stalled, '{}', {}, stop.signal, 5_000)).toMatchObject({
+      status: 202,
+      outcome: 'delivered',
+      detail: 'delivered (HTTP 202); its answer was not read to its end: stopped',
+    });
+  });
+
+  it('reads a 2xx answer that never ends no further than ANSWER_READ_MOST, keeps its start, and ends at once', async () => {
+    const endless = await receiver((res) => {
+      res.writeHead(200);
+      const more = () => !res.destroyed && res.write('x'.repeat(64 * 1024), () => setImmediate(more));
+      more();
+    });
+    const started = performance.now();
+    const delivered = await deliver(post, endless, '{}', {}, undefined, 5_000);
+    expect(delivered).toMatchObject({ status: 200, outcome: 'delivered', detail: 'delivered (HTTP 200)' });
+    expect(delivered.answer).toBe('x'.repeat(ANSWER_KEPT));
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it.each([
+    [307, 'refused', 'the receiver answered HTTP 307 (a redirect, not followed): not tried again'],
+    [404, 'refused', 'the receiver answered HTTP 404: not tried again'],
+    [503, 'retry', 'the receiver answered HTTP 503'],
+  ])('takes HTTP %i whose answer stalls for its status (%s)', async (code, outcome, said) => {
+    const stalled = await receiver((res) => {
+      res.writeHead(code, { location: 'http://127.0.0.1:1/' });
+      res.write('half');
+    });
+    expect(await deliver(post, stalled, '{}', {}, undefined, 300)).toMatchObject({
+      status: code,
+      outcome,
+      detail: `${said}; the rest of its answer did not come within 0.3 s, so it was not read`,
+    });
   });
 });
 

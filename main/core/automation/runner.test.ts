@@ -28,6 +28,7 @@ import type { CoreSettings } from '../seller-core';
 import { DEFAULT_SETTINGS } from '../settings';
 import { AccountStore } from '../store/account-store';
 import { CommandSlots } from './command-slots';
+import { ANSWER_READ_MOST } from './delivery';
 import { processStart } from './left-running';
 import { AutomationRunner, POLL_HOLD_MAX_MS, RUNS_AHEAD, RUNS_AT_ONCE } from './runner';
 
@@ -244,7 +245,7 @@ it('sends the deliveries over kept-alive connections, one a slot at most, keepin
   const automations = runner();
   for (const id of ids) automations.kickOrder(id);
   await until(() => {
-    for (const response of held.splice(0)) response.writeHead(200).end('z'.repeat(1_000_000));
+    for (const response of held.splice(0)) response.writeHead(200).end('z'.repeat(ANSWER_READ_MOST - 1024));
     return runs(ids).every((r) => r.state === 'succeeded');
   }, 10_000);
   expect(connections).toBeGreaterThan(0);
