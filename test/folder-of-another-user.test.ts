@@ -1,7 +1,9 @@
-import { chmodSync, chownSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountFolder, accountId } from '../main/core/account/account-ref';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
@@ -34,6 +36,10 @@ function refusal(folder: string, owner: string, byRoot = false): RegExp {
     `Seller Tray's folder '${quoted}' belongs to ${owner}, who could replace the files Seller Tray keeps there, so Seller Tray does not use it\\. ${advice}`,
   );
 }
+
+/** Whether `program` is on the PATH. */
+const onPath = (program: string) =>
+  (process.env.PATH ?? '').split(delimiter).some((dir) => existsSync(join(dir, program)));
 
 /** What a folder holds and who may use it: unchanged where Seller Tray did not use it. */
 const lookOf = (folder: string) => {
@@ -92,6 +98,38 @@ describe.runIf(process.getuid?.() === 0)('a folder of Seller Tray owned by anoth
     expect(asRoot.stderr).toMatch(new RegExp(`^seller-tray: ${toRoot.source}\n$`));
     expect(lookOf(dataRoot)).toEqual(before);
   }, 60_000);
+
+  it.runIf(existsSync('/dev/fuse') && onPath('mkfs.fat') && onPath('fusefat'))(
+    "on a FAT disk root mounted (every file root's), is sent to the mount's options, not to chown, which fails there",
+    async () => {
+      // A real FAT file system, through FUSE (no vfat module here), mounted by root as sudo would.
+      const image = join(home, 'fat.img');
+      const disk = join(home, 'usb');
+      mkdirSync(disk);
+      await promisify(execFile)('truncate', ['-s', '8M', image]);
+      await promisify(execFile)('mkfs.fat', [image]);
+      await promisify(execFile)('fusefat', ['-o', 'rw+,allow_other', image, disk]);
+      try {
+        const dataRoot = join(disk, 'Seller Tray');
+        const list = await run(
+          'main/cli/seller-tray.ts',
+          ['accounts', 'list'],
+          { XDG_CONFIG_HOME: disk },
+          USER,
+        );
+        expect(list.code).toBe(1);
+        expect(statSync(dataRoot).uid).toBe(0);
+        expect(list.stderr).toBe(
+          `seller-tray: Seller Tray's folder '${dataRoot}' belongs to root, who could replace the files Seller Tray keeps there, so Seller Tray does not use it. Its disk keeps no owners (FAT, exFAT and NTFS disks, and those mounted through FUSE, show every file as the user's who mounted them), so chown cannot change that there: have it mounted with your user's ids (sudo mount -o uid=$(id -u),gid=$(id -g) DEVICE FOLDER), or keep Seller Tray's folder on another disk.\n`,
+        );
+        // As the advice says: what chown would do fails there.
+        expect(() => chownSync(dataRoot, USER, USER)).toThrow();
+      } finally {
+        await promisify(execFile)('umount', [disk]);
+      }
+    },
+    60_000,
+  );
 
   it("an account's folder and the log folder another user owns are not used; the rest works", async () => {
     const xdg = join(home, 'two');
