@@ -10,7 +10,7 @@ import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
 import { logsDir } from '../main/file-log';
 import type { Simulator } from '../simulator/server';
-import { accountsIn, oneSellerMarketplace } from './support/one-seller-marketplace';
+import { firstStart, oneSellerMarketplace } from './support/one-seller-marketplace';
 import { runTs } from './support/processes';
 
 const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-5a10' };
@@ -135,15 +135,12 @@ describe.runIf(process.getuid?.() === 0)('a folder of Seller Tray owned by anoth
     const xdg = join(home, 'two');
     mkdirSync(xdg, { mode: 0o755 });
     const dataRoot = join(xdg, 'Seller Tray');
-    await accountsIn(
-      dataRoot,
-      { EU: { marketplace: eu, client: EU_CLIENT }, US: { marketplace: us, client: US_CLIENT } },
-      secrets,
-    );
     const env = { XDG_CONFIG_HOME: xdg };
-    const first = await run('test/support/app-service-child.ts', [dataRoot], env);
-    expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toMatchObject({ setup: 'configured', orders: 7, problems: [] });
+    const accounts = {
+      EU: { marketplace: eu, client: EU_CLIENT },
+      US: { marketplace: us, client: US_CLIENT },
+    };
+    expect(await firstStart(dataRoot, accounts, secrets, env)).toBe(7);
 
     // As `sudo` leaves them: the US account's folder, and the log folder, user id 4242's.
     const usFolder = accountFolder(dataRoot, accountId(us.url, US_CLIENT.clientId));
