@@ -31,6 +31,7 @@ import type { Simulator } from '../simulator/server';
 import { ManualTimers, makeDataDir } from './support/core';
 import { memorySecrets } from './support/memory-secrets';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
+import { recordingPorts } from './support/order-link-ports';
 import { runTs, spawnTs } from './support/processes';
 import { admin } from './support/raw-api';
 import { recordingLog } from './support/recording-log';
@@ -315,13 +316,11 @@ describe('two accounts on two marketplaces', () => {
     });
 
     // Links: one naming the account (its label in any case, or its id) opens that account's order.
-    const opened: { order?: string; account?: string; problem?: string }[] = [];
+    const { ports, shown: opened } = recordingPorts((orderId, account) =>
+      service.lookUpOrder(orderId, account),
+    );
     const links = new OrderLinks();
-    links.ready({
-      lookUp: (orderId, account) => service.lookUpOrder(orderId, account),
-      showOrder: (order, account) => opened.push({ order, account }),
-      showProblem: (problem) => opened.push({ problem }),
-    });
+    links.ready(ports);
     for (const link of [
       `seller-tray://order/US/${euNew}`,
       `seller-tray://order/eu/${euNew}`,
@@ -376,17 +375,18 @@ describe('two accounts on two marketplaces', () => {
     const link = `seller-tray://order/US/${row.orderId}`;
     await call('removeAccount', { account: usId, discardUndelivered: true });
     // The EU marketplace has an order of that id too (the twins are seeded alike): not the one linked.
-    const opened: { order?: string; account?: string; problem?: string }[] = [];
+    const { ports, shown: opened } = recordingPorts((orderId, account) =>
+      service.lookUpOrder(orderId, account),
+    );
     const links = new OrderLinks();
-    links.ready({
-      lookUp: (orderId, account) => service.lookUpOrder(orderId, account),
-      showOrder: (order, account) => opened.push({ order, account }),
-      showProblem: (problem) => opened.push({ problem }),
-    });
+    links.ready(ports);
     links.open([link]);
     await until(async () => opened.length === 1);
     expect(opened).toEqual([
-      { problem: expect.stringMatching(/names the account US, which Seller Tray does not serve/) },
+      {
+        problem: expect.stringMatching(/names the account US, which Seller Tray does not serve/),
+        details: [`Order id: ${row.orderId}`, 'no account US is served'],
+      },
     ]);
   });
 

@@ -1,14 +1,16 @@
-import { chmodSync, chownSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountFolder, accountId } from '../main/core/account/account-ref';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
 import { logsDir } from '../main/file-log';
 import type { Simulator } from '../simulator/server';
-import { accountsIn, oneSellerMarketplace } from './support/one-seller-marketplace';
+import { firstStart, oneSellerMarketplace } from './support/one-seller-marketplace';
 import { runTs } from './support/processes';
 
 const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-5a10' };
@@ -34,6 +36,10 @@ function refusal(folder: string, owner: string, byRoot = false): RegExp {
     `Seller Tray's folder '${quoted}' belongs to ${owner}, who could replace the files Seller Tray keeps there, so Seller Tray does not use it\\. ${advice}`,
   );
 }
+
+/** Whether `program` is on the PATH. */
+const onPath = (program: string) =>
+  (process.env.PATH ?? '').split(delimiter).some((dir) => existsSync(join(dir, program)));
 
 /** What a folder holds and who may use it: unchanged where Seller Tray did not use it. */
 const lookOf = (folder: string) => {
@@ -93,19 +99,48 @@ describe.runIf(process.getuid?.() === 0)('a folder of Seller Tray owned by anoth
     expect(lookOf(dataRoot)).toEqual(before);
   }, 60_000);
 
+  it.runIf(existsSync('/dev/fuse') && onPath('mkfs.fat') && onPath('fusefat'))(
+    "on a FAT disk root mounted (every file root's), is sent to the mount's options, not to chown, which fails there",
+    async () => {
+      // A real FAT file system, through FUSE (no vfat module here), mounted by root as sudo would.
+      const image = join(home, 'fat.img');
+      const disk = join(home, 'usb');
+      mkdirSync(disk);
+      await promisify(execFile)('truncate', ['-s', '8M', image]);
+      await promisify(execFile)('mkfs.fat', [image]);
+      await promisify(execFile)('fusefat', ['-o', 'rw+,allow_other', image, disk]);
+      try {
+        const dataRoot = join(disk, 'Seller Tray');
+        const list = await run(
+          'main/cli/seller-tray.ts',
+          ['accounts', 'list'],
+          { XDG_CONFIG_HOME: disk },
+          USER,
+        );
+        expect(list.code).toBe(1);
+        expect(statSync(dataRoot).uid).toBe(0);
+        expect(list.stderr).toBe(
+          `seller-tray: Seller Tray's folder '${dataRoot}' belongs to root, who could replace the files Seller Tray keeps there, so Seller Tray does not use it. Its disk keeps no owners (FAT, exFAT and NTFS disks, and those mounted through FUSE, show every file as the user's who mounted them), so chown cannot change that there: have it mounted with your user's ids (sudo mount -o uid=$(id -u),gid=$(id -g) DEVICE FOLDER), or keep Seller Tray's folder on another disk.\n`,
+        );
+        // As the advice says: what chown would do fails there.
+        expect(() => chownSync(dataRoot, USER, USER)).toThrow();
+      } finally {
+        await promisify(execFile)('umount', [disk]);
+      }
+    },
+    60_000,
+  );
+
   it("an account's folder and the log folder another user owns are not used; the rest works", async () => {
     const xdg = join(home, 'two');
     mkdirSync(xdg, { mode: 0o755 });
     const dataRoot = join(xdg, 'Seller Tray');
-    await accountsIn(
-      dataRoot,
-      { EU: { marketplace: eu, client: EU_CLIENT }, US: { marketplace: us, client: US_CLIENT } },
-      secrets,
-    );
     const env = { XDG_CONFIG_HOME: xdg };
-    const first = await run('test/support/app-service-child.ts', [dataRoot], env);
-    expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toMatchObject({ setup: 'configured', orders: 7, problems: [] });
+    const accounts = {
+      EU: { marketplace: eu, client: EU_CLIENT },
+      US: { marketplace: us, client: US_CLIENT },
+    };
+    expect(await firstStart(dataRoot, accounts, secrets, env)).toBe(7);
 
     // As `sudo` leaves them: the US account's folder, and the log folder, user id 4242's.
     const usFolder = accountFolder(dataRoot, accountId(us.url, US_CLIENT.clientId));

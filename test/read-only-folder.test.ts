@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import type { Simulator } from '../simulator/server';
-import { accountsIn, oneSellerMarketplace } from './support/one-seller-marketplace';
+import { firstStart, oneSellerMarketplace } from './support/one-seller-marketplace';
 import { runTs } from './support/processes';
 
 const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-41c9' };
@@ -61,16 +61,13 @@ describe.skipIf(!canMountReadOnly())(
   () => {
     it('the app starts and says why it cannot save, for each account; the CLI reads', async () => {
       const dataRoot = join(home, 'Seller Tray');
-      await accountsIn(
-        dataRoot,
-        { EU: { marketplace: eu, client: EU_CLIENT }, US: { marketplace: us, client: US_CLIENT } },
-        secrets,
-      );
       const env = { XDG_CONFIG_HOME: home };
       // A first start on the writable folder: both stores made and read.
-      const first = await run('test/support/app-service-child.ts', [dataRoot], env);
-      expect(first.code, first.stderr).toBe(0);
-      expect(JSON.parse(first.stdout)).toMatchObject({ setup: 'configured', orders: 7, problems: [] });
+      const accounts = {
+        EU: { marketplace: eu, client: EU_CLIENT },
+        US: { marketplace: us, client: US_CLIENT },
+      };
+      expect(await firstStart(dataRoot, accounts, secrets, env)).toBe(7);
 
       const app = await run('test/support/app-service-child.ts', [dataRoot], env, dataRoot);
       expect(app.code, app.stderr).toBe(0);

@@ -4,55 +4,73 @@
 // `doctor` lists them. Run as a process
 // against the simulator over loopback.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import { runsOnDisk } from '../../test/support/automation-runs';
-import { exitOf, runTs, spawnTs, waitForLine } from '../../test/support/processes';
+import { cliLaptop } from '../../test/support/cli-laptop';
+import { exitOf, spawnTs, waitForLine } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
 import { until } from '../../test/support/shell-fakes';
 import { accountFolder, accountRef } from '../core/account/account-ref';
 
+/**
+ * A CLI laptop (cliLaptop) an organization manages: `fleet` its managed policy (none yet where
+ * absent; `policy` writes it), `settings` what the user's settings file held before (given the
+ * laptop's home), and `variables` its environment's, which the CLI (`cli`, `env`) is given.
+ */
+async function managedLaptop(
+  prefix: string,
+  given: { fleet?: object; settings?: (home: string) => object; variables?: NodeJS.ProcessEnv },
+) {
+  const laptop = await cliLaptop(prefix);
+  const policies = join(laptop.home, 'policies');
+  await mkdir(join(policies, 'managed'), { recursive: true });
+  const policy = (fleet: object) => writeFile(join(policies, 'managed', 'fleet.json'), JSON.stringify(fleet));
+  if (given.fleet) await policy(given.fleet);
+  if (given.settings) {
+    await mkdir(laptop.dataRoot, { recursive: true });
+    await writeFile(join(laptop.dataRoot, 'settings.json'), JSON.stringify(given.settings(laptop.home)));
+  }
+  const env = { ...laptop.env, SELLER_TRAY_POLICY_ROOT: policies, ...given.variables };
+  const cli = (args: string[], input = '', extra: NodeJS.ProcessEnv = {}) =>
+    laptop.cli(args, input, { ...env, ...extra });
+  return { ...laptop, env, cli, policy };
+}
+
+/** The demo seller's first client, from the environment, as a script on a managed laptop gives it. */
+const demoClient = (): NodeJS.ProcessEnv => ({
+  SELLER_API_BASE_URL: sim.url,
+  SELLER_CLIENT_ID: 'demo-client',
+  SELLER_CLIENT_SECRET: 'demo-secret',
+});
+
 let sim: Simulator;
-let dir: string;
-let env: NodeJS.ProcessEnv;
-const settingsFile = () => join(dir, 'Seller Tray', 'settings.json');
+let managed: Awaited<ReturnType<typeof managedLaptop>>;
+const settingsFile = () => join(managed.dataRoot, 'settings.json');
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, seed: 7, orders: 5 });
-  dir = await mkdtemp(join(tmpdir(), 'cli-managed-'));
-  const policies = join(dir, 'policies');
-  await mkdir(join(policies, 'managed'), { recursive: true });
-  await writeFile(
-    join(policies, 'managed', 'fleet.json'),
-    JSON.stringify({
+  managed = await managedLaptop('cli-managed-', {
+    fleet: {
       baseUrl: sim.url,
       clientId: 'demo-client',
       actorNameSource: 'computer-account',
       pollIntervalMinimumSeconds: 120,
       notificationsEnabled: 'yes',
-    }),
-  );
-  // What the user had before IT managed the laptop, and edits later: never in force over a lock.
-  await mkdir(join(dir, 'Seller Tray'), { recursive: true });
-  await writeFile(settingsFile(), JSON.stringify({ baseUrl: 'https://elsewhere.example', clientId: 'mine' }));
-  env = {
-    XDG_CONFIG_HOME: dir,
-    SELLER_TRAY_POLICY_ROOT: policies,
-    SELLER_API_BASE_URL: '',
-    SELLER_CLIENT_ID: '',
-    SELLER_CLIENT_SECRET: 'demo-secret',
-  };
+    },
+    // What the user had before IT managed the laptop, and edits later: never in force over a lock.
+    settings: () => ({ baseUrl: 'https://elsewhere.example', clientId: 'mine' }),
+    variables: { SELLER_CLIENT_SECRET: 'demo-secret' },
+  });
 });
 afterAll(async () => {
   await sim.close();
-  await rm(dir, { recursive: true, force: true });
+  await rm(managed.home, { recursive: true, force: true });
 });
 
-const cli = (args: string[], extra: NodeJS.ProcessEnv = {}, input = '') =>
-  runTs('main/cli/seller-tray.ts', args, { ...env, ...extra }, input);
+const cli = (args: string[], input = '', extra: NodeJS.ProcessEnv = {}) => managed.cli(args, input, extra);
 
 describe('seller-tray under policies', () => {
   it('serves the marketplace the policy names, whatever the settings file says', async () => {
@@ -68,7 +86,7 @@ describe('seller-tray under policies', () => {
     expect(flag.stderr).toContain(
       'Base URL is managed by your organization: --base-url cannot change it here',
     );
-    const variable = await cli(['orders', 'list'], { SELLER_CLIENT_ID: 'someone-else' });
+    const variable = await cli(['orders', 'list'], '', { SELLER_CLIENT_ID: 'someone-else' });
     expect(variable.code).toBe(1);
     expect(variable.stderr).toContain(
       'Client id is managed by your organization: SELLER_CLIENT_ID cannot change it here',
@@ -79,7 +97,7 @@ describe('seller-tray under policies', () => {
 
   it('refuses login to another client, --as where statuses carry the computer account, --interval under the shortest', async () => {
     const before = await readFile(settingsFile(), 'utf8');
-    const login = await cli(['login', '--client-id', 'other-client'], {}, 'other-secret\n');
+    const login = await cli(['login', '--client-id', 'other-client'], 'other-secret\n');
     expect(login.code).toBe(1);
     expect(login.stderr).toContain('Client id is managed by your organization');
     expect(await readFile(settingsFile(), 'utf8')).toBe(before);
@@ -125,7 +143,6 @@ describe('seller-tray under policies', () => {
       // What was advised before, refused when followed:
       const add = await cli(
         ['accounts', 'add', 'Other', '--base-url', sim.url, '--client-id', 'demo-client-2'],
-        {},
         'demo-secret-2\n',
       );
       expect(add.code).toBe(1);
@@ -138,43 +155,32 @@ describe('seller-tray under policies', () => {
 
 describe('seller-tray where the organization does not allow automations', () => {
   it('runs none: run polls and prints, says why, and queues no run; automations test and run-again are refused', async () => {
-    const home = await mkdtemp(join(tmpdir(), 'cli-no-automations-'));
-    try {
-      const policies = join(home, 'policies');
-      await mkdir(join(policies, 'managed'), { recursive: true });
-      await writeFile(join(policies, 'managed', 'fleet.json'), JSON.stringify({ automationsAllowed: false }));
-      const marker = join(home, 'ran.txt');
-      await mkdir(join(home, 'Seller Tray'), { recursive: true });
-      await writeFile(
-        join(home, 'Seller Tray', 'settings.json'),
-        JSON.stringify({
-          automations: [
-            {
-              name: 'provision',
-              action: {
-                type: 'command',
-                command: [
-                  process.execPath,
-                  '-e',
-                  "require('fs').appendFileSync(process.argv[1], 'ran\\n')",
-                  marker,
-                ],
-              },
+    const marker = (home: string) => join(home, 'ran.txt');
+    const { home, env, cli, dataRoot } = await managedLaptop('cli-no-automations-', {
+      fleet: { automationsAllowed: false },
+      settings: (home) => ({
+        automations: [
+          {
+            name: 'provision',
+            action: {
+              type: 'command',
+              command: [
+                process.execPath,
+                '-e',
+                "require('fs').appendFileSync(process.argv[1], 'ran\\n')",
+                marker(home),
+              ],
             },
-          ],
-        }),
-      );
-      const own = {
-        XDG_CONFIG_HOME: home,
-        SELLER_TRAY_POLICY_ROOT: policies,
-        SELLER_API_BASE_URL: sim.url,
-        SELLER_CLIENT_ID: 'demo-client',
-        SELLER_CLIENT_SECRET: 'demo-secret',
-      };
-      expect((await runTs('main/cli/seller-tray.ts', ['watch', '--once'], own)).code).toBe(0);
+          },
+        ],
+      }),
+      variables: demoClient(),
+    });
+    try {
+      expect((await cli(['watch', '--once'])).code).toBe(0);
       const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
 
-      const running = spawnTs('main/cli/seller-tray.ts', ['run'], own);
+      const running = spawnTs('main/cli/seller-tray.ts', ['run'], env);
       let told = '';
       running.stderr?.on('data', (chunk) => {
         told += chunk;
@@ -184,69 +190,47 @@ describe('seller-tray where the organization does not allow automations', () => 
       expect(await exitOf(running)).toBe(0);
       expect(told).toContain('your organization does not allow automations on this computer');
       // The poll that printed the order queued what it would run: nothing.
-      const account = accountFolder(
-        join(home, 'Seller Tray'),
-        accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id,
-      );
+      const account = accountFolder(dataRoot, accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id);
       expect(runsOnDisk(account, orderId)).toEqual([]);
 
       for (const command of ['test', 'run-again']) {
-        const once = await runTs(
-          'main/cli/seller-tray.ts',
-          ['automations', command, 'provision', '--order', orderId],
-          own,
-        );
+        const once = await cli(['automations', command, 'provision', '--order', orderId]);
         expect(once.code).toBe(1);
         expect(once.stderr).toMatch(
           /^seller-tray: Your organization does not allow automations on this computer/m,
         );
       }
       // The list says what runs here, and names no switch the policy locks.
-      const list = await runTs('main/cli/seller-tray.ts', ['automations', 'list'], own);
+      const list = await cli(['automations', 'list']);
       expect(list.code).toBe(0);
       expect(list.stdout).toContain(
         'Your organization does not allow automations on this computer (policy automationsAllowed): neither the app nor seller-tray run runs them.\n',
       );
       expect(list.stdout).not.toContain('seller-tray run always does');
       // listen's own made-up automation is one too: refused at once, not a session that runs nothing.
-      const listen = await runTs(
-        'main/cli/seller-tray.ts',
-        ['listen', '--exec', '--', process.execPath],
-        own,
-      );
+      const listen = await cli(['listen', '--exec', '--', process.execPath]);
       expect(listen.code).toBe(1);
       expect(listen.stderr).toContain(
         'your organization does not allow automations on this computer (policy automationsAllowed): listen runs nothing here',
       );
-      expect(existsSync(marker)).toBe(false);
+      expect(existsSync(marker(home))).toBe(false);
     } finally {
       await rm(home, { recursive: true, force: true });
     }
   }, 90_000);
 
   it('run follows the policies while it runs: one IT adds forbidding automations stops them from its next poll', async () => {
-    const home = await mkdtemp(join(tmpdir(), 'cli-policy-follow-'));
+    const { home, env, cli, dataRoot, policy } = await managedLaptop('cli-policy-follow-', {
+      settings: () => ({
+        automations: [
+          { name: 'provision', action: { type: 'command', command: [process.execPath, '-e', '0'] } },
+        ],
+      }),
+      variables: demoClient(),
+    });
     try {
-      const policies = join(home, 'policies');
-      await mkdir(join(policies, 'managed'), { recursive: true });
-      await mkdir(join(home, 'Seller Tray'), { recursive: true });
-      await writeFile(
-        join(home, 'Seller Tray', 'settings.json'),
-        JSON.stringify({
-          automations: [
-            { name: 'provision', action: { type: 'command', command: [process.execPath, '-e', '0'] } },
-          ],
-        }),
-      );
-      const own = {
-        XDG_CONFIG_HOME: home,
-        SELLER_TRAY_POLICY_ROOT: policies,
-        SELLER_API_BASE_URL: sim.url,
-        SELLER_CLIENT_ID: 'demo-client',
-        SELLER_CLIENT_SECRET: 'demo-secret',
-      };
-      expect((await runTs('main/cli/seller-tray.ts', ['watch', '--once'], own)).code).toBe(0);
-      const running = spawnTs('main/cli/seller-tray.ts', ['run', '--interval', '30'], own);
+      expect((await cli(['watch', '--once'])).code).toBe(0);
+      const running = spawnTs('main/cli/seller-tray.ts', ['run', '--interval', '30'], env);
       let told = '';
       running.stderr?.on('data', (chunk) => {
         told += chunk;
@@ -254,18 +238,12 @@ describe('seller-tray where the organization does not allow automations', () => 
       try {
         await until(() => told.includes('poll ok'), 30_000);
         // A service runs for weeks: IT's policy must not wait for its restart.
-        await writeFile(
-          join(policies, 'managed', 'fleet.json'),
-          JSON.stringify({ automationsAllowed: false }),
-        );
+        await policy({ automationsAllowed: false });
         await until(() => told.includes('automationsAllowed (managed)'), 10_000).catch(() => {});
         const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
         // Read at the next poll, within 30 s.
         await waitForLine(running, new RegExp(orderId), 45_000);
-        const account = accountFolder(
-          join(home, 'Seller Tray'),
-          accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id,
-        );
+        const account = accountFolder(dataRoot, accountRef({ baseUrl: sim.url, clientId: 'demo-client' }).id);
         running.kill('SIGTERM');
         expect(await exitOf(running)).toBe(0);
         expect(runsOnDisk(account, orderId)).toEqual([]);
@@ -280,26 +258,18 @@ describe('seller-tray where the organization does not allow automations', () => 
 
 describe('seller-tray where the organization sets the account list', () => {
   it('refuses login, --base-url and --client-id for an account the list does not have, and serves one it has', async () => {
-    const home = await mkdtemp(join(tmpdir(), 'cli-policy-accounts-'));
+    const { home, cli: seller } = await managedLaptop('cli-policy-accounts-', {
+      fleet: {
+        accounts: [
+          { label: 'EU', baseUrl: sim.url, clientId: 'demo-client' },
+          { label: 'US', baseUrl: sim.url, clientId: 'demo-client-2' },
+        ],
+      },
+    });
     try {
-      const policies = join(home, 'policies');
-      await mkdir(join(policies, 'managed'), { recursive: true });
-      await writeFile(
-        join(policies, 'managed', 'fleet.json'),
-        JSON.stringify({
-          accounts: [
-            { label: 'EU', baseUrl: sim.url, clientId: 'demo-client' },
-            { label: 'US', baseUrl: sim.url, clientId: 'demo-client-2' },
-          ],
-        }),
-      );
-      const own = { XDG_CONFIG_HOME: home, SELLER_TRAY_POLICY_ROOT: policies, SELLER_CLIENT_SECRET: '' };
-      const seller = (args: string[], extra: NodeJS.ProcessEnv = {}, input = '') =>
-        runTs('main/cli/seller-tray.ts', args, { ...own, ...extra }, input);
       // Another seller's client: login said "Logged in as client other-client", stored its secret, and nothing served it.
       const login = await seller(
         ['login', '--base-url', sim.url, '--client-id', 'other-client'],
-        {},
         'other-secret\n',
       );
       expect(login.code).toBe(1);
@@ -307,14 +277,14 @@ describe('seller-tray where the organization sets the account list', () => {
       expect(login.stderr).toContain(
         'Accounts is managed by your organization: --client-id cannot change it here',
       );
-      const other = await seller(['orders', 'list', '--limit', '1', '--client-id', 'other-client'], {
+      const other = await seller(['orders', 'list', '--limit', '1', '--client-id', 'other-client'], '', {
         SELLER_CLIENT_SECRET: 'other-secret',
       });
       expect(other.code).toBe(1);
       expect(other.stderr).toContain(
         'Accounts is managed by your organization: --client-id cannot change it here',
       );
-      const elsewhere = await seller(['orders', 'list', '--base-url', 'https://elsewhere.example'], {
+      const elsewhere = await seller(['orders', 'list', '--base-url', 'https://elsewhere.example'], '', {
         SELLER_CLIENT_SECRET: 'demo-secret',
       });
       expect(elsewhere.code).toBe(1);
@@ -322,7 +292,7 @@ describe('seller-tray where the organization sets the account list', () => {
         'Accounts is managed by your organization: --base-url cannot change it here',
       );
       // The list's second account, named by its client, is served.
-      const listed = await seller(['orders', 'list', '--limit', '1', '--client-id', 'demo-client-2'], {
+      const listed = await seller(['orders', 'list', '--limit', '1', '--client-id', 'demo-client-2'], '', {
         SELLER_CLIENT_SECRET: 'demo-secret-2',
       });
       expect(listed.stderr).toBe('');

@@ -3,6 +3,8 @@
 // any moment; the command ends in words and a documented exit status instead, and `watch`, `run`
 // and `listen` stop as on SIGTERM, their stores closed.
 
+import { plural } from '../../preload/counted';
+
 /** The exit status once the reader left, as a shell reports a command ended by SIGPIPE (128 + 13). */
 export const READER_LEFT = 141;
 
@@ -17,14 +19,21 @@ export const outputClosed = new Promise<void>((resolve) => {
 /** Thrown where a line could not be printed: what it announced is then not marked announced. */
 export class OutputClosed extends Error {}
 
+/** Lines printLine took that have not reached the system yet (a stalled reader: past its pipe's 64 KiB). */
+let undelivered = 0;
+
 /**
  * Prints a line that must not be lost: a new order of `watch`. A write that fails fails at once
  * (the stream's 'error' event comes later), so the core, which marks an order announced once its
- * line is printed, leaves it to be printed again by the next watch.
+ * line is printed, leaves it to be printed again by the next watch. A line taken is counted until
+ * the system has it: those still queued when the output fails are told by `outputFailure`.
  */
 export function printLine(line: string): void {
-  process.stdout.write(line);
+  process.stdout.write(line, (error) => {
+    if (!error) undelivered -= 1;
+  });
   if (isOutputClosed()) throw new OutputClosed('standard output was closed');
+  undelivered += 1;
 }
 
 /** Whether standard output failed, known at once (its 'error' event, and outputClosed, come later). */
@@ -42,14 +51,26 @@ export function guardOutput(): void {
 
 /**
  * The exit status standard output's failure gives (undefined while it has not failed): the reader
- * leaving is no error of the command's, told by the status alone; any other is said on stderr.
+ * leaving is no error of the command's, told by the status alone, unless it left before lines
+ * printLine took reached it (marked announced, they are lost to the next watch); any other is
+ * said on stderr. What the system took and the reader did not read is beyond knowing.
  */
 export function outputFailure(): number | undefined {
   if (failure === undefined) return undefined;
+  if (undelivered > 0) {
+    const reason =
+      failure.code === 'EPIPE'
+        ? 'the reader of the output left'
+        : `the output could not be written (${writeFailure(failure)})`;
+    process.stderr.write(
+      `seller-tray: ${reason} before the lines of ${plural(undelivered, 'new order')} reached it: they are not printed again; \`seller-tray orders list\` shows the newest orders\n`,
+    );
+    return 1;
+  }
   if (failure.code === 'EPIPE') return READER_LEFT;
-  // Node's words end with the call that failed (", write"): no help to the reader.
-  process.stderr.write(
-    `seller-tray: the output could not be written: ${failure.message.replace(/, write$/, '')}\n`,
-  );
+  process.stderr.write(`seller-tray: the output could not be written: ${writeFailure(failure)}\n`);
   return 1;
 }
+
+/** Node's words end with the call that failed (", write"): no help to the reader. */
+const writeFailure = (error: Error): string => error.message.replace(/, write$/, '');

@@ -1,12 +1,12 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, readSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeMark } from '../../preload/marked-by';
 import { parseOrderLink } from '../../preload/order-link';
 import { statusLabel } from '../../preload/status-words';
@@ -1198,6 +1198,64 @@ describe('standard output that cannot take the output', () => {
       await rm(home, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('says how many new orders watch took but could not hand to a reader that stalled, then left: exit 1', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cli-stalled-'));
+    try {
+      const laptop = { XDG_CONFIG_HOME: home, XDG_DATA_HOME: home };
+      expect((await cli(['watch', '--once'], laptop)).code).toBe(0);
+      // More lines than the pipe holds (64 KiB): the rest waits in the CLI's own stream.
+      const purchases = 700;
+      for (let i = 0; i < purchases; i += 50)
+        await Promise.all(Array.from({ length: 50 }, () => admin(sim.url, 'POST', 'purchases')));
+      // A real pipe (a FIFO) whose reader, this test, reads nothing until it leaves.
+      const fifo = join(home, 'reader');
+      await promisify(execFile)('mkfifo', [fifo]);
+      const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+      const writer = openSync(fifo, 'w');
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'main/cli/seller-tray.ts', 'watch', '--once', '--verbose'],
+        { cwd: REPO_ROOT, env: { ...process.env, ...env, ...laptop }, stdio: ['ignore', writer, 'pipe'] },
+      );
+      closeSync(writer);
+      let stderr = '';
+      const announced = () => stderr.match(/ announcement /g)?.length ?? 0;
+      child.stderr?.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      const exited = once(child, 'exit');
+      await vi.waitFor(() => expect(announced()).toBe(purchases), { timeout: 40_000, interval: 100 });
+      // Each line is printed as its announcement is logged, in the same turn: all are written by now.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The reader takes what reached it, then leaves, while the CLI cannot write meanwhile.
+      child.kill('SIGSTOP');
+      let received = '';
+      const chunk = Buffer.alloc(1 << 16);
+      for (;;) {
+        let read = 0;
+        try {
+          read = readSync(reader, chunk);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+        }
+        if (read === 0) break;
+        received += chunk.toString('utf8', 0, read);
+      }
+      closeSync(reader);
+      child.kill('SIGCONT');
+      const [code] = await exited;
+      const reachedReader = received.split('\n').length - 1;
+      expect(reachedReader).toBeLessThan(purchases);
+      const lost = purchases - reachedReader;
+      expect(stderr).toContain(
+        `seller-tray: the reader of the output left before the lines of ${lost} new orders reached it: they are not printed again; \`seller-tray orders list\` shows the newest orders\n`,
+      );
+      expect(code).toBe(1);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it.skipIf(!existsSync('/dev/full'))(
     'says in one line that the output could not be written on a full disk, exit 1',

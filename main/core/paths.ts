@@ -2,7 +2,7 @@
 // (`app.getPath('userData')`); the CLI and the browser preview cannot, so this reproduces Electron's
 // answer for our product name. Both then read and write the same files, and a second home directory
 // behaves like a second laptop.
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statfsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { PRODUCT_NAME } from './app-identity';
@@ -66,7 +66,23 @@ export function ensurePrivateDir(dir: string): string {
 export function ownFolder(dir: string): void {
   const me = process.geteuid?.();
   const { uid } = statSync(dir);
-  if (me !== undefined && uid !== me) throw new FolderOfAnotherUserError(dir, uid, me);
+  if (me !== undefined && uid !== me) throw new FolderOfAnotherUserError(dir, uid, me, ownersFromMount(dir));
+}
+
+/**
+ * The file systems that keep no owner per file: the mount gives every file one (its `uid=` and
+ * `gid=` options, else the user who mounted it), and chown fails there (EPERM, or unimplemented).
+ * By statfs's type: FAT (vfat, msdos), exFAT, NTFS (ntfs, ntfs3) and FUSE (ntfs-3g, exfat-fuse,
+ * fusefat…; libfuse takes `uid=` and `gid=` too).
+ */
+const OWNERS_FROM_MOUNT = new Set([0x4d44, 0x2011bab0, 0x5346544e, 0x7366746e, 0x65735546]);
+
+function ownersFromMount(dir: string): boolean {
+  try {
+    return OWNERS_FROM_MOUNT.has(statfsSync(dir).type);
+  } catch {
+    return false; // not told: the advice for a disk that keeps owners
+  }
 }
 
 /**
@@ -79,6 +95,8 @@ export class FolderOfAnotherUserError extends Error {
     readonly folder: string,
     readonly owner: number,
     runner: number | undefined,
+    /** Its disk keeps no owners: the mount names one for every file (see OWNERS_FROM_MOUNT). */
+    ownersFromMount = false,
   ) {
     const name = userName(owner);
     const who =
@@ -86,9 +104,11 @@ export class FolderOfAnotherUserError extends Error {
     const advice =
       runner === 0
         ? `Seller Tray runs as root here: run it as ${owner === NOBODY ? 'your own user' : 'that user'} instead, without sudo.`
-        : owner === NOBODY
-          ? "A network or shared disk shows as nobody's the files whose owner it cannot tell, and chown cannot change that there: have the disk mounted so that your files show as yours, or keep Seller Tray's folder on a disk of this computer."
-          : `If it should be yours, make it yours with: sudo chown -R $USER ${shellWord(folder)} (or run Seller Tray as the user it belongs to).`;
+        : ownersFromMount
+          ? "Its disk keeps no owners (FAT, exFAT and NTFS disks, and those mounted through FUSE, show every file as the user's who mounted them), so chown cannot change that there: have it mounted with your user's ids (sudo mount -o uid=$(id -u),gid=$(id -g) DEVICE FOLDER), or keep Seller Tray's folder on another disk."
+          : owner === NOBODY
+            ? "A network or shared disk shows as nobody's the files whose owner it cannot tell, and chown cannot change that there: have the disk mounted so that your files show as yours, or keep Seller Tray's folder on a disk of this computer."
+            : `If it should be yours, make it yours with: sudo chown -R $USER ${shellWord(folder)} (or run Seller Tray as the user it belongs to).`;
     super(
       `Seller Tray's folder ${shellWord(folder)} belongs to ${who}, who could replace the files Seller Tray keeps there, so Seller Tray does not use it. ${advice}`,
     );

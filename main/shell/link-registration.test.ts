@@ -11,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { orderLink } from '../../preload/order-link';
+import { recordingPorts } from '../../test/support/order-link-ports';
 import { until } from '../../test/support/shell-fakes';
 import { detectInstallation, type Installation } from './installation';
 import { launchArguments } from './lifecycle';
@@ -237,15 +238,11 @@ describe.runIf(process.platform === 'linux')('Linux: the desktop entry, with the
     // As an executable sees it: its own path (read back exactly from the Exec line), then the link.
     const argv = JSON.parse(await readFile(argsFile, 'utf8')) as string[];
     expect(argv).toEqual([appImage, orderLink(orderId)]);
-    const opened: string[] = [];
+    const { ports, shown } = recordingPorts(async () => ({ found: true, account: 'acc-1' }));
     const links = new OrderLinks();
-    links.ready({
-      lookUp: async () => ({ found: true, account: 'acc-1' }),
-      showOrder: (id) => opened.push(id),
-      showProblem: () => {},
-    });
+    links.ready(ports);
     links.open(launchArguments(argv, false));
-    await until(() => opened.length === 1);
-    expect(opened).toEqual([orderId]);
+    await until(() => shown.length === 1);
+    expect(shown).toEqual([{ order: orderId, account: 'acc-1' }]);
   }, 30_000);
 });

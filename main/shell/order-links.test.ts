@@ -5,29 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { orderLink } from '../../preload/order-link';
+import { recordingPorts } from '../../test/support/order-link-ports';
 import { openDemoService, type TestService, until } from '../../test/support/shell-fakes';
-import type { OrderLookup } from '../core/service';
-import { LOOKUP_MESSAGES, NOT_AN_ORDER_LINK, type OrderLinkPorts, OrderLinks } from './order-links';
+import { LOOKUP_MESSAGES, NOT_AN_ORDER_LINK, OrderLinks } from './order-links';
 
 const opened: TestService[] = [];
 afterEach(async () => {
   for (const s of opened.splice(0)) await s.close();
 });
-
-/** The window as links see it, and every lookup asked for. */
-function recordingPorts(lookUp: (orderId: string, account?: string) => Promise<OrderLookup>) {
-  const shown: { order?: string; account?: string; problem?: string; details?: string[] }[] = [];
-  const lookups: string[] = [];
-  const ports: OrderLinkPorts = {
-    lookUp: (orderId, account) => {
-      lookups.push(orderId);
-      return lookUp(orderId, account);
-    },
-    showOrder: (order, account) => shown.push({ order, account }),
-    showProblem: (problem, details) => shown.push({ problem, details }),
-  };
-  return { ports, shown, lookups };
-}
 
 async function demo(): Promise<TestService> {
   const test = await openDemoService();

@@ -4,7 +4,18 @@
 // has a recorded pid, and a live runner's command, are left alone.
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -239,3 +250,28 @@ it.runIf(process.getuid?.() === 0)(
     expect(readdirSync(dir)).toEqual([temporary]);
   },
 );
+
+it('reads, removes and writes nothing through a .running folder that is a link, even to a folder of the user', async () => {
+  // The user's own folder, with what a sweep would take for a record or a write cut short.
+  const { pid: gone } = spawnSync(process.execPath, ['-e', '0']);
+  const own = join(dir, 'Documents');
+  mkdirSync(own, { mode: 0o755 });
+  const kept = ['notes.json', `notes.json.${gone}.tmp`];
+  for (const name of kept) writeFileSync(join(own, name), '{"deliveryId":');
+  const running = join(dir, '.running');
+  symlinkSync(own, running);
+  const { log, entries } = recordingLog();
+  const left = new LeftRunning(running, log, () => undefined);
+
+  await left.sweep();
+  expect(left.holds('notes')).toBe(false);
+  expect(() => left.record(process.pid, { deliveryId: 'd10', automation: 'provision' }, ['true'])).toThrow(
+    `Seller Tray's folder '${running}' is a link to '${own}'`,
+  );
+
+  expect(readdirSync(own).sort()).toEqual(kept);
+  expect(statSync(own).mode & 0o777).toBe(0o755);
+  expect(entries.map((e) => e.message)).toEqual([
+    expect.stringContaining(`Seller Tray's folder '${running}' is a link to '${own}'`),
+  ]);
+});

@@ -8,7 +8,7 @@
 // the same data folder) and a process that merely has an old pid are left alone. Windows has no
 // such identity here: a record left there is only cleaned, with a warning (untested: no Windows runner).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { plainText } from '../../../preload/marketplace-text';
 import { removeLeftoverTemporaries, writeFileDurably } from '../durable-file';
@@ -178,6 +178,19 @@ function thisRunner(): ProcessIdentity {
   return self;
 }
 
+/** Why `dir` is not used when it is a symbolic link (to one of the user's folders, or anywhere); undefined when it is not. */
+function linkIn(dir: string): Error | undefined {
+  let target: string;
+  try {
+    target = readlinkSync(dir);
+  } catch {
+    return undefined; // a folder (EINVAL), or absent: made as a folder when a record is written
+  }
+  return new Error(
+    `Seller Tray's folder '${dir}' is a link to '${target}', not a folder it made, so Seller Tray neither reads, removes nor records anything there: remove the link, and Seller Tray makes the folder again.`,
+  );
+}
+
 /** The records of one account's running commands, in its work folder, and what dead runners left. */
 export class LeftRunning {
   /** The sweep under way: records of dead runners stopped and removed. */
@@ -216,6 +229,8 @@ export class LeftRunning {
       automation: run.automation,
       name: commandName(command),
     };
+    const link = linkIn(this.dir);
+    if (link) throw link;
     ensurePrivateDir(this.dir);
     writeFileDurably(file, JSON.stringify(record));
     // Not flushed: a removal lost to a crash leaves a record of a process gone, only cleaned.
@@ -307,19 +322,22 @@ export class LeftRunning {
 
   /**
    * Whether the records can be believed: not in a folder another user owns (paths.ts), who could
-   * plant one naming any process group to have it stopped. Such a folder is told once and never
-   * read; the runs it would hold are not held (their commands are not recorded there either).
+   * plant one naming any process group to have it stopped, nor through a link to another folder,
+   * whose files a sweep would remove. Such a folder is told once and never read; the runs it would
+   * hold are not held (their commands are not recorded there either).
    */
   private trusted(): boolean {
+    let untrusted = linkIn(this.dir);
     try {
-      ownFolder(this.dir);
+      if (!untrusted) ownFolder(this.dir);
     } catch (error) {
       if (!(error instanceof FolderOfAnotherUserError)) return true; // absent or unreadable: nothing read
-      if (!this.untrustedTold) this.log.warn(error.message);
-      this.untrustedTold = true;
-      return false;
+      untrusted = error;
     }
-    return true;
+    if (!untrusted) return true;
+    if (!this.untrustedTold) this.log.warn(untrusted.message);
+    this.untrustedTold = true;
+    return false;
   }
 
   private remove(file: string, deliveryId: string | undefined): void {
