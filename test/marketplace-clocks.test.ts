@@ -1,0 +1,70 @@
+// Marketplaces whose clock is hours off this laptop's, over the simulator on loopback HTTP, on a
+// clock the test moves: a new order is announced, then reminded of, urgent and listed as not
+// started only the setting's minutes after this laptop could first have told of it, whichever way
+// the marketplace's stamps are off.
+import { describe, expect, it } from 'vitest';
+import { type Laptop, openLaptop } from './support/core';
+import { admin } from './support/raw-api';
+import { type SharedMarketplace, sharedMarketplace } from './support/shared-marketplace';
+
+const MINUTE = 60_000;
+const HOURS = 3 * 60 * MINUTE;
+const behind = sharedMarketplace({ seed: 41, orders: 10, clock: () => Date.now() - HOURS });
+const ahead = sharedMarketplace({ seed: 43, orders: 10, clock: () => Date.now() + HOURS });
+
+/** A laptop on a clock the test moves, reminders after 15 minutes and urgent after 30, its first sync done. */
+async function laptopOn(market: SharedMarketplace) {
+  const clock = { now: Date.now() };
+  const laptop = await openLaptop(market.sim.url, undefined, {
+    now: () => clock.now,
+    settings: { reminderAfterMinutes: 15, escalateAfterMinutes: 30 },
+  });
+  market.laptops.push(laptop);
+  await laptop.core.start();
+  const later = async (minutes: number) => {
+    clock.now += minutes * MINUTE;
+    await laptop.core.checkNow();
+  };
+  const orderId: string = (
+    await admin(market.sim.url, 'POST', 'purchases', {
+      order: { buyerCustomerParty: { party: { partyName: 'Kestrel Foods Oy' } } },
+    })
+  ).json.orderId;
+  await laptop.core.checkNow();
+  return { laptop, later, orderId };
+}
+
+/** What the laptop told of the order, kind by kind, in order. */
+const told = (laptop: Laptop, orderId: string) =>
+  laptop
+    .notifications()
+    .filter((n) => n.orderId === orderId)
+    .map((n) => n.kind);
+
+/** Whether Needs attention lists the order as not started (its count the list's length: the two agree). */
+function notStarted(laptop: Laptop, orderId: string): boolean {
+  const attention = laptop.core.attention();
+  expect(attention.counts.notStarted).toBe(attention.notStarted.length);
+  return attention.notStarted.some((row) => row.orderId === orderId);
+}
+
+describe.each([
+  ['behind', behind],
+  ['ahead', ahead],
+])('a marketplace clock hours %s', (_, market) => {
+  it('announces a new order at once, reminds of it 15 minutes later and calls it urgent 30 minutes later', async () => {
+    const { laptop, later, orderId } = await laptopOn(market);
+    expect(told(laptop, orderId)).toEqual(['order']);
+    expect(notStarted(laptop, orderId)).toBe(false);
+    await later(14);
+    expect(told(laptop, orderId)).toEqual(['order']);
+    expect(notStarted(laptop, orderId)).toBe(false);
+    await later(2);
+    expect(told(laptop, orderId)).toEqual(['order', 'reminder']);
+    expect(notStarted(laptop, orderId)).toBe(true);
+    await later(13);
+    expect(told(laptop, orderId)).toEqual(['order', 'reminder']);
+    await later(2);
+    expect(told(laptop, orderId)).toEqual(['order', 'reminder', 'urgent']);
+  });
+});
