@@ -68,3 +68,17 @@ describe.each([
     expect(told(laptop, orderId)).toEqual(['order', 'reminder', 'urgent']);
   });
 });
+
+describe("the laptop's own clock set back", () => {
+  it('counts the wait again from when it went back, not hours later', async () => {
+    const { laptop, later, orderId } = await laptopOn(behind);
+    await later(5);
+    await later(-2 * 60);
+    await later(14);
+    expect(told(laptop, orderId)).toEqual(['order']);
+    expect(notStarted(laptop, orderId)).toBe(false);
+    await later(2);
+    expect(told(laptop, orderId)).toEqual(['order', 'reminder']);
+    expect(notStarted(laptop, orderId)).toBe(true);
+  });
+});
