@@ -1143,8 +1143,11 @@ export class SellerCore {
   private remind(): void {
     if (this.pausedUntil() !== null) return;
     const settings = this.ports.settings();
-    this.announceAgain('reminder', settings.reminderAfterMinutes, this.store.unremindedWaiting(), (due, at) =>
-      this.store.markReminded(due, at),
+    this.announceAgain(
+      'reminder',
+      settings.reminderAfterMinutes,
+      this.store.unremindedWaiting(this.isoNow()),
+      (due, at) => this.store.markReminded(due, at),
     );
     this.announceAgain(
       'urgent',

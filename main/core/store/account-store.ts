@@ -1402,8 +1402,8 @@ export class AccountStore {
   }
 
   /** Waiting orders not reminded of yet (waitingNotYet), through orders_to_remind. */
-  unremindedWaiting(): { orderId: string; since: string }[] {
-    return this.waitingNotYet('reminded_at', 'orders_to_remind');
+  unremindedWaiting(now: string): { orderId: string; since: string }[] {
+    return this.waitingNotYet('reminded_at', 'orders_to_remind', now);
   }
 
   markReminded(orderIds: readonly string[], now: string): void {
@@ -1423,11 +1423,7 @@ export class AccountStore {
         ).all(now) as { order_id: string }[]
       ).map((r) => r.order_id),
     );
-    // Counted from when this laptop learned of the order when that is later (it was off when the
-    // order came): announced as new first, urgent only if nobody starts it within the delay then.
-    const since = `CASE WHEN julianday(learned_at) > julianday(purchased_at) THEN learned_at
-                        ELSE COALESCE(purchased_at, learned_at) END`;
-    return this.waitingNotYet('escalated_at', 'orders_to_escalate', since).filter(
+    return this.waitingNotYet('escalated_at', 'orders_to_escalate', now).filter(
       (o) => !snoozed.has(o.orderId),
     );
   }
@@ -1459,23 +1455,35 @@ export class AccountStore {
   }
 
   /**
-   * Waiting orders not announced again yet in `column`, with the time they wait since: `since`,
-   * their purchase time (else when this laptop learned of them, so the announcement still comes)
-   * by default. Through the partial index `index`, whose condition the query repeats word for
-   * word (a bound parameter would keep SQLite from using it): a poll reads the few due, not every
-   * waiting order.
+   * Waiting orders not announced again yet in `column`, with the time they wait since (WAITS_SINCE).
+   * Through the partial index `index`, whose condition the query repeats word for word (a bound
+   * parameter would keep SQLite from using it): a poll reads the few due, not every waiting order.
+   * A wait that starts after `now` (this laptop's clock was set back since) starts again now, so
+   * it lasts its minutes from the set back, not hours more: written, for every view to count alike.
    */
   private waitingNotYet(
     column: 'reminded_at' | 'escalated_at',
     index: 'orders_to_remind' | 'orders_to_escalate',
-    since = 'COALESCE(purchased_at, learned_at)',
+    now: string,
   ): { orderId: string; since: string }[] {
     const rows = this.sql(
-      `SELECT order_id, ${since} AS since FROM orders INDEXED BY ${index}
-         WHERE effective_status = '${WAITING}' AND ${column} IS NULL
-           AND COALESCE(purchased_at, learned_at) IS NOT NULL`,
+      `SELECT * FROM (SELECT o.order_id, ${WAITS_SINCE} AS since FROM orders o INDEXED BY ${index}
+         WHERE o.effective_status = '${WAITING}' AND o.${column} IS NULL) WHERE since IS NOT NULL`,
     ).all() as { order_id: string; since: string }[];
-    return rows.map((r) => ({ orderId: r.order_id, since: r.since }));
+    const ahead = rows.filter((r) => Date.parse(r.since) > Date.parse(now)).map((r) => r.order_id);
+    if (ahead.length > 0) this.waitFromNow(ahead, now);
+    return rows.map((r) => ({ orderId: r.order_id, since: ahead.includes(r.order_id) ? now : r.since }));
+  }
+
+  /** The waits of `orderIds` start `now` (WAITS_SINCE reads it: the announcement's, else the learning's time). */
+  private waitFromNow(orderIds: readonly string[], now: string): void {
+    this.atomically(() => {
+      const announced = this.sql('UPDATE announcements SET queued_at = ? WHERE order_id = ?');
+      const learned = this.sql('UPDATE orders SET learned_at = ? WHERE order_id = ?');
+      for (const id of orderIds) {
+        if (Number(announced.run(now, id).changes) === 0) learned.run(now, id);
+      }
+    });
   }
 
   private markAnnouncedAgain(
@@ -2060,7 +2068,7 @@ export class AccountStore {
         ? []
         : rows(
             'orders_by_status',
-            `o.effective_status = '${WAITING}' AND o.purchased_at < $notStartedBefore`,
+            `o.effective_status = '${WAITING}' AND ${WAITS_SINCE} < $notStartedBefore`,
             'o.purchased_at DESC',
           );
     return {
@@ -2123,17 +2131,23 @@ export class AccountStore {
   }
 
   /**
-   * Waiting orders bought before `before`: all waiting orders (counted by triggers) less those
-   * bought since (few: an index range) and those whose purchase time is not known.
+   * Waiting orders that wait since before `before` (WAITS_SINCE): all waiting orders (counted by
+   * triggers) less those announced since (the announcements, as the inbox's groups count them) and
+   * those of the backlog not waiting as long or since a time not known (few: an index range, as
+   * the backlog's wait starts no later than its purchase stamp).
    */
   private notStartedCount(before: string): number {
-    const counted = (where: string, ...params: string[]) =>
-      (
-        this.sql(`SELECT COUNT(*) AS n FROM orders WHERE effective_status = '${WAITING}' AND ${where}`).get(
-          ...params,
-        ) as { n: number }
-      ).n;
-    return this.waitingCount() - counted('purchased_at >= ?', before) - counted('purchased_at IS NULL');
+    const count = (sql: string) => (this.sql(sql).get({ $before: before }) as { n: number }).n;
+    const announcedSince = count(
+      `SELECT COUNT(*) AS n FROM announcements a JOIN orders o ON o.order_id = a.order_id
+         WHERE o.effective_status = '${WAITING}' AND a.queued_at >= $before`,
+    );
+    const backlogSince = count(
+      `SELECT COUNT(*) AS n FROM orders o INDEXED BY orders_by_status
+         WHERE o.effective_status = '${WAITING}' AND (o.purchased_at >= $before OR o.purchased_at IS NULL)
+           AND NOT ${ARRIVED} AND (${WAITS_SINCE} < $before) IS NOT 1`,
+    );
+    return this.waitingCount() - announcedSince - backlogSince;
   }
 
   /**
@@ -2394,6 +2408,18 @@ const UNOPENED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.ord
 
 /** An order that arrived while the app ran: the first sync's backlog was never announced. */
 const ARRIVED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id)`;
+
+/**
+ * When the wait of waiting order `o` started, in this laptop's time: the one decision behind its
+ * reminder, its urgent announcement and its place in Needs attention as not started. An order
+ * that arrived counts from its announcement (when this laptop could first tell of it: the
+ * marketplace's stamp is another clock's, hours behind or ahead, and a laptop that was off learns
+ * late); the first start's backlog, never announced, from its purchase stamp, but never from after
+ * this laptop learned of it (a stamp ahead of that is a clock ahead). Text, as the columns hold it.
+ */
+const WAITS_SINCE = `COALESCE((SELECT a.queued_at FROM announcements a WHERE a.order_id = o.order_id),
+    CASE WHEN o.learned_at IS NULL OR julianday(o.purchased_at) < julianday(o.learned_at)
+      THEN o.purchased_at ELSE o.learned_at END)`;
 
 /** An order that arrived since `$recent`. */
 const JUST_ARRIVED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id AND a.queued_at >= $recent)`;
