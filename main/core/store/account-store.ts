@@ -2132,22 +2132,29 @@ export class AccountStore {
 
   /**
    * Waiting orders that wait since before `before` (WAITS_SINCE): all waiting orders (counted by
-   * triggers) less those announced since (the announcements, as the inbox's groups count them) and
-   * those of the backlog not waiting as long or since a time not known (few: an index range, as
-   * the backlog's wait starts no later than its purchase stamp).
+   * triggers) less those announced since and those of the backlog not waiting as long or since a
+   * time not known, each an index range of what came lately (the backlog's wait starts no later
+   * than its purchase stamp), not a walk of every waiting order.
    */
   private notStartedCount(before: string): number {
     const count = (sql: string) => (this.sql(sql).get({ $before: before }) as { n: number }).n;
     const announcedSince = count(
-      `SELECT COUNT(*) AS n FROM announcements a JOIN orders o ON o.order_id = a.order_id
-         WHERE o.effective_status = '${WAITING}' AND a.queued_at >= $before`,
+      `SELECT COUNT(*) AS n FROM announcements a INDEXED BY announcements_by_queued
+         JOIN orders o ON o.order_id = a.order_id
+         WHERE a.queued_at >= $before AND o.effective_status = '${WAITING}'`,
     );
-    const backlogSince = count(
-      `SELECT COUNT(*) AS n FROM orders o INDEXED BY orders_by_status
-         WHERE o.effective_status = '${WAITING}' AND (o.purchased_at >= $before OR o.purchased_at IS NULL)
-           AND NOT ${ARRIVED} AND (${WAITS_SINCE} < $before) IS NOT 1`,
+    const backlogSince = (bought: string) =>
+      count(
+        `SELECT COUNT(*) AS n FROM orders o INDEXED BY orders_by_status
+           WHERE o.effective_status = '${WAITING}' AND ${bought}
+             AND NOT ${ARRIVED} AND (${WAITS_SINCE} < $before) IS NOT 1`,
+      );
+    return (
+      this.waitingCount() -
+      announcedSince -
+      backlogSince('o.purchased_at >= $before') -
+      backlogSince('o.purchased_at IS NULL')
     );
-    return this.waitingCount() - announcedSince - backlogSince;
   }
 
   /**
