@@ -17,7 +17,7 @@ async function laptopOn(market: SharedMarketplace) {
   const clock = { now: Date.now() };
   const laptop = await openLaptop(market.sim.url, undefined, {
     now: () => clock.now,
-    settings: { reminderAfterMinutes: 15, escalateAfterMinutes: 30 },
+    settings: { reminderAfterMinutes: 15, escalateAfterMinutes: 30, staleInProgressDays: 1 },
   });
   market.laptops.push(laptop);
   await laptop.core.start();
@@ -31,7 +31,7 @@ async function laptopOn(market: SharedMarketplace) {
     })
   ).json.orderId;
   await laptop.core.checkNow();
-  return { laptop, later, orderId };
+  return { laptop, clock, later, orderId };
 }
 
 /** What the laptop told of the order, kind by kind, in order. */
@@ -66,6 +66,40 @@ describe.each([
     expect(told(laptop, orderId)).toEqual(['order', 'reminder']);
     await later(2);
     expect(told(laptop, orderId)).toEqual(['order', 'reminder', 'urgent']);
+  });
+});
+
+/** Whether the order is stalled, in the inbox (its group's count) and in Needs attention (list and count). */
+function stalled(laptop: Laptop, now: number, orderId: string): boolean {
+  const attention = laptop.core.attention();
+  expect(attention.counts.stalled).toBe(attention.stalled.length);
+  const page = laptop.core.orders({
+    filter: 'all',
+    search: '',
+    offset: 0,
+    limit: 100,
+    now: new Date(now).toISOString(),
+    stalledAfterDays: 1,
+  });
+  const inbox = page.groups.find((g) => g.name === 'stalled')?.holds ?? 0;
+  expect(inbox).toBe(attention.counts.stalled);
+  return attention.stalled.some((row) => row.orderId === orderId);
+}
+
+describe('a marketplace clock hours ahead', () => {
+  it('counts an order in progress as stalled a day after this laptop learned it was started, not the stamp', async () => {
+    const { laptop, clock, later, orderId } = await laptopOn(ahead);
+    await laptop.core.markStatus({
+      orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'Provisioning started by Anna Virtanen.',
+    });
+    await laptop.core.deliverOutbox();
+    await later(1);
+    await later(24 * 60 - 3);
+    expect(stalled(laptop, clock.now, orderId)).toBe(false);
+    await later(4);
+    expect(stalled(laptop, clock.now, orderId)).toBe(true);
   });
 });
 
