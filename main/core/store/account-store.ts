@@ -851,7 +851,7 @@ export class AccountStore {
     return {
       $id: orderId,
       $status: latest?.statusCode ?? null,
-      $statusAt: latest?.eventTime ?? null,
+      $statusAt: latest?.eventTime === undefined ? null : notAhead(latest.eventTime, this.now()),
       $purchasedAt: purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null,
       $purchaseType: purchases[0]?.eventTypeCode ?? null,
     };
@@ -2791,6 +2791,16 @@ function runOf(row: RunRow): AutomationRun {
  */
 function believable(ms: number, nowMs: number): boolean {
   return ms <= nowMs + BELIEVABLE_AHEAD_MS;
+}
+
+/**
+ * A status's stamp as the time it started for this laptop: never after now, when this laptop
+ * learns it (a stamp ahead is another clock's, hours ahead: an order in progress "since" then was
+ * stalled, and said in progress for a negative time, hours late). The one such decision for the
+ * stalled flags, the inbox's and Needs attention's alike, as WAITS_SINCE is for waiting orders.
+ */
+function notAhead(stamp: string, nowMs: number): string {
+  return Date.parse(stamp) > nowMs ? new Date(nowMs).toISOString() : stamp;
 }
 
 /** An event's time in ms since the epoch; NaN when it has none or it cannot be read. */
