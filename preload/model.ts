@@ -282,6 +282,12 @@ export interface InboxRow {
   /** The purchase event's type (ServicePurchased, Trial, UpgradeToPurchase, or one not known). */
   purchaseType: string | undefined;
   since: string | undefined;
+  /**
+   * While it waits, when its wait started for this laptop (the store's WAITS_SINCE: its arrival
+   * here, for the marketplace's clock may be hours off this laptop's): what "Waiting 5 min", "late"
+   * and Needs attention's not started count from.
+   */
+  waitingSince?: string;
   /** When the order got its current status (the latest event, or the user's unconfirmed mark). */
   statusSince: string | undefined;
   waiting: boolean;

@@ -3,7 +3,7 @@
 // started only the setting's minutes after this laptop could first have told of it, whichever way
 // the marketplace's stamps are off.
 import { describe, expect, it } from 'vitest';
-import { type Laptop, openLaptop } from './support/core';
+import { inbox, type Laptop, openLaptop } from './support/core';
 import { admin } from './support/raw-api';
 import { type SharedMarketplace, sharedMarketplace } from './support/shared-marketplace';
 
@@ -53,8 +53,11 @@ describe.each([
   ['ahead', ahead],
 ])('a marketplace clock hours %s', (_, market) => {
   it('announces a new order at once, reminds of it 15 minutes later and calls it urgent 30 minutes later', async () => {
-    const { laptop, later, orderId } = await laptopOn(market);
+    const { laptop, clock, later, orderId } = await laptopOn(market);
     expect(told(laptop, orderId)).toEqual(['order']);
+    // The inbox says it waits since it arrived, as its urgency counts.
+    const row = inbox(laptop.core).find((r) => r.orderId === orderId);
+    expect(row?.waitingSince).toBe(new Date(clock.now).toISOString());
     expect(notStarted(laptop, orderId)).toBe(false);
     await later(14);
     expect(told(laptop, orderId)).toEqual(['order']);
