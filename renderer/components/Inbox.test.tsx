@@ -82,7 +82,9 @@ function triageOrders(backlog: number): OrderListItem[] {
   const all = manyOrders(5 + backlog, 2 + backlog);
   return [
     ...all.slice(0, 2),
-    ...all.slice(2, 2 + backlog).map((o, i) => ({ ...o, buyer: `Backlog ${i}`, since: old, backlog: true })),
+    ...all
+      .slice(2, 2 + backlog)
+      .map((o, i) => ({ ...o, buyer: `Backlog ${i}`, since: old, waitingSince: old, backlog: true })),
     ...all.slice(2 + backlog),
   ];
 }

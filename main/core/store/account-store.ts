@@ -226,6 +226,7 @@ interface OrderRow {
   purchase_type: string | null;
   purchased_at: string | null;
   status_since: string | null;
+  waiting_since: string | null;
   unopened: number;
   backlog: number;
   buyer: string | null;
@@ -2418,7 +2419,8 @@ const ARRIVED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.orde
 
 /**
  * When the wait of waiting order `o` started, in this laptop's time: the one decision behind its
- * reminder, its urgent announcement and its place in Needs attention as not started. An order
+ * reminder, its urgent announcement, its place in Needs attention as not started and what the
+ * window says of its wait (an inbox row's `waitingSince`: "Waiting 5 min", "late"). An order
  * that arrived counts from its announcement (when this laptop could first tell of it: the
  * marketplace's stamp is another clock's, hours behind or ahead, and a laptop that was off learns
  * late); the first start's backlog, never announced, from its purchase stamp, but never from after
@@ -2543,7 +2545,8 @@ const LISTED_IN_PROGRESS = (table: string) =>
 const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purchased_at, o.buyer, o.product, o.total_amount, o.total_currency, o.total_exact,
   (SELECT CASE WHEN x.state = 'pending' AND json_extract(x.json, '$.problem') IS NOT NULL THEN 'retrying' ELSE x.state END
     FROM outbox x WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1) AS delivery,
-  ${UNOPENED} AS unopened, NOT ${ARRIVED} AS backlog, ${STATUS_SINCE} AS status_since`;
+  ${UNOPENED} AS unopened, NOT ${ARRIVED} AS backlog, ${STATUS_SINCE} AS status_since,
+  IIF(o.effective_status = '${WAITING}', ${WAITS_SINCE}, NULL) AS waiting_since`;
 
 /** The query's filter and search as SQL over `orders o`, with its parameters. */
 function inboxCondition(query: InboxQuery): { condition: string; params: Params } {
@@ -2665,6 +2668,7 @@ function inboxRow(row: OrderRow): InboxRow {
     purchaseType: row.purchase_type ?? undefined,
     since: row.purchased_at ?? undefined,
     statusSince: row.status_since ?? undefined,
+    ...(row.waiting_since === null ? {} : { waitingSince: row.waiting_since }),
     waiting: row.effective_status === WAITING,
     unopened: row.unopened === 1,
     backlog: row.backlog === 1 && row.effective_status === WAITING,
