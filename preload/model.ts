@@ -252,6 +252,8 @@ export interface OrderDetail {
   outbox: OutboxItem[];
   /** This order's marks that left the outbox lately (undone or confirmed), oldest first. */
   settled: SettledMark[];
+  /** While it waits, since when for this laptop: as its inbox row's (InboxRow.waitingSince). */
+  waitingSince?: string;
   /**
    * The request ids of its statuses sent from here that the marketplace's listing did not show
    * after a few polls (Needs attention lists them too); absent: none.

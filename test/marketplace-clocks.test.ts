@@ -58,6 +58,7 @@ describe.each([
     // The inbox says it waits since it arrived, as its urgency counts.
     const row = inbox(laptop.core).find((r) => r.orderId === orderId);
     expect(row?.waitingSince).toBe(new Date(clock.now).toISOString());
+    expect((await laptop.core.order(orderId)).waitingSince).toBe(row?.waitingSince);
     expect(notStarted(laptop, orderId)).toBe(false);
     await later(14);
     expect(told(laptop, orderId)).toEqual(['order']);
