@@ -681,6 +681,7 @@ export class SellerCore {
       settled: this.outbox.settledFor(orderId),
       ...(unconfirmed.length > 0 ? { unconfirmed } : {}),
       status: stored.status,
+      ...(stored.waitingSince === undefined ? {} : { waitingSince: stored.waitingSince }),
       fetchedAt: stored.fetchedAt,
       refreshProblem: stored.fetchError,
       refreshAgainAt: this.fetchAgainAt(stored.fetchAgainAt),

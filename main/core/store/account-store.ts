@@ -120,6 +120,8 @@ export interface StoredOrder {
   purchasedAt: string | undefined;
   /** The purchase event's type (ServicePurchased, Trial, ...), once its event is known. */
   purchaseType: string | undefined;
+  /** While it waits, since when for this laptop (WAITS_SINCE). */
+  waitingSince: string | undefined;
 }
 
 /** A stored order with its document and licenses as the JSON text stored (null until read). */
@@ -1062,6 +1064,7 @@ export class AccountStore {
       status: row.effective_status ?? undefined,
       purchasedAt: row.purchased_at ?? undefined,
       purchaseType: row.purchase_type ?? undefined,
+      waitingSince: row.waiting_since ?? undefined,
     };
   }
 
@@ -1084,7 +1087,7 @@ export class AccountStore {
   private orderRow(orderId: string) {
     return this.sql(
       `SELECT document, licenses, fetched_at, fetch_error, stale, fetch_due_ms, effective_status, purchased_at,
-         purchase_type FROM orders WHERE order_id = ?`,
+         purchase_type, ${WAITING_SINCE} AS waiting_since FROM orders o WHERE order_id = ?`,
     ).get(orderId) as
       | {
           document: string | null;
@@ -1096,6 +1099,7 @@ export class AccountStore {
           effective_status: string | null;
           purchased_at: string | null;
           purchase_type: string | null;
+          waiting_since: string | null;
         }
       | undefined;
   }
@@ -2420,7 +2424,7 @@ const ARRIVED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.orde
 /**
  * When the wait of waiting order `o` started, in this laptop's time: the one decision behind its
  * reminder, its urgent announcement, its place in Needs attention as not started and what the
- * window says of its wait (an inbox row's `waitingSince`: "Waiting 5 min", "late"). An order
+ * window says of its wait (WAITING_SINCE: "Waiting 5 min", "late" of its row and page). An order
  * that arrived counts from its announcement (when this laptop could first tell of it: the
  * marketplace's stamp is another clock's, hours behind or ahead, and a laptop that was off learns
  * late); the first start's backlog, never announced, from its purchase stamp, but never from after
@@ -2429,6 +2433,9 @@ const ARRIVED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.orde
 const WAITS_SINCE = `COALESCE((SELECT a.queued_at FROM announcements a WHERE a.order_id = o.order_id),
     CASE WHEN o.learned_at IS NULL OR julianday(o.purchased_at) < julianday(o.learned_at)
       THEN o.purchased_at ELSE o.learned_at END)`;
+
+/** WAITS_SINCE of order `o` while it waits, else null: what a view of the order says it waits since. */
+const WAITING_SINCE = `IIF(o.effective_status = '${WAITING}', ${WAITS_SINCE}, NULL)`;
 
 /** An order that arrived since `$recent`. */
 const JUST_ARRIVED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id AND a.queued_at >= $recent)`;
@@ -2546,7 +2553,7 @@ const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purcha
   (SELECT CASE WHEN x.state = 'pending' AND json_extract(x.json, '$.problem') IS NOT NULL THEN 'retrying' ELSE x.state END
     FROM outbox x WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1) AS delivery,
   ${UNOPENED} AS unopened, NOT ${ARRIVED} AS backlog, ${STATUS_SINCE} AS status_since,
-  IIF(o.effective_status = '${WAITING}', ${WAITS_SINCE}, NULL) AS waiting_since`;
+  ${WAITING_SINCE} AS waiting_since`;
 
 /** The query's filter and search as SQL over `orders o`, with its parameters. */
 function inboxCondition(query: InboxQuery): { condition: string; params: Params } {
