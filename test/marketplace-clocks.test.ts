@@ -3,6 +3,9 @@
 // started only the setting's minutes after this laptop could first have told of it, whichever way
 // the marketplace's stamps are off.
 import { describe, expect, it } from 'vitest';
+import { SellerApiClient } from '../main/core/api/client';
+import { eventBody } from '../main/core/status-post';
+import { UNCONFIRMED_AFTER_POLLS } from '../main/core/store/account-store';
 import { inbox, type Laptop, openLaptop } from './support/core';
 import { admin } from './support/raw-api';
 import { type SharedMarketplace, sharedMarketplace } from './support/shared-marketplace';
@@ -118,5 +121,35 @@ describe("the laptop's own clock set back", () => {
     await later(2);
     expect(told(laptop, orderId)).toEqual(['order', 'reminder']);
     expect(notStarted(laptop, orderId)).toBe(true);
+  });
+});
+
+describe('a marketplace clock hours behind', () => {
+  it('finds a status it listed late when asked to send it again, however many events came after it', async () => {
+    const { laptop, orderId } = await laptopOn(behind);
+    const quirks = (...names: string[]) => admin(behind.sim.url, 'PATCH', 'faults', { quirks: names });
+    await quirks('lost-posts');
+    const marked = await laptop.core.markStatus({
+      orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'Provisioning started by Anna Virtanen.',
+    });
+    await laptop.core.deliverOutbox();
+    for (let poll = 0; poll < UNCONFIRMED_AFTER_POLLS; poll++) await laptop.core.checkNow();
+    expect(laptop.core.status().attention.unconfirmed).toBe(1);
+    // The marketplace lists it late (a delayed write), then more than a page of purchases.
+    await quirks();
+    const item = laptop.core.attention().unconfirmed[0]?.item;
+    if (!item) throw new Error('the mark is listed as unconfirmed');
+    expect(item.requestId).toBe(marked.requestId);
+    const other = new SellerApiClient({
+      baseUrl: behind.sim.url,
+      credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+    });
+    await other.sendEvent(eventBody(item, item.requestId));
+    for (let i = 0; i < 2.5 * other.pageSize; i++) await admin(behind.sim.url, 'POST', 'purchases', {});
+    const posts = (await admin(behind.sim.url, 'GET', 'state')).json.requests.sendEvent;
+    expect((await laptop.core.resendStatus(item.requestId)).outcome).toBe('found');
+    expect((await admin(behind.sim.url, 'GET', 'state')).json.requests.sendEvent).toBe(posts);
   });
 });
