@@ -252,6 +252,8 @@ export interface OrderDetail {
   outbox: OutboxItem[];
   /** This order's marks that left the outbox lately (undone or confirmed), oldest first. */
   settled: SettledMark[];
+  /** While it waits, since when for this laptop: as its inbox row's (InboxRow.waitingSince). */
+  waitingSince?: string;
   /**
    * The request ids of its statuses sent from here that the marketplace's listing did not show
    * after a few polls (Needs attention lists them too); absent: none.
@@ -282,6 +284,12 @@ export interface InboxRow {
   /** The purchase event's type (ServicePurchased, Trial, UpgradeToPurchase, or one not known). */
   purchaseType: string | undefined;
   since: string | undefined;
+  /**
+   * While it waits, when its wait started for this laptop (the store's WAITS_SINCE: its arrival
+   * here, for the marketplace's clock may be hours off this laptop's): what "Waiting 5 min", "late"
+   * and Needs attention's not started count from.
+   */
+  waitingSince?: string;
   /** When the order got its current status (the latest event, or the user's unconfirmed mark). */
   statusSince: string | undefined;
   waiting: boolean;

@@ -63,12 +63,9 @@ export function ageText(fromMs: number, nowMs: number): string {
   return `${Math.floor(hours / 24)} d`;
 }
 
-/**
- * When a poll last read the marketplace, as the header, the tray and the CLI say it: "Checked 1 min
- * ago", or while that is too long ago (`stale`, liveness.ts), "Not checked for 20 min".
- */
-export function checkedText(lastSuccessfulPoll: string | null, nowMs: number, stale = false): string {
-  return sinceText('Checked', 'checked', lastSuccessfulPoll, nowMs, stale);
+/** When a poll last read the marketplace, while polls work: "Checked 1 min ago", "Not checked yet". */
+export function checkedText(lastSuccessfulPoll: string | null, nowMs: number): string {
+  return sinceText('Checked', 'checked', lastSuccessfulPoll, nowMs, false);
 }
 
 /** "Checked 1 min ago", "Not checked for 20 min", "Not checked yet": `done` begins a sentence, `doneWord` follows "Not". */
@@ -103,11 +100,12 @@ export const TRIES_AGAIN: Readonly<Record<Connection, 'no' | 'told' | 'untold'>>
 };
 
 /**
- * When the marketplace was last read, as true of the connection: "Checked 1 min ago" while polls
- * work; while they fail or are paused, a poll tried just now read nothing, so "Last read 3 min
- * ago", "Not read for 20 min", "Not read yet", and ", trying again" while the polls go on by
- * themselves, unless `besideBanner` (the window's one account, its banner under it) and the
- * banner's words say so.
+ * When the marketplace was last read, as true of the connection, the one choice of these words for
+ * the header, the tray and the liveness notification: "Checked 1 min ago" while polls work; while
+ * they fail, get no answer for too long (`health`, liveness.ts) or are paused, a poll tried read
+ * nothing, so "Last read 3 min ago", "Not read for 20 min", "Not read yet", and ", trying again"
+ * while the polls go on by themselves, unless `besideBanner` (the window's one account, its banner
+ * under it; the notification's advice) and those words say so.
  */
 export function lastReadText(
   status: Pick<AccountState, 'connection' | 'health' | 'lastSuccessfulPoll'>,
@@ -115,8 +113,8 @@ export function lastReadText(
   besideBanner = false,
 ): string {
   const stale = status.health !== 'healthy';
-  if (status.connection === 'ok' || status.connection === 'starting')
-    return checkedText(status.lastSuccessfulPoll, nowMs, stale);
+  if ((status.connection === 'ok' || status.connection === 'starting') && !stale)
+    return checkedText(status.lastSuccessfulPoll, nowMs);
   const read = sinceText('Last read', 'read', status.lastSuccessfulPoll, nowMs, stale);
   const tries = TRIES_AGAIN[status.connection];
   return tries === 'untold' || (tries === 'told' && !besideBanner) ? `${read}, trying again` : read;

@@ -165,7 +165,7 @@ describe('App', () => {
     expect(status.textContent).toContain('No answer from the marketplace');
     expect(status.textContent).not.toContain('Connected');
     const checked = status.querySelector('.checked');
-    expect(checked?.textContent).toMatch(/^⚠ Not checked for 20 min \(last read at /);
+    expect(checked?.textContent).toMatch(/^⚠ Not read for 20 min \(last read at /);
     expect(checked?.className).toBe('checked checked-stale');
   });
 

@@ -21,7 +21,8 @@ export function urgencyOf(
     /** Waiting since the first sync. */
     backlog?: boolean | undefined;
     status: string | undefined;
-    since?: string | undefined;
+    /** While it waits: since when, for this laptop (InboxRow.waitingSince, as reminders count). */
+    waitingSince?: string | undefined;
     statusSince?: string | undefined;
   },
   now: number,
@@ -29,7 +30,7 @@ export function urgencyOf(
 ): Urgency {
   if (order.waiting) {
     if (order.backlog) return 'none';
-    const waited = now - Date.parse(order.since ?? '');
+    const waited = now - Date.parse(order.waitingSince ?? '');
     const after = limits.reminderAfterMinutes * MINUTE;
     if (!(after > 0) || !Number.isFinite(waited)) return 'none';
     if (waited > 2 * after) return 'very-late';

@@ -8,6 +8,7 @@ import { accountFolder, accountRef } from '../main/core/account/account-ref';
 import { LIVENESS_TICK_MS } from '../main/core/liveness';
 import { userDataDir } from '../main/core/paths';
 import { AccountStore } from '../main/core/store/account-store';
+import { lastReadText } from '../preload/status-words';
 import { openLaptop } from './support/core';
 import { runTs } from './support/processes';
 import { admin } from './support/raw-api';
@@ -62,9 +63,13 @@ describe('liveness over the simulator', () => {
       {
         kind: 'connection',
         title: 'Seller Tray cannot read the marketplace',
-        body: expect.stringMatching(/^Not checked for 18 min .*answers with errors/),
+        body: expect.stringMatching(
+          /^Not read for 18 min\. New orders may be waiting\. .*answers with errors/,
+        ),
       },
     ]);
+    // What the header says of the same state, chosen in one place.
+    expect(a.told()[0]?.body.startsWith(`${lastReadText(a.core.status(), a.clock.now, true)}. `)).toBe(true);
     await a.pass(30 * MINUTE);
     expect(a.told()).toHaveLength(1);
 

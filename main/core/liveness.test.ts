@@ -1,6 +1,7 @@
 // The liveness decision on a clock the test moves: healthy, stale after 3 intervals awake without
 // a successful poll, down 15 minutes later (told once), recovery told once; a sleep is not an outage.
 import { describe, expect, it } from 'vitest';
+import { lastReadText } from '../../preload/status-words';
 import { adviceFor } from './advice';
 import {
   CLOCK_JUMP_MS,
@@ -85,8 +86,25 @@ describe('liveness', () => {
     expect(down('offline')).toEqual({
       kind: 'connection',
       title: 'Seller Tray cannot read the marketplace',
-      body: 'Not checked for 20 min (new orders may be waiting). This computer cannot reach it: check the network, VPN or proxy. Seller Tray keeps trying.',
+      body: 'Not read for 20 min. New orders may be waiting. This computer cannot reach it: check the network, VPN or proxy. Seller Tray keeps trying.',
     });
+    // The polls tried and read nothing: never "checked". Said as the header says it, from one place.
+    for (const connection of [
+      'offline',
+      'server-problem',
+      'failing',
+      'credentials-rejected',
+      'ok',
+    ] as const) {
+      const header = lastReadText(
+        { connection, health: 'down', lastSuccessfulPoll: new Date(0).toISOString() },
+        20 * MINUTE,
+        true,
+      );
+      expect(down(connection).body.startsWith(`${header}. `)).toBe(true);
+      expect(down(connection).body).not.toMatch(/checked/i);
+    }
+    expect(down('failing').body).toMatch(/^Not read for 20 min, trying again\. /);
     expect(down('credentials-rejected').body).toMatch(
       /refuses the client secret.*enter the current secret with Replace secret in Settings → Accounts/,
     );
@@ -95,7 +113,7 @@ describe('liveness', () => {
     // Still waiting for an answer: the poll neither worked nor failed.
     expect(down('ok').body).toMatch(/get no answer/);
     expect(livenessNotification('down', startLiveness(0, null), 20 * MINUTE, 'offline', APP).body).toMatch(
-      /^Not checked since it started\./,
+      /^Not read yet\. This computer cannot reach it/,
     );
     expect(livenessNotification('recovered', state, 20 * MINUTE, 'ok', APP).title).toBe(
       'Seller Tray reads the marketplace again',

@@ -5,7 +5,7 @@
 // hours is not "down" for two hours, it polls as it wakes and is judged from then.
 import { notificationBody, notificationTitle } from '../../preload/marketplace-text';
 import type { Connection, Health, NotificationRequest } from '../../preload/model';
-import { ageText } from '../../preload/status-words';
+import { lastReadText } from '../../preload/status-words';
 import type { Advice } from './advice';
 
 /** How often the core ticks the clock (and the tray's "Checked … ago" is renewed). */
@@ -105,7 +105,6 @@ export function livenessNotification(
   advice: Advice,
   account?: string,
 ): NotificationRequest {
-  const last = state.lastSuccessMs === null ? null : ageText(state.lastSuccessMs, nowMs);
   const marketplace = account ?? 'the marketplace';
   if (tell === 'recovered') {
     return {
@@ -114,10 +113,14 @@ export function livenessNotification(
       body: notificationBody('Orders that came in meanwhile are in the inbox.'),
     };
   }
-  const since = last === null ? 'since it started' : `for ${last} (new orders may be waiting)`;
+  // As the header says it (whatToDo says whether Seller Tray keeps trying, as the banner does).
+  const lastSuccessfulPoll =
+    state.lastSuccessMs === null ? null : new Date(state.lastSuccessMs).toISOString();
+  const read = lastReadText({ connection, health: 'down', lastSuccessfulPoll }, nowMs, true);
+  const waiting = lastSuccessfulPoll === null ? '' : ' New orders may be waiting.';
   return {
     kind: 'connection',
     title: notificationTitle(`Seller Tray cannot read ${marketplace}`),
-    body: notificationBody(`Not checked ${since}. ${whatToDo(connection, advice)}`),
+    body: notificationBody(`${read}.${waiting} ${whatToDo(connection, advice)}`),
   };
 }

@@ -550,15 +550,26 @@ export class SellerCore {
     }
   }
 
-  /** Whether the listing shows the status after all: its end read back past the post's time. */
+  /**
+   * Whether the listing shows the status after all: its end read back past the post's time, on
+   * the marketplace's clock as well as this laptop's (the earlier: that clock may be hours behind,
+   * and its post then stamped before this laptop's time of it). The marketplace's time of the post
+   * is taken as long before the newest event read as the post is before now here.
+   */
   private async isInMarketplace(item: OutboxItem): Promise<boolean> {
-    const since = Date.parse(item.sentAt ?? item.createdAt) - RESEND_LOOK_BACK_MS;
-    const reachedPost = (events: MarketplaceEvent[]) =>
-      events.some(
+    const sent = Date.parse(item.sentAt ?? item.createdAt);
+    const reachedPost = (events: MarketplaceEvent[]) => {
+      const newest = events.reduce((at, event) => {
+        const ms = Date.parse(event.eventTime ?? '');
+        return ms > at ? ms : at;
+      }, Number.NEGATIVE_INFINITY);
+      const since = Math.min(sent, newest - (this.now() - sent)) - RESEND_LOOK_BACK_MS;
+      return events.some(
         (event) =>
           (canonicalOrderId(orderIdOf(event) ?? '') === item.orderId && isNewPurchase(event)) ||
           Date.parse(event.eventTime ?? '') < since,
       );
+    };
     const stop = new AbortController();
     try {
       const read = await newestEvents(this.ports.client, stop.signal)(reachedPost);
@@ -681,6 +692,7 @@ export class SellerCore {
       settled: this.outbox.settledFor(orderId),
       ...(unconfirmed.length > 0 ? { unconfirmed } : {}),
       status: stored.status,
+      ...(stored.waitingSince === undefined ? {} : { waitingSince: stored.waitingSince }),
       fetchedAt: stored.fetchedAt,
       refreshProblem: stored.fetchError,
       refreshAgainAt: this.fetchAgainAt(stored.fetchAgainAt),
@@ -1143,8 +1155,11 @@ export class SellerCore {
   private remind(): void {
     if (this.pausedUntil() !== null) return;
     const settings = this.ports.settings();
-    this.announceAgain('reminder', settings.reminderAfterMinutes, this.store.unremindedWaiting(), (due, at) =>
-      this.store.markReminded(due, at),
+    this.announceAgain(
+      'reminder',
+      settings.reminderAfterMinutes,
+      this.store.unremindedWaiting(this.isoNow()),
+      (due, at) => this.store.markReminded(due, at),
     );
     this.announceAgain(
       'urgent',

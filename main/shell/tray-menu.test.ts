@@ -191,8 +191,9 @@ describe('the tray says the marketplace is being read', () => {
     for (const health of ['stale', 'down'] as const) {
       const view = trayView({ ...baseState, health, lastSuccessfulPoll: at(20) }, NOW, noActions);
       expect(view.icon).toBe('warning');
-      expect(view.toolTip).toBe('Seller Tray — no orders waiting, not checked for 20 min');
-      expect(view.template[1]?.label).toBe('⚠ Not checked for 20 min');
+      // The polls tried (and got no answer): not read, never "not checked".
+      expect(view.toolTip).toBe('Seller Tray — no orders waiting, not read for 20 min');
+      expect(view.template[1]?.label).toBe('⚠ Not read for 20 min');
     }
     // Not set up: nothing is read, and nothing to warn of.
     const unset = trayView({ ...baseState, setup: 'unconfigured', health: 'stale' }, NOW, noActions);

@@ -160,7 +160,7 @@ export function AttentionView({
         attention.reminderAfterMinutes > 0
           ? `Waiting for longer than the reminder delay (${plural(attention.reminderAfterMinutes, 'minute')}).`
           : 'The reminder is off in Settings, so no order is listed here.',
-      items: orderItems(attention.notStarted, (row) => `waiting ${formatAge(row.since, now)}`, true),
+      items: orderItems(attention.notStarted, (row) => `waiting ${formatAge(row.waitingSince, now)}`, true),
     },
     {
       title: 'In progress without a final status',

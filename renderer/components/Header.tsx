@@ -1,7 +1,7 @@
 // The header and status bar: where the app is (Inbox, Needs attention, Insights, Settings, Help: the screen's
 // one h1 names it), whether it reaches the marketplace, when it last read it ("Checked 1 min ago",
-// renewed by the window's clock; "Not checked for 20 min" marked as a warning when too long ago;
-// "Last read 3 min ago" while polls fail, for they tried but read nothing),
+// renewed by the window's clock; "Last read 3 min ago" while polls fail, for they tried but read
+// nothing, and "Not read for 20 min" marked as a warning when too long ago),
 // what is still to be sent; Pause
 // (notifications) and Check now, which says what it found. Serving several accounts, it says each
 // one's state instead (connected, down and why in the banner, paused, credentials rejected,

@@ -228,6 +228,9 @@ describe('Help', () => {
     expect(lastRead).toMatch(
       /with credentials rejected it waits for a new secret, and paused, for the pause to end/,
     );
+    // The header's warning in its words: the polls tried and read nothing, so never "Not checked".
+    expect(help.textContent).toMatch(/Not read for 20 min is a warning: new orders may be waiting unseen/);
+    expect(help.textContent).not.toMatch(/Not checked for/);
   });
 
   it('gives the focus back to what had it when Escape closes it over another page (Settings)', async () => {

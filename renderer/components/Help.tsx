@@ -166,14 +166,14 @@ export function Help({
       <h3>The tray and the status line</h3>
       <p>
         The number beside the tray icon (on a Mac) and its tooltip say how many orders wait, and when the
-        marketplace was last checked. The tooltip also says what is wrong:{' '}
+        marketplace was last read. The tooltip also says what is wrong:{' '}
         {Object.values(TRAY_PROBLEMS).filter(Boolean).join(', ')}, not set up, or notifications paused. Its
         menu (a right-click; a click on a Mac) carries every action. When the marketplace has not been read
         for a while, the icon gets a warning badge, and a notification says so later.
       </p>
       <p>
         <b>Checked 1 min ago</b> at the top of this window says when the marketplace was last read;{' '}
-        <b>Not checked for 20 min</b> is a warning: new orders may be waiting unseen. Choose <b>Check now</b>.
+        <b>Not read for 20 min</b> is a warning: new orders may be waiting unseen. Choose <b>Check now</b>.
       </p>
       <p>
         Beside a problem (Offline), <b>Last read 3 min ago</b> or <b>Not read for 20 min</b> says when the

@@ -82,7 +82,9 @@ function triageOrders(backlog: number): OrderListItem[] {
   const all = manyOrders(5 + backlog, 2 + backlog);
   return [
     ...all.slice(0, 2),
-    ...all.slice(2, 2 + backlog).map((o, i) => ({ ...o, buyer: `Backlog ${i}`, since: old, backlog: true })),
+    ...all
+      .slice(2, 2 + backlog)
+      .map((o, i) => ({ ...o, buyer: `Backlog ${i}`, since: old, waitingSince: old, backlog: true })),
     ...all.slice(2 + backlog),
   ];
 }
@@ -325,10 +327,11 @@ describe('Inbox', () => {
   it('says how long each order waited, "late" past the reminder delay and "very late" past twice it', async () => {
     const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
     const inProgress = { status: 'ProvisioningInProgress', waiting: false };
+    // Purchase stamps of a marketplace clock hours off: the wait counts from the arrival here.
     const changes = [
-      { since: ago(30) },
-      { since: ago(5 * 60) },
-      { since: ago(9 * 60) },
+      { since: ago(9 * 60), waitingSince: ago(30) },
+      { since: ago(-3 * 60), waitingSince: ago(5 * 60) },
+      { since: ago(3 * 60), waitingSince: ago(9 * 60) },
       { ...inProgress, since: ago(40 * 1440), statusSince: ago(35 * 1440) },
       { ...inProgress, since: ago(3 * 1440), statusSince: ago(2 * 1440) },
     ];

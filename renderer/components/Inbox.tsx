@@ -720,7 +720,7 @@ function InboxRow({
 /** How long the order has waited (or been in its status), with its urgency in words. */
 function RowAge({ order, now, urgency }: { order: OrderListItem; now: number; urgency: Urgency }) {
   const inProgress = order.status === 'ProvisioningInProgress' && order.statusSince !== undefined;
-  const from = inProgress ? order.statusSince : order.since;
+  const from = inProgress ? order.statusSince : order.waiting ? order.waitingSince : order.since;
   const age = formatAge(from, now);
   const text = order.waiting
     ? age === 'just now' || age === ''

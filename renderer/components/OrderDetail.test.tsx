@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AutomationRun } from '../../preload/automations';
 import { CodedError } from '../../preload/coded-error';
 import type { OrderListItem, OrderView } from '../../preload/contract';
-import type { Order } from '../../preload/marketplace';
+import type { MarketplaceEvent, Order } from '../../preload/marketplace';
 import type { OutboxItem } from '../../preload/model';
 import {
   CONTROL_OR_BIDI,
@@ -96,6 +96,33 @@ const fullRowOf = (hoursAgo: number): OrderListItem =>
   fullRow(new Date(Date.now() - hoursAgo * 3_600_000).toISOString());
 
 describe('OrderDetail', () => {
+  it('says how long a waiting order waited from its arrival here, as its row does, not the marketplace stamp', async () => {
+    // Bought 9 hours ago by the marketplace's clock (hours off), arrived here 10 minutes ago.
+    const arrived = new Date(Date.now() - 10 * 60_000).toISOString();
+    const bridge = createFakeBridge({ views: [fullView()] });
+    let answer: (view: OrderView) => void = () => undefined;
+    bridge.handle('getOrder', () => new Promise<OrderView>((resolve) => (answer = resolve)));
+    renderWithUndo(
+      bridge,
+      <OrderDetail
+        orderId={FULL_ORDER_ID}
+        preview={{ ...fullRowOf(9), waitingSince: arrived }}
+        onBack={() => {}}
+      />,
+    );
+    const head = heading().closest('header') as HTMLElement;
+    expect(head.textContent).toContain('Waiting 10 min');
+    const purchase = fullView().history[0] as MarketplaceEvent;
+    const stamped = { ...purchase, eventTime: new Date(Date.now() - 9 * 3_600_000).toISOString() };
+    act(() =>
+      answer(
+        fullView({ status: 'ProvisioningStarted', outbox: [], history: [stamped], waitingSince: arrived }),
+      ),
+    );
+    expect(await screen.findByRole('region', { name: 'To provision' })).toBeTruthy();
+    expect((heading().closest('header') as HTMLElement).textContent).toContain('Waiting 10 min');
+  });
+
   it('opens at once from the inbox row, then shows the whole order', async () => {
     const bridge = createFakeBridge({ views: [fullView()] });
     let answer: (view: OrderView) => void = () => undefined;

@@ -401,6 +401,7 @@ function headerOf(view: OrderView, orderId: string): HeaderFacts {
     status: view.status,
     total: orderTotal(order),
     receivedAt: receivedAt(view.history, order),
+    waitingSince: view.waitingSince,
     lastMark: lastMark(view.history, view.outbox),
   };
 }
@@ -413,6 +414,7 @@ function headerOfRow(row: OrderListItem): HeaderFacts {
     status: row.status,
     total: row.total,
     receivedAt: row.since,
+    waitingSince: row.waitingSince,
     lastMark: undefined,
   };
 }

@@ -21,6 +21,8 @@ export interface HeaderFacts {
   status: string | undefined;
   total: Money | undefined;
   receivedAt: string | undefined;
+  /** While it waits, since when for this laptop (InboxRow.waitingSince): what "Waiting 5 min" counts from. */
+  waitingSince: string | undefined;
   lastMark: LastMark | undefined;
 }
 
@@ -29,8 +31,8 @@ export const OrderHeader = forwardRef<
   { facts: HeaderFacts; account?: AccountState | undefined }
 >(function OrderHeader({ facts, account }, headingRef) {
   const now = useNow();
-  const age = formatAge(facts.receivedAt, now);
   const waiting = facts.status === 'ProvisioningStarted';
+  const age = formatAge(waiting ? facts.waitingSince : facts.receivedAt, now);
   return (
     <header className="order-head">
       <div className="order-title-row">

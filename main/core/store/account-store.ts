@@ -121,6 +121,8 @@ export interface StoredOrder {
   purchasedAt: string | undefined;
   /** The purchase event's type (ServicePurchased, Trial, ...), once its event is known. */
   purchaseType: string | undefined;
+  /** While it waits, since when for this laptop (WAITS_SINCE). */
+  waitingSince: string | undefined;
 }
 
 /** A stored order with its document and licenses as the JSON text stored (null until read). */
@@ -227,6 +229,7 @@ interface OrderRow {
   purchase_type: string | null;
   purchased_at: string | null;
   status_since: string | null;
+  waiting_since: string | null;
   unopened: number;
   backlog: number;
   buyer: string | null;
@@ -852,7 +855,7 @@ export class AccountStore {
     return {
       $id: orderId,
       $status: latest?.statusCode ?? null,
-      $statusAt: latest?.eventTime ?? null,
+      $statusAt: latest?.eventTime === undefined ? null : notAhead(latest.eventTime, this.now()),
       $purchasedAt: purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null,
       $purchaseType: purchases[0]?.eventTypeCode ?? null,
     };
@@ -1062,6 +1065,7 @@ export class AccountStore {
       status: row.effective_status ?? undefined,
       purchasedAt: row.purchased_at ?? undefined,
       purchaseType: row.purchase_type ?? undefined,
+      waitingSince: row.waiting_since ?? undefined,
     };
   }
 
@@ -1084,7 +1088,7 @@ export class AccountStore {
   private orderRow(orderId: string) {
     return this.sql(
       `SELECT document, licenses, fetched_at, fetch_error, stale, fetch_due_ms, effective_status, purchased_at,
-         purchase_type FROM orders WHERE order_id = ?`,
+         purchase_type, ${WAITING_SINCE} AS waiting_since FROM orders o WHERE order_id = ?`,
     ).get(orderId) as
       | {
           document: string | null;
@@ -1096,6 +1100,7 @@ export class AccountStore {
           effective_status: string | null;
           purchased_at: string | null;
           purchase_type: string | null;
+          waiting_since: string | null;
         }
       | undefined;
   }
@@ -1434,8 +1439,8 @@ export class AccountStore {
   }
 
   /** Waiting orders not reminded of yet (waitingNotYet), through orders_to_remind. */
-  unremindedWaiting(): { orderId: string; since: string }[] {
-    return this.waitingNotYet('reminded_at', 'orders_to_remind');
+  unremindedWaiting(now: string): { orderId: string; since: string }[] {
+    return this.waitingNotYet('reminded_at', 'orders_to_remind', now);
   }
 
   markReminded(orderIds: readonly string[], now: string): void {
@@ -1455,11 +1460,7 @@ export class AccountStore {
         ).all(now) as { order_id: string }[]
       ).map((r) => r.order_id),
     );
-    // Counted from when this laptop learned of the order when that is later (it was off when the
-    // order came): announced as new first, urgent only if nobody starts it within the delay then.
-    const since = `CASE WHEN julianday(learned_at) > julianday(purchased_at) THEN learned_at
-                        ELSE COALESCE(purchased_at, learned_at) END`;
-    return this.waitingNotYet('escalated_at', 'orders_to_escalate', since).filter(
+    return this.waitingNotYet('escalated_at', 'orders_to_escalate', now).filter(
       (o) => !snoozed.has(o.orderId),
     );
   }
@@ -1491,23 +1492,35 @@ export class AccountStore {
   }
 
   /**
-   * Waiting orders not announced again yet in `column`, with the time they wait since: `since`,
-   * their purchase time (else when this laptop learned of them, so the announcement still comes)
-   * by default. Through the partial index `index`, whose condition the query repeats word for
-   * word (a bound parameter would keep SQLite from using it): a poll reads the few due, not every
-   * waiting order.
+   * Waiting orders not announced again yet in `column`, with the time they wait since (WAITS_SINCE).
+   * Through the partial index `index`, whose condition the query repeats word for word (a bound
+   * parameter would keep SQLite from using it): a poll reads the few due, not every waiting order.
+   * A wait that starts after `now` (this laptop's clock was set back since) starts again now, so
+   * it lasts its minutes from the set back, not hours more: written, for every view to count alike.
    */
   private waitingNotYet(
     column: 'reminded_at' | 'escalated_at',
     index: 'orders_to_remind' | 'orders_to_escalate',
-    since = 'COALESCE(purchased_at, learned_at)',
+    now: string,
   ): { orderId: string; since: string }[] {
     const rows = this.sql(
-      `SELECT order_id, ${since} AS since FROM orders INDEXED BY ${index}
-         WHERE effective_status = '${WAITING}' AND ${column} IS NULL
-           AND COALESCE(purchased_at, learned_at) IS NOT NULL`,
+      `SELECT * FROM (SELECT o.order_id, ${WAITS_SINCE} AS since FROM orders o INDEXED BY ${index}
+         WHERE o.effective_status = '${WAITING}' AND o.${column} IS NULL) WHERE since IS NOT NULL`,
     ).all() as { order_id: string; since: string }[];
-    return rows.map((r) => ({ orderId: r.order_id, since: r.since }));
+    const ahead = rows.filter((r) => Date.parse(r.since) > Date.parse(now)).map((r) => r.order_id);
+    if (ahead.length > 0) this.waitFromNow(ahead, now);
+    return rows.map((r) => ({ orderId: r.order_id, since: ahead.includes(r.order_id) ? now : r.since }));
+  }
+
+  /** The waits of `orderIds` start `now` (WAITS_SINCE reads it: the announcement's, else the learning's time). */
+  private waitFromNow(orderIds: readonly string[], now: string): void {
+    this.atomically(() => {
+      const announced = this.sql('UPDATE announcements SET queued_at = ? WHERE order_id = ?');
+      const learned = this.sql('UPDATE orders SET learned_at = ? WHERE order_id = ?');
+      for (const id of orderIds) {
+        if (Number(announced.run(now, id).changes) === 0) learned.run(now, id);
+      }
+    });
   }
 
   private markAnnouncedAgain(
@@ -2092,7 +2105,7 @@ export class AccountStore {
         ? []
         : rows(
             'orders_by_status',
-            `o.effective_status = '${WAITING}' AND o.purchased_at < $notStartedBefore`,
+            `o.effective_status = '${WAITING}' AND ${WAITS_SINCE} < $notStartedBefore`,
             'o.purchased_at DESC',
           );
     return {
@@ -2155,17 +2168,30 @@ export class AccountStore {
   }
 
   /**
-   * Waiting orders bought before `before`: all waiting orders (counted by triggers) less those
-   * bought since (few: an index range) and those whose purchase time is not known.
+   * Waiting orders that wait since before `before` (WAITS_SINCE): all waiting orders (counted by
+   * triggers) less those announced since and those of the backlog not waiting as long or since a
+   * time not known, each an index range of what came lately (the backlog's wait starts no later
+   * than its purchase stamp), not a walk of every waiting order.
    */
   private notStartedCount(before: string): number {
-    const counted = (where: string, ...params: string[]) =>
-      (
-        this.sql(`SELECT COUNT(*) AS n FROM orders WHERE effective_status = '${WAITING}' AND ${where}`).get(
-          ...params,
-        ) as { n: number }
-      ).n;
-    return this.waitingCount() - counted('purchased_at >= ?', before) - counted('purchased_at IS NULL');
+    const count = (sql: string) => (this.sql(sql).get({ $before: before }) as { n: number }).n;
+    const announcedSince = count(
+      `SELECT COUNT(*) AS n FROM announcements a INDEXED BY announcements_by_queued
+         JOIN orders o ON o.order_id = a.order_id
+         WHERE a.queued_at >= $before AND o.effective_status = '${WAITING}'`,
+    );
+    const backlogSince = (bought: string) =>
+      count(
+        `SELECT COUNT(*) AS n FROM orders o INDEXED BY orders_by_status
+           WHERE o.effective_status = '${WAITING}' AND ${bought}
+             AND NOT ${ARRIVED} AND (${WAITS_SINCE} < $before) IS NOT 1`,
+      );
+    return (
+      this.waitingCount() -
+      announcedSince -
+      backlogSince('o.purchased_at >= $before') -
+      backlogSince('o.purchased_at IS NULL')
+    );
   }
 
   /**
@@ -2427,6 +2453,22 @@ const UNOPENED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.ord
 /** An order that arrived while the app ran: the first sync's backlog was never announced. */
 const ARRIVED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id)`;
 
+/**
+ * When the wait of waiting order `o` started, in this laptop's time: the one decision behind its
+ * reminder, its urgent announcement, its place in Needs attention as not started and what the
+ * window says of its wait (WAITING_SINCE: "Waiting 5 min", "late" of its row and page). An order
+ * that arrived counts from its announcement (when this laptop could first tell of it: the
+ * marketplace's stamp is another clock's, hours behind or ahead, and a laptop that was off learns
+ * late); the first start's backlog, never announced, from its purchase stamp, but never from after
+ * this laptop learned of it (a stamp ahead of that is a clock ahead). Text, as the columns hold it.
+ */
+const WAITS_SINCE = `COALESCE((SELECT a.queued_at FROM announcements a WHERE a.order_id = o.order_id),
+    CASE WHEN o.learned_at IS NULL OR julianday(o.purchased_at) < julianday(o.learned_at)
+      THEN o.purchased_at ELSE o.learned_at END)`;
+
+/** WAITS_SINCE of order `o` while it waits, else null: what a view of the order says it waits since. */
+const WAITING_SINCE = `IIF(o.effective_status = '${WAITING}', ${WAITS_SINCE}, NULL)`;
+
 /** An order that arrived since `$recent`. */
 const JUST_ARRIVED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id AND a.queued_at >= $recent)`;
 
@@ -2542,7 +2584,8 @@ const LISTED_IN_PROGRESS = (table: string) =>
 const INBOX_COLUMNS = `o.order_id, o.effective_status, o.purchase_type, o.purchased_at, o.buyer, o.product, o.total_amount, o.total_currency, o.total_exact,
   (SELECT CASE WHEN x.state = 'pending' AND json_extract(x.json, '$.problem') IS NOT NULL THEN 'retrying' ELSE x.state END
     FROM outbox x WHERE x.order_id = o.order_id ORDER BY x.seq DESC LIMIT 1) AS delivery,
-  ${UNOPENED} AS unopened, NOT ${ARRIVED} AS backlog, ${STATUS_SINCE} AS status_since`;
+  ${UNOPENED} AS unopened, NOT ${ARRIVED} AS backlog, ${STATUS_SINCE} AS status_since,
+  ${WAITING_SINCE} AS waiting_since`;
 
 /** The query's filter and search as SQL over `orders o`, with its parameters. */
 function inboxCondition(query: InboxQuery): { condition: string; params: Params } {
@@ -2664,6 +2707,7 @@ function inboxRow(row: OrderRow): InboxRow {
     purchaseType: row.purchase_type ?? undefined,
     since: row.purchased_at ?? undefined,
     statusSince: row.status_since ?? undefined,
+    ...(row.waiting_since === null ? {} : { waitingSince: row.waiting_since }),
     waiting: row.effective_status === WAITING,
     unopened: row.unopened === 1,
     backlog: row.backlog === 1 && row.effective_status === WAITING,
@@ -2790,6 +2834,16 @@ function runOf(row: RunRow): AutomationRun {
  */
 function believable(ms: number, nowMs: number): boolean {
   return ms <= nowMs + BELIEVABLE_AHEAD_MS;
+}
+
+/**
+ * A status's stamp as the time it started for this laptop: never after now, when this laptop
+ * learns it (a stamp ahead is another clock's, hours ahead: an order in progress "since" then was
+ * stalled, and said in progress for a negative time, hours late). The one such decision for the
+ * stalled flags, the inbox's and Needs attention's alike, as WAITS_SINCE is for waiting orders.
+ */
+function notAhead(stamp: string, nowMs: number): string {
+  return Date.parse(stamp) > nowMs ? new Date(nowMs).toISOString() : stamp;
 }
 
 /** An event's time in ms since the epoch; NaN when it has none or it cannot be read. */

@@ -420,4 +420,10 @@ export const MIGRATIONS: readonly string[] = [
     WHERE key = 'cursor' AND json_valid(value) AND json_extract(value, '$.lastEventId') IS NOT NULL
       AND NOT (${uuidShaped("json_extract(value, '$.lastEventId')")});
   `,
+  `
+  -- A new order's wait counts from its announcement (session 40: the marketplace's clock may be
+  -- hours off this laptop's), so the tray's count of orders not started is all waiting orders less
+  -- those announced since the reminder delay: a range of this index, not a walk of every waiting one.
+  CREATE INDEX announcements_by_queued ON announcements (queued_at);
+  `,
 ];
