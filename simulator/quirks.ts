@@ -13,6 +13,7 @@ export const QUIRKS = {
   'loose-values':
     'null for absent fields, numbers as strings, times without offset or as +0200, codes in another case, hasMore as text or left out, dates written as datetimes, currencies in lower case',
   'unreadable-events': 'events whose id starts with 0 carry a status that is a number',
+  'no-event-ids': 'events whose id starts with 0 come without an eventId (the spec does not require one)',
   'unreadable-orders': 'orders whose id starts with 0 carry a currency that is a number',
   'unlinked-events': 'events whose id starts with 1 name no order',
   'loose-token': 'the token is answered 200 with tokenType "bearer"',
@@ -410,6 +411,7 @@ export class Quirks implements Dialect {
     }
     if (this.has('order-link-variants')) linkVariant(out, index);
     if (this.has('unlinked-events') && String(out.eventId).startsWith('1')) return unlinked(out);
+    if (this.has('no-event-ids') && String(out.eventId).startsWith('0')) delete out.eventId;
     return out;
   }
 
