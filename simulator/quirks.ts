@@ -68,6 +68,8 @@ export const QUIRKS = {
     'each call of the "new" listing expires the oldest events of the "all" listing (faults retention, 1 by default), shifting every offset',
   'late-inserts':
     'a purchase\'s event lands before the newest events of the "all" listing (faults lateBy places, 2 by default), stamped before them',
+  'reused-event-ids':
+    "a purchase's event carries the id of the seller's purchase event before it (another order's), as a marketplace that reuses ids would",
   'flipping-order':
     'events come in groups of three with one eventTime (ties), listed in another order at each call of the "all" listing',
   'empty-2xx': 'a listing page with no items is answered without a body, 200 and 204 in turn',
