@@ -40,7 +40,7 @@ import {
 } from '../api/wire';
 import { removeLeftoverTemporaries } from '../durable-file';
 import type { FeedCursor } from '../event-feed';
-import { ANOTHER_SELLER, anotherSellers } from '../kept-aside';
+import { ANOTHER_SELLER, anotherSellers, reusedId } from '../kept-aside';
 import { buyerAndProduct } from '../notification-policy';
 import { type OutboxItem, type PendingMark, readOutboxItem } from '../outbox';
 import { showsMark } from '../status-post';
@@ -767,6 +767,7 @@ export class AccountStore {
     const readAgain = new Set<string>();
     const hadEvents = this.sql('SELECT 1 FROM events WHERE order_id = ? AND key != ? LIMIT 1');
     const foreignLater: UnreadableItem[] = [];
+    const reusedIds: UnreadableItem[] = [];
     const fresh: MarketplaceEvent[] = [];
     const firstLearned: string[] = [];
     const touched = new Set<string>();
@@ -813,10 +814,15 @@ export class AccountStore {
         const before = JSON.parse((known.get(key) as { json: string }).json) as MarketplaceEvent;
         // Known as it is (a seenTime set, a time written another way is no change): nothing to write.
         if (!rewritten(before, event)) continue;
-        // Rewritten in place: stored as it is now, and the order it named before follows too.
+        // A UUID naming another order is an id reused: the event stays as first read, its order
+        // untouched, and the repeat is kept aside and told.
+        const first = orderIdOf(before);
+        if (first !== undefined && orderId !== null && first !== orderId) {
+          reusedIds.push(reusedId(event, first));
+          continue;
+        }
+        // Rewritten in place (its status, time or words; its type too): stored as it is now.
         update.run(row);
-        const previous = orderIdOf(before);
-        if (previous !== undefined) touched.add(previous);
       }
       if (orderId !== null) touched.add(orderId);
     }
@@ -833,7 +839,7 @@ export class AccountStore {
         this.deriveOrder(orderId, true);
       }
     }
-    this.setAside(foreignLater, now);
+    this.setAside([...foreignLater, ...reusedIds], now);
     return { fresh, firstLearned, changed: [...touched], mendedHistory, readAgain };
   }
 
