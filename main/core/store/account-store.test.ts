@@ -148,6 +148,27 @@ it('lets an item go from aside when the marketplace sends it mended', () => {
   expect(store.history('o-1')).toHaveLength(1);
 });
 
+describe('an event id read again', () => {
+  it('for its order, with another type and time: the event is rewritten in place', () => {
+    poll([mended], []);
+    const rewritten = { ...mended, eventTypeCode: 'ServiceTrial', eventTime: '2026-11-20T12:00:00Z' };
+    poll([rewritten], []);
+    expect(store.history('o-1')).toEqual([rewritten]);
+    expect(store.aside(10).total).toBe(0);
+  });
+
+  it('for another order: reused, kept aside and told, the event as first read untouched', () => {
+    poll([mended], []);
+    const reused = { ...mended, additionalProperties: [{ name: 'orderId', value: 'o-2' }] };
+    expect(poll([reused], []).newOrders).toBe(0);
+    expect(store.history('o-1')).toEqual([mended]);
+    expect(store.history('o-2')).toEqual([]);
+    expect(store.untoldAside()).toEqual([
+      expect.objectContaining({ key: `${eventId} in o-2`, fieldPath: 'eventId' }),
+    ]);
+  });
+});
+
 describe('an event kept aside without an id, its content the key', () => {
   const aside = (raw: Record<string, unknown>): UnreadableItem => ({
     kind: 'event',
