@@ -157,6 +157,12 @@ describe('an event id read again', () => {
     expect(store.aside(10).total).toBe(0);
   });
 
+  it('in another case or with spaces around it: the same event, no news', () => {
+    poll([mended], []);
+    expect(poll([{ ...mended, eventId: ` ${eventId.toUpperCase()}\t` }], []).newEvents).toBe(0);
+    expect(store.history('o-1')).toEqual([mended]);
+  });
+
   it('for another order: reused, kept aside and told, the event as first read untouched', () => {
     poll([mended], []);
     const reused = { ...mended, additionalProperties: [{ name: 'orderId', value: 'o-2' }] };
