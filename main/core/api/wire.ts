@@ -476,8 +476,10 @@ export interface Listed<T> {
  */
 export function itemKey(kind: ItemKind, item: unknown): string {
   const id = (item as Record<string, unknown> | null)?.[ITEM_READERS[kind].idField];
-  if (typeof id !== 'string' || id.trim() === '' || !isIdText(id)) return JSON.stringify(item);
-  const key = canonicalOrderId(id);
+  // Trimmed first, as the reader reads it (ResourceId): white space around an id is no part of it.
+  const text = typeof id === 'string' ? id.trim() : '';
+  if (text === '' || !isIdText(text)) return JSON.stringify(item);
+  const key = canonicalOrderId(text);
   const order = kind === 'event' && !isOrderId(key) ? linkedOrderId(item) : undefined;
   return order === undefined ? key : `${key} in ${order}`;
 }
