@@ -766,6 +766,8 @@ export class AccountStore {
     /** Orders that had events before: a purchase read again under another key is no news. */
     const readAgain = new Set<string>();
     const hadEvents = this.sql('SELECT 1 FROM events WHERE order_id = ? AND key != ? LIMIT 1');
+    const othersOfOrder = this.sql('SELECT key, json FROM events WHERE order_id = ? AND key != ?');
+    const drop = this.sql('DELETE FROM events WHERE key = ?');
     const foreignLater: UnreadableItem[] = [];
     const reusedIds: UnreadableItem[] = [];
     const fresh: MarketplaceEvent[] = [];
@@ -809,6 +811,11 @@ export class AccountStore {
         else if (aside === undefined && anyEventAside && !history) unmatched.push(event);
         if (!history && orderId !== null && isNewPurchase(event) && hadEvents.get(orderId, key) !== undefined)
           readAgain.add(orderId);
+        // The same event read before under another key (no id then, or none now): stored once, as now.
+        if (!history && orderId !== null) {
+          const others = othersOfOrder.all(orderId, key) as { key: string; json: string }[];
+          for (const other of others) if (sameEvent(JSON.parse(other.json), event)) drop.run(other.key);
+        }
         fresh.push(event);
       } else {
         const before = JSON.parse((known.get(key) as { json: string }).json) as MarketplaceEvent;
