@@ -13,6 +13,7 @@ export const QUIRKS = {
   'loose-values':
     'null for absent fields, numbers as strings, times without offset or as +0200, codes in another case, hasMore as text or left out, dates written as datetimes, currencies in lower case',
   'unreadable-events': 'events whose id starts with 0 carry a status that is a number',
+  'no-event-ids': 'events whose id starts with 0 come without an eventId (the spec does not require one)',
   'unreadable-orders': 'orders whose id starts with 0 carry a currency that is a number',
   'unlinked-events': 'events whose id starts with 1 name no order',
   'loose-token': 'the token is answered 200 with tokenType "bearer"',
@@ -67,6 +68,8 @@ export const QUIRKS = {
     'each call of the "new" listing expires the oldest events of the "all" listing (faults retention, 1 by default), shifting every offset',
   'late-inserts':
     'a purchase\'s event lands before the newest events of the "all" listing (faults lateBy places, 2 by default), stamped before them',
+  'reused-event-ids':
+    "a purchase's event carries the id of the seller's purchase event before it (another order's), as a marketplace that reuses ids would",
   'flipping-order':
     'events come in groups of three with one eventTime (ties), listed in another order at each call of the "all" listing',
   'empty-2xx': 'a listing page with no items is answered without a body, 200 and 204 in turn',
@@ -410,6 +413,7 @@ export class Quirks implements Dialect {
     }
     if (this.has('order-link-variants')) linkVariant(out, index);
     if (this.has('unlinked-events') && String(out.eventId).startsWith('1')) return unlinked(out);
+    if (this.has('no-event-ids') && String(out.eventId).startsWith('0')) delete out.eventId;
     return out;
   }
 

@@ -61,15 +61,17 @@ async function handleAdmin(
       if (!request.success) throw badRequest(`purchase: ${request.error.issues[0]?.message ?? 'invalid'}`);
       try {
         // With foreign-seller-events, another seller's purchase shows in every seller's listings;
-        // with late-inserts, a purchase lands before the newest events.
+        // with late-inserts, a purchase lands before the newest events; with reused-event-ids, its
+        // event carries the id of the purchase event before it.
         const leakInto = faults.current.quirks.includes('foreign-seller-events')
           ? marketplace.store.summary().map((seller) => seller.sellerId)
           : [];
         const late = faults.current.quirks.includes('late-inserts') ? { lateBy: faults.current.lateBy } : {};
+        const reused = faults.current.quirks.includes('reused-event-ids') ? { reuseEventId: true } : {};
         return sendJson(
           res,
           201,
-          JSON.stringify(marketplace.addPurchase({ ...late, ...request.data }, leakInto)),
+          JSON.stringify(marketplace.addPurchase({ ...late, ...reused, ...request.data }, leakInto)),
         );
       } catch (error) {
         if (error instanceof PurchaseError) throw badRequest(error.message);

@@ -74,6 +74,8 @@ export const PurchaseRequest = z.strictObject({
    * "all" listing, stamped just before the one it lands before (the "new" listing offers it as usual).
    */
   lateBy: z.int().min(1).optional(),
+  /** The purchase event reuses the id of the seller's newest purchase event (another order's). */
+  reuseEventId: z.boolean().optional(),
 });
 export type PurchaseRequest = z.infer<typeof PurchaseRequest>;
 
@@ -412,9 +414,12 @@ export class MarketplaceStore {
     for (const license of licenses) this.indexLicense(seller, license);
     const at = Math.max(0, seller.events.length - (request.lateBy ?? 0));
     const before = seller.events[at]?.event.eventTime;
+    const reused = request.reuseEventId
+      ? seller.events.findLast(({ event }) => event.statusCode === 'ProvisioningStarted')?.event.eventId
+      : undefined;
     const stored: StoredEvent = {
       event: purchaseEvent(
-        this.random.uuid(),
+        reused ?? this.random.uuid(),
         seller.identity.sellerId,
         order,
         before === undefined ? this.nextEventTime() : formatEventTime(parseEventMicros(before) - 1),

@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { adviceFor } from '../main/core/advice';
@@ -14,6 +16,7 @@ import { explainFailure } from '../main/core/failure-words';
 import { userDataDir } from '../main/core/paths';
 import { type CoreEvent, OrderReadLater } from '../main/core/seller-core';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
+import { DATABASE_FILE } from '../main/core/store/account-store';
 import { parseMark } from '../preload/marked-by';
 import { HUGE_MARKER, type Quirk } from '../simulator/quirks';
 import { type Simulator, startSimulator } from '../simulator/server';
@@ -183,6 +186,91 @@ describe('an event kept aside, then read in a readable form', () => {
     await quirks();
     await poll(laptop);
     expect(announced(laptop).slice(before)).toEqual([asideLater]);
+  });
+
+  it('is history when the backlog kept it aside, however its key changes as it is mended: an event without an id, an id that appears', async () => {
+    await quirks('unreadable-events', 'no-event-ids');
+    // The feed reads back the last 50 places: some purchases among them are kept aside, without ids.
+    const odd = allEvents()
+      .slice(-50)
+      .filter((e) => e.eventId.startsWith('0') && e.statusCode === 'ProvisioningStarted');
+    expect(odd.length).toBeGreaterThan(0); // the seed gives some
+    const laptop = await startedLaptop();
+    await quirks('no-event-ids'); // mended, still without ids: their content, their key, changed
+    await poll(laptop);
+    expect(announced(laptop)).toEqual([]);
+    // Mended, they leave what is kept aside.
+    const aside = laptop.core.keptAside(1000).items.map((item) => item.key);
+    expect(aside.filter((key) => odd.some((e) => key.includes(orderIdOf(e) ?? '-')))).toEqual([]);
+    await quirks(); // their ids appear: every event read without one changes its key again
+    await poll(laptop);
+    expect(announced(laptop)).toEqual([]);
+    await announcesTheNextPurchase(laptop);
+  });
+
+  it('is news, announced once, when a poll kept it aside without an id, however its key changes as it is mended', async () => {
+    await quirks('no-event-ids');
+    const laptop = await startedLaptop();
+    await quirks('unreadable-events', 'no-event-ids');
+    let asideLater: string | undefined;
+    for (let i = 0; i < 64 && asideLater === undefined; i++) {
+      const orderId = await purchase();
+      if (
+        allEvents()
+          .find((e) => orderIdOf(e) === orderId)
+          ?.eventId.startsWith('0')
+      )
+        asideLater = orderId;
+    }
+    expect(asideLater).toBeDefined(); // the seed gives one
+    await poll(laptop);
+    const before = announced(laptop).length;
+    expect(announced(laptop)).not.toContain(asideLater);
+    await quirks('no-event-ids');
+    await poll(laptop);
+    await quirks();
+    await poll(laptop);
+    expect(announced(laptop).slice(before)).toEqual([asideLater]);
+  });
+
+  it('is history in a store whose first start ended before the store noted when (an earlier version)', async () => {
+    await quirks('unreadable-events');
+    const first = await startedLaptop();
+    await first.core.close();
+    const db = new DatabaseSync(join(first.dataDir, DATABASE_FILE));
+    db.prepare(`DELETE FROM meta WHERE key = 'backlog-recorded-at'`).run();
+    db.close();
+    const laptop = await first.reopen();
+    laptop.core.start();
+    laptops.splice(laptops.indexOf(first), 1, laptop);
+    await quirks(); // mended under the ids they had
+    await poll(laptop);
+    expect(announced(laptop)).toEqual([]);
+    await announcesTheNextPurchase(laptop);
+  });
+});
+
+describe('an event read again under another key', () => {
+  it('is no news, nor another event: a backlog read without event ids, their ids appearing later', async () => {
+    await quirks('no-event-ids');
+    const laptop = await startedLaptop();
+    await quirks(); // the newest are read again at the next polls, each now with its id
+    await poll(laptop);
+    expect(announced(laptop)).toEqual([]);
+    const readAgain = allEvents()
+      .slice(-50)
+      .filter((e) => e.eventId.startsWith('0'))
+      .map((e) => orderIdOf(e) ?? '');
+    expect(readAgain.length).toBeGreaterThan(0); // the seed gives some
+    for (const orderId of readAgain) {
+      const history = (await laptop.core.order(orderId)).history.map((e) => e.statusCode);
+      expect(history).toEqual(
+        allEvents()
+          .filter((e) => orderIdOf(e) === orderId)
+          .map((e) => e.statusCode),
+      );
+    }
+    await announcesTheNextPurchase(laptop);
   });
 });
 

@@ -428,3 +428,27 @@ describe('seller-tray doctor', () => {
     expect(run.stdout).toContain('Every operation answered');
   });
 });
+
+describe('an event id the marketplace reuses', () => {
+  it('for another order: the event stays as first read, its order untouched, the repeat kept aside and told, on every laptop', async () => {
+    const early = await startedLaptop();
+    const first = (await admin(market.sim.url, 'POST', 'purchases', {})).json.orderId as string;
+    await poll(early);
+    await quirks('reused-event-ids');
+    const second = (await admin(market.sim.url, 'POST', 'purchases', {})).json.orderId as string;
+    const late = await startedLaptop(); // reads both in its backlog
+    await poll(early);
+    expect(announced(early)).toEqual([first]);
+    for (const laptop of [early, late]) {
+      expect(rowsOf(laptop, first)[0]?.status).toBe('ProvisioningStarted');
+      expect((await laptop.core.order(first)).history.map((e) => e.statusCode)).toEqual([
+        'ProvisioningStarted',
+      ]);
+      expect(rowsOf(laptop, second)).toEqual([]);
+      const told = laptop.events.flatMap((e) => (e.type === 'problem' ? (e.details ?? []) : []));
+      expect(told).toContainEqual(
+        expect.stringContaining(`in ${second}: eventId: its id was read before for order ${first}`),
+      );
+    }
+  });
+});

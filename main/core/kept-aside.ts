@@ -1,7 +1,7 @@
 // How the items the tolerant reader kept aside are told: one sentence for the user, what was
 // wrong with each one click away (the window's Details, the CLI's following lines). Events of
 // another seller account are kept aside the same way, and told as such.
-import { type ItemKind, itemKey, type MarketplaceEvent, type UnreadableItem } from './api/wire';
+import { type ItemKind, itemKey, type MarketplaceEvent, orderIdOf, type UnreadableItem } from './api/wire';
 
 export interface AsideItem {
   kind: ItemKind;
@@ -16,8 +16,8 @@ const NOUNS: Record<ItemKind, [string, string]> = {
   license: ['license', 'licenses'],
 };
 
-/** Keys longer than an id are the content of an item that has none. */
-const MAX_SHOWN_KEY = 64;
+/** Keys longer than an id (within its order) are the content of an item that has none. */
+const MAX_SHOWN_KEY = 80;
 
 /**
  * How the reason of an event of another seller account opens, so it is told as such. The store's
@@ -36,6 +36,20 @@ export function anotherSellers(event: MarketplaceEvent, fieldPath: string, why: 
     key: itemKey('event', event),
     fieldPath,
     reason: `${ANOTHER_SELLER}: ${why}`,
+    raw: event,
+  };
+}
+
+/**
+ * An event whose UUID was read before for another order (`first`): a marketplace reusing an id.
+ * The event as first read stays; this repeat is kept aside under its id within its own order.
+ */
+export function reusedId(event: MarketplaceEvent, first: string): UnreadableItem {
+  return {
+    kind: 'event',
+    key: `${itemKey('event', event)} in ${orderIdOf(event)}`,
+    fieldPath: 'eventId',
+    reason: `its id was read before for order ${first}, whose event is kept as first read: each event needs an id of its own`,
     raw: event,
   };
 }

@@ -476,8 +476,10 @@ export interface Listed<T> {
  */
 export function itemKey(kind: ItemKind, item: unknown): string {
   const id = (item as Record<string, unknown> | null)?.[ITEM_READERS[kind].idField];
-  if (typeof id !== 'string' || id.trim() === '' || !isIdText(id)) return JSON.stringify(item);
-  const key = canonicalOrderId(id);
+  // Trimmed first, as the reader reads it (ResourceId): white space around an id is no part of it.
+  const text = typeof id === 'string' ? id.trim() : '';
+  if (text === '' || !isIdText(text)) return JSON.stringify(item);
+  const key = canonicalOrderId(text);
   const order = kind === 'event' && !isOrderId(key) ? linkedOrderId(item) : undefined;
   return order === undefined ? key : `${key} in ${order}`;
 }
@@ -589,6 +591,38 @@ export function linkedOrderId(raw: unknown): string | undefined {
   const item = raw as Record<string, unknown>;
   const properties = entries(AdditionalProperty).safeParse(item.additionalProperties).data;
   return orderIdOf({ ...item, additionalProperties: properties });
+}
+
+/**
+ * Whether an event kept aside (`aside`, as it came) and one read now are one event whose key
+ * changed between the reads: an event without an id is keyed by its content, which the mending
+ * changes, and an id may appear where there was none. Nothing both show may differ (id, order,
+ * type, status, time), and they must share what tells an event apart: the same UUID or time (an
+ * id numbered within its order, or the order, may be another of its events). One that shares
+ * neither stays aside: never taken for another event and dropped.
+ */
+export function sameEvent(aside: unknown, event: MarketplaceEvent): boolean {
+  const [a, b] = [traitsOf(aside), traitsOf(event)];
+  const fields = ['id', 'order', 'type', 'status', 'ms'] as const;
+  if (fields.some((f) => a[f] !== undefined && b[f] !== undefined && a[f] !== b[f])) return false;
+  const both = (f: (typeof fields)[number]) => a[f] !== undefined && b[f] !== undefined;
+  return (both('id') && isOrderId(a.id ?? '')) || both('ms');
+}
+
+/** What of an event, readable or not, tells it apart from others: each field as the reader reads it. */
+function traitsOf(
+  raw: unknown,
+): Partial<Record<'id' | 'order' | 'type' | 'status', string> & { ms: number }> {
+  if (typeof raw !== 'object' || raw === null) return {};
+  const item = raw as Record<string, unknown>;
+  const time = Timestamp.safeParse(item.eventTime).data;
+  return {
+    id: ResourceId.safeParse(item.eventId).data,
+    order: linkedOrderId(raw),
+    type: MarketplaceEvent.shape.eventTypeCode.safeParse(item.eventTypeCode).data,
+    status: MarketplaceEvent.shape.statusCode.safeParse(item.statusCode).data,
+    ms: time === undefined ? undefined : Date.parse(time),
+  };
 }
 
 export function eventKey(event: MarketplaceEvent): string {

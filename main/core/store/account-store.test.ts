@@ -148,6 +148,89 @@ it('lets an item go from aside when the marketplace sends it mended', () => {
   expect(store.history('o-1')).toHaveLength(1);
 });
 
+describe('an event id read again', () => {
+  it('for its order, with another type and time: the event is rewritten in place', () => {
+    poll([mended], []);
+    const rewritten = { ...mended, eventTypeCode: 'ServiceTrial', eventTime: '2026-11-20T12:00:00Z' };
+    poll([rewritten], []);
+    expect(store.history('o-1')).toEqual([rewritten]);
+    expect(store.aside(10).total).toBe(0);
+  });
+
+  it('in another case or with spaces around it: the same event, no news', () => {
+    poll([mended], []);
+    expect(poll([{ ...mended, eventId: ` ${eventId.toUpperCase()}\t` }], []).newEvents).toBe(0);
+    expect(store.history('o-1')).toEqual([mended]);
+  });
+
+  it('for another order: reused, kept aside and told, the event as first read untouched', () => {
+    poll([mended], []);
+    const reused = { ...mended, additionalProperties: [{ name: 'orderId', value: 'o-2' }] };
+    expect(poll([reused], []).newOrders).toBe(0);
+    expect(store.history('o-1')).toEqual([mended]);
+    expect(store.history('o-2')).toEqual([]);
+    expect(store.untoldAside()).toEqual([
+      expect.objectContaining({ key: `${eventId} in o-2`, fieldPath: 'eventId' }),
+    ]);
+  });
+});
+
+describe('an event kept aside without an id, its content the key', () => {
+  const aside = (raw: Record<string, unknown>): UnreadableItem => ({
+    kind: 'event',
+    key: JSON.stringify(raw),
+    fieldPath: 'statusCode',
+    reason: 'Invalid input',
+    raw,
+  });
+  const link = [{ name: 'orderId', value: 'o-1' }];
+  const oddPurchase = aside({
+    eventTypeCode: 'ServicePurchased',
+    statusCode: 17,
+    eventTime: '2026-11-20T10:00:00Z',
+    additionalProperties: link,
+  });
+  const { eventId: _, ...mendedWithoutId } = mended;
+  const backlog = (unreadable: UnreadableItem[]) =>
+    store.recordPoll({
+      events: [],
+      unreadable,
+      cursor: { offset: 1 },
+      backlog: true,
+      paused: false,
+      now: '2026-11-21T00:00:00Z',
+    });
+
+  it('leaves the aside table when read mended, its content changed, an id appeared or not', () => {
+    for (const read of [mendedWithoutId, mended]) {
+      poll([], [oddPurchase]);
+      poll([read], []);
+      expect(store.aside(10).total).toBe(0);
+    }
+  });
+
+  it('stays aside when another event of its order is read', () => {
+    poll([], [aside({ eventTypeCode: 'ServicePurchased', statusCode: 17, additionalProperties: link })]);
+    poll([{ ...mendedWithoutId, statusCode: 'ProvisioningInProgress' }], []);
+    poll([{ ...mendedWithoutId, eventTime: '2026-11-20T11:00:00Z' }], []);
+    expect(store.aside(10).total).toBe(1);
+  });
+
+  it('makes its order history when the backlog kept it, however a later poll first learns the order: not announced, nor escalated', () => {
+    backlog([oddPurchase]);
+    // A colleague's status is the first readable event of the order.
+    const status = {
+      ...mended,
+      eventId: 'e-2',
+      statusCode: 'ProvisioningStarted',
+      eventTime: '2026-11-21T09:00:00Z',
+    };
+    expect(poll([status], []).newOrders).toBe(0);
+    expect(poll([mendedWithoutId], []).newOrders).toBe(0);
+    expect(store.unescalatedWaiting('2026-11-22T00:00:00Z')).toEqual([]);
+  });
+});
+
 const purchase = (orderId: string, time: string, statusCode = 'ProvisioningStarted'): MarketplaceEvent => ({
   eventId: `${orderId}-${statusCode}`,
   eventTypeCode: 'ServicePurchased',

@@ -32,14 +32,16 @@ import {
   eventKey,
   type ItemKind,
   type License,
+  linkedOrderId,
   type MarketplaceEvent,
   type Order,
   orderIdOf,
+  sameEvent,
   type UnreadableItem,
 } from '../api/wire';
 import { removeLeftoverTemporaries } from '../durable-file';
 import type { FeedCursor } from '../event-feed';
-import { ANOTHER_SELLER, anotherSellers } from '../kept-aside';
+import { ANOTHER_SELLER, anotherSellers, reusedId } from '../kept-aside';
 import { buyerAndProduct } from '../notification-policy';
 import { type OutboxItem, type PendingMark, readOutboxItem } from '../outbox';
 import { showsMark } from '../status-post';
@@ -103,7 +105,9 @@ const FIRST_SYNC = 'first-sync';
 const ORDERS_WALK = 'orders-walk';
 /**
  * Meta key: when the first start's history was all recorded. An event kept aside then (its
- * unreadable row seen by then) and mended since is of that history: not announced.
+ * unreadable row seen by then) and mended since is of that history: not announced, nor its order
+ * when first learned later. A store whose first start ended before this was noted notes, at its
+ * next poll, when the last event it kept aside by then was seen: all of those count as that history.
  */
 const BACKLOG_RECORDED_AT = 'backlog-recorded-at';
 
@@ -650,7 +654,14 @@ export class AccountStore {
           news.add(orderId);
       }
       const history = input.backlog ? (orderId: string) => !news.has(orderId) : undefined;
-      const { fresh, firstLearned, changed, mendedHistory } = this.insertEvents(
+      // A store whose first start ended before it noted when: what it kept aside by now is of it.
+      if (!input.backlog && this.meta(BACKLOG_RECORDED_AT) === undefined) {
+        const { at } = this.sql(`SELECT MAX(seen_at) AS at FROM unreadable WHERE source = 'event'`).get() as {
+          at: string | null;
+        };
+        this.setMeta(BACKLOG_RECORDED_AT, at ?? new Date(0).toISOString());
+      }
+      const { fresh, firstLearned, changed, mendedHistory, readAgain } = this.insertEvents(
         input.events,
         input.now,
         history,
@@ -666,6 +677,9 @@ export class AccountStore {
       for (const event of purchases) {
         const orderId = orderIdOf(event);
         if (orderId === undefined || (newerThan !== undefined && !(eventMs(event) > newerThan))) continue;
+        // Its order had events before: the purchase read again under another key (an id that
+        // appeared, content that changed), announced when first learned or history.
+        if (readAgain.has(orderId)) continue;
         arrived.add(orderId);
       }
       // An order first learned here in another status (a colleague's laptop moved it on, and the
@@ -726,6 +740,8 @@ export class AccountStore {
     changed: string[];
     /** Orders of events a first start's backlog kept aside, mended since: history, not news. */
     mendedHistory: Set<string>;
+    /** Orders whose purchase was read again under another key: no news (below, recordPoll). */
+    readAgain: Set<string>;
   } {
     const insert = this.sql(
       `INSERT OR IGNORE INTO events (key, order_id, event_type, status, event_time, event_ms, json)
@@ -747,8 +763,17 @@ export class AccountStore {
     const anyEventAside =
       this.sql(`SELECT 1 FROM unreadable WHERE source = 'event' LIMIT 1`).get() !== undefined;
     const backlogRecordedAt = this.meta(BACKLOG_RECORDED_AT);
+    const ofBacklog = (seenAt: string) => backlogRecordedAt !== undefined && seenAt <= backlogRecordedAt;
     const mendedHistory = new Set<string>();
+    /** Fresh events not found aside under their key: maybe under the one they had (mendedAside). */
+    const unmatched: MarketplaceEvent[] = [];
+    /** Orders that had events before: a purchase read again under another key is no news. */
+    const readAgain = new Set<string>();
+    const hadEvents = this.sql('SELECT 1 FROM events WHERE order_id = ? AND key != ? LIMIT 1');
+    const othersOfOrder = this.sql('SELECT key, json FROM events WHERE order_id = ? AND key != ?');
+    const drop = this.sql('DELETE FROM events WHERE key = ?');
     const foreignLater: UnreadableItem[] = [];
+    const reusedIds: UnreadableItem[] = [];
     const fresh: MarketplaceEvent[] = [];
     const firstLearned: string[] = [];
     const touched = new Set<string>();
@@ -786,27 +811,38 @@ export class AccountStore {
               key,
             ) as { seen_at: string } | undefined)
           : undefined;
-        if (
-          aside !== undefined &&
-          backlogRecordedAt !== undefined &&
-          aside.seen_at <= backlogRecordedAt &&
-          orderId !== null
-        )
-          mendedHistory.add(orderId);
+        if (aside !== undefined && ofBacklog(aside.seen_at) && orderId !== null) mendedHistory.add(orderId);
+        else if (aside === undefined && anyEventAside && !history) unmatched.push(event);
+        if (!history && orderId !== null && isNewPurchase(event) && hadEvents.get(orderId, key) !== undefined)
+          readAgain.add(orderId);
+        // The same event read before under another key (no id then, or none now): stored once, as now.
+        if (!history && orderId !== null) {
+          const others = othersOfOrder.all(orderId, key) as { key: string; json: string }[];
+          for (const other of others) if (sameEvent(JSON.parse(other.json), event)) drop.run(other.key);
+        }
         fresh.push(event);
       } else {
         const before = JSON.parse((known.get(key) as { json: string }).json) as MarketplaceEvent;
         // Known as it is (a seenTime set, a time written another way is no change): nothing to write.
         if (!rewritten(before, event)) continue;
-        // Rewritten in place: stored as it is now, and the order it named before follows too.
+        // A UUID naming another order is an id reused: the event stays as first read, its order
+        // untouched, and the repeat is kept aside and told.
+        const first = orderIdOf(before);
+        if (first !== undefined && orderId !== null && first !== orderId) {
+          reusedIds.push(reusedId(event, first));
+          continue;
+        }
+        // Rewritten in place (its status, time or words; its type too): stored as it is now.
         update.run(row);
-        const previous = orderIdOf(before);
-        if (previous !== undefined) touched.add(previous);
       }
       if (orderId !== null) touched.add(orderId);
     }
+    if (anyEventAside && !history && fresh.length > 0) {
+      const orders = new Set(fresh.map(orderIdOf).filter((id) => id !== undefined));
+      for (const orderId of this.mendedAside(unmatched, orders, ofBacklog)) mendedHistory.add(orderId);
+    }
     for (const orderId of touched) {
-      if (this.learnOrder(orderId, now, history)) {
+      if (this.learnOrder(orderId, now, history, mendedHistory)) {
         // A backlog's orders are indexed once, with their documents, after it (indexForSearchLater).
         if (!history) this.indexForSearch(orderId, undefined, undefined);
         firstLearned.push(orderId);
@@ -814,8 +850,35 @@ export class AccountStore {
         this.deriveOrder(orderId, true);
       }
     }
-    this.setAside(foreignLater, now);
-    return { fresh, firstLearned, changed: [...touched], mendedHistory };
+    this.setAside([...foreignLater, ...reusedIds], now);
+    return { fresh, firstLearned, changed: [...touched], mendedHistory, readAgain };
+  }
+
+  /**
+   * Events kept aside that `unmatched` are mended forms of under another key (`sameEvent`: no id
+   * then, or another one) leave the aside table. Answers the orders among `orders` the backlog saw:
+   * an event of theirs, or one naming them, kept aside by then (`ofBacklog`).
+   */
+  private mendedAside(
+    unmatched: readonly MarketplaceEvent[],
+    orders: ReadonlySet<string>,
+    ofBacklog: (seenAt: string) => boolean,
+  ): Set<string> {
+    const rows = this.sql(
+      `SELECT id, raw, seen_at FROM unreadable WHERE source = 'event' AND reason NOT LIKE '${ANOTHER_SELLER}%'`,
+    ).all() as { id: number; raw: string; seen_at: string }[];
+    const remove = this.sql('DELETE FROM unreadable WHERE id = ?');
+    const left = [...unmatched];
+    const history = new Set<string>();
+    for (const row of rows) {
+      const raw = JSON.parse(row.raw) as unknown;
+      const at = left.findIndex((event) => sameEvent(raw, event));
+      const mended = at < 0 ? undefined : left.splice(at, 1)[0];
+      if (mended !== undefined) remove.run(row.id);
+      const orderId = mended === undefined ? linkedOrderId(raw) : orderIdOf(mended);
+      if (ofBacklog(row.seen_at) && orderId !== undefined && orders.has(orderId)) history.add(orderId);
+    }
+    return history;
   }
 
   /**
@@ -872,12 +935,14 @@ export class AccountStore {
     orderId: string,
     now: string,
     history: ((orderId: string) => boolean) | undefined,
+    /** Orders a poll after the backlog learns that the backlog saw (kept aside then): history too. */
+    mendedHistory: ReadonlySet<string>,
   ): boolean {
     const { changes } = this.sql(LEARN_ORDER).run({
       ...this.derived(orderId),
       $now: now,
       $unindexed: history ? 1 : 0,
-      $escalatedAt: history?.(orderId) ? now : null,
+      $escalatedAt: history?.(orderId) || mendedHistory.has(orderId) ? now : null,
     });
     return Number(changes) > 0;
   }
