@@ -609,6 +609,15 @@ export function sameEvent(aside: unknown, event: MarketplaceEvent): boolean {
   return (both('id') && isOrderId(a.id ?? '')) || both('ms');
 }
 
+/**
+ * What an event kept aside is found again by (store: indexed columns): the UUID and time `sameEvent`
+ * needs one of, and the order it names; each undefined where it cannot be read.
+ */
+export function asideLookup(raw: unknown): { uuid?: string; ms?: number; order?: string } {
+  const { id, ms, order } = traitsOf(raw);
+  return { uuid: id !== undefined && isOrderId(id) ? id : undefined, ms, order };
+}
+
 /** What of an event, readable or not, tells it apart from others: each field as the reader reads it. */
 function traitsOf(
   raw: unknown,

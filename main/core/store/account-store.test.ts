@@ -216,6 +216,45 @@ describe('an event kept aside without an id, its content the key', () => {
     expect(store.aside(10).total).toBe(1);
   });
 
+  it('costs a poll with news what it brought, not every item kept aside: none of 300 others is read', () => {
+    poll(
+      [],
+      Array.from({ length: 300 }, (_, i) =>
+        aside({
+          eventTypeCode: 'ServicePurchased',
+          statusCode: i,
+          eventTime: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+          additionalProperties: [{ name: 'orderId', value: `aside-${i}` }],
+        }),
+      ),
+    );
+    poll([mended], []); // The store's first look after they were kept.
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      expect(poll([{ ...mended, eventId: 'e-9', additionalProperties: link }], []).newEvents).toBe(1);
+      const asideRead = parse.mock.calls.filter(([text]) => String(text).includes('aside-'));
+      expect(asideRead).toEqual([]);
+    } finally {
+      parse.mockRestore();
+    }
+    // Still found when one of them comes back mended.
+    const { statusCode: _code, ...back } = {
+      ...mendedWithoutId,
+      eventTime: new Date(Date.UTC(2026, 0, 1, 0, 7)).toISOString(),
+    };
+    poll(
+      [
+        {
+          ...back,
+          statusCode: 'ProvisioningStarted',
+          additionalProperties: [{ name: 'orderId', value: 'aside-7' }],
+        },
+      ],
+      [],
+    );
+    expect(store.aside(1000).total).toBe(299);
+  });
+
   it('makes its order history when the backlog kept it, however a later poll first learns the order: not announced, nor escalated', () => {
     backlog([oddPurchase]);
     // A colleague's status is the first readable event of the order.

@@ -29,6 +29,7 @@ import { causalOrder, isNewPurchase } from '../../../preload/order-status';
 import type { RunbookTick } from '../../../preload/runbooks';
 import type { ResultWindows, ServerWait } from '../api/client';
 import {
+  asideLookup,
   eventKey,
   type ItemKind,
   type License,
@@ -864,9 +865,28 @@ export class AccountStore {
     orders: ReadonlySet<string>,
     ofBacklog: (seenAt: string) => boolean,
   ): Set<string> {
+    // Events kept aside before their lookup columns were (migration 22): read once.
+    const unread = this.sql(
+      `SELECT id, raw FROM unreadable INDEXED BY unreadable_lookup_unread WHERE lookup_read = 0 AND source = 'event'`,
+    ).all() as { id: number; raw: string }[];
+    const read = this.sql(
+      'UPDATE unreadable SET lookup_read = 1, event_uuid = $uuid, event_ms = $ms, order_id = $order WHERE id = $id',
+    );
+    for (const row of unread) read.run({ $id: row.id, ...lookupColumns(JSON.parse(row.raw)) });
+    // Only those that share a UUID or a time with an event read now (sameEvent needs one), or name its order.
+    const looks = unmatched.map(asideLookup);
     const rows = this.sql(
-      `SELECT id, raw, seen_at FROM unreadable WHERE source = 'event' AND reason NOT LIKE '${ANOTHER_SELLER}%'`,
-    ).all() as { id: number; raw: string; seen_at: string }[];
+      `SELECT u.id, u.raw, u.seen_at FROM (
+           SELECT id FROM unreadable WHERE event_uuid IN (SELECT value FROM json_each($uuids))
+           UNION SELECT id FROM unreadable WHERE event_ms IN (SELECT value FROM json_each($times))
+           UNION SELECT id FROM unreadable WHERE order_id IN (SELECT value FROM json_each($orders))
+         ) AS found CROSS JOIN unreadable u ON u.id = found.id
+         WHERE u.source = 'event' AND u.reason NOT LIKE '${ANOTHER_SELLER}%'`,
+    ).all({
+      $uuids: JSON.stringify(looks.flatMap((look) => look.uuid ?? [])),
+      $times: JSON.stringify(looks.flatMap((look) => look.ms ?? [])),
+      $orders: JSON.stringify([...orders]),
+    }) as { id: number; raw: string; seen_at: string }[];
     const remove = this.sql('DELETE FROM unreadable WHERE id = ?');
     const left = [...unmatched];
     const history = new Set<string>();
@@ -2311,12 +2331,23 @@ export class AccountStore {
     if (items.length === 0) return;
     this.atomically(() => {
       const keep = this.sql(
-        `INSERT INTO unreadable (source, key, field_path, reason, raw, seen_at) VALUES (?, ?, ?, ?, ?, ?)
+        `INSERT INTO unreadable (source, key, field_path, reason, raw, seen_at, lookup_read, event_uuid, event_ms, order_id)
+           VALUES ($source, $key, $path, $reason, $raw, $now, 1, $uuid, $ms, $order)
            ON CONFLICT (source, key) DO UPDATE SET
-             field_path = excluded.field_path, reason = excluded.reason, raw = excluded.raw`,
+             field_path = excluded.field_path, reason = excluded.reason, raw = excluded.raw,
+             lookup_read = 1, event_uuid = excluded.event_uuid, event_ms = excluded.event_ms,
+             order_id = excluded.order_id`,
       );
       for (const item of items) {
-        keep.run(item.kind, item.key, item.fieldPath, item.reason, JSON.stringify(item.raw) ?? 'null', now);
+        keep.run({
+          $source: item.kind,
+          $key: item.key,
+          $path: item.fieldPath,
+          $reason: item.reason,
+          $raw: JSON.stringify(item.raw) ?? 'null',
+          $now: now,
+          ...lookupColumns(item.kind === 'event' ? item.raw : undefined),
+        });
       }
     });
   }
@@ -2763,6 +2794,12 @@ type Params = Record<string, string | number | null>;
 /** Only the parameters `sql` names: SQLite refuses a named parameter its statement does not have. */
 function bound(sql: string, params: Params): Params {
   return Object.fromEntries(Object.entries(params).filter(([name]) => sql.includes(name)));
+}
+
+/** The lookup columns of an item kept aside (`raw` an event's as it came; none for other kinds). */
+function lookupColumns(raw: unknown): { $uuid: string | null; $ms: number | null; $order: string | null } {
+  const { uuid, ms, order } = raw === undefined ? {} : asideLookup(raw);
+  return { $uuid: uuid ?? null, $ms: ms ?? null, $order: order ?? null };
 }
 
 function inboxRow(row: OrderRow): InboxRow {

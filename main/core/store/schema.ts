@@ -426,4 +426,18 @@ export const MIGRATIONS: readonly string[] = [
   -- those announced since the reminder delay: a range of this index, not a walk of every waiting one.
   CREATE INDEX announcements_by_queued ON announcements (queued_at);
   `,
+  `
+  -- An event kept aside is found again when it comes back mended under another key by its UUID or
+  -- its time (wire.ts sameEvent), and a backlog's order by the events of it kept aside: read from
+  -- it when kept, indexed, so a poll looks up what it brought, not every item aside. Those kept
+  -- before this version are read once, by the next poll that looks (lookup_read 0).
+  ALTER TABLE unreadable ADD COLUMN lookup_read INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE unreadable ADD COLUMN event_uuid TEXT;
+  ALTER TABLE unreadable ADD COLUMN event_ms INTEGER;
+  ALTER TABLE unreadable ADD COLUMN order_id TEXT;
+  CREATE INDEX unreadable_by_event_uuid ON unreadable (event_uuid);
+  CREATE INDEX unreadable_by_event_ms ON unreadable (event_ms);
+  CREATE INDEX unreadable_by_order ON unreadable (order_id);
+  CREATE INDEX unreadable_lookup_unread ON unreadable (id) WHERE lookup_read = 0 AND source = 'event';
+  `,
 ];
