@@ -120,10 +120,44 @@ describe.runIf(process.getuid?.() === 0)('a folder of Seller Tray owned by anoth
         expect(list.code).toBe(1);
         expect(statSync(dataRoot).uid).toBe(0);
         expect(list.stderr).toBe(
-          `seller-tray: Seller Tray's folder '${dataRoot}' belongs to root, who could replace the files Seller Tray keeps there, so Seller Tray does not use it. Its disk keeps no owners (FAT, exFAT and NTFS disks, and those mounted through FUSE, show every file as the user's who mounted them), so chown cannot change that there: have it mounted with your user's ids (sudo mount -o uid=$(id -u),gid=$(id -g) DEVICE FOLDER), or keep Seller Tray's folder on another disk.\n`,
+          `seller-tray: Seller Tray's folder '${dataRoot}' belongs to root, who could replace the files Seller Tray keeps there, so Seller Tray does not use it. Its disk keeps no owners (FAT, exFAT and NTFS disks show every file as the user's who mounted them), so chown cannot change that there: have it mounted with your user's ids (sudo mount -o uid=$(id -u),gid=$(id -g) DEVICE FOLDER), or keep Seller Tray's folder on another disk.\n`,
         );
         // As the advice says: what chown would do fails there.
         expect(() => chownSync(dataRoot, USER, USER)).toThrow();
+      } finally {
+        await promisify(execFile)('umount', [disk]);
+      }
+    },
+    60_000,
+  );
+
+  it.runIf(existsSync('/dev/fuse') && onPath('bindfs'))(
+    'on a FUSE disk that keeps owners (bindfs, as sshfs, gocryptfs, mergerfs), is sent to chown, which works there',
+    async () => {
+      const under = join(home, 'under-bindfs');
+      const disk = join(home, 'bindfs');
+      mkdirSync(under, { mode: 0o755 });
+      mkdirSync(disk);
+      await promisify(execFile)('bindfs', ['-o', 'allow_other', under, disk]);
+      try {
+        const xdg = join(disk, 'xdg');
+        mkdirSync(xdg, { mode: 0o755 });
+        const dataRoot = join(xdg, 'Seller Tray');
+        mkdirSync(dataRoot, { mode: 0o755 });
+        chownSync(dataRoot, OWNER, OWNER);
+        const list = await run(
+          'main/cli/seller-tray.ts',
+          ['accounts', 'list'],
+          { XDG_CONFIG_HOME: xdg },
+          USER,
+        );
+        expect(list.code).toBe(1);
+        expect(list.stderr).toMatch(
+          new RegExp(`^seller-tray: ${refusal(dataRoot, 'another user \\(user id 4242\\)').source}\n$`),
+        );
+        // As the advice says: chown works there.
+        chownSync(dataRoot, USER, USER);
+        expect(statSync(dataRoot).uid).toBe(USER);
       } finally {
         await promisify(execFile)('umount', [disk]);
       }

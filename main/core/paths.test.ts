@@ -2,7 +2,7 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensurePrivateDir, FolderOfAnotherUserError, userDataDir } from './paths';
+import { ensurePrivateDir, FolderOfAnotherUserError, mountType, userDataDir } from './paths';
 
 describe('user data directory (where Electron keeps userData for Seller Tray)', () => {
   it('on Linux is under $XDG_CONFIG_HOME when it is set', () => {
@@ -104,4 +104,31 @@ describe('a folder another user owns', () => {
       }
     },
   );
+});
+
+describe("a folder's mount type, from the mount table", () => {
+  const table = [
+    '22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw',
+    '40 22 0:45 / /media/usb rw,nosuid - fuseblk /dev/sdb1 rw,user_id=0,group_id=0',
+    '41 22 0:46 / /home/ana/safe rw - fuse.gocryptfs /home/ana/.safe rw,user_id=1000',
+    '42 41 0:47 / /home/ana/safe/stick rw - fuse.fusefat /dev/sdc1 rw',
+    '43 22 0:48 / /mnt/my\\040disk rw - fuse.exfat /dev/sdd1 rw',
+    '44 22 0:49 / /media/usb rw - fuse.bindfs /srv/usb rw',
+  ].join('\n');
+
+  it('is the longest mount point over the path, the last of equals (mounted on top)', () => {
+    expect(mountType(table, '/home/ana/.config')).toBe('ext4');
+    expect(mountType(table, '/home/ana/safe/Seller Tray')).toBe('fuse.gocryptfs');
+    expect(mountType(table, '/home/ana/safe/stick/Seller Tray')).toBe('fuse.fusefat');
+    expect(mountType(table, '/home/ana/safestick')).toBe('ext4');
+    expect(mountType(table, '/media/usb/Seller Tray')).toBe('fuse.bindfs');
+  });
+
+  it('reads a mount point written with escapes (a space is \\040)', () => {
+    expect(mountType(table, '/mnt/my disk/Seller Tray')).toBe('fuse.exfat');
+  });
+
+  it('is none in a table without a line for it', () => {
+    expect(mountType('', '/home')).toBeUndefined();
+  });
 });

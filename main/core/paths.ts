@@ -2,7 +2,7 @@
 // (`app.getPath('userData')`); the CLI and the browser preview cannot, so this reproduces Electron's
 // answer for our product name. Both then read and write the same files, and a second home directory
 // behaves like a second laptop.
-import { chmodSync, mkdirSync, readFileSync, statfsSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, realpathSync, statfsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { PRODUCT_NAME } from './app-identity';
@@ -72,17 +72,47 @@ export function ownFolder(dir: string): void {
 /**
  * The file systems that keep no owner per file: the mount gives every file one (its `uid=` and
  * `gid=` options, else the user who mounted it), and chown fails there (EPERM, or unimplemented).
- * By statfs's type: FAT (vfat, msdos), exFAT, NTFS (ntfs, ntfs3) and FUSE (ntfs-3g, exfat-fuse,
- * fusefat…; libfuse takes `uid=` and `gid=` too).
+ * By statfs's type: FAT (vfat, msdos), exFAT, NTFS (ntfs, ntfs3). FUSE is one type for all its
+ * file systems, most of which keep owners (bindfs, sshfs, gocryptfs, mergerfs, fuse-overlayfs):
+ * there the mount table's own type tells (FUSE_WITHOUT_OWNERS).
  */
-const OWNERS_FROM_MOUNT = new Set([0x4d44, 0x2011bab0, 0x5346544e, 0x7366746e, 0x65735546]);
+const OWNERS_FROM_MOUNT = new Set([0x4d44, 0x2011bab0, 0x5346544e, 0x7366746e]);
+const FUSE = 0x65735546;
+/** FUSE file systems of disks that keep no owners, as /proc/self/mountinfo names them (libfuse takes `uid=`, `gid=`). */
+const FUSE_WITHOUT_OWNERS = /^(fuseblk|fuse\.(fusefat|exfat|exfat-fuse|ntfs-3g|ntfs|lowntfs-3g|vfat|msdos))$/;
 
 function ownersFromMount(dir: string): boolean {
   try {
-    return OWNERS_FROM_MOUNT.has(statfsSync(dir).type);
+    const { type } = statfsSync(dir);
+    if (OWNERS_FROM_MOUNT.has(type)) return true;
+    return (
+      type === FUSE &&
+      FUSE_WITHOUT_OWNERS.test(
+        mountType(readFileSync('/proc/self/mountinfo', 'utf8'), realpathSync(dir)) ?? '',
+      )
+    );
   } catch {
     return false; // not told: the advice for a disk that keeps owners
   }
+}
+
+/**
+ * The file system type (`fuse.sshfs`, `ext4`…) of the mount holding `path` (a real path), from a
+ * mountinfo table (proc(5)): the mount with the longest mount point over it, the last of equals (mounted on top).
+ */
+export function mountType(mountinfo: string, path: string): string | undefined {
+  let best: { point: string; type: string } | undefined;
+  for (const line of mountinfo.split('\n')) {
+    const [mount, rest] = line.split(' - ');
+    const point = mount
+      ?.split(' ')[4]
+      ?.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
+    const type = rest?.split(' ')[0];
+    if (point === undefined || type === undefined) continue;
+    const holds = point === '/' || path === point || path.startsWith(`${point}/`);
+    if (holds && (best === undefined || point.length >= best.point.length)) best = { point, type };
+  }
+  return best?.type;
 }
 
 /**
@@ -105,7 +135,7 @@ export class FolderOfAnotherUserError extends Error {
       runner === 0
         ? `Seller Tray runs as root here: run it as ${owner === NOBODY ? 'your own user' : 'that user'} instead, without sudo.`
         : ownersFromMount
-          ? "Its disk keeps no owners (FAT, exFAT and NTFS disks, and those mounted through FUSE, show every file as the user's who mounted them), so chown cannot change that there: have it mounted with your user's ids (sudo mount -o uid=$(id -u),gid=$(id -g) DEVICE FOLDER), or keep Seller Tray's folder on another disk."
+          ? "Its disk keeps no owners (FAT, exFAT and NTFS disks show every file as the user's who mounted them), so chown cannot change that there: have it mounted with your user's ids (sudo mount -o uid=$(id -u),gid=$(id -g) DEVICE FOLDER), or keep Seller Tray's folder on another disk."
           : owner === NOBODY
             ? "A network or shared disk shows as nobody's the files whose owner it cannot tell, and chown cannot change that there: have the disk mounted so that your files show as yours, or keep Seller Tray's folder on a disk of this computer."
             : `If it should be yours, make it yours with: sudo chown -R $USER ${shellWord(folder)} (or run Seller Tray as the user it belongs to).`;

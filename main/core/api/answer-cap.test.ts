@@ -242,12 +242,13 @@ describe('a remembered place over the cap, when the listing moves around it', ()
    * each with its Content-Length, as a server that writes the whole answer before sending it.
    */
   function listingClient(listing: ReturnType<typeof event>[], declared = false) {
-    const counted = { overCap: 0 };
+    const counted = { overCap: 0, asked: [] as string[] };
     const transport: Transport = async (url) => {
       const { pathname, searchParams } = new URL(url);
       if (pathname.endsWith('/tokens')) return Response.json({ accessToken: 'token' }, { status: 201 });
       const offset = Number(searchParams.get('offset') ?? 0);
       const limit = Number(searchParams.get('limit') ?? 10);
+      counted.asked.push(`${offset}+${limit}`);
       const page = listing.slice(offset, offset + limit);
       const bytes = Buffer.from(
         JSON.stringify({ marketplaceEvents: page, hasMore: offset + limit < listing.length }),
@@ -324,15 +325,33 @@ describe('a remembered place over the cap, when the listing moves around it', ()
   });
 
   it.each([false, true])(
-    'reads the event that takes the place of the item over the cap that ended the listing (Content-Length: %s)',
+    'asks nothing of the item over the cap that ends a quiet listing on the walks after (Content-Length: %s)',
+    async (declared) => {
+      const listing = [0, 1, 2, 3].map((n) => event(n, n === 3));
+      const { client, counted } = listingClient(listing, declared);
+      await walkAll(client);
+      await walkAll(client);
+      counted.asked.length = 0;
+      for (let poll = 0; poll < 3; poll++) await walkAll(client);
+      // Each walk asks what may follow it (one small request), never the item itself again.
+      expect(counted.asked.filter((asked) => asked.startsWith('3+'))).toEqual([]);
+    },
+  );
+
+  it.each([false, true])(
+    'reads the event that took the place of the item over the cap that ended the listing once the listing grows (Content-Length: %s)',
     async (declared) => {
       const listing = [0, 1, 2, 3].map((n) => event(n, n === 3));
       const { client } = listingClient(listing, declared);
       await walkAll(client);
+      // Removed with exactly one event added: from around it, the place looks the same (the price
+      // of asking the last item nothing at each poll).
       listing.splice(3, 1, event(4));
-      const again = await walkAll(client);
-      expect(ids(again)).toEqual([0, 1, 2, 4]);
-      expect(again.aside).toEqual([]);
+      expect(ids(await walkAll(client))).toEqual([0, 1, 2]);
+      listing.push(event(5));
+      const grown = await walkAll(client);
+      expect(ids(grown)).toEqual([0, 1, 2, 4, 5]);
+      expect(grown.aside).toEqual([]);
     },
   );
 
