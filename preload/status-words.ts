@@ -68,7 +68,7 @@ export function checkedText(lastSuccessfulPoll: string | null, nowMs: number): s
   return sinceText('Checked', 'checked', lastSuccessfulPoll, nowMs, false);
 }
 
-/** "Checked 1 min ago", "Not checked for 20 min", "Not checked yet": `done` begins a sentence, `doneWord` follows "Not". */
+/** "Checked 1 min ago", "Not read for 20 min", "Not checked yet": `done` begins a sentence, `doneWord` follows "Not". */
 function sinceText(
   done: string,
   doneWord: string,

@@ -1150,7 +1150,8 @@ export class SellerCore {
   /**
    * Orders announced again (none while paused): a reminder once for each order still waiting after
    * the reminder delay, and, urgent, once for each new order nobody started within the escalation
-   * delay (again when a snooze on this laptop ends). Every laptop does so, from the same truth.
+   * delay (again when a snooze on this laptop ends), each counted from when this laptop could first
+   * tell of the order (WAITS_SINCE in the store).
    */
   private remind(): void {
     if (this.pausedUntil() !== null) return;
@@ -1158,13 +1159,13 @@ export class SellerCore {
     this.announceAgain(
       'reminder',
       settings.reminderAfterMinutes,
-      this.store.unremindedWaiting(this.isoNow()),
+      () => this.store.unremindedWaiting(this.isoNow()),
       (due, at) => this.store.markReminded(due, at),
     );
     this.announceAgain(
       'urgent',
       settings.escalateAfterMinutes,
-      this.store.unescalatedWaiting(this.isoNow()),
+      () => this.store.unescalatedWaiting(this.isoNow()),
       (due, at) => this.store.markEscalated(due, at),
     );
   }
@@ -1172,12 +1173,13 @@ export class SellerCore {
   private announceAgain(
     kind: 'reminder' | 'urgent',
     afterMinutes: number,
-    candidates: readonly { orderId: string; since: string }[],
+    /** Read only when on: with it off none is ever marked, so they are every waiting order. */
+    candidates: () => readonly { orderId: string; since: string }[],
     mark: (orderIds: string[], at: string) => void,
   ): void {
     const afterMs = afterMinutes * 60_000;
     if (afterMs <= 0) return;
-    const waiting = candidates
+    const waiting = candidates()
       .map((o) => ({ orderId: o.orderId, since: Date.parse(o.since) }))
       .filter((o) => Number.isFinite(o.since));
     const due = dueReminders(waiting, new Set(), this.now(), afterMs).map((o) => o.orderId);

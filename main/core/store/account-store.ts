@@ -2599,11 +2599,18 @@ const LEARN_ORDER = `INSERT OR IGNORE INTO orders (order_id, learned_at, unindex
    VALUES ($id, $now, $unindexed, $escalatedAt, $status, $statusAt, $purchasedAt, $purchaseType,
      COALESCE(${MARKED}, $status), ${sinceMs('$status', '$statusAt')}, ${TIMES.firstAction},
      ${TIMES.completed})`;
+/**
+ * When the order's status began, as derived again: while the status stays, never later than it was
+ * (a stamp ahead of this laptop was taken as the moment it was learned, notAhead; the same event
+ * listed again later, once the clock passed its stamp, must not move it on to the stamp).
+ */
+const STATUS_AT_KEPT = `CASE WHEN status IS $status AND status_at IS NOT NULL
+     AND julianday(status_at) < julianday($statusAt) THEN status_at ELSE $statusAt END`;
 const DERIVE_ORDER = `UPDATE orders SET stale = MAX(stale, $refetch),
      fetch_due_ms = CASE WHEN $refetch = 1 THEN NULL ELSE fetch_due_ms END,
-     fetch_failures = CASE WHEN $refetch = 1 THEN 0 ELSE fetch_failures END, status = $status, status_at = $statusAt,
-     purchased_at = $purchasedAt, purchase_type = $purchaseType,
-     effective_status = COALESCE(${MARKED}, $status), since_ms = ${sinceMs('$status', '$statusAt')},
+     fetch_failures = CASE WHEN $refetch = 1 THEN 0 ELSE fetch_failures END, status = $status,
+     status_at = ${STATUS_AT_KEPT}, purchased_at = $purchasedAt, purchase_type = $purchaseType,
+     effective_status = COALESCE(${MARKED}, $status), since_ms = ${sinceMs('$status', STATUS_AT_KEPT)},
      first_action_ms = ${TIMES.firstAction}, completed_ms = ${TIMES.completed}
    WHERE order_id = $id`;
 /** From the document as stored (an UPDATE's expressions read the row as it was before it). */
