@@ -521,7 +521,8 @@ export class SellerApiClient {
       // The listing's last item is told by nothing after it: one removed with exactly one event
       // added in its place looks the same from around it until the listing grows. Asking its start
       // would cost a request a poll (the marketplace builds the whole answer) for that rare case.
-      if ((rest.keys[0] ?? null) === remembered.after) item = this.overCapItem(operation, place, remembered.key);
+      if ((rest.keys[0] ?? null) === remembered.after)
+        item = this.overCapItem(operation, place, remembered.key);
     }
     if (item === undefined) {
       this.#overCap.delete(known);
