@@ -399,7 +399,7 @@ describe('the inbox', () => {
   });
 
   it('keeps an arrival on top for an hour whatever the sort, then with the other waiting orders', () => {
-    // w3 was queued at 00:00; w0 arrives at 00:40, purchased before any other order.
+    // w3 arrived at 00:00; w0 arrives at 00:40, stamped before any other order (a clock behind).
     store.recordPoll({
       events: [purchase('w0', '2026-10-01T08:00:00Z')],
       cursor: undefined,
@@ -408,9 +408,9 @@ describe('the inbox', () => {
       now: '2026-11-22T00:40:00Z',
     });
     const at = (now: string, sort: 'longest-waiting' | 'newest') => ids(page(sort, 0, 100, 'all', { now }));
-    // Both within the hour: the newest purchase first, above the backlog whatever the sort.
-    expect(at('2026-11-22T00:50:00Z', 'longest-waiting')).toEqual(['w3', 'w0', 'w1', 'w2', 'd2', 'd1']);
-    expect(at('2026-11-22T00:50:00Z', 'newest')).toEqual(['w3', 'w0', 'w2', 'w1', 'd2', 'd1']);
+    // Both within the hour: the latest arrival first, above the backlog whatever the sort.
+    expect(at('2026-11-22T00:50:00Z', 'longest-waiting')).toEqual(['w0', 'w3', 'w1', 'w2', 'd2', 'd1']);
+    expect(at('2026-11-22T00:50:00Z', 'newest')).toEqual(['w0', 'w3', 'w2', 'w1', 'd2', 'd1']);
     // An hour after w3 came, it is one of the waiting orders (sorted); w0 is still just arrived.
     expect(at('2026-11-22T01:10:00Z', 'longest-waiting')).toEqual(['w0', 'w3', 'w1', 'w2', 'd2', 'd1']);
     expect(page('longest-waiting', 0, 100, 'all', { now: '2026-11-22T01:10:00Z' }).groups[0]).toEqual({
@@ -419,8 +419,8 @@ describe('the inbox', () => {
       size: 1,
       holds: 1,
     });
-    // Without the time, nothing is "just arrived" (the CLI's list).
-    expect(ids(page('longest-waiting'))).toEqual(['w0', 'w3', 'w1', 'w2', 'd2', 'd1']);
+    // Without the time, nothing is "just arrived" (the CLI's list): w3 has waited longer here.
+    expect(ids(page('longest-waiting'))).toEqual(['w3', 'w0', 'w1', 'w2', 'd2', 'd1']);
   });
 
   it('lists the stalled orders in progress after the waiting ones, the longest in progress first', () => {
