@@ -1069,6 +1069,90 @@ describe('the waiting count', () => {
 });
 
 describe('the journal', () => {
+  describe('an arrived order, its database lost and rebuilt', () => {
+    const bought = '2026-11-22T07:58:00Z';
+    const arrived = '2026-11-22T08:00:00.000Z';
+    const rebuiltAt = '2026-11-22T11:00:00Z';
+    /** The order arrives and is announced; three hours later the database is lost, and the rebuilt one reads the history again. */
+    const rebuiltAfter = async (journalEdit: (journal: Journal) => Journal = (j) => j) => {
+      store.recordPoll({
+        events: [purchase('o-1', bought)],
+        cursor: undefined,
+        backlog: false,
+        paused: false,
+        now: arrived,
+      });
+      store.markRaised(['o-1'], arrived);
+      store.close();
+      const journal = JSON.parse(await readFile(join(dir, JOURNAL_FILE), 'utf8')) as Journal;
+      await writeFile(join(dir, JOURNAL_FILE), JSON.stringify(journalEdit(journal)));
+      await rm(join(dir, DATABASE_FILE));
+      store = AccountStore.open(dir, () => Date.parse(rebuiltAt)).store;
+      store.recordPoll({
+        events: [purchase('o-1', bought)],
+        cursor: { offset: 1 },
+        backlog: true,
+        paused: false,
+        now: rebuiltAt,
+      });
+      const query = {
+        filter: 'all',
+        search: '',
+        sort: 'newest' as const,
+        offset: 0,
+        limit: 10,
+        now: rebuiltAt,
+      };
+      const { rows, groups } = store.inboxPage(query);
+      const notStarted = store.attention(
+        { now: rebuiltAt, reminderAfterMinutes: 15, stalledAfterDays: 7 },
+        10,
+      ).notStarted;
+      return {
+        waitingSince: rows[0]?.waitingSince,
+        group: groups.find((g) => g.size > 0)?.name,
+        notStarted: notStarted.map((r) => r.orderId),
+      };
+    };
+
+    it('keeps when it arrived: still waiting three hours, late and in Needs attention, not just arrived', async () => {
+      expect(await rebuiltAfter()).toEqual({ waitingSince: arrived, group: 'waiting', notStarted: ['o-1'] });
+    });
+
+    it('from a journal that did not keep it (an earlier version), counts from its purchase stamp', async () => {
+      const earlier = (journal: Journal) => ({
+        ...journal,
+        announcements: journal.announcements.map(({ orderId, state }) => ({ orderId, state })),
+      });
+      expect(await rebuiltAfter(earlier)).toEqual({
+        waitingSince: '2026-11-22T07:58:00.000Z',
+        group: 'waiting',
+        notStarted: ['o-1'],
+      });
+    });
+  });
+
+  it('counts the wait of an order 0.1 announced from its purchase stamp, never after it was imported', async () => {
+    await writeFile(
+      join(dir, 'events.jsonl'),
+      [purchase('o-1', '2026-11-22T07:58:00Z'), purchase('o-2', '2026-11-22T13:00:00Z')]
+        .map((e) => `${JSON.stringify(e)}\n`)
+        .join(''),
+    );
+    await writeFile(
+      join(dir, 'state.json'),
+      JSON.stringify({ version: 1, notified: ['o-1', 'o-2'], reminded: [], held: [], outbox: [] }),
+    );
+    const { importLegacyFiles } = await import('./legacy-import');
+    importLegacyFiles(dir, store, '2026-11-22T11:00:00.000Z');
+    const rows = store.inboxPage({ filter: 'all', search: '', sort: 'newest', offset: 0, limit: 10 }).rows;
+    // o-2 is stamped ahead of this laptop (a clock ahead): it waits from the import.
+    expect(rows.map((r) => [r.orderId, r.waitingSince])).toEqual([
+      ['o-2', '2026-11-22T11:00:00.000Z'],
+      ['o-1', '2026-11-22T07:58:00.000Z'],
+    ]);
+  });
+
   it('keeps every announcement not raised, the latest raised ones, and the newest purchase, before the commit', () => {
     learn([purchase('old', '2026-11-01T08:00:00Z')], true);
     learn(
