@@ -1165,7 +1165,7 @@ describe('the journal', () => {
     store.markRaised(raised, '2026-11-22T00:00:00Z');
     const journal = readJournal(dir);
     expect(journal?.announcements.filter((a) => a.state !== 'raised')).toEqual([
-      { orderId: `n${RAISED_KEPT + 1}`, state: 'pending' },
+      { orderId: `n${RAISED_KEPT + 1}`, state: 'pending', arrivedAt: '2026-11-22T00:00:00Z' },
     ]);
     expect(journal?.announcements.filter((a) => a.state === 'raised')).toHaveLength(RAISED_KEPT);
     expect(journal?.newestPurchaseMs).toBe(Date.UTC(2026, 10, 2) + (RAISED_KEPT + 1) * 60_000);
@@ -1192,7 +1192,11 @@ describe('the journal', () => {
       paused: false,
       now: '2026-11-22T10:00:00Z',
     });
-    expect(readJournal(dir)?.announcements).toContainEqual({ orderId: 'since', state: 'pending' });
+    expect(readJournal(dir)?.announcements).toContainEqual({
+      orderId: 'since',
+      state: 'pending',
+      arrivedAt: '2026-11-22T10:00:00Z',
+    });
     expect(newOrders).toBeGreaterThanOrEqual(1);
   });
 
@@ -1252,7 +1256,9 @@ describe('the journal', () => {
     const edited = written();
     store = AccountStore.open(dir).store;
     expect(written()).not.toBe(edited);
-    expect(readJournal(dir)?.announcements).toEqual([{ orderId: 'p1', state: 'pending' }]);
+    expect(readJournal(dir)?.announcements).toEqual([
+      { orderId: 'p1', state: 'pending', arrivedAt: '2026-11-22T00:00:00Z' },
+    ]);
   });
 
   // Issue 27: each change of the outbox rewrote the journal from every mark pending or refused,

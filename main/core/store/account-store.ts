@@ -489,13 +489,18 @@ export class AccountStore {
       }
       const now = new Date(this.now()).toISOString();
       const queue = this.sql(
-        `INSERT INTO announcements (order_id, state, queued_at, raised_at, opened_at)
-           VALUES ($id, $state, $now, IIF($state = 'raised', $now, NULL), IIF($state = 'raised', $now, NULL))
+        `INSERT INTO announcements (order_id, state, queued_at, raised_at, opened_at, arrived_at)
+           VALUES ($id, $state, $now, IIF($state = 'raised', $now, NULL), IIF($state = 'raised', $now, NULL), $arrived)
            ON CONFLICT (order_id) DO UPDATE SET state = excluded.state, raised_at = excluded.raised_at,
              claimed_by = NULL WHERE announcements.state != excluded.state`,
       );
-      for (const { orderId, state } of journal?.announcements ?? []) {
-        restored.announcements += Number(queue.run({ $id: orderId, $state: state, $now: now }).changes);
+      for (const { orderId, state, arrivedAt } of journal?.announcements ?? []) {
+        const put = Number(
+          queue.run({ $id: orderId, $state: state, $now: now, $arrived: arrivedAt ?? null }).changes,
+        );
+        restored.announcements += put;
+        // An order the database still holds (its -wal file lost) waits from its arrival again.
+        if (put > 0) this.deriveOrder(orderId, false);
       }
       this.noteNewestPurchase(newestInJournal);
       this.journalChanged =
@@ -563,14 +568,22 @@ export class AccountStore {
   /** What the journal holds, as the database (this transaction's changes included) says. */
   private journal(): Journal {
     const announcements = this.sql(
-      `SELECT order_id, state FROM announcements WHERE state != 'raised'
-       UNION ALL SELECT * FROM (SELECT order_id, state FROM announcements WHERE state = 'raised'
+      `SELECT order_id, state, arrived_at FROM announcements WHERE state != 'raised'
+       UNION ALL SELECT * FROM (SELECT order_id, state, arrived_at FROM announcements WHERE state = 'raised'
                                 ORDER BY raised_at DESC LIMIT ${RAISED_KEPT})`,
-    ).all() as { order_id: string; state: Journal['announcements'][number]['state'] }[];
+    ).all() as {
+      order_id: string;
+      state: Journal['announcements'][number]['state'];
+      arrived_at: string | null;
+    }[];
     return {
       version: 1,
       outbox: this.pendingOutboxItems(),
-      announcements: announcements.map((a) => ({ orderId: a.order_id, state: a.state })),
+      announcements: announcements.map((a) => ({
+        orderId: a.order_id,
+        state: a.state,
+        ...(a.arrived_at === null ? {} : { arrivedAt: a.arrived_at }),
+      })),
       newestPurchaseMs: this.newestPurchase() ?? null,
       refusedApart: true,
     };
