@@ -26,6 +26,7 @@ import type {
 } from '../../../preload/model';
 import { orderTotal } from '../../../preload/money';
 import { causalOrder, isNewPurchase } from '../../../preload/order-status';
+import { readPostReference } from '../../../preload/post-reference';
 import type { RunbookTick } from '../../../preload/runbooks';
 import type { ResultWindows, ServerWait } from '../api/client';
 import {
@@ -950,10 +951,18 @@ export class AccountStore {
     );
     const latest = history.at(-1);
     const purchases = history.filter(isNewPurchase);
+    // A status this laptop marked began when it was marked, in this laptop's clock (its record).
+    const reference = latest && readPostReference(latest);
+    const marked = reference
+      ? (this.sql('SELECT marked_at FROM status_records WHERE request_id = ?').get(reference.requestId) as
+          | { marked_at: string }
+          | undefined)
+      : undefined;
+    const stamp = marked?.marked_at ?? latest?.eventTime;
     return {
       $id: orderId,
       $status: latest?.statusCode ?? null,
-      $statusAt: latest?.eventTime === undefined ? null : notAhead(latest.eventTime, this.now()),
+      $statusAt: stamp === undefined ? null : notAhead(stamp, this.now()),
       $purchasedAt: purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null,
       $purchaseType: purchases[0]?.eventTypeCode ?? null,
     };
@@ -2604,18 +2613,30 @@ function sinceMs(status: string, statusAt: string): string {
  * text of a few kilobytes was made again and hashed for the statement cache every time (a first
  * start's hundred thousand events made a hundred megabytes of such garbage).
  */
+/**
+ * When the order's status began for this laptop, `statusAt` as derived (notAhead, or this laptop's
+ * mark): never before its wait began here (`waits`, waitStart), when this laptop could first tell
+ * of the order: a stamp hours behind said "In progress 3 h" of an order that arrived a minute ago.
+ */
+const notBeforeWait = (statusAt: string, waits: string) =>
+  `CASE WHEN julianday(${statusAt}) < julianday(${waits}) THEN ${waits} ELSE ${statusAt} END`;
+const LEARNED_STATUS_AT = notBeforeWait('$statusAt', waitStart('$id', '$purchasedAt', '$now'));
 const LEARN_ORDER = `INSERT OR IGNORE INTO orders (order_id, learned_at, unindexed, escalated_at, status, status_at,
      purchased_at, purchase_type, effective_status, since_ms, first_action_ms, completed_ms, waits_since)
-   VALUES ($id, $now, $unindexed, $escalatedAt, $status, $statusAt, $purchasedAt, $purchaseType,
-     COALESCE(${MARKED}, $status), ${sinceMs('$status', '$statusAt')}, ${TIMES.firstAction},
+   VALUES ($id, $now, $unindexed, $escalatedAt, $status, ${LEARNED_STATUS_AT}, $purchasedAt, $purchaseType,
+     COALESCE(${MARKED}, $status), ${sinceMs('$status', LEARNED_STATUS_AT)}, ${TIMES.firstAction},
      ${TIMES.completed}, ${waitStart('$id', '$purchasedAt', '$now')})`;
 /**
  * When the order's status began, as derived again: while the status stays, never later than it was
  * (a stamp ahead of this laptop was taken as the moment it was learned, notAhead; the same event
- * listed again later, once the clock passed its stamp, must not move it on to the stamp).
+ * listed again later, once the clock passed its stamp, must not move it on to the stamp); never
+ * before its wait began here (notBeforeWait: its arrival, derived again when it is announced).
  */
-const STATUS_AT_KEPT = `CASE WHEN status IS $status AND status_at IS NOT NULL
-     AND julianday(status_at) < julianday($statusAt) THEN status_at ELSE $statusAt END`;
+const STATUS_AT_KEPT = notBeforeWait(
+  `CASE WHEN status IS $status AND status_at IS NOT NULL
+     AND julianday(status_at) < julianday($statusAt) THEN status_at ELSE $statusAt END`,
+  waitStart('$id', '$purchasedAt', 'learned_at'),
+);
 const DERIVE_ORDER = `UPDATE orders SET stale = MAX(stale, $refetch),
      fetch_due_ms = CASE WHEN $refetch = 1 THEN NULL ELSE fetch_due_ms END,
      fetch_failures = CASE WHEN $refetch = 1 THEN 0 ELSE fetch_failures END, status = $status,
