@@ -2609,17 +2609,18 @@ function sinceMs(status: string, statusAt: string): string {
 }
 
 /**
- * Statements run once per order or event, their text built once here: built at each call, a
- * text of a few kilobytes was made again and hashed for the statement cache every time (a first
- * start's hundred thousand events made a hundred megabytes of such garbage).
- */
-/**
  * When the order's status began for this laptop, `statusAt` as derived (notAhead, or this laptop's
  * mark): never before its wait began here (`waits`, waitStart), when this laptop could first tell
  * of the order: a stamp hours behind said "In progress 3 h" of an order that arrived a minute ago.
  */
 const notBeforeWait = (statusAt: string, waits: string) =>
   `CASE WHEN julianday(${statusAt}) < julianday(${waits}) THEN ${waits} ELSE ${statusAt} END`;
+
+/**
+ * Statements run once per order or event, their text built once here: built at each call, a
+ * text of a few kilobytes was made again and hashed for the statement cache every time (a first
+ * start's hundred thousand events made a hundred megabytes of such garbage).
+ */
 const LEARNED_STATUS_AT = notBeforeWait('$statusAt', waitStart('$id', '$purchasedAt', '$now'));
 const LEARN_ORDER = `INSERT OR IGNORE INTO orders (order_id, learned_at, unindexed, escalated_at, status, status_at,
      purchased_at, purchase_type, effective_status, since_ms, first_action_ms, completed_ms, waits_since)
