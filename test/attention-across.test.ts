@@ -16,6 +16,7 @@ function row(orderId: string, minute: number): InboxRow {
     purchaseType: 'ServicePurchased',
     since: at(minute),
     statusSince: at(minute),
+    waitingSince: at(minute),
     waiting: true,
     unopened: false,
     backlog: false,

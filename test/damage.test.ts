@@ -114,7 +114,11 @@ const MOMENTS: Record<string, Moment> = {
       const child = spawnTs('test/support/poll-child.ts', [sim.url, dataDir]);
       // Its first poll ended: the announcement was raised and marked raised.
       await killWhen(child, async () => void (await waitForLine(child, /^polled$/)));
-      expect(readJournal(dataDir)?.announcements).toContainEqual({ orderId, state: 'raised' });
+      expect(readJournal(dataDir)?.announcements).toContainEqual({
+        orderId,
+        state: 'raised',
+        arrivedAt: expect.any(String),
+      });
       return { announce: [] };
     },
   },

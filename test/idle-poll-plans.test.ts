@@ -215,6 +215,25 @@ it("counts the tray's stalled orders from those whose limit passed since it last
   expect(ranges.filter((detail) => !/\(<expr>>\? AND <expr><\?\)/.test(detail))).toEqual([]);
 });
 
+// Session 40: the orders not started were found by walking every waiting order newest purchase
+// first, each one's wait worked out (its announcement looked up) until a page was full.
+it("reads Needs attention's orders not started, list and count, as ranges of the waits' index", async () => {
+  const { core } = await startedLaptop();
+  const statements = await statementsOf(async () => {
+    core.attention();
+    core.status();
+  });
+  const store = (core as unknown as { store: AccountStore }).store;
+  const db = (store as unknown as { db: DatabaseSync }).db;
+  const plans = statements.flatMap((text) =>
+    (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all() as { detail: string }[])
+      .filter(({ detail }) => detail.includes('orders_waiting_by_wait'))
+      .map(({ detail }) => detail),
+  );
+  expect(plans.length).toBeGreaterThanOrEqual(3); // the list and the count's two ranges were traced
+  expect(plans.filter((detail) => !/\(waits_since[<>=]\?\)/.test(detail))).toEqual([]);
+});
+
 // Issue 27: a mark, its undo, the routing of an action to the account holding it and a delivery
 // read every mark (the outbox whole, to find one, or the held ones), and each commit that changed
 // the outbox rewrote the journal from every mark pending or refused.

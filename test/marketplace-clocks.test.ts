@@ -2,6 +2,7 @@
 // clock the test moves: a new order is announced, then reminded of, urgent and listed as not
 // started only the setting's minutes after this laptop could first have told of it, whichever way
 // the marketplace's stamps are off.
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SellerApiClient } from '../main/core/api/client';
 import { eventBody } from '../main/core/status-post';
@@ -125,6 +126,42 @@ describe("the laptop's own clock set back", () => {
 });
 
 describe('a marketplace clock hours behind', () => {
+  it('says an order is in progress since this laptop marked it, and one a colleague started since no earlier than it arrived here', async () => {
+    const { laptop, clock, later, orderId } = await laptopOn(behind);
+    const since = (id: string) => inbox(laptop.core).find((r) => r.orderId === id)?.statusSince;
+    await later(10);
+    const marked = new Date(clock.now).toISOString();
+    await laptop.core.markStatus({
+      orderId,
+      statusCode: 'ProvisioningInProgress',
+      description: 'Provisioning started by Anna Virtanen.',
+    });
+    await laptop.core.deliverOutbox();
+    expect(since(orderId)).toBe(marked);
+    // Listed back, stamped by the marketplace three hours before the mark: still in progress since the mark.
+    await later(1);
+    await later(1);
+    expect(laptop.core.attention().unconfirmed).toEqual([]);
+    expect(since(orderId)).toBe(marked);
+    // A colleague starts an order on their laptop; this one learns it a minute after it arrived here.
+    const other: string = (await admin(behind.sim.url, 'POST', 'purchases', {})).json.orderId;
+    await later(0);
+    const arrived = new Date(clock.now).toISOString();
+    const colleague = new SellerApiClient({
+      baseUrl: behind.sim.url,
+      credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
+    });
+    await colleague.sendEvent(
+      eventBody(
+        { orderId: other, statusCode: 'ProvisioningInProgress', description: 'Provisioning started by Ben.' },
+        randomUUID(),
+      ),
+    );
+    await later(1);
+    expect(inbox(laptop.core).find((r) => r.orderId === other)?.status).toBe('ProvisioningInProgress');
+    expect(since(other)).toBe(arrived);
+  });
+
   it('finds a status it listed late when asked to send it again, however many events came after it', async () => {
     const { laptop, orderId } = await laptopOn(behind);
     const quirks = (...names: string[]) => admin(behind.sim.url, 'PATCH', 'faults', { quirks: names });

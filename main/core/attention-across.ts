@@ -64,10 +64,10 @@ export function attentionAcross(
   const snoozed = new Map(sources.map(({ account, attention }) => [account, attention.snoozed]));
   return {
     counts: sumAttentionCounts(sources.map((s) => s.attention.counts)),
-    // The newest purchase past the reminder delay first.
+    // The newest wait past the reminder delay first, as each row counts it (this laptop's clock).
     notStarted: merged(
       (a) => a.notStarted,
-      (a, b) => time(b.since, -Infinity) - time(a.since, -Infinity),
+      (a, b) => time(b.waitingSince, -Infinity) - time(a.waitingSince, -Infinity),
     ).map((row) => {
       const until = snoozed.get(row.account)?.[row.orderId];
       return until === undefined ? row : { ...row, snoozedUntil: until };

@@ -399,7 +399,7 @@ describe('the inbox', () => {
   });
 
   it('keeps an arrival on top for an hour whatever the sort, then with the other waiting orders', () => {
-    // w3 was queued at 00:00; w0 arrives at 00:40, purchased before any other order.
+    // w3 arrived at 00:00; w0 arrives at 00:40, stamped before any other order (a clock behind).
     store.recordPoll({
       events: [purchase('w0', '2026-10-01T08:00:00Z')],
       cursor: undefined,
@@ -408,9 +408,9 @@ describe('the inbox', () => {
       now: '2026-11-22T00:40:00Z',
     });
     const at = (now: string, sort: 'longest-waiting' | 'newest') => ids(page(sort, 0, 100, 'all', { now }));
-    // Both within the hour: the newest purchase first, above the backlog whatever the sort.
-    expect(at('2026-11-22T00:50:00Z', 'longest-waiting')).toEqual(['w3', 'w0', 'w1', 'w2', 'd2', 'd1']);
-    expect(at('2026-11-22T00:50:00Z', 'newest')).toEqual(['w3', 'w0', 'w2', 'w1', 'd2', 'd1']);
+    // Both within the hour: the latest arrival first, above the backlog whatever the sort.
+    expect(at('2026-11-22T00:50:00Z', 'longest-waiting')).toEqual(['w0', 'w3', 'w1', 'w2', 'd2', 'd1']);
+    expect(at('2026-11-22T00:50:00Z', 'newest')).toEqual(['w0', 'w3', 'w2', 'w1', 'd2', 'd1']);
     // An hour after w3 came, it is one of the waiting orders (sorted); w0 is still just arrived.
     expect(at('2026-11-22T01:10:00Z', 'longest-waiting')).toEqual(['w0', 'w3', 'w1', 'w2', 'd2', 'd1']);
     expect(page('longest-waiting', 0, 100, 'all', { now: '2026-11-22T01:10:00Z' }).groups[0]).toEqual({
@@ -419,8 +419,8 @@ describe('the inbox', () => {
       size: 1,
       holds: 1,
     });
-    // Without the time, nothing is "just arrived" (the CLI's list).
-    expect(ids(page('longest-waiting'))).toEqual(['w0', 'w3', 'w1', 'w2', 'd2', 'd1']);
+    // Without the time, nothing is "just arrived" (the CLI's list): w3 has waited longer here.
+    expect(ids(page('longest-waiting'))).toEqual(['w3', 'w0', 'w1', 'w2', 'd2', 'd1']);
   });
 
   it('lists the stalled orders in progress after the waiting ones, the longest in progress first', () => {
@@ -1069,6 +1069,90 @@ describe('the waiting count', () => {
 });
 
 describe('the journal', () => {
+  describe('an arrived order, its database lost and rebuilt', () => {
+    const bought = '2026-11-22T07:58:00Z';
+    const arrived = '2026-11-22T08:00:00.000Z';
+    const rebuiltAt = '2026-11-22T11:00:00Z';
+    /** The order arrives and is announced; three hours later the database is lost, and the rebuilt one reads the history again. */
+    const rebuiltAfter = async (journalEdit: (journal: Journal) => Journal = (j) => j) => {
+      store.recordPoll({
+        events: [purchase('o-1', bought)],
+        cursor: undefined,
+        backlog: false,
+        paused: false,
+        now: arrived,
+      });
+      store.markRaised(['o-1'], arrived);
+      store.close();
+      const journal = JSON.parse(await readFile(join(dir, JOURNAL_FILE), 'utf8')) as Journal;
+      await writeFile(join(dir, JOURNAL_FILE), JSON.stringify(journalEdit(journal)));
+      await rm(join(dir, DATABASE_FILE));
+      store = AccountStore.open(dir, () => Date.parse(rebuiltAt)).store;
+      store.recordPoll({
+        events: [purchase('o-1', bought)],
+        cursor: { offset: 1 },
+        backlog: true,
+        paused: false,
+        now: rebuiltAt,
+      });
+      const query = {
+        filter: 'all',
+        search: '',
+        sort: 'newest' as const,
+        offset: 0,
+        limit: 10,
+        now: rebuiltAt,
+      };
+      const { rows, groups } = store.inboxPage(query);
+      const notStarted = store.attention(
+        { now: rebuiltAt, reminderAfterMinutes: 15, stalledAfterDays: 7 },
+        10,
+      ).notStarted;
+      return {
+        waitingSince: rows[0]?.waitingSince,
+        group: groups.find((g) => g.size > 0)?.name,
+        notStarted: notStarted.map((r) => r.orderId),
+      };
+    };
+
+    it('keeps when it arrived: still waiting three hours, late and in Needs attention, not just arrived', async () => {
+      expect(await rebuiltAfter()).toEqual({ waitingSince: arrived, group: 'waiting', notStarted: ['o-1'] });
+    });
+
+    it('from a journal that did not keep it (an earlier version), counts from its purchase stamp', async () => {
+      const earlier = (journal: Journal) => ({
+        ...journal,
+        announcements: journal.announcements.map(({ orderId, state }) => ({ orderId, state })),
+      });
+      expect(await rebuiltAfter(earlier)).toEqual({
+        waitingSince: '2026-11-22T07:58:00.000Z',
+        group: 'waiting',
+        notStarted: ['o-1'],
+      });
+    });
+  });
+
+  it('counts the wait of an order 0.1 announced from its purchase stamp, never after it was imported', async () => {
+    await writeFile(
+      join(dir, 'events.jsonl'),
+      [purchase('o-1', '2026-11-22T07:58:00Z'), purchase('o-2', '2026-11-22T13:00:00Z')]
+        .map((e) => `${JSON.stringify(e)}\n`)
+        .join(''),
+    );
+    await writeFile(
+      join(dir, 'state.json'),
+      JSON.stringify({ version: 1, notified: ['o-1', 'o-2'], reminded: [], held: [], outbox: [] }),
+    );
+    const { importLegacyFiles } = await import('./legacy-import');
+    importLegacyFiles(dir, store, '2026-11-22T11:00:00.000Z');
+    const rows = store.inboxPage({ filter: 'all', search: '', sort: 'newest', offset: 0, limit: 10 }).rows;
+    // o-2 is stamped ahead of this laptop (a clock ahead): it waits from the import.
+    expect(rows.map((r) => [r.orderId, r.waitingSince])).toEqual([
+      ['o-2', '2026-11-22T11:00:00.000Z'],
+      ['o-1', '2026-11-22T07:58:00.000Z'],
+    ]);
+  });
+
   it('keeps every announcement not raised, the latest raised ones, and the newest purchase, before the commit', () => {
     learn([purchase('old', '2026-11-01T08:00:00Z')], true);
     learn(
@@ -1081,7 +1165,7 @@ describe('the journal', () => {
     store.markRaised(raised, '2026-11-22T00:00:00Z');
     const journal = readJournal(dir);
     expect(journal?.announcements.filter((a) => a.state !== 'raised')).toEqual([
-      { orderId: `n${RAISED_KEPT + 1}`, state: 'pending' },
+      { orderId: `n${RAISED_KEPT + 1}`, state: 'pending', arrivedAt: '2026-11-22T00:00:00Z' },
     ]);
     expect(journal?.announcements.filter((a) => a.state === 'raised')).toHaveLength(RAISED_KEPT);
     expect(journal?.newestPurchaseMs).toBe(Date.UTC(2026, 10, 2) + (RAISED_KEPT + 1) * 60_000);
@@ -1108,7 +1192,11 @@ describe('the journal', () => {
       paused: false,
       now: '2026-11-22T10:00:00Z',
     });
-    expect(readJournal(dir)?.announcements).toContainEqual({ orderId: 'since', state: 'pending' });
+    expect(readJournal(dir)?.announcements).toContainEqual({
+      orderId: 'since',
+      state: 'pending',
+      arrivedAt: '2026-11-22T10:00:00Z',
+    });
     expect(newOrders).toBeGreaterThanOrEqual(1);
   });
 
@@ -1168,7 +1256,9 @@ describe('the journal', () => {
     const edited = written();
     store = AccountStore.open(dir).store;
     expect(written()).not.toBe(edited);
-    expect(readJournal(dir)?.announcements).toEqual([{ orderId: 'p1', state: 'pending' }]);
+    expect(readJournal(dir)?.announcements).toEqual([
+      { orderId: 'p1', state: 'pending', arrivedAt: '2026-11-22T00:00:00Z' },
+    ]);
   });
 
   // Issue 27: each change of the outbox rewrote the journal from every mark pending or refused,

@@ -26,6 +26,7 @@ import type {
 } from '../../../preload/model';
 import { orderTotal } from '../../../preload/money';
 import { causalOrder, isNewPurchase } from '../../../preload/order-status';
+import { readPostReference } from '../../../preload/post-reference';
 import type { RunbookTick } from '../../../preload/runbooks';
 import type { ResultWindows, ServerWait } from '../api/client';
 import {
@@ -489,13 +490,18 @@ export class AccountStore {
       }
       const now = new Date(this.now()).toISOString();
       const queue = this.sql(
-        `INSERT INTO announcements (order_id, state, queued_at, raised_at, opened_at)
-           VALUES ($id, $state, $now, IIF($state = 'raised', $now, NULL), IIF($state = 'raised', $now, NULL))
+        `INSERT INTO announcements (order_id, state, queued_at, raised_at, opened_at, arrived_at)
+           VALUES ($id, $state, $now, IIF($state = 'raised', $now, NULL), IIF($state = 'raised', $now, NULL), $arrived)
            ON CONFLICT (order_id) DO UPDATE SET state = excluded.state, raised_at = excluded.raised_at,
              claimed_by = NULL WHERE announcements.state != excluded.state`,
       );
-      for (const { orderId, state } of journal?.announcements ?? []) {
-        restored.announcements += Number(queue.run({ $id: orderId, $state: state, $now: now }).changes);
+      for (const { orderId, state, arrivedAt } of journal?.announcements ?? []) {
+        const put = Number(
+          queue.run({ $id: orderId, $state: state, $now: now, $arrived: arrivedAt ?? null }).changes,
+        );
+        restored.announcements += put;
+        // An order the database still holds (its -wal file lost) waits from its arrival again.
+        if (put > 0) this.deriveOrder(orderId, false);
       }
       this.noteNewestPurchase(newestInJournal);
       this.journalChanged =
@@ -563,14 +569,22 @@ export class AccountStore {
   /** What the journal holds, as the database (this transaction's changes included) says. */
   private journal(): Journal {
     const announcements = this.sql(
-      `SELECT order_id, state FROM announcements WHERE state != 'raised'
-       UNION ALL SELECT * FROM (SELECT order_id, state FROM announcements WHERE state = 'raised'
+      `SELECT order_id, state, arrived_at FROM announcements WHERE state != 'raised'
+       UNION ALL SELECT * FROM (SELECT order_id, state, arrived_at FROM announcements WHERE state = 'raised'
                                 ORDER BY raised_at DESC LIMIT ${RAISED_KEPT})`,
-    ).all() as { order_id: string; state: Journal['announcements'][number]['state'] }[];
+    ).all() as {
+      order_id: string;
+      state: Journal['announcements'][number]['state'];
+      arrived_at: string | null;
+    }[];
     return {
       version: 1,
       outbox: this.pendingOutboxItems(),
-      announcements: announcements.map((a) => ({ orderId: a.order_id, state: a.state })),
+      announcements: announcements.map((a) => ({
+        orderId: a.order_id,
+        state: a.state,
+        ...(a.arrived_at === null ? {} : { arrivedAt: a.arrived_at }),
+      })),
       newestPurchaseMs: this.newestPurchase() ?? null,
       refusedApart: true,
     };
@@ -672,7 +686,7 @@ export class AccountStore {
       let newOrders = 0;
       const purchases = fresh.filter(isNewPurchase);
       const queue = this.sql(
-        'INSERT OR IGNORE INTO announcements (order_id, state, queued_at) VALUES (?, ?, ?)',
+        'INSERT OR IGNORE INTO announcements (order_id, state, queued_at, arrived_at) VALUES (?1, ?2, ?3, ?3)',
       );
       const arrived = new Set<string>();
       for (const event of purchases) {
@@ -690,6 +704,8 @@ export class AccountStore {
       for (const orderId of arrived) {
         const queued = Number(queue.run(orderId, input.paused ? 'held' : 'pending', input.now).changes);
         newOrders += queued;
+        // Its wait now starts at its arrival.
+        if (queued > 0) this.deriveOrder(orderId, false);
         // In the announcement's transaction: a new order's automations run even if the process dies now.
         if (queued > 0)
           for (const name of input.automations ?? []) this.queueRun(orderId, name, 'new-order', input.now);
@@ -935,10 +951,18 @@ export class AccountStore {
     );
     const latest = history.at(-1);
     const purchases = history.filter(isNewPurchase);
+    // A status this laptop marked began when it was marked, in this laptop's clock (its record).
+    const reference = latest && readPostReference(latest);
+    const marked = reference
+      ? (this.sql('SELECT marked_at FROM status_records WHERE request_id = ?').get(reference.requestId) as
+          | { marked_at: string }
+          | undefined)
+      : undefined;
+    const stamp = marked?.marked_at ?? latest?.eventTime;
     return {
       $id: orderId,
       $status: latest?.statusCode ?? null,
-      $statusAt: latest?.eventTime === undefined ? null : notAhead(latest.eventTime, this.now()),
+      $statusAt: stamp === undefined ? null : notAhead(stamp, this.now()),
       $purchasedAt: purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null,
       $purchaseType: purchases[0]?.eventTypeCode ?? null,
     };
@@ -1336,7 +1360,7 @@ export class AccountStore {
     const sql = `SELECT mine, place FROM (
         SELECT mine, ROW_NUMBER() OVER (ORDER BY ${group.order}, mine) - 1 AS place FROM (
           SELECT ${KEY_COLUMNS}, NULL AS mine FROM orders o WHERE ${condition} AND ${group.where}
-          UNION ALL SELECT value->>'order_id', value->>'purchased_at', value->>'since_ms', key
+          UNION ALL SELECT value->>'order_id', value->>'purchased_at', value->>'since_ms', value->>'waits_since', key
             FROM json_each($keys)) o)
       WHERE mine IS NOT NULL ORDER BY place`;
     const placed = this.sql(sql).all(bound(sql, { ...params, $keys: JSON.stringify(keys) })) as {
@@ -1384,13 +1408,13 @@ export class AccountStore {
 
   private groupRows(
     columns: string,
-    group: Pick<Segment, 'where' | 'order'>,
+    group: Pick<Segment, 'where' | 'order' | 'table'>,
     condition: string,
     params: Params,
     limit: number,
     offset: number,
   ): OrderRow[] {
-    const sql = `SELECT ${columns} FROM orders o WHERE ${condition} AND ${group.where}
+    const sql = `SELECT ${columns} FROM ${group.table} WHERE ${condition} AND ${group.where}
              ORDER BY ${group.order} LIMIT $limit OFFSET $offset`;
     return this.sql(sql).all(
       bound(sql, { ...params, $limit: limit, $offset: offset }),
@@ -1422,8 +1446,8 @@ export class AccountStore {
   private regroupsAt(now: number, condition: string, params: Params): string | null {
     if (params.$recent === null) return null;
     const moments: number[] = [];
-    const arrived = `SELECT MIN(a.queued_at) AS at FROM announcements a JOIN orders o ON o.order_id = a.order_id
-                       WHERE ${condition} AND o.waiting = 1 AND a.queued_at >= $recent`;
+    const arrived = `SELECT MIN(o.waits_since) AS at FROM announcements a JOIN orders o ON o.order_id = a.order_id
+                       WHERE ${condition} AND o.waiting = 1 AND ${JUST_ARRIVED}`;
     const { at } = this.sql(arrived).get(bound(arrived, params)) as { at: string | null };
     if (at !== null) moments.push(Date.parse(at) + JUST_ARRIVED_MINUTES * MINUTE + 1);
     const stalledBefore = params.$stalledBefore;
@@ -1451,7 +1475,7 @@ export class AccountStore {
     };
     const total = this.count(condition, params);
     const waiting = this.count(`${condition} AND o.waiting = 1`, params);
-    const arrived = arrivals(' AND a.queued_at >= $recent');
+    const arrived = arrivals(` AND ${JUST_ARRIVED}`);
     const announced = arrivals('');
     const stalled = params.$stalledBefore === null ? 0 : this.count(`${condition} AND ${STALLED}`, params);
     const backlog = waiting - announced;
@@ -1577,7 +1601,7 @@ export class AccountStore {
   }
 
   /**
-   * Waiting orders not announced again yet in `column`, with the time they wait since (WAITS_SINCE).
+   * Waiting orders not announced again yet in `column`, with the time they wait since (waitStart).
    * Through the partial index `index`, whose condition the query repeats word for word (a bound
    * parameter would keep SQLite from using it): a poll reads the few due, not every waiting order.
    * A wait that starts after `now` (this laptop's clock was set back since) starts again now, so
@@ -1589,7 +1613,7 @@ export class AccountStore {
     now: string,
   ): { orderId: string; since: string }[] {
     const rows = this.sql(
-      `SELECT * FROM (SELECT o.order_id, ${WAITS_SINCE} AS since FROM orders o INDEXED BY ${index}
+      `SELECT * FROM (SELECT o.order_id, o.waits_since AS since FROM orders o INDEXED BY ${index}
          WHERE o.effective_status = '${WAITING}' AND o.${column} IS NULL) WHERE since IS NOT NULL`,
     ).all() as { order_id: string; since: string }[];
     const ahead = rows.filter((r) => Date.parse(r.since) > Date.parse(now)).map((r) => r.order_id);
@@ -1597,13 +1621,16 @@ export class AccountStore {
     return rows.map((r) => ({ orderId: r.order_id, since: ahead.includes(r.order_id) ? now : r.since }));
   }
 
-  /** The waits of `orderIds` start `now` (WAITS_SINCE reads it: the announcement's, else the learning's time). */
+  /** The waits of `orderIds` start `now` (waitStart reads it: the arrival's, else the learning's time). */
   private waitFromNow(orderIds: readonly string[], now: string): void {
     this.atomically(() => {
-      const announced = this.sql('UPDATE announcements SET queued_at = ? WHERE order_id = ?');
+      const arrived = this.sql(
+        'UPDATE announcements SET arrived_at = ? WHERE order_id = ? AND arrived_at IS NOT NULL',
+      );
       const learned = this.sql('UPDATE orders SET learned_at = ? WHERE order_id = ?');
       for (const id of orderIds) {
-        if (Number(announced.run(now, id).changes) === 0) learned.run(now, id);
+        if (Number(arrived.run(now, id).changes) === 0) learned.run(now, id);
+        this.deriveOrder(id, false);
       }
     });
   }
@@ -2189,9 +2216,9 @@ export class AccountStore {
       params.$notStartedBefore === null
         ? []
         : rows(
-            'orders_by_status',
-            `o.effective_status = '${WAITING}' AND ${WAITS_SINCE} < $notStartedBefore`,
-            'o.purchased_at DESC',
+            'orders_waiting_by_wait',
+            `o.effective_status = '${WAITING}' AND o.waits_since < $notStartedBefore`,
+            'o.waits_since DESC, o.order_id',
           );
     return {
       counts: this.attentionCounts(limits),
@@ -2253,30 +2280,17 @@ export class AccountStore {
   }
 
   /**
-   * Waiting orders that wait since before `before` (WAITS_SINCE): all waiting orders (counted by
-   * triggers) less those announced since and those of the backlog not waiting as long or since a
-   * time not known, each an index range of what came lately (the backlog's wait starts no later
-   * than its purchase stamp), not a walk of every waiting order.
+   * Waiting orders that wait since before `before` (waitStart): all waiting orders (counted by
+   * triggers) less those waiting since then or since a time not known, index ranges of what came
+   * lately (orders_waiting_by_wait), not a walk of every waiting order.
    */
   private notStartedCount(before: string): number {
-    const count = (sql: string) => (this.sql(sql).get({ $before: before }) as { n: number }).n;
-    const announcedSince = count(
-      `SELECT COUNT(*) AS n FROM announcements a INDEXED BY announcements_by_queued
-         JOIN orders o ON o.order_id = a.order_id
-         WHERE a.queued_at >= $before AND o.effective_status = '${WAITING}'`,
-    );
-    const backlogSince = (bought: string) =>
-      count(
-        `SELECT COUNT(*) AS n FROM orders o INDEXED BY orders_by_status
-           WHERE o.effective_status = '${WAITING}' AND ${bought}
-             AND NOT ${ARRIVED} AND (${WAITS_SINCE} < $before) IS NOT 1`,
-      );
-    return (
-      this.waitingCount() -
-      announcedSince -
-      backlogSince('o.purchased_at >= $before') -
-      backlogSince('o.purchased_at IS NULL')
-    );
+    const since = (where: string) => {
+      const sql = `SELECT COUNT(*) AS n FROM orders INDEXED BY orders_waiting_by_wait
+                     WHERE effective_status = '${WAITING}' AND ${where}`;
+      return (this.sql(sql).get(bound(sql, { $before: before })) as { n: number }).n;
+    };
+    return this.waitingCount() - since('waits_since >= $before') - since('waits_since IS NULL');
   }
 
   /**
@@ -2550,23 +2564,28 @@ const UNOPENED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.ord
 const ARRIVED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id)`;
 
 /**
- * When the wait of waiting order `o` started, in this laptop's time: the one decision behind its
- * reminder, its urgent announcement, its place in Needs attention as not started and what the
- * window says of its wait (WAITING_SINCE: "Waiting 5 min", "late" of its row and page). An order
- * that arrived counts from its announcement (when this laptop could first tell of it: the
+ * When the wait of order `id` starts, in this laptop's time, given its purchase stamp and when it
+ * was learned here: the one decision behind its reminder, its urgent announcement, its place in
+ * Needs attention as not started, its place in the inbox ("longest waiting first", the merge across
+ * accounts) and what the window says of its wait ("Waiting 5 min", "late" of its row and page). An
+ * order that arrived counts from its arrival (when this laptop could first tell of it: the
  * marketplace's stamp is another clock's, hours behind or ahead, and a laptop that was off learns
- * late); the first start's backlog, never announced, from its purchase stamp, but never from after
- * this laptop learned of it (a stamp ahead of that is a clock ahead). Text, as the columns hold it.
+ * late); the first start's backlog, never announced, and an arrival whose moment was not kept (a
+ * journal or 0.1's files that did not hold it), from the purchase stamp, but never from after this
+ * laptop learned of it (a stamp ahead of that is a clock ahead). Kept in `orders.waits_since`
+ * (LEARN_ORDER, DERIVE_ORDER: an order's announcement is derived again), as UTC with ms, which
+ * compares as text, through the index orders_waiting_by_wait.
  */
-const WAITS_SINCE = `COALESCE((SELECT a.queued_at FROM announcements a WHERE a.order_id = o.order_id),
-    CASE WHEN o.learned_at IS NULL OR julianday(o.purchased_at) < julianday(o.learned_at)
-      THEN o.purchased_at ELSE o.learned_at END)`;
+const waitStart = (id: string, purchasedAt: string, learnedAt: string) =>
+  `strftime('%Y-%m-%dT%H:%M:%fZ', COALESCE((SELECT a.arrived_at FROM announcements a WHERE a.order_id = ${id}),
+    CASE WHEN ${learnedAt} IS NULL OR julianday(${purchasedAt}) < julianday(${learnedAt})
+      THEN ${purchasedAt} ELSE ${learnedAt} END))`;
 
-/** WAITS_SINCE of order `o` while it waits, else null: what a view of the order says it waits since. */
-const WAITING_SINCE = `IIF(o.effective_status = '${WAITING}', ${WAITS_SINCE}, NULL)`;
+/** When waiting order `o` waits since (waitStart), else null: what a view of the order says it waits since. */
+const WAITING_SINCE = `IIF(o.effective_status = '${WAITING}', o.waits_since, NULL)`;
 
-/** An order that arrived since `$recent`. */
-const JUST_ARRIVED = `EXISTS (SELECT 1 FROM announcements a WHERE a.order_id = o.order_id AND a.queued_at >= $recent)`;
+/** An order that arrived since `$recent` (by its wait's start, as its row counts it), of those ARRIVED. */
+const JUST_ARRIVED = 'o.waits_since >= $recent';
 
 /** Since when the order has its status: its latest event, or the user's mark the history does not show yet. */
 const STATUS_SINCE = `CASE WHEN o.effective_status IS o.status
@@ -2590,28 +2609,42 @@ function sinceMs(status: string, statusAt: string): string {
 }
 
 /**
+ * When the order's status began for this laptop, `statusAt` as derived (notAhead, or this laptop's
+ * mark): never before its wait began here (`waits`, waitStart), when this laptop could first tell
+ * of the order: a stamp hours behind said "In progress 3 h" of an order that arrived a minute ago.
+ */
+const notBeforeWait = (statusAt: string, waits: string) =>
+  `CASE WHEN julianday(${statusAt}) < julianday(${waits}) THEN ${waits} ELSE ${statusAt} END`;
+
+/**
  * Statements run once per order or event, their text built once here: built at each call, a
  * text of a few kilobytes was made again and hashed for the statement cache every time (a first
  * start's hundred thousand events made a hundred megabytes of such garbage).
  */
+const LEARNED_STATUS_AT = notBeforeWait('$statusAt', waitStart('$id', '$purchasedAt', '$now'));
 const LEARN_ORDER = `INSERT OR IGNORE INTO orders (order_id, learned_at, unindexed, escalated_at, status, status_at,
-     purchased_at, purchase_type, effective_status, since_ms, first_action_ms, completed_ms)
-   VALUES ($id, $now, $unindexed, $escalatedAt, $status, $statusAt, $purchasedAt, $purchaseType,
-     COALESCE(${MARKED}, $status), ${sinceMs('$status', '$statusAt')}, ${TIMES.firstAction},
-     ${TIMES.completed})`;
+     purchased_at, purchase_type, effective_status, since_ms, first_action_ms, completed_ms, waits_since)
+   VALUES ($id, $now, $unindexed, $escalatedAt, $status, ${LEARNED_STATUS_AT}, $purchasedAt, $purchaseType,
+     COALESCE(${MARKED}, $status), ${sinceMs('$status', LEARNED_STATUS_AT)}, ${TIMES.firstAction},
+     ${TIMES.completed}, ${waitStart('$id', '$purchasedAt', '$now')})`;
 /**
  * When the order's status began, as derived again: while the status stays, never later than it was
  * (a stamp ahead of this laptop was taken as the moment it was learned, notAhead; the same event
- * listed again later, once the clock passed its stamp, must not move it on to the stamp).
+ * listed again later, once the clock passed its stamp, must not move it on to the stamp); never
+ * before its wait began here (notBeforeWait: its arrival, derived again when it is announced).
  */
-const STATUS_AT_KEPT = `CASE WHEN status IS $status AND status_at IS NOT NULL
-     AND julianday(status_at) < julianday($statusAt) THEN status_at ELSE $statusAt END`;
+const STATUS_AT_KEPT = notBeforeWait(
+  `CASE WHEN status IS $status AND status_at IS NOT NULL
+     AND julianday(status_at) < julianday($statusAt) THEN status_at ELSE $statusAt END`,
+  waitStart('$id', '$purchasedAt', 'learned_at'),
+);
 const DERIVE_ORDER = `UPDATE orders SET stale = MAX(stale, $refetch),
      fetch_due_ms = CASE WHEN $refetch = 1 THEN NULL ELSE fetch_due_ms END,
      fetch_failures = CASE WHEN $refetch = 1 THEN 0 ELSE fetch_failures END, status = $status,
      status_at = ${STATUS_AT_KEPT}, purchased_at = $purchasedAt, purchase_type = $purchaseType,
      effective_status = COALESCE(${MARKED}, $status), since_ms = ${sinceMs('$status', STATUS_AT_KEPT)},
-     first_action_ms = ${TIMES.firstAction}, completed_ms = ${TIMES.completed}
+     first_action_ms = ${TIMES.firstAction}, completed_ms = ${TIMES.completed},
+     waits_since = ${waitStart('$id', '$purchasedAt', 'learned_at')}
    WHERE order_id = $id`;
 /** From the document as stored (an UPDATE's expressions read the row as it was before it). */
 const SET_ORDER_ITEM = `UPDATE orders SET item = ${ORDER_ITEM('document')} WHERE order_id = ?`;
@@ -2717,17 +2750,26 @@ function inboxCondition(query: InboxQuery): { condition: string; params: Params 
 }
 
 /** Each group of the inbox as SQL over `orders o`: which orders, and in which order. */
-function groupSql(sort: InboxSort | undefined): Record<InboxGroupName, Pick<Segment, 'where' | 'order'>> {
+function groupSql(
+  sort: InboxSort | undefined,
+): Record<InboxGroupName, Pick<Segment, 'where' | 'order' | 'table'>> {
   const order = (name: InboxGroupName) =>
     groupOrder(name, sort)
       .map(([column, direction]) => `o.${column} ${direction}`)
       .join(', ');
+  // The waiting ones by their wait's start, through orders_waiting_by_wait (its condition word for word).
+  const waits = `o.effective_status = '${WAITING}'`;
+  const byWait = 'orders o INDEXED BY orders_waiting_by_wait';
   return {
-    arrived: { where: `o.waiting = 1 AND ${JUST_ARRIVED}`, order: order('arrived') },
-    waiting: { where: `o.waiting = 1 AND ${ARRIVED} AND NOT ${JUST_ARRIVED}`, order: order('waiting') },
-    stalled: { where: STALLED, order: order('stalled') },
-    backlog: { where: `o.waiting = 1 AND NOT ${ARRIVED}`, order: order('backlog') },
-    rest: { where: `o.waiting = 0 AND ${NOT_STALLED}`, order: order('rest') },
+    arrived: { where: `${waits} AND ${ARRIVED} AND ${JUST_ARRIVED}`, order: order('arrived'), table: byWait },
+    waiting: {
+      where: `${waits} AND ${ARRIVED} AND (${JUST_ARRIVED}) IS NOT 1`,
+      order: order('waiting'),
+      table: byWait,
+    },
+    stalled: { where: STALLED, order: order('stalled'), table: 'orders o' },
+    backlog: { where: `${waits} AND NOT ${ARRIVED}`, order: order('backlog'), table: byWait },
+    rest: { where: `o.waiting = 0 AND ${NOT_STALLED}`, order: order('rest'), table: 'orders o' },
   };
 }
 
@@ -2736,19 +2778,21 @@ export interface InboxKey {
   order_id: string;
   purchased_at: string | null;
   since_ms: number | null;
+  waits_since: string | null;
 }
 type KeyColumn = keyof InboxKey;
 
 /** What a merge across stores needs of a row, for `orders o`. */
-const KEY_COLUMNS = 'o.order_id, o.purchased_at, o.since_ms';
+const KEY_COLUMNS = 'o.order_id, o.purchased_at, o.since_ms, o.waits_since';
 
 /**
  * Each group's order, declared once: the stores' ORDER BY is written from it (groupSql), and so is
  * the comparison a merge across stores makes (compareInboxKeys).
  */
 function groupOrder(name: InboxGroupName, sort: InboxSort | undefined): [KeyColumn, 'ASC' | 'DESC'][] {
-  const newestFirst: [KeyColumn, 'ASC' | 'DESC'][] = [
-    ['purchased_at', 'DESC'],
+  // Waiting rows say how long they waited (waitStart), the others when they were bought.
+  const newestFirst = (column: 'purchased_at' | 'waits_since'): [KeyColumn, 'ASC' | 'DESC'][] => [
+    [column, 'DESC'],
     ['order_id', 'ASC'],
   ];
   switch (name) {
@@ -2757,16 +2801,18 @@ function groupOrder(name: InboxGroupName, sort: InboxSort | undefined): [KeyColu
         ['since_ms', 'ASC'],
         ['order_id', 'ASC'],
       ];
+    case 'arrived':
+      return newestFirst('waits_since');
     case 'waiting':
     case 'backlog':
       return sort === 'newest'
-        ? newestFirst
+        ? newestFirst('waits_since')
         : [
-            ['purchased_at', 'ASC'],
+            ['waits_since', 'ASC'],
             ['order_id', 'DESC'],
           ];
     default:
-      return newestFirst;
+      return newestFirst('purchased_at');
   }
 }
 
@@ -2794,6 +2840,8 @@ export function compareInboxKeys(
 interface Segment extends InboxGroup {
   where: string;
   order: string;
+  /** The table its rows are read from, in its order: the waiting groups name their index (the planner took another and sorted). */
+  table: string;
 }
 
 type Params = Record<string, string | number | null>;

@@ -30,7 +30,15 @@ const Journal = z.object({
    * poll read again after the -wal file was lost does not announce them twice).
    */
   announcements: z.array(
-    z.object({ orderId: z.string().min(1), state: z.enum(['pending', 'held', 'raised']) }),
+    z.object({
+      orderId: z.string().min(1),
+      state: z.enum(['pending', 'held', 'raised']),
+      /**
+       * When the order arrived here (its wait's start, which a rebuilt store keeps). An earlier
+       * version leaves it out: its wait then counts from its purchase stamp, never from after now.
+       */
+      arrivedAt: z.string().optional(),
+    }),
   ),
   /** The newest purchase event's time (ms) recorded: a rebuilt store announces purchases after it. */
   newestPurchaseMs: z.number().nullable(),

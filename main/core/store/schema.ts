@@ -440,4 +440,29 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX unreadable_by_order ON unreadable (order_id);
   CREATE INDEX unreadable_lookup_unread ON unreadable (id) WHERE lookup_read = 0 AND source = 'event';
   `,
+  `
+  -- Waiting orders are listed by the moment their rows say they wait from (session 40: WAITS_SINCE
+  -- in account-store.ts), not by the purchase stamp, another clock's: "longest waiting first", the
+  -- merge across accounts, Needs attention's not started list and count read this column through
+  -- its index, written with the order where the store decides it, in one form (UTC, ms) that
+  -- compares as text. When the order arrived here is kept with its announcement (arrived_at): none
+  -- when not known (an announcement put back from a journal that did not keep it, or 0.1's), the
+  -- wait then counted as the backlog's, from the purchase stamp but never after it was learned.
+  ALTER TABLE announcements ADD COLUMN arrived_at TEXT;
+  UPDATE announcements SET arrived_at = queued_at;
+  ALTER TABLE orders ADD COLUMN waits_since TEXT;
+  UPDATE orders AS o SET waits_since = strftime('%Y-%m-%dT%H:%M:%fZ', COALESCE(
+      (SELECT a.arrived_at FROM announcements a WHERE a.order_id = o.order_id),
+      CASE WHEN o.learned_at IS NULL OR julianday(o.purchased_at) < julianday(o.learned_at)
+        THEN o.purchased_at ELSE o.learned_at END));
+  CREATE INDEX orders_waiting_by_wait ON orders (waits_since DESC, order_id)
+    WHERE effective_status = 'ProvisioningStarted';
+  -- The count's range of announcements (migration 21) is this index's now.
+  DROP INDEX announcements_by_queued;
+  -- Nor does a status begin, for this laptop, before the order's wait began here (a marketplace
+  -- clock hours behind said "In progress 3 h" of an order that arrived a minute before).
+  UPDATE orders SET status_at = waits_since,
+      since_ms = IIF(effective_status IS status, (julianday(waits_since) - 2440587.5) * 86400000, since_ms)
+    WHERE julianday(status_at) < julianday(waits_since);
+  `,
 ];
