@@ -979,6 +979,11 @@ function overCapKey(operation: PagedOperation, place: number, answerStart: strin
   return `${operation} item ${createHash('sha256').update(start).digest('hex').slice(0, 24)}`;
 }
 
+/** The listing an item over the cap was kept aside from, by its key (overCapKey's); undefined for another key. */
+export function overCapListing(key: string): string | undefined {
+  return /^(listEvents|listNewEvents|listOrders) (?:item|place) /.exec(key)?.[1];
+}
+
 /**
  * The characters of an item over the cap that tell it from another: a few KiB, within the start
  * of an answer over the cap (OVER_CAP_KEPT), its id among them where the server writes it near
