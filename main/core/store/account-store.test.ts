@@ -178,14 +178,16 @@ describe('items over the answer cap an earlier version kept aside by their place
           now: '2026-11-27T18:00:00Z',
         });
       // The first walk after the upgrade reads the item again, now keyed by its start: told before.
-      walk([overCap('listEvents item 0123456789abcdef01234567', 47)]);
-      expect(migrated.untoldAside()).toEqual([]);
-      expect(migrated.aside(10).total).toBe(2);
+      // An order over the cap is news: none was told by its place.
+      const order = { ...overCap('item aaaaaaaaaaaaaaaaaaaaaaaa', 3), kind: 'order' as const };
+      walk([overCap('item 0123456789abcdef01234567', 47), order]);
+      const untold = migrated.untoldAside();
+      expect(untold.map((item) => `${item.kind} ${item.key}`)).toEqual([`order ${order.key}`]);
+      migrated.markTold(untold);
+      expect(migrated.aside(10).total).toBe(3);
       // An item over the cap that comes later is news.
-      walk([overCap('listEvents item 76543210fedcba9876543210', 52)]);
-      expect(migrated.untoldAside().map((item) => item.key)).toEqual([
-        'listEvents item 76543210fedcba9876543210',
-      ]);
+      walk([overCap('item 76543210fedcba9876543210', 52)]);
+      expect(migrated.untoldAside().map((item) => item.key)).toEqual(['item 76543210fedcba9876543210']);
     } finally {
       migrated.close();
       await rm(before, { recursive: true, force: true });

@@ -27,7 +27,7 @@ import type {
 import { orderTotal } from '../../../preload/money';
 import { causalOrder, isNewPurchase } from '../../../preload/order-status';
 import type { RunbookTick } from '../../../preload/runbooks';
-import { overCapListing, type ResultWindows, type ServerWait } from '../api/client';
+import { overCapKeyed, type ResultWindows, type ServerWait } from '../api/client';
 import {
   asideLookup,
   eventKey,
@@ -112,9 +112,10 @@ const ORDERS_WALK = 'orders-walk';
  */
 const BACKLOG_RECORDED_AT = 'backlog-recorded-at';
 /**
- * Meta key: the listings where an earlier version told an item over the answer cap kept aside by
- * its place (migration 23 removed those rows). Until the next walk of the events listing ends, an
- * item over the cap of theirs is that item read again under its new key: kept aside as told.
+ * Meta key: the kinds of item (event, order) of which an earlier version told one over the answer
+ * cap, kept aside by its place (migration 23 removed those rows). Until the next walk of the events
+ * listing ends, an item over the cap of such a kind is that item read again under its new key:
+ * kept aside as told.
  */
 const OVER_CAP_TOLD_BY_PLACE = 'over-cap-told-by-place';
 
@@ -2362,7 +2363,7 @@ export class AccountStore {
           $reason: item.reason,
           $raw: JSON.stringify(item.raw) ?? 'null',
           $now: now,
-          $told: toldByPlace.has(overCapListing(item.key) ?? '') ? 1 : 0,
+          $told: toldByPlace.has(item.kind) && overCapKeyed(item.key) ? 1 : 0,
           ...lookupColumns(item.kind === 'event' ? item.raw : undefined),
         });
       }

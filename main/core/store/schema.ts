@@ -446,10 +446,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   -- An item over the answer cap is kept aside under a digest of its start (session 40, client.ts
   -- overCapKey), no longer under its place ('listEvents place 51'), which made a row, told again,
-  -- at each place the item moved to: those rows go. The listings where one was told are noted:
-  -- the walk after this keeps an item over the cap of theirs aside as told (AccountStore.setAside).
+  -- at each place the item moved to: those rows go. The kinds (event, order) of those told are
+  -- noted: the walk after this keeps such an item aside as told (AccountStore.setAside).
   INSERT INTO meta (key, value)
-    SELECT 'over-cap-told-by-place', json_group_array(DISTINCT substr(key, 1, instr(key, ' place ') - 1))
+    SELECT 'over-cap-told-by-place', json_group_array(DISTINCT source)
       FROM unreadable WHERE ${placeKeyed} AND told = 1 HAVING COUNT(*) > 0;
   DELETE FROM unreadable WHERE ${placeKeyed};
   `,
