@@ -588,6 +588,20 @@ describe('an order id by its beginning, as git takes a commit', () => {
     },
   );
 
+  it("counts a seller's one order in the singular when no order's id begins so", async () => {
+    const one = await startSimulator({ port: 0, seed: 7, orders: 1 });
+    try {
+      const listed = one.store.listOrderJson(1001, 0, 10).items.map((o) => JSON.parse(o).orderId as string);
+      expect(listed).toHaveLength(1);
+      const mistyped = listed[0]?.startsWith('ffff') ? '0000' : 'ffff';
+      const run = await cli(['orders', 'get', mistyped], { SELLER_API_BASE_URL: one.url });
+      expect(run.stderr).toBe(`seller-tray: No order's id begins with "${mistyped}" (of 1 order).\n`);
+      expect(run.code).toBe(1);
+    } finally {
+      await one.close();
+    }
+  });
+
   it("says no order's id begins so for an id mistyped or one character long, instead of the marketplace's 400", async () => {
     const orderId = ids()[3] ?? '';
     // One digit changed, and one digit too many.
