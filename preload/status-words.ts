@@ -64,8 +64,17 @@ export function ageText(fromMs: number, nowMs: number): string {
 }
 
 /** When a poll last read the marketplace, while polls work: "Checked 1 min ago", "Not checked yet". */
-export function checkedText(lastSuccessfulPoll: string | null, nowMs: number): string {
+function checkedText(lastSuccessfulPoll: string | null, nowMs: number): string {
   return sinceText('Checked', 'checked', lastSuccessfulPoll, nowMs, false);
+}
+
+/**
+ * When a poll last read the marketplace, true whatever the polls do now (the header's words while
+ * they fail): "Last read 3 h ago", "Not read yet"; `stale`: "Not read for 3 h". Without `stale`,
+ * for what knows that moment alone (a diagnosis).
+ */
+export function lastReadAgoText(lastSuccessfulPoll: string | null, nowMs: number, stale = false): string {
+  return sinceText('Last read', 'read', lastSuccessfulPoll, nowMs, stale);
 }
 
 /** "Checked 1 min ago", "Not read for 20 min", "Not checked yet": `done` begins a sentence, `doneWord` follows "Not". */
@@ -115,7 +124,7 @@ export function lastReadText(
   const stale = status.health !== 'healthy';
   if ((status.connection === 'ok' || status.connection === 'starting') && !stale)
     return checkedText(status.lastSuccessfulPoll, nowMs);
-  const read = sinceText('Last read', 'read', status.lastSuccessfulPoll, nowMs, stale);
+  const read = lastReadAgoText(status.lastSuccessfulPoll, nowMs, stale);
   const tries = TRIES_AGAIN[status.connection];
   return tries === 'untold' || (tries === 'told' && !besideBanner) ? `${read}, trying again` : read;
 }

@@ -1,5 +1,14 @@
-import { execFile } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -40,6 +49,47 @@ function refusal(folder: string, owner: string, byRoot = false): RegExp {
 /** Whether `program` is on the PATH. */
 const onPath = (program: string) =>
   (process.env.PATH ?? '').split(delimiter).some((dir) => existsSync(join(dir, program)));
+
+/**
+ * Whether `mount` (run with a folder to mount a FUSE disk on, and a scratch folder beside it)
+ * mounts here, as root: tried once. /dev/fuse may be there while mounting is not allowed (a
+ * container without CAP_SYS_ADMIN), and a FUSE program may even end well without a mount.
+ */
+function fuseMounts(programs: string[], mount: (disk: string, scratch: string) => void): boolean {
+  if (process.getuid?.() !== 0 || !existsSync('/dev/fuse') || !programs.every(onPath)) return false;
+  const scratch = mkdtempSync(join(tmpdir(), 'fuse-trial-'));
+  const disk = join(scratch, 'disk');
+  mkdirSync(disk);
+  try {
+    mount(disk, scratch);
+  } catch {
+    return false;
+  }
+  try {
+    return statSync(disk).dev !== statSync(scratch).dev;
+  } finally {
+    try {
+      execFileSync('umount', [disk], { stdio: 'ignore' });
+    } catch {
+      // Not mounted: nothing to undo.
+    }
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** A FAT disk, as the FAT case mounts it (mkfs.fat, fusefat). */
+const fatMounts = fuseMounts(['truncate', 'mkfs.fat', 'fusefat'], (disk, scratch) => {
+  const image = join(scratch, 'fat.img');
+  execFileSync('truncate', ['-s', '8M', image]);
+  execFileSync('mkfs.fat', [image], { stdio: 'ignore' });
+  execFileSync('fusefat', ['-o', 'rw+,allow_other', image, disk], { stdio: 'ignore', timeout: 20_000 });
+});
+/** A folder bound elsewhere, as the bindfs case mounts it. */
+const bindfsMounts = fuseMounts(['bindfs'], (disk, scratch) => {
+  const under = join(scratch, 'under');
+  mkdirSync(under);
+  execFileSync('bindfs', ['-o', 'allow_other', under, disk], { stdio: 'ignore', timeout: 20_000 });
+});
 
 /** What a folder holds and who may use it: unchanged where Seller Tray did not use it. */
 const lookOf = (folder: string) => {
@@ -99,7 +149,7 @@ describe.runIf(process.getuid?.() === 0)('a folder of Seller Tray owned by anoth
     expect(lookOf(dataRoot)).toEqual(before);
   }, 60_000);
 
-  it.runIf(existsSync('/dev/fuse') && onPath('mkfs.fat') && onPath('fusefat'))(
+  it.runIf(fatMounts)(
     "on a FAT disk root mounted (every file root's), is sent to the mount's options, not to chown, which fails there",
     async () => {
       // A real FAT file system, through FUSE (no vfat module here), mounted by root as sudo would.
@@ -131,7 +181,7 @@ describe.runIf(process.getuid?.() === 0)('a folder of Seller Tray owned by anoth
     60_000,
   );
 
-  it.runIf(existsSync('/dev/fuse') && onPath('bindfs'))(
+  it.runIf(bindfsMounts)(
     'on a FUSE disk that keeps owners (bindfs, as sshfs, gocryptfs, mergerfs), is sent to chown, which works there',
     async () => {
       const under = join(home, 'under-bindfs');

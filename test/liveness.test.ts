@@ -5,6 +5,7 @@
 // and one the recovery.
 import { describe, expect, it } from 'vitest';
 import { accountFolder, accountRef } from '../main/core/account/account-ref';
+import { formatDiagnosis } from '../main/core/diagnosis';
 import { LIVENESS_TICK_MS } from '../main/core/liveness';
 import { userDataDir } from '../main/core/paths';
 import { AccountStore } from '../main/core/store/account-store';
@@ -158,6 +159,32 @@ describe('liveness over the simulator', () => {
 });
 
 describe('seller-tray doctor', () => {
+  it("says when this laptop last read the marketplace in the header's words, true during an outage too", () => {
+    const at = '2026-11-27T12:00:00.000Z';
+    const lastRead = '2026-11-27T09:00:00.000Z';
+    const report = formatDiagnosis(
+      {
+        at,
+        baseUrl: 'http://127.0.0.1:9/',
+        clientId: 'demo-client',
+        pageSize: 100,
+        steps: [],
+        lastSuccessfulPoll: lastRead,
+      },
+      '0.0.0',
+    );
+    // Only the last successful poll is known, not whether the polls fail now: no "Checked".
+    expect(report).toContain(`This laptop: Last read 3 h ago (${lastRead}) by the app's polls.`);
+    // The header's words while the polls fail, before the outage is stale.
+    expect(
+      lastReadText(
+        { connection: 'offline', health: 'healthy', lastSuccessfulPoll: lastRead },
+        Date.parse(at),
+        true,
+      ),
+    ).toBe('Last read 3 h ago');
+  });
+
   it('says when this laptop last read the marketplace, from the store the app keeps', async () => {
     const doctor = (...args: string[]) =>
       runTs('main/cli/seller-tray.ts', ['doctor', ...args], {
@@ -180,7 +207,10 @@ describe('seller-tray doctor', () => {
     // The app still running beside it: the store is only read.
     const run = await doctor();
     expect(run.stdout).toMatch(
-      new RegExp(`^This laptop: Checked (just now|1 min ago) \\(${lastRead}\\) by the app's polls\\.$`, 'm'),
+      new RegExp(
+        `^This laptop: Last read (just now|1 min ago) \\(${lastRead}\\) by the app's polls\\.$`,
+        'm',
+      ),
     );
     expect(JSON.parse((await doctor('--json')).stdout).lastSuccessfulPoll).toBe(lastRead);
     expect(laptop.core.status().connection).toBe('ok');

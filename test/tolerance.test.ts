@@ -17,6 +17,7 @@ import { userDataDir } from '../main/core/paths';
 import { type CoreEvent, OrderReadLater } from '../main/core/seller-core';
 import { ConfSettingsStore, DEFAULT_SETTINGS } from '../main/core/settings';
 import { DATABASE_FILE } from '../main/core/store/account-store';
+import { MIGRATIONS } from '../main/core/store/schema';
 import { parseMark } from '../preload/marked-by';
 import { HUGE_MARKER, type Quirk } from '../simulator/quirks';
 import { type Simulator, startSimulator } from '../simulator/server';
@@ -563,6 +564,46 @@ describe('answers larger than Seller Tray reads (huge-items: 1 GiB, streamed)', 
     await announcesTheNextPurchase(laptop);
     expect(problems(laptop)).toHaveLength(1);
     expect(laptop.core.keptAside(10).items).toHaveLength(1);
+  });
+});
+
+describe('an event over the cap told by a version that kept it aside by its place', () => {
+  it('is not told again after the upgrade, and its rows by place leave the list', async () => {
+    const laptop = await startedLaptop();
+    await quirks('huge-items');
+    await purchase({ order: { buyerCustomerParty: { party: { partyName: HUGE_MARKER } } } });
+    await poll(laptop);
+    expect(problems(laptop)).toHaveLength(1);
+    await laptop.core.close();
+    // As the version before the migration that removes them left it: the item kept aside by its
+    // place, told at each of two places it was at.
+    const db = new DatabaseSync(join(laptop.dataDir, DATABASE_FILE));
+    const length = allEvents().length;
+    db.prepare(`UPDATE unreadable SET key = ? WHERE field_path = '(the whole item)'`).run(
+      `listEvents place ${length - 1}`,
+    );
+    db.prepare(
+      `INSERT INTO unreadable (source, key, field_path, reason, raw, seen_at, told, lookup_read)
+         SELECT source, ?, field_path, reason, raw, seen_at, 1, 1 FROM unreadable WHERE field_path = '(the whole item)'`,
+    ).run(`listEvents place ${length}`);
+    db.exec(`PRAGMA user_version = ${MIGRATIONS.findIndex((m) => m.includes('over-cap-told-by-place'))}`);
+    db.close();
+
+    const upgraded = await laptop.reopen();
+    laptops.push(upgraded);
+    upgraded.core.start();
+    await announcesTheNextPurchase(upgraded);
+    expect(problems(upgraded)).toEqual([]);
+    expect(upgraded.core.keptAside(10).items).toEqual([
+      expect.objectContaining({
+        reason: expect.stringMatching(/larger than 32 MiB/),
+        key: expect.stringMatching(/^item /),
+      }),
+    ]);
+    // A later event over the cap is told.
+    await purchase({ order: { buyerCustomerParty: { party: { partyName: `${HUGE_MARKER} again` } } } });
+    await poll(upgraded);
+    expect(problems(upgraded)).toHaveLength(1);
   });
 });
 

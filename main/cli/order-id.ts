@@ -3,6 +3,7 @@
 // no search and lists orders by issue time, not id, so only the whole listing can show that a
 // beginning is unique: it is walked from the start, at most PREFIX_PAGES pages
 // (docs/cli.md). The CLI reads the marketplace, not the app's store (as `orders list` does).
+import { plural } from '../../preload/counted';
 import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
 import type { SellerApiClient } from '../core/api/client';
@@ -76,7 +77,10 @@ export async function resolveOrderId(
   }
   const [only, ...others] = ids;
   if (only === undefined) {
-    throw new Refusal('no-such-order', `No order's id begins with "${given}" (of ${listed} orders).`);
+    throw new Refusal(
+      'no-such-order',
+      `No order's id begins with "${given}" (of ${plural(listed, 'order')}).`,
+    );
   }
   if (others.length > 0) {
     throw new Refusal(

@@ -63,7 +63,7 @@ export function outputFailure(): number | undefined {
         ? 'the reader of the output left'
         : `the output could not be written (${writeFailure(failure)})`;
     process.stderr.write(
-      `seller-tray: ${reason} before the lines of ${plural(undelivered, 'new order')} reached it: they are not printed again; \`seller-tray orders list\` shows the newest orders\n`,
+      `seller-tray: ${reason} before ${plural(undelivered, "new order's line", "new orders' lines")} reached it: ${undelivered === 1 ? 'it is' : 'they are'} not printed again; \`seller-tray orders list\` shows the newest orders\n`,
     );
     return 1;
   }

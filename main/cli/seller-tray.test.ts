@@ -588,6 +588,20 @@ describe('an order id by its beginning, as git takes a commit', () => {
     },
   );
 
+  it("counts a seller's one order in the singular when no order's id begins so", async () => {
+    const one = await startSimulator({ port: 0, seed: 7, orders: 1 });
+    try {
+      const listed = one.store.listOrderJson(1001, 0, 10).items.map((o) => JSON.parse(o).orderId as string);
+      expect(listed).toHaveLength(1);
+      const mistyped = listed[0]?.startsWith('ffff') ? '0000' : 'ffff';
+      const run = await cli(['orders', 'get', mistyped], { SELLER_API_BASE_URL: one.url });
+      expect(run.stderr).toBe(`seller-tray: No order's id begins with "${mistyped}" (of 1 order).\n`);
+      expect(run.code).toBe(1);
+    } finally {
+      await one.close();
+    }
+  });
+
   it("says no order's id begins so for an id mistyped or one character long, instead of the marketplace's 400", async () => {
     const orderId = ids()[3] ?? '';
     // One digit changed, and one digit too many.
@@ -1249,13 +1263,37 @@ describe('standard output that cannot take the output', () => {
       expect(reachedReader).toBeLessThan(purchases);
       const lost = purchases - reachedReader;
       expect(stderr).toContain(
-        `seller-tray: the reader of the output left before the lines of ${lost} new orders reached it: they are not printed again; \`seller-tray orders list\` shows the newest orders\n`,
+        `seller-tray: the reader of the output left before ${lost === 1 ? "1 new order's line" : `${lost} new orders' lines`} reached it: ${lost === 1 ? 'it is' : 'they are'} not printed again; \`seller-tray orders list\` shows the newest orders\n`,
       );
       expect(code).toBe(1);
     } finally {
       await rm(home, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('says a single line lost in the singular', async () => {
+    // printLine as watch calls it: a line larger than any pipe holds, the reader stalled, then gone.
+    const script = `import { guardOutput, outputClosed, outputFailure, printLine } from './main/cli/output.ts';
+      guardOutput();
+      printLine('x'.repeat(1 << 20) + '\\n');
+      process.stderr.write('printed\\n');
+      await outputClosed;
+      process.exitCode = outputFailure();`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => {
+      stderr += chunk;
+      if (stderr.includes('printed\n')) child.stdout?.destroy();
+    });
+    const [code] = await once(child, 'exit');
+    expect(stderr).toBe(
+      "printed\nseller-tray: the reader of the output left before 1 new order's line reached it: it is not printed again; `seller-tray orders list` shows the newest orders\n",
+    );
+    expect(code).toBe(1);
+  }, 60_000);
 
   it.skipIf(!existsSync('/dev/full'))(
     'says in one line that the output could not be written on a full disk, exit 1',

@@ -6,7 +6,7 @@
 
 import { plural } from '../../preload/counted';
 import { capped, plainText } from '../../preload/marketplace-text';
-import { checkedText } from '../../preload/status-words';
+import { lastReadAgoText } from '../../preload/status-words';
 import type { TokenLifetime } from './api/access-token';
 import {
   declaredOver,
@@ -350,11 +350,14 @@ export function formatDiagnosis(diagnosis: Diagnosis, version: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** When this laptop last read the marketplace, as of the diagnosis: the header's words, and the time. */
+/**
+ * When this laptop last read the marketplace, as of the diagnosis: the header's words, and the
+ * time. Only that moment is known, not whether the polls fail now, so never "Checked".
+ */
 function lastReadLine(lastSuccessfulPoll: string | null, at: string): string {
   if (lastSuccessfulPoll === null)
     return 'This laptop: Seller Tray has not read this marketplace here yet (the app or `seller-tray watch` does).';
-  return `This laptop: ${checkedText(lastSuccessfulPoll, Date.parse(at))} (${lastSuccessfulPoll}) by the app's polls.`;
+  return `This laptop: ${lastReadAgoText(lastSuccessfulPoll, Date.parse(at))} (${lastSuccessfulPoll}) by the app's polls.`;
 }
 
 function listingNotes(kind: ItemKind) {

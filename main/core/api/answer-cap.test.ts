@@ -313,6 +313,17 @@ describe('a remembered place over the cap, when the listing moves around it', ()
     },
   );
 
+  it('keeps an item over the cap under one key whichever listing of events brings it', async () => {
+    // A marketplace whose "new" listing keeps what it answered: the item comes from both.
+    const listing = [0, 1, 2, 3].map((n) => event(n, n === 2));
+    const { client } = listingClient(listing);
+    const fromNew = [];
+    for await (const page of client.newEvents()) fromNew.push(...page.unreadable);
+    const fromAll = await walkAll(client);
+    expect(fromNew).toHaveLength(1);
+    expect(fromAll.aside.map((item) => item.key)).toEqual(fromNew.map((item) => item.key));
+  });
+
   it('tells two items over the cap apart, and each moved keeps its key', async () => {
     const listing = Array.from({ length: 12 }, (_, n) => event(n, n === 4 || n === 9));
     const { client } = listingClient(listing);

@@ -967,7 +967,8 @@ const readsKeep = (operation: PagedOperation): boolean => operation !== 'listNew
 
 /**
  * The key an item over the cap is kept aside under, the same wherever it moves in the listing
- * (older events expire, others are inserted before it), so that it is told once: a digest of its
+ * (older events expire, others are inserted before it) and whichever listing brings it (an event
+ * in "new" and "all"; the store keeps events and orders apart), so that it is told once: a digest of its
  * first characters (ITEM_START_DIGESTED), as the start of its answer over the cap gives them; else
  * (no items array in that start) its place, all that is known.
  */
@@ -976,8 +977,11 @@ function overCapKey(operation: PagedOperation, place: number, answerStart: strin
   if (answerStart === undefined || items?.index === undefined) return `${operation} place ${place}`;
   const from = items.index + items[0].length;
   const start = answerStart.slice(from, from + ITEM_START_DIGESTED);
-  return `${operation} item ${createHash('sha256').update(start).digest('hex').slice(0, 24)}`;
+  return `item ${createHash('sha256').update(start).digest('hex').slice(0, 24)}`;
 }
+
+/** Whether an item was kept aside for being over the cap, by its key (overCapKey's). */
+export const overCapKeyed = (key: string): boolean => /^(?:item [0-9a-f]{24}|list\w+ place \d+)$/.test(key);
 
 /**
  * The characters of an item over the cap that tell it from another: a few KiB, within the start

@@ -141,6 +141,60 @@ it('keeps an unreadable item once however often it is read, and tells it once', 
   expect(store.untoldAside()).toEqual([]);
 });
 
+describe('items over the answer cap an earlier version kept aside by their place', () => {
+  const overCap = (key: string, place: number): UnreadableItem => ({
+    kind: 'event',
+    key,
+    fieldPath: '(the whole item)',
+    reason: `larger than 32 MiB, more than Seller Tray reads, so it was not read (place ${place} of the listing)`,
+    raw: null,
+  });
+
+  it('leave the store at the upgrade; the same item keyed by its start is not told again, a later one is', async () => {
+    const before = await mkdtemp(join(tmpdir(), 'store-'));
+    // Version 22 keyed an item over the cap by its place: one item, told at each place it moved to.
+    const db = databaseOfVersion(before, 22);
+    const keep = db.prepare(
+      `INSERT INTO unreadable (source, key, field_path, reason, raw, seen_at, told, lookup_read)
+         VALUES ('event', ?, ?, ?, ?, '2026-11-20T10:00:00Z', 1, 1)`,
+    );
+    for (const place of [51, 50, 48]) {
+      const item = overCap(`listEvents place ${place}`, place);
+      keep.run(item.key, item.fieldPath, item.reason, 'null');
+    }
+    keep.run(odd.key, odd.fieldPath, odd.reason, JSON.stringify(odd.raw));
+    db.close();
+
+    const migrated = AccountStore.open(before).store;
+    try {
+      expect(migrated.aside(10).items.map((item) => item.key)).toEqual([odd.key]);
+      const walk = (unreadable: UnreadableItem[]) =>
+        migrated.recordPoll({
+          events: [],
+          unreadable,
+          cursor: { offset: 60 },
+          backlog: false,
+          paused: false,
+          now: '2026-11-27T18:00:00Z',
+        });
+      // The first walk after the upgrade reads the item again, now keyed by its start: told before.
+      // An order over the cap is news: none was told by its place.
+      const order = { ...overCap('item aaaaaaaaaaaaaaaaaaaaaaaa', 3), kind: 'order' as const };
+      walk([overCap('item 0123456789abcdef01234567', 47), order]);
+      const untold = migrated.untoldAside();
+      expect(untold.map((item) => `${item.kind} ${item.key}`)).toEqual([`order ${order.key}`]);
+      migrated.markTold(untold);
+      expect(migrated.aside(10).total).toBe(3);
+      // An item over the cap that comes later is news.
+      walk([overCap('item 76543210fedcba9876543210', 52)]);
+      expect(migrated.untoldAside().map((item) => item.key)).toEqual(['item 76543210fedcba9876543210']);
+    } finally {
+      migrated.close();
+      await rm(before, { recursive: true, force: true });
+    }
+  });
+});
+
 it('lets an item go from aside when the marketplace sends it mended', () => {
   poll([], [odd]);
   poll([mended], []);

@@ -28,7 +28,7 @@ import { orderTotal } from '../../../preload/money';
 import { causalOrder, isNewPurchase } from '../../../preload/order-status';
 import { readPostReference } from '../../../preload/post-reference';
 import type { RunbookTick } from '../../../preload/runbooks';
-import type { ResultWindows, ServerWait } from '../api/client';
+import { overCapKeyed, type ResultWindows, type ServerWait } from '../api/client';
 import {
   asideLookup,
   eventKey,
@@ -112,6 +112,13 @@ const ORDERS_WALK = 'orders-walk';
  * next poll, when the last event it kept aside by then was seen: all of those count as that history.
  */
 const BACKLOG_RECORDED_AT = 'backlog-recorded-at';
+/**
+ * Meta key: the kinds of item (event, order) of which an earlier version told one over the answer
+ * cap, kept aside by its place (migration 24 removed those rows). Until the next walk of the events
+ * listing ends, an item over the cap of such a kind is that item read again under its new key:
+ * kept aside as told.
+ */
+const OVER_CAP_TOLD_BY_PLACE = 'over-cap-told-by-place';
 
 export interface StoredOrder {
   orderId: string;
@@ -269,6 +276,8 @@ export class AccountStore {
   private lastPollAt: string | undefined;
   /** How many polls succeeded on this laptop (LAST_POLL_FILE's count; see the constructor). */
   private polls: number;
+  /** The store may hold OVER_CAP_TOLD_BY_PLACE (as it opened): the next walk's end removes it. */
+  private overCapToldByPlace: boolean;
   /** What the open found wrong that only the log is told (StoreOpening.warnings). */
   private readonly warnings: string[] = [];
   /** The inbox's counts and sort keys as last read, kept until the store changes or the clock regroups it (remembered). */
@@ -293,6 +302,7 @@ export class AccountStore {
     // Never behind a mark sent at a counted poll: its file lost, damaged or written by another
     // process counting fewer, a mark would wait that many more polls for Needs attention.
     this.polls = Math.max(lastPoll?.n ?? 0, this.highestSentAtPoll());
+    this.overCapToldByPlace = this.meta(OVER_CAP_TOLD_BY_PLACE) !== undefined;
     this.deriveAllOrders();
   }
 
@@ -683,6 +693,10 @@ export class AccountStore {
       );
       this.noteReadBack(input.events, input.now);
       this.setAside(input.unreadable ?? [], input.now);
+      if (this.overCapToldByPlace && input.cursor !== undefined && !input.more) {
+        this.sql('DELETE FROM meta WHERE key = ?').run(OVER_CAP_TOLD_BY_PLACE);
+        this.overCapToldByPlace = false;
+      }
       let newOrders = 0;
       const purchases = fresh.filter(isNewPurchase);
       const queue = this.sql(
@@ -2344,9 +2358,12 @@ export class AccountStore {
   setAside(items: readonly UnreadableItem[], now: string): void {
     if (items.length === 0) return;
     this.atomically(() => {
+      const toldByPlace = new Set<string>(
+        this.overCapToldByPlace ? JSON.parse(this.meta(OVER_CAP_TOLD_BY_PLACE) ?? '[]') : [],
+      );
       const keep = this.sql(
-        `INSERT INTO unreadable (source, key, field_path, reason, raw, seen_at, lookup_read, event_uuid, event_ms, order_id)
-           VALUES ($source, $key, $path, $reason, $raw, $now, 1, $uuid, $ms, $order)
+        `INSERT INTO unreadable (source, key, field_path, reason, raw, seen_at, told, lookup_read, event_uuid, event_ms, order_id)
+           VALUES ($source, $key, $path, $reason, $raw, $now, $told, 1, $uuid, $ms, $order)
            ON CONFLICT (source, key) DO UPDATE SET
              field_path = excluded.field_path, reason = excluded.reason, raw = excluded.raw,
              lookup_read = 1, event_uuid = excluded.event_uuid, event_ms = excluded.event_ms,
@@ -2360,6 +2377,7 @@ export class AccountStore {
           $reason: item.reason,
           $raw: JSON.stringify(item.raw) ?? 'null',
           $now: now,
+          $told: toldByPlace.has(item.kind) && overCapKeyed(item.key) ? 1 : 0,
           ...lookupColumns(item.kind === 'event' ? item.raw : undefined),
         });
       }

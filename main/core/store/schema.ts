@@ -20,6 +20,9 @@ const stalledBefore = (row: string) =>
   `((${row}.status = 'ProvisioningInProgress' AND ${row}.effective_status = 'ProvisioningInProgress'
       AND julianday(${row}.status_at) < before_day) IS 1)`;
 
+/** An item over the answer cap kept aside under its listing's name and its place, as before session 40. */
+const placeKeyed = `field_path = '(the whole item)' AND key GLOB 'list*[a-z] place [0-9]*'`;
+
 export const MIGRATIONS: readonly string[] = [
   `
   -- Every marketplace event learned, raw, with the columns queries need.
@@ -464,5 +467,15 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE orders SET status_at = waits_since,
       since_ms = IIF(effective_status IS status, (julianday(waits_since) - 2440587.5) * 86400000, since_ms)
     WHERE julianday(status_at) < julianday(waits_since);
+  `,
+  `
+  -- An item over the answer cap is kept aside under a digest of its start (session 40, client.ts
+  -- overCapKey), no longer under its place ('listEvents place 51'), which made a row, told again,
+  -- at each place the item moved to: those rows go. The kinds (event, order) of those told are
+  -- noted: the walk after this keeps such an item aside as told (AccountStore.setAside).
+  INSERT INTO meta (key, value)
+    SELECT 'over-cap-told-by-place', json_group_array(DISTINCT source)
+      FROM unreadable WHERE ${placeKeyed} AND told = 1 HAVING COUNT(*) > 0;
+  DELETE FROM unreadable WHERE ${placeKeyed};
   `,
 ];
