@@ -126,7 +126,7 @@ describe("the laptop's own clock set back", () => {
 });
 
 describe('a marketplace clock hours behind', () => {
-  it('says an order is in progress since this laptop marked it, and one a colleague started since no earlier than it arrived here', async () => {
+  it("says an order is in progress since this laptop marked it, and one a colleague started since the marketplace's stamp", async () => {
     const { laptop, clock, later, orderId } = await laptopOn(behind);
     const since = (id: string) => inbox(laptop.core).find((r) => r.orderId === id)?.statusSince;
     await later(10);
@@ -159,7 +159,10 @@ describe('a marketplace clock hours behind', () => {
     );
     await later(1);
     expect(inbox(laptop.core).find((r) => r.orderId === other)?.status).toBe('ProvisioningInProgress');
-    expect(since(other)).toBe(arrived);
+    // The stamp, hours before it arrived here by this laptop's clock: what every laptop counts a
+    // stall from (one that was off learns late, and must see the stall the others see). Telling a
+    // clock behind from a laptop that was off would take an estimate of the marketplace's offset.
+    expect(Date.parse(since(other) ?? '')).toBeLessThan(Date.parse(arrived) - 2 * 3_600_000);
   });
 
   it('finds a status it listed late when asked to send it again, however many events came after it', async () => {

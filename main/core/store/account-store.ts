@@ -868,6 +868,8 @@ export class AccountStore {
       }
       if (orderId !== null) touched.add(orderId);
     }
+    // A status whose newest event is one read for the first time now began again (notAhead).
+    const freshKeys = new Set(fresh.map(eventKey));
     if (anyEventAside && !history && fresh.length > 0) {
       const orders = new Set(fresh.map(orderIdOf).filter((id) => id !== undefined));
       for (const orderId of this.mendedAside(unmatched, orders, ofBacklog)) mendedHistory.add(orderId);
@@ -878,7 +880,7 @@ export class AccountStore {
         if (!history) this.indexForSearch(orderId, undefined, undefined);
         firstLearned.push(orderId);
       } else {
-        this.deriveOrder(orderId, true);
+        this.deriveOrder(orderId, true, freshKeys);
       }
     }
     this.setAside([...foreignLater, ...reusedIds], now);
@@ -936,7 +938,7 @@ export class AccountStore {
    * order (not by the clocks: a status posted answers the purchase whatever the two stamps say),
    * as the parameters of the statements that store them.
    */
-  private derived(orderId: string): Record<string, string | null> {
+  private derived(orderId: string): { params: Record<string, string | null>; latestKey: string | undefined } {
     // With each event, the descriptions of its properties: a post's reference among them names the step it followed.
     const rows = this.sql(
       `SELECT key, event_type, status, event_time,
@@ -974,11 +976,14 @@ export class AccountStore {
       : undefined;
     const stamp = marked?.marked_at ?? latest?.eventTime;
     return {
-      $id: orderId,
-      $status: latest?.statusCode ?? null,
-      $statusAt: stamp === undefined ? null : notAhead(stamp, this.now()),
-      $purchasedAt: purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null,
-      $purchaseType: purchases[0]?.eventTypeCode ?? null,
+      params: {
+        $id: orderId,
+        $status: latest?.statusCode ?? null,
+        $statusAt: stamp === undefined ? null : notAhead(stamp, this.now()),
+        $purchasedAt: purchases.find((p) => p.eventTime !== undefined)?.eventTime ?? null,
+        $purchaseType: purchases[0]?.eventTypeCode ?? null,
+      },
+      latestKey: latest?.eventId,
     };
   }
 
@@ -997,7 +1002,7 @@ export class AccountStore {
     mendedHistory: ReadonlySet<string>,
   ): boolean {
     const { changes } = this.sql(LEARN_ORDER).run({
-      ...this.derived(orderId),
+      ...this.derived(orderId).params,
       $now: now,
       $unindexed: history ? 1 : 0,
       $escalatedAt: history?.(orderId) || mendedHistory.has(orderId) ? now : null,
@@ -1018,8 +1023,11 @@ export class AccountStore {
   }
 
   /** Derives a stored order's status again from its events; `refetch` has it fetched again (they changed). */
-  private deriveOrder(orderId: string, refetch: boolean): void {
-    this.sql(DERIVE_ORDER).run({ ...this.derived(orderId), $refetch: refetch ? 1 : 0 });
+  /** `read`: the keys of the events just read (none: a derivation of what the store held). */
+  private deriveOrder(orderId: string, refetch: boolean, read?: ReadonlySet<string>): void {
+    const { params, latestKey } = this.derived(orderId);
+    const began = latestKey !== undefined && read?.has(latestKey) === true;
+    this.sql(DERIVE_ORDER).run({ ...params, $refetch: refetch ? 1 : 0, $began: began ? 1 : 0 });
   }
 
   /** Derives every order's status again (once, after a store from before issue 20 migrated). */
@@ -2627,35 +2635,25 @@ function sinceMs(status: string, statusAt: string): string {
 }
 
 /**
- * When the order's status began for this laptop, `statusAt` as derived (notAhead, or this laptop's
- * mark): never before its wait began here (`waits`, waitStart), when this laptop could first tell
- * of the order: a stamp hours behind said "In progress 3 h" of an order that arrived a minute ago.
- */
-const notBeforeWait = (statusAt: string, waits: string) =>
-  `CASE WHEN julianday(${statusAt}) < julianday(${waits}) THEN ${waits} ELSE ${statusAt} END`;
-
-/**
  * Statements run once per order or event, their text built once here: built at each call, a
  * text of a few kilobytes was made again and hashed for the statement cache every time (a first
  * start's hundred thousand events made a hundred megabytes of such garbage).
  */
-const LEARNED_STATUS_AT = notBeforeWait('$statusAt', waitStart('$id', '$purchasedAt', '$now'));
 const LEARN_ORDER = `INSERT OR IGNORE INTO orders (order_id, learned_at, unindexed, escalated_at, status, status_at,
      purchased_at, purchase_type, effective_status, since_ms, first_action_ms, completed_ms, waits_since)
-   VALUES ($id, $now, $unindexed, $escalatedAt, $status, ${LEARNED_STATUS_AT}, $purchasedAt, $purchaseType,
-     COALESCE(${MARKED}, $status), ${sinceMs('$status', LEARNED_STATUS_AT)}, ${TIMES.firstAction},
+   VALUES ($id, $now, $unindexed, $escalatedAt, $status, $statusAt, $purchasedAt, $purchaseType,
+     COALESCE(${MARKED}, $status), ${sinceMs('$status', '$statusAt')}, ${TIMES.firstAction},
      ${TIMES.completed}, ${waitStart('$id', '$purchasedAt', '$now')})`;
 /**
- * When the order's status began, as derived again: while the status stays, never later than it was
- * (a stamp ahead of this laptop was taken as the moment it was learned, notAhead; the same event
- * listed again later, once the clock passed its stamp, must not move it on to the stamp); never
- * before its wait began here (notBeforeWait: its arrival, derived again when it is announced).
+ * When the order's status began, as derived again: while the status stays with the same newest
+ * event (`$began` 0: not one read for the first time now), never later than it was (a stamp ahead
+ * of this laptop was taken as the moment it was learned, notAhead; that event listed again once
+ * the clock passed its stamp must not move it on). A status that left and came back began again.
+ * A colleague's status begins at its stamp, however late this laptop learned the order: a laptop
+ * that was off sees the stall the others see.
  */
-const STATUS_AT_KEPT = notBeforeWait(
-  `CASE WHEN status IS $status AND status_at IS NOT NULL
-     AND julianday(status_at) < julianday($statusAt) THEN status_at ELSE $statusAt END`,
-  waitStart('$id', '$purchasedAt', 'learned_at'),
-);
+const STATUS_AT_KEPT = `CASE WHEN $began = 0 AND status IS $status AND status_at IS NOT NULL
+     AND julianday(status_at) < julianday($statusAt) THEN status_at ELSE $statusAt END`;
 const DERIVE_ORDER = `UPDATE orders SET stale = MAX(stale, $refetch),
      fetch_due_ms = CASE WHEN $refetch = 1 THEN NULL ELSE fetch_due_ms END,
      fetch_failures = CASE WHEN $refetch = 1 THEN 0 ELSE fetch_failures END, status = $status,

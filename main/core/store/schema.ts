@@ -462,11 +462,6 @@ export const MIGRATIONS: readonly string[] = [
     WHERE effective_status = 'ProvisioningStarted';
   -- The count's range of announcements (migration 21) is this index's now.
   DROP INDEX announcements_by_queued;
-  -- Nor does a status begin, for this laptop, before the order's wait began here (a marketplace
-  -- clock hours behind said "In progress 3 h" of an order that arrived a minute before).
-  UPDATE orders SET status_at = waits_since,
-      since_ms = IIF(effective_status IS status, (julianday(waits_since) - 2440587.5) * 86400000, since_ms)
-    WHERE julianday(status_at) < julianday(waits_since);
   `,
   `
   -- An item over the answer cap is kept aside under a digest of its start (session 40, client.ts
