@@ -110,7 +110,9 @@ function assembled(sources: readonly InboxSource[], query: InboxQuery): Omit<Ord
       const skip = order.slice(0, from).filter((p) => p.list === at).length;
       return count === 0
         ? []
-        : source.core.inboxRead((store) => store.inboxGroupRows(matching, group.name, skip, count));
+        : source.core.inboxRead((store) =>
+            store.inboxGroupRows(matching, group.name, skip, count, outlines[at]?.regroupsAt ?? null),
+          );
     });
     const next = rows.map(() => 0);
     for (const { list } of picked) {

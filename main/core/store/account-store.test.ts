@@ -1709,3 +1709,20 @@ describe('a new purchase whose first fetch failed', () => {
     }
   });
 });
+
+it("counts one account's inbox once a read after it changed, whatever the page folds", () => {
+  learn([purchase('o-1', '2026-11-21T10:00:00Z'), purchase('o-2', '2026-11-21T11:00:00Z')], false);
+  const counted = vi.spyOn(store as unknown as { inboxGroups: () => unknown }, 'inboxGroups');
+  try {
+    for (const backlog of ['by-size', 'hidden', 'shown'] as const) {
+      learn([purchase(`o-${backlog}`, '2026-11-21T12:00:00Z')], false);
+      counted.mockClear();
+      expect(
+        page('newest', 0, 100, 'all', { backlog, now: '2026-11-22T00:00:00Z' }).rows.length,
+      ).toBeGreaterThan(0);
+      expect(counted).toHaveBeenCalledTimes(1);
+    }
+  } finally {
+    counted.mockRestore();
+  }
+});

@@ -1258,7 +1258,7 @@ export class AccountStore {
       const from = Math.max(query.offset - group.start, 0);
       const wanted = Math.min(query.limit - rows.length, group.size - from);
       if (wanted <= 0) continue;
-      rows.push(...this.inboxGroupRows(query, group.name, from, wanted));
+      rows.push(...this.inboxGroupRows(query, group.name, from, wanted, outline.regroupsAt));
     }
     return { rows, ...outline };
   }
@@ -1403,6 +1403,8 @@ export class AccountStore {
     name: InboxGroupName,
     offset: number,
     limit: number,
+    /** When the list regroups by the clock alone, from the outline the caller read the page by. */
+    regroupsAt: string | null,
   ): readonly InboxRow[] {
     const read = (): InboxRow[] => {
       const { condition, params } = inboxCondition({ ...query, offset, limit });
@@ -1415,13 +1417,13 @@ export class AccountStore {
     // A store's run of a merged page changes its length with every arrival in another store (one
     // more row of that store on the page, one fewer of this one): the run last read, kept while
     // this store is unchanged, serves any run inside it, so the other stores' arrivals read only
-    // their own store again. Regrouped when the outline is, as the keys are.
+    // their own store again. Regrouped when the caller's outline is.
     const run = this.remembered(
       ['rows', name],
       query,
       () => ({
         value: { offset, limit, rows: Object.freeze(read().map((row) => Object.freeze(row))) },
-        regroupsAt: this.inboxOutline(query).regroupsAt,
+        regroupsAt,
       }),
       (kept) => kept.offset <= offset && offset + limit <= kept.offset + kept.limit,
     );
