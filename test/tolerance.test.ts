@@ -102,6 +102,20 @@ async function markInProgress(laptop: Laptop, orderId: string, description: stri
 const problems = (laptop: Laptop) =>
   laptop.events.filter((e): e is Extract<CoreEvent, { type: 'problem' }> => e.type === 'problem');
 const allEvents = () => sim.store.listEvents(SELLER, 0, 1_000_000).items;
+
+/** A purchase whose event the `unreadable-events` quirk keeps unreadable (its id starts with 0). */
+async function purchaseKeptAside(): Promise<string> {
+  for (let i = 0; i < 64; i++) {
+    const orderId = await purchase();
+    if (
+      allEvents()
+        .find((e) => orderIdOf(e) === orderId)
+        ?.eventId.startsWith('0')
+    )
+      return orderId;
+  }
+  throw new Error('no purchase of 64 was kept aside'); // the seed gives one
+}
 const allOrderIds = () =>
   sim.store.listOrderJson(SELLER, 0, 1_000_000).items.map((json) => JSON.parse(json).orderId as string);
 
@@ -169,18 +183,8 @@ describe('an event kept aside, then read in a readable form', () => {
     expect(announced(laptop)).toEqual([]); // old orders, kept aside by the backlog
 
     await quirks('unreadable-events');
-    // A purchase after the backlog whose event is kept aside too (its id starts with 0).
-    let asideLater: string | undefined;
-    for (let i = 0; i < 64 && asideLater === undefined; i++) {
-      const orderId = await purchase();
-      if (
-        allEvents()
-          .find((e) => orderIdOf(e) === orderId)
-          ?.eventId.startsWith('0')
-      )
-        asideLater = orderId;
-    }
-    expect(asideLater).toBeDefined(); // the seed gives one
+    // A purchase after the backlog whose event is kept aside too.
+    const asideLater = await purchaseKeptAside();
     await poll(laptop);
     const before = announced(laptop).length;
     expect(announced(laptop)).not.toContain(asideLater);
@@ -213,17 +217,7 @@ describe('an event kept aside, then read in a readable form', () => {
     await quirks('no-event-ids');
     const laptop = await startedLaptop();
     await quirks('unreadable-events', 'no-event-ids');
-    let asideLater: string | undefined;
-    for (let i = 0; i < 64 && asideLater === undefined; i++) {
-      const orderId = await purchase();
-      if (
-        allEvents()
-          .find((e) => orderIdOf(e) === orderId)
-          ?.eventId.startsWith('0')
-      )
-        asideLater = orderId;
-    }
-    expect(asideLater).toBeDefined(); // the seed gives one
+    const asideLater = await purchaseKeptAside();
     await poll(laptop);
     const before = announced(laptop).length;
     expect(announced(laptop)).not.toContain(asideLater);
