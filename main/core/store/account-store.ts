@@ -2242,7 +2242,7 @@ export class AccountStore {
         : rows(
             'orders_waiting_by_wait',
             `o.effective_status = '${WAITING}' AND o.waits_since < $notStartedBefore`,
-            'o.waits_since DESC, o.order_id',
+            'o.waits_since DESC, o.purchased_at DESC, o.order_id',
           );
     return {
       counts: this.attentionCounts(limits),
@@ -2808,9 +2808,11 @@ const KEY_COLUMNS = 'o.order_id, o.purchased_at, o.since_ms, o.waits_since';
  * the comparison a merge across stores makes (compareInboxKeys).
  */
 function groupOrder(name: InboxGroupName, sort: InboxSort | undefined): [KeyColumn, 'ASC' | 'DESC'][] {
-  // Waiting rows say how long they waited (waitStart), the others when they were bought.
+  // Waiting rows say how long they waited (waitStart), the others when they were bought. Orders
+  // that arrived in one poll wait alike: the marketplace's order of their purchases goes between them.
   const newestFirst = (column: 'purchased_at' | 'waits_since'): [KeyColumn, 'ASC' | 'DESC'][] => [
     [column, 'DESC'],
+    ...(column === 'waits_since' ? [['purchased_at', 'DESC'] as [KeyColumn, 'DESC']] : []),
     ['order_id', 'ASC'],
   ];
   switch (name) {
@@ -2827,6 +2829,7 @@ function groupOrder(name: InboxGroupName, sort: InboxSort | undefined): [KeyColu
         ? newestFirst('waits_since')
         : [
             ['waits_since', 'ASC'],
+            ['purchased_at', 'ASC'],
             ['order_id', 'DESC'],
           ];
     default:

@@ -458,7 +458,7 @@ export const MIGRATIONS: readonly string[] = [
       (SELECT a.arrived_at FROM announcements a WHERE a.order_id = o.order_id),
       CASE WHEN o.learned_at IS NULL OR julianday(o.purchased_at) < julianday(o.learned_at)
         THEN o.purchased_at ELSE o.learned_at END));
-  CREATE INDEX orders_waiting_by_wait ON orders (waits_since DESC, order_id)
+  CREATE INDEX orders_waiting_by_wait ON orders (waits_since DESC, purchased_at DESC, order_id)
     WHERE effective_status = 'ProvisioningStarted';
   -- The count's range of announcements (migration 21) is this index's now.
   DROP INDEX announcements_by_queued;
