@@ -31,7 +31,7 @@ import { runsFor, webhookUrlProblem } from './automation-settings';
 import { slackMessage, teamsMessage } from './chat';
 import { type CommandResult, lastLine, runCommand } from './command';
 import { type CommandSlots, commandSlots } from './command-slots';
-import { type DeliveryResult, deliver, httpPost, type Post, retryAt } from './delivery';
+import { type DeliveryResult, deliver, httpPost, type Post, RETRY_MAX_WAIT_MS, retryAt } from './delivery';
 import { LeftRunning } from './left-running';
 import {
   type AutomationAccount,
@@ -531,8 +531,9 @@ export class AutomationRunner {
     if (next === undefined || this.stopping.signal.aborted) return;
     const wait = Date.parse(next) - this.deps.now();
     // Due now but not taken: all slots busy (an ending kicks again), its order not read yet (its
-    // reading does), or another process runs it (the next poll looks again).
-    if (wait <= 0) return;
+    // reading does), or another process runs it (the next poll looks again). Further ahead than
+    // any wait is due now too: set by a clock since set back (claimRuns).
+    if (wait <= 0 || wait > RETRY_MAX_WAIT_MS) return;
     this.timer = this.deps.timers.setTimeout(() => this.kick(), wait);
   }
 

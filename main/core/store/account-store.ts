@@ -41,6 +41,7 @@ import {
   sameEvent,
   type UnreadableItem,
 } from '../api/wire';
+import { RETRY_MAX_WAIT_MS } from '../automation/delivery';
 import { removeLeftoverTemporaries } from '../durable-file';
 import type { FeedCursor } from '../event-feed';
 import { ANOTHER_SELLER, anotherSellers, reusedId } from '../kept-aside';
@@ -1825,36 +1826,48 @@ export class AccountStore {
     only?: { run: string } | { order: string } | { automation: string },
     take?: (automation: string) => boolean,
   ): AutomationRun[] {
+    // A due time further ahead than any wait (RETRY_MAX_WAIT_MS) was set by a clock since set
+    // back (or run ahead, then set right): due now, as ordersToFetch's are. Each by its index.
+    const setBack = new Date(Date.parse(now) + RETRY_MAX_WAIT_MS).toISOString();
+    const due = (query: (when: string) => string, ...params: string[]) =>
+      [
+        ...this.sql(query('due_at <= ?')).all(...params, now, limit * 4),
+        ...this.sql(query('due_at > ?')).all(...params, setBack, limit * 4),
+      ] as { delivery_id: string; automation: string; claimed_by: number | null }[];
     const candidates = () =>
-      (only === undefined
-        ? this.sql(
+      only === undefined
+        ? due(
             // Only runs whose order has been read: the rest wait for it without spending an attempt.
-            `SELECT delivery_id, automation, claimed_by FROM automation_runs r
-               WHERE state IN ('queued', 'running') AND due_at <= ?
+            (when) => `SELECT delivery_id, automation, claimed_by FROM automation_runs r
+               WHERE state IN ('queued', 'running') AND ${when}
                  AND ${ORDER_READ}
                ORDER BY due_at LIMIT ?`,
-          ).all(now, limit * 4)
+          )
         : 'order' in only
-          ? this.sql(
+          ? due(
               // By the order's index, named: with statistics of many runs due at the same time, SQLite
               // took the due index and walked every queued run for each order read (O(n²) a poll).
-              `SELECT delivery_id, automation, claimed_by FROM automation_runs r INDEXED BY automation_runs_by_order
-                 WHERE order_id = ? AND state IN ('queued', 'running') AND due_at <= ?
+              (
+                when,
+              ) => `SELECT delivery_id, automation, claimed_by FROM automation_runs r INDEXED BY automation_runs_by_order
+                 WHERE order_id = ? AND state IN ('queued', 'running') AND ${when}
                    AND ${ORDER_READ}
                  ORDER BY due_at LIMIT ?`,
-            ).all(only.order, now, limit * 4)
+              only.order,
+            )
           : 'automation' in only
-            ? this.sql(
-                `SELECT delivery_id, automation, claimed_by FROM automation_runs r
+            ? due(
+                (when) => `SELECT delivery_id, automation, claimed_by FROM automation_runs r
                    INDEXED BY automation_runs_due_by_automation
-                   WHERE automation = ? AND state IN ('queued', 'running') AND due_at <= ?
+                   WHERE automation = ? AND state IN ('queued', 'running') AND ${when}
                      AND ${ORDER_READ}
                    ORDER BY due_at LIMIT ?`,
-              ).all(only.automation, now, limit * 4)
-            : this.sql(
+                only.automation,
+              )
+            : (this.sql(
                 `SELECT delivery_id, automation, claimed_by FROM automation_runs
                    WHERE state IN ('queued', 'running') AND delivery_id = ?`,
-              ).all(only.run)) as { delivery_id: string; automation: string; claimed_by: number | null }[];
+              ).all(only.run) as { delivery_id: string; automation: string; claimed_by: number | null }[]);
     // Most polls find none: they write nothing (inside a caller's transaction, one look is enough).
     if (!this.db.isTransaction && candidates().length === 0) return [];
     return this.atomically(() => {
