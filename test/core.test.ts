@@ -558,20 +558,22 @@ describe('failures', () => {
       await a.core.checkNow();
       expect(a.core.status().connection).toBe('credentials-rejected');
       const refusedAfter = tokenCalls;
-      // Ten minutes of intervals with the same secret: not one call.
+      // Thirteen minutes of intervals with the same secret (the wait is 15 minutes, 10 % more or
+      // less at random): not one call. Each interval's look is asked for before it passes.
       const interval = TEST_SETTINGS.pollIntervalSeconds * 1000;
+      const polled = () => a.core.status().connection === 'ok';
       const minutes = async (n: number) => {
-        for (let passed = 0; passed < n * 60_000; passed += interval) {
+        for (let passed = 0; passed < n * 60_000 && !polled(); passed += interval) {
+          await until(() => a.timers.pendingDelays.includes(interval) || polled());
           clock.now += interval;
           a.timers.fire(interval);
-          await new Promise((resolve) => setTimeout(resolve, 20));
         }
       };
-      await minutes(10);
+      await minutes(13);
       expect(tokenCalls).toBe(refusedAfter);
       refusing = false;
-      await minutes(6);
-      await until(() => a.core.status().connection === 'ok');
+      await minutes(4);
+      await until(polled);
       expect(tokenCalls).toBe(refusedAfter + 1);
     } finally {
       gateway.closeAllConnections();
