@@ -25,7 +25,7 @@ import {
   LAST_POLL_FILE,
   UNCONFIRMED_AFTER_POLLS,
 } from './account-store';
-import { CommitMark, openDatabase, openElsewhere } from './database';
+import { CommitMark, JOURNAL_SIZE_LIMIT, openDatabase, openElsewhere } from './database';
 import { JOURNAL_FILE, type Journal, RAISED_KEPT, REFUSED_FILE, readJournal, readRefused } from './journal';
 import { MIGRATIONS } from './schema';
 
@@ -342,6 +342,38 @@ const page = (
   more: Partial<InboxQuery> = {},
 ) => store.inboxPage({ filter, search: '', sort, offset, limit, ...more });
 const ids = (p: { rows: { orderId: string }[] }) => p.rows.map((r) => r.orderId);
+
+describe("the log's checkpoints", () => {
+  // 3,000 purchases of 2 KB each: about 1,600 pages of the log, over SQLite's usual 1,000.
+  const many = (from: number) =>
+    Array.from({ length: 3000 }, (_, i) => ({
+      ...purchase(`o-${from + i}`, '2026-11-21T08:00:00Z'),
+      description: 'x'.repeat(2000),
+    }));
+  const size = (suffix = '') => statSync(join(dir, `${DATABASE_FILE}${suffix}`)).size;
+
+  it('wait while a first start writes its backlog, come after other writes as before, and leave a log no larger than the limit', () => {
+    const before = size();
+    store.recordPoll({
+      events: many(0),
+      cursor: undefined,
+      backlog: true,
+      more: true,
+      paused: false,
+      now: '2026-11-22T00:00:00Z',
+    });
+    // Not checkpointed: the database file has not grown, the log holds the part.
+    expect(size()).toBe(before);
+    expect(size('-wal')).toBeGreaterThan(1000 * 4096);
+    // News: checkpointed after its commit, the backlog's pages with it.
+    learn(many(3000), false);
+    expect(size()).toBeGreaterThan(before + 1000 * 4096);
+    // The next writes start the log again, no longer than its limit.
+    learn([purchase('late-1', '2026-11-21T09:00:00Z')], false);
+    learn([purchase('late-2', '2026-11-21T09:00:00Z')], false);
+    expect(size('-wal')).toBeLessThanOrEqual(JOURNAL_SIZE_LIMIT);
+  });
+});
 
 describe('the inbox', () => {
   beforeEach(() => {

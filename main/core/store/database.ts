@@ -55,6 +55,9 @@ function sqliteModule(): typeof import('node:sqlite') {
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
+/** The log's size (bytes) it is cut back to when it starts again after a checkpoint (SQLite keeps the largest it reached otherwise). */
+export const JOURNAL_SIZE_LIMIT = 4 * 2 ** 20;
+
 /** How long a write waits for another process's (the app and `watch` share the file). */
 const BUSY_TIMEOUT_MS = 10_000;
 
