@@ -51,6 +51,8 @@ import { showsMark } from '../status-post';
 import type { StatusEnding, StatusRecord } from '../status-records';
 import {
   asideStamp,
+  BACKLOG_CHECKPOINT_PAGES,
+  CHECKPOINT_PAGES,
   CommitMark,
   type Database,
   isSound,
@@ -546,10 +548,21 @@ export class AccountStore {
    * Runs several changes as one: all of them or none reach the disk. The journal's files are
    * written before the commit when they change what they hold, so they are never behind the
    * database: the one a mark enters first, so that a kill between the two leaves it in one or
-   * both, never in neither.
+   * both, never in neither. `backlog`: a first start's write (its events, its orders' documents,
+   * its search index), after which the log is copied into the file only once large
+   * (BACKLOG_CHECKPOINT_PAGES); the next other write copies it as usual.
    */
-  atomically<T>(work: () => T): T {
+  atomically<T>(work: () => T, backlog = false): T {
     if (this.db.isTransaction) return work();
+    if (backlog) this.db.exec(`PRAGMA wal_autocheckpoint = ${BACKLOG_CHECKPOINT_PAGES}`);
+    try {
+      return this.committed(work);
+    } finally {
+      if (backlog) this.db.exec(`PRAGMA wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
+    }
+  }
+
+  private committed<T>(work: () => T): T {
     const result = transaction(this.db, () => {
       this.journalChanged = this.journalAhead;
       this.refusedChanged = this.refusedAhead;
@@ -745,7 +758,7 @@ export class AccountStore {
       const cursor = input.cursor && JSON.stringify(input.cursor);
       if (cursor && cursor !== this.meta('cursor')) this.setMeta('cursor', cursor);
       return { newEvents: fresh.length, newOrders, changed };
-    });
+    }, input.backlog);
   }
 
   /** An order's events in causal order (the purchase first, then the statuses by their clock). */
@@ -1103,7 +1116,7 @@ export class AccountStore {
         saved.push(order.orderId);
       }
       return saved;
-    });
+    }, true);
   }
 
   private storeDocument(orderId: string, order: Order, licenses: License[] | undefined, now: string): void {
@@ -1711,7 +1724,7 @@ export class AccountStore {
         done.run(rowid);
       }
       return rowids.length;
-    });
+    }, true);
   }
 
   /**
