@@ -570,6 +570,8 @@ describe('failures', () => {
         }
       };
       await minutes(13);
+      // The thirteenth minute's look ended (a retry it made would be counted).
+      await until(() => a.timers.pendingDelays.includes(interval));
       expect(tokenCalls).toBe(refusedAfter);
       refusing = false;
       await minutes(4);

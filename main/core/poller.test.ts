@@ -281,3 +281,30 @@ describe('poller', () => {
     expect(polls).toBe(1);
   });
 });
+
+it('tries a refused secret again after its 15 minutes when the clock went back meanwhile', async () => {
+  const clock = { ms: 10 * 60 * 60_000 };
+  const timers = new ManualTimers();
+  let polls = 0;
+  const p = new Poller({
+    poll: async () => {
+      polls += 1;
+      throw http(401, 'createToken');
+    },
+    intervalMs: () => 60_000,
+    timers,
+    random: () => 0.5,
+    now: () => clock.ms,
+    credentialsChanged: async () => false,
+  });
+  await p.start();
+  clock.ms -= 3 * 60 * 60_000; // set back 3 hours after the refusal
+  for (let minute = 0; minute < 20; minute++) {
+    clock.ms += 60_000;
+    timers.fireAll();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await p.idle();
+  }
+  expect(polls).toBe(2);
+  p.stop();
+});

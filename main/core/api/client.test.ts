@@ -248,6 +248,21 @@ describe('retries', () => {
     expect(error).toMatchObject({ status: 429, retryAfterSeconds: 15 * 60 });
   });
 
+  it("holds a Retry-After no longer than the longest it believes once the laptop's clock went back", async () => {
+    await faults({
+      script: [{ operation: 'listOrders', action: 'status', status: 429, retryAfterSeconds: 600 }],
+    });
+    let laptopNow = Date.parse('2026-11-27T12:00:00Z');
+    const { client } = makeClient({ clock: () => laptopNow });
+    expect(await failure(client.listOrders())).toMatchObject({ status: 429, retryAfterSeconds: 600 });
+    laptopNow -= 3 * 60 * 60_000; // the laptop's clock set back 3 hours
+    const held = await client.listOrders().then(
+      () => 0,
+      (error: { retryAfterSeconds?: number }) => error.retryAfterSeconds ?? 0,
+    );
+    expect(held).toBeLessThanOrEqual(15 * 60);
+  });
+
   it('fails at once when Retry-After asks for longer than it may wait', async () => {
     await faults({
       script: [{ operation: 'listOrders', action: 'status', status: 429, retryAfterSeconds: 600 }],

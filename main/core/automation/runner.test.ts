@@ -826,3 +826,61 @@ it.runIf(process.getuid?.() === 0)(
     expect(statSync(work).mode & 0o777).toBe(0o777);
   },
 );
+
+it("plans a failed delivery's retry while another run waits for its order to be read", async () => {
+  // Another run waits for its order (never read): its due time has passed.
+  store.queueRun('o-unread', 'hook', 'again', new Date(NOW - 1000).toISOString());
+  const failing = await recordingReceiver((response) => response.writeHead(500).end());
+  const [id = ''] = readOrders(1);
+  const timers = new ManualTimers();
+  const automations = webhookRunner(store, urlOf(failing.server), join(dir, 'work'), {
+    now: () => NOW,
+    timers,
+  });
+  try {
+    automations.kickOrder(id);
+    await until(
+      () => store.runsFor(id).some((r) => r.attempts === 1 && r.state === 'queued' && !r.claimed),
+      10_000,
+    );
+    await automations.idle();
+    expect(timers.pendingDelays).toContain(30_000);
+  } finally {
+    automations.stop();
+    await automations.idle();
+    failing.server.closeAllConnections();
+    await new Promise((resolve) => failing.server.close(resolve));
+  }
+});
+
+it('tries a failed delivery again at its wait when the clock went back and a turn for another order came meanwhile', async () => {
+  const failing = await recordingReceiver((response) => response.writeHead(500).end());
+  const [id = ''] = readOrders(1);
+  let now = NOW;
+  const timers = new ManualTimers();
+  const automations = webhookRunner(store, urlOf(failing.server), join(dir, 'work'), {
+    now: () => now,
+    timers,
+  });
+  try {
+    automations.kickOrder(id);
+    await until(
+      () => store.runsFor(id).some((r) => r.attempts === 1 && r.state === 'queued' && !r.claimed),
+      10_000,
+    );
+    expect(timers.pendingDelays).toContain(30_000);
+    now -= 3 * 60 * 60_000;
+    // Another order read meanwhile (its runs done or none): a turn that looks at that order only.
+    automations.kickOrder('o-other');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await automations.idle();
+    now += 30_000;
+    timers.fire(30_000);
+    await until(() => failing.received.length === 2, 3_000);
+  } finally {
+    automations.stop();
+    await automations.idle();
+    failing.server.closeAllConnections();
+    await new Promise((resolve) => failing.server.close(resolve));
+  }
+});
