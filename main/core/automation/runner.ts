@@ -31,7 +31,15 @@ import { runsFor, webhookUrlProblem } from './automation-settings';
 import { slackMessage, teamsMessage } from './chat';
 import { type CommandResult, lastLine, runCommand } from './command';
 import { type CommandSlots, commandSlots } from './command-slots';
-import { type DeliveryResult, deliver, httpPost, type Post, RETRY_MAX_WAIT_MS, retryAt } from './delivery';
+import {
+  type DeliveryResult,
+  deliver,
+  httpPost,
+  type Post,
+  RETRY_FIRST_WAIT_MS,
+  RETRY_MAX_WAIT_MS,
+  retryAt,
+} from './delivery';
 import { LeftRunning } from './left-running';
 import {
   type AutomationAccount,
@@ -527,14 +535,17 @@ export class AutomationRunner {
   private planNext(): void {
     this.deps.timers.clearTimeout(this.timer);
     this.timer = undefined;
-    const next = this.deps.store.nextRunDue();
+    // Runs due already and not taken wait for something else: a slot (an ending kicks again),
+    // their order's reading (it kicks), another process (the next poll looks again).
+    const next = this.deps.store.nextRunDue(this.isoNow());
     if (next === undefined || this.stopping.signal.aborted) return;
     const wait = Date.parse(next) - this.deps.now();
-    // Due now but not taken: all slots busy (an ending kicks again), its order not read yet (its
-    // reading does), or another process runs it (the next poll looks again). Further ahead than
-    // any wait is due now too: set by a clock since set back (claimRuns).
-    if (wait <= 0 || wait > RETRY_MAX_WAIT_MS) return;
-    this.timer = this.deps.timers.setTimeout(() => this.kick(), wait);
+    // Further ahead than any wait: set by a clock since set back, so due now (claimRuns); this
+    // turn did not look at it, the next look comes after the first wait.
+    this.timer = this.deps.timers.setTimeout(
+      () => this.kick(),
+      wait > RETRY_MAX_WAIT_MS ? RETRY_FIRST_WAIT_MS : wait,
+    );
   }
 
   private async carryOut(claimed: AutomationRun, asked: boolean): Promise<void> {

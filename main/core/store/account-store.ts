@@ -2024,11 +2024,15 @@ export class AccountStore {
     }
   }
 
-  /** When the next queued run is due (a retry waiting), if any. */
-  nextRunDue(): string | undefined {
+  /**
+   * When the next queued run falls due after `now` (a retry waiting), if any. Those due already
+   * are not: they wait for their order to be read or for a slot, and must not keep the others'
+   * retries from a timer.
+   */
+  nextRunDue(now: string): string | undefined {
     const row = this.sql(
-      `SELECT MIN(due_at) AS at FROM automation_runs WHERE state IN ('queued', 'running')`,
-    ).get() as { at: string | null };
+      `SELECT MIN(due_at) AS at FROM automation_runs WHERE state IN ('queued', 'running') AND due_at > ?`,
+    ).get(now) as { at: string | null };
     return row.at ?? undefined;
   }
 

@@ -150,12 +150,14 @@ it('keeps what a run ended with, and a retry waits until it is due', () => {
   const answer = { state: 'queued', dueAt: later, httpStatus: 503, detail: 'answered 503' } as const;
   store.finishRun(id, answer, NOW, { at: NOW, attempt: 1 });
   expect(store.claimRuns(100, alive, NOW, 4)).toEqual([]);
-  expect(store.nextRunDue()).toBe(later);
+  expect(store.nextRunDue(NOW)).toBe(later);
+  // Due by then: no longer the next to fall due.
+  expect(store.nextRunDue(later)).toBeUndefined();
   const [retried] = store.claimRuns(100, alive, later, 4);
   expect(retried).toMatchObject({ deliveryId: id, attempts: 1, httpStatus: 503 });
   store.finishRun(id, { state: 'succeeded', httpStatus: 204, detail: 'delivered' }, later);
   expect(store.run(id)).toMatchObject({ state: 'succeeded', finishedAt: later, httpStatus: 204 });
-  expect(store.nextRunDue()).toBeUndefined();
+  expect(store.nextRunDue(NOW)).toBeUndefined();
 });
 
 it('queues a run again under a new delivery id on request', () => {
