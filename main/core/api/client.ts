@@ -17,7 +17,13 @@ import {
   walkStable,
 } from './pagination';
 import { deepestAnswering, mayBeWindowRefusal, windowNamedIn } from './result-window';
-import { DEFAULT_RETRY, parseRetryAfter, type RetryPolicy, retryDelayMs } from './retry';
+import {
+  DEFAULT_RETRY,
+  parseRetryAfter,
+  RETRY_AFTER_MAX_SECONDS,
+  type RetryPolicy,
+  retryDelayMs,
+} from './retry';
 import {
   type Operation,
   PAGE,
@@ -740,15 +746,25 @@ export class SellerApiClient {
   /** The wait the marketplace asked for, still to come, to keep for another process and a restart. */
   get serverWait(): ServerWait | undefined {
     const wait = this.#serverWait;
-    if (wait === undefined || wait.untilMs <= this.clock()) return undefined;
+    if (wait === undefined || this.waitLeftMs(wait.untilMs) <= 0) return undefined;
     return { untilMs: wait.untilMs, status: wait.error.status, summary: wait.error.summary };
+  }
+
+  /**
+   * What is left of a wait until `untilMs`: none once passed, nor when it lies further ahead than
+   * any wait the marketplace may ask (RETRY_AFTER_MAX_SECONDS): the laptop's clock went back since.
+   */
+  private waitLeftMs(untilMs: number): number {
+    const leftMs = untilMs - this.clock();
+    return leftMs > RETRY_AFTER_MAX_SECONDS * 1000 ? 0 : Math.max(0, leftMs);
   }
 
   /** Starts from a wait kept by another process or before a restart, unless this client knew it already. */
   adoptServerWait(wait: ServerWait | undefined): void {
     const lifted = this.#lifted;
     this.#lifted = false;
-    if (wait === undefined || wait.untilMs <= Math.max(this.#serverWaitSeenMs, this.clock())) return;
+    if (wait === undefined || wait.untilMs <= this.#serverWaitSeenMs || this.waitLeftMs(wait.untilMs) <= 0)
+      return;
     this.#serverWaitSeenMs = wait.untilMs;
     if (lifted) return;
     const error = new SellerApiError(
@@ -767,7 +783,7 @@ export class SellerApiClient {
    */
   private async serverWaitOver(operation: Operation, requestId: string, signal?: AbortSignal): Promise<void> {
     const asked = this.#serverWait;
-    const leftMs = asked === undefined ? 0 : asked.untilMs - this.clock();
+    const leftMs = asked === undefined ? 0 : this.waitLeftMs(asked.untilMs);
     if (asked === undefined || leftMs <= 0) return;
     const { kind, status, errorCode, description, detailedDescription } = asked.error;
     const error = new SellerApiError(
