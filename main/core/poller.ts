@@ -200,11 +200,20 @@ export class Poller {
       if (differ) {
         this.refusals = 0;
         void this.pollNow();
-      } else if (this.clock() >= this.sameSecretAt) {
+      } else if (this.sameSecretDue()) {
         this.options.retrySameSecret?.();
         void this.pollNow();
       } else this.scheduleRecheck();
     }, this.options.intervalMs());
+  }
+
+  /**
+   * Whether the refused secret's wait is over: also when it lies further ahead than the longest
+   * it may be (the laptop's clock went back since), which would otherwise last as long again.
+   */
+  private sameSecretDue(): boolean {
+    const leftMs = this.sameSecretAt - this.clock();
+    return leftMs <= 0 || leftMs > SAME_SECRET_MAX_MS * (1 + INTERVAL_JITTER);
   }
 
   private clock(): number {
