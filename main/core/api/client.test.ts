@@ -263,6 +263,39 @@ describe('retries', () => {
     expect(held).toBeLessThanOrEqual(15 * 60);
   });
 
+  it("holds a new Retry-After asked after the laptop's clock went back past an earlier one", async () => {
+    await faults({
+      script: [{ operation: 'listOrders', action: 'status', status: 429, retryAfterSeconds: 600, times: 2 }],
+    });
+    let laptopNow = Date.parse('2026-11-27T12:00:00Z');
+    const { client, sent } = makeClient({ clock: () => laptopNow });
+    expect(await failure(client.listOrders())).toMatchObject({ status: 429, retryAfterSeconds: 600 });
+    laptopNow -= 3 * 60 * 60_000; // the laptop's clock set back 3 hours: the old wait is over
+    // The marketplace asks again for 10 minutes: that wait holds the next call.
+    expect(await failure(client.listOrders())).toMatchObject({ status: 429, retryAfterSeconds: 600 });
+    const asked = count(sent, '/seller/v1/orders');
+    laptopNow += 60_000;
+    const held = await failure(client.listOrders());
+    expect(count(sent, '/seller/v1/orders')).toBe(asked);
+    expect(held.retryAfterSeconds).toBe(540);
+    expect(client.serverWait?.untilMs).toBe(laptopNow + 540_000);
+  });
+
+  it("takes up a wait another process kept after the laptop's clock went back past one this client saw", async () => {
+    await faults({
+      script: [{ operation: 'listOrders', action: 'status', status: 429, retryAfterSeconds: 600 }],
+    });
+    let laptopNow = Date.parse('2026-11-27T12:00:00Z');
+    const { client, sent } = makeClient({ clock: () => laptopNow });
+    expect(await failure(client.listOrders())).toMatchObject({ status: 429, retryAfterSeconds: 600 });
+    laptopNow -= 3 * 60 * 60_000; // the laptop's clock set back 3 hours: the old wait is over
+    // `watch` was asked to wait 10 minutes since, and kept it.
+    client.adoptServerWait({ untilMs: laptopNow + 600_000, status: 429, summary: 'too many requests' });
+    const asked = count(sent, '/seller/v1/orders');
+    expect(await failure(client.listOrders())).toMatchObject({ status: 429, retryAfterSeconds: 600 });
+    expect(count(sent, '/seller/v1/orders')).toBe(asked);
+  });
+
   it('fails at once when Retry-After asks for longer than it may wait', async () => {
     await faults({
       script: [{ operation: 'listOrders', action: 'status', status: 429, retryAfterSeconds: 600 }],

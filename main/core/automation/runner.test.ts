@@ -109,11 +109,11 @@ function countTransactions(): { count: number } {
   const counted = { count: 0 };
   const atomically = store.atomically.bind(store);
   let depth = 0;
-  vi.spyOn(store, 'atomically').mockImplementation(<T>(work: () => T): T => {
+  vi.spyOn(store, 'atomically').mockImplementation(<T>(work: () => T, backlog?: boolean): T => {
     if (depth === 0) counted.count += 1;
     depth += 1;
     try {
-      return atomically(work);
+      return atomically(work, backlog);
     } finally {
       depth -= 1;
     }
@@ -882,5 +882,27 @@ it('tries a failed delivery again at its wait when the clock went back and a tur
     await automations.idle();
     failing.server.closeAllConnections();
     await new Promise((resolve) => failing.server.close(resolve));
+  }
+});
+
+it('looks for a run set by a clock since set back once, not every 30 s, while its order waits to be read', async () => {
+  // Queued 3 hours ahead of this clock (it went back since), for an order never read yet: its
+  // reading kicks the runner; until then no look can take it.
+  store.queueRun('o-unread', 'hook', 'new-order', new Date(NOW + 3 * 60 * 60_000).toISOString());
+  const timers = new ManualTimers();
+  const automations = webhookRunner(store, urlOf(receiver), join(dir, 'work'), { now: () => NOW, timers });
+  const transactions = countTransactions();
+  try {
+    automations.kick(); // a look everywhere (a poll's end): it cannot take the run
+    await automations.idle();
+    for (let look = 0; look < 10; look++) {
+      timers.fire(30_000);
+      await automations.idle();
+    }
+    expect(transactions.count).toBeLessThanOrEqual(2);
+    expect(timers.pendingDelays).not.toContain(30_000);
+  } finally {
+    automations.stop();
+    await automations.idle();
   }
 });
