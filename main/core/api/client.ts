@@ -739,8 +739,16 @@ export class SellerApiClient {
    */
   private noteServerWait(error: SellerApiError): void {
     const untilMs = this.clock() + (error.retryAfterSeconds ?? 0) * 1000;
-    if (untilMs > (this.#serverWait?.untilMs ?? this.clock())) this.#serverWait = { untilMs, error };
-    this.#serverWaitSeenMs = Math.max(this.#serverWaitSeenMs, untilMs);
+    // Compared by what is left of each: one kept from before the clock went back counts as over.
+    const kept = this.#serverWait;
+    if (untilMs - this.clock() > (kept === undefined ? 0 : this.waitLeftMs(kept.untilMs)))
+      this.#serverWait = { untilMs, error };
+    this.#serverWaitSeenMs = Math.max(this.serverWaitSeenUntil(), untilMs);
+  }
+
+  /** The end of the longest wait this client has seen, while it is still to come by waitLeftMs (else now). */
+  private serverWaitSeenUntil(): number {
+    return this.waitLeftMs(this.#serverWaitSeenMs) > 0 ? this.#serverWaitSeenMs : this.clock();
   }
 
   /** The wait the marketplace asked for, still to come, to keep for another process and a restart. */
@@ -763,7 +771,11 @@ export class SellerApiClient {
   adoptServerWait(wait: ServerWait | undefined): void {
     const lifted = this.#lifted;
     this.#lifted = false;
-    if (wait === undefined || wait.untilMs <= this.#serverWaitSeenMs || this.waitLeftMs(wait.untilMs) <= 0)
+    if (
+      wait === undefined ||
+      wait.untilMs <= this.serverWaitSeenUntil() ||
+      this.waitLeftMs(wait.untilMs) <= 0
+    )
       return;
     this.#serverWaitSeenMs = wait.untilMs;
     if (lifted) return;
