@@ -298,6 +298,8 @@ export class AutomationRunner {
     this.starts = new Map();
     // A start goes with its run's end when that came; `starts` stays whole for a failed turn.
     const ended = new Set(ends.map((end) => end.run.deliveryId));
+    // Whether this turn looks at every automation's due runs (claiming forgets it).
+    const looksEverywhere = this.lookEverywhere && this.running() && !this.heldByPoll();
     try {
       let claimed: AutomationRun[] = [];
       if (ends.length > 0 || starts.size > 0 || this.wantsClaims()) {
@@ -316,7 +318,7 @@ export class AutomationRunner {
       const started = new Set([...starts].filter(([id]) => !ended.has(id)).map(([, start]) => start.orderId));
       if (started.size > 0) this.deps.changed([...started]);
       this.startAhead();
-      this.planNext();
+      this.planNext(looksEverywhere);
       this.failedTurns = 0;
     } catch (error) {
       // Nothing of the transaction is on disk: what it claimed is not this process's to start, and
@@ -532,7 +534,7 @@ export class AutomationRunner {
   }
 
   /** A timer for the next run waiting to be tried again. */
-  private planNext(): void {
+  private planNext(lookedEverywhere: boolean): void {
     this.deps.timers.clearTimeout(this.timer);
     this.timer = undefined;
     // Runs due already and not taken wait for something else: a slot (an ending kicks again),
@@ -540,12 +542,12 @@ export class AutomationRunner {
     const next = this.deps.store.nextRunDue(this.isoNow());
     if (next === undefined || this.stopping.signal.aborted) return;
     const wait = Date.parse(next) - this.deps.now();
-    // Further ahead than any wait: set by a clock since set back, so due now (claimRuns); this
-    // turn did not look at it, the next look comes after the first wait.
-    this.timer = this.deps.timers.setTimeout(
-      () => this.kick(),
-      wait > RETRY_MAX_WAIT_MS ? RETRY_FIRST_WAIT_MS : wait,
-    );
+    // Further ahead than any wait: set by a clock since set back, so due now (claimRuns). A look at
+    // every run left it, so it waits like those due already; a turn that did not look gets a look
+    // after the first wait.
+    if (wait <= RETRY_MAX_WAIT_MS) this.timer = this.deps.timers.setTimeout(() => this.kick(), wait);
+    else if (!lookedEverywhere)
+      this.timer = this.deps.timers.setTimeout(() => this.kick(), RETRY_FIRST_WAIT_MS);
   }
 
   private async carryOut(claimed: AutomationRun, asked: boolean): Promise<void> {
