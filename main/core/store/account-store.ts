@@ -1015,6 +1015,8 @@ export class AccountStore {
     /** Orders a poll after the backlog learns that the backlog saw (kept aside then): history too. */
     mendedHistory: ReadonlySet<string>,
   ): boolean {
+    // Most orders a poll touches are stored: a look by key, not their derivation and a refused insert.
+    if (this.sql('SELECT 1 FROM orders WHERE order_id = ?').get(orderId) !== undefined) return false;
     const { changes } = this.sql(LEARN_ORDER).run({
       ...this.derived(orderId).params,
       $now: now,
