@@ -282,29 +282,38 @@ describe('poller', () => {
   });
 });
 
-it('tries a refused secret again at its first look when the clock went back past its 15 minutes meanwhile, not hours later', async () => {
-  const clock = { ms: 10 * 60 * 60_000 };
-  const timers = new ManualTimers();
-  let polls = 0;
-  const p = new Poller({
-    poll: async () => {
-      polls += 1;
-      throw http(401, 'createToken');
-    },
-    intervalMs: () => 60_000,
-    timers,
-    random: () => 0.5,
-    now: () => clock.ms,
-    credentialsChanged: async () => false,
-  });
-  await p.start();
-  clock.ms -= 3 * 60 * 60_000; // set back 3 hours after the refusal
-  for (let minute = 0; minute < 20; minute++) {
-    clock.ms += 60_000;
-    timers.fireAll();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    await p.idle();
-  }
-  expect(polls).toBe(2);
-  p.stop();
-});
+it.each([
+  ['3 hours', 3 * 60],
+  ['40 minutes (less than its longest wait, an hour)', 40],
+])(
+  'tries a refused secret again at its first look when the clock went back %s past its 15 minutes, not as much later',
+  async (_, minutesBack) => {
+    const clock = { ms: 10 * 60 * 60_000 };
+    const timers = new ManualTimers();
+    let polls = 0;
+    const p = new Poller({
+      poll: async () => {
+        polls += 1;
+        throw http(401, 'createToken');
+      },
+      intervalMs: () => 60_000,
+      timers,
+      random: () => 0.5,
+      now: () => clock.ms,
+      credentialsChanged: async () => false,
+    });
+    await p.start();
+    clock.ms -= minutesBack * 60_000; // set back after the refusal
+    const lookedAt: number[] = [];
+    for (let minute = 1; minute <= 20; minute++) {
+      clock.ms += 60_000;
+      timers.fireAll();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await p.idle();
+      if (polls > 1 + lookedAt.length) lookedAt.push(minute);
+    }
+    // At the first look, then its 30 minutes (refused again) from there.
+    expect(lookedAt).toEqual([1]);
+    p.stop();
+  },
+);
