@@ -78,6 +78,8 @@ export class Poller {
   /** Refusals of this secret in a row, and when it is tried again unchanged. */
   private refusals = 0;
   private sameSecretAt = 0;
+  /** How long the refused secret's wait lasts (sameSecretAt is its end). */
+  private sameSecretWaitMs = 0;
   private current: PollerState = 'stopped';
 
   constructor(private readonly options: PollerOptions) {}
@@ -152,8 +154,8 @@ export class Poller {
           this.failures = 0;
           this.refusals += 1;
           const wait = Math.min(SAME_SECRET_MAX_MS, SAME_SECRET_FIRST_MS * 2 ** (this.refusals - 1));
-          this.sameSecretAt =
-            this.clock() + jittered(wait, INTERVAL_JITTER, this.options.random ?? Math.random);
+          this.sameSecretWaitMs = jittered(wait, INTERVAL_JITTER, this.options.random ?? Math.random);
+          this.sameSecretAt = this.clock() + this.sameSecretWaitMs;
           this.setState('credentials-rejected', error);
           this.scheduleRecheck();
           return;
@@ -208,12 +210,12 @@ export class Poller {
   }
 
   /**
-   * Whether the refused secret's wait is over: also when it lies further ahead than the longest
-   * it may be (the laptop's clock went back since), which would otherwise last as long again.
+   * Whether the refused secret's wait is over: also when more of it is left than it lasts (the
+   * laptop's clock went back since), which would otherwise hold it as much longer.
    */
   private sameSecretDue(): boolean {
     const leftMs = this.sameSecretAt - this.clock();
-    return leftMs <= 0 || leftMs > SAME_SECRET_MAX_MS * (1 + INTERVAL_JITTER);
+    return leftMs <= 0 || leftMs > this.sameSecretWaitMs;
   }
 
   private clock(): number {
