@@ -263,6 +263,19 @@ describe('retries', () => {
     expect(held).toBeLessThanOrEqual(15 * 60);
   });
 
+  it("holds a Retry-After no longer than it asked once the laptop's clock went back by less than the longest wait", async () => {
+    await faults({
+      script: [{ operation: 'listOrders', action: 'status', status: 429, retryAfterSeconds: 120 }],
+    });
+    let laptopNow = Date.parse('2026-11-27T12:00:00Z');
+    const { client, sent } = makeClient({ clock: () => laptopNow });
+    expect(await failure(client.listOrders())).toMatchObject({ status: 429, retryAfterSeconds: 120 });
+    laptopNow -= 10 * 60_000; // set back 10 minutes: 12 minutes left of a 2-minute wait
+    const asked = count(sent, '/seller/v1/orders');
+    await client.listOrders();
+    expect(count(sent, '/seller/v1/orders')).toBe(asked + 1);
+  });
+
   it("holds a new Retry-After asked after the laptop's clock went back past an earlier one", async () => {
     await faults({
       script: [{ operation: 'listOrders', action: 'status', status: 429, retryAfterSeconds: 600, times: 2 }],
