@@ -741,7 +741,7 @@ export class SellerApiClient {
     const untilMs = this.clock() + (error.retryAfterSeconds ?? 0) * 1000;
     // Compared by what is left of each: one kept from before the clock went back counts as over.
     const kept = this.#serverWait;
-    if (untilMs - this.clock() > (kept === undefined ? 0 : this.waitLeftMs(kept.untilMs)))
+    if (untilMs - this.clock() > (kept === undefined ? 0 : this.keptWaitLeftMs(kept)))
       this.#serverWait = { untilMs, error };
     this.#serverWaitSeenMs = Math.max(this.serverWaitSeenUntil(), untilMs);
   }
@@ -754,17 +754,24 @@ export class SellerApiClient {
   /** The wait the marketplace asked for, still to come, to keep for another process and a restart. */
   get serverWait(): ServerWait | undefined {
     const wait = this.#serverWait;
-    if (wait === undefined || this.waitLeftMs(wait.untilMs) <= 0) return undefined;
+    if (wait === undefined || this.keptWaitLeftMs(wait) <= 0) return undefined;
     return { untilMs: wait.untilMs, status: wait.error.status, summary: wait.error.summary };
   }
 
   /**
-   * What is left of a wait until `untilMs`: none once passed, nor when it lies further ahead than
-   * any wait the marketplace may ask (RETRY_AFTER_MAX_SECONDS): the laptop's clock went back since.
+   * What is left of a wait until `untilMs` that lasts `lastsMs`: none once passed, nor when more
+   * is left than it lasts (the laptop's clock went back since). A wait whose length is not known
+   * (kept by another process) lasts at most the longest the marketplace may ask.
    */
-  private waitLeftMs(untilMs: number): number {
+  private waitLeftMs(untilMs: number, lastsMs = RETRY_AFTER_MAX_SECONDS * 1000): number {
     const leftMs = untilMs - this.clock();
-    return leftMs > RETRY_AFTER_MAX_SECONDS * 1000 ? 0 : Math.max(0, leftMs);
+    return leftMs > lastsMs ? 0 : Math.max(0, leftMs);
+  }
+
+  /** What is left of the marketplace's wait this client keeps, by how long it asked for. */
+  private keptWaitLeftMs(wait: { untilMs: number; error: SellerApiError }): number {
+    const asked = wait.error.retryAfterSeconds;
+    return this.waitLeftMs(wait.untilMs, asked === undefined ? undefined : asked * 1000);
   }
 
   /** Starts from a wait kept by another process or before a restart, unless this client knew it already. */
@@ -795,7 +802,7 @@ export class SellerApiClient {
    */
   private async serverWaitOver(operation: Operation, requestId: string, signal?: AbortSignal): Promise<void> {
     const asked = this.#serverWait;
-    const leftMs = asked === undefined ? 0 : this.waitLeftMs(asked.untilMs);
+    const leftMs = asked === undefined ? 0 : this.keptWaitLeftMs(asked);
     if (asked === undefined || leftMs <= 0) return;
     const { kind, status, errorCode, description, detailedDescription } = asked.error;
     const error = new SellerApiError(
