@@ -889,6 +889,28 @@ describe('seller-tray status', () => {
     );
   });
 
+  it('takes a status as orders list and orders get print it ("In progress"), in any case', async () => {
+    const orderId = orderWhose('ProvisioningStarted');
+    const listed = await cli(['orders', 'list', '--all']);
+    const line = listed.stdout.split('\n').find((row) => row.startsWith(orderId));
+    expect(line?.split('\t')[2]).toBe('New');
+    for (const [word, code] of [
+      [statusLabel('ProvisioningInProgress'), 'ProvisioningInProgress'],
+      ['completed', 'ProvisioningCompleted'],
+    ]) {
+      const run = await cli(['status', orderId, word as string, '--as', 'Anna Virtanen']);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(eventsOf(sim, orderId).at(-1)?.statusCode).toBe(code);
+    }
+    // A word that is no status is named, with the ones there are.
+    const unknown = await cli(['status', orderId, 'Done']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /^seller-tray: "Done" is not a status to mark: give InProgress \("In progress"\), Completed or Failed\n/,
+    );
+  });
+
   it('refuses Completed twice with exit status 1, saying the order already is, and posts it again only with --force', async () => {
     const orderId = orderWhose('ProvisioningStarted');
     const laptop = await laptopWith({ actorName: 'Anna Virtanen' });
