@@ -1166,6 +1166,31 @@ describe('seller-tray failures', () => {
     }
   }, 60_000);
 
+  it('watch --once, whose one try failed, says so rather than that Seller Tray keeps trying', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cli-once-'));
+    const gone = await startSimulator({ port: 0, seed: 5, orders: 1 });
+    await gone.close();
+    try {
+      const laptop = { XDG_CONFIG_HOME: home, XDG_DATA_HOME: home };
+      const down = await cli(['watch', '--once'], { ...laptop, SELLER_API_BASE_URL: gone.url });
+      expect(down.code).toBe(1);
+      expect(down.stderr).toContain(
+        'The marketplace could not be reached. Check your internet connection (and VPN, if you use one); watch --once does not try again: run it again later.',
+      );
+      await admin(sim.url, 'PATCH', 'faults', {
+        script: [{ operation: 'createToken', action: 'status', status: 503, times: 100 }],
+      });
+      const failing = await cli(['watch', '--once'], laptop);
+      expect(failing.code).toBe(1);
+      expect(failing.stderr).toContain(
+        'The marketplace is having problems (a server error). watch --once does not try again: run it again later; nothing you marked is lost.',
+      );
+      for (const run of [down, failing]) expect(run.stderr).not.toMatch(/keeps trying|tries again by itself/);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it.each([
     [['orders', 'list'], { SELLER_CLIENT_SECRET: '' }, 'SELLER_CLIENT_SECRET'],
     [['ping'], { SELLER_API_BASE_URL: '' }, 'SELLER_API_BASE_URL'],
