@@ -1026,7 +1026,8 @@ describe('seller-tray status', () => {
     {
       name: 'an unknown status',
       args: ['status', 'x', 'Done', '--description', 'd'],
-      words: 'seller-tray: "Done" is not a status to mark: give InProgress ("In progress"), Completed or Failed\n',
+      words:
+        'seller-tray: "Done" is not a status to mark: give InProgress ("In progress"), Completed or Failed\n',
     },
     {
       name: 'Failed without --detail',
@@ -1183,7 +1184,7 @@ describe('seller-tray failures', () => {
       const failing = await cli(['watch', '--once'], laptop);
       expect(failing.code).toBe(1);
       expect(failing.stderr).toContain(
-        'The marketplace is having problems (a server error). watch --once does not try again: run it again later; nothing you marked is lost.',
+        'The marketplace is having problems (a server error); watch --once does not try again: run it again later; nothing you marked is lost.',
       );
       for (const run of [down, failing]) expect(run.stderr).not.toMatch(/keeps trying|tries again by itself/);
     } finally {
