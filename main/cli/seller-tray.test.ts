@@ -188,6 +188,26 @@ describe('seller-tray reads', () => {
     expect(run.stderr).toBe('');
   });
 
+  it("answers a command's --help with that command's part of the help, not all of it", async () => {
+    const whole = (await cli(['help'])).stdout;
+    const status = await cli(['status', '--help']);
+    expect(status.code).toBe(0);
+    expect(status.stderr).toBe('');
+    const entry = whole.slice(whole.indexOf('  status <orderId>'), whole.indexOf('  accounts list'));
+    expect(status.stdout).toContain(entry);
+    expect(status.stdout).not.toContain('accounts list');
+    expect(status.stdout).toMatch(/seller-tray --help lists every command and option\n$/);
+    // A command of several words: each of them; one of its words: that one.
+    const orders = (await cli(['orders', '--help'])).stdout;
+    expect(orders).toContain('  orders list');
+    expect(orders).toContain('  orders get <orderId>');
+    const get = (await cli(['orders', 'get', '--help'])).stdout;
+    expect(get).toContain('  orders get <orderId>');
+    expect(get).not.toContain('  orders list');
+    // No such command: the whole help.
+    expect((await cli(['frobnicate', '--help'])).stdout).toBe(whole);
+  });
+
   it('tells a usage error in its line and where the commands are listed, not the whole help under it', async () => {
     const none = { SELLER_API_BASE_URL: '', SELLER_CLIENT_ID: '', SELLER_CLIENT_SECRET: '' };
     const unknownFlag = await cli(['orders', 'list', '--frobnicate'], none);
