@@ -204,6 +204,7 @@ describe('seller-tray reads', () => {
     const get = (await cli(['orders', 'get', '--help'])).stdout;
     expect(get).toContain('  orders get <orderId>');
     expect(get).not.toContain('  orders list');
+    expect((await cli(['help', 'orders', 'get'])).stdout).toBe(get);
     // No such command: the whole help.
     expect((await cli(['frobnicate', '--help'])).stdout).toBe(whole);
   });

@@ -67,7 +67,8 @@ Commands:
                      account. Failed needs --description and --detail: what failed, and why.
                      What the window asks about first (a step out of the usual New → In
                      progress → Completed or Failed, Failed → In progress; the status the
-                     order already has) is refused (exit 1) unless --force
+                     order already has) is refused (exit 1) unless --force. The status may
+                     also be given as orders list prints it ("In progress"), in any case
   accounts list      the accounts this computer serves: label, id, base URL, client id,
                      whether its secret is stored; the first is the one the app's window shows
   accounts add LABEL --base-url URL --client-id ID
@@ -144,6 +145,22 @@ Options:
   --help`;
 
 /**
+ * The part of the help about a command (`status`, `orders get`): its entries in USAGE's list of
+ * commands, those of its first two words where there are such, else of its first; none for a word
+ * no entry begins with.
+ */
+function commandHelp(words: readonly string[]): string | undefined {
+  const start = USAGE.indexOf('Commands:\n') + 'Commands:\n'.length;
+  // An entry: its line two spaces in, and the lines indented further under it.
+  const entries = USAGE.slice(start, USAGE.indexOf('\n\n', start)).split(/\n(?= {2}\S)/);
+  const of = (count: number) =>
+    entries.filter((entry) => entry.trim().split(/\s+/, count).join(' ') === words.slice(0, count).join(' '));
+  const matching = words.length > 1 && of(2).length > 0 ? of(2) : of(1);
+  if (matching.length === 0) return undefined;
+  return `Usage: seller-tray <command> [options], where <command> is:\n${matching.join('\n')}\n\nseller-tray --help lists every command and option`;
+}
+
+/**
  * A usage error as stderr tells it: its line, then the one command's usage where there is one, else
  * where the commands are listed (the whole help would bury the line). It may quote what was typed
  * or a label from the settings: escaped for the terminal.
@@ -162,9 +179,10 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const { values, positionals } = parsed;
-  // Help needs no marketplace.
-  if (values.help || (positionals[0] === 'help' && positionals.length === 1)) {
-    process.stdout.write(`${USAGE}\n`);
+  // Help needs no marketplace. A command's (`status --help`, `help status`) is its part of it.
+  if (values.help || positionals[0] === 'help') {
+    const command = positionals[0] === 'help' ? positionals.slice(1) : positionals;
+    process.stdout.write(`${(command.length > 0 && commandHelp(command)) || USAGE}\n`);
     return 0;
   }
   // Only with --verbose (and always for the automations' services): stderr otherwise carries the failure alone.
