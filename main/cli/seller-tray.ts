@@ -3,7 +3,13 @@
 import { parseArgs } from 'node:util';
 import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
-import { type AccountRef, accountFolder, accountName, commandFor } from '../core/account/account-ref';
+import {
+  type AccountRef,
+  accountFolder,
+  accountName,
+  accountRef,
+  commandFor,
+} from '../core/account/account-ref';
 import { adviceFor, type TerminalSurface } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
@@ -193,6 +199,8 @@ async function main(argv: string[]): Promise<number> {
   // Where no account is known (`accounts add`), advice is this command line's: once the settings
   // and policies are read, theirs.
   let surface = terminalSurface(DEFAULT_SETTINGS, NO_POLICIES, secretFrom());
+  // The accounts listed: an order one of them has not may be another's.
+  let listed: AccountRef[] = [];
   try {
     // `run` is a service, running for weeks: it watches the policies, as the app does.
     const stores = cliStores(
@@ -211,6 +219,7 @@ async function main(argv: string[]): Promise<number> {
     // Not the user's settings but the defaults: no command acts on them (run would serve no account).
     if (unusable) return 1;
     surface = terminalSurface(saved, policies, secretFrom());
+    listed = saved.accounts.map((entry) => accountRef(entry));
     if (positionals[0] === 'accounts') {
       const options = {
         account: values.account,
@@ -380,6 +389,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof Refusal) {
       process.stderr.write(describeProblem(error));
+      if (error.code === 'no-such-order') process.stderr.write(elsewhere(account?.ref, listed));
       tellUnread(error.unread);
       if (values.json)
         process.stderr.write(terminalJson({ error: { code: error.code, message: error.message } }, 0));
@@ -393,6 +403,8 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(
         `seller-tray: ${describeFailure(error, account?.ref, account?.surface ?? surface)}\n`,
       );
+      if (error.operation === 'getOrder' && error.status === 404)
+        process.stderr.write(elsewhere(account?.ref, listed));
       if (values.json) process.stderr.write(terminalJson({ error: error.toJSON() }, 0));
       return 1;
     }
@@ -452,6 +464,17 @@ function parse(argv: string[]) {
     given.set(token.name, token.value);
   }
   return parsed;
+}
+
+/**
+ * An order the account has not, while other accounts are listed: it may be one of theirs (an
+ * operator of two gave the other's), each named by id as advice names accounts, its label as prose.
+ */
+function elsewhere(account: AccountRef | undefined, listed: readonly AccountRef[]): string {
+  const others = listed.filter((other) => other.id !== account?.id);
+  if (account?.label === undefined || others.length === 0) return '';
+  const named = others.map((other) => `--id ${other.id} (${other.label})`).join(' or ');
+  return `seller-tray: ${escapedControls(`Account ${account.label} has no such order; it may be another account's: add ${named}.`)}\n`;
 }
 
 /** What a command read but could not, on stderr (nothing when it read everything). */
