@@ -223,6 +223,20 @@ describe('seller-tray reads', () => {
     );
   });
 
+  it('names the option a typo was probably meant for', async () => {
+    const none = { SELLER_API_BASE_URL: '', SELLER_CLIENT_ID: '', SELLER_CLIENT_SECRET: '' };
+    const option = await cli(['orders', 'list', '--jsn'], none);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toBe(
+      'seller-tray: unknown option --jsn: did you mean --json?\nseller-tray --help lists the commands\n',
+    );
+    // Given with a value, as an option with one: the same.
+    const valued = await cli(['orders', 'list', '--acount=EU'], none);
+    expect(valued.stderr).toBe(
+      'seller-tray: unknown option --acount: did you mean --account?\nseller-tray --help lists the commands\n',
+    );
+  });
+
   it.each([
     [
       ['orders', 'list', '--offset', '-1'],
