@@ -151,6 +151,38 @@ Options:
   --help`;
 
 /**
+ * parseArgs' refusal of an unknown option, where a known one is a typo away (`--jsn`): that one
+ * named. Else its own words stand (they say how to give an argument that begins with "-").
+ */
+function typoOf(refusal: string): string | undefined {
+  const typed = /^Unknown option '--([^'=]+)/.exec(refusal)?.[1];
+  if (!typed) return undefined;
+  // A short word is one edit from many: the longer the word, the more edits a typo may be.
+  const most = Math.min(2, Math.floor(typed.length / 3));
+  const [meant] = Object.keys(OPTIONS)
+    .map((name) => ({ name, edits: typoDistance(typed, name) }))
+    .filter(({ edits }) => edits <= most)
+    .sort((a, b) => a.edits - b.edits);
+  return meant && `unknown option --${typed}: did you mean --${meant.name}?`;
+}
+
+/** Edits (a character added, left out or replaced) from one word to another. */
+function typoDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(
+        (row[j] ?? 0) + 1,
+        (next[j - 1] ?? 0) + 1,
+        (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    row = next;
+  }
+  return row[b.length] ?? 0;
+}
+
+/**
  * The part of the help about a command (`status`, `orders get`): its entries in USAGE's list of
  * commands, those of its first two words where there are such, else of its first; none for a word
  * no entry begins with.
@@ -181,7 +213,8 @@ async function main(argv: string[]): Promise<number> {
     parsed = parse(argv);
   } catch (error) {
     // parseArgs words some refusals in several lines: one line, as every usage error is.
-    process.stderr.write(usageError(new UsageError((error as Error).message.replaceAll('\n', ' '))));
+    const message = (error as Error).message.replaceAll('\n', ' ');
+    process.stderr.write(usageError(new UsageError(typoOf(message) ?? message)));
     return 2;
   }
   const { values, positionals } = parsed;
@@ -419,36 +452,39 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** The options, each command's and every command's. */
+const OPTIONS = {
+  'base-url': { type: 'string' },
+  'client-id': { type: 'string' },
+  account: { type: 'string' },
+  id: { type: 'string' },
+  json: { type: 'boolean' },
+  all: { type: 'boolean' },
+  offset: { type: 'string' },
+  limit: { type: 'string' },
+  order: { type: 'string' },
+  description: { type: 'string' },
+  detail: { type: 'string' },
+  as: { type: 'string' },
+  force: { type: 'boolean' },
+  once: { type: 'boolean' },
+  interval: { type: 'string' },
+  'forward-to': { type: 'string' },
+  exec: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  since: { type: 'string' },
+  format: { type: 'string' },
+  output: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 function parse(argv: string[]) {
   const parsed = parseArgs({
     args: argv,
     allowPositionals: true,
     strict: true,
     tokens: true,
-    options: {
-      'base-url': { type: 'string' },
-      'client-id': { type: 'string' },
-      account: { type: 'string' },
-      id: { type: 'string' },
-      json: { type: 'boolean' },
-      all: { type: 'boolean' },
-      offset: { type: 'string' },
-      limit: { type: 'string' },
-      order: { type: 'string' },
-      description: { type: 'string' },
-      detail: { type: 'string' },
-      as: { type: 'string' },
-      force: { type: 'boolean' },
-      once: { type: 'boolean' },
-      interval: { type: 'string' },
-      'forward-to': { type: 'string' },
-      exec: { type: 'boolean' },
-      verbose: { type: 'boolean' },
-      since: { type: 'string' },
-      format: { type: 'string' },
-      output: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options: OPTIONS,
   });
   // An option given twice with two values (an alias's --account, then the script's): which was
   // meant is not for the command to guess, as parseArgs would, taking the last. Nor one given empty.
