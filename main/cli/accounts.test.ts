@@ -209,6 +209,27 @@ describe('seller-tray accounts', () => {
     expect(await l.settings()).toEqual(before);
   }, 60_000);
 
+  it("says an order not found at the account may be another listed account's, naming it by --id", async () => {
+    const l = await withBoth();
+    const orderId = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
+    const hint = `Account EU has no such order; it may be another account's: add --id ${idOf(us, US_CLIENT)} (US).\n`;
+    // By its beginning (no order's id begins so) and whole (the marketplace's 404).
+    for (const given of [orderId.slice(0, 8), orderId]) {
+      const run = await l.cli(['orders', 'get', given]);
+      expect(run.code).toBe(1);
+      expect(run.stderr.endsWith(`seller-tray: ${hint}`)).toBe(true);
+    }
+    const found = await l.cli(['orders', 'get', orderId, '--id', idOf(us, US_CLIENT)]);
+    expect(found.code).toBe(0);
+    // One account listed: nothing else to try.
+    const alone = await laptop();
+    await alone.cli(
+      ['accounts', 'add', 'EU', '--base-url', eu.url, '--client-id', EU_CLIENT.clientId],
+      EU_CLIENT.clientSecret,
+    );
+    expect((await alone.cli(['orders', 'get', orderId])).stderr).not.toContain('another account');
+  });
+
   it('--account LABEL reads and marks at that account only, with its own secret, counted at each marketplace', async () => {
     const l = await withBoth();
     const counts = () => ({

@@ -9,6 +9,7 @@ import {
   MARKABLE_STATUSES,
   type MarkableStatus,
 } from '../../preload/order-status';
+import { statusLabel } from '../../preload/status-words';
 import type { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { newestEvents, newestOrders } from '../core/api/newest';
@@ -46,6 +47,24 @@ export interface CommandOptions {
 const STATUS_WORDS: Readonly<Record<string, MarkableStatus>> = Object.fromEntries(
   MARKABLE_STATUSES.map((code) => [code.replace('Provisioning', ''), code]),
 );
+
+/** A word as matched: any case, without spaces, hyphens or underscores ("In progress", "in-progress"). */
+const folded = (word: string): string => word.toLowerCase().replace(/[\s_-]/g, '');
+
+/**
+ * The status a word names: its command-line word, or the words `orders list` and `orders get`
+ * print ("In progress"), so a status copied from them is taken.
+ */
+const statusNamed = (word: string): MarkableStatus | undefined =>
+  Object.entries(STATUS_WORDS).find(([name, code]) =>
+    [name, statusLabel(code)].some((each) => folded(each) === folded(word)),
+  )?.[1];
+
+/** The words `status` takes, for a refusal: 'InProgress ("In progress"), Completed or Failed'. */
+const STATUS_CHOICES = Object.entries(STATUS_WORDS)
+  .map(([name, code]) => (statusLabel(code) === name ? name : `${name} ("${statusLabel(code)}")`))
+  .join(', ')
+  .replace(/, (?=[^,]*$)/, ' or ');
 
 /** What a command printed, and what it read that could not be read (told on stderr). */
 export interface Outcome {
@@ -261,7 +280,10 @@ async function postStatus(
   signal: AbortSignal,
 ): Promise<Printable> {
   const [word, ...extra] = rest;
-  const statusCode = word === undefined ? undefined : STATUS_WORDS[word];
+  const statusCode = word === undefined ? undefined : statusNamed(word);
+  if (given && word !== undefined && !statusCode && extra.length === 0) {
+    throw new UsageError(`"${word}" is not a status to mark: give ${STATUS_CHOICES}`);
+  }
   if (!given || !statusCode || extra.length > 0) {
     throw new UsageError(`status takes an order id and one of ${Object.keys(STATUS_WORDS).join(', ')}`);
   }

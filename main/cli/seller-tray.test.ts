@@ -188,6 +188,27 @@ describe('seller-tray reads', () => {
     expect(run.stderr).toBe('');
   });
 
+  it("answers a command's --help with that command's part of the help, not all of it", async () => {
+    const whole = (await cli(['help'])).stdout;
+    const status = await cli(['status', '--help']);
+    expect(status.code).toBe(0);
+    expect(status.stderr).toBe('');
+    const entry = whole.slice(whole.indexOf('  status <orderId>'), whole.indexOf('  accounts list'));
+    expect(status.stdout).toContain(entry);
+    expect(status.stdout).not.toContain('accounts list');
+    expect(status.stdout).toMatch(/seller-tray --help lists every command and option\n$/);
+    // A command of several words: each of them; one of its words: that one.
+    const orders = (await cli(['orders', '--help'])).stdout;
+    expect(orders).toContain('  orders list');
+    expect(orders).toContain('  orders get <orderId>');
+    const get = (await cli(['orders', 'get', '--help'])).stdout;
+    expect(get).toContain('  orders get <orderId>');
+    expect(get).not.toContain('  orders list');
+    expect((await cli(['help', 'orders', 'get'])).stdout).toBe(get);
+    // No such command: the whole help.
+    expect((await cli(['frobnicate', '--help'])).stdout).toBe(whole);
+  });
+
   it('tells a usage error in its line and where the commands are listed, not the whole help under it', async () => {
     const none = { SELLER_API_BASE_URL: '', SELLER_CLIENT_ID: '', SELLER_CLIENT_SECRET: '' };
     const unknownFlag = await cli(['orders', 'list', '--frobnicate'], none);
@@ -199,6 +220,20 @@ describe('seller-tray reads', () => {
     expect(unknownCommand.code).toBe(2);
     expect(unknownCommand.stderr).toBe(
       'seller-tray: automations takes list, runs [--order ID], test NAME --order ID, run-again NAME --order ID, or secret NAME\nseller-tray --help lists the commands\n',
+    );
+  });
+
+  it('names the option a typo was probably meant for', async () => {
+    const none = { SELLER_API_BASE_URL: '', SELLER_CLIENT_ID: '', SELLER_CLIENT_SECRET: '' };
+    const option = await cli(['orders', 'list', '--jsn'], none);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toBe(
+      'seller-tray: unknown option --jsn: did you mean --json?\nseller-tray --help lists the commands\n',
+    );
+    // Given with a value, as an option with one: the same.
+    const valued = await cli(['orders', 'list', '--acount=EU'], none);
+    expect(valued.stderr).toBe(
+      'seller-tray: unknown option --acount: did you mean --account?\nseller-tray --help lists the commands\n',
     );
   });
 
@@ -889,6 +924,22 @@ describe('seller-tray status', () => {
     );
   });
 
+  it('takes a status as orders list and orders get print it ("In progress"), in any case', async () => {
+    const orderId = orderWhose('ProvisioningStarted');
+    const listed = await cli(['orders', 'list', '--all']);
+    const line = listed.stdout.split('\n').find((row) => row.startsWith(orderId));
+    expect(line?.split('\t')[2]).toBe('New');
+    for (const [word, code] of [
+      [statusLabel('ProvisioningInProgress'), 'ProvisioningInProgress'],
+      ['completed', 'ProvisioningCompleted'],
+    ]) {
+      const run = await cli(['status', orderId, word as string, '--as', 'Anna Virtanen']);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(eventsOf(sim, orderId).at(-1)?.statusCode).toBe(code);
+    }
+  });
+
   it('refuses Completed twice with exit status 1, saying the order already is, and posts it again only with --force', async () => {
     const orderId = orderWhose('ProvisioningStarted');
     const laptop = await laptopWith({ actorName: 'Anna Virtanen' });
@@ -1010,7 +1061,8 @@ describe('seller-tray status', () => {
     {
       name: 'an unknown status',
       args: ['status', 'x', 'Done', '--description', 'd'],
-      words: 'InProgress, Completed, Failed',
+      words:
+        'seller-tray: "Done" is not a status to mark: give InProgress ("In progress"), Completed or Failed\n',
     },
     {
       name: 'Failed without --detail',
@@ -1145,6 +1197,31 @@ describe('seller-tray failures', () => {
         `Ask whoever manages your Seller Console to give the client that permission, or add another client with seller-tray accounts add LABEL --base-url ${sim.url} --client-id ID.`,
       );
       expect(refused.stderr).not.toMatch(APP_ONLY);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('watch --once, whose one try failed, says so rather than that Seller Tray keeps trying', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cli-once-'));
+    const gone = await startSimulator({ port: 0, seed: 5, orders: 1 });
+    await gone.close();
+    try {
+      const laptop = { XDG_CONFIG_HOME: home, XDG_DATA_HOME: home };
+      const down = await cli(['watch', '--once'], { ...laptop, SELLER_API_BASE_URL: gone.url });
+      expect(down.code).toBe(1);
+      expect(down.stderr).toContain(
+        'The marketplace could not be reached. Check your internet connection (and VPN, if you use one); watch --once does not try again: run it again later.',
+      );
+      await admin(sim.url, 'PATCH', 'faults', {
+        script: [{ operation: 'createToken', action: 'status', status: 503, times: 100 }],
+      });
+      const failing = await cli(['watch', '--once'], laptop);
+      expect(failing.code).toBe(1);
+      expect(failing.stderr).toContain(
+        'The marketplace is having problems (a server error); watch --once does not try again: run it again later; nothing you marked is lost.',
+      );
+      for (const run of [down, failing]) expect(run.stderr).not.toMatch(/keeps trying|tries again by itself/);
     } finally {
       await rm(home, { recursive: true, force: true });
     }

@@ -3,7 +3,13 @@
 import { parseArgs } from 'node:util';
 import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
-import { type AccountRef, accountFolder, accountName, commandFor } from '../core/account/account-ref';
+import {
+  type AccountRef,
+  accountFolder,
+  accountName,
+  accountRef,
+  commandFor,
+} from '../core/account/account-ref';
 import { adviceFor, type TerminalSurface } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
@@ -67,7 +73,8 @@ Commands:
                      account. Failed needs --description and --detail: what failed, and why.
                      What the window asks about first (a step out of the usual New → In
                      progress → Completed or Failed, Failed → In progress; the status the
-                     order already has) is refused (exit 1) unless --force
+                     order already has) is refused (exit 1) unless --force. The status may
+                     also be given as orders list prints it ("In progress"), in any case
   accounts list      the accounts this computer serves: label, id, base URL, client id,
                      whether its secret is stored; the first is the one the app's window shows
   accounts add LABEL --base-url URL --client-id ID
@@ -144,6 +151,54 @@ Options:
   --help`;
 
 /**
+ * parseArgs' refusal of an unknown option, where a known one is a typo away (`--jsn`): that one
+ * named. Else its own words stand (they say how to give an argument that begins with "-").
+ */
+function typoOf(refusal: string): string | undefined {
+  const typed = /^Unknown option '--([^'=]+)/.exec(refusal)?.[1];
+  if (!typed) return undefined;
+  // A short word is one edit from many: the longer the word, the more edits a typo may be.
+  const most = Math.min(2, Math.floor(typed.length / 3));
+  const [meant] = Object.keys(OPTIONS)
+    .map((name) => ({ name, edits: typoDistance(typed, name) }))
+    .filter(({ edits }) => edits <= most)
+    .sort((a, b) => a.edits - b.edits);
+  return meant && `unknown option --${typed}: did you mean --${meant.name}?`;
+}
+
+/** Edits (a character added, left out or replaced) from one word to another. */
+function typoDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(
+        (row[j] ?? 0) + 1,
+        (next[j - 1] ?? 0) + 1,
+        (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    row = next;
+  }
+  return row[b.length] ?? 0;
+}
+
+/**
+ * The part of the help about a command (`status`, `orders get`): its entries in USAGE's list of
+ * commands, those of its first two words where there are such, else of its first; none for a word
+ * no entry begins with.
+ */
+function commandHelp(words: readonly string[]): string | undefined {
+  const start = USAGE.indexOf('Commands:\n') + 'Commands:\n'.length;
+  // An entry: its line two spaces in, and the lines indented further under it.
+  const entries = USAGE.slice(start, USAGE.indexOf('\n\n', start)).split(/\n(?= {2}\S)/);
+  const of = (count: number) =>
+    entries.filter((entry) => entry.trim().split(/\s+/, count).join(' ') === words.slice(0, count).join(' '));
+  const matching = words.length > 1 && of(2).length > 0 ? of(2) : of(1);
+  if (matching.length === 0) return undefined;
+  return `Usage: seller-tray <command> [options], where <command> is:\n${matching.join('\n')}\n\nseller-tray --help lists every command and option`;
+}
+
+/**
  * A usage error as stderr tells it: its line, then the one command's usage where there is one, else
  * where the commands are listed (the whole help would bury the line). It may quote what was typed
  * or a label from the settings: escaped for the terminal.
@@ -158,13 +213,15 @@ async function main(argv: string[]): Promise<number> {
     parsed = parse(argv);
   } catch (error) {
     // parseArgs words some refusals in several lines: one line, as every usage error is.
-    process.stderr.write(usageError(new UsageError((error as Error).message.replaceAll('\n', ' '))));
+    const message = (error as Error).message.replaceAll('\n', ' ');
+    process.stderr.write(usageError(new UsageError(typoOf(message) ?? message)));
     return 2;
   }
   const { values, positionals } = parsed;
-  // Help needs no marketplace.
-  if (values.help || (positionals[0] === 'help' && positionals.length === 1)) {
-    process.stdout.write(`${USAGE}\n`);
+  // Help needs no marketplace. A command's (`status --help`, `help status`) is its part of it.
+  if (values.help || positionals[0] === 'help') {
+    const command = positionals[0] === 'help' ? positionals.slice(1) : positionals;
+    process.stdout.write(`${(command.length > 0 && commandHelp(command)) || USAGE}\n`);
     return 0;
   }
   // Only with --verbose (and always for the automations' services): stderr otherwise carries the failure alone.
@@ -175,6 +232,8 @@ async function main(argv: string[]): Promise<number> {
   // Where no account is known (`accounts add`), advice is this command line's: once the settings
   // and policies are read, theirs.
   let surface = terminalSurface(DEFAULT_SETTINGS, NO_POLICIES, secretFrom());
+  // The accounts listed: an order one of them has not may be another's.
+  let listed: AccountRef[] = [];
   try {
     // `run` is a service, running for weeks: it watches the policies, as the app does.
     const stores = cliStores(
@@ -193,6 +252,7 @@ async function main(argv: string[]): Promise<number> {
     // Not the user's settings but the defaults: no command acts on them (run would serve no account).
     if (unusable) return 1;
     surface = terminalSurface(saved, policies, secretFrom());
+    listed = saved.accounts.map((entry) => accountRef(entry));
     if (positionals[0] === 'accounts') {
       const options = {
         account: values.account,
@@ -362,6 +422,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof Refusal) {
       process.stderr.write(describeProblem(error));
+      if (error.code === 'no-such-order') process.stderr.write(elsewhere(account?.ref, listed));
       tellUnread(error.unread);
       if (values.json)
         process.stderr.write(terminalJson({ error: { code: error.code, message: error.message } }, 0));
@@ -375,6 +436,8 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(
         `seller-tray: ${describeFailure(error, account?.ref, account?.surface ?? surface)}\n`,
       );
+      if (error.operation === 'getOrder' && error.status === 404)
+        process.stderr.write(elsewhere(account?.ref, listed));
       if (values.json) process.stderr.write(terminalJson({ error: error.toJSON() }, 0));
       return 1;
     }
@@ -389,36 +452,39 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** The options, each command's and every command's. */
+const OPTIONS = {
+  'base-url': { type: 'string' },
+  'client-id': { type: 'string' },
+  account: { type: 'string' },
+  id: { type: 'string' },
+  json: { type: 'boolean' },
+  all: { type: 'boolean' },
+  offset: { type: 'string' },
+  limit: { type: 'string' },
+  order: { type: 'string' },
+  description: { type: 'string' },
+  detail: { type: 'string' },
+  as: { type: 'string' },
+  force: { type: 'boolean' },
+  once: { type: 'boolean' },
+  interval: { type: 'string' },
+  'forward-to': { type: 'string' },
+  exec: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  since: { type: 'string' },
+  format: { type: 'string' },
+  output: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 function parse(argv: string[]) {
   const parsed = parseArgs({
     args: argv,
     allowPositionals: true,
     strict: true,
     tokens: true,
-    options: {
-      'base-url': { type: 'string' },
-      'client-id': { type: 'string' },
-      account: { type: 'string' },
-      id: { type: 'string' },
-      json: { type: 'boolean' },
-      all: { type: 'boolean' },
-      offset: { type: 'string' },
-      limit: { type: 'string' },
-      order: { type: 'string' },
-      description: { type: 'string' },
-      detail: { type: 'string' },
-      as: { type: 'string' },
-      force: { type: 'boolean' },
-      once: { type: 'boolean' },
-      interval: { type: 'string' },
-      'forward-to': { type: 'string' },
-      exec: { type: 'boolean' },
-      verbose: { type: 'boolean' },
-      since: { type: 'string' },
-      format: { type: 'string' },
-      output: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    options: OPTIONS,
   });
   // An option given twice with two values (an alias's --account, then the script's): which was
   // meant is not for the command to guess, as parseArgs would, taking the last. Nor one given empty.
@@ -434,6 +500,17 @@ function parse(argv: string[]) {
     given.set(token.name, token.value);
   }
   return parsed;
+}
+
+/**
+ * An order the account has not, while other accounts are listed: it may be one of theirs (an
+ * operator of two gave the other's), each named by id as advice names accounts, its label as prose.
+ */
+function elsewhere(account: AccountRef | undefined, listed: readonly AccountRef[]): string {
+  const others = listed.filter((other) => other.id !== account?.id);
+  if (account?.label === undefined || others.length === 0) return '';
+  const named = others.map((other) => `--id ${other.id} (${other.label})`).join(' or ');
+  return `seller-tray: ${escapedControls(`Account ${account.label} has no such order; it may be another account's: add ${named}.`)}\n`;
 }
 
 /** What a command read but could not, on stderr (nothing when it read everything). */

@@ -146,7 +146,8 @@ export async function watch(
       settings: () => settings,
       log: options.log,
       transport: cliNetwork().transport,
-      surface: account.surface,
+      // One poll, no retry: its failure's words say so, not that Seller Tray keeps trying.
+      surface: options.once ? { ...account.surface, triesOnce: 'watch --once' } : account.surface,
       automations:
         automations && headless?.secret !== undefined
           ? { ...automations, secret: async () => headless.secret }

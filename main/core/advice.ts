@@ -55,6 +55,8 @@ export interface TerminalSurface {
   readonly accountsSaved: boolean;
   /** What a policy sets (the CLI refuses a flag, variable or command that would change it). */
   readonly locked: readonly Locked[];
+  /** The command, where it tries once and ends (`watch --once`): a failure is then not tried again. */
+  readonly triesOnce?: string | undefined;
 }
 
 /** Each kind of advice as a clause that starts in lower case (`capitalized` starts a sentence with it). */
@@ -66,6 +68,11 @@ export interface Advice {
   readonly diagnose: string;
   /** Check the account's base URL. */
   readonly checkBaseUrl: string;
+  /**
+   * Where a failure Seller Tray would try again is not (`watch --once`): what to do instead, said in
+   * place of "Seller Tray keeps trying".
+   */
+  readonly oneTry?: string | undefined;
   /** Poll at once; none where there is no such control (a terminal's watch polls on its own). */
   readonly checkNow?: string | undefined;
   /** Use another API client instead. */
@@ -222,6 +229,7 @@ function terminalAdvice(terminal: TerminalSurface, account: AccountRef | undefin
             ? `store the current client secret with ${store}`
             : `set SELLER_CLIENT_SECRET to the current client secret, or store it with ${store}`,
     diagnose: `run ${command(account, 'doctor')}`,
+    oneTry: terminal.triesOnce && `${terminal.triesOnce} does not try again: run it again later`,
     checkBaseUrl: baseUrlSetBy
       ? askIT('to check the base URL', baseUrlSetBy)
       : listed

@@ -32,9 +32,9 @@ function sentence(error: SellerApiError, advice: Advice): string {
   }
   switch (error.kind) {
     case 'network':
-      return 'The marketplace could not be reached. Check your internet connection (and VPN, if you use one); Seller Tray keeps trying.';
+      return `The marketplace could not be reached. Check your internet connection (and VPN, if you use one); ${advice.oneTry ?? 'Seller Tray keeps trying'}.`;
     case 'timeout':
-      return 'The marketplace did not answer in time. Seller Tray tries again by itself.';
+      return `The marketplace did not answer in time${advice.oneTry ? `; ${advice.oneTry}` : '. Seller Tray tries again by itself'}.`;
     case 'tls':
       return `The marketplace's security certificate was refused, so Seller Tray did not connect. ${capitalized(advice.checkBaseUrl)}, or ask your IT team about the certificate.`;
     case 'config':
@@ -51,9 +51,9 @@ function sentence(error: SellerApiError, advice: Advice): string {
   }
   const status = error.status ?? 0;
   if (status === 429)
-    return 'The marketplace asked Seller Tray to slow down. It tries again later by itself.';
+    return `The marketplace asked Seller Tray to slow down${advice.oneTry ? `; ${advice.oneTry}` : '. It tries again later by itself'}.`;
   if (status >= 500) {
-    return 'The marketplace is having problems (a server error). Seller Tray keeps trying; nothing you marked is lost.';
+    return `The marketplace is having problems (a server error)${advice.oneTry ? `; ${advice.oneTry}` : '. Seller Tray keeps trying'}; nothing you marked is lost.`;
   }
   if (status === 404) {
     return error.operation === 'getOrder'
