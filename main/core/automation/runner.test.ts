@@ -587,41 +587,56 @@ it("logs a delivery's failure at warn, with the reason in words and when it is t
   }
 });
 
-it('tries a failed delivery again at its wait when the clock was set back meanwhile, not hours later', async () => {
-  // Its retry was due in 30 s by the clock of its failure; the clock then went back 3 hours. Due
-  // times further ahead than the longest wait come from such a clock: they are due now.
-  const failing = await recordingReceiver((response) => response.writeHead(500).end());
-  const [id = ''] = readOrders(1);
-  let now = NOW;
-  const timers = new ManualTimers();
-  const automations = webhookRunner(store, urlOf(failing.server), join(dir, 'work'), {
-    now: () => now,
-    timers,
-  });
-  try {
-    automations.kickOrder(id);
-    await until(
-      () => store.runsFor(id).some((r) => r.attempts === 1 && r.state === 'queued' && !r.claimed),
-      10_000,
-    );
-    expect(timers.pendingDelays).toContain(30_000);
-    now -= 3 * 60 * 60_000;
-    timers.fire(30_000);
-    await until(() => failing.received.length === 2, 10_000);
-    // Tried again, and waits again from the clock as it is now.
-    await until(
-      () => store.runsFor(id).some((r) => r.attempts === 2 && r.state === 'queued' && !r.claimed),
-      10_000,
-    );
-    expect(store.runsFor(id)[0]?.dueAt).toBe(new Date(now + 60_000).toISOString());
-    expect(timers.pendingDelays).toContain(60_000);
-  } finally {
-    automations.stop();
-    await automations.idle();
-    failing.server.closeAllConnections();
-    await new Promise((resolve) => failing.server.close(resolve));
-  }
-});
+it.each([
+  ['nothing else', async () => {}],
+  [
+    // Its timer is then planned again: that turn looks at the other order's runs only.
+    "a turn for another order's runs",
+    async (automations: AutomationRunner) => {
+      automations.kickOrder('o-other');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await automations.idle();
+    },
+  ],
+])(
+  'tries a failed delivery again at its 30 s wait when the clock went back 3 hours after it and %s came meanwhile, not hours later',
+  async (_, meanwhile) => {
+    // Due times further ahead than the longest wait come from a clock since set back: due now.
+    const failing = await recordingReceiver((response) => response.writeHead(500).end());
+    const [id = ''] = readOrders(1);
+    let now = NOW;
+    const timers = new ManualTimers();
+    const automations = webhookRunner(store, urlOf(failing.server), join(dir, 'work'), {
+      now: () => now,
+      timers,
+    });
+    try {
+      automations.kickOrder(id);
+      await until(
+        () => store.runsFor(id).some((r) => r.attempts === 1 && r.state === 'queued' && !r.claimed),
+        10_000,
+      );
+      expect(timers.pendingDelays).toContain(30_000);
+      now -= 3 * 60 * 60_000;
+      await meanwhile(automations);
+      now += 30_000;
+      timers.fire(30_000);
+      await until(() => failing.received.length === 2, 10_000);
+      // Tried again, and waits again from the clock as it is now.
+      await until(
+        () => store.runsFor(id).some((r) => r.attempts === 2 && r.state === 'queued' && !r.claimed),
+        10_000,
+      );
+      expect(store.runsFor(id)[0]?.dueAt).toBe(new Date(now + 60_000).toISOString());
+      expect(timers.pendingDelays).toContain(60_000);
+    } finally {
+      automations.stop();
+      await automations.idle();
+      failing.server.closeAllConnections();
+      await new Promise((resolve) => failing.server.close(resolve));
+    }
+  },
+);
 
 it('sends nothing and counts no attempt for a webhook stopped while its secret was read', async () => {
   // The stop comes while the keychain answers: nothing is sent, the stop waits for nothing, and
@@ -845,38 +860,6 @@ it("plans a failed delivery's retry while another run waits for its order to be 
     );
     await automations.idle();
     expect(timers.pendingDelays).toContain(30_000);
-  } finally {
-    automations.stop();
-    await automations.idle();
-    failing.server.closeAllConnections();
-    await new Promise((resolve) => failing.server.close(resolve));
-  }
-});
-
-it('tries a failed delivery again at its wait when the clock went back and a turn for another order came meanwhile', async () => {
-  const failing = await recordingReceiver((response) => response.writeHead(500).end());
-  const [id = ''] = readOrders(1);
-  let now = NOW;
-  const timers = new ManualTimers();
-  const automations = webhookRunner(store, urlOf(failing.server), join(dir, 'work'), {
-    now: () => now,
-    timers,
-  });
-  try {
-    automations.kickOrder(id);
-    await until(
-      () => store.runsFor(id).some((r) => r.attempts === 1 && r.state === 'queued' && !r.claimed),
-      10_000,
-    );
-    expect(timers.pendingDelays).toContain(30_000);
-    now -= 3 * 60 * 60_000;
-    // Another order read meanwhile (its runs done or none): a turn that looks at that order only.
-    automations.kickOrder('o-other');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    await automations.idle();
-    now += 30_000;
-    timers.fire(30_000);
-    await until(() => failing.received.length === 2, 3_000);
   } finally {
     automations.stop();
     await automations.idle();
