@@ -121,6 +121,26 @@ function countTransactions(): { count: number } {
   return counted;
 }
 
+/** A delivery refused once (HTTP 500) and queued to be tried again, by a runner on `now`'s clock whose timers the test fires. */
+async function failedOnce(now: () => number) {
+  const failing = await recordingReceiver((response) => response.writeHead(500).end());
+  const [id = ''] = readOrders(1);
+  const timers = new ManualTimers();
+  const automations = webhookRunner(store, urlOf(failing.server), join(dir, 'work'), { now, timers });
+  automations.kickOrder(id);
+  await until(
+    () => store.runsFor(id).some((r) => r.attempts === 1 && r.state === 'queued' && !r.claimed),
+    10_000,
+  );
+  const close = async () => {
+    automations.stop();
+    await automations.idle();
+    failing.server.closeAllConnections();
+    await new Promise((resolve) => failing.server.close(resolve));
+  };
+  return { failing, id, timers, automations, close };
+}
+
 it('claims the runs of the orders read in one turn in one transaction, a few ahead of the free slots', async () => {
   const ids = readOrders(RUNS_AT_ONCE + RUNS_AHEAD + 3);
   const transactions = countTransactions();
@@ -602,20 +622,9 @@ it.each([
   'tries a failed delivery again at its 30 s wait when the clock went back 3 hours after it and %s came meanwhile, not hours later',
   async (_, meanwhile) => {
     // Due times further ahead than the longest wait come from a clock since set back: due now.
-    const failing = await recordingReceiver((response) => response.writeHead(500).end());
-    const [id = ''] = readOrders(1);
     let now = NOW;
-    const timers = new ManualTimers();
-    const automations = webhookRunner(store, urlOf(failing.server), join(dir, 'work'), {
-      now: () => now,
-      timers,
-    });
+    const { failing, id, timers, automations, close } = await failedOnce(() => now);
     try {
-      automations.kickOrder(id);
-      await until(
-        () => store.runsFor(id).some((r) => r.attempts === 1 && r.state === 'queued' && !r.claimed),
-        10_000,
-      );
       expect(timers.pendingDelays).toContain(30_000);
       now -= 3 * 60 * 60_000;
       await meanwhile(automations);
@@ -630,10 +639,7 @@ it.each([
       expect(store.runsFor(id)[0]?.dueAt).toBe(new Date(now + 60_000).toISOString());
       expect(timers.pendingDelays).toContain(60_000);
     } finally {
-      automations.stop();
-      await automations.idle();
-      failing.server.closeAllConnections();
-      await new Promise((resolve) => failing.server.close(resolve));
+      await close();
     }
   },
 );
@@ -845,26 +851,12 @@ it.runIf(process.getuid?.() === 0)(
 it("plans a failed delivery's retry while another run waits for its order to be read", async () => {
   // Another run waits for its order (never read): its due time has passed.
   store.queueRun('o-unread', 'hook', 'again', new Date(NOW - 1000).toISOString());
-  const failing = await recordingReceiver((response) => response.writeHead(500).end());
-  const [id = ''] = readOrders(1);
-  const timers = new ManualTimers();
-  const automations = webhookRunner(store, urlOf(failing.server), join(dir, 'work'), {
-    now: () => NOW,
-    timers,
-  });
+  const { timers, automations, close } = await failedOnce(() => NOW);
   try {
-    automations.kickOrder(id);
-    await until(
-      () => store.runsFor(id).some((r) => r.attempts === 1 && r.state === 'queued' && !r.claimed),
-      10_000,
-    );
     await automations.idle();
     expect(timers.pendingDelays).toContain(30_000);
   } finally {
-    automations.stop();
-    await automations.idle();
-    failing.server.closeAllConnections();
-    await new Promise((resolve) => failing.server.close(resolve));
+    await close();
   }
 });
 
