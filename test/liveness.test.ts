@@ -174,7 +174,7 @@ describe('seller-tray doctor', () => {
       '0.0.0',
     );
     // Only the last successful poll is known, not whether the polls fail now: no "Checked".
-    expect(report).toContain(`This laptop: Last read 3 h ago (${lastRead}) by the app's polls.`);
+    expect(report).toContain(`This laptop: Last read 3 h ago (${lastRead}) by the app or seller-tray watch.`);
     // The header's words while the polls fail, before the outage is stale.
     expect(
       lastReadText(
@@ -208,7 +208,7 @@ describe('seller-tray doctor', () => {
     const run = await doctor();
     expect(run.stdout).toMatch(
       new RegExp(
-        `^This laptop: Last read (just now|1 min ago) \\(${lastRead}\\) by the app's polls\\.$`,
+        `^This laptop: Last read (just now|1 min ago) \\(${lastRead}\\) by the app or seller-tray watch\\.$`,
         'm',
       ),
     );
