@@ -357,7 +357,7 @@ export function formatDiagnosis(diagnosis: Diagnosis, version: string): string {
 function lastReadLine(lastSuccessfulPoll: string | null, at: string): string {
   if (lastSuccessfulPoll === null)
     return 'This laptop: Seller Tray has not read this marketplace here yet (the app or `seller-tray watch` does).';
-  return `This laptop: ${lastReadAgoText(lastSuccessfulPoll, Date.parse(at))} (${lastSuccessfulPoll}) by the app's polls.`;
+  return `This laptop: ${lastReadAgoText(lastSuccessfulPoll, Date.parse(at))} (${lastSuccessfulPoll}) by the app or seller-tray watch.`;
 }
 
 function listingNotes(kind: ItemKind) {
