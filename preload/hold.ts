@@ -5,11 +5,19 @@
 export const LONGEST_HOLD_SECONDS = 60;
 
 /**
- * Held until its end, and never longer than the longest hold from now: a clock set back after the
- * mark (by hand, or by NTP) would otherwise keep it from the marketplace for as long as it went back.
+ * What is left at `now` of a wait planned in this laptop's clock to end at `untilMs` and last
+ * `lastsMs`: none once it ended, nor when more is left than it lasts. The clock was then set back
+ * after it was planned (by hand, or by NTP), or had run ahead: counted as it is, the wait would
+ * last as much longer. The one rule of every such wait (docs/design-notes.md, "Causality, not
+ * clocks"): the marketplace's Retry-After (client.ts), a refused secret's retry (poller.ts), a mark's hold.
  */
+export function waitLeftMs(untilMs: number, lastsMs: number, now: number): number {
+  const leftMs = untilMs - now;
+  return leftMs > lastsMs ? 0 : Math.max(0, leftMs);
+}
+
+/** Held until its end, and never longer than the longest hold (waitLeftMs). */
 export function isHeld(item: { state: string; notBefore?: string | undefined }, now: number): boolean {
   if (item.state !== 'pending' || item.notBefore === undefined) return false;
-  const left = Date.parse(item.notBefore) - now;
-  return left > 0 && left <= LONGEST_HOLD_SECONDS * 1000;
+  return waitLeftMs(Date.parse(item.notBefore), LONGEST_HOLD_SECONDS * 1000, now) > 0;
 }

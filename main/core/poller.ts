@@ -1,6 +1,7 @@
 // The one component that decides when to poll: on an interval, sooner when asked (Check
 // now, resume from sleep, network back), later after errors, and once the credentials are
 // rejected only when they change (asked at the interval, without a poll) or, unchanged, seldom.
+import { waitLeftMs } from '../../preload/hold';
 import { SellerApiError } from './api/errors';
 
 export interface Timers {
@@ -214,8 +215,7 @@ export class Poller {
    * laptop's clock went back since), which would otherwise hold it as much longer.
    */
   private sameSecretDue(): boolean {
-    const leftMs = this.sameSecretAt - this.clock();
-    return leftMs <= 0 || leftMs > this.sameSecretWaitMs;
+    return waitLeftMs(this.sameSecretAt, this.sameSecretWaitMs, this.clock()) === 0;
   }
 
   private clock(): number {

@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { decodeJwt } from 'jose';
 import type { z } from 'zod';
+import { waitLeftMs } from '../../../preload/hold';
 import { credentialsIn, failureFields, type Log, silentLog, withoutCredentials } from '../log';
 import { AccessTokens, type TokenLifetime } from './access-token';
 import { type ApiErrorDetails, httpError, SellerApiError } from './errors';
@@ -759,13 +760,11 @@ export class SellerApiClient {
   }
 
   /**
-   * What is left of a wait until `untilMs` that lasts `lastsMs`: none once passed, nor when more
-   * is left than it lasts (the laptop's clock went back since). A wait whose length is not known
-   * (kept by another process) lasts at most the longest the marketplace may ask.
+   * What is left of a wait until `untilMs` that lasts `lastsMs` (preload/hold.ts waitLeftMs). A wait
+   * whose length is not known (kept by another process) lasts at most the longest the marketplace may ask.
    */
   private waitLeftMs(untilMs: number, lastsMs = RETRY_AFTER_MAX_SECONDS * 1000): number {
-    const leftMs = untilMs - this.clock();
-    return leftMs > lastsMs ? 0 : Math.max(0, leftMs);
+    return waitLeftMs(untilMs, lastsMs, this.clock());
   }
 
   /** What is left of the marketplace's wait this client keeps, by how long it asked for. */
