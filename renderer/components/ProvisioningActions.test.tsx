@@ -177,6 +177,25 @@ describe('ProvisioningActions', () => {
     expect(document.activeElement).toBe(within(undoBar()).getByRole('button', { name: 'Dismiss' }));
   });
 
+  it('moves the focus to Dismiss in the same moment the outcome shows, not a frame later', async () => {
+    const bridge = await renderOrder('ProvisioningStarted');
+    bridge.handle('undoMark', () => ({ outcome: 'already-sent' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
+    const undo = await within(undoBar()).findByRole('button', { name: /^Undo/ });
+    // Where the focus is when the words appear: a reader (or a test) that looks then finds it there.
+    const focusedAsShown = new Promise<Element | null>((resolve) => {
+      const watch = new MutationObserver(() => {
+        if (!/Too late to undo/.test(undoBar().textContent ?? '')) return;
+        watch.disconnect();
+        resolve(document.activeElement);
+      });
+      watch.observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+    undo.focus(); // as a click does in a browser
+    fireEvent.click(undo);
+    expect(await focusedAsShown).toBe(within(undoBar()).getByRole('button', { name: 'Dismiss' }));
+  });
+
   it('leaves the focus in the bar when the order is read back only after the Undo was taken', async () => {
     const bridge = await renderOrder('ProvisioningStarted');
     const readBacks: ((view: OrderView) => void)[] = [];

@@ -11,6 +11,7 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -147,7 +148,9 @@ function UndoBar({
   /** The bar's Undo button was used: unless a view took the focus, the outcome's Dismiss has it. */
   const focusOutcome = useRef(false);
 
-  useEffect(() => {
+  // In the commit that shows the outcome (a layout effect): a passive effect would leave the focus
+  // on the page's body for a task, where a screen reader or a look at the page finds it lost.
+  useLayoutEffect(() => {
     if (!outcome || !focusOutcome.current) return;
     focusOutcome.current = false;
     const focused = document.activeElement;
