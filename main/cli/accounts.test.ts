@@ -230,6 +230,28 @@ describe('seller-tray accounts', () => {
     expect((await alone.cli(['orders', 'get', orderId])).stderr).not.toContain('another account');
   });
 
+  it('names the account a listing read while several are saved, on stderr apart from the rows', async () => {
+    const l = await withBoth();
+    const named = 'seller-tray: from account US; 2 accounts are saved (--account LABEL reads another).\n';
+    for (const command of [['orders', 'list'], ['events', 'new'], ['licenses', 'list'], ['ping']]) {
+      const run = await l.cli([...command, '--account', 'US']);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain(named);
+      expect(run.stdout).not.toContain('account');
+      // JSON too: a script's reader of stderr is told whose rows it read.
+      expect((await l.cli([...command, '--account', 'US', '--json'])).stderr).toContain(named);
+    }
+    // The first account, unnamed, is named the same way.
+    expect((await l.cli(['orders', 'list'])).stderr).toContain('seller-tray: from account EU; 2 accounts');
+    // One account listed: nothing to tell apart.
+    const alone = await laptop();
+    await alone.cli(
+      ['accounts', 'add', 'EU', '--base-url', eu.url, '--client-id', EU_CLIENT.clientId],
+      EU_CLIENT.clientSecret,
+    );
+    expect((await alone.cli(['orders', 'list'])).stderr).not.toContain('from account');
+  });
+
   it('--account LABEL reads and marks at that account only, with its own secret, counted at each marketplace', async () => {
     const l = await withBoth();
     const counts = () => ({

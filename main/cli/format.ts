@@ -172,6 +172,9 @@ const eventRow = (e: MarketplaceEvent): string =>
 
 const licenseRow = (l: License): string => row([l.licenseId, l.electronicMail, orderIdOf(l)]);
 
+/** The kinds whose text names the `account` given to `formatItems` (an order's link, a mark's confirmation). */
+export const NAMES_ITS_ACCOUNT: ReadonlySet<Printable['kind']> = new Set(['order', 'mark']);
+
 /**
  * `account`: given while several accounts are listed, the one an order's link names (as the app's
  * links do) and a mark's confirmation says took it.

@@ -46,7 +46,14 @@ import {
   storeAutomationSecret,
 } from './automations';
 import { runCommand } from './commands';
-import { describeProblem, describeUnread, describeWindows, formatItems, terminalJson } from './format';
+import {
+  describeProblem,
+  describeUnread,
+  describeWindows,
+  formatItems,
+  NAMES_ITS_ACCOUNT,
+  terminalJson,
+} from './format';
 import { PREFIX_PAGES } from './order-id';
 import { guardOutput, outputFailure } from './output';
 import { Refusal, UsageError } from './refusals';
@@ -402,10 +409,16 @@ async function main(argv: string[]): Promise<number> {
           : result.value;
     // While several are listed, the account is named (an order's link, a mark's confirmation): an order id may be in two.
     const { id, label } = account.ref;
-    const named = label !== undefined && stores.settings.load().settings.accounts.length > 1;
+    const named = label !== undefined && listed.length > 1;
     process.stdout.write(
       values.json ? terminalJson(value) : formatItems(result, named ? { id, label } : undefined),
     );
+    // Output that does not say whose it is (a listing's rows, JSON) is named on stderr, apart from what a script reads.
+    if (named && (values.json || !NAMES_ITS_ACCOUNT.has(result.kind))) {
+      process.stderr.write(
+        `seller-tray: from account ${escapedControls(label)}; ${listed.length} accounts are saved (--account LABEL reads another).\n`,
+      );
+    }
     tellUnread(unread);
     process.stderr.write(describeWindows(client.resultWindows));
     return result.kind === 'ping' && result.credentials.outcome === 'rejected' ? 1 : 0;
