@@ -233,7 +233,16 @@ describe('seller-tray accounts', () => {
   it('names the account a listing read while several are saved, on stderr apart from the rows', async () => {
     const l = await withBoth();
     const named = 'seller-tray: from account US; 2 accounts are saved (--account LABEL reads another).\n';
-    for (const command of [['orders', 'list'], ['events', 'new'], ['licenses', 'list'], ['ping']]) {
+    const listings = [
+      ['orders', 'list'],
+      ['events', 'new'],
+      ['licenses', 'list'],
+      ['ping'],
+      ['automations', 'list'],
+      ['automations', 'runs'],
+      ['statuses', 'export'],
+    ];
+    for (const command of listings) {
       const run = await l.cli([...command, '--account', 'US']);
       expect(run.code).toBe(0);
       expect(run.stderr).toContain(named);

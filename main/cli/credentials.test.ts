@@ -84,7 +84,10 @@ describe('systemd credentials as the secrets of saved accounts', () => {
 
     const before = { eu: requests(eu), us: requests(us) };
     const euOrders = await asService(['orders', 'list', '--account', 'EU', '--json']);
-    expect(euOrders.stderr).toBe('');
+    // Nothing wrong told: only whose orders these are, while two accounts are saved.
+    expect(euOrders.stderr).toBe(
+      'seller-tray: from account EU; 2 accounts are saved (--account LABEL reads another).\n',
+    );
     expect(JSON.parse(euOrders.stdout)).toHaveLength(4);
     const usOrders = await asService(['orders', 'list', '--account', 'US', '--json']);
     expect(JSON.parse(usOrders.stdout)).toHaveLength(6);

@@ -330,6 +330,7 @@ async function main(argv: string[]): Promise<number> {
       if (sub === 'list' && positionals.length === 2) {
         const { text, items } = await listAutomations(account, stores);
         process.stdout.write(values.json ? terminalJson(items) : text);
+        tellWhose(account.ref, listed.length);
         return 0;
       }
       if (sub === 'secret' && name && positionals.length === 3) {
@@ -349,6 +350,7 @@ async function main(argv: string[]): Promise<number> {
       if (sub === 'runs' && positionals.length === 2) {
         const runs = listRuns(account, stores, values.order);
         process.stdout.write(values.json ? terminalJson(runs) : runsTable(runs));
+        tellWhose(account.ref, listed.length);
         return 0;
       }
       throw new UsageError(
@@ -365,6 +367,7 @@ async function main(argv: string[]): Promise<number> {
           output: values.output,
         }),
       );
+      tellWhose(account.ref, listed.length);
       return 0;
     }
     const connection = clientOptions(account, log);
@@ -413,12 +416,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(
       values.json ? terminalJson(value) : formatItems(result, named ? { id, label } : undefined),
     );
-    // Output that does not say whose it is (a listing's rows, JSON) is named on stderr, apart from what a script reads.
-    if (named && (values.json || !NAMES_ITS_ACCOUNT.has(result.kind))) {
-      process.stderr.write(
-        `seller-tray: from account ${escapedControls(label)}; ${listed.length} accounts are saved (--account LABEL reads another).\n`,
-      );
-    }
+    if (values.json || !NAMES_ITS_ACCOUNT.has(result.kind)) tellWhose(account.ref, listed.length);
     tellUnread(unread);
     process.stderr.write(describeWindows(client.resultWindows));
     return result.kind === 'ping' && result.credentials.outcome === 'rejected' ? 1 : 0;
@@ -527,6 +525,17 @@ function elsewhere(account: AccountRef | undefined, listed: readonly AccountRef[
 }
 
 /** What a command read but could not, on stderr (nothing when it read everything). */
+/**
+ * While several accounts are saved, output that does not say whose it is (a listing's rows, any
+ * JSON) is named on stderr, apart from the rows a script reads: their columns stay as they are.
+ */
+function tellWhose({ label }: AccountRef, saved: number): void {
+  if (label === undefined || saved < 2) return;
+  process.stderr.write(
+    `seller-tray: from account ${escapedControls(label)}; ${saved} accounts are saved (--account LABEL reads another).\n`,
+  );
+}
+
 function tellUnread(unread: Parameters<typeof describeUnread>[0]): void {
   if (unread.aside.length + unread.ofUnknownOrder.length > 0) process.stderr.write(describeUnread(unread));
 }
