@@ -9,7 +9,8 @@ export const LONGEST_HOLD_SECONDS = 60;
  * `lastsMs`: none once it ended, nor when more is left than it lasts. The clock was then set back
  * after it was planned (by hand, or by NTP), or had run ahead: counted as it is, the wait would
  * last as much longer. The one rule of every such wait (docs/design-notes.md, "Causality, not
- * clocks"): the marketplace's Retry-After (client.ts), a refused secret's retry (poller.ts), a mark's hold.
+ * clocks"): the marketplace's Retry-After (client.ts), a refused secret's retry (poller.ts), an open
+ * order's refresh (seller-core.ts), a mark's hold.
  */
 export function waitLeftMs(untilMs: number, lastsMs: number, now: number): number {
   const leftMs = untilMs - now;

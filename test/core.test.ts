@@ -879,6 +879,32 @@ describe('the request budget of an open order', () => {
     expect(a.events.slice(seen).filter((e) => e.type === 'orders-updated')).toEqual([]);
   });
 
+  it('refreshes an order opened after the clock was set back once, then once a poll interval again', async () => {
+    const { a, clock, orderId } = await laptopOnAClock();
+    await a.core.order(orderId);
+    await until(() => sim.requestCounts.listLicenses > 0, 8000);
+    const fetches = () => sim.requestCounts.getOrder + sim.requestCounts.listLicenses;
+    const interval = TEST_SETTINGS.pollIntervalSeconds * 1000;
+    clock.now += interval;
+    await a.core.order(orderId);
+    await until(() => fetches() >= 4, 8000);
+    // Set back 3 hours (by hand, or NTP): its last fetch and try now read as hours ahead.
+    clock.now -= 3 * 3_600_000;
+    let before = fetches();
+    await a.core.order(orderId);
+    await until(() => fetches() >= before + 2, 8000);
+    for (let i = 0; i < 20; i += 1) await a.core.order(orderId);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(fetches()).toBe(before + 2);
+    // Then at most once a poll interval, in the clock as it is now.
+    before = fetches();
+    clock.now += interval;
+    await a.core.order(orderId);
+    await until(() => fetches() >= before + 2, 8000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(fetches()).toBe(before + 2);
+  });
+
   it('fetches an order it could never read once for a view that shows its failure, not again each time the view is told', async () => {
     const a = await laptop();
     a.core.start();

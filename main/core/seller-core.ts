@@ -5,6 +5,7 @@
 
 import { type AutomationRun, type AutomationSetting, automationNamed } from '../../preload/automations';
 import { CodedError } from '../../preload/coded-error';
+import { waitLeftMs } from '../../preload/hold';
 import { capped, NAME_MAX, plainText, sentenceEnded } from '../../preload/marketplace-text';
 import {
   type AccountAttention,
@@ -1347,7 +1348,10 @@ export class SellerCore {
    */
   private openRefreshDue(orderId: string, fetchedAt: string | null): boolean {
     const fetched = fetchedAt === null ? Number.NaN : Date.parse(fetchedAt);
-    if (this.recentTries().has(orderId) || this.now() - fetched < this.pollIntervalMs()) return false;
+    const interval = this.pollIntervalMs();
+    // A fetch that reads as ahead of the clock (set back since) is as old as the interval, not younger.
+    if (this.recentTries().has(orderId) || waitLeftMs(fetched + interval, interval, this.now()) > 0)
+      return false;
     this.triedToFetch(orderId);
     return true;
   }
@@ -1360,9 +1364,9 @@ export class SellerCore {
 
   /** fetchTries less those a poll interval old, read from the oldest to the first recent: it holds one interval's tries. */
   private recentTries(): Map<string, number> {
-    const now = this.now();
+    const [now, interval] = [this.now(), this.pollIntervalMs()];
     for (const [id, at] of this.fetchTries) {
-      if (now - at < this.pollIntervalMs()) break; // the rest are later
+      if (waitLeftMs(at + interval, interval, now) > 0) break; // the rest are later
       this.fetchTries.delete(id);
     }
     return this.fetchTries;
