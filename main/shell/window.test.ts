@@ -1,6 +1,6 @@
 // The window with a fake BrowserWindow: secure preferences, one window shown and focused,
 // hidden rather than closed, and navigation, new windows, webviews and permissions denied.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EVENT_CHANNEL } from '../../preload/contract';
 import { cancellable, FAKE_SCREEN, FakeWindow } from '../../test/support/shell-fakes';
 import { applicationMenu } from './app-menu';
@@ -232,6 +232,21 @@ describe('the popover at the tray icon', () => {
     w.emit('blur'); // the click on the icon blurs the popover: it hides
     window.togglePopover(); // then the click itself
     expect(w.visible).toBe(false);
+  });
+
+  it('opens on a click after the clock was set back since it hid (only a click just after the blur closes it)', async () => {
+    const { window, w } = shown();
+    w.emit('blur');
+    await new Promise((r) => setTimeout(r, 400)); // longer than a click's blur and the click itself
+    // The clock set back 3 hours meanwhile (by hand, or NTP): the hide reads as hours ahead.
+    const now = Date.now();
+    const setBack = vi.spyOn(Date, 'now').mockReturnValue(now - 3 * 3_600_000);
+    try {
+      window.togglePopover();
+      expect(w.visible).toBe(true);
+    } finally {
+      setBack.mockRestore();
+    }
   });
 
   it('becomes the full-size window on "Open in a window", which stays when it loses focus, and the renderer is told', () => {

@@ -29,7 +29,11 @@ export interface AppWindowOptions {
   url?: string;
 }
 
-/** A click on the tray icon this soon after the popover hid on losing the focus was meant to close it. */
+/**
+ * A click on the tray icon this soon after the popover hid on losing the focus was meant to close
+ * it. Timed by the process's monotonic clock (performance.now()), never the wall clock, which may
+ * be set back meanwhile.
+ */
 const CLICK_AFTER_BLUR_MS = 300;
 
 /** The smallest the window may be made: the popover's layout, a little narrower. */
@@ -85,7 +89,7 @@ export class AppWindow {
     window.on('blur', () => {
       if (this.mode !== 'popover' || this.dialogs > 0 || this.options.isQuitting()) return;
       window.hide();
-      this.hiddenOnBlurAt = Date.now();
+      this.hiddenOnBlurAt = performance.now();
     });
     void window.loadURL(this.options.url ?? APP_URL);
     this.window = window;
@@ -118,7 +122,7 @@ export class AppWindow {
   /** The tray icon's click: the popover opens, or closes when it is open. */
   togglePopover(): void {
     // The click on the icon blurs the popover first (it hides then): that click was to close it.
-    const justHidden = Date.now() - this.hiddenOnBlurAt < CLICK_AFTER_BLUR_MS;
+    const justHidden = performance.now() - this.hiddenOnBlurAt < CLICK_AFTER_BLUR_MS;
     if (this.mode === 'popover' && (this.window?.isVisible() || justHidden)) this.window?.hide();
     else this.show(undefined, 'popover');
   }
