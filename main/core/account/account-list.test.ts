@@ -297,6 +297,15 @@ describe('what a removal killed midway left', () => {
     expect(await leftovers()).toEqual({ notes: [`${accountRef(us).id}.json`], trash: [] });
   });
 
+  it('settles the note of an account listed again that was written before the clock was set back', async () => {
+    writeRemovalNote(dataRoot, { entry: eu, at: 0, automations: [] });
+    // Written 3 hours "ahead": the clock was set back since (by hand, or NTP), not a removal under way.
+    const hoursAhead = new Date(Date.now() + 3 * 3_600_000);
+    await utimes(join(dataRoot, 'removals', `${euId}.json`), hoursAhead, hoursAhead);
+    settleRemovals(dataRoot, [eu]);
+    expect(await leftovers()).toEqual({ notes: [], trash: [] });
+  });
+
   it('leaves the fresh note of a listed account: a removal under way elsewhere, its list not saved yet', async () => {
     const l = await laptop(memorySecrets(), [us, eu]);
     let file = { ...DEFAULT_SETTINGS, accounts: [us, eu] };

@@ -26,6 +26,7 @@ import {
   truncateSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { waitLeftMs } from '../../../preload/hold';
 import { escapedControls } from '../../../preload/marketplace-text';
 import type { AccountEntry } from '../../../preload/settings-declaration';
 import { removeLeftoverTemporaries, writeFileDurably } from '../durable-file';
@@ -127,7 +128,7 @@ export function settleRemovals(dataRoot: string, listed: readonly AccountEntry[]
   removeLeftoverTemporaries(removals(dataRoot), { log });
   for (const name of names(removals(dataRoot)).filter((n) => n.endsWith('.json'))) {
     const id = name.slice(0, -'.json'.length) as AccountId;
-    if (ids.has(id) && noteAgeMs(dataRoot, id) > NOTE_IN_FLIGHT_MS) dropRemovalNote(dataRoot, id, log);
+    if (ids.has(id) && !inFlight(dataRoot, id)) dropRemovalNote(dataRoot, id, log);
   }
   const accounts = accountsFolder(dataRoot);
   for (const name of names(accounts).filter((n) => n.endsWith('.removing'))) {
@@ -146,11 +147,13 @@ export function settleRemovals(dataRoot: string, listed: readonly AccountEntry[]
  */
 const NOTE_IN_FLIGHT_MS = 60_000;
 
-function noteAgeMs(dataRoot: string, id: AccountId): number {
+/** Written within NOTE_IN_FLIGHT_MS; one that reads as ahead of the clock by more was written before it was set back. */
+function inFlight(dataRoot: string, id: AccountId): boolean {
   try {
-    return Date.now() - statSync(notePath(dataRoot, id)).mtimeMs;
+    const writtenMs = statSync(notePath(dataRoot, id)).mtimeMs;
+    return waitLeftMs(writtenMs + NOTE_IN_FLIGHT_MS, NOTE_IN_FLIGHT_MS, Date.now()) > 0;
   } catch {
-    return 0;
+    return true;
   }
 }
 
