@@ -259,7 +259,7 @@ describe('seller-tray accounts', () => {
       EU_CLIENT.clientSecret,
     );
     expect((await alone.cli(['orders', 'list'])).stderr).not.toContain('from account');
-  });
+  }, 90_000);
 
   it('--account LABEL reads and marks at that account only, with its own secret, counted at each marketplace', async () => {
     const l = await withBoth();
