@@ -34,7 +34,7 @@ import { automationsForbidden } from '../core/policy/layers';
 import { credentialName, KeychainUnavailableError } from '../core/secrets';
 import { AccountStore, DATABASE_FILE } from '../core/store/account-store';
 import { type Account, type CliStores, clientOptions, shadowedNote } from './account';
-import { row } from './format';
+import { row, table } from './format';
 import { orderIdArgument, resolveOrderId } from './order-id';
 import { Refusal, UsageError } from './refusals';
 import { readSecret } from './secret-input';
@@ -308,22 +308,25 @@ export function listRuns(account: Account, stores: CliStores, orderId: string | 
   }
 }
 
-/** `automations runs` for a terminal: a line each (escaped for it). */
-export function runsTable(runs: AutomationRun[]): string {
-  return runs
-    .map((run) => {
-      const { code, detail } = runOutcome(run);
-      return row([
-        run.automation,
-        run.orderId,
-        run.state,
-        plural(run.attempts, 'attempt'),
-        run.state === 'queued' ? run.dueAt : '-',
-        [code, detail].filter(Boolean).join(': ') || '-',
-        run.deliveryId,
-      ]);
-    })
-    .join('');
+/** `automations runs`: a line each (escaped for the terminal), under a header at one (`table`). */
+export function runsTable(runs: AutomationRun[], terminal: boolean): string {
+  const cells = runs.map((run) => {
+    const { code, detail } = runOutcome(run);
+    return [
+      run.automation,
+      run.orderId,
+      run.state,
+      plural(run.attempts, 'attempt'),
+      run.state === 'queued' ? run.dueAt : '-',
+      [code, detail].filter(Boolean).join(': ') || '-',
+      run.deliveryId,
+    ];
+  });
+  return table(
+    ['AUTOMATION', 'ORDER', 'STATE', 'ATTEMPTS', 'NEXT TRY', 'LAST RESULT', 'DELIVERY'],
+    cells,
+    terminal,
+  );
 }
 
 /** An order's whole id (the store is read without the marketplace, which a beginning needs). */

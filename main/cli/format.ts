@@ -1,5 +1,6 @@
 // What the CLI prints. Human-readable lists are one line per item, tab-separated so they pipe
-// into cut/awk; one order is a labelled view, a line per fact. The server's text has its control
+// into cut/awk, and at a terminal under a header with their columns lined up (as gh's lists are);
+// one order is a labelled view, a line per fact. The server's text has its control
 // characters escaped (marketplace-text.ts), so a buyer's name can neither forge a line nor send
 // the terminal an escape sequence. JSON output is the API's objects exactly.
 
@@ -51,24 +52,52 @@ const cell = (value: unknown): string =>
 /** One item's line: its cells tab-separated, the server's text escaped. */
 export const row = (cells: unknown[]): string => `${cells.map(cell).join('\t')}\n`;
 
+/**
+ * A list: for a pipe, one `row` per item and nothing else, so cut and awk read every line; for a
+ * `terminal`, its `header` first and each column padded to line up, two spaces apart.
+ */
+export function table(header: readonly string[], rows: readonly unknown[][], terminal: boolean): string {
+  if (!terminal || rows.length === 0) return rows.map(row).join('');
+  const lines = [[...header], ...rows.map((cells) => cells.map(cell))];
+  const widths = header.map((_, column) => Math.max(...lines.map((line) => line[column]?.length ?? 0)));
+  return lines
+    .map(
+      (line) =>
+        `${line
+          .map((text, column) => text.padEnd(widths[column] ?? 0))
+          .join('  ')
+          .trimEnd()}\n`,
+    )
+    .join('');
+}
+
 /** An order's total as a pipe reads it, the amount and its currency code: no locale's digits. */
 const totalOf = (order: Order): string | undefined => {
   const total = orderTotal(order);
   return total && `${total.exact ?? total.amount} ${total.currencyCode}`;
 };
 
-/** An order's line: id, issued, status (when known), buyer, first product × quantity (its unit named), total. */
-function orderRow(order: Order, statuses?: ReadonlyMap<string, string>): string {
+/** An order's cells: id, issued, status (when known), buyer, first product × quantity (its unit named), total. */
+function orderCells(order: Order, statuses?: ReadonlyMap<string, string>): unknown[] {
   const first = order.documentLines[0]?.lineItem;
-  return row([
+  return [
     order.orderId,
     order.issueTime,
     ...(statuses ? [statusLabel(statuses.get(order.orderId ?? ''))] : []),
     order.buyerCustomerParty.party?.partyName,
     first ? `${first.name ?? '?'} × ${quantityWords(first.quantity, String) || '?'}` : undefined,
     totalOf(order),
-  ]);
+  ];
 }
+
+const ORDER_HEADER = (statuses: boolean) => [
+  'ORDER',
+  'ISSUED',
+  ...(statuses ? ['STATUS'] : []),
+  'BUYER',
+  'FIRST LINE',
+  'TOTAL',
+];
 
 /** Who marked an event and their words, when Seller Tray posted it (preload/marked-by.ts); else its description. */
 function eventWords(event: MarketplaceEvent): string | undefined {
@@ -167,19 +196,31 @@ function credentialsLine(check: CredentialsCheck): string {
   }
 }
 
-const eventRow = (e: MarketplaceEvent): string =>
-  row([e.eventTime, e.statusCode, e.eventTypeCode, orderIdOf(e), e.eventId, e.description]);
+const eventCells = (e: MarketplaceEvent): unknown[] => [
+  e.eventTime,
+  e.statusCode,
+  e.eventTypeCode,
+  orderIdOf(e),
+  e.eventId,
+  e.description,
+];
+const EVENT_HEADER = ['TIME', 'STATUS', 'TYPE', 'ORDER', 'EVENT', 'DESCRIPTION'];
 
-const licenseRow = (l: License): string => row([l.licenseId, l.electronicMail, orderIdOf(l)]);
+const licenseCells = (l: License): unknown[] => [l.licenseId, l.electronicMail, orderIdOf(l)];
+const LICENSE_HEADER = ['LICENSE', 'EMAIL', 'ORDER'];
 
 /** The kinds whose text names the `account` given to `formatItems` (an order's link, a mark's confirmation). */
 export const NAMES_ITS_ACCOUNT: ReadonlySet<Printable['kind']> = new Set(['order', 'mark']);
 
 /**
  * `account`: given while several accounts are listed, the one an order's link names (as the app's
- * links do) and a mark's confirmation says took it.
+ * links do) and a mark's confirmation says took it. `terminal`: stdout is one (lists as `table`).
  */
-export function formatItems(result: Printable, account?: { id: string; label: string }): string {
+export function formatItems(
+  result: Printable,
+  account?: { id: string; label: string },
+  terminal = false,
+): string {
   switch (result.kind) {
     case 'ping':
       return (
@@ -188,17 +229,21 @@ export function formatItems(result: Printable, account?: { id: string; label: st
           .join('') + credentialsLine(result.credentials)
       );
     case 'orders':
-      return result.value.map((order) => orderRow(order, result.statuses)).join('');
+      return table(
+        ORDER_HEADER(result.statuses !== undefined),
+        result.value.map((order) => orderCells(order, result.statuses)),
+        terminal,
+      );
     case 'order':
       return orderView(result.value, result.history, account);
     case 'events':
-      return result.value.map(eventRow).join('');
+      return table(EVENT_HEADER, result.value.map(eventCells), terminal);
     case 'mark':
       return markText(result.mark, result.eventId ?? result.value?.eventId, account);
     case 'licenses':
-      return result.value.map(licenseRow).join('');
+      return table(LICENSE_HEADER, result.value.map(licenseCells), terminal);
     case 'license':
-      return licenseRow(result.value);
+      return table(LICENSE_HEADER, [licenseCells(result.value)], terminal);
   }
 }
 

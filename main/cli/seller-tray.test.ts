@@ -159,6 +159,39 @@ describe('seller-tray reads', () => {
     expect(status).toBe(statusLabel(eventsOf(sim, orderId ?? '').at(-1)?.statusCode));
   });
 
+  it('at a terminal, lists under a header with the columns lined up; piped, only the tab-separated rows', async () => {
+    const argv = [
+      process.execPath,
+      '--import',
+      'tsx',
+      'main/cli/seller-tray.ts',
+      'orders',
+      'list',
+      '--limit',
+      '3',
+    ];
+    const shown = await atTerminal(argv, env, 'TOTAL', []);
+    expect(shown.code).toBe(0);
+    const lines = shown.output.replace(/\r/g, '').trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/^ORDER +ISSUED +STATUS +BUYER +FIRST LINE +TOTAL$/);
+    // Each column begins where its header does, and no tab reaches the terminal.
+    const starts = (line: string) =>
+      [...line.matchAll(/(?:^| {2})(\S)/g)].map((m) => (m.index ?? 0) + m[0].length - 1);
+    for (const line of lines.slice(1)) {
+      expect(line).not.toContain('\t');
+      expect(line.slice(starts(lines[0] ?? '')[1] ?? 0)).toMatch(/^\d{4}-\d\d-\d\dT/); // ISSUED
+    }
+    const piped = await cli(['orders', 'list', '--limit', '3']);
+    expect(piped.stdout).not.toContain('ORDER');
+    expect(
+      piped.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split('\t')[0]),
+    ).toEqual(lines.slice(1).map((line) => line.split(' ')[0]));
+  });
+
   it('shows one order as a view to read, a labelled line per fact and a line per order line', async () => {
     const order = JSON.parse(sim.store.orderJson(1001, firstOrderId()) ?? '{}');
     const run = await cli(['orders', 'get', order.orderId]);

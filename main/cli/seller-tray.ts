@@ -349,7 +349,9 @@ async function main(argv: string[]): Promise<number> {
       }
       if (sub === 'runs' && positionals.length === 2) {
         const runs = listRuns(account, stores, values.order);
-        process.stdout.write(values.json ? terminalJson(runs) : runsTable(runs));
+        process.stdout.write(
+          values.json ? terminalJson(runs) : runsTable(runs, process.stdout.isTTY === true),
+        );
         tellWhose(account.ref, listed.length);
         return 0;
       }
@@ -414,7 +416,9 @@ async function main(argv: string[]): Promise<number> {
     const { id, label } = account.ref;
     const named = label !== undefined && listed.length > 1;
     process.stdout.write(
-      values.json ? terminalJson(value) : formatItems(result, named ? { id, label } : undefined),
+      values.json
+        ? terminalJson(value)
+        : formatItems(result, named ? { id, label } : undefined, process.stdout.isTTY === true),
     );
     if (values.json || !NAMES_ITS_ACCOUNT.has(result.kind)) tellWhose(account.ref, listed.length);
     tellUnread(unread);
