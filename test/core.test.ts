@@ -175,6 +175,24 @@ describe('new orders', () => {
     await a.core.checkNow();
     expect(a.notifications()).toHaveLength(first.length);
   });
+
+  it("name a first start's waiting orders by their buyers, not as 'A buyer' before their documents were read", async () => {
+    // A few orders, each reminded of by itself (more than 3 at once come as a summary).
+    const few = await startSimulator({ port: 0, seed: 4, orders: 3 });
+    try {
+      const a = await openLaptop(few.url, undefined, { settings: { reminderAfterMinutes: 1 } });
+      laptops.push(a);
+      a.core.start();
+      await a.core.checkNow();
+      await until(() => a.notifications().length > 0, 8000);
+      await a.core.checkNow();
+      const told = a.notifications().map((n) => `${n.title} | ${n.body}`);
+      expect(told.length).toBeGreaterThan(0);
+      expect(told.filter((text) => /A buyer|a product/.test(text))).toEqual([]);
+    } finally {
+      await few.close();
+    }
+  });
 });
 
 describe('marking a status', () => {

@@ -968,7 +968,7 @@ export class SellerCore {
       if (this.store.searchIndexing()) this.searchBuild ??= this.buildSearchIndex();
     }
     await this.announce();
-    this.remind();
+    await this.remind();
     if (this.outbox.pendingCount > 0) await this.outbox.deliver();
     this.outbox.confirmed(this.store.forgetConfirmed());
     this.store.forgetStatusRecords(recordsKeptFrom(this.now()));
@@ -1154,16 +1154,18 @@ export class SellerCore {
    * delay (again when a snooze on this laptop ends), each counted from when this laptop could first
    * tell of the order (WAITS_SINCE in the store).
    */
-  private remind(): void {
-    if (this.pausedUntil() !== null) return;
+  private async remind(): Promise<void> {
+    // A first start's backlog gets its documents from the walk of the orders listing: reminded of
+    // after it, by its buyers' names, not as "A buyer" (the walk is under way for a few seconds).
+    if (this.pausedUntil() !== null || this.backlogWalk !== undefined) return;
     const settings = this.ports.settings();
-    this.announceAgain(
+    await this.announceAgain(
       'reminder',
       settings.reminderAfterMinutes,
       () => this.store.unremindedWaiting(this.isoNow()),
       (due, at) => this.store.markReminded(due, at),
     );
-    this.announceAgain(
+    await this.announceAgain(
       'urgent',
       settings.escalateAfterMinutes,
       () => this.store.unescalatedWaiting(this.isoNow()),
@@ -1171,13 +1173,13 @@ export class SellerCore {
     );
   }
 
-  private announceAgain(
+  private async announceAgain(
     kind: 'reminder' | 'urgent',
     afterMinutes: number,
     /** Read only when on: with it off none is ever marked, so they are every waiting order. */
     candidates: () => readonly { orderId: string; since: string }[],
     mark: (orderIds: string[], at: string) => void,
-  ): void {
+  ): Promise<void> {
     const afterMs = afterMinutes * 60_000;
     if (afterMs <= 0) return;
     const waiting = candidates()
@@ -1187,6 +1189,8 @@ export class SellerCore {
     if (due.length === 0) return;
     // Recorded before raised: never repeated, at worst lost to a crash.
     mark(due, this.isoNow());
+    // An order whose document is still being fetched is named once it is, as a new order is.
+    await this.fetcher.settled(due, ANNOUNCE_WAIT_MS);
     const { notificationsEnabled } = this.ports.settings();
     this.logAnnouncements(kind, due, notificationsEnabled);
     if (!notificationsEnabled) return;
