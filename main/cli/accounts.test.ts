@@ -280,7 +280,8 @@ describe('seller-tray accounts', () => {
     before = counts();
     // Its link names the account, as the app's Copy link does while several are listed: the id may be EU's too.
     const shown = await l.cli(['orders', 'get', orderId, '--account', 'US']);
-    expect(shown.stdout).toContain(`Link:       seller-tray://order/US/${orderId}\n`);
+    expect(shown.stdout).toContain(`Link:           seller-tray://order/US/${orderId}\n`);
+    expect(shown.stdout).toContain('\nAccount:        US\n');
     const marked = await l.cli(['status', orderId, 'InProgress', '--account', 'US', '--as', 'Anna']);
     expect(marked.code).toBe(0);
     // Which marketplace took it is said, while several accounts are listed.

@@ -142,13 +142,16 @@ function orderView(
   const reversal = currentReversal(history);
   const facts: [string, unknown][] = [
     ['Order', order.orderId],
+    // Whose it is, while several accounts are saved: an order id may be in two.
+    ['Account', account?.label],
     ['Status', statusFact(history.at(-1))],
     // Another laptop moved the status back: said, as the order page says it.
     ['Moved back', reversal && reversalText(reversal)],
     ['Issued', order.issueTime],
     ['Type', order.orderTypeCode],
     ['Buyer', buyer.party?.partyName],
-    ['Account id', buyer.supplierAssignedAccountId],
+    // The buyer's account in the seller's own systems, in the order page's words.
+    ['Our account id', buyer.supplierAssignedAccountId],
     ['Contact', [contact?.name, contact?.electronicMail, contact?.telephone].filter(Boolean).join(', ')],
     ['Seller', order.sellerSupplierParty.party?.partyName],
     ['Total', totalOf(order)],

@@ -202,6 +202,13 @@ describe('seller-tray reads', () => {
       expect.stringMatching(new RegExp(`^Buyer: +${order.buyerCustomerParty.party.partyName}$`)),
     );
     expect(lines).toContain('Lines:');
+    // One account: no line says whose it is; the buyer's own account id in the order page's words.
+    expect(lines.filter((line) => line.startsWith('Account'))).toEqual([]);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^Our account id: +${order.buyerCustomerParty.supplierAssignedAccountId}$`),
+      ),
+    );
     const first = order.documentLines[0].lineItem;
     expect(lines).toContainEqual(
       expect.stringMatching(
