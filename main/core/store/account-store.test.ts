@@ -1218,6 +1218,34 @@ describe('the journal', () => {
     });
   });
 
+  it('is what a power cut cannot take: with WAL and synchronous NORMAL, a mark whose commits were rolled back comes back', async () => {
+    // The durability chosen (database.ts): WAL, synchronous NORMAL on every connection the store opens.
+    const opened = openDatabase(join(dir, 'durability.db'));
+    expect(opened.db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+    expect(opened.db.prepare('PRAGMA synchronous').get()).toEqual({ synchronous: 1 });
+    opened.db.close();
+    store.recordPoll({
+      events: [purchase('o-1', '2026-11-22T07:58:00Z')],
+      cursor: undefined,
+      backlog: false,
+      paused: false,
+      now: '2026-11-22T08:00:00Z',
+    });
+    store.close();
+    const onDisk = await readFile(join(dir, DATABASE_FILE)); // closed: every commit is in the file
+    store = AccountStore.open(dir).store;
+    const mark = outboxMark('7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4')(1, 'pending');
+    store.putOutboxItem(mark);
+    store.close();
+    // The power cut: the mark's commits never reached the disk; the file is as it was before them.
+    await writeFile(join(dir, DATABASE_FILE), onDisk);
+    for (const log of ['-wal', '-shm']) await rm(join(dir, `${DATABASE_FILE}${log}`), { force: true });
+    store = AccountStore.open(dir).store;
+    expect(store.outboxItems().map((item) => [item.requestId, item.state])).toEqual([
+      [mark.requestId, 'pending'],
+    ]);
+  });
+
   it('counts the wait of an order 0.1 announced from its purchase stamp, never after it was imported', async () => {
     await writeFile(
       join(dir, 'events.jsonl'),
