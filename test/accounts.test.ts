@@ -678,6 +678,40 @@ describe('two accounts on two marketplaces', () => {
   });
 });
 
+describe("one account held by its marketplace's Retry-After", () => {
+  it('waits as it was asked while the other is polled, its new orders announced and its marks sent', async () => {
+    const { call, events, service } = await openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+    ]);
+    await call('checkNow');
+    // The US marketplace asks for 15 minutes' quiet, on every call.
+    await admin(us.url, 'PATCH', 'faults', {
+      script: [{ action: 'status', status: 429, retryAfterSeconds: 900, times: 10_000 }],
+    });
+    const usCalls = () => Object.values(us.requestCounts).reduce((a, b) => a + b, 0);
+    await call('checkNow');
+    const heldAt = usCalls();
+    const euOrder = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+    for (let i = 0; i < 3; i += 1) await call('checkNow');
+    expect(arrived(events)).toContain(euOrder);
+    await call('markStatus', { orderId: euOrder, statusCode: 'ProvisioningInProgress' });
+    await until(async () =>
+      (await call('getOrder', { orderId: euOrder })).outbox.some((i) => i.state === 'sent'),
+    );
+    // While its wait lasts, the US is asked only at each Check now (the person's own try, once a
+    // press), never by EU's polls, order or mark.
+    expect(usCalls() - heldAt).toBe(3);
+    expect(service.state().accounts.map((a) => [a.label, a.connection])).toEqual([
+      ['EU', 'ok'],
+      ['US', 'server-problem'],
+    ]);
+    expect(service.state().accounts.find((a) => a.label === 'US')?.problem?.message).toMatch(
+      /asked Seller Tray to slow down/,
+    );
+  });
+});
+
 describe('Needs attention and the counts with two accounts', () => {
   it("sum every account's counts and list every account's items, each acted on in its own account", async () => {
     const { euTwin, usTwin, call, service } = await twinAccounts(12, { reminderAfterMinutes: 15 });
