@@ -230,6 +230,31 @@ describe('two accounts on two marketplaces', () => {
       expect(basicSecret(authorization ?? '')).toBe(own.get(origin));
   });
 
+  it('announce every new order of each account on every laptop, though "new" hands each event over once', async () => {
+    const both = [
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+    ];
+    const laptops = [await openService(both), await openService(both)];
+    for (const { call } of laptops) await call('checkNow'); // the backlog: recorded, not announced
+    const purchases = [
+      ['EU', (await admin(eu.url, 'POST', 'purchases')).json.orderId as string],
+      ['US', (await admin(us.url, 'POST', 'purchases')).json.orderId as string],
+      ['US', (await admin(us.url, 'POST', 'purchases')).json.orderId as string],
+    ];
+    // The first laptop takes the "new" events; the second learns them all the same.
+    for (const { call, events } of laptops) {
+      await call('checkNow');
+      const titles = new Map(
+        events.flatMap((e) => (e.type === 'notification' ? [[e.request.orderId, e.request.title]] : [])),
+      );
+      for (const [label, orderId] of purchases) {
+        expect(titles.get(orderId)).toMatch(new RegExp(`^New order in ${label} from `));
+      }
+      expect(new Set(arrived(events))).toEqual(new Set(purchases.map(([, orderId]) => orderId)));
+    }
+  });
+
   it("find a linked order no account has heard of yet in its own account's marketplace", async () => {
     const { call, service } = await openService([
       { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
