@@ -479,9 +479,13 @@ describe('two accounts on two marketplaces', () => {
     cleanups.push(() => admin(us.url, 'PATCH', 'faults', { errorRate: 0 }).then(() => undefined));
     await call('markStatus', { orderId: usOrder, account: usId, statusCode: 'ProvisioningInProgress' });
     await until(async () => service.state().accounts[1]?.pendingOutbox === 1);
+    const buyer = (await call('getOrder', { orderId: usOrder, account: usId })).order.buyerCustomerParty.party
+      ?.partyName;
     expect(await refused('removeAccount', { account: usId })).toMatchObject({
       code: 'undelivered-statuses',
       message: 'Americas has 1 marked status not yet delivered to its marketplace',
+      // Each one named, to be looked at before it is discarded.
+      details: [`In progress for ${buyer} (order ${usOrder})`],
     });
     expect(standing().map(([label]) => label)).toEqual(['EU', 'Americas']);
     await call('removeAccount', { account: usId, discardUndelivered: true });
@@ -714,6 +718,7 @@ describe("one account held by its marketplace's Retry-After", () => {
     await admin(us.url, 'PATCH', 'faults', {
       script: [{ action: 'status', status: 429, retryAfterSeconds: 900, times: 10_000 }],
     });
+    cleanups.push(() => admin(us.url, 'PATCH', 'faults', { script: [] }).then(() => undefined));
     const usCalls = () => Object.values(us.requestCounts).reduce((a, b) => a + b, 0);
     await call('checkNow');
     const heldAt = usCalls();

@@ -227,6 +227,24 @@ describe('marking a status', () => {
     expect(detail.licenses?.length).toBeGreaterThan(0);
   });
 
+  it('names the statuses not delivered yet, the first few and how many more (what a removal would discard)', async () => {
+    const a = await laptop({ settings: { undoSeconds: 60 } });
+    a.core.start();
+    await a.core.checkNow();
+    const waiting = inbox(a.core)
+      .filter((row) => row.waiting)
+      .slice(0, 3);
+    expect(waiting).toHaveLength(3);
+    for (const { orderId } of waiting)
+      await a.core.markStatus({ orderId, statusCode: 'ProvisioningInProgress', description: 'Started' });
+    const named = a.core.undeliveredStatuses(2);
+    expect(named).toHaveLength(3);
+    for (const line of named.slice(0, 2))
+      expect(line).toMatch(/^In progress for .+ \(order [0-9a-f-]{36}\)$/);
+    expect(named[2]).toBe('and 1 more');
+    expect(a.core.undeliveredStatuses()).toHaveLength(3);
+  });
+
   it('tells what became of each mark: undone, or sent with its time and then confirmed', async () => {
     const a = await laptop({ settings: { undoSeconds: 10 } });
     const orderId = await waitingOrder(a);

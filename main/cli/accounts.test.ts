@@ -395,6 +395,8 @@ describe('seller-tray accounts', () => {
     expect(refused.stderr).toContain(
       `US has 1 marked status not yet delivered to its marketplace: run seller-tray watch --once --id ${idOf(us, US_CLIENT)} until they are`,
     );
+    // Each named on a line of its own, to be looked at before --force discards it.
+    expect(refused.stderr).toMatch(/\n {2}In progress for .+ \(order [0-9a-f-]{36}\)\n/);
     expect((await l.settings()).accounts).toHaveLength(2);
     const forced = await l.cli(['accounts', 'remove', 'US', '--force']);
     expect(forced.code).toBe(0);

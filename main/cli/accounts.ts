@@ -189,6 +189,7 @@ async function remove(which: AccountChoice, stores: CliStores, force: boolean): 
     throw new Refusal(
       'undelivered-statuses',
       `${error.message}: run ${commandFor(id, 'watch --once')} until they are, or remove it with --force to discard them`,
+      error.details,
     );
   });
   const discarded =

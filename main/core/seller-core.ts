@@ -30,6 +30,7 @@ import {
   unusualMark,
 } from '../../preload/order-status';
 import type { RunbookTick } from '../../preload/runbooks';
+import { statusLabel } from '../../preload/status-words';
 import { type Advice, capitalized } from './advice';
 import type { TokenLifetime } from './api/access-token';
 import type { SellerApiClient } from './api/client';
@@ -628,6 +629,21 @@ export class SellerCore {
       purchaseType: stored?.purchaseType,
       ...(account ? { account } : {}),
     };
+  }
+
+  /**
+   * The statuses marked here and not delivered yet, each in words, the first `shown` and how many
+   * more: a removal names them before it may discard them.
+   */
+  undeliveredStatuses(shown = 20): string[] {
+    const pending = this.outbox.all().filter((item) => item.state === 'pending');
+    const named = pending
+      .slice(0, shown)
+      .map(
+        (item) =>
+          `${statusLabel(item.statusCode)} for ${this.brief(item.orderId).buyer} (order ${item.orderId})`,
+      );
+    return pending.length > shown ? [...named, `and ${pending.length - shown} more`] : named;
   }
 
   /** Whether this account has heard of the order (its events or its document are in the store). */

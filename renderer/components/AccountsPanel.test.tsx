@@ -153,7 +153,13 @@ describe('AccountsPanel', () => {
       if (!request.discardUndelivered)
         throw new CodedError(
           'undelivered-statuses',
-          'US has 1 marked status not yet delivered to its marketplace',
+          'US has 2 marked statuses not yet delivered to its marketplace',
+          {
+            details: [
+              'In progress for Acme GmbH (order 0a1b)',
+              'Completed for \u202eevil\u202c Corp (order 2c3d)',
+            ],
+          },
         );
       return bridge.state;
     });
@@ -163,7 +169,14 @@ describe('AccountsPanel', () => {
     expect(document.activeElement?.textContent).toBe('Keep it');
     fireEvent.click(within(first).getByRole('button', { name: 'Remove US' }));
     const second = await screen.findByRole('alertdialog', { name: 'Discard what US has not sent?' });
-    expect(second.textContent).toContain('US has 1 marked status not yet delivered to its marketplace.');
+    expect(second.textContent).toContain('US has 2 marked statuses not yet delivered to its marketplace.');
+    // Each one named, a line each, read out with the question; the server's words as text.
+    const statuses = within(second)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(statuses[0]).toBe('In progress for Acme GmbH (order 0a1b)');
+    expect(statuses[1]).not.toContain('\u202e');
+    expect(second.getAttribute('aria-describedby')?.split(' ')).toHaveLength(2);
     fireEvent.click(within(second).getByRole('button', { name: 'Discard them and remove' }));
     await waitFor(() =>
       expect(bridge.callsOf('removeAccount')).toEqual([

@@ -22,10 +22,10 @@ interface Editing {
   what: 'rename' | 'secret';
 }
 
-/** A removal being asked about: first whether to remove, then (statuses waiting) whether to discard them. */
+/** A removal being asked about: first whether to remove, then (statuses waiting) whether to discard them, each named. */
 interface Removal {
   account: AccountState;
-  undelivered: string | null;
+  undelivered: { message: string; statuses: readonly string[] } | null;
 }
 
 export function AccountsPanel({ state, onState }: { state: AppState; onState: (state: AppState) => void }) {
@@ -66,7 +66,8 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
     } catch (failure) {
       const error = asCodedError(failure);
       // Statuses still to send: asked again, naming them, before they are discarded.
-      if (error.code === 'undelivered-statuses') setRemoval({ account, undelivered: error.message });
+      if (error.code === 'undelivered-statuses')
+        setRemoval({ account, undelivered: { message: error.message, statuses: error.details } });
       else setProblem(said(failure));
     }
   }
@@ -189,9 +190,10 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
           }
           message={
             removal.undelivered
-              ? `${removal.undelivered}. Removing it now discards them: the marketplace never hears of them.`
+              ? `${removal.undelivered.message}. Removing it now discards them: the marketplace never hears of them.`
               : `Seller Tray forgets ${removal.account.label}: its secret leaves the keychain and its orders leave this computer. The marketplace keeps everything.`
           }
+          list={removal.undelivered?.statuses}
           safeLabel={removal.undelivered ? 'Keep it until they are sent' : 'Keep it'}
           riskyLabel={removal.undelivered ? 'Discard them and remove' : `Remove ${removal.account.label}`}
           onConfirm={() => void remove(removal)}

@@ -347,13 +347,14 @@ async function removeNow(
   const folder = accountFolder(dataRoot, ref.id);
   const others = (list: readonly AccountEntry[]) => list.filter((a) => accountRef(a).id !== ref.id);
   const refuseUndelivered = async () => {
-    const pending = existsSync(folder) ? await undelivered(ref, dataRoot) : 0;
-    if (pending > 0 && !discardUndelivered)
+    const pending = existsSync(folder) ? await undelivered(ref, dataRoot) : [];
+    if (pending.length > 0 && !discardUndelivered)
       throw new AccountListError(
         'undelivered-statuses',
-        `${entry.label} has ${plural(pending, 'marked status', 'marked statuses')} not yet delivered to its marketplace`,
+        `${entry.label} has ${plural(pending.length, 'marked status', 'marked statuses')} not yet delivered to its marketplace`,
+        { details: pending },
       );
-    return pending;
+    return pending.length;
   };
   const automations = [
     ...new Set([...(settings.automations ?? []).map((a) => a.name), ...(noted?.automations ?? [])]),
@@ -493,8 +494,8 @@ function checkedList(accounts: AccountEntry[]): AccountEntry[] {
   return checked.accounts;
 }
 
-/** The account's statuses still to deliver, from its store (opened without polling). */
-async function undelivered(ref: AccountRef, dataRoot: string): Promise<number> {
+/** The account's statuses still to deliver, each in words, from its store (opened without polling). */
+async function undelivered(ref: AccountRef, dataRoot: string): Promise<string[]> {
   const session = await AccountSession.open(ref, {
     dataRoot,
     clientSecret: () => Promise.reject(new Error('no call is made while counting')),
@@ -503,7 +504,7 @@ async function undelivered(ref: AccountRef, dataRoot: string): Promise<number> {
     surface: 'app',
   });
   try {
-    return session.core.status().pendingOutbox;
+    return session.core.undeliveredStatuses();
   } finally {
     await session.close();
   }
