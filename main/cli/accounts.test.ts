@@ -936,3 +936,68 @@ describe('terminal advice follows where the secret comes from', () => {
     expect(refused.stderr).toContain('SELLER_CLIENT_SECRET');
   }, 60_000);
 });
+
+describe('a saved account whose marketplace is down', () => {
+  const DOWN_CLIENT = { clientId: 'down-cli-client', clientSecret: 'down-cli-secret-0c4d' };
+
+  it('is told at once, naming the account and what to run next: a refused connection is not tried again', async () => {
+    const l = await laptop();
+    const down = await oneSellerMarketplace(13, 8001, 2, DOWN_CLIENT);
+    try {
+      // Saved first, so the commands below read it without --account, as a newcomer types them.
+      const added = await l.cli(
+        ['accounts', 'add', 'Down', '--base-url', down.url, '--client-id', DOWN_CLIENT.clientId],
+        DOWN_CLIENT.clientSecret,
+      );
+      expect(added.code).toBe(0);
+      const addEu = await l.cli(
+        ['accounts', 'add', 'EU', '--base-url', eu.url, '--client-id', EU_CLIENT.clientId],
+        EU_CLIENT.clientSecret,
+      );
+      expect(addEu.code).toBe(0);
+      // Nothing listens at its address now: each connection is refused.
+      await down.close();
+      const order = '00000000-0000-4000-8000-000000000001';
+      for (const command of [
+        ['orders', 'list'],
+        ['orders', 'get', order],
+        ['status', order, 'Completed'],
+        ['events', 'new'],
+      ]) {
+        const failed = await l.cli([...command, '--verbose']);
+        expect(failed.code, failed.stderr).toBe(1);
+        // One attempt, not five over about 3 s of backoff: a person waits at the terminal.
+        expect(failed.stderr.match(/call failed/g), failed.stderr).toHaveLength(1);
+        expect(failed.stderr).toContain(
+          `The marketplace of account Down refused the connection: nothing answers at ${down.url}, so it was not tried again.`,
+        );
+        expect(failed.stderr).toContain(
+          `if it lasts, run seller-tray doctor --id ${idOf(down, DOWN_CLIENT)} and send the result to the marketplace`,
+        );
+      }
+      // Alone, the account is not named: there is no other to tell it from.
+      expect((await l.cli(['accounts', 'remove', 'EU'])).code).toBe(0);
+      const alone = await l.cli(['orders', 'list']);
+      expect(alone.stderr).toContain(
+        `The marketplace refused the connection: nothing answers at ${down.url}`,
+      );
+    } finally {
+      await new KeytarSecretStore().delete(secretOwner(down.url, DOWN_CLIENT.clientId));
+    }
+  }, 60_000);
+
+  it('a failure that may pass is tried again as the client does by design, each retry told on stderr as it waits', async () => {
+    const l = await withBoth();
+    await admin(eu.url, 'PATCH', 'faults', {
+      script: [{ operation: 'listOrders', action: 'status', status: 503, times: 2 }],
+    });
+    const listed = await l.cli(['orders', 'list', '--limit', '1']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const told = listed.stderr.split('\n').filter((line) => line.includes('trying again in'));
+    expect(told, listed.stderr).toHaveLength(2);
+    expect(told[0]).toMatch(
+      /^seller-tray: the marketplace of account EU answered 503 \(a server error\); trying again in \d+(\.\d)? s \(try 2 of 5\)$/,
+    );
+    expect(told[1]).toContain('(try 3 of 5)');
+  }, 60_000);
+});
