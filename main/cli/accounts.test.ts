@@ -1001,3 +1001,58 @@ describe('a saved account whose marketplace is down', () => {
     expect(told[1]).toContain('(try 3 of 5)');
   }, 60_000);
 });
+
+describe('a refused secret where the command itself reads it (accounts add, login)', () => {
+  it('advises that command again, whole: followed as printed, piped, it works', async () => {
+    const l = await laptop();
+    /** The command advised after "run", as printed; run by the person with the right secret piped. */
+    const follow = async (refused: { code: number | null; stderr: string }, secret: string) => {
+      expect(refused.code, refused.stderr).toBe(1);
+      // accounts add and login read the secret from standard input only: the variable changes nothing.
+      expect(refused.stderr).not.toContain('SELLER_CLIENT_SECRET');
+      const advised = refused.stderr.match(
+        /then run (seller-tray .*) again with the current secret \(it reads it from standard input: piped, or typed at its prompt\)/,
+      )?.[1];
+      expect(advised, refused.stderr).toBeDefined();
+      const followed = await l.cli(advised?.split(' ').slice(1) ?? [], secret);
+      expect(followed.code, followed.stderr).toBe(0);
+      return advised;
+    };
+    // The first account, nothing saved yet: the command as typed, never `login` with placeholders.
+    const first = ['accounts', 'add', 'EU', '--base-url', eu.url, '--client-id', EU_CLIENT.clientId];
+    expect(await follow(await l.cli(first, 'wrong-secret\n'), EU_CLIENT.clientSecret)).toBe(
+      `seller-tray ${first.join(' ')}`,
+    );
+    // Beside a saved one.
+    const second = ['accounts', 'add', 'US', '--base-url', us.url, '--client-id', US_CLIENT.clientId];
+    expect(await follow(await l.cli(second, 'wrong-secret\n'), US_CLIENT.clientSecret)).toBe(
+      `seller-tray ${second.join(' ')}`,
+    );
+    // A saved account reconnected by its label: by its id, as advice names saved accounts.
+    expect(
+      await follow(await l.cli(['accounts', 'add', 'EU'], 'wrong-secret\n'), EU_CLIENT.clientSecret),
+    ).toBe(`seller-tray accounts add --id ${idOf(eu, EU_CLIENT)}`);
+    // login on a laptop of its own: with the flags it was typed with.
+    const other = await laptop();
+    const login = ['login', '--base-url', eu.url, '--client-id', EU_CLIENT.clientId];
+    const refused = await other.cli(login, 'wrong-secret\n');
+    expect(refused.stderr).toContain(
+      `then run seller-tray ${login.join(' ')} again with the current secret (it reads it from standard input: piped, or typed at its prompt)`,
+    );
+    expect((await other.cli(login, EU_CLIENT.clientSecret)).code).toBe(0);
+  }, 60_000);
+
+  it('a command given its account by flags advises login with those flags, so it works as printed', async () => {
+    const l = await laptop();
+    const typed = ['--base-url', eu.url, '--client-id', EU_CLIENT.clientId];
+    const refused = await l.cli(['orders', 'list', ...typed], '', { SELLER_CLIENT_SECRET: 'stale' });
+    expect(refused.code).toBe(1);
+    const advised = refused.stderr.match(
+      /or unset it and store the secret with (seller-tray login[^\n]*)$/m,
+    )?.[1];
+    expect(advised).toBe(`seller-tray login ${typed.join(' ')}`);
+    const followed = await l.cli(advised?.split(' ').slice(1) ?? [], EU_CLIENT.clientSecret);
+    expect(followed.code, followed.stderr).toBe(0);
+    expect((await l.cli(['orders', 'list', ...typed])).code).toBe(0);
+  }, 60_000);
+});
