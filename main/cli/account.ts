@@ -81,11 +81,15 @@ export function cliNetwork(): NodeNetwork {
   return network;
 }
 
-/** How a client reaches the account, as the app's would; its failed calls go to `log` (--verbose). */
+/**
+ * How a client reaches the account, as the app's would; its failed calls go to `log` (--verbose).
+ * A refused connection is not tried again: nothing listens there, and a person waits (docs/cli.md).
+ */
 export function clientOptions(account: Account, log: Log = silentLog): SellerApiClientOptions {
   return clientOptionsFor(account.ref, account.clientSecret, {
     log: accountLog(log, account.ref),
     transport: cliNetwork().transport,
+    retry: { retryRefused: false },
   });
 }
 
