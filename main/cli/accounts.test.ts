@@ -459,7 +459,7 @@ describe('seller-tray accounts', () => {
     expect(halfway.code).toBe(1);
     expect(halfway.stdout.split('\t').slice(0, 2)).toEqual(['EU', next]);
     expect(halfway.stderr).toContain(
-      `seller-tray: US: the marketplace rejected client ${US_CLIENT.clientId}: store the current client secret with seller-tray accounts add --id ${idOf(us, US_CLIENT)} (it reads the secret from standard input)`,
+      `seller-tray: US: the marketplace rejected client ${US_CLIENT.clientId}: store the current client secret with seller-tray accounts add --id ${idOf(us, US_CLIENT)} (it reads the secret from standard input: piped, or typed at its prompt)`,
     );
     // Read at a terminal: its advice names the CLI's commands, never the app's screens.
     expect(halfway.stderr).not.toMatch(/Settings|order page|Diagnose connection/);
@@ -467,7 +467,7 @@ describe('seller-tray accounts', () => {
     const refused = await l.cli(['orders', 'list', '--account', 'US']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      `the client id or secret was rejected: check them in the Seller Console, then store the current client secret with seller-tray accounts add --id ${idOf(us, US_CLIENT)} (it reads the secret from standard input)`,
+      `the client id or secret was rejected: check them in the Seller Console, then store the current client secret with seller-tray accounts add --id ${idOf(us, US_CLIENT)} (it reads the secret from standard input: piped, or typed at its prompt)`,
     );
     const reconnected = await l.cli(['accounts', 'add', 'US'], US_CLIENT.clientSecret);
     expect(reconnected.stdout).toBe(
@@ -1011,7 +1011,7 @@ describe('a refused secret where the command itself reads it (accounts add, logi
       // accounts add and login read the secret from standard input only: the variable changes nothing.
       expect(refused.stderr).not.toContain('SELLER_CLIENT_SECRET');
       const advised = refused.stderr.match(
-        /then run (seller-tray .*) again with the current secret \(it reads it from standard input: piped, or typed at its prompt\)/,
+        /then run (seller-tray .*) again with the current secret \(it reads the secret from standard input: piped, or typed at its prompt\)/,
       )?.[1];
       expect(advised, refused.stderr).toBeDefined();
       const followed = await l.cli(advised?.split(' ').slice(1) ?? [], secret);
@@ -1037,7 +1037,7 @@ describe('a refused secret where the command itself reads it (accounts add, logi
     const login = ['login', '--base-url', eu.url, '--client-id', EU_CLIENT.clientId];
     const refused = await other.cli(login, 'wrong-secret\n');
     expect(refused.stderr).toContain(
-      `then run seller-tray ${login.join(' ')} again with the current secret (it reads it from standard input: piped, or typed at its prompt)`,
+      `then run seller-tray ${login.join(' ')} again with the current secret (it reads the secret from standard input: piped, or typed at its prompt)`,
     );
     expect((await other.cli(login, EU_CLIENT.clientSecret)).code).toBe(0);
   }, 60_000);

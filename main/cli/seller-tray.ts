@@ -10,7 +10,7 @@ import {
   accountRef,
   commandFor,
 } from '../core/account/account-ref';
-import { adviceFor, capitalized, type TerminalSurface } from '../core/advice';
+import { adviceFor, capitalized, loginCommand, type TerminalSurface } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
@@ -35,7 +35,7 @@ import {
   secretFrom,
   terminalSurface,
 } from './account';
-import { accountsCommand } from './accounts';
+import { accountsCommand, addAgain } from './accounts';
 import {
   listAutomations,
   listen,
@@ -280,6 +280,9 @@ async function main(argv: string[]): Promise<number> {
           },
           policies,
         );
+      // `add` reads the secret: a refused one is given by running it again, as advice prints it.
+      const again = addAgain(positionals.slice(1), stores, options);
+      if (again) surface = { ...surface, readsSecret: again };
       process.stdout.write(await accountsCommand(positionals.slice(1), stores, options));
       return 0;
     }
@@ -305,6 +308,8 @@ async function main(argv: string[]): Promise<number> {
         `login sets the first account; a listed one gets its new secret with ${commandFor(account.ref.id, 'accounts add')}`,
       );
     if (positionals[0] === 'login' && positionals.length === 1) {
+      const { surface: typed, ref } = account;
+      account = { ...account, surface: { ...typed, readsSecret: loginCommand(typed, ref) } };
       process.stdout.write(await login(account, stores, log));
       return 0;
     }
