@@ -555,9 +555,11 @@ function tellWhose(account: AccountRef, saved: number): void {
 
 /**
  * Each retry of a failure that may pass (the client's backoff, by design), told as it starts to
- * wait: a person at the terminal sees why the command has not ended yet.
+ * wait where stderr is a terminal: its person sees why the command has not ended yet. Elsewhere (a
+ * script, cron) stderr stays empty when the command succeeds (docs/cli.md).
  */
 function tellRetries(client: SellerApiClient, account: AccountRef, saved: number): void {
+  if (!process.stderr.isTTY) return;
   client.onRetry((error, delayMs) =>
     process.stderr.write(
       `seller-tray: ${marketplaceOf(account, saved)}: ${escapedControls(error.summary)}; trying again in ${seconds(delayMs)}\n`,
