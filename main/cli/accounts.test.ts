@@ -976,6 +976,11 @@ describe('a saved account whose marketplace is down', () => {
           `if it lasts, run seller-tray doctor --id ${idOf(down, DOWN_CLIENT)} and send the result to the marketplace`,
         );
       }
+      // Its secret stored again (accounts add checks it with a token request): as quickly told.
+      const reconnect = await l.cli(['accounts', 'add', 'Down', '--verbose'], DOWN_CLIENT.clientSecret);
+      expect(reconnect.code, reconnect.stderr).toBe(1);
+      expect(reconnect.stderr.match(/call failed/g), reconnect.stderr).toHaveLength(1);
+      expect(reconnect.stderr).toContain('refused the connection');
       // Alone, the account is not named: there is no other to tell it from.
       expect((await l.cli(['accounts', 'remove', 'EU'])).code).toBe(0);
       const alone = await l.cli(['orders', 'list']);
@@ -985,7 +990,7 @@ describe('a saved account whose marketplace is down', () => {
     } finally {
       await new KeytarSecretStore().delete(secretOwner(down.url, DOWN_CLIENT.clientId));
     }
-  }, 60_000);
+  }, 120_000);
 
   it('a failure that may pass is tried again as the client does by design, each retry told as it waits where stderr is a terminal', async () => {
     const l = await withBoth();

@@ -571,7 +571,6 @@ function tellRetries(client: SellerApiClient, account: AccountRef, saved: number
 const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
 
 /** What a command read but could not, on stderr (nothing when it read everything). */
-
 function tellUnread(unread: Parameters<typeof describeUnread>[0]): void {
   if (unread.aside.length + unread.ofUnknownOrder.length > 0) process.stderr.write(describeUnread(unread));
 }
