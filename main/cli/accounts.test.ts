@@ -13,6 +13,7 @@ import { markHeld } from '../../test/support/held-mark';
 import { oneSellerMarketplace } from '../../test/support/one-seller-marketplace';
 import { exitOf, spawnTs } from '../../test/support/processes';
 import { admin } from '../../test/support/raw-api';
+import { atTerminal } from '../../test/support/terminal';
 import { accountFolder, accountRef } from '../core/account/account-ref';
 import { takeRemovalLock, writeRemovalNote } from '../core/account/removal-notes';
 import { AccountSession } from '../core/account/session';
@@ -462,7 +463,7 @@ describe('seller-tray accounts', () => {
     expect(halfway.code).toBe(1);
     expect(halfway.stdout.split('\t').slice(0, 2)).toEqual(['EU', next]);
     expect(halfway.stderr).toContain(
-      `seller-tray: US: the marketplace rejected client ${US_CLIENT.clientId}: store the current client secret with seller-tray accounts add --id ${idOf(us, US_CLIENT)} (it reads the secret from standard input)`,
+      `seller-tray: US: the marketplace rejected client ${US_CLIENT.clientId}: store the current client secret with seller-tray accounts add --id ${idOf(us, US_CLIENT)} (it reads the secret from standard input: piped, or typed at its prompt)`,
     );
     // Read at a terminal: its advice names the CLI's commands, never the app's screens.
     expect(halfway.stderr).not.toMatch(/Settings|order page|Diagnose connection/);
@@ -470,7 +471,7 @@ describe('seller-tray accounts', () => {
     const refused = await l.cli(['orders', 'list', '--account', 'US']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      `the client id or secret was rejected: check them in the Seller Console, then store the current client secret with seller-tray accounts add --id ${idOf(us, US_CLIENT)} (it reads the secret from standard input)`,
+      `the client id or secret was rejected: check them in the Seller Console, then store the current client secret with seller-tray accounts add --id ${idOf(us, US_CLIENT)} (it reads the secret from standard input: piped, or typed at its prompt)`,
     );
     const reconnected = await l.cli(['accounts', 'add', 'US'], US_CLIENT.clientSecret);
     expect(reconnected.stdout).toBe(
@@ -937,5 +938,137 @@ describe('terminal advice follows where the secret comes from', () => {
     expect(refused.stderr).toContain('the client id or secret was rejected');
     // Storing it with `accounts add --id` changes nothing while the variable is set: say the variable.
     expect(refused.stderr).toContain('SELLER_CLIENT_SECRET');
+  }, 60_000);
+});
+
+describe('a saved account whose marketplace is down', () => {
+  const DOWN_CLIENT = { clientId: 'down-cli-client', clientSecret: 'down-cli-secret-0c4d' };
+
+  it('is told at once, naming the account and what to run next: a refused connection is not tried again', async () => {
+    const l = await laptop();
+    const down = await oneSellerMarketplace(13, 8001, 2, DOWN_CLIENT);
+    try {
+      // Saved first, so the commands below read it without --account, as a newcomer types them.
+      const added = await l.cli(
+        ['accounts', 'add', 'Down', '--base-url', down.url, '--client-id', DOWN_CLIENT.clientId],
+        DOWN_CLIENT.clientSecret,
+      );
+      expect(added.code).toBe(0);
+      const addEu = await l.cli(
+        ['accounts', 'add', 'EU', '--base-url', eu.url, '--client-id', EU_CLIENT.clientId],
+        EU_CLIENT.clientSecret,
+      );
+      expect(addEu.code).toBe(0);
+      // Nothing listens at its address now: each connection is refused.
+      await down.close();
+      const order = '00000000-0000-4000-8000-000000000001';
+      for (const command of [
+        ['orders', 'list'],
+        ['orders', 'get', order],
+        ['status', order, 'Completed'],
+        ['events', 'new'],
+      ]) {
+        const failed = await l.cli([...command, '--verbose']);
+        expect(failed.code, failed.stderr).toBe(1);
+        // One attempt, not five over about 3 s of backoff: a person waits at the terminal.
+        expect(failed.stderr.match(/call failed/g), failed.stderr).toHaveLength(1);
+        expect(failed.stderr).toContain(
+          `The marketplace of account Down refused the connection: nothing answers at ${down.url}, so it was not tried again.`,
+        );
+        expect(failed.stderr).toContain(
+          `if it lasts, run seller-tray doctor --id ${idOf(down, DOWN_CLIENT)} and send the result to the marketplace`,
+        );
+      }
+      // Its secret stored again (accounts add checks it with a token request): as quickly told.
+      const reconnect = await l.cli(['accounts', 'add', 'Down', '--verbose'], DOWN_CLIENT.clientSecret);
+      expect(reconnect.code, reconnect.stderr).toBe(1);
+      expect(reconnect.stderr.match(/call failed/g), reconnect.stderr).toHaveLength(1);
+      expect(reconnect.stderr).toContain('refused the connection');
+      // Alone, the account is not named: there is no other to tell it from.
+      expect((await l.cli(['accounts', 'remove', 'EU'])).code).toBe(0);
+      const alone = await l.cli(['orders', 'list']);
+      expect(alone.stderr).toContain(
+        `The marketplace refused the connection: nothing answers at ${down.url}`,
+      );
+    } finally {
+      await new KeytarSecretStore().delete(secretOwner(down.url, DOWN_CLIENT.clientId));
+    }
+  }, 120_000);
+
+  it('a failure that may pass is tried again as the client does by design, each retry told as it waits where stderr is a terminal', async () => {
+    const l = await withBoth();
+    const fault = { script: [{ operation: 'listOrders', action: 'status', status: 503, times: 2 }] };
+    await admin(eu.url, 'PATCH', 'faults', fault);
+    const cli = [process.execPath, '--import', 'tsx', 'main/cli/seller-tray.ts'];
+    const typed = await atTerminal([...cli, 'orders', 'list', '--limit', '1'], l.env, 'trying again in', []);
+    expect(typed.code, typed.output).toBe(0);
+    const told = typed.output.split(/\r?\n/).filter((line) => line.includes('trying again in'));
+    expect(told, typed.output).toHaveLength(2);
+    for (const line of told)
+      expect(line).toMatch(
+        /^seller-tray: the marketplace of account EU: .*\b503\b.*; trying again in \d+(\.\d)? s$/,
+      );
+    // A script's stderr (a pipe, cron's mail) carries no retry that ended well.
+    await admin(eu.url, 'PATCH', 'faults', fault);
+    const piped = await l.cli(['orders', 'list', '--limit', '1']);
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).toBe(
+      'seller-tray: from account EU; 2 accounts are saved (--account LABEL reads another).\n',
+    );
+  }, 60_000);
+});
+
+describe('a refused secret where the command itself reads it (accounts add, login)', () => {
+  it('advises that command again, whole: followed as printed, piped, it works', async () => {
+    const l = await laptop();
+    /** The command advised after "run", as printed; run by the person with the right secret piped. */
+    const follow = async (refused: { code: number | null; stderr: string }, secret: string) => {
+      expect(refused.code, refused.stderr).toBe(1);
+      // accounts add and login read the secret from standard input only: the variable changes nothing.
+      expect(refused.stderr).not.toContain('SELLER_CLIENT_SECRET');
+      const advised = refused.stderr.match(
+        /then run (seller-tray .*) again with the current secret \(it reads the secret from standard input: piped, or typed at its prompt\)/,
+      )?.[1];
+      expect(advised, refused.stderr).toBeDefined();
+      const followed = await l.cli(advised?.split(' ').slice(1) ?? [], secret);
+      expect(followed.code, followed.stderr).toBe(0);
+      return advised;
+    };
+    // The first account, nothing saved yet: the command as typed, never `login` with placeholders.
+    const first = ['accounts', 'add', 'EU', '--base-url', eu.url, '--client-id', EU_CLIENT.clientId];
+    expect(await follow(await l.cli(first, 'wrong-secret\n'), EU_CLIENT.clientSecret)).toBe(
+      `seller-tray ${first.join(' ')}`,
+    );
+    // Beside a saved one.
+    const second = ['accounts', 'add', 'US', '--base-url', us.url, '--client-id', US_CLIENT.clientId];
+    expect(await follow(await l.cli(second, 'wrong-secret\n'), US_CLIENT.clientSecret)).toBe(
+      `seller-tray ${second.join(' ')}`,
+    );
+    // A saved account reconnected by its label: by its id, as advice names saved accounts.
+    expect(
+      await follow(await l.cli(['accounts', 'add', 'EU'], 'wrong-secret\n'), EU_CLIENT.clientSecret),
+    ).toBe(`seller-tray accounts add --id ${idOf(eu, EU_CLIENT)}`);
+    // login on a laptop of its own: with the flags it was typed with.
+    const other = await laptop();
+    const login = ['login', '--base-url', eu.url, '--client-id', EU_CLIENT.clientId];
+    const refused = await other.cli(login, 'wrong-secret\n');
+    expect(refused.stderr).toContain(
+      `then run seller-tray ${login.join(' ')} again with the current secret (it reads the secret from standard input: piped, or typed at its prompt)`,
+    );
+    expect((await other.cli(login, EU_CLIENT.clientSecret)).code).toBe(0);
+  }, 60_000);
+
+  it('a command given its account by flags advises login with those flags, so it works as printed', async () => {
+    const l = await laptop();
+    const typed = ['--base-url', eu.url, '--client-id', EU_CLIENT.clientId];
+    const refused = await l.cli(['orders', 'list', ...typed], '', { SELLER_CLIENT_SECRET: 'stale' });
+    expect(refused.code).toBe(1);
+    const advised = refused.stderr.match(
+      /or unset it and store the secret with (seller-tray login[^\n]*)$/m,
+    )?.[1];
+    expect(advised).toBe(`seller-tray login ${typed.join(' ')}`);
+    const followed = await l.cli(advised?.split(' ').slice(1) ?? [], EU_CLIENT.clientSecret);
+    expect(followed.code, followed.stderr).toBe(0);
+    expect((await l.cli(['orders', 'list', ...typed])).code).toBe(0);
   }, 60_000);
 });

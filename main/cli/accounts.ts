@@ -20,7 +20,7 @@ import { accountRef, commandFor, keychainEntry } from '../core/account/account-r
 import { type AccountChoice, interruptedRemovals, settleRemovals } from '../core/account/removal-notes';
 import type { Log } from '../core/log';
 import { credentialName, KeychainUnavailableError } from '../core/secrets';
-import { accountChoice, type CliStores, shadowedNote } from './account';
+import { accountChoice, CLI_RETRY, type CliStores, shadowedNote } from './account';
 import { row, terminalJson } from './format';
 import { Refusal, UsageError } from './refusals';
 import { readSecret } from './secret-input';
@@ -46,14 +46,7 @@ export async function accountsCommand(
   stores: CliStores,
   options: AccountsOptions,
 ): Promise<string> {
-  const [action, ...rest] = args;
-  const flagged = options.id !== undefined || options.account !== undefined;
-  const which: AccountChoice | undefined = flagged
-    ? accountChoice(options)
-    : rest[0] === undefined
-      ? undefined
-      : { label: rest[0] };
-  const operands = flagged ? rest : rest.slice(1);
+  const { action, rest, flagged, which, operands } = chosen(args, options);
   // Whatever a removal killed midway left is ended first (removal-notes.ts).
   settleRemovals(stores.dataRoot, stores.settings.load().settings.accounts, options.log);
   try {
@@ -69,6 +62,56 @@ export async function accountsCommand(
     throw new Refusal(error.code, error.message);
   }
   throw new UsageError(USAGE);
+}
+
+/** An `accounts` command line: its action, and the account it names (`--account`/`--id`, else its first operand). */
+function chosen(args: readonly string[], options: Pick<AccountsOptions, 'account' | 'id'>) {
+  const [action, ...rest] = args;
+  const flagged = options.id !== undefined || options.account !== undefined;
+  const which: AccountChoice | undefined = flagged
+    ? accountChoice(options)
+    : rest[0] === undefined
+      ? undefined
+      : { label: rest[0] };
+  return { action, rest, flagged, which, operands: flagged ? rest : rest.slice(1) };
+}
+
+/**
+ * `accounts add` as advice prints it to run again (its secret refused): a saved account, or one
+ * whose removal was noted, by its id; a new one as typed, its label quoted for a shell. None for
+ * another command, or one `add` itself refuses (it says why).
+ */
+export function addAgain(
+  args: readonly string[],
+  stores: CliStores,
+  options: Pick<AccountsOptions, 'account' | 'id' | 'baseUrl' | 'clientId'>,
+): string | undefined {
+  try {
+    const { action, which } = chosen(args, options);
+    if (action !== 'add' || !which) return undefined;
+    const { known, noted } = chosenForAdding(stores.settings.load().settings, which, stores.dataRoot);
+    const entry = known ?? noted?.entry;
+    if (entry) return commandFor(accountRef(entry).id, 'accounts add');
+    if (!('label' in which) || !options.baseUrl || !options.clientId) return undefined;
+    return `seller-tray accounts add ${labelWord(which.label)} --base-url ${options.baseUrl} --client-id ${options.clientId}`;
+  } catch (error) {
+    if (error instanceof AccountListError || error instanceof UsageError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * A label as a shell reads it back: as is where it is plain, else in single quotes (literal in a
+ * POSIX shell and in PowerShell; one holding a quote, which they escape apart, is left for the
+ * person to type: LABEL); one that begins with "-" is given to --account (docs/cli.md).
+ */
+function labelWord(label: string): string {
+  const word = /^[\w.-]+$/.test(label)
+    ? label
+    : label.includes("'")
+      ? 'LABEL'
+      : `'${escapedControls(label)}'`;
+  return label.startsWith('-') ? `--account=${word}` : word;
 }
 
 /** Where an account's secret comes from, as `accounts list` tells it. */
@@ -155,7 +198,7 @@ async function add(which: AccountChoice, stores: CliStores, options: AccountsOpt
   // The list as it is once the secret is typed (and a removal under way has ended), not before.
   const added = await addAccount(
     { which, baseUrl: options.baseUrl, clientId: options.clientId, secret },
-    { ...stores, settings: () => stores.settings.load().settings, log: options.log },
+    { ...stores, settings: () => stores.settings.load().settings, log: options.log, retry: CLI_RETRY },
   );
   if (!added.reconnected) stores.settings.save(added.settings);
   const { entry, sellerId } = added;

@@ -1220,7 +1220,7 @@ describe('seller-tray failures', () => {
       const rejected = await cli(['watch', '--once'], { ...laptop, SELLER_CLIENT_SECRET: 'not-the-secret' });
       // The secret came from the variable, which is used before the keychain: fix or unset it.
       expect(rejected.stderr).toContain(
-        'The marketplace rejected the client id or secret. Set SELLER_CLIENT_SECRET to the current client secret (it is used before the keychain), or unset it and store the secret with seller-tray login.',
+        `The marketplace rejected the client id or secret. Set SELLER_CLIENT_SECRET to the current client secret (it is used before the keychain), or unset it and store the secret with seller-tray login --base-url ${sim.url} --client-id demo-client.`,
       );
       expect(rejected.stderr).not.toMatch(APP_ONLY);
       // A permission the client lacks: the other client to use is added with the CLI's own command.

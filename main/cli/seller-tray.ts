@@ -10,7 +10,7 @@ import {
   accountRef,
   commandFor,
 } from '../core/account/account-ref';
-import { adviceFor, type TerminalSurface } from '../core/advice';
+import { adviceFor, capitalized, loginCommand, type TerminalSurface } from '../core/advice';
 import { SellerApiClient } from '../core/api/client';
 import { SellerApiError } from '../core/api/errors';
 import { PAGE } from '../core/api/routes';
@@ -35,7 +35,7 @@ import {
   secretFrom,
   terminalSurface,
 } from './account';
-import { accountsCommand } from './accounts';
+import { accountsCommand, addAgain } from './accounts';
 import {
   listAutomations,
   listen,
@@ -280,6 +280,9 @@ async function main(argv: string[]): Promise<number> {
           },
           policies,
         );
+      // `add` reads the secret: a refused one is given by running it again, as advice prints it.
+      const again = addAgain(positionals.slice(1), stores, options);
+      if (again) surface = { ...surface, readsSecret: again };
       process.stdout.write(await accountsCommand(positionals.slice(1), stores, options));
       return 0;
     }
@@ -305,6 +308,8 @@ async function main(argv: string[]): Promise<number> {
         `login sets the first account; a listed one gets its new secret with ${commandFor(account.ref.id, 'accounts add')}`,
       );
     if (positionals[0] === 'login' && positionals.length === 1) {
+      const { surface: typed, ref } = account;
+      account = { ...account, surface: { ...typed, readsSecret: loginCommand(typed, ref) } };
       process.stdout.write(await login(account, stores, log));
       return 0;
     }
@@ -394,6 +399,7 @@ async function main(argv: string[]): Promise<number> {
       return diagnosis.steps.some((s) => s.outcome === 'failed') ? 1 : 0;
     }
     const client = new SellerApiClient(connection);
+    tellRetries(client, account.ref, listed.length);
     const { result, ...unread } = await runCommand(client, positionals, {
       all: values.all ?? false,
       offset: integerOption(values.offset, 'offset', 0) ?? PAGE.defaultOffset,
@@ -449,7 +455,7 @@ async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof SellerApiError) {
       process.stderr.write(
-        `seller-tray: ${describeFailure(error, account?.ref, account?.surface ?? surface)}\n`,
+        `seller-tray: ${describeFailure(error, account?.ref, account?.surface ?? surface, listed.length)}\n`,
       );
       if (error.operation === 'getOrder' && error.status === 404)
         process.stderr.write(elsewhere(account?.ref, listed));
@@ -528,18 +534,47 @@ function elsewhere(account: AccountRef | undefined, listed: readonly AccountRef[
   return `seller-tray: ${escapedControls(`Account ${account.label} has no such order; it may be another account's: add ${named}.`)}\n`;
 }
 
-/** What a command read but could not, on stderr (nothing when it read everything). */
+/** The account's label where output or a failure must say whose it is: while several accounts are saved. */
+function namedAmong({ label }: AccountRef, saved: number): string | undefined {
+  return label === undefined || saved < 2 ? undefined : escapedControls(label);
+}
+
+/** The account's marketplace, in a sentence: by the account's label while several are saved. */
+function marketplaceOf(account: AccountRef | undefined, saved: number): string {
+  const label = account && namedAmong(account, saved);
+  return label === undefined ? 'the marketplace' : `the marketplace of account ${label}`;
+}
+
 /**
  * While several accounts are saved, output that does not say whose it is (a listing's rows, any
  * JSON) is named on stderr, apart from the rows a script reads: their columns stay as they are.
  */
-function tellWhose({ label }: AccountRef, saved: number): void {
-  if (label === undefined || saved < 2) return;
+function tellWhose(account: AccountRef, saved: number): void {
+  const label = namedAmong(account, saved);
+  if (label === undefined) return;
   process.stderr.write(
-    `seller-tray: from account ${escapedControls(label)}; ${saved} accounts are saved (--account LABEL reads another).\n`,
+    `seller-tray: from account ${label}; ${saved} accounts are saved (--account LABEL reads another).\n`,
   );
 }
 
+/**
+ * Each retry of a failure that may pass (the client's backoff, by design), told as it starts to
+ * wait where stderr is a terminal: its person sees why the command has not ended yet. Elsewhere (a
+ * script, cron) stderr stays empty when the command succeeds (docs/cli.md).
+ */
+function tellRetries(client: SellerApiClient, account: AccountRef, saved: number): void {
+  if (!process.stderr.isTTY) return;
+  client.onRetry((error, delayMs) =>
+    process.stderr.write(
+      `seller-tray: ${marketplaceOf(account, saved)}: ${escapedControls(error.summary)}; trying again in ${seconds(delayMs)}\n`,
+    ),
+  );
+}
+
+/** A wait in seconds, to a tenth. */
+const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`;
+
+/** What a command read but could not, on stderr (nothing when it read everything). */
 function tellUnread(unread: Parameters<typeof describeUnread>[0]): void {
   if (unread.aside.length + unread.ofUnknownOrder.length > 0) process.stderr.write(describeUnread(unread));
 }
@@ -553,15 +588,26 @@ function integerOption(raw: string | undefined, name: string, min: number): numb
 
 /**
  * What failed, the server's words (escaped), and the request id support needs. `account`: the
- * command's, whose advice names how it gets its current secret (advice.ts).
+ * command's, whose advice names how it gets its current secret (advice.ts); `saved`: how many
+ * accounts are, so a marketplace that failed is named by its account's label among several.
  */
 function describeFailure(
   error: SellerApiError,
   account: AccountRef | undefined,
   surface: TerminalSurface,
+  saved: number,
 ): string {
   const lines = [escapedControls(error.message)];
   const advice = adviceFor(surface, account);
+  const lasting = `if it lasts, ${advice.diagnose} and send the result to the marketplace`;
+  const marketplace = capitalized(marketplaceOf(account, saved));
+  // Told at once (the client tries it once here: clientOptions), what else may pass after its retries.
+  if (error.connectionRefused)
+    lines.push(
+      `${marketplace} refused the connection: nothing answers at ${account?.baseUrl ?? 'its base URL'}, so it was not tried again. Check that the marketplace is up; otherwise, ${advice.checkBaseUrl}; ${lasting}.`,
+    );
+  else if (error.transient)
+    lines.push(`${marketplace} did not answer as it should (said above): try again later; ${lasting}.`);
   if (error.credentialsRejected)
     lines.push(
       `the client id or secret was rejected: check them in the Seller Console, then ${advice.enterSecret}`,

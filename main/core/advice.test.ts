@@ -50,7 +50,7 @@ describe('each kind of advice', () => {
   it('names the CLI’s commands for a saved account at a terminal, by its id', () => {
     const terminal = adviceFor(terminalWith({ accountsSaved: true }), EU);
     expect(terminal).toMatchObject({
-      enterSecret: `store the current client secret with seller-tray accounts add --id ${EU.id} (it reads the secret from standard input)`,
+      enterSecret: `store the current client secret with seller-tray accounts add --id ${EU.id} (it reads the secret from standard input: piped, or typed at its prompt)`,
       diagnose: `run seller-tray doctor --id ${EU.id}`,
       checkBaseUrl: 'check the base URL the account was added with (seller-tray accounts list shows it)',
       anotherClient: `add another client with seller-tray accounts add LABEL --base-url ${EU.baseUrl} --client-id ID`,
@@ -76,7 +76,8 @@ describe('each kind of advice', () => {
   it('names the flags and variables for an account that is not saved (no --id chooses it)', () => {
     const terminal = adviceFor(terminalWith(), UNLISTED);
     expect(terminal.enterSecret).toBe(
-      'set SELLER_CLIENT_SECRET to the current client secret, or store it with seller-tray login',
+      // Whole: the flags or variables the account came from are not the advice's to guess.
+      'set SELLER_CLIENT_SECRET to the current client secret, or store it with seller-tray login --base-url https://api.example.test --client-id c-2',
     );
     expect(terminal.diagnose).toBe('run seller-tray doctor');
     expect(terminal.checkBaseUrl).toBe('check the base URL (--base-url or SELLER_API_BASE_URL)');

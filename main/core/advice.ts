@@ -57,7 +57,15 @@ export interface TerminalSurface {
   readonly locked: readonly Locked[];
   /** The command, where it tries once and ends (`watch --once`): a failure is then not tried again. */
   readonly triesOnce?: string | undefined;
+  /**
+   * The command line, where the command reads the secret itself (`login`, `accounts add`): a
+   * refused one is given by running it again, whole, as printed.
+   */
+  readonly readsSecret?: string | undefined;
 }
+
+/** How a command that reads the secret takes it, said beside the command advised. */
+const READS_SECRET = 'it reads the secret from standard input: piped, or typed at its prompt';
 
 /** Each kind of advice as a clause that starts in lower case (`capitalized` starts a sentence with it). */
 export interface Advice {
@@ -173,24 +181,29 @@ function appAdvice(locked: () => readonly Locked[], account: AccountRef | undefi
 /**
  * The command that saves an account the settings do not list, with its secret: added beside
  * those saved (`login` would replace the first), or by `login` where none is; none where a policy
- * sets the accounts (both refused). `typed`: the account is the command line's the advice
- * answers, so `login` needs no flags where that line names its marketplace and client; else URL
- * and ID are the person's to fill in (left out where a policy sets them).
+ * sets the accounts (both refused). URL and ID are the person's to fill in where not known.
  */
 function saveCommand(
   terminal: TerminalSurface,
   account: { baseUrl?: string | undefined; clientId?: string | undefined },
-  typed: boolean,
 ): string | undefined {
   if (terminal.locked.includes('accounts')) return undefined;
-  const baseUrl = account.baseUrl || 'URL';
-  const clientId = account.clientId || 'ID';
   if (terminal.accountsSaved)
-    return `seller-tray accounts add LABEL --base-url ${baseUrl} --client-id ${clientId}`;
-  if (typed && account.baseUrl && account.clientId) return 'seller-tray login';
+    return `seller-tray accounts add LABEL --base-url ${account.baseUrl || 'URL'} --client-id ${account.clientId || 'ID'}`;
+  return loginCommand(terminal, account);
+}
+
+/**
+ * `login` for an account, with the flags that name it (those a policy sets left out): whole, it
+ * works as printed wherever its marketplace and client came from (flags or variables).
+ */
+export function loginCommand(
+  terminal: TerminalSurface,
+  account: { baseUrl?: string | undefined; clientId?: string | undefined },
+): string {
   const flags = [
-    ...(terminal.locked.includes('baseUrl') ? [] : [`--base-url ${baseUrl}`]),
-    ...(terminal.locked.includes('clientId') ? [] : [`--client-id ${clientId}`]),
+    ...(terminal.locked.includes('baseUrl') ? [] : [`--base-url ${account.baseUrl || 'URL'}`]),
+    ...(terminal.locked.includes('clientId') ? [] : [`--client-id ${account.clientId || 'ID'}`]),
   ];
   return ['seller-tray login', ...flags].join(' ');
 }
@@ -203,7 +216,7 @@ export function nameAnAccount(terminal: TerminalSurface, baseUrl?: string): stri
   const flags = baseUrl
     ? 'pass --client-id, set SELLER_CLIENT_ID'
     : 'pass --base-url, set SELLER_API_BASE_URL';
-  const save = saveCommand(terminal, { baseUrl }, false);
+  const save = saveCommand(terminal, { baseUrl });
   return save ? `${flags}, or save the account with ${save}` : flags;
 }
 
@@ -212,22 +225,24 @@ function terminalAdvice(terminal: TerminalSurface, account: AccountRef | undefin
   const setBy = (keys: readonly Locked[]) => setByPolicy(terminal.locked, keys);
   // How this account's secret is stored: a saved one by its id, else as an account is saved here.
   const store = listed
-    ? `${command(account, 'accounts add')} (it reads the secret from standard input)`
-    : saveCommand(terminal, account ?? {}, account !== undefined);
+    ? `${command(account, 'accounts add')} (${READS_SECRET})`
+    : saveCommand(terminal, account ?? {});
   const baseUrlSetBy = setBy(listed ? BASE_URL_SET_BY : ['baseUrl']);
   // Another client is added at the account's marketplace; with none known, at any (one a policy may set).
   const clientSetBy = setBy(account ? CLIENT_SET_BY : [...CLIENT_SET_BY, 'baseUrl']);
   return {
     surface: 'terminal',
-    enterSecret: !store
-      ? `set SELLER_CLIENT_SECRET to the current client secret, or ${askIT('to add this account', 'the accounts')}`
-      : terminal.secretFrom === 'variable'
-        ? `set SELLER_CLIENT_SECRET to the current client secret (it is used before the keychain), or unset it and store the secret with ${store}`
-        : terminal.secretFrom === 'credential' && account
-          ? `put the current client secret in the file that LoadCredential=${credentialName(keychainEntry(account))}: names and restart the service (systemd copies it at its start)`
-          : listed
-            ? `store the current client secret with ${store}`
-            : `set SELLER_CLIENT_SECRET to the current client secret, or store it with ${store}`,
+    enterSecret: terminal.readsSecret
+      ? `run ${terminal.readsSecret} again with the current secret (${READS_SECRET})`
+      : !store
+        ? `set SELLER_CLIENT_SECRET to the current client secret, or ${askIT('to add this account', 'the accounts')}`
+        : terminal.secretFrom === 'variable'
+          ? `set SELLER_CLIENT_SECRET to the current client secret (it is used before the keychain), or unset it and store the secret with ${store}`
+          : terminal.secretFrom === 'credential' && account
+            ? `put the current client secret in the file that LoadCredential=${credentialName(keychainEntry(account))}: names and restart the service (systemd copies it at its start)`
+            : listed
+              ? `store the current client secret with ${store}`
+              : `set SELLER_CLIENT_SECRET to the current client secret, or store it with ${store}`,
     diagnose: `run ${command(account, 'doctor')}`,
     oneTry: terminal.triesOnce && `${terminal.triesOnce} does not try again: run it again later`,
     checkBaseUrl: baseUrlSetBy

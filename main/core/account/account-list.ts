@@ -12,6 +12,7 @@ import { CodedError } from '../../../preload/coded-error';
 import { plural } from '../../../preload/counted';
 import type { AccountEntry } from '../../../preload/settings-declaration';
 import { SellerApiClient } from '../api/client';
+import type { RetryPolicy } from '../api/retry';
 import { addressShown, checkBaseUrl, type Transport } from '../api/transport';
 import { forgetAutomationSecrets, shareAutomationSecrets } from '../automation/ports';
 import type { Log } from '../log';
@@ -63,6 +64,8 @@ export interface AccountListPorts {
   secrets: SecretStore;
   dataRoot: string;
   transport?: Transport | undefined;
+  /** How the client checking a secret retries (the CLI's tries a refused connection once). */
+  retry?: Partial<RetryPolicy> | undefined;
   log?: Log | undefined;
 }
 
@@ -198,6 +201,7 @@ async function addNow(settings: Settings, input: AddInput, ports: AccountListPor
   const client = new SellerApiClient(
     clientOptionsFor(ref, async () => input.secret, {
       transport: ports.transport,
+      retry: ports.retry,
       log: ports.log && accountLog(ports.log, ref),
     }),
   );

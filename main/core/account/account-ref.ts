@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { ApiSection } from '../../../preload/model';
 import type { SellerApiClientOptions } from '../api/client';
+import type { RetryPolicy } from '../api/retry';
 import type { RouteOverrides } from '../api/routes';
 import { checkBaseUrl, type Transport } from '../api/transport';
 import type { Log, LogFields } from '../log';
@@ -107,7 +108,11 @@ export function keychainEntry(ref: AccountRef): SecretOwner {
 export function clientOptionsFor(
   ref: AccountRef,
   clientSecret: () => Promise<string>,
-  extra: { transport?: Transport | undefined; log?: Log | undefined; retry?: { maxAttempts: number } } = {},
+  extra: {
+    transport?: Transport | undefined;
+    log?: Log | undefined;
+    retry?: Partial<RetryPolicy> | undefined;
+  } = {},
 ): SellerApiClientOptions {
   return {
     baseUrl: ref.baseUrl,

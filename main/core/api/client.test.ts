@@ -360,6 +360,23 @@ describe('retries', () => {
     expect(error.kind).toBe('network');
     expect(error.message).toMatch(/could not be reached/);
   });
+
+  it('tries a refused connection again unless told not to (the CLI, which a person waits on); a dropped one still is', async () => {
+    const closed = await startSimulator({ port: 0, orders: 1 });
+    await closed.close();
+    const retried = makeClient({ baseUrl: closed.url });
+    expect((await failure(retried.client.ping())).connectionRefused).toBe(true);
+    expect(retried.retries()).toHaveLength(4);
+    const once = makeClient({ baseUrl: closed.url, retry: { retryRefused: false } });
+    expect((await failure(once.client.ping())).connectionRefused).toBe(true);
+    expect(once.sent).toHaveLength(1);
+    expect(once.retries()).toEqual([]);
+
+    await faults({ script: [{ operation: 'listEvents', action: 'drop', times: 1 }] });
+    const dropped = makeClient({ retry: { retryRefused: false } });
+    expect((await dropped.client.listEvents()).items.length).toBeGreaterThan(0);
+    expect(dropped.retries().map((r) => r.fields.kind)).toEqual(['network']);
+  });
 });
 
 describe('a call its caller abandons', () => {

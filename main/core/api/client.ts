@@ -881,6 +881,7 @@ export class SellerApiClient {
       return { step: 'renew-token' };
     }
     if (!error.transient || attempt >= this.retry.maxAttempts) return { step: 'give-up' };
+    if (error.connectionRefused && !this.retry.retryRefused) return { step: 'give-up' };
     if (route.repeatable === false && error.mayHaveBeenCarriedOut) return { step: 'give-up' };
     const delayMs = retryDelayMs(this.retry, attempt, this.random, error.retryAfterSeconds);
     return delayMs > this.retry.maxRetryAfterMs ? { step: 'give-up' } : { step: 'retry', delayMs };

@@ -89,7 +89,12 @@ export class SellerApiError extends Error {
   get mayHaveBeenCarriedOut(): boolean {
     if (this.kind === 'timeout') return true;
     if (this.kind === 'http') return (this.status ?? 0) >= 500;
-    return this.kind === 'network' && !neverSent(this.cause);
+    return this.kind === 'network' && !causedBy(this.cause, NOT_SENT);
+  }
+
+  /** Nothing listens at the address (a marketplace down, a wrong port): the connection was refused. */
+  get connectionRefused(): boolean {
+    return this.kind === 'network' && causedBy(this.cause, REFUSED);
   }
 
   /**
@@ -120,10 +125,12 @@ export class SellerApiError extends Error {
 
 /** Connection failures that happen before a request is sent. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+const REFUSED = new Set(['ECONNREFUSED']);
 
-function neverSent(cause: unknown): boolean {
+/** Whether an error, or one of its causes, has one of `codes`. */
+function causedBy(cause: unknown, codes: ReadonlySet<string>): boolean {
   for (let e: unknown = cause; e instanceof Error; e = e.cause) {
-    if (NOT_SENT.has((e as NodeJS.ErrnoException).code ?? '')) return true;
+    if (codes.has((e as NodeJS.ErrnoException).code ?? '')) return true;
   }
   return false;
 }

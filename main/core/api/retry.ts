@@ -7,6 +7,11 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** A Retry-After longer than this is not waited out: the call fails and says so. */
   maxRetryAfterMs: number;
+  /**
+   * Whether a refused connection (nothing listens at the address) is tried again: the app's
+   * polls, which nobody waits on, do; the CLI's commands, which a person waits on, tell it at once.
+   */
+  retryRefused: boolean;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = {
@@ -14,6 +19,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
   baseDelayMs: 250,
   maxDelayMs: 8_000,
   maxRetryAfterMs: 60_000,
+  retryRefused: true,
 };
 
 /**
