@@ -87,7 +87,10 @@ describe('ProvisioningActions', () => {
       await screen.findByRole('region', { name: 'To provision' });
       fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
       await waitFor(() => expect(bridge.callsOf('markStatus')).toHaveLength(1));
-      expect(within(undoBar()).getByRole('status').textContent).toBe(`Marked In progress: ${shown}`);
+      // The bar says it once the mark's answer is back, a render after the call.
+      await waitFor(() =>
+        expect(within(undoBar()).getByRole('status').textContent).toBe(`Marked In progress: ${shown}`),
+      );
     },
   );
 
@@ -100,7 +103,8 @@ describe('ProvisioningActions', () => {
       orderId: FULL_ORDER_ID,
       statusCode: 'ProvisioningInProgress',
     });
-    const next = screen.getByRole('button', { name: 'Next waiting order →' });
+    // Offered once the mark's answer is back, a render after the call.
+    const next = await screen.findByRole('button', { name: 'Next waiting order →' });
     await waitFor(() => expect(document.activeElement).toBe(next));
     fireEvent.click(next);
     expect(nextWaiting).toHaveBeenCalledTimes(1);
