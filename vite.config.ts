@@ -56,8 +56,13 @@ export default defineConfig(({ mode }) => {
       root: repoRoot,
       include: ['{main,preload,renderer,simulator,test}/**/*.test.{ts,tsx}'],
       // Each test file gets its own HOME and XDG folders: tests never touch the user's files; a
-      // file with a DOM waits for it as long on a loaded machine as on a quiet one.
-      setupFiles: ['test/support/hermetic-home.ts', 'test/support/dom-waits.ts'],
+      // file with a DOM waits for it as long on a loaded machine as on a quiet one, and may have
+      // React's renders come late on purpose (test/support/late-renders.ts, before React loads).
+      setupFiles: [
+        'test/support/late-renders.ts',
+        'test/support/hermetic-home.ts',
+        'test/support/dom-waits.ts',
+      ],
       testTimeout: 20_000,
       hookTimeout: 20_000,
     },

@@ -263,6 +263,8 @@ describe('Inbox', () => {
       await waitFor(() =>
         expect(bridge.callsOf('listOrders').map((r) => r.offset)).toContain(index - (index % 100)),
       );
+      // Its answer shown: a page still on its way when the rows move is read again, rightly.
+      await waitFor(() => expect(buyersOf(rows())).toContain(`Buyer ${index}`));
     }
     const arrived = {
       ...manyOrders(1, 1)[0],

@@ -87,7 +87,10 @@ describe('ProvisioningActions', () => {
       await screen.findByRole('region', { name: 'To provision' });
       fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
       await waitFor(() => expect(bridge.callsOf('markStatus')).toHaveLength(1));
-      expect(within(undoBar()).getByRole('status').textContent).toBe(`Marked In progress: ${shown}`);
+      // The bar says it once the mark's answer is back, a render after the call.
+      await waitFor(() =>
+        expect(within(undoBar()).getByRole('status').textContent).toBe(`Marked In progress: ${shown}`),
+      );
     },
   );
 
@@ -100,7 +103,8 @@ describe('ProvisioningActions', () => {
       orderId: FULL_ORDER_ID,
       statusCode: 'ProvisioningInProgress',
     });
-    const next = screen.getByRole('button', { name: 'Next waiting order →' });
+    // Offered once the mark's answer is back, a render after the call.
+    const next = await screen.findByRole('button', { name: 'Next waiting order →' });
     await waitFor(() => expect(document.activeElement).toBe(next));
     fireEvent.click(next);
     expect(nextWaiting).toHaveBeenCalledTimes(1);
@@ -113,6 +117,42 @@ describe('ProvisioningActions', () => {
     );
     expect(held.textContent).toContain('Marked by Anna Virtanen');
     expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  it('moves the focus on to the next waiting order in the same moment the marked status shows', async () => {
+    await renderOrder('ProvisioningStarted', {}, () => {});
+    // Where the focus is when the order shows its new status, ready for the next step.
+    const focusedAsShown = new Promise<Element | null>((resolve) => {
+      const watch = new MutationObserver(() => {
+        const step = screen.queryByRole<HTMLButtonElement>('button', { name: 'Mark completed' });
+        if (!step || step.disabled) return;
+        watch.disconnect();
+        resolve(document.activeElement);
+      });
+      watch.observe(document.body, { childList: true, subtree: true, attributes: true });
+    });
+    const start = screen.getByRole('button', { name: 'Start provisioning' });
+    start.focus(); // as a click does in a browser
+    fireEvent.click(start);
+    expect(await focusedAsShown).toBe(screen.getByRole('button', { name: 'Next waiting order →' }));
+  });
+
+  it('moves the focus to the next action in the same moment an undone order shows as it was', async () => {
+    await renderOrder('ProvisioningStarted');
+    fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
+    const undo = await within(undoBar()).findByRole('button', { name: /^Undo/ });
+    const focusedAsShown = new Promise<Element | null>((resolve) => {
+      const watch = new MutationObserver(() => {
+        const step = screen.queryByRole<HTMLButtonElement>('button', { name: 'Start provisioning' });
+        if (!step || step.disabled) return;
+        watch.disconnect();
+        resolve(document.activeElement);
+      });
+      watch.observe(document.body, { childList: true, subtree: true, attributes: true });
+    });
+    undo.focus(); // as a click does in a browser
+    fireEvent.click(undo);
+    expect(await focusedAsShown).toBe(screen.getByRole('button', { name: 'Start provisioning' }));
   });
 
   it('undoes a mark from the bar: the order is as it was, and the focus on its next action', async () => {

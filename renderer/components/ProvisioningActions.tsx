@@ -8,7 +8,7 @@
 // elsewhere before the order showed it). Keys: s starts, c completes, f opens the failure form,
 // by the same rules as the buttons (an unusual step asks first), not while typing; a key pressed
 // in the inbox's list beside the order (the split view) leaves the focus there.
-import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import type { RequestOf } from '../../preload/contract';
 import { isHeld } from '../../preload/hold';
 import { latestMark, type Mark, markPhaseTime, markPhaseWords } from '../../preload/mark-phase';
@@ -139,13 +139,15 @@ export function ProvisioningActions({
     refocusWhen.current = null;
     waiting.focus();
   }, [status, busy]);
-  useEffect(refocus, [refocus]);
+  // In the commit that shows the status (layout effects, as the undo bar's): a passive effect left
+  // the focus for a task on the page's body (the pressed button was disabled) or the bar's Dismiss.
+  useLayoutEffect(refocus, [refocus]);
 
   // An undo of this order's mark (from the bar or the history): its next action has the focus
   // once the order shows another status than the one undone, taking it from the bar's outcome.
   const { lastUndone } = undo;
   const handledUndo = useRef(lastUndone);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (lastUndone?.orderId !== orderId || handledUndo.current === lastUndone) return;
     handledUndo.current = lastUndone;
     refocusWhen.current = {

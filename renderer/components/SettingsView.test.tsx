@@ -182,10 +182,17 @@ describe('SettingsView', () => {
     expect(until - before).toBeLessThan(3_600_000 + 5_000);
     expect(onState).toHaveBeenCalled();
 
-    fireEvent.click(screen.getByRole('button', { name: 'Until tomorrow 08:00' }));
+    // The choices are disabled while a pause is asked for: the next is taken once they are back,
+    // which is a render after the answer.
+    const choice = (name: string) => screen.getByRole<HTMLButtonElement>('button', { name });
+    await waitFor(() => expect(choice('Until tomorrow 08:00').disabled).toBe(false));
+    // Tomorrow as of the click: a clock read at the check could be past midnight.
+    const clicked = new Date();
+    fireEvent.click(choice('Until tomorrow 08:00'));
     await waitFor(() => expect(bridge.callsOf('pauseNotifications')).toHaveLength(2));
-    expect(bridge.callsOf('pauseNotifications')[1]?.until).toBe(tomorrowMorning(new Date()).toISOString());
-    fireEvent.click(screen.getByRole('button', { name: 'Until I resume' }));
+    expect(bridge.callsOf('pauseNotifications')[1]?.until).toBe(tomorrowMorning(clicked).toISOString());
+    await waitFor(() => expect(choice('Until I resume').disabled).toBe(false));
+    fireEvent.click(choice('Until I resume'));
     await waitFor(() => expect(bridge.callsOf('pauseNotifications')[2]).toEqual({ until: UNTIL_RESUMED }));
     cleanup();
 
