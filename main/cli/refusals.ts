@@ -2,15 +2,17 @@
 // usage error (exit 2) is in the command itself, whatever the marketplace holds; a
 // refusal (exit 1, like a failed call) comes from what the marketplace holds, read before
 // anything was posted.
+import { CodedError } from '../../preload/coded-error';
 import type { AsideItem } from '../core/kept-aside';
 
-export class UsageError extends Error {
+/** Worded for people, as every CodedError: a poll that meets one (no secret for `watch`) tells it as it is. */
+export class UsageError extends CodedError<'usage'> {
   /** `usage`: the usage printed after the message, where the whole help would bury it (one command's). */
   constructor(
     message: string,
     readonly usage?: string,
   ) {
-    super(message);
+    super('usage', message);
   }
 }
 

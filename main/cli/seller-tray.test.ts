@@ -1242,6 +1242,23 @@ describe('seller-tray failures', () => {
     }
   }, 60_000);
 
+  it('watch --once with no secret stored says so once, in its own words, not as something that went wrong', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cli-no-secret-'));
+    try {
+      const run = await cli(['watch', '--once'], {
+        XDG_CONFIG_HOME: home,
+        XDG_DATA_HOME: home,
+        SELLER_CLIENT_ID: `never-stored-${randomUUID()}`,
+        SELLER_CLIENT_SECRET: '',
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr.match(/No client secret is stored for client never-stored-/g)).toHaveLength(1);
+      expect(run.stderr).not.toContain('Something went wrong');
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('watch --once, whose one try failed, says so rather than that Seller Tray keeps trying', async () => {
     const home = await mkdtemp(join(tmpdir(), 'cli-once-'));
     const gone = await startSimulator({ port: 0, seed: 5, orders: 1 });

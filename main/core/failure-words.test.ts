@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CodedError } from '../../preload/coded-error';
 import type { FailureKind } from '../../preload/model';
 import { TRIES_AGAIN } from '../../preload/status-words';
 import { adviceFor } from './advice';
@@ -229,6 +230,17 @@ describe('a failure, in words for people', () => {
       waiter.close();
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+
+  it('tells a failure already worded for people (a CodedError) once, as it is', () => {
+    const worded = new CodedError(
+      'no-secret',
+      'No client secret is stored for client c at https://m. Store it.',
+      {
+        details: ['Keychain entry: c@https://m'],
+      },
+    );
+    expect(explainFailure(worded)).toEqual({ message: worded.message, details: worded.details });
   });
 
   it('says anything else went wrong in its own words, and keeps them as the detail', () => {

@@ -3,6 +3,7 @@
 // for a "Details" disclosure, a support ticket or the CLI's stderr. One place, so the header,
 // banners, bridge answers and the CLI say the same thing about the same failure.
 
+import { CodedError } from '../../preload/coded-error';
 import { capped, plainText } from '../../preload/marketplace-text';
 import type { Explained, FailureKind } from '../../preload/model';
 import { type Advice, capitalized } from './advice';
@@ -119,6 +120,8 @@ export function explainFailure(error: unknown, advice: Advice): Explained {
   if (error instanceof KeychainUnavailableError) {
     return { message: error.advice, details: [`Keychain error: ${error.reason}`] };
   }
+  // Worded for people already (preload/coded-error.ts): told once, as it is.
+  if (error instanceof CodedError) return { message: error.message, details: error.details };
   const text = error instanceof Error ? error.message : String(error);
   // Its own words name the file and say what to do.
   if (error instanceof StoreVersionError) return { message: text, details: [] };
