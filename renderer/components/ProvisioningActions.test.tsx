@@ -38,6 +38,27 @@ const buttonNames = (scope: HTMLElement) =>
     .map((b) => b.textContent);
 const undoBar = () => document.querySelector('.undo-bar') as HTMLElement;
 
+/**
+ * Where the focus is at the moment `shows()` first holds: read by a mutation observer, before any
+ * later task (a passive effect) could move it; a reader or a screen reader looking then finds it there.
+ */
+function focusWhen(shows: () => boolean): Promise<Element | null> {
+  return new Promise((resolve) => {
+    const watch = new MutationObserver(() => {
+      if (!shows()) return;
+      watch.disconnect();
+      resolve(document.activeElement);
+    });
+    watch.observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
+  });
+}
+
+/** Whether the button named so shows and can be pressed. */
+const enabled = (name: string) => () => {
+  const button = screen.queryByRole<HTMLButtonElement>('button', { name });
+  return button !== null && !button.disabled;
+};
+
 describe('ProvisioningActions', () => {
   it.each([
     ['ProvisioningStarted', ['Start provisioning', 'More…'], ['Mark completed', 'Mark failed…']],
@@ -122,15 +143,7 @@ describe('ProvisioningActions', () => {
   it('moves the focus on to the next waiting order in the same moment the marked status shows', async () => {
     await renderOrder('ProvisioningStarted', {}, () => {});
     // Where the focus is when the order shows its new status, ready for the next step.
-    const focusedAsShown = new Promise<Element | null>((resolve) => {
-      const watch = new MutationObserver(() => {
-        const step = screen.queryByRole<HTMLButtonElement>('button', { name: 'Mark completed' });
-        if (!step || step.disabled) return;
-        watch.disconnect();
-        resolve(document.activeElement);
-      });
-      watch.observe(document.body, { childList: true, subtree: true, attributes: true });
-    });
+    const focusedAsShown = focusWhen(enabled('Mark completed'));
     const start = screen.getByRole('button', { name: 'Start provisioning' });
     start.focus(); // as a click does in a browser
     fireEvent.click(start);
@@ -141,15 +154,7 @@ describe('ProvisioningActions', () => {
     await renderOrder('ProvisioningStarted');
     fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
     const undo = await within(undoBar()).findByRole('button', { name: /^Undo/ });
-    const focusedAsShown = new Promise<Element | null>((resolve) => {
-      const watch = new MutationObserver(() => {
-        const step = screen.queryByRole<HTMLButtonElement>('button', { name: 'Start provisioning' });
-        if (!step || step.disabled) return;
-        watch.disconnect();
-        resolve(document.activeElement);
-      });
-      watch.observe(document.body, { childList: true, subtree: true, attributes: true });
-    });
+    const focusedAsShown = focusWhen(enabled('Start provisioning'));
     undo.focus(); // as a click does in a browser
     fireEvent.click(undo);
     expect(await focusedAsShown).toBe(screen.getByRole('button', { name: 'Start provisioning' }));
@@ -223,14 +228,7 @@ describe('ProvisioningActions', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Start provisioning' }));
     const undo = await within(undoBar()).findByRole('button', { name: /^Undo/ });
     // Where the focus is when the words appear: a reader (or a test) that looks then finds it there.
-    const focusedAsShown = new Promise<Element | null>((resolve) => {
-      const watch = new MutationObserver(() => {
-        if (!/Too late to undo/.test(undoBar().textContent ?? '')) return;
-        watch.disconnect();
-        resolve(document.activeElement);
-      });
-      watch.observe(document.body, { childList: true, subtree: true, characterData: true });
-    });
+    const focusedAsShown = focusWhen(() => /Too late to undo/.test(undoBar().textContent ?? ''));
     undo.focus(); // as a click does in a browser
     fireEvent.click(undo);
     expect(await focusedAsShown).toBe(within(undoBar()).getByRole('button', { name: 'Dismiss' }));
