@@ -384,6 +384,27 @@ describe('seller-tray accounts', () => {
     expect(again.stderr).toContain(`No client secret is stored for client ${EU_CLIENT.clientId}`);
   }, 60_000);
 
+  it('at a terminal, asks before removing (no keeps it, yes removes it); a script is not asked', async () => {
+    const l = await withBoth();
+    const cli = [process.execPath, '--import', 'tsx', 'main/cli/seller-tray.ts'];
+    const question = 'Remove account US?';
+    const kept = await atTerminal([...cli, 'accounts', 'remove', 'US'], l.env, question, ['n\r']);
+    expect(kept.code, kept.output).toBe(0);
+    expect(kept.output).toContain(
+      'Remove account US? Its secret leaves the keychain and its data leaves this computer; the marketplace keeps everything. [y/N] ',
+    );
+    expect(kept.output).toContain('Kept account US: nothing was removed.');
+    expect((await l.settings()).accounts.map((a: { label: string }) => a.label)).toEqual(['EU', 'US']);
+    const removed = await atTerminal([...cli, 'accounts', 'remove', 'US'], l.env, question, ['y\r']);
+    expect(removed.code, removed.output).toBe(0);
+    expect(removed.output).toContain('Removed account US');
+    expect((await l.settings()).accounts.map((a: { label: string }) => a.label)).toEqual(['EU']);
+    // Piped (a script, its stdin not a terminal): removed without a question.
+    const piped = await l.cli(['accounts', 'remove', 'EU']);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout + piped.stderr).not.toContain('[y/N]');
+  }, 90_000);
+
   it('refuses to remove an account with a status not yet delivered, unless --force discards it', async () => {
     const l = await withBoth();
     const ref = accountRef({ baseUrl: us.url, clientId: US_CLIENT.clientId, label: 'US' });

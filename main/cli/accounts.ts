@@ -5,6 +5,7 @@
 // statuses to deliver, unless --force discards them; a running app is handed it over first
 // (core/account/account-list.ts).
 
+import { createInterface } from 'node:readline/promises';
 import { plural } from '../../preload/counted';
 import { escapedControls } from '../../preload/marketplace-text';
 import {
@@ -213,10 +214,28 @@ function rename(which: AccountChoice, to: string, stores: CliStores): string {
   return `Renamed account ${escapedControls(from)} to ${escapedControls(to.trim())}.\n`;
 }
 
+/**
+ * A step that cannot be undone, asked about at a terminal as the app's Settings asks (the answer
+ * read as typed, no by default); a script (its standard input not a terminal) is not asked.
+ */
+async function confirmedAtTerminal(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) return true;
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await prompt.question(`${question} [y/N] `)).trim());
+  } finally {
+    prompt.close();
+  }
+}
+
 async function remove(which: AccountChoice, stores: CliStores, force: boolean): Promise<string> {
   const { settings } = stores.settings.load();
   // Named now: a refused removal drops the note by which an unlisted account is found.
-  const { id } = accountRef(chosenForRemoval(settings, which, stores.dataRoot).entry);
+  const { entry } = chosenForRemoval(settings, which, stores.dataRoot);
+  const { id } = accountRef(entry);
+  const shown = escapedControls(entry.label);
+  const asked = `Remove account ${shown}? Its secret leaves the keychain and its data leaves this computer; the marketplace keeps everything.`;
+  if (!(await confirmedAtTerminal(asked))) return `Kept account ${shown}: nothing was removed.\n`;
   // The list is saved by the removal itself, as the file is at each step (the app may write it meanwhile).
   const removed = await removeAccount(which, force, {
     ...stores,

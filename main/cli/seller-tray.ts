@@ -93,7 +93,8 @@ Commands:
   accounts rename LABEL NEW
                      gives a listed account another label
   accounts remove LABEL [--force]
-                     deletes the account's keychain secret and its data on this computer;
+                     asks first at a terminal (not when piped), then deletes the account's
+                     keychain secret and its data on this computer;
                      refused (exit 1) while it has marked statuses not yet delivered, unless
                      --force discards them; a removal that stopped midway (killed, or a
                      step failed) is finished by running it again
