@@ -40,7 +40,7 @@ describe('purchase notifications', () => {
     ]);
   });
 
-  it("name the account where the app serves several: each title, a summary's, a reminder's", () => {
+  it("name the account where the app serves several: each title, a summary's, a reminder's, an urgent one's", () => {
     const inEu = (n: number): OrderBrief => ({ ...brief(n), account: 'EU' });
     expect(purchaseNotifications([inEu(1)])[0]?.title).toBe('New order in EU from Buyer 1');
     expect(purchaseNotifications([1, 2, 3, 4].map(inEu))[0]?.title).toBe('4 new orders in EU');
@@ -48,6 +48,12 @@ describe('purchase notifications', () => {
     expect(reminderNotifications([inEu(1)], '4 hours')[0]?.title).toBe('Still waiting in EU: Buyer 1');
     expect(reminderNotifications([1, 2, 3, 4].map(inEu), '4 hours')[0]?.title).toBe(
       '4 orders still waiting in EU',
+    );
+    expect(reminderNotifications([inEu(1)], '1 hour', true)[0]?.title).toBe(
+      'Urgent: not started in EU, Buyer 1',
+    );
+    expect(reminderNotifications([1, 2, 3, 4].map(inEu), '1 hour', true)[0]?.title).toBe(
+      'Urgent: 4 new orders not started in EU',
     );
     // An automation may serve several accounts: which one's order it failed for.
     expect(automationFailedNotification(inEu(1), 'provision', 'exit status 2').title).toBe(
