@@ -301,6 +301,25 @@ describe('Inbox', () => {
     expect(bridge.callsOf('listOrders').length).toBe(before + 1);
   });
 
+  it("says while the first sync's orders are still being indexed that a search may miss some, and no more once done", async () => {
+    const bridge = createFakeBridge({ orders: manyOrders(5) });
+    const data = createFakeBridge({ orders: bridge.orders });
+    let indexing = true;
+    bridge.handle('listOrders', async (request) => {
+      const answer = await data.listOrders(request);
+      if (!answer.ok) throw new Error('the fake failed');
+      return { ...answer.value, ...(indexing ? { searchIncomplete: true as const } : {}) };
+    });
+    await renderInbox(bridge);
+    const said =
+      /Search is still indexing the orders of the first sync, so it may miss some: try again in a minute\./;
+    await waitFor(() => expect(document.querySelector('.inbox-count')?.textContent).toMatch(said));
+    indexing = false;
+    act(() => bridge.emit({ type: 'orders-updated', orderIds: [], moved: true }));
+    await waitFor(() => expect(document.querySelector('.inbox-count')?.textContent).not.toMatch(said));
+    expect(document.querySelector('.inbox-count')?.textContent).toMatch(/^5 orders/);
+  });
+
   it('offers one filter per status and All, none showing the same orders as another', async () => {
     await renderInbox(createFakeBridge({ orders: manyOrders(3, 1) }));
     const filters = screen.getByRole('group', { name: 'Filter by status' });
