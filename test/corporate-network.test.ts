@@ -75,6 +75,27 @@ describe('the CLI behind a proxy, with a private CA', () => {
     expect(proxy.tunnels.slice(before)).toContain(`${INTERNAL_HOST}:${front.port}`);
   });
 
+  it('adds an account through the proxy: its secret is checked the way every command reaches the marketplace', async () => {
+    const before = proxy.tunnels.length;
+    const added = await runTs(
+      'main/cli/seller-tray.ts',
+      ['accounts', 'add', 'Corp', '--base-url', internal(), '--client-id', 'demo-client'],
+      {
+        XDG_CONFIG_HOME: await mkdtemp(join(tmpdir(), 'corporate-add-')),
+        SELLER_CLIENT_SECRET: '',
+        HTTPS_PROXY: proxy.url,
+        https_proxy: '',
+        NO_PROXY: '',
+        no_proxy: '',
+        NODE_EXTRA_CA_CERTS: ca.caFile,
+      },
+      'demo-secret',
+    );
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    expect(proxy.tunnels.slice(before)).toContain(`${INTERNAL_HOST}:${front.port}`);
+  });
+
   it('names the certificate problem, and what to do, when the CA is not trusted', async () => {
     const run = await cli(['orders', 'list'], { SELLER_API_BASE_URL: internal(), HTTPS_PROXY: proxy.url });
     expect(run.code).toBe(1);

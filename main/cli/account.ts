@@ -85,14 +85,21 @@ export function cliNetwork(): NodeNetwork {
  * How the CLI's clients retry: a refused connection is not tried again, as nothing listens there
  * and a person waits (docs/cli.md); the rest as the app's.
  */
-export const CLI_RETRY = { retryRefused: false } as const;
+const CLI_RETRY = { retryRefused: false } as const;
+
+/**
+ * How a one-shot command's client reaches a marketplace: through the corporate network's proxy and
+ * authorities, retrying as CLI_RETRY says. Every such client (a command's, `accounts add`'s check).
+ */
+export function cliConnection() {
+  return { transport: cliNetwork().transport, retry: CLI_RETRY };
+}
 
 /** How a client reaches the account, as the app's would; its failed calls go to `log` (--verbose). */
 export function clientOptions(account: Account, log: Log = silentLog): SellerApiClientOptions {
   return clientOptionsFor(account.ref, account.clientSecret, {
     log: accountLog(log, account.ref),
-    transport: cliNetwork().transport,
-    retry: CLI_RETRY,
+    ...cliConnection(),
   });
 }
 

@@ -21,7 +21,7 @@ import { accountRef, commandFor, keychainEntry } from '../core/account/account-r
 import { type AccountChoice, interruptedRemovals, settleRemovals } from '../core/account/removal-notes';
 import type { Log } from '../core/log';
 import { credentialName, KeychainUnavailableError } from '../core/secrets';
-import { accountChoice, CLI_RETRY, type CliStores, shadowedNote } from './account';
+import { accountChoice, type CliStores, cliConnection, shadowedNote } from './account';
 import { row, terminalJson } from './format';
 import { Refusal, UsageError } from './refusals';
 import { readSecret } from './secret-input';
@@ -199,7 +199,7 @@ async function add(which: AccountChoice, stores: CliStores, options: AccountsOpt
   // The list as it is once the secret is typed (and a removal under way has ended), not before.
   const added = await addAccount(
     { which, baseUrl: options.baseUrl, clientId: options.clientId, secret },
-    { ...stores, settings: () => stores.settings.load().settings, log: options.log, retry: CLI_RETRY },
+    { ...stores, settings: () => stores.settings.load().settings, log: options.log, ...cliConnection() },
   );
   if (!added.reconnected) stores.settings.save(added.settings);
   const { entry, sellerId } = added;
