@@ -262,6 +262,21 @@ describe('seller-tray accounts', () => {
     expect((await alone.cli(['orders', 'list'])).stderr).not.toContain('from account');
   }, 90_000);
 
+  it('names the account whose marketplace failed, whatever the failure, while several are saved', async () => {
+    const l = await withBoth();
+    // A failure that is neither the connection's nor one that may pass: a permission this client lacks.
+    await admin(us.url, 'PATCH', 'faults', {
+      script: [{ operation: 'listNewEvents', action: 'status', status: 403, times: 10 }],
+    });
+    try {
+      const failed = await l.cli(['events', 'new', '--account', 'US']);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toMatch(/^seller-tray: account US: /);
+    } finally {
+      await admin(us.url, 'PATCH', 'faults', { script: [] });
+    }
+  });
+
   it('--account LABEL reads and marks at that account only, with its own secret, counted at each marketplace', async () => {
     const l = await withBoth();
     const counts = () => ({

@@ -598,7 +598,9 @@ function describeFailure(
   surface: TerminalSurface,
   saved: number,
 ): string {
-  const lines = [escapedControls(error.message)];
+  // Whose marketplace failed, whatever the failure, while several accounts are saved.
+  const label = account && namedAmong(account, saved);
+  const lines = [`${label === undefined ? '' : `account ${label}: `}${escapedControls(error.message)}`];
   const advice = adviceFor(surface, account);
   const lasting = `if it lasts, ${advice.diagnose} and send the result to the marketplace`;
   const marketplace = capitalized(marketplaceOf(account, saved));
