@@ -1368,7 +1368,8 @@ describe('standard output that cannot take the output', () => {
       );
       closeSync(writer);
       let stderr = '';
-      const announced = () => stderr.match(/ announcement /g)?.length ?? 0;
+      // New orders' announcements (each one a line on stdout), not reminders of the older ones waiting.
+      const announced = () => stderr.match(/ announcement kind=new-order /g)?.length ?? 0;
       child.stderr?.on('data', (chunk) => {
         stderr += chunk;
       });
