@@ -420,6 +420,28 @@ describe('seller-tray accounts', () => {
     expect(piped.stdout + piped.stderr).not.toContain('[y/N]');
   }, 90_000);
 
+  it('at a terminal, lists the accounts under a header with the columns lined up; piped, the bare rows', async () => {
+    const l = await withBoth();
+    const cli = [process.execPath, '--import', 'tsx', 'main/cli/seller-tray.ts'];
+    const shown = await atTerminal([...cli, 'accounts', 'list'], l.env, 'WINDOW', []);
+    expect(shown.code, shown.output).toBe(0);
+    const lines = shown.output.replace(/\r/g, '').trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^LABEL +ID +BASE URL +CLIENT ID +SECRET +WINDOW$/);
+    expect(lines).toHaveLength(3);
+    // Each row's id, base URL and secret begin where their headers do; no tab reaches the terminal.
+    const header = lines[0] ?? '';
+    for (const [line, sim, client] of [
+      [lines[1] ?? '', eu, EU_CLIENT],
+      [lines[2] ?? '', us, US_CLIENT],
+    ] as const) {
+      expect(line).not.toContain('\t');
+      expect(line.slice(header.indexOf('ID'))).toMatch(new RegExp(`^${idOf(sim, client)} `));
+      expect(line.slice(header.indexOf('BASE URL'))).toMatch(new RegExp(`^${sim.url} `));
+      expect(line.slice(header.indexOf('SECRET'))).toMatch(/^secret stored/);
+    }
+    expect((await l.cli(['accounts', 'list'])).stdout).not.toContain('LABEL');
+  }, 60_000);
+
   it('refuses to remove an account with a status not yet delivered, unless --force discards it', async () => {
     const l = await withBoth();
     const ref = accountRef({ baseUrl: us.url, clientId: US_CLIENT.clientId, label: 'US' });

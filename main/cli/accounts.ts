@@ -22,7 +22,7 @@ import { type AccountChoice, interruptedRemovals, settleRemovals } from '../core
 import type { Log } from '../core/log';
 import { credentialName, KeychainUnavailableError } from '../core/secrets';
 import { accountChoice, type CliStores, cliConnection, shadowedNote } from './account';
-import { row, terminalJson } from './format';
+import { row, table, terminalJson } from './format';
 import { Refusal, UsageError } from './refusals';
 import { readSecret } from './secret-input';
 import { CLIENT_SECRET_PROMPT } from './session';
@@ -36,6 +36,8 @@ export interface AccountsOptions {
   json: boolean;
   force: boolean;
   log: Log;
+  /** Whether stdout is a terminal: `list` then prints a header and lines its columns up (`table`). */
+  terminal: boolean;
 }
 
 const USAGE =
@@ -51,7 +53,7 @@ export async function accountsCommand(
   // Whatever a removal killed midway left is ended first (removal-notes.ts).
   settleRemovals(stores.dataRoot, stores.settings.load().settings.accounts, options.log);
   try {
-    if (action === 'list' && rest.length === 0 && !flagged) return await list(stores, options.json);
+    if (action === 'list' && rest.length === 0 && !flagged) return await list(stores, options);
     if (action === 'add' && which && operands.length === 0) return await add(which, stores, options);
     if (action === 'rename' && which && operands.length === 1)
       return rename(which, operands[0] ?? '', stores);
@@ -118,7 +120,7 @@ function labelWord(label: string): string {
 /** Where an account's secret comes from, as `accounts list` tells it. */
 type SecretSource = 'demo' | 'credential' | 'keychain' | 'none' | 'keychain unavailable';
 
-async function list(stores: CliStores, json: boolean): Promise<string> {
+async function list(stores: CliStores, { json, terminal }: AccountsOptions): Promise<string> {
   const { accounts, demoMode } = stores.settings.load().settings;
   const rows = await Promise.all(
     accounts.map(async (entry, index) => {
@@ -156,27 +158,30 @@ async function list(stores: CliStores, json: boolean): Promise<string> {
     ]);
   if (rows.length === 0 && interrupted.length === 0)
     return 'No account is saved yet: seller-tray accounts add LABEL adds one.\n';
-  const listed = rows.map((r) =>
-    row([
-      r.label,
-      r.id,
-      r.baseUrl,
-      r.clientId,
-      secretColumn(r.source, r.credential, stores),
-      r.window ? "the window's" : '',
-    ]),
-  );
+  const listed = rows.map((r) => [
+    r.label,
+    r.id,
+    r.baseUrl,
+    r.clientId,
+    secretColumn(r.source, r.credential, stores),
+    r.window ? "the window's" : '',
+  ]);
   // A removal killed midway: the account's data or secret may be left; either command ends that.
   const unfinished = interrupted.map((entry) => {
     const { id } = accountRef(entry);
-    return (
-      row([entry.label, id, entry.baseUrl, entry.clientId, 'removal interrupted']) +
-      row([
-        `  ${commandFor(id, 'accounts remove')} finishes it; ${commandFor(id, 'accounts add')} brings it back with what is left of its data`,
-      ])
-    );
+    return {
+      cells: [entry.label, id, entry.baseUrl, entry.clientId, 'removal interrupted'],
+      advice: `  ${commandFor(id, 'accounts remove')} finishes it; ${commandFor(id, 'accounts add')} brings it back with what is left of its data`,
+    };
   });
-  return [...listed, ...unfinished].join('');
+  // A pipe reads each interrupted removal's advice under its row; a terminal, under the lined-up list.
+  if (!terminal)
+    return [...listed.map(row), ...unfinished.map(({ cells, advice }) => row(cells) + row([advice]))].join(
+      '',
+    );
+  const header = ['LABEL', 'ID', 'BASE URL', 'CLIENT ID', 'SECRET', 'WINDOW'];
+  const lines = table(header, [...listed, ...unfinished.map(({ cells }) => cells)], true);
+  return lines + unfinished.map(({ advice }) => row([advice])).join('');
 }
 
 /** The list's secret column: the credential named where one is read, or could be. */

@@ -270,6 +270,7 @@ async function main(argv: string[]): Promise<number> {
         json: values.json ?? false,
         force: values.force ?? false,
         log,
+        terminal: process.stdout.isTTY === true,
       };
       // An account added where the organization sets the marketplace would point the app elsewhere.
       if (positionals[1] === 'add')
@@ -420,12 +421,15 @@ async function main(argv: string[]): Promise<number> {
           ? { eventId: result.eventId }
           : result.value;
     // While several are listed, the account is named (an order's link, a mark's confirmation): an order id may be in two.
-    const { id, label } = account.ref;
-    const named = label !== undefined && listed.length > 1;
+    const { ref } = account;
     process.stdout.write(
       values.json
         ? terminalJson(value)
-        : formatItems(result, named ? { id, label } : undefined, process.stdout.isTTY === true),
+        : formatItems(
+            result,
+            namedAmong(ref, listed.length) ? ref : undefined,
+            process.stdout.isTTY === true,
+          ),
     );
     if (values.json || !NAMES_ITS_ACCOUNT.has(result.kind)) tellWhose(account.ref, listed.length);
     tellUnread(unread);
@@ -535,14 +539,22 @@ function elsewhere(account: AccountRef | undefined, listed: readonly AccountRef[
   return `seller-tray: ${escapedControls(`Account ${account.label} has no such order; it may be another account's: add ${named}.`)}\n`;
 }
 
-/** The account's label where output or a failure must say whose it is: while several accounts are saved. */
-function namedAmong({ label }: AccountRef, saved: number): string | undefined {
-  return label === undefined || saved < 2 ? undefined : escapedControls(label);
+/** Whether output or a failure must say whose it is: while several accounts are saved (each has a label). */
+function namedAmong(
+  account: AccountRef | undefined,
+  saved: number,
+): account is AccountRef & { label: string } {
+  return account?.label !== undefined && saved > 1;
+}
+
+/** The account's label, as a terminal may show it, where it must be named; otherwise undefined. */
+function labelAmong(account: AccountRef | undefined, saved: number): string | undefined {
+  return namedAmong(account, saved) ? escapedControls(account.label) : undefined;
 }
 
 /** The account's marketplace, in a sentence: by the account's label while several are saved. */
 function marketplaceOf(account: AccountRef | undefined, saved: number): string {
-  const label = account && namedAmong(account, saved);
+  const label = labelAmong(account, saved);
   return label === undefined ? 'the marketplace' : `the marketplace of account ${label}`;
 }
 
@@ -551,7 +563,7 @@ function marketplaceOf(account: AccountRef | undefined, saved: number): string {
  * JSON) is named on stderr, apart from the rows a script reads: their columns stay as they are.
  */
 function tellWhose(account: AccountRef, saved: number): void {
-  const label = namedAmong(account, saved);
+  const label = labelAmong(account, saved);
   if (label === undefined) return;
   process.stderr.write(
     `seller-tray: from account ${label}; ${saved} accounts are saved (--account LABEL reads another).\n`,
@@ -599,7 +611,7 @@ function describeFailure(
   saved: number,
 ): string {
   // Whose marketplace failed, whatever the failure, while several accounts are saved.
-  const label = account && namedAmong(account, saved);
+  const label = labelAmong(account, saved);
   const lines = [`${label === undefined ? '' : `account ${label}: `}${escapedControls(error.message)}`];
   const advice = adviceFor(surface, account);
   const lasting = `if it lasts, ${advice.diagnose} and send the result to the marketplace`;

@@ -52,5 +52,6 @@ process.stdout.write(
     json: false,
     force: force === '--force',
     log: silentLog,
+    terminal: false,
   }),
 );
