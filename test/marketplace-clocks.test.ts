@@ -3,10 +3,10 @@
 // started only the setting's minutes after this laptop could first have told of it, whichever way
 // the marketplace's stamps are off.
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { SellerApiClient } from '../main/core/api/client';
 import { eventBody } from '../main/core/status-post';
-import { UNCONFIRMED_AFTER_POLLS } from '../main/core/store/account-store';
+import { AccountStore, UNCONFIRMED_AFTER_POLLS } from '../main/core/store/account-store';
 import { inbox, type Laptop, openLaptop } from './support/core';
 import { admin } from './support/raw-api';
 import { type SharedMarketplace, sharedMarketplace } from './support/shared-marketplace';
@@ -122,6 +122,20 @@ describe("the laptop's own clock set back", () => {
     await later(2);
     expect(told(laptop, orderId)).toEqual(['order', 'reminder']);
     expect(notStarted(laptop, orderId)).toBe(true);
+  });
+
+  it("brings the planner's statistics up to date at once, then hourly again, not hours later", async () => {
+    const { later } = await laptopOn(behind);
+    const optimized = vi.spyOn(AccountStore.prototype, 'optimize');
+    onTestFinished(() => optimized.mockRestore());
+    await later(30);
+    expect(optimized).not.toHaveBeenCalled();
+    await later(-2 * 60); // its last time now reads as two and a half hours ahead: a wait it cannot trust
+    expect(optimized).toHaveBeenCalledTimes(1);
+    await later(59);
+    expect(optimized).toHaveBeenCalledTimes(1);
+    await later(2);
+    expect(optimized).toHaveBeenCalledTimes(2);
   });
 });
 
