@@ -1008,7 +1008,8 @@ export class SellerCore {
 
   /** The planner's statistics brought up to date after a poll that learned many orders, or hourly (OPTIMIZE_EVERY_MS). */
   private optimizeWhenDue(learned: number): void {
-    if (learned < OPTIMIZE_AFTER_ORDERS && this.now() - this.optimizedAt < OPTIMIZE_EVERY_MS) return;
+    const due = waitLeftMs(this.optimizedAt + OPTIMIZE_EVERY_MS, OPTIMIZE_EVERY_MS, this.now()) === 0;
+    if (learned < OPTIMIZE_AFTER_ORDERS && !due) return;
     this.optimizedAt = this.now();
     try {
       this.store.optimize(true);
