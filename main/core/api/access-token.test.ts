@@ -38,6 +38,23 @@ describe('access tokens', () => {
     expect(issued()).toBe(2);
   });
 
+  it('renew a token held when the clock is set back, rather than use it for as much longer', async () => {
+    const { tokens, laptop, issued } = thirtyMinuteTokens(0);
+    const first = await tokens.get();
+    laptop.ms += 20 * 60_000;
+    laptop.ms -= 3 * 60 * 60_000; // set back three hours: by this clock the token would last 3 h 10 min more
+    expect(await tokens.get()).not.toBe(first);
+    expect(issued()).toBe(2);
+  });
+
+  it('learn no lapse from a token refused after the clock was set back', async () => {
+    const { tokens, laptop } = thirtyMinuteTokens(0);
+    const first = await tokens.get();
+    laptop.ms -= 60 * 60_000;
+    expect(tokens.invalidate(first)).toBeUndefined(); // an age below zero is no age
+    expect(tokens.lifetime().refusedAfterMs).toBeUndefined();
+  });
+
   it('share one request among concurrent callers', async () => {
     let issued = 0;
     const tokens = new AccessTokens(
