@@ -10,7 +10,8 @@ export const LONGEST_HOLD_SECONDS = 60;
  * after it was planned (by hand, or by NTP), or had run ahead: counted as it is, the wait would
  * last as much longer. The one rule of every such wait (docs/design-notes.md, "Causality, not
  * clocks"): the marketplace's Retry-After (client.ts), a refused secret's retry (poller.ts), an open
- * order's refresh and the planner's hourly statistics (seller-core.ts), a mark's hold.
+ * order's refresh and the planner's hourly statistics (seller-core.ts), a mark's hold, an access
+ * token's renewal (access-token.ts).
  */
 export function waitLeftMs(untilMs: number, lastsMs: number, now: number): number {
   const leftMs = untilMs - now;

@@ -3,6 +3,7 @@
 // at which a refused token was cured by a fresh one is learned, and later tokens are renewed
 // before it.
 import { decodeJwt } from 'jose';
+import { waitLeftMs } from '../../../preload/hold';
 
 /** Renew this long before expiry (a tenth of a shorter lifetime), so no call goes out with a token about to lapse. */
 const RENEW_MARGIN_MS = 60_000;
@@ -42,7 +43,7 @@ export class AccessTokens {
 
   /** The current token; concurrent callers share one token request. */
   async get(): Promise<string> {
-    if (this.held && this.clock() < this.renewAt(this.held)) return this.held.token;
+    if (this.held && this.usable(this.held)) return this.held.token;
     this.pending ??= this.fetchToken()
       .then((token) => {
         this.statedMs = statedLifetimeMs(token);
@@ -63,7 +64,8 @@ export class AccessTokens {
     if (this.held?.token !== token) return undefined;
     const age = this.clock() - this.held.receivedAtMs;
     this.held = undefined;
-    return age;
+    // Received "later" than now: the clock was set back since, and the age says nothing.
+    return age >= 0 ? age : undefined;
   }
 
   /** A token refused at `ageMs` was then replaced by one the server accepted: it lapsed, and later ones are renewed before that age. */
@@ -73,6 +75,12 @@ export class AccessTokens {
 
   lifetime(): TokenLifetime {
     return { statedMs: this.statedMs, refusedAfterMs: this.refusedAfterMs };
+  }
+
+  /** Still to be used: its renewal is ahead, and no further ahead than its life (a clock set back: waitLeftMs). */
+  private usable(held: Held): boolean {
+    const renewAt = this.renewAt(held);
+    return waitLeftMs(renewAt, renewAt - held.receivedAtMs, this.clock()) > 0;
   }
 
   private renewAt(held: Held): number {
