@@ -170,7 +170,10 @@ describe('AccountsPanel', () => {
     expect(document.activeElement?.textContent).toBe('Keep it');
     fireEvent.click(within(first).getByRole('button', { name: 'Remove US' }));
     const second = await screen.findByRole('alertdialog', { name: 'Discard what US has not sent?' });
-    expect(second.textContent).toContain('US has 2 marked statuses not yet delivered to its marketplace.');
+    expect(second.textContent).toContain(
+      'US has 2 marked statuses not yet delivered to its marketplace. Removing the account now discards them: the marketplace never hears of them.',
+    );
+    within(second).getByRole('button', { name: 'Keep it until they are sent' });
     // Each one named, a line each, read out with the question; the server's words as text.
     const statuses = within(second)
       .getAllByRole('listitem')

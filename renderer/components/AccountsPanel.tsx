@@ -190,18 +190,29 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
           }
           message={
             removal.undelivered
-              ? `${removal.undelivered.message}. Removing it now discards them: the marketplace never hears of them.`
+              ? `${removal.undelivered.message}. Removing the account now discards ${unsent(removal.undelivered).them}: the marketplace never hears of ${unsent(removal.undelivered).them}.`
               : `Seller Tray forgets ${removal.account.label}: its secret leaves the keychain and its orders leave this computer. The marketplace keeps everything.`
           }
           list={removal.undelivered?.statuses}
-          safeLabel={removal.undelivered ? 'Keep it until they are sent' : 'Keep it'}
-          riskyLabel={removal.undelivered ? 'Discard them and remove' : `Remove ${removal.account.label}`}
+          safeLabel={removal.undelivered ? `Keep it until ${unsent(removal.undelivered).sent}` : 'Keep it'}
+          riskyLabel={
+            removal.undelivered
+              ? `Discard ${unsent(removal.undelivered).them} and remove`
+              : `Remove ${removal.account.label}`
+          }
           onConfirm={() => void remove(removal)}
           onCancel={() => setRemoval(null)}
         />
       )}
     </section>
   );
+}
+
+/** The words for what a removal would discard: one status (its list a single line), or several (more lines). */
+function unsent({ statuses }: { statuses: readonly string[] }): { them: string; sent: string } {
+  return statuses.length === 1
+    ? { them: 'it', sent: 'the status is sent' }
+    : { them: 'them', sent: 'they are sent' };
 }
 
 /** A refusal of the account list (main/core/account), worded as the command line's clause, as a sentence. */

@@ -128,3 +128,58 @@ describe.each([
     }
   }, 90_000);
 });
+
+describe.each([
+  { width: 420, height: 640 },
+  { width: 1280, height: 800 },
+] as const)('removing an account with statuses not sent, in Settings at %o', (viewport) => {
+  it('names each status the second question would discard, in a dialog that fits', async () => {
+    const dir = await makeDataDir();
+    const secrets = memorySecrets();
+    const entries = [
+      { label: EU.label, baseUrl: eu.url, clientId: EU.clientId },
+      { label: US.label, baseUrl: us.url, clientId: US.clientId },
+    ];
+    const [euEntry, usEntry] = entries as [(typeof entries)[0], (typeof entries)[0]];
+    await secrets.set(keychainEntry(accountRef(euEntry)), EU_CLIENT.clientSecret);
+    await secrets.set(keychainEntry(accountRef(usEntry)), US_CLIENT.clientSecret);
+    const held = await markHeld(accountRef(usEntry), dir, US_CLIENT.clientSecret);
+    const settings = new ConfSettingsStore({ cwd: dir });
+    settings.save({ ...DEFAULT_SETTINGS, accounts: entries });
+    const service = await SellerTrayService.open({ settings, secrets, dataRoot: dir });
+    const preview = await startPreview({ service, rendererDir: renderer.dir });
+    const page = await browser.newPage({ viewport, locale: 'en-US' });
+    try {
+      await page.goto(preview.url);
+      await page.getByRole('button', { name: 'Settings' }).click();
+      await page.getByRole('button', { name: `Remove ${US.label}` }).click();
+      await page.getByRole('alertdialog', { name: `Remove ${US.label}?` }).waitFor();
+      await page
+        .getByRole('alertdialog')
+        .getByRole('button', { name: `Remove ${US.label}` })
+        .click();
+      const second = page.getByRole('alertdialog', { name: `Discard what ${US.label} has not sent?` });
+      await second.waitFor();
+      await checkScreen(page, `removal-discard-${viewport.width}x${viewport.height}`);
+      const listed = await second.getByRole('listitem').allInnerTexts();
+      expect(listed).toHaveLength(1);
+      expect(listed[0]).toContain(held);
+      expect(listed[0]).toMatch(/In progress/);
+      const widest = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(widest).toBeLessThanOrEqual(viewport.width);
+      expect(await second.innerText()).toContain(
+        'Removing the account now discards it: the marketplace never hears of it.',
+      );
+      await second.getByRole('button', { name: 'Discard it and remove' }).waitFor();
+      await second.getByRole('button', { name: 'Keep it until the status is sent' }).click();
+      await second.waitFor({ state: 'detached' });
+      expect((await service.handle('getState', undefined)).ok).toBe(true);
+      expect(settings.load().settings.accounts.map((a) => a.label)).toEqual([EU.label, US.label]);
+    } finally {
+      await page.close();
+      await preview.close();
+      await service.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
