@@ -180,6 +180,24 @@ describe('poller', () => {
     expect(p.nextPollAt).toBeUndefined();
   });
 
+  it("says when its next poll is due by the timer's own time: the wall clock set back meanwhile moves it not", async () => {
+    const clock = { ms: 1_000_000 };
+    const elapsed = { ms: 0 };
+    const p = new Poller({
+      poll: async () => {},
+      intervalMs: () => 60_000,
+      timers: new ManualTimers(),
+      random: () => 0.5,
+      now: () => clock.ms,
+      elapsed: () => elapsed.ms,
+    });
+    await p.start();
+    clock.ms += 20_000;
+    elapsed.ms += 20_000;
+    clock.ms -= 2 * 3_600_000; // set back two hours: the timer still fires 40 s on
+    expect(p.nextPollAt).toBe(clock.ms + 40_000);
+  });
+
   it('while the credentials are rejected, asks at the interval whether they changed, and polls at once when they did', async () => {
     let fail = true;
     let polls = 0;
