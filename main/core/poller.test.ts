@@ -158,6 +158,7 @@ describe('poller', () => {
       timers: new ManualTimers(),
       random: () => 0.5,
       now: () => clock.ms,
+      elapsed: () => clock.ms, // a clock no one sets back here
     });
     expect(p.nextPollAt).toBeUndefined();
     await p.start();

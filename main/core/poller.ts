@@ -59,6 +59,8 @@ export interface PollerOptions {
   random?: () => number;
   /** The clock nextPollAt is read on. */
   now?: () => number;
+  /** A clock no one sets (performance.now): what is left of the timer's wait is counted on it. */
+  elapsed?: () => number;
   onState?: (state: PollerState, error?: unknown) => void;
   /**
    * While the credentials are rejected, asked at the interval whether they changed since (another
@@ -72,7 +74,8 @@ export interface PollerOptions {
 
 export class Poller {
   private timer: unknown;
-  private timerAt: number | undefined;
+  /** When the timer fires, on the `elapsed` clock. */
+  private timerDue: number | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private failures = 0;
@@ -91,7 +94,8 @@ export class Poller {
 
   /** When the next poll is due (ms); undefined while one runs and when none will (stopped, paused, credentials rejected). */
   get nextPollAt(): number | undefined {
-    return this.timerAt;
+    if (this.timerDue === undefined) return undefined;
+    return this.clock() + Math.max(0, this.timerDue - this.elapsed());
   }
 
   /** Starts polling now and on the interval; resolves when the first poll ended. */
@@ -182,10 +186,10 @@ export class Poller {
       error,
       this.options.random ?? Math.random,
     );
-    this.timerAt = this.clock() + delay;
+    this.timerDue = this.elapsed() + delay;
     this.timer = this.options.timers.setTimeout(() => {
       this.timer = undefined;
-      this.timerAt = undefined;
+      this.timerDue = undefined;
       void this.pollNow();
     }, delay);
   }
@@ -222,10 +226,14 @@ export class Poller {
     return (this.options.now ?? Date.now)();
   }
 
+  private elapsed(): number {
+    return (this.options.elapsed ?? performance.now.bind(performance))();
+  }
+
   private cancelTimer(): void {
     if (this.timer !== undefined) this.options.timers.clearTimeout(this.timer);
     this.timer = undefined;
-    this.timerAt = undefined;
+    this.timerDue = undefined;
   }
 
   private setState(state: PollerState, error?: unknown): void {
