@@ -577,9 +577,9 @@ function tellWhose(account: AccountRef, saved: number): void {
  */
 function tellRetries(client: SellerApiClient, account: AccountRef, saved: number): void {
   if (!process.stderr.isTTY) return;
-  client.onRetry((error, delayMs) =>
+  client.onRetry((error, delayMs, next) =>
     process.stderr.write(
-      `seller-tray: ${marketplaceOf(account, saved)}: ${escapedControls(error.summary)}; trying again in ${seconds(delayMs)}\n`,
+      `seller-tray: ${marketplaceOf(account, saved)}: ${escapedControls(error.summary)}; trying again in ${seconds(delayMs)}${next ? ` (try ${next.attempt} of ${next.of})` : ''}\n`,
     ),
   );
 }

@@ -146,6 +146,15 @@ const DEFAULT_TIMEOUT_MS = 15_000;
  */
 export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
+/** The try a retry waits for: its number, of the most a call makes (RetryPolicy.maxAttempts). */
+export interface NextTry {
+  attempt: number;
+  of: number;
+}
+
+/** Told of a failed attempt to be tried again after `delayMs`; `next` when it is one call's retry. */
+export type RetryListener = (error: SellerApiError, delayMs: number, next?: NextTry) => void;
+
 export class SellerApiClient {
   readonly baseUrl: string;
   private readonly transport: Transport;
@@ -177,9 +186,14 @@ export class SellerApiClient {
   private readonly maxAnswerBytes: number;
   /** Aborted by `hurry()`: ends the retries' backoff waits under way. */
   #hurried = new AbortController();
-  readonly #retryListeners = new Set<(error: SellerApiError, delayMs: number) => void>();
+  readonly #retryListeners = new Set<RetryListener>();
   /** The retries waiting now; `hurried`: the signal that ends the wait early (none for a Retry-After). */
-  readonly #waits = new Set<{ error: SellerApiError; untilMs: number; hurried: AbortSignal | undefined }>();
+  readonly #waits = new Set<{
+    error: SellerApiError;
+    untilMs: number;
+    hurried: AbortSignal | undefined;
+    next: NextTry | undefined;
+  }>();
   /** A digest of the secret the marketplace last refused (the secret itself stays where it is kept). */
   #refusedSecret: string | undefined;
   /** That refusal, given again to a call that would send the same secret (until Check now). */
@@ -708,24 +722,31 @@ export class SellerApiClient {
         }
         if (next.step === 'give-up') throw error;
         // A wait the server asked for (Retry-After) is kept; our own backoff gives way to hurry().
-        await this.waitOut(error, next.delayMs, error.retryAfterSeconds === undefined, input.signal);
+        await this.waitOut(error, next.delayMs, error.retryAfterSeconds === undefined, input.signal, {
+          attempt: attempt + 1,
+          of: this.retry.maxAttempts,
+        });
         // Waited out (a retry waits at least what the server asked): the next attempt may go.
         if (this.#serverWait?.error === error && !input.signal?.aborted) this.#serverWait = undefined;
       }
     }
   }
 
-  /** Waits before a call is tried (again), telling those who listen; `hurriable`: hurry() ends it. */
+  /**
+   * Waits before a call is tried (again), telling those who listen; `hurriable`: hurry() ends it;
+   * `next`: the try that follows, of a call's retries (none for a wait the server asked of every call).
+   */
   private async waitOut(
     error: SellerApiError,
     delayMs: number,
     hurriable: boolean,
     signal: AbortSignal | undefined,
+    next?: NextTry,
   ): Promise<void> {
-    for (const listener of this.#retryListeners) listener(error, delayMs);
+    for (const listener of this.#retryListeners) listener(error, delayMs, next);
     const hurried = hurriable ? this.#hurried.signal : undefined;
     const signals = [signal, hurried].filter((s): s is AbortSignal => s !== undefined);
-    const wait = { error, untilMs: this.clock() + delayMs, hurried };
+    const wait = { error, untilMs: this.clock() + delayMs, hurried, next };
     this.#waits.add(wait);
     try {
       await this.sleep(delayMs, signals.length > 0 ? AbortSignal.any(signals) : undefined);
@@ -827,8 +848,8 @@ export class SellerApiClient {
    * Told of each failed attempt to be tried again after `delayMs` (not of a token renewed on the
    * way), those waiting now first: Check now need not wait out the retries. Returns the unsubscribe.
    */
-  onRetry(listener: (error: SellerApiError, delayMs: number) => void): () => void {
-    for (const wait of this.#waits) listener(wait.error, Math.max(0, wait.untilMs - this.clock()));
+  onRetry(listener: RetryListener): () => void {
+    for (const wait of this.#waits) listener(wait.error, Math.max(0, wait.untilMs - this.clock()), wait.next);
     this.#retryListeners.add(listener);
     return () => this.#retryListeners.delete(listener);
   }
