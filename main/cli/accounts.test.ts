@@ -1063,13 +1063,12 @@ describe('a saved account whose marketplace is down', () => {
     const told = typed.output.split(/\r?\n/).filter((line) => line.includes('trying again in'));
     expect(told, typed.output).toHaveLength(2);
     // Each says which try comes next and how many there are: how long the command may keep at it.
-    told.forEach((line, i) =>
+    for (const [i, line] of told.entries())
       expect(line).toMatch(
         new RegExp(
           `^seller-tray: the marketplace of account EU: .*\\b503\\b.*; trying again in \\d+(\\.\\d)? s \\(try ${i + 2} of 5\\)$`,
         ),
-      ),
-    );
+      );
     // A script's stderr (a pipe, cron's mail) carries no retry that ended well.
     await admin(eu.url, 'PATCH', 'faults', fault);
     const piped = await l.cli(['orders', 'list', '--limit', '1']);
