@@ -83,11 +83,19 @@ describe('bearer authentication', () => {
     expect(expectError(expired, 401, 'Unauthorized').detailedDescription).toContain('expired');
   });
 
-  it('rejects a token of another service (foreign signing key)', async () => {
-    const foreign = await startSimulator({ port: 0, orders: 1, clock: () => now });
+  it("rejects a token of another service (foreign signing key), counted as its client's call", async () => {
+    const foreign = await startSimulator({
+      port: 0,
+      orders: 1,
+      client: { clientId: 'foreign', clientSecret: 'x' },
+      clock: () => now,
+    });
     try {
-      const token = await tokenFor(foreign.url, 'demo-client', 'demo-secret');
+      const token = await tokenFor(foreign.url, 'foreign', 'x');
+      expect(foreign.requestsByClient).toEqual({ foreign: 1 });
       expectError(await rawCall(sim.url, 'listOrders', { token }), 401, 'Unauthorized');
+      expectError(await rawCall(sim.url, 'createToken', { basic: ['foreign', 'x'] }), 401, 'Unauthorized');
+      expect(sim.requestsByClient.foreign).toBe(2);
     } finally {
       await foreign.close();
     }

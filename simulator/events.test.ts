@@ -136,6 +136,19 @@ describe('posting a status event', () => {
   });
 });
 
+describe('the id of a posted event', () => {
+  it('is drawn from the seed, so the same posts on the marketplace of that seed get the same ids', async () => {
+    const posted = async () => [
+      (await post({ body: statusEvent() })).json.eventId,
+      (await post({ body: statusEvent() })).json.eventId,
+    ];
+    const first = await posted();
+    expect(new Set(first).size).toBe(2);
+    await admin(sim.url, 'POST', 'reset');
+    expect(await posted()).toEqual(first);
+  });
+});
+
 describe('X-Request-ID on a post', () => {
   it('replays a repeated post with the same id and body: same event, stored once', async () => {
     const requestId = randomUUID();

@@ -5,6 +5,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { decodeJwt } from 'jose';
 import { ZodError } from 'zod';
 import { OPERATIONS, type Operation } from '../main/core/api/routes';
 import { AS_SPECIFIED, type Dialect } from './dialect';
@@ -81,6 +82,8 @@ export interface Marketplace {
   readonly store: MarketplaceStore;
   /** Calls answered per operation since start. */
   readonly requestCounts: Readonly<Record<Operation, number>>;
+  /** Calls per client id their credentials name (callerOf), so a test sees whose reached this marketplace. */
+  readonly requestsByClient: Readonly<Record<string, number>>;
   /** A new purchase (order, licenses, its "new" purchase event), saved to the state file. */
   /** A purchase; `leakInto` names sellers whose listings show it too (a marketplace's leak). */
   addPurchase(
@@ -125,6 +128,7 @@ export async function serveMarketplace(
     clock,
   );
   const requestCounts = Object.fromEntries(OPERATIONS.map((op) => [op, 0])) as Record<Operation, number>;
+  const requestsByClient: Record<string, number> = {};
   const writer = options.dataFile
     ? new StateWriter(
         options.dataFile,
@@ -142,6 +146,8 @@ export async function serveMarketplace(
   ): Promise<void> {
     const { operation, params } = matchOperation(req.method ?? 'GET', path);
     requestCounts[operation] += 1;
+    const caller = callerOf(req.headers.authorization);
+    if (caller !== undefined) requestsByClient[caller] = (requestsByClient[caller] ?? 0) + 1;
     const answer = await wrapCall(operation, async () => {
       const done = await api.handle({ operation, params, query: new URLSearchParams(search), req });
       if (done.mutated) writer?.changed();
@@ -187,6 +193,7 @@ export async function serveMarketplace(
       return store;
     },
     requestCounts,
+    requestsByClient,
     addPurchase(request, leakInto) {
       const order = store.addPurchase(request, leakInto);
       writer?.changed();
@@ -216,6 +223,24 @@ function restore(saved: unknown, file: string | undefined, clock: () => number):
       `simulator state ${file} is not a valid state file (at ${detail})`,
       `not a marketplace's state (at ${detail})`,
     );
+  }
+}
+
+/**
+ * The client id credentials name, checked or not: a Basic's user, a bearer token's subject (a token
+ * another marketplace signed, or a lapsed one, names its client all the same).
+ */
+function callerOf(authorization: string | undefined): string | undefined {
+  const [scheme, value = ''] = authorization?.trim().split(/\s+/) ?? [];
+  if (scheme?.toLowerCase() === 'basic') {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    return decoded.includes(':') ? decoded.slice(0, decoded.indexOf(':')) : undefined;
+  }
+  if (scheme?.toLowerCase() !== 'bearer') return undefined;
+  try {
+    return decodeJwt(value).sub;
+  } catch {
+    return undefined;
   }
 }
 

@@ -31,6 +31,8 @@ export interface SellerSetup {
 export type NewEventsMode = 'consume' | 'sticky';
 /** As the spec has it: the "new" listing's events leave it once retrieved. */
 export const SPECIFIED_NEW_EVENTS: NewEventsMode = 'consume';
+/** Where the stream of posted events' ids starts, apart from the seed's own (postedId). */
+const POSTED_STREAM = 0x5057;
 
 type StoredOrder = Purchase['order'];
 type StoredEventBody = StoredEvent['event'];
@@ -133,6 +135,12 @@ export class MarketplaceStore {
   /** Purchases filed under other sellers too (the quirk foreign-seller-events). */
   private leaks = 0;
   private random: Random;
+  /**
+   * Ids of posted events: seed-derived too, from a stream of their own (purchases stay as the seed
+   * has them, whatever is posted between), so a run that posts the same is repeated exactly. A
+   * restored store draws them at random: its seed's would be ids it already holds.
+   */
+  private postedId: () => string;
 
   private constructor(
     readonly seed: number,
@@ -141,6 +149,8 @@ export class MarketplaceStore {
   ) {
     this.signingKey = signingKey;
     this.random = seededRandom(seed);
+    const posted = seededRandom(seed ^ POSTED_STREAM);
+    this.postedId = () => posted.uuid();
   }
 
   /** A fresh marketplace: deterministic for a seed and a start time. */
@@ -184,6 +194,7 @@ export class MarketplaceStore {
     store.lastEventMicros = Math.max(store.lastEventMicros, snapshot.lastEventMicros);
     // Continue with fresh but still seed-derived randomness for purchases made after the restart.
     store.random = seededRandom(snapshot.seed ^ store.orderIndex.size);
+    store.postedId = randomUUID;
     return store;
   }
 
@@ -361,7 +372,7 @@ export class MarketplaceStore {
     }
     const event: StoredEventBody = {
       ...body,
-      eventId: randomUUID(),
+      eventId: this.postedId(),
       sellerId: specInteger(sellerId),
       eventTime: this.nextEventTime(),
     };

@@ -22,12 +22,13 @@ import { Notifier } from '../main/shell/notifier';
 import { OrderLinks } from '../main/shell/order-links';
 import { startTray } from '../main/shell/tray-menu';
 import type { AutomationSetting } from '../preload/automations';
-import type { Channel, Requests, Responses, ShellEvent } from '../preload/contract';
+import type { ShellEvent } from '../preload/contract';
 import type { Settings } from '../preload/model';
 import { orderLink, parseOrderLink } from '../preload/order-link';
 import { namedAccount } from '../preload/served-account';
 import type { AccountEntry } from '../preload/settings-declaration';
 import type { Simulator } from '../simulator/server';
+import { arrived, openAccountsService, type ServedAccount, until } from './support/accounts-service';
 import { ManualTimers, makeDataDir } from './support/core';
 import { memorySecrets } from './support/memory-secrets';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
@@ -36,6 +37,7 @@ import { runTs, spawnTs } from './support/processes';
 import { admin } from './support/raw-api';
 import { recordingLog } from './support/recording-log';
 import { FakeNotifications, FakeTray } from './support/shell-fakes';
+import { serviceCalls } from './support/test-service';
 
 const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-41c9' };
 const US_CLIENT = { clientId: 'us-client', clientSecret: 'us-secret-8d2e' };
@@ -57,55 +59,15 @@ afterAll(async () => {
   await us.close();
 });
 
-/** What went out, per request: where to, and the credentials it carried. */
-interface Sent {
-  origin: string;
-  path: string;
-  authorization: string | null;
-}
-
 /** A service over the given accounts, each secret stored in the keychain for its own marketplace. */
 async function openService(
-  accounts: (AccountEntry & { secret: string })[],
+  accounts: ServedAccount[],
   demo?: { baseUrl: string; clientId: string; clientSecret: string },
   more: Partial<Settings> = {},
 ) {
-  const dir = await makeDataDir();
-  const settings = new ConfSettingsStore({ cwd: dir });
-  settings.save({
-    ...DEFAULT_SETTINGS,
-    undoSeconds: 0,
-    accounts: accounts.map(({ secret: _, ...entry }) => entry),
-    ...more,
-  });
-  for (const account of accounts)
-    await secrets.set(secretOwner(account.baseUrl, account.clientId), account.secret);
-  const sent: Sent[] = [];
-  const { log, entries } = recordingLog();
-  const service = await SellerTrayService.open({
-    settings,
-    secrets,
-    dataRoot: dir,
-    timers: new ManualTimers(),
-    log,
-    ...(demo ? { demo: { start: async () => demo } } : {}),
-    transport: (url, init) => {
-      sent.push({
-        origin: new URL(url).origin,
-        path: new URL(url).pathname,
-        authorization: new Headers(init.headers).get('authorization'),
-      });
-      return fetch(url, init);
-    },
-  });
-  const events: ServiceEvent[] = [];
-  service.onEvent((event) => events.push(event));
-  cleanups.push(async () => {
-    await service.close();
-    for (const account of accounts) await secrets.delete(secretOwner(account.baseUrl, account.clientId));
-    await rm(dir, { recursive: true, force: true });
-  });
-  return { service, call: caller(service), events, sent, entries, dir };
+  const opened = await openAccountsService(accounts, { secrets, demo, more });
+  cleanups.push(opened.close);
+  return opened;
 }
 
 /** The app over EU and US, each polled once, and US's id. */
@@ -134,15 +96,6 @@ async function startedAgain(dir: string) {
   return { again, problems };
 }
 
-/** The service's channels, answered or thrown. */
-function caller(service: SellerTrayService) {
-  return async <C extends Channel>(channel: C, payload?: Requests[C]): Promise<Responses[C]> => {
-    const answer = await service.handle(channel, payload as Requests[C]);
-    if (!answer.ok) throw new Error(answer.error.message);
-    return answer.value;
-  };
-}
-
 /** Two marketplaces seeded alike, so their orders have the same ids, served as EU and US. */
 async function twinAccounts(orders = 2, more: Partial<Settings> = {}) {
   const twins = await Promise.all(
@@ -162,9 +115,6 @@ async function twinAccounts(orders = 2, more: Partial<Settings> = {}) {
   );
   return { euTwin, usTwin, ...opened };
 }
-
-const arrived = (events: ServiceEvent[]) =>
-  events.flatMap((event) => (event.type === 'orders-arrived' ? event.orderIds : []));
 
 /** The secret a Basic Authorization value carries. */
 const basicSecret = (authorization: string) => {
@@ -939,7 +889,7 @@ describe('accounts the CLI changes while the app runs', () => {
     const cli = (args: string[], input = '') =>
       runTs('main/cli/seller-tray.ts', args, { XDG_CONFIG_HOME: home, SELLER_CLIENT_SECRET: '' }, input);
     const account = (label: string) => service.state().accounts.find((a) => a.label === label);
-    const call = caller(service);
+    const { call } = serviceCalls(service);
     await call('checkNow');
     const orderId = (await call('listOrders', {})).orders[0]?.orderId ?? '';
     await call('markStatus', { orderId, statusCode: 'ProvisioningInProgress' });
@@ -1046,14 +996,6 @@ describe('a settings file edited by hand while the app runs', () => {
     expect(service.state().accounts.map((a) => a.label)).toEqual(['EU']);
   });
 });
-
-async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe("the app's Settings and `accounts remove` removing one account at the same time", () => {
   it('take turns, round after round: the account ends gone with nothing left, and neither answer is untrue', async () => {
