@@ -28,6 +28,7 @@ import { orderLink, parseOrderLink } from '../preload/order-link';
 import { namedAccount } from '../preload/served-account';
 import type { AccountEntry } from '../preload/settings-declaration';
 import type { Simulator } from '../simulator/server';
+import { expectAnnouncedOnce } from './support/announced-once';
 import { ManualTimers, makeDataDir } from './support/core';
 import { memorySecrets } from './support/memory-secrets';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
@@ -1298,10 +1299,13 @@ describe('two accounts across kill -9', () => {
     runs.push(await watchOnce(env));
 
     expect(runs.some((run) => run.killed)).toBe(true);
-    const announced = new Set(
-      runs.flatMap((run) => run.announced.map(({ account, orderId }) => `${account} ${orderId}`)),
+    expectAnnouncedOnce(
+      runs.map((run) => ({
+        announced: run.announced.map(({ account, orderId }) => `${account} ${orderId}`),
+        killed: run.killed,
+      })),
+      purchases.map(([account, id]) => `${account} ${id}`),
     );
-    expect(announced).toEqual(new Set(purchases.map(([account, id]) => `${account} ${id}`)));
     for (const { label, sim, sellerId } of listed) {
       const descriptions = sim.store.listEvents(sellerId, 0, 100_000).items.map((e) => e.description);
       expect(descriptions.filter((d) => d === `Marked in ${label}`)).toHaveLength(1);

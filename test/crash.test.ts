@@ -15,6 +15,7 @@ import { SellerCore } from '../main/core/seller-core';
 import { DATABASE_FILE } from '../main/core/store/account-store';
 import { openReadOnly } from '../main/core/store/database';
 import { type Simulator, startSimulator } from '../simulator/server';
+import { expectAnnouncedOnce } from './support/announced-once';
 import { makeDataDir, TEST_SETTINGS } from './support/core';
 import { killWhen, listingsNoted, type StoreNow, storeNow } from './support/first-start-kill';
 import { exitOf, runTs, spawnTs } from './support/processes';
@@ -73,20 +74,11 @@ describe('kill -9', () => {
     for (const [i, env] of laptops.entries()) runs[i]?.push(await watchOnce(env));
 
     expect(kills).toBeGreaterThan(0);
-    for (const laptopRuns of runs) {
-      const announced = laptopRuns.flatMap(orderIds);
-      expect(new Set(announced)).toEqual(new Set(purchases));
-      // A second announcement only ever follows a run killed after it announced (between raising
-      // and marking raised): a run that ended by itself never leaves one to repeat.
-      const seen = new Map<string, WatchRun>();
-      for (const run of laptopRuns) {
-        for (const orderId of orderIds(run)) {
-          const first = seen.get(orderId);
-          if (first) expect(first.killed, `${orderId} announced twice`).toBe(true);
-          else seen.set(orderId, run);
-        }
-      }
-    }
+    for (const laptopRuns of runs)
+      expectAnnouncedOnce(
+        laptopRuns.map((run) => ({ announced: orderIds(run), killed: run.killed })),
+        purchases,
+      );
   }, 120_000);
 
   it('a watch killed before it printed announces on its next run', async () => {
