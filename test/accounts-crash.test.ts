@@ -12,10 +12,11 @@ import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import type { ServiceEvent } from '../main/core/service';
 import type { Simulator } from '../simulator/server';
 import type { ClientCredential } from '../simulator/store';
+import { expectAnnouncedOnce, type KilledRun } from './support/announced-once';
 import { makeDataDir } from './support/core';
 import { killWhen, listingsNoted, type StoreNow, storeNow } from './support/first-start-kill';
 import { accountsIn, oneSellerMarketplace } from './support/one-seller-marketplace';
-import { spawnTs } from './support/processes';
+import { endedOrKilled, spawnTs } from './support/processes';
 import { admin } from './support/raw-api';
 import { until } from './support/shell-fakes';
 import { openTestService, serviceCalls } from './support/test-service';
@@ -256,4 +257,87 @@ describe('the app and seller-tray watch on one data folder with two accounts', (
       ).toEqual([]);
     }
   }, 60_000);
+});
+
+describe("polls of two accounts in the app's process killed with kill -9 at random points under faults", () => {
+  let accounts: [Account, Account];
+  beforeAll(async () => {
+    const [eu, us] = await Promise.all([
+      oneSellerMarketplace(3, 2001, 3, EU_CLIENT),
+      oneSellerMarketplace(4, 3001, 3, US_CLIENT),
+    ]);
+    accounts = [
+      { label: 'EU', marketplace: eu, client: EU_CLIENT, sellerId: 2001 },
+      { label: 'US', marketplace: us, client: US_CLIENT, sellerId: 3001 },
+    ];
+  });
+  afterAll(async () => {
+    for (const { marketplace } of accounts) await marketplace.close();
+  });
+
+  /** The app started on the folder in a process of its own, checking now once, killed after `killAfterMs` unless it ended. */
+  async function appOnce(dataRoot: string, killAfterMs?: number): Promise<KilledRun> {
+    const { stdout, killed } = await endedOrKilled(
+      spawnTs('test/support/app-child.ts', [dataRoot, '--once']),
+      killAfterMs,
+    );
+    const announced = [...stdout.matchAll(/^arrived (\S+)$/gm)].map((match) => match[1] ?? '');
+    return { announced, killed };
+  }
+
+  it('every purchase of each marketplace is announced on every laptop, and each mark reaches its own marketplace once', async () => {
+    const laptops = [
+      await laptopWith(accounts, { undoSeconds: 0 }),
+      await laptopWith(accounts, { undoSeconds: 0 }),
+    ];
+    for (const { dataRoot } of laptops)
+      expect(await appOnce(dataRoot)).toEqual({ announced: [], killed: false });
+
+    // A status marked in each account on the first laptop while its marketplace fails: it waits in
+    // that laptop's outbox for the runs below.
+    const { dataRoot: markedOn } = laptops[0] ?? { dataRoot: '' };
+    const { call, service } = await appOn(markedOn);
+    for (const account of accounts) {
+      const { orders } = await call('listOrders', { account: idOf(account), backlog: 'shown', limit: 1 });
+      const orderId = orders[0]?.orderId ?? '';
+      await admin(account.marketplace.url, 'PATCH', 'faults', { errorRate: 1 });
+      await call('markStatus', {
+        orderId,
+        account: idOf(account),
+        statusCode: 'ProvisioningInProgress',
+        description: `Marked in ${account.label}`,
+        override: true,
+      });
+      await until(async () => {
+        const [item] = (await call('getOrder', { orderId, account: idOf(account) })).outbox;
+        return item?.state === 'pending' && item.problem !== undefined;
+      }, 15_000);
+    }
+    await service.close();
+
+    const runs = laptops.map((): KilledRun[] => []);
+    const purchases: string[] = [];
+    const faults = (set: object) =>
+      Promise.all(accounts.map(({ marketplace }) => admin(marketplace.url, 'PATCH', 'faults', set)));
+    await faults({ errorRate: 0.15, dropRate: 0.05, latencyMs: 20 });
+    // Random kill instants may all come after the runs ended on a fast machine: rounds then go on,
+    // killed at 100 ms (before a process can finish), until a kill has landed.
+    for (let round = 0; round < 5 || (!runs.flat().some((run) => run.killed) && round < 10); round++) {
+      for (const { marketplace } of accounts)
+        purchases.push((await admin(marketplace.url, 'POST', 'purchases')).json.orderId);
+      const killAfterMs = () => (round < 5 ? 300 + Math.random() * 2500 : 100);
+      const done = await Promise.all(laptops.map(({ dataRoot }) => appOnce(dataRoot, killAfterMs())));
+      for (const [i, run] of done.entries()) runs[i]?.push(run);
+    }
+    await faults({ errorRate: 0, dropRate: 0, latencyMs: 0 });
+    for (const [i, { dataRoot }] of laptops.entries()) runs[i]?.push(await appOnce(dataRoot));
+
+    expect(runs.flat().some((run) => run.killed)).toBe(true);
+    for (const laptopRuns of runs) expectAnnouncedOnce(laptopRuns, purchases);
+    for (const { label, marketplace, sellerId } of accounts) {
+      const described = marketplace.store.listEvents(sellerId, 0, 100_000).items.map((e) => e.description);
+      const marked = described.filter((d) => d?.includes('Marked in '));
+      expect(marked, label).toEqual([expect.stringMatching(new RegExp(`: Marked in ${label}$`))]);
+    }
+  }, 180_000);
 });
