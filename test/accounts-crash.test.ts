@@ -10,6 +10,7 @@ import type { Transport } from '../main/core/api/transport';
 import { ensurePrivateDir, userDataDir } from '../main/core/paths';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import type { ServiceEvent } from '../main/core/service';
+import { ConfSettingsStore } from '../main/core/settings';
 import type { Simulator } from '../simulator/server';
 import type { ClientCredential } from '../simulator/store';
 import { expectAnnouncedOnce, type KilledRun } from './support/announced-once';
@@ -256,6 +257,23 @@ describe('the app and seller-tray watch on one data folder with two accounts', (
         label,
       ).toEqual([]);
     }
+  }, 60_000);
+
+  it('announce at the start of the app what each account held while paused, once', async () => {
+    // Paused while watch learns an order of each: held, with its document, for the next start.
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const { env, dataRoot } = await laptopWith(accounts, { pausedUntil: until });
+    expect(await watchOnce(env)).toEqual({ announced: [], killed: false }); // the backlogs: silent
+    const bought: string[] = [];
+    for (const { marketplace } of accounts)
+      bought.push((await admin(marketplace.url, 'POST', 'purchases')).json.orderId);
+    expect(await watchOnce(env)).toEqual({ announced: [], killed: false });
+    const settings = new ConfSettingsStore({ cwd: dataRoot });
+    settings.save({ ...settings.load().settings, pausedUntil: null });
+
+    const { events, call } = await appOn(dataRoot);
+    await call('checkNow');
+    expect(arrived(events).sort()).toEqual(bought.sort());
   }, 60_000);
 });
 
