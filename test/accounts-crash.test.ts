@@ -38,6 +38,22 @@ interface Account {
   sellerId: number;
 }
 
+/** EU and US, each on a marketplace of its own: seeded `seeds`, with `orders`. */
+async function euAndUs(seeds: [number, number], orders: [number, number]): Promise<[Account, Account]> {
+  const [eu, us] = await Promise.all([
+    oneSellerMarketplace(seeds[0], 2001, orders[0], EU_CLIENT),
+    oneSellerMarketplace(seeds[1], 3001, orders[1], US_CLIENT),
+  ]);
+  return [
+    { label: 'EU', marketplace: eu, client: EU_CLIENT, sellerId: 2001 },
+    { label: 'US', marketplace: us, client: US_CLIENT, sellerId: 3001 },
+  ];
+}
+
+async function closed(accounts: Account[]): Promise<void> {
+  for (const { marketplace } of accounts) await marketplace.close();
+}
+
 const idOf = ({ marketplace, client }: Account) =>
   accountRef({ baseUrl: marketplace.url, clientId: client.clientId }).id;
 
@@ -79,6 +95,32 @@ async function appOn(dataRoot: string, transport?: Transport) {
   return { service, events, ...serviceCalls(service) };
 }
 
+/**
+ * A status marked (In progress, `description`) on the first order of the account's inbox while its
+ * marketplace fails: pending in the outbox once its post failed. Answers the order's id.
+ */
+async function markedWhileFailing(
+  call: ReturnType<typeof serviceCalls>['call'],
+  account: Account,
+  description: string,
+): Promise<string> {
+  const { orders } = await call('listOrders', { account: idOf(account), backlog: 'shown', limit: 1 });
+  const orderId = orders[0]?.orderId ?? '';
+  await admin(account.marketplace.url, 'PATCH', 'faults', { errorRate: 1 });
+  await call('markStatus', {
+    orderId,
+    account: idOf(account),
+    statusCode: 'ProvisioningInProgress',
+    description,
+    override: true,
+  });
+  await until(async () => {
+    const [item] = (await call('getOrder', { orderId, account: idOf(account) })).outbox;
+    return item?.state === 'pending' && item.problem !== undefined;
+  }, 15_000); // its retries fail first
+  return orderId;
+}
+
 const arrived = (events: ServiceEvent[]) =>
   events.flatMap((event) => (event.type === 'orders-arrived' ? event.orderIds : []));
 /** The notifications of new orders: which, in which account, and their titles. */
@@ -94,19 +136,11 @@ describe('a first start of two accounts killed with kill -9 midway', () => {
   // enough to be killed midway; US, the smaller, reaches its orders while EU still reads its history.
   let accounts: [Account, Account];
   beforeAll(async () => {
-    const [eu, us] = await Promise.all([
-      oneSellerMarketplace(12, 2001, 1_500, EU_CLIENT),
-      oneSellerMarketplace(13, 3001, 600, US_CLIENT),
-    ]);
-    for (const marketplace of [eu, us]) await admin(marketplace.url, 'PATCH', 'faults', { latencyMs: 15 });
-    accounts = [
-      { label: 'EU', marketplace: eu, client: EU_CLIENT, sellerId: 2001 },
-      { label: 'US', marketplace: us, client: US_CLIENT, sellerId: 3001 },
-    ];
+    accounts = await euAndUs([12, 13], [1_500, 600]);
+    for (const { marketplace } of accounts)
+      await admin(marketplace.url, 'PATCH', 'faults', { latencyMs: 15 });
   });
-  afterAll(async () => {
-    for (const { marketplace } of accounts) await marketplace.close();
-  });
+  afterAll(() => closed(accounts));
 
   type Stores = { EU: StoreNow | undefined; US: StoreNow | undefined };
   const inHistory = (s: StoreNow | undefined) => s?.firstSync !== undefined && s.events > 0;
@@ -192,18 +226,9 @@ describe('a first start of two accounts killed with kill -9 midway', () => {
 describe('the app and seller-tray watch on one data folder with two accounts', () => {
   let accounts: [Account, Account];
   beforeAll(async () => {
-    const [eu, us] = await Promise.all([
-      oneSellerMarketplace(1, 2001, 3, EU_CLIENT),
-      oneSellerMarketplace(2, 3001, 3, US_CLIENT),
-    ]);
-    accounts = [
-      { label: 'EU', marketplace: eu, client: EU_CLIENT, sellerId: 2001 },
-      { label: 'US', marketplace: us, client: US_CLIENT, sellerId: 3001 },
-    ];
+    accounts = await euAndUs([1, 2], [3, 3]);
   });
-  afterAll(async () => {
-    for (const { marketplace } of accounts) await marketplace.close();
-  });
+  afterAll(() => closed(accounts));
 
   it('lose nothing of each other: a pending status of each account is delivered once to its own marketplace, an order of each announced once', async () => {
     const { env, dataRoot } = await laptopWith(accounts, { undoSeconds: 0 });
@@ -213,23 +238,8 @@ describe('the app and seller-tray watch on one data folder with two accounts', (
 
     // A status marked in each account while its marketplace fails: it waits in the app's outbox.
     const targets = new Map<Account, string>();
-    for (const account of accounts) {
-      const { orders } = await call('listOrders', { account: idOf(account), backlog: 'shown', limit: 1 });
-      const orderId = orders[0]?.orderId ?? '';
-      targets.set(account, orderId);
-      await admin(account.marketplace.url, 'PATCH', 'faults', { errorRate: 1 });
-      await call('markStatus', {
-        orderId,
-        account: idOf(account),
-        statusCode: 'ProvisioningInProgress',
-        description: `Shared in ${account.label}`,
-        override: true,
-      });
-      await until(async () => {
-        const [item] = (await call('getOrder', { orderId, account: idOf(account) })).outbox;
-        return item?.state === 'pending' && item.problem !== undefined;
-      }, 15_000); // its retries failed first
-    }
+    for (const account of accounts)
+      targets.set(account, await markedWhileFailing(call, account, `Shared in ${account.label}`));
     for (const { marketplace } of accounts) await admin(marketplace.url, 'PATCH', 'faults', { errorRate: 0 });
     const bought: Announced[] = [];
     for (const { label, marketplace } of accounts)
@@ -280,18 +290,9 @@ describe('the app and seller-tray watch on one data folder with two accounts', (
 describe("polls of two accounts in the app's process killed with kill -9 at random points under faults", () => {
   let accounts: [Account, Account];
   beforeAll(async () => {
-    const [eu, us] = await Promise.all([
-      oneSellerMarketplace(3, 2001, 3, EU_CLIENT),
-      oneSellerMarketplace(4, 3001, 3, US_CLIENT),
-    ]);
-    accounts = [
-      { label: 'EU', marketplace: eu, client: EU_CLIENT, sellerId: 2001 },
-      { label: 'US', marketplace: us, client: US_CLIENT, sellerId: 3001 },
-    ];
+    accounts = await euAndUs([3, 4], [3, 3]);
   });
-  afterAll(async () => {
-    for (const { marketplace } of accounts) await marketplace.close();
-  });
+  afterAll(() => closed(accounts));
 
   /** The app started on the folder in a process of its own, checking now once, killed after `killAfterMs` unless it ended. */
   async function appOnce(dataRoot: string, killAfterMs?: number): Promise<KilledRun> {
@@ -315,22 +316,7 @@ describe("polls of two accounts in the app's process killed with kill -9 at rand
     // that laptop's outbox for the runs below.
     const { dataRoot: markedOn } = laptops[0] ?? { dataRoot: '' };
     const { call, service } = await appOn(markedOn);
-    for (const account of accounts) {
-      const { orders } = await call('listOrders', { account: idOf(account), backlog: 'shown', limit: 1 });
-      const orderId = orders[0]?.orderId ?? '';
-      await admin(account.marketplace.url, 'PATCH', 'faults', { errorRate: 1 });
-      await call('markStatus', {
-        orderId,
-        account: idOf(account),
-        statusCode: 'ProvisioningInProgress',
-        description: `Marked in ${account.label}`,
-        override: true,
-      });
-      await until(async () => {
-        const [item] = (await call('getOrder', { orderId, account: idOf(account) })).outbox;
-        return item?.state === 'pending' && item.problem !== undefined;
-      }, 15_000);
-    }
+    for (const account of accounts) await markedWhileFailing(call, account, `Marked in ${account.label}`);
     await service.close();
 
     const runs = laptops.map((): KilledRun[] => []);
