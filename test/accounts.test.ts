@@ -29,15 +29,17 @@ import { namedAccount } from '../preload/served-account';
 import type { AccountEntry } from '../preload/settings-declaration';
 import type { Simulator } from '../simulator/server';
 import { arrived, openAccountsService, type ServedAccount, until } from './support/accounts-service';
+import { expectAnnouncedOnce } from './support/announced-once';
 import { ManualTimers, makeDataDir } from './support/core';
 import { memorySecrets } from './support/memory-secrets';
 import { oneSellerMarketplace } from './support/one-seller-marketplace';
 import { recordingPorts } from './support/order-link-ports';
-import { runTs, spawnTs } from './support/processes';
+import { runTs } from './support/processes';
 import { admin } from './support/raw-api';
 import { recordingLog } from './support/recording-log';
 import { FakeNotifications, FakeTray } from './support/shell-fakes';
 import { serviceCalls } from './support/test-service';
+import { watchOnce } from './support/watch-once';
 
 const EU_CLIENT = { clientId: 'eu-client', clientSecret: 'eu-secret-41c9' };
 const US_CLIENT = { clientId: 'us-client', clientSecret: 'us-secret-8d2e' };
@@ -1239,10 +1241,13 @@ describe('two accounts across kill -9', () => {
     runs.push(await watchOnce(env));
 
     expect(runs.some((run) => run.killed)).toBe(true);
-    const announced = new Set(
-      runs.flatMap((run) => run.announced.map(([account, id]) => `${account} ${id}`)),
+    expectAnnouncedOnce(
+      runs.map((run) => ({
+        announced: run.announced.map(({ account, orderId }) => `${account} ${orderId}`),
+        killed: run.killed,
+      })),
+      purchases.map(([account, id]) => `${account} ${id}`),
     );
-    expect(announced).toEqual(new Set(purchases.map(([account, id]) => `${account} ${id}`)));
     for (const { label, sim, sellerId } of listed) {
       const descriptions = sim.store.listEvents(sellerId, 0, 100_000).items.map((e) => e.description);
       expect(descriptions.filter((d) => d === `Marked in ${label}`)).toHaveLength(1);
@@ -1252,24 +1257,6 @@ describe('two accounts across kill -9', () => {
     }
   }, 120_000);
 });
-
-/** `watch --once --json` over every saved account, killed with SIGKILL after `killAfterMs` unless it ended. */
-async function watchOnce(env: NodeJS.ProcessEnv, killAfterMs?: number) {
-  const child = spawnTs('main/cli/seller-tray.ts', ['watch', '--once', '--json'], env);
-  let stdout = '';
-  child.stdout?.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-  const signal = await new Promise<string | null>((resolve) => child.once('exit', (_, sig) => resolve(sig)));
-  clearTimeout(timer);
-  const announced = stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{') && line.endsWith('}'))
-    .map((line) => JSON.parse(line) as { account: string; orderId: string })
-    .map((o): [string, string] => [o.account, o.orderId]);
-  return { announced, killed: signal === 'SIGKILL' };
-}
 
 /** A store held by another process (`seller-tray run`, an app slow to let it go): a read under way. */
 function heldStore(dir: string, entry: AccountEntry) {

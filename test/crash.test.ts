@@ -5,7 +5,6 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountFolder, accountRef } from '../main/core/account/account-ref';
 import { adviceFor } from '../main/core/advice';
@@ -16,10 +15,13 @@ import { SellerCore } from '../main/core/seller-core';
 import { DATABASE_FILE } from '../main/core/store/account-store';
 import { openReadOnly } from '../main/core/store/database';
 import { type Simulator, startSimulator } from '../simulator/server';
+import { expectAnnouncedOnce } from './support/announced-once';
 import { makeDataDir, TEST_SETTINGS } from './support/core';
+import { killWhen, listingsNoted, type StoreNow, storeNow } from './support/first-start-kill';
 import { exitOf, runTs, spawnTs } from './support/processes';
 import { admin } from './support/raw-api';
 import { until } from './support/shell-fakes';
+import { type WatchRun, watchOnce } from './support/watch-once';
 
 let sim: Simulator;
 const homes: string[] = [];
@@ -43,29 +45,7 @@ async function laptopEnv(): Promise<NodeJS.ProcessEnv> {
   };
 }
 
-interface Run {
-  orderIds: string[];
-  killed: boolean;
-}
-
-/** `watch --once --json`, killed with SIGKILL after `killAfterMs` unless it ended by then. */
-async function watchOnce(env: NodeJS.ProcessEnv, killAfterMs?: number): Promise<Run> {
-  const child = spawnTs('main/cli/seller-tray.ts', ['watch', '--once', '--json'], env);
-  let stdout = '';
-  child.stdout?.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
-  const [, signal] = await new Promise<[number | null, string | null]>((resolve) =>
-    child.once('exit', (code, sig) => resolve([code, sig])),
-  );
-  clearTimeout(timer);
-  const orderIds = stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{') && line.endsWith('}'))
-    .map((line) => JSON.parse(line).orderId as string);
-  return { orderIds, killed: signal === 'SIGKILL' };
-}
+const orderIds = (run: WatchRun) => run.announced.map((a) => a.orderId);
 
 async function purchase(): Promise<string> {
   return (await admin(sim.url, 'POST', 'purchases')).json.orderId;
@@ -74,8 +54,8 @@ async function purchase(): Promise<string> {
 describe('kill -9', () => {
   it('at random points of polls under faults: every purchase is announced on every laptop', async () => {
     const laptops = await Promise.all([laptopEnv(), laptopEnv(), laptopEnv()]);
-    for (const env of laptops) expect((await watchOnce(env)).orderIds).toEqual([]); // backlog: silent
-    const runs = laptops.map((): Run[] => []);
+    for (const env of laptops) expect(orderIds(await watchOnce(env))).toEqual([]); // backlog: silent
+    const runs = laptops.map((): WatchRun[] => []);
     const purchases: string[] = [];
     await admin(sim.url, 'PATCH', 'faults', { errorRate: 0.15, dropRate: 0.05, latencyMs: 20 });
     let kills = 0;
@@ -94,20 +74,11 @@ describe('kill -9', () => {
     for (const [i, env] of laptops.entries()) runs[i]?.push(await watchOnce(env));
 
     expect(kills).toBeGreaterThan(0);
-    for (const laptopRuns of runs) {
-      const announced = laptopRuns.flatMap((run) => run.orderIds);
-      expect(new Set(announced)).toEqual(new Set(purchases));
-      // A second announcement only ever follows a run killed after it announced (between raising
-      // and marking raised): a run that ended by itself never leaves one to repeat.
-      const seen = new Map<string, Run>();
-      for (const run of laptopRuns) {
-        for (const orderId of run.orderIds) {
-          const first = seen.get(orderId);
-          if (first) expect(first.killed, `${orderId} announced twice`).toBe(true);
-          else seen.set(orderId, run);
-        }
-      }
-    }
+    for (const laptopRuns of runs)
+      expectAnnouncedOnce(
+        laptopRuns.map((run) => ({ announced: orderIds(run), killed: run.killed })),
+        purchases,
+      );
   }, 120_000);
 
   it('a watch killed before it printed announces on its next run', async () => {
@@ -124,10 +95,10 @@ describe('kill -9', () => {
     });
     // Killed while the announcement waits for the order document: it is queued, not raised.
     const killed = await watchOnce(env, 2500);
-    expect(killed).toEqual({ orderIds: [], killed: true });
+    expect(killed).toEqual({ announced: [], killed: true });
     await admin(sim.url, 'PATCH', 'faults', { script: [] });
-    expect((await watchOnce(env)).orderIds).toEqual([orderId]);
-    expect((await watchOnce(env)).orderIds).toEqual([]);
+    expect(orderIds(await watchOnce(env))).toEqual([orderId]);
+    expect(orderIds(await watchOnce(env))).toEqual([]);
   }, 30_000);
 
   it("a watch killed before it printed, its pid then another process's after the computer restarted, announces on its next run", async () => {
@@ -167,7 +138,7 @@ describe('kill -9', () => {
       db.prepare('UPDATE announcements SET claimed_by = ? WHERE claimed_by IS NOT NULL').run(other.pid ?? 0);
       db.prepare(`UPDATE meta SET value = 'an earlier boot' WHERE key = 'boot'`).run();
       db.close();
-      expect((await watchOnce(env)).orderIds).toEqual([orderId]);
+      expect(orderIds(await watchOnce(env))).toEqual([orderId]);
     } finally {
       other.kill();
     }
@@ -211,7 +182,7 @@ describe('the app and seller-tray watch on one data folder', () => {
       const orderId = await purchase();
 
       const watched = await watchOnce(env); // delivers the app's pending status, announces the order
-      expect(watched.orderIds).toEqual([orderId]);
+      expect(orderIds(watched)).toEqual([orderId]);
       app.start();
       await app.checkNow();
       expect(events).toEqual([]); // announced once for this folder, by watch
@@ -236,62 +207,23 @@ describe('a first start killed with kill -9 midway', () => {
   });
   afterAll(() => big.close());
 
-  /** What the store of `dataDir` holds now, read beside the process writing it. */
-  function storeNow(dataDir: string) {
-    let db: ReturnType<typeof openReadOnly>;
-    try {
-      db = openReadOnly(join(dataDir, DATABASE_FILE));
-    } catch {
-      return undefined; // not made yet
-    }
-    try {
-      const meta = (key: string) =>
-        (db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
-      const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
-      return {
-        firstSync: meta('first-sync'),
-        cursor:
-          meta('cursor') === undefined ? undefined : (JSON.parse(meta('cursor') ?? '') as { offset: number }),
-        ordersWalk: meta('orders-walk') === undefined ? undefined : Number(meta('orders-walk')),
-        events: count('SELECT COUNT(*) AS n FROM events'),
-        announcements: count('SELECT COUNT(*) AS n FROM announcements'),
-      };
-    } catch {
-      return undefined; // its tables not made yet
-    } finally {
-      db.close();
-    }
-  }
-
   /** A laptop's first start in a process of its own, killed once `midway` holds of its store. */
-  async function killedWhen(dataDir: string, midway: (store: ReturnType<typeof storeNow>) => boolean) {
+  async function killedWhen(dataDir: string, midway: (store: StoreNow | undefined) => boolean) {
     const child = spawnTs('test/support/poll-child.ts', [big.url, dataDir]);
-    let stdout = '';
-    child.stdout?.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    for (let tries = 0; tries < 1_500 && !midway(storeNow(dataDir)); tries++) await delay(20);
-    child.kill('SIGKILL');
-    await exitOf(child);
+    const stdout = await killWhen(child, () => midway(storeNow(dataDir)));
     expect(stdout, 'nothing of the backlog announced').not.toMatch(/arrived/);
     const store = storeNow(dataDir);
     expect(store && midway(store), 'killed midway').toBe(true);
-    return store as NonNullable<typeof store>;
+    return store as StoreNow;
   }
 
   /** The same laptop started again in this process, with the offsets of the pages it asks for. */
   async function resumed(dataDir: string) {
-    const asked: { listEvents: number[]; listOrders: number[] } = { listEvents: [], listOrders: [] };
+    const { transport, asked } = listingsNoted();
     const client = new SellerApiClient({
       baseUrl: big.url,
       credentials: { clientId: 'demo-client', clientSecret: async () => 'demo-secret' },
-      transport: (input, init) => {
-        const url = new URL(String(input));
-        const offset = Number(url.searchParams.get('offset') ?? Number.NaN);
-        if (url.pathname.endsWith('/marketplaceEvents')) asked.listEvents.push(offset);
-        if (url.pathname.endsWith('/orders')) asked.listOrders.push(offset);
-        return fetch(input, init);
-      },
+      transport,
     });
     const core = await SellerCore.open({
       advice: adviceFor('app'),
@@ -305,7 +237,7 @@ describe('a first start killed with kill -9 midway', () => {
     });
     await core.start();
     await core.backlogRead();
-    return { core, asked, arrived };
+    return { core, asked: asked(new URL(big.url).origin), arrived };
   }
 
   const allEvents = () => big.store.listEvents(1001, 0, 1_000_000).items.length;

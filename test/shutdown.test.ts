@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountFolder, accountRef } from '../main/core/account/account-ref';
 import { userDataDir } from '../main/core/paths';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
-import { CLOSE_WITHIN_MS } from '../main/core/seller-core';
+import { CLOSE_WITHIN_MS, type CoreEvent } from '../main/core/seller-core';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { openChildCore } from './support/child-core';
-import { makeDataDir } from './support/core';
+import { makeDataDir, openLaptop } from './support/core';
 import { exitOf, runTs, spawnTs, waitForLine } from './support/processes';
 import { admin } from './support/raw-api';
 import { until } from './support/shell-fakes';
@@ -25,6 +25,9 @@ afterAll(async () => {
   await sim.close();
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
+
+const arrived = (events: CoreEvent[]) =>
+  events.flatMap((event) => (event.type === 'orders-arrived' ? event.orderIds : []));
 
 async function tempDir(): Promise<string> {
   const dir = await makeDataDir();
@@ -140,4 +143,33 @@ describe('seller-tray watch, stopped while a status is being posted', () => {
     await new Promise((resolve) => setTimeout(resolve, hangsUntil + 500 - Date.now()));
     expect(posted(description)).toBe(1);
   }, 60_000);
+});
+
+describe('the core closed while a new order waits for its document to be announced', () => {
+  it('leaves its announcement queued: the next start announces it, once', async () => {
+    const dataDir = await tempDir();
+    const first = await openLaptop(sim.url, dataDir);
+    await first.core.start(); // the backlog
+    const orderId = (await admin(sim.url, 'POST', 'purchases')).json.orderId as string;
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'getOrder', action: 'delay', delayMs: 1_500 }],
+    });
+    try {
+      const before = sim.requestCounts.getOrder;
+      const polled = first.core.checkNow();
+      await received('getOrder', before); // its announcement waits for the document (ANNOUNCE_WAIT_MS)
+      await first.core.close(); // a quit, or the account closed: nobody hears what it announces now
+      await polled.catch(() => undefined);
+    } finally {
+      await admin(sim.url, 'PATCH', 'faults', { script: [] });
+    }
+    const next = await first.reopen();
+    try {
+      await next.core.start();
+      await next.core.checkNow();
+      expect([...arrived(first.events), ...arrived(next.events)]).toEqual([orderId]);
+    } finally {
+      await next.core.close();
+    }
+  }, 30_000);
 });

@@ -1069,9 +1069,11 @@ export class SellerCore {
 
   /**
    * Queued, raised, then marked raised: a crash before the mark raises again on the next start
-   * (the only way to a duplicate); a crash before the raise loses nothing.
+   * (the only way to a duplicate); a crash before the raise loses nothing. Stopped (a quit, the
+   * account closed), nobody hears them: they stay queued for the next start, or `watch`.
    */
   private async announceQueued(): Promise<void> {
+    if (this.stopped) return;
     const paused = this.pausedUntil() !== null;
     let { pending, held } = this.store.claimAnnouncements(
       process.pid,
@@ -1080,6 +1082,8 @@ export class SellerCore {
     );
     if (pending.length + held.length === 0) return;
     await this.fetcher.settled([...pending, ...held], ANNOUNCE_WAIT_MS);
+    // Stopped while it waited for their documents: let go, not marked raised unheard.
+    if (this.stopped) return this.store.releaseAnnouncements(process.pid, [...pending, ...held]);
     // An order found meanwhile to be another seller's has left the store: it is not announced.
     const stillStored = (orderIds: string[]) =>
       orderIds.filter((id) => this.store.storedOrder(id) !== undefined);

@@ -158,6 +158,13 @@ export interface UpdatesPort {
   check(): Promise<UpdateStatus>;
 }
 
+/** What is kept when told before anyone listens (onEvent): what the user must hear. */
+const UNHEARD_KEPT: ReadonlySet<ServiceEvent['type']> = new Set([
+  'problem',
+  'notification',
+  'orders-arrived',
+]);
+
 /** Until a shell attaches its updater (the browser preview never does): none. */
 const NO_UPDATER: UpdatesPort = {
   status: () => ({
@@ -336,8 +343,12 @@ export class SellerTrayService {
 
   onEvent(listener: (event: ServiceEvent) => void): () => void {
     this.listeners.add(listener);
-    // Problems found while opening (before anyone listened) reach the first listener.
-    for (const event of this.unheard.splice(0)) listener(event);
+    // What was told while opening, before anyone listened (problems found; the announcements the
+    // accounts' starts raised, left queued by a crash or held while paused), reaches the listeners
+    // subscribed right after the open, in the same turn: the shell wires its window, notifier and
+    // tray one after another, and the announcements are marked raised once told.
+    for (const event of this.unheard) listener(event);
+    if (this.unheard.length > 0) setImmediate(() => this.unheard.splice(0));
     return () => this.listeners.delete(listener);
   }
 
@@ -1079,7 +1090,7 @@ export class SellerTrayService {
   private emit(event: ServiceEvent): void {
     // Closed, there is no one left to tell: a removal still ending says nothing to a window gone.
     if (this.closed) return;
-    if (this.listeners.size === 0 && event.type === 'problem') this.unheard.push(event);
+    if (this.listeners.size === 0 && UNHEARD_KEPT.has(event.type)) this.unheard.push(event);
     for (const listener of this.listeners) listener(event);
   }
 }

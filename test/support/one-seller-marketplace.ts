@@ -3,7 +3,7 @@
 
 import { expect } from 'vitest';
 import { type SecretStore, secretOwner } from '../../main/core/secrets';
-import { ConfSettingsStore, DEFAULT_SETTINGS } from '../../main/core/settings';
+import { ConfSettingsStore, DEFAULT_SETTINGS, type Settings } from '../../main/core/settings';
 import { type Simulator, startSimulator } from '../../simulator/server';
 import type { ClientCredential } from '../../simulator/store';
 import { runTs } from './processes';
@@ -17,15 +17,20 @@ export function oneSellerMarketplace(
   return startSimulator({ port: 0, seed, sellers: [{ sellerId, orders, clients: [client] }] });
 }
 
-/** A data folder whose settings list an account on each marketplace (by label), each secret in `secrets`. */
+/**
+ * A data folder whose settings list an account on each marketplace (by label), each secret in
+ * `secrets`; its other settings the defaults, but for `more`.
+ */
 export async function accountsIn(
   dataRoot: string,
   accounts: Record<string, { marketplace: Simulator; client: ClientCredential }>,
   secrets: SecretStore,
+  more: Partial<Settings> = {},
 ): Promise<void> {
   const listed = Object.entries(accounts);
   new ConfSettingsStore({ cwd: dataRoot }).save({
     ...DEFAULT_SETTINGS,
+    ...more,
     accounts: listed.map(([label, { marketplace, client }]) => ({
       label,
       baseUrl: marketplace.url,

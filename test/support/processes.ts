@@ -71,6 +71,24 @@ export async function exitOf(child: ChildProcess): Promise<number | null> {
   return code as number | null;
 }
 
+/**
+ * Waits for `child` to end, killing it with SIGKILL after `killAfterMs` unless it ended by then:
+ * what it printed, and whether the kill landed.
+ */
+export async function endedOrKilled(
+  child: ChildProcess,
+  killAfterMs?: number,
+): Promise<{ stdout: string; killed: boolean }> {
+  let stdout = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+  const signal = await new Promise<string | null>((resolve) => child.once('exit', (_, sig) => resolve(sig)));
+  clearTimeout(timer);
+  return { stdout, killed: signal === 'SIGKILL' };
+}
+
 /** Runs a simulator process; resolves with its URL once it listens. */
 export async function spawnSimulator(args: string[] = []): Promise<{ url: string; child: ChildProcess }> {
   const child = spawnTs('simulator/cli.ts', ['--port', '0', ...args]);

@@ -1792,6 +1792,16 @@ export class AccountStore {
     this.journalChanged = true;
   }
 
+  /** Lets go of announcements `pid` claimed and did not raise: the next to claim them raises them. */
+  releaseAnnouncements(pid: number, orderIds: readonly string[]): void {
+    this.atomically(() => {
+      const release = this.sql(
+        `UPDATE announcements SET claimed_by = NULL WHERE order_id = ? AND claimed_by = ? AND state != 'raised'`,
+      );
+      for (const id of orderIds) release.run(id, pid);
+    });
+  }
+
   markRaised(orderIds: readonly string[], now: string): void {
     this.atomically(() => {
       const raised = this.sql(
