@@ -46,6 +46,16 @@ export function pausedUntil(until: string | null, now: number): Date | null {
   return Number.isFinite(ms) && ms > now ? new Date(ms) : null;
 }
 
+/**
+ * Of the app's pause and an account's own, the one that ends later (either may have ended): an
+ * account's notifications are held while either holds.
+ */
+export function laterPause(app: string | null, own: string | null | undefined): string | null {
+  if (!own) return app;
+  if (!app) return own;
+  return Date.parse(own) > Date.parse(app) ? own : app;
+}
+
 export function isUntilResumed(until: Date): boolean {
   return until.getTime() >= Date.parse(UNTIL_RESUMED);
 }

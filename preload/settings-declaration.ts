@@ -193,6 +193,19 @@ export const SETTINGS = {
     policy: false,
   }),
   /**
+   * Each paused account's own pause, by its id (AccountState.id): until when its notifications are
+   * held while the others' go on. Kept beside the list rather than in an account's entry: an older
+   * Seller Tray leaves out an entry with a field it does not know (and the account with it), but
+   * drops an unknown setting alone.
+   */
+  accountPauses: ownChannels<Record<string, string>>({
+    default: {},
+    label: 'Account pauses',
+    changes: "by pausing one account's notifications (Settings → Accounts, seller-tray accounts pause)",
+    rule: 'must be an object of account ids and dates and times such as {"3f9c0a1b2c3d4e5f": "2026-11-21T16:50:00Z"}',
+    policy: false,
+  }),
+  /**
    * Remind the user of an order still waiting for action after this many minutes. 0 = off, so
    * "off" needs no second setting; any other value is 15 min (less would nag) to 7 days.
    */

@@ -367,7 +367,11 @@ async function removeNow(
   let pending = noted ? 0 : await refuseUndelivered();
   const at = noted?.at ?? settings.accounts.indexOf(entry);
   writeRemovalNote(dataRoot, { entry, at, automations });
-  updateSettings((current) => ({ ...current, accounts: others(current.accounts) }));
+  // Its pause goes with it (put back, it announces again): added again later, it is not found paused.
+  updateSettings((current) => {
+    const { [ref.id]: _removed, ...pauses } = current.accountPauses;
+    return { ...current, accounts: others(current.accounts), accountPauses: pauses };
+  });
   try {
     if (await stillOpenElsewhere(join(folder, DATABASE_FILE), ports.handOverMs ?? HAND_OVER_MS))
       throw new AccountListError(

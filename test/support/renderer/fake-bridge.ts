@@ -82,6 +82,7 @@ export function accountState(label: string, overrides: Partial<AccountState> = {
     health: 'healthy',
     problem: null,
     pendingOutbox: 0,
+    notificationsPausedUntil: null,
     ...overrides,
   };
 }
