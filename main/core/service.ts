@@ -32,6 +32,7 @@ import {
   addAccount,
   removeAccount,
   renameAccount,
+  withAccountPause,
 } from './account/account-list';
 import {
   type AccountId,
@@ -565,14 +566,7 @@ export class SellerTrayService {
     },
     pauseNotifications: async ({ until, account }) => {
       if (account === undefined) this.saveSettings({ ...this.settings, pausedUntil: until });
-      else {
-        const { id } = this.listedRef(account);
-        const { [id]: _ended, ...others } = this.settings.accountPauses;
-        this.saveSettings({
-          ...this.settings,
-          accountPauses: until === null ? others : { ...others, [id]: until },
-        });
-      }
+      else this.saveSettings(withAccountPause(this.settings, this.listedRef(account).id, until));
       return this.state();
     },
     getUpdateStatus: async () => this.updates.status(),
