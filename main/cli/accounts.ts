@@ -245,7 +245,7 @@ function pause(which: AccountChoice, stores: CliStores, word: string | undefined
   const entry = findAccount(settings, which);
   // Keyed as the app serves it: the demo (first, in demo mode) by the demo's own id.
   const { id } = accountRef({ ...entry, demo: settings.demoMode && settings.accounts[0] === entry });
-  const until = choice && choice.until(new Date()).toISOString();
+  const until = choice === null ? null : choice.until(new Date()).toISOString();
   stores.settings.save(withAccountPause(settings, id, until));
   const label = escapedControls(entry.label);
   if (until === null) return `Resumed notifications of account ${label}.\n`;
