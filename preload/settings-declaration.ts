@@ -184,7 +184,7 @@ export const SETTINGS = {
       text: 'Show a notification for each new order',
     },
   }),
-  /** Notifications are paused until this moment; null = not paused (the pause control sets it). */
+  /** Every account's notifications are paused until this moment; null = not paused (the pause control sets it). */
   pausedUntil: checked<string | null>({
     default: null,
     label: 'Pause',

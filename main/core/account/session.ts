@@ -77,7 +77,7 @@ export class AccountSession {
     const core = await SellerCore.open({
       client: new SellerApiClient(options),
       dataDir,
-      // Its notifications are held while the app or the account itself is paused (docs/window.md).
+      // Its notifications are held while the app or the account itself is paused (docs/architecture.md).
       settings: () => {
         const settings = ports.settings();
         return {
