@@ -123,6 +123,11 @@ export interface AccountState
    */
   open: boolean;
   pendingOutbox: number;
+  /**
+   * Until when its own pause holds its notifications (ISO time), null when it has none ahead. The
+   * app's pause (AppState.notificationsPausedUntil) holds every account's besides.
+   */
+  notificationsPausedUntil: string | null;
 }
 
 /** What an organization's policies (main/core/policy/) decide for this laptop, as the window shows it. */
@@ -333,8 +338,11 @@ export interface Requests {
   checkNow: undefined;
   /** Runs the built-in simulator and connects to it: a working app without credentials. */
   startDemo: undefined;
-  /** Until when notifications are paused (ISO time), or null to resume. */
-  pauseNotifications: { until: string | null };
+  /**
+   * Until when notifications are paused (ISO time), or null to resume: the app's, or with
+   * `account` (its id) that account's alone, the others' notifications going on.
+   */
+  pauseNotifications: { until: string | null; account?: string | undefined };
   /** Tries each operation the app reads with; the report is for a support ticket. */
   diagnose: undefined;
   getUpdateStatus: undefined;

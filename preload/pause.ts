@@ -20,21 +20,33 @@ export function tomorrowMorning(now: Date): Date {
 
 export interface PauseChoice {
   label: string;
+  /** The choice on the command line (`accounts pause LABEL --for 1h`); none: the one without --for. */
+  word?: string;
   until(now: Date): Date;
 }
 
-const FOR_AN_HOUR: PauseChoice = { label: 'For 1 hour', until: (now) => new Date(now.getTime() + 3_600_000) };
+const FOR_AN_HOUR: PauseChoice = {
+  label: 'For 1 hour',
+  word: '1h',
+  until: (now) => new Date(now.getTime() + 3_600_000),
+};
 const UNTIL_TOMORROW: PauseChoice = {
   label: `Until tomorrow ${String(MORNING_HOUR).padStart(2, '0')}:00`,
+  word: 'tomorrow',
   until: tomorrowMorning,
 };
 
 export const PAUSE_CHOICES: readonly PauseChoice[] = [
   FOR_AN_HOUR,
-  { label: 'For 4 hours', until: (now) => new Date(now.getTime() + 4 * 3_600_000) },
+  { label: 'For 4 hours', word: '4h', until: (now) => new Date(now.getTime() + 4 * 3_600_000) },
   UNTIL_TOMORROW,
   { label: 'Until I resume', until: () => new Date(UNTIL_RESUMED) },
 ];
+
+/** The command line's words for the pause choices: `accounts pause LABEL --for 1h`. */
+export const PAUSE_WORDS: readonly string[] = PAUSE_CHOICES.flatMap((choice) =>
+  choice.word ? [choice.word] : [],
+);
 
 /** How long a new order's urgent announcement can be put off, on one laptop. */
 export const SNOOZE_CHOICES: readonly PauseChoice[] = [FOR_AN_HOUR, UNTIL_TOMORROW];
@@ -44,6 +56,16 @@ export function pausedUntil(until: string | null, now: number): Date | null {
   if (!until) return null;
   const ms = Date.parse(until);
   return Number.isFinite(ms) && ms > now ? new Date(ms) : null;
+}
+
+/**
+ * Of the app's pause and an account's own, the one that ends later (either may have ended): an
+ * account's notifications are held while either holds.
+ */
+export function laterPause(app: string | null, own: string | null | undefined): string | null {
+  if (!own) return app;
+  if (!app) return own;
+  return Date.parse(own) > Date.parse(app) ? own : app;
 }
 
 export function isUntilResumed(until: Date): boolean {

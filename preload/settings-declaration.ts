@@ -184,12 +184,25 @@ export const SETTINGS = {
       text: 'Show a notification for each new order',
     },
   }),
-  /** Notifications are paused until this moment; null = not paused (the pause control sets it). */
+  /** Every account's notifications are paused until this moment; null = not paused (the pause control sets it). */
   pausedUntil: checked<string | null>({
     default: null,
     label: 'Pause',
     rule: 'must be a date and time such as 2026-11-21T16:50:00Z, or null when not paused',
     shows: { in: 'elsewhere' },
+    policy: false,
+  }),
+  /**
+   * Each paused account's own pause, by its id (AccountState.id): until when its notifications are
+   * held while the others' go on. Kept beside the list rather than in an account's entry: an older
+   * Seller Tray leaves out an entry with a field it does not know (and the account with it), but
+   * drops an unknown setting alone.
+   */
+  accountPauses: ownChannels<Record<string, string>>({
+    default: {},
+    label: 'Account pauses',
+    changes: "by pausing one account's notifications (Settings → Accounts, seller-tray accounts pause)",
+    rule: 'must be an object of account ids and dates and times such as {"3f9c0a1b2c3d4e5f": "2026-11-21T16:50:00Z"}',
     policy: false,
   }),
   /**

@@ -1454,3 +1454,103 @@ describe("close() while the start's background finish runs", () => {
     );
   }, 40_000);
 });
+
+describe("one account's own pause", () => {
+  const both = () =>
+    openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+      { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+    ]);
+  /** The orders a notification named, and the titles of the summaries. */
+  const told = (events: ServiceEvent[]) => {
+    const requests = events.flatMap((e) => (e.type === 'notification' ? [e.request] : []));
+    return {
+      orders: requests.flatMap((r) => (r.orderId ? [r.orderId] : [])),
+      summaries: requests.filter((r) => r.kind === 'summary').map((r) => r.title),
+    };
+  };
+  /** The "new" listings each marketplace has answered: one per poll. */
+  const polls = () => ({ eu: eu.requestCounts.listNewEvents, us: us.requestCounts.listNewEvents });
+
+  it("holds that account's notifications only, both polled and its orders read; summarised at the first poll after it ends", async () => {
+    const { call, events, service, dir } = await both();
+    await call('checkNow');
+    const usId = service.state().accounts[1]?.id ?? '';
+    const end = new Date(Date.now() + 3_600_000).toISOString();
+    const state = await call('pauseNotifications', { until: end, account: usId });
+    // The app is not paused; US says until when it is.
+    expect(state.notificationsPausedUntil).toBeNull();
+    expect(state.accounts.map((a) => [a.label, a.notificationsPausedUntil])).toEqual([
+      ['EU', null],
+      ['US', end],
+    ]);
+    // Kept in the settings file beside the list: a restart finds it paused.
+    expect(new ConfSettingsStore({ cwd: dir }).load().settings.accountPauses).toEqual({ [usId]: end });
+
+    events.length = 0;
+    const before = polls();
+    const euOrder = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+    const usOrder = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
+    expect((await call('checkNow')).newOrders).toBe(2);
+    expect(polls()).toEqual({ eu: before.eu + 1, us: before.us + 1 });
+    await until(async () => told(events).orders.includes(euOrder));
+    expect(told(events).orders).not.toContain(usOrder);
+    // The paused account's order is read all the same: in its inbox, with its buyer.
+    const page = await call('listOrders', { account: usId });
+    expect(page.orders.map((o) => o.orderId)).toContain(usOrder);
+
+    // Resumed: told at its next poll, as the app's pause does, in one summary naming the account.
+    expect((await call('pauseNotifications', { until: null, account: usId })).accounts[1]).toMatchObject({
+      notificationsPausedUntil: null,
+    });
+    expect(new ConfSettingsStore({ cwd: dir }).load().settings.accountPauses).toEqual({});
+    await call('checkNow');
+    await until(async () => told(events).summaries.length > 0);
+    expect(told(events).summaries).toEqual(['1 new order while paused in US']);
+  });
+
+  it("are held while the app is paused too, the account's own pause outlasting the app's", async () => {
+    const { call, events, service } = await both();
+    await call('checkNow');
+    const usId = service.state().accounts[1]?.id ?? '';
+    const hour = new Date(Date.now() + 3_600_000).toISOString();
+    const week = new Date(Date.now() + 7 * 24 * 3_600_000).toISOString();
+    await call('pauseNotifications', { until: week, account: usId });
+    await call('pauseNotifications', { until: hour });
+    // The first poll's reminders of each backlog are told before the pauses.
+    events.length = 0;
+    await admin(eu.url, 'POST', 'purchases');
+    await admin(us.url, 'POST', 'purchases');
+    await call('checkNow');
+    expect(told(events).orders).toEqual([]);
+    // The app resumes: EU tells what it held; US, still paused on its own, holds on.
+    const state = await call('pauseNotifications', { until: null });
+    expect(state.accounts.map((a) => a.notificationsPausedUntil)).toEqual([null, week]);
+    await admin(us.url, 'POST', 'purchases');
+    await call('checkNow');
+    await until(async () => told(events).summaries.length > 0);
+    expect(told(events)).toEqual({ orders: [], summaries: ['1 new order while paused in EU'] });
+  });
+
+  it('goes with its account when it is removed, so the account added again is not found paused', async () => {
+    const { call, service, dir } = await both();
+    const usId = service.state().accounts[1]?.id ?? '';
+    await call('pauseNotifications', {
+      until: new Date(Date.now() + 3_600_000).toISOString(),
+      account: usId,
+    });
+    await call('removeAccount', { account: usId });
+    expect(new ConfSettingsStore({ cwd: dir }).load().settings.accountPauses).toEqual({});
+  });
+
+  it('is refused for an account not in the list, naming none', async () => {
+    const { service } = await both();
+    const answer = await service.handle('pauseNotifications', { until: null, account: 'f00df00df00df00d' });
+    expect(answer).toMatchObject({
+      ok: false,
+      error: { message: 'There is no such account in the list any more.' },
+    });
+    const bad = await service.handle('pauseNotifications', { until: null, account: '' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+  });
+});

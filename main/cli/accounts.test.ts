@@ -1133,3 +1133,72 @@ describe('a refused secret where the command itself reads it (accounts add, logi
     expect((await l.cli(['orders', 'list', ...typed])).code).toBe(0);
   }, 60_000);
 });
+
+describe('seller-tray accounts pause', () => {
+  it("holds one account's new orders from watch while the other's are printed, both polled; resume hands them over", async () => {
+    const l = await withBoth();
+    const usId = idOf(us, US_CLIENT);
+    expect((await l.cli(['watch', '--once'])).code).toBe(0);
+    const paused = await l.cli(['accounts', 'pause', 'US', '--for', '4h']);
+    expect(paused).toMatchObject({ code: 0, stderr: '' });
+    expect(paused.stdout).toMatch(
+      /^Paused notifications of account US until \S+Z; its orders are still read, and the other accounts' notifications go on\.\n$/,
+    );
+    // Kept beside the list, where the app reads it (and follows it while it runs).
+    const until = (await l.settings()).accountPauses[usId];
+    expect(Date.parse(until) - Date.now()).toBeGreaterThan(3.9 * 3_600_000);
+    expect((await l.cli(['accounts', 'list'])).stdout.split('\n')[1]).toMatch(
+      new RegExp(`^US\\t${usId}\\t.*\\tnotifications paused until ${until}$`),
+    );
+
+    const before = { eu: eu.requestCounts.listNewEvents, us: us.requestCounts.listNewEvents };
+    const euOrder = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+    const usOrder = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
+    const seen = await l.cli(['watch', '--once']);
+    expect(seen).toMatchObject({ code: 0, stderr: '' });
+    expect(
+      seen.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split('\t').slice(0, 2)),
+    ).toEqual([['EU', euOrder]]);
+    expect({ eu: eu.requestCounts.listNewEvents, us: us.requestCounts.listNewEvents }).toEqual({
+      eu: before.eu + 1,
+      us: before.us + 1,
+    });
+    // Read all the same: the order is in US's inbox.
+    expect((await l.cli(['orders', 'list', '--account', 'US'])).stdout).toContain(usOrder);
+
+    expect(await l.cli(['accounts', 'resume', 'US'])).toMatchObject({
+      code: 0,
+      stdout: 'Resumed notifications of account US.\n',
+    });
+    expect((await l.settings()).accountPauses).toEqual({});
+    const resumed = await l.cli(['watch', '--once']);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain(usOrder);
+  }, 60_000);
+
+  it('pauses until resumed without --for, names the way back by id, and refuses a --for it does not know', async () => {
+    const l = await withBoth();
+    const euId = idOf(eu, EU_CLIENT);
+    const paused = await l.cli(['accounts', 'pause', '--id', euId]);
+    expect(paused.stdout).toContain(
+      `Paused notifications of account EU until you resume them (seller-tray accounts resume --id ${euId})`,
+    );
+    expect((await l.cli(['accounts', 'list'])).stdout.split('\n')[0]).toMatch(
+      /\tnotifications paused until resumed$/,
+    );
+    const wrong = await l.cli(['accounts', 'pause', 'US', '--for', '2h']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain(
+      '--for must be one of 1h, 4h, tomorrow, or left out to pause until resumed',
+    );
+    expect((await l.cli(['accounts', 'resume', 'US', '--for', '1h'])).code).toBe(2);
+    expect((await l.cli(['accounts', 'pause', 'Nowhere'])).stderr).toContain(
+      'there is no account labelled "Nowhere"',
+    );
+    // Only EU is paused still.
+    expect(Object.keys((await l.settings()).accountPauses)).toEqual([euId]);
+  }, 60_000);
+});

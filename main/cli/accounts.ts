@@ -1,13 +1,15 @@
-// `seller-tray accounts list|add|rename|remove`: the accounts this computer serves, as the app
-// keeps them (the settings' list, each secret in the keychain under its own marketplace), changed
-// as the app changes them (core/account/account-list.ts). `add` reads the secret from standard
-// input; adding a listed label again reconnects it; `remove` refuses while the account has
+// `seller-tray accounts list|add|rename|pause|resume|remove`: the accounts this computer serves, as
+// the app keeps them (the settings' list, each secret in the keychain under its own marketplace, each
+// account's own pause beside the list), changed as the app changes them (core/account/account-list.ts).
+// `add` reads the secret from standard input; adding a listed label again reconnects it; `pause`
+// holds one account's notifications (the app's and `watch`'s) as its row in Settings does; `remove` refuses while the account has
 // statuses to deliver, unless --force discards them; a running app is handed it over first
 // (core/account/account-list.ts).
 
 import { createInterface } from 'node:readline/promises';
 import { plural } from '../../preload/counted';
 import { escapedControls } from '../../preload/marketplace-text';
+import { isUntilResumed, PAUSE_CHOICES, PAUSE_WORDS, pausedUntil } from '../../preload/pause';
 import {
   AccountListError,
   addAccount,
@@ -16,6 +18,7 @@ import {
   findAccount,
   removeAccount,
   renameAccount,
+  withAccountPause,
 } from '../core/account/account-list';
 import { accountRef, commandFor, keychainEntry } from '../core/account/account-ref';
 import { type AccountChoice, interruptedRemovals, settleRemovals } from '../core/account/removal-notes';
@@ -35,13 +38,14 @@ export interface AccountsOptions {
   clientId?: string | undefined;
   json: boolean;
   force: boolean;
+  /** `accounts pause`'s --for: a pause choice's word (PAUSE_CHOICES); none: until resumed. */
+  for?: string | undefined;
   log: Log;
   /** Whether stdout is a terminal: `list` then prints a header and lines its columns up (`table`). */
   terminal: boolean;
 }
 
-const USAGE =
-  'accounts list | accounts add LABEL --base-url URL --client-id ID | accounts rename LABEL NEW | accounts remove LABEL (an account by its id: --id ID in place of LABEL)';
+const USAGE = `accounts list | accounts add LABEL --base-url URL --client-id ID | accounts rename LABEL NEW | accounts pause LABEL [--for ${PAUSE_WORDS.join('|')}] | accounts resume LABEL | accounts remove LABEL (an account by its id: --id ID in place of LABEL)`;
 
 /** Runs `accounts <list|add|rename|remove> …`; answers what to print. */
 export async function accountsCommand(
@@ -59,6 +63,9 @@ export async function accountsCommand(
       return rename(which, operands[0] ?? '', stores);
     if (action === 'remove' && which && operands.length === 0)
       return await remove(which, stores, options.force);
+    if (action === 'pause' && which && operands.length === 0) return pause(which, stores, options.for);
+    if (action === 'resume' && which && operands.length === 0 && options.for === undefined)
+      return pause(which, stores, null);
   } catch (error) {
     if (!(error instanceof AccountListError)) throw error;
     if (error.code === 'invalid-input') throw new UsageError(error.message, `Usage: seller-tray ${USAGE}`);
@@ -121,7 +128,8 @@ function labelWord(label: string): string {
 type SecretSource = 'demo' | 'credential' | 'keychain' | 'none' | 'keychain unavailable';
 
 async function list(stores: CliStores, { json, terminal }: AccountsOptions): Promise<string> {
-  const { accounts, demoMode } = stores.settings.load().settings;
+  const { accounts, demoMode, accountPauses } = stores.settings.load().settings;
+  const now = Date.now();
   const rows = await Promise.all(
     accounts.map(async (entry, index) => {
       const demo = demoMode && index === 0;
@@ -146,6 +154,8 @@ async function list(stores: CliStores, { json, terminal }: AccountsOptions): Pro
         // The systemd credential a service loads for it (docs/automations.md).
         ...(demo ? {} : { credential: credentialName(owner) }),
         window: index === 0,
+        // Its own pause while it is ahead (accounts pause); the app's pause is not the account's.
+        notificationsPausedUntil: pausedUntil(accountPauses[ref.id] ?? null, now)?.toISOString() ?? null,
         source,
       };
     }),
@@ -165,6 +175,7 @@ async function list(stores: CliStores, { json, terminal }: AccountsOptions): Pro
     r.clientId,
     secretColumn(r.source, r.credential, stores),
     r.window ? "the window's" : '',
+    ...(r.notificationsPausedUntil ? [pausedCell(r.notificationsPausedUntil)] : []),
   ]);
   // A removal killed midway: the account's data or secret may be left; either command ends that.
   const unfinished = interrupted.map((entry) => {
@@ -180,8 +191,14 @@ async function list(stores: CliStores, { json, terminal }: AccountsOptions): Pro
       '',
     );
   const header = ['LABEL', 'ID', 'BASE URL', 'CLIENT ID', 'SECRET', 'WINDOW'];
+  if (rows.some((r) => r.notificationsPausedUntil)) header.push('NOTIFICATIONS');
   const lines = table(header, [...listed, ...unfinished.map(({ cells }) => cells)], true);
   return lines + unfinished.map(({ advice }) => row([advice])).join('');
+}
+
+/** The list's last column while an account's own pause holds. */
+function pausedCell(until: string): string {
+  return `notifications paused ${isUntilResumed(new Date(until)) ? 'until resumed' : `until ${until}`}`;
 }
 
 /** The list's secret column: the credential named where one is read, or could be. */
@@ -217,6 +234,31 @@ function rename(which: AccountChoice, to: string, stores: CliStores): string {
   const from = findAccount(settings, which).label;
   stores.settings.save(renameAccount(settings, which, to, stores.dataRoot));
   return `Renamed account ${escapedControls(from)} to ${escapedControls(to.trim())}.\n`;
+}
+
+/**
+ * `accounts pause` (`word`: its --for, undefined until resumed) and `accounts resume` (null): that
+ * account's notifications alone held, as its row in the app's Settings holds them; a running app
+ * follows the file. Its polls, marks and deliveries go on.
+ */
+function pause(which: AccountChoice, stores: CliStores, word: string | undefined | null): string {
+  const choice = word === null ? null : PAUSE_CHOICES.find((c) => c.word === word);
+  if (choice === undefined)
+    throw new UsageError(
+      `--for must be one of ${PAUSE_WORDS.join(', ')}, or left out to pause until resumed`,
+    );
+  const { settings } = stores.settings.load();
+  const entry = findAccount(settings, which);
+  // Keyed as the app serves it: the demo (first, in demo mode) by the demo's own id.
+  const { id } = accountRef({ ...entry, demo: settings.demoMode && settings.accounts[0] === entry });
+  const until = choice === null ? null : choice.until(new Date()).toISOString();
+  stores.settings.save(withAccountPause(settings, id, until));
+  const label = escapedControls(entry.label);
+  if (until === null) return `Resumed notifications of account ${label}.\n`;
+  const end = isUntilResumed(new Date(until))
+    ? `until you resume them (${commandFor(id, 'accounts resume')})`
+    : `until ${until}`;
+  return `Paused notifications of account ${label} ${end}; its orders are still read, and the other accounts' notifications go on.\n`;
 }
 
 /**

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { escapedControls } from '../../preload/marketplace-text';
 import { canonicalOrderId } from '../../preload/order-link';
+import { PAUSE_WORDS } from '../../preload/pause';
 import {
   type AccountRef,
   accountFolder,
@@ -92,6 +93,12 @@ Commands:
                      or brings back one whose removal was interrupted
   accounts rename LABEL NEW
                      gives a listed account another label
+  accounts pause LABEL [--for ${PAUSE_WORDS.join('|')}]
+                     holds that account's notifications (the app's, watch's) for an hour, four
+                     hours, until tomorrow 08:00, or until resumed (no --for), as its row in the
+                     app's Settings does; it is still polled, and the others still announce
+  accounts resume LABEL
+                     ends that account's own pause; what came meanwhile is told in one summary
   accounts remove LABEL [--force]
                      asks first at a terminal (not when piped), then deletes the account's
                      keychain secret and its data on this computer;
@@ -269,6 +276,7 @@ async function main(argv: string[]): Promise<number> {
         clientId: values['client-id'],
         json: values.json ?? false,
         force: values.force ?? false,
+        for: values.for,
         log,
         terminal: process.stdout.isTTY === true,
       };
@@ -493,6 +501,7 @@ const OPTIONS = {
   detail: { type: 'string' },
   as: { type: 'string' },
   force: { type: 'boolean' },
+  for: { type: 'string' },
   once: { type: 'boolean' },
   interval: { type: 'string' },
   'forward-to': { type: 'string' },

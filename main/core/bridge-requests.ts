@@ -145,7 +145,10 @@ export const requests = {
   }),
   checkNow: z.undefined(),
   startDemo: z.undefined(),
-  pauseNotifications: z.strictObject({ until: z.iso.datetime({ offset: true }).nullable() }),
+  pauseNotifications: z.strictObject({
+    until: z.iso.datetime({ offset: true }).nullable(),
+    account: AccountOf.optional(),
+  }),
   diagnose: z.undefined(),
   getUpdateStatus: z.undefined(),
   checkForUpdates: z.undefined(),

@@ -87,6 +87,8 @@ export interface CoreSettings {
   pollIntervalSeconds: number;
   notificationsEnabled: boolean;
   pausedUntil: string | null;
+  /** Each account's own pause, by its id: the session folds its account's into `pausedUntil`. */
+  accountPauses?: Readonly<Record<string, string>> | undefined;
   reminderAfterMinutes: number;
   /** A marked status is held this long before it is sent, so it can be undone; 0 sends at once. */
   undoSeconds: number;

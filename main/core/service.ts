@@ -24,6 +24,7 @@ import {
 import type { Insights } from '../../preload/insights';
 import { escapedControls } from '../../preload/marketplace-text';
 import type { Attention, CoreStatus, Explained } from '../../preload/model';
+import { pausedUntil } from '../../preload/pause';
 import type { AccountEntry } from '../../preload/settings-declaration';
 import {
   AccountListError,
@@ -31,6 +32,7 @@ import {
   addAccount,
   removeAccount,
   renameAccount,
+  withAccountPause,
 } from './account/account-list';
 import {
   type AccountId,
@@ -573,8 +575,9 @@ export class SellerTrayService {
       await this.startDemo();
       return this.state();
     },
-    pauseNotifications: async ({ until }) => {
-      this.saveSettings({ ...this.settings, pausedUntil: until });
+    pauseNotifications: async ({ until, account }) => {
+      if (account === undefined) this.saveSettings({ ...this.settings, pausedUntil: until });
+      else this.saveSettings(withAccountPause(this.settings, this.listedRef(account).id, until));
       return this.state();
     },
     getUpdateStatus: async () => this.updates.status(),
@@ -681,7 +684,8 @@ export class SellerTrayService {
       problem: status?.problem ?? unopened ?? null,
       waitingCount: sum((s) => s.waitingCount),
       pendingOutbox: sum((s) => s.pendingOutbox),
-      notificationsPausedUntil: status?.notificationsPausedUntil ?? null,
+      // The app's own pause: an account's status says its own too, when it ends later.
+      notificationsPausedUntil: this.pauseAhead(this.settings.pausedUntil),
       attention: sumAttentionCounts(all.map((s) => s.attention)),
       accounts: refs.map((ref): AccountState => {
         const own = statuses.get(ref.id);
@@ -696,6 +700,7 @@ export class SellerTrayService {
           health: own?.health ?? 'healthy',
           problem: own?.problem ?? this.unopened.get(ref.id) ?? null,
           pendingOutbox: own?.pendingOutbox ?? 0,
+          notificationsPausedUntil: this.pauseAhead(this.settings.accountPauses[ref.id] ?? null),
         };
       }),
     };
@@ -735,6 +740,18 @@ export class SellerTrayService {
     const entry = this.settings.accounts.find((a) => accountRef(a).id === id);
     if (!entry) throw new CodedError('not-found', 'There is no such account in the list any more.');
     return entry;
+  }
+
+  /** A served or listed account by its id as AppState gives it (the demo's too). */
+  private listedRef(id: string): AccountRef {
+    const ref = this.accountRefs().find((r) => r.id === id);
+    if (!ref) throw new CodedError('not-found', 'There is no such account in the list any more.');
+    return ref;
+  }
+
+  /** A pause's end while it is ahead, as ISO time; null when there is none or it has ended. */
+  private pauseAhead(until: string | null): string | null {
+    return pausedUntil(until, this.ports.now?.() ?? Date.now())?.toISOString() ?? null;
   }
 
   private accountListPorts(): AccountListPorts {

@@ -37,6 +37,7 @@ const configured: Settings = {
   pollIntervalSeconds: 120,
   notificationsEnabled: false,
   pausedUntil: '2026-11-21T18:00:00Z',
+  accountPauses: {},
   reminderAfterMinutes: 0,
   escalateAfterMinutes: 30,
   openAtLogin: true,
@@ -101,7 +102,7 @@ describe.runIf(process.platform !== 'win32')('settings file mode', () => {
 });
 
 describe('settings defaults', () => {
-  it('are: not configured, every 60 s, notifications on, not paused, reminder after 4 h, urgent after 1 h, no login item, update checks, no demo, in progress flagged after 7 days, longest waiting first, 10 s to undo, the account name', () => {
+  it('are: not configured, every 60 s, notifications on, not paused (nor any account), reminder after 4 h, urgent after 1 h, no login item, update checks, no demo, in progress flagged after 7 days, longest waiting first, 10 s to undo, the account name', () => {
     expect(DEFAULT_SETTINGS).toEqual({
       baseUrl: '',
       clientId: '',
@@ -109,6 +110,7 @@ describe('settings defaults', () => {
       pollIntervalSeconds: 60,
       notificationsEnabled: true,
       pausedUntil: null,
+      accountPauses: {},
       reminderAfterMinutes: 240,
       escalateAfterMinutes: 60,
       openAtLogin: false,
@@ -886,6 +888,21 @@ describe('the account list (settings file version 2)', () => {
       'those items were left out (or relabelled, as said) and the rest of your settings are in use',
     );
     expect(readdirSync(dir).filter((name) => name.includes('corrupt'))).toEqual([]);
+  });
+
+  // An entry with a key it does not know costs an older version the account (above); a setting it
+  // does not know costs it that setting alone: an account's pause is therefore kept beside the list.
+  it("keeps an account's pause beside the list, where a version that does not know it drops the pause alone, every account kept", () => {
+    const paused = { ...both, accountPauses: { [accountRef(US).id]: '2026-11-21T18:00:00.000Z' } };
+    store().save(paused);
+    const written = onDisk();
+    expect(written.accounts).toEqual([EU, US]);
+    expect(written.accountPauses).toEqual(paused.accountPauses);
+    expect(store().load()).toEqual({ settings: paused });
+    // As an older version finds it: a key it does not know at the top.
+    const { accountPauses, ...rest } = written;
+    writeFileSync(settingsFile(), JSON.stringify({ ...rest, pausesOfANewerVersion: accountPauses }));
+    expect(store().load()).toEqual({ settings: both });
   });
 
   it('keeps an account whose label only repeats another’s, relabelled and told', () => {

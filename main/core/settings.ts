@@ -211,6 +211,7 @@ const checked = {
     .refine((id) => !id.includes(':'), { message: 'clientId must not contain a colon (":")' })
     .refine((id) => !/\p{Cc}/u.test(id), { message: 'clientId must not contain control characters' }),
   pausedUntil: z.iso.datetime({ offset: true }).nullable(),
+  accountPauses: z.record(z.string().min(1).max(LIMITS.accountId), z.iso.datetime({ offset: true })),
   api: ApiSectionSchema.nullable(),
   actorName: z
     .string()

@@ -2,9 +2,11 @@
 // Settings → Accounts with a fake bridge: each account listed with its standing; add, rename and
 // a removal asked twice when statuses wait to be sent.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CodedError } from '../../preload/coded-error';
-import type { AccountState } from '../../preload/contract';
+import type { AccountState, AppState } from '../../preload/contract';
+import { tomorrowMorning, UNTIL_RESUMED } from '../../preload/pause';
 import { accountState, appState, createFakeBridge } from '../../test/support/renderer/fake-bridge';
 import { renderWithBridge } from '../../test/support/renderer/render';
 import { AccountsPanel } from './AccountsPanel';
@@ -189,5 +191,93 @@ describe('AccountsPanel', () => {
       ]),
     );
     expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  describe("an account's own pause", () => {
+    /** The panel as Settings holds it: each answer's state shown in the next render. */
+    function renderLive(accounts: AccountState[]) {
+      const bridge = createFakeBridge({ state: appState({ accounts }) });
+      function Live() {
+        const [state, setState] = useState<AppState>(bridge.state);
+        return <AccountsPanel state={state} onState={setState} />;
+      }
+      renderWithBridge(bridge, <Live />);
+      return bridge;
+    }
+    /** An account's row, showing its standing or its pause's choices. */
+    const row = (label: string) =>
+      screen
+        .getAllByRole('listitem')
+        .find(
+          (li) =>
+            li.querySelector('strong')?.textContent === label ||
+            li.querySelector('legend')?.textContent === `Pause notifications of ${label}`,
+        );
+
+    it("offers the header's choices for that account alone, says until when, and resumes it", async () => {
+      const bridge = renderLive([accountState('EU'), accountState('US')]);
+      fireEvent.click(screen.getByRole('button', { name: 'Pause notifications of US' }));
+      const choices = screen.getByRole('group', { name: 'Pause notifications of US' });
+      // The same choices as the header's and the tray's, the first with the focus.
+      expect(
+        within(choices)
+          .getAllByRole('button')
+          .map((b) => b.textContent),
+      ).toEqual(['For 1 hour', 'For 4 hours', 'Until tomorrow 08:00', 'Until I resume', 'Cancel']);
+      expect(document.activeElement?.textContent).toBe('For 1 hour');
+      const clicked = new Date();
+      fireEvent.click(within(choices).getByRole('button', { name: 'Until tomorrow 08:00' }));
+      await waitFor(() =>
+        expect(bridge.callsOf('pauseNotifications')).toEqual([
+          { until: tomorrowMorning(clicked).toISOString(), account: 'id-us' },
+        ]),
+      );
+      await waitFor(() => expect(row('US')?.textContent).toMatch(/Notifications paused until .*8:00/));
+      // EU is not paused, nor is the app.
+      expect(row('EU')?.textContent).not.toContain('paused');
+      expect(bridge.state.notificationsPausedUntil).toBeNull();
+      // Resume takes Pause's place, and the focus with it; it resumes US only.
+      await waitFor(() =>
+        expect(document.activeElement).toBe(
+          screen.getByRole('button', { name: 'Resume notifications of US' }),
+        ),
+      );
+      fireEvent.click(screen.getByRole('button', { name: 'Resume notifications of US' }));
+      await waitFor(() =>
+        expect(bridge.callsOf('pauseNotifications').at(-1)).toEqual({ until: null, account: 'id-us' }),
+      );
+      await waitFor(() => expect(row('US')?.textContent).not.toContain('paused'));
+      await waitFor(() =>
+        expect(document.activeElement).toBe(
+          screen.getByRole('button', { name: 'Pause notifications of US' }),
+        ),
+      );
+    });
+
+    it('says "until you resume them" for a pause without an end, and nothing of a pause that has ended', () => {
+      renderPanel([
+        accountState('EU', { notificationsPausedUntil: UNTIL_RESUMED }),
+        accountState('US', { notificationsPausedUntil: new Date(Date.now() - 60_000).toISOString() }),
+      ]);
+      expect(row('EU')?.textContent).toContain('Notifications paused until you resume them.');
+      expect(screen.getByRole('button', { name: 'Resume notifications of EU' })).toBeTruthy();
+      expect(row('US')?.textContent).not.toContain('paused');
+      expect(screen.getByRole('button', { name: 'Pause notifications of US' })).toBeTruthy();
+    });
+
+    it('says a refused pause in its row, the choices kept open to try again, and Cancel gives the focus back', async () => {
+      const bridge = renderLive([accountState('EU'), accountState('US')]);
+      bridge.handle('pauseNotifications', () => {
+        throw new CodedError('not-found', 'There is no such account in the list any more.');
+      });
+      fireEvent.click(screen.getByRole('button', { name: 'Pause notifications of US' }));
+      fireEvent.click(screen.getByRole('button', { name: 'For 1 hour' }));
+      const alert = await screen.findByRole('alert');
+      expect(row('US')?.contains(alert)).toBe(true);
+      expect(alert.textContent).toContain('There is no such account in the list any more.');
+      const choices = screen.getByRole('group', { name: 'Pause notifications of US' });
+      fireEvent.click(within(choices).getByRole('button', { name: 'Cancel' }));
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Pause notifications of US' }));
+    });
   });
 });

@@ -1,6 +1,7 @@
 // Settings → Accounts: every marketplace account this laptop serves, each with its label, where
 // it is and how it stands; add one (its secret checked by the marketplace before it is saved),
-// rename one, give one its current secret (reconnect: checked first, as an addition is), remove
+// rename one, give one its current secret (reconnect: checked first, as an addition is), pause
+// one's notifications alone (the header's choices; the others' and the app's pause untouched), remove
 // one. Removing asks first; an account with statuses not yet sent is asked about a second time,
 // naming them, before they are discarded. The first account is the one the form above edits and
 // the inbox shows; the demo leaves through its own button. A form opened in place takes the focus
@@ -8,18 +9,21 @@
 import { type FormEvent, type RefObject, useEffect, useId, useRef, useState } from 'react';
 import type { AccountState, AppState } from '../../preload/contract';
 import { LIMITS } from '../../preload/contract';
+import { PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
 import { asCodedError, call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { plural, sentence, standingLabel } from '../format';
 import { useFocusReturn } from '../hooks/useFocusReturn';
+import { useNow } from '../hooks/useNow';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorAlert } from './ErrorAlert';
+import { pauseEnd } from './PauseControl';
 import { ServerText } from './ServerText';
 
-/** A row's form open in its place: a new label, or the account's current secret. */
+/** A row's form open in its place: a new label, the account's current secret, or its pause's choices. */
 interface Editing {
   account: string;
-  what: 'rename' | 'secret';
+  what: 'rename' | 'secret' | 'pause';
 }
 
 /** A removal being asked about: first whether to remove, then (statuses waiting) whether to discard them, each named. */
@@ -37,6 +41,7 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
   const [adding, setAdding] = useState(false);
   const [busy, setBusy] = useState(false);
   const { container, returnTo } = useFocusReturn<HTMLElement>();
+  const now = useNow();
 
   function close(opener: string): void {
     returnTo(opener);
@@ -88,6 +93,14 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
               if (open) close(opener(open));
               setEditing(null);
             };
+            const paused = pausedUntil(account.notificationsPausedUntil, now);
+            const pause = (until: Date | null) =>
+              run(() =>
+                call(bridge, 'pauseNotifications', {
+                  until: until === null ? null : until.toISOString(),
+                  account: account.id,
+                }),
+              );
             return (
               <li key={account.id}>
                 {open === 'rename' ? (
@@ -121,6 +134,15 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
                       if (await run(() => call(bridge, 'addAccount', request))) done();
                     }}
                   />
+                ) : open === 'pause' ? (
+                  <RowPause
+                    label={`Pause notifications of ${account.label}`}
+                    busy={busy}
+                    onCancel={done}
+                    onChoose={async (until) => {
+                      if (await pause(until)) done();
+                    }}
+                  />
                 ) : (
                   <>
                     <span className="account-name">
@@ -130,7 +152,29 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
                       </span>
                     </span>{' '}
                     <span>{standing(account)}</span>
+                    {paused && <span> Notifications paused {pauseEnd(paused, now)}.</span>}
                     <span className="account-actions">
+                      {/* Pause and Resume take each other's place: the focus stays on the one shown. */}
+                      {paused ? (
+                        <button
+                          type="button"
+                          disabled={busy}
+                          data-opens={opener('pause')}
+                          onClick={async () => {
+                            if (await pause(null)) returnTo(opener('pause'));
+                          }}
+                        >
+                          Resume<span className="sr-only"> notifications of {account.label}</span>
+                        </button>
+                      ) : (
+                        <button
+                          type="button"
+                          data-opens={opener('pause')}
+                          onClick={() => setEditing({ account: account.id, what: 'pause' })}
+                        >
+                          Pause<span className="sr-only"> notifications of {account.label}</span>
+                        </button>
+                      )}
                       <button
                         type="button"
                         data-opens={opener('rename')}
@@ -241,6 +285,35 @@ function hostOf(baseUrl: string): string {
   } catch {
     return baseUrl;
   }
+}
+
+/** A row's pause choices (the header's), named for the account, with the focus on the first as they open. */
+function RowPause(props: {
+  label: string;
+  busy: boolean;
+  onChoose: (until: Date) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const group = useRef<HTMLFieldSetElement>(null);
+  useEffect(() => group.current?.querySelector('button')?.focus(), []);
+  return (
+    <fieldset ref={group} className="inline-form">
+      <legend>{props.label}</legend>
+      {PAUSE_CHOICES.map((choice) => (
+        <button
+          key={choice.label}
+          type="button"
+          disabled={props.busy}
+          onClick={() => void props.onChoose(choice.until(new Date()))}
+        >
+          {choice.label}
+        </button>
+      ))}
+      <button type="button" onClick={props.onCancel}>
+        Cancel
+      </button>
+    </fieldset>
+  );
 }
 
 /** A row's one-field form (a new label, a new secret), with the focus in its field as it opens. */

@@ -18,7 +18,7 @@ import type { BannerProps } from './banner';
 import { ErrorAlert } from './ErrorAlert';
 
 /** "until 14:30", "until Nov 22, 2026, 8:00 AM", or "until you resume them". */
-function pauseEnd(until: Date, now: number): string {
+export function pauseEnd(until: Date, now: number): string {
   return isUntilResumed(until) ? 'until you resume them' : `until ${formatWhen(until.toISOString(), now)}`;
 }
 

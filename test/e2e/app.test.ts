@@ -299,6 +299,15 @@ describe.each([
     await adding.getByRole('button', { name: 'Check and add' }).click();
     await page.getByRole('button', { name: 'Remove Test' }).waitFor();
     await check(page, 'settings-accounts');
+    // Test's notifications paused alone: its row says until when, with Resume.
+    await page.getByRole('button', { name: 'Pause notifications of Test' }).click();
+    const choices = page.getByRole('group', { name: 'Pause notifications of Test' });
+    await choices.waitFor();
+    await check(page, 'settings-account-pause');
+    await choices.getByRole('button', { name: 'For 1 hour' }).click();
+    await page.getByRole('button', { name: 'Resume notifications of Test' }).waitFor();
+    await page.getByText(/Notifications paused until/).waitFor();
+    await check(page, 'settings-account-paused');
     await page.getByRole('button', { name: 'Remove Test' }).click();
     await page.getByRole('alertdialog', { name: 'Remove Test?' }).waitFor();
     await check(page, 'settings-remove-account');

@@ -228,6 +228,15 @@ export function chosenForAdding(
   return { known, noted };
 }
 
+/**
+ * The settings with one account's own pause (by its id, as the app serves it) ending at `until`
+ * (ISO time), or ended (null): the window's, the CLI's and a removal's one way to change it.
+ */
+export function withAccountPause(settings: Settings, id: string, until: string | null): Settings {
+  const { [id]: _ended, ...others } = settings.accountPauses;
+  return { ...settings, accountPauses: until === null ? others : { ...others, [id]: until } };
+}
+
 /** Gives a listed account another label (not one an interrupted removal still goes by). */
 export function renameAccount(
   settings: Settings,
@@ -367,7 +376,11 @@ async function removeNow(
   let pending = noted ? 0 : await refuseUndelivered();
   const at = noted?.at ?? settings.accounts.indexOf(entry);
   writeRemovalNote(dataRoot, { entry, at, automations });
-  updateSettings((current) => ({ ...current, accounts: others(current.accounts) }));
+  // Its pause goes with it (put back, it announces again): added again later, it is not found paused.
+  updateSettings((current) => ({
+    ...withAccountPause(current, ref.id, null),
+    accounts: others(current.accounts),
+  }));
   try {
     if (await stillOpenElsewhere(join(folder, DATABASE_FILE), ports.handOverMs ?? HAND_OVER_MS))
       throw new AccountListError(

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DiagnosisReport } from '../../../preload/contract';
 import { plural } from '../../../preload/counted';
+import { laterPause } from '../../../preload/pause';
 import { adviceFor, type Surface } from '../advice';
 import { SellerApiClient, type SellerApiClientOptions } from '../api/client';
 import { SellerApiError } from '../api/errors';
@@ -76,7 +77,14 @@ export class AccountSession {
     const core = await SellerCore.open({
       client: new SellerApiClient(options),
       dataDir,
-      settings: ports.settings,
+      // Its notifications are held while the app or the account itself is paused (docs/architecture.md).
+      settings: () => {
+        const settings = ports.settings();
+        return {
+          ...settings,
+          pausedUntil: laterPause(settings.pausedUntil, settings.accountPauses?.[ref.id]),
+        };
+      },
       ...(ports.timers ? { timers: ports.timers } : {}),
       ...(ports.now ? { now: ports.now } : {}),
       log,

@@ -82,6 +82,7 @@ export function accountState(label: string, overrides: Partial<AccountState> = {
     health: 'healthy',
     problem: null,
     pendingOutbox: 0,
+    notificationsPausedUntil: null,
     ...overrides,
   };
 }
@@ -398,7 +399,14 @@ export function createFakeBridge(options: FakeBridgeOptions = {}): FakeBridge {
       fake.state = { ...fake.state, setup: 'demo', secretStored: false };
       return fake.state;
     },
-    pauseNotifications: ({ until }) => {
+    pauseNotifications: ({ until, account }) => {
+      if (account !== undefined) {
+        const accounts = fake.state.accounts.map((a) =>
+          a.id === account ? { ...a, notificationsPausedUntil: until } : a,
+        );
+        fake.state = { ...fake.state, accounts };
+        return fake.state;
+      }
       fake.settings = { ...fake.settings, pausedUntil: until };
       fake.state = { ...fake.state, notificationsPausedUntil: until };
       return fake.state;
