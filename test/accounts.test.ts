@@ -28,7 +28,7 @@ import { orderLink, parseOrderLink } from '../preload/order-link';
 import { namedAccount } from '../preload/served-account';
 import type { AccountEntry } from '../preload/settings-declaration';
 import type { Simulator } from '../simulator/server';
-import { arrived, openAccountsService, type ServedAccount, until } from './support/accounts-service';
+import { arrived, openAccountsService, type ServedAccount } from './support/accounts-service';
 import { expectAnnouncedOnce } from './support/announced-once';
 import { ManualTimers, makeDataDir } from './support/core';
 import { memorySecrets } from './support/memory-secrets';
@@ -37,7 +37,7 @@ import { recordingPorts } from './support/order-link-ports';
 import { runTs } from './support/processes';
 import { admin } from './support/raw-api';
 import { recordingLog } from './support/recording-log';
-import { FakeNotifications, FakeTray } from './support/shell-fakes';
+import { FakeNotifications, FakeTray, until } from './support/shell-fakes';
 import { serviceCalls } from './support/test-service';
 import { watchOnce } from './support/watch-once';
 

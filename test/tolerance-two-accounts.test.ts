@@ -18,8 +18,9 @@ import type { ServiceEvent } from '../main/core/service';
 import { HUGE_MARKER, QUIRK_NAMES, type Quirk } from '../simulator/quirks';
 import { startSimulator } from '../simulator/server';
 import type { PurchaseRequest } from '../simulator/store';
-import { arrived, openAccountsService, type ServedAccount, until } from './support/accounts-service';
+import { arrived, openAccountsService, type ServedAccount } from './support/accounts-service';
 import { admin } from './support/raw-api';
+import { until } from './support/shell-fakes';
 
 const PLAIN_CLIENT = { clientId: 'plain-client', clientSecret: 'plain-secret-5b1e' };
 const QUIRKY_CLIENT = { clientId: 'quirky-client', clientSecret: 'quirky-secret-93af' };

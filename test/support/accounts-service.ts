@@ -75,12 +75,3 @@ export async function openAccountsService(
 /** The orders the service announced as new, in order (notified one by one, in a summary, or held). */
 export const arrived = (events: ServiceEvent[]) =>
   events.flatMap((event) => (event.type === 'orders-arrived' ? event.orderIds : []));
-
-/** Polls `check` every 25 ms until it holds; fails after `timeoutMs`. */
-export async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

@@ -244,7 +244,7 @@ export async function openDemoService(): Promise<TestService> {
 }
 
 /** Waits until `check` holds (the service's events come after its answers). */
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const start = Date.now();
   while (!(await check())) {
     if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
