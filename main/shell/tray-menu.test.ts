@@ -225,6 +225,21 @@ describe('the tray says the marketplace is being read', () => {
       { label: '⚠ Down: Offline; not read for 20 min, trying again', enabled: false },
       { label: 'US: Credentials rejected; last read 3 min ago', enabled: false },
     ]);
+    // An account whose own notifications are paused says so on its line (the app's pause has its own item).
+    const quiet = { ...eu, notificationsPausedUntil: new Date(NOW.getTime() + 3_600_000).toISOString() };
+    const paused = trayView(
+      { ...baseState, lastSuccessfulPoll: at(1), accounts: [quiet, us] },
+      NOW,
+      noActions,
+    );
+    expect(paused.template[1]).toEqual({
+      label: 'EU: Checked 1 min ago; notifications paused',
+      enabled: false,
+    });
+    const ended = { ...eu, notificationsPausedUntil: at(1) };
+    expect(trayView({ ...baseState, accounts: [ended, us] }, NOW, noActions).template[1]?.label).toBe(
+      'EU: Checked 1 min ago',
+    );
     // All read in time: the normal icon. One account served (the other has no secret): as before.
     const fine = {
       ...down,

@@ -77,6 +77,20 @@ describe('the header serving several accounts', () => {
     expect(alerts[0]?.textContent).toMatch(/^Down: The marketplace could not be reached/);
   });
 
+  it("says on an account's line that its own notifications are paused", () => {
+    const state = twoAccounts();
+    const [eu, ...others] = state.accounts;
+    if (!eu) throw new Error('no account');
+    const until = new Date(NOW.getTime() + 3_600_000).toISOString();
+    const { status } = renderHeader({
+      ...state,
+      accounts: [{ ...eu, notificationsPausedUntil: until }, ...others],
+    });
+    expect(within(status).getAllByRole('listitem')[0]?.textContent).toBe(
+      'EU Checked 1 min ago; notifications paused',
+    );
+  });
+
   it('says when an account that fails was last read and that it tries again, never that it was checked', () => {
     const state = twoAccounts();
     const { status } = renderHeader({
