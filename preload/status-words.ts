@@ -5,6 +5,7 @@
 // every process.
 import type { AccountState } from './contract';
 import type { Connection } from './model';
+import { pausedUntil } from './pause';
 import { servedAccounts } from './served-account';
 
 const STATUS_LABELS: Readonly<Record<string, string>> = {
@@ -141,4 +142,16 @@ export function accountStateText(
   const problem = account.connection === 'paused' ? 'checking paused' : TRAY_PROBLEMS[account.connection];
   if (!problem) return read;
   return `${problem.charAt(0).toUpperCase()}${problem.slice(1)}; ${read.charAt(0).toLowerCase()}${read.slice(1)}`;
+}
+
+/**
+ * A served account's line beside the others (the header, the tray): its state, and its own
+ * notifications paused while they are (the app's pause has its own item and words).
+ */
+export function servedAccountText(
+  account: Pick<AccountState, 'connection' | 'health' | 'lastSuccessfulPoll' | 'notificationsPausedUntil'>,
+  nowMs: number,
+): string {
+  const state = accountStateText(account, nowMs);
+  return pausedUntil(account.notificationsPausedUntil, nowMs) ? `${state}; notifications paused` : state;
 }

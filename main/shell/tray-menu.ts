@@ -11,7 +11,13 @@ import type { AppState } from '../../preload/contract';
 import { trayCount } from '../../preload/model';
 import { isUntilResumed, PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
 import { servedAccounts } from '../../preload/served-account';
-import { accountStateText, checkFoundText, lastReadText, TRAY_PROBLEMS } from '../../preload/status-words';
+import {
+  accountStateText,
+  checkFoundText,
+  lastReadText,
+  servedAccountText,
+  TRAY_PROBLEMS,
+} from '../../preload/status-words';
 import { PRODUCT_NAME } from '../core/app-identity';
 import type { SellerTrayService } from '../core/service';
 import type { MenuItemSpec, TrayIcon, TrayPort } from './electron-ports';
@@ -77,7 +83,7 @@ export function trayView(
   const stateLines = single
     ? [{ text: accountStateText(state, now.getTime()), stale }]
     : accounts.map((a) => ({
-        text: `${a.label}: ${accountStateText(a, now.getTime())}`,
+        text: `${a.label}: ${servedAccountText(a, now.getTime())}`,
         stale: staleAccount(a),
       }));
   const parts = [waitingText(state.waitingCount)];

@@ -11,7 +11,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import type { AppState } from '../../preload/contract';
 import { attentionTotal } from '../../preload/model';
 import { servedAccounts } from '../../preload/served-account';
-import { accountStateText, checkFoundText, lastReadText } from '../../preload/status-words';
+import { checkFoundText, lastReadText, servedAccountText } from '../../preload/status-words';
 import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { formatWhen, noAnswer, plural, standingLabel } from '../format';
@@ -162,7 +162,7 @@ export function Header({
                 <span>
                   <strong className="account-state-label">{account.label}</strong>{' '}
                   {late && <span aria-hidden="true">⚠ </span>}
-                  {accountStateText(account, now)}
+                  {servedAccountText(account, now)}
                 </span>
               </li>
             );
