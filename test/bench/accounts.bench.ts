@@ -189,7 +189,8 @@ interface WindowSample {
   ms: number;
   handlerMs: number;
   channels: Record<string, number>;
-  events: Record<string, number>;
+  /** After a new order: what the service told the window from the poll's start to the frame. */
+  events?: Record<string, number>;
 }
 
 /** This process's clock (performance.now) less the page's, to read a time the page took on ours. */
@@ -275,7 +276,7 @@ async function windowRound(
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const { ms, page } = await openInbox(browser, app.url);
   const shown = performance.now();
-  const first = { ms, ...asked(app.calls, shown - ms, shown), events: {} };
+  const first = { ms, ...asked(app.calls, shown - ms, shown) };
   const shownAgain = async (polledBy: PolledBy) => {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const { orderId, ...sample } = await newOrderShown(page, app.service, marketplace, polledBy, app.calls);
@@ -477,7 +478,7 @@ try {
     const roundRatios = later('all').map((s, i) => s.ms / (later('one')[i]?.ms ?? Number.NaN));
     const [firstOne, firstAll] = [windows.one[0]?.[key], windows.all[0]?.[key]];
     console.log(
-      `${what}: ${ms('all').toFixed(1)} / ${ms('one').toFixed(1)} ms, ${(ms('all') / ms('one')).toFixed(2)} (each round's ratio: median ${median(roundRatios).toFixed(2)}, ${Math.min(...roundRatios).toFixed(2)}-${Math.max(...roundRatios).toFixed(2)}); of which the service's handlers ${handlers('all').toFixed(2)} / ${handlers('one').toFixed(2)} ms; first round ${shown(firstAll)} / ${shown(firstOne)}; requests of the last round ${JSON.stringify(later('all').at(-1)?.channels)} / ${JSON.stringify(later('one').at(-1)?.channels)}, events ${JSON.stringify(later('all').at(-1)?.events)} / ${JSON.stringify(later('one').at(-1)?.events)}`,
+      `${what}: ${ms('all').toFixed(1)} / ${ms('one').toFixed(1)} ms, ${(ms('all') / ms('one')).toFixed(2)} (each round's ratio: median ${median(roundRatios).toFixed(2)}, ${Math.min(...roundRatios).toFixed(2)}-${Math.max(...roundRatios).toFixed(2)}); of which the service's handlers ${handlers('all').toFixed(2)} / ${handlers('one').toFixed(2)} ms; first round ${shown(firstAll)} / ${shown(firstOne)}; requests of the last round ${JSON.stringify(later('all').at(-1)?.channels)} / ${JSON.stringify(later('one').at(-1)?.channels)}${key === 'first' ? '' : `, events ${JSON.stringify(later('all').at(-1)?.events)} / ${JSON.stringify(later('one').at(-1)?.events)}`}`,
     );
   };
   console.log(
