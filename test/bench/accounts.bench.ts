@@ -191,6 +191,11 @@ interface WindowSample {
   channels: Record<string, number>;
   /** After a new order: what the service told the window from the poll's start to the frame. */
   events?: Record<string, number>;
+  /** After a new order: from the service telling the window to its first list read, and from that read's answer to the frame. */
+  toReadMs?: number;
+  fromAnswerMs?: number;
+  /** Of `fromAnswerMs`: the answer's last byte in the page (resource timing) to the frame. */
+  renderMs?: number;
 }
 
 /** This process's clock (performance.now) less the page's, to read a time the page took on ours. */
@@ -238,6 +243,11 @@ async function newOrderShown(
         observer.disconnect();
         // The frame that shows it, then the task after its paint.
         requestAnimationFrame(() => setTimeout(() => resolve(performance.timeOrigin + performance.now()), 0));
+        // The list reads' answers' last bytes, to tell the answer's way from its render.
+        (window as unknown as { answered: number[] }).answered = performance
+          .getEntriesByType('resource')
+          .filter((entry) => entry.name.endsWith('/bridge/listOrders'))
+          .map((entry) => performance.timeOrigin + (entry as PerformanceResourceTiming).responseEnd);
       });
       observer.observe(document.body, { childList: true, subtree: true, attributes: true });
     });
@@ -262,7 +272,17 @@ async function newOrderShown(
   // What the window was told from the check's start to the frame: the other accounts' polls' too.
   const events: Record<string, number> = {};
   for (const { type, at } of heard) if (at <= shownAt) events[type] = (events[type] ?? 0) + 1;
-  return { ms: shownAt - told, ...asked(calls, told, shownAt), events, orderId };
+  const read = calls.find((c) => c.channel === 'listOrders' && c.started >= told && c.started <= shownAt);
+  const answered = await page.evaluate(() => (window as unknown as { answered: number[] }).answered);
+  const lastAnswer = (answered.at(-1) ?? Number.NaN) - performance.timeOrigin + offset;
+  const toRead = read
+    ? {
+        toReadMs: read.started - told,
+        fromAnswerMs: shownAt - read.started - read.ms,
+        renderMs: shownAt - lastAnswer,
+      }
+    : {};
+  return { ms: shownAt - told, ...asked(calls, told, shownAt), events, ...toRead, orderId };
 }
 
 /** One round of one app: a window opened on it at rest, then a new order in one of its accounts shown. */
@@ -475,10 +495,12 @@ try {
     const later = (side: 'one' | 'all') => windows[side].slice(1).map((r) => r[key]);
     const ms = (side: 'one' | 'all') => median(later(side).map((s) => s.ms));
     const handlers = (side: 'one' | 'all') => median(later(side).map((s) => s.handlerMs));
+    const part = (side: 'one' | 'all', of: 'toReadMs' | 'fromAnswerMs' | 'renderMs') =>
+      median(later(side).map((s) => s[of] ?? Number.NaN)).toFixed(1);
     const roundRatios = later('all').map((s, i) => s.ms / (later('one')[i]?.ms ?? Number.NaN));
     const [firstOne, firstAll] = [windows.one[0]?.[key], windows.all[0]?.[key]];
     console.log(
-      `${what}: ${ms('all').toFixed(1)} / ${ms('one').toFixed(1)} ms, ${(ms('all') / ms('one')).toFixed(2)} (each round's ratio: median ${median(roundRatios).toFixed(2)}, ${Math.min(...roundRatios).toFixed(2)}-${Math.max(...roundRatios).toFixed(2)}); of which the service's handlers ${handlers('all').toFixed(2)} / ${handlers('one').toFixed(2)} ms; first round ${shown(firstAll)} / ${shown(firstOne)}; requests of the last round ${JSON.stringify(later('all').at(-1)?.channels)} / ${JSON.stringify(later('one').at(-1)?.channels)}${key === 'first' ? '' : `, events ${JSON.stringify(later('all').at(-1)?.events)} / ${JSON.stringify(later('one').at(-1)?.events)}`}`,
+      `${what}: ${ms('all').toFixed(1)} / ${ms('one').toFixed(1)} ms, ${(ms('all') / ms('one')).toFixed(2)} (each round's ratio: median ${median(roundRatios).toFixed(2)}, ${Math.min(...roundRatios).toFixed(2)}-${Math.max(...roundRatios).toFixed(2)}); of which the service's handlers ${handlers('all').toFixed(2)} / ${handlers('one').toFixed(2)} ms; first round ${shown(firstAll)} / ${shown(firstOne)}; requests of the last round ${JSON.stringify(later('all').at(-1)?.channels)} / ${JSON.stringify(later('one').at(-1)?.channels)}${key === 'first' ? '' : `, events ${JSON.stringify(later('all').at(-1)?.events)} / ${JSON.stringify(later('one').at(-1)?.events)}; to the window's list read ${part('all', 'toReadMs')} / ${part('one', 'toReadMs')} ms, from its answer to the frame ${part('all', 'fromAnswerMs')} / ${part('one', 'fromAnswerMs')} ms, of which from the last list answer's last byte in the page ${part('all', 'renderMs')} / ${part('one', 'renderMs')} ms`}`,
     );
   };
   console.log(
