@@ -11,7 +11,7 @@ import { SellerTrayService } from '../../main/core/service';
 import { ConfSettingsStore } from '../../main/core/settings';
 import { startPreview } from '../../main/preview/server';
 import { startSimulator } from '../../simulator/server';
-import { buildRenderer, launchChromium } from '../support/browser';
+import { buildRenderer, inboxRows, launchChromium, openInbox } from '../support/browser';
 import { makeDataDir } from '../support/core';
 import { admin } from '../support/raw-api';
 import { appDefaults } from './app-defaults';
@@ -64,17 +64,12 @@ async function knowsEveryOrder(service: SellerTrayService, orders: number): Prom
   return true;
 }
 
-/** From navigation to the first order row on screen, in a fresh page. */
+/** From navigation to the first order row on screen, in a fresh page, and the rows it made. */
 async function timeToInbox(browser: Browser, url: string): Promise<{ ms: number; rows: number }> {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
-  const started = performance.now();
-  await page.goto(url);
-  const rows = page.getByRole('listbox', { name: 'Orders' }).getByRole('option');
-  await rows.first().waitFor();
-  const ms = performance.now() - started;
-  const count = await rows.count();
+  const { ms, page } = await openInbox(browser, url);
+  const rows = await inboxRows(page).count();
   await page.close();
-  return { ms, rows: count };
+  return { ms, rows };
 }
 
 /**
@@ -96,7 +91,7 @@ async function timeToOrder(
     .click({ timeout: 2_000 })
     .catch(() => undefined); // none on the first run: the inbox shows
   await page.getByLabel('Search orders').fill(orderId);
-  const row = page.getByRole('listbox', { name: 'Orders' }).getByRole('option');
+  const row = inboxRows(page);
   await row.first().waitFor();
   const lastLine = `Line item ${lines}`;
   if (seenBy === 'playwright') {

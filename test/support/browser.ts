@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { buildPart } from './app-build';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -47,3 +47,18 @@ export async function buildRenderer(): Promise<{ dir: string; remove(): Promise<
     remove: () => rm(appDir, { recursive: true, force: true }),
   };
 }
+
+/**
+ * A fresh window on the inbox at `url` (the preview's): from navigation to its first order row on
+ * screen, in ms; the page is left open.
+ */
+export async function openInbox(browser: Browser, url: string): Promise<{ ms: number; page: Page }> {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+  const started = performance.now();
+  await page.goto(url);
+  await inboxRows(page).first().waitFor();
+  return { ms: performance.now() - started, page };
+}
+
+/** The inbox's order rows. */
+export const inboxRows = (page: Page) => page.getByRole('listbox', { name: 'Orders' }).getByRole('option');
