@@ -1543,6 +1543,33 @@ describe("one account's own pause", () => {
     expect(new ConfSettingsStore({ cwd: dir }).load().settings.accountPauses).toEqual({});
   });
 
+  it('of the one account served, is the pause the header and tray show, and their Resume ends it', async () => {
+    const { call, service } = await openService([
+      { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+    ]);
+    const euId = service.state().accounts[0]?.id ?? '';
+    const end = new Date(Date.now() + 3_600_000).toISOString();
+    // Paused from Settings' row or `accounts pause EU`: the app's one account is paused, so the app is.
+    expect((await call('pauseNotifications', { until: end, account: euId })).notificationsPausedUntil).toBe(
+      end,
+    );
+    const resumed = await call('pauseNotifications', { until: null });
+    expect(resumed.notificationsPausedUntil).toBeNull();
+    expect(resumed.accounts[0]?.notificationsPausedUntil).toBeNull();
+  });
+
+  it('of an account no longer listed is dropped with it however it left (the window changing its marketplace)', async () => {
+    const { call, service, dir } = await both();
+    const euId = service.state().accounts[0]?.id ?? '';
+    await call('pauseNotifications', {
+      until: new Date(Date.now() + 3_600_000).toISOString(),
+      account: euId,
+    });
+    // The window's form points its account elsewhere: EU's entry is replaced, its pause not kept for a return.
+    await call('setSettings', { baseUrl: 'https://eu2.example.com', clientId: 'eu2-client' });
+    expect(new ConfSettingsStore({ cwd: dir }).load().settings.accountPauses).toEqual({});
+  });
+
   it('is refused for an account not in the list, naming none', async () => {
     const { service } = await both();
     const answer = await service.handle('pauseNotifications', { until: null, account: 'f00df00df00df00d' });
