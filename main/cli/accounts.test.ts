@@ -1066,7 +1066,7 @@ describe('a saved account whose marketplace is down', () => {
     for (const [i, line] of told.entries())
       expect(line).toMatch(
         new RegExp(
-          `^seller-tray: the marketplace of account EU: .*\\b503\\b.*; trying again in \\d+(\\.\\d)? s \\(try ${i + 2} of 5\\)$`,
+          `^seller-tray: the marketplace of account EU: .*\\b503\\b.*; trying again in \\d+(\\.\\d)? s \\(try ${i + 2} of at most 5\\)$`,
         ),
       );
     // A script's stderr (a pipe, cron's mail) carries no retry that ended well.

@@ -588,7 +588,7 @@ function tellRetries(client: SellerApiClient, account: AccountRef, saved: number
   if (!process.stderr.isTTY) return;
   client.onRetry((error, delayMs, next) =>
     process.stderr.write(
-      `seller-tray: ${marketplaceOf(account, saved)}: ${escapedControls(error.summary)}; trying again in ${seconds(delayMs)}${next ? ` (try ${next.attempt} of ${next.of})` : ''}\n`,
+      `seller-tray: ${marketplaceOf(account, saved)}: ${escapedControls(error.summary)}; trying again in ${seconds(delayMs)}${next ? ` (try ${next.attempt} of at most ${next.of})` : ''}\n`,
     ),
   );
 }

@@ -24,7 +24,7 @@ import {
 import type { Insights } from '../../preload/insights';
 import { escapedControls } from '../../preload/marketplace-text';
 import type { Attention, CoreStatus, Explained } from '../../preload/model';
-import { pausedUntil } from '../../preload/pause';
+import { laterPause, pausedUntil } from '../../preload/pause';
 import type { AccountEntry } from '../../preload/settings-declaration';
 import {
   AccountListError,
@@ -576,7 +576,11 @@ export class SellerTrayService {
       return this.state();
     },
     pauseNotifications: async ({ until, account }) => {
-      if (account === undefined) this.saveSettings({ ...this.settings, pausedUntil: until });
+      const [only, ...others] = this.accountRefs();
+      // Resumed in the header or tray: with one account listed, its own pause is the app's (appPause).
+      if (account === undefined && until === null && only && others.length === 0)
+        this.saveSettings(withAccountPause({ ...this.settings, pausedUntil: null }, only.id, null));
+      else if (account === undefined) this.saveSettings({ ...this.settings, pausedUntil: until });
       else this.saveSettings(withAccountPause(this.settings, this.listedRef(account).id, until));
       return this.state();
     },
@@ -684,8 +688,7 @@ export class SellerTrayService {
       problem: status?.problem ?? unopened ?? null,
       waitingCount: sum((s) => s.waitingCount),
       pendingOutbox: sum((s) => s.pendingOutbox),
-      // The app's own pause: an account's status says its own too, when it ends later.
-      notificationsPausedUntil: this.pauseAhead(this.settings.pausedUntil),
+      notificationsPausedUntil: this.pauseAhead(this.appPause()),
       attention: sumAttentionCounts(all.map((s) => s.attention)),
       accounts: refs.map((ref): AccountState => {
         const own = statuses.get(ref.id);
@@ -750,6 +753,16 @@ export class SellerTrayService {
   }
 
   /** A pause's end while it is ahead, as ISO time; null when there is none or it has ended. */
+  /**
+   * The pause the header and tray show and end: the app's, and with one account listed its own too
+   * (its row or `accounts pause` paused the app's one account), whichever ends later.
+   */
+  private appPause(): string | null {
+    const [only, ...others] = this.accountRefs();
+    const own = only && others.length === 0 ? this.settings.accountPauses[only.id] : undefined;
+    return laterPause(this.settings.pausedUntil, own);
+  }
+
   private pauseAhead(until: string | null): string | null {
     return pausedUntil(until, this.ports.now?.() ?? Date.now())?.toISOString() ?? null;
   }

@@ -452,6 +452,25 @@ export function defaultAccountLabel(baseUrl: string, demo = false, taken: readon
  * both '' remove it, as leaving the demo does); otherwise the list wins and they name its first.
  */
 export function reconcileAccounts(before: Settings, after: Settings): Settings {
+  return withListedPauses(listAgreeing(before, after));
+}
+
+/**
+ * Own pauses kept for listed accounts only: one that leaves however it leaves (removed, the demo
+ * left, the window's marketplace changed) is not found paused when it comes back.
+ */
+function withListedPauses(settings: Settings): Settings {
+  const listed = new Set(
+    settings.accounts.map(
+      (entry, i) => accountRef({ ...entry, demo: settings.demoMode && i === 0 }).id as string,
+    ),
+  );
+  const pauses = Object.entries(settings.accountPauses);
+  const kept = pauses.filter(([id]) => listed.has(id));
+  return kept.length === pauses.length ? settings : { ...settings, accountPauses: Object.fromEntries(kept) };
+}
+
+function listAgreeing(before: Settings, after: Settings): Settings {
   const head = after.accounts[0];
   const agree = head
     ? head.baseUrl === after.baseUrl && head.clientId === after.clientId
