@@ -752,7 +752,6 @@ export class SellerTrayService {
     return ref;
   }
 
-  /** A pause's end while it is ahead, as ISO time; null when there is none or it has ended. */
   /**
    * The pause the header and tray show and end: the app's, and with one account listed its own too
    * (its row or `accounts pause` paused the app's one account), whichever ends later.
@@ -763,6 +762,7 @@ export class SellerTrayService {
     return laterPause(this.settings.pausedUntil, own);
   }
 
+  /** A pause's end while it is ahead, as ISO time; null when there is none or it has ended. */
   private pauseAhead(until: string | null): string | null {
     return pausedUntil(until, this.ports.now?.() ?? Date.now())?.toISOString() ?? null;
   }
