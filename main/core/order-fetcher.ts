@@ -39,9 +39,9 @@ export class OrderFetcher {
     this.pump();
   }
 
-  /** Resolves when each of `orderIds` is stored or failed this round, or after `ms`. */
+  /** Resolves when each of `orderIds` is stored or failed this round, after `ms`, or once stopped. */
   settled(orderIds: readonly string[], ms: number): Promise<void> {
-    const done = () => orderIds.every((id) => this.failed.has(id) || this.ports.stored(id));
+    const done = () => this.stopped || orderIds.every((id) => this.failed.has(id) || this.ports.stored(id));
     if (done()) return Promise.resolve();
     return new Promise((resolve) => {
       const finish = () => {
@@ -68,6 +68,8 @@ export class OrderFetcher {
   /** No new fetch starts; resolves when those running have ended. */
   stop(): Promise<void> {
     this.stopped = true;
+    // Those waiting for documents (an announcement) are let go: nothing more arrives for them.
+    for (const listener of [...this.listeners]) listener();
     return Promise.allSettled(this.inFlight.values()).then(() => undefined);
   }
 
