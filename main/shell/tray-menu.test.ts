@@ -232,10 +232,20 @@ describe('the tray says the marketplace is being read', () => {
       NOW,
       noActions,
     );
+    // Until when, in the words the app's own pause is said in (its item, for the same end).
+    const appPaused = pauseItem(
+      trayView({ ...baseState, notificationsPausedUntil: quiet.notificationsPausedUntil }, NOW, noActions),
+    )?.label;
+    expect(appPaused).toMatch(/^Notifications paused until \d{1,2}:\d{2}/);
     expect(paused.template[1]).toEqual({
-      label: 'EU: Checked 1 min ago; notifications paused',
+      label: `EU: Checked 1 min ago; n${appPaused?.slice(1)}`,
       enabled: false,
     });
+    expect(paused.toolTip.split('\n')[1]).toBe(`EU: Checked 1 min ago; n${appPaused?.slice(1)}`);
+    const resumed = { ...quiet, notificationsPausedUntil: UNTIL_RESUMED };
+    expect(trayView({ ...baseState, accounts: [resumed, us] }, NOW, noActions).template[1]?.label).toBe(
+      'EU: Checked 1 min ago; notifications paused until you resume them',
+    );
     const ended = { ...eu, notificationsPausedUntil: at(1) };
     expect(trayView({ ...baseState, accounts: [ended, us] }, NOW, noActions).template[1]?.label).toBe(
       'EU: Checked 1 min ago',

@@ -9,6 +9,7 @@ import { accountState, appState, createFakeBridge } from '../../test/support/ren
 import { renderWithBridge } from '../../test/support/renderer/render';
 import { ConnectionProblems } from './ConnectionProblems';
 import { Header } from './Header';
+import { pauseEnd } from './PauseControl';
 
 afterEach(() => {
   cleanup();
@@ -86,9 +87,11 @@ describe('the header serving several accounts', () => {
       ...state,
       accounts: [{ ...eu, notificationsPausedUntil: until }, ...others],
     });
+    // Until when, as the banner says the app's own pause.
     expect(within(status).getAllByRole('listitem')[0]?.textContent).toBe(
-      'EU Checked 1 min ago; notifications paused',
+      `EU Checked 1 min ago; notifications paused ${pauseEnd(new Date(until), NOW.getTime())}`,
     );
+    expect(within(status).getAllByRole('listitem')[0]?.textContent).toMatch(/paused until \d{1,2}:\d{2}/);
   });
 
   it('says when an account that fails was last read and that it tries again, never that it was checked', () => {
