@@ -71,3 +71,11 @@ export function laterPause(app: string | null, own: string | null | undefined): 
 export function isUntilResumed(until: Date): boolean {
   return until.getTime() >= Date.parse(UNTIL_RESUMED);
 }
+
+/**
+ * When a pause ends, in words: "until 14:30", or "until you resume them"; `clock` writes the time
+ * as the surface writes its times (the window in its locale, the tray its own way).
+ */
+export function pauseEndText(until: Date, clock: (time: Date) => string): string {
+  return isUntilResumed(until) ? 'until you resume them' : `until ${clock(until)}`;
+}

@@ -146,12 +146,15 @@ export function accountStateText(
 
 /**
  * A served account's line beside the others (the header, the tray): its state, and its own
- * notifications paused while they are (the app's pause has its own item and words).
+ * notifications paused while they are, until when in `pauseEnd`, the words the surface says the
+ * app's pause end in ("until 14:30"; the app's pause has its own item and words).
  */
 export function servedAccountText(
   account: Pick<AccountState, 'connection' | 'health' | 'lastSuccessfulPoll' | 'notificationsPausedUntil'>,
   nowMs: number,
+  pauseEnd: (until: Date) => string,
 ): string {
   const state = accountStateText(account, nowMs);
-  return pausedUntil(account.notificationsPausedUntil, nowMs) ? `${state}; notifications paused` : state;
+  const paused = pausedUntil(account.notificationsPausedUntil, nowMs);
+  return paused ? `${state}; notifications paused ${pauseEnd(paused)}` : state;
 }

@@ -9,7 +9,7 @@
 // folder (for a support ticket), Quit.
 import type { AppState } from '../../preload/contract';
 import { trayCount } from '../../preload/model';
-import { isUntilResumed, PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
+import { PAUSE_CHOICES, pausedUntil, pauseEndText } from '../../preload/pause';
 import { servedAccounts } from '../../preload/served-account';
 import {
   accountStateText,
@@ -54,9 +54,9 @@ function clock(date: Date, now: Date): string {
   return date.toDateString() === now.toDateString() ? time : `${date.toLocaleDateString('en')} ${time}`;
 }
 
-/** "paused until 14:30", or "paused until you resume them". */
-function pausedText(until: Date, now: Date): string {
-  return isUntilResumed(until) ? 'paused until you resume them' : `paused until ${clock(until, now)}`;
+/** "until 14:30", or "until you resume them": the app's pause and an account's own alike. */
+function pauseEnd(until: Date, now: Date): string {
+  return pauseEndText(until, (time) => clock(time, now));
 }
 
 /**
@@ -83,14 +83,14 @@ export function trayView(
   const stateLines = single
     ? [{ text: accountStateText(state, now.getTime()), stale }]
     : accounts.map((a) => ({
-        text: `${a.label}: ${servedAccountText(a, now.getTime())}`,
+        text: `${a.label}: ${servedAccountText(a, now.getTime(), (until) => pauseEnd(until, now))}`,
         stale: staleAccount(a),
       }));
   const parts = [waitingText(state.waitingCount)];
   if (beside > 0) parts.push(`${beside} more need${beside === 1 ? 's' : ''} attention`);
   if (problem && (single || !configured)) parts.push(problem);
   if (single) parts.push(read.toLowerCase());
-  if (paused) parts.push(`notifications ${pausedText(paused, now)}`);
+  if (paused) parts.push(`notifications paused ${pauseEnd(paused, now)}`);
   const toolTip = [
     `${PRODUCT_NAME} — ${parts.join(', ')}`,
     ...(single ? [] : stateLines.map((l) => l.text)),
@@ -121,7 +121,7 @@ export function trayView(
     { label: 'Insights', enabled: configured, click: actions.insights },
     { label: 'Check now', enabled: state.setup !== 'unconfigured', click: actions.checkNow },
     {
-      label: paused ? `Notifications ${pausedText(paused, now)}` : 'Pause notifications',
+      label: paused ? `Notifications paused ${pauseEnd(paused, now)}` : 'Pause notifications',
       type: 'submenu',
       submenu: pauseMenu,
     },

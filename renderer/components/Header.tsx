@@ -16,7 +16,7 @@ import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { formatWhen, noAnswer, plural, standingLabel } from '../format';
 import { useNow } from '../hooks/useNow';
-import { PauseMenu } from './PauseControl';
+import { PauseMenu, pauseEnd } from './PauseControl';
 
 export type Page = 'inbox' | 'attention' | 'insights' | 'settings' | 'help';
 
@@ -162,7 +162,7 @@ export function Header({
                 <span>
                   <strong className="account-state-label">{account.label}</strong>{' '}
                   {late && <span aria-hidden="true">⚠ </span>}
-                  {servedAccountText(account, now)}
+                  {servedAccountText(account, now, (until) => pauseEnd(until, now))}
                 </span>
               </li>
             );

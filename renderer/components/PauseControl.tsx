@@ -8,7 +8,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import type { AppState } from '../../preload/contract';
 import type { Explained } from '../../preload/model';
-import { isUntilResumed, PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
+import { PAUSE_CHOICES, pausedUntil, pauseEndText } from '../../preload/pause';
 import { call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { formatWhen } from '../format';
@@ -19,7 +19,7 @@ import { ErrorAlert } from './ErrorAlert';
 
 /** "until 14:30", "until Nov 22, 2026, 8:00 AM", or "until you resume them". */
 export function pauseEnd(until: Date, now: number): string {
-  return isUntilResumed(until) ? 'until you resume them' : `until ${formatWhen(until.toISOString(), now)}`;
+  return pauseEndText(until, (time) => formatWhen(time.toISOString(), now));
 }
 
 /**
