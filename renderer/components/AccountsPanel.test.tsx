@@ -271,13 +271,45 @@ describe('AccountsPanel', () => {
         throw new CodedError('not-found', 'There is no such account in the list any more.');
       });
       fireEvent.click(screen.getByRole('button', { name: 'Pause notifications of US' }));
-      fireEvent.click(screen.getByRole('button', { name: 'For 1 hour' }));
+      const choice = screen.getByRole('button', { name: 'For 4 hours' });
+      fireEvent.click(choice);
       const alert = await screen.findByRole('alert');
       expect(row('US')?.contains(alert)).toBe(true);
       expect(alert.textContent).toContain('There is no such account in the list any more.');
+      // The focus back on the choice refused (disabled while it ran), as the header's menu does.
+      await waitFor(() => expect(choice).toHaveProperty('disabled', false));
+      await waitFor(() => expect(document.activeElement).toBe(choice));
       const choices = screen.getByRole('group', { name: 'Pause notifications of US' });
       fireEvent.click(within(choices).getByRole('button', { name: 'Cancel' }));
       expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Pause notifications of US' }));
+    });
+
+    it('closes the choices on Escape, refused or not, the focus back on Pause', async () => {
+      const bridge = renderLive([accountState('EU'), accountState('US')]);
+      const pause = screen.getByRole('button', { name: 'Pause notifications of US' });
+      fireEvent.click(pause);
+      fireEvent.keyDown(screen.getByRole('button', { name: 'For 1 hour' }), { key: 'Escape' });
+      expect(screen.queryByRole('group', { name: 'Pause notifications of US' })).toBeNull();
+      await waitFor(() =>
+        expect(document.activeElement).toBe(
+          screen.getByRole('button', { name: 'Pause notifications of US' }),
+        ),
+      );
+      bridge.handle('pauseNotifications', () => {
+        throw new CodedError('not-found', 'There is no such account in the list any more.');
+      });
+      fireEvent.click(screen.getByRole('button', { name: 'Pause notifications of US' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Until I resume' }));
+      await screen.findByRole('alert');
+      fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+      expect(screen.queryByRole('group', { name: 'Pause notifications of US' })).toBeNull();
+      expect(screen.queryByRole('alert')).toBeNull();
+      await waitFor(() =>
+        expect(document.activeElement).toBe(
+          screen.getByRole('button', { name: 'Pause notifications of US' }),
+        ),
+      );
+      expect(bridge.state.accounts.every((account) => account.notificationsPausedUntil === null)).toBe(true);
     });
   });
 });
