@@ -13,8 +13,10 @@ import { PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
 import { asCodedError, call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { plural, sentence, standingLabel } from '../format';
+import { useEscapeLayer } from '../hooks/useEscapeLayer';
 import { useFocusReturn } from '../hooks/useFocusReturn';
 import { useNow } from '../hooks/useNow';
+import { useRefusedChoice } from '../hooks/useRefusedChoice';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ErrorAlert } from './ErrorAlert';
 import { pauseEnd } from './PauseControl';
@@ -140,7 +142,9 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
                     busy={busy}
                     onCancel={done}
                     onChoose={async (until) => {
-                      if (await pause(until)) done();
+                      const paused = await pause(until);
+                      if (paused) done();
+                      return paused;
                     }}
                   />
                 ) : (
@@ -287,15 +291,25 @@ function hostOf(baseUrl: string): string {
   }
 }
 
-/** A row's pause choices (the header's), named for the account, with the focus on the first as they open. */
+/**
+ * A row's pause choices (the header's), named for the account, with the focus on the first as they
+ * open, back on one refused, and closed by Escape as by Cancel.
+ */
 function RowPause(props: {
   label: string;
   busy: boolean;
-  onChoose: (until: Date) => Promise<void>;
+  /** Whether the pause was made. */
+  onChoose: (until: Date) => Promise<boolean>;
   onCancel: () => void;
 }) {
   const group = useRef<HTMLFieldSetElement>(null);
   useEffect(() => group.current?.querySelector('button')?.focus(), []);
+  const refused = useRefusedChoice(props.busy);
+  useEscapeLayer(true, props.onCancel);
+  async function choose(until: Date, chosen: HTMLButtonElement): Promise<void> {
+    refused(null);
+    if (!(await props.onChoose(until))) refused(chosen);
+  }
   return (
     <fieldset ref={group} className="inline-form">
       <legend>{props.label}</legend>
@@ -304,7 +318,7 @@ function RowPause(props: {
           key={choice.label}
           type="button"
           disabled={props.busy}
-          onClick={() => void props.onChoose(choice.until(new Date()))}
+          onClick={(e) => void choose(choice.until(new Date()), e.currentTarget)}
         >
           {choice.label}
         </button>

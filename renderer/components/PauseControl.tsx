@@ -14,6 +14,7 @@ import { useBridge } from '../bridge/context';
 import { formatWhen } from '../format';
 import { useEscapeLayer } from '../hooks/useEscapeLayer';
 import { useNow } from '../hooks/useNow';
+import { useRefusedChoice } from '../hooks/useRefusedChoice';
 import type { BannerProps } from './banner';
 import { ErrorAlert } from './ErrorAlert';
 
@@ -67,15 +68,10 @@ function usePause(
 export function PauseMenu({ state, onState }: { state: AppState; onState: (state: AppState) => void }) {
   const { until, busy, failureAlert, dismissFailure, pause } = usePause(state, onState);
   const [open, setOpen] = useState(false);
-  /** The choice that failed: the focus goes back to it once it is enabled again. */
-  const [failedChoice, setFailedChoice] = useState<HTMLButtonElement | null>(null);
+  const refused = useRefusedChoice(busy);
   const menuId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (!busy) failedChoice?.focus();
-  }, [busy, failedChoice]);
 
   // The choices open afresh, without the failure of an earlier try.
   useEffect(() => {
@@ -102,9 +98,9 @@ export function PauseMenu({ state, onState }: { state: AppState; onState: (state
    * focus back on the choice (disabled while it ran), so it can be tried again or closed with Escape.
    */
   async function choose(to: Date | null, chosen: HTMLButtonElement): Promise<void> {
-    setFailedChoice(null);
+    refused(null);
     if (await pause(to)) close();
-    else setFailedChoice(chosen);
+    else refused(chosen);
   }
 
   return (
