@@ -284,6 +284,22 @@ describe('AccountsPanel', () => {
       expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Pause notifications of US' }));
     });
 
+    it('keeps the focus on Resume when the resume is refused, the account still paused', async () => {
+      const bridge = renderLive([
+        accountState('EU'),
+        accountState('US', { notificationsPausedUntil: UNTIL_RESUMED }),
+      ]);
+      bridge.handle('pauseNotifications', () => {
+        throw new CodedError('not-found', 'There is no such account in the list any more.');
+      });
+      fireEvent.click(screen.getByRole('button', { name: 'Resume notifications of US' }));
+      const alert = await screen.findByRole('alert');
+      expect(alert.textContent).toContain('There is no such account in the list any more.');
+      const resume = screen.getByRole('button', { name: 'Resume notifications of US' });
+      await waitFor(() => expect(resume).toHaveProperty('disabled', false));
+      await waitFor(() => expect(document.activeElement).toBe(resume));
+    });
+
     it('closes the choices on Escape, refused or not, the focus back on Pause', async () => {
       const bridge = renderLive([accountState('EU'), accountState('US')]);
       const pause = screen.getByRole('button', { name: 'Pause notifications of US' });
