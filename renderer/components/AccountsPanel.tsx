@@ -158,14 +158,15 @@ export function AccountsPanel({ state, onState }: { state: AppState; onState: (s
                     <span>{standing(account)}</span>
                     {paused && <span> Notifications paused {pauseEnd(paused, now)}.</span>}
                     <span className="account-actions">
-                      {/* Pause and Resume take each other's place: the focus stays on the one shown. */}
+                      {/* Pause and Resume take each other's place: the focus stays on the one shown (Resume, refused). */}
                       {paused ? (
                         <button
                           type="button"
                           disabled={busy}
                           data-opens={opener('pause')}
                           onClick={async () => {
-                            if (await pause(null)) returnTo(opener('pause'));
+                            await pause(null);
+                            returnTo(opener('pause'));
                           }}
                         >
                           Resume<span className="sr-only"> notifications of {account.label}</span>
