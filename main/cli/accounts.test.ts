@@ -1135,21 +1135,37 @@ describe('a refused secret where the command itself reads it (accounts add, logi
 });
 
 describe('seller-tray accounts pause', () => {
+  /** A time zone the machine is unlikely to be in, half an hour off the hour from UTC. */
+  const INDIA = { TZ: 'Asia/Kolkata' };
+  /** An ISO time as a clock in India reads it: "2026-11-28 20:15 +05:30". */
+  const inIndia = (iso: string) =>
+    `${new Date(Date.parse(iso) + 5.5 * 3_600_000).toISOString().slice(0, 16).replace('T', ' ')} +05:30`;
+
   it("holds one account's new orders from watch while the other's are printed, both polled; resume hands them over", async () => {
     const l = await withBoth();
     const usId = idOf(us, US_CLIENT);
     expect((await l.cli(['watch', '--once'])).code).toBe(0);
-    const paused = await l.cli(['accounts', 'pause', 'US', '--for', '4h']);
+    const paused = await l.cli(['accounts', 'pause', 'US', '--for', '4h'], '', INDIA);
     expect(paused).toMatchObject({ code: 0, stderr: '' });
-    expect(paused.stdout).toMatch(
-      /^Paused notifications of account US until \S+Z; its orders are still read, and the other accounts' notifications go on\.\n$/,
-    );
     // Kept beside the list, where the app reads it (and follows it while it runs).
     const until = (await l.settings()).accountPauses[usId];
     expect(Date.parse(until) - Date.now()).toBeGreaterThan(3.9 * 3_600_000);
-    expect((await l.cli(['accounts', 'list'])).stdout.split('\n')[1]).toMatch(
-      new RegExp(`^US\\t${usId}\\t.*\\tnotifications paused until ${until}$`),
+    // Its end in the user's time zone (the process's TZ), as a clock there reads it.
+    const end = inIndia(until);
+    expect(paused.stdout).toBe(
+      `Paused notifications of account US until ${end}; its orders are still read, and the other accounts' notifications go on.\n`,
     );
+    expect((await l.cli(['accounts', 'list'], '', INDIA)).stdout.split('\n')[1]).toMatch(
+      new RegExp(`^US\\t${usId}\\t.*\\tpaused until ${end}$`),
+    );
+    // At a terminal, under its heading: said once, not again in the row.
+    const cli = [process.execPath, '--import', 'tsx', 'main/cli/seller-tray.ts'];
+    const shown = await atTerminal([...cli, 'accounts', 'list'], { ...l.env, ...INDIA }, 'WINDOW', []);
+    const lines = shown.output.replace(/\r/g, '').trimEnd().split('\n');
+    const column = lines[0]?.indexOf('NOTIFICATIONS') ?? -1;
+    expect(column).toBeGreaterThan(0);
+    expect(lines[2]?.slice(column)).toBe(`paused until ${end}`);
+    expect(lines[1]?.slice(column)).toBe('');
 
     const before = { eu: eu.requestCounts.listNewEvents, us: us.requestCounts.listNewEvents };
     const euOrder = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
@@ -1186,9 +1202,7 @@ describe('seller-tray accounts pause', () => {
     expect(paused.stdout).toContain(
       `Paused notifications of account EU until you resume them (seller-tray accounts resume --id ${euId})`,
     );
-    expect((await l.cli(['accounts', 'list'])).stdout.split('\n')[0]).toMatch(
-      /\tnotifications paused until resumed$/,
-    );
+    expect((await l.cli(['accounts', 'list'])).stdout.split('\n')[0]).toMatch(/\tpaused until resumed$/);
     const wrong = await l.cli(['accounts', 'pause', 'US', '--for', '2h']);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain(
