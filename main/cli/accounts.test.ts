@@ -1156,7 +1156,7 @@ describe('seller-tray accounts pause', () => {
       `Paused notifications of account US until ${end}; its orders are still read, and the other accounts' notifications go on.\n`,
     );
     expect((await l.cli(['accounts', 'list'], '', INDIA)).stdout.split('\n')[1]).toMatch(
-      new RegExp(`^US\\t${usId}\\t.*\\tpaused until ${end}$`),
+      new RegExp(`^US\\t${usId}\\t.*\\tpaused until ${end.replace('+', '\\+')}$`),
     );
     // At a terminal, under its heading: said once, not again in the row.
     const cli = [process.execPath, '--import', 'tsx', 'main/cli/seller-tray.ts'];

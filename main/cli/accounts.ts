@@ -25,7 +25,7 @@ import { type AccountChoice, interruptedRemovals, settleRemovals } from '../core
 import type { Log } from '../core/log';
 import { credentialName, KeychainUnavailableError } from '../core/secrets';
 import { accountChoice, type CliStores, cliConnection, shadowedNote } from './account';
-import { row, table, terminalJson } from './format';
+import { localTime, row, table, terminalJson } from './format';
 import { Refusal, UsageError } from './refusals';
 import { readSecret } from './secret-input';
 import { CLIENT_SECRET_PROMPT } from './session';
@@ -196,9 +196,10 @@ async function list(stores: CliStores, { json, terminal }: AccountsOptions): Pro
   return lines + unfinished.map(({ advice }) => row([advice])).join('');
 }
 
-/** The list's last column while an account's own pause holds. */
+/** The list's last column (NOTIFICATIONS at a terminal) while an account's own pause holds. */
 function pausedCell(until: string): string {
-  return `notifications paused ${isUntilResumed(new Date(until)) ? 'until resumed' : `until ${until}`}`;
+  const end = new Date(until);
+  return `paused until ${isUntilResumed(end) ? 'resumed' : localTime(end)}`;
 }
 
 /** The list's secret column: the credential named where one is read, or could be. */
@@ -257,7 +258,7 @@ function pause(which: AccountChoice, stores: CliStores, word: string | undefined
   if (until === null) return `Resumed notifications of account ${label}.\n`;
   const end = isUntilResumed(new Date(until))
     ? `until you resume them (${commandFor(id, 'accounts resume')})`
-    : `until ${until}`;
+    : `until ${localTime(new Date(until))}`;
   return `Paused notifications of account ${label} ${end}; its orders are still read, and the other accounts' notifications go on.\n`;
 }
 

@@ -71,6 +71,18 @@ export function table(header: readonly string[], rows: readonly unknown[][], ter
     .join('');
 }
 
+/**
+ * A moment of this computer's own (a pause's end) in the user's time zone (the process's TZ), to
+ * the minute, with its offset so a line pasted elsewhere still says when: "2026-11-28 14:30 +01:00".
+ * The marketplace's times are printed as it sent them.
+ */
+export function localTime(date: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  const east = -date.getTimezoneOffset();
+  const offset = `${east < 0 ? '-' : '+'}${two(Math.floor(Math.abs(east) / 60))}:${two(Math.abs(east) % 60)}`;
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())} ${offset}`;
+}
+
 /** An order's total as a pipe reads it, the amount and its currency code: no locale's digits. */
 const totalOf = (order: Order): string | undefined => {
   const total = orderTotal(order);
