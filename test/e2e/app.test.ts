@@ -1,6 +1,6 @@
 // The whole app end to end in real Chromium: the built renderer, the browser preview's
 // bridge, the service and core with the real keychain, and the simulator over loopback.
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -304,6 +304,27 @@ describe.each([
     const choices = page.getByRole('group', { name: 'Pause notifications of Test' });
     await choices.waitFor();
     await check(page, 'settings-account-pause');
+    // Refused (the settings file turned into a folder cannot be written): said in the row, the
+    // focus back on the choice (Chromium drops it to the page as the choice is disabled), and
+    // Escape closes the choices, the focus on Pause.
+    const saved = await readFile(settingsFile);
+    await rm(settingsFile);
+    await mkdir(settingsFile);
+    await choices.getByRole('button', { name: 'For 4 hours' }).click();
+    await page
+      .locator('.account-list')
+      .getByRole('alert')
+      .filter({ hasText: 'could not read or write its files' })
+      .waitFor();
+    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? null);
+    await expect.poll(focused).toBe('For 4 hours');
+    await check(page, 'settings-account-pause-refused');
+    await page.keyboard.press('Escape');
+    await choices.waitFor({ state: 'detached' });
+    await expect.poll(focused).toBe('Pause notifications of Test');
+    await rm(settingsFile, { recursive: true });
+    await writeFile(settingsFile, saved);
+    await page.getByRole('button', { name: 'Pause notifications of Test' }).click();
     await choices.getByRole('button', { name: 'For 1 hour' }).click();
     await page.getByRole('button', { name: 'Resume notifications of Test' }).waitFor();
     await page.getByText(/Notifications paused until/).waitFor();
