@@ -7,12 +7,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { openAppService } from '../main/app-service';
 import { addAccount, removeAccount } from '../main/core/account/account-list';
 import { accountFolder, accountRef, keychainEntry } from '../main/core/account/account-ref';
 import { interruptedRemovals, writeRemovalNote } from '../main/core/account/removal-notes';
 import { AccountSession } from '../main/core/account/session';
 import { watchFile } from '../main/core/file-watch';
 import { ensurePrivateDir, userDataDir } from '../main/core/paths';
+import { linuxPolicySource } from '../main/core/policy/sources';
 import { KeytarSecretStore, secretOwner } from '../main/core/secrets';
 import { SellerTrayService, type ServiceEvent } from '../main/core/service';
 import { ConfSettingsStore, type Settings as CoreSettings, DEFAULT_SETTINGS } from '../main/core/settings';
@@ -25,6 +27,7 @@ import type { AutomationSetting } from '../preload/automations';
 import type { ShellEvent } from '../preload/contract';
 import type { Settings } from '../preload/model';
 import { orderLink, parseOrderLink } from '../preload/order-link';
+import { UNTIL_RESUMED } from '../preload/pause';
 import { namedAccount } from '../preload/served-account';
 import type { AccountEntry } from '../preload/settings-declaration';
 import type { Simulator } from '../simulator/server';
@@ -1508,6 +1511,63 @@ describe("one account's own pause", () => {
     await until(async () => told(events).summaries.length > 0);
     expect(told(events).summaries).toEqual(['1 new order while paused in US']);
   });
+
+  it('paused and resumed by the CLI while the app runs: the app follows the settings file', async () => {
+    // The app's service as the app opens it (its settings file watched), the real CLI beside it.
+    const home = await mkdtemp(join(tmpdir(), 'accounts-cli-pause-'));
+    const dataRoot = ensurePrivateDir(userDataDir({ XDG_CONFIG_HOME: home }));
+    new ConfSettingsStore({ cwd: dataRoot }).save({
+      ...DEFAULT_SETTINGS,
+      accounts: [
+        { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId },
+        { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId },
+      ],
+    });
+    await secrets.set(secretOwner(eu.url, EU_CLIENT.clientId), EU_CLIENT.clientSecret);
+    await secrets.set(secretOwner(us.url, US_CLIENT.clientId), US_CLIENT.clientSecret);
+    const app = await openAppService(dataRoot, { policySource: linuxPolicySource(join(home, 'policies')) });
+    cleanups.push(async () => {
+      await app.service.close();
+      await app.demo.stop();
+      app.policies.close();
+      await secrets.delete(secretOwner(eu.url, EU_CLIENT.clientId));
+      await secrets.delete(secretOwner(us.url, US_CLIENT.clientId));
+      await rm(home, { recursive: true, force: true });
+    });
+    const events: ServiceEvent[] = [];
+    app.service.onEvent((event) => events.push(event));
+    const { call } = serviceCalls(app.service);
+    const cli = (...args: string[]) =>
+      runTs('main/cli/seller-tray.ts', args, { XDG_CONFIG_HOME: home, SELLER_CLIENT_SECRET: '' });
+    // EU's pause as the app's state says it, and as the last app-state event told the window and the
+    // tray (which draw what those events carry).
+    const euPause = () =>
+      app.service.state().accounts.find((a) => a.label === 'EU')?.notificationsPausedUntil;
+    const euPauseTold = () => {
+      const last = events.findLast((event) => event.type === 'app-state');
+      return last?.type === 'app-state' ? last.state.accounts[0]?.notificationsPausedUntil : undefined;
+    };
+    await call('checkNow');
+
+    expect(await cli('accounts', 'pause', 'EU')).toMatchObject({ code: 0, stderr: '' });
+    await until(async () => euPause() === UNTIL_RESUMED && euPauseTold() === UNTIL_RESUMED);
+    events.length = 0;
+    const held = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+    const usOrder = (await admin(us.url, 'POST', 'purchases')).json.orderId as string;
+    expect((await call('checkNow')).newOrders).toBe(2);
+    await until(async () => told(events).orders.includes(usOrder));
+    expect(told(events).orders).not.toContain(held);
+
+    expect(await cli('accounts', 'resume', 'EU')).toMatchObject({ code: 0, stderr: '' });
+    await until(async () => euPause() === null && euPauseTold() === null);
+    const euOrder = (await admin(eu.url, 'POST', 'purchases')).json.orderId as string;
+    await call('checkNow');
+    await until(async () => told(events).orders.includes(euOrder));
+    // What EU held is told as the app's own resume tells it: in one summary, never one by one.
+    await until(async () => told(events).summaries.length > 0);
+    expect(told(events)).toMatchObject({ summaries: ['1 new order while paused in EU'] });
+    expect(told(events).orders).not.toContain(held);
+  }, 60_000);
 
   it("are held while the app is paused too, the account's own pause outlasting the app's", async () => {
     const { call, events, service } = await both();
