@@ -106,6 +106,19 @@ describe('AccountsPanel', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Add an account' }));
   });
 
+  it('closes each of its forms on Escape, as Cancel does, the focus back on what opened it', () => {
+    renderPanel([accountState('EU')]);
+    const openers = ['Rename EU', 'Replace secret of EU', 'Add an account'];
+    for (const opener of openers) {
+      fireEvent.click(screen.getByRole('button', { name: opener }));
+      const field = document.activeElement;
+      expect(field?.tagName).toBe('INPUT');
+      fireEvent.keyDown(field ?? document.body, { key: 'Escape' });
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: opener }));
+      expect(document.querySelector('form')).toBeNull();
+    }
+  });
+
   it('reconnects an account from its row: only its label and the secret go, the address left out', async () => {
     const { bridge, onState } = renderPanel([
       accountState('EU'),

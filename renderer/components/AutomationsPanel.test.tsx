@@ -102,6 +102,18 @@ describe('AutomationsPanel', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Add an automation' }));
   });
 
+  it('closes its forms on Escape, as Cancel does, the focus back on what opened them', async () => {
+    await renderPanel({ automations: [HOOK] });
+    for (const opener of ['Add an automation', 'Set signing secret of billing hook']) {
+      fireEvent.click(screen.getByRole('button', { name: opener }));
+      const field = document.activeElement;
+      expect(field?.tagName).toBe('INPUT');
+      fireEvent.keyDown(field ?? document.body, { key: 'Escape' });
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: opener }));
+      expect(document.querySelector('form')).toBeNull();
+    }
+  });
+
   it('says, as a webhook is saved, that it runs only once its signing secret is set', async () => {
     await renderPanel();
     fireEvent.click(screen.getByRole('button', { name: 'Add an automation' }));
