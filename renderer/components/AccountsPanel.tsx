@@ -13,7 +13,7 @@ import { PAUSE_CHOICES, pausedUntil } from '../../preload/pause';
 import { asCodedError, call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { plural, sentence, standingLabel } from '../format';
-import { useEscapeLayer } from '../hooks/useEscapeLayer';
+import { useCancelOnEscape, useEscapeLayer } from '../hooks/useEscapeLayer';
 import { useFocusReturn } from '../hooks/useFocusReturn';
 import { useNow } from '../hooks/useNow';
 import { useRefusedChoice } from '../hooks/useRefusedChoice';
@@ -348,6 +348,7 @@ function RowForm(props: {
   const [value, setValue] = useState(props.initial);
   const [invalid, setInvalid] = useState(false);
   const input = useFieldFocus(props.busy);
+  useCancelOnEscape(props.busy, props.onCancel);
   return (
     <form
       className="inline-form"
@@ -410,6 +411,7 @@ function AddForm(props: {
   const id = useId();
   const [draft, setDraft] = useState({ label: '', baseUrl: '', clientId: '', secret: '' });
   const first = useFieldFocus(props.busy);
+  useCancelOnEscape(props.busy, props.onCancel);
   const field = (key: keyof typeof draft, label: string, type: string, maxLength: number) => (
     <>
       <label htmlFor={`${id}-${key}`}>{label}</label>

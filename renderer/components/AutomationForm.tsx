@@ -13,6 +13,7 @@ import {
 import type { AccountState } from '../../preload/contract';
 import { asCodedError, call } from '../bridge/call';
 import { useBridge } from '../bridge/context';
+import { useCancelOnEscape } from '../hooks/useEscapeLayer';
 import { ErrorAlert } from './ErrorAlert';
 
 const ACTIONS: { value: AutomationAction['type']; label: string }[] = [
@@ -125,6 +126,7 @@ export function AutomationForm({
   // Opened in place of its button: the keyboard goes on in the form.
   const nameRef = useRef<HTMLInputElement>(null);
   useEffect(() => nameRef.current?.focus(), []);
+  useCancelOnEscape(busy, onCancel);
 
   async function save(event: FormEvent): Promise<void> {
     event.preventDefault();

@@ -112,6 +112,12 @@ describe('AutomationsPanel', () => {
       expect(document.activeElement).toBe(screen.getByRole('button', { name: opener }));
       expect(document.querySelector('form')).toBeNull();
     }
+    // Its test panel, whose order list loads first.
+    fireEvent.click(screen.getByRole('button', { name: 'Test billing hook' }));
+    await screen.findByRole('form', { name: 'Test billing hook' });
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Test billing hook' }));
+    expect(document.querySelector('form')).toBeNull();
   });
 
   it('says, as a webhook is saved, that it runs only once its signing secret is set', async () => {

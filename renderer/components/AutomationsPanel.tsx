@@ -3,7 +3,7 @@
 // never comes back to the window); add, edit, turn on or off, remove (asked first), set its
 // secret, and Test it against one of the stored orders (as `seller-tray automations test`). When
 // the organization manages the automations, the list is read only, under "Managed by your organization".
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import {
   type AutomationRun,
   type AutomationSetting,
@@ -17,6 +17,7 @@ import { plainText } from '../../preload/marketplace-text';
 import { asCodedError, call, explained } from '../bridge/call';
 import { useBridge } from '../bridge/context';
 import { statusLabel } from '../format';
+import { useCancelOnEscape } from '../hooks/useEscapeLayer';
 import { useFocusReturn } from '../hooks/useFocusReturn';
 import { AutomationForm } from './AutomationForm';
 import { ConfirmDialog } from './ConfirmDialog';
@@ -93,6 +94,11 @@ export function AutomationsPanel({ state }: { state: AppState }) {
     returnTo(editing ? `edit:${editing}` : 'add');
     setEditing(null);
   };
+  /** A row's secret form or test panel closed: the focus goes back to the button that opened it. */
+  const closePanel = () => {
+    if (open) returnTo(`${open.panel}:${open.name}`);
+    setOpen(null);
+  };
   return (
     <section
       className="automations"
@@ -133,12 +139,20 @@ export function AutomationsPanel({ state }: { state: AppState }) {
                     <span className="sr-only"> {a.name}</span>
                   </button>
                   {a.action.type !== 'command' && (
-                    <button type="button" onClick={() => setOpen({ name: a.name, panel: 'secret' })}>
+                    <button
+                      type="button"
+                      data-opens={`secret:${a.name}`}
+                      onClick={() => setOpen({ name: a.name, panel: 'secret' })}
+                    >
                       Set {SECRET_NAMES[a.action.type].toLowerCase()}
                       <span className="sr-only"> of {a.name}</span>
                     </button>
                   )}
-                  <button type="button" onClick={() => setOpen({ name: a.name, panel: 'test' })}>
+                  <button
+                    type="button"
+                    data-opens={`test:${a.name}`}
+                    onClick={() => setOpen({ name: a.name, panel: 'test' })}
+                  >
                     Test<span className="sr-only"> {a.name}</span>
                   </button>
                   <button type="button" onClick={() => setRemoving(a.name)}>
@@ -155,16 +169,16 @@ export function AutomationsPanel({ state }: { state: AppState }) {
                     label={SECRET_NAMES[a.action.type]}
                     onStored={(next) => {
                       setView(next);
-                      setOpen(null);
+                      closePanel();
                       setStatus(
                         `The ${SECRET_NAMES[a.action.type as 'webhook'].toLowerCase()} of ${a.name} is in the keychain.`,
                       );
                     }}
-                    onCancel={() => setOpen(null)}
+                    onCancel={closePanel}
                   />
                 )}
               {!managed && open?.name === a.name && open.panel === 'test' && (
-                <TestPanel automation={a.name} onClose={() => setOpen(null)} />
+                <TestPanel automation={a.name} onClose={closePanel} />
               )}
             </li>
           ))}
@@ -252,6 +266,10 @@ function SecretForm({
   const [secret, setSecret] = useState('');
   const [invalid, setInvalid] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  useCancelOnEscape(busy, onCancel);
+  // Opened below its row's buttons: the keyboard goes on in its field.
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
 
   async function store(event: FormEvent): Promise<void> {
     event.preventDefault();
@@ -279,6 +297,7 @@ function SecretForm({
         New {label.toLowerCase()} of {automation}
       </label>
       <input
+        ref={field}
         id={id}
         type="password"
         autoComplete="off"
@@ -316,6 +335,7 @@ function TestPanel({ automation, onClose }: { automation: string; onClose: () =>
   const [busy, setBusy] = useState(false);
   const [run, setRun] = useState<AutomationRun | null>(null);
   const [problem, setProblem] = useState<Problem>(null);
+  useCancelOnEscape(busy, onClose);
 
   useEffect(() => {
     let current = true;

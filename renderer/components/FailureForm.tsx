@@ -5,7 +5,7 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { LIMITS } from '../../preload/contract';
 import type { RunbookReason } from '../../preload/runbooks';
-import { useEscapeLayer } from '../hooks/useEscapeLayer';
+import { useCancelOnEscape } from '../hooks/useEscapeLayer';
 
 export function FailureForm({
   busy,
@@ -51,9 +51,7 @@ export function FailureForm({
   }
 
   // Escape leaves the form (not the order), as Cancel does; not while it is being sent.
-  useEscapeLayer(true, () => {
-    if (!busy) onCancel();
-  });
+  useCancelOnEscape(busy, onCancel);
 
   return (
     <form className="failure-form" aria-labelledby={headingId} noValidate onSubmit={submit}>

@@ -38,3 +38,10 @@ export function useEscapeLayer(open: boolean, close: () => void): void {
     };
   }, [open]);
 }
+
+/** An open form with a Cancel: Escape leaves it as Cancel does, but not while it is being sent. */
+export function useCancelOnEscape(busy: boolean, cancel: () => void): void {
+  useEscapeLayer(true, () => {
+    if (!busy) cancel();
+  });
+}
