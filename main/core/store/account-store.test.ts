@@ -1595,6 +1595,31 @@ describe('the journal', () => {
   });
 });
 
+describe('announcements shared by two processes on one store', () => {
+  // The app (pid 100) and `seller-tray watch` (pid 200) on one folder, each with its own connection.
+  const app = 100;
+  const watch = 200;
+  const alive = (pid: number) => pid === app || pid === watch;
+
+  it('a paused process leaves alone an announcement another live process claimed, and takes it once that one is gone', () => {
+    learn([purchase('o-1', '2026-11-21T08:00:00Z')], false);
+    const other = AccountStore.open(dir).store;
+    try {
+      // The app claims it and waits for its document; `watch`, paused, then resumed, polls meanwhile.
+      expect(store.claimAnnouncements(app, alive, false).pending).toEqual(['o-1']);
+      expect(other.claimAnnouncements(watch, alive, true)).toEqual({ pending: [], held: [] });
+      expect(other.claimAnnouncements(watch, alive, false)).toEqual({ pending: [], held: [] });
+      // The app was killed before it raised it: `watch` raises it, a new order, not one held while paused.
+      expect(other.claimAnnouncements(watch, (pid) => pid === watch, false)).toEqual({
+        pending: ['o-1'],
+        held: [],
+      });
+    } finally {
+      other.close();
+    }
+  });
+});
+
 describe("an order set aside as another seller's", () => {
   const foreign = (event: MarketplaceEvent): UnreadableItem => ({
     kind: 'event',
