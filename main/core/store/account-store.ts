@@ -1756,7 +1756,9 @@ export class AccountStore {
   /**
    * Takes the queued announcements this process may raise: unclaimed ones, and those claimed by
    * a process that is gone (killed while raising). While paused none are taken: those waiting
-   * become held, for one summary on resume.
+   * become held, for one summary on resume. One another live process claimed is its own to raise
+   * (or let go), paused here or not: re-stated held and unclaimed, this process would raise it on
+   * resume while the other raises it too.
    */
   claimAnnouncements(pid: number, isAlive: (pid: number) => boolean, paused: boolean): ClaimedAnnouncements {
     // Most polls find none: they write nothing (no transaction, no sync).
@@ -1765,19 +1767,20 @@ export class AccountStore {
     }
     return this.atomically(() => {
       const claimed: ClaimedAnnouncements = { pending: [], held: [] };
-      if (paused) {
-        this.db.exec(`UPDATE announcements SET state = 'held', claimed_by = NULL WHERE state = 'pending'`);
-        this.journalChanged = true;
-        return claimed;
-      }
       const rows = this.sql(
         `SELECT order_id, state, claimed_by FROM announcements WHERE state != 'raised' ORDER BY queued_at`,
       ).all() as { order_id: string; state: 'pending' | 'held'; claimed_by: number | null }[];
+      const hold = this.sql(`UPDATE announcements SET state = 'held', claimed_by = NULL WHERE order_id = ?`);
       const claim = this.sql('UPDATE announcements SET claimed_by = ? WHERE order_id = ?');
       for (const row of rows) {
         if (row.claimed_by !== null && row.claimed_by !== pid && isAlive(row.claimed_by)) continue;
-        claim.run(pid, row.order_id);
-        claimed[row.state].push(row.order_id);
+        if (!paused) {
+          claim.run(pid, row.order_id);
+          claimed[row.state].push(row.order_id);
+        } else if (row.state === 'pending') {
+          hold.run(row.order_id);
+          this.journalChanged = true;
+        }
       }
       return claimed;
     });
