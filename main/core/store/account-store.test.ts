@@ -16,6 +16,7 @@ import {
   type Order,
   type UnreadableItem,
 } from '../api/wire';
+import { Claimant } from '../claimant';
 import {
   AccountStore,
   DATABASE_FILE,
@@ -1591,7 +1592,7 @@ describe('the journal', () => {
     expect(reopened.problems).toEqual([expect.stringMatching(/order database was missing/)]);
     const backlog = [purchase('p1', '2026-11-01T08:00:00Z'), purchase('p2', '2026-11-01T09:00:00Z')];
     expect(learn(backlog, true).newOrders).toBe(1);
-    expect(store.claimAnnouncements(process.pid, () => true, false).pending).toEqual(['p2']);
+    expect(store.claimAnnouncements(new Claimant(), false).pending).toEqual(['p2']);
   });
 });
 
@@ -1606,17 +1607,35 @@ describe('announcements shared by two processes on one store', () => {
     const other = AccountStore.open(dir).store;
     try {
       // The app claims it and waits for its document; `watch`, paused, then resumed, polls meanwhile.
-      expect(store.claimAnnouncements(app, alive, false).pending).toEqual(['o-1']);
-      expect(other.claimAnnouncements(watch, alive, true)).toEqual({ pending: [], held: [] });
-      expect(other.claimAnnouncements(watch, alive, false)).toEqual({ pending: [], held: [] });
+      expect(store.claimAnnouncements(new Claimant(alive, app), false).pending).toEqual(['o-1']);
+      expect(other.claimAnnouncements(new Claimant(alive, watch), true)).toEqual({ pending: [], held: [] });
+      expect(other.claimAnnouncements(new Claimant(alive, watch), false)).toEqual({ pending: [], held: [] });
       // The app was killed before it raised it: `watch` raises it, a new order, not one held while paused.
-      expect(other.claimAnnouncements(watch, (pid) => pid === watch, false)).toEqual({
+      expect(other.claimAnnouncements(new Claimant((pid) => pid === watch, watch), false)).toEqual({
         pending: ['o-1'],
         held: [],
       });
     } finally {
       other.close();
     }
+  });
+
+  it('two cores of one process: neither takes nor lets go what the other claimed, and one stopped leaves its claims to take', () => {
+    learn([purchase('o-1', '2026-11-21T08:00:00Z')], false);
+    const first = new Claimant();
+    const second = new Claimant();
+    expect(store.claimAnnouncements(first, false).pending).toEqual(['o-1']);
+    expect(store.claimAnnouncements(second, true)).toEqual({ pending: [], held: [] });
+    expect(store.claimAnnouncements(second, false)).toEqual({ pending: [], held: [] });
+    store.releaseAnnouncements(second, ['o-1']);
+    expect(store.claimAnnouncements(second, false)).toEqual({ pending: [], held: [] });
+    // The first stopped while it waited for the order's document: the second raises it.
+    first.retire();
+    expect(store.claimAnnouncements(second, false).pending).toEqual(['o-1']);
+    // The first's release, once it saw it stopped, lets go nothing of the second's.
+    store.releaseAnnouncements(first, ['o-1']);
+    expect(store.claimAnnouncements(new Claimant(), false)).toEqual({ pending: [], held: [] });
+    second.retire();
   });
 });
 
@@ -1678,7 +1697,7 @@ describe("a first start's history recorded in parts", () => {
     ).toBe(1);
     // p2 is recorded now, yet p3 of the next part is compared with what came before the backlog.
     expect(part([purchase('p3', '2026-11-01T08:30:00Z')], false, 3).newOrders).toBe(1);
-    expect(store.claimAnnouncements(process.pid, () => true, false).pending.sort()).toEqual(['p2', 'p3']);
+    expect(store.claimAnnouncements(new Claimant(), false).pending.sort()).toEqual(['p2', 'p3']);
   });
 
   it('from a database of the version before: its orders stay found by search, and its stalled ones stalled', async () => {

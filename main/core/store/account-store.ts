@@ -42,6 +42,7 @@ import {
   type UnreadableItem,
 } from '../api/wire';
 import { RETRY_MAX_WAIT_MS } from '../automation/delivery';
+import type { Claimant } from '../claimant';
 import { removeLeftoverTemporaries } from '../durable-file';
 import type { FeedCursor } from '../event-feed';
 import { ANOTHER_SELLER, anotherSellers, reusedId } from '../kept-aside';
@@ -1754,13 +1755,13 @@ export class AccountStore {
   // --- Announcements --------------------------------------------------------------------------
 
   /**
-   * Takes the queued announcements this process may raise: unclaimed ones, and those claimed by
-   * a process that is gone (killed while raising). While paused none are taken: those waiting
-   * become held, for one summary on resume. One another live process claimed is its own to raise
-   * (or let go), paused here or not: re-stated held and unclaimed, this process would raise it on
-   * resume while the other raises it too.
+   * Takes the queued announcements this core may raise: unclaimed ones, and those claimed by a
+   * core that is gone (its process killed while raising, or the core stopped). While paused none
+   * are taken: those waiting become held, for one summary on resume. One another live core claimed
+   * is its own to raise (or let go), paused here or not: re-stated held and unclaimed, this core
+   * would raise it on resume while the other raises it too.
    */
-  claimAnnouncements(pid: number, isAlive: (pid: number) => boolean, paused: boolean): ClaimedAnnouncements {
+  claimAnnouncements(claimant: Claimant, paused: boolean): ClaimedAnnouncements {
     // Most polls find none: they write nothing (no transaction, no sync).
     if (this.sql(`SELECT 1 FROM announcements WHERE state != 'raised' LIMIT 1`).get() === undefined) {
       return { pending: [], held: [] };
@@ -1768,14 +1769,19 @@ export class AccountStore {
     return this.atomically(() => {
       const claimed: ClaimedAnnouncements = { pending: [], held: [] };
       const rows = this.sql(
-        `SELECT order_id, state, claimed_by FROM announcements WHERE state != 'raised' ORDER BY queued_at`,
-      ).all() as { order_id: string; state: 'pending' | 'held'; claimed_by: number | null }[];
+        `SELECT order_id, state, claimed_by, claim_token FROM announcements WHERE state != 'raised' ORDER BY queued_at`,
+      ).all() as {
+        order_id: string;
+        state: 'pending' | 'held';
+        claimed_by: number | null;
+        claim_token: string | null;
+      }[];
       const hold = this.sql(`UPDATE announcements SET state = 'held', claimed_by = NULL WHERE order_id = ?`);
-      const claim = this.sql('UPDATE announcements SET claimed_by = ? WHERE order_id = ?');
+      const claim = this.sql('UPDATE announcements SET claimed_by = ?, claim_token = ? WHERE order_id = ?');
       for (const row of rows) {
-        if (row.claimed_by !== null && row.claimed_by !== pid && isAlive(row.claimed_by)) continue;
+        if (row.claimed_by !== null && claimant.heldElsewhere(row.claimed_by, row.claim_token)) continue;
         if (!paused) {
-          claim.run(pid, row.order_id);
+          claim.run(claimant.pid, claimant.token, row.order_id);
           claimed[row.state].push(row.order_id);
         } else if (row.state === 'pending') {
           hold.run(row.order_id);
@@ -1795,13 +1801,14 @@ export class AccountStore {
     this.journalChanged = true;
   }
 
-  /** Lets go of announcements `pid` claimed and did not raise: the next to claim them raises them. */
-  releaseAnnouncements(pid: number, orderIds: readonly string[]): void {
+  /** Lets go of announcements `claimant` claimed and did not raise: the next to claim them raises them. */
+  releaseAnnouncements(claimant: Claimant, orderIds: readonly string[]): void {
     this.atomically(() => {
       const release = this.sql(
-        `UPDATE announcements SET claimed_by = NULL WHERE order_id = ? AND claimed_by = ? AND state != 'raised'`,
+        `UPDATE announcements SET claimed_by = NULL
+           WHERE order_id = ? AND claimed_by = ? AND claim_token = ? AND state != 'raised'`,
       );
-      for (const id of orderIds) release.run(id, pid);
+      for (const id of orderIds) release.run(id, claimant.pid, claimant.token);
     });
   }
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { databaseOfVersion, garbleIndexPage } from '../../../test/support/store-files';
 import type { MarketplaceEvent, Order } from '../api/wire';
+import { Claimant } from '../claimant';
 import { AccountStore } from './account-store';
 import { MIGRATIONS } from './schema';
 
@@ -81,10 +82,10 @@ it('commits the runs with the announcement or not at all', () => {
       throw new Error('disk full');
     }),
   ).toThrow('disk full');
-  expect(store.claimAnnouncements(100, alive, false).pending).toEqual([]);
+  expect(store.claimAnnouncements(new Claimant(alive, 100), false).pending).toEqual([]);
   expect(store.runsFor('o-3')).toEqual([]);
   learn([purchase('o-3')]);
-  expect(store.claimAnnouncements(100, alive, false).pending).toEqual(['o-3']);
+  expect(store.claimAnnouncements(new Claimant(alive, 100), false).pending).toEqual(['o-3']);
   expect(store.runsFor('o-3')).toHaveLength(2);
 });
 
@@ -200,7 +201,7 @@ it('comes to a store of the version before it, whose orders and announcements st
   db.exec(`INSERT INTO announcements (order_id, state, queued_at) VALUES ('o-9', 'raised', '${NOW}')`);
   db.close();
   store = AccountStore.open(dir).store;
-  expect(store.claimAnnouncements(100, alive, false).pending).toEqual([]);
+  expect(store.claimAnnouncements(new Claimant(alive, 100), false).pending).toEqual([]);
   expect(store.runsFor('o-9')).toEqual([]);
   learn([purchase('o-10')], { automations: ['hook'] });
   expect(store.runsFor('o-10').map((r) => r.state)).toEqual(['queued']);
