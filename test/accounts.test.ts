@@ -1581,3 +1581,40 @@ describe("one account's own pause", () => {
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
   });
 });
+
+describe("what the accounts' starts announce while the app opens", () => {
+  it('is heard by each listener the shell subscribes before it says it listens, however many awaits come between', async () => {
+    const { service, call, dir } = await openService(
+      [
+        { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+        { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+      ],
+      undefined,
+      { pausedUntil: new Date(Date.now() + 3_600_000).toISOString() },
+    );
+    await call('checkNow');
+    const bought: string[] = [];
+    for (const marketplace of [eu, us])
+      bought.push((await admin(marketplace.url, 'POST', 'purchases')).json.orderId);
+    await call('checkNow'); // held while paused, for the next start
+    await service.close();
+    const settings = new ConfSettingsStore({ cwd: dir });
+    settings.save({ ...settings.load().settings, pausedUntil: null });
+
+    const again = await SellerTrayService.open({
+      settings,
+      secrets,
+      dataRoot: dir,
+      timers: new ManualTimers(),
+    });
+    cleanups.push(() => again.close());
+    // The window subscribes at once; the notifier only after an await (the shell's wiring may take one).
+    const window: ServiceEvent[] = [];
+    again.onEvent((event) => window.push(event));
+    await until(() => arrived(window).length === bought.length);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const notifier: ServiceEvent[] = [];
+    again.onEvent((event) => notifier.push(event));
+    expect(arrived(notifier).sort()).toEqual(bought.sort());
+  });
+});
