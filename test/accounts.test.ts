@@ -95,6 +95,7 @@ async function startedAgain(dir: string) {
   again.onEvent((event) => {
     if (event.type === 'problem') problems.push(event.message);
   });
+  again.listening();
   return { again, problems };
 }
 
@@ -977,6 +978,7 @@ describe('a settings file edited by hand while the app runs', () => {
     service.onEvent((event) => {
       if (event.type === 'problem') problems.push(event.message);
     });
+    service.listening();
     const saved = JSON.parse(readFileSync(settings.path, 'utf8'));
     const bad = { name: 'bad one', action: { type: 'webhook', url: 'http://billing.example/hook' } };
     const edited = async (text: string, told: number) => {
@@ -1439,6 +1441,7 @@ describe("close() while the start's background finish runs", () => {
     service.onEvent((event) => {
       if (closing) events.push(event);
     });
+    service.listening();
     // Quit at once: the finish of US waits its hand-over (10 s, then put back); AP's waits for the
     // next start, and nothing is told to a window that is gone.
     const started = Date.now();
@@ -1616,5 +1619,10 @@ describe("what the accounts' starts announce while the app opens", () => {
     const notifier: ServiceEvent[] = [];
     again.onEvent((event) => notifier.push(event));
     expect(arrived(notifier).sort()).toEqual(bought.sort());
+    // Its listeners wired, the shell says so: a listener subscribed later hears only what comes after.
+    again.listening();
+    const later: ServiceEvent[] = [];
+    again.onEvent((event) => later.push(event));
+    expect(later).toEqual([]);
   });
 });
