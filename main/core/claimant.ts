@@ -22,14 +22,14 @@ export class Claimant {
   /**
    * Whether a claim (`token` null: made by a version that named no core) is another core's that may
    * still act on it: another process alive, or a claimant of this process not retired. A claim of
-   * this pid without a live token was made by a core since stopped, or by a process long gone.
+   * this pid without a live token was made by a core since closed, or by a process long gone.
    */
   heldElsewhere(pid: number, token: string | null): boolean {
     if (pid !== this.pid) return this.isAlive(pid);
     return token !== null && token !== this.token && live.has(token);
   }
 
-  /** Its core stopped: what it still claims is another's to take. */
+  /** Its core is closed (nothing of it acts on its claims any more): what it still claims is another's to take. */
   retire(): void {
     live.delete(this.token);
   }

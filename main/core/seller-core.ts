@@ -306,7 +306,7 @@ export class SellerCore {
         now: this.now,
         timers: this.timers,
         log: this.log,
-        isAlive: ports.isProcessAlive ?? isProcessAlive,
+        claimant: this.claimant,
         brief: (orderId) => this.brief(orderId),
         // As a person's mark, checked against the order's history; held for undo like one.
         mark: (mark) => this.markStatus(mark),
@@ -408,8 +408,6 @@ export class SellerCore {
     const cutShort = this.runner?.stop() ?? 0;
     if (!this.stopped) this.runsCutShort = cutShort;
     this.stopped = true;
-    // What it claimed and still waits on it lets go; another core may take it meanwhile.
-    this.claimant.retire();
     this.timers.clearTimeout(this.releaseTimer);
     this.timers.clearTimeout(this.livenessTimer);
     this.poller.stop();
@@ -443,6 +441,9 @@ export class SellerCore {
       const clean = network && commands;
       if (!clean) this.log.warn('closed before the work under way ended', { withinMs });
       this.store.close(clean);
+      // Nothing of it acts on its claims any more (a run still ending writes its end first): what
+      // a failed write left claimed is another core's to take.
+      this.claimant.retire();
     })();
     return this.closing;
   }

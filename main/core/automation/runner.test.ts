@@ -23,6 +23,7 @@ import { recordingLog } from '../../../test/support/recording-log';
 import { until } from '../../../test/support/shell-fakes';
 import { adviceFor } from '../advice';
 import type { MarketplaceEvent, Order } from '../api/wire';
+import { Claimant } from '../claimant';
 import { silentLog } from '../log';
 import type { CoreSettings } from '../seller-core';
 import { DEFAULT_SETTINGS } from '../settings';
@@ -691,7 +692,7 @@ function runnerOf(
     now: () => NOW,
     timers: new ManualTimers(),
     log: silentLog,
-    isAlive: () => false,
+    claimant: new Claimant(() => false),
     brief: (orderId) => ({ orderId, buyer: '', product: '', total: '' }),
     mark: async () => undefined,
     changed,

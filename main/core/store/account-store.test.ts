@@ -1620,7 +1620,7 @@ describe('announcements shared by two processes on one store', () => {
     }
   });
 
-  it('two cores of one process: neither takes nor lets go what the other claimed, and one stopped leaves its claims to take', () => {
+  it('two cores of one process: neither takes nor lets go what the other claimed, and one closed leaves its claims to take', () => {
     learn([purchase('o-1', '2026-11-21T08:00:00Z')], false);
     const first = new Claimant();
     const second = new Claimant();
@@ -1629,10 +1629,10 @@ describe('announcements shared by two processes on one store', () => {
     expect(store.claimAnnouncements(second, false)).toEqual({ pending: [], held: [] });
     store.releaseAnnouncements(second, ['o-1']);
     expect(store.claimAnnouncements(second, false)).toEqual({ pending: [], held: [] });
-    // The first stopped while it waited for the order's document: the second raises it.
+    // The first closed, a claim left behind (its release failed): the second raises it.
     first.retire();
     expect(store.claimAnnouncements(second, false).pending).toEqual(['o-1']);
-    // The first's release, once it saw it stopped, lets go nothing of the second's.
+    // A release of the first's coming late lets go nothing of the second's.
     store.releaseAnnouncements(first, ['o-1']);
     expect(store.claimAnnouncements(new Claimant(), false)).toEqual({ pending: [], held: [] });
     second.retire();

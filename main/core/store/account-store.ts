@@ -1838,9 +1838,10 @@ export class AccountStore {
   }
 
   /**
-   * Claims up to `limit` runs this process may start now: queued ones that are due and whose order
-   * has been read, and those no one runs any more (`stillRunning` says, from the process that
-   * claimed each: a process killed in the middle, or an earlier one of this pid): run again,
+   * Claims up to `limit` runs this core may start now: queued ones that are due and whose order
+   * has been read, and those no one runs any more (`stillRunning` says, from the core that
+   * claimed each, its pid and token: a process killed in the middle, a core closed, or an earlier
+   * process of this pid): run again,
    * same delivery id. Each taken stays queued (claimed_by says whose), its attempts as they were,
    * until startRun counts the attempt: a claimed run waits, it does not run, and one claimed again
    * before it started (its process killed, or a stop gave it back) starts as the attempt it was
@@ -1848,8 +1849,8 @@ export class AccountStore {
    * automation has room for it (no: left queued, unclaimed).
    */
   claimRuns(
-    pid: number,
-    stillRunning: (claimedBy: number, deliveryId: string) => boolean,
+    claimant: Claimant,
+    stillRunning: (claimedBy: number, token: string | null, deliveryId: string) => boolean,
     now: string,
     limit: number,
     /**
@@ -1868,12 +1869,12 @@ export class AccountStore {
       [
         ...this.sql(query('due_at <= ?')).all(...params, now, limit * 4),
         ...this.sql(query('due_at > ?')).all(...params, setBack, limit * 4),
-      ] as { delivery_id: string; automation: string; claimed_by: number | null }[];
+      ] as RunClaim[];
     const candidates = () =>
       only === undefined
         ? due(
             // Only runs whose order has been read: the rest wait for it without spending an attempt.
-            (when) => `SELECT delivery_id, automation, claimed_by FROM automation_runs r
+            (when) => `SELECT delivery_id, automation, claimed_by, claim_token FROM automation_runs r
                WHERE state IN ('queued', 'running') AND ${when}
                  AND ${ORDER_READ}
                ORDER BY due_at LIMIT ?`,
@@ -1884,7 +1885,7 @@ export class AccountStore {
               // took the due index and walked every queued run for each order read (O(n²) a poll).
               (
                 when,
-              ) => `SELECT delivery_id, automation, claimed_by FROM automation_runs r INDEXED BY automation_runs_by_order
+              ) => `SELECT delivery_id, automation, claimed_by, claim_token FROM automation_runs r INDEXED BY automation_runs_by_order
                  WHERE order_id = ? AND state IN ('queued', 'running') AND ${when}
                    AND ${ORDER_READ}
                  ORDER BY due_at LIMIT ?`,
@@ -1892,7 +1893,7 @@ export class AccountStore {
             )
           : 'automation' in only
             ? due(
-                (when) => `SELECT delivery_id, automation, claimed_by FROM automation_runs r
+                (when) => `SELECT delivery_id, automation, claimed_by, claim_token FROM automation_runs r
                    INDEXED BY automation_runs_due_by_automation
                    WHERE automation = ? AND state IN ('queued', 'running') AND ${when}
                      AND ${ORDER_READ}
@@ -1900,24 +1901,25 @@ export class AccountStore {
                 only.automation,
               )
             : (this.sql(
-                `SELECT delivery_id, automation, claimed_by FROM automation_runs
+                `SELECT delivery_id, automation, claimed_by, claim_token FROM automation_runs
                    WHERE state IN ('queued', 'running') AND delivery_id = ?`,
-              ).all(only.run) as { delivery_id: string; automation: string; claimed_by: number | null }[]);
+              ).all(only.run) as RunClaim[]);
     // Most polls find none: they write nothing (inside a caller's transaction, one look is enough).
     if (!this.db.isTransaction && candidates().length === 0) return [];
     return this.atomically(() => {
       // A run claimed by a process gone, perhaps started, waits again until this one starts it:
       // an earlier attempt's start is not this one's.
       const claim = this.sql(
-        `UPDATE automation_runs SET state = 'queued', claimed_by = ?, started_at = NULL
+        `UPDATE automation_runs SET state = 'queued', claimed_by = ?, claim_token = ?, started_at = NULL
            WHERE delivery_id = ? RETURNING *`,
       );
       const taken: AutomationRun[] = [];
       for (const row of candidates()) {
         if (taken.length >= limit) break;
-        if (row.claimed_by !== null && stillRunning(row.claimed_by, row.delivery_id)) continue;
+        if (row.claimed_by !== null && stillRunning(row.claimed_by, row.claim_token, row.delivery_id))
+          continue;
         if (take && !take(row.automation)) continue;
-        taken.push(runOf(claim.get(pid, row.delivery_id) as unknown as RunRow));
+        taken.push(runOf(claim.get(claimant.pid, claimant.token, row.delivery_id) as unknown as RunRow));
       }
       return taken;
     });
@@ -1940,26 +1942,27 @@ export class AccountStore {
   }
 
   /**
-   * A run `pid` claimed has really started (its command spawned, its request sent): its attempt,
+   * A run `claimant` claimed has really started (its command spawned, its request sent): its attempt,
    * `start.attempt` (the one the run was told), is counted in the same write as its time.
    */
-  startRun(pid: number, deliveryId: string, start: RunStart): void {
+  startRun(claimant: Claimant, deliveryId: string, start: RunStart): void {
     this.sql(
       `UPDATE automation_runs SET state = 'running', started_at = ?, attempts = ?
-         WHERE delivery_id = ? AND claimed_by = ? AND state = 'queued'`,
-    ).run(start.at, start.attempt, deliveryId, pid);
+         WHERE delivery_id = ? AND claimed_by = ? AND claim_token = ? AND state = 'queued'`,
+    ).run(start.at, start.attempt, deliveryId, claimant.pid, claimant.token);
   }
 
   /**
-   * Gives back runs `pid` claimed but never started (a stop came first): unclaimed, their attempts
-   * as they were (none was counted), for this or another process to take.
+   * Gives back runs `claimant` claimed but never started (a stop came first): unclaimed, their
+   * attempts as they were (none was counted), for this or another core to take.
    */
-  releaseRuns(pid: number, deliveryIds: readonly string[]): void {
+  releaseRuns(claimant: Claimant, deliveryIds: readonly string[]): void {
     if (deliveryIds.length === 0) return;
     this.sql(
       `UPDATE automation_runs SET claimed_by = NULL
-         WHERE state = 'queued' AND claimed_by = ? AND delivery_id IN (SELECT value FROM json_each(?))`,
-    ).run(pid, JSON.stringify(deliveryIds));
+         WHERE state = 'queued' AND claimed_by = ? AND claim_token = ?
+           AND delivery_id IN (SELECT value FROM json_each(?))`,
+    ).run(claimant.pid, claimant.token, JSON.stringify(deliveryIds));
   }
 
   /** A run's end: succeeded, failed or skipped (its filters left the order out), or queued again at `dueAt`. */
@@ -3018,6 +3021,14 @@ export interface RunStart {
   at: string;
   attempt: number;
 }
+
+/** A run as claimRuns weighs it: whose claim it is (claimant.ts). */
+type RunClaim = {
+  delivery_id: string;
+  automation: string;
+  claimed_by: number | null;
+  claim_token: string | null;
+};
 
 interface RunRow {
   delivery_id: string;
