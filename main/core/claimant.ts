@@ -1,5 +1,5 @@
-// Who holds a claim on a row of an account's store (an announcement being raised): a core, named by
-// its process and a token of its own. Two cores of one process may share a store (an account closed
+// Who holds a claim on a row of an account's store (an announcement being raised, an automation
+// run being carried out): a core, named by its process and a token of its own. Two cores of one process may share a store (an account closed
 // while its core still ends, and opened again; the app's service and a test's), so a pid alone
 // would let one take or let go what the other claimed.
 import { randomUUID } from 'node:crypto';

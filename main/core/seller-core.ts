@@ -211,7 +211,7 @@ export class SellerCore {
   /** Delivers the held statuses once the first one's grace period ends. */
   private releaseTimer: unknown;
   private announcing: Promise<void> = Promise.resolve();
-  /** Whose the announcements it claims are: this core's, not only this process's (claimant.ts). */
+  /** Whose the announcements and automation runs it claims are: this core's, not only this process's (claimant.ts). */
   private readonly claimant: Claimant;
   private backlogWalk: Promise<void> | undefined;
   private searchBuild: Promise<void> | undefined;

@@ -1,7 +1,7 @@
 // The store on a real SQLite file: what is kept aside is kept once, told once, and leaves when the
 // item is read mended; the inbox's order; the journal kept beside the database; and a first
 // start's history recorded in parts, indexed for search after it; the commits its inbox reads are
-// checked against.
+// checked against; announcements claimed by two processes, or two cores of one, on one store.
 import { statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
