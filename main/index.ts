@@ -136,6 +136,10 @@ async function start(): Promise<void> {
   // service's state (no call to the marketplace).
   setInterval(() => trayControl.refresh(), 20_000).unref();
   const stopFollowingLogin = followLoginSetting(root, service, tellUser, log);
+  // Window, notifier, tray and login item subscribed: what the accounts' starts told while the
+  // service opened has reached each of them, and is kept no longer (the updater hears only
+  // app-state, never kept).
+  service.listening();
 
   afterReady({ ...lifecycle, powerMonitor, service, policies });
   updater.start();

@@ -104,6 +104,7 @@ async function appTells(dataRoot: string): Promise<string[]> {
   service.onEvent((event) => {
     if (event.type === 'problem') problems.push(event.message);
   });
+  service.listening();
   // The start finishes them in the background, and a closed app tells nothing: kept open till then.
   await until(
     () =>

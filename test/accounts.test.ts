@@ -98,6 +98,7 @@ async function startedAgain(dir: string) {
   again.onEvent((event) => {
     if (event.type === 'problem') problems.push(event.message);
   });
+  again.listening();
   return { again, problems };
 }
 
@@ -980,6 +981,7 @@ describe('a settings file edited by hand while the app runs', () => {
     service.onEvent((event) => {
       if (event.type === 'problem') problems.push(event.message);
     });
+    service.listening();
     const saved = JSON.parse(readFileSync(settings.path, 'utf8'));
     const bad = { name: 'bad one', action: { type: 'webhook', url: 'http://billing.example/hook' } };
     const edited = async (text: string, told: number) => {
@@ -1442,6 +1444,7 @@ describe("close() while the start's background finish runs", () => {
     service.onEvent((event) => {
       if (closing) events.push(event);
     });
+    service.listening();
     // Quit at once: the finish of US waits its hand-over (10 s, then put back); AP's waits for the
     // next start, and nothing is told to a window that is gone.
     const started = Date.now();
@@ -1639,5 +1642,47 @@ describe("one account's own pause", () => {
     });
     const bad = await service.handle('pauseNotifications', { until: null, account: '' });
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+  });
+});
+
+describe("what the accounts' starts announce while the app opens", () => {
+  it('is heard by each listener the shell subscribes before it says it listens, however many awaits come between', async () => {
+    const { service, call, dir } = await openService(
+      [
+        { label: 'EU', baseUrl: eu.url, clientId: EU_CLIENT.clientId, secret: EU_CLIENT.clientSecret },
+        { label: 'US', baseUrl: us.url, clientId: US_CLIENT.clientId, secret: US_CLIENT.clientSecret },
+      ],
+      undefined,
+      { pausedUntil: new Date(Date.now() + 3_600_000).toISOString() },
+    );
+    await call('checkNow');
+    const bought: string[] = [];
+    for (const marketplace of [eu, us])
+      bought.push((await admin(marketplace.url, 'POST', 'purchases')).json.orderId);
+    await call('checkNow'); // held while paused, for the next start
+    await service.close();
+    const settings = new ConfSettingsStore({ cwd: dir });
+    settings.save({ ...settings.load().settings, pausedUntil: null });
+
+    const again = await SellerTrayService.open({
+      settings,
+      secrets,
+      dataRoot: dir,
+      timers: new ManualTimers(),
+    });
+    cleanups.push(() => again.close());
+    // The window subscribes at once; the notifier only after an await (the shell's wiring may take one).
+    const window: ServiceEvent[] = [];
+    again.onEvent((event) => window.push(event));
+    await until(() => arrived(window).length === bought.length);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const notifier: ServiceEvent[] = [];
+    again.onEvent((event) => notifier.push(event));
+    expect(arrived(notifier).sort()).toEqual(bought.sort());
+    // Its listeners wired, the shell says so: a listener subscribed later hears only what comes after.
+    again.listening();
+    const later: ServiceEvent[] = [];
+    again.onEvent((event) => later.push(event));
+    expect(later).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { adviceFor } from '../main/core/advice';
 import { SellerApiClient } from '../main/core/api/client';
 import type { AutomationPorts } from '../main/core/automation/runner';
+import { Claimant } from '../main/core/claimant';
 import { type CoreEvent, type CoreSettings, SellerCore } from '../main/core/seller-core';
 import { AccountStore } from '../main/core/store/account-store';
 import type { AutomationRun, AutomationSetting } from '../preload/automations';
@@ -985,8 +986,10 @@ describe('run again and test', () => {
     // As an earlier process of this pid left it, killed in the middle (pids are reused).
     const { store } = AccountStore.open(dir);
     const deliveryId = store.queueRun(orderId, 'hook', 'new-order', new Date(clock).toISOString());
-    store.claimRuns(process.pid, () => false, new Date(clock).toISOString(), 1);
-    store.startRun(process.pid, deliveryId ?? '', { at: new Date(clock).toISOString(), attempt: 1 });
+    const earlier = new Claimant(() => false);
+    earlier.retire();
+    store.claimRuns(earlier, () => false, new Date(clock).toISOString(), 1);
+    store.startRun(earlier, deliveryId ?? '', { at: new Date(clock).toISOString(), attempt: 1 });
     expect(store.run(deliveryId ?? '')?.state).toBe('running');
     store.close(false);
     settings = { ...settings, automationsEnabled: true };

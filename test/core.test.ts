@@ -165,6 +165,35 @@ describe('new orders', () => {
     ]);
   });
 
+  it('are announced once by two cores of one process on one folder: the one waiting for its document holds it', async () => {
+    // As an account closed and opened again while its first core still ends, or a test's core
+    // beside the app's service: one pid, two claimants.
+    const a = await laptop();
+    a.core.start();
+    await a.core.checkNow();
+    const b = await laptop({}, a.dataDir);
+    b.core.start();
+    await b.core.checkNow();
+    const orderId = await purchase();
+    await admin(sim.url, 'PATCH', 'faults', {
+      script: [{ operation: 'getOrder', action: 'delay', delayMs: 1500, times: 2 }],
+    });
+    const first = a.core.checkNow();
+    const claimed = () => {
+      const db = new DatabaseSync(join(a.dataDir, DATABASE_FILE), { readOnly: true });
+      try {
+        return db.prepare('SELECT 1 FROM announcements WHERE claimed_by IS NOT NULL').get() !== undefined;
+      } finally {
+        db.close();
+      }
+    };
+    await until(claimed);
+    await b.core.checkNow();
+    await first;
+    const told = [...a.notifications(), ...b.notifications()];
+    expect(told.filter((n) => n.orderId === orderId)).toHaveLength(1);
+  });
+
   it('are reminded of once when they wait longer than the configured age', async () => {
     const a = await laptop({ settings: { reminderAfterMinutes: 1 } });
     a.core.start();

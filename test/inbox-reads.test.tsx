@@ -66,6 +66,8 @@ async function openApp(accounts: number): Promise<void> {
     undoSeconds: 0,
   });
   service = await SellerTrayService.open({ settings, secrets: demoSecret, dataRoot: dataDir });
+  // The windows rendered below subscribe as they open: none hears what the start told.
+  service.listening();
   await service.handle('checkNow', undefined);
   // The first start's backlog read and every order's fetch are done before the window opens.
   await waitFor(

@@ -30,6 +30,7 @@ beforeAll(async () => {
     demo,
   });
   preview = await startPreview({ service, rendererDir });
+  service.listening();
 });
 afterAll(async () => {
   service.close();

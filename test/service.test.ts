@@ -128,6 +128,7 @@ describe('a keychain out of reach', () => {
     onTestFinished(() => service.close());
     const events: ServiceEvent[] = [];
     service.onEvent((e) => events.push(e));
+    service.listening();
     const words = new KeychainUnavailableError(missing).advice;
     const told = { message: words, details: [`Keychain error: ${missing.message}`] };
 

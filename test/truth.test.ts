@@ -5,6 +5,7 @@
 // no reminder fires for an order already marked.
 
 import { afterEach, describe, expect, it } from 'vitest';
+import { Claimant } from '../main/core/claimant';
 import { TransitionError } from '../main/core/mark';
 import { AccountStore } from '../main/core/store/account-store';
 import { describeMark } from '../preload/marked-by';
@@ -324,7 +325,7 @@ describe('one order, one identity', () => {
       [id, 'ProvisioningCompleted'],
     ]);
     // Raised under one spelling: not raised again under the other.
-    expect(store.claimAnnouncements(process.pid, () => true, false)).toEqual({ pending: [], held: [] });
+    expect(store.claimAnnouncements(new Claimant(), false)).toEqual({ pending: [], held: [] });
     store.close();
   });
 

@@ -41,6 +41,7 @@ import { type MarketplaceEvent, type Order, orderIdOf, type UnreadableItem } fro
 import { automationsToQueue } from './automation/automation-settings';
 import { KILL_GRACE_MS } from './automation/command';
 import { type AutomationPorts, AutomationRunner } from './automation/runner';
+import { Claimant } from './claimant';
 import { type FeedSync, syncFeed, takeNewEvents } from './event-feed';
 import { explainFailure, failureKind } from './failure-words';
 import { anotherSellers, describeAside } from './kept-aside';
@@ -210,6 +211,8 @@ export class SellerCore {
   /** Delivers the held statuses once the first one's grace period ends. */
   private releaseTimer: unknown;
   private announcing: Promise<void> = Promise.resolve();
+  /** Whose the announcements and automation runs it claims are: this core's, not only this process's (claimant.ts). */
+  private readonly claimant: Claimant;
   private backlogWalk: Promise<void> | undefined;
   private searchBuild: Promise<void> | undefined;
   /** The backlog walk failed in this start: the fetcher takes the rest; the next start goes on with it. */
@@ -258,6 +261,7 @@ export class SellerCore {
     this.log = ports.log ?? silentLog;
     this.lastSuccessfulPoll = store.lastSuccessfulPoll() ?? null;
     this.timers = ports.timers ?? { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) };
+    this.claimant = new Claimant(ports.isProcessAlive ?? isProcessAlive);
     this.outbox = new Outbox({
       store,
       posting: {
@@ -302,7 +306,7 @@ export class SellerCore {
         now: this.now,
         timers: this.timers,
         log: this.log,
-        isAlive: ports.isProcessAlive ?? isProcessAlive,
+        claimant: this.claimant,
         brief: (orderId) => this.brief(orderId),
         // As a person's mark, checked against the order's history; held for undo like one.
         mark: (mark) => this.markStatus(mark),
@@ -437,6 +441,9 @@ export class SellerCore {
       const clean = network && commands;
       if (!clean) this.log.warn('closed before the work under way ended', { withinMs });
       this.store.close(clean);
+      // Nothing of it acts on its claims any more (a run still ending writes its end first): what
+      // a failed write left claimed is another core's to take.
+      this.claimant.retire();
     })();
     return this.closing;
   }
@@ -1077,15 +1084,11 @@ export class SellerCore {
   private async announceQueued(): Promise<void> {
     if (this.stopped) return;
     const paused = this.pausedUntil() !== null;
-    let { pending, held } = this.store.claimAnnouncements(
-      process.pid,
-      this.ports.isProcessAlive ?? isProcessAlive,
-      paused,
-    );
+    let { pending, held } = this.store.claimAnnouncements(this.claimant, paused);
     if (pending.length + held.length === 0) return;
     await this.fetcher.settled([...pending, ...held], ANNOUNCE_WAIT_MS);
     // Stopped while it waited for their documents: let go, not marked raised unheard.
-    if (this.stopped) return this.store.releaseAnnouncements(process.pid, [...pending, ...held]);
+    if (this.stopped) return this.store.releaseAnnouncements(this.claimant, [...pending, ...held]);
     // An order found meanwhile to be another seller's has left the store: it is not announced.
     const stillStored = (orderIds: string[]) =>
       orderIds.filter((id) => this.store.storedOrder(id) !== undefined);

@@ -160,7 +160,7 @@ export interface UpdatesPort {
   check(): Promise<UpdateStatus>;
 }
 
-/** What is kept when told before anyone listens (onEvent): what the user must hear. */
+/** What is kept when told before the opener listens (listening): what the user must hear. */
 const UNHEARD_KEPT: ReadonlySet<ServiceEvent['type']> = new Set([
   'problem',
   'notification',
@@ -203,7 +203,13 @@ export class SellerTrayService {
   private readonly inbox = new InboxAcross();
   private secretStored = false;
   private demoSecret: string | undefined;
-  private readonly unheard: ServiceEvent[] = [];
+  /**
+   * What was told while the opener wires its listeners (problems found; the announcements the
+   * accounts' starts raised, left queued by a crash or held while paused, marked raised once
+   * told): each listener subscribed until it says it listens (`listening`) hears it all, however
+   * many awaits its wiring takes. None once it has.
+   */
+  private unheard: ServiceEvent[] | undefined = [];
   private updates: UpdatesPort = NO_UPDATER;
   private accountName: string | undefined;
 
@@ -345,13 +351,17 @@ export class SellerTrayService {
 
   onEvent(listener: (event: ServiceEvent) => void): () => void {
     this.listeners.add(listener);
-    // What was told while opening, before anyone listened (problems found; the announcements the
-    // accounts' starts raised, left queued by a crash or held while paused), reaches the listeners
-    // subscribed right after the open, in the same turn: the shell wires its window, notifier and
-    // tray one after another, and the announcements are marked raised once told.
-    for (const event of this.unheard) listener(event);
-    if (this.unheard.length > 0) setImmediate(() => this.unheard.splice(0));
+    for (const event of this.unheard ?? []) listener(event);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * The opener's listeners are all subscribed (the shell's window, notifier and tray; the
+   * preview's stream): what was told while opening is kept no longer, and a later listener hears
+   * only what comes after.
+   */
+  listening(): void {
+    this.unheard = undefined;
   }
 
   /** Stops every session; resolves once their stores are closed (bounded: see SellerCore.close). */
@@ -1120,7 +1130,7 @@ export class SellerTrayService {
   private emit(event: ServiceEvent): void {
     // Closed, there is no one left to tell: a removal still ending says nothing to a window gone.
     if (this.closed) return;
-    if (this.listeners.size === 0 && UNHEARD_KEPT.has(event.type)) this.unheard.push(event);
+    if (UNHEARD_KEPT.has(event.type)) this.unheard?.push(event);
     for (const listener of this.listeners) listener(event);
   }
 }

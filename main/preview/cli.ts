@@ -56,6 +56,8 @@ const preview = await startPreview({
   rendererDir: fileURLToPath(new URL('../../dist/renderer', import.meta.url)),
   port,
 });
+// Its stream and the problems printed above subscribed: what the start told is kept no longer.
+service.listening();
 console.log(`Seller Tray preview: ${preview.url}`);
 
 await stopped;

@@ -336,6 +336,7 @@ async function windowPages(dataRoot: string, urls: string[]): Promise<WindowFigu
   const served = async (service: SellerTrayService) => {
     const calls: HandlerCall[] = [];
     const preview = await startPreview({ service: timedService(service, calls), rendererDir: renderer.dir });
+    service.listening();
     return { service, preview, url: preview.url, calls };
   };
   const windows = { one: await served(apps.one), all: await served(apps.all) };

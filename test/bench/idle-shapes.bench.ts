@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { adviceFor } from '../../main/core/advice';
 import { SellerApiClient } from '../../main/core/api/client';
 import type { MarketplaceEvent, Order } from '../../main/core/api/wire';
+import { Claimant } from '../../main/core/claimant';
 import type { OutboxItem } from '../../main/core/outbox';
 import { SellerCore } from '../../main/core/seller-core';
 import { AccountStore } from '../../main/core/store/account-store';
@@ -307,7 +308,7 @@ async function prepare(shape: string, n: number, url: string, dataDir: string): 
   SHAPES[shape]?.build?.(store, n);
   // A shape is history: what it queued to announce (orders newer than the marketplace's own,
   // news by the first start's rule) was raised and opened before, not by the polls measured.
-  const { pending, held } = store.claimAnnouncements(process.pid, () => false, false);
+  const { pending, held } = store.claimAnnouncements(new Claimant(() => false), false);
   const now = new Date().toISOString();
   store.markRaised([...pending, ...held], now);
   store.atomically(() => {

@@ -169,6 +169,7 @@ async function measure(events: number, rendererDir: string, browser: Browser) {
 
     const service = await SellerTrayService.open({ settings, secrets: secret, dataRoot: dir });
     const preview = await startPreview({ service, rendererDir });
+    service.listening();
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
     try {
       await page.goto(preview.url);

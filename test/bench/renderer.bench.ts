@@ -40,6 +40,7 @@ async function inboxApp(orders: number, rendererDir: string) {
   // backlog read has ended, and does not compete with the renderer for the machine.
   while (!(await knowsEveryOrder(service, orders))) await new Promise((resolve) => setTimeout(resolve, 200));
   const preview = await startPreview({ service, rendererDir });
+  service.listening();
   return {
     sim,
     service,

@@ -56,6 +56,7 @@ describe('a second account whose secret was rotated', () => {
     await secrets.set(secretOwner(us.url, US_CLIENT.clientId), 'us-secret-before-rotation');
     const service = await SellerTrayService.open({ settings, secrets, dataRoot: dir });
     const preview = await startPreview({ service, rendererDir: renderer.dir });
+    service.listening();
     const page = await browser.newPage({ viewport: { width: 420, height: 640 }, locale: 'en-US' });
     try {
       await service.handle('checkNow', undefined);

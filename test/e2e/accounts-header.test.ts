@@ -66,6 +66,7 @@ describe.each([
       await secrets.set(secretOwner(marketplace.url, CLIENT.clientId), CLIENT.clientSecret);
     const service = await SellerTrayService.open({ settings, secrets, dataRoot: dir });
     const preview = await startPreview({ service, rendererDir: renderer.dir });
+    service.listening();
     const page = await browser.newPage({ colorScheme, viewport, locale: 'en-US' });
     try {
       await service.handle('checkNow', undefined);

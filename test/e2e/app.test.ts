@@ -103,6 +103,7 @@ async function openApp(
   const events: ServiceEvent[] = [];
   service.onEvent((event) => events.push(event));
   const preview = await startPreview({ service, rendererDir: renderer.dir });
+  service.listening();
   const page = await browser.newPage({
     colorScheme: options.colorScheme ?? 'light',
     viewport: options.viewport ?? { width: 1100, height: 800 },

@@ -81,6 +81,7 @@ async function openApp(
   });
   const service = await SellerTrayService.open({ settings, secrets, dataRoot: dir });
   const preview = await startPreview({ service, rendererDir: renderer.dir });
+  service.listening();
   cleanups.push(async () => {
     await service.close();
     await preview.close();

@@ -58,6 +58,7 @@ async function openApp(colorScheme: 'light' | 'dark', viewport: { width: number;
   await secrets.set(secretOwner(sim.url, CLIENT.clientId), CLIENT.clientSecret);
   const service = await SellerTrayService.open({ settings, secrets, dataRoot: dir });
   const preview = await startPreview({ service, rendererDir: renderer.dir });
+  service.listening();
   const page = await browser.newPage({ colorScheme, viewport, locale: 'en-US', acceptDownloads: true });
   opened.push({ page, service, preview, dir });
   await page.goto(preview.url);

@@ -56,6 +56,7 @@ async function managedApp(options: {
     accountName: () => 'anna.virtanen',
   });
   const preview: Preview = await startPreview({ service, rendererDir: parts.renderer.dir });
+  service.listening();
   const page = await parts.browser.newPage({
     colorScheme: options.colorScheme,
     viewport: options.viewport,

@@ -72,6 +72,7 @@ async function inPreview(
 ): Promise<void> {
   const service = await SellerTrayService.open({ ...ports, dataRoot: dir });
   const preview = await startPreview({ service, rendererDir: renderer.dir });
+  service.listening();
   const page = await browser.newPage({ viewport, locale: 'en-US' });
   try {
     await use(page, preview.url, service);

@@ -64,6 +64,7 @@ export async function openAccountsService(
   });
   const events: ServiceEvent[] = [];
   service.onEvent((event) => events.push(event));
+  service.listening();
   const close = async () => {
     await service.close();
     for (const account of accounts) await secrets.delete(secretOwner(account.baseUrl, account.clientId));

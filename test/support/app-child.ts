@@ -9,6 +9,7 @@ const { service, demo, policies } = await openAppService(dataRoot);
 service.onEvent((event) => {
   if (event.type === 'orders-arrived') for (const id of event.orderIds) console.log(`arrived ${id}`);
 });
+service.listening();
 if (once === '--once') {
   await service.handle('checkNow', undefined);
   await service.close();

@@ -9,6 +9,7 @@ const problems: string[] = [];
 service.onEvent((event) => {
   if (event.type === 'problem') problems.push(event.message);
 });
+service.listening();
 await service.handle('checkNow', undefined);
 const orders = await service.handle('listOrders', { backlog: 'shown' });
 const state = service.state();

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { adviceFor } from '../../main/core/advice';
 import { type AutomationPorts, AutomationRunner } from '../../main/core/automation/runner';
+import { Claimant } from '../../main/core/claimant';
 import { type Log, silentLog } from '../../main/core/log';
 import type { Timers } from '../../main/core/poller';
 import { DEFAULT_SETTINGS } from '../../main/core/settings';
@@ -49,7 +50,7 @@ export function runnerAlone(
     },
     log: silentLog,
     ...clock,
-    isAlive: () => false,
+    claimant: new Claimant(() => false),
     brief: (orderId) => ({ orderId, buyer: '', product: '', total: '' }),
     mark: async () => undefined,
     changed: () => undefined,

@@ -68,6 +68,7 @@ export async function openConfiguredPreview(options: {
   await secrets.set(secretOwner(sim.url, client.clientId), client.clientSecret);
   const service = await SellerTrayService.open({ settings, secrets, dataRoot: dir });
   const preview = await startPreview({ service, rendererDir: options.rendererDir });
+  service.listening();
   options.cleanups.push(async () => {
     service.close();
     await preview.close();

@@ -229,6 +229,7 @@ export async function openDemoService(): Promise<TestService> {
   });
   const events: ServiceEvent[] = [];
   service.onEvent((event) => events.push(event));
+  service.listening();
   const started = await service.handle('startDemo', undefined);
   if (!started.ok) throw new Error(started.error.message);
   return {

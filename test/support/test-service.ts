@@ -21,6 +21,7 @@ export async function openTestService(
   });
   const events: ServiceEvent[] = [];
   service.onEvent((e) => events.push(e));
+  service.listening();
   return { service, events };
 }
 

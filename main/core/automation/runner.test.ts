@@ -23,6 +23,7 @@ import { recordingLog } from '../../../test/support/recording-log';
 import { until } from '../../../test/support/shell-fakes';
 import { adviceFor } from '../advice';
 import type { MarketplaceEvent, Order } from '../api/wire';
+import { Claimant } from '../claimant';
 import { silentLog } from '../log';
 import type { CoreSettings } from '../seller-core';
 import { DEFAULT_SETTINGS } from '../settings';
@@ -691,7 +692,7 @@ function runnerOf(
     now: () => NOW,
     timers: new ManualTimers(),
     log: silentLog,
-    isAlive: () => false,
+    claimant: new Claimant(() => false),
     brief: (orderId) => ({ orderId, buyer: '', product: '', total: '' }),
     mark: async () => undefined,
     changed,
@@ -880,5 +881,24 @@ it('looks for a run set by a clock since set back once, not every 30 s, while it
   } finally {
     automations.stop();
     await automations.idle();
+  }
+});
+
+it('two runners of one process on one store (two cores of it) never deliver a run the other has under way', async () => {
+  const [id] = readOrders(1);
+  const first = runner();
+  const second = runner();
+  try {
+    first.kickOrder(id ?? '');
+    await until(() => received.length === 1);
+    // The first's delivery is held by the receiver: under way, claimed by this process.
+    second.kick();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(received).toHaveLength(1);
+  } finally {
+    for (const response of held.splice(0)) response.writeHead(204).end();
+    first.stop();
+    second.stop();
+    await Promise.all([first.idle(), second.idle()]);
   }
 });

@@ -19,6 +19,7 @@ import { capped, paragraphText, plainText } from '../../../preload/marketplace-t
 import { type MarkableStatus, unusualReportText } from '../../../preload/order-status';
 import type { Advice } from '../advice';
 import type { Order } from '../api/wire';
+import type { Claimant } from '../claimant';
 import { explainFailure } from '../failure-words';
 import { failureFields, type Log } from '../log';
 import { TransitionError } from '../mark';
@@ -117,7 +118,8 @@ export interface RunnerDeps {
   now: () => number;
   timers: Timers;
   log: Log;
-  isAlive: (pid: number) => boolean;
+  /** Whose the runs it claims are: its core's (claimant.ts), which says whether another's claim holds. */
+  claimant: Claimant;
   brief: (orderId: string) => OrderBrief;
   /** Marks the status as a person would (the outbox); throws when the order's history makes it unusual. */
   mark: (mark: MarkRequest) => Promise<unknown>;
@@ -307,7 +309,7 @@ export class AutomationRunner {
           for (const end of ends)
             this.deps.store.finishRun(end.run.deliveryId, end.ending, end.at, starts.get(end.run.deliveryId));
           for (const [id, start] of starts)
-            if (!ended.has(id)) this.deps.store.startRun(process.pid, id, start);
+            if (!ended.has(id)) this.deps.store.startRun(this.deps.claimant, id, start);
           return this.topUp();
         });
       }
@@ -373,7 +375,7 @@ export class AutomationRunner {
       take?: (a: string) => boolean,
     ) => {
       const runs = this.deps.store.claimRuns(
-        process.pid,
+        this.deps.claimant,
         this.stillRunning,
         this.isoNow(),
         limit,
@@ -432,9 +434,9 @@ export class AutomationRunner {
   private giveBack(ids: string[]): void {
     if (ids.length === 0) return;
     try {
-      this.deps.store.releaseRuns(process.pid, ids);
+      this.deps.store.releaseRuns(this.deps.claimant, ids);
     } catch (error) {
-      // Left claimed by this process: the next start takes them again, same delivery ids.
+      // Left claimed by this core: the next start takes them again, same delivery ids.
       this.deps.log.warn('automation runs could not be given back', failureFields(error));
     }
   }
@@ -456,7 +458,9 @@ export class AutomationRunner {
     await this.sweptFirst();
     if (!this.stopping.signal.aborted) {
       this.start(
-        this.deps.store.claimRuns(process.pid, this.stillRunning, this.isoNow(), 1, { run: deliveryId }),
+        this.deps.store.claimRuns(this.deps.claimant, this.stillRunning, this.isoNow(), 1, {
+          run: deliveryId,
+        }),
         true,
       );
     }
@@ -464,13 +468,15 @@ export class AutomationRunner {
   }
 
   /**
-   * Whether a run claimed by `pid` is still being carried out: by this process only while it is in
-   * flight here (a process killed before may have had this pid), by another while it lives.
+   * Whether a run claimed by `pid`'s core `token` is still being carried out: by this runner only
+   * while it is in flight here (a process killed before may have had this pid), by another core
+   * while it lives (another runner of this process on the store included: its claims are not this
+   * one's to take).
    */
-  private readonly stillRunning = (pid: number, deliveryId: string): boolean =>
-    (pid === process.pid
+  private readonly stillRunning = (pid: number, token: string | null, deliveryId: string): boolean =>
+    (pid === this.deps.claimant.pid && token === this.deps.claimant.token
       ? this.inFlight.has(deliveryId) || this.ahead.has(deliveryId) || this.claiming.has(deliveryId)
-      : this.deps.isAlive(pid)) ||
+      : this.deps.claimant.heldElsewhere(pid, token)) ||
     // Its runner gone, the command it started may run on: it waits until that is stopped.
     this.leftRunning.holds(deliveryId);
 

@@ -1,7 +1,7 @@
 // The store on a real SQLite file: what is kept aside is kept once, told once, and leaves when the
 // item is read mended; the inbox's order; the journal kept beside the database; and a first
 // start's history recorded in parts, indexed for search after it; the commits its inbox reads are
-// checked against.
+// checked against; announcements claimed by two processes, or two cores of one, on one store.
 import { statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import {
   type Order,
   type UnreadableItem,
 } from '../api/wire';
+import { Claimant } from '../claimant';
 import {
   AccountStore,
   DATABASE_FILE,
@@ -1591,7 +1592,50 @@ describe('the journal', () => {
     expect(reopened.problems).toEqual([expect.stringMatching(/order database was missing/)]);
     const backlog = [purchase('p1', '2026-11-01T08:00:00Z'), purchase('p2', '2026-11-01T09:00:00Z')];
     expect(learn(backlog, true).newOrders).toBe(1);
-    expect(store.claimAnnouncements(process.pid, () => true, false).pending).toEqual(['p2']);
+    expect(store.claimAnnouncements(new Claimant(), false).pending).toEqual(['p2']);
+  });
+});
+
+describe('announcements shared by two processes on one store', () => {
+  // The app (pid 100) and `seller-tray watch` (pid 200) on one folder, each with its own connection.
+  const app = 100;
+  const watch = 200;
+  const alive = (pid: number) => pid === app || pid === watch;
+
+  it('a paused process leaves alone an announcement another live process claimed, and takes it once that one is gone', () => {
+    learn([purchase('o-1', '2026-11-21T08:00:00Z')], false);
+    const other = AccountStore.open(dir).store;
+    try {
+      // The app claims it and waits for its document; `watch`, paused, then resumed, polls meanwhile.
+      expect(store.claimAnnouncements(new Claimant(alive, app), false).pending).toEqual(['o-1']);
+      expect(other.claimAnnouncements(new Claimant(alive, watch), true)).toEqual({ pending: [], held: [] });
+      expect(other.claimAnnouncements(new Claimant(alive, watch), false)).toEqual({ pending: [], held: [] });
+      // The app was killed before it raised it: `watch` raises it, a new order, not one held while paused.
+      expect(other.claimAnnouncements(new Claimant((pid) => pid === watch, watch), false)).toEqual({
+        pending: ['o-1'],
+        held: [],
+      });
+    } finally {
+      other.close();
+    }
+  });
+
+  it('two cores of one process: neither takes nor lets go what the other claimed, and one closed leaves its claims to take', () => {
+    learn([purchase('o-1', '2026-11-21T08:00:00Z')], false);
+    const first = new Claimant();
+    const second = new Claimant();
+    expect(store.claimAnnouncements(first, false).pending).toEqual(['o-1']);
+    expect(store.claimAnnouncements(second, true)).toEqual({ pending: [], held: [] });
+    expect(store.claimAnnouncements(second, false)).toEqual({ pending: [], held: [] });
+    store.releaseAnnouncements(second, ['o-1']);
+    expect(store.claimAnnouncements(second, false)).toEqual({ pending: [], held: [] });
+    // The first closed, a claim left behind (its release failed): the second raises it.
+    first.retire();
+    expect(store.claimAnnouncements(second, false).pending).toEqual(['o-1']);
+    // A release of the first's coming late lets go nothing of the second's.
+    store.releaseAnnouncements(first, ['o-1']);
+    expect(store.claimAnnouncements(new Claimant(), false)).toEqual({ pending: [], held: [] });
+    second.retire();
   });
 });
 
@@ -1653,7 +1697,7 @@ describe("a first start's history recorded in parts", () => {
     ).toBe(1);
     // p2 is recorded now, yet p3 of the next part is compared with what came before the backlog.
     expect(part([purchase('p3', '2026-11-01T08:30:00Z')], false, 3).newOrders).toBe(1);
-    expect(store.claimAnnouncements(process.pid, () => true, false).pending.sort()).toEqual(['p2', 'p3']);
+    expect(store.claimAnnouncements(new Claimant(), false).pending.sort()).toEqual(['p2', 'p3']);
   });
 
   it('from a database of the version before: its orders stay found by search, and its stalled ones stalled', async () => {

@@ -42,6 +42,7 @@ import {
   type UnreadableItem,
 } from '../api/wire';
 import { RETRY_MAX_WAIT_MS } from '../automation/delivery';
+import type { Claimant } from '../claimant';
 import { removeLeftoverTemporaries } from '../durable-file';
 import type { FeedCursor } from '../event-feed';
 import { ANOTHER_SELLER, anotherSellers, reusedId } from '../kept-aside';
@@ -1754,30 +1755,38 @@ export class AccountStore {
   // --- Announcements --------------------------------------------------------------------------
 
   /**
-   * Takes the queued announcements this process may raise: unclaimed ones, and those claimed by
-   * a process that is gone (killed while raising). While paused none are taken: those waiting
-   * become held, for one summary on resume.
+   * Takes the queued announcements this core may raise: unclaimed ones, and those claimed by a
+   * core that is gone (its process killed while raising, or the core stopped). While paused none
+   * are taken: those waiting become held, for one summary on resume. One another live core claimed
+   * is its own to raise (or let go), paused here or not: re-stated held and unclaimed, this core
+   * would raise it on resume while the other raises it too.
    */
-  claimAnnouncements(pid: number, isAlive: (pid: number) => boolean, paused: boolean): ClaimedAnnouncements {
+  claimAnnouncements(claimant: Claimant, paused: boolean): ClaimedAnnouncements {
     // Most polls find none: they write nothing (no transaction, no sync).
     if (this.sql(`SELECT 1 FROM announcements WHERE state != 'raised' LIMIT 1`).get() === undefined) {
       return { pending: [], held: [] };
     }
     return this.atomically(() => {
       const claimed: ClaimedAnnouncements = { pending: [], held: [] };
-      if (paused) {
-        this.db.exec(`UPDATE announcements SET state = 'held', claimed_by = NULL WHERE state = 'pending'`);
-        this.journalChanged = true;
-        return claimed;
-      }
       const rows = this.sql(
-        `SELECT order_id, state, claimed_by FROM announcements WHERE state != 'raised' ORDER BY queued_at`,
-      ).all() as { order_id: string; state: 'pending' | 'held'; claimed_by: number | null }[];
-      const claim = this.sql('UPDATE announcements SET claimed_by = ? WHERE order_id = ?');
+        `SELECT order_id, state, claimed_by, claim_token FROM announcements WHERE state != 'raised' ORDER BY queued_at`,
+      ).all() as {
+        order_id: string;
+        state: 'pending' | 'held';
+        claimed_by: number | null;
+        claim_token: string | null;
+      }[];
+      const hold = this.sql(`UPDATE announcements SET state = 'held', claimed_by = NULL WHERE order_id = ?`);
+      const claim = this.sql('UPDATE announcements SET claimed_by = ?, claim_token = ? WHERE order_id = ?');
       for (const row of rows) {
-        if (row.claimed_by !== null && row.claimed_by !== pid && isAlive(row.claimed_by)) continue;
-        claim.run(pid, row.order_id);
-        claimed[row.state].push(row.order_id);
+        if (row.claimed_by !== null && claimant.heldElsewhere(row.claimed_by, row.claim_token)) continue;
+        if (!paused) {
+          claim.run(claimant.pid, claimant.token, row.order_id);
+          claimed[row.state].push(row.order_id);
+        } else if (row.state === 'pending') {
+          hold.run(row.order_id);
+          this.journalChanged = true;
+        }
       }
       return claimed;
     });
@@ -1792,13 +1801,14 @@ export class AccountStore {
     this.journalChanged = true;
   }
 
-  /** Lets go of announcements `pid` claimed and did not raise: the next to claim them raises them. */
-  releaseAnnouncements(pid: number, orderIds: readonly string[]): void {
+  /** Lets go of announcements `claimant` claimed and did not raise: the next to claim them raises them. */
+  releaseAnnouncements(claimant: Claimant, orderIds: readonly string[]): void {
     this.atomically(() => {
       const release = this.sql(
-        `UPDATE announcements SET claimed_by = NULL WHERE order_id = ? AND claimed_by = ? AND state != 'raised'`,
+        `UPDATE announcements SET claimed_by = NULL
+           WHERE order_id = ? AND claimed_by = ? AND claim_token = ? AND state != 'raised'`,
       );
-      for (const id of orderIds) release.run(id, pid);
+      for (const id of orderIds) release.run(id, claimant.pid, claimant.token);
     });
   }
 
@@ -1828,9 +1838,10 @@ export class AccountStore {
   }
 
   /**
-   * Claims up to `limit` runs this process may start now: queued ones that are due and whose order
-   * has been read, and those no one runs any more (`stillRunning` says, from the process that
-   * claimed each: a process killed in the middle, or an earlier one of this pid): run again,
+   * Claims up to `limit` runs this core may start now: queued ones that are due and whose order
+   * has been read, and those no one runs any more (`stillRunning` says, from the core that
+   * claimed each, its pid and token: a process killed in the middle, a core closed, or an earlier
+   * process of this pid): run again,
    * same delivery id. Each taken stays queued (claimed_by says whose), its attempts as they were,
    * until startRun counts the attempt: a claimed run waits, it does not run, and one claimed again
    * before it started (its process killed, or a stop gave it back) starts as the attempt it was
@@ -1838,8 +1849,8 @@ export class AccountStore {
    * automation has room for it (no: left queued, unclaimed).
    */
   claimRuns(
-    pid: number,
-    stillRunning: (claimedBy: number, deliveryId: string) => boolean,
+    claimant: Claimant,
+    stillRunning: (claimedBy: number, token: string | null, deliveryId: string) => boolean,
     now: string,
     limit: number,
     /**
@@ -1858,12 +1869,12 @@ export class AccountStore {
       [
         ...this.sql(query('due_at <= ?')).all(...params, now, limit * 4),
         ...this.sql(query('due_at > ?')).all(...params, setBack, limit * 4),
-      ] as { delivery_id: string; automation: string; claimed_by: number | null }[];
+      ] as RunClaim[];
     const candidates = () =>
       only === undefined
         ? due(
             // Only runs whose order has been read: the rest wait for it without spending an attempt.
-            (when) => `SELECT delivery_id, automation, claimed_by FROM automation_runs r
+            (when) => `SELECT delivery_id, automation, claimed_by, claim_token FROM automation_runs r
                WHERE state IN ('queued', 'running') AND ${when}
                  AND ${ORDER_READ}
                ORDER BY due_at LIMIT ?`,
@@ -1874,7 +1885,7 @@ export class AccountStore {
               // took the due index and walked every queued run for each order read (O(n²) a poll).
               (
                 when,
-              ) => `SELECT delivery_id, automation, claimed_by FROM automation_runs r INDEXED BY automation_runs_by_order
+              ) => `SELECT delivery_id, automation, claimed_by, claim_token FROM automation_runs r INDEXED BY automation_runs_by_order
                  WHERE order_id = ? AND state IN ('queued', 'running') AND ${when}
                    AND ${ORDER_READ}
                  ORDER BY due_at LIMIT ?`,
@@ -1882,7 +1893,7 @@ export class AccountStore {
             )
           : 'automation' in only
             ? due(
-                (when) => `SELECT delivery_id, automation, claimed_by FROM automation_runs r
+                (when) => `SELECT delivery_id, automation, claimed_by, claim_token FROM automation_runs r
                    INDEXED BY automation_runs_due_by_automation
                    WHERE automation = ? AND state IN ('queued', 'running') AND ${when}
                      AND ${ORDER_READ}
@@ -1890,24 +1901,25 @@ export class AccountStore {
                 only.automation,
               )
             : (this.sql(
-                `SELECT delivery_id, automation, claimed_by FROM automation_runs
+                `SELECT delivery_id, automation, claimed_by, claim_token FROM automation_runs
                    WHERE state IN ('queued', 'running') AND delivery_id = ?`,
-              ).all(only.run) as { delivery_id: string; automation: string; claimed_by: number | null }[]);
+              ).all(only.run) as RunClaim[]);
     // Most polls find none: they write nothing (inside a caller's transaction, one look is enough).
     if (!this.db.isTransaction && candidates().length === 0) return [];
     return this.atomically(() => {
       // A run claimed by a process gone, perhaps started, waits again until this one starts it:
       // an earlier attempt's start is not this one's.
       const claim = this.sql(
-        `UPDATE automation_runs SET state = 'queued', claimed_by = ?, started_at = NULL
+        `UPDATE automation_runs SET state = 'queued', claimed_by = ?, claim_token = ?, started_at = NULL
            WHERE delivery_id = ? RETURNING *`,
       );
       const taken: AutomationRun[] = [];
       for (const row of candidates()) {
         if (taken.length >= limit) break;
-        if (row.claimed_by !== null && stillRunning(row.claimed_by, row.delivery_id)) continue;
+        if (row.claimed_by !== null && stillRunning(row.claimed_by, row.claim_token, row.delivery_id))
+          continue;
         if (take && !take(row.automation)) continue;
-        taken.push(runOf(claim.get(pid, row.delivery_id) as unknown as RunRow));
+        taken.push(runOf(claim.get(claimant.pid, claimant.token, row.delivery_id) as unknown as RunRow));
       }
       return taken;
     });
@@ -1930,26 +1942,27 @@ export class AccountStore {
   }
 
   /**
-   * A run `pid` claimed has really started (its command spawned, its request sent): its attempt,
+   * A run `claimant` claimed has really started (its command spawned, its request sent): its attempt,
    * `start.attempt` (the one the run was told), is counted in the same write as its time.
    */
-  startRun(pid: number, deliveryId: string, start: RunStart): void {
+  startRun(claimant: Claimant, deliveryId: string, start: RunStart): void {
     this.sql(
       `UPDATE automation_runs SET state = 'running', started_at = ?, attempts = ?
-         WHERE delivery_id = ? AND claimed_by = ? AND state = 'queued'`,
-    ).run(start.at, start.attempt, deliveryId, pid);
+         WHERE delivery_id = ? AND claimed_by = ? AND claim_token = ? AND state = 'queued'`,
+    ).run(start.at, start.attempt, deliveryId, claimant.pid, claimant.token);
   }
 
   /**
-   * Gives back runs `pid` claimed but never started (a stop came first): unclaimed, their attempts
-   * as they were (none was counted), for this or another process to take.
+   * Gives back runs `claimant` claimed but never started (a stop came first): unclaimed, their
+   * attempts as they were (none was counted), for this or another core to take.
    */
-  releaseRuns(pid: number, deliveryIds: readonly string[]): void {
+  releaseRuns(claimant: Claimant, deliveryIds: readonly string[]): void {
     if (deliveryIds.length === 0) return;
     this.sql(
       `UPDATE automation_runs SET claimed_by = NULL
-         WHERE state = 'queued' AND claimed_by = ? AND delivery_id IN (SELECT value FROM json_each(?))`,
-    ).run(pid, JSON.stringify(deliveryIds));
+         WHERE state = 'queued' AND claimed_by = ? AND claim_token = ?
+           AND delivery_id IN (SELECT value FROM json_each(?))`,
+    ).run(claimant.pid, claimant.token, JSON.stringify(deliveryIds));
   }
 
   /** A run's end: succeeded, failed or skipped (its filters left the order out), or queued again at `dueAt`. */
@@ -3008,6 +3021,14 @@ export interface RunStart {
   at: string;
   attempt: number;
 }
+
+/** A run as claimRuns weighs it: whose claim it is (claimant.ts). */
+type RunClaim = {
+  delivery_id: string;
+  automation: string;
+  claimed_by: number | null;
+  claim_token: string | null;
+};
 
 interface RunRow {
   delivery_id: string;

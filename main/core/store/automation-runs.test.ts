@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { databaseOfVersion, garbleIndexPage } from '../../../test/support/store-files';
 import type { MarketplaceEvent, Order } from '../api/wire';
+import { Claimant } from '../claimant';
 import { AccountStore } from './account-store';
 import { MIGRATIONS } from './schema';
 
@@ -55,6 +56,9 @@ const fetched = (orderId: string) =>
   );
 const alive = () => true;
 const gone = () => false;
+/** Two processes on the store, as their cores claim. */
+const app = new Claimant(alive, 100);
+const watch = new Claimant(alive, 200);
 
 it('queues a run of each automation with the announcement, once however often the order is read', () => {
   learn([purchase('o-1')]);
@@ -81,32 +85,32 @@ it('commits the runs with the announcement or not at all', () => {
       throw new Error('disk full');
     }),
   ).toThrow('disk full');
-  expect(store.claimAnnouncements(100, alive, false).pending).toEqual([]);
+  expect(store.claimAnnouncements(app, false).pending).toEqual([]);
   expect(store.runsFor('o-3')).toEqual([]);
   learn([purchase('o-3')]);
-  expect(store.claimAnnouncements(100, alive, false).pending).toEqual(['o-3']);
+  expect(store.claimAnnouncements(app, false).pending).toEqual(['o-3']);
   expect(store.runsFor('o-3')).toHaveLength(2);
 });
 
 it('takes a run once; a run no one runs any more is taken again under the same delivery id', () => {
   learn([purchase('o-1')], { automations: ['provision'] });
   // Not before its order has been read: no attempt spent waiting for it.
-  expect(store.claimRuns(100, alive, NOW, 4)).toEqual([]);
+  expect(store.claimRuns(app, alive, NOW, 4)).toEqual([]);
   fetched('o-1');
-  const [first] = store.claimRuns(100, alive, NOW, 4);
+  const [first] = store.claimRuns(app, alive, NOW, 4);
   // Claimed, it waits until it really starts, no attempt counted; then it runs from then.
   expect(first).toMatchObject({ state: 'queued', attempts: 0, startedAt: null });
   const later = '2026-11-22T00:00:05.000Z';
-  store.startRun(100, first?.deliveryId ?? '', { at: later, attempt: 1 });
+  store.startRun(app, first?.deliveryId ?? '', { at: later, attempt: 1 });
   expect(store.run(first?.deliveryId ?? '')).toMatchObject({
     state: 'running',
     startedAt: later,
     attempts: 1,
   });
   // Another process while the first runs it: nothing to take.
-  expect(store.claimRuns(200, alive, NOW, 4)).toEqual([]);
+  expect(store.claimRuns(watch, alive, NOW, 4)).toEqual([]);
   // The first was killed: the next takes it again, same delivery id, its first attempt counted.
-  const [again] = store.claimRuns(200, gone, NOW, 4);
+  const [again] = store.claimRuns(watch, gone, NOW, 4);
   // The first attempt's start is not this one's: none until this one starts it.
   expect(again).toMatchObject({
     deliveryId: first?.deliveryId,
@@ -115,7 +119,7 @@ it('takes a run once; a run no one runs any more is taken again under the same d
     startedAt: null,
   });
   // Another's start is not written for this one's claim.
-  store.startRun(100, first?.deliveryId ?? '', { at: NOW, attempt: 2 });
+  store.startRun(app, first?.deliveryId ?? '', { at: NOW, attempt: 2 });
   expect(store.run(first?.deliveryId ?? '')).toMatchObject({ startedAt: null, attempts: 1 });
 });
 
@@ -123,10 +127,10 @@ it('counts an attempt when a run starts, not when it is claimed: one claimed aga
   learn([purchase('o-1'), purchase('o-2')], { automations: ['hook'] });
   fetched('o-1');
   fetched('o-2');
-  const [started, waiting] = store.claimRuns(100, alive, NOW, 4);
-  store.startRun(100, started?.deliveryId ?? '', { at: NOW, attempt: 1 });
+  const [started, waiting] = store.claimRuns(app, alive, NOW, 4);
+  store.startRun(app, started?.deliveryId ?? '', { at: NOW, attempt: 1 });
   // The process is killed (or stops): the run it claimed ahead never started.
-  const again = store.claimRuns(200, gone, NOW, 4);
+  const again = store.claimRuns(watch, gone, NOW, 4);
   expect(again.find((r) => r.deliveryId === waiting?.deliveryId)).toMatchObject({ attempts: 0 });
   expect(again.find((r) => r.deliveryId === started?.deliveryId)).toMatchObject({ attempts: 1 });
   // Started and ended in one write: the attempt is counted with its start.
@@ -144,16 +148,16 @@ it('counts an attempt when a run starts, not when it is claimed: one claimed aga
 it('keeps what a run ended with, and a retry waits until it is due', () => {
   learn([purchase('o-1')], { automations: ['hook'] });
   fetched('o-1');
-  const [run] = store.claimRuns(100, alive, NOW, 4);
+  const [run] = store.claimRuns(app, alive, NOW, 4);
   const id = run?.deliveryId ?? '';
   const later = '2026-11-22T00:00:30.000Z';
   const answer = { state: 'queued', dueAt: later, httpStatus: 503, detail: 'answered 503' } as const;
   store.finishRun(id, answer, NOW, { at: NOW, attempt: 1 });
-  expect(store.claimRuns(100, alive, NOW, 4)).toEqual([]);
+  expect(store.claimRuns(app, alive, NOW, 4)).toEqual([]);
   expect(store.nextRunDue(NOW)).toBe(later);
   // Due by then: no longer the next to fall due.
   expect(store.nextRunDue(later)).toBeUndefined();
-  const [retried] = store.claimRuns(100, alive, later, 4);
+  const [retried] = store.claimRuns(app, alive, later, 4);
   expect(retried).toMatchObject({ deliveryId: id, attempts: 1, httpStatus: 503 });
   store.finishRun(id, { state: 'succeeded', httpStatus: 204, detail: 'delivered' }, later);
   expect(store.run(id)).toMatchObject({ state: 'succeeded', finishedAt: later, httpStatus: 204 });
@@ -200,7 +204,7 @@ it('comes to a store of the version before it, whose orders and announcements st
   db.exec(`INSERT INTO announcements (order_id, state, queued_at) VALUES ('o-9', 'raised', '${NOW}')`);
   db.close();
   store = AccountStore.open(dir).store;
-  expect(store.claimAnnouncements(100, alive, false).pending).toEqual([]);
+  expect(store.claimAnnouncements(app, false).pending).toEqual([]);
   expect(store.runsFor('o-9')).toEqual([]);
   learn([purchase('o-10')], { automations: ['hook'] });
   expect(store.runsFor('o-10').map((r) => r.state)).toEqual(['queued']);
@@ -224,26 +228,26 @@ it("takes an order's due runs by that order alone, those of other orders left fo
   learn([purchase('o-1'), purchase('o-2')], { automations: ['hook'] });
   fetched('o-1');
   fetched('o-2');
-  const [mine, ...more] = store.claimRuns(100, alive, NOW, 4, { order: 'o-2' });
+  const [mine, ...more] = store.claimRuns(app, alive, NOW, 4, { order: 'o-2' });
   expect(more).toEqual([]);
   expect(mine).toMatchObject({ orderId: 'o-2', state: 'queued', attempts: 0 });
-  expect(store.claimRuns(100, alive, NOW, 4, { order: 'o-2' })).toEqual([]);
-  expect(store.claimRuns(100, alive, NOW, 4).map((r) => r.orderId)).toEqual(['o-1']);
+  expect(store.claimRuns(app, alive, NOW, 4, { order: 'o-2' })).toEqual([]);
+  expect(store.claimRuns(app, alive, NOW, 4).map((r) => r.orderId)).toEqual(['o-1']);
 });
 
 it('gives back runs claimed but never started: queued again, their attempts as they were, taken by anyone', () => {
   learn([purchase('o-1'), purchase('o-2')], { automations: ['hook'] });
   fetched('o-1');
   fetched('o-2');
-  const claimed = store.claimRuns(100, alive, NOW, 4);
+  const claimed = store.claimRuns(app, alive, NOW, 4);
   expect(claimed).toHaveLength(2);
   // Another process's run is not given back by this one.
   store.releaseRuns(
-    200,
+    watch,
     claimed.map((r) => r.deliveryId),
   );
-  expect(store.claimRuns(200, alive, NOW, 4)).toEqual([]);
-  store.releaseRuns(100, [claimed[0]?.deliveryId ?? '']);
+  expect(store.claimRuns(watch, alive, NOW, 4)).toEqual([]);
+  store.releaseRuns(app, [claimed[0]?.deliveryId ?? '']);
   expect(store.run(claimed[0]?.deliveryId ?? '')).toMatchObject({
     state: 'queued',
     claimed: false,
@@ -254,7 +258,7 @@ it('gives back runs claimed but never started: queued again, their attempts as t
     claimed: true,
     attempts: 0,
   });
-  const [again] = store.claimRuns(200, alive, NOW, 4);
+  const [again] = store.claimRuns(watch, alive, NOW, 4);
   expect(again).toMatchObject({ deliveryId: claimed[0]?.deliveryId, attempts: 0 });
 });
 
@@ -262,11 +266,11 @@ it("takes an automation's due runs by that automation alone, within the room ask
   learn([purchase('o-1'), purchase('o-2'), purchase('o-3')], { automations: ['hook', 'slow'] });
   for (const id of ['o-1', 'o-2', 'o-3']) fetched(id);
   expect(store.runAutomations()).toEqual(['hook', 'slow']);
-  const slow = store.claimRuns(100, alive, NOW, 2, { automation: 'slow' });
+  const slow = store.claimRuns(app, alive, NOW, 2, { automation: 'slow' });
   expect(slow.map((r) => r.automation)).toEqual(['slow', 'slow']);
   // An order's runs, each automation asked whether it has room: only hook has.
   const asked: string[] = [];
-  const taken = store.claimRuns(100, alive, NOW, 4, { order: 'o-3' }, (automation) => {
+  const taken = store.claimRuns(app, alive, NOW, 4, { order: 'o-3' }, (automation) => {
     asked.push(automation);
     return automation === 'hook';
   });

@@ -473,4 +473,12 @@ export const MIGRATIONS: readonly string[] = [
       FROM unreadable WHERE ${placeKeyed} AND told = 1 HAVING COUNT(*) > 0;
   DELETE FROM unreadable WHERE ${placeKeyed};
   `,
+  `
+  -- A claim names its core, not only its process (session 44, claimant.ts): two cores of one
+  -- process may share a store (an account closed while its core still ends, and opened again),
+  -- and one must not take or let go an announcement or a run the other claimed. Read only with
+  -- claimed_by; none on a claim made before: its pid alone, as then.
+  ALTER TABLE announcements ADD COLUMN claim_token TEXT;
+  ALTER TABLE automation_runs ADD COLUMN claim_token TEXT;
+  `,
 ];
