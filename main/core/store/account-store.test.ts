@@ -1639,6 +1639,31 @@ describe('announcements shared by two processes on one store', () => {
   });
 });
 
+describe('the mark "closed cleanly" with two connections of one process', () => {
+  it('is left by the last of them to close, not by the first while the other still writes', () => {
+    const other = AccountStore.open(dir);
+    learn([purchase('o-1', '2026-11-21T08:00:00Z')], false);
+    store.close();
+    // The other connection's process is killed before it closes: it never marks the file.
+    other.store.close(false);
+    const { db, closedCleanly } = openDatabase(join(dir, DATABASE_FILE));
+    db.close();
+    expect(closedCleanly).toBe(false);
+    store = AccountStore.open(dir).store;
+  });
+
+  it('is left when both close cleanly', () => {
+    const other = AccountStore.open(dir);
+    learn([purchase('o-1', '2026-11-21T08:00:00Z')], false);
+    other.store.close();
+    store.close();
+    const { db, closedCleanly } = openDatabase(join(dir, DATABASE_FILE));
+    db.close();
+    expect(closedCleanly).toBe(true);
+    store = AccountStore.open(dir).store;
+  });
+});
+
 describe("an order set aside as another seller's", () => {
   const foreign = (event: MarketplaceEvent): UnreadableItem => ({
     kind: 'event',
