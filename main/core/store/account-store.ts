@@ -55,10 +55,10 @@ import {
   BACKLOG_CHECKPOINT_PAGES,
   CHECKPOINT_PAGES,
   CommitMark,
+  closeDatabase,
   type Database,
   isSound,
   keepAside,
-  markClosedCleanly,
   openDatabase,
   openReadOnly,
   optimize,
@@ -360,7 +360,7 @@ export class AccountStore {
         const problems = lost ? [lostWords(missing ? 'missing' : 'lost-changes', restored)] : [];
         return { store, problems, warnings: store.warnings };
       }
-      db.close();
+      closeDatabase(db, false);
     } catch (error) {
       if (!isDamage(error)) throw error;
     }
@@ -378,7 +378,7 @@ export class AccountStore {
     this.inboxReads.forget();
     this.connection = ++connections;
     try {
-      this.db.close();
+      closeDatabase(this.db, false);
     } catch {
       // Already unusable: it is set aside all the same.
     }
@@ -534,8 +534,7 @@ export class AccountStore {
    * after a close that gave up waiting: the next open then checks it whole.
    */
   close(clean = true): void {
-    if (clean && !this.damageSeen) markClosedCleanly(this.db);
-    this.db.close();
+    closeDatabase(this.db, clean && !this.damageSeen);
     this.commits.close();
   }
 

@@ -13,7 +13,7 @@
 // changes them, and the store puts back from it what the database lost; a status whose "sent"
 // was lost is posted again under its request id, read back first (status-post.ts). FULL cost a
 // flush per commit: 1.5 s of a 100,000-event first start.
-import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { bootId, isProcessAlive } from '../process-alive';
@@ -96,12 +96,37 @@ export function openDatabase(file: string): OpenedDatabase {
     db.exec('PRAGMA foreign_keys = ON');
     migrate(db, file);
     optimize(db);
-    return { db, closedCleanly: takeCleanCloseMark(db) };
+    const closedCleanly = takeCleanCloseMark(db);
+    const { dev, ino } = statSync(file);
+    const here = `${dev}:${ino}`;
+    fileOf.set(db, here);
+    const shared = stillOpenHere(here);
+    if (shared) shared.connections.add(db);
+    else openHere.set(here, { connections: new Set([db]), unclean: false });
+    return { db, closedCleanly };
   } catch (error) {
     db.close();
     throw error;
   }
 }
+
+/**
+ * This process's connections to each file (by device and inode), and whether one of them closed
+ * otherwise than cleanly: two cores of one process may share an account's folder, and the file
+ * lists its users by process.
+ */
+const openHere = new Map<string, { connections: Set<Database>; unclean: boolean }>();
+
+/** This process's connections to a file, without those closed other than by closeDatabase (a test's). */
+function stillOpenHere(here: string): { connections: Set<Database>; unclean: boolean } | undefined {
+  const shared = openHere.get(here);
+  if (!shared) return undefined;
+  for (const db of shared.connections) if (!db.isOpen) shared.connections.delete(db);
+  if (shared.connections.size > 0) return shared;
+  openHere.delete(here);
+  return undefined;
+}
+const fileOf = new WeakMap<Database, string>();
 
 /**
  * Whether every process that used the file before closed it (none was killed), recording this
@@ -156,11 +181,31 @@ function forgetEarlierBoot(db: Database): boolean {
 }
 
 /**
- * Notes that this process closed the file. The last one to close marks it closed cleanly, but
- * only once everything is in the main file (the -wal file checkpointed and emptied): the mark
- * then means no commit depends on the -wal file.
+ * Closes a connection openDatabase made. When it is this process's last on the file and every one
+ * of them closed `clean` (nothing left undone, no damage seen), the process is no longer listed,
+ * and the last process to leave marks the file closed cleanly. Otherwise the process stays listed,
+ * as a killed one does: the file is checked whole at the next open after the others left.
  */
-export function markClosedCleanly(db: Database): void {
+export function closeDatabase(db: Database, clean: boolean): void {
+  const here = fileOf.get(db);
+  const shared = here === undefined ? undefined : openHere.get(here);
+  try {
+    if (!shared || here === undefined) return;
+    shared.connections.delete(db);
+    shared.unclean ||= !clean;
+    if (stillOpenHere(here)) return;
+    if (!shared.unclean) markClosedCleanly(db);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The file's last connection of this process closed cleanly: the process is no longer listed, and
+ * the last process to leave marks the file closed cleanly, but only once everything is in the main
+ * file (the -wal file checkpointed and emptied): the mark then means no commit depends on the -wal file.
+ */
+function markClosedCleanly(db: Database): void {
   const last = transaction(db, () => {
     const others = openBy(db).filter((pid) => pid !== process.pid);
     setOpenBy(db, others);
