@@ -247,6 +247,25 @@ describe('quirks of gateways and marketplaces that differ in behaviour, on the w
     expect(said[5]).toBe('soon');
   });
 
+  it('counts the answers a quirk altered (its bites), not the calls it was on for', async () => {
+    await admin(sim.url, 'PATCH', 'faults', {
+      quirks: ['wild-retry-after', 'non-idempotent-posts'],
+      script: [{ operation: 'listOrders', action: 'status', status: 429 }],
+    });
+    const bites = async () => (await admin(sim.url, 'GET', 'state')).json.bites;
+    const before = await bites();
+    expect((await rawCall(sim.url, 'listOrders', { token })).status).toBe(429);
+    expect((await rawCall(sim.url, 'listOrders', { token })).status).toBe(200); // no Retry-After to bend
+    const requestId = crypto.randomUUID();
+    await rawCall(sim.url, 'sendEvent', { token, requestId, body: status(firstOrderId()) }); // a first post
+    await rawCall(sim.url, 'sendEvent', { token, requestId, body: status(firstOrderId()) }); // stored again
+    const after = await bites();
+    expect(after['wild-retry-after'] - before['wild-retry-after']).toBe(1);
+    expect(after['non-idempotent-posts'] - before['non-idempotent-posts']).toBe(1);
+    expect(after['lost-posts']).toBe(before['lost-posts']); // off
+    expect(sim.bites).toEqual(after);
+  });
+
   it("foreign-seller-events: another seller's purchases show in this seller's listings, every other one without its sellerId", async () => {
     await quirks('foreign-seller-events');
     const orders = [

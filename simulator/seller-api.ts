@@ -195,7 +195,12 @@ export class SellerApi {
       throw badRequest(`field ${field}: ${issue?.message ?? 'invalid'}`);
     }
     // A server that does not deduplicate stores each post as new, whatever its request id.
-    const result = store.postEvent(sellerId, this.dialect.deduplicatesPosts() ? id : randomUUID(), body.data);
+    const repeated = store.postedUnder(sellerId, id);
+    const result = store.postEvent(
+      sellerId,
+      this.dialect.deduplicatesPosts(repeated) ? id : randomUUID(),
+      body.data,
+    );
     if (result.kind === 'conflict') {
       throw new HttpError(
         'Conflict',
@@ -204,6 +209,7 @@ export class SellerApi {
       );
     }
     if (result.kind === 'invalid') throw badRequest(`field ${result.field}: ${result.problem}`);
+    // Asked of a post just stored only: the one a lost-posts marketplace loses.
     if (result.kind === 'created' && !this.dialect.keepsPosts())
       store.losePosted(sellerId, result.event.eventId);
     return result;
