@@ -8,11 +8,8 @@ import type { Page } from './store';
 export interface Dialect {
   /** Before a call is handled (its token checked): throws the HttpError it is refused with, if it is. */
   refuse(operation: Operation, query: URLSearchParams, token: string): void;
-  /**
-   * Whether a post is kept under its X-Request-ID, so that a repeat (`repeated`: one was posted
-   * under it) is replayed (design notes §2), or stored again.
-   */
-  deduplicatesPosts(repeated: boolean): boolean;
+  /** Whether a post repeated under its X-Request-ID is replayed (design notes §2) or stored again. */
+  deduplicatesPosts(): boolean;
   /** Whether a post it answered as stored is kept (listed), or lost after the answer. */
   keepsPosts(): boolean;
   /** A page of a listing, cut from `list` (the listing as it is). */

@@ -230,8 +230,9 @@ export class Quirks implements Dialect {
     }
   }
 
-  deduplicatesPosts(repeated: boolean): boolean {
-    return !this.acts('non-idempotent-posts', () => repeated);
+  /** A post is stored under no request id of the caller's: a repeat, if any came, would be stored again. */
+  deduplicatesPosts(): boolean {
+    return !this.acts('non-idempotent-posts');
   }
 
   keepsPosts(): boolean {

@@ -195,12 +195,7 @@ export class SellerApi {
       throw badRequest(`field ${field}: ${issue?.message ?? 'invalid'}`);
     }
     // A server that does not deduplicate stores each post as new, whatever its request id.
-    const repeated = store.postedUnder(sellerId, id);
-    const result = store.postEvent(
-      sellerId,
-      this.dialect.deduplicatesPosts(repeated) ? id : randomUUID(),
-      body.data,
-    );
+    const result = store.postEvent(sellerId, this.dialect.deduplicatesPosts() ? id : randomUUID(), body.data);
     if (result.kind === 'conflict') {
       throw new HttpError(
         'Conflict',

@@ -344,11 +344,6 @@ export class MarketplaceStore {
     return { hasMore, items: page.map((e) => e.event) };
   }
 
-  /** Whether a status event of the seller was posted under `requestId`. */
-  postedUnder(sellerId: number, requestId: string): boolean {
-    return this.seller(sellerId).replays.has(requestId);
-  }
-
   /** Records a seller's status event, or replays the one posted before under the same request id. */
   postEvent(sellerId: number, requestId: string, body: NewMarketplaceEvent): PostResult {
     const seller = this.seller(sellerId);
