@@ -165,9 +165,12 @@ export class Quirks implements Dialect {
   private emptyAnswers = 0;
   /**
    * Per quirk, the answers (or stored changes) it altered: its "bites", counted where it decides
-   * to act, so that a test can tell a quirk that bit from one its run never met.
+   * to act (an answer's once it is sent), so that a test can tell a quirk that bit from one its
+   * run never met.
    */
   readonly bites = Object.fromEntries(QUIRK_NAMES.map((quirk) => [quirk, 0])) as Record<Quirk, number>;
+  /** Where acts counts: the bites, or those of the answer being written (answer). */
+  private tally: Partial<Record<Quirk, number>> = this.bites;
 
   /** `history` gives a seller's events in listing order, as the marketplace keeps them. */
   constructor(
@@ -183,7 +186,7 @@ export class Quirks implements Dialect {
   /** Whether `quirk` is on and alters what is at hand (`when`, asked only then), counted as a bite. */
   private acts(quirk: Quirk, when: () => boolean = () => true): boolean {
     if (!this.has(quirk) || !when()) return false;
-    this.bites[quirk] += 1;
+    this.tally[quirk] = (this.tally[quirk] ?? 0) + 1;
     return true;
   }
 
@@ -281,8 +284,26 @@ export class Quirks implements Dialect {
     return stable && this.acts('endless-more', () => !page.hasMore) ? { ...page, hasMore: true } : page;
   }
 
-  /** A successful answer as the quirky server writes it. */
+  /**
+   * A successful answer as the quirky server writes it, with the bites it took: they count once it
+   * is sent (sent), as an answer a fault drops altered nothing its caller saw.
+   */
   answer(operation: Operation, status: number, json: string): Answer {
+    const bitten: Partial<Record<Quirk, number>> = {};
+    this.tally = bitten;
+    try {
+      return { ...this.written(operation, status, json), bitten };
+    } finally {
+      this.tally = this.bites;
+    }
+  }
+
+  /** An answer on its way to its caller: the bites it took count. */
+  sent(answer: Answer): void {
+    for (const [quirk, n] of Object.entries(answer.bitten ?? {})) this.bites[quirk as Quirk] += n;
+  }
+
+  private written(operation: Operation, status: number, json: string): Answer {
     let answer = this.rewrite(operation, status, json);
     const body = answer.body ?? '';
     if (this.acts('huge-items', () => body.includes(HUGE_MARKER))) {

@@ -4,7 +4,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FaultInjector, type FaultSettings, FaultSettingsPatch, faultyCalls } from './faults';
 import { badRequest, isLoopback, MAX_ADMIN_BODY_BYTES, notFound, readJsonBody, sendJson } from './http';
-import { type Marketplace, type MarketplaceOptions, serveMarketplace } from './marketplace-server';
+import {
+  DROP_CONNECTION,
+  type Marketplace,
+  type MarketplaceOptions,
+  serveMarketplace,
+} from './marketplace-server';
 import { type Quirk, Quirks } from './quirks';
 import { PurchaseError, PurchaseRequest } from './store';
 
@@ -23,6 +28,7 @@ export const ADMIN_PREFIX = '/_simulator/';
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const faults = new FaultInjector(options.faults, options.clock);
   const startFaults = structuredClone(faults.current);
+  const faulty = faultyCalls(faults);
   const quirks = new Quirks(
     () => faults.current,
     (sellerId) => marketplace.store.listEvents(sellerId, 0, Number.MAX_SAFE_INTEGER).items,
@@ -30,7 +36,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   );
   const marketplace: Marketplace = await serveMarketplace(options, {
     dialect: quirks,
-    wrapCall: faultyCalls(faults),
+    wrapCall: async (operation, handle) => {
+      const answer = await faulty(operation, handle);
+      if (answer !== DROP_CONNECTION) quirks.sent(answer);
+      return answer;
+    },
     tokenTtlSeconds: () => faults.current.tokenTtlSeconds,
     newEvents: () => faults.current.newEvents,
     admin: {
