@@ -2,8 +2,9 @@
 // "the tolerance tests still pass with two accounts"): one marketplace with the quirk, one as
 // specified, on two origins. The quirks are QUIRKS' own keys, so one added later is covered here
 // unchanged. Each run buys what makes the quirks bite (a plain purchase, one over the answer cap,
-// one of another seller) and marks two orders (its own, the first post's answer lost so it is read
-// back, and the other seller's, refused in the quirk's words); its marketplace's clock moves on 2 s
+// one of another seller) and marks three orders (two of its own: the first post's answer lost so it
+// is read back, the second's answered; and the other seller's, refused in the quirk's words); its
+// marketplace's clock moves on 2 s
 // after the backlog (tokens age), and some quirks get a fault of their own (ALSO_SCRIPTED). For
 // each quirk, whatever it does:
 // - it bit in both runs (the simulator's count of answers it altered), or its case is hollow;
@@ -178,8 +179,10 @@ async function run(quirk: Quirk, beside: boolean) {
     await call('checkNow'); // learns them
     await call('checkNow'); // has them announced at the latest
 
-    // Its own first purchase, and the other seller's (its marketplace refuses it, in the quirk's words).
-    const marked = [bought[0] ?? '', bought[QUIRKY_PURCHASES.findIndex(foreign)] ?? ''];
+    // Its own first purchase (its post's answer lost) and last (its post answered), and the other
+    // seller's (its marketplace refuses it, in the quirk's words).
+    const other = bought[QUIRKY_PURCHASES.findIndex(foreign)] ?? '';
+    const marked = [bought[0] ?? '', bought.at(-1) ?? '', other];
     for (const orderId of marked) await mark(call, orderId, quirkyId);
     if (beside) await mark(call, plainOrder, plainId);
     await call('checkNow'); // one more poll: each mark listed, nothing posted again
@@ -196,7 +199,7 @@ async function run(quirk: Quirk, beside: boolean) {
       // The other seller's order, marked while unknown, may show a row for a while (not compared).
       orders: (await call('listOrders', { account: quirkyId, backlog: 'shown', limit: 500 })).orders
         .map((row) => row.orderId)
-        .filter((orderId) => orderId !== marked[1])
+        .filter((orderId) => orderId !== other)
         .sort(),
       marks: await Promise.all(marked.map((orderId) => markState(call, orderId, quirkyId))),
       posts: quirky.requestCounts.sendEvent - posts.quirky,
