@@ -247,6 +247,32 @@ describe('quirks of gateways and marketplaces that differ in behaviour, on the w
     expect(said[5]).toBe('soon');
   });
 
+  it('counts the answers a quirk altered (its bites) once sent, not the calls it was on for', async () => {
+    await admin(sim.url, 'PATCH', 'faults', {
+      quirks: ['wild-retry-after', 'non-idempotent-posts', 'post-no-body'],
+      script: [
+        { operation: 'listOrders', action: 'status', status: 429 },
+        { operation: 'sendEvent', action: 'dropAfterHandling' },
+      ],
+    });
+    const bites = async () => (await admin(sim.url, 'GET', 'state')).json.bites;
+    const before = await bites();
+    expect((await rawCall(sim.url, 'listOrders', { token })).status).toBe(429);
+    expect((await rawCall(sim.url, 'listOrders', { token })).status).toBe(200); // no Retry-After to bend
+    // Each post is filed under no request id of the caller's: a repeat would be stored again. The
+    // first one's answer, without a body, is lost: only the second's reaches its caller.
+    const requestId = crypto.randomUUID();
+    const post = () => rawCall(sim.url, 'sendEvent', { token, requestId, body: status(firstOrderId()) });
+    await expect(post()).rejects.toThrow();
+    expect((await post()).status).toBe(202); // the second of 200, 202 and 204 in turn
+    const after = await bites();
+    expect(after['wild-retry-after'] - before['wild-retry-after']).toBe(1);
+    expect(after['non-idempotent-posts'] - before['non-idempotent-posts']).toBe(2);
+    expect(after['post-no-body'] - before['post-no-body']).toBe(1);
+    expect(after['lost-posts']).toBe(before['lost-posts']); // off
+    expect(sim.bites).toEqual(after);
+  });
+
   it("foreign-seller-events: another seller's purchases show in this seller's listings, every other one without its sellerId", async () => {
     await quirks('foreign-seller-events');
     const orders = [

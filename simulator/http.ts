@@ -15,6 +15,8 @@ export interface Answer {
    * text that the simulator never holds whole, for answers larger than any client should read.
    */
   expand?: { marker: string; bytes: number };
+  /** The quirks that altered it, and how often (quirks.ts): their bites, counted once it is sent. */
+  bitten?: Readonly<Record<string, number>>;
 }
 
 /** A failed call, answered with the error body of spec §2.15. */

@@ -126,6 +126,9 @@ const TIE = 3;
 
 type Json = Record<string, unknown>;
 
+/** The fields 'big-numbers' writes as numbers too big for a double. */
+const BIG_NUMBER_FIELDS = /"(sellerId|lineId|amount)":"?(\d+(?:\.\d+)?)"?/g;
+
 /** A number the simulator writes (1001, 3, 249.9) as 'big-numbers' writes it: its digits after 2^63's first 16. */
 export function bigNumber(n: number | string): string {
   return `9223372036854775${n}`;
@@ -136,7 +139,15 @@ export interface QuirkSettings {
   quirks: readonly Quirk[];
   resultWindow: number;
   retention: number;
+  lateBy: number;
   hugeBytes: number;
+}
+
+/** How the quirky marketplace files a purchase (store.addPurchase's request fields and leak). */
+export interface Filing {
+  lateBy?: number;
+  reuseEventId?: true;
+  leakInto: number[];
 }
 
 /** What 'huge-items' writes as `hugeBytes` of text. */
@@ -152,6 +163,14 @@ export class Quirks implements Dialect {
   private expired = 0;
   private listings = 0;
   private emptyAnswers = 0;
+  /**
+   * Per quirk, the answers (or stored changes) it altered: its "bites", counted where it decides
+   * to act (an answer's once it is sent), so that a test can tell a quirk that bit from one its
+   * run never met.
+   */
+  readonly bites = Object.fromEntries(QUIRK_NAMES.map((quirk) => [quirk, 0])) as Record<Quirk, number>;
+  /** Where acts counts: the bites, or those of the answer being written (answer). */
+  private tally: Partial<Record<Quirk, number>> = this.bites;
 
   /** `history` gives a seller's events in listing order, as the marketplace keeps them. */
   constructor(
@@ -164,37 +183,63 @@ export class Quirks implements Dialect {
     return this.settings().quirks.includes(quirk);
   }
 
+  /** Whether `quirk` is on and alters what is at hand (`when`, asked only then), counted as a bite. */
+  private acts(quirk: Quirk, when: () => boolean = () => true): boolean {
+    if (!this.has(quirk) || !when()) return false;
+    this.tally[quirk] = (this.tally[quirk] ?? 0) + 1;
+    return true;
+  }
+
+  /**
+   * A purchase of `sellerId` as the quirky marketplace files it: before the newest events
+   * (late-inserts), under the id of the purchase event before it (reused-event-ids), and in the
+   * listings of every seller of `sellerIds` too (foreign-seller-events).
+   */
+  filing(sellerId: number, sellerIds: readonly number[]): Filing {
+    if (!sellerIds.includes(sellerId)) return { leakInto: [] }; // refused by the store, saying so
+    const history = () => this.history(sellerId);
+    const purchased = () => history().some((event) => event.statusCode === 'ProvisioningStarted');
+    return {
+      ...(this.acts('late-inserts', () => history().length > 0) ? { lateBy: this.settings().lateBy } : {}),
+      ...(this.acts('reused-event-ids', purchased) ? { reuseEventId: true } : {}),
+      leakInto: this.acts('foreign-seller-events', () => sellerIds.some((id) => id !== sellerId))
+        ? [...sellerIds]
+        : [],
+    };
+  }
+
   /** Before a call is handled: refuse it as the quirky server would. */
   refuse(operation: Operation, query: URLSearchParams, token: string): void {
-    if (this.has('gateway-403') && this.clock() - (this.issued.get(token) ?? 0) > GATEWAY_TOKEN_MS) {
+    if (this.acts('gateway-403', () => this.clock() - (this.issued.get(token) ?? 0) > GATEWAY_TOKEN_MS)) {
       throw new GatewayRefusal('Forbidden', 'User is not authorized to access this resource', '');
     }
-    if (operation === 'listNewEvents' && this.has('no-new-listing')) {
+    if (this.acts('no-new-listing', () => operation === 'listNewEvents')) {
       throw notFound('no operation at this path');
     }
     const limit = Number(query.get('limit'));
-    if (this.has('max-page-50') && limit > MAX_PAGE) {
+    if (this.acts('max-page-50', () => limit > MAX_PAGE)) {
       throw badRequest(`query parameter limit must be an integer from 1 to ${MAX_PAGE}, got "${limit}"`);
     }
     const end =
       Number(query.get('offset') ?? PAGE.defaultOffset) + Number(query.get('limit') ?? PAGE.defaultLimit);
     const window = this.settings().resultWindow;
     if ((operation === 'listEvents' || operation === 'listOrders') && end > window) {
-      if (this.has('result-window')) {
+      if (this.acts('result-window')) {
         throw badRequest(
           `Result window is too large, from + size must be less than or equal to: [${window}] but was [${end}]. See the scroll api for a more efficient way to request large data sets. This limit can be set by changing the [index.max_result_window] index level setting.`,
         );
       }
-      if (this.has('result-window-unnamed')) throw badRequest('the query cannot be answered');
+      if (this.acts('result-window-unnamed')) throw badRequest('the query cannot be answered');
     }
   }
 
+  /** A post is stored under no request id of the caller's: a repeat, if any came, would be stored again. */
   deduplicatesPosts(): boolean {
-    return !this.has('non-idempotent-posts');
+    return !this.acts('non-idempotent-posts');
   }
 
   keepsPosts(): boolean {
-    return !this.has('lost-posts');
+    return !this.acts('lost-posts');
   }
 
   /** A page of a listing as the quirky server cuts it from `list` (the listing as it is). */
@@ -206,43 +251,71 @@ export class Quirks implements Dialect {
   ): Page<T> {
     if (!this.has('retention')) this.expired = 0;
     else if (operation === 'listNewEvents') this.expired += this.settings().retention;
-    const from = this.has('ignore-offset') ? 0 : offset;
-    const size = this.has('short-pages') ? Math.ceil(limit / 2) : limit;
+    const from = this.acts('ignore-offset', () => offset > 0) ? 0 : offset;
+    const half = Math.ceil(limit / 2);
+    const size = this.acts('short-pages', () => half < limit && list(from + half, 1).items.length > 0)
+      ? half
+      : limit;
     if (operation === 'listEvents' && this.has('in-place-updates')) {
-      const all = rewrittenInPlace(list(0, Number.MAX_SAFE_INTEGER).items as Json[]) as T[];
+      const listed = list(0, Number.MAX_SAFE_INTEGER).items as Json[];
+      const all = rewrittenInPlace(listed) as T[];
+      this.acts('in-place-updates', () => all.length < listed.length); // a post rewrote its purchase
       return { items: all.slice(from, from + size), hasMore: from + size < all.length };
     }
     const stable = operation === 'listEvents' || operation === 'listOrders';
     let cut: (offset: number, limit: number) => Page<T> = list;
-    if (operation === 'listEvents' && this.has('retention')) {
+    if (this.acts('retention', () => operation === 'listEvents' && this.expired > 0)) {
       const expired = this.expired;
       cut = (offset, limit) => list(offset + expired, limit);
     }
-    if (operation === 'listEvents' && this.has('flipping-order')) cut = flipped(cut, this.listings++);
-    if (stable && this.has('offset-past-end') && from > 0 && cut(from - 1, 1).items.length === 0) {
+    // Two events or more are listed as ties, one of them at least with another's time.
+    if (
+      this.acts(
+        'flipping-order',
+        () => operation === 'listEvents' && size > 1 && cut(from, 2).items.length > 1,
+      )
+    )
+      cut = flipped(cut, this.listings++);
+    if (stable && this.acts('offset-past-end', () => from > 0 && cut(from - 1, 1).items.length === 0)) {
       throw badRequest('offset is out of range');
     }
-    const page = stable && this.has('empty-page') ? withGap(from, size, cut) : cut(from, size);
-    return stable && this.has('endless-more') ? { ...page, hasMore: true } : page;
+    const gapped = () => from + size > GAP_AT && cut(GAP_AT, 1).items.length > 0;
+    const page = stable && this.acts('empty-page', gapped) ? withGap(from, size, cut) : cut(from, size);
+    return stable && this.acts('endless-more', () => !page.hasMore) ? { ...page, hasMore: true } : page;
   }
 
-  /** A successful answer as the quirky server writes it. */
+  /**
+   * A successful answer as the quirky server writes it, with the bites it took: they count once it
+   * is sent (sent), as an answer a fault drops altered nothing its caller saw.
+   */
   answer(operation: Operation, status: number, json: string): Answer {
+    const bitten: Partial<Record<Quirk, number>> = {};
+    this.tally = bitten;
+    try {
+      return { ...this.written(operation, status, json), bitten };
+    } finally {
+      this.tally = this.bites;
+    }
+  }
+
+  /** An answer on its way to its caller: the bites it took count. */
+  sent(answer: Answer): void {
+    for (const [quirk, n] of Object.entries(answer.bitten ?? {})) this.bites[quirk as Quirk] += n;
+  }
+
+  private written(operation: Operation, status: number, json: string): Answer {
     let answer = this.rewrite(operation, status, json);
-    if (this.has('huge-items') && answer.body?.includes(HUGE_MARKER)) {
+    const body = answer.body ?? '';
+    if (this.acts('huge-items', () => body.includes(HUGE_MARKER))) {
       answer = { ...answer, expand: { marker: HUGE_MARKER, bytes: this.settings().hugeBytes } };
     }
-    if (this.has('deep-fields') && typeof answer.body === 'string') {
-      answer = { ...answer, body: answer.body.replaceAll(`"${DEEP_FIELD}"`, DEEP_VALUE) };
+    // Counted here, where the value is written, not where events and orders get the field.
+    if (this.acts('deep-fields', () => body.includes(`"${DEEP_FIELD}"`))) {
+      answer = { ...answer, body: body.replaceAll(`"${DEEP_FIELD}"`, DEEP_VALUE) };
     }
-    return this.has('big-numbers') && typeof answer.body === 'string'
-      ? {
-          ...answer,
-          body: answer.body.replace(
-            /"(sellerId|lineId|amount)":"?(\d+(?:\.\d+)?)"?/g,
-            (_, f, n) => `"${f}":${bigNumber(n)}`,
-          ),
-        }
+    const written = answer.body ?? '';
+    return this.acts('big-numbers', () => written.search(BIG_NUMBER_FIELDS) >= 0)
+      ? { ...answer, body: written.replace(BIG_NUMBER_FIELDS, (_, f, n) => `"${f}":${bigNumber(n)}`) }
       : answer;
   }
 
@@ -251,7 +324,7 @@ export class Quirks implements Dialect {
     switch (operation) {
       case 'createToken':
         if (this.has('gateway-403')) this.remember(JSON.parse(json).accessToken);
-        if (!this.has('loose-token')) return plain;
+        if (!this.acts('loose-token')) return plain;
         return { ...plain, status: 200, body: JSON.stringify({ ...JSON.parse(json), tokenType: 'bearer' }) };
       case 'sendEvent': {
         if (this.has('per-order-event-ids')) {
@@ -263,22 +336,19 @@ export class Quirks implements Dialect {
           return { ...plain, body: JSON.stringify(stored) };
         }
         if (this.has('in-place-updates')) return { ...plain, body: JSON.stringify(this.rewrittenPost(json)) };
-        if (this.has('partial-post-body')) {
+        if (this.acts('partial-post-body')) {
           return { ...plain, status: 201, body: JSON.stringify({ eventId: JSON.parse(json).eventId }) };
         }
-        if (!this.has('post-no-body')) return plain;
+        if (!this.acts('post-no-body')) return plain;
         const noBody = [200, 202, 204][this.posts++ % 3] ?? 204;
         return { status: noBody, contentType: JSON_TYPE, body: undefined };
       }
       case 'listNewEvents':
       case 'listEvents': {
         const page = JSON.parse(json) as { hasMore: boolean; marketplaceEvents: Json[] };
-        if (page.marketplaceEvents.length === 0 && this.has('empty-2xx')) return this.noBody();
-        if (
-          operation === 'listNewEvents' &&
-          page.marketplaceEvents.length === 0 &&
-          this.has('new-listing-204')
-        ) {
+        const empty = () => page.marketplaceEvents.length === 0;
+        if (this.acts('empty-2xx', empty)) return this.noBody();
+        if (this.acts('new-listing-204', () => operation === 'listNewEvents' && empty())) {
           return { status: 204, contentType: JSON_TYPE, body: undefined };
         }
         page.marketplaceEvents = page.marketplaceEvents.map((event, i) => this.event(event, i));
@@ -286,7 +356,7 @@ export class Quirks implements Dialect {
       }
       case 'listOrders': {
         const page = JSON.parse(json) as { hasMore: boolean; orders: Json[] };
-        if (page.orders.length === 0 && this.has('empty-2xx')) return this.noBody();
+        if (this.acts('empty-2xx', () => page.orders.length === 0)) return this.noBody();
         page.orders = page.orders.map((order) => this.order(order));
         return { ...plain, body: JSON.stringify(this.envelope(page, 'absent')) };
       }
@@ -295,7 +365,7 @@ export class Quirks implements Dialect {
           ? { ...plain, body: JSON.stringify(this.order(JSON.parse(json))) }
           : plain;
       case 'listLicenses': {
-        if (!this.has('id-case')) return plain;
+        if (!this.acts('id-case', () => json !== '[]')) return plain;
         const licenses = JSON.parse(json) as Json[];
         return { ...plain, body: JSON.stringify(licenses.map((license) => upperCaseLink(license))) };
       }
@@ -308,7 +378,7 @@ export class Quirks implements Dialect {
   error(error: HttpError): Answer {
     const answer = this.errorBody(error);
     const retryAfter = error.headers['Retry-After'];
-    if (retryAfter === undefined || !this.has('wild-retry-after')) return answer;
+    if (retryAfter === undefined || !this.acts('wild-retry-after')) return answer;
     const wild = WILD_RETRY_AFTER[this.retryAfters++ % WILD_RETRY_AFTER.length]?.() ?? retryAfter;
     return { ...answer, headers: { 'Retry-After': wild } };
   }
@@ -321,15 +391,15 @@ export class Quirks implements Dialect {
         body: JSON.stringify({ message: error.description }),
       };
     }
-    if (this.has('gateway-error-shapes')) return gatewayShaped(error, this.errors++);
-    if (this.has('html-errors')) {
+    if (this.acts('gateway-error-shapes')) return gatewayShaped(error, this.errors++);
+    if (this.acts('html-errors')) {
       return {
         status: error.status,
         contentType: 'text/html; charset=utf-8',
         body: `<!DOCTYPE html><html><head><title>${error.status} ${error.description}</title></head><body><h1>${error.description}</h1><p>${error.detailedDescription}</p><hr><address>gateway</address></body></html>`,
       };
     }
-    if (this.has('problem-errors')) {
+    if (this.acts('problem-errors')) {
       return {
         status: error.status,
         contentType: 'application/problem+json',
@@ -356,7 +426,7 @@ export class Quirks implements Dialect {
   }
 
   private envelope<P extends { hasMore: boolean }>(page: P, looseHasMore: 'text' | 'absent'): Json {
-    if (!this.has('loose-values')) return page;
+    if (!this.acts('loose-values')) return page;
     const { hasMore, ...rest } = page;
     return looseHasMore === 'text' ? { ...rest, hasMore: String(hasMore) } : rest;
   }
@@ -364,12 +434,11 @@ export class Quirks implements Dialect {
   /** The event's time as the server that stamped it wrote it ('clock-skew', 'server-clocks'). */
   private restamp(out: Json): void {
     if (typeof out.eventTime !== 'string') return;
-    const ahead =
-      this.has('clock-skew') && out.statusCode === 'ProvisioningStarted'
-        ? SKEW_MS
-        : this.has('server-clocks') && out.statusCode === 'ProvisioningInProgress'
-          ? SERVER_AHEAD_MS
-          : 0;
+    const ahead = this.acts('clock-skew', () => out.statusCode === 'ProvisioningStarted')
+      ? SKEW_MS
+      : this.acts('server-clocks', () => out.statusCode === 'ProvisioningInProgress')
+        ? SERVER_AHEAD_MS
+        : 0;
     if (ahead > 0) out.eventTime = formatEventTime(parseEventMicros(out.eventTime) + ahead * 1000);
   }
 
@@ -378,31 +447,31 @@ export class Quirks implements Dialect {
     const orderId = linkOf(event);
     const ofOrder = this.history(Number(event.sellerId)).filter((e) => linkOf(e) === orderId);
     const place = ofOrder.findIndex((e) => e.eventId === event.eventId);
-    return place < 0 ? event : { ...event, eventId: place + 1 };
+    return this.acts('per-order-event-ids', () => place >= 0) ? { ...event, eventId: place + 1 } : event;
   }
 
   private event(event: Json, index: number): Json {
     const out: Json = { ...event };
     this.restamp(out);
     if (this.has('per-order-event-ids')) Object.assign(out, this.numberedInOrder(out));
-    if (this.has('id-case') && parseInt(String(out.eventId).slice(-1), 16) % 2 === 1) {
+    if (this.acts('id-case', () => parseInt(String(out.eventId).slice(-1), 16) % 2 === 1)) {
       Object.assign(out, upperCaseLink(out));
     }
-    if (this.has('odd-unused-fields')) {
+    if (this.acts('odd-unused-fields')) {
       out.sellerId = { id: out.sellerId };
       out.seenTime = 1_763_632_800;
       if (parseInt(String(out.eventId).slice(-1), 16) % 3 === 0) out.eventTime = 'not recorded';
     }
-    if (this.has('unreadable-events') && String(out.eventId).startsWith('0')) out.statusCode = 17;
+    if (this.acts('unreadable-events', () => String(out.eventId).startsWith('0'))) out.statusCode = 17;
     if (this.has('deep-fields') && String(out.eventId).startsWith('2')) out.extensions = DEEP_FIELD;
     const last = parseInt(String(out.eventId).slice(-1), 16);
-    if (this.has('broken-links') && out.statusCode === 'ProvisioningStarted' && last % 2 === 1) {
+    if (this.acts('broken-links', () => out.statusCode === 'ProvisioningStarted' && last % 2 === 1)) {
       Object.assign(
         out,
         withLink(out, (link) => `${link}${last % 4 === 1 ? '\u0000' : '\ud800'}`),
       );
     }
-    if (this.has('loose-values')) {
+    if (this.acts('loose-values')) {
       out.detailedDescription ??= null;
       out.sellerId = String(out.sellerId);
       out.eventTypeCode = String(out.eventTypeCode).toLowerCase();
@@ -411,18 +480,18 @@ export class Quirks implements Dialect {
         if (typeof out[field] === 'string') out[field] = looseTime(out[field] as string, index);
       }
     }
-    if (this.has('order-link-variants')) linkVariant(out, index);
-    if (this.has('unlinked-events') && String(out.eventId).startsWith('1')) return unlinked(out);
-    if (this.has('no-event-ids') && String(out.eventId).startsWith('0')) delete out.eventId;
+    if (this.acts('order-link-variants', () => linkOf(out) !== undefined)) linkVariant(out, index);
+    if (this.acts('unlinked-events', () => String(out.eventId).startsWith('1'))) return unlinked(out);
+    if (this.acts('no-event-ids', () => String(out.eventId).startsWith('0'))) delete out.eventId;
     return out;
   }
 
   private order(order: Json): Json {
-    const unreadable = this.has('unreadable-orders') && String(order.orderId).startsWith('0');
-    let out = this.has('loose-values') ? this.looseOrder(order) : order;
-    if (this.has('id-case')) out = { ...out, orderId: String(out.orderId).toUpperCase() };
-    if (this.has('odd-unused-fields')) out = { ...out, note: { text: out.note } };
-    if (this.has('long-currency')) out = inCurrency(out, LONG_CURRENCY);
+    const unreadable = this.acts('unreadable-orders', () => String(order.orderId).startsWith('0'));
+    let out = this.acts('loose-values') ? this.looseOrder(order) : order;
+    if (this.acts('id-case')) out = { ...out, orderId: String(out.orderId).toUpperCase() };
+    if (this.acts('odd-unused-fields')) out = { ...out, note: { text: out.note } };
+    if (this.acts('long-currency')) out = inCurrency(out, LONG_CURRENCY);
     if (this.has('deep-fields') && String(out.orderId).startsWith('2'))
       out = { ...out, extensions: DEEP_FIELD };
     return unreadable ? { ...out, documentCurrencyCode: 978 } : out;
@@ -433,7 +502,9 @@ export class Quirks implements Dialect {
     const posted = JSON.parse(json) as Json;
     const orderId = linkOf(posted);
     const listing = rewrittenInPlace([...this.history(Number(posted.sellerId))]);
-    return listing.find((event) => linkOf(event) === orderId) ?? posted;
+    const rewritten = listing.find((event) => linkOf(event) === orderId);
+    this.acts('in-place-updates', () => rewritten !== undefined);
+    return rewritten ?? posted;
   }
 
   private looseOrder(order: Json): Json {

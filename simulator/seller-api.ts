@@ -204,6 +204,7 @@ export class SellerApi {
       );
     }
     if (result.kind === 'invalid') throw badRequest(`field ${result.field}: ${result.problem}`);
+    // Asked of a post just stored only: the one a lost-posts marketplace loses.
     if (result.kind === 'created' && !this.dialect.keepsPosts())
       store.losePosted(sellerId, result.event.eventId);
     return result;

@@ -4,8 +4,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { FaultInjector, type FaultSettings, FaultSettingsPatch, faultyCalls } from './faults';
 import { badRequest, isLoopback, MAX_ADMIN_BODY_BYTES, notFound, readJsonBody, sendJson } from './http';
-import { type Marketplace, type MarketplaceOptions, serveMarketplace } from './marketplace-server';
-import { Quirks } from './quirks';
+import {
+  DROP_CONNECTION,
+  type Marketplace,
+  type MarketplaceOptions,
+  serveMarketplace,
+} from './marketplace-server';
+import { type Quirk, Quirks } from './quirks';
 import { PurchaseError, PurchaseRequest } from './store';
 
 export interface SimulatorOptions extends MarketplaceOptions {
@@ -14,6 +19,8 @@ export interface SimulatorOptions extends MarketplaceOptions {
 
 export interface Simulator extends Marketplace {
   readonly faults: FaultInjector;
+  /** Per quirk, the answers (or stored changes) it altered since start (Quirks.bites). */
+  readonly bites: Readonly<Record<Quirk, number>>;
 }
 
 export const ADMIN_PREFIX = '/_simulator/';
@@ -21,6 +28,7 @@ export const ADMIN_PREFIX = '/_simulator/';
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const faults = new FaultInjector(options.faults, options.clock);
   const startFaults = structuredClone(faults.current);
+  const faulty = faultyCalls(faults);
   const quirks = new Quirks(
     () => faults.current,
     (sellerId) => marketplace.store.listEvents(sellerId, 0, Number.MAX_SAFE_INTEGER).items,
@@ -28,15 +36,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   );
   const marketplace: Marketplace = await serveMarketplace(options, {
     dialect: quirks,
-    wrapCall: faultyCalls(faults),
+    wrapCall: async (operation, handle) => {
+      const answer = await faulty(operation, handle);
+      if (answer !== DROP_CONNECTION) quirks.sent(answer);
+      return answer;
+    },
     tokenTtlSeconds: () => faults.current.tokenTtlSeconds,
     newEvents: () => faults.current.newEvents,
     admin: {
       prefix: ADMIN_PREFIX,
-      handle: (req, res, path, served) => handleAdmin(req, res, path, served, faults, startFaults),
+      handle: (req, res, path, served) => handleAdmin(req, res, path, served, faults, quirks, startFaults),
     },
   });
-  return Object.assign(marketplace, { faults });
+  return Object.assign(marketplace, { faults, bites: quirks.bites });
 }
 
 /** The admin endpoints (simulator/README.md, "Admin endpoints"): answered to loopback callers only. */
@@ -46,6 +58,7 @@ async function handleAdmin(
   path: string,
   marketplace: Marketplace,
   faults: FaultInjector,
+  quirks: Quirks,
   startFaults: FaultSettings,
 ): Promise<void> {
   if (!isLoopback(req.socket.remoteAddress)) throw notFound(`no operation at ${path}`);
@@ -53,6 +66,7 @@ async function handleAdmin(
     sellers: marketplace.store.summary(),
     faults: faults.current,
     requests: marketplace.requestCounts,
+    bites: quirks.bites,
   });
   const route = `${req.method} ${path.slice(ADMIN_PREFIX.length)}`;
   switch (route) {
@@ -60,18 +74,13 @@ async function handleAdmin(
       const request = PurchaseRequest.safeParse((await readJsonBody(req, MAX_ADMIN_BODY_BYTES)) ?? {});
       if (!request.success) throw badRequest(`purchase: ${request.error.issues[0]?.message ?? 'invalid'}`);
       try {
-        // With foreign-seller-events, another seller's purchase shows in every seller's listings;
-        // with late-inserts, a purchase lands before the newest events; with reused-event-ids, its
-        // event carries the id of the purchase event before it.
-        const leakInto = faults.current.quirks.includes('foreign-seller-events')
-          ? marketplace.store.summary().map((seller) => seller.sellerId)
-          : [];
-        const late = faults.current.quirks.includes('late-inserts') ? { lateBy: faults.current.lateBy } : {};
-        const reused = faults.current.quirks.includes('reused-event-ids') ? { reuseEventId: true } : {};
+        const { store } = marketplace;
+        const sellerIds = store.sellerIds();
+        const { leakInto, ...filing } = quirks.filing(request.data.sellerId ?? sellerIds[0] ?? 0, sellerIds);
         return sendJson(
           res,
           201,
-          JSON.stringify(marketplace.addPurchase({ ...late, ...reused, ...request.data }, leakInto)),
+          JSON.stringify(marketplace.addPurchase({ ...filing, ...request.data }, leakInto)),
         );
       } catch (error) {
         if (error instanceof PurchaseError) throw badRequest(error.message);

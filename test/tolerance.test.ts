@@ -1,7 +1,8 @@
 // The tolerant reader over real HTTP: the simulator plays a marketplace that differs from our
 // reading of the spec (simulator/quirks.ts), one way at a time, and the core's poll and the CLI
 // still announce, read everything, deliver, or fail with a clear error in the server's words.
-// Each describe is one of issue 11's numbered cases.
+// Each describe is one of issue 11's numbered cases. Every quirk a case turns on must bite in it
+// (alter an answer, as the simulator counts them): one that never acted would pass whatever the app did.
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -9,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { adviceFor } from '../main/core/advice';
 import { orderIdOf } from '../main/core/api/wire';
 import { explainFailure } from '../main/core/failure-words';
@@ -30,19 +31,29 @@ const ORDERS = 120;
 
 let sim: Simulator;
 const laptops: Laptop[] = [];
+/** The quirks a case turned on, and every quirk's bites before it: each must bite in its case. */
+const turnedOn = new Set<Quirk>();
+let bitesBefore: Record<Quirk, number>;
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, seed: 11, orders: ORDERS });
 });
+beforeEach(() => {
+  bitesBefore = { ...sim.bites };
+});
 afterEach(async () => {
   for (const laptop of laptops.splice(0)) await removeDataDir(laptop);
   await admin(sim.url, 'POST', 'reset');
+  const hollow = [...turnedOn].filter((quirk) => sim.bites[quirk] === bitesBefore[quirk]);
+  turnedOn.clear();
+  expect(hollow, 'quirks the case turned on that never altered an answer').toEqual([]);
 });
 afterAll(() => sim.close());
 
 async function quirks(...names: Quirk[]): Promise<void> {
   const answer = await admin(sim.url, 'PATCH', 'faults', { quirks: names });
   expect(answer.status).toBe(200);
+  for (const name of names) turnedOn.add(name);
 }
 
 /** A laptop that has read the backlog (its first poll), ready to hear of new orders. */
