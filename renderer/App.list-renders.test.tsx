@@ -3,7 +3,8 @@
 // (with several accounts, Check now tells it once per account): one that changes nothing the list
 // shows draws neither the inbox nor a row again, and moving the current row draws the two rows it
 // concerns, without the list's places being measured again (the virtualiser's pass over every
-// order listed: with 5 accounts, five times as many). What the rows do show still draws them.
+// order listed: with 5 accounts, five times as many), nor does a page of rows read again. What
+// the rows do show still draws them.
 // Counted through test-only wrappers: each row draws one StatusChip, each inbox render asks the
 // virtualiser once, and the virtualiser measures by asking each place's key.
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -120,9 +121,12 @@ describe('the window’s list drawn again', () => {
 
     const first = rows()[0];
     expect(first?.querySelector('.chip')?.textContent).not.toBe('In progress');
+    resetCounts();
     bridge.orders = bridge.orders.map((o, i) => (i === 0 ? { ...o, status: 'ProvisioningInProgress' } : o));
     act(() => bridge.emit({ type: 'orders-updated', orderIds: ['order-00000'], moved: false }));
     await waitFor(() => expect(rows()[0]?.querySelector('.chip')?.textContent).toBe('In progress'));
+    // Its page read again: no place of the list moved, so none is measured again.
+    expect(drawn.keys).toBeLessThan(LISTED);
   });
 
   it('moving the current row draws the two rows it concerns, the list not measured again', async () => {
