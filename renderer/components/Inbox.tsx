@@ -176,18 +176,15 @@ export const Inbox = memo(function Inbox({
   const count = orders.total ?? 0;
   const layout = useMemo(() => listLayout(orders.groups, count), [orders.groups, count]);
   const rowHeight = useNarrow(listRef, NARROW_LIST_WIDTH) ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
-  const { rowAt } = orders;
-  // The virtualiser measures the whole list again whenever its key function is another one: it is
-  // the same while the layout and the rows loaded are.
+  // The virtualiser measures every place of the list again whenever its key function is another
+  // one. Keyed by place (a row's React key is its order's), it is another only when the layout is
+  // (the list grew or shrank, a heading moved), not when a page of rows is loaded or read again.
   const getItemKey = useCallback(
     (at: number) => {
       const heading = layout.headingAt(at);
-      if (heading) return `group-${heading.name}`;
-      const row = layout.rowOf(at);
-      // A place not loaded yet is keyed by its number (never drawn, so never a React key).
-      return (row === undefined ? undefined : rowAt(row)?.orderId) ?? at;
+      return heading ? `group-${heading.name}` : at;
     },
-    [layout, rowAt],
+    [layout],
   );
   const virtualizer = useVirtualizer({
     count: count + layout.headings.length,
@@ -606,7 +603,7 @@ export const Inbox = memo(function Inbox({
                 if (!order || row === undefined) return null;
                 return (
                   <InboxRow
-                    key={item.key}
+                    key={rowKey(order)}
                     id={rowId(row)}
                     order={order}
                     top={item.start}
@@ -810,25 +807,19 @@ function listLayout(groups: readonly InboxGroup[], count: number) {
     ? groups.filter((g) => g.holds > 0).map((group, i) => ({ group, at: group.start + i }))
     : [];
   const headingPlaces = new Map(headings.map((h) => [h.at, h.group]));
-  /** The row at a place that is not a heading's, or undefined past the last. */
-  const rowOf = (at: number): number | undefined => {
-    let row = at;
-    for (const h of headings) if (h.at < at) row -= 1;
-    return row < count ? row : undefined;
-  };
   return {
     headings,
-    // The virtualiser asks these of every place each time the list changes (26,000 with 5
-    // accounts): a lookup, no search and nothing made.
-    /** The group headed at a place of the list, if any. */
+    /**
+     * The group headed at a place of the list, if any: the virtualiser asks it of every place each
+     * time the layout changes (26,000 with 5 accounts), so a lookup, no search and nothing made.
+     */
     headingAt: (at: number): InboxGroup | undefined => headingPlaces.get(at),
-    rowOf,
     /** The item at a place of the list. */
     itemAt(at: number): ListItem {
       const heading = headingPlaces.get(at);
       if (heading) return { heading, group: heading.name };
-      const row = rowOf(at);
-      if (row === undefined) return {};
+      const row = at - headings.filter((h) => h.at < at).length;
+      if (row >= count) return {};
       const group = headings.find((h) => h.group.start <= row && row < h.group.start + h.group.size);
       return group ? { row, group: group.group.name } : { row };
     },
