@@ -83,10 +83,9 @@ const NO_LABELS: ReadonlyMap<string, string> = new Map();
 const DEFAULT_LIMITS: UrgencyLimits = { reminderAfterMinutes: 240, staleInProgressDays: 7 };
 
 /**
- * Drawn again only when a prop changed (the window's app state, told at each poll, changes none of
- * them: App.tsx keeps them the same), and each row only when what it shows did: a render of the
- * inbox measures every place of the list anew when its keys may have changed (with 5 accounts, 5
- * times as many orders), so a render for nothing costs in proportion to the orders listed.
+ * Drawn again only when a prop changed (the window's app state, told at each poll and with several
+ * accounts once per account at Check now, changes none of them: App.tsx keeps them the same), and
+ * each row only when what it shows did.
  */
 export const Inbox = memo(function Inbox({
   query,
