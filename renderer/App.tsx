@@ -29,6 +29,7 @@ import { SettingsView } from './components/SettingsView';
 import { UndoProvider } from './components/UndoBar';
 import { setWindowLocale } from './format';
 import { orderStep, type Place } from './hooks/order-steps';
+import { useAccountLabels } from './hooks/useAccountLabels';
 import { useDocumentKey } from './hooks/useDocumentKey';
 import { useMediaQuery } from './hooks/useMediaQuery';
 import { isWindowKey, keyAction } from './keyboard';
@@ -164,6 +165,18 @@ function Shell() {
     },
     [arrivalsSeen],
   );
+
+  // The inbox's props stay the same while what it shows does (it is drawn again only when one changes).
+  const openRow = useCallback(
+    (row: OrderListItem, index: number) => openOrder(row.orderId, { row, index }),
+    [openOrder],
+  );
+  const failRow = useCallback(
+    (row: OrderListItem, index: number) => openOrder(row.orderId, { row, index }, 'ProvisioningFailed'),
+    [openOrder],
+  );
+  const showKeys = useCallback(() => openHelp('keys'), [openHelp]);
+  const accountLabels = useAccountLabels(state?.accounts);
 
   const addProblem = useCallback(({ message, details }: Problem) => {
     setProblems((shown) =>
@@ -324,13 +337,13 @@ function Shell() {
       onQueryChange={setQuery}
       selectedId={selectedId}
       onSelect={setSelectedId}
-      onOpen={(row, index) => openOrder(row.orderId, { row, index })}
-      onFail={(row, index) => openOrder(row.orderId, { row, index }, 'ProvisioningFailed')}
+      onOpen={openRow}
+      onFail={failRow}
       arrivals={arrivals}
       onArrivalsSeen={arrivalsSeen}
       split={split}
-      onShowKeys={() => openHelp('keys')}
-      accounts={state?.accounts}
+      onShowKeys={showKeys}
+      accountLabels={accountLabels}
     />
   );
   const orderAccount = view.page === 'order' ? (view.account ?? view.row?.account) : undefined;

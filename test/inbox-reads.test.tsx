@@ -22,6 +22,7 @@ import { BridgeProvider } from '../renderer/bridge/context';
 import { Inbox } from '../renderer/components/Inbox';
 import { UndoProvider } from '../renderer/components/UndoBar';
 import { statusLabel } from '../renderer/format';
+import { useAccountLabels } from '../renderer/hooks/useAccountLabels';
 import { PAGE_SIZE } from '../renderer/hooks/useOrderPages';
 import { type Simulator, startSimulator } from '../simulator/server';
 import { makeDataDir, openLaptop, removeDataDir, startedElsewhere } from './support/core';
@@ -166,6 +167,20 @@ async function showsTheStore(): Promise<void> {
     expect(row.querySelector('.chip')?.getAttribute('title')).toBe(statusLabel(truth?.status));
   }
 }
+/** The inbox over the service's accounts, as the window shows it. */
+function ServiceInbox() {
+  return (
+    <Inbox
+      query={{ filter: 'all', search: '', backlog: 'shown' }}
+      onQueryChange={() => undefined}
+      selectedId={null}
+      onSelect={() => undefined}
+      onOpen={() => undefined}
+      accountLabels={useAccountLabels(service.state().accounts)}
+    />
+  );
+}
+
 describe.each([1, 2])('the inbox on each poll, with 500 orders loaded in %i account(s)', (accounts) => {
   it('reads no page when a poll changed nothing, and only what changed when one did', async () => {
     await openApp(accounts);
@@ -173,14 +188,7 @@ describe.each([1, 2])('the inbox on each poll, with 500 orders loaded in %i acco
     render(
       <BridgeProvider bridge={counting.bridge}>
         <UndoProvider>
-          <Inbox
-            query={{ filter: 'all', search: '', backlog: 'shown' }}
-            onQueryChange={() => undefined}
-            selectedId={null}
-            onSelect={() => undefined}
-            onOpen={() => undefined}
-            accounts={service.state().accounts}
-          />
+          <ServiceInbox />
         </UndoProvider>
       </BridgeProvider>,
     );

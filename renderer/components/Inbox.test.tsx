@@ -8,6 +8,7 @@ import { manyOrders } from '../../test/support/renderer/fixtures';
 import { withInboxHeight } from '../../test/support/renderer/layout';
 import { renderWithUndo } from '../../test/support/renderer/render';
 import { formatAmount } from '../format';
+import { useAccountLabels } from '../hooks/useAccountLabels';
 import { REPEATED_PRESS_MS } from '../hooks/useRepeatGuard';
 import { Inbox, ROW_HEIGHT } from './Inbox';
 import { INITIAL_QUERY, type InboxQuery } from './inbox-query';
@@ -42,7 +43,7 @@ function Harness({
       arrivals={arrivals}
       onArrivalsSeen={onArrivalsSeen}
       onFail={onFail}
-      accounts={accounts}
+      accountLabels={useAccountLabels(accounts)}
     />
   );
 }

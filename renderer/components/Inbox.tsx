@@ -13,13 +13,22 @@
 // With more than one account served, the list holds every account's orders (a filter shows one),
 // each row tagged with its account's label, and each mark goes to the row's own account.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, type MouseEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { type AccountState, LIMITS, type OrderListItem } from '../../preload/contract';
+import {
+  type KeyboardEvent,
+  type MouseEvent,
+  memo,
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import { LIMITS, type OrderListItem } from '../../preload/contract';
 import type { InboxGroup, InboxGroupName } from '../../preload/inbox-sort';
 import { plainText } from '../../preload/marketplace-text';
 import type { MarkableStatus } from '../../preload/order-status';
 import { isPlainPurchase, purchaseTypeLabel } from '../../preload/order-status';
-import { servedAccounts } from '../../preload/served-account';
 import { call } from '../bridge/call';
 import { useBridge, useBridgeEvents } from '../bridge/context';
 import { formatAge, formatDateTime, formatTotal, plural, statusLabel } from '../format';
@@ -69,10 +78,16 @@ const PAGE = 8;
 /** What the search finds; the field is sized to show it whole (styles.css wraps the tools when it cannot). */
 const SEARCH_HINT = 'Search buyer, product, id (/)';
 const NO_ARRIVALS: readonly string[] = [];
+const NO_LABELS: ReadonlyMap<string, string> = new Map();
 /** The defaults of the settings, until the settings answer. */
 const DEFAULT_LIMITS: UrgencyLimits = { reminderAfterMinutes: 240, staleInProgressDays: 7 };
 
-export function Inbox({
+/**
+ * Drawn again only when a prop changed (the window's app state, told at each poll and with several
+ * accounts once per account at Check now, changes none of them: App.tsx keeps them the same), and
+ * each row only when what it shows did.
+ */
+export const Inbox = memo(function Inbox({
   query,
   onQueryChange,
   selectedId,
@@ -83,7 +98,7 @@ export function Inbox({
   split = false,
   onFail,
   onShowKeys,
-  accounts,
+  accountLabels = NO_LABELS,
 }: {
   query: InboxQuery;
   onQueryChange: (query: InboxQuery) => void;
@@ -102,8 +117,8 @@ export function Inbox({
   onFail?: (order: OrderListItem, index: number) => void;
   /** Opens Help at its keys. */
   onShowKeys?: () => void;
-  /** The accounts (AppState.accounts): with more than one served, rows are tagged and a filter offered. */
-  accounts?: readonly AccountState[] | undefined;
+  /** The labels of the accounts served, by id (useAccountLabels): with any, rows are tagged and a filter offered. */
+  accountLabels?: ReadonlyMap<string, string>;
 }) {
   const bridge = useBridge();
   const now = useNow();
@@ -117,10 +132,8 @@ export function Inbox({
   const sort = sortChosen ?? settings?.inboxSort ?? 'longest-waiting';
   const limits = settings ?? DEFAULT_LIMITS;
 
-  const named = servedAccounts(accounts ?? []);
-  const labels = new Map(named.map((a) => [a.id, a.label]));
   // A filter by an account no longer served (removed, or the only one left) shows them all.
-  const account = query.account !== undefined && labels.has(query.account) ? query.account : undefined;
+  const account = query.account !== undefined && accountLabels.has(query.account) ? query.account : undefined;
   const { filter, search, backlog } = query;
   const orders = useOrderPages(bridge, { ...query, account }, sort);
   // The store tells what changed; other accounts served (or the demo) are another list altogether.
@@ -160,17 +173,23 @@ export function Inbox({
   });
 
   const count = orders.total ?? 0;
-  const layout = listLayout(orders.groups, count);
+  const layout = useMemo(() => listLayout(orders.groups, count), [orders.groups, count]);
   const rowHeight = useNarrow(listRef, NARROW_LIST_WIDTH) ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
+  // The virtualiser measures every place of the list again whenever its key function is another
+  // one. Keyed by place (a row's React key is its order's), it is another only when the layout is
+  // (the list grew or shrank, a heading moved), not when a page of rows is loaded or read again.
+  const getItemKey = useCallback(
+    (at: number) => {
+      const heading = layout.headingAt(at);
+      return heading ? `group-${heading.name}` : at;
+    },
+    [layout],
+  );
   const virtualizer = useVirtualizer({
     count: count + layout.headings.length,
     getScrollElement: () => listRef.current,
-    estimateSize: (at) => (layout.itemAt(at).heading ? HEADING_HEIGHT : rowHeight),
-    getItemKey: (at) => {
-      const item = layout.itemAt(at);
-      if (item.heading) return `group-${item.heading.name}`;
-      return (item.row === undefined ? undefined : orders.rowAt(item.row)?.orderId) ?? `place-${at}`;
-    },
+    estimateSize: (at) => (layout.headingAt(at) ? HEADING_HEIGHT : rowHeight),
+    getItemKey,
     overscan: 6,
   });
   // The window crossed the narrow width: every row's place is measured again.
@@ -307,8 +326,16 @@ export function Inbox({
     else marks.rowStep(order, target);
   }
 
-  /** A click on a row opens it; on its box, or with Ctrl/⌘, selects it; with Shift, the rows from the last one selected. */
-  function onRowClick(event: MouseEvent, order: OrderListItem, index: number): void {
+  /**
+   * A click on a row opens it; on its box, or with Ctrl/⌘, selects it; with Shift, the rows from the
+   * last one selected. The list takes its rows' clicks, as it takes their keys: a row has no handler
+   * of its own to be made anew at each render (which would draw every row again).
+   */
+  function onListClick(event: MouseEvent): void {
+    const option = (event.target as Element).closest('.inbox-row');
+    const index = Number(option?.getAttribute('aria-posinset')) - 1;
+    const order = option ? orders.rowAt(index) : undefined;
+    if (!order) return;
     const box = (event.target as Element).closest('.row-check') !== null;
     if (event.shiftKey && anchor.current !== null) {
       check(anchor.current, index, true);
@@ -446,7 +473,7 @@ export function Inbox({
             </label>
           ))}
         </fieldset>
-        {named.length > 0 && (
+        {accountLabels.size > 0 && (
           <>
             <label className="sr-only" htmlFor={accountFilterId}>
               Filter by account
@@ -458,9 +485,9 @@ export function Inbox({
               onChange={(event) => onQueryChange({ ...query, account: event.target.value || undefined })}
             >
               <option value="">All accounts</option>
-              {named.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.label}
+              {[...accountLabels].map(([id, label]) => (
+                <option key={id} value={id}>
+                  {label}
                 </option>
               ))}
             </select>
@@ -546,6 +573,7 @@ export function Inbox({
               }
             : {})}
           onKeyDown={onListKeyDown}
+          onClick={onListClick}
           onFocus={(event) => {
             if (event.target === event.currentTarget && selectedIndex < 0 && count > 0) select(0);
           }}
@@ -574,7 +602,7 @@ export function Inbox({
                 if (!order || row === undefined) return null;
                 return (
                   <InboxRow
-                    key={item.key}
+                    key={rowKey(order)}
                     id={rowId(row)}
                     order={order}
                     top={item.start}
@@ -583,10 +611,9 @@ export function Inbox({
                     count={count}
                     selected={row === selectedIndex}
                     checked={checked.has(rowKey(order))}
-                    accountLabel={labels.get(order.account)}
+                    accountLabel={accountLabels.get(order.account)}
                     now={now}
                     limits={limits}
-                    onClick={(event) => onRowClick(event, order, row)}
                   />
                 );
               });
@@ -605,7 +632,7 @@ export function Inbox({
       {marks.dialog}
     </section>
   );
-}
+});
 
 /** A group's heading in the list: its name and how many it holds; the backlog's folds it away or shows it. */
 function GroupHeading({
@@ -639,7 +666,8 @@ function GroupHeading({
   );
 }
 
-function InboxRow({
+/** A row of the list, drawn again only when what it shows changed (memo: its props are values, and no handler). */
+const InboxRow = memo(function InboxRow({
   id,
   order,
   top,
@@ -651,7 +679,6 @@ function InboxRow({
   now,
   limits,
   accountLabel,
-  onClick,
 }: {
   id: string;
   order: OrderListItem;
@@ -666,14 +693,12 @@ function InboxRow({
   limits: UrgencyLimits;
   /** Its account's label, while more than one account is served. */
   accountLabel?: string | undefined;
-  onClick: (event: MouseEvent) => void;
 }) {
   const urgency = urgencyOf(order, now, limits);
   const buyer = order.buyer ?? order.orderId;
   const product = order.product ?? (order.buyer === undefined ? '' : order.orderId);
   return (
-    // The listbox owns the keyboard (aria-activedescendant); a click on a row opens it.
-    // biome-ignore lint/a11y/useKeyWithClickEvents: keys are handled by the listbox, as the pattern wants
+    // The listbox owns the keyboard (aria-activedescendant) and its rows' clicks (its place is aria-posinset).
     <div
       id={id}
       role="option"
@@ -686,7 +711,6 @@ function InboxRow({
       style={{ transform: `translateY(${top}px)`, height }}
       // The whole name and product on hover: the row may cut them short.
       title={plainText([accountLabel, buyer, product].filter(Boolean).join(' — '))}
-      onClick={onClick}
     >
       {/* The row's box: a click selects it (the option says it is checked to assistive technology). */}
       <span className="row-check" aria-hidden="true">
@@ -715,7 +739,7 @@ function InboxRow({
       <RowAge order={order} now={now} urgency={urgency} />
     </div>
   );
-}
+});
 
 /** How long the order has waited (or been in its status), with its urgency in words. */
 function RowAge({ order, now, urgency }: { order: OrderListItem; now: number; urgency: Urgency }) {
@@ -781,12 +805,18 @@ function listLayout(groups: readonly InboxGroup[], count: number) {
   const headings = headed
     ? groups.filter((g) => g.holds > 0).map((group, i) => ({ group, at: group.start + i }))
     : [];
+  const headingPlaces = new Map(headings.map((h) => [h.at, h.group]));
   return {
     headings,
+    /**
+     * The group headed at a place of the list, if any: the virtualiser asks it of every place each
+     * time the layout changes (26,000 with 5 accounts), so a lookup, no search and nothing made.
+     */
+    headingAt: (at: number): InboxGroup | undefined => headingPlaces.get(at),
     /** The item at a place of the list. */
     itemAt(at: number): ListItem {
-      const heading = headings.find((h) => h.at === at);
-      if (heading) return { heading: heading.group, group: heading.group.name };
+      const heading = headingPlaces.get(at);
+      if (heading) return { heading, group: heading.name };
       const row = at - headings.filter((h) => h.at < at).length;
       if (row >= count) return {};
       const group = headings.find((h) => h.group.start <= row && row < h.group.start + h.group.size);

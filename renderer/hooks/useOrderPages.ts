@@ -31,7 +31,7 @@ export interface OrderPages {
   /** Null until the first page answered. */
   total: number | null;
   waiting: number;
-  /** The list's groups (just arrived, waiting, stalled, backlog, the rest), each with its place. */
+  /** The list's groups (just arrived, waiting, stalled, backlog, the rest), each with its place: the same array while they are the same. */
   groups: OrderPage['groups'];
   /** The unopened arrivals that match, with their place in the list. */
   unopened: OrderPage['unopened'];
@@ -79,14 +79,17 @@ export function useOrderPages(
           if (!current()) return null;
           setPages((before) => new Map(before).set(page, answer.orders));
           const { total, waiting, groups, unopened, regroupsAt, searchIncomplete } = answer;
-          setCounts({
+          setCounts((before) => ({
             total,
             waiting,
-            groups,
+            // Kept while the same: where the list's headings are follows them, and a change of it
+            // has the whole list measured again (Inbox).
+            groups:
+              before && JSON.stringify(before.groups) === JSON.stringify(groups) ? before.groups : groups,
             unopened,
             regroupsAt,
             ...(searchIncomplete ? { searchIncomplete } : {}),
-          });
+          }));
           setError(null);
           return answer;
         },
