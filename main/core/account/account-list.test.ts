@@ -306,6 +306,16 @@ describe('what a removal killed midway left', () => {
     expect(await leftovers()).toEqual({ notes: [], trash: [] });
   });
 
+  it("leaves a note written a moment ahead of this process's clock: a file's time is finer than Date.now, and another clock may lead by a second", async () => {
+    for (const aheadMs of [0.5, 900]) {
+      writeRemovalNote(dataRoot, { entry: eu, at: 0, automations: [] });
+      const ahead = new Date(Date.now() + aheadMs);
+      await utimes(join(dataRoot, 'removals', `${euId}.json`), ahead, ahead);
+      settleRemovals(dataRoot, [eu]);
+      expect((await leftovers()).notes).toEqual([`${euId}.json`]);
+    }
+  });
+
   it('leaves the fresh note of a listed account: a removal under way elsewhere, its list not saved yet', async () => {
     const l = await laptop(memorySecrets(), [us, eu]);
     let file = { ...DEFAULT_SETTINGS, accounts: [us, eu] };
