@@ -146,12 +146,20 @@ export function settleRemovals(dataRoot: string, listed: readonly AccountEntry[]
  * is harmless, as a listed account's note is never told nor finished.
  */
 const NOTE_IN_FLIGHT_MS = 60_000;
+/**
+ * How far a note's time may read ahead of this process's clock and still be taken as just written:
+ * a file's time is finer than Date.now's millisecond, and a file system's clock may lead a little.
+ */
+const FILE_CLOCK_LEAD_MS = 2_000;
 
-/** Written within NOTE_IN_FLIGHT_MS; one that reads as ahead of the clock by more was written before it was set back. */
+/**
+ * Written within NOTE_IN_FLIGHT_MS; one that reads as ahead of the clock by more than a file's
+ * clock may lead was written before the clock was set back.
+ */
 function inFlight(dataRoot: string, id: AccountId): boolean {
   try {
     const writtenMs = statSync(notePath(dataRoot, id)).mtimeMs;
-    return waitLeftMs(writtenMs + NOTE_IN_FLIGHT_MS, NOTE_IN_FLIGHT_MS, Date.now()) > 0;
+    return waitLeftMs(writtenMs + NOTE_IN_FLIGHT_MS, NOTE_IN_FLIGHT_MS + FILE_CLOCK_LEAD_MS, Date.now()) > 0;
   } catch {
     return true;
   }
