@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CodedError } from '../../preload/coded-error';
 import type { AccountState, AppState } from '../../preload/contract';
 import { tomorrowMorning, UNTIL_RESUMED } from '../../preload/pause';
+import { expectEscapeClosesForm } from '../../test/support/renderer/escape';
 import { accountState, appState, createFakeBridge } from '../../test/support/renderer/fake-bridge';
 import { renderWithBridge } from '../../test/support/renderer/render';
 import { AccountsPanel } from './AccountsPanel';
@@ -108,15 +109,8 @@ describe('AccountsPanel', () => {
 
   it('closes each of its forms on Escape, as Cancel does, the focus back on what opened it', () => {
     renderPanel([accountState('EU')]);
-    const openers = ['Rename EU', 'Replace secret of EU', 'Add an account'];
-    for (const opener of openers) {
-      fireEvent.click(screen.getByRole('button', { name: opener }));
-      const field = document.activeElement;
-      expect(field?.tagName).toBe('INPUT');
-      fireEvent.keyDown(field ?? document.body, { key: 'Escape' });
-      expect(document.activeElement).toBe(screen.getByRole('button', { name: opener }));
-      expect(document.querySelector('form')).toBeNull();
-    }
+    for (const opener of ['Rename EU', 'Replace secret of EU', 'Add an account'])
+      expectEscapeClosesForm(opener);
   });
 
   it('reconnects an account from its row: only its label and the secret go, the address left out', async () => {

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { accountRef } from '../../main/core/account/account-ref';
 import type { AutomationSetting } from '../../preload/automations';
 import type { AccountState, OrderListItem } from '../../preload/contract';
+import { expectEscapeClosesForm } from '../../test/support/renderer/escape';
 import {
   accountState,
   appState,
@@ -104,14 +105,8 @@ describe('AutomationsPanel', () => {
 
   it('closes its forms on Escape, as Cancel does, the focus back on what opened them', async () => {
     await renderPanel({ automations: [HOOK] });
-    for (const opener of ['Add an automation', 'Set signing secret of billing hook']) {
-      fireEvent.click(screen.getByRole('button', { name: opener }));
-      const field = document.activeElement;
-      expect(field?.tagName).toBe('INPUT');
-      fireEvent.keyDown(field ?? document.body, { key: 'Escape' });
-      expect(document.activeElement).toBe(screen.getByRole('button', { name: opener }));
-      expect(document.querySelector('form')).toBeNull();
-    }
+    for (const opener of ['Add an automation', 'Set signing secret of billing hook'])
+      expectEscapeClosesForm(opener);
     // Its test panel, whose order list loads first.
     fireEvent.click(screen.getByRole('button', { name: 'Test billing hook' }));
     await screen.findByRole('form', { name: 'Test billing hook' });
